@@ -1,0 +1,160 @@
+import { KnownError } from '../errors/index.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { isUuid } from '../lib/random.ts';
+import type { AccessType } from '../operations/define.ts';
+import type { Runtime } from '../runtime.ts';
+import { findProject, type Project } from '../projects/queries.ts';
+import { findUser, type UserRow } from '../users/queries.ts';
+import { isTeamMember } from '../teams/queries.ts';
+import { hasValidProjectKey } from '../internal-api-keys/queries.ts';
+import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
+import { restrictedReasonOf } from '../users/restriction.ts';
+
+/** Request headers, lowercase names; repeated headers joined. */
+export type RequestHeaders = Readonly<Record<string, string | undefined>>;
+
+/** The resolved caller of a request (wire-protocol §1.1), transport-free. */
+export interface RequestAuth {
+  accessType: AccessType;
+  project: Project;
+  branchId: string;
+  /** The user of the access token, or null. */
+  user: UserRow | null;
+  /** Claims of the verified access token, or null. */
+  token: AccessTokenClaims | null;
+  /** True when an admin access token replaced the key check. */
+  viaAdminAccessToken: boolean;
+}
+
+/** The id of the dashboard's own project (wire-protocol §2). */
+export const INTERNAL_PROJECT_ID = 'internal';
+
+/**
+ * Reads a Stack header under either prefix, `x-stack-<name>` or `x-hexclave-<name>`
+ * (sdk-compatibility §1). Empty values count as absent (owned-project apps send empty keys).
+ */
+export function stackHeader(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[`x-stack-${name}`] || headers[`x-hexclave-${name}`];
+  return value === '' ? undefined : value;
+}
+
+const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
+
+/**
+ * Resolves project, branch, access type, keys, tokens and user from request headers, in the
+ * upstream `parseAuth` order (wire-protocol §1.1):
+ * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
+ * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
+ * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
+ * 4. the access token: INVALID_PROJECT_FOR_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, UNPARSABLE_ACCESS_TOKEN;
+ * 5. CURRENT_PROJECT_NOT_FOUND, then BRANCH_DOES_NOT_EXIST;
+ * 6. keys per access type (or 7. the admin access token instead);
+ * then the user: ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, RESTRICTED_USER_NOT_ALLOWED.
+ */
+export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeaders): Promise<RequestAuth | null> {
+  const now = runtime.clock.now();
+  const accessTypeHeader = stackHeader(headers, 'access-type');
+  const projectId = stackHeader(headers, 'project-id');
+  const publishableKey = stackHeader(headers, 'publishable-client-key');
+  const secretServerKey = stackHeader(headers, 'secret-server-key');
+  const adminKey = stackHeader(headers, 'super-secret-admin-key');
+  const adminAccessToken = stackHeader(headers, 'admin-access-token');
+  const accessToken = stackHeader(headers, 'access-token');
+
+  if (!accessTypeHeader) {
+    if (publishableKey || secretServerKey || adminKey || adminAccessToken) throw new KnownError('PROJECT_KEY_WITHOUT_ACCESS_TYPE');
+    return null;
+  }
+  if (!ACCESS_TYPES.has(accessTypeHeader)) throw new KnownError('INVALID_ACCESS_TYPE', { access_type: accessTypeHeader });
+  const accessType = accessTypeHeader as AccessType;
+  if (!projectId) throw new KnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
+
+  let token: AccessTokenClaims | null = null;
+  if (accessToken) {
+    token = await verifyAccessToken(runtime.keys, accessToken, now);
+    if (token.project_id !== projectId) {
+      throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: projectId, actual_project_id: token.project_id });
+    }
+  }
+
+  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await findProject(runtime.db, projectId) : null;
+  if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
+
+  const branchId = stackHeader(headers, 'branch-id') ?? 'main';
+  if (branchId !== 'main') throw new KnownError('BRANCH_DOES_NOT_EXIST', { branch_id: branchId });
+
+  let viaAdminAccessToken = false;
+  if (adminAccessToken) {
+    await checkAdminAccessToken(runtime, project, adminAccessToken, now);
+    viaAdminAccessToken = true;
+  } else {
+    await checkProjectKeys(runtime, project, accessType, { publishableKey, secretServerKey, adminKey }, now);
+  }
+
+  let user: UserRow | null = null;
+  if (token) {
+    user = await findUser(runtime.db, project.id, token.sub);
+    // The token outlived its user (deleted): treat it as invalid so clients refresh and sign out.
+    if (!user) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
+    const allowAnonymous = stackHeader(headers, 'allow-anonymous-user') === 'true';
+    const allowRestricted = allowAnonymous || stackHeader(headers, 'allow-restricted-user') === 'true';
+    const reason = restrictedReasonOf(user, project.config);
+    if (user.is_anonymous === 1 && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
+  }
+
+  return { accessType, project, branchId, user, token, viaAdminAccessToken };
+}
+
+async function checkProjectKeys(
+  runtime: Runtime,
+  project: Project,
+  accessType: AccessType,
+  keys: { publishableKey: string | undefined; secretServerKey: string | undefined; adminKey: string | undefined },
+  now: number,
+): Promise<void> {
+  const details = { project_id: project.id };
+  if (accessType === 'client') {
+    if (!keys.publishableKey) {
+      if (project.config.requirePublishableClientKey) throw new KnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', details);
+      return;
+    }
+    if (!(await hasValidProjectKey(runtime.db, project.id, 'publishable_client_key', sha256Hex(keys.publishableKey), now))) {
+      throw new KnownError('INVALID_PUBLISHABLE_CLIENT_KEY', details);
+    }
+  } else if (accessType === 'server') {
+    if (!keys.secretServerKey) throw new KnownError('SERVER_AUTHENTICATION_REQUIRED');
+    if (!(await hasValidProjectKey(runtime.db, project.id, 'secret_server_key', sha256Hex(keys.secretServerKey), now))) {
+      throw new KnownError('INVALID_SECRET_SERVER_KEY', details);
+    }
+  } else {
+    if (!keys.adminKey) throw new KnownError('ADMIN_AUTHENTICATION_REQUIRED');
+    if (!(await hasValidProjectKey(runtime.db, project.id, 'super_secret_admin_key', sha256Hex(keys.adminKey), now))) {
+      throw new KnownError('INVALID_SUPER_SECRET_ADMIN_KEY', details);
+    }
+  }
+}
+
+/**
+ * An admin access token is an internal-project user's access token; it stands in for the keys
+ * when that user belongs to the project's owner team (wire-protocol §1.1 step 7).
+ */
+async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<void> {
+  const claims = await verifyAccessToken(runtime.keys, token, now, true);
+  if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
+  const owner = project.ownerTeamId;
+  if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
+    throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  }
+}
+
+/** Error codes request authentication may raise; every authenticated operation may answer them. */
+export const REQUEST_AUTH_ERRORS = [
+  'PROJECT_KEY_WITHOUT_ACCESS_TYPE', 'INVALID_ACCESS_TYPE', 'ACCESS_TYPE_WITHOUT_PROJECT_ID', 'ACCESS_TYPE_REQUIRED',
+  'INSUFFICIENT_ACCESS_TYPE', 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'UNPARSABLE_ACCESS_TOKEN',
+  'CURRENT_PROJECT_NOT_FOUND', 'BRANCH_DOES_NOT_EXIST', 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT',
+  'INVALID_PUBLISHABLE_CLIENT_KEY', 'SERVER_AUTHENTICATION_REQUIRED', 'INVALID_SECRET_SERVER_KEY',
+  'ADMIN_AUTHENTICATION_REQUIRED', 'INVALID_SUPER_SECRET_ADMIN_KEY', 'UNPARSABLE_ADMIN_ACCESS_TOKEN',
+  'ADMIN_ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN', 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+  'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED', 'RESTRICTED_USER_NOT_ALLOWED', 'SCHEMA_ERROR', 'BODY_PARSING_ERROR',
+] as const;

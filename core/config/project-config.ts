@@ -1,0 +1,272 @@
+import * as v from 'valibot';
+import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
+
+/** The twelve social sign-in provider ids (product-spec §1). */
+export const OAUTH_PROVIDER_IDS = [
+  'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
+  'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
+] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
+
+export interface OAuthProviderConfig {
+  id: OAuthProviderId;
+  enabled: boolean;
+  type: 'shared' | 'standard';
+  clientId?: string;
+  clientSecret?: string;
+  facebookConfigId?: string;
+  microsoftTenantId?: string;
+}
+
+export type EmailConfig =
+  | { type: 'shared' }
+  | { type: 'standard'; host: string; port: number; username: string; password: string; senderName: string; senderEmail: string };
+
+export interface TrustedDomain {
+  domain: string;
+  handlerPath: string;
+}
+
+/**
+ * A project's configuration (product-spec §3 Project "Config"), in TypeScript names. Stored as
+ * JSON on the project row; the wire form (snake_case) is produced by `configToWire`.
+ */
+export interface ProjectConfig {
+  allowLocalhost: boolean;
+  signUpEnabled: boolean;
+  createTeamOnSignUp: boolean;
+  magicLinkEnabled: boolean;
+  passkeyEnabled: boolean;
+  credentialEnabled: boolean;
+  clientTeamCreationEnabled: boolean;
+  clientUserDeletionEnabled: boolean;
+  allowUserApiKeys: boolean;
+  allowTeamApiKeys: boolean;
+  teamCreatorDefaultPermissions: string[];
+  teamMemberDefaultPermissions: string[];
+  userDefaultPermissions: string[];
+  domains: TrustedDomain[];
+  emailThemeId: string | null;
+  oauthProviders: OAuthProviderConfig[];
+  oauthAccountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates';
+  emailConfig: EmailConfig;
+  /** wire-protocol §1.1 step 6: client calls must carry a publishable key. */
+  requirePublishableClientKey: boolean;
+  /** Users with an unverified primary email are restricted (wire-protocol §2 onboarding). */
+  requireEmailVerification: boolean;
+}
+
+/** Defaults of a new project (wire-protocol §2 "New-project defaults"). */
+export function defaultProjectConfig(): ProjectConfig {
+  return {
+    allowLocalhost: true,
+    signUpEnabled: true,
+    createTeamOnSignUp: false,
+    magicLinkEnabled: false,
+    passkeyEnabled: false,
+    credentialEnabled: true,
+    clientTeamCreationEnabled: false,
+    clientUserDeletionEnabled: false,
+    allowUserApiKeys: false,
+    allowTeamApiKeys: false,
+    teamCreatorDefaultPermissions: ['team_admin'],
+    teamMemberDefaultPermissions: ['team_member'],
+    userDefaultPermissions: [],
+    domains: [],
+    emailThemeId: null,
+    oauthProviders: [],
+    oauthAccountMergeStrategy: 'link_method',
+    emailConfig: { type: 'shared' },
+    requirePublishableClientKey: false,
+    requireEmailVerification: false,
+  };
+}
+
+/** Parses a stored config, filling any key a newer version added with its default. */
+export function parseStoredConfig(json: string): ProjectConfig {
+  return { ...defaultProjectConfig(), ...(JSON.parse(json) as Partial<ProjectConfig>) };
+}
+
+// ── Wire form ─────────────────────────────────────────────────────────────────────────────
+
+const HANDLER_PATH_MESSAGE = 'Handler path must start with /';
+
+const DomainSchema = v.strictObject({
+  domain: v.pipe(v.string(), v.check(isValidDomainUrl, 'must be a valid URL or wildcard domain pattern (http or https, no spaces, no wildcards in credentials, path, query or hash)')),
+  handler_path: v.optional(v.pipe(v.string(), v.startsWith('/', HANDLER_PATH_MESSAGE)), '/handler'),
+});
+
+const OAuthProviderSchema = v.pipe(
+  v.strictObject({
+    id: v.picklist(OAUTH_PROVIDER_IDS),
+    type: v.picklist(['shared', 'standard']),
+    enabled: v.optional(v.boolean()),
+    client_id: v.optional(v.string()),
+    client_secret: v.optional(v.string()),
+    facebook_config_id: v.optional(v.string()),
+    microsoft_tenant_id: v.optional(v.string()),
+  }),
+  v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
+);
+
+const EmailConfigSchema = v.variant('type', [
+  v.strictObject({ type: v.literal('shared') }),
+  v.strictObject({
+    type: v.literal('standard'),
+    host: v.pipe(v.string(), v.minLength(1, 'host is required for a standard email config')),
+    port: v.pipe(v.number(), v.integer(), v.minValue(0, 'port must be between 0 and 65535'), v.maxValue(65535, 'port must be between 0 and 65535')),
+    username: v.pipe(v.string(), v.minLength(1, 'username is required for a standard email config')),
+    password: v.pipe(v.string(), v.minLength(1, 'password is required for a standard email config')),
+    sender_name: v.pipe(v.string(), v.minLength(1, 'sender name is required for a standard email config')),
+    sender_email: v.pipe(v.string(), v.email('must be a valid email')),
+  }),
+]);
+
+const PermissionRefSchema = v.strictObject({ id: v.string() });
+
+/** The wire `config` object accepted by project create and update (every key optional). */
+export const ConfigUpdateSchema = v.strictObject({
+  allow_localhost: v.optional(v.boolean()),
+  sign_up_enabled: v.optional(v.boolean()),
+  create_team_on_sign_up: v.optional(v.boolean()),
+  magic_link_enabled: v.optional(v.boolean()),
+  passkey_enabled: v.optional(v.boolean()),
+  credential_enabled: v.optional(v.boolean()),
+  client_team_creation_enabled: v.optional(v.boolean()),
+  client_user_deletion_enabled: v.optional(v.boolean()),
+  allow_user_api_keys: v.optional(v.boolean()),
+  allow_team_api_keys: v.optional(v.boolean()),
+  team_creator_default_permissions: v.optional(v.array(PermissionRefSchema)),
+  team_member_default_permissions: v.optional(v.array(PermissionRefSchema)),
+  user_default_permissions: v.optional(v.array(PermissionRefSchema)),
+  domains: v.optional(v.array(DomainSchema)),
+  email_theme: v.optional(v.nullable(v.string())),
+  oauth_providers: v.optional(v.array(OAuthProviderSchema)),
+  oauth_account_merge_strategy: v.optional(v.picklist(['link_method', 'raise_error', 'allow_duplicates'])),
+  email_config: v.optional(EmailConfigSchema),
+  require_publishable_client_key: v.optional(v.boolean()),
+  require_email_verification: v.optional(v.boolean()),
+});
+export type ConfigUpdate = v.InferOutput<typeof ConfigUpdateSchema>;
+
+/** Applies a wire config update onto a config; keys absent from `update` keep their value. */
+export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): ProjectConfig {
+  const next: ProjectConfig = { ...config };
+  const set = <K extends keyof ProjectConfig>(key: K, value: ProjectConfig[K] | undefined) => {
+    if (value !== undefined) next[key] = value;
+  };
+  set('allowLocalhost', update.allow_localhost);
+  set('signUpEnabled', update.sign_up_enabled);
+  set('createTeamOnSignUp', update.create_team_on_sign_up);
+  set('magicLinkEnabled', update.magic_link_enabled);
+  set('passkeyEnabled', update.passkey_enabled);
+  set('credentialEnabled', update.credential_enabled);
+  set('clientTeamCreationEnabled', update.client_team_creation_enabled);
+  set('clientUserDeletionEnabled', update.client_user_deletion_enabled);
+  set('allowUserApiKeys', update.allow_user_api_keys);
+  set('allowTeamApiKeys', update.allow_team_api_keys);
+  set('teamCreatorDefaultPermissions', update.team_creator_default_permissions?.map((p) => p.id));
+  set('teamMemberDefaultPermissions', update.team_member_default_permissions?.map((p) => p.id));
+  set('userDefaultPermissions', update.user_default_permissions?.map((p) => p.id));
+  set('domains', update.domains?.map((d) => ({ domain: d.domain, handlerPath: d.handler_path })));
+  set('emailThemeId', update.email_theme);
+  set('oauthProviders', update.oauth_providers?.map((p) => ({
+    id: p.id,
+    enabled: p.enabled ?? true,
+    type: p.type,
+    ...(p.client_id !== undefined ? { clientId: p.client_id } : {}),
+    ...(p.client_secret !== undefined ? { clientSecret: p.client_secret } : {}),
+    ...(p.facebook_config_id !== undefined ? { facebookConfigId: p.facebook_config_id } : {}),
+    ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
+  })));
+  set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
+  set('emailConfig', update.email_config && (update.email_config.type === 'shared'
+    ? { type: 'shared' }
+    : {
+      type: 'standard', host: update.email_config.host, port: update.email_config.port,
+      username: update.email_config.username, password: update.email_config.password,
+      senderName: update.email_config.sender_name, senderEmail: update.email_config.sender_email,
+    }));
+  set('requirePublishableClientKey', update.require_publishable_client_key);
+  set('requireEmailVerification', update.require_email_verification);
+  return next;
+}
+
+/**
+ * Checks the rules that span several fields (product-spec §5): a production-mode project may
+ * only trust HTTPS, non-localhost, non-IP domains and must have `allow_localhost` off.
+ *
+ * @returns human-readable problems (empty when the config is acceptable).
+ */
+export function configProblems(config: ProjectConfig, isProductionMode: boolean): string[] {
+  const problems: string[] = [];
+  if (isProductionMode) {
+    if (config.allowLocalhost) problems.push('allow_localhost must be false in production mode');
+    for (const d of config.domains) {
+      if (!isProductionSafeDomainUrl(d.domain)) {
+        problems.push(`domain ${d.domain} is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The admin wire form of a config (wire-protocol §2 "New-project defaults"). */
+export function configToWire(config: ProjectConfig, projectId: string) {
+  return {
+    id: projectId,
+    allow_localhost: config.allowLocalhost,
+    sign_up_enabled: config.signUpEnabled,
+    credential_enabled: config.credentialEnabled,
+    magic_link_enabled: config.magicLinkEnabled,
+    passkey_enabled: config.passkeyEnabled,
+    client_team_creation_enabled: config.clientTeamCreationEnabled,
+    client_user_deletion_enabled: config.clientUserDeletionEnabled,
+    allow_user_api_keys: config.allowUserApiKeys,
+    allow_team_api_keys: config.allowTeamApiKeys,
+    create_team_on_sign_up: config.createTeamOnSignUp,
+    oauth_account_merge_strategy: config.oauthAccountMergeStrategy,
+    oauth_providers: config.oauthProviders.map((p) => ({
+      id: p.id,
+      type: p.type,
+      enabled: p.enabled,
+      ...(p.clientId !== undefined ? { client_id: p.clientId } : {}),
+      ...(p.clientSecret !== undefined ? { client_secret: p.clientSecret } : {}),
+      ...(p.facebookConfigId !== undefined ? { facebook_config_id: p.facebookConfigId } : {}),
+      ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
+    })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    email_config: config.emailConfig.type === 'shared'
+      ? { type: 'shared' as const }
+      : {
+        type: 'standard' as const,
+        host: config.emailConfig.host,
+        port: config.emailConfig.port,
+        username: config.emailConfig.username,
+        password: config.emailConfig.password,
+        sender_name: config.emailConfig.senderName,
+        sender_email: config.emailConfig.senderEmail,
+      },
+    email_theme: config.emailThemeId,
+    domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
+    team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
+    team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
+    user_default_permissions: config.userDefaultPermissions.map((id) => ({ id })),
+  };
+}
+
+/** The client wire form of a config (`GET /projects/current`, wire-protocol §2). */
+export function configToClientWire(config: ProjectConfig) {
+  return {
+    sign_up_enabled: config.signUpEnabled,
+    credential_enabled: config.credentialEnabled,
+    magic_link_enabled: config.magicLinkEnabled,
+    passkey_enabled: config.passkeyEnabled,
+    client_team_creation_enabled: config.clientTeamCreationEnabled,
+    client_user_deletion_enabled: config.clientUserDeletionEnabled,
+    allow_user_api_keys: config.allowUserApiKeys,
+    allow_team_api_keys: config.allowTeamApiKeys,
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
+  };
+}

@@ -1,0 +1,46 @@
+import { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
+
+export { errorCatalogue, isKnownErrorCode, type KnownErrorCode, type CatalogueEntry } from './catalogue.ts';
+
+/**
+ * A known error: a catalogue code plus its details. The HTTP status always comes from the
+ * catalogue, never from the throw site (wire-protocol §1.2).
+ *
+ * On the wire it becomes `{code, details, error}` with the `x-stack-known-error` header.
+ */
+export class KnownError extends Error {
+  readonly code: KnownErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: KnownErrorCode, details: Record<string, unknown> = {}) {
+    super(errorCatalogue[code].message(details));
+    this.name = 'KnownError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The HTTP status of this error's code. */
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+}
+
+/**
+ * A plain status error: a status and a text message, sent as `text/plain` with no known-error
+ * header (wire-protocol §1.2, "Plain status errors"). Used where the upstream protocol answers
+ * with text, e.g. 403 "OTP sign-in is not enabled for this project".
+ */
+export class StatusError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'StatusError';
+    this.status = status;
+  }
+}
+
+/** Shorthand for `new KnownError(code, details)`, for use in `throw` expressions. */
+export function knownError(code: KnownErrorCode, details: Record<string, unknown> = {}): KnownError {
+  return new KnownError(code, details);
+}

@@ -1,0 +1,75 @@
+import { migrateToLatest, type StorageAdapter } from './storage/adapter.ts';
+import { createRuntime, type Logger, type Runtime } from './runtime.ts';
+import { loadServerSecret } from './lib/server-secret.ts';
+import type { Clock } from './lib/clock.ts';
+import { operations } from './operations/registry.ts';
+import { executeOperation, type OperationRequest, type OperationResponse } from './operations/execute.ts';
+import type { AnyOperation } from './operations/define.ts';
+import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.ts';
+import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
+
+export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
+export type { StorageAdapter, Dialect } from './storage/adapter.ts';
+export type { OperationRequest, OperationResponse } from './operations/execute.ts';
+export type { AnyOperation, AccessType } from './operations/define.ts';
+export type { Logger } from './runtime.ts';
+export type { SeedKeys } from './projects/seed-internal.ts';
+export { operations } from './operations/registry.ts';
+export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
+
+export interface CoreOptions {
+  storage: StorageAdapter;
+  /** Public base URL (no `/api/v1`), for token `iss` and links. */
+  baseUrl: string;
+  /** Server secret; default: generated once and kept in the database. */
+  secret?: string;
+  clock?: Clock;
+  /** Access-token lifetime in ms (default 10 minutes). */
+  accessTokenTtlMs?: number;
+  strictErrors?: boolean;
+  environment?: 'development' | 'production' | 'test';
+  logger?: Logger;
+  seedKeys?: SeedKeys;
+}
+
+/** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */
+export interface Core {
+  readonly runtime: Runtime;
+  readonly operations: readonly AnyOperation[];
+  /** Internal-project keys generated on this start (print once), or null. */
+  readonly generatedKeys: ProjectKeyValues | null;
+  /** Runs one operation in-process by id, with the same results as over HTTP. */
+  invoke(operationId: string, request: Partial<OperationRequest>): Promise<OperationResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the core over a storage adapter: migrates to the latest schema, loads the server
+ * secret, and seeds the internal project.
+ */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  await migrateToLatest(options.storage);
+  const secret = await loadServerSecret(options.storage.db, options.secret);
+  const runtime = createRuntime({ ...options, secret });
+  const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
+  const byId = new Map(operations.map((op) => [op.id, op]));
+  return {
+    runtime,
+    operations,
+    generatedKeys,
+    invoke(operationId, request) {
+      const op = byId.get(operationId);
+      if (!op) throw new Error(`Unknown operation ${operationId}`);
+      return executeOperation(runtime, op, {
+        method: op.method,
+        pathname: `/api/v1${op.path}`,
+        headers: {},
+        params: {},
+        query: {},
+        body: undefined,
+        ...request,
+      });
+    },
+    close: () => options.storage.close(),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Kysely, Selectable, Insertable } from 'kysely';
+import type { Database, InternalApiKeysTable } from '../storage/tables.ts';
+
+export type InternalApiKeyRow = Selectable<InternalApiKeysTable>;
+
+/** The three project key kinds (wire-protocol §1.1). */
+export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
+
+/**
+ * True when `projectId` has a key set holding a key of `kind` whose SHA-256 is `hash`, that is
+ * neither revoked nor expired at `now` (epoch ms). The lookup goes through the hash index, so no
+ * stored secret is ever compared byte by byte.
+ */
+export async function hasValidProjectKey(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('internal_api_keys').select(['id', 'expires_at'])
+    .where(`${kind}_hash`, '=', hash)
+    .where('project_id', '=', projectId)
+    .where('manually_revoked_at', 'is', null)
+    .executeTakeFirst();
+  return !!row && (row.expires_at === null || Number(row.expires_at) > now);
+}
+
+export async function insertInternalApiKey(db: Kysely<Database>, row: Insertable<InternalApiKeysTable>): Promise<void> {
+  await db.insertInto('internal_api_keys').values(row).execute();
+}
+
+export async function findInternalApiKey(db: Kysely<Database>, projectId: string, id: string): Promise<InternalApiKeyRow | null> {
+  const row = await db.selectFrom('internal_api_keys').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function listInternalApiKeys(db: Kysely<Database>, projectId: string): Promise<InternalApiKeyRow[]> {
+  return db.selectFrom('internal_api_keys').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+export async function revokeInternalApiKey(db: Kysely<Database>, projectId: string, id: string, now: number): Promise<void> {
+  await db.updateTable('internal_api_keys').set({ manually_revoked_at: now })
+    .where('project_id', '=', projectId).where('id', '=', id).where('manually_revoked_at', 'is', null).execute();
+}
+
+export async function updateInternalApiKeyDescription(db: Kysely<Database>, projectId: string, id: string, description: string): Promise<void> {
+  await db.updateTable('internal_api_keys').set({ description }).where('project_id', '=', projectId).where('id', '=', id).execute();
+}

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { UuidSchema } from '../lib/schemas.ts';
+import { findInternalApiKey, listInternalApiKeys as listRows, revokeInternalApiKey, updateInternalApiKeyDescription } from './queries.ts';
+import { toInternalApiKey } from './wire.ts';
+
+/** `GET /internal/api-keys` (admin): every key set of the project, newest first. */
+export const listInternalApiKeys = defineOperation({
+  id: 'internalApiKeys.list',
+  method: 'GET',
+  path: '/internal/api-keys',
+  summary: 'List project API keys.',
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const rows = await listRows(ctx.db, ctx.auth.project.id);
+    return { items: rows.map(toInternalApiKey), is_paginated: false };
+  },
+});
+
+/** `GET /internal/api-keys/{id}` (admin). */
+export const getInternalApiKey = defineOperation({
+  id: 'internalApiKeys.get',
+  method: 'GET',
+  path: '/internal/api-keys/:api_key_id',
+  summary: 'Get one project API key set.',
+  access: ['admin'],
+  input: { params: v.strictObject({ api_key_id: UuidSchema }) },
+  errors: ['API_KEY_NOT_FOUND'],
+  async run(ctx, { params }) {
+    const row = await findInternalApiKey(ctx.db, ctx.auth.project.id, params.api_key_id);
+    if (!row) throw new KnownError('API_KEY_NOT_FOUND');
+    return toInternalApiKey(row);
+  },
+});
+
+/** `PATCH /internal/api-keys/{id}` (admin): change the description or revoke (`revoked: true`, final). */
+export const updateInternalApiKey = defineOperation({
+  id: 'internalApiKeys.update',
+  method: 'PATCH',
+  path: '/internal/api-keys/:api_key_id',
+  summary: 'Update or revoke a project API key set.',
+  access: ['admin'],
+  input: {
+    params: v.strictObject({ api_key_id: UuidSchema }),
+    body: v.strictObject({ description: v.optional(v.pipe(v.string(), v.maxLength(1000))), revoked: v.optional(v.literal(true)) }),
+  },
+  errors: ['API_KEY_NOT_FOUND'],
+  async run(ctx, { params, body }) {
+    const projectId = ctx.auth.project.id;
+    return ctx.transaction(async (tx) => {
+      if (!(await findInternalApiKey(tx.db, projectId, params.api_key_id))) throw new KnownError('API_KEY_NOT_FOUND');
+      if (body.description !== undefined) await updateInternalApiKeyDescription(tx.db, projectId, params.api_key_id, body.description);
+      if (body.revoked) await revokeInternalApiKey(tx.db, projectId, params.api_key_id, ctx.now);
+      return toInternalApiKey((await findInternalApiKey(tx.db, projectId, params.api_key_id))!);
+    });
+  },
+});

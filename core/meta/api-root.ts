@@ -1,0 +1,22 @@
+import { defineOperation, reply } from '../operations/define.ts';
+
+/**
+ * `GET /api/v1`: a text greeting that names the resolved caller (wire-protocol §3.11). Any query
+ * parameter is a SCHEMA_ERROR.
+ */
+export const apiRoot = defineOperation({
+  id: 'meta.root',
+  method: 'GET',
+  path: '/',
+  summary: 'Greeting; shows how the request was authenticated.',
+  access: 'public',
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const head = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.\n\n';
+    const auth = ctx.auth;
+    if (!auth) return reply.text(`${head}Authentication: None`);
+    const level = auth.accessType[0]!.toUpperCase() + auth.accessType.slice(1);
+    return reply.text(`${head}Authentication: ${level}\n  Project: ${auth.project.id}\n  User: ${auth.user ? auth.user.primary_email ?? auth.user.id : 'None'}`);
+  },
+});

@@ -1,0 +1,2 @@
+export { apiRoot } from './api-root.ts';
+export { jwks, anonymousJwks, restrictedJwks } from './jwks.ts';

@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { defineOperation, reply } from '../operations/define.ts';
+import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
+import { isUuid } from '../lib/random.ts';
+import { QueryBooleanSchema } from '../lib/schemas.ts';
+import { findProject } from '../projects/queries.ts';
+import { projectJwks } from '../tokens/access-token.ts';
+
+const ProjectParams = v.strictObject({ project_id: v.string() });
+const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSchema), include_anonymous: v.optional(QueryBooleanSchema) });
+
+/**
+ * `GET /projects/{id}/.well-known/jwks.json` (no auth): the project's public ES256 keys, 2, or 4
+ * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
+ * (wire-protocol §4 "JWKS"). Unknown project → 404 text.
+ */
+export const jwks = defineOperation({
+  id: 'meta.jwks',
+  method: 'GET',
+  path: '/projects/:project_id/.well-known/jwks.json',
+  summary: "The project's JSON Web Key Set.",
+  access: 'public',
+  input: { params: ProjectParams, query: JwksQuery },
+  errors: [],
+  async run(ctx, { params, query }) {
+    const project = params.project_id === INTERNAL_PROJECT_ID || isUuid(params.project_id) ? await findProject(ctx.db, params.project_id) : null;
+    if (!project) return reply.text('Project not found.', 404);
+    const body = projectJwks(ctx.runtime.keys, project.id, { includeRestricted: query.include_restricted ?? false, includeAnonymous: query.include_anonymous ?? false });
+    return reply.json(body, 200, { 'cache-control': 'public, max-age=3600' });
+  },
+});
+
+/** `GET /projects-anonymous-users/{id}/.well-known/jwks.json` → the JWKS with anonymous keys. */
+export const anonymousJwks = defineOperation({
+  id: 'meta.jwksAnonymous',
+  method: 'GET',
+  path: '/projects-anonymous-users/:project_id/.well-known/jwks.json',
+  summary: 'Redirect to the JWKS including anonymous-user keys.',
+  access: 'public',
+  input: { params: ProjectParams, query: JwksQuery },
+  errors: [],
+  async run(_ctx, { params }) {
+    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
+  },
+});
+
+/** `GET /projects-restricted-users/{id}/.well-known/jwks.json` → the JWKS with restricted keys. */
+export const restrictedJwks = defineOperation({
+  id: 'meta.jwksRestricted',
+  method: 'GET',
+  path: '/projects-restricted-users/:project_id/.well-known/jwks.json',
+  summary: 'Redirect to the JWKS including restricted-user keys.',
+  access: 'public',
+  input: { params: ProjectParams, query: JwksQuery },
+  errors: [],
+  async run(_ctx, { params }) {
+    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
+  },
+});

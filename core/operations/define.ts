@@ -1,0 +1,102 @@
+import type * as v from 'valibot';
+import type { Kysely } from 'kysely';
+import type { KnownErrorCode } from '../errors/index.ts';
+import type { Database } from '../storage/tables.ts';
+import type { Runtime } from '../runtime.ts';
+import type { RequestAuth } from '../auth/request-auth.ts';
+
+/** The three access levels (product-spec §6). */
+export type AccessType = 'client' | 'server' | 'admin';
+export const ACCESS_TYPES: readonly AccessType[] = ['client', 'server', 'admin'];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Schemas of the three request parts; an absent part must be empty. */
+export interface InputSchemas {
+  params?: v.GenericSchema;
+  query?: v.GenericSchema;
+  body?: v.GenericSchema;
+}
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, never>;
+
+/** The validated input handed to `run`. */
+export interface OperationInput<I extends InputSchemas> {
+  params: Out<I['params']>;
+  query: Out<I['query']>;
+  body: Out<I['body']>;
+}
+
+/**
+ * What an operation sees: storage (the current transaction, or the database), the injected clock,
+ * the resolved caller, and hooks. No request, headers or cookies (STYLE.md "Transport stays out
+ * of core").
+ */
+export interface OperationContext<A extends RequestAuth | null = RequestAuth | null> {
+  readonly runtime: Runtime;
+  /** The current transaction inside `transaction()`, else the database. */
+  readonly db: Kysely<Database>;
+  /** Request time, epoch ms, read once from the injected clock. */
+  readonly now: number;
+  readonly auth: A;
+  /** The `x-stack-refresh-token` value, read only by the few routes that need it. */
+  readonly refreshToken: string | null;
+  /** Runs `fn` in one database transaction; `afterCommit` hooks queued inside run after commit. */
+  transaction<T>(fn: (ctx: OperationContext<A>) => Promise<T>): Promise<T>;
+  /** Queues work (network I/O, notifications) to run once the surrounding transaction commits. */
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
+/** A non-JSON reply: plain text, a redirect, or JSON with custom headers. */
+export interface RawReply {
+  readonly raw: true;
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export const reply = {
+  text: (body: string, status = 200): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body }),
+  json: (value: unknown, status = 200, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value), ...(headers ? { headers } : {}) }),
+  redirect: (location: string, status = 307): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body: '', headers: { location } }),
+};
+
+export function isRawReply(value: unknown): value is RawReply {
+  return typeof value === 'object' && value !== null && (value as RawReply).raw === true;
+}
+
+type AuthFor<L> = L extends 'public' ? RequestAuth | null : RequestAuth;
+
+/**
+ * One endpoint of the wire protocol, defined once. The Koa routes, the in-process API and the
+ * route tests are generated from the registry of these objects (ARCHITECTURE.md "Operations").
+ */
+export interface Operation<I extends InputSchemas = InputSchemas, L extends readonly AccessType[] | 'public' = readonly AccessType[] | 'public'> {
+  /** `domain.verb`, e.g. `users.getMe`. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Path under `/api/v1`, Koa style: `/users/:user_id`. */
+  readonly path: string;
+  /** One sentence for docs and OpenAPI. */
+  readonly summary: string;
+  /** Access types that may call it, or `public` when no project auth is needed. */
+  readonly access: L;
+  /** Input schemas for server and admin (and client unless `clientInput` is given). */
+  readonly input: I;
+  /** Narrower schemas for client callers (e.g. the fields a client may update). */
+  readonly clientInput?: InputSchemas;
+  /** Known errors it may raise besides those of request authentication and validation. */
+  readonly errors: readonly KnownErrorCode[];
+  /** HTTP status of success (default 200). */
+  readonly status?: number;
+  run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
+}
+
+/** Identity helper that infers an operation's input types from its schemas. */
+export function defineOperation<I extends InputSchemas, const L extends readonly AccessType[] | 'public'>(op: Operation<I, L>): Operation<I, L> {
+  return op;
+}
+
+/** Erased operation type for registries. */
+export type AnyOperation = Operation<any, any>;

@@ -1,0 +1,141 @@
+import * as v from 'valibot';
+import type { Kysely } from 'kysely';
+import { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from '../errors/index.ts';
+import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
+import type { Runtime } from '../runtime.ts';
+import type { Database } from '../storage/tables.ts';
+import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
+import { schemaError, validatePart } from './validation.ts';
+
+/** A transport-free request for one operation. */
+export interface OperationRequest {
+  method: string;
+  /** The request path as the caller sent it (used in SCHEMA_ERROR messages). */
+  pathname: string;
+  headers: RequestHeaders;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** Parsed body, or undefined when there was none. */
+  body: unknown;
+}
+
+/** A transport-free response. */
+export interface OperationResponse {
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Set when the body is a known error. */
+  knownError?: string;
+  /** The unexpected error behind a 500, for logging. */
+  cause?: unknown;
+}
+
+const EMPTY = v.strictObject({});
+const authErrorCodes = new Set<string>(REQUEST_AUTH_ERRORS);
+
+/** Serializes a known error as `{code, details, error}` (wire-protocol §1.2). */
+export function knownErrorResponse(error: KnownError): OperationResponse {
+  return {
+    status: error.status,
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ code: error.code, details: error.details, error: error.message }),
+    headers: {},
+    knownError: error.code,
+  };
+}
+
+/** Serializes any thrown value: known errors and status errors as themselves, the rest as 500. */
+export function errorResponse(runtime: Runtime, error: unknown, requestId?: string): OperationResponse {
+  if (error instanceof KnownError) return knownErrorResponse(error);
+  if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
+  const body = runtime.environment === 'production'
+    ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
+    : `Internal Server Error. The error message follows, but will be stripped in production. ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+  return { status: 500, contentType: 'text/plain; charset=utf-8', body, headers: {}, cause: error };
+}
+
+function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
+  return auth?.accessType === 'client' && op.clientInput ? op.clientInput : op.input;
+}
+
+/**
+ * Runs one operation for one request: resolve the caller, check the access type, validate
+ * params, query and body (all problems in one SCHEMA_ERROR), run, and serialize the result or
+ * error. Never throws.
+ */
+export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
+  try {
+    const auth = await resolveRequestAuth(runtime, request.headers);
+    if (op.access !== 'public') {
+      if (!auth) throw new KnownError('ACCESS_TYPE_REQUIRED');
+      if (!op.access.includes(auth.accessType)) {
+        throw new KnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: auth.accessType, allowed_access_types: [...op.access] });
+      }
+    }
+
+    const schemas = schemasFor(op, auth);
+    const body = request.method === 'GET' ? undefined : request.body;
+    const parts = await Promise.all([
+      validatePart(schemas.params ?? EMPTY, request.params, 'params'),
+      validatePart(schemas.query ?? EMPTY, request.query, 'query'),
+      validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
+    ]);
+    const problems = parts.flatMap((p) => p.problems);
+    if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
+    const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
+
+    const hooks: Array<() => void | Promise<void>> = [];
+    const refreshToken = request.headers['x-stack-refresh-token'] || request.headers['x-hexclave-refresh-token'] || null;
+    const ctx = makeContext(runtime, runtime.db, auth, refreshToken, hooks, false);
+    const result = await op.run(ctx as never, input as never);
+    for (const hook of hooks) {
+      try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
+    }
+    if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
+    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(result ?? { success: true }), headers: {} };
+  } catch (error) {
+    if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
+      return errorResponse(runtime, new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`), requestId);
+    }
+    return errorResponse(runtime, error, requestId);
+  }
+}
+
+/**
+ * A context outside any request (seeding, background work, tests): `afterCommit` hooks run when
+ * `flush()` is called.
+ */
+export function createSystemContext(runtime: Runtime, auth: RequestAuth | null = null): OperationContext & { flush(): Promise<void> } {
+  const hooks: Array<() => void | Promise<void>> = [];
+  const ctx = makeContext(runtime, runtime.db, auth, null, hooks, false);
+  return Object.assign(ctx, { flush: async () => { for (const hook of hooks.splice(0)) await hook(); } });
+}
+
+function makeContext(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  auth: RequestAuth | null,
+  refreshToken: string | null,
+  hooks: Array<() => void | Promise<void>>,
+  inTransaction: boolean,
+): OperationContext {
+  const ctx: OperationContext = {
+    runtime,
+    db,
+    now: runtime.clock.now(),
+    auth,
+    refreshToken,
+    afterCommit: (fn) => { hooks.push(fn); },
+    transaction: async (fn) => {
+      if (inTransaction) return fn(ctx);
+      return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true)));
+    },
+  };
+  return ctx;
+}
+
+/** True when the catalogue has the code (used by the registry test). */
+export function isCatalogued(code: string): code is KnownErrorCode {
+  return code in errorCatalogue;
+}

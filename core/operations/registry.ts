@@ -1,0 +1,19 @@
+import type { AnyOperation } from './define.ts';
+import * as meta from '../meta/index.ts';
+import * as projects from '../projects/index.ts';
+import * as internalApiKeys from '../internal-api-keys/index.ts';
+import * as sessions from '../sessions/index.ts';
+import * as users from '../users/index.ts';
+
+/**
+ * Every operation of the API, in one list. Routes, the in-process API and the route tests are
+ * derived from it. Add a domain's operations here when it lands.
+ */
+export const operations: readonly AnyOperation[] = [
+  meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
+  projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
+  projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
+  internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
+  sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession, sessions.oauthToken,
+  users.createUser, users.getCurrentUser,
+];

@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import { KnownError } from '../errors/index.ts';
+
+/** Any valibot schema (sync or async). */
+export type AnySchema = v.GenericSchema | v.GenericSchemaAsync;
+
+type SchemaNode = {
+  type?: string;
+  entries?: Record<string, SchemaNode>;
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+  options?: SchemaNode[];
+  value?: SchemaNode;
+};
+
+/**
+ * Lists every key of `input` that `schema` does not declare, at any depth, as dotted paths
+ * (`body.config.extra`). valibot's `strictObject` stops at the first unknown key; the wire
+ * protocol names them all (wire-protocol §1.4).
+ */
+export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string, out: Map<string, string[]> = new Map()): Map<string, string[]> {
+  if (input === null || input === undefined) return out;
+  const node = unwrap(schema);
+  if (!node) return out;
+  if (node.type === 'strict_object' && node.entries && typeof input === 'object' && !Array.isArray(input)) {
+    for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+      const child = node.entries[key];
+      if (!child) {
+        const list = out.get(path) ?? [];
+        list.push(key);
+        out.set(path, list);
+      } else {
+        findUnknownKeys(child, value, `${path}.${key}`, out);
+      }
+    }
+  } else if (node.type === 'array' && node.item && Array.isArray(input)) {
+    input.forEach((item, i) => findUnknownKeys(node.item!, item, `${path}[${i}]`, out));
+  } else if ((node.type === 'union' || node.type === 'variant') && node.options) {
+    // Only descend when exactly one option is an object schema that fits; otherwise the union's
+    // own issue reports the problem.
+    const objects = node.options.map(unwrap).filter((o) => o?.type === 'strict_object');
+    if (objects.length === 1) findUnknownKeys(objects[0]!, input, path, out);
+  }
+  return out;
+}
+
+function unwrap(schema: SchemaNode | undefined): SchemaNode | undefined {
+  let s = schema;
+  while (s && s.wrapped) s = s.wrapped;
+  return s;
+}
+
+const typeNames: Record<string, string> = {
+  string: 'string', number: 'number', boolean: 'boolean', array: 'array', object: 'object',
+  strict_object: 'object', loose_object: 'object', integer: 'number', picklist: 'one of the allowed values',
+};
+
+function issuePath(root: string, issue: v.BaseIssue<unknown>): string {
+  let p = root;
+  for (const item of issue.path ?? []) {
+    p += typeof item.key === 'number' ? `[${item.key}]` : `.${String(item.key)}`;
+  }
+  return p;
+}
+
+function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
+  const path = issuePath(root, issue);
+  if (issue.received === 'undefined' && issue.kind === 'schema') return `${path} must be defined`;
+  if (issue.kind === 'schema' && typeNames[issue.type]) {
+    if (issue.type === 'picklist') return `${path} must be one of the following values: ${issue.expected?.replaceAll('"', '').split(' | ').join(', ')}`;
+    return `${path} must be a \`${typeNames[issue.type]}\` type, but the final value was: \`${issue.received}\`.`;
+  }
+  // Our own pipe messages are written to follow the path ("must be a valid email").
+  if (/^[a-z]/.test(issue.message)) return `${path} ${issue.message}`;
+  return `${path}: ${issue.message}`;
+}
+
+/**
+ * Validates one request part against its schema. Collects every problem (unknown keys included)
+ * into one SCHEMA_ERROR whose message lists them line by line, after the header
+ * `Request validation failed on <METHOD> <pathname>:` (wire-protocol §1.4).
+ */
+export async function validatePart<T>(schema: AnySchema, input: unknown, root: string): Promise<{ value?: T; problems: string[] }> {
+  const problems: string[] = [];
+  for (const [path, keys] of findUnknownKeys(schema as SchemaNode, input, root)) {
+    problems.push(`${path} contains unknown properties: ${keys.join(', ')}`);
+  }
+  const result = await v.safeParseAsync(schema, input, { abortEarly: false });
+  if (result.success) return { value: result.output as T, problems };
+  for (const issue of result.issues) {
+    if (issue.type === 'strict_object' && issue.expected === 'never') continue; // reported above
+    problems.push(describeIssue(root, issue));
+  }
+  return { problems: [...new Set(problems)] };
+}
+
+/** Builds the SCHEMA_ERROR for a list of problem lines. */
+export function schemaError(method: string, pathname: string, problems: string[]): KnownError {
+  const message = `Request validation failed on ${method} ${pathname}:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
+  return new KnownError('SCHEMA_ERROR', { message });
+}

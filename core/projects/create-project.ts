@@ -1,0 +1,56 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { uuid } from '../lib/random.ts';
+import { defaultProjectConfig } from '../config/project-config.ts';
+import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
+import { isTeamMember } from '../teams/queries.ts';
+import { ProjectCreateSchema } from './schemas.ts';
+import { applyProjectUpdate } from './apply-update.ts';
+import { insertProject, type Project } from './queries.ts';
+import { runProjectCreatedHooks } from './lifecycle.ts';
+import { requireInternalUser } from './require-internal-user.ts';
+import { toAdminProject } from './wire.ts';
+
+/**
+ * `POST /internal/projects` (internal project, a signed-in user): creates a project owned by one
+ * of the user's internal teams (`owner_team_id`, default: the selected team) → 201 admin project
+ * (wire-protocol §2 "Fresh project per test").
+ */
+export const createProject = defineOperation({
+  id: 'projects.create',
+  method: 'POST',
+  path: '/internal/projects',
+  summary: 'Create a project owned by one of your teams.',
+  access: ['client', 'server', 'admin'],
+  input: { body: ProjectCreateSchema },
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  status: 201,
+  async run(ctx, { body }) {
+    const user = requireInternalUser(ctx.auth);
+    const ownerTeamId = body.owner_team_id ?? user.selected_team_id;
+    if (!ownerTeamId || !(await isTeamMember(ctx.db, INTERNAL_PROJECT_ID, ownerTeamId, user.id))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: ownerTeamId ?? null, user_id: user.id });
+    }
+    const blank: Project = {
+      id: uuid(),
+      displayName: body.display_name,
+      description: '',
+      createdAt: ctx.now,
+      isProductionMode: false,
+      isDevelopmentEnvironment: body.is_development_environment ?? false,
+      ownerTeamId,
+      logoUrl: null,
+      logoFullUrl: null,
+      logoDarkModeUrl: null,
+      logoFullDarkModeUrl: null,
+      config: defaultProjectConfig(),
+    };
+    const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
+    const project = applyProjectUpdate(blank, update, 'POST', '/api/v1/internal/projects');
+    await ctx.transaction(async (tx) => {
+      await insertProject(tx.db, project);
+      await runProjectCreatedHooks(tx, project);
+    });
+    return toAdminProject(project);
+  },
+});

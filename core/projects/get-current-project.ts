@@ -1,0 +1,30 @@
+import { defineOperation } from '../operations/define.ts';
+import { toAdminProject, toClientProject } from './wire.ts';
+
+/** `GET /projects/current`: the client view of the project (wire-protocol §2). */
+export const getCurrentProject = defineOperation({
+  id: 'projects.getCurrent',
+  method: 'GET',
+  path: '/projects/current',
+  summary: 'Get the public configuration of the current project.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    return toClientProject(ctx.auth.project);
+  },
+});
+
+/** `GET /internal/projects/current` (admin): the full admin project object. */
+export const getCurrentProjectAdmin = defineOperation({
+  id: 'projects.getCurrentAdmin',
+  method: 'GET',
+  path: '/internal/projects/current',
+  summary: 'Get the current project with its full configuration.',
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    return toAdminProject(ctx.auth.project);
+  },
+});

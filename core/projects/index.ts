@@ -1,0 +1,9 @@
+export { createProject } from './create-project.ts';
+export { listProjects } from './list-projects.ts';
+export { getCurrentProject, getCurrentProjectAdmin } from './get-current-project.ts';
+export { updateCurrentProject } from './update-current-project.ts';
+export { deleteCurrentProject } from './delete-current-project.ts';
+export { transferProject } from './transfer-project.ts';
+export { onProjectCreated, runProjectCreatedHooks } from './lifecycle.ts';
+export { findProject, type Project } from './queries.ts';
+export { toAdminProject, toClientProject } from './wire.ts';

@@ -1,0 +1,23 @@
+import { defineOperation } from '../operations/define.ts';
+import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
+import { listUserTeamIds } from '../teams/queries.ts';
+import { listProjectsOwnedByTeams } from './queries.ts';
+import { requireInternalUser } from './require-internal-user.ts';
+import { toAdminProject } from './wire.ts';
+
+/** `GET /internal/projects`: the projects owned by the signed-in user's internal teams. */
+export const listProjects = defineOperation({
+  id: 'projects.list',
+  method: 'GET',
+  path: '/internal/projects',
+  summary: 'List the projects you own through your teams.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED'],
+  async run(ctx) {
+    const user = requireInternalUser(ctx.auth);
+    const teamIds = await listUserTeamIds(ctx.db, INTERNAL_PROJECT_ID, user.id);
+    const projects = await listProjectsOwnedByTeams(ctx.db, teamIds);
+    return { items: projects.map(toAdminProject), is_paginated: false };
+  },
+});

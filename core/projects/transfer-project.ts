@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { UuidSchema } from '../lib/schemas.ts';
+import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
+import { isTeamMember } from '../teams/queries.ts';
+import { findProject, updateProject } from './queries.ts';
+import { requireInternalUser } from './require-internal-user.ts';
+
+/**
+ * `POST /internal/projects/transfer` (internal project, signed-in user): moves a project to
+ * another internal team. The user must belong to both the current owner team and the new one.
+ */
+export const transferProject = defineOperation({
+  id: 'projects.transfer',
+  method: 'POST',
+  path: '/internal/projects/transfer',
+  summary: 'Transfer a project to another of your teams.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ project_id: UuidSchema, new_team_id: UuidSchema }) },
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'PROJECT_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  async run(ctx, { body }) {
+    const user = requireInternalUser(ctx.auth);
+    return ctx.transaction(async (tx) => {
+      const project = await findProject(tx.db, body.project_id);
+      if (!project || !project.ownerTeamId || !(await isTeamMember(tx.db, INTERNAL_PROJECT_ID, project.ownerTeamId, user.id))) {
+        throw new KnownError('PROJECT_NOT_FOUND', { project_id: body.project_id });
+      }
+      if (!(await isTeamMember(tx.db, INTERNAL_PROJECT_ID, body.new_team_id, user.id))) {
+        throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: body.new_team_id, user_id: user.id });
+      }
+      await updateProject(tx.db, { ...project, ownerTeamId: body.new_team_id });
+      return { success: true };
+    });
+  },
+});

@@ -1,0 +1,27 @@
+import { defineOperation } from '../operations/define.ts';
+import { ProjectUpdateSchema } from './schemas.ts';
+import { applyProjectUpdate } from './apply-update.ts';
+import { findProject, updateProject } from './queries.ts';
+import { toAdminProject } from './wire.ts';
+
+/**
+ * `PATCH /internal/projects/current` (admin): updates display name, description, logos,
+ * production mode and config (partial; omitted keys keep their values) → admin project.
+ */
+export const updateCurrentProject = defineOperation({
+  id: 'projects.updateCurrent',
+  method: 'PATCH',
+  path: '/internal/projects/current',
+  summary: 'Update the current project and its configuration.',
+  access: ['admin'],
+  input: { body: ProjectUpdateSchema },
+  errors: [],
+  async run(ctx, { body }) {
+    return ctx.transaction(async (tx) => {
+      const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
+      const next = applyProjectUpdate(current, body, 'PATCH', '/api/v1/internal/projects/current');
+      await updateProject(tx.db, next);
+      return toAdminProject(next);
+    });
+  },
+});

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { StorageAdapter } from './storage/adapter.ts';
+import type { Database } from './storage/tables.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { createKeyRing, type KeyRing } from './tokens/keys.ts';
+
+/** Structured log sink; one JSON object per line in the server (see server-bin). */
+export interface Logger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export interface RuntimeOptions {
+  storage: StorageAdapter;
+  /** Public base URL of the server, without `/api/v1`; used for `iss` and links. */
+  baseUrl: string;
+  /** The server secret every derived key comes from (ARCHITECTURE.md "Security primitives"). */
+  secret: string;
+  clock?: Clock;
+  /** Access-token lifetime in ms; default 600000 (10 min, wire-protocol §4). */
+  accessTokenTtlMs?: number;
+  /**
+   * When true (tests), an operation raising a known error it did not declare answers 500, so
+   * the test suite catches undeclared errors.
+   */
+  strictErrors?: boolean;
+  /** `development` adds the cause to 500 bodies; `production` never sends internals. */
+  environment?: 'development' | 'production' | 'test';
+  logger?: Logger;
+}
+
+/** The services every operation reaches through `ctx.runtime`. */
+export interface Runtime {
+  readonly storage: StorageAdapter;
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly baseUrl: string;
+  readonly keys: KeyRing;
+  readonly accessTokenTtlMs: number;
+  readonly strictErrors: boolean;
+  readonly environment: 'development' | 'production' | 'test';
+  readonly log: Logger;
+}
+
+/** Builds the runtime services from options. */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  return {
+    storage: options.storage,
+    db: options.storage.db,
+    clock: options.clock ?? systemClock,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    keys: createKeyRing(options.secret),
+    accessTokenTtlMs: options.accessTokenTtlMs ?? 600_000,
+    strictErrors: options.strictErrors ?? false,
+    environment: options.environment ?? 'production',
+    log: options.logger ?? silentLogger,
+  };
+}

@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { resolveUserId } from './resolve-user-id.ts';
+import { deleteRefreshToken, findRefreshToken } from './queries.ts';
+
+/**
+ * `DELETE /auth/sessions/{id}`: revokes one session. The current session cannot be deleted this
+ * way (CANNOT_DELETE_CURRENT_SESSION); a client naming another user's session gets 404 text
+ * "Session not found." (wire-protocol §3.2).
+ */
+export const deleteSession = defineOperation({
+  id: 'sessions.delete',
+  method: 'DELETE',
+  path: '/auth/sessions/:id',
+  summary: 'Revoke a session.',
+  access: ['client', 'server', 'admin'],
+  input: {
+    params: v.strictObject({ id: UuidSchema }),
+    query: v.strictObject({ user_id: v.optional(UserIdOrMeSchema) }),
+  },
+  errors: ['CANNOT_DELETE_CURRENT_SESSION', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { params, query }) {
+    const { project, token, accessType } = ctx.auth;
+    const session = await findRefreshToken(ctx.db, project.id, params.id);
+    const ownerId = accessType === 'client' ? resolveUserId(ctx.auth, query.user_id ?? 'me') : query.user_id ? resolveUserId(ctx.auth, query.user_id) : null;
+    if (!session || (ownerId && session.user_id !== ownerId)) throw new StatusError(404, 'Session not found.');
+    if (token?.refresh_token_id === session.id) throw new KnownError('CANNOT_DELETE_CURRENT_SESSION');
+    await deleteRefreshToken(ctx.db, project.id, session.id);
+    return { success: true };
+  },
+});

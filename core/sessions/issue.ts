@@ -1,0 +1,84 @@
+import { KnownError } from '../errors/index.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { secureRandomString, uuid } from '../lib/random.ts';
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/queries.ts';
+import type { Runtime } from '../runtime.ts';
+import { signAccessToken } from '../tokens/access-token.ts';
+import { findUser, type UserRow } from '../users/queries.ts';
+import { restrictedReasonOf } from '../users/restriction.ts';
+import { findRefreshTokenByHash, insertRefreshToken, touchSession, type RefreshTokenRow } from './queries.ts';
+
+/** Default refresh-token lifetime: 365 days (wire-protocol §4). */
+export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** A freshly issued session: both tokens, and the refresh token's id. */
+export interface IssuedSession {
+  accessToken: string;
+  refreshToken: string;
+  refreshTokenId: string;
+}
+
+/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of wire-protocol §4). */
+export function mintAccessToken(runtime: Runtime, project: Project, user: UserRow, refreshTokenId: string, now: number, branchId = 'main'): Promise<string> {
+  return signAccessToken(runtime.keys, runtime.baseUrl, {
+    projectId: project.id,
+    branchId,
+    userId: user.id,
+    refreshTokenId,
+    displayName: user.display_name,
+    primaryEmail: user.primary_email,
+    primaryEmailVerified: user.primary_email_verified === 1,
+    selectedTeamId: user.selected_team_id,
+    signedUpAt: Number(user.signed_up_at),
+    isAnonymous: user.is_anonymous === 1,
+    restrictedReason: restrictedReasonOf(user, project.config),
+    requiresTotpMfa: user.totp_secret_base64 !== null,
+  }, now, runtime.accessTokenTtlMs);
+}
+
+/**
+ * Creates a session for `user`: an opaque 224-bit refresh token stored as its SHA-256, and an
+ * access token. Uses `ctx.db`, so it joins the caller's transaction.
+ *
+ * @param options.expiresInMs refresh-token lifetime (default 365 days)
+ */
+export async function issueSession(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  options: { expiresInMs?: number; isImpersonation?: boolean } = {},
+): Promise<IssuedSession> {
+  const refreshToken = secureRandomString();
+  const row: RefreshTokenRow = {
+    id: uuid(),
+    project_id: project.id,
+    user_id: user.id,
+    token_hash: sha256Hex(refreshToken),
+    created_at: ctx.now,
+    last_used_at: ctx.now,
+    expires_at: ctx.now + (options.expiresInMs ?? DEFAULT_REFRESH_TOKEN_TTL_MS),
+    is_impersonation: options.isImpersonation ? 1 : 0,
+  };
+  await insertRefreshToken(ctx.db, row);
+  const accessToken = await mintAccessToken(ctx.runtime, project, user, row.id, ctx.now, ctx.auth?.branchId ?? 'main');
+  return { accessToken, refreshToken, refreshTokenId: row.id };
+}
+
+/**
+ * Exchanges a refresh token for a new access token. No rotation: the refresh token stays valid
+ * (wire-protocol §4). Updates the session's and the user's last-active time.
+ *
+ * @throws KnownError REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for an unknown, expired or orphaned token.
+ */
+export async function refreshSession(ctx: OperationContext, project: Project, refreshToken: string): Promise<{ accessToken: string; session: RefreshTokenRow; user: UserRow }> {
+  const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(refreshToken));
+  if (!session || (session.expires_at !== null && Number(session.expires_at) <= ctx.now)) {
+    throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+  }
+  const user = await findUser(ctx.db, project.id, session.user_id);
+  if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+  await touchSession(ctx.db, session, ctx.now);
+  const accessToken = await mintAccessToken(ctx.runtime, project, { ...user, last_active_at: ctx.now }, session.id, ctx.now, ctx.auth?.branchId ?? 'main');
+  return { accessToken, session, user };
+}

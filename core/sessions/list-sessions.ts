@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { UserIdOrMeSchema } from '../lib/schemas.ts';
+import { resolveUserId } from './resolve-user-id.ts';
+import { listUserSessions } from './queries.ts';
+
+/**
+ * `GET /auth/sessions?user_id=`: a user's sessions, newest first, marking the caller's own
+ * (`is_current_session`). Impersonation sessions are listed only for admins (wire-protocol §3.2).
+ */
+export const listSessions = defineOperation({
+  id: 'sessions.list',
+  method: 'GET',
+  path: '/auth/sessions',
+  summary: "List a user's sessions.",
+  access: ['client', 'server', 'admin'],
+  input: { query: v.strictObject({ user_id: UserIdOrMeSchema }) },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { query }) {
+    const { project, accessType, token } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, query.user_id);
+    const rows = await listUserSessions(ctx.db, project.id, userId);
+    const items = rows
+      .filter((s) => accessType === 'admin' || s.is_impersonation !== 1)
+      .map((s) => ({
+        id: s.id,
+        user_id: s.user_id,
+        created_at: Number(s.created_at),
+        last_used_at: Number(s.last_used_at),
+        is_impersonation: s.is_impersonation === 1,
+        is_current_session: token?.refresh_token_id === s.id,
+      }));
+    return { items, is_paginated: false };
+  },
+});

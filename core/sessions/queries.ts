@@ -1,0 +1,42 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, RefreshTokensTable } from '../storage/tables.ts';
+
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+export async function insertRefreshToken(db: Kysely<Database>, row: RefreshTokenRow): Promise<void> {
+  await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+/** The live session whose refresh token hashes to `hash` in `projectId`, or null (expired ones too). */
+export async function findRefreshTokenByHash(db: Kysely<Database>, projectId: string, hash: string): Promise<RefreshTokenRow | null> {
+  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).where('project_id', '=', projectId).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function findRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<RefreshTokenRow | null> {
+  const row = await db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Marks a session used at `now` and its user active at `now`. */
+export async function touchSession(db: Kysely<Database>, row: RefreshTokenRow, now: number): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  await db.updateTable('users').set({ last_active_at: now }).where('project_id', '=', row.project_id).where('id', '=', row.user_id).execute();
+}
+
+export async function deleteRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+/** Deletes every session of a user except `keepId` (password change, wire-protocol §3.1). */
+export async function deleteOtherRefreshTokens(db: Kysely<Database>, projectId: string, userId: string, keepId: string | null): Promise<void> {
+  let q = db.deleteFrom('refresh_tokens').where('project_id', '=', projectId).where('user_id', '=', userId);
+  if (keepId) q = q.where('id', '!=', keepId);
+  await q.execute();
+}
+
+/** A user's sessions, newest first. */
+export async function listUserSessions(db: Kysely<Database>, projectId: string, userId: string): Promise<RefreshTokenRow[]> {
+  return db.selectFrom('refresh_tokens').selectAll().where('project_id', '=', projectId).where('user_id', '=', userId)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}

@@ -1,0 +1,22 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { refreshSession } from './issue.ts';
+
+/**
+ * `POST /auth/sessions/current/refresh`: a new access token for the refresh token in
+ * `x-stack-refresh-token`. Answers `{access_token}` only: no rotation (wire-protocol §3.2).
+ */
+export const refreshCurrentSession = defineOperation({
+  id: 'sessions.refreshCurrent',
+  method: 'POST',
+  path: '/auth/sessions/current/refresh',
+  summary: 'Exchange the refresh token header for a new access token.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  async run(ctx) {
+    if (!ctx.refreshToken) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    const { accessToken } = await refreshSession(ctx, ctx.auth.project, ctx.refreshToken);
+    return { access_token: accessToken };
+  },
+});

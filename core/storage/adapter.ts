@@ -1,0 +1,40 @@
+import { Migrator, type Kysely } from 'kysely';
+import type { Database } from './tables.ts';
+import { migrations } from './migrations/index.ts';
+
+/** The SQL dialects Gatehouse stores in. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * A storage adapter: a Kysely instance over one database, plus the few facts that differ by
+ * dialect. `adapters/sqlite` and `adapters/postgres` implement it.
+ */
+export interface StorageAdapter {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  /** True when `error` is a unique-constraint violation raised by this dialect's driver. */
+  isUniqueViolation(error: unknown): boolean;
+  /** Cheap round trip for readiness checks; throws when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Brings the schema to the latest migration. Safe to call from many processes at once: Kysely's
+ * migrator takes a database lock (an advisory lock on PostgreSQL).
+ *
+ * @throws Error naming the failed migration.
+ */
+export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
+  const migrator = new Migrator({
+    db: adapter.db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'gatehouse_migrations',
+    migrationLockTableName: 'gatehouse_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

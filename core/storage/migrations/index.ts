@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import { foundation } from './0001-foundation.ts';
+
+/**
+ * The one static migration list, in order. Static imports (no folder scan) so the single
+ * executable carries its migrations. Append only; never edit a migration that has shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

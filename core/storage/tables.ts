@@ -1,0 +1,120 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types of the one logical schema shared by every adapter.
+ *
+ * Conventions (ARCHITECTURE.md "Storage"): ids are UUID v4 text; times are epoch-millisecond
+ * integers (`_at`); booleans are 0/1 integers on both dialects; JSON is stored as text; secrets are
+ * stored hashed (`_hash`); every tenant row carries `project_id`.
+ */
+export interface Database {
+  server_settings: ServerSettingsTable;
+  projects: ProjectsTable;
+  internal_api_keys: InternalApiKeysTable;
+  users: UsersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  refresh_tokens: RefreshTokensTable;
+}
+
+/** 0 or 1. */
+export type Bool = number;
+
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  display_name: string;
+  description: string;
+  created_at: number;
+  is_production_mode: Bool;
+  is_development_environment: Bool;
+  owner_team_id: string | null;
+  logo_url: string | null;
+  logo_full_url: string | null;
+  logo_dark_mode_url: string | null;
+  logo_full_dark_mode_url: string | null;
+  /** JSON of the project config (core/config). */
+  config: string;
+}
+
+export interface InternalApiKeysTable {
+  id: string;
+  project_id: string;
+  description: string;
+  created_at: number;
+  expires_at: number | null;
+  manually_revoked_at: number | null;
+  publishable_client_key_hash: string | null;
+  publishable_client_key_last_four: string | null;
+  secret_server_key_hash: string | null;
+  secret_server_key_last_four: string | null;
+  super_secret_admin_key_hash: string | null;
+  super_secret_admin_key_last_four: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  project_id: string;
+  display_name: string | null;
+  /** Normalized (trimmed, lowercased) primary email. */
+  primary_email: string | null;
+  primary_email_verified: Bool;
+  primary_email_auth_enabled: Bool;
+  profile_image_url: string | null;
+  signed_up_at: number;
+  last_active_at: number | null;
+  client_metadata: string | null;
+  client_read_only_metadata: string | null;
+  server_metadata: string | null;
+  /** argon2id (PHC string) or an imported bcrypt hash; null when the user has no password. */
+  password_hash: string | null;
+  otp_auth_enabled: Bool;
+  passkey_auth_enabled: Bool;
+  totp_secret_base64: string | null;
+  is_anonymous: Bool;
+  selected_team_id: string | null;
+  restricted_by_admin: Bool;
+  restricted_by_admin_reason: string | null;
+  restricted_by_admin_private_details: string | null;
+  country_code: string | null;
+  /** JSON `{sign_up: {bot, free_trial_abuse}}`. */
+  risk_scores: string;
+}
+
+export interface TeamsTable {
+  id: string;
+  project_id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: string | null;
+  client_read_only_metadata: string | null;
+  server_metadata: string | null;
+  created_at: number;
+}
+
+export interface TeamMembersTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  created_at: number;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number | null;
+  is_impersonation: Bool;
+}
+
+/** Unused marker to keep `Generated` importable for later tables with database defaults. */
+export type _Generated<T> = Generated<T>;

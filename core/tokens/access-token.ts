@@ -1,0 +1,154 @@
+import { SignJWT, jwtVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import { KnownError } from '../errors/index.ts';
+import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
+
+/** `restricted_reason` of a user (wire-protocol §3.7). */
+export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
+
+/**
+ * The access-token payload: exactly the claims of wire-protocol §4 (the upstream tests compare
+ * with `toEqual`, so no claim may be added).
+ */
+export interface AccessTokenClaims {
+  sub: string;
+  iss: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  project_id: string;
+  branch_id: string;
+  refresh_token_id: string;
+  role: 'authenticated';
+  name: string | null;
+  email: string | null;
+  email_verified: boolean;
+  selected_team_id: string | null;
+  /** Seconds since the epoch. */
+  signed_up_at: number;
+  is_anonymous: boolean;
+  is_restricted: boolean;
+  restricted_reason: RestrictedReason;
+  requires_totp_mfa: boolean;
+}
+
+/** What a token is issued for: the user facts copied into claims. */
+export interface AccessTokenSubject {
+  projectId: string;
+  branchId: string;
+  userId: string;
+  refreshTokenId: string;
+  displayName: string | null;
+  primaryEmail: string | null;
+  primaryEmailVerified: boolean;
+  selectedTeamId: string | null;
+  /** Epoch ms. */
+  signedUpAt: number;
+  isAnonymous: boolean;
+  restrictedReason: RestrictedReason;
+  requiresTotpMfa: boolean;
+}
+
+function audienceKind(subject: Pick<AccessTokenSubject, 'isAnonymous' | 'restrictedReason'>): AudienceKind {
+  if (subject.isAnonymous) return 'anonymous';
+  return subject.restrictedReason ? 'restricted' : 'default';
+}
+
+/** `iss` for a project and audience kind (wire-protocol §4 "Issuer"). */
+export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind): string {
+  const segment = kind === 'default' ? 'projects' : kind === 'restricted' ? 'projects-restricted-users' : 'projects-anonymous-users';
+  return `${baseUrl}/api/v1/${segment}/${projectId}`;
+}
+
+/**
+ * Signs an ES256 access token for `subject`.
+ *
+ * @param nowMs issue time, epoch ms (injected clock)
+ * @param ttlMs lifetime in ms (default 10 minutes, wire-protocol §4)
+ */
+export async function signAccessToken(keys: KeyRing, baseUrl: string, subject: AccessTokenSubject, nowMs: number, ttlMs: number): Promise<string> {
+  const kind = audienceKind(subject);
+  const aud = audienceFor(subject.projectId, kind);
+  const [key] = keys.keysFor(aud);
+  const iat = Math.floor(nowMs / 1000);
+  const claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'aud' | 'iss' | 'sub'> = {
+    project_id: subject.projectId,
+    branch_id: subject.branchId,
+    refresh_token_id: subject.refreshTokenId,
+    role: 'authenticated',
+    name: subject.displayName,
+    email: subject.primaryEmail,
+    email_verified: subject.primaryEmailVerified,
+    selected_team_id: subject.selectedTeamId,
+    signed_up_at: Math.floor(subject.signedUpAt / 1000),
+    is_anonymous: subject.isAnonymous,
+    is_restricted: subject.restrictedReason !== null,
+    restricted_reason: subject.restrictedReason,
+    requires_totp_mfa: subject.requiresTotpMfa,
+  };
+  return new SignJWT(claims as unknown as Record<string, unknown>)
+    .setProtectedHeader({ alg: 'ES256', kid: key!.kid })
+    .setSubject(subject.userId)
+    .setIssuer(issuerFor(baseUrl, subject.projectId, kind))
+    .setAudience(aud)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + Math.max(1, Math.floor(ttlMs / 1000)))
+    .sign(key!.privateKey);
+}
+
+/** The project an access token claims to be for, read without verifying it; null if garbage. */
+export function peekTokenProject(token: string): string | null {
+  try {
+    const payload = decodeJwt(token);
+    return typeof payload.project_id === 'string' ? payload.project_id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Verifies an access token's signature (against its own project's keys) and expiry.
+ *
+ * @throws KnownError UNPARSABLE_ACCESS_TOKEN (bad format, signature or claims) or
+ *   ACCESS_TOKEN_EXPIRED `{expired_at_millis}`. The admin variants are raised instead when
+ *   `admin` is set (wire-protocol §1.1 step 7).
+ */
+export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: number, admin = false): Promise<AccessTokenClaims> {
+  const unparsable = () => new KnownError(admin ? 'UNPARSABLE_ADMIN_ACCESS_TOKEN' : 'UNPARSABLE_ACCESS_TOKEN');
+  let aud: unknown;
+  let kid: unknown;
+  try {
+    aud = decodeJwt(token).aud;
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    throw unparsable();
+  }
+  if (typeof aud !== 'string' || typeof kid !== 'string' || aud.length > 300) throw unparsable();
+  const key = keys.keysFor(aud).find((k) => k.kid === kid);
+  if (!key) throw unparsable();
+  try {
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      algorithms: ['ES256'],
+      audience: aud,
+      currentDate: new Date(nowMs),
+    });
+    if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string') throw unparsable();
+    const projectAudience = [audienceFor(payload.project_id, 'default'), audienceFor(payload.project_id, 'restricted'), audienceFor(payload.project_id, 'anonymous')];
+    if (!projectAudience.includes(aud)) throw unparsable();
+    return payload as unknown as AccessTokenClaims;
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      const exp = (error.payload as { exp?: number }).exp;
+      throw new KnownError(admin ? 'ADMIN_ACCESS_TOKEN_EXPIRED' : 'ACCESS_TOKEN_EXPIRED', exp ? { expired_at_millis: exp * 1000 } : {});
+    }
+    if (error instanceof KnownError) throw error;
+    throw unparsable();
+  }
+}
+
+/** The public JWKS of a project: 2 keys, 4 with restricted, 6 with anonymous (wire-protocol §4). */
+export function projectJwks(keys: KeyRing, projectId: string, options: { includeRestricted: boolean; includeAnonymous: boolean }) {
+  const kinds: AudienceKind[] = ['default'];
+  if (options.includeRestricted || options.includeAnonymous) kinds.push('restricted');
+  if (options.includeAnonymous) kinds.push('anonymous');
+  return { keys: kinds.flatMap((kind) => keys.keysFor(audienceFor(projectId, kind)).map((k) => k.publicJwk)) };
+}

@@ -1,0 +1,66 @@
+import type { Updateable } from 'kysely';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { toJsonText } from '../lib/json-text.ts';
+import type { UsersTable } from '../storage/tables.ts';
+import { assertPasswordAcceptable } from '../auth-password/rules.ts';
+import { bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/hashing.ts';
+import type { ServerUserCreate } from './schemas.ts';
+
+const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
+
+/**
+ * Turns wire user fields (create or update body) into column changes. Hashes a given password
+ * with argon2id, so call it before opening a transaction.
+ *
+ * @throws KnownError PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 when both
+ *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
+ *   16 rounds, or for `is_anonymous: true` on an update.
+ */
+export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
+  if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
+    throw new StatusError(400, 'Cannot set both password and password_hash at the same time.');
+  }
+  if (mode === 'update' && body.is_anonymous === true) throw new StatusError(400, 'is_anonymous can only be set to false on an existing user.');
+  const changes: Updateable<UsersTable> = {};
+  const set = <K extends keyof UsersTable>(key: K, value: Updateable<UsersTable>[K] | undefined) => {
+    if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+  };
+  if (body.display_name !== undefined) set('display_name', body.display_name === '' ? null : body.display_name);
+  set('profile_image_url', body.profile_image_url);
+  if (body.primary_email !== undefined) set('primary_email', body.primary_email === null ? null : normalizeEmail(body.primary_email));
+  set('primary_email_verified', bool(body.primary_email_verified));
+  set('primary_email_auth_enabled', bool(body.primary_email_auth_enabled));
+  if (body.client_metadata !== undefined) set('client_metadata', toJsonText(body.client_metadata));
+  if (body.client_read_only_metadata !== undefined) set('client_read_only_metadata', toJsonText(body.client_read_only_metadata));
+  if (body.server_metadata !== undefined) set('server_metadata', toJsonText(body.server_metadata));
+  set('selected_team_id', body.selected_team_id);
+  set('totp_secret_base64', body.totp_secret_base64);
+  set('otp_auth_enabled', bool(body.otp_auth_enabled));
+  set('passkey_auth_enabled', bool(body.passkey_auth_enabled));
+  set('is_anonymous', bool(body.is_anonymous));
+  set('restricted_by_admin', bool(body.restricted_by_admin));
+  set('restricted_by_admin_reason', body.restricted_by_admin_reason);
+  set('restricted_by_admin_private_details', body.restricted_by_admin_private_details);
+  set('country_code', body.country_code);
+  if (body.risk_scores !== undefined) set('risk_scores', JSON.stringify(body.risk_scores));
+  if (body.password !== undefined) {
+    if (body.password === null) {
+      set('password_hash', null);
+    } else {
+      assertPasswordAcceptable(body.password);
+      set('password_hash', await hashPassword(body.password));
+    }
+  }
+  if (body.password_hash !== undefined) {
+    if (!isBcryptHash(body.password_hash)) throw new StatusError(400, 'password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$).');
+    if (bcryptRounds(body.password_hash) > 16) throw new StatusError(400, 'password_hash may use at most 16 bcrypt rounds.');
+    set('password_hash', body.password_hash);
+  }
+  return changes;
+}
+
+/** Guard used by create and update: an auth-enabled email must be unique in the project. */
+export function emailTakenError(email: string): KnownError {
+  return new KnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: false });
+}

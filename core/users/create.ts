@@ -1,0 +1,82 @@
+import type { Insertable } from 'kysely';
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/queries.ts';
+import type { UsersTable } from '../storage/tables.ts';
+import { uuid } from '../lib/random.ts';
+import { insertTeam, insertTeamMember } from '../teams/queries.ts';
+import { insertUser, updateUser, type UserRow } from './queries.ts';
+
+/** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
+export type NewUserFields = Partial<Omit<Insertable<UsersTable>, 'id' | 'project_id' | 'signed_up_at'>>;
+
+/** "<display name>'s Team", else "<email>'s Team", else "Personal Team" (wire-protocol §3.7). */
+export function personalTeamName(user: Pick<UserRow, 'display_name' | 'primary_email'>): string {
+  if (user.display_name) return `${user.display_name}'s Team`;
+  if (user.primary_email) return `${user.primary_email}'s Team`;
+  return 'Personal Team';
+}
+
+/**
+ * Inserts a user with defaults filled in (UUID v4 id, `signed_up_at = now`, zero risk scores).
+ * Uses `ctx.db`, so it joins the caller's transaction.
+ */
+export async function insertNewUser(ctx: OperationContext, project: Project, fields: NewUserFields): Promise<UserRow> {
+  const row: UserRow = {
+    id: uuid(),
+    project_id: project.id,
+    display_name: null,
+    primary_email: null,
+    primary_email_verified: 0,
+    primary_email_auth_enabled: 0,
+    profile_image_url: null,
+    signed_up_at: ctx.now,
+    last_active_at: ctx.now,
+    client_metadata: null,
+    client_read_only_metadata: null,
+    server_metadata: null,
+    password_hash: null,
+    otp_auth_enabled: 0,
+    passkey_auth_enabled: 0,
+    totp_secret_base64: null,
+    is_anonymous: 0,
+    selected_team_id: null,
+    restricted_by_admin: 0,
+    restricted_by_admin_reason: null,
+    restricted_by_admin_private_details: null,
+    country_code: null,
+    risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
+    ...fields,
+  } as UserRow;
+  await insertUser(ctx.db, row);
+  return row;
+}
+
+/** Hooks other domains register to run when a user is created (e.g. default permissions). */
+const userCreatedHooks: Array<(ctx: OperationContext, project: Project, user: UserRow) => Promise<void>> = [];
+
+/** Registers work to run inside the transaction that creates a user. */
+export function onUserCreated(hook: (ctx: OperationContext, project: Project, user: UserRow) => Promise<void>): void {
+  userCreatedHooks.push(hook);
+}
+
+/**
+ * Creates the personal team of a new user when the project has `create_team_on_sign_up`, makes
+ * the user its member and selects it, then runs the user-created hooks.
+ *
+ * @returns the user as stored afterwards.
+ */
+export async function finishUserCreation(ctx: OperationContext, project: Project, user: UserRow): Promise<UserRow> {
+  let result = user;
+  if (project.config.createTeamOnSignUp) {
+    const teamId = uuid();
+    await insertTeam(ctx.db, {
+      id: teamId, project_id: project.id, display_name: personalTeamName(user), profile_image_url: null,
+      client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: ctx.now,
+    });
+    await insertTeamMember(ctx.db, project.id, teamId, user.id, ctx.now);
+    await updateUser(ctx.db, project.id, user.id, { selected_team_id: teamId });
+    result = { ...user, selected_team_id: teamId };
+  }
+  for (const hook of userCreatedHooks) await hook(ctx, project, result);
+  return result;
+}

@@ -1,0 +1,25 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { findTeam } from '../teams/queries.ts';
+import { toUserForAccess } from './wire.ts';
+
+/**
+ * `GET /users/me`: the signed-in user, in the caller's view. Without a user →
+ * CANNOT_GET_OWN_USER_WITHOUT_USER (the official SDK maps exactly this code to "no user";
+ * sdk-compatibility §1.5).
+ */
+export const getCurrentUser = defineOperation({
+  id: 'users.getCurrent',
+  method: 'GET',
+  path: '/users/me',
+  summary: 'Get the signed-in user.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx) {
+    const { user, project, accessType } = ctx.auth;
+    if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
+    return toUserForAccess(accessType, user, project.config, team);
+  },
+});

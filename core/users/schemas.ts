@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { isValidEmail } from '../lib/email.ts';
+import { UuidSchema } from '../lib/schemas.ts';
+
+/** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
+export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
+
+function isImageUrl(value: string): boolean {
+  if (value.startsWith('data:')) {
+    const m = /^data:image\/[a-z0-9.+-]+;base64,([A-Za-z0-9+/]+=*)$/i.exec(value);
+    // Under 100 KB of decoded image data (product-spec §3 User).
+    return !!m && Math.floor((m[1]!.length * 3) / 4) < 100 * 1024;
+  }
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Profile image: an http(s) URL or base64 image data under 100 KB; max 1,000,000 chars. */
+export const ProfileImageUrlSchema = v.nullable(v.pipe(
+  v.string(),
+  v.maxLength(1_000_000, 'must be at most 1000000 characters'),
+  v.check(isImageUrl, 'must be a valid URL or base64 image data under 100KB'),
+));
+
+export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
+
+export const MetadataSchema = v.nullable(v.unknown());
+
+const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
+export const RiskScoresSchema = v.strictObject({
+  sign_up: v.strictObject({ bot: RiskScoreSchema, free_trial_abuse: RiskScoreSchema }),
+});
+
+const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be valid base64'));
+
+/** Fields a client may set on itself (`PATCH /users/me`, wire-protocol §3.7). */
+export const clientUpdateEntries = {
+  display_name: v.optional(DisplayNameSchema),
+  profile_image_url: v.optional(ProfileImageUrlSchema),
+  client_metadata: v.optional(MetadataSchema),
+  selected_team_id: v.optional(v.nullable(UuidSchema)),
+  totp_secret_base64: v.optional(v.nullable(Base64Schema)),
+  otp_auth_enabled: v.optional(v.boolean()),
+  passkey_auth_enabled: v.optional(v.boolean()),
+  primary_email: v.optional(v.nullable(EmailSchema)),
+};
+
+/** Fields server code may also set (wire-protocol §3.7). */
+export const serverUpdateEntries = {
+  ...clientUpdateEntries,
+  client_read_only_metadata: v.optional(MetadataSchema),
+  server_metadata: v.optional(MetadataSchema),
+  primary_email_verified: v.optional(v.boolean()),
+  primary_email_auth_enabled: v.optional(v.boolean()),
+  password: v.optional(v.nullable(v.string())),
+  password_hash: v.optional(v.string()),
+  is_anonymous: v.optional(v.boolean()),
+  restricted_by_admin: v.optional(v.boolean()),
+  restricted_by_admin_reason: v.optional(v.nullable(v.string())),
+  restricted_by_admin_private_details: v.optional(v.nullable(v.string())),
+  country_code: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code')))),
+  risk_scores: v.optional(RiskScoresSchema),
+};
+
+export const ServerUserCreateSchema = v.strictObject(serverUpdateEntries);
+export type ServerUserCreate = v.InferOutput<typeof ServerUserCreateSchema>;

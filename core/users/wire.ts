@@ -1,0 +1,77 @@
+import type { AccessType } from '../operations/define.ts';
+import type { ProjectConfig } from '../config/project-config.ts';
+import { fromJsonText } from '../lib/json-text.ts';
+import { toClientTeam, toServerTeam } from '../teams/wire.ts';
+import type { TeamRow } from '../teams/queries.ts';
+import type { UserRow } from './queries.ts';
+import { restrictedReasonOf } from './restriction.ts';
+
+/** OAuth provider links are added by the OAuth work; until then a user has none. */
+type OAuthProviderLink = { id: string; account_id: string; email: string | null };
+
+/** Client view of a user (wire-protocol §3.7 "Client user object"). */
+export function toClientUser(user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
+  const reason = restrictedReasonOf(user, config);
+  return {
+    id: user.id,
+    primary_email: user.primary_email,
+    primary_email_verified: user.primary_email_verified === 1,
+    display_name: user.display_name,
+    client_metadata: fromJsonText(user.client_metadata),
+    client_read_only_metadata: fromJsonText(user.client_read_only_metadata),
+    profile_image_url: user.profile_image_url,
+    signed_up_at_millis: Number(user.signed_up_at),
+    has_password: user.password_hash !== null,
+    auth_with_email: user.primary_email_auth_enabled === 1,
+    oauth_providers: oauthProviders,
+    selected_team_id: user.selected_team_id,
+    selected_team: selectedTeam ? toClientTeam(selectedTeam) : null,
+    requires_totp_mfa: user.totp_secret_base64 !== null,
+    otp_auth_enabled: user.otp_auth_enabled === 1,
+    passkey_auth_enabled: user.passkey_auth_enabled === 1,
+    is_anonymous: user.is_anonymous === 1,
+    is_restricted: reason !== null,
+    restricted_reason: reason,
+    restricted_by_admin: user.restricted_by_admin === 1,
+    restricted_by_admin_reason: user.restricted_by_admin_reason,
+  };
+}
+
+/** Server view of a user: the client fields plus the server-only ones, keys in wire order. */
+export function toServerUser(user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
+  const client = toClientUser(user, config, selectedTeam, oauthProviders);
+  return {
+    auth_with_email: client.auth_with_email,
+    client_metadata: client.client_metadata,
+    client_read_only_metadata: client.client_read_only_metadata,
+    country_code: user.country_code,
+    display_name: client.display_name,
+    has_password: client.has_password,
+    id: client.id,
+    is_anonymous: client.is_anonymous,
+    is_restricted: client.is_restricted,
+    last_active_at_millis: user.last_active_at === null ? null : Number(user.last_active_at),
+    oauth_providers: client.oauth_providers,
+    otp_auth_enabled: client.otp_auth_enabled,
+    passkey_auth_enabled: client.passkey_auth_enabled,
+    primary_email: client.primary_email,
+    primary_email_auth_enabled: user.primary_email_auth_enabled === 1,
+    primary_email_verified: client.primary_email_verified,
+    profile_image_url: client.profile_image_url,
+    requires_totp_mfa: client.requires_totp_mfa,
+    restricted_by_admin: client.restricted_by_admin,
+    restricted_by_admin_private_details: user.restricted_by_admin_private_details,
+    restricted_by_admin_reason: client.restricted_by_admin_reason,
+    restricted_reason: client.restricted_reason,
+    risk_scores: JSON.parse(user.risk_scores) as { sign_up: { bot: number; free_trial_abuse: number } },
+    selected_team: selectedTeam ? toServerTeam(selectedTeam) : null,
+    selected_team_id: client.selected_team_id,
+    server_metadata: fromJsonText(user.server_metadata),
+    signed_up_at_millis: client.signed_up_at_millis,
+  };
+}
+
+/** The view of `user` for an access level. */
+export function toUserForAccess(accessType: AccessType, user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null) {
+  return accessType === 'client' ? toClientUser(user, config, selectedTeam) : toServerUser(user, config, selectedTeam);
+}

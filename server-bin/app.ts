@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Core } from '../core/index.ts';
+import { errorResponseFor, executeForHttp } from './http/execute.ts';
+import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+
+/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
+export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
+
+const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. This server is Gatehouse, which speaks Stack Auth's REST API v1; see the README for the routes it serves.";
+
+/**
+ * Builds the Koa application: request ids, CORS, the API routes generated from the operation
+ * registry, plain-text 404s for unknown API routes, and `/health`.
+ */
+export function createKoaApp(core: Core): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const log = core.runtime.log;
+
+  app.use(async (ctx, next) => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    ctx.state.requestId = requestId;
+    ctx.set('x-stack-request-id', requestId);
+    try {
+      await next();
+    } catch (error) {
+      writeResponse(ctx, errorResponseFor(core, error, requestId));
+    } finally {
+      log.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    }
+  });
+
+  // CORS on every API response; OPTIONS short-circuits (wire-protocol §1.2).
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/api/')) return next();
+    ctx.set('access-control-allow-origin', '*');
+    ctx.set('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || '*');
+    ctx.set('access-control-expose-headers', EXPOSED_HEADERS);
+    ctx.set('access-control-max-age', '86400');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    return next();
+  });
+
+  const router = new Router();
+  for (const prefix of API_PREFIXES) {
+    for (const op of core.operations) {
+      const path = op.path === '/' ? prefix : `${prefix}${op.path}`;
+      router.register(path, [op.method], async (ctx) => {
+        writeResponse(ctx, await executeForHttp(core, op, ctx));
+      });
+    }
+  }
+  app.use(router.routes());
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/health') {
+      ctx.set('cache-control', 'no-store');
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path === '/health/ready') {
+      try {
+        await core.runtime.storage.ping();
+        ctx.body = { status: 'ready' };
+      } catch (error) {
+        ctx.status = 503;
+        ctx.body = { status: 'database unreachable', error: (error as Error).message };
+      }
+      return;
+    }
+    if (ctx.path.startsWith('/api/')) {
+      ctx.status = 404;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = NOT_FOUND_TEXT;
+      return;
+    }
+    return next();
+  });
+
+  return app;
+}

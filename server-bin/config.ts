@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+
+/** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  baseUrl: string;
+  secret: string | undefined;
+  smtpUrl: string | undefined;
+  accessTokenTtlMs: number | undefined;
+  seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
+  help: boolean;
+  version: boolean;
+}
+
+/** A configuration problem with a one-line message for the user. */
+export class ConfigError extends Error {}
+
+export const USAGE = `Usage: gatehouse [options]
+
+Runs the Gatehouse API, hosted pages and dashboard.
+
+Options (each also an environment variable; flags win):
+  --port <n>            GATEHOUSE_PORT          port to listen on (default 8102)
+  --host <addr>         GATEHOUSE_HOST          address to bind (default 127.0.0.1)
+  --data-dir <path>     GATEHOUSE_DATA_DIR      data folder (default ./gatehouse-data)
+  --database-url <url>  GATEHOUSE_DATABASE_URL  postgres://… (default: SQLite in the data folder)
+  --base-url <url>      GATEHOUSE_BASE_URL      public URL (default http://<host>:<port>)
+  -h, --help            show this help
+  -v, --version         show the version
+
+Environment only:
+  GATEHOUSE_SECRET                 server secret (default: generated once, kept in the database)
+  GATEHOUSE_SMTP_URL               SMTP server for emails (default: the built-in outbox)
+  GATEHOUSE_ACCESS_TOKEN_TTL       access-token lifetime, e.g. 600000, 60s, 10min (default 10min)
+  GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY, …_SECRET_SERVER_KEY, …_SUPER_SECRET_ADMIN_KEY
+                                   keys of the internal project (default: generated and printed once)
+`;
+
+/** Parses `600000`, `60s`, `10m`, `10min`, `1h` into milliseconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+)\s*(ms|s|m|min|h)?$/.exec(value.trim());
+  if (!m) throw new ConfigError(`Invalid duration "${value}": use milliseconds or a number with s, min or h.`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 'ms';
+  return n * ({ ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 } as const)[unit as 'ms'];
+}
+
+/**
+ * Resolves the server config from command-line arguments and environment.
+ *
+ * @throws ConfigError with a one-line message for an unknown flag or a bad value.
+ */
+export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        'base-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  const str = (flag: string, name: string): string | undefined => (values[flag] as string | undefined) ?? (env[name] || undefined);
+  const portText = str('port', 'GATEHOUSE_PORT') ?? '8102';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new ConfigError(`Invalid port "${portText}": use a number from 0 to 65535.`);
+  const host = str('host', 'GATEHOUSE_HOST') ?? '127.0.0.1';
+  const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  try { new URL(baseUrl); } catch { throw new ConfigError(`Invalid base URL "${baseUrl}".`); }
+  const ttl = env.GATEHOUSE_ACCESS_TOKEN_TTL;
+  return {
+    port,
+    host,
+    dataDir: str('data-dir', 'GATEHOUSE_DATA_DIR') ?? './gatehouse-data',
+    databaseUrl: str('database-url', 'GATEHOUSE_DATABASE_URL'),
+    baseUrl,
+    secret: env.GATEHOUSE_SECRET || undefined,
+    smtpUrl: env.GATEHOUSE_SMTP_URL || undefined,
+    accessTokenTtlMs: ttl ? parseDuration(ttl) : undefined,
+    seedKeys: {
+      ...(env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY ? { publishableClientKey: env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY } : {}),
+      ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),
+      ...(env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY ? { superSecretAdminKey: env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY } : {}),
+    },
+    help: values.help === true,
+    version: values.version === true,
+  };
+}

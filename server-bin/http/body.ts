@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import { KnownError } from '../../core/index.ts';
+
+/** Largest accepted request body: room for a 1,000,000-character profile image and more. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${limit} bytes.` });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads and parses a request body (wire-protocol §1.4 "Body parsing"): JSON, `text/plain` (JSON
+ * when it parses, else the text), form-urlencoded (an object of strings) and octet-stream are
+ * accepted; a GET's body is ignored; any other content type, or bad JSON, is BODY_PARSING_ERROR.
+ *
+ * @returns the parsed body, or undefined when there is none.
+ */
+export async function parseBody(req: IncomingMessage): Promise<unknown> {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return undefined;
+  const raw = await readRaw(req, MAX_BODY_BYTES);
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (raw.length === 0) return undefined;
+  switch (contentType) {
+    case 'application/json':
+      try {
+        return JSON.parse(raw.toString('utf8'));
+      } catch (error) {
+        throw new KnownError('BODY_PARSING_ERROR', { message: `The request body is not valid JSON: ${(error as Error).message}` });
+      }
+    case 'text/plain': {
+      const text = raw.toString('utf8');
+      try { return JSON.parse(text); } catch { return text; }
+    }
+    case 'application/x-www-form-urlencoded':
+      return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    case 'application/octet-stream':
+      return raw;
+    case '':
+      throw new KnownError('BODY_PARSING_ERROR', { message: 'The request has a body but no content-type header. Send application/json.' });
+    default:
+      throw new KnownError('BODY_PARSING_ERROR', { message: `Unsupported content-type ${contentType}. Send application/json.` });
+  }
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import type { Core, OperationResponse, AnyOperation } from '../../core/index.ts';
+import { executeOperation, errorResponse } from '../../core/operations/execute.ts';
+import { parseBody } from './body.ts';
+
+function headerRecord(ctx: Context): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+function firstValues(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value[0] ?? '' : value;
+  }
+  return out;
+}
+
+/** Turns a Koa request into an operation request and runs it; never throws. */
+export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context): Promise<OperationResponse> {
+  let body: unknown;
+  try {
+    body = await parseBody(ctx.req);
+  } catch (error) {
+    return errorResponse(core.runtime, error, ctx.state.requestId);
+  }
+  const response = await executeOperation(core.runtime, op, {
+    method: ctx.method,
+    pathname: ctx.path,
+    headers: headerRecord(ctx),
+    params: { ...(ctx.params as Record<string, string>) },
+    query: firstValues(ctx.query),
+    body,
+  }, ctx.state.requestId);
+  if (response.cause) core.runtime.log.error({ request_id: ctx.state.requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+  return response;
+}
+
+/** The response for an error thrown outside any operation. */
+export function errorResponseFor(core: Core, error: unknown, requestId: string): OperationResponse {
+  const response = errorResponse(core.runtime, error, requestId);
+  if (response.cause) core.runtime.log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+  return response;
+}

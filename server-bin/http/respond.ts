@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import type { OperationResponse } from '../../core/index.ts';
+
+/** Headers the browser may read on cross-origin responses (sdk-compatibility §1.15). */
+export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id';
+
+/**
+ * Writes an operation response: known-error headers under both prefixes, the error-status
+ * override (a 4xx answered as 200 with `x-stack-actual-status`, wire-protocol §1.3), pretty JSON
+ * for browsers (`Accept: text/html`), and `cache-control: no-store` unless the route set its own.
+ */
+export function writeResponse(ctx: Context, response: OperationResponse): void {
+  let status = response.status;
+  const override = ctx.get('x-stack-override-error-status') || ctx.get('x-hexclave-override-error-status');
+  if (override && status >= 400 && status < 500) {
+    ctx.set('x-stack-actual-status', String(status));
+    ctx.set('x-hexclave-actual-status', String(status));
+    status = 200;
+  }
+  if (response.knownError) {
+    ctx.set('x-stack-known-error', response.knownError);
+    ctx.set('x-hexclave-known-error', response.knownError);
+  }
+  ctx.set('cache-control', 'no-store, max-age=0');
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  ctx.status = status;
+  ctx.type = response.contentType;
+  let body = response.body;
+  if (response.contentType.startsWith('application/json') && (ctx.get('accept') ?? '').includes('text/html')) {
+    try { body = JSON.stringify(JSON.parse(body), null, 2); } catch { /* leave as is */ }
+  }
+  ctx.body = body;
+}

@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
+import { createKoaApp } from './app.ts';
+import { openStorage } from './storage.ts';
+
+export { createKoaApp } from './app.ts';
+export { openStorage } from './storage.ts';
+
+export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
+  /** A storage adapter; or give `databaseUrl` / `dataDir` and one is opened. */
+  storage?: StorageAdapter;
+  databaseUrl?: string;
+  /** Folder for the SQLite file when no database URL is given (default `./gatehouse-data`). */
+  dataDir?: string;
+  /**
+   * Path prefix the host mounts Gatehouse under, e.g. `/auth`: requests to
+   * `/auth/api/v1/...` are served as `/api/v1/...`. Default: none.
+   */
+  mountPath?: string;
+}
+
+/** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
+export interface Gatehouse {
+  readonly core: Core;
+  readonly app: Koa;
+  /** `(req, res)` for `node:http`; answers 404 for paths outside `mountPath`. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Koa middleware: serves paths under `mountPath`, passes the rest to `next`. */
+  readonly middleware: Koa.Middleware;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates Gatehouse in-process, so an existing Node server can serve the API under its own path
+ * (ARCHITECTURE.md "A library").
+ */
+export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
+  const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data');
+  const core = await createCore({ ...options, storage });
+  const app = createKoaApp(core);
+  const callback = app.callback();
+  const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
+
+  const strip = (req: IncomingMessage): boolean => {
+    if (!prefix) return true;
+    const url = req.url ?? '/';
+    if (url !== prefix && !url.startsWith(`${prefix}/`) && !url.startsWith(`${prefix}?`)) return false;
+    req.url = url.slice(prefix.length) || '/';
+    return true;
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!strip(req)) {
+      res.statusCode = 404;
+      res.end('Not found');
+      return;
+    }
+    void callback(req, res);
+  };
+
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    const original = ctx.req.url;
+    if (!strip(ctx.req)) return next();
+    ctx.respond = false;
+    try {
+      await callback(ctx.req, ctx.res);
+    } finally {
+      ctx.req.url = original;
+    }
+  };
+
+  return { core, app, handler, middleware, close: () => core.close() };
+}

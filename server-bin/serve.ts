@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import { createGatehouse, type Gatehouse } from './index.ts';
+import type { ServerConfig } from './config.ts';
+import { createJsonLogger } from './http/logger.ts';
+
+/** A started server. */
+export interface RunningServer {
+  gatehouse: Gatehouse;
+  server: Server;
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  stop(): Promise<void>;
+}
+
+/** A start-up failure with a one-line message for the user (no stack trace). */
+export class StartupError extends Error {}
+
+/**
+ * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
+ * bad database URL) become StartupError with a one-line message.
+ */
+export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test' } = {}): Promise<RunningServer> {
+  let gatehouse: Gatehouse;
+  try {
+    gatehouse = await createGatehouse({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      baseUrl: config.baseUrl,
+      secret: config.secret,
+      accessTokenTtlMs: config.accessTokenTtlMs,
+      seedKeys: config.seedKeys,
+      logger: createJsonLogger(options.logLevel ?? 'info'),
+      strictErrors: options.strictErrors,
+      environment: options.environment ?? 'production',
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    const where = config.databaseUrl ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `${config.dataDir}/gatehouse.db`;
+    throw new StartupError(`Cannot open the database at ${where}: ${message || (error as { code?: string }).code || String(error)}`);
+  }
+  const server = createServer(gatehouse.handler);
+  server.keepAliveTimeout = 5000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+    });
+  } catch (error) {
+    await gatehouse.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port.`);
+    if (code === 'EACCES') throw new StartupError(`No permission to listen on ${config.host}:${config.port}. Use a port above 1023.`);
+    throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  let stopping: Promise<void> | undefined;
+  return {
+    gatehouse,
+    server,
+    url,
+    stop: () => (stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await gatehouse.close();
+    })()),
+  };
+}

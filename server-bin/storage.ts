@@ -1,0 +1,16 @@
+import { join, resolve } from 'node:path';
+import type { StorageAdapter } from '../core/index.ts';
+import { createSqliteAdapter } from '../adapters/sqlite/index.ts';
+import { createPostgresAdapter } from '../adapters/postgres/index.ts';
+
+/**
+ * Opens the storage a database URL names: `postgres://` / `postgresql://` → PostgreSQL;
+ * `sqlite:<path>` or `file:<path>` → that SQLite file; none → `<dataDir>/gatehouse.db`.
+ */
+export function openStorage(databaseUrl: string | undefined, dataDir: string, nativeBinding?: unknown): StorageAdapter {
+  if (!databaseUrl) return createSqliteAdapter({ filename: join(resolve(dataDir), 'gatehouse.db'), nativeBinding });
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return createPostgresAdapter({ connectionString: databaseUrl });
+  const m = /^(?:sqlite|file):(.+)$/.exec(databaseUrl);
+  if (m) return createSqliteAdapter({ filename: resolve(m[1]!), nativeBinding });
+  throw new Error(`Unsupported database URL "${databaseUrl}": use postgres://…, sqlite:<path>, or leave it unset for SQLite in the data dir.`);
+}
