@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Runs every *.test.ts (or the files/folders given) with node:test through tsx.
+// TEST_DIALECTS (default "sqlite") picks the databases; CI runs "sqlite,postgres".
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'test', 'scripts'];
+const files = [];
+const walk = (p) => {
+  let st;
+  try { st = statSync(p); } catch { return; }
+  if (st.isDirectory()) {
+    if (p.includes('node_modules')) return;
+    for (const e of readdirSync(p)) walk(join(p, e));
+  } else if (/\.test\.tsx?$/.test(p)) files.push(p);
+};
+roots.forEach(walk);
+if (files.length === 0) { console.error('No test files found.'); process.exit(1); }
+files.sort();
+process.env.TEST_DIALECTS ??= 'sqlite';
+console.error(`Running ${files.length} test files on ${process.env.TEST_DIALECTS}.`);
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { Dialect } from '../../core/index.ts';
+import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
+import { manualClock } from '../../core/lib/clock.ts';
+import { createTestDatabase, type TestDatabase } from './dialects.ts';
+
+/** The internal project's keys in every test server. */
+export const INTERNAL_KEYS = {
+  publishableClientKey: 'pck_test_internal_publishable_key_0123456789abcdefghijk',
+  secretServerKey: 'ssk_test_internal_secret_server_key_0123456789abcdefghij',
+  superSecretAdminKey: 'sak_test_internal_super_secret_admin_key_0123456789abcd',
+};
+
+export interface TestServer {
+  url: string;
+  dialect: Dialect;
+  gatehouse: Gatehouse;
+  database: TestDatabase;
+  /** The injected clock: tests move time with `clock.advance(ms)`. */
+  clock: ReturnType<typeof manualClock>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
+ * `dialect`, strict error declarations, an injected clock and known internal keys.
+ */
+export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string } = {}): Promise<TestServer> {
+  const database = await createTestDatabase(dialect);
+  const clock = manualClock(Date.now());
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}`;
+  const gatehouse = await createGatehouse({
+    storage: database.open(),
+    baseUrl: options.baseUrl ?? url,
+    secret: 'test-secret-do-not-use-in-production',
+    clock,
+    accessTokenTtlMs: options.accessTokenTtlMs,
+    strictErrors: true,
+    environment: 'test',
+    seedKeys: INTERNAL_KEYS,
+  });
+  server.on('request', gatehouse.handler);
+  return {
+    url,
+    dialect,
+    gatehouse,
+    database,
+    clock,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gatehouse.close();
+      await database.drop();
+    },
+  };
+}
