@@ -22,7 +22,9 @@ export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string
   if (input === null || input === undefined) return out;
   const node = unwrap(schema);
   if (!node) return out;
-  if (node.type === 'strict_object' && node.entries && typeof input === 'object' && !Array.isArray(input)) {
+  if (['strict_object', 'object', 'loose_object'].includes(node.type ?? '') && Array.isArray(input)) {
+    out.set(path, [ARRAY_MARKER]);
+  } else if (node.type === 'strict_object' && node.entries && typeof input === 'object') {
     for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
       const child = node.entries[key];
       if (!child) {
@@ -43,6 +45,8 @@ export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string
   }
   return out;
 }
+
+const ARRAY_MARKER = '\u0000array';
 
 function unwrap(schema: SchemaNode | undefined): SchemaNode | undefined {
   let s = schema;
@@ -82,9 +86,17 @@ function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
  */
 export async function validatePart<T>(schema: AnySchema, input: unknown, root: string): Promise<{ value?: T; problems: string[] }> {
   const problems: string[] = [];
+  // valibot's object schemas accept arrays (typeof [] === 'object'); the wire protocol does not.
+  let arrayForObject = false;
   for (const [path, keys] of findUnknownKeys(schema as SchemaNode, input, root)) {
-    problems.push(`${path} contains unknown properties: ${keys.join(', ')}`);
+    if (keys[0] === ARRAY_MARKER) {
+      arrayForObject = true;
+      problems.push(`${path} must be a \`object\` type, but the final value was: an array.`);
+    } else {
+      problems.push(`${path} contains unknown properties: ${keys.join(', ')}`);
+    }
   }
+  if (arrayForObject) return { problems };
   const result = await v.safeParseAsync(schema, input, { abortEarly: false });
   if (result.success) return { value: result.output as T, problems };
   for (const issue of result.issues) {

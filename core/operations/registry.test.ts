@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { operations } from './registry.ts';
+import { errorCatalogue } from '../errors/catalogue.ts';
+import { ACCESS_TYPES } from './define.ts';
+
+describe('operation registry', () => {
+  it('has no two operations with the same id', () => {
+    const seen = new Set<string>();
+    for (const op of operations) {
+      assert.ok(!seen.has(op.id), `duplicate operation id ${op.id}`);
+      seen.add(op.id);
+    }
+  });
+
+  it('has no two operations on the same method and path', () => {
+    const seen = new Map<string, string>();
+    for (const op of operations) {
+      // Parameter names do not matter for routing: /teams/:a and /teams/:b collide.
+      const key = `${op.method} ${op.path.replace(/:[a-z_]+/gi, ':')}`;
+      assert.ok(!seen.has(key), `${op.id} and ${seen.get(key)} both route ${key}`);
+      seen.set(key, op.id);
+    }
+  });
+
+  it('declares only errors that exist in the catalogue', () => {
+    for (const op of operations) {
+      for (const code of op.errors) assert.ok(code in errorCatalogue, `${op.id} declares unknown error ${code}`);
+      assert.equal(new Set(op.errors).size, op.errors.length, `${op.id} declares an error twice`);
+    }
+  });
+
+  it('gives every operation a summary, a path under the API and valid access levels', () => {
+    for (const op of operations) {
+      assert.ok(op.summary.length > 5, `${op.id} has no summary`);
+      assert.match(op.path, /^\//, `${op.id} path must start with /`);
+      assert.match(op.id, /^[a-zA-Z]+\.[a-zA-Z]+$/, `${op.id} must be domain.verb`);
+      if (op.access !== 'public') {
+        assert.ok(op.access.length > 0, `${op.id} allows no access level`);
+        for (const a of op.access) assert.ok(ACCESS_TYPES.includes(a), `${op.id} has bad access ${a}`);
+      }
+    }
+  });
+
+  it('has a catalogue whose codes are unique and whose statuses are HTTP errors', () => {
+    for (const [code, entry] of Object.entries(errorCatalogue)) {
+      assert.match(code, /^[A-Z0-9_]+$/);
+      assert.ok(entry.status >= 400 && entry.status < 600, `${code} has status ${entry.status}`);
+      assert.equal(typeof entry.message({}), 'string');
+    }
+  });
+});

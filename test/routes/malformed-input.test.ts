@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { operations } from '../../core/operations/registry.ts';
+import type { AnyOperation } from '../../core/operations/define.ts';
+import { errorCatalogue } from '../../core/errors/catalogue.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { createProject, type Caller } from '../helpers/api.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+/**
+ * Table-driven: every route of the registry gets malformed JSON, wrong types, unknown fields,
+ * missing and wrong headers and keys, and must answer a 4xx with a catalogue code every time,
+ * never a 5xx (issue 2 "Done when").
+ */
+
+function pathFor(op: AnyOperation): string {
+  return op.path.replace(/:([a-z_]+)/gi, () => randomUUID());
+}
+
+function headersFor(caller: Caller): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (caller.projectId) h['x-stack-project-id'] = caller.projectId;
+  if (caller.accessType) h['x-stack-access-type'] = caller.accessType;
+  if (caller.adminAccessToken) h['x-stack-admin-access-token'] = caller.adminAccessToken;
+  if (caller.secretServerKey) h['x-stack-secret-server-key'] = caller.secretServerKey;
+  if (caller.accessToken) h['x-stack-access-token'] = caller.accessToken;
+  return { ...h, ...(caller.headers ?? {}) };
+}
+
+async function send(server: TestServer, op: AnyOperation, headers: Record<string, string>, body?: string, query = '') {
+  const url = `${server.url}/api/v1${op.path === '/' ? '' : pathFor(op)}${query}`;
+  const res = await fetch(url, { method: op.method, headers, body: op.method === 'GET' ? undefined : body });
+  const text = await res.text();
+  let json: any = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') };
+}
+
+function expectKnown(what: string, res: Awaited<ReturnType<typeof send>>, codes: string[]) {
+  assert.ok(res.status >= 400 && res.status < 500, `${what}: expected a 4xx, got ${res.status} ${res.text.slice(0, 300)}`);
+  assert.ok(res.json && typeof res.json.code === 'string', `${what}: expected a known error body, got ${res.text.slice(0, 300)}`);
+  assert.ok(res.json.code in errorCatalogue, `${what}: ${res.json.code} is not in the catalogue`);
+  assert.equal(res.header, res.json.code, `${what}: known-error header must equal body code`);
+  assert.ok(codes.includes(res.json.code), `${what}: expected one of ${codes.join(', ')}, got ${res.json.code}: ${res.json.error}`);
+}
+
+describeWithServer('every route with malformed input', (get) => {
+  let callers: Record<'client' | 'server' | 'admin', Caller>;
+  before(async () => {
+    const p = await createProject(get());
+    callers = { client: p.client, server: p.server, admin: p.admin };
+  });
+
+  for (const op of operations) {
+    const name = `${op.method} ${op.path} (${op.id})`;
+    const authed = op.access !== 'public';
+    const best: 'client' | 'server' | 'admin' = authed ? (op.access.includes('admin') ? 'admin' : op.access.includes('server') ? 'server' : 'client') : 'admin';
+
+    it(`${name}: rejects missing, wrong and partial credentials`, async () => {
+      const server = get();
+      if (authed) expectKnown('no headers', await send(server, op, {}), ['ACCESS_TYPE_REQUIRED']);
+      expectKnown('key without access type', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-secret-server-key': 'ssk_nope' }), ['PROJECT_KEY_WITHOUT_ACCESS_TYPE']);
+      expectKnown('bad access type', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'root' }), ['INVALID_ACCESS_TYPE']);
+      expectKnown('access type without project', await send(server, op, { 'x-stack-access-type': 'server' }), ['ACCESS_TYPE_WITHOUT_PROJECT_ID']);
+      expectKnown('unknown project', await send(server, op, { 'x-stack-project-id': randomUUID(), 'x-stack-access-type': 'client' }), ['CURRENT_PROJECT_NOT_FOUND']);
+      expectKnown('wrong server key', await send(server, op, { 'x-hexclave-project-id': callers.admin.projectId!, 'x-hexclave-access-type': 'server', 'x-hexclave-secret-server-key': 'ssk_wrong' }), ['INVALID_SECRET_SERVER_KEY']);
+      expectKnown('missing admin key', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': '' }), ['ADMIN_AUTHENTICATION_REQUIRED']);
+      expectKnown('garbage access token', await send(server, op, { ...headersFor(callers.client), 'x-stack-access-token': 'not.a.jwt' }), ['UNPARSABLE_ACCESS_TOKEN']);
+      expectKnown('garbage admin token', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': 'garbage' }), ['UNPARSABLE_ADMIN_ACCESS_TOKEN']);
+      if (authed) {
+        for (const level of ['client', 'server', 'admin'] as const) {
+          if (op.access.includes(level)) continue;
+          expectKnown(`as ${level}`, await send(server, op, headersFor(callers[level])), ['INSUFFICIENT_ACCESS_TYPE']);
+        }
+      }
+    });
+
+    it(`${name}: rejects unknown query parameters, naming them`, async () => {
+      const res = await send(get(), op, headersFor(callers[best]), op.method === 'GET' ? undefined : '{}', '?__unknown_param=1');
+      expectKnown('unknown query', res, ['SCHEMA_ERROR']);
+      assert.match(res.json.error, /__unknown_param/);
+    });
+
+    if (op.method !== 'GET') {
+      it(`${name}: rejects malformed JSON, wrong types, unknown fields and unsupported content types`, async () => {
+        const server = get();
+        const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };
+        expectKnown('malformed JSON', await send(server, op, json, '{"a": '), ['BODY_PARSING_ERROR']);
+        expectKnown('array body', await send(server, op, json, '[1, 2]'), ['SCHEMA_ERROR']);
+        expectKnown('number body', await send(server, op, json, '42'), ['SCHEMA_ERROR']);
+        const unknown = await send(server, op, json, JSON.stringify({ __unknown_field: true }));
+        expectKnown('unknown field', unknown, ['SCHEMA_ERROR']);
+        assert.match(unknown.json.error, /__unknown_field/);
+        const wrongTypes = await send(server, op, json, JSON.stringify(Object.fromEntries(['email', 'password', 'display_name', 'user_id', 'team_id', 'code', 'description', 'config', 'id'].map((k) => [k, { nested: [1] }]))));
+        expectKnown('wrong types', wrongTypes, ['SCHEMA_ERROR']);
+        expectKnown('xml body', await send(server, op, { ...headersFor(callers[best]), 'content-type': 'application/xml' }, '<a/>'), ['BODY_PARSING_ERROR']);
+      });
+    }
+  }
+});
