@@ -1,9 +1,16 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { ConfigError, USAGE, resolveServerConfig } from './config.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
+import { backupSqlite } from './backup.ts';
+import { embeddedStaticFiles, folderStaticFiles, type StaticFiles } from './sea/static-files.ts';
+import { isSea } from './sea/native.ts';
+
+/** Set by `scripts/build-binary.mjs` (esbuild `define`) in the single executable. */
+declare const __GATEHOUSE_VERSION__: string | undefined;
 
 function version(): string {
+  if (typeof __GATEHOUSE_VERSION__ === 'string') return __GATEHOUSE_VERSION__;
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {
@@ -11,17 +18,48 @@ function version(): string {
   }
 }
 
-/** The `gatehouse` command: parse flags, start, print where things are, stop cleanly on signals. */
+/** The prebuilt pages: embedded in the single executable, else `dist/ui/*` when built. */
+function staticFiles(): StaticFiles | undefined {
+  if (isSea()) return embeddedStaticFiles();
+  const dist = new URL('../dist/ui/', import.meta.url);
+  const handler = new URL('handler/', dist);
+  const dashboard = new URL('dashboard/', dist);
+  const sets = [
+    existsSync(handler) ? folderStaticFiles(handler.pathname, '/handler', { '/handler/': '/handler/index.html' }) : undefined,
+    existsSync(dashboard) ? folderStaticFiles(dashboard.pathname, '/', { '/': '/index.html' }) : undefined,
+  ].filter((s): s is StaticFiles => s !== undefined);
+  if (sets.length === 0) return undefined;
+  return { size: sets.reduce((n, s) => n + s.size, 0), get: (path) => { for (const s of sets) { const f = s.get(path); if (f) return f; } return undefined; } };
+}
+
+/** `gatehouse backup <file>`: an online copy of the SQLite database (safe while the server runs). */
+async function backup(argv: string[]): Promise<void> {
+  const config = resolveBackupConfig(argv, process.env);
+  if (config.help) { process.stdout.write(BACKUP_USAGE); return; }
+  const started = performance.now();
+  const result = await backupSqlite(config.source, config.destination);
+  process.stderr.write(`Backed up ${config.source} to ${config.destination} (${result.pages} pages) in ${Math.round(performance.now() - started)} ms.\n`);
+}
+
+/**
+ * The `gatehouse` command: `gatehouse [serve] [options]` starts the server, prints where things
+ * are and stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes);
+ * `gatehouse backup <file>` copies the SQLite database with the online backup API.
+ */
 async function main(): Promise<void> {
-  const config = resolveServerConfig(process.argv.slice(2), process.env);
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'backup') return backup(argv.slice(1));
+  const config = resolveServerConfig(argv[0] === 'serve' ? argv.slice(1) : argv, process.env);
   if (config.help) { process.stdout.write(USAGE); return; }
   if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }
 
-  const running = await startServer(config);
+  const started = performance.now();
+  const running = await startServer(config, { staticFiles: staticFiles() });
   const { gatehouse } = running;
   const lines = [
     '',
-    `Gatehouse ${version()} is running.`,
+    `Gatehouse ${version()} is running (started in ${Math.round(performance.now() - started)} ms).`,
+    `  Listening:  ${running.url}`,
     `  Dashboard:  ${config.baseUrl}/`,
     `  API:        ${config.baseUrl}/api/v1`,
     `  Storage:    ${config.databaseUrl ? 'PostgreSQL' : `SQLite, ${config.dataDir}/gatehouse.db`}`,
@@ -45,7 +83,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
     const force = setTimeout(() => { process.stderr.write('Shutdown timed out; exiting.\n'); process.exit(1); }, 10_000);
     force.unref();
-    running.stop().then(() => process.exit(0), (error: unknown) => { process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`); process.exit(1); });
+    running.stop().then(() => { process.stderr.write('Stopped.\n'); process.exit(0); }, (error: unknown) => { process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`); process.exit(1); });
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

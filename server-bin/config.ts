@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
@@ -18,9 +20,10 @@ export interface ServerConfig {
 /** A configuration problem with a one-line message for the user. */
 export class ConfigError extends Error {}
 
-export const USAGE = `Usage: gatehouse [options]
+export const USAGE = `Usage: gatehouse [serve] [options]
+       gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
 
-Runs the Gatehouse API, hosted pages and dashboard.
+Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups.
 
 Options (each also an environment variable; flags win):
   --port <n>            GATEHOUSE_PORT          port to listen on (default 8102)
@@ -98,4 +101,63 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/** What `gatehouse backup` copies, and where. */
+export interface BackupConfig {
+  /** Absolute path of the live SQLite database. */
+  source: string;
+  /** Absolute path of the backup file to create. */
+  destination: string;
+  help: boolean;
+}
+
+export const BACKUP_USAGE = `Usage: gatehouse backup <file> [options]
+
+Copies the SQLite database to <file> with SQLite's online backup API: safe while the server
+runs, and the copy is a consistent snapshot. <file> must not exist. For PostgreSQL use pg_dump.
+
+Options:
+  --data-dir <path>     GATEHOUSE_DATA_DIR      data folder (default ./gatehouse-data)
+  --database-url <url>  GATEHOUSE_DATABASE_URL  sqlite:<path> (postgres:// is refused)
+  -h, --help            show this help
+`;
+
+/**
+ * Resolves `gatehouse backup <file>` arguments: the source database from `--database-url`
+ * (`sqlite:`/`file:` only) or `<data-dir>/gatehouse.db`.
+ *
+ * @throws ConfigError when the file is missing or exists, the source does not exist, or the
+ *   database is PostgreSQL.
+ */
+export function resolveBackupConfig(argv: string[], env: NodeJS.ProcessEnv): BackupConfig {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see gatehouse backup --help)`);
+  }
+  if (values.help === true) return { source: '', destination: '', help: true };
+  if (positionals.length !== 1) throw new ConfigError('Give exactly one backup file: gatehouse backup <file> (see gatehouse backup --help)');
+  const databaseUrl = (values['database-url'] as string | undefined) ?? (env.GATEHOUSE_DATABASE_URL || undefined);
+  let source: string;
+  if (!databaseUrl) {
+    source = join(resolve((values['data-dir'] as string | undefined) ?? (env.GATEHOUSE_DATA_DIR || './gatehouse-data')), 'gatehouse.db');
+  } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('gatehouse backup copies SQLite databases; for PostgreSQL use pg_dump.');
+  } else {
+    const m = /^(?:sqlite|file):(.+)$/.exec(databaseUrl);
+    if (!m) throw new ConfigError(`Unsupported database URL "${databaseUrl}": use sqlite:<path>.`);
+    source = resolve(m[1]!);
+  }
+  if (!existsSync(source)) throw new ConfigError(`No database at ${source}: pass --data-dir or --database-url.`);
+  const destination = resolve(positionals[0]!);
+  if (existsSync(destination)) throw new ConfigError(`${destination} already exists; choose a new file name.`);
+  return { source, destination, help: false };
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createGatehouse, type Gatehouse } from './index.ts';
 import type { ServerConfig } from './config.ts';
 import { createJsonLogger } from './http/logger.ts';
+import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
 
 /** A started server. */
 export interface RunningServer {
@@ -19,7 +20,7 @@ export class StartupError extends Error {}
  * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
  * bad database URL) become StartupError with a one-line message.
  */
-export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test' } = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles } = {}): Promise<RunningServer> {
   let gatehouse: Gatehouse;
   try {
     gatehouse = await createGatehouse({
@@ -38,7 +39,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     const where = config.databaseUrl ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `${config.dataDir}/gatehouse.db`;
     throw new StartupError(`Cannot open the database at ${where}: ${message || (error as { code?: string }).code || String(error)}`);
   }
-  const server = createServer(gatehouse.handler);
+  const server = createServer(options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler);
   server.keepAliveTimeout = 5000;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -61,8 +62,10 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     server,
     url,
     stop: () => (stopping ??= (async () => {
+      // Stop accepting; keep-alive connections close as soon as their request is answered.
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => { clearInterval(sweep); resolve(); });
         server.closeIdleConnections();
       });
       await gatehouse.close();

@@ -1,14 +1,23 @@
+import pino from 'pino';
 import type { Logger } from '../../core/index.ts';
 
 /**
- * A structured logger writing one JSON object per line (level, time, msg, fields) to stdout,
- * or nothing when `level` is `silent`.
+ * A structured logger (pino) writing one JSON object per line to stdout, or to `write` when
+ * given: `{"level":"info","time":"<ISO 8601>","pid":…,"hostname":…,"msg":…, …fields}`. Request
+ * lines carry `request_id` (also sent as the `x-stack-request-id` header). `silent` writes
+ * nothing.
  */
-export function createJsonLogger(level: 'info' | 'warn' | 'error' | 'silent' = 'info', write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
-  const order = { info: 0, warn: 1, error: 2, silent: 3 } as const;
-  const emit = (lvl: 'info' | 'warn' | 'error') => (fields: Record<string, unknown>, msg: string) => {
-    if (order[lvl] < order[level]) return;
-    write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...fields })}\n`);
+export function createJsonLogger(level: 'info' | 'warn' | 'error' | 'silent' = 'info', write?: (line: string) => void): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
   };
-  return { info: emit('info'), warn: emit('warn'), error: emit('error') };
+  const logger = write ? pino(options, { write }) : pino(options, pino.destination({ dest: 1, sync: true }));
+  return {
+    info: (fields, message) => logger.info(fields, message),
+    warn: (fields, message) => logger.warn(fields, message),
+    error: (fields, message) => logger.error(fields, message),
+  };
 }

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// npm run build:binary → dist/gatehouse: one Node single executable application (SEA) holding the
+// bundled server (esbuild, CommonJS), the native addons (better-sqlite3, argon2) and the prebuilt
+// static files (hosted pages, dashboard) as SEA assets. At start the addons are written to a
+// private versioned cache folder and loaded with process.dlopen (server-bin/sea/native.ts).
+//
+// Usage: node scripts/build-binary.mjs [--out dist/gatehouse]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const outArg = process.argv.indexOf('--out');
+const out = resolve(root, outArg > 0 ? process.argv[outArg + 1] : 'dist/gatehouse');
+const work = join(dirname(out), 'sea');
+const started = Date.now();
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/**
+ * Prebuilt static folders embedded and served by the binary: `dir` (relative to the repo) is
+ * served under `mount`; `fallbacks` maps a URL prefix to the file single-page routes get.
+ * A folder that does not exist (not built yet) is skipped with a note. Add UI bundles here.
+ */
+const STATIC_FOLDERS = [
+  { dir: 'dist/ui/handler', mount: '/handler', fallbacks: { '/handler/': '/handler/index.html' } },
+  { dir: 'dist/ui/dashboard', mount: '/', fallbacks: { '/': '/index.html' } },
+];
+
+/** Native addons: asset file name → path of the built `.node` for this platform. */
+function nativeAddons() {
+  const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
+  const argonDir = dirname(require.resolve('argon2/package.json'));
+  const gypBuild = createRequire(join(argonDir, 'package.json'))('node-gyp-build');
+  return {
+    'better_sqlite3.node': join(sqliteDir, 'build', 'Release', 'better_sqlite3.node'),
+    'argon2.node': gypBuild.path(argonDir),
+  };
+}
+
+/**
+ * esbuild plugin: the packages that find their addon on disk (`bindings` for better-sqlite3,
+ * `node-gyp-build` for argon2) are replaced by a loader of the embedded asset.
+ */
+function embeddedAddonsPlugin() {
+  const loader = join(root, 'server-bin', 'sea', 'native.ts');
+  const owners = { 'better-sqlite3': 'better_sqlite3.node', argon2: 'argon2.node' };
+  return {
+    name: 'gatehouse-embedded-addons',
+    setup(build) {
+      build.onResolve({ filter: /^(bindings|node-gyp-build)$/ }, (args) => {
+        const owner = Object.keys(owners).find((name) => args.importer.split(sep).includes(name));
+        if (!owner) return { errors: [{ text: `${args.path} imported by ${args.importer}: no embedded addon is known for it` }] };
+        return { path: owners[owner], namespace: 'gatehouse-addon' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'gatehouse-addon' }, (args) => ({
+        contents: `const { loadEmbeddedAddon } = require(${JSON.stringify(loader)});\nconst addon = () => loadEmbeddedAddon(${JSON.stringify(args.path)});\nmodule.exports = addon;\nmodule.exports.path = () => ${JSON.stringify(args.path)};\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+function walk(dir) {
+  const files = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) files.push(...walk(full));
+    else files.push(full);
+  }
+  return files;
+}
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+// 1. Bundle the CLI (which starts the server) into one CommonJS file.
+const bundlePath = join(work, 'gatehouse.cjs');
+await esbuild.build({
+  entryPoints: [join(root, 'server-bin', 'cli.ts')],
+  outfile: bundlePath,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  keepNames: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // pg's optional native driver is never used; `import.meta` only appears on the non-SEA path.
+  external: ['pg-native'],
+  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
+  logOverride: { 'empty-import-meta': 'silent' },
+  plugins: [embeddedAddonsPlugin()],
+});
+
+// 2. Assets: native addons, static files, and the manifest describing them.
+const assets = {};
+const manifest = { version: pkg.version, addons: {}, static: [], fallbacks: {} };
+for (const [file, path] of Object.entries(nativeAddons())) {
+  if (!existsSync(path)) throw new Error(`Native addon ${file} not found at ${path}: run npm ci first.`);
+  assets[`native/${file}`] = path;
+  manifest.addons[file] = createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+for (const folder of STATIC_FOLDERS) {
+  const dir = join(root, folder.dir);
+  if (!existsSync(dir)) { console.error(`build-binary: ${folder.dir} not built; not embedded.`); continue; }
+  for (const full of walk(dir)) {
+    const urlPath = `${folder.mount.replace(/\/$/, '')}/${relative(dir, full).split(sep).join('/')}`;
+    assets[`static${urlPath}`] = full;
+    manifest.static.push(urlPath);
+  }
+  Object.assign(manifest.fallbacks, folder.fallbacks);
+}
+const manifestPath = join(work, 'manifest.json');
+writeFileSync(manifestPath, JSON.stringify(manifest));
+assets['gatehouse-manifest.json'] = manifestPath;
+
+// 3. The SEA blob, injected into a copy of this node binary.
+const blob = join(work, 'sea-prep.blob');
+const seaConfig = join(work, 'sea-config.json');
+writeFileSync(seaConfig, JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] });
+rmSync(out, { force: true });
+copyFileSync(process.execPath, out);
+chmodSync(out, 0o755);
+const postject = join(dirname(require.resolve('postject/package.json')), 'dist', 'cli.js');
+// postject prints harmless "Can't find string offset for section name '.note…'" warnings on
+// Linux; show its output only when it fails.
+const injected = spawnSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { encoding: 'utf8' });
+if (injected.status !== 0) {
+  process.stderr.write(`${injected.stdout}${injected.stderr}`);
+  throw new Error(`postject failed with status ${injected.status}`);
+}
+
+const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,91 @@
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as sea from 'node:sea';
+
+/** Asset key of the JSON manifest the build writes (SeaManifest). */
+export const MANIFEST_ASSET = 'gatehouse-manifest.json';
+
+/** What `scripts/build-binary.mjs` embedded: the version, native addon asset keys, static file paths. */
+export interface SeaManifest {
+  version: string;
+  /** Native addons by file name (asset key `native/<file>`) → sha256 hex of their bytes. */
+  addons: Record<string, string>;
+  /** URL paths of embedded static files (each stored under the asset key `static<path>`). */
+  static: string[];
+  /**
+   * Single-page fallbacks: a request under the prefix that matches no file gets this file
+   * (e.g. `{ "/handler/": "/handler/index.html" }`), longest prefix first.
+   */
+  fallbacks: Record<string, string>;
+}
+
+/** True when running as the single executable (Node SEA). */
+export function isSea(): boolean {
+  try {
+    return sea.isSea();
+  } catch {
+    return false;
+  }
+}
+
+let manifest: SeaManifest | undefined;
+
+/** The build manifest embedded in the executable. @throws Error when not running as the SEA. */
+export function seaManifest(): SeaManifest {
+  manifest ??= JSON.parse(sea.getAsset(MANIFEST_ASSET, 'utf8')) as SeaManifest;
+  return manifest;
+}
+
+/**
+ * The private cache folder native addons are written to: `$GATEHOUSE_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/gatehouse` or `~/.cache/gatehouse`, falling back to the OS temp folder when the
+ * home folder is not writable. Versioned by `<version>-<hash of the addons>` so two builds never
+ * share (or overwrite) each other's files.
+ */
+export function addonCacheDir(version: string, digest: string): string {
+  const base = process.env.GATEHOUSE_CACHE_DIR
+    || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gatehouse');
+  const dir = join(base, `${version}-${digest}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  } catch {
+    const fallback = join(tmpdir(), `gatehouse-${process.getuid?.() ?? 'user'}`, `${version}-${digest}`);
+    mkdirSync(fallback, { recursive: true, mode: 0o700 });
+    return fallback;
+  }
+}
+
+const loaded = new Map<string, unknown>();
+
+/**
+ * Loads a native addon embedded as an SEA asset (`native/<file>`): writes it once to the
+ * versioned cache folder (atomically: temp file + rename; the folder name carries the
+ * build-time sha256 of the addon, so an existing file of the right size is reused) and loads it with `process.dlopen`, since the SEA's `require` only
+ * loads built-in modules (design NOTES). Returns the addon's `module.exports`.
+ *
+ * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
+ * @throws Error when not running as the SEA or when the addon was not embedded.
+ */
+export function loadEmbeddedAddon(file: string): unknown {
+  const cached = loaded.get(file);
+  if (cached) return cached;
+  const { version, addons } = seaManifest();
+  const digest = addons[file];
+  if (!digest) throw new Error(`The native addon ${file} was not embedded in this executable.`);
+  const bytes = new Uint8Array(sea.getAsset(`native/${file}`));
+  const dir = addonCacheDir(version, digest.slice(0, 16));
+  const path = join(dir, file);
+  let size = -1;
+  try { size = statSync(path).size; } catch { /* not written yet */ }
+  if (size !== bytes.byteLength) {
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, bytes, { mode: 0o600 });
+    renameSync(temp, path);
+  }
+  const mod = { exports: {} as unknown };
+  process.dlopen(mod, path);
+  loaded.set(file, mod.exports);
+  return mod.exports;
+}
