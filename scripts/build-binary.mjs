@@ -30,6 +30,14 @@ const STATIC_FOLDERS = [
   { dir: 'dist/ui/handler', mount: '/handler', fallbacks: { '/handler/': '/handler/index.html' } },
   { dir: 'dist/ui/dashboard', mount: '/', fallbacks: { '/': '/index.html' } },
 ];
+// `--static <dir>=<mount>` (repeatable) embeds more folders, e.g. in tests; `<mount>/index.html`
+// becomes the fallback of `<mount>/`.
+for (let i = 0; i < process.argv.length; i++) {
+  if (process.argv[i] !== '--static') continue;
+  const [dir, mount = '/'] = process.argv[i + 1].split('=');
+  const base = mount.replace(/\/$/, '');
+  STATIC_FOLDERS.push({ dir: resolve(dir), mount, fallbacks: { [`${base}/`]: `${base}/index.html` } });
+}
 
 /** Native addons: asset file name → path of the built `.node` for this platform. */
 function nativeAddons() {
@@ -109,7 +117,7 @@ for (const [file, path] of Object.entries(nativeAddons())) {
   manifest.addons[file] = createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 for (const folder of STATIC_FOLDERS) {
-  const dir = join(root, folder.dir);
+  const dir = resolve(root, folder.dir);
   if (!existsSync(dir)) { console.error(`build-binary: ${folder.dir} not built; not embedded.`); continue; }
   for (const full of walk(dir)) {
     const urlPath = `${folder.mount.replace(/\/$/, '')}/${relative(dir, full).split(sep).join('/')}`;

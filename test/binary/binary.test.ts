@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from '../ops/process.ts';
+
+// Builds dist/gatehouse-like binary into a temp folder (a few seconds), copies it alone into an
+// empty folder and runs it there with no node on PATH and a private HOME (its addon cache).
+const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'gatehouse-binary-'));
+const buildDir = join(work, 'build');
+const runDir = join(work, 'run');
+const home = join(work, 'home');
+const binary = join(runDir, 'gatehouse');
+const env = { HOME: home, PATH: '/nonexistent', ...SEED_KEYS };
+
+function run(args: string[], cwd = runDir) {
+  return spawnSync(binary, args, { cwd, env, encoding: 'utf8', timeout: 20_000 });
+}
+
+function start(extra: string[] = []): Promise<GatehouseProcess> {
+  return spawnGatehouse([binary, '--port', '0', ...extra], { cwd: runDir, env });
+}
+
+async function stop(proc: GatehouseProcess): Promise<void> {
+  proc.child.kill('SIGTERM');
+  const exit = await proc.exited;
+  assert.deepEqual(exit, { code: 0, signal: null }, proc.stderr());
+}
+
+function openDb(file = join(runDir, 'gatehouse-data', 'gatehouse.db')) {
+  return new BetterSqlite3(file, { fileMustExist: true });
+}
+
+before(() => {
+  const ui = join(work, 'ui');
+  mkdirSync(join(ui, 'assets'), { recursive: true });
+  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>fixture</title><div id=app>embedded page</div>');
+  writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("fixture")');
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`], { cwd: root, encoding: 'utf8' });
+  assert.equal(build.status, 0, build.stderr);
+  mkdirSync(runDir);
+  copyFileSync(join(buildDir, 'gatehouse'), binary);
+  rmSync(buildDir, { recursive: true, force: true });
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the single executable', () => {
+  it('prints --version and --help with no node on PATH', () => {
+    assert.equal(spawnSync('node', ['--version'], { env }).error?.message.includes('ENOENT'), true, 'node must not be reachable');
+    const version = run(['--version']);
+    assert.equal(version.status, 0, version.stderr);
+    assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+\n$/);
+    const help = run(['--help']);
+    assert.equal(help.status, 0);
+    for (const flag of ['--port', '--host', '--data-dir', '--database-url', '--base-url', 'GATEHOUSE_SECRET', 'GATEHOUSE_SMTP_URL', 'backup']) assert.ok(help.stdout.includes(flag), flag);
+    const bad = run(['--bogus']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /bogus/);
+  });
+
+  it('serves the API, health, embedded static files, stores data in ./gatehouse-data and keeps it across a restart', async (t) => {
+    const first = await start();
+    let userId: string;
+    try {
+      const root = await fetch(`${first.url}/api/v1`);
+      assert.equal(root.status, 200);
+      assert.match(await root.text(), /Stack API/);
+      assert.deepEqual(await (await fetch(`${first.url}/health/ready`)).json(), { status: 'ready' });
+      const page = await fetch(`${first.url}/fixture/`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(await page.text(), /embedded page/);
+      const spa = await fetch(`${first.url}/fixture/some/client/route`);
+      assert.match(await spa.text(), /embedded page/);
+      const js = await fetch(`${first.url}/fixture/assets/app.js`);
+      assert.match(js.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(await js.text(), 'console.log("fixture")');
+      assert.equal((await fetch(`${first.url}/fixture/../gatehouse-data/gatehouse.db`)).status, 404);
+      const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'kept@example.com', password: 'correct horse battery', primary_email_auth_enabled: true }) });
+      assert.equal(created.status, 201, await created.clone().text());
+      userId = ((await created.json()) as { id: string }).id;
+      assert.ok(first.stdout().split('\n').some((l) => l.startsWith('{') && JSON.parse(l).msg === 'request'), 'JSON request logs on stdout');
+    } finally {
+      await stop(first);
+    }
+    assert.ok(existsSync(join(runDir, 'gatehouse-data', 'gatehouse.db')));
+    assert.ok(existsSync(join(home, '.cache', 'gatehouse')), 'addons cached under ~/.cache/gatehouse');
+
+    const second = await start();
+    t.diagnostic(`restart to "Listening": ${Math.round(second.startMs)} ms`);
+    try {
+      const db = openDb();
+      try {
+        assert.equal((db.prepare('select id from users where primary_email = ?').get('kept@example.com') as { id: string }).id, userId);
+      } finally { db.close(); }
+      // The internal project's keys stored on the first start still work.
+      const again = await fetch(`${second.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'second@example.com' }) });
+      assert.equal(again.status, 201);
+      const backup = run(['backup', join(work, 'backup.db')]);
+      assert.equal(backup.status, 0, backup.stderr);
+      const copy = openDb(join(work, 'backup.db'));
+      try { assert.equal((copy.prepare('select count(*) as n from users').get() as { n: number }).n, 2); } finally { copy.close(); }
+    } finally {
+      await stop(second);
+    }
+  });
+
+  it('kill -9 during a burst of sign-ups loses no acknowledged sign-up, and the database stays intact', async (t) => {
+    const proc = await start(['--data-dir', join(work, 'burst')]);
+    // The password sign-up route when it exists, else user creation with the server key.
+    const probe = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email: 'probe@example.com', password: 'probe password 123' }) });
+    const signUpRoute = probe.status !== 404;
+    t.diagnostic(`sign-ups through ${signUpRoute ? 'POST /auth/password/sign-up' : 'POST /users (server key)'}`);
+    const acknowledged: string[] = signUpRoute && probe.ok ? ['probe@example.com'] : [];
+    let sent = 0;
+    let killed = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const email = `burst-${w}-${i}@example.com`;
+        sent++;
+        try {
+          const res = signUpRoute
+            ? await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email, password: 'burst password 123' }) })
+            : await fetch(`${proc.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: email, password: 'burst password 123', primary_email_auth_enabled: true }) });
+          if (res.ok) acknowledged.push(email);
+          else if (!killed) assert.fail(`sign-up answered ${res.status}: ${await res.text()}`);
+        } catch {
+          if (!killed) throw new Error('request failed before the kill');
+        }
+      }
+    };
+    const workers = Array.from({ length: 16 }, (_, w) => worker(w));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    killed = true;
+    proc.child.kill('SIGKILL');
+    await Promise.allSettled(workers);
+    assert.equal((await proc.exited).signal, 'SIGKILL');
+    assert.ok(acknowledged.length > 5, `only ${acknowledged.length} sign-ups went through`);
+
+    const restarted = await start(['--data-dir', join(work, 'burst')]);
+    let readyMs: number;
+    try {
+      const t0 = performance.now();
+      assert.equal((await fetch(`${restarted.url}/health/ready`)).status, 200);
+      readyMs = restarted.startMs + (performance.now() - t0);
+      const db = openDb(join(work, 'burst', 'gatehouse.db'));
+      try {
+        assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+        const present = new Set((db.prepare('select primary_email from users').all() as { primary_email: string }[]).map((r) => r.primary_email));
+        const missing = acknowledged.filter((e) => !present.has(e));
+        assert.deepEqual(missing, [], 'every acknowledged sign-up survived');
+      } finally { db.close(); }
+    } finally {
+      await stop(restarted);
+    }
+    t.diagnostic(`${sent} sign-ups sent, ${acknowledged.length} acknowledged before kill -9; restart to first ready response ${Math.round(readyMs)} ms`);
+  });
+});

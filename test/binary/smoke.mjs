@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// CI smoke test of a built single executable (run by .ci/run after `npm run build:binary`):
+// copies the binary alone into an empty folder, starts it there with no node on PATH, checks
+// GET /api/v1 and /health/ready, creates a user, restarts it and checks the user is still there
+// (the server key seeded on first start still works and the e-mail is taken).
+// Usage: node test/binary/smoke.mjs dist/gatehouse
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const source = resolve(process.argv[2] ?? 'dist/gatehouse');
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-smoke-'));
+const binary = join(dir, 'gatehouse');
+copyFileSync(source, binary);
+const env = { HOME: join(dir, 'home'), PATH: '/nonexistent' };
+
+function start() {
+  const t0 = performance.now();
+  const child = spawn(binary, ['--port', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`no "Listening" line in 15 s:\n${err}`)); }, 15_000);
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      err += d;
+      const m = /Listening:\s+(\S+)/.exec(err);
+      if (m) { clearTimeout(timer); ok({ child, url: m[1], err: () => err, ms: performance.now() - t0 }); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); fail(new Error(`exited with ${code}:\n${err}`)); });
+  });
+}
+
+async function stop(proc) {
+  const exited = new Promise((ok) => proc.child.once('exit', (code) => ok(code)));
+  proc.child.kill('SIGTERM');
+  const code = await exited;
+  if (code !== 0) throw new Error(`exit code ${code} after SIGTERM:\n${proc.err()}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+  console.error(`  ok: ${message}`);
+}
+
+try {
+  const first = await start();
+  const key = /STACK_SECRET_SERVER_KEY=(\S+)/.exec(first.err())?.[1];
+  check(key, `first start prints the internal keys (${Math.round(first.ms)} ms to listening)`);
+  const headers = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': key, 'content-type': 'application/json' };
+  const rootRes = await fetch(`${first.url}/api/v1`);
+  check(rootRes.status === 200 && /Stack API/.test(await rootRes.text()), 'GET /api/v1 answers 200');
+  check((await fetch(`${first.url}/health/ready`)).status === 200, 'GET /health/ready answers 200');
+  const user = { primary_email: 'smoke@example.com', primary_email_auth_enabled: true, password: 'smoke test password' };
+  const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify(user) });
+  check(created.status === 201, `POST /users answers 201 (got ${created.status})`);
+  await stop(first);
+
+  const second = await start();
+  check(!/STACK_SECRET_SERVER_KEY=/.test(second.err()), `restart keeps the keys (${Math.round(second.ms)} ms to listening)`);
+  const again = await fetch(`${second.url}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify(user) });
+  const body = await again.json();
+  check(again.status === 409 || body.code === 'USER_EMAIL_ALREADY_EXISTS', `the user survived the restart (same e-mail refused: ${again.status} ${body.code})`);
+  await stop(second);
+  console.error('smoke test of the single executable passed');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
