@@ -1,5 +1,7 @@
 import type { AnyOperation } from './define.ts';
 import * as meta from '../meta/index.ts';
+import * as teams from '../teams/index.ts';
+import * as permissions from '../permissions/index.ts';
 import * as projects from '../projects/index.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
@@ -16,4 +18,10 @@ export const operations: readonly AnyOperation[] = [
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
   sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession, sessions.oauthToken,
   users.createUser, users.getCurrentUser,
+  teams.listTeams, teams.createTeam, teams.getTeam, teams.updateTeam, teams.deleteTeam,
+  teams.addTeamMember, teams.removeTeamMember, teams.listTeamMemberProfiles, teams.getTeamMemberProfile, teams.updateTeamMemberProfile,
+  permissions.listTeamPermissionDefinitions, permissions.createTeamPermissionDefinition, permissions.updateTeamPermissionDefinition, permissions.deleteTeamPermissionDefinition,
+  permissions.listProjectPermissionDefinitions, permissions.createProjectPermissionDefinition, permissions.updateProjectPermissionDefinition, permissions.deleteProjectPermissionDefinition,
+  permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
+  permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
 ];

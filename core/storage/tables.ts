@@ -15,6 +15,12 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   refresh_tokens: RefreshTokensTable;
+  permission_definitions: PermissionDefinitionsTable;
+  permission_edges: PermissionEdgesTable;
+  permission_closure: PermissionClosureTable;
+  team_permission_grants: TeamPermissionGrantsTable;
+  project_permission_grants: ProjectPermissionGrantsTable;
+  api_keys: ApiKeysTable;
 }
 
 /** 0 or 1. */
@@ -118,3 +124,59 @@ export interface RefreshTokensTable {
 
 /** Unused marker to keep `Generated` importable for later tables with database defaults. */
 export type _Generated<T> = Generated<T>;
+
+/** A custom permission definition (core/permissions); `scope` is `team` or `project`. */
+export interface PermissionDefinitionsTable {
+  project_id: string;
+  id: string;
+  scope: string;
+  description: string | null;
+  created_at: number;
+}
+
+/** `parent_id` contains `child_id` (core/permissions). */
+export interface PermissionEdgesTable {
+  project_id: string;
+  parent_id: string;
+  child_id: string;
+}
+
+/** Materialized reflexive-transitive closure of permission_edges (core/permissions). */
+export interface PermissionClosureTable {
+  project_id: string;
+  scope: string;
+  ancestor_id: string;
+  descendant_id: string;
+}
+
+export interface TeamPermissionGrantsTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  permission_id: string;
+  created_at: number;
+}
+
+export interface ProjectPermissionGrantsTable {
+  project_id: string;
+  user_id: string;
+  permission_id: string;
+  created_at: number;
+}
+
+/** User and team API keys (core/api-keys); the secret is stored as its SHA-256. */
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  /** `user` or `team`. */
+  type: string;
+  user_id: string | null;
+  team_id: string | null;
+  description: string;
+  is_public: Bool;
+  secret_hash: string;
+  last_four: string;
+  created_at: number;
+  expires_at: number | null;
+  manually_revoked_at: number | null;
+}

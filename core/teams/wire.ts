@@ -1,4 +1,5 @@
 import { fromJsonText } from '../lib/json-text.ts';
+import type { AccessType } from '../operations/define.ts';
 import type { TeamRow } from './queries.ts';
 
 /** Client team object (wire-protocol §3.8). */
@@ -19,4 +20,9 @@ export function toServerTeam(team: TeamRow) {
     created_at_millis: Number(team.created_at),
     server_metadata: fromJsonText(team.server_metadata),
   };
+}
+
+/** The team object for the caller's access level. */
+export function toTeamForAccess(accessType: AccessType, team: TeamRow) {
+  return accessType === 'client' ? toClientTeam(team) : toServerTeam(team);
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.ts';
+import { teamsPermissions } from './0004-teams-permissions.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -7,4 +8,5 @@ import { foundation } from './0001-foundation.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0004-teams-permissions': teamsPermissions,
 };

@@ -1,0 +1,36 @@
+import { defineOperation } from '../operations/define.ts';
+import { success } from '../lib/schemas.ts';
+import { getDefinition } from './definition-checks.ts';
+import { rebuildClosure } from './graph.ts';
+import { deleteDefinition } from './queries.ts';
+import { DefinitionParamsSchema, type PermissionScope } from './schemas.ts';
+
+function deleteFor(scope: PermissionScope) {
+  return defineOperation({
+    id: `permissions.delete${scope === 'team' ? 'Team' : 'Project'}Definition`,
+    method: 'DELETE',
+    path: `/${scope}-permission-definitions/:permission_id`,
+    summary: `Delete a ${scope} permission definition.`,
+    access: ['admin'],
+    input: { params: DefinitionParamsSchema },
+    errors: ['PERMISSION_NOT_FOUND'],
+    async run(ctx, { params }) {
+      const projectId = ctx.auth.project.id;
+      await ctx.transaction(async (tx) => {
+        await getDefinition(tx.db, projectId, scope, params.permission_id);
+        await deleteDefinition(tx.db, projectId, params.permission_id);
+        await rebuildClosure(tx.db, projectId);
+      });
+      return success;
+    },
+  });
+}
+
+/**
+ * `DELETE /team-permission-definitions/{permission_id}` (admin) → `{success: true}`. Removes the
+ * definition, every grant of it and its place in other definitions. PERMISSION_NOT_FOUND otherwise.
+ */
+export const deleteTeamPermissionDefinition = deleteFor('team');
+
+/** `DELETE /project-permission-definitions/{permission_id}` (admin): as the team variant. */
+export const deleteProjectPermissionDefinition = deleteFor('project');

@@ -1,0 +1,32 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { resolveUserId } from '../teams/index.ts';
+import { findUser } from '../users/index.ts';
+import { checkGrantable } from './lookup.ts';
+import { insertProjectGrant } from './queries.ts';
+import { ProjectGrantParamsSchema } from './schemas.ts';
+
+/**
+ * `POST /project-permissions/{user_id}/{permission_id}` (server) → 201 `{id, user_id}`. Errors:
+ * USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE (a team permission).
+ */
+export const grantProjectPermission = defineOperation({
+  id: 'permissions.grantProject',
+  method: 'POST',
+  path: '/project-permissions/:user_id/:permission_id',
+  summary: 'Grant a project permission to a user.',
+  access: ['server', 'admin'],
+  input: { params: ProjectGrantParamsSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
+  status: 201,
+  async run(ctx, { params }) {
+    const projectId = ctx.auth.project.id;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    return ctx.transaction(async (tx) => {
+      if (!(await findUser(tx.db, projectId, userId))) throw new KnownError('USER_NOT_FOUND');
+      await checkGrantable(tx.db, projectId, 'project', params.permission_id);
+      await insertProjectGrant(tx.db, projectId, userId, params.permission_id, tx.now);
+      return { id: params.permission_id, user_id: userId };
+    });
+  },
+});

@@ -1,0 +1,34 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { isTeamMember, resolveUserId } from '../teams/index.ts';
+import { checkGrantable } from './lookup.ts';
+import { insertTeamGrant } from './queries.ts';
+import { TeamGrantParamsSchema } from './schemas.ts';
+
+/**
+ * `POST /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → 201 `{id, user_id, team_id}`.
+ * Granting twice is harmless. Errors: TEAM_MEMBERSHIP_NOT_FOUND, PERMISSION_NOT_FOUND,
+ * WRONG_PERMISSION_SCOPE (wire-protocol §3.9).
+ */
+export const grantTeamPermission = defineOperation({
+  id: 'permissions.grantTeam',
+  method: 'POST',
+  path: '/team-permissions/:team_id/:user_id/:permission_id',
+  summary: 'Grant a team permission to a team member.',
+  access: ['server', 'admin'],
+  input: { params: TeamGrantParamsSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_MEMBERSHIP_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
+  status: 201,
+  async run(ctx, { params }) {
+    const projectId = ctx.auth.project.id;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    return ctx.transaction(async (tx) => {
+      if (!(await isTeamMember(tx.db, projectId, params.team_id, userId))) {
+        throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: params.team_id, user_id: userId });
+      }
+      await checkGrantable(tx.db, projectId, 'team', params.permission_id);
+      await insertTeamGrant(tx.db, projectId, params.team_id, userId, params.permission_id, tx.now);
+      return { id: params.permission_id, user_id: userId, team_id: params.team_id };
+    });
+  },
+});

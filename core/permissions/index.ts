@@ -1,0 +1,25 @@
+import { onProjectCreated } from '../projects/index.ts';
+import { onUserCreated } from '../users/index.ts';
+import { grantNewUserDefaults, seedProjectDefinitions } from './defaults.ts';
+
+export { listTeamPermissionDefinitions, listProjectPermissionDefinitions } from './list-permission-definitions.ts';
+export { createTeamPermissionDefinition, createProjectPermissionDefinition } from './create-permission-definition.ts';
+export { updateTeamPermissionDefinition, updateProjectPermissionDefinition } from './update-permission-definition.ts';
+export { deleteTeamPermissionDefinition, deleteProjectPermissionDefinition } from './delete-permission-definition.ts';
+export { grantTeamPermission } from './grant-team-permission.ts';
+export { revokeTeamPermission } from './revoke-team-permission.ts';
+export { listTeamPermissions } from './list-team-permissions.ts';
+export { grantProjectPermission } from './grant-project-permission.ts';
+export { revokeProjectPermission } from './revoke-project-permission.ts';
+export { listProjectPermissions } from './list-project-permissions.ts';
+export {
+  hasTeamPermission, hasProjectPermission, requireTeamPermission, requireProjectPermission,
+  grantTeamDefaults, grantUserDefaults,
+} from './defaults.ts';
+export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
+
+// Every new project (and the seeded internal project) gets the default team definitions, and
+// every new user its default permissions (wire-protocol §2; product-spec §6).
+onProjectCreated(seedProjectDefinitions);
+onUserCreated(grantNewUserDefaults);
+

@@ -1,0 +1,24 @@
+import { defineOperation } from '../operations/define.ts';
+import { requireSelfForClient, resolveUserId } from '../teams/index.ts';
+import { listProjectGrants } from './queries.ts';
+import { ProjectPermissionsQuerySchema } from './schemas.ts';
+
+/**
+ * `GET /project-permissions?user_id&permission_id&recursive` → `{items: [{id, user_id}], is_paginated: false}`.
+ * `recursive` defaults to true. A client must pass `user_id=me` (or its own id), else 403 text.
+ */
+export const listProjectPermissions = defineOperation({
+  id: 'permissions.listProject',
+  method: 'GET',
+  path: '/project-permissions',
+  summary: 'List project permissions of users.',
+  access: ['client', 'server', 'admin'],
+  input: { query: ProjectPermissionsQuerySchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { query }) {
+    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    requireSelfForClient(ctx.auth, userId, 'list permissions');
+    const items = await listProjectGrants(ctx.db, ctx.auth.project.id, { userId, permissionId: query.permission_id, recursive: query.recursive ?? true });
+    return { items, is_paginated: false };
+  },
+});

@@ -1,0 +1,27 @@
+import { defineOperation } from '../operations/define.ts';
+import { requireSelfForClient, resolveUserId } from '../teams/index.ts';
+import { listTeamGrants } from './queries.ts';
+import { TeamPermissionsQuerySchema } from './schemas.ts';
+
+/**
+ * `GET /team-permissions?team_id&user_id&permission_id&recursive` → `{items: [{id, user_id, team_id}], is_paginated: false}`,
+ * sorted by team, user, id. `recursive` (default true) adds every contained permission. A client
+ * must pass `user_id=me` (or its own id), else 403 text (wire-protocol §3.9; product-spec §9).
+ */
+export const listTeamPermissions = defineOperation({
+  id: 'permissions.listTeam',
+  method: 'GET',
+  path: '/team-permissions',
+  summary: 'List team permissions of users.',
+  access: ['client', 'server', 'admin'],
+  input: { query: TeamPermissionsQuerySchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { query }) {
+    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    requireSelfForClient(ctx.auth, userId, 'list permissions');
+    const items = await listTeamGrants(ctx.db, ctx.auth.project.id, {
+      teamId: query.team_id, userId, permissionId: query.permission_id, recursive: query.recursive ?? true,
+    });
+    return { items, is_paginated: false };
+  },
+});

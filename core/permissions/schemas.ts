@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+
+/** The six system team permissions and their descriptions (wire-protocol §3.9; product-spec §3 Permission). */
+export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
+  $delete_team: 'Delete the team',
+  $invite_members: 'Invite other users to the team',
+  $manage_api_keys: 'Create and manage API keys for the team',
+  $read_members: 'Read and list the other members of the team',
+  $remove_members: 'Remove other members from the team',
+  $update_team: 'Update the team information',
+};
+
+/** The two scopes a permission definition lives in. */
+export type PermissionScope = 'team' | 'project';
+
+/** True for one of the six `$` system permission ids. */
+export function isSystemPermission(id: string): boolean {
+  return Object.hasOwn(SYSTEM_TEAM_PERMISSIONS, id);
+}
+
+const CUSTOM_ID = /^[a-z0-9_:]+$/;
+
+/**
+ * A permission id as it appears in paths, queries and contained lists: a custom id
+ * (`^[a-z0-9_:]+$`) or a listed `$` system id, with the exact messages of product-spec §5.
+ */
+export const PermissionIdSchema = v.pipe(
+  v.string(),
+  v.check((s) => CUSTOM_ID.test(s.startsWith('$') ? s.slice(1) : s), 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed'),
+  v.check((s) => !s.startsWith('$') || isSystemPermission(s), 'Invalid system permission'),
+);
+
+/** Body of `POST /{team,project}-permission-definitions`. */
+export const DefinitionCreateSchema = v.strictObject({
+  id: PermissionIdSchema,
+  description: v.optional(v.nullable(v.string())),
+  contained_permission_ids: v.optional(v.array(PermissionIdSchema)),
+});
+
+/** Body of `PATCH /{team,project}-permission-definitions/{id}`; `id` renames. */
+export const DefinitionUpdateSchema = v.strictObject({
+  id: v.optional(PermissionIdSchema),
+  description: v.optional(v.nullable(v.string())),
+  contained_permission_ids: v.optional(v.array(PermissionIdSchema)),
+});
+
+export const DefinitionParamsSchema = v.strictObject({ permission_id: PermissionIdSchema });
+
+export const TeamGrantParamsSchema = v.strictObject({ team_id: UuidSchema, user_id: UserIdOrMeSchema, permission_id: PermissionIdSchema });
+export const ProjectGrantParamsSchema = v.strictObject({ user_id: UserIdOrMeSchema, permission_id: PermissionIdSchema });
+
+export const TeamPermissionsQuerySchema = v.strictObject({
+  team_id: v.optional(UuidSchema),
+  user_id: v.optional(UserIdOrMeSchema),
+  permission_id: v.optional(PermissionIdSchema),
+  recursive: v.optional(QueryBooleanSchema),
+});
+
+export const ProjectPermissionsQuerySchema = v.strictObject({
+  user_id: v.optional(UserIdOrMeSchema),
+  permission_id: v.optional(PermissionIdSchema),
+  recursive: v.optional(QueryBooleanSchema),
+});

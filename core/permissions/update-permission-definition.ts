@@ -1,0 +1,48 @@
+import { defineOperation } from '../operations/define.ts';
+import { checkAcyclic, checkContained, checkIdFree, getDefinition } from './definition-checks.ts';
+import { rebuildClosure } from './graph.ts';
+import { renameDefinition, setContained, updateDescription } from './queries.ts';
+import { DefinitionParamsSchema, DefinitionUpdateSchema, type PermissionScope } from './schemas.ts';
+import { toDefinitionJson } from './wire.ts';
+
+function updateFor(scope: PermissionScope) {
+  return defineOperation({
+    id: `permissions.update${scope === 'team' ? 'Team' : 'Project'}Definition`,
+    method: 'PATCH',
+    path: `/${scope}-permission-definitions/:permission_id`,
+    summary: `Update or rename a ${scope} permission definition.`,
+    access: ['admin'],
+    input: { params: DefinitionParamsSchema, body: DefinitionUpdateSchema },
+    errors: ['PERMISSION_NOT_FOUND', 'PERMISSION_ID_ALREADY_EXISTS', 'CONTAINED_PERMISSION_NOT_FOUND'],
+    async run(ctx, { params, body }) {
+      const projectId = ctx.auth.project.id;
+      return ctx.transaction(async (tx) => {
+        const current = await getDefinition(tx.db, projectId, scope, params.permission_id);
+        const next = {
+          id: body.id ?? current.id,
+          scope,
+          description: body.description === undefined ? current.description : body.description,
+          containedIds: body.contained_permission_ids ? [...new Set(body.contained_permission_ids)].sort() : current.containedIds,
+        };
+        if (next.id !== current.id) await checkIdFree(tx.db, projectId, next.id);
+        if (body.contained_permission_ids) await checkContained(tx.db, projectId, scope, next.containedIds);
+        await checkAcyclic(tx.db, projectId, next, current.id);
+        if (next.id !== current.id) await renameDefinition(tx.db, projectId, current.id, next.id);
+        if (next.description !== current.description) await updateDescription(tx.db, projectId, next.id, next.description);
+        if (body.contained_permission_ids) await setContained(tx.db, projectId, next.id, next.containedIds);
+        await rebuildClosure(tx.db, projectId);
+        return toDefinitionJson(next);
+      });
+    },
+  });
+}
+
+/**
+ * `PATCH /team-permission-definitions/{permission_id}` (admin) `{id?, description?, contained_permission_ids?}`
+ * → the definition. Renaming moves every grant and containment to the new id. Errors:
+ * PERMISSION_NOT_FOUND, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text.
+ */
+export const updateTeamPermissionDefinition = updateFor('team');
+
+/** `PATCH /project-permission-definitions/{permission_id}` (admin): as the team variant. */
+export const updateProjectPermissionDefinition = updateFor('project');

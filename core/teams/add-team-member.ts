@@ -1,0 +1,36 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { findUser } from '../users/index.ts';
+import { grantTeamDefaults } from '../permissions/index.ts';
+import { resolveUserId } from './access.ts';
+import { getTeam } from './lookup.ts';
+import { findTeamMember, insertTeamMember } from './queries.ts';
+import { MembershipParamsSchema } from './schemas.ts';
+
+/**
+ * `POST /team-memberships/{team_id}/{user_id}` (server, body `{}`) → 201 `{team_id, user_id}`. The
+ * new member gets `team_member_default_permissions`. Errors: TEAM_NOT_FOUND, USER_NOT_FOUND,
+ * TEAM_MEMBERSHIP_ALREADY_EXISTS (wire-protocol §3.8).
+ */
+export const addTeamMember = defineOperation({
+  id: 'teams.addMember',
+  method: 'POST',
+  path: '/team-memberships/:team_id/:user_id',
+  summary: 'Add a user to a team.',
+  access: ['server', 'admin'],
+  input: { params: MembershipParamsSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS'],
+  status: 201,
+  async run(ctx, { params }) {
+    const { project } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    return ctx.transaction(async (tx) => {
+      await getTeam(tx.db, project.id, params.team_id);
+      if (!(await findUser(tx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');
+      if (await findTeamMember(tx.db, project.id, params.team_id, userId)) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
+      await insertTeamMember(tx.db, project.id, params.team_id, userId, tx.now);
+      await grantTeamDefaults(tx.db, project, params.team_id, userId, 'member', tx.now);
+      return { team_id: params.team_id, user_id: userId };
+    });
+  },
+});

@@ -1,0 +1,71 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { QueryBooleanSchema } from '../lib/schemas.ts';
+import { toJsonText } from '../lib/json-text.ts';
+import { uuid } from '../lib/random.ts';
+import { findUser } from '../users/index.ts';
+import { grantTeamDefaults } from '../permissions/index.ts';
+import { resolveUserId, requireUser } from './access.ts';
+import { findTeam, insertTeam, insertTeamMember } from './queries.ts';
+import { ClientTeamCreateSchema, ServerTeamCreateSchema } from './schemas.ts';
+import { toTeamForAccess } from './wire.ts';
+
+const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSchema) });
+
+/**
+ * `POST /teams` `{display_name, profile_image_url?, client_metadata?, creator_user_id?}` (server also
+ * `client_read_only_metadata?, server_metadata?`) → 201 team. The creator (`creator_user_id`, or the
+ * caller with the deprecated `?add_current_user=true`) becomes a member with
+ * `team_creator_default_permissions`. A client needs `client_team_creation_enabled` (else 403 text),
+ * a user, and may only create as itself (wire-protocol §3.8).
+ */
+export const createTeam = defineOperation({
+  id: 'teams.create',
+  method: 'POST',
+  path: '/teams',
+  summary: 'Create a team.',
+  access: ['client', 'server', 'admin'],
+  input: { body: ServerTeamCreateSchema, query: QuerySchema },
+  clientInput: { body: ClientTeamCreateSchema, query: QuerySchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND'],
+  status: 201,
+  async run(ctx, { body, query }) {
+    const { project, accessType } = ctx.auth;
+    let creatorId: string | null = null;
+    if (accessType === 'client') {
+      if (!project.config.clientTeamCreationEnabled) throw new StatusError(403, 'Client team creation is disabled for this project');
+      const user = requireUser(ctx.auth);
+      creatorId = resolveUserId(ctx.auth, body.creator_user_id ?? 'me');
+      if (creatorId !== user.id) throw new StatusError(403, 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');
+    } else if (body.creator_user_id !== undefined) {
+      creatorId = resolveUserId(ctx.auth, body.creator_user_id);
+    }
+    if (query.add_current_user) {
+      const current = resolveUserId(ctx.auth, 'me');
+      if (creatorId && creatorId !== current) throw new StatusError(400, 'add_current_user=true cannot be combined with a different creator_user_id');
+      creatorId = current;
+    }
+    const server = body as v.InferOutput<typeof ServerTeamCreateSchema>;
+    const teamId = uuid();
+    const team = await ctx.transaction(async (tx) => {
+      if (creatorId && !(await findUser(tx.db, project.id, creatorId))) throw new KnownError('USER_NOT_FOUND');
+      await insertTeam(tx.db, {
+        id: teamId,
+        project_id: project.id,
+        display_name: body.display_name,
+        profile_image_url: body.profile_image_url ?? null,
+        client_metadata: toJsonText(body.client_metadata),
+        client_read_only_metadata: toJsonText(server.client_read_only_metadata),
+        server_metadata: toJsonText(server.server_metadata),
+        created_at: tx.now,
+      });
+      if (creatorId) {
+        await insertTeamMember(tx.db, project.id, teamId, creatorId, tx.now);
+        await grantTeamDefaults(tx.db, project, teamId, creatorId, 'creator', tx.now);
+      }
+      return (await findTeam(tx.db, project.id, teamId))!;
+    });
+    return toTeamForAccess(accessType, team);
+  },
+});

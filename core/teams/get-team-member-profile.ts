@@ -1,0 +1,30 @@
+import { defineOperation } from '../operations/define.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import { requireUser, resolveUserId } from './access.ts';
+import { getTeamMember } from './lookup.ts';
+import { toProfileJson } from './profiles.ts';
+import { MembershipParamsSchema } from './schemas.ts';
+
+/**
+ * `GET /team-member-profiles/{team_id}/{user_id}` → the profile. A client reads its own, or others'
+ * with `$read_members` (TEAM_PERMISSION_REQUIRED). TEAM_MEMBERSHIP_NOT_FOUND when not a member.
+ */
+export const getTeamMemberProfile = defineOperation({
+  id: 'teams.getMemberProfile',
+  method: 'GET',
+  path: '/team-member-profiles/:team_id/:user_id',
+  summary: 'Get a team member profile.',
+  access: ['client', 'server', 'admin'],
+  input: { params: MembershipParamsSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  async run(ctx, { params }) {
+    const { project, accessType } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    if (accessType === 'client') {
+      const self = requireUser(ctx.auth);
+      if (userId !== self.id) await requireTeamPermission(ctx.db, project.id, params.team_id, self.id, '$read_members');
+    }
+    const member = await getTeamMember(ctx.db, project.id, params.team_id, userId);
+    return toProfileJson(ctx.db, project, accessType, member);
+  },
+});

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/tables.ts';
+import type { Project } from '../projects/index.ts';
+import type { AccessType } from '../operations/define.ts';
+import { findUser, toServerUser } from '../users/index.ts';
+import { findTeam, type TeamMemberRow } from './queries.ts';
+
+/**
+ * A member profile `{team_id, user_id, display_name, profile_image_url}`; the profile's own name
+ * and image fall back to the user's. Server and admin views add `user`, the full server user
+ * (sdk-compatibility §1.7: the SDK dereferences its `risk_scores`).
+ */
+export async function toProfileJson(db: Kysely<Database>, project: Project, accessType: AccessType, member: TeamMemberRow) {
+  const user = await findUser(db, project.id, member.user_id);
+  const profile = {
+    team_id: member.team_id,
+    user_id: member.user_id,
+    display_name: member.display_name ?? user?.display_name ?? null,
+    profile_image_url: member.profile_image_url ?? user?.profile_image_url ?? null,
+  };
+  if (accessType === 'client' || !user) return profile;
+  const selected = user.selected_team_id ? await findTeam(db, project.id, user.selected_team_id) : null;
+  return { ...profile, user: toServerUser(user, project.config, selected) };
+}

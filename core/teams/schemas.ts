@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+
+/** Team display name: required, 1–256 characters (product-spec §5). */
+export const TeamDisplayNameSchema = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
+
+function isImageUrl(value: string): boolean {
+  if (value.startsWith('data:')) return /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value);
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Profile image: an http(s) URL or base64 image data, at most 1,000,000 characters (product-spec §9). */
+export const ImageUrlSchema = v.nullable(v.pipe(
+  v.string(),
+  v.maxLength(1_000_000, 'must be at most 1000000 characters'),
+  v.check(isImageUrl, 'must be a valid URL or base64 image data'),
+));
+
+const Metadata = v.optional(v.nullable(v.unknown()));
+
+const clientTeamEntries = {
+  display_name: TeamDisplayNameSchema,
+  profile_image_url: v.optional(ImageUrlSchema),
+  client_metadata: Metadata,
+};
+const serverTeamEntries = { ...clientTeamEntries, client_read_only_metadata: Metadata, server_metadata: Metadata };
+
+export const ClientTeamCreateSchema = v.strictObject({ ...clientTeamEntries, creator_user_id: v.optional(UserIdOrMeSchema) });
+export const ServerTeamCreateSchema = v.strictObject({ ...serverTeamEntries, creator_user_id: v.optional(UserIdOrMeSchema) });
+export const ClientTeamUpdateSchema = v.strictObject({ ...clientTeamEntries, display_name: v.optional(TeamDisplayNameSchema) });
+export const ServerTeamUpdateSchema = v.strictObject({ ...serverTeamEntries, display_name: v.optional(TeamDisplayNameSchema) });
+
+export const TeamParamsSchema = v.strictObject({ team_id: UuidSchema });
+export const MembershipParamsSchema = v.strictObject({ team_id: UuidSchema, user_id: UserIdOrMeSchema });
+
+export const ProfileUpdateSchema = v.strictObject({
+  display_name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')))),
+  profile_image_url: v.optional(ImageUrlSchema),
+});

@@ -1,0 +1,43 @@
+import type * as v from 'valibot';
+import type { Updateable } from 'kysely';
+import { defineOperation } from '../operations/define.ts';
+import { toJsonText } from '../lib/json-text.ts';
+import type { TeamsTable } from '../storage/tables.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import { requireUser } from './access.ts';
+import { getTeam } from './lookup.ts';
+import { findTeam, updateTeam as updateTeamRow } from './queries.ts';
+import { ClientTeamUpdateSchema, ServerTeamUpdateSchema, TeamParamsSchema } from './schemas.ts';
+import { toTeamForAccess } from './wire.ts';
+
+/**
+ * `PATCH /teams/{team_id}` `{display_name?, profile_image_url?, client_metadata?}` (server also
+ * `client_read_only_metadata?, server_metadata?`) → the team. A client needs `$update_team`
+ * (TEAM_PERMISSION_REQUIRED). TEAM_NOT_FOUND for an unknown id.
+ */
+export const updateTeam = defineOperation({
+  id: 'teams.update',
+  method: 'PATCH',
+  path: '/teams/:team_id',
+  summary: 'Update a team.',
+  access: ['client', 'server', 'admin'],
+  input: { params: TeamParamsSchema, body: ServerTeamUpdateSchema },
+  clientInput: { params: TeamParamsSchema, body: ClientTeamUpdateSchema },
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  async run(ctx, { params, body }) {
+    const projectId = ctx.auth.project.id;
+    const b = body as v.InferOutput<typeof ServerTeamUpdateSchema>;
+    return ctx.transaction(async (tx) => {
+      await getTeam(tx.db, projectId, params.team_id);
+      if (ctx.auth.accessType === 'client') await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$update_team');
+      const changes: Updateable<TeamsTable> = {};
+      if (b.display_name !== undefined) changes.display_name = b.display_name;
+      if (b.profile_image_url !== undefined) changes.profile_image_url = b.profile_image_url;
+      if (b.client_metadata !== undefined) changes.client_metadata = toJsonText(b.client_metadata);
+      if (b.client_read_only_metadata !== undefined) changes.client_read_only_metadata = toJsonText(b.client_read_only_metadata);
+      if (b.server_metadata !== undefined) changes.server_metadata = toJsonText(b.server_metadata);
+      await updateTeamRow(tx.db, projectId, params.team_id, changes);
+      return toTeamForAccess(ctx.auth.accessType, (await findTeam(tx.db, projectId, params.team_id))!);
+    });
+  },
+});
