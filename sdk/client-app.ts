@@ -1,0 +1,377 @@
+import { AsyncCache } from './cache.ts';
+import { defaultEnvironment, type SdkEnvironment } from './env.ts';
+import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
+import type { AppCore } from './objects.ts';
+import { assertTrustedRedirect, performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { ApiClient } from './request.ts';
+import { Session } from './session.ts';
+import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
+import { httpTransport, type Transport } from './transport.ts';
+import { User } from './user.ts';
+import type { WireClientProject, WireSignInResponse, WireUser } from './wire.ts';
+
+/** Options shared by the three apps. */
+export interface ClientAppOptions {
+  /** A UUID, or `internal`. */
+  projectId: string;
+  publishableClientKey?: string;
+  /** Server origin (plus optional path prefix); requests go to `${baseUrl}/api/v1…`. Default: the page's origin. */
+  baseUrl?: string;
+  /** Custom transport (e.g. `inProcessTransport(gatehouse)` from `gatehouse/sdk`); wins over `baseUrl`. */
+  transport?: Transport;
+  /** `'memory'`, `'cookie'` (browser), a custom store, `{headers}` (the `x-stack-auth` header), tokens, or null. Default: cookie in a browser, memory elsewhere. */
+  tokenStore?: TokenStoreInit;
+  /** Route overrides (product-spec §2). */
+  urls?: Partial<HandlerUrls>;
+  /** Default: `window` in a browser, `none` elsewhere. */
+  redirectMethod?: RedirectMethod;
+  /** Only one app per identifier; a second with a different configuration throws (spec §1). */
+  uniqueIdentifier?: string;
+  /** Injected clock, timers, randomness and fetch (tests). */
+  environment?: Partial<SdkEnvironment>;
+  extraRequestHeaders?: Record<string, string>;
+}
+
+/** What `getUser` does when nobody is signed in (product-spec §2). */
+export type OrOption = 'redirect' | 'throw' | 'return-null' | 'anonymous';
+
+const PROJECT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const registry = new Map<string, string>();
+const USER_KEY = '/users/me';
+const PROJECT_KEY = '/projects/current';
+/** Session-storage key of a pending multi-factor attempt code (product-spec §4). */
+export const MFA_ATTEMPT_KEY = 'gatehouse-mfa-attempt-code';
+
+interface InternalOptions {
+  accessType: 'client' | 'server' | 'admin';
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+  adminSession?: Session;
+  fingerprint: Record<string, unknown>;
+}
+
+function isBrowser(): boolean {
+  return typeof (globalThis as { document?: unknown }).document !== 'undefined' && typeof (globalThis as { location?: unknown }).location !== 'undefined';
+}
+
+/**
+ * The client-level app (product-spec §1): end-user sign-up / sign-in / sign-out, the current
+ * user, and the project's public settings. Reads are cached (spec §4 timings); mutations refresh
+ * what they change.
+ */
+export class ClientApp {
+  readonly projectId: string;
+  readonly urls: HandlerUrls;
+  readonly env: SdkEnvironment;
+  readonly redirectMethod: RedirectMethod;
+  /** The user session, or null with `tokenStore: null`. */
+  readonly session: Session | null;
+  protected readonly api: ApiClient;
+  /** Cached GET answers keyed by path and query. */
+  readonly cache: AsyncCache<unknown>;
+  private readonly listeners = new Set<() => void>();
+  private lastRefreshToken: string | null;
+  /** The object view the user, team… classes call through. */
+  protected readonly core: AppCore;
+
+  constructor(options: ClientAppOptions, internal?: InternalOptions) {
+    if (options.projectId !== 'internal' && !PROJECT_ID_RE.test(options.projectId)) throw new GatehouseConfigError(`Invalid project ID: ${JSON.stringify(options.projectId)} (a UUID or "internal").`);
+    const fingerprint = JSON.stringify({ type: internal?.accessType ?? 'client', projectId: options.projectId, baseUrl: options.baseUrl ?? null, publishableClientKey: options.publishableClientKey ?? null, tokenStore: typeof options.tokenStore === 'string' ? options.tokenStore : options.tokenStore === null ? null : 'custom', urls: options.urls ?? null, ...internal?.fingerprint });
+    if (options.uniqueIdentifier !== undefined) {
+      const existing = registry.get(options.uniqueIdentifier);
+      if (existing !== undefined && existing !== fingerprint) throw new GatehouseConfigError(`An app with the unique identifier ${JSON.stringify(options.uniqueIdentifier)} already exists with a different configuration.`);
+      registry.set(options.uniqueIdentifier, fingerprint);
+    }
+    this.projectId = options.projectId;
+    this.env = { ...defaultEnvironment(), ...options.environment };
+    this.urls = resolveUrls(options.urls);
+    this.redirectMethod = options.redirectMethod ?? (isBrowser() ? 'window' : 'none');
+    let transport = options.transport;
+    if (!transport) {
+      const base = options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin;
+      if (!base) throw new GatehouseConfigError('No baseUrl: give the Gatehouse server URL, or a transport.');
+      transport = httpTransport(base, this.env.fetch);
+    }
+    this.api = new ApiClient({
+      projectId: options.projectId,
+      accessType: internal?.accessType ?? 'client',
+      publishableClientKey: options.publishableClientKey,
+      secretServerKey: internal?.secretServerKey,
+      superSecretAdminKey: internal?.superSecretAdminKey,
+      adminSession: internal?.adminSession,
+      transport,
+      env: this.env,
+      extraRequestHeaders: options.extraRequestHeaders,
+    });
+    const storeInit = options.tokenStore === undefined ? (isBrowser() ? 'cookie' : 'memory') : options.tokenStore;
+    const store = resolveTokenStore(storeInit, options.projectId, this.env);
+    this.session = store ? new Session(store, (rt) => this.api.refreshAccessToken(rt), this.env) : null;
+    this.lastRefreshToken = store?.get().refreshToken ?? null;
+    this.cache = new AsyncCache<unknown>((key) => this.fetchKey(key), this.env);
+    const self = this;
+    this.core = {
+      accessType: internal?.accessType ?? 'client',
+      call: (method, path, opts) => self.api.call(method, path, { ...opts, session: self.session }),
+      invalidate: (prefix) => self.invalidate(prefix),
+      suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
+    };
+  }
+
+  private async fetchKey(key: string): Promise<unknown> {
+    if (key === USER_KEY) {
+      if (!this.session || this.session.isSignedOut()) return null;
+      try {
+        return await this.api.call<WireUser>('GET', USER_KEY, { session: this.session });
+      } catch (error) {
+        if (isKnownErrorOf(error, ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'])) return null;
+        throw error;
+      }
+    }
+    return this.api.call('GET', key, { session: this.session });
+  }
+
+  /** Refetches cached reads whose key starts with `prefix` (every read when omitted). */
+  async invalidate(prefix?: string): Promise<void> {
+    this.checkSessionChange();
+    await this.cache.refreshAll().then(() => undefined);
+    void prefix; // every held entry is cheap to refetch and keeps related views (user ↔ teams) consistent
+  }
+
+  /** Subscribes to sign-in / sign-out (including another tab's, via the cookie store). */
+  onSessionChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    const unsubscribeStore = this.session?.store.subscribe?.(() => this.checkSessionChange());
+    return () => { this.listeners.delete(listener); unsubscribeStore?.(); };
+  }
+
+  private checkSessionChange(): void {
+    const current = this.session?.store.get().refreshToken ?? null;
+    if (current === this.lastRefreshToken) return;
+    this.lastRefreshToken = current;
+    this.cache.clear();
+    this.listeners.forEach((l) => l());
+  }
+
+  /** Stores new session tokens (sign-in, or a session handed over from elsewhere). */
+  setTokens(tokens: Tokens): void {
+    if (!this.session) throw new GatehouseConfigError('This app has no token store.');
+    this.session.signIn(tokens);
+    this.checkSessionChange();
+  }
+
+  /** The `x-stack-auth` header that hands this browser's session to the app's own server. */
+  async getAuthHeaders(): Promise<Record<string, string>> {
+    if (!this.session) return authHeaderFor({ accessToken: null, refreshToken: null });
+    const accessToken = await this.session.getAccessToken();
+    return authHeaderFor({ accessToken, refreshToken: this.session.tokens().refreshToken });
+  }
+
+  // ── Reads ───────────────────────────────────────────────────────────────────────────
+
+  /** The project's public settings (`GET /projects/current`), cached. */
+  async getProject(): Promise<WireClientProject> {
+    return await this.cache.get(PROJECT_KEY) as WireClientProject;
+  }
+
+  /** Builds the user object for a wire user (server apps return richer objects). */
+  protected makeUser(wire: WireUser): User {
+    return new User(this.core, wire);
+  }
+
+  /**
+   * The signed-in user, or what `or` says when there is none (default `return-null`): `redirect`
+   * goes to sign-in (with `after_auth_return_to`) and returns null, `throw` throws
+   * UserNotSignedInError, `anonymous` signs up an anonymous user. Anonymous users count as
+   * signed out unless `or: 'anonymous'` (product-spec §4).
+   */
+  async getUser(options: { or?: OrOption } = {}): Promise<User | null> {
+    this.checkSessionChange();
+    const wire = await this.cache.get(USER_KEY) as WireUser | null;
+    if (wire && (!wire.is_anonymous || options.or === 'anonymous')) return this.makeUser(wire);
+    switch (options.or) {
+      case 'throw': throw new UserNotSignedInError();
+      case 'redirect': await this.redirectToSignIn(); return null;
+      case 'anonymous': {
+        await this.signUpAnonymously();
+        const fresh = await this.cache.get(USER_KEY) as WireUser | null;
+        return fresh ? this.makeUser(fresh) : null;
+      }
+      default: return null;
+    }
+  }
+
+  /** `POST /auth/anonymous/sign-up` (no body) and stores the tokens. */
+  async signUpAnonymously(): Promise<void> {
+    const res = await this.api.call<WireSignInResponse>('POST', '/auth/anonymous/sign-up');
+    this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
+  }
+
+  // ── Sign-up, sign-in, sign-out ──────────────────────────────────────────────────────
+
+  private async signInWith(path: string, body: unknown, options: { noRedirect?: boolean; signUp?: boolean }): Promise<Result<WireSignInResponse>> {
+    try {
+      const res = await this.api.call<WireSignInResponse>('POST', path, { body });
+      this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
+      if (!options.noRedirect) await this.redirectAfterAuth(options.signUp || res.is_new_user === true);
+      return { status: 'ok', data: res };
+    } catch (error) {
+      if (error instanceof GatehouseKnownError && error.code === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') {
+        const code = String(error.details.attempt_code ?? '');
+        (globalThis as { sessionStorage?: Storage }).sessionStorage?.setItem(MFA_ATTEMPT_KEY, code);
+        if (!options.noRedirect) await this.redirectToUrl(this.urls.mfa);
+      }
+      if (error instanceof GatehouseKnownError) return { status: 'error', error };
+      throw error;
+    }
+  }
+
+  /**
+   * `POST /auth/password/sign-up` `{email, password, verification_callback_url}`; stores the
+   * tokens and redirects to after-sign-up (or `after_auth_return_to`) unless `noRedirect`.
+   * Expected errors (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_SHORT…) are returned, not thrown.
+   */
+  signUpWithCredential(options: { email: string; password: string; verificationCallbackUrl?: string; noVerificationCallback?: boolean; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
+    const body: Record<string, unknown> = { email: options.email, password: options.password };
+    if (!options.noVerificationCallback) body.verification_callback_url = options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification);
+    return this.signInWith('/auth/password/sign-up', body, { noRedirect: options.noRedirect, signUp: true });
+  }
+
+  /** `POST /auth/password/sign-in` `{email, password}`; EMAIL_PASSWORD_MISMATCH is returned. MFA redirects to the mfa page. */
+  signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
+    return this.signInWith('/auth/password/sign-in', { email: options.email, password: options.password }, options);
+  }
+
+  /** `POST /auth/otp/send-sign-in-code` `{email, callback_url}` → `{nonce}`. */
+  async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<{ nonce: string }>> {
+    return this.result(() => this.api.call('POST', '/auth/otp/send-sign-in-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback) } }));
+  }
+
+  /** `POST /auth/otp/sign-in` `{code}` (magic link or the 6-character code + nonce). */
+  signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+    return this.signInWith('/auth/otp/sign-in', { code }, options);
+  }
+
+  /** `POST /auth/mfa/sign-in` `{type: 'totp', totp, code}`; the attempt code defaults to the stored one. */
+  signInWithMfa(totp: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+    const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
+    return this.signInWith('/auth/mfa/sign-in', { type: 'totp', totp, code }, options);
+  }
+
+  /** `POST /auth/password/send-reset-code` `{email, callback_url}`. */
+  sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<unknown>> {
+    return this.result(() => this.api.call('POST', '/auth/password/send-reset-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));
+  }
+
+  /** `POST /auth/password/reset/check-code` `{code}`. */
+  verifyPasswordResetCode(code: string): Promise<Result<unknown>> {
+    return this.result(() => this.api.call('POST', '/auth/password/reset/check-code', { body: { code } }));
+  }
+
+  /** `POST /auth/password/reset` `{code, password}`. */
+  resetPassword(options: { code: string; password: string }): Promise<Result<unknown>> {
+    return this.result(() => this.api.call('POST', '/auth/password/reset', { body: { code: options.code, password: options.password } }));
+  }
+
+  /** `POST /contact-channels/verify` `{code}`; refreshes the cached user. */
+  async verifyEmail(code: string): Promise<Result<unknown>> {
+    const r = await this.result(() => this.api.call('POST', '/contact-channels/verify', { body: { code }, session: this.session }));
+    if (r.status === 'ok') await this.invalidate();
+    return r;
+  }
+
+  /** `POST /team-invitations/accept/details` `{code}` → `{team_display_name}`. */
+  getTeamInvitationDetails(code: string): Promise<Result<{ team_display_name: string }>> {
+    return this.result(() => this.api.call('POST', '/team-invitations/accept/details', { body: { code }, session: this.session }));
+  }
+
+  /** `POST /team-invitations/accept` `{code}`. */
+  async acceptTeamInvitation(code: string): Promise<Result<unknown>> {
+    const r = await this.result(() => this.api.call('POST', '/team-invitations/accept', { body: { code }, session: this.session }));
+    if (r.status === 'ok') await this.invalidate();
+    return r;
+  }
+
+  /** `POST /auth/cli/complete` `{login_code, refresh_token}`: confirms a command-line login with this session. */
+  async confirmCliLogin(loginCode: string): Promise<Result<unknown>> {
+    const refreshToken = this.session?.tokens().refreshToken;
+    if (!refreshToken) throw new UserNotSignedInError();
+    return this.result(() => this.api.call('POST', '/auth/cli/complete', { body: { login_code: loginCode, refresh_token: refreshToken }, session: this.session }));
+  }
+
+  /**
+   * `DELETE /auth/sessions/current` with the refresh token (a refresh-token error is tolerated),
+   * then marks the session invalid and redirects to after-sign-out (unless `noRedirect`).
+   */
+  async signOut(options: { redirectUrl?: string; noRedirect?: boolean } = {}): Promise<void> {
+    if (this.session && !this.session.isSignedOut()) {
+      try {
+        await this.api.call('DELETE', '/auth/sessions/current', { body: {}, session: this.session });
+      } catch (error) {
+        if (!isKnownErrorOf(error, REFRESH_TOKEN_ERROR_CODES)) throw error;
+      }
+      this.session.markInvalid();
+      this.checkSessionChange();
+    }
+    if (!options.noRedirect) await this.redirectToUrl(options.redirectUrl ?? this.urls.afterSignOut);
+  }
+
+  // ── Redirects ───────────────────────────────────────────────────────────────────────
+
+  /** Navigates to a relative URL with the app's redirect method (throws for untrusted targets). */
+  async redirectToUrl(url: string): Promise<void> {
+    await performRedirect(this.redirectMethod, assertTrustedRedirect(url), this.env);
+  }
+
+  private currentLocation(): string {
+    const loc = (globalThis as { location?: { pathname: string; search: string; hash: string } }).location;
+    return loc ? `${loc.pathname}${loc.search}${loc.hash}` : '/';
+  }
+
+  /** The sign-in URL with `after_auth_return_to` holding the current relative location. */
+  signInUrlWithReturn(): string {
+    return withReturnTo(this.urls.signIn, this.currentLocation());
+  }
+
+  /** Goes to sign-in, carrying `after_auth_return_to`. */
+  redirectToSignIn(): Promise<void> {
+    return this.redirectToUrl(this.signInUrlWithReturn());
+  }
+
+  /** Goes to sign-up, carrying `after_auth_return_to`. */
+  redirectToSignUp(): Promise<void> {
+    return this.redirectToUrl(withReturnTo(this.urls.signUp, this.currentLocation()));
+  }
+
+  /** Goes to account settings. */
+  redirectToAccountSettings(): Promise<void> {
+    return this.redirectToUrl(this.urls.accountSettings);
+  }
+
+  /**
+   * Where to go after sign-in or sign-up: the page's `after_auth_return_to` when present and
+   * relative, else after-sign-up (new users) or after-sign-in.
+   */
+  afterAuthUrl(isNewUser: boolean, search = (globalThis as { location?: { search: string } }).location?.search ?? ''): string {
+    return returnToFrom(search) ?? (isNewUser ? this.urls.afterSignUp : this.urls.afterSignIn);
+  }
+
+  /** Redirects to `afterAuthUrl`. */
+  redirectAfterAuth(isNewUser: boolean): Promise<void> {
+    return this.redirectToUrl(this.afterAuthUrl(isNewUser));
+  }
+
+  /** An absolute URL for a relative route (callback URLs in emails); relative outside a browser. */
+  absoluteUrl(relative: string): string {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    return origin ? new URL(relative, origin).toString() : relative;
+  }
+
+  private async result<T>(fn: () => Promise<T>): Promise<Result<T>> {
+    try {
+      return { status: 'ok', data: await fn() };
+    } catch (error) {
+      if (error instanceof GatehouseKnownError) return { status: 'error', error };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Gatehouse SDK (`gatehouse/sdk`): client, server and admin apps over HTTP or in-process, token
+ * stores, typed errors, caching and redirect rules (product-spec §1, §2, §4, §7, §9).
+ */
+export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption } from './client-app.ts';
+export { ServerApp, type ServerAppOptions } from './server-app.ts';
+export { AdminApp, type AdminAppOptions, type InternalApiKey } from './admin-app.ts';
+export { User, type UserUpdate } from './user.ts';
+export { Team, TeamMemberProfile, TeamInvitation, ContactChannel, ActiveSession, ApiKey, NotificationCategory } from './objects.ts';
+export { GatehouseKnownError, GatehouseStatusError, GatehouseNetworkError, GatehouseConfigError, UserNotSignedInError, isKnownErrorOf, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, type Result, type KnownErrorCode } from './errors.ts';
+export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor, type TokenStore, type Tokens, type TokenStoreInit } from './tokens.ts';
+export { httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
+export { inProcessTransport, type MountedGatehouse } from './in-process.ts';
+export { defaultEnvironment, manualEnvironment, type SdkEnvironment } from './env.ts';
+export { resolveUrls, isRelativeUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
+export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
+export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';
+export type * from './wire.ts';

@@ -1,0 +1,105 @@
+import type { SdkEnvironment } from './env.ts';
+import { GatehouseConfigError } from './errors.ts';
+
+/** Default handler base path (product-spec §9). */
+export const DEFAULT_HANDLER_PATH = '/handler';
+/** After a redirect the client waits this long (product-spec §2): 2000 ms. */
+export const REDIRECT_WAIT_MS = 2000;
+/** The query parameter carrying where to go after sign-in / sign-up. */
+export const RETURN_TO_PARAM = 'after_auth_return_to';
+
+/** Every route of product-spec §2, as relative URLs. */
+export interface HandlerUrls {
+  handler: string;
+  home: string;
+  signIn: string;
+  signUp: string;
+  signOut: string;
+  afterSignIn: string;
+  afterSignUp: string;
+  afterSignOut: string;
+  emailVerification: string;
+  passwordReset: string;
+  forgotPassword: string;
+  oauthCallback: string;
+  magicLinkCallback: string;
+  accountSettings: string;
+  error: string;
+  teamInvitation: string;
+  mfa: string;
+  cliAuthConfirm: string;
+}
+
+/** Sub-path of each handler route. */
+export const HANDLER_ROUTES = {
+  signIn: 'sign-in', signUp: 'sign-up', signOut: 'sign-out', emailVerification: 'email-verification',
+  passwordReset: 'password-reset', forgotPassword: 'forgot-password', oauthCallback: 'oauth-callback',
+  magicLinkCallback: 'magic-link-callback', accountSettings: 'account-settings', error: 'error',
+  teamInvitation: 'team-invitation', mfa: 'mfa', cliAuthConfirm: 'cli-auth-confirm',
+} as const;
+
+/**
+ * Resolves the app's URLs (product-spec §2): handler routes under `handler` (default `/handler`,
+ * must start with `/`), home `/`, after-sign-in home, after-sign-up the after-sign-in URL,
+ * after-sign-out home; any route can be overridden.
+ */
+export function resolveUrls(overrides: Partial<HandlerUrls> = {}): HandlerUrls {
+  const handler = (overrides.handler ?? DEFAULT_HANDLER_PATH).replace(/\/+$/, '') || '/';
+  if (!handler.startsWith('/')) throw new GatehouseConfigError('Handler path must start with /');
+  const sub = (p: string) => `${handler === '/' ? '' : handler}/${p}`;
+  const home = overrides.home ?? '/';
+  const afterSignIn = overrides.afterSignIn ?? home;
+  const routes = Object.fromEntries(Object.entries(HANDLER_ROUTES).map(([k, p]) => [k, sub(p)])) as Record<keyof typeof HANDLER_ROUTES, string>;
+  return {
+    ...routes,
+    handler,
+    home,
+    afterSignIn,
+    afterSignUp: overrides.afterSignUp ?? afterSignIn,
+    afterSignOut: overrides.afterSignOut ?? home,
+    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
+  } as HandlerUrls;
+}
+
+/** True when `url` is a relative (same-origin) URL: starts with one `/`, no scheme, no spaces. */
+export function isRelativeUrl(url: string): boolean {
+  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') && !/\s/.test(url);
+}
+
+/** Throws unless `url` is relative (product-spec §2 "Redirect targets must be relative"). */
+export function assertTrustedRedirect(url: string): string {
+  if (!isRelativeUrl(url)) throw new GatehouseConfigError(`Redirect URL ${JSON.stringify(url)} is not trusted; it should be relative.`);
+  return url;
+}
+
+/** Appends `after_auth_return_to=<current>` to a sign-in or sign-up URL. */
+export function withReturnTo(url: string, current: string): string {
+  const sep = url.includes('?') ? '&' : '?';
+  return `${url}${sep}${RETURN_TO_PARAM}=${encodeURIComponent(current)}`;
+}
+
+/** The trusted `after_auth_return_to` of a query string, or null (absent or not relative). */
+export function returnToFrom(search: string): string | null {
+  const value = new URLSearchParams(search).get(RETURN_TO_PARAM);
+  return value && isRelativeUrl(value) ? value : null;
+}
+
+/** How the app navigates: not at all, `window.location`, Next.js (treated as window), or custom. */
+export type RedirectMethod = 'none' | 'window' | 'nextjs' | { navigate: (url: string) => void | Promise<void> };
+
+/**
+ * Navigates to a trusted relative URL with the configured method, then waits 2 s (the page is
+ * being replaced; callers should not continue). Mode `none` does nothing and does not wait.
+ */
+export async function performRedirect(method: RedirectMethod, url: string, env: Pick<SdkEnvironment, 'sleep'>): Promise<void> {
+  assertTrustedRedirect(url);
+  if (method === 'none') return;
+  if (typeof method === 'object') {
+    await method.navigate(url);
+  } else {
+    const loc = (globalThis as { location?: { assign(u: string): void } }).location;
+    if (!loc) throw new GatehouseConfigError('No redirect method: running outside a browser, set redirectMethod to "none" or a navigate function.');
+    loc.assign(url);
+  }
+  await env.sleep(REDIRECT_WAIT_MS);
+}

@@ -1,0 +1,324 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS } from './cache.ts';
+import { ClientApp } from './client-app.ts';
+import { manualEnvironment } from './env.ts';
+import { GatehouseConfigError, GatehouseKnownError, GatehouseNetworkError, UserNotSignedInError } from './errors.ts';
+import { assertTrustedRedirect, resolveUrls, returnToFrom, withReturnTo } from './redirect.ts';
+import { ServerApp } from './server-app.ts';
+import { fakeJwt, fakeTransport, type FakeAnswer } from './test-support.ts';
+import { cookieTokenStore, memoryTokenStore, tokensFromAuthHeader } from './tokens.ts';
+import type { TransportRequest } from './transport.ts';
+
+const PROJECT = '6a3c1f0e-1c2b-4d5e-9f00-123456789abc';
+const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: null, selected_team: null, oauth_providers: [] };
+
+function setup(handler: (req: TransportRequest, i: number) => FakeAnswer, tokens?: { accessToken: string | null; refreshToken: string | null }, extra: Record<string, unknown> = {}) {
+  const env = manualEnvironment();
+  const transport = fakeTransport(handler);
+  const store = memoryTokenStore(tokens);
+  const app = new ClientApp({ projectId: PROJECT, transport, tokenStore: store, environment: env, redirectMethod: 'none', ...extra });
+  return { env, transport, store, app };
+}
+
+const tokenValidFor = (env: { now(): number }, ms: number) => fakeJwt({ sub: 'u1', exp: Math.floor((env.now() + ms) / 1000) });
+
+describe('SDK: access-token refresh', () => {
+  it('uses a token with 20 s or more left and refreshes one with less than 20 s left', async () => {
+    const env0 = manualEnvironment();
+    const token = tokenValidFor(env0, 30_000);
+    const { env, transport, app } = setup((req) => req.path === '/auth/oauth/token' ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } } : { json: USER }, { accessToken: token, refreshToken: 'rt' }, { environment: env0 });
+    assert.equal(env, env, 'env');
+    await app.getUser();
+    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me'], 'no refresh with 30 s left');
+    assert.equal(transport.requests[0]?.headers['x-stack-access-token'], token);
+    env0.advance(10_001); // 19.999 s left
+    app.cache.clear();
+    await app.getUser();
+    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me', '/auth/oauth/token', '/users/me']);
+    const form = new URLSearchParams(transport.requests[1]?.body);
+    assert.equal(form.get('grant_type'), 'refresh_token');
+    assert.equal(form.get('refresh_token'), 'rt');
+    assert.equal(form.get('client_id'), PROJECT);
+    assert.equal(form.get('client_secret'), '__stack_public_client__');
+    assert.equal(transport.requests[1]?.headers['x-stack-project-id'], undefined, 'the token request carries no x-stack headers');
+  });
+
+  it('treats a token without exp as never expiring', async () => {
+    const { transport, app } = setup(() => ({ json: USER }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    await app.getUser();
+    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me']);
+  });
+
+  it('marks the session invalid and clears both tokens when the refresh fails', async () => {
+    const { transport, app, store } = setup((req) => req.path === '/auth/oauth/token' ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } : { knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER', status: 400 }, { accessToken: null, refreshToken: 'stale' });
+    assert.equal(await app.getUser(), null);
+    assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
+    assert.equal(app.session?.isKnownInvalid(), true);
+    assert.equal(transport.requests[0]?.path, '/auth/oauth/token');
+  });
+
+  it('shares one refresh between concurrent calls', async () => {
+    const env0 = manualEnvironment();
+    const { transport, app } = setup((req) => req.path === '/auth/oauth/token' ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } } : { json: { items: [] } }, { accessToken: null, refreshToken: 'rt' }, { environment: env0 });
+    await Promise.all([app.session!.getAccessToken(), app.session!.getAccessToken(), app.session!.getAccessToken()]);
+    assert.equal(transport.requests.filter((r) => r.path === '/auth/oauth/token').length, 1);
+  });
+
+  it('marks the access token expired on INVALID_ACCESS_TOKEN answers, refreshes and retries', async () => {
+    const env0 = manualEnvironment();
+    const fresh = tokenValidFor(env0, 600_000);
+    const { transport, app } = setup((req) => {
+      if (req.path === '/auth/oauth/token') return { json: { access_token: fresh, token_type: 'Bearer' } };
+      return req.headers['x-stack-access-token'] === fresh ? { json: USER } : { status: 401, knownError: 'ACCESS_TOKEN_EXPIRED' };
+    }, { accessToken: tokenValidFor(env0, 300_000), refreshToken: 'rt' }, { environment: env0 });
+    const user = await app.getUser();
+    assert.equal(user?.displayName, 'Ada');
+    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me', '/auth/oauth/token', '/users/me']);
+  });
+});
+
+describe('SDK: retries and backoff', () => {
+  it('retries a GET after network failures 5 times with exponential backoff from 1000 ms', async () => {
+    const { env, transport, app } = setup((_req, i) => i < 5 ? 'network-error' : { json: { id: PROJECT, display_name: 'P', config: {} } });
+    const project = await app.getProject();
+    assert.equal(project.display_name, 'P');
+    assert.equal(transport.requests.length, 6);
+    assert.deepEqual(env.sleeps, [1000, 2000, 4000, 8000, 16000], 'random() = 0.5 gives jitter factor 1');
+  });
+
+  it('applies jitter between 0.5 and 1.5', async () => {
+    const env = manualEnvironment({ random: () => 0 });
+    const transport = fakeTransport((_r, i) => i < 2 ? 'network-error' : { json: {} });
+    const app = new ClientApp({ projectId: PROJECT, transport, tokenStore: null, environment: env });
+    await app.getProject();
+    assert.deepEqual(env.sleeps, [500, 1000]);
+    const env2 = manualEnvironment({ random: () => 0.999 });
+    const app2 = new ClientApp({ projectId: PROJECT, transport: fakeTransport((_r, i) => i < 1 ? 'network-error' : { json: {} }), tokenStore: null, environment: env2 });
+    await app2.getProject();
+    assert.ok(env2.sleeps[0]! > 1498 && env2.sleeps[0]! < 1500);
+  });
+
+  it('gives up after 5 retries with a network error', async () => {
+    const { env, transport, app } = setup(() => 'network-error');
+    await assert.rejects(app.getProject(), GatehouseNetworkError);
+    assert.equal(transport.requests.length, 6);
+    assert.equal(env.sleeps.length, 5);
+  });
+
+  it('does not retry a POST after a network failure', async () => {
+    const { env, transport, app } = setup(() => 'network-error');
+    await assert.rejects(app.signInWithCredential({ email: 'a@b.co', password: 'x', noRedirect: true }), GatehouseNetworkError);
+    assert.equal(transport.requests.length, 1);
+    assert.deepEqual(env.sleeps, []);
+  });
+
+  it('honours Retry-After on 429, and retries at once without it', async () => {
+    const { env, transport, app } = setup((_r, i) => i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 429 } : { json: { id: PROJECT } });
+    await app.getProject();
+    assert.equal(transport.requests.length, 3);
+    assert.deepEqual(env.sleeps, [3000, 0]);
+  });
+
+  it('retries 508 INFINITE_LOOP_DETECTED with backoff', async () => {
+    const { env, app } = setup((_r, i) => i === 0 ? { status: 508, knownError: 'INFINITE_LOOP_DETECTED' } : { json: { id: PROJECT } });
+    await app.getProject();
+    assert.deepEqual(env.sleeps, [1000]);
+  });
+});
+
+describe('SDK: errors', () => {
+  it('rebuilds typed known errors from the header, with the catalogue status, even under the status override', async () => {
+    const { app } = setup(() => ({ status: 200, headers: { 'x-stack-actual-status': '409' }, knownError: 'USER_EMAIL_ALREADY_EXISTS', json: { details: { email: 'a@b.co' } } }));
+    const r = await app.signUpWithCredential({ email: 'a@b.co', password: 'password1', noRedirect: true });
+    assert.equal(r.status, 'error');
+    assert.ok(r.status === 'error' && r.error instanceof GatehouseKnownError);
+    assert.equal(r.status === 'error' && r.error.status, 409);
+    assert.equal(r.status === 'error' && r.error.is('USER_EMAIL_ALREADY_EXISTS'), true);
+    assert.deepEqual(r.status === 'error' && r.error.details, { email: 'a@b.co' });
+  });
+
+  it('keeps unknown codes readable', async () => {
+    const { app } = setup(() => ({ status: 418, knownError: 'SOMETHING_NEW' }));
+    await assert.rejects(app.getProject(), (e: unknown) => e instanceof GatehouseKnownError && e.code === 'SOMETHING_NEW' && !e.known && e.status === 418 && e.message === 'error SOMETHING_NEW');
+  });
+
+  it('throws UserNotSignedInError with or: throw', async () => {
+    const { app } = setup(() => ({ json: USER }));
+    await assert.rejects(app.getUser({ or: 'throw' }), UserNotSignedInError);
+  });
+
+  it('hides anonymous users unless or: anonymous, which signs one up on the fly', async () => {
+    const anon = { ...USER, is_anonymous: true };
+    const { app, transport } = setup((req) => req.path === '/auth/anonymous/sign-up' ? { json: { access_token: fakeJwt({ sub: 'a' }), refresh_token: 'rt-anon', user_id: 'a' } } : { json: anon });
+    assert.equal(await app.getUser(), null);
+    const user = await app.getUser({ or: 'anonymous' });
+    assert.equal(user?.isAnonymous, true);
+    assert.ok(transport.requests.some((r) => r.path === '/auth/anonymous/sign-up' && r.body === undefined));
+  });
+});
+
+describe('SDK: sign-out', () => {
+  it('tolerates a refresh-token error from the server and clears the session', async () => {
+    const { app, store } = setup((req) => req.method === 'DELETE' ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } : { json: USER }, { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    await app.signOut();
+    assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
+    assert.equal(await app.getUser(), null);
+  });
+
+  it('still throws other errors', async () => {
+    const { app } = setup(() => ({ status: 400, knownError: 'SCHEMA_ERROR', json: { details: { message: 'x' } } }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    await assert.rejects(app.signOut(), GatehouseKnownError);
+  });
+});
+
+describe('SDK: caching', () => {
+  it('drops an entry 5 s after the last subscriber leaves, not before', async () => {
+    const env = manualEnvironment();
+    let fetches = 0;
+    const cache = new AsyncCache(async () => ++fetches, env);
+    const unsubscribe = cache.subscribe('k', () => {});
+    assert.equal(await cache.get('k'), 1);
+    env.advance(60_000);
+    assert.ok(cache.has('k'), 'kept while subscribed');
+    unsubscribe();
+    env.advance(CACHE_UNSUBSCRIBE_DELAY_MS - 1);
+    assert.ok(cache.has('k'));
+    const again = cache.subscribe('k', () => {});
+    again();
+    env.advance(CACHE_UNSUBSCRIBE_DELAY_MS - 1);
+    assert.ok(cache.has('k'), 'a new subscriber restarts the delay');
+    env.advance(1);
+    assert.ok(!cache.has('k'));
+    assert.equal(await cache.get('k'), 2, 'refetched after the drop');
+  });
+
+  it('refetches with concurrency 1, throttled to 300 ms, collapsing waiting callers', async () => {
+    const env = manualEnvironment();
+    const starts: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const cache = new AsyncCache(async () => {
+      starts.push(env.now());
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await Promise.resolve();
+      inFlight--;
+      return starts.length;
+    }, env);
+    await cache.get('k');
+    const results = await Promise.all([cache.refresh('k'), cache.refresh('k'), cache.refresh('k'), cache.refresh('k')]);
+    assert.equal(maxInFlight, 1);
+    assert.equal(starts.length, 3, 'the first fetch, one refetch, one collapsed follow-up');
+    assert.ok(starts[1]! - starts[0]! >= 300 && starts[2]! - starts[1]! >= 300, `starts ${starts.join(',')}`);
+    assert.deepEqual(results, [2, 3, 3, 3]);
+  });
+
+  it('answers concurrent reads of one key with one fetch', async () => {
+    const { app, transport } = setup(() => ({ json: { id: PROJECT } }));
+    await Promise.all([app.getProject(), app.getProject(), app.getProject()]);
+    assert.equal(transport.requests.length, 1);
+  });
+});
+
+describe('SDK: redirect rules', () => {
+  it('derives the default URLs of product-spec §2', () => {
+    const urls = resolveUrls();
+    assert.equal(urls.signIn, '/handler/sign-in');
+    assert.equal(urls.home, '/');
+    assert.equal(urls.afterSignIn, '/');
+    assert.equal(urls.afterSignUp, '/');
+    assert.equal(urls.afterSignOut, '/');
+    assert.equal(urls.cliAuthConfirm, '/handler/cli-auth-confirm');
+    const custom = resolveUrls({ handler: '/auth', home: '/app', afterSignIn: '/dash', signUp: '/register' });
+    assert.equal(custom.signIn, '/auth/sign-in');
+    assert.equal(custom.signUp, '/register');
+    assert.equal(custom.afterSignUp, '/dash', 'after-sign-up defaults to after-sign-in');
+    assert.equal(custom.afterSignOut, '/app');
+    assert.throws(() => resolveUrls({ handler: 'handler' }), /Handler path must start with \//);
+  });
+
+  it('accepts only relative redirect targets', () => {
+    assert.equal(assertTrustedRedirect('/a?b=1'), '/a?b=1');
+    for (const bad of ['https://evil.example/', '//evil.example', 'javascript:alert(1)', '/a b', 'relative']) {
+      assert.throws(() => assertTrustedRedirect(bad), (e: unknown) => e instanceof GatehouseConfigError && /not trusted; it should be relative/.test(e.message), bad);
+    }
+  });
+
+  it('carries after_auth_return_to and honours it after sign-in only when relative', async () => {
+    assert.equal(withReturnTo('/handler/sign-in', '/x?y=1'), '/handler/sign-in?after_auth_return_to=%2Fx%3Fy%3D1');
+    assert.equal(returnToFrom('?after_auth_return_to=%2Fx%3Fy%3D1'), '/x?y=1');
+    assert.equal(returnToFrom('?after_auth_return_to=https%3A%2F%2Fevil.example'), null);
+    const visited: string[] = [];
+    const { app, env } = setup(() => ({ json: { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' } }), undefined, { redirectMethod: { navigate: (u: string) => { visited.push(u); } }, urls: { afterSignIn: '/welcome' } });
+    assert.equal(app.afterAuthUrl(false, '?after_auth_return_to=%2Fback'), '/back');
+    assert.equal(app.afterAuthUrl(true, ''), '/welcome');
+    await app.signInWithCredential({ email: 'a@b.co', password: 'password1' });
+    assert.deepEqual(visited, ['/welcome']);
+    assert.deepEqual(env.sleeps, [2000], 'waits 2 s after redirecting');
+  });
+});
+
+describe('SDK: apps and token stores', () => {
+  it('allows one configuration per unique identifier', () => {
+    const transport = fakeTransport(() => ({ json: {} }));
+    new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', uniqueIdentifier: 'sdk-test-app' });
+    new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', uniqueIdentifier: 'sdk-test-app' });
+    assert.throws(() => new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', publishableClientKey: 'pck_other', uniqueIdentifier: 'sdk-test-app' }), GatehouseConfigError);
+  });
+
+  it('rejects a project id that is neither a UUID nor internal', () => {
+    assert.throws(() => new ClientApp({ projectId: 'nope', transport: fakeTransport(() => ({})) }), /Invalid project ID/);
+  });
+
+  it('sends the request envelope of wire-protocol §1.1', async () => {
+    const { app, transport } = setup(() => ({ json: USER }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' }, { publishableClientKey: 'pck_x' });
+    await app.getUser();
+    const h = transport.requests[0]!.headers;
+    assert.equal(h['x-stack-project-id'], PROJECT);
+    assert.equal(h['x-stack-access-type'], 'client');
+    assert.equal(h['x-stack-publishable-client-key'], 'pck_x');
+    assert.equal(h['x-stack-refresh-token'], 'rt');
+    assert.equal(h['x-stack-override-error-status'], 'true');
+    assert.match(h['x-stack-client-version']!, /^(\w+)\s+(@[\w/]+)@([\d.]+)$/);
+    assert.ok(h['x-stack-random-nonce']);
+  });
+
+  it('passes a browser session to the server through the x-stack-auth header', async () => {
+    const access = fakeJwt({ sub: 'u1' });
+    const { app } = setup(() => ({ json: USER }), { accessToken: access, refreshToken: 'rt' });
+    const headers = await app.getAuthHeaders();
+    assert.deepEqual(tokensFromAuthHeader(headers['x-stack-auth']), { accessToken: access, refreshToken: 'rt' });
+    assert.throws(() => tokensFromAuthHeader('null'), /JSON object, not null/);
+    const transport = fakeTransport(() => ({ json: { ...USER, server_metadata: { a: 1 } } }));
+    const server = new ServerApp({ projectId: PROJECT, transport, secretServerKey: 'ssk_x', tokenStore: null });
+    const user = await server.getUserFromTokens({ headers: new Headers(headers) });
+    assert.deepEqual(user?.serverMetadata, { a: 1 });
+    assert.equal(transport.requests[0]?.headers['x-stack-access-type'], 'server');
+    assert.equal(transport.requests[0]?.headers['x-stack-access-token'], access);
+  });
+
+  it('cookie store: refresh cookie for 1 year, access cookie for 1 day as a JSON pair, polled every 100 ms', () => {
+    const env = manualEnvironment();
+    const jar = new Map<string, string>();
+    const written: string[] = [];
+    const doc = {
+      get cookie() { return [...jar].map(([k, v]) => `${k}=${v}`).join('; '); },
+      set cookie(line: string) { written.push(line); const [pair] = line.split(';'); const i = pair!.indexOf('='); const name = pair!.slice(0, i); if (/max-age=0(;|$)/.test(line)) jar.delete(name); else jar.set(name, pair!.slice(i + 1)); },
+    };
+    const store = cookieTokenStore(PROJECT, env, doc, { secure: false });
+    store.set({ accessToken: 'at', refreshToken: 'rt' });
+    assert.ok(written.some((l) => l.startsWith(`stack-refresh-${PROJECT}=rt; max-age=31536000`)));
+    assert.ok(written.some((l) => l.startsWith(`stack-access=${encodeURIComponent(JSON.stringify(['rt', 'at']))}; max-age=86400`)));
+    assert.deepEqual(store.get(), { accessToken: 'at', refreshToken: 'rt' });
+    let changes = 0;
+    const stop = store.subscribe!(() => changes++);
+    jar.delete(`stack-refresh-${PROJECT}`); // another tab signed out
+    env.advance(99);
+    assert.equal(changes, 0);
+    env.advance(1);
+    assert.equal(changes, 1);
+    assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
+    stop();
+  });
+});

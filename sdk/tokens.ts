@@ -1,0 +1,142 @@
+import type { SdkEnvironment } from './env.ts';
+import { GatehouseConfigError } from './errors.ts';
+
+/** A session's tokens (product-spec §3 "Token store"). */
+export interface Tokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+}
+
+/**
+ * Where a client keeps its tokens. `get` is synchronous; `subscribe` (optional) reports changes
+ * made elsewhere (another tab's cookie write).
+ */
+export interface TokenStore {
+  get(): Tokens;
+  set(tokens: Tokens): void;
+  subscribe?(listener: () => void): () => void;
+}
+
+const EMPTY: Tokens = { accessToken: null, refreshToken: null };
+
+/** Tokens in memory, for Node and tests. */
+export function memoryTokenStore(initial: Tokens = EMPTY): TokenStore {
+  let tokens = { ...initial };
+  const listeners = new Set<() => void>();
+  return {
+    get: () => tokens,
+    set: (next) => { tokens = { ...next }; listeners.forEach((l) => l()); },
+    subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+  };
+}
+
+/** Refresh-token cookie lifetime: 31536000 s (product-spec §9). */
+export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
+/** Access-token cookie lifetime: 86400 s; its value is the JSON pair `[refresh, access]`. */
+export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
+/** Cookie-stored tokens are polled every 100 ms for changes (product-spec §4). */
+export const COOKIE_POLL_MS = 100;
+
+/** A minimal `document` for cookies (the browser's, or a test double). */
+export interface CookieDocument { cookie: string }
+
+function readCookie(doc: CookieDocument, name: string): string | null {
+  for (const part of doc.cookie.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    if (part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+/**
+ * Browser cookie store: `stack-refresh-<projectId>` holds the refresh token for 1 year and
+ * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (product-spec §9).
+ * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen.
+ */
+export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 'setInterval'>, doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document, options: { secure?: boolean } = {}): TokenStore {
+  if (!doc) throw new GatehouseConfigError('The cookie token store needs a browser document; use "memory" on the server.');
+  const refreshName = `stack-refresh-${projectId}`;
+  const secure = options.secure ?? ((globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:');
+  const read = (): Tokens => {
+    const refreshToken = readCookie(doc, refreshName);
+    let accessToken: string | null = null;
+    const pair = readCookie(doc, 'stack-access');
+    if (pair) {
+      try {
+        const parsed = JSON.parse(pair) as unknown;
+        if (Array.isArray(parsed) && parsed[0] === refreshToken && typeof parsed[1] === 'string') accessToken = parsed[1];
+      } catch { /* a malformed cookie counts as no access token */ }
+    }
+    return { accessToken, refreshToken };
+  };
+  const write = (name: string, value: string | null, maxAge: number) => {
+    const attrs = `; path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
+    doc.cookie = value === null ? `${name}=; max-age=0${attrs}` : `${name}=${encodeURIComponent(value)}; max-age=${maxAge}${attrs}`;
+  };
+  let last = JSON.stringify(read());
+  const listeners = new Set<() => void>();
+  let stop: (() => void) | null = null;
+  return {
+    get: read,
+    set(tokens) {
+      write(refreshName, tokens.refreshToken, REFRESH_COOKIE_MAX_AGE_S);
+      write('stack-access', tokens.refreshToken && tokens.accessToken ? JSON.stringify([tokens.refreshToken, tokens.accessToken]) : null, ACCESS_COOKIE_MAX_AGE_S);
+      last = JSON.stringify(read());
+      listeners.forEach((l) => l());
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      stop ??= env.setInterval(() => {
+        const now = JSON.stringify(read());
+        if (now !== last) { last = now; listeners.forEach((l) => l()); }
+      }, COOKIE_POLL_MS);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && stop) { stop(); stop = null; }
+      };
+    },
+  };
+}
+
+/**
+ * Reads the `x-stack-auth` header form: a JSON object `{accessToken, refreshToken}` that a browser
+ * sends to the app's own server (wire-protocol §1.1). Throws when it is not a JSON object.
+ */
+export function tokensFromAuthHeader(value: string | null | undefined): Tokens {
+  if (!value) return { ...EMPTY };
+  let parsed: unknown;
+  try { parsed = JSON.parse(value); } catch { throw new GatehouseConfigError('Invalid x-stack-auth header: not valid JSON.'); }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new GatehouseConfigError('Invalid x-stack-auth header: the token store header must be a JSON object, not null.');
+  const o = parsed as Record<string, unknown>;
+  return { accessToken: typeof o.accessToken === 'string' ? o.accessToken : null, refreshToken: typeof o.refreshToken === 'string' ? o.refreshToken : null };
+}
+
+/** The `x-stack-auth` header for tokens: `{ 'x-stack-auth': '{"accessToken":…,"refreshToken":…}' }`. */
+export function authHeaderFor(tokens: Tokens): Record<string, string> {
+  return { 'x-stack-auth': JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }) };
+}
+
+/** What apps accept as `tokenStore`. */
+export type TokenStoreInit =
+  | 'memory'
+  | 'cookie'
+  | null
+  | TokenStore
+  | Tokens
+  | { headers: { get(name: string): string | null } | Record<string, string | string[] | undefined> };
+
+/** Builds the store for a `tokenStore` option (null means none: no user session). */
+export function resolveTokenStore(init: TokenStoreInit, projectId: string, env: SdkEnvironment): TokenStore | null {
+  if (init === null) return null;
+  if (init === 'memory') return memoryTokenStore();
+  if (init === 'cookie') return cookieTokenStore(projectId, env);
+  if ('get' in init && typeof init.get === 'function' && 'set' in init) return init as TokenStore;
+  if ('headers' in init) {
+    const h = init.headers as { get?: unknown } & Record<string, unknown>;
+    const raw = typeof h.get === 'function' ? (h.get as (n: string) => string | null)('x-stack-auth') : (h['x-stack-auth'] as string | string[] | undefined);
+    return memoryTokenStore(tokensFromAuthHeader(Array.isArray(raw) ? raw[0] : raw));
+  }
+  if ('accessToken' in init || 'refreshToken' in init) return memoryTokenStore(init as Tokens);
+  throw new GatehouseConfigError('Unknown tokenStore option.');
+}

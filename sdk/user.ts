@@ -1,0 +1,242 @@
+import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Team, dropUndefined, type AppCore } from './objects.ts';
+import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireUser } from './wire.ts';
+
+const enc = encodeURIComponent;
+
+/** Fields a user update may carry (client: the first group; server adds the rest). */
+export interface UserUpdate {
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  selectedTeamId?: string | null;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  totpSecretBase64?: string | null;
+  primaryEmail?: string | null;
+  // server only
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  password?: string | null;
+}
+
+/** The wire body of a user update (snake_case, undefined fields dropped). */
+export function userUpdateToWire(u: UserUpdate): Record<string, unknown> {
+  return dropUndefined({
+    display_name: u.displayName,
+    profile_image_url: u.profileImageUrl,
+    client_metadata: u.clientMetadata,
+    selected_team_id: u.selectedTeamId,
+    otp_auth_enabled: u.otpAuthEnabled,
+    passkey_auth_enabled: u.passkeyAuthEnabled,
+    totp_secret_base64: u.totpSecretBase64,
+    primary_email: u.primaryEmail,
+    client_read_only_metadata: u.clientReadOnlyMetadata,
+    server_metadata: u.serverMetadata,
+    primary_email_verified: u.primaryEmailVerified,
+    primary_email_auth_enabled: u.primaryEmailAuthEnabled,
+    password: u.password,
+  });
+}
+
+/**
+ * A user with the library names of product-spec §3. As the current user (`/users/me`, client
+ * or server with a token store) its calls act on `me`; as a server-fetched user, on its id.
+ */
+export class User {
+  readonly id: string;
+  readonly displayName: string | null;
+  readonly primaryEmail: string | null;
+  readonly primaryEmailVerified: boolean;
+  readonly profileImageUrl: string | null;
+  readonly signedUpAt: Date;
+  readonly clientMetadata: unknown;
+  readonly clientReadOnlyMetadata: unknown;
+  readonly serverMetadata: unknown;
+  readonly hasPassword: boolean;
+  readonly emailAuthEnabled: boolean;
+  readonly otpAuthEnabled: boolean;
+  readonly passkeyAuthEnabled: boolean;
+  readonly isMultiFactorRequired: boolean;
+  readonly isAnonymous: boolean;
+  readonly isRestricted: boolean;
+  readonly oauthProviders: { id: string; accountId: string; email: string | null }[];
+  readonly selectedTeam: Team | null;
+  readonly lastActiveAt: Date | null;
+
+  constructor(protected readonly app: AppCore, readonly wire: WireUser, protected readonly ref: string = 'me') {
+    this.id = wire.id;
+    this.displayName = wire.display_name;
+    this.primaryEmail = wire.primary_email;
+    this.primaryEmailVerified = wire.primary_email_verified;
+    this.profileImageUrl = wire.profile_image_url;
+    this.signedUpAt = new Date(wire.signed_up_at_millis);
+    this.clientMetadata = wire.client_metadata;
+    this.clientReadOnlyMetadata = wire.client_read_only_metadata;
+    this.serverMetadata = wire.server_metadata;
+    this.hasPassword = wire.has_password;
+    this.emailAuthEnabled = wire.auth_with_email ?? wire.primary_email_auth_enabled ?? false;
+    this.otpAuthEnabled = wire.otp_auth_enabled;
+    this.passkeyAuthEnabled = wire.passkey_auth_enabled;
+    this.isMultiFactorRequired = wire.requires_totp_mfa;
+    this.isAnonymous = wire.is_anonymous;
+    this.isRestricted = wire.is_restricted ?? false;
+    this.oauthProviders = (wire.oauth_providers ?? []).map((p) => ({ id: p.id, accountId: p.account_id, email: p.email ?? null }));
+    this.selectedTeam = wire.selected_team ? new Team(app, wire.selected_team) : null;
+    this.lastActiveAt = wire.last_active_at_millis == null ? null : new Date(wire.last_active_at_millis);
+  }
+
+  private get path(): string {
+    return `/users/${enc(this.ref)}`;
+  }
+
+  /** `PATCH /users/{me|id}`; a client update marks the access token expired (its claims changed). */
+  async update(update: UserUpdate): Promise<void> {
+    await this.app.call('PATCH', this.path, { body: userUpdateToWire(update) });
+    if (this.ref === 'me') this.app.suggestAccessTokenExpired();
+    await this.app.invalidate('/users');
+  }
+
+  /** Sets `displayName`. */
+  setDisplayName(displayName: string | null): Promise<void> {
+    return this.update({ displayName });
+  }
+
+  /** Sets `clientMetadata`. */
+  setClientMetadata(clientMetadata: unknown): Promise<void> {
+    return this.update({ clientMetadata });
+  }
+
+  /** Selects a team (or none). */
+  setSelectedTeam(team: Team | string | null): Promise<void> {
+    return this.update({ selectedTeamId: team === null ? null : typeof team === 'string' ? team : team.id });
+  }
+
+  /** `DELETE /users/{me|id}` (client: needs client_user_deletion_enabled). */
+  async delete(): Promise<void> {
+    await this.app.call('DELETE', this.path, { body: {} });
+    await this.app.invalidate();
+  }
+
+  /** `POST /auth/password/update` `{old_password, new_password}`; PASSWORD_CONFIRMATION_MISMATCH on a wrong old one. */
+  async updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void> {
+    await this.app.call('POST', '/auth/password/update', { body: { old_password: options.oldPassword, new_password: options.newPassword } });
+    await this.app.invalidate('/users/me');
+  }
+
+  /** `POST /auth/password/set` `{password}` (users without one). */
+  async setPassword(options: { password: string }): Promise<void> {
+    await this.app.call('POST', '/auth/password/set', { body: { password: options.password } });
+    await this.app.invalidate('/users/me');
+  }
+
+  /** `POST /contact-channels/send-verification-code` `{email, callback_url}` for the primary email. */
+  async sendVerificationEmail(options: { callbackUrl: string }): Promise<void> {
+    if (!this.primaryEmail) throw new Error('Sending a verification email requires a primary email.');
+    await this.app.call('POST', '/contact-channels/send-verification-code', { body: { email: this.primaryEmail, callback_url: options.callbackUrl } });
+  }
+
+  /** `GET /auth/sessions?user_id=`. */
+  async getActiveSessions(): Promise<ActiveSession[]> {
+    const res = await this.app.call<WireList<WireSession>>('GET', '/auth/sessions', { query: { user_id: this.ref } });
+    return res.items.map((s) => new ActiveSession(s));
+  }
+
+  /** `DELETE /auth/sessions/{id}?user_id=me` (CANNOT_DELETE_CURRENT_SESSION for the current one). */
+  async revokeSession(sessionId: string): Promise<void> {
+    await this.app.call('DELETE', `/auth/sessions/${enc(sessionId)}`, { query: this.ref === 'me' ? { user_id: 'me' } : {}, body: {} });
+    await this.app.invalidate('/auth/sessions');
+  }
+
+  /** `GET /contact-channels?user_id=`. */
+  async listContactChannels(): Promise<ContactChannel[]> {
+    const res = await this.app.call<WireList<WireContactChannel>>('GET', '/contact-channels', { query: { user_id: this.ref } });
+    return res.items.map((c) => new ContactChannel(this.app, c, this.ref));
+  }
+
+  /** `POST /contact-channels` `{user_id, type: 'email', value, used_for_auth, is_primary}`. */
+  async createContactChannel(options: { value: string; usedForAuth: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<ContactChannel> {
+    const wire = await this.app.call<WireContactChannel>('POST', '/contact-channels', { body: dropUndefined({ user_id: this.ref, type: 'email', value: options.value, used_for_auth: options.usedForAuth, is_primary: options.isPrimary ?? false, is_verified: options.isVerified }) });
+    await this.app.invalidate('/contact-channels');
+    return new ContactChannel(this.app, wire, this.ref);
+  }
+
+  /** `GET /teams?user_id=`. */
+  async listTeams(): Promise<Team[]> {
+    const res = await this.app.call<WireList<WireTeam>>('GET', '/teams', { query: { user_id: this.ref } });
+    return res.items.map((t) => new Team(this.app, t));
+  }
+
+  /** One of the user's teams, or null. */
+  async getTeam(teamId: string): Promise<Team | null> {
+    return (await this.listTeams()).find((t) => t.id === teamId) ?? null;
+  }
+
+  /** `POST /teams` `{display_name, profile_image_url?, creator_user_id}`, then selects it (client). */
+  async createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team> {
+    const wire = await this.app.call<WireTeam>('POST', '/teams', { body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: this.ref }) });
+    if (this.ref === 'me') await this.update({ selectedTeamId: wire.id });
+    await this.app.invalidate('/teams');
+    return new Team(this.app, wire);
+  }
+
+  /** `DELETE /team-memberships/{team}/{me|id}`. */
+  async leaveTeam(team: Team | string): Promise<void> {
+    await this.app.call('DELETE', `/team-memberships/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.ref)}`, { body: {} });
+    await this.app.invalidate('/teams');
+    await this.app.invalidate('/users/me');
+  }
+
+  /** `GET /team-permissions?team_id=&user_id=&recursive=` (recursive by default). */
+  async listPermissions(team: Team | string, options: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
+    const res = await this.app.call<WireList<{ id: string }>>('GET', '/team-permissions', { query: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref, recursive: options.recursive ?? true } });
+    return res.items.map((p) => ({ id: p.id }));
+  }
+
+  /** True when the user holds `permissionId` in `team` (existence in the recursive list). */
+  async hasPermission(team: Team | string, permissionId: string): Promise<boolean> {
+    return (await this.listPermissions(team)).some((p) => p.id === permissionId);
+  }
+
+  /** `GET /project-permissions?user_id=&recursive=`. */
+  async listProjectPermissions(options: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
+    const res = await this.app.call<WireList<{ id: string }>>('GET', '/project-permissions', { query: { user_id: this.ref, recursive: options.recursive ?? true } });
+    return res.items.map((p) => ({ id: p.id }));
+  }
+
+  /** `GET /user-api-keys?user_id=`. */
+  async listApiKeys(): Promise<ApiKey[]> {
+    const res = await this.app.call<WireList<WireApiKey>>('GET', '/user-api-keys', { query: { user_id: this.ref } });
+    return res.items.map((k) => new ApiKey(this.app, k));
+  }
+
+  /** `POST /user-api-keys` `{user_id, description, expires_at_millis, is_public}`; the result has the full `value`. */
+  async createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ApiKey> {
+    const wire = await this.app.call<WireApiKey>('POST', '/user-api-keys', { body: { user_id: this.ref, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
+    await this.app.invalidate('/user-api-keys');
+    return new ApiKey(this.app, wire);
+  }
+
+  /** `GET /emails/notification-preference/{me|id}`. */
+  async listNotificationCategories(): Promise<NotificationCategory[]> {
+    const res = await this.app.call<WireList<WireNotificationCategory>>('GET', `/emails/notification-preference/${enc(this.ref)}`);
+    return res.items.map((c) => new NotificationCategory(this.app, c));
+  }
+
+  /** Server: `POST /auth/sessions` `{user_id, expires_in_millis (default 1 year), is_impersonation}` → tokens. */
+  async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}): Promise<{ accessToken: string; refreshToken: string }> {
+    const res = await this.app.call<{ access_token: string; refresh_token: string }>('POST', '/auth/sessions', { body: { user_id: this.id, expires_in_millis: options.expiresInMillis ?? 31_536_000_000, is_impersonation: options.isImpersonation ?? false } });
+    return { accessToken: res.access_token, refreshToken: res.refresh_token };
+  }
+
+  /** Server: `POST /team-permissions/{team}/{user}/{permission}`. */
+  async grantPermission(team: Team | string, permissionId: string): Promise<void> {
+    await this.app.call('POST', `/team-permissions/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.id)}/${enc(permissionId)}`, { body: {} });
+  }
+
+  /** Server: `DELETE /team-permissions/{team}/{user}/{permission}`. */
+  async revokePermission(team: Team | string, permissionId: string): Promise<void> {
+    await this.app.call('DELETE', `/team-permissions/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.id)}/${enc(permissionId)}`, { body: {} });
+  }
+}
