@@ -30,7 +30,7 @@ export async function checkAcyclic(db: Kysely<Database>, projectId: string, chan
   const defs = (await listDefinitions(db, projectId))
     .filter((d) => d.id !== previousId)
     .map((d) => ({ ...d, containedIds: d.containedIds.map((c) => (c === previousId ? changed.id : c)) }));
-  const cycle = findCycle([...defs, changed]);
+  const cycle = findCycle([changed, ...defs]);
   if (cycle) throw new StatusError(400, `Permission definitions must not contain themselves: ${cycle.join(' → ')}`);
 }
 
