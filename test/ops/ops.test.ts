@@ -123,7 +123,9 @@ describe('graceful shutdown', () => {
     let stopped = false;
     let stopping: Promise<void> | undefined;
     const res = await slowRequest(running.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'slow@example.com', display_name: 'Slow request' }), 400, () => {
-      stopping = running.stop().then(() => { stopped = true; });
+      // Once the server has parsed the headers (a request whose bytes are still in the kernel
+      // is not in flight yet).
+      setTimeout(() => { stopping = running.stop().then(() => { stopped = true; }); }, 150);
     });
     assert.equal(res.status, 201, res.raw);
     assert.ok(stopping);
@@ -137,7 +139,7 @@ describe('graceful shutdown', () => {
     const dir = tempDir();
     const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS } });
     try {
-      const res = await slowRequest(proc.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'sigterm@example.com' }), 500, () => { proc.child.kill('SIGTERM'); });
+      const res = await slowRequest(proc.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'sigterm@example.com' }), 700, () => { setTimeout(() => proc.child.kill('SIGTERM'), 200); });
       assert.equal(res.status, 201, res.raw);
       const exit = await proc.exited;
       assert.deepEqual(exit, { code: 0, signal: null }, proc.stderr());
