@@ -87,6 +87,13 @@ function walk(dir) {
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
+// 0. The prebuilt UI bundles, when the UI build exists.
+for (const script of ['build-ui.mjs']) {
+  if (!existsSync(join(root, 'scripts', script))) continue;
+  const ui = spawnSync(process.execPath, [join(root, 'scripts', script)], { cwd: root, stdio: 'inherit' });
+  if (ui.status !== 0) throw new Error(`scripts/${script} failed`);
+}
+
 // 1. Bundle the CLI (which starts the server) into one CommonJS file.
 const bundlePath = join(work, 'gatehouse.cjs');
 await esbuild.build({
@@ -101,10 +108,13 @@ await esbuild.build({
   keepNames: true,
   legalComments: 'none',
   logLevel: 'warning',
-  // pg's optional native driver is never used; `import.meta` only appears on the non-SEA path.
-  external: ['pg-native'],
-  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version) },
-  logOverride: { 'empty-import-meta': 'silent' },
+  // pg's optional native driver is never used. esbuild is only a development fallback
+  // (server-bin/hosted-pages.ts builds the hosted bundle in memory when dist/ui is missing); inside
+  // the binary the prebuilt bundle is an embedded static file, and requiring esbuild fails cleanly.
+  external: ['pg-native', 'esbuild'],
+  // Modules that locate files next to themselves get a location inside a folder that does not
+  // exist, so they fall back (or fail) cleanly instead of crashing on an empty import.meta.
+  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': JSON.stringify('file:///gatehouse-sea/server-bin/gatehouse.cjs') },
   plugins: [embeddedAddonsPlugin()],
 });
 

@@ -9,7 +9,7 @@ import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type Gatehou
 
 // Builds dist/gatehouse-like binary into a temp folder (a few seconds), copies it alone into an
 // empty folder and runs it there with no node on PATH and a private HOME (its addon cache).
-const root = join(import.meta.dirname, '..', '..');
+const repo = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-binary-'));
 const buildDir = join(work, 'build');
 const runDir = join(work, 'run');
@@ -40,7 +40,7 @@ before(() => {
   mkdirSync(join(ui, 'assets'), { recursive: true });
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>fixture</title><div id=app>embedded page</div>');
   writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("fixture")');
-  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`], { cwd: repo, encoding: 'utf8' });
   assert.equal(build.status, 0, build.stderr);
   mkdirSync(runDir);
   copyFileSync(join(buildDir, 'gatehouse'), binary);
@@ -80,6 +80,16 @@ describe('the single executable', () => {
       assert.match(js.headers.get('content-type') ?? '', /javascript/);
       assert.equal(await js.text(), 'console.log("fixture")');
       assert.equal((await fetch(`${first.url}/fixture/../gatehouse-data/gatehouse.db`)).status, 404);
+      if (existsSync(join(repo, 'scripts', 'build-ui.mjs'))) {
+        // The hosted pages' prebuilt bundle is embedded and served, and the page itself renders.
+        const script = await fetch(`${first.url}/handler/handler.js`);
+        assert.equal(script.status, 200);
+        assert.match(script.headers.get('content-type') ?? '', /javascript/);
+        assert.ok((await script.text()).length > 1000);
+        const signIn = await fetch(`${first.url}/handler/sign-in`);
+        assert.equal(signIn.status, 200);
+        assert.match(await signIn.text(), /handler\.js/);
+      }
       const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'kept@example.com', password: 'correct horse battery', primary_email_auth_enabled: true }) });
       assert.equal(created.status, 201, await created.clone().text());
       userId = ((await created.json()) as { id: string }).id;
