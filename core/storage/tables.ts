@@ -21,6 +21,13 @@ export interface Database {
   team_permission_grants: TeamPermissionGrantsTable;
   project_permission_grants: ProjectPermissionGrantsTable;
   api_keys: ApiKeysTable;
+  verification_codes: VerificationCodesTable;
+  emails: EmailsTable;
+  contact_channels: ContactChannelsTable;
+  notification_preferences: NotificationPreferencesTable;
+  email_themes: EmailSourcesTable;
+  email_templates: EmailSourcesTable;
+  email_drafts: EmailSourcesTable;
 }
 
 /** 0 or 1. */
@@ -124,6 +131,79 @@ export interface RefreshTokensTable {
 
 /** Unused marker to keep `Generated` importable for later tables with database defaults. */
 export type _Generated<T> = Generated<T>;
+
+/** One emailed code (core/verification-codes); `code_hash`/`nonce_hash` are SHA-256 of the code and of `code.slice(6)`. */
+export interface VerificationCodesTable {
+  id: string;
+  project_id: string;
+  /** What the code is for: `otp_sign_in`, `email_verification`, `password_reset`, `team_invitation`, … */
+  purpose: string;
+  code_hash: string;
+  nonce_hash: string;
+  /** A purpose-specific id to list codes by (e.g. the team of an invitation). */
+  subject_id: string | null;
+  user_id: string | null;
+  email: string | null;
+  /** JSON payload of the purpose. */
+  data: string;
+  attempt_count: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The email outbox and sent-email log (core/emails). */
+export interface EmailsTable {
+  id: string;
+  project_id: string;
+  user_id: string | null;
+  to_email: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  notification_category: string | null;
+  /** `shared` (GATEHOUSE_SMTP_URL), `standard` (the project's SMTP) or `outbox` (kept, never sent). */
+  transport: string;
+  /** `pending`, `sent`, `failed` or `outbox`. */
+  status: string;
+  attempt_count: number;
+  next_attempt_at: number;
+  /** Lease of the worker delivering it (epoch ms), so several processes can share the table. */
+  locked_until: number | null;
+  error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A user's non-primary contact channel; the primary email lives in `users.primary_email*`. */
+export interface ContactChannelsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  type: string;
+  value: string;
+  is_verified: Bool;
+  used_for_auth: Bool;
+  created_at: number;
+}
+
+export interface NotificationPreferencesTable {
+  project_id: string;
+  user_id: string;
+  category_id: string;
+  enabled: Bool;
+}
+
+/** Email themes, templates and drafts: TSX source per project (defaults are built in, rows override them). */
+export interface EmailSourcesTable {
+  project_id: string;
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
 
 /** A custom permission definition (core/permissions); `scope` is `team` or `project`. */
 export interface PermissionDefinitionsTable {

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.ts';
+import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 
 /**
@@ -8,5 +9,6 @@ import { teamsPermissions } from './0004-teams-permissions.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0003-email': email,
   '0004-teams-permissions': teamsPermissions,
 };

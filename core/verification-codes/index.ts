@@ -1,0 +1,16 @@
+/**
+ * The one verification-code engine for every emailed code (OTP / magic link, email verification,
+ * password reset, team invitations, …): create → check (no consume) → use (consume once).
+ * @see wire-protocol §3.3, §7
+ */
+export {
+  createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,
+  findVerificationCode, revokeVerificationCode, splitOtp,
+  DEFAULT_CODE_TTL_MS, MAX_ATTEMPTS_PER_CODE,
+  type VerificationCode, type VerificationPurpose, type VerificationData, type NewVerificationCode,
+} from './engine.ts';
+
+/** The errors `checkVerificationCode`/`useVerificationCode` raise, for an operation's `errors` list. */
+export const VERIFICATION_CODE_ERRORS = [
+  'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
+] as const;
