@@ -7,6 +7,7 @@ import { executeOperation, type OperationRequest, type OperationResponse } from 
 import type { AnyOperation } from './operations/define.ts';
 import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.ts';
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
+import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 
 export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -30,6 +31,10 @@ export interface CoreOptions {
   environment?: 'development' | 'production' | 'test';
   logger?: Logger;
   seedKeys?: SeedKeys;
+  /** Server-wide SMTP URL (GATEHOUSE_SMTP_URL); none keeps emails in the built-in outbox. */
+  smtpUrl?: string | null;
+  /** Email delivery worker polling interval in ms (default 1000). */
+  emailPollIntervalMs?: number;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */
@@ -52,6 +57,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secret = await loadServerSecret(options.storage.db, options.secret);
   const runtime = createRuntime({ ...options, secret });
   const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
+  startEmailWorker(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));
   return {
     runtime,
@@ -70,6 +76,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ...request,
       });
     },
-    close: () => options.storage.close(),
+    close: async () => { await stopEmailWorker(runtime); await options.storage.close(); },
   };
 }

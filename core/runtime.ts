@@ -30,6 +30,10 @@ export interface RuntimeOptions {
   /** `development` adds the cause to 500 bodies; `production` never sends internals. */
   environment?: 'development' | 'production' | 'test';
   logger?: Logger;
+  /** Server-wide SMTP URL (GATEHOUSE_SMTP_URL) for projects with the `shared` email config; none keeps emails in the outbox. */
+  smtpUrl?: string | null;
+  /** Real-time polling interval of the email delivery worker in ms (default 1000). */
+  emailPollIntervalMs?: number;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -43,6 +47,8 @@ export interface Runtime {
   readonly strictErrors: boolean;
   readonly environment: 'development' | 'production' | 'test';
   readonly log: Logger;
+  readonly smtpUrl: string | null;
+  readonly emailPollIntervalMs: number;
 }
 
 /** Builds the runtime services from options. */
@@ -57,5 +63,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     strictErrors: options.strictErrors ?? false,
     environment: options.environment ?? 'production',
     log: options.logger ?? silentLogger,
+    smtpUrl: options.smtpUrl ?? null,
+    emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
   };
 }

@@ -30,6 +30,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       secret: config.secret,
       accessTokenTtlMs: config.accessTokenTtlMs,
       seedKeys: config.seedKeys,
+      smtpUrl: config.smtpUrl ?? null,
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
       environment: options.environment ?? 'production',

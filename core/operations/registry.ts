@@ -6,6 +6,7 @@ import * as projects from '../projects/index.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/index.ts';
+import * as authOtp from '../auth-otp/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -24,4 +25,5 @@ export const operations: readonly AnyOperation[] = [
   permissions.listProjectPermissionDefinitions, permissions.createProjectPermissionDefinition, permissions.updateProjectPermissionDefinition, permissions.deleteProjectPermissionDefinition,
   permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
+  authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
 ];

@@ -1,0 +1,21 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+
+/**
+ * `POST /auth/otp/sign-in/check-code` `{code}` → `{is_code_valid: true}` without consuming the
+ * code; an invalid code raises its verification-code error (wire-protocol §3.3).
+ */
+export const checkSignInCode = defineOperation({
+  id: 'authOtp.checkSignInCode',
+  method: 'POST',
+  path: '/auth/otp/sign-in/check-code',
+  summary: 'Check a sign-in code without using it.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ code: v.string() }) },
+  errors: [...VERIFICATION_CODE_ERRORS],
+  async run(ctx, { body }) {
+    await checkVerificationCode(ctx, ctx.auth.project.id, 'otp_sign_in', body.code);
+    return { is_code_valid: true };
+  },
+});

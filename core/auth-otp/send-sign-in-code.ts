@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { EmailSchema } from '../users/schemas.ts';
+import { findUserByAuthEmail } from '../users/index.ts';
+import { createVerificationCode, splitOtp } from '../verification-codes/index.ts';
+import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
+
+/** Data of an `otp_sign_in` code. */
+export type OtpSignInData = { email: string; callback_url: string };
+
+/**
+ * `POST /auth/otp/send-sign-in-code` `{email, callback_url, bot_challenge_*?}` → `{nonce}`
+ * (wire-protocol §3.3). Creates a 7-day code and queues the email "Sign in to <project>: Your
+ * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
+ *
+ * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;
+ * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`
+ * when the email belongs to a user whose email is unverified and who has no OTP sign-in.
+ */
+export const sendSignInCode = defineOperation({
+  id: 'authOtp.sendSignInCode',
+  method: 'POST',
+  path: '/auth/otp/send-sign-in-code',
+  summary: 'Email a one-time code and magic link for signing in.',
+  access: ['client', 'server', 'admin'],
+  input: {
+    body: v.strictObject({
+      email: EmailSchema,
+      callback_url: v.string(),
+      bot_challenge_token: v.optional(v.nullable(v.string())),
+      bot_challenge_phase: v.optional(v.nullable(v.string())),
+      bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
+    }),
+  },
+  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    if (!project.config.magicLinkEnabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');
+    assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    const email = normalizeEmail(body.email);
+    return ctx.transaction(async (tx) => {
+      const existing = await findUserByAuthEmail(tx.db, project.id, email);
+      if (existing && existing.primary_email_verified !== 1 && existing.otp_auth_enabled !== 1) {
+        throw new KnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: true });
+      }
+      const data: OtpSignInData = { email, callback_url: body.callback_url };
+      const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
+      const { otp, nonce } = splitOtp(code);
+      await sendBuiltInEmail(tx, project, {
+        kind: 'magic_link', to: email, userId: existing?.id ?? null,
+        vars: { otp, link: linkWithCode(body.callback_url, code), userDisplayName: existing?.display_name ?? '' },
+      });
+      return { nonce };
+    });
+  },
+});

@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
+import { issueSession } from '../sessions/index.ts';
+import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import type { OtpSignInData } from './send-sign-in-code.ts';
+
+/**
+ * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
+ * (wire-protocol §3.3). `code` is the magic link's code or `otp + nonce` (case-insensitive).
+ *
+ * The first sign-in creates the user with a verified, auth-enabled primary email and
+ * `otp_auth_enabled` (plus its personal team when configured); an existing user gets OTP sign-in
+ * enabled and its email marked verified, since receiving the code proves it.
+ *
+ * Errors: the verification-code outcomes (max attempts, not found, expired, used);
+ * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused).
+ */
+export const signInWithOtp = defineOperation({
+  id: 'authOtp.signIn',
+  method: 'POST',
+  path: '/auth/otp/sign-in',
+  summary: 'Sign in with an emailed code or magic link.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ code: v.string() }) },
+  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    return useVerificationCode<OtpSignInData, object>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
+      const email = code.data.email;
+      let user: UserRow | null = await findUserByAuthEmail(tx.db, project.id, email);
+      let isNewUser = false;
+      if (user) {
+        await updateUser(tx.db, project.id, user.id, { otp_auth_enabled: 1, primary_email_verified: 1 });
+        user = (await findUser(tx.db, project.id, user.id))!;
+      } else {
+        if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+        user = await finishUserCreation(tx, project, await insertNewUser(tx, project, {
+          primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1,
+        }));
+        isNewUser = true;
+      }
+      const session = await issueSession(tx, project, user);
+      return { access_token: session.accessToken, refresh_token: session.refreshToken, is_new_user: isNewUser, user_id: user.id };
+    });
+  },
+});

@@ -1,0 +1,31 @@
+/**
+ * The built-in emails every flow sends (spec §3 Email): verification, magic link / OTP, password
+ * reset, team invitation, sign-in invitation. Each kind names its variables; the default
+ * templates (templates.ts) render them, and project templates may override the body.
+ */
+export type BuiltInEmailKind = 'email_verification' | 'magic_link' | 'password_reset' | 'team_invitation' | 'sign_in_invitation';
+
+export const BUILT_IN_EMAIL_KINDS: readonly BuiltInEmailKind[] = ['email_verification', 'magic_link', 'password_reset', 'team_invitation', 'sign_in_invitation'];
+
+/** Subjects of the built-in emails (wire-protocol §3.1, §3.3, §3.8). `vars` are the template variables. */
+export function builtInSubject(kind: BuiltInEmailKind, vars: Record<string, string>): string {
+  switch (kind) {
+    case 'email_verification': return `Verify your email at ${vars.projectDisplayName}`;
+    case 'magic_link': return `Sign in to ${vars.projectDisplayName}: Your code is ${vars.otp}`;
+    case 'password_reset': return `Reset your password at ${vars.projectDisplayName}`;
+    case 'team_invitation': return `You have been invited to join ${vars.teamDisplayName}`;
+    case 'sign_in_invitation': return `You have been invited to sign in to ${vars.projectDisplayName}`;
+  }
+}
+
+/** `callbackUrl` with `code` set as a query parameter (the link a user clicks). */
+export function linkWithCode(callbackUrl: string, code: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set('code', code);
+  return url.toString();
+}
+
+/** HTML-escapes text for the plain (non-template) fallback bodies. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,54 @@
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import { uuid } from '../lib/random.ts';
+import { insertEmail, type EmailRow } from './queries.ts';
+import { routeFor } from './transport.ts';
+import { kickEmailWorker } from './worker.ts';
+
+/** One email to queue. */
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  html: string;
+  text?: string | null;
+  userId?: string | null;
+  /** Notification category id, for the sent log (preferences are checked by the caller). */
+  notificationCategory?: string | null;
+}
+
+/**
+ * Queues an email in the outbox. Uses `ctx.db`, so call it inside the transaction of the change
+ * that caused the email: it commits with that change or not at all. After commit the delivery
+ * worker is nudged; it sends through the project's route (spec §3 Email): `standard` → the
+ * project's SMTP, `shared` → GATEHOUSE_SMTP_URL, neither → the row stays in the outbox with
+ * status `outbox`, readable through `GET /internal/emails`.
+ *
+ * @returns the email row id.
+ */
+export async function enqueueEmail(ctx: OperationContext, project: Project, email: OutgoingEmail): Promise<string> {
+  const route = routeFor(project.config.emailConfig, ctx.runtime.smtpUrl, project.displayName);
+  const row: EmailRow = {
+    id: uuid(),
+    project_id: project.id,
+    user_id: email.userId ?? null,
+    to_email: email.to,
+    subject: email.subject,
+    html: email.html,
+    text: email.text ?? null,
+    notification_category: email.notificationCategory ?? null,
+    transport: route.kind === 'outbox' ? 'outbox' : project.config.emailConfig.type,
+    status: route.kind === 'outbox' ? 'outbox' : 'pending',
+    attempt_count: 0,
+    next_attempt_at: ctx.now,
+    locked_until: null,
+    error: null,
+    created_at: ctx.now,
+    sent_at: null,
+  };
+  await insertEmail(ctx.db, row);
+  if (route.kind !== 'outbox') {
+    const runtime = ctx.runtime;
+    ctx.afterCommit(() => kickEmailWorker(runtime));
+  }
+  return row.id;
+}

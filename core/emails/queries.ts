@@ -1,0 +1,71 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, EmailsTable, EmailSourcesTable } from '../storage/tables.ts';
+
+/** An outbox / sent-email row as stored. */
+export type EmailRow = Selectable<EmailsTable>;
+
+export async function insertEmail(db: Kysely<Database>, row: EmailRow): Promise<void> {
+  await db.insertInto('emails').values(row).execute();
+}
+
+/** Ids of pending emails due at `now` whose lease (if any) has run out; oldest first. */
+export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('emails').select('id')
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Takes the lease of one due email until `lockedUntil`, atomically: a conditional update that only
+ * one process can win. Returns the row when this caller holds the lease, else null.
+ */
+export async function claimEmail(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<EmailRow | null> {
+  const result = await db.updateTable('emails').set({ locked_until: lockedUntil })
+    .where('id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return null;
+  const row = await db.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Records the outcome of a delivery attempt and releases the lease, if this caller still holds it. */
+export async function finishAttempt(db: Kysely<Database>, id: string, lockedUntil: number, changes: Updateable<EmailsTable>): Promise<void> {
+  await db.updateTable('emails').set({ ...changes, locked_until: null })
+    .where('id', '=', id).where('locked_until', '=', lockedUntil).execute();
+}
+
+/** The project's emails, newest first. */
+export async function listProjectEmails(db: Kysely<Database>, projectId: string, limit = 1000): Promise<EmailRow[]> {
+  return db.selectFrom('emails').selectAll().where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+// ── Themes, templates and drafts ─────────────────────────────────────────────────────────────
+
+export type EmailSourceTable = 'email_themes' | 'email_templates' | 'email_drafts';
+export type EmailSourceRow = Selectable<EmailSourcesTable>;
+
+export async function listSources(db: Kysely<Database>, table: EmailSourceTable, projectId: string): Promise<EmailSourceRow[]> {
+  return db.selectFrom(table).selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findSource(db: Kysely<Database>, table: EmailSourceTable, projectId: string, id: string): Promise<EmailSourceRow | null> {
+  const row = await db.selectFrom(table).selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function insertSource(db: Kysely<Database>, table: EmailSourceTable, row: EmailSourceRow): Promise<void> {
+  await db.insertInto(table).values(row).execute();
+}
+
+export async function updateSource(db: Kysely<Database>, table: EmailSourceTable, projectId: string, id: string, changes: Updateable<EmailSourcesTable>): Promise<void> {
+  await db.updateTable(table).set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+export async function deleteSource(db: Kysely<Database>, table: EmailSourceTable, projectId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom(table).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
