@@ -37,7 +37,14 @@ export interface Gatehouse {
  */
 export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
   const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data');
-  const core = await createCore({ ...options, storage });
+  let core: Core;
+  try {
+    core = await createCore({ ...options, storage });
+  } catch (error) {
+    // Close what we opened; a caller-provided adapter stays the caller's to close.
+    if (!options.storage) await storage.close().catch(() => {});
+    throw error;
+  }
   const app = createKoaApp(core);
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');

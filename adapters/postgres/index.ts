@@ -50,6 +50,7 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   return {
     dialect: 'postgres',
     db,
+    schema,
     isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),

@@ -12,6 +12,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface StorageAdapter {
   readonly dialect: Dialect;
   readonly db: Kysely<Database>;
+  /**
+   * The PostgreSQL schema holding the tables (undefined for SQLite). The migrator names it
+   * explicitly: Kysely's table-existence check otherwise sees same-named tables in other schemas.
+   */
+  readonly schema?: string;
   /** True when `error` is a unique-constraint violation raised by this dialect's driver. */
   isUniqueViolation(error: unknown): boolean;
   /** Cheap round trip for readiness checks; throws when the database is unreachable. */
@@ -31,6 +36,7 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'gatehouse_migrations',
     migrationLockTableName: 'gatehouse_migrations_lock',
+    ...(adapter.schema ? { migrationTableSchema: adapter.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -32,8 +32,9 @@ export async function startTestServer(dialect: Dialect, options: { accessTokenTt
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
+  const storage = database.open();
   const gatehouse = await createGatehouse({
-    storage: database.open(),
+    storage,
     baseUrl: options.baseUrl ?? url,
     secret: 'test-secret-do-not-use-in-production',
     clock,
@@ -43,6 +44,12 @@ export async function startTestServer(dialect: Dialect, options: { accessTokenTt
     seedKeys: INTERNAL_KEYS,
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 50,
+  }).catch(async (error: unknown) => {
+    // Leave nothing open that would keep the test process alive after a failed start.
+    server.close();
+    await storage.close().catch(() => {});
+    await database.drop().catch(() => {});
+    throw error;
   });
   server.on('request', gatehouse.handler);
   return {

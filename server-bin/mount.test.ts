@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { createServer, type Server } from 'node:http';
+import Koa from 'koa';
+import { createGatehouse, type Gatehouse } from './index.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../test/helpers/dialects.ts';
+import { describe } from 'node:test';
+
+for (const dialect of testDialects()) {
+  describe(`in-process mount [${dialect}]`, () => {
+    let database: TestDatabase;
+    let gatehouse: Gatehouse;
+    let plain: Server;
+    let koaServer: Server;
+    let plainUrl = '';
+    let koaUrl = '';
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      gatehouse = await createGatehouse({ storage: database.open(), baseUrl: 'http://localhost/auth', mountPath: '/auth', secret: 'mount-test', strictErrors: true, environment: 'test' });
+      plain = createServer((req, res) => {
+        if (req.url?.startsWith('/auth')) return gatehouse.handler(req, res);
+        res.end('host app');
+      });
+      await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+      plainUrl = `http://127.0.0.1:${(plain.address() as { port: number }).port}`;
+
+      const app = new Koa();
+      app.use(gatehouse.middleware);
+      app.use((ctx) => { ctx.body = 'koa host'; });
+      koaServer = app.listen(0, '127.0.0.1');
+      await new Promise<void>((r) => koaServer.once('listening', r));
+      koaUrl = `http://127.0.0.1:${(koaServer.address() as { port: number }).port}`;
+    });
+
+    after(async () => {
+      plain.closeAllConnections();
+      koaServer.closeAllConnections();
+      await new Promise<void>((r) => plain.close(() => r()));
+      await new Promise<void>((r) => koaServer.close(() => r()));
+      await gatehouse.close();
+      await database.drop();
+    });
+
+    it('serves the API under the host server\'s own path inside a plain node:http server', async () => {
+      const res = await fetch(`${plainUrl}/auth/api/v1/projects/current`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+      assert.equal(res.status, 200);
+      assert.equal((await res.json() as { id: string }).id, 'internal');
+      assert.equal(await (await fetch(`${plainUrl}/other`)).text(), 'host app');
+    });
+
+    it('works as Koa middleware and passes other paths on', async () => {
+      const res = await fetch(`${koaUrl}/auth/api/v1`);
+      assert.match(await res.text(), /Authentication: None/);
+      assert.equal(await (await fetch(`${koaUrl}/elsewhere`)).text(), 'koa host');
+    });
+
+    it('answers the same in-process as over HTTP', async () => {
+      const res = await gatehouse.core.invoke('projects.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+      assert.equal(res.status, 200);
+      assert.equal(JSON.parse(res.body).id, 'internal');
+      const denied = await gatehouse.core.invoke('users.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+      assert.equal(denied.knownError, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+    });
+  });
+}
