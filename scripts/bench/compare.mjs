@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, totalmem, release, tmpdir } from 'node:os';
+import { cpus, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -32,6 +32,7 @@ const CLIENT = {
   'content-type': 'application/json',
 };
 const started = Date.now();
+const loadAtStart = loadavg()[0];
 const log = (msg) => process.stderr.write(`[bench ${Math.round((Date.now() - started) / 1000)}s] ${msg}\n`);
 const children = new Set();
 process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
@@ -296,7 +297,7 @@ function writeReport({ results, memory, cold, baInstalled }) {
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (\`node scripts/bench/compare.mjs\`, ${duration} s per run).
 
-**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
+**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; the ratios come from the same run). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
 
 **Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, one user read by id).
 
