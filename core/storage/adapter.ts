@@ -38,7 +38,13 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
     migrationLockTableName: 'gatehouse_migrations_lock',
     ...(adapter.schema ? { migrationTableSchema: adapter.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // SQLite has no migration lock across connections: when another process migrated the same file
+  // at the same moment, our attempt fails on "already exists". A second attempt sees its work.
+  for (let attempt = 0; error && adapter.dialect === 'sqlite' && attempt < 3; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

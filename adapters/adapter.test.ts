@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { migrateToLatest, type StorageAdapter } from '../core/storage/adapter.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../test/helpers/dialects.ts';
+
+/** The shared adapter suite: the same expectations on every dialect (STYLE.md "Tests"). */
+for (const dialect of testDialects()) {
+  describe(`storage adapter [${dialect}]`, () => {
+    let database: TestDatabase;
+    let adapter: StorageAdapter;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      adapter = database.open();
+    });
+    after(async () => {
+      await adapter.close();
+      await database.drop();
+    });
+
+    it('migrates an empty database, and migrating again (even concurrently) changes nothing', async () => {
+      const second = database.open();
+      await Promise.all([migrateToLatest(adapter), migrateToLatest(second)]);
+      await migrateToLatest(adapter);
+      await second.close();
+      const rows = await sql<{ name: string }>`select name from gatehouse_migrations order by name`.execute(adapter.db);
+      assert.ok(rows.rows.length >= 1);
+      assert.equal(rows.rows[0]!.name, '0001-foundation');
+    });
+
+    it('answers ping', async () => {
+      await adapter.ping();
+    });
+
+    it('round-trips epoch-millisecond integers as numbers and JSON as text', async () => {
+      const big = 4_102_444_800_000; // year 2100, beyond int32
+      await adapter.db.insertInto('projects').values({
+        id: 'p-roundtrip', display_name: 'R', description: '', created_at: big, is_production_mode: 0, is_development_environment: 0,
+        owner_team_id: null, logo_url: null, logo_full_url: null, logo_dark_mode_url: null, logo_full_dark_mode_url: null, config: JSON.stringify({ a: [1, 'ü'] }),
+      }).execute();
+      const row = await adapter.db.selectFrom('projects').selectAll().where('id', '=', 'p-roundtrip').executeTakeFirstOrThrow();
+      assert.equal(row.created_at, big);
+      assert.equal(typeof row.created_at, 'number');
+      assert.deepEqual(JSON.parse(row.config), { a: [1, 'ü'] });
+    });
+
+    it('reports unique violations through isUniqueViolation', async () => {
+      const values = { key: 'dup', value: 'x' };
+      await adapter.db.insertInto('server_settings').values(values).execute();
+      let caught: unknown;
+      try { await adapter.db.insertInto('server_settings').values(values).execute(); } catch (error) { caught = error; }
+      assert.ok(caught, 'second insert must fail');
+      assert.equal(adapter.isUniqueViolation(caught), true);
+      assert.equal(adapter.isUniqueViolation(new Error('other')), false);
+    });
+
+    it('rolls a failed transaction back completely', async () => {
+      await assert.rejects(adapter.db.transaction().execute(async (trx) => {
+        await trx.insertInto('server_settings').values({ key: 'tx-1', value: 'a' }).execute();
+        throw new Error('abort');
+      }), /abort/);
+      const row = await adapter.db.selectFrom('server_settings').select('key').where('key', '=', 'tx-1').executeTakeFirst();
+      assert.equal(row, undefined);
+    });
+
+    it('enforces foreign keys with cascading deletes', async () => {
+      await adapter.db.insertInto('projects').values({
+        id: 'p-fk', display_name: 'F', description: '', created_at: 1, is_production_mode: 0, is_development_environment: 0,
+        owner_team_id: null, logo_url: null, logo_full_url: null, logo_dark_mode_url: null, logo_full_dark_mode_url: null, config: '{}',
+      }).execute();
+      await adapter.db.insertInto('users').values({
+        id: 'u-fk', project_id: 'p-fk', display_name: null, primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0,
+        profile_image_url: null, signed_up_at: 1, last_active_at: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null,
+        password_hash: null, otp_auth_enabled: 0, passkey_auth_enabled: 0, totp_secret_base64: null, is_anonymous: 0, selected_team_id: null,
+        restricted_by_admin: 0, restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null, risk_scores: '{}',
+      }).execute();
+      await assert.rejects(adapter.db.insertInto('refresh_tokens').values({
+        id: 'r-fk', project_id: 'p-fk', user_id: 'missing-user', token_hash: 'h', created_at: 1, last_used_at: 1, expires_at: null, is_impersonation: 0,
+      }).execute());
+      await adapter.db.deleteFrom('projects').where('id', '=', 'p-fk').execute();
+      const user = await adapter.db.selectFrom('users').select('id').where('id', '=', 'u-fk').executeTakeFirst();
+      assert.equal(user, undefined);
+    });
+  });
+}
