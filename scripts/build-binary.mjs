@@ -28,7 +28,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
  */
 const STATIC_FOLDERS = [
   { dir: 'dist/ui/handler', mount: '/handler', fallbacks: { '/handler/': '/handler/index.html' } },
-  { dir: 'dist/ui/dashboard', mount: '/', fallbacks: { '/': '/index.html' } },
+  // No catch-all fallback for the dashboard: `/projects/<id>/handler/*` and other app routes must
+  // reach the server. `/` serves `/index.html`; add client-route prefixes here when needed.
+  { dir: 'dist/ui/dashboard', mount: '/', fallbacks: {} },
 ];
 // `--static <dir>=<mount>` (repeatable) embeds more folders, e.g. in tests; `<mount>/index.html`
 // becomes the fallback of `<mount>/`.

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
-import { embeddedStaticFiles, folderStaticFiles, type StaticFiles } from './sea/static-files.ts';
+import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { isSea } from './sea/native.ts';
 
 /** Set by `scripts/build-binary.mjs` (esbuild `define`) in the single executable. */
@@ -18,18 +18,12 @@ function version(): string {
   }
 }
 
-/** The prebuilt pages: embedded in the single executable, else `dist/ui/*` when built. */
+/**
+ * The prebuilt pages embedded in the single executable (dist/ui/*, see scripts/build-binary.mjs);
+ * none under `npm start`, where the app's own middleware reads dist/ui from disk.
+ */
 function staticFiles(): StaticFiles | undefined {
-  if (isSea()) return embeddedStaticFiles();
-  const dist = new URL('../dist/ui/', import.meta.url);
-  const handler = new URL('handler/', dist);
-  const dashboard = new URL('dashboard/', dist);
-  const sets = [
-    existsSync(handler) ? folderStaticFiles(handler.pathname, '/handler', { '/handler/': '/handler/index.html' }) : undefined,
-    existsSync(dashboard) ? folderStaticFiles(dashboard.pathname, '/', { '/': '/index.html' }) : undefined,
-  ].filter((s): s is StaticFiles => s !== undefined);
-  if (sets.length === 0) return undefined;
-  return { size: sets.reduce((n, s) => n + s.size, 0), get: (path) => { for (const s of sets) { const f = s.get(path); if (f) return f; } return undefined; } };
+  return isSea() ? embeddedStaticFiles() : undefined;
 }
 
 /** `gatehouse backup <file>`: an online copy of the SQLite database (safe while the server runs). */
