@@ -7,6 +7,8 @@ import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/index.ts';
 import * as authOtp from '../auth-otp/index.ts';
+import * as contactChannels from '../contact-channels/index.ts';
+import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -26,4 +28,8 @@ export const operations: readonly AnyOperation[] = [
   permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
   authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
+  contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
+  contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,
+  contactChannels.verifyEmail, contactChannels.checkVerificationCodeOp,
+  sendResetCode, checkResetCode, resetPassword,
 ];

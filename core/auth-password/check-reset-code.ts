@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+
+/** `POST /auth/password/reset/check-code` `{code}` → `{is_code_valid: true}` without using the code (wire-protocol §3.1). */
+export const checkResetCode = defineOperation({
+  id: 'authPassword.checkResetCode',
+  method: 'POST',
+  path: '/auth/password/reset/check-code',
+  summary: 'Check a password-reset code without using it.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ code: v.string() }) },
+  errors: [...VERIFICATION_CODE_ERRORS],
+  async run(ctx, { body }) {
+    await checkVerificationCode(ctx, ctx.auth.project.id, 'password_reset', body.code);
+    return { is_code_valid: true };
+  },
+});

@@ -1,0 +1,40 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { findUser, updateUser } from '../users/index.ts';
+import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { assertPasswordAcceptable } from './rules.ts';
+import { hashPassword } from './hashing.ts';
+import type { PasswordResetData } from './send-reset-code.ts';
+
+/**
+ * `POST /auth/password/reset` `{code, password}` → `{success: true}` (wire-protocol §3.1). Sets
+ * the user's password (hashed before the transaction) and uses the code; receiving the code
+ * proves the email, so a matching primary email is marked verified.
+ *
+ * Errors: PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; the verification-code outcomes; USER_NOT_FOUND
+ * when the user was deleted.
+ */
+export const resetPassword = defineOperation({
+  id: 'authPassword.reset',
+  method: 'POST',
+  path: '/auth/password/reset',
+  summary: 'Set a new password with a password-reset code.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ code: v.string(), password: v.string() }) },
+  errors: ['PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', ...VERIFICATION_CODE_ERRORS, 'USER_NOT_FOUND'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    assertPasswordAcceptable(body.password);
+    const passwordHash = await hashPassword(body.password);
+    await useVerificationCode<PasswordResetData, void>(ctx, project.id, 'password_reset', body.code, async (tx, code) => {
+      const user = await findUser(tx.db, project.id, code.data.user_id);
+      if (!user) throw new KnownError('USER_NOT_FOUND');
+      await updateUser(tx.db, project.id, user.id, {
+        password_hash: passwordHash,
+        ...(user.primary_email === code.data.email ? { primary_email_verified: 1 } : {}),
+      });
+    });
+    return { success: true };
+  },
+});

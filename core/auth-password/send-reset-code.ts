@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { randomInt } from 'node:crypto';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { EmailSchema } from '../users/schemas.ts';
+import { findUserByAuthEmail } from '../users/index.ts';
+import { createVerificationCode } from '../verification-codes/index.ts';
+import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
+
+/** Data of a `password_reset` code. */
+export type PasswordResetData = { user_id: string; email: string };
+
+/**
+ * Every answer takes at least this long (plus up to 100 ms of jitter), whether or not the email
+ * exists, so the response time does not reveal which addresses have accounts. Real time, in ms.
+ */
+export const RESET_ANSWER_FLOOR_MS = 400;
+
+/**
+ * `POST /auth/password/send-reset-code` `{email, callback_url}` →
+ * `{"success": "maybe, only if user with e-mail exists"}` (wire-protocol §3.1). When a user signs in
+ * with that email, a 7-day `password_reset` code is created and the email "Reset your password at
+ * <project>" with `<callback_url>?code=<code>` is queued; otherwise nothing happens. The same
+ * answer comes after a similar delay either way.
+ *
+ * Errors: PASSWORD_AUTHENTICATION_NOT_ENABLED; REDIRECT_URL_NOT_WHITELISTED.
+ */
+export const sendResetCode = defineOperation({
+  id: 'authPassword.sendResetCode',
+  method: 'POST',
+  path: '/auth/password/send-reset-code',
+  summary: 'Email a password-reset link if the email has an account.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    const answerAt = Date.now() + RESET_ANSWER_FLOOR_MS + randomInt(100);
+    const email = normalizeEmail(body.email);
+    await ctx.transaction(async (tx) => {
+      const user = await findUserByAuthEmail(tx.db, project.id, email);
+      if (!user) return;
+      const data: PasswordResetData = { user_id: user.id, email };
+      const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'password_reset', data, userId: user.id, email });
+      await sendBuiltInEmail(tx, project, {
+        kind: 'password_reset', to: email, userId: user.id,
+        vars: { link: linkWithCode(body.callback_url, code), userDisplayName: user.display_name ?? '' },
+      });
+    });
+    const wait = answerAt - Date.now();
+    if (wait > 0) await sleep(wait);
+    return { success: 'maybe, only if user with e-mail exists' };
+  },
+});

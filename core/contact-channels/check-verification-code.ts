@@ -1,0 +1,18 @@
+import { defineOperation } from '../operations/define.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { CodeBodySchema } from './schemas.ts';
+
+/** `POST /contact-channels/verify/check-code` `{code}` → `{is_code_valid: true}` without using it (wire-protocol §3.4). */
+export const checkVerificationCodeOp = defineOperation({
+  id: 'contactChannels.checkVerificationCode',
+  method: 'POST',
+  path: '/contact-channels/verify/check-code',
+  summary: 'Check an email-verification code without using it.',
+  access: ['client', 'server', 'admin'],
+  input: { body: CodeBodySchema },
+  errors: [...VERIFICATION_CODE_ERRORS],
+  async run(ctx, { body }) {
+    await checkVerificationCode(ctx, ctx.auth.project.id, 'email_verification', body.code);
+    return { is_code_valid: true };
+  },
+});

@@ -1,0 +1,59 @@
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { uuid } from '../lib/random.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { findUser, updateUser } from '../users/index.ts';
+import { assertAuthValueFree, channelFromRow, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
+import { findChannelRowByValue, insertChannelRow, type ContactChannelRow } from './queries.ts';
+import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.ts';
+
+/**
+ * `POST /contact-channels` `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
+ * also `is_verified?`) → 201 channel (wire-protocol §3.4). A primary channel becomes the user's
+ * `primary_email`; the previous primary email stays as a non-primary channel.
+ *
+ * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when `used_for_auth` and another user
+ * signs in with the value; 409 text when the user already has this channel.
+ */
+export const createContactChannel = defineOperation({
+  id: 'contactChannels.create',
+  method: 'POST',
+  path: '/contact-channels',
+  summary: 'Add a contact channel to a user.',
+  access: ['client', 'server', 'admin'],
+  status: 201,
+  input: { body: ServerCreateChannelSchema },
+  clientInput: { body: ClientCreateChannelSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, body.user_id);
+    const value = normalizeEmail(body.value);
+    const isVerified = 'is_verified' in body && body.is_verified === true;
+    return ctx.transaction(async (tx) => {
+      const user = await getUserOrThrow(tx.db, project.id, userId);
+      if (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value)) {
+        throw new StatusError(409, 'This contact channel already exists for this user.');
+      }
+      if (body.used_for_auth) await assertAuthValueFree(tx.db, project.id, value, user.id);
+      if (body.is_primary) {
+        const previous = primaryChannelOf(user);
+        if (previous) {
+          await insertChannelRow(tx.db, {
+            id: uuid(), project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
+            is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0, created_at: tx.now,
+          });
+        }
+        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: body.used_for_auth ? 1 : 0 });
+        return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
+      }
+      const row: ContactChannelRow = {
+        id: uuid(), project_id: project.id, user_id: user.id, type: 'email', value,
+        is_verified: isVerified ? 1 : 0, used_for_auth: body.used_for_auth ? 1 : 0, created_at: tx.now,
+      };
+      await insertChannelRow(tx.db, row);
+      return toWireChannel(channelFromRow(row));
+    });
+  },
+});

@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { EmailSchema } from '../users/schemas.ts';
+import { assertCallbackUrlTrusted } from '../emails/index.ts';
+import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
+
+/**
+ * Legacy `POST /contact-channels/send-verification-code` `{email, callback_url}` →
+ * `{success: true}`: emails a verification link for the signed-in user's primary email
+ * (wire-protocol §3.4).
+ *
+ * Errors: USER_AUTHENTICATION_REQUIRED without a user; REDIRECT_URL_NOT_WHITELISTED;
+ * EMAIL_IS_NOT_PRIMARY_EMAIL `{email, primary_email}`; EMAIL_ALREADY_VERIFIED.
+ */
+export const sendVerificationCode = defineOperation({
+  id: 'contactChannels.sendVerificationCode',
+  method: 'POST',
+  path: '/contact-channels/send-verification-code',
+  summary: 'Email a verification link for the current user\'s primary email.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED'],
+  async run(ctx, { body }) {
+    const { project, user: caller } = ctx.auth;
+    if (!caller) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+    assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    const email = normalizeEmail(body.email);
+    await ctx.transaction(async (tx) => {
+      const user = await getUserOrThrow(tx.db, project.id, caller.id);
+      if (user.primary_email !== email) throw new KnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email, primary_email: user.primary_email });
+      if (user.primary_email_verified === 1) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+      await sendVerificationEmail(tx, project, user, email, body.callback_url);
+    });
+    return { success: true };
+  },
+});

@@ -1,0 +1,72 @@
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { uuid } from '../lib/random.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { findUser, updateUser } from '../users/index.ts';
+import { assertAuthValueFree, channelFromRow, findUserChannel, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
+import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelRow, updateChannelRow } from './queries.ts';
+import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSchema } from './schemas.ts';
+
+/**
+ * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
+ * is_primary?}` (server also `is_verified?`) → the channel (wire-protocol §3.4). A new value is
+ * unverified unless `is_verified` says otherwise. Making a channel primary swaps it with the
+ * current primary email (kept in `users.primary_email*`); the primary channel's id is derived from
+ * the user id, so the promoted channel answers with that id.
+ *
+ * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE; 404 text for an unknown channel;
+ * 409 text when the new value is another channel of the same user.
+ */
+export const updateContactChannel = defineOperation({
+  id: 'contactChannels.update',
+  method: 'PATCH',
+  path: '/contact-channels/:user_id/:contact_channel_id',
+  summary: 'Update a contact channel.',
+  access: ['client', 'server', 'admin'],
+  input: { params: ChannelParamsSchema, body: ServerUpdateChannelSchema },
+  clientInput: { params: ChannelParamsSchema, body: ClientUpdateChannelSchema },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
+  async run(ctx, { params, body }) {
+    const { project } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    return ctx.transaction(async (tx) => {
+      const user = await getUserOrThrow(tx.db, project.id, userId);
+      const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
+      if (!channel) throw new StatusError(404, 'Contact channel not found.');
+      const value = body.value === undefined ? channel.value : normalizeEmail(body.value);
+      const valueChanged = value !== channel.value;
+      if (valueChanged && (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {
+        throw new StatusError(409, 'This contact channel already exists for this user.');
+      }
+      const usedForAuth = body.used_for_auth ?? channel.usedForAuth;
+      const explicitVerified = 'is_verified' in body ? body.is_verified : undefined;
+      const isVerified = explicitVerified ?? (valueChanged ? false : channel.isVerified);
+      const isPrimary = body.is_primary ?? channel.isPrimary;
+      if (usedForAuth && (valueChanged || !channel.usedForAuth)) await assertAuthValueFree(tx.db, project.id, value, user.id);
+      const primaryCols = { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: usedForAuth ? 1 : 0 };
+      const rowCols = { value, is_verified: isVerified ? 1 : 0, used_for_auth: usedForAuth ? 1 : 0 };
+
+      if (channel.isPrimary && isPrimary) {
+        await updateUser(tx.db, project.id, user.id, primaryCols);
+      } else if (channel.isPrimary) {
+        const id = uuid();
+        await insertChannelRow(tx.db, { id, project_id: project.id, user_id: user.id, type: 'email', created_at: tx.now, ...rowCols });
+        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0 });
+        return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, id))!));
+      } else if (!isPrimary) {
+        await updateChannelRow(tx.db, project.id, channel.id, rowCols);
+        return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, channel.id))!));
+      } else {
+        const previous = primaryChannelOf(user);
+        if (previous) {
+          await updateChannelRow(tx.db, project.id, channel.id, { value: previous.value, is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0 });
+        } else {
+          await deleteChannelRow(tx.db, project.id, channel.id);
+        }
+        await updateUser(tx.db, project.id, user.id, primaryCols);
+      }
+      return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
+    });
+  },
+});
