@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createInternalUser, createProject, createProjectKeys, internal } from '../../test/helpers/api.ts';
+import { insertTeam, insertTeamMember } from '../teams/queries.ts';
+import { randomUUID } from 'node:crypto';
 
 describeWithServer('projects', (get) => {
   it('lets an internal user create a project and use it through an admin access token', async () => {
@@ -103,5 +105,50 @@ describeWithServer('projects', (get) => {
     const denied = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey });
     assertKnownError(denied, 'INVALID_SUPER_SECRET_ADMIN_KEY', 401);
     assert.deepEqual(denied.body.details, { project_id: projectId });
+  });
+
+  it('moves a project to another of the owner\'s teams, after which that team\'s members manage it', async () => {
+    const server = get();
+    const { projectId, owner } = await createProject(server);
+    const db = server.gatehouse.core.runtime.db;
+    const teamId = randomUUID();
+    await insertTeam(db, { id: teamId, project_id: 'internal', display_name: 'Second', profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: 1 });
+    await insertTeamMember(db, 'internal', teamId, owner.id, 1);
+    const colleague = await createInternalUser(server);
+    await insertTeamMember(db, 'internal', teamId, colleague.id, 1);
+    const res = await api(server, 'POST', '/internal/projects/transfer', { ...internal.client, accessToken: owner.accessToken }, { project_id: projectId, new_team_id: teamId });
+    assert.deepEqual(res.body, { success: true });
+    const asColleague = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', adminAccessToken: colleague.accessToken });
+    assert.equal(asColleague.status, 200, asColleague.text);
+    assert.equal(asColleague.body.owner_team_id, teamId);
+    const stranger = await createInternalUser(server);
+    assertKnownError(await api(server, 'POST', '/internal/projects/transfer', { ...internal.client, accessToken: stranger.accessToken }, { project_id: projectId, new_team_id: stranger.selectedTeamId }), 'PROJECT_NOT_FOUND', 404);
+    assertKnownError(await api(server, 'POST', '/internal/projects/transfer', internal.client, { project_id: projectId, new_team_id: teamId }), 'USER_AUTHENTICATION_REQUIRED', 401);
+  });
+
+  it('reads one key set, renames it, and answers API_KEY_NOT_FOUND for another project\'s key', async () => {
+    const server = get();
+    const a = await createProject(server);
+    const b = await createProject(server);
+    await createProjectKeys(server, a.admin);
+    const [item] = (await api(server, 'GET', '/internal/api-keys', a.admin)).body.items;
+    const one = await api(server, 'GET', `/internal/api-keys/${item.id}`, a.admin);
+    assert.equal(one.body.id, item.id);
+    const renamed = await api(server, 'PATCH', `/internal/api-keys/${item.id}`, a.admin, { description: 'renamed' });
+    assert.equal(renamed.body.description, 'renamed');
+    assertKnownError(await api(server, 'GET', `/internal/api-keys/${item.id}`, b.admin), 'API_KEY_NOT_FOUND', 404);
+    assertKnownError(await api(server, 'PATCH', `/internal/api-keys/${item.id}`, b.admin, { revoked: true }), 'API_KEY_NOT_FOUND', 404);
+    const none = await api(server, 'POST', '/internal/api-keys', a.admin, { description: 'x', expires_at_millis: null, has_publishable_client_key: false, has_secret_server_key: false, has_super_secret_admin_key: false });
+    assert.equal(none.status, 400);
+  });
+
+  it('refuses an expired project key', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const res = await api(server, 'POST', '/internal/api-keys', p.admin, { description: 'short', expires_at_millis: server.clock.now() + 1000, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false });
+    const key = res.body.secret_server_key as string;
+    assert.equal((await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: key })).status, 200);
+    server.clock.advance(2000);
+    assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: key }), 'INVALID_SECRET_SERVER_KEY', 401);
   });
 });
