@@ -6,9 +6,9 @@ import * as projects from '../projects/index.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/index.ts';
+import * as authPassword from '../auth-password/index.ts';
+import * as anonymous from '../anonymous/index.ts';
 import * as authOtp from '../auth-otp/index.ts';
-import * as contactChannels from '../contact-channels/index.ts';
-import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -20,7 +20,10 @@ export const operations: readonly AnyOperation[] = [
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
   sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession, sessions.oauthToken,
-  users.createUser, users.getCurrentUser,
+  users.createUser, users.getCurrentUser, users.updateCurrentUser, users.deleteCurrentUser, users.listUsers,
+  users.getUserById, users.updateUserById, users.deleteUserById,
+  authPassword.signUpWithPassword, authPassword.signInWithPassword, authPassword.updatePassword, authPassword.setPassword,
+  anonymous.signUpAnonymously,
   teams.listTeams, teams.createTeam, teams.getTeam, teams.updateTeam, teams.deleteTeam,
   teams.addTeamMember, teams.removeTeamMember, teams.listTeamMemberProfiles, teams.getTeamMemberProfile, teams.updateTeamMemberProfile,
   permissions.listTeamPermissionDefinitions, permissions.createTeamPermissionDefinition, permissions.updateTeamPermissionDefinition, permissions.deleteTeamPermissionDefinition,
@@ -28,8 +31,4 @@ export const operations: readonly AnyOperation[] = [
   permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
   authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
-  contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
-  contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,
-  contactChannels.verifyEmail, contactChannels.checkVerificationCodeOp,
-  sendResetCode, checkResetCode, resetPassword,
 ];

@@ -6,4 +6,4 @@ export { deleteSession } from './delete-session.ts';
 export { oauthToken } from './oauth-token.ts';
 export { issueSession, refreshSession, mintAccessToken, DEFAULT_REFRESH_TOKEN_TTL_MS, type IssuedSession } from './issue.ts';
 export { resolveUserId } from './resolve-user-id.ts';
-export { deleteOtherRefreshTokens } from './queries.ts';
+export { deleteOtherRefreshTokens, findRefreshTokenByHash } from './queries.ts';

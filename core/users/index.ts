@@ -1,7 +1,14 @@
 export { createUser } from './create-user.ts';
 export { getCurrentUser } from './get-current-user.ts';
+export { updateCurrentUser } from './update-current-user.ts';
+export { deleteCurrentUser } from './delete-current-user.ts';
+export { getUserById } from './get-user-by-id.ts';
+export { updateUserById } from './update-user-by-id.ts';
+export { deleteUserById } from './delete-user-by-id.ts';
+export { listUsers } from './list-users.ts';
 export { insertNewUser, finishUserCreation, onUserCreated, personalTeamName, type NewUserFields } from './create.ts';
-export { findUser, findUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
+export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
 export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
+export { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 export { restrictedReasonOf } from './restriction.ts';

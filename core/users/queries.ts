@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Insertable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
 import type { Database, UsersTable } from '../storage/tables.ts';
 
 /** A user row as stored. Domain code reads these fields directly. */
@@ -28,4 +28,68 @@ export async function updateUser(db: Kysely<Database>, projectId: string, userId
 
 export async function deleteUser(db: Kysely<Database>, projectId: string, userId: string): Promise<void> {
   await db.deleteFrom('users').where('project_id', '=', projectId).where('id', '=', userId).execute();
+}
+
+/** The auth-enabled user holding `email` other than `exceptUserId`, or null. `email` must be normalized. */
+export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string, exceptUserId: string): Promise<UserRow | null> {
+  const row = await db.selectFrom('users').selectAll()
+    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', 1)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Filters and order of one page of `GET /users` (wire-protocol §3.7). */
+export interface UserListOptions {
+  /** Page size; undefined lists every match. */
+  limit?: number;
+  /** Id of the first user of the page (the previous page's `next_cursor`). */
+  cursor?: { id: string; signedUpAt: number };
+  desc: boolean;
+  /** Free text matched, case-insensitively, against id, display name and primary email. */
+  query?: string;
+  teamId?: string;
+  /** `exclude`: no anonymous users; `only`: only anonymous users; `include`: both. */
+  anonymous: 'exclude' | 'include' | 'only';
+  /** When false, users with a restricted reason (admin restriction, or unverified email if required) are left out. */
+  includeRestricted: boolean;
+  requireEmailVerification: boolean;
+}
+
+/**
+ * One page of a project's users ordered by `(signed_up_at, id)`. Fetches `limit + 1` rows so the
+ * caller can tell whether another page follows.
+ */
+export async function listUsersPage(db: Kysely<Database>, projectId: string, options: UserListOptions): Promise<UserRow[]> {
+  const dir = options.desc ? 'desc' : 'asc';
+  let q = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
+  if (options.anonymous === 'exclude') q = q.where('is_anonymous', '=', 0);
+  if (options.anonymous === 'only') q = q.where('is_anonymous', '=', 1);
+  if (!options.includeRestricted) {
+    q = q.where('is_anonymous', '=', 0).where('restricted_by_admin', '=', 0);
+    if (options.requireEmailVerification) q = q.where('primary_email_verified', '=', 1);
+  }
+  if (options.teamId) {
+    const teamId = options.teamId;
+    q = q.where('id', 'in', (sub) => sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId));
+  }
+  if (options.query) {
+    const pattern = `%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([
+      eb(sql`lower(id)`, 'like', sql`${pattern} escape '\\'`),
+      eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
+      eb(sql`lower(primary_email)`, 'like', sql`${pattern} escape '\\'`),
+    ]));
+  }
+  if (options.cursor) {
+    const { id, signedUpAt } = options.cursor;
+    const op = options.desc ? '<' : '>';
+    q = q.where((eb) => eb.or([
+      eb('signed_up_at', op, signedUpAt),
+      eb.and([eb('signed_up_at', '=', signedUpAt), eb('id', options.desc ? '<=' : '>=', id)]),
+    ]));
+  }
+  q = q.orderBy('signed_up_at', dir).orderBy('id', dir);
+  if (options.limit !== undefined) q = q.limit(options.limit + 1);
+  return q.execute();
 }

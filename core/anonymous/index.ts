@@ -1,0 +1,1 @@
+export { signUpAnonymously } from './sign-up-anonymous.ts';

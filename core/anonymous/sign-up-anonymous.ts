@@ -1,0 +1,29 @@
+import { defineOperation } from '../operations/define.ts';
+import { finishUserCreation, insertNewUser } from '../users/index.ts';
+import { issueSession } from '../sessions/index.ts';
+
+/**
+ * `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`
+ * (wire-protocol §3.5). Creates an anonymous user: `is_anonymous: true`, restricted with
+ * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
+ * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
+ * signed for the `<project>:anon` audience (wire-protocol §4), so later requests need
+ * `x-stack-allow-anonymous-user: true`. A password sign-up with that token upgrades the user.
+ */
+export const signUpAnonymously = defineOperation({
+  id: 'anonymous.signUp',
+  method: 'POST',
+  path: '/auth/anonymous/sign-up',
+  summary: 'Create an anonymous user and a session for it.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const { project } = ctx.auth;
+    return ctx.transaction(async (tx) => {
+      const user = await finishUserCreation(tx, project, await insertNewUser(tx, project, { is_anonymous: 1 }));
+      const session = await issueSession(tx, project, user);
+      return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };
+    });
+  },
+});

@@ -1,0 +1,34 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { success } from '../lib/schemas.ts';
+import { updateUser } from '../users/index.ts';
+import { assertPasswordAcceptable } from './rules.ts';
+import { hashPassword } from './hashing.ts';
+
+/**
+ * `POST /auth/password/set` `{password}` (needs a signed-in user without a password) →
+ * `{success: true}` (wire-protocol §3.1). A user who already has a password gets 400 text.
+ *
+ * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG.
+ */
+export const setPassword = defineOperation({
+  id: 'authPassword.set',
+  method: 'POST',
+  path: '/auth/password/set',
+  summary: 'Set a password for a signed-in user who has none.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ password: v.string() }) },
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  async run(ctx, { body }) {
+    const { project, user } = ctx.auth;
+    if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+    if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    if (user.password_hash !== null) throw new StatusError(400, 'User already has a password set.');
+    assertPasswordAcceptable(body.password);
+    const passwordHash = await hashPassword(body.password);
+    await updateUser(ctx.db, project.id, user.id, { password_hash: passwordHash });
+    return success;
+  },
+});

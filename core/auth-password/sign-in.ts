@@ -1,0 +1,43 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { findUserByAuthEmail, updateUser } from '../users/index.ts';
+import { issueSession } from '../sessions/index.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
+
+/**
+ * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
+ * (wire-protocol §3.1).
+ *
+ * An unknown email, a user without a password and a wrong password all answer the same
+ * EMAIL_PASSWORD_MISMATCH after one password verification (no account enumeration through
+ * timing). PASSWORD_AUTHENTICATION_NOT_ENABLED when `credential_enabled` is off. A verified bcrypt
+ * (or outdated argon2) hash is replaced by an argon2id hash, computed outside any transaction.
+ */
+export const signInWithPassword = defineOperation({
+  id: 'authPassword.signIn',
+  method: 'POST',
+  path: '/auth/password/sign-in',
+  summary: 'Sign in with email and password.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ email: v.string(), password: v.string() }) },
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    const user = await findUserByAuthEmail(ctx.db, project.id, normalizeEmail(body.email));
+    if (!user || user.password_hash === null) {
+      await verifyAgainstDummy(body.password);
+      throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    }
+    const { ok, needsRehash } = await verifyPassword(user.password_hash, body.password);
+    if (!ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    if (needsRehash) {
+      const upgraded = await hashPassword(body.password);
+      await updateUser(ctx.db, project.id, user.id, { password_hash: upgraded });
+    }
+    const session = await issueSession(ctx, project, user);
+    return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };
+  },
+});

@@ -1,0 +1,76 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { isRedirectUrlTrusted } from '../config/domains.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { EmailSchema } from '../users/schemas.ts';
+import { emailTakenError, findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
+import { issueSession } from '../sessions/index.ts';
+import { assertPasswordAcceptable } from './rules.ts';
+import { hashPassword } from './hashing.ts';
+import { runPasswordSignUpHooks } from './hooks.ts';
+
+/**
+ * `POST /auth/password/sign-up` `{email, password, verification_callback_url?, bot_challenge_*?}`
+ * → `{access_token, refresh_token, user_id}` (wire-protocol §3.1).
+ *
+ * Checks, in the upstream order: PASSWORD_AUTHENTICATION_NOT_ENABLED (`credential_enabled` off),
+ * REDIRECT_URL_NOT_WHITELISTED (callback not trusted: localhost when allowed, a trusted domain, or
+ * this server's own origin), SIGN_UP_NOT_ENABLED, PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG,
+ * USER_EMAIL_ALREADY_EXISTS `{email}`. The `bot_challenge_*` fields are accepted and ignored.
+ *
+ * A request carrying an anonymous user's access token upgrades that user in place (same id, now
+ * with email and password, no longer anonymous); otherwise a new user is created with its personal
+ * team when `create_team_on_sign_up` is set. The password is hashed before the transaction; the
+ * `onPasswordSignUp` hooks (verification email) run inside it.
+ */
+export const signUpWithPassword = defineOperation({
+  id: 'authPassword.signUp',
+  method: 'POST',
+  path: '/auth/password/sign-up',
+  summary: 'Sign up with email and password.',
+  access: ['client', 'server', 'admin'],
+  input: {
+    body: v.strictObject({
+      email: EmailSchema,
+      password: v.string(),
+      verification_callback_url: v.optional(v.nullable(v.string())),
+      bot_challenge_token: v.optional(v.nullable(v.string())),
+      bot_challenge_phase: v.optional(v.nullable(v.string())),
+      bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
+    }),
+  },
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'USER_EMAIL_ALREADY_EXISTS'],
+  async run(ctx, { body }) {
+    const { project, user: caller } = ctx.auth;
+    const config = project.config;
+    if (!config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    const callbackUrl = body.verification_callback_url ?? null;
+    if (callbackUrl !== null && !isRedirectUrlTrusted(callbackUrl, {
+      allowLocalhost: config.allowLocalhost,
+      domains: config.domains,
+      extraOrigins: [new URL(ctx.runtime.baseUrl).origin],
+    })) {
+      throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+    }
+    if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+    assertPasswordAcceptable(body.password);
+    const email = normalizeEmail(body.email);
+    const passwordHash = await hashPassword(body.password);
+
+    return ctx.transaction(async (tx) => {
+      if (await findUserByAuthEmail(tx.db, project.id, email)) throw emailTakenError(email);
+      let user: UserRow;
+      const fields = { primary_email: email, primary_email_verified: 0, primary_email_auth_enabled: 1, password_hash: passwordHash };
+      if (caller && caller.is_anonymous === 1) {
+        await updateUser(tx.db, project.id, caller.id, { ...fields, is_anonymous: 0 });
+        user = (await findUser(tx.db, project.id, caller.id))!;
+      } else {
+        user = await finishUserCreation(tx, project, await insertNewUser(tx, project, fields));
+      }
+      await runPasswordSignUpHooks(tx, project, user, { verificationCallbackUrl: callbackUrl });
+      const session = await issueSession(tx, project, user);
+      return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };
+    });
+  },
+});

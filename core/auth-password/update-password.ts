@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { success } from '../lib/schemas.ts';
+import { updateUser } from '../users/index.ts';
+import { deleteOtherRefreshTokens, findRefreshTokenByHash } from '../sessions/index.ts';
+import { assertPasswordAcceptable } from './rules.ts';
+import { hashPassword, verifyPassword } from './hashing.ts';
+
+/**
+ * `POST /auth/password/update` `{old_password, new_password}` (needs a signed-in user) →
+ * `{success: true}` (wire-protocol §3.1). Revokes every other session of the user: all refresh
+ * tokens but the one sent in `x-stack-refresh-token`.
+ *
+ * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * USER_DOES_NOT_HAVE_PASSWORD; PASSWORD_CONFIRMATION_MISMATCH for a wrong old password;
+ * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for the new one.
+ */
+export const updatePassword = defineOperation({
+  id: 'authPassword.update',
+  method: 'POST',
+  path: '/auth/password/update',
+  summary: "Change the signed-in user's password.",
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  async run(ctx, { body }) {
+    const { project, user } = ctx.auth;
+    if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+    if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    if (user.password_hash === null) throw new KnownError('USER_DOES_NOT_HAVE_PASSWORD');
+    const { ok } = await verifyPassword(user.password_hash, body.old_password);
+    if (!ok) throw new KnownError('PASSWORD_CONFIRMATION_MISMATCH');
+    assertPasswordAcceptable(body.new_password);
+    const passwordHash = await hashPassword(body.new_password);
+    await ctx.transaction(async (tx) => {
+      const keep = ctx.refreshToken ? await findRefreshTokenByHash(tx.db, project.id, sha256Hex(ctx.refreshToken)) : null;
+      await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });
+      await deleteOtherRefreshTokens(tx.db, project.id, user.id, keep?.user_id === user.id ? keep.id : null);
+    });
+    return success;
+  },
+});

@@ -1,0 +1,30 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { success } from '../lib/schemas.ts';
+import { deleteUser } from './queries.ts';
+
+/**
+ * `DELETE /users/me`: deletes the signed-in user and, through foreign keys, their sessions and
+ * memberships → `{success: true}`. Clients may do so only when the project has
+ * `client_user_deletion_enabled`; otherwise 400 text (wire-protocol §3.7).
+ *
+ * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER without a user.
+ */
+export const deleteCurrentUser = defineOperation({
+  id: 'users.deleteCurrent',
+  method: 'DELETE',
+  path: '/users/me',
+  summary: 'Delete the signed-in user.',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx) {
+    const { user, project, accessType } = ctx.auth;
+    if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    if (accessType === 'client' && !project.config.clientUserDeletionEnabled) {
+      throw new StatusError(400, 'Client user deletion is not enabled for this project');
+    }
+    await deleteUser(ctx.db, project.id, user.id);
+    return success;
+  },
+});

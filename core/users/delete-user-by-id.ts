@@ -1,0 +1,28 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { success } from '../lib/schemas.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { deleteUser, findUser } from './queries.ts';
+import { UserIdParams } from './get-user-by-id.ts';
+
+/**
+ * `DELETE /users/{user_id}` (server/admin): deletes a user with their sessions and memberships →
+ * `{success: true}` (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER
+ * for `me` without a user.
+ */
+export const deleteUserById = defineOperation({
+  id: 'users.delete',
+  method: 'DELETE',
+  path: '/users/:user_id',
+  summary: 'Delete a user by id.',
+  access: ['server', 'admin'],
+  input: { params: UserIdParams },
+  errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { params }) {
+    const { project } = ctx.auth;
+    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
+    if (!user) throw new KnownError('USER_NOT_FOUND');
+    await deleteUser(ctx.db, project.id, user.id);
+    return success;
+  },
+});

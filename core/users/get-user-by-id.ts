@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { UserIdOrMeSchema } from '../lib/schemas.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { findTeam } from '../teams/queries.ts';
+import { findUser } from './queries.ts';
+import { toServerUser } from './wire.ts';
+
+/** Path parameters of the `/users/{user_id}` operations; `me` is the signed-in user. */
+export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
+
+/**
+ * `GET /users/{user_id}` (server/admin): one user of the project, server view
+ * (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
+ * without a user.
+ */
+export const getUserById = defineOperation({
+  id: 'users.get',
+  method: 'GET',
+  path: '/users/:user_id',
+  summary: 'Get a user by id.',
+  access: ['server', 'admin'],
+  input: { params: UserIdParams },
+  errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  async run(ctx, { params }) {
+    const { project } = ctx.auth;
+    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
+    if (!user) throw new KnownError('USER_NOT_FOUND');
+    const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
+    return toServerUser(user, project.config, team);
+  },
+});

@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
+import { findTeam, type TeamRow } from '../teams/queries.ts';
+import { findUser, listUsersPage } from './queries.ts';
+import { toServerUser } from './wire.ts';
+
+const LimitSchema = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'must be a positive integer'),
+  v.transform(Number),
+  v.minValue(1, 'must be at least 1'),
+);
+
+/**
+ * `GET /users` (server/admin): the project's users in server view, ordered by sign-up time
+ * (ascending unless `desc=true`), paginated (wire-protocol §3.7):
+ * `{items, is_paginated: true, pagination: {next_cursor}}`. `cursor` is the id of the first user
+ * of the wanted page; `next_cursor` is null without `limit` or on the last page. Anonymous users
+ * are left out unless `include_anonymous=true` (which also includes restricted users), restricted
+ * ones unless `include_restricted=true`; `only_anonymous=true` needs `include_anonymous=true`
+ * (else 400 text). `query` matches id, display name or email (case-insensitive substring);
+ * `team_id` keeps members of one team. An unknown `cursor` answers 400 text.
+ */
+export const listUsers = defineOperation({
+  id: 'users.list',
+  method: 'GET',
+  path: '/users',
+  summary: 'List users, paginated.',
+  access: ['server', 'admin'],
+  input: {
+    query: v.strictObject({
+      limit: v.optional(LimitSchema),
+      cursor: v.optional(UuidSchema),
+      order_by: v.optional(v.picklist(['signed_up_at'])),
+      desc: v.optional(QueryBooleanSchema),
+      query: v.optional(v.string()),
+      team_id: v.optional(UuidSchema),
+      include_anonymous: v.optional(QueryBooleanSchema),
+      include_restricted: v.optional(QueryBooleanSchema),
+      only_anonymous: v.optional(QueryBooleanSchema),
+    }),
+  },
+  errors: [],
+  async run(ctx, { query }) {
+    const { project } = ctx.auth;
+    if (query.only_anonymous && !query.include_anonymous) throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');
+    let cursor: { id: string; signedUpAt: number } | undefined;
+    if (query.cursor) {
+      const at = await findUser(ctx.db, project.id, query.cursor);
+      if (!at) throw new StatusError(400, 'cursor does not name a user of this project');
+      cursor = { id: at.id, signedUpAt: Number(at.signed_up_at) };
+    }
+    const includeAnonymous = query.include_anonymous ?? false;
+    const rows = await listUsersPage(ctx.db, project.id, {
+      limit: query.limit,
+      cursor,
+      desc: query.desc ?? false,
+      query: query.query || undefined,
+      teamId: query.team_id,
+      anonymous: query.only_anonymous ? 'only' : includeAnonymous ? 'include' : 'exclude',
+      includeRestricted: includeAnonymous || (query.include_restricted ?? false),
+      requireEmailVerification: project.config.requireEmailVerification,
+    });
+    const hasMore = query.limit !== undefined && rows.length > query.limit;
+    const page = hasMore ? rows.slice(0, query.limit) : rows;
+    const teams = new Map<string, TeamRow | null>();
+    for (const id of new Set(page.map((u) => u.selected_team_id).filter((t): t is string => t !== null))) {
+      teams.set(id, await findTeam(ctx.db, project.id, id));
+    }
+    return {
+      items: page.map((u) => toServerUser(u, project.config, u.selected_team_id ? teams.get(u.selected_team_id) ?? null : null)),
+      is_paginated: true,
+      pagination: { next_cursor: hasMore ? rows[query.limit!]!.id : null },
+    };
+  },
+});

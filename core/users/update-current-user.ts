@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { clientUpdateEntries, serverUpdateEntries } from './schemas.ts';
+import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
+
+/**
+ * `PATCH /users/me`: updates the signed-in user → the user in the caller's view. Clients may set
+ * only the client fields (`clientUpdateEntries`: display name, profile image, client metadata,
+ * selected team, TOTP secret, OTP/passkey flags, primary email); server and admin callers any
+ * server field (wire-protocol §3.7). `display_name: ""` is stored as null.
+ *
+ * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER without a user; those of `updateUserFields`.
+ */
+export const updateCurrentUser = defineOperation({
+  id: 'users.updateCurrent',
+  method: 'PATCH',
+  path: '/users/me',
+  summary: 'Update the signed-in user.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject(serverUpdateEntries) },
+  clientInput: { body: v.strictObject(clientUpdateEntries) },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
+  async run(ctx, { body }) {
+    const { user, project, accessType } = ctx.auth;
+    if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    return updateUserFields(ctx, project, user, body, accessType);
+  },
+});

@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { findUser } from './queries.ts';
+import { serverUpdateEntries } from './schemas.ts';
+import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
+import { UserIdParams } from './get-user-by-id.ts';
+
+/**
+ * `PATCH /users/{user_id}` (server/admin): updates any server field of a user → server user
+ * (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
+ * without a user; those of `updateUserFields`.
+ */
+export const updateUserById = defineOperation({
+  id: 'users.update',
+  method: 'PATCH',
+  path: '/users/:user_id',
+  summary: 'Update a user by id.',
+  access: ['server', 'admin'],
+  input: { params: UserIdParams, body: v.strictObject(serverUpdateEntries) },
+  errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
+  async run(ctx, { params, body }) {
+    const { project, accessType } = ctx.auth;
+    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
+    if (!user) throw new KnownError('USER_NOT_FOUND');
+    return updateUserFields(ctx, project, user, body, accessType);
+  },
+});

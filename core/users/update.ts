@@ -1,0 +1,47 @@
+import type { Updateable } from 'kysely';
+import { KnownError } from '../errors/index.ts';
+import type { AccessType, OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/queries.ts';
+import type { UsersTable } from '../storage/tables.ts';
+import { findTeam, isTeamMember } from '../teams/queries.ts';
+import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
+import { findOtherUserByAuthEmail, findUser, updateUser, type UserRow } from './queries.ts';
+import type { ServerUserCreate } from './schemas.ts';
+import { toUserForAccess } from './wire.ts';
+
+/** Errors `updateUserFields` may raise; operations that call it declare these. */
+export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
+
+/**
+ * Applies a wire update (client or server fields, already validated) to `user` and answers the
+ * user in the caller's view (wire-protocol §3.7 `PATCH /users/*`). Hashes a new password before
+ * opening its transaction. A changed primary email becomes unverified unless
+ * `primary_email_verified` is given too.
+ *
+ * @throws KnownError USER_EMAIL_ALREADY_EXISTS `{email}` when another user signs in with the
+ *   email; TEAM_MEMBERSHIP_NOT_FOUND `{team_id, user_id}` when `selected_team_id` names a team the
+ *   user is not in; PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 from
+ *   `userFieldsToColumns`.
+ */
+export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
+  const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
+  return ctx.transaction(async (tx) => {
+    const current = (await findUser(tx.db, project.id, user.id)) ?? user;
+    if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {
+      columns.primary_email_verified = 0;
+    }
+    const email = columns.primary_email !== undefined ? columns.primary_email : current.primary_email;
+    const authEnabled = columns.primary_email_auth_enabled !== undefined ? columns.primary_email_auth_enabled : current.primary_email_auth_enabled;
+    const emailOrAuthChanged = columns.primary_email !== undefined || columns.primary_email_auth_enabled !== undefined;
+    if (emailOrAuthChanged && email && authEnabled === 1 && await findOtherUserByAuthEmail(tx.db, project.id, email, user.id)) {
+      throw emailTakenError(email);
+    }
+    if (columns.selected_team_id && !(await isTeamMember(tx.db, project.id, columns.selected_team_id, user.id))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: columns.selected_team_id, user_id: user.id });
+    }
+    await updateUser(tx.db, project.id, user.id, columns);
+    const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
+    const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
+    return toUserForAccess(accessType, updated, project.config, team);
+  });
+}
