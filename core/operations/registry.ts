@@ -9,6 +9,8 @@ import * as users from '../users/index.ts';
 import * as authPassword from '../auth-password/index.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as authOtp from '../auth-otp/index.ts';
+import * as contactChannels from '../contact-channels/index.ts';
+import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -31,4 +33,8 @@ export const operations: readonly AnyOperation[] = [
   permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
   authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
+  contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
+  contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,
+  contactChannels.verifyEmail, contactChannels.checkVerificationCodeOp,
+  sendResetCode, checkResetCode, resetPassword,
 ];
