@@ -2,21 +2,24 @@ import type { AnyOperation } from './define.ts';
 import * as meta from '../meta/index.ts';
 import * as teams from '../teams/index.ts';
 import * as permissions from '../permissions/index.ts';
+import * as apiKeys from '../api-keys/index.ts';
 import * as projects from '../projects/index.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/index.ts';
-import * as authPassword from '../auth-password/index.ts';
-import * as anonymous from '../anonymous/index.ts';
 import * as authOtp from '../auth-otp/index.ts';
 import * as contactChannels from '../contact-channels/index.ts';
 import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
+import * as authPassword from '../auth-password/index.ts';
+import * as anonymous from '../anonymous/index.ts';
+import * as metrics from '../metrics/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
  * derived from it. Add a domain's operations here when it lands.
  */
 export const operations: readonly AnyOperation[] = [
+  metrics.getMetrics,
   meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
@@ -32,6 +35,8 @@ export const operations: readonly AnyOperation[] = [
   permissions.listProjectPermissionDefinitions, permissions.createProjectPermissionDefinition, permissions.updateProjectPermissionDefinition, permissions.deleteProjectPermissionDefinition,
   permissions.listTeamPermissions, permissions.grantTeamPermission, permissions.revokeTeamPermission,
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
+  apiKeys.createUserApiKey, apiKeys.listUserApiKeys, apiKeys.getUserApiKey, apiKeys.updateUserApiKey, apiKeys.checkUserApiKey,
+  apiKeys.createTeamApiKey, apiKeys.listTeamApiKeys, apiKeys.getTeamApiKey, apiKeys.updateTeamApiKey, apiKeys.checkTeamApiKey,
   authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
   contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
   contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,

@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.ts';
 import { signAccessToken } from '../tokens/access-token.ts';
 import { findUser, type UserRow } from '../users/queries.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';
-import { findRefreshTokenByHash, insertRefreshToken, touchSession, type RefreshTokenRow } from './queries.ts';
+import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, touchSession, type RefreshTokenRow } from './queries.ts';
 
 /** Default refresh-token lifetime: 365 days (wire-protocol §4). */
 export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -61,6 +61,8 @@ export async function issueSession(
     is_impersonation: options.isImpersonation ? 1 : 0,
   };
   await insertRefreshToken(ctx.db, row);
+  // Impersonation is an admin acting, not the user being active.
+  if (!options.isImpersonation) await recordActiveDay(ctx.db, project.id, user.id, ctx.now);
   const accessToken = await mintAccessToken(ctx.runtime, project, user, row.id, ctx.now, ctx.auth?.branchId ?? 'main');
   return { accessToken, refreshToken, refreshTokenId: row.id };
 }
@@ -78,7 +80,7 @@ export async function refreshSession(ctx: OperationContext, project: Project, re
   }
   const user = await findUser(ctx.db, project.id, session.user_id);
   if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-  await touchSession(ctx.db, session, ctx.now);
+  await touchSession(ctx.db, session, ctx.now, user.last_active_at === null ? null : Number(user.last_active_at));
   const accessToken = await mintAccessToken(ctx.runtime, project, { ...user, last_active_at: ctx.now }, session.id, ctx.now, ctx.auth?.branchId ?? 'main');
   return { accessToken, session, user };
 }

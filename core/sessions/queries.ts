@@ -19,9 +19,26 @@ export async function findRefreshToken(db: Kysely<Database>, projectId: string, 
 }
 
 /** Marks a session used at `now` and its user active at `now`. */
-export async function touchSession(db: Kysely<Database>, row: RefreshTokenRow, now: number): Promise<void> {
+export async function touchSession(db: Kysely<Database>, row: RefreshTokenRow, now: number, previousActiveAt: number | null = null): Promise<void> {
   await db.updateTable('refresh_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
   await db.updateTable('users').set({ last_active_at: now }).where('project_id', '=', row.project_id).where('id', '=', row.user_id).execute();
+  await recordActiveDay(db, row.project_id, row.user_id, now, previousActiveAt);
+}
+
+/** UTC day of an epoch-ms time, `YYYY-MM-DD`. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Marks `userId` active on the day of `now` (metrics' daily active users). Skipped when the
+ * user's previous activity was already on that day, so a refresh costs no extra write.
+ */
+export async function recordActiveDay(db: Kysely<Database>, projectId: string, userId: string, now: number, previousActiveAt: number | null = null): Promise<void> {
+  const day = utcDay(now);
+  if (previousActiveAt !== null && utcDay(previousActiveAt) === day) return;
+  await db.insertInto('user_active_days').values({ project_id: projectId, day, user_id: userId })
+    .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
 }
 
 export async function deleteRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<void> {

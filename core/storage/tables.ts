@@ -15,6 +15,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   refresh_tokens: RefreshTokensTable;
+  user_active_days: UserActiveDaysTable;
   permission_definitions: PermissionDefinitionsTable;
   permission_edges: PermissionEdgesTable;
   permission_closure: PermissionClosureTable;
@@ -28,6 +29,13 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+}
+
+/** A user was active on `day` (UTC `YYYY-MM-DD`). */
+export interface UserActiveDaysTable {
+  project_id: string;
+  day: string;
+  user_id: string;
 }
 
 /** 0 or 1. */

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
+import { activity } from './0005-activity.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0003-email': email,
   '0004-teams-permissions': teamsPermissions,
+  '0005-activity': activity,
 };

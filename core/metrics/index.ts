@@ -1,0 +1,1 @@
+export { getMetrics, METRICS_DAYS } from './get-metrics.ts';

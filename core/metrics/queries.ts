@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/tables.ts';
+import type { UserRow } from '../users/queries.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Day numbers (days since the epoch, UTC) → counts. */
+export type DayCounts = Map<number, number>;
+
+function usersBase(db: Kysely<Database>, projectId: string, includeAnonymous: boolean) {
+  let q = db.selectFrom('users').where('project_id', '=', projectId);
+  if (!includeAnonymous) q = q.where('is_anonymous', '=', 0);
+  return q;
+}
+
+export async function countUsers(db: Kysely<Database>, projectId: string, includeAnonymous: boolean): Promise<number> {
+  const row = await usersBase(db, projectId, includeAnonymous).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Sign-ups per UTC day since `fromMs`, grouped in the database (integer division of epoch ms). */
+export async function signUpsPerDay(db: Kysely<Database>, projectId: string, fromMs: number, includeAnonymous: boolean): Promise<DayCounts> {
+  // A literal, not a parameter: PostgreSQL must see the same expression in SELECT and GROUP BY.
+  const day = sql<number>`(signed_up_at / ${sql.lit(DAY_MS)})`;
+  const rows = await usersBase(db, projectId, includeAnonymous).where('signed_up_at', '>=', fromMs)
+    .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')]).groupBy(day).execute();
+  return new Map(rows.map((r) => [Math.floor(Number(r.day)), Number(r.n)]));
+}
+
+/** Distinct active users per UTC day from `fromDay` (`YYYY-MM-DD`). */
+export async function activeUsersPerDay(db: Kysely<Database>, projectId: string, fromDay: string, includeAnonymous: boolean): Promise<Map<string, number>> {
+  let q = db.selectFrom('user_active_days').innerJoin('users', 'users.id', 'user_active_days.user_id')
+    .where('user_active_days.project_id', '=', projectId).where('user_active_days.day', '>=', fromDay);
+  if (!includeAnonymous) q = q.where('users.is_anonymous', '=', 0);
+  const rows = await q.select(['user_active_days.day as day', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('user_active_days.day').execute();
+  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+}
+
+export async function usersByCountry(db: Kysely<Database>, projectId: string, includeAnonymous: boolean): Promise<Record<string, number>> {
+  const rows = await usersBase(db, projectId, includeAnonymous).where('country_code', 'is not', null)
+    .select(['country_code', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('country_code').execute();
+  return Object.fromEntries(rows.map((r) => [r.country_code as string, Number(r.n)]));
+}
+
+/** The newest users, or the most recently active, `limit` of them. */
+export async function recentUsers(db: Kysely<Database>, projectId: string, by: 'signed_up_at' | 'last_active_at', limit: number, includeAnonymous: boolean): Promise<UserRow[]> {
+  let q = usersBase(db, projectId, includeAnonymous).selectAll();
+  if (by === 'last_active_at') q = q.where('last_active_at', 'is not', null);
+  return q.orderBy(by, 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** How many users can use each sign-in method. */
+export async function loginMethodCounts(db: Kysely<Database>, projectId: string, includeAnonymous: boolean): Promise<Array<{ method: string; count: number }>> {
+  const row = await usersBase(db, projectId, includeAnonymous).select([
+    sql<number>`sum(case when password_hash is not null then 1 else 0 end)`.as('password'),
+    sql<number>`sum(case when otp_auth_enabled = 1 then 1 else 0 end)`.as('otp'),
+    sql<number>`sum(case when passkey_auth_enabled = 1 then 1 else 0 end)`.as('passkey'),
+    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
+  ]).executeTakeFirstOrThrow();
+  return (['password', 'otp', 'passkey', 'anonymous'] as const).map((method) => ({ method, count: Number(row[method] ?? 0) }));
+}
