@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sea from 'node:sea';
@@ -38,35 +38,57 @@ export function seaManifest(): SeaManifest {
 }
 
 /**
+ * Makes `dir` (recursively, mode 0700) and checks it is private: owned by this user and not
+ * writable by group or others, so no other local user can plant a library in it.
+ *
+ * @throws Error when the folder cannot be made or is not private.
+ */
+function privateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  const uid = process.getuid?.();
+  if ((uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is not private (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)})`);
+  }
+  return dir;
+}
+
+/**
  * The private cache folder native addons are written to: `$GATEHOUSE_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/gatehouse` or `~/.cache/gatehouse`, falling back to the OS temp folder when the
- * home folder is not writable. Versioned by `<version>-<hash of the addons>` so two builds never
- * share (or overwrite) each other's files.
+ * home folder is not usable. Versioned by `<version>-<hash of the addon>` so two builds never
+ * share (or overwrite) each other's files. The folder must be owned by this user and not
+ * writable by others.
+ *
+ * @throws Error when neither folder can be made private.
  */
 export function addonCacheDir(version: string, digest: string): string {
   const base = process.env.GATEHOUSE_CACHE_DIR
     || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gatehouse');
-  const dir = join(base, `${version}-${digest}`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return dir;
-  } catch {
-    const fallback = join(tmpdir(), `gatehouse-${process.getuid?.() ?? 'user'}`, `${version}-${digest}`);
-    mkdirSync(fallback, { recursive: true, mode: 0o700 });
-    return fallback;
+    return privateDir(join(base, `${version}-${digest}`));
+  } catch (error) {
+    const fallback = join(tmpdir(), `gatehouse-${process.getuid?.() ?? 'user'}`);
+    try {
+      privateDir(fallback);
+      return privateDir(join(fallback, `${version}-${digest}`));
+    } catch {
+      throw new Error(`Cannot make a private cache folder for native addons: ${(error as Error).message}. Set GATEHOUSE_CACHE_DIR.`);
+    }
   }
 }
 
 const loaded = new Map<string, unknown>();
 
 /**
- * Loads a native addon embedded as an SEA asset (`native/<file>`): writes it once to the
- * versioned cache folder (atomically: temp file + rename; the folder name carries the
- * build-time sha256 of the addon, so an existing file of the right size is reused) and loads it with `process.dlopen`, since the SEA's `require` only
- * loads built-in modules (design NOTES). Returns the addon's `module.exports`.
+ * Loads a native addon embedded as an SEA asset (`native/<file>`): writes it to the versioned
+ * private cache folder unless the file there already has exactly the embedded bytes (written
+ * atomically: temp file + rename) and loads it with `process.dlopen`, since the SEA's `require`
+ * only loads built-in modules (design NOTES). Returns the addon's `module.exports`.
  *
  * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
- * @throws Error when not running as the SEA or when the addon was not embedded.
+ * @throws Error when not running as the SEA, when the addon was not embedded, or when no private
+ *   cache folder can be made.
  */
 export function loadEmbeddedAddon(file: string): unknown {
   const cached = loaded.get(file);
@@ -74,12 +96,12 @@ export function loadEmbeddedAddon(file: string): unknown {
   const { version, addons } = seaManifest();
   const digest = addons[file];
   if (!digest) throw new Error(`The native addon ${file} was not embedded in this executable.`);
-  const bytes = new Uint8Array(sea.getAsset(`native/${file}`));
+  const bytes = Buffer.from(sea.getAsset(`native/${file}`));
   const dir = addonCacheDir(version, digest.slice(0, 16));
   const path = join(dir, file);
-  let size = -1;
-  try { size = statSync(path).size; } catch { /* not written yet */ }
-  if (size !== bytes.byteLength) {
+  let current: Buffer | undefined;
+  try { current = readFileSync(path); } catch { /* not written yet */ }
+  if (!current || !current.equals(bytes)) {
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, bytes, { mode: 0o600 });
     renameSync(temp, path);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from '../ops/process.ts';
@@ -116,6 +116,38 @@ describe('the single executable', () => {
       try { assert.equal((copy.prepare('select count(*) as n from users').get() as { n: number }).n, 2); } finally { copy.close(); }
     } finally {
       await stop(second);
+    }
+  });
+
+  it('rewrites a tampered cached addon and refuses a cache folder others can write to', async () => {
+    const cache = join(home, '.cache', 'gatehouse');
+    const folder = readdirSync(cache).map((d) => join(cache, d)).find((d) => existsSync(join(d, 'better_sqlite3.node')));
+    assert.ok(folder, 'better_sqlite3.node is cached after the first start');
+    const addon = join(folder, 'better_sqlite3.node');
+    const original = readFileSync(addon);
+    writeFileSync(addon, Buffer.alloc(original.length));
+    const proc = await start(['--data-dir', join(work, 'tamper')]);
+    try {
+      assert.equal((await fetch(`${proc.url}/health/ready`)).status, 200);
+      assert.ok(readFileSync(addon).equals(original), 'the embedded bytes were written back');
+    } finally {
+      await stop(proc);
+    }
+
+    // A cache folder writable by others is not used; the addons go to a private folder under TMPDIR.
+    const shared = join(work, 'shared-cache');
+    const planted = join(shared, basename(folder));
+    mkdirSync(planted, { recursive: true });
+    chmodSync(planted, 0o777);
+    const tmp = join(work, 'tmp');
+    mkdirSync(tmp);
+    const other = await spawnGatehouse([binary, '--port', '0', '--data-dir', join(work, 'tamper')], { cwd: runDir, env: { ...env, GATEHOUSE_CACHE_DIR: shared, TMPDIR: tmp } });
+    try {
+      assert.equal((await fetch(`${other.url}/health/ready`)).status, 200);
+      assert.deepEqual(readdirSync(planted), [], 'nothing written to the shared folder');
+      assert.ok(readdirSync(tmp).some((d) => d.startsWith('gatehouse-')), 'addons written to a private temp folder');
+    } finally {
+      await stop(other);
     }
   });
 
