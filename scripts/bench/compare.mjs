@@ -170,7 +170,7 @@ const ceilingApi = {
     const { json } = await post(`${url}/sign-up`, {}, { email: 'reader@bench.example.com', password: PASSWORD });
     return json.access_token;
   },
-  read: (token) => ({ path: '/me', headers: { 'x-access-token': token } }),
+  read: (token) => ({ path: '/me', headers: { 'x-access-token': token, 'x-publishable-client-key': 'pck_ceiling_client_key_0123456789' } }),
   signIn: () => ({ path: '/sign-in', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }) }),
   signUpPath: '/sign-up',
   signUpHeaders: { 'content-type': 'application/json' },
@@ -299,7 +299,7 @@ Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`n
 
 **Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; the ratios come from the same run). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
 
-**Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, one user read by id).
+**Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work with prepared statements (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, client-key check and one user read).
 
 Each cell: requests/s of 2xx answers (p50 / p99 latency in ms).
 
@@ -307,7 +307,7 @@ Each cell: requests/s of 2xx answers (p50 / p99 latency in ms).
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-1. Gatehouse \`GET /api/v1/users/me\` with an access token (client access); Better Auth \`GET /api/auth/get-session\` with its session cookie (default settings: no cookie cache, so a database read per request); ceiling: verify the JWT and read the user row.
+1. Gatehouse \`GET /api/v1/users/me\` with an access token (client access); Better Auth \`GET /api/auth/get-session\` with its session cookie (default settings: no cookie cache, so a database read per request); ceiling: check the publishable client key (one indexed read of its sha256), verify the JWT, read the user joined with its selected team (Gatehouse makes four queries: project, client key, user, team).
 2. Both sides hash with argon2id m=19456 KiB, t=2, p=1 (OWASP; Gatehouse's default) through the same \`argon2\` native addon; Better Auth gets it through its \`emailAndPassword.password.{hash, verify}\` option.
 3. Gatehouse's default is the argon2id above; Better Auth's default is scrypt N=16384, r=16, p=1 (\`node:crypto\`).
 
