@@ -1,0 +1,45 @@
+import * as sdk108 from '@stackframe/js';
+import * as sdk102 from 'stackframe-js-2-8-102';
+import type { TestServer } from '../helpers/server.ts';
+import { createProject, createProjectKeys } from '../helpers/api.ts';
+
+/**
+ * The official Stack Auth JS SDK in both header generations (sdk-compatibility §1.1): 2.8.108
+ * sends only `x-hexclave-*` request headers, 2.8.102 only `x-stack-*`.
+ */
+export const SDKS = [
+  { name: '@stackframe/js 2.8.108 (x-hexclave-*)', module: sdk108 as unknown as StackSdk },
+  { name: '@stackframe/js 2.8.102 (x-stack-*)', module: sdk102 as unknown as StackSdk },
+] as const;
+
+/**
+ * The parts of the SDK the interop tests use, typed loosely: the two versions' declaration
+ * files differ in details the tests do not touch.
+ */
+export interface StackSdk {
+  StackClientApp: new (options: Record<string, unknown>) => any;
+  StackServerApp: new (options: Record<string, unknown>) => any;
+}
+
+/**
+ * A fresh project with real API keys, and a client app and a server app of `sdk` pointed at
+ * `server` with in-memory token stores (sdk-compatibility §0 "Constructing an app").
+ */
+export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<string, unknown> = {}) {
+  const project = await createProject(server, config);
+  const keys = await createProjectKeys(server, project.admin);
+  const common = { baseUrl: server.url, projectId: project.projectId, publishableClientKey: keys.publishableClientKey, tokenStore: 'memory' };
+  return {
+    project,
+    keys,
+    /** A new client app (each has its own memory token store: one signed-in user). */
+    clientApp: () => new sdk.StackClientApp(common),
+    serverApp: new sdk.StackServerApp({ ...common, secretServerKey: keys.secretServerKey }),
+  };
+}
+
+/** The error code of a failed SDK `Result`, or of a thrown SDK known error. */
+export function errorCodeOf(value: unknown): string | undefined {
+  const error = (value as { status?: string; error?: unknown })?.status === 'error' ? (value as { error: unknown }).error : value;
+  return (error as { errorCode?: string } | null)?.errorCode;
+}
