@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { finishUserCreation, insertNewUser } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
+import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 
 /**
  * `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`
@@ -17,9 +18,10 @@ export const signUpAnonymously = defineOperation({
   summary: 'Create an anonymous user and a session for it.',
   access: ['client', 'server', 'admin'],
   input: {},
-  errors: [],
+  errors: ['SIGN_UP_NOT_ENABLED'],
   async run(ctx) {
     const { project } = ctx.auth;
+    await assertDashboardSignUpAllowed(ctx);
     return ctx.transaction(async (tx) => {
       const user = await finishUserCreation(tx, project, await insertNewUser(tx, project, { is_anonymous: 1 }));
       const session = await issueSession(tx, project, user);

@@ -4,6 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
 
 /**
@@ -36,6 +37,7 @@ export const signInWithOtp = defineOperation({
         user = (await findUser(tx.db, project.id, user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+        await assertDashboardSignUpAllowed(tx);
         user = await finishUserCreation(tx, project, await insertNewUser(tx, project, {
           primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1,
         }));

@@ -9,6 +9,7 @@ import { issueSession } from '../sessions/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 import { runPasswordSignUpHooks } from './hooks.ts';
+import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 
 /**
  * `POST /auth/password/sign-up` `{email, password, verification_callback_url?, bot_challenge_*?}`
@@ -54,6 +55,7 @@ export const signUpWithPassword = defineOperation({
       throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     }
     if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+    await assertDashboardSignUpAllowed(ctx);
     assertPasswordAcceptable(body.password);
     const email = normalizeEmail(body.email);
     const passwordHash = await hashPassword(body.password);

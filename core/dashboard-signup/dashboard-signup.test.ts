@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { api, assertKnownError, createProject, internal } from '../../test/helpers/api.ts';
+import { DASHBOARD_SIGNUP_ENV, dashboardSignUpForcedOpen, dashboardSignUpState } from './index.ts';
+
+const password = 'correct horse battery staple';
+const signUp = (server: Parameters<typeof api>[0], email: string, caller = internal.client) =>
+  api(server, 'POST', '/auth/password/sign-up', caller, { email, password });
+
+// The suite's server is shared by its tests, in order: the first test runs on a fresh server.
+describeWithServer('dashboard first-run sign-up', (get) => {
+  it('lets the first owner sign up to the internal project, then refuses client sign-up with SIGN_UP_NOT_ENABLED', async () => {
+    const server = get();
+    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime.db), { firstRun: true, signUpOpen: true });
+    const first = await signUp(server, 'owner@example.com');
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime.db), { firstRun: false, signUpOpen: false });
+    assertKnownError(await signUp(server, 'stranger@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
+    assertKnownError(await api(server, 'POST', '/auth/anonymous/sign-up', internal.client), 'SIGN_UP_NOT_ENABLED', 400);
+    // The owner still signs in.
+    const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: 'owner@example.com', password });
+    assert.equal(signIn.status, 200, signIn.text);
+  });
+
+  it('leaves users created with the server or admin key, and other projects, unaffected', async () => {
+    const server = get();
+    const created = await api(server, 'POST', '/users', internal.server, { primary_email: 'invited@example.com', primary_email_auth_enabled: true });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await signUp(server, 'server-made@example.com', internal.server)).status, 200);
+    assert.equal((await signUp(server, 'admin-made@example.com', internal.admin)).status, 200);
+    const { client } = await createProject(server);
+    assert.equal((await signUp(server, 'app-user@example.com', client)).status, 200);
+    assert.equal((await api(server, 'POST', '/auth/anonymous/sign-up', client)).status, 200);
+  });
+
+  it(`keeps sign-up open with ${DASHBOARD_SIGNUP_ENV}=open`, async () => {
+    const server = get();
+    process.env[DASHBOARD_SIGNUP_ENV] = 'open';
+    try {
+      assert.equal(dashboardSignUpForcedOpen(), true);
+      assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime.db), { firstRun: false, signUpOpen: true });
+      const res = await signUp(server, 'second-owner@example.com');
+      assert.equal(res.status, 200, res.text);
+    } finally {
+      delete process.env[DASHBOARD_SIGNUP_ENV];
+    }
+    assertKnownError(await signUp(server, 'third@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
+  });
+
+  it('still validates input and access before the rule', async () => {
+    const server = get();
+    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'x@example.com', password, extra: 1 }), 'SCHEMA_ERROR', 400);
+    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', { projectId: 'internal', accessType: 'server', secretServerKey: 'ssk_wrong' }, { email: 'x@example.com', password }), 'INVALID_SECRET_SERVER_KEY', 401);
+  });
+});
+
+it('reads GATEHOUSE_DASHBOARD_SIGNUP case-insensitively and only accepts "open"', () => {
+  assert.equal(dashboardSignUpForcedOpen({ [DASHBOARD_SIGNUP_ENV]: ' OPEN ' }), true);
+  assert.equal(dashboardSignUpForcedOpen({ [DASHBOARD_SIGNUP_ENV]: 'closed' }), false);
+  assert.equal(dashboardSignUpForcedOpen({}), false);
+});
