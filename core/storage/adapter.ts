@@ -1,4 +1,4 @@
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database } from './tables.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -31,12 +31,18 @@ export interface StorageAdapter {
  * @throws Error naming the failed migration.
  */
 export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
+  // Name the schema explicitly: Kysely's table-existence check otherwise sees same-named tables in
+  // other schemas of the database. The schema is whatever the connection resolves (search_path),
+  // so a URL with `options=-c search_path=…` works too.
+  const schema = adapter.dialect === 'postgres'
+    ? (await sql<{ s: string }>`select current_schema() as s`.execute(adapter.db)).rows[0]?.s
+    : undefined;
   const migrator = new Migrator({
     db: adapter.db,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'gatehouse_migrations',
     migrationLockTableName: 'gatehouse_migrations_lock',
-    ...(adapter.schema ? { migrationTableSchema: adapter.schema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   let { error, results } = await migrator.migrateToLatest();
   // SQLite has no migration lock across connections: when another process migrated the same file
