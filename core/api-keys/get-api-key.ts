@@ -1,0 +1,26 @@
+import { defineOperation } from '../operations/define.ts';
+import { TeamKeyQuerySchema, UserKeyQuerySchema, KeyParamsSchema } from './schemas.ts';
+import { loadManagedKey } from './load.ts';
+import type { ApiKeyType } from './secret.ts';
+import { toApiKeyJson } from './wire.ts';
+
+function getFor(type: ApiKeyType) {
+  return defineOperation({
+    id: `apiKeys.get${type === 'user' ? 'User' : 'Team'}Key`,
+    method: 'GET',
+    path: `/${type}-api-keys/:api_key_id`,
+    summary: `Get a ${type} API key.`,
+    access: ['client', 'server', 'admin'],
+    input: { params: KeyParamsSchema, query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema },
+    errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
+    async run(ctx, { params, query }) {
+      return toApiKeyJson(await loadManagedKey(ctx, type, params.api_key_id, query));
+    },
+  });
+}
+
+/** `GET /user-api-keys/{api_key_id}` → the key with `value: {last_four}`. API_KEY_NOT_FOUND; clients only their own. */
+export const getUserApiKey = getFor('user');
+
+/** `GET /team-api-keys/{api_key_id}` → the key; a client needs `$manage_api_keys` in its team. */
+export const getTeamApiKey = getFor('team');

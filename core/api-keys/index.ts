@@ -1,0 +1,6 @@
+export { createUserApiKey, createTeamApiKey } from './create-api-key.ts';
+export { listUserApiKeys, listTeamApiKeys } from './list-api-keys.ts';
+export { getUserApiKey, getTeamApiKey } from './get-api-key.ts';
+export { updateUserApiKey, updateTeamApiKey } from './update-api-key.ts';
+export { checkUserApiKey, checkTeamApiKey } from './check-api-key.ts';
+export { createApiKeySecret, parseApiKeySecret, API_KEY_MARKER, type ApiKeyType } from './secret.ts';

@@ -1,0 +1,42 @@
+import type * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { resolveUserId } from '../teams/index.ts';
+import { requireCanManage, requireKeysEnabled } from './access.ts';
+import { listApiKeys as listRows } from './queries.ts';
+import { TeamKeyQuerySchema, UserKeyQuerySchema } from './schemas.ts';
+import type { ApiKeyType } from './secret.ts';
+import { toApiKeyJson } from './wire.ts';
+
+function listFor(type: ApiKeyType) {
+  return defineOperation({
+    id: `apiKeys.list${type === 'user' ? 'User' : 'Team'}Keys`,
+    method: 'GET',
+    path: `/${type}-api-keys`,
+    summary: `List ${type} API keys (values shown as their last four characters).`,
+    access: ['client', 'server', 'admin'],
+    input: { query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema },
+    errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
+    async run(ctx, { query }) {
+      requireKeysEnabled(ctx.auth, type);
+      const q = query as Partial<v.InferOutput<typeof UserKeyQuerySchema> & v.InferOutput<typeof TeamKeyQuerySchema>>;
+      const userId = type === 'user' && q.user_id !== undefined ? resolveUserId(ctx.auth, q.user_id) : undefined;
+      const teamId = type === 'team' ? q.team_id : undefined;
+      if (ctx.auth.accessType === 'client' && !userId && !teamId) {
+        throw new StatusError(400, `Clients must pass ${type === 'user' ? 'user_id' : 'team_id'} to list API keys`);
+      }
+      await requireCanManage(ctx.db, ctx.auth, { userId, teamId });
+      const rows = await listRows(ctx.db, ctx.auth.project.id, type, { userId, teamId });
+      return { items: rows.map((r) => toApiKeyJson(r)), is_paginated: false };
+    },
+  });
+}
+
+/**
+ * `GET /user-api-keys?user_id=` → `{items, is_paginated: false}`, newest first. A client lists only
+ * its own keys (`user_id=me`); server and admin may omit `user_id` to list all user keys.
+ */
+export const listUserApiKeys = listFor('user');
+
+/** `GET /team-api-keys?team_id=` → the team's keys; a client needs `$manage_api_keys` (API_KEY_NOT_FOUND). */
+export const listTeamApiKeys = listFor('team');

@@ -1,0 +1,19 @@
+import type { ApiKeyRow } from './queries.ts';
+
+/**
+ * The API key object (wire-protocol §3.10; sdk-compatibility §6): `value` is the full secret only
+ * in the create response, `{last_four}` afterwards; `expires_at_millis` and
+ * `manually_revoked_at_millis` appear only when set.
+ */
+export function toApiKeyJson(row: ApiKeyRow, fullValue?: string) {
+  return {
+    id: row.id,
+    description: row.description,
+    is_public: row.is_public === 1,
+    created_at_millis: Number(row.created_at),
+    ...(row.expires_at !== null ? { expires_at_millis: Number(row.expires_at) } : {}),
+    ...(row.manually_revoked_at !== null ? { manually_revoked_at_millis: Number(row.manually_revoked_at) } : {}),
+    value: fullValue ?? { last_four: row.last_four },
+    ...(row.type === 'user' ? { type: 'user' as const, user_id: row.user_id } : { type: 'team' as const, team_id: row.team_id }),
+  };
+}
