@@ -19,6 +19,8 @@ describeWithServer('OTP and magic-link sign-in', (get) => {
     const code = codeFromEmail(mail);
     assert.match(mail.subject, /^Sign in to New Project: Your code is [0-9A-Z]{6}$/);
     assert.equal(mail.subject.slice(-6), code.slice(0, 6).toUpperCase());
+    assert.match(mail.html, /^<!DOCTYPE html><html/, 'rendered through the default theme');
+    assert.ok(mail.html.includes(`code=${code}`), 'the magic link is in the email');
     assert.equal(code.slice(6), sent.body.nonce);
 
     const checked = await api(server, 'POST', '/auth/otp/sign-in/check-code', client, { code });

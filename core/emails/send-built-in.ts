@@ -2,6 +2,9 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { builtInSubject, escapeHtml, type BuiltInEmailKind } from './built-in.ts';
 import { enqueueEmail } from './outbox.ts';
+import { renderInSandbox } from './sandbox.ts';
+import { builtInTemplate, resolveTheme } from './sources.ts';
+import { LINK_VARIABLE } from './defaults.ts';
 
 const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading: string; lines: string[]; button?: string }> = {
   email_verification: (v) => ({ heading: 'Verify your email', lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Please verify your email address for ${v.projectDisplayName}.`], button: 'Verify my email' }),
@@ -12,9 +15,11 @@ const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading:
 };
 
 /**
- * Renders a built-in email (subject from `builtInSubject`, body from the default layout) with the
- * variables `vars` (`projectDisplayName` is filled in) and queues it in the outbox, inside the
- * caller's transaction.
+ * Renders a built-in email with the project's template for `kind` (its override or the default)
+ * and theme, in the sandbox, and queues it in the outbox inside the caller's transaction. `vars`
+ * become the template's `variables` (`link` is also given under the template's link name, e.g.
+ * `magicLink`). If the project's template fails to render, the plain built-in layout is sent
+ * instead, so a broken template never blocks sign-in or verification.
  *
  * @returns the outbox row id.
  */
@@ -23,9 +28,22 @@ export async function sendBuiltInEmail(
   project: Project,
   input: { kind: BuiltInEmailKind; to: string; userId?: string | null; vars: Record<string, string> },
 ): Promise<string> {
-  const vars = { projectDisplayName: project.displayName, ...input.vars };
-  const { subject, html, text } = renderBuiltInEmail(input.kind, vars);
-  return enqueueEmail(ctx, project, { to: input.to, subject, html, text, userId: input.userId ?? null, notificationCategory: 'Transactional' });
+  const vars: Record<string, string> = { projectDisplayName: project.displayName, ...input.vars };
+  let email: { subject: string; html: string; text: string | null };
+  try {
+    const template = await builtInTemplate(ctx.db, project.id, input.kind);
+    const theme = await resolveTheme(ctx.db, project, template.themeId);
+    const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
+    const rendered = await renderInSandbox({
+      themeSource: theme.tsxSource, templateSource: template.tsxSource,
+      props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
+    });
+    email = { subject: rendered.subject ?? builtInSubject(input.kind, vars), html: rendered.html, text: renderBuiltInEmail(input.kind, vars).text };
+  } catch (error) {
+    ctx.runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');
+    email = renderBuiltInEmail(input.kind, vars);
+  }
+  return enqueueEmail(ctx, project, { to: input.to, subject: email.subject, html: email.html, text: email.text, userId: input.userId ?? null, notificationCategory: 'Transactional' });
 }
 
 /** Subject, HTML and text of a built-in email; `vars.link` (when set) becomes the button. */

@@ -10,6 +10,8 @@ import * as users from '../users/index.ts';
 import * as authOtp from '../auth-otp/index.ts';
 import * as contactChannels from '../contact-channels/index.ts';
 import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
+import * as emails from '../emails/index.ts';
+import * as notifications from '../notifications/index.ts';
 import * as authPassword from '../auth-password/index.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
@@ -42,4 +44,9 @@ export const operations: readonly AnyOperation[] = [
   contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,
   contactChannels.verifyEmail, contactChannels.checkVerificationCodeOp,
   sendResetCode, checkResetCode, resetPassword,
+  notifications.listNotificationPreferences, notifications.updateNotificationPreference,
+  emails.listEmails, emails.sendEmail, emails.renderEmail, emails.sendTestEmail, emails.sendSignInInvitation,
+  emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
+  emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
+  emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
 ];

@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { createSource, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
+
+/** `POST /internal/email-templates` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. */
+export const createEmailTemplate = defineOperation({
+  id: 'emails.createTemplate',
+  method: 'POST',
+  path: '/internal/email-templates',
+  summary: 'Create an email template.',
+  access: ['admin'],
+  input: {
+    body: v.strictObject({
+      display_name: DisplayNameSchema,
+      tsx_source: v.optional(v.string()),
+      theme_id: ThemeIdFieldSchema,
+    }),
+  },
+  errors: [],
+  async run(ctx, { body }) {
+    const id = await createSource(ctx, 'template', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });
+    return { id };
+  },
+});

@@ -1,0 +1,20 @@
+import { defineOperation } from '../operations/define.ts';
+import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
+
+/**
+ * `DELETE /internal/email-themes/{id}` (admin) → `{success: true}`. Deleting an override of a built-in default
+ * restores the default; a default itself or the project's current theme cannot be deleted (400 text).
+ */
+export const deleteEmailTheme = defineOperation({
+  id: 'emails.deleteTheme',
+  method: 'DELETE',
+  path: '/internal/email-themes/:id',
+  summary: 'Delete an email theme.',
+  access: ['admin'],
+  input: { params: SourceIdParamsSchema },
+  errors: [],
+  async run(ctx, { params }) {
+    await removeSource(ctx, 'theme', ctx.auth.project.id, params.id, ctx.auth.project.config.emailThemeId);
+    return { success: true };
+  },
+});

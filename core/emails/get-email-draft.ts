@@ -1,0 +1,17 @@
+import { defineOperation } from '../operations/define.ts';
+import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
+
+/** `GET /internal/email-drafts/{id}` (admin) → the draft with its TSX source; unknown → 404 text. */
+export const getEmailDraft = defineOperation({
+  id: 'emails.getDraft',
+  method: 'GET',
+  path: '/internal/email-drafts/:id',
+  summary: 'Read an email draft.',
+  access: ['admin'],
+  input: { params: SourceIdParamsSchema },
+  errors: [],
+  async run(ctx, { params }) {
+    const s = await getSourceOrThrow(ctx, 'draft', ctx.auth.project.id, params.id);
+    return { id: s.id, display_name: s.displayName, tsx_source: s.tsxSource, theme_id: s.themeId, sent_at_millis: s.sentAt };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineOperation } from '../operations/define.ts';
+import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
+
+/** `GET /internal/email-themes/{id}` (admin) → the theme with its TSX source; unknown → 404 text. */
+export const getEmailTheme = defineOperation({
+  id: 'emails.getTheme',
+  method: 'GET',
+  path: '/internal/email-themes/:id',
+  summary: 'Read an email theme.',
+  access: ['admin'],
+  input: { params: SourceIdParamsSchema },
+  errors: [],
+  async run(ctx, { params }) {
+    const s = await getSourceOrThrow(ctx, 'theme', ctx.auth.project.id, params.id);
+    return { id: s.id, display_name: s.displayName, tsx_source: s.tsxSource };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineOperation } from '../operations/define.ts';
+import { listDrafts } from './sources.ts';
+
+/** `GET /internal/email-drafts` (admin) → `{drafts: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+export const listEmailDrafts = defineOperation({
+  id: 'emails.listDrafts',
+  method: 'GET',
+  path: '/internal/email-drafts',
+  summary: "List the project's email drafts.",
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const items = await listDrafts(ctx.db, ctx.auth.project.id);
+    return { drafts: items.map((s) => ({ id: s.id, display_name: s.displayName, tsx_source: s.tsxSource, theme_id: s.themeId, sent_at_millis: s.sentAt })) };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineOperation } from '../operations/define.ts';
+import { listTemplates } from './sources.ts';
+
+/** `GET /internal/email-templates` (admin) → `{templates: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+export const listEmailTemplates = defineOperation({
+  id: 'emails.listTemplates',
+  method: 'GET',
+  path: '/internal/email-templates',
+  summary: "List the project's email templates.",
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const items = await listTemplates(ctx.db, ctx.auth.project.id);
+    return { templates: items.map((s) => ({ id: s.id, display_name: s.displayName, tsx_source: s.tsxSource, theme_id: s.themeId })) };
+  },
+});

@@ -1,0 +1,17 @@
+import { defineOperation } from '../operations/define.ts';
+import { listThemes } from './sources.ts';
+
+/** `GET /internal/email-themes` (admin) → `{themes: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+export const listEmailThemes = defineOperation({
+  id: 'emails.listThemes',
+  method: 'GET',
+  path: '/internal/email-themes',
+  summary: "List the project's email themes.",
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const items = await listThemes(ctx.db, ctx.auth.project.id);
+    return { themes: items.map((s) => ({ id: s.id, display_name: s.displayName })) };
+  },
+});

@@ -1,0 +1,39 @@
+import { defineOperation } from '../operations/define.ts';
+import { listProjectEmails, type EmailRow } from './queries.ts';
+
+/** The sent-log item (spec §3 Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
+export function toWireEmail(row: EmailRow) {
+  return {
+    id: row.id,
+    to: [row.to_email],
+    subject: row.subject,
+    sent_at_millis: row.sent_at === null ? null : Number(row.sent_at),
+    created_at_millis: Number(row.created_at),
+    status: row.status,
+    error: row.error,
+    attempt_count: Number(row.attempt_count),
+    html: row.html,
+    text: row.text,
+    user_id: row.user_id,
+    notification_category: row.notification_category,
+  };
+}
+
+/**
+ * `GET /internal/emails` (admin) → `{items}`: the project's emails newest first, including those
+ * kept in the built-in outbox when no SMTP server is configured (`status: "outbox"`), pending
+ * retries (`pending`, with the last `error`) and failures (`failed`).
+ */
+export const listEmails = defineOperation({
+  id: 'emails.list',
+  method: 'GET',
+  path: '/internal/emails',
+  summary: 'List the project\'s sent and queued emails.',
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const rows = await listProjectEmails(ctx.db, ctx.auth.project.id);
+    return { items: rows.map(toWireEmail), is_paginated: false };
+  },
+});

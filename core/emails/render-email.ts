@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { renderInSandbox } from './sandbox.ts';
+import { findTemplate, findTheme, resolveTheme } from './sources.ts';
+
+/**
+ * `POST /emails/render-email` (admin) `{theme_id? | theme_tsx_source?, template_id? |
+ * template_tsx_source?, variables?}` → `{html, subject, notification_category}`: a preview
+ * rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the project's
+ * theme is the default. Template props: `{user: {displayName: "John Doe"}, project, variables}`.
+ *
+ * Errors: EMAIL_RENDERING_ERROR `{error}` with the compiler's or runtime's message; 404 text for an
+ * unknown theme or template id.
+ */
+export const renderEmail = defineOperation({
+  id: 'emails.renderEmail',
+  method: 'POST',
+  path: '/emails/render-email',
+  summary: 'Render an email template with a theme for preview.',
+  access: ['admin'],
+  input: {
+    body: v.strictObject({
+      theme_id: v.optional(v.nullable(v.union([v.string(), v.literal(false)]))),
+      theme_tsx_source: v.optional(v.string()),
+      template_id: v.optional(v.string()),
+      template_tsx_source: v.optional(v.string()),
+      variables: v.optional(v.record(v.string(), v.unknown())),
+      editable_markers: v.optional(v.boolean()),
+      preview_mode: v.optional(v.boolean()),
+    }),
+  },
+  errors: ['EMAIL_RENDERING_ERROR'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    let themeSource: string | null;
+    if (body.theme_tsx_source !== undefined) themeSource = body.theme_tsx_source;
+    else if (body.theme_id === false) themeSource = null;
+    else if (body.theme_id) {
+      const theme = await findTheme(ctx.db, project.id, body.theme_id);
+      if (!theme) throw new StatusError(404, 'Email theme not found.');
+      themeSource = theme.tsxSource;
+    } else themeSource = (await resolveTheme(ctx.db, project)).tsxSource;
+    let templateSource: string;
+    if (body.template_tsx_source !== undefined) templateSource = body.template_tsx_source;
+    else if (body.template_id !== undefined) {
+      const template = await findTemplate(ctx.db, project.id, body.template_id);
+      if (!template) throw new StatusError(404, 'Email template not found.');
+      templateSource = template.tsxSource;
+    } else {
+      templateSource = 'export function EmailTemplate() { return <p>Preview</p>; }';
+    }
+    const out = await renderInSandbox({
+      themeSource, templateSource,
+      props: { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
+    });
+    return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
+  },
+});

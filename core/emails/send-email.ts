@@ -1,0 +1,101 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { UuidSchema } from '../lib/schemas.ts';
+import { schemaError } from '../operations/validation.ts';
+import { findCategory, usersAccepting } from '../notifications/index.ts';
+import { enqueueEmail } from './outbox.ts';
+import { renderInSandbox } from './sandbox.ts';
+import { findDraft, findTemplate, resolveTheme } from './sources.ts';
+import { findRecipients } from './queries.ts';
+import { updateSource } from './queries.ts';
+
+/**
+ * `POST /emails/send-email` (server) `{user_ids | all_users, html + subject | template_id |
+ * draft_id, variables?, theme_id?, notification_category_name?}` → `{results: [{user_id,
+ * user_email}]}` (spec §3 Email). Renders per user in the sandbox (template props `{user,
+ * project, variables}`), skips users without a primary email or who disabled the category
+ * (transactional categories cannot be disabled), and queues everything in one transaction.
+ *
+ * Errors: SCHEMA_ERROR for a bad combination of fields; EMAIL_RENDERING_ERROR; USER_ID_DOES_NOT_EXIST
+ * for an unknown user id; 404 text for an unknown template, draft or notification category.
+ */
+export const sendEmail = defineOperation({
+  id: 'emails.sendEmail',
+  method: 'POST',
+  path: '/emails/send-email',
+  summary: 'Send an email to users.',
+  access: ['server', 'admin'],
+  input: {
+    body: v.strictObject({
+      user_ids: v.optional(v.array(UuidSchema)),
+      all_users: v.optional(v.boolean()),
+      theme_id: v.optional(v.nullable(v.union([v.string(), v.literal(false)]))),
+      html: v.optional(v.string()),
+      subject: v.optional(v.string()),
+      notification_category_name: v.optional(v.string()),
+      template_id: v.optional(v.string()),
+      variables: v.optional(v.record(v.string(), v.unknown())),
+      draft_id: v.optional(v.string()),
+    }),
+  },
+  errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    const path = '/api/v1/emails/send-email';
+    if ((body.user_ids === undefined) === (body.all_users !== true)) throw schemaError('POST', path, ['body must contain exactly one of user_ids or all_users']);
+    const sources = [body.html !== undefined, body.template_id !== undefined, body.draft_id !== undefined].filter(Boolean).length;
+    if (sources !== 1) throw schemaError('POST', path, ['body must contain exactly one of html, template_id or draft_id']);
+    if (body.html !== undefined && !body.subject) throw schemaError('POST', path, ['body.subject must be defined when html is given']);
+
+    let templateSource: string | null = null;
+    let templateThemeId: string | null = null;
+    if (body.template_id !== undefined) {
+      const t = await findTemplate(ctx.db, project.id, body.template_id);
+      if (!t) throw new StatusError(404, 'Email template not found.');
+      templateSource = t.tsxSource;
+      templateThemeId = t.themeId;
+    } else if (body.draft_id !== undefined) {
+      const d = await findDraft(ctx.db, project.id, body.draft_id);
+      if (!d) throw new StatusError(404, 'Email draft not found.');
+      templateSource = d.tsxSource;
+      templateThemeId = d.themeId;
+    }
+    const themeSource = body.theme_id === false ? null : (await resolveTheme(ctx.db, project, body.theme_id ?? templateThemeId)).tsxSource;
+
+    const recipients = await findRecipients(ctx.db, project.id, body.all_users ? null : [...new Set(body.user_ids)]);
+    if (body.user_ids) {
+      const found = new Set(recipients.map((r) => r.id));
+      const missing = body.user_ids.find((id) => !found.has(id));
+      if (missing) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: missing });
+    }
+
+    const rendered: Array<{ userId: string; email: string; subject: string; html: string; category: string }> = [];
+    for (const r of recipients) {
+      if (!r.primary_email) continue;
+      const out = await renderInSandbox({
+        themeSource, templateSource, html: body.html ?? null,
+        props: { user: { displayName: r.display_name }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
+      });
+      const subject = body.subject ?? out.subject ?? '';
+      const category = body.notification_category_name ?? out.notificationCategory ?? 'Transactional';
+      rendered.push({ userId: r.id, email: r.primary_email, subject, html: out.html, category });
+    }
+    const categoryNames = new Set(rendered.map((r) => r.category));
+    const accepted = new Set<string>();
+    for (const name of categoryNames) {
+      const category = findCategory(name);
+      if (!category) throw new StatusError(404, `Notification category ${name} not found.`);
+      const ids = rendered.filter((r) => r.category === name).map((r) => r.userId);
+      for (const id of await usersAccepting(ctx.db, project.id, ids, category)) accepted.add(`${name}:${id}`);
+    }
+    const toSend = rendered.filter((r) => accepted.has(`${r.category}:${r.userId}`));
+    await ctx.transaction(async (tx) => {
+      for (const r of toSend) {
+        await enqueueEmail(tx, project, { to: r.email, subject: r.subject, html: r.html, userId: r.userId, notificationCategory: findCategory(r.category)!.name });
+      }
+      if (body.draft_id !== undefined) await updateSource(tx.db, 'email_drafts', project.id, body.draft_id, { sent_at: tx.now });
+    });
+    return { results: toSend.map((r) => ({ user_id: r.userId, user_email: r.email })) };
+  },
+});

@@ -1,0 +1,28 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { EmailSchema } from '../users/schemas.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { assertCallbackUrlTrusted } from './callback-url.ts';
+import { sendBuiltInEmail } from './send-built-in.ts';
+
+/**
+ * `POST /internal/send-sign-in-invitation` `{email, callback_url}` (admin) → `{success: true}`:
+ * queues the sign-in invitation email linking to `callback_url`.
+ *
+ * Errors: REDIRECT_URL_NOT_WHITELISTED.
+ */
+export const sendSignInInvitation = defineOperation({
+  id: 'emails.sendSignInInvitation',
+  method: 'POST',
+  path: '/internal/send-sign-in-invitation',
+  summary: 'Invite someone by email to sign in to the project.',
+  access: ['admin'],
+  input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
+  errors: ['REDIRECT_URL_NOT_WHITELISTED'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    await ctx.transaction((tx) => sendBuiltInEmail(tx, project, { kind: 'sign_in_invitation', to: normalizeEmail(body.email), vars: { link: body.callback_url } }));
+    return { success: true };
+  },
+});

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/tables.ts';
+import { NOTIFICATION_CATEGORIES, type NotificationCategory } from './categories.ts';
+import { readDisabled, readPreferences } from './queries.ts';
+
+/** The wire item `{notification_category_id, notification_category_name, enabled, can_disable}`. */
+export function toWirePreference(category: NotificationCategory, enabled: boolean) {
+  return { notification_category_id: category.id, notification_category_name: category.name, enabled, can_disable: category.canDisable };
+}
+
+/** Every category with the user's effective setting. */
+export async function userPreferences(db: Kysely<Database>, projectId: string, userId: string) {
+  const stored = await readPreferences(db, projectId, userId);
+  return NOTIFICATION_CATEGORIES.map((c) => toWirePreference(c, c.canDisable ? stored.get(c.id) ?? c.defaultEnabled : true));
+}
+
+/**
+ * The subset of `userIds` that accept email of `category` (transactional categories always do).
+ * @see spec §3 Email "send-email respects notification preferences"
+ */
+export async function usersAccepting(db: Kysely<Database>, projectId: string, userIds: string[], category: NotificationCategory): Promise<Set<string>> {
+  if (!category.canDisable || userIds.length === 0) return new Set(userIds);
+  const disabled = await readDisabled(db, projectId, userIds);
+  return new Set(userIds.filter((id) => !disabled.get(id)?.has(category.id)));
+}

@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { UserIdOrMeSchema } from '../lib/schemas.ts';
+import { resolveUserId } from '../sessions/index.ts';
+import { findUser } from '../users/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { findCategory } from './categories.ts';
+import { toWirePreference } from './preferences.ts';
+import { upsertPreference } from './queries.ts';
+
+/**
+ * `PATCH /emails/notification-preference/{user_id}/{notification_category_id}` `{enabled}` → the
+ * item (spec §3 Email). Unknown category → 404 text; disabling a transactional category → 400 text.
+ */
+export const updateNotificationPreference = defineOperation({
+  id: 'notifications.updatePreference',
+  method: 'PATCH',
+  path: '/emails/notification-preference/:user_id/:notification_category_id',
+  summary: 'Enable or disable one notification category for a user.',
+  access: ['client', 'server', 'admin'],
+  input: {
+    params: v.strictObject({ user_id: UserIdOrMeSchema, notification_category_id: v.string() }),
+    body: v.strictObject({ enabled: v.boolean() }),
+  },
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  async run(ctx, { params, body }) {
+    const { project } = ctx.auth;
+    const userId = resolveUserId(ctx.auth, params.user_id);
+    const category = findCategory(params.notification_category_id);
+    if (!category) throw new StatusError(404, 'Notification category not found.');
+    if (!category.canDisable && !body.enabled) throw new StatusError(400, 'This notification category cannot be disabled.');
+    if (!(await findUser(ctx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');
+    await upsertPreference(ctx.db, project.id, userId, category.id, body.enabled);
+    return toWirePreference(category, category.canDisable ? body.enabled : true);
+  },
+});
