@@ -1,3 +1,4 @@
+import { assertWebAuthn, fixRpId, pkceChallenge, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier } from './browser-flows.ts';
 import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
@@ -27,6 +28,8 @@ export interface ClientAppOptions {
   redirectMethod?: RedirectMethod;
   /** Only one app per identifier; a second with a different configuration throws (spec §1). */
   uniqueIdentifier?: string;
+  /** Absolute origins redirects may target besides relative URLs (hosted pages: the project's trusted domains). */
+  trustedOrigins?: string[];
   /** Injected clock, timers, randomness and fetch (tests). */
   environment?: Partial<SdkEnvironment>;
   extraRequestHeaders?: Record<string, string>;
@@ -67,12 +70,17 @@ export class ClientApp {
   /** The user session, or null with `tokenStore: null`. */
   readonly session: Session | null;
   protected readonly api: ApiClient;
+  /** The server URL for browser redirects (OAuth), or null with a custom transport. */
+  readonly apiBaseUrl: string | null;
+  private readonly publishableClientKey: string | undefined;
   /** Cached GET answers keyed by path and query. */
   readonly cache: AsyncCache<unknown>;
   private readonly listeners = new Set<() => void>();
   private lastRefreshToken: string | null;
-  /** The object view the user, team… classes call through. */
-  protected readonly core: AppCore;
+  /** The object view the user, team… classes call through (used by the React bindings). */
+  readonly core: AppCore;
+  /** Origins (besides relative URLs) that redirects may go to: the project's trusted domains. */
+  readonly trustedOrigins: readonly string[];
 
   constructor(options: ClientAppOptions, internal?: InternalOptions) {
     if (options.projectId !== 'internal' && !PROJECT_ID_RE.test(options.projectId)) throw new GatehouseConfigError(`Invalid project ID: ${JSON.stringify(options.projectId)} (a UUID or "internal").`);
@@ -85,8 +93,11 @@ export class ClientApp {
     this.projectId = options.projectId;
     this.env = { ...defaultEnvironment(), ...options.environment };
     this.urls = resolveUrls(options.urls);
+    this.trustedOrigins = (options.trustedOrigins ?? []).map((o) => o.replace(/\/+$/, ''));
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? 'window' : 'none');
     let transport = options.transport;
+    this.publishableClientKey = options.publishableClientKey;
+    this.apiBaseUrl = (options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin ?? null)?.replace(/\/+$/, '') ?? null;
     if (!transport) {
       const base = options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin;
       if (!base) throw new GatehouseConfigError('No baseUrl: give the Gatehouse server URL, or a transport.');
@@ -171,6 +182,11 @@ export class ClientApp {
   /** The project's public settings (`GET /projects/current`), cached. */
   async getProject(): Promise<WireClientProject> {
     return await this.cache.get(PROJECT_KEY) as WireClientProject;
+  }
+
+  /** The user object for a wire user (the React bindings map cached answers with it). */
+  userFromWire(wire: WireUser): User {
+    return this.makeUser(wire);
   }
 
   /** Builds the user object for a wire user (server apps return richer objects). */
@@ -315,11 +331,98 @@ export class ClientApp {
     if (!options.noRedirect) await this.redirectToUrl(options.redirectUrl ?? this.urls.afterSignOut);
   }
 
+  /**
+   * Starts OAuth sign-in (browser): a PKCE verifier kept 1 hour in a cookie keyed by state, then
+   * `GET /auth/oauth/authorize/{provider}` with the wire-protocol query parameters.
+   */
+  async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string } = {}): Promise<void> {
+    if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');
+    const state = randomUrlSafe();
+    const verifier = randomUrlSafe(48);
+    storeOAuthVerifier(state, verifier);
+    const url = new URL(`${this.apiBaseUrl}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider)}`);
+    const params: Record<string, string> = {
+      client_id: this.projectId,
+      client_secret: this.publishableClientKey ?? '__stack_public_client__',
+      redirect_uri: this.absoluteUrl(this.urls.oauthCallback),
+      scope: 'legacy',
+      state,
+      grant_type: 'authorization_code',
+      code_challenge: await pkceChallenge(verifier),
+      code_challenge_method: 'S256',
+      response_type: 'code',
+      type: options.type ?? 'authenticate',
+      error_redirect_url: this.absoluteUrl(this.urls.error),
+      after_callback_redirect_url: this.absoluteUrl(options.returnTo ?? this.afterAuthUrl(false)),
+    };
+    if (options.type === 'link') params.token = (await this.session?.getAccessToken()) ?? '';
+    for (const [k, val] of Object.entries(params)) url.searchParams.set(k, val);
+    (globalThis as { location?: { assign(u: string): void } }).location?.assign(url.toString());
+    await this.env.sleep(2000);
+  }
+
+  /**
+   * Finishes OAuth on the callback page: reads `code` and `state`, removes them from the address
+   * bar, exchanges the code (`POST /auth/oauth/token`, authorization_code grant with the PKCE
+   * verifier), stores the tokens and redirects.
+   */
+  async callOAuthCallback(): Promise<Result<WireSignInResponse>> {
+    const loc = (globalThis as { location?: Location }).location;
+    if (!loc) throw new GatehouseConfigError('The OAuth callback needs a browser.');
+    const url = new URL(loc.href);
+    const code = url.searchParams.get('code');
+    const state = url.searchParams.get('state');
+    if (!code || !state) throw new GatehouseConfigError('The OAuth callback URL is missing code or state.');
+    url.searchParams.delete('code');
+    url.searchParams.delete('state');
+    (globalThis as { history?: History }).history?.replaceState(null, '', url.pathname + url.search + url.hash);
+    const verifier = takeOAuthVerifier(state) ?? '';
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: this.absoluteUrl(this.urls.oauthCallback), client_id: this.projectId, client_secret: this.publishableClientKey ?? '__stack_public_client__' });
+    try {
+      const res = await this.api.callForm<WireSignInResponse & { after_callback_redirect_url?: string }>('/auth/oauth/token', form);
+      this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
+      const target = res.after_callback_redirect_url;
+      if (target) {
+        const relative = target.startsWith('http') && new URL(target).origin === loc.origin ? target.slice(loc.origin.length) : target;
+        await this.redirectToUrl(relative);
+      } else {
+        await this.redirectAfterAuth(res.is_new_user === true);
+      }
+      return { status: 'ok', data: res };
+    } catch (error) {
+      if (error instanceof GatehouseKnownError) return { status: 'error', error };
+      throw error;
+    }
+  }
+
+  /**
+   * Passkey sign-in (WebAuthn): `POST /auth/passkey/initiate-passkey-authentication` → options,
+   * the browser ceremony, then `POST /auth/passkey/sign-in` `{authentication_response, code}`.
+   */
+  async signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+    assertWebAuthn();
+    const init = await this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-authentication', { body: {} });
+    const PKC = (globalThis as any).PublicKeyCredential;
+    const publicKey = PKC.parseRequestOptionsFromJSON(fixRpId(init.options_json, 'rpId'));
+    const credential = await (globalThis as any).navigator.credentials.get({ publicKey });
+    return this.signInWith('/auth/passkey/sign-in', { authentication_response: credential.toJSON(), code: init.code }, options);
+  }
+
+  /** Registers a passkey for the signed-in user (initiate, ceremony, `POST /auth/passkey/register`). */
+  async registerPasskey(): Promise<Result<unknown>> {
+    assertWebAuthn();
+    const init = await this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-registration', { body: {}, session: this.session });
+    const PKC = (globalThis as any).PublicKeyCredential;
+    const publicKey = PKC.parseCreationOptionsFromJSON(fixRpId(init.options_json, 'rp'));
+    const credential = await (globalThis as any).navigator.credentials.create({ publicKey });
+    return this.result(() => this.api.call('POST', '/auth/passkey/register', { body: { credential: credential.toJSON(), code: init.code }, session: this.session }));
+  }
+
   // ── Redirects ───────────────────────────────────────────────────────────────────────
 
   /** Navigates to a relative URL with the app's redirect method (throws for untrusted targets). */
   async redirectToUrl(url: string): Promise<void> {
-    await performRedirect(this.redirectMethod, assertTrustedRedirect(url), this.env);
+    await performRedirect(this.redirectMethod, url, this.env, this.trustedOrigins);
   }
 
   private currentLocation(): string {
@@ -352,7 +455,7 @@ export class ClientApp {
    * relative, else after-sign-up (new users) or after-sign-in.
    */
   afterAuthUrl(isNewUser: boolean, search = (globalThis as { location?: { search: string } }).location?.search ?? ''): string {
-    return returnToFrom(search) ?? (isNewUser ? this.urls.afterSignUp : this.urls.afterSignIn);
+    return returnToFrom(search, this.trustedOrigins) ?? (isNewUser ? this.urls.afterSignUp : this.urls.afterSignIn);
   }
 
   /** Redirects to `afterAuthUrl`. */

@@ -12,7 +12,7 @@ export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor
 export { httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 export { inProcessTransport, type MountedGatehouse } from './in-process.ts';
 export { defaultEnvironment, manualEnvironment, type SdkEnvironment } from './env.ts';
-export { resolveUrls, isRelativeUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
 export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
 export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';

@@ -66,9 +66,23 @@ export function isRelativeUrl(url: string): boolean {
   return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') && !/\s/.test(url);
 }
 
-/** Throws unless `url` is relative (product-spec §2 "Redirect targets must be relative"). */
-export function assertTrustedRedirect(url: string): string {
-  if (!isRelativeUrl(url)) throw new GatehouseConfigError(`Redirect URL ${JSON.stringify(url)} is not trusted; it should be relative.`);
+/** True when `url` is relative, or absolute on one of `trustedOrigins` (e.g. `https://app.example.com`). */
+export function isTrustedUrl(url: string, trustedOrigins: readonly string[] = []): boolean {
+  if (isRelativeUrl(url)) return true;
+  if (/\s/.test(url) || !/^https?:\/\//i.test(url)) return false;
+  try {
+    return trustedOrigins.includes(new URL(url).origin);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Throws unless `url` is relative (product-spec §2 "Redirect targets must be relative"), or on
+ * one of `trustedOrigins` (the hosted pages pass the project's trusted domains).
+ */
+export function assertTrustedRedirect(url: string, trustedOrigins: readonly string[] = []): string {
+  if (!isTrustedUrl(url, trustedOrigins)) throw new GatehouseConfigError(`Redirect URL ${JSON.stringify(url)} is not trusted; it should be relative.`);
   return url;
 }
 
@@ -78,10 +92,10 @@ export function withReturnTo(url: string, current: string): string {
   return `${url}${sep}${RETURN_TO_PARAM}=${encodeURIComponent(current)}`;
 }
 
-/** The trusted `after_auth_return_to` of a query string, or null (absent or not relative). */
-export function returnToFrom(search: string): string | null {
+/** The trusted `after_auth_return_to` of a query string, or null (absent or untrusted). */
+export function returnToFrom(search: string, trustedOrigins: readonly string[] = []): string | null {
   const value = new URLSearchParams(search).get(RETURN_TO_PARAM);
-  return value && isRelativeUrl(value) ? value : null;
+  return value && isTrustedUrl(value, trustedOrigins) ? value : null;
 }
 
 /** How the app navigates: not at all, `window.location`, Next.js (treated as window), or custom. */
@@ -91,8 +105,8 @@ export type RedirectMethod = 'none' | 'window' | 'nextjs' | { navigate: (url: st
  * Navigates to a trusted relative URL with the configured method, then waits 2 s (the page is
  * being replaced; callers should not continue). Mode `none` does nothing and does not wait.
  */
-export async function performRedirect(method: RedirectMethod, url: string, env: Pick<SdkEnvironment, 'sleep'>): Promise<void> {
-  assertTrustedRedirect(url);
+export async function performRedirect(method: RedirectMethod, url: string, env: Pick<SdkEnvironment, 'sleep'>, trustedOrigins: readonly string[] = []): Promise<void> {
+  assertTrustedRedirect(url, trustedOrigins);
   if (method === 'none') return;
   if (typeof method === 'object') {
     await method.navigate(url);

@@ -136,6 +136,24 @@ export class ApiClient {
     throw lastError;
   }
 
+  /** A form-encoded POST without `x-stack-*` headers (the OAuth token endpoint); throws known errors. */
+  async callForm<T>(path: string, form: URLSearchParams): Promise<T> {
+    let res: TransportResponse;
+    try {
+      res = await this.options.transport({ method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
+    } catch (error) {
+      throw new GatehouseNetworkError(path, error);
+    }
+    const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
+    if (code) {
+      let parsed: { details?: Record<string, unknown>; error?: string } = {};
+      try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
+      throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
+    }
+    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, path);
+    return JSON.parse(res.text) as T;
+  }
+
   /**
    * Refreshes an access token with the OAuth `refresh_token` grant (`POST /auth/oauth/token`,
    * form-encoded, no `x-stack-*` headers). Returns null on a refresh-token error.

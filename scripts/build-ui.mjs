@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Builds the hosted handler pages bundle (ui/hosted/main.tsx) into dist/ui/handler/handler.js
+// (served at /handler/handler.js; scripts/build-binary.mjs embeds the dist/ui/handler folder) with esbuild:
+// React aliased to preact/compat, minified, ES2020. Run by `prestart` and `pretest`; the server also
+// builds in memory when the file is missing.
+import { build } from 'esbuild';
+import { mkdirSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** esbuild options shared by the hosted bundle and its in-memory fallback in server-bin/hosted-pages.ts. */
+export function hostedBuildOptions(rootDir = root) {
+  return {
+    entryPoints: [join(rootDir, 'ui/hosted/main.tsx')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    platform: 'browser',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  mkdirSync(join(root, 'dist/ui/handler'), { recursive: true });
+  const out = join(root, 'dist/ui/handler/handler.js');
+  await build({ ...hostedBuildOptions(), outfile: out });
+  const bytes = statSync(out).size;
+  const gz = gzipSync(readFileSync(out), { level: 9 }).length;
+  console.error(`built dist/ui/handler/handler.js: ${bytes} bytes, ${gz} bytes gzipped`);
+}

@@ -1,0 +1,59 @@
+/**
+ * Browser-only flows (product-spec §4): OAuth with PKCE and passkeys. They need `window`,
+ * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
+ */
+
+/** The placeholder relying-party id the server sends; the client replaces it with its hostname. */
+export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
+/** OAuth state cookie lifetime (product-spec §9): 3600 s. */
+export const OAUTH_STATE_COOKIE_MAX_AGE_S = 3600;
+
+const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** A random URL-safe string of `bytes` random bytes. */
+export function randomUrlSafe(bytes = 32): string {
+  return b64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** The PKCE S256 challenge of a verifier (RFC 7636 §4.2). */
+export async function pkceChallenge(verifier: string): Promise<string> {
+  return b64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+}
+
+/** Browser document for the OAuth state cookie. */
+function doc(): { cookie: string } {
+  const d = (globalThis as { document?: { cookie: string } }).document;
+  if (!d) throw new Error('OAuth sign-in needs a browser.');
+  return d;
+}
+
+/** Stores the code verifier in a cookie keyed by state for 1 hour. */
+export function storeOAuthVerifier(state: string, verifier: string): void {
+  doc().cookie = `stack-oauth-outer-${state}=${verifier}; max-age=${OAUTH_STATE_COOKIE_MAX_AGE_S}; path=/; SameSite=Lax`;
+}
+
+/** Reads and deletes the verifier cookie of `state` (null, with a console warning, when missing). */
+export function takeOAuthVerifier(state: string): string | null {
+  const name = `stack-oauth-outer-${state}`;
+  const match = doc().cookie.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${name}=`));
+  doc().cookie = `${name}=; max-age=0; path=/`;
+  if (!match) { console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`); return null; }
+  return match.slice(name.length + 1);
+}
+
+/** WebAuthn support check, with the spec's message. */
+export function assertWebAuthn(): void {
+  const g = globalThis as { PublicKeyCredential?: unknown; navigator?: { credentials?: unknown } };
+  if (!g.PublicKeyCredential || !g.navigator?.credentials) throw new Error('WebAuthn is not supported in this browser');
+}
+
+/** Replaces the server's placeholder rp id with the page's hostname (asserting it is the sentinel). */
+export function fixRpId(options: Record<string, any>, key: 'rpId' | 'rp'): Record<string, any> {
+  const host = (globalThis as { location?: { hostname: string } }).location?.hostname ?? 'localhost';
+  if (key === 'rpId') {
+    if (options.rpId !== PASSKEY_RP_ID_SENTINEL) throw new Error(`Unexpected relying-party id ${String(options.rpId)}`);
+    return { ...options, rpId: host };
+  }
+  if (options.rp?.id !== PASSKEY_RP_ID_SENTINEL) throw new Error(`Unexpected relying-party id ${String(options.rp?.id)}`);
+  return { ...options, rp: { ...options.rp, id: host } };
+}

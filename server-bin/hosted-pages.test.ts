@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { createProject } from '../test/helpers/api.ts';
+import { describeWithServer } from '../test/helpers/suite.ts';
+import { matchHostedPath } from './hosted-pages.ts';
+
+describeWithServer('hosted handler pages', (get) => {
+  it('serves /handler/* for the internal project with its name and inline config', async () => {
+    const res = await fetch(`${get().url}/handler/sign-in?after_auth_return_to=%2F`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    const html = await res.text();
+    const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
+    assert.equal(config.projectId, 'internal');
+    assert.equal(config.handlerPath, '/handler');
+    assert.equal(config.serverPath, '/handler/sign-in');
+    assert.equal(config.home, '/');
+    assert.match(html, /\/handler\/handler\.js\?v=[0-9a-f]{16}/);
+  });
+
+  it('serves /projects/{id}/handler/* for another project, with its trusted domains as redirect origins', async () => {
+    const { projectId } = await createProject(get(), { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] }, { display_name: 'Rocket <App>' });
+    const res = await fetch(`${get().url}/projects/${projectId}/handler/account-settings`);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /<title>Rocket &#60;App&#62;<\/title>/, 'the name is escaped in HTML');
+    const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
+    assert.equal(config.projectId, projectId);
+    assert.equal(config.project.displayName, 'Rocket <App>');
+    assert.ok(!html.includes('"Rocket <App>"'), 'no raw < inside the inline script');
+    assert.deepEqual(config.trustedOrigins, ['https://app.example.com']);
+    assert.equal(config.home, 'https://app.example.com');
+  });
+
+  it('answers 404 for an unknown project', async () => {
+    const res = await fetch(`${get().url}/projects/0b9c7e2a-5d1e-4c3b-9a8f-7e6d5c4b3a21/handler/sign-in`);
+    assert.equal(res.status, 404);
+    assert.match(await res.text(), /does not exist/);
+  });
+
+  it('serves the bundle as JavaScript, immutable when versioned', async () => {
+    const html = await (await fetch(`${get().url}/handler/sign-in`)).text();
+    const src = /"(\/handler\/handler\.js\?v=[0-9a-f]+)"/.exec(html)![1]!;
+    const res = await fetch(`${get().url}${src}`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /javascript/);
+    assert.match(res.headers.get('cache-control') ?? '', /immutable/);
+    assert.ok((await res.text()).length > 1000);
+  });
+
+  it('leaves POSTs and API paths alone', async () => {
+    const post = await fetch(`${get().url}/handler/sign-in`, { method: 'POST' });
+    await post.text();
+    assert.equal(post.status, 404);
+    assert.equal(matchHostedPath('/api/v1/handler'), null);
+    assert.equal(matchHostedPath('/projects/not-a-uuid/handler/sign-in'), null);
+    assert.deepEqual(matchHostedPath('/handler'), { projectId: 'internal', handlerPath: '/handler' });
+  });
+});

@@ -1,0 +1,350 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { act, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
+import { ClientApp } from '../sdk/client-app.ts';
+import { manualEnvironment } from '../sdk/env.ts';
+import { GatehouseProvider } from '../sdk/react.tsx';
+import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
+import { memoryTokenStore } from '../sdk/tokens.ts';
+import type { TransportRequest } from '../sdk/transport.ts';
+import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkSignIn, MfaPage, PasswordReset, SelectedTeamSwitcher, SignIn, SignUp, TeamInvitation, UserButton } from './index.ts';
+
+const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
+const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: 't1', selected_team: { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }, oauth_providers: [] };
+const TOKENS = { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' };
+
+type Route = (req: TransportRequest) => FakeAnswer | undefined;
+
+/** An app over a fake server: `routes` answer first, then defaults for project and user. */
+function makeApp(routes: Route = () => undefined, signedIn = false) {
+  const visited: string[] = [];
+  const transport = fakeTransport((req) => {
+    const own = routes(req);
+    if (own) return own;
+    const path = req.path.split('?')[0];
+    if (path === '/projects/current') return { json: PROJECT };
+    if (path === '/auth/oauth/token') return { json: { access_token: fakeJwt({ sub: 'u1', iat: 2 }), token_type: 'Bearer' } };
+    if (path === '/users/me' && req.method === 'GET') return { json: USER };
+    if (req.method === 'GET') return { json: { items: [] } };
+    return { json: { success: true } };
+  });
+  const app = new ClientApp({
+    projectId: 'internal', transport, environment: manualEnvironment({ start: Date.now() }),
+    tokenStore: memoryTokenStore(signedIn ? { accessToken: TOKENS.access_token, refreshToken: 'rt' } : undefined),
+    redirectMethod: { navigate: (u) => { visited.push(u); } },
+  });
+  return { app, transport, visited };
+}
+
+const mounted: (() => Promise<void>)[] = [];
+after(async () => { for (const u of mounted) await u(); });
+async function show(app: ClientApp, element: React.ReactNode) {
+  const r = await render(<GatehouseProvider app={app}>{element}</GatehouseProvider>);
+  mounted.push(r.unmount);
+  return r.container;
+}
+
+describe('SignIn', () => {
+  it('shows a loading state until the project arrives, then the branded form', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    // Hold the project request until released.
+    const slow = makeApp();
+    const slowApp = new ClientApp({ projectId: 'internal', tokenStore: 'memory', redirectMethod: 'none', transport: async (req) => { await gate; return slow.transport(req); } });
+    const c = await show(slowApp, <SignIn />);
+    assert.ok(c.querySelector('[role=status]'), 'a spinner while loading');
+    assert.match(c.textContent ?? '', /Loading/);
+    release();
+    await waitForText(c, 'Acme Auth');
+    assert.ok(input(c, 'Email'));
+    assert.ok(input(c, 'Password'));
+    assert.match(c.textContent ?? '', /Sign in with GitHub/);
+    assert.equal(c.querySelector('h1')?.textContent, 'Sign in to your account');
+  });
+
+  it('validates input on the client before calling the server', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'Email & password');
+    await click(c, 'Sign in');
+    assert.match(c.textContent ?? '', /Please enter your email address\./);
+    assert.equal(transport.requests.filter((r) => r.path === '/auth/password/sign-in').length, 0);
+    assert.equal(input(c, 'Email').getAttribute('aria-invalid'), 'true');
+  });
+
+  it('shows the server error for a wrong password', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'EMAIL_PASSWORD_MISMATCH' } : undefined);
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'Email & password');
+    await type(c, 'Email', 'ada@example.com');
+    await type(c, 'Password', 'wrong-password');
+    await click(c, 'Sign in');
+    await waitForText(c, 'Wrong e-mail or password.');
+    assert.ok(c.querySelector('[role=alert]'));
+  });
+
+  it('signs in, stores the tokens and redirects to after_auth_return_to', async () => {
+    setUrl('/handler/sign-in?after_auth_return_to=%2Fdashboard%3Ftab%3D1');
+    const { app, visited, transport } = makeApp((req) => req.path === '/auth/password/sign-in' ? { json: TOKENS } : undefined);
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'Email & password');
+    await type(c, 'Email', 'ada@example.com');
+    await type(c, 'Password', 'correct-horse');
+    await click(c, 'Sign in');
+    await flush();
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/sign-in')!.body!), { email: 'ada@example.com', password: 'correct-horse' });
+    assert.equal(app.session?.tokens().refreshToken, 'rt');
+    assert.deepEqual(visited, ['/dashboard?tab=1']);
+    setUrl('/handler/sign-in');
+  });
+
+  it('tells a signed-in user so', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'You are already signed in.');
+  });
+});
+
+describe('SignUp', () => {
+  it('reports "Passwords do not match." without calling the server', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Repeat password');
+    await type(c, 'Email', 'new@example.com');
+    await type(c, 'Password', 'password-one');
+    await type(c, 'Repeat password', 'password-two');
+    await click(c, 'Sign up');
+    await waitForText(c, 'Passwords do not match.');
+    assert.equal(transport.requests.filter((r) => r.path === '/auth/password/sign-up').length, 0);
+  });
+
+  it('shows PASSWORD_TOO_SHORT with the minimum length', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/password/sign-up' ? { status: 400, knownError: 'PASSWORD_TOO_SHORT', json: { details: { min_length: 8 } } } : undefined);
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Repeat password');
+    await type(c, 'Email', 'new@example.com');
+    await type(c, 'Password', 'short');
+    await type(c, 'Repeat password', 'short');
+    await click(c, 'Sign up');
+    await waitForText(c, 'Password must be at least 8 characters long.');
+  });
+
+  it('signs up with a verification callback URL and redirects', async () => {
+    const { app, transport, visited } = makeApp((req) => req.path === '/auth/password/sign-up' ? { json: { ...TOKENS, is_new_user: true } } : undefined);
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Repeat password');
+    await type(c, 'Email', 'new@example.com');
+    await type(c, 'Password', 'long-enough-password');
+    await type(c, 'Repeat password', 'long-enough-password');
+    await click(c, 'Sign up');
+    await flush();
+    const body = JSON.parse(transport.requests.find((r) => r.path === '/auth/password/sign-up')!.body!);
+    assert.equal(body.verification_callback_url, 'http://localhost:3000/handler/email-verification');
+    assert.deepEqual(visited, ['/']);
+  });
+
+  it('says so when sign-up is disabled', async () => {
+    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, sign_up_enabled: false } } } : undefined);
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Sign-up is not enabled for this project.');
+  });
+});
+
+describe('MagicLinkSignIn', () => {
+  it('sends the link, then signs in with the code and the nonce', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/otp/send-sign-in-code' ? { json: { nonce: 'nonce123' } } : req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined);
+    const c = await show(app, <MagicLinkSignIn />);
+    await type(c, 'Email', 'ada@example.com');
+    await click(c, 'Send me a sign-in link');
+    await waitForText(c, 'We sent a sign-in link');
+    await type(c, 'Code', 'ABC123');
+    await click(c, 'Sign in with code');
+    await flush();
+    assert.equal(JSON.parse(transport.requests.find((r) => r.path === '/auth/otp/sign-in')!.body!).code, 'abc123nonce123');
+    assert.equal(app.session?.tokens().refreshToken, 'rt');
+  });
+});
+
+describe('ForgotPassword and PasswordReset', () => {
+  it('confirms that the reset email was sent', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <ForgotPassword />);
+    await type(c, 'Email', 'ada@example.com');
+    await click(c, 'Send reset link');
+    await waitForText(c, 'we sent it a link to reset the password');
+    assert.equal(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/send-reset-code')!.body!).callback_url, 'http://localhost:3000/handler/password-reset');
+  });
+
+  it('shows an expired code as an error', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/password/reset/check-code' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined);
+    const c = await show(app, <PasswordReset code="abc" />);
+    await waitForText(c, 'This link or code has expired.');
+  });
+
+  it('checks the code, then resets the password', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <PasswordReset code="abc" />);
+    await waitForText(c, 'New password');
+    await type(c, 'New password', 'brand-new-password');
+    await type(c, 'Repeat new password', 'brand-new-password');
+    await click(c, 'Reset password');
+    await waitForText(c, 'Your password has been reset.');
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/reset')!.body!), { code: 'abc', password: 'brand-new-password' });
+  });
+});
+
+describe('EmailVerification', () => {
+  it('verifies the code once and says so', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <EmailVerification code="the-code" />);
+    await waitForText(c, 'Your email has been verified.');
+    assert.equal(transport.requests.filter((r) => r.path === '/contact-channels/verify').length, 1);
+  });
+
+  it('shows a used code as an error', async () => {
+    const { app } = makeApp((req) => req.path === '/contact-channels/verify' ? { status: 409, knownError: 'VERIFICATION_CODE_ALREADY_USED' } : undefined);
+    const c = await show(app, <EmailVerification code="the-code" />);
+    await waitForText(c, 'This link or code has already been used.');
+  });
+});
+
+describe('AccountSettings', () => {
+  it('redirects to sign-in when nobody is signed in', async () => {
+    const { app, visited } = makeApp();
+    await show(app, <AccountSettings />);
+    await flush();
+    assert.equal(visited.length, 1);
+    assert.match(visited[0]!, /^\/handler\/sign-in\?after_auth_return_to=/);
+  });
+
+  it('shows the profile with the verified email and saves a new display name', async () => {
+    const { app, transport } = makeApp((req) => req.path.startsWith('/contact-channels') && req.method === 'GET' ? { json: { items: [{ id: 'c1', type: 'email', value: 'ada@example.com', is_verified: true, is_primary: true, used_for_auth: true }] } } : undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Display name');
+    assert.equal(c.querySelector('[data-testid=primary-email-status]')?.textContent, 'Verified');
+    await waitForText(c, 'Primary');
+    assert.equal(input(c, 'Display name').value, 'Ada');
+    await type(c, 'Display name', 'Ada Lovelace');
+    await click(c, 'Save');
+    await waitForText(c, 'Saved.');
+    const patch = transport.requests.find((r) => r.method === 'PATCH' && r.path === '/users/me');
+    assert.deepEqual(JSON.parse(patch!.body!), { display_name: 'Ada Lovelace' });
+  });
+
+  it('keeps a failing section to itself', async () => {
+    const { app } = makeApp((req) => req.path.startsWith('/emails/notification-preference') ? { status: 404, text: 'not here' } : undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'failed with 404');
+    assert.ok(input(c, 'Display name'), 'the other sections still render');
+    assert.ok(c.textContent?.includes('Try again'));
+  });
+
+  it('checks the password confirmation', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Current password');
+    await type(c, 'Current password', 'old-password');
+    await type(c, 'New password', 'new-password-1');
+    await type(c, 'Repeat new password', 'new-password-2');
+    await click(c, 'Change password');
+    await waitForText(c, 'Passwords do not match.');
+  });
+});
+
+describe('UserButton', () => {
+  it('offers sign-in when signed out', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <UserButton />);
+    await waitForText(c, 'Sign in');
+    assert.match(c.querySelector('a')?.getAttribute('href') ?? '', /^\/handler\/sign-in/);
+  });
+
+  it('opens a keyboard menu with account settings and sign out', async () => {
+    const { app, visited } = makeApp(undefined, true);
+    const c = await show(app, <UserButton showUserInfo />);
+    await waitForText(c, 'Ada');
+    const trigger = c.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement;
+    assert.equal(trigger.getAttribute('aria-expanded'), 'false');
+    await act(async () => { trigger.click(); });
+    await flush();
+    assert.equal(trigger.getAttribute('aria-expanded'), 'true');
+    assert.equal(document.activeElement?.textContent, 'Account settings', 'focus moves into the menu');
+    await act(async () => { c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+    assert.equal(c.querySelector('[role=menu]'), null);
+    await act(async () => { trigger.click(); });
+    await click(c, 'Sign out');
+    await flush();
+    assert.deepEqual(visited, ['/']);
+    assert.equal(app.session?.tokens().refreshToken, null);
+  });
+});
+
+describe('SelectedTeamSwitcher and TeamInvitation', () => {
+  it('lists the teams and selects one', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/teams?user_id=me' ? { json: { items: [{ id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }, { id: 't2', display_name: 'Team Two', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }] } } : undefined, true);
+    const c = await show(app, <SelectedTeamSwitcher />);
+    await waitForText(c, 'Team Two');
+    const select = c.querySelector('select') as HTMLSelectElement;
+    assert.equal(select.value, 't1');
+    await act(async () => { select.value = 't2'; select.dispatchEvent(new Event('change', { bubbles: true })); });
+    await flush();
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.method === 'PATCH')!.body!), { selected_team_id: 't2' });
+  });
+
+  it('shows the team of an invitation and joins it', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { json: { team_display_name: 'Rocket' } } : undefined, true);
+    const c = await show(app, <TeamInvitation code="inv" />);
+    await waitForText(c, 'Rocket');
+    await click(c, 'Join Rocket');
+    await waitForText(c, 'You joined Rocket.');
+    assert.ok(transport.requests.some((r) => r.path === '/team-invitations/accept'));
+  });
+
+  it('shows an invalid invitation code as an error', async () => {
+    const { app } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { status: 404, knownError: 'VERIFICATION_CODE_NOT_FOUND' } : undefined, true);
+    const c = await show(app, <TeamInvitation code="bad" />);
+    await waitForText(c, 'This link or code is not valid.');
+  });
+});
+
+describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
+  it('MFA: checks the format, then shows INVALID_TOTP_CODE', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/mfa/sign-in' ? { status: 400, knownError: 'INVALID_TOTP_CODE' } : undefined);
+    const c = await show(app, <MfaPage attemptCode="attempt" />);
+    await type(c, 'Authentication code', '12');
+    await click(c, 'Verify');
+    await waitForText(c, 'Enter the 6-digit code');
+    await type(c, 'Authentication code', '123456');
+    await click(c, 'Verify');
+    await waitForText(c, 'The code is not correct.');
+  });
+
+  it('CLI: asks signed-out users to sign in, and confirms for signed-in ones', async () => {
+    const signedOut = makeApp();
+    const c1 = await show(signedOut.app, <CliAuthConfirm loginCode="lc" />);
+    await waitForText(c1, 'to authorize the command-line login');
+    const { app, transport } = makeApp(undefined, true);
+    const c = await show(app, <CliAuthConfirm loginCode="lc" />);
+    await waitForText(c, 'ada@example.com');
+    await click(c, 'Authorize');
+    await waitForText(c, 'The command line is now signed in.');
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/cli/complete')!.body!), { login_code: 'lc', refresh_token: 'rt' });
+  });
+
+  it('ErrorPage shows the message and code', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <ErrorPage errorCode="OUTER_OAUTH_TIMEOUT" message="The OAuth flow has timed out. Please sign in again." />);
+    await waitForText(c, 'The OAuth flow has timed out.');
+    assert.match(c.textContent ?? '', /OUTER_OAUTH_TIMEOUT/);
+  });
+
+  it('Handler routes each sub-path, honours overrides, and shows unknown ones as not found', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <Handler path="/handler/sign-up" />);
+    await waitForText(c, 'Create a new account');
+    const c2 = await show(app, <Handler path="/handler/nope" />);
+    await waitForText(c2, 'This page does not exist.');
+    const c3 = await show(app, <Handler path="/auth/forgot-password" basePath="/auth" routes={{ forgotPassword: () => <p>custom page</p> }} />);
+    await waitForText(c3, 'custom page');
+  });
+});

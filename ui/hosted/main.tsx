@@ -1,0 +1,58 @@
+/**
+ * Entry of the hosted handler pages bundle (served by the executable at `/handler/*` and
+ * `/projects/{id}/handler/*`). Built with esbuild, React aliased to preact/compat, routed with
+ * preact-iso. The server inlines `window.__GATEHOUSE__` (project id, name, logo, trusted origins).
+ */
+import { render } from 'preact';
+import { LocationProvider, useLocation } from 'preact-iso';
+import type { ReactNode } from 'react';
+import { ClientApp } from '../../sdk/client-app.ts';
+import { GatehouseProvider } from '../../sdk/react.tsx';
+import { BrandingContext } from '../common.tsx';
+import { Handler } from '../components/handler.tsx';
+
+/** The inline configuration the server writes into each hosted page. */
+export interface HostedConfig {
+  projectId: string;
+  /** The path the server saw (`/handler/sign-in`); the difference to `location.pathname` is the mount prefix. */
+  serverPath: string;
+  /** Handler base path as the server sees it: `/handler` or `/projects/{id}/handler`. */
+  handlerPath: string;
+  project: { displayName: string; logoUrl: string | null };
+  /** Origins of the project's trusted domains (redirect targets besides relative URLs). */
+  trustedOrigins: string[];
+  /** Where "home" is: `/` for the internal project, else the first trusted domain (or `/`). */
+  home: string;
+}
+
+const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
+const prefix = location.pathname.endsWith(config.serverPath) ? location.pathname.slice(0, location.pathname.length - config.serverPath.length) : '';
+const handlerPath = prefix + config.handlerPath;
+const app = new ClientApp({
+  projectId: config.projectId,
+  baseUrl: location.origin + prefix,
+  tokenStore: 'cookie',
+  urls: { handler: handlerPath, home: config.home },
+  trustedOrigins: config.trustedOrigins,
+  redirectMethod: 'window',
+});
+
+// preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
+const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
+
+function Page() {
+  const { path } = useLocation();
+  return <Handler path={path} basePath={handlerPath} />;
+}
+
+render(
+  // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
+  (  <Location scope={handlerPath}>
+    <GatehouseProvider app={app}>
+      <BrandingContext.Provider value={config.project}>
+        <Page />
+      </BrandingContext.Provider>
+    </GatehouseProvider>
+  </Location>) as unknown as Parameters<typeof render>[0],
+  document.getElementById('root')!,
+);

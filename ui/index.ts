@@ -1,0 +1,13 @@
+/**
+ * Gatehouse React components (`gatehouse/react`): the hosted pages' building blocks, usable in any
+ * React app under a `GatehouseProvider` (product-spec §2).
+ */
+export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OAuthButtonGroup, PasskeyButton } from './components/sign-in.tsx';
+export { ForgotPassword, PasswordReset } from './components/password.tsx';
+export { EmailVerification, MagicLinkCallback, OAuthCallback, SignOut, MfaPage, CliAuthConfirm, ErrorPage } from './components/callbacks.tsx';
+export { AccountSettings } from './components/account-settings.tsx';
+export { UserButton } from './components/user-button.tsx';
+export { SelectedTeamSwitcher, TeamInvitation } from './components/teams.tsx';
+export { Handler, matchHandlerRoute, DEFAULT_PAGES, type HandlerRoute } from './components/handler.tsx';
+export { BrandingContext, Root, type Branding } from './common.tsx';
+export { GATEHOUSE_CSS } from './styles.ts';

@@ -1,0 +1,49 @@
+/**
+ * The components' stylesheet: system fonts, light and dark (`prefers-color-scheme`, or a
+ * `data-theme` attribute on an ancestor), responsive down to 320 px, visible focus rings.
+ */
+export const GATEHOUSE_CSS = `
+.gh-root{--gh-bg:#f6f7f9;--gh-card:#fff;--gh-fg:#111827;--gh-muted:#5b6472;--gh-border:#d5d9e0;--gh-accent:#2454d6;--gh-accent-fg:#fff;--gh-danger:#b42318;--gh-ok:#067647;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-fg);line-height:1.45;font-size:16px}
+@media (prefers-color-scheme:dark){.gh-root:not([data-theme=light]){--gh-bg:#0f1115;--gh-card:#181b21;--gh-fg:#eef0f3;--gh-muted:#a3abb8;--gh-border:#333944;--gh-accent:#7aa2ff;--gh-accent-fg:#0b0d12;--gh-danger:#ff8a80;--gh-ok:#5fd39a}}
+.gh-root[data-theme=dark]{--gh-bg:#0f1115;--gh-card:#181b21;--gh-fg:#eef0f3;--gh-muted:#a3abb8;--gh-border:#333944;--gh-accent:#7aa2ff;--gh-accent-fg:#0b0d12;--gh-danger:#ff8a80;--gh-ok:#5fd39a}
+.gh-page{min-height:100vh;background:var(--gh-bg);display:flex;align-items:flex-start;justify-content:center;padding:48px 16px;box-sizing:border-box}
+.gh-card{background:var(--gh-card);border:1px solid var(--gh-border);border-radius:12px;padding:28px;width:100%;max-width:420px;box-sizing:border-box}
+.gh-card.gh-wide{max-width:760px}
+.gh-brand{display:flex;align-items:center;gap:10px;margin-bottom:18px;color:var(--gh-muted);font-weight:600}
+.gh-brand img{height:32px;width:auto;max-width:160px}
+.gh-root h1{font-size:1.45rem;margin:0 0 16px}
+.gh-root h2{font-size:1.1rem;margin:0 0 12px}
+.gh-field{display:flex;flex-direction:column;gap:6px;margin-bottom:14px}
+.gh-field label{font-weight:600;font-size:.92rem}
+.gh-input{font:inherit;padding:10px 12px;border:1px solid var(--gh-border);border-radius:8px;background:transparent;color:inherit;min-width:0}
+.gh-input[aria-invalid=true]{border-color:var(--gh-danger)}
+.gh-root :focus-visible{outline:3px solid var(--gh-accent);outline-offset:2px}
+.gh-btn{font:inherit;font-weight:600;padding:10px 14px;border-radius:8px;border:1px solid var(--gh-border);background:transparent;color:inherit;cursor:pointer}
+.gh-btn[disabled]{opacity:.6;cursor:progress}
+.gh-primary{background:var(--gh-accent);color:var(--gh-accent-fg);border-color:var(--gh-accent);width:100%}
+.gh-danger{color:var(--gh-danger);border-color:var(--gh-danger)}
+.gh-error{color:var(--gh-danger);font-size:.92rem;margin:4px 0 12px}
+.gh-success{color:var(--gh-ok);margin:4px 0 12px}
+.gh-muted{color:var(--gh-muted);font-size:.92rem}
+.gh-root a{color:var(--gh-accent)}
+.gh-row{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.gh-sep{display:flex;align-items:center;gap:10px;color:var(--gh-muted);margin:16px 0;font-size:.85rem}
+.gh-sep:before,.gh-sep:after{content:"";flex:1;border-top:1px solid var(--gh-border)}
+.gh-tabs{display:flex;gap:4px;margin-bottom:16px;border-bottom:1px solid var(--gh-border)}
+.gh-tab{font:inherit;background:none;border:none;border-bottom:2px solid transparent;padding:8px 10px;color:var(--gh-muted);cursor:pointer}
+.gh-tab[aria-selected=true]{border-color:var(--gh-accent);color:var(--gh-fg)}
+.gh-section{border-top:1px solid var(--gh-border);padding:20px 0}
+.gh-section:first-of-type{border-top:none}
+.gh-list{list-style:none;padding:0;margin:0 0 12px}
+.gh-list li{display:flex;justify-content:space-between;gap:8px;align-items:center;padding:8px 0;border-bottom:1px solid var(--gh-border);flex-wrap:wrap}
+.gh-badge{font-size:.75rem;border:1px solid var(--gh-border);border-radius:999px;padding:1px 8px;margin-left:6px}
+.gh-spinner{display:inline-block;width:18px;height:18px;border:2px solid var(--gh-border);border-top-color:var(--gh-accent);border-radius:50%;animation:gh-spin 1s linear infinite}
+@keyframes gh-spin{to{transform:rotate(360deg)}}
+.gh-menu{position:relative;display:inline-block}
+.gh-menu [role=menu]{position:absolute;right:0;top:calc(100% + 4px);background:var(--gh-card);border:1px solid var(--gh-border);border-radius:8px;min-width:200px;padding:4px;z-index:10}
+.gh-menu [role=menuitem]{display:block;width:100%;text-align:left;font:inherit;background:none;border:none;color:inherit;padding:8px 10px;border-radius:6px;cursor:pointer}
+.gh-menu [role=menuitem]:hover,.gh-menu [role=menuitem]:focus{background:var(--gh-bg)}
+.gh-avatar{width:32px;height:32px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;background:var(--gh-accent);color:var(--gh-accent-fg);font-weight:700;overflow:hidden}
+@media (max-width:480px){.gh-card{padding:20px;border-radius:0;border-left:none;border-right:none}.gh-page{padding:0}}
+`;
