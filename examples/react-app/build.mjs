@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Builds the example app with real React (not preact): `node examples/react-app/build.mjs [outdir]`.
+// `gatehouse/sdk` and `gatehouse/react` are aliased to this repository's sources, as a published
+// package's exports would resolve them. Also exported as a function for the browser test.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+
+/** Builds the bundle; returns its JavaScript (written to `outdir/example.js` when given). */
+export async function buildExample(outdir) {
+  const result = await build({
+    entryPoints: [join(here, 'main.tsx')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    platform: 'browser',
+    jsx: 'automatic',
+    alias: { 'gatehouse/sdk': join(root, 'sdk/index.browser.ts'), 'gatehouse/react': join(root, 'ui/react.ts') },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+    write: Boolean(outdir),
+    ...(outdir ? { outfile: join(outdir, 'example.js') } : {}),
+  });
+  return outdir ? null : result.outputFiles[0].text;
+}
+
+/** The page that loads it. */
+export function exampleHtml(config) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Example app</title>
+<script>window.EXAMPLE_CONFIG=${JSON.stringify(config).replace(/</g, '\\u003c')};</script><script type="module" src="/app/example.js"></script></head><body><div id="root"></div></body></html>`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildExample(process.argv[2] ?? join(root, 'dist/example'));
+  console.error('built the example app');
+}
