@@ -52,6 +52,80 @@ function nativeAddons() {
   };
 }
 
+/** Helper executables: asset file name → path. esbuild compiles email templates at run time. */
+function helperExecutables() {
+  const esbuildPkg = `@esbuild/${process.platform}-${process.arch}`;
+  const esbuildRequire = createRequire(require.resolve('esbuild/package.json'));
+  return { esbuild: esbuildRequire.resolve(`${esbuildPkg}/bin/esbuild`) };
+}
+
+/**
+ * esbuild plugin: `import … from 'esbuild'` gets a stand-in that, on first use, extracts the
+ * embedded esbuild executable, points the real (bundled) esbuild API at it with
+ * ESBUILD_BINARY_PATH (no worker threads: the bundle is not a file a worker could load), and
+ * forwards the call.
+ */
+function embeddedEsbuildPlugin() {
+  const loader = join(root, 'server-bin', 'sea', 'native.ts');
+  const real = require.resolve('esbuild');
+  const api = ['analyzeMetafile', 'analyzeMetafileSync', 'build', 'buildSync', 'context', 'formatMessages', 'formatMessagesSync', 'initialize', 'stop', 'transform', 'transformSync'];
+  return {
+    name: 'gatehouse-embedded-esbuild',
+    setup(build) {
+      build.onResolve({ filter: /^esbuild$/ }, () => ({ path: 'esbuild', namespace: 'gatehouse-esbuild' }));
+      build.onLoad({ filter: /.*/, namespace: 'gatehouse-esbuild' }, () => ({
+        contents: `let real;
+function load() {
+  if (!real) {
+    process.env.ESBUILD_BINARY_PATH = require(${JSON.stringify(loader)}).embeddedExecutablePath('esbuild');
+    process.env.ESBUILD_WORKER_THREADS = '0';
+    real = require(${JSON.stringify(real)});
+  }
+  return real;
+}
+${api.map((name) => `exports.${name} = (...args) => load().${name}(...args);`).join('\n')}
+Object.defineProperty(exports, 'version', { enumerable: true, get: () => load().version });
+`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * esbuild plugin: QuickJS's Emscripten module (email templates run in it) reads its `.wasm` next
+ * to itself and its ESM build uses `import()`, neither of which works in the SEA. The CommonJS
+ * build is used instead, its factory wrapped to pass the embedded wasm as `wasmBinary`. Only the
+ * variants in EMBEDDED_QUICKJS (the one `getQuickJS()` uses) carry their wasm; another variant
+ * fails with "not embedded" when used. `wasmAssets` collects asset key → file.
+ */
+const EMBEDDED_QUICKJS = ['quickjs-wasmfile-release-sync'];
+function quickjsWasmPlugin(wasmAssets) {
+  const loader = join(root, 'server-bin', 'sea', 'native.ts');
+  return {
+    name: 'gatehouse-quickjs-wasm',
+    setup(build) {
+      build.onResolve({ filter: /^@jitl\/quickjs-wasmfile-[a-z-]+\/emscripten-module$/ }, (args) => {
+        const variant = args.path.split('/')[1];
+        const dir = dirname(createRequire(args.importer).resolve(`@jitl/${variant}/package.json`));
+        return { path: join(dir, 'dist', 'emscripten-module.cjs'), namespace: 'gatehouse-quickjs', pluginData: { variant, dir } };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'gatehouse-quickjs' }, (args) => {
+        const { variant, dir } = args.pluginData;
+        const key = `wasm/${variant}.wasm`;
+        if (EMBEDDED_QUICKJS.includes(variant)) wasmAssets[key] = join(dir, 'dist', 'emscripten-module.wasm');
+        const wrap = `
+;{const raw = module.exports;
+const wrapped = (arg = {}) => { if (!arg.wasmBinary) arg.wasmBinary = require(${JSON.stringify(loader)}).embeddedAsset(${JSON.stringify(key)}); return raw(arg); };
+module.exports = wrapped; module.exports.default = wrapped;}
+`;
+        return { contents: readFileSync(args.path, 'utf8') + wrap, resolveDir: dirname(args.path), loader: 'js' };
+      });
+    },
+  };
+}
+
 /**
  * esbuild plugin: the packages that find their addon on disk (`bindings` for better-sqlite3,
  * `node-gyp-build` for argon2) are replaced by a loader of the embedded asset.
@@ -98,6 +172,7 @@ for (const script of ['build-ui.mjs']) {
 
 // 1. Bundle the CLI (which starts the server) into one CommonJS file.
 const bundlePath = join(work, 'gatehouse.cjs');
+const wasmAssets = {};
 await esbuild.build({
   entryPoints: [join(root, 'server-bin', 'cli.ts')],
   outfile: bundlePath,
@@ -110,19 +185,23 @@ await esbuild.build({
   keepNames: true,
   legalComments: 'none',
   logLevel: 'warning',
-  // pg's optional native driver is never used. esbuild is only a development fallback
-  // (server-bin/hosted-pages.ts builds the hosted bundle in memory when dist/ui is missing); inside
-  // the binary the prebuilt bundle is an embedded static file, and requiring esbuild fails cleanly.
-  external: ['pg-native', 'esbuild'],
+  // esbuild's own API is bundled on purpose (see embeddedEsbuildPlugin).
+  logOverride: { 'require-resolve-not-external': 'silent' },
+  // pg's optional native driver is never used.
+  external: ['pg-native'],
   // Modules that locate files next to themselves get a location inside a folder that does not
   // exist, so they fall back (or fail) cleanly instead of crashing on an empty import.meta.
   define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': JSON.stringify('file:///gatehouse-sea/server-bin/gatehouse.cjs') },
-  plugins: [embeddedAddonsPlugin()],
+  plugins: [embeddedAddonsPlugin(), embeddedEsbuildPlugin(), quickjsWasmPlugin(wasmAssets)],
 });
 
 // 2. Assets: native addons, static files, and the manifest describing them.
-const assets = {};
-const manifest = { version: pkg.version, addons: {}, static: [], fallbacks: {} };
+const assets = { ...wasmAssets };
+const manifest = { version: pkg.version, addons: {}, executables: {}, static: [], fallbacks: {} };
+for (const [file, path] of Object.entries(helperExecutables())) {
+  assets[`native/${file}`] = path;
+  manifest.executables[file] = createHash('sha256').update(readFileSync(path)).digest('hex');
+}
 for (const [file, path] of Object.entries(nativeAddons())) {
   if (!existsSync(path)) throw new Error(`Native addon ${file} not found at ${path}: run npm ci first.`);
   assets[`native/${file}`] = path;
@@ -160,4 +239,4 @@ if (injected.status !== 0) {
 }
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${Object.keys(manifest.executables).length} helper executables, ${Object.keys(wasmAssets).length} wasm, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -208,7 +208,7 @@ try {
   for (let i = 0; i < 5; i++) {
     const dir = join(work, `cold-${i}`);
     mkdirSync(dir);
-    const env = { HOME: dir, PATH: '/nonexistent', GATEHOUSE_CACHE_DIR: join(dir, 'cache'), ...KEYS };
+    const env = { HOME: dir, PATH: '/nonexistent', GATEHOUSE_CACHE_DIR: join(dir, 'cache'), ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' };
     const first = await startServer('gatehouse', binary, [], { cwd: dir, env, probe: '/api/v1' });
     cold.first.push(first.ms);
     await stopServer(first);
@@ -225,7 +225,7 @@ try {
   {
     const dir = join(work, 'gatehouse');
     mkdirSync(dir);
-    const server = await startServer('gatehouse', binary, [], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS }, probe: '/api/v1' });
+    const server = await startServer('gatehouse', binary, [], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
     const probe = await fetch(`${server.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT, body: '{}' });
     if (probe.status === 404) throw new Error('Gatehouse has no POST /auth/password/sign-up route yet; the benchmark needs it.');
     for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/api/v1`)).arrayBuffer();
@@ -299,7 +299,7 @@ Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`n
 
 **Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; the ratios come from the same run). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
 
-**Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work with prepared statements (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, client-key check and one user read).
+**Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null, users in the internal project with \`GATEHOUSE_DASHBOARD_SIGNUP=open\` so client sign-up stays open). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work with prepared statements (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, client-key check and one user read).
 
 Each cell: requests/s of 2xx answers (p50 / p99 latency in ms).
 

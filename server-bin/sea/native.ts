@@ -11,6 +11,8 @@ export interface SeaManifest {
   version: string;
   /** Native addons by file name (asset key `native/<file>`) → sha256 hex of their bytes. */
   addons: Record<string, string>;
+  /** Helper executables by file name (asset key `native/<file>`) → sha256 hex, e.g. `esbuild`. */
+  executables: Record<string, string>;
   /** URL paths of embedded static files (each stored under the asset key `static<path>`). */
   static: string[];
   /**
@@ -81,10 +83,41 @@ export function addonCacheDir(version: string, digest: string): string {
 const loaded = new Map<string, unknown>();
 
 /**
- * Loads a native addon embedded as an SEA asset (`native/<file>`): writes it to the versioned
- * private cache folder unless the file there already has exactly the embedded bytes (written
- * atomically: temp file + rename) and loads it with `process.dlopen`, since the SEA's `require`
- * only loads built-in modules (design NOTES). Returns the addon's `module.exports`.
+ * The bytes of an SEA asset, e.g. `wasm/quickjs-wasmfile-release-sync.wasm` (the QuickJS
+ * WebAssembly that email templates run in, handed to Emscripten as `wasmBinary`).
+ *
+ * @throws Error when not running as the SEA or when the asset does not exist.
+ */
+export function embeddedAsset(key: string): Uint8Array {
+  return new Uint8Array(sea.getAsset(key));
+}
+
+/**
+ * Writes an embedded file (`native/<file>`) to the versioned private cache folder unless the file
+ * there already has exactly the embedded bytes (atomically: temp file + rename) and returns its
+ * path.
+ *
+ * @throws Error when the file was not embedded or no private cache folder can be made.
+ */
+function extractEmbedded(file: string, digest: string | undefined, mode: number): string {
+  if (!digest) throw new Error(`${file} was not embedded in this executable.`);
+  const bytes = Buffer.from(sea.getAsset(`native/${file}`));
+  const dir = addonCacheDir(seaManifest().version, digest.slice(0, 16));
+  const path = join(dir, file);
+  let current: Buffer | undefined;
+  try { current = readFileSync(path); } catch { /* not written yet */ }
+  if (!current || !current.equals(bytes)) {
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, bytes, { mode });
+    renameSync(temp, path);
+  }
+  return path;
+}
+
+/**
+ * Loads a native addon embedded as an SEA asset (`native/<file>`): extracts it to the versioned
+ * private cache folder (see extractEmbedded) and loads it with `process.dlopen`, since the SEA's
+ * `require` only loads built-in modules (design NOTES). Returns the addon's `module.exports`.
  *
  * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
  * @throws Error when not running as the SEA, when the addon was not embedded, or when no private
@@ -93,21 +126,23 @@ const loaded = new Map<string, unknown>();
 export function loadEmbeddedAddon(file: string): unknown {
   const cached = loaded.get(file);
   if (cached) return cached;
-  const { version, addons } = seaManifest();
-  const digest = addons[file];
-  if (!digest) throw new Error(`The native addon ${file} was not embedded in this executable.`);
-  const bytes = Buffer.from(sea.getAsset(`native/${file}`));
-  const dir = addonCacheDir(version, digest.slice(0, 16));
-  const path = join(dir, file);
-  let current: Buffer | undefined;
-  try { current = readFileSync(path); } catch { /* not written yet */ }
-  if (!current || !current.equals(bytes)) {
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, bytes, { mode: 0o600 });
-    renameSync(temp, path);
-  }
+  const path = extractEmbedded(file, seaManifest().addons[file], 0o600);
   const mod = { exports: {} as unknown };
   process.dlopen(mod, path);
   loaded.set(file, mod.exports);
   return mod.exports;
+}
+
+/**
+ * The path of an embedded helper executable (e.g. `esbuild`, which core uses to compile email
+ * templates), extracted on first use to the private cache folder with mode 0700.
+ *
+ * @throws Error when not running as the SEA or when it was not embedded.
+ */
+export function embeddedExecutablePath(file: string): string {
+  const cached = loaded.get(`exe:${file}`) as string | undefined;
+  if (cached) return cached;
+  const path = extractEmbedded(file, seaManifest().executables?.[file], 0o700);
+  loaded.set(`exe:${file}`, path);
+  return path;
 }

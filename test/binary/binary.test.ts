@@ -15,7 +15,8 @@ const buildDir = join(work, 'build');
 const runDir = join(work, 'run');
 const home = join(work, 'home');
 const binary = join(runDir, 'gatehouse');
-const env = { HOME: home, PATH: '/nonexistent', ...SEED_KEYS };
+// Sign-ups to the internal project stay open after its first user (issue 7's first-run rule).
+const env = { HOME: home, PATH: '/nonexistent', GATEHOUSE_DASHBOARD_SIGNUP: 'open', ...SEED_KEYS };
 
 function run(args: string[], cwd = runDir) {
   return spawnSync(binary, args, { cwd, env, encoding: 'utf8', timeout: 20_000 });
@@ -151,6 +152,29 @@ describe('the single executable', () => {
     }
   });
 
+  it('renders email templates inside the binary (embedded esbuild and QuickJS wasm)', async () => {
+    const dir = join(work, 'emails');
+    const proc = await start(['--data-dir', dir]);
+    try {
+      const res = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email: 'mail@example.com', password: 'mail password 123', verification_callback_url: 'http://localhost:3000/handler/email-verification' }) });
+      assert.equal(res.status, 200, await res.clone().text());
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await stop(proc);
+    }
+    const problems = proc.stdout().split('\n').filter((l) => l.startsWith('{') && JSON.parse(l).level !== 'info');
+    assert.deepEqual(problems, [], 'no warnings or errors (a failed template logs "email template failed")');
+    const db = openDb(join(dir, 'gatehouse.db'));
+    try {
+      const hasEmails = db.prepare("select name from sqlite_master where type = 'table' and name = 'emails'").get();
+      if (hasEmails) {
+        const email = db.prepare("select * from emails where subject like '%erif%'").get() as { html?: string } | undefined;
+        assert.ok(email, 'a verification email was queued');
+        assert.match(email.html ?? '', /<html/i);
+      }
+    } finally { db.close(); }
+  });
+
   it('kill -9 during a burst of sign-ups loses no acknowledged sign-up, and the database stays intact', async (t) => {
     const proc = await start(['--data-dir', join(work, 'burst')]);
     // The password sign-up route when it exists, else user creation with the server key.
@@ -170,16 +194,18 @@ describe('the single executable', () => {
             : await fetch(`${proc.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: email, password: 'burst password 123', primary_email_auth_enabled: true }) });
           if (res.ok) acknowledged.push(email);
           else if (!killed) assert.fail(`sign-up answered ${res.status}: ${await res.text()}`);
-        } catch {
-          if (!killed) throw new Error('request failed before the kill');
+        } catch (error) {
+          if (!killed) throw new Error(`request failed before the kill: ${(error as Error).message} ${String((error as Error).cause ?? '')}\n${proc.stderr()}`);
         }
       }
     };
     const workers = Array.from({ length: 16 }, (_, w) => worker(w));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const failed = Promise.all(workers).then(() => undefined, (error: unknown) => error);
+    const early = await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, 2000, 'burst ran'))]);
     killed = true;
     proc.child.kill('SIGKILL');
     await Promise.allSettled(workers);
+    if (early !== 'burst ran') throw early;
     assert.equal((await proc.exited).signal, 'SIGKILL');
     assert.ok(acknowledged.length > 5, `only ${acknowledged.length} sign-ups went through`);
 
