@@ -1,3 +1,5 @@
+import { registerSignUpVerificationEmail } from './sign-up-verification.ts';
+
 export { listContactChannels } from './list-contact-channels.ts';
 export { createContactChannel } from './create-contact-channel.ts';
 export { getContactChannel } from './get-contact-channel.ts';
@@ -8,3 +10,5 @@ export { sendVerificationCode } from './send-verification-code.ts';
 export { verifyEmail } from './verify-email.ts';
 export { checkVerificationCodeOp } from './check-verification-code.ts';
 export { primaryChannelId, sendVerificationEmail, type EmailVerificationData } from './channels.ts';
+
+registerSignUpVerificationEmail();
