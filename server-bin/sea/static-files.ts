@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import * as sea from 'node:sea';
@@ -8,6 +9,8 @@ import { isSea, seaManifest } from './native.ts';
 export interface StaticFile {
   body: Buffer;
   contentType: string;
+  /** Strong validator: `"<sha256 prefix of body>"`. */
+  etag: string;
 }
 
 /** A read-only set of prebuilt files (hosted pages, dashboard) addressed by URL path. */
@@ -48,7 +51,8 @@ function lookup(paths: ReadonlySet<string>, fallbacks: Record<string, string>, l
     if (!hit) return undefined;
     let file = cache.get(hit);
     if (!file) {
-      file = { body: load(hit), contentType: contentTypeFor(hit) };
+      const body = load(hit);
+      file = { body, contentType: contentTypeFor(hit), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
       cache.set(hit, file);
     }
     return file;
@@ -89,7 +93,8 @@ export function folderStaticFiles(dir: string, mount = '/', fallbacks: Record<st
 
 /**
  * Wraps a Node request handler so GET/HEAD requests outside `/api/` and `/health` that match a
- * static file are answered from `files`; everything else goes to `handler`.
+ * static file are answered from `files` (`cache-control: no-cache` with an ETag; a matching
+ * `if-none-match` gets 304); everything else goes to `handler`.
  */
 export function withStaticFiles(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
@@ -102,10 +107,17 @@ export function withStaticFiles(
     if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/health')) {
       const file = files.get(path);
       if (file) {
+        // Revalidate every time: an upgraded binary must never leave an old script cached.
+        res.setHeader('cache-control', 'no-cache');
+        res.setHeader('etag', file.etag);
+        if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(file.etag)) {
+          res.statusCode = 304;
+          res.end();
+          return;
+        }
         res.statusCode = 200;
         res.setHeader('content-type', file.contentType);
         res.setHeader('content-length', file.body.length);
-        res.setHeader('cache-control', file.contentType.startsWith('text/html') ? 'no-cache' : 'public, max-age=300');
         res.end(req.method === 'HEAD' ? undefined : file.body);
         return;
       }

@@ -59,7 +59,14 @@ describe('static files', () => {
       const page = await fetch(`${url}/handler/assets/app.js?v=1`);
       assert.equal(page.status, 200);
       assert.equal(await page.text(), 'export {}');
-      assert.equal(page.headers.get('cache-control'), 'public, max-age=300');
+      assert.equal(page.headers.get('cache-control'), 'no-cache');
+      const etag = page.headers.get('etag');
+      assert.match(etag ?? '', /^"[A-Za-z0-9_-]{22}"$/);
+      const revalidated = await fetch(`${url}/handler/assets/app.js`, { headers: { 'if-none-match': `"other", ${etag}` } });
+      assert.equal(revalidated.status, 304);
+      assert.equal(await revalidated.text(), '');
+      const changed = await fetch(`${url}/handler/assets/app.js`, { headers: { 'if-none-match': '"other"' } });
+      assert.equal(changed.status, 200);
       const spa = await fetch(`${url}/projects/123`);
       assert.equal(await spa.text(), '<p>dashboard</p>');
       assert.equal(spa.headers.get('cache-control'), 'no-cache');
