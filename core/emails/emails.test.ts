@@ -6,6 +6,7 @@ import { api, assertKnownError, createProject, createProjectKeys, type Caller } 
 import { startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { startEmailWorker, stopEmailWorker } from './worker.ts';
+import { createGatehouse } from '../../server-bin/index.ts';
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
@@ -83,6 +84,31 @@ describeWithServer('emails with SMTP', (get) => {
     }
     await smtp.waitFor(email);
     assert.equal((await waitUntil('sent status', async () => (await outbox(server, admin, email)).find((r) => r.status === 'sent')))!.status, 'sent');
+  });
+
+  it('delivers each email exactly once when two servers share the database', async () => {
+    const server = get();
+    const { admin } = await createProject(server);
+    const runtime = server.gatehouse.core.runtime;
+    await stopEmailWorker(runtime);
+    const recipients = Array.from({ length: 30 }, (_, i) => uniqueEmail(`shared${i}`));
+    let second: Awaited<ReturnType<typeof createGatehouse>> | null = null;
+    try {
+      for (const email of recipients) await api(server, 'POST', '/internal/send-sign-in-invitation', admin, { email, callback_url: 'http://localhost:3000/x' });
+      second = await createGatehouse({
+        storage: server.database.open(), baseUrl: server.url, secret: 'test-secret-do-not-use-in-production', clock: server.clock,
+        strictErrors: true, environment: 'test', smtpUrl: smtp.url, emailPollIntervalMs: 10,
+      });
+    } finally {
+      startEmailWorker(runtime);
+    }
+    try {
+      for (const email of recipients) await smtp.waitFor(email);
+      await sleep(300);
+      for (const email of recipients) assert.equal(smtp.to(email).length, 1, `${email} arrived exactly once`);
+    } finally {
+      await second?.close();
+    }
   });
 
   it('sends the sign-in invitation with the default template and theme', async () => {
