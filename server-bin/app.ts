@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { dashboardMiddleware } from './dashboard.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
@@ -59,6 +60,7 @@ export function createKoaApp(core: Core): Koa {
     }
   }
   app.use(router.routes());
+  app.use(dashboardMiddleware(core));
   app.use(hostedPagesMiddleware(core));
 
   app.use(async (ctx, next) => {

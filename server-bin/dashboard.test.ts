@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeWithServer } from '../test/helpers/suite.ts';
+import { api, internal } from '../test/helpers/api.ts';
+import { DASHBOARD_SCRIPT_PATH, isDashboardPath } from './dashboard.ts';
+
+const bootOf = (html: string) => JSON.parse(/window\.__GATEHOUSE_DASHBOARD__=(\{.*?\});<\/script>/.exec(html)![1]!) as { firstRun: boolean; signUpOpen: boolean; serverPath: string };
+
+describeWithServer('dashboard shell', (get) => {
+  it('serves the first-run shell at / on a fresh server, then the sign-in state once an owner exists', async () => {
+    const server = get();
+    const res = await fetch(`${server.url}/`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const html = await res.text();
+    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/' });
+    assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });
+    assert.equal(signUp.status, 200, signUp.text);
+    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, serverPath: '/' });
+  });
+
+  it('serves the shell on client routes and leaves hosted pages, the API and unknown paths alone', async () => {
+    const server = get();
+    const id = '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+    const users = await fetch(`${server.url}/projects/${id}/users`);
+    assert.equal(users.status, 200);
+    assert.equal(bootOf(await users.text()).serverPath, `/projects/${id}/users`);
+    const hosted = await fetch(`${server.url}/projects/${id}/handler/sign-in`);
+    assert.doesNotMatch(await hosted.text(), /__GATEHOUSE_DASHBOARD__/);
+    assert.equal((await fetch(`${server.url}/api/v1/nope`)).status, 404);
+    assert.equal((await fetch(`${server.url}/favicon.ico`)).status, 404);
+    assert.equal((await fetch(`${server.url}/`, { method: 'POST' })).status, 404);
+  });
+
+  it('serves the bundle, immutable when the hash matches', async () => {
+    const server = get();
+    const html = await (await fetch(`${server.url}/`)).text();
+    const src = /"(\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]+)"/.exec(html)![1]!;
+    const js = await fetch(`${server.url}${src}`);
+    assert.equal(js.status, 200);
+    assert.match(js.headers.get('content-type') ?? '', /javascript/);
+    assert.match(js.headers.get('cache-control') ?? '', /immutable/);
+    assert.ok((await js.text()).length > 10_000);
+    assert.equal((await fetch(`${server.url}${DASHBOARD_SCRIPT_PATH}`)).headers.get('cache-control'), 'no-cache');
+  });
+});
+
+it('matches only dashboard routes', () => {
+  for (const p of ['/', '/sign-in', '/projects', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/users/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b']) assert.equal(isDashboardPath(p), true, p);
+  for (const p of ['/handler/sign-in', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler/x', '/projects/not-a-uuid', '/health', '/api/v1', '/x.js']) assert.equal(isDashboardPath(p), false, p);
+});

@@ -1,0 +1,104 @@
+import { ClientApp } from '../../sdk/client-app.ts';
+import { ApiClient, type CallOptions } from '../../sdk/request.ts';
+import { httpTransport, type Transport } from '../../sdk/transport.ts';
+import { defaultEnvironment, type SdkEnvironment } from '../../sdk/env.ts';
+import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../../sdk/errors.ts';
+import type { TokenStoreInit } from '../../sdk/tokens.ts';
+
+/** What the server writes into the page (`window.__GATEHOUSE_DASHBOARD__`, server-bin/dashboard.ts). */
+export interface DashboardBoot {
+  /** No internal-project user exists yet: the first visitor signs up as the owner. */
+  firstRun: boolean;
+  /** Client sign-up to the internal project is accepted (first run or GATEHOUSE_DASHBOARD_SIGNUP=open). */
+  signUpOpen: boolean;
+  /** The path the server saw, to find a mount prefix. */
+  serverPath: string;
+}
+
+/** A call through the SDK's request layer: `(method, path, {body, query})` → parsed JSON. */
+export type Caller = <T = any>(method: string, path: string, options?: Omit<CallOptions, 'session'>) => Promise<T>;
+
+/** Options for tests: a custom transport and an in-memory token store. */
+export interface DashboardApiOptions {
+  transport?: Transport;
+  tokenStore?: TokenStoreInit;
+  environment?: Partial<SdkEnvironment>;
+}
+
+/**
+ * The dashboard's connection to the server (wire-protocol §2): the owner is a user of the
+ * internal project (a ClientApp with its session), and every managed project is reached with
+ * admin access and `x-stack-admin-access-token` = the owner's access token (refreshed by the
+ * session as needed).
+ */
+export class DashboardApi {
+  readonly app: ClientApp;
+  /** The mount prefix ('' when the server is at the origin's root). */
+  readonly prefix: string;
+  private readonly transport: Transport;
+  private readonly env: SdkEnvironment;
+  private readonly internalClient: ApiClient;
+  private readonly admins = new Map<string, ApiClient>();
+
+  constructor(readonly boot: DashboardBoot, where: { origin: string; pathname: string }, options: DashboardApiOptions = {}) {
+    this.prefix = where.pathname.endsWith(boot.serverPath) ? where.pathname.slice(0, where.pathname.length - boot.serverPath.length) : '';
+    this.env = { ...defaultEnvironment(), ...options.environment };
+    const base = where.origin + this.prefix;
+    this.transport = options.transport ?? httpTransport(base, this.env.fetch);
+    this.app = new ClientApp({
+      projectId: 'internal',
+      baseUrl: base,
+      transport: this.transport,
+      tokenStore: options.tokenStore ?? 'cookie',
+      redirectMethod: 'none',
+      environment: this.env,
+      urls: { handler: `${this.prefix}/handler`, home: `${this.prefix}/` },
+    });
+    this.internalClient = new ApiClient({ projectId: 'internal', accessType: 'client', transport: this.transport, env: this.env });
+  }
+
+  /** Whether the owner has a session (a refresh token). */
+  get signedIn(): boolean {
+    return !!this.app.session?.tokens().refreshToken;
+  }
+
+  /** A call to the internal project as the signed-in owner (`/users/me`, `/internal/projects`…). */
+  internal: Caller = (method, path, options = {}) => this.internalClient.call(method, path, { ...options, session: this.app.session });
+
+  /** A caller with admin access to `projectId`, authenticated by the owner's access token. */
+  admin(projectId: string): Caller {
+    let client = this.admins.get(projectId);
+    if (!client) {
+      client = new ApiClient({ projectId, accessType: 'admin', transport: this.transport, env: this.env, ...(this.app.session ? { adminSession: this.app.session } : {}) });
+      this.admins.set(projectId, client);
+    }
+    const c = client;
+    return (method, path, options = {}) => c.call(method, path, options);
+  }
+
+  /** Absolute URL of a server path (hosted pages, API) under the mount prefix. */
+  url(path: string): string {
+    return `${this.prefix}${path}`;
+  }
+}
+
+/**
+ * Readable text for a failed call: SCHEMA_ERROR lists the problems, other known errors give
+ * their message and code, plain 4xx answers their text, network failures say so.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof GatehouseKnownError) {
+    if (error.code === 'SCHEMA_ERROR' && typeof error.details.message === 'string') return error.details.message;
+    return `${error.message} (${error.code})`;
+  }
+  if (error instanceof GatehouseStatusError) return error.body || `The server answered ${error.status}.`;
+  if (error instanceof GatehouseNetworkError) return 'Could not reach the Gatehouse server. Is it running?';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A page of a paginated list (`{items, pagination: {next_cursor}}`). */
+export interface Page<T> {
+  items: T[];
+  is_paginated?: boolean;
+  pagination?: { next_cursor: string | null };
+}

@@ -1,0 +1,144 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { DashboardApi, Page } from './api.ts';
+import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
+import { Link, Router, useRouter } from './router.tsx';
+import { DASHBOARD_CSS } from './styles.ts';
+import { AuthPage } from './pages/auth.tsx';
+import { ProjectList } from './pages/projects.tsx';
+import { Overview } from './pages/overview.tsx';
+import { ProjectSettings } from './pages/settings.tsx';
+import { KeysPage } from './pages/keys.tsx';
+import { AuthMethodsPage } from './pages/auth-methods.tsx';
+import { UsersPage } from './pages/users.tsx';
+import { UserPage } from './pages/user.tsx';
+import { TeamsPage, TeamPage } from './pages/teams.tsx';
+import { PermissionsPage } from './pages/permissions.tsx';
+import { EmailsPage } from './pages/emails.tsx';
+
+/** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
+export interface AdminProject {
+  id: string;
+  display_name: string;
+  description: string | null;
+  created_at_millis: number;
+  is_production_mode: boolean;
+  owner_team_id: string | null;
+  config: Record<string, any>;
+}
+
+let styled = false;
+function useStyles() {
+  if (styled || typeof document === 'undefined') return;
+  styled = true;
+  const style = document.createElement('style');
+  style.textContent = DASHBOARD_CSS;
+  document.head.appendChild(style);
+}
+
+/** The whole dashboard: API provider, router, and the signed-in / signed-out switch. */
+export function DashboardRoot(props: { api: DashboardApi }) {
+  useStyles();
+  return (
+    <ApiContext.Provider value={props.api}>
+      <Router prefix={props.api.prefix}>
+        <Gate />
+      </Router>
+    </ApiContext.Provider>
+  );
+}
+
+function Gate() {
+  const api = useApi();
+  const [signedIn, setSignedIn] = useState(api.signedIn);
+  const { route, navigate } = useRouter();
+  useEffect(() => {
+    const id = setInterval(() => { if (api.signedIn !== signedIn) setSignedIn(api.signedIn); }, 500);
+    return () => clearInterval(id);
+  }, [api, signedIn]);
+  if (!signedIn) return <AuthPage onSignedIn={() => { setSignedIn(true); navigate('/', { replace: true }); }} />;
+  return <SignedIn onSignedOut={() => { setSignedIn(false); navigate('/', { replace: true }); }} route={route.path} />;
+}
+
+const PROJECT_PAGES: { path: string; label: string }[] = [
+  { path: '', label: 'Overview' },
+  { path: '/users', label: 'Users' },
+  { path: '/teams', label: 'Teams' },
+  { path: '/permissions', label: 'Permissions' },
+  { path: '/auth-methods', label: 'Auth methods' },
+  { path: '/keys', label: 'Project keys' },
+  { path: '/emails', label: 'Emails' },
+  { path: '/settings', label: 'Project settings' },
+];
+
+function SignedIn(props: { onSignedOut: () => void; route: string }) {
+  const api = useApi();
+  const me = useLoad(() => api.internal<{ id: string; primary_email: string | null; display_name: string | null }>('GET', '/users/me'), []);
+  const projects = useLoad(() => api.internal<Page<AdminProject>>('GET', '/internal/projects'), []);
+  const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
+  const projectId = m?.[1];
+  const sub = m?.[2] ?? '';
+  const signOut = async () => {
+    await api.app.signOut({ noRedirect: true }).catch(() => {});
+    props.onSignedOut();
+  };
+  return (
+    <div className="d-app">
+      <aside className="d-side">
+        <Link to="/" className="d-brand">Gatehouse</Link>
+        {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
+        {projectId && (
+          <nav aria-label="Project">
+            {PROJECT_PAGES.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
+          </nav>
+        )}
+        <nav aria-label="Dashboard"><Link to="/" aria-current={!projectId ? 'page' : undefined}>All projects</Link></nav>
+        <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
+          <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
+          <button type="button" className="d-link" onClick={signOut}>Sign out</button>
+        </div>
+      </aside>
+      <main className="d-main">
+        {!projectId ? <ProjectList projects={projects} /> : (
+          <Async state={projects} label="Loading project…">
+            {(list) => {
+              const project = list.items.find((p) => p.id === projectId);
+              if (!project) return <div className="d-empty">This project does not exist or you do not manage it. <Link to="/">All projects</Link></div>;
+              return <ProjectPage project={project} sub={sub} onChanged={projects.reload} />;
+            }}
+          </Async>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function ProjectSwitcher(props: { projects: AdminProject[]; current: string }) {
+  const { navigate } = useRouter();
+  return (
+    <div className="d-field" style={{ marginBottom: 12 }}>
+      <label htmlFor="project-switcher">Project</label>
+      <select id="project-switcher" value={props.current} onChange={(e) => navigate(`/projects/${(e.target as HTMLSelectElement).value}`)}>
+        {props.projects.map((p) => <option key={p.id} value={p.id}>{p.display_name}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () => void }) {
+  const { project, sub } = props;
+  let body: ReactNode;
+  const user = /^\/users\/([0-9a-f-]{36})$/i.exec(sub);
+  const team = /^\/teams\/([0-9a-f-]{36})$/i.exec(sub);
+  if (sub === '') body = <Overview project={project} />;
+  else if (sub === '/settings') body = <ProjectSettings project={project} onChanged={props.onChanged} />;
+  else if (sub === '/keys') body = <KeysPage project={project} />;
+  else if (sub === '/auth-methods') body = <AuthMethodsPage project={project} onChanged={props.onChanged} />;
+  else if (sub === '/users') body = <UsersPage project={project} />;
+  else if (user) body = <UserPage project={project} userId={user[1]!} />;
+  else if (sub === '/teams') body = <TeamsPage project={project} />;
+  else if (team) body = <TeamPage project={project} teamId={team[1]!} />;
+  else if (sub === '/permissions') body = <PermissionsPage project={project} />;
+  else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
+  else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
+  return <div key={project.id}>{body}</div>;
+}

@@ -1,0 +1,186 @@
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { errorMessage, type DashboardApi } from './api.ts';
+
+/** The dashboard's API connection, provided once at the root. */
+export const ApiContext = createContext<DashboardApi | null>(null);
+
+/** The dashboard API (throws outside the provider). */
+export function useApi(): DashboardApi {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error('useApi outside <ApiContext.Provider>');
+  return api;
+}
+
+/** State of a load: loading, failed, or data. */
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Runs `load` on mount and whenever `deps` change; `reload()` runs it again. Stale answers are dropped. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [tick, setTick] = useState(0);
+  const seq = useRef(0);
+  useEffect(() => {
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    load().then(
+      (data) => { if (seq.current === mine) setState({ data, error: null, loading: false }); },
+      (error: unknown) => { if (seq.current === mine) setState({ data: undefined, error, loading: false }); },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** Busy flag and error of a user action; `run` returns true when the action succeeded. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+/** A spinner with a label, announced to screen readers. */
+export function Loading(props: { label?: string }) {
+  return <div className="d-loading" role="status" aria-live="polite"><span className="d-spinner" aria-hidden="true" />{props.label ?? 'Loading…'}</div>;
+}
+
+/** An error box (role=alert) with an optional retry button. */
+export function ErrorBox(props: { error: unknown; retry?: () => void }) {
+  if (!props.error) return null;
+  return (
+    <div className="d-error" role="alert">
+      <span>{errorMessage(props.error)}</span>
+      {props.retry && <button type="button" className="d-link" onClick={props.retry}>Retry</button>}
+    </div>
+  );
+}
+
+/** The empty state of a list. */
+export function Empty(props: { children: ReactNode }) {
+  return <div className="d-empty">{props.children}</div>;
+}
+
+/** Renders the three states of a load: loading, error (with retry), data. */
+export function Async<T>(props: { state: Loaded<T>; label?: string; children: (data: T) => ReactNode }) {
+  const { state } = props;
+  if (state.error) return <ErrorBox error={state.error} retry={state.reload} />;
+  if (state.data === undefined) return <Loading label={props.label} />;
+  return <>{props.children(state.data)}</>;
+}
+
+/** A button that asks for confirmation inline before a destructive action. */
+export function ConfirmButton(props: { label: string; confirmLabel?: string; question: string; onConfirm: () => Promise<unknown> | void; danger?: boolean; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  if (!asking) {
+    return <button type="button" className={props.danger === false ? 'd-btn' : 'd-btn d-danger'} disabled={props.disabled} onClick={() => { setAsking(true); setError(null); }}>{props.label}</button>;
+  }
+  return (
+    <span className="d-confirm" role="group" aria-label="Confirm">
+      <span>{props.question}</span>
+      <button type="button" className="d-btn d-danger" disabled={busy} onClick={async () => {
+        setBusy(true);
+        try { await props.onConfirm(); setAsking(false); } catch (e) { setError(e); } finally { setBusy(false); }
+      }}>{busy ? 'Working…' : props.confirmLabel ?? 'Yes, ' + props.label.toLowerCase()}</button>
+      <button type="button" className="d-btn" disabled={busy} onClick={() => setAsking(false)}>Cancel</button>
+      {error ? <ErrorBox error={error} /> : null}
+    </span>
+  );
+}
+
+/** Copies `text` to the clipboard (with a fallback for non-secure contexts). */
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch { /* fall back below */ }
+  const area = document.createElement('textarea');
+  area.value = text;
+  document.body.appendChild(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+}
+
+/** A "Copy" button that says "Copied" for a moment. */
+export function CopyButton(props: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return <button type="button" className="d-btn d-small" aria-label={props.label ? `Copy ${props.label}` : 'Copy'} onClick={async () => { await copyText(props.text); setCopied(true); setTimeout(() => setCopied(false), 1500); }}>{copied ? 'Copied' : 'Copy'}</button>;
+}
+
+/** A labelled text input with an error line (validation as you type is the caller's). */
+export function Field(props: { label: string; value: string; onChange: (v: string) => void; type?: string; error?: string | null; placeholder?: string; name?: string; autoComplete?: string; hint?: string; required?: boolean }) {
+  const id = useRef(`f-${Math.random().toString(36).slice(2)}`).current;
+  return (
+    <div className="d-field">
+      <label htmlFor={id}>{props.label}</label>
+      <input id={id} name={props.name} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} autoComplete={props.autoComplete} required={props.required}
+        aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${id}-err` : undefined}
+        onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
+      {props.hint && !props.error && <small className="d-muted">{props.hint}</small>}
+      {props.error && <small id={`${id}-err`} className="d-field-error">{props.error}</small>}
+    </div>
+  );
+}
+
+/** A labelled checkbox switch. */
+export function Toggle(props: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean; hint?: string }) {
+  return (
+    <label className="d-toggle">
+      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(e) => props.onChange((e.target as HTMLInputElement).checked)} />
+      <span>{props.label}{props.hint && <small className="d-muted"> — {props.hint}</small>}</span>
+    </label>
+  );
+}
+
+/** A form with a submit button, busy state and error line. */
+export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; busyLabel?: string; children: ReactNode; label?: string; disabled?: boolean; onDone?: () => void }) {
+  const { busy, error, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await run(props.onSubmit)) props.onDone?.();
+  };
+  return (
+    <form className="d-form" onSubmit={submit} aria-label={props.label} noValidate>
+      {props.children}
+      <ErrorBox error={error} />
+      <button type="submit" className="d-btn d-primary" disabled={busy || props.disabled}>{busy ? props.busyLabel ?? 'Saving…' : props.submit}</button>
+    </form>
+  );
+}
+
+/** A titled card. */
+export function Section(props: { title: string; children: ReactNode; actions?: ReactNode; description?: ReactNode }) {
+  return (
+    <section className="d-card" aria-label={props.title}>
+      <header className="d-card-head"><h2>{props.title}</h2>{props.actions}</header>
+      {props.description && <p className="d-muted">{props.description}</p>}
+      {props.children}
+    </section>
+  );
+}
+
+/** Formats epoch milliseconds for tables. */
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+}

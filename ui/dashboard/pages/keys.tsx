@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import type { Page } from '../api.ts';
+import type { AdminProject } from '../app.tsx';
+import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, Toggle, formatTime, useApi, useLoad } from '../kit.tsx';
+
+interface WireKey {
+  id: string;
+  description: string;
+  created_at_millis: number;
+  expires_at_millis: number | null;
+  manually_revoked_at_millis: number | null;
+  publishable_client_key?: string | { last_four: string };
+  secret_server_key?: string | { last_four: string };
+  super_secret_admin_key?: string | { last_four: string };
+}
+
+const lastFour = (v: WireKey['publishable_client_key']) => (v === undefined ? '—' : typeof v === 'string' ? `…${v.slice(-4)}` : `…${v.last_four}`);
+
+/** The ready-to-paste environment variables for an app (Stack Auth names and Gatehouse's base URL). */
+export function envSnippet(origin: string, projectId: string, key: WireKey): string {
+  const lines = [`NEXT_PUBLIC_STACK_API_URL=${origin}`, `NEXT_PUBLIC_STACK_PROJECT_ID=${projectId}`];
+  if (typeof key.publishable_client_key === 'string') lines.push(`NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY=${key.publishable_client_key}`);
+  if (typeof key.secret_server_key === 'string') lines.push(`STACK_SECRET_SERVER_KEY=${key.secret_server_key}`);
+  if (typeof key.super_secret_admin_key === 'string') lines.push(`STACK_SUPER_SECRET_ADMIN_KEY=${key.super_secret_admin_key}`);
+  return lines.join('\n');
+}
+
+/** Internal API keys: create (values shown once), list, revoke (`/internal/api-keys`). */
+export function KeysPage(props: { project: AdminProject }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const keys = useLoad(() => admin<Page<WireKey>>('GET', '/internal/api-keys'), [props.project.id]);
+  const [description, setDescription] = useState('');
+  const [client, setClient] = useState(true);
+  const [server, setServer] = useState(true);
+  const [adminKey, setAdminKey] = useState(false);
+  const [created, setCreated] = useState<WireKey | null>(null);
+  const origin = location.origin + api.prefix;
+  return (
+    <>
+      <div className="d-top"><h1>Project keys</h1></div>
+      {created && (
+        <Section title="New keys — copy them now" description="These values are shown only once. Store them in your app's environment.">
+          <dl>
+            {([['Publishable client key', created.publishable_client_key], ['Secret server key', created.secret_server_key], ['Super secret admin key', created.super_secret_admin_key]] as const).map(([label, v]) => typeof v === 'string' && (
+              <div key={label} className="d-row" style={{ marginBottom: 6 }}><dt style={{ minWidth: 190 }}>{label}</dt><dd style={{ margin: 0 }} className="d-row"><code className="d-secret" data-testid={`new-key-${label}`}>{v}</code><CopyButton text={v} label={label} /></dd></div>
+            ))}
+          </dl>
+          <h3>Environment variables</h3>
+          <pre className="d-snippet" data-testid="env-snippet">{envSnippet(origin, props.project.id, created)}</pre>
+          <div className="d-row"><CopyButton text={envSnippet(origin, props.project.id, created)} label="environment variables" /><button type="button" className="d-btn" onClick={() => setCreated(null)}>Done</button></div>
+        </Section>
+      )}
+      <Section title="Create keys">
+        <Form label="Create keys" submit="Create keys" busyLabel="Creating…" onSubmit={async () => {
+          if (!client && !server && !adminKey) throw new Error('Choose at least one key.');
+          const key = await admin<WireKey>('POST', '/internal/api-keys', { body: { description: description.trim() || 'Dashboard key', expires_at_millis: null, has_publishable_client_key: client, has_secret_server_key: server, has_super_secret_admin_key: adminKey } });
+          setCreated(key);
+          setDescription('');
+          keys.reload();
+        }}>
+          <Field label="Description" name="key-description" value={description} onChange={setDescription} placeholder="e.g. Production web app" />
+          <Toggle label="Publishable client key" checked={client} onChange={setClient} />
+          <Toggle label="Secret server key" checked={server} onChange={setServer} />
+          <Toggle label="Super secret admin key" checked={adminKey} onChange={setAdminKey} />
+        </Form>
+      </Section>
+      <Section title="Keys">
+        <Async state={keys} label="Loading keys…">
+          {(page) => page.items.length === 0 ? <Empty>No keys yet. Create a set above to connect an app.</Empty> : (
+            <table className="d-table">
+              <thead><tr><th>Description</th><th>Client</th><th>Server</th><th>Admin</th><th>Created</th><th>Status</th><th /></tr></thead>
+              <tbody>
+                {page.items.map((k) => {
+                  const revoked = k.manually_revoked_at_millis !== null;
+                  const expired = k.expires_at_millis !== null && k.expires_at_millis < Date.now();
+                  return (
+                    <tr key={k.id}>
+                      <td>{k.description}</td><td>{lastFour(k.publishable_client_key)}</td><td>{lastFour(k.secret_server_key)}</td><td>{lastFour(k.super_secret_admin_key)}</td>
+                      <td>{formatTime(k.created_at_millis)}</td>
+                      <td>{revoked ? 'Revoked' : expired ? 'Expired' : 'Active'}</td>
+                      <td>{!revoked && <ConfirmButton label="Revoke" question="Apps using these keys stop working." onConfirm={async () => { await admin('PATCH', `/internal/api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </Async>
+      </Section>
+    </>
+  );
+}

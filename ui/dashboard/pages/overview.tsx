@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import uPlotCss from 'uplot/dist/uPlot.min.css';
+import type { AdminProject } from '../app.tsx';
+import { Async, Empty, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Link } from '../router.tsx';
+
+/** `GET /internal/metrics` (spec §7 admin). */
+export interface Metrics {
+  total_users: number;
+  daily_users: { date: string; activity: number }[];
+  daily_active_users: { date: string; activity: number }[];
+  recently_registered: { id: string; display_name: string | null; primary_email: string | null; signed_up_at_millis: number }[];
+  recently_active?: unknown[];
+  login_methods?: { method: string; count: number }[];
+}
+
+let cssInjected = false;
+function useUplotCss() {
+  if (cssInjected || typeof document === 'undefined') return;
+  cssInjected = true;
+  const style = document.createElement('style');
+  style.textContent = uPlotCss;
+  document.head.appendChild(style);
+}
+
+/** A daily series as a uPlot line chart (x: UTC days, y: counts). */
+export function DailyChart(props: { title: string; series: { date: string; activity: number }[]; testId: string }) {
+  useUplotCss();
+  const el = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    const xs = props.series.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
+    const ys = props.series.map((d) => d.activity);
+    const width = Math.max(280, node.clientWidth || 520);
+    const chart = new uPlot({
+      width,
+      height: 200,
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+      axes: [{ stroke: '#888' }, { stroke: '#888', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 10000] }],
+      series: [{}, { label: props.title, stroke: '#2f5bea', fill: 'rgba(47,91,234,.12)', width: 2, points: { show: true } }],
+      legend: { show: false },
+    }, [xs, ys], node);
+    return () => chart.destroy();
+  }, [props.series, props.title]);
+  const total = props.series.reduce((s, d) => s + d.activity, 0);
+  const today = props.series[props.series.length - 1]?.activity ?? 0;
+  return (
+    <figure style={{ margin: 0 }} data-testid={props.testId} data-total={total} data-today={today}>
+      <figcaption className="d-muted">{props.title}: {today} today, {total} in {props.series.length} days</figcaption>
+      <div ref={el} />
+    </figure>
+  );
+}
+
+/** Overview: total users, sign-ups per day, daily active users (charts), recent sign-ups. */
+export function Overview(props: { project: AdminProject }) {
+  const api = useApi();
+  const metrics = useLoad(() => api.admin(props.project.id)<Metrics>('GET', '/internal/metrics'), [props.project.id]);
+  return (
+    <>
+      <div className="d-top"><h1>{props.project.display_name}</h1><button type="button" className="d-btn" onClick={metrics.reload}>Refresh</button></div>
+      <Async state={metrics} label="Loading metrics…">
+        {(m) => (
+          <>
+            <div className="d-grid">
+              <Section title="Total users"><div className="d-stat" data-testid="total-users">{m.total_users}</div></Section>
+              <Section title="Sign-ups per day"><DailyChart title="Sign-ups" series={m.daily_users} testId="chart-signups" /></Section>
+              <Section title="Daily active users"><DailyChart title="Active users" series={m.daily_active_users} testId="chart-dau" /></Section>
+            </div>
+            <Section title="Recent sign-ups">
+              {m.recently_registered.length === 0 ? <Empty>No users yet. <Link to={`/projects/${props.project.id}/users`}>Create one</Link> or connect an app with its <Link to={`/projects/${props.project.id}/keys`}>project keys</Link>.</Empty> : (
+                <table className="d-table">
+                  <thead><tr><th>User</th><th>Email</th><th>Signed up</th></tr></thead>
+                  <tbody>
+                    {m.recently_registered.map((u) => (
+                      <tr key={u.id}><td><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name ?? u.id.slice(0, 8)}</Link></td><td>{u.primary_email ?? '—'}</td><td>{formatTime(u.signed_up_at_millis)}</td></tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Section>
+          </>
+        )}
+      </Async>
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState, type ReactNode } from 'react';
+import type { Page } from '../api.ts';
+import type { AdminProject } from '../app.tsx';
+import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad } from '../kit.tsx';
+
+interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
+
+/** Permission ids: lowercase letters, digits, `:` and `_`, optional leading `$` (spec §5). */
+export function permissionIdProblem(id: string): string | null {
+  if (!id) return null;
+  if (id.startsWith('$')) return 'System permissions must start with a dollar sign and cannot be created here.';
+  return /^[a-z0-9:_]+$/.test(id) ? null : 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed';
+}
+
+/** The contained-permissions graph as nested lists (cycles are cut). */
+export function PermissionTree(props: { definitions: Definition[]; id: string; seen?: Set<string> }): ReactNode {
+  const byId = new Map(props.definitions.map((d) => [d.id, d]));
+  const seen = new Set(props.seen ?? []);
+  seen.add(props.id);
+  const children = byId.get(props.id)?.contained_permission_ids ?? [];
+  return (
+    <li>
+      <code>{props.id}</code>
+      {children.length > 0 && <ul>{children.map((c) => seen.has(c) ? <li key={c}><code>{c}</code> (cycle)</li> : <PermissionTree key={c} definitions={props.definitions} id={c} seen={seen} />)}</ul>}
+    </li>
+  );
+}
+
+/** Team and project permission definitions (`/{team,project}-permission-definitions`). */
+export function PermissionsPage(props: { project: AdminProject }) {
+  return (
+    <>
+      <div className="d-top"><h1>Permissions</h1></div>
+      <Definitions project={props.project} scope="team" />
+      <Definitions project={props.project} scope="project" />
+    </>
+  );
+}
+
+function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const base = `/${props.scope}-permission-definitions`;
+  const defs = useLoad(() => admin<Page<Definition>>('GET', base), [props.project.id]);
+  const [id, setId] = useState('');
+  const [description, setDescription] = useState('');
+  const [contained, setContained] = useState<string[]>([]);
+  const problem = permissionIdProblem(id);
+  const title = props.scope === 'team' ? 'Team permissions' : 'Project permissions';
+  return (
+    <Section title={title}>
+      <Async state={defs} label="Loading permissions…">
+        {(p) => p.items.length === 0 ? <Empty>No {props.scope} permissions defined.</Empty> : (
+          <>
+            <table className="d-table" aria-label={title}><thead><tr><th>Permission</th><th>Description</th><th>Contains (tree)</th><th /></tr></thead>
+              <tbody>{p.items.map((d) => (
+                <tr key={d.id}><td><code>{d.id}</code></td><td>{d.description ?? ''}</td>
+                  <td className="d-tree"><ul><PermissionTree definitions={p.items} id={d.id} /></ul></td>
+                  <td>{!d.id.startsWith('$') && <ConfirmButton label="Delete" question={`Delete ${d.id}? Grants of it are removed.`} onConfirm={async () => { await admin('DELETE', `${base}/${encodeURIComponent(d.id)}`, { body: {} }); defs.reload(); }} />}</td></tr>
+              ))}</tbody></table>
+          </>
+        )}
+      </Async>
+      <Form label={`Create a ${props.scope} permission`} submit="Create permission" disabled={!id || !!problem} onSubmit={async () => {
+        await admin('POST', base, { body: { id, description: description || undefined, contained_permission_ids: contained } });
+        setId(''); setDescription(''); setContained([]);
+        defs.reload();
+      }}>
+        <Field label="Permission ID" name={`${props.scope}-permission-id`} value={id} onChange={setId} error={problem} placeholder="e.g. read:docs" />
+        <Field label="Description" name={`${props.scope}-permission-description`} value={description} onChange={setDescription} />
+        {(defs.data?.items.length ?? 0) > 0 && (
+          <fieldset><legend>Contains</legend>
+            {defs.data!.items.map((d) => (
+              <label key={d.id} className="d-toggle"><input type="checkbox" checked={contained.includes(d.id)} onChange={(e) => setContained((e.target as HTMLInputElement).checked ? [...contained, d.id] : contained.filter((x) => x !== d.id))} />{d.id}</label>
+            ))}
+          </fieldset>
+        )}
+      </Form>
+    </Section>
+  );
+}

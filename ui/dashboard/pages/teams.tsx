@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { Page } from '../api.ts';
+import type { AdminProject } from '../app.tsx';
+import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Link, useRouter } from '../router.tsx';
+import { MemberTeam } from './user.tsx';
+import type { WireUser } from './users.tsx';
+
+interface WireTeam { id: string; display_name: string; created_at_millis: number; profile_image_url?: string | null }
+interface Profile { team_id: string; user_id: string; display_name: string | null; user?: WireUser }
+
+/** Teams table (`GET /teams`) and create form (`POST /teams`). */
+export function TeamsPage(props: { project: AdminProject }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const { navigate } = useRouter();
+  const teams = useLoad(() => admin<Page<WireTeam>>('GET', '/teams'), [props.project.id]);
+  const [name, setName] = useState('');
+  return (
+    <>
+      <div className="d-top"><h1>Teams</h1></div>
+      <Section title="All teams">
+        <Async state={teams} label="Loading teams…">
+          {(p) => p.items.length === 0 ? <Empty>No teams yet.</Empty> : (
+            <table className="d-table" aria-label="Teams"><thead><tr><th>Team</th><th>ID</th><th>Created</th></tr></thead>
+              <tbody>{p.items.map((t) => <tr key={t.id}><td><Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link></td><td><code>{t.id}</code></td><td>{formatTime(t.created_at_millis)}</td></tr>)}</tbody></table>
+          )}
+        </Async>
+      </Section>
+      <Section title="Create a team">
+        <Form label="Create a team" submit="Create team" disabled={!name.trim()} onSubmit={async () => {
+          const team = await admin<WireTeam>('POST', '/teams', { body: { display_name: name.trim() } });
+          navigate(`/projects/${props.project.id}/teams/${team.id}`);
+        }}>
+          <Field label="Team name" name="team-name" value={name} onChange={setName} />
+        </Form>
+      </Section>
+    </>
+  );
+}
+
+/** One team: rename, members with their permissions, add member, invitations, delete. */
+export function TeamPage(props: { project: AdminProject; teamId: string }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const { navigate } = useRouter();
+  const team = useLoad(() => admin<WireTeam>('GET', `/teams/${props.teamId}`), [props.teamId]);
+  const members = useLoad(() => admin<Page<Profile>>('GET', '/team-member-profiles', { query: { team_id: props.teamId } }), [props.teamId]);
+  const definitions = useLoad(() => admin<Page<{ id: string; contained_permission_ids: string[] }>>('GET', '/team-permission-definitions'), []);
+  const invitations = useLoad(() => admin<Page<{ id: string; recipient_email: string; expires_at_millis: number }>>('GET', '/team-invitations', { query: { team_id: props.teamId } }), [props.teamId]);
+  const [search, setSearch] = useState('');
+  const candidates = useLoad(() => search.trim() ? admin<Page<WireUser>>('GET', '/users', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }), [search]);
+  return (
+    <>
+      <div className="d-top"><h1>{team.data?.display_name ?? 'Team'}</h1><Link to={`/projects/${props.project.id}/teams`}>All teams</Link></div>
+      <Async state={team} label="Loading team…">
+        {(t) => <TeamName team={t} save={async (name) => { await admin('PATCH', `/teams/${t.id}`, { body: { display_name: name } }); team.reload(); }} />}
+      </Async>
+      <Section title="Members and their permissions">
+        <Async state={members} label="Loading members…">
+          {(p) => p.items.length === 0 ? <Empty>No members yet. Add one below.</Empty> : (
+            <div>{p.items.map((m) => (
+              <MemberTeam key={m.user_id} project={props.project} team={{ id: props.teamId, display_name: team.data?.display_name ?? '' }} user={{ id: m.user_id }} admin={admin} definitions={definitions} onLeft={members.reload}
+                title={<Link to={`/projects/${props.project.id}/users/${m.user_id}`}>{m.user?.display_name || m.user?.primary_email || m.display_name || m.user_id}</Link>} />
+            ))}</div>
+          )}
+        </Async>
+        <div className="d-field" style={{ marginTop: 8, maxWidth: 420 }}>
+          <label htmlFor="member-search">Add a member</label>
+          <input id="member-search" type="search" placeholder="Search users by email or name" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        </div>
+        {search.trim() && <Async state={candidates} label="Searching…">
+          {(p) => p.items.length === 0 ? <p className="d-muted">No users match.</p> : (
+            <ul>{p.items.map((u) => <li key={u.id}>{u.display_name || u.primary_email || u.id} <button type="button" className="d-link" onClick={async () => { await admin('POST', `/team-memberships/${props.teamId}/${u.id}`, { body: {} }); setSearch(''); members.reload(); }}>add</button></li>)}</ul>
+          )}
+        </Async>}
+      </Section>
+      <Section title="Invitations">
+        {invitations.error ? <p className="d-muted">Invitations are not available on this server yet.</p> : (
+          <Async state={invitations} label="Loading invitations…">
+            {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
+              <ul>{p.items.map((i) => <li key={i.id}>{i.recipient_email} — expires {formatTime(i.expires_at_millis)} <ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></li>)}</ul>
+            )}
+          </Async>
+        )}
+      </Section>
+      <Section title="Danger zone">
+        <ConfirmButton label="Delete team" question="Delete this team and all memberships?" onConfirm={async () => { await admin('DELETE', `/teams/${props.teamId}`, { body: {} }); navigate(`/projects/${props.project.id}/teams`); }} />
+      </Section>
+    </>
+  );
+}
+
+function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void> }) {
+  const [name, setName] = useState(props.team.display_name);
+  return (
+    <Section title="Team">
+      <p className="d-muted">ID <code>{props.team.id}</code> · created {formatTime(props.team.created_at_millis)}</p>
+      <Form label="Rename team" submit="Save" disabled={!name.trim()} onSubmit={() => props.save(name.trim())}>
+        <Field label="Team name" name="team-display-name" value={name} onChange={setName} error={!name.trim() ? 'The name must not be empty.' : null} />
+      </Form>
+    </Section>
+  );
+}

@@ -1,0 +1,277 @@
+import { useState, type ReactNode } from 'react';
+import type { Page } from '../api.ts';
+import type { AdminProject } from '../app.tsx';
+import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded } from '../kit.tsx';
+import { Link, useRouter } from '../router.tsx';
+import { isValidEmail, parseJsonField } from '../validate.ts';
+import type { WireUser } from './users.tsx';
+
+type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
+interface Team { id: string; display_name: string }
+interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
+
+/** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, impersonation, delete. */
+export function UserPage(props: { project: AdminProject; userId: string }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const user = useLoad(() => admin<WireUser>('GET', `/users/${props.userId}`), [props.project.id, props.userId]);
+  return (
+    <>
+      <div className="d-top">
+        <h1>{user.data ? user.data.display_name || user.data.primary_email || 'User' : 'User'}</h1>
+        <Link to={`/projects/${props.project.id}/users`}>All users</Link>
+      </div>
+      <Async state={user} label="Loading user…">
+        {(u) => <UserBody project={props.project} user={u} admin={admin} reload={user.reload} />}
+      </Async>
+    </>
+  );
+}
+
+function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller; reload: () => void }) {
+  const { user, admin } = props;
+  const api = useApi();
+  const { navigate } = useRouter();
+  const impersonate = useAction();
+  return (
+    <>
+      <FieldsEditor user={user} admin={admin} reload={props.reload} />
+      <MetadataEditor user={user} admin={admin} reload={props.reload} />
+      <ContactChannels user={user} admin={admin} />
+      <Sessions user={user} admin={admin} />
+      <TeamsAndPermissions project={props.project} user={user} admin={admin} />
+      <ProjectPermissions user={user} admin={admin} />
+      <ApiKeys user={user} admin={admin} />
+      <Section title="Actions">
+        <div className="d-row">
+          <button type="button" className="d-btn" disabled={impersonate.busy} onClick={() => impersonate.run(async () => {
+            const session = await admin<{ access_token: string; refresh_token: string }>('POST', '/auth/sessions', { body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true } });
+            openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
+          })}>Impersonate</button>
+          <ConfirmButton label="Delete user" question="Delete this user, their sessions and memberships? This cannot be undone." onConfirm={async () => {
+            await admin('DELETE', `/users/${user.id}`, { body: {} });
+            navigate(`/projects/${props.project.id}/users`);
+          }} />
+        </div>
+        <ErrorBox error={impersonate.error} />
+      </Section>
+    </>
+  );
+}
+
+/**
+ * Opens the project's hosted account page as the impersonated user: the hosted pages read the
+ * SDK's refresh cookie `stack-refresh-<project>` (same origin), set here first; they get an access
+ * token from it. The shared `stack-access` cookie is left to the dashboard's own session.
+ */
+export function openAsUser(url: string, projectId: string, session: { access_token: string; refresh_token: string }): void {
+  const path = '; path=/; samesite=lax';
+  document.cookie = `stack-refresh-${projectId}=${encodeURIComponent(session.refresh_token)}; max-age=3600${path}`;
+  window.open(url, '_blank', 'noopener');
+}
+
+function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void }) {
+  const { user } = props;
+  const [displayName, setDisplayName] = useState(user.display_name ?? '');
+  const [email, setEmail] = useState(user.primary_email ?? '');
+  const [verified, setVerified] = useState(!!user.primary_email_verified);
+  const [image, setImage] = useState((user.profile_image_url as string | null) ?? '');
+  const emailError = email && !isValidEmail(email.trim()) ? 'Please enter a valid email address.' : null;
+  const [saved, setSaved] = useState(false);
+  return (
+    <Section title="Profile">
+      <p className="d-muted">ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active {formatTime(user.last_active_at_millis ?? null)}{user.has_password ? ' · has a password' : ''}</p>
+      <Form label="Profile" submit="Save profile" disabled={!!emailError} onSubmit={async () => {
+        setSaved(false);
+        await props.admin('PATCH', `/users/${user.id}`, { body: { display_name: displayName.trim() || null, primary_email: email.trim() || null, primary_email_verified: verified, profile_image_url: image.trim() || null } });
+        setSaved(true);
+        props.reload();
+      }}>
+        <Field label="Display name" name="display_name" value={displayName} onChange={(v) => { setDisplayName(v); setSaved(false); }} />
+        <Field label="Primary email" name="primary_email" type="email" value={email} onChange={setEmail} error={emailError} />
+        <Toggle label="Email verified" checked={verified} onChange={setVerified} />
+        <Field label="Profile image URL" name="profile_image_url" value={image} onChange={setImage} />
+      </Form>
+      {saved && <p className="d-ok" role="status">Saved.</p>}
+    </Section>
+  );
+}
+
+const METADATA = [['client_metadata', 'Client metadata', 'readable and writable by the user'], ['client_read_only_metadata', 'Client read-only metadata', 'readable by the user'], ['server_metadata', 'Server metadata', 'only your server sees it']] as const;
+
+function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => void }) {
+  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(METADATA.map(([k]) => [k, props.user[k] == null ? '' : JSON.stringify(props.user[k], null, 2)])));
+  const problems = Object.fromEntries(METADATA.map(([k]) => { const r = parseJsonField(texts[k] ?? ''); return [k, r.ok ? null : r.error]; }));
+  const invalid = Object.values(problems).some(Boolean);
+  return (
+    <Section title="Metadata" description="JSON; checked as you type.">
+      <Form label="Metadata" submit="Save metadata" disabled={invalid} onSubmit={async () => {
+        const body: Record<string, unknown> = {};
+        for (const [k] of METADATA) {
+          const r = parseJsonField(texts[k] ?? '');
+          if (!r.ok) throw new Error(r.error);
+          body[k] = r.value;
+        }
+        await props.admin('PATCH', `/users/${props.user.id}`, { body });
+        props.reload();
+      }}>
+        {METADATA.map(([k, label, hint]) => (
+          <div key={k} className="d-field">
+            <label htmlFor={`meta-${k}`}>{label} <small className="d-muted">({hint})</small></label>
+            <textarea id={`meta-${k}`} className="d-code" style={{ minHeight: 90 }} spellCheck={false} value={texts[k]} aria-invalid={problems[k] ? true : undefined}
+              onInput={(e) => setTexts({ ...texts, [k]: (e.target as HTMLTextAreaElement).value })} />
+            {problems[k] && <small className="d-field-error">{problems[k]}</small>}
+          </div>
+        ))}
+      </Form>
+    </Section>
+  );
+}
+
+function ContactChannels(props: { user: WireUser; admin: Caller }) {
+  const channels = useLoad(() => props.admin<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>>('GET', '/contact-channels', { query: { user_id: props.user.id } }), [props.user.id]);
+  const [value, setValue] = useState('');
+  const problem = value && !isValidEmail(value.trim()) ? 'Please enter a valid email address.' : null;
+  return (
+    <Section title="Contact channels">
+      <Async state={channels} label="Loading contact channels…">
+        {(p) => p.items.length === 0 ? <Empty>No contact channels.</Empty> : (
+          <table className="d-table"><thead><tr><th>Email</th><th>Primary</th><th>Verified</th><th>Used for sign-in</th><th /></tr></thead>
+            <tbody>{p.items.map((c) => (
+              <tr key={c.id}><td>{c.value}</td><td>{c.is_primary ? 'yes' : ''}</td><td>{c.is_verified ? 'yes' : 'no'}</td><td>{c.used_for_auth ? 'yes' : 'no'}</td>
+                <td><ConfirmButton label="Remove" question="Remove this contact channel?" onConfirm={async () => { await props.admin('DELETE', `/contact-channels/${props.user.id}/${c.id}`, { body: {} }); channels.reload(); }} /></td></tr>
+            ))}</tbody></table>
+        )}
+      </Async>
+      <Form label="Add a contact channel" submit="Add email" disabled={!value.trim() || !!problem} onSubmit={async () => {
+        await props.admin('POST', '/contact-channels', { body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false } });
+        setValue('');
+        channels.reload();
+      }}>
+        <Field label="Email" name="channel-email" type="email" value={value} onChange={setValue} error={problem} />
+      </Form>
+    </Section>
+  );
+}
+
+function Sessions(props: { user: WireUser; admin: Caller }) {
+  const sessions = useLoad(() => props.admin<Page<{ id: string; created_at: number; is_impersonation: boolean; last_used_at?: number | null }>>('GET', '/auth/sessions', { query: { user_id: props.user.id } }), [props.user.id]);
+  return (
+    <Section title="Sessions">
+      <Async state={sessions} label="Loading sessions…">
+        {(p) => p.items.length === 0 ? <Empty>No active sessions.</Empty> : (
+          <table className="d-table"><thead><tr><th>Session</th><th>Created</th><th>Last used</th><th /></tr></thead>
+            <tbody>{p.items.map((s) => (
+              <tr key={s.id}><td><code>{s.id.slice(0, 8)}</code>{s.is_impersonation ? <span className="d-badge">impersonation</span> : null}</td><td>{formatTime(s.created_at)}</td><td>{formatTime(s.last_used_at ?? null)}</td>
+                <td><ConfirmButton label="Revoke" question="Sign this session out?" onConfirm={async () => { await props.admin('DELETE', `/auth/sessions/${s.id}`, { query: { user_id: props.user.id }, body: {} }); sessions.reload(); }} /></td></tr>
+            ))}</tbody></table>
+        )}
+      </Async>
+    </Section>
+  );
+}
+
+function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; admin: Caller }) {
+  const { admin, user } = props;
+  const teams = useLoad(() => admin<Page<Team>>('GET', '/teams', { query: { user_id: user.id } }), [user.id]);
+  const allTeams = useLoad(() => admin<Page<Team>>('GET', '/teams'), []);
+  const definitions = useLoad(() => admin<Page<Definition>>('GET', '/team-permission-definitions'), []);
+  const [teamToJoin, setTeamToJoin] = useState('');
+  const [newTeam, setNewTeam] = useState('');
+  return (
+    <Section title="Teams and team permissions">
+      <Async state={teams} label="Loading teams…">
+        {(p) => p.items.length === 0 ? <Empty>Not a member of any team.</Empty> : (
+          <div>{p.items.map((t) => <MemberTeam key={t.id} project={props.project} team={t} user={user} admin={admin} definitions={definitions} onLeft={teams.reload} />)}</div>
+        )}
+      </Async>
+      <div className="d-row" style={{ alignItems: 'flex-end', marginTop: 8 }}>
+        <Form label="Add to a team" submit="Add to team" disabled={!teamToJoin} onSubmit={async () => { await admin('POST', `/team-memberships/${teamToJoin}/${user.id}`, { body: {} }); setTeamToJoin(''); teams.reload(); }}>
+          <div className="d-field"><label htmlFor="join-team">Existing team</label>
+            <select id="join-team" value={teamToJoin} onChange={(e) => setTeamToJoin((e.target as HTMLSelectElement).value)}>
+              <option value="">Choose a team…</option>
+              {(allTeams.data?.items ?? []).filter((t) => !teams.data?.items.some((m) => m.id === t.id)).map((t) => <option key={t.id} value={t.id}>{t.display_name}</option>)}
+            </select></div>
+        </Form>
+        <Form label="Create a team with this user" submit="Create team" disabled={!newTeam.trim()} onSubmit={async () => { await admin('POST', '/teams', { body: { display_name: newTeam.trim(), creator_user_id: user.id } }); setNewTeam(''); teams.reload(); allTeams.reload(); }}>
+          <Field label="New team name" name="new-team-name" value={newTeam} onChange={setNewTeam} />
+        </Form>
+      </div>
+    </Section>
+  );
+}
+
+/** A membership: the user's permissions in one team, with grant and revoke. */
+export function MemberTeam(props: { project: AdminProject; team: Team; user: { id: string; display_name?: string | null; primary_email?: string | null }; admin: Caller; definitions: Loaded<Page<Definition>>; onLeft: () => void; title?: ReactNode }) {
+  const { admin, team, user } = props;
+  const perms = useLoad(() => admin<Page<{ id: string }>>('GET', '/team-permissions', { query: { team_id: team.id, user_id: user.id, recursive: false } }), [team.id, user.id]);
+  const [grant, setGrant] = useState('');
+  const action = useAction();
+  const held = new Set((perms.data?.items ?? []).map((p) => p.id));
+  return (
+    <div className="d-card" style={{ padding: 10 }} aria-label={`Team ${team.display_name}`} role="group">
+      <div className="d-card-head">
+        <strong>{props.title ?? <Link to={`/projects/${props.project.id}/teams/${team.id}`}>{team.display_name}</Link>}</strong>
+        <ConfirmButton label="Remove from team" question="Remove the membership and its permissions?" onConfirm={async () => { await admin('DELETE', `/team-memberships/${team.id}/${user.id}`, { body: {} }); props.onLeft(); }} />
+      </div>
+      <Async state={perms} label="Loading permissions…">
+        {(p) => p.items.length === 0 ? <p className="d-muted">No team permissions.</p> : (
+          <ul aria-label="Team permissions">{p.items.map((x) => (
+            <li key={x.id}><code>{x.id}</code> <button type="button" className="d-link" onClick={() => action.run(async () => { await admin('DELETE', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); })}>revoke</button></li>
+          ))}</ul>
+        )}
+      </Async>
+      <div className="d-row">
+        <select aria-label={`Permission to grant in ${team.display_name}`} value={grant} onChange={(e) => setGrant((e.target as HTMLSelectElement).value)}>
+          <option value="">Grant a permission…</option>
+          {(props.definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
+        </select>
+        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('POST', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(grant)}`, { body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+      </div>
+      <ErrorBox error={action.error} />
+    </div>
+  );
+}
+
+function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
+  const { admin, user } = props;
+  const perms = useLoad(() => admin<Page<{ id: string }>>('GET', '/project-permissions', { query: { user_id: user.id, recursive: false } }), [user.id]);
+  const definitions = useLoad(() => admin<Page<Definition>>('GET', '/project-permission-definitions'), []);
+  const [grant, setGrant] = useState('');
+  const action = useAction();
+  const held = new Set((perms.data?.items ?? []).map((p) => p.id));
+  return (
+    <Section title="Project permissions">
+      <Async state={perms} label="Loading permissions…">
+        {(p) => p.items.length === 0 ? <Empty>No project permissions.</Empty> : (
+          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <button type="button" className="d-link" onClick={() => action.run(async () => { await admin('DELETE', `/project-permissions/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); })}>revoke</button></li>)}</ul>
+        )}
+      </Async>
+      <div className="d-row">
+        <select aria-label="Project permission to grant" value={grant} onChange={(e) => setGrant((e.target as HTMLSelectElement).value)}>
+          <option value="">Grant a permission…</option>
+          {(definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
+        </select>
+        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('POST', `/project-permissions/${user.id}/${encodeURIComponent(grant)}`, { body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+      </div>
+      <ErrorBox error={action.error} />
+    </Section>
+  );
+}
+
+function ApiKeys(props: { user: WireUser; admin: Caller }) {
+  const keys = useLoad(() => props.admin<Page<{ id: string; description: string; created_at_millis: number; expires_at_millis?: number | null; manually_revoked_at_millis?: number | null; value?: { last_four: string } }>>('GET', '/user-api-keys', { query: { user_id: props.user.id } }), [props.user.id]);
+  return (
+    <Section title="API keys">
+      <Async state={keys} label="Loading API keys…">
+        {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
+          <table className="d-table"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
+            <tbody>{p.items.map((k) => (
+              <tr key={k.id}><td>{k.description}</td><td>{k.value ? `…${k.value.last_four}` : '—'}</td><td>{formatTime(k.created_at_millis)}</td><td>{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
+                <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('PATCH', `/user-api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td></tr>
+            ))}</tbody></table>
+        )}
+      </Async>
+    </Section>
+  );
+}

@@ -1,0 +1,53 @@
+/** The dashboard's stylesheet (light and dark by the system setting). */
+export const DASHBOARD_CSS = `
+:root{--bg:#f7f7f8;--fg:#16181d;--muted:#6b7280;--card:#fff;--line:#e3e5e8;--accent:#2f5bea;--danger:#c62828;--ok:#2e7d32}
+@media (prefers-color-scheme:dark){:root{--bg:#111317;--fg:#e8e9ec;--muted:#9aa0aa;--card:#1a1d23;--line:#2b2f37;--accent:#6d8dff;--danger:#ef5350;--ok:#66bb6a}}
+body{background:var(--bg);color:var(--fg)}
+*{box-sizing:border-box}
+a{color:var(--accent)}
+.d-app{display:flex;min-height:100vh}
+.d-side{width:220px;flex:none;border-right:1px solid var(--line);padding:16px;background:var(--card)}
+.d-side nav a{display:block;padding:6px 8px;border-radius:6px;text-decoration:none;color:var(--fg)}
+.d-side nav a[aria-current=page]{background:var(--bg);font-weight:600}
+.d-brand{font-weight:700;margin-bottom:16px;display:block;text-decoration:none;color:var(--fg)}
+.d-main{flex:1;padding:24px;max-width:1200px;min-width:0}
+.d-top{display:flex;justify-content:space-between;align-items:center;margin-bottom:16px;gap:12px;flex-wrap:wrap}
+.d-top h1{margin:0;font-size:1.4rem}
+.d-card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px;margin-bottom:16px}
+.d-card-head{display:flex;justify-content:space-between;align-items:center;gap:8px}
+.d-card h2{font-size:1.05rem;margin:0 0 8px}
+.d-muted{color:var(--muted)}
+.d-btn{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}
+.d-btn:disabled{opacity:.6;cursor:default}
+.d-primary{background:var(--accent);border-color:var(--accent);color:#fff}
+.d-danger{border-color:var(--danger);color:var(--danger)}
+.d-small{padding:2px 8px;font-size:.85rem}
+.d-link{background:none;border:none;color:var(--accent);cursor:pointer;font:inherit;padding:0 4px}
+.d-form{display:flex;flex-direction:column;gap:10px;max-width:560px}
+.d-field{display:flex;flex-direction:column;gap:4px}
+.d-field input,.d-field select,textarea,select{font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+.d-field input[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--danger)}
+.d-field-error{color:var(--danger)}
+.d-error{color:var(--danger);border:1px solid var(--danger);border-radius:6px;padding:8px;margin:8px 0;display:flex;gap:8px;justify-content:space-between;white-space:pre-wrap}
+.d-ok{color:var(--ok)}
+.d-empty{color:var(--muted);padding:16px;text-align:center;border:1px dashed var(--line);border-radius:8px}
+.d-loading{color:var(--muted);display:flex;gap:8px;align-items:center;padding:8px}
+.d-spinner{width:14px;height:14px;border:2px solid var(--line);border-top-color:var(--accent);border-radius:50%;animation:d-spin 1s linear infinite}
+@keyframes d-spin{to{transform:rotate(360deg)}}
+.d-toggle{display:flex;gap:8px;align-items:center;padding:4px 0}
+.d-confirm{display:inline-flex;gap:6px;align-items:center;flex-wrap:wrap}
+table.d-table{width:100%;border-collapse:collapse}
+.d-table th,.d-table td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+.d-table th button{font:inherit;font-weight:600;background:none;border:none;color:var(--fg);cursor:pointer;padding:0}
+.d-row{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.d-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:16px}
+.d-stat{font-size:2rem;font-weight:700}
+.d-secret{font-family:ui-monospace,monospace;word-break:break-all;background:var(--bg);padding:4px 6px;border-radius:4px}
+pre.d-snippet{background:var(--bg);padding:8px;border-radius:6px;overflow:auto}
+textarea.d-code{font-family:ui-monospace,monospace;width:100%;min-height:220px}
+iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border-radius:6px;background:#fff}
+.d-tree ul{list-style:none;padding-left:18px;margin:2px 0}
+.d-tree>ul{padding-left:0}
+.d-auth{max-width:380px;margin:10vh auto;padding:24px}
+.d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
+`;
