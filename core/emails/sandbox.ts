@@ -9,6 +9,17 @@ export const RENDER_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 let quickjs: Promise<QuickJSWASMModule> | null = null;
 
+/** Compiled sources by TSX text (bounded; oldest evicted), so repeated sends skip the compiler. */
+const compiled = new Map<string, string>();
+function compileCached(source: string): string {
+  const hit = compiled.get(source);
+  if (hit !== undefined) return hit;
+  const code = compileTsx(source);
+  if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
+  compiled.set(source, code);
+  return code;
+}
+
 /** What a template sees as props: `{user, project, variables}`; the theme gets `unsubscribeLink`. */
 export interface RenderInput {
   /** TSX of a theme exporting `EmailTheme({children, unsubscribeLink})`, or null for no theme. */
@@ -46,8 +57,8 @@ export async function renderInSandbox(input: RenderInput): Promise<RenderedEmail
   let themeCode: string | null = null;
   let templateCode: string | null = null;
   try {
-    if (input.themeSource !== null) themeCode = compileTsx(input.themeSource);
-    if (input.templateSource !== null) templateCode = compileTsx(input.templateSource);
+    if (input.themeSource !== null) themeCode = compileCached(input.themeSource);
+    if (input.templateSource !== null) templateCode = compileCached(input.templateSource);
   } catch (error) {
     throw renderingError(error instanceof Error ? error.message : String(error));
   }
