@@ -17,6 +17,8 @@ interface Entry<T> {
   dropTimer: (() => void) | null;
   refetching: Promise<T> | null;
   followUp: Promise<T> | null;
+  /** Set when the session changed: readers wait for `fresh` instead of the old value. */
+  fresh: Promise<T | undefined> | null;
   lastFetchStart: number;
 }
 
@@ -41,7 +43,7 @@ export class AsyncCache<T> {
   private entry(key: string): Entry<T> {
     let entry = this.entries.get(key);
     if (!entry) {
-      const created: Entry<T> = { state: undefined as never, listeners: new Set(), dropTimer: null, refetching: null, followUp: null, lastFetchStart: 0 };
+      const created: Entry<T> = { state: undefined as never, listeners: new Set(), dropTimer: null, refetching: null, followUp: null, fresh: null, lastFetchStart: 0 };
       const promise = this.start(created, key);
       created.state = { status: 'pending', promise };
       this.settle(key, created, promise);
@@ -71,9 +73,11 @@ export class AsyncCache<T> {
     return this.entry(key).state;
   }
 
-  /** Resolves with the value (fetching once if needed). */
+  /** Resolves with the value (fetching once if needed; after a session change, the new value). */
   get(key: string): Promise<T> {
-    return this.entry(key).state.promise;
+    const entry = this.entry(key);
+    if (entry.fresh) return entry.fresh.then(() => entry.state.promise);
+    return entry.state.promise;
   }
 
   /** True when the key is held (for tests and diagnostics). */
@@ -140,7 +144,24 @@ export class AsyncCache<T> {
     return run;
   }
 
-  /** Drops every entry (sign-in/sign-out changes every answer). */
+  /**
+   * After a sign-in or sign-out: drops entries nobody watches, and refetches watched ones while
+   * they keep showing the old value (so mounted components re-render instead of suspending);
+   * `get` waits for the new value.
+   */
+  invalidateAll(): void {
+    for (const [key, entry] of [...this.entries]) {
+      if (entry.listeners.size === 0) {
+        entry.dropTimer?.();
+        this.entries.delete(key);
+        continue;
+      }
+      const fresh = this.refresh(key).catch(() => undefined).finally(() => { if (entry.fresh === fresh) entry.fresh = null; });
+      entry.fresh = fresh;
+    }
+  }
+
+  /** Drops every entry. */
   clear(): void {
     for (const entry of this.entries.values()) entry.dropTimer?.();
     this.entries.clear();

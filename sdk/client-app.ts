@@ -159,7 +159,7 @@ export class ClientApp {
     const current = this.session?.store.get().refreshToken ?? null;
     if (current === this.lastRefreshToken) return;
     this.lastRefreshToken = current;
-    this.cache.clear();
+    this.cache.invalidateAll();
     this.listeners.forEach((l) => l());
   }
 

@@ -214,6 +214,20 @@ describe('SDK: caching', () => {
     assert.deepEqual(results, [2, 3, 3, 3]);
   });
 
+  it('after a session change, drops unwatched entries and refetches watched ones without suspending', async () => {
+    const env = manualEnvironment();
+    let n = 0;
+    const cache = new AsyncCache(async (key) => `${key}-${++n}`, env);
+    cache.subscribe('watched', () => {});
+    await cache.get('watched');
+    await cache.get('unwatched');
+    cache.invalidateAll();
+    assert.ok(!cache.has('unwatched'));
+    const state = cache.getState('watched');
+    assert.equal(state.status === 'ok' && state.value, 'watched-1', 'still shows the old value while refetching');
+    assert.equal(await cache.get('watched'), 'watched-3', 'readers get the new value');
+  });
+
   it('answers concurrent reads of one key with one fetch', async () => {
     const { app, transport } = setup(() => ({ json: { id: PROJECT } }));
     await Promise.all([app.getProject(), app.getProject(), app.getProject()]);

@@ -30,6 +30,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   const email = `browser-${Date.now()}@example.com`;
   const password = 'correct-horse-battery';
   let shot = 0;
+  const pageErrors: string[] = [];
   const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
 
   before(async () => {
@@ -52,7 +53,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   });
 
   after(async () => {
@@ -146,5 +147,9 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     assert.equal(await phone.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'keyboard focus reaches the email field first');
     await phone.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-forgot-password-phone-dark.png`, fullPage: true });
     await phone.close();
+  });
+
+  it('raised no uncaught errors in any page', () => {
+    assert.deepEqual(pageErrors, []);
   });
 });
