@@ -1,0 +1,236 @@
+/**
+ * Browser test (issue 7): the developer dashboard in real Chromium (playwright-core,
+ * /usr/bin/chromium, headless) against a freshly started server. Walks the "Done when" list:
+ * first owner sign-up, project, keys, magic link, trusted domains (a bad one rejected as you type),
+ * a user found by search and renamed, a team permission granted, a template edited with the
+ * preview following, a test email found in the outbox, and the overview chart counting the user.
+ * Saves a screenshot of every page visited under test-artifacts/dashboard/.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { after, before, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api } from '../helpers/api.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = 'test-artifacts/dashboard';
+const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
+
+let browser: Browser;
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+});
+after(async () => { await browser?.close(); });
+
+describeWithServer('dashboard in Chromium', (get, dialect) => {
+  let page: Page;
+  let projectId = '';
+  let publishableKey = '';
+  let shot = 0;
+  const snap = async (name: string) => {
+    shot++;
+    await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+  };
+  const nav = (label: string) => page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: label, exact: true }).click();
+  const client = () => ({ projectId, accessType: 'client' as const, publishableClientKey: publishableKey });
+  const errors: string[] = [];
+
+  before(async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+  after(async () => { await page?.context().close(); });
+
+  it('signs up the first owner on a fresh server and shows the project list', async () => {
+    const server = get();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Welcome to Gatehouse' }).waitFor();
+    await snap('first-run-sign-up');
+    await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByLabel('Repeat password').fill('not the same');
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await page.getByText('Passwords do not match.').waitFor();
+    await page.getByLabel('Repeat password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await page.getByText('No projects yet.').waitFor();
+    await snap('projects-empty');
+  });
+
+  it('closes sign-up once the owner exists (another browser sees sign-in only)', async () => {
+    const server = get();
+    const other = await browser.newContext();
+    const p2 = await other.newPage();
+    await p2.goto(`${server.url}/`);
+    await p2.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
+    assert.equal(await p2.getByRole('button', { name: 'Create an account' }).count(), 0);
+    await other.close();
+  });
+
+  it('creates a project and its keys', async () => {
+    await page.getByLabel('Project name').fill('Acme');
+    await page.getByLabel('Description (optional)').fill('The Acme app');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    projectId = /\/projects\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    await page.getByTestId('total-users').waitFor();
+    assert.equal(await page.getByTestId('total-users').textContent(), '0');
+    await snap('overview-empty');
+
+    await nav('Project keys');
+    await page.getByText('No keys yet.').waitFor();
+    await page.getByLabel('Description').fill('Web app');
+    await page.getByRole('button', { name: 'Create keys' }).click();
+    const snippet = await page.getByTestId('env-snippet').textContent();
+    assert.match(snippet!, new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${projectId}`));
+    publishableKey = /NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY=(\S+)/.exec(snippet!)![1]!;
+    assert.match(snippet!, /STACK_SECRET_SERVER_KEY=\S+/);
+    await page.getByRole('button', { name: 'Copy environment variables' }).waitFor();
+    await page.getByRole('table').getByText('Web app').waitFor();
+    await snap('keys');
+    const res = await api(get(), 'GET', '/projects/current', client());
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.display_name, 'Acme');
+  });
+
+  it('turns on magic link and adds a trusted domain, rejecting a bad one as you type', async () => {
+    await nav('Auth methods');
+    const magic = page.getByRole('switch', { name: /Magic link/ });
+    await magic.waitFor();
+    assert.equal(await magic.isChecked(), false);
+    await magic.click();
+    await page.getByRole('switch', { name: /Magic link/, checked: true }).waitFor();
+    await assert.doesNotReject(async () => {
+      for (let i = 0; i < 50; i++) {
+        const r = await api(get(), 'GET', '/projects/current', client());
+        if (r.body.config.magic_link_enabled === true) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('magic link was not enabled');
+    });
+    await page.getByLabel('Domain', { exact: true }).fill('https://bad..example.com/*');
+    await page.getByText('Not a valid domain').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Add domain' }).isDisabled(), true);
+    await snap('auth-methods-bad-domain');
+    await page.getByLabel('Domain', { exact: true }).fill('https://app.example.com');
+    assert.equal(await page.getByText('Not a valid domain').count(), 0);
+    await page.getByLabel('Handler path').fill('handler');
+    await page.getByText('Handler path must start with /').waitFor();
+    await page.getByLabel('Handler path').fill('/auth/handler');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('table', { name: 'Trusted domains' }).getByText('https://app.example.com').waitFor();
+    await snap('auth-methods');
+  });
+
+  it('shows the production-mode rules as a readable error', async () => {
+    await nav('Project settings');
+    await page.getByText('Before switching on production mode:').waitFor();
+    await page.getByRole('switch', { name: 'Production mode' }).click();
+    await page.getByRole('alert').filter({ hasText: /localhost/ }).waitFor();
+    await snap('settings-production-error');
+  });
+
+  it('creates a user, finds them by search and edits their display name', async () => {
+    await nav('Users');
+    await page.getByText('No users yet.').waitFor();
+    await snap('users-empty');
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+    await page.getByLabel('Display name').fill('Ada');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('heading', { name: 'Ada', exact: true }).waitFor();
+    await nav('Users');
+    await page.getByRole('table', { name: 'Users' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('nobody-here');
+    await page.getByText('No users match "nobody-here".').waitFor();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('ada@exa');
+    await page.getByRole('table', { name: 'Users' }).getByText('ada@example.com').waitFor();
+    await snap('users-search');
+    await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: 'Ada' }).click();
+    await page.getByLabel('Display name').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    await page.getByLabel(/^Server metadata/).fill('{ not json');
+    await page.getByText(/Not valid JSON/).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save metadata' }).isDisabled(), true);
+    await page.getByLabel(/^Server metadata/).fill('{"plan": "pro"}');
+    await page.getByRole('button', { name: 'Save metadata' }).click();
+    await snap('user');
+  });
+
+  it('defines a team permission and grants it to the user in a new team', async () => {
+    const userUrl = page.url();
+    await nav('Permissions');
+    await page.getByLabel('Permission ID').first().fill('Read Docs');
+    await page.getByText('Only lowercase letters').first().waitFor();
+    await page.getByLabel('Permission ID').first().fill('read:docs');
+    await page.getByRole('button', { name: 'Create permission' }).first().click();
+    await page.getByRole('table', { name: 'Team permissions' }).getByRole('cell', { name: 'read:docs', exact: true }).first().waitFor();
+    await snap('permissions');
+    await page.goto(userUrl);
+    await page.getByLabel('New team name').fill('Engineering');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    const team = page.getByRole('group', { name: 'Team Engineering' });
+    await team.waitFor();
+    await team.getByRole('combobox').selectOption('read:docs');
+    await team.getByRole('button', { name: 'Grant' }).click();
+    await team.getByRole('list', { name: 'Team permissions' }).getByText('read:docs').waitFor();
+    await snap('user-team-permission');
+    await nav('Teams');
+    await page.getByRole('table', { name: 'Teams' }).getByRole('link', { name: 'Engineering' }).click();
+    await page.getByRole('group', { name: 'Team Engineering' }).getByText('read:docs').waitFor();
+    await snap('team');
+  });
+
+  it('edits a template and the preview follows', async () => {
+    await nav('Emails');
+    const editor = page.getByLabel('TSX source');
+    await editor.waitFor();
+    await page.frameLocator('iframe[title="Email preview"]').locator('body').waitFor();
+    await editor.fill(`import { Text } from '@react-email/components';
+import { Subject, NotificationCategory, Props } from '@stackframe/emails';
+
+export function EmailTemplate({ user, project }: Props<any>) {
+  return (
+    <>
+      <Subject value="Preview check" />
+      <NotificationCategory value="Transactional" />
+      <Text>Dashboard preview marker 42</Text>
+    </>
+  );
+}
+`);
+    await page.frameLocator('iframe[title="Email preview"]').getByText('Dashboard preview marker 42').waitFor();
+    assert.equal(await page.getByTestId('preview-subject').textContent(), 'Preview check');
+    await snap('emails-template-preview');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).and(page.locator(':disabled')).waitFor();
+  });
+
+  it('sends a test email and finds it in the outbox', async () => {
+    await page.getByLabel('Recipient').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send test email' }).click();
+    await page.getByText(/Test email queued/).waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('table', { name: 'Sent emails' }).getByText('Test email from Gatehouse').waitFor();
+    await snap('emails-outbox');
+  });
+
+  it('counts the new user on the overview chart', async () => {
+    await nav('Overview');
+    await page.getByTestId('total-users').waitFor();
+    assert.equal(await page.getByTestId('total-users').textContent(), '1');
+    const chart = page.getByTestId('chart-signups');
+    assert.equal(await chart.getAttribute('data-today'), '1');
+    assert.equal(await chart.locator('canvas').count() > 0, true);
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    await snap('overview');
+    assert.deepEqual(errors, []);
+  });
+});
