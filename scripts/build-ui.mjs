@@ -37,4 +37,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const bytes = statSync(out).size;
   const gz = gzipSync(readFileSync(out), { level: 9 }).length;
   console.error(`built dist/ui/handler/handler.js: ${bytes} bytes, ${gz} bytes gzipped`);
+  // The developer dashboard (ui/dashboard/build.mjs, owned by the dashboard): dist/ui/dashboard/.
+  const dashboard = await (await import('../ui/dashboard/build.mjs')).buildDashboard(root);
+  console.error(`built dist/ui/dashboard/dashboard-assets/dashboard.js: ${dashboard.bytes} bytes, ${dashboard.gzipped} bytes gzipped`);
 }

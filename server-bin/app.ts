@@ -4,8 +4,8 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
-import { dashboardMiddleware } from './dashboard.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
+import { dashboardMiddleware } from './dashboard.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -60,8 +60,8 @@ export function createKoaApp(core: Core): Koa {
     }
   }
   app.use(router.routes());
-  app.use(dashboardMiddleware(core));
   app.use(hostedPagesMiddleware(core));
+  app.use(dashboardMiddleware(core));
 
   app.use(async (ctx, next) => {
     if (ctx.path === '/health') {
