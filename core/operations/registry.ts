@@ -3,6 +3,7 @@ import * as meta from '../meta/index.ts';
 import * as teams from '../teams/index.ts';
 import * as permissions from '../permissions/index.ts';
 import * as apiKeys from '../api-keys/index.ts';
+import * as teamInvitations from '../team-invitations/index.ts';
 import * as projects from '../projects/index.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
@@ -39,6 +40,8 @@ export const operations: readonly AnyOperation[] = [
   permissions.listProjectPermissions, permissions.grantProjectPermission, permissions.revokeProjectPermission,
   apiKeys.createUserApiKey, apiKeys.listUserApiKeys, apiKeys.getUserApiKey, apiKeys.updateUserApiKey, apiKeys.checkUserApiKey,
   apiKeys.createTeamApiKey, apiKeys.listTeamApiKeys, apiKeys.getTeamApiKey, apiKeys.updateTeamApiKey, apiKeys.checkTeamApiKey,
+  teamInvitations.sendTeamInvitation, teamInvitations.listTeamInvitations, teamInvitations.revokeTeamInvitation,
+  teamInvitations.acceptTeamInvitation, teamInvitations.checkTeamInvitationCode, teamInvitations.getTeamInvitationDetails, teamInvitations.acceptTeamInvitationById,
   authOtp.sendSignInCode, authOtp.signInWithOtp, authOtp.checkSignInCode,
   contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
   contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,

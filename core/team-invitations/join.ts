@@ -1,0 +1,28 @@
+import { KnownError } from '../errors/index.ts';
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import type { UserRow } from '../users/index.ts';
+import { findTeam, findTeamMember, insertTeamMember, type TeamRow } from '../teams/index.ts';
+import { grantTeamDefaults } from '../permissions/index.ts';
+
+/**
+ * Adds `userId` to the invited team with `team_member_default_permissions`; accepting while
+ * already a member is a no-op. TEAM_NOT_FOUND when the team was deleted since the invitation.
+ */
+export async function joinInvitedTeam(ctx: OperationContext, project: Project, teamId: string, userId: string): Promise<TeamRow> {
+  const team = await findTeam(ctx.db, project.id, teamId);
+  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
+  if (!(await findTeamMember(ctx.db, project.id, teamId, userId))) {
+    await insertTeamMember(ctx.db, project.id, teamId, userId, ctx.now);
+    await grantTeamDefaults(ctx.db, project, teamId, userId, 'member', ctx.now);
+  }
+  return team;
+}
+
+/**
+ * The addresses an invitation may be accepted for without its code: the user's primary email
+ * when verified. Invitations found this way are listed and accepted by id.
+ */
+export function verifiedEmailsOf(user: UserRow): string[] {
+  return user.primary_email && user.primary_email_verified === 1 ? [user.primary_email] : [];
+}

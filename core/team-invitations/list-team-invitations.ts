@@ -1,0 +1,47 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { findTeam, getTeamOrThrow, requireSelfForClient, requireUser, resolveUserId } from '../teams/index.ts';
+import { findUser } from '../users/index.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import { listVerificationCodes, type VerificationCode } from '../verification-codes/index.ts';
+import { verifiedEmailsOf } from './join.ts';
+import { INVITATION_PURPOSE, ListInvitationsQuerySchema, type TeamInvitationData } from './schemas.ts';
+
+/**
+ * `GET /team-invitations?team_id=` (pending invitations of a team; a client needs `$read_members`)
+ * or `?user_id=me` (invitations sent to the user's verified email) → `{items: [{id, team_id,
+ * team_display_name, expires_at_millis, recipient_email}], is_paginated: false}`, newest first.
+ * Exactly one of the two filters (400 text otherwise). Errors: TEAM_NOT_FOUND, TEAM_PERMISSION_REQUIRED.
+ */
+export const listTeamInvitations = defineOperation({
+  id: 'teamInvitations.list',
+  method: 'GET',
+  path: '/team-invitations',
+  summary: 'List pending team invitations of a team or of a user.',
+  access: ['client', 'server', 'admin'],
+  input: { query: ListInvitationsQuerySchema },
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  async run(ctx, { query }) {
+    const { project } = ctx.auth;
+    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError(400, 'Exactly one of team_id or user_id must be given');
+    let codes: VerificationCode<TeamInvitationData>[] = [];
+    if (query.team_id !== undefined) {
+      await getTeamOrThrow(ctx.db, project.id, query.team_id);
+      if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, query.team_id, requireUser(ctx.auth).id, '$read_members');
+      codes = await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { subjectId: query.team_id });
+    } else {
+      const userId = resolveUserId(ctx.auth, query.user_id!);
+      requireSelfForClient(ctx.auth, userId, 'list team invitations');
+      const user = await findUser(ctx.db, project.id, userId);
+      if (!user) throw new KnownError('USER_NOT_FOUND');
+      for (const email of verifiedEmailsOf(user)) codes.push(...await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email }));
+    }
+    const items = [];
+    for (const code of codes) {
+      const team = await findTeam(ctx.db, project.id, code.data.team_id);
+      if (!team) continue;
+      items.push({ id: code.id, team_id: team.id, team_display_name: team.display_name, expires_at_millis: code.expiresAt, recipient_email: code.data.email });
+    }
+    return { items, is_paginated: false };
+  },
+});

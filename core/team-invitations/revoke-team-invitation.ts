@@ -1,0 +1,32 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { success } from '../lib/schemas.ts';
+import { requireUser } from '../teams/index.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
+import { INVITATION_PURPOSE, InvitationParamsSchema, RevokeQuerySchema, type TeamInvitationData } from './schemas.ts';
+
+/**
+ * `DELETE /team-invitations/{id}?team_id=` → `{success: true}`: revokes a pending invitation. A
+ * client needs `$invite_members` in the invitation's team (TEAM_PERMISSION_REQUIRED).
+ * VERIFICATION_CODE_NOT_FOUND when no such invitation exists (or it belongs to another team).
+ */
+export const revokeTeamInvitation = defineOperation({
+  id: 'teamInvitations.revoke',
+  method: 'DELETE',
+  path: '/team-invitations/:id',
+  summary: 'Revoke a team invitation.',
+  access: ['client', 'server', 'admin'],
+  input: { params: InvitationParamsSchema, query: RevokeQuerySchema },
+  errors: ['VERIFICATION_CODE_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  async run(ctx, { params, query }) {
+    const { project } = ctx.auth;
+    await ctx.transaction(async (tx) => {
+      const code = await findVerificationCode<TeamInvitationData>(tx, project.id, INVITATION_PURPOSE, params.id);
+      if (!code || code.usedAt !== null || (query.team_id !== undefined && code.data.team_id !== query.team_id)) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+      if (ctx.auth.accessType === 'client') await requireTeamPermission(tx.db, project.id, code.data.team_id, requireUser(ctx.auth).id, '$invite_members');
+      await revokeVerificationCode(tx, project.id, INVITATION_PURPOSE, code.id);
+    });
+    return success;
+  },
+});

@@ -1,0 +1,40 @@
+import { defineOperation } from '../operations/define.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { getTeamOrThrow, requireUser } from '../teams/index.ts';
+import { requireTeamPermission } from '../permissions/index.ts';
+import { createVerificationCode } from '../verification-codes/index.ts';
+import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
+import { INVITATION_PURPOSE, SendInvitationSchema, type TeamInvitationData } from './schemas.ts';
+
+/**
+ * `POST /team-invitations/send-code` `{email, team_id, callback_url}` → `{success: true, id}`.
+ * Creates a 7-day `team_invitation` code and queues the email "You have been invited to join
+ * <team>" with the link `<callback_url>?code=<code>` in the same transaction (wire-protocol §3.8).
+ * A client needs `$invite_members` (TEAM_PERMISSION_REQUIRED). Errors: TEAM_NOT_FOUND,
+ * REDIRECT_URL_NOT_WHITELISTED.
+ */
+export const sendTeamInvitation = defineOperation({
+  id: 'teamInvitations.send',
+  method: 'POST',
+  path: '/team-invitations/send-code',
+  summary: 'Email an invitation to join a team.',
+  access: ['client', 'server', 'admin'],
+  input: { body: SendInvitationSchema },
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    const team = await getTeamOrThrow(ctx.db, project.id, body.team_id);
+    if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, team.id, requireUser(ctx.auth).id, '$invite_members');
+    assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    const email = normalizeEmail(body.email);
+    return ctx.transaction(async (tx) => {
+      const data: TeamInvitationData = { team_id: team.id, email };
+      const { code, id } = await createVerificationCode(tx, { projectId: project.id, purpose: INVITATION_PURPOSE, data, subjectId: team.id, email });
+      await sendBuiltInEmail(tx, project, {
+        kind: 'team_invitation', to: email,
+        vars: { teamDisplayName: team.display_name, link: linkWithCode(body.callback_url, code) },
+      });
+      return { success: true, id };
+    });
+  },
+});
