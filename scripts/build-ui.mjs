@@ -21,6 +21,8 @@ export function hostedBuildOptions(rootDir = root) {
     format: 'esm',
     target: 'es2020',
     platform: 'browser',
+    // The SDK's in-process transport imports node:* lazily; browsers never run it.
+    external: ['node:*'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },

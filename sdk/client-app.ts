@@ -7,6 +7,7 @@ import { assertTrustedRedirect, performRedirect, resolveUrls, returnToFrom, with
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
+import { inProcessTransport, type MountedGatehouse } from './in-process.ts';
 import { httpTransport, type Transport } from './transport.ts';
 import { User } from './user.ts';
 import type { WireClientProject, WireSignInResponse, WireUser } from './wire.ts';
@@ -18,7 +19,9 @@ export interface ClientAppOptions {
   publishableClientKey?: string;
   /** Server origin (plus optional path prefix); requests go to `${baseUrl}/api/v1…`. Default: the page's origin. */
   baseUrl?: string;
-  /** Custom transport (e.g. `inProcessTransport(gatehouse)` from `gatehouse/sdk`); wins over `baseUrl`. */
+  /** A Gatehouse mounted in this process (`createGatehouse` from `gatehouse/server`): calls go to its handler without a socket. Node only. */
+  gatehouse?: MountedGatehouse;
+  /** Custom transport; wins over `gatehouse` and `baseUrl`. */
   transport?: Transport;
   /** `'memory'`, `'cookie'` (browser), a custom store, `{headers}` (the `x-stack-auth` header), tokens, or null. Default: cookie in a browser, memory elsewhere. */
   tokenStore?: TokenStoreInit;
@@ -95,7 +98,7 @@ export class ClientApp {
     this.urls = resolveUrls(options.urls);
     this.trustedOrigins = (options.trustedOrigins ?? []).map((o) => o.replace(/\/+$/, ''));
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? 'window' : 'none');
-    let transport = options.transport;
+    let transport = options.transport ?? (options.gatehouse ? inProcessTransport(options.gatehouse) : undefined);
     this.publishableClientKey = options.publishableClientKey;
     this.apiBaseUrl = (options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin ?? null)?.replace(/\/+$/, '') ?? null;
     if (!transport) {

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { ServerResponse as NodeServerResponse } from 'node:http';
 import type { Transport, TransportResponse } from './transport.ts';
 
 /** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse/server`) this transport uses. */
@@ -14,6 +12,9 @@ export interface MountedGatehouse {
  */
 export function inProcessTransport(gatehouse: MountedGatehouse, mountPath = ''): Transport {
   return async (request) => {
+    // Imported on use, so browser bundles of the SDK (which mark `node:*` external) never load them.
+    const { Readable } = await import('node:stream');
+    const { ServerResponse: NodeServerResponse } = await import('node:http');
     const req = Readable.from(request.body === undefined ? [] : [Buffer.from(request.body)]) as unknown as IncomingMessage;
     const headers: Record<string, string> = {};
     for (const [k, val] of Object.entries(request.headers)) headers[k.toLowerCase()] = val;

@@ -10,6 +10,16 @@ const transports: [string, (s: TestServer) => Transport][] = [
   ['in-process', (s) => inProcessTransport(s.gatehouse)],
 ];
 
+describeWithServer('SDK with a mounted Gatehouse', (get) => {
+  it('takes the mounted Gatehouse as its transport (no socket) with the same answers as HTTP', async () => {
+    const viaHandler = new ClientApp({ projectId: 'internal', gatehouse: get().gatehouse, tokenStore: 'memory' });
+    const viaHttp = new ClientApp({ projectId: 'internal', baseUrl: get().url, tokenStore: 'memory' });
+    assert.deepEqual(await viaHandler.getProject(), await viaHttp.getProject());
+    const bad = await viaHandler.signInWithCredential({ email: 'nobody@example.com', password: 'whatever-123', noRedirect: true });
+    assert.equal(bad.status === 'error' && bad.error.code, 'EMAIL_PASSWORD_MISMATCH');
+  });
+});
+
 describeWithServer('SDK against a real server', (get) => {
   for (const [name, make] of transports) {
     it(`${name}: creates a user with the server app and reads it back as the signed-in client`, async () => {

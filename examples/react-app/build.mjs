@@ -18,6 +18,7 @@ export async function buildExample(outdir) {
     format: 'esm',
     target: 'es2020',
     platform: 'browser',
+    external: ['node:*'],
     jsx: 'automatic',
     alias: { 'gatehouse/sdk': join(root, 'sdk/index.browser.ts'), 'gatehouse/react': join(root, 'ui/react.ts') },
     define: { 'process.env.NODE_ENV': '"production"' },
