@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api } from '../helpers/api.ts';
-import { SDKS, sdkApps } from './helpers.ts';
+import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
+import { SDKS, errorCodeOf, sdkApps } from './helpers.ts';
+
+const smtp = await startSmtpReceiver();
+after(() => smtp.stop());
 
 const PASSWORD = 'interop password 1';
 const CONFIG = { client_team_creation_enabled: true, allow_user_api_keys: true, allow_team_api_keys: true };
@@ -18,7 +22,7 @@ async function signedIn(clientApp: () => any, email: string) {
 }
 
 for (const sdk of SDKS) {
-  describeWithServer(`teams, permissions and API keys through ${sdk.name}`, (get) => {
+  describeWithServer(`teams, permissions, API keys and invitations through ${sdk.name}`, (get) => {
     it('creates, lists, updates and deletes teams as a client, with its members', async () => {
       const server = get();
       const { clientApp, serverApp } = await sdkApps(server, sdk.module, CONFIG);
@@ -101,5 +105,33 @@ for (const sdk of SDKS) {
       await keys[0].revoke();
       assert.equal(await serverApp.getUser({ apiKey: key.value }), null);
     });
-  });
+
+    it('invites by email, lists and revokes invitations, and accepts one by code', async () => {
+      const server = get();
+      const { clientApp } = await sdkApps(server, sdk.module, CONFIG);
+      const { user } = await signedIn(clientApp, uniqueEmail('inviter'));
+      const team = await user.createTeam({ displayName: 'Invitees' });
+      const email = uniqueEmail('invitee');
+      const callbackUrl = 'http://localhost:3000/handler/team-invitation';
+      await team.inviteUser({ email, callbackUrl });
+      const code = codeFromEmail(await smtp.waitFor(email));
+      const revokable = uniqueEmail('revoked');
+      await team.inviteUser({ email: revokable, callbackUrl });
+
+      const invitations = await team.listInvitations();
+      assert.deepEqual(invitations.map((i: { recipientEmail: string }) => i.recipientEmail).sort(), [email, revokable].sort());
+      assert.ok(invitations[0].expiresAt instanceof Date);
+      await invitations.find((i: { recipientEmail: string }) => i.recipientEmail === revokable).revoke();
+      assert.deepEqual((await team.listInvitations()).map((i: { recipientEmail: string }) => i.recipientEmail), [email]);
+
+      const invitee = await signedIn(clientApp, email);
+      const details = await invitee.app.getTeamInvitationDetails(code);
+      assert.equal(details.status, 'ok', JSON.stringify(details));
+      assert.equal(details.data.teamDisplayName, 'Invitees');
+      assert.equal((await invitee.app.verifyTeamInvitationCode(code)).status, 'ok');
+      assert.equal((await invitee.app.acceptTeamInvitation(code)).status, 'ok');
+      assert.deepEqual((await invitee.user.listTeams()).map((t: { id: string }) => t.id), [team.id]);
+      assert.equal(errorCodeOf(await invitee.app.acceptTeamInvitation(code)), 'VERIFICATION_CODE_ALREADY_USED');
+    });
+  }, { smtpUrl: smtp.url });
 }
