@@ -7,7 +7,7 @@ import { GatehouseProvider } from '../sdk/react.tsx';
 import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
-import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkSignIn, MfaPage, PasswordReset, SelectedTeamSwitcher, SignIn, SignUp, TeamInvitation, UserButton } from './index.ts';
+import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
 const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
 const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: 't1', selected_team: { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }, oauth_providers: [] };
@@ -346,5 +346,76 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
     await waitForText(c2, 'This page does not exist.');
     const c3 = await show(app, <Handler path="/auth/forgot-password" basePath="/auth" routes={{ forgotPassword: () => <p>custom page</p> }} />);
     await waitForText(c3, 'custom page');
+  });
+});
+
+describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
+  it('OAuth: one button per enabled provider, starting the PKCE authorize redirect', async () => {
+    const { app } = makeApp();
+    const assigned: string[] = [];
+    const loc = globalThis.location as unknown as { assign: (u: string) => void };
+    const original = loc.assign;
+    loc.assign = (u: string) => { assigned.push(u); };
+    try {
+      const c = await show(app, <OAuthButtonGroup type="sign-in" />);
+      await waitForText(c, 'Sign in with GitHub');
+      await click(c, 'Sign in with GitHub');
+      await flush();
+    } finally {
+      loc.assign = original;
+    }
+    assert.equal(assigned.length, 1);
+    const url = new URL(assigned[0]!);
+    assert.equal(url.pathname, '/api/v1/auth/oauth/authorize/github');
+    assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(url.searchParams.get('redirect_uri'), 'http://localhost:3000/handler/oauth-callback');
+    const state = url.searchParams.get('state')!;
+    assert.ok(document.cookie.includes(`stack-oauth-outer-${state}=`), 'the verifier is kept in a cookie keyed by state');
+  });
+
+  it('OAuth: renders nothing when no provider is enabled', async () => {
+    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, enabled_oauth_providers: [] } } } : undefined);
+    const c = await show(app, <div data-x="1"><OAuthButtonGroup type="sign-in" /></div>);
+    await flush();
+    assert.equal(c.querySelectorAll('button').length, 0);
+  });
+
+  it('Passkey: hidden when disabled, and says when WebAuthn is missing', async () => {
+    const off = makeApp();
+    const c1 = await show(off.app, <div><PasskeyButton /></div>);
+    await flush();
+    assert.equal(c1.querySelectorAll('button').length, 0);
+    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
+    const c = await show(app, <PasskeyButton />);
+    await waitForText(c, 'Sign in with a passkey');
+    await click(c, 'Sign in with a passkey');
+    await waitForText(c, 'WebAuthn is not supported in this browser');
+  });
+
+  it('Magic-link callback: signs in with the code, or shows why not', async () => {
+    const { app, visited } = makeApp((req) => req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined);
+    const c = await show(app, <MagicLinkCallback code="good" />);
+    await waitForText(c, 'You are signed in.');
+    assert.deepEqual(visited, ['/']);
+    const bad = makeApp((req) => req.path === '/auth/otp/sign-in' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined);
+    const c2 = await show(bad.app, <MagicLinkCallback code="old" />);
+    await waitForText(c2, 'This link or code has expired.');
+    assert.ok(c2.querySelector('a[href="/handler/sign-in"]'));
+  });
+
+  it('OAuth callback: reports a missing code', async () => {
+    setUrl('/handler/oauth-callback');
+    const { app } = makeApp();
+    const c = await show(app, <OAuthCallback />);
+    await waitForText(c, 'missing code or state');
+  });
+
+  it('Sign-out page: signs out and redirects home', async () => {
+    const { app, visited, transport } = makeApp(undefined, true);
+    const c = await show(app, <SignOut />);
+    await waitForText(c, 'You are signed out.');
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/auth/sessions/current'));
+    assert.deepEqual(visited, ['/']);
+    assert.equal(app.session?.tokens().refreshToken, null);
   });
 });
