@@ -1,20 +1,24 @@
-import { transformSync } from 'esbuild';
+import { transform } from 'sucrase';
 
 /**
  * Compiles TSX email source (templates, themes, drafts) to CommonJS that calls `h(...)` and
- * `Fragment` for JSX. The one place that names the compiler, so it can be swapped for a pure-JS
- * one (e.g. sucrase) where esbuild's native binary is awkward to ship.
+ * `Fragment` for JSX. The one place that names the compiler. Sucrase is pure JavaScript, so the
+ * single executable carries it inside its bundle (esbuild's native binary cannot be loaded there).
  *
- * @throws Error with the compiler's message on a syntax or type-syntax error.
+ * @throws Error with the compiler's message (and line:column) on a syntax error.
  */
 export function compileTsx(source: string): string {
   try {
-    return transformSync(source, { loader: 'tsx', format: 'cjs', jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment', target: 'es2020', logLevel: 'silent' }).code;
+    return transform(source, {
+      transforms: ['typescript', 'jsx', 'imports'],
+      jsxPragma: 'h',
+      jsxFragmentPragma: 'Fragment',
+      production: true,
+      filePath: 'template.tsx',
+    }).code;
   } catch (error) {
-    const errors = (error as { errors?: Array<{ text: string; location?: { line: number; column: number } | null }> }).errors;
-    if (errors?.length) {
-      throw new Error(errors.map((e) => (e.location ? `${e.location.line}:${e.location.column}: ${e.text}` : e.text)).join('\n'));
-    }
-    throw error;
+    const e = error as { message?: string; loc?: { line: number; column: number } };
+    const where = e.loc ? `${e.loc.line}:${e.loc.column + 1}: ` : '';
+    throw new Error(`${where}${e.message ?? String(error)}`);
   }
 }
