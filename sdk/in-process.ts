@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportResponse } from './transport.ts';
 
+const nodeImport = <T>(specifier: string): Promise<T> => import(specifier) as Promise<T>;
+
 /** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse/server`) this transport uses. */
 export interface MountedGatehouse {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -12,9 +14,10 @@ export interface MountedGatehouse {
  */
 export function inProcessTransport(gatehouse: MountedGatehouse, mountPath = ''): Transport {
   return async (request) => {
-    // Imported on use, so browser bundles of the SDK (which mark `node:*` external) never load them.
-    const { Readable } = await import('node:stream');
-    const { ServerResponse: NodeServerResponse } = await import('node:http');
+    // Imported on use through a non-literal specifier, so browser bundlers neither resolve nor
+    // include them (the SDK is bundled for browsers; only Node ever runs this transport).
+    const { Readable } = await nodeImport<typeof import('node:stream')>('node:stream');
+    const { ServerResponse: NodeServerResponse } = await nodeImport<typeof import('node:http')>('node:http');
     const req = Readable.from(request.body === undefined ? [] : [Buffer.from(request.body)]) as unknown as IncomingMessage;
     const headers: Record<string, string> = {};
     for (const [k, val] of Object.entries(request.headers)) headers[k.toLowerCase()] = val;
