@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -12,7 +12,7 @@ export interface BackupResult {
  * better-sqlite3's `backup`): other connections keep reading and writing, and the copy is a
  * consistent snapshot including committed WAL content. Writes `<destination>.partial` first and
  * renames it, so a failed backup leaves no half file; the copy passes `PRAGMA integrity_check`
- * before the rename.
+ * before the rename and is readable by its owner only (mode 0600: it holds password hashes).
  *
  * @throws Error when the source cannot be opened, the copy fails, or the check fails.
  */
@@ -32,6 +32,7 @@ export async function backupSqlite(source: string, destination: string): Promise
     } finally {
       copy.close();
     }
+    chmodSync(partial, 0o600);
     renameSync(partial, destination);
     return { pages: totalPages };
   } catch (error) {

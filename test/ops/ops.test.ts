@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -166,6 +166,7 @@ describe('backup', () => {
       assert.equal(countUsers(dest), 3);
       assert.equal(existsSync(`${dest}.partial`), false);
       assert.equal(existsSync(`${dest}-wal`), false, 'the copy is one file');
+      assert.equal(statSync(dest).mode & 0o777, 0o600, 'owner-only');
       const copy = new BetterSqlite3(dest, { readonly: true });
       try { assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok'); } finally { copy.close(); }
       // The server keeps working after the backup.
