@@ -20,6 +20,7 @@ export interface ServerConfig {
 /** A configuration problem with a one-line message for the user. */
 export class ConfigError extends Error {}
 
+/** `gatehouse --help`. */
 export const USAGE = `Usage: gatehouse [serve] [options]
        gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
 
@@ -112,6 +113,7 @@ export interface BackupConfig {
   help: boolean;
 }
 
+/** `gatehouse backup --help`. */
 export const BACKUP_USAGE = `Usage: gatehouse backup <file> [options]
 
 Copies the SQLite database to <file> with SQLite's online backup API: safe while the server
