@@ -82,7 +82,7 @@ describe('the single executable', () => {
       assert.equal(await js.text(), 'console.log("fixture")');
       assert.equal((await fetch(`${first.url}/fixture/../gatehouse-data/gatehouse.db`)).status, 404);
       if (existsSync(join(repo, 'scripts', 'build-ui.mjs'))) {
-        // The hosted pages' prebuilt bundle is embedded and served, and the page itself renders.
+        // The UI bundles are embedded and served, and the pages render.
         const script = await fetch(`${first.url}/handler/handler.js`);
         assert.equal(script.status, 200);
         assert.match(script.headers.get('content-type') ?? '', /javascript/);
@@ -90,6 +90,14 @@ describe('the single executable', () => {
         const signIn = await fetch(`${first.url}/handler/sign-in`);
         assert.equal(signIn.status, 200);
         assert.match(await signIn.text(), /handler\.js/);
+        // The dashboard at / and its script.
+        const dashboard = await fetch(`${first.url}/`);
+        assert.equal(dashboard.status, 200);
+        const script = /"(\/[^"?]+\.js)\?v=/.exec(await dashboard.text())?.[1];
+        assert.ok(script, 'the dashboard page loads a script');
+        const dashboardJs = await fetch(`${first.url}${script}`);
+        assert.equal(dashboardJs.status, 200);
+        assert.ok((await dashboardJs.text()).length > 1000);
       }
       const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'kept@example.com', password: 'correct horse battery', primary_email_auth_enabled: true }) });
       assert.equal(created.status, 201, await created.clone().text());

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // CI smoke test of a built single executable (run by .ci/run after `npm run build:binary`):
 // copies the binary alone into an empty folder, starts it there with no node on PATH, checks
-// GET /api/v1 and /health/ready, creates a user, restarts it and checks the user is still there
+// GET /api/v1 and /health/ready, the dashboard (/) and the hosted sign-in page with their scripts,
+// creates a user, restarts it and checks the user is still there
 // (the server key seeded on first start still works and the e-mail is taken).
 // Usage: node test/binary/smoke.mjs dist/gatehouse
 import { spawn } from 'node:child_process';
@@ -50,6 +51,16 @@ try {
   const rootRes = await fetch(`${first.url}/api/v1`);
   check(rootRes.status === 200 && /Stack API/.test(await rootRes.text()), 'GET /api/v1 answers 200');
   check((await fetch(`${first.url}/health/ready`)).status === 200, 'GET /health/ready answers 200');
+  // The dashboard and the hosted sign-in page render, and the script each loads is embedded.
+  for (const page of ['/', '/handler/sign-in']) {
+    const res = await fetch(`${first.url}${page}`);
+    const html = await res.text();
+    check(res.status === 200 && /text\/html/.test(res.headers.get('content-type') ?? ''), `GET ${page} answers an HTML page`);
+    const script = /"(\/[^"?]+\.js)\?v=/.exec(html)?.[1];
+    check(script, `GET ${page} loads a script`);
+    const js = await fetch(`${first.url}${script}`);
+    check(js.status === 200 && /javascript/.test(js.headers.get('content-type') ?? '') && (await js.text()).length > 1000, `GET ${script} is served from the binary`);
+  }
   const user = { primary_email: 'smoke@example.com', primary_email_auth_enabled: true, password: 'smoke test password' };
   const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify(user) });
   check(created.status === 201, `POST /users answers 201 (got ${created.status})`);
