@@ -89,6 +89,23 @@ for (const sdk of SDKS) {
       assert.equal(await serverApp.getUser(created.id), null);
     });
 
+    it('creates an anonymous user on demand and upgrades it in place on password sign-up', async () => {
+      const server = get();
+      const { clientApp } = await sdkApps(server, sdk.module);
+      const app = clientApp();
+      assert.equal(await app.getUser(), null);
+      const anon = await app.getUser({ or: 'anonymous' });
+      assert.ok(anon, 'an anonymous user is created');
+      assert.equal(anon.isAnonymous, true);
+      assert.equal(await app.getUser(), null, 'anonymous users count as signed out by default');
+      const up = await app.signUpWithCredential({ email: 'was-anon@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+      assert.equal(up.status, 'ok', JSON.stringify(up));
+      const user = await app.getUser();
+      assert.equal(user?.id, anon.id);
+      assert.equal(user?.isAnonymous, false);
+      assert.equal(user?.primaryEmail, 'was-anon@example.com');
+    });
+
     it('refreshes an expired access token through the token endpoint and retries', async () => {
       const server = get();
       const { clientApp, serverApp } = await sdkApps(server, sdk.module);
