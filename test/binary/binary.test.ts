@@ -93,9 +93,9 @@ describe('the single executable', () => {
         // The dashboard at / and its script.
         const dashboard = await fetch(`${first.url}/`);
         assert.equal(dashboard.status, 200);
-        const script = /"(\/[^"?]+\.js)\?v=/.exec(await dashboard.text())?.[1];
-        assert.ok(script, 'the dashboard page loads a script');
-        const dashboardJs = await fetch(`${first.url}${script}`);
+        const dashboardScript = /"(\/[^"?]+\.js)\?v=/.exec(await dashboard.text())?.[1];
+        assert.ok(dashboardScript, 'the dashboard page loads a script');
+        const dashboardJs = await fetch(`${first.url}${dashboardScript}`);
         assert.equal(dashboardJs.status, 200);
         assert.ok((await dashboardJs.text()).length > 1000);
       }
