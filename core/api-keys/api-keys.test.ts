@@ -102,6 +102,12 @@ describeWithServer('user and team API keys', (get) => {
     assert.equal((await api(server, 'GET', '/user-api-keys', bob.client)).status, 400);
     assertKnownError(await api(server, 'POST', '/user-api-keys', p.client, { user_id: 'me', description: 'x', expires_at_millis: null }), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'GET', `/user-api-keys/${aliceKey.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'PATCH', `/user-api-keys/${aliceKey.id}`, p.client, { description: 'x' }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'POST', '/user-api-keys', p.client, { user_id: alice.id, description: 'x', expires_at_millis: null }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', `/team-api-keys?team_id=${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', '/user-api-keys?user_id=me', p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'GET', `/user-api-keys/${aliceKey.id}?user_id=me`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'PATCH', `/user-api-keys/${aliceKey.id}?user_id=me`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
 
     // Bob is a team_member: no $manage_api_keys, so the team's keys look absent.
     assertKnownError(await api(server, 'POST', '/team-api-keys', bob.client, { team_id: team.id, description: 'x', expires_at_millis: null }), 'API_KEY_NOT_FOUND', 404);

@@ -126,6 +126,7 @@ describeWithServer('permissions', (get) => {
     assertKnownError(await api(server, 'POST', `/team-permissions/${MISSING}/${alice.id}/team_member`, p.server, {}), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
     assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/team_member`, alice.client, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
     assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/Bad`, p.server, {}), 'SCHEMA_ERROR', 400);
+    assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/me/team_member`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
 
     // Granting twice is harmless; revoking a permission not held directly is TEAM_PERMISSION_NOT_FOUND.
     assert.equal((await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/$read_members`, p.server, {})).status, 201);

@@ -44,6 +44,9 @@ describeWithServer('team invitations', (get) => {
     const perms = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=false`, bob.client);
     assert.deepEqual(perms.body.items.map((i: { id: string }) => i.id), ['team_member']);
     assertKnownError(await api(server, 'POST', '/team-invitations/accept', bob.client, { code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(await api(server, 'POST', '/team-invitations/accept/check-code', bob.client, { code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(await api(server, 'POST', '/team-invitations/accept/details', bob.client, { code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, bob.client), 'VERIFICATION_CODE_ALREADY_USED', 409);
     assert.deepEqual((await api(server, 'GET', `/team-invitations?team_id=${team.id}`, p.server)).body.items, []);
   });
 
@@ -123,5 +126,19 @@ describeWithServer('team invitations', (get) => {
     const teams = await api(server, 'GET', '/teams?user_id=me', carol.client);
     assert.deepEqual(teams.body.items.map((t: { id: string }) => t.id), [team.id]);
     assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, carol.client), 'VERIFICATION_CODE_NOT_FOUND', 404);
+
+    // The user errors of listing and accepting by id.
+    assertKnownError(await api(server, 'GET', '/team-invitations?user_id=me', p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'GET', `/team-invitations?user_id=${MISSING}`, p.server), 'USER_NOT_FOUND', 404);
+    assertKnownError(await api(server, 'GET', `/team-invitations?team_id=${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=${MISSING}`, p.server), 'USER_NOT_FOUND', 404);
+
+    // An invitation past its 7 days cannot be accepted by id either.
+    const later = await api(server, 'POST', '/team-invitations/send-code', p.server, { email, team_id: team.id, callback_url: CALLBACK });
+    const keys = await createProjectKeys(server, p.admin);
+    const srv = { projectId: p.projectId, accessType: 'server' as const, secretServerKey: keys.secretServerKey };
+    server.clock.advance(7 * 24 * 3600 * 1000 + 1);
+    assertKnownError(await api(server, 'POST', `/team-invitations/${later.body.id}/accept?user_id=${carol.id}`, srv), 'VERIFICATION_CODE_EXPIRED', 400);
   });
 }, { smtpUrl: smtp.url });

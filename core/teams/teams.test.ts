@@ -202,4 +202,24 @@ describeWithServer('teams', (get) => {
     const perms = await api(server, 'GET', `/team-permissions?team_id=${owner.selectedTeamId}&user_id=me`, { ...internal.client, accessToken: owner.accessToken });
     assert.deepEqual(perms.body.items.map((i: { id: string }) => i.id), ['$read_members', '$remove_members', '$update_team', 'team_admin']);
   });
+  it('answers the user errors: no user for a client, and "me" without a user for the server', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const alice = await projectUser(server, p);
+    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T', creator_user_id: alice.id })).body;
+    assertKnownError(await api(server, 'GET', `/teams/${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'PATCH', `/teams/${team.id}`, p.client, { display_name: 'x' }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'DELETE', `/teams/${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'DELETE', `/team-memberships/${team.id}/${alice.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', `/team-member-profiles?team_id=${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', `/team-member-profiles/${team.id}/${alice.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'POST', `/team-memberships/${team.id}/me`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'DELETE', `/team-memberships/${team.id}/me`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'GET', '/team-member-profiles?user_id=me', p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'GET', `/team-member-profiles/${team.id}/me`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assertKnownError(await api(server, 'PATCH', `/team-member-profiles/${team.id}/me`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    // The server acting for the token's user may use "me".
+    const viaToken = await api(server, 'GET', `/team-member-profiles/${team.id}/me`, { ...p.server, accessToken: alice.accessToken });
+    assert.equal(viaToken.body.user_id, alice.id);
+  });
 });
