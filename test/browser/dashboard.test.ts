@@ -156,12 +156,28 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Saved.').waitFor();
     await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    await page.getByText('User API keys are turned off for this project').waitFor();
     await page.getByLabel(/^Server metadata/).fill('{ not json');
     await page.getByText(/Not valid JSON/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save metadata' }).isDisabled(), true);
     await page.getByLabel(/^Server metadata/).fill('{"plan": "pro"}');
     await page.getByRole('button', { name: 'Save metadata' }).click();
     await snap('user');
+  });
+
+  it('impersonates the user: the hosted account page opens signed in as them', async () => {
+    const popupPromise = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Impersonate' }).click();
+    const popup = await popupPromise;
+    await popup.waitForLoadState();
+    assert.match(popup.url(), new RegExp(`/projects/${projectId}/handler/account-settings`));
+    await popup.getByRole('heading', { name: 'Account settings' }).waitFor();
+    await popup.getByText('ada@example.com').first().waitFor();
+    assert.equal(await popup.getByLabel('Display name').inputValue(), 'Ada Lovelace');
+    shot++;
+    await popup.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(shot).padStart(2, '0')}-impersonation-account-settings.png`, fullPage: true });
+    await popup.close();
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
   });
 
   it('defines a team permission and grants it to the user in a new team', async () => {

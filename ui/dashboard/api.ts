@@ -102,3 +102,8 @@ export interface Page<T> {
   is_paginated?: boolean;
   pagination?: { next_cursor: string | null };
 }
+
+/** Whether `error` says a feature is switched off for the project (400 text "… not enabled for this project."). */
+export function isNotEnabled(error: unknown): boolean {
+  return error instanceof GatehouseStatusError && error.status === 400 && /not enabled/i.test(error.body);
+}

@@ -142,11 +142,22 @@ export function Field(props: { label: string; value: string; onChange: (v: strin
   );
 }
 
-/** A labelled checkbox switch. */
-export function Toggle(props: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean; hint?: string }) {
+/**
+ * A labelled checkbox switch. When `onChange` returns a promise (a save), the switch shows the new
+ * state until it settles, then follows `checked` again (so a refused change flips back).
+ */
+export function Toggle(props: { label: string; checked: boolean; onChange: (v: boolean) => unknown; disabled?: boolean; hint?: string }) {
+  const [optimistic, setOptimistic] = useState<boolean | null>(null);
+  const change = (value: boolean) => {
+    const result = props.onChange(value);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      setOptimistic(value);
+      (result as Promise<unknown>).then(() => setOptimistic(null), () => setOptimistic(null));
+    }
+  };
   return (
     <label className="d-toggle">
-      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(e) => props.onChange((e.target as HTMLInputElement).checked)} />
+      <input type="checkbox" role="switch" checked={optimistic ?? props.checked} disabled={props.disabled} onChange={(e) => change((e.target as HTMLInputElement).checked)} />
       <span>{props.label}{props.hint && <small className="d-muted"> — {props.hint}</small>}</span>
     </label>
   );

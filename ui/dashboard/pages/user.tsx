@@ -4,6 +4,7 @@ import type { AdminProject } from '../app.tsx';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
+import { isNotEnabled } from '../api.ts';
 import type { WireUser } from './users.tsx';
 
 type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
@@ -263,7 +264,7 @@ function ApiKeys(props: { user: WireUser; admin: Caller }) {
   const keys = useLoad(() => props.admin<Page<{ id: string; description: string; created_at_millis: number; expires_at_millis?: number | null; manually_revoked_at_millis?: number | null; value?: { last_four: string } }>>('GET', '/user-api-keys', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="API keys">
-      <Async state={keys} label="Loading API keys…">
+      {isNotEnabled(keys.error) ? <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p> : <Async state={keys} label="Loading API keys…">
         {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
           <table className="d-table"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
             <tbody>{p.items.map((k) => (
@@ -271,7 +272,7 @@ function ApiKeys(props: { user: WireUser; admin: Caller }) {
                 <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('PATCH', `/user-api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td></tr>
             ))}</tbody></table>
         )}
-      </Async>
+      </Async>}
     </Section>
   );
 }
