@@ -128,6 +128,7 @@ export class ClientApp {
       call: (method, path, opts) => self.api.call(method, path, { ...opts, session: self.session }),
       invalidate: (prefix) => self.invalidate(prefix),
       suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
+      markSessionInvalid: () => { self.session?.markInvalid(); self.checkSessionChange(); },
     };
   }
 

@@ -7,6 +7,8 @@ export interface AppCore {
   invalidate(prefix?: string): Promise<void>;
   /** The access token no longer reflects the user (after a user update): refresh before the next call. */
   suggestAccessTokenExpired(): void;
+  /** The current user was deleted: the session is invalid (product-spec §4). */
+  markSessionInvalid(): void;
   readonly accessType: 'client' | 'server' | 'admin';
 }
 

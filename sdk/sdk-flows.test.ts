@@ -144,7 +144,7 @@ describeWithServer('SDK flows against the real server', (get) => {
     }
 
     await user.delete();
-    app.session?.markInvalid();
+    assert.equal(app.session?.isKnownInvalid(), true, 'deleting the current user ends the session');
     assert.equal(await app.getUser(), null);
     assert.equal((await make().signInWithCredential({ email, password: 'a-long-password', noRedirect: true })).status, 'error');
   });

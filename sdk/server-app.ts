@@ -50,7 +50,7 @@ export class ServerApp extends ClientApp {
     const session = new Session(store, (rt) => this.api.refreshAccessToken(rt), this.env);
     try {
       const wire = await this.api.call<WireUser>('GET', '/users/me', { session });
-      const core = { ...this.core, call: (m: string, p: string, o?: object) => this.api.call(m, p, { ...o, session }) };
+      const core = { ...this.core, call: (m: string, p: string, o?: object) => this.api.call(m, p, { ...o, session }), suggestAccessTokenExpired: () => session.markAccessTokenExpired(), markSessionInvalid: () => session.markInvalid() };
       return new User(core, wire, 'me');
     } catch (error) {
       if (isKnownErrorOf(error, ['CANNOT_GET_OWN_USER_WITHOUT_USER'])) return null;

@@ -113,9 +113,10 @@ export class User {
     return this.update({ selectedTeamId: team === null ? null : typeof team === 'string' ? team : team.id });
   }
 
-  /** `DELETE /users/{me|id}` (client: needs client_user_deletion_enabled). */
+  /** `DELETE /users/{me|id}` (client: needs client_user_deletion_enabled); deleting `me` ends the session. */
   async delete(): Promise<void> {
     await this.app.call('DELETE', this.path, { body: {} });
+    if (this.ref === 'me') this.app.markSessionInvalid();
     await this.app.invalidate();
   }
 

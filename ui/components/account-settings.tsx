@@ -211,7 +211,7 @@ function DeleteAccount(props: { user: User }) {
       <p className="gh-muted">Deleting your account removes your data permanently. This cannot be undone.</p>
       <label className="gh-row"><input type="checkbox" checked={confirm} onChange={(e) => setConfirm((e.target as HTMLInputElement).checked)} /> I understand that this cannot be undone</label>
       <FormError error={error} />
-      <button type="button" className="gh-btn gh-danger" disabled={!confirm || busy} onClick={() => run(async () => { await props.user.delete(); app.session?.markInvalid(); await app.signOut(); })}>Delete account</button>
+      <button type="button" className="gh-btn gh-danger" disabled={!confirm || busy} onClick={() => run(async () => { await props.user.delete(); await app.redirectToUrl(app.urls.afterSignOut); })}>Delete account</button>
     </div>
   );
 }
