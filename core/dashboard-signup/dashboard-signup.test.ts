@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, internal } from '../../test/helpers/api.ts';
+import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
 import { DASHBOARD_SIGNUP_ENV, dashboardSignUpForcedOpen, dashboardSignUpState } from './index.ts';
 
 const password = 'correct horse battery staple';
@@ -54,6 +55,29 @@ describeWithServer('dashboard first-run sign-up', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/password/sign-up', { projectId: 'internal', accessType: 'server', secretServerKey: 'ssk_wrong' }, { email: 'x@example.com', password }), 'INVALID_SECRET_SERVER_KEY', 401);
   });
 });
+
+const smtp = await startSmtpReceiver();
+after(() => smtp.stop());
+
+describeWithServer('dashboard first-run sign-up, one-time codes', (get) => {
+  it('refuses a one-time-code sign-in that would create a second internal user, and still signs the owner in', async () => {
+    const server = get();
+    const patch = await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { magic_link_enabled: true } });
+    assert.equal(patch.status, 200, patch.text);
+    const ownerEmail = uniqueEmail('otp-owner');
+    const owner = await api(server, 'POST', '/users', internal.server, { primary_email: ownerEmail, primary_email_auth_enabled: true, primary_email_verified: true });
+    assert.equal(owner.status, 201, owner.text);
+    const codeFor = async (email: string) => {
+      const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', internal.client, { email, callback_url: `${server.url}/handler/magic-link-callback` });
+      assert.equal(sent.status, 200, sent.text);
+      return codeFromEmail(await smtp.waitFor(email));
+    };
+    assertKnownError(await api(server, 'POST', '/auth/otp/sign-in', internal.client, { code: await codeFor(uniqueEmail('otp-stranger')) }), 'SIGN_UP_NOT_ENABLED', 400);
+    const ownerSignIn = await api(server, 'POST', '/auth/otp/sign-in', internal.client, { code: await codeFor(ownerEmail) });
+    assert.equal(ownerSignIn.status, 200, ownerSignIn.text);
+    assert.equal(ownerSignIn.body.is_new_user, false);
+  });
+}, { smtpUrl: smtp.url });
 
 it('reads GATEHOUSE_DASHBOARD_SIGNUP case-insensitively and only accepts "open"', () => {
   assert.equal(dashboardSignUpForcedOpen({ [DASHBOARD_SIGNUP_ENV]: ' OPEN ' }), true);
