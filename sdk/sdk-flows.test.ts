@@ -148,4 +148,27 @@ describeWithServer('SDK flows against the real server', (get) => {
     assert.equal(await app.getUser(), null);
     assert.equal((await make().signInWithCredential({ email, password: 'a-long-password', noRedirect: true })).status, 'error');
   });
+
+  it('invites a user to a team by email; the invitee sees the team name and joins', async () => {
+    const { make } = await projectApp(get());
+    const owner = make();
+    await owner.signUpWithCredential({ email: uniqueEmail('sdk-owner'), password: 'a-long-password', noVerificationCallback: true, noRedirect: true });
+    const team = await (await owner.getUser())!.createTeam({ displayName: 'Gliders' });
+    const inviteeEmail = uniqueEmail('sdk-invitee');
+    await team.inviteUser({ email: inviteeEmail, callbackUrl: `${CALLBACK}/team-invitation` });
+    const invitations = await team.listInvitations();
+    assert.equal(invitations.length, 1);
+    assert.equal(invitations[0]!.recipientEmail, inviteeEmail);
+    const code = codeFromEmail(await smtp.waitFor(inviteeEmail));
+
+    const invitee = make();
+    await invitee.signUpWithCredential({ email: inviteeEmail, password: 'a-long-password', noVerificationCallback: true, noRedirect: true });
+    const details = await invitee.getTeamInvitationDetails(code);
+    assert.equal(details.status === 'ok' && details.data.team_display_name, 'Gliders');
+    assert.equal((await invitee.acceptTeamInvitation(code)).status, 'ok');
+    assert.ok((await (await invitee.getUser())!.listTeams()).some((t) => t.id === team.id));
+    const reused = await invitee.acceptTeamInvitation(code);
+    assert.equal(reused.status, 'error');
+    assert.deepEqual((await team.listUsers()).map((m) => m.userId).sort(), [(await owner.getUser())!.id, (await invitee.getUser())!.id].sort());
+  });
 }, { smtpUrl: smtp.url });

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createProject } from '../helpers/api.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
@@ -147,6 +148,19 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     assert.equal(await phone.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'keyboard focus reaches the email field first');
     await phone.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-forgot-password-phone-dark.png`, fullPage: true });
     await phone.close();
+  });
+
+  it("serves another project's pages under /projects/{id}/handler with its name and logo", async () => {
+    const logo = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#2454d6"/></svg>').toString('base64');
+    const { projectId } = await createProject(server, { sign_up_enabled: true }, { display_name: 'Rocket Club', logo_url: logo });
+    await page.goto(`${origin}/projects/${projectId}/handler/sign-up`);
+    await page.getByLabel('Repeat password').waitFor();
+    assert.equal(await page.locator('.gh-brand span').innerText(), 'Rocket Club');
+    assert.equal(await page.locator('.gh-brand img').getAttribute('alt'), 'Rocket Club logo');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL(`${origin}/projects/${projectId}/handler/sign-in`);
+    await page.getByLabel('Password', { exact: true }).waitFor();
+    await screenshot('other-project-sign-in');
   });
 
   it('raised no uncaught errors in any page', () => {
