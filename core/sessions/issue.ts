@@ -80,7 +80,9 @@ export async function refreshSession(ctx: OperationContext, project: Project, re
   }
   const user = await findUser(ctx.db, project.id, session.user_id);
   if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-  await touchSession(ctx.db, session, ctx.now, user.last_active_at === null ? null : Number(user.last_active_at));
+  // One transaction for the session, user and active-day writes: one commit (one WAL fsync on SQLite,
+  // which blocks the event loop) per refresh instead of one per statement.
+  await ctx.transaction((tx) => touchSession(tx.db, session, ctx.now, user.last_active_at === null ? null : Number(user.last_active_at)));
   const accessToken = await mintAccessToken(ctx.runtime, project, { ...user, last_active_at: ctx.now }, session.id, ctx.now, ctx.auth?.branchId ?? 'main');
   return { accessToken, session, user };
 }
