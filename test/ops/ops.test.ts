@@ -125,9 +125,10 @@ describe('graceful shutdown', () => {
     const res = await slowRequest(running.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'slow@example.com', display_name: 'Slow request' }), 400, () => {
       // Once the server has parsed the headers (a request whose bytes are still in the kernel
       // is not in flight yet).
-      setTimeout(() => { stopping = running.stop().then(() => { stopped = true; }); }, 150);
+      running.server.once('request', () => { stopping = running.stop().then(() => { stopped = true; }); });
     });
     assert.equal(res.status, 201, res.raw);
+    assert.equal(stopped, false, 'stop() waited for the in-flight request');
     assert.ok(stopping);
     await stopping;
     assert.ok(stopped);
@@ -139,7 +140,7 @@ describe('graceful shutdown', () => {
     const dir = tempDir();
     const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS } });
     try {
-      const res = await slowRequest(proc.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'sigterm@example.com' }), 700, () => { setTimeout(() => proc.child.kill('SIGTERM'), 200); });
+      const res = await slowRequest(proc.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'sigterm@example.com' }), 1500, () => { setTimeout(() => proc.child.kill('SIGTERM'), 500); });
       assert.equal(res.status, 201, res.raw);
       const exit = await proc.exited;
       assert.deepEqual(exit, { code: 0, signal: null }, proc.stderr());
