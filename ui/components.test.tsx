@@ -3,7 +3,8 @@ import { after, describe, it } from 'node:test';
 import { act, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { manualEnvironment } from '../sdk/env.ts';
-import { GatehouseProvider } from '../sdk/react.tsx';
+import { Component, Suspense, type ReactNode } from 'react';
+import { GatehouseProvider, useUser } from '../sdk/react.tsx';
 import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
@@ -417,5 +418,36 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/auth/sessions/current'));
     assert.deepEqual(visited, ['/']);
     assert.equal(app.session?.tokens().refreshToken, null);
+  });
+});
+
+describe('useUser', () => {
+  function Name(props: { or?: 'throw' | 'anonymous' | 'return-null' }) {
+    const user = useUser({ or: props.or });
+    return <p>{user ? `user:${user.id}:${user.isAnonymous}` : 'nobody'}</p>;
+  }
+  class Catch extends Component<{ children?: ReactNode }, { error: string | null }> {
+    override state = { error: null as string | null };
+    static getDerivedStateFromError(e: Error) { return { error: e.name }; }
+    override render() { return this.state.error ? <p>caught:{this.state.error}</p> : this.props.children; }
+  }
+
+  it('suspends, then returns null, the user, throws, or signs up an anonymous user, with one request for many readers', async () => {
+    const signedOut = makeApp();
+    const c1 = await show(signedOut.app, <Suspense fallback={<p>wait</p>}><Name /></Suspense>);
+    await waitForText(c1, 'nobody');
+    const c2 = await show(signedOut.app, <Catch><Suspense fallback={<p>wait</p>}><Name or="throw" /></Suspense></Catch>);
+    await waitForText(c2, 'caught:UserNotSignedInError');
+
+    const anon = { ...USER, id: 'anon1', is_anonymous: true };
+    const anonymous = makeApp((req) => req.path === '/auth/anonymous/sign-up' ? { json: { ...TOKENS, user_id: 'anon1' } } : req.path === '/users/me' ? { json: anon } : undefined);
+    const c3 = await show(anonymous.app, <Suspense fallback={<p>wait</p>}><Name or="anonymous" /><Name or="anonymous" /></Suspense>);
+    await waitForText(c3, 'user:anon1:true');
+    assert.equal(anonymous.transport.requests.filter((r) => r.path === '/auth/anonymous/sign-up').length, 1);
+
+    const signedIn = makeApp(undefined, true);
+    const c4 = await show(signedIn.app, <Suspense fallback={<p>wait</p>}><Name /><Name /><Name /></Suspense>);
+    await waitForText(c4, 'user:u1:false');
+    assert.equal(signedIn.transport.requests.filter((r) => r.path === '/users/me').length, 1, 'no refetch storm');
   });
 });
