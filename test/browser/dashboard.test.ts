@@ -54,22 +54,29 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
     await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
     await page.getByLabel('Repeat password').fill('not the same');
-    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByText('Passwords do not match.').waitFor();
     await page.getByLabel('Repeat password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Create owner account' }).click();
+    await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await page.getByText('No projects yet.').waitFor();
     await snap('projects-empty');
   });
 
-  it('closes sign-up once the owner exists (another browser sees sign-in only)', async () => {
+  it('closes sign-up once the owner exists: another browser sees sign-in only, and the owner signs in there', async () => {
     const server = get();
     const other = await browser.newContext();
     const p2 = await other.newPage();
     await p2.goto(`${server.url}/`);
     await p2.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
     assert.equal(await p2.getByRole('button', { name: 'Create an account' }).count(), 0);
+    await p2.getByLabel('Email', { exact: true }).fill(OWNER.email);
+    await p2.getByLabel('Password', { exact: true }).fill('wrong password');
+    await p2.getByRole('button', { name: 'Sign in' }).click();
+    await p2.getByText('Wrong e-mail or password.').waitFor();
+    await p2.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await p2.getByRole('button', { name: 'Sign in' }).click();
+    await p2.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await other.close();
   });
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { DashboardApi, Page } from './api.ts';
 import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
 import { Link, Router, useRouter } from './router.tsx';
@@ -51,11 +51,10 @@ function Gate() {
   const api = useApi();
   const [signedIn, setSignedIn] = useState(api.signedIn);
   const { route, navigate } = useRouter();
-  useEffect(() => {
-    const id = setInterval(() => { if (api.signedIn !== signedIn) setSignedIn(api.signedIn); }, 500);
-    return () => clearInterval(id);
-  }, [api, signedIn]);
-  if (!signedIn) return <AuthPage onSignedIn={() => { setSignedIn(true); navigate('/', { replace: true }); }} />;
+  // Follow sign-out in another tab (the cookie store is polled by the SDK).
+  useEffect(() => api.app.onSessionChange(() => setSignedIn(api.signedIn)), [api]);
+  const onSignedIn = useCallback(() => { setSignedIn(true); navigate('/', { replace: true }); }, [navigate]);
+  if (!signedIn) return <AuthPage onSignedIn={onSignedIn} />;
   return <SignedIn onSignedOut={() => { setSignedIn(false); navigate('/', { replace: true }); }} route={route.path} />;
 }
 
