@@ -319,6 +319,32 @@ export class ClientApp {
   }
 
   /**
+   * Command-line login (product-spec §4): `POST /auth/cli` → `{polling_code, login_code}`, hands the
+   * confirmation URL (`<appUrl><cli-auth-confirm>?login_code=…`) to `promptLink`, then polls
+   * `POST /auth/cli/poll` every `waitTimeMillis` (default 2000 ms) until `success` (HTTP 201 with
+   * the refresh token, which is stored when this app has a token store), `expired` or `used`.
+   * After `maxAttempts` polls (default unlimited) it fails with a timeout error.
+   */
+  async promptCliLogin(options: { appUrl: string; promptLink?: (url: string) => void; expiresInMillis?: number; maxAttempts?: number; waitTimeMillis?: number }): Promise<Result<{ refreshToken: string }>> {
+    const init = await this.api.call<{ polling_code: string; login_code: string }>('POST', '/auth/cli', { body: options.expiresInMillis === undefined ? {} : { expires_in_millis: options.expiresInMillis } });
+    const url = `${options.appUrl.replace(/\/+$/, '')}${this.urls.cliAuthConfirm}?login_code=${encodeURIComponent(init.login_code)}`;
+    options.promptLink?.(url);
+    const maxAttempts = options.maxAttempts ?? Infinity;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const poll = await this.api.call<{ status: string; refresh_token?: string }>('POST', '/auth/cli/poll', { body: { polling_code: init.polling_code } });
+      if (poll.status === 'success' && poll.refresh_token) {
+        if (this.session) this.setTokens({ accessToken: null, refreshToken: poll.refresh_token });
+        return { status: 'ok', data: { refreshToken: poll.refresh_token } };
+      }
+      if (poll.status === 'expired') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_EXPIRED_ERROR') };
+      if (poll.status === 'used') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_USED_ERROR') };
+      if (poll.status !== 'waiting') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_ERROR', {}, `Unexpected CLI login status ${JSON.stringify(poll.status)}.`) };
+      if (attempt < maxAttempts) await this.env.sleep(options.waitTimeMillis ?? 2000);
+    }
+    throw new GatehouseConfigError(`CLI login timed out after ${maxAttempts} attempts.`);
+  }
+
+  /**
    * `DELETE /auth/sessions/current` with the refresh token (a refresh-token error is tolerated),
    * then marks the session invalid and redirects to after-sign-out (unless `noRedirect`).
    */

@@ -273,6 +273,35 @@ describe('SDK: redirect rules', () => {
   });
 });
 
+describe('SDK: command-line login', () => {
+  it('polls every 2000 ms until success (201) and stores the refresh token', async () => {
+    const statuses = ['waiting', 'waiting', 'success'];
+    const { app, env, transport } = setup((req) => {
+      if (req.path === '/auth/cli') return { json: { polling_code: 'poll', login_code: 'login code' } };
+      const status = statuses.shift()!;
+      return status === 'success' ? { status: 201, json: { status, refresh_token: 'cli-rt' } } : { json: { status } };
+    });
+    const links: string[] = [];
+    const r = await app.promptCliLogin({ appUrl: 'https://app.example.com/', promptLink: (u) => links.push(u) });
+    assert.deepEqual(r, { status: 'ok', data: { refreshToken: 'cli-rt' } });
+    assert.deepEqual(links, ['https://app.example.com/handler/cli-auth-confirm?login_code=login%20code']);
+    assert.deepEqual(env.sleeps, [2000, 2000]);
+    assert.equal(transport.requests.filter((q) => q.path === '/auth/cli/poll').length, 3);
+    assert.equal(app.session?.tokens().refreshToken, 'cli-rt');
+  });
+
+  it('reports expired and used requests, and times out after maxAttempts', async () => {
+    const expired = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'expired' } });
+    const r = await expired.app.promptCliLogin({ appUrl: 'https://a.example.com' });
+    assert.equal(r.status === 'error' && r.error.code, 'CLI_AUTH_EXPIRED_ERROR');
+    const used = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'used' } });
+    assert.equal((await used.app.promptCliLogin({ appUrl: 'https://a.example.com' })).status, 'error');
+    const waiting = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'waiting' } });
+    await assert.rejects(waiting.app.promptCliLogin({ appUrl: 'https://a.example.com', maxAttempts: 3, waitTimeMillis: 500 }), /timed out after 3 attempts/);
+    assert.deepEqual(waiting.env.sleeps, [500, 500]);
+  });
+});
+
 describe('SDK: apps and token stores', () => {
   it('allows one configuration per unique identifier', () => {
     const transport = fakeTransport(() => ({ json: {} }));
