@@ -46,6 +46,16 @@ describeWithServer('hosted handler pages', (get) => {
     assert.match(res.headers.get('content-type') ?? '', /javascript/);
     assert.match(res.headers.get('cache-control') ?? '', /immutable/);
     assert.ok((await res.text()).length > 1000);
+    const { request } = await import('node:http');
+    const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
+      request(`${get().url}${src}`, { headers: { 'accept-encoding': 'gzip' } }, (r) => {
+        let bytes = 0;
+        r.on('data', (c: Buffer) => { bytes += c.length; });
+        r.on('end', () => resolve({ encoding: r.headers['content-encoding'], bytes }));
+      }).on('error', reject).end();
+    });
+    assert.equal(raw.encoding, 'gzip');
+    assert.ok(raw.bytes < 80 * 1024, `the gzipped bundle is ${raw.bytes} bytes, over the 80 KB target`);
   });
 
   it('leaves POSTs and API paths alone', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ export const HOSTED_SCRIPT_PATH = '/handler/handler.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Bundle { code: string; hash: string }
+interface Bundle { code: string; gzipped: Buffer; hash: string }
 let bundlePromise: Promise<Bundle> | null = null;
 
 /**
@@ -31,7 +32,7 @@ export function loadHostedBundle(): Promise<Bundle> {
       const result = await build({ ...hostedBuildOptions(ROOT), write: false } as Parameters<typeof build>[0]);
       code = result.outputFiles![0]!.text;
     }
-    return { code, hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
+    return { code, gzipped: gzipSync(code, { level: 9 }), hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
   })();
   bundlePromise.catch(() => { bundlePromise = null; });
   return bundlePromise;
@@ -93,7 +94,13 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
       const bundle = await loadHostedBundle();
       ctx.type = 'text/javascript; charset=utf-8';
       ctx.set('cache-control', ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
-      ctx.body = bundle.code;
+      ctx.vary('accept-encoding');
+      if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+        ctx.set('content-encoding', 'gzip');
+        ctx.body = bundle.gzipped;
+      } else {
+        ctx.body = bundle.code;
+      }
       return;
     }
     const match = matchHostedPath(ctx.path);
