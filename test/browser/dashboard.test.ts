@@ -208,6 +208,10 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await nav('Teams');
     await page.getByRole('table', { name: 'Teams' }).getByRole('link', { name: 'Engineering' }).click();
     await page.getByRole('group', { name: 'Team Engineering' }).getByText('read:docs').waitFor();
+    await page.getByText('No pending invitations.').waitFor();
+    await page.getByLabel('Invitee email').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('table', { name: 'Invitations' }).getByText('grace@example.com').waitFor();
     await snap('team');
   });
 

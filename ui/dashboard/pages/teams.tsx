@@ -5,6 +5,7 @@ import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, 
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
 import type { WireUser } from './users.tsx';
+import { isValidEmail } from '../validate.ts';
 
 interface WireTeam { id: string; display_name: string; created_at_millis: number; profile_image_url?: string | null }
 interface Profile { team_id: string; user_id: string; display_name: string | null; user?: WireUser }
@@ -49,6 +50,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
   const definitions = useLoad(() => admin<Page<{ id: string; contained_permission_ids: string[] }>>('GET', '/team-permission-definitions'), []);
   const invitations = useLoad(() => admin<Page<{ id: string; recipient_email: string; expires_at_millis: number }>>('GET', '/team-invitations', { query: { team_id: props.teamId } }), [props.teamId]);
   const [search, setSearch] = useState('');
+  const [inviteEmail, setInviteEmail] = useState('');
   const candidates = useLoad(() => search.trim() ? admin<Page<WireUser>>('GET', '/users', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }), [search]);
   return (
     <>
@@ -75,14 +77,20 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
           )}
         </Async>}
       </Section>
-      <Section title="Invitations">
-        {invitations.error ? <p className="d-muted">Invitations are not available on this server yet.</p> : (
-          <Async state={invitations} label="Loading invitations…">
-            {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
-              <ul>{p.items.map((i) => <li key={i.id}>{i.recipient_email} — expires {formatTime(i.expires_at_millis)} <ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></li>)}</ul>
-            )}
-          </Async>
-        )}
+      <Section title="Invitations" description="The invitee gets an email with a link to this project's hosted team-invitation page.">
+        <Async state={invitations} label="Loading invitations…">
+          {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
+            <table className="d-table" aria-label="Invitations"><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
+              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table>
+          )}
+        </Async>
+        <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} onSubmit={async () => {
+          await admin('POST', '/team-invitations/send-code', { body: { team_id: props.teamId, email: inviteEmail.trim(), callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}` } });
+          setInviteEmail('');
+          invitations.reload();
+        }}>
+          <Field label="Invitee email" name="invite-email" type="email" value={inviteEmail} onChange={setInviteEmail} error={inviteEmail && !isValidEmail(inviteEmail.trim()) ? 'Please enter a valid email address.' : null} />
+        </Form>
       </Section>
       <Section title="Danger zone">
         <ConfirmButton label="Delete team" question="Delete this team and all memberships?" onConfirm={async () => { await admin('DELETE', `/teams/${props.teamId}`, { body: {} }); navigate(`/projects/${props.project.id}/teams`); }} />
