@@ -9,7 +9,7 @@ import { AcceptByIdQuerySchema, INVITATION_PURPOSE, InvitationParamsSchema, type
 /**
  * `POST /team-invitations/{id}/accept?user_id=me` (no body) → `{}`: accepts a received invitation
  * (from `GET /team-invitations?user_id=me`) without its code. The invitation must be addressed to
- * one of the user's verified emails (TEAM_INVITATION_EMAIL_MISMATCH). VERIFICATION_CODE_NOT_FOUND /
+ * one of the user's verified email contact channels (TEAM_INVITATION_EMAIL_MISMATCH). VERIFICATION_CODE_NOT_FOUND /
  * VERIFICATION_CODE_EXPIRED / VERIFICATION_CODE_ALREADY_USED as for codes; TEAM_NOT_FOUND when the
  * team was deleted.
  */
@@ -35,7 +35,7 @@ export const acceptTeamInvitationById = defineOperation({
       if (!code) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
       if (code.usedAt !== null) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
       if (code.expiresAt <= tx.now) throw new KnownError('VERIFICATION_CODE_EXPIRED');
-      if (!verifiedEmailsOf(user).includes(code.data.email)) throw new KnownError('TEAM_INVITATION_EMAIL_MISMATCH');
+      if (!(await verifiedEmailsOf(tx.db, project.id, user)).includes(code.data.email)) throw new KnownError('TEAM_INVITATION_EMAIL_MISMATCH');
       await joinInvitedTeam(tx, project, code.data.team_id, user.id);
       // Deleting the code inside the transaction makes acceptance single-use under concurrency.
       if (!(await revokeVerificationCode(tx, project.id, INVITATION_PURPOSE, code.id))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');

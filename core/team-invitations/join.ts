@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
 import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import type { Database } from '../storage/tables.ts';
+import { listUserChannels } from '../contact-channels/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UserRow } from '../users/index.ts';
@@ -20,9 +24,11 @@ export async function joinInvitedTeam(ctx: OperationContext, project: Project, t
 }
 
 /**
- * The addresses an invitation may be accepted for without its code: the user's primary email
- * when verified. Invitations found this way are listed and accepted by id.
+ * The addresses an invitation may be accepted for without its code: the user's verified email
+ * contact channels (the primary email included), lowercased. Invitations found this way are
+ * listed and accepted by id.
  */
-export function verifiedEmailsOf(user: UserRow): string[] {
-  return user.primary_email && user.primary_email_verified === 1 ? [user.primary_email] : [];
+export async function verifiedEmailsOf(db: Kysely<Database>, projectId: string, user: UserRow): Promise<string[]> {
+  const channels = await listUserChannels(db, projectId, user);
+  return [...new Set(channels.filter((c) => c.type === 'email' && c.isVerified).map((c) => normalizeEmail(c.value)))];
 }

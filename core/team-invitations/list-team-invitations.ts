@@ -9,7 +9,7 @@ import { INVITATION_PURPOSE, ListInvitationsQuerySchema, type TeamInvitationData
 
 /**
  * `GET /team-invitations?team_id=` (pending invitations of a team; a client needs `$read_members`)
- * or `?user_id=me` (invitations sent to the user's verified email) → `{items: [{id, team_id,
+ * or `?user_id=me` (invitations sent to any of the user's verified email contact channels) → `{items: [{id, team_id,
  * team_display_name, expires_at_millis, recipient_email}], is_paginated: false}`, newest first.
  * Exactly one of the two filters (400 text otherwise). Errors: TEAM_NOT_FOUND, TEAM_PERMISSION_REQUIRED.
  */
@@ -34,7 +34,7 @@ export const listTeamInvitations = defineOperation({
       requireSelfForClient(ctx.auth, userId, 'list team invitations');
       const user = await findUser(ctx.db, project.id, userId);
       if (!user) throw new KnownError('USER_NOT_FOUND');
-      for (const email of verifiedEmailsOf(user)) codes.push(...await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email }));
+      for (const email of await verifiedEmailsOf(ctx.db, project.id, user)) codes.push(...await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email }));
     }
     const items = [];
     for (const code of codes) {

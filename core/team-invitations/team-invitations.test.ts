@@ -127,6 +127,16 @@ describeWithServer('team invitations', (get) => {
     assert.deepEqual(teams.body.items.map((t: { id: string }) => t.id), [team.id]);
     assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, carol.client), 'VERIFICATION_CODE_NOT_FOUND', 404);
 
+    // A verified secondary email channel counts too; an unverified one does not.
+    const second = uniqueEmail('second');
+    const unverified = uniqueEmail('unverified');
+    assert.equal((await api(server, 'POST', '/contact-channels', p.server, { user_id: dave.id, type: 'email', value: second, is_verified: true, used_for_auth: false })).status, 201);
+    assert.equal((await api(server, 'POST', '/contact-channels', p.server, { user_id: dave.id, type: 'email', value: unverified, is_verified: false, used_for_auth: false })).status, 201);
+    const toSecond = await api(server, 'POST', '/team-invitations/send-code', p.server, { email: second, team_id: team.id, callback_url: CALLBACK });
+    await api(server, 'POST', '/team-invitations/send-code', p.server, { email: unverified, team_id: team.id, callback_url: CALLBACK });
+    assert.deepEqual((await api(server, 'GET', '/team-invitations?user_id=me', dave.client)).body.items.map((i: { id: string }) => i.id), [toSecond.body.id]);
+    assert.equal((await api(server, 'POST', `/team-invitations/${toSecond.body.id}/accept`, dave.client)).status, 200);
+
     // The user errors of listing and accepting by id.
     assertKnownError(await api(server, 'GET', '/team-invitations?user_id=me', p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'GET', `/team-invitations?user_id=${MISSING}`, p.server), 'USER_NOT_FOUND', 404);

@@ -4,7 +4,7 @@
 //   owner ⊃ editor ⊃ viewer ⊃ $read_members   (plus owner ⊃ $delete_team, editor ⊃ $update_team)
 // with every membership granted one of owner / editor / viewer. Then runs `hasTeamPermission`
 // (the helper every `$…` check uses: one indexed join of grants with the materialized closure)
-// for random (team, member, permission) triples, about half of them true.
+// for random (team, member, permission) triples, about two thirds of them true.
 // Env: BENCH_DIALECTS (default "sqlite,postgres"), BENCH_CHECKS (default 20000),
 //      BENCH_POSTGRES_URL (default TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres).
 // With --write, replaces the "Permissions" section of docs/benchmarks.md.
