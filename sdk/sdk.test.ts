@@ -273,6 +273,24 @@ describe('SDK: redirect rules', () => {
   });
 });
 
+describe('SDK: connected accounts', () => {
+  it('returns the access token, or null when the account is not connected or lacks the scope', async () => {
+    let answer: FakeAnswer = { json: { access_token: 'gh-token' } };
+    const { app, transport } = setup((req) => req.path === '/users/me' ? { json: USER } : answer, { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    const user = (await app.getUser())!;
+    assert.equal(await user.getConnectedAccountAccessToken('github', { scopes: ['repo', 'user'] }), 'gh-token');
+    const req = transport.requests.at(-1)!;
+    assert.equal(req.path, '/connected-accounts/me/github/access-token');
+    assert.deepEqual(JSON.parse(req.body!), { scope: 'repo user' });
+    answer = { status: 400, knownError: 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE' };
+    assert.equal(await user.getConnectedAccountAccessToken('github'), null);
+    answer = { status: 400, knownError: 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER' };
+    assert.equal(await user.getConnectedAccountAccessToken('github'), null);
+    answer = { status: 400, knownError: 'SCHEMA_ERROR', json: { details: { message: 'x' } } };
+    await assert.rejects(user.getConnectedAccountAccessToken('github'), GatehouseKnownError);
+  });
+});
+
 describe('SDK: command-line login', () => {
   it('polls every 2000 ms until success (201) and stores the refresh token', async () => {
     const statuses = ['waiting', 'waiting', 'success'];

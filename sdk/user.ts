@@ -1,3 +1,4 @@
+import { isKnownErrorOf } from './errors.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Team, dropUndefined, type AppCore } from './objects.ts';
 import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireUser } from './wire.ts';
 
@@ -223,6 +224,26 @@ export class User {
   async listNotificationCategories(): Promise<NotificationCategory[]> {
     const res = await this.app.call<WireList<WireNotificationCategory>>('GET', `/emails/notification-preference/${enc(this.ref)}`);
     return res.items.map((c) => new NotificationCategory(this.app, c));
+  }
+
+  /** `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. */
+  async listOAuthProviders(): Promise<{ id: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
+    const res = await this.app.call<WireList<Record<string, any>>>('GET', '/oauth-providers', { query: { user_id: this.ref } });
+    return res.items.map((p) => ({ id: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+  }
+
+  /**
+   * An access token for a connected OAuth account (`POST /connected-accounts/{me|id}/{provider}/access-token`
+   * `{scope}`), or null when the account is not connected or lacks a scope (product-spec §7).
+   */
+  async getConnectedAccountAccessToken(providerId: string, options: { scopes?: string[] } = {}): Promise<string | null> {
+    try {
+      const res = await this.app.call<{ access_token: string }>('POST', `/connected-accounts/${enc(this.ref)}/${enc(providerId)}/access-token`, { body: { scope: (options.scopes ?? []).join(' ') } });
+      return res.access_token;
+    } catch (error) {
+      if (isKnownErrorOf(error, ['OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'])) return null;
+      throw error;
+    }
   }
 
   /** Server: `POST /auth/sessions` `{user_id, expires_in_millis (default 1 year), is_impersonation}` → tokens. */
