@@ -121,16 +121,21 @@ describe('graceful shutdown', () => {
     const config = resolveServerConfig(['--port', '0', '--data-dir', dir], SEED_KEYS);
     const running = await startServer(config, { logLevel: 'silent' });
     let stopped = false;
+    let answered = false;
+    let stoppedAfterAnswer = false;
     let stopping: Promise<void> | undefined;
     const res = await slowRequest(running.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'slow@example.com', display_name: 'Slow request' }), 400, () => {
       // Once the server has parsed the headers (a request whose bytes are still in the kernel
       // is not in flight yet).
-      running.server.once('request', () => { stopping = running.stop().then(() => { stopped = true; }); });
+      running.server.once('request', (_req, serverRes) => {
+        serverRes.once('finish', () => { answered = true; });
+        stopping = running.stop().then(() => { stopped = true; stoppedAfterAnswer = answered; });
+      });
     });
     assert.equal(res.status, 201, res.raw);
-    assert.equal(stopped, false, 'stop() waited for the in-flight request');
     assert.ok(stopping);
     await stopping;
+    assert.equal(stoppedAfterAnswer, true, 'stop() waited for the in-flight request');
     assert.ok(stopped);
     await assert.rejects(fetch(`${running.url}/health`));
     assert.equal(countUsers(join(dir, 'gatehouse.db'), 'slow@example.com'), 1);
