@@ -1,7 +1,14 @@
+import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { listDefinitions } from './queries.ts';
 import type { PermissionScope } from './schemas.ts';
 import { systemDefinitionsJson, toDefinitionJson } from './wire.ts';
+
+const QuerySchema = v.strictObject({
+  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number))),
+  cursor: v.optional(v.string()),
+  query: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
+});
 
 function listFor(scope: PermissionScope) {
   return defineOperation({
@@ -10,20 +17,31 @@ function listFor(scope: PermissionScope) {
     path: `/${scope}-permission-definitions`,
     summary: `List the ${scope} permission definitions.`,
     access: ['admin'],
-    input: {},
+    input: { query: QuerySchema },
     errors: [],
-    async run(ctx) {
+    async run(ctx, { query }) {
       const custom = (await listDefinitions(ctx.db, ctx.auth.project.id, scope)).map(toDefinitionJson);
-      const items = scope === 'team' ? [...custom, ...systemDefinitionsJson()] : custom;
+      let items: Array<{ id: string; description?: string; contained_permission_ids: string[] }> = scope === 'team' ? [...custom, ...systemDefinitionsJson()] : custom;
       items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      return { items, is_paginated: false };
+      if (query.query) {
+        const needle = query.query.toLowerCase();
+        items = items.filter((d) => d.id.includes(needle) || (d.description ?? '').toLowerCase().includes(needle));
+      }
+      if (query.limit === undefined && query.cursor === undefined) return { items, is_paginated: false };
+      // The admin SDK's paginated listing: `cursor` is the id of the page's first definition.
+      const start = query.cursor === undefined ? 0 : items.findIndex((d) => d.id === query.cursor);
+      if (start < 0) return { items: [], is_paginated: true, pagination: { next_cursor: null } };
+      const end = query.limit === undefined ? items.length : start + query.limit;
+      return { items: items.slice(start, end), is_paginated: true, pagination: { next_cursor: end < items.length ? items[end]!.id : null } };
     },
   });
 }
 
 /**
  * `GET /team-permission-definitions` (admin) → `{items: [{id, description?, contained_permission_ids}], is_paginated: false}`,
- * custom definitions plus the six `$` system permissions, sorted by id (wire-protocol §3.9).
+ * custom definitions plus the six `$` system permissions, sorted by id (wire-protocol §3.9). The
+ * admin SDK's paginated form adds `limit`, `cursor` (id of the page's first definition) and
+ * `query` (text in id or description) and gets `pagination: {next_cursor}`.
  */
 export const listTeamPermissionDefinitions = listFor('team');
 

@@ -19,6 +19,16 @@ describeWithServer('permissions', (get) => {
     const member = res.body.items.find((d: { id: string }) => d.id === 'team_member');
     assert.deepEqual(member.contained_permission_ids, ['$invite_members', '$read_members']);
     assert.deepEqual((await api(server, 'GET', '/project-permission-definitions', p.admin)).body, { items: [], is_paginated: false });
+
+    // The admin SDK's paginated form.
+    const page = await api(server, 'GET', '/team-permission-definitions?limit=3', p.admin);
+    assert.deepEqual(ids(page), ['$delete_team', '$invite_members', '$manage_api_keys']);
+    assert.deepEqual(page.body.pagination, { next_cursor: '$read_members' });
+    const next = await api(server, 'GET', '/team-permission-definitions?limit=10&cursor=$read_members', p.admin);
+    assert.deepEqual(ids(next), ['$read_members', '$remove_members', '$update_team', 'team_admin', 'team_member']);
+    assert.equal(next.body.pagination.next_cursor, null);
+    assert.deepEqual(ids(await api(server, 'GET', '/team-permission-definitions?query=team_', p.admin)), ['team_admin', 'team_member']);
+    assertKnownError(await api(server, 'GET', '/team-permission-definitions?limit=-1', p.admin), 'SCHEMA_ERROR', 400);
   });
 
   it('expands a three-level graph: recursive and flat lists, and a check through the closure', async () => {

@@ -1,14 +1,31 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { UserIdOrMeSchema } from '../lib/schemas.ts';
+import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { requireSelfForClient, resolveUserId } from './access.ts';
+import { paginate } from './paginate.ts';
 import { listTeams as listTeamRows } from './queries.ts';
 import { toTeamForAccess } from './wire.ts';
+
+/** A positive integer sent as query text. */
+const LimitSchema = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number));
+
+const QuerySchema = v.strictObject({
+  user_id: v.optional(UserIdOrMeSchema),
+  order_by: v.optional(v.picklist(['created_at'])),
+  desc: v.optional(QueryBooleanSchema),
+  cursor: v.optional(UuidSchema),
+  limit: v.optional(LimitSchema),
+  query: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
+});
 
 /**
  * `GET /teams?user_id=` → `{items, is_paginated: false}`, oldest first. A client must pass
  * `user_id=me` (or its own id; else 403 text); server and admin may omit it to list every team
  * of the project, which the SDK's server `getTeam(id)` relies on (sdk-compatibility §1.16).
+ *
+ * The 2.8.108 server SDK may add `order_by=created_at`, `desc`, `query` (id, or text in the display
+ * name, case-insensitive), `cursor` (id of the page's first team) and `limit`; with `cursor` or
+ * `limit` the answer is `{items, is_paginated: true, pagination: {next_cursor}}`.
  */
 export const listTeams = defineOperation({
   id: 'teams.list',
@@ -16,12 +33,20 @@ export const listTeams = defineOperation({
   path: '/teams',
   summary: 'List teams, or the teams of a user.',
   access: ['client', 'server', 'admin'],
-  input: { query: v.strictObject({ user_id: v.optional(UserIdOrMeSchema) }) },
+  input: { query: QuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list teams');
-    const teams = await listTeamRows(ctx.db, ctx.auth.project.id, userId);
-    return { items: teams.map((t) => toTeamForAccess(ctx.auth.accessType, t)), is_paginated: false };
+    let teams = await listTeamRows(ctx.db, ctx.auth.project.id, userId);
+    if (query.query) {
+      const needle = query.query.toLowerCase();
+      teams = teams.filter((t) => t.id === query.query || t.display_name.toLowerCase().includes(needle));
+    }
+    if (query.desc) teams = [...teams].reverse();
+    const items = (t: typeof teams) => t.map((team) => toTeamForAccess(ctx.auth.accessType, team));
+    if (query.cursor === undefined && query.limit === undefined) return { items: items(teams), is_paginated: false };
+    const { page, nextCursor } = paginate(teams, query);
+    return { items: items(page), is_paginated: true, pagination: { next_cursor: nextCursor } };
   },
 });

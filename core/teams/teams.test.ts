@@ -222,4 +222,26 @@ describeWithServer('teams', (get) => {
     const viaToken = await api(server, 'GET', `/team-member-profiles/${team.id}/me`, { ...p.server, accessToken: alice.accessToken });
     assert.equal(viaToken.body.user_id, alice.id);
   });
+  it('pages, orders and searches the server team list', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const ids: string[] = [];
+    for (const name of ['Apple', 'Banana', 'Cherry', 'Apricot']) {
+      ids.push((await api(server, 'POST', '/teams', p.server, { display_name: name })).body.id);
+      server.clock.advance(1000);
+    }
+    const first = await api(server, 'GET', '/teams?limit=3', p.server);
+    assert.deepEqual(first.body.items.map((t: { id: string }) => t.id), ids.slice(0, 3));
+    assert.equal(first.body.is_paginated, true);
+    assert.equal(first.body.pagination.next_cursor, ids[3]);
+    const rest = await api(server, 'GET', `/teams?limit=3&cursor=${ids[3]}`, p.server);
+    assert.deepEqual(rest.body.items.map((t: { id: string }) => t.id), [ids[3]]);
+    assert.equal(rest.body.pagination.next_cursor, null);
+    const desc = await api(server, 'GET', '/teams?order_by=created_at&desc=true', p.server);
+    assert.deepEqual(desc.body.items.map((t: { id: string }) => t.id), [...ids].reverse());
+    const search = await api(server, 'GET', '/teams?query=ap', p.server);
+    assert.deepEqual(search.body.items.map((t: { display_name: string }) => t.display_name), ['Apple', 'Apricot']);
+    assertKnownError(await api(server, 'GET', '/teams?limit=0', p.server), 'SCHEMA_ERROR', 400);
+    assertKnownError(await api(server, 'GET', '/teams?order_by=name', p.server), 'SCHEMA_ERROR', 400);
+  });
 });

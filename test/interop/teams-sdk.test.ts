@@ -81,6 +81,37 @@ for (const sdk of SDKS) {
       assert.equal(await serverUser.hasPermission(team, 'docs:read'), false);
     });
 
+    it('manages permission definitions with the admin app, and project permissions with the server app', async () => {
+      const server = get();
+      const { clientApp, serverApp, keys, project } = await sdkApps(server, sdk.module, CONFIG);
+      const AdminApp = (sdk.module as unknown as { StackAdminApp: new (o: Record<string, unknown>) => any }).StackAdminApp;
+      const admin = new AdminApp({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: keys.publishableClientKey, secretServerKey: keys.secretServerKey, superSecretAdminKey: keys.superSecretAdminKey, tokenStore: null });
+
+      await admin.createTeamPermissionDefinition({ id: 'moderator', description: 'Moderates', containedPermissionIds: ['$remove_members'] });
+      const teamDefs = await admin.listTeamPermissionDefinitions();
+      assert.ok(teamDefs.some((d: { id: string }) => d.id === 'moderator'));
+      assert.ok(teamDefs.some((d: { id: string }) => d.id === '$manage_api_keys'));
+      await admin.updateTeamPermissionDefinition('moderator', { description: 'Moderates a lot', containedPermissionIds: ['$remove_members', '$read_members'] });
+      const updated = (await admin.listTeamPermissionDefinitions()).find((d: { id: string }) => d.id === 'moderator');
+      assert.equal(updated.description, 'Moderates a lot');
+      assert.deepEqual([...updated.containedPermissionIds].sort(), ['$read_members', '$remove_members']);
+      await admin.deleteTeamPermissionDefinition('moderator');
+      assert.equal((await admin.listTeamPermissionDefinitions()).some((d: { id: string }) => d.id === 'moderator'), false);
+
+      await admin.createProjectPermissionDefinition({ id: 'billing:read', containedPermissionIds: [] });
+      await admin.createProjectPermissionDefinition({ id: 'billing:write', containedPermissionIds: ['billing:read'] });
+      assert.deepEqual((await admin.listProjectPermissionDefinitions()).map((d: { id: string }) => d.id), ['billing:read', 'billing:write']);
+
+      const { user } = await signedIn(clientApp, uniqueEmail('erin'));
+      const serverUser = await serverApp.getUser(user.id);
+      await serverUser.grantPermission('billing:write');
+      assert.equal(await serverUser.hasPermission('billing:read'), true);
+      assert.deepEqual((await serverUser.listPermissions({ recursive: false })).map((p: { id: string }) => p.id), ['billing:write']);
+      assert.equal(await user.hasPermission('billing:read'), true);
+      await serverUser.revokePermission('billing:write');
+      assert.equal(await serverUser.hasPermission('billing:read'), false);
+    });
+
     it('creates, lists, checks and revokes user and team API keys', async () => {
       const server = get();
       const { clientApp, serverApp } = await sdkApps(server, sdk.module, CONFIG);
