@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     const fmt = (r: Run) => `${r.rps.toFixed(r.rps < 100 ? 1 : 0)} (${r.p50} / ${r.p99}); ${Math.round(r.cpuUs)} µs CPU`;
     const pct = (a: Run, b: Run) => `${Math.round((a.rps / b.rps) * 100)}% by req/s; ${Math.round((b.cpuUs / a.cpuUs) * 100)}% by CPU per request`;
     const rows = [
-      ['Password sign-in (`POST /auth/password/sign-in`)', '8', fmt(signIn), fmt(ceilings.argon2!), pct(signIn, ceilings.argon2!), `${(signIn.rps / cores).toFixed(1)}/s per core (target ≥ 20): ${signIn.rps / cores >= 20 ? 'met' : '**not met**'}`],
+      ['Password sign-in (`POST /auth/password/sign-in`)', '8', fmt(signIn), fmt(ceilings.argon2!), pct(signIn, ceilings.argon2!), `≥ 20/s per core: ${(signIn.rps / cores).toFixed(1)}/s per core by req/s ÷ ${cores} cores (${signIn.rps / cores >= 20 ? 'met' : '**not met**'}); ${(1e6 / signIn.cpuUs).toFixed(1)} per CPU-second (${1e6 / signIn.cpuUs >= 20 ? 'met' : '**not met**'})`],
       ['Authenticated `GET /users/me` (client, access token)', '50', fmt(me), fmt(ceilings.verify!), pct(me, ceilings.verify!), `target ≥ 60% of the ceiling: by req/s ${me.rps / ceilings.verify!.rps >= 0.6 ? 'met' : '**not met**'}; by CPU per request ${ceilings.verify!.cpuUs / me.cpuUs >= 0.6 ? 'met' : '**not met**'}`],
       ['Refresh (`POST /auth/sessions/current/refresh`)', '50', fmt(refresh), fmt(ceilings.sign!), pct(refresh, ceilings.sign!), `target ≥ 1,000/s: ${refresh.rps >= 1000 ? 'met' : '**not met**'}`],
     ];
