@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { KnownError } from '../errors/index.ts';
 import type { Database } from '../storage/tables.ts';
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/index.ts';
+import { findProject, updateProject, type Project } from '../projects/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { rebuildClosure } from './graph.ts';
@@ -89,4 +89,22 @@ export async function seedProjectDefinitions(ctx: OperationContext, project: Pro
 export async function grantNewUserDefaults(ctx: OperationContext, project: Project, user: UserRow): Promise<void> {
   await grantUserDefaults(ctx.db, project, user.id, ctx.now);
   if (user.selected_team_id) await grantTeamDefaults(ctx.db, project, user.selected_team_id, user.id, 'creator', ctx.now);
+}
+
+/**
+ * Keeps the project's default-permission lists (`team_creator_default_permissions`,
+ * `team_member_default_permissions`, `user_default_permissions`) in step with a renamed
+ * (`to` = new id) or deleted (`to` = null) definition, so renaming `team_admin` keeps creators
+ * admins. Runs in the definition change's transaction.
+ */
+export async function renameInDefaults(db: Kysely<Database>, projectId: string, from: string, to: string | null): Promise<void> {
+  const project = await findProject(db, projectId);
+  if (!project) return;
+  const map = (ids: string[]) => [...new Set(ids.flatMap((id) => (id === from ? (to === null ? [] : [to]) : [id])))];
+  const { teamCreatorDefaultPermissions: creator, teamMemberDefaultPermissions: member, userDefaultPermissions: user } = project.config;
+  if (![...creator, ...member, ...user].includes(from)) return;
+  await updateProject(db, {
+    ...project,
+    config: { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) },
+  });
 }

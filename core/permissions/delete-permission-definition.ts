@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { success } from '../lib/schemas.ts';
 import { getDefinition } from './definition-checks.ts';
 import { rebuildClosure } from './graph.ts';
+import { renameInDefaults } from './defaults.ts';
 import { deleteDefinition } from './queries.ts';
 import { DefinitionParamsSchema, type PermissionScope } from './schemas.ts';
 
@@ -19,6 +20,7 @@ function deleteFor(scope: PermissionScope) {
       await ctx.transaction(async (tx) => {
         await getDefinition(tx.db, projectId, scope, params.permission_id);
         await deleteDefinition(tx.db, projectId, params.permission_id);
+        await renameInDefaults(tx.db, projectId, params.permission_id, null);
         await rebuildClosure(tx.db, projectId);
       });
       return success;
@@ -28,7 +30,7 @@ function deleteFor(scope: PermissionScope) {
 
 /**
  * `DELETE /team-permission-definitions/{permission_id}` (admin) → `{success: true}`. Removes the
- * definition, every grant of it and its place in other definitions. PERMISSION_NOT_FOUND otherwise.
+ * definition, every grant of it, its place in other definitions and in the project's default lists. PERMISSION_NOT_FOUND otherwise.
  */
 export const deleteTeamPermissionDefinition = deleteFor('team');
 

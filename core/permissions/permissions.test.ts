@@ -189,4 +189,19 @@ describeWithServer('permissions', (get) => {
     assertKnownError(await api(server, 'GET', '/project-permissions?user_id=me', p.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'GET', '/project-permissions?extra=1', p.server), 'SCHEMA_ERROR', 400);
   });
+  it('keeps the default-permission lists in step when a definition is renamed or deleted', async () => {
+    const server = get();
+    const p = await createProject(server);
+    assert.equal((await api(server, 'PATCH', '/team-permission-definitions/team_admin', p.admin, { id: 'team_owner' })).status, 200);
+    assert.deepEqual((await api(server, 'DELETE', '/team-permission-definitions/team_member', p.admin)).body, { success: true });
+    const config = (await api(server, 'GET', '/internal/projects/current', p.admin)).body.config;
+    assert.deepEqual(config.team_creator_default_permissions, [{ id: 'team_owner' }]);
+    assert.deepEqual(config.team_member_default_permissions, []);
+    const alice = await projectUser(server, p);
+    const bob = await projectUser(server, p);
+    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T', creator_user_id: alice.id })).body;
+    await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, p.server, {});
+    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&recursive=false`, p.server)), ['team_owner']);
+    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${bob.id}`, p.server)), []);
+  });
 });

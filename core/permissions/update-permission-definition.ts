@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { checkAcyclic, checkContained, checkIdFree, getDefinition } from './definition-checks.ts';
 import { rebuildClosure } from './graph.ts';
+import { renameInDefaults } from './defaults.ts';
 import { renameDefinition, setContained, updateDescription } from './queries.ts';
 import { DefinitionParamsSchema, DefinitionUpdateSchema, type PermissionScope } from './schemas.ts';
 import { toDefinitionJson } from './wire.ts';
@@ -27,7 +28,10 @@ function updateFor(scope: PermissionScope) {
         if (next.id !== current.id) await checkIdFree(tx.db, projectId, next.id);
         if (body.contained_permission_ids) await checkContained(tx.db, projectId, scope, next.containedIds);
         await checkAcyclic(tx.db, projectId, next, current.id);
-        if (next.id !== current.id) await renameDefinition(tx.db, projectId, current.id, next.id);
+        if (next.id !== current.id) {
+          await renameDefinition(tx.db, projectId, current.id, next.id);
+          await renameInDefaults(tx.db, projectId, current.id, next.id);
+        }
         if (next.description !== current.description) await updateDescription(tx.db, projectId, next.id, next.description);
         if (body.contained_permission_ids) await setContained(tx.db, projectId, next.id, next.containedIds);
         await rebuildClosure(tx.db, projectId);
@@ -39,7 +43,7 @@ function updateFor(scope: PermissionScope) {
 
 /**
  * `PATCH /team-permission-definitions/{permission_id}` (admin) `{id?, description?, contained_permission_ids?}`
- * → the definition. Renaming moves every grant and containment to the new id. Errors:
+ * → the definition. Renaming moves every grant, containment and default-permission entry to the new id. Errors:
  * PERMISSION_NOT_FOUND, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text.
  */
 export const updateTeamPermissionDefinition = updateFor('team');

@@ -5,5 +5,5 @@ export { updateCurrentProject } from './update-current-project.ts';
 export { deleteCurrentProject } from './delete-current-project.ts';
 export { transferProject } from './transfer-project.ts';
 export { onProjectCreated, runProjectCreatedHooks } from './lifecycle.ts';
-export { findProject, type Project } from './queries.ts';
+export { findProject, updateProject, type Project } from './queries.ts';
 export { toAdminProject, toClientProject } from './wire.ts';
