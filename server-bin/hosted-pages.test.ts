@@ -16,6 +16,15 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(config.serverPath, '/handler/sign-in');
     assert.equal(config.home, '/');
     assert.match(html, /\/handler\/handler\.js\?v=[0-9a-f]{16}/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'both inline scripts carry the nonce');
+    assert.ok(html.includes(`<script nonce="${nonce}">`));
+    assert.match(csp, /frame-ancestors 'none'/);
+    const again = await fetch(`${get().url}/handler/sign-in`);
+    assert.notEqual(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1], nonce, 'a fresh nonce per response');
+    await again.text();
   });
 
   it('serves /projects/{id}/handler/* for another project, with its trusted domains as redirect origins', async () => {

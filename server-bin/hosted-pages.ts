@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -53,8 +53,26 @@ function originOf(url: string): string | null {
   try { return new URL(url).origin; } catch { return null; }
 }
 
+/**
+ * The Content-Security-Policy of a hosted page: scripts only through the per-response nonce (the
+ * loader's script then loads the bundle: 'strict-dynamic'), API calls to this origin, images from
+ * anywhere over HTTPS or data: (project logos), no framing, plugins or base-URL changes.
+ */
+export function hostedPageCsp(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
 /** The HTML shell of a hosted page: inline config, then a loader that respects any mount prefix. */
-export function hostedPageHtml(project: Project, serverPath: string, handlerPath: string, hash: string): string {
+export function hostedPageHtml(project: Project, serverPath: string, handlerPath: string, hash: string, nonce: string): string {
   const trustedOrigins = project.config.domains.map((d) => originOf(d.domain)).filter((o): o is string => o !== null);
   const config = {
     projectId: project.id,
@@ -73,8 +91,8 @@ export function hostedPageHtml(project: Project, serverPath: string, handlerPath
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(project.displayName)}</title>
 <style>html,body{margin:0}</style>
-<script>window.__GATEHOUSE__=${inlineJson(config)};</script>
-<script>(function(){var p=location.pathname,s=${inlineJson(serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${HOSTED_SCRIPT_PATH}?v=${hash}`)};document.head.appendChild(e);})();</script>
+<script nonce="${nonce}">window.__GATEHOUSE__=${inlineJson(config)};</script>
+<script nonce="${nonce}">(function(){var p=location.pathname,s=${inlineJson(serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${HOSTED_SCRIPT_PATH}?v=${hash}`)};document.head.appendChild(e);})();</script>
 </head>
 <body>
 <div id="root"><noscript>This page needs JavaScript.</noscript></div>
@@ -118,7 +136,9 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     // Inside the single executable the bundle is an embedded static file, not on disk: the page
     // still renders and the static layer serves the script.
     const hash = await loadHostedBundle().then((b) => b.hash, () => '0');
+    const nonce = randomBytes(16).toString('base64');
+    ctx.set('content-security-policy', hostedPageCsp(nonce));
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = hostedPageHtml(project, ctx.path, match.handlerPath, hash);
+    ctx.body = hostedPageHtml(project, ctx.path, match.handlerPath, hash, nonce);
   };
 }

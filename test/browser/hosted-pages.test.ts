@@ -55,6 +55,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`); });
   });
 
   after(async () => {
@@ -163,7 +164,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     await screenshot('other-project-sign-in');
   });
 
-  it('raised no uncaught errors in any page', () => {
+  it('raised no uncaught errors or Content-Security-Policy violations in any page', () => {
     assert.deepEqual(pageErrors, []);
   });
 });
