@@ -176,9 +176,18 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     const popupPromise = page.context().waitForEvent('page');
     await page.getByRole('button', { name: 'Impersonate' }).click();
     const popup = await popupPromise;
+    const popupLog: string[] = [];
+    popup.on('console', (m) => popupLog.push(`console: ${m.text()}`));
+    popup.on('pageerror', (e) => popupLog.push(`page error: ${e.message}`));
+    popup.on('response', (r) => popupLog.push(`${r.status()} ${r.url()}`));
     await popup.waitForLoadState();
     assert.match(popup.url(), new RegExp(`/projects/${projectId}/handler/account-settings`));
-    await popup.getByRole('heading', { name: 'Account settings' }).waitFor();
+    try {
+      await popup.getByRole('heading', { name: 'Account settings' }).waitFor();
+    } catch (error) {
+      await popup.screenshot({ path: `${ARTIFACTS}/${dialect}-failed-impersonation.png`, fullPage: true });
+      throw new Error(`${(error as Error).message}\nThe popup (${popup.url()}) logged:\n${popupLog.join('\n')}`);
+    }
     await popup.getByText('ada@example.com').first().waitFor();
     assert.equal(await popup.getByLabel('Display name').inputValue(), 'Ada Lovelace');
     shot++;
@@ -255,7 +264,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
     assert.equal(await page.getByTestId('total-users').textContent(), '1');
     const chart = page.getByTestId('chart-signups');
     assert.equal(await chart.getAttribute('data-today'), '1');
-    assert.equal(await chart.locator('canvas').count() > 0, true);
+    await chart.locator('canvas').first().waitFor();
     await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
     await snap('overview');
     assert.deepEqual(errors, []);

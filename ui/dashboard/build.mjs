@@ -1,7 +1,7 @@
 // Builds the developer dashboard (ui/dashboard/main.tsx) into
 // dist/ui/dashboard/dashboard-assets/dashboard.js, served at /dashboard-assets/dashboard.js
 // (scripts/build-binary.mjs embeds dist/ui/dashboard at `/`). esbuild, React aliased to
-// preact/compat, uPlot's stylesheet inlined as text, minified, ES2020. Run by scripts/build-ui.mjs
+// preact/compat (uPlot's layout rules are in ui/dashboard/styles.ts), minified, ES2020. Run by scripts/build-ui.mjs
 // (`npm run build:ui`, `prestart`, `pretest`) or directly; server-bin/dashboard.ts builds in memory
 // when the file is missing.
 import { build } from 'esbuild';
@@ -27,7 +27,6 @@ export function dashboardBuildOptions(rootDir = root) {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },
-    loader: { '.css': 'text' },
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     logLevel: 'warning',

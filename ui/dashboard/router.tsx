@@ -24,15 +24,15 @@ export function Router(props: { prefix: string; children: ReactNode }) {
   const [route, setRoute] = useState<Route>(() => read(props.prefix));
   useEffect(() => {
     const onPop = () => setRoute(read(props.prefix));
-    addEventListener('popstate', onPop);
-    return () => removeEventListener('popstate', onPop);
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
   }, [props.prefix]);
   const navigate = (to: string, options: { replace?: boolean } = {}) => {
     const url = props.prefix + to;
     if (options.replace) history.replaceState(null, '', url);
     else history.pushState(null, '', url);
     setRoute(read(props.prefix));
-    scrollTo?.(0, 0);
+    window.scrollTo?.(0, 0);
   };
   return <RouterContext.Provider value={{ route, navigate, prefix: props.prefix }}>{props.children}</RouterContext.Provider>;
 }

@@ -49,5 +49,11 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-tree ul{list-style:none;padding-left:18px;margin:2px 0}
 .d-tree>ul{padding-left:0}
 .d-auth{max-width:380px;margin:10vh auto;padding:24px}
+/* uPlot chart layout (the overview charts) */
+.uplot{width:min-content}.uplot canvas{display:block;position:relative;width:100%;height:100%}
+.u-wrap{position:relative;user-select:none}.u-over,.u-under,.u-axis,.u-select,.u-cursor-x,.u-cursor-y,.u-cursor-pt{position:absolute}
+.u-under{overflow:hidden}.u-select{background:rgba(0,0,0,.07);pointer-events:none}
+.u-cursor-x,.u-cursor-y,.u-cursor-pt{left:0;top:0;pointer-events:none}.u-cursor-pt{border-radius:50%}
+.u-hz .u-cursor-x{height:100%;border-right:1px dashed #888}.u-hz .u-cursor-y{width:100%;border-bottom:1px dashed #888}
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 `;

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import uPlotCss from 'uplot/dist/uPlot.min.css';
 import type { AdminProject } from '../app.tsx';
 import { Async, Empty, Section, formatTime, useApi, useLoad } from '../kit.tsx';
 import { Link } from '../router.tsx';
@@ -15,18 +14,8 @@ export interface Metrics {
   login_methods?: { method: string; count: number }[];
 }
 
-let cssInjected = false;
-function useUplotCss() {
-  if (cssInjected || typeof document === 'undefined') return;
-  cssInjected = true;
-  const style = document.createElement('style');
-  style.textContent = uPlotCss;
-  document.head.appendChild(style);
-}
-
 /** A daily series as a uPlot line chart (x: UTC days, y: counts). */
 export function DailyChart(props: { title: string; series: { date: string; activity: number }[]; testId: string }) {
-  useUplotCss();
   const el = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
     const node = el.current;

@@ -1,0 +1,92 @@
+/**
+ * Dashboard page tests under happy-dom (ui/test-dom.tsx): a fake transport answers the API, so the
+ * loading, error (with retry), empty and data states of pages are checked without a server.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { click, flush, render, setUrl, type, waitForText } from '../test-dom.tsx';
+import type { TransportRequest, TransportResponse } from '../../sdk/transport.ts';
+
+// uPlot reads window globals when its module loads: import the app after the DOM globals exist.
+(globalThis as Record<string, unknown>).devicePixelRatio ??= 1;
+Object.defineProperty(globalThis, 'CustomEvent', { value: (window as unknown as { CustomEvent: unknown }).CustomEvent, configurable: true, writable: true });
+(globalThis as Record<string, unknown>).matchMedia ??= (window as unknown as { matchMedia: unknown }).matchMedia;
+const { DashboardApi } = await import('./api.ts');
+const { DashboardRoot } = await import('./app.tsx');
+
+const PROJECT_ID = '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const ACCESS = `${b64({ alg: 'ES256' })}.${b64({ sub: 'owner', aud: 'internal', exp: Math.floor(Date.now() / 1000) + 3600, iat: Math.floor(Date.now() / 1000) })}.sig`;
+const PROJECT = { id: PROJECT_ID, display_name: 'Acme', description: null, created_at_millis: 0, is_production_mode: false, owner_team_id: null, config: { allow_localhost: true, domains: [] } };
+
+type Handler = (req: TransportRequest) => { status: number; body: unknown } | undefined;
+function fakeTransport(handler: Handler) {
+  const calls: TransportRequest[] = [];
+  const transport = async (req: TransportRequest): Promise<TransportResponse> => {
+    calls.push(req);
+    const answer = handler(req) ?? (req.path === '/users/me' ? { status: 200, body: { id: 'owner', primary_email: 'owner@example.com', display_name: null } }
+      : req.path === '/internal/projects' ? { status: 200, body: { items: [PROJECT], is_paginated: false } } : { status: 404, body: 'not found' });
+    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const headers = new Headers({ 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json' });
+    return { status: answer.status, headers, text };
+  };
+  return { transport, calls };
+}
+
+function dashboard(path: string, handler: Handler) {
+  setUrl(path);
+  const fake = fakeTransport(handler);
+  const api = new DashboardApi({ firstRun: false, signUpOpen: false, serverPath: path }, { origin: 'http://localhost:3000', pathname: path }, { transport: fake.transport, tokenStore: { accessToken: ACCESS, refreshToken: 'refresh' } });
+  return { api, calls: fake.calls };
+}
+
+it('users page: shows the server error with a retry, then the empty state, then a search hit', async () => {
+  let usersCalls = 0;
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users`, (req) => {
+    if (!req.path.startsWith('/users?')) return undefined;
+    usersCalls++;
+    if (usersCalls === 1) return { status: 400, body: 'cursor does not name a user of this project' };
+    if (req.path.includes('query=ada')) return { status: 200, body: { items: [{ id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, signed_up_at_millis: 0 }], is_paginated: true, pagination: { next_cursor: null } } };
+    return { status: 200, body: { items: [], is_paginated: true, pagination: { next_cursor: null } } };
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'cursor does not name a user of this project');
+  await click(container, 'Retry');
+  await waitForText(container, 'No users yet.');
+  const usersCall = calls.find((c) => c.path.startsWith('/users?'))!;
+  assert.equal(usersCall.headers['x-stack-access-type'], 'admin');
+  assert.equal(usersCall.headers['x-stack-project-id'], PROJECT_ID);
+  assert.equal(usersCall.headers['x-stack-admin-access-token'], ACCESS);
+  assert.match(usersCall.path, /limit=25&order_by=signed_up_at&desc=true/);
+  const search = container.querySelector('input[type=search]') as HTMLInputElement;
+  search.value = 'ada';
+  search.dispatchEvent(new (window as unknown as { Event: typeof Event }).Event('input', { bubbles: true }));
+  await new Promise((r) => setTimeout(r, 300));
+  await waitForText(container, 'ada@example.com');
+  await unmount();
+});
+
+it('project keys page: the empty state, then the values shown once with the env snippet', async () => {
+  const { api } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
+    if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [], is_paginated: false } };
+    if (req.path === '/internal/api-keys' && req.method === 'POST') return { status: 200, body: { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, manually_revoked_at_millis: null, publishable_client_key: 'pck_value', secret_server_key: 'ssk_value' } };
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'No keys yet.');
+  await type(container, 'Description', 'Web');
+  const form = container.querySelector('form[aria-label="Create keys"]') as HTMLFormElement;
+  form.dispatchEvent(new (window as unknown as { Event: typeof Event }).Event('submit', { bubbles: true, cancelable: true }));
+  await flush();
+  await waitForText(container, 'These values are shown only once.');
+  assert.match(container.textContent ?? '', new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${PROJECT_ID}`));
+  assert.match(container.textContent ?? '', /STACK_SECRET_SERVER_KEY=ssk_value/);
+  await unmount();
+});
+
+it('an unknown project id says so instead of failing', async () => {
+  const { api } = dashboard('/projects/00000000-0000-4000-8000-000000000000', () => undefined);
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'This project does not exist or you do not manage it.');
+  await unmount();
+});
