@@ -13,7 +13,13 @@ describeWithServer('dashboard shell', (get) => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     assert.equal(res.headers.get('cache-control'), 'no-store');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.match(csp, /frame-ancestors 'none'/);
     const html = await res.text();
+    assert.equal(html.split(`<script nonce="${nonce}">`).length - 1, 2, 'both inline scripts carry the nonce');
+    assert.doesNotMatch(html, /<script>/);
     assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/' });
     assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
     const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,27 @@ export interface DashboardConfig extends DashboardSignUpState {
   serverPath: string;
 }
 
+/**
+ * The dashboard's Content-Security-Policy: scripts only through the per-response nonce (the
+ * loader then adds the bundle: 'strict-dynamic'), API calls to this origin, images over HTTPS or
+ * data:, no framing of the dashboard, plugins or base-URL changes. Email previews are sandboxed
+ * `srcdoc` frames, which inherit this policy.
+ */
+export function dashboardCsp(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
 /** The dashboard's HTML shell: inline config, then a loader that respects any mount prefix. */
-export function dashboardHtml(config: DashboardConfig, hash: string): string {
+export function dashboardHtml(config: DashboardConfig, hash: string, nonce: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -62,8 +81,8 @@ export function dashboardHtml(config: DashboardConfig, hash: string): string {
 <meta name="referrer" content="no-referrer">
 <title>Gatehouse dashboard</title>
 <style>html,body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}</style>
-<script>window.__GATEHOUSE_DASHBOARD__=${inlineJson(config)};</script>
-<script>(function(){var p=location.pathname,s=${inlineJson(config.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${DASHBOARD_SCRIPT_PATH}?v=${hash}`)};document.head.appendChild(e);})();</script>
+<script nonce="${nonce}">window.__GATEHOUSE_DASHBOARD__=${inlineJson(config)};</script>
+<script nonce="${nonce}">(function(){var p=location.pathname,s=${inlineJson(config.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${DASHBOARD_SCRIPT_PATH}?v=${hash}`)};document.head.appendChild(e);})();</script>
 </head>
 <body>
 <div id="root"><noscript>The Gatehouse dashboard needs JavaScript.</noscript></div>
@@ -94,7 +113,9 @@ export function dashboardMiddleware(core: Core): Koa.Middleware {
     ctx.set('cache-control', 'no-store');
     ctx.set('x-frame-options', 'DENY');
     ctx.set('x-content-type-options', 'nosniff');
+    const nonce = randomBytes(16).toString('base64');
+    ctx.set('content-security-policy', dashboardCsp(nonce));
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = dashboardHtml({ ...state, serverPath: ctx.path }, hash);
+    ctx.body = dashboardHtml({ ...state, serverPath: ctx.path }, hash, nonce);
   };
 }

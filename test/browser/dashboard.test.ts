@@ -43,6 +43,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) errors.push(m.text()); });
   });
   after(async () => { await page?.context().close(); });
 
