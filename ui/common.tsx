@@ -165,10 +165,19 @@ function BrandInner() {
 
 /** The page frame: centered card with the project's logo and name, and a heading. */
 export function AuthCard(props: { title: string; children?: ReactNode; wide?: boolean; fullPage?: boolean }) {
+  const branding = useContext(BrandingContext);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (props.fullPage === false || typeof document === 'undefined') return;
+    document.title = branding?.displayName ? `${props.title} · ${branding.displayName}` : props.title;
+    // A new page (also after client-side navigation) starts at its heading for screen readers,
+    // unless a field already took focus.
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus({ preventScroll: true });
+  }, [props.title, props.fullPage, branding?.displayName]);
   const card = (
     <section className={`gh-card${props.wide ? ' gh-wide' : ''}`} aria-labelledby="gh-title">
       <ErrorBoundary fallback={() => null}><Suspense fallback={<div className="gh-brand" />}><BrandInner /></Suspense></ErrorBoundary>
-      <h1 id="gh-title">{props.title}</h1>
+      <h1 id="gh-title" ref={heading} tabIndex={-1}>{props.title}</h1>
       {props.children}
     </section>
   );

@@ -13,6 +13,7 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-brand{display:flex;align-items:center;gap:10px;margin-bottom:18px;color:var(--gh-muted);font-weight:600}
 .gh-brand img{height:32px;width:auto;max-width:160px}
 .gh-root h1{font-size:1.45rem;margin:0 0 16px}
+.gh-root h1:focus{outline:none}
 .gh-root h2{font-size:1.1rem;margin:0 0 12px}
 .gh-field{display:flex;flex-direction:column;gap:6px;margin-bottom:14px}
 .gh-field label{font-weight:600;font-size:.92rem}

@@ -145,6 +145,8 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     assert.ok(width <= 360, `no horizontal scrolling (scrollWidth ${width})`);
     const bg = await phone.evaluate(() => getComputedStyle(document.querySelector('.gh-card')!).backgroundColor);
     assert.equal(bg, 'rgb(24, 27, 33)', 'dark card background');
+    assert.match(await phone.title(), /^Reset your password · \S/, 'the page title names the page and the project');
+    assert.equal(await phone.evaluate(() => document.activeElement?.tagName), 'H1', 'focus starts at the heading');
     await phone.keyboard.press('Tab');
     assert.equal(await phone.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'keyboard focus reaches the email field first');
     await phone.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-forgot-password-phone-dark.png`, fullPage: true });
