@@ -266,7 +266,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
     const chart = page.getByTestId('chart-signups');
     assert.equal(await chart.getAttribute('data-today'), '1');
     await chart.locator('canvas').first().waitFor();
-    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    await page.getByRole('link', { name: 'Ada Lovelace' }).first().waitFor();
     await snap('overview');
     assert.deepEqual(errors, []);
   });

@@ -55,5 +55,6 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .u-under{overflow:hidden}.u-select{background:rgba(0,0,0,.07);pointer-events:none}
 .u-cursor-x,.u-cursor-y,.u-cursor-pt{left:0;top:0;pointer-events:none}.u-cursor-pt{border-radius:50%}
 .u-hz .u-cursor-x{height:100%;border-right:1px dashed #888}.u-hz .u-cursor-y{width:100%;border-bottom:1px dashed #888}
+.u-cursor-x.u-off,.u-cursor-y.u-off,.u-select.u-off,.u-cursor-pt.u-off{display:none}
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 `;

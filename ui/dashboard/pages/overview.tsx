@@ -10,9 +10,12 @@ export interface Metrics {
   daily_users: { date: string; activity: number }[];
   daily_active_users: { date: string; activity: number }[];
   recently_registered: { id: string; display_name: string | null; primary_email: string | null; signed_up_at_millis: number }[];
-  recently_active?: unknown[];
+  recently_active?: { id: string; display_name: string | null; primary_email: string | null; last_active_at_millis: number | null }[];
   login_methods?: { method: string; count: number }[];
+  users_by_country?: Record<string, number>;
 }
+
+const METHOD_LABELS: Record<string, string> = { password: 'Email and password', otp: 'Magic link / one-time code', passkey: 'Passkey', anonymous: 'Anonymous' };
 
 /** A daily series as a uPlot line chart (x: UTC days, y: counts). */
 export function DailyChart(props: { title: string; series: { date: string; activity: number }[]; testId: string }) {
@@ -57,6 +60,23 @@ export function Overview(props: { project: AdminProject }) {
               <Section title="Total users"><div className="d-stat" data-testid="total-users">{m.total_users}</div></Section>
               <Section title="Sign-ups per day"><DailyChart title="Sign-ups" series={m.daily_users} testId="chart-signups" /></Section>
               <Section title="Daily active users"><DailyChart title="Active users" series={m.daily_active_users} testId="chart-dau" /></Section>
+            </div>
+            <div className="d-grid">
+              <Section title="Sign-in methods">
+                {!m.login_methods || m.login_methods.every((x) => x.count === 0) ? <Empty>No sign-ins set up yet.</Empty> : (
+                  <table className="d-table" aria-label="Sign-in methods"><tbody>{m.login_methods.map((x) => <tr key={x.method}><td>{METHOD_LABELS[x.method] ?? x.method}</td><td>{x.count}</td></tr>)}</tbody></table>
+                )}
+              </Section>
+              <Section title="Users by country">
+                {!m.users_by_country || Object.keys(m.users_by_country).length === 0 ? <Empty>No countries known yet.</Empty> : (
+                  <table className="d-table" aria-label="Users by country"><tbody>{Object.entries(m.users_by_country).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([c, n]) => <tr key={c}><td>{c}</td><td>{n}</td></tr>)}</tbody></table>
+                )}
+              </Section>
+              <Section title="Recently active">
+                {!m.recently_active || m.recently_active.length === 0 ? <Empty>Nobody has been active yet.</Empty> : (
+                  <ul>{m.recently_active.map((u) => <li key={u.id}><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name || u.primary_email || u.id.slice(0, 8)}</Link> <span className="d-muted">{formatTime(u.last_active_at_millis)}</span></li>)}</ul>
+                )}
+              </Section>
             </div>
             <Section title="Recent sign-ups">
               {m.recently_registered.length === 0 ? <Empty>No users yet. <Link to={`/projects/${props.project.id}/users`}>Create one</Link> or connect an app with its <Link to={`/projects/${props.project.id}/keys`}>project keys</Link>.</Empty> : (
