@@ -12,12 +12,15 @@ import { after, before, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api } from '../helpers/api.ts';
+import { startSmtpReceiver } from '../helpers/smtp.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/dashboard';
 const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
 
 let browser: Browser;
+const smtp = await startSmtpReceiver();
+after(() => smtp.stop());
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -259,6 +262,25 @@ export function EmailTemplate({ user, project }: Props<any>) {
     await snap('emails-outbox');
   });
 
+  it('sends a test email through standard SMTP settings before saving them', async () => {
+    const recipient = `smtp-check-${dialect}@example.com`;
+    await page.getByLabel('Server', { exact: true }).selectOption('standard');
+    await page.getByLabel('Host').fill('127.0.0.1');
+    await page.getByLabel('Port').fill('99999');
+    await page.getByText('Port must be between 0 and 65535.').waitFor();
+    await page.getByLabel('Port').fill(String(smtp.port));
+    await page.getByLabel('Username').fill('user');
+    await page.getByLabel('Password', { exact: true }).fill('secret');
+    await page.getByLabel('Sender name').fill('Acme');
+    await page.getByLabel('Sender email').fill('noreply@example.com');
+    await page.getByLabel('Recipient').fill(recipient);
+    await page.getByRole('button', { name: 'Send test email' }).click();
+    await page.getByText(`Test email sent to ${recipient}.`).waitFor();
+    const mail = await smtp.waitFor(recipient);
+    assert.equal(mail.subject, 'Test email from Gatehouse');
+    await snap('emails-standard-smtp');
+  });
+
   it('counts the new user on the overview chart', async () => {
     await nav('Overview');
     await page.getByTestId('total-users').waitFor();
@@ -268,6 +290,25 @@ export function EmailTemplate({ user, project }: Props<any>) {
     await chart.locator('canvas').first().waitFor();
     await page.getByRole('link', { name: 'Ada Lovelace' }).first().waitFor();
     await snap('overview');
+  });
+
+  it('creates a second project, switches to it and deletes it after confirming', async () => {
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All projects' }).click();
+    await page.getByLabel('Project name').fill('Scratch');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Scratch' }).waitFor();
+    await page.locator('#project-switcher').selectOption({ label: 'Acme' });
+    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    await page.locator('#project-switcher').selectOption({ label: 'Scratch' });
+    await page.getByRole('heading', { name: 'Scratch' }).waitFor();
+    await nav('Project settings');
+    await page.getByRole('button', { name: 'Delete project' }).click();
+    await page.getByText('Delete Scratch and all its users? This cannot be undone.').waitFor();
+    await snap('settings-delete-confirm');
+    await page.getByRole('button', { name: 'Yes, delete project' }).click();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Acme' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Scratch' }).count(), 0);
     assert.deepEqual(errors, []);
   });
 });
