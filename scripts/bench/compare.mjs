@@ -113,27 +113,14 @@ async function post(url, headers, body) {
 }
 
 /**
- * The three scenarios against one system. `api` describes its routes: signUp(email) and
- * signIn() return { path, headers, body }, read(credentials) returns { path, headers }.
+ * The autocannon request of `scenario` ('read', 'signIn', 'signUp') against one system. `api`
+ * describes its routes; `credentials` come from its setup (a token or a cookie).
  */
-async function scenarios(name, server, api, which = ['read', 'signIn', 'signUp']) {
-  const out = {};
-  const credentials = await api.setup(server.url);
-  const tag = `${name.replace(/[^a-z0-9]+/gi, "-")}-${Date.now()}`;
-  for (const scenario of which) {
-    for (const connections of [1, 50]) {
-      let request;
-      if (scenario === 'read') request = { ...api.read(credentials) };
-      else if (scenario === 'signIn') request = { method: 'POST', ...api.signIn() };
-      else request = { method: 'POST', path: api.signUpPath, headers: api.signUpHeaders, body: () => JSON.stringify(api.signUpBody(`${tag}-${unique++}@bench.example.com`)) };
-      log(`${name}: ${scenario} at ${connections} connection(s), ${duration} s`);
-      const sampleRssOf = scenario === 'read' && connections === 50 ? server.child.pid : undefined;
-      out[`${scenario}@${connections}`] = await load({ url: `${server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, sampleRssOf });
-      const r = out[`${scenario}@${connections}`];
-      log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
-    }
-  }
-  return out;
+function requestFor(name, api, credentials, scenario) {
+  if (scenario === 'read') return { ...api.read(credentials) };
+  if (scenario === 'signIn') return { method: 'POST', ...api.signIn() };
+  const tag = `${name.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}`;
+  return { method: 'POST', path: api.signUpPath, headers: api.signUpHeaders, body: () => JSON.stringify(api.signUpBody(`${tag}-${unique++}@bench.example.com`)) };
 }
 
 const gatehouseApi = {
@@ -221,44 +208,57 @@ try {
   const results = {};
   const memory = {};
 
-  // Gatehouse: the single executable, default settings (argon2id m=19456 t=2 p=1).
+  // Every system runs at once and each scenario is measured on each system back to back, so
+  // background load on a shared machine hits all of them alike.
+  const systems = [];
   {
+    // Gatehouse: the single executable, default settings (argon2id m=19456 t=2 p=1).
     const dir = join(work, 'gatehouse');
     mkdirSync(dir);
     const server = await startServer('gatehouse', binary, [], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
     const probe = await fetch(`${server.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT, body: '{}' });
     if (probe.status === 404) throw new Error('Gatehouse has no POST /auth/password/sign-up route yet; the benchmark needs it.');
-    for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/api/v1`)).arrayBuffer();
-    await new Promise((r) => setTimeout(r, 1000));
-    memory.gatehouseIdle = rssMb(server.child.pid);
-    results.gatehouse = await scenarios('gatehouse', server, gatehouseApi);
-    memory.gatehouseLoad = results.gatehouse['read@50'].peakRssMb;
-    await stopServer(server);
+    systems.push({ key: 'gatehouse', name: 'gatehouse', server, api: gatehouseApi, scenarios: ['read', 'signIn', 'signUp'] });
   }
-
-  // Better Auth at Gatehouse's hash cost (argon2id, same addon), then at its default (scrypt).
+  // Better Auth at Gatehouse's hash cost (argon2id, same addon), and at its default (scrypt).
   for (const hash of ['argon2id', 'default']) {
     const dir = join(work, `better-auth-${hash}`);
     mkdirSync(dir);
     const env = { ...process.env, NODE_ENV: 'production', DB_FILE: join(dir, 'auth.db'), REPO: root, HASH: hash };
     const server = await startServer('better-auth', process.execPath, ['server.mjs'], { cwd: baDir, env, probe: '/api/auth/ok' });
-    if (hash === 'argon2id') {
-      await new Promise((r) => setTimeout(r, 1000));
-      memory.betterAuthIdle = rssMb(server.child.pid);
-    }
-    results[`betterAuth-${hash}`] = await scenarios(`better-auth (${hash})`, server, betterAuthApi(server.url), hash === 'argon2id' ? ['read', 'signIn', 'signUp'] : ['signIn', 'signUp']);
-    if (hash === 'argon2id') memory.betterAuthLoad = results[`betterAuth-${hash}`]['read@50'].peakRssMb;
-    await stopServer(server);
+    systems.push({ key: `betterAuth-${hash}`, name: `better-auth (${hash})`, server, api: betterAuthApi(server.url), scenarios: hash === 'argon2id' ? ['read', 'signIn', 'signUp'] : ['signIn', 'signUp'] });
   }
-
-  // The ceiling.
   {
     const dir = join(work, 'ceiling');
     mkdirSync(dir);
     const server = await startServer('ceiling', process.execPath, [join(root, 'scripts', 'bench', 'ceiling.mjs')], { cwd: root, env: { ...process.env, DB_FILE: join(dir, 'ceiling.db') }, probe: '/health' });
-    results.ceiling = await scenarios('ceiling', server, ceilingApi);
-    await stopServer(server);
+    systems.push({ key: 'ceiling', name: 'ceiling', server, api: ceilingApi, scenarios: ['read', 'signIn', 'signUp'] });
   }
+  for (const system of systems) {
+    system.credentials = await system.api.setup(system.server.url);
+    results[system.key] = {};
+  }
+  for (let i = 0; i < 20; i++) await (await fetch(`${systems[0].server.url}/api/v1`)).arrayBuffer();
+  await new Promise((r) => setTimeout(r, 1000));
+  memory.gatehouseIdle = rssMb(systems[0].server.child.pid);
+  memory.betterAuthIdle = rssMb(systems[1].server.child.pid);
+
+  for (const scenario of ['read', 'signIn', 'signUp']) {
+    for (const connections of [1, 50]) {
+      for (const system of systems) {
+        if (!system.scenarios.includes(scenario)) continue;
+        const request = requestFor(system.name, system.api, system.credentials, scenario);
+        log(`${system.name}: ${scenario} at ${connections} connection(s), ${duration} s`);
+        const sampleRssOf = scenario === 'read' && connections === 50 ? system.server.child.pid : undefined;
+        const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, sampleRssOf });
+        results[system.key][`${scenario}@${connections}`] = r;
+        log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
+      }
+    }
+  }
+  memory.gatehouseLoad = results.gatehouse['read@50'].peakRssMb;
+  memory.betterAuthLoad = results['betterAuth-argon2id']['read@50'].peakRssMb;
+  for (const system of systems) await stopServer(system.server);
 
   writeReport({ results, memory, cold, baInstalled });
 } finally {
@@ -297,7 +297,7 @@ function writeReport({ results, memory, cold, baInstalled }) {
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (\`node scripts/bench/compare.mjs\`, ${duration} s per run).
 
-**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; the ratios come from the same run). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
+**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; every system is up for the whole run and each scenario is measured on each system back to back, so the ratios compare like with like). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
 
 **Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null, users in the internal project with \`GATEHOUSE_DASHBOARD_SIGNUP=open\` so client sign-up stays open). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work with prepared statements (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, client-key check and one user read).
 
