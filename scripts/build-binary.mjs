@@ -4,7 +4,7 @@
 // static files (hosted pages, dashboard) as SEA assets. At start the addons are written to a
 // private versioned cache folder and loaded with process.dlopen (server-bin/sea/native.ts).
 //
-// Usage: node scripts/build-binary.mjs [--out dist/gatehouse]
+// Usage: node scripts/build-binary.mjs [--out dist/gatehouse] [--static <dir>=<mount>]… [--ui-if-missing]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -163,9 +163,12 @@ function walk(dir) {
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
-// 0. The prebuilt UI bundles, when the UI build exists.
+// 0. The prebuilt UI bundles, when the UI build exists. `--ui-if-missing` (used by the tests,
+// which run beside other tests reading dist/ui) builds them only when dist/ui is absent.
+const uiIfMissing = process.argv.includes('--ui-if-missing');
 for (const script of ['build-ui.mjs']) {
   if (!existsSync(join(root, 'scripts', script))) continue;
+  if (uiIfMissing && existsSync(join(root, 'dist', 'ui'))) continue;
   const ui = spawnSync(process.execPath, [join(root, 'scripts', script)], { cwd: root, stdio: 'inherit' });
   if (ui.status !== 0) throw new Error(`scripts/${script} failed`);
 }

@@ -41,7 +41,7 @@ before(() => {
   mkdirSync(join(ui, 'assets'), { recursive: true });
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>fixture</title><div id=app>embedded page</div>');
   writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("fixture")');
-  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`], { cwd: repo, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`, '--ui-if-missing'], { cwd: repo, encoding: 'utf8' });
   assert.equal(build.status, 0, build.stderr);
   mkdirSync(runDir);
   copyFileSync(join(buildDir, 'gatehouse'), binary);
