@@ -74,5 +74,25 @@ export const teamsPermissions: Migration = {
       .execute();
     await db.schema.createIndex('api_keys_user').on('api_keys').columns(['project_id', 'user_id', 'created_at']).execute();
     await db.schema.createIndex('api_keys_team').on('api_keys').columns(['project_id', 'team_id', 'created_at']).execute();
+
+    // Projects that exist already (a data folder from before this migration) get the default team
+    // definitions new projects get from core/permissions (wire-protocol §2), and their closure.
+    const SYSTEM = ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'];
+    const projects = await db.selectFrom('projects').select(['id', 'created_at']).execute() as Array<{ id: string; created_at: number }>;
+    for (const project of projects) {
+      const internal = project.id === 'internal';
+      const defs: Array<[string, string, string[]]> = [
+        ['team_admin', 'Default permission for team creators', internal ? ['$read_members', '$remove_members', '$update_team'] : SYSTEM],
+        ['team_member', 'Default permission for team members', internal ? ['$read_members'] : ['$invite_members', '$read_members']],
+      ];
+      const closure = SYSTEM.map((id) => ({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: id }));
+      for (const [id, description, contained] of defs) {
+        await db.insertInto('permission_definitions').values({ project_id: project.id, id, scope: 'team', description, created_at: Number(project.created_at) }).execute();
+        await db.insertInto('permission_edges').values(contained.map((child) => ({ project_id: project.id, parent_id: id, child_id: child }))).execute();
+        closure.push({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: id });
+        for (const child of contained) closure.push({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: child });
+      }
+      await db.insertInto('permission_closure').values(closure).execute();
+    }
   },
 };
