@@ -31,6 +31,8 @@ export interface CoreOptions {
   environment?: 'development' | 'production' | 'test';
   logger?: Logger;
   seedKeys?: SeedKeys;
+  /** See RuntimeOptions.requestCacheTtlMs (default 1000 ms). */
+  requestCacheTtlMs?: number;
   /** Server-wide SMTP URL (GATEHOUSE_SMTP_URL); none keeps emails in the built-in outbox. */
   smtpUrl?: string | null;
   /** Email delivery worker polling interval in ms (default 1000). */

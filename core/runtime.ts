@@ -3,6 +3,7 @@ import type { StorageAdapter } from './storage/adapter.ts';
 import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
+import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
@@ -14,6 +15,11 @@ export interface Logger {
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 export interface RuntimeOptions {
+  /**
+   * How long another process's project or key change may take to reach this one, in ms
+   * (default 1000; 0 disables the cache). This process's own changes apply at once.
+   */
+  requestCacheTtlMs?: number;
   storage: StorageAdapter;
   /** Public base URL of the server, without `/api/v1`; used for `iss` and links. */
   baseUrl: string;
@@ -49,6 +55,8 @@ export interface Runtime {
   readonly log: Logger;
   readonly smtpUrl: string | null;
   readonly emailPollIntervalMs: number;
+  /** Project and key lookups of request authentication (core/auth/request-cache.ts). */
+  readonly requestCache: RequestCache;
 }
 
 /** Builds the runtime services from options. */
@@ -63,6 +71,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     strictErrors: options.strictErrors ?? false,
     environment: options.environment ?? 'production',
     log: options.logger ?? silentLogger,
+    requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
   };

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import { findProject, type Project } from '../projects/queries.ts';
 import { findUser, type UserRow } from '../users/queries.ts';
 import { isTeamMember } from '../teams/queries.ts';
-import { hasValidProjectKey } from '../internal-api-keys/queries.ts';
+import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/queries.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';
 
@@ -77,7 +77,7 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
     }
   }
 
-  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await findProject(runtime.db, projectId) : null;
+  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => findProject(runtime.db, projectId)) : null;
   if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
 
   const branchId = stackHeader(headers, 'branch-id') ?? 'main';
@@ -119,20 +119,27 @@ async function checkProjectKeys(
       if (project.config.requirePublishableClientKey) throw new KnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', details);
       return;
     }
-    if (!(await hasValidProjectKey(runtime.db, project.id, 'publishable_client_key', sha256Hex(keys.publishableKey), now))) {
+    if (!(await isValidKey(runtime, project.id, 'publishable_client_key', keys.publishableKey, now))) {
       throw new KnownError('INVALID_PUBLISHABLE_CLIENT_KEY', details);
     }
   } else if (accessType === 'server') {
     if (!keys.secretServerKey) throw new KnownError('SERVER_AUTHENTICATION_REQUIRED');
-    if (!(await hasValidProjectKey(runtime.db, project.id, 'secret_server_key', sha256Hex(keys.secretServerKey), now))) {
+    if (!(await isValidKey(runtime, project.id, 'secret_server_key', keys.secretServerKey, now))) {
       throw new KnownError('INVALID_SECRET_SERVER_KEY', details);
     }
   } else {
     if (!keys.adminKey) throw new KnownError('ADMIN_AUTHENTICATION_REQUIRED');
-    if (!(await hasValidProjectKey(runtime.db, project.id, 'super_secret_admin_key', sha256Hex(keys.adminKey), now))) {
+    if (!(await isValidKey(runtime, project.id, 'super_secret_admin_key', keys.adminKey, now))) {
       throw new KnownError('INVALID_SUPER_SECRET_ADMIN_KEY', details);
     }
   }
+}
+
+/** A project key check through the request cache (wire-protocol §1.1 step 6). */
+async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
+  const hash = sha256Hex(value);
+  const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => findProjectKeyExpiry(runtime.db, projectId, kind, hash));
+  return key !== false && (key.expiresAt === null || key.expiresAt > now);
 }
 
 /**

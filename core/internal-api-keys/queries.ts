@@ -12,12 +12,21 @@ export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 's
  * stored secret is ever compared byte by byte.
  */
 export async function hasValidProjectKey(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string, now: number): Promise<boolean> {
+  const key = await findProjectKeyExpiry(db, projectId, kind, hash);
+  return key !== false && (key.expiresAt === null || key.expiresAt > now);
+}
+
+/**
+ * The expiry (epoch ms, null for never) of the unrevoked key of `kind` whose SHA-256 is `hash`
+ * in `projectId`, or false when there is none. Split from the time check so it can be cached.
+ */
+export async function findProjectKeyExpiry(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string): Promise<{ expiresAt: number | null } | false> {
   const row = await db.selectFrom('internal_api_keys').select(['id', 'expires_at'])
     .where(`${kind}_hash`, '=', hash)
     .where('project_id', '=', projectId)
     .where('manually_revoked_at', 'is', null)
     .executeTakeFirst();
-  return !!row && (row.expires_at === null || Number(row.expires_at) > now);
+  return row ? { expiresAt: row.expires_at === null ? null : Number(row.expires_at) } : false;
 }
 
 export async function insertInternalApiKey(db: Kysely<Database>, row: Insertable<InternalApiKeysTable>): Promise<void> {

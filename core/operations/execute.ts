@@ -66,6 +66,15 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
   try {
+    return await runOperation(runtime, op, request, requestId);
+  } finally {
+    // Anything but a read may have changed a project or a key: forget the cached lookups.
+    if (op.method !== 'GET') runtime.requestCache.clear();
+  }
+}
+
+async function runOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
+  try {
     const auth = await resolveRequestAuth(runtime, request.headers);
     if (op.access !== 'public') {
       if (!auth) throw new KnownError('ACCESS_TYPE_REQUIRED');
