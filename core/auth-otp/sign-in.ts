@@ -37,7 +37,7 @@ export const signInWithOtp = defineOperation({
         user = (await findUser(tx.db, project.id, user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-        await assertDashboardSignUpAllowed(tx);
+        await assertDashboardSignUpAllowed(tx, email);
         user = await finishUserCreation(tx, project, await insertNewUser(tx, project, {
           primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1,
         }));

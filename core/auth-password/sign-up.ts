@@ -55,7 +55,7 @@ export const signUpWithPassword = defineOperation({
       throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     }
     if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-    await assertDashboardSignUpAllowed(ctx);
+    await assertDashboardSignUpAllowed(ctx, body.email);
     assertPasswordAcceptable(body.password);
     const email = normalizeEmail(body.email);
     const passwordHash = await hashPassword(body.password);

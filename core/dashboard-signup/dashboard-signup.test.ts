@@ -35,6 +35,18 @@ describeWithServer('dashboard first-run sign-up', (get) => {
     assert.equal((await api(server, 'POST', '/auth/anonymous/sign-up', client)).status, 200);
   });
 
+  it('lets an email with a pending invitation to a dashboard team sign up (owners invite others through their team)', async () => {
+    const server = get();
+    const owner = await api(server, 'GET', '/users?query=owner%40example.com', internal.server);
+    const team = await api(server, 'POST', '/teams', internal.server, { display_name: 'Core', creator_user_id: owner.body.items[0].id });
+    assert.equal(team.status, 201, team.text);
+    const invited = await api(server, 'POST', '/team-invitations/send-code', internal.server, { team_id: team.body.id, email: 'invited-owner@example.com', callback_url: `${server.url}/handler/team-invitation` });
+    assert.equal(invited.status, 200, invited.text);
+    assertKnownError(await signUp(server, 'not-invited@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
+    const res = await signUp(server, 'Invited-Owner@Example.com');
+    assert.equal(res.status, 200, res.text);
+  });
+
   it(`keeps sign-up open with ${DASHBOARD_SIGNUP_ENV}=open`, async () => {
     const server = get();
     process.env[DASHBOARD_SIGNUP_ENV] = 'open';

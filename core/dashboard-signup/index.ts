@@ -3,7 +3,12 @@ import type { Database } from '../storage/tables.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
+import { listVerificationCodes } from '../verification-codes/index.ts';
 import { internalOwnerExists } from './queries.ts';
+
+/** Verification-code purpose of team invitations (core/team-invitations). */
+const TEAM_INVITATION_PURPOSE = 'team_invitation';
 
 /** Environment variable that keeps dashboard sign-up open after the first owner: `open`. */
 export const DASHBOARD_SIGNUP_ENV = 'GATEHOUSE_DASHBOARD_SIGNUP';
@@ -34,15 +39,18 @@ export async function dashboardSignUpState(db: Kysely<Database>): Promise<Dashbo
 /**
  * Server-side first-run rule (issue 7): once the internal project has a user, sign-up to it with
  * client access (password, one-time code, anonymous) is refused with SIGN_UP_NOT_ENABLED, unless
- * the server runs with `GATEHOUSE_DASHBOARD_SIGNUP=open`. Other projects, and users created with
- * the server or admin key, are unaffected. Sign-up operations call it where they would create a
- * user (a hook of one line each).
+ * the server runs with `GATEHOUSE_DASHBOARD_SIGNUP=open` or `email` has a pending invitation to a
+ * dashboard team (owners invite others through their team). Other projects, and users created
+ * with the server or admin key, are unaffected. Sign-up operations call it where they would
+ * create a user (a hook of one line each), with the email signing up (none for anonymous).
  *
  * @throws KnownError SIGN_UP_NOT_ENABLED.
  */
-export async function assertDashboardSignUpAllowed(ctx: OperationContext): Promise<void> {
+export async function assertDashboardSignUpAllowed(ctx: OperationContext, email: string | null = null): Promise<void> {
   const auth = ctx.auth;
   if (!auth || auth.project.id !== INTERNAL_PROJECT_ID || auth.accessType !== 'client') return;
   if (dashboardSignUpForcedOpen()) return;
-  if (await internalOwnerExists(ctx.db)) throw new KnownError('SIGN_UP_NOT_ENABLED');
+  if (!(await internalOwnerExists(ctx.db))) return;
+  if (email !== null && (await listVerificationCodes(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, { email: normalizeEmail(email) })).length > 0) return;
+  throw new KnownError('SIGN_UP_NOT_ENABLED');
 }
