@@ -125,6 +125,46 @@ function verifyEs256(data: string, publicKey: KeyObject, signature: Buffer): Pro
   });
 }
 
+/** Verified payloads by token, per key ring: a signature is checked once per token, not per request. */
+const verifiedTokens = new WeakMap<KeyRing, Map<string, Record<string, unknown>>>();
+const MAX_VERIFIED_TOKENS = 20_000;
+
+/**
+ * Checks a token's format, ES256 signature (against its own project's keys) and claim shapes;
+ * returns the payload. Results are remembered per token (bounded), because a client sends the
+ * same access token with every request for its whole lifetime; time claims are not part of
+ * this check and are tested on every call.
+ */
+async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => KnownError): Promise<Record<string, unknown>> {
+  let cache = verifiedTokens.get(keys);
+  if (!cache) verifiedTokens.set(keys, (cache = new Map()));
+  const hit = cache.get(token);
+  if (hit) return hit;
+  const parts = token.split('.');
+  if (parts.length !== 3) throw unparsable();
+  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+  const header = decodeSegment(headerPart);
+  const payload = decodeSegment(payloadPart);
+  if (!header || !payload || !BASE64URL.test(signaturePart)) throw unparsable();
+  if (header.alg !== 'ES256' || header.crit !== undefined || header.b64 !== undefined) throw unparsable();
+  const aud = payload.aud;
+  const kid = header.kid;
+  if (typeof aud !== 'string' || typeof kid !== 'string' || aud.length > 300) throw unparsable();
+  const key = keys.keysFor(aud).find((k) => k.kid === kid);
+  if (!key) throw unparsable();
+  const signature = Buffer.from(signaturePart, 'base64url');
+  if (signature.length !== 64 || !(await verifyEs256(`${headerPart}.${payloadPart}`, key.publicKey, signature))) throw unparsable();
+  for (const claim of ['iat', 'nbf', 'exp'] as const) {
+    if (payload[claim] !== undefined && typeof payload[claim] !== 'number') throw unparsable();
+  }
+  if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string') throw unparsable();
+  const projectAudience = [audienceFor(payload.project_id, 'default'), audienceFor(payload.project_id, 'restricted'), audienceFor(payload.project_id, 'anonymous')];
+  if (!projectAudience.includes(aud)) throw unparsable();
+  if (cache.size >= MAX_VERIFIED_TOKENS) cache.delete(cache.keys().next().value!);
+  cache.set(token, payload);
+  return payload;
+}
+
 /**
  * Verifies an access token's signature (against its own project's keys) and expiry.
  *
@@ -140,32 +180,12 @@ function verifyEs256(data: string, publicKey: KeyObject, signature: Buffer): Pro
  */
 export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: number, admin = false): Promise<AccessTokenClaims> {
   const unparsable = () => new KnownError(admin ? 'UNPARSABLE_ADMIN_ACCESS_TOKEN' : 'UNPARSABLE_ACCESS_TOKEN');
-  const parts = token.split('.');
-  if (parts.length !== 3) throw unparsable();
-  const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-  const header = decodeSegment(headerPart);
-  const payload = decodeSegment(payloadPart);
-  if (!header || !payload || !BASE64URL.test(signaturePart)) throw unparsable();
-  if (header.alg !== 'ES256' || header.crit !== undefined || header.b64 !== undefined) throw unparsable();
-  const aud = payload.aud;
-  const kid = header.kid;
-  if (typeof aud !== 'string' || typeof kid !== 'string' || aud.length > 300) throw unparsable();
-  const key = keys.keysFor(aud).find((k) => k.kid === kid);
-  if (!key) throw unparsable();
-  const signature = Buffer.from(signaturePart, 'base64url');
-  if (signature.length !== 64 || !(await verifyEs256(`${headerPart}.${payloadPart}`, key.publicKey, signature))) throw unparsable();
-
+  const payload = await verifiedPayload(keys, token, unparsable);
   const now = Math.floor(nowMs / 1000);
-  for (const claim of ['iat', 'nbf', 'exp'] as const) {
-    if (payload[claim] !== undefined && typeof payload[claim] !== 'number') throw unparsable();
-  }
   if (payload.nbf !== undefined && (payload.nbf as number) > now) throw unparsable();
   if (payload.exp !== undefined && (payload.exp as number) <= now) {
     throw new KnownError(admin ? 'ADMIN_ACCESS_TOKEN_EXPIRED' : 'ACCESS_TOKEN_EXPIRED', { expired_at_millis: (payload.exp as number) * 1000 });
   }
-  if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string') throw unparsable();
-  const projectAudience = [audienceFor(payload.project_id, 'default'), audienceFor(payload.project_id, 'restricted'), audienceFor(payload.project_id, 'anonymous')];
-  if (!projectAudience.includes(aud)) throw unparsable();
   return payload as unknown as AccessTokenClaims;
 }
 
