@@ -5,6 +5,7 @@ import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
 import { insertTeam, insertTeamMember } from '../teams/queries.ts';
 import { insertUser, updateUser, type UserRow } from './queries.ts';
+import { emailTakenError } from './apply-fields.ts';
 
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
 export type NewUserFields = Partial<Omit<Insertable<UsersTable>, 'id' | 'project_id' | 'signed_up_at'>>;
@@ -47,8 +48,21 @@ export async function insertNewUser(ctx: OperationContext, project: Project, fie
     risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
     ...fields,
   } as UserRow;
-  await insertUser(ctx.db, row);
+  await mapEmailRace(ctx, row.primary_email ?? null, () => insertUser(ctx.db, row));
   return row;
+}
+
+/**
+ * Runs a users write and turns a unique-index violation on the auth email (two sign-ups with one
+ * email racing past the check) into USER_EMAIL_ALREADY_EXISTS instead of a 500.
+ */
+export async function mapEmailRace<T>(ctx: OperationContext, email: string | null, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (email && ctx.runtime.storage.isUniqueViolation(error)) throw emailTakenError(email);
+    throw error;
+  }
 }
 
 /** Hooks other domains register to run when a user is created (e.g. default permissions). */

@@ -8,6 +8,7 @@ import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
 import { findOtherUserByAuthEmail, findUser, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';
 import { toUserForAccess } from './wire.ts';
+import { mapEmailRace } from './create.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
 export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
@@ -39,7 +40,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     if (columns.selected_team_id && !(await isTeamMember(tx.db, project.id, columns.selected_team_id, user.id))) {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: columns.selected_team_id, user_id: user.id });
     }
-    await updateUser(tx.db, project.id, user.id, columns);
+    await mapEmailRace(tx, email ?? null, () => updateUser(tx.db, project.id, user.id, columns));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
     return toUserForAccess(accessType, updated, project.config, team);
