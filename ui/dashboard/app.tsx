@@ -14,6 +14,7 @@ import { UserPage } from './pages/user.tsx';
 import { TeamsPage, TeamPage } from './pages/teams.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { EmailsPage } from './pages/emails.tsx';
+import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 
 /** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
 export interface AdminProject {
@@ -90,14 +91,17 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
             {PROJECT_PAGES.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
           </nav>
         )}
-        <nav aria-label="Dashboard"><Link to="/" aria-current={!projectId ? 'page' : undefined}>All projects</Link></nav>
+        <nav aria-label="Dashboard">
+          <Link to="/" aria-current={!projectId && props.route !== '/team' ? 'page' : undefined}>All projects</Link>
+          <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
+        </nav>
         <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
           <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
           <button type="button" className="d-link" onClick={signOut}>Sign out</button>
         </div>
       </aside>
       <main className="d-main">
-        {!projectId ? <ProjectList projects={projects} /> : (
+        {props.route === '/team' ? <OwnerTeamsPage /> : !projectId ? <ProjectList projects={projects} /> : (
           <Async state={projects} label="Loading project…">
             {(list) => {
               const project = list.items.find((p) => p.id === projectId);

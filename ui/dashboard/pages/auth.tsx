@@ -29,7 +29,9 @@ export function AuthPage(props: { onSignedIn: () => void }) {
           {signUp ? <CredentialSignUp /> : <CredentialSignIn />}
           {!api.boot.firstRun && (signUp
             ? <p><button type="button" className="d-link" onClick={() => setMode('sign-in')}>I already have an account</button></p>
-            : api.boot.signUpOpen && <p><button type="button" className="d-link" onClick={() => setMode('sign-up')}>Create an account</button></p>)}
+            : <p>{api.boot.signUpOpen
+              ? <button type="button" className="d-link" onClick={() => setMode('sign-up')}>Create an account</button>
+              : <>Invited by an owner? <button type="button" className="d-link" onClick={() => setMode('sign-up')}>Create your account</button> with the invited email.</>}</p>)}
         </div>
       </Root>
     </GatehouseProvider>

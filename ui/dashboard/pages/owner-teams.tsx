@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import type { Page } from '../api.ts';
+import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { isValidEmail } from '../validate.ts';
+
+interface Team { id: string; display_name: string; created_at_millis?: number }
+interface Profile { user_id: string; display_name: string | null; user?: { primary_email?: string | null; display_name?: string | null } }
+interface Invitation { id: string; recipient_email: string; expires_at_millis: number }
+
+/**
+ * The owner's dashboard teams (teams of the internal project): projects belong to one of them,
+ * and owners invite other owners through them (an invited email may sign up even when dashboard
+ * sign-up is closed). Calls go to the internal project as the signed-in owner.
+ */
+export function OwnerTeamsPage() {
+  const api = useApi();
+  const teams = useLoad(() => api.internal<Page<Team>>('GET', '/teams', { query: { user_id: 'me' } }), []);
+  const me = useLoad(() => api.internal<{ id: string }>('GET', '/users/me'), []);
+  const [name, setName] = useState('');
+  return (
+    <>
+      <div className="d-top"><h1>Your teams</h1></div>
+      <p className="d-muted">Projects belong to a team; every member of that team manages them. Invite other owners here.</p>
+      <Async state={teams} label="Loading your teams…">
+        {(p) => p.items.length === 0 ? <Empty>You are in no team yet. Create one below.</Empty> : <>{p.items.map((t) => <OwnerTeam key={t.id} team={t} me={me.data?.id ?? null} />)}</>}
+      </Async>
+      <Section title="Create a team">
+        <Form label="Create a dashboard team" submit="Create team" disabled={!name.trim()} onSubmit={async () => {
+          await api.internal('POST', '/teams', { body: { display_name: name.trim(), creator_user_id: 'me' } });
+          setName('');
+          teams.reload();
+        }}>
+          <Field label="Team name" name="owner-team-name" value={name} onChange={setName} />
+        </Form>
+      </Section>
+    </>
+  );
+}
+
+function OwnerTeam(props: { team: Team; me: string | null }) {
+  const api = useApi();
+  const me = props.me;
+  const members = useLoad(() => api.internal<Page<Profile>>('GET', '/team-member-profiles', { query: { team_id: props.team.id } }), [props.team.id]);
+  const invitations = useLoad(() => api.internal<Page<Invitation>>('GET', '/team-invitations', { query: { team_id: props.team.id } }), [props.team.id]);
+  const [email, setEmail] = useState('');
+  const problem = email && !isValidEmail(email.trim()) ? 'Please enter a valid email address.' : null;
+  return (
+    <Section title={props.team.display_name}>
+      <h3>Members</h3>
+      <Async state={members} label="Loading members…">
+        {(p) => p.items.length === 0 ? <Empty>No members.</Empty> : (
+          <ul aria-label={`Members of ${props.team.display_name}`}>{p.items.map((m) => <li key={m.user_id}>{m.user?.primary_email ?? m.user?.display_name ?? m.display_name ?? `Member ${m.user_id.slice(0, 8)}`}{m.user_id === me ? ' (you)' : ''}</li>)}</ul>
+        )}
+      </Async>
+      <h3>Invitations</h3>
+      <Async state={invitations} label="Loading invitations…">
+        {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
+          <table className="d-table" aria-label={`Invitations to ${props.team.display_name}`}><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
+            <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td>
+              <td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await api.internal('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.team.id }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table>
+        )}
+      </Async>
+      <Form label={`Invite an owner to ${props.team.display_name}`} submit="Send invitation" disabled={!email.trim() || !!problem} onSubmit={async () => {
+        await api.internal('POST', '/team-invitations/send-code', { body: { team_id: props.team.id, email: email.trim(), callback_url: `${location.origin}${api.url('/handler/team-invitation')}` } });
+        setEmail('');
+        invitations.reload();
+      }}>
+        <Field label="Email of the new owner" name="owner-invite-email" type="email" value={email} onChange={setEmail} error={problem} hint="Inviting needs the $invite_members permission in this team. The invited email may sign up to the dashboard even while sign-up is closed." />
+      </Form>
+    </Section>
+  );
+}
