@@ -253,12 +253,25 @@ export function EmailTemplate({ user, project }: Props<any>) {
     await page.getByRole('button', { name: 'Save', exact: true }).and(page.locator(':disabled')).waitFor();
   });
 
+  it('creates a draft and sends it to all users after confirming', async () => {
+    await page.getByRole('tab', { name: 'Drafts' }).click();
+    await page.getByText('No drafts yet.').waitFor();
+    await page.getByLabel('New draft name').fill('Newsletter');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByLabel('Draft', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Send to all users' }).click();
+    await page.getByRole('button', { name: 'Yes, send it' }).click();
+    await page.getByText('Newsletter was queued for every user').waitFor();
+    await snap('emails-draft-sent');
+  });
+
   it('sends a test email and finds it in the outbox', async () => {
     await page.getByLabel('Recipient').fill('ada@example.com');
     await page.getByRole('button', { name: 'Send test email' }).click();
     await page.getByText(/Test email queued/).waitFor();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('table', { name: 'Sent emails' }).getByText('Test email from Gatehouse').waitFor();
+    await page.getByRole('table', { name: 'Sent emails' }).getByText('News from Acme').waitFor();
     await snap('emails-outbox');
   });
 

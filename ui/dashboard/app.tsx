@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { DashboardApi, Page } from './api.ts';
+import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
 import { Link, Router, useRouter } from './router.tsx';
 import { DASHBOARD_CSS } from './styles.ts';
@@ -59,6 +60,9 @@ function Gate() {
   return <SignedIn onSignedOut={() => { setSignedIn(false); navigate('/', { replace: true }); }} route={route.path} />;
 }
 
+/** Answers to `GET /users/me` that mean the owner's session is gone. */
+const SESSION_GONE_CODES = ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'INVALID_ACCESS_TOKEN', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'USER_NOT_FOUND'];
+
 const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
   { path: '/users', label: 'Users' },
@@ -73,6 +77,12 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
 function SignedIn(props: { onSignedOut: () => void; route: string }) {
   const api = useApi();
   const me = useLoad(() => api.internal<{ id: string; primary_email: string | null; display_name: string | null }>('GET', '/users/me'), []);
+  // A session the server no longer accepts (revoked, expired refresh token): back to sign-in.
+  useEffect(() => {
+    if (me.error instanceof GatehouseKnownError && SESSION_GONE_CODES.includes(me.error.code)) {
+      void api.app.signOut({ noRedirect: true }).catch(() => {}).then(props.onSignedOut);
+    }
+  }, [me.error]);
   const projects = useLoad(() => api.internal<Page<AdminProject>>('GET', '/internal/projects'), []);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
   const projectId = m?.[1];

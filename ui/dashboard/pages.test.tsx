@@ -19,7 +19,7 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 const ACCESS = `${b64({ alg: 'ES256' })}.${b64({ sub: 'owner', aud: 'internal', exp: Math.floor(Date.now() / 1000) + 3600, iat: Math.floor(Date.now() / 1000) })}.sig`;
 const PROJECT = { id: PROJECT_ID, display_name: 'Acme', description: null, created_at_millis: 0, is_production_mode: false, owner_team_id: null, config: { allow_localhost: true, domains: [] } };
 
-type Handler = (req: TransportRequest) => { status: number; body: unknown } | undefined;
+type Handler = (req: TransportRequest) => { status: number; body: unknown; knownError?: string } | undefined;
 function fakeTransport(handler: Handler) {
   const calls: TransportRequest[] = [];
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
@@ -27,7 +27,7 @@ function fakeTransport(handler: Handler) {
     const answer = handler(req) ?? (req.path === '/users/me' ? { status: 200, body: { id: 'owner', primary_email: 'owner@example.com', display_name: null } }
       : req.path === '/internal/projects' ? { status: 200, body: { items: [PROJECT], is_paginated: false } } : { status: 404, body: 'not found' });
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    const headers = new Headers({ 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json' });
+    const headers = new Headers({ 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json', ...('knownError' in answer && answer.knownError ? { 'x-stack-known-error': answer.knownError } : {}) });
     return { status: answer.status, headers, text };
   };
   return { transport, calls };
@@ -88,5 +88,15 @@ it('an unknown project id says so instead of failing', async () => {
   const { api } = dashboard('/projects/00000000-0000-4000-8000-000000000000', () => undefined);
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'This project does not exist or you do not manage it.');
+  await unmount();
+});
+
+it('a session the server no longer accepts goes back to the sign-in page', async () => {
+  const { api } = dashboard('/', (req) => req.path === '/users/me'
+    ? { status: 400, knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER', body: { code: 'CANNOT_GET_OWN_USER_WITHOUT_USER', error: 'No user.' } }
+    : req.path.startsWith('/auth/sessions/current') ? { status: 200, body: { success: true } } : undefined);
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'Sign in to Gatehouse');
+  assert.equal(api.signedIn, false);
   await unmount();
 });

@@ -106,6 +106,7 @@ function SourceEditor(props: { project: AdminProject }) {
   const [preview, setPreview] = useState<{ html: string; subject?: string } | null>(null);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const [newName, setNewName] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
   const save = useAction();
   const current = list.data?.find((s) => s.id === selected) ?? null;
   useEffect(() => {
@@ -152,9 +153,14 @@ function SourceEditor(props: { project: AdminProject }) {
                   <div className="d-row">
                     <button type="button" className="d-btn d-primary" disabled={save.busy || source === current.tsx_source} onClick={() => save.run(async () => { await admin('PATCH', `${k.path}/${encodeURIComponent(current.id)}`, { body: { tsx_source: source } }); list.reload(); })}>{save.busy ? 'Saving…' : 'Save'}</button>
                     <button type="button" className="d-btn" disabled={source === current.tsx_source} onClick={() => setSource(current.tsx_source)}>Discard changes</button>
+                    {kind === 'draft' && <ConfirmButton label="Send to all users" danger={false} question={`Send ${current.display_name} (as saved) to every user of ${props.project.display_name}?`} confirmLabel="Yes, send it" onConfirm={async () => {
+                      await admin('POST', '/emails/send-email', { body: { all_users: true, draft_id: current.id } });
+                      setSent(`${current.display_name} was queued for every user; see the sent emails below.`);
+                    }} />}
                     <ConfirmButton label="Delete" question={`Delete ${current.display_name}?`} onConfirm={async () => { await admin('DELETE', `${k.path}/${encodeURIComponent(current.id)}`, { body: {} }); setSelected(null); list.reload(); }} />
                   </div>
                   <ErrorBox error={save.error} />
+                  {sent && <p className="d-ok" role="status">{sent}</p>}
                 </div>
                 <div>
                   <div className="d-muted">Preview{preview?.subject ? <> — subject: <strong data-testid="preview-subject">{preview.subject}</strong></> : null}</div>
