@@ -218,6 +218,11 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await team.getByRole('button', { name: 'Grant' }).click();
     await team.getByRole('list', { name: 'Team permissions' }).getByText('read:docs').waitFor();
     await snap('user-team-permission');
+    // Revoking asks first; cancelling keeps the grant.
+    await team.getByRole('listitem').filter({ hasText: 'read:docs' }).getByRole('button', { name: 'Revoke' }).click();
+    await team.getByText('Revoke read:docs?').waitFor();
+    await team.getByRole('button', { name: 'Cancel' }).click();
+    await team.getByRole('list', { name: 'Team permissions' }).getByText('read:docs').waitFor();
     await nav('Teams');
     await page.getByRole('table', { name: 'Teams' }).getByRole('link', { name: 'Engineering' }).click();
     await page.getByRole('group', { name: 'Team Engineering' }).getByText('read:docs').waitFor();

@@ -36,6 +36,7 @@ a{color:var(--accent)}
 @keyframes d-spin{to{transform:rotate(360deg)}}
 .d-toggle{display:flex;gap:8px;align-items:center;padding:4px 0}
 .d-confirm{display:inline-flex;gap:6px;align-items:center;flex-wrap:wrap}
+li .d-btn{padding:0 6px;font-size:.8rem;margin-left:6px}
 table.d-table{width:100%;border-collapse:collapse}
 .d-table th,.d-table td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 .d-table th button{font:inherit;font-weight:600;background:none;border:none;color:var(--fg);cursor:pointer;padding:0}

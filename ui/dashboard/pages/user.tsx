@@ -218,7 +218,7 @@ export function MemberTeam(props: { project: AdminProject; team: Team; user: { i
       <Async state={perms} label="Loading permissions…">
         {(p) => p.items.length === 0 ? <p className="d-muted">No team permissions.</p> : (
           <ul aria-label="Team permissions">{p.items.map((x) => (
-            <li key={x.id}><code>{x.id}</code> <button type="button" className="d-link" onClick={() => action.run(async () => { await admin('DELETE', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); })}>revoke</button></li>
+            <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('DELETE', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); }} /></li>
           ))}</ul>
         )}
       </Async>
@@ -245,7 +245,7 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
     <Section title="Project permissions">
       <Async state={perms} label="Loading permissions…">
         {(p) => p.items.length === 0 ? <Empty>No project permissions.</Empty> : (
-          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <button type="button" className="d-link" onClick={() => action.run(async () => { await admin('DELETE', `/project-permissions/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); })}>revoke</button></li>)}</ul>
+          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('DELETE', `/project-permissions/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); }} /></li>)}</ul>
         )}
       </Async>
       <div className="d-row">
