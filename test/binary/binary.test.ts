@@ -160,7 +160,7 @@ describe('the single executable', () => {
     }
   });
 
-  it('renders email templates inside the binary (embedded esbuild and QuickJS wasm)', async () => {
+  it('renders email templates inside the binary (QuickJS wasm embedded; TSX compiled in process)', async () => {
     const dir = join(work, 'emails');
     const proc = await start(['--data-dir', dir]);
     try {
