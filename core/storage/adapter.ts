@@ -45,9 +45,11 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   let { error, results } = await migrator.migrateToLatest();
-  // SQLite has no migration lock across connections: when another process migrated the same file
-  // at the same moment, our attempt fails on "already exists". A second attempt sees its work.
-  for (let attempt = 0; error && adapter.dialect === 'sqlite' && attempt < 3; attempt++) {
+  // Retry a failed attempt a few times. SQLite has no migration lock across connections: when
+  // another process migrated the same file at the same moment, our attempt fails on "already
+  // exists", and a second attempt sees its work. On PostgreSQL, Kysely's introspection reads the
+  // catalog of every schema, and fails when another schema is dropped during the read.
+  for (let attempt = 0; error && attempt < 3; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
     ({ error, results } = await migrator.migrateToLatest());
   }
