@@ -39,6 +39,8 @@ Environment only:
   GATEHOUSE_SECRET                 server secret (default: generated once, kept in the database)
   GATEHOUSE_SMTP_URL               SMTP server for emails (default: the built-in outbox)
   GATEHOUSE_ACCESS_TOKEN_TTL       access-token lifetime, e.g. 600000, 60s, 10min (default 10min)
+  GATEHOUSE_DASHBOARD_SIGNUP=open  keep dashboard sign-up open after the first owner (default: closed;
+                                   owners invite others through their team)
   GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY, …_SECRET_SERVER_KEY, …_SUPER_SECRET_ADMIN_KEY
                                    keys of the internal project (default: generated and printed once)
 `;

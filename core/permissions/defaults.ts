@@ -60,8 +60,9 @@ export async function grantUserDefaults(db: Kysely<Database>, project: Project, 
 /**
  * The default team definitions of a new project (wire-protocol §2): `team_admin` with all six
  * system permissions and `team_member` with `$invite_members`, `$read_members`; the internal
- * project gets upstream's seed instead (`team_member`: `$read_members`; `team_admin`:
- * `$read_members`, `$remove_members`, `$update_team`).
+ * project gets upstream's seed (`team_member`: `$read_members`; `team_admin`: `$read_members`,
+ * `$remove_members`, `$update_team`) plus `$invite_members` for `team_admin`, so dashboard owners
+ * can invite co-owners to their team.
  */
 export async function seedProjectDefinitions(ctx: OperationContext, project: Project): Promise<void> {
   const internal = project.id === INTERNAL_PROJECT_ID;
@@ -70,7 +71,7 @@ export async function seedProjectDefinitions(ctx: OperationContext, project: Pro
       id: 'team_admin',
       description: 'Default permission for team creators',
       contained: internal
-        ? ['$read_members', '$remove_members', '$update_team']
+        ? ['$invite_members', '$read_members', '$remove_members', '$update_team']
         : ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],
     },
     { id: 'team_member', description: 'Default permission for team members', contained: internal ? ['$read_members'] : ['$invite_members', '$read_members'] },

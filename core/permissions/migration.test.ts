@@ -32,7 +32,7 @@ for (const dialect of testDialects()) {
 
         const defs = await adapter.db.selectFrom('permission_edges').select(['project_id', 'parent_id', 'child_id']).orderBy('project_id').orderBy('parent_id').orderBy('child_id').execute();
         const of = (projectId: string, parent: string) => defs.filter((d) => d.project_id === projectId && d.parent_id === parent).map((d) => d.child_id);
-        assert.deepEqual(of('internal', 'team_admin'), ['$read_members', '$remove_members', '$update_team']);
+        assert.deepEqual(of('internal', 'team_admin'), ['$invite_members', '$read_members', '$remove_members', '$update_team']);
         assert.deepEqual(of('internal', 'team_member'), ['$read_members']);
         assert.equal(of('b7d3b1a2-5f44-4c1e-9a0d-2f1e3c4b5a69', 'team_admin').length, 6);
 

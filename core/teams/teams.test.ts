@@ -200,7 +200,7 @@ describeWithServer('teams', (get) => {
     const server = get();
     const owner = await createInternalUser(server);
     const perms = await api(server, 'GET', `/team-permissions?team_id=${owner.selectedTeamId}&user_id=me`, { ...internal.client, accessToken: owner.accessToken });
-    assert.deepEqual(perms.body.items.map((i: { id: string }) => i.id), ['$read_members', '$remove_members', '$update_team', 'team_admin']);
+    assert.deepEqual(perms.body.items.map((i: { id: string }) => i.id), ['$invite_members', '$read_members', '$remove_members', '$update_team', 'team_admin']);
   });
   it('answers the user errors: no user for a client, and "me" without a user for the server', async () => {
     const server = get();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import * as sea from 'node:sea';
@@ -11,7 +12,11 @@ export interface StaticFile {
   contentType: string;
   /** Strong validator: `"<sha256 prefix of body>"`. */
   etag: string;
+  /** The body gzipped once (level 9) for compressible types; undefined otherwise. */
+  gzip?: Buffer;
 }
+
+const compressible = (contentType: string) => /^(text\/|application\/(json|javascript)|image\/svg)/.test(contentType);
 
 /** A read-only set of prebuilt files (hosted pages, dashboard) addressed by URL path. */
 export interface StaticFiles {
@@ -52,7 +57,9 @@ function lookup(paths: ReadonlySet<string>, fallbacks: Record<string, string>, l
     let file = cache.get(hit);
     if (!file) {
       const body = load(hit);
-      file = { body, contentType: contentTypeFor(hit), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      const contentType = contentTypeFor(hit);
+      file = { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      if (compressible(contentType) && body.length > 1024) file.gzip = gzipSync(body, { level: 9 });
       cache.set(hit, file);
     }
     return file;
@@ -94,7 +101,7 @@ export function folderStaticFiles(dir: string, mount = '/', fallbacks: Record<st
 /**
  * Wraps a Node request handler so GET/HEAD requests outside `/api/` and `/health` that match a
  * static file are answered from `files` (`cache-control: no-cache` with an ETag; a matching
- * `if-none-match` gets 304); everything else goes to `handler`.
+ * `if-none-match` gets 304; gzipped when the client accepts it); everything else goes to `handler`.
  */
 export function withStaticFiles(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
@@ -117,8 +124,12 @@ export function withStaticFiles(
         }
         res.statusCode = 200;
         res.setHeader('content-type', file.contentType);
-        res.setHeader('content-length', file.body.length);
-        res.end(req.method === 'HEAD' ? undefined : file.body);
+        const gzip = file.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? file.gzip : undefined;
+        if (file.gzip) res.setHeader('vary', 'accept-encoding');
+        if (gzip) res.setHeader('content-encoding', 'gzip');
+        const body = gzip ?? file.body;
+        res.setHeader('content-length', body.length);
+        res.end(req.method === 'HEAD' ? undefined : body);
         return;
       }
     }

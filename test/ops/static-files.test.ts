@@ -89,3 +89,37 @@ describe('static files', () => {
     assert.equal(withStaticFiles(inner, { size: 0, get: () => undefined }), inner);
   });
 });
+
+describe('static files compression', () => {
+  it('serves large text files gzipped to clients that accept it, plain to the rest', async () => {
+    const big = mkdtempSync(join(tmpdir(), 'gatehouse-static-gz-'));
+    const source = `export const words = ${JSON.stringify('gatehouse '.repeat(2000))};\n`;
+    writeFileSync(join(big, 'bundle.js'), source);
+    const files = folderStaticFiles(big, '/');
+    const server = createServer(withStaticFiles((_req, res) => { res.statusCode = 404; res.end(); }, files));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/bundle.js`;
+    const { request } = await import('node:http');
+    const raw = (headers: Record<string, string>) => new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      request(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject).end();
+    });
+    try {
+      const { gunzipSync } = await import('node:zlib');
+      const gz = await raw({ 'accept-encoding': 'gzip, deflate' });
+      assert.equal(gz.headers['content-encoding'], 'gzip');
+      assert.equal(gz.headers.vary, 'accept-encoding');
+      assert.ok(gz.body.length < source.length / 10);
+      assert.equal(gunzipSync(gz.body).toString(), source);
+      const plain = await raw({});
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.body.toString(), source);
+    } finally {
+      server.close();
+      rmSync(big, { recursive: true, force: true });
+    }
+  });
+});

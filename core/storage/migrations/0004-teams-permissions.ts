@@ -82,7 +82,7 @@ export const teamsPermissions: Migration = {
     for (const project of projects) {
       const internal = project.id === 'internal';
       const defs: Array<[string, string, string[]]> = [
-        ['team_admin', 'Default permission for team creators', internal ? ['$read_members', '$remove_members', '$update_team'] : SYSTEM],
+        ['team_admin', 'Default permission for team creators', internal ? ['$invite_members', '$read_members', '$remove_members', '$update_team'] : SYSTEM],
         ['team_member', 'Default permission for team members', internal ? ['$read_members'] : ['$invite_members', '$read_members']],
       ];
       const closure = SYSTEM.map((id) => ({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: id }));
