@@ -171,7 +171,7 @@ async function main(): Promise<void> {
       '',
       `Measured ${now} UTC with \`npm run bench:auth -- --write\` (\`node --import tsx scripts/bench/auth-bench.ts --write\`, ${seconds} s per run, autocannon in the bench process; servers in child processes on the same machine: ${cores} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}).`,
       '',
-      'Gatehouse: `createGatehouse` on `node:http`, SQLite file, production mode, a fresh project with a publishable key. Ceilings: bare `node:http` doing only the irreducible work: one argon2id hash at m=19456 KiB, t=2, p=1 (sign-in); jose `jwtVerify` of the same ES256 access token (`/users/me`); one jose ES256 signature (refresh).',
+      'Gatehouse: `createGatehouse` on `node:http`, SQLite file, production mode, a fresh project with a publishable key. Ceilings: bare `node:http` doing only the irreducible work: one argon2id hash at m=19456 KiB, t=2, p=1 (sign-in); jose `jwtVerify` of the same ES256 access token (`/users/me`); one jose ES256 signature (refresh). Gatehouse checks an access token\'s signature once per token and remembers the result for the token\'s lifetime (expiry is still checked on every request), and caches project and key lookups for 1 s; the ceiling verifies on every request.',
       '',
       'Each cell: 2xx responses/s (p50 / p99 latency in ms); the server process\'s CPU time (user + system, all threads, from /proc) per 2xx response. CPU per request is the steadier figure when the machine is shared: req/s moves with whatever else runs.',
       '',

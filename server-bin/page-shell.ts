@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Koa from 'koa';
+
+/**
+ * What the hosted pages and the dashboard share: a prebuilt script bundle (gzipped once,
+ * content-hashed), its serving, and the HTML shell that loads it under a per-response nonce.
+ */
+
+/** The repository root (the prebuilt bundles live under `dist/ui/`). */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A script bundle: its code, the code gzipped (level 9), and a 16-hex content hash. */
+export interface Bundle { code: string; gzipped: Buffer; hash: string }
+
+/**
+ * A loader for one prebuilt bundle: reads `builtFile` (under the repository root, written by
+ * `npm run build:ui`), or, when it is missing (checkouts without a build step), builds it in
+ * memory once with esbuild from the options `buildOptions` returns. A failed load is retried on
+ * the next call.
+ */
+export function bundleLoader(builtFile: string, buildOptions: () => Promise<Record<string, unknown>>): () => Promise<Bundle> {
+  let promise: Promise<Bundle> | null = null;
+  return () => {
+    promise ??= (async () => {
+      let code: string;
+      try {
+        code = await readFile(join(ROOT, builtFile), 'utf8');
+      } catch {
+        const { build } = await import('esbuild');
+        const result = await build({ ...(await buildOptions()), write: false } as Parameters<typeof build>[0]);
+        code = result.outputFiles![0]!.text;
+      }
+      return { code, gzipped: gzipSync(code, { level: 9 }), hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
+    })();
+    promise.catch(() => { promise = null; });
+    return promise;
+  };
+}
+
+/**
+ * Answers a bundle request: immutable caching when the request names the current hash
+ * (`?v=<hash>`), else `no-cache`; gzipped when the client accepts it.
+ */
+export function serveBundle(ctx: Koa.Context, bundle: Bundle): void {
+  ctx.type = 'text/javascript; charset=utf-8';
+  ctx.set('cache-control', ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
+  ctx.vary('accept-encoding');
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('content-encoding', 'gzip');
+    ctx.body = bundle.gzipped;
+  } else {
+    ctx.body = bundle.code;
+  }
+}
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** JSON safe inside an inline `<script>` (no `</script>`, no line separators). */
+export const inlineJson = (o: unknown) => JSON.stringify(o).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/**
+ * The Content-Security-Policy of our pages: scripts only through the per-response nonce (the
+ * loader's script then loads the bundle: 'strict-dynamic'), API calls to this origin, images over
+ * HTTPS or data: (project logos), no framing, plugins or base-URL changes. Sandboxed `srcdoc`
+ * frames (email previews) inherit it.
+ */
+export function pageCsp(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+export interface PageShellOptions {
+  title: string;
+  /** Inline CSS for `html, body`. */
+  style: string;
+  /** Global the page's config is assigned to, e.g. `__GATEHOUSE__`. */
+  globalName: string;
+  config: unknown;
+  /** Path the server saw; the difference to `location.pathname` is a host's mount prefix. */
+  serverPath: string;
+  scriptPath: string;
+  hash: string;
+  nonce: string;
+  noscript: string;
+}
+
+/** The HTML shell: inline config, then a loader that adds the bundle under any mount prefix. */
+export function pageShell(o: PageShellOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(o.title)}</title>
+<style>${o.style}</style>
+<script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
+<script nonce="${o.nonce}">(function(){var p=location.pathname,s=${inlineJson(o.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${o.scriptPath}?v=${o.hash}`)};document.head.appendChild(e);})();</script>
+</head>
+<body>
+<div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>
+</body>
+</html>`;
+}
+
+/** Sends a page shell with the page headers: no caching, no framing, no sniffing, the CSP. */
+export function sendPage(ctx: Koa.Context, shell: Omit<PageShellOptions, 'nonce'>): void {
+  const nonce = randomBytes(16).toString('base64');
+  ctx.set('cache-control', 'no-store');
+  ctx.set('x-frame-options', 'DENY');
+  ctx.set('x-content-type-options', 'nosniff');
+  ctx.set('content-security-policy', pageCsp(nonce));
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = pageShell({ ...shell, nonce });
+}
