@@ -7,12 +7,13 @@
 // Prints a Markdown table and, with --write, replaces the "Accounts" section of docs/benchmarks.md.
 // Env: BENCH_SECONDS (per run, default 8).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { writeDocSection } from './doc-section.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRET = 'bench-secret-not-for-production';
@@ -190,15 +191,8 @@ async function main(): Promise<void> {
 
 /** Replaces (or appends) the marked "Accounts" section of docs/benchmarks.md, leaving the rest. */
 function writeSection(section: string): void {
-  const file = join(root, 'docs', 'benchmarks.md');
   const start = '<!-- bench:auth:start (written by npm run bench:auth -- --write; edit scripts/bench/auth-bench.ts instead) -->';
-  const end = '<!-- bench:auth:end -->';
-  let text = '';
-  try { text = readFileSync(file, 'utf8'); } catch { text = '# Benchmarks\n'; }
-  const block = `${start}\n${section}\n${end}`;
-  const re = /<!-- bench:auth:start[^]*?<!-- bench:auth:end -->/;
-  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
-  writeFileSync(file, text);
+  writeDocSection('auth', `${start}\n${section}\n<!-- bench:auth:end -->`);
 }
 
 const mode = process.argv[2];

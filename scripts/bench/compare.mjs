@@ -14,6 +14,7 @@ import { cpus, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { writeDocSection } from './doc-section.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -356,12 +357,7 @@ ${rows.join('\n')}
 
 **Targets (issue 8), at 50 connections:** authenticated reads ≥ 1.5× Better Auth: ${both(readRatio, readCpu, 1.5)}; sign-in ≥ 1× at equal hash cost: ${both(signInRatio, signInCpu, 1)}; authenticated reads ≥ 60% of the ceiling: ${both(ceilRatio, ceilCpu, 0.6)}; cold start < 500 ms: ${check(coldMs < 500)} on a first run (${coldMs.toFixed(0)} ms), ${check(median(cold.restart) < 500)} on a restart (${median(cold.restart).toFixed(0)} ms); idle memory < 120 MB: ${check(memory.gatehouseIdle < 120)}.
 <!-- bench:compare:end -->`;
-  const file = join(root, 'docs', 'benchmarks.md');
-  mkdirSync(dirname(file), { recursive: true });
-  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n';
-  const re = /<!-- bench:compare:start[\s\S]*?<!-- bench:compare:end -->/;
-  doc = re.test(doc) ? doc.replace(re, section) : `${doc.replace(/\s*$/, '\n\n')}${section}\n`;
-  writeFileSync(file, doc);
+  writeDocSection('compare', section);
   process.stdout.write(`${section}\n`);
   log(`wrote docs/benchmarks.md in ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -8,10 +8,11 @@
 // Env: BENCH_DIALECTS (default "sqlite,postgres"), BENCH_CHECKS (default 20000),
 //      BENCH_POSTGRES_URL (default TEST_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres).
 // With --write, replaces the "Permissions" section of docs/benchmarks.md.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeDocSection } from './doc-section.mjs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
@@ -244,13 +245,5 @@ const section = [
 console.log(section);
 
 if (process.argv.includes('--write')) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  let doc = '';
-  try { doc = readFileSync(file, 'utf8'); } catch { doc = '# Benchmarks\n'; }
-  const start = doc.indexOf('<!-- bench:permissions:start');
-  const endMarker = '<!-- bench:permissions:end -->';
-  const end = doc.indexOf(endMarker);
-  doc = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + endMarker.length) : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, doc);
-  console.error(`Wrote the Permissions section of ${file}`);
+  console.error(`Wrote the Permissions section of ${writeDocSection('permissions', section)}`);
 }

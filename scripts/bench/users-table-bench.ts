@@ -8,11 +8,12 @@
 // Prints a Markdown section; with --write, replaces the "Dashboard" section of docs/benchmarks.md.
 // Env: BENCH_USERS (default 100000), BENCH_RUNS (timed requests per query, default 30).
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeDocSection } from './doc-section.mjs';
 import { createGatehouse } from '../../server-bin/index.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 
@@ -126,13 +127,5 @@ const section = [
 console.log(section);
 
 if (process.argv.includes('--write')) {
-  const file = join(root, 'docs', 'benchmarks.md');
-  let doc = '';
-  try { doc = readFileSync(file, 'utf8'); } catch { doc = '# Benchmarks\n'; }
-  const s = doc.indexOf('<!-- bench:users-table:start');
-  const endMarker = '<!-- bench:users-table:end -->';
-  const e = doc.indexOf(endMarker);
-  doc = s >= 0 && e > s ? doc.slice(0, s) + section + doc.slice(e + endMarker.length) : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, doc);
-  console.error(`Wrote the Dashboard section of ${file}`);
+  console.error(`Wrote the Dashboard section of ${writeDocSection('users-table', section)}`);
 }
