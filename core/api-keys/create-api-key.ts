@@ -4,7 +4,8 @@ import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { uuid } from '../lib/random.ts';
 import { findUser } from '../users/index.ts';
-import { findTeam, resolveUserId } from '../teams/index.ts';
+import { findTeam } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { requireCanManage, requireKeysEnabled } from './access.ts';
 import { insertApiKey, type ApiKeyRow } from './queries.ts';
 import { TeamKeyCreateSchema, UserKeyCreateSchema } from './schemas.ts';
@@ -25,7 +26,7 @@ function createFor<T extends ApiKeyType>(type: T) {
       const { project } = ctx.auth;
       requireKeysEnabled(ctx.auth, type);
       const b = body as Partial<v.InferOutput<typeof UserKeyCreateSchema> & v.InferOutput<typeof TeamKeyCreateSchema>>;
-      const userId = type === 'user' ? resolveUserId(ctx.auth, b.user_id!) : null;
+      const userId = type === 'user' ? resolveMe(ctx.auth, b.user_id!) : null;
       const teamId = type === 'team' ? b.team_id! : null;
       await requireCanManage(ctx.db, ctx.auth, { userId, teamId });
       const id = uuid();

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
-import { resolveUserId } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { requireCanManage, requireKeysEnabled } from './access.ts';
 import { listApiKeys as listRows } from './queries.ts';
 import { TeamKeyQuerySchema, UserKeyQuerySchema } from './schemas.ts';
@@ -20,7 +20,7 @@ function listFor(type: ApiKeyType) {
     async run(ctx, { query }) {
       requireKeysEnabled(ctx.auth, type);
       const q = query as Partial<v.InferOutput<typeof UserKeyQuerySchema> & v.InferOutput<typeof TeamKeyQuerySchema>>;
-      const userId = type === 'user' && q.user_id !== undefined ? resolveUserId(ctx.auth, q.user_id) : undefined;
+      const userId = type === 'user' && q.user_id !== undefined ? resolveMe(ctx.auth, q.user_id) : undefined;
       const teamId = type === 'team' ? q.team_id : undefined;
       if (ctx.auth.accessType === 'client' && !userId && !teamId) {
         throw new StatusError(400, `Clients must pass ${type === 'user' ? 'user_id' : 'team_id'} to list API keys`);

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { updateUser } from '../users/index.ts';
 import { findUserChannel, getUserOrThrow } from './channels.ts';
 import { deleteChannelRow } from './queries.ts';

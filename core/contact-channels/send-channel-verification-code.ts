@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { findUserChannel, getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { CallbackBodySchema, ChannelParamsSchema } from './schemas.ts';

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { uuid } from '../lib/random.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { findUser, updateUser } from '../users/index.ts';
 import { assertAuthValueFree, channelFromRow, findUserChannel, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
 import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelRow, updateChannelRow } from './queries.ts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { findUser } from '../users/index.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { findCategory } from './categories.ts';

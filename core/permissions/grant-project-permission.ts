@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { resolveUserId } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { findUser } from '../users/index.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertProjectGrant } from './queries.ts';
@@ -21,7 +21,7 @@ export const grantProjectPermission = defineOperation({
   status: 201,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     return ctx.transaction(async (tx) => {
       if (!(await findUser(tx.db, projectId, userId))) throw new KnownError('USER_NOT_FOUND');
       await checkGrantable(tx.db, projectId, 'project', params.permission_id);

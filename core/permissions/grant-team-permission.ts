@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { isTeamMember, resolveUserId } from '../teams/index.ts';
+import { isTeamMember } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertTeamGrant } from './queries.ts';
 import { TeamGrantParamsSchema } from './schemas.ts';
@@ -21,7 +22,7 @@ export const grantTeamPermission = defineOperation({
   status: 201,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     return ctx.transaction(async (tx) => {
       if (!(await isTeamMember(tx.db, projectId, params.team_id, userId))) {
         throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: params.team_id, user_id: userId });

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
-import { requireSelfForClient, resolveUserId } from '../teams/index.ts';
+import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { listProjectGrants } from './queries.ts';
 import { ProjectPermissionsQuerySchema } from './schemas.ts';
 
@@ -16,7 +16,7 @@ export const listProjectPermissions = defineOperation({
   input: { query: ProjectPermissionsQuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { query }) {
-    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
     const items = await listProjectGrants(ctx.db, ctx.auth.project.id, { userId, permissionId: query.permission_id, recursive: query.recursive ?? true });
     return { items, is_paginated: false };

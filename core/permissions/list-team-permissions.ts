@@ -1,5 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
-import { requireSelfForClient, resolveUserId } from '../teams/index.ts';
+import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { listTeamGrants } from './queries.ts';
 import { TeamPermissionsQuerySchema } from './schemas.ts';
 
@@ -17,7 +17,7 @@ export const listTeamPermissions = defineOperation({
   input: { query: TeamPermissionsQuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { query }) {
-    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
     const items = await listTeamGrants(ctx.db, ctx.auth.project.id, {
       teamId: query.team_id, userId, permissionId: query.permission_id, recursive: query.recursive ?? true,

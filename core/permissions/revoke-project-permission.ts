@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { resolveUserId } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { deleteProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
@@ -21,7 +21,7 @@ export const revokeProjectPermission = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE', 'PROJECT_PERMISSION_REQUIRED'],
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     await ctx.transaction(async (tx) => {
       await checkGrantable(tx.db, projectId, 'project', params.permission_id);
       if (!(await deleteProjectGrant(tx.db, projectId, userId, params.permission_id))) {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
-import { resolveUserId } from './resolve-user-id.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { deleteRefreshToken, findRefreshToken } from './queries.ts';
 
 /**

@@ -5,5 +5,4 @@ export { listSessions } from './list-sessions.ts';
 export { deleteSession } from './delete-session.ts';
 export { oauthToken } from './oauth-token.ts';
 export { issueSession, refreshSession, mintAccessToken, DEFAULT_REFRESH_TOKEN_TTL_MS, type IssuedSession } from './issue.ts';
-export { resolveUserId } from './resolve-user-id.ts';
 export { deleteOtherRefreshTokens, findRefreshTokenByHash } from './queries.ts';

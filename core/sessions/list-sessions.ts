@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
-import { resolveUserId } from './resolve-user-id.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { listUserSessions } from './queries.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { requireSelfForClient, requireUser, resolveUserId } from '../teams/index.ts';
+import { requireSelfForClient, requireUser, resolveMe } from '../auth/user-id.ts';
 import { findUser } from '../users/index.ts';
 import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
 import { joinInvitedTeam, verifiedEmailsOf } from './join.ts';
@@ -26,7 +26,7 @@ export const acceptTeamInvitationById = defineOperation({
   ],
   async run(ctx, { params, query }) {
     const { project } = ctx.auth;
-    const userId = query.user_id !== undefined ? resolveUserId(ctx.auth, query.user_id) : requireUser(ctx.auth).id;
+    const userId = query.user_id !== undefined ? resolveMe(ctx.auth, query.user_id) : requireUser(ctx.auth).id;
     requireSelfForClient(ctx.auth, userId, 'accept team invitations');
     await ctx.transaction(async (tx) => {
       const user = await findUser(tx.db, project.id, userId);

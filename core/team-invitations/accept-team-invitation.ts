@@ -1,5 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
-import { requireUser } from '../teams/index.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { joinInvitedTeam } from './join.ts';
 import { CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';

@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
-import { findTeam, getTeamOrThrow, requireSelfForClient, requireUser, resolveUserId } from '../teams/index.ts';
+import { findTeam, getTeamOrThrow } from '../teams/index.ts';
+import { requireSelfForClient, requireUser, resolveMe } from '../auth/user-id.ts';
 import { findUser } from '../users/index.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { listVerificationCodes, type VerificationCode } from '../verification-codes/index.ts';
@@ -30,7 +31,7 @@ export const listTeamInvitations = defineOperation({
       if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, query.team_id, requireUser(ctx.auth).id, '$read_members');
       codes = await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { subjectId: query.team_id });
     } else {
-      const userId = resolveUserId(ctx.auth, query.user_id!);
+      const userId = resolveMe(ctx.auth, query.user_id!);
       requireSelfForClient(ctx.auth, userId, 'list team invitations');
       const user = await findUser(ctx.db, project.id, userId);
       if (!user) throw new KnownError('USER_NOT_FOUND');

@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { requireUser } from '../teams/index.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
 import { INVITATION_PURPOSE, InvitationParamsSchema, RevokeQuerySchema, type TeamInvitationData } from './schemas.ts';

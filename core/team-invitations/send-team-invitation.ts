@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { getTeamOrThrow, requireUser } from '../teams/index.ts';
+import { getTeamOrThrow } from '../teams/index.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';

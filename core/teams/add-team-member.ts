@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser } from '../users/index.ts';
 import { grantTeamDefaults } from '../permissions/index.ts';
-import { resolveUserId } from './access.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { findTeamMember, insertTeamMember } from './queries.ts';
 import { MembershipParamsSchema } from './schemas.ts';
@@ -23,7 +23,7 @@ export const addTeamMember = defineOperation({
   status: 201,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     return ctx.transaction(async (tx) => {
       await getTeam(tx.db, project.id, params.team_id);
       if (!(await findUser(tx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');

@@ -6,7 +6,7 @@ import { toJsonText } from '../lib/json-text.ts';
 import { uuid } from '../lib/random.ts';
 import { findUser } from '../users/index.ts';
 import { grantTeamDefaults } from '../permissions/index.ts';
-import { resolveUserId, requireUser } from './access.ts';
+import { resolveMe, requireUser } from '../auth/user-id.ts';
 import { findTeam, insertTeam, insertTeamMember } from './queries.ts';
 import { ClientTeamCreateSchema, ServerTeamCreateSchema } from './schemas.ts';
 import { toTeamForAccess } from './wire.ts';
@@ -36,13 +36,13 @@ export const createTeam = defineOperation({
     if (accessType === 'client') {
       if (!project.config.clientTeamCreationEnabled) throw new StatusError(403, 'Client team creation is disabled for this project');
       const user = requireUser(ctx.auth);
-      creatorId = resolveUserId(ctx.auth, body.creator_user_id ?? 'me');
+      creatorId = resolveMe(ctx.auth, body.creator_user_id ?? 'me');
       if (creatorId !== user.id) throw new StatusError(403, 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');
     } else if (body.creator_user_id !== undefined) {
-      creatorId = resolveUserId(ctx.auth, body.creator_user_id);
+      creatorId = resolveMe(ctx.auth, body.creator_user_id);
     }
     if (query.add_current_user) {
-      const current = resolveUserId(ctx.auth, 'me');
+      const current = resolveMe(ctx.auth, 'me');
       if (creatorId && creatorId !== current) throw new StatusError(400, 'add_current_user=true cannot be combined with a different creator_user_id');
       creatorId = current;
     }

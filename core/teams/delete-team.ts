@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { success } from '../lib/schemas.ts';
 import { findUser, updateUser } from '../users/index.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
-import { requireUser } from './access.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { deleteTeam as deleteTeamRow, listTeamMembers } from './queries.ts';
 import { TeamParamsSchema } from './schemas.ts';

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
-import { requireUser, resolveUserId } from './access.ts';
+import { requireUser, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
 import { toProfileJson } from './profiles.ts';
 import { MembershipParamsSchema } from './schemas.ts';
@@ -19,7 +19,7 @@ export const getTeamMemberProfile = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
   async run(ctx, { params }) {
     const { project, accessType } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     if (accessType === 'client') {
       const self = requireUser(ctx.auth);
       if (userId !== self.id) await requireTeamPermission(ctx.db, project.id, params.team_id, self.id, '$read_members');

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
-import { requireUser } from './access.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { getTeam as getTeamRow, getTeamMember } from './lookup.ts';
 import { TeamParamsSchema } from './schemas.ts';
 import { toTeamForAccess } from './wire.ts';

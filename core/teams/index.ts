@@ -13,5 +13,4 @@ export {
   type TeamRow, type TeamMemberRow,
 } from './queries.ts';
 export { toClientTeam, toServerTeam, toTeamForAccess } from './wire.ts';
-export { resolveUserId, requireUser, requireSelfForClient } from './access.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
-import { requireUser, resolveUserId } from './access.ts';
+import { requireUser, resolveMe } from '../auth/user-id.ts';
 import { toProfileJson } from './profiles.ts';
 import { listTeamMembers } from './queries.ts';
 
@@ -22,7 +22,7 @@ export const listTeamMemberProfiles = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
   async run(ctx, { query }) {
     const { project, accessType } = ctx.auth;
-    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     if (accessType === 'client') {
       const self = requireUser(ctx.auth);
       if (userId !== self.id) {

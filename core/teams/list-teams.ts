@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
-import { requireSelfForClient, resolveUserId } from './access.ts';
+import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { paginate } from './paginate.ts';
 import { listTeams as listTeamRows } from './queries.ts';
 import { toTeamForAccess } from './wire.ts';
@@ -36,7 +36,7 @@ export const listTeams = defineOperation({
   input: { query: QuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { query }) {
-    const userId = query.user_id === undefined ? undefined : resolveUserId(ctx.auth, query.user_id);
+    const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list teams');
     let teams = await listTeamRows(ctx.db, ctx.auth.project.id, userId);
     if (query.query) {

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { success } from '../lib/schemas.ts';
 import { findUser, updateUser } from '../users/index.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
-import { requireUser, resolveUserId } from './access.ts';
+import { requireUser, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
 import { deleteTeamMember } from './queries.ts';
 import { MembershipParamsSchema } from './schemas.ts';
@@ -23,7 +23,7 @@ export const removeTeamMember = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     await ctx.transaction(async (tx) => {
       if (ctx.auth.accessType === 'client') {
         const self = requireUser(ctx.auth);

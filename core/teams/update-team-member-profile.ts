@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import { defineOperation } from '../operations/define.ts';
 import type { TeamMembersTable } from '../storage/tables.ts';
-import { requireSelfForClient, resolveUserId } from './access.ts';
+import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
 import { toProfileJson } from './profiles.ts';
 import { findTeamMember, updateTeamMember } from './queries.ts';
@@ -22,7 +22,7 @@ export const updateTeamMemberProfile = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_MEMBERSHIP_NOT_FOUND'],
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveMe(ctx.auth, params.user_id);
     requireSelfForClient(ctx.auth, userId, 'update team member profiles');
     return ctx.transaction(async (tx) => {
       await getTeamMember(tx.db, project.id, params.team_id, userId);

@@ -4,7 +4,7 @@ import { defineOperation } from '../operations/define.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { TeamsTable } from '../storage/tables.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
-import { requireUser } from './access.ts';
+import { requireUser } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { findTeam, updateTeam as updateTeamRow } from './queries.ts';
 import { ClientTeamUpdateSchema, ServerTeamUpdateSchema, TeamParamsSchema } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { deleteUser, findUser } from './queries.ts';
 import { UserIdParams } from './get-user-by-id.ts';
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { findTeam } from '../teams/queries.ts';
 import { findUser } from './queries.ts';
 import { toServerUser } from './wire.ts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { resolveUserId } from '../sessions/index.ts';
+import { resolveUserId } from '../auth/user-id.ts';
 import { findUser } from './queries.ts';
 import { serverUpdateEntries } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';

@@ -91,7 +91,7 @@ describeWithServer('HTTP wire format and request authentication', (get) => {
     assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'client' }), 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', 401);
     assert.equal((await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey })).status, 200);
     assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'client', publishableClientKey: 'pck_wrong' }), 'INVALID_PUBLISHABLE_CLIENT_KEY', 401);
-    assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: keys.secretServerKey.replace(/.$/, '0') }), 'INVALID_SECRET_SERVER_KEY', 401);
+    assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: keys.secretServerKey.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }), 'INVALID_SECRET_SERVER_KEY', 401);
     // Another project's valid key is not valid here (tenant isolation).
     const other = await createProject(server);
     assertKnownError(await api(server, 'GET', '/projects/current', { projectId: other.projectId, accessType: 'server', secretServerKey: keys.secretServerKey }), 'INVALID_SECRET_SERVER_KEY', 401);
