@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findUser } from '../users/index.ts';
-import { KnownError } from '../errors/index.ts';
+import { getUser } from '../users/index.ts';
 import { userPreferences } from './preferences.ts';
 
 /**
@@ -21,7 +20,7 @@ export const listNotificationPreferences = defineOperation({
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);
-    if (!(await findUser(ctx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');
+    await getUser(ctx.db, project.id, userId);
     return { items: await userPreferences(ctx.db, project.id, userId), is_paginated: false };
   },
 });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findUser } from '../users/index.ts';
+import { getUser } from '../users/index.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { findCategory } from './categories.ts';
 import { toWirePreference } from './preferences.ts';
@@ -29,7 +29,7 @@ export const updateNotificationPreference = defineOperation({
     const category = findCategory(params.notification_category_id);
     if (!category) throw new StatusError(404, 'Notification category not found.');
     if (!category.canDisable && !body.enabled) throw new StatusError(400, 'This notification category cannot be disabled.');
-    if (!(await findUser(ctx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');
+    await getUser(ctx.db, project.id, userId);
     await upsertPreference(ctx.db, project.id, userId, category.id, body.enabled);
     return toWirePreference(category, category.canDisable ? body.enabled : true);
   },

@@ -1,7 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
 import { resolveMe } from '../auth/user-id.ts';
-import { findUser } from '../users/index.ts';
+import { getUser } from '../users/index.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
@@ -23,7 +22,7 @@ export const grantProjectPermission = defineOperation({
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);
     return ctx.transaction(async (tx) => {
-      if (!(await findUser(tx.db, projectId, userId))) throw new KnownError('USER_NOT_FOUND');
+      await getUser(tx.db, projectId, userId);
       await checkGrantable(tx.db, projectId, 'project', params.permission_id);
       await insertProjectGrant(tx.db, projectId, userId, params.permission_id, tx.now);
       return { id: params.permission_id, user_id: userId };

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser } from '../users/index.ts';
+import { getUser } from '../users/index.ts';
 import { grantTeamDefaults } from '../permissions/index.ts';
 import { resolveMe } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
@@ -26,7 +26,7 @@ export const addTeamMember = defineOperation({
     const userId = resolveMe(ctx.auth, params.user_id);
     return ctx.transaction(async (tx) => {
       await getTeam(tx.db, project.id, params.team_id);
-      if (!(await findUser(tx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');
+      await getUser(tx.db, project.id, userId);
       if (await findTeamMember(tx.db, project.id, params.team_id, userId)) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
       await insertTeamMember(tx.db, project.id, params.team_id, userId, tx.now);
       await grantTeamDefaults(tx.db, project, params.team_id, userId, 'member', tx.now);

@@ -1,8 +1,8 @@
 import { defineOperation } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { deleteUser, findUser } from './queries.ts';
+import { deleteUser } from './queries.ts';
+import { getUser } from './get-user.ts';
 import { UserIdParams } from './get-user-by-id.ts';
 
 /**
@@ -20,8 +20,7 @@ export const deleteUserById = defineOperation({
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { params }) {
     const { project } = ctx.auth;
-    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
-    if (!user) throw new KnownError('USER_NOT_FOUND');
+    const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
     await deleteUser(ctx.db, project.id, user.id);
     return success;
   },

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findTeam } from '../teams/queries.ts';
-import { findUser } from './queries.ts';
+import { getUser } from './get-user.ts';
 import { toServerUser } from './wire.ts';
 
 /** Path parameters of the `/users/{user_id}` operations; `me` is the signed-in user. */
@@ -25,8 +24,7 @@ export const getUserById = defineOperation({
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { params }) {
     const { project } = ctx.auth;
-    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
-    if (!user) throw new KnownError('USER_NOT_FOUND');
+    const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
     const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
     return toServerUser(user, project.config, team);
   },

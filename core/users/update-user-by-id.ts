@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findUser } from './queries.ts';
+import { getUser } from './get-user.ts';
 import { serverUpdateEntries } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 import { UserIdParams } from './get-user-by-id.ts';
@@ -22,8 +21,7 @@ export const updateUserById = defineOperation({
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;
-    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
-    if (!user) throw new KnownError('USER_NOT_FOUND');
+    const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
     return updateUserFields(ctx, project, user, body, accessType);
   },
 });
