@@ -4,6 +4,7 @@ import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
+import { hkdfSync } from 'node:crypto';
 
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
@@ -40,6 +41,8 @@ export interface RuntimeOptions {
   smtpUrl?: string | null;
   /** Real-time polling interval of the email delivery worker in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
+  webhookPollIntervalMs?: number;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -57,10 +60,18 @@ export interface Runtime {
   readonly emailPollIntervalMs: number;
   /** Project and key lookups of request authentication (core/auth/request-cache.ts). */
   readonly requestCache: RequestCache;
+  /**
+   * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
+   * `info` naming the purpose), so each use of the secret gets an independent key.
+   */
+  deriveKey(info: string): Buffer;
+  /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
+  readonly webhookPollIntervalMs: number;
 }
 
 /** Builds the runtime services from options. */
 export function createRuntime(options: RuntimeOptions): Runtime {
+  const derived = new Map<string, Buffer>();
   return {
     storage: options.storage,
     db: options.storage.db,
@@ -74,5 +85,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
+    deriveKey(info) {
+      let key = derived.get(info);
+      if (!key) {
+        key = Buffer.from(hkdfSync('sha256', options.secret, 'gatehouse', info, 32));
+        derived.set(info, key);
+      }
+      return key;
+    },
+    webhookPollIntervalMs: options.webhookPollIntervalMs ?? 1000,
   };
 }

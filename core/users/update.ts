@@ -7,7 +7,8 @@ import { findTeam, isTeamMember } from '../teams/queries.ts';
 import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
 import { findOtherUserByAuthEmail, findUser, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';
-import { toUserForAccess } from './wire.ts';
+import { toServerUser, toUserForAccess } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
@@ -43,6 +44,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     await mapEmailRace(tx, email ?? null, () => updateUser(tx.db, project.id, user.id, columns));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
+    await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team));
     return toUserForAccess(accessType, updated, project.config, team);
   });
 }
