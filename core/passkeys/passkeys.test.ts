@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, type Caller } from '../../test/helpers/api.ts';
+import { api, assertKnownError, createProject, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
 import { SoftAuthenticator } from '../../test/helpers/webauthn.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 
@@ -139,7 +139,7 @@ describeWithServer('passkeys', (get) => {
     const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', p.client, {});
     const response = authenticator.authenticate(init.body.options_json, ORIGIN);
     const sig = Buffer.from(response.response.signature, 'base64url');
-    sig[sig.length - 1] ^= 0x01;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 0x01, sig.length - 1);
     const tampered = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: { ...response, response: { ...response.response, signature: sig.toString('base64url') } }, code: init.body.code });
     assertKnownError(tampered, 'PASSKEY_AUTHENTICATION_FAILED', 400);
   });
@@ -155,7 +155,7 @@ describeWithServer('passkeys', (get) => {
 
     const off = await api(server, 'PATCH', '/internal/projects/current', p.admin, { config: { passkey_enabled: false } });
     assert.equal(off.status, 200, off.text);
-    const notEnabled = (res: Awaited<ReturnType<typeof api>>) => {
+    const notEnabled = (res: ApiResponse) => {
       assertKnownError(res, 'PASSKEY_AUTHENTICATION_NOT_ENABLED', 400);
       assert.equal(res.body.error, 'Passkey authentication is not enabled for this project.');
     };
