@@ -3,7 +3,7 @@ import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
 import type { AppCore } from './objects.ts';
-import { assertTrustedRedirect, performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
