@@ -123,6 +123,7 @@ export const errorCatalogue = {
   TEAM_ALREADY_EXISTS: entry(409, (d) => `Team ${String(d.team_id)} already exists.`, ['team_id']),
   TEAM_MEMBERSHIP_NOT_FOUND: entry(404, (d) => `User ${String(d.user_id)} is not found in team ${String(d.team_id)}.`, ['team_id', 'user_id']),
   TEAM_MEMBERSHIP_ALREADY_EXISTS: entry(409, 'Team membership already exists.'),
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: entry(403, (d) => `Restricted users cannot accept team invitations. Reason: ${String((d.restricted_reason as { type?: string } | undefined)?.type ?? 'anonymous')}. Please complete the onboarding process before accepting team invitations.`, ['restricted_reason']),
   TEAM_PERMISSION_REQUIRED: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)} in team ${String(d.team_id)}.`, ['team_id', 'user_id', 'permission_id']),
   TEAM_PERMISSION_NOT_FOUND: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)} in team ${String(d.team_id)}.`, ['team_id', 'user_id', 'permission_id']),
   PROJECT_PERMISSION_REQUIRED: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)}.`, ['user_id', 'permission_id']),
