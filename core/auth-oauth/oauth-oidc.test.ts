@@ -93,7 +93,7 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
 
   it('refuses an untrusted redirect_uri or error_redirect_url with REDIRECT_URL_NOT_WHITELISTED before sending anyone to the provider', async () => {
     const server = get();
-    for (const extra of [{}, { error_redirect_url: 'https://evil.example.com/error' }]) {
+    for (const extra of [{}, { error_redirect_url: 'https://evil.example.com/error' }] as Record<string, string>[]) {
       const flow = extra.error_redirect_url ? newAppFlow() : newAppFlow('https://evil.example.com/callback');
       const res = await fetch(authorizeUrl(server, 'acme', projectId, flow, extra), { redirect: 'manual' });
       const body = await res.json() as { code: string };

@@ -9,7 +9,7 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** Compares two strings in time independent of where they differ (lengths may leak). */
+/** Compares two strings in time independent of where they differ (only the lengths may leak). */
 export function constantTimeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);

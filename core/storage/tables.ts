@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /**
  * Table types of the one logical schema shared by every adapter.
  *
@@ -29,6 +27,8 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+  // passkeys (0007)
+  passkeys: PasskeysTable;
   oauth_flows: OAuthFlowsTable;
   oauth_authorization_codes: OAuthAuthorizationCodesTable;
   oauth_accounts: OAuthAccountsTable;
@@ -140,9 +140,6 @@ export interface RefreshTokensTable {
   expires_at: number | null;
   is_impersonation: Bool;
 }
-
-/** Unused marker to keep `Generated` importable for later tables with database defaults. */
-export type _Generated<T> = Generated<T>;
 
 /** One emailed code (core/verification-codes); `code_hash`/`nonce_hash` are SHA-256 of the code and of `code.slice(6)`. */
 export interface VerificationCodesTable {
@@ -323,4 +320,24 @@ export interface OAuthTokensTable {
   expires_at: number | null;
   is_valid: Bool;
   created_at: number;
+}
+
+/** A user's WebAuthn credential (core/passkeys). Binary values are base64url text. */
+export interface PasskeysTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  /** The credential id, base64url (as the browser reports it). */
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** Signature counter last seen (WebAuthn L3 §6.1.1). */
+  counter: number;
+  /** JSON array of authenticator transports. */
+  transports: string;
+  /** `singleDevice` or `multiDevice`. */
+  device_type: string;
+  backed_up: Bool;
+  created_at: number;
+  last_used_at: number | null;
 }
