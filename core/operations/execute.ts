@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
-import { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
@@ -142,9 +142,4 @@ function makeContext(
     },
   };
   return ctx;
-}
-
-/** True when the catalogue has the code (used by the registry test). */
-export function isCatalogued(code: string): code is KnownErrorCode {
-  return code in errorCatalogue;
 }
