@@ -45,9 +45,17 @@ export function knownErrorResponse(error: KnownError): OperationResponse {
   };
 }
 
-/** Serializes any thrown value: known errors and status errors as themselves, the rest as 500. */
+/**
+ * Serializes any thrown value: known errors and status errors as themselves, a database outage
+ * (the adapter's `isUnavailable`) as DATABASE_UNAVAILABLE (503), the rest as 500.
+ */
 export function errorResponse(runtime: Runtime, error: unknown, requestId?: string): OperationResponse {
   if (error instanceof KnownError) return knownErrorResponse(error);
+  if (runtime.storage.isUnavailable(error)) {
+    // A database outage is not a bug: a retryable 503 with a known code, the cause only in the log.
+    runtime.log.warn({ request_id: requestId, err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
+    return knownErrorResponse(new KnownError('DATABASE_UNAVAILABLE'));
+  }
   if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
   const body = runtime.environment === 'production'
     ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
@@ -90,7 +98,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
       validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
     ]);
-    const problems = parts.flatMap((p) => p.problems);
+    const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
     if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
     const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
 
