@@ -18,6 +18,8 @@ import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
 // mfa
 import * as mfa from '../mfa/index.ts';
+// passkeys
+import * as passkeys from '../passkeys/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -56,4 +58,7 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
   // mfa
   mfa.signInWithMfa, mfa.checkMfaAttemptCode,
+  // passkeys
+  passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
+  passkeys.listPasskeys, passkeys.deletePasskey,
 ];

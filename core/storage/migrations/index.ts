@@ -4,6 +4,7 @@ import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
+import { passkeys } from './0007-passkeys.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004-teams-permissions': teamsPermissions,
   '0005-activity': activity,
   '0006-mfa-cli': mfaCli,
+  '0007-passkeys': passkeys,
 };
