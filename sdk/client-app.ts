@@ -3,7 +3,7 @@ import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
 import type { AppCore } from './objects.ts';
-import { assertTrustedRedirect, performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
@@ -470,9 +470,14 @@ export class ClientApp {
     return this.redirectToUrl(this.signInUrlWithReturn());
   }
 
+  /** The sign-up URL with `after_auth_return_to` holding the current relative location. */
+  signUpUrlWithReturn(): string {
+    return withReturnTo(this.urls.signUp, this.currentLocation());
+  }
+
   /** Goes to sign-up, carrying `after_auth_return_to`. */
   redirectToSignUp(): Promise<void> {
-    return this.redirectToUrl(withReturnTo(this.urls.signUp, this.currentLocation()));
+    return this.redirectToUrl(this.signUpUrlWithReturn());
   }
 
   /** Goes to account settings. */

@@ -6,8 +6,6 @@ export type { KnownErrorCode };
 export const INVALID_ACCESS_TOKEN_CODES: readonly string[] = ['INVALID_ACCESS_TOKEN', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN'];
 /** Codes of the REFRESH_TOKEN_ERROR family: the session is invalid and both tokens are cleared. */
 export const REFRESH_TOKEN_ERROR_CODES: readonly string[] = ['REFRESH_TOKEN_ERROR', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'PROVIDER_REJECTED'];
-/** Codes on admin calls that mark an admin access token expired (product-spec §7). */
-export const INVALID_ADMIN_TOKEN_CODES: readonly string[] = ['UNPARSABLE_ADMIN_ACCESS_TOKEN', 'ADMIN_ACCESS_TOKEN_EXPIRED', 'API_KEY_NOT_FOUND'];
 
 /**
  * A known error answered by the server, rebuilt from the `x-stack-known-error` header and the

@@ -1,4 +1,4 @@
-import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile, WireUser } from './wire.ts';
+import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
 
 /** What the objects below need from their app: calls as the current caller, and cache refreshes. */
 export interface AppCore {

@@ -26,12 +26,16 @@ export function createKoaApp(core: Core): Koa {
     const started = performance.now();
     ctx.state.requestId = requestId;
     ctx.set('x-stack-request-id', requestId);
+    // The request line is written once the response has gone out (or the connection closed),
+    // never on the way to the client: a slow log sink must not delay or block answers.
+    const { method, path } = ctx;
+    ctx.res.once('close', () => {
+      log.info({ request_id: requestId, method, path, status: ctx.res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    });
     try {
       await next();
     } catch (error) {
       writeResponse(ctx, errorResponseFor(core, error, requestId));
-    } finally {
-      log.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     }
   });
 

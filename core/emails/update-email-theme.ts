@@ -23,7 +23,7 @@ export const updateEmailTheme = defineOperation({
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'theme', project.id, params.id);
-    const html = body.tsx_source !== undefined ? await validateRender(ctx, 'theme', body.tsx_source, null) : null;
+    if (body.tsx_source !== undefined) await validateRender(ctx, 'theme', body.tsx_source, null);
     await saveSource(ctx, 'theme', project.id, current, { displayName: body.display_name, tsxSource: body.tsx_source });
     return { display_name: body.display_name ?? current.displayName };
   },

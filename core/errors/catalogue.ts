@@ -36,6 +36,9 @@ export const errorCatalogue = {
   SCHEMA_ERROR: entry(400, (d) => String(d.message), ['message']),
   ALL_OVERLOADS_FAILED: entry(400, 'This endpoint has multiple overloads, but they all failed to process the request.', ['overload_errors']),
   TOO_MANY_REQUESTS: entry(429, 'Too many requests. Please wait and try again.', ['retry_after_seconds']),
+  // Gatehouse's own (upstream has no code for it): the database is unreachable, stalled or busy
+  // past its timeout. Retryable; service resumes by itself when the database is back.
+  DATABASE_UNAVAILABLE: entry(503, 'The database is temporarily unavailable. Please try again in a moment.'),
 
   // ── Project authentication ─────────────────────────────────────────────────────────────
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: entry(400, 'Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to \'client\', \'server\', or \'admin\' as appropriate.'),

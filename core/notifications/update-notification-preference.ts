@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { StatusError } from '../errors/index.ts';
 import { findCategory } from './categories.ts';
 import { toWirePreference } from './preferences.ts';
 import { upsertPreference } from './queries.ts';

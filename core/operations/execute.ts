@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
-import { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
@@ -45,9 +45,17 @@ export function knownErrorResponse(error: KnownError): OperationResponse {
   };
 }
 
-/** Serializes any thrown value: known errors and status errors as themselves, the rest as 500. */
+/**
+ * Serializes any thrown value: known errors and status errors as themselves, a database outage
+ * (the adapter's `isUnavailable`) as DATABASE_UNAVAILABLE (503), the rest as 500.
+ */
 export function errorResponse(runtime: Runtime, error: unknown, requestId?: string): OperationResponse {
   if (error instanceof KnownError) return knownErrorResponse(error);
+  if (runtime.storage.isUnavailable(error)) {
+    // A database outage is not a bug: a retryable 503 with a known code, the cause only in the log.
+    runtime.log.warn({ request_id: requestId, err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
+    return knownErrorResponse(new KnownError('DATABASE_UNAVAILABLE'));
+  }
   if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
   const body = runtime.environment === 'production'
     ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
@@ -142,9 +150,4 @@ function makeContext(
     },
   };
   return ctx;
-}
-
-/** True when the catalogue has the code (used by the registry test). */
-export function isCatalogued(code: string): code is KnownErrorCode {
-  return code in errorCatalogue;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { operations } from './registry.ts';
 import { errorCatalogue } from '../errors/catalogue.ts';
@@ -42,7 +43,14 @@ describe('operation registry', () => {
     }
   });
 
-  it('has a catalogue whose codes are unique and whose statuses are HTTP errors', () => {
+  it('has a catalogue whose codes are declared once each and whose statuses are HTTP errors', () => {
+    // An object literal keeps the last of two same-named keys silently at run time, so read the
+    // source: every `CODE: entry(` line must name a different code.
+    const source = readFileSync(new URL('../errors/catalogue.ts', import.meta.url), 'utf8');
+    const declared = [...source.matchAll(/^\s+([A-Z0-9_]+): entry\(/gm)].map((m) => m[1]!);
+    const repeated = declared.filter((code, i) => declared.indexOf(code) !== i);
+    assert.deepEqual(repeated, [], 'codes declared twice');
+    assert.deepEqual([...declared].sort(), Object.keys(errorCatalogue).sort(), 'every catalogue entry is declared as `CODE: entry(`');
     for (const [code, entry] of Object.entries(errorCatalogue)) {
       assert.match(code, /^[A-Z0-9_]+$/);
       assert.ok(entry.status >= 400 && entry.status < 600, `${code} has status ${entry.status}`);

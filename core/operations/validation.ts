@@ -11,6 +11,8 @@ type SchemaNode = {
   item?: SchemaNode;
   options?: SchemaNode[];
   value?: SchemaNode;
+  key?: string;
+  literal?: unknown;
 };
 
 /**
@@ -37,6 +39,12 @@ export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string
     }
   } else if (node.type === 'array' && node.item && Array.isArray(input)) {
     input.forEach((item, i) => findUnknownKeys(node.item!, item, `${path}[${i}]`, out));
+  } else if (node.type === 'variant' && node.options && node.key && typeof input === 'object' && !Array.isArray(input)) {
+    // A discriminated union: descend into the option its discriminator selects (issue 14 item 13:
+    // `email_config: {type: "shared", client_id}` must name `client_id`, not crash).
+    const tag = (input as Record<string, unknown>)[node.key];
+    const chosen = node.options.map(unwrap).find((o) => unwrap(o?.entries?.[node.key!])?.literal === tag);
+    if (chosen) findUnknownKeys(chosen, input, path, out);
   } else if ((node.type === 'union' || node.type === 'variant') && node.options) {
     // Only descend when exactly one option is an object schema that fits; otherwise the union's
     // own issue reports the problem.
@@ -99,9 +107,19 @@ export async function validatePart<T>(schema: AnySchema, input: unknown, root: s
   if (arrayForObject) return { problems };
   const result = await v.safeParseAsync(schema, input, { abortEarly: false });
   if (result.success) return { value: result.output as T, problems };
+  const reported = problems.length;
   for (const issue of result.issues) {
     if (issue.type === 'strict_object' && issue.expected === 'never') continue; // reported above
     problems.push(describeIssue(root, issue));
+  }
+  // A failed parse must never pass as valid: if the only issues were unknown keys the walk above
+  // could not place (inside unions), name them from valibot's own issues.
+  if (problems.length === 0 && reported === 0) {
+    for (const issue of result.issues) {
+      const key = issue.path?.at(-1)?.key;
+      const parent = issuePath(root, { ...issue, path: issue.path?.slice(0, -1) as typeof issue.path });
+      problems.push(`${parent} contains unknown properties: ${String(key)}`);
+    }
   }
   return { problems: [...new Set(problems)] };
 }

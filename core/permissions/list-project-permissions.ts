@@ -5,7 +5,7 @@ import { ProjectPermissionsQuerySchema } from './schemas.ts';
 
 /**
  * `GET /project-permissions?user_id&permission_id&recursive` → `{items: [{id, user_id}], is_paginated: false}`.
- * `recursive` defaults to true. A client must pass `user_id=me` (or its own id), else 403 text.
+ * `recursive` defaults to false (upstream `project-permissions/crud.tsx`). A client must pass `user_id=me` (or its own id), else 403 text.
  */
 export const listProjectPermissions = defineOperation({
   id: 'permissions.listProject',
@@ -18,7 +18,7 @@ export const listProjectPermissions = defineOperation({
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
-    const items = await listProjectGrants(ctx.db, ctx.auth.project.id, { userId, permissionId: query.permission_id, recursive: query.recursive ?? true });
+    const items = await listProjectGrants(ctx.db, ctx.auth.project.id, { userId, permissionId: query.permission_id, recursive: query.recursive ?? false });
     return { items, is_paginated: false };
   },
 });

@@ -5,7 +5,7 @@ import { TeamPermissionsQuerySchema } from './schemas.ts';
 
 /**
  * `GET /team-permissions?team_id&user_id&permission_id&recursive` → `{items: [{id, user_id, team_id}], is_paginated: false}`,
- * sorted by team, user, id. `recursive` (default true) adds every contained permission. A client
+ * sorted by team, user, id. `recursive` (default false, as upstream's `team-permissions/crud.tsx`) adds every contained permission. A client
  * must pass `user_id=me` (or its own id), else 403 text (wire-protocol §3.9; product-spec §9).
  */
 export const listTeamPermissions = defineOperation({
@@ -20,7 +20,7 @@ export const listTeamPermissions = defineOperation({
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
     const items = await listTeamGrants(ctx.db, ctx.auth.project.id, {
-      teamId: query.team_id, userId, permissionId: query.permission_id, recursive: query.recursive ?? true,
+      teamId: query.team_id, userId, permissionId: query.permission_id, recursive: query.recursive ?? false,
     });
     return { items, is_paginated: false };
   },

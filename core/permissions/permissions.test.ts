@@ -50,12 +50,14 @@ describeWithServer('permissions', (get) => {
     assert.equal(granted.status, 201, granted.text);
     assert.deepEqual(granted.body, { id: 'owner', user_id: alice.id, team_id: team.id });
 
-    const recursive = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client);
+    const recursive = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client);
     assert.deepEqual(ids(recursive), ['$read_members', '$update_team', 'docs:read', 'editor', 'owner']);
     assert.deepEqual(recursive.body.items[0], { id: '$read_members', team_id: team.id, user_id: alice.id });
     const flat = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=false`, alice.client);
     assert.deepEqual(ids(flat), ['owner']);
-    const filtered = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&permission_id=docs:read`, p.server);
+    // Upstream's default is direct grants only (issue 14 item 5).
+    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client)), ['owner']);
+    const filtered = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&permission_id=docs:read&recursive=true`, p.server);
     assert.deepEqual(ids(filtered), ['docs:read']);
 
     // $update_team reached through the graph lets Alice update the team as a client.
@@ -64,7 +66,7 @@ describeWithServer('permissions', (get) => {
     // Changing the middle definition changes what the top implies.
     const patched = await api(server, 'PATCH', '/team-permission-definitions/editor', p.admin, { contained_permission_ids: [] });
     assert.deepEqual(patched.body, { id: 'editor', contained_permission_ids: [] });
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client)), ['$update_team', 'editor', 'owner']);
+    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client)), ['$update_team', 'editor', 'owner']);
 
     // Renaming moves the grant.
     const renamed = await api(server, 'PATCH', '/team-permission-definitions/owner', p.admin, { id: 'boss', description: 'The boss' });
@@ -73,7 +75,7 @@ describeWithServer('permissions', (get) => {
 
     // Deleting removes grants.
     assert.deepEqual((await api(server, 'DELETE', '/team-permission-definitions/boss', p.admin)).body, { success: true });
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client)), []);
+    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client)), []);
   });
 
   it('rejects cycles, duplicate ids, missing contained permissions and bad ids', async () => {
@@ -171,7 +173,8 @@ describeWithServer('permissions', (get) => {
     assert.deepEqual(all.body.items, [{ id: 'read', user_id: alice.id }, { id: 'write', user_id: alice.id }]);
     await api(server, 'DELETE', `/project-permissions/${alice.id}/read`, p.server);
     assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}&recursive=false`, p.server)), ['write']);
-    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}`, p.server)), ['read', 'write']);
+    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}`, p.server)), ['write'], 'direct grants by default, as upstream');
+    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}&recursive=true`, p.server)), ['read', 'write']);
 
     assertKnownError(await api(server, 'POST', `/project-permissions/${MISSING}/write`, p.server, {}), 'USER_NOT_FOUND', 404);
     assertKnownError(await api(server, 'POST', `/project-permissions/${alice.id}/nope`, p.server, {}), 'PERMISSION_NOT_FOUND', 404);

@@ -19,6 +19,12 @@ export interface StorageAdapter {
   readonly schema?: string;
   /** True when `error` is a unique-constraint violation raised by this dialect's driver. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * True when `error` means the database cannot serve the request now (unreachable, stalled,
+   * connection reset or terminated, a timeout, SQLite busy) rather than a fault of the query: the
+   * core answers DATABASE_UNAVAILABLE (503) for these.
+   */
+  isUnavailable(error: unknown): boolean;
   /** Cheap round trip for readiness checks; throws when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /**
  * Table types of the one logical schema shared by every adapter.
  *
@@ -136,9 +134,6 @@ export interface RefreshTokensTable {
   expires_at: number | null;
   is_impersonation: Bool;
 }
-
-/** Unused marker to keep `Generated` importable for later tables with database defaults. */
-export type _Generated<T> = Generated<T>;
 
 /** One emailed code (core/verification-codes); `code_hash`/`nonce_hash` are SHA-256 of the code and of `code.slice(6)`. */
 export interface VerificationCodesTable {

@@ -20,7 +20,10 @@ describeWithServer('teams', (get) => {
     assert.deepEqual(mine.body.items.map((t: { id: string }) => t.id), [created.body.id]);
     assert.equal(mine.body.is_paginated, false);
 
-    const perms = await api(server, 'GET', `/team-permissions?team_id=${created.body.id}&user_id=me`, alice.client);
+    // Upstream lists direct grants unless recursive=true (issue 14 item 5): a creator has [team_admin].
+    const direct = await api(server, 'GET', `/team-permissions?team_id=${created.body.id}&user_id=me`, alice.client);
+    assert.deepEqual(direct.body, { items: [{ id: 'team_admin', team_id: created.body.id, user_id: alice.id }], is_paginated: false });
+    const perms = await api(server, 'GET', `/team-permissions?team_id=${created.body.id}&user_id=me&recursive=true`, alice.client);
     const ids = perms.body.items.map((i: { id: string }) => i.id);
     assert.deepEqual(ids, ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team', 'team_admin']);
 
@@ -199,7 +202,7 @@ describeWithServer('teams', (get) => {
   it('gives a new internal user a personal team in which it is team_admin, with the internal definitions', async () => {
     const server = get();
     const owner = await createInternalUser(server);
-    const perms = await api(server, 'GET', `/team-permissions?team_id=${owner.selectedTeamId}&user_id=me`, { ...internal.client, accessToken: owner.accessToken });
+    const perms = await api(server, 'GET', `/team-permissions?team_id=${owner.selectedTeamId}&user_id=me&recursive=true`, { ...internal.client, accessToken: owner.accessToken });
     assert.deepEqual(perms.body.items.map((i: { id: string }) => i.id), ['$invite_members', '$read_members', '$remove_members', '$update_team', 'team_admin']);
   });
   it('answers the user errors: no user for a client, and "me" without a user for the server', async () => {

@@ -1,5 +1,5 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { SignJWT, decodeJwt } from 'jose';
+import { SignJWT } from 'jose';
 import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
 
@@ -94,16 +94,6 @@ export async function signAccessToken(keys: KeyRing, baseUrl: string, subject: A
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.floor(ttlMs / 1000)))
     .sign(key!.privateKey);
-}
-
-/** The project an access token claims to be for, read without verifying it; null if garbage. */
-export function peekTokenProject(token: string): string | null {
-  try {
-    const payload = decodeJwt(token);
-    return typeof payload.project_id === 'string' ? payload.project_id : null;
-  } catch {
-    return null;
-  }
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

@@ -10,8 +10,7 @@
 // With --write, replaces the "Permissions" section of docs/benchmarks.md.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { writeDocSection } from './doc-section.mjs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -24,7 +23,6 @@ import { hasTeamPermission } from '../../core/permissions/index.ts';
 import { rebuildClosure } from '../../core/permissions/graph.ts';
 import { insertDefinition, setContained } from '../../core/permissions/queries.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USERS = 10_000;
 const TEAMS = 1_000;
 const TEAMS_PER_USER = 3;

@@ -11,13 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { writeDocSection } from './doc-section.mjs';
 import { createGatehouse } from '../../server-bin/index.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PAGE = 25;

@@ -84,8 +84,11 @@ describe('structured logs (pino)', () => {
       assert.equal(res.status, 200);
       const requestId = res.headers.get('x-stack-request-id');
       assert.ok(requestId);
-      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-      const entry = entries.find((e) => e.request_id === requestId);
+      await res.text();
+      // The line is written once the response has been sent, so it may trail the answer a little.
+      const findEntry = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.request_id === requestId);
+      for (let i = 0; i < 100 && !findEntry(); i++) await new Promise((r) => setTimeout(r, 10));
+      const entry = findEntry();
       assert.ok(entry, `no log line for ${requestId}: ${lines.join('')}`);
       assert.equal(entry.level, 'info');
       assert.equal(entry.msg, 'request');
@@ -99,6 +102,33 @@ describe('structured logs (pino)', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gatehouse.close();
+    }
+  });
+
+  it('keeps answering requests while nobody reads its stdout (log lines are dropped, not waited for)', async () => {
+    const dir = tempDir();
+    const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS }, readStdout: false });
+    try {
+      // 2,000 request lines (~400 KB) are far beyond a pipe's 64 KB: a synchronous logger
+      // froze after about 160 of them and every later request hung.
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 100; batch++) {
+        statuses.push(...await Promise.all(Array.from({ length: 20 }, async () => {
+          const res = await fetch(`${proc.url}/api/v1`, { signal: AbortSignal.timeout(10_000) });
+          await res.text();
+          return res.status;
+        })));
+      }
+      assert.equal(statuses.length, 2000);
+      assert.ok(statuses.every((s) => s === 200), `statuses: ${[...new Set(statuses)].join(', ')}`);
+      // Reading again drains what was kept: whole JSON lines only, none cut in half.
+      proc.stdout();
+      await new Promise((r) => setTimeout(r, 500));
+      const lines = proc.stdout().split('\n').filter(Boolean);
+      assert.ok(lines.length > 0);
+      for (const line of lines) assert.equal(typeof (JSON.parse(line) as { msg: string }).msg, 'string');
+    } finally {
+      proc.child.kill('SIGKILL');
     }
   });
 

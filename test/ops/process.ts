@@ -8,7 +8,7 @@ export interface GatehouseProcess {
   url: string;
   /** Milliseconds from spawn to the "Listening:" line. */
   startMs: number;
-  /** Everything the process wrote to stderr / stdout so far. */
+  /** Everything the process wrote to stderr / stdout so far (stdout: starts reading an unread pipe). */
   stderr(): string;
   stdout(): string;
   /** Resolves with the exit code and signal once the process ends. */
@@ -44,12 +44,15 @@ export const CLIENT_HEADERS = {
  *
  * @throws Error when the process exits or prints nothing within `timeoutMs`.
  */
-export function spawnGatehouse(command: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<GatehouseProcess> {
+export function spawnGatehouse(command: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; readStdout?: boolean } = {}): Promise<GatehouseProcess> {
   const started = performance.now();
   const child = spawn(command[0]!, command.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  // readStdout: false leaves the pipe unread (a stalled log shipper) until stdout() is called.
+  const readOut = () => child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  let reading = options.readStdout !== false;
+  if (reading) readOut();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`gatehouse did not start within ${options.timeoutMs ?? 20000} ms:\n${err}`)); }, options.timeoutMs ?? 20_000);
@@ -58,7 +61,7 @@ export function spawnGatehouse(command: string[], options: { cwd?: string; env?:
       const m = /Listening:\s+(\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]!, startMs: performance.now() - started, stderr: () => err, stdout: () => out, exited });
+        resolve({ child, url: m[1]!, startMs: performance.now() - started, stderr: () => err, stdout: () => { if (!reading) { reading = true; readOut(); } return out; }, exited });
       }
     });
     void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`gatehouse exited (${code ?? signal}) before listening:\n${err}`)); });

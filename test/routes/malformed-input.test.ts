@@ -14,6 +14,56 @@ import type { TestServer } from '../helpers/server.ts';
  * never a 5xx (issue 2 "Done when").
  */
 
+type SchemaNode = { type?: string; entries?: Record<string, SchemaNode>; wrapped?: SchemaNode; item?: SchemaNode; options?: SchemaNode[]; key?: string; literal?: unknown };
+
+function unwrap(s: SchemaNode | undefined): SchemaNode | undefined {
+  while (s?.wrapped) s = s.wrapped;
+  return s;
+}
+
+/**
+ * For each body field whose schema is an object (or an array of objects, or a discriminated
+ * union of objects), a body holding that field as an object with one unknown property: the
+ * answer must be SCHEMA_ERROR naming it, never a 500 (issue 14 item 13).
+ */
+function nestedUnknownBodies(op: AnyOperation): { field: string; body: Record<string, unknown> }[] {
+  const bodySchemas = [op.input.body, op.clientInput?.body].map((s) => unwrap(s as SchemaNode)).filter((s) => s?.type === 'strict_object');
+  const out: { field: string; body: Record<string, unknown> }[] = [];
+  const seen = new Set<string>();
+  for (const schema of bodySchemas) {
+    for (const [key, entry] of Object.entries(schema!.entries ?? {})) {
+      const node = unwrap(entry);
+      const objects = (n: SchemaNode | undefined): Record<string, unknown>[] => {
+        if (!n) return [];
+        if (n.type === 'strict_object' || n.type === 'object') return [{ __unknown_nested: true }];
+        if (n.type === 'variant' && n.key) {
+          return (n.options ?? []).map(unwrap).map((o) => ({ [n.key!]: unwrap(o?.entries?.[n.key!])?.literal, __unknown_nested: true }));
+        }
+        return [];
+      };
+      const direct = objects(node).map((value) => ({ field: key, body: { [key]: value } }));
+      const inArray = node?.type === 'array' ? objects(unwrap(node.item)).map((value) => ({ field: `${key}[0]`, body: { [key]: [value] } })) : [];
+      for (const c of [...direct, ...inArray]) {
+        const id = JSON.stringify(c.body);
+        if (!seen.has(id)) { seen.add(id); out.push(c); }
+      }
+      // One level deeper (e.g. PATCH /internal/projects/current body.config.email_config).
+      if (node?.type === 'strict_object') {
+        for (const [inner, innerEntry] of Object.entries(node.entries ?? {})) {
+          const n = unwrap(innerEntry);
+          const values = [...objects(n).map((value) => ({ field: `${key}.${inner}`, value })), ...(n?.type === 'array' ? objects(unwrap(n.item)).map((value) => ({ field: `${key}.${inner}[0]`, value: [value] })) : [])];
+          for (const { field, value } of values) {
+            const body = { [key]: { [inner]: value } };
+            const id = JSON.stringify(body);
+            if (!seen.has(id)) { seen.add(id); out.push({ field, body }); }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 function pathFor(op: AnyOperation): string {
   return op.path.replace(/:([a-z_]+)/gi, () => randomUUID());
 }
@@ -94,6 +144,11 @@ describeWithServer('every route with malformed input', (get) => {
         assert.match(unknown.json.error, /__unknown_field/);
         const wrongTypes = await send(server, op, json, JSON.stringify(Object.fromEntries(['email', 'password', 'display_name', 'user_id', 'team_id', 'code', 'description', 'config', 'id'].map((k) => [k, { nested: [1] }]))));
         expectKnown('wrong types', wrongTypes, ['SCHEMA_ERROR']);
+        for (const { field, body } of nestedUnknownBodies(op)) {
+          const nested = await send(server, op, json, JSON.stringify(body));
+          expectKnown(`nested unknown property in ${field}`, nested, ['SCHEMA_ERROR']);
+          assert.match(nested.json.error, /__unknown_nested/, `nested unknown property in ${field} must be named: ${nested.json.error}`);
+        }
         expectKnown('xml body', await send(server, op, { ...headersFor(callers[best]), 'content-type': 'application/xml' }, '<a/>'), ['BODY_PARSING_ERROR']);
       });
     }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificationCategories, useProject, useTeams, useUser } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
-import { AuthCard, Field, FormError, Loader, Submit, Success, emailProblem, passwordProblems, useAction } from '../common.tsx';
+import { AuthCard, Field, FormError, Loader, Success, emailProblem, passwordProblems, useAction } from '../common.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
