@@ -3,6 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
 import { revokeUserApiKeys } from '../api-keys/index.ts';
+import { removeAllPasskeys } from '../passkeys/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -16,7 +17,7 @@ import type { PasswordResetData } from './send-reset-code.ts';
  * Every session of the user and every other outstanding reset code is revoked (issue 12 finding 3).
  * When the reset is the first proof of an address nobody had verified, the account may have been
  * pre-registered by someone else (issue 12 finding 2), so whatever they could have left behind is
- * removed too: the TOTP secret and the user's API keys (docs/security.md "Account pre-hijacking").
+ * removed too: the TOTP secret, the user's API keys and passkeys (docs/security.md "Account pre-hijacking").
  *
  * Errors: PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; the verification-code outcomes; USER_NOT_FOUND
  * when the user was deleted.
@@ -44,7 +45,10 @@ export const resetPassword = defineOperation({
         ...(firstProof ? { totp_secret_base64: null } : {}),
       });
       await revokeAfterPasswordChange(tx, project.id, user.id, null);
-      if (firstProof) await revokeUserApiKeys(tx, project.id, user.id);
+      if (firstProof) {
+        await revokeUserApiKeys(tx, project.id, user.id);
+        await removeAllPasskeys(tx, project.id, user.id);
+      }
     });
     return { success: true };
   },

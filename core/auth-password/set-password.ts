@@ -12,7 +12,7 @@ import { hashPassword } from './hashing.ts';
  * Like any password change, revokes the user's other sessions and outstanding reset codes
  * (issue 12 finding 3).
  *
- * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG.
  */
 export const setPassword = defineOperation({
@@ -22,6 +22,7 @@ export const setPassword = defineOperation({
   summary: 'Set a password for a signed-in user who has none.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ password: v.string() }) },
+  requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;

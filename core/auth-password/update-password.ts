@@ -14,7 +14,7 @@ import { hashPassword, verifyPassword } from './hashing.ts';
  * tokens but the one sent in `x-stack-refresh-token`, as upstream) and every outstanding
  * password-reset code (issue 12 finding 3).
  *
- * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
  * USER_DOES_NOT_HAVE_PASSWORD; PASSWORD_CONFIRMATION_MISMATCH for a wrong old password;
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for the new one.
  */
@@ -25,6 +25,7 @@ export const updatePassword = defineOperation({
   summary: "Change the signed-in user's password.",
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
+  requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;

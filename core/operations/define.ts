@@ -90,6 +90,12 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
   readonly errors: readonly KnownErrorCode[];
   /** HTTP status of success (default 200). */
   readonly status?: number;
+  /**
+   * Needs a signed-in user: without one the request fails validation with SCHEMA_ERROR
+   * "auth.user must be defined", listed with any body problems, as upstream's request schemas
+   * declare `auth.user` defined (e.g. `auth/password/set`, `auth/password/update`).
+   */
+  readonly requiresUser?: boolean;
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

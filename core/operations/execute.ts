@@ -98,7 +98,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
       validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
     ]);
-    const problems = parts.flatMap((p) => p.problems);
+    const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
     if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
     const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
 

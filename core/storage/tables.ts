@@ -27,6 +27,8 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+  // passkeys (0007)
+  passkeys: PasskeysTable;
 }
 
 /** A user was active on `day` (UTC `YYYY-MM-DD`). */
@@ -262,4 +264,24 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   manually_revoked_at: number | null;
+}
+
+/** A user's WebAuthn credential (core/passkeys). Binary values are base64url text. */
+export interface PasskeysTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  /** The credential id, base64url (as the browser reports it). */
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** Signature counter last seen (WebAuthn L3 §6.1.1). */
+  counter: number;
+  /** JSON array of authenticator transports. */
+  transports: string;
+  /** `singleDevice` or `multiDevice`. */
+  device_type: string;
+  backed_up: Bool;
+  created_at: number;
+  last_used_at: number | null;
 }
