@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
 import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
+import { findUnstorableText } from './text-input.ts';
 
 /** A transport-free request for one operation. */
 export interface OperationRequest {
@@ -68,9 +69,9 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
 }
 
 /**
- * Runs one operation for one request: resolve the caller, check the access type, validate
- * params, query and body (all problems in one SCHEMA_ERROR), run, and serialize the result or
- * error. Never throws.
+ * Runs one operation for one request: resolve the caller, check the access type, refuse text
+ * no database can store (NUL, unpaired surrogates; text-input.ts), validate params, query and
+ * body (all problems in one SCHEMA_ERROR), run, and serialize the result or error. Never throws.
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
   try {
@@ -93,6 +94,12 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
 
     const schemas = schemasFor(op, auth);
     const body = request.method === 'GET' ? undefined : request.body;
+    const textProblems = [
+      ...findUnstorableText(request.params, 'params'),
+      ...findUnstorableText(request.query, 'query'),
+      ...findUnstorableText(body, 'body'),
+    ];
+    if (textProblems.length > 0) throw schemaError(request.method, request.pathname, textProblems);
     const parts = await Promise.all([
       validatePart(schemas.params ?? EMPTY, request.params, 'params'),
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
