@@ -27,6 +27,10 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+  // mfa, cli-auth (0006)
+  totp_used_steps: TotpUsedStepsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  cli_auth_attempts: CliAuthAttemptsTable;
   // passkeys (0007)
   passkeys: PasskeysTable;
 }
@@ -264,6 +268,39 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   manually_revoked_at: number | null;
+}
+
+/** The last TOTP time step (RFC 6238 counter) a user spent; codes of that step or earlier are refused. */
+export interface TotpUsedStepsTable {
+  user_id: string;
+  project_id: string;
+  last_step: number;
+}
+
+/** One single-use MFA recovery code, stored as SHA-256 of the normalized code (Gatehouse extension). */
+export interface MfaRecoveryCodesTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** A CLI login attempt (wire-protocol §3.5). Both codes stored hashed; no token is stored. */
+export interface CliAuthAttemptsTable {
+  id: string;
+  project_id: string;
+  polling_code_hash: string;
+  login_code_hash: string;
+  /** The session (refresh-token row id) of the anonymous user the CLI started with, if any. */
+  anon_refresh_token_id: string | null;
+  /** The user who confirmed the login code; null while pending. */
+  user_id: string | null;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+  used_at: number | null;
 }
 
 /** A user's WebAuthn credential (core/passkeys). Binary values are base64url text. */

@@ -72,10 +72,10 @@ describeWithServer('account pre-hijacking (issue 12 finding 2)', (get) => {
     const victim = uniqueEmail('victim');
     const attacker = await signUp(server, client, victim, 'attacker-chosen-pass-1');
     const attackerCaller = { ...client, accessToken: attacker.access_token };
+    const second = await signIn(server, client, victim, 'attacker-chosen-pass-1');
     await api(server, 'PATCH', '/users/me', attackerCaller, { otp_auth_enabled: true, totp_secret_base64: 'MFRGGZDFMZTWQ2LK' });
     const key = await api(server, 'POST', '/user-api-keys', attackerCaller, { user_id: 'me', description: 'backdoor' });
     assert.equal(key.status, 200, key.text);
-    const second = await signIn(server, client, victim, 'attacker-chosen-pass-1');
 
     const code = await resetCode(server, client, victim);
     assert.deepEqual((await api(server, 'POST', '/auth/password/reset', client, { code, password: 'victims own pass 2' })).body, { success: true });

@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
+import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '0003-email': email,
   '0004-teams-permissions': teamsPermissions,
   '0005-activity': activity,
+  '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
 };
