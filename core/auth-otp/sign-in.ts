@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
-import { issueSession } from '../sessions/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
@@ -16,7 +16,8 @@ import type { OtpSignInData } from './send-sign-in-code.ts';
  * enabled and its email marked verified, since receiving the code proves it.
  *
  * Errors: the verification-code outcomes (max attempts, not found, expired, used);
- * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused).
+ * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused);
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED for a user with TOTP on (the code is spent, no tokens).
  */
 export const signInWithOtp = defineOperation({
   id: 'authOtp.signIn',
@@ -25,10 +26,10 @@ export const signInWithOtp = defineOperation({
   summary: 'Sign in with an emailed code or magic link.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
-  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED'],
+  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    return useVerificationCode<OtpSignInData, object>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
+    const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
       const email = code.data.email;
       let user: UserRow | null = await findUserByAuthEmail(tx.db, project.id, email);
       let isNewUser = false;
@@ -43,8 +44,9 @@ export const signInWithOtp = defineOperation({
         }));
         isNewUser = true;
       }
-      const session = await issueSession(tx, project, user);
-      return { access_token: session.accessToken, refresh_token: session.refreshToken, is_new_user: isNewUser, user_id: user.id };
+      return { user, isNewUser };
     });
+    // After the commit: the code is spent even when a second factor is still due.
+    return finishSignIn(ctx, project, user, { is_new_user: isNewUser });
   },
 });
