@@ -4,7 +4,7 @@ import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
   deleteCodeById, findCodeByHash, findCodeById, incrementAttempts, insertVerificationCode, listActiveCodes,
-  markCodeUsed, maxAttemptsForNonce, type VerificationCodeRow,
+  markCodeUsed, markUserCodesUsed, maxAttemptsForNonce, type VerificationCodeRow,
 } from './queries.ts';
 
 /** Default code lifetime: 7 days, in ms (wire-protocol §7). */
@@ -196,4 +196,15 @@ export async function findVerificationCode<D extends VerificationData = Verifica
 /** Revokes (deletes) one code by id; true when it existed. */
 export function revokeVerificationCode(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, id: string): Promise<boolean> {
   return deleteCodeById(ctx.db, projectId, purpose, id);
+}
+
+/**
+ * Invalidates every outstanding code of `purpose` issued for `userId` (marks them used, so a
+ * later attempt answers VERIFICATION_CODE_ALREADY_USED). Used to retire older password-reset
+ * links after a reset or a password change (issue 12 finding 3). Joins the caller's transaction.
+ *
+ * @returns how many codes were invalidated.
+ */
+export function revokeUserCodes(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, userId: string): Promise<number> {
+  return markUserCodesUsed(ctx.db, projectId, purpose, userId, ctx.now);
 }
