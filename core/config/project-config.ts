@@ -194,14 +194,14 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 
 /**
  * Checks the rules that span several fields (product-spec §5): a production-mode project may
- * only trust HTTPS, non-localhost, non-IP domains and must have `allow_localhost` off.
+ * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).
  */
 export function configProblems(config: ProjectConfig, isProductionMode: boolean): string[] {
   const problems: string[] = [];
   if (isProductionMode) {
-    if (config.allowLocalhost) problems.push('allow_localhost must be false in production mode');
+    // allow_localhost stays settable in production mode, as upstream allows (issue 14 item 12).
     for (const d of config.domains) {
       if (!isProductionSafeDomainUrl(d.domain)) {
         problems.push(`domain ${d.domain} is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)`);

@@ -92,7 +92,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     }
 
     const schemas = schemasFor(op, auth);
-    const body = request.method === 'GET' ? undefined : request.body;
+    const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
     const parts = await Promise.all([
       validatePart(schemas.params ?? EMPTY, request.params, 'params'),
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
