@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
+import { assertOtpMayReach } from './ownership.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../users/schemas.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
@@ -17,9 +18,9 @@ export type OtpSignInData = { email: string; callback_url: string };
  *
  * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;
  * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{email, would_work_if_email_was_verified: true}`
- * when a user signs in with this address (primary or not) through a channel that is not verified;
- * SIGN_UP_NOT_ENABLED when no user has it and sign-up is off (upstream
- * `auth/otp/sign-in/verification-code-handler.tsx` `ensureUserForEmailAllowsOtp`).
+ * when a user signs in with this address (primary or not) through a channel that is not verified,
+ * whether or not that user turned OTP sign-in on (issue 12 finding 2); SIGN_UP_NOT_ENABLED when no
+ * user has it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  */
 export const sendSignInCode = defineOperation({
   id: 'authOtp.sendSignInCode',
@@ -44,9 +45,7 @@ export const sendSignInCode = defineOperation({
     const email = normalizeEmail(body.email);
     return ctx.transaction(async (tx) => {
       const found = await findAuthEmailChannel(tx.db, project.id, email);
-      if (found && !found.channel.isVerified) {
-        throw new KnownError('USER_EMAIL_ALREADY_EXISTS', { email: found.channel.value, would_work_if_email_was_verified: true });
-      }
+      assertOtpMayReach(found, email);
       if (!found && !project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
       const existing = found?.user ?? null;
       const data: OtpSignInData = { email, callback_url: body.callback_url };

@@ -108,9 +108,9 @@ export const errorCatalogue = {
   TEAM_INVITATION_EMAIL_MISMATCH: entry(403, 'This invitation was sent to a different e-mail address.'),
 
   // ── Passkey and multi-factor ───────────────────────────────────────────────────────────
-  PASSKEY_REGISTRATION_FAILED: entry(400, (d) => `Passkey registration failed: ${String(d.message ?? '')}`, ['message']),
+  PASSKEY_REGISTRATION_FAILED: entry(400, (d) => String(d.message ?? 'Passkey registration failed.'), ['message']),
   PASSKEY_WEBAUTHN_ERROR: entry(400, (d) => `WebAuthn error: ${String(d.message ?? '')}`, ['message', 'code']),
-  PASSKEY_AUTHENTICATION_FAILED: entry(400, (d) => `Passkey authentication failed: ${String(d.message ?? '')}`, ['message']),
+  PASSKEY_AUTHENTICATION_FAILED: entry(400, (d) => String(d.message ?? 'Passkey authentication failed.'), ['message']),
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: entry(400, 'Multi-factor authentication is required for this user.', ['attempt_code']),
   INVALID_TOTP_CODE: entry(400, 'The TOTP code is invalid. Please try again.'),
 

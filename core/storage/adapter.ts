@@ -48,6 +48,9 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'gatehouse_migrations',
     migrationLockTableName: 'gatehouse_migrations_lock',
+    // Parallel work reserves migration numbers up front and lands in any order (0007 may ship
+    // before 0006), so a database that already ran a later number must still accept an earlier one.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   let { error, results } = await migrator.migrateToLatest();

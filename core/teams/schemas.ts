@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { MetadataSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Team display name: required, 1–256 characters (product-spec §5). */
 /** Upstream accepts an empty team display name (issue 14 item 12); only the length is capped. */
@@ -22,7 +22,7 @@ export const ImageUrlSchema = v.nullable(v.pipe(
   v.check(isImageUrl, 'must be a valid URL or base64 image data'),
 ));
 
-const Metadata = v.optional(v.nullable(v.unknown()));
+const Metadata = v.optional(MetadataSchema);
 
 const clientTeamEntries = {
   display_name: TeamDisplayNameSchema,
