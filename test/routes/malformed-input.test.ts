@@ -170,7 +170,8 @@ describeWithServer('every route with malformed input', (get) => {
         expectKnown(`NUL in query.${key}`, res, ['SCHEMA_ERROR']);
         assert.match(res.json.error, new RegExp(`query\\.${key}`));
       }
-      if (op.method !== 'GET') {
+      // A route that ignores its body (upstream's DELETE /teams/{id}) never reads these strings.
+      if (op.method !== 'GET' && !op.ignoresBody) {
         const keys = schemaKeys(schemas.body);
         for (const bad of [NUL, LONE_SURROGATE]) {
           const body = `{${[...keys.map((k) => `"${k}": ${bad}`), `"__nested": {"k": [${bad}]}`].join(', ')}}`;
