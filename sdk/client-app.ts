@@ -470,9 +470,14 @@ export class ClientApp {
     return this.redirectToUrl(this.signInUrlWithReturn());
   }
 
+  /** The sign-up URL with `after_auth_return_to` holding the current relative location. */
+  signUpUrlWithReturn(): string {
+    return withReturnTo(this.urls.signUp, this.currentLocation());
+  }
+
   /** Goes to sign-up, carrying `after_auth_return_to`. */
   redirectToSignUp(): Promise<void> {
-    return this.redirectToUrl(withReturnTo(this.urls.signUp, this.currentLocation()));
+    return this.redirectToUrl(this.signUpUrlWithReturn());
   }
 
   /** Goes to account settings. */

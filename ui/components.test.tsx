@@ -8,6 +8,7 @@ import { GatehouseProvider, useUser } from '../sdk/react.tsx';
 import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
+import { CapabilitiesContext } from './common.tsx';
 import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
 const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
@@ -301,6 +302,19 @@ describe('SelectedTeamSwitcher and TeamInvitation', () => {
     assert.ok(transport.requests.some((r) => r.path === '/team-invitations/accept'));
   });
 
+  it('keeps the invitation in both the sign-in and the create-an-account links of a signed-out invitee', async () => {
+    setUrl('/handler/team-invitation?code=inv123');
+    const { app } = makeApp();
+    const c = await show(app, <TeamInvitation />);
+    await waitForText(c, 'to accept the invitation');
+    const back = '/handler/team-invitation?code=inv123';
+    for (const name of ['sign in', 'create an account']) {
+      const link = Array.from(c.querySelectorAll('a')).find((a) => a.textContent === name)!;
+      assert.equal(new URL(link.getAttribute('href')!, 'http://x').searchParams.get('after_auth_return_to'), back, name);
+    }
+    setUrl('/handler/sign-in');
+  });
+
   it('shows an invalid invitation code as an error', async () => {
     const { app } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { status: 404, knownError: 'VERIFICATION_CODE_NOT_FOUND' } : undefined, true);
     const c = await show(app, <TeamInvitation code="bad" />);
@@ -391,6 +405,14 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     await waitForText(c, 'Sign in with a passkey');
     await click(c, 'Sign in with a passkey');
     await waitForText(c, 'WebAuthn is not supported in this browser');
+  });
+
+  it('Passkey and OAuth buttons stay hidden while the server cannot do them (hosted pages pass its capabilities)', async () => {
+    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
+    const c = await show(app, <CapabilitiesContext.Provider value={{ passkey: false, oauth: false }}><SignIn /></CapabilitiesContext.Provider>);
+    await waitForText(c, 'Email & password');
+    assert.equal(/passkey|GitHub/i.test(c.textContent ?? ''), false, c.textContent ?? '');
+    assert.equal(/or continue with email/.test(c.textContent ?? ''), false, 'no separator without other methods');
   });
 
   it('Magic-link callback: signs in with the code, or shows why not', async () => {

@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
 import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
+import { findUnstorableText } from './text-input.ts';
 
 /** A transport-free request for one operation. */
 export interface OperationRequest {
@@ -49,9 +50,17 @@ export function knownErrorResponse(error: KnownError): OperationResponse {
   };
 }
 
-/** Serializes any thrown value: known errors and status errors as themselves, the rest as 500. */
+/**
+ * Serializes any thrown value: known errors and status errors as themselves, a database outage
+ * (the adapter's `isUnavailable`) as DATABASE_UNAVAILABLE (503), the rest as 500.
+ */
 export function errorResponse(runtime: Runtime, error: unknown, requestId?: string): OperationResponse {
   if (error instanceof KnownError) return knownErrorResponse(error);
+  if (runtime.storage.isUnavailable(error)) {
+    // A database outage is not a bug: a retryable 503 with a known code, the cause only in the log.
+    runtime.log.warn({ request_id: requestId, err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
+    return knownErrorResponse(new KnownError('DATABASE_UNAVAILABLE'));
+  }
   if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
   const body = runtime.environment === 'production'
     ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
@@ -64,9 +73,9 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
 }
 
 /**
- * Runs one operation for one request: resolve the caller, check the access type, validate
- * params, query and body (all problems in one SCHEMA_ERROR), run, and serialize the result or
- * error. Never throws.
+ * Runs one operation for one request: resolve the caller, check the access type, refuse text
+ * no database can store (NUL, unpaired surrogates; text-input.ts), validate params, query and
+ * body (all problems in one SCHEMA_ERROR), run, and serialize the result or error. Never throws.
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
   try {
@@ -89,12 +98,18 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
 
     const schemas = schemasFor(op, auth);
     const body = request.method === 'GET' ? undefined : request.body;
+    const textProblems = [
+      ...findUnstorableText(request.params, 'params'),
+      ...findUnstorableText(request.query, 'query'),
+      ...findUnstorableText(body, 'body'),
+    ];
+    if (textProblems.length > 0) throw schemaError(request.method, request.pathname, textProblems);
     const parts = await Promise.all([
       validatePart(schemas.params ?? EMPTY, request.params, 'params'),
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
       validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
     ]);
-    const problems = parts.flatMap((p) => p.problems);
+    const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
     if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
     const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
 

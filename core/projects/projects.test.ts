@@ -99,6 +99,9 @@ describeWithServer('projects', (get) => {
     const item = list.body.items[0];
     assert.deepEqual(item.secret_server_key, { last_four: keys.secretServerKey.slice(-4) });
     assert.equal(JSON.stringify(list.body).includes(keys.secretServerKey), false);
+    // As upstream (apps/e2e/.../internal/api-keys.test.ts): an active key carries no
+    // manually_revoked_at_millis at all, a revoked one carries the time.
+    assert.equal('manually_revoked_at_millis' in item, false);
 
     const revoked = await api(server, 'PATCH', `/internal/api-keys/${item.id}`, admin, { revoked: true });
     assert.equal(typeof revoked.body.manually_revoked_at_millis, 'number');
