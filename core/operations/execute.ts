@@ -6,7 +6,8 @@ import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
 import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
-import { findUnstorableText } from './text-input.ts';
+import { findInputProblems } from './input-shape.ts';
+import { stringifyJson } from '../lib/json-text.ts';
 
 /** A transport-free request for one operation. */
 export interface OperationRequest {
@@ -70,8 +71,9 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
 
 /**
  * Runs one operation for one request: resolve the caller, check the access type, refuse text
- * no database can store (NUL, unpaired surrogates; text-input.ts), validate params, query and
- * body (all problems in one SCHEMA_ERROR), run, and serialize the result or error. Never throws.
+ * no database can store and over-deep nesting (input-shape.ts), validate params, query and body
+ * (all problems in one SCHEMA_ERROR), run, and serialize the result or error (stringifyJson:
+ * rows of any depth stored before the bounds existed still serialize). Never throws.
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
   try {
@@ -94,12 +96,12 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
 
     const schemas = schemasFor(op, auth);
     const body = request.method === 'GET' ? undefined : request.body;
-    const textProblems = [
-      ...findUnstorableText(request.params, 'params'),
-      ...findUnstorableText(request.query, 'query'),
-      ...findUnstorableText(body, 'body'),
+    const shapeProblems = [
+      ...findInputProblems(request.params, 'params'),
+      ...findInputProblems(request.query, 'query'),
+      ...findInputProblems(body, 'body'),
     ];
-    if (textProblems.length > 0) throw schemaError(request.method, request.pathname, textProblems);
+    if (shapeProblems.length > 0) throw schemaError(request.method, request.pathname, shapeProblems);
     const parts = await Promise.all([
       validatePart(schemas.params ?? EMPTY, request.params, 'params'),
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
@@ -117,7 +119,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
     }
     if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
-    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(result ?? { success: true }), headers: {} };
+    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
   } catch (error) {
     if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
       return errorResponse(runtime, new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`), requestId);

@@ -23,6 +23,7 @@ import * as cliAuth from '../cli-auth/index.ts';
 // passkeys
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
+import * as connectedAccounts from '../connected-accounts/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -69,4 +70,6 @@ export const operations: readonly AnyOperation[] = [
   // auth-oauth (issue 15)
   authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize,
   authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
+  authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
+  connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
 ];

@@ -4,6 +4,8 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
 import { SoftAuthenticator } from '../../test/helpers/webauthn.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
+import { randomBytes } from 'node:crypto';
+import { generateTotp } from '../mfa/index.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
@@ -103,6 +105,26 @@ describeWithServer('passkeys', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: res.authentication_response, code: res.code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
     const second = await signIn(server, p.client, authenticator);
     assert.equal(second.status, 200, 'a second ceremony with a fresh challenge works (counter advanced)');
+  });
+
+  it('asks a user with TOTP on for the second factor instead of issuing tokens, then completes with /auth/mfa/sign-in', async () => {
+    const server = get();
+    const p = await createProject(server, { passkey_enabled: true });
+    const user = await signedInUser(server, p);
+    const authenticator = new SoftAuthenticator();
+    assert.equal((await register(server, user.client, authenticator)).status, 200);
+    const secret = randomBytes(20).toString('base64');
+    assert.equal((await api(server, 'PATCH', '/users/me', user.client, { totp_secret_base64: secret })).status, 200);
+
+    const res = await signIn(server, p.client, authenticator);
+    assertKnownError(res, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 400);
+    assert.equal('access_token' in res.body, false);
+    const attempt = res.body.details.attempt_code;
+    assert.match(attempt, /^[0-9a-z]{45}$/);
+    const done = await api(server, 'POST', '/auth/mfa/sign-in', p.client, { type: 'totp', totp: generateTotp(secret, server.clock.now()), code: attempt });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.body.user_id, user.id);
+    assert.equal(done.body.is_new_user, false);
   });
 
   it('refuses a response signed over another challenge, for registration and for sign-in, and burns the code', async () => {
