@@ -84,7 +84,7 @@ async function send(server: TestServer, op: AnyOperation, headers: Record<string
   const text = await res.text();
   let json: any = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') };
+  return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error') };
 }
 
 function expectKnown(what: string, res: Awaited<ReturnType<typeof send>>, codes: string[]) {
