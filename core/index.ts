@@ -40,6 +40,8 @@ export interface CoreOptions {
   emailPollIntervalMs?: number;
   /** Webhook delivery worker polling interval in ms (default 1000). */
   webhookPollIntervalMs?: number;
+  /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
+  oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */

@@ -6,6 +6,14 @@ import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 import { hkdfSync } from 'node:crypto';
 
+/**
+ * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
+ * `{ github: { authorizationEndpoint: 'http://127.0.0.1:4000/login/oauth/authorize', … } }`.
+ * Only `createGatehouse` options can set it (never project config or environment variables), and
+ * the runtime refuses it in the `production` environment.
+ */
+export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -43,6 +51,8 @@ export interface RuntimeOptions {
   emailPollIntervalMs?: number;
   /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
   webhookPollIntervalMs?: number;
+  /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
+  oauthEndpointOverrides?: OAuthEndpointOverrides;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -67,10 +77,16 @@ export interface Runtime {
   deriveKey(info: string): Buffer;
   /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
   readonly webhookPollIntervalMs: number;
+  /** Test-only OAuth endpoint overrides (empty outside tests). */
+  readonly oauthEndpointOverrides: OAuthEndpointOverrides;
 }
 
 /** Builds the runtime services from options. */
 export function createRuntime(options: RuntimeOptions): Runtime {
+  const environment = options.environment ?? 'production';
+  if (options.oauthEndpointOverrides && Object.keys(options.oauthEndpointOverrides).length > 0 && environment === 'production') {
+    throw new Error('oauthEndpointOverrides is a test-only option and cannot be used in the production environment');
+  }
   const derived = new Map<string, Buffer>();
   return {
     storage: options.storage,
@@ -80,7 +96,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     keys: createKeyRing(options.secret),
     accessTokenTtlMs: options.accessTokenTtlMs ?? 600_000,
     strictErrors: options.strictErrors ?? false,
-    environment: options.environment ?? 'production',
+    environment,
     log: options.logger ?? silentLogger,
     requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
     smtpUrl: options.smtpUrl ?? null,
@@ -94,5 +110,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return key;
     },
     webhookPollIntervalMs: options.webhookPollIntervalMs ?? 1000,
+    oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
   };
 }

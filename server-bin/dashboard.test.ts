@@ -3,8 +3,11 @@ import { it } from 'node:test';
 import { describeWithServer } from '../test/helpers/suite.ts';
 import { api, internal } from '../test/helpers/api.ts';
 import { DASHBOARD_SCRIPT_PATH, isDashboardPath } from './dashboard.ts';
+import { operations } from '../core/operations/registry.ts';
+import { serverCapabilities } from '../core/operations/capabilities.ts';
 
-const bootOf = (html: string) => JSON.parse(/window\.__GATEHOUSE_DASHBOARD__=(\{.*?\});<\/script>/.exec(html)![1]!) as { firstRun: boolean; signUpOpen: boolean; serverPath: string };
+const bootOf = (html: string) => JSON.parse(/window\.__GATEHOUSE_DASHBOARD__=(\{.*?\});<\/script>/.exec(html)![1]!) as { firstRun: boolean; signUpOpen: boolean; serverPath: string; capabilities?: unknown };
+const CAPABILITIES = serverCapabilities(operations);
 
 describeWithServer('dashboard shell', (get) => {
   it('serves the first-run shell at / on a fresh server, then the sign-in state once an owner exists', async () => {
@@ -20,11 +23,11 @@ describeWithServer('dashboard shell', (get) => {
     const html = await res.text();
     assert.equal(html.split(`<script nonce="${nonce}">`).length - 1, 2, 'both inline scripts carry the nonce');
     assert.doesNotMatch(html, /<script>/);
-    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/' });
+    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/', capabilities: CAPABILITIES });
     assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
     const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });
     assert.equal(signUp.status, 200, signUp.text);
-    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, serverPath: '/' });
+    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, serverPath: '/', capabilities: CAPABILITIES });
   });
 
   it('serves the shell on client routes and leaves hosted pages, the API and unknown paths alone', async () => {

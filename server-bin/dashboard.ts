@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { dashboardSignUpState, type DashboardSignUpState } from '../core/dashboard-signup/index.ts';
+import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
 import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the dashboard's script (the single executable serves it from `dist/ui/dashboard/`). */
@@ -29,6 +30,8 @@ export function isDashboardPath(path: string): boolean {
 export interface DashboardConfig extends DashboardSignUpState {
   /** The path the server saw; the difference to `location.pathname` is the mount prefix. */
   serverPath: string;
+  /** What this server can do (the passkey switch and OAuth providers are offered only when it can). */
+  capabilities: ServerCapabilities;
 }
 
 /**
@@ -38,6 +41,7 @@ export interface DashboardConfig extends DashboardSignUpState {
  * `/dashboard-assets/dashboard.js`. Mount it after the API routes and the hosted pages.
  */
 export function dashboardMiddleware(core: Core): Koa.Middleware {
+  const capabilities = serverCapabilities(core.operations);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === DASHBOARD_SCRIPT_PATH) {
@@ -48,7 +52,7 @@ export function dashboardMiddleware(core: Core): Koa.Middleware {
     const state = await dashboardSignUpState(core.runtime.db);
     // Inside the single executable the bundle is an embedded static file, not on disk.
     const hash = await loadDashboardBundle().then((b) => b.hash, () => '0');
-    const config: DashboardConfig = { ...state, serverPath: ctx.path };
+    const config: DashboardConfig = { ...state, serverPath: ctx.path, capabilities };
     sendPage(ctx, {
       title: 'Gatehouse dashboard', style: 'html,body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}',
       globalName: '__GATEHOUSE_DASHBOARD__', config, serverPath: ctx.path,

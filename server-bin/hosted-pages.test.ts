@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { createProject } from '../test/helpers/api.ts';
 import { describeWithServer } from '../test/helpers/suite.ts';
 import { matchHostedPath } from './hosted-pages.ts';
+import { hostedUrls } from '../ui/hosted/config.ts';
 
 describeWithServer('hosted handler pages', (get) => {
   it('serves /handler/* for the internal project with its name and inline config', async () => {
@@ -39,6 +40,18 @@ describeWithServer('hosted handler pages', (get) => {
     assert.ok(!html.includes('"Rocket <App>"'), 'no raw < inside the inline script');
     assert.deepEqual(config.trustedOrigins, ['https://app.example.com']);
     assert.equal(config.home, 'https://app.example.com');
+  });
+
+  it('gives a project without a trusted domain no home, so its users stay on its hosted pages', async () => {
+    const { projectId } = await createProject(get());
+    const html = await (await fetch(`${get().url}/projects/${projectId}/handler/sign-in`)).text();
+    const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
+    assert.equal(config.home, null);
+    const handler = `/projects/${projectId}/handler`;
+    assert.deepEqual(hostedUrls(config, '', handler), {
+      handler, home: `${handler}/account-settings`, afterSignIn: `${handler}/account-settings`, afterSignUp: `${handler}/account-settings`, afterSignOut: `${handler}/sign-in`,
+    });
+    assert.deepEqual(hostedUrls({ home: '/' }, '/auth', '/auth/handler'), { handler: '/auth/handler', home: '/auth/' }, 'the internal home honours the mount prefix');
   });
 
   it('answers 404 for an unknown project', async () => {

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID } from '../core/index.ts';
 import { findProject, type Project } from '../core/projects/index.ts';
+import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
 import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
@@ -29,7 +30,7 @@ function originOf(url: string): string | null {
 }
 
 /** The inline configuration of a hosted page (`window.__GATEHOUSE__`). */
-export function hostedPageConfig(project: Project, serverPath: string, handlerPath: string) {
+export function hostedPageConfig(project: Project, serverPath: string, handlerPath: string, capabilities: ServerCapabilities) {
   const trustedOrigins = project.config.domains.map((d) => originOf(d.domain)).filter((o): o is string => o !== null);
   return {
     projectId: project.id,
@@ -37,7 +38,10 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
     handlerPath,
     project: { displayName: project.displayName, logoUrl: project.logoUrl },
     trustedOrigins,
-    home: project.id === INTERNAL_PROJECT_ID ? '/' : trustedOrigins[0] ?? '/',
+    // A project without a trusted domain has no app to go back to: its end users stay on its own
+    // hosted pages (account settings), never on `/`, which is the Gatehouse dashboard.
+    home: project.id === INTERNAL_PROJECT_ID ? '/' : trustedOrigins[0] ?? null,
+    capabilities,
   };
 }
 
@@ -47,6 +51,7 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
  * plus the bundle at `/handler/handler.js` (the single executable serves the same file from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
  */
 export function hostedPagesMiddleware(core: Core): Koa.Middleware {
+  const capabilities = serverCapabilities(core.operations);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === HOSTED_SCRIPT_PATH) {
@@ -70,7 +75,7 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     const hash = await loadHostedBundle().then((b) => b.hash, () => '0');
     sendPage(ctx, {
       title: project.displayName, style: 'html,body{margin:0}', globalName: '__GATEHOUSE__',
-      config: hostedPageConfig(project, ctx.path, match.handlerPath), serverPath: ctx.path,
+      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities), serverPath: ctx.path,
       scriptPath: HOSTED_SCRIPT_PATH, hash, noscript: 'This page needs JavaScript.',
     });
   };

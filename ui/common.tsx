@@ -11,6 +11,13 @@ export interface Branding {
 
 export const BrandingContext = createContext<Branding | null>(null);
 
+/**
+ * What the server can do (`core/operations/capabilities.ts`). The hosted pages provide the
+ * server's answer, so no passkey or OAuth button is offered that would answer 404; in an app
+ * without a provider the project's config alone decides.
+ */
+export const CapabilitiesContext = createContext<{ passkey: boolean; oauth: boolean }>({ passkey: true, oauth: true });
+
 let styleInjected = false;
 /** Injects the stylesheet once (browser only). */
 function useStyles(): void {

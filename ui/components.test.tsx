@@ -8,6 +8,7 @@ import { GatehouseProvider, useUser } from '../sdk/react.tsx';
 import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
+import { CapabilitiesContext } from './common.tsx';
 import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
 const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
@@ -301,6 +302,19 @@ describe('SelectedTeamSwitcher and TeamInvitation', () => {
     assert.ok(transport.requests.some((r) => r.path === '/team-invitations/accept'));
   });
 
+  it('keeps the invitation in both the sign-in and the create-an-account links of a signed-out invitee', async () => {
+    setUrl('/handler/team-invitation?code=inv123');
+    const { app } = makeApp();
+    const c = await show(app, <TeamInvitation />);
+    await waitForText(c, 'to accept the invitation');
+    const back = '/handler/team-invitation?code=inv123';
+    for (const name of ['sign in', 'create an account']) {
+      const link = Array.from(c.querySelectorAll('a')).find((a) => a.textContent === name)!;
+      assert.equal(new URL(link.getAttribute('href')!, 'http://x').searchParams.get('after_auth_return_to'), back, name);
+    }
+    setUrl('/handler/sign-in');
+  });
+
   it('shows an invalid invitation code as an error', async () => {
     const { app } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { status: 404, knownError: 'VERIFICATION_CODE_NOT_FOUND' } : undefined, true);
     const c = await show(app, <TeamInvitation code="bad" />);
@@ -393,6 +407,14 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     await waitForText(c, 'WebAuthn is not supported in this browser');
   });
 
+  it('Passkey and OAuth buttons stay hidden while the server cannot do them (hosted pages pass its capabilities)', async () => {
+    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
+    const c = await show(app, <CapabilitiesContext.Provider value={{ passkey: false, oauth: false }}><SignIn /></CapabilitiesContext.Provider>);
+    await waitForText(c, 'Email & password');
+    assert.equal(/passkey|GitHub/i.test(c.textContent ?? ''), false, c.textContent ?? '');
+    assert.equal(/or continue with email/.test(c.textContent ?? ''), false, 'no separator without other methods');
+  });
+
   it('Magic-link callback: signs in with the code, or shows why not', async () => {
     const { app, visited } = makeApp((req) => req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined);
     const c = await show(app, <MagicLinkCallback code="good" />);
@@ -449,5 +471,32 @@ describe('useUser', () => {
     const c4 = await show(signedIn.app, <Suspense fallback={<p>wait</p>}><Name /><Name /><Name /></Suspense>);
     await waitForText(c4, 'user:u1:false');
     assert.equal(signedIn.transport.requests.filter((r) => r.path === '/users/me').length, 1, 'no refetch storm');
+  });
+});
+
+describe('AccountSettings passkeys', () => {
+  const passkeyProject = (req: TransportRequest) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined;
+
+  it('offers no passkey section while the project has passkeys off', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Current password');
+    assert.equal(/Add a passkey/.test(c.textContent ?? ''), false);
+  });
+
+  it("lists the user's passkeys, removes one, and reports a browser without WebAuthn when adding", async () => {
+    let keys = [{ id: 'pk1', user_id: 'u1', credential_id: 'cred', device_type: 'singleDevice', backed_up: false, transports: ['usb'], created_at_millis: 0, last_used_at_millis: null }];
+    const { app, transport } = makeApp((req) => {
+      if (req.path.startsWith('/passkeys?') && req.method === 'GET') return { json: { items: keys, is_paginated: false } };
+      if (req.path === '/passkeys/me/pk1' && req.method === 'DELETE') { keys = []; return { json: { success: true } }; }
+      return passkeyProject(req);
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'never used');
+    await click(c.querySelector('ul[aria-label="Passkeys"]') as HTMLElement, 'Remove');
+    await waitForText(c, 'You have no passkeys.');
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/passkeys/me/pk1'));
+    await click(c, 'Add a passkey');
+    await waitForText(c, 'WebAuthn is not supported in this browser');
   });
 });

@@ -17,6 +17,14 @@ import * as authPassword from '../auth-password/index.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
 import * as webhooks from '../webhooks/index.ts';
+// mfa
+import * as mfa from '../mfa/index.ts';
+// cli-auth
+import * as cliAuth from '../cli-auth/index.ts';
+// passkeys
+import * as passkeys from '../passkeys/index.ts';
+import * as authOauth from '../auth-oauth/index.ts';
+import * as connectedAccounts from '../connected-accounts/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -28,7 +36,7 @@ export const operations: readonly AnyOperation[] = [
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
-  sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession, sessions.oauthToken,
+  sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession,
   users.createUser, users.getCurrentUser, users.updateCurrentUser, users.deleteCurrentUser, users.listUsers,
   users.getUserById, users.updateUserById, users.deleteUserById,
   authPassword.signUpWithPassword, authPassword.signInWithPassword, authPassword.updatePassword, authPassword.setPassword,
@@ -57,4 +65,16 @@ export const operations: readonly AnyOperation[] = [
   webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
   webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
   webhooks.sendTestWebhook, webhooks.svixToken,
+  // mfa
+  mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
+  // cli-auth
+  cliAuth.createCliAuth, cliAuth.pollCliAuth, cliAuth.completeCliAuth,
+  // passkeys
+  passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
+  passkeys.listPasskeys, passkeys.deletePasskey,
+  // auth-oauth (issue 15)
+  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize,
+  authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
+  authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
+  connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
 ];

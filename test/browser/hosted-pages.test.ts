@@ -166,6 +166,29 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     await screenshot('other-project-sign-in');
   });
 
+  it('keeps end users of a project without a trusted domain on its own pages, never the dashboard', async () => {
+    const { projectId } = await createProject(server, { sign_up_enabled: true }, { display_name: 'No Domain Co' });
+    const handler = `${origin}/projects/${projectId}/handler`;
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    await p.goto(`${handler}/sign-up`);
+    await p.getByLabel('Email', { exact: true }).fill(`nodomain-${Date.now()}@example.com`);
+    await p.getByLabel('Password', { exact: true }).fill(password);
+    await p.getByLabel('Repeat password').fill(password);
+    await p.getByRole('button', { name: 'Sign up' }).click();
+    await p.waitForURL(`${handler}/account-settings`);
+    await p.getByRole('heading', { name: 'Account settings' }).waitFor();
+    const email = await p.getByTestId('primary-email').innerText();
+    await p.goto(`${handler}/sign-out`);
+    await p.waitForURL(`${handler}/sign-in`);
+    await p.getByLabel('Email', { exact: true }).fill(email);
+    await p.getByLabel('Password', { exact: true }).fill(password);
+    await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await p.waitForURL(`${handler}/account-settings`);
+    await p.getByRole('heading', { name: 'Account settings' }).waitFor();
+    await context.close();
+  });
+
   it('raised no uncaught errors or Content-Security-Policy violations in any page', () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
-import { AuthCard, Field, FormError, Loader, Submit, Success, emailProblem, errorText, passwordProblems, useAction } from '../common.tsx';
+import { AuthCard, CapabilitiesContext, Field, FormError, Loader, Submit, Success, emailProblem, errorText, passwordProblems, useAction } from '../common.tsx';
 
 /** Email + password sign-in form (`POST /auth/password/sign-in`); redirects after success. */
 export function CredentialSignIn() {
@@ -111,7 +111,7 @@ export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
   const app = useApp();
   const project = useProject();
   const { error, run } = useAction();
-  const providers = project.config.enabled_oauth_providers ?? [];
+  const providers = useContext(CapabilitiesContext).oauth ? project.config.enabled_oauth_providers ?? [] : [];
   if (providers.length === 0) return null;
   return (
     <div className="gh-row" role="group" aria-label="Continue with a provider" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
@@ -129,8 +129,9 @@ export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
 export function PasskeyButton() {
   const app = useApp();
   const project = useProject();
+  const can = useContext(CapabilitiesContext);
   const { busy, error, run } = useAction();
-  if (!project.config.passkey_enabled) return null;
+  if (!project.config.passkey_enabled || !can.passkey) return null;
   return (
     <div>
       <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>Sign in with a passkey</button>
@@ -155,7 +156,8 @@ function MethodTabs(props: { signUp: boolean }) {
   const magic = project.config.magic_link_enabled;
   const [tab, setTab] = useState<'password' | 'magic'>(credential ? 'password' : 'magic');
   const form = tab === 'password' ? (props.signUp ? <CredentialSignUp /> : <CredentialSignIn />) : <MagicLinkSignIn />;
-  const others = project.config.enabled_oauth_providers.length > 0 || (project.config.passkey_enabled && !props.signUp);
+  const can = useContext(CapabilitiesContext);
+  const others = (can.oauth && project.config.enabled_oauth_providers.length > 0) || (can.passkey && project.config.passkey_enabled && !props.signUp);
   if (!credential && !magic) return others ? null : <p>No sign-in method is enabled for this project.</p>;
   return (
     <div>

@@ -40,7 +40,7 @@ function InvitationBody(props: { code: string }) {
     app.getTeamInvitationDetails(props.code).then((r) => r.status === 'ok' ? setTeamName(r.data.team_display_name) : setDetailsError(r.error), setDetailsError);
   }, [app, user, props.code]);
   if (!props.code) return <FormError error={new Error('The invitation link is missing its code.')} />;
-  if (!user) return <p>Please <a href={app.signInUrlWithReturn()}>sign in</a> or <a href={app.urls.signUp}>create an account</a> to accept the invitation.</p>;
+  if (!user) return <p>Please <a href={app.signInUrlWithReturn()}>sign in</a> or <a href={app.signUpUrlWithReturn()}>create an account</a> to accept the invitation.</p>;
   if (detailsError) return <FormError error={detailsError} />;
   if (teamName === undefined) return <Spinner label="Loading the invitation…" />;
   if (joined) return <><Success>You joined {teamName}.</Success><p><a href={app.urls.home}>Continue</a></p></>;

@@ -4,6 +4,7 @@ import { httpTransport, type Transport } from '../../sdk/transport.ts';
 import { defaultEnvironment, type SdkEnvironment } from '../../sdk/env.ts';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../../sdk/errors.ts';
 import type { TokenStoreInit } from '../../sdk/tokens.ts';
+import type { ServerCapabilities } from '../../core/operations/capabilities.ts';
 
 /** What the server writes into the page (`window.__GATEHOUSE_DASHBOARD__`, server-bin/dashboard.ts). */
 export interface DashboardBoot {
@@ -13,6 +14,8 @@ export interface DashboardBoot {
   signUpOpen: boolean;
   /** The path the server saw, to find a mount prefix. */
   serverPath: string;
+  /** What the server can do; switches for anything else are not offered. */
+  capabilities?: ServerCapabilities;
 }
 
 /** A call through the SDK's request layer: `(method, path, {body, query})` → parsed JSON. */

@@ -33,10 +33,10 @@ function fakeTransport(handler: Handler) {
   return { transport, calls };
 }
 
-function dashboard(path: string, handler: Handler) {
+function dashboard(path: string, handler: Handler, capabilities?: { passkey: boolean; oauth: boolean }) {
   setUrl(path);
   const fake = fakeTransport(handler);
-  const api = new DashboardApi({ firstRun: false, signUpOpen: false, serverPath: path }, { origin: 'http://localhost:3000', pathname: path }, { transport: fake.transport, tokenStore: { accessToken: ACCESS, refreshToken: 'refresh' } });
+  const api = new DashboardApi({ firstRun: false, signUpOpen: false, serverPath: path, ...(capabilities ? { capabilities } : {}) }, { origin: 'http://localhost:3000', pathname: path }, { transport: fake.transport, tokenStore: { accessToken: ACCESS, refreshToken: 'refresh' } });
   return { api, calls: fake.calls };
 }
 
@@ -69,7 +69,7 @@ it('users page: shows the server error with a retry, then the empty state, then 
 it('project keys page: the empty state, then the values shown once with the env snippet', async () => {
   const { api } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
     if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [], is_paginated: false } };
-    if (req.path === '/internal/api-keys' && req.method === 'POST') return { status: 200, body: { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, manually_revoked_at_millis: null, publishable_client_key: 'pck_value', secret_server_key: 'ssk_value' } };
+    if (req.path === '/internal/api-keys' && req.method === 'POST') return { status: 200, body: { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, publishable_client_key: 'pck_value', secret_server_key: 'ssk_value' } };
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -82,6 +82,42 @@ it('project keys page: the empty state, then the values shown once with the env 
   assert.match(container.textContent ?? '', new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${PROJECT_ID}`));
   assert.match(container.textContent ?? '', /STACK_SECRET_SERVER_KEY=ssk_value/);
   await unmount();
+});
+
+it('project keys page: a new key as the server lists it (no manually_revoked_at_millis) is active and can be revoked', async () => {
+  let revoked = false;
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
+    const key = { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, secret_server_key: { last_four: 'abcd' }, ...(revoked ? { manually_revoked_at_millis: 5 } : {}) };
+    if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [key], is_paginated: false } };
+    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') { revoked = true; return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } }; }
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, '…abcd');
+  const row = () => Array.from(container.querySelectorAll('tbody tr')).find((r) => r.textContent?.includes('Web'))!;
+  assert.match(row().textContent ?? '', /Active/);
+  await click(row() as HTMLElement, 'Revoke');
+  await click(row() as HTMLElement, 'Yes, revoke');
+  await waitForText(row() as HTMLElement, 'Revoked');
+  assert.deepEqual(JSON.parse(calls.find((c) => c.method === 'PATCH')!.body!), { revoked: true });
+  assert.equal(Array.from(row().querySelectorAll('button')).some((b) => b.textContent === 'Revoke'), false, 'a revoked key offers no revoke button');
+  await unmount();
+});
+
+it('auth methods page: offers the passkey switch and OAuth providers only when the server can do them', async () => {
+  const answer: Handler = (req) => req.path === '/internal/projects/current' ? { status: 200, body: { ...PROJECT, config: { ...PROJECT.config, oauth_providers: [] } } } : undefined;
+  const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false });
+  const a = await render(<DashboardRoot api={without.api} />);
+  await waitForText(a.container, 'Magic link / one-time code');
+  assert.equal(/Passkey/.test(a.container.textContent ?? ''), false, 'no passkey switch');
+  assert.equal(a.container.querySelector('select#oauth-type'), null, 'no OAuth provider form');
+  assert.match(a.container.textContent ?? '', /not available on this server version/);
+  await a.unmount();
+  const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true });
+  const b = await render(<DashboardRoot api={full.api} />);
+  await waitForText(b.container, 'Passkey');
+  assert.ok(b.container.querySelector('select#oauth-type'), 'the OAuth provider form once the server has the routes');
+  await b.unmount();
 });
 
 it('an unknown project id says so instead of failing', async () => {
@@ -98,5 +134,25 @@ it('a session the server no longer accepts goes back to the sign-in page', async
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Sign in to Gatehouse');
   assert.equal(api.signedIn, false);
+  await unmount();
+});
+
+it("user page: lists the user's passkeys and removes one through DELETE /passkeys/{user_id}/{id}", async () => {
+  const USER_ID = '7b1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let keys = [{ id: 'pk1', user_id: USER_ID, credential_id: 'AAECAwQFBgcICQoLDA0ODxAREhM', device_type: 'multiDevice', backed_up: true, transports: ['internal', 'hybrid'], created_at_millis: 0, last_used_at_millis: null }];
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
+    if (req.path === `/users/${USER_ID}`) return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, passkey_auth_enabled: keys.length > 0 } };
+    if (req.path === `/passkeys?user_id=${USER_ID}`) return { status: 200, body: { items: keys, is_paginated: false } };
+    if (req.method === 'DELETE' && req.path === `/passkeys/${USER_ID}/pk1`) { keys = []; return { status: 200, body: { success: true } }; }
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'synced · internal, hybrid');
+  const table = () => container.querySelector('table[aria-label="Passkeys"]') as HTMLElement;
+  assert.match(table().textContent ?? '', /AAECAwQFBgcI…/);
+  await click(table(), 'Remove');
+  await click(table(), 'Yes, remove');
+  await waitForText(container, 'No passkeys.');
+  assert.ok(calls.some((c) => c.method === 'DELETE' && c.path === `/passkeys/${USER_ID}/pk1`));
   await unmount();
 });

@@ -8,22 +8,9 @@ import { LocationProvider, useLocation } from 'preact-iso';
 import type { ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
-import { BrandingContext } from '../common.tsx';
+import { BrandingContext, CapabilitiesContext } from '../common.tsx';
 import { Handler } from '../components/handler.tsx';
-
-/** The inline configuration the server writes into each hosted page. */
-export interface HostedConfig {
-  projectId: string;
-  /** The path the server saw (`/handler/sign-in`); the difference to `location.pathname` is the mount prefix. */
-  serverPath: string;
-  /** Handler base path as the server sees it: `/handler` or `/projects/{id}/handler`. */
-  handlerPath: string;
-  project: { displayName: string; logoUrl: string | null };
-  /** Origins of the project's trusted domains (redirect targets besides relative URLs). */
-  trustedOrigins: string[];
-  /** Where "home" is: `/` for the internal project, else the first trusted domain (or `/`). */
-  home: string;
-}
+import { hostedUrls, type HostedConfig } from './config.ts';
 
 const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
 const prefix = location.pathname.endsWith(config.serverPath) ? location.pathname.slice(0, location.pathname.length - config.serverPath.length) : '';
@@ -32,7 +19,7 @@ const app = new ClientApp({
   projectId: config.projectId,
   baseUrl: location.origin + prefix,
   tokenStore: 'cookie',
-  urls: { handler: handlerPath, home: config.home },
+  urls: hostedUrls(config, prefix, handlerPath),
   trustedOrigins: config.trustedOrigins,
   redirectMethod: 'window',
 });
@@ -50,7 +37,9 @@ render(
   (  <Location scope={handlerPath}>
     <GatehouseProvider app={app}>
       <BrandingContext.Provider value={config.project}>
-        <Page />
+        <CapabilitiesContext.Provider value={config.capabilities}>
+          <Page />
+        </CapabilitiesContext.Provider>
       </BrandingContext.Provider>
     </GatehouseProvider>
   </Location>) as unknown as Parameters<typeof render>[0],

@@ -6,10 +6,10 @@ import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 /** OAuth providers a project can configure (core/config/project-config.ts OAUTH_PROVIDER_IDS). */
 export const OAUTH_PROVIDERS = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
 
-const SWITCHES: { key: string; label: string; hint?: string }[] = [
+const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }[] = [
   { key: 'credential_enabled', label: 'Email and password' },
   { key: 'magic_link_enabled', label: 'Magic link / one-time code' },
-  { key: 'passkey_enabled', label: 'Passkey' },
+  { key: 'passkey_enabled', label: 'Passkey', needs: 'passkey' },
   { key: 'sign_up_enabled', label: 'Sign-up enabled', hint: 'new users may create accounts' },
   { key: 'create_team_on_sign_up', label: 'Personal team on sign-up' },
   { key: 'client_team_creation_enabled', label: 'Users may create teams' },
@@ -29,6 +29,8 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
   const api = useApi();
   const admin = api.admin(props.project.id);
   const current = useLoad(() => admin<AdminProject>('GET', '/internal/projects/current'), [props.project.id]);
+  // Only what this server can do is offered (a switch for a missing route would answer 404).
+  const can = api.boot.capabilities ?? { passkey: false, oauth: false };
   const save = async (config: Record<string, unknown>) => {
     await admin('PATCH', '/internal/projects/current', { body: { config } });
     current.reload();
@@ -40,9 +42,11 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
       <Async state={current} label="Loading settings…">
         {(p) => (
           <>
-            <Switches config={p.config} save={save} />
+            <Switches config={p.config} save={save} passkey={can.passkey} />
             <TrustedDomains config={p.config} save={save} />
-            <OAuthProviders config={p.config} save={save} />
+            {can.oauth ? <OAuthProviders config={p.config} save={save} /> : (
+              <Section title="OAuth providers"><p className="d-muted" data-testid="oauth-unavailable">Sign-in with OAuth providers is not available on this server version.</p></Section>
+            )}
           </>
         )}
       </Async>
@@ -50,11 +54,11 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
   );
 }
 
-function Switches(props: { config: Record<string, any>; save: (c: Record<string, unknown>) => Promise<void> }) {
+function Switches(props: { config: Record<string, any>; save: (c: Record<string, unknown>) => Promise<void>; passkey: boolean }) {
   const action = useAction();
   return (
     <Section title="Sign-in methods and permissions">
-      {SWITCHES.map((s) => (
+      {SWITCHES.filter((s) => s.needs !== 'passkey' || props.passkey).map((s) => (
         <Toggle key={s.key} label={s.label} hint={s.hint} checked={!!props.config[s.key]} disabled={action.busy} onChange={(on) => action.run(() => props.save({ [s.key]: on }))} />
       ))}
       <div className="d-field" style={{ maxWidth: 360, marginTop: 8 }}>

@@ -8,7 +8,8 @@ interface WireKey {
   description: string;
   created_at_millis: number;
   expires_at_millis: number | null;
-  manually_revoked_at_millis: number | null;
+  /** Present only once revoked (upstream omits it for active keys). */
+  manually_revoked_at_millis?: number | null;
   publishable_client_key?: string | { last_four: string };
   secret_server_key?: string | { last_four: string };
   super_secret_admin_key?: string | { last_four: string };
@@ -72,7 +73,7 @@ export function KeysPage(props: { project: AdminProject }) {
               <thead><tr><th>Description</th><th>Client</th><th>Server</th><th>Admin</th><th>Created</th><th>Status</th><th /></tr></thead>
               <tbody>
                 {page.items.map((k) => {
-                  const revoked = k.manually_revoked_at_millis !== null;
+                  const revoked = k.manually_revoked_at_millis != null;
                   const expired = k.expires_at_millis !== null && k.expires_at_millis < Date.now();
                   return (
                     <tr key={k.id}>
