@@ -187,6 +187,44 @@ describeWithServer('passkeys', (get) => {
     notEnabled(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: authenticator.authenticate(authInit.body.options_json, ORIGIN), code: authInit.body.code }));
   });
 
+  it('answers a catalogue 400, never a 5xx, for well-shaped responses with garbage inside', async () => {
+    const server = get();
+    const p = await createProject(server, { passkey_enabled: true });
+    const user = await signedInUser(server, p);
+    const authenticator = new SoftAuthenticator();
+    const clientData = (type: string, challenge: string) => Buffer.from(JSON.stringify({ type, challenge, origin: ORIGIN })).toString('base64url');
+    const garbage = ['', 'AAAA', '!!!not-base64!!!', Buffer.from('{"type":').toString('base64url')];
+    const variants = <T extends { response: object }>(good: T, junk: string, challenge: string, type: string) => [
+      { ...good, response: { ...good.response, clientDataJSON: junk } },
+      ...(type === 'webauthn.create'
+        ? [{ ...good, response: { ...good.response, attestationObject: junk, clientDataJSON: clientData(type, challenge) } }]
+        : [{ ...good, response: { ...good.response, authenticatorData: junk } }, { ...good, response: { ...good.response, signature: junk } }]),
+    ];
+    for (const junk of garbage) {
+      for (let i = 0; i < 2; i++) {
+        const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', user.client, {});
+        const credential = variants(authenticator.register(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.create')[i];
+        const res = await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code });
+        assertKnownError(res, 'PASSKEY_REGISTRATION_FAILED', 400);
+        if (i > 0) assert.equal(res.body.error, 'Passkey registration failed because the verification response is invalid', 'the attestation itself was checked');
+      }
+    }
+    authenticator.credentials.length = 0;
+    assert.equal((await register(server, user.client, authenticator)).status, 200);
+    for (const junk of garbage) {
+      for (let i = 0; i < 3; i++) {
+        const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', p.client, {});
+        const response = variants(authenticator.authenticate(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.get')[i];
+        const res = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: response, code: init.body.code });
+        assertKnownError(res, 'PASSKEY_AUTHENTICATION_FAILED', 400);
+        if (i > 0) assert.doesNotMatch(res.body.error, /challenge|origin|not found/, 'the assertion itself was checked');
+      }
+    }
+    const missing = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: { id: 'x', rawId: 'x', type: 'public-key', response: {} }, code: 'x' });
+    assertKnownError(missing, 'SCHEMA_ERROR', 400);
+    assert.match(missing.body.error, /clientDataJSON/);
+  });
+
   it('needs a signed-in user to register', async () => {
     const server = get();
     const p = await createProject(server, { passkey_enabled: true });
