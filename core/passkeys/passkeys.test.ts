@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
+import { api, assertKnownError, createInternalUser, createProject, internal, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
 import { SoftAuthenticator } from '../../test/helpers/webauthn.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { randomBytes } from 'node:crypto';
@@ -278,6 +278,38 @@ describeWithServer('passkeys', (get) => {
     const own = new URL(server.url).origin;
     assert.equal((await register(server, user.client, authenticator, own)).status, 200);
     assert.equal((await signIn(server, p.client, authenticator, own)).status, 200);
+  });
+
+  it("works for the internal project's hosted pages, on the server's own base URL", async () => {
+    const server = get();
+    const on = await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { passkey_enabled: true } });
+    assert.equal(on.status, 200, on.text);
+    try {
+      const owner = await createInternalUser(server);
+      const client = { ...internal.client, accessToken: owner.accessToken };
+      const authenticator = new SoftAuthenticator();
+      const own = new URL(server.url).origin;
+      assert.equal((await register(server, client, authenticator, own)).status, 200);
+      const res = await signIn(server, internal.client, authenticator, own);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.user_id, owner.id);
+    } finally {
+      await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { passkey_enabled: false } });
+    }
+  });
+
+  it('refuses an assertion whose signature counter did not advance (a cloned authenticator)', async () => {
+    const server = get();
+    const p = await createProject(server, { passkey_enabled: true });
+    const user = await signedInUser(server, p);
+    const authenticator = new SoftAuthenticator();
+    assert.equal((await register(server, user.client, authenticator)).status, 200);
+    assert.equal((await signIn(server, p.client, authenticator)).status, 200);
+    assert.equal((await signIn(server, p.client, authenticator)).status, 200);
+    authenticator.credentials[0]!.counter = 0; // the clone's next signature carries counter 1 again
+    const cloned = await signIn(server, p.client, authenticator);
+    assertKnownError(cloned, 'PASSKEY_AUTHENTICATION_FAILED', 400);
+    assert.equal(cloned.body.error, 'Passkey authentication failed because the authentication response could not be verified');
   });
 
   it('removes one passkey by id and all of them with passkey_auth_enabled false; refuses enabling it by hand', async () => {

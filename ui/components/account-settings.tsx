@@ -4,6 +4,7 @@ import type { User } from '../../sdk/user.ts';
 import { AuthCard, Field, FormError, Loader, Success, emailProblem, passwordProblems, useAction } from '../common.tsx';
 import { PasskeySettings, usePasskeysOffered } from './passkeys.tsx';
 import { TwoFactorSettings } from './two-factor.tsx';
+import { LinkedAccounts } from './linked-accounts.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -230,6 +231,7 @@ function SettingsBody() {
       <Section title="Password"><Password user={user} /></Section>
       {passkeys ? <Section title="Passkeys"><PasskeySettings user={user} /></Section> : null}
       <Section title="Two-factor authentication"><TwoFactorSettings user={user} /></Section>
+      {project.config.enabled_oauth_providers.length > 0 ? <Section title="Linked accounts"><LinkedAccounts user={user} /></Section> : null}
       <Section title="Active sessions"><Sessions user={user} /></Section>
       <Section title="Teams"><Teams user={user} /></Section>
       {project.config.allow_user_api_keys ? <Section title="API keys"><ApiKeys user={user} /></Section> : null}
