@@ -36,12 +36,16 @@ export interface OperationResponse {
 const EMPTY = v.strictObject({});
 const authErrorCodes = new Set<string>(REQUEST_AUTH_ERRORS);
 
-/** Serializes a known error as `{code, details, error}` (wire-protocol §1.2). */
+/**
+ * Serializes a known error as `{code, details, error}` (wire-protocol §1.2); an error without
+ * details has no `details` key at all, as upstream's `KnownError` body (issue 14 item 2).
+ */
 export function knownErrorResponse(error: KnownError): OperationResponse {
+  const hasDetails = Object.values(error.details).some((value) => value !== undefined);
   return {
     status: error.status,
     contentType: 'application/json; charset=utf-8',
-    body: JSON.stringify({ code: error.code, details: error.details, error: error.message }),
+    body: JSON.stringify(hasDetails ? { code: error.code, details: error.details, error: error.message } : { code: error.code, error: error.message }),
     headers: {},
     knownError: error.code,
   };
@@ -95,7 +99,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     }
 
     const schemas = schemasFor(op, auth);
-    const body = request.method === 'GET' ? undefined : request.body;
+    const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
     const shapeProblems = [
       ...findInputProblems(request.params, 'params'),
       ...findInputProblems(request.query, 'query'),

@@ -5,7 +5,7 @@ import type { Project } from '../projects/queries.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { findTeam, isTeamMember } from '../teams/queries.ts';
 import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
-import { findOtherUserByAuthEmail, findUser, updateUser, type UserRow } from './queries.ts';
+import { findOtherUserByAuthEmail, findUser, listOAuthProviderLinks, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';
 import { toUserForAccess } from './wire.ts';
 import { mapEmailRace } from './create.ts';
@@ -56,6 +56,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
-    return toUserForAccess(accessType, updated, project.config, team);
+    const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
+    return toUserForAccess(accessType, updated, project.config, team, links.get(user.id));
   });
 }
