@@ -34,6 +34,8 @@ export interface OAuthProviderConfig {
   issuerUrl?: string;
   /** Generic providers only: the name shown on buttons (default: the id). */
   displayName?: string;
+  /** Apple only: the Bundle IDs of native apps whose identity tokens `/auth/oauth/callback/apple/native` accepts. */
+  appleBundleIds?: string[];
 }
 
 export type EmailConfig =
@@ -125,10 +127,12 @@ const OAuthProviderSchema = v.pipe(
     microsoft_tenant_id: v.optional(v.string()),
     issuer_url: v.optional(v.pipe(v.string(), v.url('must be a valid URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'))),
     display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+    apple_bundle_ids: v.optional(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)))),
   }),
   v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
   v.check((p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url, 'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url'),
   v.check((p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined), 'issuer_url and display_name are only for generic OpenID Connect providers'),
+  v.check((p) => p.apple_bundle_ids === undefined || p.id === 'apple', 'apple_bundle_ids is only for the apple provider'),
 );
 
 const EmailConfigSchema = v.variant('type', [
@@ -202,6 +206,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
     ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
     ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
+    ...(p.apple_bundle_ids !== undefined ? { appleBundleIds: p.apple_bundle_ids } : {}),
   })));
   set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
   set('emailConfig', update.email_config && (update.email_config.type === 'shared'
@@ -265,6 +270,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
       ...(p.issuerUrl !== undefined ? { issuer_url: p.issuerUrl } : {}),
       ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
+      ...(p.appleBundleIds !== undefined ? { apple_bundle_ids: p.appleBundleIds } : {}),
     })),
     enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     email_config: config.emailConfig.type === 'shared'

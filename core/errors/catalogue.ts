@@ -144,6 +144,8 @@ export const errorCatalogue = {
   INVALID_AUTHORIZATION_CODE: entry(400, 'The given authorization code is invalid.'),
   INVALID_SHARED_OAUTH_PROVIDER_ID: entry(400, (d) => `The shared OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
   INVALID_STANDARD_OAUTH_PROVIDER_ID: entry(400, (d) => `The standard OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
+  APPLE_BUNDLE_ID_NOT_CONFIGURED: entry(400, "Apple Sign In is enabled, but no Bundle IDs are configured. Add your app's Bundle ID to the Apple provider (apple_bundle_ids) on the Gatehouse dashboard."),
+  INVALID_APPLE_CREDENTIALS: entry(400, 'The Apple Sign In credentials could not be verified. Please try signing in again.'),
 
   // ── CLI login ──────────────────────────────────────────────────────────────────────────
   INVALID_POLLING_CODE: entry(400, 'The polling code is invalid or does not exist.'),
