@@ -172,6 +172,10 @@ export const errorCatalogue = {
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not contain a key with hash ${String(d.hashed_key)}.`, ['store_id', 'hashed_key']),
   WORKFLOW_TOKEN_DOES_NOT_EXIST: entry(400, 'Workflow token does not exist.'),
   WORKFLOW_TOKEN_EXPIRED: entry(400, 'Workflow token expired.'),
+
+  // ── Webhooks (Gatehouse extension: Stack Auth delegates endpoints to Svix) ─────────────
+  WEBHOOK_ENDPOINT_NOT_FOUND: entry(404, (d) => `Webhook endpoint ${String(d.endpoint_id)} not found.`, ['endpoint_id']),
+  WEBHOOK_MESSAGE_NOT_FOUND: entry(404, (d) => `Webhook message ${String(d.message_id)} was never sent to this endpoint.`, ['message_id']),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every known error code. */
