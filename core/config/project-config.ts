@@ -2,6 +2,9 @@ import * as v from 'valibot';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 
 /** The twelve social sign-in provider ids (product-spec §1). */
+/** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
+export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+
 export const OAUTH_PROVIDER_IDS = [
   'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
   'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
@@ -284,7 +287,8 @@ export function configToWire(config: ProjectConfig, projectId: string) {
         sender_name: config.emailConfig.senderName,
         sender_email: config.emailConfig.senderEmail,
       },
-    email_theme: config.emailThemeId,
+    // Never null on the wire: a project that chose no theme uses the default (as upstream reports it).
+    email_theme: config.emailThemeId ?? DEFAULT_EMAIL_THEME_ID,
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
     team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
