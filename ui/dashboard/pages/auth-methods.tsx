@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AdminProject } from '../app.tsx';
-import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 
 /** OAuth providers a project can configure (core/config/project-config.ts OAUTH_PROVIDER_IDS). */
@@ -86,14 +86,14 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
       <Toggle label="Allow localhost" hint="for development" checked={!!props.config.allow_localhost} disabled={localhost.busy} onChange={(on) => localhost.run(() => props.save({ allow_localhost: on }))} />
       <ErrorBox error={localhost.error} />
       {domains.length === 0 ? <Empty>No trusted domains yet.</Empty> : (
-        <table className="d-table" aria-label="Trusted domains">
+        <TableScroll label="Trusted domains"><table className="d-table" aria-label="Trusted domains">
           <thead><tr><th>Domain</th><th>Handler path</th><th /></tr></thead>
           <tbody>
             {domains.map((d) => (
               <tr key={d.domain}><td>{d.domain}</td><td>{d.handler_path}</td><td><ConfirmButton label="Remove" question="Redirects to it will be refused." onConfirm={() => props.save({ domains: domains.filter((x) => x.domain !== d.domain) })} /></td></tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       )}
       <Form label="Add a trusted domain" submit="Add domain" disabled={!domain.trim() || !!dProblem || !!hProblem} onSubmit={async () => {
         if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
@@ -119,7 +119,7 @@ function OAuthProviders(props: { config: Record<string, any>; save: (c: Record<s
   return (
     <Section title="OAuth providers" description="Shared providers use Gatehouse's development credentials; standard ones use your own client ID and secret.">
       {providers.length === 0 ? <Empty>No OAuth providers.</Empty> : (
-        <table className="d-table" aria-label="OAuth providers">
+        <TableScroll label="OAuth providers"><table className="d-table" aria-label="OAuth providers">
           <thead><tr><th>Provider</th><th>Type</th><th>Client ID</th><th>Enabled</th><th /></tr></thead>
           <tbody>
             {providers.map((p) => (
@@ -130,7 +130,7 @@ function OAuthProviders(props: { config: Record<string, any>; save: (c: Record<s
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></TableScroll>
       )}
       <Form label="Add an OAuth provider" submit="Save provider" onSubmit={async () => {
         setTouched(true);
