@@ -1,0 +1,29 @@
+/**
+ * Account-settings sections that belong to other features: passkeys (issue 11) and two-factor
+ * set-up (issue 11). Each renders its whole section, or nothing while the server cannot do it
+ * (CapabilitiesContext), so AccountSettings shows no heading for a feature that is missing.
+ * Fill in the bodies here; AccountSettings already places them between Password and Sessions.
+ */
+import { useContext, type ReactNode } from 'react';
+import type { User } from '../../sdk/user.ts';
+import { CapabilitiesContext } from '../common.tsx';
+
+/** Props of a settings slot: the signed-in user and the frame to render a titled section in. */
+export interface SettingsSlotProps {
+  user: User;
+  Section: (props: { title: string; children?: ReactNode }) => ReactNode;
+}
+
+/** Passkeys: list, add and remove (empty until the server has passkey routes). */
+export function PasskeySettings(_props: SettingsSlotProps): ReactNode {
+  const can = useContext(CapabilitiesContext);
+  if (!can.passkey) return null;
+  return null;
+}
+
+/** Two-factor authentication: TOTP enrolment and recovery codes (empty until the server has MFA sign-in). */
+export function TwoFactorSettings(_props: SettingsSlotProps): ReactNode {
+  const can = useContext(CapabilitiesContext);
+  if (!can.mfa) return null;
+  return null;
+}
