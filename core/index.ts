@@ -37,6 +37,8 @@ export interface CoreOptions {
   smtpUrl?: string | null;
   /** Email delivery worker polling interval in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
+  oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */

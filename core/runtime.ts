@@ -4,6 +4,15 @@ import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
+import { hkdfSync } from 'node:crypto';
+
+/**
+ * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
+ * `{ github: { authorizationEndpoint: 'http://127.0.0.1:4000/login/oauth/authorize', … } }`.
+ * Only `createGatehouse` options can set it (never project config or environment variables), and
+ * the runtime refuses it in the `production` environment.
+ */
+export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
@@ -40,6 +49,8 @@ export interface RuntimeOptions {
   smtpUrl?: string | null;
   /** Real-time polling interval of the email delivery worker in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
+  oauthEndpointOverrides?: OAuthEndpointOverrides;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -57,10 +68,22 @@ export interface Runtime {
   readonly emailPollIntervalMs: number;
   /** Project and key lookups of request authentication (core/auth/request-cache.ts). */
   readonly requestCache: RequestCache;
+  /**
+   * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
+   * `info` naming the purpose), so each use of the secret gets an independent key.
+   */
+  deriveKey(info: string): Buffer;
+  /** Test-only OAuth endpoint overrides (empty outside tests). */
+  readonly oauthEndpointOverrides: OAuthEndpointOverrides;
 }
 
 /** Builds the runtime services from options. */
 export function createRuntime(options: RuntimeOptions): Runtime {
+  const environment = options.environment ?? 'production';
+  if (options.oauthEndpointOverrides && Object.keys(options.oauthEndpointOverrides).length > 0 && environment === 'production') {
+    throw new Error('oauthEndpointOverrides is a test-only option and cannot be used in the production environment');
+  }
+  const derived = new Map<string, Buffer>();
   return {
     storage: options.storage,
     db: options.storage.db,
@@ -69,10 +92,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     keys: createKeyRing(options.secret),
     accessTokenTtlMs: options.accessTokenTtlMs ?? 600_000,
     strictErrors: options.strictErrors ?? false,
-    environment: options.environment ?? 'production',
+    environment,
     log: options.logger ?? silentLogger,
     requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
+    deriveKey(info) {
+      let key = derived.get(info);
+      if (!key) {
+        key = Buffer.from(hkdfSync('sha256', options.secret, 'gatehouse', info, 32));
+        derived.set(info, key);
+      }
+      return key;
+    },
+    oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
   };
 }

@@ -1,6 +1,6 @@
 import { isKnownErrorOf } from './errors.ts';
-import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Team, dropUndefined, type AppCore } from './objects.ts';
-import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireUser } from './wire.ts';
+import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team, dropUndefined, type AppCore } from './objects.ts';
+import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
 
 const enc = encodeURIComponent;
 
@@ -218,6 +218,12 @@ export class User {
     const wire = await this.app.call<WireApiKey>('POST', '/user-api-keys', { body: { user_id: this.ref, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
     await this.app.invalidate('/user-api-keys');
     return new ApiKey(this.app, wire);
+  }
+
+  /** `GET /passkeys?user_id=` (Gatehouse extension): the user's passkeys, oldest first. */
+  async listPasskeys(): Promise<Passkey[]> {
+    const res = await this.app.call<WireList<WirePasskey>>('GET', '/passkeys', { query: { user_id: this.ref } });
+    return res.items.map((p) => new Passkey(this.app, p));
   }
 
   /** `GET /emails/notification-preference/{me|id}`. */

@@ -121,3 +121,15 @@ export interface WireTeamInvitation {
   recipient_email: string | null;
   expires_at_millis: number;
 }
+
+/** A passkey (`GET /passkeys?user_id=`, a Gatehouse extension): no key material. */
+export interface WirePasskey {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  device_type: string;
+  backed_up: boolean;
+  transports: string[];
+  created_at_millis: number;
+  last_used_at_millis: number | null;
+}

@@ -12,9 +12,24 @@ export interface ServerConfig {
   secret: string | undefined;
   smtpUrl: string | undefined;
   accessTokenTtlMs: number | undefined;
+  /** Database timeouts from GATEHOUSE_DATABASE_*_TIMEOUT; unset ones take the adapters' defaults. */
+  databaseTimeouts: DatabaseTimeouts;
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
   help: boolean;
   version: boolean;
+}
+
+/**
+ * Database fault bounds, in ms (README "Database faults"). PostgreSQL: connect (pool wait plus
+ * connection set-up, default 5000), statement (`statement_timeout`, default 10000) and
+ * idle-in-transaction (default 10000). SQLite: busy (wait for another process's lock, default
+ * 5000). 0 turns a PostgreSQL server-side timeout off.
+ */
+export interface DatabaseTimeouts {
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  idleInTransactionTimeoutMs?: number;
+  busyTimeoutMs?: number;
 }
 
 /** A configuration problem with a one-line message for the user. */
@@ -39,6 +54,13 @@ Environment only:
   GATEHOUSE_SECRET                 server secret (default: generated once, kept in the database)
   GATEHOUSE_SMTP_URL               SMTP server for emails (default: the built-in outbox)
   GATEHOUSE_ACCESS_TOKEN_TTL       access-token lifetime, e.g. 600000, 60s, 10min (default 10min)
+  GATEHOUSE_DATABASE_CONNECT_TIMEOUT
+                                   PostgreSQL: longest wait for a connection (default 5s)
+  GATEHOUSE_DATABASE_STATEMENT_TIMEOUT
+                                   PostgreSQL: statement_timeout (default 10s; 0 = none)
+  GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT
+                                   PostgreSQL: idle_in_transaction_session_timeout (default 10s)
+  GATEHOUSE_DATABASE_BUSY_TIMEOUT  SQLite: wait for another process's write lock (default 5s)
   GATEHOUSE_DASHBOARD_SIGNUP=open  keep dashboard sign-up open after the first owner (default: closed;
                                    owners invite others through their team)
   GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY, …_SECRET_SERVER_KEY, …_SUPER_SECRET_ADMIN_KEY
@@ -87,6 +109,13 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   try { new URL(baseUrl); } catch { throw new ConfigError(`Invalid base URL "${baseUrl}".`); }
   const ttl = env.GATEHOUSE_ACCESS_TOKEN_TTL;
+  const duration = (name: string): number | undefined => (env[name] ? parseDuration(env[name]!) : undefined);
+  const databaseTimeouts: DatabaseTimeouts = Object.fromEntries(Object.entries({
+    connectTimeoutMs: duration('GATEHOUSE_DATABASE_CONNECT_TIMEOUT'),
+    statementTimeoutMs: duration('GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'),
+    idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
+    busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
+  }).filter(([, v]) => v !== undefined));
   return {
     port,
     host,
@@ -96,6 +125,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     secret: env.GATEHOUSE_SECRET || undefined,
     smtpUrl: env.GATEHOUSE_SMTP_URL || undefined,
     accessTokenTtlMs: ttl ? parseDuration(ttl) : undefined,
+    databaseTimeouts,
     seedKeys: {
       ...(env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY ? { publishableClientKey: env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY } : {}),
       ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),

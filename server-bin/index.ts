@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
 import { createKoaApp } from './app.ts';
 import { openStorage } from './storage.ts';
+import type { DatabaseTimeouts } from './config.ts';
 
 export { createKoaApp } from './app.ts';
 export { openStorage } from './storage.ts';
@@ -13,6 +14,8 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
   databaseUrl?: string;
   /** Folder for the SQLite file when no database URL is given (default `./gatehouse-data`). */
   dataDir?: string;
+  /** Bounds on database waits when Gatehouse opens the storage itself (see DatabaseTimeouts). */
+  databaseTimeouts?: DatabaseTimeouts;
   /**
    * Path prefix the host mounts Gatehouse under, e.g. `/auth`: requests to
    * `/auth/api/v1/...` are served as `/api/v1/...`. Default: none.
@@ -36,7 +39,7 @@ export interface Gatehouse {
  * (ARCHITECTURE.md "A library").
  */
 export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
-  const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data');
+  const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data', undefined, options.databaseTimeouts);
   let core: Core;
   try {
     core = await createCore({ ...options, storage });

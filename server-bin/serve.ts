@@ -26,6 +26,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     gatehouse = await createGatehouse({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      databaseTimeouts: config.databaseTimeouts,
       baseUrl: config.baseUrl,
       secret: config.secret,
       accessTokenTtlMs: config.accessTokenTtlMs,

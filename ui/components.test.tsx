@@ -582,3 +582,30 @@ describe('useUser', () => {
     assert.equal(signedIn.transport.requests.filter((r) => r.path === '/users/me').length, 1, 'no refetch storm');
   });
 });
+
+describe('AccountSettings passkeys', () => {
+  const passkeyProject = (req: TransportRequest) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined;
+
+  it('offers no passkey section while the project has passkeys off', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Current password');
+    assert.equal(/Add a passkey/.test(c.textContent ?? ''), false);
+  });
+
+  it("lists the user's passkeys, removes one, and reports a browser without WebAuthn when adding", async () => {
+    let keys = [{ id: 'pk1', user_id: 'u1', credential_id: 'cred', device_type: 'singleDevice', backed_up: false, transports: ['usb'], created_at_millis: 0, last_used_at_millis: null }];
+    const { app, transport } = makeApp((req) => {
+      if (req.path.startsWith('/passkeys?') && req.method === 'GET') return { json: { items: keys, is_paginated: false } };
+      if (req.path === '/passkeys/me/pk1' && req.method === 'DELETE') { keys = []; return { json: { success: true } }; }
+      return passkeyProject(req);
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'never used');
+    await click(c.querySelector('ul[aria-label="Passkeys"]') as HTMLElement, 'Remove');
+    await waitForText(c, 'You have no passkeys.');
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/passkeys/me/pk1'));
+    await click(c, 'Add a passkey');
+    await waitForText(c, 'This browser does not support passkeys.');
+  });
+});

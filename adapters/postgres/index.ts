@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
 
@@ -10,18 +10,76 @@ export interface PostgresAdapterOptions {
   schema?: string;
   /** Pool size; default 10. */
   max?: number;
+  /**
+   * Longest wait for a connection, in ms: a free pool slot plus the TCP connect and PostgreSQL
+   * start-up; default 5000. On expiry the request fails with DATABASE_UNAVAILABLE.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL's `statement_timeout` in ms (the server cancels a longer statement); default
+   * 10000, 0 turns it off. The client also gives up on a statement whose answer has not arrived
+   * 1 s after this bound (a stalled network never lets the server's cancel reach us), and drops
+   * that connection.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * PostgreSQL's `idle_in_transaction_session_timeout` in ms: the server ends a session that
+   * sits inside a transaction doing nothing for this long, releasing its locks; default 10000,
+   * 0 turns it off.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
+
+/** The defaults of PostgresAdapterOptions' timeouts, in ms (documented in README "Database faults"). */
+export const POSTGRES_TIMEOUT_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 } as const;
+
+/** Grace after `statement_timeout` before the client stops waiting for an answer, in ms. */
+const READ_GRACE_MS = 1000;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
 /**
+ * SQLSTATE classes and codes that mean "the database cannot serve us now" rather than "this
+ * query is wrong": connection exceptions (08), operator intervention (57: admin shutdown,
+ * pg_terminate_backend, statement timeout, cannot connect now), insufficient resources (53),
+ * and the session ended by idle_in_transaction_session_timeout (25P03).
+ * @see https://www.postgresql.org/docs/current/errcodes-appendix.html
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^25P03$/;
+/** Node socket errors of a dead or unreachable server. */
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+/** node-postgres and pg-pool raise these as plain Errors without a code. */
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/**
+ * True when `error` says the database is unreachable, stalled or shutting connections down (a
+ * reset, pg_terminate_backend, a timeout), as opposed to a fault of the query itself.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
+}
+
+/**
  * Opens a PostgreSQL pool through Kysely's PostgresDialect. `int8` (our epoch-ms times) and
  * `numeric` are parsed as JS numbers, which is exact for every value we store.
+ *
+ * Faults (issue 12 finding 1): every client, idle or checked out, has an `error` listener, so a
+ * reset connection or `pg_terminate_backend` never becomes an "Unhandled 'error' event"; connect,
+ * statement and idle-in-transaction timeouts bound every wait; a client whose statement failed
+ * for a connection reason is dropped from the pool instead of reused; and `isUnavailable` lets
+ * the core answer such failures with DATABASE_UNAVAILABLE (503). New connections are opened on
+ * demand, so service resumes by itself when the database is back.
  */
 export function createPostgresAdapter(options: PostgresAdapterOptions): StorageAdapter {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  const connectTimeoutMs = options.connectTimeoutMs ?? POSTGRES_TIMEOUT_DEFAULTS.connectTimeoutMs;
+  const statementTimeoutMs = options.statementTimeoutMs ?? POSTGRES_TIMEOUT_DEFAULTS.statementTimeoutMs;
+  const idleInTransactionTimeoutMs = options.idleInTransactionTimeoutMs ?? POSTGRES_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs;
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
@@ -33,25 +91,60 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     max: options.max ?? 10,
     types: types as pg.CustomTypesConfig,
     ...(schema !== 'public' ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Start-up parameters: the server enforces these per session. 0 means no limit.
+    statement_timeout: statementTimeoutMs,
+    idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
+    ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs + READ_GRACE_MS } : {}),
+    keepAlive: true,
   });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Nor may a checked-out client's: pg-pool removes its idle listener while a client is lent out,
+  // and a connection that dies between two statements (no query to fail) emits 'error'.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
+
   let ensured: Promise<void> | undefined;
   const ensureSchema = () => (ensured ??= (async () => {
     if (schema === 'public') return;
     const client = await pool.connect();
     try { await client.query(`create schema if not exists "${schema}"`); } finally { client.release(); }
-  })());
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: async () => { await ensureSchema(); return pool; },
-    }),
-  });
+  })().catch((error: unknown) => { ensured = undefined; throw error; }));
+
+  /**
+   * Lends a pool client to Kysely behind a guard: once a statement fails for a connection
+   * reason, later statements on it fail at once with that error (Kysely's ROLLBACK does not wait
+   * for a stalled socket), and release drops it from the pool.
+   */
+  const guardedPool: PostgresPool = {
+    async connect() {
+      await ensureSchema();
+      const client = await pool.connect();
+      let broken: unknown;
+      const guarded: PostgresPoolClient = {
+        // Kysely calls query(sql, parameters) only: we configure no cursor (streaming).
+        query: (async (text: string, values?: readonly unknown[]) => {
+          if (broken) throw broken;
+          try {
+            return await client.query(text, values as unknown[]);
+          } catch (error) {
+            if (isPostgresUnavailable(error)) broken = error;
+            throw error;
+          }
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(broken ? (broken as Error) : undefined),
+      };
+      return guarded;
+    },
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool }) });
   return {
     dialect: 'postgres',
     db,
     schema,
     isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
+    isUnavailable: isPostgresUnavailable,
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),
   };

@@ -13,10 +13,30 @@ export interface SqliteAdapterOptions {
    * (design NOTES: SEA passes `process.dlopen`'s `module.exports`).
    */
   nativeBinding?: unknown;
+  /**
+   * How long a write waits for another process's write lock, in ms (SQLite's `busy_timeout`);
+   * default 5000. The wait blocks this process's event loop, so keep it short; on expiry the
+   * request fails with DATABASE_UNAVAILABLE (503) instead of a 500.
+   */
+  busyTimeoutMs?: number;
+}
+
+/** Default of SqliteAdapterOptions.busyTimeoutMs, in ms. */
+export const SQLITE_BUSY_TIMEOUT_DEFAULT_MS = 5000;
+
+/**
+ * True when `error` is SQLite's "database is busy / locked" (another connection holds the lock
+ * past the busy timeout, or a WAL snapshot went stale): a retryable state, not a bad query.
+ * @see https://www.sqlite.org/rescode.html#busy
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
 /**
- * Opens a SQLite database with better-sqlite3 in WAL mode, foreign keys on, a 5 s busy timeout and
+ * Opens a SQLite database with better-sqlite3 in WAL mode, foreign keys on, a busy timeout
+ * (default 5 s; a lock held longer answers DATABASE_UNAVAILABLE) and
  * `synchronous = FULL` (a committed transaction survives a power loss, not only a process crash).
  */
 export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapter {
@@ -24,7 +44,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   const database = new BetterSqlite3(options.filename, options.nativeBinding ? { nativeBinding: options.nativeBinding as string } : {});
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_DEFAULT_MS))}`);
   database.pragma('synchronous = FULL');
   cachePreparedStatements(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
@@ -34,6 +54,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null &&
       ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes((error as { code?: string }).code ?? ''),
+    isUnavailable: isSqliteBusy,
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),
   };

@@ -4,3 +4,4 @@ export { getUserApiKey, getTeamApiKey } from './get-api-key.ts';
 export { updateUserApiKey, updateTeamApiKey } from './update-api-key.ts';
 export { checkUserApiKey, checkTeamApiKey } from './check-api-key.ts';
 export { createApiKeySecret, parseApiKeySecret, API_KEY_MARKER, type ApiKeyType } from './secret.ts';
+export { revokeUserApiKeys } from './revoke-user-api-keys.ts';

@@ -32,3 +32,10 @@ export async function updateApiKey(db: Kysely<Database>, projectId: string, id: 
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('api_keys').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
 }
+
+/** Marks every unrevoked user API key of `userId` revoked at `now`. */
+export async function revokeApiKeysOfUser(db: Kysely<Database>, projectId: string, userId: string, now: number): Promise<void> {
+  await db.updateTable('api_keys').set({ manually_revoked_at: now })
+    .where('project_id', '=', projectId).where('type', '=', 'user').where('user_id', '=', userId).where('manually_revoked_at', 'is', null)
+    .execute();
+}

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { StatusError } from '../errors/index.ts';
+import { assertOtpMayReach } from './ownership.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../users/schemas.ts';
 import { findUserByAuthEmail } from '../users/index.ts';
@@ -17,7 +18,8 @@ export type OtpSignInData = { email: string; callback_url: string };
  *
  * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;
  * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`
- * when the email belongs to a user whose email is unverified and who has no OTP sign-in.
+ * when the email belongs to a user whose email is unverified, whether or not that user turned OTP
+ * sign-in on (upstream `ensureUserForEmailAllowsOtp`; issue 12 finding 2).
  */
 export const sendSignInCode = defineOperation({
   id: 'authOtp.sendSignInCode',
@@ -42,9 +44,7 @@ export const sendSignInCode = defineOperation({
     const email = normalizeEmail(body.email);
     return ctx.transaction(async (tx) => {
       const existing = await findUserByAuthEmail(tx.db, project.id, email);
-      if (existing && existing.primary_email_verified !== 1 && existing.otp_auth_enabled !== 1) {
-        throw new KnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: true });
-      }
+      assertOtpMayReach(existing, email);
       const data: OtpSignInData = { email, callback_url: body.callback_url };
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
       const { otp, nonce } = splitOtp(code);

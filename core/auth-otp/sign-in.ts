@@ -2,21 +2,27 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
-import { issueSession } from '../sessions/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
+import { assertOtpMayReach } from './ownership.ts';
 
 /**
  * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
  * (wire-protocol §3.3). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The first sign-in creates the user with a verified, auth-enabled primary email and
- * `otp_auth_enabled` (plus its personal team when configured); an existing user gets OTP sign-in
- * enabled and its email marked verified, since receiving the code proves it.
+ * `otp_auth_enabled` (plus its personal team when configured); an existing user whose email is
+ * verified gets OTP sign-in enabled. An existing user whose email was never verified is refused
+ * (USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`, as upstream), even if the
+ * code was sent before that account existed: someone who never proved the address may hold its
+ * password and sessions (account pre-hijacking, issue 12 finding 2). The owner takes such an
+ * account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * Errors: the verification-code outcomes (max attempts, not found, expired, used);
- * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused).
+ * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused);
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED for a user with TOTP on (the code is spent, no tokens).
  */
 export const signInWithOtp = defineOperation({
   id: 'authOtp.signIn',
@@ -25,15 +31,16 @@ export const signInWithOtp = defineOperation({
   summary: 'Sign in with an emailed code or magic link.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
-  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED'],
+  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    return useVerificationCode<OtpSignInData, object>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
+    const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
       const email = code.data.email;
       let user: UserRow | null = await findUserByAuthEmail(tx.db, project.id, email);
       let isNewUser = false;
       if (user) {
-        await updateUser(tx.db, project.id, user.id, { otp_auth_enabled: 1, primary_email_verified: 1 });
+        assertOtpMayReach(user, email);
+        await updateUser(tx.db, project.id, user.id, { otp_auth_enabled: 1 });
         user = (await findUser(tx.db, project.id, user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
@@ -43,8 +50,9 @@ export const signInWithOtp = defineOperation({
         }));
         isNewUser = true;
       }
-      const session = await issueSession(tx, project, user);
-      return { access_token: session.accessToken, refresh_token: session.refreshToken, is_new_user: isNewUser, user_id: user.id };
+      return { user, isNewUser };
     });
+    // After the commit: the code is spent even when a second factor is still due.
+    return finishSignIn(ctx, project, user, { is_new_user: isNewUser });
   },
 });

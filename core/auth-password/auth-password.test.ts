@@ -183,7 +183,10 @@ describeWithServer('auth-password', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: 'wrong password', new_password: 'a brand new password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: PASSWORD, new_password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: PASSWORD, new_password: 'x'.repeat(71) }), 'PASSWORD_TOO_LONG', 400);
-    assertKnownError(await api(server, 'POST', '/auth/password/update', client, { old_password: PASSWORD, new_password: 'a brand new password' }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    // Upstream declares auth.user in the request schema (issue 14 item 9).
+    const noUser = await api(server, 'POST', '/auth/password/update', client, { old_password: PASSWORD, new_password: 'a brand new password' });
+    assertKnownError(noUser, 'SCHEMA_ERROR', 400);
+    assert.deepEqual(noUser.body, { code: 'SCHEMA_ERROR', details: { message: 'Request validation failed on POST /api/v1/auth/password/update:\n  - auth.user must be defined' }, error: 'Request validation failed on POST /api/v1/auth/password/update:\n  - auth.user must be defined' });
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: PASSWORD }), 'SCHEMA_ERROR', 400);
     const created = await api(server, 'POST', '/users', serverCaller, {});
     const session = await api(server, 'POST', '/auth/sessions', serverCaller, { user_id: created.body.id });
@@ -197,7 +200,9 @@ describeWithServer('auth-password', (get) => {
     const session = await api(server, 'POST', '/auth/sessions', serverCaller, { user_id: created.body.id });
     const me = { ...client, accessToken: session.body.access_token };
     assertKnownError(await api(server, 'POST', '/auth/password/set', me, { password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
-    assertKnownError(await api(server, 'POST', '/auth/password/set', client, { password: PASSWORD }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    const noUser = await api(server, 'POST', '/auth/password/set', client, { password: PASSWORD });
+    assertKnownError(noUser, 'SCHEMA_ERROR', 400);
+    assert.deepEqual(noUser.body, { code: 'SCHEMA_ERROR', details: { message: 'Request validation failed on POST /api/v1/auth/password/set:\n  - auth.user must be defined' }, error: 'Request validation failed on POST /api/v1/auth/password/set:\n  - auth.user must be defined' });
     const ok = await api(server, 'POST', '/auth/password/set', me, { password: PASSWORD });
     assert.deepEqual(ok.body, { success: true });
     assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email: 'erin@example.com', password: PASSWORD })).status, 200);

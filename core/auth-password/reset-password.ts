@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser, updateUser } from '../users/index.ts';
+import { findUser, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { revokeUserApiKeys } from '../api-keys/index.ts';
+import { removeAllPasskeys } from '../passkeys/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -11,6 +13,11 @@ import type { PasswordResetData } from './send-reset-code.ts';
  * `POST /auth/password/reset` `{code, password}` → `{success: true}` (wire-protocol §3.1). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
+ *
+ * Every session of the user and every other outstanding reset code is revoked (issue 12 finding 3).
+ * When the reset is the first proof of an address nobody had verified, the account may have been
+ * pre-registered by someone else (issue 12 finding 2), so whatever they could have left behind is
+ * removed too: the TOTP secret, the user's API keys and passkeys (docs/security.md "Account pre-hijacking").
  *
  * Errors: PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; the verification-code outcomes; USER_NOT_FOUND
  * when the user was deleted.
@@ -30,10 +37,18 @@ export const resetPassword = defineOperation({
     await useVerificationCode<PasswordResetData, void>(ctx, project.id, 'password_reset', body.code, async (tx, code) => {
       const user = await findUser(tx.db, project.id, code.data.user_id);
       if (!user) throw new KnownError('USER_NOT_FOUND');
+      const provesPrimaryEmail = user.primary_email === code.data.email;
+      const firstProof = provesPrimaryEmail && user.primary_email_verified !== 1;
       await updateUser(tx.db, project.id, user.id, {
         password_hash: passwordHash,
-        ...(user.primary_email === code.data.email ? { primary_email_verified: 1 } : {}),
+        ...(provesPrimaryEmail ? { primary_email_verified: 1 } : {}),
+        ...(firstProof ? { totp_secret_base64: null } : {}),
       });
+      await revokeAfterPasswordChange(tx, project.id, user.id, null);
+      if (firstProof) {
+        await revokeUserApiKeys(tx, project.id, user.id);
+        await removeAllPasskeys(tx, project.id, user.id);
+      }
     });
     return { success: true };
   },

@@ -2,15 +2,17 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { updateUser } from '../users/index.ts';
+import { callerSessionOf, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 
 /**
  * `POST /auth/password/set` `{password}` (needs a signed-in user without a password) →
  * `{success: true}` (wire-protocol §3.1). A user who already has a password gets 400 text.
+ * Like any password change, revokes the user's other sessions and outstanding reset codes
+ * (issue 12 finding 3).
  *
- * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG.
  */
 export const setPassword = defineOperation({
@@ -20,6 +22,7 @@ export const setPassword = defineOperation({
   summary: 'Set a password for a signed-in user who has none.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ password: v.string() }) },
+  requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
@@ -28,7 +31,10 @@ export const setPassword = defineOperation({
     if (user.password_hash !== null) throw new StatusError(400, 'User already has a password set.');
     assertPasswordAcceptable(body.password);
     const passwordHash = await hashPassword(body.password);
-    await updateUser(ctx.db, project.id, user.id, { password_hash: passwordHash });
+    await ctx.transaction(async (tx) => {
+      await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });
+      await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
+    });
     return success;
   },
 });

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { findUserByAuthEmail, updateUser } from '../users/index.ts';
-import { issueSession } from '../sessions/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 
 /**
@@ -14,6 +14,7 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
  * EMAIL_PASSWORD_MISMATCH after one password verification (no account enumeration through
  * timing). PASSWORD_AUTHENTICATION_NOT_ENABLED when `credential_enabled` is off. A verified bcrypt
  * (or outdated argon2) hash is replaced by an argon2id hash, computed outside any transaction.
+ * A user with TOTP on gets MULTI_FACTOR_AUTHENTICATION_REQUIRED instead of tokens (`finishSignIn`).
  */
 export const signInWithPassword = defineOperation({
   id: 'authPassword.signIn',
@@ -22,7 +23,7 @@ export const signInWithPassword = defineOperation({
   summary: 'Sign in with email and password.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ email: v.string(), password: v.string() }) },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
@@ -37,7 +38,6 @@ export const signInWithPassword = defineOperation({
       const upgraded = await hashPassword(body.password);
       await updateUser(ctx.db, project.id, user.id, { password_hash: upgraded });
     }
-    const session = await issueSession(ctx, project, user);
-    return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };
+    return finishSignIn(ctx, project, user);
   },
 });

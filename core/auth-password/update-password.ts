@@ -3,17 +3,18 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { success } from '../lib/schemas.ts';
-import { updateUser } from '../users/index.ts';
-import { deleteOtherRefreshTokens, findRefreshTokenByHash } from '../sessions/index.ts';
+import { revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { findRefreshTokenByHash } from '../sessions/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword, verifyPassword } from './hashing.ts';
 
 /**
  * `POST /auth/password/update` `{old_password, new_password}` (needs a signed-in user) →
- * `{success: true}` (wire-protocol §3.1). Revokes every other session of the user: all refresh
- * tokens but the one sent in `x-stack-refresh-token`.
+ * `{success: true}` (wire-protocol §3.1). Revokes every other session of the user (all refresh
+ * tokens but the one sent in `x-stack-refresh-token`, as upstream) and every outstanding
+ * password-reset code (issue 12 finding 3).
  *
- * Errors: USER_AUTHENTICATION_REQUIRED without a user; PASSWORD_AUTHENTICATION_NOT_ENABLED;
+ * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
  * USER_DOES_NOT_HAVE_PASSWORD; PASSWORD_CONFIRMATION_MISMATCH for a wrong old password;
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for the new one.
  */
@@ -24,6 +25,7 @@ export const updatePassword = defineOperation({
   summary: "Change the signed-in user's password.",
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
+  requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
@@ -37,7 +39,7 @@ export const updatePassword = defineOperation({
     await ctx.transaction(async (tx) => {
       const keep = ctx.refreshToken ? await findRefreshTokenByHash(tx.db, project.id, sha256Hex(ctx.refreshToken)) : null;
       await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });
-      await deleteOtherRefreshTokens(tx.db, project.id, user.id, keep?.user_id === user.id ? keep.id : null);
+      await revokeAfterPasswordChange(tx, project.id, user.id, keep?.user_id === user.id ? keep.id : null);
     });
     return success;
   },

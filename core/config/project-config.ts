@@ -8,14 +8,32 @@ export const OAUTH_PROVIDER_IDS = [
 ] as const;
 export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
 
+/** Id of a generic OpenID Connect provider configured by issuer (issue 15): not a built-in id. */
+export const GENERIC_OAUTH_PROVIDER_ID = /^[a-z0-9-]{1,32}$/;
+
+/** True when `id` is one of the twelve built-in provider ids. */
+export function isBuiltInOAuthProviderId(id: string): id is OAuthProviderId {
+  return (OAUTH_PROVIDER_IDS as readonly string[]).includes(id);
+}
+
+/**
+ * One configured OAuth provider. `type: 'shared'` on a self-hosted server means Gatehouse's
+ * built-in development OpenID provider stands in (refused in production mode); `standard` uses
+ * the project's own client credentials. A generic provider (an id outside the built-in list)
+ * is any OpenID Connect provider found through `issuerUrl`'s discovery document.
+ */
 export interface OAuthProviderConfig {
-  id: OAuthProviderId;
+  id: string;
   enabled: boolean;
   type: 'shared' | 'standard';
   clientId?: string;
   clientSecret?: string;
   facebookConfigId?: string;
   microsoftTenantId?: string;
+  /** Generic OpenID Connect providers only: the issuer identifier (OIDC Discovery 1.0 §4). */
+  issuerUrl?: string;
+  /** Generic providers only: the name shown on buttons (default: the id). */
+  displayName?: string;
 }
 
 export type EmailConfig =
@@ -113,15 +131,19 @@ const DomainSchema = v.strictObject({
 
 const OAuthProviderSchema = v.pipe(
   v.strictObject({
-    id: v.picklist(OAUTH_PROVIDER_IDS),
+    id: v.pipe(v.string(), v.regex(GENERIC_OAUTH_PROVIDER_ID, 'must be a built-in provider id or match ^[a-z0-9-]{1,32}$')),
     type: v.picklist(['shared', 'standard']),
     enabled: v.optional(v.boolean()),
     client_id: v.optional(v.string()),
     client_secret: v.optional(v.string()),
     facebook_config_id: v.optional(v.string()),
     microsoft_tenant_id: v.optional(v.string()),
+    issuer_url: v.optional(v.pipe(v.string(), v.url('must be a valid URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'))),
+    display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
   }),
   v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
+  v.check((p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url, 'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url'),
+  v.check((p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined), 'issuer_url and display_name are only for generic OpenID Connect providers'),
 );
 
 const EmailConfigSchema = v.variant('type', [
@@ -203,6 +225,8 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     ...(p.client_secret !== undefined ? { clientSecret: p.client_secret } : {}),
     ...(p.facebook_config_id !== undefined ? { facebookConfigId: p.facebook_config_id } : {}),
     ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
+    ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
+    ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
   })));
   set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
   set('emailConfig', update.email_config && (update.email_config.type === 'shared'
@@ -234,8 +258,13 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
  */
 export function configProblems(config: ProjectConfig, isProductionMode: boolean): string[] {
   const problems: string[] = [];
+  const ids = config.oauthProviders.map((p) => p.id);
+  if (new Set(ids).size !== ids.length) problems.push('oauth_providers must not list one provider id twice');
   if (isProductionMode) {
     if (config.allowLocalhost) problems.push('allow_localhost must be false in production mode');
+    for (const p of config.oauthProviders) {
+      if (p.type === 'shared') problems.push(`OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`);
+    }
     for (const d of config.domains) {
       if (!isProductionSafeDomainUrl(d.domain)) {
         problems.push(`domain ${d.domain} is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)`);
@@ -268,6 +297,8 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.clientSecret !== undefined ? { client_secret: p.clientSecret } : {}),
       ...(p.facebookConfigId !== undefined ? { facebook_config_id: p.facebookConfigId } : {}),
       ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
+      ...(p.issuerUrl !== undefined ? { issuer_url: p.issuerUrl } : {}),
+      ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
     })),
     enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
     email_config: config.emailConfig.type === 'shared'

@@ -11,7 +11,7 @@ import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
  * `{success: true}`: emails a verification link for the signed-in user's primary email
  * (wire-protocol §3.4).
  *
- * Errors: USER_AUTHENTICATION_REQUIRED without a user; REDIRECT_URL_NOT_WHITELISTED;
+ * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); REDIRECT_URL_NOT_WHITELISTED;
  * EMAIL_IS_NOT_PRIMARY_EMAIL `{email, primary_email}`; EMAIL_ALREADY_VERIFIED.
  */
 export const sendVerificationCode = defineOperation({
@@ -21,6 +21,7 @@ export const sendVerificationCode = defineOperation({
   summary: 'Email a verification link for the current user\'s primary email.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
+  requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED'],
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;

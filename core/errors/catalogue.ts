@@ -36,6 +36,9 @@ export const errorCatalogue = {
   SCHEMA_ERROR: entry(400, (d) => String(d.message), ['message']),
   ALL_OVERLOADS_FAILED: entry(400, 'This endpoint has multiple overloads, but they all failed to process the request.', ['overload_errors']),
   TOO_MANY_REQUESTS: entry(429, 'Too many requests. Please wait and try again.', ['retry_after_seconds']),
+  // Gatehouse's own (upstream has no code for it): the database is unreachable, stalled or busy
+  // past its timeout. Retryable; service resumes by itself when the database is back.
+  DATABASE_UNAVAILABLE: entry(503, 'The database is temporarily unavailable. Please try again in a moment.'),
 
   // ── Project authentication ─────────────────────────────────────────────────────────────
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: entry(400, 'Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to \'client\', \'server\', or \'admin\' as appropriate.'),
@@ -105,9 +108,9 @@ export const errorCatalogue = {
   TEAM_INVITATION_EMAIL_MISMATCH: entry(403, 'This invitation was sent to a different e-mail address.'),
 
   // ── Passkey and multi-factor ───────────────────────────────────────────────────────────
-  PASSKEY_REGISTRATION_FAILED: entry(400, (d) => `Passkey registration failed: ${String(d.message ?? '')}`, ['message']),
+  PASSKEY_REGISTRATION_FAILED: entry(400, (d) => String(d.message ?? 'Passkey registration failed.'), ['message']),
   PASSKEY_WEBAUTHN_ERROR: entry(400, (d) => `WebAuthn error: ${String(d.message ?? '')}`, ['message', 'code']),
-  PASSKEY_AUTHENTICATION_FAILED: entry(400, (d) => `Passkey authentication failed: ${String(d.message ?? '')}`, ['message']),
+  PASSKEY_AUTHENTICATION_FAILED: entry(400, (d) => String(d.message ?? 'Passkey authentication failed.'), ['message']),
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: entry(400, 'Multi-factor authentication is required for this user.', ['attempt_code']),
   INVALID_TOTP_CODE: entry(400, 'The TOTP code is invalid. Please try again.'),
 
@@ -120,6 +123,7 @@ export const errorCatalogue = {
   TEAM_ALREADY_EXISTS: entry(409, (d) => `Team ${String(d.team_id)} already exists.`, ['team_id']),
   TEAM_MEMBERSHIP_NOT_FOUND: entry(404, (d) => `User ${String(d.user_id)} is not found in team ${String(d.team_id)}.`, ['team_id', 'user_id']),
   TEAM_MEMBERSHIP_ALREADY_EXISTS: entry(409, 'Team membership already exists.'),
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: entry(403, (d) => `Restricted users cannot accept team invitations. Reason: ${String((d.restricted_reason as { type?: string } | undefined)?.type ?? 'anonymous')}. Please complete the onboarding process before accepting team invitations.`, ['restricted_reason']),
   TEAM_PERMISSION_REQUIRED: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)} in team ${String(d.team_id)}.`, ['team_id', 'user_id', 'permission_id']),
   TEAM_PERMISSION_NOT_FOUND: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)} in team ${String(d.team_id)}.`, ['team_id', 'user_id', 'permission_id']),
   PROJECT_PERMISSION_REQUIRED: entry(401, (d) => `User ${String(d.user_id)} does not have permission ${String(d.permission_id)}.`, ['user_id', 'permission_id']),

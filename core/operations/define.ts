@@ -90,6 +90,18 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
   readonly errors: readonly KnownErrorCode[];
   /** HTTP status of success (default 200). */
   readonly status?: number;
+  /**
+   * The query schema is a loose object: parameters it does not name are ignored instead of
+   * refused. Only for redirects from parties Gatehouse does not control (an OAuth provider's
+   * callback, where RFC 6749 §4.1.2 says unrecognized response parameters must be ignored).
+   */
+  readonly ignoresUnknownQuery?: true;
+  /**
+   * Needs a signed-in user: without one the request fails validation with SCHEMA_ERROR
+   * "auth.user must be defined", listed with any body problems, as upstream's request schemas
+   * declare `auth.user` defined (e.g. `auth/password/set`, `auth/password/update`).
+   */
+  readonly requiresUser?: boolean;
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

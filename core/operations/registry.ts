@@ -16,6 +16,12 @@ import * as notifications from '../notifications/index.ts';
 import * as authPassword from '../auth-password/index.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
+// mfa
+import * as mfa from '../mfa/index.ts';
+// passkeys
+import * as passkeys from '../passkeys/index.ts';
+import * as authOauth from '../auth-oauth/index.ts';
+import * as connectedAccounts from '../connected-accounts/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -27,7 +33,7 @@ export const operations: readonly AnyOperation[] = [
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
-  sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession, sessions.oauthToken,
+  sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession,
   users.createUser, users.getCurrentUser, users.updateCurrentUser, users.deleteCurrentUser, users.listUsers,
   users.getUserById, users.updateUserById, users.deleteUserById,
   authPassword.signUpWithPassword, authPassword.signInWithPassword, authPassword.updatePassword, authPassword.setPassword,
@@ -52,4 +58,14 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
   emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
+  // mfa
+  mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
+  // passkeys
+  passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
+  passkeys.listPasskeys, passkeys.deletePasskey,
+  // auth-oauth (issue 15)
+  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize,
+  authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
+  authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
+  connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
 ];

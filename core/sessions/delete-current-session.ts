@@ -1,7 +1,8 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { deleteRefreshToken, findRefreshTokenByHash } from './queries.ts';
+import { findRefreshTokenByHash } from './queries.ts';
+import { revokeSession } from './revoke.ts';
 
 /**
  * `DELETE /auth/sessions/current`: signs out. Deletes the session named by the access token's
@@ -19,13 +20,13 @@ export const deleteCurrentSession = defineOperation({
   async run(ctx) {
     const { project, token } = ctx.auth;
     if (token) {
-      await deleteRefreshToken(ctx.db, project.id, token.refresh_token_id);
+      await revokeSession(ctx, project.id, token.refresh_token_id);
       return { success: true };
     }
     if (!ctx.refreshToken) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
     const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(ctx.refreshToken));
     if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    await deleteRefreshToken(ctx.db, project.id, session.id);
+    await revokeSession(ctx, project.id, session.id);
     return { success: true };
   },
 });

@@ -3,7 +3,8 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { deleteRefreshToken, findRefreshToken } from './queries.ts';
+import { findRefreshToken } from './queries.ts';
+import { revokeSession } from './revoke.ts';
 
 /**
  * `DELETE /auth/sessions/{id}`: revokes one session. The current session cannot be deleted this
@@ -27,7 +28,7 @@ export const deleteSession = defineOperation({
     const ownerId = accessType === 'client' ? resolveUserId(ctx.auth, query.user_id ?? 'me') : query.user_id ? resolveUserId(ctx.auth, query.user_id) : null;
     if (!session || (ownerId && session.user_id !== ownerId)) throw new StatusError(404, 'Session not found.');
     if (token?.refresh_token_id === session.id) throw new KnownError('CANNOT_DELETE_CURRENT_SESSION');
-    await deleteRefreshToken(ctx.db, project.id, session.id);
+    await revokeSession(ctx, project.id, session.id);
     return { success: true };
   },
 });

@@ -3,6 +3,6 @@ export { refreshCurrentSession } from './refresh-session.ts';
 export { deleteCurrentSession } from './delete-current-session.ts';
 export { listSessions } from './list-sessions.ts';
 export { deleteSession } from './delete-session.ts';
-export { oauthToken } from './oauth-token.ts';
 export { issueSession, refreshSession, mintAccessToken, DEFAULT_REFRESH_TOKEN_TTL_MS, type IssuedSession } from './issue.ts';
-export { deleteOtherRefreshTokens, findRefreshTokenByHash } from './queries.ts';
+export { findRefreshTokenByHash } from './queries.ts';
+export { revokeSession, revokeUserSessions } from './revoke.ts';

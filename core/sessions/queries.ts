@@ -41,15 +41,17 @@ export async function recordActiveDay(db: Kysely<Database>, projectId: string, u
     .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
 }
 
-export async function deleteRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
-  await db.deleteFrom('refresh_tokens').where('project_id', '=', projectId).where('id', '=', id).execute();
+/** Ids of every session of a user except `keepId`. */
+export async function listOtherSessionIds(db: Kysely<Database>, projectId: string, userId: string, keepId: string | null): Promise<string[]> {
+  let q = db.selectFrom('refresh_tokens').select('id').where('project_id', '=', projectId).where('user_id', '=', userId);
+  if (keepId) q = q.where('id', '!=', keepId);
+  return (await q.execute()).map((r) => r.id);
 }
 
-/** Deletes every session of a user except `keepId` (password change, wire-protocol §3.1). */
-export async function deleteOtherRefreshTokens(db: Kysely<Database>, projectId: string, userId: string, keepId: string | null): Promise<void> {
-  let q = db.deleteFrom('refresh_tokens').where('project_id', '=', projectId).where('user_id', '=', userId);
-  if (keepId) q = q.where('id', '!=', keepId);
-  await q.execute();
+/** Deletes the sessions `ids` of `projectId`. */
+export async function deleteRefreshTokens(db: Kysely<Database>, projectId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('refresh_tokens').where('project_id', '=', projectId).where('id', 'in', ids).execute();
 }
 
 /** A user's sessions, newest first. */

@@ -19,6 +19,12 @@ export interface StorageAdapter {
   readonly schema?: string;
   /** True when `error` is a unique-constraint violation raised by this dialect's driver. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * True when `error` means the database cannot serve the request now (unreachable, stalled,
+   * connection reset or terminated, a timeout, SQLite busy) rather than a fault of the query: the
+   * core answers DATABASE_UNAVAILABLE (503) for these.
+   */
+  isUnavailable(error: unknown): boolean;
   /** Cheap round trip for readiness checks; throws when the database is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +48,9 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'gatehouse_migrations',
     migrationLockTableName: 'gatehouse_migrations_lock',
+    // Parallel work reserves migration numbers up front and lands in any order (0007 may ship
+    // before 0006), so a database that already ran a later number must still accept an earlier one.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   let { error, results } = await migrator.migrateToLatest();

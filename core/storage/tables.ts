@@ -27,6 +27,16 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+  // mfa, cli-auth (0006)
+  totp_used_steps: TotpUsedStepsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  cli_auth_attempts: CliAuthAttemptsTable;
+  // passkeys (0007)
+  passkeys: PasskeysTable;
+  oauth_flows: OAuthFlowsTable;
+  oauth_authorization_codes: OAuthAuthorizationCodesTable;
+  oauth_accounts: OAuthAccountsTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 /** A user was active on `day` (UTC `YYYY-MM-DD`). */
@@ -262,4 +272,109 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   manually_revoked_at: number | null;
+}
+
+/** An OAuth flow in flight towards a provider (migration 0013). */
+export interface OAuthFlowsTable {
+  state_hash: string;
+  project_id: string;
+  provider_id: string;
+  sealed_data: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A Gatehouse authorization code for the app's redirect_uri (migration 0013). */
+export interface OAuthAuthorizationCodesTable {
+  code_hash: string;
+  project_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  is_new_user: Bool;
+  /** `sign_in` or `handoff` (cross-domain). */
+  kind: string;
+  after_callback_redirect_url: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A provider account linked to a user (migration 0013). */
+export interface OAuthAccountsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  provider_id: string;
+  provider_account_id: string;
+  email: string | null;
+  allow_sign_in: Bool;
+  allow_connected_accounts: Bool;
+  created_at: number;
+}
+
+/** A provider token, encrypted (migration 0013). `kind` is `refresh` or `access`. */
+export interface OAuthTokensTable {
+  id: string;
+  project_id: string;
+  oauth_account_id: string;
+  kind: string;
+  sealed_token: string;
+  scopes: string;
+  expires_at: number | null;
+  is_valid: Bool;
+  created_at: number;
+}
+
+/** The last TOTP time step (RFC 6238 counter) a user spent; codes of that step or earlier are refused. */
+export interface TotpUsedStepsTable {
+  user_id: string;
+  project_id: string;
+  last_step: number;
+}
+
+/** One single-use MFA recovery code, stored as SHA-256 of the normalized code (Gatehouse extension). */
+export interface MfaRecoveryCodesTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** A CLI login attempt (wire-protocol §3.5). Both codes stored hashed; no token is stored. */
+export interface CliAuthAttemptsTable {
+  id: string;
+  project_id: string;
+  polling_code_hash: string;
+  login_code_hash: string;
+  /** The session (refresh-token row id) of the anonymous user the CLI started with, if any. */
+  anon_refresh_token_id: string | null;
+  /** The user who confirmed the login code; null while pending. */
+  user_id: string | null;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+  used_at: number | null;
+}
+
+/** A user's WebAuthn credential (core/passkeys). Binary values are base64url text. */
+export interface PasskeysTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  /** The credential id, base64url (as the browser reports it). */
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** Signature counter last seen (WebAuthn L3 §6.1.1). */
+  counter: number;
+  /** JSON array of authenticator transports. */
+  transports: string;
+  /** `singleDevice` or `multiDevice`. */
+  device_type: string;
+  backed_up: Bool;
+  created_at: number;
+  last_used_at: number | null;
 }

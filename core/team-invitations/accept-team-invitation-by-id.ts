@@ -4,6 +4,7 @@ import { requireSelfForClient, requireUser, resolveMe } from '../auth/user-id.ts
 import { findUser } from '../users/index.ts';
 import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
 import { joinInvitedTeam, verifiedEmailsOf } from './join.ts';
+import { refuseRestrictedInvitee } from './access.ts';
 import { AcceptByIdQuerySchema, INVITATION_PURPOSE, InvitationParamsSchema, type TeamInvitationData } from './schemas.ts';
 
 /**
@@ -21,7 +22,7 @@ export const acceptTeamInvitationById = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: InvitationParamsSchema, query: AcceptByIdQuerySchema },
   errors: [
-    'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'TEAM_INVITATION_EMAIL_MISMATCH', 'TEAM_NOT_FOUND',
+    'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'TEAM_INVITATION_EMAIL_MISMATCH', 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
     'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
   ],
   async run(ctx, { params, query }) {
@@ -31,6 +32,7 @@ export const acceptTeamInvitationById = defineOperation({
     await ctx.transaction(async (tx) => {
       const user = await findUser(tx.db, project.id, userId);
       if (!user) throw new KnownError('USER_NOT_FOUND');
+      refuseRestrictedInvitee(ctx.auth, user);
       const code = await findVerificationCode<TeamInvitationData>(tx, project.id, INVITATION_PURPOSE, params.id);
       if (!code) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
       if (code.usedAt !== null) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');

@@ -2,13 +2,15 @@ import { defineOperation } from '../operations/define.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { joinInvitedTeam } from './join.ts';
+import { refuseRestrictedInvitee } from './access.ts';
 import { CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';
 
 /**
  * `POST /team-invitations/accept` `{code}` → `{}`: the signed-in user joins the team with
  * `team_member_default_permissions` and the code is used up. Holding the emailed code proves access
  * to the invited address. Errors: USER_AUTHENTICATION_REQUIRED, the verification-code outcomes,
- * TEAM_NOT_FOUND when the team was deleted (the code stays unused).
+ * TEAM_NOT_FOUND when the team was deleted (the code stays unused),
+ * TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED for an anonymous or otherwise restricted user.
  */
 export const acceptTeamInvitation = defineOperation({
   id: 'teamInvitations.accept',
@@ -17,11 +19,12 @@ export const acceptTeamInvitation = defineOperation({
   summary: 'Accept a team invitation with its emailed code.',
   access: ['client', 'server', 'admin'],
   input: { body: CodeSchema },
-  errors: [...VERIFICATION_CODE_ERRORS, 'USER_AUTHENTICATION_REQUIRED', 'TEAM_NOT_FOUND'],
+  errors: [...VERIFICATION_CODE_ERRORS, 'USER_AUTHENTICATION_REQUIRED', 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const user = requireUser(ctx.auth);
     await useVerificationCode<TeamInvitationData, void>(ctx, project.id, INVITATION_PURPOSE, body.code, async (tx, code) => {
+      refuseRestrictedInvitee(ctx.auth, user);
       await joinInvitedTeam(tx, project, code.data.team_id, user.id);
     });
     return {};

@@ -1,18 +1,21 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
-import { findTeam, getTeamOrThrow } from '../teams/index.ts';
-import { requireSelfForClient, requireUser, resolveMe } from '../auth/user-id.ts';
+import { findTeam } from '../teams/index.ts';
+import { resolveMe } from '../auth/user-id.ts';
 import { findUser } from '../users/index.ts';
-import { requireTeamPermission } from '../permissions/index.ts';
+import { requireInvitationAccess } from './access.ts';
 import { listVerificationCodes, type VerificationCode } from '../verification-codes/index.ts';
 import { verifiedEmailsOf } from './join.ts';
 import { INVITATION_PURPOSE, ListInvitationsQuerySchema, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `GET /team-invitations?team_id=` (pending invitations of a team; a client needs `$read_members`)
- * or `?user_id=me` (invitations sent to any of the user's verified email contact channels) → `{items: [{id, team_id,
- * team_display_name, expires_at_millis, recipient_email}], is_paginated: false}`, newest first.
- * Exactly one of the two filters (400 text otherwise). Errors: TEAM_NOT_FOUND, TEAM_PERMISSION_REQUIRED.
+ * `GET /team-invitations?team_id=` (pending invitations of a team; a client must be a member with
+ * `$read_members` and `$invite_members`) or `?user_id=me` (invitations sent to any of the user's
+ * verified email contact channels) → `{items: [{id, team_id, team_display_name, expires_at_millis,
+ * recipient_email}], is_paginated: false}`, newest first. Exactly one of the two filters (400 text
+ * otherwise). Errors: TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND, TEAM_PERMISSION_REQUIRED; a client
+ * naming another user gets CANNOT_GET_OWN_USER_WITHOUT_USER, as upstream answers
+ * (`apps/e2e/.../team-invitations.test.ts` "client cannot list invitations for a user_id other than 'me'").
  */
 export const listTeamInvitations = defineOperation({
   id: 'teamInvitations.list',
@@ -21,18 +24,17 @@ export const listTeamInvitations = defineOperation({
   summary: 'List pending team invitations of a team or of a user.',
   access: ['client', 'server', 'admin'],
   input: { query: ListInvitationsQuerySchema },
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError(400, 'Exactly one of team_id or user_id must be given');
     let codes: VerificationCode<TeamInvitationData>[] = [];
     if (query.team_id !== undefined) {
-      await getTeamOrThrow(ctx.db, project.id, query.team_id);
-      if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, query.team_id, requireUser(ctx.auth).id, '$read_members');
+      await requireInvitationAccess(ctx.db, ctx.auth, query.team_id, ['$read_members', '$invite_members']);
       codes = await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { subjectId: query.team_id });
     } else {
       const userId = resolveMe(ctx.auth, query.user_id!);
-      requireSelfForClient(ctx.auth, userId, 'list team invitations');
+      if (ctx.auth.accessType === 'client' && userId !== ctx.auth.user?.id) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       const user = await findUser(ctx.db, project.id, userId);
       if (!user) throw new KnownError('USER_NOT_FOUND');
       for (const email of await verifiedEmailsOf(ctx.db, project.id, user)) codes.push(...await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email }));

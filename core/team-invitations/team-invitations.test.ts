@@ -59,15 +59,70 @@ describeWithServer('team invitations', (get) => {
     const denied = await api(server, 'POST', '/team-invitations/send-code', bob.client, { email: uniqueEmail(), team_id: team.id, callback_url: CALLBACK });
     assertKnownError(denied, 'TEAM_PERMISSION_REQUIRED', 401);
     assert.equal(denied.body.details.permission_id, '$invite_members');
-    assertKnownError(await api(server, 'GET', `/team-invitations?team_id=${team.id}`, stranger.client), 'TEAM_PERMISSION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', `/team-invitations?team_id=${team.id}`, stranger.client), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
     assertKnownError(await api(server, 'POST', '/team-invitations/send-code', p.client, { email: uniqueEmail(), team_id: team.id, callback_url: CALLBACK }), 'USER_AUTHENTICATION_REQUIRED', 401);
 
     const sent = await api(server, 'POST', '/team-invitations/send-code', p.server, { email: uniqueEmail(), team_id: team.id, callback_url: CALLBACK });
     assert.equal(sent.status, 200, sent.text);
-    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, bob.client), 'TEAM_PERMISSION_REQUIRED', 401);
+    const revokeDenied = await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, bob.client);
+    assertKnownError(revokeDenied, 'TEAM_PERMISSION_REQUIRED', 401);
+    assert.equal(revokeDenied.body.details.permission_id, '$remove_members');
     assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${MISSING}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
     assert.deepEqual((await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, p.server)).body, { success: true });
     assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
+  });
+
+  it('lets clients list only with $read_members and $invite_members and revoke only with $remove_members, as upstream', async () => {
+    const { server, p, team } = await setup();
+    const bob = await projectUser(server, p);
+    await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, p.server, {});
+    await api(server, 'DELETE', `/team-permissions/${team.id}/${bob.id}/team_member`, p.server);
+    const sent = await api(server, 'POST', '/team-invitations/send-code', p.server, { email: uniqueEmail(), team_id: team.id, callback_url: CALLBACK });
+
+    // $read_members alone: the listing names the missing $invite_members.
+    await api(server, 'POST', `/team-permissions/${team.id}/${bob.id}/$read_members`, p.server, {});
+    const noInvite = await api(server, 'GET', `/team-invitations?team_id=${team.id}`, bob.client);
+    assertKnownError(noInvite, 'TEAM_PERMISSION_REQUIRED', 401);
+    assert.deepEqual(noInvite.body.details, { team_id: team.id, user_id: bob.id, permission_id: '$invite_members' });
+    assert.equal(noInvite.body.error, `User ${bob.id} does not have permission $invite_members in team ${team.id}.`);
+    // $invite_members alone: $read_members is checked first.
+    await api(server, 'DELETE', `/team-permissions/${team.id}/${bob.id}/$read_members`, p.server);
+    await api(server, 'POST', `/team-permissions/${team.id}/${bob.id}/$invite_members`, p.server, {});
+    const noRead = await api(server, 'GET', `/team-invitations?team_id=${team.id}`, bob.client);
+    assertKnownError(noRead, 'TEAM_PERMISSION_REQUIRED', 401);
+    assert.equal(noRead.body.details.permission_id, '$read_members');
+    await api(server, 'POST', `/team-permissions/${team.id}/${bob.id}/$read_members`, p.server, {});
+    const listed = await api(server, 'GET', `/team-invitations?team_id=${team.id}`, bob.client);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.items.map((i: { id: string }) => i.id), [sent.body.id]);
+
+    // $invite_members does not allow revoking; $remove_members does.
+    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, bob.client), 'TEAM_PERMISSION_REQUIRED', 401);
+    await api(server, 'POST', `/team-permissions/${team.id}/${bob.id}/$remove_members`, p.server, {});
+    const revoked = await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, bob.client);
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.deepEqual(revoked.body, { success: true });
+  });
+
+  it('refuses an anonymous user accepting or inspecting an invitation with TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED', async () => {
+    const { server, p, team } = await setup();
+    const email = uniqueEmail('anon');
+    await api(server, 'POST', '/team-invitations/send-code', p.server, { email, team_id: team.id, callback_url: CALLBACK });
+    const code = codeFromEmail(await smtp.waitFor(email));
+    const anon = await api(server, 'POST', '/auth/anonymous/sign-up', p.client, {});
+    assert.equal(anon.status, 200, anon.text);
+    const anonClient = { ...p.client, accessToken: anon.body.access_token, headers: { 'x-stack-allow-anonymous-user': 'true' } };
+    const refused = await api(server, 'POST', '/team-invitations/accept', anonClient, { code });
+    assertKnownError(refused, 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED', 403);
+    assert.deepEqual(refused.body, {
+      code: 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
+      details: { restricted_reason: { type: 'anonymous' } },
+      error: 'Restricted users cannot accept team invitations. Reason: anonymous. Please complete the onboarding process before accepting team invitations.',
+    });
+    assertKnownError(await api(server, 'POST', '/team-invitations/accept/details', anonClient, { code }), 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED', 403);
+    // The refused attempt did not use the code up.
+    const bob = await projectUser(server, p, { primary_email: uniqueEmail() });
+    assert.equal((await api(server, 'POST', '/team-invitations/accept', bob.client, { code })).status, 200);
   });
 
   it('answers not-found, untrusted callbacks, bad codes and bad input', async () => {
@@ -116,7 +171,7 @@ describeWithServer('team invitations', (get) => {
     const received = await api(server, 'GET', '/team-invitations?user_id=me', carol.client);
     assert.deepEqual(received.body.items.map((i: { id: string; team_display_name: string }) => [i.id, i.team_display_name]), [[sent.body.id, 'Rocket']]);
     assert.deepEqual((await api(server, 'GET', '/team-invitations?user_id=me', dave.client)).body.items, []);
-    assert.equal((await api(server, 'GET', `/team-invitations?user_id=${carol.id}`, dave.client)).status, 403);
+    assertKnownError(await api(server, 'GET', `/team-invitations?user_id=${carol.id}`, dave.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
 
     assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, dave.client), 'TEAM_INVITATION_EMAIL_MISMATCH', 403);
     assertKnownError(await api(server, 'POST', `/team-invitations/${MISSING}/accept?user_id=me`, carol.client), 'VERIFICATION_CODE_NOT_FOUND', 404);
@@ -140,7 +195,7 @@ describeWithServer('team invitations', (get) => {
     // The user errors of listing and accepting by id.
     assertKnownError(await api(server, 'GET', '/team-invitations?user_id=me', p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'GET', `/team-invitations?user_id=${MISSING}`, p.server), 'USER_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'GET', `/team-invitations?team_id=${team.id}`, p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assertKnownError(await api(server, 'GET', `/team-invitations?team_id=${team.id}`, p.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=me`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     assertKnownError(await api(server, 'POST', `/team-invitations/${sent.body.id}/accept?user_id=${MISSING}`, p.server), 'USER_NOT_FOUND', 404);
 

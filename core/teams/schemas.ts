@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { MetadataSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Team display name: required, 1–256 characters (product-spec §5). */
 export const TeamDisplayNameSchema = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
@@ -21,7 +21,7 @@ export const ImageUrlSchema = v.nullable(v.pipe(
   v.check(isImageUrl, 'must be a valid URL or base64 image data'),
 ));
 
-const Metadata = v.optional(v.nullable(v.unknown()));
+const Metadata = v.optional(MetadataSchema);
 
 const clientTeamEntries = {
   display_name: TeamDisplayNameSchema,

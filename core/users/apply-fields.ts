@@ -15,7 +15,7 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  *
  * @throws KnownError PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 when both
  *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
- *   16 rounds, or for `is_anonymous: true` on an update.
+ *   16 rounds, for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
 export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
@@ -37,6 +37,9 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   set('selected_team_id', body.selected_team_id);
   set('totp_secret_base64', body.totp_secret_base64);
   set('otp_auth_enabled', bool(body.otp_auth_enabled));
+  // True iff the user holds a passkey (upstream users/crud.tsx): only registering one sets it;
+  // false removes the user's passkeys (updateUserFields).
+  if (body.passkey_auth_enabled === true) throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
   set('passkey_auth_enabled', bool(body.passkey_auth_enabled));
   set('is_anonymous', bool(body.is_anonymous));
   set('restricted_by_admin', bool(body.restricted_by_admin));

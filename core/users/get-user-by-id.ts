@@ -1,3 +1,4 @@
+import { listOAuthProviderLinks } from './queries.ts';
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
@@ -26,6 +27,7 @@ export const getUserById = defineOperation({
     const { project } = ctx.auth;
     const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
     const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
-    return toServerUser(user, project.config, team);
+    const links = await listOAuthProviderLinks(ctx.db, project.id, [user.id]);
+    return toServerUser(user, project.config, team, links.get(user.id));
   },
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isValidEmail } from '../lib/email.ts';
-import { UuidSchema } from '../lib/schemas.ts';
+import { MetadataSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
@@ -28,7 +28,6 @@ export const ProfileImageUrlSchema = v.nullable(v.pipe(
 
 export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
-export const MetadataSchema = v.nullable(v.unknown());
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 export const RiskScoresSchema = v.strictObject({

@@ -4,7 +4,7 @@ import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
   deleteCodeById, findCodeByHash, findCodeById, incrementAttempts, insertVerificationCode, listActiveCodes,
-  markCodeUsed, maxAttemptsForNonce, type VerificationCodeRow,
+  markCodeUsed, markUserCodesUsed, maxAttemptsForNonce, type VerificationCodeRow,
 } from './queries.ts';
 
 /** Default code lifetime: 7 days, in ms (wire-protocol §7). */
@@ -110,6 +110,12 @@ export function splitOtp(code: string): { otp: string; nonce: string } {
   return { otp: code.slice(0, 6).toUpperCase(), nonce: code.slice(6) };
 }
 
+/** Options of {@link checkVerificationCode}. */
+export interface CheckOptions {
+  /** Attempts allowed before VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (default {@link MAX_ATTEMPTS_PER_CODE}). */
+  maxAttempts?: number;
+}
+
 /**
  * Counts one attempt against `code` and validates it, in the order of wire-protocol §3.3:
  * max attempts (20 across codes sharing `code.slice(6)`), not found, expired, used.
@@ -123,11 +129,12 @@ export async function checkVerificationCode<D extends VerificationData = Verific
   projectId: string,
   purpose: VerificationPurpose,
   rawCode: string,
+  options: CheckOptions = {},
 ): Promise<VerificationCode<D>> {
   const code = rawCode.trim().toLowerCase();
   const nonceHash = sha256Hex(code.slice(6));
   const attempts = await maxAttemptsForNonce(ctx.db, projectId, purpose, nonceHash);
-  if (attempts !== null && attempts >= MAX_ATTEMPTS_PER_CODE) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
+  if (attempts !== null && attempts >= (options.maxAttempts ?? MAX_ATTEMPTS_PER_CODE)) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
   if (attempts !== null) await incrementAttempts(ctx.db, projectId, purpose, nonceHash);
   const row = await findCodeByHash(ctx.db, projectId, purpose, sha256Hex(code));
   if (!row) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
@@ -151,8 +158,9 @@ export async function useVerificationCode<D extends VerificationData, T>(
   purpose: VerificationPurpose,
   rawCode: string,
   apply: (trx: OperationContext, code: VerificationCode<D>) => Promise<T>,
+  options: CheckOptions = {},
 ): Promise<T> {
-  const found = await checkVerificationCode<D>(ctx, projectId, purpose, rawCode);
+  const found = await checkVerificationCode<D>(ctx, projectId, purpose, rawCode, options);
   return ctx.transaction(async (trx) => {
     if (!(await markCodeUsed(trx.db, projectId, found.id, trx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
     return apply(trx, { ...found, usedAt: trx.now });
@@ -169,6 +177,16 @@ export async function listVerificationCodes<D extends VerificationData = Verific
   return (await listActiveCodes(ctx.db, projectId, purpose, ctx.now, filter)).map((row) => toCode<D>(row));
 }
 
+/**
+ * Marks a code (found by {@link checkVerificationCode}) used, exactly once; call it inside the
+ * transaction whose other writes should happen only with the code consumed.
+ *
+ * @throws KnownError VERIFICATION_CODE_ALREADY_USED when it was already used (e.g. concurrently).
+ */
+export async function consumeVerificationCode(ctx: OperationContext, code: VerificationCode): Promise<void> {
+  if (!(await markCodeUsed(ctx.db, code.projectId, code.id, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
+}
+
 /** One code by id (whatever its state), or null. */
 export async function findVerificationCode<D extends VerificationData = VerificationData>(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, id: string): Promise<VerificationCode<D> | null> {
   const row = await findCodeById(ctx.db, projectId, purpose, id);
@@ -178,4 +196,15 @@ export async function findVerificationCode<D extends VerificationData = Verifica
 /** Revokes (deletes) one code by id; true when it existed. */
 export function revokeVerificationCode(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, id: string): Promise<boolean> {
   return deleteCodeById(ctx.db, projectId, purpose, id);
+}
+
+/**
+ * Invalidates every outstanding code of `purpose` issued for `userId` (marks them used, so a
+ * later attempt answers VERIFICATION_CODE_ALREADY_USED). Used to retire older password-reset
+ * links after a reset or a password change (issue 12 finding 3). Joins the caller's transaction.
+ *
+ * @returns how many codes were invalidated.
+ */
+export function revokeUserCodes(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, userId: string): Promise<number> {
+  return markUserCodesUsed(ctx.db, projectId, purpose, userId, ctx.now);
 }

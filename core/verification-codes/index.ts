@@ -5,9 +5,9 @@
  */
 export {
   createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,
-  findVerificationCode, revokeVerificationCode, splitOtp,
+  findVerificationCode, revokeVerificationCode, revokeUserCodes, consumeVerificationCode, splitOtp,
   DEFAULT_CODE_TTL_MS, MAX_ATTEMPTS_PER_CODE,
-  type VerificationCode, type VerificationPurpose, type VerificationData, type NewVerificationCode,
+  type VerificationCode, type VerificationPurpose, type VerificationData, type NewVerificationCode, type CheckOptions,
 } from './engine.ts';
 
 /** The errors `checkVerificationCode`/`useVerificationCode` raise, for an operation's `errors` list. */

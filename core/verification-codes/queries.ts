@@ -69,3 +69,11 @@ export async function deleteCodeById(db: Kysely<Database>, projectId: string, pu
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Marks every unused code of `purpose` for `userId` used at `now`; returns how many. */
+export async function markUserCodesUsed(db: Kysely<Database>, projectId: string, purpose: string, userId: string, now: number): Promise<number> {
+  const result = await db.updateTable('verification_codes').set({ used_at: now })
+    .where('project_id', '=', projectId).where('purpose', '=', purpose).where('user_id', '=', userId).where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

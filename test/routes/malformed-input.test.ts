@@ -84,7 +84,7 @@ async function send(server: TestServer, op: AnyOperation, headers: Record<string
   const text = await res.text();
   let json: any = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') };
+  return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error') };
 }
 
 function expectKnown(what: string, res: Awaited<ReturnType<typeof send>>, codes: string[]) {
@@ -94,6 +94,17 @@ function expectKnown(what: string, res: Awaited<ReturnType<typeof send>>, codes:
   assert.equal(res.header, res.json.code, `${what}: known-error header must equal body code`);
   assert.ok(codes.includes(res.json.code), `${what}: expected one of ${codes.join(', ')}, got ${res.json.code}: ${res.json.error}`);
 }
+
+/** The top-level keys an object schema declares (through optional/nullable wrappers), else []. */
+function schemaKeys(schema: unknown): string[] {
+  let node = schema as { wrapped?: unknown; entries?: Record<string, unknown> } | undefined;
+  while (node && node.wrapped) node = node.wrapped as typeof node;
+  return node?.entries ? Object.keys(node.entries) : [];
+}
+
+/** JSON text with NUL bytes and lone surrogates (only expressible as escapes) in every value. */
+const NUL = '"a\\u0000b"';
+const LONE_SURROGATE = '"x\\ud800y"';
 
 describeWithServer('every route with malformed input', (get) => {
   let callers: Record<'client' | 'server' | 'admin', Caller>;
@@ -126,10 +137,49 @@ describeWithServer('every route with malformed input', (get) => {
       }
     });
 
-    it(`${name}: rejects unknown query parameters, naming them`, async () => {
-      const res = await send(get(), op, headersFor(callers[best]), op.method === 'GET' ? undefined : '{}', '?__unknown_param=1');
-      expectKnown('unknown query', res, ['SCHEMA_ERROR']);
-      assert.match(res.json.error, /__unknown_param/);
+    if (op.ignoresUnknownQuery) {
+      // Provider callbacks ignore unknown parameters (RFC 6749 §4.1.2); the rest of the query still must validate.
+      it(`${name}: ignores unknown query parameters but still answers a known 4xx for an incomplete query`, async () => {
+        const res = await send(get(), op, headersFor(callers[best]), op.method === 'GET' ? undefined : '{}', '?__unknown_param=1');
+        expectKnown('unknown query', res, ['SCHEMA_ERROR']);
+        assert.doesNotMatch(res.json.error, /__unknown_param/);
+      });
+    } else {
+      it(`${name}: rejects unknown query parameters, naming them`, async () => {
+        const res = await send(get(), op, headersFor(callers[best]), op.method === 'GET' ? undefined : '{}', '?__unknown_param=1');
+        expectKnown('unknown query', res, ['SCHEMA_ERROR']);
+        assert.match(res.json.error, /__unknown_param/);
+      });
+    }
+
+    it(`${name}: refuses NUL bytes and lone surrogates in params, query and body with a SCHEMA_ERROR naming the field (issue 12 finding 8)`, async () => {
+      const server = get();
+      const headers = { ...headersFor(callers[best]), 'content-type': 'application/json' };
+      const schemas = best === 'client' && op.clientInput ? op.clientInput : op.input;
+      const param = /:([a-z_]+)/i.exec(op.path)?.[1];
+      if (param) {
+        const url = `${server.url}/api/v1${op.path.replace(/:([a-z_]+)/gi, (_m, p: string) => (p === param ? 'a%00b' : randomUUID()))}`;
+        const res = await fetch(url, { method: op.method, headers, body: op.method === 'GET' ? undefined : '{}' });
+        const text = await res.text();
+        const r = { status: res.status, text, json: JSON.parse(text), header: res.headers.get('x-stack-known-error') };
+        expectKnown(`NUL in params.${param}`, r, ['SCHEMA_ERROR']);
+        assert.match(r.json.error, new RegExp(`params\\.${param}`));
+      }
+      for (const key of schemaKeys(schemas.query)) {
+        const res = await send(server, op, headers, op.method === 'GET' ? undefined : '{}', `?${key}=a%00b`);
+        expectKnown(`NUL in query.${key}`, res, ['SCHEMA_ERROR']);
+        assert.match(res.json.error, new RegExp(`query\\.${key}`));
+      }
+      if (op.method !== 'GET') {
+        const keys = schemaKeys(schemas.body);
+        for (const bad of [NUL, LONE_SURROGATE]) {
+          const body = `{${[...keys.map((k) => `"${k}": ${bad}`), `"__nested": {"k": [${bad}]}`].join(', ')}}`;
+          const res = await send(server, op, headers, body);
+          expectKnown(`${bad} in the body`, res, ['SCHEMA_ERROR']);
+          for (const k of keys) assert.match(res.json.error, new RegExp(`body\\.${k}\\b`), `${bad}: ${res.json.error}`);
+          assert.match(res.json.error, /body\.__nested\.k\[0\]/);
+        }
+      }
     });
 
     if (op.method !== 'GET') {
@@ -153,4 +203,28 @@ describeWithServer('every route with malformed input', (get) => {
       });
     }
   }
+});
+
+describeWithServer('text no database can store (issue 12 finding 8)', (get) => {
+  it('refuses a NUL byte or an unpaired surrogate in otherwise valid fields with a SCHEMA_ERROR naming the field, and stores nothing', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const cases: Array<[string, string, string, string]> = [
+      ['POST', '/users', '{"display_name": "Eve\\u0000"}', 'body.display_name'],
+      ['POST', '/users', '{"display_name": "Eve\\ud800"}', 'body.display_name'],
+      ['POST', '/users', '{"primary_email": "eve@example.com", "client_metadata": {"note\\u0000": 1}}', 'body.client_metadata.note\\u0000'],
+      ['POST', '/teams', '{"display_name": "Team\\u0000"}', 'body.display_name'],
+      ['GET', '/users?query=a%00', '', 'query.query'],
+      ['GET', '/teams?user_id=a%00', '', 'query.user_id'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await fetch(`${server.url}/api/v1${path}`, { method, headers: { ...headersFor(p.server), 'content-type': 'application/json' }, body: method === 'GET' ? undefined : body });
+      const text = await res.text();
+      assert.equal(res.status, 400, `${method} ${path} ${body}: ${text}`);
+      assert.equal(res.headers.get('x-stack-known-error'), 'SCHEMA_ERROR');
+      assert.ok(JSON.parse(text).error.includes(field), `${field} not named: ${text}`);
+    }
+    const users = await fetch(`${server.url}/api/v1/users`, { headers: headersFor(p.server) });
+    assert.deepEqual((await users.json() as { items: unknown[] }).items, []);
+  });
 });

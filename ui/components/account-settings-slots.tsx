@@ -7,6 +7,8 @@
 import { useContext, type ReactNode } from 'react';
 import type { User } from '../../sdk/user.ts';
 import { CapabilitiesContext } from '../common.tsx';
+import { useT } from '../i18n/index.tsx';
+import { PasskeySettings as PasskeyList, usePasskeysOffered } from './passkeys.tsx';
 
 /** Props of a settings slot: the signed-in user and the frame to render a titled section in. */
 export interface SettingsSlotProps {
@@ -14,11 +16,13 @@ export interface SettingsSlotProps {
   Section: (props: { title: string; children?: ReactNode }) => ReactNode;
 }
 
-/** Passkeys: list, add and remove (empty until the server has passkey routes). */
-export function PasskeySettings(_props: SettingsSlotProps): ReactNode {
-  const can = useContext(CapabilitiesContext);
-  if (!can.passkey) return null;
-  return null;
+/** Passkeys: list, add and remove (ui/components/passkeys.tsx), when the project and server offer them. */
+export function PasskeySettings(props: SettingsSlotProps): ReactNode {
+  const offered = usePasskeysOffered();
+  const t = useT();
+  if (!offered) return null;
+  const Section = props.Section;
+  return <Section title={t('settings.passkeys')}><PasskeyList user={props.user} /></Section>;
 }
 
 /** Two-factor authentication: TOTP enrolment and recovery codes (empty until the server has MFA sign-in). */

@@ -192,6 +192,17 @@ export const de: Messages = {
   'delete.confirm': 'Ich verstehe, dass das nicht rückgängig gemacht werden kann',
   'delete.submit': 'Konto löschen',
 
+  'passkeys.none': 'Sie haben keine Passkeys. Mit einem Passkey melden Sie sich mit der Bildschirmsperre dieses Geräts oder einem Sicherheitsschlüssel statt mit einem Passwort an.',
+  'passkeys.list': 'Passkeys',
+  'passkeys.item': 'Passkey',
+  'passkeys.added': 'hinzugefügt {time}',
+  'passkeys.lastUsed': 'zuletzt verwendet {time}',
+  'passkeys.neverUsed': 'nie verwendet',
+  'passkeys.remove': 'Entfernen',
+  'passkeys.addedDone': 'Passkey hinzugefügt. Sie können sich jetzt damit anmelden.',
+  'passkeys.waiting': 'Warten auf Ihren Passkey…',
+  'passkeys.add': 'Passkey hinzufügen',
+
   'userButton.menu': 'Kontomenü',
   'userButton.signIn': 'Anmelden',
   'team.label': 'Team',

@@ -201,6 +201,17 @@ export const en = {
   'delete.confirm': 'I understand that this cannot be undone',
   'delete.submit': 'Delete account',
 
+  'passkeys.none': "You have no passkeys. A passkey lets you sign in with this device's screen lock or a security key instead of a password.",
+  'passkeys.list': 'Passkeys',
+  'passkeys.item': 'Passkey',
+  'passkeys.added': 'added {time}',
+  'passkeys.lastUsed': 'last used {time}',
+  'passkeys.neverUsed': 'never used',
+  'passkeys.remove': 'Remove',
+  'passkeys.addedDone': 'Passkey added. You can now sign in with it.',
+  'passkeys.waiting': 'Waiting for your passkey…',
+  'passkeys.add': 'Add a passkey',
+
   // User button, teams, invitations
   'userButton.menu': 'Account menu',
   'userButton.signIn': 'Sign in',

@@ -3,6 +3,9 @@ import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
+import { mfaCli } from './0006-mfa-cli.ts';
+import { passkeys } from './0007-passkeys.ts';
+import { oauth } from './0013-oauth.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -13,4 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0003-email': email,
   '0004-teams-permissions': teamsPermissions,
   '0005-activity': activity,
+  '0006-mfa-cli': mfaCli,
+  '0007-passkeys': passkeys,
+  '0013-oauth': oauth,
 };

@@ -1,0 +1,106 @@
+import * as v from 'valibot';
+import { defineOperation, reply } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { isRedirectUrlTrusted } from '../config/domains.ts';
+import { verifyAccessToken } from '../tokens/access-token.ts';
+import type { Runtime } from '../runtime.ts';
+import { redirectTrust, resolveOAuthClient } from './client.ts';
+import { resolveProvider } from './providers/resolve.ts';
+import { authorizationUrl, flowScopes, newFlowSecrets } from './providers/exchange.ts';
+import { saveFlow } from './flow-state.ts';
+import { withoutFragment } from './authorization-codes.ts';
+
+/** Where a provider sends the user back: `<base>/api/v1/auth/oauth/callback/<provider id>` (paste this at the provider). */
+export function providerCallbackUrl(runtime: Runtime, providerId: string): string {
+  return `${runtime.baseUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(providerId)}`;
+}
+
+const text = (max = 4096) => v.pipe(v.string(), v.maxLength(max));
+const JsonMode = v.optional(v.picklist(['json', 'redirect']));
+
+/**
+ * `GET /auth/oauth/authorize/{provider_id}`: starts an OAuth sign-in or link as Stack's SDK drives
+ * it (`getOAuthUrl` / `authorizeOAuth`; upstream `auth/oauth/authorize/[provider_id]/route.tsx`).
+ *
+ * Checks, before anything leaves for the provider: the client (project id + publishable key or
+ * sentinel), the provider (configured and enabled), `redirect_uri` and `error_redirect_url`
+ * against the trusted domains (REDIRECT_URL_NOT_WHITELISTED), `scope=legacy`, S256 PKCE, and for
+ * `type=link` the access token in `token`. Then keeps the flow server-side (Gatehouse's own state,
+ * PKCE verifier and nonce towards the provider; single use, 10 minutes) and redirects (307) to
+ * the provider, or answers `{location}` when `stack_response_mode=json`.
+ */
+export const authorizeOAuth = defineOperation({
+  id: 'authOauth.authorize',
+  method: 'GET',
+  path: '/auth/oauth/authorize/:provider_id',
+  summary: 'Start an OAuth sign-in or account link with a provider.',
+  access: 'public',
+  input: {
+    params: v.strictObject({ provider_id: text(64) }),
+    query: v.strictObject({
+      client_id: text(256),
+      client_secret: text(512),
+      redirect_uri: text(),
+      scope: text(256),
+      state: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+      grant_type: v.picklist(['authorization_code']),
+      code_challenge: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be a base64url S256 challenge')),
+      code_challenge_method: v.picklist(['S256']),
+      response_type: v.picklist(['code']),
+      type: v.optional(v.picklist(['authenticate', 'link']), 'authenticate'),
+      token: v.optional(text(8192)),
+      provider_scope: v.optional(text(2048)),
+      error_redirect_url: v.optional(text()),
+      error_redirect_uri: v.optional(text()),
+      after_callback_redirect_url: v.optional(text()),
+      stack_response_mode: JsonMode,
+      hexclave_response_mode: JsonMode,
+      response_mode: JsonMode,
+      bot_challenge_token: v.optional(text()),
+      bot_challenge_phase: v.optional(text(32)),
+      bot_challenge_unavailable: v.optional(text(8)),
+    }),
+  },
+  errors: [
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_PUBLISHABLE_CLIENT_KEY', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED',
+    'INVALID_SCOPE', 'USER_AUTHENTICATION_REQUIRED', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
+  ],
+  async run(ctx, { params, query }) {
+    const project = await resolveOAuthClient(ctx, query.client_id, query.client_secret, 'INVALID_PUBLISHABLE_CLIENT_KEY');
+    const trust = redirectTrust(ctx, project);
+    const errorRedirectUrl = query.error_redirect_uri ?? query.error_redirect_url ?? null;
+    for (const url of [query.redirect_uri, errorRedirectUrl, query.after_callback_redirect_url ?? null]) {
+      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+    }
+    if (query.scope !== 'legacy') throw new KnownError('INVALID_SCOPE', { scope: query.scope });
+    const provider = await resolveProvider(ctx.runtime, project, params.provider_id);
+
+    let userId: string | null = null;
+    if (query.token) {
+      const claims = await verifyAccessToken(ctx.runtime.keys, query.token, ctx.now);
+      if (claims.project_id !== project.id) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: project.id, actual_project_id: claims.project_id });
+      userId = claims.sub;
+      if (query.provider_scope && provider.isShared) throw new KnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+    }
+    if (query.type === 'link' && !userId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+
+    const secrets = newFlowSecrets();
+    const location = await authorizationUrl(provider, providerCallbackUrl(ctx.runtime, provider.id), secrets, flowScopes(provider, query.provider_scope));
+    await saveFlow(ctx, {
+      projectId: project.id,
+      providerId: provider.id,
+      redirectUri: withoutFragment(query.redirect_uri),
+      appState: query.state,
+      codeChallenge: query.code_challenge,
+      type: query.type,
+      userId: query.type === 'link' ? userId : null,
+      providerScope: query.provider_scope ?? null,
+      errorRedirectUrl,
+      afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
+      secrets,
+    });
+    const json = [query.stack_response_mode, query.hexclave_response_mode, query.response_mode].includes('json');
+    return json ? { location } : reply.redirect(location, 307);
+  },
+});

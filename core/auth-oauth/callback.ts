@@ -1,0 +1,118 @@
+import * as v from 'valibot';
+import { defineOperation, reply, type OperationContext, type RawReply } from '../operations/define.ts';
+import { KnownError, type KnownErrorCode } from '../errors/index.ts';
+import { isRedirectUrlTrusted } from '../config/domains.ts';
+import { findProject, type Project } from '../projects/index.ts';
+import { redirectTrust } from './client.ts';
+import { providerCallbackUrl } from './authorize.ts';
+import { takeFlowByState, type OuterFlow } from './flow-state.ts';
+import { resolveProvider } from './providers/resolve.ts';
+import { flowScopes, redeemProviderCode } from './providers/exchange.ts';
+import { settleAccount } from './accounts.ts';
+import { storeProviderTokens } from './provider-tokens.ts';
+import { issueAuthorizationCode } from './authorization-codes.ts';
+
+const CALLBACK_ERRORS: KnownErrorCode[] = [
+  'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED',
+  'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
+  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_EMAIL_ALREADY_EXISTS',
+];
+
+const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));
+/** The authorization response parameters (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 `iss`; Apple's form_post adds `id_token` and `user`). */
+const responseEntries = {
+  state: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+  code: param, error: param, error_description: param, error_uri: param, iss: param, id_token: param, user: param,
+};
+
+/** Sends a known error to the flow's `error_redirect_url` (`errorCode`, `message`, `details`), as the SDK's callback page reads it; throws it when there is none. */
+function errorRedirect(ctx: OperationContext, project: Project | null, flow: OuterFlow | null, error: KnownError, status: number): RawReply {
+  const target = flow?.errorRedirectUrl;
+  if (!project || !target || !isRedirectUrlTrusted(target, redirectTrust(ctx, project))) throw error;
+  const url = new URL(target);
+  url.searchParams.set('errorCode', error.code);
+  url.searchParams.set('message', error.message);
+  url.searchParams.set('details', JSON.stringify(error.details ?? {}));
+  return reply.redirect(url.toString(), status);
+}
+
+/**
+ * Finishes the provider side of a flow and hands the app a Gatehouse authorization code
+ * (upstream `auth/oauth/callback/[provider_id]/route.tsx`): takes the flow of `state` (single
+ * use; OUTER_OAUTH_TIMEOUT when unknown or older than 10 minutes), redeems the provider's code
+ * with Gatehouse's PKCE verifier (ID Token validated for OpenID providers), reads the account's
+ * identity, then in one transaction signs up / signs in / links the user, keeps the provider
+ * tokens (encrypted) and issues the code. Redirects to the app's `redirect_uri` with `code` and
+ * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
+ * No network I/O happens inside the transaction.
+ */
+async function finishCallback(ctx: OperationContext, providerId: string, input: Record<string, string | undefined>, redirectStatus: number): Promise<RawReply> {
+  const taken = await takeFlowByState(ctx.runtime, ctx, input.state ?? '');
+  if (taken.status === 'unknown') throw new KnownError('OUTER_OAUTH_TIMEOUT');
+  const flow = taken.flow;
+  const project = await findProject(ctx.db, flow.projectId);
+  if (!project) throw new KnownError('OUTER_OAUTH_TIMEOUT');
+  try {
+    if (taken.status === 'expired') throw new KnownError('OUTER_OAUTH_TIMEOUT');
+    if (flow.providerId !== providerId) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    if (input.error) throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+    const provider = await resolveProvider(ctx.runtime, project, providerId);
+    const callbackParams = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
+    const info = await provider.userInfo(tokens);
+    const code = await ctx.transaction(async (tx) => {
+      const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId);
+      await storeProviderTokens(tx, project.id, settled.account.id, tokens, flowScopes(provider, flow.providerScope ?? undefined));
+      return issueAuthorizationCode(tx, {
+        projectId: project.id, userId: settled.user.id, redirectUri: flow.redirectUri, codeChallenge: flow.codeChallenge,
+        isNewUser: settled.isNewUser, afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl,
+      });
+    });
+    const target = new URL(flow.redirectUri);
+    target.searchParams.set('code', code);
+    target.searchParams.set('state', flow.appState);
+    return reply.redirect(target.toString(), redirectStatus);
+  } catch (error) {
+    if (error instanceof KnownError) return errorRedirect(ctx, project, flow, error, redirectStatus);
+    throw error;
+  }
+}
+
+/**
+ * `GET /auth/oauth/callback/{provider_id}`: the provider's redirect back to Gatehouse. Unknown
+ * response parameters are ignored, as RFC 6749 §4.1.2 requires of clients (providers add their
+ * own, e.g. Google's `authuser`, Entra's `session_state`).
+ */
+export const oauthCallback = defineOperation({
+  id: 'authOauth.callback',
+  method: 'GET',
+  path: '/auth/oauth/callback/:provider_id',
+  summary: 'The OAuth provider redirects back here.',
+  access: 'public',
+  ignoresUnknownQuery: true,
+  input: {
+    params: v.strictObject({ provider_id: v.pipe(v.string(), v.maxLength(64)) }),
+    query: v.looseObject(responseEntries),
+  },
+  errors: CALLBACK_ERRORS,
+  async run(ctx, { params, query }) {
+    return finishCallback(ctx, params.provider_id, query as Record<string, string | undefined>, 307);
+  },
+});
+
+/** `POST /auth/oauth/callback/{provider_id}`: the same for `response_mode=form_post` (Apple); answers 303 so the browser follows with a GET. */
+export const oauthCallbackFormPost = defineOperation({
+  id: 'authOauth.callbackFormPost',
+  method: 'POST',
+  path: '/auth/oauth/callback/:provider_id',
+  summary: 'The OAuth provider posts its response back here (form_post).',
+  access: 'public',
+  input: {
+    params: v.strictObject({ provider_id: v.pipe(v.string(), v.maxLength(64)) }),
+    body: v.strictObject(responseEntries),
+  },
+  errors: CALLBACK_ERRORS,
+  async run(ctx, { params, body }) {
+    return finishCallback(ctx, params.provider_id, body as Record<string, string | undefined>, 303);
+  },
+});

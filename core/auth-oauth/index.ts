@@ -1,0 +1,17 @@
+export { authorizeOAuth, providerCallbackUrl } from './authorize.ts';
+export { oauthCallback, oauthCallbackFormPost } from './callback.ts';
+export { oauthToken } from './token.ts';
+export { crossDomainAuthorize } from './cross-domain-authorize.ts';
+export { devProviderAuthorizePage, devProviderAuthorize, devProviderToken, devProviderJwks, devProviderDiscovery } from './dev-provider.ts';
+export { PUBLIC_CLIENT_SECRET } from './client.ts';
+export { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
+export { DEV_IDENTITIES } from './providers/dev-provider.ts';
+export { listOAuthProviders } from './list-oauth-providers.ts';
+export { getOAuthProvider } from './get-oauth-provider.ts';
+export { updateOAuthProvider } from './update-oauth-provider.ts';
+export { deleteOAuthProvider } from './delete-oauth-provider.ts';
+export { createOAuthProvider } from './create-oauth-provider.ts';
+export { findProviderConfig, resolveProvider } from './providers/resolve.ts';
+export { refreshAtProvider } from './providers/exchange.ts';
+export { storeProviderTokens, openProviderToken, tokenScopes } from './provider-tokens.ts';
+export { listUserAccounts as listLinkedAccounts, listValidTokens as listValidProviderTokens, invalidateToken as invalidateProviderToken } from './queries.ts';

@@ -1,0 +1,40 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { Runtime } from '../../runtime.ts';
+
+/**
+ * Gatehouse's built-in development OpenID provider (issue 15): what `type: "shared"` provider
+ * entries use on a self-hosted server, so OAuth can be tried offline. Never in production mode.
+ */
+
+/** The issuer of the development provider: `<base>/api/v1/auth/oauth/dev-provider`. */
+export function devProviderIssuer(runtime: Runtime): string {
+  return `${runtime.baseUrl}/api/v1/auth/oauth/dev-provider`;
+}
+
+/** The development client's secret: HMAC-SHA256 of its client id under a key derived from the server secret. */
+export function devProviderClientSecret(runtime: Runtime, clientId: string): string {
+  return createHmac('sha256', runtime.deriveKey('gatehouse dev oidc client secrets v1')).update(clientId).digest('base64url');
+}
+
+/** The key-ring audience whose ES256 key signs the development provider's ID Tokens. */
+export const DEV_PROVIDER_KEY_AUDIENCE = 'gatehouse-dev-oidc-provider';
+
+/** A test identity offered on the development provider's page. */
+export interface DevIdentity {
+  sub: string;
+  email: string;
+  name: string;
+}
+
+/** A stable subject for an email, so the same test identity is the same account every time. */
+export function devIdentityFor(email: string, name?: string): DevIdentity {
+  const normalized = email.trim().toLowerCase();
+  return { sub: createHash('sha256').update(`dev:${normalized}`).digest('hex').slice(0, 24), email: normalized, name: name ?? normalized.split('@')[0]! };
+}
+
+/** The identities the development provider offers by default. */
+export const DEV_IDENTITIES: readonly DevIdentity[] = [
+  devIdentityFor('ada@example.com', 'Ada Lovelace'),
+  devIdentityFor('alan@example.com', 'Alan Turing'),
+  devIdentityFor('grace@example.com', 'Grace Hopper'),
+];

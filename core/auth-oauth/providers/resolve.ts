@@ -1,0 +1,174 @@
+import * as oauth from 'oauth4webapi';
+import { KnownError } from '../../errors/index.ts';
+import { isBuiltInOAuthProviderId, type OAuthProviderConfig } from '../../config/project-config.ts';
+import type { Project } from '../../projects/index.ts';
+import type { Runtime } from '../../runtime.ts';
+import { BUILT_IN_PROVIDERS, fromOidcClaims } from './builtin.ts';
+import { devProviderClientSecret, devProviderIssuer } from './dev-provider.ts';
+import type { ProviderEndpoints, ProviderFetch, ProviderTokens, ProviderUserInfo } from './types.ts';
+
+/** A provider ready to use: oauth4webapi's server and client metadata plus Gatehouse's quirks. */
+export interface ResolvedProvider {
+  id: string;
+  displayName: string;
+  /** The project's provider config entry. */
+  config: OAuthProviderConfig;
+  /** `shared`: the built-in development provider stands in. */
+  isShared: boolean;
+  as: oauth.AuthorizationServer;
+  client: oauth.Client;
+  clientAuth: oauth.ClientAuth;
+  /** Scopes always requested (space-separated), before the app's `provider_scope`. */
+  baseScope: string;
+  extraAuthorizationParams: Record<string, string>;
+  omitScope: boolean;
+  /** True when an ID Token is expected and validated (signature, iss, aud, exp, nonce). */
+  openid: boolean;
+  /** oauth4webapi request options (plain http only for loopback or non-production servers). */
+  requestOptions: { [oauth.allowInsecureRequests]?: boolean };
+  userInfo(tokens: ProviderTokens): Promise<ProviderUserInfo>;
+}
+
+const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+const discoveryCache = new Map<string, { at: number; as: oauth.AuthorizationServer }>();
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '127.0.0.1' || host === '::1';
+  } catch { return false; }
+}
+
+/** Plain http is accepted for loopback endpoints, and for any endpoint outside the production environment. */
+function insecureAllowed(runtime: Runtime, urls: string[]): boolean {
+  const plain = urls.filter((u) => u.startsWith('http://'));
+  return plain.length > 0 && (runtime.environment !== 'production' || plain.every(isLoopback));
+}
+
+/**
+ * Fetches and validates an issuer's discovery document (OpenID Connect Discovery 1.0 §4), cached
+ * 10 minutes per issuer.
+ *
+ * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the issuer cannot be reached or
+ * its document is invalid (the provider is unusable as configured).
+ */
+async function discover(runtime: Runtime, issuerUrl: string): Promise<oauth.AuthorizationServer> {
+  const now = Date.now();
+  const cached = discoveryCache.get(issuerUrl);
+  if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.as;
+  const issuer = new URL(issuerUrl);
+  try {
+    const response = await oauth.discoveryRequest(issuer, { algorithm: 'oidc', [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuerUrl]), signal: AbortSignal.timeout(10_000) });
+    const as = await oauth.processDiscoveryResponse(issuer, response);
+    if (discoveryCache.size > 500) discoveryCache.clear();
+    discoveryCache.set(issuerUrl, { at: now, as });
+    return as;
+  } catch (error) {
+    runtime.log.warn({ issuer: issuerUrl, err: String(error) }, 'OpenID discovery failed');
+    throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  }
+}
+
+/** GET a JSON resource with a bearer token; a failure means the provider refused the account. */
+function providerFetch(runtime: Runtime): ProviderFetch {
+  return async (url, accessToken, headers = {}) => {
+    const response = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'gatehouse', ...headers, authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) {
+      runtime.log.warn({ url, status: response.status }, 'OAuth provider resource request failed');
+      throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+    }
+    return response.json();
+  };
+}
+
+function clientAuthFor(method: 'client_secret_basic' | 'client_secret_post', secret: string): oauth.ClientAuth {
+  return method === 'client_secret_basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
+}
+
+/** Finds the enabled provider `providerId` of a project, or null. */
+export function findProviderConfig(project: Project, providerId: string): OAuthProviderConfig | null {
+  return project.config.oauthProviders.find((p) => p.id === providerId && p.enabled) ?? null;
+}
+
+/**
+ * Builds everything needed to talk to a project's provider: the development provider for `shared`
+ * entries (refused in production mode), a built-in provider's endpoints (with the test-only
+ * overrides of `runtime.oauthEndpointOverrides`), or a generic OpenID provider's discovered metadata.
+ *
+ * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the provider is not configured,
+ * is disabled, or is `shared` in a production-mode project.
+ */
+export async function resolveProvider(runtime: Runtime, project: Project, providerId: string): Promise<ResolvedProvider> {
+  const config = findProviderConfig(project, providerId);
+  if (!config) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  const get = providerFetch(runtime);
+  const builtIn = isBuiltInOAuthProviderId(config.id) ? BUILT_IN_PROVIDERS[config.id]! : null;
+  const displayName = builtIn?.displayName ?? config.displayName ?? config.id;
+
+  if (config.type === 'shared') {
+    if (project.isProductionMode) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    const issuer = devProviderIssuer(runtime);
+    const as: oauth.AuthorizationServer = {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/jwks`,
+      id_token_signing_alg_values_supported: ['ES256'],
+    };
+    const clientId = `${project.id}:${config.id}`;
+    return {
+      id: config.id, displayName, config, isShared: true, as,
+      client: { client_id: clientId },
+      clientAuth: oauth.ClientSecretPost(devProviderClientSecret(runtime, clientId)),
+      baseScope: 'openid email profile', extraAuthorizationParams: {}, omitScope: false, openid: true,
+      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuer]) },
+      userInfo: async (tokens) => fromOidcClaims(tokens.idTokenClaims ?? {}),
+    };
+  }
+
+  const client: oauth.Client = { client_id: config.clientId ?? '' };
+  const secret = config.clientSecret ?? '';
+  if (builtIn) {
+    const endpoints: ProviderEndpoints = { ...builtIn.endpoints({ microsoftTenantId: config.microsoftTenantId }), ...runtime.oauthEndpointOverrides[builtIn.id] };
+    const as: oauth.AuthorizationServer = {
+      issuer: endpoints.issuer ?? new URL(endpoints.authorizationEndpoint).origin,
+      authorization_endpoint: endpoints.authorizationEndpoint,
+      token_endpoint: endpoints.tokenEndpoint,
+      ...(endpoints.userinfoEndpoint ? { userinfo_endpoint: endpoints.userinfoEndpoint } : {}),
+      ...(endpoints.jwksUri ? { jwks_uri: endpoints.jwksUri } : {}),
+    };
+    const options = { facebookConfigId: config.facebookConfigId };
+    return {
+      id: builtIn.id, displayName, config, isShared: false, as, client,
+      clientAuth: clientAuthFor(builtIn.clientAuth, secret),
+      baseScope: builtIn.baseScope,
+      extraAuthorizationParams: builtIn.extraAuthorizationParams?.(options) ?? {},
+      omitScope: builtIn.omitScopeWhen?.(options) ?? false,
+      openid: !!builtIn.openid,
+      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, Object.values(endpoints).filter((u): u is string => typeof u === 'string')) },
+      userInfo: (tokens) => builtIn.userInfo(tokens, endpoints, get, client.client_id),
+    };
+  }
+
+  // Any OpenID Connect provider, by issuer.
+  const as = await discover(runtime, config.issuerUrl ?? '');
+  const methods = as.token_endpoint_auth_methods_supported;
+  const method = methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+  const requestOptions = { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [config.issuerUrl ?? '', as.token_endpoint ?? '', as.userinfo_endpoint ?? '', as.jwks_uri ?? '']) };
+  return {
+    id: config.id, displayName, config, isShared: false, as, client,
+    clientAuth: clientAuthFor(method, secret),
+    baseScope: 'openid email profile',
+    extraAuthorizationParams: {},
+    omitScope: false,
+    openid: true,
+    requestOptions,
+    async userInfo(tokens) {
+      const claims = tokens.idTokenClaims ?? {};
+      if (!as.userinfo_endpoint) return fromOidcClaims(claims);
+      const response = await oauth.userInfoRequest(as, client, tokens.accessToken, requestOptions);
+      const info = await oauth.processUserInfoResponse(as, client, String(claims.sub ?? ''), response) as Record<string, unknown>;
+      return fromOidcClaims(claims, info);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { findUser } from '../users/index.ts';
+import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData } from './finish-sign-in.ts';
+import { matchTotpStep } from './totp.ts';
+import { hashRecoveryCode } from './recovery-codes.ts';
+import { claimTotpStep, useRecoveryCode } from './queries.ts';
+
+/** One object (not a variant) so every unknown field is named; the factor's field is required by type. */
+const MfaSignInBodySchema = v.pipe(
+  v.strictObject({
+    type: v.picklist(['totp', 'recovery_code']),
+    totp: v.optional(v.string()),
+    recovery_code: v.optional(v.string()),
+    code: v.string(),
+  }),
+  v.forward(v.partialCheck([['type'], ['totp']], (b) => b.type !== 'totp' || b.totp !== undefined, 'must be defined when type is "totp"'), ['totp']),
+  v.forward(v.partialCheck([['type'], ['recovery_code']], (b) => b.type !== 'recovery_code' || b.recovery_code !== undefined, 'must be defined when type is "recovery_code"'), ['recovery_code']),
+);
+
+/**
+ * `POST /auth/mfa/sign-in` completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
+ * `{type: "totp", totp, code}` (wire-protocol §3.6), or the Gatehouse extension
+ * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
+ * Answers `{access_token, refresh_token, is_new_user, user_id}`.
+ *
+ * Every call counts one try against the attempt code (at most 5, then
+ * VERIFICATION_CODE_MAX_ATTEMPTS_REACHED). A TOTP must match the current 30 s step or one either
+ * side and be of a later step than any this user already spent, so a code cannot be used twice
+ * (beyond upstream); otherwise INVALID_TOTP_CODE. A wrong or spent recovery code is
+ * INVALID_TOTP_CODE too. The attempt code, the TOTP step or recovery code, and the new session
+ * are consumed in one transaction.
+ *
+ * @see upstream `auth/mfa/sign-in/verification-code-handler.tsx`; RFC 6238
+ */
+export const signInWithMfa = defineOperation({
+  id: 'mfa.signIn',
+  method: 'POST',
+  path: '/auth/mfa/sign-in',
+  summary: 'Complete a sign-in with a second factor (TOTP or recovery code).',
+  access: ['client', 'server', 'admin'],
+  input: { body: MfaSignInBodySchema },
+  errors: [...VERIFICATION_CODE_ERRORS, 'INVALID_TOTP_CODE'],
+  async run(ctx, { body }) {
+    const { project } = ctx.auth;
+    const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
+    const user = await findUser(ctx.db, project.id, attempt.data.user_id);
+    // A user deleted, or whose TOTP was removed, since the attempt began has no factor to check.
+    if (!user || user.totp_secret_base64 === null) throw new KnownError('INVALID_TOTP_CODE');
+    const secret = user.totp_secret_base64;
+    const step = body.type === 'totp' ? matchTotpStep(secret, body.totp ?? '', ctx.now) : null;
+    if (body.type === 'totp' && step === null) throw new KnownError('INVALID_TOTP_CODE');
+    return ctx.transaction(async (tx) => {
+      await consumeVerificationCode(tx, attempt);
+      const spent = body.type === 'totp'
+        ? await claimTotpStep(tx.db, project.id, user.id, step!)
+        : await useRecoveryCode(tx.db, project.id, user.id, hashRecoveryCode(body.recovery_code ?? ''), tx.now);
+      // Throwing rolls the attempt code back to unused: the caller may try again (tries are counted).
+      if (!spent) throw new KnownError('INVALID_TOTP_CODE');
+      return issueSignInBody(tx, project, user, { is_new_user: attempt.data.is_new_user });
+    });
+  },
+});
+
+/**
+ * `POST /auth/mfa/sign-in/check-code` `{code}` → `{is_code_valid: true}`: checks an attempt code
+ * without using it (counts a try). Mirrors upstream's verification-code handler `check` route.
+ */
+export const checkMfaAttemptCode = defineOperation({
+  id: 'mfa.checkAttemptCode',
+  method: 'POST',
+  path: '/auth/mfa/sign-in/check-code',
+  summary: 'Check an MFA attempt code without using it.',
+  access: ['client', 'server', 'admin'],
+  input: { body: v.strictObject({ code: v.string() }) },
+  errors: [...VERIFICATION_CODE_ERRORS],
+  async run(ctx, { body }) {
+    await checkVerificationCode(ctx, ctx.auth.project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
+    return { is_code_valid: true };
+  },
+});
