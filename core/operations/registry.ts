@@ -18,6 +18,8 @@ import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
 // mfa
 import * as mfa from '../mfa/index.ts';
+// cli-auth
+import * as cliAuth from '../cli-auth/index.ts';
 // passkeys
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
@@ -60,6 +62,8 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
   // mfa
   mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
+  // cli-auth
+  cliAuth.createCliAuth, cliAuth.pollCliAuth, cliAuth.completeCliAuth,
   // passkeys
   passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
   passkeys.listPasskeys, passkeys.deletePasskey,
