@@ -232,10 +232,18 @@ export class User {
     return res.items.map((c) => new NotificationCategory(this.app, c));
   }
 
-  /** `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. */
-  async listOAuthProviders(): Promise<{ id: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
+  /**
+   * `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. `id` is the provider's id
+   * (`provider_config_id` on the wire), `linkId` the link's own id (used to update or unlink it).
+   */
+  async listOAuthProviders(): Promise<{ id: string; linkId: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
     const res = await this.app.call<WireList<Record<string, any>>>('GET', '/oauth-providers', { query: { user_id: this.ref } });
-    return res.items.map((p) => ({ id: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+    return res.items.map((p) => ({ id: p.provider_config_id ?? p.id, linkId: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+  }
+
+  /** `DELETE /oauth-providers/{me|id}/{linkId}`: unlinks an OAuth account (its stored provider tokens go too). */
+  async unlinkOAuthProvider(linkId: string): Promise<void> {
+    await this.app.call('DELETE', `/oauth-providers/${enc(this.ref)}/${enc(linkId)}`);
   }
 
   /**

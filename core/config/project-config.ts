@@ -300,7 +300,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.issuerUrl !== undefined ? { issuer_url: p.issuerUrl } : {}),
       ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
     })),
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     email_config: config.emailConfig.type === 'shared'
       ? { type: 'shared' as const }
       : {
@@ -337,7 +337,7 @@ export function configToClientWire(config: ProjectConfig) {
     client_user_deletion_enabled: config.clientUserDeletionEnabled,
     allow_user_api_keys: config.allowUserApiKeys,
     allow_team_api_keys: config.allowTeamApiKeys,
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
   };
 }

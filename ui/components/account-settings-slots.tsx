@@ -1,6 +1,6 @@
 /**
- * Account-settings sections that belong to other features: passkeys (issue 11) and two-factor
- * set-up (issue 11). Each renders its whole section, or nothing while the server cannot do it
+ * Account-settings sections that belong to other features: passkeys and two-factor set-up
+ * (issue 11), linked OAuth accounts (issue 15). Each renders its whole section, or nothing while the server cannot do it
  * (CapabilitiesContext), so AccountSettings shows no heading for a feature that is missing.
  * Fill in the bodies here; AccountSettings already places them between Password and Sessions.
  */
@@ -9,6 +9,8 @@ import type { User } from '../../sdk/user.ts';
 import { CapabilitiesContext } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { PasskeySettings as PasskeyList, usePasskeysOffered } from './passkeys.tsx';
+import { LinkedAccounts } from './linked-accounts.tsx';
+import { useProject } from '../../sdk/react.tsx';
 
 /** Props of a settings slot: the signed-in user and the frame to render a titled section in. */
 export interface SettingsSlotProps {
@@ -30,4 +32,14 @@ export function TwoFactorSettings(_props: SettingsSlotProps): ReactNode {
   const can = useContext(CapabilitiesContext);
   if (!can.mfa) return null;
   return null;
+}
+
+/** Linked OAuth accounts (ui/components/linked-accounts.tsx), when the project enabled a provider. */
+export function LinkedAccountsSettings(props: SettingsSlotProps): ReactNode {
+  const project = useProject();
+  const can = useContext(CapabilitiesContext);
+  const t = useT();
+  if (!can.oauth || (project.config.enabled_oauth_providers ?? []).length === 0) return null;
+  const Section = props.Section;
+  return <Section title={t('settings.linkedAccounts')}><LinkedAccounts user={props.user} /></Section>;
 }

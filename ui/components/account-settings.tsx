@@ -4,7 +4,7 @@ import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificat
 import type { User } from '../../sdk/user.ts';
 import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
-import { PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
+import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -277,6 +277,7 @@ function SettingsBody() {
       <Section title={t('settings.password')}><Password user={user} /></Section>
       <PasskeySettings user={user} Section={Section} />
       <TwoFactorSettings user={user} Section={Section} />
+      <LinkedAccountsSettings user={user} Section={Section} />
       <Section title={t('settings.sessions')}><Sessions user={user} /></Section>
       <Section title={t('settings.teams')}><Teams user={user} /></Section>
       {project.config.allow_user_api_keys ? <Section title={t('settings.apiKeys')}><ApiKeys user={user} /></Section> : null}

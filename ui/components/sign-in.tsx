@@ -3,7 +3,9 @@ import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
 import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
-import { ProviderIcon, providerName } from './provider-icon.tsx';
+import { OAuthButtonGroup } from './oauth-buttons.tsx';
+
+export { OAuthButtonGroup };
 
 /** Email + password sign-in form (`POST /auth/password/sign-in`); redirects after success. */
 export function CredentialSignIn() {
@@ -130,27 +132,6 @@ export function MagicLinkSignIn() {
       <FormError error={error} />
       <Submit busy={busy} busyLabel={t('common.sending')}>{t('magic.send')}</Submit>
     </form>
-  );
-}
-
-/** One button per OAuth provider the project enabled (starts the authorize redirect). */
-export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
-  const app = useApp();
-  const project = useProject();
-  const t = useT();
-  const { error, run } = useAction();
-  const providers = useContext(CapabilitiesContext).oauth ? project.config.enabled_oauth_providers ?? [] : [];
-  if (providers.length === 0) return null;
-  return (
-    <div className="gh-row" role="group" aria-label={t('oauth.group')} style={{ flexDirection: 'column', alignItems: 'stretch' }}>
-      {providers.map((p) => (
-        <button key={p.id} type="button" className="gh-btn gh-provider" onClick={() => run(() => app.signInWithOAuth(p.id))}>
-          <ProviderIcon id={p.id} />
-          <span>{t(props.type === 'sign-up' ? 'oauth.signUp' : 'oauth.signIn', { provider: providerName(p.id) })}</span>
-        </button>
-      ))}
-      <FormError error={error} />
-    </div>
   );
 }
 

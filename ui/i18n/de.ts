@@ -203,6 +203,14 @@ export const de: Messages = {
   'passkeys.waiting': 'Warten auf Ihren Passkey…',
   'passkeys.add': 'Passkey hinzufügen',
 
+  'settings.linkedAccounts': 'Verknüpfte Konten',
+  'linked.loading': 'Verknüpfte Konten werden geladen…',
+  'linked.none': 'Keine Konten verknüpft.',
+  'linked.disconnect': 'Trennen',
+  'linked.disconnectName': '{provider} trennen',
+  'linked.connectGroup': 'Konto verknüpfen',
+  'linked.connect': '{provider} verknüpfen',
+
   'userButton.menu': 'Kontomenü',
   'userButton.signIn': 'Anmelden',
   'team.label': 'Team',

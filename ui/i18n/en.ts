@@ -212,6 +212,14 @@ export const en = {
   'passkeys.waiting': 'Waiting for your passkey…',
   'passkeys.add': 'Add a passkey',
 
+  'settings.linkedAccounts': 'Linked accounts',
+  'linked.loading': 'Loading linked accounts…',
+  'linked.none': 'No accounts linked.',
+  'linked.disconnect': 'Disconnect',
+  'linked.disconnectName': 'Disconnect {provider}',
+  'linked.connectGroup': 'Connect an account',
+  'linked.connect': 'Connect {provider}',
+
   // User button, teams, invitations
   'userButton.menu': 'Account menu',
   'userButton.signIn': 'Sign in',
