@@ -1,4 +1,5 @@
 import { isKnownErrorOf } from './errors.ts';
+import { toBase64 } from './totp.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team, dropUndefined, type AppCore } from './objects.ts';
 import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
 
@@ -97,6 +98,25 @@ export class User {
     await this.app.call('PATCH', this.path, { body: userUpdateToWire(update) });
     if (this.ref === 'me') this.app.suggestAccessTokenExpired();
     await this.app.invalidate('/users');
+  }
+
+  /** Turns TOTP on with `secret` (raw bytes; `PATCH` `totp_secret_base64`) or off with null. */
+  setTotpSecret(secret: Uint8Array | null): Promise<void> {
+    return this.update({ totpSecretBase64: secret === null ? null : toBase64(secret) });
+  }
+
+  /**
+   * `POST /auth/mfa/recovery-codes` (Gatehouse extension): 10 new single-use recovery codes, shown
+   * this once; earlier ones stop working. Needs TOTP on (400 text otherwise).
+   */
+  async createMfaRecoveryCodes(): Promise<string[]> {
+    const res = await this.app.call<{ recovery_codes: string[] }>('POST', '/auth/mfa/recovery-codes', { body: {} });
+    return res.recovery_codes;
+  }
+
+  /** `GET /auth/mfa/recovery-codes` (Gatehouse extension): how many recovery codes are unused. */
+  async getMfaRecoveryCodeCount(): Promise<number> {
+    return (await this.app.call<{ unused_count: number }>('GET', '/auth/mfa/recovery-codes')).unused_count;
   }
 
   /** Sets `displayName`. */

@@ -10,6 +10,7 @@ import { CapabilitiesContext } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { PasskeySettings as PasskeyList, usePasskeysOffered } from './passkeys.tsx';
 import { LinkedAccounts } from './linked-accounts.tsx';
+import { TwoFactorSettings as TwoFactor } from './two-factor.tsx';
 import { useProject } from '../../sdk/react.tsx';
 
 /** Props of a settings slot: the signed-in user and the frame to render a titled section in. */
@@ -27,11 +28,13 @@ export function PasskeySettings(props: SettingsSlotProps): ReactNode {
   return <Section title={t('settings.passkeys')}><PasskeyList user={props.user} /></Section>;
 }
 
-/** Two-factor authentication: TOTP enrolment and recovery codes (empty until the server has MFA sign-in). */
-export function TwoFactorSettings(_props: SettingsSlotProps): ReactNode {
+/** Two-factor authentication: TOTP enrolment and recovery codes (ui/components/two-factor.tsx), when the server has MFA sign-in. */
+export function TwoFactorSettings(props: SettingsSlotProps): ReactNode {
   const can = useContext(CapabilitiesContext);
+  const t = useT();
   if (!can.mfa) return null;
-  return null;
+  const Section = props.Section;
+  return <Section title={t('settings.twoFactor')}><TwoFactor user={props.user} /></Section>;
 }
 
 /** Linked OAuth accounts (ui/components/linked-accounts.tsx), when the project enabled a provider. */

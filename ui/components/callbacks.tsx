@@ -81,33 +81,47 @@ export const SignOut = withLocale(SignOutPage);
 function MfaPageInner(props: PageProps & { attemptCode?: string }) {
   const app = useApp();
   const t = useT();
-  const [totp, setTotp] = useState('');
+  const [mode, setMode] = useState<'totp' | 'recovery'>('totp');
+  const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
+  const switchTo = (next: 'totp' | 'recovery') => { setMode(next); setValue(''); setProblem(null); setError(null); };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const value = totp.replace(/\s/g, '');
-    const ok = /^\d{6}$/.test(value);
-    setProblem(ok ? null : t('validate.totp'));
-    if (!ok) { setError(null); focusFirstInvalid(); return; }
+    const entered = value.replace(/\s/g, '');
+    const bad = mode === 'totp'
+      ? (/^\d{6}$/.test(entered) ? null : t('validate.totp'))
+      : (/^[0-9a-z-]{16,19}$/i.test(entered) ? null : t('validate.recoveryCode'));
+    setProblem(bad);
+    if (bad) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
-      const r = await app.signInWithMfa(value, props.attemptCode);
+      const r = mode === 'totp' ? await app.signInWithMfa(entered, props.attemptCode) : await app.signInWithRecoveryCode(entered, props.attemptCode);
       if (r.status === 'error') throw r.error;
     });
   };
   return (
     <AuthCard title={t('mfa.title')} fullPage={props.fullPage}>
-      <form ref={form} onSubmit={submit} noValidate aria-label={t('mfa.formLabel')}>
-        <Field label={t('mfa.code')} name="totp" inputMode="numeric" autoComplete="one-time-code" value={totp} onChange={setTotp} error={problem} autoFocus />
+      <form ref={form} onSubmit={submit} noValidate aria-label={mode === 'totp' ? t('mfa.formLabel') : t('mfa.recoveryFormLabel')}>
+        {mode === 'totp'
+          ? <Field key="totp" label={t('mfa.code')} name="totp" inputMode="numeric" autoComplete="one-time-code" value={value} onChange={setValue} error={problem} autoFocus />
+          : <Field key="recovery" label={t('mfa.recoveryCode')} name="recovery-code" autoComplete="off" value={value} onChange={setValue} error={problem} autoFocus />}
         <FormError error={error} />
         <Submit busy={busy} busyLabel={t('mfa.busy')}>{t('mfa.submit')}</Submit>
       </form>
+      <p>
+        {mode === 'totp'
+          ? <button type="button" className="gh-link" onClick={() => switchTo('recovery')}>{t('mfa.useRecovery')}</button>
+          : <button type="button" className="gh-link" onClick={() => switchTo('totp')}>{t('mfa.useApp')}</button>}
+      </p>
     </AuthCard>
   );
 }
 
-/** The multi-factor page: the 6-digit TOTP code for the pending attempt (`POST /auth/mfa/sign-in`). */
+/**
+ * The multi-factor page: the 6-digit TOTP code for the pending attempt (`POST /auth/mfa/sign-in`),
+ * or, behind "Use a recovery code", a single-use recovery code (Gatehouse extension).
+ */
 export const MfaPage = withLocale(MfaPageInner);
 
 function CliConfirmBody(props: { loginCode: string }) {

@@ -156,3 +156,23 @@ it("user page: lists the user's passkeys and removes one through DELETE /passkey
   assert.ok(calls.some((c) => c.method === 'DELETE' && c.path === `/passkeys/${USER_ID}/pk1`));
   await unmount();
 });
+
+it("user page: shows that a user has TOTP and lets an admin remove it with PATCH totp_secret_base64 null", async () => {
+  const USER_ID = '8c1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let totp = true;
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
+    if (req.path === `/users/${USER_ID}` && req.method === 'GET') return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, requires_totp_mfa: totp } };
+    if (req.path === `/users/${USER_ID}` && req.method === 'PATCH') { totp = false; return { status: 200, body: { id: USER_ID, requires_totp_mfa: false } }; }
+    if (req.path.startsWith('/passkeys?')) return { status: 200, body: { items: [], is_paginated: false } };
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'On: sign-in asks for an authenticator code (TOTP).');
+  const section = () => container.querySelector('[data-testid=user-totp]')!.parentElement as HTMLElement;
+  await click(section(), 'Remove two-factor');
+  await click(section(), 'Yes, remove two-factor');
+  await waitForText(container, 'Off.');
+  const patch = calls.find((c) => c.method === 'PATCH' && c.path === `/users/${USER_ID}`)!;
+  assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
+  await unmount();
+});
