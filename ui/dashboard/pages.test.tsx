@@ -126,7 +126,7 @@ it('OAuth providers section: shows the callback URL to register for a standard p
     if (req.path !== '/internal/projects/current') return undefined;
     return { status: 200, body: { ...PROJECT, config } };
   };
-  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true });
+  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true, mfa: true });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'gh-client');
   const url = container.querySelector('[data-testid="callback-url-github"]')?.textContent ?? '';
