@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation, reply } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
+import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { verifyAccessToken } from '../tokens/access-token.ts';
 import type { Runtime } from '../runtime.ts';
@@ -71,7 +71,7 @@ export const authorizeOAuth = defineOperation({
     const trust = redirectTrust(ctx, project);
     const errorRedirectUrl = query.error_redirect_uri ?? query.error_redirect_url ?? null;
     for (const url of [query.redirect_uri, errorRedirectUrl, query.after_callback_redirect_url ?? null]) {
-      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw redirectUrlNotWhitelisted(url);
     }
     if (query.scope !== 'legacy') throw new KnownError('INVALID_SCOPE', { scope: query.scope });
     const provider = await resolveProvider(ctx.runtime, project, params.provider_id);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { KnownError, StatusError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { findRefreshTokenByHash } from '../sessions/index.ts';
@@ -40,7 +40,7 @@ export const crossDomainAuthorize = defineOperation({
     }
     const trust = redirectTrust(ctx, project);
     for (const url of [body.redirect_uri, body.after_callback_redirect_url ?? null]) {
-      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw redirectUrlNotWhitelisted(url);
     }
     const code = await issueAuthorizationCode(ctx, {
       projectId: project.id, userId: user.id, redirectUri: body.redirect_uri, codeChallenge: body.code_challenge,

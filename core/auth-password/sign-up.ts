@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { KnownError } from '../errors/index.ts';
+import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../users/schemas.ts';
@@ -52,7 +52,7 @@ export const signUpWithPassword = defineOperation({
       domains: config.domains,
       extraOrigins: [new URL(ctx.runtime.baseUrl).origin],
     })) {
-      throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+      throw redirectUrlNotWhitelisted(callbackUrl);
     }
     if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     await assertDashboardSignUpAllowed(ctx, body.email);

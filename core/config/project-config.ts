@@ -348,6 +348,8 @@ export function configToClientWire(config: ProjectConfig) {
     allow_user_api_keys: config.allowUserApiKeys,
     allow_team_api_keys: config.allowTeamApiKeys,
     enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
+    // The official SDK reads this to decide whether a localhost redirect target is trusted (issue 20 item 13).
+    allow_localhost: config.allowLocalhost,
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
   };
 }

@@ -85,7 +85,9 @@ export const errorCatalogue = {
   PASSKEY_AUTHENTICATION_NOT_ENABLED: entry(400, 'Passkey authentication is not enabled for this project.'),
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: entry(400, 'Anonymous accounts are not enabled for this project.'),
   EMAIL_PASSWORD_MISMATCH: entry(400, 'Wrong e-mail or password.'),
-  REDIRECT_URL_NOT_WHITELISTED: entry(400, 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Gatehouse dashboard?'),
+  REDIRECT_URL_NOT_WHITELISTED: entry(400, (d) => typeof d.url === 'string'
+    ? `Redirect URL not whitelisted: ${d.url.length > 300 ? `${d.url.slice(0, 300)}…` : d.url}. Add its domain to the project's trusted domains in the Gatehouse dashboard (or allow localhost for a local app).`
+    : 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Gatehouse dashboard?'),
   PASSWORD_TOO_SHORT: entry(400, (d) => `Password too short. Minimum length is ${String(d.min_length)}.`, ['min_length']),
   PASSWORD_TOO_LONG: entry(400, (d) => `Password too long. Maximum length is ${String(d.maxLength ?? d.max_length)}.`, ['maxLength']),
   USER_DOES_NOT_HAVE_PASSWORD: entry(400, 'This user does not have password authentication enabled.'),

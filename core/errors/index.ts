@@ -12,8 +12,13 @@ export class KnownError extends Error {
   readonly code: KnownErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: KnownErrorCode, details: Record<string, unknown> = {}) {
-    super(errorCatalogue[code].message(details));
+  /**
+   * `messageContext` feeds the human-readable message only and never reaches the wire's `details`
+   * (used where upstream's error has no details but a developer needs the value, e.g. the URL of
+   * REDIRECT_URL_NOT_WHITELISTED, issue 20 item 14).
+   */
+  constructor(code: KnownErrorCode, details: Record<string, unknown> = {}, messageContext: Record<string, unknown> = {}) {
+    super(errorCatalogue[code].message({ ...messageContext, ...details }));
     this.name = 'KnownError';
     this.code = code;
     this.details = details;
@@ -43,4 +48,13 @@ export class StatusError extends Error {
 /** Shorthand for `new KnownError(code, details)`, for use in `throw` expressions. */
 export function knownError(code: KnownErrorCode, details: Record<string, unknown> = {}): KnownError {
   return new KnownError(code, details);
+}
+
+/**
+ * REDIRECT_URL_NOT_WHITELISTED (400) naming the refused URL in its message. Upstream's error has
+ * no details (stack-shared `known-errors.tsx` RedirectUrlNotWhitelisted), so the URL stays out of
+ * `details` and the body keeps upstream's keys `{code, error}`.
+ */
+export function redirectUrlNotWhitelisted(url: string | null | undefined): KnownError {
+  return new KnownError('REDIRECT_URL_NOT_WHITELISTED', {}, { url: url ?? undefined });
 }

@@ -27,6 +27,8 @@ import * as authOauth from '../auth-oauth/index.ts';
 import * as connectedAccounts from '../connected-accounts/index.ts';
 // config (issue 16)
 import * as configModel from '../config/index.ts';
+// analytics (issue 20 item 13)
+import * as analytics from '../analytics/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -84,4 +86,6 @@ export const operations: readonly AnyOperation[] = [
   // config (issue 16)
   configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
   configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource,
+  // analytics (issue 20 item 13)
+  analytics.uploadEventBatch,
 ];

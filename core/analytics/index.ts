@@ -1,0 +1,1 @@
+export { uploadEventBatch } from './upload-event-batch.ts';
