@@ -6,13 +6,17 @@ const nodeImport = <T>(specifier: string): Promise<T> => import(specifier) as Pr
 /** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse/server`) this transport uses. */
 export interface MountedGatehouse {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The prefix it is mounted under (`createGatehouse({ mountPath })`), e.g. `/auth`; '' for none. */
+  readonly mountPath?: string;
 }
 
 /**
  * In-process transport: feeds the request to the mounted Gatehouse's Node handler without a
  * socket and collects the response, so results are exactly those of HTTP. Node only.
+ * `mountPath` defaults to the Gatehouse's own (`createGatehouse({ mountPath: '/auth' })`), so
+ * `new ServerApp({ gatehouse })` works at a mount path without naming it twice (issue 20 item 12).
  */
-export function inProcessTransport(gatehouse: MountedGatehouse, mountPath = ''): Transport {
+export function inProcessTransport(gatehouse: MountedGatehouse, mountPath = gatehouse.mountPath ?? ''): Transport {
   return async (request) => {
     // Imported on use through a non-literal specifier, so browser bundlers neither resolve nor
     // include them (the SDK is bundled for browsers; only Node ever runs this transport).

@@ -43,7 +43,7 @@ export class ServerApp extends ClientApp {
     }
   }
 
-  /** The user behind a request's tokens (`x-stack-auth` header, a store, or tokens), or null. */
+  /** The user behind a request's tokens (`x-stack-auth` header, else its session cookies; a store; or tokens), or null. */
   async getUserFromTokens(tokenStore: TokenStoreInit): Promise<User | null> {
     const store = resolveTokenStore(tokenStore, this.projectId, this.env);
     if (!store || !store.get().refreshToken && !store.get().accessToken) return null;

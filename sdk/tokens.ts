@@ -50,6 +50,24 @@ function readCookie(doc: CookieDocument, name: string): string | null {
 }
 
 /**
+ * The tokens held by the cookie store's two cookies (`stack-refresh-<projectId>`, and `stack-access`
+ * when its pair names that refresh token) in a cookie string: `document.cookie`, or a request's
+ * `Cookie` header on the server.
+ */
+export function tokensFromCookies(doc: CookieDocument, projectId: string): Tokens {
+  const refreshToken = readCookie(doc, `stack-refresh-${projectId}`);
+  let accessToken: string | null = null;
+  const pair = readCookie(doc, 'stack-access');
+  if (pair) {
+    try {
+      const parsed = JSON.parse(pair) as unknown;
+      if (Array.isArray(parsed) && parsed[0] === refreshToken && typeof parsed[1] === 'string') accessToken = parsed[1];
+    } catch { /* a malformed cookie counts as no access token */ }
+  }
+  return { accessToken, refreshToken };
+}
+
+/**
  * Browser cookie store: `stack-refresh-<projectId>` holds the refresh token for 1 year and
  * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (product-spec §9).
  * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen.
@@ -58,18 +76,7 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
   if (!doc) throw new GatehouseConfigError('The cookie token store needs a browser document; use "memory" on the server.');
   const refreshName = `stack-refresh-${projectId}`;
   const secure = options.secure ?? ((globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:');
-  const read = (): Tokens => {
-    const refreshToken = readCookie(doc, refreshName);
-    let accessToken: string | null = null;
-    const pair = readCookie(doc, 'stack-access');
-    if (pair) {
-      try {
-        const parsed = JSON.parse(pair) as unknown;
-        if (Array.isArray(parsed) && parsed[0] === refreshToken && typeof parsed[1] === 'string') accessToken = parsed[1];
-      } catch { /* a malformed cookie counts as no access token */ }
-    }
-    return { accessToken, refreshToken };
-  };
+  const read = (): Tokens => tokensFromCookies(doc, projectId);
   const write = (name: string, value: string | null, maxAge: number) => {
     const attrs = `; path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
     doc.cookie = value === null ? `${name}=; max-age=0${attrs}` : `${name}=${encodeURIComponent(value)}; max-age=${maxAge}${attrs}`;
@@ -134,8 +141,16 @@ export function resolveTokenStore(init: TokenStoreInit, projectId: string, env: 
   if ('get' in init && typeof init.get === 'function' && 'set' in init) return init as TokenStore;
   if ('headers' in init) {
     const h = init.headers as { get?: unknown } & Record<string, unknown>;
-    const raw = typeof h.get === 'function' ? (h.get as (n: string) => string | null)('x-stack-auth') : (h['x-stack-auth'] as string | string[] | undefined);
-    return memoryTokenStore(tokensFromAuthHeader(Array.isArray(raw) ? raw[0] : raw));
+    const header = (name: string): string | undefined => {
+      const raw = typeof h.get === 'function' ? (h.get as (n: string) => string | null)(name) : (h[name] as string | string[] | undefined);
+      return (Array.isArray(raw) ? raw[0] : raw) ?? undefined;
+    };
+    const auth = header('x-stack-auth');
+    if (auth) return memoryTokenStore(tokensFromAuthHeader(auth));
+    // Without x-stack-auth, the session of the hosted pages and of ClientApp's cookie store on the
+    // same site: their cookies arrive in the request's Cookie header (issue 20 item 12).
+    const cookie = header('cookie');
+    return memoryTokenStore(cookie ? tokensFromCookies({ cookie }, projectId) : tokensFromAuthHeader(undefined));
   }
   if ('accessToken' in init || 'refreshToken' in init) return memoryTokenStore(init as Tokens);
   throw new GatehouseConfigError('Unknown tokenStore option.');

@@ -31,6 +31,8 @@ export interface Gatehouse {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Koa middleware: serves paths under `mountPath`, passes the rest to `next`. */
   readonly middleware: Koa.Middleware;
+  /** The normalized `mountPath` ('' when none): the SDK's in-process transport reads it. */
+  readonly mountPath: string;
   close(): Promise<void>;
 }
 
@@ -80,5 +82,5 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     }
   };
 
-  return { core, app, handler, middleware, close: () => core.close() };
+  return { core, app, handler, middleware, mountPath: prefix, close: () => core.close() };
 }

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { createGatehouse, type Gatehouse } from './index.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../test/helpers/dialects.ts';
 import { describe } from 'node:test';
+import { ServerApp } from '../sdk/index.ts';
 
 for (const dialect of testDialects()) {
   describe(`in-process mount [${dialect}]`, () => {
@@ -61,6 +62,34 @@ for (const dialect of testDialects()) {
       assert.equal(JSON.parse(res.body).id, 'internal');
       const denied = await gatehouse.core.invoke('users.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
       assert.equal(denied.knownError, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+    });
+
+    it('the README mount and sdk/README\'s in-process ServerApp({ gatehouse }) work together at a mount path', async () => {
+      const keys = gatehouse.core.generatedKeys;
+      assert.ok(keys, 'a fresh database generates the internal project keys');
+      assert.equal(gatehouse.mountPath, '/auth');
+      const server = new ServerApp({ projectId: 'internal', secretServerKey: keys.secret_server_key!, gatehouse, tokenStore: null });
+      const created = await server.createUser({ primaryEmail: `mounted-${Date.now()}@example.com`, primaryEmailAuthEnabled: true, password: 'correct horse battery' });
+      const found = await server.getUserById(created.id);
+      assert.equal(found?.id, created.id);
+    });
+
+    it('a server app on the mount reads the user from the hosted pages\' session cookies (Cookie header)', async () => {
+      const keys = gatehouse.core.generatedKeys!;
+      const server = new ServerApp({ projectId: 'internal', secretServerKey: keys.secret_server_key!, gatehouse, tokenStore: null });
+      const email = `cookie-${Date.now()}@example.com`;
+      const user = await server.createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: 'correct horse battery' });
+      const signIn = await fetch(`${plainUrl}/auth/api/v1/auth/password/sign-in`, {
+        method: 'POST', body: JSON.stringify({ email, password: 'correct horse battery' }),
+        headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key! },
+      });
+      assert.equal(signIn.status, 200);
+      const { access_token: accessToken, refresh_token: refreshToken } = await signIn.json() as { access_token: string; refresh_token: string };
+      // As the cookie token store (sdk/tokens.ts) writes them on the hosted pages, path=/.
+      const cookie = `theme=dark; stack-refresh-internal=${encodeURIComponent(refreshToken)}; stack-access=${encodeURIComponent(JSON.stringify([refreshToken, accessToken]))}`;
+      assert.equal((await server.getUserFromTokens({ headers: { cookie } }))?.id, user.id);
+      assert.equal((await server.getUserFromTokens({ headers: new Headers({ cookie: `stack-refresh-internal=${encodeURIComponent(refreshToken)}` }) }))?.id, user.id, 'the refresh cookie alone is enough');
+      assert.equal(await server.getUserFromTokens({ headers: { cookie: 'theme=dark' } }), null);
     });
   });
 }
