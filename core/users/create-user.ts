@@ -3,7 +3,8 @@ import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 import { finishUserCreation, insertNewUser, type NewUserFields } from './create.ts';
 import { toServerUser } from './wire.ts';
-import { findUserByAuthEmail } from './queries.ts';
+import { findUserByAuthEmail, updateUser } from './queries.ts';
+import { sealTotpSecret } from '../mfa/index.ts';
 
 /**
  * `POST /users` (server): creates a user with any server fields → 201 server user. The personal
@@ -28,7 +29,14 @@ export const createUser = defineOperation({
       if (columns.primary_email && columns.primary_email_auth_enabled === 1 && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
         throw emailTakenError(columns.primary_email);
       }
-      const user = await insertNewUser(tx, project, columns as NewUserFields);
+      const { totp_secret_base64: totpSecret, ...fields } = columns;
+      let user = await insertNewUser(tx, project, fields as NewUserFields);
+      if (typeof totpSecret === 'string') {
+        // Sealed with the new user's id as context (core/mfa/secret.ts), so written after the insert.
+        const sealed = sealTotpSecret(tx.runtime, project.id, user.id, totpSecret);
+        await updateUser(tx.db, project.id, user.id, { totp_secret_base64: sealed });
+        user = { ...user, totp_secret_base64: sealed };
+      }
       const response = toServerUser(user, project.config, null);
       await finishUserCreation(tx, project, user);
       return response;
