@@ -51,6 +51,12 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       },
     requirePublishableClientKey: r.project.requirePublishableClientKey,
     requireEmailVerification: r.onboarding.requireEmailVerification,
+    branding: {
+      accentLight: r.branding?.accentColorLight ?? null,
+      accentDark: r.branding?.accentColorDark ?? null,
+      termsUrl: r.branding?.termsOfServiceUrl ?? null,
+      privacyUrl: r.branding?.privacyPolicyUrl ?? null,
+    },
   };
 }
 
@@ -100,6 +106,13 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
     }
     case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
     case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
+    // null removes the key (back to the default look).
+    case 'branding': return {
+      'branding.accentColorLight': c.branding.accentLight,
+      'branding.accentColorDark': c.branding.accentDark,
+      'branding.termsOfServiceUrl': c.branding.termsUrl,
+      'branding.privacyPolicyUrl': c.branding.privacyUrl,
+    };
     default: return {};
   }
 }

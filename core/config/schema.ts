@@ -110,6 +110,13 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     signUpRules: rec(USER_SPECIFIED_ID, data('A sign-up rule (condition, action, priority), kept as data.'), undefined, 'Sign-up rules by id.'),
     signUpRulesDefaultAction: leaf(v.picklist(['allow', 'reject'], 'must be allow or reject'), 'allow', 'What happens when no sign-up rule matches.'),
   }, BRANCH),
+  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
+  branding: obj({
+    accentColorLight: leaf(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-f]{6}$/, 'must be a lower-case colour #rrggbb')), undefined, 'Gatehouse: accent (buttons, links, focus) in light mode.'),
+    accentColorDark: leaf(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-f]{6}$/, 'must be a lower-case colour #rrggbb')), undefined, 'Gatehouse: accent in dark mode.'),
+    termsOfServiceUrl: leaf(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')), undefined, 'Gatehouse: terms of service, linked under sign-in and sign-up.'),
+    privacyPolicyUrl: leaf(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')), undefined, 'Gatehouse: privacy policy, linked under sign-in and sign-up.'),
+  }, BRANCH),
   emails: obj({
     selectedThemeId: leaf(v.string('must be a string'), DEFAULT_EMAIL_THEME_ID, 'The email theme in use.'),
     themes: rec(ANY_KEY, obj({
