@@ -52,10 +52,8 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
     requirePublishableClientKey: r.project.requirePublishableClientKey,
     requireEmailVerification: r.onboarding.requireEmailVerification,
     branding: {
-      accentLight: r.branding?.accentColorLight ?? null,
-      accentDark: r.branding?.accentColorDark ?? null,
-      termsUrl: r.branding?.termsOfServiceUrl ?? null,
-      privacyUrl: r.branding?.privacyPolicyUrl ?? null,
+      accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
+      termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
     },
   };
 }
@@ -106,12 +104,9 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
     }
     case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
     case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
-    // null removes the key (back to the default look).
     case 'branding': return {
-      'branding.accentColorLight': c.branding.accentLight,
-      'branding.accentColorDark': c.branding.accentDark,
-      'branding.termsOfServiceUrl': c.branding.termsUrl,
-      'branding.privacyPolicyUrl': c.branding.privacyUrl,
+      'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
+      'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,
     };
     default: return {};
   }

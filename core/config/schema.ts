@@ -110,13 +110,6 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     signUpRules: rec(USER_SPECIFIED_ID, data('A sign-up rule (condition, action, priority), kept as data.'), undefined, 'Sign-up rules by id.'),
     signUpRulesDefaultAction: leaf(v.picklist(['allow', 'reject'], 'must be allow or reject'), 'allow', 'What happens when no sign-up rule matches.'),
   }, BRANCH),
-  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
-  branding: obj({
-    accentColorLight: leaf(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-f]{6}$/, 'must be a lower-case colour #rrggbb')), undefined, 'Gatehouse: accent (buttons, links, focus) in light mode.'),
-    accentColorDark: leaf(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-f]{6}$/, 'must be a lower-case colour #rrggbb')), undefined, 'Gatehouse: accent in dark mode.'),
-    termsOfServiceUrl: leaf(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')), undefined, 'Gatehouse: terms of service, linked under sign-in and sign-up.'),
-    privacyPolicyUrl: leaf(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')), undefined, 'Gatehouse: privacy policy, linked under sign-in and sign-up.'),
-  }, BRANCH),
   emails: obj({
     selectedThemeId: leaf(v.string('must be a string'), DEFAULT_EMAIL_THEME_ID, 'The email theme in use.'),
     themes: rec(ANY_KEY, obj({
@@ -149,6 +142,14 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     stores: rec(USER_SPECIFIED_ID, obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id (spec §9).'),
+  }, BRANCH),
+  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
+  // Validated here too, so no override route can put a javascript: link on the hosted pages.
+  branding: obj({
+    accentColorLight: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
+    accentColorDark: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
+    termsOfServiceUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: terms of service link under sign-in and sign-up.'),
+    privacyPolicyUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: privacy policy link under sign-in and sign-up.'),
   }, BRANCH),
   apps: obj({
     installed: rec(USER_SPECIFIED_ID, obj({
