@@ -27,6 +27,7 @@ import * as authOauth from '../auth-oauth/index.ts';
 import * as connectedAccounts from '../connected-accounts/index.ts';
 // config (issue 16)
 import * as configModel from '../config/index.ts';
+import * as dataVault from '../data-vault/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -84,4 +85,5 @@ export const operations: readonly AnyOperation[] = [
   // config (issue 16)
   configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
   configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource,
+  dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
 ];
