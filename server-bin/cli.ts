@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { firstStartNotice } from './startup-notice.ts';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
@@ -66,14 +67,7 @@ async function main(): Promise<void> {
   ];
   const keys = gatehouse.core.generatedKeys;
   if (keys) {
-    lines.push(
-      '',
-      'Keys of the internal project, shown this once (save them; new ones can be made in the dashboard):',
-      `  STACK_PROJECT_ID=internal`,
-      `  STACK_PUBLISHABLE_CLIENT_KEY=${keys.publishable_client_key}`,
-      `  STACK_SECRET_SERVER_KEY=${keys.secret_server_key}`,
-      `  STACK_SUPER_SECRET_ADMIN_KEY=${keys.super_secret_admin_key}`,
-    );
+    lines.push('', ...firstStartNotice(config.baseUrl, keys));
   } else {
     lines.push('  Keys:       the internal project keys were printed on first start (or come from GATEHOUSE_SEED_INTERNAL_*).');
   }

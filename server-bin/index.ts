@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
 import { createKoaApp } from './app.ts';
 import { openStorage } from './storage.ts';
+import { firstStartNotice } from './startup-notice.ts';
 import type { DatabaseTimeouts } from './config.ts';
 
 export { createKoaApp } from './app.ts';
@@ -21,6 +22,12 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    * `/auth/api/v1/...` are served as `/api/v1/...`. Default: none.
    */
   mountPath?: string;
+  /**
+   * Receives the first-start notice (the internal project's keys and the next step) when this
+   * start generated the keys. Default: written to stderr, except with `environment: 'test'`;
+   * `false` prints nothing (issue 20 item 12).
+   */
+  onFirstStartNotice?: ((text: string) => void) | false;
 }
 
 /** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
@@ -50,6 +57,8 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     if (!options.storage) await storage.close().catch(() => {});
     throw error;
   }
+  const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
+  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
   const app = createKoaApp(core);
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');

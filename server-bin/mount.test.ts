@@ -91,5 +91,20 @@ for (const dialect of testDialects()) {
       assert.equal((await server.getUserFromTokens({ headers: new Headers({ cookie: `stack-refresh-internal=${encodeURIComponent(refreshToken)}` }) }))?.id, user.id, 'the refresh cookie alone is enough');
       assert.equal(await server.getUserFromTokens({ headers: { cookie: 'theme=dark' } }), null);
     });
+
+    it('library mode tells the developer, on first start, the keys and the next step at its mount path', async () => {
+      const fresh = await createTestDatabase(dialect);
+      const notices: string[] = [];
+      const lib = await createGatehouse({ storage: fresh.open(), baseUrl: 'http://localhost:3000/auth', mountPath: '/auth', secret: 'notice-test', environment: 'test', onFirstStartNotice: (text) => notices.push(text) });
+      try {
+        assert.equal(notices.length, 1);
+        assert.ok(notices[0]!.includes(lib.core.generatedKeys!.secret_server_key!), 'the keys are shown');
+        assert.match(notices[0]!, /create a project for your app/);
+        assert.match(notices[0]!, /http:\/\/localhost:3000\/auth\/projects\/<project id>\/handler\/sign-in/);
+      } finally {
+        await lib.close();
+        await fresh.drop();
+      }
+    });
   });
 }

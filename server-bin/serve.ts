@@ -35,6 +35,8 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
       environment: options.environment ?? config.environment ?? 'production',
+      // The CLI prints its own start-up lines, the first-start notice among them.
+      onFirstStartNotice: false,
     });
   } catch (error) {
     const message = (error as Error).message;

@@ -20,11 +20,11 @@ export const uploadEventBatch = defineOperation({
   summary: 'Accept a batch of auto-captured analytics events (none are stored).',
   access: ['client', 'server', 'admin'],
   input: {
-    body: v.object({
+    body: v.strictObject({
       session_replay_segment_id: v.pipe(v.string(), v.regex(UUID, 'Invalid session_replay_segment_id')),
       batch_id: v.pipe(v.string(), v.regex(UUID, 'Invalid batch_id')),
       sent_at_ms: Millis,
-      events: v.pipe(v.array(v.object({
+      events: v.pipe(v.array(v.strictObject({
         event_type: v.picklist(['$page-view', '$click']),
         event_at_ms: Millis,
         data: v.unknown(),

@@ -23,7 +23,9 @@ describeWithServer('projects', (get) => {
     const publicView = await api(server, 'GET', '/projects/current', client);
     assert.deepEqual(Object.keys(publicView.body).sort(), ['config', 'display_name', 'id']);
     assert.equal(publicView.body.config.magic_link_enabled, true);
-    assert.equal('allow_localhost' in publicView.body.config, false);
+    // The current official SDK reads it from the client project to trust localhost redirect targets
+    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`; issue 20 item 13).
+    assert.equal(publicView.body.config.allow_localhost, true);
 
     const list = await api(server, 'GET', '/internal/projects', { ...internal.client, accessToken: owner.accessToken });
     assert.deepEqual(list.body.items.map((p: { id: string }) => p.id), [projectId]);
