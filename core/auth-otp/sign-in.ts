@@ -7,6 +7,7 @@ import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-c
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
 import { assertOtpMayReach } from './ownership.ts';
+import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
@@ -34,6 +35,7 @@ export const signInWithOtp = defineOperation({
   errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
+    await enforceRateLimit(ctx, 'sign_in_per_address');
     const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
       const email = code.data.email;
       let user: UserRow | null = await findUserByAuthEmail(tx.db, project.id, email);
@@ -41,6 +43,8 @@ export const signInWithOtp = defineOperation({
       if (user) {
         assertOtpMayReach(user, email);
         await updateUser(tx.db, project.id, user.id, { otp_auth_enabled: 1 });
+        // Proving the address lifts a password lockout (docs/security.md "Throttling").
+        await clearSignInFailures(tx, project.id, email);
         user = (await findUser(tx.db, project.id, user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');

@@ -51,7 +51,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     if (body.password === null) {
       set('password_hash', null);
     } else {
-      assertPasswordAcceptable(body.password);
+      await assertPasswordAcceptable(body.password, { email: body.primary_email ?? null });
       set('password_hash', await hashPassword(body.password));
     }
   }

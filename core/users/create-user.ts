@@ -17,7 +17,7 @@ export const createUser = defineOperation({
   summary: 'Create a user.',
   access: ['server', 'admin'],
   input: { body: ServerUserCreateSchema },
-  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET'],
   status: 201,
   async run(ctx, { body }) {
     const { project } = ctx.auth;

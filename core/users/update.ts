@@ -13,7 +13,7 @@ import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.
 import { removeAllPasskeys } from '../passkeys/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
-export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
+export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
 
 /**
  * Applies a wire update (client or server fields, already validated) to `user` and answers the

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { OperationResponse } from '../../core/index.ts';
 
 /** Headers the browser may read on cross-origin responses (sdk-compatibility §1.15). */
-export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id';
+export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, retry-after';
 
 /**
  * Writes an operation response: known-error headers under both prefixes, the error-status

@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
+import { security } from './0009-security.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0005-activity': activity,
   '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
+  '0009-security': security,
   '0013-oauth': oauth,
 };
