@@ -8,6 +8,7 @@ import type { AnyOperation } from './operations/define.ts';
 import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.ts';
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
+import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
 
 export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -37,6 +38,8 @@ export interface CoreOptions {
   smtpUrl?: string | null;
   /** Email delivery worker polling interval in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Webhook delivery worker polling interval in ms (default 1000). */
+  webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
   oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
   /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
@@ -64,6 +67,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runtime = createRuntime({ ...options, secret });
   const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
   startEmailWorker(runtime);
+  startWebhookWorker(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));
   return {
     runtime,
@@ -82,6 +86,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ...request,
       });
     },
-    close: async () => { await stopEmailWorker(runtime); await options.storage.close(); },
+    close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await options.storage.close(); },
   };
 }

@@ -2,6 +2,7 @@
  * Browser-only flows (product-spec §4): OAuth with PKCE and passkeys. They need `window`,
  * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
  */
+import { GatehouseKnownError, type Result } from './errors.ts';
 
 /** The placeholder relying-party id the server sends; the client replaces it with its hostname. */
 export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
@@ -45,6 +46,21 @@ export function takeOAuthVerifier(state: string): string | null {
 export function assertWebAuthn(): void {
   const g = globalThis as { PublicKeyCredential?: unknown; navigator?: { credentials?: unknown } };
   if (!g.PublicKeyCredential || !g.navigator?.credentials) throw new Error('WebAuthn is not supported in this browser');
+}
+
+/**
+ * Runs a WebAuthn ceremony; a rejection (cancelled, timed out, excluded authenticator, …) becomes
+ * a PASSKEY_WEBAUTHN_ERROR result `{message, code: <DOMException name>}` instead of a throw.
+ */
+export async function webAuthnCeremony<T>(ceremony: () => Promise<T | null>): Promise<Result<T>> {
+  try {
+    const credential = await ceremony();
+    if (!credential) throw Object.assign(new Error('The browser returned no credential.'), { name: 'UnknownError' });
+    return { status: 'ok', data: credential };
+  } catch (error) {
+    const e = error as { name?: string; message?: string };
+    return { status: 'error', error: new GatehouseKnownError('PASSKEY_WEBAUTHN_ERROR', { message: e.message ?? String(error), code: e.name ?? 'UnknownError' }) };
+  }
 }
 
 /** Replaces the server's placeholder rp id with the page's hostname (asserting it is the sentinel). */

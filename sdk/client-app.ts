@@ -1,4 +1,4 @@
-import { assertWebAuthn, fixRpId, pkceChallenge, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier } from './browser-flows.ts';
+import { assertWebAuthn, fixRpId, pkceChallenge, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier, webAuthnCeremony } from './browser-flows.ts';
 import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
@@ -277,6 +277,16 @@ export class ClientApp {
     return this.signInWith('/auth/mfa/sign-in', { type: 'totp', totp, code }, options);
   }
 
+  /**
+   * `POST /auth/mfa/sign-in` `{type: 'recovery_code', recovery_code, code}` (Gatehouse extension,
+   * docs/mfa.md): completes the pending MFA sign-in with a single-use recovery code instead of a
+   * TOTP. A wrong or spent code is returned as INVALID_TOTP_CODE.
+   */
+  signInWithRecoveryCode(recoveryCode: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+    const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
+    return this.signInWith('/auth/mfa/sign-in', { type: 'recovery_code', recovery_code: recoveryCode, code }, options);
+  }
+
   /** `POST /auth/password/send-reset-code` `{email, callback_url}`. */
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<unknown>> {
     return this.result(() => this.api.call('POST', '/auth/password/send-reset-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));
@@ -427,25 +437,42 @@ export class ClientApp {
 
   /**
    * Passkey sign-in (WebAuthn): `POST /auth/passkey/initiate-passkey-authentication` → options,
-   * the browser ceremony, then `POST /auth/passkey/sign-in` `{authentication_response, code}`.
+   * the browser ceremony (`navigator.credentials.get`, RP id = this page's hostname), then
+   * `POST /auth/passkey/sign-in` `{authentication_response, code}`. A failed or cancelled ceremony
+   * is returned as PASSKEY_WEBAUTHN_ERROR `{message, code: <DOMException name>}`; a TOTP user is
+   * sent to the MFA page like any sign-in.
    */
   async signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
     assertWebAuthn();
-    const init = await this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-authentication', { body: {} });
+    const init = await this.result(() => this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-authentication', { body: {} }));
+    if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
-    const publicKey = PKC.parseRequestOptionsFromJSON(fixRpId(init.options_json, 'rpId'));
-    const credential = await (globalThis as any).navigator.credentials.get({ publicKey });
-    return this.signInWith('/auth/passkey/sign-in', { authentication_response: credential.toJSON(), code: init.code }, options);
+    const publicKey = PKC.parseRequestOptionsFromJSON(fixRpId(init.data.options_json, 'rpId'));
+    const credential = await webAuthnCeremony<{ toJSON(): unknown }>(() => (globalThis as any).navigator.credentials.get({ publicKey }));
+    if (credential.status === 'error') return credential;
+    return this.signInWith('/auth/passkey/sign-in', { authentication_response: credential.data.toJSON(), code: init.data.code }, options);
   }
 
-  /** Registers a passkey for the signed-in user (initiate, ceremony, `POST /auth/passkey/register`). */
+  /**
+   * Registers a passkey for the signed-in user: initiate, the browser ceremony
+   * (`navigator.credentials.create`), then `POST /auth/passkey/register` → `{user_handle}`.
+   * Ceremony failures are PASSKEY_WEBAUTHN_ERROR results (e.g. `InvalidStateError` when this
+   * authenticator already holds a passkey for the user).
+   */
   async registerPasskey(): Promise<Result<unknown>> {
     assertWebAuthn();
-    const init = await this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-registration', { body: {}, session: this.session });
+    const init = await this.result(() => this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-registration', { body: {}, session: this.session }));
+    if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
-    const publicKey = PKC.parseCreationOptionsFromJSON(fixRpId(init.options_json, 'rp'));
-    const credential = await (globalThis as any).navigator.credentials.create({ publicKey });
-    return this.result(() => this.api.call('POST', '/auth/passkey/register', { body: { credential: credential.toJSON(), code: init.code }, session: this.session }));
+    const publicKey = PKC.parseCreationOptionsFromJSON(fixRpId(init.data.options_json, 'rp'));
+    const credential = await webAuthnCeremony<{ toJSON(): unknown }>(() => (globalThis as any).navigator.credentials.create({ publicKey }));
+    if (credential.status === 'error') return credential;
+    const registered = await this.result(() => this.api.call('POST', '/auth/passkey/register', { body: { credential: credential.data.toJSON(), code: init.data.code }, session: this.session }));
+    if (registered.status === 'ok') {
+      await this.invalidate('/passkeys');
+      await this.invalidate('/users/me');
+    }
+    return registered;
   }
 
   // ── Redirects ───────────────────────────────────────────────────────────────────────

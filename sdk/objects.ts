@@ -1,4 +1,4 @@
-import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
+import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
 
 /** What the objects below need from their app: calls as the current caller, and cache refreshes. */
 export interface AppCore {
@@ -242,4 +242,33 @@ export class NotificationCategory {
 /** Copies `o` without its undefined fields (the wire drops them, sdk-compatibility §4). */
 export function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** One of a user's passkeys (Gatehouse extension; upstream exposes only `passkeyAuthEnabled`). */
+export class Passkey {
+  readonly id: string;
+  readonly userId: string;
+  readonly credentialId: string;
+  /** `multiDevice` (synced) or `singleDevice`. */
+  readonly deviceType: string;
+  readonly backedUp: boolean;
+  readonly transports: string[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  constructor(private readonly app: AppCore, wire: WirePasskey) {
+    this.id = wire.id;
+    this.userId = wire.user_id;
+    this.credentialId = wire.credential_id;
+    this.deviceType = wire.device_type;
+    this.backedUp = wire.backed_up;
+    this.transports = wire.transports;
+    this.createdAt = new Date(wire.created_at_millis);
+    this.lastUsedAt = wire.last_used_at_millis === null ? null : new Date(wire.last_used_at_millis);
+  }
+  /** `DELETE /passkeys/{user_id}/{id}`; the last one removed turns `passkeyAuthEnabled` off. */
+  async delete(): Promise<void> {
+    await this.app.call('DELETE', `/passkeys/${enc(this.app.accessType === 'client' ? 'me' : this.userId)}/${enc(this.id)}`);
+    await this.app.invalidate('/passkeys');
+    await this.app.invalidate('/users');
+  }
 }

@@ -7,9 +7,9 @@
 import { createContext, useContext, useEffect, useMemo, useReducer, type ReactNode } from 'react';
 import type { ClientApp, OrOption } from './client-app.ts';
 import { UserNotSignedInError } from './errors.ts';
-import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Team } from './objects.ts';
+import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team } from './objects.ts';
 import type { User } from './user.ts';
-import type { WireApiKey, WireClientProject, WireContactChannel, WireList, WireNotificationCategory, WireSession, WireTeam, WireUser } from './wire.ts';
+import type { WireApiKey, WireClientProject, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
 
 const AppContext = createContext<ClientApp | null>(null);
 
@@ -104,10 +104,16 @@ export function useApiKeys(): ApiKey[] {
   return useList<WireApiKey, ApiKey>('/user-api-keys?user_id=me', (k) => new ApiKey(app.core, k));
 }
 
+/** The current user's passkeys (`GET /passkeys?user_id=me`, a Gatehouse extension). */
+export function usePasskeys(): Passkey[] {
+  const app = useApp();
+  return useList<WirePasskey, Passkey>('/passkeys?user_id=me', (p) => new Passkey(app.core, p));
+}
+
 /** The current user's notification categories. */
 export function useNotificationCategories(): NotificationCategory[] {
   const app = useApp();
   return useList<WireNotificationCategory, NotificationCategory>('/emails/notification-preference/me', (c) => new NotificationCategory(app.core, c));
 }
 
-export type { User, Team, ContactChannel, ActiveSession, ApiKey, NotificationCategory };
+export type { User, Team, ContactChannel, ActiveSession, ApiKey, NotificationCategory, Passkey };

@@ -82,7 +82,7 @@ export interface WireClientProject {
     client_user_deletion_enabled: boolean;
     allow_user_api_keys: boolean;
     allow_team_api_keys: boolean;
-    enabled_oauth_providers: { id: string }[];
+    enabled_oauth_providers: { id: string; display_name?: string }[];
   };
 }
 
@@ -120,4 +120,16 @@ export interface WireTeamInvitation {
   team_display_name?: string;
   recipient_email: string | null;
   expires_at_millis: number;
+}
+
+/** A passkey (`GET /passkeys?user_id=`, a Gatehouse extension): no key material. */
+export interface WirePasskey {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  device_type: string;
+  backed_up: boolean;
+  transports: string[];
+  created_at_millis: number;
+  last_used_at_millis: number | null;
 }

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 
@@ -25,7 +26,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number } 
     const requestId = randomUUID();
     const started = performance.now();
     ctx.state.requestId = requestId;
-    ctx.set('x-stack-request-id', requestId);
+    for (const prefix of responsePrefixes(ctx.headers)) ctx.set(`${prefix}request-id`, requestId);
     // The request line is written once the response has gone out (or the connection closed),
     // never on the way to the client: a slow log sink must not delay or block answers.
     const { method, path } = ctx;

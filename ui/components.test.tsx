@@ -9,6 +9,9 @@ import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts'
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
 import { CapabilitiesContext } from './common.tsx';
+import { Secret } from 'otpauth';
+import { totpForStep } from '../sdk/totp.ts';
+import { MFA_ATTEMPT_KEY } from '../sdk/client-app.ts';
 import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
 const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
@@ -471,5 +474,109 @@ describe('useUser', () => {
     const c4 = await show(signedIn.app, <Suspense fallback={<p>wait</p>}><Name /><Name /><Name /></Suspense>);
     await waitForText(c4, 'user:u1:false');
     assert.equal(signedIn.transport.requests.filter((r) => r.path === '/users/me').length, 1, 'no refetch storm');
+  });
+});
+
+describe('AccountSettings passkeys', () => {
+  const passkeyProject = (req: TransportRequest) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined;
+
+  it('offers no passkey section while the project has passkeys off', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Current password');
+    assert.equal(/Add a passkey/.test(c.textContent ?? ''), false);
+  });
+
+  it("lists the user's passkeys, removes one, and reports a browser without WebAuthn when adding", async () => {
+    let keys = [{ id: 'pk1', user_id: 'u1', credential_id: 'cred', device_type: 'singleDevice', backed_up: false, transports: ['usb'], created_at_millis: 0, last_used_at_millis: null }];
+    const { app, transport } = makeApp((req) => {
+      if (req.path.startsWith('/passkeys?') && req.method === 'GET') return { json: { items: keys, is_paginated: false } };
+      if (req.path === '/passkeys/me/pk1' && req.method === 'DELETE') { keys = []; return { json: { success: true } }; }
+      return passkeyProject(req);
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'never used');
+    await click(c.querySelector('ul[aria-label="Passkeys"]') as HTMLElement, 'Remove');
+    await waitForText(c, 'You have no passkeys.');
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/passkeys/me/pk1'));
+    await click(c, 'Add a passkey');
+    await waitForText(c, 'WebAuthn is not supported in this browser');
+  });
+});
+
+describe('Two-factor authentication', () => {
+  const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i).padStart(2, '0')}`);
+
+  it('sends a password sign-in of a TOTP user to the MFA page with the attempt code, without tokens', async () => {
+    const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } } : undefined);
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'Email & password');
+    await type(c, 'Email', 'ada@example.com');
+    await type(c, 'Password', 'correct-horse');
+    await click(c, 'Sign in');
+    await flush();
+    assert.equal(sessionStorage.getItem(MFA_ATTEMPT_KEY), 'attempt-1');
+    assert.equal(app.session?.tokens().refreshToken ?? null, null, 'no tokens before the second factor');
+    assert.deepEqual(visited, ['/handler/mfa']);
+  });
+
+  it('completes the MFA page with a recovery code instead of a TOTP', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+    const c = await show(app, <MfaPage attemptCode="attempt" />);
+    await click(c, 'Use a recovery code');
+    await type(c, 'Recovery code', 'nope');
+    await click(c, 'Verify');
+    await waitForText(c, 'Enter one of your recovery codes');
+    assert.equal(transport.requests.filter((r) => r.path === '/auth/mfa/sign-in').length, 0);
+    await type(c, 'Recovery code', ' ABCD-efgh-jkmn-pq01 ');
+    await click(c, 'Verify');
+    await flush();
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/mfa/sign-in')!.body!), { type: 'recovery_code', recovery_code: 'ABCD-efgh-jkmn-pq01', code: 'attempt' });
+    assert.equal(app.session?.tokens().refreshToken, 'rt');
+  });
+
+  it('enrols an authenticator from a locally drawn QR code, refusing a wrong code, then shows recovery codes once', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/recovery-codes' && req.method === 'POST' ? { json: { recovery_codes: CODES } } : req.path === '/users/me' && req.method === 'PATCH' ? { json: { ...USER, requires_totp_mfa: true } } : undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Two-factor authentication is off.');
+    await click(c, 'Set up two-factor authentication');
+    const qr = c.querySelector('svg[role=img]');
+    assert.ok(qr, 'a QR code is drawn');
+    assert.ok(Number(qr.getAttribute('data-qr-modules')) >= 21);
+    assert.ok((qr.querySelector('path')?.getAttribute('d') ?? '').length > 100);
+    assert.equal(c.querySelectorAll('img').length, 0, 'no image is fetched from anywhere');
+    const base32 = c.querySelector('[data-testid=totp-secret]')!.textContent!.replace(/\s/g, '');
+    const secret = Secret.fromBase32(base32).bytes;
+    const right = await totpForStep(secret, Math.floor(Date.now() / 30_000));
+    const wrong = right === '000000' ? '111111' : '000000';
+
+    await type(c, 'Authentication code', wrong);
+    await click(c, 'Turn on');
+    await waitForText(c, 'The code is not correct.');
+    assert.equal(transport.requests.filter((r) => r.path === '/users/me' && r.method === 'PATCH').length, 0, 'nothing saved for a wrong code');
+
+    await type(c, 'Authentication code', right);
+    await click(c, 'Turn on');
+    await waitForText(c, 'Save these recovery codes');
+    const patch = transport.requests.find((r) => r.path === '/users/me' && r.method === 'PATCH')!;
+    assert.equal(Buffer.from(JSON.parse(patch.body!).totp_secret_base64, 'base64').equals(Buffer.from(secret)), true);
+    const listed = Array.from(c.querySelectorAll('[aria-label="Recovery codes"] li')).map((li) => li.textContent);
+    assert.deepEqual(listed, CODES);
+  });
+
+  it('turns TOTP off and creates new recovery codes for a user who has it on', async () => {
+    const { app, transport } = makeApp((req) => {
+      if (req.path === '/users/me' && req.method === 'GET') return { json: { ...USER, requires_totp_mfa: true } };
+      if (req.path === '/auth/mfa/recovery-codes' && req.method === 'POST') return { json: { recovery_codes: CODES } };
+      return undefined;
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Signing in asks for a code from your authenticator app.');
+    await click(c, 'Create new recovery codes');
+    await waitForText(c, CODES[9]!);
+    await click(c, 'Turn off');
+    await waitForText(c, 'Two-factor authentication is off.');
+    const patch = transport.requests.find((r) => r.path === '/users/me' && r.method === 'PATCH')!;
+    assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
   });
 });

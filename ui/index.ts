@@ -6,6 +6,10 @@ export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OA
 export { ForgotPassword, PasswordReset } from './components/password.tsx';
 export { EmailVerification, MagicLinkCallback, OAuthCallback, SignOut, MfaPage, CliAuthConfirm, ErrorPage } from './components/callbacks.tsx';
 export { AccountSettings } from './components/account-settings.tsx';
+export { TwoFactorSettings } from './components/two-factor.tsx';
+export { QrCode } from './components/qr-code.tsx';
+export { LinkedAccounts } from './components/linked-accounts.tsx';
+export { ProviderIcon } from './components/oauth-icons.tsx';
 export { UserButton } from './components/user-button.tsx';
 export { SelectedTeamSwitcher, TeamInvitation } from './components/teams.tsx';
 export { Handler, matchHandlerRoute, DEFAULT_PAGES, type HandlerRoute } from './components/handler.tsx';

@@ -22,6 +22,7 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-root :focus-visible{outline:3px solid var(--gh-accent);outline-offset:2px}
 .gh-btn{font:inherit;font-weight:600;padding:10px 14px;border-radius:8px;border:1px solid var(--gh-border);background:transparent;color:inherit;cursor:pointer}
 .gh-btn[disabled]{opacity:.6;cursor:progress}
+.gh-link{font:inherit;background:none;border:0;padding:0;color:var(--gh-accent);text-decoration:underline;cursor:pointer}
 .gh-primary{background:var(--gh-accent);color:var(--gh-accent-fg);border-color:var(--gh-accent);width:100%}
 .gh-danger{color:var(--gh-danger);border-color:var(--gh-danger)}
 .gh-error{color:var(--gh-danger);font-size:.92rem;margin:4px 0 12px}

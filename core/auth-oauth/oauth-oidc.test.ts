@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
 import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
 import { APP_REDIRECT_URI, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../../test/helpers/oauth-flow.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
@@ -10,6 +10,9 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
   let idp: TestOidcProvider;
   let projectId: string;
   let project: Awaited<ReturnType<typeof createProject>>;
+  // Key-based callers: the tests move the server clock, which would expire an owner's admin access token.
+  let serverCaller: Caller;
+  let adminCaller: Caller;
 
   before(async () => {
     const server = get();
@@ -18,6 +21,9 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
       oauth_providers: [{ id: 'acme', type: 'standard', client_id: idp.clientId, client_secret: idp.clientSecret, issuer_url: idp.issuer, display_name: 'Acme SSO' }],
     });
     projectId = project.projectId;
+    const keys = await createProjectKeys(server, project.admin);
+    serverCaller = { projectId, accessType: 'server', secretServerKey: keys.secretServerKey };
+    adminCaller = { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey };
   });
   after(async () => { await idp?.close(); });
 
@@ -135,5 +141,125 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     const server = get();
     const res = await fetch(authorizeUrl(server, 'acme', projectId, newAppFlow(), { type: 'link' }), { redirect: 'manual' });
     assertKnownError({ status: res.status, headers: res.headers, body: await res.json(), text: '' }, 'USER_AUTHENTICATION_REQUIRED', 401);
+  });
+
+  it("fills the user object's oauth_providers and lists, updates and deletes the link through /oauth-providers", async () => {
+    const server = get();
+    const flow = newAppFlow();
+    const tokens = await exchangeCode(server, projectId, (await runFlow(server, 'henry', flow)).searchParams.get('code')!, flow.verifier);
+    const me = { projectId, accessType: 'client' as const, accessToken: tokens.body.access_token };
+    const user = await api(server, 'GET', '/users/me', me);
+    assert.deepEqual(user.body.oauth_providers, [{ id: 'acme', account_id: 'henry', email: 'henry@example.test' }]);
+    const list = await api(server, 'GET', '/oauth-providers?user_id=me', me);
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.body.items.length, 1);
+    const link = list.body.items[0];
+    assert.equal(link.provider_config_id, 'acme');
+    assert.equal(link.type, 'standard');
+    assert.equal(link.allow_sign_in, true);
+    assert.equal(link.account_id, undefined, 'clients do not see the provider account id');
+    const asServer = await api(server, 'GET', `/oauth-providers/${tokens.body.user_id}/${link.id}`, serverCaller);
+    assert.equal(asServer.body.account_id, 'henry');
+    const other = await api(server, 'GET', `/oauth-providers?user_id=${tokens.body.user_id}`, { projectId, accessType: 'client', accessToken: (await exchangeCode(server, projectId, (await runFlow(server, 'ivy', (flow.state = 'x'.repeat(22), flow))).searchParams.get('code')!, flow.verifier)).body.access_token });
+    assert.equal(other.status, 403);
+
+    const off = await api(server, 'PATCH', `/oauth-providers/me/${link.id}`, me, { allow_sign_in: false });
+    assert.equal(off.status, 200, off.text);
+    assert.equal(off.body.allow_sign_in, false);
+    const refused = newAppFlow();
+    const back = await runFlow(server, 'henry', refused);
+    assert.equal(`${back.origin}${back.pathname}`, 'http://localhost:3000/handler/error');
+    assert.equal(back.searchParams.get('errorCode'), 'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+
+    const removed = await api(server, 'DELETE', `/oauth-providers/me/${link.id}`, me);
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual((await api(server, 'GET', '/users/me', me)).body.oauth_providers, []);
+    assert.equal((await api(server, 'GET', `/oauth-providers/me/${link.id}`, me)).status, 404);
+  });
+
+  it('returns a connected-account access token, refreshes it at the provider once expired, and refuses a scope that was not granted', async () => {
+    const server = get();
+    const flow = newAppFlow();
+    const tokens = await exchangeCode(server, projectId, (await runFlow(server, 'jack', flow)).searchParams.get('code')!, flow.verifier);
+    const me = { projectId, accessType: 'client' as const, accessToken: tokens.body.access_token };
+    const first = await api(server, 'POST', '/connected-accounts/me/acme/access-token', me, {});
+    assert.equal(first.status, 201, first.text);
+    assert.ok(first.body.access_token);
+    const userinfo = await fetch(`${idp.issuer}/me`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
+    assert.equal(((await userinfo.json()) as { sub: string }).sub, 'jack', "the token is the provider's own access token");
+    const variant = await api(server, 'POST', '/auth/oauth/connected-accounts/acme/access-token', me, { scope: 'email' });
+    assert.equal(variant.body.access_token, first.body.access_token);
+
+    const refreshesBefore = idp.tokenRequests.filter((g) => g === 'refresh_token').length;
+    server.clock.advance(2 * 60 * 60 * 1000);
+    const later = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/acme/access-token`, serverCaller, {});
+    assert.equal(later.status, 201, later.text);
+    assert.notEqual(later.body.access_token, first.body.access_token);
+    assert.equal(idp.tokenRequests.filter((g) => g === 'refresh_token').length, refreshesBefore + 1);
+
+    const missing = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/acme/access-token`, serverCaller, { scope: 'extra:read' });
+    assertKnownError(missing, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE', 400);
+    const notLinked = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/github/access-token`, serverCaller, {});
+    assertKnownError(notLinked, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 400);
+  });
+
+  it('keeps provider refresh tokens encrypted at rest', async () => {
+    const server = get();
+    const rows = await server.gatehouse.core.runtime.db.selectFrom('oauth_tokens').select(['sealed_token', 'kind']).where('project_id', '=', projectId).execute();
+    assert.ok(rows.some((r) => r.kind === 'refresh'));
+    for (const row of rows) assert.match(row.sealed_token, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('asks a user with TOTP for the second factor instead of issuing tokens at the token exchange', async () => {
+    const server = get();
+    const flow = newAppFlow();
+    const tokens = await exchangeCode(server, projectId, (await runFlow(server, 'kate', flow)).searchParams.get('code')!, flow.verifier);
+    const totp = await api(server, 'PATCH', `/users/${tokens.body.user_id}`, serverCaller, { totp_secret_base64: Buffer.from('12345678901234567890').toString('base64') });
+    assert.equal(totp.status, 200, totp.text);
+    const again = newAppFlow();
+    const res = await exchangeCode(server, projectId, (await runFlow(server, 'kate', again)).searchParams.get('code')!, again.verifier);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
+    assert.ok(res.body.details.attempt_code);
+    assert.equal(res.body.access_token, undefined);
+  });
+
+  it("applies the merge strategy when the provider's verified email belongs to an existing user", async () => {
+    const server = get();
+    const existing = await api(server, 'POST', '/users', serverCaller, { primary_email: 'liam@example.test', primary_email_verified: true });
+    assert.equal(existing.status, 201, existing.text);
+    const setStrategy = async (strategy: string) => {
+      const res = await api(server, 'PATCH', '/internal/projects/current', adminCaller, { config: { oauth_account_merge_strategy: strategy } });
+      assert.equal(res.status, 200, res.text);
+    };
+
+    await setStrategy('raise_error');
+    const raised = await runFlow(server, 'liam', newAppFlow());
+    assert.equal(raised.searchParams.get('errorCode'), 'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+
+    await setStrategy('allow_duplicates');
+    const dupFlow = newAppFlow();
+    const dup = await exchangeCode(server, projectId, (await runFlow(server, 'liam', dupFlow)).searchParams.get('code')!, dupFlow.verifier);
+    assert.equal(dup.body.is_new_user, true);
+    assert.notEqual(dup.body.user_id, existing.body.id);
+    const dupUser = await api(server, 'GET', `/users/${dup.body.user_id}`, serverCaller);
+    assert.equal(dupUser.body.primary_email, 'liam@example.test');
+    assert.equal(dupUser.body.primary_email_auth_enabled, false);
+
+    await setStrategy('link_method');
+    const existing2 = await api(server, 'POST', '/users', serverCaller, { primary_email: 'mia@example.test', primary_email_verified: true });
+    const linkFlow = newAppFlow();
+    const linked = await exchangeCode(server, projectId, (await runFlow(server, 'mia', linkFlow)).searchParams.get('code')!, linkFlow.verifier);
+    assert.equal(linked.body.user_id, existing2.body.id);
+    assert.equal(linked.body.is_new_user, false);
+  });
+
+  it('refuses to sign up a new user through the provider when sign-up is disabled', async () => {
+    const server = get();
+    const res = await api(server, 'PATCH', '/internal/projects/current', adminCaller, { config: { sign_up_enabled: false } });
+    assert.equal(res.status, 200, res.text);
+    const back = await runFlow(server, 'nora', newAppFlow());
+    assert.equal(back.searchParams.get('errorCode'), 'SIGN_UP_NOT_ENABLED');
+    await api(server, 'PATCH', '/internal/projects/current', adminCaller, { config: { sign_up_enabled: true } });
   });
 });

@@ -31,7 +31,7 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
  */
 export async function assertPasswordAcceptable(password: string, context: { email?: string | null } = {}): Promise<void> {
   if (password.length < PASSWORD_MIN_LENGTH) throw new KnownError('PASSWORD_TOO_SHORT', { min_length: PASSWORD_MIN_LENGTH });
-  if (password.length > PASSWORD_MAX_LENGTH) throw new KnownError('PASSWORD_TOO_LONG', { maxLength: PASSWORD_MAX_LENGTH });
+  assertPasswordNotTooLong(password);
   const lower = password.toLowerCase();
   if ((await commonPasswords()).has(lower)) {
     throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' });
@@ -43,6 +43,11 @@ export async function assertPasswordAcceptable(password: string, context: { emai
       throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'The password must not be your email address.', reason: 'matches_email' });
     }
   }
+}
+
+/** The maximum alone. @throws KnownError PASSWORD_TOO_LONG `{maxLength: 70}`. */
+export function assertPasswordNotTooLong(password: string): void {
+  if (password.length > PASSWORD_MAX_LENGTH) throw new KnownError('PASSWORD_TOO_LONG', { maxLength: PASSWORD_MAX_LENGTH });
 }
 
 /** The errors `assertPasswordAcceptable` raises, for an operation's `errors` list. */

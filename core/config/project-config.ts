@@ -3,6 +3,9 @@ import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
 
 /** The twelve social sign-in provider ids (product-spec §1). */
+/** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
+export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+
 export const OAUTH_PROVIDER_IDS = [
   'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
   'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
@@ -35,6 +38,8 @@ export interface OAuthProviderConfig {
   issuerUrl?: string;
   /** Generic providers only: the name shown on buttons (default: the id). */
   displayName?: string;
+  /** Apple only: the Bundle IDs of native apps whose identity tokens `/auth/oauth/callback/apple/native` accepts. */
+  appleBundleIds?: string[];
 }
 
 export type EmailConfig =
@@ -132,10 +137,12 @@ const OAuthProviderSchema = v.pipe(
     microsoft_tenant_id: v.optional(v.string()),
     issuer_url: v.optional(v.pipe(v.string(), v.url('must be a valid URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'))),
     display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+    apple_bundle_ids: v.optional(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)))),
   }),
   v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
   v.check((p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url, 'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url'),
   v.check((p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined), 'issuer_url and display_name are only for generic OpenID Connect providers'),
+  v.check((p) => p.apple_bundle_ids === undefined || p.id === 'apple', 'apple_bundle_ids is only for the apple provider'),
 );
 
 const EmailConfigSchema = v.variant('type', [
@@ -221,6 +228,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
     ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
     ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
+    ...(p.apple_bundle_ids !== undefined ? { appleBundleIds: p.apple_bundle_ids } : {}),
   })));
   set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
   set('emailConfig', update.email_config && (update.email_config.type === 'shared'
@@ -247,7 +255,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 
 /**
  * Checks the rules that span several fields (product-spec §5): a production-mode project may
- * only trust HTTPS, non-localhost, non-IP domains and must have `allow_localhost` off.
+ * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).
  */
@@ -256,7 +264,7 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
   const ids = config.oauthProviders.map((p) => p.id);
   if (new Set(ids).size !== ids.length) problems.push('oauth_providers must not list one provider id twice');
   if (isProductionMode) {
-    if (config.allowLocalhost) problems.push('allow_localhost must be false in production mode');
+    // allow_localhost stays settable in production mode, as upstream allows (issue 14 item 12).
     for (const p of config.oauthProviders) {
       if (p.type === 'shared') problems.push(`OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`);
     }
@@ -294,8 +302,9 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
       ...(p.issuerUrl !== undefined ? { issuer_url: p.issuerUrl } : {}),
       ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
+      ...(p.appleBundleIds !== undefined ? { apple_bundle_ids: p.appleBundleIds } : {}),
     })),
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     email_config: config.emailConfig.type === 'shared'
       ? { type: 'shared' as const }
       : {
@@ -307,7 +316,8 @@ export function configToWire(config: ProjectConfig, projectId: string) {
         sender_name: config.emailConfig.senderName,
         sender_email: config.emailConfig.senderEmail,
       },
-    email_theme: config.emailThemeId,
+    // Never null on the wire: a project that chose no theme uses the default (as upstream reports it).
+    email_theme: config.emailThemeId ?? DEFAULT_EMAIL_THEME_ID,
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
     team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
@@ -326,7 +336,7 @@ export function configToClientWire(config: ProjectConfig) {
     client_user_deletion_enabled: config.clientUserDeletionEnabled,
     allow_user_api_keys: config.allowUserApiKeys,
     allow_team_api_keys: config.allowTeamApiKeys,
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
   };
 }

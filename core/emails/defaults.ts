@@ -1,7 +1,8 @@
+import { DEFAULT_EMAIL_THEME_ID } from '../config/project-config.ts';
 import type { BuiltInEmailKind } from './built-in.ts';
 
-/** The built-in theme's id; a project with no `email_theme` uses it. */
-export const DEFAULT_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+/** The built-in "Default Light" theme's id (upstream's); a project with no `email_theme` uses it. */
+export const DEFAULT_THEME_ID = DEFAULT_EMAIL_THEME_ID;
 
 /** TSX of the default theme: a light card layout with an optional unsubscribe link. */
 export const DEFAULT_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
@@ -25,6 +26,61 @@ export function EmailTheme({ children, unsubscribeLink }: { children: React.Reac
 }
 `;
 
+/** A dark card layout (upstream's "Default Dark" id). */
+const DARK_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
+
+export function EmailTheme({ children, unsubscribeLink }: { children: React.ReactNode, unsubscribeLink?: string }) {
+  return (
+    <Html>
+      <Head />
+      <Body style={{ backgroundColor: '#0f1115', color: '#e6e6e6', fontFamily: 'Helvetica, Arial, sans-serif', padding: '24px 0' }}>
+        <Container style={{ backgroundColor: '#1b1e24', color: '#e6e6e6', borderRadius: '8px', padding: '24px', maxWidth: '560px' }}>
+          {children}
+        </Container>
+        {unsubscribeLink && (
+          <Section style={{ textAlign: 'center' }}>
+            <Text style={{ fontSize: '12px', color: '#9a9a9a' }}><Link href={unsubscribeLink} style={{ color: '#9ab8ff' }}>Unsubscribe</Link></Text>
+          </Section>
+        )}
+      </Body>
+    </Html>
+  );
+}
+`;
+
+/** A card on a colored band (upstream's "Default Colorful" id). */
+const COLORFUL_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
+
+export function EmailTheme({ children, unsubscribeLink }: { children: React.ReactNode, unsubscribeLink?: string }) {
+  return (
+    <Html>
+      <Head />
+      <Body style={{ backgroundColor: '#eef2ff', fontFamily: 'Helvetica, Arial, sans-serif', padding: '0 0 24px 0' }}>
+        <Section style={{ backgroundColor: '#4f46e5', height: '12px' }} />
+        <Container style={{ backgroundColor: '#ffffff', borderRadius: '12px', padding: '24px', maxWidth: '560px', marginTop: '24px', borderTop: '4px solid #ec4899' }}>
+          {children}
+        </Container>
+        {unsubscribeLink && (
+          <Section style={{ textAlign: 'center' }}>
+            <Text style={{ fontSize: '12px', color: '#6b7280' }}><Link href={unsubscribeLink}>Unsubscribe</Link></Text>
+          </Section>
+        )}
+      </Body>
+    </Html>
+  );
+}
+`;
+
+/**
+ * The built-in themes every project has, with upstream's ids and names (stack-shared
+ * `helpers/emails.ts` `DEFAULT_EMAIL_THEMES`); the sources are Gatehouse's own.
+ */
+export const DEFAULT_THEMES: ReadonlyArray<{ id: string; displayName: string; source: string }> = [
+  { id: DEFAULT_EMAIL_THEME_ID, displayName: 'Default Light', source: DEFAULT_THEME_SOURCE },
+  { id: 'a0172b5d-cff0-463b-83bb-85124697373a', displayName: 'Default Dark', source: DARK_THEME_SOURCE },
+  { id: 'c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f', displayName: 'Default Colorful', source: COLORFUL_THEME_SOURCE },
+];
+
 function template(subject: string, heading: string, lines: string[], button: string | null, linkVar: string | null): string {
   return `import { Heading, Text, Button, Section } from '@react-email/components';
 import { Subject, NotificationCategory, Props } from '@stackframe/emails';
@@ -46,6 +102,32 @@ ${button && linkVar ? `      <Section>
 `;
 }
 
+/**
+ * The sign-in code email: the 6-character code stands alone in its own paragraph (large,
+ * monospace), as upstream's default magic-link template lays it out, so mail clients and readers
+ * can pick it out; the magic link follows as a button.
+ */
+const MAGIC_LINK_SOURCE = `import { Heading, Text, Button, Section } from '@react-email/components';
+import { Subject, NotificationCategory, Props } from '@stackframe/emails';
+
+export function EmailTemplate({ user, project, variables }: Props<any>) {
+  return (
+    <>
+      <Subject value={"Sign in to " + project.displayName + ": Your code is " + variables.otp} />
+      <NotificationCategory value="Transactional" />
+      <Heading style={{ fontSize: '20px' }}>{"Sign in to " + project.displayName}</Heading>
+      <Text>{"Hi" + (user.displayName ? " " + user.displayName : "") + "! Your one-time code for signing in:"}</Text>
+      <Text style={{ fontSize: '28px', fontFamily: 'monospace', fontWeight: 'bold', letterSpacing: '4px', textAlign: 'center' }}>{variables.otp}</Text>
+      <Text>{"Or click the button below to sign in. If you did not request this, ignore this email."}</Text>
+      <Section>
+        <Button href={variables.magicLink} style={{ backgroundColor: '#111111', color: '#ffffff', padding: '10px 16px', borderRadius: '6px' }}>Sign in</Button>
+      </Section>
+      <Text style={{ fontSize: '12px', color: '#666666' }}>{variables.magicLink}</Text>
+    </>
+  );
+}
+`;
+
 /** Default template of each built-in email: fixed id, display name and TSX source. */
 export const DEFAULT_TEMPLATES: Record<BuiltInEmailKind, { id: string; displayName: string; source: string }> = {
   email_verification: {
@@ -55,8 +137,7 @@ export const DEFAULT_TEMPLATES: Record<BuiltInEmailKind, { id: string; displayNa
   },
   magic_link: {
     id: 'a70fb3a4-56c1-4e42-af25-49d25603abd0', displayName: 'Sign In Code / Magic Link',
-    source: template('"Sign in to " + project.displayName + ": Your code is " + variables.otp', '"Sign in to " + project.displayName',
-      ['"Your one-time code is: " + variables.otp', '"Or click the button below to sign in. If you did not request this, ignore this email."'], 'Sign in', 'magicLink'),
+    source: MAGIC_LINK_SOURCE,
   },
   password_reset: {
     id: '066dd73c-36da-4fd0-b6d6-ebf87683f8bc', displayName: 'Password Reset',

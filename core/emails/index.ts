@@ -1,6 +1,10 @@
+import { onProjectConfigCheck } from '../projects/index.ts';
+import { StatusError } from '../errors/index.ts';
+import { themeExists } from './sources.ts';
+
 export { enqueueEmail, type OutgoingEmail } from './outbox.ts';
 export { sendBuiltInEmail, renderBuiltInEmail } from './send-built-in.ts';
-export { linkWithCode, BUILT_IN_EMAIL_KINDS, type BuiltInEmailKind } from './built-in.ts';
+export { linkWithCode, escapeHtml, BUILT_IN_EMAIL_KINDS, type BuiltInEmailKind } from './built-in.ts';
 export { assertCallbackUrlTrusted } from './callback-url.ts';
 export { startEmailWorker, stopEmailWorker, kickEmailWorker, emailWorkerIdle } from './worker.ts';
 export { renderInSandbox, type RenderInput, type RenderedEmail } from './sandbox.ts';
@@ -26,3 +30,9 @@ export { createEmailDraft } from './create-email-draft.ts';
 export { getEmailDraft } from './get-email-draft.ts';
 export { updateEmailDraft } from './update-email-draft.ts';
 export { deleteEmailDraft } from './delete-email-draft.ts';
+
+// A project's `email_theme` must name one of its themes (upstream: 400 "Invalid email theme").
+onProjectConfigCheck(async (ctx, next) => {
+  const id = next.config.emailThemeId;
+  if (id !== null && !(await themeExists(ctx.db, next.id, id))) throw new StatusError(400, 'Invalid email theme');
+});

@@ -14,6 +14,36 @@ export const QueryBooleanSchema = v.pipe(v.picklist(['true', 'false']), v.transf
 /** Any JSON value (metadata objects). */
 export const JsonSchema = v.unknown();
 
+/** Deepest nesting of objects and arrays in one metadata field (`{"a": {}}` is 2 levels). */
+export const METADATA_MAX_DEPTH = 32;
+/** Longest metadata field, in characters of its JSON text. */
+export const METADATA_MAX_LENGTH = 100_000;
+
+/** True when `value` nests objects and arrays at most `max` levels deep (iterative: any input is safe). */
+export function isNestedAtMost(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth + 1 > max) return false;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/**
+ * `client_metadata`, `client_read_only_metadata`, `server_metadata` of users and teams: any JSON
+ * value or null, at most METADATA_MAX_DEPTH levels deep and METADATA_MAX_LENGTH characters of
+ * JSON. Upstream sets no bound; without one a single end user stored metadata that made the
+ * project's user listings answer 500 (issue 12 finding 5). Documented in docs/security.md.
+ */
+export const MetadataSchema = v.nullable(v.pipe(
+  v.unknown(),
+  v.check((value) => isNestedAtMost(value, METADATA_MAX_DEPTH), `must be nested at most ${METADATA_MAX_DEPTH} levels deep`),
+  // (Measured only within the depth bound: the first check's problem is the one to report.)
+  v.check((value) => !isNestedAtMost(value, METADATA_MAX_DEPTH) || JSON.stringify(value ?? null).length <= METADATA_MAX_LENGTH, `must be at most ${METADATA_MAX_LENGTH} characters long as JSON`),
+));
+
 /** Epoch-ms integer. */
 export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be non-negative'));
 

@@ -7,3 +7,5 @@ export { finishSignIn, issueSignInBody, FINISH_SIGN_IN_ERRORS, MFA_ATTEMPT_PURPO
 export { signInWithMfa, checkMfaAttemptCode } from './sign-in.ts';
 export { matchTotpStep, generateTotp, TOTP_PERIOD_SECONDS, TOTP_DIGITS, TOTP_WINDOW } from './totp.ts';
 export { deleteSecondFactorState } from './queries.ts';
+export { createRecoveryCodes, getRecoveryCodeStatus } from './create-recovery-codes.ts';
+export { RECOVERY_CODE_COUNT } from './recovery-codes.ts';

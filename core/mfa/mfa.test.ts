@@ -1,42 +1,15 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, type Caller } from '../../test/helpers/api.ts';
-import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
+import { codeFromEmail, startSmtpReceiver } from '../../test/helpers/smtp.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { generateTotp } from './index.ts';
+import { PASSWORD, passwordAttempt, totpUser } from './test-users.ts';
 
-const PASSWORD = 'correct horse battery';
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
-
-/** A password user with TOTP turned on through `PATCH /users/me`, as the SDK does. */
-async function totpUser(server: TestServer, client: Caller, srv?: Caller) {
-  const email = uniqueEmail('mfa');
-  const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email, password: PASSWORD });
-  assert.equal(signUp.status, 200, signUp.text);
-  const secret = randomBytes(20).toString('base64');
-  const patched = await api(server, 'PATCH', '/users/me', { ...client, accessToken: signUp.body.access_token }, { totp_secret_base64: secret });
-  assert.equal(patched.status, 200, patched.text);
-  assert.equal(patched.body.requires_totp_mfa, true);
-  if (srv) {
-    // OTP sign-in needs a verified email (an unverified one answers USER_EMAIL_ALREADY_EXISTS).
-    const verified = await api(server, 'PATCH', `/users/${signUp.body.user_id}`, srv, { primary_email_verified: true });
-    assert.equal(verified.status, 200, verified.text);
-  }
-  return { email, secret, userId: signUp.body.user_id as string };
-}
-
-async function passwordAttempt(server: TestServer, client: Caller, email: string): Promise<string> {
-  const res = await api(server, 'POST', '/auth/password/sign-in', client, { email, password: PASSWORD });
-  assertKnownError(res, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 400);
-  assert.equal(res.body.access_token, undefined);
-  assert.equal(res.body.refresh_token, undefined);
-  assert.match(res.body.details.attempt_code, /^[0-9a-z]{45}$/);
-  return res.body.details.attempt_code;
-}
 
 async function sessionCount(server: TestServer, srv: Caller, userId: string): Promise<number> {
   const res = await api(server, 'GET', `/auth/sessions?user_id=${userId}`, srv);

@@ -6,7 +6,8 @@ import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
 import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
-import { findUnstorableText } from './text-input.ts';
+import { findInputProblems } from './input-shape.ts';
+import { stringifyJson } from '../lib/json-text.ts';
 import { normalizeClientAddress } from '../lib/client-address.ts';
 
 /** A transport-free request for one operation. */
@@ -42,12 +43,16 @@ export interface OperationResponse {
 const EMPTY = v.strictObject({});
 const authErrorCodes = new Set<string>(REQUEST_AUTH_ERRORS);
 
-/** Serializes a known error as `{code, details, error}` (wire-protocol §1.2). */
+/**
+ * Serializes a known error as `{code, details, error}` (wire-protocol §1.2); an error without
+ * details has no `details` key at all, as upstream's `KnownError` body (issue 14 item 2).
+ */
 export function knownErrorResponse(error: KnownError): OperationResponse {
+  const hasDetails = Object.values(error.details).some((value) => value !== undefined);
   return {
     status: error.status,
     contentType: 'application/json; charset=utf-8',
-    body: JSON.stringify({ code: error.code, details: error.details, error: error.message }),
+    body: JSON.stringify(hasDetails ? { code: error.code, details: error.details, error: error.message } : { code: error.code, error: error.message }),
     headers: {},
     knownError: error.code,
   };
@@ -81,8 +86,9 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
 
 /**
  * Runs one operation for one request: resolve the caller, check the access type, refuse text
- * no database can store (NUL, unpaired surrogates; text-input.ts), validate params, query and
- * body (all problems in one SCHEMA_ERROR), run, and serialize the result or error. Never throws.
+ * no database can store and over-deep nesting (input-shape.ts), validate params, query and body
+ * (all problems in one SCHEMA_ERROR), run, and serialize the result or error (stringifyJson:
+ * rows of any depth stored before the bounds existed still serialize). Never throws.
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
   try {
@@ -104,13 +110,13 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     }
 
     const schemas = schemasFor(op, auth);
-    const body = request.method === 'GET' ? undefined : request.body;
-    const textProblems = [
-      ...findUnstorableText(request.params, 'params'),
-      ...findUnstorableText(request.query, 'query'),
-      ...findUnstorableText(body, 'body'),
+    const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
+    const shapeProblems = [
+      ...findInputProblems(request.params, 'params'),
+      ...findInputProblems(request.query, 'query'),
+      ...findInputProblems(body, 'body'),
     ];
-    if (textProblems.length > 0) throw schemaError(request.method, request.pathname, textProblems);
+    if (shapeProblems.length > 0) throw schemaError(request.method, request.pathname, shapeProblems);
     const parts = await Promise.all([
       validatePart(schemas.params ?? EMPTY, request.params, 'params'),
       validatePart(schemas.query ?? EMPTY, request.query, 'query'),
@@ -128,7 +134,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
     }
     if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
-    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(result ?? { success: true }), headers: {} };
+    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
   } catch (error) {
     if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
       return errorResponse(runtime, new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`), requestId);

@@ -16,11 +16,15 @@ import * as notifications from '../notifications/index.ts';
 import * as authPassword from '../auth-password/index.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
+import * as webhooks from '../webhooks/index.ts';
 // mfa
 import * as mfa from '../mfa/index.ts';
+// cli-auth
+import * as cliAuth from '../cli-auth/index.ts';
 // passkeys
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
+import * as connectedAccounts from '../connected-accounts/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -57,12 +61,20 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
   emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
+  // webhooks (issue 17)
+  webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
+  webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
+  webhooks.sendTestWebhook, webhooks.svixToken,
   // mfa
-  mfa.signInWithMfa, mfa.checkMfaAttemptCode,
+  mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
+  // cli-auth
+  cliAuth.createCliAuth, cliAuth.pollCliAuth, cliAuth.completeCliAuth,
   // passkeys
   passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
   passkeys.listPasskeys, passkeys.deletePasskey,
   // auth-oauth (issue 15)
-  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize,
+  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize, authOauth.appleNativeSignIn,
   authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
+  authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
+  connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
 ];

@@ -2,13 +2,13 @@ import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { findUser } from '../users/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import type { AuthenticationChallengeData } from './initiate-passkey-authentication.ts';
 import { findPasskeyByCredentialId, recordPasskeyUse } from './queries.ts';
 import { expectedRelyingParty } from './relying-party.ts';
 import { SignInBodySchema } from './schemas.ts';
-import { passkeySignInBody } from './sign-in-body.ts';
 
 const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILED', { message });
 
@@ -22,11 +22,11 @@ const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILE
  * be trusted ("…because the origin is not allowed"); the assertion is verified against the stored
  * public key and counter by `@simplewebauthn/server` (user verification not required, as
  * upstream). Gatehouse also refuses a `userHandle` that is not the credential owner's. On success
- * the new counter is stored and a session is issued.
+ * the new counter is stored and the sign-in finishes through `finishSignIn` (core/mfa): tokens,
+ * or MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for a user with TOTP on.
  *
  * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED; the verification-code outcomes;
- * PASSKEY_AUTHENTICATION_FAILED; MULTI_FACTOR_AUTHENTICATION_REQUIRED for a TOTP user (once
- * core/mfa lands).
+ * PASSKEY_AUTHENTICATION_FAILED; MULTI_FACTOR_AUTHENTICATION_REQUIRED `{attempt_code}` for a TOTP user.
  */
 export const signInWithPasskey = defineOperation({
   id: 'passkeys.signIn',
@@ -35,7 +35,7 @@ export const signInWithPasskey = defineOperation({
   summary: 'Sign in with a passkey.',
   access: ['client', 'server', 'admin'],
   input: { body: SignInBodySchema },
-  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_AUTHENTICATION_FAILED', 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'],
+  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_AUTHENTICATION_FAILED', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
@@ -69,11 +69,11 @@ export const signInWithPasskey = defineOperation({
       throw failed('The signature of the authentication response could not be verified with the stored public key tied to this credential ID');
     }
     const { newCounter } = verification.authenticationInfo;
-    return ctx.transaction(async (tx) => {
-      const user = await findUser(tx.db, project.id, passkey.user_id);
-      if (!user) throw failed('Passkey not found');
-      await recordPasskeyUse(tx.db, project.id, passkey.id, newCounter, tx.now);
-      return passkeySignInBody(tx, project, user);
-    });
+    // The assertion is valid: keep the authenticator's counter even when a second factor follows
+    // (as upstream). finishSignIn runs outside any transaction (its MFA error keeps its code).
+    await recordPasskeyUse(ctx.db, project.id, passkey.id, newCounter, ctx.now);
+    const user = await findUser(ctx.db, project.id, passkey.user_id);
+    if (!user) throw failed('Passkey not found');
+    return finishSignIn(ctx, project, user, { is_new_user: false });
   },
 });

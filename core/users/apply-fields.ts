@@ -3,7 +3,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { assertPasswordAcceptable } from '../auth-password/rules.ts';
+import { assertPasswordAcceptable, assertPasswordNotTooLong } from '../auth-password/rules.ts';
 import { bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/hashing.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
@@ -13,7 +13,7 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  * Turns wire user fields (create or update body) into column changes. Hashes a given password
  * with argon2id, so call it before opening a transaction.
  *
- * @throws KnownError PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 when both
+ * @throws KnownError PASSWORD_TOO_SHORT (updates only) / PASSWORD_TOO_LONG; StatusError 400 when both
  *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
  *   16 rounds, for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
@@ -51,7 +51,11 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     if (body.password === null) {
       set('password_hash', null);
     } else {
-      await assertPasswordAcceptable(body.password, { email: body.primary_email ?? null });
+      // Server-side creation takes the app's password as given (upstream applies no minimum on
+      // `POST /users`); the maximum still holds. Updates keep the full rule (issue 12: common
+      // passwords and the email refused too).
+      if (mode === 'create') assertPasswordNotTooLong(body.password);
+      else await assertPasswordAcceptable(body.password);
       set('password_hash', await hashPassword(body.password));
     }
   }

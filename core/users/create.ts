@@ -3,8 +3,11 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/queries.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
-import { insertTeam, insertTeamMember } from '../teams/queries.ts';
-import { insertUser, updateUser, type UserRow } from './queries.ts';
+import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, updateTeam } from '../teams/queries.ts';
+import { toServerTeam } from '../teams/wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { toServerUser } from './wire.ts';
+import { findUser, insertUser, updateUser, type UserRow } from './queries.ts';
 import { emailTakenError } from './apply-fields.ts';
 
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
@@ -92,5 +95,31 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
     result = { ...user, selected_team_id: teamId };
   }
   for (const hook of userCreatedHooks) await hook(ctx, project, result);
+  const team = result.selected_team_id ? await findTeam(ctx.db, project.id, result.selected_team_id) : null;
+  await emitWebhookEvent(ctx, project.id, 'user.created', toServerUser(result, project.config, team));
+  if (team) {
+    await emitWebhookEvent(ctx, project.id, 'team.created', toServerTeam(team));
+    await emitWebhookEvent(ctx, project.id, 'team_membership.created', { team_id: team.id, user_id: result.id });
+  }
   return result;
+}
+
+/**
+ * Upgrades an anonymous user in place (same id, client metadata kept) with the sign-up's fields,
+ * as upstream's `createOrUpgradeAnonymousUser` does for password, OTP and OAuth sign-up: the user
+ * stops being anonymous, and its personal team, still named for the anonymous user ("Personal
+ * Team"), is renamed for the new identity ("<email>'s Team").
+ */
+export async function upgradeAnonymousUser(ctx: OperationContext, project: Project, user: UserRow, fields: NewUserFields): Promise<UserRow> {
+  await updateUser(ctx.db, project.id, user.id, { ...fields, is_anonymous: 0 });
+  const upgraded = (await findUser(ctx.db, project.id, user.id))!;
+  const oldName = personalTeamName(user);
+  const newName = personalTeamName(upgraded);
+  if (oldName !== newName) {
+    for (const teamId of await listUserTeamIds(ctx.db, project.id, user.id)) {
+      const team = await findTeam(ctx.db, project.id, teamId);
+      if (team && team.display_name === oldName) await updateTeam(ctx.db, project.id, teamId, { display_name: newName });
+    }
+  }
+  return upgraded;
 }

@@ -1,3 +1,4 @@
+import { listOAuthProviderLinks } from './queries.ts';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findTeam } from '../teams/queries.ts';
@@ -20,6 +21,7 @@ export const getCurrentUser = defineOperation({
     const { user, project, accessType } = ctx.auth;
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
-    return toUserForAccess(accessType, user, project.config, team);
+    const links = await listOAuthProviderLinks(ctx.db, project.id, [user.id]);
+    return toUserForAccess(accessType, user, project.config, team, links.get(user.id));
   },
 });

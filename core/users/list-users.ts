@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
 import { findTeam, type TeamRow } from '../teams/queries.ts';
-import { findUser, listUsersPage } from './queries.ts';
+import { findUser, listOAuthProviderLinks, listUsersPage } from './queries.ts';
 import { toServerUser } from './wire.ts';
 
 const LimitSchema = v.pipe(
@@ -69,8 +69,9 @@ export const listUsers = defineOperation({
     for (const id of new Set(page.map((u) => u.selected_team_id).filter((t): t is string => t !== null))) {
       teams.set(id, await findTeam(ctx.db, project.id, id));
     }
+    const links = await listOAuthProviderLinks(ctx.db, project.id, page.map((u) => u.id));
     return {
-      items: page.map((u) => toServerUser(u, project.config, u.selected_team_id ? teams.get(u.selected_team_id) ?? null : null)),
+      items: page.map((u) => toServerUser(u, project.config, u.selected_team_id ? teams.get(u.selected_team_id) ?? null : null, links.get(u.id))),
       is_paginated: true,
       pagination: { next_cursor: hasMore ? rows[query.limit!]!.id : null },
     };

@@ -93,3 +93,20 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   if (options.limit !== undefined) q = q.limit(options.limit + 1);
   return q.execute();
 }
+
+/** A user's linked OAuth provider accounts as the user object shows them (`oauth_providers`, oldest first). */
+export interface OAuthProviderLink { id: string; account_id: string; email: string | null }
+
+/** The linked OAuth provider accounts of several users of a project, by user id (table of core/auth-oauth). */
+export async function listOAuthProviderLinks(db: Kysely<Database>, projectId: string, userIds: string[]): Promise<Map<string, OAuthProviderLink[]>> {
+  const out = new Map<string, OAuthProviderLink[]>();
+  if (userIds.length === 0) return out;
+  const rows = await db.selectFrom('oauth_accounts').select(['user_id', 'provider_id', 'provider_account_id', 'email'])
+    .where('project_id', '=', projectId).where('user_id', 'in', userIds).orderBy('created_at').orderBy('id').execute();
+  for (const row of rows) {
+    const list = out.get(row.user_id) ?? [];
+    list.push({ id: row.provider_id, account_id: row.provider_account_id, email: row.email });
+    out.set(row.user_id, list);
+  }
+  return out;
+}

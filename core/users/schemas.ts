@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isValidEmail } from '../lib/email.ts';
-import { UuidSchema } from '../lib/schemas.ts';
+import { MetadataSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
@@ -28,7 +28,6 @@ export const ProfileImageUrlSchema = v.nullable(v.pipe(
 
 export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
-export const MetadataSchema = v.nullable(v.unknown());
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 export const RiskScoresSchema = v.strictObject({
@@ -66,5 +65,17 @@ export const serverUpdateEntries = {
   risk_scores: v.optional(RiskScoresSchema),
 };
 
-export const ServerUserCreateSchema = v.strictObject(serverUpdateEntries);
-export type ServerUserCreate = v.InferOutput<typeof ServerUserCreateSchema>;
+/**
+ * A reason or private details only go with `restricted_by_admin: true` in the same body (upstream's
+ * `restrictedByAdminConsistencyTest`): SCHEMA_ERROR otherwise.
+ */
+/** The server user body (create, and update by id or `me`); the first broken rule is reported. */
+export const ServerUserBodySchema = v.pipe(
+  v.strictObject(serverUpdateEntries),
+  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
+    'restricted_by_admin_reason must be null when restricted_by_admin is not true'),
+  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
+    'restricted_by_admin_private_details must be null when restricted_by_admin is not true'),
+);
+export const ServerUserCreateSchema = ServerUserBodySchema;
+export type ServerUserCreate = v.InferOutput<typeof ServerUserBodySchema>;

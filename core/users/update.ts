@@ -5,12 +5,14 @@ import type { Project } from '../projects/queries.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { findTeam, isTeamMember } from '../teams/queries.ts';
 import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
-import { findOtherUserByAuthEmail, findUser, updateUser, type UserRow } from './queries.ts';
+import { findOtherUserByAuthEmail, findUser, listOAuthProviderLinks, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';
-import { toUserForAccess } from './wire.ts';
+import { toServerUser, toUserForAccess } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
+import { deleteSecondFactorState } from '../mfa/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
 export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
@@ -19,9 +21,10 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
  * user in the caller's view (wire-protocol §3.7 `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
- * way to delete them). A changed primary email becomes unverified unless
- * `primary_email_verified` is given too. Setting or removing the password revokes the user's
- * sessions (but the caller's own) and outstanding password-reset codes.
+ * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes. A
+ * changed primary email becomes unverified unless `primary_email_verified` is given too. Setting
+ * or removing the password revokes the user's sessions (but the caller's own) and outstanding
+ * password-reset codes.
  *
  * @throws KnownError USER_EMAIL_ALREADY_EXISTS `{email}` when another user signs in with the
  *   email; TEAM_MEMBERSHIP_NOT_FOUND `{team_id, user_id}` when `selected_team_id` names a team the
@@ -46,10 +49,16 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     }
     await mapEmailRace(tx, email ?? null, () => updateUser(tx.db, project.id, user.id, columns));
     if (body.passkey_auth_enabled === false) await removeAllPasskeys(tx, project.id, user.id);
+    // A new or removed TOTP secret voids the recovery codes and spent steps of the old one.
+    if (columns.totp_secret_base64 !== undefined && columns.totp_secret_base64 !== current.totp_secret_base64) {
+      await deleteSecondFactorState(tx.db, project.id, user.id);
+    }
     // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
-    return toUserForAccess(accessType, updated, project.config, team);
+    const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
+    await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team, links.get(user.id)));
+    return toUserForAccess(accessType, updated, project.config, team, links.get(user.id));
   });
 }

@@ -3,11 +3,8 @@ import type { ProjectConfig } from '../config/project-config.ts';
 import { fromJsonText } from '../lib/json-text.ts';
 import { toClientTeam, toServerTeam } from '../teams/wire.ts';
 import type { TeamRow } from '../teams/queries.ts';
-import type { UserRow } from './queries.ts';
+import type { OAuthProviderLink, UserRow } from './queries.ts';
 import { restrictedReasonOf } from './restriction.ts';
-
-/** OAuth provider links are added by the OAuth work; until then a user has none. */
-type OAuthProviderLink = { id: string; account_id: string; email: string | null };
 
 /** Client view of a user (wire-protocol §3.7 "Client user object"). */
 export function toClientUser(user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
@@ -72,6 +69,6 @@ export function toServerUser(user: UserRow, config: ProjectConfig, selectedTeam:
 }
 
 /** The view of `user` for an access level. */
-export function toUserForAccess(accessType: AccessType, user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null) {
-  return accessType === 'client' ? toClientUser(user, config, selectedTeam) : toServerUser(user, config, selectedTeam);
+export function toUserForAccess(accessType: AccessType, user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
+  return accessType === 'client' ? toClientUser(user, config, selectedTeam, oauthProviders) : toServerUser(user, config, selectedTeam, oauthProviders);
 }

@@ -4,16 +4,41 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, createProjectKeys, internal } from '../../test/helpers/api.ts';
 
 describeWithServer('HTTP wire format and request authentication', (get) => {
-  it('answers a 4xx as 200 with the actual status under both prefixes when asked to override', async () => {
-    const server = get();
-    const res = await fetch(`${server.url}/api/v1/users/me`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-override-error-status': 'true' } });
+  /** The protocol headers of a response, by name (request id replaced by its shape). */
+  const protocolHeaders = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => /^x-(stack|hexclave)-/.test(name)).map(([name, value]) => [name, name.endsWith('request-id') ? /^[0-9a-f-]{36}$/.test(value) : value]));
+
+  it('answers an x-stack-* request with x-stack-* response headers only (4xx as 200 when asked to override)', async () => {
+    const res = await fetch(`${get().url}/api/v1/users/me`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-override-error-status': 'true' } });
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get('x-stack-actual-status'), '400');
-    assert.equal(res.headers.get('x-hexclave-actual-status'), '400');
-    assert.equal(res.headers.get('x-stack-known-error'), 'CANNOT_GET_OWN_USER_WITHOUT_USER');
-    assert.equal(res.headers.get('x-hexclave-known-error'), 'CANNOT_GET_OWN_USER_WITHOUT_USER');
-    const body = await res.json() as Record<string, unknown>;
-    assert.deepEqual(Object.keys(body), ['code', 'details', 'error']);
+    assert.deepEqual(protocolHeaders(res), { 'x-stack-actual-status': '400', 'x-stack-known-error': 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'x-stack-request-id': true });
+    assert.deepEqual(Object.keys(await res.json() as object), ['code', 'error'], 'no details key: the error has none');
+  });
+
+  it('answers an x-hexclave-* request with x-hexclave-* response headers only', async () => {
+    const res = await fetch(`${get().url}/api/v1/users/me`, { headers: { 'x-hexclave-project-id': 'internal', 'x-hexclave-access-type': 'client', 'x-hexclave-override-error-status': 'true' } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(protocolHeaders(res), { 'x-hexclave-actual-status': '400', 'x-hexclave-known-error': 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'x-hexclave-request-id': true });
+  });
+
+  it('answers a request with both generations of headers, or with neither, with both', async () => {
+    const both = await fetch(`${get().url}/api/v1/users/me`, { headers: { 'x-stack-project-id': 'internal', 'x-hexclave-access-type': 'client' } });
+    assert.equal(both.status, 400);
+    assert.deepEqual(protocolHeaders(both), { 'x-stack-known-error': 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'x-hexclave-known-error': 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'x-stack-request-id': true, 'x-hexclave-request-id': true });
+    const neither = await fetch(`${get().url}/api/v1/users/me`);
+    assert.equal(neither.status, 400);
+    assert.deepEqual(protocolHeaders(neither), { 'x-stack-known-error': 'ACCESS_TYPE_REQUIRED', 'x-hexclave-known-error': 'ACCESS_TYPE_REQUIRED', 'x-stack-request-id': true, 'x-hexclave-request-id': true });
+  });
+
+  it('sends `details` only with errors that have details (EMAIL_PASSWORD_MISMATCH has none; SCHEMA_ERROR has its message)', async () => {
+    const server = get();
+    await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'details@example.com', password: 'correct-horse-1' });
+    const mismatch = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: 'details@example.com', password: 'wrong-horse-1' });
+    assertKnownError(mismatch, 'EMAIL_PASSWORD_MISMATCH', 400);
+    assert.deepEqual(Object.keys(mismatch.body as object), ['code', 'error']);
+    const schema = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: 'details@example.com' });
+    assertKnownError(schema, 'SCHEMA_ERROR', 400);
+    assert.deepEqual(Object.keys(schema.body as object), ['code', 'details', 'error']);
+    assert.equal(typeof (schema.body as { details: { message: unknown } }).details.message, 'string');
   });
 
   it('sends a request id, no-store caching and CORS on every API response, and short-circuits OPTIONS', async () => {

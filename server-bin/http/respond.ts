@@ -1,25 +1,26 @@
 import type { Context } from 'koa';
 import type { OperationResponse } from '../../core/index.ts';
+import { responsePrefixes } from './generation.ts';
 
 /** Headers the browser may read on cross-origin responses (sdk-compatibility §1.15). */
-export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, retry-after';
+export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
 
 /**
- * Writes an operation response: known-error headers under both prefixes, the error-status
+ * Writes an operation response: known-error headers under the request's prefixes
+ * ({@link responsePrefixes}), the error-status
  * override (a 4xx answered as 200 with `x-stack-actual-status`, wire-protocol §1.3), pretty JSON
  * for browsers (`Accept: text/html`), and `cache-control: no-store` unless the route set its own.
  */
 export function writeResponse(ctx: Context, response: OperationResponse): void {
   let status = response.status;
+  const prefixes = responsePrefixes(ctx.headers);
   const override = ctx.get('x-stack-override-error-status') || ctx.get('x-hexclave-override-error-status');
   if (override && status >= 400 && status < 500) {
-    ctx.set('x-stack-actual-status', String(status));
-    ctx.set('x-hexclave-actual-status', String(status));
+    for (const prefix of prefixes) ctx.set(`${prefix}actual-status`, String(status));
     status = 200;
   }
   if (response.knownError) {
-    ctx.set('x-stack-known-error', response.knownError);
-    ctx.set('x-hexclave-known-error', response.knownError);
+    for (const prefix of prefixes) ctx.set(`${prefix}known-error`, response.knownError);
   }
   ctx.set('cache-control', 'no-store, max-age=0');
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);

@@ -2,6 +2,9 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificationCategories, useProject, useTeams, useUser } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
 import { AuthCard, Field, FormError, Loader, Success, emailProblem, passwordProblems, useAction } from '../common.tsx';
+import { PasskeySettings, usePasskeysOffered } from './passkeys.tsx';
+import { TwoFactorSettings } from './two-factor.tsx';
+import { LinkedAccounts } from './linked-accounts.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -219,12 +222,16 @@ function DeleteAccount(props: { user: User }) {
 function SettingsBody() {
   const user = useUser({ or: 'redirect' });
   const project = useProject();
+  const passkeys = usePasskeysOffered();
   if (!user) return null;
   return (
     <div>
       <Section title="Profile"><Profile user={user} /></Section>
       <Section title="Emails"><Emails user={user} /></Section>
       <Section title="Password"><Password user={user} /></Section>
+      {passkeys ? <Section title="Passkeys"><PasskeySettings user={user} /></Section> : null}
+      <Section title="Two-factor authentication"><TwoFactorSettings user={user} /></Section>
+      {project.config.enabled_oauth_providers.length > 0 ? <Section title="Linked accounts"><LinkedAccounts user={user} /></Section> : null}
       <Section title="Active sessions"><Sessions user={user} /></Section>
       <Section title="Teams"><Teams user={user} /></Section>
       {project.config.allow_user_api_keys ? <Section title="API keys"><ApiKeys user={user} /></Section> : null}
@@ -234,7 +241,7 @@ function SettingsBody() {
   );
 }
 
-/** Account settings: profile, emails, password, sessions, teams, API keys, notifications, deletion. */
+/** Account settings: profile, emails, password, passkeys, two-factor authentication, sessions, teams, API keys, notifications, deletion. */
 export function AccountSettings(props: { fullPage?: boolean }) {
   return <AuthCard title="Account settings" wide fullPage={props.fullPage}><Loader label="Loading your account…"><SettingsBody /></Loader></AuthCard>;
 }

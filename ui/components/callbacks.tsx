@@ -56,29 +56,44 @@ export function SignOut(props: { fullPage?: boolean }) {
   return <AuthCard title="Signing out" fullPage={props.fullPage}><Outcome state={state} pending="Signing you out…" ok={<Success>You are signed out.</Success>} /></AuthCard>;
 }
 
-/** The multi-factor page: the 6-digit TOTP code for the pending attempt (`POST /auth/mfa/sign-in`). */
+/**
+ * The multi-factor page: the 6-digit TOTP code for the pending attempt (`POST /auth/mfa/sign-in`),
+ * or, behind "Use a recovery code", a single-use recovery code (Gatehouse extension).
+ */
 export function MfaPage(props: { fullPage?: boolean; attemptCode?: string }) {
   const app = useApp();
-  const [totp, setTotp] = useState('');
+  const [mode, setMode] = useState<'totp' | 'recovery'>('totp');
+  const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const switchTo = (next: 'totp' | 'recovery') => { setMode(next); setValue(''); setProblem(null); setError(null); };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const value = totp.replace(/\s/g, '');
-    setProblem(/^\d{6}$/.test(value) ? null : 'Enter the 6-digit code from your authenticator app.');
-    if (!/^\d{6}$/.test(value)) return;
+    const entered = value.replace(/\s/g, '');
+    const bad = mode === 'totp'
+      ? (/^\d{6}$/.test(entered) ? null : 'Enter the 6-digit code from your authenticator app.')
+      : (/^[0-9a-z-]{16,19}$/i.test(entered) ? null : 'Enter one of your recovery codes, like 7h2k-q9xm-3bcd-ne4r.');
+    setProblem(bad);
+    if (bad) return;
     await run(async () => {
-      const r = await app.signInWithMfa(value, props.attemptCode);
+      const r = mode === 'totp' ? await app.signInWithMfa(entered, props.attemptCode) : await app.signInWithRecoveryCode(entered, props.attemptCode);
       if (r.status === 'error') throw r.error;
     });
   };
   return (
     <AuthCard title="Two-factor authentication" fullPage={props.fullPage}>
-      <form onSubmit={submit} noValidate aria-label="Enter your authentication code">
-        <Field label="Authentication code" name="totp" inputMode="numeric" autoComplete="one-time-code" value={totp} onChange={setTotp} error={problem} autoFocus />
+      <form onSubmit={submit} noValidate aria-label={mode === 'totp' ? 'Enter your authentication code' : 'Enter a recovery code'}>
+        {mode === 'totp'
+          ? <Field key="totp" label="Authentication code" name="totp" inputMode="numeric" autoComplete="one-time-code" value={value} onChange={setValue} error={problem} autoFocus />
+          : <Field key="recovery" label="Recovery code" name="recovery-code" autoComplete="off" value={value} onChange={setValue} error={problem} autoFocus />}
         <FormError error={error} />
         <Submit busy={busy} busyLabel="Verifying…">Verify</Submit>
       </form>
+      <p>
+        {mode === 'totp'
+          ? <button type="button" className="gh-link" onClick={() => switchTo('recovery')}>Use a recovery code</button>
+          : <button type="button" className="gh-link" onClick={() => switchTo('totp')}>Use your authenticator app</button>}
+      </p>
     </AuthCard>
   );
 }

@@ -1,6 +1,9 @@
 import { useContext, useState, type FormEvent } from 'react';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
+import { OAuthButtonGroup } from './oauth-buttons.tsx';
 import { AuthCard, CapabilitiesContext, Field, FormError, Loader, Submit, Success, emailProblem, errorText, passwordProblems, useAction } from '../common.tsx';
+
+export { OAuthButtonGroup };
 
 /** Email + password sign-in form (`POST /auth/password/sign-in`); redirects after success. */
 export function CredentialSignIn() {
@@ -101,27 +104,6 @@ export function MagicLinkSignIn() {
       <FormError error={error} />
       <Submit busy={busy} busyLabel="Sending…">Send me a sign-in link</Submit>
     </form>
-  );
-}
-
-const PROVIDER_NAMES: Record<string, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', spotify: 'Spotify', facebook: 'Facebook', discord: 'Discord', gitlab: 'GitLab', bitbucket: 'Bitbucket', linkedin: 'LinkedIn', apple: 'Apple', x: 'X', twitch: 'Twitch' };
-
-/** One button per OAuth provider the project enabled (starts the authorize redirect). */
-export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
-  const app = useApp();
-  const project = useProject();
-  const { error, run } = useAction();
-  const providers = useContext(CapabilitiesContext).oauth ? project.config.enabled_oauth_providers ?? [] : [];
-  if (providers.length === 0) return null;
-  return (
-    <div className="gh-row" role="group" aria-label="Continue with a provider" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
-      {providers.map((p) => (
-        <button key={p.id} type="button" className="gh-btn" onClick={() => run(() => app.signInWithOAuth(p.id))}>
-          {props.type === 'sign-up' ? 'Sign up' : 'Sign in'} with {PROVIDER_NAMES[p.id] ?? p.id}
-        </button>
-      ))}
-      <FormError error={error} />
-    </div>
   );
 }
 

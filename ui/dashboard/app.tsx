@@ -15,6 +15,7 @@ import { UserPage } from './pages/user.tsx';
 import { TeamsPage, TeamPage } from './pages/teams.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { EmailsPage } from './pages/emails.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 
 /** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
@@ -71,6 +72,7 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/auth-methods', label: 'Auth methods' },
   { path: '/keys', label: 'Project keys' },
   { path: '/emails', label: 'Emails' },
+  { path: '/webhooks', label: 'Webhooks' },
   { path: '/settings', label: 'Project settings' },
 ];
 
@@ -152,6 +154,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (team) body = <TeamPage project={project} teamId={team[1]!} />;
   else if (sub === '/permissions') body = <PermissionsPage project={project} />;
   else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
+  else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
   else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
   return <div key={project.id}>{body}</div>;
 }

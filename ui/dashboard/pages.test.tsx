@@ -136,3 +136,43 @@ it('a session the server no longer accepts goes back to the sign-in page', async
   assert.equal(api.signedIn, false);
   await unmount();
 });
+
+it("user page: lists the user's passkeys and removes one through DELETE /passkeys/{user_id}/{id}", async () => {
+  const USER_ID = '7b1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let keys = [{ id: 'pk1', user_id: USER_ID, credential_id: 'AAECAwQFBgcICQoLDA0ODxAREhM', device_type: 'multiDevice', backed_up: true, transports: ['internal', 'hybrid'], created_at_millis: 0, last_used_at_millis: null }];
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
+    if (req.path === `/users/${USER_ID}`) return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, passkey_auth_enabled: keys.length > 0 } };
+    if (req.path === `/passkeys?user_id=${USER_ID}`) return { status: 200, body: { items: keys, is_paginated: false } };
+    if (req.method === 'DELETE' && req.path === `/passkeys/${USER_ID}/pk1`) { keys = []; return { status: 200, body: { success: true } }; }
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'synced · internal, hybrid');
+  const table = () => container.querySelector('table[aria-label="Passkeys"]') as HTMLElement;
+  assert.match(table().textContent ?? '', /AAECAwQFBgcI…/);
+  await click(table(), 'Remove');
+  await click(table(), 'Yes, remove');
+  await waitForText(container, 'No passkeys.');
+  assert.ok(calls.some((c) => c.method === 'DELETE' && c.path === `/passkeys/${USER_ID}/pk1`));
+  await unmount();
+});
+
+it("user page: shows that a user has TOTP and lets an admin remove it with PATCH totp_secret_base64 null", async () => {
+  const USER_ID = '8c1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let totp = true;
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
+    if (req.path === `/users/${USER_ID}` && req.method === 'GET') return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, requires_totp_mfa: totp } };
+    if (req.path === `/users/${USER_ID}` && req.method === 'PATCH') { totp = false; return { status: 200, body: { id: USER_ID, requires_totp_mfa: false } }; }
+    if (req.path.startsWith('/passkeys?')) return { status: 200, body: { items: [], is_paginated: false } };
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'On: sign-in asks for an authenticator code (TOTP).');
+  const section = () => container.querySelector('[data-testid=user-totp]')!.parentElement as HTMLElement;
+  await click(section(), 'Remove two-factor');
+  await click(section(), 'Yes, remove two-factor');
+  await waitForText(container, 'Off.');
+  const patch = calls.find((c) => c.method === 'PATCH' && c.path === `/users/${USER_ID}`)!;
+  assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
+  await unmount();
+});

@@ -6,12 +6,14 @@ import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
 import { isNotEnabled } from '../api.ts';
 import type { WireUser } from './users.tsx';
+import { UserPasskeys } from './user-passkeys.tsx';
+import { UserTwoFactor } from './user-two-factor.tsx';
 
 type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
 interface Team { id: string; display_name: string }
 interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
 
-/** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, impersonation, delete. */
+/** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, passkeys, two-factor, impersonation, delete. */
 export function UserPage(props: { project: AdminProject; userId: string }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
@@ -43,6 +45,8 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <TeamsAndPermissions project={props.project} user={user} admin={admin} />
       <ProjectPermissions user={user} admin={admin} />
       <ApiKeys user={user} admin={admin} />
+      <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
+      <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <Section title="Actions">
         <div className="d-row">
           <button type="button" className="d-btn" disabled={impersonate.busy} onClick={() => impersonate.run(async () => {

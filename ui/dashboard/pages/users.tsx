@@ -15,6 +15,7 @@ export interface WireUser {
   last_active_at_millis?: number | null;
   is_anonymous?: boolean;
   has_password?: boolean;
+  requires_totp_mfa?: boolean;
   profile_image_url?: string | null;
   client_metadata?: unknown;
   client_read_only_metadata?: unknown;

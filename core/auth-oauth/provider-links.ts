@@ -1,0 +1,37 @@
+import { StatusError } from '../errors/index.ts';
+import type { AccessType } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/tables.ts';
+import { listUserAccounts, type OAuthAccountRow } from './queries.ts';
+
+/**
+ * The wire form of a user's linked provider account (`/oauth-providers`, stack-shared
+ * `oauthProviderCrud`): `id` is the link's own id, `provider_config_id` the provider's id;
+ * `account_id` (the provider's id of the account) only for server and admin callers.
+ */
+export function toOAuthProviderWire(account: OAuthAccountRow, project: Project, accessType: AccessType) {
+  const config = project.config.oauthProviders.find((p) => p.id === account.provider_id);
+  return {
+    user_id: account.user_id,
+    id: account.id,
+    ...(account.email !== null ? { email: account.email } : {}),
+    provider_config_id: account.provider_id,
+    type: config?.type ?? 'standard',
+    allow_sign_in: account.allow_sign_in === 1,
+    allow_connected_accounts: account.allow_connected_accounts === 1,
+    ...(accessType === 'client' ? {} : { account_id: account.provider_account_id }),
+  };
+}
+
+/**
+ * One linked account of a user, by the link's id (or, for older clients, by provider id).
+ *
+ * @throws StatusError 404 "OAuth provider not found for this user" (upstream `oauth-providers/crud.tsx`)
+ */
+export async function getUserAccount(db: Kysely<Database>, projectId: string, userId: string, idOrProviderId: string): Promise<OAuthAccountRow> {
+  const accounts = await listUserAccounts(db, projectId, userId);
+  const account = accounts.find((a) => a.id === idOrProviderId) ?? accounts.find((a) => a.provider_id === idOrProviderId);
+  if (!account) throw new StatusError(404, 'OAuth provider not found for this user');
+  return account;
+}

@@ -1,0 +1,53 @@
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { requireUser } from '../auth/user-id.ts';
+import { uuid } from '../lib/random.ts';
+import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';
+import { countUnusedRecoveryCodes, replaceRecoveryCodes } from './queries.ts';
+
+/**
+ * `POST /auth/mfa/recovery-codes` (Gatehouse extension, docs/mfa.md): the signed-in user gets 10
+ * new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
+ * stop working. Each completes one MFA sign-in in place of a TOTP:
+ * `POST /auth/mfa/sign-in {type: "recovery_code", recovery_code, code}`.
+ *
+ * Answers `{recovery_codes: string[]}` (`xxxx-xxxx-xxxx-xxxx`, 80 bits each). 400 text when the
+ * user has no TOTP (the codes would guard nothing); USER_AUTHENTICATION_REQUIRED without a user.
+ */
+export const createRecoveryCodes = defineOperation({
+  id: 'mfa.createRecoveryCodes',
+  method: 'POST',
+  path: '/auth/mfa/recovery-codes',
+  summary: 'Create 10 single-use MFA recovery codes for the signed-in user (Gatehouse extension).',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['USER_AUTHENTICATION_REQUIRED'],
+  async run(ctx) {
+    const { project } = ctx.auth;
+    const user = requireUser(ctx.auth);
+    if (user.totp_secret_base64 === null) throw new StatusError(400, 'Turn on TOTP multi-factor authentication before creating recovery codes.');
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
+    await ctx.transaction((tx) => replaceRecoveryCodes(tx.db, project.id, user.id, codes.map((code) => ({
+      id: uuid(), project_id: project.id, user_id: user.id, code_hash: hashRecoveryCode(code), created_at: tx.now, used_at: null,
+    }))));
+    return { recovery_codes: codes };
+  },
+});
+
+/**
+ * `GET /auth/mfa/recovery-codes` (Gatehouse extension): how many of the signed-in user's recovery
+ * codes are still unused, `{unused_count}`. The codes themselves are never shown again.
+ */
+export const getRecoveryCodeStatus = defineOperation({
+  id: 'mfa.getRecoveryCodeStatus',
+  method: 'GET',
+  path: '/auth/mfa/recovery-codes',
+  summary: 'Count the signed-in user\'s unused MFA recovery codes (Gatehouse extension).',
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: ['USER_AUTHENTICATION_REQUIRED'],
+  async run(ctx) {
+    const user = requireUser(ctx.auth);
+    return { unused_count: await countUnusedRecoveryCodes(ctx.db, ctx.auth.project.id, user.id) };
+  },
+});
