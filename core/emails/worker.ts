@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.ts';
 import { findProject } from '../projects/index.ts';
 import { claimEmail, findDueEmailIds, finishAttempt, pruneEmails, type EmailRow } from './queries.ts';
 import { openContent } from './sealed-body.ts';
-import { openTransport, routeFor } from './transport.ts';
+import { describeSmtpError, openTransport, routeFor } from './transport.ts';
 
 /** Attempts before an email is marked `failed` for good. */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -128,7 +128,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     }
     let transport = worker.transports.get(route.key);
     if (!transport) {
-      transport = openTransport(route.options);
+      transport = openTransport(route.options, { allowPrivate: !route.tenantChosen || runtime.environment !== 'production' });
       worker.transports.set(route.key, transport);
     }
     // An email carrying a code is sent from its sealed live content; only the redacted copy stays.
@@ -137,9 +137,10 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     await transport.sendMail({ from: route.from, to: row.to_email, subject: live.subject, html: live.html, ...(live.text ? { text: live.text } : {}) });
     await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null, sealed_body: null });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // Stored on the row (visible to the project's admins): fixed words, never the server's text.
+    const message = describeSmtpError(error);
     const failed = attempts >= MAX_DELIVERY_ATTEMPTS;
-    runtime.log.warn({ email_id: row.id, attempt: attempts, err: message }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
+    runtime.log.warn({ email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
     await finishAttempt(runtime.db, row.id, lockedUntil, {
       status: failed ? 'failed' : 'pending',
       ...(failed ? { sealed_body: null } : {}),

@@ -8,6 +8,8 @@
 export interface Database {
   server_settings: ServerSettingsTable;
   projects: ProjectsTable;
+  config_overrides: ConfigOverridesTable;
+  data_vault_entries: DataVaultEntriesTable;
   internal_api_keys: InternalApiKeysTable;
   users: UsersTable;
   teams: TeamsTable;
@@ -464,4 +466,25 @@ export interface ThrottleBucketsTable {
   updated_at: number;
   /** 1 when the last take succeeded. */
   allowed: number;
+}
+
+/** Config overrides (migration 0014): one per project and level; branch_id '' at the project level. */
+export interface ConfigOverridesTable {
+  project_id: string;
+  level: string;
+  branch_id: string;
+  config: string;
+  source: string | null;
+  updated_at: number;
+}
+
+/** Data vault entries (migration 0014), values sealed at rest. */
+export interface DataVaultEntriesTable {
+  project_id: string;
+  store_id: string;
+  hashed_key: string;
+  sealed_value: string;
+  key_id: string;
+  created_at: number;
+  updated_at: number;
 }
