@@ -143,7 +143,6 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     runtime.log.warn({ email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
     await finishAttempt(runtime.db, row.id, lockedUntil, {
       status: failed ? 'failed' : 'pending',
-      ...(failed ? { sealed_body: null } : {}),
       attempt_count: attempts,
       error: message,
       next_attempt_at: runtime.clock.now() + retryDelayMs(attempts),
