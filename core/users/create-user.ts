@@ -1,3 +1,4 @@
+import { storeDataImages } from '../images/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
@@ -25,6 +26,10 @@ export const createUser = defineOperation({
     // Upstream defaults: an email given on create is usable for sign-in unless told otherwise.
     if (columns.primary_email && body.primary_email_auth_enabled === undefined) columns.primary_email_auth_enabled = 1;
     return ctx.transaction(async (tx) => {
+      // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+      if (typeof columns.profile_image_url === 'string') {
+        columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+      }
       if (columns.primary_email && columns.primary_email_auth_enabled === 1 && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
         throw emailTakenError(columns.primary_email);
       }

@@ -11,6 +11,7 @@ import { toServerUser, toUserForAccess } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
+import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState } from '../mfa/index.ts';
 
@@ -32,9 +33,15 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  *   `userFieldsToColumns`.
  */
 export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
+  // Hashing (a new password) happens here, before the transaction.
   const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
   return ctx.transaction(async (tx) => {
+    // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+    if (typeof columns.profile_image_url === 'string') {
+      columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+    }
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
+    await releaseReplacedImages(tx, project.id, current, columns, ['profile_image_url']);
     if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {
       columns.primary_email_verified = 0;
     }
