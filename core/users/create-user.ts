@@ -1,4 +1,5 @@
 import { storeDataImages } from '../images/index.ts';
+import { assertPrimaryEmailRules } from './update.ts';
 import { defineOperation } from '../operations/define.ts';
 import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
@@ -23,6 +24,7 @@ export const createUser = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const columns = await userFieldsToColumns(body, 'create');
+    assertPrimaryEmailRules(null, columns);
     // Upstream defaults: an email given on create is usable for sign-in unless told otherwise.
     if (columns.primary_email && body.primary_email_auth_enabled === undefined) columns.primary_email_auth_enabled = 1;
     return ctx.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { KnownError } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import type { AccessType, OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/queries.ts';
 import type { UsersTable } from '../storage/tables.ts';
@@ -12,6 +12,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
 import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
+import { runPrimaryEmailChangedHooks } from './primary-email.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState } from '../mfa/index.ts';
 
@@ -41,6 +42,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
       columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
     }
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
+    assertPrimaryEmailRules(current.primary_email, columns);
     await releaseReplacedImages(tx, project.id, current, columns, ['profile_image_url']);
     if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {
       columns.primary_email_verified = 0;
@@ -63,9 +65,27 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
+    if (updated.primary_email !== current.primary_email) {
+      await runPrimaryEmailChangedHooks(tx, project.id, current, updated);
+    }
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
     const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
     await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team, links.get(user.id)));
     return toUserForAccess(accessType, updated, project.config, team, links.get(user.id));
   });
+}
+
+/**
+ * Upstream's primary-email rules (users `crud.tsx`): without a primary email, email sign-in and
+ * "verified" cannot be turned on (400 text); removing the primary email turns both off.
+ */
+export function assertPrimaryEmailRules(currentEmail: string | null, columns: Updateable<UsersTable>): void {
+  const nextEmail = columns.primary_email !== undefined ? columns.primary_email : currentEmail;
+  if (nextEmail) return;
+  if (columns.primary_email_auth_enabled === 1) throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (columns.primary_email_verified === 1) throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
+  if (columns.primary_email === null) {
+    columns.primary_email_auth_enabled = 0;
+    columns.primary_email_verified = 0;
+  }
 }
