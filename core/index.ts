@@ -18,6 +18,7 @@ export type { Logger } from './runtime.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
+export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;

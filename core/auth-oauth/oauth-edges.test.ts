@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { after, before, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
+import { api, assertKnownError, createProject, createProjectKeys, internal, type Caller } from '../../test/helpers/api.ts';
+import { INTERNAL_KEYS } from '../../test/helpers/server.ts';
 import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../../test/helpers/oauth-flow.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 
@@ -139,6 +140,18 @@ describeWithServer('OAuth edges: flow expiry, provider errors, cross-domain hand
     assertKnownError(otherApp, 'INVALID_APPLE_CREDENTIALS', 400);
     const forged = await api(server, 'POST', '/auth/oauth/callback/apple/native', client, { id_token: `${(await appleIdToken({ sub: 'x' })).slice(0, -4)}AAAA` });
     assertKnownError(forged, 'INVALID_APPLE_CREDENTIALS', 400);
+  });
+
+  it('keeps the dashboard (internal project) closed to strangers signing up through OAuth', async () => {
+    const server = get();
+    const set = await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { oauth_providers: [{ id: 'github', type: 'shared' }] } });
+    assert.equal(set.status, 200, set.text);
+    const res = await fetch(authorizeUrl(server, 'github', 'internal', newAppFlow(), { stack_response_mode: 'json', client_secret: INTERNAL_KEYS.publishableClientKey }));
+    const body = await res.json() as { location: string };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    const back = await followCallback(await pick(new URL(body.location), 'stranger@example.com'));
+    assert.equal(back.searchParams.get('errorCode'), 'SIGN_UP_NOT_ENABLED');
+    await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { oauth_providers: [] } });
   });
 
   it('checks provider configuration: generic ids and issuers, and no shared (development) provider in production mode', async () => {

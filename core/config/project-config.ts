@@ -51,6 +51,18 @@ export interface TrustedDomain {
 }
 
 /**
+ * How the hosted pages and components look for a project (a Gatehouse extension, set in the
+ * dashboard): accent colours for light and dark mode (`#rrggbb`) and the terms-of-service and
+ * privacy-policy links shown under sign-in and sign-up. The logo is the project's `logo_url`.
+ */
+export interface BrandingConfig {
+  accentLight: string | null;
+  accentDark: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+}
+
+/**
  * A project's configuration (product-spec §3 Project "Config"), in TypeScript names. Stored as
  * JSON on the project row; the wire form (snake_case) is produced by `configToWire`.
  */
@@ -77,6 +89,8 @@ export interface ProjectConfig {
   requirePublishableClientKey: boolean;
   /** Users with an unverified primary email are restricted (wire-protocol §2 onboarding). */
   requireEmailVerification: boolean;
+  /** Gatehouse extension: the hosted pages' colours and legal links. */
+  branding: BrandingConfig;
 }
 
 /** Defaults of a new project (wire-protocol §2 "New-project defaults"). */
@@ -102,6 +116,7 @@ export function defaultProjectConfig(): ProjectConfig {
     emailConfig: { type: 'shared' },
     requirePublishableClientKey: false,
     requireEmailVerification: false,
+    branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
   };
 }
 
@@ -153,6 +168,15 @@ const EmailConfigSchema = v.variant('type', [
 
 const PermissionRefSchema = v.strictObject({ id: v.string() });
 
+const HexColorSchema = v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour in the form #rrggbb')));
+const LegalUrlSchema = v.nullable(v.pipe(v.string(), v.maxLength(2048), v.regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')));
+const BrandingSchema = v.strictObject({
+  accent_color_light: v.optional(HexColorSchema),
+  accent_color_dark: v.optional(HexColorSchema),
+  terms_of_service_url: v.optional(LegalUrlSchema),
+  privacy_policy_url: v.optional(LegalUrlSchema),
+});
+
 /** The wire `config` object accepted by project create and update (every key optional). */
 export const ConfigUpdateSchema = v.strictObject({
   allow_localhost: v.optional(v.boolean()),
@@ -175,6 +199,7 @@ export const ConfigUpdateSchema = v.strictObject({
   email_config: v.optional(EmailConfigSchema),
   require_publishable_client_key: v.optional(v.boolean()),
   require_email_verification: v.optional(v.boolean()),
+  branding: v.optional(BrandingSchema),
 });
 export type ConfigUpdate = v.InferOutput<typeof ConfigUpdateSchema>;
 
@@ -221,6 +246,15 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     }));
   set('requirePublishableClientKey', update.require_publishable_client_key);
   set('requireEmailVerification', update.require_email_verification);
+  if (update.branding) {
+    const b = update.branding;
+    next.branding = {
+      accentLight: b.accent_color_light === undefined ? config.branding.accentLight : b.accent_color_light?.toLowerCase() ?? null,
+      accentDark: b.accent_color_dark === undefined ? config.branding.accentDark : b.accent_color_dark?.toLowerCase() ?? null,
+      termsUrl: b.terms_of_service_url === undefined ? config.branding.termsUrl : b.terms_of_service_url,
+      privacyUrl: b.privacy_policy_url === undefined ? config.branding.privacyUrl : b.privacy_policy_url,
+    };
+  }
   return next;
 }
 
@@ -293,6 +327,12 @@ export function configToWire(config: ProjectConfig, projectId: string) {
     team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
     user_default_permissions: config.userDefaultPermissions.map((id) => ({ id })),
+    branding: {
+      accent_color_light: config.branding.accentLight,
+      accent_color_dark: config.branding.accentDark,
+      terms_of_service_url: config.branding.termsUrl,
+      privacy_policy_url: config.branding.privacyUrl,
+    },
   };
 }
 

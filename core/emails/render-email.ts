@@ -55,7 +55,7 @@ export const renderEmail = defineOperation({
     const out = await renderInSandbox({
       themeSource, templateSource,
       props: { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-    });
+    }, project.id);
     return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
   },
 });

@@ -84,7 +84,7 @@ export const sendEmail = defineOperation({
       const out = await renderInSandbox({
         themeSource, templateSource, html: body.html ?? null,
         props: { user: { displayName: r.display_name }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-      });
+      }, project.id);
       const subject = body.subject ?? out.subject ?? '';
       const category = body.notification_category_name ?? out.notificationCategory ?? 'Transactional';
       rendered.push({ userId: r.id, email: r.primary_email, subject, html: out.html, category });

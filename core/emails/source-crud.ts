@@ -99,10 +99,10 @@ export async function validateRender(ctx: OperationContext, kind: SourceKind, ts
   const project = ctx.auth!.project;
   const props = { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: {} };
   if (kind === 'theme') {
-    return (await renderInSandbox({ themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props })).html;
+    return (await renderInSandbox({ themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props }, project.id)).html;
   }
   const theme = await resolveTheme(ctx.db, project, themeId);
-  return (await renderInSandbox({ themeSource: theme?.tsxSource ?? null, templateSource: tsxSource, props })).html;
+  return (await renderInSandbox({ themeSource: theme?.tsxSource ?? null, templateSource: tsxSource, props }, project.id)).html;
 }
 
 /**

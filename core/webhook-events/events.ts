@@ -13,27 +13,7 @@ export function setWebhookKick(runtime: Runtime, kick: (() => void) | null): voi
   if (kick) kickers.set(runtime, kick); else kickers.delete(runtime);
 }
 
-/**
- * The event types Gatehouse sends, with Stack Auth's names and payloads `{type, data}`
- * (upstream `packages/stack-shared/src/interface/crud/*.ts`, `*WebhookEvent`):
- * - `user.created` / `user.updated`: `data` is the server user object (as `GET /users/{id}`);
- *   `user.deleted`: `{ id, teams: [{ id }] }` (the teams the user was in).
- * - `team.created` / `team.updated`: the server team object; `team.deleted`: `{ id }`.
- * - `team_membership.created|deleted`: `{ team_id, user_id }`.
- * - `team_permission.created|deleted`: `{ id, user_id, team_id }`;
- *   `project_permission.created|deleted`: `{ id, user_id }`.
- * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`).
- */
-export const WEBHOOK_EVENT_TYPES = [
-  'user.created', 'user.updated', 'user.deleted',
-  'team.created', 'team.updated', 'team.deleted',
-  'team_membership.created', 'team_membership.deleted',
-  'team_permission.created', 'team_permission.deleted',
-  'project_permission.created', 'project_permission.deleted',
-  'stack.test',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from './types.ts';
 
 /** Does `endpoint` receive events of `type`? (`stack.test` is only ever sent to one endpoint.) */
 export function endpointSubscribes(endpoint: WebhookEndpointRow, type: WebhookEventType): boolean {

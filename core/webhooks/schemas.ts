@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { UuidSchema } from '../lib/schemas.ts';
-import { WEBHOOK_EVENT_TYPES } from '../webhook-events/index.ts';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../webhook-events/index.ts';
 
 /** Event types an endpoint may subscribe to (every type but the dashboard's test event). */
-export const SubscribableEventTypeSchema = v.picklist(WEBHOOK_EVENT_TYPES.filter((t) => t !== 'stack.test'));
+export const SubscribableEventTypeSchema = v.picklist(SUBSCRIBABLE_EVENT_TYPES);
 
 const UrlSchema = v.pipe(v.string(), v.maxLength(2048, 'must be at most 2048 characters'));
 const DescriptionSchema = v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters'));

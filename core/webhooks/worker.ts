@@ -14,8 +14,8 @@ import { setWebhookKick } from '../webhook-events/index.ts';
  * attempt n + 1; after the last attempt fails the delivery is `failed` and the endpoint disabled.
  */
 export const RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000] as const;
-/** How long a process holds a delivery it is sending; longer than an attempt can take. */
-export const WEBHOOK_LEASE_MS = 60_000;
+/** How long a process holds a delivery it is sending: longer than an attempt can take (DELIVERY_TIMEOUT_MS), short enough that a crashed process's claims come due again soon. */
+export const WEBHOOK_LEASE_MS = 20_000;
 /** The key purpose of endpoint secrets at rest (HKDF `info`). */
 export const SECRET_KEY_PURPOSE = 'webhook-endpoint-secrets';
 

@@ -56,11 +56,10 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('heading', { name: 'Welcome to Gatehouse' }).waitFor();
     await snap('first-run-sign-up');
     await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByLabel('Repeat password').fill('not the same');
+    await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByText('Passwords do not match.').waitFor();
-    await page.getByLabel('Repeat password').fill(OWNER.password);
+    await page.getByText('Password must be at least 8 characters long.').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await page.getByText('No projects yet.').waitFor();
@@ -345,7 +344,6 @@ export function EmailTemplate({ user, project }: Props<any>) {
     await p2.getByRole('button', { name: 'Create your account' }).click();
     await p2.getByLabel('Email', { exact: true }).fill('second-owner@example.com');
     await p2.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await p2.getByLabel('Repeat password').fill(OWNER.password);
     await p2.getByRole('button', { name: 'Sign up' }).click();
     await p2.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await p2.getByText('No projects yet.').waitFor();

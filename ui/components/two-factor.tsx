@@ -4,13 +4,15 @@ import { generateTotpSecret, toBase32, totpAuthUri, verifyTotp } from '../../sdk
 import type { User } from '../../sdk/user.ts';
 import { Field, FormError, Success, useAction } from '../common.tsx';
 import { QrCode } from './qr-code.tsx';
+import { useT } from '../i18n/index.tsx';
 
 /** The one-time list of new recovery codes (Gatehouse extension, docs/mfa.md). */
 function RecoveryCodeList(props: { codes: string[] }) {
+  const t = useT();
   return (
     <div>
-      <Success>Save these recovery codes somewhere safe. Each signs you in once if you lose your authenticator; they are shown only now.</Success>
-      <ol className="gh-list" aria-label="Recovery codes">
+      <Success>{t('twoFactor.saveCodes')}</Success>
+      <ol className="gh-list" aria-label={t('twoFactor.codesList')}>
         {props.codes.map((c) => <li key={c}><code>{c}</code></li>)}
       </ol>
     </div>
@@ -20,6 +22,7 @@ function RecoveryCodeList(props: { codes: string[] }) {
 /** Step two of enrolment: scan (or type) the secret, then prove it with a code before saving it. */
 function Enrol(props: { user: User; secret: Uint8Array; onDone: (codes: string[]) => void; onCancel: () => void }) {
   const project = useProject();
+  const t = useT();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const { busy, error, run } = useAction();
@@ -30,7 +33,7 @@ function Enrol(props: { user: User; secret: Uint8Array; onDone: (codes: string[]
     await run(async () => {
       // Checked here before saving, so a mistyped scan cannot lock the user out.
       if (!(await verifyTotp(props.secret, code, Date.now()))) {
-        setProblem('The code is not correct. Check the time on your device and try again.');
+        setProblem(t('twoFactor.wrongCode'));
         return;
       }
       setProblem(null);
@@ -39,15 +42,15 @@ function Enrol(props: { user: User; secret: Uint8Array; onDone: (codes: string[]
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Set up two-factor authentication">
-      <p>Scan this QR code with an authenticator app, then enter the 6-digit code it shows.</p>
-      <QrCode value={uri} label="QR code for your authenticator app" />
-      <p className="gh-muted">Or type this key: <code data-testid="totp-secret">{toBase32(props.secret).match(/.{1,4}/g)!.join(' ')}</code></p>
-      <Field label="Authentication code" name="totp" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={setCode} error={problem} />
+    <form onSubmit={submit} noValidate aria-label={t('twoFactor.setUp')}>
+      <p>{t('twoFactor.scan')}</p>
+      <QrCode value={uri} label={t('twoFactor.qr')} />
+      <p className="gh-muted">{t.rich('twoFactor.typeKey', { key: <code data-testid="totp-secret">{toBase32(props.secret).match(/.{1,4}/g)!.join(' ')}</code> })}</p>
+      <Field label={t('mfa.code')} name="totp" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={setCode} error={problem} />
       <FormError error={error} />
       <div className="gh-row">
-        <button type="submit" className="gh-btn gh-primary" disabled={busy}>{busy ? 'Turning on…' : 'Turn on'}</button>
-        <button type="button" className="gh-btn" disabled={busy} onClick={props.onCancel}>Cancel</button>
+        <button type="submit" className="gh-btn gh-primary" disabled={busy}>{busy ? t('twoFactor.turningOn') : t('twoFactor.turnOn')}</button>
+        <button type="button" className="gh-btn" disabled={busy} onClick={props.onCancel}>{t('cli.cancel')}</button>
       </div>
     </form>
   );
@@ -59,6 +62,7 @@ function Enrol(props: { user: User; secret: Uint8Array; onDone: (codes: string[]
  * codes (Gatehouse extension), and turn it off.
  */
 export function TwoFactorSettings(props: { user: User }) {
+  const t = useT();
   const [secret, setSecret] = useState<Uint8Array | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [enabled, setEnabled] = useState(props.user.isMultiFactorRequired);
@@ -67,19 +71,19 @@ export function TwoFactorSettings(props: { user: User }) {
   if (!enabled) {
     return (
       <div>
-        <p className="gh-muted">Two-factor authentication is off. Turn it on to be asked for a code from an authenticator app each time you sign in.</p>
-        <button type="button" className="gh-btn" onClick={() => { setCodes(null); setSecret(generateTotpSecret()); }}>Set up two-factor authentication</button>
+        <p className="gh-muted">{t('twoFactor.off')}</p>
+        <button type="button" className="gh-btn" onClick={() => { setCodes(null); setSecret(generateTotpSecret()); }}>{t('twoFactor.setUp')}</button>
       </div>
     );
   }
   return (
     <div>
-      <p><span className="gh-badge">On</span> Signing in asks for a code from your authenticator app.</p>
+      <p><span className="gh-badge">{t('twoFactor.onBadge')}</span> {t('twoFactor.on')}</p>
       {codes ? <RecoveryCodeList codes={codes} /> : null}
       <FormError error={error} />
       <div className="gh-row">
-        <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => setCodes(await props.user.createMfaRecoveryCodes()))}>Create new recovery codes</button>
-        <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { await props.user.setTotpSecret(null); setCodes(null); setEnabled(false); })}>Turn off</button>
+        <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => setCodes(await props.user.createMfaRecoveryCodes()))}>{t('twoFactor.newCodes')}</button>
+        <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { await props.user.setTotpSecret(null); setCodes(null); setEnabled(false); })}>{t('twoFactor.turnOff')}</button>
       </div>
     </div>
   );

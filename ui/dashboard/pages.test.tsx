@@ -33,7 +33,7 @@ function fakeTransport(handler: Handler) {
   return { transport, calls };
 }
 
-function dashboard(path: string, handler: Handler, capabilities?: { passkey: boolean; oauth: boolean }) {
+function dashboard(path: string, handler: Handler, capabilities?: { passkey: boolean; oauth: boolean; mfa: boolean }) {
   setUrl(path);
   const fake = fakeTransport(handler);
   const api = new DashboardApi({ firstRun: false, signUpOpen: false, serverPath: path, ...(capabilities ? { capabilities } : {}) }, { origin: 'http://localhost:3000', pathname: path }, { transport: fake.transport, tokenStore: { accessToken: ACCESS, refreshToken: 'refresh' } });
@@ -106,14 +106,14 @@ it('project keys page: a new key as the server lists it (no manually_revoked_at_
 
 it('auth methods page: offers the passkey switch and OAuth providers only when the server can do them', async () => {
   const answer: Handler = (req) => req.path === '/internal/projects/current' ? { status: 200, body: { ...PROJECT, config: { ...PROJECT.config, oauth_providers: [] } } } : undefined;
-  const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false });
+  const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false, mfa: false });
   const a = await render(<DashboardRoot api={without.api} />);
   await waitForText(a.container, 'Magic link / one-time code');
   assert.equal(/Passkey/.test(a.container.textContent ?? ''), false, 'no passkey switch');
   assert.equal(a.container.querySelector('select#oauth-type'), null, 'no OAuth provider form');
   assert.match(a.container.textContent ?? '', /not available on this server version/);
   await a.unmount();
-  const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true });
+  const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true, mfa: true });
   const b = await render(<DashboardRoot api={full.api} />);
   await waitForText(b.container, 'Passkey');
   assert.ok(b.container.querySelector('select#oauth-type'), 'the OAuth provider form once the server has the routes');

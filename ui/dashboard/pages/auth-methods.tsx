@@ -31,7 +31,7 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
   const admin = api.admin(props.project.id);
   const current = useLoad(() => admin<AdminProject>('GET', '/internal/projects/current'), [props.project.id]);
   // Only what this server can do is offered (a switch for a missing route would answer 404).
-  const can = api.boot.capabilities ?? { passkey: false, oauth: false };
+  const can = api.boot.capabilities ?? { passkey: false, oauth: false, mfa: false };
   const save = async (config: Record<string, unknown>) => {
     await admin('PATCH', '/internal/projects/current', { body: { config } });
     current.reload();

@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../app.tsx';
-import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
 
 type Kind = 'theme' | 'template' | 'draft';
@@ -188,14 +188,14 @@ function SentLog(props: { project: AdminProject }) {
     <Section title="Sent emails and outbox" actions={<button type="button" className="d-btn" onClick={emails.reload}>Refresh</button>} description='Emails with status "outbox" are kept by the built-in outbox (no SMTP server configured).'>
       <Async state={emails} label="Loading emails…">
         {(p) => p.items.length === 0 ? <Empty>No emails sent yet.</Empty> : (
-          <table className="d-table" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
+          <TableScroll label="Sent emails"><table className="d-table" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
             <tbody>{p.items.map((m) => (
               <Fragment key={m.id}>
                 <tr><td>{m.to.join(', ')}</td><td>{m.subject}</td><td>{m.status}{m.error ? <span className="d-field-error"> — {m.error}</span> : null}</td><td>{formatTime(m.created_at_millis)}</td><td>{formatTime(m.sent_at_millis)}</td>
                   <td>{m.html && <button type="button" className="d-link" onClick={() => setOpen(open === m.id ? null : m.id)}>{open === m.id ? 'Hide' : 'View'}</button>}</td></tr>
                 {open === m.id && m.html && <tr key={`${m.id}-view`}><td colSpan={6}><iframe className="d-preview" title={`Email ${m.subject}`} sandbox="" srcDoc={m.html} /></td></tr>}
               </Fragment>
-            ))}</tbody></table>
+            ))}</tbody></table></TableScroll>
         )}
       </Async>
     </Section>
