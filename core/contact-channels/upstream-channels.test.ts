@@ -94,4 +94,19 @@ describeWithServer('primary email and contact channels as upstream', (get) => {
     assert.equal(channels.find((c) => c.value === email)!.is_primary, false);
     assert.equal((await api(server, 'GET', `/users/${user.body.id}`, p.server)).body.primary_email, third);
   });
+
+  it('applies email uniqueness only among auth-enabled addresses', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const shared = uniqueEmail('shared');
+    const a = await api(server, 'POST', '/users', p.server, { primary_email: shared, primary_email_auth_enabled: false });
+    const b = await api(server, 'POST', '/users', p.server, { primary_email: shared, primary_email_auth_enabled: false });
+    assert.equal(a.status, 201, a.text);
+    assert.equal(b.status, 201, b.text);
+    const c = await api(server, 'POST', '/users', p.server, { primary_email: shared, primary_email_auth_enabled: true });
+    assert.equal(c.status, 201, c.text);
+    const d = await api(server, 'POST', '/users', p.server, { primary_email: shared, primary_email_auth_enabled: true });
+    assert.equal(d.status, 409, d.text);
+    assert.equal(d.body.code, 'USER_EMAIL_ALREADY_EXISTS');
+  });
 });
