@@ -24,6 +24,7 @@ const rich: ProjectConfig = {
   emailConfig: { type: 'standard', host: 'smtp.example.com', port: 587, username: 'u', password: 'p', senderName: 'Me', senderEmail: 'me@example.com' },
   requirePublishableClientKey: true,
   requireEmailVerification: true,
+  branding: { accentLight: '#112233', accentDark: null, termsUrl: 'https://example.com/terms', privacyUrl: null },
 };
 
 describe('configuration model (format and legacy view)', () => {

@@ -51,6 +51,10 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       },
     requirePublishableClientKey: r.project.requirePublishableClientKey,
     requireEmailVerification: r.onboarding.requireEmailVerification,
+    branding: {
+      accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
+      termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
+    },
   };
 }
 
@@ -100,6 +104,10 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
     }
     case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
     case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
+    case 'branding': return {
+      'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
+      'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,
+    };
     default: return {};
   }
 }

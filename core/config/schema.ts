@@ -143,6 +143,12 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id (spec §9).'),
   }, BRANCH),
+  branding: obj({
+    accentColorLight: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
+    accentColorDark: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
+    termsOfServiceUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: terms of service link on sign-up.'),
+    privacyPolicyUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: privacy policy link on sign-up.'),
+  }, BRANCH),
   apps: obj({
     installed: rec(USER_SPECIFIED_ID, obj({
       enabled: bool(false, 'The app is turned on.'),
