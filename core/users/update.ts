@@ -14,7 +14,7 @@ import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.
 import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { runPrimaryEmailChangedHooks } from './primary-email.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
-import { deleteSecondFactorState } from '../mfa/index.ts';
+import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
 export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
@@ -23,7 +23,7 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
  * user in the caller's view (wire-protocol §3.7 `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
- * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes. A
+ * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes (the secret is stored encrypted). A
  * changed primary email becomes unverified unless `primary_email_verified` is given too. Setting
  * or removing the password revokes the user's sessions (but the caller's own) and outstanding
  * password-reset codes.
@@ -36,6 +36,8 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
 export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
   // Hashing (a new password) happens here, before the transaction.
   const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
+  // TOTP secrets are stored encrypted (core/mfa/secret.ts).
+  if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
     // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
     if (typeof columns.profile_image_url === 'string') {
