@@ -5,6 +5,8 @@ import { insertEmail, type EmailRow } from './queries.ts';
 import { routeFor } from './transport.ts';
 import { kickEmailWorker } from './worker.ts';
 import { redact, sealContent } from './sealed-body.ts';
+import { createUnsubscribeLink, findCategory } from '../notifications/index.ts';
+import { escapeHtml } from './built-in.ts';
 
 /** One email to queue. */
 export interface OutgoingEmail {
@@ -34,17 +36,27 @@ export interface OutgoingEmail {
  */
 export async function enqueueEmail(ctx: OperationContext, project: Project, email: OutgoingEmail): Promise<string> {
   const route = routeFor(project.config.emailConfig, ctx.runtime.smtpUrl, project.displayName);
+  let { html, text } = email;
+  let headers: Record<string, string> | null = null;
+  const category = email.notificationCategory ? findCategory(email.notificationCategory) : null;
+  if (category?.canDisable && email.userId) {
+    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers (issue 17).
+    const link = await createUnsubscribeLink(ctx, project.id, email.userId, category);
+    html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(link)}">Unsubscribe</a> from ${escapeHtml(category.name)} emails.</p>`;
+    if (text) text += `\n\nUnsubscribe from ${category.name} emails: ${link}`;
+    headers = { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  }
   const id = uuid();
   const secrets = email.secrets ?? [];
-  const sealed = secrets.length > 0 ? sealContent(ctx.runtime, id, { subject: email.subject, html: email.html, text: email.text ?? null }) : null;
+  const sealed = secrets.length > 0 ? sealContent(ctx.runtime, id, { subject: email.subject, html, text: text ?? null }) : null;
   const row: EmailRow = {
     id,
     project_id: project.id,
     user_id: email.userId ?? null,
     to_email: email.to,
     subject: redact(email.subject, secrets),
-    html: redact(email.html, secrets),
-    text: email.text == null ? null : redact(email.text, secrets),
+    html: redact(html, secrets),
+    text: text == null ? null : redact(text, secrets),
     notification_category: email.notificationCategory ?? null,
     transport: route.kind === 'outbox' ? 'outbox' : project.config.emailConfig.type,
     status: route.kind === 'outbox' ? 'outbox' : 'pending',
@@ -55,6 +67,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     created_at: ctx.now,
     sent_at: null,
     sealed_body: sealed,
+    headers: headers ? JSON.stringify(headers) : null,
   };
   await insertEmail(ctx.db, row);
   if (route.kind !== 'outbox') {

@@ -134,7 +134,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     // An email carrying a code is sent from its sealed live content; only the redacted copy stays.
     const live = row.sealed_body === null ? row : openContent(runtime, row.id, row.sealed_body);
     if (!live) throw new Error('the sealed content of this email could not be opened (was the server secret changed?)');
-    await transport.sendMail({ from: route.from, to: row.to_email, subject: live.subject, html: live.html, ...(live.text ? { text: live.text } : {}) });
+    await transport.sendMail({ from: route.from, to: row.to_email, subject: live.subject, html: live.html, ...(live.text ? { text: live.text } : {}), ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}) });
     await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null, sealed_body: null });
   } catch (error) {
     // Stored on the row (visible to the project's admins): fixed words, never the server's text.
