@@ -36,3 +36,7 @@ onProjectConfigCheck(async (ctx, next) => {
   const id = next.config.emailThemeId;
   if (id !== null && !(await themeExists(ctx.db, next.id, id))) throw new StatusError(400, 'Invalid email theme');
 });
+export { listOutboxEmails } from './list-outbox-emails.ts';
+export { getOutboxEmail } from './get-outbox-email.ts';
+export { updateOutboxEmail } from './update-outbox-email.ts';
+export { getDeliveryInfo } from './get-delivery-info.ts';
