@@ -46,7 +46,7 @@ describe('graceful shutdown of a real gatehouse process', () => {
     const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS }, timeoutMs: 60_000 });
     try {
       // A burst of connections, and SIGTERM while they are being accepted.
-      const probes = Array.from({ length: 60 }, () => probe(proc.url));
+      const probes = Array.from({ length: 20 }, () => probe(proc.url));
       proc.child.kill('SIGTERM');
       const results = await Promise.all(probes);
       const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
