@@ -195,3 +195,15 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal((await rendered(server, admin)).auth.allowSignUp, true);
   });
 });
+
+describeWithServer('check-feature-support', (get) => {
+  it('answers 200 text that the feature is not yet supported, with or without a project', async () => {
+    const server = get();
+    const named = await api(server, 'POST', '/check-feature-support', {}, { name: 'sendVerificationEmail() on ServerUser' });
+    assert.equal(named.status, 200);
+    assert.equal(named.text, 'This feature is not yet supported. Please reach out to Stack support for more information.');
+    const { client } = await createProject(server);
+    const anonymous = await api(server, 'POST', '/check-feature-support', client, {});
+    assert.equal(anonymous.text, 'This feature is not yet supported. Please reach out to Stack support for more information.');
+  });
+});

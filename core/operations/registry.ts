@@ -27,6 +27,7 @@ import * as authOauth from '../auth-oauth/index.ts';
 import * as connectedAccounts from '../connected-accounts/index.ts';
 // config (issue 16)
 import * as configModel from '../config/index.ts';
+import * as dataVault from '../data-vault/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -65,6 +66,7 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
   // email outbox API (issue 17)
   emails.listOutboxEmails, emails.getOutboxEmail, emails.updateOutboxEmail, emails.getDeliveryInfo,
+  notifications.unsubscribeViaLink, notifications.unsubscribeOneClick,
   // webhooks (issue 17)
   webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
   webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
@@ -84,4 +86,5 @@ export const operations: readonly AnyOperation[] = [
   // config (issue 16)
   configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
   configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource,
+  dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
 ];
