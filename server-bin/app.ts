@@ -7,6 +7,7 @@ import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
+import { imagesMiddleware } from './images.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -65,6 +66,7 @@ export function createKoaApp(core: Core): Koa {
     }
   }
   app.use(router.routes());
+  app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
 
