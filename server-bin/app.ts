@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
@@ -22,6 +23,13 @@ export function createKoaApp(core: Core): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
+
+  // nosniff, and HSTS with an https base URL, on every response (http/security-headers.ts).
+  const security = securityHeaders(core.runtime.baseUrl);
+  app.use(async (ctx, next) => {
+    for (const [name, value] of security) ctx.set(name, value);
+    return next();
+  });
 
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
