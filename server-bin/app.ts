@@ -4,9 +4,11 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
+import { imagesMiddleware } from './images.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -17,10 +19,17 @@ const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. Th
  * Builds the Koa application: request ids, CORS, the API routes generated from the operation
  * registry, plain-text 404s for unknown API routes, and `/health`.
  */
-export function createKoaApp(core: Core): Koa {
+export function createKoaApp(core: Core, options: { trustedProxyHops?: number } = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
+
+  // nosniff, and HSTS with an https base URL, on every response (http/security-headers.ts).
+  const security = securityHeaders(core.runtime.baseUrl);
+  app.use(async (ctx, next) => {
+    for (const [name, value] of security) ctx.set(name, value);
+    return next();
+  });
 
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
@@ -60,11 +69,12 @@ export function createKoaApp(core: Core): Koa {
     for (const op of core.operations) {
       const path = op.path === '/' ? prefix : `${prefix}${op.path}`;
       router.register(path, [op.method], async (ctx) => {
-        writeResponse(ctx, await executeForHttp(core, op, ctx));
+        writeResponse(ctx, await executeForHttp(core, op, ctx, options.trustedProxyHops ?? 0));
       });
     }
   }
   app.use(router.routes());
+  app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
 

@@ -28,6 +28,12 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    * `false` prints nothing (issue 20 item 12).
    */
   onFirstStartNotice?: ((text: string) => void) | false;
+  /**
+   * How many reverse proxies in front of Gatehouse append to `X-Forwarded-For` and are trusted
+   * (GATEHOUSE_TRUSTED_PROXY_HOPS; default 0: the socket's peer is the client). Used only for
+   * per-address throttling; never trust a header a client could have written itself.
+   */
+  trustedProxyHops?: number;
 }
 
 /** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
@@ -59,7 +65,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   }
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
   if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
-  const app = createKoaApp(core);
+  const app = createKoaApp(core, { trustedProxyHops: options.trustedProxyHops ?? 0 });
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 

@@ -4,17 +4,20 @@ import { uuid } from '../lib/random.ts';
 import { defaultProjectConfig } from '../config/project-config.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isTeamMember } from '../teams/queries.ts';
-import { ProjectCreateSchema } from './schemas.ts';
+import { LOGO_FIELDS, ProjectCreateSchema } from './schemas.ts';
+import { storeDataImages } from '../images/index.ts';
 import { applyProjectUpdate } from './apply-update.ts';
-import { insertProject, type Project } from './queries.ts';
+import { insertProject, updateProject, type Project } from './queries.ts';
 import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject } from './wire.ts';
+import { assertDashboardAccountUsable } from '../dashboard-signup/index.ts';
 
 /**
  * `POST /internal/projects` (internal project, a signed-in user): creates a project owned by one
  * of the user's internal teams (`owner_team_id`, default: the selected team) → 201 admin project
- * (wire-protocol §2 "Fresh project per test").
+ * (wire-protocol §2 "Fresh project per test"). With dashboard sign-up closed, an account that
+ * registered an already invited address must prove it first (EMAIL_NOT_VERIFIED; issue 12).
  */
 export const createProject = defineOperation({
   id: 'projects.create',
@@ -23,10 +26,11 @@ export const createProject = defineOperation({
   summary: 'Create a project owned by one of your teams.',
   access: ['client', 'server', 'admin'],
   input: { body: ProjectCreateSchema },
-  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'EMAIL_NOT_VERIFIED'],
   status: 201,
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);
+    await assertDashboardAccountUsable(ctx, user);
     const ownerTeamId = body.owner_team_id ?? user.selected_team_id;
     if (!ownerTeamId || !(await isTeamMember(ctx.db, INTERNAL_PROJECT_ID, ownerTeamId, user.id))) {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: ownerTeamId ?? null, user_id: user.id });
@@ -46,11 +50,16 @@ export const createProject = defineOperation({
       config: defaultProjectConfig(),
     };
     const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
-    const project = applyProjectUpdate(blank, update, 'POST', '/api/v1/internal/projects');
-    await ctx.transaction(async (tx) => {
-      await runProjectConfigChecks(tx, project);
-      await insertProject(tx.db, project);
-      await runProjectCreatedHooks(tx, project);
+    const withoutLogos = applyProjectUpdate(blank, { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) }, 'POST', '/api/v1/internal/projects');
+    const project = await ctx.transaction(async (tx) => {
+      await runProjectConfigChecks(tx, withoutLogos);
+      await insertProject(tx.db, withoutLogos);
+      // Logos after the row exists: base64 ones are stored by Gatehouse and replaced by their URLs.
+      const logos = await storeDataImages(tx, withoutLogos.id, Object.fromEntries(LOGO_FIELDS.map((f) => [f, update[f]])), LOGO_FIELDS);
+      const created = applyProjectUpdate(withoutLogos, logos, 'POST', '/api/v1/internal/projects');
+      await updateProject(tx.db, created);
+      await runProjectCreatedHooks(tx, created);
+      return created;
     });
     return toAdminProject(project);
   },
