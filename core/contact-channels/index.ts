@@ -1,4 +1,5 @@
 import { registerSignUpVerificationEmail } from './sign-up-verification.ts';
+import { registerPrimaryEmailDemotion } from './primary-demotion.ts';
 
 export { listContactChannels } from './list-contact-channels.ts';
 export { createContactChannel } from './create-contact-channel.ts';
@@ -12,3 +13,4 @@ export { checkVerificationCodeOp } from './check-verification-code.ts';
 export { primaryChannelId, sendVerificationEmail, listUserChannels, findAuthEmailChannel, type ContactChannel, type EmailVerificationData } from './channels.ts';
 
 registerSignUpVerificationEmail();
+registerPrimaryEmailDemotion();

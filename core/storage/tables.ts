@@ -43,6 +43,19 @@ export interface Database {
   oauth_authorization_codes: OAuthAuthorizationCodesTable;
   oauth_accounts: OAuthAccountsTable;
   oauth_tokens: OAuthTokensTable;
+  // images (0011)
+  stored_images: StoredImagesTable;
+}
+
+/** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
+export interface StoredImagesTable {
+  id: string;
+  project_id: string;
+  /** One of the allowed raster types (`image/png`, `image/jpeg`, `image/gif`, `image/webp`). */
+  content_type: string;
+  data_base64: string;
+  byte_length: number;
+  created_at: number;
 }
 
 /** A user was active on `day` (UTC `YYYY-MM-DD`). */
@@ -192,6 +205,8 @@ export interface EmailsTable {
   error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** JSON object of extra headers (RFC 8058 List-Unsubscribe), or null. */
+  headers: string | null;
 }
 
 /** A user's non-primary contact channel; the primary email lives in `users.primary_email*`. */

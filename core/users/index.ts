@@ -13,4 +13,5 @@ export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 export { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 export { restrictedReasonOf } from './restriction.ts';
+export { onPrimaryEmailChanged } from './primary-email.ts';
 export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';
