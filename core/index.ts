@@ -43,6 +43,8 @@ export interface CoreOptions {
   webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
   oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
+  /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
+  revocationPollMs?: number;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */

@@ -4,4 +4,4 @@ export { updatePassword } from './update-password.ts';
 export { setPassword } from './set-password.ts';
 export { onPasswordSignUp, type PasswordSignUpHook, type PasswordSignUpInfo } from './hooks.ts';
 export { hashPassword, verifyPassword, verifyAgainstDummy, isBcryptHash } from './hashing.ts';
-export { assertPasswordAcceptable, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './rules.ts';
+export { assertPasswordAcceptable, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_RULE_ERRORS } from './rules.ts';
