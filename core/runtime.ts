@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 import { hkdfSync } from 'node:crypto';
+import { NO_HOOKS, type CoreHooks } from './hooks.ts';
 
 /**
  * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
@@ -51,6 +52,13 @@ export interface RuntimeOptions {
   emailPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
   oauthEndpointOverrides?: OAuthEndpointOverrides;
+  /**
+   * Whether dashboard (internal-project) sign-up stays open after the first owner, asked at each
+   * sign-up so a host may follow its environment (`GATEHOUSE_DASHBOARD_SIGNUP`); default: closed.
+   */
+  dashboardSignUpOpen?: () => boolean;
+  /** Listeners of cross-domain events, wired by `createCore` (core/hooks.ts); default none. */
+  hooks?: CoreHooks;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -75,6 +83,10 @@ export interface Runtime {
   deriveKey(info: string): Buffer;
   /** Test-only OAuth endpoint overrides (empty outside tests). */
   readonly oauthEndpointOverrides: OAuthEndpointOverrides;
+  /** See RuntimeOptions.dashboardSignUpOpen. */
+  dashboardSignUpOpen(): boolean;
+  /** Listeners of cross-domain events (core/hooks.ts). */
+  readonly hooks: CoreHooks;
 }
 
 /** Builds the runtime services from options. */
@@ -106,5 +118,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return key;
     },
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
+    dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
+    hooks: options.hooks ?? NO_HOOKS,
   };
 }

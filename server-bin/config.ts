@@ -35,6 +35,18 @@ export interface DatabaseTimeouts {
 /** A configuration problem with a one-line message for the user. */
 export class ConfigError extends Error {}
 
+/** Environment variable that keeps dashboard sign-up open after the first owner: `open`. */
+export const DASHBOARD_SIGNUP_ENV = 'GATEHOUSE_DASHBOARD_SIGNUP';
+
+/**
+ * Whether open sign-up to the dashboard (the internal project) stays enabled after the first
+ * owner: true when `GATEHOUSE_DASHBOARD_SIGNUP=open`, case-insensitive (issue 7 "First run").
+ * The server asks at each sign-up, so a running server follows its environment.
+ */
+export function dashboardSignUpForcedOpen(env: NodeJS.ProcessEnv): boolean {
+  return (env[DASHBOARD_SIGNUP_ENV] ?? '').trim().toLowerCase() === 'open';
+}
+
 /** `gatehouse --help`. */
 export const USAGE = `Usage: gatehouse [serve] [options]
        gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]

@@ -2,6 +2,7 @@ import { Component, Suspense, createContext, useContext, useEffect, useId, useRe
 import { GatehouseKnownError, GatehouseNetworkError } from '../sdk/errors.ts';
 import { useProject } from '../sdk/react.tsx';
 import { GATEHOUSE_CSS } from './styles.ts';
+import { isValidEmail } from '../core/validation.ts';
 
 /** Project name and logo shown on every page (the hosted pages get them from the server). */
 export interface Branding {
@@ -64,13 +65,12 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Client-side email check (product-spec §5): valid, max 256, no leading or double dot, TLD ≥ 2. */
+/** Client-side email check: the server's own rule (core/validation.ts, product-spec §5). */
 export function emailProblem(email: string): string | null {
   const value = email.trim();
   if (!value) return 'Please enter your email address.';
   if (value.length > 256) return 'The email address is too long.';
-  const m = /^([^\s@]+)@([^\s@]+\.[^\s@.]{2,})$/.exec(value);
-  if (!m || m[1]!.startsWith('.') || m[1]!.includes('..') || m[2]!.includes('..')) return 'Please enter a valid email address.';
+  if (!isValidEmail(value)) return 'Please enter a valid email address.';
   return null;
 }
 

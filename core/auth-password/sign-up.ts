@@ -23,7 +23,7 @@ import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
  * A request carrying an anonymous user's access token upgrades that user in place (same id, now
  * with email and password, no longer anonymous); otherwise a new user is created with its personal
  * team when `create_team_on_sign_up` is set. The password is hashed before the transaction; the
- * `onPasswordSignUp` hooks (verification email) run inside it.
+ * password sign-up listeners (core/hooks.ts: verification email) run inside it.
  */
 export const signUpWithPassword = defineOperation({
   id: 'authPassword.signUp',

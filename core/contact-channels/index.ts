@@ -1,4 +1,3 @@
-import { registerSignUpVerificationEmail } from './sign-up-verification.ts';
 
 export { listContactChannels } from './list-contact-channels.ts';
 export { createContactChannel } from './create-contact-channel.ts';
@@ -11,4 +10,4 @@ export { verifyEmail } from './verify-email.ts';
 export { checkVerificationCodeOp } from './check-verification-code.ts';
 export { primaryChannelId, sendVerificationEmail, listUserChannels, type EmailVerificationData } from './channels.ts';
 
-registerSignUpVerificationEmail();
+export { sendSignUpVerificationEmail } from './sign-up-verification.ts';

@@ -4,6 +4,6 @@ export { getCurrentProject, getCurrentProjectAdmin } from './get-current-project
 export { updateCurrentProject } from './update-current-project.ts';
 export { deleteCurrentProject } from './delete-current-project.ts';
 export { transferProject } from './transfer-project.ts';
-export { onProjectCreated, runProjectCreatedHooks } from './lifecycle.ts';
+export { runProjectCreatedHooks } from './lifecycle.ts';
 export { findProject, updateProject, type Project } from './queries.ts';
 export { toAdminProject, toClientProject } from './wire.ts';

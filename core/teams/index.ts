@@ -9,8 +9,9 @@ export { listTeamMemberProfiles } from './list-team-member-profiles.ts';
 export { getTeamMemberProfile } from './get-team-member-profile.ts';
 export { updateTeamMemberProfile } from './update-team-member-profile.ts';
 export {
-  findTeam, insertTeam, isTeamMember, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
+  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
   type TeamRow, type TeamMemberRow,
 } from './queries.ts';
 export { toClientTeam, toServerTeam, toTeamForAccess } from './wire.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';
+export { isTeamMember } from '../team-membership/index.ts';

@@ -65,17 +65,10 @@ export async function mapEmailRace<T>(ctx: OperationContext, email: string | nul
   }
 }
 
-/** Hooks other domains register to run when a user is created (e.g. default permissions). */
-const userCreatedHooks: Array<(ctx: OperationContext, project: Project, user: UserRow) => Promise<void>> = [];
-
-/** Registers work to run inside the transaction that creates a user. */
-export function onUserCreated(hook: (ctx: OperationContext, project: Project, user: UserRow) => Promise<void>): void {
-  userCreatedHooks.push(hook);
-}
-
 /**
  * Creates the personal team of a new user when the project has `create_team_on_sign_up`, makes
- * the user its member and selects it, then runs the user-created hooks.
+ * the user its member and selects it, then runs the user-created listeners wired in `createCore`
+ * (core/hooks.ts: default permissions).
  *
  * @returns the user as stored afterwards.
  */
@@ -91,6 +84,6 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
     await updateUser(ctx.db, project.id, user.id, { selected_team_id: teamId });
     result = { ...user, selected_team_id: teamId };
   }
-  for (const hook of userCreatedHooks) await hook(ctx, project, result);
+  for (const hook of ctx.runtime.hooks.userCreated) await hook(ctx, project, result);
   return result;
 }

@@ -6,7 +6,7 @@ export { getUserById } from './get-user-by-id.ts';
 export { updateUserById } from './update-user-by-id.ts';
 export { deleteUserById } from './delete-user-by-id.ts';
 export { listUsers } from './list-users.ts';
-export { insertNewUser, finishUserCreation, onUserCreated, personalTeamName, type NewUserFields } from './create.ts';
+export { insertNewUser, finishUserCreation, personalTeamName, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
 export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
 export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';

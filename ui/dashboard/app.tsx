@@ -16,17 +16,7 @@ import { TeamsPage, TeamPage } from './pages/teams.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { EmailsPage } from './pages/emails.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
-
-/** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
-export interface AdminProject {
-  id: string;
-  display_name: string;
-  description: string | null;
-  created_at_millis: number;
-  is_production_mode: boolean;
-  owner_team_id: string | null;
-  config: Record<string, any>;
-}
+import type { AdminProject } from './project.ts';
 
 let styled = false;
 function useStyles() {
