@@ -1,5 +1,5 @@
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { UserRow } from '../users/index.ts';
 
 /** What a password sign-up listener learns besides the user. */

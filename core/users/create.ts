@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
-import { insertTeam, insertTeamMember } from '../teams/queries.ts';
+import { insertTeam, insertTeamMember } from '../teams/index.ts';
 import { insertUser, updateUser, type UserRow } from './queries.ts';
 import { emailTakenError } from './apply-fields.ts';
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { isValidEmail } from '../lib/email.ts';
-import { MetadataSchema, UuidSchema } from '../lib/schemas.ts';
+import { EmailSchema, MetadataSchema, UuidSchema } from '../lib/schemas.ts';
+
+export { EmailSchema } from '../lib/schemas.ts';
 
 /** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
@@ -26,7 +27,6 @@ export const ProfileImageUrlSchema = v.nullable(v.pipe(
   v.check(isImageUrl, 'must be a valid URL or base64 image data under 100KB'),
 ));
 
-export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
