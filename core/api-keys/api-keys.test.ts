@@ -38,7 +38,7 @@ describeWithServer('user and team API keys', (get) => {
     assert.equal(list.text.includes(secret), false);
     const one = await api(server, 'GET', `/user-api-keys/${created.body.id}?user_id=me`, alice.client);
     assert.equal(one.body.description, 'CI');
-    assert.equal((await api(server, 'GET', '/user-api-keys', p.server)).body.items.length, 1);
+    assert.equal((await api(server, 'GET', `/user-api-keys?user_id=${alice.id}`, p.server)).body.items.length, 1);
 
     const checked = await api(server, 'POST', '/user-api-keys/check', p.server, { api_key: secret });
     assert.equal(checked.status, 200, checked.text);

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { StatusError } from '../errors/index.ts';
+import { KnownError } from '../errors/index.ts';
 import { resolveMe } from '../auth/user-id.ts';
 import { requireCanManage, requireKeysEnabled } from './access.ts';
 import { listApiKeys as listRows } from './queries.ts';
@@ -16,15 +16,14 @@ function listFor(type: ApiKeyType) {
     summary: `List ${type} API keys (values shown as their last four characters).`,
     access: ['client', 'server', 'admin'],
     input: { query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema },
-    errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
+    errors: ['SCHEMA_ERROR', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
     async run(ctx, { query }) {
       requireKeysEnabled(ctx.auth, type);
       const q = query as Partial<v.InferOutput<typeof UserKeyQuerySchema> & v.InferOutput<typeof TeamKeyQuerySchema>>;
       const userId = type === 'user' && q.user_id !== undefined ? resolveMe(ctx.auth, q.user_id) : undefined;
       const teamId = type === 'team' ? q.team_id : undefined;
-      if (ctx.auth.accessType === 'client' && !userId && !teamId) {
-        throw new StatusError(400, `Clients must pass ${type === 'user' ? 'user_id' : 'team_id'} to list API keys`);
-      }
+      // Upstream requires the owner filter for every access type (SCHEMA_ERROR with its own text).
+      if (!userId && !teamId) throw new KnownError('SCHEMA_ERROR', { message: `${type === 'user' ? 'user_id' : 'team_id'} is required for ${type} API keys` });
       await requireCanManage(ctx.db, ctx.auth, { userId, teamId });
       const rows = await listRows(ctx.db, ctx.auth.project.id, type, { userId, teamId });
       return { items: rows.map((r) => toApiKeyJson(r)), is_paginated: false };
@@ -34,7 +33,8 @@ function listFor(type: ApiKeyType) {
 
 /**
  * `GET /user-api-keys?user_id=` → `{items, is_paginated: false}`, newest first. A client lists only
- * its own keys (`user_id=me`); server and admin may omit `user_id` to list all user keys.
+ * its own keys (`user_id=me`). Without `user_id`: SCHEMA_ERROR "user_id is required for user API
+ * keys" (upstream `api-keys/handlers.tsx`).
  */
 export const listUserApiKeys = listFor('user');
 

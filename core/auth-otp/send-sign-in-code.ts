@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { StatusError } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import { assertOtpMayReach } from './ownership.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
-import { findUserByAuthEmail } from '../users/index.ts';
+import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { createVerificationCode, splitOtp } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
 
@@ -17,9 +17,10 @@ export type OtpSignInData = { email: string; callback_url: string };
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;
- * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`
- * when the email belongs to a user whose email is unverified, whether or not that user turned OTP
- * sign-in on (upstream `ensureUserForEmailAllowsOtp`; issue 12 finding 2).
+ * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{email, would_work_if_email_was_verified: true}`
+ * when a user signs in with this address (primary or not) through a channel that is not verified,
+ * whether or not that user turned OTP sign-in on (issue 12 finding 2); SIGN_UP_NOT_ENABLED when no
+ * user has it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  */
 export const sendSignInCode = defineOperation({
   id: 'authOtp.sendSignInCode',
@@ -36,15 +37,17 @@ export const sendSignInCode = defineOperation({
       bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
     }),
   },
-  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS'],
+  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.magicLinkEnabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
     return ctx.transaction(async (tx) => {
-      const existing = await findUserByAuthEmail(tx.db, project.id, email);
-      assertOtpMayReach(existing, email);
+      const found = await findAuthEmailChannel(tx.db, project.id, email);
+      assertOtpMayReach(found, email);
+      if (!found && !project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+      const existing = found?.user ?? null;
       const data: OtpSignInData = { email, callback_url: body.callback_url };
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
       const { otp, nonce } = splitOtp(code);

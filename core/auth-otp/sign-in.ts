@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
+import { findUser, finishUserCreation, insertNewUser, updateUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
+import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
@@ -12,13 +13,15 @@ import { assertOtpMayReach } from './ownership.ts';
  * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
  * (wire-protocol §3.3). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
- * The first sign-in creates the user with a verified, auth-enabled primary email and
- * `otp_auth_enabled` (plus its personal team when configured); an existing user whose email is
- * verified gets OTP sign-in enabled. An existing user whose email was never verified is refused
- * (USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`, as upstream), even if the
- * code was sent before that account existed: someone who never proved the address may hold its
- * password and sessions (account pre-hijacking, issue 12 finding 2). The owner takes such an
- * account back with a password reset, which revokes everything (see `resetPassword`).
+ * The address is looked up among auth-enabled email channels, primary or not (upstream
+ * `ensureUserForEmailAllowsOtp`): its user signs in and gets OTP sign-in enabled. Otherwise the
+ * first sign-in creates the user with a verified, auth-enabled primary email and `otp_auth_enabled`
+ * (plus its personal team when configured) or, when the request carries an anonymous user's token,
+ * upgrades that user in place (same id; `is_new_user: true`, as upstream). A channel that is not
+ * verified is refused (USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`, as
+ * upstream), even if the code was sent before that account existed: someone who never proved the
+ * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
+ * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * Errors: the verification-code outcomes (max attempts, not found, expired, used);
  * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused);
@@ -36,18 +39,21 @@ export const signInWithOtp = defineOperation({
     const { project } = ctx.auth;
     const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
       const email = code.data.email;
-      let user: UserRow | null = await findUserByAuthEmail(tx.db, project.id, email);
+      const found = await findAuthEmailChannel(tx.db, project.id, email);
+      let user: UserRow;
       let isNewUser = false;
-      if (user) {
-        assertOtpMayReach(user, email);
-        await updateUser(tx.db, project.id, user.id, { otp_auth_enabled: 1 });
-        user = (await findUser(tx.db, project.id, user.id))!;
+      if (found) {
+        assertOtpMayReach(found, email);
+        await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: 1 });
+        user = (await findUser(tx.db, project.id, found.user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
         await assertDashboardSignUpAllowed(tx, email);
-        user = await finishUserCreation(tx, project, await insertNewUser(tx, project, {
-          primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1,
-        }));
+        const fields = { primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1 };
+        const caller = ctx.auth.user;
+        user = caller && caller.is_anonymous === 1
+          ? await upgradeAnonymousUser(tx, project, caller, fields)
+          : await finishUserCreation(tx, project, await insertNewUser(tx, project, fields));
         isNewUser = true;
       }
       return { user, isNewUser };

@@ -11,5 +11,10 @@ export const PASSWORD_MAX_LENGTH = 70;
  */
 export function assertPasswordAcceptable(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw new KnownError('PASSWORD_TOO_SHORT', { min_length: PASSWORD_MIN_LENGTH });
+  assertPasswordNotTooLong(password);
+}
+
+/** The maximum alone. @throws KnownError PASSWORD_TOO_LONG `{maxLength: 70}`. */
+export function assertPasswordNotTooLong(password: string): void {
   if (password.length > PASSWORD_MAX_LENGTH) throw new KnownError('PASSWORD_TOO_LONG', { maxLength: PASSWORD_MAX_LENGTH });
 }

@@ -22,7 +22,9 @@ export const signInWithPassword = defineOperation({
   path: '/auth/password/sign-in',
   summary: 'Sign in with email and password.',
   access: ['client', 'server', 'admin'],
-  input: { body: v.strictObject({ email: v.string(), password: v.string() }) },
+  // An empty email is a schema error, as upstream's `signInEmailSchema` makes it; other strings are
+  // looked up as given (an unknown address answers EMAIL_PASSWORD_MISMATCH, no enumeration).
+  input: { body: v.strictObject({ email: v.pipe(v.string(), v.minLength(1, 'must not be empty')), password: v.string() }) },
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;

@@ -4,7 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
-import { emailTakenError, findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, updateUser, type UserRow } from '../users/index.ts';
+import { emailTakenError, findUserByAuthEmail, finishUserCreation, insertNewUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertPasswordAcceptable } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -65,8 +65,7 @@ export const signUpWithPassword = defineOperation({
       let user: UserRow;
       const fields = { primary_email: email, primary_email_verified: 0, primary_email_auth_enabled: 1, password_hash: passwordHash };
       if (caller && caller.is_anonymous === 1) {
-        await updateUser(tx.db, project.id, caller.id, { ...fields, is_anonymous: 0 });
-        user = (await findUser(tx.db, project.id, caller.id))!;
+        user = await upgradeAnonymousUser(tx, project, caller, fields);
       } else {
         user = await finishUserCreation(tx, project, await insertNewUser(tx, project, fields));
       }

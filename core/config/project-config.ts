@@ -218,7 +218,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 
 /**
  * Checks the rules that span several fields (product-spec §5): a production-mode project may
- * only trust HTTPS, non-localhost, non-IP domains and must have `allow_localhost` off.
+ * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).
  */
@@ -227,7 +227,7 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
   const ids = config.oauthProviders.map((p) => p.id);
   if (new Set(ids).size !== ids.length) problems.push('oauth_providers must not list one provider id twice');
   if (isProductionMode) {
-    if (config.allowLocalhost) problems.push('allow_localhost must be false in production mode');
+    // allow_localhost stays settable in production mode, as upstream allows (issue 14 item 12).
     for (const p of config.oauthProviders) {
       if (p.type === 'shared') problems.push(`OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`);
     }

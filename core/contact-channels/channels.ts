@@ -7,7 +7,7 @@ import type { Project } from '../projects/index.ts';
 import { findUser, findUserByAuthEmail, type UserRow } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
-import { findChannelRow, findOtherAuthChannel, listChannelRows, type ContactChannelRow } from './queries.ts';
+import { findAuthChannelRow, findChannelRow, findOtherAuthChannel, listChannelRows, type ContactChannelRow } from './queries.ts';
 
 /** A contact channel, primary or not (product-spec §3, wire-protocol §3.4). */
 export interface ContactChannel {
@@ -70,6 +70,20 @@ export async function assertAuthValueFree(db: Kysely<Database>, projectId: strin
   const owner = await findUserByAuthEmail(db, projectId, value);
   const other = owner && owner.id !== userId ? owner : await findOtherAuthChannel(db, projectId, 'email', value, userId);
   if (other) throw new KnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: value });
+}
+
+/**
+ * The auth-enabled email channel holding `email` (normalized) in the project, primary or not,
+ * with its user: what OTP sign-in and the other email-based sign-ins look up, as upstream's
+ * `getAuthContactChannelWithEmailNormalization`. Null when no user signs in with it.
+ */
+export async function findAuthEmailChannel(db: Kysely<Database>, projectId: string, email: string): Promise<{ user: UserRow; channel: ContactChannel } | null> {
+  const owner = await findUserByAuthEmail(db, projectId, email);
+  if (owner) return { user: owner, channel: primaryChannelOf(owner)! };
+  const row = await findAuthChannelRow(db, projectId, 'email', email);
+  if (!row) return null;
+  const user = await findUser(db, projectId, row.user_id);
+  return user ? { user, channel: channelFromRow(row) } : null;
 }
 
 /** The user or USER_NOT_FOUND. */

@@ -21,6 +21,14 @@ export async function findChannelRowByValue(db: Kysely<Database>, projectId: str
   return row ?? null;
 }
 
+/** Any user's auth-enabled (non-primary) channel with this value, or null. */
+export async function findAuthChannelRow(db: Kysely<Database>, projectId: string, type: string, value: string): Promise<ContactChannelRow | null> {
+  const row = await db.selectFrom('contact_channels').selectAll()
+    .where('project_id', '=', projectId).where('type', '=', type).where('value', '=', value)
+    .where('used_for_auth', '=', 1).executeTakeFirst();
+  return row ?? null;
+}
+
 /** Another user's auth-enabled channel with this value, or null. */
 export async function findOtherAuthChannel(db: Kysely<Database>, projectId: string, type: string, value: string, exceptUserId: string): Promise<ContactChannelRow | null> {
   const row = await db.selectFrom('contact_channels').selectAll()

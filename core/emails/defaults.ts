@@ -46,6 +46,32 @@ ${button && linkVar ? `      <Section>
 `;
 }
 
+/**
+ * The sign-in code email: the 6-character code stands alone in its own paragraph (large,
+ * monospace), as upstream's default magic-link template lays it out, so mail clients and readers
+ * can pick it out; the magic link follows as a button.
+ */
+const MAGIC_LINK_SOURCE = `import { Heading, Text, Button, Section } from '@react-email/components';
+import { Subject, NotificationCategory, Props } from '@stackframe/emails';
+
+export function EmailTemplate({ user, project, variables }: Props<any>) {
+  return (
+    <>
+      <Subject value={"Sign in to " + project.displayName + ": Your code is " + variables.otp} />
+      <NotificationCategory value="Transactional" />
+      <Heading style={{ fontSize: '20px' }}>{"Sign in to " + project.displayName}</Heading>
+      <Text>{"Hi" + (user.displayName ? " " + user.displayName : "") + "! Your one-time code for signing in:"}</Text>
+      <Text style={{ fontSize: '28px', fontFamily: 'monospace', fontWeight: 'bold', letterSpacing: '4px', textAlign: 'center' }}>{variables.otp}</Text>
+      <Text>{"Or click the button below to sign in. If you did not request this, ignore this email."}</Text>
+      <Section>
+        <Button href={variables.magicLink} style={{ backgroundColor: '#111111', color: '#ffffff', padding: '10px 16px', borderRadius: '6px' }}>Sign in</Button>
+      </Section>
+      <Text style={{ fontSize: '12px', color: '#666666' }}>{variables.magicLink}</Text>
+    </>
+  );
+}
+`;
+
 /** Default template of each built-in email: fixed id, display name and TSX source. */
 export const DEFAULT_TEMPLATES: Record<BuiltInEmailKind, { id: string; displayName: string; source: string }> = {
   email_verification: {
@@ -55,8 +81,7 @@ export const DEFAULT_TEMPLATES: Record<BuiltInEmailKind, { id: string; displayNa
   },
   magic_link: {
     id: 'a70fb3a4-56c1-4e42-af25-49d25603abd0', displayName: 'Sign In Code / Magic Link',
-    source: template('"Sign in to " + project.displayName + ": Your code is " + variables.otp', '"Sign in to " + project.displayName',
-      ['"Your one-time code is: " + variables.otp', '"Or click the button below to sign in. If you did not request this, ignore this email."'], 'Sign in', 'magicLink'),
+    source: MAGIC_LINK_SOURCE,
   },
   password_reset: {
     id: '066dd73c-36da-4fd0-b6d6-ebf87683f8bc', displayName: 'Password Reset',

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
 
 /**
- * `DELETE /internal/email-templates/{id}` (admin) → `{success: true}`. Deleting an override of a built-in default
+ * `DELETE /internal/email-templates/{id}` (admin) → `{}` (upstream's body). Deleting an override of a built-in default
  * restores the default; a default itself cannot be deleted (400 text).
  */
 export const deleteEmailTemplate = defineOperation({
@@ -15,6 +15,6 @@ export const deleteEmailTemplate = defineOperation({
   errors: [],
   async run(ctx, { params }) {
     await removeSource(ctx, 'template', ctx.auth.project.id, params.id, ctx.auth.project.config.emailThemeId);
-    return { success: true };
+    return {};
   },
 });

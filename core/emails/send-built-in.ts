@@ -8,7 +8,8 @@ import { LINK_VARIABLE } from './defaults.ts';
 
 const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading: string; lines: string[]; button?: string }> = {
   email_verification: (v) => ({ heading: 'Verify your email', lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Please verify your email address for ${v.projectDisplayName}.`], button: 'Verify my email' }),
-  magic_link: (v) => ({ heading: `Sign in to ${v.projectDisplayName}`, lines: [`Your one-time code is: ${v.otp}`, 'Or click the button below to sign in. If you did not request this, ignore this email.'], button: 'Sign in' }),
+  // The code stands alone on its own line / paragraph, as in upstream's magic-link template.
+  magic_link: (v) => ({ heading: `Sign in to ${v.projectDisplayName}`, lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Your one-time code for signing in:`, v.otp ?? '', 'Or click the button below to sign in. If you did not request this, ignore this email.'], button: 'Sign in' }),
   password_reset: (v) => ({ heading: 'Reset your password', lines: [`Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.`], button: 'Reset my password' }),
   team_invitation: (v) => ({ heading: `Join ${v.teamDisplayName}`, lines: [`You have been invited to join the team ${v.teamDisplayName} on ${v.projectDisplayName}.`], button: 'Join team' }),
   sign_in_invitation: (v) => ({ heading: `Sign in to ${v.projectDisplayName}`, lines: [`You have been invited to sign in to ${v.projectDisplayName}.`], button: 'Sign in' }),

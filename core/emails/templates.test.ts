@@ -75,7 +75,7 @@ export function EmailTemplate({ user, project, variables }: { user: any; project
     assert.equal(patched.status, 200, patched.text);
     assert.ok(patched.body.rendered_html.includes('reset'));
     assert.ok((await api(server, 'GET', `/internal/email-templates/${id}`, admin)).body.tsx_source.includes('Custom reset'));
-    assert.deepEqual((await api(server, 'DELETE', `/internal/email-templates/${id}`, admin)).body, { success: true });
+    assert.deepEqual((await api(server, 'DELETE', `/internal/email-templates/${id}`, admin)).body, {});
     assert.equal((await api(server, 'GET', `/internal/email-templates/${id}`, admin)).body.tsx_source, DEFAULT_TEMPLATES.password_reset.source);
     assert.equal((await api(server, 'DELETE', `/internal/email-templates/${id}`, admin)).status, 400);
 

@@ -27,7 +27,7 @@ export const createInternalApiKey = defineOperation({
     if (!body.has_publishable_client_key && !body.has_secret_server_key && !body.has_super_secret_admin_key) {
       throw new StatusError(400, 'At least one key type must be requested.');
     }
-    if (body.expires_at_millis !== null && body.expires_at_millis <= ctx.now) throw new StatusError(400, 'expires_at_millis must be in the future.');
+    // A past expires_at_millis is accepted, as upstream does: the key set is simply already expired.
     const values = generateKeyValues({ publishable: body.has_publishable_client_key, secret: body.has_secret_server_key, admin: body.has_super_secret_admin_key });
     const row = await storeKeySet(ctx.db, ctx.auth.project.id, values, { description: body.description, now: ctx.now, expiresAt: body.expires_at_millis });
     return {

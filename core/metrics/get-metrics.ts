@@ -5,6 +5,7 @@ import { findTeam } from '../teams/index.ts';
 import { toServerUser, type UserRow } from '../users/index.ts';
 import type { Project } from '../projects/index.ts';
 import type { OperationContext } from '../operations/define.ts';
+import { analyticsOverview, authOverview, emailOverview, paymentsOverview } from './overviews.ts';
 import { activeUsersPerDay, countUsers, loginMethodCounts, recentUsers, signUpsPerDay, usersByCountry } from './queries.ts';
 
 const DAY_MS = 86_400_000;
@@ -21,8 +22,11 @@ async function serverUsers(ctx: OperationContext, project: Project, rows: UserRo
  * `GET /internal/metrics?include_anonymous=` (admin): user totals and the last 30 days for the
  * dashboard overview — `total_users`, `daily_users` (sign-ups per UTC day), `daily_active_users`
  * (distinct users who signed in or refreshed a session that day), `users_by_country`,
- * `recently_registered`, `recently_active` (5 each, server user objects) and `login_methods`.
- * Anonymous users are left out unless `include_anonymous=true` (product-spec §7 admin).
+ * `recently_registered`, `recently_active` (5 each, server user objects) and `login_methods`, plus
+ * upstream's `auth_overview`, `email_overview`, `payments_overview` and `analytics_overview`
+ * (stack-shared `interface/admin-metrics.ts`; zeros where Gatehouse has no data: payments,
+ * analytics, live users). Anonymous users are left out unless `include_anonymous=true`
+ * (product-spec §7 admin); `auth_overview.anonymous_users` counts them always.
  */
 export const getMetrics = defineOperation({
   id: 'metrics.get',
@@ -47,14 +51,27 @@ export const getMetrics = defineOperation({
       loginMethodCounts(ctx.db, project.id, anon),
     ]);
     const days = Array.from({ length: METRICS_DAYS }, (_, i) => firstDay + i);
+    const dates = days.map(dayString);
+    const dailyUsers = days.map((d) => ({ date: dayString(d), activity: signUps.get(d) ?? 0 }));
+    const dailyActive = days.map((d) => ({ date: dayString(d), activity: active.get(dayString(d)) ?? 0 }));
+    const [auth, email] = await Promise.all([
+      authOverview(ctx.db, project.id, { days: dates, dailyActive, dailySignUps: dailyUsers, includeAnonymous: anon, totalUsersFiltered: total }),
+      emailOverview(ctx.db, project.id, days),
+    ]);
     return {
       total_users: total,
-      daily_users: days.map((d) => ({ date: dayString(d), activity: signUps.get(d) ?? 0 })),
-      daily_active_users: days.map((d) => ({ date: dayString(d), activity: active.get(dayString(d)) ?? 0 })),
+      live_users: 0,
+      daily_users: dailyUsers,
+      daily_active_users: dailyActive,
       users_by_country: countries,
+      active_users_by_country: {},
       recently_registered: await serverUsers(ctx, project, newest),
       recently_active: await serverUsers(ctx, project, latest),
       login_methods: methods,
+      auth_overview: auth,
+      payments_overview: paymentsOverview(dates),
+      email_overview: email,
+      analytics_overview: analyticsOverview(dates),
     };
   },
 });

@@ -59,3 +59,43 @@ export async function loginMethodCounts(db: Kysely<Database>, projectId: string,
   ]).executeTakeFirstOrThrow();
   return (['password', 'otp', 'passkey', 'anonymous'] as const).map((method) => ({ method, count: Number(row[method] ?? 0) }));
 }
+
+/** Users by primary-email verification and anonymity, for `auth_overview`. */
+export async function userVerificationCounts(db: Kysely<Database>, projectId: string): Promise<{ verified: number; unverified: number; anonymous: number }> {
+  const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
+    sql<number>`sum(case when is_anonymous = 0 and primary_email_verified = 1 then 1 else 0 end)`.as('verified'),
+    sql<number>`sum(case when is_anonymous = 0 and primary_email_verified = 0 then 1 else 0 end)`.as('unverified'),
+    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
+  ]).executeTakeFirstOrThrow();
+  return { verified: Number(row.verified ?? 0), unverified: Number(row.unverified ?? 0), anonymous: Number(row.anonymous ?? 0) };
+}
+
+export async function countTeams(db: Kysely<Database>, projectId: string): Promise<number> {
+  const row = await db.selectFrom('teams').where('project_id', '=', projectId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Distinct users active on any day from `fromDay` (`YYYY-MM-DD`): the monthly active users. */
+export async function countActiveUsersSince(db: Kysely<Database>, projectId: string, fromDay: string, includeAnonymous: boolean): Promise<number> {
+  let q = db.selectFrom('user_active_days').innerJoin('users', 'users.id', 'user_active_days.user_id')
+    .where('user_active_days.project_id', '=', projectId).where('user_active_days.day', '>=', fromDay);
+  if (!includeAnonymous) q = q.where('users.is_anonymous', '=', 0);
+  const row = await q.select(sql<number>`count(distinct user_active_days.user_id)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Emails of the project by status, per UTC day since `fromMs` and status, and the newest few. */
+export async function emailStats(db: Kysely<Database>, projectId: string, fromMs: number, recent: number) {
+  const byStatus = await db.selectFrom('emails').where('project_id', '=', projectId)
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+  const day = sql<number>`(created_at / ${sql.lit(DAY_MS)})`;
+  const daily = await db.selectFrom('emails').where('project_id', '=', projectId).where('created_at', '>=', fromMs)
+    .select([day.as('day'), 'status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy([day, 'status']).execute();
+  const latest = await db.selectFrom('emails').where('project_id', '=', projectId)
+    .select(['id', 'status', 'subject', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(recent).execute();
+  return {
+    byStatus: new Map(byStatus.map((r) => [r.status, Number(r.n)])),
+    daily: daily.map((r) => ({ day: Math.floor(Number(r.day)), status: r.status, n: Number(r.n) })),
+    latest,
+  };
+}

@@ -102,6 +102,11 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    * declare `auth.user` defined (e.g. `auth/password/set`, `auth/password/update`).
    */
   readonly requiresUser?: boolean;
+  /**
+   * The body is not read: any (well-formed) body is accepted and ignored, as upstream's handlers
+   * without a body schema do (e.g. `DELETE /teams/{id}`).
+   */
+  readonly ignoresBody?: boolean;
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

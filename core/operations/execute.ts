@@ -99,7 +99,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     }
 
     const schemas = schemasFor(op, auth);
-    const body = request.method === 'GET' ? undefined : request.body;
+    const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
     const shapeProblems = [
       ...findInputProblems(request.params, 'params'),
       ...findInputProblems(request.query, 'query'),

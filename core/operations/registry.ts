@@ -4,7 +4,7 @@ import * as teams from '../teams/operations.ts';
 import * as permissions from '../permissions/index.ts';
 import * as apiKeys from '../api-keys/index.ts';
 import * as teamInvitations from '../team-invitations/index.ts';
-import * as projects from '../projects/index.ts';
+import * as projects from '../projects/operations.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/operations.ts';
@@ -17,6 +17,8 @@ import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
 // mfa
 import * as mfa from '../mfa/index.ts';
+// cli-auth
+import * as cliAuth from '../cli-auth/index.ts';
 // passkeys
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
@@ -59,6 +61,8 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
   // mfa
   mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
+  // cli-auth
+  cliAuth.createCliAuth, cliAuth.pollCliAuth, cliAuth.completeCliAuth,
   // passkeys
   passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
   passkeys.listPasskeys, passkeys.deletePasskey,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
+import { api, assertKnownError, createInternalUser, createProject, internal, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
 import { SoftAuthenticator } from '../../test/helpers/webauthn.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { randomBytes } from 'node:crypto';
@@ -187,6 +187,44 @@ describeWithServer('passkeys', (get) => {
     notEnabled(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: authenticator.authenticate(authInit.body.options_json, ORIGIN), code: authInit.body.code }));
   });
 
+  it('answers a catalogue 400, never a 5xx, for well-shaped responses with garbage inside', async () => {
+    const server = get();
+    const p = await createProject(server, { passkey_enabled: true });
+    const user = await signedInUser(server, p);
+    const authenticator = new SoftAuthenticator();
+    const clientData = (type: string, challenge: string) => Buffer.from(JSON.stringify({ type, challenge, origin: ORIGIN })).toString('base64url');
+    const garbage = ['', 'AAAA', '!!!not-base64!!!', Buffer.from('{"type":').toString('base64url')];
+    const variants = <T extends { response: object }>(good: T, junk: string, challenge: string, type: string) => [
+      { ...good, response: { ...good.response, clientDataJSON: junk } },
+      ...(type === 'webauthn.create'
+        ? [{ ...good, response: { ...good.response, attestationObject: junk, clientDataJSON: clientData(type, challenge) } }]
+        : [{ ...good, response: { ...good.response, authenticatorData: junk } }, { ...good, response: { ...good.response, signature: junk } }]),
+    ];
+    for (const junk of garbage) {
+      for (let i = 0; i < 2; i++) {
+        const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', user.client, {});
+        const credential = variants(authenticator.register(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.create')[i];
+        const res = await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code });
+        assertKnownError(res, 'PASSKEY_REGISTRATION_FAILED', 400);
+        if (i > 0) assert.equal(res.body.error, 'Passkey registration failed because the verification response is invalid', 'the attestation itself was checked');
+      }
+    }
+    authenticator.credentials.length = 0;
+    assert.equal((await register(server, user.client, authenticator)).status, 200);
+    for (const junk of garbage) {
+      for (let i = 0; i < 3; i++) {
+        const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', p.client, {});
+        const response = variants(authenticator.authenticate(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.get')[i];
+        const res = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: response, code: init.body.code });
+        assertKnownError(res, 'PASSKEY_AUTHENTICATION_FAILED', 400);
+        if (i > 0) assert.doesNotMatch(res.body.error, /challenge|origin|not found/, 'the assertion itself was checked');
+      }
+    }
+    const missing = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: { id: 'x', rawId: 'x', type: 'public-key', response: {} }, code: 'x' });
+    assertKnownError(missing, 'SCHEMA_ERROR', 400);
+    assert.match(missing.body.error, /clientDataJSON/);
+  });
+
   it('needs a signed-in user to register', async () => {
     const server = get();
     const p = await createProject(server, { passkey_enabled: true });
@@ -240,6 +278,38 @@ describeWithServer('passkeys', (get) => {
     const own = new URL(server.url).origin;
     assert.equal((await register(server, user.client, authenticator, own)).status, 200);
     assert.equal((await signIn(server, p.client, authenticator, own)).status, 200);
+  });
+
+  it("works for the internal project's hosted pages, on the server's own base URL", async () => {
+    const server = get();
+    const on = await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { passkey_enabled: true } });
+    assert.equal(on.status, 200, on.text);
+    try {
+      const owner = await createInternalUser(server);
+      const client = { ...internal.client, accessToken: owner.accessToken };
+      const authenticator = new SoftAuthenticator();
+      const own = new URL(server.url).origin;
+      assert.equal((await register(server, client, authenticator, own)).status, 200);
+      const res = await signIn(server, internal.client, authenticator, own);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.user_id, owner.id);
+    } finally {
+      await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { passkey_enabled: false } });
+    }
+  });
+
+  it('refuses an assertion whose signature counter did not advance (a cloned authenticator)', async () => {
+    const server = get();
+    const p = await createProject(server, { passkey_enabled: true });
+    const user = await signedInUser(server, p);
+    const authenticator = new SoftAuthenticator();
+    assert.equal((await register(server, user.client, authenticator)).status, 200);
+    assert.equal((await signIn(server, p.client, authenticator)).status, 200);
+    assert.equal((await signIn(server, p.client, authenticator)).status, 200);
+    authenticator.credentials[0]!.counter = 0; // the clone's next signature carries counter 1 again
+    const cloned = await signIn(server, p.client, authenticator);
+    assertKnownError(cloned, 'PASSKEY_AUTHENTICATION_FAILED', 400);
+    assert.equal(cloned.body.error, 'Passkey authentication failed because the authentication response could not be verified');
   });
 
   it('removes one passkey by id and all of them with passkey_auth_enabled false; refuses enabling it by hand', async () => {

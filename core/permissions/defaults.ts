@@ -69,7 +69,7 @@ export async function seedProjectDefinitions(ctx: OperationContext, project: Pro
   const defs = [
     {
       id: 'team_admin',
-      description: 'Default permission for team creators',
+      description: 'Default permission for team admins',
       contained: internal
         ? ['$invite_members', '$read_members', '$remove_members', '$update_team']
         : ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],

@@ -14,3 +14,4 @@ export {
 } from './defaults.ts';
 export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
 
+export { teamPermissionExists } from './queries.ts';

@@ -5,7 +5,7 @@ import type { ProjectUpdate } from './schemas.ts';
 
 /**
  * Applies a wire project update and checks the cross-field rules of product-spec §5 (production
- * mode: HTTPS, non-localhost, non-IP domains and `allow_localhost` off).
+ * mode: HTTPS, non-localhost, non-IP domains).
  *
  * @throws KnownError SCHEMA_ERROR listing each broken rule.
  */

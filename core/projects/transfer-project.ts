@@ -4,12 +4,17 @@ import { KnownError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isTeamMember } from '../team-membership/index.ts';
+import { teamPermissionExists } from '../permissions/index.ts';
 import { findProject, updateProject } from './queries.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 
 /**
- * `POST /internal/projects/transfer` (internal project, signed-in user): moves a project to
- * another internal team. The user must belong to both the current owner team and the new one.
+ * `POST /internal/projects/transfer` (internal project, signed-in user) → `{success: "true"}` (a
+ * string, as upstream's `internal/projects/transfer/route.tsx` answers): moves a project to another
+ * internal team. The user must hold `team_admin` in the current owner team
+ * (TEAM_PERMISSION_REQUIRED) and belong to the new one (TEAM_MEMBERSHIP_NOT_FOUND). A user outside
+ * the owner team gets PROJECT_NOT_FOUND, not upstream's TEAM_PERMISSION_REQUIRED, so project ids
+ * cannot be probed (docs/compatibility.md).
  */
 export const transferProject = defineOperation({
   id: 'projects.transfer',
@@ -18,7 +23,7 @@ export const transferProject = defineOperation({
   summary: 'Transfer a project to another of your teams.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ project_id: UuidSchema, new_team_id: UuidSchema }) },
-  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'PROJECT_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'PROJECT_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);
     return ctx.transaction(async (tx) => {
@@ -26,11 +31,14 @@ export const transferProject = defineOperation({
       if (!project || !project.ownerTeamId || !(await isTeamMember(tx.db, INTERNAL_PROJECT_ID, project.ownerTeamId, user.id))) {
         throw new KnownError('PROJECT_NOT_FOUND', { project_id: body.project_id });
       }
+      if (!(await teamPermissionExists(tx.db, INTERNAL_PROJECT_ID, project.ownerTeamId, user.id, 'team_admin'))) {
+        throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: project.ownerTeamId, user_id: user.id, permission_id: 'team_admin' });
+      }
       if (!(await isTeamMember(tx.db, INTERNAL_PROJECT_ID, body.new_team_id, user.id))) {
         throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: body.new_team_id, user_id: user.id });
       }
       await updateProject(tx.db, { ...project, ownerTeamId: body.new_team_id });
-      return { success: true };
+      return { success: 'true' };
     });
   },
 });

@@ -4,5 +4,5 @@ export { deleteCurrentSession } from './delete-current-session.ts';
 export { listSessions } from './list-sessions.ts';
 export { deleteSession } from './delete-session.ts';
 export { issueSession, refreshSession, mintAccessToken, DEFAULT_REFRESH_TOKEN_TTL_MS, type IssuedSession } from './issue.ts';
-export { findRefreshTokenByHash } from './queries.ts';
+export { findRefreshTokenByHash, findRefreshToken } from './queries.ts';
 export { revokeSession, revokeUserSessions } from './revoke.ts';

@@ -19,6 +19,7 @@ export const deleteTeam = defineOperation({
   summary: 'Delete a team.',
   access: ['client', 'server', 'admin'],
   input: { params: TeamParamsSchema },
+  ignoresBody: true,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;

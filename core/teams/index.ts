@@ -4,7 +4,7 @@
  * operations and their imports (users, permissions), which would close import cycles.
  */
 export {
-  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
+  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers, updateTeam as updateTeamRow,
   type TeamRow, type TeamMemberRow,
 } from './queries.ts';
 export { toClientTeam, toServerTeam, toTeamForAccess } from './wire.ts';

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { MetadataSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Team display name: required, 1–256 characters (product-spec §5). */
-export const TeamDisplayNameSchema = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
+/** Upstream accepts an empty team display name (issue 14 item 12); only the length is capped. */
+export const TeamDisplayNameSchema = v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'));
 
 function isImageUrl(value: string): boolean {
   if (value.startsWith('data:')) return /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value);

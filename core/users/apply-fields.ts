@@ -3,7 +3,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { assertPasswordAcceptable, bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/index.ts';
+import { assertPasswordAcceptable, assertPasswordNotTooLong, bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/index.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
@@ -12,7 +12,7 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  * Turns wire user fields (create or update body) into column changes. Hashes a given password
  * with argon2id, so call it before opening a transaction.
  *
- * @throws KnownError PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 when both
+ * @throws KnownError PASSWORD_TOO_SHORT (updates only) / PASSWORD_TOO_LONG; StatusError 400 when both
  *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
  *   16 rounds, for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
@@ -50,7 +50,10 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     if (body.password === null) {
       set('password_hash', null);
     } else {
-      assertPasswordAcceptable(body.password);
+      // Server-side creation takes the app's password as given (upstream applies no minimum on
+      // `POST /users`); the maximum still holds. Updates keep the full rule.
+      if (mode === 'create') assertPasswordNotTooLong(body.password);
+      else assertPasswordAcceptable(body.password);
       set('password_hash', await hashPassword(body.password));
     }
   }

@@ -3,8 +3,8 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
-import { insertTeam, insertTeamMember } from '../teams/index.ts';
-import { insertUser, updateUser, type UserRow } from './queries.ts';
+import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, updateTeamRow } from '../teams/index.ts';
+import { findUser, insertUser, updateUser, type UserRow } from './queries.ts';
 import { emailTakenError } from './apply-fields.ts';
 
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
@@ -86,4 +86,24 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
   }
   for (const hook of ctx.runtime.hooks.userCreated) await hook(ctx, project, result);
   return result;
+}
+
+/**
+ * Upgrades an anonymous user in place (same id, client metadata kept) with the sign-up's fields,
+ * as upstream's `createOrUpgradeAnonymousUser` does for password, OTP and OAuth sign-up: the user
+ * stops being anonymous, and its personal team, still named for the anonymous user ("Personal
+ * Team"), is renamed for the new identity ("<email>'s Team").
+ */
+export async function upgradeAnonymousUser(ctx: OperationContext, project: Project, user: UserRow, fields: NewUserFields): Promise<UserRow> {
+  await updateUser(ctx.db, project.id, user.id, { ...fields, is_anonymous: 0 });
+  const upgraded = (await findUser(ctx.db, project.id, user.id))!;
+  const oldName = personalTeamName(user);
+  const newName = personalTeamName(upgraded);
+  if (oldName !== newName) {
+    for (const teamId of await listUserTeamIds(ctx.db, project.id, user.id)) {
+      const team = await findTeam(ctx.db, project.id, teamId);
+      if (team && team.display_name === oldName) await updateTeamRow(ctx.db, project.id, teamId, { display_name: newName });
+    }
+  }
+  return upgraded;
 }

@@ -1,7 +1,7 @@
 import { listOAuthProviderLinks } from './queries.ts';
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { UserIdOrMeSchema } from '../lib/schemas.ts';
+import { QueryBooleanSchema, UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findTeam } from '../teams/index.ts';
 import { getUser } from './get-user.ts';
@@ -12,7 +12,7 @@ export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
 
 /**
  * `GET /users/{user_id}` (server/admin): one user of the project, server view
- * (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
+ * (wire-protocol §3.7), anonymous and restricted users included. Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
  * without a user.
  */
 export const getUserById = defineOperation({
@@ -21,7 +21,9 @@ export const getUserById = defineOperation({
   path: '/users/:user_id',
   summary: 'Get a user by id.',
   access: ['server', 'admin'],
-  input: { params: UserIdParams },
+  // Upstream's read takes `include_anonymous` / `include_restricted` (the SDK's
+  // `getUser(id, { includeAnonymous })` sends them); one user by id is returned either way.
+  input: { params: UserIdParams, query: v.strictObject({ include_anonymous: v.optional(QueryBooleanSchema), include_restricted: v.optional(QueryBooleanSchema) }) },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { params }) {
     const { project } = ctx.auth;

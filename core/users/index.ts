@@ -3,7 +3,7 @@
  * operations are in ./operations.ts (for the registry), so that importing these helpers never
  * pulls in the operations and their imports (passkeys, MFA), which would close import cycles.
  */
-export { insertNewUser, finishUserCreation, personalTeamName, type NewUserFields } from './create.ts';
+export { insertNewUser, finishUserCreation, personalTeamName, upgradeAnonymousUser, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
 export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
 export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';

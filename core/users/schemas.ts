@@ -65,5 +65,17 @@ export const serverUpdateEntries = {
   risk_scores: v.optional(RiskScoresSchema),
 };
 
-export const ServerUserCreateSchema = v.strictObject(serverUpdateEntries);
-export type ServerUserCreate = v.InferOutput<typeof ServerUserCreateSchema>;
+/**
+ * A reason or private details only go with `restricted_by_admin: true` in the same body (upstream's
+ * `restrictedByAdminConsistencyTest`): SCHEMA_ERROR otherwise.
+ */
+/** The server user body (create, and update by id or `me`); the first broken rule is reported. */
+export const ServerUserBodySchema = v.pipe(
+  v.strictObject(serverUpdateEntries),
+  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
+    'restricted_by_admin_reason must be null when restricted_by_admin is not true'),
+  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
+    'restricted_by_admin_private_details must be null when restricted_by_admin is not true'),
+);
+export const ServerUserCreateSchema = ServerUserBodySchema;
+export type ServerUserCreate = v.InferOutput<typeof ServerUserBodySchema>;

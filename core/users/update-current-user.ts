@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { clientUpdateEntries, serverUpdateEntries } from './schemas.ts';
+import { clientUpdateEntries, ServerUserBodySchema } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 
 /**
@@ -18,7 +18,7 @@ export const updateCurrentUser = defineOperation({
   path: '/users/me',
   summary: 'Update the signed-in user.',
   access: ['client', 'server', 'admin'],
-  input: { body: v.strictObject(serverUpdateEntries) },
+  input: { body: ServerUserBodySchema },
   clientInput: { body: v.strictObject(clientUpdateEntries) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
   async run(ctx, { body }) {

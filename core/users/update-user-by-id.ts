@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from './get-user.ts';
-import { serverUpdateEntries } from './schemas.ts';
+import { ServerUserBodySchema } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 import { UserIdParams } from './get-user-by-id.ts';
 
@@ -17,7 +16,7 @@ export const updateUserById = defineOperation({
   path: '/users/:user_id',
   summary: 'Update a user by id.',
   access: ['server', 'admin'],
-  input: { params: UserIdParams, body: v.strictObject(serverUpdateEntries) },
+  input: { params: UserIdParams, body: ServerUserBodySchema },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;

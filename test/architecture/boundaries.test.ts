@@ -96,7 +96,6 @@ const KNOWN: Record<string, readonly string[]> = {
   // Step "protocol at the edge": plain-text StatusError answers and raw replies move out of core.
   statusCodes: [
     'core/api-keys/access.ts',
-    'core/api-keys/list-api-keys.ts',
     'core/auth-oauth/create-oauth-provider.ts',
     'core/auth-oauth/cross-domain-authorize.ts',
     'core/auth-oauth/dev-provider.ts',
@@ -104,6 +103,8 @@ const KNOWN: Record<string, readonly string[]> = {
     'core/auth-otp/send-sign-in-code.ts',
     'core/auth-password/set-password.ts',
     'core/auth/user-id.ts',
+    'core/cli-auth/complete-cli-auth.ts',
+    'core/cli-auth/create-cli-auth.ts',
     'core/connected-accounts/create-access-token.ts',
     'core/connected-accounts/create-account-access-token.ts',
     'core/connected-accounts/create-current-user-access-token.ts',

@@ -140,6 +140,12 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
   });
 
   it('shows the production-mode rules as a readable error', async () => {
+    // A localhost trusted domain blocks production mode (allow_localhost alone does not, as upstream).
+    await nav('Auth methods');
+    await page.getByLabel('Domain', { exact: true }).fill('http://localhost:3000');
+    await page.getByLabel('Handler path').fill('/handler');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('table', { name: 'Trusted domains' }).getByText('http://localhost:3000').waitFor();
     await nav('Project settings');
     await page.getByText('Before switching on production mode:').waitFor();
     await page.getByRole('switch', { name: 'Production mode' }).click();

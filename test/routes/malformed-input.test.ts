@@ -170,7 +170,8 @@ describeWithServer('every route with malformed input', (get) => {
         expectKnown(`NUL in query.${key}`, res, ['SCHEMA_ERROR']);
         assert.match(res.json.error, new RegExp(`query\\.${key}`));
       }
-      if (op.method !== 'GET') {
+      // A route that ignores its body (upstream's DELETE /teams/{id}) never reads these strings.
+      if (op.method !== 'GET' && !op.ignoresBody) {
         const keys = schemaKeys(schemas.body);
         for (const bad of [NUL, LONE_SURROGATE]) {
           const body = `{${[...keys.map((k) => `"${k}": ${bad}`), `"__nested": {"k": [${bad}]}`].join(', ')}}`;
@@ -182,7 +183,18 @@ describeWithServer('every route with malformed input', (get) => {
       }
     });
 
-    if (op.method !== 'GET') {
+    if (op.method !== 'GET' && op.ignoresBody) {
+      it(`${name}: ignores any well-formed body, as upstream does, and still refuses malformed JSON`, async () => {
+        const server = get();
+        const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };
+        expectKnown('malformed JSON', await send(server, op, json, '{"a": '), ['BODY_PARSING_ERROR']);
+        const ignored = await send(server, op, json, JSON.stringify({ __unknown_field: true }));
+        assert.ok(ignored.status < 500, `${ignored.status} ${ignored.text.slice(0, 300)}`);
+        assert.notEqual(ignored.json?.code, 'SCHEMA_ERROR', ignored.text.slice(0, 300));
+      });
+    }
+
+    if (op.method !== 'GET' && !op.ignoresBody) {
       it(`${name}: rejects malformed JSON, wrong types, unknown fields and unsupported content types`, async () => {
         const server = get();
         const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };

@@ -5,10 +5,12 @@ import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction
 import { useRouter } from '../router.tsx';
 import { isProductionSafeDomainUrl } from '../validate.ts';
 
-/** The spec §5 production-mode rules that a project's current config breaks, as readable lines. */
+/**
+ * The spec §5 production-mode rules that a project's current config breaks, as readable lines
+ * (trusted domains only: `allow_localhost` may stay on, as upstream allows).
+ */
 export function productionProblems(config: Record<string, any>): string[] {
   const problems: string[] = [];
-  if (config.allow_localhost) problems.push('Turn off "Allow localhost" (Auth methods → Trusted domains): production projects may not trust localhost.');
   for (const d of (config.domains ?? []) as { domain: string }[]) {
     if (!isProductionSafeDomainUrl(d.domain)) problems.push(`Trusted domain ${d.domain} must use HTTPS and must not be localhost or an IP address.`);
   }
@@ -49,7 +51,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
         </Form>
         <p className="d-muted">Project ID: <code className="d-secret">{props.project.id}</code></p>
       </Section>
-      <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses, and must not allow localhost (spec §5).">
+      <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses (spec §5).">
         <Toggle label="Production mode" checked={props.project.is_production_mode} disabled={production.busy} onChange={async (on) => {
           if (await production.run(() => admin('PATCH', '/internal/projects/current', { body: { is_production_mode: on } }))) props.reload();
         }} />
