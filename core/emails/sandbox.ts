@@ -2,6 +2,7 @@ import { getQuickJS, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { KnownError } from '../errors/index.ts';
 import { compileTsx } from './transform.ts';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Limits of one render: wall time in ms and guest heap in bytes. */
 export const RENDER_TIME_LIMIT_MS = 1000;
@@ -9,13 +10,12 @@ export const RENDER_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 let quickjs: Promise<QuickJSWASMModule> | null = null;
 
-/** Compiled sources by TSX text (bounded; oldest evicted), so repeated sends skip the compiler. */
-const compiled = new Map<string, string>();
+/** Compiled sources by TSX text (256 at most, least recently used evicted), so repeated sends skip the compiler. */
+const compiled = new LRUCache<string, string>({ max: 256 });
 function compileCached(source: string): string {
   const hit = compiled.get(source);
   if (hit !== undefined) return hit;
   const code = compileTsx(source);
-  if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
   compiled.set(source, code);
   return code;
 }
