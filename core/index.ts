@@ -9,6 +9,7 @@ import type { AnyOperation } from './operations/define.ts';
 import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.ts';
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
+import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
 
 export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -19,6 +20,7 @@ export type { CoreHooks } from './hooks.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
+export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;
@@ -39,6 +41,8 @@ export interface CoreOptions {
   smtpUrl?: string | null;
   /** Email delivery worker polling interval in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Webhook delivery worker polling interval in ms (default 1000). */
+  webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
   oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
   /** See RuntimeOptions.dashboardSignUpOpen (default: closed after the first owner). */
@@ -68,6 +72,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const runtime = createRuntime({ ...options, secret, hooks: coreHooks(options.hooks) });
   const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
   startEmailWorker(runtime);
+  startWebhookWorker(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));
   return {
     runtime,
@@ -86,6 +91,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ...request,
       });
     },
-    close: async () => { await stopEmailWorker(runtime); await options.storage.close(); },
+    close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await options.storage.close(); },
   };
 }

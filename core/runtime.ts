@@ -50,6 +50,8 @@ export interface RuntimeOptions {
   smtpUrl?: string | null;
   /** Real-time polling interval of the email delivery worker in ms (default 1000). */
   emailPollIntervalMs?: number;
+  /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
+  webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
   oauthEndpointOverrides?: OAuthEndpointOverrides;
   /**
@@ -81,6 +83,8 @@ export interface Runtime {
    * `info` naming the purpose), so each use of the secret gets an independent key.
    */
   deriveKey(info: string): Buffer;
+  /** Real-time polling interval of the webhook delivery worker in ms (default 1000). */
+  readonly webhookPollIntervalMs: number;
   /** Test-only OAuth endpoint overrides (empty outside tests). */
   readonly oauthEndpointOverrides: OAuthEndpointOverrides;
   /** See RuntimeOptions.dashboardSignUpOpen. */
@@ -117,6 +121,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       return key;
     },
+    webhookPollIntervalMs: options.webhookPollIntervalMs ?? 1000,
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,

@@ -198,8 +198,33 @@ await esbuild.build({
   plugins: [embeddedAddonsPlugin(), embeddedEsbuildPlugin(), quickjsWasmPlugin(wasmAssets)],
 });
 
-// 2. Assets: native addons, static files, and the manifest describing them.
-const assets = { ...wasmAssets };
+// 1b. Worker threads: a SEA has no files a Worker could load, so each worker entry is bundled
+// on its own and embedded as an asset; the server starts it with `new Worker(code, { eval: true })`
+// (core/emails/render-pool.ts, configured in server-bin/cli.ts).
+const WORKERS = { 'workers/email-render.cjs': join(root, 'core', 'emails', 'render-worker.ts') };
+const workerAssets = {};
+for (const [key, entry] of Object.entries(WORKERS)) {
+  const file = join(work, key.replace('/', '-'));
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifySyntax: true,
+    minifyWhitespace: true,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'import.meta.url': JSON.stringify(`file:///gatehouse-sea/${key}`) },
+    plugins: [quickjsWasmPlugin(wasmAssets)],
+  });
+  workerAssets[key] = file;
+}
+
+// 2. Assets: native addons, static files, workers, and the manifest describing them.
+const assets = { ...wasmAssets, ...workerAssets };
 const manifest = { version: pkg.version, addons: {}, executables: {}, static: [], fallbacks: {} };
 for (const [file, path] of Object.entries(helperExecutables())) {
   assets[`native/${file}`] = path;

@@ -131,10 +131,14 @@ export class AsyncCache<T> {
         entry.listeners.forEach((l) => l());
         return value;
       } catch (error) {
-        const rejected = Promise.reject(error);
-        rejected.catch(() => {});
-        entry.state = { status: 'error', error, promise: rejected };
-        entry.listeners.forEach((l) => l());
+        // A failed background refetch keeps the value readers already show (a form being
+        // edited must not be replaced by an error); only the caller of refresh sees the error.
+        if (entry.state.status !== 'ok') {
+          const rejected = Promise.reject(error);
+          rejected.catch(() => {});
+          entry.state = { status: 'error', error, promise: rejected };
+          entry.listeners.forEach((l) => l());
+        }
         throw error;
       } finally {
         if (entry.refetching === run) entry.refetching = null;

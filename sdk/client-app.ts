@@ -277,6 +277,16 @@ export class ClientApp {
     return this.signInWith('/auth/mfa/sign-in', { type: 'totp', totp, code }, options);
   }
 
+  /**
+   * `POST /auth/mfa/sign-in` `{type: 'recovery_code', recovery_code, code}` (Gatehouse extension,
+   * docs/mfa.md): completes the pending MFA sign-in with a single-use recovery code instead of a
+   * TOTP. A wrong or spent code is returned as INVALID_TOTP_CODE.
+   */
+  signInWithRecoveryCode(recoveryCode: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+    const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
+    return this.signInWith('/auth/mfa/sign-in', { type: 'recovery_code', recovery_code: recoveryCode, code }, options);
+  }
+
   /** `POST /auth/password/send-reset-code` `{email, callback_url}`. */
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<unknown>> {
     return this.result(() => this.api.call('POST', '/auth/password/send-reset-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));

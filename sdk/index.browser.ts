@@ -4,6 +4,7 @@
  */
 export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption } from './client-app.ts';
 export { User, type UserUpdate } from './user.ts';
+export { generateTotpSecret, toBase32, toBase64, totpAuthUri, totpForStep, verifyTotp } from './totp.ts';
 export { Team, TeamMemberProfile, TeamInvitation, ContactChannel, ActiveSession, ApiKey, NotificationCategory } from './objects.ts';
 export { GatehouseKnownError, GatehouseStatusError, GatehouseNetworkError, GatehouseConfigError, UserNotSignedInError, isKnownErrorOf, type Result, type KnownErrorCode } from './errors.ts';
 export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor, type TokenStore, type Tokens, type TokenStoreInit } from './tokens.ts';

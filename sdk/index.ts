@@ -6,6 +6,7 @@ export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption } from
 export { ServerApp, type ServerAppOptions } from './server-app.ts';
 export { AdminApp, type AdminAppOptions, type InternalApiKey } from './admin-app.ts';
 export { User, type UserUpdate } from './user.ts';
+export { generateTotpSecret, toBase32, toBase64, totpAuthUri, totpForStep, verifyTotp } from './totp.ts';
 export { Team, TeamMemberProfile, TeamInvitation, ContactChannel, ActiveSession, ApiKey, NotificationCategory, Passkey } from './objects.ts';
 export { GatehouseKnownError, GatehouseStatusError, GatehouseNetworkError, GatehouseConfigError, UserNotSignedInError, isKnownErrorOf, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, type Result, type KnownErrorCode } from './errors.ts';
 export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor, type TokenStore, type Tokens, type TokenStoreInit } from './tokens.ts';

@@ -1,4 +1,5 @@
 import { isKnownErrorOf } from './errors.ts';
+import { toBase64 } from './totp.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team, dropUndefined, type AppCore } from './objects.ts';
 import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
 
@@ -97,6 +98,25 @@ export class User {
     await this.app.call('PATCH', this.path, { body: userUpdateToWire(update) });
     if (this.ref === 'me') this.app.suggestAccessTokenExpired();
     await this.app.invalidate('/users');
+  }
+
+  /** Turns TOTP on with `secret` (raw bytes; `PATCH` `totp_secret_base64`) or off with null. */
+  setTotpSecret(secret: Uint8Array | null): Promise<void> {
+    return this.update({ totpSecretBase64: secret === null ? null : toBase64(secret) });
+  }
+
+  /**
+   * `POST /auth/mfa/recovery-codes` (Gatehouse extension): 10 new single-use recovery codes, shown
+   * this once; earlier ones stop working. Needs TOTP on (400 text otherwise).
+   */
+  async createMfaRecoveryCodes(): Promise<string[]> {
+    const res = await this.app.call<{ recovery_codes: string[] }>('POST', '/auth/mfa/recovery-codes', { body: {} });
+    return res.recovery_codes;
+  }
+
+  /** `GET /auth/mfa/recovery-codes` (Gatehouse extension): how many recovery codes are unused. */
+  async getMfaRecoveryCodeCount(): Promise<number> {
+    return (await this.app.call<{ unused_count: number }>('GET', '/auth/mfa/recovery-codes')).unused_count;
   }
 
   /** Sets `displayName`. */
@@ -232,10 +252,18 @@ export class User {
     return res.items.map((c) => new NotificationCategory(this.app, c));
   }
 
-  /** `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. */
-  async listOAuthProviders(): Promise<{ id: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
+  /**
+   * `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. `id` is the provider's id
+   * (`provider_config_id` on the wire), `linkId` the link's own id (used to update or unlink it).
+   */
+  async listOAuthProviders(): Promise<{ id: string; linkId: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
     const res = await this.app.call<WireList<Record<string, any>>>('GET', '/oauth-providers', { query: { user_id: this.ref } });
-    return res.items.map((p) => ({ id: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+    return res.items.map((p) => ({ id: p.provider_config_id ?? p.id, linkId: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+  }
+
+  /** `DELETE /oauth-providers/{me|id}/{linkId}`: unlinks an OAuth account (its stored provider tokens go too). */
+  async unlinkOAuthProvider(linkId: string): Promise<void> {
+    await this.app.call('DELETE', `/oauth-providers/${enc(this.ref)}/${enc(linkId)}`);
   }
 
   /**

@@ -82,7 +82,7 @@ export interface WireClientProject {
     client_user_deletion_enabled: boolean;
     allow_user_api_keys: boolean;
     allow_team_api_keys: boolean;
-    enabled_oauth_providers: { id: string }[];
+    enabled_oauth_providers: { id: string; display_name?: string }[];
   };
 }
 

@@ -4,7 +4,8 @@ import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerCon
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
-import { isSea } from './sea/native.ts';
+import { embeddedText, isSea } from './sea/native.ts';
+import { configureRenderPool } from '../core/index.ts';
 
 /** Set by `scripts/build-binary.mjs` (esbuild `define`) in the single executable. */
 declare const __GATEHOUSE_VERSION__: string | undefined;
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }
 
   const started = performance.now();
+  // The single executable has no worker files: email rendering runs the embedded worker bundle.
+  if (isSea()) configureRenderPool({ source: { code: embeddedText('workers/email-render.cjs') } });
   const running = await startServer(config, { staticFiles: staticFiles() });
   const { gatehouse } = running;
   const lines = [

@@ -16,6 +16,12 @@ export interface ServerConfig {
   /** Database timeouts from GATEHOUSE_DATABASE_*_TIMEOUT; unset ones take the adapters' defaults. */
   databaseTimeouts: DatabaseTimeouts;
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
+  /**
+   * GATEHOUSE_ENVIRONMENT: `production` (default) refuses outbound requests from tenant settings
+   * to loopback, link-local and private addresses (webhooks) and never sends error internals;
+   * `development` allows local receivers.
+   */
+  environment: 'development' | 'production';
   help: boolean;
   version: boolean;
 }
@@ -84,6 +90,8 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   const host = str('host', 'GATEHOUSE_HOST') ?? '127.0.0.1';
   const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   try { new URL(baseUrl); } catch { throw new ConfigError(`Invalid base URL "${baseUrl}".`); }
+  const environment = env.GATEHOUSE_ENVIRONMENT || 'production';
+  if (environment !== 'production' && environment !== 'development') throw new ConfigError(`Invalid GATEHOUSE_ENVIRONMENT "${environment}": use production or development.`);
   const ttl = env.GATEHOUSE_ACCESS_TOKEN_TTL;
   const duration = (name: string): number | undefined => (env[name] ? parseDuration(env[name]!) : undefined);
   const databaseTimeouts: DatabaseTimeouts = Object.fromEntries(Object.entries({
@@ -107,6 +115,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),
       ...(env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY ? { superSecretAdminKey: env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY } : {}),
     },
+    environment,
     help: values.help === true,
     version: values.version === true,
   };

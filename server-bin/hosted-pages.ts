@@ -36,7 +36,14 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
     projectId: project.id,
     serverPath,
     handlerPath,
-    project: { displayName: project.displayName, logoUrl: project.logoUrl },
+    project: {
+      displayName: project.displayName,
+      logoUrl: project.logoUrl,
+      accentLight: project.config.branding.accentLight,
+      accentDark: project.config.branding.accentDark,
+      termsUrl: project.config.branding.termsUrl,
+      privacyUrl: project.config.branding.privacyUrl,
+    },
     trustedOrigins,
     // A project without a trusted domain has no app to go back to: its end users stay on its own
     // hosted pages (account settings), never on `/`, which is the Gatehouse dashboard.

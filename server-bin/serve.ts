@@ -34,7 +34,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       smtpUrl: config.smtpUrl ?? null,
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
-      environment: options.environment ?? 'production',
+      environment: options.environment ?? config.environment ?? 'production',
     });
   } catch (error) {
     const message = (error as Error).message;

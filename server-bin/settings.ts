@@ -33,6 +33,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'], default: '10s', help: 'PostgreSQL: statement_timeout (0 = none)' },
   { env: ['GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'], default: '10s', help: 'PostgreSQL: idle_in_transaction_session_timeout' },
   { env: ['GATEHOUSE_DATABASE_BUSY_TIMEOUT'], default: '5s', help: "SQLite: wait for another process's write lock" },
+  { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
   { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {

@@ -1,13 +1,26 @@
-import { Component, Suspense, createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { GatehouseKnownError, GatehouseNetworkError } from '../sdk/errors.ts';
+import { Component, Suspense, createContext, useContext, useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../sdk/errors.ts';
 import { useProject } from '../sdk/react.tsx';
 import { GATEHOUSE_CSS } from './styles.ts';
+import { accentCss } from './brand-colors.ts';
+import { LocaleProvider, useT, type MessageKey, type Messages, type Translate } from './i18n/index.tsx';
 import { isValidEmail } from '../core/validation.ts';
 
-/** Project name and logo shown on every page (the hosted pages get them from the server). */
+/**
+ * Project branding shown on every page (the hosted pages get it from the server; apps may
+ * provide it): name, logo, accent colours for light and dark mode, terms and privacy links.
+ */
 export interface Branding {
   displayName?: string;
   logoUrl?: string | null;
+  /** Accent (buttons, links, focus rings) in light mode, `#rrggbb`. */
+  accentLight?: string | null;
+  /** Accent in dark mode, `#rrggbb`. */
+  accentDark?: string | null;
+  /** Terms of service, shown under the sign-in and sign-up forms. */
+  termsUrl?: string | null;
+  /** Privacy policy, shown under the sign-in and sign-up forms. */
+  privacyUrl?: string | null;
 }
 
 export const BrandingContext = createContext<Branding | null>(null);
@@ -17,7 +30,7 @@ export const BrandingContext = createContext<Branding | null>(null);
  * server's answer, so no passkey or OAuth button is offered that would answer 404; in an app
  * without a provider the project's config alone decides.
  */
-export const CapabilitiesContext = createContext<{ passkey: boolean; oauth: boolean }>({ passkey: true, oauth: true });
+export const CapabilitiesContext = createContext<{ passkey: boolean; oauth: boolean; mfa: boolean }>({ passkey: true, oauth: true, mfa: true });
 
 let styleInjected = false;
 /** Injects the stylesheet once (browser only). */
@@ -33,77 +46,150 @@ function useStyles(): void {
 /** The themed root every component renders inside (`theme`: follow the system, or force one). */
 export function Root(props: { children?: ReactNode; theme?: 'light' | 'dark' }) {
   useStyles();
-  return <div className="gh-root" data-theme={props.theme}>{props.children}</div>;
+  const branding = useContext(BrandingContext);
+  const t = useT();
+  const custom = accentCss(branding?.accentLight, branding?.accentDark);
+  return <div className="gh-root" data-theme={props.theme} lang={t.locale}>{custom ? <style>{custom}</style> : null}{props.children}</div>;
+}
+
+/** Props every page component takes: inside another page (`fullPage: false`) and its language. */
+export interface PageProps {
+  fullPage?: boolean;
+  /** Language of the page (`en`, `de`, or a BCP 47 tag such as `de-AT`); English by default. */
+  locale?: string;
+  /** The app's own wording for single messages. */
+  messages?: Partial<Messages>;
+}
+
+/** Wraps a page component so that its `locale` and `messages` props apply to everything inside. */
+export function withLocale<P extends PageProps>(Inner: ComponentType<P>): ComponentType<P> {
+  const Localized = (props: P) => (props.locale || props.messages
+    ? <LocaleProvider locale={props.locale} messages={props.messages}><Inner {...props} /></LocaleProvider>
+    : <Inner {...props} />);
+  Localized.displayName = Inner.displayName ?? Inner.name;
+  return Localized;
 }
 
 /** A spinner announced to screen readers. */
 export function Spinner(props: { label?: string }) {
-  return <div role="status" aria-live="polite" className="gh-row"><span className="gh-spinner" aria-hidden="true" /><span className="gh-muted">{props.label ?? 'Loading…'}</span></div>;
+  const t = useT();
+  return <div role="status" aria-live="polite" className="gh-row"><span className="gh-spinner" aria-hidden="true" /><span className="gh-muted">{props.label ?? t('common.loading')}</span></div>;
 }
 
-/** The human text for an error: spec §5 wording for validation, the server's message otherwise. */
-export function errorText(error: unknown): string {
+/** An error whose text is already a message of the catalogue (client-side problems). */
+export class MessageError extends Error {
+  constructor(readonly key: MessageKey, readonly vars?: Record<string, string | number>) {
+    super(key);
+  }
+}
+
+/**
+ * The words an end user sees for an error: a fixed catalogue message for every known code and
+ * for network and server failures. Transport details (paths, statuses, "Failed to fetch") are
+ * never shown; unknown codes get the server's own sentence, which names no internals.
+ */
+export function errorText(error: unknown, t: Translate): string {
+  if (error instanceof MessageError) return t(error.key, error.vars);
   if (error instanceof GatehouseKnownError) {
     const d = error.details;
     switch (error.code) {
-      case 'EMAIL_PASSWORD_MISMATCH': return 'Wrong e-mail or password.';
-      case 'USER_EMAIL_ALREADY_EXISTS': return 'A user with this email address already exists.';
-      case 'PASSWORD_TOO_SHORT': return `Password must be at least ${String(d.min_length ?? 8)} characters long.`;
-      case 'PASSWORD_TOO_LONG': return `Password must be at most ${String(d.maxLength ?? d.max_length ?? 70)} characters long.`;
-      case 'PASSWORD_CONFIRMATION_MISMATCH': return 'The current password is not correct.';
-      case 'VERIFICATION_CODE_NOT_FOUND': return 'This link or code is not valid.';
-      case 'VERIFICATION_CODE_EXPIRED': return 'This link or code has expired. Please request a new one.';
-      case 'VERIFICATION_CODE_ALREADY_USED': return 'This link or code has already been used.';
-      case 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED': return 'Too many attempts. Please request a new code.';
-      case 'EMAIL_ALREADY_VERIFIED': return 'This email is already verified.';
-      case 'SIGN_UP_NOT_ENABLED': return 'Sign-up is not enabled for this project.';
-      case 'INVALID_TOTP_CODE': return 'The code is not correct. Please try again.';
-      default: return error.message;
+      case 'PASSWORD_TOO_SHORT': return t('error.PASSWORD_TOO_SHORT', { min: String(d.min_length ?? 8) });
+      case 'PASSWORD_TOO_LONG': return t('error.PASSWORD_TOO_LONG', { max: String(d.maxLength ?? d.max_length ?? 70) });
+      default: {
+        const key = `error.${error.code}` as MessageKey;
+        return key in KNOWN_ERROR_KEYS ? t(key) : error.message;
+      }
     }
   }
-  if (error instanceof GatehouseNetworkError) return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false ? 'You are offline. Please check your internet connection and try again.' : error.message;
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof GatehouseNetworkError) return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false ? t('error.offline') : t('error.network');
+  if (error instanceof GatehouseStatusError) return error.status >= 500 ? t('error.server') : error.status === 429 ? t('error.RATE_LIMITED') : t('error.request');
+  if (error instanceof Error && /webauthn/i.test(error.message)) return t('error.webauthn');
+  return t('error.unknown');
+}
+
+/** The error codes with a message of their own (the catalogue's `error.<CODE>` keys). */
+const KNOWN_ERROR_KEYS: Record<string, true> = Object.fromEntries(
+  ['EMAIL_PASSWORD_MISMATCH', 'USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_CONFIRMATION_MISMATCH', 'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED',
+    'VERIFICATION_CODE_ALREADY_USED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'EMAIL_ALREADY_VERIFIED', 'SIGN_UP_NOT_ENABLED', 'INVALID_TOTP_CODE',
+    'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_ACCESS_DENIED', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
+    'TEAM_INVITATION_NOT_FOUND', 'RATE_LIMITED', 'NOT_FOUND'].map((c) => [`error.${c}`, true]),
+);
+
+/** Whether the catalogue has a fixed message for `code` (the error page shows only those). */
+export function isKnownErrorCode(code: string): boolean {
+  return `error.${code}` in KNOWN_ERROR_KEYS;
 }
 
 /** Client-side email check: the server's own rule (core/validation.ts, product-spec §5). */
-export function emailProblem(email: string): string | null {
+export function emailProblem(email: string): MessageKey | null {
   const value = email.trim();
-  if (!value) return 'Please enter your email address.';
-  if (value.length > 256) return 'The email address is too long.';
-  if (!isValidEmail(value)) return 'Please enter a valid email address.';
+  if (!value) return 'validate.emailMissing';
+  if (value.length > 256) return 'validate.emailTooLong';
+  if (!isValidEmail(value)) return 'validate.emailInvalid';
   return null;
 }
 
-/** Client-side password checks (product-spec §5): present, max 70, confirmation matches. */
-export function passwordProblems(password: string, repeat?: string): { password?: string; repeat?: string } {
-  const out: { password?: string; repeat?: string } = {};
-  if (!password) out.password = 'Please enter a password.';
-  else if (password.length > 70) out.password = 'Password must be at most 70 characters long.';
-  if (repeat !== undefined && repeat !== password) out.repeat = 'Passwords do not match.';
-  return out;
+/** Password length limits shown before the first attempt (core/auth-password/rules.ts). */
+export const PASSWORD_RULES = { min: 8, max: 70 } as const;
+
+/** Client-side new-password check (product-spec §5): present, 8 to 70 characters. */
+export function passwordProblem(password: string): MessageError | null {
+  if (!password) return new MessageError('validate.passwordMissing');
+  if (password.length < PASSWORD_RULES.min) return new MessageError('error.PASSWORD_TOO_SHORT', { min: PASSWORD_RULES.min });
+  if (password.length > PASSWORD_RULES.max) return new MessageError('error.PASSWORD_TOO_LONG', { max: PASSWORD_RULES.max });
+  return null;
 }
 
-/** A labelled input with its error (announced, linked with aria-describedby). */
+/**
+ * A labelled input with its hint and error, linked by `aria-describedby`; `aria-invalid` while
+ * the error shows. The error is not an alert of its own: the form moves focus to the first
+ * invalid field, which reads it out. Password fields get a show-password toggle.
+ */
 export function Field(props: { label: string; type?: string; value: string; onChange: (v: string) => void; error?: string | null; autoComplete?: string; autoFocus?: boolean; name?: string; inputMode?: 'text' | 'numeric' | 'email'; hint?: string }) {
   const id = useId();
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (props.error) ref.current?.focus(); }, [props.error]);
-  const described = [props.error ? `${id}-error` : '', props.hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const t = useT();
+  const [shown, setShown] = useState(false);
+  const password = props.type === 'password';
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const input = (
+    <input id={id} name={props.name} className="gh-input" type={password && shown ? 'text' : props.type ?? 'text'} value={props.value} autoComplete={props.autoComplete} autoFocus={props.autoFocus} inputMode={props.inputMode}
+      autoCapitalize={password || props.type === 'email' ? 'none' : undefined} spellCheck={password || props.type === 'email' ? false : undefined}
+      aria-invalid={props.error ? true : undefined} aria-describedby={described} onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
+  );
   return (
     <div className="gh-field">
       <label htmlFor={id}>{props.label}</label>
-      <input ref={ref} id={id} name={props.name} className="gh-input" type={props.type ?? 'text'} value={props.value} autoComplete={props.autoComplete} autoFocus={props.autoFocus} inputMode={props.inputMode}
-        aria-invalid={props.error ? true : undefined} aria-describedby={described} onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
-      {props.hint ? <span id={`${id}-hint`} className="gh-muted">{props.hint}</span> : null}
-      {props.error ? <span id={`${id}-error`} className="gh-error" role="alert">{props.error}</span> : null}
+      {password ? (
+        <div className="gh-password">
+          {input}
+          <button type="button" className="gh-btn gh-reveal" aria-pressed={shown} aria-controls={id} onClick={() => setShown(!shown)}>{t('common.showPassword')}</button>
+        </div>
+      ) : input}
+      {props.hint ? <span id={`${id}-hint`} className="gh-muted gh-hint">{props.hint}</span> : null}
+      {props.error ? <span id={`${id}-error`} className="gh-error">{props.error}</span> : null}
     </div>
   );
 }
 
-/** A form-level error message. */
+/**
+ * Focus after a failed submit: `focusFirstInvalid()` (call it after setting the field errors)
+ * moves focus to the form's first field with `aria-invalid`, once the errors have rendered.
+ */
+export function useInvalidFocus() {
+  const form = useRef<HTMLFormElement>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (tick === 0) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
+  }, [tick]);
+  return { form, focusFirstInvalid: () => setTick((n) => n + 1) };
+}
+
+/** A form-level error message: the one alert of the form. */
 export function FormError(props: { error: unknown }) {
+  const t = useT();
   if (props.error === null || props.error === undefined) return null;
-  return <p className="gh-error" role="alert">{errorText(props.error)}</p>;
+  return <p className="gh-error" role="alert">{errorText(props.error, t)}</p>;
 }
 
 /** A success message. */
@@ -134,7 +220,13 @@ export function useAction() {
 
 /** A submit button that shows progress. */
 export function Submit(props: { busy: boolean; children?: ReactNode; busyLabel?: string }) {
-  return <button type="submit" className="gh-btn gh-primary" disabled={props.busy} aria-busy={props.busy}>{props.busy ? props.busyLabel ?? 'Please wait…' : props.children}</button>;
+  const t = useT();
+  return <button type="submit" className="gh-btn gh-primary" disabled={props.busy} aria-busy={props.busy}>{props.busy ? props.busyLabel ?? t('common.pleaseWait') : props.children}</button>;
+}
+
+function RetryFallback(props: { error: unknown; reset: () => void }) {
+  const t = useT();
+  return <div><FormError error={props.error} /><button type="button" className="gh-btn" onClick={props.reset}>{t('common.tryAgain')}</button></div>;
 }
 
 /** Catches render errors (a failed load) and shows them with a retry. */
@@ -146,7 +238,7 @@ export class ErrorBoundary extends Component<{ children?: ReactNode; fallback?: 
   override render() {
     if (this.state.error !== null) {
       const reset = () => this.setState({ error: null });
-      return this.props.fallback ? this.props.fallback(this.state.error, reset) : <div><FormError error={this.state.error} /><button type="button" className="gh-btn" onClick={reset}>Try again</button></div>;
+      return this.props.fallback ? this.props.fallback(this.state.error, reset) : <RetryFallback error={this.state.error} reset={reset} />;
     }
     return this.props.children;
   }
@@ -158,7 +250,8 @@ export function Loader(props: { children?: ReactNode; label?: string }) {
 }
 
 function Brand(props: { name: string; logo?: string | null }) {
-  return <div className="gh-brand">{props.logo ? <img src={props.logo} alt={`${props.name} logo`} /> : null}<span>{props.name}</span></div>;
+  const t = useT();
+  return <div className="gh-brand">{props.logo ? <img src={props.logo} alt={t('common.logo', { name: props.name })} /> : null}<span>{props.name}</span></div>;
 }
 
 function ProjectBrand() {
@@ -168,6 +261,17 @@ function ProjectBrand() {
 function BrandInner() {
   const fromServer = useContext(BrandingContext);
   return fromServer?.displayName ? <Brand name={fromServer.displayName} logo={fromServer.logoUrl} /> : <ProjectBrand />;
+}
+
+/** The terms / privacy line under sign-in and sign-up forms, when the project set the links. */
+export function LegalLinks() {
+  const branding = useContext(BrandingContext);
+  const t = useT();
+  const terms = branding?.termsUrl ? <a href={branding.termsUrl} target="_blank" rel="noopener noreferrer">{t('common.terms')}</a> : null;
+  const privacy = branding?.privacyUrl ? <a href={branding.privacyUrl} target="_blank" rel="noopener noreferrer">{t('common.privacy')}</a> : null;
+  if (!terms && !privacy) return null;
+  const key: MessageKey = terms && privacy ? 'common.legal' : terms ? 'common.legalTerms' : 'common.legalPrivacy';
+  return <p className="gh-muted gh-legal" data-testid="legal-links">{t.rich(key, { terms, privacy })}</p>;
 }
 
 /** The page frame: centered card with the project's logo and name, and a heading. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { act, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
+import { act, button, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { manualEnvironment } from '../sdk/env.ts';
 import { Component, Suspense, type ReactNode } from 'react';
@@ -9,6 +9,9 @@ import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts'
 import { memoryTokenStore } from '../sdk/tokens.ts';
 import type { TransportRequest } from '../sdk/transport.ts';
 import { CapabilitiesContext } from './common.tsx';
+import { Secret } from 'otpauth';
+import { totpForStep } from '../sdk/totp.ts';
+import { MFA_ATTEMPT_KEY } from '../sdk/client-app.ts';
 import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
 const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
@@ -108,25 +111,66 @@ describe('SignIn', () => {
 });
 
 describe('SignUp', () => {
-  it('reports "Passwords do not match." without calling the server', async () => {
+  it('shows the password rules before the first attempt and checks them without calling the server', async () => {
     const { app, transport } = makeApp();
     const c = await show(app, <SignUp />);
-    await waitForText(c, 'Repeat password');
+    await waitForText(c, 'Use 8 to 70 characters.');
+    const pw = input(c, 'Password');
+    assert.match(pw.getAttribute('aria-describedby') ?? '', /\S/, 'the rules describe the field');
+    assert.equal(c.querySelectorAll('input[type=password]').length, 1, 'no repeated-password field');
     await type(c, 'Email', 'new@example.com');
-    await type(c, 'Password', 'password-one');
-    await type(c, 'Repeat password', 'password-two');
+    await type(c, 'Password', 'short');
     await click(c, 'Sign up');
-    await waitForText(c, 'Passwords do not match.');
+    await waitForText(c, 'Password must be at least 8 characters long.');
     assert.equal(transport.requests.filter((r) => r.path === '/auth/password/sign-up').length, 0);
+    assert.equal(pw.getAttribute('aria-invalid'), 'true');
+    assert.equal(document.activeElement, pw, 'focus goes to the invalid field');
+  });
+
+  it('focuses the first invalid field and keeps a single alert', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Use 8 to 70 characters.');
+    await click(c, 'Sign up');
+    await waitForText(c, 'Please enter your email address.');
+    assert.equal(document.activeElement, input(c, 'Email'), 'the first invalid field, not the last');
+    assert.equal(input(c, 'Password').getAttribute('aria-invalid'), 'true');
+    assert.ok(c.querySelectorAll('[role=alert]').length <= 1, 'at most one alert');
+    const described = input(c, 'Email').getAttribute('aria-describedby')!.split(' ');
+    assert.ok(described.some((id) => c.querySelector(`[id="${id}"]`)?.textContent === 'Please enter your email address.'), 'the error is tied to its field');
+  });
+
+  it('shows a taken email at the email field, tied to it', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/password/sign-up' ? { status: 409, knownError: 'USER_EMAIL_ALREADY_EXISTS' } : undefined);
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Use 8 to 70 characters.');
+    await type(c, 'Email', 'taken@example.com');
+    await type(c, 'Password', 'long-enough-password');
+    await click(c, 'Sign up');
+    await waitForText(c, 'A user with this email address already exists.');
+    const email = input(c, 'Email');
+    assert.equal(email.getAttribute('aria-invalid'), 'true');
+    assert.equal(document.activeElement, email);
+    assert.equal(c.querySelectorAll('[role=alert]').length, 0, 'a field error, not a form alert');
+  });
+
+  it('toggles the password between hidden and shown', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <SignUp />);
+    await waitForText(c, 'Show password');
+    const toggle = button(c, 'Show password');
+    assert.equal(toggle.getAttribute('aria-pressed'), 'false');
+    await act(async () => { toggle.click(); });
+    assert.equal(input(c, 'Password').type, 'text');
+    assert.equal(toggle.getAttribute('aria-pressed'), 'true');
   });
 
   it('shows PASSWORD_TOO_SHORT with the minimum length', async () => {
     const { app } = makeApp((req) => req.path === '/auth/password/sign-up' ? { status: 400, knownError: 'PASSWORD_TOO_SHORT', json: { details: { min_length: 8 } } } : undefined);
     const c = await show(app, <SignUp />);
-    await waitForText(c, 'Repeat password');
+    await waitForText(c, 'Use 8 to 70 characters.');
     await type(c, 'Email', 'new@example.com');
-    await type(c, 'Password', 'short');
-    await type(c, 'Repeat password', 'short');
+    await type(c, 'Password', 'long-enough-password');
     await click(c, 'Sign up');
     await waitForText(c, 'Password must be at least 8 characters long.');
   });
@@ -134,10 +178,9 @@ describe('SignUp', () => {
   it('signs up with a verification callback URL and redirects', async () => {
     const { app, transport, visited } = makeApp((req) => req.path === '/auth/password/sign-up' ? { json: { ...TOKENS, is_new_user: true } } : undefined);
     const c = await show(app, <SignUp />);
-    await waitForText(c, 'Repeat password');
+    await waitForText(c, 'Use 8 to 70 characters.');
     await type(c, 'Email', 'new@example.com');
     await type(c, 'Password', 'long-enough-password');
-    await type(c, 'Repeat password', 'long-enough-password');
     await click(c, 'Sign up');
     await flush();
     const body = JSON.parse(transport.requests.find((r) => r.path === '/auth/password/sign-up')!.body!);
@@ -188,7 +231,6 @@ describe('ForgotPassword and PasswordReset', () => {
     const c = await show(app, <PasswordReset code="abc" />);
     await waitForText(c, 'New password');
     await type(c, 'New password', 'brand-new-password');
-    await type(c, 'Repeat new password', 'brand-new-password');
     await click(c, 'Reset password');
     await waitForText(c, 'Your password has been reset.');
     assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/reset')!.body!), { code: 'abc', password: 'brand-new-password' });
@@ -236,20 +278,51 @@ describe('AccountSettings', () => {
   it('keeps a failing section to itself', async () => {
     const { app } = makeApp((req) => req.path.startsWith('/emails/notification-preference') ? { status: 404, text: 'not here' } : undefined, true);
     const c = await show(app, <AccountSettings />);
-    await waitForText(c, 'failed with 404');
+    await waitForText(c, 'The request could not be completed.');
+    assert.equal(/404|failed with|notification-preference/.test(c.textContent ?? ''), false, 'no transport details');
     assert.ok(input(c, 'Display name'), 'the other sections still render');
     assert.ok(c.textContent?.includes('Try again'));
   });
 
-  it('checks the password confirmation', async () => {
-    const { app } = makeApp(undefined, true);
+  it('shows a wrong current password at that field', async () => {
+    const { app } = makeApp((req) => req.path === '/auth/password/update' ? { status: 400, knownError: 'PASSWORD_CONFIRMATION_MISMATCH' } : undefined, true);
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Current password');
     await type(c, 'Current password', 'old-password');
     await type(c, 'New password', 'new-password-1');
-    await type(c, 'Repeat new password', 'new-password-2');
     await click(c, 'Change password');
-    await waitForText(c, 'Passwords do not match.');
+    await waitForText(c, 'The current password is not correct.');
+    assert.equal(input(c, 'Current password').getAttribute('aria-invalid'), 'true');
+    assert.equal(document.activeElement, input(c, 'Current password'));
+  });
+
+  it('offers sign-out, and a way back to the app only when there is one', async () => {
+    const { app, transport, visited } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Display name');
+    const back = c.querySelector('[data-testid=back-to-app]');
+    assert.equal(back?.getAttribute('href'), '/', 'back to the app home');
+    await click(c, 'Sign out');
+    await flush();
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/auth/sessions/current'));
+    assert.equal(visited[0], '/', 'after sign-out: the app home');
+    const noApp = new ClientApp({ projectId: 'internal', transport: makeApp(undefined, true).transport, tokenStore: memoryTokenStore({ accessToken: TOKENS.access_token, refreshToken: 'rt' }), redirectMethod: 'none', urls: { handler: '/h', home: '/h/account-settings' } });
+    const c2 = await show(noApp, <AccountSettings />);
+    await waitForText(c2, 'Display name');
+    assert.equal(c2.querySelector('[data-testid=back-to-app]'), null, 'no "back to the app" without an app');
+  });
+
+  it('keeps what was typed when a background refetch fails', async () => {
+    let failMe = false;
+    const { app } = makeApp((req) => failMe && req.path === '/users/me' && req.method === 'GET' ? { status: 500, text: 'boom' } : undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Display name');
+    await type(c, 'Display name', 'Half typed');
+    failMe = true;
+    await act(async () => { await app.cache.refresh('/users/me').catch(() => {}); });
+    await flush();
+    assert.equal(input(c, 'Display name').value, 'Half typed', 'the form stays with its text');
+    assert.equal(/Something went wrong|Try again/.test(c.textContent ?? ''), false, c.textContent ?? '');
   });
 });
 
@@ -259,6 +332,24 @@ describe('UserButton', () => {
     const c = await show(app, <UserButton />);
     await waitForText(c, 'Sign in');
     assert.match(c.querySelector('a')?.getAttribute('href') ?? '', /^\/handler\/sign-in/);
+  });
+
+  it('closes the menu on Tab and on a press outside, and its spoken name includes its text', async () => {
+    const { app } = makeApp(undefined, true);
+    const c = await show(app, <UserButton showUserInfo />);
+    await waitForText(c, 'Ada');
+    const trigger = c.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement;
+    assert.equal(trigger.getAttribute('aria-label'), null, 'the name comes from the visible text');
+    assert.match(trigger.textContent ?? '', /Ada, Account menu$/, 'visible name first, then what it opens');
+    await act(async () => { trigger.click(); });
+    await flush();
+    await act(async () => { c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })); });
+    assert.equal(c.querySelector('[role=menu]'), null, 'Tab closes the menu');
+    await act(async () => { trigger.click(); });
+    await flush();
+    assert.ok(c.querySelector('[role=menu]'));
+    await act(async () => { document.body.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })); });
+    assert.equal(c.querySelector('[role=menu]'), null, 'a press outside closes the menu');
   });
 
   it('opens a keyboard menu with account settings and sign out', async () => {
@@ -346,11 +437,32 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
     assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/cli/complete')!.body!), { login_code: 'lc', refresh_token: 'rt' });
   });
 
-  it('ErrorPage shows the message and code', async () => {
+  it('ErrorPage shows a fixed message for a known code and never text from the address', async () => {
     const { app } = makeApp();
-    const c = await show(app, <ErrorPage errorCode="OUTER_OAUTH_TIMEOUT" message="The OAuth flow has timed out. Please sign in again." />);
-    await waitForText(c, 'The OAuth flow has timed out.');
+    const c = await show(app, <ErrorPage errorCode="OUTER_OAUTH_TIMEOUT" />);
+    await waitForText(c, 'The sign-in with the provider took too long.');
     assert.match(c.textContent ?? '', /OUTER_OAUTH_TIMEOUT/);
+    setUrl('/handler/error?errorCode=%3Cb%3EPHISH%3C/b%3E&message=Your%20account%20is%20locked.%20Call%20555-0100');
+    const c2 = await show(app, <ErrorPage />);
+    await waitForText(c2, 'An unknown error occurred.');
+    assert.equal(/locked|555|PHISH/.test(c2.textContent ?? ''), false, c2.textContent ?? '');
+    setUrl('/handler/error?errorCode=SOMETHING_NEW&message=Call%20us');
+    const c3 = await show(app, <ErrorPage />);
+    await waitForText(c3, 'An unknown error occurred.');
+    assert.equal(/Call us/.test(c3.textContent ?? ''), false);
+    setUrl('/handler/sign-in');
+  });
+
+  it('renders every page in the locale the app chose', async () => {
+    const { app } = makeApp();
+    const c = await show(app, <SignUp locale="de-AT" />);
+    await waitForText(c, 'Neues Konto erstellen');
+    assert.ok(input(c, 'E-Mail'));
+    await click(c, 'Registrieren');
+    await waitForText(c, 'Bitte geben Sie Ihre E-Mail-Adresse ein.');
+    assert.equal(c.querySelector('.gh-root')?.getAttribute('lang'), 'de');
+    const c2 = await show(app, <Handler path="/handler/forgot-password" locale="de" />);
+    await waitForText(c2, 'Passwort zurücksetzen');
   });
 
   it('Handler routes each sub-path, honours overrides, and shows unknown ones as not found', async () => {
@@ -374,7 +486,7 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     try {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');
-      await click(c, 'Sign in with GitHub');
+      await click(c, /Sign in with GitHub/);
       await flush();
     } finally {
       loc.assign = original;
@@ -404,12 +516,12 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     const c = await show(app, <PasskeyButton />);
     await waitForText(c, 'Sign in with a passkey');
     await click(c, 'Sign in with a passkey');
-    await waitForText(c, 'WebAuthn is not supported in this browser');
+    await waitForText(c, 'This browser does not support passkeys.');
   });
 
   it('Passkey and OAuth buttons stay hidden while the server cannot do them (hosted pages pass its capabilities)', async () => {
     const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
-    const c = await show(app, <CapabilitiesContext.Provider value={{ passkey: false, oauth: false }}><SignIn /></CapabilitiesContext.Provider>);
+    const c = await show(app, <CapabilitiesContext.Provider value={{ passkey: false, oauth: false, mfa: false }}><SignIn /></CapabilitiesContext.Provider>);
     await waitForText(c, 'Email & password');
     assert.equal(/passkey|GitHub/i.test(c.textContent ?? ''), false, c.textContent ?? '');
     assert.equal(/or continue with email/.test(c.textContent ?? ''), false, 'no separator without other methods');
@@ -430,7 +542,7 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
     setUrl('/handler/oauth-callback');
     const { app } = makeApp();
     const c = await show(app, <OAuthCallback />);
-    await waitForText(c, 'missing code or state');
+    await waitForText(c, 'The sign-in link is incomplete.');
   });
 
   it('Sign-out page: signs out and redirects home', async () => {
@@ -497,6 +609,83 @@ describe('AccountSettings passkeys', () => {
     await waitForText(c, 'You have no passkeys.');
     assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/passkeys/me/pk1'));
     await click(c, 'Add a passkey');
-    await waitForText(c, 'WebAuthn is not supported in this browser');
+    await waitForText(c, 'This browser does not support passkeys.');
+  });
+});
+
+describe('Two-factor authentication', () => {
+  const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i).padStart(2, '0')}`);
+
+  it('sends a password sign-in of a TOTP user to the MFA page with the attempt code, without tokens', async () => {
+    const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } } : undefined);
+    const c = await show(app, <SignIn />);
+    await waitForText(c, 'Email & password');
+    await type(c, 'Email', 'ada@example.com');
+    await type(c, 'Password', 'correct-horse');
+    await click(c, 'Sign in');
+    await flush();
+    assert.equal(sessionStorage.getItem(MFA_ATTEMPT_KEY), 'attempt-1');
+    assert.equal(app.session?.tokens().refreshToken ?? null, null, 'no tokens before the second factor');
+    assert.deepEqual(visited, ['/handler/mfa']);
+  });
+
+  it('completes the MFA page with a recovery code instead of a TOTP', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+    const c = await show(app, <MfaPage attemptCode="attempt" />);
+    await click(c, 'Use a recovery code');
+    await type(c, 'Recovery code', 'nope');
+    await click(c, 'Verify');
+    await waitForText(c, 'Enter one of your recovery codes');
+    assert.equal(transport.requests.filter((r) => r.path === '/auth/mfa/sign-in').length, 0);
+    await type(c, 'Recovery code', ' ABCD-efgh-jkmn-pq01 ');
+    await click(c, 'Verify');
+    await flush();
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/mfa/sign-in')!.body!), { type: 'recovery_code', recovery_code: 'ABCD-efgh-jkmn-pq01', code: 'attempt' });
+    assert.equal(app.session?.tokens().refreshToken, 'rt');
+  });
+
+  it('enrols an authenticator from a locally drawn QR code, refusing a wrong code, then shows recovery codes once', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/recovery-codes' && req.method === 'POST' ? { json: { recovery_codes: CODES } } : req.path === '/users/me' && req.method === 'PATCH' ? { json: { ...USER, requires_totp_mfa: true } } : undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Two-factor authentication is off.');
+    await click(c, 'Set up two-factor authentication');
+    const qr = c.querySelector('svg[role=img]');
+    assert.ok(qr, 'a QR code is drawn');
+    assert.ok(Number(qr.getAttribute('data-qr-modules')) >= 21);
+    assert.ok((qr.querySelector('path')?.getAttribute('d') ?? '').length > 100);
+    assert.equal(c.querySelectorAll('img').length, 0, 'no image is fetched from anywhere');
+    const base32 = c.querySelector('[data-testid=totp-secret]')!.textContent!.replace(/\s/g, '');
+    const secret = Secret.fromBase32(base32).bytes;
+    const right = await totpForStep(secret, Math.floor(Date.now() / 30_000));
+    const wrong = right === '000000' ? '111111' : '000000';
+
+    await type(c, 'Authentication code', wrong);
+    await click(c, 'Turn on');
+    await waitForText(c, 'The code is not correct.');
+    assert.equal(transport.requests.filter((r) => r.path === '/users/me' && r.method === 'PATCH').length, 0, 'nothing saved for a wrong code');
+
+    await type(c, 'Authentication code', right);
+    await click(c, 'Turn on');
+    await waitForText(c, 'Save these recovery codes');
+    const patch = transport.requests.find((r) => r.path === '/users/me' && r.method === 'PATCH')!;
+    assert.equal(Buffer.from(JSON.parse(patch.body!).totp_secret_base64, 'base64').equals(Buffer.from(secret)), true);
+    const listed = Array.from(c.querySelectorAll('[aria-label="Recovery codes"] li')).map((li) => li.textContent);
+    assert.deepEqual(listed, CODES);
+  });
+
+  it('turns TOTP off and creates new recovery codes for a user who has it on', async () => {
+    const { app, transport } = makeApp((req) => {
+      if (req.path === '/users/me' && req.method === 'GET') return { json: { ...USER, requires_totp_mfa: true } };
+      if (req.path === '/auth/mfa/recovery-codes' && req.method === 'POST') return { json: { recovery_codes: CODES } };
+      return undefined;
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Signing in asks for a code from your authenticator app.');
+    await click(c, 'Create new recovery codes');
+    await waitForText(c, CODES[9]!);
+    await click(c, 'Turn off');
+    await waitForText(c, 'Two-factor authentication is off.');
+    const patch = transport.requests.find((r) => r.path === '/users/me' && r.method === 'PATCH')!;
+    assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
   });
 });

@@ -6,8 +6,13 @@ export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OA
 export { ForgotPassword, PasswordReset } from './components/password.tsx';
 export { EmailVerification, MagicLinkCallback, OAuthCallback, SignOut, MfaPage, CliAuthConfirm, ErrorPage } from './components/callbacks.tsx';
 export { AccountSettings } from './components/account-settings.tsx';
+export { TwoFactorSettings } from './components/two-factor.tsx';
+export { QrCode } from './components/qr-code.tsx';
+export { LinkedAccounts } from './components/linked-accounts.tsx';
+export { ProviderIcon } from './components/oauth-icons.tsx';
 export { UserButton } from './components/user-button.tsx';
 export { SelectedTeamSwitcher, TeamInvitation } from './components/teams.tsx';
 export { Handler, matchHandlerRoute, DEFAULT_PAGES, type HandlerRoute } from './components/handler.tsx';
-export { BrandingContext, Root, type Branding } from './common.tsx';
+export { BrandingContext, CapabilitiesContext, Root, type Branding, type PageProps } from './common.tsx';
+export { LocaleProvider, resolveLocale, translator, useT, CATALOGUES, LOCALES, type Locale, type MessageKey, type Messages } from './i18n/index.tsx';
 export { GATEHOUSE_CSS } from './styles.ts';

@@ -22,8 +22,20 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-root :focus-visible{outline:3px solid var(--gh-accent);outline-offset:2px}
 .gh-btn{font:inherit;font-weight:600;padding:10px 14px;border-radius:8px;border:1px solid var(--gh-border);background:transparent;color:inherit;cursor:pointer}
 .gh-btn[disabled]{opacity:.6;cursor:progress}
+.gh-link{font:inherit;background:none;border:0;padding:0;color:var(--gh-accent);text-decoration:underline;cursor:pointer}
 .gh-primary{background:var(--gh-accent);color:var(--gh-accent-fg);border-color:var(--gh-accent);width:100%}
 .gh-danger{color:var(--gh-danger);border-color:var(--gh-danger)}
+.gh-password{display:flex;gap:6px;align-items:stretch}
+.gh-password .gh-input{flex:1 1 auto}
+.gh-reveal{font-size:.85rem;font-weight:600;padding:6px 10px;white-space:nowrap}
+.gh-reveal[aria-pressed=true]{background:var(--gh-bg)}
+.gh-hint{font-size:.85rem}
+.gh-provider{display:flex;align-items:center;justify-content:center;gap:10px}
+.gh-provider svg{width:20px;height:20px;flex:none}
+.gh-legal{font-size:.85rem;margin-top:12px}
+.gh-actions{display:flex;gap:12px;flex-wrap:wrap;justify-content:space-between;align-items:center;margin:-4px 0 8px}
+.gh-slot{color:var(--gh-muted)}
+.gh-sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .gh-error{color:var(--gh-danger);font-size:.92rem;margin:4px 0 12px}
 .gh-success{color:var(--gh-ok);margin:4px 0 12px}
 .gh-muted{color:var(--gh-muted);font-size:.92rem}
@@ -46,5 +58,5 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-menu [role=menuitem]{display:block;width:100%;text-align:left;font:inherit;background:none;border:none;color:inherit;padding:8px 10px;border-radius:6px;cursor:pointer}
 .gh-menu [role=menuitem]:hover,.gh-menu [role=menuitem]:focus{background:var(--gh-bg)}
 .gh-avatar{width:32px;height:32px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;background:var(--gh-accent);color:var(--gh-accent-fg);font-weight:700;overflow:hidden}
-@media (max-width:480px){.gh-card{padding:20px;border-radius:0;border-left:none;border-right:none}.gh-page{padding:0}}
+@media (max-width:480px){.gh-password{flex-wrap:wrap}.gh-card{padding:20px;border-radius:0;border-left:none;border-right:none}.gh-page{padding:0}}
 `;

@@ -73,7 +73,10 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
   }
 
   if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-  await assertDashboardSignUpAllowed(ctx, info.email ?? '');
+  // The provider callback carries no request auth, but it is the browser (client level) signing
+  // up: the dashboard's closed sign-up (internal project) applies to it as to a password sign-up.
+  const asClient: OperationContext = ctx.auth ? ctx : { ...ctx, auth: { accessType: 'client', project, branchId: 'main', user: null, token: null, viaAdminAccessToken: false } };
+  await assertDashboardSignUpAllowed(asClient, info.email);
   const user = await finishUserCreation(ctx, project, await insertNewUser(ctx, project, {
     display_name: info.displayName,
     profile_image_url: info.profileImageUrl,

@@ -43,11 +43,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 function page(query: Record<string, string | undefined>): RawReply {
   const hidden = Object.entries(query).filter(([, value]) => value !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value!)}">`).join('');
-  const buttons = DEV_IDENTITIES.map((id) => `<form method="post"><input type="hidden" name="email" value="${escapeHtml(id.email)}"><input type="hidden" name="name" value="${escapeHtml(id.name)}">${hidden}<button type="submit">Continue as ${escapeHtml(id.name)} &lt;${escapeHtml(id.email)}&gt;</button></form>`).join('');
+  const buttons = DEV_IDENTITIES.map((id) => `<form method="post" action="authorize"><input type="hidden" name="email" value="${escapeHtml(id.email)}"><input type="hidden" name="name" value="${escapeHtml(id.name)}">${hidden}<button type="submit">Continue as ${escapeHtml(id.name)} &lt;${escapeHtml(id.email)}&gt;</button></form>`).join('');
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Gatehouse development sign-in</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}form{margin:.5rem 0}button{width:100%;padding:.7rem;font-size:1rem;border:1px solid #888;border-radius:6px;background:#fff;cursor:pointer}button:focus{outline:3px solid #2563eb}label{display:block;margin-top:1.5rem}input[type=email]{width:100%;padding:.6rem;font-size:1rem;box-sizing:border-box}p{color:#444}</style></head>
 <body><main><h1>Development sign-in</h1><p>This is Gatehouse's built-in test provider. It is only available outside production mode. Pick a test identity:</p>${buttons}
-<form method="post">${hidden}<label for="email">Or any email</label><input id="email" type="email" name="email" required placeholder="someone@example.com"><button type="submit">Continue with this email</button></form></main></body></html>`;
+<form method="post" action="authorize">${hidden}<label for="email">Or any email</label><input id="email" type="email" name="email" required placeholder="someone@example.com"><button type="submit">Continue with this email</button></form></main></body></html>`;
   return { raw: true, status: 200, contentType: 'text/html; charset=utf-8', body, headers: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'" } };
 }
 

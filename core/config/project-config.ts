@@ -2,6 +2,9 @@ import * as v from 'valibot';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 
 /** The twelve social sign-in provider ids (product-spec §1). */
+/** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
+export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+
 export const OAUTH_PROVIDER_IDS = [
   'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
   'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
@@ -34,6 +37,8 @@ export interface OAuthProviderConfig {
   issuerUrl?: string;
   /** Generic providers only: the name shown on buttons (default: the id). */
   displayName?: string;
+  /** Apple only: the Bundle IDs of native apps whose identity tokens `/auth/oauth/callback/apple/native` accepts. */
+  appleBundleIds?: string[];
 }
 
 export type EmailConfig =
@@ -43,6 +48,18 @@ export type EmailConfig =
 export interface TrustedDomain {
   domain: string;
   handlerPath: string;
+}
+
+/**
+ * How the hosted pages and components look for a project (a Gatehouse extension, set in the
+ * dashboard): accent colours for light and dark mode (`#rrggbb`) and the terms-of-service and
+ * privacy-policy links shown under sign-in and sign-up. The logo is the project's `logo_url`.
+ */
+export interface BrandingConfig {
+  accentLight: string | null;
+  accentDark: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
 }
 
 /**
@@ -72,6 +89,8 @@ export interface ProjectConfig {
   requirePublishableClientKey: boolean;
   /** Users with an unverified primary email are restricted (wire-protocol §2 onboarding). */
   requireEmailVerification: boolean;
+  /** Gatehouse extension: the hosted pages' colours and legal links. */
+  branding: BrandingConfig;
 }
 
 /** Defaults of a new project (wire-protocol §2 "New-project defaults"). */
@@ -97,6 +116,7 @@ export function defaultProjectConfig(): ProjectConfig {
     emailConfig: { type: 'shared' },
     requirePublishableClientKey: false,
     requireEmailVerification: false,
+    branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
   };
 }
 
@@ -125,10 +145,12 @@ const OAuthProviderSchema = v.pipe(
     microsoft_tenant_id: v.optional(v.string()),
     issuer_url: v.optional(v.pipe(v.string(), v.url('must be a valid URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'))),
     display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+    apple_bundle_ids: v.optional(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)))),
   }),
   v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
   v.check((p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url, 'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url'),
   v.check((p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined), 'issuer_url and display_name are only for generic OpenID Connect providers'),
+  v.check((p) => p.apple_bundle_ids === undefined || p.id === 'apple', 'apple_bundle_ids is only for the apple provider'),
 );
 
 const EmailConfigSchema = v.variant('type', [
@@ -145,6 +167,15 @@ const EmailConfigSchema = v.variant('type', [
 ]);
 
 const PermissionRefSchema = v.strictObject({ id: v.string() });
+
+const HexColorSchema = v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour in the form #rrggbb')));
+const LegalUrlSchema = v.nullable(v.pipe(v.string(), v.maxLength(2048), v.regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')));
+const BrandingSchema = v.strictObject({
+  accent_color_light: v.optional(HexColorSchema),
+  accent_color_dark: v.optional(HexColorSchema),
+  terms_of_service_url: v.optional(LegalUrlSchema),
+  privacy_policy_url: v.optional(LegalUrlSchema),
+});
 
 /** The wire `config` object accepted by project create and update (every key optional). */
 export const ConfigUpdateSchema = v.strictObject({
@@ -168,6 +199,7 @@ export const ConfigUpdateSchema = v.strictObject({
   email_config: v.optional(EmailConfigSchema),
   require_publishable_client_key: v.optional(v.boolean()),
   require_email_verification: v.optional(v.boolean()),
+  branding: v.optional(BrandingSchema),
 });
 export type ConfigUpdate = v.InferOutput<typeof ConfigUpdateSchema>;
 
@@ -202,6 +234,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
     ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
     ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
+    ...(p.apple_bundle_ids !== undefined ? { appleBundleIds: p.apple_bundle_ids } : {}),
   })));
   set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
   set('emailConfig', update.email_config && (update.email_config.type === 'shared'
@@ -213,6 +246,15 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     }));
   set('requirePublishableClientKey', update.require_publishable_client_key);
   set('requireEmailVerification', update.require_email_verification);
+  if (update.branding) {
+    const b = update.branding;
+    next.branding = {
+      accentLight: b.accent_color_light === undefined ? config.branding.accentLight : b.accent_color_light?.toLowerCase() ?? null,
+      accentDark: b.accent_color_dark === undefined ? config.branding.accentDark : b.accent_color_dark?.toLowerCase() ?? null,
+      termsUrl: b.terms_of_service_url === undefined ? config.branding.termsUrl : b.terms_of_service_url,
+      privacyUrl: b.privacy_policy_url === undefined ? config.branding.privacyUrl : b.privacy_policy_url,
+    };
+  }
   return next;
 }
 
@@ -265,8 +307,9 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.microsoftTenantId !== undefined ? { microsoft_tenant_id: p.microsoftTenantId } : {}),
       ...(p.issuerUrl !== undefined ? { issuer_url: p.issuerUrl } : {}),
       ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
+      ...(p.appleBundleIds !== undefined ? { apple_bundle_ids: p.appleBundleIds } : {}),
     })),
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     email_config: config.emailConfig.type === 'shared'
       ? { type: 'shared' as const }
       : {
@@ -278,11 +321,18 @@ export function configToWire(config: ProjectConfig, projectId: string) {
         sender_name: config.emailConfig.senderName,
         sender_email: config.emailConfig.senderEmail,
       },
-    email_theme: config.emailThemeId,
+    // Never null on the wire: a project that chose no theme uses the default (as upstream reports it).
+    email_theme: config.emailThemeId ?? DEFAULT_EMAIL_THEME_ID,
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
     team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
     user_default_permissions: config.userDefaultPermissions.map((id) => ({ id })),
+    branding: {
+      accent_color_light: config.branding.accentLight,
+      accent_color_dark: config.branding.accentDark,
+      terms_of_service_url: config.branding.termsUrl,
+      privacy_policy_url: config.branding.privacyUrl,
+    },
   };
 }
 
@@ -297,7 +347,7 @@ export function configToClientWire(config: ProjectConfig) {
     client_user_deletion_enabled: config.clientUserDeletionEnabled,
     allow_user_api_keys: config.allowUserApiKeys,
     allow_team_api_keys: config.allowTeamApiKeys,
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id })),
+    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
     domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
   };
 }

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { createSource, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
+import { createSource, DisplayNameSchema, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
 
-/** `POST /internal/email-templates` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. */
+/** `POST /internal/email-templates` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
+ */
 export const createEmailTemplate = defineOperation({
   id: 'emails.createTemplate',
   method: 'POST',
@@ -16,8 +17,9 @@ export const createEmailTemplate = defineOperation({
       theme_id: ThemeIdFieldSchema,
     }),
   },
-  errors: [],
+  errors: ['REQUIRES_CUSTOM_EMAIL_SERVER'],
   async run(ctx, { body }) {
+    requireCustomEmailServer(ctx);
     const id = await createSource(ctx, 'template', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });
     return { id };
   },

@@ -1,7 +1,8 @@
+import { DEFAULT_EMAIL_THEME_ID } from '../config/project-config.ts';
 import type { BuiltInEmailKind } from './built-in.ts';
 
-/** The built-in theme's id; a project with no `email_theme` uses it. */
-export const DEFAULT_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+/** The built-in "Default Light" theme's id (upstream's); a project with no `email_theme` uses it. */
+export const DEFAULT_THEME_ID = DEFAULT_EMAIL_THEME_ID;
 
 /** TSX of the default theme: a light card layout with an optional unsubscribe link. */
 export const DEFAULT_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
@@ -24,6 +25,61 @@ export function EmailTheme({ children, unsubscribeLink }: { children: React.Reac
   );
 }
 `;
+
+/** A dark card layout (upstream's "Default Dark" id). */
+const DARK_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
+
+export function EmailTheme({ children, unsubscribeLink }: { children: React.ReactNode, unsubscribeLink?: string }) {
+  return (
+    <Html>
+      <Head />
+      <Body style={{ backgroundColor: '#0f1115', color: '#e6e6e6', fontFamily: 'Helvetica, Arial, sans-serif', padding: '24px 0' }}>
+        <Container style={{ backgroundColor: '#1b1e24', color: '#e6e6e6', borderRadius: '8px', padding: '24px', maxWidth: '560px' }}>
+          {children}
+        </Container>
+        {unsubscribeLink && (
+          <Section style={{ textAlign: 'center' }}>
+            <Text style={{ fontSize: '12px', color: '#9a9a9a' }}><Link href={unsubscribeLink} style={{ color: '#9ab8ff' }}>Unsubscribe</Link></Text>
+          </Section>
+        )}
+      </Body>
+    </Html>
+  );
+}
+`;
+
+/** A card on a colored band (upstream's "Default Colorful" id). */
+const COLORFUL_THEME_SOURCE = `import { Html, Head, Body, Container, Section, Link, Text } from '@react-email/components';
+
+export function EmailTheme({ children, unsubscribeLink }: { children: React.ReactNode, unsubscribeLink?: string }) {
+  return (
+    <Html>
+      <Head />
+      <Body style={{ backgroundColor: '#eef2ff', fontFamily: 'Helvetica, Arial, sans-serif', padding: '0 0 24px 0' }}>
+        <Section style={{ backgroundColor: '#4f46e5', height: '12px' }} />
+        <Container style={{ backgroundColor: '#ffffff', borderRadius: '12px', padding: '24px', maxWidth: '560px', marginTop: '24px', borderTop: '4px solid #ec4899' }}>
+          {children}
+        </Container>
+        {unsubscribeLink && (
+          <Section style={{ textAlign: 'center' }}>
+            <Text style={{ fontSize: '12px', color: '#6b7280' }}><Link href={unsubscribeLink}>Unsubscribe</Link></Text>
+          </Section>
+        )}
+      </Body>
+    </Html>
+  );
+}
+`;
+
+/**
+ * The built-in themes every project has, with upstream's ids and names (stack-shared
+ * `helpers/emails.ts` `DEFAULT_EMAIL_THEMES`); the sources are Gatehouse's own.
+ */
+export const DEFAULT_THEMES: ReadonlyArray<{ id: string; displayName: string; source: string }> = [
+  { id: DEFAULT_EMAIL_THEME_ID, displayName: 'Default Light', source: DEFAULT_THEME_SOURCE },
+  { id: 'a0172b5d-cff0-463b-83bb-85124697373a', displayName: 'Default Dark', source: DARK_THEME_SOURCE },
+  { id: 'c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f', displayName: 'Default Colorful', source: COLORFUL_THEME_SOURCE },
+];
 
 function template(subject: string, heading: string, lines: string[], button: string | null, linkVar: string | null): string {
   return `import { Heading, Text, Button, Section } from '@react-email/components';

@@ -1,9 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
-import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
+import { removeSource, SourceIdParamsSchema, requireCustomEmailServer } from './source-crud.ts';
 
 /**
  * `DELETE /internal/email-templates/{id}` (admin) → `{}` (upstream's body). Deleting an override of a built-in default
  * restores the default; a default itself cannot be deleted (400 text).
+ * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
  */
 export const deleteEmailTemplate = defineOperation({
   id: 'emails.deleteTemplate',
@@ -12,8 +13,9 @@ export const deleteEmailTemplate = defineOperation({
   summary: 'Delete an email template.',
   access: ['admin'],
   input: { params: SourceIdParamsSchema },
-  errors: [],
+  errors: ['REQUIRES_CUSTOM_EMAIL_SERVER'],
   async run(ctx, { params }) {
+    requireCustomEmailServer(ctx);
     await removeSource(ctx, 'template', ctx.auth.project.id, params.id, ctx.auth.project.config.emailThemeId);
     return {};
   },

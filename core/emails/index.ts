@@ -1,6 +1,7 @@
+
 export { enqueueEmail, type OutgoingEmail } from './outbox.ts';
 export { sendBuiltInEmail, renderBuiltInEmail } from './send-built-in.ts';
-export { linkWithCode, BUILT_IN_EMAIL_KINDS, type BuiltInEmailKind } from './built-in.ts';
+export { linkWithCode, escapeHtml, BUILT_IN_EMAIL_KINDS, type BuiltInEmailKind } from './built-in.ts';
 export { assertCallbackUrlTrusted } from './callback-url.ts';
 export { startEmailWorker, stopEmailWorker, kickEmailWorker, emailWorkerIdle } from './worker.ts';
 export { renderInSandbox, type RenderInput, type RenderedEmail } from './sandbox.ts';
@@ -26,3 +27,5 @@ export { createEmailDraft } from './create-email-draft.ts';
 export { getEmailDraft } from './get-email-draft.ts';
 export { updateEmailDraft } from './update-email-draft.ts';
 export { deleteEmailDraft } from './delete-email-draft.ts';
+
+export { checkEmailThemeSetting } from './theme-setting.ts';

@@ -3,6 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { findTemplate, findTheme, resolveTheme } from './sources.ts';
+import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 
 /**
  * `POST /emails/render-email` (admin) `{theme_id? | theme_tsx_source?, template_id? |
@@ -10,8 +11,9 @@ import { findTemplate, findTheme, resolveTheme } from './sources.ts';
  * rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the project's
  * theme is the default. Template props: `{user: {displayName: "John Doe"}, project, variables}`.
  *
- * Errors: EMAIL_RENDERING_ERROR `{error}` with the compiler's or runtime's message; 404 text for an
- * unknown theme or template id.
+ * Errors: EMAIL_RENDERING_ERROR `{error}` with the compiler's or runtime's message; 400 text "No
+ * theme found with given id" / "No template found with given id" for an unknown id (upstream
+ * `emails/render-email/route.tsx`); SCHEMA_ERROR for a `theme_id` that is not a UUID, null or false.
  */
 export const renderEmail = defineOperation({
   id: 'emails.renderEmail',
@@ -21,11 +23,11 @@ export const renderEmail = defineOperation({
   access: ['admin'],
   input: {
     body: v.strictObject({
-      theme_id: v.optional(v.nullable(v.union([v.string(), v.literal(false)]))),
+      theme_id: ThemeIdFieldSchema,
       theme_tsx_source: v.optional(v.string()),
       template_id: v.optional(v.string()),
       template_tsx_source: v.optional(v.string()),
-      variables: v.optional(v.record(v.string(), v.unknown())),
+      variables: VariablesSchema,
       editable_markers: v.optional(v.boolean()),
       preview_mode: v.optional(v.boolean()),
     }),
@@ -38,14 +40,14 @@ export const renderEmail = defineOperation({
     else if (body.theme_id === false) themeSource = null;
     else if (body.theme_id) {
       const theme = await findTheme(ctx.db, project.id, body.theme_id);
-      if (!theme) throw new StatusError(404, 'Email theme not found.');
+      if (!theme) throw new StatusError(400, 'No theme found with given id');
       themeSource = theme.tsxSource;
-    } else themeSource = (await resolveTheme(ctx.db, project)).tsxSource;
+    } else themeSource = (await resolveTheme(ctx.db, project))?.tsxSource ?? null;
     let templateSource: string;
     if (body.template_tsx_source !== undefined) templateSource = body.template_tsx_source;
     else if (body.template_id !== undefined) {
       const template = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!template) throw new StatusError(404, 'Email template not found.');
+      if (!template) throw new StatusError(400, 'No template found with given id');
       templateSource = template.tsxSource;
     } else {
       templateSource = 'export function EmailTemplate() { return <p>Preview</p>; }';
@@ -53,7 +55,7 @@ export const renderEmail = defineOperation({
     const out = await renderInSandbox({
       themeSource, templateSource,
       props: { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-    });
+    }, project.id);
     return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
   },
 });

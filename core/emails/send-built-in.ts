@@ -36,9 +36,9 @@ export async function sendBuiltInEmail(
     const theme = await resolveTheme(ctx.db, project, template.themeId);
     const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
     const rendered = await renderInSandbox({
-      themeSource: theme.tsxSource, templateSource: template.tsxSource,
+      themeSource: theme?.tsxSource ?? null, templateSource: template.tsxSource,
       props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
-    });
+    }, project.id);
     email = { subject: rendered.subject ?? builtInSubject(input.kind, vars), html: rendered.html, text: renderBuiltInEmail(input.kind, vars).text };
   } catch (error) {
     ctx.runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');

@@ -7,18 +7,24 @@ import { findCategory, usersAccepting } from '../notifications/index.ts';
 import { enqueueEmail } from './outbox.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { findDraft, findTemplate, resolveTheme } from './sources.ts';
+import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 import { findRecipients } from './queries.ts';
 import { updateSource } from './queries.ts';
 
 /**
- * `POST /emails/send-email` (server) `{user_ids | all_users, html + subject | template_id |
+ * `POST /emails/send-email` (server) `{user_ids | all_users, html (+ subject) | template_id |
  * draft_id, variables?, theme_id?, notification_category_name?}` → `{results: [{user_id,
- * user_email}]}` (spec §3 Email). Renders per user in the sandbox (template props `{user,
- * project, variables}`), skips users without a primary email or who disabled the category
- * (transactional categories cannot be disabled), and queues everything in one transaction.
+ * user_email?}]}` (spec §3 Email; upstream `emails/send-email/route.tsx`). Renders per user in the
+ * sandbox (template props `{user, project, variables}`) and queues everything in one transaction.
+ * Every requested user is listed: `user_email` is absent for a user without a primary email (no
+ * email is sent), and a user who turned the category off is listed but not sent to (transactional
+ * categories cannot be turned off). `theme_id: false` renders without a theme.
  *
- * Errors: SCHEMA_ERROR for a bad combination of fields; EMAIL_RENDERING_ERROR; USER_ID_DOES_NOT_EXIST
- * for an unknown user id; 404 text for an unknown template, draft or notification category.
+ * Errors: REQUIRES_CUSTOM_EMAIL_SERVER on the shared email server (custom emails need the
+ * project's own SMTP); SCHEMA_ERROR for a bad combination of fields or a bad `theme_id` /
+ * `variables`; EMAIL_RENDERING_ERROR; USER_ID_DOES_NOT_EXIST for an unknown user id; 400 text "No
+ * template found with given template_id" / "No draft found with given draft_id" / "Notification
+ * category not found with given name", as upstream.
  */
 export const sendEmail = defineOperation({
   id: 'emails.sendEmail',
@@ -30,45 +36,47 @@ export const sendEmail = defineOperation({
     body: v.strictObject({
       user_ids: v.optional(v.array(UuidSchema)),
       all_users: v.optional(v.boolean()),
-      theme_id: v.optional(v.nullable(v.union([v.string(), v.literal(false)]))),
+      theme_id: ThemeIdFieldSchema,
       html: v.optional(v.string()),
       subject: v.optional(v.string()),
       notification_category_name: v.optional(v.string()),
       template_id: v.optional(v.string()),
-      variables: v.optional(v.record(v.string(), v.unknown())),
+      variables: VariablesSchema,
       draft_id: v.optional(v.string()),
     }),
   },
-  errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST'],
+  errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST', 'REQUIRES_CUSTOM_EMAIL_SERVER'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const path = '/api/v1/emails/send-email';
-    if ((body.user_ids === undefined) === (body.all_users !== true)) throw schemaError('POST', path, ['body must contain exactly one of user_ids or all_users']);
+    if (project.config.emailConfig.type === 'shared') throw new KnownError('REQUIRES_CUSTOM_EMAIL_SERVER');
+    if ((body.user_ids === undefined) === (body.all_users !== true)) throw new KnownError('SCHEMA_ERROR', { message: 'Exactly one of user_ids or all_users must be provided' });
     const sources = [body.html !== undefined, body.template_id !== undefined, body.draft_id !== undefined].filter(Boolean).length;
     if (sources !== 1) throw schemaError('POST', path, ['body must contain exactly one of html, template_id or draft_id']);
-    if (body.html !== undefined && !body.subject) throw schemaError('POST', path, ['body.subject must be defined when html is given']);
 
     let templateSource: string | null = null;
-    let templateThemeId: string | null = null;
+    let templateThemeId: string | null | false = null;
     if (body.template_id !== undefined) {
       const t = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!t) throw new StatusError(404, 'Email template not found.');
+      if (!t) throw new StatusError(400, 'No template found with given template_id');
       templateSource = t.tsxSource;
       templateThemeId = t.themeId;
     } else if (body.draft_id !== undefined) {
       const d = await findDraft(ctx.db, project.id, body.draft_id);
-      if (!d) throw new StatusError(404, 'Email draft not found.');
+      if (!d) throw new StatusError(400, 'No draft found with given draft_id');
       templateSource = d.tsxSource;
       templateThemeId = d.themeId;
     }
-    const themeSource = body.theme_id === false ? null : (await resolveTheme(ctx.db, project, body.theme_id ?? templateThemeId)).tsxSource;
+    const themeSource = (await resolveTheme(ctx.db, project, body.theme_id === undefined || body.theme_id === null ? templateThemeId : body.theme_id))?.tsxSource ?? null;
+    if (body.notification_category_name !== undefined && !findCategory(body.notification_category_name)) {
+      throw new StatusError(400, 'Notification category not found with given name');
+    }
 
     const recipients = await findRecipients(ctx.db, project.id, body.all_users ? null : [...new Set(body.user_ids)]);
-    if (body.user_ids) {
-      const found = new Set(recipients.map((r) => r.id));
-      const missing = body.user_ids.find((id) => !found.has(id));
-      if (missing) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: missing });
-    }
+    const byId = new Map(recipients.map((r) => [r.id, r]));
+    const requested = body.user_ids ?? recipients.map((r) => r.id);
+    const missing = requested.find((id) => !byId.has(id));
+    if (missing) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: missing });
 
     const rendered: Array<{ userId: string; email: string; subject: string; html: string; category: string }> = [];
     for (const r of recipients) {
@@ -76,7 +84,7 @@ export const sendEmail = defineOperation({
       const out = await renderInSandbox({
         themeSource, templateSource, html: body.html ?? null,
         props: { user: { displayName: r.display_name }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-      });
+      }, project.id);
       const subject = body.subject ?? out.subject ?? '';
       const category = body.notification_category_name ?? out.notificationCategory ?? 'Transactional';
       rendered.push({ userId: r.id, email: r.primary_email, subject, html: out.html, category });
@@ -85,7 +93,7 @@ export const sendEmail = defineOperation({
     const accepted = new Set<string>();
     for (const name of categoryNames) {
       const category = findCategory(name);
-      if (!category) throw new StatusError(404, `Notification category ${name} not found.`);
+      if (!category) throw new StatusError(400, 'Notification category not found with given name');
       const ids = rendered.filter((r) => r.category === name).map((r) => r.userId);
       for (const id of await usersAccepting(ctx.db, project.id, ids, category)) accepted.add(`${name}:${id}`);
     }
@@ -96,6 +104,11 @@ export const sendEmail = defineOperation({
       }
       if (body.draft_id !== undefined) await updateSource(tx.db, 'email_drafts', project.id, body.draft_id, { sent_at: tx.now });
     });
-    return { results: toSend.map((r) => ({ user_id: r.userId, user_email: r.email })) };
+    return {
+      results: requested.map((id) => {
+        const email = byId.get(id)?.primary_email;
+        return email ? { user_id: id, user_email: email } : { user_id: id };
+      }),
+    };
   },
 });

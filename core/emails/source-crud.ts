@@ -1,11 +1,12 @@
 import * as v from 'valibot';
-import { StatusError } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { uuid } from '../lib/random.ts';
+import { UuidSchema } from '../lib/schemas.ts';
 import { deleteSource, findSource, insertSource, updateSource, type EmailSourceTable } from './queries.ts';
 import { renderInSandbox } from './sandbox.ts';
-import { findDraft, findTemplate, findTheme, resolveTheme, type EmailSource } from './sources.ts';
-import { DEFAULT_TEMPLATES, DEFAULT_THEME_ID, DEFAULT_THEME_SOURCE } from './defaults.ts';
+import { findDraft, findTemplate, findTheme, resolveTheme, themeIdToColumn, type EmailSource } from './sources.ts';
+import { DEFAULT_TEMPLATES, DEFAULT_THEME_ID, DEFAULT_THEME_SOURCE, DEFAULT_THEMES } from './defaults.ts';
 
 /** Shared pieces of the theme, template and draft operations (admin, `/internal/email-*`). */
 
@@ -54,29 +55,29 @@ export async function getSourceOrThrow(ctx: OperationContext, kind: SourceKind, 
 }
 
 /** Creates a row with the starter source (or `tsxSource`) and returns its id. */
-export async function createSource(ctx: OperationContext, kind: SourceKind, projectId: string, fields: { displayName: string; tsxSource?: string; themeId?: string | null }): Promise<string> {
+export async function createSource(ctx: OperationContext, kind: SourceKind, projectId: string, fields: { displayName: string; tsxSource?: string; themeId?: string | null | false }): Promise<string> {
   const id = uuid();
   await insertSource(ctx.db, TABLE[kind], {
     project_id: projectId, id, display_name: fields.displayName, tsx_source: fields.tsxSource ?? STARTER[kind],
-    theme_id: fields.themeId ?? null, sent_at: null, created_at: ctx.now,
+    theme_id: themeIdToColumn(fields.themeId ?? null), sent_at: null, created_at: ctx.now,
   });
   return id;
 }
 
 /** Applies changes; a built-in default is copied into a row (an override) on its first change. */
-export async function saveSource(ctx: OperationContext, kind: SourceKind, projectId: string, current: EmailSource, changes: { displayName?: string; tsxSource?: string; themeId?: string | null }): Promise<void> {
+export async function saveSource(ctx: OperationContext, kind: SourceKind, projectId: string, current: EmailSource, changes: { displayName?: string; tsxSource?: string; themeId?: string | null | false }): Promise<void> {
   const table = TABLE[kind];
   if (!(await findSource(ctx.db, table, projectId, current.id))) {
     await insertSource(ctx.db, table, {
       project_id: projectId, id: current.id, display_name: changes.displayName ?? current.displayName, tsx_source: changes.tsxSource ?? current.tsxSource,
-      theme_id: changes.themeId === undefined ? current.themeId : changes.themeId, sent_at: null, created_at: ctx.now,
+      theme_id: themeIdToColumn(changes.themeId === undefined ? current.themeId : changes.themeId), sent_at: null, created_at: ctx.now,
     });
     return;
   }
   await updateSource(ctx.db, table, projectId, current.id, {
     ...(changes.displayName !== undefined ? { display_name: changes.displayName } : {}),
     ...(changes.tsxSource !== undefined ? { tsx_source: changes.tsxSource } : {}),
-    ...(changes.themeId !== undefined ? { theme_id: changes.themeId } : {}),
+    ...(changes.themeId !== undefined ? { theme_id: themeIdToColumn(changes.themeId) } : {}),
   });
 }
 
@@ -88,20 +89,39 @@ export async function removeSource(ctx: OperationContext, kind: SourceKind, proj
   if (kind === 'theme' && (id === (currentThemeId ?? DEFAULT_THEME_ID))) throw new StatusError(400, 'The project\'s current email theme cannot be deleted.');
   const deleted = await deleteSource(ctx.db, TABLE[kind], projectId, id);
   if (deleted) return;
-  const isDefault = (kind === 'theme' && id === DEFAULT_THEME_ID) || (kind === 'template' && Object.values(DEFAULT_TEMPLATES).some((t) => t.id === id));
+  const isDefault = (kind === 'theme' && DEFAULT_THEMES.some((t) => t.id === id)) || (kind === 'template' && Object.values(DEFAULT_TEMPLATES).some((t) => t.id === id));
   if (isDefault) throw new StatusError(400, `A built-in ${LABEL[kind].toLowerCase()} cannot be deleted.`);
   throw new StatusError(404, `${LABEL[kind]} not found.`);
 }
 
 /** Renders a template or theme once with sample props, to refuse broken TSX on save (EMAIL_RENDERING_ERROR). */
-export async function validateRender(ctx: OperationContext, kind: SourceKind, tsxSource: string, themeId: string | null): Promise<string> {
+export async function validateRender(ctx: OperationContext, kind: SourceKind, tsxSource: string, themeId: string | null | false): Promise<string> {
   const project = ctx.auth!.project;
   const props = { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: {} };
   if (kind === 'theme') {
-    return (await renderInSandbox({ themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props })).html;
+    return (await renderInSandbox({ themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props }, project.id)).html;
   }
   const theme = await resolveTheme(ctx.db, project, themeId);
-  return (await renderInSandbox({ themeSource: theme.tsxSource, templateSource: tsxSource, props })).html;
+  return (await renderInSandbox({ themeSource: theme?.tsxSource ?? null, templateSource: tsxSource, props }, project.id)).html;
 }
 
-export const ThemeIdFieldSchema = v.optional(v.nullable(v.string()));
+/**
+ * `theme_id` of templates, drafts and sends: a theme's UUID, `null` (the project's theme) or
+ * `false` (no theme), as upstream's schema; anything else is a SCHEMA_ERROR.
+ */
+/**
+ * Custom templates need the project's own SMTP server: on the shared server upstream refuses to
+ * create, change or delete them (REQUIRES_CUSTOM_EMAIL_SERVER), and so does Gatehouse, which keeps
+ * the operator's shared server to the built-in emails.
+ */
+export function requireCustomEmailServer(ctx: OperationContext): void {
+  if (ctx.auth!.project.config.emailConfig.type === 'shared') throw new KnownError('REQUIRES_CUSTOM_EMAIL_SERVER');
+}
+
+/** Template `variables`: a JSON object (an array or a scalar is a SCHEMA_ERROR). */
+export const VariablesSchema = v.optional(v.custom<Record<string, unknown>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+  'must be an object',
+));
+
+export const ThemeIdFieldSchema = v.optional(v.nullable(v.union([UuidSchema, v.literal(false)], 'must be a theme id (UUID), null or false')));

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
-import { DEFAULT_TEMPLATES, DEFAULT_THEME_ID } from './defaults.ts';
+import { DEFAULT_TEMPLATES, DEFAULT_THEME_ID, DEFAULT_THEMES } from './defaults.ts';
+
+/** A project SMTP server (unreachable; nothing is sent here): custom templates need one. */
+const OWN_SMTP = { email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } };
 
 const hostile: Record<string, string> = {
   'require(\'fs\')': `const fs = require('fs'); export function EmailTemplate() { return <p>{String(fs.readFileSync('/etc/passwd'))}</p>; }`,
@@ -53,11 +56,14 @@ export function EmailTemplate({ user, project, variables }: { user: any; project
     assert.match(res.body.details.error, /\d+:\d+: /);
   });
 
-  it('lists the default theme and built-in templates and overrides a template', async () => {
+  it('lists the default themes and built-in templates and overrides a template', async () => {
     const server = get();
-    const { admin, client, server: srv } = await createProject(server);
+    const { admin, client, server: srv } = await createProject(server, OWN_SMTP);
     const themes = await api(server, 'GET', '/internal/email-themes', admin);
-    assert.deepEqual(themes.body.themes.map((t: { id: string }) => t.id), [DEFAULT_THEME_ID]);
+    assert.deepEqual(themes.body.themes.map((t: { id: string; display_name: string }) => [t.id, t.display_name]), [
+      [DEFAULT_THEME_ID, 'Default Light'], ['a0172b5d-cff0-463b-83bb-85124697373a', 'Default Dark'], ['c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f', 'Default Colorful'],
+    ]);
+    assert.equal(DEFAULT_THEMES.length, 3);
     const templates = await api(server, 'GET', '/internal/email-templates', admin);
     assert.deepEqual(templates.body.templates.map((t: { id: string }) => t.id).sort(), Object.values(DEFAULT_TEMPLATES).map((t) => t.id).sort());
     for (const t of templates.body.templates) {
@@ -86,7 +92,7 @@ export function EmailTemplate({ user, project, variables }: { user: any; project
 
   it('creates, updates and deletes themes, templates and drafts', async () => {
     const server = get();
-    const { admin } = await createProject(server);
+    const { admin } = await createProject(server, OWN_SMTP);
     const theme = await api(server, 'POST', '/internal/email-themes', admin, { display_name: 'Dark' });
     assert.equal(theme.status, 200, theme.text);
     const darkSource = `export function EmailTheme({ children }) { return <html><body style={{ backgroundColor: '#000' }}>{children}</body></html>; }`;

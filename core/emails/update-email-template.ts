@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender, ThemeIdFieldSchema } from './source-crud.ts';
+import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
 
 /**
  * `PATCH /internal/email-templates/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
  * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
+ * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
  */
 export const updateEmailTemplate = defineOperation({
   id: 'emails.updateTemplate',
@@ -20,8 +21,9 @@ export const updateEmailTemplate = defineOperation({
       theme_id: ThemeIdFieldSchema,
     }),
   },
-  errors: ['EMAIL_RENDERING_ERROR'],
+  errors: ['REQUIRES_CUSTOM_EMAIL_SERVER', 'EMAIL_RENDERING_ERROR'],
   async run(ctx, { params, body }) {
+    requireCustomEmailServer(ctx);
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'template', project.id, params.id);
     const html = body.tsx_source !== undefined ? await validateRender(ctx, 'template', body.tsx_source, (body.theme_id === undefined ? current.themeId : body.theme_id)) : null;

@@ -144,6 +144,8 @@ export const errorCatalogue = {
   INVALID_AUTHORIZATION_CODE: entry(400, 'The given authorization code is invalid.'),
   INVALID_SHARED_OAUTH_PROVIDER_ID: entry(400, (d) => `The shared OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
   INVALID_STANDARD_OAUTH_PROVIDER_ID: entry(400, (d) => `The standard OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
+  APPLE_BUNDLE_ID_NOT_CONFIGURED: entry(400, "Apple Sign In is enabled, but no Bundle IDs are configured. Add your app's Bundle ID to the Apple provider (apple_bundle_ids) on the Gatehouse dashboard."),
+  INVALID_APPLE_CREDENTIALS: entry(400, 'The Apple Sign In credentials could not be verified. Please try signing in again.'),
 
   // ── CLI login ──────────────────────────────────────────────────────────────────────────
   INVALID_POLLING_CODE: entry(400, 'The polling code is invalid or does not exist.'),
@@ -170,6 +172,10 @@ export const errorCatalogue = {
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not contain a key with hash ${String(d.hashed_key)}.`, ['store_id', 'hashed_key']),
   WORKFLOW_TOKEN_DOES_NOT_EXIST: entry(400, 'Workflow token does not exist.'),
   WORKFLOW_TOKEN_EXPIRED: entry(400, 'Workflow token expired.'),
+
+  // ── Webhooks (Gatehouse extension: Stack Auth delegates endpoints to Svix) ─────────────
+  WEBHOOK_ENDPOINT_NOT_FOUND: entry(404, (d) => `Webhook endpoint ${String(d.endpoint_id)} not found.`, ['endpoint_id']),
+  WEBHOOK_MESSAGE_NOT_FOUND: entry(404, (d) => `Webhook message ${String(d.message_id)} was never sent to this endpoint.`, ['message_id']),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every known error code. */

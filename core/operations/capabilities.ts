@@ -12,12 +12,15 @@ export interface ServerCapabilities {
   passkey: boolean;
   /** OAuth sign-in (`GET /auth/oauth/authorize/:provider_id`, wire-protocol OAuth section). */
   oauth: boolean;
+  /** Two-factor sign-in with TOTP (`POST /auth/mfa/sign-in`, product-spec §4). */
+  mfa: boolean;
 }
 
 /** The route whose presence turns each capability on (method and path as registered). */
 export const CAPABILITY_ROUTES: Record<keyof ServerCapabilities, { method: string; path: string }> = {
   passkey: { method: 'POST', path: '/auth/passkey/initiate-passkey-authentication' },
   oauth: { method: 'GET', path: '/auth/oauth/authorize/:provider_id' },
+  mfa: { method: 'POST', path: '/auth/mfa/sign-in' },
 };
 
 /** The capabilities of a server running `operations`. */
@@ -25,5 +28,5 @@ export function serverCapabilities(operations: readonly AnyOperation[]): ServerC
   // Parameter names do not matter: `/authorize/:provider_id` and `/authorize/:provider` both count.
   const shape = (path: string) => path.replace(/:[A-Za-z_]+/g, ':');
   const has = (r: { method: string; path: string }) => operations.some((op) => op.method === r.method && shape(op.path) === shape(r.path));
-  return { passkey: has(CAPABILITY_ROUTES.passkey), oauth: has(CAPABILITY_ROUTES.oauth) };
+  return { passkey: has(CAPABILITY_ROUTES.passkey), oauth: has(CAPABILITY_ROUTES.oauth), mfa: has(CAPABILITY_ROUTES.mfa) };
 }

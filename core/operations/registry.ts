@@ -15,6 +15,7 @@ import * as notifications from '../notifications/index.ts';
 import * as authPassword from '../auth-password/operations.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
+import * as webhooks from '../webhooks/index.ts';
 // mfa
 import * as mfa from '../mfa/index.ts';
 // cli-auth
@@ -59,6 +60,10 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
   emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
+  // webhooks (issue 17)
+  webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
+  webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
+  webhooks.sendTestWebhook, webhooks.svixToken,
   // mfa
   mfa.signInWithMfa, mfa.checkMfaAttemptCode, mfa.createRecoveryCodes, mfa.getRecoveryCodeStatus,
   // cli-auth
@@ -67,7 +72,7 @@ export const operations: readonly AnyOperation[] = [
   passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
   passkeys.listPasskeys, passkeys.deletePasskey,
   // auth-oauth (issue 15)
-  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize,
+  authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize, authOauth.appleNativeSignIn,
   authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
   authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
   connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,

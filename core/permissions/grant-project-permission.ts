@@ -4,6 +4,7 @@ import { getUser } from '../users/index.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `POST /project-permissions/{user_id}/{permission_id}` (server) → 201 `{id, user_id}`. Errors:
@@ -25,6 +26,7 @@ export const grantProjectPermission = defineOperation({
       await getUser(tx.db, projectId, userId);
       await checkGrantable(tx.db, projectId, 'project', params.permission_id);
       await insertProjectGrant(tx.db, projectId, userId, params.permission_id, tx.now);
+      await emitWebhookEvent(tx, projectId, 'project_permission.created', { id: params.permission_id, user_id: userId });
       return { id: params.permission_id, user_id: userId };
     });
   },

@@ -5,6 +5,7 @@ import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertTeamGrant } from './queries.ts';
 import { TeamGrantParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `POST /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → 201 `{id, user_id, team_id}`.
@@ -29,6 +30,7 @@ export const grantTeamPermission = defineOperation({
       }
       await checkGrantable(tx.db, projectId, 'team', params.permission_id);
       await insertTeamGrant(tx.db, projectId, params.team_id, userId, params.permission_id, tx.now);
+      await emitWebhookEvent(tx, projectId, 'team_permission.created', { id: params.permission_id, user_id: userId, team_id: params.team_id });
       return { id: params.permission_id, user_id: userId, team_id: params.team_id };
     });
   },

@@ -5,6 +5,7 @@ import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { deleteProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `DELETE /project-permissions/{user_id}/{permission_id}` (server) → `{success: true}`. Errors:
@@ -27,6 +28,7 @@ export const revokeProjectPermission = defineOperation({
       if (!(await deleteProjectGrant(tx.db, projectId, userId, params.permission_id))) {
         throw new KnownError('PROJECT_PERMISSION_REQUIRED', { user_id: userId, permission_id: params.permission_id });
       }
+      await emitWebhookEvent(tx, projectId, 'project_permission.deleted', { id: params.permission_id, user_id: userId });
     });
     return success;
   },

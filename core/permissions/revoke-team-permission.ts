@@ -5,6 +5,7 @@ import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { deleteTeamGrant } from './queries.ts';
 import { TeamGrantParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → `{success: true}`.
@@ -27,6 +28,7 @@ export const revokeTeamPermission = defineOperation({
       if (!(await deleteTeamGrant(tx.db, projectId, params.team_id, userId, params.permission_id))) {
         throw new KnownError('TEAM_PERMISSION_NOT_FOUND', { team_id: params.team_id, user_id: userId, permission_id: params.permission_id });
       }
+      await emitWebhookEvent(tx, projectId, 'team_permission.deleted', { id: params.permission_id, user_id: userId, team_id: params.team_id });
     });
     return success;
   },

@@ -7,7 +7,7 @@ import { isTeamMember } from '../team-membership/index.ts';
 import { ProjectCreateSchema } from './schemas.ts';
 import { applyProjectUpdate } from './apply-update.ts';
 import { insertProject, type Project } from './queries.ts';
-import { runProjectCreatedHooks } from './lifecycle.ts';
+import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject } from './wire.ts';
 
@@ -48,6 +48,7 @@ export const createProject = defineOperation({
     const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
     const project = applyProjectUpdate(blank, update, 'POST', '/api/v1/internal/projects');
     await ctx.transaction(async (tx) => {
+      await runProjectConfigChecks(tx, project);
       await insertProject(tx.db, project);
       await runProjectCreatedHooks(tx, project);
     });

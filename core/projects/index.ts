@@ -4,6 +4,6 @@
  * helpers never pulls in the operations and their imports (permissions, teams), which would close
  * import cycles.
  */
-export { runProjectCreatedHooks } from './lifecycle.ts';
+export { runProjectCreatedHooks, runProjectConfigChecks } from './lifecycle.ts';
 export { findProject, updateProject, type Project } from './queries.ts';
 export { toAdminProject, toClientProject } from './wire.ts';

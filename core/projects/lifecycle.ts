@@ -9,3 +9,13 @@ import type { Project } from './queries.ts';
 export async function runProjectCreatedHooks(ctx: OperationContext, project: Project): Promise<void> {
   for (const hook of ctx.runtime.hooks.projectCreated) await hook(ctx, project);
 }
+
+/**
+ * Runs the checks of a project's new settings that need another domain's data (wired in
+ * core/hooks.ts, e.g. the email domain refuses an `email_theme` that names no theme), inside the
+ * transaction of project create and update, before the change is stored; a check throws to
+ * refuse it.
+ */
+export async function runProjectConfigChecks(ctx: OperationContext, next: Project): Promise<void> {
+  for (const check of ctx.runtime.hooks.projectConfigCheck) await check(ctx, next);
+}

@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { ProjectUpdateSchema } from './schemas.ts';
 import { applyProjectUpdate } from './apply-update.ts';
+import { runProjectConfigChecks } from './lifecycle.ts';
 import { findProject, updateProject } from './queries.ts';
 import { toAdminProject } from './wire.ts';
 
@@ -20,6 +21,7 @@ export const updateCurrentProject = defineOperation({
     return ctx.transaction(async (tx) => {
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
       const next = applyProjectUpdate(current, body, 'PATCH', '/api/v1/internal/projects/current');
+      await runProjectConfigChecks(tx, next);
       await updateProject(tx.db, next);
       return toAdminProject(next);
     });

@@ -27,6 +27,10 @@ export interface Database {
   email_themes: EmailSourcesTable;
   email_templates: EmailSourcesTable;
   email_drafts: EmailSourcesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   // mfa, cli-auth (0006)
   totp_used_steps: TotpUsedStepsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
@@ -272,6 +276,61 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   manually_revoked_at: number | null;
+}
+
+/** A project's webhook endpoint (core/webhooks). The signing secret is sealed with a server-derived key. */
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  description: string;
+  /** JSON array of subscribed event types, or null for every type. */
+  event_types: string | null;
+  enabled: Bool;
+  /** `whsec_…` sealed with AES-256-GCM (core/lib/secret-box.ts). */
+  secret_sealed: string;
+  disabled_reason: string | null;
+  /** Deliveries that failed for good in a row; reset by any success. */
+  consecutive_failures: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event, written in the transaction of the change; its id is the `webhook-id` / `svix-id`. */
+export interface WebhookMessagesTable {
+  id: string;
+  project_id: string;
+  event_type: string;
+  /** JSON `{type, data}` exactly as sent. */
+  payload: string;
+  created_at: number;
+}
+
+/** One message to one endpoint: `pending` (with its next due time), `succeeded` or `failed`. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  project_id: string;
+  endpoint_id: string;
+  message_id: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: number | null;
+  /** Lease of the process sending it (epoch ms). */
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The log of every delivery attempt. */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  project_id: string;
+  attempted_at: number;
+  status_code: number | null;
+  response_excerpt: string | null;
+  duration_ms: number;
+  error: string | null;
 }
 
 /** An OAuth flow in flight towards a provider (migration 0013). */

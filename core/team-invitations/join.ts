@@ -8,6 +8,7 @@ import type { Project } from '../projects/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { findTeam, findTeamMember, insertTeamMember, type TeamRow } from '../teams/index.ts';
 import { grantTeamDefaults } from '../permissions/index.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * Adds `userId` to the invited team with `team_member_default_permissions`; accepting while
@@ -19,6 +20,7 @@ export async function joinInvitedTeam(ctx: OperationContext, project: Project, t
   if (!(await findTeamMember(ctx.db, project.id, teamId, userId))) {
     await insertTeamMember(ctx.db, project.id, teamId, userId, ctx.now);
     await grantTeamDefaults(ctx.db, project, teamId, userId, 'member', ctx.now);
+    await emitWebhookEvent(ctx, project.id, 'team_membership.created', { team_id: teamId, user_id: userId });
   }
   return team;
 }

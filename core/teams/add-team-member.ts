@@ -6,6 +6,7 @@ import { resolveMe } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { findTeamMember, insertTeamMember } from './queries.ts';
 import { MembershipParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `POST /team-memberships/{team_id}/{user_id}` (server, body `{}`) → 201 `{team_id, user_id}`. The
@@ -30,6 +31,7 @@ export const addTeamMember = defineOperation({
       if (await findTeamMember(tx.db, project.id, params.team_id, userId)) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
       await insertTeamMember(tx.db, project.id, params.team_id, userId, tx.now);
       await grantTeamDefaults(tx.db, project, params.team_id, userId, 'member', tx.now);
+      await emitWebhookEvent(tx, project.id, 'team_membership.created', { team_id: params.team_id, user_id: userId });
       return { team_id: params.team_id, user_id: userId };
     });
   },

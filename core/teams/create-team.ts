@@ -9,7 +9,8 @@ import { grantTeamDefaults } from '../permissions/index.ts';
 import { resolveMe, requireUser } from '../auth/user-id.ts';
 import { findTeam, insertTeam, insertTeamMember } from './queries.ts';
 import { ClientTeamCreateSchema, ServerTeamCreateSchema } from './schemas.ts';
-import { toTeamForAccess } from './wire.ts';
+import { toServerTeam, toTeamForAccess } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSchema) });
 
@@ -64,7 +65,10 @@ export const createTeam = defineOperation({
         await insertTeamMember(tx.db, project.id, teamId, creatorId, tx.now);
         await grantTeamDefaults(tx.db, project, teamId, creatorId, 'creator', tx.now);
       }
-      return (await findTeam(tx.db, project.id, teamId))!;
+      const created = (await findTeam(tx.db, project.id, teamId))!;
+      await emitWebhookEvent(tx, project.id, 'team.created', toServerTeam(created));
+      if (creatorId) await emitWebhookEvent(tx, project.id, 'team_membership.created', { team_id: teamId, user_id: creatorId });
+      return created;
     });
     return toTeamForAccess(accessType, team);
   },

@@ -6,6 +6,7 @@ import { requireUser } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { deleteTeam as deleteTeamRow, listTeamMembers } from './queries.ts';
 import { TeamParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `DELETE /teams/{team_id}` → `{success: true}`. Memberships, their permissions and the team's
@@ -31,6 +32,7 @@ export const deleteTeam = defineOperation({
         if (user?.selected_team_id === params.team_id) await updateUser(tx.db, projectId, user.id, { selected_team_id: null });
       }
       await deleteTeamRow(tx.db, projectId, params.team_id);
+      await emitWebhookEvent(tx, projectId, 'team.deleted', { id: params.team_id });
     });
     return success;
   },

@@ -6,6 +6,7 @@ import { requireUser, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
 import { deleteTeamMember } from './queries.ts';
 import { MembershipParamsSchema } from './schemas.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `DELETE /team-memberships/{team_id}/{user_id}` → `{success: true}`. A client may remove itself
@@ -31,6 +32,7 @@ export const removeTeamMember = defineOperation({
       }
       await getTeamMember(tx.db, projectId, params.team_id, userId);
       await deleteTeamMember(tx.db, projectId, params.team_id, userId);
+      await emitWebhookEvent(tx, projectId, 'team_membership.deleted', { team_id: params.team_id, user_id: userId });
       const user = await findUser(tx.db, projectId, userId);
       if (user?.selected_team_id === params.team_id) await updateUser(tx.db, projectId, userId, { selected_team_id: null });
     });

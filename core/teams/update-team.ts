@@ -8,7 +8,8 @@ import { requireUser } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { findTeam, updateTeam as updateTeamRow } from './queries.ts';
 import { ClientTeamUpdateSchema, ServerTeamUpdateSchema, TeamParamsSchema } from './schemas.ts';
-import { toTeamForAccess } from './wire.ts';
+import { toServerTeam, toTeamForAccess } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * `PATCH /teams/{team_id}` `{display_name?, profile_image_url?, client_metadata?}` (server also
@@ -37,7 +38,9 @@ export const updateTeam = defineOperation({
       if (b.client_read_only_metadata !== undefined) changes.client_read_only_metadata = toJsonText(b.client_read_only_metadata);
       if (b.server_metadata !== undefined) changes.server_metadata = toJsonText(b.server_metadata);
       await updateTeamRow(tx.db, projectId, params.team_id, changes);
-      return toTeamForAccess(ctx.auth.accessType, (await findTeam(tx.db, projectId, params.team_id))!);
+      const team = (await findTeam(tx.db, projectId, params.team_id))!;
+      await emitWebhookEvent(tx, projectId, 'team.updated', toServerTeam(team));
+      return toTeamForAccess(ctx.auth.accessType, team);
     });
   },
 });

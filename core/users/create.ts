@@ -3,7 +3,9 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
-import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, updateTeamRow } from '../teams/index.ts';
+import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, toServerTeam, updateTeamRow } from '../teams/index.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { toServerUser } from './wire.ts';
 import { findUser, insertUser, updateUser, type UserRow } from './queries.ts';
 import { emailTakenError } from './apply-fields.ts';
 
@@ -85,6 +87,12 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
     result = { ...user, selected_team_id: teamId };
   }
   for (const hook of ctx.runtime.hooks.userCreated) await hook(ctx, project, result);
+  const team = result.selected_team_id ? await findTeam(ctx.db, project.id, result.selected_team_id) : null;
+  await emitWebhookEvent(ctx, project.id, 'user.created', toServerUser(result, project.config, team));
+  if (team) {
+    await emitWebhookEvent(ctx, project.id, 'team.created', toServerTeam(team));
+    await emitWebhookEvent(ctx, project.id, 'team_membership.created', { team_id: team.id, user_id: result.id });
+  }
   return result;
 }
 

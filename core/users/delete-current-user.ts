@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { deleteUser } from './queries.ts';
+import { deleteUserAndNotify } from './delete.ts';
 
 /**
  * `DELETE /users/me`: deletes the signed-in user and, through foreign keys, their sessions and
@@ -24,7 +24,7 @@ export const deleteCurrentUser = defineOperation({
     if (accessType === 'client' && !project.config.clientUserDeletionEnabled) {
       throw new StatusError(400, 'Client user deletion is not enabled for this project');
     }
-    await deleteUser(ctx.db, project.id, user.id);
+    await deleteUserAndNotify(ctx, project.id, user.id);
     return success;
   },
 });

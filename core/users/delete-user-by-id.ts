@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { success } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { deleteUser } from './queries.ts';
+import { deleteUserAndNotify } from './delete.ts';
 import { getUser } from './get-user.ts';
 import { UserIdParams } from './get-user-by-id.ts';
 
@@ -21,7 +21,7 @@ export const deleteUserById = defineOperation({
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
-    await deleteUser(ctx.db, project.id, user.id);
+    await deleteUserAndNotify(ctx, project.id, user.id);
     return success;
   },
 });

@@ -8,7 +8,8 @@ import { isTeamMember } from '../team-membership/index.ts';
 import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
 import { findOtherUserByAuthEmail, findUser, listOAuthProviderLinks, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';
-import { toUserForAccess } from './wire.ts';
+import { toServerUser, toUserForAccess } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
@@ -58,6 +59,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
     const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
+    await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team, links.get(user.id)));
     return toUserForAccess(accessType, updated, project.config, team, links.get(user.id));
   });
 }

@@ -92,6 +92,11 @@ export function embeddedAsset(key: string): Uint8Array {
   return new Uint8Array(sea.getAsset(key));
 }
 
+/** An embedded text asset (e.g. a bundled worker, `workers/<name>.cjs`). @throws Error outside the SEA or for an unknown key. */
+export function embeddedText(key: string): string {
+  return sea.getAsset(key, 'utf8');
+}
+
 /**
  * Writes an embedded file (`native/<file>`) to the versioned private cache folder unless the file
  * there already has exactly the embedded bytes (atomically: temp file + rename) and returns its

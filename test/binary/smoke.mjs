@@ -2,7 +2,7 @@
 // CI smoke test of a built single executable (run by .ci/run after `npm run build:binary`):
 // copies the binary alone into an empty folder, starts it there with no node on PATH, checks
 // GET /api/v1 and /health/ready, the dashboard (/) and the hosted sign-in page with their scripts,
-// creates a user, restarts it and checks the user is still there
+// renders an email template on the embedded render worker (and stops a looping one), creates a user, restarts it and checks the user is still there
 // (the server key seeded on first start still works and the e-mail is taken).
 // Usage: node test/binary/smoke.mjs dist/gatehouse
 import { spawn } from 'node:child_process';
@@ -61,6 +61,17 @@ try {
     const js = await fetch(`${first.url}${script}`);
     check(js.status === 200 && /javascript/.test(js.headers.get('content-type') ?? '') && (await js.text()).length > 1000, `GET ${script} is served from the binary`);
   }
+  // Email templates render on worker threads started from the embedded worker bundle; a looping
+  // template is stopped while the server keeps answering.
+  const adminKey = /STACK_SUPER_SECRET_ADMIN_KEY=(\S+)/.exec(first.err())?.[1];
+  const adminHeaders = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': adminKey, 'content-type': 'application/json' };
+  const render = (source) => fetch(`${first.url}/api/v1/emails/render-email`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ template_tsx_source: source }) });
+  const rendered = await render('export function EmailTemplate() { return <p>rendered in a worker</p>; }');
+  check(rendered.status === 200 && (await rendered.text()).includes('rendered in a worker'), 'POST /emails/render-email renders a template');
+  const looping = render('export function EmailTemplate() { while (true) {} }');
+  check((await fetch(`${first.url}/api/v1`)).status === 200, 'GET /api/v1 answers while a looping template renders');
+  const stopped = await looping;
+  check(stopped.status === 400 && stopped.headers.get('x-stack-known-error') === 'EMAIL_RENDERING_ERROR', `a looping template is stopped with EMAIL_RENDERING_ERROR (got ${stopped.status})`);
   const user = { primary_email: 'smoke@example.com', primary_email_auth_enabled: true, password: 'smoke test password' };
   const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify(user) });
   check(created.status === 201, `POST /users answers 201 (got ${created.status})`);

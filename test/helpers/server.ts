@@ -25,7 +25,7 @@ export interface TestServer {
  * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
-export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; hooks?: CoreOptions['hooks'] } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; hooks?: CoreOptions['hooks'] } = {}): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();
@@ -44,6 +44,7 @@ export async function startTestServer(dialect: Dialect, options: { accessTokenTt
     seedKeys: INTERNAL_KEYS,
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 50,
+    webhookPollIntervalMs: options.webhookPollIntervalMs ?? 50,
     oauthEndpointOverrides: options.oauthEndpointOverrides,
     hooks: options.hooks,
   }).catch(async (error: unknown) => {

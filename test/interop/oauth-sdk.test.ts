@@ -5,7 +5,7 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api } from '../helpers/api.ts';
 import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { followCallback } from '../helpers/oauth-flow.ts';
-import { SDKS, sdkApps } from './helpers.ts';
+import { SDKS, errorCodeOf, sdkApps } from './helpers.ts';
 
 /**
  * The official SDK's own OAuth code (`getOAuthUrl` and `callOAuthCallback` of its client
@@ -23,10 +23,10 @@ for (const sdk of SDKS) {
     });
     after(async () => { await idp?.close(); });
 
-    it("accepts getOAuthUrl's URL and completes callOAuthCallback's token exchange, twice for one identity", async () => {
+    it("accepts getOAuthUrl's URL and completes callOAuthCallback's token exchange, twice for one identity, and raises the SDK's MFA error for a TOTP user", async () => {
       const server = get();
       const userIds: string[] = [];
-      for (const round of [1, 2]) {
+      const run = async () => {
         const app = apps.clientApp();
         const iface = app._interface;
         const session = await app._getSession();
@@ -43,7 +43,10 @@ for (const sdk of SDKS) {
         const callback = await signInAtProvider(new CookieJar(), start.headers.get('location')!, 'sdk-user', `${server.url}/api/v1/auth/oauth/callback/`);
         const back = await followCallback(callback);
         assert.equal(back.searchParams.get('state'), state);
-        const result = await iface.callOAuthCallback({ oauthParams: back.searchParams, redirectUri: redirectUrl, codeVerifier, state });
+        return iface.callOAuthCallback({ oauthParams: back.searchParams, redirectUri: redirectUrl, codeVerifier, state });
+      };
+      for (const round of [1, 2]) {
+        const result = await run();
         assert.equal(result.newUser, round === 1);
         assert.equal(result.afterCallbackRedirectUrl, 'http://localhost:3000/after');
         assert.ok(result.refreshToken);
@@ -52,6 +55,13 @@ for (const sdk of SDKS) {
         userIds.push(me.body.id);
       }
       assert.equal(userIds[0], userIds[1]);
+
+      // With TOTP on, the SDK's callOAuthCallback turns the token endpoint's error into its MFA error.
+      const server2 = { projectId: apps.project.projectId, accessType: 'server' as const, secretServerKey: apps.keys.secretServerKey };
+      const totp = await api(server, 'PATCH', `/users/${userIds[0]}`, server2, { totp_secret_base64: Buffer.from('12345678901234567890').toString('base64') });
+      assert.equal(totp.status, 200, totp.text);
+      const mfa = await run().then(() => null, (error: unknown) => error);
+      assert.equal(errorCodeOf(mfa), 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
     });
   });
 }

@@ -1,8 +1,10 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificationCategories, useProject, useTeams, useUser } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
-import { AuthCard, Field, FormError, Loader, Success, emailProblem, passwordProblems, useAction } from '../common.tsx';
-import { PasskeySettings, usePasskeysOffered } from './passkeys.tsx';
+import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import { useT } from '../i18n/index.tsx';
+import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -10,105 +12,125 @@ function Section(props: { title: string; children?: ReactNode }) {
 }
 
 function Profile(props: { user: User }) {
+  const t = useT();
   const [name, setName] = useState(props.user.displayName ?? '');
   const [saved, setSaved] = useState(false);
   const { busy, error, run } = useAction();
+  const tooLong = name.length > 256;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    if (name.length > 256) return;
+    if (tooLong) return;
     await run(async () => { await props.user.setDisplayName(name.trim() || null); setSaved(true); });
   };
+  const email = props.user.primaryEmail;
   return (
-    <form onSubmit={submit} noValidate aria-label="Profile">
-      <p>Email: <strong data-testid="primary-email">{props.user.primaryEmail ?? 'none'}</strong>{props.user.primaryEmail ? <span className="gh-badge" data-testid="primary-email-status">{props.user.primaryEmailVerified ? 'Verified' : 'Not verified'}</span> : null}</p>
-      <Field label="Display name" name="display-name" autoComplete="name" value={name} onChange={(v) => { setName(v); setSaved(false); }} error={name.length > 256 ? 'The display name can be at most 256 characters.' : null} />
+    <form onSubmit={submit} noValidate aria-label={t('settings.profile')}>
+      <p>{t.rich('settings.emailIs', { email: <strong data-testid="primary-email">{email ?? t('settings.noEmail')}</strong> })}{email ? <span className="gh-badge" data-testid="primary-email-status">{props.user.primaryEmailVerified ? t('common.verified') : t('common.notVerified')}</span> : null}</p>
+      <Field label={t('settings.displayName')} name="display-name" autoComplete="name" value={name} onChange={(v) => { setName(v); setSaved(false); }} error={tooLong ? t('validate.displayNameTooLong') : null} />
       <FormError error={error} />
-      {saved ? <Success>Saved.</Success> : null}
-      <button type="submit" className="gh-btn" disabled={busy}>{busy ? 'Saving…' : 'Save'}</button>
+      {saved ? <Success>{t('settings.saved')}</Success> : null}
+      <button type="submit" className="gh-btn" disabled={busy}>{busy ? t('common.saving') : t('common.save')}</button>
     </form>
   );
 }
 
 function Emails(props: { user: User }) {
   const app = useApp();
+  const t = useT();
   const channels = useContactChannels();
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const p = emailProblem(email);
-    setProblem(p);
-    if (p) return;
+    setProblem(p && t(p));
+    if (p) { setError(null); focusFirstInvalid(); return; }
     await run(async () => { await props.user.createContactChannel({ value: email.trim(), usedForAuth: false }); setEmail(''); });
   };
   return (
     <div>
-      <ul className="gh-list" aria-label="Email addresses">
+      <ul className="gh-list" aria-label={t('emails.list')}>
         {channels.map((c) => (
           <li key={c.id}>
-            <span>{c.value}{c.isPrimary ? <span className="gh-badge">Primary</span> : null}<span className="gh-badge">{c.isVerified ? 'Verified' : 'Not verified'}</span></span>
+            <span>{c.value}{c.isPrimary ? <span className="gh-badge">{t('emails.primary')}</span> : null}<span className="gh-badge">{c.isVerified ? t('common.verified') : t('common.notVerified')}</span></span>
             <span className="gh-row">
-              {!c.isVerified ? <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => { await c.sendVerificationEmail({ callbackUrl: app.absoluteUrl(app.urls.emailVerification) }); setNotice(`Verification email sent to ${c.value}.`); })}>Send verification email</button> : null}
-              {!c.isPrimary && c.isVerified ? <button type="button" className="gh-btn" disabled={busy} onClick={() => run(() => c.update({ isPrimary: true }))}>Make primary</button> : null}
-              {!c.isPrimary ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => c.delete())}>Remove</button> : null}
+              {!c.isVerified ? <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => { await c.sendVerificationEmail({ callbackUrl: app.absoluteUrl(app.urls.emailVerification) }); setNotice(t('emails.verificationSent', { email: c.value })); })}>{t('emails.sendVerification')}</button> : null}
+              {!c.isPrimary && c.isVerified ? <button type="button" className="gh-btn" disabled={busy} onClick={() => run(() => c.update({ isPrimary: true }))}>{t('emails.makePrimary')}</button> : null}
+              {!c.isPrimary ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => c.delete())}>{t('emails.remove')}</button> : null}
             </span>
           </li>
         ))}
       </ul>
       {notice ? <Success>{notice}</Success> : null}
-      <form onSubmit={add} noValidate aria-label="Add an email address">
-        <Field label="Add an email address" type="email" name="new-email" value={email} onChange={setEmail} error={problem} />
+      <form ref={form} onSubmit={add} noValidate aria-label={t('emails.addLabel')}>
+        <Field label={t('emails.addLabel')} type="email" name="new-email" value={email} onChange={setEmail} error={problem} />
         <FormError error={error} />
-        <button type="submit" className="gh-btn" disabled={busy}>Add email</button>
+        <button type="submit" className="gh-btn" disabled={busy}>{t('emails.add')}</button>
       </form>
     </div>
   );
 }
 
+/** Server error codes of a password change that belong to one field. */
+const PASSWORD_FIELD_ERRORS: Record<string, 'old' | 'password'> = { PASSWORD_CONFIRMATION_MISMATCH: 'old', PASSWORD_TOO_SHORT: 'password', PASSWORD_TOO_LONG: 'password' };
+
 function Password(props: { user: User }) {
+  const t = useT();
   const [oldPassword, setOld] = useState('');
   const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [problems, setProblems] = useState<{ password?: string; repeat?: string; old?: string }>({});
+  const [problems, setProblems] = useState<{ password?: string | null; old?: string | null }>({});
   const [done, setDone] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
+  const hasPassword = props.user.hasPassword;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setDone(false);
-    const p = { ...passwordProblems(password, repeat), old: props.user.hasPassword && !oldPassword ? 'Please enter your current password.' : undefined };
+    const pw = passwordProblem(password);
+    const p = { old: hasPassword && !oldPassword ? t('validate.currentPassword') : null, password: pw && errorText(pw, t) };
     setProblems(p);
-    if (p.password || p.repeat || p.old) return;
+    if (p.password || p.old) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
-      if (props.user.hasPassword) await props.user.updatePassword({ oldPassword, newPassword: password });
-      else await props.user.setPassword({ password });
-      setOld(''); setPassword(''); setRepeat(''); setDone(true);
+      try {
+        if (hasPassword) await props.user.updatePassword({ oldPassword, newPassword: password });
+        else await props.user.setPassword({ password });
+      } catch (err) {
+        const field = err instanceof GatehouseKnownError ? PASSWORD_FIELD_ERRORS[err.code] : undefined;
+        if (!field) throw err;
+        setProblems({ [field]: errorText(err, t) });
+        focusFirstInvalid();
+        return;
+      }
+      setOld(''); setPassword(''); setDone(true);
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={props.user.hasPassword ? 'Change password' : 'Set a password'}>
-      {props.user.hasPassword ? <Field label="Current password" type="password" name="old-password" autoComplete="current-password" value={oldPassword} onChange={setOld} error={problems.old} /> : null}
-      <Field label="New password" type="password" name="new-password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} />
-      <Field label="Repeat new password" type="password" name="repeat-new-password" autoComplete="new-password" value={repeat} onChange={setRepeat} error={problems.repeat} />
+    <form ref={form} onSubmit={submit} noValidate aria-label={hasPassword ? t('password.change') : t('password.set')}>
+      {hasPassword ? <Field label={t('password.current')} type="password" name="old-password" autoComplete="current-password" value={oldPassword} onChange={setOld} error={problems.old} /> : null}
+      <Field label={t('password.new')} type="password" name="new-password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} hint={t('validate.passwordRules', PASSWORD_RULES)} />
       <FormError error={error} />
-      {done ? <Success>Your password has been updated.</Success> : null}
-      <button type="submit" className="gh-btn" disabled={busy}>{props.user.hasPassword ? 'Change password' : 'Set password'}</button>
+      {done ? <Success>{t('password.updated')}</Success> : null}
+      <button type="submit" className="gh-btn" disabled={busy}>{hasPassword ? t('password.change') : t('password.setSubmit')}</button>
     </form>
   );
 }
 
 function Sessions(props: { user: User }) {
+  const t = useT();
   const sessions = useActiveSessions();
   const { busy, error, run } = useAction();
+  const time = (d: Date) => d.toLocaleString(t.locale);
   return (
     <div>
-      <ul className="gh-list" aria-label="Sessions">
+      <ul className="gh-list" aria-label={t('sessions.list')}>
         {sessions.map((s) => (
           <li key={s.id}>
-            <span>{s.isCurrentSession ? 'This device' : 'Other device'}<span className="gh-muted"> · signed in {s.createdAt.toLocaleString()}{s.lastUsedAt ? ` · last used ${s.lastUsedAt.toLocaleString()}` : ''}</span></span>
-            {!s.isCurrentSession ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.revokeSession(s.id))}>Sign out</button> : <span className="gh-badge">Current</span>}
+            <span>{s.isCurrentSession ? t('sessions.thisDevice') : t('sessions.otherDevice')}<span className="gh-muted"> · {t('sessions.signedIn', { time: time(s.createdAt) })}{s.lastUsedAt ? ` · ${t('sessions.lastUsed', { time: time(s.lastUsedAt) })}` : ''}</span></span>
+            {!s.isCurrentSession ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.revokeSession(s.id))}>{t('sessions.signOut')}</button> : <span className="gh-badge">{t('sessions.current')}</span>}
           </li>
         ))}
       </ul>
@@ -118,34 +140,36 @@ function Sessions(props: { user: User }) {
 }
 
 function Teams(props: { user: User }) {
+  const t = useT();
   const teams = useTeams();
   const project = useProject();
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
   const create = async (e: FormEvent) => {
     e.preventDefault();
-    const p = name.trim() ? null : 'Please enter a team name.';
+    const p = name.trim() ? null : t('validate.teamName');
     setProblem(p);
-    if (p) return;
+    if (p) { setError(null); focusFirstInvalid(); return; }
     await run(async () => { await props.user.createTeam({ displayName: name.trim() }); setName(''); });
   };
   return (
     <div>
-      {teams.length === 0 ? <p className="gh-muted">You are not in any team.</p> : (
-        <ul className="gh-list" aria-label="Teams">
-          {teams.map((t) => (
-            <li key={t.id}>
-              <span>{t.displayName}{props.user.selectedTeam?.id === t.id ? <span className="gh-badge">Selected</span> : null}</span>
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.leaveTeam(t))}>Leave</button>
+      {teams.length === 0 ? <p className="gh-muted">{t('teams.none')}</p> : (
+        <ul className="gh-list" aria-label={t('teams.list')}>
+          {teams.map((team) => (
+            <li key={team.id}>
+              <span>{team.displayName}{props.user.selectedTeam?.id === team.id ? <span className="gh-badge">{t('teams.selected')}</span> : null}</span>
+              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.leaveTeam(team))}>{t('teams.leave')}</button>
             </li>
           ))}
         </ul>
       )}
       {project.config.client_team_creation_enabled ? (
-        <form onSubmit={create} noValidate aria-label="Create a team">
-          <Field label="New team name" name="team-name" value={name} onChange={setName} error={problem} />
-          <button type="submit" className="gh-btn" disabled={busy}>Create team</button>
+        <form ref={form} onSubmit={create} noValidate aria-label={t('teams.createLabel')}>
+          <Field label={t('teams.newName')} name="team-name" value={name} onChange={setName} error={problem} />
+          <button type="submit" className="gh-btn" disabled={busy}>{t('teams.create')}</button>
         </form>
       ) : null}
       <FormError error={error} />
@@ -154,6 +178,7 @@ function Teams(props: { user: User }) {
 }
 
 function ApiKeys(props: { user: User }) {
+  const t = useT();
   const keys = useApiKeys();
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<string | null>(null);
@@ -161,25 +186,28 @@ function ApiKeys(props: { user: User }) {
   const create = async (e: FormEvent) => {
     e.preventDefault();
     await run(async () => {
-      const key = await props.user.createApiKey({ description: description.trim() || 'API key', expiresAt: null });
+      const key = await props.user.createApiKey({ description: description.trim() || t('apiKeys.default'), expiresAt: null });
       setCreated(typeof key.value === 'string' ? key.value : null);
       setDescription('');
     });
   };
   return (
     <div>
-      <ul className="gh-list" aria-label="API keys">
-        {keys.map((k) => (
-          <li key={k.id}>
-            <span>{k.description} <span className="gh-muted">…{typeof k.value === 'string' ? k.value.slice(-4) : k.value.lastFour}</span>{k.whyInvalid() ? <span className="gh-badge">{k.whyInvalid()}</span> : null}</span>
-            {!k.whyInvalid() ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => k.revoke())}>Revoke</button> : null}
-          </li>
-        ))}
+      <ul className="gh-list" aria-label={t('apiKeys.list')}>
+        {keys.map((k) => {
+          const why = k.whyInvalid();
+          return (
+            <li key={k.id}>
+              <span>{k.description} <span className="gh-muted">…{typeof k.value === 'string' ? k.value.slice(-4) : k.value.lastFour}</span>{why ? <span className="gh-badge">{why === 'expired' ? t('apiKeys.expired') : t('apiKeys.revoked')}</span> : null}</span>
+              {!why ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => k.revoke())}>{t('apiKeys.revoke')}</button> : null}
+            </li>
+          );
+        })}
       </ul>
-      {created ? <Success>Copy your new key now; it will not be shown again: <code>{created}</code></Success> : null}
-      <form onSubmit={create} noValidate aria-label="Create an API key">
-        <Field label="Key description" name="api-key-description" value={description} onChange={setDescription} />
-        <button type="submit" className="gh-btn" disabled={busy}>Create API key</button>
+      {created ? <Success>{t.rich('apiKeys.created', { key: <code>{created}</code> })}</Success> : null}
+      <form onSubmit={create} noValidate aria-label={t('apiKeys.createLabel')}>
+        <Field label={t('apiKeys.description')} name="api-key-description" value={description} onChange={setDescription} />
+        <button type="submit" className="gh-btn" disabled={busy}>{t('apiKeys.create')}</button>
       </form>
       <FormError error={error} />
     </div>
@@ -187,11 +215,12 @@ function ApiKeys(props: { user: User }) {
 }
 
 function Notifications() {
+  const t = useT();
   const categories = useNotificationCategories();
   const { busy, error, run } = useAction();
   return (
     <div>
-      <ul className="gh-list" aria-label="Notification categories">
+      <ul className="gh-list" aria-label={t('notifications.list')}>
         {categories.map((c) => (
           <li key={c.id}>
             <label><input type="checkbox" checked={c.enabled} disabled={busy || !c.canDisable} onChange={(e) => run(() => c.setEnabled((e.target as HTMLInputElement).checked))} /> {c.name}</label>
@@ -205,14 +234,32 @@ function Notifications() {
 
 function DeleteAccount(props: { user: User }) {
   const app = useApp();
+  const t = useT();
   const [confirm, setConfirm] = useState(false);
   const { busy, error, run } = useAction();
   return (
     <div>
-      <p className="gh-muted">Deleting your account removes your data permanently. This cannot be undone.</p>
-      <label className="gh-row"><input type="checkbox" checked={confirm} onChange={(e) => setConfirm((e.target as HTMLInputElement).checked)} /> I understand that this cannot be undone</label>
+      <p className="gh-muted" id="gh-delete-warning">{t('delete.warning')}</p>
+      <label className="gh-row"><input type="checkbox" checked={confirm} onChange={(e) => setConfirm((e.target as HTMLInputElement).checked)} /> {t('delete.confirm')}</label>
       <FormError error={error} />
-      <button type="button" className="gh-btn gh-danger" disabled={!confirm || busy} onClick={() => run(async () => { await props.user.delete(); await app.redirectToUrl(app.urls.afterSignOut); })}>Delete account</button>
+      <button type="button" className="gh-btn gh-danger" aria-describedby="gh-delete-warning" disabled={!confirm || busy} onClick={() => run(async () => { await props.user.delete(); await app.redirectToUrl(app.urls.afterSignOut); })}>{t('delete.submit')}</button>
+    </div>
+  );
+}
+
+/** Back to the app (when the project has one) and sign-out, above the sections. */
+function SettingsActions() {
+  const app = useApp();
+  const t = useT();
+  const { busy, error, run } = useAction();
+  const hasApp = app.urls.home !== app.urls.accountSettings;
+  return (
+    <div>
+      <div className="gh-actions">
+        {hasApp ? <a href={app.urls.home} data-testid="back-to-app">{t('settings.backToApp')}</a> : <span />}
+        <button type="button" className="gh-btn" disabled={busy} onClick={() => run(() => app.signOut())}>{t('common.signOut')}</button>
+      </div>
+      <FormError error={error} />
     </div>
   );
 }
@@ -220,24 +267,33 @@ function DeleteAccount(props: { user: User }) {
 function SettingsBody() {
   const user = useUser({ or: 'redirect' });
   const project = useProject();
-  const passkeys = usePasskeysOffered();
+  const t = useT();
   if (!user) return null;
   return (
     <div>
-      <Section title="Profile"><Profile user={user} /></Section>
-      <Section title="Emails"><Emails user={user} /></Section>
-      <Section title="Password"><Password user={user} /></Section>
-      {passkeys ? <Section title="Passkeys"><PasskeySettings user={user} /></Section> : null}
-      <Section title="Active sessions"><Sessions user={user} /></Section>
-      <Section title="Teams"><Teams user={user} /></Section>
-      {project.config.allow_user_api_keys ? <Section title="API keys"><ApiKeys user={user} /></Section> : null}
-      <Section title="Notifications"><Notifications /></Section>
-      {project.config.client_user_deletion_enabled ? <Section title="Delete account"><DeleteAccount user={user} /></Section> : null}
+      <SettingsActions />
+      <Section title={t('settings.profile')}><Profile user={user} /></Section>
+      <Section title={t('settings.emails')}><Emails user={user} /></Section>
+      <Section title={t('settings.password')}><Password user={user} /></Section>
+      <PasskeySettings user={user} Section={Section} />
+      <TwoFactorSettings user={user} Section={Section} />
+      <LinkedAccountsSettings user={user} Section={Section} />
+      <Section title={t('settings.sessions')}><Sessions user={user} /></Section>
+      <Section title={t('settings.teams')}><Teams user={user} /></Section>
+      {project.config.allow_user_api_keys ? <Section title={t('settings.apiKeys')}><ApiKeys user={user} /></Section> : null}
+      <Section title={t('settings.notifications')}><Notifications /></Section>
+      {project.config.client_user_deletion_enabled ? <Section title={t('settings.delete')}><DeleteAccount user={user} /></Section> : null}
     </div>
   );
 }
 
-/** Account settings: profile, emails, password, passkeys, sessions, teams, API keys, notifications, deletion. */
-export function AccountSettings(props: { fullPage?: boolean }) {
-  return <AuthCard title="Account settings" wide fullPage={props.fullPage}><Loader label="Loading your account…"><SettingsBody /></Loader></AuthCard>;
+function AccountSettingsPage(props: PageProps) {
+  const t = useT();
+  return <AuthCard title={t('settings.title')} wide fullPage={props.fullPage}><Loader label={t('settings.loading')}><SettingsBody /></Loader></AuthCard>;
 }
+
+/**
+ * Account settings: back to the app and sign-out, then profile, emails, password, passkeys and
+ * two-factor (when the server has them), sessions, teams, API keys, notifications, deletion.
+ */
+export const AccountSettings = withLocale(AccountSettingsPage);

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { PageProps } from '../common.tsx';
 import { HANDLER_ROUTES } from '../../sdk/redirect.ts';
 import { useApp } from '../../sdk/react.tsx';
 import { AccountSettings } from './account-settings.tsx';
@@ -11,7 +12,7 @@ import { TeamInvitation } from './teams.tsx';
 export type HandlerRoute = keyof typeof HANDLER_ROUTES;
 
 /** The default page of each route. */
-export const DEFAULT_PAGES: Record<HandlerRoute, ComponentType<{ fullPage?: boolean }>> = {
+export const DEFAULT_PAGES: Record<HandlerRoute, ComponentType<PageProps>> = {
   signIn: SignIn, signUp: SignUp, signOut: SignOut, emailVerification: EmailVerification,
   passwordReset: PasswordReset, forgotPassword: ForgotPassword, oauthCallback: OAuthCallback,
   magicLinkCallback: MagicLinkCallback, accountSettings: AccountSettings, error: ErrorPage,
@@ -30,12 +31,13 @@ export function matchHandlerRoute(path: string, basePath: string): HandlerRoute 
 /**
  * Renders the page for the current sub-path of the handler base path (default: the app's
  * `urls.handler`, `/handler`). `routes` overrides any page. Unknown sub-paths show the error page.
+ * `locale` picks the language of every page (English by default).
  */
-export function Handler(props: { path?: string; basePath?: string; routes?: Partial<Record<HandlerRoute, ComponentType<{ fullPage?: boolean }>>>; fullPage?: boolean }) {
+export function Handler(props: PageProps & { path?: string; basePath?: string; routes?: Partial<Record<HandlerRoute, ComponentType<PageProps>>> }) {
   const app = useApp();
   const path = props.path ?? (globalThis as { location?: { pathname: string } }).location?.pathname ?? '/';
   const route = matchHandlerRoute(path, props.basePath ?? app.urls.handler);
-  if (!route) return <ErrorPage errorCode="NOT_FOUND" message="This page does not exist." fullPage={props.fullPage} />;
+  if (!route) return <ErrorPage errorCode="NOT_FOUND" fullPage={props.fullPage} locale={props.locale} messages={props.messages} />;
   const Page = props.routes?.[route] ?? DEFAULT_PAGES[route];
-  return <Page fullPage={props.fullPage} />;
+  return <Page fullPage={props.fullPage} locale={props.locale} messages={props.messages} />;
 }

@@ -2,6 +2,7 @@ import { useContext, useState } from 'react';
 import { useApp, usePasskeys, useProject } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
 import { CapabilitiesContext, FormError, Success, useAction } from '../common.tsx';
+import { useT } from '../i18n/index.tsx';
 
 /** Whether account settings offer passkeys: the project has them on and the server can do them. */
 export function usePasskeysOffered(): boolean {
@@ -19,26 +20,28 @@ export function PasskeySettings(props: { user: User }) {
   const passkeys = usePasskeys();
   const [added, setAdded] = useState(false);
   const { busy, error, run } = useAction();
+  const t = useT();
+  const time = (d: Date) => d.toLocaleString(t.locale);
   return (
     <div>
-      {passkeys.length === 0 ? <p className="gh-muted">You have no passkeys. A passkey lets you sign in with this device's screen lock or a security key instead of a password.</p> : (
-        <ul className="gh-list" aria-label="Passkeys">
+      {passkeys.length === 0 ? <p className="gh-muted">{t('passkeys.none')}</p> : (
+        <ul className="gh-list" aria-label={t('passkeys.list')}>
           {passkeys.map((p) => (
             <li key={p.id}>
-              <span>Passkey <span className="gh-muted">· added {p.createdAt.toLocaleString()}{p.lastUsedAt ? ` · last used ${p.lastUsedAt.toLocaleString()}` : ' · never used'}</span></span>
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { setAdded(false); await p.delete(); })}>Remove</button>
+              <span>{t('passkeys.item')} <span className="gh-muted">· {t('passkeys.added', { time: time(p.createdAt) })} · {p.lastUsedAt ? t('passkeys.lastUsed', { time: time(p.lastUsedAt) }) : t('passkeys.neverUsed')}</span></span>
+              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { setAdded(false); await p.delete(); })}>{t('passkeys.remove')}</button>
             </li>
           ))}
         </ul>
       )}
-      {added ? <Success>Passkey added. You can now sign in with it.</Success> : null}
+      {added ? <Success>{t('passkeys.addedDone')}</Success> : null}
       <FormError error={error} />
       <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => {
         setAdded(false);
         const r = await app.registerPasskey();
         if (r.status === 'error') throw r.error;
         setAdded(true);
-      })}>{busy ? 'Waiting for your passkey…' : 'Add a passkey'}</button>
+      })}>{busy ? t('passkeys.waiting') : t('passkeys.add')}</button>
     </div>
   );
 }

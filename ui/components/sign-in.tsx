@@ -1,77 +1,105 @@
 import { useContext, useState, type FormEvent } from 'react';
+import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
-import { AuthCard, CapabilitiesContext, Field, FormError, Loader, Submit, Success, emailProblem, errorText, passwordProblems, useAction } from '../common.tsx';
+import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import { useT } from '../i18n/index.tsx';
+import { OAuthButtonGroup } from './oauth-buttons.tsx';
+
+export { OAuthButtonGroup };
 
 /** Email + password sign-in form (`POST /auth/password/sign-in`); redirects after success. */
 export function CredentialSignIn() {
   const app = useApp();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const p = { email: emailProblem(email), password: password ? null : 'Please enter your password.' };
+    const emailKey = emailProblem(email);
+    const p = { email: emailKey && t(emailKey), password: password ? null : t('validate.passwordEnter') };
     setProblems(p);
-    if (p.email || p.password) return;
+    if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
       const r = await app.signInWithCredential({ email: email.trim(), password });
       if (r.status === 'error') throw r.error;
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in with email and password">
-      <Field label="Email" type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
-      <Field label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} />
+    <form ref={form} onSubmit={submit} noValidate aria-label={t('signIn.formLabel')}>
+      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
+      <Field label={t('common.password')} type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} />
+      <p className="gh-actions"><a href={app.urls.forgotPassword}>{t('signIn.forgot')}</a></p>
       <FormError error={error} />
-      <Submit busy={busy} busyLabel="Signing in…">Sign in</Submit>
-      <p className="gh-muted"><a href={app.urls.forgotPassword}>Forgot password?</a></p>
+      <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('signIn.submit')}</Submit>
     </form>
   );
 }
 
-/** Email + password + repeat sign-up form (`POST /auth/password/sign-up`); "Passwords do not match." */
+/**
+ * Email + password sign-up form (`POST /auth/password/sign-up`). The password rules show before
+ * the first attempt; a show-password toggle replaces a repeated-password field. Server errors
+ * about a field (email taken, password too short) are shown at that field.
+ */
 export function CredentialSignUp() {
   const app = useApp();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [problems, setProblems] = useState<{ email?: string | null; password?: string; repeat?: string }>({});
-  const { busy, error, run } = useAction();
+  const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const p = { email: emailProblem(email), ...passwordProblems(password, repeat) };
+    const emailKey = emailProblem(email);
+    const pw = passwordProblem(password);
+    const p = { email: emailKey && t(emailKey), password: pw && errorText(pw, t) };
     setProblems(p);
-    if (p.email || p.password || p.repeat) return;
+    if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
       const r = await app.signUpWithCredential({ email: email.trim(), password, verificationCallbackUrl: app.absoluteUrl(app.urls.emailVerification) });
-      if (r.status === 'error') throw r.error;
+      if (r.status === 'error') {
+        const field = r.error instanceof GatehouseKnownError ? SIGN_UP_FIELD_ERRORS[r.error.code] : undefined;
+        if (!field) throw r.error;
+        setProblems({ [field]: errorText(r.error, t) });
+        focusFirstInvalid();
+      }
     });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign up with email and password">
-      <Field label="Email" type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
-      <Field label="Password" type="password" name="password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} />
-      <Field label="Repeat password" type="password" name="repeat-password" autoComplete="new-password" value={repeat} onChange={setRepeat} error={problems.repeat} />
+    <form ref={form} onSubmit={submit} noValidate aria-label={t('signUp.formLabel')}>
+      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
+      <Field label={t('common.password')} type="password" name="password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} hint={t('validate.passwordRules', PASSWORD_RULES)} />
       <FormError error={error} />
-      <Submit busy={busy} busyLabel="Creating account…">Sign up</Submit>
+      <Submit busy={busy} busyLabel={t('signUp.busy')}>{t('signUp.submit')}</Submit>
     </form>
   );
 }
+
+/** Server error codes of sign-up that belong to one field. */
+const SIGN_UP_FIELD_ERRORS: Record<string, 'email' | 'password'> = {
+  USER_EMAIL_ALREADY_EXISTS: 'email', CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: 'email',
+  PASSWORD_TOO_SHORT: 'password', PASSWORD_TOO_LONG: 'password',
+};
 
 /** Magic link / one-time code sign-in: sends the email, then accepts the 6-character code. */
 export function MagicLinkSignIn() {
   const app = useApp();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const [nonce, setNonce] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  const { busy, error, run } = useAction();
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
+  const { form, focusFirstInvalid } = useInvalidFocus();
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const p = emailProblem(email);
-    setEmailError(p);
-    if (p) return;
+    setEmailError(p && t(p));
+    if (p) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
       const r = await app.sendMagicLinkEmail(email.trim(), { callbackUrl: app.absoluteUrl(app.urls.magicLinkCallback) });
       if (r.status === 'error') throw r.error;
@@ -80,6 +108,9 @@ export function MagicLinkSignIn() {
   };
   const verify = async (e: FormEvent) => {
     e.preventDefault();
+    const missing = code.trim() ? null : t('validate.code');
+    setCodeError(missing);
+    if (missing) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
       const r = await app.signInWithMagicLink(code.trim().toLowerCase() + (nonce ?? ''));
       if (r.status === 'error') throw r.error;
@@ -87,54 +118,34 @@ export function MagicLinkSignIn() {
   };
   if (nonce !== null) {
     return (
-      <form onSubmit={verify} noValidate aria-label="Enter the code from your email">
-        <Success>We sent a sign-in link and code to {email.trim()}. Open the link, or enter the code below.</Success>
-        <Field label="Code" name="otp" autoComplete="one-time-code" value={code} onChange={setCode} autoFocus />
+      <form ref={form} onSubmit={verify} noValidate aria-label={t('magic.codeFormLabel')}>
+        <Success>{t('magic.sent', { email: email.trim() })}</Success>
+        <Field label={t('magic.code')} name="otp" autoComplete="one-time-code" value={code} onChange={setCode} error={codeError} autoFocus />
         <FormError error={error} />
-        <Submit busy={busy} busyLabel="Signing in…">Sign in with code</Submit>
+        <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('magic.codeSubmit')}</Submit>
       </form>
     );
   }
   return (
-    <form onSubmit={send} noValidate aria-label="Sign in with a magic link">
-      <Field label="Email" type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={emailError} />
+    <form ref={form} onSubmit={send} noValidate aria-label={t('magic.formLabel')}>
+      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={emailError} />
       <FormError error={error} />
-      <Submit busy={busy} busyLabel="Sending…">Send me a sign-in link</Submit>
+      <Submit busy={busy} busyLabel={t('common.sending')}>{t('magic.send')}</Submit>
     </form>
   );
 }
 
-const PROVIDER_NAMES: Record<string, string> = { google: 'Google', github: 'GitHub', microsoft: 'Microsoft', spotify: 'Spotify', facebook: 'Facebook', discord: 'Discord', gitlab: 'GitLab', bitbucket: 'Bitbucket', linkedin: 'LinkedIn', apple: 'Apple', x: 'X', twitch: 'Twitch' };
-
-/** One button per OAuth provider the project enabled (starts the authorize redirect). */
-export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
-  const app = useApp();
-  const project = useProject();
-  const { error, run } = useAction();
-  const providers = useContext(CapabilitiesContext).oauth ? project.config.enabled_oauth_providers ?? [] : [];
-  if (providers.length === 0) return null;
-  return (
-    <div className="gh-row" role="group" aria-label="Continue with a provider" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
-      {providers.map((p) => (
-        <button key={p.id} type="button" className="gh-btn" onClick={() => run(() => app.signInWithOAuth(p.id))}>
-          {props.type === 'sign-up' ? 'Sign up' : 'Sign in'} with {PROVIDER_NAMES[p.id] ?? p.id}
-        </button>
-      ))}
-      <FormError error={error} />
-    </div>
-  );
-}
-
-/** Sign in with a passkey (WebAuthn); hidden when the project has passkeys off. */
+/** Sign in with a passkey (WebAuthn); hidden when the project has passkeys off or the server cannot. */
 export function PasskeyButton() {
   const app = useApp();
   const project = useProject();
+  const t = useT();
   const can = useContext(CapabilitiesContext);
   const { busy, error, run } = useAction();
   if (!project.config.passkey_enabled || !can.passkey) return null;
   return (
     <div>
-      <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>Sign in with a passkey</button>
+      <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>{t('passkey.signIn')}</button>
       <FormError error={error} />
     </div>
   );
@@ -142,33 +153,42 @@ export function PasskeyButton() {
 
 function AlreadySignedIn() {
   const app = useApp();
+  const t = useT();
   return (
     <div>
-      <p>You are already signed in.</p>
-      <p className="gh-row"><a href={app.urls.home}>Go home</a><a href={app.urls.signOut}>Sign out</a></p>
+      <p>{t('signIn.alreadySignedIn')}</p>
+      <p className="gh-row"><a href={app.urls.home}>{app.urls.home === app.urls.accountSettings ? t('common.accountSettings') : t('common.goHome')}</a><a href={app.urls.signOut}>{t('common.signOut')}</a></p>
     </div>
   );
 }
 
 function MethodTabs(props: { signUp: boolean }) {
   const project = useProject();
+  const t = useT();
+  const can = useContext(CapabilitiesContext);
   const credential = project.config.credential_enabled;
   const magic = project.config.magic_link_enabled;
   const [tab, setTab] = useState<'password' | 'magic'>(credential ? 'password' : 'magic');
   const form = tab === 'password' ? (props.signUp ? <CredentialSignUp /> : <CredentialSignIn />) : <MagicLinkSignIn />;
-  const can = useContext(CapabilitiesContext);
   const others = (can.oauth && project.config.enabled_oauth_providers.length > 0) || (can.passkey && project.config.passkey_enabled && !props.signUp);
-  if (!credential && !magic) return others ? null : <p>No sign-in method is enabled for this project.</p>;
+  if (!credential && !magic) return others ? null : <p>{t('signIn.noMethod')}</p>;
+  const onKey = (e: { key: string; preventDefault(): void; currentTarget: EventTarget | null }) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const next = tab === 'password' ? 'magic' : 'password';
+    setTab(next);
+    (e.currentTarget as HTMLElement | null)?.parentElement?.querySelector<HTMLElement>(`[data-tab=${next}]`)?.focus();
+  };
   return (
     <div>
-      {others ? <div className="gh-sep">or continue with email</div> : null}
+      {others ? <div className="gh-sep">{t('signIn.or')}</div> : null}
       {credential && magic ? (
-        <div className="gh-tabs" role="tablist" aria-label="Sign-in method">
-          <button type="button" role="tab" className="gh-tab" aria-selected={tab === 'password'} onClick={() => setTab('password')}>Email &amp; password</button>
-          <button type="button" role="tab" className="gh-tab" aria-selected={tab === 'magic'} onClick={() => setTab('magic')}>Email link</button>
+        <div className="gh-tabs" role="tablist" aria-label={t('signIn.tabs')}>
+          <button type="button" role="tab" id="gh-tab-password" data-tab="password" aria-controls="gh-tabpanel" className="gh-tab" aria-selected={tab === 'password'} tabIndex={tab === 'password' ? 0 : -1} onKeyDown={onKey} onClick={() => setTab('password')}>{t('signIn.tabPassword')}</button>
+          <button type="button" role="tab" id="gh-tab-magic" data-tab="magic" aria-controls="gh-tabpanel" className="gh-tab" aria-selected={tab === 'magic'} tabIndex={tab === 'magic' ? 0 : -1} onKeyDown={onKey} onClick={() => setTab('magic')}>{t('signIn.tabMagic')}</button>
         </div>
       ) : null}
-      <div role={credential && magic ? 'tabpanel' : undefined}>{form}</div>
+      <div id="gh-tabpanel" role={credential && magic ? 'tabpanel' : undefined} aria-labelledby={credential && magic ? `gh-tab-${tab}` : undefined}>{form}</div>
     </div>
   );
 }
@@ -177,8 +197,10 @@ function SignInBody(props: { signUp: boolean }) {
   const app = useApp();
   const user = useUser();
   const project = useProject();
+  const t = useT();
   if (user) return <AlreadySignedIn />;
-  if (props.signUp && !project.config.sign_up_enabled) return <p>{errorText(new Error('Sign-up is not enabled for this project.'))}</p>;
+  if (props.signUp && !project.config.sign_up_enabled) return <p>{t('error.SIGN_UP_NOT_ENABLED')}</p>;
+  // The query (after_auth_return_to, lang) travels between sign-in and sign-up.
   const search = (globalThis as { location?: { search: string } }).location?.search ?? '';
   return (
     <div>
@@ -187,19 +209,26 @@ function SignInBody(props: { signUp: boolean }) {
       <MethodTabs signUp={props.signUp} />
       <p className="gh-muted">
         {props.signUp
-          ? <>Already have an account? <a href={app.urls.signIn + search}>Sign in</a></>
-          : project.config.sign_up_enabled ? <>Don't have an account? <a href={app.urls.signUp + search}>Sign up</a></> : null}
+          ? t.rich('signIn.haveAccount', { link: <a href={app.urls.signIn + search}>{t('signIn.link')}</a> })
+          : project.config.sign_up_enabled ? t.rich('signIn.noAccount', { link: <a href={app.urls.signUp + search}>{t('signUp.link')}</a> }) : null}
       </p>
+      <LegalLinks />
     </div>
   );
 }
 
-/** The sign-in page: OAuth buttons, passkey, email + password and magic link, link to sign-up. */
-export function SignIn(props: { fullPage?: boolean }) {
-  return <AuthCard title="Sign in to your account" fullPage={props.fullPage}><Loader><SignInBody signUp={false} /></Loader></AuthCard>;
+function SignInPage(props: PageProps) {
+  const t = useT();
+  return <AuthCard title={t('signIn.title')} fullPage={props.fullPage}><Loader><SignInBody signUp={false} /></Loader></AuthCard>;
 }
 
-/** The sign-up page (the project must allow sign-up). */
-export function SignUp(props: { fullPage?: boolean }) {
-  return <AuthCard title="Create a new account" fullPage={props.fullPage}><Loader><SignInBody signUp /></Loader></AuthCard>;
+function SignUpPage(props: PageProps) {
+  const t = useT();
+  return <AuthCard title={t('signUp.title')} fullPage={props.fullPage}><Loader><SignInBody signUp /></Loader></AuthCard>;
 }
+
+/** The sign-in page: OAuth buttons, passkey, email + password and magic link, link to sign-up. */
+export const SignIn = withLocale(SignInPage);
+
+/** The sign-up page (the project must allow sign-up). */
+export const SignUp = withLocale(SignUpPage);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { DashboardApi, Page } from './api.ts';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
@@ -15,6 +15,7 @@ import { UserPage } from './pages/user.tsx';
 import { TeamsPage, TeamPage } from './pages/teams.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { EmailsPage } from './pages/emails.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 import type { AdminProject } from './project.ts';
 
@@ -61,6 +62,7 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/auth-methods', label: 'Auth methods' },
   { path: '/keys', label: 'Project keys' },
   { path: '/emails', label: 'Emails' },
+  { path: '/webhooks', label: 'Webhooks' },
   { path: '/settings', label: 'Project settings' },
 ];
 
@@ -81,26 +83,44 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     await api.app.signOut({ noRedirect: true }).catch(() => {});
     props.onSignedOut();
   };
+  const [menuOpen, setMenuOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  const firstRoute = useRef(true);
+  // A route change closes the small-screen menu and moves focus to the new page's heading (or
+  // the main region while it loads), so keyboard and screen-reader users start at the content.
+  useEffect(() => {
+    setMenuOpen(false);
+    if (firstRoute.current) { firstRoute.current = false; return; }
+    const target = main.current?.querySelector<HTMLElement>('h1') ?? main.current;
+    if (target) { target.tabIndex = -1; target.focus({ preventScroll: true }); }
+  }, [props.route]);
+  useDocumentTitle(main, projects.data?.items.find((p) => p.id === projectId)?.display_name);
   return (
     <div className="d-app">
-      <aside className="d-side">
-        <Link to="/" className="d-brand">Gatehouse</Link>
-        {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
-        {projectId && (
-          <nav aria-label="Project">
-            {PROJECT_PAGES.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
+      <a className="d-skip" href="#d-main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <aside className="d-side" data-open={menuOpen ? '' : undefined}>
+        <div className="d-side-head">
+          <Link to="/" className="d-brand">Gatehouse</Link>
+          <button type="button" className="d-btn d-menu-btn" aria-expanded={menuOpen} aria-controls="d-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        </div>
+        <div className="d-nav" id="d-nav">
+          {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
+          {projectId && (
+            <nav aria-label="Project">
+              {PROJECT_PAGES.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
+            </nav>
+          )}
+          <nav aria-label="Dashboard">
+            <Link to="/" aria-current={!projectId && props.route !== '/team' ? 'page' : undefined}>All projects</Link>
+            <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
           </nav>
-        )}
-        <nav aria-label="Dashboard">
-          <Link to="/" aria-current={!projectId && props.route !== '/team' ? 'page' : undefined}>All projects</Link>
-          <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
-        </nav>
-        <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
-          <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
-          <button type="button" className="d-link" onClick={signOut}>Sign out</button>
+          <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
+            <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
+            <button type="button" className="d-link" onClick={signOut}>Sign out</button>
+          </div>
         </div>
       </aside>
-      <main className="d-main">
+      <main className="d-main" id="d-main" ref={main} tabIndex={-1}>
         {props.route === '/team' ? <OwnerTeamsPage /> : !projectId ? <ProjectList projects={projects} /> : (
           <Async state={projects} label="Loading project…">
             {(list) => {
@@ -113,6 +133,27 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
       </main>
     </div>
   );
+}
+
+/**
+ * Keeps `document.title` naming the page: its first heading, the project, then "Gatehouse"
+ * (WCAG 2.4.2). Pages load their heading asynchronously, so the main region is observed.
+ */
+function useDocumentTitle(main: { current: HTMLElement | null }, project: string | undefined) {
+  useEffect(() => {
+    const node = main.current;
+    if (!node || typeof MutationObserver === 'undefined') return;
+    const update = () => {
+      const heading = node.querySelector('h1')?.textContent?.trim();
+      const parts = [heading, project && project !== heading ? project : undefined, 'Gatehouse'].filter(Boolean);
+      const title = parts.join(' · ');
+      if (document.title !== title) document.title = title;
+    };
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(node, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, [main, project]);
 }
 
 function ProjectSwitcher(props: { projects: AdminProject[]; current: string }) {
@@ -142,6 +183,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (team) body = <TeamPage project={project} teamId={team[1]!} />;
   else if (sub === '/permissions') body = <PermissionsPage project={project} />;
   else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
+  else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
   else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
   return <div key={project.id}>{body}</div>;
 }

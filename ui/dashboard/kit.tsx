@@ -73,6 +73,15 @@ export function ErrorBox(props: { error: unknown; retry?: () => void }) {
   );
 }
 
+/**
+ * A data table's frame: on a narrow screen or at high zoom the table scrolls inside it (a data
+ * table may keep its two-dimensional layout, WCAG 1.4.10) while the page itself never scrolls
+ * sideways. Focusable and named, so keyboard users can scroll it too.
+ */
+export function TableScroll(props: { label: string; children: ReactNode }) {
+  return <div className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>{props.children}</div>;
+}
+
 /** The empty state of a list. */
 export function Empty(props: { children: ReactNode }) {
   return <div className="d-empty">{props.children}</div>;

@@ -33,7 +33,7 @@ function fakeTransport(handler: Handler) {
   return { transport, calls };
 }
 
-function dashboard(path: string, handler: Handler, capabilities?: { passkey: boolean; oauth: boolean }) {
+function dashboard(path: string, handler: Handler, capabilities?: { passkey: boolean; oauth: boolean; mfa: boolean }) {
   setUrl(path);
   const fake = fakeTransport(handler);
   const api = new DashboardApi({ firstRun: false, signUpOpen: false, serverPath: path, ...(capabilities ? { capabilities } : {}) }, { origin: 'http://localhost:3000', pathname: path }, { transport: fake.transport, tokenStore: { accessToken: ACCESS, refreshToken: 'refresh' } });
@@ -106,14 +106,14 @@ it('project keys page: a new key as the server lists it (no manually_revoked_at_
 
 it('auth methods page: offers the passkey switch and OAuth providers only when the server can do them', async () => {
   const answer: Handler = (req) => req.path === '/internal/projects/current' ? { status: 200, body: { ...PROJECT, config: { ...PROJECT.config, oauth_providers: [] } } } : undefined;
-  const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false });
+  const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false, mfa: false });
   const a = await render(<DashboardRoot api={without.api} />);
   await waitForText(a.container, 'Magic link / one-time code');
   assert.equal(/Passkey/.test(a.container.textContent ?? ''), false, 'no passkey switch');
   assert.equal(a.container.querySelector('select#oauth-type'), null, 'no OAuth provider form');
   assert.match(a.container.textContent ?? '', /not available on this server version/);
   await a.unmount();
-  const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true });
+  const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true, mfa: true });
   const b = await render(<DashboardRoot api={full.api} />);
   await waitForText(b.container, 'Passkey');
   assert.ok(b.container.querySelector('select#oauth-type'), 'the OAuth provider form once the server has the routes');
@@ -154,5 +154,25 @@ it("user page: lists the user's passkeys and removes one through DELETE /passkey
   await click(table(), 'Yes, remove');
   await waitForText(container, 'No passkeys.');
   assert.ok(calls.some((c) => c.method === 'DELETE' && c.path === `/passkeys/${USER_ID}/pk1`));
+  await unmount();
+});
+
+it("user page: shows that a user has TOTP and lets an admin remove it with PATCH totp_secret_base64 null", async () => {
+  const USER_ID = '8c1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let totp = true;
+  const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
+    if (req.path === `/users/${USER_ID}` && req.method === 'GET') return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, requires_totp_mfa: totp } };
+    if (req.path === `/users/${USER_ID}` && req.method === 'PATCH') { totp = false; return { status: 200, body: { id: USER_ID, requires_totp_mfa: false } }; }
+    if (req.path.startsWith('/passkeys?')) return { status: 200, body: { items: [], is_paginated: false } };
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'On: sign-in asks for an authenticator code (TOTP).');
+  const section = () => container.querySelector('[data-testid=user-totp]')!.parentElement as HTMLElement;
+  await click(section(), 'Remove two-factor');
+  await click(section(), 'Yes, remove two-factor');
+  await waitForText(container, 'Off.');
+  const patch = calls.find((c) => c.method === 'PATCH' && c.path === `/users/${USER_ID}`)!;
+  assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
   await unmount();
 });

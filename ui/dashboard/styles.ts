@@ -1,16 +1,23 @@
 /** The dashboard's stylesheet (light and dark by the system setting). */
 export const DASHBOARD_CSS = `
-:root{--bg:#f7f7f8;--fg:#16181d;--muted:#6b7280;--card:#fff;--line:#e3e5e8;--accent:#2f5bea;--danger:#c62828;--ok:#2e7d32}
-@media (prefers-color-scheme:dark){:root{--bg:#111317;--fg:#e8e9ec;--muted:#9aa0aa;--card:#1a1d23;--line:#2b2f37;--accent:#6d8dff;--danger:#ef5350;--ok:#66bb6a}}
+:root{--bg:#f7f7f8;--fg:#16181d;--muted:#5f6673;--card:#fff;--line:#e3e5e8;--field:#8a919c;--accent:#2f5bea;--accent-fg:#fff;--danger:#c62828;--ok:#2e7d32}
+@media (prefers-color-scheme:dark){:root{--bg:#111317;--fg:#e8e9ec;--muted:#a2a8b2;--card:#1a1d23;--line:#2b2f37;--field:#737b88;--accent:#7f9bff;--accent-fg:#0b0d12;--danger:#ff6b66;--ok:#66bb6a}}
 body{background:var(--bg);color:var(--fg)}
 *{box-sizing:border-box}
 a{color:var(--accent)}
 .d-app{display:flex;min-height:100vh}
 .d-side{width:220px;flex:none;border-right:1px solid var(--line);padding:16px;background:var(--card)}
+.d-side-head{display:flex;justify-content:space-between;align-items:center;gap:8px}
+.d-menu-btn{display:none}
+.d-skip{position:absolute;left:8px;top:-48px;z-index:20;background:var(--card);color:var(--accent);padding:8px 12px;border:2px solid var(--accent);border-radius:6px}
+.d-skip:focus{top:8px}
+:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.d-main:focus,.d-main h1:focus{outline:none}
+.d-scroll{overflow-x:auto;max-width:100%}
 .d-side nav a{display:block;padding:6px 8px;border-radius:6px;text-decoration:none;color:var(--fg)}
 .d-side nav a[aria-current=page]{background:var(--bg);font-weight:600}
 .d-brand{font-weight:700;margin-bottom:16px;display:block;text-decoration:none;color:var(--fg)}
-.d-main{flex:1;padding:24px;max-width:1200px;min-width:0}
+.d-main{flex:1;padding:24px;max-width:1200px;min-width:0;overflow-wrap:anywhere}
 .d-top{display:flex;justify-content:space-between;align-items:center;margin-bottom:16px;gap:12px;flex-wrap:wrap}
 .d-top h1{margin:0;font-size:1.4rem}
 .d-card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px;margin-bottom:16px}
@@ -19,13 +26,14 @@ a{color:var(--accent)}
 .d-muted{color:var(--muted)}
 .d-btn{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}
 .d-btn:disabled{opacity:.6;cursor:default}
-.d-primary{background:var(--accent);border-color:var(--accent);color:#fff}
+.d-primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}
 .d-danger{border-color:var(--danger);color:var(--danger)}
 .d-small{padding:2px 8px;font-size:.85rem}
 .d-link{background:none;border:none;color:var(--accent);cursor:pointer;font:inherit;padding:0 4px}
 .d-form{display:flex;flex-direction:column;gap:10px;max-width:560px}
 .d-field{display:flex;flex-direction:column;gap:4px}
-.d-field input,.d-field select,textarea,select{font:inherit;padding:6px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}
+.d-field{min-width:0}
+.d-field input,.d-field select,textarea,select,input[type=search]{font:inherit;padding:6px 8px;border:1px solid var(--field);border-radius:6px;background:var(--bg);color:var(--fg);max-width:100%;min-width:0}
 .d-field input[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--danger)}
 .d-field-error{color:var(--danger)}
 .d-error{color:var(--danger);border:1px solid var(--danger);border-radius:6px;padding:8px;margin:8px 0;display:flex;gap:8px;justify-content:space-between;white-space:pre-wrap}
@@ -41,7 +49,7 @@ table.d-table{width:100%;border-collapse:collapse}
 .d-table th,.d-table td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 .d-table th button{font:inherit;font-weight:600;background:none;border:none;color:var(--fg);cursor:pointer;padding:0}
 .d-row{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
-.d-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:16px}
+.d-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(260px,100%),1fr));gap:16px}
 .d-stat{font-size:2rem;font-weight:700}
 .d-secret{font-family:ui-monospace,monospace;word-break:break-all;background:var(--bg);padding:4px 6px;border-radius:4px}
 pre.d-snippet{background:var(--bg);padding:8px;border-radius:6px;overflow:auto}
@@ -57,5 +65,18 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .u-cursor-x,.u-cursor-y,.u-cursor-pt{left:0;top:0;pointer-events:none}.u-cursor-pt{border-radius:50%}
 .u-hz .u-cursor-x{height:100%;border-right:1px dashed #888}.u-hz .u-cursor-y{width:100%;border-bottom:1px dashed #888}
 .u-cursor-x.u-off,.u-cursor-y.u-off,.u-select.u-off,.u-cursor-pt.u-off{display:none}
+@media (max-width:760px){
+.d-app{flex-direction:column}
+.d-side{width:auto;border-right:none;border-bottom:1px solid var(--line);padding:10px 16px}
+.d-brand{margin-bottom:0}
+.d-menu-btn{display:inline-block}
+.d-side:not([data-open]) .d-nav{display:none}
+.d-nav{margin-top:12px}
+.d-main{padding:16px 12px}
+.d-card{padding:12px}
+.d-row>.d-field{flex:1 1 100%}
+.d-field input,.d-field select,textarea{width:100%}
+.d-auth{margin:16px auto;padding:16px}
+}
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 `;

@@ -1,5 +1,7 @@
 import { HANDLER_ROUTES, type HandlerUrls } from '../../sdk/redirect.ts';
 import type { ServerCapabilities } from '../../core/operations/capabilities.ts';
+import type { Branding } from '../common.tsx';
+import { resolveLocale, type Locale } from '../i18n/index.tsx';
 
 /** The inline configuration the server writes into each hosted page. */
 export interface HostedConfig {
@@ -8,7 +10,8 @@ export interface HostedConfig {
   serverPath: string;
   /** Handler base path as the server sees it: `/handler` or `/projects/{id}/handler`. */
   handlerPath: string;
-  project: { displayName: string; logoUrl: string | null };
+  /** Name, logo, accent colours and legal links (the project's `branding` config). */
+  project: Branding;
   /** Origins of the project's trusted domains (redirect targets besides relative URLs). */
   trustedOrigins: string[];
   /**
@@ -33,3 +36,19 @@ export function hostedUrls(c: Pick<HostedConfig, 'home'>, mountPrefix: string, h
   return { handler, home: c.home.startsWith('/') ? mountPrefix + c.home : c.home };
 }
 
+
+/** Where the hosted pages keep the language chosen with `?lang=` for the rest of the visit. */
+export const LOCALE_STORAGE_KEY = 'gatehouse-locale';
+
+/**
+ * The hosted pages' language: the app's choice in the address (`?lang=de` or `?locale=de`, kept
+ * for the visit), else the one kept earlier in this tab, else the browser's languages, else
+ * English.
+ */
+export function hostedLocale(search: string, stored: string | null, browser: readonly string[]): Locale {
+  const q = new URLSearchParams(search);
+  const asked = q.get('lang') ?? q.get('locale');
+  if (asked) return resolveLocale(asked);
+  if (stored) return resolveLocale(stored);
+  return resolveLocale(browser);
+}

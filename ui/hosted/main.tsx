@@ -10,7 +10,8 @@ import { ClientApp } from '../../sdk/client-app.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
 import { BrandingContext, CapabilitiesContext } from '../common.tsx';
 import { Handler } from '../components/handler.tsx';
-import { hostedUrls, type HostedConfig } from './config.ts';
+import { LOCALE_STORAGE_KEY, hostedLocale, hostedUrls, type HostedConfig } from './config.ts';
+import { LocaleProvider } from '../i18n/index.tsx';
 
 const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
 const prefix = location.pathname.endsWith(config.serverPath) ? location.pathname.slice(0, location.pathname.length - config.serverPath.length) : '';
@@ -27,6 +28,11 @@ const app = new ClientApp({
 // preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
 const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
 
+const storage = (() => { try { return window.sessionStorage; } catch { return null; } })();
+const locale = hostedLocale(location.search, storage?.getItem(LOCALE_STORAGE_KEY) ?? null, navigator.languages ?? [navigator.language]);
+if (/[?&](lang|locale)=/.test(location.search)) { try { storage?.setItem(LOCALE_STORAGE_KEY, locale); } catch { /* private mode */ } }
+document.documentElement.lang = locale;
+
 function Page() {
   const { path } = useLocation();
   return <Handler path={path} basePath={handlerPath} />;
@@ -38,7 +44,9 @@ render(
     <GatehouseProvider app={app}>
       <BrandingContext.Provider value={config.project}>
         <CapabilitiesContext.Provider value={config.capabilities}>
-          <Page />
+          <LocaleProvider locale={locale}>
+            <Page />
+          </LocaleProvider>
         </CapabilitiesContext.Provider>
       </BrandingContext.Provider>
     </GatehouseProvider>

@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
+import { webhooks } from './0015-webhooks.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0003-email': email,
   '0004-teams-permissions': teamsPermissions,
   '0005-activity': activity,
+  '0015-webhooks': webhooks,
   '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
   '0013-oauth': oauth,

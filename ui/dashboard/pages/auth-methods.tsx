@@ -3,8 +3,9 @@ import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 
-/** OAuth providers a project can configure (core/config/project-config.ts OAUTH_PROVIDER_IDS). */
-export const OAUTH_PROVIDERS = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
+import { OAuthProviders, OAUTH_PROVIDERS } from './oauth-providers.tsx';
+
+export { OAUTH_PROVIDERS };
 
 const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }[] = [
   { key: 'credential_enabled', label: 'Email and password' },
@@ -30,7 +31,7 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
   const admin = api.admin(props.project.id);
   const current = useLoad(() => admin<AdminProject>('GET', '/internal/projects/current'), [props.project.id]);
   // Only what this server can do is offered (a switch for a missing route would answer 404).
-  const can = api.boot.capabilities ?? { passkey: false, oauth: false };
+  const can = api.boot.capabilities ?? { passkey: false, oauth: false, mfa: false };
   const save = async (config: Record<string, unknown>) => {
     await admin('PATCH', '/internal/projects/current', { body: { config } });
     current.reload();
@@ -107,47 +108,3 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
   );
 }
 
-function OAuthProviders(props: { config: Record<string, any>; save: (c: Record<string, unknown>) => Promise<void> }) {
-  const providers = (props.config.oauth_providers ?? []) as { id: string; type: 'shared' | 'standard'; enabled: boolean; client_id?: string; client_secret?: string }[];
-  const [id, setId] = useState<string>('github');
-  const [type, setType] = useState<'shared' | 'standard'>('shared');
-  const [clientId, setClientId] = useState('');
-  const [clientSecret, setClientSecret] = useState('');
-  const [touched, setTouched] = useState(false);
-  const missing = type === 'standard' && touched && (!clientId.trim() || !clientSecret.trim());
-  const strip = (p: typeof providers[number]) => ({ id: p.id, type: p.type, enabled: p.enabled, ...(p.client_id ? { client_id: p.client_id } : {}), ...(p.client_secret ? { client_secret: p.client_secret } : {}) });
-  return (
-    <Section title="OAuth providers" description="Shared providers use Gatehouse's development credentials; standard ones use your own client ID and secret.">
-      {providers.length === 0 ? <Empty>No OAuth providers.</Empty> : (
-        <table className="d-table" aria-label="OAuth providers">
-          <thead><tr><th>Provider</th><th>Type</th><th>Client ID</th><th>Enabled</th><th /></tr></thead>
-          <tbody>
-            {providers.map((p) => (
-              <tr key={p.id}>
-                <td>{p.id}</td><td>{p.type}</td><td>{p.client_id ?? '—'}</td>
-                <td><Toggle label="Enabled" checked={p.enabled} onChange={(on) => props.save({ oauth_providers: providers.map((x) => strip(x.id === p.id ? { ...x, enabled: on } : x)) })} /></td>
-                <td><ConfirmButton label="Remove" question={`Users can no longer sign in with ${p.id}.`} onConfirm={() => props.save({ oauth_providers: providers.filter((x) => x.id !== p.id).map(strip) })} /></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Form label="Add an OAuth provider" submit="Save provider" onSubmit={async () => {
-        setTouched(true);
-        if (type === 'standard' && (!clientId.trim() || !clientSecret.trim())) throw new Error('Standard OAuth providers require a client ID and a client secret.');
-        const next = { id, type, enabled: true, ...(type === 'standard' ? { client_id: clientId.trim(), client_secret: clientSecret.trim() } : {}) };
-        await props.save({ oauth_providers: [...providers.filter((x) => x.id !== id).map(strip), next] });
-        setClientId(''); setClientSecret(''); setTouched(false);
-      }}>
-        <div className="d-row">
-          <div className="d-field"><label htmlFor="oauth-id">Provider</label><select id="oauth-id" value={id} onChange={(e) => setId((e.target as HTMLSelectElement).value)}>{OAUTH_PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}</select></div>
-          <div className="d-field"><label htmlFor="oauth-type">Type</label><select id="oauth-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'shared' | 'standard')}><option value="shared">Shared (development)</option><option value="standard">Standard (own credentials)</option></select></div>
-        </div>
-        {type === 'standard' && <>
-          <Field label="Client ID" name="client_id" value={clientId} onChange={setClientId} error={missing && !clientId.trim() ? 'Required for a standard provider.' : null} />
-          <Field label="Client secret" name="client_secret" type="password" value={clientSecret} onChange={setClientSecret} error={missing && !clientSecret.trim() ? 'Required for a standard provider.' : null} />
-        </>}
-      </Form>
-    </Section>
-  );
-}

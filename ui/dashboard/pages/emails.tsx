@@ -1,9 +1,8 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
-import type { WireUser } from './users.tsx';
 
 type Kind = 'theme' | 'template' | 'draft';
 interface Source { id: string; display_name: string; tsx_source: string; theme_id?: string | null }
@@ -71,7 +70,7 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
         </>}
       </Form>
       <h3>Send a test email</h3>
-      <p className="d-muted">{type === 'standard' ? 'Sent right away through the SMTP settings above (saved or not).' : 'With the shared server the test email goes through the outbox to a user of this project with that email.'}</p>
+      <p className="d-muted">{type === 'standard' ? 'Sent right away through the SMTP settings above (saved or not).' : 'The shared server sends only the built-in emails (sign-in codes, verification, password reset, invitations); custom templates, drafts and test emails need your own SMTP server.'}</p>
       <div className="d-row" style={{ alignItems: 'flex-end' }}>
         <Field label="Recipient" name="test-recipient" type="email" value={recipient} onChange={setRecipient} error={recipient && !isValidEmail(recipient.trim()) ? 'Please enter a valid email address.' : null} />
         <button type="button" className="d-btn" disabled={test.busy || !isValidEmail(recipient.trim()) || (type === 'standard' && (missing || !!portProblem))} onClick={() => test.run(async () => {
@@ -81,11 +80,8 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
             if (!r.success) throw new Error(`The SMTP server refused: ${r.error_message ?? 'unknown error'}`);
             setResult(`Test email sent to ${recipient.trim()}.`);
           } else {
-            const users = await admin<Page<WireUser>>('GET', '/users', { query: { limit: 5, query: recipient.trim() } });
-            const user = users.items.find((u) => u.primary_email?.toLowerCase() === recipient.trim().toLowerCase());
-            if (!user) throw new Error('No user of this project has that email. With the shared server, send the test to one of its users (or switch to a standard SMTP server).');
-            await admin('POST', '/emails/send-email', { body: { user_ids: [user.id], subject: 'Test email from Gatehouse', html: `<p>This is a test email from ${props.project.display_name.replace(/[<>&]/g, '')}. Your email settings work.</p>` } });
-            setResult(`Test email queued for ${recipient.trim()}; see the sent emails below.`);
+            // The shared server only sends the built-in emails (upstream's REQUIRES_CUSTOM_EMAIL_SERVER).
+            throw new Error('Test and custom emails need your own SMTP server: choose "Standard (own SMTP)" above.');
           }
         })}>{test.busy ? 'Sending…' : 'Send test email'}</button>
       </div>
@@ -192,14 +188,14 @@ function SentLog(props: { project: AdminProject }) {
     <Section title="Sent emails and outbox" actions={<button type="button" className="d-btn" onClick={emails.reload}>Refresh</button>} description='Emails with status "outbox" are kept by the built-in outbox (no SMTP server configured).'>
       <Async state={emails} label="Loading emails…">
         {(p) => p.items.length === 0 ? <Empty>No emails sent yet.</Empty> : (
-          <table className="d-table" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
+          <TableScroll label="Sent emails"><table className="d-table" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
             <tbody>{p.items.map((m) => (
               <Fragment key={m.id}>
                 <tr><td>{m.to.join(', ')}</td><td>{m.subject}</td><td>{m.status}{m.error ? <span className="d-field-error"> — {m.error}</span> : null}</td><td>{formatTime(m.created_at_millis)}</td><td>{formatTime(m.sent_at_millis)}</td>
                   <td>{m.html && <button type="button" className="d-link" onClick={() => setOpen(open === m.id ? null : m.id)}>{open === m.id ? 'Hide' : 'View'}</button>}</td></tr>
                 {open === m.id && m.html && <tr key={`${m.id}-view`}><td colSpan={6}><iframe className="d-preview" title={`Email ${m.subject}`} sandbox="" srcDoc={m.html} /></td></tr>}
               </Fragment>
-            ))}</tbody></table>
+            ))}</tbody></table></TableScroll>
         )}
       </Async>
     </Section>

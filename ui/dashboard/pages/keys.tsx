@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, Toggle, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, Toggle, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 
 interface WireKey {
   id: string;
@@ -48,7 +48,7 @@ export function KeysPage(props: { project: AdminProject }) {
             ))}
           </dl>
           <h3>Environment variables</h3>
-          <pre className="d-snippet" data-testid="env-snippet">{envSnippet(origin, props.project.id, created)}</pre>
+          <pre className="d-snippet" data-testid="env-snippet" tabIndex={0} aria-label="Environment variables">{envSnippet(origin, props.project.id, created)}</pre>
           <div className="d-row"><CopyButton text={envSnippet(origin, props.project.id, created)} label="environment variables" /><button type="button" className="d-btn" onClick={() => setCreated(null)}>Done</button></div>
         </Section>
       )}
@@ -69,7 +69,7 @@ export function KeysPage(props: { project: AdminProject }) {
       <Section title="Keys">
         <Async state={keys} label="Loading keys…">
           {(page) => page.items.length === 0 ? <Empty>No keys yet. Create a set above to connect an app.</Empty> : (
-            <table className="d-table">
+            <TableScroll label="Keys"><table className="d-table" aria-label="Keys">
               <thead><tr><th>Description</th><th>Client</th><th>Server</th><th>Admin</th><th>Created</th><th>Status</th><th /></tr></thead>
               <tbody>
                 {page.items.map((k) => {
@@ -85,7 +85,7 @@ export function KeysPage(props: { project: AdminProject }) {
                   );
                 })}
               </tbody>
-            </table>
+            </table></TableScroll>
           )}
         </Async>
       </Section>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import type { AdminProject } from '../project.ts';
-import { Async, Empty, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
 
 /** `GET /internal/metrics` (spec §7 admin). */
@@ -25,7 +25,7 @@ export function DailyChart(props: { title: string; series: { date: string; activ
     if (!node) return;
     const xs = props.series.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
     const ys = props.series.map((d) => d.activity);
-    const width = Math.max(280, node.clientWidth || 520);
+    const width = Math.max(200, node.clientWidth || 520);
     const chart = new uPlot({
       width,
       height: 200,
@@ -64,12 +64,12 @@ export function Overview(props: { project: AdminProject }) {
             <div className="d-grid">
               <Section title="Sign-in methods">
                 {!m.login_methods || m.login_methods.every((x) => x.count === 0) ? <Empty>No sign-ins set up yet.</Empty> : (
-                  <table className="d-table" aria-label="Sign-in methods"><tbody>{m.login_methods.map((x) => <tr key={x.method}><td>{METHOD_LABELS[x.method] ?? x.method}</td><td>{x.count}</td></tr>)}</tbody></table>
+                  <TableScroll label="Sign-in methods"><table className="d-table" aria-label="Sign-in methods"><tbody>{m.login_methods.map((x) => <tr key={x.method}><td>{METHOD_LABELS[x.method] ?? x.method}</td><td>{x.count}</td></tr>)}</tbody></table></TableScroll>
                 )}
               </Section>
               <Section title="Users by country">
                 {!m.users_by_country || Object.keys(m.users_by_country).length === 0 ? <Empty>No countries known yet.</Empty> : (
-                  <table className="d-table" aria-label="Users by country"><tbody>{Object.entries(m.users_by_country).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([c, n]) => <tr key={c}><td>{c}</td><td>{n}</td></tr>)}</tbody></table>
+                  <TableScroll label="Users by country"><table className="d-table" aria-label="Users by country"><tbody>{Object.entries(m.users_by_country).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([c, n]) => <tr key={c}><td>{c}</td><td>{n}</td></tr>)}</tbody></table></TableScroll>
                 )}
               </Section>
               <Section title="Recently active">
@@ -80,14 +80,14 @@ export function Overview(props: { project: AdminProject }) {
             </div>
             <Section title="Recent sign-ups">
               {m.recently_registered.length === 0 ? <Empty>No users yet. <Link to={`/projects/${props.project.id}/users`}>Create one</Link> or connect an app with its <Link to={`/projects/${props.project.id}/keys`}>project keys</Link>.</Empty> : (
-                <table className="d-table">
+                <TableScroll label="Recent sign-ups"><table className="d-table" aria-label="Recent sign-ups">
                   <thead><tr><th>User</th><th>Email</th><th>Signed up</th></tr></thead>
                   <tbody>
                     {m.recently_registered.map((u) => (
                       <tr key={u.id}><td><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name ?? u.id.slice(0, 8)}</Link></td><td>{u.primary_email ?? '—'}</td><td>{formatTime(u.signed_up_at_millis)}</td></tr>
                     ))}
                   </tbody>
-                </table>
+                </table></TableScroll>
               )}
             </Section>
           </>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
 
 interface Team { id: string; display_name: string; created_at_millis?: number }
@@ -55,9 +55,9 @@ function OwnerTeam(props: { team: Team; me: string | null }) {
       <h3>Invitations</h3>
       <Async state={invitations} label="Loading invitations…">
         {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
-          <table className="d-table" aria-label={`Invitations to ${props.team.display_name}`}><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
+          <TableScroll label={`Invitations to ${props.team.display_name}`}><table className="d-table" aria-label={`Invitations to ${props.team.display_name}`}><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
             <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td>
-              <td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await api.internal('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.team.id }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table>
+              <td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await api.internal('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.team.id }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
         )}
       </Async>
       <Form label={`Invite an owner to ${props.team.display_name}`} submit="Send invitation" disabled={!email.trim() || !!problem} onSubmit={async () => {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad, TableScroll } from '../kit.tsx';
 
 interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
 
@@ -52,12 +52,12 @@ function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }
       <Async state={defs} label="Loading permissions…">
         {(p) => p.items.length === 0 ? <Empty>No {props.scope} permissions defined.</Empty> : (
           <>
-            <table className="d-table" aria-label={title}><thead><tr><th>Permission</th><th>Description</th><th>Contains (tree)</th><th /></tr></thead>
+            <TableScroll label={title}><table className="d-table" aria-label={title}><thead><tr><th>Permission</th><th>Description</th><th>Contains (tree)</th><th /></tr></thead>
               <tbody>{p.items.map((d) => (
                 <tr key={d.id}><td><code>{d.id}</code></td><td>{d.description ?? ''}</td>
                   <td className="d-tree"><ul><PermissionTree definitions={p.items} id={d.id} /></ul></td>
                   <td>{!d.id.startsWith('$') && <ConfirmButton label="Delete" question={`Delete ${d.id}? Grants of it are removed.`} onConfirm={async () => { await admin('DELETE', `${base}/${encodeURIComponent(d.id)}`, { body: {} }); defs.reload(); }} />}</td></tr>
-              ))}</tbody></table>
+              ))}</tbody></table></TableScroll>
           </>
         )}
       </Async>

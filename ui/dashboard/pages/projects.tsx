@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, Empty, Field, Form, Section, formatTime, useApi, type Loaded } from '../kit.tsx';
+import { Async, Empty, Field, Form, Section, formatTime, useApi, type Loaded, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 
 /** The owner's projects (`GET /internal/projects`) and the create form (`POST /internal/projects`). */
@@ -18,7 +18,7 @@ export function ProjectList(props: { projects: Loaded<Page<AdminProject>> }) {
       <Section title="Your projects">
         <Async state={props.projects} label="Loading projects…">
           {(page) => page.items.length === 0 ? <Empty>No projects yet. Create your first one below.</Empty> : (
-            <table className="d-table">
+            <TableScroll label="Projects"><table className="d-table" aria-label="Projects">
               <thead><tr><th>Name</th><th>Description</th><th>Mode</th><th>Created</th></tr></thead>
               <tbody>
                 {page.items.map((p) => (
@@ -30,7 +30,7 @@ export function ProjectList(props: { projects: Loaded<Page<AdminProject>> }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></TableScroll>
           )}
         </Async>
       </Section>

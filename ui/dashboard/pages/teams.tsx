@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
 import type { WireUser } from './users.tsx';
@@ -23,8 +23,8 @@ export function TeamsPage(props: { project: AdminProject }) {
       <Section title="All teams">
         <Async state={teams} label="Loading teams…">
           {(p) => p.items.length === 0 ? <Empty>No teams yet.</Empty> : (
-            <table className="d-table" aria-label="Teams"><thead><tr><th>Team</th><th>ID</th><th>Created</th></tr></thead>
-              <tbody>{p.items.map((t) => <tr key={t.id}><td><Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link></td><td><code>{t.id}</code></td><td>{formatTime(t.created_at_millis)}</td></tr>)}</tbody></table>
+            <TableScroll label="Teams"><table className="d-table" aria-label="Teams"><thead><tr><th>Team</th><th>ID</th><th>Created</th></tr></thead>
+              <tbody>{p.items.map((t) => <tr key={t.id}><td><Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link></td><td><code>{t.id}</code></td><td>{formatTime(t.created_at_millis)}</td></tr>)}</tbody></table></TableScroll>
           )}
         </Async>
       </Section>
@@ -80,8 +80,8 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
       <Section title="Invitations" description="The invitee gets an email with a link to this project's hosted team-invitation page.">
         <Async state={invitations} label="Loading invitations…">
           {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
-            <table className="d-table" aria-label="Invitations"><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
-              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table>
+            <TableScroll label="Invitations"><table className="d-table" aria-label="Invitations"><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
+              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
           )}
         </Async>
         <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} onSubmit={async () => {

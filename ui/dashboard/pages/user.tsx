@@ -1,18 +1,19 @@
 import { useState, type ReactNode } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded } from '../kit.tsx';
+import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
 import { isNotEnabled } from '../api.ts';
 import type { WireUser } from './users.tsx';
 import { UserPasskeys } from './user-passkeys.tsx';
+import { UserTwoFactor } from './user-two-factor.tsx';
 
 type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
 interface Team { id: string; display_name: string }
 interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
 
-/** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, passkeys, impersonation, delete. */
+/** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, passkeys, two-factor, impersonation, delete. */
 export function UserPage(props: { project: AdminProject; userId: string }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
@@ -45,6 +46,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <ProjectPermissions user={user} admin={admin} />
       <ApiKeys user={user} admin={admin} />
       <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
+      <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <Section title="Actions">
         <div className="d-row">
           <button type="button" className="d-btn" disabled={impersonate.busy} onClick={() => impersonate.run(async () => {
@@ -139,11 +141,11 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
     <Section title="Contact channels">
       <Async state={channels} label="Loading contact channels…">
         {(p) => p.items.length === 0 ? <Empty>No contact channels.</Empty> : (
-          <table className="d-table"><thead><tr><th>Email</th><th>Primary</th><th>Verified</th><th>Used for sign-in</th><th /></tr></thead>
+          <TableScroll label="Email addresses"><table className="d-table" aria-label="Email addresses"><thead><tr><th>Email</th><th>Primary</th><th>Verified</th><th>Used for sign-in</th><th /></tr></thead>
             <tbody>{p.items.map((c) => (
               <tr key={c.id}><td>{c.value}</td><td>{c.is_primary ? 'yes' : ''}</td><td>{c.is_verified ? 'yes' : 'no'}</td><td>{c.used_for_auth ? 'yes' : 'no'}</td>
                 <td><ConfirmButton label="Remove" question="Remove this contact channel?" onConfirm={async () => { await props.admin('DELETE', `/contact-channels/${props.user.id}/${c.id}`, { body: {} }); channels.reload(); }} /></td></tr>
-            ))}</tbody></table>
+            ))}</tbody></table></TableScroll>
         )}
       </Async>
       <Form label="Add a contact channel" submit="Add email" disabled={!value.trim() || !!problem} onSubmit={async () => {
@@ -163,11 +165,11 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
     <Section title="Sessions">
       <Async state={sessions} label="Loading sessions…">
         {(p) => p.items.length === 0 ? <Empty>No active sessions.</Empty> : (
-          <table className="d-table"><thead><tr><th>Session</th><th>Created</th><th>Last used</th><th /></tr></thead>
+          <TableScroll label="Sessions"><table className="d-table" aria-label="Sessions"><thead><tr><th>Session</th><th>Created</th><th>Last used</th><th /></tr></thead>
             <tbody>{p.items.map((s) => (
               <tr key={s.id}><td><code>{s.id.slice(0, 8)}</code>{s.is_impersonation ? <span className="d-badge">impersonation</span> : null}</td><td>{formatTime(s.created_at)}</td><td>{formatTime(s.last_used_at ?? null)}</td>
                 <td><ConfirmButton label="Revoke" question="Sign this session out?" onConfirm={async () => { await props.admin('DELETE', `/auth/sessions/${s.id}`, { query: { user_id: props.user.id }, body: {} }); sessions.reload(); }} /></td></tr>
-            ))}</tbody></table>
+            ))}</tbody></table></TableScroll>
         )}
       </Async>
     </Section>
@@ -268,11 +270,11 @@ function ApiKeys(props: { user: WireUser; admin: Caller }) {
     <Section title="API keys">
       {isNotEnabled(keys.error) ? <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p> : <Async state={keys} label="Loading API keys…">
         {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
-          <table className="d-table"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
+          <TableScroll label="User API keys"><table className="d-table" aria-label="User API keys"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
             <tbody>{p.items.map((k) => (
               <tr key={k.id}><td>{k.description}</td><td>{k.value ? `…${k.value.last_four}` : '—'}</td><td>{formatTime(k.created_at_millis)}</td><td>{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
                 <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('PATCH', `/user-api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td></tr>
-            ))}</tbody></table>
+            ))}</tbody></table></TableScroll>
         )}
       </Async>}
     </Section>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, Empty, Field, Form, Section, formatTime, useApi, useLoad } from '../kit.tsx';
+import { Async, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail } from '../validate.ts';
 
@@ -15,6 +15,7 @@ export interface WireUser {
   last_active_at_millis?: number | null;
   is_anonymous?: boolean;
   has_password?: boolean;
+  requires_totp_mfa?: boolean;
   profile_image_url?: string | null;
   client_metadata?: unknown;
   client_read_only_metadata?: unknown;
@@ -62,7 +63,7 @@ export function UsersPage(props: { project: AdminProject }) {
         </div>
         <Async state={page} label="Loading users…">
           {(p) => p.items.length === 0 ? <Empty>{search ? `No users match "${search}".` : 'No users yet. Create one below, or let your app sign users up.'}</Empty> : (
-            <table className="d-table" aria-label="Users">
+            <TableScroll label="Users"><table className="d-table" aria-label="Users">
               <thead><tr>
                 <th>User</th><th>Email</th>
                 <th aria-sort={desc ? 'descending' : 'ascending'}><button type="button" onClick={() => { setDesc(!desc); setCursors([null]); }}>Signed up {desc ? '↓' : '↑'}</button></th>
@@ -78,7 +79,7 @@ export function UsersPage(props: { project: AdminProject }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></TableScroll>
           )}
         </Async>
         <div className="d-row" style={{ marginTop: 8 }}>

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { KnownError } from '../errors/index.ts';
+import { RenderPool } from './render-pool.ts';
+import type { RenderInput } from './sandbox.ts';
+
+/**
+ * Issue 12 finding 6: four render-email calls with a looping template blocked the event loop
+ * (the sandbox's time limit ran on the main thread), stalling every tenant.
+ */
+
+const LOOP = 'export function EmailTemplate() { while (true) {} }';
+
+describeWithServer('email rendering off the main thread (issue 12 finding 6)', (get) => {
+  it('answers another tenant\'s GET /users/me while four looping renders run, before any of them ends', async () => {
+    const server = get();
+    const attacker = await createProject(server);
+    const victim = await createProject(server);
+    const user = await api(server, 'POST', '/users', victim.server, { primary_email: 'victim@example.com' });
+    const session = await api(server, 'POST', '/auth/sessions', victim.server, { user_id: user.body.id });
+    // Load the sandbox first, so the looping renders below start at once.
+    const warm = await api(server, 'POST', '/emails/render-email', attacker.admin, { template_tsx_source: 'export function EmailTemplate() { return <p>warm</p>; }' });
+    assert.equal(warm.status, 200, warm.text);
+    const order: string[] = [];
+    const renders = Array.from({ length: 4 }, (_, i) => api(server, 'POST', '/emails/render-email', attacker.admin, { template_tsx_source: LOOP })
+      .then((res) => { order.push(`render ${i}`); return res; }));
+    // Give the renders time to start looping (not a timing assertion: only the order is checked).
+    await sleep(300);
+    const me = await api(server, 'GET', '/users/me', { ...victim.client, accessToken: session.body.access_token });
+    order.push('users/me');
+    assert.equal(me.status, 200, me.text);
+    assert.equal(me.body.primary_email, 'victim@example.com');
+    const results = await Promise.all(renders);
+    assert.equal(order[0], 'users/me', `order: ${order.join(', ')}`);
+    for (const res of results) {
+      assertKnownError(res, 'EMAIL_RENDERING_ERROR', 400);
+      assert.match(res.body.error, /took longer than \d+ ms and was stopped/);
+    }
+  });
+});
+
+/** A stand-in worker: answers `{html: input.html}` after `variables.delay` ms; loops forever on `loop`. */
+const FAKE_WORKER = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ id, input }) => {
+  if (input.html === 'loop') { for (;;) {} }
+  setTimeout(() => parentPort.postMessage({ id, ok: true, result: { html: input.html, subject: null, notificationCategory: null } }), input.props.variables.delay ?? 0);
+});
+parentPort.postMessage({ ready: true });`;
+
+const job = (html: string, delay = 0): RenderInput => ({ themeSource: null, templateSource: null, html, props: { user: { displayName: null }, project: { displayName: 'P' }, variables: { delay } } });
+
+describe('render pool', () => {
+  it('terminates a worker that overruns the hard deadline, fails that render, and serves the next on a new worker', async () => {
+    const pool = new RenderPool({ size: 1, hardDeadlineMs: 300, source: { code: FAKE_WORKER } });
+    try {
+      await assert.rejects(pool.render(job('loop'), 'a'), (error: unknown) => error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR' && /longer than 300 ms/.test(String(error.details.error)));
+      assert.equal((await pool.render(job('after'), 'a')).html, 'after');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('serves a waiting tenant before the rest of a tenant that flooded the pool', async () => {
+    const pool = new RenderPool({ size: 1, hardDeadlineMs: 5000, source: { code: FAKE_WORKER } });
+    try {
+      const done: string[] = [];
+      const all = [
+        ...['a1', 'a2', 'a3'].map((name) => pool.render(job(name, 50), 'flooder').then((r) => done.push(r.html))),
+        pool.render(job('b1', 50), 'other').then((r) => done.push(r.html)),
+      ];
+      await Promise.all(all);
+      assert.deepEqual(done, ['a1', 'b1', 'a2', 'a3']);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * The event types Gatehouse sends, with Stack Auth's names (upstream
+ * `packages/stack-shared/src/interface/crud/*.ts`, `*WebhookEvent`). Pure data, importing nothing,
+ * so the dashboard bundles it too.
+ * - `user.created` / `user.updated`: `data` is the server user object (as `GET /users/{id}`);
+ *   `user.deleted`: `{ id, teams: [{ id }] }` (the teams the user was in).
+ * - `team.created` / `team.updated`: the server team object; `team.deleted`: `{ id }`.
+ * - `team_membership.created|deleted`: `{ team_id, user_id }`.
+ * - `team_permission.created|deleted`: `{ id, user_id, team_id }`;
+ *   `project_permission.created|deleted`: `{ id, user_id }`.
+ * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`), never subscribed to.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.created', 'user.updated', 'user.deleted',
+  'team.created', 'team.updated', 'team.deleted',
+  'team_membership.created', 'team_membership.deleted',
+  'team_permission.created', 'team_permission.deleted',
+  'project_permission.created', 'project_permission.deleted',
+  'stack.test',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The types an endpoint may subscribe to: every type but the test event. */
+export const SUBSCRIBABLE_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter((t): t is Exclude<WebhookEventType, 'stack.test'> => t !== 'stack.test');

@@ -1,0 +1,18 @@
+import { defineOperation } from '../operations/define.ts';
+import { getEndpoint } from './endpoint-lookup.ts';
+import { EndpointIdParams } from './schemas.ts';
+import { toWireEndpoint } from './wire.ts';
+
+/** `GET /internal/webhook-endpoints/{endpoint_id}` (admin) → the endpoint, without its secret. */
+export const getWebhookEndpoint = defineOperation({
+  id: 'webhooks.getEndpoint',
+  method: 'GET',
+  path: '/internal/webhook-endpoints/:endpoint_id',
+  summary: 'Read a webhook endpoint.',
+  access: ['admin'],
+  input: { params: EndpointIdParams },
+  errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  async run(ctx, { params }) {
+    return toWireEndpoint(await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id));
+  },
+});

@@ -1,0 +1,12 @@
+export { createWebhookEndpoint } from './create-webhook-endpoint.ts';
+export { listWebhookEndpoints } from './list-webhook-endpoints.ts';
+export { getWebhookEndpoint } from './get-webhook-endpoint.ts';
+export { updateWebhookEndpoint } from './update-webhook-endpoint.ts';
+export { deleteWebhookEndpoint } from './delete-webhook-endpoint.ts';
+export { rotateWebhookSecret } from './rotate-webhook-secret.ts';
+export { listWebhookDeliveries } from './list-webhook-deliveries.ts';
+export { retryWebhookDelivery } from './retry-webhook-delivery.ts';
+export { sendTestWebhook } from './send-test-webhook.ts';
+export { svixToken } from './svix-token.ts';
+export { startWebhookWorker, stopWebhookWorker, kickWebhookWorker, webhookWorkerIdle, RETRY_SCHEDULE_MS } from './worker.ts';
+export { signPayload } from './signing.ts';

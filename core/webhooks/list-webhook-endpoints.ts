@@ -1,0 +1,18 @@
+import { defineOperation } from '../operations/define.ts';
+import { listEndpoints } from './queries.ts';
+import { toWireEndpoint } from './wire.ts';
+
+/** `GET /internal/webhook-endpoints` (admin) → `{items, is_paginated: false}`, oldest first, without secrets. */
+export const listWebhookEndpoints = defineOperation({
+  id: 'webhooks.listEndpoints',
+  method: 'GET',
+  path: '/internal/webhook-endpoints',
+  summary: 'List the project\'s webhook endpoints.',
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const rows = await listEndpoints(ctx.db, ctx.auth.project.id);
+    return { items: rows.map(toWireEndpoint), is_paginated: false };
+  },
+});

@@ -1,0 +1,122 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type {
+  Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookMessagesTable,
+} from '../storage/tables.ts';
+
+export type { WebhookEndpointRow } from '../webhook-events/index.ts';
+import type { WebhookEndpointRow } from '../webhook-events/index.ts';
+export type WebhookMessageRow = Selectable<WebhookMessagesTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+
+// ── Endpoints ────────────────────────────────────────────────────────────────────────────────
+
+export async function insertEndpoint(db: Kysely<Database>, row: Insertable<WebhookEndpointsTable>): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/** The endpoint `id` of `projectId`, or null (tenant-scoped: another project's id is null). */
+export async function findEndpoint(db: Kysely<Database>, projectId: string, id: string): Promise<WebhookEndpointRow | null> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll()
+    .where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/** The project's endpoints, oldest first. */
+export async function listEndpoints(db: Kysely<Database>, projectId: string): Promise<WebhookEndpointRow[]> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId)
+    .orderBy('created_at').orderBy('id').execute();
+}
+
+/** The project's enabled endpoints (event filters are applied by the caller). */
+export async function updateEndpoint(db: Kysely<Database>, projectId: string, id: string, changes: Updateable<WebhookEndpointsTable>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+export async function deleteEndpoint(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+// ── Messages and deliveries ──────────────────────────────────────────────────────────────────
+
+/** Ids of pending deliveries due at `now` and not leased, oldest due first. */
+export async function findDueDeliveryIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('webhook_deliveries').select('id')
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  message: WebhookMessageRow;
+  endpoint: WebhookEndpointRow;
+}
+
+/**
+ * Takes the lease of one due delivery until `lockedUntil` with a conditional update that only one
+ * process can win (so two processes never send one attempt twice). Returns it with its message
+ * and endpoint when this caller holds the lease, else null.
+ */
+export async function claimDelivery(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<ClaimedDelivery | null> {
+  const result = await db.updateTable('webhook_deliveries').set({ locked_until: lockedUntil })
+    .where('id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return null;
+  const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!delivery) return null;
+  const message = await db.selectFrom('webhook_messages').selectAll().where('id', '=', delivery.message_id).executeTakeFirst();
+  const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
+  if (!message || !endpoint) return null;
+  return { delivery, message, endpoint };
+}
+
+/** Records an attempt's outcome and releases the lease, if this caller still holds it. */
+export async function finishDelivery(db: Kysely<Database>, id: string, lockedUntil: number, changes: Updateable<WebhookDeliveriesTable>): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries').set({ ...changes, locked_until: null })
+    .where('id', '=', id).where('locked_until', '=', lockedUntil).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertAttempt(db: Kysely<Database>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/** The delivery of message `messageId` to endpoint `endpointId` of `projectId`, or null. */
+export async function findDelivery(db: Kysely<Database>, projectId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryRow | null> {
+  const row = await db.selectFrom('webhook_deliveries').selectAll()
+    .where('project_id', '=', projectId).where('endpoint_id', '=', endpointId).where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Makes a delivery due now again (manual retry), whatever its state. */
+export async function requeueDelivery(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })
+    .where('id', '=', id).execute();
+}
+
+/** One row of an endpoint's delivery log. */
+export interface DeliveryLogRow {
+  delivery: WebhookDeliveryRow;
+  eventType: string;
+  attempts: WebhookAttemptRow[];
+}
+
+/** An endpoint's newest deliveries with their attempts (oldest attempt first). */
+export async function listDeliveryLog(db: Kysely<Database>, projectId: string, endpointId: string, limit: number): Promise<DeliveryLogRow[]> {
+  const deliveries = await db.selectFrom('webhook_deliveries')
+    .innerJoin('webhook_messages', 'webhook_messages.id', 'webhook_deliveries.message_id')
+    .selectAll('webhook_deliveries').select('webhook_messages.event_type')
+    .where('webhook_deliveries.project_id', '=', projectId).where('webhook_deliveries.endpoint_id', '=', endpointId)
+    .orderBy('webhook_deliveries.created_at', 'desc').orderBy('webhook_deliveries.id', 'desc').limit(limit).execute();
+  if (deliveries.length === 0) return [];
+  const attempts = await db.selectFrom('webhook_attempts').selectAll()
+    .where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempted_at').orderBy('id').execute();
+  return deliveries.map(({ event_type, ...delivery }) => ({
+    delivery, eventType: event_type, attempts: attempts.filter((a) => a.delivery_id === delivery.id),
+  }));
+}
