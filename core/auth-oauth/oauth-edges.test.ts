@@ -8,6 +8,7 @@ import { api, assertKnownError, createProject, createProjectKeys, internal, type
 import { INTERNAL_KEYS } from '../../test/helpers/server.ts';
 import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../../test/helpers/oauth-flow.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
+import { devIdentityFor } from './providers/dev-provider.ts';
 
 // A loopback stand-in for Apple's JWKS (https://appleid.apple.com/auth/keys) and its RS256 key.
 const appleKeys = await generateKeyPair('RS256');
@@ -140,6 +141,20 @@ describeWithServer('OAuth edges: flow expiry, provider errors, cross-domain hand
     assertKnownError(otherApp, 'INVALID_APPLE_CREDENTIALS', 400);
     const forged = await api(server, 'POST', '/auth/oauth/callback/apple/native', client, { id_token: `${(await appleIdToken({ sub: 'x' })).slice(0, -4)}AAAA` });
     assertKnownError(forged, 'INVALID_APPLE_CREDENTIALS', 400);
+  });
+
+  it('links provider accounts given to POST /users, so an imported user signs in through the provider', async () => {
+    const server = get();
+    const link = { id: 'github', account_id: devIdentityFor('imported@example.com').sub, email: 'imported@example.com' };
+    const created = await api(server, 'POST', '/users', admin, { display_name: 'Imported', oauth_providers: [link] });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.oauth_providers, [link]);
+    const flow = newAppFlow();
+    const tokens = await exchangeCode(server, projectId, (await followCallback(await pick(await start(server, flow), 'imported@example.com'))).searchParams.get('code')!, flow.verifier);
+    assert.equal(tokens.body.user_id, created.body.id);
+    assert.equal(tokens.body.is_new_user, false);
+    assertKnownError(await api(server, 'POST', '/users', admin, { oauth_providers: [link] }), 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN', 400);
+    assert.equal((await api(server, 'POST', '/users', admin, { oauth_providers: [{ id: 'gitlab', account_id: '1' }] })).status, 400);
   });
 
   it('keeps the dashboard (internal project) closed to strangers signing up through OAuth', async () => {

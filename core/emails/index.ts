@@ -29,3 +29,7 @@ export { updateEmailDraft } from './update-email-draft.ts';
 export { deleteEmailDraft } from './delete-email-draft.ts';
 
 export { checkEmailThemeSetting } from './theme-setting.ts';
+export { listOutboxEmails } from './list-outbox-emails.ts';
+export { getOutboxEmail } from './get-outbox-email.ts';
+export { updateOutboxEmail } from './update-outbox-email.ts';
+export { getDeliveryInfo } from './get-delivery-info.ts';

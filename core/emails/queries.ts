@@ -80,3 +80,38 @@ export async function findRecipients(db: Kysely<Database>, projectId: string, us
   q = q.where('id', 'in', userIds);
   return q.execute();
 }
+
+// ── Outbox API ───────────────────────────────────────────────────────────────────────────────
+
+/** The email `id` of `projectId`, or null. */
+export async function findEmail(db: Kysely<Database>, projectId: string, id: string): Promise<EmailRow | null> {
+  const row = await db.selectFrom('emails').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * One page of the project's outbox, newest first (ties by id), starting at the email `cursor`
+ * (inclusive, as upstream's cursor), optionally only rows whose stored status is in `statuses`.
+ * Returns `limit + 1` rows at most so the caller can tell whether there is a next page.
+ */
+export async function listOutboxPage(db: Kysely<Database>, projectId: string, options: { limit: number; cursor?: EmailRow; statuses?: string[] }): Promise<EmailRow[]> {
+  let q = db.selectFrom('emails').selectAll().where('project_id', '=', projectId);
+  if (options.statuses) q = q.where('status', 'in', options.statuses.length ? options.statuses : ['']);
+  const c = options.cursor;
+  if (c) q = q.where((eb) => eb.or([eb('created_at', '<', c.created_at), eb.and([eb('created_at', '=', c.created_at), eb('id', '>=', c.id)])]));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'asc').limit(options.limit + 1).execute();
+}
+
+/** Changes an email only while its stored status is one of `from`; returns whether it did. */
+export async function updateEmailIfStatus(db: Kysely<Database>, projectId: string, id: string, from: string[], changes: Updateable<EmailsTable>): Promise<boolean> {
+  const result = await db.updateTable('emails').set(changes).where('project_id', '=', projectId).where('id', '=', id)
+    .where('status', 'in', from).where('locked_until', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts of the project's sent and failed emails since `since` (epoch ms). */
+export async function countSentSince(db: Kysely<Database>, projectId: string, since: number): Promise<number> {
+  const row = await db.selectFrom('emails').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId).where('status', '=', 'sent').where('sent_at', '>=', since).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

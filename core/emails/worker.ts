@@ -2,7 +2,7 @@ import type { Transporter } from 'nodemailer';
 import type { Runtime } from '../runtime.ts';
 import { findProject } from '../projects/index.ts';
 import { claimEmail, findDueEmailIds, finishAttempt, type EmailRow } from './queries.ts';
-import { openTransport, routeFor } from './transport.ts';
+import { describeSmtpError, openTransport, routeFor } from './transport.ts';
 
 /** Attempts before an email is marked `failed` for good. */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -104,15 +104,16 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     }
     let transport = worker.transports.get(route.key);
     if (!transport) {
-      transport = openTransport(route.options);
+      transport = openTransport(route.options, { allowPrivate: !route.tenantChosen || runtime.environment !== 'production' });
       worker.transports.set(route.key, transport);
     }
     await transport.sendMail({ from: route.from, to: row.to_email, subject: row.subject, html: row.html, ...(row.text ? { text: row.text } : {}) });
     await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // Stored on the row (visible to the project's admins): fixed words, never the server's text.
+    const message = describeSmtpError(error);
     const failed = attempts >= MAX_DELIVERY_ATTEMPTS;
-    runtime.log.warn({ email_id: row.id, attempt: attempts, err: message }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
+    runtime.log.warn({ email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
     await finishAttempt(runtime.db, row.id, lockedUntil, {
       status: failed ? 'failed' : 'pending',
       attempt_count: attempts,

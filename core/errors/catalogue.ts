@@ -173,6 +173,9 @@ export const errorCatalogue = {
   WORKFLOW_TOKEN_DOES_NOT_EXIST: entry(400, 'Workflow token does not exist.'),
   WORKFLOW_TOKEN_EXPIRED: entry(400, 'Workflow token expired.'),
 
+  // ── Email outbox ───────────────────────────────────────────────────────────────────────
+  EMAIL_NOT_EDITABLE: entry(400, (d) => `Email with ID "${String(d.email_id)}" cannot be edited because it is in status "${String(d.status)}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.`, ['email_id', 'status']),
+
   // ── Webhooks (Gatehouse extension: Stack Auth delegates endpoints to Svix) ─────────────
   WEBHOOK_ENDPOINT_NOT_FOUND: entry(404, (d) => `Webhook endpoint ${String(d.endpoint_id)} not found.`, ['endpoint_id']),
   WEBHOOK_MESSAGE_NOT_FOUND: entry(404, (d) => `Webhook message ${String(d.message_id)} was never sent to this endpoint.`, ['message_id']),

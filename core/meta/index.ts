@@ -1,2 +1,3 @@
 export { apiRoot } from './api-root.ts';
 export { jwks, anonymousJwks, restrictedJwks } from './jwks.ts';
+export { checkFeatureSupport } from './check-feature-support.ts';

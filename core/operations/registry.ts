@@ -24,6 +24,9 @@ import * as cliAuth from '../cli-auth/index.ts';
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
 import * as connectedAccounts from '../connected-accounts/index.ts';
+// config (issue 16)
+import * as configModel from '../config/index.ts';
+import * as dataVault from '../data-vault/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -60,6 +63,8 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
   emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
+  // email outbox API (issue 17)
+  emails.listOutboxEmails, emails.getOutboxEmail, emails.updateOutboxEmail, emails.getDeliveryInfo,
   // webhooks (issue 17)
   webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
   webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
@@ -76,4 +81,8 @@ export const operations: readonly AnyOperation[] = [
   authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
   authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
   connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
+  // config (issue 16)
+  configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
+  configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource,
+  dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
 ];

@@ -3,6 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import type { Database } from '../storage/tables.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { findProject, updateProject, type Project } from '../projects/index.ts';
+import { writeLegacyConfigChange } from '../config/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { rebuildClosure } from './graph.ts';
@@ -104,8 +105,8 @@ export async function renameInDefaults(db: Kysely<Database>, projectId: string, 
   const map = (ids: string[]) => [...new Set(ids.flatMap((id) => (id === from ? (to === null ? [] : [to]) : [id])))];
   const { teamCreatorDefaultPermissions: creator, teamMemberDefaultPermissions: member, userDefaultPermissions: user } = project.config;
   if (![...creator, ...member, ...user].includes(from)) return;
-  await updateProject(db, {
-    ...project,
-    config: { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) },
-  });
+  const next = { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) };
+  // Through the configuration model (issue 16), which also refreshes the project's config view.
+  const config = await writeLegacyConfigChange(db, { projectId, branchId: 'main', prev: project.config, next, now: Date.now() });
+  await updateProject(db, { ...project, config });
 }

@@ -4,10 +4,12 @@ import { applyProjectUpdate } from './apply-update.ts';
 import { runProjectConfigChecks } from './lifecycle.ts';
 import { findProject, updateProject } from './queries.ts';
 import { toAdminProject } from './wire.ts';
+import { writeLegacyConfigChange } from '../config/store.ts';
 
 /**
  * `PATCH /internal/projects/current` (admin): updates display name, description, logos,
- * production mode and config (partial; omitted keys keep their values) → admin project.
+ * production mode and config (partial; omitted keys keep their values) → admin project. The
+ * config change is written to the configuration model's environment-level override (issue 16).
  */
 export const updateCurrentProject = defineOperation({
   id: 'projects.updateCurrent',
@@ -22,6 +24,11 @@ export const updateCurrentProject = defineOperation({
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
       const next = applyProjectUpdate(current, body, 'PATCH', '/api/v1/internal/projects/current');
       await runProjectConfigChecks(tx, next);
+      // The legacy config is a view of the configuration model (issue 16): the change is written
+      // there as an environment-level override, and the project row keeps the rendered view.
+      if (body.config) {
+        next.config = await writeLegacyConfigChange(tx.db, { projectId: current.id, branchId: ctx.auth.branchId, prev: current.config, next: next.config, now: ctx.now });
+      }
       await updateProject(tx.db, next);
       return toAdminProject(next);
     });

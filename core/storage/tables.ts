@@ -8,6 +8,8 @@
 export interface Database {
   server_settings: ServerSettingsTable;
   projects: ProjectsTable;
+  config_overrides: ConfigOverridesTable;
+  data_vault_entries: DataVaultEntriesTable;
   internal_api_keys: InternalApiKeysTable;
   users: UsersTable;
   teams: TeamsTable;
@@ -436,4 +438,25 @@ export interface PasskeysTable {
   backed_up: Bool;
   created_at: number;
   last_used_at: number | null;
+}
+
+/** Config overrides (migration 0014): one per project and level; branch_id '' at the project level. */
+export interface ConfigOverridesTable {
+  project_id: string;
+  level: string;
+  branch_id: string;
+  config: string;
+  source: string | null;
+  updated_at: number;
+}
+
+/** Data vault entries (migration 0014), values sealed at rest. */
+export interface DataVaultEntriesTable {
+  project_id: string;
+  store_id: string;
+  hashed_key: string;
+  sealed_value: string;
+  key_id: string;
+  created_at: number;
+  updated_at: number;
 }

@@ -3,7 +3,8 @@ import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 import { finishUserCreation, insertNewUser, type NewUserFields } from './create.ts';
 import { toServerUser } from './wire.ts';
-import { findUserByAuthEmail } from './queries.ts';
+import { findUserByAuthEmail, insertOAuthProviderLinks } from './queries.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 
 /**
  * `POST /users` (server): creates a user with any server fields → 201 server user. The personal
@@ -17,11 +18,15 @@ export const createUser = defineOperation({
   summary: 'Create a user.',
   access: ['server', 'admin'],
   input: { body: ServerUserCreateSchema },
-  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
   status: 201,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    const columns = await userFieldsToColumns(body, 'create');
+    const { oauth_providers: oauthProviders = [], ...fields } = body;
+    for (const link of oauthProviders) {
+      if (!project.config.oauthProviders.some((p) => p.id === link.id)) throw new StatusError(400, `OAuth provider ${link.id} is not configured for this project.`);
+    }
+    const columns = await userFieldsToColumns(fields, 'create');
     // Upstream defaults: an email given on create is usable for sign-in unless told otherwise.
     if (columns.primary_email && body.primary_email_auth_enabled === undefined) columns.primary_email_auth_enabled = 1;
     return ctx.transaction(async (tx) => {
@@ -29,7 +34,15 @@ export const createUser = defineOperation({
         throw emailTakenError(columns.primary_email);
       }
       const user = await insertNewUser(tx, project, columns as NewUserFields);
-      const response = toServerUser(user, project.config, null);
+      const links = oauthProviders.map((l) => ({ id: l.id, account_id: l.account_id, email: l.email ?? null }));
+      try {
+        await insertOAuthProviderLinks(tx.db, project.id, user.id, links, ctx.now);
+      } catch (error) {
+        // The unique index (project, provider, account id): another user already has this account.
+        if (ctx.runtime.storage.isUniqueViolation(error)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+        throw error;
+      }
+      const response = toServerUser(user, project.config, null, links);
       await finishUserCreation(tx, project, user);
       return response;
     });

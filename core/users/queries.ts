@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
 import type { Database, UsersTable } from '../storage/tables.ts';
 
@@ -109,4 +110,14 @@ export async function listOAuthProviderLinks(db: Kysely<Database>, projectId: st
     out.set(row.user_id, list);
   }
   return out;
+}
+
+/** Links provider accounts to a new user (`POST /users` `oauth_providers`), usable for sign-in and as connected accounts. */
+export async function insertOAuthProviderLinks(db: Kysely<Database>, projectId: string, userId: string, links: OAuthProviderLink[], now: number): Promise<void> {
+  for (const link of links) {
+    await db.insertInto('oauth_accounts').values({
+      id: randomUUID(), project_id: projectId, user_id: userId, provider_id: link.id, provider_account_id: link.account_id,
+      email: link.email, allow_sign_in: 1, allow_connected_accounts: 1, created_at: now,
+    }).execute();
+  }
 }

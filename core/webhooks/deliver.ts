@@ -1,7 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isPrivateAddress } from './url-policy.ts';
+import { isPrivateAddress, publicOnlyLookup } from '../lib/outbound.ts';
 
 /** How long one delivery attempt may take, connect to last byte, in ms (Svix uses 15 s). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -34,12 +34,15 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
     };
     let target: URL;
     try { target = new URL(url); } catch { finish({ ok: false, statusCode: null, responseExcerpt: null, error: 'invalid URL' }); return; }
+    // An IP literal never reaches the lookup: check it here (core/lib/outbound.ts).
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (blockPrivate && isIP(literal) && isPrivateAddress(literal)) { finish({ ok: false, statusCode: null, responseExcerpt: null, error: 'the endpoint is a loopback, link-local or private address, which is refused in production mode' }); return; }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       timeout: timeoutMs,
-      ...(blockPrivate ? { lookup: guardedLookup } : {}),
+      ...(blockPrivate ? { lookup: publicOnlyLookup } : {}),
     }, (res) => {
       let excerpt = '';
       res.setEncoding('utf8');
@@ -65,21 +68,4 @@ function describe(error: Error & { code?: string }): string {
   if (error.code === 'ENOTFOUND') return 'host not found';
   if (error.code === 'ECONNRESET') return 'connection reset';
   return error.message;
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** `dns.lookup` that fails for private addresses (used as the socket's `lookup`). */
-function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) { callback(err, []); return; }
-    const list = addresses as LookupAddress[];
-    if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
-      const blocked = Object.assign(new Error('the endpoint resolves to a private, loopback or link-local address'), { code: 'EBLOCKED' });
-      callback(blocked, []);
-      return;
-    }
-    if ((options as { all?: boolean }).all) callback(null, list);
-    else callback(null, list[0]!.address, list[0]!.family);
-  });
 }

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { click, flush, render, setUrl, type, waitForText } from '../test-dom.tsx';
+import { act, click, flush, render, setUrl, type, waitForText } from '../test-dom.tsx';
 import type { TransportRequest, TransportResponse } from '../../sdk/transport.ts';
 
 // uPlot reads window globals when its module loads: import the app after the DOM globals exist.
@@ -118,6 +118,25 @@ it('auth methods page: offers the passkey switch and OAuth providers only when t
   await waitForText(b.container, 'Passkey');
   assert.ok(b.container.querySelector('select#oauth-type'), 'the OAuth provider form once the server has the routes');
   await b.unmount();
+});
+
+it('OAuth providers section: shows the callback URL to register for a standard provider, and adds a generic OpenID Connect provider', async () => {
+  const config = { ...PROJECT.config, oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh-client', client_secret: 'gh-secret' }] };
+  const answer: Handler = (req) => {
+    if (req.path !== '/internal/projects/current') return undefined;
+    return { status: 200, body: { ...PROJECT, config } };
+  };
+  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true, mfa: true });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'gh-client');
+  const url = container.querySelector('[data-testid="callback-url-github"]')?.textContent ?? '';
+  assert.match(url, /\/api\/v1\/auth\/oauth\/callback\/github$/);
+  const select = container.querySelector('select#oauth-id') as HTMLSelectElement;
+  await act(async () => { select.value = '__oidc__'; select.dispatchEvent(new Event('change', { bubbles: true })); });
+  await flush();
+  assert.ok(container.querySelector('input[name="oauth_issuer_url"]'), 'a generic provider asks for its issuer');
+  assert.equal(container.querySelector('select#oauth-type'), null, 'generic providers are always standard');
+  await unmount();
 });
 
 it('an unknown project id says so instead of failing', async () => {

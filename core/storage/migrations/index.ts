@@ -7,6 +7,7 @@ import { webhooks } from './0015-webhooks.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
+import { config } from './0014-config.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
   '0013-oauth': oauth,
+  '0014-config': config,
 };

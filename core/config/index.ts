@@ -1,0 +1,8 @@
+export { getConfig } from './get-config.ts';
+export { getConfigOverride } from './get-config-override.ts';
+export { setConfigOverride } from './set-config-override.ts';
+export { updateConfigOverride } from './update-config-override.ts';
+export { resetConfigOverrideKeys } from './reset-config-override-keys.ts';
+export { getConfigSource, unlinkConfigSource } from './config-source.ts';
+export { loadConfigLayers, renderLayers, layerOrigins, saveConfigLevel, writeLegacyConfigChange, type ConfigLayers } from './store.ts';
+export { renderConfig, applyOverridePatch, validateOverride, type ConfigOverride, type RenderedConfig } from './format.ts';

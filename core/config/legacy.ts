@@ -1,0 +1,130 @@
+import { isBuiltInOAuthProviderId, type OAuthProviderConfig, type ProjectConfig } from './project-config.ts';
+import { renderConfig, type ConfigOverride, type RenderedConfig } from './format.ts';
+import { DEFAULT_EMAIL_THEME_ID } from './schema.ts';
+
+/**
+ * The legacy project `config` object (product-spec §3, `/projects/current`) as a view of, and a
+ * writer to, the configuration model. The mapping follows upstream's projects CRUD
+ * (`renderedOrganizationConfigToProjectCrud` and its update handler): e.g. `magic_link_enabled`
+ * is `auth.otp.allowSignIn`, `oauth_providers[]` is `auth.oauth.providers.<id>`,
+ * `domains[]` is `domains.trustedDomains.<n>`.
+ */
+export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
+  const ids = (record: Record<string, unknown>) => Object.keys(record);
+  const server = r.emails.server;
+  return {
+    allowLocalhost: r.domains.allowLocalhost,
+    signUpEnabled: r.auth.allowSignUp,
+    createTeamOnSignUp: r.teams.createPersonalTeamOnSignUp,
+    magicLinkEnabled: r.auth.otp.allowSignIn,
+    passkeyEnabled: r.auth.passkey.allowSignIn,
+    credentialEnabled: r.auth.password.allowSignIn,
+    clientTeamCreationEnabled: r.teams.allowClientTeamCreation,
+    clientUserDeletionEnabled: r.users.allowClientUserDeletion,
+    allowUserApiKeys: r.apiKeys.enabled.user,
+    allowTeamApiKeys: r.apiKeys.enabled.team,
+    teamCreatorDefaultPermissions: ids(r.rbac.defaultPermissions.teamCreator),
+    teamMemberDefaultPermissions: ids(r.rbac.defaultPermissions.teamMember),
+    userDefaultPermissions: ids(r.rbac.defaultPermissions.signUp),
+    domains: Object.values(r.domains.trustedDomains as Record<string, { baseUrl?: string; handlerPath: string }>)
+      .filter((d) => typeof d.baseUrl === 'string')
+      .map((d) => ({ domain: d.baseUrl!, handlerPath: d.handlerPath })),
+    emailThemeId: r.emails.selectedThemeId === DEFAULT_EMAIL_THEME_ID ? null : r.emails.selectedThemeId,
+    oauthProviders: Object.entries(r.auth.oauth.providers as Record<string, Record<string, any>>).map(([id, p]): OAuthProviderConfig => ({
+      id,
+      enabled: p.allowSignIn,
+      type: p.isShared ? 'shared' : 'standard',
+      ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+      ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
+      ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
+      ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
+      ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
+      ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
+      ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
+    })),
+    oauthAccountMergeStrategy: r.auth.oauth.accountMergeStrategy,
+    emailConfig: server.isShared
+      ? { type: 'shared' }
+      : {
+        type: 'standard', host: server.host ?? '', port: server.port ?? 0, username: server.username ?? '',
+        password: server.password ?? '', senderName: server.senderName ?? '', senderEmail: server.senderEmail ?? '',
+      },
+    requirePublishableClientKey: r.project.requirePublishableClientKey,
+    requireEmailVerification: r.onboarding.requireEmailVerification,
+    branding: {
+      accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
+      termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
+    },
+  };
+}
+
+const asSet = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
+
+/** The override keys that carry one legacy field, as a dotted-key patch. */
+function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): ConfigOverride {
+  switch (key) {
+    case 'allowLocalhost': return { 'domains.allowLocalhost': c.allowLocalhost };
+    case 'signUpEnabled': return { 'auth.allowSignUp': c.signUpEnabled };
+    case 'createTeamOnSignUp': return { 'teams.createPersonalTeamOnSignUp': c.createTeamOnSignUp };
+    case 'magicLinkEnabled': return { 'auth.otp.allowSignIn': c.magicLinkEnabled };
+    case 'passkeyEnabled': return { 'auth.passkey.allowSignIn': c.passkeyEnabled };
+    case 'credentialEnabled': return { 'auth.password.allowSignIn': c.credentialEnabled };
+    case 'clientTeamCreationEnabled': return { 'teams.allowClientTeamCreation': c.clientTeamCreationEnabled };
+    case 'clientUserDeletionEnabled': return { 'users.allowClientUserDeletion': c.clientUserDeletionEnabled };
+    case 'allowUserApiKeys': return { 'apiKeys.enabled.user': c.allowUserApiKeys };
+    case 'allowTeamApiKeys': return { 'apiKeys.enabled.team': c.allowTeamApiKeys };
+    case 'teamCreatorDefaultPermissions': return { 'rbac.defaultPermissions.teamCreator': asSet(c.teamCreatorDefaultPermissions) };
+    case 'teamMemberDefaultPermissions': return { 'rbac.defaultPermissions.teamMember': asSet(c.teamMemberDefaultPermissions) };
+    case 'userDefaultPermissions': return { 'rbac.defaultPermissions.signUp': asSet(c.userDefaultPermissions) };
+    case 'domains': return { 'domains.trustedDomains': Object.fromEntries(c.domains.map((d, i) => [String(i), { baseUrl: d.domain, handlerPath: d.handlerPath }])) };
+    case 'emailThemeId': return { 'emails.selectedThemeId': c.emailThemeId ?? DEFAULT_EMAIL_THEME_ID };
+    case 'oauthProviders': return {
+      'auth.oauth.providers': Object.fromEntries(c.oauthProviders.map((p) => [p.id, {
+        ...(isBuiltInOAuthProviderId(p.id) ? { type: p.id } : {}),
+        allowSignIn: p.enabled,
+        allowConnectedAccounts: true,
+        isShared: p.type === 'shared',
+        ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+        ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
+        ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
+        ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
+        ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
+        ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
+        ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
+      }])),
+    };
+    case 'oauthAccountMergeStrategy': return { 'auth.oauth.accountMergeStrategy': c.oauthAccountMergeStrategy };
+    case 'emailConfig': {
+      const e = c.emailConfig;
+      return {
+        'emails.server': e.type === 'shared'
+          ? { isShared: true }
+          : { isShared: false, host: e.host, port: e.port, username: e.username, password: e.password, senderName: e.senderName, senderEmail: e.senderEmail },
+      };
+    }
+    case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
+    case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
+    case 'branding': return {
+      'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
+      'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,
+    };
+    default: return {};
+  }
+}
+
+/**
+ * The environment-level patch that turns the legacy config `prev` into `next`: one entry per
+ * legacy field that changed (lists replace their whole record, as the legacy API replaces lists).
+ */
+export function legacyChangeToPatch(prev: ProjectConfig, next: ProjectConfig): ConfigOverride {
+  const patch: ConfigOverride = {};
+  for (const key of Object.keys(next) as (keyof ProjectConfig)[]) {
+    if (JSON.stringify(prev[key]) !== JSON.stringify(next[key])) Object.assign(patch, fieldPatch(key, next));
+  }
+  return patch;
+}
+
+/** The override that renders as `config` (only the fields that differ from the schema defaults). */
+export function legacyToOverride(config: ProjectConfig): ConfigOverride {
+  return legacyChangeToPatch(renderedToLegacy(renderConfig([])), config);
+}

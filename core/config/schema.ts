@@ -1,0 +1,162 @@
+import * as v from 'valibot';
+import { isValidDomainUrl } from './domains.ts';
+
+/**
+ * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree
+ * of the keys a project can configure, each leaf a valibot schema with its default (what an unset
+ * key renders as) and a doc line, each node with the override levels that may set it.
+ *
+ * Levels, merged in this order onto the defaults (upstream `config/README.md`): `project`
+ * (shared by every branch), `branch` (`main`; what `config push` writes), `environment` (the
+ * deployment's own values: secrets, trusted domains, email server, OAuth credentials).
+ */
+export const CONFIG_LEVELS = ['project', 'branch', 'environment'] as const;
+export type ConfigLevel = (typeof CONFIG_LEVELS)[number];
+
+export type ConfigNode =
+  | { kind: 'object'; fields: Record<string, ConfigNode>; levels?: readonly ConfigLevel[]; doc?: string }
+  | { kind: 'record'; keyPattern: RegExp; value: ConfigNode; levels?: readonly ConfigLevel[]; doc?: string }
+  | { kind: 'leaf'; schema: v.GenericSchema; default: unknown; levels?: readonly ConfigLevel[]; doc: string };
+
+const ALL: readonly ConfigLevel[] = ['project', 'branch', 'environment'];
+const BRANCH: readonly ConfigLevel[] = ['branch', 'environment'];
+const ENV: readonly ConfigLevel[] = ['environment'];
+
+/** Ids a developer chooses (stores, items, products, themes): upstream `userSpecifiedIdSchema`. */
+export const USER_SPECIFIED_ID = /^[a-zA-Z0-9_-]+$/;
+/** Permission ids in records; `$`-prefixed ids are system permissions (upstream `permissionRegex`). */
+const PERMISSION_ID = /^\$?[a-z0-9_:-]+$/;
+const CUSTOM_PERMISSION_ID = /^[a-z0-9_:-]+$/;
+const PROVIDER_KEY = /^[a-z0-9_-]{1,64}$/;
+const ANY_KEY = /^[^.]+$/;
+
+/** The email theme used when none is selected (also `core/emails` `DEFAULT_THEME_ID`). */
+export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
+
+const obj = (fields: Record<string, ConfigNode>, levels?: readonly ConfigLevel[], doc?: string): ConfigNode => ({ kind: 'object', fields, ...(levels ? { levels } : {}), ...(doc ? { doc } : {}) });
+const rec = (keyPattern: RegExp, value: ConfigNode, levels?: readonly ConfigLevel[], doc?: string): ConfigNode => ({ kind: 'record', keyPattern, value, ...(levels ? { levels } : {}), ...(doc ? { doc } : {}) });
+const leaf = (schema: v.GenericSchema, dflt: unknown, doc: string, levels?: readonly ConfigLevel[]): ConfigNode => ({ kind: 'leaf', schema, default: dflt, doc, ...(levels ? { levels } : {}) });
+
+const bool = (dflt: boolean, doc: string, levels?: readonly ConfigLevel[]) => leaf(v.boolean('must be a boolean'), dflt, doc, levels);
+const optStr = (doc: string, levels?: readonly ConfigLevel[]) => leaf(v.string('must be a string'), undefined, doc, levels);
+const trueOnly = leaf(v.literal(true, 'must be true (use null to remove)'), undefined, 'Present (true) when included.');
+/** Loosely typed data kept as given (payments shapes, sign-up rule conditions). */
+const data = (doc: string) => leaf(v.record(v.string(), v.unknown(), 'must be an object'), undefined, doc);
+
+const OAUTH_PROVIDER_TYPES = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
+
+/** The whole schema. Unset leaves render as their `default` (absent when `undefined`). */
+export const CONFIG_SCHEMA: ConfigNode = obj({
+  sourceOfTruth: leaf(v.looseObject({ type: v.picklist(['hosted', 'neon', 'postgres'], 'must be hosted, neon or postgres') }), { type: 'hosted' }, 'Where user data lives; Gatehouse supports `hosted` only.', ['project']),
+  project: obj({
+    requirePublishableClientKey: bool(false, 'Client calls must carry a publishable client key (wire-protocol §1.1 step 6).'),
+  }, ALL),
+  rbac: obj({
+    permissions: rec(CUSTOM_PERMISSION_ID, obj({
+      description: optStr('What the permission allows.'),
+      scope: leaf(v.picklist(['team', 'project'], 'must be team or project'), undefined, 'Team or project permission.'),
+      containedPermissionIds: rec(PERMISSION_ID, trueOnly, undefined, 'Permissions this one includes.'),
+    }), undefined, 'Permission definitions by id.'),
+    defaultPermissions: obj({
+      teamCreator: rec(PERMISSION_ID, trueOnly, undefined, 'Granted to a team\'s creator.'),
+      teamMember: rec(PERMISSION_ID, trueOnly, undefined, 'Granted to each team member.'),
+      signUp: rec(PERMISSION_ID, trueOnly, undefined, 'Project permissions granted at sign-up.'),
+    }),
+  }, BRANCH),
+  apiKeys: obj({
+    enabled: obj({
+      team: bool(false, 'Teams may create API keys.'),
+      user: bool(false, 'Users may create API keys.'),
+    }),
+  }, BRANCH),
+  teams: obj({
+    createPersonalTeamOnSignUp: bool(false, 'Create a personal team for each new user.'),
+    allowClientTeamCreation: bool(false, 'Client calls may create teams.'),
+  }, BRANCH),
+  users: obj({
+    allowClientUserDeletion: bool(false, 'Users may delete their own account from the client.'),
+  }, BRANCH),
+  onboarding: obj({
+    requireEmailVerification: bool(false, 'Users with an unverified primary email are restricted.'),
+  }, BRANCH),
+  domains: obj({
+    allowLocalhost: bool(false, 'Trust any localhost URL for redirects.'),
+    trustedDomains: rec(ANY_KEY, obj({
+      baseUrl: leaf(v.pipe(v.string('must be a string'), v.check(isValidDomainUrl, 'must be a valid URL or wildcard domain pattern')), undefined, 'The trusted origin (or wildcard pattern).'),
+      handlerPath: leaf(v.pipe(v.string('must be a string'), v.startsWith('/', 'must start with /')), '/handler', 'Path of the handler pages on that domain.'),
+    }), ENV, 'Trusted redirect domains, by any id.'),
+  }, BRANCH),
+  auth: obj({
+    allowSignUp: bool(true, 'New users may sign up.'),
+    password: obj({ allowSignIn: bool(false, 'Email and password sign-in.') }),
+    otp: obj({ allowSignIn: bool(false, 'Magic link / one-time code sign-in.') }),
+    passkey: obj({ allowSignIn: bool(false, 'Passkey sign-in.') }),
+    oauth: obj({
+      accountMergeStrategy: leaf(v.picklist(['link_method', 'raise_error', 'allow_duplicates'], 'must be link_method, raise_error or allow_duplicates'), 'link_method', 'What happens when an OAuth email matches an existing user.'),
+      providers: rec(PROVIDER_KEY, obj({
+        type: leaf(v.picklist(OAUTH_PROVIDER_TYPES, `must be one of ${OAUTH_PROVIDER_TYPES.join(', ')}`), undefined, 'Built-in provider type (absent for a generic OpenID Connect provider).'),
+        allowSignIn: bool(false, 'Users may sign in with this provider.'),
+        allowConnectedAccounts: bool(false, 'Users may connect this provider\'s account.'),
+        isShared: bool(true, 'Use shared development keys (Gatehouse\'s built-in development provider).', ENV),
+        clientId: optStr('OAuth client id.', ENV),
+        clientSecret: optStr('OAuth client secret.', ENV),
+        facebookConfigId: optStr('Facebook business config id.', ENV),
+        microsoftTenantId: optStr('Microsoft tenant id.', ENV),
+        issuerUrl: leaf(v.pipe(v.string('must be a string'), v.url('must be a URL')), undefined, 'Gatehouse: issuer of a generic OpenID Connect provider.', ENV),
+        displayName: optStr('Gatehouse: button label of a generic provider.'),
+        appleBundleIds: leaf(v.array(v.pipe(v.string(), v.minLength(1)), 'must be an array of strings'), undefined, 'Gatehouse: Bundle IDs accepted by native Sign in with Apple.', ENV),
+      }), undefined, 'OAuth providers by id.'),
+    }),
+    signUpRules: rec(USER_SPECIFIED_ID, data('A sign-up rule (condition, action, priority), kept as data.'), undefined, 'Sign-up rules by id.'),
+    signUpRulesDefaultAction: leaf(v.picklist(['allow', 'reject'], 'must be allow or reject'), 'allow', 'What happens when no sign-up rule matches.'),
+  }, BRANCH),
+  emails: obj({
+    selectedThemeId: leaf(v.string('must be a string'), DEFAULT_EMAIL_THEME_ID, 'The email theme in use.'),
+    themes: rec(ANY_KEY, obj({
+      displayName: leaf(v.string('must be a string'), 'Unnamed Theme', 'Theme name.'),
+      tsxSource: optStr('Theme source (TSX).'),
+    }), undefined, 'Email themes by id.'),
+    templates: rec(ANY_KEY, obj({
+      displayName: leaf(v.string('must be a string'), 'Unnamed Template', 'Template name.'),
+      tsxSource: optStr('Template source (TSX).'),
+      themeId: leaf(v.nullable(v.string('must be a string')), undefined, 'Theme of this template (null: none).'),
+    }), undefined, 'Email templates by id.'),
+    server: obj({
+      isShared: bool(true, 'Use the shared (built-in) email sender.'),
+      host: optStr('SMTP host.'),
+      port: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be between 0 and 65535'), v.maxValue(65535, 'must be between 0 and 65535')), undefined, 'SMTP port.'),
+      username: optStr('SMTP user name.'),
+      password: optStr('SMTP password.'),
+      senderName: optStr('Sender name.'),
+      senderEmail: leaf(v.pipe(v.string('must be a string'), v.email('must be an email address')), undefined, 'Sender address.'),
+    }, ENV),
+  }, BRANCH),
+  payments: obj({
+    testMode: bool(true, 'Payments run in test mode.'),
+    autoPay: data('Automatic payment settings.'),
+    catalogs: rec(USER_SPECIFIED_ID, data('A catalog (product line): displayName, customerType.'), undefined, 'Catalogs by id.'),
+    items: rec(USER_SPECIFIED_ID, data('An item: displayName, customerType.'), undefined, 'Items by id.'),
+    products: rec(USER_SPECIFIED_ID, data('A product: displayName, customerType, prices, includedItems, serverOnly, stackable, catalogId.'), undefined, 'Products by id.'),
+  }, BRANCH),
+  dataVault: obj({
+    stores: rec(USER_SPECIFIED_ID, obj({
+      displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
+    }), undefined, 'Data vault stores by id (spec §9).'),
+  }, BRANCH),
+  branding: obj({
+    accentColorLight: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
+    accentColorDark: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
+    termsOfServiceUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: terms of service link on sign-up.'),
+    privacyPolicyUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: privacy policy link on sign-up.'),
+  }, BRANCH),
+  apps: obj({
+    installed: rec(USER_SPECIFIED_ID, obj({
+      enabled: bool(false, 'The app is turned on.'),
+    }), undefined, 'Installed apps by id.'),
+  }, BRANCH),
+});
+
+const LEVEL_RANK: Record<ConfigLevel, number> = { project: 0, branch: 1, environment: 2 };
+export function levelRank(level: ConfigLevel): number {
+  return LEVEL_RANK[level];
+}

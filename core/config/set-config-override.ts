@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { StatusError } from '../errors/index.ts';
+import { defineOperation } from '../operations/define.ts';
+import { assertLevelAccess, BranchConfigSourceSchema, OverrideLevelParamsSchema, parseOverrideString } from './override-input.ts';
+import { saveConfigLevel } from './store.ts';
+
+/**
+ * `PUT /internal/config/override/{level}` (server: branch only; admin): replaces one level's
+ * override with `config_string`; the branch level needs `source` (where the config came from,
+ * e.g. `{ "type": "pushed-from-unknown" }` from `config push`) → `{ success: true }`.
+ *
+ * @throws StatusError 400 naming a bad key or value, or "source is required for branch level config".
+ */
+export const setConfigOverride = defineOperation({
+  id: 'config.setOverride',
+  method: 'PUT',
+  path: '/internal/config/override/:level',
+  summary: 'Replace the config override of one level.',
+  access: ['server', 'admin'],
+  input: {
+    params: OverrideLevelParamsSchema,
+    body: v.strictObject({ config_string: v.string(), source: v.optional(BranchConfigSourceSchema) }),
+  },
+  errors: [],
+  async run(ctx, { params, body }) {
+    assertLevelAccess(ctx.auth.accessType, params.level);
+    const override = parseOverrideString(body.config_string, params.level);
+    if (params.level === 'branch' && !body.source) throw new StatusError(400, 'source is required for branch level config');
+    await ctx.transaction((tx) => saveConfigLevel(tx.db, {
+      projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, level: params.level, override,
+      ...(params.level === 'branch' && body.source ? { source: body.source } : {}), now: ctx.now,
+    }));
+    return { success: true };
+  },
+});

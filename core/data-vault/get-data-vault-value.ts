@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { KnownError } from '../errors/index.ts';
+import { defineOperation } from '../operations/define.ts';
+import { openVaultValue } from './sealing.ts';
+import { requireStore } from './stores.ts';
+import { findDataVaultEntry } from './queries.ts';
+
+/**
+ * `POST /data-vault/stores/{id}/get` (server, admin): the value stored under `hashed_key` in
+ * store `id`, as the SDK encrypted it → `{ encrypted_value }`.
+ *
+ * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when the store is not configured;
+ * DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST when nothing is stored under the key (the SDK then
+ * returns null), also when the sealed value does not open (e.g. the server secret changed).
+ * @see upstream `data-vault/stores/[id]/get/route.tsx`, spec §9
+ */
+export const getDataVaultValue = defineOperation({
+  id: 'dataVault.get',
+  method: 'POST',
+  path: '/data-vault/stores/:id/get',
+  summary: 'Read an encrypted value from a data vault store.',
+  access: ['server', 'admin'],
+  input: {
+    params: v.strictObject({ id: v.string() }),
+    body: v.strictObject({ hashed_key: v.pipe(v.string(), v.nonEmpty()) }),
+  },
+  errors: ['DATA_VAULT_STORE_DOES_NOT_EXIST', 'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST'],
+  async run(ctx, { params, body }) {
+    await requireStore(ctx, params.id);
+    const entry = await findDataVaultEntry(ctx.db, ctx.auth.project.id, params.id, body.hashed_key);
+    const value = entry && openVaultValue(ctx.runtime, ctx.auth.project.id, params.id, body.hashed_key, entry);
+    if (value === null) throw new KnownError('DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST', { store_id: params.id, hashed_key: body.hashed_key });
+    return { encrypted_value: value };
+  },
+});

@@ -1,0 +1,22 @@
+import { defineOperation } from '../operations/define.ts';
+import { configuredStores } from './stores.ts';
+import { countDataVaultEntries } from './queries.ts';
+
+/**
+ * `GET /internal/data-vault/stores` (admin; Gatehouse extension for the dashboard): each
+ * configured store's id, display name and number of entries. Never values or key hashes.
+ */
+export const listDataVaultStores = defineOperation({
+  id: 'dataVault.listStores',
+  method: 'GET',
+  path: '/internal/data-vault/stores',
+  summary: 'List data vault stores with their entry counts.',
+  access: ['admin'],
+  input: {},
+  errors: [],
+  async run(ctx) {
+    const stores = await configuredStores(ctx);
+    const counts = await countDataVaultEntries(ctx.db, ctx.auth.project.id);
+    return { items: Object.entries(stores).map(([id, s]) => ({ id, display_name: s.displayName, entry_count: counts.get(id) ?? 0 })) };
+  },
+});

@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { defineOperation } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
+import { UuidSchema } from '../lib/schemas.ts';
+import { findEmail } from './queries.ts';
+import { toOutboxEmail } from './outbox-wire.ts';
+
+export const OutboxIdParams = v.strictObject({ id: UuidSchema });
+
+/** `GET /emails/outbox/{id}` (server, admin) → the email in upstream's outbox shape; 404 "Email not found". */
+export const getOutboxEmail = defineOperation({
+  id: 'emails.getOutbox',
+  method: 'GET',
+  path: '/emails/outbox/:id',
+  summary: 'Read one email of the outbox.',
+  access: ['server', 'admin'],
+  input: { params: OutboxIdParams },
+  errors: [],
+  async run(ctx, { params }) {
+    const row = await findEmail(ctx.db, ctx.auth.project.id, params.id);
+    if (!row) throw new StatusError(404, 'Email not found');
+    return toOutboxEmail(row);
+  },
+});
