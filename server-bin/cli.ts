@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
+import { runConfigCommand } from './config-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
 import { configureRenderPool } from '../core/index.ts';
@@ -39,11 +40,13 @@ async function backup(argv: string[]): Promise<void> {
 /**
  * The `gatehouse` command: `gatehouse [serve] [options]` starts the server, prints where things
  * are and stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes);
- * `gatehouse backup <file>` copies the SQLite database with the online backup API.
+ * `gatehouse backup <file>` copies the SQLite database with the online backup API;
+ * `gatehouse config pull|push` moves a project's branch config between a file and a running server.
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
+  if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
   const config = resolveServerConfig(argv[0] === 'serve' ? argv.slice(1) : argv, process.env);
   if (config.help) { process.stdout.write(USAGE); return; }
   if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }

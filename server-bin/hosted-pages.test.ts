@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createProject } from '../test/helpers/api.ts';
+import { api, assertKnownError, createProject } from '../test/helpers/api.ts';
 import { describeWithServer } from '../test/helpers/suite.ts';
 import { matchHostedPath } from './hosted-pages.ts';
 import { hostedUrls } from '../ui/hosted/config.ts';
@@ -52,6 +52,24 @@ describeWithServer('hosted handler pages', (get) => {
       handler, home: `${handler}/account-settings`, afterSignIn: `${handler}/account-settings`, afterSignUp: `${handler}/account-settings`, afterSignOut: `${handler}/sign-in`,
     });
     assert.deepEqual(hostedUrls({ home: '/' }, '/auth', '/auth/handler'), { handler: '/auth/handler', home: '/auth/' }, 'the internal home honours the mount prefix');
+  });
+
+  it('carries the branding set in the project config (Gatehouse extension) into the hosted page, refusing bad values', async () => {
+    const { projectId, admin } = await createProject(get());
+    const bad = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: 'red' } } });
+    assertKnownError(bad, 'SCHEMA_ERROR', 400);
+    const badUrl = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { terms_of_service_url: 'javascript:alert(1)' } } });
+    assertKnownError(badUrl, 'SCHEMA_ERROR', 400);
+    const ok = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: '#0F766E', terms_of_service_url: 'https://example.com/terms' } } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.body.config.branding, { accent_color_light: '#0f766e', accent_color_dark: null, terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null });
+    const partial = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_dark: '#5eead4' } } });
+    assert.equal(partial.body.config.branding.accent_color_light, '#0f766e', 'keys left out keep their value');
+    const html = await (await fetch(`${get().url}/projects/${projectId}/handler/sign-in`)).text();
+    const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
+    assert.deepEqual(config.project, { displayName: 'New Project', logoUrl: null, accentLight: '#0f766e', accentDark: '#5eead4', termsUrl: 'https://example.com/terms', privacyUrl: null });
+    const client = await api(get(), 'GET', '/projects/current', { projectId, accessType: 'client' });
+    assert.equal('branding' in client.body.config, false, 'the client project view keeps upstream\'s shape');
   });
 
   it('answers 404 for an unknown project', async () => {

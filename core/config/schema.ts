@@ -143,11 +143,13 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id (spec §9).'),
   }, BRANCH),
+  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
+  // Validated here too, so no override route can put a javascript: link on the hosted pages.
   branding: obj({
-    accentColorLight: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
-    accentColorDark: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
-    termsOfServiceUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: terms of service link on sign-up.'),
-    privacyPolicyUrl: leaf(v.nullable(v.string('must be a string')), null, 'Gatehouse: privacy policy link on sign-up.'),
+    accentColorLight: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
+    accentColorDark: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
+    termsOfServiceUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: terms of service link under sign-in and sign-up.'),
+    privacyPolicyUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: privacy policy link under sign-in and sign-up.'),
   }, BRANCH),
   apps: obj({
     installed: rec(USER_SPECIFIED_ID, obj({

@@ -4,6 +4,8 @@ import { uuid } from '../lib/random.ts';
 import { insertEmail, type EmailRow } from './queries.ts';
 import { routeFor } from './transport.ts';
 import { kickEmailWorker } from './worker.ts';
+import { createUnsubscribeLink, findCategory } from '../notifications/index.ts';
+import { escapeHtml } from './built-in.ts';
 
 /** One email to queue. */
 export interface OutgoingEmail {
@@ -27,14 +29,24 @@ export interface OutgoingEmail {
  */
 export async function enqueueEmail(ctx: OperationContext, project: Project, email: OutgoingEmail): Promise<string> {
   const route = routeFor(project.config.emailConfig, ctx.runtime.smtpUrl, project.displayName);
+  let { html, text } = email;
+  let headers: Record<string, string> | null = null;
+  const category = email.notificationCategory ? findCategory(email.notificationCategory) : null;
+  if (category?.canDisable && email.userId) {
+    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers (issue 17).
+    const link = await createUnsubscribeLink(ctx, project.id, email.userId, category);
+    html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(link)}">Unsubscribe</a> from ${escapeHtml(category.name)} emails.</p>`;
+    if (text) text += `\n\nUnsubscribe from ${category.name} emails: ${link}`;
+    headers = { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  }
   const row: EmailRow = {
     id: uuid(),
     project_id: project.id,
     user_id: email.userId ?? null,
     to_email: email.to,
     subject: email.subject,
-    html: email.html,
-    text: email.text ?? null,
+    html,
+    text: text ?? null,
     notification_category: email.notificationCategory ?? null,
     transport: route.kind === 'outbox' ? 'outbox' : project.config.emailConfig.type,
     status: route.kind === 'outbox' ? 'outbox' : 'pending',
@@ -44,6 +56,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     error: null,
     created_at: ctx.now,
     sent_at: null,
+    headers: headers ? JSON.stringify(headers) : null,
   };
   await insertEmail(ctx.db, row);
   if (route.kind !== 'outbox') {

@@ -107,7 +107,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
       transport = openTransport(route.options, { allowPrivate: !route.tenantChosen || runtime.environment !== 'production' });
       worker.transports.set(route.key, transport);
     }
-    await transport.sendMail({ from: route.from, to: row.to_email, subject: row.subject, html: row.html, ...(row.text ? { text: row.text } : {}) });
+    await transport.sendMail({ from: route.from, to: row.to_email, subject: row.subject, html: row.html, ...(row.text ? { text: row.text } : {}), ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}) });
     await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null });
   } catch (error) {
     // Stored on the row (visible to the project's admins): fixed words, never the server's text.

@@ -9,3 +9,4 @@ export { matchTotpStep, generateTotp, TOTP_PERIOD_SECONDS, TOTP_DIGITS, TOTP_WIN
 export { deleteSecondFactorState } from './queries.ts';
 export { createRecoveryCodes, getRecoveryCodeStatus } from './create-recovery-codes.ts';
 export { RECOVERY_CODE_COUNT } from './recovery-codes.ts';
+export { sealTotpSecret, openTotpSecret } from './secret.ts';

@@ -189,6 +189,39 @@ describeWithServer('MFA sign-in', (get) => {
     assert.equal(await sessionCount(server, srv, userId), before + 1);
   });
 
+  it('stores the TOTP secret encrypted and bound to its user, and still reads a plaintext one', async () => {
+    const server = get();
+    const { client, server: srv } = await createProject(server);
+    const alice = await totpUser(server, client);
+    const bob = await totpUser(server, client);
+    const db = server.gatehouse.core.runtime.db;
+    const row = async (id: string) => (await db.selectFrom('users').select('totp_secret_base64').where('id', '=', id).executeTakeFirstOrThrow()).totp_secret_base64!;
+    const sealed = await row(alice.userId);
+    assert.match(sealed, /^v1\./);
+    assert.equal(sealed.includes(alice.secret), false, 'the secret is not stored in the clear');
+    assert.equal(Buffer.from(sealed).includes(Buffer.from(alice.secret, 'base64')), false);
+
+    // Alice's sealed secret copied onto Bob's row does not open for Bob.
+    await db.updateTable('users').set({ totp_secret_base64: sealed }).where('id', '=', bob.userId).execute();
+    const bobTry = await api(server, 'POST', '/auth/mfa/sign-in', client, { type: 'totp', totp: generateTotp(alice.secret, server.clock.now()), code: await passwordAttempt(server, client, bob.email) });
+    assertKnownError(bobTry, 'INVALID_TOTP_CODE', 400);
+
+    // A secret stored before encryption (plain base64) keeps working.
+    await db.updateTable('users').set({ totp_secret_base64: alice.secret }).where('id', '=', alice.userId).execute();
+    const plain = await api(server, 'POST', '/auth/mfa/sign-in', client, { type: 'totp', totp: generateTotp(alice.secret, server.clock.now()), code: await passwordAttempt(server, client, alice.email) });
+    assert.equal(plain.status, 200, plain.text);
+
+    // A server-created user with a secret gets it sealed too, and can complete MFA.
+    const secret = Buffer.alloc(20, 9).toString('base64');
+    const email = `created-${Date.now()}@example.com`;
+    const created = await api(server, 'POST', '/users', srv, { primary_email: email, password: PASSWORD, totp_secret_base64: secret });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.requires_totp_mfa, true);
+    assert.match(await row(created.body.id), /^v1\./);
+    const ok = await api(server, 'POST', '/auth/mfa/sign-in', client, { type: 'totp', totp: generateTotp(secret, server.clock.now()), code: await passwordAttempt(server, client, email) });
+    assert.equal(ok.status, 200, ok.text);
+  });
+
   it('rejects a malformed second-factor body with SCHEMA_ERROR', async () => {
     const server = get();
     const { client } = await createProject(server);

@@ -5,6 +5,7 @@ import { findUser } from '../users/index.ts';
 import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData } from './finish-sign-in.ts';
 import { matchTotpStep } from './totp.ts';
+import { openTotpSecret } from './secret.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
 import { claimTotpStep, useRecoveryCode } from './queries.ts';
 
@@ -48,8 +49,8 @@ export const signInWithMfa = defineOperation({
     const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
     const user = await findUser(ctx.db, project.id, attempt.data.user_id);
     // A user deleted, or whose TOTP was removed, since the attempt began has no factor to check.
-    if (!user || user.totp_secret_base64 === null) throw new KnownError('INVALID_TOTP_CODE');
-    const secret = user.totp_secret_base64;
+    const secret = user ? openTotpSecret(ctx.runtime, user) : null;
+    if (!user || secret === null) throw new KnownError('INVALID_TOTP_CODE');
     const step = body.type === 'totp' ? matchTotpStep(secret, body.totp ?? '', ctx.now) : null;
     if (body.type === 'totp' && step === null) throw new KnownError('INVALID_TOTP_CODE');
     return ctx.transaction(async (tx) => {

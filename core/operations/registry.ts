@@ -65,6 +65,7 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
   // email outbox API (issue 17)
   emails.listOutboxEmails, emails.getOutboxEmail, emails.updateOutboxEmail, emails.getDeliveryInfo,
+  notifications.unsubscribeViaLink, notifications.unsubscribeOneClick,
   // webhooks (issue 17)
   webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
   webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,

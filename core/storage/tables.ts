@@ -192,6 +192,8 @@ export interface EmailsTable {
   error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** JSON object of extra headers (RFC 8058 List-Unsubscribe), or null. */
+  headers: string | null;
 }
 
 /** A user's non-primary contact channel; the primary email lives in `users.primary_email*`. */

@@ -3,8 +3,9 @@ import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 import { finishUserCreation, insertNewUser, type NewUserFields } from './create.ts';
 import { toServerUser } from './wire.ts';
-import { findUserByAuthEmail, insertOAuthProviderLinks } from './queries.ts';
+import { findUserByAuthEmail, insertOAuthProviderLinks, updateUser } from './queries.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
+import { sealTotpSecret } from '../mfa/index.ts';
 
 /**
  * `POST /users` (server): creates a user with any server fields → 201 server user. The personal
@@ -33,7 +34,14 @@ export const createUser = defineOperation({
       if (columns.primary_email && columns.primary_email_auth_enabled === 1 && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
         throw emailTakenError(columns.primary_email);
       }
-      const user = await insertNewUser(tx, project, columns as NewUserFields);
+      const { totp_secret_base64: totpSecret, ...fields } = columns;
+      let user = await insertNewUser(tx, project, fields as NewUserFields);
+      if (typeof totpSecret === 'string') {
+        // Sealed with the new user's id as context (core/mfa/secret.ts), so written after the insert.
+        const sealed = sealTotpSecret(tx.runtime, project.id, user.id, totpSecret);
+        await updateUser(tx.db, project.id, user.id, { totp_secret_base64: sealed });
+        user = { ...user, totp_secret_base64: sealed };
+      }
       const links = oauthProviders.map((l) => ({ id: l.id, account_id: l.account_id, email: l.email ?? null }));
       try {
         await insertOAuthProviderLinks(tx.db, project.id, user.id, links, ctx.now);

@@ -13,7 +13,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
-import { deleteSecondFactorState } from '../mfa/index.ts';
+import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
 export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
@@ -22,7 +22,7 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
  * user in the caller's view (wire-protocol §3.7 `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
- * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes. A
+ * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes (the secret is stored encrypted). A
  * changed primary email becomes unverified unless `primary_email_verified` is given too. Setting
  * or removing the password revokes the user's sessions (but the caller's own) and outstanding
  * password-reset codes.
@@ -34,6 +34,8 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  */
 export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
   const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
+  // TOTP secrets are stored encrypted (core/mfa/secret.ts).
+  if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
     if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {

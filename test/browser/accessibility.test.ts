@@ -94,6 +94,8 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     const team = await api(server, 'POST', '/teams', admin, { display_name: 'Engineering', creator_user_id: userId });
     assert.equal(team.status, 201, team.text);
     teamId = team.body.id;
+    const key = await api(server, 'POST', '/user-api-keys', admin, { user_id: userId, description: 'CI key', expires_at_millis: null });
+    assert.equal(key.status, 200, key.text);
     // The end user's browser session on the project's hosted pages.
     const endCtx = await browser.newContext();
     const endPage = await endCtx.newPage();
@@ -141,6 +143,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     { name: 'cli-auth-confirm signed out', path: `${h()}/cli-auth-confirm?login_code=x`, ready: (p) => p.getByRole('link').first().waitFor() },
     { name: 'sign-out', path: `${h()}/sign-out`, ready: (p) => p.waitForURL(/sign-in/).then(() => p.getByLabel('Email', { exact: true }).waitFor()) },
     { name: 'internal sign-in', path: '/handler/sign-in', ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
+    { name: 'sign-up in German', path: `${h()}/sign-up?lang=de`, ready: heading('Neues Konto erstellen') },
+    { name: 'sign-in in German with errors', path: `${h()}/sign-in?lang=de`, ready: heading('Bei Ihrem Konto anmelden'), act: async (p) => { await submit('Anmelden')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
+    { name: 'password shown', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Password', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Password', { exact: true }).fill('visible'); await p.getByRole('button', { name: 'Show password' }).click(); } },
   ];
 
   /** Hosted pages seen by the signed-in end user. */
@@ -170,7 +175,11 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     { name: 'auth methods bad domain', path: `${dash()}/auth-methods`, ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com'); await text(/Not a valid domain/)(p); } },
     { name: 'keys', path: `${dash()}/keys`, ready: (p) => p.getByRole('table').first().waitFor() },
     { name: 'emails', path: `${dash()}/emails`, ready: (p) => p.getByLabel('TSX source').waitFor() },
+    { name: 'webhooks', path: `${dash()}/webhooks`, ready: heading('Webhooks') },
     { name: 'settings', path: `${dash()}/settings`, ready: heading('Project settings') },
+    { name: 'settings branding error', path: `${dash()}/settings`, ready: (p) => p.getByLabel('Accent colour, light mode').waitFor(), act: async (p) => { await p.getByLabel('Accent colour, light mode').fill('#ffff00'); await text(/4.5:1/)(p); } },
+    { name: 'keys revoke confirm', path: `${dash()}/keys`, ready: (p) => p.getByRole('button', { name: 'Revoke' }).first().waitFor(), act: async (p) => { await p.getByRole('button', { name: 'Revoke' }).first().click(); await p.getByRole('button', { name: 'Yes, revoke' }).waitFor(); } },
+    { name: 'menu open', path: dash(), ready: (p) => p.getByTestId('total-users').waitFor(), act: async (p) => { const menu = p.getByRole('button', { name: 'Menu' }); if (await menu.isVisible()) { await menu.click(); await p.getByRole('navigation', { name: 'Project' }).waitFor(); } } },
     { name: 'owner teams', path: '/team', ready: heading('Your teams') },
     { name: 'unknown project', path: '/projects/00000000-0000-4000-8000-000000000000', ready: text(/does not exist/) },
   ];
@@ -246,6 +255,104 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
       ...await overflowOnly(dashboardPages().filter((v) => !v.act), ownerState),
     ];
     assert.deepEqual(problems, []);
+  });
+
+  /** Presses Tab until the focused element's accessible text matches `name` (at most `max` presses). */
+  async function tabTo(page: Page, name: RegExp, max = 40, within?: string): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate((sel) => {
+        const e = document.activeElement as HTMLElement | null;
+        if (!e || (sel && !e.closest(sel))) return '';
+        return (e.getAttribute('aria-label') ?? e.textContent ?? '').trim() || (e as HTMLInputElement).labels?.[0]?.textContent || '';
+      }, within ?? null);
+      if (name.test(label)) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  }
+  const focusedIsBody = (page: Page) => page.evaluate(() => !document.activeElement || document.activeElement === document.body);
+
+  it('walks sign-up → account settings → sign-out with the keyboard only', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.url}${h()}/sign-up`);
+    await page.getByLabel('Email', { exact: true }).waitFor();
+    await tabTo(page, /^Email$/);
+    await page.keyboard.type('keyboard-only@example.com');
+    await tabTo(page, /^Password$/);
+    await page.keyboard.type(PASSWORD);
+    await tabTo(page, /^Sign up$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}${h()}/account-settings`);
+    await page.getByLabel('Display name').waitFor();
+    await tabTo(page, /^Sign out$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === `${h()}/sign-in`);
+    await page.getByLabel('Email', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('walks dashboard project → user → key revoke with the keyboard only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: ownerState });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await tabTo(page, /^Skip to content$/, 3);
+    await tabTo(page, /^Acme$/, 60);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('total-users').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'focus moves to the new page');
+    assert.match(await page.title(), /^Acme · Gatehouse$/);
+    await tabTo(page, /^Users$/, 60);
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: 'Users' }).waitFor();
+    assert.match(await page.title(), /^Users · Acme · Gatehouse$/);
+    await tabTo(page, /^Ada$/, 60);
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: 'User API keys' }).waitFor();
+    await tabTo(page, /^Revoke$/, 150, '[aria-label="User API keys"]');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Yes, revoke' }).and(page.locator(':focus')).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('table', { name: 'User API keys' }).getByRole('button', { name: 'Revoke' }).and(page.locator(':focus')).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Yes, revoke' }).and(page.locator(':focus')).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('table', { name: 'User API keys' }).getByText('Revoked').waitFor();
+    await wait(100);
+    assert.equal(await focusedIsBody(page), false, 'focus stays in the page after the revoke');
+    await context.close();
+  });
+
+  it('renders the hosted pages in the language the app chose, with the project colours and legal links', async () => {
+    const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: OWNER.email, password: OWNER.password });
+    const admin = { projectId, accessType: 'admin' as const, adminAccessToken: signIn.body.access_token as string };
+    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: '#0f766e', accent_color_dark: '#5eead4', terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null } } });
+    assert.equal(patch.status, 200, patch.text);
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}${h()}/sign-in?lang=de`);
+    await page.getByRole('heading', { name: 'Bei Ihrem Konto anmelden' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    await page.getByLabel('E-Mail', { exact: true }).waitFor();
+    assert.equal(await page.getByTestId('legal-links').getByRole('link').innerText(), 'Nutzungsbedingungen');
+    assert.equal(await page.getByRole('button', { name: 'Anmelden', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(15, 118, 110)');
+    assert.deepEqual(await axeViolations(page), []);
+    // The choice stays for the visit: the sign-up link and the forgot-password page speak German too.
+    await page.getByRole('link', { name: 'Registrieren' }).click();
+    await page.getByRole('heading', { name: 'Neues Konto erstellen' }).waitFor();
+    await page.goto(`${server.url}${h()}/forgot-password`);
+    await page.getByRole('heading', { name: 'Passwort zurücksetzen' }).waitFor();
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    const darkPage = await dark.newPage();
+    await darkPage.goto(`${server.url}${h()}/sign-in`);
+    await darkPage.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    assert.equal(await darkPage.getByRole('button', { name: 'Sign in', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(94, 234, 212)');
+    assert.deepEqual(await axeViolations(darkPage), []);
+    await dark.close();
+    await context.close();
   });
 
   it('raised no uncaught errors in any page', () => {

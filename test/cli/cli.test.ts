@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +120,40 @@ describe('the gatehouse command', () => {
     const session = await fetch(`${second.url}/api/v1/auth/sessions`, { method: 'POST', headers, body: JSON.stringify({ user_id: id }) });
     assert.equal(session.status, 200, 'the user and the server key survived the restart');
     assert.equal(await stop(second.child), 0);
+  });
+
+  it('pulls a project\'s branch config to a file and pushes an edited file back to a running server (config pull / push)', async () => {
+    const server = await startCli(['--data-dir', tempDir()], KEYS);
+    try {
+      const file = join(tempDir(), 'gatehouse.config.json');
+      const auth = ['--project', 'internal', '--url', server.url, '--admin-key', KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY, '--file', file];
+      const pulled = await run(['config', 'pull', ...auth]);
+      assert.equal(pulled.code, 0, pulled.stderr);
+      const content = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      assert.equal(typeof content, 'object');
+      writeFileSync(file, JSON.stringify({ ...content, 'teams.allowClientTeamCreation': true, 'dataVault.stores.cli': { displayName: 'From the CLI' } }, null, 2));
+      const pushed = await run(['config', 'push', ...auth]);
+      assert.equal(pushed.code, 0, pushed.stderr);
+
+      const headers = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY };
+      const config = JSON.parse(((await (await fetch(`${server.url}/api/v1/internal/config`, { headers })).json()) as { config_string: string }).config_string);
+      assert.equal(config.teams.allowClientTeamCreation, true);
+      assert.deepEqual(config.dataVault.stores.cli, { displayName: 'From the CLI' });
+      const project = await (await fetch(`${server.url}/api/v1/internal/projects/current`, { headers })).json() as { config: { client_team_creation_enabled: boolean } };
+      assert.equal(project.config.client_team_creation_enabled, true, 'the legacy view shows the pushed value');
+      assert.deepEqual(await (await fetch(`${server.url}/api/v1/internal/config/source`, { headers })).json(), { source: { type: 'pushed-from-unknown' } });
+
+      const again = await run(['config', 'pull', ...auth]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(JSON.parse(readFileSync(file, 'utf8'))['teams.allowClientTeamCreation'], true);
+
+      writeFileSync(file, JSON.stringify({ 'auth.nope': true }));
+      assertOneLineError(await run(['config', 'push', ...auth]), /400: The key "auth\.nope" is not valid/);
+      assertOneLineError(await run(['config', 'push', '--project', 'internal', '--url', server.url, '--admin-key', 'sak_wrong', '--file', file]), /answered 401/);
+      assertOneLineError(await run(['config', 'pull', '--file', file], { STACK_PROJECT_ID: '', STACK_SUPER_SECRET_ADMIN_KEY: '' }), /--project is required/);
+    } finally {
+      assert.equal(await stop(server.child), 0);
+    }
   });
 
   if (testDialects().includes('postgres')) {

@@ -95,23 +95,60 @@ export function Async<T>(props: { state: Loaded<T>; label?: string; children: (d
   return <>{props.children(state.data)}</>;
 }
 
-/** A button that asks for confirmation inline before a destructive action. */
+/**
+ * A button that asks for confirmation inline before a destructive action. Keyboard: the confirm
+ * button takes focus, Escape (or Cancel) goes back to the button, and after the action focus
+ * stays on the button, or, when the action removed it, moves to its section's heading (never
+ * to the page body).
+ */
 export function ConfirmButton(props: { label: string; confirmLabel?: string; question: string; onConfirm: () => Promise<unknown> | void; danger?: boolean; disabled?: boolean }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  if (!asking) {
-    return <button type="button" className={props.danger === false ? 'd-btn' : 'd-btn d-danger'} disabled={props.disabled} onClick={() => { setAsking(true); setError(null); }}>{props.label}</button>;
-  }
+  const wrapper = useRef<HTMLSpanElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  const hasFocus = useRef(false);
+  useEffect(() => {
+    if (asking) confirm.current?.focus();
+    else if (returnFocus.current) { returnFocus.current = false; trigger.current?.focus(); }
+  }, [asking]);
+  // When the action removes this button while it has focus (a revoked key offers none), focus
+  // moves to the heading of its section instead of falling back to the page body.
+  useEffect(() => {
+    const region = wrapper.current?.closest('section, main') ?? null;
+    return () => {
+      if (!hasFocus.current) return;
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (active && active !== document.body && document.contains(active)) return;
+        const heading = region?.querySelector<HTMLElement>('h1, h2') ?? (region as HTMLElement | null);
+        if (heading && document.contains(heading)) { if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1; heading.focus(); }
+      }, 0);
+    };
+  }, []);
+  const cancel = () => { returnFocus.current = true; setAsking(false); };
+  const run = async () => {
+    setBusy(true);
+    try {
+      await props.onConfirm();
+      returnFocus.current = true;
+      setAsking(false);
+    } catch (e) { setError(e); } finally { setBusy(false); }
+  };
   return (
-    <span className="d-confirm" role="group" aria-label="Confirm">
-      <span>{props.question}</span>
-      <button type="button" className="d-btn d-danger" disabled={busy} onClick={async () => {
-        setBusy(true);
-        try { await props.onConfirm(); setAsking(false); } catch (e) { setError(e); } finally { setBusy(false); }
-      }}>{busy ? 'Working…' : props.confirmLabel ?? 'Yes, ' + props.label.toLowerCase()}</button>
-      <button type="button" className="d-btn" disabled={busy} onClick={() => setAsking(false)}>Cancel</button>
-      {error ? <ErrorBox error={error} /> : null}
+    <span ref={wrapper} className="d-confirm-wrap" onFocus={() => { hasFocus.current = true; }} onBlur={(e) => { if (e.relatedTarget) hasFocus.current = false; }}>
+      {!asking ? (
+        <button ref={trigger} type="button" className={props.danger === false ? 'd-btn' : 'd-btn d-danger'} disabled={props.disabled} onClick={() => { setAsking(true); setError(null); }}>{props.label}</button>
+      ) : (
+        <span className="d-confirm" role="group" aria-label={props.question} onKeyDown={(e) => { if (e.key === 'Escape' && !busy) { e.preventDefault(); cancel(); } }}>
+          <span>{props.question}</span>
+          <button ref={confirm} type="button" className="d-btn d-danger" disabled={busy} onClick={run}>{busy ? 'Working…' : props.confirmLabel ?? 'Yes, ' + props.label.toLowerCase()}</button>
+          <button type="button" className="d-btn" disabled={busy} onClick={cancel}>Cancel</button>
+          {error ? <ErrorBox error={error} /> : null}
+        </span>
+      )}
     </span>
   );
 }
@@ -146,7 +183,8 @@ export function Field(props: { label: string; value: string; onChange: (v: strin
         aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${id}-err` : undefined}
         onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
       {props.hint && !props.error && <small className="d-muted">{props.hint}</small>}
-      {props.error && <small id={`${id}-err`} className="d-field-error">{props.error}</small>}
+      {/* Always present, so a problem found as you type is announced (polite live region). */}
+      <small id={`${id}-err`} className="d-field-error" aria-live="polite">{props.error ?? ''}</small>
     </div>
   );
 }
@@ -172,18 +210,27 @@ export function Toggle(props: { label: string; checked: boolean; onChange: (v: b
   );
 }
 
-/** A form with a submit button, busy state and error line. */
-export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; busyLabel?: string; children: ReactNode; label?: string; disabled?: boolean; onDone?: () => void }) {
+/**
+ * A form with a submit button, busy state and error line. While `disabled`, the button stays
+ * focusable (`aria-disabled`) and says why (`disabledReason`, or that the fields above need
+ * completing), so keyboard and screen-reader users learn what to do.
+ */
+export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; busyLabel?: string; children: ReactNode; label?: string; disabled?: boolean; disabledReason?: string; onDone?: () => void }) {
   const { busy, error, run } = useAction();
+  const reasonId = useRef(`why-${Math.random().toString(36).slice(2)}`).current;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (props.disabled || busy) return;
     if (await run(props.onSubmit)) props.onDone?.();
   };
   return (
     <form className="d-form" onSubmit={submit} aria-label={props.label} noValidate>
       {props.children}
       <ErrorBox error={error} />
-      <button type="submit" className="d-btn d-primary" disabled={busy || props.disabled}>{busy ? props.busyLabel ?? 'Saving…' : props.submit}</button>
+      <div className="d-row">
+        <button type="submit" className="d-btn d-primary" aria-disabled={busy || props.disabled ? true : undefined} aria-describedby={props.disabled ? reasonId : undefined}>{busy ? props.busyLabel ?? 'Saving…' : props.submit}</button>
+        {props.disabled ? <small id={reasonId} className="d-muted">{props.disabledReason ?? 'Complete the fields above first.'}</small> : null}
+      </div>
     </form>
   );
 }

@@ -120,6 +120,74 @@ it('auth methods page: offers the passkey switch and OAuth providers only when t
   await b.unmount();
 });
 
+it('confirm buttons: the confirm takes focus, Escape cancels back to the button, and a done action never drops focus to the body', async () => {
+  let revoked = false;
+  const { api } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
+    const key = { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, secret_server_key: { last_four: 'abcd' }, ...(revoked ? { manually_revoked_at_millis: 5 } : {}) };
+    if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [key], is_paginated: false } };
+    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') { revoked = true; return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } }; }
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, '…abcd');
+  const revoke = () => Array.from(container.querySelectorAll('tbody button')).find((b) => b.textContent === 'Revoke') as HTMLButtonElement;
+  await act(async () => { revoke().click(); });
+  await flush();
+  assert.equal(document.activeElement?.textContent, 'Yes, revoke', 'the confirm button takes focus');
+  await act(async () => { document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  await flush();
+  assert.equal(document.activeElement, revoke(), 'Escape goes back to the button');
+  await act(async () => { revoke().click(); });
+  await flush();
+  await act(async () => { (document.activeElement as HTMLButtonElement).click(); });
+  await waitForText(container, 'Revoked');
+  await new Promise((r) => setTimeout(r, 10));
+  assert.notEqual(document.activeElement, document.body, 'focus is not dropped to the body');
+  assert.equal(document.activeElement?.tagName, 'H2', 'the section heading takes focus when the button is gone');
+  await unmount();
+});
+
+it('a disabled submit stays focusable and says why; a field problem is announced politely', async () => {
+  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => req.path === '/internal/projects/current' ? { status: 200, body: PROJECT } : undefined, { passkey: true, oauth: true, mfa: true });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'Add domain');
+  const add = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Add domain')!;
+  assert.equal(add.hasAttribute('disabled'), false, 'focusable');
+  assert.equal(add.getAttribute('aria-disabled'), 'true');
+  const why = container.querySelector(`[id="${add.getAttribute('aria-describedby')}"]`);
+  assert.equal(why?.textContent, 'Enter a domain to add.');
+  await type(container, 'Domain', 'https://bad..example.com');
+  await flush();
+  const domain = Array.from(container.querySelectorAll('input')).find((i) => i.getAttribute('name') === 'domain')!;
+  const error = container.querySelector(`[id="${domain.getAttribute('aria-describedby')}"]`)!;
+  assert.match(error.textContent ?? '', /Not a valid domain/);
+  assert.equal(error.getAttribute('aria-live'), 'polite');
+  await unmount();
+});
+
+it('project settings: branding refuses an accent colour below 4.5:1 and saves valid colours and links', async () => {
+  const patches: unknown[] = [];
+  const { api } = dashboard(`/projects/${PROJECT_ID}/settings`, (req) => {
+    if (req.path === '/internal/projects/current' && req.method === 'GET') return { status: 200, body: { ...PROJECT, logo_url: null, config: { ...PROJECT.config, branding: { accent_color_light: null, accent_color_dark: null, terms_of_service_url: null, privacy_policy_url: null } } } };
+    if (req.path === '/internal/projects/current' && req.method === 'PATCH') { patches.push(JSON.parse(req.body!)); return { status: 200, body: PROJECT }; }
+    if (req.path.startsWith('/teams')) return { status: 200, body: { items: [] } };
+    return undefined;
+  });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'Save branding');
+  await type(container, 'Accent colour, light mode', '#ffff00');
+  await waitForText(container, 'links need at least 4.5:1');
+  const save = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Save branding')!;
+  assert.equal(save.getAttribute('aria-disabled'), 'true');
+  await type(container, 'Accent colour, light mode', '#1d4ed8');
+  await type(container, 'Accent colour, dark mode', '#93b4ff');
+  await type(container, 'Terms of service URL', 'https://example.com/terms');
+  await click(container, 'Save branding');
+  await flush();
+  assert.deepEqual(patches[0], { logo_url: null, config: { branding: { accent_color_light: '#1d4ed8', accent_color_dark: '#93b4ff', terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null } } });
+  await unmount();
+});
+
 it('OAuth providers section: shows the callback URL to register for a standard provider, and adds a generic OpenID Connect provider', async () => {
   const config = { ...PROJECT.config, oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh-client', client_secret: 'gh-secret' }] };
   const answer: Handler = (req) => {

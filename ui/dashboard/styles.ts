@@ -25,7 +25,8 @@ a{color:var(--accent)}
 .d-card h2{font-size:1.05rem;margin:0 0 8px}
 .d-muted{color:var(--muted)}
 .d-btn{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}
-.d-btn:disabled{opacity:.6;cursor:default}
+.d-btn:disabled,.d-btn[aria-disabled=true]{opacity:.6;cursor:not-allowed}
+.d-confirm-wrap{display:inline}
 .d-primary{background:var(--accent);border-color:var(--accent);color:var(--accent-fg)}
 .d-danger{border-color:var(--danger);color:var(--danger)}
 .d-small{padding:2px 8px;font-size:.85rem}

@@ -4,6 +4,7 @@ import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
 import { webhooks } from './0015-webhooks.ts';
+import { emailHeaders } from './0015a-email-headers.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004-teams-permissions': teamsPermissions,
   '0005-activity': activity,
   '0015-webhooks': webhooks,
+  '0015a-email-headers': emailHeaders,
   '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
   '0013-oauth': oauth,

@@ -96,7 +96,7 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
           </tbody>
         </table>
       )}
-      <Form label="Add a trusted domain" submit="Add domain" disabled={!domain.trim() || !!dProblem || !!hProblem} onSubmit={async () => {
+      <Form label="Add a trusted domain" submit="Add domain" disabled={!domain.trim() || !!dProblem || !!hProblem} disabledReason={!domain.trim() ? 'Enter a domain to add.' : 'Fix the domain or handler path above first.'} onSubmit={async () => {
         if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
         await props.save({ domains: [...domains.filter((x) => x.domain !== domain.trim()), { domain: domain.trim(), handler_path: handlerPath }] });
         setDomain('');

@@ -61,7 +61,7 @@ function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }
           </>
         )}
       </Async>
-      <Form label={`Create a ${props.scope} permission`} submit="Create permission" disabled={!id || !!problem} onSubmit={async () => {
+      <Form label={`Create a ${props.scope} permission`} submit="Create permission" disabled={!id || !!problem} disabledReason={!id ? 'Enter a permission ID to create.' : 'Fix the permission ID above first.'} onSubmit={async () => {
         await admin('POST', base, { body: { id, description: description || undefined, contained_permission_ids: contained } });
         setId(''); setDescription(''); setContained([]);
         defs.reload();

@@ -4,6 +4,7 @@ import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { useRouter } from '../router.tsx';
 import { isProductionSafeDomainUrl } from '../validate.ts';
+import { BrandingSection } from './branding.tsx';
 
 /**
  * The spec §5 production-mode rules that a project's current config breaks, as readable lines
@@ -60,6 +61,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
         )}
         <ErrorBox error={production.error} />
       </Section>
+      <BrandingSection project={props.project} reload={props.reload} />
       <Section title="Transfer to another team" description="Owners are the members of the project's owner team in the dashboard.">
         <Async state={teams} label="Loading your teams…">
           {(page) => {

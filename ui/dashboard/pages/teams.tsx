@@ -84,7 +84,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
               <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
           )}
         </Async>
-        <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} onSubmit={async () => {
+        <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} disabledReason="Enter a valid email address to invite." onSubmit={async () => {
           await admin('POST', '/team-invitations/send-code', { body: { team_id: props.teamId, email: inviteEmail.trim(), callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}` } });
           setInviteEmail('');
           invitations.reload();

@@ -86,7 +86,7 @@ function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void
   return (
     <Section title="Profile">
       <p className="d-muted">ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active {formatTime(user.last_active_at_millis ?? null)}{user.has_password ? ' · has a password' : ''}</p>
-      <Form label="Profile" submit="Save profile" disabled={!!emailError} onSubmit={async () => {
+      <Form label="Profile" submit="Save profile" disabled={!!emailError} disabledReason="Fix the email address above first." onSubmit={async () => {
         setSaved(false);
         await props.admin('PATCH', `/users/${user.id}`, { body: { display_name: displayName.trim() || null, primary_email: email.trim() || null, primary_email_verified: verified, profile_image_url: image.trim() || null } });
         setSaved(true);
@@ -110,7 +110,7 @@ function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => vo
   const invalid = Object.values(problems).some(Boolean);
   return (
     <Section title="Metadata" description="JSON; checked as you type.">
-      <Form label="Metadata" submit="Save metadata" disabled={invalid} onSubmit={async () => {
+      <Form label="Metadata" submit="Save metadata" disabled={invalid} disabledReason="Fix the JSON above first." onSubmit={async () => {
         const body: Record<string, unknown> = {};
         for (const [k] of METADATA) {
           const r = parseJsonField(texts[k] ?? '');
