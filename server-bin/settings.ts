@@ -35,6 +35,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_DATABASE_BUSY_TIMEOUT'], default: '5s', help: "SQLite: wait for another process's write lock" },
   { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
   { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
+  { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {
     env: ['GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY', 'GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY', 'GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY'],

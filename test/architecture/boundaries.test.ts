@@ -125,6 +125,7 @@ const KNOWN: Record<string, readonly string[]> = {
     'core/emails/update-outbox-email.ts',
     'core/internal-api-keys/create-internal-api-key.ts',
     'core/mfa/create-recovery-codes.ts',
+    'core/notifications/unsubscribe.ts',
     'core/notifications/update-notification-preference.ts',
     'core/operations/execute.ts',
     'core/passkeys/delete-passkey.ts',
