@@ -4,9 +4,11 @@ import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
+import { imagesMiddleware } from './images.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -21,6 +23,13 @@ export function createKoaApp(core: Core): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
+
+  // nosniff, and HSTS with an https base URL, on every response (http/security-headers.ts).
+  const security = securityHeaders(core.runtime.baseUrl);
+  app.use(async (ctx, next) => {
+    for (const [name, value] of security) ctx.set(name, value);
+    return next();
+  });
 
   app.use(async (ctx, next) => {
     const requestId = randomUUID();
@@ -65,6 +74,7 @@ export function createKoaApp(core: Core): Koa {
     }
   }
   app.use(router.routes());
+  app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
 

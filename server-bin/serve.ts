@@ -3,13 +3,19 @@ import { createGatehouse, type Gatehouse } from './index.ts';
 import type { ServerConfig } from './config.ts';
 import { createJsonLogger } from './http/logger.ts';
 import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
+import { trackConnections } from './http/graceful.ts';
+import { securityHeaders } from './http/security-headers.ts';
 
 /** A started server. */
 export interface RunningServer {
   gatehouse: Gatehouse;
   server: Server;
   url: string;
-  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (and the first request of a
+   * connection accepted just before), closes keep-alive connections once idle, then closes the
+   * database.
+   */
   stop(): Promise<void>;
 }
 
@@ -41,8 +47,15 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     const where = config.databaseUrl ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `${config.dataDir}/gatehouse.db`;
     throw new StartupError(`Cannot open the database at ${where}: ${message || (error as { code?: string }).code || String(error)}`);
   }
-  const server = createServer(options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler);
+  // Static files of the single executable are answered before the Koa app: same security headers.
+  const security = securityHeaders(config.baseUrl);
+  const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler;
+  const server = createServer((req, res) => {
+    for (const [name, value] of security) res.setHeader(name, value);
+    handler(req, res);
+  });
   server.keepAliveTimeout = 5000;
+  const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -64,12 +77,9 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     server,
     url,
     stop: () => (stopping ??= (async () => {
-      // Stop accepting; keep-alive connections close as soon as their request is answered.
-      await new Promise<void>((resolve) => {
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => { clearInterval(sweep); resolve(); });
-        server.closeIdleConnections();
-      });
+      // Stop accepting; requests in flight finish; a connection accepted just before gets its
+      // first request served; keep-alive connections close once idle (http/graceful.ts).
+      await connections.drain();
       await gatehouse.close();
     })()),
   };

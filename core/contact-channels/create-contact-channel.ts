@@ -14,7 +14,8 @@ import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.
  * `primary_email`; the previous primary email stays as a non-primary channel.
  *
  * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when `used_for_auth` and another user
- * signs in with the value; 409 text when the user already has this channel.
+ * signs in with the value; 400 text "Contact channel already exists" when the user already has this
+ * channel (upstream `lib/request-checks.tsx`).
  */
 export const createContactChannel = defineOperation({
   id: 'contactChannels.create',
@@ -34,7 +35,7 @@ export const createContactChannel = defineOperation({
     return ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
       if (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value)) {
-        throw new StatusError(409, 'This contact channel already exists for this user.');
+        throw new StatusError(400, 'Contact channel already exists');
       }
       if (body.used_for_auth) await assertAuthValueFree(tx.db, project.id, value, user.id);
       if (body.is_primary) {

@@ -24,7 +24,7 @@ export const deleteContactChannel = defineOperation({
     await ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
-      if (!channel) throw new StatusError(404, 'Contact channel not found.');
+      if (!channel) throw new StatusError(400, 'Contact channel not found');
       if (channel.isPrimary) {
         await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0 });
       } else {

@@ -1,3 +1,4 @@
+import { registerPrimaryEmailDemotion } from './primary-demotion.ts';
 
 export { listContactChannels } from './list-contact-channels.ts';
 export { createContactChannel } from './create-contact-channel.ts';
@@ -11,3 +12,4 @@ export { checkVerificationCodeOp } from './check-verification-code.ts';
 export { primaryChannelId, sendVerificationEmail, listUserChannels, findAuthEmailChannel, type ContactChannel, type EmailVerificationData } from './channels.ts';
 
 export { sendSignUpVerificationEmail } from './sign-up-verification.ts';
+registerPrimaryEmailDemotion();

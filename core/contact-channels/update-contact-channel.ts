@@ -15,8 +15,8 @@ import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSche
  * current primary email (kept in `users.primary_email*`); the primary channel's id is derived from
  * the user id, so the promoted channel answers with that id.
  *
- * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE; 404 text for an unknown channel;
- * 409 text when the new value is another channel of the same user.
+ * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE; 400 text "Contact channel not found";
+ * 400 text "Contact channel already exists" when the new value is another channel of the user (upstream).
  */
 export const updateContactChannel = defineOperation({
   id: 'contactChannels.update',
@@ -33,11 +33,11 @@ export const updateContactChannel = defineOperation({
     return ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
-      if (!channel) throw new StatusError(404, 'Contact channel not found.');
+      if (!channel) throw new StatusError(400, 'Contact channel not found');
       const value = body.value === undefined ? channel.value : normalizeEmail(body.value);
       const valueChanged = value !== channel.value;
       if (valueChanged && (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {
-        throw new StatusError(409, 'This contact channel already exists for this user.');
+        throw new StatusError(400, 'Contact channel already exists');
       }
       const usedForAuth = body.used_for_auth ?? channel.usedForAuth;
       const explicitVerified = 'is_verified' in body ? body.is_verified : undefined;

@@ -4,9 +4,10 @@ import { uuid } from '../lib/random.ts';
 import { defaultProjectConfig } from '../config/project-config.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isTeamMember } from '../team-membership/index.ts';
-import { ProjectCreateSchema } from './schemas.ts';
+import { LOGO_FIELDS, ProjectCreateSchema } from './schemas.ts';
+import { storeDataImages } from '../images/index.ts';
 import { applyProjectUpdate } from './apply-update.ts';
-import { insertProject, type Project } from './queries.ts';
+import { insertProject, updateProject, type Project } from './queries.ts';
 import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject } from './wire.ts';
@@ -46,11 +47,16 @@ export const createProject = defineOperation({
       config: defaultProjectConfig(),
     };
     const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
-    const project = applyProjectUpdate(blank, update, 'POST', '/api/v1/internal/projects');
-    await ctx.transaction(async (tx) => {
-      await runProjectConfigChecks(tx, project);
-      await insertProject(tx.db, project);
-      await runProjectCreatedHooks(tx, project);
+    const withoutLogos = applyProjectUpdate(blank, { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) }, 'POST', '/api/v1/internal/projects');
+    const project = await ctx.transaction(async (tx) => {
+      await runProjectConfigChecks(tx, withoutLogos);
+      await insertProject(tx.db, withoutLogos);
+      // Logos after the row exists: base64 ones are stored by Gatehouse and replaced by their URLs.
+      const logos = await storeDataImages(tx, withoutLogos.id, Object.fromEntries(LOGO_FIELDS.map((f) => [f, update[f]])), LOGO_FIELDS);
+      const created = applyProjectUpdate(withoutLogos, logos, 'POST', '/api/v1/internal/projects');
+      await updateProject(tx.db, created);
+      await runProjectCreatedHooks(tx, created);
+      return created;
     });
     return toAdminProject(project);
   },

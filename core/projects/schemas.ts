@@ -1,8 +1,13 @@
 import * as v from 'valibot';
+import { imageUrlSchema, MAX_IMAGE_BYTES } from '../images/index.ts';
 import { ConfigUpdateSchema } from '../config/project-config.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 
-const LogoSchema = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1_000_000, 'must be at most 1000000 characters'))));
+/** A logo: an http(s) URL or an allowed base64 image (stored by Gatehouse and served from its URL). */
+const LogoSchema = v.optional(imageUrlSchema(MAX_IMAGE_BYTES, 'Invalid logo URL'));
+
+/** The logo fields of a project body. */
+export const LOGO_FIELDS = ['logo_url', 'logo_full_url', 'logo_dark_mode_url', 'logo_full_dark_mode_url'] as const;
 
 /** Fields an admin may change on a project (product-spec §3 Project). */
 export const projectUpdateEntries = {

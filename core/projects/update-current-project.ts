@@ -1,5 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
-import { ProjectUpdateSchema } from './schemas.ts';
+import { LOGO_FIELDS, ProjectUpdateSchema } from './schemas.ts';
+import { logoFields } from './wire.ts';
+import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { applyProjectUpdate } from './apply-update.ts';
 import { runProjectConfigChecks } from './lifecycle.ts';
 import { findProject, updateProject } from './queries.ts';
@@ -22,13 +24,16 @@ export const updateCurrentProject = defineOperation({
   async run(ctx, { body }) {
     return ctx.transaction(async (tx) => {
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
-      const next = applyProjectUpdate(current, body, 'PATCH', '/api/v1/internal/projects/current');
+      // Base64 logos are stored by Gatehouse and replaced by their URLs (issue 14 item 8).
+      const update = await storeDataImages(tx, current.id, body, LOGO_FIELDS);
+      const next = applyProjectUpdate(current, update, 'PATCH', '/api/v1/internal/projects/current');
       await runProjectConfigChecks(tx, next);
       // The legacy config is a view of the configuration model (issue 16): the change is written
       // there as an environment-level override, and the project row keeps the rendered view.
       if (body.config) {
         next.config = await writeLegacyConfigChange(tx.db, { projectId: current.id, branchId: ctx.auth.branchId, prev: current.config, next: next.config, now: ctx.now });
       }
+      await releaseReplacedImages(tx, current.id, logoFields(current), update, LOGO_FIELDS);
       await updateProject(tx.db, next);
       return toAdminProject(next);
     });

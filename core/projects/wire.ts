@@ -24,3 +24,8 @@ export function toAdminProject(p: Project) {
 export function toClientProject(p: Project) {
   return { id: p.id, display_name: p.displayName, config: configToClientWire(p.config) };
 }
+
+/** A project's logos under their wire names. */
+export function logoFields(project: Project): Record<string, string | null> {
+  return { logo_url: project.logoUrl, logo_full_url: project.logoFullUrl, logo_dark_mode_url: project.logoDarkModeUrl, logo_full_dark_mode_url: project.logoFullDarkModeUrl };
+}

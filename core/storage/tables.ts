@@ -43,6 +43,19 @@ export interface Database {
   oauth_authorization_codes: OAuthAuthorizationCodesTable;
   oauth_accounts: OAuthAccountsTable;
   oauth_tokens: OAuthTokensTable;
+  // images (0011)
+  stored_images: StoredImagesTable;
+}
+
+/** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
+export interface StoredImagesTable {
+  id: string;
+  project_id: string;
+  /** One of the allowed raster types (`image/png`, `image/jpeg`, `image/gif`, `image/webp`). */
+  content_type: string;
+  data_base64: string;
+  byte_length: number;
+  created_at: number;
 }
 
 /** A user was active on `day` (UTC `YYYY-MM-DD`). */

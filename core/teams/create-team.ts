@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { storeDataImages } from '../images/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
@@ -55,7 +56,7 @@ export const createTeam = defineOperation({
         id: teamId,
         project_id: project.id,
         display_name: body.display_name,
-        profile_image_url: body.profile_image_url ?? null,
+        profile_image_url: (await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url ?? null }, ['profile_image_url'])).profile_image_url,
         client_metadata: toJsonText(body.client_metadata),
         client_read_only_metadata: toJsonText(server.client_read_only_metadata),
         server_metadata: toJsonText(server.server_metadata),

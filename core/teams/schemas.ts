@@ -1,26 +1,13 @@
 import * as v from 'valibot';
+import { imageUrlSchema } from '../images/index.ts';
 import { MetadataSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Team display name: required, 1–256 characters (product-spec §5). */
 /** Upstream accepts an empty team display name (issue 14 item 12); only the length is capped. */
 export const TeamDisplayNameSchema = v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'));
 
-function isImageUrl(value: string): boolean {
-  if (value.startsWith('data:')) return /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value);
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-/** Profile image: an http(s) URL or base64 image data, at most 1,000,000 characters (product-spec §9). */
-export const ImageUrlSchema = v.nullable(v.pipe(
-  v.string(),
-  v.maxLength(1_000_000, 'must be at most 1000000 characters'),
-  v.check(isImageUrl, 'must be a valid URL or base64 image data'),
-));
+/** Team image: an http(s) URL or an allowed base64 image of at most 1 MB (stored by Gatehouse). */
+export const ImageUrlSchema = imageUrlSchema();
 
 const Metadata = v.optional(MetadataSchema);
 

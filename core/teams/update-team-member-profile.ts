@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import type { TeamMembersTable } from '../storage/tables.ts';
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
@@ -25,10 +26,13 @@ export const updateTeamMemberProfile = defineOperation({
     const userId = resolveMe(ctx.auth, params.user_id);
     requireSelfForClient(ctx.auth, userId, 'update team member profiles');
     return ctx.transaction(async (tx) => {
-      await getTeamMember(tx.db, project.id, params.team_id, userId);
+      const before = await getTeamMember(tx.db, project.id, params.team_id, userId);
       const changes: Updateable<TeamMembersTable> = {};
       if (body.display_name !== undefined) changes.display_name = body.display_name === '' ? null : body.display_name;
-      if (body.profile_image_url !== undefined) changes.profile_image_url = body.profile_image_url;
+      if (body.profile_image_url !== undefined) {
+        changes.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url }, ['profile_image_url'])).profile_image_url;
+        await releaseReplacedImages(tx, project.id, before, changes, ['profile_image_url']);
+      }
       await updateTeamMember(tx.db, project.id, params.team_id, userId, changes);
       return toProfileJson(tx.db, project, accessType, (await findTeamMember(tx.db, project.id, params.team_id, userId))!);
     });

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { Updateable } from 'kysely';
+import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { TeamsTable } from '../storage/tables.ts';
@@ -29,11 +30,14 @@ export const updateTeam = defineOperation({
     const projectId = ctx.auth.project.id;
     const b = body as v.InferOutput<typeof ServerTeamUpdateSchema>;
     return ctx.transaction(async (tx) => {
-      await getTeam(tx.db, projectId, params.team_id);
+      const before = await getTeam(tx.db, projectId, params.team_id);
       if (ctx.auth.accessType === 'client') await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$update_team');
       const changes: Updateable<TeamsTable> = {};
       if (b.display_name !== undefined) changes.display_name = b.display_name;
-      if (b.profile_image_url !== undefined) changes.profile_image_url = b.profile_image_url;
+      if (b.profile_image_url !== undefined) {
+        changes.profile_image_url = (await storeDataImages(tx, projectId, { profile_image_url: b.profile_image_url }, ['profile_image_url'])).profile_image_url;
+        await releaseReplacedImages(tx, projectId, before, changes, ['profile_image_url']);
+      }
       if (b.client_metadata !== undefined) changes.client_metadata = toJsonText(b.client_metadata);
       if (b.client_read_only_metadata !== undefined) changes.client_read_only_metadata = toJsonText(b.client_read_only_metadata);
       if (b.server_metadata !== undefined) changes.server_metadata = toJsonText(b.server_metadata);

@@ -1,3 +1,5 @@
+import { storeDataImages } from '../images/index.ts';
+import { assertPrimaryEmailRules } from './update.ts';
 import { defineOperation } from '../operations/define.ts';
 import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
@@ -28,9 +30,14 @@ export const createUser = defineOperation({
       if (!project.config.oauthProviders.some((p) => p.id === link.id)) throw new StatusError(400, `OAuth provider ${link.id} is not configured for this project.`);
     }
     const columns = await userFieldsToColumns(fields, 'create');
+    assertPrimaryEmailRules(null, columns);
     // Upstream defaults: an email given on create is usable for sign-in unless told otherwise.
     if (columns.primary_email && body.primary_email_auth_enabled === undefined) columns.primary_email_auth_enabled = 1;
     return ctx.transaction(async (tx) => {
+      // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+      if (typeof columns.profile_image_url === 'string') {
+        columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+      }
       if (columns.primary_email && columns.primary_email_auth_enabled === 1 && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
         throw emailTakenError(columns.primary_email);
       }

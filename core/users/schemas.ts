@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { imageUrlSchema } from '../images/index.ts';
 import { EmailSchema, MetadataSchema, UuidSchema } from '../lib/schemas.ts';
 
 export { EmailSchema } from '../lib/schemas.ts';
@@ -6,26 +7,8 @@ export { EmailSchema } from '../lib/schemas.ts';
 /** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
 
-function isImageUrl(value: string): boolean {
-  if (value.startsWith('data:')) {
-    const m = /^data:image\/[a-z0-9.+-]+;base64,([A-Za-z0-9+/]+=*)$/i.exec(value);
-    // Under 100 KB of decoded image data (product-spec §3 User).
-    return !!m && Math.floor((m[1]!.length * 3) / 4) < 100 * 1024;
-  }
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-/** Profile image: an http(s) URL or base64 image data under 100 KB; max 1,000,000 chars. */
-export const ProfileImageUrlSchema = v.nullable(v.pipe(
-  v.string(),
-  v.maxLength(1_000_000, 'must be at most 1000000 characters'),
-  v.check(isImageUrl, 'must be a valid URL or base64 image data under 100KB'),
-));
+/** Profile image: an http(s) URL or an allowed base64 image under 100 KB (product-spec §3 User). */
+export const ProfileImageUrlSchema = imageUrlSchema(100 * 1024);
 
 
 

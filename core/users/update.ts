@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { KnownError } from '../errors/index.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
 import type { AccessType, OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
@@ -12,6 +12,8 @@ import { toServerUser, toUserForAccess } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
+import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
+import { runPrimaryEmailChangedHooks } from './primary-email.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
@@ -33,11 +35,18 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  *   `userFieldsToColumns`.
  */
 export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
+  // Hashing (a new password) happens here, before the transaction.
   const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
   // TOTP secrets are stored encrypted (core/mfa/secret.ts).
   if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
+    // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+    if (typeof columns.profile_image_url === 'string') {
+      columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+    }
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
+    assertPrimaryEmailRules(current.primary_email, columns);
+    await releaseReplacedImages(tx, project.id, current, columns, ['profile_image_url']);
     if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {
       columns.primary_email_verified = 0;
     }
@@ -59,9 +68,27 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
+    if (updated.primary_email !== current.primary_email) {
+      await runPrimaryEmailChangedHooks(tx, project.id, current, updated);
+    }
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
     const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
     await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team, links.get(user.id)));
     return toUserForAccess(accessType, updated, project.config, team, links.get(user.id));
   });
+}
+
+/**
+ * Upstream's primary-email rules (users `crud.tsx`): without a primary email, email sign-in and
+ * "verified" cannot be turned on (400 text); removing the primary email turns both off.
+ */
+export function assertPrimaryEmailRules(currentEmail: string | null, columns: Updateable<UsersTable>): void {
+  const nextEmail = columns.primary_email !== undefined ? columns.primary_email : currentEmail;
+  if (nextEmail) return;
+  if (columns.primary_email_auth_enabled === 1) throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (columns.primary_email_verified === 1) throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
+  if (columns.primary_email === null) {
+    columns.primary_email_auth_enabled = 0;
+    columns.primary_email_verified = 0;
+  }
 }

@@ -83,7 +83,8 @@ describeWithServer('users', (get) => {
     assertKnownError(await api(server, 'GET', '/users/not-a-uuid', p.server), 'SCHEMA_ERROR', 400);
     const big = `data:image/png;base64,${'A'.repeat(140_000)}`;
     assertKnownError(await api(server, 'PATCH', '/users/me', u.client, { profile_image_url: big }), 'SCHEMA_ERROR', 400);
-    const small = `data:image/png;base64,${'A'.repeat(1000)}`;
+    // A real PNG (its bytes must match its type: issue 14 item 8).
+    const small = `data:image/png;base64,${Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(700)]).toString('base64')}`;
     assert.equal((await api(server, 'PATCH', '/users/me', u.client, { profile_image_url: small })).status, 200);
   });
 

@@ -144,6 +144,7 @@ const KNOWN: Record<string, readonly string[]> = {
     'core/users/create-user.ts',
     'core/users/delete-current-user.ts',
     'core/users/list-users.ts',
+    'core/users/update.ts',
     'core/webhooks/create-webhook-endpoint.ts',
     'core/webhooks/svix-token.ts',
   ],

@@ -153,12 +153,15 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   });
 
   it("serves another project's pages under /projects/{id}/handler with its name and logo", async () => {
-    const logo = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#2454d6"/></svg>').toString('base64');
+    // A PNG: base64 logos are stored by Gatehouse and served from its own URL; SVG is refused (issue 14 item 8).
+    const logo = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
     const { projectId } = await createProject(server, { sign_up_enabled: true }, { display_name: 'Rocket Club', logo_url: logo });
     await page.goto(`${origin}/projects/${projectId}/handler/sign-up`);
     await page.getByLabel('Password', { exact: true }).waitFor();
     assert.equal(await page.locator('.gh-brand span').innerText(), 'Rocket Club');
     assert.equal(await page.locator('.gh-brand img').getAttribute('alt'), 'Rocket Club logo');
+    assert.match(await page.locator('.gh-brand img').getAttribute('src') ?? '', /\/images\/[0-9a-f-]{36}$/);
+    assert.equal(await page.locator('.gh-brand img').evaluate((img) => (img as HTMLImageElement).naturalWidth), 1, 'the stored logo loads');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/projects/${projectId}/handler/sign-in`);
     await page.getByLabel('Password', { exact: true }).waitFor();

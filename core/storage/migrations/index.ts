@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely';
+import { compat } from './0011-compat.ts';
 import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0007-passkeys': passkeys,
   '0013-oauth': oauth,
   '0014-config': config,
+  '0011-compat': compat,
 };
