@@ -49,6 +49,8 @@ export interface CoreOptions {
   dashboardSignUpOpen?: () => boolean;
   /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */
   hooks?: Partial<CoreHooks>;
+  /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
+  revocationPollMs?: number;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */

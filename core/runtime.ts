@@ -4,6 +4,7 @@ import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
+import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
 
@@ -61,6 +62,11 @@ export interface RuntimeOptions {
   dashboardSignUpOpen?: () => boolean;
   /** Listeners of cross-domain events, wired by `createCore` (core/hooks.ts); default none. */
   hooks?: CoreHooks;
+  /**
+   * How long another process's session revocation may take to reach this one, in ms (default
+   * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
+   */
+  revocationPollMs?: number;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -78,6 +84,8 @@ export interface Runtime {
   readonly emailPollIntervalMs: number;
   /** Project and key lookups of request authentication (core/auth/request-cache.ts). */
   readonly requestCache: RequestCache;
+  /** Sessions revoked recently, shared across processes (core/sessions/revocations.ts). */
+  readonly revocations: SessionRevocations;
   /**
    * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
    * `info` naming the purpose), so each use of the secret gets an independent key.
@@ -111,6 +119,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     environment,
     log: options.logger ?? silentLogger,
     requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
+    revocations: createSessionRevocations(options.storage.db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {

@@ -35,6 +35,16 @@ export function memoryTokenStore(initial: Tokens = EMPTY): TokenStore {
 export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
 /** Access-token cookie lifetime: 86400 s; its value is the JSON pair `[refresh, access]`. */
 export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
+/**
+ * Cookie options of Gatehouse's own pages (hosted handler pages and dashboard, issue 12): an
+ * access cookie per project (`stack-access-<projectId>`, the dashboard's being `…-internal`) and a
+ * 30-day refresh cookie, `Secure` on https.
+ */
+export function hostedCookieOptions(projectId: string): CookieStoreOptions {
+  return { accessCookieName: `stack-access-${projectId}`, refreshMaxAgeS: HOSTED_REFRESH_COOKIE_MAX_AGE_S };
+}
+/** Refresh-cookie lifetime on Gatehouse's own pages: 30 days, in seconds. */
+export const HOSTED_REFRESH_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 /** Cookie-stored tokens are polled every 100 ms for changes (product-spec §4). */
 export const COOKIE_POLL_MS = 100;
 
@@ -46,19 +56,33 @@ export function readCookie(doc: CookieDocument, name: string): string | null {
   return parseCookie(doc.cookie)[name] ?? null;
 }
 
+/** Options of the cookie store; the defaults are the official SDK's names and lifetimes. */
+export interface CookieStoreOptions {
+  /** `Secure` attribute (default: on when the page is served over https). */
+  secure?: boolean;
+  /** Name of the access-token cookie (default `stack-access`, shared by every project, as upstream). */
+  accessCookieName?: string;
+  /** Lifetime of the refresh-token cookie in seconds (default 1 year). */
+  refreshMaxAgeS?: number;
+}
+
 /**
  * Browser cookie store: `stack-refresh-<projectId>` holds the refresh token for 1 year and
  * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (product-spec §9).
- * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen.
+ * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen. The cookies
+ * are `SameSite=Lax`, `Secure` on https, and readable by script (this SDK sends the refresh token
+ * itself, so they cannot be `HttpOnly`; docs/security.md "Cookies").
  */
-export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 'setInterval'>, doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document, options: { secure?: boolean } = {}): TokenStore {
+export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 'setInterval'>, doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document, options: CookieStoreOptions = {}): TokenStore {
   if (!doc) throw new GatehouseConfigError('The cookie token store needs a browser document; use "memory" on the server.');
   const refreshName = `stack-refresh-${projectId}`;
+  const accessName = options.accessCookieName ?? 'stack-access';
+  const refreshMaxAge = options.refreshMaxAgeS ?? REFRESH_COOKIE_MAX_AGE_S;
   const secure = options.secure ?? ((globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:');
   const read = (): Tokens => {
     const refreshToken = readCookie(doc, refreshName);
     let accessToken: string | null = null;
-    const pair = readCookie(doc, 'stack-access');
+    const pair = readCookie(doc, accessName);
     if (pair) {
       try {
         const parsed = JSON.parse(pair) as unknown;
@@ -77,8 +101,8 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
   return {
     get: read,
     set(tokens) {
-      write(refreshName, tokens.refreshToken, REFRESH_COOKIE_MAX_AGE_S);
-      write('stack-access', tokens.refreshToken && tokens.accessToken ? JSON.stringify([tokens.refreshToken, tokens.accessToken]) : null, ACCESS_COOKIE_MAX_AGE_S);
+      write(refreshName, tokens.refreshToken, refreshMaxAge);
+      write(accessName, tokens.refreshToken && tokens.accessToken ? JSON.stringify([tokens.refreshToken, tokens.accessToken]) : null, ACCESS_COOKIE_MAX_AGE_S);
       last = JSON.stringify(read());
       listeners.forEach((l) => l());
     },

@@ -19,7 +19,7 @@ const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. Th
  * Builds the Koa application: request ids, CORS, the API routes generated from the operation
  * registry, plain-text 404s for unknown API routes, and `/health`.
  */
-export function createKoaApp(core: Core): Koa {
+export function createKoaApp(core: Core, options: { trustedProxyHops?: number } = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
@@ -69,7 +69,7 @@ export function createKoaApp(core: Core): Koa {
     for (const op of core.operations) {
       const path = op.path === '/' ? prefix : `${prefix}${op.path}`;
       router.register(path, [op.method], async (ctx) => {
-        writeResponse(ctx, await executeForHttp(core, op, ctx));
+        writeResponse(ctx, await executeForHttp(core, op, ctx, options.trustedProxyHops ?? 0));
       });
     }
   }

@@ -16,6 +16,8 @@ export interface ServerConfig {
   /** Database timeouts from GATEHOUSE_DATABASE_*_TIMEOUT; unset ones take the adapters' defaults. */
   databaseTimeouts: DatabaseTimeouts;
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
+  /** Trusted reverse proxies appending to X-Forwarded-For (GATEHOUSE_TRUSTED_PROXY_HOPS, default 0). */
+  trustedProxyHops: number;
   /**
    * GATEHOUSE_ENVIRONMENT: `production` (default) refuses outbound requests from tenant settings
    * to loopback, link-local and private addresses (webhooks) and never sends error internals;
@@ -100,6 +102,8 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
     busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
   }).filter(([, v]) => v !== undefined));
+  const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || '0';
+  if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   return {
     port,
     host,
@@ -115,6 +119,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),
       ...(env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY ? { superSecretAdminKey: env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY } : {}),
     },
+    trustedProxyHops: Number(hopsText),
     environment,
     help: values.help === true,
     version: values.version === true,

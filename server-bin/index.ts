@@ -21,6 +21,12 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    * `/auth/api/v1/...` are served as `/api/v1/...`. Default: none.
    */
   mountPath?: string;
+  /**
+   * How many reverse proxies in front of Gatehouse append to `X-Forwarded-For` and are trusted
+   * (GATEHOUSE_TRUSTED_PROXY_HOPS; default 0: the socket's peer is the client). Used only for
+   * per-address throttling; never trust a header a client could have written itself.
+   */
+  trustedProxyHops?: number;
 }
 
 /** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
@@ -48,7 +54,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     if (!options.storage) await storage.close().catch(() => {});
     throw error;
   }
-  const app = createKoaApp(core);
+  const app = createKoaApp(core, { trustedProxyHops: options.trustedProxyHops ?? 0 });
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 

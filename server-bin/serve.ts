@@ -37,6 +37,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       secret: config.secret,
       accessTokenTtlMs: config.accessTokenTtlMs,
       seedKeys: config.seedKeys,
+      trustedProxyHops: config.trustedProxyHops,
       smtpUrl: config.smtpUrl ?? null,
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,

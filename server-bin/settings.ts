@@ -33,6 +33,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'], default: '10s', help: 'PostgreSQL: statement_timeout (0 = none)' },
   { env: ['GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'], default: '10s', help: 'PostgreSQL: idle_in_transaction_session_timeout' },
   { env: ['GATEHOUSE_DATABASE_BUSY_TIMEOUT'], default: '5s', help: "SQLite: wait for another process's write lock" },
+  { env: ['GATEHOUSE_TRUSTED_PROXY_HOPS'], default: '0', help: 'reverse proxies in front that append to X-Forwarded-For (throttling uses the address the outermost one added)' },
   { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
   { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },

@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { finishUserCreation, insertNewUser } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
+import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`
@@ -10,6 +11,7 @@ import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
  * signed for the `<project>:anon` audience (wire-protocol §4), so later requests need
  * `x-stack-allow-anonymous-user: true`. A password sign-up with that token upgrades the user.
+ * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
  */
 export const signUpAnonymously = defineOperation({
   id: 'anonymous.signUp',
@@ -22,6 +24,7 @@ export const signUpAnonymously = defineOperation({
   async run(ctx) {
     const { project } = ctx.auth;
     await assertDashboardSignUpAllowed(ctx);
+    await enforceRateLimit(ctx, 'anonymous_sign_up_per_address');
     return ctx.transaction(async (tx) => {
       const user = await finishUserCreation(tx, project, await insertNewUser(tx, project, { is_anonymous: 1 }));
       const session = await issueSession(tx, project, user);

@@ -32,7 +32,8 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
  * - `authenticate`, known account: its user.
  * - `authenticate`, new account whose email is a user's sign-in email: the project's
  *   `oauth_account_merge_strategy` — `link_method` links it to that user (only when the provider
- *   vouches for the email, so an unverified address cannot take over an account), `raise_error`
+ *   vouches for the email and that user's email is verified, so neither side can take over an
+ *   account through an address it never proved), `raise_error`
  *   refuses, `allow_duplicates` (and `link_method` with an unverified email) signs up a new user
  *   whose email is not used for sign-in.
  * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off).
@@ -65,7 +66,10 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
     if (owner) {
       const strategy = project.config.oauthAccountMergeStrategy;
       if (strategy === 'raise_error') throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
-      if (strategy === 'link_method' && info.emailVerified) {
+      // Linking needs both sides to vouch for the address: the provider, and the existing account
+      // (whose email may have been registered by someone who never proved it: account
+      // pre-hijacking, issue 12 finding 2). Otherwise the new account is a separate user.
+      if (strategy === 'link_method' && info.emailVerified && owner.primary_email_verified === 1) {
         return { user: owner, account: await link(ctx, project, owner, providerId, info), isNewUser: false };
       }
       emailForSignIn = false;

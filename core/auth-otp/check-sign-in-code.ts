@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/otp/sign-in/check-code` `{code}` → `{is_code_valid: true}` without consuming the
@@ -15,6 +16,7 @@ export const checkSignInCode = defineOperation({
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
   async run(ctx, { body }) {
+    await enforceRateLimit(ctx, 'sign_in_per_address');
     await checkVerificationCode(ctx, ctx.auth.project.id, 'otp_sign_in', body.code);
     return { is_code_valid: true };
   },

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { assertOtpMayReach } from './ownership.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
@@ -43,6 +44,7 @@ export const sendSignInCode = defineOperation({
     if (!project.config.magicLinkEnabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
+    await enforceEmailLimits(ctx, email);
     return ctx.transaction(async (tx) => {
       const found = await findAuthEmailChannel(tx.db, project.id, email);
       assertOtpMayReach(found, email);
@@ -52,7 +54,7 @@ export const sendSignInCode = defineOperation({
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
       const { otp, nonce } = splitOtp(code);
       await sendBuiltInEmail(tx, project, {
-        kind: 'magic_link', to: email, userId: existing?.id ?? null,
+        kind: 'magic_link', to: email, userId: existing?.id ?? null, secrets: [code, otp],
         vars: { otp, link: linkWithCode(body.callback_url, code), userDisplayName: existing?.display_name ?? '' },
       });
       return { nonce };

@@ -8,6 +8,7 @@ import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-c
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
 import { assertOtpMayReach } from './ownership.ts';
+import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
@@ -37,6 +38,7 @@ export const signInWithOtp = defineOperation({
   errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
+    await enforceRateLimit(ctx, 'sign_in_per_address');
     const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
       const email = code.data.email;
       const found = await findAuthEmailChannel(tx.db, project.id, email);
@@ -45,6 +47,8 @@ export const signInWithOtp = defineOperation({
       if (found) {
         assertOtpMayReach(found, email);
         await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: 1 });
+        // Proving the address lifts a password lockout (docs/security.md "Throttling").
+        await clearSignInFailures(tx, project.id, email);
         user = (await findUser(tx.db, project.id, found.user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');

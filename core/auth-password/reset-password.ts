@@ -5,7 +5,7 @@ import { findUser, revokeAfterPasswordChange, updateUser } from '../users/index.
 import { revokeUserApiKeys } from '../api-keys/index.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
-import { assertPasswordAcceptable } from './rules.ts';
+import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 import type { PasswordResetData } from './send-reset-code.ts';
 
@@ -29,14 +29,16 @@ export const resetPassword = defineOperation({
   summary: 'Set a new password with a password-reset code.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string(), password: v.string() }) },
-  errors: ['PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', ...VERIFICATION_CODE_ERRORS, 'USER_NOT_FOUND'],
+  errors: [...PASSWORD_RULE_ERRORS, ...VERIFICATION_CODE_ERRORS, 'USER_NOT_FOUND'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    assertPasswordAcceptable(body.password);
+    await assertPasswordAcceptable(body.password);
     const passwordHash = await hashPassword(body.password);
     await useVerificationCode<PasswordResetData, void>(ctx, project.id, 'password_reset', body.code, async (tx, code) => {
       const user = await findUser(tx.db, project.id, code.data.user_id);
       if (!user) throw new KnownError('USER_NOT_FOUND');
+      // The address is known only now; refusing here leaves the code unused.
+      await assertPasswordAcceptable(body.password, { email: code.data.email });
       const provesPrimaryEmail = user.primary_email === code.data.email;
       const firstProof = provesPrimaryEmail && user.primary_email_verified !== 1;
       await updateUser(tx.db, project.id, user.id, {

@@ -8,6 +8,7 @@ import { EmailSchema } from '../lib/schemas.ts';
 import { findUserByAuthEmail } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 
 /** Data of a `password_reset` code. */
 export type PasswordResetData = { user_id: string; email: string };
@@ -41,13 +42,15 @@ export const sendResetCode = defineOperation({
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const answerAt = Date.now() + RESET_ANSWER_FLOOR_MS + randomInt(100);
     const email = normalizeEmail(body.email);
+    // Before the lookup, so a throttled answer is the same whether or not the address has an account.
+    await enforceEmailLimits(ctx, email);
     await ctx.transaction(async (tx) => {
       const user = await findUserByAuthEmail(tx.db, project.id, email);
       if (!user) return;
       const data: PasswordResetData = { user_id: user.id, email };
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'password_reset', data, userId: user.id, email });
       await sendBuiltInEmail(tx, project, {
-        kind: 'password_reset', to: email, userId: user.id,
+        kind: 'password_reset', to: email, userId: user.id, secrets: [code],
         vars: { link: linkWithCode(body.callback_url, code), userDisplayName: user.display_name ?? '' },
       });
     });

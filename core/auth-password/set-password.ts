@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
 import { callerSessionOf, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
-import { assertPasswordAcceptable } from './rules.ts';
+import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 
 /**
@@ -23,13 +23,13 @@ export const setPassword = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ password: v.string() }) },
   requiresUser: true,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', ...PASSWORD_RULE_ERRORS],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     if (user.password_hash !== null) throw new StatusError(400, 'User already has a password set.');
-    assertPasswordAcceptable(body.password);
+    await assertPasswordAcceptable(body.password, { email: user.primary_email });
     const passwordHash = await hashPassword(body.password);
     await ctx.transaction(async (tx) => {
       await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });

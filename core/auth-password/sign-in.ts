@@ -5,6 +5,7 @@ import { normalizeEmail } from '../lib/email.ts';
 import { findUserByAuthEmail, updateUser } from '../users/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
+import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
@@ -15,6 +16,9 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
  * timing). PASSWORD_AUTHENTICATION_NOT_ENABLED when `credential_enabled` is off. A verified bcrypt
  * (or outdated argon2) hash is replaced by an argon2id hash, computed outside any transaction.
  * A user with TOTP on gets MULTI_FACTOR_AUTHENTICATION_REQUIRED instead of tokens (`finishSignIn`).
+ *
+ * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with
+ * growing delays after failures (429 with `Retry-After`), suspended after 100 consecutive failures.
  */
 export const signInWithPassword = defineOperation({
   id: 'authPassword.signIn',
@@ -29,13 +33,17 @@ export const signInWithPassword = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
-    const user = await findUserByAuthEmail(ctx.db, project.id, normalizeEmail(body.email));
+    const email = normalizeEmail(body.email);
+    await enforceRateLimit(ctx, 'sign_in_per_address');
+    const attempt = await claimSignInAttempt(ctx, 'password', email);
+    const user = await findUserByAuthEmail(ctx.db, project.id, email);
     if (!user || user.password_hash === null) {
       await verifyAgainstDummy(body.password);
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
     const { ok, needsRehash } = await verifyPassword(user.password_hash, body.password);
     if (!ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    await attempt.succeeded();
     if (needsRehash) {
       const upgraded = await hashPassword(body.password);
       await updateUser(ctx.db, project.id, user.id, { password_hash: upgraded });

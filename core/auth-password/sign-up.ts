@@ -6,10 +6,11 @@ import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
 import { emailTakenError, findUserByAuthEmail, finishUserCreation, insertNewUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
-import { assertPasswordAcceptable } from './rules.ts';
+import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 import { runPasswordSignUpHooks } from './hooks.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
+import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/password/sign-up` `{email, password, verification_callback_url?, bot_challenge_*?}`
@@ -41,7 +42,7 @@ export const signUpWithPassword = defineOperation({
       bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
     }),
   },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'USER_EMAIL_ALREADY_EXISTS'],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS'],
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
     const config = project.config;
@@ -56,7 +57,8 @@ export const signUpWithPassword = defineOperation({
     }
     if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     await assertDashboardSignUpAllowed(ctx, body.email);
-    assertPasswordAcceptable(body.password);
+    await assertPasswordAcceptable(body.password, { email: body.email });
+    await enforceRateLimit(ctx, 'sign_up_per_address');
     const email = normalizeEmail(body.email);
     const passwordHash = await hashPassword(body.password);
 

@@ -5,7 +5,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { success } from '../lib/schemas.ts';
 import { revokeAfterPasswordChange, updateUser } from '../users/index.ts';
 import { findRefreshTokenByHash } from '../sessions/index.ts';
-import { assertPasswordAcceptable } from './rules.ts';
+import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword, verifyPassword } from './hashing.ts';
 
 /**
@@ -26,7 +26,7 @@ export const updatePassword = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
   requiresUser: true,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', ...PASSWORD_RULE_ERRORS],
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
@@ -34,7 +34,7 @@ export const updatePassword = defineOperation({
     if (user.password_hash === null) throw new KnownError('USER_DOES_NOT_HAVE_PASSWORD');
     const { ok } = await verifyPassword(user.password_hash, body.old_password);
     if (!ok) throw new KnownError('PASSWORD_CONFIRMATION_MISMATCH');
-    assertPasswordAcceptable(body.new_password);
+    await assertPasswordAcceptable(body.new_password, { email: user.primary_email });
     const passwordHash = await hashPassword(body.new_password);
     await ctx.transaction(async (tx) => {
       const keep = ctx.refreshToken ? await findRefreshTokenByHash(tx.db, project.id, sha256Hex(ctx.refreshToken)) : null;

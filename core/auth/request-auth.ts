@@ -46,7 +46,8 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
  * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
- * 4. the access token: INVALID_PROJECT_FOR_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, UNPARSABLE_ACCESS_TOKEN;
+ * 4. the access token: INVALID_PROJECT_FOR_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, UNPARSABLE_ACCESS_TOKEN
+ *    (also for a token whose session was revoked, or whose user was deleted);
  * 5. CURRENT_PROJECT_NOT_FOUND, then BRANCH_DOES_NOT_EXIST;
  * 6. keys per access type (or 7. the admin access token instead);
  * then the user: ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, RESTRICTED_USER_NOT_ALLOWED.
@@ -93,6 +94,9 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
 
   let user: UserRow | null = null;
   if (token) {
+    // A revoked session's access token is refused here within seconds of the revocation, though
+    // its signature and `exp` are still good (issue 12 finding 9; core/sessions/revocations.ts).
+    if (await runtime.revocations.isRevoked(token.refresh_token_id)) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
     user = await findUser(runtime.db, project.id, token.sub);
     // The token outlived its user (deleted): treat it as invalid so clients refresh and sign out.
     if (!user) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
@@ -149,6 +153,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<void> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
+  if (await runtime.revocations.isRevoked(claims.refresh_token_id)) throw new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
   const owner = project.ownerTeamId;
   if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
     throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');

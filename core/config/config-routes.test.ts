@@ -207,3 +207,19 @@ describeWithServer('check-feature-support', (get) => {
     assert.equal(anonymous.text, 'This feature is not yet supported. Please reach out to Stack support for more information.');
   });
 });
+
+describeWithServer('config origins (dashboard)', (get) => {
+  it('names the level that set each configured value and leaves defaults out', async () => {
+    const server = get();
+    const { admin } = await createProject(server);
+    await patch(server, admin, 'branch', { 'teams.allowClientTeamCreation': true, 'dataVault.stores.s1': { displayName: 'S' } });
+    await patch(server, admin, 'environment', { 'teams.allowClientTeamCreation': false });
+    const res = await api(server, 'GET', '/internal/config/origins', admin);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.origins['teams.allowClientTeamCreation'], 'environment');
+    assert.equal(res.body.origins['dataVault.stores.s1.displayName'], 'branch');
+    assert.equal(res.body.origins['auth.password.allowSignIn'], 'environment');
+    assert.equal(res.body.origins['users.allowClientUserDeletion'], undefined);
+    assert.deepEqual(res.body.source, { type: 'unlinked' });
+  });
+});

@@ -1,4 +1,5 @@
 export { getConfig } from './get-config.ts';
+export { getConfigOrigins } from './get-config-origins.ts';
 export { getConfigOverride } from './get-config-override.ts';
 export { setConfigOverride } from './set-config-override.ts';
 export { updateConfigOverride } from './update-config-override.ts';

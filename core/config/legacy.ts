@@ -51,6 +51,12 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       },
     requirePublishableClientKey: r.project.requirePublishableClientKey,
     requireEmailVerification: r.onboarding.requireEmailVerification,
+    rateLimits: {
+      enabled: r.rateLimits.enabled,
+      overrides: Object.fromEntries(Object.entries(r.rateLimits.rules as Record<string, { limit?: number; windowSeconds?: number }>)
+        .filter(([, rule]) => typeof rule.limit === 'number' && typeof rule.windowSeconds === 'number')
+        .map(([id, rule]) => [id, { limit: rule.limit!, windowSeconds: rule.windowSeconds! }])),
+    },
     branding: {
       accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
       termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
@@ -104,6 +110,10 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
     }
     case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
     case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
+    case 'rateLimits': return {
+      'rateLimits.enabled': c.rateLimits.enabled,
+      'rateLimits.rules': Object.fromEntries(Object.entries(c.rateLimits.overrides).map(([id, rule]) => [id, { limit: rule.limit, windowSeconds: rule.windowSeconds }])),
+    };
     case 'branding': return {
       'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
       'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
+import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
 
 /** The twelve social sign-in provider ids (product-spec §1). */
 /** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
@@ -89,6 +90,11 @@ export interface ProjectConfig {
   requirePublishableClientKey: boolean;
   /** Users with an unverified primary email are restricted (wire-protocol §2 onboarding). */
   requireEmailVerification: boolean;
+  /**
+   * Gatehouse extension (issue 12): throttling, on by default with the limits of
+   * core/throttle/limits.ts; wire key `rate_limits` (accepted on update, docs/security.md).
+   */
+  rateLimits: RateLimitsConfig;
   /** Gatehouse extension: the hosted pages' colours and legal links. */
   branding: BrandingConfig;
 }
@@ -116,6 +122,7 @@ export function defaultProjectConfig(): ProjectConfig {
     emailConfig: { type: 'shared' },
     requirePublishableClientKey: false,
     requireEmailVerification: false,
+    rateLimits: defaultRateLimitsConfig(),
     branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
   };
 }
@@ -168,6 +175,17 @@ const EmailConfigSchema = v.variant('type', [
 
 const PermissionRefSchema = v.strictObject({ id: v.string() });
 
+const RateLimitSchema = v.strictObject({
+  limit: v.pipe(v.number(), v.integer(), v.minValue(1, 'limit must be at least 1'), v.maxValue(1_000_000, 'limit must be at most 1000000')),
+  window_seconds: v.pipe(v.number(), v.integer(), v.minValue(1, 'window_seconds must be at least 1'), v.maxValue(604_800, 'window_seconds must be at most 604800 (7 days)')),
+});
+
+/** `rate_limits`: `enabled`, and per rule `{limit, window_seconds}` (null restores the default). */
+const RateLimitsUpdateSchema = v.strictObject({
+  enabled: v.optional(v.boolean()),
+  ...Object.fromEntries(RATE_LIMIT_RULES.map((rule) => [rule, v.optional(v.nullable(RateLimitSchema))])) as Record<RateLimitRule, v.OptionalSchema<v.NullableSchema<typeof RateLimitSchema, undefined>, undefined>>,
+});
+
 const HexColorSchema = v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour in the form #rrggbb')));
 const LegalUrlSchema = v.nullable(v.pipe(v.string(), v.maxLength(2048), v.regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')));
 const BrandingSchema = v.strictObject({
@@ -199,6 +217,7 @@ export const ConfigUpdateSchema = v.strictObject({
   email_config: v.optional(EmailConfigSchema),
   require_publishable_client_key: v.optional(v.boolean()),
   require_email_verification: v.optional(v.boolean()),
+  rate_limits: v.optional(RateLimitsUpdateSchema),
   branding: v.optional(BrandingSchema),
 });
 export type ConfigUpdate = v.InferOutput<typeof ConfigUpdateSchema>;
@@ -246,6 +265,16 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     }));
   set('requirePublishableClientKey', update.require_publishable_client_key);
   set('requireEmailVerification', update.require_email_verification);
+  if (update.rate_limits) {
+    const current = config.rateLimits ?? defaultRateLimitsConfig();
+    const overrides = { ...current.overrides };
+    for (const rule of RATE_LIMIT_RULES) {
+      const value = update.rate_limits[rule];
+      if (value === null) delete overrides[rule];
+      else if (value !== undefined) overrides[rule] = { limit: value.limit, windowSeconds: value.window_seconds };
+    }
+    next.rateLimits = { enabled: update.rate_limits.enabled ?? current.enabled, overrides };
+  }
   if (update.branding) {
     const b = update.branding;
     next.branding = {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isValidDomainUrl } from './domains.ts';
+import { RATE_LIMIT_RULES } from '../throttle/index.ts';
 
 /**
  * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree
@@ -150,6 +151,13 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     accentColorDark: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in dark mode (#rrggbb).'),
     termsOfServiceUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: terms of service link under sign-in and sign-up.'),
     privacyPolicyUrl: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^https?:\/\/\S+$/, 'must be an http(s) URL'))), null, 'Gatehouse: privacy policy link under sign-in and sign-up.'),
+  }, BRANCH),
+  rateLimits: obj({
+    enabled: bool(true, 'Gatehouse: throttling is on (issue 12; docs/security.md "Throttling"); false turns every limit and the failed-sign-in backoff off.'),
+    rules: rec(new RegExp(`^(${RATE_LIMIT_RULES.join('|')})$`), obj({
+      limit: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1_000_000, 'must be at most 1000000')), undefined, 'Requests allowed at once (the bucket size).'),
+      windowSeconds: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(604_800, 'must be at most 604800')), undefined, 'Seconds over which the bucket refills.'),
+    }), undefined, 'Gatehouse: limits that differ from the defaults, by rule.'),
   }, BRANCH),
   apps: obj({
     installed: rec(USER_SPECIFIED_ID, obj({

@@ -104,7 +104,7 @@ export async function sendVerificationEmail(ctx: OperationContext, project: Proj
   const data: EmailVerificationData = { user_id: user.id, email };
   const { code } = await createVerificationCode(ctx, { projectId: project.id, purpose: 'email_verification', data, userId: user.id, email });
   await sendBuiltInEmail(ctx, project, {
-    kind: 'email_verification', to: email, userId: user.id,
+    kind: 'email_verification', to: email, userId: user.id, secrets: [code],
     vars: { link: linkWithCode(callbackUrl, code), userDisplayName: user.display_name ?? '' },
   });
 }

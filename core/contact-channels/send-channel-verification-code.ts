@@ -4,6 +4,7 @@ import { resolveUserId } from '../auth/user-id.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { findUserChannel, getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { CallbackBodySchema, ChannelParamsSchema } from './schemas.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
  * `POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code` `{callback_url}`
@@ -28,6 +29,7 @@ export const sendChannelVerificationCode = defineOperation({
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
       if (!channel) throw new StatusError(404, 'Contact channel not found.');
       if (channel.isVerified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+      await enforceEmailLimits(tx, channel.value);
       await sendVerificationEmail(tx, project, user, channel.value, body.callback_url);
     });
     return { success: true };

@@ -5,6 +5,7 @@ import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
  * Legacy `POST /contact-channels/send-verification-code` `{email, callback_url}` →
@@ -32,6 +33,7 @@ export const sendVerificationCode = defineOperation({
       const user = await getUserOrThrow(tx.db, project.id, caller.id);
       if (user.primary_email !== email) throw new KnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email, primary_email: user.primary_email });
       if (user.primary_email_verified === 1) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+      await enforceEmailLimits(tx, email);
       await sendVerificationEmail(tx, project, user, email, body.callback_url);
     });
     return { success: true };

@@ -90,6 +90,24 @@ describeWithServer('dashboard first-run sign-up, one-time codes', (get) => {
     assert.equal(ownerSignIn.status, 200, ownerSignIn.text);
     assert.equal(ownerSignIn.body.is_new_user, false);
   });
+
+  it('keeps an account that registered an invited address by password from creating projects until the invitation code proves the address (issue 12)', async () => {
+    const server = get();
+    const owner = await api(server, 'POST', '/users', internal.server, { primary_email: uniqueEmail('inv-owner'), primary_email_auth_enabled: true, primary_email_verified: true });
+    const team = await api(server, 'POST', '/teams', internal.server, { display_name: 'Core', creator_user_id: owner.body.id });
+    const invitee = uniqueEmail('invitee');
+    assert.equal((await api(server, 'POST', '/team-invitations/send-code', internal.server, { team_id: team.body.id, email: invitee, callback_url: `${server.url}/handler/team-invitation` })).status, 200);
+    const code = codeFromEmail(await smtp.waitFor(invitee));
+    // Anyone may register the invited address by password while sign-up is closed...
+    const squatter = await signUp(server, invitee);
+    assert.equal(squatter.status, 200, squatter.text);
+    const caller = { ...internal.client, accessToken: squatter.body.access_token };
+    // ...but without the emailed code the account cannot use the dashboard.
+    assertKnownError(await api(server, 'POST', '/internal/projects', caller, { display_name: 'Squat', owner_team_id: team.body.id }), 'EMAIL_NOT_VERIFIED', 400);
+    assert.deepEqual((await api(server, 'POST', '/team-invitations/accept', caller, { code })).body, {});
+    assert.equal((await api(server, 'GET', `/users/${squatter.body.user_id}`, internal.server)).body.primary_email_verified, true);
+    assert.equal((await api(server, 'POST', '/internal/projects', caller, { display_name: 'Real', owner_team_id: team.body.id })).status, 201);
+  });
 }, { smtpUrl: smtp.url });
 
 it('reads GATEHOUSE_DASHBOARD_SIGNUP case-insensitively and only accepts "open"', () => {

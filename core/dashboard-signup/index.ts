@@ -3,7 +3,8 @@ import type { OperationContext } from '../operations/define.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { listVerificationCodes } from '../verification-codes/index.ts';
+import { listVerificationCodes, wasCodeSentTo } from '../verification-codes/index.ts';
+import type { UserRow } from '../users/queries.ts';
 import { internalOwnerExists } from './queries.ts';
 
 /** Verification-code purpose of team invitations (core/team-invitations). */
@@ -40,4 +41,23 @@ export async function assertDashboardSignUpAllowed(ctx: OperationContext, email:
   if (!(await internalOwnerExists(ctx.db))) return;
   if (email !== null && (await listVerificationCodes(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, { email: normalizeEmail(email) })).length > 0) return;
   throw new KnownError('SIGN_UP_NOT_ENABLED');
+}
+
+/**
+ * The other half of the invitation exception (issue 12 finding 9): while dashboard sign-up is
+ * closed, an account registered for an address that had already been invited, and whose address
+ * is still unverified, has not proved it owns the address, so it may not create projects until it
+ * does (accepting the invitation with its emailed code, or verifying the email). Without this,
+ * anyone could take an invited address and use the closed dashboard with it.
+ *
+ * @throws KnownError EMAIL_NOT_VERIFIED.
+ */
+export async function assertDashboardAccountUsable(ctx: OperationContext, user: UserRow): Promise<void> {
+  const auth = ctx.auth;
+  if (!auth || auth.project.id !== INTERNAL_PROJECT_ID) return;
+  if (user.primary_email_verified === 1 || !user.primary_email) return;
+  if (ctx.runtime.dashboardSignUpOpen()) return;
+  if (await wasCodeSentTo(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, user.primary_email, Number(user.signed_up_at))) {
+    throw new KnownError('EMAIL_NOT_VERIFIED');
+  }
 }

@@ -1,19 +1,24 @@
 import { defineOperation } from '../operations/define.ts';
 import { listProjectEmails, type EmailRow } from './queries.ts';
+import { openContent } from './sealed-body.ts';
+import type { Runtime } from '../runtime.ts';
 
 /** The sent-log item (spec §3 Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
-export function toWireEmail(row: EmailRow) {
+export function toWireEmail(row: EmailRow, runtime: Runtime) {
+  // Not yet delivered (or kept in the built-in outbox, the only way such emails reach anyone): the
+  // admin sees the live content. Delivered: only the redacted copy remains.
+  const live = row.sealed_body === null ? null : openContent(runtime, row.id, row.sealed_body);
   return {
     id: row.id,
     to: [row.to_email],
-    subject: row.subject,
+    subject: live?.subject ?? row.subject,
     sent_at_millis: row.sent_at === null ? null : Number(row.sent_at),
     created_at_millis: Number(row.created_at),
     status: row.status,
     error: row.error,
     attempt_count: Number(row.attempt_count),
-    html: row.html,
-    text: row.text,
+    html: live?.html ?? row.html,
+    text: live ? live.text : row.text,
     user_id: row.user_id,
     notification_category: row.notification_category,
   };
@@ -34,6 +39,6 @@ export const listEmails = defineOperation({
   errors: [],
   async run(ctx) {
     const rows = await listProjectEmails(ctx.db, ctx.auth.project.id);
-    return { items: rows.map(toWireEmail), is_paginated: false };
+    return { items: rows.map((row) => toWireEmail(row, ctx.runtime)), is_paginated: false };
   },
 });

@@ -4,6 +4,7 @@ import { uuid } from '../lib/random.ts';
 import { insertEmail, type EmailRow } from './queries.ts';
 import { routeFor } from './transport.ts';
 import { kickEmailWorker } from './worker.ts';
+import { redact, sealContent } from './sealed-body.ts';
 import { createUnsubscribeLink, findCategory } from '../notifications/index.ts';
 import { escapeHtml } from './built-in.ts';
 
@@ -16,6 +17,11 @@ export interface OutgoingEmail {
   userId?: string | null;
   /** Notification category id, for the sent log (preferences are checked by the caller). */
   notificationCategory?: string | null;
+  /**
+   * Codes and links the email carries (a sign-in code, a reset link…): the stored subject, HTML and
+   * text have them redacted, and the live content is kept sealed until delivery (issue 12).
+   */
+  secrets?: readonly string[];
 }
 
 /**
@@ -23,7 +29,8 @@ export interface OutgoingEmail {
  * that caused the email: it commits with that change or not at all. After commit the delivery
  * worker is nudged; it sends through the project's route (spec §3 Email): `standard` → the
  * project's SMTP, `shared` → GATEHOUSE_SMTP_URL, neither → the row stays in the outbox with
- * status `outbox`, readable through `GET /internal/emails`.
+ * status `outbox`, readable through `GET /internal/emails`. With `secrets`, the row keeps only the
+ * redacted content in clear and the live content sealed; delivery drops the sealed copy.
  *
  * @returns the email row id.
  */
@@ -39,14 +46,17 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     if (text) text += `\n\nUnsubscribe from ${category.name} emails: ${link}`;
     headers = { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   }
+  const id = uuid();
+  const secrets = email.secrets ?? [];
+  const sealed = secrets.length > 0 ? sealContent(ctx.runtime, id, { subject: email.subject, html, text: text ?? null }) : null;
   const row: EmailRow = {
-    id: uuid(),
+    id,
     project_id: project.id,
     user_id: email.userId ?? null,
     to_email: email.to,
-    subject: email.subject,
-    html,
-    text: text ?? null,
+    subject: redact(email.subject, secrets),
+    html: redact(html, secrets),
+    text: text == null ? null : redact(text, secrets),
     notification_category: email.notificationCategory ?? null,
     transport: route.kind === 'outbox' ? 'outbox' : project.config.emailConfig.type,
     status: route.kind === 'outbox' ? 'outbox' : 'pending',
@@ -56,6 +66,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     error: null,
     created_at: ctx.now,
     sent_at: null,
+    sealed_body: sealed,
     headers: headers ? JSON.stringify(headers) : null,
   };
   await insertEmail(ctx.db, row);

@@ -81,6 +81,16 @@ export async function findRecipients(db: Kysely<Database>, projectId: string, us
   return q.execute();
 }
 
+/**
+ * Outbox retention (issue 12): drops the sealed live content of emails created before
+ * `sealedBefore` (their codes have expired), and deletes emails created before `deleteBefore`
+ * that are no longer waiting for delivery (sent, failed, or kept in the built-in outbox).
+ */
+export async function pruneEmails(db: Kysely<Database>, sealedBefore: number, deleteBefore: number): Promise<void> {
+  await db.updateTable('emails').set({ sealed_body: null }).where('created_at', '<', sealedBefore).where('sealed_body', 'is not', null).execute();
+  await db.deleteFrom('emails').where('created_at', '<', deleteBefore).where('status', 'in', ['sent', 'failed', 'outbox']).execute();
+}
+
 // ── Outbox API ───────────────────────────────────────────────────────────────────────────────
 
 /** The email `id` of `projectId`, or null. */

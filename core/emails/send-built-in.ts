@@ -20,14 +20,15 @@ const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading:
  * and theme, in the sandbox, and queues it in the outbox inside the caller's transaction. `vars`
  * become the template's `variables` (`link` is also given under the template's link name, e.g.
  * `magicLink`). If the project's template fails to render, the plain built-in layout is sent
- * instead, so a broken template never blocks sign-in or verification.
+ * instead, so a broken template never blocks sign-in or verification. `secrets` (the code, the
+ * OTP) are redacted from the stored copy and sealed until delivery (see `enqueueEmail`).
  *
  * @returns the outbox row id.
  */
 export async function sendBuiltInEmail(
   ctx: OperationContext,
   project: Project,
-  input: { kind: BuiltInEmailKind; to: string; userId?: string | null; vars: Record<string, string> },
+  input: { kind: BuiltInEmailKind; to: string; userId?: string | null; vars: Record<string, string>; secrets?: readonly string[] },
 ): Promise<string> {
   const vars: Record<string, string> = { projectDisplayName: project.displayName, ...input.vars };
   let email: { subject: string; html: string; text: string | null };
@@ -44,7 +45,7 @@ export async function sendBuiltInEmail(
     ctx.runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');
     email = renderBuiltInEmail(input.kind, vars);
   }
-  return enqueueEmail(ctx, project, { to: input.to, subject: email.subject, html: email.html, text: email.text, userId: input.userId ?? null, notificationCategory: 'Transactional' });
+  return enqueueEmail(ctx, project, { to: input.to, subject: email.subject, html: email.html, text: email.text, userId: input.userId ?? null, notificationCategory: 'Transactional', secrets: input.secrets ?? [] });
 }
 
 /** Subject, HTML and text of a built-in email; `vars.link` (when set) becomes the button. */

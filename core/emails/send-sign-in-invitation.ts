@@ -4,6 +4,7 @@ import { EmailSchema } from '../lib/schemas.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { assertCallbackUrlTrusted } from './callback-url.ts';
 import { sendBuiltInEmail } from './send-built-in.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
  * `POST /internal/send-sign-in-invitation` `{email, callback_url}` (admin) → `{success: true}`:
@@ -22,6 +23,7 @@ export const sendSignInInvitation = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
+    await enforceEmailLimits(ctx, body.email);
     await ctx.transaction((tx) => sendBuiltInEmail(tx, project, { kind: 'sign_in_invitation', to: normalizeEmail(body.email), vars: { link: body.callback_url } }));
     return { success: true };
   },

@@ -1,13 +1,21 @@
 import type { Transporter } from 'nodemailer';
 import type { Runtime } from '../runtime.ts';
 import { findProject } from '../projects/index.ts';
-import { claimEmail, findDueEmailIds, finishAttempt, type EmailRow } from './queries.ts';
+import { claimEmail, findDueEmailIds, finishAttempt, pruneEmails, type EmailRow } from './queries.ts';
+import { openContent } from './sealed-body.ts';
 import { describeSmtpError, openTransport, routeFor } from './transport.ts';
 
 /** Attempts before an email is marked `failed` for good. */
 export const MAX_DELIVERY_ATTEMPTS = 8;
 /** How long a worker holds an email it is sending, in ms; another process may take it after. */
 export const DELIVERY_LEASE_MS = 60_000;
+
+/** Emails are deleted this long after creation once delivered, failed or kept in the outbox, in ms (30 days). */
+export const EMAIL_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** The sealed live content of an email (its code) is dropped this long after creation, in ms (7 days, the code lifetime). */
+export const SEALED_CONTENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often one worker applies the retention rules, in real ms. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Backoff before attempt `n + 1` after `n` failed attempts, in ms: 1 s, 2 s, 4 s … capped at 1 h. */
 export function retryDelayMs(failedAttempts: number): number {
@@ -20,6 +28,8 @@ interface Worker {
   again: boolean;
   stopped: boolean;
   transports: Map<string, Transporter>;
+  /** Real time of the last retention pass (0: none yet). */
+  prunedAt: number;
 }
 
 const workers = new WeakMap<Runtime, Worker>();
@@ -31,7 +41,7 @@ const workers = new WeakMap<Runtime, Worker>();
  */
 export function startEmailWorker(runtime: Runtime): void {
   if (workers.has(runtime)) return;
-  const worker: Worker = { timer: null, running: null, again: false, stopped: false, transports: new Map() };
+  const worker: Worker = { timer: null, running: null, again: false, stopped: false, transports: new Map(), prunedAt: 0 };
   workers.set(runtime, worker);
   const tick = () => {
     if (worker.stopped) return;
@@ -69,12 +79,26 @@ export function kickEmailWorker(runtime: Runtime): void {
   })();
 }
 
+/**
+ * The outbox retention rules, at the injected clock's now: sealed live content (codes) is dropped
+ * 7 days after creation, delivered / failed / outbox-only emails are deleted after 30 days. The
+ * worker applies them once an hour.
+ */
+export async function applyEmailRetention(runtime: Runtime): Promise<void> {
+  const now = runtime.clock.now();
+  await pruneEmails(runtime.db, now - SEALED_CONTENT_RETENTION_MS, now - EMAIL_RETENTION_MS);
+}
+
 /** Waits until the worker is idle (tests and shutdown). */
 export async function emailWorkerIdle(runtime: Runtime): Promise<void> {
   while (workers.get(runtime)?.running) await workers.get(runtime)!.running;
 }
 
 async function deliverDueEmails(runtime: Runtime, worker: Worker): Promise<void> {
+  if (Date.now() - worker.prunedAt >= PRUNE_EVERY_MS) {
+    worker.prunedAt = Date.now();
+    await applyEmailRetention(runtime);
+  }
   for (;;) {
     const now = runtime.clock.now();
     const ids = await findDueEmailIds(runtime.db, now, 20);
@@ -107,8 +131,11 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
       transport = openTransport(route.options, { allowPrivate: !route.tenantChosen || runtime.environment !== 'production' });
       worker.transports.set(route.key, transport);
     }
-    await transport.sendMail({ from: route.from, to: row.to_email, subject: row.subject, html: row.html, ...(row.text ? { text: row.text } : {}), ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}) });
-    await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null });
+    // An email carrying a code is sent from its sealed live content; only the redacted copy stays.
+    const live = row.sealed_body === null ? row : openContent(runtime, row.id, row.sealed_body);
+    if (!live) throw new Error('the sealed content of this email could not be opened (was the server secret changed?)');
+    await transport.sendMail({ from: route.from, to: row.to_email, subject: live.subject, html: live.html, ...(live.text ? { text: live.text } : {}), ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}) });
+    await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null, sealed_body: null });
   } catch (error) {
     // Stored on the row (visible to the project's admins): fixed words, never the server's text.
     const message = describeSmtpError(error);

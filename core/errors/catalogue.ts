@@ -86,6 +86,7 @@ export const errorCatalogue = {
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: entry(400, 'Anonymous accounts are not enabled for this project.'),
   EMAIL_PASSWORD_MISMATCH: entry(400, 'Wrong e-mail or password.'),
   REDIRECT_URL_NOT_WHITELISTED: entry(400, 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Gatehouse dashboard?'),
+  PASSWORD_REQUIREMENTS_NOT_MET: entry(400, (d) => String(d.message ?? 'The password does not meet the requirements.'), ['message', 'reason']),
   PASSWORD_TOO_SHORT: entry(400, (d) => `Password too short. Minimum length is ${String(d.min_length)}.`, ['min_length']),
   PASSWORD_TOO_LONG: entry(400, (d) => `Password too long. Maximum length is ${String(d.maxLength ?? d.max_length)}.`, ['maxLength']),
   USER_DOES_NOT_HAVE_PASSWORD: entry(400, 'This user does not have password authentication enabled.'),

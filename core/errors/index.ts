@@ -40,6 +40,23 @@ export class StatusError extends Error {
   }
 }
 
+/**
+ * 429 Too Many Requests in upstream's shape (upstream `proxy.tsx`): a JSON body `{"message": …}`
+ * with no known-error header, and `Retry-After` in seconds when waiting helps. The official SDK
+ * waits `Retry-After` and retries (up to its five attempts); a known-error header would instead
+ * make it throw an unknown-code error. Raised by core/throttle.
+ */
+export class RateLimitError extends StatusError {
+  /** Whole seconds to wait, or null when waiting alone will not help (e.g. a locked account). */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(message: string, retryAfterSeconds: number | null) {
+    super(429, message);
+    this.name = 'RateLimitError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** Shorthand for `new KnownError(code, details)`, for use in `throw` expressions. */
 export function knownError(code: KnownErrorCode, details: Record<string, unknown> = {}): KnownError {
   return new KnownError(code, details);

@@ -8,6 +8,7 @@ import { matchTotpStep } from './totp.ts';
 import { openTotpSecret } from './secret.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
 import { claimTotpStep, useRecoveryCode } from './queries.ts';
+import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 
 /** One object (not a variant) so every unknown field is named; the factor's field is required by type. */
 const MfaSignInBodySchema = v.pipe(
@@ -46,14 +47,18 @@ export const signInWithMfa = defineOperation({
   errors: [...VERIFICATION_CODE_ERRORS, 'INVALID_TOTP_CODE'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
+    await enforceRateLimit(ctx, 'sign_in_per_address');
     const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
+    // Each password sign-in opens a new attempt code (5 tries), so second-factor guesses are also
+    // counted per user, with growing delays (issue 12 finding 4).
+    const guard = await claimSignInAttempt(ctx, 'mfa', attempt.data.user_id);
     const user = await findUser(ctx.db, project.id, attempt.data.user_id);
     // A user deleted, or whose TOTP was removed, since the attempt began has no factor to check.
     const secret = user ? openTotpSecret(ctx.runtime, user) : null;
     if (!user || secret === null) throw new KnownError('INVALID_TOTP_CODE');
     const step = body.type === 'totp' ? matchTotpStep(secret, body.totp ?? '', ctx.now) : null;
     if (body.type === 'totp' && step === null) throw new KnownError('INVALID_TOTP_CODE');
-    return ctx.transaction(async (tx) => {
+    const signedIn = await ctx.transaction(async (tx) => {
       await consumeVerificationCode(tx, attempt);
       const spent = body.type === 'totp'
         ? await claimTotpStep(tx.db, project.id, user.id, step!)
@@ -62,6 +67,9 @@ export const signInWithMfa = defineOperation({
       if (!spent) throw new KnownError('INVALID_TOTP_CODE');
       return issueSignInBody(tx, project, user, { is_new_user: attempt.data.is_new_user });
     });
+    // Outside the transaction: the counter lives on the database connection, not in it.
+    await guard.succeeded();
+    return signedIn;
   },
 });
 
@@ -78,6 +86,7 @@ export const checkMfaAttemptCode = defineOperation({
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
   async run(ctx, { body }) {
+    await enforceRateLimit(ctx, 'sign_in_per_address');
     await checkVerificationCode(ctx, ctx.auth.project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
     return { is_code_valid: true };
   },

@@ -41,6 +41,11 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   readonly auth: A;
   /** The `x-stack-refresh-token` value, read only by the few routes that need it. */
   readonly refreshToken: string | null;
+  /**
+   * The client's address for per-address throttling, normalized (IPv4, or an IPv6 /64 prefix),
+   * as handed in by the host; null in-process or when unknown.
+   */
+  readonly clientAddress: string | null;
   /** Runs `fn` in one database transaction; `afterCommit` hooks queued inside run after commit. */
   transaction<T>(fn: (ctx: OperationContext<A>) => Promise<T>): Promise<T>;
   /** Queues work (network I/O, notifications) to run once the surrounding transaction commits. */

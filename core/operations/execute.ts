@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
@@ -8,6 +8,7 @@ import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext
 import { schemaError, validatePart } from './validation.ts';
 import { findInputProblems } from './input-shape.ts';
 import { stringifyJson } from '../lib/json-text.ts';
+import { normalizeClientAddress } from '../lib/client-address.ts';
 
 /** A transport-free request for one operation. */
 export interface OperationRequest {
@@ -19,6 +20,12 @@ export interface OperationRequest {
   query: Record<string, string>;
   /** Parsed body, or undefined when there was none. */
   body: unknown;
+  /**
+   * The client's network address as the host determined it (server-bin: the socket's peer, or
+   * the trusted proxy's `X-Forwarded-For` entry), or null/absent in-process. Core never reads
+   * addresses from headers itself.
+   */
+  clientAddress?: string | null;
 }
 
 /** A transport-free response. */
@@ -61,6 +68,10 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId?: stri
     // A database outage is not a bug: a retryable 503 with a known code, the cause only in the log.
     runtime.log.warn({ request_id: requestId, err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
     return knownErrorResponse(new KnownError('DATABASE_UNAVAILABLE'));
+  }
+  if (error instanceof RateLimitError) {
+    const headers: Record<string, string> = error.retryAfterSeconds === null ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+    return { status: 429, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: error.message }), headers };
   }
   if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
   const body = runtime.environment === 'production'
@@ -117,7 +128,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
 
     const hooks: Array<() => void | Promise<void>> = [];
     const refreshToken = request.headers['x-stack-refresh-token'] || request.headers['x-hexclave-refresh-token'] || null;
-    const ctx = makeContext(runtime, runtime.db, auth, refreshToken, hooks, false);
+    const ctx = makeContext(runtime, runtime.db, auth, refreshToken, hooks, false, normalizeClientAddress(request.clientAddress ?? null));
     const result = await op.run(ctx as never, input as never);
     for (const hook of hooks) {
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
@@ -149,6 +160,7 @@ function makeContext(
   refreshToken: string | null,
   hooks: Array<() => void | Promise<void>>,
   inTransaction: boolean,
+  clientAddress: string | null = null,
 ): OperationContext {
   const ctx: OperationContext = {
     runtime,
@@ -156,10 +168,11 @@ function makeContext(
     now: runtime.clock.now(),
     auth,
     refreshToken,
+    clientAddress,
     afterCommit: (fn) => { hooks.push(fn); },
     transaction: async (fn) => {
       if (inTransaction) return fn(ctx);
-      return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true)));
+      return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true, clientAddress)));
     },
   };
   return ctx;

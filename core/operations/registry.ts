@@ -84,6 +84,6 @@ export const operations: readonly AnyOperation[] = [
   connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
   // config (issue 16)
   configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
-  configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource,
+  configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource, configModel.getConfigOrigins,
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
 ];

@@ -11,11 +11,13 @@ import { insertProject, updateProject, type Project } from './queries.ts';
 import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject } from './wire.ts';
+import { assertDashboardAccountUsable } from '../dashboard-signup/index.ts';
 
 /**
  * `POST /internal/projects` (internal project, a signed-in user): creates a project owned by one
  * of the user's internal teams (`owner_team_id`, default: the selected team) → 201 admin project
- * (wire-protocol §2 "Fresh project per test").
+ * (wire-protocol §2 "Fresh project per test"). With dashboard sign-up closed, an account that
+ * registered an already invited address must prove it first (EMAIL_NOT_VERIFIED; issue 12).
  */
 export const createProject = defineOperation({
   id: 'projects.create',
@@ -24,10 +26,11 @@ export const createProject = defineOperation({
   summary: 'Create a project owned by one of your teams.',
   access: ['client', 'server', 'admin'],
   input: { body: ProjectCreateSchema },
-  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'EMAIL_NOT_VERIFIED'],
   status: 201,
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);
+    await assertDashboardAccountUsable(ctx, user);
     const ownerTeamId = body.owner_team_id ?? user.selected_team_id;
     if (!ownerTeamId || !(await isTeamMember(ctx.db, INTERNAL_PROJECT_ID, ownerTeamId, user.id))) {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: ownerTeamId ?? null, user_id: user.id });

@@ -59,3 +59,21 @@ export async function listUserSessions(db: Kysely<Database>, projectId: string, 
   return db.selectFrom('refresh_tokens').selectAll().where('project_id', '=', projectId).where('user_id', '=', userId)
     .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
+
+/** Records sessions as revoked at `revokedAt` (real epoch ms); already recorded ids are kept. */
+export async function insertRevokedSessions(db: Kysely<Database>, projectId: string, ids: readonly string[], revokedAt: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.insertInto('revoked_sessions').values(ids.map((id) => ({ refresh_token_id: id, project_id: projectId, revoked_at: revokedAt })))
+    .onConflict((oc) => oc.column('refresh_token_id').doNothing()).execute();
+}
+
+/** Revocations recorded after `since` (real epoch ms). */
+export async function listRevokedSince(db: Kysely<Database>, since: number): Promise<Array<{ refresh_token_id: string; revoked_at: number }>> {
+  const rows = await db.selectFrom('revoked_sessions').select(['refresh_token_id', 'revoked_at']).where('revoked_at', '>', since).execute();
+  return rows.map((r) => ({ refresh_token_id: r.refresh_token_id, revoked_at: Number(r.revoked_at) }));
+}
+
+/** Forgets revocations older than `before` (real epoch ms): their access tokens have expired. */
+export async function pruneRevokedSessions(db: Kysely<Database>, before: number): Promise<void> {
+  await db.deleteFrom('revoked_sessions').where('revoked_at', '<', before).execute();
+}

@@ -22,6 +22,8 @@ export interface Database {
   team_permission_grants: TeamPermissionGrantsTable;
   project_permission_grants: ProjectPermissionGrantsTable;
   api_keys: ApiKeysTable;
+  revoked_sessions: RevokedSessionsTable;
+  throttle_buckets: ThrottleBucketsTable;
   verification_codes: VerificationCodesTable;
   emails: EmailsTable;
   contact_channels: ContactChannelsTable;
@@ -205,6 +207,12 @@ export interface EmailsTable {
   error: string | null;
   created_at: number;
   sent_at: number | null;
+  /**
+   * The live subject, HTML and text of an email that carries a code or sign-in link, sealed
+   * (core/emails/sealed-body.ts) while it may still be delivered or read from the built-in
+   * outbox; `subject`/`html`/`text` hold the redacted form. Null once delivered or expired.
+   */
+  sealed_body: string | null;
   /** JSON object of extra headers (RFC 8058 List-Unsubscribe), or null. */
   headers: string | null;
 }
@@ -453,6 +461,26 @@ export interface PasskeysTable {
   backed_up: Bool;
   created_at: number;
   last_used_at: number | null;
+}
+
+/** Sessions revoked recently (core/sessions/revocations.ts); rows outlive the longest access token, then are pruned. */
+export interface RevokedSessionsTable {
+  refresh_token_id: string;
+  project_id: string;
+  /** Real (wall-clock) epoch ms of the revocation. */
+  revoked_at: number;
+}
+
+/** Throttling state (core/throttle): a token bucket, or a failure counter, per hashed key. */
+export interface ThrottleBucketsTable {
+  /** SHA-256 hex of `<project>:<rule>:<subject>`; subjects (addresses, emails) are never stored in clear. */
+  key: string;
+  /** Tokens left in a bucket; consecutive failures for a failure counter. */
+  tokens: number;
+  /** Epoch ms of the last refill (bucket), or when the next attempt is allowed (failure counter). */
+  updated_at: number;
+  /** 1 when the last take succeeded. */
+  allowed: number;
 }
 
 /** Config overrides (migration 0014): one per project and level; branch_id '' at the project level. */

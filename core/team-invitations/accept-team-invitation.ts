@@ -4,11 +4,12 @@ import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-c
 import { joinInvitedTeam } from './join.ts';
 import { refuseRestrictedInvitee } from './access.ts';
 import { CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';
+import { updateUser } from '../users/index.ts';
 
 /**
  * `POST /team-invitations/accept` `{code}` → `{}`: the signed-in user joins the team with
  * `team_member_default_permissions` and the code is used up. Holding the emailed code proves access
- * to the invited address. Errors: USER_AUTHENTICATION_REQUIRED, the verification-code outcomes,
+ * to the invited address, so a primary email equal to it becomes verified. Errors: USER_AUTHENTICATION_REQUIRED, the verification-code outcomes,
  * TEAM_NOT_FOUND when the team was deleted (the code stays unused),
  * TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED for an anonymous or otherwise restricted user.
  */
@@ -26,6 +27,10 @@ export const acceptTeamInvitation = defineOperation({
     await useVerificationCode<TeamInvitationData, void>(ctx, project.id, INVITATION_PURPOSE, body.code, async (tx, code) => {
       refuseRestrictedInvitee(ctx.auth, user);
       await joinInvitedTeam(tx, project, code.data.team_id, user.id);
+      // The emailed code proves the invited address: it verifies a matching primary email.
+      if (user.primary_email === code.data.email && user.primary_email_verified !== 1) {
+        await updateUser(tx.db, project.id, user.id, { primary_email_verified: 1 });
+      }
     });
     return {};
   },

@@ -6,6 +6,7 @@ import { requireTeamPermission } from '../permissions/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
 import { INVITATION_PURPOSE, SendInvitationSchema, type TeamInvitationData } from './schemas.ts';
+import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
  * `POST /team-invitations/send-code` `{email, team_id, callback_url}` → `{success: true, id}`.
@@ -28,11 +29,12 @@ export const sendTeamInvitation = defineOperation({
     if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, team.id, requireUser(ctx.auth).id, '$invite_members');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
+    await enforceEmailLimits(ctx, email);
     return ctx.transaction(async (tx) => {
       const data: TeamInvitationData = { team_id: team.id, email };
       const { code, id } = await createVerificationCode(tx, { projectId: project.id, purpose: INVITATION_PURPOSE, data, subjectId: team.id, email });
       await sendBuiltInEmail(tx, project, {
-        kind: 'team_invitation', to: email,
+        kind: 'team_invitation', to: email, secrets: [code],
         vars: { teamDisplayName: team.display_name, link: linkWithCode(body.callback_url, code) },
       });
       return { success: true, id };

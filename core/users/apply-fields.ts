@@ -51,9 +51,10 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
       set('password_hash', null);
     } else {
       // Server-side creation takes the app's password as given (upstream applies no minimum on
-      // `POST /users`); the maximum still holds. Updates keep the full rule.
+      // `POST /users`); the maximum still holds. Updates keep the full rule (issue 12: common
+      // passwords and the email refused too).
       if (mode === 'create') assertPasswordNotTooLong(body.password);
-      else assertPasswordAcceptable(body.password);
+      else await assertPasswordAcceptable(body.password);
       set('password_hash', await hashPassword(body.password));
     }
   }

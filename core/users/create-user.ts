@@ -21,7 +21,7 @@ export const createUser = defineOperation({
   summary: 'Create a user.',
   access: ['server', 'admin'],
   input: { body: ServerUserCreateSchema },
-  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
+  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
   status: 201,
   async run(ctx, { body }) {
     const { project } = ctx.auth;

@@ -1,6 +1,8 @@
 import type { OperationContext } from '../operations/define.ts';
 import { revokeUserSessions } from '../sessions/index.ts';
 import { revokeUserCodes } from '../verification-codes/index.ts';
+import { clearSignInFailures } from '../throttle/index.ts';
+import { findUser } from './queries.ts';
 
 /** Verification-code purpose of password-reset links (core/auth-password). */
 const PASSWORD_RESET_PURPOSE = 'password_reset';
@@ -9,13 +11,17 @@ const PASSWORD_RESET_PURPOSE = 'password_reset';
  * What every password change does besides storing the new hash (issue 12 finding 3; ASVS 5.0
  * V7.4.3): revokes the user's sessions except `keepSessionId` (the caller's own session on a
  * change; none after a reset) and invalidates every outstanding password-reset code, so neither a
- * stolen session nor an older reset link survives the change. Joins the caller's transaction.
+ * stolen session nor an older reset link survives the change; and clears the failed-sign-in count
+ * of the user's email (lifting a lockout). Joins the caller's transaction.
  *
  * @returns the ids of the revoked sessions.
  */
 export async function revokeAfterPasswordChange(ctx: OperationContext, projectId: string, userId: string, keepSessionId: string | null): Promise<string[]> {
   const revoked = await revokeUserSessions(ctx, projectId, userId, keepSessionId);
   await revokeUserCodes(ctx, projectId, PASSWORD_RESET_PURPOSE, userId);
+  // A new password starts a new count of failed sign-ins (and lifts a lockout).
+  const user = await findUser(ctx.db, projectId, userId);
+  if (user?.primary_email) await clearSignInFailures(ctx, projectId, user.primary_email);
   return revoked;
 }
 

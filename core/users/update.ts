@@ -18,7 +18,7 @@ import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
-export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
+export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
 
 /**
  * Applies a wire update (client or server fields, already validated) to `user` and answers the

@@ -4,7 +4,7 @@ import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
   deleteCodeById, findCodeByHash, findCodeById, incrementAttempts, insertVerificationCode, listActiveCodes,
-  markCodeUsed, markUserCodesUsed, maxAttemptsForNonce, type VerificationCodeRow,
+  codeIssuedForEmailBy, markCodeUsed, markUserCodesUsed, maxAttemptsForNonce, type VerificationCodeRow,
 } from './queries.ts';
 
 /** Default code lifetime: 7 days, in ms (wire-protocol §7). */
@@ -207,4 +207,9 @@ export function revokeVerificationCode(ctx: OperationContext, projectId: string,
  */
 export function revokeUserCodes(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, userId: string): Promise<number> {
   return markUserCodesUsed(ctx.db, projectId, purpose, userId, ctx.now);
+}
+
+/** Whether a code of `purpose` (used or not) was ever sent to `email` at or before `at` (epoch ms). */
+export function wasCodeSentTo(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, email: string, at: number): Promise<boolean> {
+  return codeIssuedForEmailBy(ctx.db, projectId, purpose, email, at);
 }

@@ -5,7 +5,7 @@
  */
 export {
   createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,
-  findVerificationCode, revokeVerificationCode, revokeUserCodes, consumeVerificationCode, splitOtp,
+  findVerificationCode, revokeVerificationCode, revokeUserCodes, consumeVerificationCode, wasCodeSentTo, splitOtp,
   DEFAULT_CODE_TTL_MS, MAX_ATTEMPTS_PER_CODE,
   type VerificationCode, type VerificationPurpose, type VerificationData, type NewVerificationCode, type CheckOptions,
 } from './engine.ts';

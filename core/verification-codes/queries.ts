@@ -77,3 +77,11 @@ export async function markUserCodesUsed(db: Kysely<Database>, projectId: string,
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Whether any code of `purpose` (used or not) was issued for `email` at or before `at` (epoch ms). */
+export async function codeIssuedForEmailBy(db: Kysely<Database>, projectId: string, purpose: string, email: string, at: number): Promise<boolean> {
+  const row = await db.selectFrom('verification_codes').select('id')
+    .where('project_id', '=', projectId).where('purpose', '=', purpose).where('email', '=', email).where('created_at', '<=', at)
+    .limit(1).executeTakeFirst();
+  return row !== undefined;
+}

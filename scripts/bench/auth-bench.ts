@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     const owner = await call(gh.url, 'POST', '/users', internalServer, {});
     const ownerSession = await call(gh.url, 'POST', '/auth/sessions', internalServer, { user_id: owner.id });
     const ownerMe = await call(gh.url, 'GET', '/users/me', { ...internalClient, 'x-stack-access-token': ownerSession.access_token });
-    const project = await call(gh.url, 'POST', '/internal/projects', { ...internalClient, 'x-stack-access-token': ownerSession.access_token }, { display_name: 'Bench', owner_team_id: ownerMe.selected_team_id, config: { credential_enabled: true } });
+    const project = await call(gh.url, 'POST', '/internal/projects', { ...internalClient, 'x-stack-access-token': ownerSession.access_token }, { display_name: 'Bench', owner_team_id: ownerMe.selected_team_id, config: { credential_enabled: true, rate_limits: { enabled: false } } });
     const admin = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': ownerSession.access_token };
     const keys = await call(gh.url, 'POST', '/internal/api-keys', admin, { description: 'bench', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: false, has_super_secret_admin_key: false });
     const client = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key };

@@ -230,6 +230,14 @@ try {
     const server = await startServer('gatehouse', binary, [], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
     const probe = await fetch(`${server.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT, body: '{}' });
     if (probe.status === 404) throw new Error('Gatehouse has no POST /auth/password/sign-up route yet; the benchmark needs it.');
+    // Throughput, not abuse, is measured here, and Better Auth runs with its rate limit off: turn
+    // the internal project's throttling off too (docs/security.md "Throttling").
+    const off = await fetch(`${server.url}/api/v1/internal/projects/current`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
+      body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
+    });
+    if (!off.ok) throw new Error(`could not turn throttling off for the benchmark: ${off.status} ${await off.text()}`);
     systems.push({ key: 'gatehouse', name: 'gatehouse', server, api: gatehouseApi, scenarios: ['read', 'signIn', 'signUp'] });
   }
   // Better Auth at Gatehouse's hash cost (argon2id, same addon), and at its default (scrypt).

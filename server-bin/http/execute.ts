@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Core, OperationResponse, AnyOperation } from '../../core/index.ts';
 import { executeOperation, errorResponse } from '../../core/operations/execute.ts';
 import { parseBody } from './body.ts';
+import { clientAddressFromRequest } from './client-address.ts';
 
 function headerRecord(ctx: Context): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -18,7 +19,7 @@ function firstValues(query: Record<string, string | string[] | undefined>): Reco
 }
 
 /** Turns a Koa request into an operation request and runs it; never throws. */
-export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context): Promise<OperationResponse> {
+export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context, trustedProxyHops = 0): Promise<OperationResponse> {
   let body: unknown;
   try {
     body = await parseBody(ctx.req);
@@ -32,6 +33,7 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context)
     params: { ...(ctx.params as Record<string, string>) },
     query: firstValues(ctx.query),
     body,
+    clientAddress: clientAddressFromRequest(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustedProxyHops),
   }, ctx.state.requestId);
   if (response.cause) core.runtime.log.error({ request_id: ctx.state.requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
   return response;

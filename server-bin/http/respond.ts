@@ -3,7 +3,7 @@ import type { OperationResponse } from '../../core/index.ts';
 import { responsePrefixes } from './generation.ts';
 
 /** Headers the browser may read on cross-origin responses (sdk-compatibility §1.15). */
-export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id';
+export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
 
 /**
  * Writes an operation response: known-error headers under the request's prefixes

@@ -188,6 +188,14 @@ describe('the single executable', () => {
     // The password sign-up route when it exists, else user creation with the server key.
     const probe = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email: 'probe@example.com', password: 'probe password 123' }) });
     const signUpRoute = probe.status !== 404;
+    // This test measures durability under a burst, not abuse: turn the internal project's
+    // throttling off (30 sign-ups per hour per address by default; docs/security.md).
+    const unthrottled = await fetch(`${proc.url}/api/v1/internal/projects/current`, {
+      method: 'PATCH',
+      headers: { ...SERVER_HEADERS, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
+      body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
+    });
+    assert.equal(unthrottled.status, 200, await unthrottled.text());
     t.diagnostic(`sign-ups through ${signUpRoute ? 'POST /auth/password/sign-up' : 'POST /users (server key)'}`);
     const acknowledged: string[] = signUpRoute && probe.ok ? ['probe@example.com'] : [];
     let sent = 0;

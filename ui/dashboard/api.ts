@@ -3,7 +3,7 @@ import { ApiClient, type CallOptions } from '../../sdk/request.ts';
 import { httpTransport, type Transport } from '../../sdk/transport.ts';
 import { defaultEnvironment, type SdkEnvironment } from '../../sdk/env.ts';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../../sdk/errors.ts';
-import type { TokenStoreInit } from '../../sdk/tokens.ts';
+import { cookieTokenStore, hostedCookieOptions, type TokenStoreInit } from '../../sdk/tokens.ts';
 import type { ServerCapabilities } from '../../core/operations/capabilities.ts';
 
 /** What the server writes into the page (`window.__GATEHOUSE_DASHBOARD__`, server-bin/dashboard.ts). */
@@ -52,7 +52,7 @@ export class DashboardApi {
       projectId: 'internal',
       baseUrl: base,
       transport: this.transport,
-      tokenStore: options.tokenStore ?? 'cookie',
+      tokenStore: options.tokenStore ?? cookieTokenStore('internal', this.env, undefined, hostedCookieOptions('internal')),
       redirectMethod: 'none',
       environment: this.env,
       urls: { handler: `${this.prefix}/handler`, home: `${this.prefix}/` },

@@ -16,8 +16,11 @@ import { TeamsPage, TeamPage } from './pages/teams.tsx';
 import { PermissionsPage } from './pages/permissions.tsx';
 import { EmailsPage } from './pages/emails.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
+import { ConfigPage } from './pages/config.tsx';
+import { DataVaultPage } from './pages/data-vault.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 import type { AdminProject } from './project.ts';
+export type { AdminProject } from './project.ts';
 
 let styled = false;
 function useStyles() {
@@ -63,6 +66,8 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/keys', label: 'Project keys' },
   { path: '/emails', label: 'Emails' },
   { path: '/webhooks', label: 'Webhooks' },
+  { path: '/data-vault', label: 'Data vault' },
+  { path: '/config', label: 'Configuration' },
   { path: '/settings', label: 'Project settings' },
 ];
 
@@ -184,6 +189,8 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (sub === '/permissions') body = <PermissionsPage project={project} />;
   else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
   else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
+  else if (sub === '/data-vault') body = <DataVaultPage project={project} />;
+  else if (sub === '/config') body = <ConfigPage project={project} onChanged={props.onChanged} />;
   else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
   return <div key={project.id}>{body}</div>;
 }

@@ -7,6 +7,8 @@ import { render } from 'preact';
 import { LocationProvider, useLocation } from 'preact-iso';
 import type { ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
+import { cookieTokenStore, hostedCookieOptions } from '../../sdk/tokens.ts';
+import { defaultEnvironment } from '../../sdk/env.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
 import { BrandingContext, CapabilitiesContext } from '../common.tsx';
 import { Handler } from '../components/handler.tsx';
@@ -19,7 +21,8 @@ const handlerPath = prefix + config.handlerPath;
 const app = new ClientApp({
   projectId: config.projectId,
   baseUrl: location.origin + prefix,
-  tokenStore: 'cookie',
+  // Per-project cookie names and a 30-day refresh cookie (issue 12; docs/security.md "Cookies").
+  tokenStore: cookieTokenStore(config.projectId, defaultEnvironment(), undefined, hostedCookieOptions(config.projectId)),
   urls: hostedUrls(config, prefix, handlerPath),
   trustedOrigins: config.trustedOrigins,
   redirectMethod: 'window',

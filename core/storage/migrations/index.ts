@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.ts';
 import { email } from './0003-email.ts';
 import { teamsPermissions } from './0004-teams-permissions.ts';
 import { activity } from './0005-activity.ts';
+import { security } from './0009-security.ts';
 import { webhooks } from './0015-webhooks.ts';
 import { emailHeaders } from './0015a-email-headers.ts';
 import { mfaCli } from './0006-mfa-cli.ts';
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0015a-email-headers': emailHeaders,
   '0006-mfa-cli': mfaCli,
   '0007-passkeys': passkeys,
+  '0009-security': security,
   '0013-oauth': oauth,
   '0014-config': config,
   '0011-compat': compat,

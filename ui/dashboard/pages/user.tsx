@@ -67,7 +67,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
 /**
  * Opens the project's hosted account page as the impersonated user: the hosted pages read the
  * SDK's refresh cookie `stack-refresh-<project>` (same origin), set here first; they get an access
- * token from it. The shared `stack-access` cookie is left to the dashboard's own session.
+ * token from it. The dashboard's own cookies (`…-internal`) are left alone.
  */
 export function openAsUser(url: string, projectId: string, session: { access_token: string; refresh_token: string }): void {
   const path = '; path=/; samesite=lax';

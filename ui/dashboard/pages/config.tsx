@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import type { AdminProject } from '../project.ts';
+import { Async, Empty, Form, Section, TableScroll, useApi, useLoad } from '../kit.tsx';
+
+/** Keys whose values are secrets: shown masked in the rendered view. */
+const SECRET_KEY = /(secret|password)$/i;
+
+/** Flattens a rendered config into leaf rows (`auth.password.allowSignIn` → true). */
+export function configRows(config: unknown, prefix = ''): { path: string; value: unknown }[] {
+  if (typeof config === 'object' && config !== null && !Array.isArray(config) && Object.keys(config).length > 0) {
+    return Object.entries(config).flatMap(([k, v]) => configRows(v, prefix ? `${prefix}.${k}` : k));
+  }
+  return prefix ? [{ path: prefix, value: config }] : [];
+}
+
+function show(path: string, value: unknown): string {
+  if (SECRET_KEY.test(path) && typeof value === 'string' && value !== '') return '••••••••';
+  return JSON.stringify(value);
+}
+
+/**
+ * The configuration model of a project (issue 16): the rendered config with the level each value
+ * came from, and an editor for the environment-level override (`/internal/config/**`).
+ */
+export function ConfigPage(props: { project: AdminProject; onChanged: () => void }) {
+  const api = useApi();
+  const admin = api.admin(props.project.id);
+  const rendered = useLoad(async () => {
+    const [config, origins] = await Promise.all([
+      admin<{ config_string: string }>('GET', '/internal/config'),
+      admin<{ origins: Record<string, string>; source: { type: string } }>('GET', '/internal/config/origins'),
+    ]);
+    return { config: JSON.parse(config.config_string) as unknown, origins: origins.origins, source: origins.source };
+  }, [props.project.id]);
+  const [text, setText] = useState('');
+  const environment = useLoad(async () => {
+    const res = await admin<{ config_string: string }>('GET', '/internal/config/override/environment');
+    setText(JSON.stringify(JSON.parse(res.config_string), null, 2));
+    return res;
+  }, [props.project.id]);
+  return (
+    <>
+      <div className="d-top"><h1>Configuration</h1></div>
+      <Section title="Environment override" description="Dotted keys (for example &quot;auth.otp.allowSignIn&quot;: true) override the branch config and the defaults. Secrets, trusted domains, the email server and OAuth credentials live here.">
+        <Async state={environment} label="Loading the environment override…">
+          {() => (
+            <Form label="Environment override" submit="Save override" busyLabel="Saving…" onSubmit={async () => {
+              let parsed: unknown;
+              try { parsed = JSON.parse(text); } catch { throw new Error('The override is not valid JSON.'); }
+              await admin('PUT', '/internal/config/override/environment', { body: { config_string: JSON.stringify(parsed) } });
+              rendered.reload();
+              environment.reload();
+              props.onChanged();
+            }}>
+              <div className="d-field">
+                <label htmlFor="env-override">Override (JSON)</label>
+                <textarea id="env-override" name="env-override" rows={14} spellCheck={false} value={text} onChange={(e) => setText((e.target as HTMLTextAreaElement).value)} style={{ fontFamily: 'monospace', width: '100%' }} />
+              </div>
+            </Form>
+          )}
+        </Async>
+      </Section>
+      <Async state={rendered} label="Loading the configuration…">
+        {({ config, origins, source }) => (
+          <Section title="Rendered configuration" description={<>Every value in effect, and where it came from. Branch config source: <strong data-testid="config-source">{source.type === 'pushed-from-unknown' ? 'pushed from a file (gatehouse config push)' : source.type}</strong>.</>}>
+            {configRows(config).length === 0 ? <Empty>No configuration.</Empty> : (
+              <TableScroll label="Rendered configuration"><table className="d-table" aria-label="Rendered configuration">
+                <thead><tr><th>Key</th><th>Value</th><th>From</th></tr></thead>
+                <tbody>
+                  {configRows(config).map((r) => (
+                    <tr key={r.path} data-testid={`config-row-${r.path}`}><td><code>{r.path}</code></td><td><code>{show(r.path, r.value)}</code></td><td>{origins[r.path] ?? 'default'}</td></tr>
+                  ))}
+                </tbody>
+              </table></TableScroll>
+            )}
+          </Section>
+        )}
+      </Async>
+    </>
+  );
+}
