@@ -30,7 +30,7 @@ export async function createUnsubscribeLink(ctx: OperationContext, projectId: st
 
 const html = (body: string): RawReply => ({ raw: true, status: 200, contentType: 'text/html; charset=utf-8', body });
 
-const Query = v.object({ code: v.optional(v.string()), project_id: v.optional(UuidSchema) });
+const Query = v.strictObject({ code: v.optional(v.string()), project_id: v.optional(UuidSchema) });
 
 async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Query>): Promise<RawReply> {
   if (!query.code || query.code.length !== 45) throw new StatusError(400, 'Invalid code');
@@ -74,7 +74,8 @@ export const unsubscribeOneClick = defineOperation({
   path: '/emails/unsubscribe-link',
   summary: 'RFC 8058 one-click unsubscribe.',
   access: 'public',
-  input: { query: Query, body: v.optional(v.unknown()) },
+  // RFC 8058 §3.1: the client POSTs `List-Unsubscribe=One-Click` as a form.
+  input: { query: Query, body: v.optional(v.strictObject({ 'List-Unsubscribe': v.optional(v.literal('One-Click')) })) },
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],
   run: (ctx, { query }) => unsubscribe(ctx, query),
 });

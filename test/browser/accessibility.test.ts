@@ -145,7 +145,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     { name: 'internal sign-in', path: '/handler/sign-in', ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
     { name: 'sign-up in German', path: `${h()}/sign-up?lang=de`, ready: heading('Neues Konto erstellen') },
     { name: 'sign-in in German with errors', path: `${h()}/sign-in?lang=de`, ready: heading('Bei Ihrem Konto anmelden'), act: async (p) => { await submit('Anmelden')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
-    { name: 'password shown', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Password', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Password', { exact: true }).fill('visible'); await p.getByRole('button', { name: 'Show password' }).click(); } },
+    { name: 'password shown', path: `${h()}/sign-in?lang=en`, ready: (p) => p.getByLabel('Password', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Password', { exact: true }).fill('visible'); await p.getByRole('button', { name: 'Show password' }).click(); } },
   ];
 
   /** Hosted pages seen by the signed-in end user. */

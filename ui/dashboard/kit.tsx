@@ -19,17 +19,24 @@ export interface Loaded<T> {
   reload(): void;
 }
 
-/** Runs `load` on mount and whenever `deps` change; `reload()` runs it again. Stale answers are dropped. */
+/**
+ * Runs `load` on mount and whenever `deps` change; `reload()` runs it again. Stale answers are
+ * dropped. A failed `reload()` keeps the data already shown (with the error beside it), so a
+ * background refresh never replaces a page being edited; new `deps` start empty.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
+  const lastTick = useRef(0);
   useEffect(() => {
     const mine = ++seq.current;
-    setState((s) => ({ ...s, loading: true, error: null }));
+    const isReload = tick !== lastTick.current;
+    lastTick.current = tick;
+    setState((s) => ({ data: s.data, error: null, loading: true }));
     load().then(
       (data) => { if (seq.current === mine) setState({ data, error: null, loading: false }); },
-      (error: unknown) => { if (seq.current === mine) setState({ data: undefined, error, loading: false }); },
+      (error: unknown) => { if (seq.current === mine) setState((s) => ({ data: isReload ? s.data : undefined, error, loading: false })); },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
@@ -90,9 +97,10 @@ export function Empty(props: { children: ReactNode }) {
 /** Renders the three states of a load: loading, error (with retry), data. */
 export function Async<T>(props: { state: Loaded<T>; label?: string; children: (data: T) => ReactNode }) {
   const { state } = props;
-  if (state.error) return <ErrorBox error={state.error} retry={state.reload} />;
+  if (state.error && state.data === undefined) return <ErrorBox error={state.error} retry={state.reload} />;
   if (state.data === undefined) return <Loading label={props.label} />;
-  return <>{props.children(state.data)}</>;
+  // A failed refresh shows its error above the data already on screen (and any edits in it).
+  return <>{state.error ? <ErrorBox error={state.error} retry={state.reload} /> : null}{props.children(state.data)}</>;
 }
 
 /**

@@ -207,6 +207,25 @@ it('OAuth providers section: shows the callback URL to register for a standard p
   await unmount();
 });
 
+it('a failed background refresh keeps the page and what was typed, with the error above it', async () => {
+  let gets = 0;
+  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => {
+    if (req.path === '/internal/projects/current' && req.method === 'GET') return ++gets === 1 ? { status: 200, body: PROJECT } : { status: 500, body: 'database unavailable' };
+    if (req.path === '/internal/projects/current' && req.method === 'PATCH') return { status: 200, body: PROJECT };
+    return undefined;
+  }, { passkey: true, oauth: true, mfa: true });
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'Add domain');
+  await type(container, 'Domain', 'https://half-typed.example.com');
+  const magic = Array.from(container.querySelectorAll('input[role=switch]')).find((i) => i.parentElement?.textContent?.includes('Magic link')) as HTMLInputElement;
+  await act(async () => { magic.click(); });
+  await flush(10);
+  await waitForText(container, 'database unavailable');
+  const domain = Array.from(container.querySelectorAll('input')).find((i) => i.getAttribute('name') === 'domain')!;
+  assert.equal(domain.value, 'https://half-typed.example.com', 'the form stays with its text');
+  await unmount();
+});
+
 it('an unknown project id says so instead of failing', async () => {
   const { api } = dashboard('/projects/00000000-0000-4000-8000-000000000000', () => undefined);
   const { container, unmount } = await render(<DashboardRoot api={api} />);
