@@ -1,6 +1,7 @@
 import { migrateToLatest, type StorageAdapter } from './storage/adapter.ts';
 import { createRuntime, type Logger, type Runtime } from './runtime.ts';
 import { loadServerSecret } from './lib/server-secret.ts';
+import { coreHooks, type CoreHooks } from './hooks.ts';
 import type { Clock } from './lib/clock.ts';
 import { operations } from './operations/registry.ts';
 import { executeOperation, type OperationRequest, type OperationResponse } from './operations/execute.ts';
@@ -15,6 +16,7 @@ export type { StorageAdapter, Dialect } from './storage/adapter.ts';
 export type { OperationRequest, OperationResponse } from './operations/execute.ts';
 export type { AnyOperation, AccessType } from './operations/define.ts';
 export type { Logger } from './runtime.ts';
+export type { CoreHooks } from './hooks.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
@@ -43,6 +45,10 @@ export interface CoreOptions {
   webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
   oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
+  /** See RuntimeOptions.dashboardSignUpOpen (default: closed after the first owner). */
+  dashboardSignUpOpen?: () => boolean;
+  /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */
+  hooks?: Partial<CoreHooks>;
   /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
   revocationPollMs?: number;
 }
@@ -65,7 +71,7 @@ export interface Core {
 export async function createCore(options: CoreOptions): Promise<Core> {
   await migrateToLatest(options.storage);
   const secret = await loadServerSecret(options.storage.db, options.secret);
-  const runtime = createRuntime({ ...options, secret });
+  const runtime = createRuntime({ ...options, secret, hooks: coreHooks(options.hooks) });
   const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
   startEmailWorker(runtime);
   startWebhookWorker(runtime);

@@ -6,6 +6,7 @@ import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
+import { NO_HOOKS, type CoreHooks } from './hooks.ts';
 
 /**
  * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
@@ -55,6 +56,13 @@ export interface RuntimeOptions {
   /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
   oauthEndpointOverrides?: OAuthEndpointOverrides;
   /**
+   * Whether dashboard (internal-project) sign-up stays open after the first owner, asked at each
+   * sign-up so a host may follow its environment (`GATEHOUSE_DASHBOARD_SIGNUP`); default: closed.
+   */
+  dashboardSignUpOpen?: () => boolean;
+  /** Listeners of cross-domain events, wired by `createCore` (core/hooks.ts); default none. */
+  hooks?: CoreHooks;
+  /**
    * How long another process's session revocation may take to reach this one, in ms (default
    * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
    */
@@ -87,6 +95,10 @@ export interface Runtime {
   readonly webhookPollIntervalMs: number;
   /** Test-only OAuth endpoint overrides (empty outside tests). */
   readonly oauthEndpointOverrides: OAuthEndpointOverrides;
+  /** See RuntimeOptions.dashboardSignUpOpen. */
+  dashboardSignUpOpen(): boolean;
+  /** Listeners of cross-domain events (core/hooks.ts). */
+  readonly hooks: CoreHooks;
 }
 
 /** Builds the runtime services from options. */
@@ -120,5 +132,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     webhookPollIntervalMs: options.webhookPollIntervalMs ?? 1000,
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
+    dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
+    hooks: options.hooks ?? NO_HOOKS,
   };
 }

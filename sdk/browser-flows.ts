@@ -3,6 +3,7 @@
  * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
  */
 import { GatehouseKnownError, type Result } from './errors.ts';
+import { readCookie } from './tokens.ts';
 
 /** The placeholder relying-party id the server sends; the client replaces it with its hostname. */
 export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
@@ -36,10 +37,10 @@ export function storeOAuthVerifier(state: string, verifier: string): void {
 /** Reads and deletes the verifier cookie of `state` (null, with a console warning, when missing). */
 export function takeOAuthVerifier(state: string): string | null {
   const name = `stack-oauth-outer-${state}`;
-  const match = doc().cookie.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${name}=`));
+  const value = readCookie(doc(), name);
   doc().cookie = `${name}=; max-age=0; path=/`;
-  if (!match) { console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`); return null; }
-  return match.slice(name.length + 1);
+  if (value === null) { console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`); return null; }
+  return value;
 }
 
 /** WebAuthn support check, with the spec's message. */

@@ -1,5 +1,6 @@
 import type { SdkEnvironment } from './env.ts';
 import { GatehouseConfigError } from './errors.ts';
+import { parse as parseCookie } from 'cookie';
 
 /** A session's tokens (product-spec §3 "Token store"). */
 export interface Tokens {
@@ -50,13 +51,9 @@ export const COOKIE_POLL_MS = 100;
 /** A minimal `document` for cookies (the browser's, or a test double). */
 export interface CookieDocument { cookie: string }
 
-function readCookie(doc: CookieDocument, name: string): string | null {
-  for (const part of doc.cookie.split(';')) {
-    const i = part.indexOf('=');
-    if (i < 0) continue;
-    if (part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return null;
+/** One cookie's decoded value from `document.cookie` (the `cookie` package's parser), or null. */
+export function readCookie(doc: CookieDocument, name: string): string | null {
+  return parseCookie(doc.cookie)[name] ?? null;
 }
 
 /** Options of the cookie store; the defaults are the official SDK's names and lifetimes. */

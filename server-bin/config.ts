@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { flagOptions, usageText } from './settings.ts';
 
 /** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
 export interface ServerConfig {
@@ -43,43 +44,20 @@ export interface DatabaseTimeouts {
 /** A configuration problem with a one-line message for the user. */
 export class ConfigError extends Error {}
 
-/** `gatehouse --help`. */
-export const USAGE = `Usage: gatehouse [serve] [options]
-       gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
+/** Environment variable that keeps dashboard sign-up open after the first owner: `open`. */
+export const DASHBOARD_SIGNUP_ENV = 'GATEHOUSE_DASHBOARD_SIGNUP';
 
-Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups.
+/**
+ * Whether open sign-up to the dashboard (the internal project) stays enabled after the first
+ * owner: true when `GATEHOUSE_DASHBOARD_SIGNUP=open`, case-insensitive (issue 7 "First run").
+ * The server asks at each sign-up, so a running server follows its environment.
+ */
+export function dashboardSignUpForcedOpen(env: NodeJS.ProcessEnv): boolean {
+  return (env[DASHBOARD_SIGNUP_ENV] ?? '').trim().toLowerCase() === 'open';
+}
 
-Options (each also an environment variable; flags win):
-  --port <n>            GATEHOUSE_PORT          port to listen on (default 8102)
-  --host <addr>         GATEHOUSE_HOST          address to bind (default 127.0.0.1)
-  --data-dir <path>     GATEHOUSE_DATA_DIR      data folder (default ./gatehouse-data)
-  --database-url <url>  GATEHOUSE_DATABASE_URL  postgres://… (default: SQLite in the data folder)
-  --base-url <url>      GATEHOUSE_BASE_URL      public URL (default http://<host>:<port>)
-  -h, --help            show this help
-  -v, --version         show the version
-
-Environment only:
-  GATEHOUSE_SECRET                 server secret (default: generated once, kept in the database)
-  GATEHOUSE_SMTP_URL               SMTP server for emails (default: the built-in outbox)
-  GATEHOUSE_ACCESS_TOKEN_TTL       access-token lifetime, e.g. 600000, 60s, 10min (default 10min)
-  GATEHOUSE_DATABASE_CONNECT_TIMEOUT
-                                   PostgreSQL: longest wait for a connection (default 5s)
-  GATEHOUSE_DATABASE_STATEMENT_TIMEOUT
-                                   PostgreSQL: statement_timeout (default 10s; 0 = none)
-  GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT
-                                   PostgreSQL: idle_in_transaction_session_timeout (default 10s)
-  GATEHOUSE_DATABASE_BUSY_TIMEOUT  SQLite: wait for another process's write lock (default 5s)
-  GATEHOUSE_TRUSTED_PROXY_HOPS     reverse proxies in front that append to X-Forwarded-For; the client
-                                   address for throttling is the entry the outermost one added (default 0:
-                                   the connection's peer; X-Forwarded-For is ignored)
-  GATEHOUSE_ENVIRONMENT=development
-                                   allow webhooks to local and private addresses and show error
-                                   causes (default: production)
-  GATEHOUSE_DASHBOARD_SIGNUP=open  keep dashboard sign-up open after the first owner (default: closed;
-                                   owners invite others through their team)
-  GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY, …_SECRET_SERVER_KEY, …_SUPER_SECRET_ADMIN_KEY
-                                   keys of the internal project (default: generated and printed once)
-`;
+/** `gatehouse --help`, produced from the settings table (server-bin/settings.ts). */
+export const USAGE = usageText();
 
 /** Parses `600000`, `60s`, `10m`, `10min`, `1h` into milliseconds. */
 export function parseDuration(value: string): number {
@@ -100,15 +78,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'database-url': { type: 'string' },
-        'base-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: flagOptions(),
       strict: true,
       allowPositionals: false,
     }));

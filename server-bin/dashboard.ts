@@ -49,7 +49,7 @@ export function dashboardMiddleware(core: Core): Koa.Middleware {
       return;
     }
     if (!isDashboardPath(ctx.path)) return next();
-    const state = await dashboardSignUpState(core.runtime.db);
+    const state = await dashboardSignUpState(core.runtime);
     // Inside the single executable the bundle is an embedded static file, not on disk.
     const hash = await loadDashboardBundle().then((b) => b.hash, () => '0');
     const config: DashboardConfig = { ...state, serverPath: ctx.path, capabilities };

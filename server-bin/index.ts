@@ -4,7 +4,7 @@ import { createCore, type Core, type CoreOptions, type StorageAdapter } from '..
 import { createKoaApp } from './app.ts';
 import { openStorage } from './storage.ts';
 import { firstStartNotice } from './startup-notice.ts';
-import type { DatabaseTimeouts } from './config.ts';
+import { dashboardSignUpForcedOpen, type DatabaseTimeouts } from './config.ts';
 
 export { createKoaApp } from './app.ts';
 export { openStorage } from './storage.ts';
@@ -57,7 +57,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data', undefined, options.databaseTimeouts);
   let core: Core;
   try {
-    core = await createCore({ ...options, storage });
+    core = await createCore({ dashboardSignUpOpen: () => dashboardSignUpForcedOpen(process.env), ...options, storage });
   } catch (error) {
     // Close what we opened; a caller-provided adapter stays the caller's to close.
     if (!options.storage) await storage.close().catch(() => {});

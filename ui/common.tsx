@@ -4,6 +4,7 @@ import { useProject } from '../sdk/react.tsx';
 import { GATEHOUSE_CSS } from './styles.ts';
 import { accentCss } from './brand-colors.ts';
 import { LocaleProvider, useT, type MessageKey, type Messages, type Translate } from './i18n/index.tsx';
+import { isValidEmail } from '../core/validation.ts';
 
 /**
  * Project branding shown on every page (the hosted pages get it from the server; apps may
@@ -119,13 +120,12 @@ export function isKnownErrorCode(code: string): boolean {
   return `error.${code}` in KNOWN_ERROR_KEYS;
 }
 
-/** Client-side email check (product-spec §5): valid, max 256, no leading or double dot, TLD ≥ 2. */
+/** Client-side email check: the server's own rule (core/validation.ts, product-spec §5). */
 export function emailProblem(email: string): MessageKey | null {
   const value = email.trim();
   if (!value) return 'validate.emailMissing';
   if (value.length > 256) return 'validate.emailTooLong';
-  const m = /^([^\s@]+)@([^\s@]+\.[^\s@.]{2,})$/.exec(value);
-  if (!m || m[1]!.startsWith('.') || m[1]!.includes('..') || m[2]!.includes('..')) return 'validate.emailInvalid';
+  if (!isValidEmail(value)) return 'validate.emailInvalid';
   return null;
 }
 

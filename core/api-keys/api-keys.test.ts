@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
-import { projectUser } from '../teams/test-users.ts';
+import { projectUser } from '../../test/helpers/project-user.ts';
 import { parseApiKeySecret } from './secret.ts';
 
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';

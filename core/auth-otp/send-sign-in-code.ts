@@ -4,7 +4,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { assertOtpMayReach } from './ownership.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { EmailSchema } from '../users/schemas.ts';
+import { EmailSchema } from '../lib/schemas.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { createVerificationCode, splitOtp } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';

@@ -5,7 +5,10 @@ import { decodeJwt } from 'jose';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
-import { onPasswordSignUp } from './index.ts';
+import type { PasswordSignUpInfo } from './index.ts';
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import type { UserRow } from '../users/index.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -15,11 +18,11 @@ async function signUp(server: TestServer, client: Caller, email: string, passwor
   return res.body as { access_token: string; refresh_token: string; user_id: string };
 }
 
-// Records the hook calls of this file's server (hooks are process-wide; filter by project).
+// Records the password sign-up listener calls of this file's servers (filter by project).
 const hookCalls: Array<{ projectId: string; userId: string; url: string | null; inTransaction: boolean }> = [];
-onPasswordSignUp(async (ctx, project, user, info) => {
+async function recordSignUp(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo): Promise<void> {
   hookCalls.push({ projectId: project.id, userId: user.id, url: info.verificationCallbackUrl, inTransaction: ctx.db.isTransaction });
-});
+}
 
 describeWithServer('auth-password', (get) => {
   it('signs up with email and password, returning tokens for a new user with that email', async () => {
@@ -43,7 +46,7 @@ describeWithServer('auth-password', (get) => {
     assert.equal(me.body.is_anonymous, false);
   });
 
-  it('runs the onPasswordSignUp hooks inside the sign-up transaction with the trusted callback URL', async () => {
+  it('runs the password sign-up listeners wired in createCore inside the sign-up transaction with the trusted callback URL', async () => {
     const server = get();
     const { client, projectId } = await createProject(server);
     const res = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'hook@example.com', password: PASSWORD, verification_callback_url: 'http://localhost:3000/handler/email-verification' });
@@ -233,4 +236,4 @@ describeWithServer('auth-password', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email: 'x@example.com' }), 'SCHEMA_ERROR', 400);
     assertKnownError(await api(server, 'POST', '/auth/password/set', client, { password: 12345678 }), 'SCHEMA_ERROR', 400);
   });
-});
+}, { hooks: { passwordSignUp: [recordSignUp] } });

@@ -1,7 +1,8 @@
-export { signUpWithPassword } from './sign-up.ts';
-export { signInWithPassword } from './sign-in.ts';
-export { updatePassword } from './update-password.ts';
-export { setPassword } from './set-password.ts';
-export { onPasswordSignUp, type PasswordSignUpHook, type PasswordSignUpInfo } from './hooks.ts';
-export { hashPassword, verifyPassword, verifyAgainstDummy, isBcryptHash } from './hashing.ts';
-export { assertPasswordAcceptable, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_RULE_ERRORS } from './rules.ts';
+/**
+ * What other domains may use of passwords: hashing and the password rules. The operations are in
+ * ./operations.ts (for the registry), so that users can hash and check passwords without
+ * importing the sign-up and sign-in operations, which import users (an import cycle).
+ */
+export type { PasswordSignUpInfo } from './hooks.ts';
+export { hashPassword, verifyPassword, verifyAgainstDummy, isBcryptHash, bcryptRounds } from './hashing.ts';
+export { assertPasswordAcceptable, assertPasswordNotTooLong, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_RULE_ERRORS } from './rules.ts';

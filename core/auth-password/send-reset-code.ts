@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { EmailSchema } from '../users/schemas.ts';
+import { EmailSchema } from '../lib/schemas.ts';
 import { findUserByAuthEmail } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { EmailSchema } from '../users/schemas.ts';
+import { EmailSchema } from '../lib/schemas.ts';
 import { emailTakenError, findUserByAuthEmail, finishUserCreation, insertNewUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
@@ -24,7 +24,7 @@ import { enforceRateLimit } from '../throttle/index.ts';
  * A request carrying an anonymous user's access token upgrades that user in place (same id, now
  * with email and password, no longer anonymous); otherwise a new user is created with its personal
  * team when `create_team_on_sign_up` is set. The password is hashed before the transaction; the
- * `onPasswordSignUp` hooks (verification email) run inside it.
+ * password sign-up listeners (core/hooks.ts: verification email) run inside it.
  */
 export const signUpWithPassword = defineOperation({
   id: 'authPassword.signUp',

@@ -1,11 +1,11 @@
 import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { isUuid } from '../lib/random.ts';
-import type { AccessType } from '../operations/define.ts';
+import type { AccessType } from './access-type.ts';
 import type { Runtime } from '../runtime.ts';
 import { findProject, type Project } from '../projects/queries.ts';
 import { findUser, type UserRow } from '../users/queries.ts';
-import { isTeamMember } from '../teams/queries.ts';
+import { isTeamMember } from '../team-membership/index.ts';
 import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/queries.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';

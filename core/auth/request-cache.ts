@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Project } from '../projects/queries.ts';
 
 /**
@@ -8,6 +9,8 @@ import type { Project } from '../projects/queries.ts';
  * non-GET request), so its own changes are seen at once. Other processes sharing the database
  * see a project or key change within `ttlMs` (default 1 s). Entries age on the real monotonic
  * clock, not the injected one, so tests that move time do not keep stale entries alive.
+ * Each of the two maps holds at most 10,000 entries, least recently used evicted first
+ * (lru-cache, with its `ttl`).
  */
 export interface RequestCache {
   project(id: string, load: () => Promise<Project | null>): Promise<Project | null>;
@@ -20,16 +23,16 @@ const MAX_ENTRIES = 10_000;
 
 /** Creates a cache; `ttlMs` 0 disables it. */
 export function createRequestCache(ttlMs = 1000): RequestCache {
-  const projects = new Map<string, { at: number; value: Project | null }>();
-  const keys = new Map<string, { at: number; value: { expiresAt: number | null } | false }>();
-  async function cached<V>(map: Map<string, { at: number; value: V }>, k: string, load: () => Promise<V>): Promise<V> {
+  // Values are boxed: a missing project (null) and an invalid key (false) are cached answers too.
+  const lru = <V>() => new LRUCache<string, { value: V }>({ max: MAX_ENTRIES, ttl: Math.max(ttlMs, 1) });
+  const projects = lru<Project | null>();
+  const keys = lru<{ expiresAt: number | null } | false>();
+  async function cached<V>(cache: LRUCache<string, { value: V }>, k: string, load: () => Promise<V>): Promise<V> {
     if (ttlMs <= 0) return load();
-    const now = performance.now();
-    const hit = map.get(k);
-    if (hit && now - hit.at < ttlMs) return hit.value;
+    const hit = cache.get(k);
+    if (hit) return hit.value;
     const value = await load();
-    if (map.size >= MAX_ENTRIES) map.clear();
-    map.set(k, { at: now, value });
+    cache.set(k, { value });
     return value;
   }
   return {

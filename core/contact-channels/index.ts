@@ -1,4 +1,3 @@
-import { registerSignUpVerificationEmail } from './sign-up-verification.ts';
 import { registerPrimaryEmailDemotion } from './primary-demotion.ts';
 
 export { listContactChannels } from './list-contact-channels.ts';
@@ -12,5 +11,5 @@ export { verifyEmail } from './verify-email.ts';
 export { checkVerificationCodeOp } from './check-verification-code.ts';
 export { primaryChannelId, sendVerificationEmail, listUserChannels, findAuthEmailChannel, type ContactChannel, type EmailVerificationData } from './channels.ts';
 
-registerSignUpVerificationEmail();
+export { sendSignUpVerificationEmail } from './sign-up-verification.ts';
 registerPrimaryEmailDemotion();

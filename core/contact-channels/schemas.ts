@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from '../users/schemas.ts';
-import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { EmailSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Path params of one channel. */
 export const ChannelParamsSchema = v.strictObject({ user_id: UserIdOrMeSchema, contact_channel_id: UuidSchema });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { EmailSchema } from '../users/schemas.ts';
+import { EmailSchema } from '../lib/schemas.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';

@@ -1,19 +1,16 @@
-import { onPasswordSignUp } from '../auth-password/index.ts';
+import type { OperationContext } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import type { UserRow } from '../users/index.ts';
+import type { PasswordSignUpInfo } from '../auth-password/index.ts';
 import { sendVerificationEmail } from './channels.ts';
 
-let registered = false;
-
 /**
- * Registers the password sign-up hook that emails a verification link when the sign-up carries a
- * `verification_callback_url` (wire-protocol §3.1); the email is queued in the sign-up's
- * transaction. Idempotent.
+ * The password sign-up listener (wired in core/hooks.ts) that emails a verification link when the
+ * sign-up carries a `verification_callback_url` and the email is not verified yet
+ * (wire-protocol §3.1); the email is queued in the sign-up's transaction.
  */
-export function registerSignUpVerificationEmail(): void {
-  if (registered) return;
-  registered = true;
-  onPasswordSignUp(async (ctx, project, user, info) => {
-    if (info.verificationCallbackUrl && user.primary_email && user.primary_email_verified !== 1) {
-      await sendVerificationEmail(ctx, project, user, user.primary_email, info.verificationCallbackUrl);
-    }
-  });
+export async function sendSignUpVerificationEmail(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo): Promise<void> {
+  if (info.verificationCallbackUrl && user.primary_email && user.primary_email_verified !== 1) {
+    await sendVerificationEmail(ctx, project, user, user.primary_email, info.verificationCallbackUrl);
+  }
 }

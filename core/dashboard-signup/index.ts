@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/tables.ts';
+import type { Runtime } from '../runtime.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { KnownError } from '../errors/index.ts';
@@ -11,18 +10,6 @@ import { internalOwnerExists } from './queries.ts';
 /** Verification-code purpose of team invitations (core/team-invitations). */
 const TEAM_INVITATION_PURPOSE = 'team_invitation';
 
-/** Environment variable that keeps dashboard sign-up open after the first owner: `open`. */
-export const DASHBOARD_SIGNUP_ENV = 'GATEHOUSE_DASHBOARD_SIGNUP';
-
-/**
- * Whether open sign-up to the dashboard (the internal project) stays enabled after the first
- * owner: true when `GATEHOUSE_DASHBOARD_SIGNUP=open` (read at call time, so a running server
- * follows its environment; issue 7 "First run").
- */
-export function dashboardSignUpForcedOpen(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env[DASHBOARD_SIGNUP_ENV] ?? '').trim().toLowerCase() === 'open';
-}
-
 /** What the dashboard shell needs to know: is this the first run, and may strangers sign up. */
 export interface DashboardSignUpState {
   /** No (non-anonymous) internal-project user exists yet: show the first owner's sign-up. */
@@ -31,16 +18,16 @@ export interface DashboardSignUpState {
   signUpOpen: boolean;
 }
 
-/** The dashboard's sign-up state, read from storage and the environment. */
-export async function dashboardSignUpState(db: Kysely<Database>): Promise<DashboardSignUpState> {
-  const firstRun = !(await internalOwnerExists(db));
-  return { firstRun, signUpOpen: firstRun || dashboardSignUpForcedOpen() };
+/** The dashboard's sign-up state, read from storage and the host's `dashboardSignUpOpen` option. */
+export async function dashboardSignUpState(runtime: Runtime): Promise<DashboardSignUpState> {
+  const firstRun = !(await internalOwnerExists(runtime.db));
+  return { firstRun, signUpOpen: firstRun || runtime.dashboardSignUpOpen() };
 }
 
 /**
  * Server-side first-run rule (issue 7): once the internal project has a user, sign-up to it with
  * client access (password, one-time code, anonymous) is refused with SIGN_UP_NOT_ENABLED, unless
- * the server runs with `GATEHOUSE_DASHBOARD_SIGNUP=open` or `email` has a pending invitation to a
+ * the host keeps it open (`dashboardSignUpOpen`, `GATEHOUSE_DASHBOARD_SIGNUP=open` in the server) or `email` has a pending invitation to a
  * dashboard team (owners invite others through their team). Other projects, and users created
  * with the server or admin key, are unaffected. Sign-up operations call it where they would
  * create a user (a hook of one line each), with the email signing up (none for anonymous).
@@ -50,7 +37,7 @@ export async function dashboardSignUpState(db: Kysely<Database>): Promise<Dashbo
 export async function assertDashboardSignUpAllowed(ctx: OperationContext, email: string | null = null): Promise<void> {
   const auth = ctx.auth;
   if (!auth || auth.project.id !== INTERNAL_PROJECT_ID || auth.accessType !== 'client') return;
-  if (dashboardSignUpForcedOpen()) return;
+  if (ctx.runtime.dashboardSignUpOpen()) return;
   if (!(await internalOwnerExists(ctx.db))) return;
   if (email !== null && (await listVerificationCodes(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, { email: normalizeEmail(email) })).length > 0) return;
   throw new KnownError('SIGN_UP_NOT_ENABLED');
@@ -69,7 +56,7 @@ export async function assertDashboardAccountUsable(ctx: OperationContext, user: 
   const auth = ctx.auth;
   if (!auth || auth.project.id !== INTERNAL_PROJECT_ID) return;
   if (user.primary_email_verified === 1 || !user.primary_email) return;
-  if (dashboardSignUpForcedOpen()) return;
+  if (ctx.runtime.dashboardSignUpOpen()) return;
   if (await wasCodeSentTo(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, user.primary_email, Number(user.signed_up_at))) {
     throw new KnownError('EMAIL_NOT_VERIFIED');
   }

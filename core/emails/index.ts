@@ -1,6 +1,3 @@
-import { onProjectConfigCheck } from '../projects/index.ts';
-import { StatusError } from '../errors/index.ts';
-import { themeExists } from './sources.ts';
 
 export { enqueueEmail, type OutgoingEmail } from './outbox.ts';
 export { sendBuiltInEmail, renderBuiltInEmail } from './send-built-in.ts';
@@ -31,11 +28,7 @@ export { getEmailDraft } from './get-email-draft.ts';
 export { updateEmailDraft } from './update-email-draft.ts';
 export { deleteEmailDraft } from './delete-email-draft.ts';
 
-// A project's `email_theme` must name one of its themes (upstream: 400 "Invalid email theme").
-onProjectConfigCheck(async (ctx, next) => {
-  const id = next.config.emailThemeId;
-  if (id !== null && !(await themeExists(ctx.db, next.id, id))) throw new StatusError(400, 'Invalid email theme');
-});
+export { checkEmailThemeSetting } from './theme-setting.ts';
 export { listOutboxEmails } from './list-outbox-emails.ts';
 export { getOutboxEmail } from './get-outbox-email.ts';
 export { updateOutboxEmail } from './update-outbox-email.ts';

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
-import { RENDER_TIME_LIMIT_MS, type RenderInput, type RenderedEmail } from './sandbox.ts';
+import type { RenderInput, RenderedEmail } from './sandbox.ts';
+import { RENDER_TIME_LIMIT_MS } from './render-limits.ts';
 
 /**
  * Where render workers come from: by default `render-worker.ts` beside this file (run through

@@ -1,8 +1,7 @@
 import { renderPool } from './render-pool.ts';
 
-/** Limits of one render: guest wall time in ms (QuickJS interrupt) and guest heap in bytes. */
-export const RENDER_TIME_LIMIT_MS = 1000;
-export const RENDER_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
+// The limits live beside the pool that enforces them from outside (no import cycle with it).
+export { RENDER_TIME_LIMIT_MS, RENDER_MEMORY_LIMIT_BYTES } from './render-limits.ts';
 
 /** What a template sees as props: `{user, project, variables}`; the theme gets `unsubscribeLink`. */
 export interface RenderInput {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { EmailSchema } from '../users/schemas.ts';
+import { EmailSchema } from '../lib/schemas.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { assertCallbackUrlTrusted } from './callback-url.ts';
 import { sendBuiltInEmail } from './send-built-in.ts';

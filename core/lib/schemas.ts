@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isUuidV4 } from './random.ts';
+import { isValidEmail } from './email.ts';
 
 /** Shared wire schema pieces. Messages follow the field path ("… must be a valid UUID"). */
 
@@ -48,4 +49,7 @@ export const MetadataSchema = v.nullable(v.pipe(
 export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be non-negative'));
 
 /** Empty success body (wire-protocol §1.2). */
+/** An email address by the product-spec §5 rule (core/lib/email.ts). */
+export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
+
 export const success = { success: true } as const;

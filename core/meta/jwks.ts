@@ -3,7 +3,7 @@ import { defineOperation, reply } from '../operations/define.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isUuid } from '../lib/random.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
-import { findProject } from '../projects/queries.ts';
+import { findProject } from '../projects/index.ts';
 import { projectJwks } from '../tokens/access-token.ts';
 
 const ProjectParams = v.strictObject({ project_id: v.string() });

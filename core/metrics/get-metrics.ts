@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
-import { findTeam } from '../teams/queries.ts';
+import { findTeam } from '../teams/index.ts';
 import { toServerUser, type UserRow } from '../users/index.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { analyticsOverview, authOverview, emailOverview, paymentsOverview } from './overviews.ts';
 import { activeUsersPerDay, countUsers, loginMethodCounts, recentUsers, signUpsPerDay, usersByCountry } from './queries.ts';

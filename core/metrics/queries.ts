@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
-import type { UserRow } from '../users/queries.ts';
+import type { UserRow } from '../users/index.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { KnownError } from '../errors/index.ts';
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';

@@ -6,7 +6,7 @@ import { api, assertKnownError, createProject, type Caller } from '../../test/he
 import { codeFromEmail, startSmtpReceiver } from '../../test/helpers/smtp.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { generateTotp } from './index.ts';
-import { PASSWORD, passwordAttempt, totpUser } from './test-users.ts';
+import { PASSWORD, passwordAttempt, totpUser } from '../../test/helpers/mfa-users.ts';
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());

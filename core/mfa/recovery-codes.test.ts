@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
 import { generateTotp } from './index.ts';
-import { passwordAttempt, totpUser } from './test-users.ts';
+import { passwordAttempt, totpUser } from '../../test/helpers/mfa-users.ts';
 
 describeWithServer('MFA recovery codes (Gatehouse extension)', (get) => {
   it('creates ten distinct codes once and signs in with one of them, once', async () => {

@@ -4,10 +4,10 @@ import type { KnownErrorCode } from '../errors/index.ts';
 import type { Database } from '../storage/tables.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
+import type { AccessType } from '../auth/access-type.ts';
 
-/** The three access levels (product-spec §6). */
-export type AccessType = 'client' | 'server' | 'admin';
-export const ACCESS_TYPES: readonly AccessType[] = ['client', 'server', 'admin'];
+/** The three access levels (product-spec §6), defined beside request authentication. */
+export { ACCESS_TYPES, type AccessType } from '../auth/access-type.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,19 +1,18 @@
 import type { AnyOperation } from './define.ts';
 import * as meta from '../meta/index.ts';
-import * as teams from '../teams/index.ts';
+import * as teams from '../teams/operations.ts';
 import * as permissions from '../permissions/index.ts';
 import * as apiKeys from '../api-keys/index.ts';
 import * as teamInvitations from '../team-invitations/index.ts';
-import * as projects from '../projects/index.ts';
+import * as projects from '../projects/operations.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
 import * as sessions from '../sessions/index.ts';
-import * as users from '../users/index.ts';
+import * as users from '../users/operations.ts';
 import * as authOtp from '../auth-otp/index.ts';
 import * as contactChannels from '../contact-channels/index.ts';
-import { sendResetCode, checkResetCode, resetPassword } from '../auth-password/password-reset.ts';
 import * as emails from '../emails/index.ts';
 import * as notifications from '../notifications/index.ts';
-import * as authPassword from '../auth-password/index.ts';
+import * as authPassword from '../auth-password/operations.ts';
 import * as anonymous from '../anonymous/index.ts';
 import * as metrics from '../metrics/index.ts';
 import * as webhooks from '../webhooks/index.ts';
@@ -60,7 +59,7 @@ export const operations: readonly AnyOperation[] = [
   contactChannels.listContactChannels, contactChannels.createContactChannel, contactChannels.getContactChannel, contactChannels.updateContactChannel,
   contactChannels.deleteContactChannel, contactChannels.sendChannelVerificationCode, contactChannels.sendVerificationCode,
   contactChannels.verifyEmail, contactChannels.checkVerificationCodeOp,
-  sendResetCode, checkResetCode, resetPassword,
+  authPassword.sendResetCode, authPassword.checkResetCode, authPassword.resetPassword,
   notifications.listNotificationPreferences, notifications.updateNotificationPreference,
   emails.listEmails, emails.sendEmail, emails.renderEmail, emails.sendTestEmail, emails.sendSignInInvitation,
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,

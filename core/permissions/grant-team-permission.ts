@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { isTeamMember } from '../teams/index.ts';
+import { isTeamMember } from '../team-membership/index.ts';
 import { resolveMe } from '../auth/user-id.ts';
 import { checkGrantable } from './lookup.ts';
 import { insertTeamGrant } from './queries.ts';

@@ -1,7 +1,3 @@
-import { onProjectCreated } from '../projects/index.ts';
-import { onUserCreated } from '../users/index.ts';
-import { grantNewUserDefaults, seedProjectDefinitions } from './defaults.ts';
-
 export { listTeamPermissionDefinitions, listProjectPermissionDefinitions } from './list-permission-definitions.ts';
 export { createTeamPermissionDefinition, createProjectPermissionDefinition } from './create-permission-definition.ts';
 export { updateTeamPermissionDefinition, updateProjectPermissionDefinition } from './update-permission-definition.ts';
@@ -14,12 +10,8 @@ export { revokeProjectPermission } from './revoke-project-permission.ts';
 export { listProjectPermissions } from './list-project-permissions.ts';
 export {
   hasTeamPermission, hasProjectPermission, requireTeamPermission, requireProjectPermission,
-  grantTeamDefaults, grantUserDefaults,
+  grantTeamDefaults, grantUserDefaults, grantNewUserDefaults, seedProjectDefinitions,
 } from './defaults.ts';
 export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
 
-// Every new project (and the seeded internal project) gets the default team definitions, and
-// every new user its default permissions (wire-protocol §2; product-spec §6).
-onProjectCreated(seedProjectDefinitions);
-onUserCreated(grantNewUserDefaults);
-
+export { teamPermissionExists } from './queries.ts';

@@ -3,7 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import { uuid } from '../lib/random.ts';
 import { defaultProjectConfig } from '../config/project-config.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
-import { isTeamMember } from '../teams/queries.ts';
+import { isTeamMember } from '../team-membership/index.ts';
 import { LOGO_FIELDS, ProjectCreateSchema } from './schemas.ts';
 import { storeDataImages } from '../images/index.ts';
 import { applyProjectUpdate } from './apply-update.ts';

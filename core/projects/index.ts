@@ -1,9 +1,9 @@
-export { createProject } from './create-project.ts';
-export { listProjects } from './list-projects.ts';
-export { getCurrentProject, getCurrentProjectAdmin } from './get-current-project.ts';
-export { updateCurrentProject } from './update-current-project.ts';
-export { deleteCurrentProject } from './delete-current-project.ts';
-export { transferProject } from './transfer-project.ts';
-export { onProjectCreated, runProjectCreatedHooks, onProjectConfigCheck } from './lifecycle.ts';
+/**
+ * What other domains may use of projects: the row, lookups, wire shapes and the project-created
+ * listeners. The operations are in ./operations.ts (for the registry), so that importing these
+ * helpers never pulls in the operations and their imports (permissions, teams), which would close
+ * import cycles.
+ */
+export { runProjectCreatedHooks, runProjectConfigChecks } from './lifecycle.ts';
 export { findProject, updateProject, type Project } from './queries.ts';
 export { toAdminProject, toClientProject } from './wire.ts';

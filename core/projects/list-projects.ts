@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
-import { listUserTeamIds } from '../teams/queries.ts';
+import { listUserTeamIds } from '../teams/index.ts';
 import { listProjectsOwnedByTeams } from './queries.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject } from './wire.ts';

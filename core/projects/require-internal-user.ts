@@ -1,6 +1,6 @@
 import { KnownError } from '../errors/index.ts';
 import { INTERNAL_PROJECT_ID, type RequestAuth } from '../auth/request-auth.ts';
-import type { UserRow } from '../users/queries.ts';
+import type { UserRow } from '../users/index.ts';
 
 /**
  * Owned-project operations exist only in the internal project and need a signed-in user

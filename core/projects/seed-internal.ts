@@ -3,8 +3,7 @@ import { defaultProjectConfig } from '../config/project-config.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { createSystemContext } from '../operations/execute.ts';
 import type { Runtime } from '../runtime.ts';
-import { generateKeyValues, storeKeySet, type ProjectKeyValues } from '../internal-api-keys/generate.ts';
-import { hasValidProjectKey } from '../internal-api-keys/queries.ts';
+import { generateKeyValues, hasValidProjectKey, storeKeySet, type ProjectKeyValues } from '../internal-api-keys/index.ts';
 import { findProject, insertProject, type Project } from './queries.ts';
 import { runProjectCreatedHooks } from './lifecycle.ts';
 

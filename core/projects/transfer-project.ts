@@ -3,8 +3,8 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
-import { isTeamMember } from '../teams/queries.ts';
-import { teamPermissionExists } from '../permissions/queries.ts';
+import { isTeamMember } from '../team-membership/index.ts';
+import { teamPermissionExists } from '../permissions/index.ts';
 import { findProject, updateProject } from './queries.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 

@@ -2,7 +2,7 @@ import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { signAccessToken } from '../tokens/access-token.ts';
 import { findUser, type UserRow } from '../users/queries.ts';

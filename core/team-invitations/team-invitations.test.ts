@@ -3,7 +3,7 @@ import { after, it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, createProjectKeys } from '../../test/helpers/api.ts';
 import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
-import { projectUser } from '../teams/test-users.ts';
+import { projectUser } from '../../test/helpers/project-user.ts';
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());

@@ -1,16 +1,12 @@
-export { listTeams } from './list-teams.ts';
-export { createTeam } from './create-team.ts';
-export { getTeam } from './get-team.ts';
-export { updateTeam } from './update-team.ts';
-export { deleteTeam } from './delete-team.ts';
-export { addTeamMember } from './add-team-member.ts';
-export { removeTeamMember } from './remove-team-member.ts';
-export { listTeamMemberProfiles } from './list-team-member-profiles.ts';
-export { getTeamMemberProfile } from './get-team-member-profile.ts';
-export { updateTeamMemberProfile } from './update-team-member-profile.ts';
+/**
+ * What other domains may use of teams: rows, wire shapes and lookups. The operations are in
+ * ./operations.ts (for the registry), so that importing these helpers never pulls in the
+ * operations and their imports (users, permissions), which would close import cycles.
+ */
 export {
-  findTeam, insertTeam, isTeamMember, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
+  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers, updateTeam as updateTeamRow,
   type TeamRow, type TeamMemberRow,
 } from './queries.ts';
 export { toClientTeam, toServerTeam, toTeamForAccess } from './wire.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';
+export { isTeamMember } from '../team-membership/index.ts';

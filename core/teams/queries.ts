@@ -12,12 +12,6 @@ export async function insertTeam(db: Kysely<Database>, row: Insertable<TeamsTabl
   await db.insertInto('teams').values(row).execute();
 }
 
-export async function isTeamMember(db: Kysely<Database>, projectId: string, teamId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('team_members').select('user_id')
-    .where('project_id', '=', projectId).where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
-  return !!row;
-}
-
 export async function insertTeamMember(db: Kysely<Database>, projectId: string, teamId: string, userId: string, now: number): Promise<void> {
   await db.insertInto('team_members').values({ project_id: projectId, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null, created_at: now }).execute();
 }

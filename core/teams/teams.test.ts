@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createInternalUser, createProject, internal } from '../../test/helpers/api.ts';
-import { projectUser } from './test-users.ts';
+import { projectUser } from '../../test/helpers/project-user.ts';
 
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
 

@@ -76,4 +76,67 @@ describe('access-token verification', () => {
     assert.equal(await codeOf(verifyAccessToken(keys, forge({}, { refresh_token_id: undefined }), NOW)), 'UNPARSABLE_ACCESS_TOKEN');
     assert.equal(await codeOf(verifyAccessToken(keys, forge({}, { project_id: 'internal' }), NOW)), 'UNPARSABLE_ACCESS_TOKEN');
   });
+
+  it('agrees with jose.jwtVerify (ES256, the kid\'s key, the project\'s audience) on every case of format, header, signature and time', async () => {
+    const sec = NOW / 1000;
+    const [key] = keys.keysFor(audienceFor(PROJECT, 'default'));
+    const token = await signAccessToken(keys, 'http://localhost', subject, NOW, 600_000);
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const otherPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone-else' })).toString('base64url');
+    const raw = (header: unknown, payload: unknown) => {
+      const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const input = `${enc(header)}.${enc(payload)}`;
+      return `${input}.${sign('sha256', Buffer.from(input), { key: key!.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    };
+    const claims = { sub: 'user-1', project_id: PROJECT, refresh_token_id: 'rt-1', aud: PROJECT };
+    const cases: Record<string, string> = {
+      'a token Gatehouse signed': token,
+      'a forged token with valid claims': forge({}, {}),
+      'exp in the past': forge({}, { exp: sec - 1 }),
+      'exp equal to now': forge({}, { exp: sec }),
+      'exp in the future': forge({}, { exp: sec + 1 }),
+      'nbf in the future': forge({}, { nbf: sec + 1 }),
+      'nbf equal to now': forge({}, { nbf: sec }),
+      'iat in the future': forge({}, { iat: sec + 3600 }),
+      'iat not a number': forge({}, { iat: '1' }),
+      'exp not a number': forge({}, { exp: 'soon' }),
+      'nbf not a number': forge({}, { nbf: null }),
+      'alg ES384': forge({ alg: 'ES384' }, {}),
+      'alg none': forge({ alg: 'none' }, {}),
+      'alg HS256': forge({ alg: 'HS256' }, {}),
+      'a crit header': forge({ crit: ['exp'] }, {}),
+      'b64 false': forge({ b64: false, crit: ['b64'] }, {}),
+      'typ JWT': forge({ typ: 'JWT' }, {}),
+      'an unknown kid': forge({ kid: 'unknown' }, {}),
+      'no kid': raw({ alg: 'ES256' }, claims),
+      'a tampered payload': `${h}.${otherPayload}.${s}`,
+      'a flipped signature bit': `${h}.${p}.${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`,
+      'a short signature': `${h}.${p}.${s.slice(0, 40)}`,
+      'a DER signature': `${h}.${p}.${sign('sha256', Buffer.from(`${h}.${p}`), key!.privateKey).toString('base64url')}`,
+      'two segments': `${h}.${p}`,
+      'four segments': `${h}.${p}.${s}.x`,
+      'padding in the signature': `${h}.${p}.${s}=`,
+      'a header that is an array': raw([{ alg: 'ES256', kid: key!.kid }], claims),
+      'a payload that is an array': raw({ alg: 'ES256', kid: key!.kid }, [claims]),
+      'a foreign audience': forge({}, { aud: '6a3c1f0e-1c2b-4d5e-9f00-123456789abc' }),
+      'garbage': 'not a token',
+    };
+    const audiences = [audienceFor(PROJECT, 'default'), audienceFor(PROJECT, 'restricted'), audienceFor(PROJECT, 'anonymous')];
+    const byKid = new Map(audiences.flatMap((a) => keys.keysFor(a)).map((k) => [k.kid, k.publicJwk]));
+    for (const [name, candidate] of Object.entries(cases)) {
+      const ours = (await codeOf(verifyAccessToken(keys, candidate, NOW))) === 'no error';
+      let theirs: boolean;
+      try {
+        await jwtVerify(candidate, async (header) => {
+          const jwk = byKid.get(String(header.kid));
+          if (!jwk) throw new Error('no such kid');
+          return importJWK(jwk, 'ES256');
+        }, { algorithms: ['ES256'], audience: audiences, currentDate: new Date(NOW) });
+        theirs = true;
+      } catch {
+        theirs = false;
+      }
+      assert.equal(ours, theirs, `${name}: Gatehouse ${ours ? 'accepts' : 'refuses'}, jose ${theirs ? 'accepts' : 'refuses'}`);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
+import { LRUCache } from 'lru-cache';
 
 /** `restricted_reason` of a user (wire-protocol §3.7). */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
@@ -115,8 +116,11 @@ function verifyEs256(data: string, publicKey: KeyObject, signature: Buffer): Pro
   });
 }
 
-/** Verified payloads by token, per key ring: a signature is checked once per token, not per request. */
-const verifiedTokens = new WeakMap<KeyRing, Map<string, Record<string, unknown>>>();
+/**
+ * Verified payloads by token, per key ring: a signature is checked once per token, not per
+ * request. At most 20,000 tokens per key ring, least recently used evicted first (lru-cache).
+ */
+const verifiedTokens = new WeakMap<KeyRing, LRUCache<string, Record<string, unknown>>>();
 const MAX_VERIFIED_TOKENS = 20_000;
 
 /**
@@ -127,7 +131,7 @@ const MAX_VERIFIED_TOKENS = 20_000;
  */
 async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => KnownError): Promise<Record<string, unknown>> {
   let cache = verifiedTokens.get(keys);
-  if (!cache) verifiedTokens.set(keys, (cache = new Map()));
+  if (!cache) verifiedTokens.set(keys, (cache = new LRUCache({ max: MAX_VERIFIED_TOKENS })));
   const hit = cache.get(token);
   if (hit) return hit;
   const parts = token.split('.');
@@ -150,7 +154,6 @@ async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => K
   if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string') throw unparsable();
   const projectAudience = [audienceFor(payload.project_id, 'default'), audienceFor(payload.project_id, 'restricted'), audienceFor(payload.project_id, 'anonymous')];
   if (!projectAudience.includes(aud)) throw unparsable();
-  if (cache.size >= MAX_VERIFIED_TOKENS) cache.delete(cache.keys().next().value!);
   cache.set(token, payload);
   return payload;
 }

@@ -1,4 +1,5 @@
 import { createECDH, createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** The three audiences of a project's tokens (wire-protocol §4). */
 export type AudienceKind = 'default' | 'restricted' | 'anonymous';
@@ -49,13 +50,12 @@ function keyFromScalar(d: Buffer): SigningKey {
  * Results are cached; the cache is bounded so random audiences cannot grow it without limit.
  */
 export function createKeyRing(secret: string) {
-  const cache = new Map<string, SigningKey[]>();
+  const cache = new LRUCache<string, SigningKey[]>({ max: 5000 });
   return {
     keysFor(audience: string): SigningKey[] {
       let keys = cache.get(audience);
       if (!keys) {
         keys = ['v1', 'v2'].map((version) => keyFromScalar(deriveScalar(`gatehouse-jwt:${version}:${secret}:${audience}`)));
-        if (cache.size >= 5000) cache.delete(cache.keys().next().value!);
         cache.set(audience, keys);
       }
       return keys;

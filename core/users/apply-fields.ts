@@ -3,8 +3,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { assertPasswordAcceptable, assertPasswordNotTooLong } from '../auth-password/rules.ts';
-import { bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/hashing.ts';
+import { assertPasswordAcceptable, assertPasswordNotTooLong, bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/index.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);

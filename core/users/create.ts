@@ -1,10 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
 import { uuid } from '../lib/random.ts';
-import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, updateTeam } from '../teams/queries.ts';
-import { toServerTeam } from '../teams/wire.ts';
+import { findTeam, insertTeam, insertTeamMember, listUserTeamIds, toServerTeam, updateTeamRow } from '../teams/index.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { toServerUser } from './wire.ts';
 import { findUser, insertUser, updateUser, type UserRow } from './queries.ts';
@@ -68,17 +67,10 @@ export async function mapEmailRace<T>(ctx: OperationContext, email: string | nul
   }
 }
 
-/** Hooks other domains register to run when a user is created (e.g. default permissions). */
-const userCreatedHooks: Array<(ctx: OperationContext, project: Project, user: UserRow) => Promise<void>> = [];
-
-/** Registers work to run inside the transaction that creates a user. */
-export function onUserCreated(hook: (ctx: OperationContext, project: Project, user: UserRow) => Promise<void>): void {
-  userCreatedHooks.push(hook);
-}
-
 /**
  * Creates the personal team of a new user when the project has `create_team_on_sign_up`, makes
- * the user its member and selects it, then runs the user-created hooks.
+ * the user its member and selects it, then runs the user-created listeners wired in `createCore`
+ * (core/hooks.ts: default permissions).
  *
  * @returns the user as stored afterwards.
  */
@@ -94,7 +86,7 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
     await updateUser(ctx.db, project.id, user.id, { selected_team_id: teamId });
     result = { ...user, selected_team_id: teamId };
   }
-  for (const hook of userCreatedHooks) await hook(ctx, project, result);
+  for (const hook of ctx.runtime.hooks.userCreated) await hook(ctx, project, result);
   const team = result.selected_team_id ? await findTeam(ctx.db, project.id, result.selected_team_id) : null;
   await emitWebhookEvent(ctx, project.id, 'user.created', toServerUser(result, project.config, team));
   if (team) {
@@ -118,7 +110,7 @@ export async function upgradeAnonymousUser(ctx: OperationContext, project: Proje
   if (oldName !== newName) {
     for (const teamId of await listUserTeamIds(ctx.db, project.id, user.id)) {
       const team = await findTeam(ctx.db, project.id, teamId);
-      if (team && team.display_name === oldName) await updateTeam(ctx.db, project.id, teamId, { display_name: newName });
+      if (team && team.display_name === oldName) await updateTeamRow(ctx.db, project.id, teamId, { display_name: newName });
     }
   }
   return upgraded;

@@ -1,6 +1,6 @@
 import type { OperationContext } from '../operations/define.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
-import { listUserTeamIds } from '../teams/queries.ts';
+import { listUserTeamIds } from '../teams/index.ts';
 import { deleteUser } from './queries.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { listOAuthProviderLinks } from './queries.ts';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findTeam } from '../teams/queries.ts';
+import { findTeam } from '../teams/index.ts';
 import { toUserForAccess } from './wire.ts';
 
 /**

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { QueryBooleanSchema, UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findTeam } from '../teams/queries.ts';
+import { findTeam } from '../teams/index.ts';
 import { getUser } from './get-user.ts';
 import { toServerUser } from './wire.ts';
 

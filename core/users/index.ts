@@ -1,17 +1,13 @@
-export { createUser } from './create-user.ts';
-export { getCurrentUser } from './get-current-user.ts';
-export { updateCurrentUser } from './update-current-user.ts';
-export { deleteCurrentUser } from './delete-current-user.ts';
-export { getUserById } from './get-user-by-id.ts';
-export { updateUserById } from './update-user-by-id.ts';
-export { deleteUserById } from './delete-user-by-id.ts';
-export { listUsers } from './list-users.ts';
-export { insertNewUser, finishUserCreation, onUserCreated, personalTeamName, upgradeAnonymousUser, type NewUserFields } from './create.ts';
+/**
+ * What other domains may use of users: rows, lookups, creation steps, wire shapes and rules. The
+ * operations are in ./operations.ts (for the registry), so that importing these helpers never
+ * pulls in the operations and their imports (passkeys, MFA), which would close import cycles.
+ */
+export { insertNewUser, finishUserCreation, personalTeamName, upgradeAnonymousUser, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
 export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
 export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
-export { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 export { restrictedReasonOf } from './restriction.ts';
 export { onPrimaryEmailChanged } from './primary-email.ts';
 export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
-import { findTeam, type TeamRow } from '../teams/queries.ts';
+import { findTeam, type TeamRow } from '../teams/index.ts';
 import { findUser, listOAuthProviderLinks, listUsersPage } from './queries.ts';
 import { toServerUser } from './wire.ts';
 

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { imageUrlSchema } from '../images/index.ts';
-import { isValidEmail } from '../lib/email.ts';
-import { MetadataSchema, UuidSchema } from '../lib/schemas.ts';
+import { EmailSchema, MetadataSchema, UuidSchema } from '../lib/schemas.ts';
+
+export { EmailSchema } from '../lib/schemas.ts';
 
 /** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
@@ -9,7 +10,6 @@ export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 
 /** Profile image: an http(s) URL or an allowed base64 image under 100 KB (product-spec §3 User). */
 export const ProfileImageUrlSchema = imageUrlSchema(100 * 1024);
 
-export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));

@@ -1,9 +1,10 @@
 import type { Updateable } from 'kysely';
 import { KnownError, StatusError } from '../errors/index.ts';
 import type { AccessType, OperationContext } from '../operations/define.ts';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { findTeam, isTeamMember } from '../teams/queries.ts';
+import { findTeam } from '../teams/index.ts';
+import { isTeamMember } from '../team-membership/index.ts';
 import { emailTakenError, userFieldsToColumns } from './apply-fields.ts';
 import { findOtherUserByAuthEmail, findUser, listOAuthProviderLinks, updateUser, type UserRow } from './queries.ts';
 import type { ServerUserCreate } from './schemas.ts';

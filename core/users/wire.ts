@@ -1,8 +1,7 @@
 import type { AccessType } from '../operations/define.ts';
 import type { ProjectConfig } from '../config/project-config.ts';
 import { fromJsonText } from '../lib/json-text.ts';
-import { toClientTeam, toServerTeam } from '../teams/wire.ts';
-import type { TeamRow } from '../teams/queries.ts';
+import { toClientTeam, toServerTeam, type TeamRow } from '../teams/index.ts';
 import type { OAuthProviderLink, UserRow } from './queries.ts';
 import { restrictedReasonOf } from './restriction.ts';
 

@@ -3,7 +3,7 @@ import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createInternalUser, createProject, internal } from '../helpers/api.ts';
 import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
-import { projectUser } from '../../core/teams/test-users.ts';
+import { projectUser } from '../helpers/project-user.ts';
 
 /**
  * Issue 14 item 12 ("smaller ones") and item 7 (anonymous upgrade): each case asserts upstream's

@@ -19,17 +19,8 @@ import { WebhooksPage } from './pages/webhooks.tsx';
 import { ConfigPage } from './pages/config.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
-
-/** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
-export interface AdminProject {
-  id: string;
-  display_name: string;
-  description: string | null;
-  created_at_millis: number;
-  is_production_mode: boolean;
-  owner_team_id: string | null;
-  config: Record<string, any>;
-}
+import type { AdminProject } from './project.ts';
+export type { AdminProject } from './project.ts';
 
 let styled = false;
 function useStyles() {

@@ -1,14 +1,5 @@
-/** Client-side checks the dashboard runs as you type (product-spec §5). */
-export { isValidDomainUrl, isProductionSafeDomainUrl } from '../../core/config/domains.ts';
-
-/** Email: valid shape, at most 256 characters, no leading or double dot, TLD of 2+ characters. */
-export function isValidEmail(email: string): boolean {
-  if (email.length === 0 || email.length > 256) return false;
-  const m = /^([^\s@]+)@([^\s@]+\.[^\s@.]{2,})$/.exec(email);
-  if (!m) return false;
-  const local = m[1]!;
-  return !local.startsWith('.') && !local.includes('..');
-}
+/** Client-side checks the dashboard runs as you type: the server's own rules (core/validation.ts). */
+export { isValidEmail, isValidDomainUrl, isProductionSafeDomainUrl } from '../../core/validation.ts';
 
 /** A trusted domain's handler path must start with `/` ("Handler path must start with /"). */
 export function handlerPathProblem(path: string): string | null {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Field, Form, Section, useApi } from '../kit.tsx';
 import { accentProblem } from '../../brand-colors.ts';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, Empty, Form, Section, TableScroll, useApi, useLoad } from '../kit.tsx';
 
 /** Keys whose values are secrets: shown masked in the rendered view. */

@@ -1,4 +1,4 @@
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, TableScroll, useApi, useLoad } from '../kit.tsx';
 
 interface WireStore { id: string; display_name: string; entry_count: number }

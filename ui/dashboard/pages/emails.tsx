@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, Toggle, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 
 interface WireKey {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
 

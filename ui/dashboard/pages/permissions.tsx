@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad, TableScroll } from '../kit.tsx';
 
 interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }

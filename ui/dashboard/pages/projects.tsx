@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, Empty, Field, Form, Section, formatTime, useApi, type Loaded, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 

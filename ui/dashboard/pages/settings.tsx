@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { useRouter } from '../router.tsx';
 import { isProductionSafeDomainUrl } from '../validate.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
-import type { AdminProject } from '../app.tsx';
+import type { AdminProject } from '../project.ts';
 import { SUBSCRIBABLE_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhook-events/types.ts';
 import { Async, ConfirmButton, CopyButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad } from '../kit.tsx';
 

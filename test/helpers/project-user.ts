@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { api, type Caller } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { api, type Caller } from './api.ts';
+import type { TestServer } from './server.ts';
 
 /**
  * Test helper: a user of a test project created with the server caller, signed in, with a client

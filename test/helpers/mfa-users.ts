@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { api, assertKnownError, type Caller } from '../../test/helpers/api.ts';
-import { uniqueEmail } from '../../test/helpers/smtp.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { api, assertKnownError, type Caller } from './api.ts';
+import { uniqueEmail } from './smtp.ts';
+import type { TestServer } from './server.ts';
 
 /** Test helpers for MFA suites: a TOTP user and a first-factor sign-in that must stop at MFA. */
 export const PASSWORD = 'correct horse battery';

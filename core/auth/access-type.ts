@@ -1,0 +1,9 @@
+/**
+ * The three levels a caller authenticates at (wire-protocol §1.1): `client` (publishable key,
+ * browser), `server` (secret server key) and `admin` (super secret admin key or an owner's
+ * admin access token).
+ */
+export type AccessType = 'client' | 'server' | 'admin';
+
+/** Every access type, lowest first. */
+export const ACCESS_TYPES: readonly AccessType[] = ['client', 'server', 'admin'];

@@ -1,0 +1,95 @@
+/**
+ * The one table of the server's settings: every command-line flag and environment variable,
+ * with its default and meaning. `gatehouse --help`, the flag parser of `resolveServerConfig`
+ * (server-bin/config.ts) and the README's "Running it" table are all produced from it, so a
+ * setting is described once (ARCHITECTURE.md "Runtime configuration": flags win over the
+ * environment).
+ */
+export interface Setting {
+  /** The flag without dashes (`data-dir`), or none for environment-only settings. */
+  readonly flag?: string;
+  /** Placeholder of the flag's value in `--help` (`<path>`). */
+  readonly arg?: string;
+  /** The environment variable(s); several share one line when they go together. */
+  readonly env: readonly string[];
+  /** The default, as a person reads it. */
+  readonly default: string;
+  /** What it does, for `--help` (one short line). */
+  readonly help: string;
+  /** Longer note for the README table, when `help` is not enough. */
+  readonly readme?: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { flag: 'port', arg: '<n>', env: ['GATEHOUSE_PORT'], default: '8102', help: 'port to listen on' },
+  { flag: 'host', arg: '<addr>', env: ['GATEHOUSE_HOST'], default: '127.0.0.1', help: 'address to bind' },
+  { flag: 'data-dir', arg: '<path>', env: ['GATEHOUSE_DATA_DIR'], default: './gatehouse-data', help: 'data folder' },
+  { flag: 'database-url', arg: '<url>', env: ['GATEHOUSE_DATABASE_URL'], default: 'SQLite in the data folder', help: 'postgres://… for PostgreSQL' },
+  { flag: 'base-url', arg: '<url>', env: ['GATEHOUSE_BASE_URL'], default: 'http://<host>:<port>', help: 'public URL (JWT iss, links)' },
+  { env: ['GATEHOUSE_SECRET'], default: 'generated once, kept in the database', help: 'server secret' },
+  { env: ['GATEHOUSE_SMTP_URL'], default: 'none: emails stay in the built-in outbox', help: 'SMTP server for emails' },
+  { env: ['GATEHOUSE_ACCESS_TOKEN_TTL'], default: '10min', help: 'access-token lifetime, e.g. 600000, 60s, 10min' },
+  { env: ['GATEHOUSE_DATABASE_CONNECT_TIMEOUT'], default: '5s', help: 'PostgreSQL: longest wait for a connection', readme: 'docs/operations.md "Database faults"' },
+  { env: ['GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'], default: '10s', help: 'PostgreSQL: statement_timeout (0 = none)' },
+  { env: ['GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'], default: '10s', help: 'PostgreSQL: idle_in_transaction_session_timeout' },
+  { env: ['GATEHOUSE_DATABASE_BUSY_TIMEOUT'], default: '5s', help: "SQLite: wait for another process's write lock" },
+  { env: ['GATEHOUSE_TRUSTED_PROXY_HOPS'], default: '0', help: 'reverse proxies in front that append to X-Forwarded-For (throttling uses the address the outermost one added)' },
+  { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
+  { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
+  { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
+  { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
+  {
+    env: ['GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY', 'GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY', 'GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY'],
+    default: 'generated on first start and printed once', help: 'keys of the internal project',
+  },
+];
+
+/** The `parseArgs` options of the server's flags (plus `--help` and `--version`). */
+export function flagOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const s of SETTINGS) if (s.flag) options[s.flag] = { type: 'string' };
+  options.help = { type: 'boolean', short: 'h' };
+  options.version = { type: 'boolean', short: 'v' };
+  return options;
+}
+
+/** `gatehouse --help`, from the table. */
+export function usageText(): string {
+  const flagged = SETTINGS.filter((s) => s.flag);
+  const envOnly = SETTINGS.filter((s) => !s.flag);
+  const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width));
+  const flagLines = flagged.map((s) => `  ${pad(`--${s.flag} ${s.arg ?? ''}`.trimEnd(), 22)}${pad(s.env.join(', '), 24)}${s.help} (default ${s.default})`);
+  const envLines = envOnly.map((s) => {
+    const name = s.env.length > 1 ? `${s.env[0]}, …` : s.env[0]!;
+    const text = `${s.help} (default: ${s.default})`;
+    return name.length > 32 ? `  ${name}\n${' '.repeat(35)}${text}` : `  ${pad(name, 33)}${text}`;
+  });
+  return `Usage: gatehouse [serve] [options]
+       gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
+
+Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups.
+
+Options (each also an environment variable; flags win):
+${flagLines.join('\n')}
+  -h, --help            show this help
+  -v, --version         show the version
+
+Environment only:
+${envLines.join('\n')}
+`;
+}
+
+/** The README's settings table (markdown), from the table. */
+export function readmeTable(): string {
+  const code = (s: string) => `\`${s}\``;
+  const rows = SETTINGS.map((s) => {
+    const env = s.env.map(code).join(', ');
+    const note = [s.help, s.readme].filter(Boolean).join('; ');
+    const fallback = /\s/.test(s.default) ? s.default : code(s.default);
+    return `| ${s.flag ? code(`--${s.flag}`) : ''} | ${env} | ${fallback} | ${note} |`;
+  });
+  return ['| flag | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Markers around the generated table in README.md. */
+export const README_MARKERS = { start: '<!-- settings table: generated from server-bin/settings.ts (npm run gen:settings) -->', end: '<!-- end of settings table -->' } as const;

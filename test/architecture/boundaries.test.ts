@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, it } from 'node:test';
+import { build } from 'esbuild';
+
+/**
+ * Architecture rules read from the source (ARCHITECTURE.md "Top-level layout", STYLE.md "Layout
+ * inside core/"): what may import what, and what the transport-free core may not touch.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const TOP = ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'scripts', 'test'] as const;
+
+/**
+ * Folders of core/ that are shared layers, not domains: any file of them may be imported, and
+ * the inner-file rule applies to domains only (core/index.ts and the registry wire domains up).
+ */
+const CORE_LAYERS = new Set(['errors', 'storage', 'lib', 'operations', 'config', 'auth', 'tokens']);
+
+interface SourceFile {
+  path: string;
+  text: string;
+  /** Every import and re-export, type-only ones included, as repo paths (packages as named). */
+  imports: string[];
+  /** The imports that exist at run time (`import type` / `export type` are erased). */
+  valueImports: string[];
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) { if (entry.name !== 'node_modules' && entry.name !== 'generated-fixtures') out.push(...walk(path)); }
+    else if (/\.(ts|tsx|mts|mjs)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+const isTest = (path: string) => path.startsWith('test/') || /\.test\.tsx?$/.test(path);
+
+/** The import and re-export statements of a file: target (repo path or package) and whether only types. */
+function importsOf(path: string, text: string): Array<{ target: string; typeOnly: boolean }> {
+  const resolve = (spec: string) => spec.startsWith('.') ? normalize(join(dirname(path), spec)) : spec;
+  const out: Array<{ target: string; typeOnly: boolean }> = [];
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s)?[^;'"]*?(?:from\s*)?['"]([^'"]+)['"]/gm)) {
+    out.push({ target: resolve(m[3]!), typeOnly: m[2] !== undefined });
+  }
+  // `import('…')` in code loads a module; in a type position it is erased (approximation: both count).
+  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ target: resolve(m[1]!), typeOnly: false });
+  return out;
+}
+
+const files: SourceFile[] = TOP.flatMap((top) => walk(top)).map((path) => {
+  const text = readFileSync(join(ROOT, path), 'utf8');
+  const imports = importsOf(path, text);
+  return { path, text, imports: imports.map((i) => i.target), valueImports: imports.filter((i) => !i.typeOnly).map((i) => i.target) };
+});
+const coreFiles = files.filter((f) => f.path.startsWith('core/') && !isTest(f.path));
+
+/** The domain folder of a core path (`core/users/x.ts` → `users`), or null for a shared layer or a top file. */
+function domainOf(path: string): string | null {
+  const parts = path.split('/');
+  if (parts[0] !== 'core' || parts.length < 3 || CORE_LAYERS.has(parts[1]!)) return null;
+  return parts[1]!;
+}
+
+/**
+ * Known remaining violations, each to be removed by the step of issue 13 that fixes it. The test
+ * fails on a new violation, and on an entry here that no longer is one (so the list only shrinks).
+ */
+const KNOWN: Record<string, readonly string[]> = {
+  // sessions ↔ users: users/credential-change.ts revokes sessions and sessions/issue.ts reads users;
+  // through both index.ts files that is an import cycle. To go once one of them moves below both.
+  innerImports: [
+    'core/dashboard-signup/index.ts → core/users/queries.ts',
+    'core/sessions/create-session.ts → core/users/queries.ts',
+    'core/sessions/issue.ts → core/users/queries.ts',
+    'core/sessions/issue.ts → core/users/restriction.ts',
+  ],
+  // Step "protocol at the edge": header reading, raw replies and the refresh-token header move to server-bin.
+  headerNames: [
+    'core/anonymous/sign-up-anonymous.ts',
+    'core/auth-oauth/cross-domain-authorize.ts',
+    'core/auth-oauth/dev-provider.ts',
+    'core/auth-password/update-password.ts',
+    'core/auth/request-auth.ts',
+    'core/errors/catalogue.ts',
+    'core/errors/index.ts',
+    'core/meta/jwks.ts',
+    'core/operations/define.ts',
+    'core/operations/execute.ts',
+    'core/sessions/delete-current-session.ts',
+    'core/sessions/refresh-session.ts',
+    'core/users/credential-change.ts',
+    'core/webhooks/signing.ts',
+  ],
+  // Step "protocol at the edge": plain-text StatusError answers and raw replies move out of core.
+  statusCodes: [
+    'core/api-keys/access.ts',
+    'core/auth-oauth/create-oauth-provider.ts',
+    'core/auth-oauth/cross-domain-authorize.ts',
+    'core/auth-oauth/dev-provider.ts',
+    'core/auth-oauth/provider-links.ts',
+    'core/auth-otp/send-sign-in-code.ts',
+    'core/auth-password/set-password.ts',
+    'core/auth/user-id.ts',
+    'core/cli-auth/complete-cli-auth.ts',
+    'core/cli-auth/create-cli-auth.ts',
+    'core/config/override-input.ts',
+    'core/config/set-config-override.ts',
+    'core/connected-accounts/create-access-token.ts',
+    'core/connected-accounts/create-account-access-token.ts',
+    'core/connected-accounts/create-current-user-access-token.ts',
+    'core/contact-channels/create-contact-channel.ts',
+    'core/contact-channels/delete-contact-channel.ts',
+    'core/contact-channels/get-contact-channel.ts',
+    'core/contact-channels/send-channel-verification-code.ts',
+    'core/contact-channels/update-contact-channel.ts',
+    'core/emails/get-outbox-email.ts',
+    'core/emails/list-outbox-emails.ts',
+    'core/emails/render-email.ts',
+    'core/emails/send-email.ts',
+    'core/emails/source-crud.ts',
+    'core/emails/theme-setting.ts',
+    'core/emails/update-outbox-email.ts',
+    'core/internal-api-keys/create-internal-api-key.ts',
+    'core/mfa/create-recovery-codes.ts',
+    'core/notifications/unsubscribe.ts',
+    'core/notifications/update-notification-preference.ts',
+    'core/operations/execute.ts',
+    'core/passkeys/delete-passkey.ts',
+    'core/permissions/create-permission-definition.ts',
+    'core/permissions/definition-checks.ts',
+    'core/permissions/grant-project-permission.ts',
+    'core/permissions/grant-team-permission.ts',
+    'core/projects/create-project.ts',
+    'core/projects/delete-current-project.ts',
+    'core/sessions/delete-session.ts',
+    'core/team-invitations/list-team-invitations.ts',
+    'core/teams/add-team-member.ts',
+    'core/teams/create-team.ts',
+    'core/teams/list-team-member-profiles.ts',
+    'core/users/apply-fields.ts',
+    'core/users/create-user.ts',
+    'core/users/delete-current-user.ts',
+    'core/users/list-users.ts',
+    'core/users/update.ts',
+    'core/webhooks/create-webhook-endpoint.ts',
+    'core/webhooks/svix-token.ts',
+  ],
+};
+
+function checkAgainstKnown(rule: keyof typeof KNOWN, found: string[]): void {
+  const known = new Set(KNOWN[rule]);
+  assert.deepEqual(found.filter((v) => !known.has(v)).sort(), [], `new ${rule} violations`);
+  assert.deepEqual([...known].filter((v) => !found.includes(v)).sort(), [], `${rule}: fixed, remove from KNOWN`);
+}
+
+describe('architecture boundaries', () => {
+  it('keeps core free of the host, the UI, the SDK, tests and the HTTP server framework', () => {
+    // Outbound clients (webhook delivery over node:http) are fine; serving HTTP is the host's job.
+    const bad = coreFiles.flatMap((f) => f.imports
+      .filter((i) => /^(server-bin|ui|sdk|test|scripts|adapters)\//.test(i) || /^(koa|@koa\/)/.test(i))
+      .map((i) => `${f.path} → ${i}`));
+    assert.deepEqual(bad, []);
+  });
+
+  it('keeps process.env out of core (the host reads its environment and passes options)', () => {
+    assert.deepEqual(coreFiles.filter((f) => /\bprocess\.env\b/.test(f.text)).map((f) => f.path), []);
+  });
+
+  it('lets the UI and the SDK use only core\'s public modules at run time (error catalogue, validation rules, webhook event types)', () => {
+    // Pure data modules that import nothing: the error catalogue, the validation rules, the
+    // webhook event types (the dashboard lists them).
+    const PUBLIC = new Set(['core/errors/catalogue.ts', 'core/validation.ts', 'core/webhook-events/types.ts']);
+    const bad = files.filter((f) => /^(ui|sdk)\//.test(f.path) && !isTest(f.path))
+      .flatMap((f) => f.valueImports.filter((i) => i.startsWith('core/') && !PUBLIC.has(i)).map((i) => `${f.path} → ${i}`));
+    assert.deepEqual(bad, []);
+  });
+
+  it('imports test helpers only from tests', () => {
+    const bad = files.filter((f) => !isTest(f.path) && !f.path.startsWith('scripts/'))
+      .flatMap((f) => f.imports.filter((i) => i.startsWith('test/') || /\.test\.tsx?$/.test(i)).map((i) => `${f.path} → ${i}`));
+    assert.deepEqual(bad, []);
+  });
+
+  it('lets a core domain use another domain only through its index.ts', () => {
+    const found = coreFiles.flatMap((f) => {
+      const from = domainOf(f.path);
+      if (from === null) return [];
+      return f.imports.filter((i) => {
+        const to = domainOf(i);
+        return to !== null && to !== from && !i.endsWith(`core/${to}/index.ts`);
+      }).map((i) => `${f.path} → ${i}`);
+    });
+    checkAgainstKnown('innerImports', found);
+  });
+
+  it('reads no protocol header names in core', () => {
+    const found = coreFiles.filter((f) => /['"`](x-stack-|x-hexclave-|cache-control|content-type|location)/i.test(f.text)).map((f) => f.path);
+    checkAgainstKnown('headerNames', found);
+  });
+
+  it('builds no HTTP status codes in core outside the error catalogue', () => {
+    const found = coreFiles.filter((f) => f.path !== 'core/errors/catalogue.ts' && /new StatusError\(\s*\d|\bstatus:\s*\d{3}\b/.test(f.text)).map((f) => f.path);
+    checkAgainstKnown('statusCodes', found);
+  });
+});
+
+/** Strongly connected components of more than one node (Tarjan), each sorted. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next); low.set(v, next); next++;
+    stack.push(v); onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; onStack.delete(w); component.push(w); } while (w !== v);
+      if (component.length > 1) out.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('import cycles', () => {
+  it('has no cycle between source files (type-only imports aside: they are erased)', () => {
+    const graph = new Map(files.filter((f) => !isTest(f.path)).map((f) => [f.path, f.valueImports] as const));
+    assert.deepEqual(cycles(graph), []);
+  });
+
+  it('has no cycle in the module graph esbuild resolves from every entry point', async () => {
+    const entryPoints = ['core/index.ts', 'server-bin/cli.ts', 'server-bin/index.ts', 'sdk/index.ts', 'sdk/index.browser.ts', 'ui/react.ts'];
+    const result = await build({ absWorkingDir: ROOT, entryPoints, bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', outdir: 'out', logLevel: 'silent', loader: { '.css': 'empty' } });
+    const graph = new Map(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]));
+    assert.ok(graph.has('core/index.ts') && graph.size > 100, `esbuild saw ${graph.size} files`);
+    assert.deepEqual(cycles(graph), []);
+  });
+});
