@@ -23,6 +23,8 @@ function start(databaseUrl: string): Promise<GatehouseProcess> {
   temps.push(dir);
   return spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir, '--database-url', databaseUrl], {
     env: { ...process.env, ...SEED_KEYS, GATEHOUSE_ENVIRONMENT: 'development' },
+    // Generous: CI runs this beside other suites on two cores.
+    timeoutMs: 60_000,
   });
 }
 
@@ -69,7 +71,7 @@ function messageIdsByUser(received: ReceivedWebhook[]): Map<string, Set<string>>
 
 for (const dialect of testDialects()) {
   describe(`webhook delivery across crashes and processes [${dialect}]`, () => {
-    it('after kill -9 during a burst of user creations and a restart, every committed user has exactly one user.created message, delivered', { timeout: 120_000 }, async () => {
+    it('after kill -9 during a burst of user creations and a restart, every committed user has exactly one user.created message, delivered', { timeout: 240_000 }, async () => {
       const db = await createTestDatabase(dialect);
       const receiver = await startWebhookReceiver();
       let proc = await start(db.databaseUrl);
@@ -102,7 +104,7 @@ for (const dialect of testDialects()) {
     });
 
     if (dialect === 'postgres') {
-      it('two processes on one database deliver each message once per attempt', { timeout: 60_000 }, async () => {
+      it('two processes on one database deliver each message once per attempt', { timeout: 180_000 }, async () => {
         const db = await createTestDatabase(dialect);
         const receiver = await startWebhookReceiver();
         const a = await start(db.databaseUrl);
