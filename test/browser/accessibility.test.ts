@@ -9,15 +9,15 @@
  * Content-Security-Policy stays on).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const OWNER = { email: 'a11y-owner@example.com', password: 'a long enough password 1' };
@@ -62,10 +62,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   let teamId = '';
   const pageErrors: string[] = [];
 
-  const launch = () => chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const launch = () => launchChromium();
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     server = await startTestServer(testDialects()[0]!);
     browser = await launch();
     // The dashboard owner signs up through the dashboard itself (first run).

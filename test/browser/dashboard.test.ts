@@ -7,14 +7,14 @@
  * Saves a screenshot of every page visited under test-artifacts/dashboard/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, internal } from '../helpers/api.ts';
 import { startSmtpReceiver } from '../helpers/smtp.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/dashboard';
 const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
 
@@ -22,9 +22,8 @@ let browser: Browser;
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
 });
 after(async () => { await browser?.close(); });
 

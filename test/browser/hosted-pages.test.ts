@@ -7,18 +7,18 @@
  * `after_auth_return_to`. Screenshots of each page go to test-artifacts/browser/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { createProject } from '../helpers/api.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { buildExample, exampleHtml } from '../../examples/react-app/build.mjs';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/browser';
 
 describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
@@ -35,7 +35,6 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     smtp = await startSmtpReceiver();
@@ -52,7 +51,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
       if (path === '/app' || path.startsWith('/app/')) { res.setHeader('content-type', 'text/html'); res.end(exampleHtml({ projectId: 'internal', baseUrl: origin })); return; }
       server.gatehouse.handler(req, res);
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
     page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`); });

@@ -5,14 +5,14 @@
  * signed in; account settings then list the linked account. Screenshots in test-artifacts/oauth/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { api, createProject, type Caller } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/oauth';
 
 describe(`OAuth with the development provider in Chromium [${testDialects()[0]}]`, () => {
@@ -24,14 +24,13 @@ describe(`OAuth with the development provider in Chromium [${testDialects()[0]}]
   const pageErrors: string[] = [];
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer(testDialects()[0]!);
     const project = await createProject(server, { oauth_providers: [{ id: 'github', type: 'shared' }] });
     projectId = project.projectId;
     serverCaller = project.server;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   });

@@ -7,15 +7,15 @@
  * sign-in page; then removes the passkey. Screenshots go to test-artifacts/browser-passkeys/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { type Browser, type CDPSession, type Page } from 'playwright-core';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/browser-passkeys';
 
 for (const dialect of testDialects()) {
@@ -36,7 +36,6 @@ for (const dialect of testDialects()) {
     const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
 
     before(async () => {
-      assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
       if (dialect === testDialects()[0]) rmSync(ARTIFACTS, { recursive: true, force: true });
       mkdirSync(ARTIFACTS, { recursive: true });
       // WebAuthn needs a domain (not an IP) as relying-party id: serve Gatehouse on localhost.
@@ -47,7 +46,7 @@ for (const dialect of testDialects()) {
       front.on('request', (req, res) => server.gatehouse.handler(req, res));
       project = await createProject(server, { passkey_enabled: true, sign_up_enabled: true, allow_localhost: false }, { display_name: 'Passkey Club' });
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       cdp = await page.context().newCDPSession(page);

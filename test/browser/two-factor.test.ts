@@ -8,17 +8,17 @@
  * test-artifacts/browser-two-factor/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { Secret } from 'otpauth';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { generateTotp } from '../../core/mfa/index.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/browser-two-factor';
 
 for (const dialect of testDialects()) {
@@ -44,7 +44,6 @@ for (const dialect of testDialects()) {
     const totpNow = (stepOffset = 0) => { server.clock.set(Date.now()); return generateTotp(secretBase64, Date.now() + stepOffset * 30_000); };
 
     before(async () => {
-      assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
       if (dialect === testDialects()[0]) rmSync(ARTIFACTS, { recursive: true, force: true });
       mkdirSync(ARTIFACTS, { recursive: true });
       front = createServer();
@@ -54,7 +53,7 @@ for (const dialect of testDialects()) {
       front.on('request', (req, res) => server.gatehouse.handler(req, res));
       project = await createProject(server, { sign_up_enabled: true }, { display_name: 'Second Factor Inc' });
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`); });

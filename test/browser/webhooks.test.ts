@@ -4,15 +4,15 @@
  * `standardwebhooks` package, and sees the delivery in the endpoint's log.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { testDialects } from '../helpers/dialects.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/webhooks';
 const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
 
@@ -21,11 +21,10 @@ describe(`dashboard webhooks page in Chromium [${testDialects()[0]}]`, () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
     mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer(testDialects()[0]!);
     receiver = await startWebhookReceiver();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
   });
   after(async () => { await browser?.close(); await receiver?.close(); await server?.close(); });
 
