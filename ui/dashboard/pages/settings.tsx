@@ -52,7 +52,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
         </Form>
         <p className="d-muted">Project ID: <code className="d-secret">{props.project.id}</code></p>
       </Section>
-      <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses (spec §5).">
+      <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses.">
         <Toggle label="Production mode" checked={props.project.is_production_mode} disabled={production.busy} onChange={async (on) => {
           if (await production.run(() => admin('PATCH', '/internal/projects/current', { body: { is_production_mode: on } }))) props.reload();
         }} />
