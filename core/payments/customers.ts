@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { KnownError } from '../errors/index.ts';
+import { paymentsPlainError } from './plain-errors.ts';
 import type { Database } from '../storage/tables.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
 import { isUuid } from '../lib/random.ts';
@@ -31,9 +32,9 @@ export async function ensureCallerCanAccessCustomer(db: Kysely<Database>, auth: 
   if (auth.accessType !== 'client') return;
   const user = auth.user;
   if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
-  if (customerType === 'custom') throw new StatusError(403, forbiddenMessage);
+  if (customerType === 'custom') throw paymentsPlainError.forbidden(forbiddenMessage);
   if (customerType === 'user') {
-    if (customerId !== user.id) throw new StatusError(403, forbiddenMessage);
+    if (customerId !== user.id) throw paymentsPlainError.forbidden(forbiddenMessage);
     return;
   }
   if (!isUuid(customerId)) throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: customerId, user_id: user.id, permission_id: 'team_admin' });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { KnownError, StatusError } from '../errors/index.ts';
+import { KnownError } from '../errors/index.ts';
+import { paymentsPlainError } from './plain-errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { uuid } from '../lib/random.ts';
 import type { Database } from '../storage/tables.ts';
@@ -77,7 +78,7 @@ export async function changeItemQuantity(ctx: OperationContext, model: PaymentsM
       const existing = await findItemChange(tx, key.projectId, id);
       if (existing) {
         if (existing.delta !== change.delta || existing.description !== change.description || existing.expires_at !== change.expiresAt) {
-          throw new StatusError(409, 'The item quantity idempotency key was already used for a different update');
+          throw paymentsPlainError.conflict('The item quantity idempotency key was already used for a different update');
         }
         return;
       }
