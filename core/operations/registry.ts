@@ -93,5 +93,7 @@ export const operations: readonly AnyOperation[] = [
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
   // payments (issue 18)
-  payments.getItem, payments.updateItemQuantity,
+  payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
+  payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
+  payments.listTransactions, payments.refundTransaction,
 ];
