@@ -95,5 +95,6 @@ export const operations: readonly AnyOperation[] = [
   // payments (issue 18)
   payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
   payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
-  payments.listTransactions, payments.refundTransaction,
+  payments.listTransactions, payments.refundTransaction, payments.stripeWebhook,
+  payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments,
 ];

@@ -40,27 +40,32 @@ export async function ownedProducts(db: Kysely<Database>, model: PaymentsModel, 
  * @returns the selected price and the active subscriptions of the same line the purchase replaces.
  * @throws USER_NOT_FOUND / TEAM_NOT_FOUND, PRODUCT_ALREADY_GRANTED, plain 400s.
  */
-export async function checkPurchase(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, productId: string | null, product: ProductConfig, priceId: string | undefined, quantity: number) {
-  await ensureCustomerExists(db, c.projectId, c.customerType, c.customerId);
-  const selected = selectPrice(product, priceId);
-  if (quantity !== 1 && !product.stackable) throw paymentsPlainError.badRequest('This product is not stackable; quantity must be 1');
+export async function checkPurchase(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, productId: string | null, product: ProductConfig, priceId: string | undefined, quantity: number, paid = false) {
+  // `paid`: Stripe already took the money (a completed checkout); record it whatever changed since.
+  if (!paid) await ensureCustomerExists(db, c.projectId, c.customerType, c.customerId);
+  const selected = paid ? (safeSelectPrice(product, priceId) ?? selectPrice(product, undefined)) : selectPrice(product, priceId);
+  if (!paid && quantity !== 1 && !product.stackable) throw paymentsPlainError.badRequest('This product is not stackable; quantity must be 1');
   const { purchases } = await ownedProducts(db, model, c);
-  if (productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === productId)) {
+  if (!paid && productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === productId)) {
     throw new KnownError('PRODUCT_ALREADY_GRANTED', { product_id: productId, customer_id: c.customerId });
   }
   const addOnTo = product.isAddOnTo === false ? [] : Object.keys(product.isAddOnTo);
-  if (addOnTo.length > 0 && !purchases.some((p) => p.row.product_id !== null && addOnTo.includes(p.row.product_id))) {
+  if (!paid && addOnTo.length > 0 && !purchases.some((p) => p.row.product_id !== null && addOnTo.includes(p.row.product_id))) {
     throw paymentsPlainError.badRequest('This product is an add-on to a product that the customer does not have');
   }
   const line = product.productLineId;
   let replaces: PurchaseRow[] = [];
   if (line !== undefined) {
-    if (purchases.some((p) => p.kind === 'one_time' && p.product.productLineId === line)) {
+    if (!paid && purchases.some((p) => p.kind === 'one_time' && p.product.productLineId === line)) {
       throw paymentsPlainError.badRequest('Customer already has a one-time purchase in this product line');
     }
     replaces = purchases.filter((p) => p.kind === 'subscription' && p.product.productLineId === line && !(p.row.product_id !== null && addOnTo.includes(p.row.product_id))).map((p) => p.row);
   }
   return { selected, replaces };
+}
+
+function safeSelectPrice(product: ProductConfig, priceId: string | undefined) {
+  try { return selectPrice(product, priceId); } catch { return null; }
 }
 
 /** How a purchase came about, and its Stripe references when paid through Stripe. */
@@ -79,8 +84,8 @@ export interface GrantSource {
  *
  * @returns the new purchase id (null when the product has no price: nothing to record) and the replaced purchases.
  */
-export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number }): Promise<{ purchaseId: string | null; replaced: PurchaseRow[] }> {
-  const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity);
+export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number; paid?: boolean }): Promise<{ purchaseId: string | null; replaced: PurchaseRow[] }> {
+  const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity, args.paid ?? false);
   for (const r of replaces) {
     await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: 1, updated_at: args.now });
   }

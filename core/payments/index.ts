@@ -8,3 +8,5 @@ export { listCustomerProducts } from './list-customer-products.ts';
 export { grantCustomerProduct } from './grant-customer-product.ts';
 export { listTransactions } from './list-transactions.ts';
 export { refundTransaction } from './refund.ts';
+export { stripeWebhook } from './stripe-webhook.ts';
+export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } from './stripe-connection.ts';

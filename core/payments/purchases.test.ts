@@ -4,36 +4,7 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, type Caller } from '../../test/helpers/api.ts';
 import { projectUser } from '../../test/helpers/project-user.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
-
-/** A plan line (monthly pro / team-pro), a stackable credit pack and a server-only product. */
-export const PAYMENTS_CONFIG = {
-  'payments.items.credits': { displayName: 'Credits', customerType: 'user' },
-  'payments.productLines.plans': { displayName: 'Plans', customerType: 'user' },
-  'payments.products.pro': {
-    displayName: 'Pro', customerType: 'user', productLineId: 'plans',
-    prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
-    includedItems: { credits: { quantity: 100, expires: 'when-purchase-expires' } },
-  },
-  'payments.products.max': {
-    displayName: 'Max', customerType: 'user', productLineId: 'plans',
-    prices: { monthly: { USD: '29.00', interval: [1, 'month'] } },
-    includedItems: { credits: { quantity: 500, expires: 'when-purchase-expires' } },
-  },
-  'payments.products.pack': {
-    displayName: 'Credit pack', customerType: 'user', stackable: true,
-    prices: { once: { USD: '4.00' } },
-    includedItems: { credits: { quantity: 50 } },
-  },
-  'payments.products.secret': { displayName: 'Internal', customerType: 'user', serverOnly: true, prices: { once: { USD: '1.00' } }, includedItems: {} },
-};
-
-export async function configure(server: TestServer, admin: Caller, config: Record<string, unknown>) {
-  const res = await api(server, 'PATCH', '/internal/config/override/environment', admin, { config_override_string: JSON.stringify(config) });
-  assert.equal(res.status, 200, res.text);
-}
-
-/** The full code of a purchase URL. */
-export const codeOf = (url: string) => new URL(url).searchParams.get('code')!;
+import { PAYMENTS_CONFIG, codeOf, configure } from '../../test/helpers/payments.ts';
 
 const credits = async (server: TestServer, caller: Caller, userId: string) => (await api(server, 'GET', `/payments/items/user/${userId}/credits`, caller)).body.quantity as number;
 
