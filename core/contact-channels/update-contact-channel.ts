@@ -10,7 +10,7 @@ import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSche
 
 /**
  * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
- * is_primary?}` (server also `is_verified?`) → the channel (wire-protocol §3.4). A new value is
+ * is_primary?}` (server also `is_verified?`) → the channel (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary swaps it with the
  * current primary email (kept in `users.primary_email*`); the primary channel's id is derived from
  * the user id, so the promoted channel answers with that id.

@@ -1,7 +1,7 @@
 /**
- * Email rules (product-spec §5): valid, max 256, local part without a leading dot or a double
+ * Email rules (upstream packages/stack-shared/src/schema-fields.ts): valid, max 256, local part without a leading dot or a double
  * dot, domain ending in a part of at least two characters. Normalization is trim + lowercase
- * (wire-protocol §3.7), applied on create and lookup.
+ * (upstream apps/backend/src/app/api/latest/users/), applied on create and lookup.
  */
 export function isValidEmail(value: string): boolean {
   if (value.length > 256 || /\s/.test(value)) return false;

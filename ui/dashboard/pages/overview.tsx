@@ -4,7 +4,7 @@ import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
 
-/** `GET /internal/metrics` (spec §7 admin). */
+/** `GET /internal/metrics` (upstream packages/stack-shared/src/interface/client-interface.ts admin). */
 export interface Metrics {
   total_users: number;
   daily_users: { date: string; activity: number }[];
