@@ -36,6 +36,9 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_TRUSTED_PROXY_HOPS'], default: '0', help: 'reverse proxies in front that append to X-Forwarded-For (throttling uses the address the outermost one added)' },
   { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
   { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
+  { env: ['GATEHOUSE_AI_BASE_URL'], default: 'none: the dashboard assistant is off', help: 'OpenAI-compatible chat-completions endpoint for the dashboard assistant, e.g. http://127.0.0.1:11434/v1', readme: 'docs/assistant.md; loopback and private addresses are allowed (operator setting)' },
+  { env: ['GATEHOUSE_AI_MODEL'], default: 'none', help: 'model name for the dashboard assistant, e.g. gpt-4o-mini or llama3.1' },
+  { env: ['GATEHOUSE_AI_API_KEY'], default: 'none', help: 'API key for the assistant endpoint (local model servers need none)' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {

@@ -6,6 +6,7 @@ import { findUserByAuthEmail, updateUser } from '../users/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
+import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /**
  * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
@@ -39,10 +40,14 @@ export const signInWithPassword = defineOperation({
     const user = await findUserByAuthEmail(ctx.db, project.id, email);
     if (!user || user.password_hash === null) {
       await verifyAgainstDummy(body.password);
+      await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: user?.id ?? null, factor: 'password', reason: user ? 'no_password' : 'unknown_email', now: ctx.now });
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
     const { ok, needsRehash } = await verifyPassword(user.password_hash, body.password);
-    if (!ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    if (!ok) {
+      await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: user.id, factor: 'password', reason: 'wrong_password', now: ctx.now });
+      throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    }
     await attempt.succeeded();
     if (needsRehash) {
       const upgraded = await hashPassword(body.password);

@@ -4,7 +4,7 @@ import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
-import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
+import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type ReplyStream } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
 import { findInputProblems } from './input-shape.ts';
 import { stringifyJson } from '../lib/json-text.ts';
@@ -38,6 +38,8 @@ export interface OperationResponse {
   knownError?: string;
   /** The unexpected error behind a 500, for logging. */
   cause?: unknown;
+  /** A body streamed after the status and headers (server-sent events); `body` is then empty. */
+  stream?: ReplyStream;
 }
 
 const EMPTY = v.strictObject({});
@@ -133,7 +135,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     for (const hook of hooks) {
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
     }
-    if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
+    if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {}, ...(result.stream ? { stream: result.stream } : {}) };
     return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
   } catch (error) {
     if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
