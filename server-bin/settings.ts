@@ -39,6 +39,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_AI_BASE_URL'], default: 'none: the dashboard assistant is off', help: 'OpenAI-compatible chat-completions endpoint for the dashboard assistant, e.g. http://127.0.0.1:11434/v1', readme: 'docs/assistant.md; loopback and private addresses are allowed (operator setting)' },
   { env: ['GATEHOUSE_AI_MODEL'], default: 'none', help: 'model name for the dashboard assistant, e.g. gpt-4o-mini or llama3.1' },
   { env: ['GATEHOUSE_AI_API_KEY'], default: 'none', help: 'API key for the assistant endpoint (local model servers need none)' },
+  { env: ['GATEHOUSE_HASH_CONCURRENCY'], default: 'cores − 1 shared among workers, at least 1 per process', help: 'password hashes (argon2id) running at once per process', readme: 'leaves the request path a core; docs/scaling.md "Admission control"' },
+  { env: ['GATEHOUSE_HASH_QUEUE'], default: '64', help: 'password hashes waiting per process; beyond, 429 with Retry-After' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {
