@@ -29,6 +29,8 @@ import * as configModel from '../config/index.ts';
 import * as dataVault from '../data-vault/index.ts';
 // analytics (issue 20 item 13)
 import * as analytics from '../analytics/index.ts';
+// payments (issue 18)
+import * as payments from '../payments/index.ts';
 // dashboard assistant (issue 21)
 import * as aiChat from '../ai-chat/index.ts';
 
@@ -92,6 +94,8 @@ export const operations: readonly AnyOperation[] = [
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
+  // payments (issue 18)
+  payments.getItem, payments.updateItemQuantity,
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
