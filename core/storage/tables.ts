@@ -576,13 +576,6 @@ export interface PaymentPurchasesTable {
   current_period_end: number | null;
   cancel_at_period_end: Bool;
   refunded_at: number | null;
-/** Assistant threads (migration 0018): one per project and client-chosen id, owned by one owner. */
-export interface AiChatThreadsTable {
-  project_id: string;
-  id: string;
-  /** The owner's internal-project user id, or `key:<project id>` for admin-key callers. */
-  owner: string;
-  title: string;
   created_at: number;
   updated_at: number;
 }
@@ -621,6 +614,19 @@ export interface PaymentStripeEventsTable {
   event_id: string;
   type: string;
   received_at: number;
+}
+
+/** Assistant threads (migration 0018): one per project and client-chosen id, owned by one owner. */
+export interface AiChatThreadsTable {
+  project_id: string;
+  id: string;
+  /** The owner's internal-project user id, or `key:<project id>` for admin-key callers. */
+  owner: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+}
+
 /** Assistant thread messages (migration 0018), ordered by `seq`; `content` is JSON text. */
 export interface AiChatMessagesTable {
   project_id: string;
