@@ -9,7 +9,7 @@ export const RETRY_BASE_MS = 1000;
 /** Methods retried after a network failure (sdk-compatibility §1.8). */
 export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'];
 /** The client version header's value (wire-protocol §1.1 format `<sdk> @<package>@<version>`). */
-export const CLIENT_VERSION = 'js @gatehouse/sdk@0.1.0';
+export const CLIENT_VERSION = 'js gatehouse-sdk@0.1.0';
 
 /** The delay before retry number `attempt` (0-based): 1000 × 2^attempt × (0.5 + random). */
 export function backoffDelayMs(attempt: number, random: () => number): number {
