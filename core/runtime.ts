@@ -7,6 +7,7 @@ import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
+import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
 
 /**
  * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
@@ -44,7 +45,7 @@ export interface RuntimeOptions {
   /** The server secret every derived key comes from (ARCHITECTURE.md "Security primitives"). */
   secret: string;
   clock?: Clock;
-  /** Access-token lifetime in ms; default 600000 (10 min, wire-protocol §4). */
+  /** Access-token lifetime in ms; default 600000 (10 min, upstream apps/backend/src/lib/tokens.tsx). */
   accessTokenTtlMs?: number;
   /**
    * When true (tests), an operation raising a known error it did not declare answers 500, so
@@ -76,6 +77,8 @@ export interface RuntimeOptions {
    * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
    */
   revocationPollMs?: number;
+  /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
+  ai?: AiOptions;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -110,6 +113,8 @@ export interface Runtime {
   dashboardSignUpOpen(): boolean;
   /** Listeners of cross-domain events (core/hooks.ts). */
   readonly hooks: CoreHooks;
+  /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
+  readonly ai: ResolvedAiOptions;
 }
 
 /** Builds the runtime services from options. */
@@ -149,5 +154,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     stripeApiOverride: options.stripeApiOverride ?? null,
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,
+    ai: resolveAiOptions(options.ai),
   };
 }

@@ -13,7 +13,7 @@ import { restrictedReasonOf } from '../users/restriction.ts';
 /** Request headers, lowercase names; repeated headers joined. */
 export type RequestHeaders = Readonly<Record<string, string | undefined>>;
 
-/** The resolved caller of a request (wire-protocol §1.1), transport-free. */
+/** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
   accessType: AccessType;
   project: Project;
@@ -24,14 +24,16 @@ export interface RequestAuth {
   token: AccessTokenClaims | null;
   /** True when an admin access token replaced the key check. */
   viaAdminAccessToken: boolean;
+  /** The internal-project user (dashboard owner) behind the admin access token, else null. */
+  adminUserId?: string | null;
 }
 
-/** The id of the dashboard's own project (wire-protocol §2). */
+/** The id of the dashboard's own project (upstream apps/backend/prisma/seed.ts). */
 export const INTERNAL_PROJECT_ID = 'internal';
 
 /**
  * Reads a Stack header under either prefix, `x-stack-<name>` or `x-hexclave-<name>`
- * (sdk-compatibility §1). Empty values count as absent (owned-project apps send empty keys).
+ * (upstream packages/stack-shared/src/interface/client-interface.ts). Empty values count as absent (owned-project apps send empty keys).
  */
 export function stackHeader(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[`x-stack-${name}`] || headers[`x-hexclave-${name}`];
@@ -42,7 +44,7 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 
 /**
  * Resolves project, branch, access type, keys, tokens and user from request headers, in the
- * upstream `parseAuth` order (wire-protocol §1.1):
+ * upstream `parseAuth` order (upstream apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
  * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
@@ -85,8 +87,9 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
   if (branchId !== 'main') throw new KnownError('BRANCH_DOES_NOT_EXIST', { branch_id: branchId });
 
   let viaAdminAccessToken = false;
+  let adminUserId: string | null = null;
   if (adminAccessToken) {
-    await checkAdminAccessToken(runtime, project, adminAccessToken, now);
+    adminUserId = await checkAdminAccessToken(runtime, project, adminAccessToken, now);
     viaAdminAccessToken = true;
   } else {
     await checkProjectKeys(runtime, project, accessType, { publishableKey, secretServerKey, adminKey }, now);
@@ -107,7 +110,7 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
   }
 
-  return { accessType, project, branchId, user, token, viaAdminAccessToken };
+  return { accessType, project, branchId, user, token, viaAdminAccessToken, adminUserId };
 }
 
 async function checkProjectKeys(
@@ -139,7 +142,7 @@ async function checkProjectKeys(
   }
 }
 
-/** A project key check through the request cache (wire-protocol §1.1 step 6). */
+/** A project key check through the request cache (upstream apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
   const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => findProjectKeyExpiry(runtime.db, projectId, kind, hash));
@@ -148,9 +151,9 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 
 /**
  * An admin access token is an internal-project user's access token; it stands in for the keys
- * when that user belongs to the project's owner team (wire-protocol §1.1 step 7).
+ * when that user belongs to the project's owner team (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
-async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<void> {
+async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
   if (await runtime.revocations.isRevoked(claims.refresh_token_id)) throw new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
@@ -158,6 +161,7 @@ async function checkAdminAccessToken(runtime: Runtime, project: Project, token: 
   if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
     throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   }
+  return claims.sub;
 }
 
 /** Error codes request authentication may raise; every authenticated operation may answer them. */

@@ -8,7 +8,7 @@ import { ChannelParamsSchema } from './schemas.ts';
 
 /**
  * `DELETE /contact-channels/{user_id}/{contact_channel_id}` → `{success: true}`. Deleting the
- * primary channel clears the user's primary email (wire-protocol §3.4).
+ * primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
  */
 export const deleteContactChannel = defineOperation({
   id: 'contactChannels.delete',
@@ -26,7 +26,7 @@ export const deleteContactChannel = defineOperation({
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
       if (!channel) throw new StatusError(400, 'Contact channel not found');
       if (channel.isPrimary) {
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0 });
+        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0, primary_email_channel_id: null });
       } else {
         await deleteChannelRow(tx.db, project.id, channel.id);
       }

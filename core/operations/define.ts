@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
 import type { AccessType } from '../auth/access-type.ts';
 
-/** The three access levels (product-spec §6), defined beside request authentication. */
+/** The three access levels (upstream apps/backend/src/lib/permissions.tsx), defined beside request authentication. */
 export { ACCESS_TYPES, type AccessType } from '../auth/access-type.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -52,18 +52,27 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** A non-JSON reply: plain text, a redirect, or JSON with custom headers. */
+/** A non-JSON reply: plain text, a redirect, JSON with custom headers, or a stream. */
 export interface RawReply {
   readonly raw: true;
   status: number;
   contentType: string;
   body: string;
   headers?: Record<string, string>;
+  /** A streamed body instead of `body` (see {@link ReplyStream}). */
+  stream?: ReplyStream;
 }
+
+/**
+ * A body written as it is produced (server-sent events): the host calls it once with a signal
+ * that aborts when the client goes away, and writes each chunk as it comes.
+ */
+export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 
 export const reply = {
   text: (body: string, status = 200): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body }),
   json: (value: unknown, status = 200, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value), ...(headers ? { headers } : {}) }),
+  stream: (contentType: string, stream: ReplyStream, status = 200): RawReply => ({ raw: true, status, contentType, body: '', stream }),
   redirect: (location: string, status = 307): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body: '', headers: { location } }),
 };
 
