@@ -38,6 +38,8 @@ import * as payments from '../payments/index.ts';
  */
 export const operations: readonly AnyOperation[] = [
   metrics.getMetrics,
+  metrics.getUserCounts,
+  metrics.getUserActivity,
   meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
