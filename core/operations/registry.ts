@@ -31,6 +31,8 @@ import * as dataVault from '../data-vault/index.ts';
 import * as analytics from '../analytics/index.ts';
 // payments (issue 18)
 import * as payments from '../payments/index.ts';
+// dashboard assistant (issue 21)
+import * as aiChat from '../ai-chat/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -96,4 +98,7 @@ export const operations: readonly AnyOperation[] = [
   analytics.uploadEventBatch,
   // payments (issue 18)
   payments.getItem, payments.updateItemQuantity,
+  // dashboard assistant (issue 21)
+  aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
+  aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
 ];

@@ -13,6 +13,7 @@ import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
 import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
+import { aiChat } from './0018-ai-chat.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0011-compat': compat,
   '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
+  '0018-ai-chat': aiChat,
 };
