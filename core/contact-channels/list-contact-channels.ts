@@ -7,7 +7,7 @@ import { findUser } from '../users/index.ts';
 
 /**
  * `GET /contact-channels?user_id=me` → `{items, is_paginated: false}`: the user's channels, the
- * primary email first (wire-protocol §3.4). Clients may only list their own (403 "Client can only
+ * primary email first (upstream `contact-channels/crud.tsx`). Clients may only list their own (403 "Client can only
  * list contact channels for their own user."); an unknown user has none (upstream
  * `contact-channels/crud.tsx` filters channels by user without looking the user up).
  */
