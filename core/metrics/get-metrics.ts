@@ -5,7 +5,8 @@ import { findTeam } from '../teams/index.ts';
 import { toServerUser, type UserRow } from '../users/index.ts';
 import type { Project } from '../projects/index.ts';
 import type { OperationContext } from '../operations/define.ts';
-import { analyticsOverview, authOverview, dayString, emailOverview, loadActivity, paymentsOverview, windowDays, type DataPoint } from './overviews.ts';
+import { analyticsOverview, authOverview, dayString, emailOverview, loadActivity, windowDays, type DataPoint } from './overviews.ts';
+import { paymentsMetrics } from '../payments/index.ts';
 import { countUsers, loginMethodCounts, recentUsers, signUpsPerDay, signUpsPerHour, usersActiveSince, usersByCountry } from './queries.ts';
 
 const DAY_MS = 86_400_000;
@@ -51,7 +52,7 @@ const FilterSchema = v.optional(v.pipe(v.string(), v.maxLength(1024, 'must be at
  * server user objects; `login_methods`; and `auth_overview`, `payments_overview`,
  * `email_overview`, `analytics_overview`. Anonymous users are left out unless
  * `include_anonymous=true`. Zeros where Gatehouse records nothing: hourly activity, team
- * activity, payments, page analytics (docs/compatibility.md). The `filter_*` parameters are
+ * activity, page analytics (docs/compatibility.md). The `filter_*` parameters are
  * accepted as upstream's and narrow only page analytics, which Gatehouse does not collect.
  */
 export const getMetrics = defineOperation({
@@ -107,7 +108,7 @@ export const getMetrics = defineOperation({
       recently_active: await serverUsers(ctx, project, latest),
       login_methods: methods,
       auth_overview: auth,
-      payments_overview: paymentsOverview(days),
+      payments_overview: await paymentsMetrics(ctx.db, project.id, days.map(dayString)),
       email_overview: email,
       analytics_overview: analyticsOverview(days, activity),
     };

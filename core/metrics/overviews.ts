@@ -138,20 +138,6 @@ export async function emailOverview(db: Kysely<Database>, projectId: string, day
   };
 }
 
-/** `payments_overview`: upstream's shape; zeros until Gatehouse reports payments here. */
-export function paymentsOverview(days: number[]) {
-  return {
-    subscriptions_by_status: {},
-    active_subscription_count: 0,
-    total_one_time_purchases: 0,
-    daily_subscriptions: daySeries(days),
-    revenue_cents: 0,
-    mrr_cents: 0,
-    total_orders: 0,
-    checkout_conversion_rate: 0,
-  };
-}
-
 /**
  * `analytics_overview` as upstream answers for a project without its analytics app (Gatehouse
  * collects no page views, clicks or replays): empty page-view series and lists, zeros, and the

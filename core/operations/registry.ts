@@ -100,7 +100,7 @@ export const operations: readonly AnyOperation[] = [
   payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
   payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
   payments.listTransactions, payments.refundTransaction, payments.stripeWebhook,
-  payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments,
+  payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments, payments.cancelSubscription,
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,

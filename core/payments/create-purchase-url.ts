@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
+import { UrlOutput } from './outputs.ts';
 import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
 import { ownedProducts } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -36,6 +37,7 @@ export const createPurchaseUrl = defineOperation({
       return_url: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
     }),
   },
+  output: UrlOutput,
   errors: ['PRODUCT_DOES_NOT_EXIST', 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', 'NEW_PURCHASES_BLOCKED', 'REDIRECT_URL_NOT_WHITELISTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
   async run(ctx, { body }) {
     const model = await loadPaymentsModel(ctx);

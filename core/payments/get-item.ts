@@ -1,4 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
+import { ItemOutput } from './outputs.ts';
 import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
 import { itemQuantity, requireItem } from './items.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -20,6 +21,7 @@ export const getItem = defineOperation({
   summary: 'Get a customer\'s quantity of an item.',
   access: ['client', 'server', 'admin'],
   input: { params: ItemParamsSchema },
+  output: ItemOutput,
   errors: ['ITEM_NOT_FOUND', 'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
   async run(ctx, { params }) {
     await ensureCallerCanAccessCustomer(ctx.db, ctx.auth, params.customer_type, params.customer_id, 'Clients can only access their own user or team items.');

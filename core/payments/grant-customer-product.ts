@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { SuccessOutput } from '../operations/output.ts';
 import { KnownError } from '../errors/index.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -29,6 +30,7 @@ export const grantCustomerProduct = defineOperation({
       quantity: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))),
     }),
   },
+  output: SuccessOutput,
   errors: ['PRODUCT_DOES_NOT_EXIST', 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', 'PRODUCT_ALREADY_GRANTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND'],
   async run(ctx, { params, body }) {
     const model = await loadPaymentsModel(ctx);

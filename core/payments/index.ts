@@ -10,3 +10,5 @@ export { listTransactions } from './list-transactions.ts';
 export { refundTransaction } from './refund.ts';
 export { stripeWebhook } from './stripe-webhook.ts';
 export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } from './stripe-connection.ts';
+export { cancelSubscription } from './cancel-subscription.ts';
+export { paymentsMetrics } from './metrics.ts';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { OwnedProductsOutput } from './outputs.ts';
 import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
 import { ownedProducts } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -25,6 +26,7 @@ export const listCustomerProducts = defineOperation({
     params: v.strictObject({ customer_type: CustomerTypeSchema, customer_id: v.pipe(v.string(), v.nonEmpty(), v.maxLength(256)) }),
     query: v.strictObject({ cursor: v.optional(v.string()), limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a number'))) }),
   },
+  output: OwnedProductsOutput,
   errors: ['USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
   async run(ctx, { params }) {
     await ensureCallerCanAccessCustomer(ctx.db, ctx.auth, params.customer_type, params.customer_id, 'Clients can only list their own user or team products.');

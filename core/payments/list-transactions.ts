@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { TransactionsOutput } from './outputs.ts';
 import { listProjectItemChanges, listProjectPurchases } from './queries.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 import { manualChangeTransaction, purchaseTransaction, refundTransaction } from './transactions.ts';
@@ -31,6 +32,7 @@ export const listTransactions = defineOperation({
       customer_id: v.optional(v.pipe(v.string(), v.maxLength(256))),
     }),
   },
+  output: TransactionsOutput,
   errors: [],
   async run(ctx, { query }) {
     const offset = query.cursor === undefined ? 0 : Number(query.cursor);

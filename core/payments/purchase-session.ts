@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
+import { PurchaseSessionOutput } from './outputs.ts';
 import { checkPurchase } from './grant.ts';
 import { loadPaymentsModelFor } from './model.ts';
 import { chargeOf } from './products.ts';
@@ -38,6 +39,7 @@ export const purchaseSession = defineOperation({
       promo_code: v.optional(v.pipe(v.string(), v.maxLength(256))),
     }),
   },
+  output: PurchaseSessionOutput,
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED', 'STRIPE_ACCOUNT_INFO_NOT_FOUND', 'NEW_PURCHASES_BLOCKED', 'PRODUCT_ALREADY_GRANTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND'],
   async run(ctx, { body }) {
     const code = await openPurchaseCode(ctx.db, body.full_code, ctx.now);

@@ -56,6 +56,15 @@ describeWithServer('payments purchases and test mode', (get) => {
     assert.equal(await credits(server, user.client, user.id), 500);
     assert.deepEqual((await api(server, 'GET', `/payments/products/user/${user.id}`, p.server)).body.items.map((i: any) => i.id), ['max']);
 
+    // Cancelling a test-mode subscription ends it at once (the account-settings Cancel button).
+    const other = await projectUser(server, p);
+    const trial = codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', other.client, { customer_type: 'user', customer_id: other.id, product_id: 'pro' })).body.url);
+    assert.equal((await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: trial, price_id: 'monthly' })).status, 200);
+    assert.equal((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, user.client)).status, 403);
+    assert.deepEqual((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, other.client)).body, { success: true });
+    assert.equal(await credits(server, other.client, other.id), 0);
+    assert.deepEqual((await api(server, 'GET', `/payments/products/user/${other.id}`, other.client)).body.items, []);
+
     // A stackable one-off pack, bought three at once.
     const pack = codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', p.server, { customer_type: 'user', customer_id: user.id, product_id: 'pack' })).body.url);
     assert.equal((await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: pack, price_id: 'once', quantity: 3 })).status, 200);
@@ -68,8 +77,9 @@ describeWithServer('payments purchases and test mode', (get) => {
       ['purchase', true, 'product_grant+item_quantity_change'],
       ['purchase', true, 'product_grant+item_quantity_change'],
       ['purchase', true, 'product_grant+item_quantity_change'],
+      ['purchase', true, 'product_grant+item_quantity_change'],
     ]);
-    const subscription = tx.body.transactions.find((t: any) => t.entries[0].subscription_id !== undefined);
+    const subscription = tx.body.transactions.find((t: any) => t.entries[0].subscription_id !== undefined && t.customer_id === user.id);
     assertKnownError(await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'subscription', id: subscription.id }), 'TEST_MODE_PURCHASE_NON_REFUNDABLE', 400);
     assertKnownError(await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: subscription.id }), 'ONE_TIME_PURCHASE_NOT_FOUND', 404);
   });

@@ -89,10 +89,18 @@ export async function listProjectItemChanges(db: Kysely<Database>, projectId: st
     .where('kind', '=', 'manual').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** Revenue figures for metrics: purchases created since `since` (ms), not refunded, not test mode. */
-export async function listPaidPurchasesSince(db: Kysely<Database>, projectId: string, since: number) {
-  return db.selectFrom('payment_purchases').select(['created_at', 'currency', 'unit_amount_minor', 'quantity', 'kind', 'status', 'test_mode', 'customer_id', 'customer_type'])
-    .where('project_id', '=', projectId).where('created_at', '>=', since).execute();
+/** Every purchase of a project with the fields metrics read (all branches). */
+export async function listProjectPurchaseFacts(db: Kysely<Database>, projectId: string) {
+  return db.selectFrom('payment_purchases').select(['created_at', 'currency', 'unit_amount_minor', 'quantity', 'kind', 'status', 'test_mode', 'product', 'product_id', 'price_id'])
+    .where('project_id', '=', projectId).execute();
+}
+
+/** Purchase codes of a project: how many were made and how many were completed. */
+export async function countPurchaseCodes(db: Kysely<Database>, projectId: string): Promise<{ total: number; used: number }> {
+  const row = await db.selectFrom('payment_purchase_codes')
+    .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('used_at').as('used')])
+    .where('project_id', '=', projectId).executeTakeFirst();
+  return { total: Number(row?.total ?? 0), used: Number(row?.used ?? 0) };
 }
 
 // ── Purchase codes ─────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
+import { RefundOutput } from './outputs.ts';
 import { toMinorUnits } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import { findPurchase, updatePurchase } from './queries.ts';
@@ -35,6 +36,7 @@ export const refundTransaction = defineOperation({
       end_action: v.optional(v.picklist(['cancel', 'none', 'end_now', 'end_at_period_end'])),
     }),
   },
+  output: RefundOutput,
   errors: ['ONE_TIME_PURCHASE_NOT_FOUND', 'SUBSCRIPTION_INVOICE_NOT_FOUND', 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 'SUBSCRIPTION_ALREADY_REFUNDED', 'TEST_MODE_PURCHASE_NON_REFUNDABLE', 'STRIPE_ACCOUNT_INFO_NOT_FOUND'],
   async run(ctx, { body }) {
     const oneTime = body.type === 'one-time-purchase';

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { SuccessOutput } from '../operations/output.ts';
+import { StripeAccountOutput, UrlOutput } from './outputs.ts';
 import type { Runtime } from '../runtime.ts';
 import { deleteStripeAccount, upsertStripeAccount } from './queries.ts';
 import { connectedStripe, requireConnectedStripe, sealStripeSecret, secretKeyHint, stripeClient } from './stripe-account.ts';
@@ -39,6 +41,7 @@ export const getStripeAccountInfo = defineOperation({
   summary: 'Describe the connected Stripe account.',
   access: ['admin'],
   input: {},
+  output: StripeAccountOutput,
   errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND'],
   async run(ctx) {
     const connected = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
@@ -67,6 +70,7 @@ export const setStripeKeys = defineOperation({
       webhook_secret: v.optional(v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=_-]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)'))),
     }),
   },
+  output: StripeAccountOutput,
   errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND'],
   async run(ctx, { body }) {
     const { id: projectId } = ctx.auth.project;
@@ -100,6 +104,7 @@ export const deleteStripeKeys = defineOperation({
   access: ['admin'],
   input: {},
   ignoresBody: true,
+  output: SuccessOutput,
   errors: [],
   async run(ctx) {
     await deleteStripeAccount(ctx.db, ctx.auth.project.id, ctx.auth.branchId);
@@ -121,6 +126,7 @@ export const setupPayments = defineOperation({
   summary: 'Where to connect the project\'s Stripe account.',
   access: ['admin'],
   input: { body: v.optional(v.strictObject({})) },
+  output: UrlOutput,
   errors: [],
   async run(ctx) {
     return { url: `${ctx.runtime.baseUrl}/projects/${encodeURIComponent(ctx.auth.project.id)}/payments` };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type Stripe from 'stripe';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation, type OperationContext } from '../operations/define.ts';
+import { WebhookReceivedOutput } from './outputs.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModelFor, parseProduct, type CustomerType } from './model.ts';
 import { STRIPE_METADATA } from './purchase-session.ts';
@@ -146,6 +147,7 @@ export const stripeWebhook = defineOperation({
     query: v.strictObject({ project_id: v.pipe(v.string(), v.maxLength(64)), branch_id: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
     body: v.strictObject({ payload: v.string(), signature: v.optional(v.string()) }),
   },
+  output: WebhookReceivedOutput,
   errors: ['STRIPE_WEBHOOK_SIGNATURE_INVALID'],
   async run(ctx, { query, body }) {
     const projectId = query.project_id;

@@ -159,6 +159,36 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     assert.deepEqual((await api(server, 'GET', '/internal/payments/transactions?type=refund', p.admin)).body.transactions.map((t: any) => t.entries[0].type), ['product_revocation']);
   });
 
+  it('cancelling a Stripe subscription cancels it at the period end; metrics count the revenue', async () => {
+    const { server, p } = await connectedProject();
+    const user = await projectUser(server, p);
+    const code = codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, { customer_type: 'user', customer_id: user.id, product_id: 'pro' })).body.url);
+    const before = stripeApi.calls.length;
+    const session = await api(server, 'POST', '/payments/purchases/purchase-session', {}, { full_code: code, price_id: 'monthly' });
+    const created = stripeApi.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')! as { form: Record<string, string>; subscriptionId?: string };
+    const metadata = Object.fromEntries(Object.entries(created.form).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+    const event = { id: 'evt_sub_cancel_flow', type: 'checkout.session.completed', data: { object: { id: session.body.session_id, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', subscription: created.subscriptionId, customer: 'cus_3', metadata } } };
+    assert.equal((await sendEvent(server, p.projectId, event)).status, 200);
+
+    const metrics = (await api(server, 'GET', '/internal/metrics', p.admin)).body.payments_overview;
+    assert.equal(metrics.revenue_cents, 999);
+    assert.equal(metrics.mrr_cents, 999);
+    assert.equal(metrics.active_subscription_count, 1);
+    assert.deepEqual(metrics.subscriptions_by_status, { active: 1 });
+    assert.equal(metrics.total_orders, 1);
+    assert.equal(metrics.checkout_conversion_rate, 1);
+    assert.equal(metrics.daily_subscriptions.at(-1).activity, 1);
+
+    const cancel = await api(server, 'DELETE', `/payments/products/user/${user.id}/pro`, user.client);
+    assert.deepEqual(cancel.body, { success: true });
+    const update = stripeApi.calls.filter((c) => c.path === `/v1/subscriptions/${created.subscriptionId}` && c.method === 'POST').at(-1)!;
+    assert.equal(update.form.cancel_at_period_end, 'true');
+    const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
+    assert.equal(products.body.items[0].subscription.cancel_at_period_end, true);
+    assert.equal(await credits(server, user.client, user.id), 100, 'access lasts until the period ends');
+    assert.equal((await api(server, 'DELETE', `/payments/products/user/${user.id}/max`, user.client)).status, 404);
+  });
+
   it('refuses events without a valid signature: missing, wrong secret, tampered payload, unknown project', async () => {
     const { server, p } = await connectedProject();
     const event = { id: 'evt_x', type: 'customer.subscription.deleted', data: { object: { id: 'sub_x' } } };

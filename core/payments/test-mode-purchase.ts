@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation, type OperationContext } from '../operations/define.ts';
+import { SuccessOutput } from '../operations/output.ts';
+import { TestModePurchaseOutput } from './outputs.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModelFor } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
@@ -53,6 +55,7 @@ export const testModePurchaseSession = defineOperation({
   summary: 'Complete a purchase without Stripe (test mode, admin).',
   access: ['admin'],
   input: { body: BodySchema },
+  output: SuccessOutput,
   errors: ERRORS,
   async run(ctx, { body }) {
     await completeTestModePurchase(ctx, body, ctx.auth.project.id);
@@ -75,6 +78,7 @@ export const testModePurchase = defineOperation({
   summary: 'Complete a purchase in test mode from the hosted purchase page.',
   access: 'public',
   input: { body: BodySchema },
+  output: TestModePurchaseOutput,
   errors: ERRORS,
   async run(ctx, { body }) {
     const purchaseId = await completeTestModePurchase(ctx, body, null);

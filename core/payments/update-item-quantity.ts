@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { EmptyOutput } from './outputs.ts';
 import { ensureCustomerExists } from './customers.ts';
 import { changeItemQuantity, requireItem } from './items.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -32,6 +33,7 @@ export const updateItemQuantity = defineOperation({
       idempotency_key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
     }),
   },
+  output: EmptyOutput,
   errors: ['ITEM_NOT_FOUND', 'ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'ITEM_QUANTITY_INSUFFICIENT_AMOUNT'],
   async run(ctx, { params, query, body }) {
     const model = await loadPaymentsModel(ctx);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { ValidateCodeOutput } from './outputs.ts';
 import { findProject } from '../projects/index.ts';
 import { KnownError } from '../errors/index.ts';
 import { ownedProducts } from './grant.ts';
@@ -32,6 +33,7 @@ export const validatePurchaseCode = defineOperation({
       return_url: v.optional(v.pipe(v.string(), v.url('must be a URL'))),
     }),
   },
+  output: ValidateCodeOutput,
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED', 'REDIRECT_URL_NOT_WHITELISTED'],
   async run(ctx, { body }) {
     const code = await openPurchaseCode(ctx.db, body.full_code, ctx.now);

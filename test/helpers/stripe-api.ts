@@ -6,7 +6,7 @@ export interface StripeCall { method: string; path: string; form: Record<string,
 /**
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
  * Stripe's documented shapes (https://docs.stripe.com/api): `GET /v1/account`,
- * `POST /v1/checkout/sessions`, `GET` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`.
+ * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`.
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
@@ -54,6 +54,12 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     if (sub && req.method === 'GET') {
       const s = subscriptions.get(sub[1]!);
       return s ? send(200, s) : send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
+    }
+    if (sub && req.method === 'POST') {
+      const s = subscriptions.get(sub[1]!);
+      if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
+      if (form.cancel_at_period_end !== undefined) s.cancel_at_period_end = form.cancel_at_period_end === 'true';
+      return send(200, s);
     }
     if (sub && req.method === 'DELETE') {
       const s = subscriptions.get(sub[1]!);

@@ -5,6 +5,7 @@ import type { User } from '../../sdk/user.ts';
 import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
+import { PaymentsSettings } from './payments.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -280,6 +281,7 @@ function SettingsBody() {
       <LinkedAccountsSettings user={user} Section={Section} />
       <Section title={t('settings.sessions')}><Sessions user={user} /></Section>
       <Section title={t('settings.teams')}><Teams user={user} /></Section>
+      <Section title={t('settings.payments')}><PaymentsSettings user={user} /></Section>
       {project.config.allow_user_api_keys ? <Section title={t('settings.apiKeys')}><ApiKeys user={user} /></Section> : null}
       <Section title={t('settings.notifications')}><Notifications /></Section>
       {project.config.client_user_deletion_enabled ? <Section title={t('settings.delete')}><DeleteAccount user={user} /></Section> : null}

@@ -19,6 +19,7 @@ import { EmailsPage } from './pages/emails.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { ConfigPage } from './pages/config.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
+import { PaymentsPage } from './pages/payments.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 import { AssistantPage } from './pages/assistant.tsx';
 import { ServerSettingsPage, type AssistantSettings } from './pages/server-settings.tsx';
@@ -71,6 +72,7 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/emails', label: 'Emails' },
   { path: '/webhooks', label: 'Webhooks' },
   { path: '/data-vault', label: 'Data vault' },
+  { path: '/payments', label: 'Payments' },
   { path: '/config', label: 'Configuration' },
   { path: '/settings', label: 'Project settings' },
   { path: '/assistant', label: 'Assistant' },
@@ -200,6 +202,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
   else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
   else if (sub === '/data-vault') body = <DataVaultPage project={project} />;
+  else if (sub === '/payments') body = <PaymentsPage project={project} />;
   else if (sub === '/config') body = <ConfigPage project={project} onChanged={props.onChanged} />;
   else if (sub === '/assistant') body = props.assistant ? <AssistantPage project={project} /> : <div className="d-empty">The assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL, or fills in Server settings.</div>;
   else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;

@@ -12,6 +12,7 @@ import { defaultEnvironment } from '../../sdk/env.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
 import { BrandingContext, CapabilitiesContext } from '../common.tsx';
 import { Handler } from '../components/handler.tsx';
+import { PurchasePage } from '../components/purchase.tsx';
 import { LOCALE_STORAGE_KEY, hostedLocale, hostedUrls, type HostedConfig } from './config.ts';
 import { LocaleProvider } from '../i18n/index.tsx';
 
@@ -38,6 +39,8 @@ document.documentElement.lang = locale;
 
 function Page() {
   const { path } = useLocation();
+  // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
+  if (path.replace(/\/+$/, '') === `${handlerPath}/purchase`) return <PurchasePage />;
   return <Handler path={path} basePath={handlerPath} />;
 }
 
