@@ -29,6 +29,8 @@ import * as configModel from '../config/index.ts';
 import * as dataVault from '../data-vault/index.ts';
 // analytics (issue 20 item 13)
 import * as analytics from '../analytics/index.ts';
+// sign-up rules (issue 12)
+import * as signUpRules from '../sign-up-rules/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -90,4 +92,5 @@ export const operations: readonly AnyOperation[] = [
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
+  signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
 ];
