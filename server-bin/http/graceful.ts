@@ -70,7 +70,11 @@ export function trackConnections(server: Server): ConnectionDrain {
         NetServer.prototype.close.call(server, () => resolve());
         for (const socket of states.keys()) closeIfIdle(socket);
         const grace = setTimeout(() => {
-          for (const [socket, state] of states) if (state.requests === 0) socket.destroy();
+          // After the poll phase (setImmediate), so a request that arrived while the event loop
+          // was stalled is read and counted before its connection is judged silent.
+          setImmediate(() => {
+            for (const [socket, state] of states) if (state.requests === 0) socket.destroy();
+          });
         }, graceMs);
         grace.unref();
         server.once('close', () => clearTimeout(grace));
