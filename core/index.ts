@@ -20,6 +20,7 @@ export type { CoreHooks } from './hooks.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
+export { configurePasswordHashing, passwordHashingStats } from './auth-password/index.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 
 export interface CoreOptions {

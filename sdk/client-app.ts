@@ -19,7 +19,7 @@ export interface ClientAppOptions {
   publishableClientKey?: string;
   /** Server origin (plus optional path prefix); requests go to `${baseUrl}/api/v1…`. Default: the page's origin. */
   baseUrl?: string;
-  /** A Gatehouse mounted in this process (`createGatehouse` from `gatehouse/server`): calls go to its handler without a socket. Node only. */
+  /** A Gatehouse mounted in this process (`createGatehouse` from `gatehouse-server/server`): calls go to its handler without a socket. Node only. */
   gatehouse?: MountedGatehouse;
   /** Custom transport; wins over `gatehouse` and `baseUrl`. */
   transport?: Transport;

@@ -24,6 +24,10 @@ export interface ServerConfig {
    * `development` allows local receivers.
    */
   environment: 'development' | 'production';
+  /** GATEHOUSE_HASH_CONCURRENCY: password hashes at once per process; undefined = the CPU budget. */
+  hashConcurrency: number | undefined;
+  /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
+  hashQueue: number;
   help: boolean;
   version: boolean;
 }
@@ -104,6 +108,12 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   }).filter(([, v]) => v !== undefined));
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || '0';
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
+  const count = (name: string, min: number): number | undefined => {
+    const text = env[name];
+    if (!text) return undefined;
+    if (!/^\d+$/.test(text) || Number(text) < min) throw new ConfigError(`Invalid ${name} "${text}": use a whole number of at least ${min}.`);
+    return Number(text);
+  };
   return {
     port,
     host,
@@ -121,6 +131,8 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     },
     trustedProxyHops: Number(hopsText),
     environment,
+    hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
+    hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? 64,
     help: values.help === true,
     version: values.version === true,
   };

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createGatehouse, type Gatehouse } from './index.ts';
 import type { ServerConfig } from './config.ts';
+import { configurePasswordHashing } from '../core/index.ts';
 import { createJsonLogger } from './http/logger.ts';
 import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { trackConnections } from './http/graceful.ts';
@@ -27,6 +28,8 @@ export class StartupError extends Error {}
  * bad database URL) become StartupError with a one-line message.
  */
 export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles } = {}): Promise<RunningServer> {
+  // Process-wide CPU admission (core/lib/admission.ts): hashing limits from the settings.
+  configurePasswordHashing({ ...(config.hashConcurrency ? { concurrency: config.hashConcurrency } : {}), maxQueued: config.hashQueue });
   let gatehouse: Gatehouse;
   try {
     gatehouse = await createGatehouse({

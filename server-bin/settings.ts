@@ -36,6 +36,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_TRUSTED_PROXY_HOPS'], default: '0', help: 'reverse proxies in front that append to X-Forwarded-For (throttling uses the address the outermost one added)' },
   { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks to local and private addresses and shows error causes' },
   { env: ['GATEHOUSE_DASHBOARD_SIGNUP'], default: 'closed after the first owner', help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)' },
+  { env: ['GATEHOUSE_HASH_CONCURRENCY'], default: 'cores − 1 shared among workers, at least 1 per process', help: 'password hashes (argon2id) running at once per process', readme: 'leaves the request path a core; docs/scaling.md "Admission control"' },
+  { env: ['GATEHOUSE_HASH_QUEUE'], default: '64', help: 'password hashes waiting per process; beyond, 429 with Retry-After' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {

@@ -1,5 +1,6 @@
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
+import { AdmissionQueue, cpuBudget, type AdmissionOptions, type AdmissionReservation, type AdmissionStats } from '../lib/admission.ts';
 
 /**
  * argon2id at the OWASP parameters: m = 19 MiB, t = 2, p = 1 (OWASP Password Storage Cheat
@@ -7,9 +8,43 @@ import bcrypt from 'bcryptjs';
  */
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-/** Hashes a password with argon2id; returns the PHC string. */
+/**
+ * Every hash and verification of this process goes through one admission queue (core/lib/
+ * admission.ts): by default as many at once as the CPU budget allows (cores − 1, at least 1,
+ * shared among `--workers` processes) and 64 waiting; beyond that a retryable 429 with
+ * `Retry-After`. Without it a burst of sign-ups puts argon2 on every thread-pool thread and
+ * every core, and reads on the same process stall (issue 19).
+ */
+const hashing = new AdmissionQueue({ concurrency: cpuBudget(), maxQueued: 64, label: 'password hashing' });
+
+/** Sets the password-hashing limits of this process (GATEHOUSE_HASH_CONCURRENCY, GATEHOUSE_HASH_QUEUE). */
+export function configurePasswordHashing(options: Partial<Pick<AdmissionOptions, 'concurrency' | 'maxQueued'>>): void {
+  hashing.configure(options);
+}
+
+/** Running, waiting, refused and completed hash jobs of this process, with the limits. */
+export function passwordHashingStats(): AdmissionStats & { concurrency: number; maxQueued: number } {
+  return { ...hashing.stats(), concurrency: hashing.options.concurrency, maxQueued: hashing.options.maxQueued };
+}
+
+/**
+ * Holds a place in the hashing queue before a caller records anything (sign-in reserves before
+ * it counts an attempt, so a busy server never counts toward an account's lock). Pass it to
+ * verifyPassword / verifyAgainstDummy, and `release()` it in a `finally`.
+ *
+ * @throws RateLimitError (429 with `Retry-After`) when the queue is full.
+ */
+export function reserveHashing(): AdmissionReservation {
+  return hashing.reserve();
+}
+
+/**
+ * Hashes a password with argon2id; returns the PHC string.
+ *
+ * @throws RateLimitError (429 with `Retry-After`) when the hashing queue is full.
+ */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_OPTIONS);
+  return hashing.run(() => argon2.hash(password, ARGON2_OPTIONS));
 }
 
 /** True for bcrypt hashes (`$2a$`, `$2b$`, `$2y$`), the only form accepted as `password_hash`. */
@@ -27,17 +62,23 @@ export function bcryptRounds(hash: string): number {
  *
  * @returns `ok`, and `needsRehash` when the hash is not argon2id at the current parameters
  *   (imported bcrypt hashes are upgraded on the next successful sign-in).
+ * @param reservation a place taken with reserveHashing, used instead of queueing anew
+ * @throws RateLimitError (429 with `Retry-After`) when the hashing queue is full.
  */
-export async function verifyPassword(hash: string, password: string): Promise<{ ok: boolean; needsRehash: boolean }> {
+export async function verifyPassword(hash: string, password: string, reservation?: AdmissionReservation): Promise<{ ok: boolean; needsRehash: boolean }> {
   if (isBcryptHash(hash)) {
-    return { ok: await bcrypt.compare(password, hash), needsRehash: true };
+    return { ok: await hashing.run(() => bcrypt.compare(password, hash), reservation), needsRehash: true };
   }
-  try {
-    const ok = await argon2.verify(hash, password);
-    return { ok, needsRehash: ok && argon2.needsRehash(hash, ARGON2_OPTIONS) };
-  } catch {
-    return { ok: false, needsRehash: false };
-  }
+  // A full queue refuses (RateLimitError) before the verification starts; only a malformed
+  // stored hash makes argon2 itself throw, and that is a failed verification.
+  return hashing.run(async () => {
+    try {
+      const ok = await argon2.verify(hash, password);
+      return { ok, needsRehash: ok && argon2.needsRehash(hash, ARGON2_OPTIONS) };
+    } catch {
+      return { ok: false, needsRehash: false };
+    }
+  }, reservation);
 }
 
 // A real hash of a random password, verified against when the user does not exist, so an unknown
@@ -45,8 +86,9 @@ export async function verifyPassword(hash: string, password: string): Promise<{ 
 let dummyHash: Promise<string> | undefined;
 
 /** Spends the time of one password verification without a user. Always resolves to false. */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword(`dummy-${Math.random()}`);
-  await verifyPassword(await dummyHash, password);
+export async function verifyAgainstDummy(password: string, reservation?: AdmissionReservation): Promise<false> {
+  // A refused first hash (full queue) must not stay cached: the next caller tries again.
+  dummyHash ??= hashPassword(`dummy-${Math.random()}`).catch((error: unknown) => { dummyHash = undefined; throw error; });
+  await verifyPassword(await dummyHash, password, reservation);
   return false;
 }

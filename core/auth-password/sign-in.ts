@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { findUserByAuthEmail, updateUser } from '../users/index.ts';
+import { findUserByAuthEmail, updateUser, type UserRow } from '../users/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
+import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 
 /**
@@ -19,6 +19,7 @@ import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
  *
  * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with
  * growing delays after failures (429 with `Retry-After`), suspended after 100 consecutive failures.
+ * A full password-hashing queue also answers 429 with `Retry-After` (core/lib/admission.ts).
  */
 export const signInWithPassword = defineOperation({
   id: 'authPassword.signIn',
@@ -35,15 +36,25 @@ export const signInWithPassword = defineOperation({
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const email = normalizeEmail(body.email);
     await enforceRateLimit(ctx, 'sign_in_per_address');
-    const attempt = await claimSignInAttempt(ctx, 'password', email);
-    const user = await findUserByAuthEmail(ctx.db, project.id, email);
-    if (!user || user.password_hash === null) {
-      await verifyAgainstDummy(body.password);
-      throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    // A full hashing queue answers 429 before the attempt is counted (core/lib/admission.ts).
+    const slot = reserveHashing();
+    let user: UserRow;
+    let needsRehash: boolean;
+    try {
+      const attempt = await claimSignInAttempt(ctx, 'password', email);
+      const found = await findUserByAuthEmail(ctx.db, project.id, email);
+      if (!found || found.password_hash === null) {
+        await verifyAgainstDummy(body.password, slot);
+        throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+      }
+      const verified = await verifyPassword(found.password_hash, body.password, slot);
+      if (!verified.ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+      await attempt.succeeded();
+      user = found;
+      needsRehash = verified.needsRehash;
+    } finally {
+      slot.release();
     }
-    const { ok, needsRehash } = await verifyPassword(user.password_hash, body.password);
-    if (!ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
-    await attempt.succeeded();
     if (needsRehash) {
       const upgraded = await hashPassword(body.password);
       await updateUser(ctx.db, project.id, user.id, { password_hash: upgraded });

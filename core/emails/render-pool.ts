@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
 import type { RenderInput, RenderedEmail } from './sandbox.ts';
 import { RENDER_TIME_LIMIT_MS } from './render-limits.ts';
+import { cpuBudget } from '../lib/admission.ts';
 
 /**
  * Where render workers come from: by default `render-worker.ts` beside this file (run through
@@ -12,7 +13,11 @@ export type RenderWorkerSource = { url: URL } | { code: string };
 
 /** Pool settings; see configureRenderPool. */
 export interface RenderPoolOptions {
-  /** Worker threads, each rendering one email at a time; default 2. */
+  /**
+   * Worker threads, each rendering one email at a time; default the CPU budget (cores − 1, at
+   * least 1, shared among `--workers` processes: core/lib/admission.ts cpuBudget), so renders
+   * leave the request path a core.
+   */
   size: number;
   /**
    * Hard deadline of one render in ms, from the moment a worker takes it; on overrun the worker
@@ -197,7 +202,7 @@ export function configureRenderPool(options: Partial<RenderPoolOptions>): void {
 /** The process-wide render pool, created on first use. */
 export function renderPool(): RenderPool {
   pool ??= new RenderPool({
-    size: configured.size ?? 2,
+    size: configured.size ?? cpuBudget(),
     hardDeadlineMs: configured.hardDeadlineMs ?? RENDER_TIME_LIMIT_MS + 1000,
     source: configured.source ?? defaultWorkerSource(),
   });

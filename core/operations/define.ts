@@ -93,6 +93,13 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
   readonly clientInput?: InputSchemas;
   /** Known errors it may raise besides those of request authentication and validation. */
   readonly errors: readonly KnownErrorCode[];
+  /**
+   * The success answer's body as it goes on the wire: a valibot schema (core/operations/output.ts
+   * has the list envelopes, `SuccessOutput` for operations that return nothing, and the markers
+   * for text and redirects). The OpenAPI document and the SDK's typed routes are generated from
+   * it; in strict test mode every answer is checked against it.
+   */
+  readonly output?: v.GenericSchema;
   /** HTTP status of success (default 200). */
   readonly status?: number;
   /**

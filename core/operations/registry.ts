@@ -31,6 +31,8 @@ import * as dataVault from '../data-vault/index.ts';
 import * as analytics from '../analytics/index.ts';
 // sign-up rules (issue 12)
 import * as signUpRules from '../sign-up-rules/index.ts';
+// payments (issue 18)
+import * as payments from '../payments/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -93,4 +95,6 @@ export const operations: readonly AnyOperation[] = [
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
   signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
+  // payments (issue 18)
+  payments.getItem, payments.updateItemQuantity,
 ];

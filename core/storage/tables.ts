@@ -49,6 +49,13 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   // images (0011)
   stored_images: StoredImagesTable;
+  // payments (0016)
+  payment_item_changes: PaymentItemChangesTable;
+  payment_item_counters: PaymentItemCountersTable;
+  payment_purchases: PaymentPurchasesTable;
+  payment_purchase_codes: PaymentPurchaseCodesTable;
+  payment_stripe_accounts: PaymentStripeAccountsTable;
+  payment_stripe_events: PaymentStripeEventsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -527,4 +534,105 @@ export interface SignUpFactsTable {
   address_hash: string | null;
   /** SHA-256 hex of `<project>:<email base>` (see core/sign-up-rules/risk.ts); null without email. */
   email_base_hash: string | null;
+}
+
+/** One change of an item's quantity for a customer (core/payments): manual, or granted by a purchase. */
+export interface PaymentItemChangesTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  /** `user`, `team` or `custom`. */
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  delta: number;
+  description: string | null;
+  /** Epoch ms after which the change no longer counts; null: never. */
+  expires_at: number | null;
+  /** `manual` (update-quantity), `grant` (a purchase's included items) or `renewal`. */
+  kind: string;
+  purchase_id: string | null;
+  created_at: number;
+}
+
+/** Serializes writers of one customer's item balance: each change bumps `version` first. */
+export interface PaymentItemCountersTable {
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  version: number;
+  updated_at: number;
+}
+
+/** A purchase of a product: one-off or a subscription (core/payments). */
+export interface PaymentPurchasesTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  /** Null for an inline product. */
+  product_id: string | null;
+  price_id: string | null;
+  /** JSON snapshot of the product as configured when bought. */
+  product: string;
+  quantity: number;
+  /** `one_time` or `subscription`. */
+  kind: string;
+  /** `active`, `trialing`, `canceled`, `refunded`, `past_due` or `incomplete`. */
+  status: string;
+  test_mode: Bool;
+  /** `PURCHASE_PAGE`, `TEST_MODE` or `API_GRANT`. */
+  creation_source: string;
+  currency: string | null;
+  /** Price per unit in the currency's minor unit, read from config (never from the client). */
+  unit_amount_minor: number | null;
+  stripe_customer_id: string | null;
+  stripe_checkout_session_id: string | null;
+  stripe_subscription_id: string | null;
+  stripe_payment_intent_id: string | null;
+  current_period_start: number | null;
+  current_period_end: number | null;
+  cancel_at_period_end: Bool;
+  refunded_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A purchase code behind the hosted purchase page; the code is stored hashed. */
+export interface PaymentPurchaseCodesTable {
+  code_hash: string;
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  product_id: string | null;
+  product: string;
+  return_url: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The project's own Stripe account (per branch): keys sealed with a server-derived key. */
+export interface PaymentStripeAccountsTable {
+  project_id: string;
+  branch_id: string;
+  secret_key_sealed: string;
+  /** The key's mode and last four characters (`sk_test_…4242`), for the dashboard. */
+  secret_key_hint: string;
+  webhook_secret_sealed: string | null;
+  account_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A Stripe event already applied (webhook idempotency per event id). */
+export interface PaymentStripeEventsTable {
+  project_id: string;
+  event_id: string;
+  type: string;
+  received_at: number;
 }

@@ -12,6 +12,7 @@ import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
 import { signUpRules } from './0019-sign-up-rules.ts';
+import { payments } from './0016-payments.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0014-config': config,
   '0011-compat': compat,
   '0019-sign-up-rules': signUpRules,
+  '0016-payments': payments,
 };
