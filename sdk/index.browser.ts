@@ -10,4 +10,5 @@ export { GatehouseKnownError, GatehouseStatusError, GatehouseNetworkError, Gateh
 export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor, type TokenStore, type Tokens, type TokenStoreInit } from './tokens.ts';
 export { httpTransport, type Transport } from './transport.ts';
 export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, HANDLER_ROUTES, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, type CrossDomainHandoff } from './cross-domain.ts';
 export type * from './wire.ts';

@@ -14,6 +14,7 @@ export { httpTransport, type Transport, type TransportRequest, type TransportRes
 export { inProcessTransport, type MountedGatehouse } from './in-process.ts';
 export { defaultEnvironment, manualEnvironment, type SdkEnvironment } from './env.ts';
 export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, HANDLER_ROUTES, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, type CrossDomainHandoff } from './cross-domain.ts';
 export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
 export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
 export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';
