@@ -123,6 +123,11 @@ export interface UsersTable {
   primary_email: string | null;
   primary_email_verified: Bool;
   primary_email_auth_enabled: Bool;
+  /**
+   * Id of the primary email's contact channel; null means the id derived from the user id
+   * (core/contact-channels/channels.ts). Set whenever the primary email changes.
+   */
+  primary_email_channel_id: string | null;
   profile_image_url: string | null;
   signed_up_at: number;
   last_active_at: number | null;

@@ -9,5 +9,5 @@ export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, de
 export { toClientUser, toServerUser, toUserForAccess, ClientUserOutput, ServerUserOutput, UserOutput } from './wire.ts';
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 export { restrictedReasonOf } from './restriction.ts';
-export { onPrimaryEmailChanged } from './primary-email.ts';
+export { onPrimaryEmailChange, applyPrimaryEmailChange } from './primary-email.ts';
 export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';

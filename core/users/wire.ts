@@ -21,7 +21,8 @@ export function toClientUser(user: UserRow, config: ProjectConfig, selectedTeam:
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: Number(user.signed_up_at),
     has_password: user.password_hash !== null,
-    auth_with_email: user.primary_email_auth_enabled === 1,
+    // Upstream (users/crud.tsx `userPrismaToCrud`): the user holds a password or OTP auth method.
+    auth_with_email: user.password_hash !== null || user.otp_auth_enabled === 1,
     oauth_providers: oauthProviders,
     selected_team_id: user.selected_team_id,
     selected_team: selectedTeam ? toClientTeam(selectedTeam) : null,

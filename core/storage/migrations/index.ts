@@ -12,6 +12,7 @@ import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
 import { signUpRules } from './0019-sign-up-rules.ts';
+import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '0014-config': config,
   '0011-compat': compat,
   '0019-sign-up-rules': signUpRules,
+  '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
 };
