@@ -191,6 +191,13 @@ export const errorCatalogue = {
   // ── Webhooks (Gatehouse extension: Stack Auth delegates endpoints to Svix) ─────────────
   WEBHOOK_ENDPOINT_NOT_FOUND: entry(404, (d) => `Webhook endpoint ${String(d.endpoint_id)} not found.`, ['endpoint_id']),
   WEBHOOK_MESSAGE_NOT_FOUND: entry(404, (d) => `Webhook message ${String(d.message_id)} was never sent to this endpoint.`, ['message_id']),
+
+  // ── Dashboard assistant (Gatehouse extension: upstream's ai-chat route has no codes) ────
+  AI_CHAT_NOT_CONFIGURED: entry(400, 'The dashboard assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL (and GATEHOUSE_AI_API_KEY when the endpoint needs one), or fills in the assistant section of the server settings.'),
+  AI_CHAT_THREAD_NOT_FOUND: entry(404, (d) => `Assistant thread ${String(d.thread_id)} not found.`, ['thread_id']),
+  AI_CHAT_TOKEN_BUDGET_EXCEEDED: entry(400, (d) => `This project has used its assistant budget of ${String(d.daily_token_budget)} tokens for today (UTC). It renews at midnight UTC.`, ['daily_token_budget']),
+  AI_CHAT_MODEL_ERROR: entry(400, (d) => String(d.message ?? 'The model endpoint did not answer.'), ['message']),
+  AI_SETTINGS_OPERATOR_ONLY: entry(403, 'Only the server operator (the first dashboard owner) may change server settings.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every known error code. */

@@ -52,18 +52,27 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** A non-JSON reply: plain text, a redirect, or JSON with custom headers. */
+/** A non-JSON reply: plain text, a redirect, JSON with custom headers, or a stream. */
 export interface RawReply {
   readonly raw: true;
   status: number;
   contentType: string;
   body: string;
   headers?: Record<string, string>;
+  /** A streamed body instead of `body` (see {@link ReplyStream}). */
+  stream?: ReplyStream;
 }
+
+/**
+ * A body written as it is produced (server-sent events): the host calls it once with a signal
+ * that aborts when the client goes away, and writes each chunk as it comes.
+ */
+export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 
 export const reply = {
   text: (body: string, status = 200): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body }),
   json: (value: unknown, status = 200, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value), ...(headers ? { headers } : {}) }),
+  stream: (contentType: string, stream: ReplyStream, status = 200): RawReply => ({ raw: true, status, contentType, body: '', stream }),
   redirect: (location: string, status = 307): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body: '', headers: { location } }),
 };
 

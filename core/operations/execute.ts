@@ -4,7 +4,7 @@ import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
-import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
+import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type ReplyStream } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
 import { findInputProblems } from './input-shape.ts';
 import { outputProblem, type WireAnswer } from './output.ts';
@@ -39,6 +39,8 @@ export interface OperationResponse {
   knownError?: string;
   /** The unexpected error behind a 500, for logging. */
   cause?: unknown;
+  /** A body streamed after the status and headers (server-sent events); `body` is then empty. */
+  stream?: ReplyStream;
 }
 
 const EMPTY = v.strictObject({});
@@ -135,6 +137,8 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
     }
     if (isRawReply(result)) {
+      // A streamed reply (server-sent events) has no body to check until it has been written.
+      if (result.stream) return { status: result.status, contentType: result.contentType, body: '', headers: result.headers ?? {}, stream: result.stream };
       if (runtime.strictErrors && result.status < 400) checkDeclaredOutput(op, rawAnswer(result));
       return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
     }

@@ -33,6 +33,8 @@ import * as analytics from '../analytics/index.ts';
 import * as signUpRules from '../sign-up-rules/index.ts';
 // payments (issue 18)
 import * as payments from '../payments/index.ts';
+// dashboard assistant (issue 21)
+import * as aiChat from '../ai-chat/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -97,4 +99,7 @@ export const operations: readonly AnyOperation[] = [
   signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
   // payments (issue 18)
   payments.getItem, payments.updateItemQuantity,
+  // dashboard assistant (issue 21)
+  aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
+  aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
 ];

@@ -7,6 +7,10 @@
  */
 export interface Database {
   server_settings: ServerSettingsTable;
+  ai_chat_threads: AiChatThreadsTable;
+  ai_chat_messages: AiChatMessagesTable;
+  ai_token_usage: AiTokenUsageTable;
+  sign_in_failures: SignInFailuresTable;
   projects: ProjectsTable;
   config_overrides: ConfigOverridesTable;
   data_vault_entries: DataVaultEntriesTable;
@@ -640,4 +644,44 @@ export interface PaymentStripeEventsTable {
   event_id: string;
   type: string;
   received_at: number;
+}
+
+/** Assistant threads (migration 0018): one per project and client-chosen id, owned by one owner. */
+export interface AiChatThreadsTable {
+  project_id: string;
+  id: string;
+  /** The owner's internal-project user id, or `key:<project id>` for admin-key callers. */
+  owner: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Assistant thread messages (migration 0018), ordered by `seq`; `content` is JSON text. */
+export interface AiChatMessagesTable {
+  project_id: string;
+  thread_id: string;
+  seq: number;
+  content: string;
+  created_at: number;
+}
+
+/** Model tokens spent per project and UTC day (`YYYY-MM-DD`), for the assistant's budget. */
+export interface AiTokenUsageTable {
+  project_id: string;
+  day: string;
+  tokens: number;
+}
+
+/** Failed sign-ins (migration 0018): never the address tried or the client's network address. */
+export interface SignInFailuresTable {
+  id: string;
+  project_id: string;
+  /** The user whose sign-in failed, or null when the address matched no user with that factor. */
+  user_id: string | null;
+  /** `password` or `mfa`. */
+  factor: string;
+  /** `wrong_password`, `unknown_email`, `no_password`, `wrong_code`. */
+  reason: string;
+  created_at: number;
 }

@@ -14,6 +14,7 @@ import { config } from './0014-config.ts';
 import { signUpRules } from './0019-sign-up-rules.ts';
 import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
+import { aiChat } from './0018-ai-chat.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0019-sign-up-rules': signUpRules,
   '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
+  '0018-ai-chat': aiChat,
 };
