@@ -10,7 +10,7 @@ import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.
 
 /**
  * `POST /contact-channels` `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
- * also `is_verified?`) → 201 channel (wire-protocol §3.4). A primary channel becomes the user's
+ * also `is_verified?`) → 201 channel (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
  * `primary_email`; the previous primary email stays as a non-primary channel with
  * its id.
  *

@@ -8,7 +8,7 @@ import { ChannelParamsSchema } from './schemas.ts';
 
 /**
  * `DELETE /contact-channels/{user_id}/{contact_channel_id}` → `{success: true}`. Deleting the
- * primary channel clears the user's primary email (wire-protocol §3.4).
+ * primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
  */
 export const deleteContactChannel = defineOperation({
   id: 'contactChannels.delete',

@@ -6,7 +6,7 @@ import { getUserOrThrow, listUserChannels, toWireChannel } from './channels.ts';
 
 /**
  * `GET /contact-channels?user_id=me` → `{items, is_paginated: false}`: the user's channels, the
- * primary email first (wire-protocol §3.4). Clients may only list their own.
+ * primary email first (upstream apps/backend/src/app/api/latest/contact-channels/). Clients may only list their own.
  */
 export const listContactChannels = defineOperation({
   id: 'contactChannels.list',

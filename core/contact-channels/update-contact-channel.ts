@@ -9,7 +9,7 @@ import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSche
 
 /**
  * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
- * is_primary?}` (server also `is_verified?`) → the channel (wire-protocol §3.4). A new value is
+ * is_primary?}` (server also `is_verified?`) → the channel (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
  * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
  * id through promotion and demotion, as upstream.

@@ -26,7 +26,7 @@ async function serverUsers(ctx: OperationContext, project: Project, rows: UserRo
  * upstream's `auth_overview`, `email_overview`, `payments_overview` and `analytics_overview`
  * (stack-shared `interface/admin-metrics.ts`; zeros where Gatehouse has no data: payments,
  * analytics, live users). Anonymous users are left out unless `include_anonymous=true`
- * (product-spec §7 admin); `auth_overview.anonymous_users` counts them always.
+ * (upstream packages/stack-shared/src/interface/client-interface.ts admin); `auth_overview.anonymous_users` counts them always.
  */
 export const getMetrics = defineOperation({
   id: 'metrics.get',

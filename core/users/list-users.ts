@@ -16,7 +16,7 @@ const LimitSchema = v.pipe(
 
 /**
  * `GET /users` (server/admin): the project's users in server view, ordered by sign-up time
- * (ascending unless `desc=true`), paginated (wire-protocol §3.7):
+ * (ascending unless `desc=true`), paginated (upstream apps/backend/src/app/api/latest/users/):
  * `{items, is_paginated: true, pagination: {next_cursor}}`. `cursor` is the id of the first user
  * of the wanted page; `next_cursor` is null without `limit` or on the last page. Anonymous users
  * are left out unless `include_anonymous=true` (which also includes restricted users), restricted

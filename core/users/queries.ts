@@ -40,7 +40,7 @@ export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: 
   return row ?? null;
 }
 
-/** Filters and order of one page of `GET /users` (wire-protocol §3.7). */
+/** Filters and order of one page of `GET /users` (upstream apps/backend/src/app/api/latest/users/). */
 export interface UserListOptions {
   /** Page size; undefined lists every match. */
   limit?: number;

@@ -3,7 +3,7 @@
 // and a project through the API, seeds USERS users straight into the database, then times the
 // requests the users table sends (ui/dashboard/pages/users.tsx `usersQuery`): the first page
 // `GET /users?limit=25&order_by=signed_up_at&desc=true` with admin access through the owner's
-// access token (`x-stack-admin-access-token`, wire-protocol §2), the next page (cursor), a search,
+// access token (`x-stack-admin-access-token`, upstream apps/backend/prisma/seed.ts), the next page (cursor), a search,
 // and ascending order. Target: first page under 300 ms.
 // Prints a Markdown section; with --write, replaces the "Dashboard" section of docs/benchmarks.md.
 // Env: BENCH_USERS (default 100000), BENCH_RUNS (timed requests per query, default 30).
