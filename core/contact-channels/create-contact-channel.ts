@@ -30,7 +30,7 @@ export const createContactChannel = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, body.user_id);
+    const userId = resolveUserId(ctx.auth, body.user_id, 'Client can only create contact channels for their own user.');
     const value = normalizeEmail(body.value);
     const isVerified = 'is_verified' in body && body.is_verified === true;
     return ctx.transaction(async (tx) => {

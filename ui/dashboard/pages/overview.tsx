@@ -83,7 +83,7 @@ export function Overview(props: { project: AdminProject }) {
                 <TableScroll label="Recent sign-ups"><table className="d-table" aria-label="Recent sign-ups">
                   <thead><tr><th>User</th><th>Email</th><th>Signed up</th></tr></thead>
                   <tbody>
-                    {m.recently_registered.map((u) => (
+                    {m.recently_registered.slice(0, 5).map((u) => (
                       <tr key={u.id}><td><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name ?? u.id.slice(0, 8)}</Link></td><td>{u.primary_email ?? '—'}</td><td>{formatTime(u.signed_up_at_millis)}</td></tr>
                     ))}
                   </tbody>
