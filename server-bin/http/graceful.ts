@@ -73,7 +73,9 @@ export function trackConnections(server: Server): ConnectionDrain {
           // After the poll phase (setImmediate), so a request that arrived while the event loop
           // was stalled is read and counted before its connection is judged silent.
           setImmediate(() => {
-            for (const [socket, state] of states) if (state.requests === 0) socket.destroy();
+            let silent = 0;
+            for (const [socket, state] of states) if (state.requests === 0) { silent++; socket.destroy(); }
+            if (silent > 0) process.stderr.write(`Closed ${silent} connection(s) that sent no request within ${graceMs} ms of shutdown.\n`);
           });
         }, graceMs);
         grace.unref();
