@@ -100,7 +100,10 @@ export const operations: readonly AnyOperation[] = [
   analytics.uploadEventBatch,
   signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
   // payments (issue 18)
-  payments.getItem, payments.updateItemQuantity,
+  payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
+  payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
+  payments.listTransactions, payments.refundTransaction, payments.stripeWebhook,
+  payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments,
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
