@@ -57,6 +57,16 @@ async function main(): Promise<void> {
   if (isSea()) configureRenderPool({ source: { code: embeddedText('workers/email-render.cjs') } });
   const running = await startServer(config, { staticFiles: staticFiles() });
   const { gatehouse } = running;
+  // The handlers are in place before the "Listening" line: a supervisor (or a test) may signal
+  // the moment it reads that line, and an unhandled SIGTERM would end the process at once.
+  const shutdown = (signal: string) => {
+    process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
+    const force = setTimeout(() => { process.stderr.write('Shutdown timed out; exiting.\n'); process.exit(1); }, 10_000);
+    force.unref();
+    running.stop().then(() => { process.stderr.write('Stopped.\n'); process.exit(0); }, (error: unknown) => { process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`); process.exit(1); });
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
   const lines = [
     '',
     `Gatehouse ${version()} is running (started in ${Math.round(performance.now() - started)} ms).`,
@@ -73,14 +83,6 @@ async function main(): Promise<void> {
   }
   process.stderr.write(`${lines.join('\n')}\n\n`);
 
-  const shutdown = (signal: string) => {
-    process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
-    const force = setTimeout(() => { process.stderr.write('Shutdown timed out; exiting.\n'); process.exit(1); }, 10_000);
-    force.unref();
-    running.stop().then(() => { process.stderr.write('Stopped.\n'); process.exit(0); }, (error: unknown) => { process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`); process.exit(1); });
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
