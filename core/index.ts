@@ -21,6 +21,7 @@ export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
 export { configurePasswordHashing, passwordHashingStats } from './auth-password/index.ts';
+export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 
 export interface CoreOptions {
