@@ -119,7 +119,8 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
 export async function runClusterWorker(config: ServerConfig, staticFiles: StaticFiles | undefined): Promise<void> {
   let running: RunningServer;
   try {
-    running = await startServer(config, { staticFiles, healthInfo: () => ({ worker: cluster.worker?.id ?? null, workers: config.workers }) });
+    const id = cluster.worker?.id ?? 0;
+    running = await startServer(config, { staticFiles, workerId: id, healthInfo: () => ({ worker: id, pid: process.pid, workers: config.workers }) });
   } catch (error) {
     process.send?.({ type: 'startup-error', message: (error as Error).message } satisfies WorkerMessage);
     process.exit(1);

@@ -27,7 +27,7 @@ export class StartupError extends Error {}
  * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
  * bad database URL) become StartupError with a one-line message.
  */
-export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown> } = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number } = {}): Promise<RunningServer> {
   // Process-wide CPU admission (core/lib/admission.ts): hashing and rendering share the cores
   // left to this process once the request path has one, divided among `--workers` processes.
   const budget = cpuBudget(config.workers ?? 1);
@@ -60,8 +60,11 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
   // Static files of the single executable are answered before the Koa app: same security headers.
   const security = securityHeaders(config.baseUrl);
   const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler;
+  const worker = options.workerId === undefined ? null : String(options.workerId);
   const server = createServer((req, res) => {
     for (const [name, value] of security) res.setHeader(name, value);
+    // Under `--workers`, which process answered (for operators and the scale tests).
+    if (worker) res.setHeader('x-gatehouse-worker', worker);
     handler(req, res);
   });
   server.keepAliveTimeout = 5000;
