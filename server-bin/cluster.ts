@@ -117,7 +117,20 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
  * drains when the primary says so (or on SIGINT/SIGTERM sent to the whole process group).
  */
 export async function runClusterWorker(config: ServerConfig, staticFiles: StaticFiles | undefined): Promise<void> {
-  let running: RunningServer;
+  let running: RunningServer | null = null;
+  let stopping = false;
+  // Listen for the primary from the start: a shutdown asked while this worker still starts
+  // (a replacement, say) ends it as soon as it is up, instead of being lost.
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    if (!running) return;
+    running.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('message', (message: PrimaryMessage) => { if (message.type === 'shutdown') shutdown(); });
+  // Ctrl-C reaches every process of the group: the primary coordinates, workers just drain.
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
   try {
     const id = cluster.worker?.id ?? 0;
     running = await startServer(config, { staticFiles, workerId: id, healthInfo: () => ({ worker: id, pid: process.pid, workers: config.workers }) });
@@ -125,12 +138,6 @@ export async function runClusterWorker(config: ServerConfig, staticFiles: Static
     process.send?.({ type: 'startup-error', message: (error as Error).message } satisfies WorkerMessage);
     process.exit(1);
   }
-  const shutdown = () => {
-    running.stop().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('message', (message: PrimaryMessage) => { if (message.type === 'shutdown') shutdown(); });
-  // Ctrl-C reaches every process of the group: the primary coordinates, workers just drain.
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  if (stopping) { stopping = false; shutdown(); return; }
   process.send?.({ type: 'listening', url: running.url } satisfies WorkerMessage);
 }

@@ -11,6 +11,7 @@ import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
+import { scale } from './0017-scale.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0013-oauth': oauth,
   '0014-config': config,
   '0011-compat': compat,
+  '0017-scale': scale,
 };
