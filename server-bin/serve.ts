@@ -28,11 +28,13 @@ export class StartupError extends Error {}
  * bad database URL) become StartupError with a one-line message.
  */
 export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number } = {}): Promise<RunningServer> {
-  // Process-wide CPU admission (core/lib/admission.ts): hashing and rendering share the cores
-  // left to this process once the request path has one, divided among `--workers` processes.
+  // Process-wide CPU admission (core/lib/admission.ts): hashing takes the cores left to this
+  // process once the request path has one, divided among `--workers` processes.
   const budget = cpuBudget(config.workers ?? 1);
   configurePasswordHashing({ concurrency: config.hashConcurrency ?? budget, maxQueued: config.hashQueue ?? 64 });
-  configureRenderPool({ size: budget });
+  // Not below 2: a built-in email is rendered inside its caller's transaction (core/emails/
+  // send-built-in.ts), so a render queued behind another keeps a transaction open meanwhile.
+  configureRenderPool({ size: Math.max(2, budget) });
   let gatehouse: Gatehouse;
   try {
     gatehouse = await createGatehouse({

@@ -112,7 +112,10 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           const member = await call(lb, 'POST', `/team-memberships/${team.body.id}/${other.id}`, SERVER_HEADERS, {});
           if (!expect(member, 201, `add ${other.email} to ${team.body.id}`)) return;
           teams.push({ id: team.body.id, members: [user.id, other.id].sort() });
-          // One email through the outbox (the shared SMTP server): a password-reset code.
+        });
+        // One email each through the outbox (the shared SMTP server): a password-reset code. Two at a
+        // time: each renders its email in the sandbox inside its transaction.
+        await pool(users, 2, async (user) => {
           const mail = await call(lb, 'POST', '/auth/password/send-reset-code', CLIENT_HEADERS, { email: user.email, callback_url: 'http://localhost:3000/handler/password-reset' });
           expect(mail, 200, `send reset code to ${user.email}`);
         });
