@@ -134,8 +134,10 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           }
         }
         // Outbox: one webhook message per event, one email per send, delivered once each.
-        // Per user: user.created, team.created, and two team_membership.created (creator and member).
-        const expectedEvents = USERS * 4;
+        // Per user (the internal project creates a personal team on sign-up): user.created, two
+        // team.created (personal and test team), three team_membership.created (personal team,
+        // test team's creator, its added member).
+        const expectedEvents = USERS * 6;
         await until(() => webhooks.received.length >= expectedEvents, 60_000, `${expectedEvents} webhook messages`);
         const scaleMails = () => smtp.messages.filter((m) => m.to.some((to) => to.startsWith('scale-')));
         await until(() => scaleMails().length >= USERS, 60_000, `${USERS} emails`);
@@ -143,8 +145,9 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         const ids = webhooks.received.map((r) => String(r.headers['webhook-id']));
         assert.equal(new Set(ids).size, ids.length, 'each webhook message delivered once');
         const byType = (type: string) => webhooks.received.filter((r) => r.payload.type === type).length;
-        assert.equal(byType('team.created'), USERS);
-        assert.equal(byType('team_membership.created'), USERS * 2);
+        assert.equal(webhooks.received.length, expectedEvents);
+        assert.equal(byType('team.created'), USERS * 2);
+        assert.equal(byType('team_membership.created'), USERS * 3);
         assert.equal(webhooks.received.filter((r) => r.payload.type === 'user.created' && String(r.payload.data.primary_email).startsWith('scale-')).length, USERS);
         const mails = scaleMails();
         assert.equal(mails.length, USERS);
