@@ -5,6 +5,7 @@ import type { PasswordSignUpInfo } from './auth-password/index.ts';
 import { grantNewUserDefaults, seedProjectDefinitions } from './permissions/index.ts';
 import { sendSignUpVerificationEmail } from './contact-channels/index.ts';
 import { checkEmailThemeSetting } from './emails/index.ts';
+import { recordFirstOwner } from './ai-chat/index.ts';
 
 /**
  * Work one domain runs when another domain's event happens, wired here in one place instead of
@@ -32,14 +33,14 @@ export const NO_HOOKS: CoreHooks = { projectCreated: [], projectConfigCheck: [],
 /**
  * The listeners of a Gatehouse core: every new project gets the default team permission
  * definitions, every new user the project's default permissions (wire-protocol §2;
- * product-spec §6), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
+ * product-spec §6), the first dashboard owner is recorded as the server's operator (core/ai-chat), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
  * email (wire-protocol §3.1). `extra` listeners (an embedding app's, a test's) run after these.
  */
 export function coreHooks(extra: Partial<CoreHooks> = {}): CoreHooks {
   return {
     projectCreated: [seedProjectDefinitions, ...(extra.projectCreated ?? [])],
     projectConfigCheck: [checkEmailThemeSetting, ...(extra.projectConfigCheck ?? [])],
-    userCreated: [grantNewUserDefaults, ...(extra.userCreated ?? [])],
+    userCreated: [grantNewUserDefaults, recordFirstOwner, ...(extra.userCreated ?? [])],
     passwordSignUp: [sendSignUpVerificationEmail, ...(extra.passwordSignUp ?? [])],
   };
 }

@@ -7,6 +7,7 @@ import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
+import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
 
 /**
  * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
    * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
    */
   revocationPollMs?: number;
+  /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
+  ai?: AiOptions;
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -99,6 +102,8 @@ export interface Runtime {
   dashboardSignUpOpen(): boolean;
   /** Listeners of cross-domain events (core/hooks.ts). */
   readonly hooks: CoreHooks;
+  /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
+  readonly ai: ResolvedAiOptions;
 }
 
 /** Builds the runtime services from options. */
@@ -134,5 +139,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,
+    ai: resolveAiOptions(options.ai),
   };
 }

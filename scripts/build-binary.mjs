@@ -225,7 +225,12 @@ for (const [key, entry] of Object.entries(WORKERS)) {
 
 // 2. Assets: native addons, static files, workers, and the manifest describing them.
 const assets = { ...wasmAssets, ...workerAssets };
-const manifest = { version: pkg.version, addons: {}, executables: {}, static: [], fallbacks: {} };
+const manifest = { version: pkg.version, addons: {}, executables: {}, static: [], fallbacks: {}, docs: [] };
+// Gatehouse's documentation, the dashboard assistant's context (server-bin/ai-docs.ts).
+for (const name of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()) {
+  assets[`docs/${name}`] = join(root, 'docs', name);
+  manifest.docs.push(name);
+}
 for (const [file, path] of Object.entries(helperExecutables())) {
   assets[`native/${file}`] = path;
   manifest.executables[file] = createHash('sha256').update(readFileSync(path)).digest('hex');

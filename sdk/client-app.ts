@@ -3,6 +3,7 @@ import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
 import type { AppCore } from './objects.ts';
+import { crossDomainHandoffFrom } from './cross-domain.ts';
 import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
@@ -19,7 +20,7 @@ export interface ClientAppOptions {
   publishableClientKey?: string;
   /** Server origin (plus optional path prefix); requests go to `${baseUrl}/api/v1…`. Default: the page's origin. */
   baseUrl?: string;
-  /** A Gatehouse mounted in this process (`createGatehouse` from `gatehouse/server`): calls go to its handler without a socket. Node only. */
+  /** A Gatehouse mounted in this process (`createGatehouse` from `gatehouse-server/server`): calls go to its handler without a socket. Node only. */
   gatehouse?: MountedGatehouse;
   /** Custom transport; wins over `gatehouse` and `baseUrl`. */
   transport?: Transport;
@@ -520,8 +521,23 @@ export class ClientApp {
     return returnToFrom(search, this.trustedOrigins) ?? (isNewUser ? this.urls.afterSignUp : this.urls.afterSignIn);
   }
 
-  /** Redirects to `afterAuthUrl`. */
-  redirectAfterAuth(isNewUser: boolean): Promise<void> {
+  /**
+   * Redirects to `afterAuthUrl`; or, when the page was opened for Stack's cross-domain hand-off
+   * (sdk/cross-domain.ts: an app on another origin asked for the session), gets a one-time code
+   * from `POST /auth/oauth/cross-domain/authorize` and goes to the app's callback URL the server
+   * answers (it checks that URL against the project's trusted domains).
+   */
+  async redirectAfterAuth(isNewUser: boolean): Promise<void> {
+    const href = (globalThis as { location?: { href?: string } }).location?.href;
+    const handoff = href && this.session ? crossDomainHandoffFrom(href) : null;
+    if (handoff) {
+      const res = await this.api.call<{ redirect_url: string }>('POST', '/auth/oauth/cross-domain/authorize', {
+        body: { redirect_uri: handoff.redirectUri, state: handoff.state, code_challenge: handoff.codeChallenge, code_challenge_method: 'S256', after_callback_redirect_url: handoff.afterCallbackRedirectUrl },
+        session: this.session,
+      });
+      await performRedirect(this.redirectMethod, res.redirect_url, this.env, [new URL(res.redirect_url).origin]);
+      return;
+    }
     return this.redirectToUrl(this.afterAuthUrl(isNewUser));
   }
 

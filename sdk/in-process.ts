@@ -1,11 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Transport, TransportResponse } from './transport.ts';
 
 const nodeImport = <T>(specifier: string): Promise<T> => import(specifier) as Promise<T>;
 
-/** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse/server`) this transport uses. */
+/** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse-server/server`) this transport uses. */
 export interface MountedGatehouse {
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Its `(req: IncomingMessage, res: ServerResponse) => void` Node handler. Typed without Node's
+   * types so that an app's type check of the SDK's declarations needs no `@types/node` (the
+   * browser entry's `ClientAppOptions` mentions this interface).
+   */
+  handler: (req: never, res: never) => void;
   /** The prefix it is mounted under (`createGatehouse({ mountPath })`), e.g. `/auth`; '' for none. */
   readonly mountPath?: string;
 }
@@ -45,7 +50,7 @@ export function inProcessTransport(gatehouse: MountedGatehouse, mountPath = gate
         });
         return res;
       }) as typeof res.end;
-      try { gatehouse.handler(req, res); } catch (error) { reject(error); }
+      try { gatehouse.handler(req as never, res as never); } catch (error) { reject(error); }
     });
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Gatehouse SDK (`gatehouse/sdk`): client, server and admin apps over HTTP or in-process, token
+ * Gatehouse SDK (`gatehouse-sdk`): client, server and admin apps over HTTP or in-process, token
  * stores, typed errors, caching and redirect rules (product-spec §1, §2, §4, §7, §9).
  */
 export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption } from './client-app.ts';
@@ -13,7 +13,8 @@ export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor
 export { httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 export { inProcessTransport, type MountedGatehouse } from './in-process.ts';
 export { defaultEnvironment, manualEnvironment, type SdkEnvironment } from './env.ts';
-export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, HANDLER_ROUTES, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, type CrossDomainHandoff } from './cross-domain.ts';
 export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
 export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
 export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';

@@ -1,5 +1,5 @@
 /**
- * React bindings (`gatehouse/react`): `GatehouseProvider`, `useApp`, `useUser`, `useTeams`, …
+ * React bindings (`gatehouse-react`): `GatehouseProvider`, `useApp`, `useUser`, `useTeams`, …
  * Reads are suspense-friendly (they suspend while the first fetch runs, so wrap them in
  * `<Suspense>`) and come from the app's cache, so many components reading one thing make one
  * request and re-render together (no refetch storms).

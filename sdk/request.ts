@@ -1,7 +1,7 @@
 import type { SdkEnvironment } from './env.ts';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, isKnownErrorOf } from './errors.ts';
 import type { Session } from './session.ts';
-import type { Transport, TransportResponse } from './transport.ts';
+import { transportUrl, type Transport, type TransportResponse } from './transport.ts';
 
 /** Network retries (product-spec §9): 5, exponential from 1000 ms, jitter 0.5–1.5. */
 export const MAX_RETRIES = 5;
@@ -97,14 +97,14 @@ export class ApiClient {
       try {
         res = await transport({ method, path: fullPath, headers, body });
       } catch (error) {
-        lastError = new GatehouseNetworkError(fullPath, error);
+        lastError = new GatehouseNetworkError(transportUrl(transport, fullPath), error);
         if (!IDEMPOTENT_METHODS.includes(method) || attempt === MAX_RETRIES) throw lastError;
         await env.sleep(backoffDelayMs(attempt, env.random));
         continue;
       }
       const status = Number(res.headers.get('x-stack-actual-status') ?? res.headers.get('x-hexclave-actual-status') ?? res.status);
       if (status === 429) {
-        lastError = new GatehouseStatusError(429, res.text, fullPath);
+        lastError = new GatehouseStatusError(429, res.text, transportUrl(transport, fullPath));
         if (attempt === MAX_RETRIES) throw lastError;
         const retryAfter = Number(res.headers.get('retry-after'));
         await env.sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0);
@@ -114,7 +114,7 @@ export class ApiClient {
       if (code) {
         let parsed: { code?: string; details?: Record<string, unknown>; error?: string } = {};
         try { parsed = JSON.parse(res.text); } catch { /* keep the header's code */ }
-        if (parsed.code !== undefined && parsed.code !== code) throw new GatehouseStatusError(status, `Known-error header ${code} does not match body code ${parsed.code}`, fullPath);
+        if (parsed.code !== undefined && parsed.code !== code) throw new GatehouseStatusError(status, `Known-error header ${code} does not match body code ${parsed.code}`, transportUrl(transport, fullPath));
         const error = new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, status);
         if (status === 508 && code === 'INFINITE_LOOP_DETECTED' && attempt < MAX_RETRIES) {
           lastError = error;
@@ -128,7 +128,7 @@ export class ApiClient {
         }
         throw error;
       }
-      if (status >= 400) throw new GatehouseStatusError(status, res.text, fullPath);
+      if (status >= 400) throw new GatehouseStatusError(status, res.text, transportUrl(transport, fullPath));
       const type = res.headers.get('content-type') ?? '';
       if (type.includes('json')) return JSON.parse(res.text) as T;
       return res.text as T;
@@ -142,7 +142,7 @@ export class ApiClient {
     try {
       res = await this.options.transport({ method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
     } catch (error) {
-      throw new GatehouseNetworkError(path, error);
+      throw new GatehouseNetworkError(transportUrl(this.options.transport, path), error);
     }
     const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
     if (code) {
@@ -150,7 +150,7 @@ export class ApiClient {
       try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
       throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
     }
-    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, path);
+    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, path));
     return JSON.parse(res.text) as T;
   }
 
@@ -169,7 +169,7 @@ export class ApiClient {
     try {
       res = await this.options.transport({ method: 'POST', path: '/auth/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
     } catch (error) {
-      throw new GatehouseNetworkError('/auth/oauth/token', error);
+      throw new GatehouseNetworkError(transportUrl(this.options.transport, '/auth/oauth/token'), error);
     }
     const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
     if (code && REFRESH_TOKEN_ERROR_CODES.includes(code)) return null;
@@ -178,7 +178,7 @@ export class ApiClient {
       try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
       throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
     }
-    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, '/auth/oauth/token');
+    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, '/auth/oauth/token'));
     const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
     return typeof token === 'string' ? token : null;
   }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS } from './cache.ts';
 import { ClientApp } from './client-app.ts';
 import { manualEnvironment } from './env.ts';
-import { GatehouseConfigError, GatehouseKnownError, GatehouseNetworkError, UserNotSignedInError } from './errors.ts';
+import { GatehouseConfigError, GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError, UserNotSignedInError } from './errors.ts';
 import { assertTrustedRedirect, resolveUrls, returnToFrom, withReturnTo } from './redirect.ts';
 import { ServerApp } from './server-app.ts';
 import { fakeJwt, fakeTransport, type FakeAnswer } from './test-support.ts';
@@ -380,5 +380,19 @@ describe('SDK: apps and token stores', () => {
     assert.equal(changes, 1);
     assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
     stop();
+  });
+});
+
+describe('SDK: errors name the full URL', () => {
+  it('a network failure and a status error name the request URL, not just the path', async () => {
+    const env = manualEnvironment({
+      fetch: async (input) => {
+        if (String(input).includes('/projects/current')) throw new TypeError('Failed to fetch');
+        return new Response('Internal Server Error', { status: 500 });
+      },
+    });
+    const app = new ClientApp({ projectId: PROJECT, baseUrl: 'https://auth.example.com/base/', tokenStore: null, environment: env });
+    await assert.rejects(app.getProject(), (e: Error) => e instanceof GatehouseNetworkError && e.message.includes('https://auth.example.com/base/api/v1/projects/current') && e.message.includes('Failed to fetch'));
+    await assert.rejects(app.signInWithCredential({ email: 'a@b.co', password: 'x', noRedirect: true }), (e: Error) => e instanceof GatehouseStatusError && e.url === 'https://auth.example.com/base/api/v1/auth/password/sign-in' && e.message.startsWith('Request to https://auth.example.com/base/api/v1/auth/password/sign-in failed with 500'));
   });
 });

@@ -13,8 +13,17 @@ export interface TransportResponse {
   text: string;
 }
 
-/** Sends one request. A rejected promise means a network failure (retried for idempotent calls). */
-export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+/**
+ * Sends one request. A rejected promise means a network failure (retried for idempotent calls).
+ * `urlFor`, when set, names the full URL a path goes to, for error messages (issue 20 item 14:
+ * "SDK errors show the full URL, not a path").
+ */
+export type Transport = ((request: TransportRequest) => Promise<TransportResponse>) & { urlFor?: (path: string) => string };
+
+/** The full URL `transport` sends `path` to (the path itself for a transport that does not say). */
+export function transportUrl(transport: Transport, path: string): string {
+  return transport.urlFor?.(path) ?? path;
+}
 
 /**
  * HTTP transport over `fetch` to `${baseUrl}/api/v1${path}` (a trailing `/` of `baseUrl` is
@@ -22,7 +31,7 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
  */
 export function httpTransport(baseUrl: string, fetchImpl: typeof fetch): Transport {
   const base = baseUrl.replace(/\/+$/, '');
-  return async (request) => {
+  const send: Transport = async (request) => {
     const res = await fetchImpl(`${base}/api/v1${request.path}`, {
       method: request.method,
       headers: request.headers,
@@ -32,5 +41,12 @@ export function httpTransport(baseUrl: string, fetchImpl: typeof fetch): Transpo
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+  send.urlFor = (path) => {
+    const url = `${base}/api/v1${path}`;
+    // A relative base (the page's own origin) is named with that origin.
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    return /^[a-z][a-z0-9+.-]*:/i.test(url) || !origin || origin === 'null' ? url : new URL(url, origin).toString();
+  };
+  return send;
 }
 

@@ -27,6 +27,11 @@ export interface ServerConfig {
   environment: 'development' | 'production';
   /** `--workers` / GATEHOUSE_WORKERS resolved: server processes sharing the port (server-bin/cluster.ts). */
   workers: number;
+  /**
+   * The dashboard assistant's model endpoint (GATEHOUSE_AI_BASE_URL, GATEHOUSE_AI_MODEL,
+   * GATEHOUSE_AI_API_KEY); unset values are null and the dashboard's server settings may fill them.
+   */
+  ai: { baseUrl: string | null; model: string | null; apiKey: string | null };
   /** GATEHOUSE_HASH_CONCURRENCY: password hashes at once per process; undefined = the CPU budget. */
   hashConcurrency: number | undefined;
   /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
@@ -109,6 +114,8 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
     busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
   }).filter(([, v]) => v !== undefined));
+  const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
+  if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || '0';
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
@@ -138,6 +145,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     },
     trustedProxyHops: Number(hopsText),
     environment,
+    ai: { baseUrl: aiBaseUrl, model: env.GATEHOUSE_AI_MODEL?.trim() || null, apiKey: env.GATEHOUSE_AI_API_KEY || null },
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? 64,
     help: values.help === true,

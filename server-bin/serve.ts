@@ -6,6 +6,7 @@ import { createJsonLogger } from './http/logger.ts';
 import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { trackConnections } from './http/graceful.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { loadGatehouseDocs } from './ai-docs.ts';
 
 /** A started server. */
 export interface RunningServer {
@@ -47,6 +48,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       seedKeys: config.seedKeys,
       trustedProxyHops: config.trustedProxyHops,
       smtpUrl: config.smtpUrl ?? null,
+      ai: { ...config.ai, docs: loadGatehouseDocs },
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
       environment: options.environment ?? config.environment ?? 'production',

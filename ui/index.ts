@@ -1,5 +1,5 @@
 /**
- * Gatehouse React components (`gatehouse/react`): the hosted pages' building blocks, usable in any
+ * Gatehouse React components (`gatehouse-react`): the hosted pages' building blocks, usable in any
  * React app under a `GatehouseProvider` (product-spec §2).
  */
 export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OAuthButtonGroup, PasskeyButton } from './components/sign-in.tsx';

@@ -1,3 +1,3 @@
-/** `gatehouse/react`: the React bindings of the SDK plus the components. */
+/** `gatehouse-react`: the React bindings of the SDK plus the components. */
 export * from '../sdk/react.tsx';
 export * from './index.ts';

@@ -5,7 +5,7 @@ import { requireKeysEnabled } from './access.ts';
 import { findApiKeyByHash } from './queries.ts';
 import { KeyCheckSchema } from './schemas.ts';
 import type { ApiKeyType } from './secret.ts';
-import { toApiKeyJson } from './wire.ts';
+import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
 function checkFor(type: ApiKeyType) {
   return defineOperation({
@@ -16,6 +16,7 @@ function checkFor(type: ApiKeyType) {
     access: ['server', 'admin'],
     input: { body: KeyCheckSchema },
     errors: ['API_KEY_NOT_FOUND', 'WRONG_API_KEY_TYPE', 'API_KEY_REVOKED', 'API_KEY_EXPIRED'],
+    output: ApiKeyOutput,
     async run(ctx, { body }) {
       requireKeysEnabled(ctx.auth, type);
       // Every secret, well-formed or not, costs one SHA-256 and one unique-index lookup, so the

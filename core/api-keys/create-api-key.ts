@@ -10,7 +10,7 @@ import { requireCanManage, requireKeysEnabled } from './access.ts';
 import { insertApiKey, type ApiKeyRow } from './queries.ts';
 import { TeamKeyCreateSchema, UserKeyCreateSchema } from './schemas.ts';
 import { createApiKeySecret, type ApiKeyType } from './secret.ts';
-import { toApiKeyJson } from './wire.ts';
+import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
 function createFor<T extends ApiKeyType>(type: T) {
   const schema = type === 'user' ? UserKeyCreateSchema : TeamKeyCreateSchema;
@@ -22,6 +22,7 @@ function createFor<T extends ApiKeyType>(type: T) {
     access: ['client', 'server', 'admin'],
     input: { body: schema },
     errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'API_KEY_NOT_FOUND'],
+    output: ApiKeyOutput,
     async run(ctx, { body }) {
       const { project } = ctx.auth;
       requireKeysEnabled(ctx.auth, type);

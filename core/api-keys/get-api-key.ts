@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { TeamKeyQuerySchema, UserKeyQuerySchema, KeyParamsSchema } from './schemas.ts';
 import { loadManagedKey } from './load.ts';
 import type { ApiKeyType } from './secret.ts';
-import { toApiKeyJson } from './wire.ts';
+import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
 function getFor(type: ApiKeyType) {
   return defineOperation({
@@ -13,6 +13,7 @@ function getFor(type: ApiKeyType) {
     access: ['client', 'server', 'admin'],
     input: { params: KeyParamsSchema, query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema },
     errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
+    output: ApiKeyOutput,
     async run(ctx, { params, query }) {
       return toApiKeyJson(await loadManagedKey(ctx, type, params.api_key_id, query));
     },

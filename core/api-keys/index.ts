@@ -1,4 +1,5 @@
 export { createUserApiKey, createTeamApiKey } from './create-api-key.ts';
+export { ApiKeyOutput } from './wire.ts';
 export { listUserApiKeys, listTeamApiKeys } from './list-api-keys.ts';
 export { getUserApiKey, getTeamApiKey } from './get-api-key.ts';
 export { updateUserApiKey, updateTeamApiKey } from './update-api-key.ts';

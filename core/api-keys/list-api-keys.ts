@@ -6,7 +6,8 @@ import { requireCanManage, requireKeysEnabled } from './access.ts';
 import { listApiKeys as listRows } from './queries.ts';
 import { TeamKeyQuerySchema, UserKeyQuerySchema } from './schemas.ts';
 import type { ApiKeyType } from './secret.ts';
-import { toApiKeyJson } from './wire.ts';
+import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 function listFor(type: ApiKeyType) {
   return defineOperation({
@@ -17,6 +18,7 @@ function listFor(type: ApiKeyType) {
     access: ['client', 'server', 'admin'],
     input: { query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema },
     errors: ['SCHEMA_ERROR', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND'],
+    output: listOutput(ApiKeyOutput),
     async run(ctx, { query }) {
       requireKeysEnabled(ctx.auth, type);
       const q = query as Partial<v.InferOutput<typeof UserKeyQuerySchema> & v.InferOutput<typeof TeamKeyQuerySchema>>;

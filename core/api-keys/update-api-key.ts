@@ -4,7 +4,7 @@ import { KeyParamsSchema, KeyUpdateSchema, TeamKeyQuerySchema, UserKeyQuerySchem
 import { loadManagedKey } from './load.ts';
 import { findApiKey, updateApiKey } from './queries.ts';
 import type { ApiKeyType } from './secret.ts';
-import { toApiKeyJson } from './wire.ts';
+import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
 function updateFor(type: ApiKeyType) {
   return defineOperation({
@@ -15,6 +15,7 @@ function updateFor(type: ApiKeyType) {
     access: ['client', 'server', 'admin'],
     input: { params: KeyParamsSchema, query: type === 'user' ? UserKeyQuerySchema : TeamKeyQuerySchema, body: KeyUpdateSchema },
     errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'API_KEY_NOT_FOUND', 'PUBLIC_API_KEY_CANNOT_BE_REVOKED'],
+    output: ApiKeyOutput,
     async run(ctx, { params, query, body }) {
       const projectId = ctx.auth.project.id;
       return ctx.transaction(async (tx) => {

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { component, MillisOutput, NullableString } from '../operations/output.ts';
 import type { ApiKeyRow } from './queries.ts';
 
 /**
@@ -15,5 +17,26 @@ export function toApiKeyJson(row: ApiKeyRow, fullValue?: string) {
     ...(row.manually_revoked_at !== null ? { manually_revoked_at_millis: Number(row.manually_revoked_at) } : {}),
     value: fullValue ?? { last_four: row.last_four },
     ...(row.type === 'user' ? { type: 'user' as const, user_id: row.user_id } : { type: 'team' as const, team_id: row.team_id }),
+  };
+}
+
+/**
+ * Output schema of `toApiKeyJson`: `value` is the secret text only in the create answer; a user
+ * key carries `user_id`, a team key `team_id`.
+ */
+export const ApiKeyOutput = component('ApiKey', v.variant('type', [
+  v.strictObject({ ...apiKeyEntries(), type: v.literal('user'), user_id: NullableString }),
+  v.strictObject({ ...apiKeyEntries(), type: v.literal('team'), team_id: NullableString }),
+]));
+
+function apiKeyEntries() {
+  return {
+    id: v.string(),
+    description: v.string(),
+    is_public: v.boolean(),
+    created_at_millis: MillisOutput,
+    expires_at_millis: v.optional(MillisOutput),
+    manually_revoked_at_millis: v.optional(MillisOutput),
+    value: v.union([v.string(), v.strictObject({ last_four: v.string() })]),
   };
 }

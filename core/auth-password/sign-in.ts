@@ -6,6 +6,7 @@ import { findUserByAuthEmail, updateUser, type UserRow } from '../users/index.ts
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
+import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /**
  * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
@@ -45,10 +46,14 @@ export const signInWithPassword = defineOperation({
       const found = await findUserByAuthEmail(ctx.db, project.id, email);
       if (!found || found.password_hash === null) {
         await verifyAgainstDummy(body.password, slot);
+        await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: found?.id ?? null, factor: 'password', reason: found ? 'no_password' : 'unknown_email', now: ctx.now });
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       const verified = await verifyPassword(found.password_hash, body.password, slot);
-      if (!verified.ok) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+      if (!verified.ok) {
+        await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: found.id, factor: 'password', reason: 'wrong_password', now: ctx.now });
+        throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+      }
       await attempt.succeeded();
       user = found;
       needsRehash = verified.needsRehash;

@@ -24,6 +24,8 @@ export interface RequestAuth {
   token: AccessTokenClaims | null;
   /** True when an admin access token replaced the key check. */
   viaAdminAccessToken: boolean;
+  /** The internal-project user (dashboard owner) behind the admin access token, else null. */
+  adminUserId?: string | null;
 }
 
 /** The id of the dashboard's own project (wire-protocol §2). */
@@ -85,8 +87,9 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
   if (branchId !== 'main') throw new KnownError('BRANCH_DOES_NOT_EXIST', { branch_id: branchId });
 
   let viaAdminAccessToken = false;
+  let adminUserId: string | null = null;
   if (adminAccessToken) {
-    await checkAdminAccessToken(runtime, project, adminAccessToken, now);
+    adminUserId = await checkAdminAccessToken(runtime, project, adminAccessToken, now);
     viaAdminAccessToken = true;
   } else {
     await checkProjectKeys(runtime, project, accessType, { publishableKey, secretServerKey, adminKey }, now);
@@ -107,7 +110,7 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
   }
 
-  return { accessType, project, branchId, user, token, viaAdminAccessToken };
+  return { accessType, project, branchId, user, token, viaAdminAccessToken, adminUserId };
 }
 
 async function checkProjectKeys(
@@ -150,7 +153,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
  * An admin access token is an internal-project user's access token; it stands in for the keys
  * when that user belongs to the project's owner team (wire-protocol §1.1 step 7).
  */
-async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<void> {
+async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
   if (await runtime.revocations.isRevoked(claims.refresh_token_id)) throw new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
@@ -158,6 +161,7 @@ async function checkAdminAccessToken(runtime: Runtime, project: Project, token: 
   if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
     throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   }
+  return claims.sub;
 }
 
 /** Error codes request authentication may raise; every authenticated operation may answer them. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { component } from '../operations/output.ts';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
 
@@ -310,6 +311,72 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
   }
   return problems;
 }
+
+const PermissionRefsOutput = v.array(v.strictObject({ id: v.string() }));
+const DomainsOutput = v.array(v.strictObject({ domain: v.string(), handler_path: v.string() }));
+const EnabledProvidersOutput = v.array(v.strictObject({ id: v.string(), display_name: v.optional(v.string()) }));
+
+/** Output schema of `configToWire` (the admin view of a project's config). */
+export const AdminProjectConfigOutput = component('AdminProjectConfig', v.strictObject({
+  id: v.string(),
+  allow_localhost: v.boolean(),
+  sign_up_enabled: v.boolean(),
+  credential_enabled: v.boolean(),
+  magic_link_enabled: v.boolean(),
+  passkey_enabled: v.boolean(),
+  client_team_creation_enabled: v.boolean(),
+  client_user_deletion_enabled: v.boolean(),
+  allow_user_api_keys: v.boolean(),
+  allow_team_api_keys: v.boolean(),
+  create_team_on_sign_up: v.boolean(),
+  oauth_account_merge_strategy: v.picklist(['link_method', 'raise_error', 'allow_duplicates']),
+  oauth_providers: v.array(v.strictObject({
+    id: v.string(),
+    type: v.picklist(['shared', 'standard']),
+    enabled: v.boolean(),
+    client_id: v.optional(v.string()),
+    client_secret: v.optional(v.string()),
+    facebook_config_id: v.optional(v.string()),
+    microsoft_tenant_id: v.optional(v.string()),
+    issuer_url: v.optional(v.string()),
+    display_name: v.optional(v.string()),
+    apple_bundle_ids: v.optional(v.array(v.string())),
+  })),
+  enabled_oauth_providers: EnabledProvidersOutput,
+  email_config: v.variant('type', [
+    v.strictObject({ type: v.literal('shared') }),
+    v.strictObject({
+      type: v.literal('standard'), host: v.string(), port: v.number(), username: v.string(), password: v.string(),
+      sender_name: v.string(), sender_email: v.string(),
+    }),
+  ]),
+  email_theme: v.string(),
+  domains: DomainsOutput,
+  team_creator_default_permissions: PermissionRefsOutput,
+  team_member_default_permissions: PermissionRefsOutput,
+  user_default_permissions: PermissionRefsOutput,
+  branding: v.strictObject({
+    accent_color_light: v.nullable(v.string()),
+    accent_color_dark: v.nullable(v.string()),
+    terms_of_service_url: v.nullable(v.string()),
+    privacy_policy_url: v.nullable(v.string()),
+  }),
+}));
+
+/** Output schema of `configToClientWire`. */
+export const ClientProjectConfigOutput = component('ClientProjectConfig', v.strictObject({
+  sign_up_enabled: v.boolean(),
+  credential_enabled: v.boolean(),
+  magic_link_enabled: v.boolean(),
+  passkey_enabled: v.boolean(),
+  client_team_creation_enabled: v.boolean(),
+  client_user_deletion_enabled: v.boolean(),
+  allow_user_api_keys: v.boolean(),
+  allow_team_api_keys: v.boolean(),
+  enabled_oauth_providers: EnabledProvidersOutput,
+  allow_localhost: v.boolean(),
+  domains: DomainsOutput,
+}));
 
 /** The admin wire form of a config (wire-protocol §2 "New-project defaults"). */
 export function configToWire(config: ProjectConfig, projectId: string) {

@@ -135,9 +135,11 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
   payments: obj({
     testMode: bool(true, 'Payments run in test mode.'),
     autoPay: data('Automatic payment settings.'),
-    catalogs: rec(USER_SPECIFIED_ID, data('A catalog (product line): displayName, customerType.'), undefined, 'Catalogs by id.'),
+    blockNewPurchases: bool(false, 'Refuse new purchases (create-purchase-url and purchase sessions).'),
+    productLines: rec(USER_SPECIFIED_ID, data('A product line: displayName, customerType. Products in one line (add-ons aside) are mutually exclusive.'), undefined, 'Product lines by id.'),
+    catalogs: rec(USER_SPECIFIED_ID, data('A catalog (product line): displayName, customerType.'), undefined, 'Catalogs by id (the older name of product lines; both are read).'),
     items: rec(USER_SPECIFIED_ID, data('An item: displayName, customerType.'), undefined, 'Items by id.'),
-    products: rec(USER_SPECIFIED_ID, data('A product: displayName, customerType, prices, includedItems, serverOnly, stackable, catalogId.'), undefined, 'Products by id.'),
+    products: rec(USER_SPECIFIED_ID, data('A product: displayName, customerType, prices, includedItems, serverOnly, stackable, productLineId (or catalogId), isAddOnTo, freeTrial.'), undefined, 'Products by id.'),
   }, BRANCH),
   dataVault: obj({
     stores: rec(USER_SPECIFIED_ID, obj({

@@ -21,8 +21,9 @@ export interface ContactChannel {
 }
 
 /**
- * The id of a user's primary-email channel: a v4-shaped UUID derived from the user id, so it is
- * stable while the primary email lives in the `users` row.
+ * The id of a user's primary-email channel when `users.primary_email_channel_id` is null (users
+ * whose primary email was set before that column existed, or at creation): a v4-shaped UUID
+ * derived from the user id, stable while the primary email lives in the `users` row.
  */
 export function primaryChannelId(userId: string): string {
   const h = createHash('sha256').update(`gatehouse:primary-email:${userId}`).digest('hex');
@@ -33,7 +34,7 @@ export function primaryChannelId(userId: string): string {
 export function primaryChannelOf(user: UserRow): ContactChannel | null {
   if (!user.primary_email) return null;
   return {
-    id: primaryChannelId(user.id), userId: user.id, type: 'email', value: user.primary_email,
+    id: user.primary_email_channel_id ?? primaryChannelId(user.id), userId: user.id, type: 'email', value: user.primary_email,
     isVerified: user.primary_email_verified === 1, usedForAuth: user.primary_email_auth_enabled === 1, isPrimary: true,
   };
 }

@@ -80,11 +80,11 @@ describeWithServer('email verification and contact channels', (get) => {
     assert.equal((await api(server, 'GET', `/contact-channels/me/${created.body.id}`, me)).body.is_verified, true);
     assertKnownError(await api(server, 'POST', `/contact-channels/me/${created.body.id}/send-verification-code`, me, { callback_url: 'http://localhost:3000/v' }), 'EMAIL_ALREADY_VERIFIED', 409);
 
-    // Promote the second channel: the users row follows, the old primary stays as a channel.
+    // Promote the second channel: the users row follows, the old primary stays as a channel (with its id).
     const promoted = await api(server, 'PATCH', `/contact-channels/me/${created.body.id}`, me, { is_primary: true, used_for_auth: true });
     assert.equal(promoted.status, 200, promoted.text);
     assert.equal(promoted.body.is_primary, true);
-    assert.equal(promoted.body.id, primary.id);
+    assert.equal(promoted.body.id, created.body.id, 'a promoted channel keeps its id (upstream)');
     const user = await api(server, 'GET', `/users/${userId}`, srv);
     assert.equal(user.body.primary_email, second);
     assert.equal(user.body.primary_email_verified, true);
@@ -99,7 +99,7 @@ describeWithServer('email verification and contact channels', (get) => {
     const del = await api(server, 'DELETE', `/contact-channels/me/${byServer.body.id}`, me);
     assert.deepEqual(del.body, { success: true });
     assert.equal((await api(server, 'GET', `/contact-channels/me/${byServer.body.id}`, me)).status, 404);
-    await api(server, 'DELETE', `/contact-channels/me/${primary.id}`, me);
+    await api(server, 'DELETE', `/contact-channels/me/${created.body.id}`, me);
     assert.equal((await api(server, 'GET', `/users/${userId}`, srv)).body.primary_email, null);
   });
 

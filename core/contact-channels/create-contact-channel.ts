@@ -11,7 +11,8 @@ import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.
 /**
  * `POST /contact-channels` `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
  * also `is_verified?`) → 201 channel (wire-protocol §3.4). A primary channel becomes the user's
- * `primary_email`; the previous primary email stays as a non-primary channel.
+ * `primary_email`; the previous primary email stays as a non-primary channel with
+ * its id.
  *
  * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when `used_for_auth` and another user
  * signs in with the value; 400 text "Contact channel already exists" when the user already has this
@@ -42,11 +43,11 @@ export const createContactChannel = defineOperation({
         const previous = primaryChannelOf(user);
         if (previous) {
           await insertChannelRow(tx.db, {
-            id: uuid(), project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
+            id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
             is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0, created_at: tx.now,
           });
         }
-        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: body.used_for_auth ? 1 : 0 });
+        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: body.used_for_auth ? 1 : 0, primary_email_channel_id: uuid() });
         return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
       }
       const row: ContactChannelRow = {

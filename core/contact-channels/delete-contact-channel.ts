@@ -26,7 +26,7 @@ export const deleteContactChannel = defineOperation({
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
       if (!channel) throw new StatusError(400, 'Contact channel not found');
       if (channel.isPrimary) {
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0 });
+        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0, primary_email_channel_id: null });
       } else {
         await deleteChannelRow(tx.db, project.id, channel.id);
       }

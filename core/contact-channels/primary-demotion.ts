@@ -1,26 +1,42 @@
-import { uuid } from '../lib/random.ts';
-import { onPrimaryEmailChanged } from '../users/index.ts';
-import { deleteChannelRow, findChannelRowByValue, insertChannelRow } from './queries.ts';
+import { KnownError } from '../errors/index.ts';
+import { onPrimaryEmailChange } from '../users/index.ts';
+import { primaryChannelOf } from './channels.ts';
+import { deleteChannelRow, findChannelRowByValue, findOtherAuthChannel, insertChannelRow } from './queries.ts';
 
 let registered = false;
 
 /**
- * When a user's primary email changes or is removed, the old address stays as a non-primary
- * channel with its verification and sign-in flags (upstream demotes the primary channel rather
- * than deleting it); a non-primary channel holding the new address is merged into the primary.
+ * When a user's primary email changes or is removed (upstream users `crud.tsx`):
+ * - the old address stays as a non-primary channel with its id, verification and sign-in flags
+ *   (upstream clears the primary flag rather than deleting the channel);
+ * - a non-primary channel of the user holding the new address becomes the primary one, keeping
+ *   its id and, unless the update says otherwise, its verified flag; sign-in follows the update
+ *   or the old primary email's setting, as upstream;
+ * - USER_EMAIL_ALREADY_EXISTS when the new address would sign in and another user signs in with
+ *   it through a non-primary channel (upstream's `checkAuthData`).
  */
 export function registerPrimaryEmailDemotion(): void {
   if (registered) return;
   registered = true;
-  onPrimaryEmailChanged(async (ctx, projectId, before, after) => {
-    if (after.primary_email) {
-      const merged = await findChannelRowByValue(ctx.db, projectId, after.id, 'email', after.primary_email);
-      if (merged) await deleteChannelRow(ctx.db, projectId, merged.id);
+  onPrimaryEmailChange(async (ctx, projectId, current, columns) => {
+    const next = columns.primary_email;
+    const authEnabled = (columns.primary_email_auth_enabled ?? current.primary_email_auth_enabled) === 1;
+    if (next && authEnabled && await findOtherAuthChannel(ctx.db, projectId, 'email', next, current.id)) {
+      throw new KnownError('USER_EMAIL_ALREADY_EXISTS', { email: next, would_work_if_email_was_verified: false });
     }
-    if (!before.primary_email || await findChannelRowByValue(ctx.db, projectId, before.id, 'email', before.primary_email)) return;
+    if (next) {
+      const promoted = await findChannelRowByValue(ctx.db, projectId, current.id, 'email', next);
+      if (promoted) {
+        await deleteChannelRow(ctx.db, projectId, promoted.id);
+        columns.primary_email_channel_id = promoted.id;
+        if (columns.primary_email_verified === undefined) columns.primary_email_verified = promoted.is_verified;
+      }
+    }
+    const old = primaryChannelOf(current);
+    if (!old || await findChannelRowByValue(ctx.db, projectId, current.id, 'email', old.value)) return;
     await insertChannelRow(ctx.db, {
-      id: uuid(), project_id: projectId, user_id: before.id, type: 'email', value: before.primary_email,
-      is_verified: before.primary_email_verified, used_for_auth: before.primary_email_auth_enabled, created_at: ctx.now,
+      id: old.id, project_id: projectId, user_id: current.id, type: 'email', value: old.value,
+      is_verified: old.isVerified ? 1 : 0, used_for_auth: old.usedForAuth ? 1 : 0, created_at: ctx.now,
     });
   });
 }

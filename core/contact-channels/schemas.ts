@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { EmailSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { StoredEmailSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
 /** Path params of one channel. */
 export const ChannelParamsSchema = v.strictObject({ user_id: UserIdOrMeSchema, contact_channel_id: UuidSchema });
 
 const createEntries = {
   user_id: UserIdOrMeSchema,
-  value: EmailSchema,
+  value: StoredEmailSchema,
   type: v.picklist(['email']),
   used_for_auth: v.boolean(),
   is_primary: v.optional(v.boolean()),
@@ -18,7 +18,7 @@ export const ClientCreateChannelSchema = v.strictObject(createEntries);
 export const ServerCreateChannelSchema = v.strictObject({ ...createEntries, is_verified: v.optional(v.boolean()) });
 
 const updateEntries = {
-  value: v.optional(EmailSchema),
+  value: v.optional(StoredEmailSchema),
   type: v.optional(v.picklist(['email'])),
   used_for_auth: v.optional(v.boolean()),
   is_primary: v.optional(v.boolean()),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { EmailSchema } from '../lib/schemas.ts';
+import { StoredEmailSchema } from '../lib/schemas.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
@@ -21,7 +21,7 @@ export const sendVerificationCode = defineOperation({
   path: '/contact-channels/send-verification-code',
   summary: 'Email a verification link for the current user\'s primary email.',
   access: ['client', 'server', 'admin'],
-  input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
+  input: { body: v.strictObject({ email: StoredEmailSchema, callback_url: v.string() }) },
   requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED'],
   async run(ctx, { body }) {

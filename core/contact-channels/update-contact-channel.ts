@@ -1,7 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
-import { uuid } from '../lib/random.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findUser, updateUser } from '../users/index.ts';
 import { assertAuthValueFree, channelFromRow, findUserChannel, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
@@ -11,9 +10,9 @@ import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSche
 /**
  * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
  * is_primary?}` (server also `is_verified?`) → the channel (wire-protocol §3.4). A new value is
- * unverified unless `is_verified` says otherwise. Making a channel primary swaps it with the
- * current primary email (kept in `users.primary_email*`); the primary channel's id is derived from
- * the user id, so the promoted channel answers with that id.
+ * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
+ * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
+ * id through promotion and demotion, as upstream.
  *
  * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE; 400 text "Contact channel not found";
  * 400 text "Contact channel already exists" when the new value is another channel of the user (upstream).
@@ -50,21 +49,24 @@ export const updateContactChannel = defineOperation({
       if (channel.isPrimary && isPrimary) {
         await updateUser(tx.db, project.id, user.id, primaryCols);
       } else if (channel.isPrimary) {
-        const id = uuid();
-        await insertChannelRow(tx.db, { id, project_id: project.id, user_id: user.id, type: 'email', created_at: tx.now, ...rowCols });
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0 });
-        return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, id))!));
+        // Demoted: the channel keeps its id as a non-primary one.
+        await insertChannelRow(tx.db, { id: channel.id, project_id: project.id, user_id: user.id, type: 'email', created_at: tx.now, ...rowCols });
+        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0, primary_email_channel_id: null });
+        return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, channel.id))!));
       } else if (!isPrimary) {
         await updateChannelRow(tx.db, project.id, channel.id, rowCols);
         return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, channel.id))!));
       } else {
+        // Promoted: it keeps its id, and the previous primary email stays as a channel with its own.
         const previous = primaryChannelOf(user);
+        await deleteChannelRow(tx.db, project.id, channel.id);
         if (previous) {
-          await updateChannelRow(tx.db, project.id, channel.id, { value: previous.value, is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0 });
-        } else {
-          await deleteChannelRow(tx.db, project.id, channel.id);
+          await insertChannelRow(tx.db, {
+            id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
+            is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0, created_at: tx.now,
+          });
         }
-        await updateUser(tx.db, project.id, user.id, primaryCols);
+        await updateUser(tx.db, project.id, user.id, { ...primaryCols, primary_email_channel_id: channel.id });
       }
       return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
     });

@@ -109,4 +109,97 @@ describeWithServer('primary email and contact channels as upstream', (get) => {
     assert.equal(d.status, 409, d.text);
     assert.equal(d.body.code, 'USER_EMAIL_ALREADY_EXISTS');
   });
+
+  it('keeps every channel\'s id through promotion and demotion, and a promoted channel keeps its verified flag', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const first = uniqueEmail('first');
+    const user = (await api(server, 'POST', '/users', p.server, { primary_email: first, primary_email_auth_enabled: true })).body;
+    const idOf = async (value: string) => ((await api(server, 'GET', `/contact-channels?user_id=${user.id}`, p.server)).body.items as Array<{ id: string; value: string }>)
+      .find((c) => c.value === value)?.id;
+    const firstId = await idOf(first);
+    const second = uniqueEmail('second');
+    const made = await api(server, 'POST', '/contact-channels', p.server, { user_id: user.id, type: 'email', value: second, used_for_auth: false, is_verified: true });
+    assert.equal(made.status, 201, made.text);
+
+    // PATCH /users primary_email = an existing channel: upstream promotes that channel.
+    const promoted = await api(server, 'PATCH', `/users/${user.id}`, p.server, { primary_email: second });
+    assert.equal(promoted.status, 200, promoted.text);
+    assert.equal(promoted.body.primary_email_verified, true, 'the verified flag comes with the channel');
+    assert.equal(promoted.body.primary_email_auth_enabled, true, 'sign-in follows the old primary email');
+    assert.equal(await idOf(second), made.body.id);
+    assert.equal(await idOf(first), firstId, 'the demoted primary keeps its id');
+
+    // PATCH /contact-channels is_primary: true, then false.
+    const back = await api(server, 'PATCH', `/contact-channels/${user.id}/${firstId}`, p.server, { is_primary: true });
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.id, firstId);
+    assert.equal(back.body.is_primary, true);
+    assert.equal(await idOf(second), made.body.id);
+    const demoted = await api(server, 'PATCH', `/contact-channels/${user.id}/${firstId}`, p.server, { is_primary: false });
+    assert.equal(demoted.status, 200, demoted.text);
+    assert.deepEqual([demoted.body.id, demoted.body.is_primary], [firstId, false]);
+    assert.equal((await api(server, 'GET', `/users/${user.id}`, p.server)).body.primary_email, null);
+
+    // A new primary email is a new channel; the ids of the others stay.
+    const third = uniqueEmail('third');
+    const created = await api(server, 'POST', '/contact-channels', p.server, { user_id: user.id, type: 'email', value: third, used_for_auth: false, is_primary: true });
+    assert.equal(created.status, 201, created.text);
+    const fourth = uniqueEmail('fourth');
+    assert.equal((await api(server, 'PATCH', `/users/${user.id}`, p.server, { primary_email: fourth })).status, 200);
+    const ids = new Map(((await api(server, 'GET', `/contact-channels?user_id=${user.id}`, p.server)).body.items as Array<{ id: string; value: string }>).map((c) => [c.value, c.id]));
+    assert.equal(ids.size, 4);
+    assert.equal(new Set(ids.values()).size, 4, 'no two channels share an id');
+    assert.deepEqual([ids.get(first), ids.get(second), ids.get(third)], [firstId, made.body.id, created.body.id]);
+    assert.equal((await api(server, 'GET', `/contact-channels/${user.id}/${ids.get(fourth)}`, p.server)).body.is_primary, true);
+  });
+
+  it('refuses a primary email that another user signs in with through a non-primary channel', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const taken = uniqueEmail('taken');
+    const owner = (await api(server, 'POST', '/users', p.server, {})).body;
+    assert.equal((await api(server, 'POST', '/contact-channels', p.server, { user_id: owner.id, type: 'email', value: taken, used_for_auth: true })).status, 201);
+    const other = (await api(server, 'POST', '/users', p.server, { primary_email: uniqueEmail('other'), primary_email_auth_enabled: true })).body;
+    const res = await api(server, 'PATCH', `/users/${other.id}`, p.server, { primary_email: taken });
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.body.code, 'USER_EMAIL_ALREADY_EXISTS');
+    // Without email sign-in the address may be shared.
+    assert.equal((await api(server, 'PATCH', `/users/${other.id}`, p.server, { primary_email: taken, primary_email_auth_enabled: false })).status, 200);
+  });
+
+  it('derives auth_with_email from a password or OTP sign-in, not from the primary email (upstream userPrismaToCrud)', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const emailOnly = await api(server, 'POST', '/users', p.server, { primary_email: uniqueEmail('e'), primary_email_auth_enabled: true });
+    assert.equal(emailOnly.body.auth_with_email, false);
+    const otp = await api(server, 'PATCH', `/users/${emailOnly.body.id}`, p.server, { otp_auth_enabled: true });
+    assert.equal(otp.body.auth_with_email, true);
+    const withPassword = await api(server, 'POST', '/users', p.server, { primary_email: uniqueEmail('pw'), primary_email_auth_enabled: true, password: 'a-long-passphrase-42' });
+    assert.equal(withPassword.status, 201, withPassword.text);
+    assert.equal(withPassword.body.auth_with_email, true);
+    const noPassword = await api(server, 'PATCH', `/users/${withPassword.body.id}`, p.server, { password: null });
+    assert.equal(noPassword.body.auth_with_email, false);
+  });
+
+  it('accepts upstream\'s legacy address syntax for stored addresses, and keeps the strict rule for sign-up', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const tag = uniqueEmail('x').split('@')[0]!;
+    for (const address of [`${tag}.@example.com`, `${tag}..b@example.com`, `.${tag}@example.com`, `${tag}@localhost`, `${tag}@intranet`]) {
+      const user = await api(server, 'POST', '/users', p.server, { primary_email: address });
+      assert.equal(user.status, 201, `${address}: ${user.text}`);
+      assert.equal(user.body.primary_email, address);
+      const channel = await api(server, 'POST', '/contact-channels', p.server, { user_id: user.body.id, type: 'email', value: `other-${address}`, used_for_auth: false });
+      assert.equal(channel.status, 201, `${address}: ${channel.text}`);
+    }
+    for (const address of ['not-an-email', 'a b@example.com', 'a@-example.com', 'a@example..com', '@example.com']) {
+      const user = await api(server, 'POST', '/users', p.server, { primary_email: address });
+      assert.equal(user.status, 400, address);
+      assert.equal(user.body.code, 'SCHEMA_ERROR');
+    }
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: `${tag}@localhost`, password: 'a-long-passphrase-42' });
+    assert.equal(signUp.status, 400, signUp.text);
+    assert.equal(signUp.body.code, 'SCHEMA_ERROR');
+  });
 });

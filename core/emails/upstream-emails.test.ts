@@ -82,6 +82,21 @@ describeWithServer('emails as upstream answers them', (get) => {
     assertKnownError(await api(server, 'POST', '/emails/render-email', admin, { template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }', variables: [1] }), 'SCHEMA_ERROR', 400);
   });
 
+  it('renders send-email with the project\'s theme when theme_id is a UUID naming no theme, as upstream\'s getEmailThemeForThemeId', async () => {
+    const server = get();
+    const { server: srv } = await createProject(server, OWN_SMTP);
+    const user = await api(server, 'POST', '/users', srv, { primary_email: 'fallback@example.com' });
+    const unknown = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'unknown-theme', theme_id: MISSING });
+    assert.equal(unknown.status, 200, unknown.text);
+    assert.deepEqual(unknown.body, { results: [{ user_id: user.body.id, user_email: 'fallback@example.com' }] });
+    assert.equal((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'default-theme' })).status, 200);
+    assert.equal((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'no-theme', theme_id: false })).status, 200);
+    const items = (await api(server, 'GET', '/emails/outbox', srv)).body.items as Array<{ subject: string; html: string }>;
+    const html = (subject: string) => items.find((i) => i.subject === subject)!.html;
+    assert.equal(html('unknown-theme'), html('default-theme'));
+    assert.notEqual(html('no-theme'), html('default-theme'), 'the comparison can fail: a themed email differs from an unthemed one');
+  });
+
   it('keeps theme_id: false on a draft, meaning no theme', async () => {
     const server = get();
     const { admin } = await createProject(server, OWN_SMTP);

@@ -165,11 +165,20 @@ export const errorCatalogue = {
 
   // ── Payments and data vault ────────────────────────────────────────────────────────────
   ITEM_NOT_FOUND: entry(404, (d) => `Item with ID "${String(d.item_id)}" not found.`, ['item_id']),
-  ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: entry(400, 'The item customer type does not match the given customer type.', ['item_id', 'customer_id', 'item_customer_type', 'actual_customer_type']),
+  ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: entry(400, (d) => `The ${String(d.actual_customer_type)} with ID ${JSON.stringify(d.customer_id)} is not a valid customer for the item with ID ${JSON.stringify(d.item_id)}. ${d.item_customer_type ? `The item is configured to only be available for ${String(d.item_customer_type)} customers, but the customer is a ${String(d.actual_customer_type)}.` : 'The item is missing a customer type field. Please make sure it is set up correctly in your project configuration.'}`, ['item_id', 'customer_id', 'item_customer_type', 'actual_customer_type']),
   OFFER_CUSTOMER_TYPE_DOES_NOT_MATCH: entry(400, 'The offer customer type does not match the given customer type.', ['offer_id', 'customer_id', 'offer_customer_type', 'actual_customer_type']),
   CUSTOMER_DOES_NOT_EXIST: entry(400, (d) => `Customer with ID ${JSON.stringify(d.customer_id)} does not exist.`, ['customer_id']),
   OFFER_DOES_NOT_EXIST: entry(400, (d) => `Offer with ID ${JSON.stringify(d.offer_id)} does not exist.`, ['offer_id', 'context']),
-  ITEM_QUANTITY_INSUFFICIENT_AMOUNT: entry(400, (d) => `The item with ID ${JSON.stringify(d.item_id)} has an insufficient quantity for this operation.`, ['item_id', 'customer_id', 'quantity']),
+  ITEM_QUANTITY_INSUFFICIENT_AMOUNT: entry(400, (d) => `The item with ID ${JSON.stringify(d.item_id)} has an insufficient quantity for the customer with ID ${JSON.stringify(d.customer_id)}. An attempt was made to charge ${String(d.quantity)} credits.`, ['item_id', 'customer_id', 'quantity']),
+  PRODUCT_DOES_NOT_EXIST: entry(400, (d) => `Product with ID ${JSON.stringify(d.product_id)} ${d.context === 'server_only' ? 'is marked as server-only and cannot be accessed client side.' : d.context === 'item_exists' ? 'does not exist, but an item with this ID exists.' : 'does not exist.'}`, ['product_id', 'context']),
+  PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: entry(400, (d) => `The ${String(d.actual_customer_type)} with ID ${JSON.stringify(d.customer_id)} is not a valid customer for the inline product that has been passed in. ${d.product_customer_type ? `The product is configured to only be available for ${String(d.product_customer_type)} customers, but the customer is a ${String(d.actual_customer_type)}.` : 'The product is missing a customer type field. Please make sure it is set up correctly in your project configuration.'}`, ['product_id', 'customer_id', 'product_customer_type', 'actual_customer_type']),
+  PRODUCT_ALREADY_GRANTED: entry(400, (d) => `Customer with ID ${JSON.stringify(d.customer_id)} already owns product ${JSON.stringify(d.product_id)}.`, ['product_id', 'customer_id']),
+  SUBSCRIPTION_INVOICE_NOT_FOUND: entry(404, (d) => `Subscription invoice with ID ${JSON.stringify(d.subscription_invoice_id)} does not exist.`, ['subscription_invoice_id']),
+  ONE_TIME_PURCHASE_NOT_FOUND: entry(404, (d) => `One-time purchase with ID ${JSON.stringify(d.one_time_purchase_id)} does not exist.`, ['one_time_purchase_id']),
+  SUBSCRIPTION_ALREADY_REFUNDED: entry(400, (d) => `Subscription with ID ${JSON.stringify(d.subscription_id)} was already refunded.`, ['subscription_id']),
+  ONE_TIME_PURCHASE_ALREADY_REFUNDED: entry(400, (d) => `One-time purchase with ID ${JSON.stringify(d.one_time_purchase_id)} was already refunded.`, ['one_time_purchase_id']),
+  TEST_MODE_PURCHASE_NON_REFUNDABLE: entry(400, 'Test mode purchases are not refundable.'),
+  NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(404, 'Card-payment account information not found. Please make sure the project owner has onboarded with the card payment provider.'),
   DATA_VAULT_STORE_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not exist.`, ['store_id']),
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not contain a key with hash ${String(d.hashed_key)}.`, ['store_id', 'hashed_key']),
@@ -182,6 +191,13 @@ export const errorCatalogue = {
   // ── Webhooks (Gatehouse extension: Stack Auth delegates endpoints to Svix) ─────────────
   WEBHOOK_ENDPOINT_NOT_FOUND: entry(404, (d) => `Webhook endpoint ${String(d.endpoint_id)} not found.`, ['endpoint_id']),
   WEBHOOK_MESSAGE_NOT_FOUND: entry(404, (d) => `Webhook message ${String(d.message_id)} was never sent to this endpoint.`, ['message_id']),
+
+  // ── Dashboard assistant (Gatehouse extension: upstream's ai-chat route has no codes) ────
+  AI_CHAT_NOT_CONFIGURED: entry(400, 'The dashboard assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL (and GATEHOUSE_AI_API_KEY when the endpoint needs one), or fills in the assistant section of the server settings.'),
+  AI_CHAT_THREAD_NOT_FOUND: entry(404, (d) => `Assistant thread ${String(d.thread_id)} not found.`, ['thread_id']),
+  AI_CHAT_TOKEN_BUDGET_EXCEEDED: entry(400, (d) => `This project has used its assistant budget of ${String(d.daily_token_budget)} tokens for today (UTC). It renews at midnight UTC.`, ['daily_token_budget']),
+  AI_CHAT_MODEL_ERROR: entry(400, (d) => String(d.message ?? 'The model endpoint did not answer.'), ['message']),
+  AI_SETTINGS_OPERATOR_ONLY: entry(403, 'Only the server operator (the first dashboard owner) may change server settings.'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every known error code. */

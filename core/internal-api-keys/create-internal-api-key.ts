@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { generateKeyValues, storeKeySet } from './generate.ts';
+import { CreatedInternalApiKeyOutput } from './wire.ts';
 
 /**
  * `POST /internal/api-keys` (admin): creates a project key set. The full values are in this
@@ -23,6 +24,7 @@ export const createInternalApiKey = defineOperation({
     }),
   },
   errors: [],
+  output: CreatedInternalApiKeyOutput,
   async run(ctx, { body }) {
     if (!body.has_publishable_client_key && !body.has_secret_server_key && !body.has_super_secret_admin_key) {
       throw new StatusError(400, 'At least one key type must be requested.');

@@ -3,7 +3,8 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { findInternalApiKey, listInternalApiKeys as listRows, revokeInternalApiKey, updateInternalApiKeyDescription } from './queries.ts';
-import { toInternalApiKey } from './wire.ts';
+import { toInternalApiKey, InternalApiKeyOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 /** `GET /internal/api-keys` (admin): every key set of the project, newest first. */
 export const listInternalApiKeys = defineOperation({
@@ -14,6 +15,7 @@ export const listInternalApiKeys = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: listOutput(InternalApiKeyOutput),
   async run(ctx) {
     const rows = await listRows(ctx.db, ctx.auth.project.id);
     return { items: rows.map(toInternalApiKey), is_paginated: false };
@@ -29,6 +31,7 @@ export const getInternalApiKey = defineOperation({
   access: ['admin'],
   input: { params: v.strictObject({ api_key_id: UuidSchema }) },
   errors: ['API_KEY_NOT_FOUND'],
+  output: InternalApiKeyOutput,
   async run(ctx, { params }) {
     const row = await findInternalApiKey(ctx.db, ctx.auth.project.id, params.api_key_id);
     if (!row) throw new KnownError('API_KEY_NOT_FOUND');
@@ -48,6 +51,7 @@ export const updateInternalApiKey = defineOperation({
     body: v.strictObject({ description: v.optional(v.pipe(v.string(), v.maxLength(1000))), revoked: v.optional(v.literal(true)) }),
   },
   errors: ['API_KEY_NOT_FOUND'],
+  output: InternalApiKeyOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     return ctx.transaction(async (tx) => {

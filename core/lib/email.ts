@@ -15,6 +15,18 @@ export function isValidEmail(value: string): boolean {
   return domain.includes('.') && tld.length >= 2;
 }
 
+/**
+ * Upstream's `emailSchema` (yup's `string().email()`, the WHATWG "valid e-mail address" syntax),
+ * which Stack Auth's server accepts for stored addresses: a user's `primary_email`, contact-channel
+ * values and team-invitation recipients. It admits legacy addresses the sign-up rule above refuses
+ * (`a@localhost`, `a.@example.com`, `a..b@example.com`); sign-up, sign-in and OTP keep the strict
+ * rule, as upstream's `signInEmailSchema` does. Max 256 (product-spec §5).
+ */
+const WHATWG_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+export function isValidLegacyEmail(value: string): boolean {
+  return value.length <= 256 && WHATWG_EMAIL.test(value);
+}
+
 export function normalizeEmail(value: string): string {
   return value.trim().toLowerCase();
 }

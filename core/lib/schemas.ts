@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isUuidV4 } from './random.ts';
-import { isValidEmail } from './email.ts';
+import { isValidEmail, isValidLegacyEmail } from './email.ts';
 
 /** Shared wire schema pieces. Messages follow the field path ("… must be a valid UUID"). */
 
@@ -51,5 +51,8 @@ export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), 
 /** Empty success body (wire-protocol §1.2). */
 /** An email address by the product-spec §5 rule (core/lib/email.ts). */
 export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
+
+/** A stored address by upstream's looser `emailSchema` (core/lib/email.ts `isValidLegacyEmail`). */
+export const StoredEmailSchema = v.pipe(v.string(), v.check(isValidLegacyEmail, 'must be a valid email'));
 
 export const success = { success: true } as const;

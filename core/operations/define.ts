@@ -52,18 +52,27 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** A non-JSON reply: plain text, a redirect, or JSON with custom headers. */
+/** A non-JSON reply: plain text, a redirect, JSON with custom headers, or a stream. */
 export interface RawReply {
   readonly raw: true;
   status: number;
   contentType: string;
   body: string;
   headers?: Record<string, string>;
+  /** A streamed body instead of `body` (see {@link ReplyStream}). */
+  stream?: ReplyStream;
 }
+
+/**
+ * A body written as it is produced (server-sent events): the host calls it once with a signal
+ * that aborts when the client goes away, and writes each chunk as it comes.
+ */
+export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 
 export const reply = {
   text: (body: string, status = 200): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body }),
   json: (value: unknown, status = 200, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value), ...(headers ? { headers } : {}) }),
+  stream: (contentType: string, stream: ReplyStream, status = 200): RawReply => ({ raw: true, status, contentType, body: '', stream }),
   redirect: (location: string, status = 307): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body: '', headers: { location } }),
 };
 
@@ -93,6 +102,13 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
   readonly clientInput?: InputSchemas;
   /** Known errors it may raise besides those of request authentication and validation. */
   readonly errors: readonly KnownErrorCode[];
+  /**
+   * The success answer's body as it goes on the wire: a valibot schema (core/operations/output.ts
+   * has the list envelopes, `SuccessOutput` for operations that return nothing, and the markers
+   * for text and redirects). The OpenAPI document and the SDK's typed routes are generated from
+   * it; in strict test mode every answer is checked against it.
+   */
+  readonly output?: v.GenericSchema;
   /** HTTP status of success (default 200). */
   readonly status?: number;
   /**

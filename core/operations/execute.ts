@@ -4,9 +4,10 @@ import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
-import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext } from './define.ts';
+import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type ReplyStream } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
 import { findInputProblems } from './input-shape.ts';
+import { outputProblem, type WireAnswer } from './output.ts';
 import { stringifyJson } from '../lib/json-text.ts';
 import { normalizeClientAddress } from '../lib/client-address.ts';
 
@@ -38,6 +39,8 @@ export interface OperationResponse {
   knownError?: string;
   /** The unexpected error behind a 500, for logging. */
   cause?: unknown;
+  /** A body streamed after the status and headers (server-sent events); `body` is then empty. */
+  stream?: ReplyStream;
 }
 
 const EMPTY = v.strictObject({});
@@ -133,14 +136,38 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     for (const hook of hooks) {
       try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
     }
-    if (isRawReply(result)) return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
-    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
+    if (isRawReply(result)) {
+      // A streamed reply (server-sent events) has no body to check until it has been written.
+      if (result.stream) return { status: result.status, contentType: result.contentType, body: '', headers: result.headers ?? {}, stream: result.stream };
+      if (runtime.strictErrors && result.status < 400) checkDeclaredOutput(op, rawAnswer(result));
+      return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
+    }
+    const text = stringifyJson(result ?? { success: true });
+    if (runtime.strictErrors) checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(text) });
+    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: text, headers: {} };
   } catch (error) {
     if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
       return errorResponse(runtime, new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`), requestId);
     }
     return errorResponse(runtime, error, requestId);
   }
+}
+
+/** A raw reply as the output check sees it: JSON parsed, text and redirects as their kind. */
+function rawAnswer(reply: { contentType: string; body: string; headers?: Record<string, string> }): WireAnswer {
+  if (reply.headers?.location !== undefined) return { kind: 'redirect', value: reply.body };
+  if (reply.contentType.startsWith('application/json')) return { kind: 'json', value: JSON.parse(reply.body) };
+  return { kind: 'text', value: reply.body };
+}
+
+/**
+ * Strict test mode: an answer that does not match the operation's declared output schema is a
+ * bug (the generated reference would lie), so it becomes a 500 naming the mismatch.
+ */
+function checkDeclaredOutput(op: AnyOperation, answer: WireAnswer): void {
+  if (!op.output) return;
+  const problem = outputProblem(op.id, op.output, answer);
+  if (problem) throw new Error(problem);
 }
 
 /**

@@ -29,6 +29,10 @@ import * as configModel from '../config/index.ts';
 import * as dataVault from '../data-vault/index.ts';
 // analytics (issue 20 item 13)
 import * as analytics from '../analytics/index.ts';
+// payments (issue 18)
+import * as payments from '../payments/index.ts';
+// dashboard assistant (issue 21)
+import * as aiChat from '../ai-chat/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -90,4 +94,9 @@ export const operations: readonly AnyOperation[] = [
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
+  // payments (issue 18)
+  payments.getItem, payments.updateItemQuantity,
+  // dashboard assistant (issue 21)
+  aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
+  aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
 ];

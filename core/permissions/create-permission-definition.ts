@@ -3,7 +3,7 @@ import { checkAcyclic, checkContained, checkIdFree } from './definition-checks.t
 import { rebuildClosure } from './graph.ts';
 import { insertDefinition, setContained } from './queries.ts';
 import { DefinitionCreateSchema, type PermissionScope } from './schemas.ts';
-import { toDefinitionJson } from './wire.ts';
+import { toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
 
 function createFor(scope: PermissionScope) {
   return defineOperation({
@@ -15,6 +15,7 @@ function createFor(scope: PermissionScope) {
     input: { body: DefinitionCreateSchema },
     errors: ['PERMISSION_ID_ALREADY_EXISTS', 'CONTAINED_PERMISSION_NOT_FOUND'],
     status: 201,
+    output: PermissionDefinitionOutput,
     async run(ctx, { body }) {
       const projectId = ctx.auth.project.id;
       const containedIds = [...new Set(body.contained_permission_ids ?? [])].sort();

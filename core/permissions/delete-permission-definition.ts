@@ -5,6 +5,7 @@ import { rebuildClosure } from './graph.ts';
 import { renameInDefaults } from './defaults.ts';
 import { deleteDefinition } from './queries.ts';
 import { DefinitionParamsSchema, type PermissionScope } from './schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 function deleteFor(scope: PermissionScope) {
   return defineOperation({
@@ -15,6 +16,7 @@ function deleteFor(scope: PermissionScope) {
     access: ['admin'],
     input: { params: DefinitionParamsSchema },
     errors: ['PERMISSION_NOT_FOUND'],
+    output: SuccessOutput,
     async run(ctx, { params }) {
       const projectId = ctx.auth.project.id;
       await ctx.transaction(async (tx) => {

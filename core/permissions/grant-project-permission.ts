@@ -5,6 +5,7 @@ import { checkGrantable } from './lookup.ts';
 import { insertProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { ProjectPermissionOutput } from './wire.ts';
 
 /**
  * `POST /project-permissions/{user_id}/{permission_id}` (server) → 201 `{id, user_id}`. Errors:
@@ -19,6 +20,7 @@ export const grantProjectPermission = defineOperation({
   input: { params: ProjectGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
   status: 201,
+  output: ProjectPermissionOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);

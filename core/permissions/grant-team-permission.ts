@@ -6,6 +6,7 @@ import { checkGrantable } from './lookup.ts';
 import { insertTeamGrant } from './queries.ts';
 import { TeamGrantParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { TeamPermissionOutput } from './wire.ts';
 
 /**
  * `POST /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → 201 `{id, user_id, team_id}`.
@@ -21,6 +22,7 @@ export const grantTeamPermission = defineOperation({
   input: { params: TeamGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_MEMBERSHIP_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
   status: 201,
+  output: TeamPermissionOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);

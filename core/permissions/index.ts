@@ -15,3 +15,4 @@ export {
 export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
 
 export { teamPermissionExists } from './queries.ts';
+export { PermissionDefinitionOutput, ProjectPermissionOutput, TeamPermissionOutput } from './wire.ts';

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { listDefinitions } from './queries.ts';
 import type { PermissionScope } from './schemas.ts';
-import { systemDefinitionsJson, toDefinitionJson } from './wire.ts';
+import { systemDefinitionsJson, toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
+import { pagedListOutput } from '../operations/output.ts';
 
 const QuerySchema = v.strictObject({
   limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number))),
@@ -19,6 +20,7 @@ function listFor(scope: PermissionScope) {
     access: ['admin'],
     input: { query: QuerySchema },
     errors: [],
+    output: pagedListOutput(PermissionDefinitionOutput),
     async run(ctx, { query }) {
       const custom = (await listDefinitions(ctx.db, ctx.auth.project.id, scope)).map(toDefinitionJson);
       let items: Array<{ id: string; description?: string; contained_permission_ids: string[] }> = scope === 'team' ? [...custom, ...systemDefinitionsJson()] : custom;

@@ -2,6 +2,8 @@ import { defineOperation } from '../operations/define.ts';
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { listProjectGrants } from './queries.ts';
 import { ProjectPermissionsQuerySchema } from './schemas.ts';
+import { ProjectPermissionOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 /**
  * `GET /project-permissions?user_id&permission_id&recursive` → `{items: [{id, user_id}], is_paginated: false}`.
@@ -15,6 +17,7 @@ export const listProjectPermissions = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: ProjectPermissionsQuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(ProjectPermissionOutput),
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');

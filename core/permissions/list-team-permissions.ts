@@ -2,6 +2,8 @@ import { defineOperation } from '../operations/define.ts';
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { listTeamGrants } from './queries.ts';
 import { TeamPermissionsQuerySchema } from './schemas.ts';
+import { TeamPermissionOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 /**
  * `GET /team-permissions?team_id&user_id&permission_id&recursive` → `{items: [{id, user_id, team_id}], is_paginated: false}`,
@@ -16,6 +18,7 @@ export const listTeamPermissions = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: TeamPermissionsQuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(TeamPermissionOutput),
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');

@@ -6,6 +6,7 @@ import { checkGrantable } from './lookup.ts';
 import { deleteProjectGrant } from './queries.ts';
 import { ProjectGrantParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /project-permissions/{user_id}/{permission_id}` (server) → `{success: true}`. Errors:
@@ -20,6 +21,7 @@ export const revokeProjectPermission = defineOperation({
   access: ['server', 'admin'],
   input: { params: ProjectGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE', 'PROJECT_PERMISSION_REQUIRED'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);

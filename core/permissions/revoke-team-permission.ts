@@ -6,6 +6,7 @@ import { checkGrantable } from './lookup.ts';
 import { deleteTeamGrant } from './queries.ts';
 import { TeamGrantParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → `{success: true}`.
@@ -20,6 +21,7 @@ export const revokeTeamPermission = defineOperation({
   access: ['server', 'admin'],
   input: { params: TeamGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE', 'TEAM_PERMISSION_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);

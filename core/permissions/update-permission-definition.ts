@@ -4,7 +4,7 @@ import { rebuildClosure } from './graph.ts';
 import { renameInDefaults } from './defaults.ts';
 import { renameDefinition, setContained, updateDescription } from './queries.ts';
 import { DefinitionParamsSchema, DefinitionUpdateSchema, type PermissionScope } from './schemas.ts';
-import { toDefinitionJson } from './wire.ts';
+import { toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
 
 function updateFor(scope: PermissionScope) {
   return defineOperation({
@@ -15,6 +15,7 @@ function updateFor(scope: PermissionScope) {
     access: ['admin'],
     input: { params: DefinitionParamsSchema, body: DefinitionUpdateSchema },
     errors: ['PERMISSION_NOT_FOUND', 'PERMISSION_ID_ALREADY_EXISTS', 'CONTAINED_PERMISSION_NOT_FOUND'],
+    output: PermissionDefinitionOutput,
     async run(ctx, { params, body }) {
       const projectId = ctx.auth.project.id;
       return ctx.transaction(async (tx) => {

@@ -10,7 +10,7 @@ import { applyProjectUpdate } from './apply-update.ts';
 import { insertProject, updateProject, type Project } from './queries.ts';
 import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
-import { toAdminProject } from './wire.ts';
+import { toAdminProject, AdminProjectOutput } from './wire.ts';
 import { assertDashboardAccountUsable } from '../dashboard-signup/index.ts';
 
 /**
@@ -28,6 +28,7 @@ export const createProject = defineOperation({
   input: { body: ProjectCreateSchema },
   errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'EMAIL_NOT_VERIFIED'],
   status: 201,
+  output: AdminProjectOutput,
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);
     await assertDashboardAccountUsable(ctx, user);

@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { deleteProject } from './queries.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /** `DELETE /internal/projects/current` (admin): deletes the project and everything in it. */
 export const deleteCurrentProject = defineOperation({
@@ -12,6 +13,7 @@ export const deleteCurrentProject = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: SuccessOutput,
   async run(ctx) {
     if (ctx.auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError(400, 'The internal project cannot be deleted.');
     await deleteProject(ctx.db, ctx.auth.project.id);

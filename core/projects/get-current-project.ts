@@ -1,5 +1,5 @@
 import { defineOperation } from '../operations/define.ts';
-import { toAdminProject, toClientProject } from './wire.ts';
+import { toAdminProject, toClientProject, ClientProjectOutput, AdminProjectOutput } from './wire.ts';
 
 /** `GET /projects/current`: the client view of the project (wire-protocol §2). */
 export const getCurrentProject = defineOperation({
@@ -10,6 +10,7 @@ export const getCurrentProject = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: [],
+  output: ClientProjectOutput,
   async run(ctx) {
     return toClientProject(ctx.auth.project);
   },
@@ -24,6 +25,7 @@ export const getCurrentProjectAdmin = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: AdminProjectOutput,
   async run(ctx) {
     return toAdminProject(ctx.auth.project);
   },

@@ -6,4 +6,4 @@
  */
 export { runProjectCreatedHooks, runProjectConfigChecks } from './lifecycle.ts';
 export { findProject, updateProject, type Project } from './queries.ts';
-export { toAdminProject, toClientProject } from './wire.ts';
+export { toAdminProject, toClientProject, AdminProjectOutput, ClientProjectOutput } from './wire.ts';

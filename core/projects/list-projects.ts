@@ -3,7 +3,8 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { listUserTeamIds } from '../teams/index.ts';
 import { listProjectsOwnedByTeams } from './queries.ts';
 import { requireInternalUser } from './require-internal-user.ts';
-import { toAdminProject } from './wire.ts';
+import { toAdminProject, AdminProjectOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 /** `GET /internal/projects`: the projects owned by the signed-in user's internal teams. */
 export const listProjects = defineOperation({
@@ -14,6 +15,7 @@ export const listProjects = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED'],
+  output: listOutput(AdminProjectOutput),
   async run(ctx) {
     const user = requireInternalUser(ctx.auth);
     const teamIds = await listUserTeamIds(ctx.db, INTERNAL_PROJECT_ID, user.id);

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { LOGO_FIELDS, ProjectUpdateSchema } from './schemas.ts';
-import { logoFields } from './wire.ts';
+import { logoFields, AdminProjectOutput } from './wire.ts';
 import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { applyProjectUpdate } from './apply-update.ts';
 import { runProjectConfigChecks } from './lifecycle.ts';
@@ -21,6 +21,7 @@ export const updateCurrentProject = defineOperation({
   access: ['admin'],
   input: { body: ProjectUpdateSchema },
   errors: [],
+  output: AdminProjectOutput,
   async run(ctx, { body }) {
     return ctx.transaction(async (tx) => {
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;

@@ -1,4 +1,6 @@
-import { configToClientWire, configToWire } from '../config/project-config.ts';
+import * as v from 'valibot';
+import { AdminProjectConfigOutput, ClientProjectConfigOutput, configToClientWire, configToWire } from '../config/project-config.ts';
+import { component, MillisOutput, NullableString } from '../operations/output.ts';
 import type { Project } from './queries.ts';
 
 /** Admin project object (wire-protocol §2; sdk-compatibility §6 "Admin project"). */
@@ -29,3 +31,23 @@ export function toClientProject(p: Project) {
 export function logoFields(project: Project): Record<string, string | null> {
   return { logo_url: project.logoUrl, logo_full_url: project.logoFullUrl, logo_dark_mode_url: project.logoDarkModeUrl, logo_full_dark_mode_url: project.logoFullDarkModeUrl };
 }
+
+/** Output schema of `toAdminProject`. */
+export const AdminProjectOutput = component('AdminProject', v.strictObject({
+  id: v.string(),
+  display_name: v.string(),
+  description: v.string(),
+  created_at_millis: MillisOutput,
+  is_production_mode: v.boolean(),
+  is_development_environment: v.boolean(),
+  owner_team_id: NullableString,
+  onboarding_status: v.literal('completed'),
+  logo_url: NullableString,
+  logo_full_url: NullableString,
+  logo_dark_mode_url: NullableString,
+  logo_full_dark_mode_url: NullableString,
+  config: AdminProjectConfigOutput,
+}));
+
+/** Output schema of `toClientProject`. */
+export const ClientProjectOutput = component('ClientProject', v.strictObject({ id: v.string(), display_name: v.string(), config: ClientProjectConfigOutput }));

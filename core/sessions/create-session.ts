@@ -25,6 +25,7 @@ export const createSession = defineOperation({
     }),
   },
   errors: ['USER_ID_DOES_NOT_EXIST'],
+  output: v.strictObject({ refresh_token: v.string(), access_token: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const user = await findUser(ctx.db, project.id, body.user_id);

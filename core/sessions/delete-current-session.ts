@@ -3,6 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { findRefreshTokenByHash } from './queries.ts';
 import { revokeSession } from './revoke.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /auth/sessions/current`: signs out. Deletes the session named by the access token's
@@ -17,6 +18,7 @@ export const deleteCurrentSession = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  output: SuccessOutput,
   async run(ctx) {
     const { project, token } = ctx.auth;
     if (token) {

@@ -5,6 +5,7 @@ import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findRefreshToken } from './queries.ts';
 import { revokeSession } from './revoke.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /auth/sessions/{id}`: revokes one session. The current session cannot be deleted this
@@ -22,6 +23,7 @@ export const deleteSession = defineOperation({
     query: v.strictObject({ user_id: v.optional(UserIdOrMeSchema) }),
   },
   errors: ['CANNOT_DELETE_CURRENT_SESSION', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx, { params, query }) {
     const { project, token, accessType } = ctx.auth;
     const session = await findRefreshToken(ctx.db, project.id, params.id);

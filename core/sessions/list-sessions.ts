@@ -3,6 +3,17 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { listUserSessions } from './queries.ts';
+import { listOutput, component, MillisOutput } from '../operations/output.ts';
+
+/** A session as listed (`created_at` and `last_used_at` in epoch ms). */
+export const SessionOutput = component('Session', v.strictObject({
+  id: v.string(),
+  user_id: v.string(),
+  created_at: MillisOutput,
+  last_used_at: MillisOutput,
+  is_impersonation: v.boolean(),
+  is_current_session: v.boolean(),
+}));
 
 /**
  * `GET /auth/sessions?user_id=`: a user's sessions, newest first, marking the caller's own
@@ -16,6 +27,7 @@ export const listSessions = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(SessionOutput),
   async run(ctx, { query }) {
     const { project, accessType, token } = ctx.auth;
     const userId = resolveUserId(ctx.auth, query.user_id);

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { refreshSession } from './issue.ts';
@@ -14,6 +15,7 @@ export const refreshCurrentSession = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  output: v.strictObject({ access_token: v.string() }),
   async run(ctx) {
     if (!ctx.refreshToken) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     const { accessToken } = await refreshSession(ctx, ctx.auth.project, ctx.refreshToken);

@@ -7,6 +7,10 @@
  */
 export interface Database {
   server_settings: ServerSettingsTable;
+  ai_chat_threads: AiChatThreadsTable;
+  ai_chat_messages: AiChatMessagesTable;
+  ai_token_usage: AiTokenUsageTable;
+  sign_in_failures: SignInFailuresTable;
   projects: ProjectsTable;
   config_overrides: ConfigOverridesTable;
   data_vault_entries: DataVaultEntriesTable;
@@ -47,6 +51,13 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   // images (0011)
   stored_images: StoredImagesTable;
+  // payments (0016)
+  payment_item_changes: PaymentItemChangesTable;
+  payment_item_counters: PaymentItemCountersTable;
+  payment_purchases: PaymentPurchasesTable;
+  payment_purchase_codes: PaymentPurchaseCodesTable;
+  payment_stripe_accounts: PaymentStripeAccountsTable;
+  payment_stripe_events: PaymentStripeEventsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -114,6 +125,11 @@ export interface UsersTable {
   primary_email: string | null;
   primary_email_verified: Bool;
   primary_email_auth_enabled: Bool;
+  /**
+   * Id of the primary email's contact channel; null means the id derived from the user id
+   * (core/contact-channels/channels.ts). Set whenever the primary email changes.
+   */
+  primary_email_channel_id: string | null;
   profile_image_url: string | null;
   signed_up_at: number;
   last_active_at: number | null;
@@ -502,4 +518,145 @@ export interface DataVaultEntriesTable {
   key_id: string;
   created_at: number;
   updated_at: number;
+}
+
+/** One change of an item's quantity for a customer (core/payments): manual, or granted by a purchase. */
+export interface PaymentItemChangesTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  /** `user`, `team` or `custom`. */
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  delta: number;
+  description: string | null;
+  /** Epoch ms after which the change no longer counts; null: never. */
+  expires_at: number | null;
+  /** `manual` (update-quantity), `grant` (a purchase's included items) or `renewal`. */
+  kind: string;
+  purchase_id: string | null;
+  created_at: number;
+}
+
+/** Serializes writers of one customer's item balance: each change bumps `version` first. */
+export interface PaymentItemCountersTable {
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  version: number;
+  updated_at: number;
+}
+
+/** A purchase of a product: one-off or a subscription (core/payments). */
+export interface PaymentPurchasesTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  /** Null for an inline product. */
+  product_id: string | null;
+  price_id: string | null;
+  /** JSON snapshot of the product as configured when bought. */
+  product: string;
+  quantity: number;
+  /** `one_time` or `subscription`. */
+  kind: string;
+  /** `active`, `trialing`, `canceled`, `refunded`, `past_due` or `incomplete`. */
+  status: string;
+  test_mode: Bool;
+  /** `PURCHASE_PAGE`, `TEST_MODE` or `API_GRANT`. */
+  creation_source: string;
+  currency: string | null;
+  /** Price per unit in the currency's minor unit, read from config (never from the client). */
+  unit_amount_minor: number | null;
+  stripe_customer_id: string | null;
+  stripe_checkout_session_id: string | null;
+  stripe_subscription_id: string | null;
+  stripe_payment_intent_id: string | null;
+  current_period_start: number | null;
+  current_period_end: number | null;
+  cancel_at_period_end: Bool;
+  refunded_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A purchase code behind the hosted purchase page; the code is stored hashed. */
+export interface PaymentPurchaseCodesTable {
+  code_hash: string;
+  project_id: string;
+  branch_id: string;
+  customer_type: string;
+  customer_id: string;
+  product_id: string | null;
+  product: string;
+  return_url: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The project's own Stripe account (per branch): keys sealed with a server-derived key. */
+export interface PaymentStripeAccountsTable {
+  project_id: string;
+  branch_id: string;
+  secret_key_sealed: string;
+  /** The key's mode and last four characters (`sk_test_…4242`), for the dashboard. */
+  secret_key_hint: string;
+  webhook_secret_sealed: string | null;
+  account_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A Stripe event already applied (webhook idempotency per event id). */
+export interface PaymentStripeEventsTable {
+  project_id: string;
+  event_id: string;
+  type: string;
+  received_at: number;
+}
+
+/** Assistant threads (migration 0018): one per project and client-chosen id, owned by one owner. */
+export interface AiChatThreadsTable {
+  project_id: string;
+  id: string;
+  /** The owner's internal-project user id, or `key:<project id>` for admin-key callers. */
+  owner: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Assistant thread messages (migration 0018), ordered by `seq`; `content` is JSON text. */
+export interface AiChatMessagesTable {
+  project_id: string;
+  thread_id: string;
+  seq: number;
+  content: string;
+  created_at: number;
+}
+
+/** Model tokens spent per project and UTC day (`YYYY-MM-DD`), for the assistant's budget. */
+export interface AiTokenUsageTable {
+  project_id: string;
+  day: string;
+  tokens: number;
+}
+
+/** Failed sign-ins (migration 0018): never the address tried or the client's network address. */
+export interface SignInFailuresTable {
+  id: string;
+  project_id: string;
+  /** The user whose sign-in failed, or null when the address matched no user with that factor. */
+  user_id: string | null;
+  /** `password` or `mfa`. */
+  factor: string;
+  /** `wrong_password`, `unknown_email`, `no_password`, `wrong_code`. */
+  reason: string;
+  created_at: number;
 }

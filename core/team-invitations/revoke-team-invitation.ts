@@ -6,10 +6,12 @@ import { findVerificationCode, revokeVerificationCode } from '../verification-co
 import { INVITATION_PURPOSE, InvitationParamsSchema, RevokeQuerySchema, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `DELETE /team-invitations/{id}?team_id=` → `{success: true}`: revokes a pending invitation. A
- * client must be a member of the invitation's team with `$remove_members` (TEAM_MEMBERSHIP_NOT_FOUND,
- * TEAM_PERMISSION_REQUIRED; upstream `team-invitations/crud.tsx`).
- * VERIFICATION_CODE_NOT_FOUND when no such invitation exists (or it belongs to another team).
+ * `DELETE /team-invitations/{id}?team_id=` → `{success: true}`: revokes a pending invitation.
+ * `team_id` is required (SCHEMA_ERROR without it) and checked first, as upstream
+ * `team-invitations/crud.tsx`: a server caller needs the team to exist (TEAM_NOT_FOUND); a client
+ * must be a member of it with `$remove_members` (TEAM_MEMBERSHIP_NOT_FOUND,
+ * TEAM_PERMISSION_REQUIRED). VERIFICATION_CODE_NOT_FOUND when no such invitation exists or it
+ * belongs to another team (upstream revokes any team's invitation here; docs/compatibility.md).
  */
 export const revokeTeamInvitation = defineOperation({
   id: 'teamInvitations.revoke',
@@ -22,9 +24,9 @@ export const revokeTeamInvitation = defineOperation({
   async run(ctx, { params, query }) {
     const { project } = ctx.auth;
     await ctx.transaction(async (tx) => {
+      await requireInvitationAccess(tx.db, ctx.auth, query.team_id, ['$remove_members']);
       const code = await findVerificationCode<TeamInvitationData>(tx, project.id, INVITATION_PURPOSE, params.id);
-      if (!code || code.usedAt !== null || (query.team_id !== undefined && code.data.team_id !== query.team_id)) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-      if (ctx.auth.accessType === 'client') await requireInvitationAccess(tx.db, ctx.auth, code.data.team_id, ['$remove_members']);
+      if (!code || code.usedAt !== null || code.data.team_id !== query.team_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
       await revokeVerificationCode(tx, project.id, INVITATION_PURPOSE, code.id);
     });
     return success;

@@ -67,9 +67,15 @@ describeWithServer('team invitations', (get) => {
     const revokeDenied = await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, bob.client);
     assertKnownError(revokeDenied, 'TEAM_PERMISSION_REQUIRED', 401);
     assert.equal(revokeDenied.body.details.permission_id, '$remove_members');
-    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${MISSING}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    // upstream: team_id is required and its team is checked before the invitation.
+    const noTeam = await api(server, 'DELETE', `/team-invitations/${sent.body.id}`, p.server);
+    assertKnownError(noTeam, 'SCHEMA_ERROR', 400);
+    assert.match(noTeam.body.error, /query\.team_id must be defined/);
+    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${MISSING}`, p.server), 'TEAM_NOT_FOUND', 404);
+    const otherTeam = (await api(server, 'POST', '/teams', p.server, { display_name: 'Other' })).body;
+    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${otherTeam.id}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
     assert.deepEqual((await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, p.server)).body, { success: true });
-    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    assertKnownError(await api(server, 'DELETE', `/team-invitations/${sent.body.id}?team_id=${team.id}`, p.server), 'VERIFICATION_CODE_NOT_FOUND', 404);
   });
 
   it('lets clients list only with $read_members and $invite_members and revoke only with $remove_members, as upstream', async () => {

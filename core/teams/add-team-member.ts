@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { getUser } from '../users/index.ts';
@@ -22,6 +23,7 @@ export const addTeamMember = defineOperation({
   input: { params: MembershipParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS'],
   status: 201,
+  output: v.strictObject({ team_id: v.string(), user_id: v.string() }),
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveMe(ctx.auth, params.user_id);

@@ -10,7 +10,7 @@ import { grantTeamDefaults } from '../permissions/index.ts';
 import { resolveMe, requireUser } from '../auth/user-id.ts';
 import { findTeam, insertTeam, insertTeamMember } from './queries.ts';
 import { ClientTeamCreateSchema, ServerTeamCreateSchema } from './schemas.ts';
-import { toServerTeam, toTeamForAccess } from './wire.ts';
+import { toServerTeam, toTeamForAccess, TeamOutput } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSchema) });
@@ -32,6 +32,7 @@ export const createTeam = defineOperation({
   clientInput: { body: ClientTeamCreateSchema, query: QuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND'],
   status: 201,
+  output: TeamOutput,
   async run(ctx, { body, query }) {
     const { project, accessType } = ctx.auth;
     let creatorId: string | null = null;

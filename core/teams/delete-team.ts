@@ -7,6 +7,7 @@ import { getTeam } from './lookup.ts';
 import { deleteTeam as deleteTeamRow, listTeamMembers } from './queries.ts';
 import { TeamParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /teams/{team_id}` → `{success: true}`. Memberships, their permissions and the team's
@@ -22,6 +23,7 @@ export const deleteTeam = defineOperation({
   input: { params: TeamParamsSchema },
   ignoresBody: true,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     await ctx.transaction(async (tx) => {

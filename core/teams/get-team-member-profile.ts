@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { requireUser, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
-import { toProfileJson } from './profiles.ts';
+import { toProfileJson, TeamMemberProfileOutput } from './profiles.ts';
 import { MembershipParamsSchema } from './schemas.ts';
 
 /**
@@ -17,6 +17,7 @@ export const getTeamMemberProfile = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: MembershipParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  output: TeamMemberProfileOutput,
   async run(ctx, { params }) {
     const { project, accessType } = ctx.auth;
     const userId = resolveMe(ctx.auth, params.user_id);

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { getTeam as getTeamRow, getTeamMember } from './lookup.ts';
 import { TeamParamsSchema } from './schemas.ts';
-import { toTeamForAccess } from './wire.ts';
+import { toTeamForAccess, TeamOutput } from './wire.ts';
 
 /**
  * `GET /teams/{team_id}` → the team in the caller's view. A client must be a member
@@ -16,6 +16,7 @@ export const getTeam = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: TeamParamsSchema },
   errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED'],
+  output: TeamOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const team = await getTeamRow(ctx.db, projectId, params.team_id);

@@ -7,6 +7,6 @@ export {
   findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers, updateTeam as updateTeamRow,
   type TeamRow, type TeamMemberRow,
 } from './queries.ts';
-export { toClientTeam, toServerTeam, toTeamForAccess } from './wire.ts';
+export { toClientTeam, toServerTeam, toTeamForAccess, ClientTeamOutput, ServerTeamOutput, TeamOutput } from './wire.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';
 export { isTeamMember } from '../team-membership/index.ts';

@@ -4,8 +4,9 @@ import { StatusError } from '../errors/index.ts';
 import { UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { requireUser, resolveMe } from '../auth/user-id.ts';
-import { toProfileJson } from './profiles.ts';
+import { toProfileJson, TeamMemberProfileOutput } from './profiles.ts';
 import { listTeamMembers } from './queries.ts';
+import { listOutput } from '../operations/output.ts';
 
 /**
  * `GET /team-member-profiles?team_id&user_id` → `{items: [profile], is_paginated: false}`. A client
@@ -20,6 +21,7 @@ export const listTeamMemberProfiles = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: v.strictObject({ team_id: v.optional(UuidSchema), user_id: v.optional(UserIdOrMeSchema) }) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
+  output: listOutput(TeamMemberProfileOutput),
   async run(ctx, { query }) {
     const { project, accessType } = ctx.auth;
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);

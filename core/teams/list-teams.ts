@@ -4,7 +4,8 @@ import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { paginate } from './paginate.ts';
 import { listTeams as listTeamRows } from './queries.ts';
-import { toTeamForAccess } from './wire.ts';
+import { toTeamForAccess, TeamOutput } from './wire.ts';
+import { pagedListOutput } from '../operations/output.ts';
 
 /** A positive integer sent as query text. */
 const LimitSchema = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number));
@@ -35,6 +36,7 @@ export const listTeams = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: QuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: pagedListOutput(TeamOutput),
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list teams');

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
 import type { Project } from '../projects/index.ts';
 import type { AccessType } from '../operations/define.ts';
-import { findUser, toServerUser } from '../users/index.ts';
+import * as v from 'valibot';
+import { findUser, toServerUser, ServerUserOutput } from '../users/index.ts';
+import { component, NullableString } from '../operations/output.ts';
 import { findTeam, type TeamMemberRow } from './queries.ts';
 
 /**
@@ -22,3 +24,12 @@ export async function toProfileJson(db: Kysely<Database>, project: Project, acce
   const selected = user.selected_team_id ? await findTeam(db, project.id, user.selected_team_id) : null;
   return { ...profile, user: toServerUser(user, project.config, selected) };
 }
+
+/** Output schema of `toProfileJson`: `user` only in server and admin views. */
+export const TeamMemberProfileOutput = component('TeamMemberProfile', v.strictObject({
+  team_id: v.string(),
+  user_id: v.string(),
+  display_name: NullableString,
+  profile_image_url: NullableString,
+  user: v.optional(ServerUserOutput),
+}));

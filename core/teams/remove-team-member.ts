@@ -7,6 +7,7 @@ import { getTeamMember } from './lookup.ts';
 import { deleteTeamMember } from './queries.ts';
 import { MembershipParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /team-memberships/{team_id}/{user_id}` → `{success: true}`. A client may remove itself
@@ -22,6 +23,7 @@ export const removeTeamMember = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: MembershipParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;
     const userId = resolveMe(ctx.auth, params.user_id);

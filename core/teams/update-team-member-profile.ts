@@ -4,7 +4,7 @@ import { defineOperation } from '../operations/define.ts';
 import type { TeamMembersTable } from '../storage/tables.ts';
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { getTeamMember } from './lookup.ts';
-import { toProfileJson } from './profiles.ts';
+import { toProfileJson, TeamMemberProfileOutput } from './profiles.ts';
 import { findTeamMember, updateTeamMember } from './queries.ts';
 import { MembershipParamsSchema, ProfileUpdateSchema } from './schemas.ts';
 
@@ -21,6 +21,7 @@ export const updateTeamMemberProfile = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: MembershipParamsSchema, body: ProfileUpdateSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  output: TeamMemberProfileOutput,
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;
     const userId = resolveMe(ctx.auth, params.user_id);

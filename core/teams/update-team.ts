@@ -9,7 +9,7 @@ import { requireUser } from '../auth/user-id.ts';
 import { getTeam } from './lookup.ts';
 import { findTeam, updateTeam as updateTeamRow } from './queries.ts';
 import { ClientTeamUpdateSchema, ServerTeamUpdateSchema, TeamParamsSchema } from './schemas.ts';
-import { toServerTeam, toTeamForAccess } from './wire.ts';
+import { toServerTeam, toTeamForAccess, TeamOutput } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
@@ -26,6 +26,7 @@ export const updateTeam = defineOperation({
   input: { params: TeamParamsSchema, body: ServerTeamUpdateSchema },
   clientInput: { params: TeamParamsSchema, body: ClientTeamUpdateSchema },
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  output: TeamOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     const b = body as v.InferOutput<typeof ServerTeamUpdateSchema>;

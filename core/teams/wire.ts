@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { component, JsonOutput, MillisOutput, NullableString } from '../operations/output.ts';
 import { fromJsonText } from '../lib/json-text.ts';
 import type { AccessType } from '../operations/define.ts';
 import type { TeamRow } from './queries.ts';
@@ -26,3 +28,20 @@ export function toServerTeam(team: TeamRow) {
 export function toTeamForAccess(accessType: AccessType, team: TeamRow) {
   return accessType === 'client' ? toClientTeam(team) : toServerTeam(team);
 }
+
+const clientTeamEntries = {
+  id: v.string(),
+  display_name: v.string(),
+  profile_image_url: NullableString,
+  client_metadata: JsonOutput,
+  client_read_only_metadata: JsonOutput,
+};
+
+/** Output schema of `toClientTeam`. */
+export const ClientTeamOutput = component('ClientTeam', v.strictObject(clientTeamEntries));
+
+/** Output schema of `toServerTeam`. */
+export const ServerTeamOutput = component('ServerTeam', v.strictObject({ ...clientTeamEntries, created_at_millis: MillisOutput, server_metadata: JsonOutput }));
+
+/** A team in the caller's view (`toTeamForAccess`). */
+export const TeamOutput = v.union([ServerTeamOutput, ClientTeamOutput]);

@@ -17,13 +17,15 @@ export interface RateLimit {
  * - `anonymous_sign_up_per_address`: anonymous sign-ups per client address;
  * - `email_per_recipient`: emails sent by an auth route (OTP / magic link, password reset, email
  *   verification, team invitation, sign-in invitation) to one recipient;
- * - `email_per_project`: such emails per project.
+ * - `email_per_project`: such emails per project;
+ * - `ai_chat_per_owner`: questions to the dashboard assistant per owner (issue 21).
  *
  * Per-address rules apply to client requests only (server and admin callers hold secret keys and
  * often sign users in from one backend address); the others apply to every caller.
  */
 export const RATE_LIMIT_RULES = [
   'sign_in_per_address', 'sign_up_per_address', 'anonymous_sign_up_per_address', 'email_per_recipient', 'email_per_project',
+  'ai_chat_per_owner',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 
@@ -34,6 +36,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {
   anonymous_sign_up_per_address: { limit: 60, windowSeconds: 3600 },
   email_per_recipient: { limit: 10, windowSeconds: 3600 },
   email_per_project: { limit: 1000, windowSeconds: 3600 },
+  ai_chat_per_owner: { limit: 30, windowSeconds: 600 },
 };
 
 /** A project's throttling settings (`config.rate_limits` on the wire). */

@@ -4,7 +4,7 @@ import { defineOperation } from '../operations/define.ts';
 import { ServerUserCreateSchema } from './schemas.ts';
 import { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 import { finishUserCreation, insertNewUser, type NewUserFields } from './create.ts';
-import { toServerUser } from './wire.ts';
+import { toServerUser, ServerUserOutput } from './wire.ts';
 import { findUserByAuthEmail, insertOAuthProviderLinks, updateUser } from './queries.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { sealTotpSecret } from '../mfa/index.ts';
@@ -23,6 +23,7 @@ export const createUser = defineOperation({
   input: { body: ServerUserCreateSchema },
   errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
   status: 201,
+  output: ServerUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const { oauth_providers: oauthProviders = [], ...fields } = body;

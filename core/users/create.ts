@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UsersTable } from '../storage/tables.ts';
@@ -8,6 +8,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { toServerUser } from './wire.ts';
 import { findUser, insertUser, updateUser, type UserRow } from './queries.ts';
 import { emailTakenError } from './apply-fields.ts';
+import { applyPrimaryEmailChange } from './primary-email.ts';
 
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
 export type NewUserFields = Partial<Omit<Insertable<UsersTable>, 'id' | 'project_id' | 'signed_up_at'>>;
@@ -31,6 +32,7 @@ export async function insertNewUser(ctx: OperationContext, project: Project, fie
     primary_email: null,
     primary_email_verified: 0,
     primary_email_auth_enabled: 0,
+    primary_email_channel_id: null,
     profile_image_url: null,
     signed_up_at: ctx.now,
     last_active_at: ctx.now,
@@ -103,7 +105,9 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
  * Team"), is renamed for the new identity ("<email>'s Team").
  */
 export async function upgradeAnonymousUser(ctx: OperationContext, project: Project, user: UserRow, fields: NewUserFields): Promise<UserRow> {
-  await updateUser(ctx.db, project.id, user.id, { ...fields, is_anonymous: 0 });
+  const columns: Updateable<UsersTable> = { ...fields, is_anonymous: 0 };
+  await applyPrimaryEmailChange(ctx, project.id, user, columns);
+  await updateUser(ctx.db, project.id, user.id, columns);
   const upgraded = (await findUser(ctx.db, project.id, user.id))!;
   const oldName = personalTeamName(user);
   const newName = personalTeamName(upgraded);

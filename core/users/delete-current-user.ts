@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
 import { deleteUserAndNotify } from './delete.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /users/me`: deletes the signed-in user and, through foreign keys, their sessions and
@@ -18,6 +19,7 @@ export const deleteCurrentUser = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx) {
     const { user, project, accessType } = ctx.auth;
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');

@@ -4,6 +4,7 @@ import { resolveUserId } from '../auth/user-id.ts';
 import { deleteUserAndNotify } from './delete.ts';
 import { getUser } from './get-user.ts';
 import { UserIdParams } from './get-user-by-id.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /users/{user_id}` (server/admin): deletes a user with their sessions and memberships →
@@ -18,6 +19,7 @@ export const deleteUserById = defineOperation({
   access: ['server', 'admin'],
   input: { params: UserIdParams },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));

@@ -2,7 +2,7 @@ import { listOAuthProviderLinks } from './queries.ts';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findTeam } from '../teams/index.ts';
-import { toUserForAccess } from './wire.ts';
+import { toUserForAccess, UserOutput } from './wire.ts';
 
 /**
  * `GET /users/me`: the signed-in user, in the caller's view. Without a user →
@@ -17,6 +17,7 @@ export const getCurrentUser = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: UserOutput,
   async run(ctx) {
     const { user, project, accessType } = ctx.auth;
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');

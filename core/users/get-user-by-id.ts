@@ -5,7 +5,7 @@ import { QueryBooleanSchema, UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findTeam } from '../teams/index.ts';
 import { getUser } from './get-user.ts';
-import { toServerUser } from './wire.ts';
+import { toServerUser, ServerUserOutput } from './wire.ts';
 
 /** Path parameters of the `/users/{user_id}` operations; `me` is the signed-in user. */
 export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
@@ -25,6 +25,7 @@ export const getUserById = defineOperation({
   // `getUser(id, { includeAnonymous })` sends them); one user by id is returned either way.
   input: { params: UserIdParams, query: v.strictObject({ include_anonymous: v.optional(QueryBooleanSchema), include_restricted: v.optional(QueryBooleanSchema) }) },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: ServerUserOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));

@@ -6,8 +6,8 @@
 export { insertNewUser, finishUserCreation, personalTeamName, upgradeAnonymousUser, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
 export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
-export { toClientUser, toServerUser, toUserForAccess } from './wire.ts';
+export { toClientUser, toServerUser, toUserForAccess, ClientUserOutput, ServerUserOutput, UserOutput } from './wire.ts';
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 export { restrictedReasonOf } from './restriction.ts';
-export { onPrimaryEmailChanged } from './primary-email.ts';
+export { onPrimaryEmailChange, applyPrimaryEmailChange } from './primary-email.ts';
 export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';

@@ -4,7 +4,8 @@ import { StatusError } from '../errors/index.ts';
 import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
 import { findTeam, type TeamRow } from '../teams/index.ts';
 import { findUser, listOAuthProviderLinks, listUsersPage, sortValue } from './queries.ts';
-import { toServerUser } from './wire.ts';
+import { toServerUser, ServerUserOutput } from './wire.ts';
+import { pagedListOutput } from '../operations/output.ts';
 
 const LimitSchema = v.pipe(
   v.string(),
@@ -45,6 +46,7 @@ export const listUsers = defineOperation({
     }),
   },
   errors: [],
+  output: pagedListOutput(ServerUserOutput),
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     if (query.only_anonymous && !query.include_anonymous) throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { imageUrlSchema } from '../images/index.ts';
-import { EmailSchema, MetadataSchema, UuidSchema } from '../lib/schemas.ts';
+import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts';
 
 export { EmailSchema } from '../lib/schemas.ts';
 
@@ -28,7 +28,7 @@ export const clientUpdateEntries = {
   totp_secret_base64: v.optional(v.nullable(Base64Schema)),
   otp_auth_enabled: v.optional(v.boolean()),
   passkey_auth_enabled: v.optional(v.boolean()),
-  primary_email: v.optional(v.nullable(EmailSchema)),
+  primary_email: v.optional(v.nullable(StoredEmailSchema)),
 };
 
 /** Fields server code may also set (wire-protocol §3.7). */

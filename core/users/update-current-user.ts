@@ -3,6 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { clientUpdateEntries, ServerUserBodySchema } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
+import { UserOutput } from './wire.ts';
 
 /**
  * `PATCH /users/me`: updates the signed-in user → the user in the caller's view. Clients may set
@@ -21,6 +22,7 @@ export const updateCurrentUser = defineOperation({
   input: { body: ServerUserBodySchema },
   clientInput: { body: v.strictObject(clientUpdateEntries) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
+  output: UserOutput,
   async run(ctx, { body }) {
     const { user, project, accessType } = ctx.auth;
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');

@@ -4,6 +4,7 @@ import { getUser } from './get-user.ts';
 import { ServerUserBodySchema } from './schemas.ts';
 import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 import { UserIdParams } from './get-user-by-id.ts';
+import { UserOutput } from './wire.ts';
 
 /**
  * `PATCH /users/{user_id}` (server/admin): updates any server field of a user → server user
@@ -18,6 +19,7 @@ export const updateUserById = defineOperation({
   access: ['server', 'admin'],
   input: { params: UserIdParams, body: ServerUserBodySchema },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', ...USER_UPDATE_ERRORS],
+  output: UserOutput,
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;
     const user = await getUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));

@@ -13,7 +13,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
 import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
 import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
-import { runPrimaryEmailChangedHooks } from './primary-email.ts';
+import { applyPrimaryEmailChange } from './primary-email.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
@@ -25,7 +25,8 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  * user in the caller's view (wire-protocol §3.7 `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
  * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes (the secret is stored encrypted). A
- * changed primary email becomes unverified unless `primary_email_verified` is given too. Setting
+ * changed primary email becomes unverified unless `primary_email_verified` is given too or it was
+ * already a verified channel of the user (which is then promoted with its id). Setting
  * or removing the password revokes the user's sessions (but the caller's own) and outstanding
  * password-reset codes.
  *
@@ -47,9 +48,6 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
     assertPrimaryEmailRules(current.primary_email, columns);
     await releaseReplacedImages(tx, project.id, current, columns, ['profile_image_url']);
-    if (columns.primary_email !== undefined && columns.primary_email !== current.primary_email && columns.primary_email_verified === undefined) {
-      columns.primary_email_verified = 0;
-    }
     const email = columns.primary_email !== undefined ? columns.primary_email : current.primary_email;
     const authEnabled = columns.primary_email_auth_enabled !== undefined ? columns.primary_email_auth_enabled : current.primary_email_auth_enabled;
     const emailOrAuthChanged = columns.primary_email !== undefined || columns.primary_email_auth_enabled !== undefined;
@@ -59,6 +57,8 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     if (columns.selected_team_id && !(await isTeamMember(tx.db, project.id, columns.selected_team_id, user.id))) {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: columns.selected_team_id, user_id: user.id });
     }
+    // A changed primary email: the old one stays as a channel, an existing channel is promoted.
+    await applyPrimaryEmailChange(tx, project.id, current, columns);
     await mapEmailRace(tx, email ?? null, () => updateUser(tx.db, project.id, user.id, columns));
     if (body.passkey_auth_enabled === false) await removeAllPasskeys(tx, project.id, user.id);
     // A new or removed TOTP secret voids the recovery codes and spent steps of the old one.
@@ -68,9 +68,6 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
-    if (updated.primary_email !== current.primary_email) {
-      await runPrimaryEmailChangedHooks(tx, project.id, current, updated);
-    }
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;
     const links = await listOAuthProviderLinks(tx.db, project.id, [user.id]);
     await emitWebhookEvent(tx, project.id, 'user.updated', toServerUser(updated, project.config, team, links.get(user.id)));

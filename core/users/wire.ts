@@ -1,3 +1,6 @@
+import * as v from 'valibot';
+import { component, JsonOutput, MillisOutput, NullableString } from '../operations/output.ts';
+import { ClientTeamOutput, ServerTeamOutput } from '../teams/index.ts';
 import type { AccessType } from '../operations/define.ts';
 import type { ProjectConfig } from '../config/project-config.ts';
 import { fromJsonText } from '../lib/json-text.ts';
@@ -18,7 +21,8 @@ export function toClientUser(user: UserRow, config: ProjectConfig, selectedTeam:
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: Number(user.signed_up_at),
     has_password: user.password_hash !== null,
-    auth_with_email: user.primary_email_auth_enabled === 1,
+    // Upstream (users/crud.tsx `userPrismaToCrud`): the user holds a password or OTP auth method.
+    auth_with_email: user.password_hash !== null || user.otp_auth_enabled === 1,
     oauth_providers: oauthProviders,
     selected_team_id: user.selected_team_id,
     selected_team: selectedTeam ? toClientTeam(selectedTeam) : null,
@@ -71,3 +75,50 @@ export function toServerUser(user: UserRow, config: ProjectConfig, selectedTeam:
 export function toUserForAccess(accessType: AccessType, user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
   return accessType === 'client' ? toClientUser(user, config, selectedTeam, oauthProviders) : toServerUser(user, config, selectedTeam, oauthProviders);
 }
+
+/** `restricted_reason`: why a user is restricted, or null. */
+const RestrictedReasonOutput = v.nullable(v.strictObject({ type: v.picklist(['anonymous', 'restricted_by_administrator', 'email_not_verified']) }));
+
+/** An OAuth account linked to a user, as listed on the user object. */
+const OAuthProviderLinkOutput = v.strictObject({ id: v.string(), account_id: v.string(), email: NullableString });
+
+const clientUserEntries = {
+  id: v.string(),
+  primary_email: NullableString,
+  primary_email_verified: v.boolean(),
+  display_name: NullableString,
+  client_metadata: JsonOutput,
+  client_read_only_metadata: JsonOutput,
+  profile_image_url: NullableString,
+  signed_up_at_millis: MillisOutput,
+  has_password: v.boolean(),
+  auth_with_email: v.boolean(),
+  oauth_providers: v.array(OAuthProviderLinkOutput),
+  selected_team_id: NullableString,
+  requires_totp_mfa: v.boolean(),
+  otp_auth_enabled: v.boolean(),
+  passkey_auth_enabled: v.boolean(),
+  is_anonymous: v.boolean(),
+  is_restricted: v.boolean(),
+  restricted_reason: RestrictedReasonOutput,
+  restricted_by_admin: v.boolean(),
+  restricted_by_admin_reason: NullableString,
+};
+
+/** Output schema of `toClientUser`. */
+export const ClientUserOutput = component('ClientUser', v.strictObject({ ...clientUserEntries, selected_team: v.nullable(ClientTeamOutput) }));
+
+/** Output schema of `toServerUser`. */
+export const ServerUserOutput = component('ServerUser', v.strictObject({
+  ...clientUserEntries,
+  selected_team: v.nullable(ServerTeamOutput),
+  country_code: NullableString,
+  last_active_at_millis: v.nullable(MillisOutput),
+  primary_email_auth_enabled: v.boolean(),
+  restricted_by_admin_private_details: NullableString,
+  risk_scores: v.strictObject({ sign_up: v.strictObject({ bot: v.number(), free_trial_abuse: v.number() }) }),
+  server_metadata: JsonOutput,
+}));
+
+/** A user in the caller's view (`toUserForAccess`). */
+export const UserOutput = v.union([ServerUserOutput, ClientUserOutput]);

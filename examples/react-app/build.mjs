@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Builds the example app with real React (not preact): `node examples/react-app/build.mjs [outdir]`.
-// `gatehouse/sdk` and `gatehouse/react` are aliased to this repository's sources, as a published
-// package's exports would resolve them. Also exported as a function for the browser test.
+// Builds the example app with real React (not preact): `node examples/react-app/build.mjs [outdir]`
+// (`npm run example` builds and serves it, see serve.mjs and README.md).
+// `gatehouse-sdk` and `gatehouse-react` are aliased to this repository's sources (a published
+// package resolves them through its exports map). Also exported as functions for the tests.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ export async function buildExample(outdir) {
     platform: 'browser',
     external: ['node:*'],
     jsx: 'automatic',
-    alias: { 'gatehouse/sdk': join(root, 'sdk/index.browser.ts'), 'gatehouse/react': join(root, 'ui/react.ts') },
+    alias: { 'gatehouse-sdk': join(root, 'sdk/index.browser.ts'), 'gatehouse-react': join(root, 'ui/react.ts') },
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
     write: Boolean(outdir),

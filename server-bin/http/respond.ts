@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { OperationResponse } from '../../core/index.ts';
 import { responsePrefixes } from './generation.ts';
@@ -26,6 +27,15 @@ export function writeResponse(ctx: Context, response: OperationResponse): void {
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
   ctx.status = status;
   ctx.type = response.contentType;
+  if (response.stream) {
+    // Streamed replies (server-sent events): written chunk by chunk, unbuffered by proxies; the
+    // producer's signal aborts when the client goes away (the dashboard's "Stop").
+    const controller = new AbortController();
+    ctx.res.once('close', () => controller.abort());
+    ctx.set('x-accel-buffering', 'no');
+    ctx.body = Readable.from(response.stream(controller.signal), { objectMode: false });
+    return;
+  }
   let body = response.body;
   if (response.contentType.startsWith('application/json') && (ctx.get('accept') ?? '').includes('text/html')) {
     try { body = JSON.stringify(JSON.parse(body), null, 2); } catch { /* leave as is */ }

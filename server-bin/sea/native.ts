@@ -15,6 +15,8 @@ export interface SeaManifest {
   executables: Record<string, string>;
   /** URL paths of embedded static files (each stored under the asset key `static<path>`). */
   static: string[];
+  /** File names of the embedded documentation pages (asset key `docs/<name>`), for the dashboard assistant. */
+  docs?: string[];
   /**
    * Single-page fallbacks: a request under the prefix that matches no file gets this file
    * (e.g. `{ "/handler/": "/handler/index.html" }`), longest prefix first.

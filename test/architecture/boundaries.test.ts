@@ -130,6 +130,7 @@ const KNOWN: Record<string, readonly string[]> = {
     'core/notifications/update-notification-preference.ts',
     'core/operations/execute.ts',
     'core/passkeys/delete-passkey.ts',
+    'core/payments/plain-errors.ts',
     'core/permissions/create-permission-definition.ts',
     'core/permissions/definition-checks.ts',
     'core/permissions/grant-project-permission.ts',

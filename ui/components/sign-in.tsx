@@ -1,4 +1,5 @@
-import { useContext, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useState, type FormEvent } from 'react';
+import { crossDomainHandoffFrom, returnToProblem } from '../../sdk/cross-domain.ts';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
 import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
@@ -154,8 +155,14 @@ export function PasskeyButton() {
 function AlreadySignedIn() {
   const app = useApp();
   const t = useT();
+  // Signed in already and asked for Stack's cross-domain hand-off: hand the session over at once.
+  const handoff = crossDomainHandoffFrom((globalThis as { location?: { href?: string } }).location?.href ?? '');
+  const [failed, setFailed] = useState<unknown>(null);
+  useEffect(() => { if (handoff) app.redirectAfterAuth(false).catch(setFailed); }, []);
+  if (handoff && !failed) return <p role="status">{t('common.pleaseWait')}</p>;
   return (
     <div>
+      {failed ? <FormError error={failed} /> : null}
       <p>{t('signIn.alreadySignedIn')}</p>
       <p className="gh-row"><a href={app.urls.home}>{app.urls.home === app.urls.accountSettings ? t('common.accountSettings') : t('common.goHome')}</a><a href={app.urls.signOut}>{t('common.signOut')}</a></p>
     </div>
@@ -193,6 +200,18 @@ function MethodTabs(props: { signUp: boolean }) {
   );
 }
 
+/**
+ * Says why the page will not go back to its `after_auth_return_to` (not a web address, or not on
+ * one of the project's trusted domains) instead of dropping it silently (issue 20 item 13).
+ */
+export function ReturnToNotice() {
+  const app = useApp();
+  const t = useT();
+  const problem = returnToProblem((globalThis as { location?: { href?: string } }).location?.href ?? '', app.trustedOrigins);
+  if (!problem) return null;
+  return <p className="gh-hint" role="note" data-testid="return-to-notice">{problem.kind === 'invalid' ? t('returnTo.invalid') : t('returnTo.untrusted', { url: problem.origin })}</p>;
+}
+
 function SignInBody(props: { signUp: boolean }) {
   const app = useApp();
   const user = useUser();
@@ -204,6 +223,7 @@ function SignInBody(props: { signUp: boolean }) {
   const search = (globalThis as { location?: { search: string } }).location?.search ?? '';
   return (
     <div>
+      <ReturnToNotice />
       <OAuthButtonGroup type={props.signUp ? 'sign-up' : 'sign-in'} />
       {props.signUp ? null : <PasskeyButton />}
       <MethodTabs signUp={props.signUp} />

@@ -29,6 +29,9 @@ export const de: Messages = {
   'error.PASSWORD_TOO_SHORT': 'Das Passwort muss mindestens {min} Zeichen lang sein.',
   'error.PASSWORD_TOO_LONG': 'Das Passwort darf höchstens {max} Zeichen lang sein.',
   'error.PASSWORD_CONFIRMATION_MISMATCH': 'Das aktuelle Passwort ist nicht richtig.',
+  'error.passwordCommon': 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.',
+  'error.passwordMatchesEmail': 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
+  'error.passwordRequirements': 'Dieses Passwort erfüllt die Anforderungen nicht. Bitte wählen Sie ein anderes.',
   'error.VERIFICATION_CODE_NOT_FOUND': 'Dieser Link oder Code ist ungültig.',
   'error.VERIFICATION_CODE_EXPIRED': 'Dieser Link oder Code ist abgelaufen. Bitte fordern Sie einen neuen an.',
   'error.VERIFICATION_CODE_ALREADY_USED': 'Dieser Link oder Code wurde bereits verwendet.',
@@ -48,6 +51,8 @@ export const de: Messages = {
   'error.server': 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es später erneut.',
   'error.request': 'Die Anfrage konnte nicht ausgeführt werden. Bitte versuchen Sie es erneut.',
   'error.unknown': 'Ein unbekannter Fehler ist aufgetreten.',
+  'returnTo.untrusted': 'Nach der Anmeldung bleiben Sie auf dieser Seite: Die Adresse, von der Sie kamen ({url}), gehört nicht zu den vertrauenswürdigen Domains dieses Projekts. Wenn Sie diese App betreiben, fügen Sie ihre Domain im Gatehouse-Dashboard hinzu (Projekt → Auth methods → Trusted domains).',
+  'returnTo.invalid': 'Nach der Anmeldung bleiben Sie auf dieser Seite: Die angegebene Rücksprungadresse ist keine gültige Webadresse.',
   'error.webauthn': 'Dieser Browser unterstützt keine Passkeys.',
 
   'validate.emailMissing': 'Bitte geben Sie Ihre E-Mail-Adresse ein.',

@@ -33,6 +33,9 @@ export const en = {
   'error.PASSWORD_TOO_SHORT': 'Password must be at least {min} characters long.',
   'error.PASSWORD_TOO_LONG': 'Password must be at most {max} characters long.',
   'error.PASSWORD_CONFIRMATION_MISMATCH': 'The current password is not correct.',
+  'error.passwordCommon': 'This password is too common. Please choose a less predictable one.',
+  'error.passwordMatchesEmail': 'The password must not be your email address.',
+  'error.passwordRequirements': 'This password does not meet the requirements. Please choose another one.',
   'error.VERIFICATION_CODE_NOT_FOUND': 'This link or code is not valid.',
   'error.VERIFICATION_CODE_EXPIRED': 'This link or code has expired. Please request a new one.',
   'error.VERIFICATION_CODE_ALREADY_USED': 'This link or code has already been used.',
@@ -52,6 +55,8 @@ export const en = {
   'error.server': 'Something went wrong on our side. Please try again later.',
   'error.request': 'The request could not be completed. Please try again.',
   'error.unknown': 'An unknown error occurred.',
+  'returnTo.untrusted': 'You will stay on this site after signing in: the address you came from ({url}) is not one of this project’s trusted domains. If you run this app, add its domain in the Gatehouse dashboard (project → Auth methods → Trusted domains).',
+  'returnTo.invalid': 'You will stay on this site after signing in: the return address given to this page is not a valid web address.',
   'error.webauthn': 'This browser does not support passkeys.',
 
   // Client-side checks

@@ -42,3 +42,14 @@ it('accepts an accent colour only at 4.5:1 against the page, and picks readable 
   assert.match(accentCss(null, '#93b4ff'), /prefers-color-scheme:dark.*--gh-accent-fg:#0b0d12/);
   assert.equal(accentCss('not a colour', null), '');
 });
+
+it('localizes the password rules the server names in `reason` (common password, the email itself)', async () => {
+  const { errorText } = await import('../common.tsx');
+  const { GatehouseKnownError } = await import('../../sdk/errors.ts');
+  const common = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' }, undefined, 400);
+  assert.equal(errorText(common, translator('en')), en['error.passwordCommon']);
+  assert.equal(errorText(common, translator('de')), 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.');
+  const email = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { reason: 'matches_email' }, undefined, 400);
+  assert.equal(errorText(email, translator('de')), de['error.passwordMatchesEmail']);
+  assert.equal(errorText(new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', {}, undefined, 400), translator('de')), de['error.passwordRequirements']);
+});

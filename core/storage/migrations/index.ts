@@ -12,6 +12,9 @@ import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
 import { scale } from './0017-scale.ts';
+import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
+import { payments } from './0016-payments.ts';
+import { aiChat } from './0018-ai-chat.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -31,4 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0014-config': config,
   '0011-compat': compat,
   '0017-scale': scale,
+  '0020-primary-channel-id': primaryChannelIdColumn,
+  '0016-payments': payments,
+  '0018-ai-chat': aiChat,
 };

@@ -1,0 +1,52 @@
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
+import { AssistantSettingsBodySchema } from './schemas.ts';
+import { saveAiSettings, viewAiSettings } from './settings.ts';
+import { isOperator } from './operator.ts';
+
+const ERRORS = ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED'] as const;
+
+/**
+ * `GET /internal/server-settings/assistant` (internal project, a signed-in owner or the admin
+ * key) → `{configured, editable}` for every owner (the dashboard hides the assistant when it is
+ * off), plus `{base_url, model, api_key_set, source}` for the operator (see operator.ts). The
+ * API key is never returned. A Gatehouse extension.
+ */
+export const getAssistantSettings = defineOperation({
+  id: 'aiChat.getSettings',
+  method: 'GET',
+  path: '/internal/server-settings/assistant',
+  summary: "Read the dashboard assistant's server settings (never the key).",
+  access: ['client', 'server', 'admin'],
+  input: {},
+  errors: [...ERRORS],
+  async run(ctx) {
+    const editable = await isOperator(ctx);
+    const view = await viewAiSettings(ctx.runtime, ctx.db);
+    return editable ? { ...view, editable } : { configured: view.configured, editable };
+  },
+});
+
+/**
+ * `PATCH /internal/server-settings/assistant` `{base_url?, model?, api_key?}` (the operator) →
+ * the settings as GET shows them. A string sets a value, null clears it (back to the host's
+ * GATEHOUSE_AI_* value); the key is write-only and sealed at rest (AES-256-GCM under a key derived
+ * from the server secret). The base URL may be a loopback or private address: this is the
+ * operator's own deployment setting, not a tenant's (docs/assistant.md).
+ *
+ * @throws KnownError AI_SETTINGS_OPERATOR_ONLY for other owners.
+ */
+export const updateAssistantSettings = defineOperation({
+  id: 'aiChat.updateSettings',
+  method: 'PATCH',
+  path: '/internal/server-settings/assistant',
+  summary: "Change the dashboard assistant's model endpoint (operator only).",
+  access: ['client', 'server', 'admin'],
+  input: { body: AssistantSettingsBodySchema },
+  errors: [...ERRORS, 'AI_SETTINGS_OPERATOR_ONLY'],
+  async run(ctx, { body }) {
+    if (!(await isOperator(ctx))) throw new KnownError('AI_SETTINGS_OPERATOR_ONLY');
+    await saveAiSettings(ctx.runtime, ctx.db, { baseUrl: body.base_url, model: body.model, apiKey: body.api_key });
+    return { ...(await viewAiSettings(ctx.runtime, ctx.db)), editable: true };
+  },
+});

@@ -1,0 +1,26 @@
+import { defineOperation } from '../operations/define.ts';
+import { ThreadParams } from './schemas.ts';
+import { ownThread } from './threads.ts';
+import { deleteThread } from './queries.ts';
+
+/**
+ * `DELETE /internal/ai-chat/{thread_id}` (admin) → `{}`: deletes the caller's thread and its
+ * messages (a Gatehouse extension for the dashboard's thread list).
+ *
+ * @throws KnownError AI_CHAT_THREAD_NOT_FOUND.
+ */
+export const deleteChatThread = defineOperation({
+  id: 'aiChat.delete',
+  method: 'DELETE',
+  path: '/internal/ai-chat/:thread_id',
+  summary: 'Delete a dashboard assistant thread.',
+  access: ['admin'],
+  input: { params: ThreadParams },
+  errors: ['AI_CHAT_THREAD_NOT_FOUND'],
+  ignoresBody: true,
+  async run(ctx, { params }) {
+    await ownThread(ctx, params.thread_id);
+    await deleteThread(ctx.db, ctx.auth.project.id, params.thread_id);
+    return {};
+  },
+});

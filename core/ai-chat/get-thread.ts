@@ -1,0 +1,25 @@
+import { defineOperation } from '../operations/define.ts';
+import { ThreadParams } from './schemas.ts';
+import { ownThread } from './threads.ts';
+import { listMessages } from './queries.ts';
+
+/**
+ * `GET /internal/ai-chat/{thread_id}` (admin) → `{messages}`: the thread's stored messages in
+ * order, as appended (upstream's shape).
+ *
+ * @throws KnownError AI_CHAT_THREAD_NOT_FOUND for a missing thread, another owner's or another project's.
+ * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (GET)
+ */
+export const getChatThread = defineOperation({
+  id: 'aiChat.get',
+  method: 'GET',
+  path: '/internal/ai-chat/:thread_id',
+  summary: 'Read the messages of a dashboard assistant thread.',
+  access: ['admin'],
+  input: { params: ThreadParams },
+  errors: ['AI_CHAT_THREAD_NOT_FOUND'],
+  async run(ctx, { params }) {
+    await ownThread(ctx, params.thread_id);
+    return { messages: await listMessages(ctx.db, ctx.auth.project.id, params.thread_id) };
+  },
+});

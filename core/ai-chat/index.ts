@@ -1,0 +1,13 @@
+/**
+ * The dashboard assistant (issue 21): chat threads per project and owner over any
+ * OpenAI-compatible chat-completions endpoint, with the project's non-secret settings and
+ * Gatehouse's docs as context and read-only tools. docs/assistant.md.
+ */
+export { postChat } from './post-chat.ts';
+export { appendChatMessage } from './append-message.ts';
+export { getChatThread } from './get-thread.ts';
+export { listChatThreads } from './list-threads.ts';
+export { deleteChatThread } from './delete-thread.ts';
+export { getAssistantSettings, updateAssistantSettings } from './assistant-settings.ts';
+export { recordFirstOwner } from './operator.ts';
+export type { AiOptions, AiDoc } from './options.ts';

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as v from 'valibot';
+import { listOutput, outputProblem, pagedListOutput, RedirectOutput, SuccessOutput, TextOutput } from './output.ts';
+
+describe('output schemas', () => {
+  const Item = v.strictObject({ id: v.string() });
+
+  it('accepts an answer that matches and names every mismatch of one that does not', () => {
+    assert.equal(outputProblem('x.list', listOutput(Item), { kind: 'json', value: { items: [{ id: 'a' }], is_paginated: false } }), null);
+    const problem = outputProblem('x.list', listOutput(Item), { kind: 'json', value: { items: [{ id: 1 }, { id: 'b', extra: true }], is_paginated: false } });
+    assert.ok(problem);
+    assert.match(problem, /x\.list/);
+    assert.match(problem, /items\.0\.id: Invalid type/);
+    assert.match(problem, /items\.1\.extra/);
+  });
+
+  it('tells the paged and unpaged list envelopes apart', () => {
+    const paged = pagedListOutput(Item);
+    assert.equal(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true, pagination: { next_cursor: null } } }), null);
+    assert.equal(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: false } }), null);
+    assert.ok(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true } }));
+  });
+
+  it('checks the kind of a raw answer: text, redirect or JSON', () => {
+    assert.equal(outputProblem('x', TextOutput, { kind: 'text', value: 'hello' }), null);
+    assert.ok(outputProblem('x', TextOutput, { kind: 'redirect', value: '' }));
+    assert.ok(outputProblem('x', SuccessOutput, { kind: 'text', value: 'hello' }));
+    const either = v.union([v.strictObject({ location: v.string() }), RedirectOutput]);
+    assert.equal(outputProblem('x', either, { kind: 'redirect', value: '' }), null);
+    assert.equal(outputProblem('x', either, { kind: 'json', value: { location: '/' } }), null);
+    assert.ok(outputProblem('x', SuccessOutput, { kind: 'json', value: { success: 'true' } }));
+  });
+});
+
+describe('strict mode output check', () => {
+  it('answers 500 naming the mismatch when an operation returns what it does not declare, and passes it through otherwise', async () => {
+    const { createCore } = await import('../index.ts');
+    const { createTestDatabase } = await import('../../test/helpers/dialects.ts');
+    const { executeOperation } = await import('./execute.ts');
+    const { defineOperation } = await import('./define.ts');
+    const database = await createTestDatabase('sqlite');
+    const make = (strictErrors: boolean) => createCore({ storage: database.open(), baseUrl: 'http://localhost', secret: 'output-test', strictErrors, environment: 'test' });
+    const op = defineOperation({
+      id: 'test.drift', method: 'GET', path: '/drift', summary: 'Answers a body its schema does not declare.', access: 'public', input: {}, errors: [],
+      output: v.strictObject({ id: v.string() }),
+      async run() { return { id: 'a', undeclared: 1 }; },
+    });
+    const request = { method: 'GET', pathname: '/api/v1/drift', headers: {}, params: {}, query: {}, body: undefined };
+    const strict = await make(true);
+    try {
+      const res = await executeOperation(strict.runtime, op, request);
+      assert.equal(res.status, 500);
+      assert.match(res.body, /test\.drift answered a body that does not match its output schema/);
+      assert.match(res.body, /undeclared/);
+    } finally { await strict.close(); }
+    const lax = await make(false);
+    try {
+      const res = await executeOperation(lax.runtime, op, request);
+      assert.equal(res.status, 200);
+      assert.equal(res.body, '{"id":"a","undeclared":1}');
+    } finally { await lax.close(); await database.drop(); }
+  });
+});

@@ -1,0 +1,2 @@
+export { getItem } from './get-item.ts';
+export { updateItemQuantity } from './update-item-quantity.ts';

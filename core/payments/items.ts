@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { KnownError } from '../errors/index.ts';
+import { paymentsPlainError } from './plain-errors.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { uuid } from '../lib/random.ts';
+import type { Database } from '../storage/tables.ts';
+import type { OperationContext } from '../operations/define.ts';
+import { balanceAt, defaultProducts, isActivePurchase, purchaseEntries, type LedgerEntry } from './balance.ts';
+import { parseProduct, type CustomerType, type ItemConfig, type PaymentsModel } from './model.ts';
+import { findItemChange, insertItemChange, listCustomerPurchases, listItemChanges, lockItemBalance, type ItemKey, type PurchaseRow } from './queries.ts';
+
+/** A purchase row as the balance rules read it. */
+export function purchaseForBalance(row: PurchaseRow) {
+  return {
+    kind: row.kind as 'one_time' | 'subscription',
+    status: row.status,
+    product: parseProduct(row.product_id ?? 'inline', JSON.parse(row.product)),
+    quantity: row.quantity,
+    createdAt: Number(row.created_at),
+    currentPeriodStart: row.current_period_start === null ? null : Number(row.current_period_start),
+    currentPeriodEnd: row.current_period_end === null ? null : Number(row.current_period_end),
+  };
+}
+
+/**
+ * The configured item `itemId` for a customer of `customerType`.
+ *
+ * @throws ITEM_NOT_FOUND when not configured; ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH when the item is
+ * for another customer type (upstream `items/[customer_type]/[customer_id]/[item_id]/route.ts`).
+ */
+export function requireItem(model: PaymentsModel, itemId: string, customerType: CustomerType, customerId: string): ItemConfig {
+  const item = Object.hasOwn(model.items, itemId) ? model.items[itemId]! : undefined;
+  if (!item) throw new KnownError('ITEM_NOT_FOUND', { item_id: itemId });
+  if (item.customerType !== customerType) {
+    throw new KnownError('ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH', { item_id: itemId, customer_id: customerId, item_customer_type: item.customerType, actual_customer_type: customerType });
+  }
+  return item;
+}
+
+/**
+ * The customer's quantity of an item at `now`: manual changes (not expired) plus what its
+ * purchases and default products include, with debits using up grants (core/payments/balance.ts).
+ * May be negative after changes made with `allow_negative`.
+ */
+export async function itemQuantity(db: Kysely<Database>, model: PaymentsModel, key: ItemKey, now: number): Promise<number> {
+  const entries: LedgerEntry[] = (await listItemChanges(db, key)).map((c) => ({ amount: c.delta, grantAt: c.created_at, expiresAt: c.expires_at ?? Infinity }));
+  const purchases = (await listCustomerPurchases(db, key.projectId, key.branchId, key.customerType, key.customerId)).map(purchaseForBalance);
+  const activeLines = new Set<string>();
+  for (const p of purchases) {
+    entries.push(...purchaseEntries(p, key.itemId, now));
+    if (isActivePurchase(p) && p.product.productLineId !== undefined) activeLines.add(p.product.productLineId);
+  }
+  for (const [, product] of defaultProducts(model, key.customerType, activeLines)) {
+    const inc = product.includedItems[key.itemId];
+    if (inc && inc.quantity > 0) entries.push({ amount: inc.quantity, grantAt: 0, expiresAt: Infinity });
+  }
+  return balanceAt(entries, now);
+}
+
+/**
+ * Adds `delta` to a customer's item quantity, atomically: in one transaction, the balance's
+ * counter row is bumped first (serializing every writer of this balance, on PostgreSQL by the
+ * row lock, on SQLite by its single writer), then the balance is read and the ledger row written
+ * only when the result may stand. Concurrent decreases therefore never overdraw, and no change
+ * is lost.
+ *
+ * @throws ITEM_QUANTITY_INSUFFICIENT_AMOUNT `{item_id, customer_id, quantity: delta}` when the
+ * quantity would go below zero and `allowNegative` is false (upstream `update-quantity/route.ts`).
+ */
+export async function changeItemQuantity(ctx: OperationContext, model: PaymentsModel, key: ItemKey, change: { delta: number; allowNegative: boolean; description: string | null; expiresAt: number | null; idempotencyKey: string | null; now: number }): Promise<void> {
+  // A retried request with the same idempotency key applies once (upstream's newer
+  // `idempotency_key`): the change's id is derived from the key and the balance it belongs to.
+  const id = change.idempotencyKey === null ? uuid()
+    : `idem-${sha256Hex(['item-quantity-change', key.projectId, key.branchId, key.customerType, key.customerId, key.itemId, change.idempotencyKey].join('\0'))}`;
+  await ctx.transaction(async ({ db: tx }) => {
+    await lockItemBalance(tx, key, change.now);
+    if (change.idempotencyKey !== null) {
+      const existing = await findItemChange(tx, key.projectId, id);
+      if (existing) {
+        if (existing.delta !== change.delta || existing.description !== change.description || existing.expires_at !== change.expiresAt) {
+          throw paymentsPlainError.conflict('The item quantity idempotency key was already used for a different update');
+        }
+        return;
+      }
+    }
+    if (!change.allowNegative && change.delta < 0) {
+      const current = await itemQuantity(tx, model, key, change.now);
+      if (current + change.delta < 0) {
+        throw new KnownError('ITEM_QUANTITY_INSUFFICIENT_AMOUNT', { item_id: key.itemId, customer_id: key.customerId, quantity: change.delta });
+      }
+    }
+    await insertItemChange(tx, key, { id, delta: change.delta, description: change.description, expiresAt: change.expiresAt, kind: 'manual', purchaseId: null, now: change.now });
+  });
+}
