@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
-  const workerArgv = isClusterWorker() && process.env.GATEHOUSE_CLUSTER_ARGV ? JSON.parse(process.env.GATEHOUSE_CLUSTER_ARGV) as string[] : null;
+  const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
   const args = workerArgv ?? argv;
   const config = resolveServerConfig(args[0] === 'serve' ? args.slice(1) : args, process.env);
   if (config.help) { process.stdout.write(USAGE); return; }

@@ -50,8 +50,9 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
 
   // Workers read their settings from the same flags and environment; the flags travel in the
   // environment so the single executable (whose argv layout differs) forks the same way.
+  // CLUSTER_WORKER_ARGV is plumbing between the primary and its workers, not a setting.
   cluster.setupPrimary({ args: [], silent: false });
-  const env = { GATEHOUSE_CLUSTER_ARGV: JSON.stringify(process.argv.slice(2)) };
+  const env = { CLUSTER_WORKER_ARGV: JSON.stringify(process.argv.slice(2)) };
   let stopping = false;
   const recentCrashes: number[] = [];
   let resolveExit!: (code: number) => void;
