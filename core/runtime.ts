@@ -38,7 +38,7 @@ export interface RuntimeOptions {
   /** The server secret every derived key comes from (ARCHITECTURE.md "Security primitives"). */
   secret: string;
   clock?: Clock;
-  /** Access-token lifetime in ms; default 600000 (10 min, wire-protocol §4). */
+  /** Access-token lifetime in ms; default 600000 (10 min, upstream apps/backend/src/lib/tokens.tsx). */
   accessTokenTtlMs?: number;
   /**
    * When true (tests), an operation raising a known error it did not declare answers 500, so

@@ -3,8 +3,8 @@
  * free of storage and transport, that the hosted pages, the dashboard and the server share, so a
  * form accepts exactly what the API accepts.
  *
- * - `isValidEmail` / `normalizeEmail`: product-spec §5 email rule; trim + lowercase (wire-protocol §3.7).
- * - `isValidDomainUrl` / `isProductionSafeDomainUrl`: trusted-domain patterns (product-spec §5).
+ * - `isValidEmail` / `normalizeEmail`: upstream packages/stack-shared/src/schema-fields.ts email rule; trim + lowercase (upstream apps/backend/src/app/api/latest/users/).
+ * - `isValidDomainUrl` / `isProductionSafeDomainUrl`: trusted-domain patterns (upstream packages/stack-shared/src/schema-fields.ts).
  */
 export { isValidEmail, normalizeEmail } from './lib/email.ts';
 export { isValidDomainUrl, isProductionSafeDomainUrl } from './config/domains.ts';

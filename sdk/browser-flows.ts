@@ -1,5 +1,5 @@
 /**
- * Browser-only flows (product-spec §4): OAuth with PKCE and passkeys. They need `window`,
+ * Browser-only flows (upstream packages/template/src/lib/stack-app/): OAuth with PKCE and passkeys. They need `window`,
  * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
  */
 import { GatehouseKnownError, type Result } from './errors.ts';
@@ -7,7 +7,7 @@ import { readCookie } from './tokens.ts';
 
 /** The placeholder relying-party id the server sends; the client replaces it with its hostname. */
 export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
-/** OAuth state cookie lifetime (product-spec §9): 3600 s. */
+/** OAuth state cookie lifetime (upstream packages/stack-shared/src/schema-fields.ts): 3600 s. */
 export const OAUTH_STATE_COOKIE_MAX_AGE_S = 3600;
 
 const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -43,7 +43,7 @@ export function takeOAuthVerifier(state: string): string | null {
   return value;
 }
 
-/** WebAuthn support check, with the spec's message. */
+/** WebAuthn support check, with upstream's message. */
 export function assertWebAuthn(): void {
   const g = globalThis as { PublicKeyCredential?: unknown; navigator?: { credentials?: unknown } };
   if (!g.PublicKeyCredential || !g.navigator?.credentials) throw new Error('WebAuthn is not supported in this browser');

@@ -26,11 +26,11 @@ export interface ClientAppOptions {
   transport?: Transport;
   /** `'memory'`, `'cookie'` (browser), a custom store, `{headers}` (the `x-stack-auth` header), tokens, or null. Default: cookie in a browser, memory elsewhere. */
   tokenStore?: TokenStoreInit;
-  /** Route overrides (product-spec §2). */
+  /** Route overrides (upstream packages/template/src/components-page/stack-handler.tsx). */
   urls?: Partial<HandlerUrls>;
   /** Default: `window` in a browser, `none` elsewhere. */
   redirectMethod?: RedirectMethod;
-  /** Only one app per identifier; a second with a different configuration throws (spec §1). */
+  /** Only one app per identifier; a second with a different configuration throws (upstream packages/template/src/lib/stack-app/). */
   uniqueIdentifier?: string;
   /** Absolute origins redirects may target besides relative URLs (hosted pages: the project's trusted domains). */
   trustedOrigins?: string[];
@@ -39,14 +39,14 @@ export interface ClientAppOptions {
   extraRequestHeaders?: Record<string, string>;
 }
 
-/** What `getUser` does when nobody is signed in (product-spec §2). */
+/** What `getUser` does when nobody is signed in (upstream packages/template/src/components-page/stack-handler.tsx). */
 export type OrOption = 'redirect' | 'throw' | 'return-null' | 'anonymous';
 
 const PROJECT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const registry = new Map<string, string>();
 const USER_KEY = '/users/me';
 const PROJECT_KEY = '/projects/current';
-/** Session-storage key of a pending multi-factor attempt code (product-spec §4). */
+/** Session-storage key of a pending multi-factor attempt code (upstream packages/template/src/lib/stack-app/). */
 export const MFA_ATTEMPT_KEY = 'gatehouse-mfa-attempt-code';
 
 interface InternalOptions {
@@ -62,8 +62,8 @@ function isBrowser(): boolean {
 }
 
 /**
- * The client-level app (product-spec §1): end-user sign-up / sign-in / sign-out, the current
- * user, and the project's public settings. Reads are cached (spec §4 timings); mutations refresh
+ * The client-level app (upstream packages/template/src/lib/stack-app/): end-user sign-up / sign-in / sign-out, the current
+ * user, and the project's public settings. Reads are cached (upstream packages/template/src/lib/stack-app/ timings); mutations refresh
  * what they change.
  */
 export class ClientApp {
@@ -203,7 +203,7 @@ export class ClientApp {
    * The signed-in user, or what `or` says when there is none (default `return-null`): `redirect`
    * goes to sign-in (with `after_auth_return_to`) and returns null, `throw` throws
    * UserNotSignedInError, `anonymous` signs up an anonymous user. Anonymous users count as
-   * signed out unless `or: 'anonymous'` (product-spec §4).
+   * signed out unless `or: 'anonymous'` (upstream packages/template/src/lib/stack-app/).
    */
   async getUser(options: { or?: OrOption } = {}): Promise<User | null> {
     this.checkSessionChange();
@@ -330,7 +330,7 @@ export class ClientApp {
   }
 
   /**
-   * Command-line login (product-spec §4): `POST /auth/cli` → `{polling_code, login_code}`, hands the
+   * Command-line login (upstream packages/template/src/lib/stack-app/): `POST /auth/cli` → `{polling_code, login_code}`, hands the
    * confirmation URL (`<appUrl><cli-auth-confirm>?login_code=…`) to `promptLink`, then polls
    * `POST /auth/cli/poll` every `waitTimeMillis` (default 2000 ms) until `success` (HTTP 201 with
    * the refresh token, which is stored when this app has a token store), `expired` or `used`.
@@ -374,7 +374,7 @@ export class ClientApp {
 
   /**
    * Starts OAuth sign-in (browser): a PKCE verifier kept 1 hour in a cookie keyed by state, then
-   * `GET /auth/oauth/authorize/{provider}` with the wire-protocol query parameters.
+   * `GET /auth/oauth/authorize/{provider}` with the query parameters upstream's SDK sends.
    */
   async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string } = {}): Promise<void> {
     if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');

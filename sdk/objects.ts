@@ -7,14 +7,14 @@ export interface AppCore {
   invalidate(prefix?: string): Promise<void>;
   /** The access token no longer reflects the user (after a user update): refresh before the next call. */
   suggestAccessTokenExpired(): void;
-  /** The current user was deleted: the session is invalid (product-spec §4). */
+  /** The current user was deleted: the session is invalid (upstream packages/template/src/lib/stack-app/). */
   markSessionInvalid(): void;
   readonly accessType: 'client' | 'server' | 'admin';
 }
 
 const enc = encodeURIComponent;
 
-/** A team (library names of product-spec §3). Client calls need the matching team permissions. */
+/** A team (library names of upstream packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
 export class Team {
   readonly id: string;
   readonly displayName: string;
@@ -123,7 +123,7 @@ export class TeamInvitation {
   }
 }
 
-/** A contact channel of the current user (product-spec §3). */
+/** A contact channel of the current user (upstream packages/stack-shared/src/interface/crud/). */
 export class ContactChannel {
   readonly id: string;
   readonly type: 'email';
@@ -157,7 +157,7 @@ export class ContactChannel {
   }
 }
 
-/** One of the user's sessions (product-spec §3 "Session"). */
+/** One of the user's sessions (upstream packages/stack-shared/src/interface/crud/ "Session"). */
 export class ActiveSession {
   readonly id: string;
   readonly userId: string;
@@ -220,7 +220,7 @@ export class ApiKey {
   }
 }
 
-/** A notification category and the user's choice (product-spec §3). */
+/** A notification category and the user's choice (upstream packages/stack-shared/src/interface/crud/). */
 export class NotificationCategory {
   readonly id: string;
   readonly name: string;
@@ -239,7 +239,7 @@ export class NotificationCategory {
   }
 }
 
-/** Copies `o` without its undefined fields (the wire drops them, sdk-compatibility §4). */
+/** Copies `o` without its undefined fields (the wire drops them, upstream packages/stack-shared/src/interface/client-interface.ts). */
 export function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }

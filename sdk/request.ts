@@ -3,12 +3,12 @@ import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError, INVAL
 import type { Session } from './session.ts';
 import { transportUrl, type Transport, type TransportResponse } from './transport.ts';
 
-/** Network retries (product-spec §9): 5, exponential from 1000 ms, jitter 0.5–1.5. */
+/** Network retries (upstream packages/stack-shared/src/schema-fields.ts): 5, exponential from 1000 ms, jitter 0.5–1.5. */
 export const MAX_RETRIES = 5;
 export const RETRY_BASE_MS = 1000;
-/** Methods retried after a network failure (sdk-compatibility §1.8). */
+/** Methods retried after a network failure (upstream packages/stack-shared/src/interface/client-interface.ts). */
 export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'];
-/** The client version header's value (wire-protocol §1.1 format `<sdk> @<package>@<version>`). */
+/** The client version header's value (upstream apps/backend/src/route-handlers/smart-request.tsx format `<sdk> @<package>@<version>`). */
 export const CLIENT_VERSION = 'js @gatehouse/sdk@0.1.0';
 
 /** The delay before retry number `attempt` (0-based): 1000 × 2^attempt × (0.5 + random). */
@@ -40,7 +40,7 @@ export interface CallOptions {
 
 /**
  * The request layer shared by the three apps: builds the `x-stack-*` envelope, refreshes tokens,
- * retries, and turns answers into values or typed errors (product-spec §7 "Client handling").
+ * retries, and turns answers into values or typed errors (upstream packages/stack-shared/src/interface/client-interface.ts "Client handling").
  */
 export class ApiClient {
   constructor(readonly options: ApiClientOptions) {}

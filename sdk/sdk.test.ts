@@ -235,7 +235,7 @@ describe('SDK: caching', () => {
 });
 
 describe('SDK: redirect rules', () => {
-  it('derives the default URLs of product-spec §2', () => {
+  it('derives the default URLs of upstream packages/template/src/components-page/stack-handler.tsx', () => {
     const urls = resolveUrls();
     assert.equal(urls.signIn, '/handler/sign-in');
     assert.equal(urls.home, '/');
@@ -331,7 +331,7 @@ describe('SDK: apps and token stores', () => {
     assert.throws(() => new ClientApp({ projectId: 'nope', transport: fakeTransport(() => ({})) }), /Invalid project ID/);
   });
 
-  it('sends the request envelope of wire-protocol §1.1', async () => {
+  it('sends the request envelope of upstream apps/backend/src/route-handlers/smart-request.tsx', async () => {
     const { app, transport } = setup(() => ({ json: USER }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' }, { publishableClientKey: 'pck_x' });
     await app.getUser();
     const h = transport.requests[0]!.headers;

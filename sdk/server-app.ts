@@ -15,7 +15,7 @@ export interface ServerAppOptions extends ClientAppOptions {
 const enc = encodeURIComponent;
 
 /**
- * The server-level app (product-spec §1): everything the client app does, plus any user, team,
+ * The server-level app (upstream packages/template/src/lib/stack-app/): everything the client app does, plus any user, team,
  * session and email with the secret server key. Never ship it to browsers.
  */
 export class ServerApp extends ClientApp {

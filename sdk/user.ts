@@ -43,7 +43,7 @@ export function userUpdateToWire(u: UserUpdate): Record<string, unknown> {
 }
 
 /**
- * A user with the library names of product-spec §3. As the current user (`/users/me`, client
+ * A user with the library names of upstream packages/stack-shared/src/interface/crud/. As the current user (`/users/me`, client
  * or server with a token store) its calls act on `me`; as a server-fetched user, on its id.
  */
 export class User {
@@ -268,7 +268,7 @@ export class User {
 
   /**
    * An access token for a connected OAuth account (`POST /connected-accounts/{me|id}/{provider}/access-token`
-   * `{scope}`), or null when the account is not connected or lacks a scope (product-spec §7).
+   * `{scope}`), or null when the account is not connected or lacks a scope (upstream packages/stack-shared/src/interface/client-interface.ts).
    */
   async getConnectedAccountAccessToken(providerId: string, options: { scopes?: string[] } = {}): Promise<string | null> {
     try {

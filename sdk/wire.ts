@@ -1,6 +1,6 @@
 /**
- * Wire shapes (snake_case JSON) of the answers the SDK reads, from wire-protocol §3 and
- * sdk-compatibility §6. Only the fields the SDK maps are listed.
+ * Wire shapes (snake_case JSON) of the answers the SDK reads, from upstream apps/backend/src/app/api/latest/ and
+ * upstream packages/stack-shared/src/interface/crud/. Only the fields the SDK maps are listed.
  */
 export interface WireTeam {
   id: string;

@@ -10,7 +10,7 @@ import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
 
-/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (wire-protocol §0). */
+/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream apps/backend/src/app/api/latest/). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
 
 const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. This server is Gatehouse, which speaks Stack Auth's REST API v1; see the README for the routes it serves.";
@@ -49,7 +49,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     }
   });
 
-  // CORS on every API response; OPTIONS short-circuits (wire-protocol §1.2).
+  // CORS on every API response; OPTIONS short-circuits (upstream apps/backend/src/route-handlers/smart-response.tsx).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/')) return next();
     ctx.set('access-control-allow-origin', '*');

@@ -122,7 +122,7 @@ export function isKnownErrorCode(code: string): boolean {
   return `error.${code}` in KNOWN_ERROR_KEYS;
 }
 
-/** Client-side email check: the server's own rule (core/validation.ts, product-spec §5). */
+/** Client-side email check: the server's own rule (core/validation.ts, upstream packages/stack-shared/src/schema-fields.ts). */
 export function emailProblem(email: string): MessageKey | null {
   const value = email.trim();
   if (!value) return 'validate.emailMissing';
@@ -134,7 +134,7 @@ export function emailProblem(email: string): MessageKey | null {
 /** Password length limits shown before the first attempt (core/auth-password/rules.ts). */
 export const PASSWORD_RULES = { min: 8, max: 70 } as const;
 
-/** Client-side new-password check (product-spec §5): present, 8 to 70 characters. */
+/** Client-side new-password check (upstream packages/stack-shared/src/schema-fields.ts): present, 8 to 70 characters. */
 export function passwordProblem(password: string): MessageError | null {
   if (!password) return new MessageError('validate.passwordMissing');
   if (password.length < PASSWORD_RULES.min) return new MessageError('error.PASSWORD_TOO_SHORT', { min: PASSWORD_RULES.min });

@@ -1,6 +1,6 @@
 /**
  * Gatehouse React components (`gatehouse-react`): the hosted pages' building blocks, usable in any
- * React app under a `GatehouseProvider` (product-spec §2).
+ * React app under a `GatehouseProvider` (upstream packages/template/src/components-page/stack-handler.tsx).
  */
 export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OAuthButtonGroup, PasskeyButton } from './components/sign-in.tsx';
 export { ForgotPassword, PasswordReset } from './components/password.tsx';

@@ -6,10 +6,10 @@ import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`
- * (wire-protocol §3.5). Creates an anonymous user: `is_anonymous: true`, restricted with
+ * (upstream apps/backend/src/app/api/latest/auth/). Creates an anonymous user: `is_anonymous: true`, restricted with
  * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
- * signed for the `<project>:anon` audience (wire-protocol §4), so later requests need
+ * signed for the `<project>:anon` audience (upstream apps/backend/src/lib/tokens.tsx), so later requests need
  * `x-stack-allow-anonymous-user: true`. A password sign-up with that token upgrades the user.
  * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
  */

@@ -6,7 +6,7 @@ import { createApiKeySecret, parseApiKeySecret } from './secret.ts';
 const ID = '3f2b9c1e-8a4d-4e6f-9b0a-1c2d3e4f5a6b';
 
 describe('API key secrets', () => {
-  it('builds the wire-protocol §3.10 format with a CRC32 over everything before it', () => {
+  it('builds the upstream apps/backend/src/app/api/latest/user-api-keys/ format with a CRC32 over everything before it', () => {
     const secret = createApiKeySecret({ id: ID, type: 'user', isPublic: false });
     assert.match(secret, /^sk_[0-9a-z]{45}3f2b9c1e8a4d4e6f9b0a1c2d3e4f5a6buser1574ck4u7h[0-9a-f]{8}$/);
     const expected = crc32(Buffer.from(secret.slice(0, -8), 'utf8')).toString(16).padStart(8, '0');

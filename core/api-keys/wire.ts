@@ -3,7 +3,7 @@ import { component, MillisOutput, NullableString } from '../operations/output.ts
 import type { ApiKeyRow } from './queries.ts';
 
 /**
- * The API key object (wire-protocol §3.10; sdk-compatibility §6): `value` is the full secret only
+ * The API key object (upstream apps/backend/src/app/api/latest/user-api-keys/; upstream packages/stack-shared/src/interface/crud/): `value` is the full secret only
  * in the create response, `{last_four}` afterwards; `expires_at_millis` and
  * `manually_revoked_at_millis` appear only when set.
  */

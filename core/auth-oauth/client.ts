@@ -6,7 +6,7 @@ import { findProject, type Project } from '../projects/index.ts';
 import { hasValidProjectKey } from '../internal-api-keys/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 
-/** The client secret the official SDK sends when it has no publishable key (wire-protocol §1.1). */
+/** The client secret the official SDK sends when it has no publishable key (upstream apps/backend/src/route-handlers/smart-request.tsx). */
 export const PUBLIC_CLIENT_SECRET = '__stack_public_client__';
 
 /**

@@ -5,7 +5,7 @@ import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/otp/sign-in/check-code` `{code}` → `{is_code_valid: true}` without consuming the
- * code; an invalid code raises its verification-code error (wire-protocol §3.3).
+ * code; an invalid code raises its verification-code error (upstream apps/backend/src/app/api/latest/auth/otp/).
  */
 export const checkSignInCode = defineOperation({
   id: 'authOtp.checkSignInCode',

@@ -14,7 +14,7 @@ export type OtpSignInData = { email: string; callback_url: string };
 
 /**
  * `POST /auth/otp/send-sign-in-code` `{email, callback_url, bot_challenge_*?}` → `{nonce}`
- * (wire-protocol §3.3). Creates a 7-day code and queues the email "Sign in to <project>: Your
+ * (upstream apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;

@@ -12,7 +12,7 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
  * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
- * (wire-protocol §3.3). `code` is the magic link's code or `otp + nonce` (case-insensitive).
+ * (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The address is looked up among auth-enabled email channels, primary or not (upstream
  * `ensureUserForEmailAllowsOtp`): its user signs in and gets OTP sign-in enabled. Otherwise the

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 
-/** `POST /auth/password/reset/check-code` `{code}` → `{is_code_valid: true}` without using the code (wire-protocol §3.1). */
+/** `POST /auth/password/reset/check-code` `{code}` → `{is_code_valid: true}` without using the code (upstream apps/backend/src/app/api/latest/auth/password/). */
 export const checkResetCode = defineOperation({
   id: 'authPassword.checkResetCode',
   method: 'POST',

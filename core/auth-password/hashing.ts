@@ -52,7 +52,7 @@ export function isBcryptHash(hash: string): boolean {
   return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash);
 }
 
-/** Rounds of a bcrypt hash; imports above 16 rounds are refused (wire-protocol §7). */
+/** Rounds of a bcrypt hash; imports above 16 rounds are refused (upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export function bcryptRounds(hash: string): number {
   return Number(hash.slice(4, 6));
 }

@@ -10,7 +10,7 @@ import { hashPassword } from './hashing.ts';
 import type { PasswordResetData } from './send-reset-code.ts';
 
 /**
- * `POST /auth/password/reset` `{code, password}` → `{success: true}` (wire-protocol §3.1). Sets
+ * `POST /auth/password/reset` `{code, password}` → `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
  *

@@ -1,7 +1,7 @@
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 
-/** Password length limits (product-spec §5, §9; wire-protocol §7). */
+/** Password length limits (upstream packages/stack-shared/src/schema-fields.ts; upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 70;
 

@@ -21,7 +21,7 @@ export const RESET_ANSWER_FLOOR_MS = 400;
 
 /**
  * `POST /auth/password/send-reset-code` `{email, callback_url}` →
- * `{"success": "maybe, only if user with e-mail exists"}` (wire-protocol §3.1). When a user signs in
+ * `{"success": "maybe, only if user with e-mail exists"}` (upstream apps/backend/src/app/api/latest/auth/password/). When a user signs in
  * with that email, a 7-day `password_reset` code is created and the email "Reset your password at
  * <project>" with `<callback_url>?code=<code>` is queued; otherwise nothing happens. The same
  * answer comes after a similar delay either way.

@@ -8,7 +8,7 @@ import { hashPassword } from './hashing.ts';
 
 /**
  * `POST /auth/password/set` `{password}` (needs a signed-in user without a password) →
- * `{success: true}` (wire-protocol §3.1). A user who already has a password gets 400 text.
+ * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
  * Like any password change, revokes the user's other sessions and outstanding reset codes
  * (issue 12 finding 3).
  *

@@ -10,7 +10,7 @@ import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /**
  * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
- * (wire-protocol §3.1).
+ * (upstream apps/backend/src/app/api/latest/auth/password/).
  *
  * An unknown email, a user without a password and a wrong password all answer the same
  * EMAIL_PASSWORD_MISMATCH after one password verification (no account enumeration through

@@ -10,7 +10,7 @@ import { hashPassword, verifyPassword } from './hashing.ts';
 
 /**
  * `POST /auth/password/update` `{old_password, new_password}` (needs a signed-in user) →
- * `{success: true}` (wire-protocol §3.1). Revokes every other session of the user (all refresh
+ * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
  * tokens but the one sent in `x-stack-refresh-token`, as upstream) and every outstanding
  * password-reset code (issue 12 finding 3).
  *

@@ -1,5 +1,5 @@
 /**
- * The three levels a caller authenticates at (wire-protocol §1.1): `client` (publishable key,
+ * The three levels a caller authenticates at (upstream apps/backend/src/route-handlers/smart-request.tsx): `client` (publishable key,
  * browser), `server` (secret server key) and `admin` (super secret admin key or an owner's
  * admin access token).
  */

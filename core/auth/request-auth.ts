@@ -13,7 +13,7 @@ import { restrictedReasonOf } from '../users/restriction.ts';
 /** Request headers, lowercase names; repeated headers joined. */
 export type RequestHeaders = Readonly<Record<string, string | undefined>>;
 
-/** The resolved caller of a request (wire-protocol §1.1), transport-free. */
+/** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
   accessType: AccessType;
   project: Project;
@@ -28,12 +28,12 @@ export interface RequestAuth {
   adminUserId?: string | null;
 }
 
-/** The id of the dashboard's own project (wire-protocol §2). */
+/** The id of the dashboard's own project (upstream apps/backend/prisma/seed.ts). */
 export const INTERNAL_PROJECT_ID = 'internal';
 
 /**
  * Reads a Stack header under either prefix, `x-stack-<name>` or `x-hexclave-<name>`
- * (sdk-compatibility §1). Empty values count as absent (owned-project apps send empty keys).
+ * (upstream packages/stack-shared/src/interface/client-interface.ts). Empty values count as absent (owned-project apps send empty keys).
  */
 export function stackHeader(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[`x-stack-${name}`] || headers[`x-hexclave-${name}`];
@@ -44,7 +44,7 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 
 /**
  * Resolves project, branch, access type, keys, tokens and user from request headers, in the
- * upstream `parseAuth` order (wire-protocol §1.1):
+ * upstream `parseAuth` order (upstream apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
  * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
@@ -142,7 +142,7 @@ async function checkProjectKeys(
   }
 }
 
-/** A project key check through the request cache (wire-protocol §1.1 step 6). */
+/** A project key check through the request cache (upstream apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
   const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => findProjectKeyExpiry(runtime.db, projectId, kind, hash));
@@ -151,7 +151,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 
 /**
  * An admin access token is an internal-project user's access token; it stands in for the keys
- * when that user belongs to the project's owner team (wire-protocol §1.1 step 7).
+ * when that user belongs to the project's owner team (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
 async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);

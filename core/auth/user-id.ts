@@ -3,7 +3,7 @@ import type { UserRow } from '../users/queries.ts';
 import type { RequestAuth } from './request-auth.ts';
 
 /**
- * Resolves a `user_id` parameter: `me` becomes the signed-in user (product-spec §5 "User id me
+ * Resolves a `user_id` parameter: `me` becomes the signed-in user (upstream packages/stack-shared/src/schema-fields.ts "User id me
  * requires an authenticated user"); any other id is returned as given.
  *
  * @throws KnownError CANNOT_GET_OWN_USER_WITHOUT_USER for `me` without a signed-in user.
@@ -22,24 +22,25 @@ export function requireUser(auth: RequestAuth): UserRow {
 
 /**
  * For client callers, `userId` must be the caller itself; otherwise 403 text (clients act only on
- * their own data, wire-protocol §3 conventions). Server and admin pass.
+ * their own data, upstream apps/backend/src/app/api/latest/ conventions). Server and admin pass.
  *
  * @throws KnownError CANNOT_GET_OWN_USER_WITHOUT_USER for a client without a user.
  */
-export function requireSelfForClient(auth: RequestAuth, userId: string | undefined, what: string): void {
+export function requireSelfForClient(auth: RequestAuth, userId: string | undefined, what: string, message?: string): void {
   if (auth.accessType !== 'client') return;
   if (!auth.user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (userId !== auth.user.id) {
-    throw new StatusError(403, `Client can only ${what} for their own user. user_id must be either "me" or the ID of the current user`);
+    throw new StatusError(403, message ?? `Client can only ${what} for their own user. user_id must be either "me" or the ID of the current user`);
   }
 }
 
 /**
- * `resolveMe`, then `requireSelfForClient`: the user a request may act on. For routes whose
+ * `resolveMe`, then `requireSelfForClient` (with `message` as the 403 text when given): the user a
+ * request may act on. For routes whose
  * `user_id` names the subject of the call (sessions, contact channels, users by id).
  */
-export function resolveUserId(auth: RequestAuth, userIdOrMe: string): string {
+export function resolveUserId(auth: RequestAuth, userIdOrMe: string, message?: string): string {
   const userId = resolveMe(auth, userIdOrMe);
-  requireSelfForClient(auth, userId, 'access data');
+  requireSelfForClient(auth, userId, 'access data', message);
   return userId;
 }

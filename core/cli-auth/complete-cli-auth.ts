@@ -10,7 +10,7 @@ const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
 
 /**
  * `POST /auth/cli/complete` `{login_code, mode?, refresh_token?}`, called by the confirmation
- * page the CLI opened (wire-protocol §3.5):
+ * page the CLI opened (upstream apps/backend/src/app/api/latest/auth/):
  * - `mode: "check"` → `{cli_session_state: "anonymous" | "none"}`: whether the CLI started from
  *   an anonymous session that is still alive;
  * - `mode: "claim-anon-session"` → `{access_token, refresh_token}`: a session for that anonymous

@@ -1,5 +1,5 @@
 /**
- * CLI login (wire-protocol §3.5): the CLI creates an attempt and polls; a signed-in user confirms
+ * CLI login (upstream apps/backend/src/app/api/latest/auth/): the CLI creates an attempt and polls; a signed-in user confirms
  * the login code on the hosted page `/handler/cli-auth-confirm`; the next poll hands the CLI a
  * refresh token, once.
  */

@@ -3,7 +3,7 @@ import { renderConfig, type ConfigOverride, type RenderedConfig } from './format
 import { DEFAULT_EMAIL_THEME_ID } from './schema.ts';
 
 /**
- * The legacy project `config` object (product-spec §3, `/projects/current`) as a view of, and a
+ * The legacy project `config` object (upstream packages/stack-shared/src/interface/crud/, `/projects/current`) as a view of, and a
  * writer to, the configuration model. The mapping follows upstream's projects CRUD
  * (`renderedOrganizationConfigToProjectCrud` and its update handler): e.g. `magic_link_enabled`
  * is `auth.otp.allowSignIn`, `oauth_providers[]` is `auth.oauth.providers.<id>`,

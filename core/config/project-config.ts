@@ -3,7 +3,7 @@ import { component } from '../operations/output.ts';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
 
-/** The twelve social sign-in provider ids (product-spec §1). */
+/** The twelve social sign-in provider ids (upstream packages/template/src/lib/stack-app/). */
 /** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
 export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
 
@@ -65,7 +65,7 @@ export interface BrandingConfig {
 }
 
 /**
- * A project's configuration (product-spec §3 Project "Config"), in TypeScript names. Stored as
+ * A project's configuration (upstream packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names. Stored as
  * JSON on the project row; the wire form (snake_case) is produced by `configToWire`.
  */
 export interface ProjectConfig {
@@ -87,9 +87,9 @@ export interface ProjectConfig {
   oauthProviders: OAuthProviderConfig[];
   oauthAccountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates';
   emailConfig: EmailConfig;
-  /** wire-protocol §1.1 step 6: client calls must carry a publishable key. */
+  /** upstream apps/backend/src/route-handlers/smart-request.tsx step 6: client calls must carry a publishable key. */
   requirePublishableClientKey: boolean;
-  /** Users with an unverified primary email are restricted (wire-protocol §2 onboarding). */
+  /** Users with an unverified primary email are restricted (upstream apps/backend/prisma/seed.ts onboarding). */
   requireEmailVerification: boolean;
   /**
    * Gatehouse extension (issue 12): throttling, on by default with the limits of
@@ -100,7 +100,7 @@ export interface ProjectConfig {
   branding: BrandingConfig;
 }
 
-/** Defaults of a new project (wire-protocol §2 "New-project defaults"). */
+/** Defaults of a new project (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
 export function defaultProjectConfig(): ProjectConfig {
   return {
     allowLocalhost: true,
@@ -289,7 +289,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 }
 
 /**
- * Checks the rules that span several fields (product-spec §5): a production-mode project may
+ * Checks the rules that span several fields (upstream packages/stack-shared/src/schema-fields.ts): a production-mode project may
  * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).
@@ -378,7 +378,7 @@ export const ClientProjectConfigOutput = component('ClientProjectConfig', v.stri
   domains: DomainsOutput,
 }));
 
-/** The admin wire form of a config (wire-protocol §2 "New-project defaults"). */
+/** The admin wire form of a config (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
 export function configToWire(config: ProjectConfig, projectId: string) {
   return {
     id: projectId,
@@ -432,7 +432,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
   };
 }
 
-/** The client wire form of a config (`GET /projects/current`, wire-protocol §2). */
+/** The client wire form of a config (`GET /projects/current`, upstream apps/backend/prisma/seed.ts). */
 export function configToClientWire(config: ProjectConfig) {
   return {
     sign_up_enabled: config.signUpEnabled,

@@ -50,7 +50,7 @@ const OAUTH_PROVIDER_TYPES = ['google', 'github', 'microsoft', 'spotify', 'faceb
 export const CONFIG_SCHEMA: ConfigNode = obj({
   sourceOfTruth: leaf(v.looseObject({ type: v.picklist(['hosted', 'neon', 'postgres'], 'must be hosted, neon or postgres') }), { type: 'hosted' }, 'Where user data lives; Gatehouse supports `hosted` only.', ['project']),
   project: obj({
-    requirePublishableClientKey: bool(false, 'Client calls must carry a publishable client key (wire-protocol §1.1 step 6).'),
+    requirePublishableClientKey: bool(false, 'Client calls must carry a publishable client key (upstream apps/backend/src/route-handlers/smart-request.tsx step 6).'),
   }, ALL),
   rbac: obj({
     permissions: rec(CUSTOM_PERMISSION_ID, obj({
@@ -144,7 +144,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
   dataVault: obj({
     stores: rec(USER_SPECIFIED_ID, obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
-    }), undefined, 'Data vault stores by id (spec §9).'),
+    }), undefined, 'Data vault stores by id.'),
   }, BRANCH),
   // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
   // Validated here too, so no override route can put a javascript: link on the hosted pages.

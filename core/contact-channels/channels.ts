@@ -9,7 +9,7 @@ import { createVerificationCode } from '../verification-codes/index.ts';
 import { linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
 import { findAuthChannelRow, findChannelRow, findOtherAuthChannel, listChannelRows, type ContactChannelRow } from './queries.ts';
 
-/** A contact channel, primary or not (product-spec §3, wire-protocol §3.4). */
+/** A contact channel, primary or not (upstream packages/stack-shared/src/interface/crud/, upstream apps/backend/src/app/api/latest/contact-channels/). */
 export interface ContactChannel {
   id: string;
   userId: string;

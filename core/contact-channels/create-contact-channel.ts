@@ -10,7 +10,7 @@ import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.
 
 /**
  * `POST /contact-channels` `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
- * also `is_verified?`) → 201 channel (wire-protocol §3.4). A primary channel becomes the user's
+ * also `is_verified?`) → 201 channel (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
  * `primary_email`; the previous primary email stays as a non-primary channel with
  * its id.
  *
@@ -30,7 +30,7 @@ export const createContactChannel = defineOperation({
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, body.user_id);
+    const userId = resolveUserId(ctx.auth, body.user_id, 'Client can only create contact channels for their own user.');
     const value = normalizeEmail(body.value);
     const isVerified = 'is_verified' in body && body.is_verified === true;
     return ctx.transaction(async (tx) => {

@@ -1,10 +1,15 @@
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findUserChannel, getUserOrThrow, toWireChannel } from './channels.ts';
+import { findUserChannel, toWireChannel } from './channels.ts';
+import { findUser } from '../users/index.ts';
 import { ChannelParamsSchema } from './schemas.ts';
 
-/** `GET /contact-channels/{user_id}/{contact_channel_id}` → the channel; unknown → 404 text. */
+/**
+ * `GET /contact-channels/{user_id}/{contact_channel_id}` → the channel; an unknown channel or user
+ * → 404 text "Contact channel not found."; a client asking about another user → 403 "Client can
+ * only read contact channels for their own user." (upstream `contact-channels/crud.tsx`).
+ */
 export const getContactChannel = defineOperation({
   id: 'contactChannels.get',
   method: 'GET',
@@ -12,11 +17,11 @@ export const getContactChannel = defineOperation({
   summary: 'Read one contact channel.',
   access: ['client', 'server', 'admin'],
   input: { params: ChannelParamsSchema },
-  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
   async run(ctx, { params }) {
     const { project } = ctx.auth;
-    const user = await getUserOrThrow(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id));
-    const channel = await findUserChannel(ctx.db, project.id, user, params.contact_channel_id);
+    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id, 'Client can only read contact channels for their own user.'));
+    const channel = user ? await findUserChannel(ctx.db, project.id, user, params.contact_channel_id) : null;
     if (!channel) throw new StatusError(404, 'Contact channel not found.');
     return toWireChannel(channel);
   },

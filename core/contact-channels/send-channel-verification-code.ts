@@ -8,7 +8,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
  * `POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code` `{callback_url}`
- * → `{success: true}`; queues a verification email for that channel (wire-protocol §3.4).
+ * → `{success: true}`; queues a verification email for that channel (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
  * Errors: REDIRECT_URL_NOT_WHITELISTED; EMAIL_ALREADY_VERIFIED; 404 text for an unknown channel.
  */

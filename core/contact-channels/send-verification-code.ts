@@ -10,7 +10,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 /**
  * Legacy `POST /contact-channels/send-verification-code` `{email, callback_url}` →
  * `{success: true}`: emails a verification link for the signed-in user's primary email
- * (wire-protocol §3.4).
+ * (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
  * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); REDIRECT_URL_NOT_WHITELISTED;
  * EMAIL_IS_NOT_PRIMARY_EMAIL `{email, primary_email}`; EMAIL_ALREADY_VERIFIED.

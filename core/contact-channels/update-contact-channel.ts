@@ -3,13 +3,13 @@ import { StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findUser, updateUser } from '../users/index.ts';
-import { assertAuthValueFree, channelFromRow, findUserChannel, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
+import { assertAuthValueFree, channelFromRow, findUserChannel, primaryChannelOf, toWireChannel } from './channels.ts';
 import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelRow, updateChannelRow } from './queries.ts';
 import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSchema } from './schemas.ts';
 
 /**
  * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
- * is_primary?}` (server also `is_verified?`) → the channel (wire-protocol §3.4). A new value is
+ * is_primary?}` (server also `is_verified?`) → the channel (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
  * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
  * id through promotion and demotion, as upstream.
@@ -25,14 +25,15 @@ export const updateContactChannel = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: ChannelParamsSchema, body: ServerUpdateChannelSchema },
   clientInput: { params: ChannelParamsSchema, body: ClientUpdateChannelSchema },
-  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
+  errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, params.user_id);
+    const userId = resolveUserId(ctx.auth, params.user_id, 'Client can only update contact channels for their own user.');
     return ctx.transaction(async (tx) => {
-      const user = await getUserOrThrow(tx.db, project.id, userId);
-      const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
-      if (!channel) throw new StatusError(400, 'Contact channel not found');
+      // Upstream looks up only the channel: an unknown user has no such channel.
+      const user = await findUser(tx.db, project.id, userId);
+      const channel = user ? await findUserChannel(tx.db, project.id, user, params.contact_channel_id) : null;
+      if (!user || !channel) throw new StatusError(400, 'Contact channel not found');
       const value = body.value === undefined ? channel.value : normalizeEmail(body.value);
       const valueChanged = value !== channel.value;
       if (valueChanged && (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {

@@ -202,4 +202,36 @@ describeWithServer('primary email and contact channels as upstream', (get) => {
     assert.equal(signUp.status, 400, signUp.text);
     assert.equal(signUp.body.code, 'SCHEMA_ERROR');
   });
+
+  it('answers another user\'s channels and unknown users as upstream\'s contact-channels handlers do', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const signUp = async () => {
+      const res = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: uniqueEmail('cc'), password: 'a-long-passphrase-42' });
+      return { id: res.body.user_id as string, caller: { ...p.client, accessToken: res.body.access_token as string } };
+    };
+    const alice = await signUp();
+    const bob = await signUp();
+    const bobChannel = (await api(server, 'GET', `/contact-channels?user_id=${bob.id}`, p.server)).body.items[0].id as string;
+    const cases: Array<[string, string, unknown, string]> = [
+      ['GET', `/contact-channels?user_id=${bob.id}`, undefined, 'Client can only list contact channels for their own user.'],
+      ['GET', `/contact-channels/${bob.id}/${bobChannel}`, undefined, 'Client can only read contact channels for their own user.'],
+      ['POST', '/contact-channels', { user_id: bob.id, type: 'email', value: uniqueEmail(), used_for_auth: false }, 'Client can only create contact channels for their own user.'],
+      ['PATCH', `/contact-channels/${bob.id}/${bobChannel}`, { used_for_auth: false }, 'Client can only update contact channels for their own user.'],
+      ['DELETE', `/contact-channels/${bob.id}/${bobChannel}`, undefined, 'Client can only delete contact channels for their own user.'],
+    ];
+    for (const [method, path, body, text] of cases) {
+      const res = await api(server, method, path, alice.caller, body);
+      assert.equal(res.status, 403, `${method} ${path}`);
+      assert.equal(res.text, text);
+    }
+    const nobody = '7b0e5d5e-8f0a-4c4e-9a43-2f1d1b4f9a10';
+    assert.deepEqual((await api(server, 'GET', `/contact-channels?user_id=${nobody}`, p.server)).body, { items: [], is_paginated: false });
+    const read = await api(server, 'GET', `/contact-channels/${nobody}/${bobChannel}`, p.server);
+    assert.deepEqual([read.status, read.text], [404, 'Contact channel not found.']);
+    for (const method of ['PATCH', 'DELETE']) {
+      const res = await api(server, method, `/contact-channels/${nobody}/${bobChannel}`, p.server, method === 'PATCH' ? { used_for_auth: false } : undefined);
+      assert.deepEqual([res.status, res.text], [400, 'Contact channel not found']);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { CodeBodySchema } from './schemas.ts';
 /**
  * `POST /contact-channels/verify` `{code}` → `{success: true}`: marks the emailed address
  * verified — the user's primary email (`primary_email_verified`) or the matching contact channel
- * (wire-protocol §3.4).
+ * (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
  * Errors: the verification-code outcomes; EMAIL_ALREADY_VERIFIED (the code stays unused);
  * USER_NOT_FOUND when the user was deleted; VERIFICATION_CODE_NOT_FOUND when the address is no

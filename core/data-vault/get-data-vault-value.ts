@@ -12,7 +12,7 @@ import { findDataVaultEntry } from './queries.ts';
  * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when the store is not configured;
  * DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST when nothing is stored under the key (the SDK then
  * returns null), also when the sealed value does not open (e.g. the server secret changed).
- * @see upstream `data-vault/stores/[id]/get/route.tsx`, spec §9
+ * @see upstream `data-vault/stores/[id]/get/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
  */
 export const getDataVaultValue = defineOperation({
   id: 'dataVault.get',

@@ -10,7 +10,7 @@ import { upsertDataVaultEntry } from './queries.ts';
  * in store `id`, sealed again at rest → `{ success: true }`.
  *
  * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when `dataVault.stores.<id>` is not configured.
- * @see upstream `data-vault/stores/[id]/set/route.tsx`, spec §9
+ * @see upstream `data-vault/stores/[id]/set/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
  */
 export const setDataVaultValue = defineOperation({
   id: 'dataVault.set',

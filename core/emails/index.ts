@@ -30,6 +30,7 @@ export { deleteEmailDraft } from './delete-email-draft.ts';
 
 export { checkEmailThemeSetting } from './theme-setting.ts';
 export { listOutboxEmails } from './list-outbox-emails.ts';
+export { OUTBOX_STATUS } from './outbox-wire.ts';
 export { getOutboxEmail } from './get-outbox-email.ts';
 export { updateOutboxEmail } from './update-outbox-email.ts';
 export { getDeliveryInfo } from './get-delivery-info.ts';

@@ -3,7 +3,7 @@ import { listProjectEmails, type EmailRow } from './queries.ts';
 import { openContent } from './sealed-body.ts';
 import type { Runtime } from '../runtime.ts';
 
-/** The sent-log item (spec §3 Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
+/** The sent-log item (upstream packages/stack-shared/src/interface/crud/ Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
 export function toWireEmail(row: EmailRow, runtime: Runtime) {
   // Not yet delivered (or kept in the built-in outbox, the only way such emails reach anyone): the
   // admin sees the live content. Delivered: only the redacted copy remains.

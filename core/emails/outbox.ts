@@ -27,7 +27,7 @@ export interface OutgoingEmail {
 /**
  * Queues an email in the outbox. Uses `ctx.db`, so call it inside the transaction of the change
  * that caused the email: it commits with that change or not at all. After commit the delivery
- * worker is nudged; it sends through the project's route (spec §3 Email): `standard` → the
+ * worker is nudged; it sends through the project's route (upstream packages/stack-shared/src/interface/crud/ Email): `standard` → the
  * project's SMTP, `shared` → GATEHOUSE_SMTP_URL, neither → the row stays in the outbox with
  * status `outbox`, readable through `GET /internal/emails`. With `secrets`, the row keeps only the
  * redacted content in clear and the live content sealed; delivery drops the sealed copy.

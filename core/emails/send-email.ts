@@ -14,7 +14,7 @@ import { updateSource } from './queries.ts';
 /**
  * `POST /emails/send-email` (server) `{user_ids | all_users, html (+ subject) | template_id |
  * draft_id, variables?, theme_id?, notification_category_name?}` → `{results: [{user_id,
- * user_email?}]}` (spec §3 Email; upstream `emails/send-email/route.tsx`). Renders per user in the
+ * user_email?}]}` (upstream packages/stack-shared/src/interface/crud/ Email; upstream `emails/send-email/route.tsx`). Renders per user in the
  * sandbox (template props `{user, project, variables}`) and queues everything in one transaction.
  * Every requested user is listed: `user_email` is absent for a user without a primary email (no
  * email is sent), and a user who turned the category off is listed but not sent to (transactional

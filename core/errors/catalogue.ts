@@ -4,9 +4,9 @@
  *
  * Pure data. It imports nothing so the SDK can bundle it as is.
  *
- * Codes and statuses follow product-spec §8 and wire-protocol §1.5; detail keys follow
- * sdk-compatibility §5 (the official SDK rebuilds its typed errors from them). Messages are ours,
- * except where the product spec quotes one.
+ * Codes and statuses follow upstream packages/stack-shared/src/known-errors.tsx and upstream packages/stack-shared/src/known-errors.tsx; detail keys follow
+ * upstream packages/stack-shared/src/known-errors.tsx (the official SDK rebuilds its typed errors from them). Messages are ours,
+ * except where upstream's known-errors.tsx words one.
  */
 
 /** One catalogue entry. `message` receives the error's details (snake_case keys, as on the wire). */

@@ -4,7 +4,7 @@ export { errorCatalogue, isKnownErrorCode, type KnownErrorCode, type CatalogueEn
 
 /**
  * A known error: a catalogue code plus its details. The HTTP status always comes from the
- * catalogue, never from the throw site (wire-protocol §1.2).
+ * catalogue, never from the throw site (upstream apps/backend/src/route-handlers/smart-response.tsx).
  *
  * On the wire it becomes `{code, details, error}` with the `x-stack-known-error` header.
  */
@@ -32,7 +32,7 @@ export class KnownError extends Error {
 
 /**
  * A plain status error: a status and a text message, sent as `text/plain` with no known-error
- * header (wire-protocol §1.2, "Plain status errors"). Used where the upstream protocol answers
+ * header (upstream apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"). Used where the upstream protocol answers
  * with text, e.g. 403 "OTP sign-in is not enabled for this project".
  */
 export class StatusError extends Error {

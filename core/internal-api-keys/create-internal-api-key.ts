@@ -6,7 +6,7 @@ import { CreatedInternalApiKeyOutput } from './wire.ts';
 
 /**
  * `POST /internal/api-keys` (admin): creates a project key set. The full values are in this
- * response only; afterwards each shows as `{last_four}` (wire-protocol §2 "Internal API keys").
+ * response only; afterwards each shows as `{last_four}` (upstream apps/backend/prisma/seed.ts "Internal API keys").
  */
 export const createInternalApiKey = defineOperation({
   id: 'internalApiKeys.create',

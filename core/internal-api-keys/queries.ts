@@ -3,7 +3,7 @@ import type { Database, InternalApiKeysTable } from '../storage/tables.ts';
 
 export type InternalApiKeyRow = Selectable<InternalApiKeysTable>;
 
-/** The three project key kinds (wire-protocol §1.1). */
+/** The three project key kinds (upstream apps/backend/src/route-handlers/smart-request.tsx). */
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
 
 /**

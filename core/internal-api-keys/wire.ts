@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { component, MillisOutput } from '../operations/output.ts';
 import type { InternalApiKeyRow } from './queries.ts';
 
-/** Internal API key set as listed: each key only as `{last_four}` (wire-protocol §2). */
+/** Internal API key set as listed: each key only as `{last_four}` (upstream apps/backend/prisma/seed.ts). */
 export function toInternalApiKey(row: InternalApiKeyRow) {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 /**
- * Email rules (product-spec §5): valid, max 256, local part without a leading dot or a double
+ * Email rules (upstream packages/stack-shared/src/schema-fields.ts): valid, max 256, local part without a leading dot or a double
  * dot, domain ending in a part of at least two characters. Normalization is trim + lowercase
- * (wire-protocol §3.7), applied on create and lookup.
+ * (upstream apps/backend/src/app/api/latest/users/), applied on create and lookup.
  */
 export function isValidEmail(value: string): boolean {
   if (value.length > 256 || /\s/.test(value)) return false;
@@ -20,7 +20,7 @@ export function isValidEmail(value: string): boolean {
  * which Stack Auth's server accepts for stored addresses: a user's `primary_email`, contact-channel
  * values and team-invitation recipients. It admits legacy addresses the sign-up rule above refuses
  * (`a@localhost`, `a.@example.com`, `a..b@example.com`); sign-up, sign-in and OTP keep the strict
- * rule, as upstream's `signInEmailSchema` does. Max 256 (product-spec §5).
+ * rule, as upstream's `signInEmailSchema` does. Max 256 (upstream packages/stack-shared/src/schema-fields.ts).
  */
 const WHATWG_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 export function isValidLegacyEmail(value: string): boolean {

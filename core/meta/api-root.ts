@@ -1,7 +1,7 @@
 import { defineOperation, reply } from '../operations/define.ts';
 
 /**
- * `GET /api/v1`: a text greeting that names the resolved caller (wire-protocol §3.11). Any query
+ * `GET /api/v1`: a text greeting that names the resolved caller (upstream apps/backend/src/app/api/latest/). Any query
  * parameter is a SCHEMA_ERROR.
  */
 export const apiRoot = defineOperation({

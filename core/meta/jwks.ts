@@ -12,7 +12,7 @@ const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSc
 /**
  * `GET /projects/{id}/.well-known/jwks.json` (no auth): the project's public ES256 keys, 2, or 4
  * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
- * (wire-protocol §4 "JWKS"). Unknown project → 404 text.
+ * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
  */
 export const jwks = defineOperation({
   id: 'meta.jwks',

@@ -1,1 +1,3 @@
-export { getMetrics, METRICS_DAYS } from './get-metrics.ts';
+export { getMetrics } from './get-metrics.ts';
+export { getUserCounts } from './get-user-counts.ts';
+export { getUserActivity } from './get-user-activity.ts';

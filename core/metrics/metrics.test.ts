@@ -5,111 +5,171 @@ import { api, assertKnownError, createProject, createProjectKeys } from '../../t
 
 const DAY = 86_400_000;
 
+/** Issue 14 item 11: `/internal/metrics` and its sibling routes in upstream's shape. */
 describeWithServer('metrics', (get) => {
-  it('counts users, sign-ups per day, daily active users, countries and login methods', async () => {
+  async function keyedProject(config: Record<string, unknown> = {}) {
     const server = get();
-    const created = await createProject(server);
-    // Project keys, not the owner's admin access token: the test moves the clock past its expiry.
+    const created = await createProject(server, config);
+    // Project keys, not the owner's admin access token: the tests move the clock past its expiry.
     const keys = await createProjectKeys(server, created.admin);
-    const p = {
-      server: { projectId: created.projectId, accessType: 'server' as const, secretServerKey: keys.secretServerKey },
-      admin: { projectId: created.projectId, accessType: 'admin' as const, superSecretAdminKey: keys.superSecretAdminKey },
+    return {
+      server,
+      p: {
+        server: { projectId: created.projectId, accessType: 'server' as const, secretServerKey: keys.secretServerKey },
+        client: { projectId: created.projectId, accessType: 'client' as const, publishableClientKey: keys.publishableClientKey },
+        admin: { projectId: created.projectId, accessType: 'admin' as const, superSecretAdminKey: keys.superSecretAdminKey },
+      },
     };
+  }
+
+  it('counts users, sign-ups per day and hour, daily active users, countries and login methods over upstream\'s 31-day window', async () => {
+    const { server, p } = await keyedProject();
     const a = await api(server, 'POST', '/users', p.server, { primary_email: 'a@example.com', country_code: 'CH', password: 'correct horse battery' });
     await api(server, 'POST', '/users', p.server, { primary_email: 'b@example.com', country_code: 'CH', otp_auth_enabled: true });
     await api(server, 'POST', '/users', p.server, { is_anonymous: true });
     server.clock.advance(DAY);
     const c = await api(server, 'POST', '/users', p.server, { primary_email: 'c@example.com', country_code: 'DE' });
     const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: a.body.id });
+    assert.equal(session.status, 200, session.text);
     await api(server, 'POST', '/auth/sessions', p.server, { user_id: c.body.id, is_impersonation: true });
 
     const res = await api(server, 'GET', '/internal/metrics', p.admin);
     assert.equal(res.status, 200, res.text);
     const m = res.body;
     assert.equal(m.total_users, 3);
-    assert.equal(m.daily_users.length, 30);
+    assert.equal(m.daily_users.length, 31, 'the 30 days before today and today, as upstream');
     const today = new Date(server.clock.now()).toISOString().slice(0, 10);
     const yesterday = new Date(server.clock.now() - DAY).toISOString().slice(0, 10);
     assert.deepEqual(m.daily_users.at(-1), { date: today, activity: 1 });
     assert.deepEqual(m.daily_users.at(-2), { date: yesterday, activity: 2 });
+    assert.equal(m.hourly_users.length, 24);
+    assert.match(m.hourly_users.at(-1).date, /^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/);
+    assert.equal(m.hourly_users.at(-1).activity, 1);
+    assert.deepEqual(m.hourly_active_users.map((x: { activity: number }) => x.activity), new Array(24).fill(0));
     // Today only a signed in: c was created by the server and only impersonated, which is not activity.
-    assert.equal(m.daily_active_users.at(-1).date, today);
-    assert.equal(m.daily_active_users.at(-1).activity, 1);
+    assert.deepEqual(m.daily_active_users.at(-1), { date: today, activity: 1 });
     assert.deepEqual(m.users_by_country, { CH: 2, DE: 1 });
     assert.equal(m.recently_registered[0].id, c.body.id);
     assert.equal(m.recently_registered.length, 3);
     assert.ok('risk_scores' in m.recently_registered[0]);
-    assert.deepEqual(m.login_methods.find((x: { method: string }) => x.method === 'password'), { method: 'password', count: 1 });
-    assert.ok(session.status === 200);
+    // Upstream counts held sign-in methods and leaves out those nobody holds.
+    assert.deepEqual(m.login_methods, [{ method: 'otp', count: 1 }, { method: 'password', count: 1 }]);
+    assert.equal(m.live_users, 1, 'only a has a session used in the last two minutes (c\'s is an impersonation)');
+    assert.deepEqual(Object.keys(m.active_users_by_country), ['CH']);
+    assert.equal(m.active_users_by_country.CH[0].id, a.body.id);
+    assert.deepEqual(Object.keys(m.active_users_by_country.CH[0]).sort(), ['display_name', 'id', 'last_active_at_millis', 'primary_email', 'profile_image_url', 'signed_up_at_millis']);
 
     const withAnon = await api(server, 'GET', '/internal/metrics?include_anonymous=true', p.admin);
     assert.equal(withAnon.body.total_users, 4);
+    const counts = await api(server, 'GET', '/internal/metrics/user-counts', p.admin);
+    assert.deepEqual(counts.body, { total_users: 4, anonymous_users: 1 });
   });
 
   it('answers upstream\'s overview shape: auth, email, payments and analytics overviews, with zeros where there is no data', async () => {
-    const server = get();
-    // A project SMTP server (unreachable: the email stays in the outbox) so send-email is allowed.
-    const created = await createProject(server, { email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } });
-    const keys = await createProjectKeys(server, created.admin);
-    const p = {
-      server: { projectId: created.projectId, accessType: 'server' as const, secretServerKey: keys.secretServerKey },
-      client: { projectId: created.projectId, accessType: 'client' as const, publishableClientKey: keys.publishableClientKey },
-      admin: { projectId: created.projectId, accessType: 'admin' as const, superSecretAdminKey: keys.superSecretAdminKey },
-    };
+    // A project SMTP server (unreachable: the email stays queued) so send-email is allowed.
+    const { server, p } = await keyedProject({ email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } });
     const a = await api(server, 'POST', '/users', p.server, { primary_email: 'a@example.com', primary_email_verified: true });
-    await api(server, 'POST', '/users', p.server, { primary_email: 'b@example.com' });
+    const b = await api(server, 'POST', '/users', p.server, { primary_email: 'b@example.com' });
+    // A verified non-primary email makes b verified too (upstream counts any verified email channel).
+    await api(server, 'POST', '/contact-channels', p.server, { user_id: b.body.id, type: 'email', value: 'b2@example.com', used_for_auth: false, is_verified: true });
+    await api(server, 'POST', '/users', p.server, { primary_email: 'c@example.com' });
     await api(server, 'POST', '/auth/anonymous/sign-up', p.client, {});
     await api(server, 'POST', '/teams', p.server, { display_name: 'T' });
     await api(server, 'POST', '/auth/sessions', p.server, { user_id: a.body.id });
-    // One email in the outbox (no mail server configured in this test).
     await api(server, 'POST', '/emails/send-email', p.admin, { user_ids: [a.body.id], html: '<p>Hi</p>', subject: 'Hello', notification_category_name: 'Transactional' });
 
     const m = (await api(server, 'GET', '/internal/metrics', p.admin)).body;
-    assert.deepEqual(Object.keys(m).sort(), [
-      'active_users_by_country', 'analytics_overview', 'auth_overview', 'daily_active_users', 'daily_users', 'email_overview', 'live_users',
-      'login_methods', 'payments_overview', 'recently_active', 'recently_registered', 'total_users', 'users_by_country',
+    assert.deepEqual(Object.keys(m), [
+      'total_users', 'live_users', 'daily_users', 'daily_active_users', 'hourly_users', 'hourly_active_users', 'users_by_country',
+      'active_users_by_country', 'recently_registered', 'recently_active', 'login_methods', 'auth_overview', 'payments_overview',
+      'email_overview', 'analytics_overview',
     ]);
     const auth = m.auth_overview;
-    assert.deepEqual(Object.keys(auth).sort(), ['anonymous_users', 'daily_active_teams_split', 'daily_active_users_split', 'mau', 'total_teams', 'total_users_filtered', 'unverified_users', 'verified_users']);
-    assert.equal(auth.verified_users, 1);
-    assert.equal(auth.unverified_users, 1);
-    assert.equal(auth.anonymous_users, 1);
-    assert.equal(auth.total_teams, 1);
-    assert.equal(auth.mau, 1);
-    assert.equal(auth.total_users_filtered, 2);
-    assert.deepEqual(Object.keys(auth.daily_active_users_split).sort(), ['new', 'reactivated', 'retained', 'total']);
-    assert.equal(auth.daily_active_users_split.total.length, 30);
+    assert.deepEqual(Object.keys(auth), ['verified_users', 'unverified_users', 'anonymous_users', 'total_teams', 'mau', 'daily_active_users_split', 'daily_active_teams_split', 'total_users_filtered']);
+    assert.deepEqual([auth.verified_users, auth.unverified_users, auth.anonymous_users, auth.total_teams, auth.mau, auth.total_users_filtered], [2, 1, 1, 1, 1, 3]);
+    assert.deepEqual(Object.keys(auth.daily_active_users_split), ['total', 'new', 'retained', 'reactivated']);
+    assert.equal(auth.daily_active_users_split.total.length, 31);
     assert.deepEqual(auth.daily_active_users_split.total.at(-1), m.daily_active_users.at(-1));
-    assert.deepEqual(auth.daily_active_teams_split.total.at(-1).activity, 0);
+    assert.equal(auth.daily_active_teams_split.total.at(-1).activity, 0);
 
     const email = m.email_overview;
-    assert.deepEqual(Object.keys(email).sort(), ['bounce_rate', 'click_rate', 'daily_emails', 'daily_emails_by_status', 'deliverability_rate', 'deliverability_status', 'emails_by_status', 'emails_sent', 'recent_emails', 'total_emails']);
+    assert.deepEqual(Object.keys(email), ['emails_by_status', 'total_emails', 'daily_emails', 'daily_emails_by_status', 'emails_sent', 'recent_emails', 'deliverability_status', 'deliverability_rate', 'bounce_rate', 'click_rate']);
     assert.equal(email.total_emails, 1);
-    assert.equal(email.daily_emails.length, 30);
+    assert.deepEqual(Object.keys(email.emails_by_status), ['in-progress'], 'upstream\'s simple statuses, only those present');
+    assert.equal(email.daily_emails.length, 31);
     assert.equal(email.daily_emails.at(-1).activity, 1);
-    assert.deepEqual(Object.keys(email.daily_emails_by_status.at(-1)).sort(), ['date', 'error', 'in_progress', 'ok']);
-    assert.deepEqual(Object.keys(email.recent_emails[0]).sort(), ['created_at_millis', 'id', 'status', 'subject']);
+    assert.deepEqual(email.daily_emails_by_status.at(-1), { date: email.daily_emails.at(-1).date, ok: 0, error: 0, in_progress: 1 });
+    assert.deepEqual(Object.keys(email.recent_emails[0]), ['id', 'status', 'subject', 'created_at_millis']);
     assert.equal(email.recent_emails[0].subject, 'Hello');
+    assert.equal(email.recent_emails[0].status, 'QUEUED', 'upstream\'s outbox status names');
+    assert.deepEqual(email.deliverability_status, { delivered: 0, bounced: 0, error: 0, in_progress: 1 });
+    assert.deepEqual([email.emails_sent, email.deliverability_rate, email.bounce_rate, email.click_rate], [0, 0, 0, 0]);
 
+    const dates = m.daily_users.map((d: { date: string }) => d.date);
     assert.deepEqual(m.payments_overview, {
       subscriptions_by_status: {}, active_subscription_count: 0, total_one_time_purchases: 0,
-      daily_subscriptions: m.daily_users.map((d: { date: string }) => ({ date: d.date, activity: 0 })),
+      daily_subscriptions: dates.map((date: string) => ({ date, activity: 0 })),
       revenue_cents: 0, mrr_cents: 0, total_orders: 0, checkout_conversion_rate: 0,
     });
-    assert.equal(m.analytics_overview.visitors, 0);
-    assert.equal(m.analytics_overview.top_region, null);
-    assert.equal(m.analytics_overview.daily_revenue.length, 30);
-    assert.equal(m.live_users, 0);
+    const analytics = m.analytics_overview;
+    assert.deepEqual(analytics.daily_revenue, dates.map((date: string) => ({ date, new_cents: 0, refund_cents: 0 })));
+    assert.deepEqual([analytics.visitors, analytics.top_region, analytics.daily_page_views, analytics.top_browsers], [0, null, [], []]);
+    // The anonymous user signed up today: upstream's anonymous-visitor fallback.
+    assert.equal(analytics.anonymous_visitors_fallback, 1);
+    assert.equal(analytics.daily_anonymous_visitors_fallback.at(-1).activity, 1);
     assert.deepEqual(m.active_users_by_country, {});
+  });
+
+  it('splits daily active users into new, retained and reactivated as upstream', async () => {
+    const { server, p } = await keyedProject();
+    const steady = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
+    const returning = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
+    const signIn = (id: string) => api(server, 'POST', '/auth/sessions', p.server, { user_id: id });
+    await signIn(steady);
+    await signIn(returning);
+    server.clock.advance(DAY);
+    await signIn(steady);
+    server.clock.advance(2 * DAY);
+    await signIn(steady);
+    await signIn(returning);
+    server.clock.advance(DAY);
+    await signIn(steady);
+    await signIn(returning);
+    const fresh = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
+    await signIn(fresh);
+
+    const split = (await api(server, 'GET', '/internal/metrics', p.admin)).body.auth_overview.daily_active_users_split;
+    const last = (k: string, back: number) => split[k].at(-1 - back).activity;
+    // Today: steady and returning were active yesterday too (retained); fresh is new.
+    assert.deepEqual([last('total', 0), last('new', 0), last('retained', 0), last('reactivated', 0)], [3, 1, 2, 0]);
+    // Yesterday: both came back after a gap (reactivated).
+    assert.deepEqual([last('total', 1), last('new', 1), last('retained', 1), last('reactivated', 1)], [2, 0, 0, 2]);
+    // Four days ago: both new.
+    assert.deepEqual([last('total', 4), last('new', 4)], [2, 2]);
+    assert.equal(last('retained', 3), 1);
+
+    const activity = await api(server, 'GET', `/internal/user-activity?user_id=${returning}`, p.admin);
+    assert.equal(activity.status, 200, activity.text);
+    assert.equal(activity.body.data_points.length, 352);
+    assert.deepEqual(activity.body.data_points.slice(-5).map((x: { activity: number }) => x.activity), [1, 0, 0, 1, 1]);
+    assert.equal(activity.body.data_points.at(-1).date, new Date(server.clock.now()).toISOString().slice(0, 10));
   });
 
   it('keeps projects apart and is admin only', async () => {
     const server = get();
     const p = await createProject(server);
     const q = await createProject(server);
-    await api(server, 'POST', '/users', p.server, {});
+    const user = await api(server, 'POST', '/users', p.server, {});
+    await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
     assert.equal((await api(server, 'GET', '/internal/metrics', q.admin)).body.total_users, 0);
-    assertKnownError(await api(server, 'GET', '/internal/metrics', p.server), 'INSUFFICIENT_ACCESS_TYPE', 401);
+    assert.deepEqual((await api(server, 'GET', '/internal/metrics/user-counts', q.admin)).body, { total_users: 0, anonymous_users: 0 });
+    const other = await api(server, 'GET', `/internal/user-activity?user_id=${user.body.id}`, q.admin);
+    assert.equal(other.body.data_points.at(-1).activity, 0);
+    for (const path of ['/internal/metrics', '/internal/metrics/user-counts', `/internal/user-activity?user_id=${user.body.id}`]) {
+      assertKnownError(await api(server, 'GET', path, p.server), 'INSUFFICIENT_ACCESS_TYPE', 401);
+    }
     assertKnownError(await api(server, 'GET', '/internal/metrics?include_anonymous=maybe', p.admin), 'SCHEMA_ERROR', 400);
+    assertKnownError(await api(server, 'GET', '/internal/user-activity', p.admin), 'SCHEMA_ERROR', 400);
+    assert.equal((await api(server, 'GET', '/internal/metrics?filter_country_code=CH&filter_since=2026-01-01T00:00:00Z', p.admin)).status, 200);
   });
 });

@@ -24,7 +24,7 @@ const MfaSignInBodySchema = v.pipe(
 
 /**
  * `POST /auth/mfa/sign-in` completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
- * `{type: "totp", totp, code}` (wire-protocol §3.6), or the Gatehouse extension
+ * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
  *

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 
-/** TOTP parameters (wire-protocol §3.6, §7; RFC 6238 defaults): HMAC-SHA-1, 30 s steps, 6 digits. */
+/** TOTP parameters (upstream apps/backend/src/app/api/latest/auth/mfa/, apps/backend/src/route-handlers/verification-code-handler.tsx; RFC 6238 defaults): HMAC-SHA-1, 30 s steps, 6 digits. */
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 /** Steps accepted either side of the current one, for clock drift. */

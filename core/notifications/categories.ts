@@ -1,4 +1,4 @@
-/** A notification category (spec §3 Email): transactional ones cannot be disabled. */
+/** A notification category (upstream packages/stack-shared/src/interface/crud/ Email): transactional ones cannot be disabled. */
 export interface NotificationCategory {
   id: string;
   name: string;

@@ -7,7 +7,7 @@ import { userPreferences } from './preferences.ts';
 
 /**
  * `GET /emails/notification-preference/{user_id}` → `{items: [{notification_category_id,
- * notification_category_name, enabled, can_disable}], is_paginated: false}` (spec §3 Email).
+ * notification_category_name, enabled, can_disable}], is_paginated: false}` (upstream packages/stack-shared/src/interface/crud/ Email).
  */
 export const listNotificationPreferences = defineOperation({
   id: 'notifications.listPreferences',

@@ -10,7 +10,7 @@ import { upsertPreference } from './queries.ts';
 
 /**
  * `PATCH /emails/notification-preference/{user_id}/{notification_category_id}` `{enabled}` → the
- * item (spec §3 Email). Unknown category → 404 text; disabling a transactional category → 400 text.
+ * item (upstream packages/stack-shared/src/interface/crud/ Email). Unknown category → 404 text; disabling a transactional category → 400 text.
  */
 export const updateNotificationPreference = defineOperation({
   id: 'notifications.updatePreference',

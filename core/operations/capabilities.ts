@@ -8,11 +8,11 @@ import type { AnyOperation } from './define.ts';
  * themselves once those operations are registered.
  */
 export interface ServerCapabilities {
-  /** Passkey sign-in (`POST /auth/passkey/initiate-passkey-authentication`, product-spec §4). */
+  /** Passkey sign-in (`POST /auth/passkey/initiate-passkey-authentication`, upstream packages/template/src/lib/stack-app/). */
   passkey: boolean;
-  /** OAuth sign-in (`GET /auth/oauth/authorize/:provider_id`, wire-protocol OAuth section). */
+  /** OAuth sign-in (`GET /auth/oauth/authorize/:provider_id`, upstream apps/backend/src/app/api/latest/auth/oauth/). */
   oauth: boolean;
-  /** Two-factor sign-in with TOTP (`POST /auth/mfa/sign-in`, product-spec §4). */
+  /** Two-factor sign-in with TOTP (`POST /auth/mfa/sign-in`, upstream packages/template/src/lib/stack-app/). */
   mfa: boolean;
 }
 

@@ -47,7 +47,7 @@ const EMPTY = v.strictObject({});
 const authErrorCodes = new Set<string>(REQUEST_AUTH_ERRORS);
 
 /**
- * Serializes a known error as `{code, details, error}` (wire-protocol §1.2); an error without
+ * Serializes a known error as `{code, details, error}` (upstream apps/backend/src/route-handlers/smart-response.tsx); an error without
  * details has no `details` key at all, as upstream's `KnownError` body (issue 14 item 2).
  */
 export function knownErrorResponse(error: KnownError): OperationResponse {

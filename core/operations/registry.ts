@@ -40,6 +40,8 @@ import * as aiChat from '../ai-chat/index.ts';
  */
 export const operations: readonly AnyOperation[] = [
   metrics.getMetrics,
+  metrics.getUserCounts,
+  metrics.getUserActivity,
   meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,

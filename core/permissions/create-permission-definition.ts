@@ -36,7 +36,7 @@ function createFor(scope: PermissionScope) {
 /**
  * `POST /team-permission-definitions` (admin) `{id, description?, contained_permission_ids?}` → 201 definition.
  * Errors: PERMISSION_ID_ALREADY_EXISTS (ids are unique across scopes and the system ids),
- * CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text (wire-protocol §3.9, product-spec §5).
+ * CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text (upstream apps/backend/src/app/api/latest/team-permissions/, upstream packages/stack-shared/src/schema-fields.ts).
  */
 export const createTeamPermissionDefinition = createFor('team');
 

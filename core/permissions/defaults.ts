@@ -39,7 +39,7 @@ export async function requireProjectPermission(db: Kysely<Database>, projectId: 
 
 /**
  * Grants a team's default permissions to a new member: `team_creator_default_permissions` for
- * `creator`, `team_member_default_permissions` for `member` (product-spec §6). Ids that are no
+ * `creator`, `team_member_default_permissions` for `member` (upstream apps/backend/src/lib/permissions.tsx). Ids that are no
  * longer defined in team scope are skipped.
  */
 export async function grantTeamDefaults(db: Kysely<Database>, project: Project, teamId: string, userId: string, role: 'creator' | 'member', now: number): Promise<void> {
@@ -59,7 +59,7 @@ export async function grantUserDefaults(db: Kysely<Database>, project: Project, 
 }
 
 /**
- * The default team definitions of a new project (wire-protocol §2): `team_admin` with all six
+ * The default team definitions of a new project (upstream apps/backend/prisma/seed.ts): `team_admin` with all six
  * system permissions and `team_member` with `$invite_members`, `$read_members`; the internal
  * project gets upstream's seed (`team_member`: `$read_members`; `team_admin`: `$read_members`,
  * `$remove_members`, `$update_team`) plus `$invite_members` for `team_admin`, so dashboard owners

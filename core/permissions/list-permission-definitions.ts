@@ -41,7 +41,7 @@ function listFor(scope: PermissionScope) {
 
 /**
  * `GET /team-permission-definitions` (admin) → `{items: [{id, description?, contained_permission_ids}], is_paginated: false}`,
- * custom definitions plus the six `$` system permissions, sorted by id (wire-protocol §3.9). The
+ * custom definitions plus the six `$` system permissions, sorted by id (upstream apps/backend/src/app/api/latest/team-permissions/). The
  * admin SDK's paginated form adds `limit`, `cursor` (id of the page's first definition) and
  * `query` (text in id or description) and gets `pagination: {next_cursor}`.
  */

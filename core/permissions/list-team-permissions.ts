@@ -8,7 +8,7 @@ import { listOutput } from '../operations/output.ts';
 /**
  * `GET /team-permissions?team_id&user_id&permission_id&recursive` → `{items: [{id, user_id, team_id}], is_paginated: false}`,
  * sorted by team, user, id. `recursive` (default false, as upstream's `team-permissions/crud.tsx`) adds every contained permission. A client
- * must pass `user_id=me` (or its own id), else 403 text (wire-protocol §3.9; product-spec §9).
+ * must pass `user_id=me` (or its own id), else 403 text (upstream apps/backend/src/app/api/latest/team-permissions/; upstream packages/stack-shared/src/schema-fields.ts).
  */
 export const listTeamPermissions = defineOperation({
   id: 'permissions.listTeam',

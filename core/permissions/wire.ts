@@ -3,7 +3,7 @@ import { component } from '../operations/output.ts';
 import type { Definition } from './queries.ts';
 import { SYSTEM_TEAM_PERMISSIONS } from './schemas.ts';
 
-/** A definition on the wire: `{id, description?, contained_permission_ids}` (ids sorted; wire-protocol §3.9). */
+/** A definition on the wire: `{id, description?, contained_permission_ids}` (ids sorted; upstream apps/backend/src/app/api/latest/team-permissions/). */
 export function toDefinitionJson(def: Pick<Definition, 'id' | 'description' | 'containedIds'>) {
   return {
     id: def.id,

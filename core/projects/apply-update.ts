@@ -4,7 +4,7 @@ import type { Project } from './queries.ts';
 import type { ProjectUpdate } from './schemas.ts';
 
 /**
- * Applies a wire project update and checks the cross-field rules of product-spec §5 (production
+ * Applies a wire project update and checks the cross-field rules of upstream packages/stack-shared/src/schema-fields.ts (production
  * mode: HTTPS, non-localhost, non-IP domains).
  *
  * @throws KnownError SCHEMA_ERROR listing each broken rule.

@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { toAdminProject, toClientProject, ClientProjectOutput, AdminProjectOutput } from './wire.ts';
 
-/** `GET /projects/current`: the client view of the project (wire-protocol §2). */
+/** `GET /projects/current`: the client view of the project (upstream apps/backend/prisma/seed.ts). */
 export const getCurrentProject = defineOperation({
   id: 'projects.getCurrent',
   method: 'GET',

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../storage/tables.ts';
 import { parseStoredConfig, type ProjectConfig } from '../config/project-config.ts';
 
-/** A project with its parsed config (product-spec §3 Project). */
+/** A project with its parsed config (upstream packages/stack-shared/src/interface/crud/ Project). */
 export interface Project {
   id: string;
   displayName: string;

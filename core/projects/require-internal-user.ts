@@ -4,7 +4,7 @@ import type { UserRow } from '../users/index.ts';
 
 /**
  * Owned-project operations exist only in the internal project and need a signed-in user
- * (wire-protocol §2 "List projects").
+ * (upstream apps/backend/prisma/seed.ts "List projects").
  *
  * @throws KnownError EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED.
  */

@@ -15,7 +15,7 @@ export interface SeedKeys {
 }
 
 /**
- * Ensures the internal project exists (wire-protocol §2): sign-up on, localhost allowed,
+ * Ensures the internal project exists (upstream apps/backend/prisma/seed.ts): sign-up on, localhost allowed,
  * create-team-on-sign-up, client team creation, magic link / OTP on.
  *
  * Keys: seeded ones are stored (hashed) if not already present; otherwise, when the project has

@@ -3,7 +3,7 @@ import { AdminProjectConfigOutput, ClientProjectConfigOutput, configToClientWire
 import { component, MillisOutput, NullableString } from '../operations/output.ts';
 import type { Project } from './queries.ts';
 
-/** Admin project object (wire-protocol §2; sdk-compatibility §6 "Admin project"). */
+/** Admin project object (upstream apps/backend/prisma/seed.ts; upstream packages/stack-shared/src/interface/crud/ "Admin project"). */
 export function toAdminProject(p: Project) {
   return {
     id: p.id,

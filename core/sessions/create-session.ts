@@ -9,7 +9,7 @@ const MAX_EXPIRY_MS = 367 * 24 * 60 * 60 * 1000;
 
 /**
  * `POST /auth/sessions` (server): creates a session for any user, e.g. for impersonation
- * (wire-protocol §3.2). `expires_in_millis` defaults to 365 days and may not exceed 367 days.
+ * (upstream apps/backend/src/app/api/latest/auth/sessions/). `expires_in_millis` defaults to 365 days and may not exceed 367 days.
  */
 export const createSession = defineOperation({
   id: 'sessions.create',

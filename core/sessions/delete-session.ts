@@ -10,7 +10,7 @@ import { SuccessOutput } from '../operations/output.ts';
 /**
  * `DELETE /auth/sessions/{id}`: revokes one session. The current session cannot be deleted this
  * way (CANNOT_DELETE_CURRENT_SESSION); a client naming another user's session gets 404 text
- * "Session not found." (wire-protocol §3.2).
+ * "Session not found." (upstream apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const deleteSession = defineOperation({
   id: 'sessions.delete',

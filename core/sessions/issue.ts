@@ -9,7 +9,7 @@ import { findUser, type UserRow } from '../users/queries.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';
 import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, touchSession, type RefreshTokenRow } from './queries.ts';
 
-/** Default refresh-token lifetime: 365 days (wire-protocol §4). */
+/** Default refresh-token lifetime: 365 days (upstream apps/backend/src/lib/tokens.tsx). */
 export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** A freshly issued session: both tokens, and the refresh token's id. */
@@ -19,7 +19,7 @@ export interface IssuedSession {
   refreshTokenId: string;
 }
 
-/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of wire-protocol §4). */
+/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream apps/backend/src/lib/tokens.tsx). */
 export function mintAccessToken(runtime: Runtime, project: Project, user: UserRow, refreshTokenId: string, now: number, branchId = 'main'): Promise<string> {
   return signAccessToken(runtime.keys, runtime.baseUrl, {
     projectId: project.id,
@@ -69,7 +69,7 @@ export async function issueSession(
 
 /**
  * Exchanges a refresh token for a new access token. No rotation: the refresh token stays valid
- * (wire-protocol §4). Updates the session's and the user's last-active time.
+ * (upstream apps/backend/src/lib/tokens.tsx). Updates the session's and the user's last-active time.
  *
  * @throws KnownError REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for an unknown, expired or orphaned token.
  */

@@ -443,7 +443,7 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
-/** A CLI login attempt (wire-protocol §3.5). Both codes stored hashed; no token is stored. */
+/** A CLI login attempt (upstream apps/backend/src/app/api/latest/auth/). Both codes stored hashed; no token is stored. */
 export interface CliAuthAttemptsTable {
   id: string;
   project_id: string;

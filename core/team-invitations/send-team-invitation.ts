@@ -11,7 +11,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 /**
  * `POST /team-invitations/send-code` `{email, team_id, callback_url}` → `{success: true, id}`.
  * Creates a 7-day `team_invitation` code and queues the email "You have been invited to join
- * <team>" with the link `<callback_url>?code=<code>` in the same transaction (wire-protocol §3.8).
+ * <team>" with the link `<callback_url>?code=<code>` in the same transaction (upstream apps/backend/src/app/api/latest/teams/).
  * A client needs `$invite_members` (TEAM_PERMISSION_REQUIRED). Errors: TEAM_NOT_FOUND,
  * REDIRECT_URL_NOT_WHITELISTED.
  */

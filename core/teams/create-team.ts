@@ -20,7 +20,7 @@ const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSc
  * `client_read_only_metadata?, server_metadata?`) → 201 team. The creator (`creator_user_id`, or the
  * caller with the deprecated `?add_current_user=true`) becomes a member with
  * `team_creator_default_permissions`. A client needs `client_team_creation_enabled` (else 403 text),
- * a user, and may only create as itself (wire-protocol §3.8).
+ * a user, and may only create as itself (upstream apps/backend/src/app/api/latest/teams/).
  */
 export const createTeam = defineOperation({
   id: 'teams.create',

@@ -22,7 +22,7 @@ const QuerySchema = v.strictObject({
 /**
  * `GET /teams?user_id=` → `{items, is_paginated: false}`, oldest first. A client must pass
  * `user_id=me` (or its own id; else 403 text); server and admin may omit it to list every team
- * of the project, which the SDK's server `getTeam(id)` relies on (sdk-compatibility §1.16).
+ * of the project, which the SDK's server `getTeam(id)` relies on (upstream packages/stack-shared/src/interface/client-interface.ts).
  *
  * The 2.8.108 server SDK may add `order_by=created_at`, `desc`, `query` (id, or text in the display
  * name, case-insensitive), `cursor` (id of the page's first team) and `limit`; with `cursor` or

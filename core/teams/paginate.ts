@@ -1,5 +1,5 @@
 /**
- * Cursor pagination over an already sorted list, as `GET /users` does it (wire-protocol §3.7):
+ * Cursor pagination over an already sorted list, as `GET /users` does it (upstream apps/backend/src/app/api/latest/users/):
  * `cursor` is the id of the first item of the page; `next_cursor` the id of the first item of the
  * next page, or null. Without `limit` everything from the cursor on is one page.
  */

@@ -4,7 +4,7 @@ import { fromJsonText } from '../lib/json-text.ts';
 import type { AccessType } from '../operations/define.ts';
 import type { TeamRow } from './queries.ts';
 
-/** Client team object (wire-protocol §3.8). */
+/** Client team object (upstream apps/backend/src/app/api/latest/teams/). */
 export function toClientTeam(team: TeamRow) {
   return {
     id: team.id,

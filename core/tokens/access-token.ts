@@ -4,11 +4,11 @@ import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
 import { LRUCache } from 'lru-cache';
 
-/** `restricted_reason` of a user (wire-protocol §3.7). */
+/** `restricted_reason` of a user (upstream apps/backend/src/app/api/latest/users/). */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
 
 /**
- * The access-token payload: exactly the claims of wire-protocol §4 (the upstream tests compare
+ * The access-token payload: exactly the claims of upstream apps/backend/src/lib/tokens.tsx (the upstream tests compare
  * with `toEqual`, so no claim may be added).
  */
 export interface AccessTokenClaims {
@@ -55,7 +55,7 @@ function audienceKind(subject: Pick<AccessTokenSubject, 'isAnonymous' | 'restric
   return subject.restrictedReason ? 'restricted' : 'default';
 }
 
-/** `iss` for a project and audience kind (wire-protocol §4 "Issuer"). */
+/** `iss` for a project and audience kind (upstream apps/backend/src/lib/tokens.tsx "Issuer"). */
 export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind): string {
   const segment = kind === 'default' ? 'projects' : kind === 'restricted' ? 'projects-restricted-users' : 'projects-anonymous-users';
   return `${baseUrl}/api/v1/${segment}/${projectId}`;
@@ -65,7 +65,7 @@ export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind
  * Signs an ES256 access token for `subject`.
  *
  * @param nowMs issue time, epoch ms (injected clock)
- * @param ttlMs lifetime in ms (default 10 minutes, wire-protocol §4)
+ * @param ttlMs lifetime in ms (default 10 minutes, upstream apps/backend/src/lib/tokens.tsx)
  */
 export async function signAccessToken(keys: KeyRing, baseUrl: string, subject: AccessTokenSubject, nowMs: number, ttlMs: number): Promise<string> {
   const kind = audienceKind(subject);
@@ -169,7 +169,7 @@ async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => K
  *
  * @throws KnownError UNPARSABLE_ACCESS_TOKEN (bad format, signature or claims) or
  *   ACCESS_TOKEN_EXPIRED `{expired_at_millis}`. The admin variants are raised instead when
- *   `admin` is set (wire-protocol §1.1 step 7).
+ *   `admin` is set (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
 export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: number, admin = false): Promise<AccessTokenClaims> {
   const unparsable = () => new KnownError(admin ? 'UNPARSABLE_ADMIN_ACCESS_TOKEN' : 'UNPARSABLE_ACCESS_TOKEN');
@@ -182,7 +182,7 @@ export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: num
   return payload as unknown as AccessTokenClaims;
 }
 
-/** The public JWKS of a project: 2 keys, 4 with restricted, 6 with anonymous (wire-protocol §4). */
+/** The public JWKS of a project: 2 keys, 4 with restricted, 6 with anonymous (upstream apps/backend/src/lib/tokens.tsx). */
 export function projectJwks(keys: KeyRing, projectId: string, options: { includeRestricted: boolean; includeAnonymous: boolean }) {
   const kinds: AudienceKind[] = ['default'];
   if (options.includeRestricted || options.includeAnonymous) kinds.push('restricted');

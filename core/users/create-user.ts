@@ -12,7 +12,7 @@ import { sealTotpSecret } from '../mfa/index.ts';
 /**
  * `POST /users` (server): creates a user with any server fields → 201 server user. The personal
  * team (when `create_team_on_sign_up`) is created after the response object is built, so the
- * response shows `selected_team: null` (wire-protocol §3.7).
+ * response shows `selected_team: null` (upstream apps/backend/src/app/api/latest/users/).
  */
 export const createUser = defineOperation({
   id: 'users.create',

@@ -13,7 +13,7 @@ import { applyPrimaryEmailChange } from './primary-email.ts';
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
 export type NewUserFields = Partial<Omit<Insertable<UsersTable>, 'id' | 'project_id' | 'signed_up_at'>>;
 
-/** "<display name>'s Team", else "<email>'s Team", else "Personal Team" (wire-protocol §3.7). */
+/** "<display name>'s Team", else "<email>'s Team", else "Personal Team" (upstream apps/backend/src/app/api/latest/users/). */
 export function personalTeamName(user: Pick<UserRow, 'display_name' | 'primary_email'>): string {
   if (user.display_name) return `${user.display_name}'s Team`;
   if (user.primary_email) return `${user.primary_email}'s Team`;

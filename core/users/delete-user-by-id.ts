@@ -8,7 +8,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /users/{user_id}` (server/admin): deletes a user with their sessions and memberships →
- * `{success: true}` (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER
+ * `{success: true}` (upstream apps/backend/src/app/api/latest/users/). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER
  * for `me` without a user.
  */
 export const deleteUserById = defineOperation({

@@ -7,7 +7,7 @@ import { toUserForAccess, UserOutput } from './wire.ts';
 /**
  * `GET /users/me`: the signed-in user, in the caller's view. Without a user →
  * CANNOT_GET_OWN_USER_WITHOUT_USER (the official SDK maps exactly this code to "no user";
- * sdk-compatibility §1.5).
+ * upstream packages/stack-shared/src/interface/client-interface.ts).
  */
 export const getCurrentUser = defineOperation({
   id: 'users.getCurrent',

@@ -12,7 +12,7 @@ export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
 
 /**
  * `GET /users/{user_id}` (server/admin): one user of the project, server view
- * (wire-protocol §3.7), anonymous and restricted users included. Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
+ * (upstream apps/backend/src/app/api/latest/users/), anonymous and restricted users included. Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
  * without a user.
  */
 export const getUserById = defineOperation({

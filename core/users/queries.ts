@@ -43,7 +43,7 @@ export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: 
 /** Sort keys of `GET /users`: upstream's `signed_up_at`, and `last_active_at` (issue 19). */
 export type UserListOrder = 'signed_up_at' | 'last_active_at';
 
-/** Filters and order of one page of `GET /users` (wire-protocol §3.7). */
+/** Filters and order of one page of `GET /users` (upstream apps/backend/src/app/api/latest/users/). */
 export interface UserListOptions {
   /** Page size; undefined lists every match. */
   limit?: number;

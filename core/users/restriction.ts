@@ -3,7 +3,7 @@ import type { ProjectConfig } from '../config/project-config.ts';
 import type { UserRow } from './queries.ts';
 
 /**
- * Why a user is restricted, or null (wire-protocol §3.7 `restricted_reason`): anonymous users
+ * Why a user is restricted, or null (upstream apps/backend/src/app/api/latest/users/ `restricted_reason`): anonymous users
  * first, then users restricted by an administrator, then unverified emails when the project
  * requires verification. `is_restricted` is true exactly when this is non-null.
  */

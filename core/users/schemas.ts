@@ -4,10 +4,10 @@ import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts
 
 export { EmailSchema } from '../lib/schemas.ts';
 
-/** Display name: max 256; `""` is stored as null (wire-protocol §3.7). */
+/** Display name: max 256; `""` is stored as null (upstream apps/backend/src/app/api/latest/users/). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
 
-/** Profile image: an http(s) URL or an allowed base64 image under 100 KB (product-spec §3 User). */
+/** Profile image: an http(s) URL or an allowed base64 image under 100 KB (upstream packages/stack-shared/src/interface/crud/ User). */
 export const ProfileImageUrlSchema = imageUrlSchema(100 * 1024);
 
 
@@ -19,7 +19,7 @@ export const RiskScoresSchema = v.strictObject({
 
 const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be valid base64'));
 
-/** Fields a client may set on itself (`PATCH /users/me`, wire-protocol §3.7). */
+/** Fields a client may set on itself (`PATCH /users/me`, upstream apps/backend/src/app/api/latest/users/). */
 export const clientUpdateEntries = {
   display_name: v.optional(DisplayNameSchema),
   profile_image_url: v.optional(ProfileImageUrlSchema),
@@ -31,7 +31,7 @@ export const clientUpdateEntries = {
   primary_email: v.optional(v.nullable(StoredEmailSchema)),
 };
 
-/** Fields server code may also set (wire-protocol §3.7). */
+/** Fields server code may also set (upstream apps/backend/src/app/api/latest/users/). */
 export const serverUpdateEntries = {
   ...clientUpdateEntries,
   client_read_only_metadata: v.optional(MetadataSchema),
@@ -62,7 +62,7 @@ export const ServerUserBodySchema = v.pipe(
 );
 /**
  * `POST /users` body: the server fields plus `oauth_providers` (provider accounts to link, e.g.
- * when importing users; wire-protocol §3.7).
+ * when importing users; upstream apps/backend/src/app/api/latest/users/).
  */
 export const ServerUserCreateSchema = v.pipe(
   v.strictObject({

@@ -9,7 +9,7 @@ import { UserOutput } from './wire.ts';
  * `PATCH /users/me`: updates the signed-in user → the user in the caller's view. Clients may set
  * only the client fields (`clientUpdateEntries`: display name, profile image, client metadata,
  * selected team, TOTP secret, OTP/passkey flags, primary email); server and admin callers any
- * server field (wire-protocol §3.7). `display_name: ""` is stored as null.
+ * server field (upstream apps/backend/src/app/api/latest/users/). `display_name: ""` is stored as null.
  *
  * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER without a user; those of `updateUserFields`.
  */

@@ -8,7 +8,7 @@ import { UserOutput } from './wire.ts';
 
 /**
  * `PATCH /users/{user_id}` (server/admin): updates any server field of a user → server user
- * (wire-protocol §3.7). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
+ * (upstream apps/backend/src/app/api/latest/users/). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
  * without a user; those of `updateUserFields`.
  */
 export const updateUserById = defineOperation({

@@ -1,7 +1,7 @@
 /**
  * The one verification-code engine for every emailed code (OTP / magic link, email verification,
  * password reset, team invitations, …): create → check (no consume) → use (consume once).
- * @see wire-protocol §3.3, §7
+ * @see upstream apps/backend/src/app/api/latest/auth/otp/, apps/backend/src/route-handlers/verification-code-handler.tsx
  */
 export {
   createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,

@@ -16,7 +16,7 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
- * Reads and parses a request body (wire-protocol §1.4 "Body parsing"): JSON, `text/plain` (JSON
+ * Reads and parses a request body (upstream packages/stack-shared/src/known-errors.tsx "Body parsing"): JSON, `text/plain` (JSON
  * when it parses, else the text), form-urlencoded (an object of strings) and octet-stream are
  * accepted; a GET's body is ignored; any other content type, or bad JSON, is BODY_PARSING_ERROR.
  *

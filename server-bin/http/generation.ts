@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The two spellings of Stack's protocol headers (sdk-compatibility §1). */
+/** The two spellings of Stack's protocol headers (upstream packages/stack-shared/src/interface/client-interface.ts). */
 export type HeaderPrefix = 'x-stack-' | 'x-hexclave-';
 
 const BOTH: readonly HeaderPrefix[] = ['x-stack-', 'x-hexclave-'];

@@ -3,13 +3,13 @@ import type { Context } from 'koa';
 import type { OperationResponse } from '../../core/index.ts';
 import { responsePrefixes } from './generation.ts';
 
-/** Headers the browser may read on cross-origin responses (sdk-compatibility §1.15). */
+/** Headers the browser may read on cross-origin responses (upstream packages/stack-shared/src/interface/client-interface.ts). */
 export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
 
 /**
  * Writes an operation response: known-error headers under the request's prefixes
  * ({@link responsePrefixes}), the error-status
- * override (a 4xx answered as 200 with `x-stack-actual-status`, wire-protocol §1.3), pretty JSON
+ * override (a 4xx answered as 200 with `x-stack-actual-status`, upstream apps/backend/src/route-handlers/smart-response.tsx), pretty JSON
  * for browsers (`Accept: text/html`), and `cache-control: no-store` unless the route set its own.
  */
 export function writeResponse(ctx: Context, response: OperationResponse): void {

@@ -173,6 +173,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     { name: 'auth methods', path: `${dash()}/auth-methods`, ready: (p) => p.getByRole('switch').first().waitFor() },
     { name: 'auth methods bad domain', path: `${dash()}/auth-methods`, ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com'); await text(/Not a valid domain/)(p); } },
     { name: 'keys', path: `${dash()}/keys`, ready: (p) => p.getByRole('table').first().waitFor() },
+    { name: 'connect your app', path: `${dash()}/connect`, ready: heading('Connect your app') },
     { name: 'emails', path: `${dash()}/emails`, ready: (p) => p.getByLabel('TSX source').waitFor() },
     { name: 'webhooks', path: `${dash()}/webhooks`, ready: heading('Webhooks') },
     { name: 'settings', path: `${dash()}/settings`, ready: heading('Project settings') },

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -33,5 +33,19 @@ describe('the gatehouse bin', () => {
     const version = spawnSync(process.execPath, [link, '--version'], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout.trim(), `gatehouse ${pkg.version}`);
+  });
+});
+
+describe('the server package (gatehouse-server)', () => {
+  it('packs the bin, the server sources and the built pages, not the tests\' fixtures or examples', () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const [info] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
+    const files = info!.files.map((f) => f.path);
+    assert.equal(info!.name, 'gatehouse-server');
+    for (const needed of ['bin/gatehouse.mjs', 'server-bin/cli.ts', 'server-bin/index.ts', 'core/index.ts', 'adapters/sqlite/index.ts', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
+    // Built by prepack (and by pretest before this test): served from disk, so no esbuild at run time.
+    if (existsSync(join(repo, 'dist/ui/handler/handler.js'))) assert.ok(files.includes('dist/ui/handler/handler.js'));
+    assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('examples/') || f.startsWith('dist/packages/') || f.startsWith('node_modules/')), files.filter((f) => /^(test|examples|dist\/packages)\//.test(f)).join(', '));
   });
 });

@@ -79,7 +79,7 @@ export async function createInternalUser(server: TestServer, fields: Record<stri
 
 /**
  * A fresh project owned by a fresh internal user, as upstream's `Project.createAndSwitch()`
- * (wire-protocol §2). Returns callers for each access level that use the admin access token.
+ * (upstream apps/backend/prisma/seed.ts). Returns callers for each access level that use the admin access token.
  */
 export async function createProject(server: TestServer, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const owner = await createInternalUser(server);

@@ -4,7 +4,7 @@ import type { TestServer } from '../helpers/server.ts';
 import { createProject, createProjectKeys } from '../helpers/api.ts';
 
 /**
- * The official Stack Auth JS SDK in both header generations (sdk-compatibility §1.1): 2.8.108
+ * The official Stack Auth JS SDK in both header generations (upstream packages/stack-shared/src/interface/client-interface.ts): 2.8.108
  * sends only `x-hexclave-*` request headers, 2.8.102 only `x-stack-*`.
  */
 export const SDKS = [
@@ -23,7 +23,7 @@ export interface StackSdk {
 
 /**
  * A fresh project with real API keys, and a client app and a server app of `sdk` pointed at
- * `server` with in-memory token stores (sdk-compatibility §0 "Constructing an app").
+ * `server` with in-memory token stores (docs/compatibility.md "Constructing an app").
  */
 export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<string, unknown> = {}) {
   const project = await createProject(server, config);

@@ -8,7 +8,7 @@ import { ForgotPassword, PasswordReset } from './password.tsx';
 import { SignIn, SignUp } from './sign-in.tsx';
 import { TeamInvitation } from './teams.tsx';
 
-/** A handler route key (product-spec §2 sub-paths). */
+/** A handler route key (upstream packages/template/src/components-page/stack-handler.tsx sub-paths). */
 export type HandlerRoute = keyof typeof HANDLER_ROUTES;
 
 /** The default page of each route. */

@@ -29,7 +29,7 @@ export interface DashboardApiOptions {
 }
 
 /**
- * The dashboard's connection to the server (wire-protocol §2): the owner is a user of the
+ * The dashboard's connection to the server (upstream apps/backend/prisma/seed.ts): the owner is a user of the
  * internal project (a ClientApp with its session), and every managed project is reached with
  * admin access and `x-stack-admin-access-token` = the owner's access token (refreshed by the
  * session as needed).

@@ -10,6 +10,7 @@ import { Overview } from './pages/overview.tsx';
 import { ProjectSettings } from './pages/settings.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { AuthMethodsPage } from './pages/auth-methods.tsx';
+import { ConnectPage } from './pages/connect.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { UserPage } from './pages/user.tsx';
 import { TeamsPage, TeamPage } from './pages/teams.tsx';
@@ -59,6 +60,7 @@ const SESSION_GONE_CODES = ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICA
 
 const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
+  { path: '/connect', label: 'Connect your app' },
   { path: '/users', label: 'Users' },
   { path: '/teams', label: 'Teams' },
   { path: '/permissions', label: 'Permissions' },
@@ -179,6 +181,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   const user = /^\/users\/([0-9a-f-]{36})$/i.exec(sub);
   const team = /^\/teams\/([0-9a-f-]{36})$/i.exec(sub);
   if (sub === '') body = <Overview project={project} />;
+  else if (sub === '/connect') body = <ConnectPage project={project} />;
   else if (sub === '/settings') body = <ProjectSettings project={project} onChanged={props.onChanged} />;
   else if (sub === '/keys') body = <KeysPage project={project} />;
   else if (sub === '/auth-methods') body = <AuthMethodsPage project={project} onChanged={props.onChanged} />;

@@ -20,7 +20,7 @@ it('sends the users table query the server understands (limit, order, search, cu
   assert.deepEqual(usersQuery({ search: ' ada ', desc: false, cursor: 'c' }), { limit: USERS_PAGE_SIZE, order_by: 'signed_up_at', desc: false, query: 'ada', cursor: 'c' });
 });
 
-it('lists the spec §5 production-mode problems of a config', () => {
+it('lists the upstream packages/stack-shared/src/schema-fields.ts production-mode problems of a config', () => {
   assert.deepEqual(productionProblems({ allow_localhost: false, domains: [{ domain: 'https://app.example.com' }] }), []);
   const problems = productionProblems({ allow_localhost: true, domains: [{ domain: 'http://app.example.com' }, { domain: 'https://127.0.0.1' }] });
   // allow_localhost alone is no problem (upstream allows it in production mode).

@@ -249,3 +249,27 @@ it("user page: shows that a user has TOTP and lets an admin remove it with PATCH
   assert.deepEqual(JSON.parse(patch.body!), { totp_secret_base64: null });
   await unmount();
 });
+
+it('connect your app: the project id, base URL, hosted-page URLs and snippets for @stackframe/js, the Gatehouse SDK and the mount', async () => {
+  const { api } = dashboard(`/projects/${PROJECT_ID}/connect`, () => undefined);
+  const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await waitForText(container, 'What your app needs');
+  const values = container.querySelector('[data-testid="connect-values"]')!.textContent ?? '';
+  assert.match(values, new RegExp(PROJECT_ID));
+  assert.match(values, /http:\/\/localhost:3000(?!\/api)/);
+  assert.match(values, new RegExp(`http://localhost:3000/projects/${PROJECT_ID}/handler/sign-in`));
+  const stack = container.querySelector('[data-testid="snippet-stack"]')!.textContent ?? '';
+  assert.match(stack, /from '@stackframe\/js'/);
+  assert.match(stack, new RegExp(`projectId: '${PROJECT_ID}'`));
+  assert.match(stack, new RegExp(`signIn: 'http://localhost:3000/projects/${PROJECT_ID}/handler/sign-in'`));
+  assert.match(stack, /baseUrl: 'http:\/\/localhost:3000'/);
+  assert.match(container.querySelector('[data-testid="snippet-gatehouse"]')!.textContent ?? '', /from 'gatehouse-sdk'[\s\S]*from 'gatehouse-react'/);
+  assert.match(container.querySelector('[data-testid="snippet-mount"]')!.textContent ?? '', /createGatehouse\(\{[^}]*mountPath: '\/auth'[\s\S]*new ServerApp\(\{[^}]*gatehouse,/);
+  assert.match(container.querySelector('[data-testid="snippet-env"]')!.textContent ?? '', new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${PROJECT_ID}`));
+  // No trusted domain yet: the panel says so and where to add one; localhost is allowed.
+  assert.match(container.querySelector('[data-testid="connect-domains"]')!.textContent ?? '', /No trusted domain yet.*except localhost/);
+  // The nav names the page, and the panel never prints a key value.
+  assert.ok([...container.querySelectorAll('nav a')].some((a) => a.textContent === 'Connect your app' && a.getAttribute('aria-current') === 'page'));
+  assert.doesNotMatch(container.textContent ?? '', /pck_[a-z0-9]|ssk_[a-z0-9]/);
+  await unmount();
+});

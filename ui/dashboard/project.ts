@@ -1,4 +1,4 @@
-/** An admin project object as `GET /internal/projects` returns it (wire-protocol §2). */
+/** An admin project object as `GET /internal/projects` returns it (upstream apps/backend/prisma/seed.ts). */
 export interface AdminProject {
   id: string;
   display_name: string;

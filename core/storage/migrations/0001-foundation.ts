@@ -69,7 +69,7 @@ export const foundation: Migration = {
       .addColumn('risk_scores', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('users_project_signed_up').on('users').columns(['project_id', 'signed_up_at', 'id']).execute();
-    // One account per auth-enabled email in a project (product-spec §5; spec §3 contact channel).
+    // One account per auth-enabled email in a project (upstream packages/stack-shared/src/schema-fields.ts; upstream packages/stack-shared/src/interface/crud/ contact channel).
     await db.schema.createIndex('users_project_auth_email').on('users').columns(['project_id', 'primary_email']).unique()
       .where(sql.ref('primary_email_auth_enabled'), '=', 1).execute();
     await db.schema.createIndex('users_project_email').on('users').columns(['project_id', 'primary_email']).execute();

@@ -76,7 +76,7 @@ export const teamsPermissions: Migration = {
     await db.schema.createIndex('api_keys_team').on('api_keys').columns(['project_id', 'team_id', 'created_at']).execute();
 
     // Projects that exist already (a data folder from before this migration) get the default team
-    // definitions new projects get from core/permissions (wire-protocol §2), and their closure.
+    // definitions new projects get from core/permissions (upstream apps/backend/prisma/seed.ts), and their closure.
     const SYSTEM = ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'];
     const projects = await db.selectFrom('projects').select(['id', 'created_at']).execute() as Array<{ id: string; created_at: number }>;
     for (const project of projects) {

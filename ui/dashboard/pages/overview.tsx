@@ -4,7 +4,7 @@ import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
 
-/** `GET /internal/metrics` (spec §7 admin). */
+/** `GET /internal/metrics` (upstream packages/stack-shared/src/interface/client-interface.ts admin). */
 export interface Metrics {
   total_users: number;
   daily_users: { date: string; activity: number }[];
@@ -79,11 +79,11 @@ export function Overview(props: { project: AdminProject }) {
               </Section>
             </div>
             <Section title="Recent sign-ups">
-              {m.recently_registered.length === 0 ? <Empty>No users yet. <Link to={`/projects/${props.project.id}/users`}>Create one</Link> or connect an app with its <Link to={`/projects/${props.project.id}/keys`}>project keys</Link>.</Empty> : (
+              {m.recently_registered.length === 0 ? <Empty>No users yet. <Link to={`/projects/${props.project.id}/users`}>Create one</Link> or <Link to={`/projects/${props.project.id}/connect`}>connect your app</Link>.</Empty> : (
                 <TableScroll label="Recent sign-ups"><table className="d-table" aria-label="Recent sign-ups">
                   <thead><tr><th>User</th><th>Email</th><th>Signed up</th></tr></thead>
                   <tbody>
-                    {m.recently_registered.map((u) => (
+                    {m.recently_registered.slice(0, 5).map((u) => (
                       <tr key={u.id}><td><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name ?? u.id.slice(0, 8)}</Link></td><td>{u.primary_email ?? '—'}</td><td>{formatTime(u.signed_up_at_millis)}</td></tr>
                     ))}
                   </tbody>

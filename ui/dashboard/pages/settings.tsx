@@ -7,7 +7,7 @@ import { isProductionSafeDomainUrl } from '../validate.ts';
 import { BrandingSection } from './branding.tsx';
 
 /**
- * The spec §5 production-mode rules that a project's current config breaks, as readable lines
+ * The upstream packages/stack-shared/src/schema-fields.ts production-mode rules that a project's current config breaks, as readable lines
  * (trusted domains only: `allow_localhost` may stay on, as upstream allows).
  */
 export function productionProblems(config: Record<string, any>): string[] {
