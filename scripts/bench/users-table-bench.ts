@@ -74,7 +74,7 @@ async function seed(storage: StorageAdapter, projectId: string): Promise<void> {
     } else {
       await sql`insert into users (${columns})
         select lpad(to_hex(i), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(i), 12, '0'), ${projectId}, 'User ' || i, 'user' || i || '@example.com', i % 2, 1,
-          ${start}::bigint + i * 60000, ${start}::bigint + ((i::bigint * 7919) % ${USERS}) * 60000, 0, 0, 0, 0, ${risk}
+          ${start}::bigint + i::bigint * 60000, ${start}::bigint + ((i::bigint * 7919) % ${USERS}) * 60000, 0, 0, 0, 0, ${risk}
         from generate_series(${from}::int, ${to}::int) as i`.execute(storage.db);
     }
   }

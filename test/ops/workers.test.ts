@@ -75,13 +75,14 @@ function start(databaseUrl: string): Promise<GatehouseProcess> {
   temps.push(dir);
   return spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir, '--database-url', databaseUrl, '--workers', '2'], {
     env: { ...process.env, ...SEED_KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
-    timeoutMs: 90_000,
+    // Three processes start one after another under tsx; on a loaded shared machine that is minutes.
+    timeoutMs: 240_000,
   });
 }
 
 for (const dialect of testDialects()) {
   describe(`--workers 2 [${dialect}]`, () => {
-    it('serves from both workers, propagates revocations within the bound, restarts a crashed worker, and drains all on SIGTERM', { timeout: 240_000 }, async () => {
+    it('serves from both workers, propagates revocations within the bound, restarts a crashed worker, and drains all on SIGTERM', { timeout: 480_000 }, async () => {
       const db = await createTestDatabase(dialect);
       const proc = await start(db.databaseUrl);
       try {
