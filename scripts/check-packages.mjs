@@ -6,7 +6,8 @@
 //      @types/react @types/react-dom` (versions of this repository's lock file, so the npm cache
 //      answers; the npm registry is the only network it may use);
 //   3. its node_modules hold one React and none of the server's dependencies;
-//   4. `tsc --strict` type-checks it (no skipLibCheck: the packages' .d.ts are checked too);
+//   4. `tsc --strict` type-checks it (no skipLibCheck: the packages' .d.ts are checked too), and a
+//      Node server file of the app as Node resolves packages (NodeNext, the full SDK);
 //   5. plain esbuild bundles it (no alias), and the bundle holds one React.
 // Signing a user in with the bundle is test/packages/packages.test.ts (Chromium, a live Gatehouse).
 // `node scripts/check-packages.mjs` prints a summary; checkPackages() is what the test calls.
@@ -71,7 +72,7 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
   mkdirSync(join(app, 'src'), { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-react-app', private: true, type: 'module' }, null, 2));
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.sdk.file, packed.react.file,
-    `react@${locked('react')}`, `react-dom@${locked('react-dom')}`, `@types/react@${locked('@types/react')}`, `@types/react-dom@${locked('@types/react-dom')}`], app);
+    `react@${locked('react')}`, `react-dom@${locked('react-dom')}`, `@types/react@${locked('@types/react')}`, `@types/react-dom@${locked('@types/react-dom')}`, `@types/node@${locked('@types/node')}`], app);
 
   const installed = installedPackages(app);
   const reacts = installed.get('react') ?? [];
@@ -85,10 +86,27 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
   // The example app's source, as an app would write it: imports by package name only.
   copyFileSync(join(root, 'examples/react-app/main.tsx'), join(app, 'src/main.tsx'));
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, jsx: 'react-jsx', lib: ['ES2022', 'DOM', 'DOM.Iterable'], noEmit: true, isolatedModules: true },
+    compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, jsx: 'react-jsx', lib: ['ES2022', 'DOM', 'DOM.Iterable'], noEmit: true, isolatedModules: true, types: ['react', 'react-dom'] }, // no Node types in a browser app
     include: ['src'],
   }, null, 2));
   run(join(root, 'node_modules/.bin/tsc'), ['-p', join(app, 'tsconfig.json')], app);
+  // The app's Node server, type-checked as Node resolves packages (the `node` condition: the
+  // full SDK with ServerApp and the in-process transport).
+  mkdirSync(join(app, 'server'), { recursive: true });
+  writeFileSync(join(app, 'server/main.ts'), [
+    "import { ServerApp, inProcessTransport, GatehouseKnownError, type Transport } from 'gatehouse-sdk';",
+    "const server = new ServerApp({ projectId: 'internal', secretServerKey: process.env.STACK_SECRET_SERVER_KEY ?? '', baseUrl: 'http://localhost:8102', tokenStore: null });",
+    'export async function who(headers: Record<string, string>): Promise<string | null> {',
+    '  try { return (await server.getUserFromTokens({ headers }))?.primaryEmail ?? null; } catch (e) { if (e instanceof GatehouseKnownError) return e.code; throw e; }',
+    '}',
+    'export const local: Transport = inProcessTransport({ handler: (_req, _res) => {}, mountPath: \'/auth\' });',
+    '',
+  ].join('\n'));
+  writeFileSync(join(app, 'tsconfig.server.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], noEmit: true },
+    include: ['server'],
+  }, null, 2));
+  run(join(root, 'node_modules/.bin/tsc'), ['-p', join(app, 'tsconfig.server.json')], app);
 
   const outfile = join(app, 'dist/app.js');
   const result = await build({

@@ -57,6 +57,6 @@ describeWithServer('dashboard shell', (get) => {
 });
 
 it('matches only dashboard routes', () => {
-  for (const p of ['/', '/sign-in', '/team', '/projects', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/users/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b']) assert.equal(isDashboardPath(p), true, p);
+  for (const p of ['/', '/sign-in', '/team', '/server-settings', '/projects', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/users/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b']) assert.equal(isDashboardPath(p), true, p);
   for (const p of ['/handler/sign-in', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler/x', '/projects/not-a-uuid', '/health', '/api/v1', '/x.js']) assert.equal(isDashboardPath(p), false, p);
 });

@@ -10,7 +10,7 @@ export const DASHBOARD_SCRIPT_PATH = '/dashboard-assets/dashboard.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Client routes of the dashboard; `/projects/{id}/handler/*` stays with the hosted pages. */
-const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
+const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
 
 /**
  * The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`), or
@@ -36,7 +36,7 @@ export interface DashboardConfig extends DashboardSignUpState {
 
 /**
  * Koa middleware serving the developer dashboard (issue 7) at `/`: the HTML shell on its client
- * routes (`/`, `/sign-in`, `/sign-up`, `/team`, `/projects`, `/projects/{id}/…` except the hosted
+ * routes (`/`, `/sign-in`, `/sign-up`, `/team`, `/server-settings`, `/projects`, `/projects/{id}/…` except the hosted
  * `/projects/{id}/handler/*`) with the first-run state inline, and the bundle at
  * `/dashboard-assets/dashboard.js`. Mount it after the API routes and the hosted pages.
  */

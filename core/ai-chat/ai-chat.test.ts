@@ -91,6 +91,29 @@ describeWithServer('ai-chat', (get) => {
     assert.deepEqual(got.body.messages[1], { role: 'assistant', content: [{ type: 'text', text: 'Open **Auth methods** and switch on Magic link.' }] });
   });
 
+  it('stops when the client goes away and stores the answer as far as it got, marked stopped', async () => {
+    const server = get();
+    fresh();
+    const p = await createProject(server);
+    const thread = randomUUID();
+    model.script.push({ text: 'one two three four five six seven eight nine ten', pieces: 10, delayMs: 200 });
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/api/v1/internal/ai-chat/${thread}?stream=true`, { method: 'POST', headers: headersOf(p.admin), body: JSON.stringify(ask('count')), signal: controller.signal });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    assert.match(first, /^event: text\ndata: /);
+    controller.abort();
+    let stored: any;
+    for (let i = 0; i < 50; i++) {
+      stored = (await api(server, 'GET', `/internal/ai-chat/${thread}`, p.admin)).body;
+      if (stored.messages?.length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(stored.messages[1].stopped, true);
+    const text = stored.messages[1].content[0].text as string;
+    assert.ok(text.startsWith('one') && !text.includes('ten'), `partial answer stored: ${text}`);
+  });
+
   it('PATCH appends a message after the stored ones, and a second question continues the thread', async () => {
     const server = get();
     fresh();

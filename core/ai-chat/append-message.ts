@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { AppendMessageBodySchema, ThreadParams } from './schemas.ts';
 import { contentText, ownThread } from './threads.ts';
 import { appendMessages } from './queries.ts';
+import { EmptyOutput } from './outputs.ts';
 
 /**
  * `PATCH /internal/ai-chat/{thread_id}` (admin) `{message}` → `{}`: appends one message (any
@@ -17,6 +18,7 @@ export const appendChatMessage = defineOperation({
   summary: 'Append a message to a dashboard assistant thread.',
   access: ['admin'],
   input: { params: ThreadParams, body: AppendMessageBodySchema },
+  output: EmptyOutput,
   errors: ['AI_CHAT_THREAD_NOT_FOUND'],
   async run(ctx, { params, body }) {
     const message = body.message as unknown;

@@ -3,6 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import { AssistantSettingsBodySchema } from './schemas.ts';
 import { saveAiSettings, viewAiSettings } from './settings.ts';
 import { isOperator } from './operator.ts';
+import { AssistantSettingsOutput } from './outputs.ts';
 
 const ERRORS = ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED'] as const;
 
@@ -19,6 +20,7 @@ export const getAssistantSettings = defineOperation({
   summary: "Read the dashboard assistant's server settings (never the key).",
   access: ['client', 'server', 'admin'],
   input: {},
+  output: AssistantSettingsOutput,
   errors: [...ERRORS],
   async run(ctx) {
     const editable = await isOperator(ctx);
@@ -43,6 +45,7 @@ export const updateAssistantSettings = defineOperation({
   summary: "Change the dashboard assistant's model endpoint (operator only).",
   access: ['client', 'server', 'admin'],
   input: { body: AssistantSettingsBodySchema },
+  output: AssistantSettingsOutput,
   errors: [...ERRORS, 'AI_SETTINGS_OPERATOR_ONLY'],
   async run(ctx, { body }) {
     if (!(await isOperator(ctx))) throw new KnownError('AI_SETTINGS_OPERATOR_ONLY');

@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { ThreadParams } from './schemas.ts';
 import { ownThread } from './threads.ts';
 import { deleteThread } from './queries.ts';
+import { EmptyOutput } from './outputs.ts';
 
 /**
  * `DELETE /internal/ai-chat/{thread_id}` (admin) → `{}`: deletes the caller's thread and its
@@ -16,6 +17,7 @@ export const deleteChatThread = defineOperation({
   summary: 'Delete a dashboard assistant thread.',
   access: ['admin'],
   input: { params: ThreadParams },
+  output: EmptyOutput,
   errors: ['AI_CHAT_THREAD_NOT_FOUND'],
   ignoresBody: true,
   async run(ctx, { params }) {

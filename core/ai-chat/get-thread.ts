@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { ThreadParams } from './schemas.ts';
 import { ownThread } from './threads.ts';
 import { listMessages } from './queries.ts';
+import { ChatMessagesOutput } from './outputs.ts';
 
 /**
  * `GET /internal/ai-chat/{thread_id}` (admin) → `{messages}`: the thread's stored messages in
@@ -17,6 +18,7 @@ export const getChatThread = defineOperation({
   summary: 'Read the messages of a dashboard assistant thread.',
   access: ['admin'],
   input: { params: ThreadParams },
+  output: ChatMessagesOutput,
   errors: ['AI_CHAT_THREAD_NOT_FOUND'],
   async run(ctx, { params }) {
     await ownThread(ctx, params.thread_id);

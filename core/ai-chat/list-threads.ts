@@ -1,6 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { listThreads } from './queries.ts';
 import { ownerOf } from './threads.ts';
+import { ChatThreadsOutput } from './outputs.ts';
 
 /**
  * `GET /internal/ai-chat` (admin) → `{threads: [{id, title, created_at_millis, updated_at_millis}]}`:
@@ -15,6 +16,7 @@ export const listChatThreads = defineOperation({
   summary: "List the caller's dashboard assistant threads in the project.",
   access: ['admin'],
   input: {},
+  output: ChatThreadsOutput,
   errors: [],
   async run(ctx) {
     const rows = await listThreads(ctx.db, ctx.auth.project.id, ownerOf(ctx.auth), 50);

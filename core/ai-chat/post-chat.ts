@@ -10,6 +10,7 @@ import { systemPrompt } from './context.ts';
 import { converse, ModelError, type ToolCallBlock } from './model.ts';
 import { runTool } from './tools.ts';
 import { appendMessages } from './queries.ts';
+import { ChatContentOutput } from './outputs.ts';
 
 type Message = { role: 'user' | 'assistant' | 'tool'; content: unknown };
 type ContentBlock = { type: 'text'; text: string } | ToolCallBlock;
@@ -67,6 +68,7 @@ export const postChat = defineOperation({
   summary: 'Ask the dashboard assistant; the answer is stored in the thread.',
   access: ['admin'],
   input: { params: ThreadParams, query: PostChatQuerySchema, body: PostChatBodySchema },
+  output: ChatContentOutput,
   errors: ['AI_CHAT_NOT_CONFIGURED', 'AI_CHAT_THREAD_NOT_FOUND', 'AI_CHAT_TOKEN_BUDGET_EXCEEDED', 'AI_CHAT_MODEL_ERROR'],
   async run(ctx, { params, query, body }) {
     const endpoint = await resolveAiEndpoint(ctx.runtime, ctx.db);

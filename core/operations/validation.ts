@@ -82,6 +82,11 @@ function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
     if (issue.type === 'picklist') return `${path} must be one of the following values: ${issue.expected?.replaceAll('"', '').split(' | ').join(', ')}`;
     return `${path} must be a \`${typeNames[issue.type]}\` type, but the final value was: \`${issue.received}\`.`;
   }
+  // valibot's default number-bound messages, in yup's words as upstream answers them.
+  if (issue.message.startsWith('Invalid ') && typeof issue.requirement === 'number' && typeof issue.input === 'number') {
+    if (issue.type === 'max_value') return `${path} must be less than or equal to ${issue.requirement}`;
+    if (issue.type === 'min_value') return `${path} must be greater than or equal to ${issue.requirement}`;
+  }
   // Our own pipe messages are written to follow the path ("must be a valid email").
   if (/^[a-z]/.test(issue.message)) return `${path} ${issue.message}`;
   return `${path}: ${issue.message}`;

@@ -20,7 +20,7 @@ export const createSession = defineOperation({
   input: {
     body: v.strictObject({
       user_id: UuidSchema,
-      expires_in_millis: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_EXPIRY_MS, `must be at most ${MAX_EXPIRY_MS}`))),
+      expires_in_millis: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_EXPIRY_MS))),
       is_impersonation: v.optional(v.boolean()),
     }),
   },

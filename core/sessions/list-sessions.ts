@@ -30,7 +30,7 @@ export const listSessions = defineOperation({
   output: listOutput(SessionOutput),
   async run(ctx, { query }) {
     const { project, accessType, token } = ctx.auth;
-    const userId = resolveUserId(ctx.auth, query.user_id);
+    const userId = resolveUserId(ctx.auth, query.user_id, 'Client can only list sessions for their own user.');
     const rows = await listUserSessions(ctx.db, project.id, userId);
     const items = rows
       .filter((s) => accessType === 'admin' || s.is_impersonation !== 1)

@@ -4,6 +4,7 @@
 // `gatehouse-sdk` and `gatehouse-react` are aliased to this repository's sources (a published
 // package resolves them through its exports map). Also exported as functions for the tests.
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,10 +31,10 @@ export async function buildExample(outdir) {
   return outdir ? null : result.outputFiles[0].text;
 }
 
-/** The page that loads it. */
+/** The page that loads it: index.html with the app's configuration filled in. */
 export function exampleHtml(config) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Example app</title>
-<script>window.EXAMPLE_CONFIG=${JSON.stringify(config).replace(/</g, '\\u003c')};</script><script type="module" src="/app/example.js"></script></head><body><div id="root"></div></body></html>`;
+  const template = readFileSync(join(here, 'index.html'), 'utf8');
+  return template.replace('/*CONFIG*/{}', () => JSON.stringify(config).replace(/</g, '\\u003c'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

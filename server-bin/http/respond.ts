@@ -1,5 +1,6 @@
-import { Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
+import type { ReplyStream } from '../../core/operations/define.ts';
 import type { OperationResponse } from '../../core/index.ts';
 import { responsePrefixes } from './generation.ts';
 
@@ -28,12 +29,9 @@ export function writeResponse(ctx: Context, response: OperationResponse): void {
   ctx.status = status;
   ctx.type = response.contentType;
   if (response.stream) {
-    // Streamed replies (server-sent events): written chunk by chunk, unbuffered by proxies; the
-    // producer's signal aborts when the client goes away (the dashboard's "Stop").
-    const controller = new AbortController();
-    ctx.res.once('close', () => controller.abort());
     ctx.set('x-accel-buffering', 'no');
-    ctx.body = Readable.from(response.stream(controller.signal), { objectMode: false });
+    ctx.respond = false;
+    void writeStream(ctx.res, response.stream);
     return;
   }
   let body = response.body;
@@ -41,4 +39,31 @@ export function writeResponse(ctx: Context, response: OperationResponse): void {
     try { body = JSON.stringify(JSON.parse(body), null, 2); } catch { /* leave as is */ }
   }
   ctx.body = body;
+}
+
+/**
+ * Writes a streamed reply (server-sent events) chunk by chunk, waiting for the socket to drain,
+ * unbuffered by proxies (`x-accel-buffering: no`). The producer's signal aborts when the client
+ * goes away (the dashboard's Stop); a client that left is not an error (nothing is logged).
+ */
+async function writeStream(res: ServerResponse, stream: ReplyStream): Promise<void> {
+  const controller = new AbortController();
+  res.once('close', () => controller.abort());
+  res.flushHeaders();
+  try {
+    for await (const chunk of stream(controller.signal)) {
+      if (controller.signal.aborted) continue;
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+      }
+    }
+  } catch {
+    // The producer reports its own failures in the stream; anything else ends the answer.
+  } finally {
+    if (!res.writableEnded) res.end();
+  }
 }

@@ -17,6 +17,7 @@ import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { startModelServer, type ModelServer } from '../helpers/model-server.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -55,6 +56,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   let server: TestServer;
   let browser: Browser;
+  let model: ModelServer;
   let projectId = '';
   let ownerState: Awaited<ReturnType<BrowserContext['storageState']>>;
   let endUserState: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -65,7 +67,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   const launch = () => launchChromium();
 
   before(async () => {
-    server = await startTestServer(testDialects()[0]!);
+    // A loopback model server, so the dashboard assistant's page is on (issue 21).
+    model = await startModelServer();
+    server = await startTestServer(testDialects()[0]!, { ai: { baseUrl: model.baseUrl, model: 'test-model', dailyTokenBudget: 0, docs: () => [] } });
     browser = await launch();
     // The dashboard owner signs up through the dashboard itself (first run).
     const ctx = await browser.newContext();
@@ -111,6 +115,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   after(async () => {
     await browser?.close();
     await server?.close();
+    await model?.close();
   });
 
   const h = () => `/projects/${projectId}/handler`;
@@ -181,6 +186,16 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     { name: 'keys revoke confirm', path: `${dash()}/keys`, ready: (p) => p.getByRole('button', { name: 'Revoke' }).first().waitFor(), act: async (p) => { await p.getByRole('button', { name: 'Revoke' }).first().click(); await p.getByRole('button', { name: 'Yes, revoke' }).waitFor(); } },
     { name: 'menu open', path: dash(), ready: (p) => p.getByTestId('total-users').waitFor(), act: async (p) => { const menu = p.getByRole('button', { name: 'Menu' }); if (await menu.isVisible()) { await menu.click(); await p.getByRole('navigation', { name: 'Project' }).waitFor(); } } },
     { name: 'owner teams', path: '/team', ready: heading('Your teams') },
+    { name: 'server settings', path: '/server-settings', ready: (p) => p.getByLabel('Base URL').waitFor() },
+    { name: 'server settings error', path: '/server-settings', ready: (p) => p.getByLabel('Base URL').waitFor(), act: async (p) => { await p.getByLabel('Base URL').fill('not a url'); await text(/Use an http or https URL/)(p); } },
+    { name: 'assistant empty', path: `${dash()}/assistant`, ready: (p) => p.getByLabel('Your question').waitFor() },
+    { name: 'assistant answered', path: `${dash()}/assistant`, ready: (p) => p.getByLabel('Your question').waitFor(), act: async (p) => {
+      model.script.push({ text: 'Turn on **Magic link** on the Auth methods page, or from code:\n```ts\nawait project.update({ config: { magic_link_enabled: true } });\n```' });
+      await p.getByLabel('Your question').fill('How do I turn on magic links?');
+      await p.getByRole('button', { name: 'Send' }).click();
+      await p.getByRole('button', { name: 'Copy snippet 1' }).waitFor();
+      await p.getByRole('button', { name: 'Send' }).waitFor();
+    } },
     { name: 'unknown project', path: '/projects/00000000-0000-4000-8000-000000000000', ready: text(/does not exist/) },
   ];
 

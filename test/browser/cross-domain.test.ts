@@ -5,7 +5,9 @@
  * on localhost). It calls `redirectToSignIn()` to Gatehouse's hosted sign-in page, the user signs
  * in there, the hosted page hands the session over with a one-time PKCE code
  * (`POST /auth/oauth/cross-domain/authorize`), and the app's `callOAuthCallback()` redeems it:
- * the app is signed in on its own origin. Also: the hosted page explains an untrusted
+ * the app is signed in on its own origin (127.0.0.1, so no cookie is shared with Gatehouse's
+ * localhost). A second redirectToSignIn() after the app forgot its session comes straight back
+ * signed in (the hosted page hands its session over at once). Also: the hosted page explains an untrusted
  * `after_auth_return_to` instead of dropping it (issue 20 item 13).
  */
 import assert from 'node:assert/strict';
@@ -80,7 +82,8 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       res.end(appHtml(JSON.parse(decodeURIComponent(/(?:^|; )cfg=([^;]*)/.exec(req.headers.cookie ?? '')?.[1] ?? '%7B%7D'))));
     });
     await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
-    appOrigin = `http://localhost:${(appServer.address() as { port: number }).port}`;
+    // Another host as well as another port: cookies are per host, so nothing is shared with Gatehouse's.
+    appOrigin = `http://127.0.0.1:${(appServer.address() as { port: number }).port}`;
     browser = await launchChromium();
   });
 
@@ -102,7 +105,8 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       assert.equal(created.status, 201, created.text);
 
       const context = await browser.newContext();
-      await context.addCookies([{ name: 'cfg', value: encodeURIComponent(JSON.stringify({ projectId: project.projectId, publishableClientKey: keys.publishableClientKey, gatehouse })), url: appOrigin }]);
+      const configCookie = { name: 'cfg', value: encodeURIComponent(JSON.stringify({ projectId: project.projectId, publishableClientKey: keys.publishableClientKey, gatehouse })), url: appOrigin };
+      await context.addCookies([configCookie]);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -120,6 +124,16 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       await page.waitForURL((url) => url.origin === appOrigin && url.pathname === '/somewhere', { timeout: 30_000 });
       await page.locator('#status', { hasText: `signed in as ${email}` }).waitFor({ timeout: 20_000 });
       assert.equal(new URL(page.url()).searchParams.get('x'), '1');
+
+      // Signed out of the app only (its cookies cleared): the hosted page still has a session, so
+      // redirectToSignIn() comes straight back signed in, without the form.
+      await context.clearCookies({ domain: '127.0.0.1' });
+      await context.addCookies([configCookie]);
+      await page.goto(`${appOrigin}/again`);
+      await page.locator('#status', { hasText: 'signed out' }).waitFor({ timeout: 20_000 });
+      await page.evaluate(() => { void (window as unknown as { app: { redirectToSignIn(): Promise<void> } }).app.redirectToSignIn(); });
+      await page.waitForURL((url) => url.origin === appOrigin && url.pathname === '/again', { timeout: 30_000 });
+      await page.locator('#status', { hasText: `signed in as ${email}` }).waitFor({ timeout: 20_000 });
       assert.deepEqual(errors, []);
       await context.close();
     });

@@ -42,11 +42,13 @@ export class DashboardApi {
   private readonly env: SdkEnvironment;
   private readonly internalClient: ApiClient;
   private readonly admins = new Map<string, ApiClient>();
+  private readonly base: string;
 
   constructor(readonly boot: DashboardBoot, where: { origin: string; pathname: string }, options: DashboardApiOptions = {}) {
     this.prefix = where.pathname.endsWith(boot.serverPath) ? where.pathname.slice(0, where.pathname.length - boot.serverPath.length) : '';
     this.env = { ...defaultEnvironment(), ...options.environment };
     const base = where.origin + this.prefix;
+    this.base = base;
     this.transport = options.transport ?? httpTransport(base, this.env.fetch);
     this.app = new ClientApp({
       projectId: 'internal',
@@ -77,6 +79,30 @@ export class DashboardApi {
     }
     const c = client;
     return (method, path, options = {}) => c.call(method, path, options);
+  }
+
+  /**
+   * A POST with admin access to `projectId` whose answer is read as it arrives (the assistant's
+   * server-sent events, `?stream=true`): the raw `Response`, so the caller reads `body` piece by
+   * piece; `signal` aborts it (Stop). Errors come back as the response's status and known-error
+   * body, not as exceptions.
+   */
+  async adminStream(projectId: string, path: string, body: unknown, signal: AbortSignal): Promise<Response> {
+    const token = await this.app.session?.getAccessToken();
+    return this.env.fetch(`${this.base}/api/v1${path}`, {
+      method: 'POST',
+      headers: {
+        'x-stack-project-id': projectId,
+        'x-stack-access-type': 'admin',
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        ...(token ? { 'x-stack-admin-access-token': token } : {}),
+      },
+      body: JSON.stringify(body),
+      signal,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
   }
 
   /** Absolute URL of a server path (hosted pages, API) under the mount prefix. */

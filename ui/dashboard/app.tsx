@@ -20,6 +20,8 @@ import { WebhooksPage } from './pages/webhooks.tsx';
 import { ConfigPage } from './pages/config.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
+import { AssistantPage } from './pages/assistant.tsx';
+import { ServerSettingsPage, type AssistantSettings } from './pages/server-settings.tsx';
 import type { AdminProject } from './project.ts';
 export type { AdminProject } from './project.ts';
 
@@ -71,6 +73,7 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/data-vault', label: 'Data vault' },
   { path: '/config', label: 'Configuration' },
   { path: '/settings', label: 'Project settings' },
+  { path: '/assistant', label: 'Assistant' },
 ];
 
 function SignedIn(props: { onSignedOut: () => void; route: string }) {
@@ -83,6 +86,9 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     }
   }, [me.error]);
   const projects = useLoad(() => api.internal<Page<AdminProject>>('GET', '/internal/projects'), []);
+  // The assistant's page is offered only when the server has a model endpoint (issue 21).
+  const assistant = useLoad(() => api.internal<AssistantSettings>('GET', '/internal/server-settings/assistant').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
+  const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
   const projectId = m?.[1];
   const sub = m?.[2] ?? '';
@@ -114,12 +120,13 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
           {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
           {projectId && (
             <nav aria-label="Project">
-              {PROJECT_PAGES.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
+              {pages.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
             </nav>
           )}
           <nav aria-label="Dashboard">
-            <Link to="/" aria-current={!projectId && props.route !== '/team' ? 'page' : undefined}>All projects</Link>
+            <Link to="/" aria-current={!projectId && props.route !== '/team' && props.route !== '/server-settings' ? 'page' : undefined}>All projects</Link>
             <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
+            {assistant.data?.editable && <Link to="/server-settings" aria-current={props.route === '/server-settings' ? 'page' : undefined}>Server settings</Link>}
           </nav>
           <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
             <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
@@ -128,12 +135,12 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
         </div>
       </aside>
       <main className="d-main" id="d-main" ref={main} tabIndex={-1}>
-        {props.route === '/team' ? <OwnerTeamsPage /> : !projectId ? <ProjectList projects={projects} /> : (
+        {props.route === '/team' ? <OwnerTeamsPage /> : props.route === '/server-settings' ? <ServerSettingsPage /> : !projectId ? <ProjectList projects={projects} /> : (
           <Async state={projects} label="Loading project…">
             {(list) => {
               const project = list.items.find((p) => p.id === projectId);
               if (!project) return <div className="d-empty">This project does not exist or you do not manage it. <Link to="/">All projects</Link></div>;
-              return <ProjectPage project={project} sub={sub} onChanged={projects.reload} />;
+              return <ProjectPage project={project} sub={sub} onChanged={projects.reload} assistant={assistant.data?.configured ?? false} />;
             }}
           </Async>
         )}
@@ -175,7 +182,7 @@ function ProjectSwitcher(props: { projects: AdminProject[]; current: string }) {
   );
 }
 
-function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () => void }) {
+function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () => void; assistant: boolean }) {
   const { project, sub } = props;
   let body: ReactNode;
   const user = /^\/users\/([0-9a-f-]{36})$/i.exec(sub);
@@ -194,6 +201,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
   else if (sub === '/data-vault') body = <DataVaultPage project={project} />;
   else if (sub === '/config') body = <ConfigPage project={project} onChanged={props.onChanged} />;
+  else if (sub === '/assistant') body = props.assistant ? <AssistantPage project={project} /> : <div className="d-empty">The assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL, or fills in Server settings.</div>;
   else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
   return <div key={project.id}>{body}</div>;
 }

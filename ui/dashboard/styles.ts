@@ -79,5 +79,22 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-field input,.d-field select,textarea{width:100%}
 .d-auth{margin:16px auto;padding:16px}
 }
+.d-chat{display:grid;grid-template-columns:minmax(160px,240px) minmax(0,1fr);gap:16px;align-items:start}
+.d-chat>*{min-width:0}
+.d-chat-snippet pre{max-width:100%}
+.d-chat-threads ul{list-style:none;padding:0;margin:0}
+.d-chat-threads li{display:flex;justify-content:space-between;align-items:center;gap:4px;padding:2px 0}
+.d-chat-thread{text-align:left;overflow-wrap:anywhere;padding:4px 0}
+.d-chat-thread[aria-current=true]{font-weight:700}
+.d-chat-log{max-height:60vh;min-height:160px;overflow-y:auto;display:flex;flex-direction:column;gap:12px;margin-bottom:12px}
+.d-chat-msg{border:1px solid var(--line);border-radius:8px;padding:8px 12px}
+.d-chat-user{background:var(--bg)}
+.d-chat-who{font-weight:600;font-size:.85rem;margin-bottom:4px}
+.d-chat-prose{white-space:pre-wrap;margin:4px 0}
+.d-chat-tool{font-size:.85rem;margin:4px 0}
+.d-chat-snippet .d-row{justify-content:space-between}
+.d-chat-form textarea{width:100%}
+.d-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:760px){.d-chat{grid-template-columns:minmax(0,1fr)}}
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 `;

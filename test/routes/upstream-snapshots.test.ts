@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, createProject, type ApiResponse } from '../helpers/api.ts';
+import { uniqueEmail } from '../helpers/smtp.ts';
+
+/**
+ * Issue 14, re-check against upstream's e2e inline snapshots (stack-auth/stack-auth
+ * `apps/e2e/tests/backend/endpoints/api/v1/auth/password/sign-up.test.ts`,
+ * `auth/sessions/index.test.ts`): exact status and body for each case.
+ */
+
+const PASSWORD = 'correct horse battery staple';
+
+/** The body as upstream's snapshot shows it (status and body, headers left out). */
+const shape = (res: ApiResponse) => ({ status: res.status, body: res.body ?? res.text });
+
+describeWithServer('upstream e2e snapshots', (get) => {
+  it('password sign-up: duplicate email, disabled password auth or sign-up, short password, untrusted callback', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const email = uniqueEmail('dup');
+    assert.equal((await api(server, 'POST', '/auth/password/sign-up', p.client, { email, password: PASSWORD })).status, 200);
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/password/sign-up', p.client, { email, password: PASSWORD, verification_callback_url: 'http://localhost:12345' })), {
+      status: 409,
+      body: { code: 'USER_EMAIL_ALREADY_EXISTS', details: { email, would_work_if_email_was_verified: false }, error: `A user with email "${email}" already exists.` },
+    });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/password/sign-up', p.client, { email: uniqueEmail(), password: '' })), {
+      status: 400, body: { code: 'PASSWORD_TOO_SHORT', details: { min_length: 8 }, error: 'Password too short. Minimum length is 8.' },
+    });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/password/sign-up', p.client, { email: uniqueEmail(), password: 'short' })), {
+      status: 400, body: { code: 'PASSWORD_TOO_SHORT', details: { min_length: 8 }, error: 'Password too short. Minimum length is 8.' },
+    });
+    // Upstream's status, code and body keys; the text names the URL and Gatehouse's dashboard
+    // instead of Stack Auth's (docs/compatibility.md).
+    const untrusted = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: uniqueEmail(), password: PASSWORD, verification_callback_url: 'http://invalid-domain.com' });
+    assert.deepEqual([untrusted.status, Object.keys(untrusted.body).sort(), untrusted.body.code], [400, ['code', 'error'], 'REDIRECT_URL_NOT_WHITELISTED']);
+    assert.match(untrusted.body.error, /^Redirect URL not whitelisted/);
+
+    const noPassword = await createProject(server, { credential_enabled: false });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/password/sign-up', noPassword.client, { email: uniqueEmail(), password: PASSWORD })), {
+      status: 400, body: { code: 'PASSWORD_AUTHENTICATION_NOT_ENABLED', error: 'Password authentication is not enabled for this project.' },
+    });
+    const noSignUp = await createProject(server, { sign_up_enabled: false, credential_enabled: true });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/password/sign-up', noSignUp.client, { email: uniqueEmail(), password: PASSWORD })), {
+      status: 400, body: { code: 'SIGN_UP_NOT_ENABLED', error: 'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.' },
+    });
+  });
+
+  it('sessions: client creation refused, expiry bound, other users\' sessions, user_id required, current session kept', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const signUp = async () => {
+      const res = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: uniqueEmail('s'), password: PASSWORD });
+      return { id: res.body.user_id as string, me: { ...p.client, accessToken: res.body.access_token as string, refreshToken: res.body.refresh_token as string } };
+    };
+    const alice = await signUp();
+    const bob = await signUp();
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/sessions', alice.me, { user_id: alice.id, expires_in_millis: 1000 * 60 * 60 * 24 * 366 })), {
+      status: 401,
+      body: {
+        code: 'INSUFFICIENT_ACCESS_TYPE',
+        details: { actual_access_type: 'client', allowed_access_types: ['server', 'admin'] },
+        error: 'The x-stack-access-type header must be \'server\' or \'admin\', but was \'client\'.',
+      },
+    });
+    const tooLong = 'Request validation failed on POST /api/v1/auth/sessions:\n  - body.expires_in_millis must be less than or equal to 31708800000';
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/sessions', p.server, { user_id: alice.id, expires_in_millis: 1000 * 60 * 60 * 24 * 370 })), {
+      status: 400, body: { code: 'SCHEMA_ERROR', details: { message: tooLong }, error: tooLong },
+    });
+    assert.deepEqual(shape(await api(server, 'GET', `/auth/sessions?user_id=${alice.id}`, bob.me)), { status: 403, body: 'Client can only list sessions for their own user.' });
+    const missing = 'Request validation failed on GET /api/v1/auth/sessions:\n  - query.user_id must be defined';
+    assert.deepEqual(shape(await api(server, 'GET', '/auth/sessions', p.server)), { status: 400, body: { code: 'SCHEMA_ERROR', details: { message: missing }, error: missing } });
+
+    const current = ((await api(server, 'GET', `/auth/sessions?user_id=${alice.id}`, alice.me)).body.items as Array<{ id: string; is_current_session: boolean }>).find((s) => s.is_current_session)!;
+    const del = await api(server, 'DELETE', `/auth/sessions/${current.id}?user_id=${alice.id}`, alice.me);
+    assert.deepEqual(shape(del), { status: 400, body: { code: 'CANNOT_DELETE_CURRENT_SESSION', error: 'Cannot delete the current session.' } });
+    assert.equal((await api(server, 'GET', `/auth/sessions?user_id=${alice.id}`, alice.me)).body.items.length, 1);
+  });
+});
