@@ -47,6 +47,8 @@ export interface CoreOptions {
   webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers (refused in production). */
   oauthEndpointOverrides?: import('./runtime.ts').OAuthEndpointOverrides;
+  /** Tests only: the Stripe API pointed at a loopback server (refused in production). */
+  stripeApiOverride?: import('./runtime.ts').StripeApiOverride | null;
   /** See RuntimeOptions.dashboardSignUpOpen (default: closed after the first owner). */
   dashboardSignUpOpen?: () => boolean;
   /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */

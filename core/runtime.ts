@@ -17,6 +17,13 @@ import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-c
  */
 export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
+/**
+ * Test-only: where the `stripe` client sends its API calls instead of api.stripe.com (its `host`,
+ * `port` and `protocol` options), e.g. a loopback server answering the Stripe API (issue 18).
+ * Refused in the `production` environment, like OAuthEndpointOverrides.
+ */
+export interface StripeApiOverride { host: string; port: number; protocol: 'http' | 'https' }
+
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -56,6 +63,8 @@ export interface RuntimeOptions {
   webhookPollIntervalMs?: number;
   /** Tests only: OAuth provider endpoints pointed at loopback servers; refused in production. */
   oauthEndpointOverrides?: OAuthEndpointOverrides;
+  /** Tests only: the Stripe API pointed at a loopback server; refused in production. */
+  stripeApiOverride?: StripeApiOverride | null;
   /**
    * Whether dashboard (internal-project) sign-up stays open after the first owner, asked at each
    * sign-up so a host may follow its environment (`GATEHOUSE_DASHBOARD_SIGNUP`); default: closed.
@@ -98,6 +107,8 @@ export interface Runtime {
   readonly webhookPollIntervalMs: number;
   /** Test-only OAuth endpoint overrides (empty outside tests). */
   readonly oauthEndpointOverrides: OAuthEndpointOverrides;
+  /** Test-only Stripe API override (null outside tests). */
+  readonly stripeApiOverride: StripeApiOverride | null;
   /** See RuntimeOptions.dashboardSignUpOpen. */
   dashboardSignUpOpen(): boolean;
   /** Listeners of cross-domain events (core/hooks.ts). */
@@ -111,6 +122,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const environment = options.environment ?? 'production';
   if (options.oauthEndpointOverrides && Object.keys(options.oauthEndpointOverrides).length > 0 && environment === 'production') {
     throw new Error('oauthEndpointOverrides is a test-only option and cannot be used in the production environment');
+  }
+  if (options.stripeApiOverride && environment === 'production') {
+    throw new Error('stripeApiOverride is a test-only option and cannot be used in the production environment');
   }
   const derived = new Map<string, Buffer>();
   return {
@@ -137,6 +151,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     webhookPollIntervalMs: options.webhookPollIntervalMs ?? 1000,
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
+    stripeApiOverride: options.stripeApiOverride ?? null,
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,
     ai: resolveAiOptions(options.ai),

@@ -63,8 +63,8 @@ async function main(): Promise<void> {
   if (config.workers > 1) return primary(config, started);
   const running = await startServer(config, { staticFiles: staticFiles() });
   const { gatehouse } = running;
-  printBanner(config, running.url, started, gatehouse.core.generatedKeys, 1);
-
+  // The handlers are in place before the "Listening" line: a supervisor (or a test) may signal
+  // the moment it reads that line, and an unhandled SIGTERM would end the process at once.
   const shutdown = (signal: string) => {
     process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
     const force = setTimeout(() => { process.stderr.write('Shutdown timed out; exiting.\n'); process.exit(1); }, 10_000);
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  printBanner(config, running.url, started, gatehouse.core.generatedKeys, 1);
 }
 
 /**
@@ -81,13 +82,13 @@ async function main(): Promise<void> {
  */
 async function primary(config: ServerConfig, started: number): Promise<void> {
   const cluster = await runCluster(config);
-  printBanner(config, cluster.url, started, cluster.generatedKeys, config.workers);
   const shutdown = (signal: string) => {
     process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
     void cluster.stop();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  printBanner(config, cluster.url, started, cluster.generatedKeys, config.workers);
   const code = await cluster.exited;
   process.stderr.write(code === 0 ? 'Stopped.\n' : '');
   process.exit(code);

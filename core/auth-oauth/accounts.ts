@@ -2,7 +2,8 @@ import { KnownError } from '../errors/index.ts';
 import { uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
-import { findUser, findUserByAuthEmail, finishUserCreation, insertNewUser, type UserRow } from '../users/index.ts';
+import { findUser, findUserByAuthEmail, type UserRow } from '../users/index.ts';
+import { signUpUser } from '../sign-up-rules/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { findAccountByProviderAccount, insertAccount, listUserAccounts, type OAuthAccountRow } from './queries.ts';
 import type { ProviderUserInfo } from './providers/types.ts';
@@ -36,7 +37,8 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
  *   account through an address it never proved), `raise_error`
  *   refuses, `allow_duplicates` (and `link_method` with an unverified email) signs up a new user
  *   whose email is not used for sign-in.
- * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off).
+ * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off, SIGN_UP_REJECTED when the
+ *   project's sign-up rules refuse it).
  */
 export async function settleAccount(ctx: OperationContext, project: Project, providerId: string, info: ProviderUserInfo, type: 'authenticate' | 'link', linkUserId: string | null): Promise<SettledAccount> {
   const existing = await findAccountByProviderAccount(ctx.db, project.id, providerId, info.accountId);
@@ -81,12 +83,12 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
   // up: the dashboard's closed sign-up (internal project) applies to it as to a password sign-up.
   const asClient: OperationContext = ctx.auth ? ctx : { ...ctx, auth: { accessType: 'client', project, branchId: 'main', user: null, token: null, viaAdminAccessToken: false } };
   await assertDashboardSignUpAllowed(asClient, info.email);
-  const user = await finishUserCreation(ctx, project, await insertNewUser(ctx, project, {
+  const user = await signUpUser(asClient, project, { email: info.email, authMethod: 'oauth', oauthProvider: providerId }, {
     display_name: info.displayName,
     profile_image_url: info.profileImageUrl,
     primary_email: info.email,
     primary_email_verified: info.emailVerified ? 1 : 0,
     primary_email_auth_enabled: emailForSignIn ? 1 : 0,
-  }));
+  }, null);
   return { user, account: await link(ctx, project, user, providerId, info), isNewUser: true };
 }

@@ -28,7 +28,7 @@ export const appleNativeSignIn = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ id_token: v.pipe(v.string(), v.minLength(1), v.maxLength(16_384)) }) },
   errors: [
-    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'APPLE_BUNDLE_ID_NOT_CONFIGURED', 'INVALID_APPLE_CREDENTIALS', 'SIGN_UP_NOT_ENABLED',
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'APPLE_BUNDLE_ID_NOT_CONFIGURED', 'INVALID_APPLE_CREDENTIALS', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
     'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS,
   ],
   async run(ctx, { body }) {

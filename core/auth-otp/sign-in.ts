@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser, finishUserCreation, insertNewUser, updateUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
+import { findUser, updateUser, type UserRow } from '../users/index.ts';
+import { signUpUser } from '../sign-up-rules/index.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
@@ -25,7 +26,8 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * Errors: the verification-code outcomes (max attempts, not found, expired, used);
- * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off (the code stays unused);
+ * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off, SIGN_UP_REJECTED when the
+ * project's sign-up rules refuse it (the code stays unused either way);
  * MULTI_FACTOR_AUTHENTICATION_REQUIRED for a user with TOTP on (the code is spent, no tokens).
  */
 export const signInWithOtp = defineOperation({
@@ -35,7 +37,7 @@ export const signInWithOtp = defineOperation({
   summary: 'Sign in with an emailed code or magic link.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
-  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
+  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');
@@ -54,10 +56,7 @@ export const signInWithOtp = defineOperation({
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
         await assertDashboardSignUpAllowed(tx, email);
         const fields = { primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1 };
-        const caller = ctx.auth.user;
-        user = caller && caller.is_anonymous === 1
-          ? await upgradeAnonymousUser(tx, project, caller, fields)
-          : await finishUserCreation(tx, project, await insertNewUser(tx, project, fields));
+        user = await signUpUser(tx, project, { email, authMethod: 'otp', oauthProvider: null }, fields, ctx.auth.user);
         isNewUser = true;
       }
       return { user, isNewUser };

@@ -4,7 +4,8 @@ import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
-import { emailTakenError, findUserByAuthEmail, finishUserCreation, insertNewUser, upgradeAnonymousUser, type UserRow } from '../users/index.ts';
+import { emailTakenError, findUserByAuthEmail } from '../users/index.ts';
+import { signUpUser } from '../sign-up-rules/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -19,7 +20,8 @@ import { enforceRateLimit } from '../throttle/index.ts';
  * Checks, in the upstream order: PASSWORD_AUTHENTICATION_NOT_ENABLED (`credential_enabled` off),
  * REDIRECT_URL_NOT_WHITELISTED (callback not trusted: localhost when allowed, a trusted domain, or
  * this server's own origin), SIGN_UP_NOT_ENABLED, PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG,
- * USER_EMAIL_ALREADY_EXISTS `{email}`. The `bot_challenge_*` fields are accepted and ignored.
+ * USER_EMAIL_ALREADY_EXISTS `{email}`, SIGN_UP_REJECTED (the project's sign-up rules, core/sign-up-rules).
+ * The `bot_challenge_*` fields are accepted and ignored.
  *
  * A request carrying an anonymous user's access token upgrades that user in place (same id, now
  * with email and password, no longer anonymous); otherwise a new user is created with its personal
@@ -42,7 +44,7 @@ export const signUpWithPassword = defineOperation({
       bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
     }),
   },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS'],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_REJECTED'],
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
     const config = project.config;
@@ -64,13 +66,8 @@ export const signUpWithPassword = defineOperation({
 
     return ctx.transaction(async (tx) => {
       if (await findUserByAuthEmail(tx.db, project.id, email)) throw emailTakenError(email);
-      let user: UserRow;
       const fields = { primary_email: email, primary_email_verified: 0, primary_email_auth_enabled: 1, password_hash: passwordHash };
-      if (caller && caller.is_anonymous === 1) {
-        user = await upgradeAnonymousUser(tx, project, caller, fields);
-      } else {
-        user = await finishUserCreation(tx, project, await insertNewUser(tx, project, fields));
-      }
+      const user = await signUpUser(tx, project, { email, authMethod: 'password', oauthProvider: null }, fields, caller);
       await runPasswordSignUpHooks(tx, project, user, { verificationCallbackUrl: callbackUrl });
       const session = await issueSession(tx, project, user);
       return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };

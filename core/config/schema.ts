@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isValidDomainUrl } from './domains.ts';
 import { RATE_LIMIT_RULES } from '../throttle/index.ts';
+import { SignUpRuleSchema } from '../sign-up-rules/rules.ts';
 
 /**
  * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree
@@ -108,7 +109,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
         appleBundleIds: leaf(v.array(v.pipe(v.string(), v.minLength(1)), 'must be an array of strings'), undefined, 'Gatehouse: Bundle IDs accepted by native Sign in with Apple.', ENV),
       }), undefined, 'OAuth providers by id.'),
     }),
-    signUpRules: rec(USER_SPECIFIED_ID, data('A sign-up rule (condition, action, priority), kept as data.'), undefined, 'Sign-up rules by id.'),
+    signUpRules: rec(USER_SPECIFIED_ID, leaf(SignUpRuleSchema, undefined, 'A sign-up rule: enabled, displayName, priority (highest first), condition (CEL), action {type: allow|reject|restrict|log, message}.'), undefined, 'Sign-up rules by id (core/sign-up-rules).'),
     signUpRulesDefaultAction: leaf(v.picklist(['allow', 'reject'], 'must be allow or reject'), 'allow', 'What happens when no sign-up rule matches.'),
   }, BRANCH),
   emails: obj({

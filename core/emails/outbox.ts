@@ -1,7 +1,7 @@
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { uuid } from '../lib/random.ts';
-import { insertEmail, type EmailRow } from './queries.ts';
+import { insertEmail, updateEmailIfStatus, type EmailRow } from './queries.ts';
 import { routeFor } from './transport.ts';
 import { kickEmailWorker } from './worker.ts';
 import { redact, sealContent } from './sealed-body.ts';
@@ -22,6 +22,12 @@ export interface OutgoingEmail {
    * text have them redacted, and the live content is kept sealed until delivery (issue 12).
    */
   secrets?: readonly string[];
+  /**
+   * Holds delivery for this many ms (default 0): the caller replaces the content after its
+   * transaction commits (`releaseHeldEmail`); if that never happens (a crash), the email as queued
+   * goes out once the hold ends.
+   */
+  holdMs?: number;
 }
 
 /**
@@ -61,7 +67,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     transport: route.kind === 'outbox' ? 'outbox' : project.config.emailConfig.type,
     status: route.kind === 'outbox' ? 'outbox' : 'pending',
     attempt_count: 0,
-    next_attempt_at: ctx.now,
+    next_attempt_at: ctx.now + (email.holdMs ?? 0),
     locked_until: null,
     error: null,
     created_at: ctx.now,
@@ -75,4 +81,23 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     ctx.afterCommit(() => kickEmailWorker(runtime));
   }
   return row.id;
+}
+
+/**
+ * Ends the hold of an email queued with `holdMs`, after the transaction that queued it committed:
+ * replaces its content with `content` (redacted and sealed as `enqueueEmail` does, with the same
+ * `secrets`) unless it is null, makes it due now and nudges the worker. Does nothing once a
+ * delivery attempt holds the row or the email left the queue.
+ */
+export async function releaseHeldEmail(runtime: OperationContext['runtime'], projectId: string, id: string, content: { subject: string; html: string; text: string | null } | null, secrets: readonly string[]): Promise<void> {
+  const now = runtime.clock.now();
+  const changes = content === null ? { next_attempt_at: now } : {
+    subject: redact(content.subject, secrets),
+    html: redact(content.html, secrets),
+    text: content.text === null ? null : redact(content.text, secrets),
+    sealed_body: secrets.length > 0 ? sealContent(runtime, id, content) : null,
+    next_attempt_at: now,
+  };
+  await updateEmailIfStatus(runtime.db, projectId, id, ['pending', 'outbox'], changes);
+  kickEmailWorker(runtime);
 }

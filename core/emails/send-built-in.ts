@@ -1,7 +1,7 @@
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { builtInSubject, escapeHtml, type BuiltInEmailKind } from './built-in.ts';
-import { enqueueEmail } from './outbox.ts';
+import { enqueueEmail, releaseHeldEmail } from './outbox.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { builtInTemplate, resolveTheme } from './sources.ts';
 import { LINK_VARIABLE } from './defaults.ts';
@@ -16,12 +16,24 @@ const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading:
 };
 
 /**
- * Renders a built-in email with the project's template for `kind` (its override or the default)
- * and theme, in the sandbox, and queues it in the outbox inside the caller's transaction. `vars`
- * become the template's `variables` (`link` is also given under the template's link name, e.g.
- * `magicLink`). If the project's template fails to render, the plain built-in layout is sent
- * instead, so a broken template never blocks sign-in or verification. `secrets` (the code, the
- * OTP) are redacted from the stored copy and sealed until delivery (see `enqueueEmail`).
+ * How long a built-in email waits in the outbox for its template rendering (ms). Rendering happens
+ * after the caller's transaction commits (issue 12: a tenant's slow template must not hold a
+ * database transaction); if the process stops before it finishes, the plain built-in version
+ * queued with the transaction goes out when this ends.
+ */
+export const TEMPLATE_RENDER_HOLD_MS = 15_000;
+
+/**
+ * Queues a built-in email (verification, magic link / OTP, password reset, invitations) in the
+ * caller's transaction, and renders it with the project's template for `kind` (its override or the
+ * default) and theme once that transaction has committed, in the rendering pool (worker threads,
+ * hard deadline), never inside the transaction. The row queued with the transaction carries the
+ * plain built-in layout and is held for `TEMPLATE_RENDER_HOLD_MS`; the rendering replaces its
+ * content and releases it. A template that fails to render leaves the plain layout, so a broken
+ * template never blocks sign-in or verification, and the email commits with the change that caused
+ * it or not at all (durable outbox). `vars` become the template's `variables` (`link` is also given
+ * under the template's link name, e.g. `magicLink`). `secrets` (the code, the OTP) are redacted
+ * from the stored copy and sealed until delivery (see `enqueueEmail`).
  *
  * @returns the outbox row id.
  */
@@ -31,21 +43,30 @@ export async function sendBuiltInEmail(
   input: { kind: BuiltInEmailKind; to: string; userId?: string | null; vars: Record<string, string>; secrets?: readonly string[] },
 ): Promise<string> {
   const vars: Record<string, string> = { projectDisplayName: project.displayName, ...input.vars };
-  let email: { subject: string; html: string; text: string | null };
-  try {
-    const template = await builtInTemplate(ctx.db, project.id, input.kind);
-    const theme = await resolveTheme(ctx.db, project, template.themeId);
-    const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
-    const rendered = await renderInSandbox({
-      themeSource: theme?.tsxSource ?? null, templateSource: template.tsxSource,
-      props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
-    }, project.id);
-    email = { subject: rendered.subject ?? builtInSubject(input.kind, vars), html: rendered.html, text: renderBuiltInEmail(input.kind, vars).text };
-  } catch (error) {
-    ctx.runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');
-    email = renderBuiltInEmail(input.kind, vars);
-  }
-  return enqueueEmail(ctx, project, { to: input.to, subject: email.subject, html: email.html, text: email.text, userId: input.userId ?? null, notificationCategory: 'Transactional', secrets: input.secrets ?? [] });
+  const secrets = input.secrets ?? [];
+  const plain = renderBuiltInEmail(input.kind, vars);
+  const id = await enqueueEmail(ctx, project, {
+    to: input.to, subject: plain.subject, html: plain.html, text: plain.text, userId: input.userId ?? null,
+    notificationCategory: 'Transactional', secrets, holdMs: TEMPLATE_RENDER_HOLD_MS,
+  });
+  const runtime = ctx.runtime;
+  ctx.afterCommit(async () => {
+    let email: { subject: string; html: string; text: string | null } | null = null;
+    try {
+      const template = await builtInTemplate(runtime.db, project.id, input.kind);
+      const theme = await resolveTheme(runtime.db, project, template.themeId);
+      const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
+      const rendered = await renderInSandbox({
+        themeSource: theme?.tsxSource ?? null, templateSource: template.tsxSource,
+        props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
+      }, project.id);
+      email = { subject: rendered.subject ?? plain.subject, html: rendered.html, text: plain.text };
+    } catch (error) {
+      runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');
+    }
+    await releaseHeldEmail(runtime, project.id, id, email, secrets);
+  });
+  return id;
 }
 
 /** Subject, HTML and text of a built-in email; `vars.link` (when set) becomes the button. */

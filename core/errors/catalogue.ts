@@ -178,6 +178,8 @@ export const errorCatalogue = {
   SUBSCRIPTION_ALREADY_REFUNDED: entry(400, (d) => `Subscription with ID ${JSON.stringify(d.subscription_id)} was already refunded.`, ['subscription_id']),
   ONE_TIME_PURCHASE_ALREADY_REFUNDED: entry(400, (d) => `One-time purchase with ID ${JSON.stringify(d.one_time_purchase_id)} was already refunded.`, ['one_time_purchase_id']),
   TEST_MODE_PURCHASE_NON_REFUNDABLE: entry(400, 'Test mode purchases are not refundable.'),
+  // Gatehouse's own: the Stripe webhook's signature does not verify (upstream answers a plain 400).
+  STRIPE_WEBHOOK_SIGNATURE_INVALID: entry(400, 'The stripe-signature header of this webhook is missing or does not match its payload.'),
   NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(404, 'Card-payment account information not found. Please make sure the project owner has onboarded with the card payment provider.'),
   DATA_VAULT_STORE_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not exist.`, ['store_id']),

@@ -128,6 +128,13 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    * without a body schema do (e.g. `DELETE /teams/{id}`).
    */
   readonly ignoresBody?: boolean;
+  /**
+   * The body is handed over unparsed, as `{ payload: <the body text>, signature: <the named
+   * header, or undefined> }`, for routes that verify a signature over the exact bytes sent (the
+   * Stripe webhook: `stripe.webhooks.constructEvent` needs the raw payload). The host builds that
+   * object; `input.body` validates it.
+   */
+  readonly rawBody?: { readonly signatureHeader: string };
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

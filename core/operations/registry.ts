@@ -29,6 +29,8 @@ import * as configModel from '../config/index.ts';
 import * as dataVault from '../data-vault/index.ts';
 // analytics (issue 20 item 13)
 import * as analytics from '../analytics/index.ts';
+// sign-up rules (issue 12)
+import * as signUpRules from '../sign-up-rules/index.ts';
 // payments (issue 18)
 import * as payments from '../payments/index.ts';
 // dashboard assistant (issue 21)
@@ -96,8 +98,12 @@ export const operations: readonly AnyOperation[] = [
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
   // analytics (issue 20 item 13)
   analytics.uploadEventBatch,
+  signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
   // payments (issue 18)
-  payments.getItem, payments.updateItemQuantity,
+  payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
+  payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
+  payments.listTransactions, payments.refundTransaction, payments.stripeWebhook,
+  payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments,
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,

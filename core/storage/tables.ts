@@ -14,6 +14,8 @@ export interface Database {
   projects: ProjectsTable;
   config_overrides: ConfigOverridesTable;
   data_vault_entries: DataVaultEntriesTable;
+  sign_up_rule_trigger_counts: SignUpRuleTriggerCountsTable;
+  sign_up_facts: SignUpFactsTable;
   internal_api_keys: InternalApiKeysTable;
   users: UsersTable;
   teams: TeamsTable;
@@ -518,6 +520,29 @@ export interface DataVaultEntriesTable {
   key_id: string;
   created_at: number;
   updated_at: number;
+}
+
+/** Sign-up rule triggers (migration 0019): how often a rule matched, per hour. */
+export interface SignUpRuleTriggerCountsTable {
+  project_id: string;
+  branch_id: string;
+  rule_id: string;
+  /** The rule's action when it matched: allow, reject, restrict or log. */
+  action: string;
+  /** Epoch ms of the start of the UTC hour. */
+  hour_start: number;
+  count: number;
+}
+
+/** What the risk scores remember of a sign-up (migration 0019): hashes only, never the address or email. */
+export interface SignUpFactsTable {
+  user_id: string;
+  project_id: string;
+  signed_up_at: number;
+  /** SHA-256 hex of `<project>:<client address>`; null for server-side or unknown addresses. */
+  address_hash: string | null;
+  /** SHA-256 hex of `<project>:<email base>` (see core/sign-up-rules/risk.ts); null without email. */
+  email_base_hash: string | null;
 }
 
 /** One change of an item's quantity for a customer (core/payments): manual, or granted by a purchase. */

@@ -44,6 +44,11 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   set('restricted_by_admin', bool(body.restricted_by_admin));
   set('restricted_by_admin_reason', body.restricted_by_admin_reason);
   set('restricted_by_admin_private_details', body.restricted_by_admin_private_details);
+  // Lifting an admin restriction clears its reason and private details (upstream users/crud.tsx).
+  if (body.restricted_by_admin === false) {
+    set('restricted_by_admin_reason', null);
+    set('restricted_by_admin_private_details', null);
+  }
   set('country_code', body.country_code);
   if (body.risk_scores !== undefined) set('risk_scores', JSON.stringify(body.risk_scores));
   if (body.password !== undefined) {

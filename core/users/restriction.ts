@@ -4,12 +4,13 @@ import type { UserRow } from './queries.ts';
 
 /**
  * Why a user is restricted, or null (upstream apps/backend/src/app/api/latest/users/ `restricted_reason`): anonymous users
- * first, then users restricted by an administrator, then unverified emails when the project
- * requires verification. `is_restricted` is true exactly when this is non-null.
+ * first, then unverified emails when the project requires verification (the user can fix that
+ * one, so it is shown first, as upstream does), then users restricted by an administrator or a
+ * sign-up rule. `is_restricted` is true exactly when this is non-null.
  */
 export function restrictedReasonOf(user: UserRow, config: ProjectConfig): RestrictedReason {
   if (user.is_anonymous === 1) return { type: 'anonymous' };
-  if (user.restricted_by_admin === 1) return { type: 'restricted_by_administrator' };
   if (config.requireEmailVerification && user.primary_email_verified !== 1) return { type: 'email_not_verified' };
+  if (user.restricted_by_admin === 1) return { type: 'restricted_by_administrator' };
   return null;
 }

@@ -90,8 +90,15 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const gatehouse = await createGatehouse({ storage, baseUrl: url, secret: 'bench-secret-not-for-production', environment: 'production', seedKeys: KEYS });
   server.on('request', gatehouse.handler);
-  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
-    const res = await fetch(`${url}/api/v1${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown, retried = false): Promise<any> => {
+    let res: Response;
+    try {
+      res = await fetch(`${url}/api/v1${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      // A kept-alive connection the server closed during the long seeding: once more, on a new one.
+      if (retried) throw error;
+      return call(method, path, headers, body, true);
+    }
     const text = await res.text();
     if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return JSON.parse(text);

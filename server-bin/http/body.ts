@@ -15,6 +15,11 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The request body as text (for signature checks over the exact bytes), '' when there is none. */
+export async function readBodyText(req: IncomingMessage): Promise<string> {
+  return (await readRaw(req, MAX_BODY_BYTES)).toString('utf8');
+}
+
 /**
  * Reads and parses a request body (upstream packages/stack-shared/src/known-errors.tsx "Body parsing"): JSON, `text/plain` (JSON
  * when it parses, else the text), form-urlencoded (an object of strings) and octet-stream are

@@ -70,7 +70,13 @@ export function trackConnections(server: Server): ConnectionDrain {
         NetServer.prototype.close.call(server, () => resolve());
         for (const socket of states.keys()) closeIfIdle(socket);
         const grace = setTimeout(() => {
-          for (const [socket, state] of states) if (state.requests === 0) socket.destroy();
+          // After the poll phase (setImmediate), so a request that arrived while the event loop
+          // was stalled is read and counted before its connection is judged silent.
+          setImmediate(() => {
+            let silent = 0;
+            for (const [socket, state] of states) if (state.requests === 0) { silent++; socket.destroy(); }
+            if (silent > 0) process.stderr.write(`Closed ${silent} connection(s) that sent no request within ${graceMs} ms of shutdown.\n`);
+          });
         }, graceMs);
         grace.unref();
         server.once('close', () => clearTimeout(grace));

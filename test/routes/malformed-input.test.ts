@@ -170,8 +170,9 @@ describeWithServer('every route with malformed input', (get) => {
         expectKnown(`NUL in query.${key}`, res, ['SCHEMA_ERROR']);
         assert.match(res.json.error, new RegExp(`query\\.${key}`));
       }
-      // A route that ignores its body (upstream's DELETE /teams/{id}) never reads these strings.
-      if (op.method !== 'GET' && !op.ignoresBody) {
+      // A route that ignores its body (upstream's DELETE /teams/{id}) never reads these strings;
+      // one that takes its body raw (the Stripe webhook) checks a signature over the bytes instead.
+      if (op.method !== 'GET' && !op.ignoresBody && !op.rawBody) {
         const keys = schemaKeys(schemas.body);
         for (const bad of [NUL, LONE_SURROGATE]) {
           const body = `{${[...keys.map((k) => `"${k}": ${bad}`), `"__nested": {"k": [${bad}]}`].join(', ')}}`;
@@ -194,7 +195,18 @@ describeWithServer('every route with malformed input', (get) => {
       });
     }
 
-    if (op.method !== 'GET' && !op.ignoresBody) {
+    if (op.rawBody) {
+      it(`${name}: takes its body unparsed, so malformed JSON, junk, NUL bytes and any content type answer its own known 4xx`, async () => {
+        const server = get();
+        const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };
+        const query = schemaKeys(op.input.query).length ? `?${schemaKeys(op.input.query).map((k) => `${k}=${randomUUID()}`).join('&')}` : '';
+        for (const [what, headers, body] of [['malformed JSON', json, '{"a": '], ['array body', json, '[1, 2]'], ['NUL byte', json, `{"a": ${NUL}}`], ['xml body', { ...json, 'content-type': 'application/xml' }, '<a/>'], ['signed junk', { ...json, [op.rawBody!.signatureHeader]: 't=1,v1=00' }, 'junk']] as const) {
+          expectKnown(what, await send(server, op, headers, body, query), [...op.errors]);
+        }
+      });
+    }
+
+    if (op.method !== 'GET' && !op.ignoresBody && !op.rawBody) {
       it(`${name}: rejects malformed JSON, wrong types, unknown fields and unsupported content types`, async () => {
         const server = get();
         const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };

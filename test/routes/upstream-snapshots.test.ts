@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, createProject, type ApiResponse } from '../helpers/api.ts';
-import { uniqueEmail } from '../helpers/smtp.ts';
+import { startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
+import { projectUser } from '../helpers/project-user.ts';
 
 /**
  * Issue 14, re-check against upstream's e2e inline snapshots (stack-auth/stack-auth
  * `apps/e2e/tests/backend/endpoints/api/v1/auth/password/sign-up.test.ts`,
- * `auth/sessions/index.test.ts`): exact status and body for each case.
+ * `auth/sessions/index.test.ts`, `auth/otp/send-sign-in-code.test.ts`, `team-memberships.test.ts`):
+ * exact status and body for each case.
  */
 
 const PASSWORD = 'correct horse battery staple';
+const CALLBACK = 'http://localhost:3000/handler/magic-link-callback';
+
+const smtp = await startSmtpReceiver();
+after(() => smtp.stop());
 
 /** The body as upstream's snapshot shows it (status and body, headers left out). */
 const shape = (res: ApiResponse) => ({ status: res.status, body: res.body ?? res.text });
@@ -77,4 +83,58 @@ describeWithServer('upstream e2e snapshots', (get) => {
     assert.deepEqual(shape(del), { status: 400, body: { code: 'CANNOT_DELETE_CURRENT_SESSION', error: 'Cannot delete the current session.' } });
     assert.equal((await api(server, 'GET', `/auth/sessions?user_id=${alice.id}`, alice.me)).body.items.length, 1);
   });
-});
+  it('team memberships: client add refused, server add and duplicate, unknown user, leaving, removing without $remove_members', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const alice = await projectUser(server, p);
+    const bob = await projectUser(server, p);
+    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'My Team', creator_user_id: alice.id })).body;
+    assert.deepEqual(Object.keys(team).sort(), ['client_metadata', 'client_read_only_metadata', 'created_at_millis', 'display_name', 'id', 'profile_image_url', 'server_metadata']);
+    assert.deepEqual(shape(await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, alice.client, {})), {
+      status: 401,
+      body: {
+        code: 'INSUFFICIENT_ACCESS_TYPE',
+        details: { actual_access_type: 'client', allowed_access_types: ['server', 'admin'] },
+        error: 'The x-stack-access-type header must be \'server\' or \'admin\', but was \'client\'.',
+      },
+    });
+    assert.deepEqual(shape(await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, p.server, {})), { status: 201, body: { team_id: team.id, user_id: bob.id } });
+    assert.deepEqual(shape(await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, p.server, {})), {
+      status: 409, body: { code: 'TEAM_MEMBERSHIP_ALREADY_EXISTS', error: 'Team membership already exists.' },
+    });
+    assert.deepEqual(shape(await api(server, 'POST', `/team-memberships/${team.id}/12345678-1234-4234-9234-123456789012`, p.server, {})), {
+      status: 404, body: { code: 'USER_NOT_FOUND', error: 'User not found.' },
+    });
+    assert.deepEqual(shape(await api(server, 'DELETE', `/team-memberships/${team.id}/${alice.id}`, bob.client, {})), {
+      status: 401,
+      body: {
+        code: 'TEAM_PERMISSION_REQUIRED',
+        details: { permission_id: '$remove_members', team_id: team.id, user_id: bob.id },
+        error: `User ${bob.id} does not have permission $remove_members in team ${team.id}.`,
+      },
+    });
+    assert.deepEqual(shape(await api(server, 'DELETE', `/team-memberships/${team.id}/me`, bob.client, {})), { status: 200, body: { success: true } });
+    const mine = await api(server, 'GET', '/teams?user_id=me', alice.client);
+    assert.deepEqual(mine.body, { is_paginated: false, items: [{ client_metadata: null, client_read_only_metadata: null, display_name: 'My Team', id: team.id, profile_image_url: null }] });
+  });
+
+  it('OTP send-sign-in-code: magic links off, sign-up off, and the email subject', async () => {
+    const server = get();
+    const noMagic = await createProject(server, { magic_link_enabled: false });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/otp/send-sign-in-code', noMagic.client, { email: uniqueEmail(), callback_url: CALLBACK })), {
+      // Upstream's current route text (older e2e snapshots say "Magic link is not enabled…").
+      status: 403, body: 'OTP sign-in is not enabled for this project',
+    });
+    const noSignUp = await createProject(server, { sign_up_enabled: false, credential_enabled: false, magic_link_enabled: true });
+    assert.deepEqual(shape(await api(server, 'POST', '/auth/otp/send-sign-in-code', noSignUp.client, { email: uniqueEmail(), callback_url: CALLBACK })), {
+      status: 400, body: { code: 'SIGN_UP_NOT_ENABLED', error: 'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.' },
+    });
+    const p = await createProject(server, { magic_link_enabled: true });
+    const email = uniqueEmail('otp');
+    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', p.client, { email, callback_url: CALLBACK });
+    assert.equal(sent.status, 200, sent.text);
+    assert.deepEqual(Object.keys(sent.body), ['nonce']);
+    const mail = await smtp.waitFor(email);
+    assert.match(mail.subject, /^Sign in to New Project: Your code is [A-Z0-9]{6}$/);
+  });
+}, { smtpUrl: smtp.url });

@@ -12,6 +12,7 @@ import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
 import { scale } from './0017-scale.ts';
+import { signUpRules } from './0019-sign-up-rules.ts';
 import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
 import { aiChat } from './0018-ai-chat.ts';
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0014-config': config,
   '0011-compat': compat,
   '0017-scale': scale,
+  '0019-sign-up-rules': signUpRules,
   '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
   '0018-ai-chat': aiChat,

@@ -1,0 +1,72 @@
+import Stripe from 'stripe';
+import type { Kysely } from 'kysely';
+import { KnownError } from '../errors/index.ts';
+import { open, seal } from '../lib/secret-box.ts';
+import type { Runtime } from '../runtime.ts';
+import type { Database } from '../storage/tables.ts';
+import { findStripeAccount } from './queries.ts';
+
+/**
+ * The project's own Stripe account (issue 18: "connect your own Stripe account" instead of Stack's
+ * Connect onboarding). Its secret key and webhook signing secret belong to the environment (one
+ * per project and branch) and are stored only sealed (AES-256-GCM under a key derived from the
+ * server secret per project and branch, the row's identity as associated data); no route ever
+ * answers them, only a hint (`sk_test_…4242`).
+ */
+
+const keyFor = (runtime: Runtime, projectId: string, branchId: string) => runtime.deriveKey(`payments/stripe/${projectId}/${branchId}`);
+const aad = (projectId: string, branchId: string, field: string) => `${projectId}\n${branchId}\n${field}`;
+
+export function sealStripeSecret(runtime: Runtime, projectId: string, branchId: string, field: 'secret_key' | 'webhook_secret', value: string): string {
+  return seal(keyFor(runtime, projectId, branchId), value, aad(projectId, branchId, field));
+}
+
+function openStripeSecret(runtime: Runtime, projectId: string, branchId: string, field: 'secret_key' | 'webhook_secret', sealed: string): string | null {
+  return open(keyFor(runtime, projectId, branchId), sealed, aad(projectId, branchId, field));
+}
+
+/** `sk_test_…4242`: the key's mode and last four characters. */
+export function secretKeyHint(secretKey: string): string {
+  const prefix = /^(sk|rk)_(test|live)_/.exec(secretKey)?.[0] ?? '';
+  return `${prefix}…${secretKey.slice(-4)}`;
+}
+
+/**
+ * A `stripe` client for a secret key. With the runtime's test-only override, its API calls go to
+ * that host, port and protocol (the client's own `host` / `port` / `protocol` options).
+ */
+export function stripeClient(runtime: Runtime, secretKey: string): Stripe {
+  const o = runtime.stripeApiOverride;
+  return new Stripe(secretKey, {
+    maxNetworkRetries: 1,
+    timeout: 15_000,
+    telemetry: false,
+    appInfo: { name: 'Gatehouse' },
+    ...(o ? { host: o.host, port: o.port, protocol: o.protocol } : {}),
+  });
+}
+
+export interface ConnectedStripe {
+  stripe: Stripe;
+  accountId: string | null;
+  /** The webhook signing secret (`whsec_…`), or null when none was given. */
+  webhookSecret: string | null;
+  secretKeyHint: string;
+}
+
+/** The connected Stripe account of a project and branch, or null when none is connected. */
+export async function connectedStripe(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string): Promise<ConnectedStripe | null> {
+  const row = await findStripeAccount(db, projectId, branchId);
+  if (!row) return null;
+  const secretKey = openStripeSecret(runtime, projectId, branchId, 'secret_key', row.secret_key_sealed);
+  if (secretKey === null) return null;
+  const webhookSecret = row.webhook_secret_sealed === null ? null : openStripeSecret(runtime, projectId, branchId, 'webhook_secret', row.webhook_secret_sealed);
+  return { stripe: stripeClient(runtime, secretKey), accountId: row.account_id, webhookSecret, secretKeyHint: row.secret_key_hint };
+}
+
+/** @throws STRIPE_ACCOUNT_INFO_NOT_FOUND when no Stripe account is connected. */
+export async function requireConnectedStripe(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string): Promise<ConnectedStripe> {
+  const connected = await connectedStripe(runtime, db, projectId, branchId);
+  if (!connected) throw new KnownError('STRIPE_ACCOUNT_INFO_NOT_FOUND');
+  return connected;
+}

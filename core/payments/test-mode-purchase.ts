@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { KnownError } from '../errors/index.ts';
+import { defineOperation, type OperationContext } from '../operations/define.ts';
+import { grantProduct } from './grant.ts';
+import { loadPaymentsModelFor } from './model.ts';
+import { paymentsPlainError } from './plain-errors.ts';
+import { openPurchaseCode } from './purchase-codes.ts';
+import { usePurchaseCode } from './queries.ts';
+
+const BodySchema = v.strictObject({
+  full_code: v.pipe(v.string(), v.maxLength(512)),
+  price_id: v.pipe(v.string(), v.maxLength(256)),
+  quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1_000_000, 'must be at most 1000000'))),
+});
+
+/**
+ * Completes the purchase of a code without Stripe: uses the code (once, race-free) and grants the
+ * product with its included items, recorded as a test-mode purchase at the configured price.
+ *
+ * @returns the purchase id.
+ */
+async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutput<typeof BodySchema>, expectedProjectId: string | null) {
+  const code = await openPurchaseCode(ctx.db, body.full_code, ctx.now);
+  if (expectedProjectId !== null && code.projectId !== expectedProjectId) throw paymentsPlainError.badRequest('Tenancy id does not match value from code data');
+  const model = await loadPaymentsModelFor(ctx, code.projectId, code.branchId);
+  if (model.blockNewPurchases) throw new KnownError('NEW_PURCHASES_BLOCKED');
+  if (expectedProjectId === null && !model.testMode) throw paymentsPlainError.badRequest('Payments of this project are not in test mode; pay through Stripe.');
+  return ctx.transaction(async (tx) => {
+    if (!(await usePurchaseCode(tx.db, code.codeHash, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
+    const { purchaseId } = await grantProduct(tx.db, model, code, {
+      productId: code.productId, product: code.product, priceId: body.price_id, quantity: body.quantity ?? 1,
+      source: { creationSource: 'TEST_MODE', testMode: true }, now: ctx.now,
+    });
+    return purchaseId;
+  });
+}
+
+const ERRORS = ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED', 'NEW_PURCHASES_BLOCKED', 'PRODUCT_ALREADY_GRANTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND'] as const;
+
+/**
+ * `POST /internal/payments/test-mode-purchase-session` (admin): completes a purchase code of the
+ * admin's project without Stripe → `{ success: true }`. Body `{ full_code, price_id, quantity? }`;
+ * amounts come from the product the code holds, never from the body.
+ *
+ * @throws VERIFICATION_CODE_*, PRODUCT_ALREADY_GRANTED, NEW_PURCHASES_BLOCKED, plain 400s (code of
+ * another project, unknown price, quantity of a non-stackable product).
+ * @see upstream `internal/payments/test-mode-purchase-session/route.tsx`
+ */
+export const testModePurchaseSession = defineOperation({
+  id: 'payments.testModePurchaseSession',
+  method: 'POST',
+  path: '/internal/payments/test-mode-purchase-session',
+  summary: 'Complete a purchase without Stripe (test mode, admin).',
+  access: ['admin'],
+  input: { body: BodySchema },
+  errors: ERRORS,
+  async run(ctx, { body }) {
+    await completeTestModePurchase(ctx, body, ctx.auth.project.id);
+    return { success: true };
+  },
+});
+
+/**
+ * `POST /payments/purchases/test-mode-purchase` (public; Gatehouse: the hosted purchase page's
+ * "complete test purchase" button): as the admin route, for whoever holds the code, and only
+ * while the project's `payments.testMode` is on, so a newcomer can try purchases offline →
+ * `{ success: true, purchase_id }`.
+ *
+ * @throws as test-mode-purchase-session; a plain 400 when test mode is off.
+ */
+export const testModePurchase = defineOperation({
+  id: 'payments.testModePurchase',
+  method: 'POST',
+  path: '/payments/purchases/test-mode-purchase',
+  summary: 'Complete a purchase in test mode from the hosted purchase page.',
+  access: 'public',
+  input: { body: BodySchema },
+  errors: ERRORS,
+  async run(ctx, { body }) {
+    const purchaseId = await completeTestModePurchase(ctx, body, null);
+    return { success: true, purchase_id: purchaseId };
+  },
+});

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { api, type Caller } from './api.ts';
+import type { TestServer } from './server.ts';
+
+/** A plan line (monthly pro / team-pro), a stackable credit pack and a server-only product. */
+export const PAYMENTS_CONFIG = {
+  'payments.items.credits': { displayName: 'Credits', customerType: 'user' },
+  'payments.productLines.plans': { displayName: 'Plans', customerType: 'user' },
+  'payments.products.pro': {
+    displayName: 'Pro', customerType: 'user', productLineId: 'plans',
+    prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
+    includedItems: { credits: { quantity: 100, expires: 'when-purchase-expires' } },
+  },
+  'payments.products.max': {
+    displayName: 'Max', customerType: 'user', productLineId: 'plans',
+    prices: { monthly: { USD: '29.00', interval: [1, 'month'] } },
+    includedItems: { credits: { quantity: 500, expires: 'when-purchase-expires' } },
+  },
+  'payments.products.pack': {
+    displayName: 'Credit pack', customerType: 'user', stackable: true,
+    prices: { once: { USD: '4.00' } },
+    includedItems: { credits: { quantity: 50 } },
+  },
+  'payments.products.secret': { displayName: 'Internal', customerType: 'user', serverOnly: true, prices: { once: { USD: '1.00' } }, includedItems: {} },
+};
+
+export async function configure(server: TestServer, admin: Caller, config: Record<string, unknown>) {
+  const res = await api(server, 'PATCH', '/internal/config/override/environment', admin, { config_override_string: JSON.stringify(config) });
+  assert.equal(res.status, 200, res.text);
+}
+
+/** The full code of a purchase URL. */
+export const codeOf = (url: string) => new URL(url).searchParams.get('code')!;
+
