@@ -43,6 +43,20 @@ describeWithServer('ai-chat (assistant not configured)', (get) => {
   });
 });
 
+describeWithServer('ai-chat (a model that stalls)', (get) => {
+  it('gives up after the timeout and says so in plain words', async () => {
+    const server = get();
+    model.requests.length = 0;
+    model.script.length = 0;
+    model.script.push({ hang: true }, { hang: true });
+    const p = await createProject(server);
+    const res = await api(server, 'POST', `/internal/ai-chat/${randomUUID()}`, p.admin, ask('hello?'));
+    assertKnownError(res, 'AI_CHAT_MODEL_ERROR', 400);
+    assert.match(res.body.error, /did not answer (within 0\.3 seconds|in time)/);
+    model.script.length = 0;
+  });
+}, { ai: { baseUrl: model.baseUrl, model: 'test-model', timeoutMs: 300 } });
+
 describeWithServer('ai-chat', (get) => {
   const fresh = () => { model.requests.length = 0; model.script.length = 0; };
 

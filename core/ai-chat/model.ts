@@ -94,7 +94,7 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
       }
     } catch (error) {
       if (c.signal.aborted) return;
-      throw new ModelError(stalled ? `The model endpoint did not answer within ${Math.round(c.timeoutMs / 1000)} seconds.` : describeModelError(error, c.endpoint));
+      throw new ModelError(stalled ? `The model endpoint did not answer within ${Number((c.timeoutMs / 1000).toFixed(1))} seconds.` : describeModelError(error, c.endpoint));
     } finally {
       clearTimeout(timer);
       c.signal.removeEventListener('abort', onAbort);

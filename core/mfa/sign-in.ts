@@ -9,6 +9,7 @@ import { openTotpSecret } from './secret.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
 import { claimTotpStep, useRecoveryCode } from './queries.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
+import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /** One object (not a variant) so every unknown field is named; the factor's field is required by type. */
 const MfaSignInBodySchema = v.pipe(
@@ -57,7 +58,10 @@ export const signInWithMfa = defineOperation({
     const secret = user ? openTotpSecret(ctx.runtime, user) : null;
     if (!user || secret === null) throw new KnownError('INVALID_TOTP_CODE');
     const step = body.type === 'totp' ? matchTotpStep(secret, body.totp ?? '', ctx.now) : null;
-    if (body.type === 'totp' && step === null) throw new KnownError('INVALID_TOTP_CODE');
+    if (body.type === 'totp' && step === null) {
+      await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: user.id, factor: 'mfa', reason: 'wrong_code', now: ctx.now });
+      throw new KnownError('INVALID_TOTP_CODE');
+    }
     const signedIn = await ctx.transaction(async (tx) => {
       await consumeVerificationCode(tx, attempt);
       const spent = body.type === 'totp'

@@ -3,9 +3,12 @@
 // copies the binary alone into an empty folder, starts it there with no node on PATH, checks
 // GET /api/v1 and /health/ready, the dashboard (/) and the hosted sign-in page with their scripts,
 // renders an email template on the embedded render worker (and stops a looping one), creates a user, restarts it and checks the user is still there
-// (the server key seeded on first start still works and the e-mail is taken).
+// (the server key seeded on first start still works and the e-mail is taken), and asks the dashboard
+// assistant a question answered by a loopback OpenAI-compatible model server (the bundled `openai`
+// client streams it; the embedded docs are in the context).
 // Usage: node test/binary/smoke.mjs dist/gatehouse
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +17,20 @@ const source = resolve(process.argv[2] ?? 'dist/gatehouse');
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-smoke-'));
 const binary = join(dir, 'gatehouse');
 copyFileSync(source, binary);
-const env = { HOME: join(dir, 'home'), PATH: '/nonexistent' };
+// A loopback model server speaking OpenAI's chat-completions stream (the assistant's endpoint).
+const modelRequests = [];
+const modelServer = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => { raw += c; });
+  req.on('end', () => {
+    modelRequests.push(raw);
+    const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'smoke', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(chunk({ role: 'assistant', content: 'Passkeys are ' }) + chunk({ content: 'on the Auth methods page.' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+  });
+});
+await new Promise((ok) => modelServer.listen(0, '127.0.0.1', ok));
+const env = { HOME: join(dir, 'home'), PATH: '/nonexistent', GATEHOUSE_AI_BASE_URL: `http://127.0.0.1:${modelServer.address().port}/v1`, GATEHOUSE_AI_MODEL: 'smoke-model' };
 
 function start() {
   const t0 = performance.now();
@@ -72,6 +88,11 @@ try {
   check((await fetch(`${first.url}/api/v1`)).status === 200, 'GET /api/v1 answers while a looping template renders');
   const stopped = await looping;
   check(stopped.status === 400 && stopped.headers.get('x-stack-known-error') === 'EMAIL_RENDERING_ERROR', `a looping template is stopped with EMAIL_RENDERING_ERROR (got ${stopped.status})`);
+  // The dashboard assistant: the bundled openai client streams the answer; embedded docs are context.
+  const asked = await fetch(`${first.url}/api/v1/internal/ai-chat/smoke-thread?stream=true`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ context_type: 'dashboard', messages: [{ role: 'user', content: 'How do passkeys work?' }] }) });
+  const events = await asked.text();
+  check(asked.status === 200 && events.includes('event: done') && events.includes('on the Auth methods page.'), `POST /internal/ai-chat/{thread}?stream=true streams the model's answer (got ${asked.status})`);
+  check(modelRequests.length === 1 && modelRequests[0].includes('docs/passkeys.md'), 'the embedded docs/passkeys.md is in what the model was sent');
   const user = { primary_email: 'smoke@example.com', primary_email_auth_enabled: true, password: 'smoke test password' };
   const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers, body: JSON.stringify(user) });
   check(created.status === 201, `POST /users answers 201 (got ${created.status})`);
@@ -85,5 +106,6 @@ try {
   await stop(second);
   console.error('smoke test of the single executable passed');
 } finally {
+  modelServer.close();
   rmSync(dir, { recursive: true, force: true });
 }

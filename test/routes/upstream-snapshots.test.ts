@@ -8,7 +8,8 @@ import { projectUser } from '../helpers/project-user.ts';
 /**
  * Issue 14, re-check against upstream's e2e inline snapshots (stack-auth/stack-auth
  * `apps/e2e/tests/backend/endpoints/api/v1/auth/password/sign-up.test.ts`,
- * `auth/sessions/index.test.ts`, `auth/otp/send-sign-in-code.test.ts`, `team-memberships.test.ts`):
+ * `auth/sessions/index.test.ts`, `auth/otp/send-sign-in-code.test.ts`, `team-memberships.test.ts`,
+ * `api-keys.test.ts`):
  * exact status and body for each case.
  */
 
@@ -136,5 +137,49 @@ describeWithServer('upstream e2e snapshots', (get) => {
     assert.deepEqual(Object.keys(sent.body), ['nonce']);
     const mail = await smtp.waitFor(email);
     assert.match(mail.subject, /^Sign in to New Project: Your code is [A-Z0-9]{6}$/);
+  });
+  it('API keys: disabled user keys, public keys, expiry, unknown and wrong-type checks, reads, other users', async () => {
+    const server = get();
+    const off = await createProject(server, { allow_user_api_keys: false, allow_team_api_keys: true });
+    const offUser = await projectUser(server, off);
+    for (const [method, path, body] of [['POST', '/user-api-keys', { user_id: 'me', description: 'This should fail', expires_at_millis: null }], ['GET', '/user-api-keys?user_id=me', undefined]] as const) {
+      assert.deepEqual(shape(await api(server, method, path, offUser.client, body)), { status: 400, body: 'User API keys are not enabled for this project.' });
+    }
+
+    const p = await createProject(server, { allow_user_api_keys: true, allow_team_api_keys: true });
+    const alice = await projectUser(server, p);
+    const bob = await projectUser(server, p);
+    const pub = await api(server, 'POST', '/user-api-keys', alice.client, { user_id: 'me', description: 'Test API Key', expires_at_millis: null, is_public: true });
+    assert.equal(pub.status, 200, pub.text);
+    assert.deepEqual(Object.keys(pub.body).sort(), ['created_at_millis', 'description', 'id', 'is_public', 'type', 'user_id', 'value']);
+    assert.deepEqual([pub.body.is_public, pub.body.type, pub.body.user_id], [true, 'user', alice.id]);
+    assert.match(pub.body.value, /^pk_/);
+
+    const expired = await api(server, 'POST', '/user-api-keys', p.server, { user_id: alice.id, description: 'Test Expired User API Key', expires_at_millis: Date.now() - 3_600_000 });
+    assert.equal(expired.status, 200, expired.text);
+    assert.deepEqual(Object.keys(expired.body).sort(), ['created_at_millis', 'description', 'expires_at_millis', 'id', 'is_public', 'type', 'user_id', 'value']);
+    assert.deepEqual(shape(await api(server, 'POST', '/user-api-keys/check', p.server, { api_key: expired.body.value })), {
+      status: 401, body: { code: 'API_KEY_EXPIRED', error: 'API key has expired.' },
+    });
+    assert.deepEqual(shape(await api(server, 'POST', '/user-api-keys/check', p.server, { api_key: 'sk_this_is_a_fake_api_key_123456789' })), {
+      status: 404, body: { code: 'API_KEY_NOT_FOUND', error: 'API key not found.' },
+    });
+    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T', creator_user_id: alice.id })).body;
+    const teamKey = await api(server, 'POST', '/team-api-keys', p.server, { team_id: team.id, description: 'Test Team API Key', expires_at_millis: null });
+    assert.equal(teamKey.status, 200, teamKey.text);
+    assert.deepEqual(shape(await api(server, 'POST', '/user-api-keys/check', p.server, { api_key: teamKey.body.value })), {
+      status: 400,
+      body: { code: 'WRONG_API_KEY_TYPE', details: { actual_type: 'team', expected_type: 'user' }, error: 'This endpoint is for user API keys, but a team API key was provided.' },
+    });
+
+    const read = await api(server, 'GET', `/user-api-keys/${pub.body.id}`, alice.client);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(Object.keys(read.body.value), ['last_four']);
+    const both = await api(server, 'GET', `/user-api-keys/${pub.body.id}?user_id=${alice.id}&team_id=some-team-id`, alice.client);
+    const unknown = `Request validation failed on GET /api/v1/user-api-keys/${pub.body.id}:\n  - query contains unknown properties: team_id`;
+    assert.deepEqual(shape(both), { status: 400, body: { code: 'SCHEMA_ERROR', details: { message: unknown }, error: unknown } });
+    assert.deepEqual(shape(await api(server, 'POST', '/user-api-keys', bob.client, { description: 'Unauthorized User API Key', expires_at_millis: Date.now() + 86_400_000, user_id: alice.id })), {
+      status: 403, body: 'Client can only manage their own api keys',
+    });
   });
 }, { smtpUrl: smtp.url });
