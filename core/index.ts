@@ -21,6 +21,7 @@ export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
 export { configurePasswordHashing, passwordHashingStats } from './auth-password/index.ts';
+export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 
 export interface CoreOptions {
@@ -73,6 +74,22 @@ export interface Core {
 }
 
 /**
+ * Runs first-start seeding, again after a failed attempt (up to 3 more times): on SQLite a
+ * process that raced another one for the first write fails with SQLITE_BUSY or a duplicate key,
+ * and its next attempt finds the other's rows.
+ */
+async function seedWithRetry<T>(seed: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await seed();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
+  }
+}
+
+/**
  * Opens the core over a storage adapter: migrates to the latest schema, loads the server
  * secret, and seeds the internal project.
  */
@@ -80,7 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await migrateToLatest(options.storage);
   const secret = await loadServerSecret(options.storage.db, options.secret);
   const runtime = createRuntime({ ...options, secret, hooks: coreHooks(options.hooks) });
-  const { generatedKeys } = await ensureInternalProject(runtime, options.seedKeys);
+  const { generatedKeys } = await seedWithRetry(() => ensureInternalProject(runtime, options.seedKeys));
   startEmailWorker(runtime);
   startWebhookWorker(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Builds the hosted handler pages bundle (ui/hosted/main.tsx) into dist/ui/handler/handler.js
 // (served at /handler/handler.js; scripts/build-binary.mjs embeds the dist/ui/handler folder) with esbuild:
-// React aliased to preact/compat, minified, ES2020. Run by `prestart` and `pretest`; the server also
-// builds in memory when the file is missing.
+// React aliased to preact/compat, minified, ES2020. Run by `pretest`, and by `prestart` with
+// `--if-stale` (skipped when every bundle is newer than its sources); the server also builds in
+// memory when the file is missing.
 import { build } from 'esbuild';
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,7 +33,39 @@ export function hostedBuildOptions(rootDir = root) {
   };
 }
 
+/** The bundles this script writes. */
+const OUTPUTS = ['dist/ui/handler/handler.js', 'dist/ui/dashboard/dashboard-assets/dashboard.js'];
+/** What the bundles are built from: the UI, what it imports (sdk/, core/), the build scripts and the locked packages. */
+const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'];
+
+/** Newest modification time (ms) of a file or of any file below a folder (node_modules skipped). */
+function newest(path) {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = 0;
+  for (const entry of readdirSync(path)) if (entry !== 'node_modules') max = Math.max(max, newest(join(path, entry)));
+  return max;
+}
+
+/**
+ * True when every bundle exists and is newer than every input file, so `npm start` can skip the
+ * build (issue 19 "a newcomer's first minutes": the build ran on every start). A false "stale" only
+ * costs a rebuild.
+ */
+export function bundlesUpToDate(rootDir = root) {
+  const outputs = OUTPUTS.map((o) => join(rootDir, o));
+  if (!outputs.every((o) => existsSync(o))) return false;
+  const oldestOutput = Math.min(...outputs.map((o) => statSync(o).mtimeMs));
+  return INPUTS.every((input) => newest(join(rootDir, input)) <= oldestOutput);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // `--if-stale` (prestart): nothing to do when the bundles are newer than their sources.
+  if (process.argv.includes('--if-stale') && bundlesUpToDate()) {
+    console.error('UI bundles are up to date (dist/ui); skipping the build.');
+    process.exit(0);
+  }
   mkdirSync(join(root, 'dist/ui/handler'), { recursive: true });
   const out = join(root, 'dist/ui/handler/handler.js');
   await build({ ...hostedBuildOptions(), outfile: out });

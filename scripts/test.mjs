@@ -19,6 +19,9 @@ roots.forEach(walk);
 if (files.length === 0) { console.error('No test files found.'); process.exit(1); }
 files.sort();
 process.env.TEST_DIALECTS ??= 'sqlite';
+// Servers the tests spawn run as one process unless a test asks for workers (test/ops/workers.test.ts):
+// `--workers auto` would start one per core for each of them on a shared machine.
+process.env.GATEHOUSE_WORKERS ??= '1';
 console.error(`Running ${files.length} test files on ${process.env.TEST_DIALECTS}.`);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });

@@ -19,7 +19,7 @@ const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. Th
  * Builds the Koa application: request ids, CORS, the API routes generated from the operation
  * registry, plain-text 404s for unknown API routes, and `/health`.
  */
-export function createKoaApp(core: Core, options: { trustedProxyHops?: number } = {}): Koa {
+export function createKoaApp(core: Core, options: { trustedProxyHops?: number; healthInfo?: () => Record<string, unknown> } = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
@@ -81,7 +81,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number } 
   app.use(async (ctx, next) => {
     if (ctx.path === '/health') {
       ctx.set('cache-control', 'no-store');
-      ctx.body = { status: 'ok' };
+      ctx.body = { status: 'ok', ...options.healthInfo?.() };
       return;
     }
     if (ctx.path === '/health/ready') {

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { firstStartNotice } from './startup-notice.ts';
-import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig } from './config.ts';
+import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig, type ServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
-import { configureRenderPool } from '../core/index.ts';
+import { configureRenderPool, type Core } from '../core/index.ts';
+import { isClusterWorker, runCluster, runClusterWorker } from './cluster.ts';
 
 /** Set by `scripts/build-binary.mjs` (esbuild `define`) in the single executable. */
 declare const __GATEHOUSE_VERSION__: string | undefined;
@@ -48,13 +49,18 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
-  const config = resolveServerConfig(argv[0] === 'serve' ? argv.slice(1) : argv, process.env);
+  // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
+  const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
+  const args = workerArgv ?? argv;
+  const config = resolveServerConfig(args[0] === 'serve' ? args.slice(1) : args, process.env);
   if (config.help) { process.stdout.write(USAGE); return; }
   if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }
 
   const started = performance.now();
   // The single executable has no worker files: email rendering runs the embedded worker bundle.
   if (isSea()) configureRenderPool({ source: { code: embeddedText('workers/email-render.cjs') } });
+  if (isClusterWorker()) return runClusterWorker(config, staticFiles());
+  if (config.workers > 1) return primary(config, started);
   const running = await startServer(config, { staticFiles: staticFiles() });
   const { gatehouse } = running;
   // The handlers are in place before the "Listening" line: a supervisor (or a test) may signal
@@ -67,22 +73,43 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  printBanner(config, running.url, started, gatehouse.core.generatedKeys, 1);
+}
+
+/**
+ * `--workers n` with n > 1: this process prepares the database, forks the workers and
+ * coordinates their shutdown (server-bin/cluster.ts); it serves no requests itself.
+ */
+async function primary(config: ServerConfig, started: number): Promise<void> {
+  const cluster = await runCluster(config);
+  const shutdown = (signal: string) => {
+    process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
+    void cluster.stop();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  printBanner(config, cluster.url, started, cluster.generatedKeys, config.workers);
+  const code = await cluster.exited;
+  process.stderr.write(code === 0 ? 'Stopped.\n' : '');
+  process.exit(code);
+}
+
+/** The start-up lines: where things are, and the first-start notice when keys were generated. */
+function printBanner(config: ServerConfig, url: string, started: number, keys: Core['generatedKeys'], workers: number): void {
   const lines = [
     '',
     `Gatehouse ${version()} is running (started in ${Math.round(performance.now() - started)} ms).`,
-    `  Listening:  ${running.url}`,
+    `  Listening:  ${url}${workers > 1 ? ` (${workers} worker processes)` : ''}`,
     `  Dashboard:  ${config.baseUrl}/`,
     `  API:        ${config.baseUrl}/api/v1`,
     `  Storage:    ${config.databaseUrl ? 'PostgreSQL' : `SQLite, ${config.dataDir}/gatehouse.db`}`,
   ];
-  const keys = gatehouse.core.generatedKeys;
   if (keys) {
     lines.push('', ...firstStartNotice(config.baseUrl, keys));
   } else {
     lines.push('  Keys:       the internal project keys were printed on first start (or come from GATEHOUSE_SEED_INTERNAL_*).');
   }
   process.stderr.write(`${lines.join('\n')}\n\n`);
-
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flagOptions, usageText } from './settings.ts';
+import { parseWorkerCount } from './workers.ts';
 
 /** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
 export interface ServerConfig {
@@ -24,6 +25,8 @@ export interface ServerConfig {
    * `development` allows local receivers.
    */
   environment: 'development' | 'production';
+  /** `--workers` / GATEHOUSE_WORKERS resolved: server processes sharing the port (server-bin/cluster.ts). */
+  workers: number;
   /**
    * The dashboard assistant's model endpoint (GATEHOUSE_AI_BASE_URL, GATEHOUSE_AI_MODEL,
    * GATEHOUSE_AI_API_KEY); unset values are null and the dashboard's server settings may fill them.
@@ -121,9 +124,13 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     if (!/^\d+$/.test(text) || Number(text) < min) throw new ConfigError(`Invalid ${name} "${text}": use a whole number of at least ${min}.`);
     return Number(text);
   };
+  const workersText = str('workers', 'GATEHOUSE_WORKERS') ?? 'auto';
+  const workers = parseWorkerCount(workersText);
+  if (workers === null) throw new ConfigError(`Invalid workers "${workersText}": use auto or a number from 1 to 64.`);
   return {
     port,
     host,
+    workers,
     dataDir: str('data-dir', 'GATEHOUSE_DATA_DIR') ?? './gatehouse-data',
     databaseUrl: str('database-url', 'GATEHOUSE_DATABASE_URL'),
     baseUrl,

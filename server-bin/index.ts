@@ -34,6 +34,8 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    * per-address throttling; never trust a header a client could have written itself.
    */
   trustedProxyHops?: number;
+  /** Extra fields of the `/health` body, e.g. which `--workers` process answered. */
+  healthInfo?: () => Record<string, unknown>;
 }
 
 /** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
@@ -65,7 +67,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   }
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
   if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
-  const app = createKoaApp(core, { trustedProxyHops: options.trustedProxyHops ?? 0 });
+  const app = createKoaApp(core, { trustedProxyHops: options.trustedProxyHops ?? 0, healthInfo: options.healthInfo });
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 

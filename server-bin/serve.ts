@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createGatehouse, type Gatehouse } from './index.ts';
 import type { ServerConfig } from './config.ts';
-import { configurePasswordHashing } from '../core/index.ts';
+import { configurePasswordHashing, configureRenderPool, cpuBudget } from '../core/index.ts';
 import { createJsonLogger } from './http/logger.ts';
 import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { trackConnections } from './http/graceful.ts';
@@ -28,9 +28,14 @@ export class StartupError extends Error {}
  * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
  * bad database URL) become StartupError with a one-line message.
  */
-export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles } = {}): Promise<RunningServer> {
-  // Process-wide CPU admission (core/lib/admission.ts): hashing limits from the settings.
-  configurePasswordHashing({ ...(config.hashConcurrency ? { concurrency: config.hashConcurrency } : {}), maxQueued: config.hashQueue });
+export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number } = {}): Promise<RunningServer> {
+  // Process-wide CPU admission (core/lib/admission.ts): hashing takes the cores left to this
+  // process once the request path has one, divided among `--workers` processes.
+  const budget = cpuBudget(config.workers ?? 1);
+  configurePasswordHashing({ concurrency: config.hashConcurrency ?? budget, maxQueued: config.hashQueue ?? 64 });
+  // Not below 2: a built-in email is rendered inside its caller's transaction (core/emails/
+  // send-built-in.ts), so a render queued behind another keeps a transaction open meanwhile.
+  configureRenderPool({ size: Math.max(2, budget) });
   let gatehouse: Gatehouse;
   try {
     gatehouse = await createGatehouse({
@@ -49,6 +54,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       environment: options.environment ?? config.environment ?? 'production',
       // The CLI prints its own start-up lines, the first-start notice among them.
       onFirstStartNotice: false,
+      healthInfo: options.healthInfo,
     });
   } catch (error) {
     const message = (error as Error).message;
@@ -58,8 +64,11 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
   // Static files of the single executable are answered before the Koa app: same security headers.
   const security = securityHeaders(config.baseUrl);
   const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler;
+  const worker = options.workerId === undefined ? null : String(options.workerId);
   const server = createServer((req, res) => {
     for (const [name, value] of security) res.setHeader(name, value);
+    // Under `--workers`, which process answered (for operators and the scale tests).
+    if (worker) res.setHeader('x-gatehouse-worker', worker);
     handler(req, res);
   });
   server.keepAliveTimeout = 5000;

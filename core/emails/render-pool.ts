@@ -14,9 +14,9 @@ export type RenderWorkerSource = { url: URL } | { code: string };
 /** Pool settings; see configureRenderPool. */
 export interface RenderPoolOptions {
   /**
-   * Worker threads, each rendering one email at a time; default the CPU budget (cores − 1, at
-   * least 1, shared among `--workers` processes: core/lib/admission.ts cpuBudget), so renders
-   * leave the request path a core.
+   * Worker threads, each rendering one email at a time; default the CPU budget (cores − 1,
+   * shared among `--workers` processes: core/lib/admission.ts cpuBudget), at least 2: a built-in
+   * email renders inside its caller's transaction, which stays open while the render waits.
    */
   size: number;
   /**
@@ -202,7 +202,7 @@ export function configureRenderPool(options: Partial<RenderPoolOptions>): void {
 /** The process-wide render pool, created on first use. */
 export function renderPool(): RenderPool {
   pool ??= new RenderPool({
-    size: configured.size ?? cpuBudget(),
+    size: configured.size ?? Math.max(2, cpuBudget()),
     hardDeadlineMs: configured.hardDeadlineMs ?? RENDER_TIME_LIMIT_MS + 1000,
     source: configured.source ?? defaultWorkerSource(),
   });

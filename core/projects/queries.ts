@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../storage/tables.ts';
 import { parseStoredConfig, type ProjectConfig } from '../config/project-config.ts';
 
@@ -57,6 +57,17 @@ export function projectToRow(p: Project): Selectable<ProjectsTable> {
 export async function findProject(db: Kysely<Database>, id: string): Promise<Project | null> {
   const row = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toProject(row) : null;
+}
+
+/**
+ * Serializes first-start seeding of the internal project among processes that start at the same
+ * moment on one PostgreSQL (issue 19): a transaction-scoped advisory lock, released at commit, so
+ * the second process finds the first one's project and keys instead of inserting them again.
+ * SQLite needs none here: its write lock serializes the seeding transactions (a process that lost
+ * the race retries, see createCore).
+ */
+export async function lockInternalProjectSeeding(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(0x6761746568)})`.execute(db);
 }
 
 export async function insertProject(db: Kysely<Database>, project: Project): Promise<void> {

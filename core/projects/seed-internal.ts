@@ -4,7 +4,7 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { createSystemContext } from '../operations/execute.ts';
 import type { Runtime } from '../runtime.ts';
 import { generateKeyValues, hasValidProjectKey, storeKeySet, type ProjectKeyValues } from '../internal-api-keys/index.ts';
-import { findProject, insertProject, type Project } from './queries.ts';
+import { findProject, insertProject, lockInternalProjectSeeding, type Project } from './queries.ts';
 import { runProjectCreatedHooks } from './lifecycle.ts';
 
 /** Keys to seed the internal project with (`GATEHOUSE_SEED_INTERNAL_*` environment variables). */
@@ -21,11 +21,15 @@ export interface SeedKeys {
  * Keys: seeded ones are stored (hashed) if not already present; otherwise, when the project has
  * no key set at all, a full set is generated and returned so the caller prints it once.
  *
+ * Safe when several processes start at once on one database: seeding is serialized
+ * (lockInternalProjectSeeding), so exactly one of them creates the project and generates keys.
+ *
  * @returns the generated keys, or null when none were generated.
  */
 export async function ensureInternalProject(runtime: Runtime, seed: SeedKeys = {}): Promise<{ generatedKeys: ProjectKeyValues | null }> {
   const ctx = createSystemContext(runtime);
   const result = await ctx.transaction(async (tx) => {
+    await lockInternalProjectSeeding(tx.db, runtime.storage.dialect);
     if (!(await findProject(tx.db, INTERNAL_PROJECT_ID))) {
       const project: Project = {
         id: INTERNAL_PROJECT_ID,

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
 import { findTeam, type TeamRow } from '../teams/index.ts';
-import { findUser, listOAuthProviderLinks, listUsersPage } from './queries.ts';
+import { findUser, listOAuthProviderLinks, listUsersPage, sortValue } from './queries.ts';
 import { toServerUser, ServerUserOutput } from './wire.ts';
 import { pagedListOutput } from '../operations/output.ts';
 
@@ -15,8 +15,10 @@ const LimitSchema = v.pipe(
 );
 
 /**
- * `GET /users` (server/admin): the project's users in server view, ordered by sign-up time
- * (ascending unless `desc=true`), paginated (upstream apps/backend/src/app/api/latest/users/):
+ * `GET /users` (server/admin): the project's users in server view, ordered by `order_by`
+ * (`signed_up_at`, upstream's only key and the default, or `last_active_at`, which falls back to
+ * the sign-up time for a user never active), ascending unless `desc=true`, then by id; paginated
+ * by keyset (upstream apps/backend/src/app/api/latest/users/; indexes of migration 0017):
  * `{items, is_paginated: true, pagination: {next_cursor}}`. `cursor` is the id of the first user
  * of the wanted page; `next_cursor` is null without `limit` or on the last page. Anonymous users
  * are left out unless `include_anonymous=true` (which also includes restricted users), restricted
@@ -34,7 +36,7 @@ export const listUsers = defineOperation({
     query: v.strictObject({
       limit: v.optional(LimitSchema),
       cursor: v.optional(UuidSchema),
-      order_by: v.optional(v.picklist(['signed_up_at'])),
+      order_by: v.optional(v.picklist(['signed_up_at', 'last_active_at'])),
       desc: v.optional(QueryBooleanSchema),
       query: v.optional(v.string()),
       team_id: v.optional(UuidSchema),
@@ -48,17 +50,20 @@ export const listUsers = defineOperation({
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     if (query.only_anonymous && !query.include_anonymous) throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');
-    let cursor: { id: string; signedUpAt: number } | undefined;
+    const orderBy = query.order_by ?? 'signed_up_at';
+    let cursor: { id: string; value: number } | undefined;
     if (query.cursor) {
       const at = await findUser(ctx.db, project.id, query.cursor);
       if (!at) throw new StatusError(400, 'cursor does not name a user of this project');
-      cursor = { id: at.id, signedUpAt: Number(at.signed_up_at) };
+      cursor = { id: at.id, value: sortValue(at, orderBy) };
     }
     const includeAnonymous = query.include_anonymous ?? false;
     const rows = await listUsersPage(ctx.db, project.id, {
       limit: query.limit,
       cursor,
+      orderBy,
       desc: query.desc ?? false,
+      dialect: ctx.runtime.storage.dialect,
       query: query.query || undefined,
       teamId: query.team_id,
       anonymous: query.only_anonymous ? 'only' : includeAnonymous ? 'include' : 'exclude',

@@ -40,12 +40,16 @@ export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: 
   return row ?? null;
 }
 
+/** Sort keys of `GET /users`: upstream's `signed_up_at`, and `last_active_at` (issue 19). */
+export type UserListOrder = 'signed_up_at' | 'last_active_at';
+
 /** Filters and order of one page of `GET /users` (upstream apps/backend/src/app/api/latest/users/). */
 export interface UserListOptions {
   /** Page size; undefined lists every match. */
   limit?: number;
-  /** Id of the first user of the page (the previous page's `next_cursor`). */
-  cursor?: { id: string; signedUpAt: number };
+  /** The first user of the page (the previous page's `next_cursor`): its id and its sort key value. */
+  cursor?: { id: string; value: number };
+  orderBy: UserListOrder;
   desc: boolean;
   /** Free text matched, case-insensitively, against id, display name and primary email. */
   query?: string;
@@ -55,14 +59,36 @@ export interface UserListOptions {
   /** When false, users with a restricted reason (admin restriction, or unverified email if required) are left out. */
   includeRestricted: boolean;
   requireEmailVerification: boolean;
+  /** Which index answers `query` (migration 0017): FTS5 trigram on SQLite, pg_trgm on PostgreSQL. */
+  dialect: 'sqlite' | 'postgres';
 }
 
+/** The sort key of `order`, as SQL: `last_active_at` falls back to `signed_up_at` (the index's expression). */
+function sortKey(order: UserListOrder) {
+  return order === 'last_active_at' ? sql<number>`coalesce(users.last_active_at, users.signed_up_at)` : sql<number>`users.signed_up_at`;
+}
+
+/** The value of `order`'s sort key for `user` (the cursor's position). */
+export function sortValue(user: UserRow, order: UserListOrder): number {
+  return Number(order === 'last_active_at' ? user.last_active_at ?? user.signed_up_at : user.signed_up_at);
+}
+
+/** Search text shorter than this many characters cannot use a trigram index and is scanned. */
+const TRIGRAM = 3;
+
 /**
- * One page of a project's users ordered by `(signed_up_at, id)`. Fetches `limit + 1` rows so the
- * caller can tell whether another page follows.
+ * One page of a project's users ordered by `(sort key, id)`, by keyset (the cursor's position),
+ * so every page costs the same at any depth (issue 19: a million users). Fetches `limit + 1` rows
+ * so the caller can tell whether another page follows.
+ *
+ * `query` is a case-insensitive substring of id, email or display name. From 3 characters on it
+ * is answered through a trigram index (migration 0017): on PostgreSQL the planner uses the
+ * pg_trgm GIN indexes for `lower(col) like …`; on SQLite the FTS5 trigram table answers it.
+ * Shorter text scans the project's users with LIKE.
  */
 export async function listUsersPage(db: Kysely<Database>, projectId: string, options: UserListOptions): Promise<UserRow[]> {
   const dir = options.desc ? 'desc' : 'asc';
+  const key = sortKey(options.orderBy);
   let q = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
   if (options.anonymous === 'exclude') q = q.where('is_anonymous', '=', 0);
   if (options.anonymous === 'only') q = q.where('is_anonymous', '=', 1);
@@ -75,22 +101,32 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
     q = q.where('id', 'in', (sub) => sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId));
   }
   if (options.query) {
-    const pattern = `%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([
-      eb(sql`lower(id)`, 'like', sql`${pattern} escape '\\'`),
-      eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
-      eb(sql`lower(primary_email)`, 'like', sql`${pattern} escape '\\'`),
-    ]));
+    // U+0001 joins the fields in SQLite's search index (migration 0017): never part of a match.
+    const text = options.query.toLowerCase().replaceAll('\u0001', '');
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    if (options.dialect === 'sqlite' && [...text].length >= TRIGRAM) {
+      // A phrase of the trigram tokenizer matches the text as a contiguous substring, with Unicode
+      // case folding; the fields are joined with U+0001, removed from the text above, so a match
+      // never spans two fields.
+      const phrase = `"${text.replace(/"/g, '""')}"`;
+      q = q.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
+    } else {
+      q = q.where((eb) => eb.or([
+        eb(sql`lower(id)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(primary_email)`, 'like', sql`${pattern} escape '\\'`),
+      ]));
+    }
   }
   if (options.cursor) {
-    const { id, signedUpAt } = options.cursor;
+    const { id, value } = options.cursor;
     const op = options.desc ? '<' : '>';
     q = q.where((eb) => eb.or([
-      eb('signed_up_at', op, signedUpAt),
-      eb.and([eb('signed_up_at', '=', signedUpAt), eb('id', options.desc ? '<=' : '>=', id)]),
+      eb(key, op, value),
+      eb.and([eb(key, '=', value), eb('id', options.desc ? '<=' : '>=', id)]),
     ]));
   }
-  q = q.orderBy('signed_up_at', dir).orderBy('id', dir);
+  q = q.orderBy(key, dir).orderBy('id', dir);
   if (options.limit !== undefined) q = q.limit(options.limit + 1);
   return q.execute();
 }

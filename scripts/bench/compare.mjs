@@ -4,9 +4,17 @@
 // bare node:http ceiling, with one load generator (autocannon) on this machine. Writes the
 // "Gatehouse vs Better Auth" section of docs/benchmarks.md and prints the results.
 //
-// Env: BENCH_DURATION (seconds per run, default 5), BENCH_ROUNDS (default 3: every run is repeated
-// round-robin over the systems and the median kept), BENCH_BETTER_AUTH_VERSION (default 1.7.25),
-// BENCH_SCRATCH (default /tmp/gatehouse-bench), BENCH_SKIP_BUILD=1 (use the existing dist/gatehouse).
+// Every scenario runs long enough for its slowest system to complete BENCH_MIN_REQUESTS requests
+// (a 2 s probe per system estimates the rates first), and each cell reports completed and
+// timed-out requests, so a slow system is measured, not cut off (issue 19). Besides one process it
+// measures `--workers auto`, reads while 20 connections sign up (mixed), and three processes on
+// one PostgreSQL behind a round-robin balancer (when PostgreSQL answers at BENCH_POSTGRES_URL).
+//
+// Env: BENCH_DURATION (shortest run in seconds, default 5), BENCH_MIN_REQUESTS (default 200),
+// BENCH_MAX_DURATION (longest run in seconds, default 60), BENCH_ROUNDS (default 3: every run is
+// repeated round-robin over the systems and the median kept), BENCH_BETTER_AUTH_VERSION (default
+// 1.7.25), BENCH_SCRATCH (default /tmp/gatehouse-bench), BENCH_SKIP_BUILD=1 (use the existing
+// dist/gatehouse), BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; "none" skips).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,10 +22,15 @@ import { cpus, loadavg, totalmem, release, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
+import { startBalancer } from './balancer.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
+const minRequests = Number(process.env.BENCH_MIN_REQUESTS ?? 200);
+const maxDuration = Number(process.env.BENCH_MAX_DURATION ?? 60);
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const baVersion = process.env.BENCH_BETTER_AUTH_VERSION ?? '1.7.25';
 const scratch = process.env.BENCH_SCRATCH ?? '/tmp/gatehouse-bench';
@@ -61,7 +74,7 @@ async function startServer(name, command, args, { cwd, env, probe }) {
   child.once('exit', () => { exited = true; children.delete(child); });
   for (;;) {
     if (exited) throw new Error(`${name} exited before answering:\n${err}`);
-    if (performance.now() - t0 > 30_000) throw new Error(`${name} did not answer within 30 s:\n${err}`);
+    if (performance.now() - t0 > 120_000) throw new Error(`${name} did not answer within 120 s:\n${err}`);
     try {
       const res = await fetch(`${url}${probe}`);
       await res.arrayBuffer();
@@ -94,24 +107,53 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function load({ url, method = 'GET', headers = {}, body, connections, sampleRssOf, pid }) {
+/** A process and its children (the workers of `--workers`), from /proc. */
+function familyPids(pid) {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap((c) => familyPids(c))];
+  } catch {
+    return [pid];
+  }
+}
+
+/** Resident memory of a process and its children in MB. */
+function familyRssMb(pid) {
+  return familyPids(pid).reduce((n, p) => n + rssMb(p), 0);
+}
+
+/** Turns the internal project's throttling off (throughput, not abuse, is measured; Better Auth runs with its rate limit off). */
+async function throttlingOff(url) {
+  const off = await fetch(`${url}/api/v1/internal/projects/current`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
+    body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
+  });
+  if (!off.ok) throw new Error(`could not turn throttling off for the benchmark: ${off.status} ${await off.text()}`);
+}
+
+async function load({ url, method = 'GET', headers = {}, body, connections, sampleRssOf, pid, seconds = duration }) {
   const request = { method, headers };
   if (typeof body === 'function') request.setupRequest = (req) => ({ ...req, body: body() });
   else if (body !== undefined) request.body = body;
   let peak = 0;
   const sampler = sampleRssOf ? setInterval(() => { peak = Math.max(peak, rssMb(sampleRssOf)); }, 200) : undefined;
-  const cpu0 = cpuMs(pid);
-  const result = await autocannon({ url, connections, duration, requests: [request], timeout: 30 });
-  const cpu = cpuMs(pid) - cpu0;
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const cpuOf = () => pids.reduce((n, p) => n + cpuMs(p), 0);
+  const cpu0 = cpuOf();
+  const result = await autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
+  const cpu = cpuOf() - cpu0;
   if (sampler) clearInterval(sampler);
   const total = result['2xx'] + result.non2xx;
   if (result.non2xx > 0 || result.errors > 0) log(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${total}`);
   return {
-    rps: result['2xx'] / (duration),
+    rps: result['2xx'] / seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     ok: result['2xx'],
     bad: result.non2xx + result.errors,
+    timeouts: result.timeouts,
+    seconds,
     cpuMs: cpu,
     peakRssMb: peak || undefined,
   };
@@ -130,18 +172,21 @@ async function post(url, headers, body) {
  */
 function requestFor(name, api, credentials, scenario) {
   if (scenario === 'read') return { ...api.read(credentials) };
-  if (scenario === 'signIn') return { method: 'POST', ...api.signIn() };
+  if (scenario === 'refresh') return { method: 'POST', ...api.refresh(credentials) };
+  if (scenario === 'signIn') return { method: 'POST', ...api.signIn(credentials) };
   const tag = `${name.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}`;
   return { method: 'POST', path: api.signUpPath, headers: api.signUpHeaders, body: () => JSON.stringify(api.signUpBody(`${tag}-${unique++}@bench.example.com`)) };
 }
 
 const gatehouseApi = {
   async setup(url) {
-    const { json } = await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email: 'reader@bench.example.com', password: PASSWORD });
-    return json.access_token;
+    const email = `reader-${unique++}@bench.example.com`;
+    const { json } = await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email, password: PASSWORD });
+    return { access: json.access_token, refresh: json.refresh_token, email };
   },
-  read: (token) => ({ path: '/api/v1/users/me', headers: { ...CLIENT, 'x-stack-access-token': token } }),
-  signIn: () => ({ path: '/api/v1/auth/password/sign-in', headers: CLIENT, body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }) }),
+  read: (c) => ({ path: '/api/v1/users/me', headers: { ...CLIENT, 'x-stack-access-token': c.access } }),
+  refresh: (c) => ({ path: '/api/v1/auth/sessions/current/refresh', headers: { ...CLIENT, 'x-stack-refresh-token': c.refresh } }),
+  signIn: (c) => ({ path: '/api/v1/auth/password/sign-in', headers: CLIENT, body: JSON.stringify({ email: c.email, password: PASSWORD }) }),
   signUpPath: '/api/v1/auth/password/sign-up',
   signUpHeaders: CLIENT,
   signUpBody: (email) => ({ email, password: PASSWORD }),
@@ -201,17 +246,17 @@ try {
   copyFileSync(join(root, 'scripts', 'bench', 'better-auth-server.mjs'), join(baDir, 'server.mjs'));
   const baInstalled = JSON.parse(readFileSync(join(baDir, 'node_modules', 'better-auth', 'package.json'), 'utf8')).version;
 
-  // Cold start: fresh data folder and addon cache (first run ever), then restarts.
+  // Cold start of one process (`--workers 1`): fresh data folder and addon cache (first run ever), then restarts.
   log('cold start of dist/gatehouse');
   const cold = { first: [], restart: [] };
   for (let i = 0; i < 5; i++) {
     const dir = join(work, `cold-${i}`);
     mkdirSync(dir);
     const env = { HOME: dir, PATH: '/nonexistent', GATEHOUSE_CACHE_DIR: join(dir, 'cache'), ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' };
-    const first = await startServer('gatehouse', binary, [], { cwd: dir, env, probe: '/api/v1' });
+    const first = await startServer('gatehouse', binary, ['--workers', '1'], { cwd: dir, env, probe: '/api/v1' });
     cold.first.push(first.ms);
     await stopServer(first);
-    const again = await startServer('gatehouse', binary, [], { cwd: dir, env, probe: '/api/v1' });
+    const again = await startServer('gatehouse', binary, ['--workers', '1'], { cwd: dir, env, probe: '/api/v1' });
     cold.restart.push(again.ms);
     await stopServer(again);
   }
@@ -224,21 +269,15 @@ try {
   // background load on a shared machine hits all of them alike.
   const systems = [];
   {
-    // Gatehouse: the single executable, default settings (argon2id m=19456 t=2 p=1).
-    const dir = join(work, 'gatehouse');
-    mkdirSync(dir);
-    const server = await startServer('gatehouse', binary, [], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
-    const probe = await fetch(`${server.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT, body: '{}' });
-    if (probe.status === 404) throw new Error('Gatehouse has no POST /auth/password/sign-up route yet; the benchmark needs it.');
-    // Throughput, not abuse, is measured here, and Better Auth runs with its rate limit off: turn
-    // the internal project's throttling off too (docs/security.md "Throttling").
-    const off = await fetch(`${server.url}/api/v1/internal/projects/current`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
-      body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
-    });
-    if (!off.ok) throw new Error(`could not turn throttling off for the benchmark: ${off.status} ${await off.text()}`);
-    systems.push({ key: 'gatehouse', name: 'gatehouse', server, api: gatehouseApi, scenarios: ['read', 'signIn', 'signUp'] });
+    // Gatehouse: the single executable as one process (argon2id m=19456 t=2 p=1), and with
+    // `--workers auto` (one process per core; the default on a machine with more than one core).
+    for (const [key, workers] of [['gatehouse', '1'], ['gatehouseWorkers', 'auto']]) {
+      const dir = join(work, key);
+      mkdirSync(dir);
+      const server = await startServer('gatehouse', binary, ['--workers', workers], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
+      await throttlingOff(server.url);
+      systems.push({ key, name: key === 'gatehouse' ? 'gatehouse' : 'gatehouse --workers auto', server, api: gatehouseApi, scenarios: ['read', 'signIn', 'signUp', 'refresh'] });
+    }
   }
   // Better Auth at Gatehouse's hash cost (argon2id, same addon), and at its default (scrypt).
   for (const hash of ['argon2id', 'default']) {
@@ -260,22 +299,44 @@ try {
   }
   for (let i = 0; i < 20; i++) await (await fetch(`${systems[0].server.url}/api/v1`)).arrayBuffer();
   await new Promise((r) => setTimeout(r, 1000));
-  memory.gatehouseIdle = rssMb(systems[0].server.child.pid);
-  memory.betterAuthIdle = rssMb(systems[1].server.child.pid);
+  const byKey = Object.fromEntries(systems.map((x) => [x.key, x]));
+  memory.gatehouseIdle = rssMb(byKey.gatehouse.server.child.pid);
+  memory.betterAuthIdle = rssMb(byKey['betterAuth-argon2id'].server.child.pid);
+  memory.workersIdle = familyRssMb(byKey.gatehouseWorkers.server.child.pid);
+  memory.workerProcesses = familyPids(byKey.gatehouseWorkers.server.child.pid).length;
+
+  // How long each scenario runs: until its slowest system completes minRequests (issue 19: a
+  // fixed window cut slow systems off), at least `duration`, at most `maxDuration` seconds.
+  const SCENARIOS = ['read', 'signIn', 'signUp', 'refresh'];
+  const seconds = {};
+  for (const scenario of SCENARIOS) {
+    for (const connections of [1, 50]) {
+      let slowest = Infinity;
+      for (const system of systems) {
+        if (!system.scenarios.includes(scenario)) continue;
+        const request = requestFor(system.name, system.api, system.credentials, scenario);
+        const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, pid: system.server.child.pid, seconds: 2 });
+        slowest = Math.min(slowest, r.rps);
+      }
+      seconds[`${scenario}@${connections}`] = Math.min(maxDuration, Math.max(duration, Math.ceil((minRequests * 1.2) / Math.max(slowest, 0.1))));
+      log(`probe ${scenario}@${connections}: slowest ${slowest.toFixed(1)} req/s → ${seconds[`${scenario}@${connections}`]} s per run`);
+    }
+  }
 
   const runs = {};
   for (let round = 1; round <= rounds; round++) {
-    for (const scenario of ['read', 'signIn', 'signUp']) {
+    for (const scenario of SCENARIOS) {
       for (const connections of [1, 50]) {
         for (const system of systems) {
           if (!system.scenarios.includes(scenario)) continue;
           const request = requestFor(system.name, system.api, system.credentials, scenario);
-          log(`round ${round}/${rounds} ${system.name}: ${scenario} at ${connections} connection(s), ${duration} s`);
-          const pid = system.server.child.pid;
-          const sampleRssOf = scenario === 'read' && connections === 50 ? pid : undefined;
-          const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, sampleRssOf, pid });
+          const runSeconds = seconds[`${scenario}@${connections}`];
+          log(`round ${round}/${rounds} ${system.name}: ${scenario} at ${connections} connection(s), ${runSeconds} s`);
+          const pid = familyPids(system.server.child.pid);
+          const sampleRssOf = scenario === 'read' && connections === 50 ? system.server.child.pid : undefined;
+          const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, sampleRssOf, pid, seconds: runSeconds });
           ((runs[system.key] ??= {})[`${scenario}@${connections}`] ??= []).push(r);
-          log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.ok ? Math.round((r.cpuMs * 1000) / r.ok) : '—'} µs CPU per request`);
+          log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.ok} completed, ${r.timeouts} timed out, ${r.ok ? Math.round((r.cpuMs * 1000) / r.ok) : '—'} µs CPU per request`);
         }
       }
     }
@@ -296,9 +357,30 @@ try {
   }
   memory.gatehouseLoad = results.gatehouse['read@50'].peakRssMb;
   memory.betterAuthLoad = results['betterAuth-argon2id']['read@50'].peakRssMb;
+
+  // Mixed: reads at 10 connections while 20 connections sign up, on the same server.
+  const mixed = {};
+  const signUpRates = ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id'].map((k) => results[k]['signUp@50']?.rps ?? 1);
+  const mixedSeconds = Math.min(maxDuration, Math.max(duration, Math.ceil((minRequests * 1.2) / Math.max(0.1, Math.min(...signUpRates)))));
+  for (const key of ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id']) {
+    const system = byKey[key];
+    const read = requestFor(system.name, system.api, system.credentials, 'read');
+    const signUp = requestFor(system.name, system.api, system.credentials, 'signUp');
+    log(`mixed ${system.name}: reads at 10 connections while 20 sign up, ${mixedSeconds} s`);
+    const pid = familyPids(system.server.child.pid);
+    const [reads, signUps] = await Promise.all([
+      load({ url: `${system.server.url}${read.path}`, method: read.method, headers: read.headers, connections: 10, pid, seconds: mixedSeconds }),
+      load({ url: `${system.server.url}${signUp.path}`, method: signUp.method, headers: signUp.headers, body: signUp.body, connections: 20, pid, seconds: mixedSeconds }),
+    ]);
+    mixed[key] = { reads, signUps };
+    log(`  reads ${reads.rps.toFixed(0)} req/s p50 ${reads.p50} ms p99 ${reads.p99} ms; sign-ups ${signUps.rps.toFixed(1)}/s (${signUps.ok} completed, ${signUps.timeouts} timed out)`);
+  }
   for (const system of systems) await stopServer(system.server);
 
+  const scaleOut = await measureScaleOut(work);
+
   writeReport({ results, memory, cold, baInstalled });
+  writeScaleReport({ results, memory, mixed, mixedSeconds, seconds, scaleOut });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -368,4 +450,93 @@ ${rows.join('\n')}
   writeDocSection('compare', section);
   process.stdout.write(`${section}\n`);
   log(`wrote docs/benchmarks.md in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/**
+ * Three single-process Gatehouse binaries on one fresh PostgreSQL schema behind the round-robin
+ * balancer (scripts/bench/balancer.mjs), against one of them alone: authenticated reads at 50
+ * connections. Null when PostgreSQL does not answer (BENCH_POSTGRES_URL=none skips it).
+ */
+async function measureScaleOut(work) {
+  if (postgresUrl === 'none') return null;
+  const schema = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  try { await admin.connect(); } catch (error) { log(`scale-out skipped: PostgreSQL at ${postgresUrl} does not answer (${error.message})`); return null; }
+  await admin.query(`create schema ${schema}`);
+  const url = new URL(postgresUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const procs = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const dir = join(work, `pg-${i}`);
+      mkdirSync(dir);
+      procs.push(await startServer('gatehouse', binary, ['--workers', '1', '--database-url', url.toString()], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' }));
+    }
+    await throttlingOff(procs[0].url);
+    const credentials = await gatehouseApi.setup(procs[0].url);
+    const read = gatehouseApi.read(credentials);
+    const pids = procs.map((p) => p.child.pid);
+    const runSeconds = Math.max(duration, 10);
+    log(`scale-out: one process on PostgreSQL, reads at 50 connections, ${runSeconds} s`);
+    const one = await load({ url: `${procs[0].url}${read.path}`, headers: read.headers, connections: 50, pid: pids, seconds: runSeconds });
+    const balancer = await startBalancer(procs.map((p) => p.url));
+    log(`scale-out: three processes behind the balancer, reads at 50 connections, ${runSeconds} s`);
+    const three = await load({ url: `${balancer.url}${read.path}`, headers: read.headers, connections: 50, pid: pids, seconds: runSeconds });
+    const spread = [...balancer.counts];
+    await balancer.close();
+    log(`  one: ${one.rps.toFixed(0)} req/s; three: ${three.rps.toFixed(0)} req/s (${spread.join(' / ')} requests per process)`);
+    return { one, three, spread };
+  } finally {
+    for (const p of procs) await stopServer(p);
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+/** The "Scale" section of docs/benchmarks.md: workers, mixed load, scale-out on PostgreSQL (issue 19). */
+function writeScaleReport({ results, memory, mixed, mixedSeconds, seconds, scaleOut }) {
+  const g = results.gatehouse;
+  const w = results.gatehouseWorkers;
+  const ba = results['betterAuth-argon2id'];
+  const c = results.ceiling;
+  const rps = (r) => (r ? (r.rps >= 100 ? r.rps.toFixed(0) : r.rps.toFixed(1)) : '—');
+  const cell = (r) => (r ? `${rps(r)} (${r.p50} / ${r.p99} ms; ${r.ok} completed, ${r.timeouts} timed out)` : '—');
+  const x = (a, b) => (a && b && b.rps > 0 ? a.rps / b.rps : NaN);
+  const check = (ok) => (ok ? 'met' : '**not met**');
+  const rows = [];
+  for (const s of ['read', 'signIn', 'signUp', 'refresh']) {
+    for (const n of [1, 50]) {
+      const k = `${s}@${n}`;
+      rows.push(`| ${s} | ${n} | ${seconds[k]} s | ${cell(g[k])} | ${cell(w[k])} | ${x(w[k], g[k]).toFixed(2)}× |`);
+    }
+  }
+  const m = (k) => mixed[k];
+  const mixedRows = ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id'].map((k) => `| ${k === 'gatehouse' ? 'Gatehouse, one process' : k === 'gatehouseWorkers' ? 'Gatehouse --workers auto' : 'Better Auth (argon2id)'} | ${rps(m(k).reads)} | ${m(k).reads.p50} ms | ${m(k).reads.p99} ms | ${rps(m(k).signUps)}/s | ${m(k).signUps.ok} / ${m(k).signUps.timeouts} |`);
+  const readOne = x(g['read@50'], c['read@50']);
+  const readWorkers = x(w['read@50'], g['read@50']);
+  const readWorkersBa = x(w['read@50'], ba['read@50']);
+  const gm = m('gatehouse');
+  const section = `<!-- bench:scale:start (written by npm run bench; edit scripts/bench/compare.mjs instead) -->
+## Scale: workers, mixed load, several processes
+
+Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in the same \`npm run bench\` run as the section above (1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end; ${cpus().length} cores). Each run lasts until its slowest system has completed at least ${minRequests} requests (a 2 s probe estimates the rates; at least ${duration} s, at most ${maxDuration} s; the "Run" column). Cells: requests/s of 2xx answers (p50 / p99 latency; requests completed and timed out in the median run).
+
+| Scenario | Connections | Run | Gatehouse, one process | Gatehouse \`--workers auto\` (${memory.workerProcesses} processes) | Workers / one |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+**Mixed** (${mixedSeconds} s): authenticated reads at 10 connections while 20 connections sign up on the same server.
+
+| Server | Reads/s | Read p50 | Read p99 | Sign-ups | Sign-ups completed / timed out |
+|---|---|---|---|---|---|
+${mixedRows.join('\n')}
+
+**Several processes on one PostgreSQL** (three single-process binaries behind the round-robin loopback balancer of \`scripts/bench/balancer.mjs\`, reads at 50 connections): ${scaleOut ? `one process alone ${rps(scaleOut.one)} req/s (p99 ${scaleOut.one.p99} ms); three behind the balancer ${rps(scaleOut.three)} req/s (p99 ${scaleOut.three.p99} ms; ${scaleOut.spread.join(' / ')} requests per process; ${scaleOut.three.bad} errors) = ${x(scaleOut.three, scaleOut.one).toFixed(2)}×. On ${cpus().length} cores the three processes, the balancer, PostgreSQL and the load generator share the same cores, so this shows correctness and overhead, not the per-core gain (see docs/scaling.md).` : 'not measured (PostgreSQL did not answer).'}
+
+**Memory:** one process ${memory.gatehouseIdle.toFixed(0)} MB resident when idle; \`--workers auto\` ${memory.workersIdle.toFixed(0)} MB for ${memory.workerProcesses} processes (primary and workers).
+
+**Targets (issue 19):** authenticated read, one process ≥ 0.75× of the ceiling: ${readOne.toFixed(2)}× (${check(readOne >= 0.75)}); \`--workers auto\` ≥ 1.6× one process: ${readWorkers.toFixed(2)}× (${check(readWorkers >= 1.6)}) and ≥ 8× Better Auth's get-session: ${readWorkersBa.toFixed(2)}× (${check(readWorkersBa >= 8)}); reads during a 20-connection sign-up burst p99 < 25 ms: ${gm.reads.p99} ms (${check(gm.reads.p99 < 25)}) with sign-ups ≥ 30/s: ${gm.signUps.rps.toFixed(1)}/s (${check(gm.signUps.rps >= 30)}); with \`--workers auto\` sign-in ≥ 60/s: ${rps(w['signIn@50'])} (${check(w['signIn@50'].rps >= 60)}) and refresh ≥ 2,000/s: ${rps(w['refresh@50'])} (${check(w['refresh@50'].rps >= 2000)}).
+<!-- bench:scale:end -->`;
+  writeDocSection('scale', section);
+  process.stdout.write(`${section}\n`);
 }

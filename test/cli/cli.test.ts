@@ -24,8 +24,8 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs the CLI to completion (for commands that exit), collecting output. */
-function run(args: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI to completion (for commands that exit), collecting output; killed after `timeoutMs` (generous: a loaded machine). */
+function run(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -45,7 +45,8 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
   child.stderr!.on('data', (d) => { stderr += d; });
   child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  // Up to 90 s: on a loaded shared machine tsx alone takes tens of seconds to start the CLI.
+  for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     try {
       const res = await fetch(`${url}/api/v1`);

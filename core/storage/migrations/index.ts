@@ -11,6 +11,7 @@ import { mfaCli } from './0006-mfa-cli.ts';
 import { passkeys } from './0007-passkeys.ts';
 import { oauth } from './0013-oauth.ts';
 import { config } from './0014-config.ts';
+import { scale } from './0017-scale.ts';
 import { signUpRules } from './0019-sign-up-rules.ts';
 import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0013-oauth': oauth,
   '0014-config': config,
   '0011-compat': compat,
+  '0017-scale': scale,
   '0019-sign-up-rules': signUpRules,
   '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
