@@ -125,7 +125,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     return Number(text);
   };
   const workersText = str('workers', 'GATEHOUSE_WORKERS') ?? 'auto';
-  const workers = parseWorkerCount(workersText);
+  // `auto` stays at one process on embedded SQLite: one file has one writer, and several processes
+  // contending for it answer concurrent sign-ups with DATABASE_UNAVAILABLE (docs/scaling.md).
+  const onSqlite = !str('database-url', 'GATEHOUSE_DATABASE_URL');
+  const workers = workersText.trim().toLowerCase() === 'auto' && onSqlite ? 1 : parseWorkerCount(workersText);
   if (workers === null) throw new ConfigError(`Invalid workers "${workersText}": use auto or a number from 1 to 64.`);
   return {
     port,
