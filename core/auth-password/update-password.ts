@@ -11,7 +11,7 @@ import { hashPassword, verifyPassword } from './hashing.ts';
 /**
  * `POST /auth/password/update` `{old_password, new_password}` (needs a signed-in user) →
  * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
- * tokens but the one sent in `x-stack-refresh-token`, as upstream) and every outstanding
+ * tokens but the caller's own refresh token, as upstream) and every outstanding
  * password-reset code (issue 12 finding 3).
  *
  * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
