@@ -11,7 +11,7 @@ import { SignInOutput } from '../mfa/index.ts';
  * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
  * signed for the `<project>:anon` audience (upstream apps/backend/src/lib/tokens.tsx), so later requests need
- * `x-stack-allow-anonymous-user: true`. A password sign-up with that token upgrades the user.
+ * `allowAnonymousUser` in their credentials. A password sign-up with that token upgrades the user.
  * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
  */
 export const signUpAnonymously = defineOperation({
