@@ -27,7 +27,7 @@ export const listTeamInvitations = defineOperation({
   errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError(400, 'Exactly one of team_id or user_id must be given');
+    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError('bad-request', 'Exactly one of team_id or user_id must be given');
     let codes: VerificationCode<TeamInvitationData>[] = [];
     if (query.team_id !== undefined) {
       await requireInvitationAccess(ctx.db, ctx.auth, query.team_id, ['$read_members', '$invite_members']);

@@ -14,7 +14,7 @@ export const svixToken = defineOperation({
   access: ['admin'],
   input: { body: v.optional(v.strictObject({})) },
   errors: [],
-  status: 201,
+  created: true,
   async run() {
     return { token: '' };
   },
