@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { callerSessionOf, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { updateUser } from '../users/index.ts';
+import { callerSessionOf, revokeAfterPasswordChange } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 

@@ -3,8 +3,8 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { success } from '../lib/schemas.ts';
-import { revokeAfterPasswordChange, updateUser } from '../users/index.ts';
-import { findRefreshTokenByHash } from '../sessions/index.ts';
+import { updateUser } from '../users/index.ts';
+import { findRefreshTokenByHash, revokeAfterPasswordChange } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword, verifyPassword } from './hashing.ts';
 
