@@ -27,7 +27,7 @@ export async function revokeAfterPasswordChange(ctx: OperationContext, projectId
 
 /**
  * The session a password change keeps: the caller's own, when the request carries an access
- * token (or `x-stack-refresh-token`) of `userId`; otherwise none.
+ * token (or refresh token) of `userId`; otherwise none.
  */
 export function callerSessionOf(ctx: OperationContext, userId: string, refreshTokenSessionId: string | null = null): string | null {
   const token = ctx.auth?.token;

@@ -80,19 +80,10 @@ const KNOWN: Record<string, readonly string[]> = {
   ],
   // Step "protocol at the edge": header reading, raw replies and the refresh-token header move to server-bin.
   headerNames: [
-    'core/anonymous/sign-up-anonymous.ts',
-    'core/auth-oauth/cross-domain-authorize.ts',
     'core/auth-oauth/dev-provider.ts',
-    'core/auth-password/update-password.ts',
-    'core/auth/request-auth.ts',
     'core/errors/catalogue.ts',
     'core/errors/index.ts',
     'core/meta/jwks.ts',
-    'core/operations/define.ts',
-    'core/operations/execute.ts',
-    'core/sessions/delete-current-session.ts',
-    'core/sessions/refresh-session.ts',
-    'core/users/credential-change.ts',
     'core/webhooks/signing.ts',
   ],
   // Step "protocol at the edge": plain-text StatusError answers and raw replies move out of core.
