@@ -9,6 +9,7 @@ import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
+import { openApiMiddleware } from './openapi.ts';
 
 export { API_PREFIXES };
 
@@ -56,6 +57,9 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     }
     return next();
   });
+
+  // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
+  app.use(openApiMiddleware());
 
   const routes = options.routes ?? apiRoutesFor(core, options.trustedProxyHops ?? 0);
   app.use(routes.router.routes());

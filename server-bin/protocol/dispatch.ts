@@ -40,7 +40,8 @@ export type Dispatch = (request: DispatchRequest) => Promise<DispatchResponse>;
  * path (server-bin/app.ts: security headers, request id, CORS and OPTIONS, the operation routes
  * generated from the registry, the plain-text 404), run on plain values. Used by the SDK's
  * in-process transport (sdk/in-process.ts). Serves `/api/*` only; other paths answer 404.
- * The caller's address is the loopback address, as for a local socket.
+ * The caller's address is the loopback address, as for a local socket. The OpenAPI document
+ * (server-bin/openapi.ts) is served over HTTP only.
  */
 export function createDispatch(core: Core, routes: ApiRoutes, options: { trustedProxyHops?: number } = {}): Dispatch {
   const security = securityHeaders(core.runtime.baseUrl);
