@@ -85,7 +85,8 @@ describe(`the same-origin cookie bridge (issue 12 finding 9) [${testDialects()[0
   });
 
   it('leaves apps alone: no bridge header, or a foreign origin, gets the token in the body and no cookie', async () => {
-    for (const headers of [{}, { 'x-gatehouse-cookie-bridge': '1', origin: 'https://attacker.example' }, { 'x-gatehouse-cookie-bridge': '1', 'sec-fetch-site': 'cross-site' }]) {
+    const variants: Array<Record<string, string>> = [{}, { 'x-gatehouse-cookie-bridge': '1', origin: 'https://attacker.example' }, { 'x-gatehouse-cookie-bridge': '1', 'sec-fetch-site': 'cross-site' }];
+    for (const headers of variants) {
       const res = await signIn(headers);
       const body = await res.json() as { refresh_token: string };
       assert.equal(res.status, 200);
