@@ -9,6 +9,7 @@ import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
+import { cookieBridge } from './http/cookie-bridge.ts';
 import { openApiMiddleware } from './openapi.ts';
 
 export { API_PREFIXES };
@@ -58,6 +59,8 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     return next();
   });
 
+  // Gatehouse's own pages keep their refresh token in an HttpOnly cookie (http/cookie-bridge.ts).
+  app.use(cookieBridge(core.runtime.baseUrl, API_PREFIXES));
   // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
   app.use(openApiMiddleware());
 
