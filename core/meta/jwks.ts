@@ -13,7 +13,7 @@ const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSc
 /**
  * `GET /projects/{id}/.well-known/jwks.json` (no auth): the project's public ES256 keys, 2, or 4
  * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
- * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → not-found plain text.
+ * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
  */
 export const jwks = defineOperation({
   id: 'meta.jwks',
