@@ -9,6 +9,7 @@ import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
+import { openApiMiddleware } from './openapi.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream apps/backend/src/app/api/latest/). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -63,6 +64,9 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     }
     return next();
   });
+
+  // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
+  app.use(openApiMiddleware());
 
   const router = new Router();
   for (const prefix of API_PREFIXES) {

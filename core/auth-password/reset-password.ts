@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { findUser, updateUser } from '../users/index.ts';
+import { revokeAfterPasswordChange } from '../sessions/index.ts';
 import { revokeUserApiKeys } from '../api-keys/index.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';

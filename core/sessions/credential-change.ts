@@ -1,8 +1,8 @@
 import type { OperationContext } from '../operations/define.ts';
-import { revokeUserSessions } from '../sessions/index.ts';
+import { revokeUserSessions } from './revoke.ts';
 import { revokeUserCodes } from '../verification-codes/index.ts';
 import { clearSignInFailures } from '../throttle/index.ts';
-import { findUser } from './queries.ts';
+import { findUser } from '../users/index.ts';
 
 /** Verification-code purpose of password-reset links (core/auth-password). */
 const PASSWORD_RESET_PURPOSE = 'password_reset';
