@@ -9,6 +9,8 @@ import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
+import { cookieBridge } from './http/cookie-bridge.ts';
+import { openApiMiddleware } from './openapi.ts';
 
 /** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream apps/backend/src/app/api/latest/). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
@@ -63,6 +65,11 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     }
     return next();
   });
+
+  // Gatehouse's own pages keep their refresh token in an HttpOnly cookie (http/cookie-bridge.ts).
+  app.use(cookieBridge(core.runtime.baseUrl, API_PREFIXES));
+  // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
+  app.use(openApiMiddleware());
 
   const router = new Router();
   for (const prefix of API_PREFIXES) {

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import { createGatehouse, type Gatehouse } from './index.ts';
+import { KnownError } from '../core/index.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../test/helpers/dialects.ts';
 import { describe } from 'node:test';
 import { ServerApp } from '../sdk/index.ts';
@@ -56,12 +57,12 @@ for (const dialect of testDialects()) {
       assert.equal(await (await fetch(`${koaUrl}/elsewhere`)).text(), 'koa host');
     });
 
-    it('answers the same in-process as over HTTP', async () => {
-      const res = await gatehouse.core.invoke('projects.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
-      assert.equal(res.status, 200);
-      assert.equal(JSON.parse(res.body).id, 'internal');
-      const denied = await gatehouse.core.invoke('users.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
-      assert.equal(denied.knownError, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+    it('core.invoke answers the operation\'s value or throws its known error, with no HTTP', async () => {
+      const client = { projectId: 'internal', accessType: 'client' };
+      const project = await gatehouse.core.invoke<{ id: string }>('projects.getCurrent', client);
+      assert.equal(project.id, 'internal');
+      await assert.rejects(gatehouse.core.invoke('users.getCurrent', client), (error: KnownError) => error instanceof KnownError && error.code === 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+      await assert.rejects(gatehouse.core.invoke('projects.getCurrent', { projectId: 'internal' }), (error: KnownError) => error.code === 'ACCESS_TYPE_REQUIRED');
     });
 
     it('the README mount and sdk/README\'s in-process ServerApp({ gatehouse }) work together at a mount path', async () => {

@@ -12,7 +12,7 @@ import { issueAuthorizationCode } from './authorization-codes.ts';
  * code_challenge_method?, after_callback_redirect_url?}` → `{redirect_url}`: a one-time
  * authorization code (PKCE S256) that hands the caller's session to another trusted domain,
  * redeemed at `/auth/oauth/token` (upstream `auth/oauth/cross-domain/authorize/route.tsx`).
- * Needs a signed-in user and its current refresh token in `x-stack-refresh-token`.
+ * Needs a signed-in user and its current refresh token (`Credentials.refreshToken`).
  */
 export const crossDomainAuthorize = defineOperation({
   id: 'authOauth.crossDomainAuthorize',

@@ -10,6 +10,8 @@ import { hashRecoveryCode } from './recovery-codes.ts';
 import { claimTotpStep, useRecoveryCode } from './queries.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
+import { SignInNewUserOutput } from './finish-sign-in.ts';
+import { CodeValidOutput } from '../verification-codes/index.ts';
 
 /** One object (not a variant) so every unknown field is named; the factor's field is required by type. */
 const MfaSignInBodySchema = v.pipe(
@@ -24,7 +26,7 @@ const MfaSignInBodySchema = v.pipe(
 );
 
 /**
- * `POST /auth/mfa/sign-in` completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
+ * completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
  * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
@@ -46,6 +48,7 @@ export const signInWithMfa = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: MfaSignInBodySchema },
   errors: [...VERIFICATION_CODE_ERRORS, 'INVALID_TOTP_CODE'],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');
@@ -78,7 +81,7 @@ export const signInWithMfa = defineOperation({
 });
 
 /**
- * `POST /auth/mfa/sign-in/check-code` `{code}` → `{is_code_valid: true}`: checks an attempt code
+ * `{code}` → `{is_code_valid: true}`: checks an attempt code
  * without using it (counts a try). Mirrors upstream's verification-code handler `check` route.
  */
 export const checkMfaAttemptCode = defineOperation({
@@ -89,6 +92,7 @@ export const checkMfaAttemptCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await enforceRateLimit(ctx, 'sign_in_per_address');
     await checkVerificationCode(ctx, ctx.auth.project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });

@@ -46,7 +46,7 @@ describe('strict mode output check', () => {
       output: v.strictObject({ id: v.string() }),
       async run() { return { id: 'a', undeclared: 1 }; },
     });
-    const request = { method: 'GET', pathname: '/api/v1/drift', headers: {}, params: {}, query: {}, body: undefined };
+    const request = { method: 'GET', pathname: '/api/v1/drift', credentials: {}, params: {}, query: {}, body: undefined };
     const strict = await make(true);
     try {
       const res = await executeOperation(strict.runtime, op, request);

@@ -9,11 +9,12 @@ import type { AuthenticationChallengeData } from './initiate-passkey-authenticat
 import { findPasskeyByCredentialId, recordPasskeyUse } from './queries.ts';
 import { expectedRelyingParty } from './relying-party.ts';
 import { SignInBodySchema } from './schemas.ts';
+import { SignInNewUserOutput } from '../mfa/index.ts';
 
 const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILED', { message });
 
 /**
- * `POST /auth/passkey/sign-in` `{authentication_response, code}` →
+ * `{authentication_response, code}` →
  * `{access_token, refresh_token, is_new_user: false, user_id}` (upstream
  * `auth/passkey/sign-in/verification-code-handler.tsx`).
  *
@@ -24,9 +25,6 @@ const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILE
  * upstream). Gatehouse also refuses a `userHandle` that is not the credential owner's. On success
  * the new counter is stored and the sign-in finishes through `finishSignIn` (core/mfa): tokens,
  * or MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for a user with TOTP on.
- *
- * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED; the verification-code outcomes;
- * PASSKEY_AUTHENTICATION_FAILED; MULTI_FACTOR_AUTHENTICATION_REQUIRED `{attempt_code}` for a TOTP user.
  */
 export const signInWithPasskey = defineOperation({
   id: 'passkeys.signIn',
@@ -36,6 +34,7 @@ export const signInWithPasskey = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: SignInBodySchema },
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_AUTHENTICATION_FAILED', ...FINISH_SIGN_IN_ERRORS],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');

@@ -89,47 +89,77 @@ const TRIGRAM = 3;
 export async function listUsersPage(db: Kysely<Database>, projectId: string, options: UserListOptions): Promise<UserRow[]> {
   const dir = options.desc ? 'desc' : 'asc';
   const key = sortKey(options.orderBy);
-  let q = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
-  if (options.anonymous === 'exclude') q = q.where('is_anonymous', '=', 0);
-  if (options.anonymous === 'only') q = q.where('is_anonymous', '=', 1);
+  let base = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
+  if (options.anonymous === 'exclude') base = base.where('is_anonymous', '=', 0);
+  if (options.anonymous === 'only') base = base.where('is_anonymous', '=', 1);
   if (!options.includeRestricted) {
-    q = q.where('is_anonymous', '=', 0).where('restricted_by_admin', '=', 0);
-    if (options.requireEmailVerification) q = q.where('primary_email_verified', '=', 1);
+    base = base.where('is_anonymous', '=', 0).where('restricted_by_admin', '=', 0);
+    if (options.requireEmailVerification) base = base.where('primary_email_verified', '=', 1);
   }
   if (options.teamId) {
     const teamId = options.teamId;
-    q = q.where('id', 'in', (sub) => sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId));
-  }
-  if (options.query) {
-    // U+0001 joins the fields in SQLite's search index (migration 0017): never part of a match.
-    const text = options.query.toLowerCase().replaceAll('\u0001', '');
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    if (options.dialect === 'sqlite' && [...text].length >= TRIGRAM) {
-      // A phrase of the trigram tokenizer matches the text as a contiguous substring, with Unicode
-      // case folding; the fields are joined with U+0001, removed from the text above, so a match
-      // never spans two fields.
-      const phrase = `"${text.replace(/"/g, '""')}"`;
-      q = q.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
-    } else {
-      q = q.where((eb) => eb.or([
-        eb(sql`lower(id)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(primary_email)`, 'like', sql`${pattern} escape '\\'`),
-      ]));
-    }
+    base = base.where('id', 'in', (sub) => sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId));
   }
   if (options.cursor) {
     const { id, value } = options.cursor;
     const op = options.desc ? '<' : '>';
-    q = q.where((eb) => eb.or([
+    base = base.where((eb) => eb.or([
       eb(key, op, value),
       eb.and([eb(key, '=', value), eb('id', options.desc ? '<=' : '>=', id)]),
     ]));
   }
-  q = q.orderBy(key, dir).orderBy('id', dir);
-  if (options.limit !== undefined) q = q.limit(options.limit + 1);
-  return q.execute();
+  const ordered = base.orderBy(key, dir).orderBy('id', dir);
+  const page = (limit: number | undefined) => limit === undefined ? undefined : limit + 1;
+  if (!options.query) {
+    const limit = page(options.limit);
+    return (limit === undefined ? ordered : ordered.limit(limit)).execute();
+  }
+  // U+0001 joins the fields in SQLite's search index (migration 0017): never part of a match.
+  const text = options.query.toLowerCase().replaceAll('\u0001', '');
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (q: typeof base) => q.where((eb) => eb.or([
+    eb(sql`lower(users.id)`, 'like', sql`${pattern} escape '\\'`),
+    eb(sql`lower(users.display_name)`, 'like', sql`${pattern} escape '\\'`),
+    eb(sql`lower(users.primary_email)`, 'like', sql`${pattern} escape '\\'`),
+  ]));
+  const limit = page(options.limit);
+  if ([...text].length < TRIGRAM) {
+    const scanned = like(base).orderBy(key, dir).orderBy('id', dir);
+    return (limit === undefined ? scanned : scanned.limit(limit)).execute();
+  }
+  // A common text (one that matches many users) fills the page within the first rows in sort
+  // order: look there first, in the sort index, a bounded number of rows. Only when that does not
+  // fill the page is the trigram index asked, which then returns few rows to sort (a text that
+  // matches most of a million users would otherwise be every row fetched, then sorted).
+  // The window is aliased `users`, so it has the table's columns under the table's name (the cast
+  // tells the type checker so).
+  // SQLite's lower() folds ASCII only, while its trigram index folds all of Unicode: there the
+  // LIKE look-ahead would miss matches for a text with other letters, so only ASCII text takes it.
+  if (limit !== undefined && (options.dialect === 'postgres' || /^[\x20-\x7e]*$/.test(text))) {
+    const window = db.selectFrom(ordered.limit(SEARCH_PROBE_ROWS).as('users')).selectAll();
+    const probe = await like(window as unknown as typeof base).orderBy(key, dir).orderBy('id', dir).limit(limit).execute();
+    if (probe.length === limit) return probe;
+  }
+  let indexed = base;
+  if (options.dialect === 'sqlite') {
+    // A phrase of the trigram tokenizer matches the text as a contiguous substring, with Unicode
+    // case folding; the fields are joined with U+0001, removed from the text above, so a match
+    // never spans two fields.
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    indexed = indexed.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
+  } else {
+    indexed = like(indexed);
+  }
+  const found = indexed.orderBy(key, dir).orderBy('id', dir);
+  return (limit === undefined ? found : found.limit(limit)).execute();
 }
+
+/**
+ * How many rows, in sort order, a search looks through before it asks the trigram index
+ * ({@link listUsersPage}): enough for a text that matches one user in a hundred to fill a page of
+ * 25, few enough to cost a few milliseconds.
+ */
+const SEARCH_PROBE_ROWS = 2_000;
 
 /** A user's linked OAuth provider accounts as the user object shows them (`oauth_providers`, oldest first). */
 export interface OAuthProviderLink { id: string; account_id: string; email: string | null }

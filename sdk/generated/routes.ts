@@ -395,6 +395,10 @@ export type OutClientUser = {
   selected_team: OutClientTeam | null;
 };
 /** A recurring output object. */
+export type OutCodeCheck = {
+  is_code_valid: true;
+};
+/** A recurring output object. */
 export type OutCreatedInternalApiKey = {
   id: string;
   description: string;
@@ -420,6 +424,62 @@ export type OutInternalApiKey = {
   super_secret_admin_key?: {
     last_four: string;
   } | undefined;
+};
+/** A recurring output object. */
+export type OutPasskey = {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  device_type: "singleDevice" | "multiDevice";
+  backed_up: boolean;
+  transports: string[];
+  created_at_millis: number;
+  last_used_at_millis: number | null;
+};
+/** A recurring output object. */
+export type OutPasskeyAuthenticationOptions = {
+  rpId: string;
+  challenge: string;
+  allowCredentials: ({
+    id: string;
+    type: "public-key";
+    transports?: string[] | undefined;
+  })[];
+  timeout: number;
+  userVerification: "required" | "preferred" | "discouraged";
+};
+/** A recurring output object. */
+export type OutPasskeyRegistrationOptions = {
+  challenge: string;
+  rp: {
+    name: string;
+    id: string;
+  };
+  user: {
+    id: string;
+    name: string;
+    displayName: string;
+  };
+  pubKeyCredParams: ({
+    alg: number;
+    type: "public-key";
+  })[];
+  timeout: number;
+  attestation: "none" | "indirect" | "direct" | "enterprise";
+  excludeCredentials: ({
+    id: string;
+    type: "public-key";
+    transports?: string[] | undefined;
+  })[];
+  authenticatorSelection: {
+    residentKey: "required" | "preferred" | "discouraged";
+    userVerification: "required" | "preferred" | "discouraged";
+    requireResidentKey: boolean;
+  };
+  extensions: {
+    credProps: boolean;
+  };
+  hints?: string[] | undefined;
 };
 /** A recurring output object. */
 export type OutPaymentsItem = {
@@ -578,6 +638,19 @@ export type OutSession = {
   is_current_session: boolean;
 };
 /** A recurring output object. */
+export type OutSignIn = {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+};
+/** A recurring output object. */
+export type OutSignInNewUser = {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_new_user: boolean;
+};
+/** A recurring output object. */
 export type OutStripeAccountInfo = {
   account_id: string;
   charges_enabled: boolean;
@@ -721,11 +794,13 @@ export interface Operations {
         })[];
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      inserted: 0;
+    };
   };
   "anonymous.signUp": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignIn;
   };
   "apiKeys.checkTeamKey": {
     input: {
@@ -1056,7 +1131,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "authOtp.sendSignInCode": {
     input: {
@@ -1068,7 +1143,9 @@ export interface Operations {
         bot_challenge_unavailable?: boolean | string | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      nonce: string;
+    };
   };
   "authOtp.signIn": {
     input: {
@@ -1076,7 +1153,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignInNewUser;
   };
   "authPassword.checkResetCode": {
     input: {
@@ -1084,7 +1161,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "authPassword.reset": {
     input: {
@@ -1093,7 +1170,7 @@ export interface Operations {
         password: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "authPassword.sendResetCode": {
     input: {
@@ -1102,7 +1179,9 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      success: "maybe, only if user with e-mail exists";
+    };
   };
   "authPassword.set": {
     input: {
@@ -1110,7 +1189,7 @@ export interface Operations {
         password: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "authPassword.signIn": {
     input: {
@@ -1119,7 +1198,7 @@ export interface Operations {
         password: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignIn;
   };
   "authPassword.signUp": {
     input: {
@@ -1132,7 +1211,7 @@ export interface Operations {
         bot_challenge_unavailable?: boolean | string | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignIn;
   };
   "authPassword.update": {
     input: {
@@ -1141,7 +1220,7 @@ export interface Operations {
         new_password: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "cliAuth.complete": {
     input: {
@@ -1151,7 +1230,12 @@ export interface Operations {
         refresh_token?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      cli_session_state: "anonymous" | "none";
+    } | {
+      access_token: string;
+      refresh_token: string;
+    } | OutSuccess;
   };
   "cliAuth.create": {
     input: {
@@ -1160,7 +1244,11 @@ export interface Operations {
         anon_refresh_token?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      polling_code: string;
+      login_code: string;
+      expires_at: string;
+    };
   };
   "cliAuth.poll": {
     input: {
@@ -1168,7 +1256,12 @@ export interface Operations {
         polling_code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      status: "waiting" | "expired" | "used";
+    } | {
+      status: "success";
+      refresh_token: string;
+    };
   };
   "config.get": {
     input: {};
@@ -1665,7 +1758,7 @@ export interface Operations {
   };
   "meta.checkFeatureSupport": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "meta.jwks": {
     input: {
@@ -1742,15 +1835,19 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "mfa.createRecoveryCodes": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      recovery_codes: string[];
+    };
   };
   "mfa.getRecoveryCodeStatus": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      unused_count: number;
+    };
   };
   "mfa.signIn": {
     input: {
@@ -1761,7 +1858,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignInNewUser;
   };
   "notifications.listPreferences": {
     input: {
@@ -1811,19 +1908,25 @@ export interface Operations {
         passkey_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "passkeys.initiateAuthentication": {
     input: {
       body?: Record<string, never>;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      options_json: OutPasskeyAuthenticationOptions;
+      code: string;
+    };
   };
   "passkeys.initiateRegistration": {
     input: {
       body?: Record<string, never>;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      options_json: OutPasskeyRegistrationOptions;
+      code: string;
+    };
   };
   "passkeys.list": {
     input: {
@@ -1831,7 +1934,10 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutPasskey[];
+      is_paginated: false;
+    };
   };
   "passkeys.register": {
     input: {
@@ -1856,7 +1962,9 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      user_handle: string;
+    };
   };
   "passkeys.signIn": {
     input: {
@@ -1879,7 +1987,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignInNewUser;
   };
   "payments.cancelSubscription": {
     input: {

@@ -4,7 +4,23 @@ import { KnownError } from '../../core/index.ts';
 /** Largest accepted request body: room for a 1,000,000-character profile image and more. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/** Bodies already read (and rewritten) by a middleware, read in place of the request stream. */
+const preset = new WeakMap<IncomingMessage, Buffer>();
+
+/**
+ * Reads the whole body of `req` once (at most MAX_BODY_BYTES, else BODY_PARSING_ERROR), lets
+ * `rewrite` change it, and keeps the result for parseBody / readBodyText (the cookie bridge's
+ * placeholder swap, http/cookie-bridge.ts).
+ */
+export async function rewriteBody(req: IncomingMessage, rewrite: (body: Buffer) => Buffer): Promise<Buffer> {
+  const body = rewrite(await readRaw(req, MAX_BODY_BYTES));
+  preset.set(req, body);
+  return body;
+}
+
 async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const kept = preset.get(req);
+  if (kept) return kept;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

@@ -3,6 +3,7 @@ import type { Core, OperationResponse, AnyOperation } from '../../core/index.ts'
 import { executeOperation, errorResponse } from '../../core/operations/execute.ts';
 import { parseBody, readBodyText } from './body.ts';
 import { clientAddressFromRequest } from './client-address.ts';
+import { credentialsFromHeaders } from '../protocol/credentials.ts';
 
 function headerRecord(ctx: Context): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -29,7 +30,7 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context,
   const response = await executeOperation(core.runtime, op, {
     method: ctx.method,
     pathname: ctx.path,
-    headers: headerRecord(ctx),
+    credentials: credentialsFromHeaders(headerRecord(ctx)),
     params: { ...(ctx.params as Record<string, string>) },
     query: firstValues(ctx.query),
     body,
