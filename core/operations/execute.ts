@@ -104,10 +104,11 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
   return result;
 }
 
-/** A raw reply as the output check sees it: JSON as its value, text and pages as text, redirects as their target. */
+/** A raw reply as the output check sees it: JSON as its value, text and pages as their text, redirects as their target. */
 function rawAnswer(reply: Exclude<RawReply, { kind: 'events' }>): WireAnswer {
   if (reply.kind === 'redirect') return { kind: 'redirect', value: reply.url };
   if (reply.kind === 'json') return { kind: 'json', value: JSON.parse(stringifyJson(reply.value)) };
+  if (reply.kind === 'html') return { kind: 'html', value: reply.body };
   return { kind: 'text', value: reply.body };
 }
 
