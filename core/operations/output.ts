@@ -54,6 +54,9 @@ type RawKind = 'text' | 'redirect';
 /** A plain-text answer (`text/plain`), e.g. the API root's greeting. */
 export const TextOutput = v.pipe(v.string(), v.metadata({ raw: 'text' as RawKind }));
 
+/** An HTML page (`text/html`), e.g. an unsubscribe link's confirmation; checked as text. */
+export const HtmlOutput = v.pipe(v.string(), v.metadata({ raw: 'text' as RawKind, mediaType: 'text/html' }));
+
 /** A redirect (a 3xx answer naming its target); the body is empty. */
 export const RedirectOutput = v.pipe(v.string(), v.metadata({ raw: 'redirect' as RawKind }));
 
