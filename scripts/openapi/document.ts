@@ -58,11 +58,6 @@ export function openApiPath(path: string): string {
   return `/api/v1${path === '/' ? '' : path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
 }
 
-function mediaTypeOf(schema: unknown): string | undefined {
-  const pipe = (schema as { pipe?: Array<{ type?: string; metadata?: { mediaType?: string } }> }).pipe;
-  return pipe?.find((a) => a.type === 'metadata' && a.metadata?.mediaType)?.metadata?.mediaType;
-}
-
 function titleOf(schema: unknown): string | undefined {
   const pipe = (schema as { pipe?: Array<{ type?: string; title?: string }> }).pipe;
   return pipe?.find((a) => a.type === 'title')?.title;
@@ -142,10 +137,8 @@ function successResponse(op: AnyOperation, converter: Converter): [string, Json]
   const status = String(op.status ?? 200);
   if (!op.output) return [status, { description: 'Success. The output schema of this operation is not declared yet.' }];
   const kind = rawKindOf(op.output);
-  if (kind === 'text') {
-    const mediaType = mediaTypeOf(op.output) ?? 'text/plain';
-    return [status, { description: `Success: ${mediaType === 'text/html' ? 'an HTML page' : 'plain text'}.`, content: { [mediaType]: { schema: { type: 'string' } } } }];
-  }
+  if (kind === 'text') return [status, { description: 'Success: plain text.', content: { 'text/plain': { schema: { type: 'string' } } } }];
+  if (kind === 'html') return [status, { description: 'Success: an HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }];
   if (kind === 'redirect') {
     return [op.status && op.status >= 300 && op.status < 400 ? status : '307', { description: 'A redirect to the URL in `location`.', headers: { location: { schema: { type: 'string' } } } }];
   }
