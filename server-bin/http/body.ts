@@ -45,8 +45,20 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
  */
 export async function parseBody(req: IncomingMessage): Promise<unknown> {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return undefined;
-  const raw = await readRaw(req, MAX_BODY_BYTES);
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return parseBodyBytes(req.method ?? 'POST', req.headers['content-type'], await readRaw(req, MAX_BODY_BYTES));
+}
+
+/**
+ * Parses a request body already read (the same rules as {@link parseBody}, for the in-process
+ * dispatch of server-bin/protocol/dispatch.ts).
+ *
+ * @param contentTypeHeader the request's `content-type` header, if any.
+ * @returns the parsed body, or undefined when there is none.
+ * @throws KnownError BODY_PARSING_ERROR for bad JSON or an unsupported or missing content type.
+ */
+export function parseBodyBytes(method: string, contentTypeHeader: string | undefined, raw: Buffer): unknown {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return undefined;
+  const contentType = (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase();
   if (raw.length === 0) return undefined;
   switch (contentType) {
     case 'application/json':
