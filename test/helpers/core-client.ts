@@ -86,16 +86,35 @@ export function describeWithCore(name: string, body: (get: () => TestCore, diale
 }
 
 /**
+ * An internal-project user (a dashboard owner) with an access token, created with the server
+ * key, and the personal team it selected.
+ */
+export async function createCoreInternalUser(t: TestCore) {
+  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: {} });
+  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', internalCredentials.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
+  const me = await t.call<{ selected_team_id: string }>('users.getCurrent', { ...internalCredentials.client, accessToken: session.access_token });
+  return { id: user.id, accessToken: session.access_token, refreshToken: session.refresh_token, selectedTeamId: me.selected_team_id };
+}
+
+/**
  * A fresh project owned by a fresh internal user, as test/helpers/api.ts `createProject` but
  * in-process: credentials for each access level that use the owner's admin access token.
  */
 export async function createCoreProject(t: TestCore, config: Record<string, unknown> = {}) {
-  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: {} });
-  const session = await t.call<{ access_token: string }>('sessions.create', internalCredentials.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
-  const me = await t.call<{ selected_team_id: string }>('users.getCurrent', { ...internalCredentials.client, accessToken: session.access_token });
-  const project = await t.call<{ id: string }>('projects.create', { ...internalCredentials.client, accessToken: session.access_token }, {
-    body: { display_name: 'New Project', owner_team_id: me.selected_team_id, config: { credential_enabled: true, allow_localhost: true, ...config } },
+  const owner = await createCoreInternalUser(t);
+  const project = await t.call<{ id: string }>('projects.create', { ...internalCredentials.client, accessToken: owner.accessToken }, {
+    body: { display_name: 'New Project', owner_team_id: owner.selectedTeamId, config: { credential_enabled: true, allow_localhost: true, ...config } },
   });
-  const as = (accessType: 'client' | 'server' | 'admin'): Credentials => ({ projectId: project.id, accessType, adminAccessToken: session.access_token });
-  return { project, projectId: project.id, client: as('client'), server: as('server'), admin: as('admin') };
+  const as = (accessType: 'client' | 'server' | 'admin'): Credentials => ({ projectId: project.id, accessType, adminAccessToken: owner.accessToken });
+  return { project, projectId: project.id, owner, client: as('client'), server: as('server'), admin: as('admin') };
+}
+
+/**
+ * A user of a test project created with the server credentials and signed in: its id, access
+ * token, and client credentials carrying that token (test/helpers/project-user.ts in-process).
+ */
+export async function createCoreUser(t: TestCore, p: { server: Credentials; client: Credentials }, fields: Record<string, unknown> = {}) {
+  const user = await t.call<{ id: string }>('users.create', p.server, { body: fields });
+  const session = await t.call<{ access_token: string }>('sessions.create', p.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
+  return { id: user.id, accessToken: session.access_token, client: { ...p.client, accessToken: session.access_token } as Credentials };
 }
