@@ -64,14 +64,26 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     return next();
   });
 
-  const router = new Router();
-  for (const prefix of API_PREFIXES) {
-    for (const op of core.operations) {
-      const path = op.path === '/' ? prefix : `${prefix}${op.path}`;
-      router.register(path, [op.method], async (ctx) => {
-        writeResponse(ctx, await executeForHttp(core, op, ctx, options.trustedProxyHops ?? 0));
-      });
+  // One router under /api/v1: a request under another prefix of API_PREFIXES is rewritten to
+  // /api/v1 before routing, so each request is matched against each operation once, not once
+  // per prefix (the request log and validation messages keep the path as sent, pathAsSent).
+  const [routedPrefix, ...aliasPrefixes] = API_PREFIXES;
+  app.use(async (ctx, next) => {
+    for (const alias of aliasPrefixes) {
+      if (ctx.path === alias || ctx.path.startsWith(`${alias}/`)) {
+        ctx.state.pathAsSent = ctx.path;
+        ctx.path = routedPrefix + ctx.path.slice(alias.length);
+        break;
+      }
     }
+    return next();
+  });
+  const router = new Router();
+  for (const op of core.operations) {
+    const path = op.path === '/' ? routedPrefix : `${routedPrefix}${op.path}`;
+    router.register(path, [op.method], async (ctx) => {
+      writeResponse(ctx, await executeForHttp(core, op, ctx, options.trustedProxyHops ?? 0));
+    });
   }
   app.use(router.routes());
   app.use(imagesMiddleware(core));
