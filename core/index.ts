@@ -4,7 +4,8 @@ import { loadServerSecret } from './lib/server-secret.ts';
 import { coreHooks, type CoreHooks } from './hooks.ts';
 import type { Clock } from './lib/clock.ts';
 import { operations } from './operations/registry.ts';
-import { executeOperation, type OperationRequest, type OperationResponse } from './operations/execute.ts';
+import { invokeOperation } from './operations/execute.ts';
+import type { Credentials } from './auth/credentials.ts';
 import type { AnyOperation } from './operations/define.ts';
 import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.ts';
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
@@ -14,6 +15,8 @@ import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
 export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
 export type { OperationRequest, OperationResponse } from './operations/execute.ts';
+export type { Credentials } from './auth/credentials.ts';
+export { NO_CREDENTIALS } from './auth/credentials.ts';
 export type { AnyOperation, AccessType } from './operations/define.ts';
 export type { Logger } from './runtime.ts';
 export type { CoreHooks } from './hooks.ts';
@@ -62,14 +65,35 @@ export interface CoreOptions {
   ai?: import('./ai-chat/options.ts').AiOptions;
 }
 
+/** The unvalidated input of {@link Core.invoke}. */
+export interface InvokeInput {
+  /** Path parameters by name, e.g. `{ user_id: 'me' }`. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** The request body as parsed JSON (absent when there is none). */
+  body?: unknown;
+  /** The caller's network address for per-address throttling, or none. */
+  clientAddress?: string | null;
+}
+
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */
 export interface Core {
   readonly runtime: Runtime;
   readonly operations: readonly AnyOperation[];
   /** Internal-project keys generated on this start (print once), or null. */
   readonly generatedKeys: ProjectKeyValues | null;
-  /** Runs one operation in-process by id, with the same results as over HTTP. */
-  invoke(operationId: string, request: Partial<OperationRequest>): Promise<OperationResponse>;
+  /**
+   * Runs one operation in-process by id, transport-free: the caller's credentials are resolved
+   * and checked as for any request, the input validated against the operation's schemas (all
+   * problems in one SCHEMA_ERROR), then the operation runs.
+   *
+   * @param input unvalidated `params` (path parameters), `query` and `body`; `clientAddress` for
+   *   per-address throttling (default none).
+   * @returns the operation's value as it goes on the wire before serialization (`undefined` for
+   *   operations that answer `{success: true}`; a raw reply for the few non-JSON answers).
+   * @throws KnownError for every refusal, as the HTTP host would answer it; any other error is a bug.
+   */
+  invoke<T = unknown>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -105,18 +129,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     runtime,
     operations,
     generatedKeys,
-    invoke(operationId, request) {
+    async invoke<T>(operationId: string, credentials: Credentials, input: InvokeInput = {}): Promise<T> {
       const op = byId.get(operationId);
       if (!op) throw new Error(`Unknown operation ${operationId}`);
-      return executeOperation(runtime, op, {
+      const params = input.params ?? {};
+      return await invokeOperation(runtime, op, {
         method: op.method,
-        pathname: `/api/v1${op.path}`,
-        headers: {},
-        params: {},
-        query: {},
-        body: undefined,
-        ...request,
-      });
+        pathname: `/api/v1${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
+        credentials,
+        params,
+        query: input.query ?? {},
+        body: input.body,
+        clientAddress: input.clientAddress ?? null,
+      }) as T;
     },
     close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await options.storage.close(); },
   };

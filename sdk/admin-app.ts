@@ -67,63 +67,69 @@ export class AdminApp extends ServerApp {
 
   /** `GET /internal/projects/current` (the admin project object, snake_case as on the wire). */
   getAdminProject(): Promise<Record<string, any>> {
-    return this.core.call('GET', '/internal/projects/current');
+    return this.core.op('projects.getCurrentAdmin');
   }
 
   /** `PATCH /internal/projects/current` `{display_name, description, config: {...}}` (wire field names). */
   updateProject(update: Record<string, unknown>): Promise<Record<string, any>> {
-    return this.core.call('PATCH', '/internal/projects/current', { body: update });
+    return this.core.op('projects.updateCurrent', { body: update });
   }
 
   /** `DELETE /internal/projects/current`. */
   async deleteProject(): Promise<void> {
-    await this.core.call('DELETE', '/internal/projects/current', { body: {} });
+    await this.core.op('projects.deleteCurrent', { body: {} });
   }
 
-  /** `PATCH /internal/config/override` `{config_override_string}`. */
+  /**
+   * Merges `override` into the environment-level config override (`config.updateOverride`,
+   * `{config_override_string}`). Before the routes table this called `PATCH
+   * /internal/config/override`, a path no operation serves (404).
+   */
   async updateConfigOverride(override: Record<string, unknown>): Promise<void> {
-    await this.core.call('PATCH', '/internal/config/override', { body: { config_override_string: JSON.stringify(override) } });
+    await this.core.op('config.updateOverride', { params: { level: 'environment' }, body: { config_override_string: JSON.stringify(override) } });
   }
 
   /** `POST /internal/api-keys`; the result carries the full key values, shown once. */
   async createInternalApiKey(options: { description: string; expiresAt: Date | null; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean }): Promise<InternalApiKey> {
-    return toInternalKey(await this.core.call('POST', '/internal/api-keys', { body: { description: options.description, expires_at_millis: options.expiresAt?.getTime() ?? null, has_publishable_client_key: options.hasPublishableClientKey, has_secret_server_key: options.hasSecretServerKey, has_super_secret_admin_key: options.hasSuperSecretAdminKey } }));
+    return toInternalKey(await this.core.op('internalApiKeys.create', { body: { description: options.description, expires_at_millis: options.expiresAt?.getTime() ?? null, has_publishable_client_key: options.hasPublishableClientKey, has_secret_server_key: options.hasSecretServerKey, has_super_secret_admin_key: options.hasSuperSecretAdminKey } }));
   }
 
   /** `GET /internal/api-keys` (values as last four characters). */
   async listInternalApiKeys(): Promise<InternalApiKey[]> {
-    const res = await this.core.call<{ items: Record<string, any>[] }>('GET', '/internal/api-keys');
+    const res = await this.core.op('internalApiKeys.list');
     return res.items.map(toInternalKey);
   }
 
   /** `PATCH /internal/api-keys/{id}` `{revoked: true}`. */
   async revokeInternalApiKey(id: string): Promise<void> {
-    await this.core.call('PATCH', `/internal/api-keys/${encodeURIComponent(id)}`, { body: { revoked: true } });
+    await this.core.op('internalApiKeys.update', { params: { api_key_id: id }, body: { revoked: true } });
   }
 
   /** `GET /internal/email-templates`. */
   async listEmailTemplates(): Promise<Record<string, any>[]> {
-    return (await this.core.call<{ templates?: Record<string, any>[]; items?: Record<string, any>[] }>('GET', '/internal/email-templates')).items ?? [];
+    return (await this.core.op('emails.listTemplates')).items ?? [];
   }
 
   /** `PATCH /internal/email-templates/{id}` `{tsx_source}`. */
   async updateEmailTemplate(id: string, tsxSource: string): Promise<void> {
-    await this.core.call('PATCH', `/internal/email-templates/${encodeURIComponent(id)}`, { body: { tsx_source: tsxSource } });
+    await this.core.op('emails.updateTemplate', { params: { id }, body: { tsx_source: tsxSource } });
   }
 
   /** `GET /team-permission-definitions` (or `/project-permission-definitions` with `scope: 'project'`). */
   async listPermissionDefinitions(scope: 'team' | 'project' = 'team'): Promise<{ id: string; description: string | null; containedPermissionIds: string[] }[]> {
-    const res = await this.core.call<{ items: { id: string; description?: string | null; contained_permission_ids: string[] }[] }>('GET', `/${scope}-permission-definitions`);
+    const res = await (scope === 'team' ? this.core.op('permissions.listTeamDefinitions') : this.core.op('permissions.listProjectDefinitions'));
     return res.items.map((p) => ({ id: p.id, description: p.description ?? null, containedPermissionIds: p.contained_permission_ids }));
   }
 
   /** `POST /{scope}-permission-definitions` `{id, description, contained_permission_ids}`. */
   async createPermissionDefinition(scope: 'team' | 'project', definition: { id: string; description?: string; containedPermissionIds?: string[] }): Promise<void> {
-    await this.core.call('POST', `/${scope}-permission-definitions`, { body: { id: definition.id, description: definition.description, contained_permission_ids: definition.containedPermissionIds ?? [] } });
+    const body = { id: definition.id, description: definition.description, contained_permission_ids: definition.containedPermissionIds ?? [] };
+    await (scope === 'team' ? this.core.op('permissions.createTeamDefinition', { body }) : this.core.op('permissions.createProjectDefinition', { body }));
   }
 
   /** `DELETE /{scope}-permission-definitions/{id}`. */
   async deletePermissionDefinition(scope: 'team' | 'project', id: string): Promise<void> {
-    await this.core.call('DELETE', `/${scope}-permission-definitions/${encodeURIComponent(id)}`, { body: {} });
+    const params = { permission_id: id };
+    await (scope === 'team' ? this.core.op('permissions.deleteTeamDefinition', { params, body: {} }) : this.core.op('permissions.deleteProjectDefinition', { params, body: {} }));
   }
 }

@@ -3,6 +3,7 @@ import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
 import type { AppCore } from './objects.ts';
+import { routePath, type OperationId, type Operations } from './routes.ts';
 import { crossDomainHandoffFrom } from './cross-domain.ts';
 import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
@@ -44,8 +45,11 @@ export type OrOption = 'redirect' | 'throw' | 'return-null' | 'anonymous';
 
 const PROJECT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const registry = new Map<string, string>();
-const USER_KEY = '/users/me';
-const PROJECT_KEY = '/projects/current';
+const USER_KEY = routePath('users.getCurrent');
+const PROJECT_KEY = routePath('projects.getCurrent');
+
+/** The operations that sign in with a JSON body and answer tokens. */
+type SignInOperation = 'authPassword.signUp' | 'authPassword.signIn' | 'authOtp.signIn' | 'mfa.signIn' | 'passkeys.signIn';
 /** Session-storage key of a pending multi-factor attempt code (upstream packages/template/src/lib/stack-app/). */
 export const MFA_ATTEMPT_KEY = 'gatehouse-mfa-attempt-code';
 
@@ -126,7 +130,7 @@ export class ClientApp {
     const self = this;
     this.core = {
       accessType: internal?.accessType ?? 'client',
-      call: (method, path, opts) => self.api.call(method, path, { ...opts, session: self.session }),
+      op: ((id: OperationId, input?: object) => self.api.op(id, { ...input, session: self.session } as never)) as AppCore['op'],
       invalidate: (prefix) => self.invalidate(prefix),
       suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
       markSessionInvalid: () => { self.session?.markInvalid(); self.checkSessionChange(); },
@@ -137,7 +141,7 @@ export class ClientApp {
     if (key === USER_KEY) {
       if (!this.session || this.session.isSignedOut()) return null;
       try {
-        return await this.api.call<WireUser>('GET', USER_KEY, { session: this.session });
+        return await this.api.op('users.getCurrent', { session: this.session }) as WireUser;
       } catch (error) {
         if (isKnownErrorOf(error, ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'])) return null;
         throw error;
@@ -223,15 +227,15 @@ export class ClientApp {
 
   /** `POST /auth/anonymous/sign-up` (no body) and stores the tokens. */
   async signUpAnonymously(): Promise<void> {
-    const res = await this.api.call<WireSignInResponse>('POST', '/auth/anonymous/sign-up');
+    const res = await this.api.op('anonymous.signUp');
     this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
   }
 
   // ── Sign-up, sign-in, sign-out ──────────────────────────────────────────────────────
 
-  private async signInWith(path: string, body: unknown, options: { noRedirect?: boolean; signUp?: boolean }): Promise<Result<WireSignInResponse>> {
+  private async signInWith<K extends SignInOperation>(id: K, body: Operations[K]['input']['body'], options: { noRedirect?: boolean; signUp?: boolean }): Promise<Result<WireSignInResponse>> {
     try {
-      const res = await this.api.call<WireSignInResponse>('POST', path, { body });
+      const res: WireSignInResponse = await this.api.op(id as SignInOperation, { body } as never);
       this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
       if (!options.noRedirect) await this.redirectAfterAuth(options.signUp || res.is_new_user === true);
       return { status: 'ok', data: res };
@@ -252,30 +256,30 @@ export class ClientApp {
    * Expected errors (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_SHORT…) are returned, not thrown.
    */
   signUpWithCredential(options: { email: string; password: string; verificationCallbackUrl?: string; noVerificationCallback?: boolean; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
-    const body: Record<string, unknown> = { email: options.email, password: options.password };
+    const body: Operations['authPassword.signUp']['input']['body'] = { email: options.email, password: options.password };
     if (!options.noVerificationCallback) body.verification_callback_url = options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification);
-    return this.signInWith('/auth/password/sign-up', body, { noRedirect: options.noRedirect, signUp: true });
+    return this.signInWith('authPassword.signUp', body, { noRedirect: options.noRedirect, signUp: true });
   }
 
   /** `POST /auth/password/sign-in` `{email, password}`; EMAIL_PASSWORD_MISMATCH is returned. MFA redirects to the mfa page. */
   signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
-    return this.signInWith('/auth/password/sign-in', { email: options.email, password: options.password }, options);
+    return this.signInWith('authPassword.signIn', { email: options.email, password: options.password }, options);
   }
 
   /** `POST /auth/otp/send-sign-in-code` `{email, callback_url}` → `{nonce}`. */
   async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<{ nonce: string }>> {
-    return this.result(() => this.api.call('POST', '/auth/otp/send-sign-in-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback) } }));
+    return this.result(() => this.api.op('authOtp.sendSignInCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback) } }));
   }
 
   /** `POST /auth/otp/sign-in` `{code}` (magic link or the 6-character code + nonce). */
   signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
-    return this.signInWith('/auth/otp/sign-in', { code }, options);
+    return this.signInWith('authOtp.signIn', { code }, options);
   }
 
   /** `POST /auth/mfa/sign-in` `{type: 'totp', totp, code}`; the attempt code defaults to the stored one. */
   signInWithMfa(totp: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
     const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
-    return this.signInWith('/auth/mfa/sign-in', { type: 'totp', totp, code }, options);
+    return this.signInWith('mfa.signIn', { type: 'totp', totp, code }, options);
   }
 
   /**
@@ -285,39 +289,39 @@ export class ClientApp {
    */
   signInWithRecoveryCode(recoveryCode: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
     const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
-    return this.signInWith('/auth/mfa/sign-in', { type: 'recovery_code', recovery_code: recoveryCode, code }, options);
+    return this.signInWith('mfa.signIn', { type: 'recovery_code', recovery_code: recoveryCode, code }, options);
   }
 
   /** `POST /auth/password/send-reset-code` `{email, callback_url}`. */
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<unknown>> {
-    return this.result(() => this.api.call('POST', '/auth/password/send-reset-code', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));
+    return this.result(() => this.api.op('authPassword.sendResetCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));
   }
 
   /** `POST /auth/password/reset/check-code` `{code}`. */
   verifyPasswordResetCode(code: string): Promise<Result<unknown>> {
-    return this.result(() => this.api.call('POST', '/auth/password/reset/check-code', { body: { code } }));
+    return this.result(() => this.api.op('authPassword.checkResetCode', { body: { code } }));
   }
 
   /** `POST /auth/password/reset` `{code, password}`. */
   resetPassword(options: { code: string; password: string }): Promise<Result<unknown>> {
-    return this.result(() => this.api.call('POST', '/auth/password/reset', { body: { code: options.code, password: options.password } }));
+    return this.result(() => this.api.op('authPassword.reset', { body: { code: options.code, password: options.password } }));
   }
 
   /** `POST /contact-channels/verify` `{code}`; refreshes the cached user. */
   async verifyEmail(code: string): Promise<Result<unknown>> {
-    const r = await this.result(() => this.api.call('POST', '/contact-channels/verify', { body: { code }, session: this.session }));
+    const r = await this.result(() => this.api.op('contactChannels.verify', { body: { code }, session: this.session }));
     if (r.status === 'ok') await this.invalidate();
     return r;
   }
 
   /** `POST /team-invitations/accept/details` `{code}` → `{team_display_name}`. */
   getTeamInvitationDetails(code: string): Promise<Result<{ team_display_name: string }>> {
-    return this.result(() => this.api.call('POST', '/team-invitations/accept/details', { body: { code }, session: this.session }));
+    return this.result(() => this.api.op('teamInvitations.details', { body: { code }, session: this.session }));
   }
 
   /** `POST /team-invitations/accept` `{code}`. */
   async acceptTeamInvitation(code: string): Promise<Result<unknown>> {
-    const r = await this.result(() => this.api.call('POST', '/team-invitations/accept', { body: { code }, session: this.session }));
+    const r = await this.result(() => this.api.op('teamInvitations.accept', { body: { code }, session: this.session }));
     if (r.status === 'ok') await this.invalidate();
     return r;
   }
@@ -326,7 +330,7 @@ export class ClientApp {
   async confirmCliLogin(loginCode: string): Promise<Result<unknown>> {
     const refreshToken = this.session?.tokens().refreshToken;
     if (!refreshToken) throw new UserNotSignedInError();
-    return this.result(() => this.api.call('POST', '/auth/cli/complete', { body: { login_code: loginCode, refresh_token: refreshToken }, session: this.session }));
+    return this.result(() => this.api.op('cliAuth.complete', { body: { login_code: loginCode, refresh_token: refreshToken }, session: this.session }));
   }
 
   /**
@@ -337,12 +341,12 @@ export class ClientApp {
    * After `maxAttempts` polls (default unlimited) it fails with a timeout error.
    */
   async promptCliLogin(options: { appUrl: string; promptLink?: (url: string) => void; expiresInMillis?: number; maxAttempts?: number; waitTimeMillis?: number }): Promise<Result<{ refreshToken: string }>> {
-    const init = await this.api.call<{ polling_code: string; login_code: string }>('POST', '/auth/cli', { body: options.expiresInMillis === undefined ? {} : { expires_in_millis: options.expiresInMillis } });
+    const init = await this.api.op('cliAuth.create', { body: options.expiresInMillis === undefined ? {} : { expires_in_millis: options.expiresInMillis } });
     const url = `${options.appUrl.replace(/\/+$/, '')}${this.urls.cliAuthConfirm}?login_code=${encodeURIComponent(init.login_code)}`;
     options.promptLink?.(url);
     const maxAttempts = options.maxAttempts ?? Infinity;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const poll = await this.api.call<{ status: string; refresh_token?: string }>('POST', '/auth/cli/poll', { body: { polling_code: init.polling_code } });
+      const poll = await this.api.op('cliAuth.poll', { body: { polling_code: init.polling_code } });
       if (poll.status === 'success' && poll.refresh_token) {
         if (this.session) this.setTokens({ accessToken: null, refreshToken: poll.refresh_token });
         return { status: 'ok', data: { refreshToken: poll.refresh_token } };
@@ -362,7 +366,7 @@ export class ClientApp {
   async signOut(options: { redirectUrl?: string; noRedirect?: boolean } = {}): Promise<void> {
     if (this.session && !this.session.isSignedOut()) {
       try {
-        await this.api.call('DELETE', '/auth/sessions/current', { body: {}, session: this.session });
+        await this.api.op('sessions.deleteCurrent', { body: {}, session: this.session });
       } catch (error) {
         if (!isKnownErrorOf(error, REFRESH_TOKEN_ERROR_CODES)) throw error;
       }
@@ -420,7 +424,7 @@ export class ClientApp {
     const verifier = takeOAuthVerifier(state) ?? '';
     const form = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: this.absoluteUrl(this.urls.oauthCallback), client_id: this.projectId, client_secret: this.publishableClientKey ?? '__stack_public_client__' });
     try {
-      const res = await this.api.callForm<WireSignInResponse & { after_callback_redirect_url?: string }>('/auth/oauth/token', form);
+      const res = await this.api.callForm<WireSignInResponse & { after_callback_redirect_url?: string }>('authOauth.token', form);
       this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
       const target = res.after_callback_redirect_url;
       if (target) {
@@ -445,13 +449,13 @@ export class ClientApp {
    */
   async signInWithPasskey(options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
     assertWebAuthn();
-    const init = await this.result(() => this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-authentication', { body: {} }));
+    const init = await this.result(() => this.api.op('passkeys.initiateAuthentication', { body: {} }));
     if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
     const publicKey = PKC.parseRequestOptionsFromJSON(fixRpId(init.data.options_json, 'rpId'));
-    const credential = await webAuthnCeremony<{ toJSON(): unknown }>(() => (globalThis as any).navigator.credentials.get({ publicKey }));
+    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.signIn']['input']['body']['authentication_response'] }>(() => (globalThis as any).navigator.credentials.get({ publicKey }));
     if (credential.status === 'error') return credential;
-    return this.signInWith('/auth/passkey/sign-in', { authentication_response: credential.data.toJSON(), code: init.data.code }, options);
+    return this.signInWith('passkeys.signIn', { authentication_response: credential.data.toJSON(), code: init.data.code }, options);
   }
 
   /**
@@ -462,16 +466,16 @@ export class ClientApp {
    */
   async registerPasskey(): Promise<Result<unknown>> {
     assertWebAuthn();
-    const init = await this.result(() => this.api.call<{ options_json: Record<string, any>; code: string }>('POST', '/auth/passkey/initiate-passkey-registration', { body: {}, session: this.session }));
+    const init = await this.result(() => this.api.op('passkeys.initiateRegistration', { body: {}, session: this.session }));
     if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
     const publicKey = PKC.parseCreationOptionsFromJSON(fixRpId(init.data.options_json, 'rp'));
-    const credential = await webAuthnCeremony<{ toJSON(): unknown }>(() => (globalThis as any).navigator.credentials.create({ publicKey }));
+    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.register']['input']['body']['credential'] }>(() => (globalThis as any).navigator.credentials.create({ publicKey }));
     if (credential.status === 'error') return credential;
-    const registered = await this.result(() => this.api.call('POST', '/auth/passkey/register', { body: { credential: credential.data.toJSON(), code: init.data.code }, session: this.session }));
+    const registered = await this.result(() => this.api.op('passkeys.register', { body: { credential: credential.data.toJSON(), code: init.data.code }, session: this.session }));
     if (registered.status === 'ok') {
-      await this.invalidate('/passkeys');
-      await this.invalidate('/users/me');
+      await this.invalidate(routePath('passkeys.list'));
+      await this.invalidate(routePath('users.getCurrent'));
     }
     return registered;
   }
@@ -531,10 +535,8 @@ export class ClientApp {
     const href = (globalThis as { location?: { href?: string } }).location?.href;
     const handoff = href && this.session ? crossDomainHandoffFrom(href) : null;
     if (handoff) {
-      const res = await this.api.call<{ redirect_url: string }>('POST', '/auth/oauth/cross-domain/authorize', {
-        body: { redirect_uri: handoff.redirectUri, state: handoff.state, code_challenge: handoff.codeChallenge, code_challenge_method: 'S256', after_callback_redirect_url: handoff.afterCallbackRedirectUrl },
-        session: this.session,
-      });
+      const res = await this.api.op('authOauth.crossDomainAuthorize', { body: { redirect_uri: handoff.redirectUri, state: handoff.state, code_challenge: handoff.codeChallenge, code_challenge_method: 'S256', after_callback_redirect_url: handoff.afterCallbackRedirectUrl },
+        session: this.session, });
       await performRedirect(this.redirectMethod, res.redirect_url, this.env, [new URL(res.redirect_url).origin]);
       return;
     }

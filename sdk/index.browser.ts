@@ -11,4 +11,5 @@ export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor
 export { httpTransport, type Transport } from './transport.ts';
 export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, HANDLER_ROUTES, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, type CrossDomainHandoff } from './cross-domain.ts';
+export { ROUTES, routePath, routeMethod, type OperationId, type Operations, type OperationCallInput, type OperationOutput, type OperationArgs } from './routes.ts';
 export type * from './wire.ts';

@@ -18,4 +18,5 @@ export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, t
 export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
 export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
 export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';
+export { ROUTES, routePath, routeMethod, type OperationId, type Operations, type OperationCallInput, type OperationOutput, type OperationArgs } from './routes.ts';
 export type * from './wire.ts';

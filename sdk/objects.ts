@@ -1,8 +1,10 @@
-import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
+import { routePath, type OperationArgs, type OperationId, type OperationOutput } from './routes.ts';
+import type { WireApiKey, WireContactChannel, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
 
 /** What the objects below need from their app: calls as the current caller, and cache refreshes. */
 export interface AppCore {
-  call<T = any>(method: string, path: string, options?: { body?: unknown; query?: Record<string, string | number | boolean | null | undefined> }): Promise<T>;
+  /** Calls an operation by id (sdk/routes.ts) as the current caller. */
+  op<K extends OperationId>(id: K, ...args: OperationArgs<K>): Promise<OperationOutput<K>>;
   /** Refetches cached reads whose key starts with `prefix` (all when omitted). */
   invalidate(prefix?: string): Promise<void>;
   /** The access token no longer reflects the user (after a user update): refresh before the next call. */
@@ -12,7 +14,6 @@ export interface AppCore {
   readonly accessType: 'client' | 'server' | 'admin';
 }
 
-const enc = encodeURIComponent;
 
 /** A team (library names of upstream packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
 export class Team {
@@ -36,55 +37,55 @@ export class Team {
 
   /** `PATCH /teams/{id}` with `display_name`, `profile_image_url`, `client_metadata` (server: more). */
   async update(update: { displayName?: string; profileImageUrl?: string | null; clientMetadata?: unknown; clientReadOnlyMetadata?: unknown; serverMetadata?: unknown }): Promise<void> {
-    await this.app.call('PATCH', `/teams/${enc(this.id)}`, { body: dropUndefined({ display_name: update.displayName, profile_image_url: update.profileImageUrl, client_metadata: update.clientMetadata, client_read_only_metadata: update.clientReadOnlyMetadata, server_metadata: update.serverMetadata }) });
-    await this.app.invalidate('/teams');
-    await this.app.invalidate('/users/me');
+    await this.app.op('teams.update', { params: { team_id: this.id }, body: dropUndefined({ display_name: update.displayName, profile_image_url: update.profileImageUrl, client_metadata: update.clientMetadata, client_read_only_metadata: update.clientReadOnlyMetadata, server_metadata: update.serverMetadata }) });
+    await this.app.invalidate(routePath('teams.list'));
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
 
   /** `DELETE /teams/{id}`. */
   async delete(): Promise<void> {
-    await this.app.call('DELETE', `/teams/${enc(this.id)}`, { body: {} });
-    await this.app.invalidate('/teams');
+    await this.app.op('teams.delete', { params: { team_id: this.id }, body: {} });
+    await this.app.invalidate(routePath('teams.list'));
   }
 
   /** `POST /team-invitations/send-code` `{email, team_id, callback_url}`. */
   async inviteUser(options: { email: string; callbackUrl: string }): Promise<void> {
-    await this.app.call('POST', '/team-invitations/send-code', { body: { email: options.email, team_id: this.id, callback_url: options.callbackUrl } });
-    await this.app.invalidate('/team-invitations');
+    await this.app.op('teamInvitations.send', { body: { email: options.email, team_id: this.id, callback_url: options.callbackUrl } });
+    await this.app.invalidate(routePath('teamInvitations.list'));
   }
 
   /** `GET /team-member-profiles?team_id=`. */
   async listUsers(): Promise<TeamMemberProfile[]> {
-    const res = await this.app.call<WireList<WireTeamMemberProfile>>('GET', '/team-member-profiles', { query: { team_id: this.id } });
+    const res = await this.app.op('teams.listMemberProfiles', { query: { team_id: this.id } });
     return res.items.map((p) => new TeamMemberProfile(p));
   }
 
   /** `GET /team-invitations?team_id=`. */
   async listInvitations(): Promise<TeamInvitation[]> {
-    const res = await this.app.call<WireList<WireTeamInvitation>>('GET', '/team-invitations', { query: { team_id: this.id } });
-    return res.items.map((i) => new TeamInvitation(this.app, i));
+    const res = await this.app.op('teamInvitations.list', { query: { team_id: this.id } });
+    return res.items.map((i: WireTeamInvitation) => new TeamInvitation(this.app, i));
   }
 
   /** `POST /team-api-keys` `{team_id, description, expires_at_millis, is_public}`. */
   async createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ApiKey> {
-    const wire = await this.app.call<WireApiKey>('POST', '/team-api-keys', { body: { team_id: this.id, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
+    const wire = await this.app.op('apiKeys.createTeamKey', { body: { team_id: this.id, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
     return new ApiKey(this.app, wire);
   }
 
   /** `GET /team-api-keys?team_id=`. */
   async listApiKeys(): Promise<ApiKey[]> {
-    const res = await this.app.call<WireList<WireApiKey>>('GET', '/team-api-keys', { query: { team_id: this.id } });
+    const res = await this.app.op('apiKeys.listTeamKeys', { query: { team_id: this.id } });
     return res.items.map((k) => new ApiKey(this.app, k));
   }
 
   /** Server: `POST /team-memberships/{team}/{user}`. */
   async addUser(userId: string): Promise<void> {
-    await this.app.call('POST', `/team-memberships/${enc(this.id)}/${enc(userId)}`, { body: {} });
+    await this.app.op('teams.addMember', { params: { team_id: this.id, user_id: userId }, body: {} });
   }
 
   /** `DELETE /team-memberships/{team}/{user}`. */
   async removeUser(userId: string): Promise<void> {
-    await this.app.call('DELETE', `/team-memberships/${enc(this.id)}/${enc(userId)}`, { body: {} });
+    await this.app.op('teams.removeMember', { params: { team_id: this.id, user_id: userId }, body: {} });
   }
 }
 
@@ -118,8 +119,8 @@ export class TeamInvitation {
   }
   /** `DELETE /team-invitations/{id}?team_id=`. */
   async revoke(): Promise<void> {
-    await this.app.call('DELETE', `/team-invitations/${enc(this.id)}`, { query: { team_id: this.teamId }, body: {} });
-    await this.app.invalidate('/team-invitations');
+    await this.app.op('teamInvitations.revoke', { params: { id: this.id }, query: { team_id: this.teamId }, body: {} });
+    await this.app.invalidate(routePath('teamInvitations.list'));
   }
 }
 
@@ -141,19 +142,19 @@ export class ContactChannel {
   }
   /** `POST /contact-channels/{user}/{id}/send-verification-code` `{callback_url}`. */
   async sendVerificationEmail(options: { callbackUrl: string }): Promise<void> {
-    await this.app.call('POST', `/contact-channels/${enc(this.userId)}/${enc(this.id)}/send-verification-code`, { body: { callback_url: options.callbackUrl } });
+    await this.app.op('contactChannels.sendChannelVerificationCode', { params: { user_id: this.userId, contact_channel_id: this.id }, body: { callback_url: options.callbackUrl } });
   }
   /** `PATCH /contact-channels/{user}/{id}` `{value, used_for_auth, is_primary}`. */
   async update(update: { value?: string; usedForAuth?: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<void> {
-    await this.app.call('PATCH', `/contact-channels/${enc(this.userId)}/${enc(this.id)}`, { body: dropUndefined({ value: update.value, used_for_auth: update.usedForAuth, is_primary: update.isPrimary, is_verified: update.isVerified }) });
-    await this.app.invalidate('/contact-channels');
-    await this.app.invalidate('/users/me');
+    await this.app.op('contactChannels.update', { params: { user_id: this.userId, contact_channel_id: this.id }, body: dropUndefined({ value: update.value, used_for_auth: update.usedForAuth, is_primary: update.isPrimary, is_verified: update.isVerified }) });
+    await this.app.invalidate(routePath('contactChannels.list'));
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
   /** `DELETE /contact-channels/{user}/{id}`. */
   async delete(): Promise<void> {
-    await this.app.call('DELETE', `/contact-channels/${enc(this.userId)}/${enc(this.id)}`, { body: {} });
-    await this.app.invalidate('/contact-channels');
-    await this.app.invalidate('/users/me');
+    await this.app.op('contactChannels.delete', { params: { user_id: this.userId, contact_channel_id: this.id }, body: {} });
+    await this.app.invalidate(routePath('contactChannels.list'));
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
 }
 
@@ -215,7 +216,8 @@ export class ApiKey {
   /** `PATCH /{type}-api-keys/{id}` `{description, expires_at_millis, revoked}`. */
   async update(update: { description?: string; expiresAt?: Date | null; revoked?: true }): Promise<void> {
     const owner = this.type === 'user' ? { user_id: this.app.accessType === 'client' ? 'me' : this.userId ?? 'me' } : { team_id: this.teamId ?? '' };
-    await this.app.call('PATCH', `/${this.type}-api-keys/${enc(this.id)}`, { query: owner, body: dropUndefined({ description: update.description, expires_at_millis: update.expiresAt === undefined ? undefined : update.expiresAt?.getTime() ?? null, revoked: update.revoked }) });
+    const input = { params: { api_key_id: this.id }, query: owner, body: dropUndefined({ description: update.description, expires_at_millis: update.expiresAt === undefined ? undefined : update.expiresAt?.getTime() ?? null, revoked: update.revoked }) };
+    await (this.type === 'user' ? this.app.op('apiKeys.updateUserKey', input) : this.app.op('apiKeys.updateTeamKey', input));
     await this.app.invalidate(`/${this.type}-api-keys`);
   }
 }
@@ -234,14 +236,14 @@ export class NotificationCategory {
   }
   /** `PATCH /emails/notification-preference/me/{category}` `{enabled}`. */
   async setEnabled(enabled: boolean): Promise<void> {
-    await this.app.call('PATCH', `/emails/notification-preference/me/${enc(this.id)}`, { body: { enabled } });
-    await this.app.invalidate('/emails/notification-preference');
+    await this.app.op('notifications.updatePreference', { params: { user_id: 'me', notification_category_id: this.id }, body: { enabled } });
+    await this.app.invalidate(routePath('notifications.listPreferences', { user_id: 'me' }));
   }
 }
 
 /** Copies `o` without its undefined fields (the wire drops them, upstream packages/stack-shared/src/interface/client-interface.ts). */
-export function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+export function dropUndefined<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** One of a user's passkeys (Gatehouse extension; upstream exposes only `passkeyAuthEnabled`). */
@@ -267,8 +269,8 @@ export class Passkey {
   }
   /** `DELETE /passkeys/{user_id}/{id}`; the last one removed turns `passkeyAuthEnabled` off. */
   async delete(): Promise<void> {
-    await this.app.call('DELETE', `/passkeys/${enc(this.app.accessType === 'client' ? 'me' : this.userId)}/${enc(this.id)}`);
-    await this.app.invalidate('/passkeys');
-    await this.app.invalidate('/users');
+    await this.app.op('passkeys.delete', { params: { user_id: this.app.accessType === 'client' ? 'me' : this.userId, passkey_id: this.id } });
+    await this.app.invalidate(routePath('passkeys.list'));
+    await this.app.invalidate(routePath('users.list'));
   }
 }

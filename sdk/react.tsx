@@ -9,6 +9,7 @@ import type { ClientApp, OrOption } from './client-app.ts';
 import { UserNotSignedInError } from './errors.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team } from './objects.ts';
 import type { User } from './user.ts';
+import { routePath } from './routes.ts';
 import type { WireApiKey, WireClientProject, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
 
 const AppContext = createContext<ClientApp | null>(null);
@@ -54,7 +55,7 @@ const redirected = new WeakSet<ClientApp>();
  */
 export function useUser(options: { or?: OrOption } = {}): User | null {
   const app = useApp();
-  const wire = useCached<WireUser | null>('/users/me');
+  const wire = useCached<WireUser | null>(routePath('users.getCurrent'));
   const user = useMemo(() => (wire && (!wire.is_anonymous || options.or === 'anonymous') ? app.userFromWire(wire) : null), [app, wire, options.or]);
   if (user) return user;
   switch (options.or) {
@@ -73,7 +74,7 @@ export function useUser(options: { or?: OrOption } = {}): User | null {
 
 /** The project's public settings (`GET /projects/current`). */
 export function useProject(): WireClientProject {
-  return useCached<WireClientProject>('/projects/current');
+  return useCached<WireClientProject>(routePath('projects.getCurrent'));
 }
 
 function useList<W, O>(key: string, map: (w: W) => O): O[] {
@@ -84,7 +85,7 @@ function useList<W, O>(key: string, map: (w: W) => O): O[] {
 /** The current user's teams (`GET /teams?user_id=me`). */
 export function useTeams(): Team[] {
   const app = useApp();
-  return useList<WireTeam, Team>('/teams?user_id=me', (t) => new Team(app.core, t));
+  return useList<WireTeam, Team>(`${routePath('teams.list')}?user_id=me`, (t) => new Team(app.core, t));
 }
 
 /** The current user's contact channels. */
@@ -95,7 +96,7 @@ export function useContactChannels(): ContactChannel[] {
 
 /** The current user's sessions. */
 export function useActiveSessions(): ActiveSession[] {
-  return useList<WireSession, ActiveSession>('/auth/sessions?user_id=me', (s) => new ActiveSession(s));
+  return useList<WireSession, ActiveSession>(`${routePath('sessions.list')}?user_id=me`, (s) => new ActiveSession(s));
 }
 
 /** The current user's API keys. */
@@ -113,7 +114,7 @@ export function usePasskeys(): Passkey[] {
 /** The current user's notification categories. */
 export function useNotificationCategories(): NotificationCategory[] {
   const app = useApp();
-  return useList<WireNotificationCategory, NotificationCategory>('/emails/notification-preference/me', (c) => new NotificationCategory(app.core, c));
+  return useList<WireNotificationCategory, NotificationCategory>(routePath('notifications.listPreferences', { user_id: 'me' }), (c) => new NotificationCategory(app.core, c));
 }
 
 export type { User, Team, ContactChannel, ActiveSession, ApiKey, NotificationCategory, Passkey };

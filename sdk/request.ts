@@ -2,6 +2,7 @@ import type { SdkEnvironment } from './env.ts';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, isKnownErrorOf } from './errors.ts';
 import type { Session } from './session.ts';
 import { transportUrl, type Transport, type TransportResponse } from './transport.ts';
+import { routeMethod, routePath, type OperationArgs, type OperationId, type OperationOutput } from './routes.ts';
 
 /** Network retries (upstream packages/stack-shared/src/schema-fields.ts): 5, exponential from 1000 ms, jitter 0.5–1.5. */
 export const MAX_RETRIES = 5;
@@ -136,11 +137,22 @@ export class ApiClient {
     throw lastError;
   }
 
-  /** A form-encoded POST without `x-stack-*` headers (the OAuth token endpoint); throws known errors. */
-  async callForm<T>(path: string, form: URLSearchParams): Promise<T> {
+  /**
+   * Calls operation `id` (sdk/generated/routes.ts gives its method and path template) with typed
+   * `params`, `query` and `body`, as `session` when given; the answer is the operation's typed
+   * output. Same envelope, retries and errors as {@link call}.
+   */
+  op<K extends OperationId>(id: K, ...[input]: OperationArgs<K, { session?: Session | null }>): Promise<OperationOutput<K>> {
+    const { params, query, body, session } = (input ?? {}) as { params?: Record<string, string>; query?: CallOptions['query']; body?: unknown; session?: Session | null };
+    return this.call(routeMethod(id), routePath(id, params), { query, body, session });
+  }
+
+  /** A form-encoded call of operation `id` without `x-stack-*` headers (the OAuth token endpoint); throws known errors. */
+  async callForm<T>(id: OperationId, form: URLSearchParams): Promise<T> {
+    const path = routePath(id);
     let res: TransportResponse;
     try {
-      res = await this.options.transport({ method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
+      res = await this.options.transport({ method: routeMethod(id), path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
     } catch (error) {
       throw new GatehouseNetworkError(transportUrl(this.options.transport, path), error);
     }
@@ -165,11 +177,12 @@ export class ApiClient {
       client_id: this.options.projectId,
       client_secret: this.options.publishableClientKey ?? '__stack_public_client__',
     });
+    const path = routePath('authOauth.token');
     let res: TransportResponse;
     try {
-      res = await this.options.transport({ method: 'POST', path: '/auth/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
+      res = await this.options.transport({ method: routeMethod('authOauth.token'), path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
     } catch (error) {
-      throw new GatehouseNetworkError(transportUrl(this.options.transport, '/auth/oauth/token'), error);
+      throw new GatehouseNetworkError(transportUrl(this.options.transport, path), error);
     }
     const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
     if (code && REFRESH_TOKEN_ERROR_CODES.includes(code)) return null;
@@ -178,7 +191,7 @@ export class ApiClient {
       try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
       throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
     }
-    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, '/auth/oauth/token'));
+    if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, path));
     const token = (JSON.parse(res.text) as { access_token?: unknown }).access_token;
     return typeof token === 'string' ? token : null;
   }

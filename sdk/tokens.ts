@@ -67,18 +67,31 @@ export interface CookieStoreOptions {
 }
 
 /**
- * The tokens held by the cookie store's two cookies (`stack-refresh-<projectId>`, and `stack-access`
- * when its pair names that refresh token) in a cookie string: `document.cookie`, or a request's
- * `Cookie` header on the server.
+ * Name of the HttpOnly refresh cookie that the server's cookie bridge sets for Gatehouse's own
+ * pages (server-bin/http/cookie-bridge.ts): one per project, never visible to scripts.
+ */
+export function httpOnlyRefreshCookieName(projectId: string): string {
+  return `gatehouse-refresh-${projectId}`;
+}
+
+/**
+ * The tokens held by the cookie store's cookies in a cookie string: `document.cookie`, or a
+ * request's `Cookie` header on the server. The refresh token is the HttpOnly bridge cookie
+ * (`gatehouse-refresh-<projectId>`, Gatehouse's own pages) when present, else
+ * `stack-refresh-<projectId>`; the access token comes from `stack-access` (or the hosted pages'
+ * `stack-access-<projectId>`) when its pair names the script-visible refresh value (the token, or
+ * the bridge's placeholder).
  */
 export function tokensFromCookies(doc: CookieDocument, projectId: string): Tokens {
-  const refreshToken = readCookie(doc, `stack-refresh-${projectId}`);
+  const visible = readCookie(doc, `stack-refresh-${projectId}`);
+  const refreshToken = readCookie(doc, httpOnlyRefreshCookieName(projectId)) ?? visible;
   let accessToken: string | null = null;
-  const pair = readCookie(doc, 'stack-access');
-  if (pair) {
+  for (const name of [`stack-access-${projectId}`, 'stack-access']) {
+    const pair = readCookie(doc, name);
+    if (!pair || accessToken) continue;
     try {
       const parsed = JSON.parse(pair) as unknown;
-      if (Array.isArray(parsed) && parsed[0] === refreshToken && typeof parsed[1] === 'string') accessToken = parsed[1];
+      if (Array.isArray(parsed) && visible !== null && parsed[0] === visible && typeof parsed[1] === 'string') accessToken = parsed[1];
     } catch { /* a malformed cookie counts as no access token */ }
   }
   return { accessToken, refreshToken };
@@ -89,7 +102,9 @@ export function tokensFromCookies(doc: CookieDocument, projectId: string): Token
  * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (upstream packages/stack-shared/src/schema-fields.ts).
  * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen. The cookies
  * are `SameSite=Lax`, `Secure` on https, and readable by script (this SDK sends the refresh token
- * itself, so they cannot be `HttpOnly`; docs/security.md "Cookies").
+ * itself). On Gatehouse's own pages the transport's cookie bridge makes the server keep the real
+ * refresh token in an HttpOnly cookie: this store then only ever holds the server's placeholder
+ * (docs/security.md "Cookies").
  */
 export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 'setInterval'>, doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document, options: CookieStoreOptions = {}): TokenStore {
   if (!doc) throw new GatehouseConfigError('The cookie token store needs a browser document; use "memory" on the server.');

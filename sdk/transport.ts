@@ -26,17 +26,45 @@ export function transportUrl(transport: Transport, path: string): string {
 }
 
 /**
- * HTTP transport over `fetch` to `${baseUrl}/api/v1${path}` (a trailing `/` of `baseUrl` is
- * dropped, so path prefixes work). `credentials: 'omit'`, `cache: 'no-store'` as the official SDK.
+ * Header by which Gatehouse's own pages (hosted handler pages, dashboard) ask the server's
+ * same-origin cookie bridge to keep their refresh token in an HttpOnly cookie
+ * (server-bin/http/cookie-bridge.ts; docs/security.md "Cookies"). A cross-site form cannot send it.
  */
-export function httpTransport(baseUrl: string, fetchImpl: typeof fetch): Transport {
+export const COOKIE_BRIDGE_HEADER = 'x-gatehouse-cookie-bridge';
+
+/**
+ * What Gatehouse's own pages hold in place of their refresh token (then kept by the server in an
+ * HttpOnly cookie): this prefix and 16 hex digits.
+ */
+export const REFRESH_PLACEHOLDER_PREFIX = 'gatehouse-httponly-cookie.';
+
+/** Options of {@link httpTransport}. */
+export interface HttpTransportOptions {
+  /**
+   * `true` (Gatehouse's own pages only): every request sends {@link COOKIE_BRIDGE_HEADER} and
+   * same-origin cookies, so the server keeps the refresh token in an HttpOnly cookie and the page
+   * sees a placeholder. `'placeholder'` (the default): only a request that carries such a
+   * placeholder does (an app on the same origin as the hosted pages, using their session); others
+   * are sent as the official SDK sends them.
+   */
+  cookieBridge?: boolean | 'placeholder';
+}
+
+/**
+ * HTTP transport over `fetch` to `${baseUrl}/api/v1${path}` (a trailing `/` of `baseUrl` is
+ * dropped, so path prefixes work). `credentials: 'omit'`, `cache: 'no-store'` as the official SDK;
+ * a bridged request (see `cookieBridge`) has `credentials: 'same-origin'` and the bridge header.
+ */
+export function httpTransport(baseUrl: string, fetchImpl: typeof fetch, options: HttpTransportOptions = {}): Transport {
   const base = baseUrl.replace(/\/+$/, '');
+  const mode = options.cookieBridge ?? 'placeholder';
   const send: Transport = async (request) => {
+    const bridge = mode === true || (mode === 'placeholder' && (request.body?.includes(REFRESH_PLACEHOLDER_PREFIX) || Object.values(request.headers).some((v) => v.includes(REFRESH_PLACEHOLDER_PREFIX))));
     const res = await fetchImpl(`${base}/api/v1${request.path}`, {
       method: request.method,
-      headers: request.headers,
+      headers: bridge ? { ...request.headers, [COOKIE_BRIDGE_HEADER]: '1' } : request.headers,
       body: request.body,
-      credentials: 'omit',
+      credentials: bridge ? 'same-origin' : 'omit',
       cache: 'no-store',
     });
     return { status: res.status, headers: res.headers, text: await res.text() };

@@ -1,9 +1,9 @@
 import { isKnownErrorOf } from './errors.ts';
+import { routePath } from './routes.ts';
 import { toBase64 } from './totp.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team, dropUndefined, type AppCore } from './objects.ts';
-import type { WireApiKey, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
+import type { WireContactChannel, WireNotificationCategory, WirePasskey, WireUser } from './wire.ts';
 
-const enc = encodeURIComponent;
 
 /** Fields a user update may carry (client: the first group; server adds the rest). */
 export interface UserUpdate {
@@ -89,15 +89,12 @@ export class User {
     this.lastActiveAt = wire.last_active_at_millis == null ? null : new Date(wire.last_active_at_millis);
   }
 
-  private get path(): string {
-    return `/users/${enc(this.ref)}`;
-  }
-
   /** `PATCH /users/{me|id}`; a client update marks the access token expired (its claims changed). */
   async update(update: UserUpdate): Promise<void> {
-    await this.app.call('PATCH', this.path, { body: userUpdateToWire(update) });
+    const body = userUpdateToWire(update);
+    await (this.ref === 'me' ? this.app.op('users.updateCurrent', { body }) : this.app.op('users.update', { params: { user_id: this.ref }, body }));
     if (this.ref === 'me') this.app.suggestAccessTokenExpired();
-    await this.app.invalidate('/users');
+    await this.app.invalidate(routePath('users.list'));
   }
 
   /** Turns TOTP on with `secret` (raw bytes; `PATCH` `totp_secret_base64`) or off with null. */
@@ -110,13 +107,13 @@ export class User {
    * this once; earlier ones stop working. Needs TOTP on (400 text otherwise).
    */
   async createMfaRecoveryCodes(): Promise<string[]> {
-    const res = await this.app.call<{ recovery_codes: string[] }>('POST', '/auth/mfa/recovery-codes', { body: {} });
+    const res = await this.app.op('mfa.createRecoveryCodes', { body: {} });
     return res.recovery_codes;
   }
 
   /** `GET /auth/mfa/recovery-codes` (Gatehouse extension): how many recovery codes are unused. */
   async getMfaRecoveryCodeCount(): Promise<number> {
-    return (await this.app.call<{ unused_count: number }>('GET', '/auth/mfa/recovery-codes')).unused_count;
+    return (await this.app.op('mfa.getRecoveryCodeStatus')).unused_count;
   }
 
   /** Sets `displayName`. */
@@ -136,57 +133,57 @@ export class User {
 
   /** `DELETE /users/{me|id}` (client: needs client_user_deletion_enabled); deleting `me` ends the session. */
   async delete(): Promise<void> {
-    await this.app.call('DELETE', this.path, { body: {} });
+    await (this.ref === 'me' ? this.app.op('users.deleteCurrent', { body: {} }) : this.app.op('users.delete', { params: { user_id: this.ref }, body: {} }));
     if (this.ref === 'me') this.app.markSessionInvalid();
     await this.app.invalidate();
   }
 
   /** `POST /auth/password/update` `{old_password, new_password}`; PASSWORD_CONFIRMATION_MISMATCH on a wrong old one. */
   async updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void> {
-    await this.app.call('POST', '/auth/password/update', { body: { old_password: options.oldPassword, new_password: options.newPassword } });
-    await this.app.invalidate('/users/me');
+    await this.app.op('authPassword.update', { body: { old_password: options.oldPassword, new_password: options.newPassword } });
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
 
   /** `POST /auth/password/set` `{password}` (users without one). */
   async setPassword(options: { password: string }): Promise<void> {
-    await this.app.call('POST', '/auth/password/set', { body: { password: options.password } });
-    await this.app.invalidate('/users/me');
+    await this.app.op('authPassword.set', { body: { password: options.password } });
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
 
   /** `POST /contact-channels/send-verification-code` `{email, callback_url}` for the primary email. */
   async sendVerificationEmail(options: { callbackUrl: string }): Promise<void> {
     if (!this.primaryEmail) throw new Error('Sending a verification email requires a primary email.');
-    await this.app.call('POST', '/contact-channels/send-verification-code', { body: { email: this.primaryEmail, callback_url: options.callbackUrl } });
+    await this.app.op('contactChannels.sendVerificationCode', { body: { email: this.primaryEmail, callback_url: options.callbackUrl } });
   }
 
   /** `GET /auth/sessions?user_id=`. */
   async getActiveSessions(): Promise<ActiveSession[]> {
-    const res = await this.app.call<WireList<WireSession>>('GET', '/auth/sessions', { query: { user_id: this.ref } });
+    const res = await this.app.op('sessions.list', { query: { user_id: this.ref } });
     return res.items.map((s) => new ActiveSession(s));
   }
 
   /** `DELETE /auth/sessions/{id}?user_id=me` (CANNOT_DELETE_CURRENT_SESSION for the current one). */
   async revokeSession(sessionId: string): Promise<void> {
-    await this.app.call('DELETE', `/auth/sessions/${enc(sessionId)}`, { query: this.ref === 'me' ? { user_id: 'me' } : {}, body: {} });
-    await this.app.invalidate('/auth/sessions');
+    await this.app.op('sessions.delete', { params: { id: sessionId }, query: this.ref === 'me' ? { user_id: 'me' } : {}, body: {} });
+    await this.app.invalidate(routePath('sessions.list'));
   }
 
   /** `GET /contact-channels?user_id=`. */
   async listContactChannels(): Promise<ContactChannel[]> {
-    const res = await this.app.call<WireList<WireContactChannel>>('GET', '/contact-channels', { query: { user_id: this.ref } });
-    return res.items.map((c) => new ContactChannel(this.app, c, this.ref));
+    const res = await this.app.op('contactChannels.list', { query: { user_id: this.ref } });
+    return res.items.map((c: WireContactChannel) => new ContactChannel(this.app, c, this.ref));
   }
 
   /** `POST /contact-channels` `{user_id, type: 'email', value, used_for_auth, is_primary}`. */
   async createContactChannel(options: { value: string; usedForAuth: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<ContactChannel> {
-    const wire = await this.app.call<WireContactChannel>('POST', '/contact-channels', { body: dropUndefined({ user_id: this.ref, type: 'email', value: options.value, used_for_auth: options.usedForAuth, is_primary: options.isPrimary ?? false, is_verified: options.isVerified }) });
-    await this.app.invalidate('/contact-channels');
+    const wire = await this.app.op('contactChannels.create', { body: dropUndefined({ user_id: this.ref, type: 'email', value: options.value, used_for_auth: options.usedForAuth, is_primary: options.isPrimary ?? false, is_verified: options.isVerified }) });
+    await this.app.invalidate(routePath('contactChannels.list'));
     return new ContactChannel(this.app, wire, this.ref);
   }
 
   /** `GET /teams?user_id=`. */
   async listTeams(): Promise<Team[]> {
-    const res = await this.app.call<WireList<WireTeam>>('GET', '/teams', { query: { user_id: this.ref } });
+    const res = await this.app.op('teams.list', { query: { user_id: this.ref } });
     return res.items.map((t) => new Team(this.app, t));
   }
 
@@ -197,22 +194,22 @@ export class User {
 
   /** `POST /teams` `{display_name, profile_image_url?, creator_user_id}`, then selects it (client). */
   async createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team> {
-    const wire = await this.app.call<WireTeam>('POST', '/teams', { body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: this.ref }) });
+    const wire = await this.app.op('teams.create', { body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: this.ref }) });
     if (this.ref === 'me') await this.update({ selectedTeamId: wire.id });
-    await this.app.invalidate('/teams');
+    await this.app.invalidate(routePath('teams.list'));
     return new Team(this.app, wire);
   }
 
   /** `DELETE /team-memberships/{team}/{me|id}`. */
   async leaveTeam(team: Team | string): Promise<void> {
-    await this.app.call('DELETE', `/team-memberships/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.ref)}`, { body: {} });
-    await this.app.invalidate('/teams');
-    await this.app.invalidate('/users/me');
+    await this.app.op('teams.removeMember', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref }, body: {} });
+    await this.app.invalidate(routePath('teams.list'));
+    await this.app.invalidate(routePath('users.getCurrent'));
   }
 
   /** `GET /team-permissions?team_id=&user_id=&recursive=` (recursive by default). */
   async listPermissions(team: Team | string, options: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
-    const res = await this.app.call<WireList<{ id: string }>>('GET', '/team-permissions', { query: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref, recursive: options.recursive ?? true } });
+    const res = await this.app.op('permissions.listTeam', { query: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref, recursive: options.recursive ?? true } });
     return res.items.map((p) => ({ id: p.id }));
   }
 
@@ -223,33 +220,33 @@ export class User {
 
   /** `GET /project-permissions?user_id=&recursive=`. */
   async listProjectPermissions(options: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
-    const res = await this.app.call<WireList<{ id: string }>>('GET', '/project-permissions', { query: { user_id: this.ref, recursive: options.recursive ?? true } });
+    const res = await this.app.op('permissions.listProject', { query: { user_id: this.ref, recursive: options.recursive ?? true } });
     return res.items.map((p) => ({ id: p.id }));
   }
 
   /** `GET /user-api-keys?user_id=`. */
   async listApiKeys(): Promise<ApiKey[]> {
-    const res = await this.app.call<WireList<WireApiKey>>('GET', '/user-api-keys', { query: { user_id: this.ref } });
+    const res = await this.app.op('apiKeys.listUserKeys', { query: { user_id: this.ref } });
     return res.items.map((k) => new ApiKey(this.app, k));
   }
 
   /** `POST /user-api-keys` `{user_id, description, expires_at_millis, is_public}`; the result has the full `value`. */
   async createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ApiKey> {
-    const wire = await this.app.call<WireApiKey>('POST', '/user-api-keys', { body: { user_id: this.ref, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
-    await this.app.invalidate('/user-api-keys');
+    const wire = await this.app.op('apiKeys.createUserKey', { body: { user_id: this.ref, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
+    await this.app.invalidate(routePath('apiKeys.listUserKeys'));
     return new ApiKey(this.app, wire);
   }
 
   /** `GET /passkeys?user_id=` (Gatehouse extension): the user's passkeys, oldest first. */
   async listPasskeys(): Promise<Passkey[]> {
-    const res = await this.app.call<WireList<WirePasskey>>('GET', '/passkeys', { query: { user_id: this.ref } });
-    return res.items.map((p) => new Passkey(this.app, p));
+    const res = await this.app.op('passkeys.list', { query: { user_id: this.ref } });
+    return res.items.map((p: WirePasskey) => new Passkey(this.app, p));
   }
 
   /** `GET /emails/notification-preference/{me|id}`. */
   async listNotificationCategories(): Promise<NotificationCategory[]> {
-    const res = await this.app.call<WireList<WireNotificationCategory>>('GET', `/emails/notification-preference/${enc(this.ref)}`);
-    return res.items.map((c) => new NotificationCategory(this.app, c));
+    const res = await this.app.op('notifications.listPreferences', { params: { user_id: this.ref } });
+    return res.items.map((c: WireNotificationCategory) => new NotificationCategory(this.app, c));
   }
 
   /**
@@ -257,13 +254,13 @@ export class User {
    * (`provider_config_id` on the wire), `linkId` the link's own id (used to update or unlink it).
    */
   async listOAuthProviders(): Promise<{ id: string; linkId: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
-    const res = await this.app.call<WireList<Record<string, any>>>('GET', '/oauth-providers', { query: { user_id: this.ref } });
-    return res.items.map((p) => ({ id: p.provider_config_id ?? p.id, linkId: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+    const res = await this.app.op('authOauth.listOAuthProviders', { query: { user_id: this.ref } });
+    return res.items.map((p: Record<string, any>) => ({ id: p.provider_config_id ?? p.id, linkId: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
   }
 
   /** `DELETE /oauth-providers/{me|id}/{linkId}`: unlinks an OAuth account (its stored provider tokens go too). */
   async unlinkOAuthProvider(linkId: string): Promise<void> {
-    await this.app.call('DELETE', `/oauth-providers/${enc(this.ref)}/${enc(linkId)}`);
+    await this.app.op('authOauth.deleteOAuthProvider', { params: { user_id: this.ref, provider_id: linkId } });
   }
 
   /**
@@ -272,7 +269,7 @@ export class User {
    */
   async getConnectedAccountAccessToken(providerId: string, options: { scopes?: string[] } = {}): Promise<string | null> {
     try {
-      const res = await this.app.call<{ access_token: string }>('POST', `/connected-accounts/${enc(this.ref)}/${enc(providerId)}/access-token`, { body: { scope: (options.scopes ?? []).join(' ') } });
+      const res = await this.app.op('connectedAccounts.createAccessToken', { params: { user_id: this.ref, provider_id: providerId }, body: { scope: (options.scopes ?? []).join(' ') } });
       return res.access_token;
     } catch (error) {
       if (isKnownErrorOf(error, ['OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'])) return null;
@@ -282,17 +279,17 @@ export class User {
 
   /** Server: `POST /auth/sessions` `{user_id, expires_in_millis (default 1 year), is_impersonation}` → tokens. */
   async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}): Promise<{ accessToken: string; refreshToken: string }> {
-    const res = await this.app.call<{ access_token: string; refresh_token: string }>('POST', '/auth/sessions', { body: { user_id: this.id, expires_in_millis: options.expiresInMillis ?? 31_536_000_000, is_impersonation: options.isImpersonation ?? false } });
+    const res = await this.app.op('sessions.create', { body: { user_id: this.id, expires_in_millis: options.expiresInMillis ?? 31_536_000_000, is_impersonation: options.isImpersonation ?? false } });
     return { accessToken: res.access_token, refreshToken: res.refresh_token };
   }
 
   /** Server: `POST /team-permissions/{team}/{user}/{permission}`. */
   async grantPermission(team: Team | string, permissionId: string): Promise<void> {
-    await this.app.call('POST', `/team-permissions/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.id)}/${enc(permissionId)}`, { body: {} });
+    await this.app.op('permissions.grantTeam', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId }, body: {} });
   }
 
   /** Server: `DELETE /team-permissions/{team}/{user}/{permission}`. */
   async revokePermission(team: Team | string, permissionId: string): Promise<void> {
-    await this.app.call('DELETE', `/team-permissions/${enc(typeof team === 'string' ? team : team.id)}/${enc(this.id)}/${enc(permissionId)}`, { body: {} });
+    await this.app.op('permissions.revokeTeam', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId }, body: {} });
   }
 }

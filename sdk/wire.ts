@@ -60,8 +60,8 @@ export interface WireContactChannel {
 export interface WireApiKey {
   id: string;
   type: 'user' | 'team';
-  user_id?: string;
-  team_id?: string;
+  user_id?: string | null;
+  team_id?: string | null;
   description: string;
   expires_at_millis?: number | null;
   manually_revoked_at_millis?: number | null;

@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
-import { EXPOSED_HEADERS, writeResponse } from './http/respond.ts';
+import { corsHeaders, writeResponse } from './http/respond.ts';
+import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, routedApiPath, type ApiRoutes } from './protocol/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { imagesMiddleware } from './images.ts';
+import { cookieBridge } from './http/cookie-bridge.ts';
+import { openApiMiddleware } from './openapi.ts';
 
-/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream apps/backend/src/app/api/latest/). */
-export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
-
-const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. This server is Gatehouse, which speaks Stack Auth's REST API v1; see the README for the routes it serves.";
+export { API_PREFIXES };
 
 /**
  * Builds the Koa application: request ids, CORS, the API routes generated from the operation
  * registry, plain-text 404s for unknown API routes, and `/health`.
  */
-export function createKoaApp(core: Core, options: { trustedProxyHops?: number; healthInfo?: () => Record<string, unknown> } = {}): Koa {
+export function createKoaApp(core: Core, options: { trustedProxyHops?: number; healthInfo?: () => Record<string, unknown>; routes?: ApiRoutes } = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
@@ -52,11 +51,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   // CORS on every API response; OPTIONS short-circuits (upstream apps/backend/src/route-handlers/smart-response.tsx).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/')) return next();
-    ctx.set('access-control-allow-origin', '*');
-    ctx.set('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-    ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || '*');
-    ctx.set('access-control-expose-headers', EXPOSED_HEADERS);
-    ctx.set('access-control-max-age', '86400');
+    for (const [name, value] of Object.entries(corsHeaders(ctx.get('access-control-request-headers')))) ctx.set(name, value);
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;
       return;
@@ -64,28 +59,24 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     return next();
   });
 
-  // One router under /api/v1: a request under another prefix of API_PREFIXES is rewritten to
-  // /api/v1 before routing, so each request is matched against each operation once, not once
-  // per prefix (the request log and validation messages keep the path as sent, pathAsSent).
-  const [routedPrefix, ...aliasPrefixes] = API_PREFIXES;
+  // Gatehouse's own pages keep their refresh token in an HttpOnly cookie (http/cookie-bridge.ts).
+  app.use(cookieBridge(core.runtime.baseUrl, API_PREFIXES));
+  // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
+  app.use(openApiMiddleware());
+
+  const routes = options.routes ?? apiRoutesFor(core, options.trustedProxyHops ?? 0);
+  // The router holds each operation once, under /api/v1: a request under another prefix is
+  // rewritten before routing (the request log and validation messages keep the path as sent,
+  // ctx.state.pathAsSent; protocol/routes.ts).
   app.use(async (ctx, next) => {
-    for (const alias of aliasPrefixes) {
-      if (ctx.path === alias || ctx.path.startsWith(`${alias}/`)) {
-        ctx.state.pathAsSent = ctx.path;
-        ctx.path = routedPrefix + ctx.path.slice(alias.length);
-        break;
-      }
+    const routed = routedApiPath(ctx.path);
+    if (routed !== ctx.path) {
+      ctx.state.pathAsSent = ctx.path;
+      ctx.path = routed;
     }
     return next();
   });
-  const router = new Router();
-  for (const op of core.operations) {
-    const path = op.path === '/' ? routedPrefix : `${routedPrefix}${op.path}`;
-    router.register(path, [op.method], async (ctx) => {
-      writeResponse(ctx, await executeForHttp(core, op, ctx, options.trustedProxyHops ?? 0));
-    });
-  }
-  app.use(router.routes());
+  app.use(routes.router.routes());
   app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
@@ -116,4 +107,14 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   });
 
   return app;
+}
+
+/**
+ * The operation routes of `core` served through Koa (server-bin/protocol/routes.ts); the same
+ * table answers the in-process dispatch.
+ */
+export function apiRoutesFor(core: Core, trustedProxyHops: number): ApiRoutes {
+  return createApiRoutes(core.operations, (op) => async (ctx) => {
+    writeResponse(ctx, await executeForHttp(core, op, ctx, trustedProxyHops));
+  });
 }

@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
-import { createKoaApp } from './app.ts';
+import { apiRoutesFor, createKoaApp } from './app.ts';
+import { createDispatch, type Dispatch } from './protocol/dispatch.ts';
 import { openStorage } from './storage.ts';
 import { firstStartNotice } from './startup-notice.ts';
 import { dashboardSignUpForcedOpen, type DatabaseTimeouts } from './config.ts';
 
 export { createKoaApp } from './app.ts';
 export { openStorage } from './storage.ts';
+export type { Dispatch, DispatchRequest, DispatchResponse } from './protocol/dispatch.ts';
 
 export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
   /** A storage adapter; or give `databaseUrl` / `dataDir` and one is opened. */
@@ -46,8 +48,15 @@ export interface Gatehouse {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Koa middleware: serves paths under `mountPath`, passes the rest to `next`. */
   readonly middleware: Koa.Middleware;
-  /** The normalized `mountPath` ('' when none): the SDK's in-process transport reads it. */
+  /** The normalized `mountPath` ('' when none). */
   readonly mountPath: string;
+  /**
+   * Answers one API request in-process, without a socket or stream: `{method, path, headers,
+   * body}` → `{status, headers, text}`, exactly as over HTTP (same routes, credentials, errors
+   * and protocol headers; server-bin/protocol/dispatch.ts). `path` is under the Gatehouse, not
+   * the mount path: `/api/v1/users/me`. The SDK's in-process transport calls it.
+   */
+  readonly dispatch: Dispatch;
   close(): Promise<void>;
 }
 
@@ -67,7 +76,10 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   }
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
   if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
-  const app = createKoaApp(core, { trustedProxyHops: options.trustedProxyHops ?? 0, healthInfo: options.healthInfo });
+  const trustedProxyHops = options.trustedProxyHops ?? 0;
+  const routes = apiRoutesFor(core, trustedProxyHops);
+  const app = createKoaApp(core, { trustedProxyHops, healthInfo: options.healthInfo, routes });
+  const dispatch = createDispatch(core, routes, { trustedProxyHops });
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 
@@ -99,5 +111,5 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     }
   };
 
-  return { core, app, handler, middleware, mountPath: prefix, close: () => core.close() };
+  return { core, app, handler, middleware, mountPath: prefix, dispatch, close: () => core.close() };
 }

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import { createGatehouse, type Gatehouse } from './index.ts';
+import { KnownError } from '../core/index.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../test/helpers/dialects.ts';
 import { describe } from 'node:test';
 import { ServerApp } from '../sdk/index.ts';
@@ -56,12 +57,39 @@ for (const dialect of testDialects()) {
       assert.equal(await (await fetch(`${koaUrl}/elsewhere`)).text(), 'koa host');
     });
 
-    it('answers the same in-process as over HTTP', async () => {
-      const res = await gatehouse.core.invoke('projects.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
-      assert.equal(res.status, 200);
-      assert.equal(JSON.parse(res.body).id, 'internal');
-      const denied = await gatehouse.core.invoke('users.getCurrent', { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
-      assert.equal(denied.knownError, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+    it('core.invoke answers the operation\'s value or throws its known error, with no HTTP', async () => {
+      const client = { projectId: 'internal', accessType: 'client' };
+      const project = await gatehouse.core.invoke<{ id: string }>('projects.getCurrent', client);
+      assert.equal(project.id, 'internal');
+      await assert.rejects(gatehouse.core.invoke('users.getCurrent', client), (error: KnownError) => error instanceof KnownError && error.code === 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+      await assert.rejects(gatehouse.core.invoke('projects.getCurrent', { projectId: 'internal' }), (error: KnownError) => error.code === 'ACCESS_TYPE_REQUIRED');
+    });
+
+    it('dispatch answers exactly as HTTP: status, body and protocol headers, errors, 404s, OPTIONS and the override header', async () => {
+      const keys = gatehouse.core.generatedKeys!;
+      const client = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key! };
+      const cases: Array<{ method: string; path: string; headers?: Record<string, string>; body?: string }> = [
+        { method: 'GET', path: '/api/v1/projects/current', headers: client },
+        { method: 'GET', path: '/api/latest/projects/current/', headers: { 'x-hexclave-project-id': 'internal', 'x-hexclave-access-type': 'client' } },
+        { method: 'GET', path: '/api/v1/users/me', headers: client },
+        { method: 'GET', path: '/api/v1/users/me', headers: { ...client, 'x-stack-override-error-status': 'true' } },
+        { method: 'GET', path: '/api/v1/projects/current', headers: { 'x-stack-access-type': 'nobody', 'x-stack-project-id': 'internal' } },
+        { method: 'POST', path: '/api/v1/auth/password/sign-in', headers: { ...client, 'content-type': 'application/json' }, body: '{"email":' },
+        { method: 'POST', path: '/api/v1/auth/password/sign-in', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }) },
+        { method: 'GET', path: '/api/v1/users?limit=abc&limit=2', headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': keys.secret_server_key! } },
+        { method: 'GET', path: '/api/v1/no-such-route' },
+        { method: 'OPTIONS', path: '/api/v1/users/me', headers: { 'access-control-request-headers': 'x-stack-project-id' } },
+      ];
+      const compared = ['content-type', 'cache-control', 'x-stack-known-error', 'x-hexclave-known-error', 'x-stack-actual-status', 'access-control-allow-headers', 'access-control-expose-headers', 'x-content-type-options'];
+      for (const c of cases) {
+        const overHttp = await fetch(`${plainUrl}/auth${c.path}`, { method: c.method, headers: c.headers, body: c.body });
+        const inProcess = await gatehouse.dispatch(c);
+        const label = `${c.method} ${c.path}`;
+        assert.equal(inProcess.status, overHttp.status, label);
+        assert.equal(inProcess.text, await overHttp.text(), label);
+        for (const name of compared) assert.equal(inProcess.headers[name] ?? null, overHttp.headers.get(name), `${label}: ${name}`);
+        assert.equal(typeof (inProcess.headers['x-stack-request-id'] ?? inProcess.headers['x-hexclave-request-id']), 'string', label);
+      }
     });
 
     it('the README mount and sdk/README\'s in-process ServerApp({ gatehouse }) work together at a mount path', async () => {

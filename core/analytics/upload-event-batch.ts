@@ -5,7 +5,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a
 const Millis = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /**
- * `POST /analytics/events/batch` `{session_replay_segment_id, batch_id, sent_at_ms, events[1..500]}`
+ * `{session_replay_segment_id, batch_id, sent_at_ms, events[1..500]}`
  * → 200 `{inserted: 0}`. The official `@stackframe/js` SDK uploads its auto-captured `$page-view`
  * and `$click` events here on every page; Gatehouse has no analytics app, and upstream answers
  * exactly this (`{inserted: 0}`, nothing stored) when a project's analytics app is not enabled
@@ -32,6 +32,7 @@ export const uploadEventBatch = defineOperation({
     }),
   },
   errors: [],
+  output: v.strictObject({ inserted: v.literal(0) }),
   async run() {
     return { inserted: 0 };
   },

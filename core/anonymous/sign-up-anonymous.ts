@@ -3,14 +3,15 @@ import { finishUserCreation, insertNewUser } from '../users/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { enforceRateLimit } from '../throttle/index.ts';
+import { SignInOutput } from '../mfa/index.ts';
 
 /**
- * `POST /auth/anonymous/sign-up` (no body) → `{access_token, refresh_token, user_id}`
+ * (no body) → `{access_token, refresh_token, user_id}`
  * (upstream apps/backend/src/app/api/latest/auth/). Creates an anonymous user: `is_anonymous: true`, restricted with
  * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
  * signed for the `<project>:anon` audience (upstream apps/backend/src/lib/tokens.tsx), so later requests need
- * `x-stack-allow-anonymous-user: true`. A password sign-up with that token upgrades the user.
+ * `allowAnonymousUser` in their credentials. A password sign-up with that token upgrades the user.
  * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
  */
 export const signUpAnonymously = defineOperation({
@@ -21,6 +22,7 @@ export const signUpAnonymously = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['SIGN_UP_NOT_ENABLED'],
+  output: SignInOutput,
   async run(ctx) {
     const { project } = ctx.auth;
     await assertDashboardSignUpAllowed(ctx);

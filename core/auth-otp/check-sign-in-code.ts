@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * `POST /auth/otp/sign-in/check-code` `{code}` → `{is_code_valid: true}` without consuming the
+ * `{code}` → `{is_code_valid: true}` without consuming the
  * code; an invalid code raises its verification-code error (upstream apps/backend/src/app/api/latest/auth/otp/).
  */
 export const checkSignInCode = defineOperation({
@@ -15,6 +15,7 @@ export const checkSignInCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await enforceRateLimit(ctx, 'sign_in_per_address');
     await checkVerificationCode(ctx, ctx.auth.project.id, 'otp_sign_in', body.code);

@@ -13,15 +13,15 @@ import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../ema
 export type OtpSignInData = { email: string; callback_url: string };
 
 /**
- * `POST /auth/otp/send-sign-in-code` `{email, callback_url, bot_challenge_*?}` → `{nonce}`
+ * `{email, callback_url, bot_challenge_*?}` → `{nonce}`
  * (upstream apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
- * Errors: 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled` is off;
- * REDIRECT_URL_NOT_WHITELISTED; USER_EMAIL_ALREADY_EXISTS `{email, would_work_if_email_was_verified: true}`
- * when a user signs in with this address (primary or not) through a channel that is not verified,
- * whether or not that user turned OTP sign-in on (issue 12 finding 2); SIGN_UP_NOT_ENABLED when no
- * user has it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
+ * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`
+ * is off; USER_EMAIL_ALREADY_EXISTS `{email, would_work_if_email_was_verified: true}` when a user
+ * signs in with this address (primary or not) through a channel that is not verified, whether or
+ * not that user turned OTP sign-in on (issue 12 finding 2); SIGN_UP_NOT_ENABLED when no user has
+ * it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  */
 export const sendSignInCode = defineOperation({
   id: 'authOtp.sendSignInCode',
@@ -39,6 +39,7 @@ export const sendSignInCode = defineOperation({
     }),
   },
   errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED'],
+  output: v.strictObject({ nonce: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.magicLinkEnabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');

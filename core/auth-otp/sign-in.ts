@@ -4,7 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { findUser, updateUser, type UserRow } from '../users/index.ts';
 import { signUpUser } from '../sign-up-rules/index.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
@@ -12,7 +12,7 @@ import { assertOtpMayReach } from './ownership.ts';
 import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * `POST /auth/otp/sign-in` `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
+ * `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
  * (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The address is looked up among auth-enabled email channels, primary or not (upstream
@@ -25,10 +25,8 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
- * Errors: the verification-code outcomes (max attempts, not found, expired, used);
- * SIGN_UP_NOT_ENABLED when a new user would be created and sign-up is off, SIGN_UP_REJECTED when the
- * project's sign-up rules refuse it (the code stays unused either way);
- * MULTI_FACTOR_AUTHENTICATION_REQUIRED for a user with TOTP on (the code is spent, no tokens).
+ * When sign-up is off or the project's sign-up rules refuse a new user, the code stays unused; for
+ * a user with TOTP on it is spent and no tokens are issued (MULTI_FACTOR_AUTHENTICATION_REQUIRED).
  */
 export const signInWithOtp = defineOperation({
   id: 'authOtp.signIn',
@@ -38,6 +36,7 @@ export const signInWithOtp = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 
-/** `POST /auth/password/reset/check-code` `{code}` → `{is_code_valid: true}` without using the code (upstream apps/backend/src/app/api/latest/auth/password/). */
+/** `{code}` → `{is_code_valid: true}` without using the code (upstream apps/backend/src/app/api/latest/auth/password/). */
 export const checkResetCode = defineOperation({
   id: 'authPassword.checkResetCode',
   method: 'POST',
@@ -11,6 +11,7 @@ export const checkResetCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await checkVerificationCode(ctx, ctx.auth.project.id, 'password_reset', body.code);
     return { is_code_valid: true };

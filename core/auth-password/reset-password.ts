@@ -1,16 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { findUser, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { findUser, updateUser } from '../users/index.ts';
+import { revokeAfterPasswordChange } from '../sessions/index.ts';
 import { revokeUserApiKeys } from '../api-keys/index.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
 import type { PasswordResetData } from './send-reset-code.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /auth/password/reset` `{code, password}` → `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Sets
+ * `{code, password}` → `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
  *
@@ -18,9 +20,6 @@ import type { PasswordResetData } from './send-reset-code.ts';
  * When the reset is the first proof of an address nobody had verified, the account may have been
  * pre-registered by someone else (issue 12 finding 2), so whatever they could have left behind is
  * removed too: the TOTP secret, the user's API keys and passkeys (docs/security.md "Account pre-hijacking").
- *
- * Errors: PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; the verification-code outcomes; USER_NOT_FOUND
- * when the user was deleted.
  */
 export const resetPassword = defineOperation({
   id: 'authPassword.reset',
@@ -30,6 +29,7 @@ export const resetPassword = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string(), password: v.string() }) },
   errors: [...PASSWORD_RULE_ERRORS, ...VERIFICATION_CODE_ERRORS, 'USER_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await assertPasswordAcceptable(body.password);

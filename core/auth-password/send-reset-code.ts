@@ -20,13 +20,11 @@ export type PasswordResetData = { user_id: string; email: string };
 export const RESET_ANSWER_FLOOR_MS = 400;
 
 /**
- * `POST /auth/password/send-reset-code` `{email, callback_url}` →
+ * `{email, callback_url}` →
  * `{"success": "maybe, only if user with e-mail exists"}` (upstream apps/backend/src/app/api/latest/auth/password/). When a user signs in
  * with that email, a 7-day `password_reset` code is created and the email "Reset your password at
  * <project>" with `<callback_url>?code=<code>` is queued; otherwise nothing happens. The same
  * answer comes after a similar delay either way.
- *
- * Errors: PASSWORD_AUTHENTICATION_NOT_ENABLED; REDIRECT_URL_NOT_WHITELISTED.
  */
 export const sendResetCode = defineOperation({
   id: 'authPassword.sendResetCode',
@@ -36,6 +34,7 @@ export const sendResetCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  output: v.strictObject({ success: v.literal('maybe, only if user with e-mail exists') }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');

@@ -2,18 +2,17 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
-import { callerSessionOf, revokeAfterPasswordChange, updateUser } from '../users/index.ts';
+import { updateUser } from '../users/index.ts';
+import { callerSessionOf, revokeAfterPasswordChange } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /auth/password/set` `{password}` (needs a signed-in user without a password) →
+ * `{password}` (needs a signed-in user without a password) →
  * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
  * Like any password change, revokes the user's other sessions and outstanding reset codes
  * (issue 12 finding 3).
- *
- * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
- * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG.
  */
 export const setPassword = defineOperation({
   id: 'authPassword.set',
@@ -24,6 +23,7 @@ export const setPassword = defineOperation({
   input: { body: v.strictObject({ password: v.string() }) },
   requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', ...PASSWORD_RULE_ERRORS],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');

@@ -3,13 +3,13 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { findUserByAuthEmail, updateUser, type UserRow } from '../users/index.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInOutput } from '../mfa/index.ts';
 import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /**
- * `POST /auth/password/sign-in` `{email, password}` → `{access_token, refresh_token, user_id}`
+ * `{email, password}` → `{access_token, refresh_token, user_id}`
  * (upstream apps/backend/src/app/api/latest/auth/password/).
  *
  * An unknown email, a user without a password and a wrong password all answer the same
@@ -32,6 +32,7 @@ export const signInWithPassword = defineOperation({
   // looked up as given (an unknown address answers EMAIL_PASSWORD_MISMATCH, no enumeration).
   input: { body: v.strictObject({ email: v.pipe(v.string(), v.minLength(1, 'must not be empty')), password: v.string() }) },
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS],
+  output: SignInOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');

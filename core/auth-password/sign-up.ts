@@ -12,9 +12,10 @@ import { hashPassword } from './hashing.ts';
 import { runPasswordSignUpHooks } from './hooks.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { enforceRateLimit } from '../throttle/index.ts';
+import { SignInOutput } from '../mfa/index.ts';
 
 /**
- * `POST /auth/password/sign-up` `{email, password, verification_callback_url?, bot_challenge_*?}`
+ * `{email, password, verification_callback_url?, bot_challenge_*?}`
  * → `{access_token, refresh_token, user_id}` (upstream apps/backend/src/app/api/latest/auth/password/).
  *
  * Checks, in the upstream order: PASSWORD_AUTHENTICATION_NOT_ENABLED (`credential_enabled` off),
@@ -45,6 +46,7 @@ export const signUpWithPassword = defineOperation({
     }),
   },
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_REJECTED'],
+  output: SignInOutput,
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
     const config = project.config;

@@ -3,20 +3,17 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { success } from '../lib/schemas.ts';
-import { revokeAfterPasswordChange, updateUser } from '../users/index.ts';
-import { findRefreshTokenByHash } from '../sessions/index.ts';
+import { updateUser } from '../users/index.ts';
+import { findRefreshTokenByHash, revokeAfterPasswordChange } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword, verifyPassword } from './hashing.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /auth/password/update` `{old_password, new_password}` (needs a signed-in user) →
+ * `{old_password, new_password}` (needs a signed-in user) →
  * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
- * tokens but the one sent in `x-stack-refresh-token`, as upstream) and every outstanding
+ * tokens but the caller's own refresh token, as upstream) and every outstanding
  * password-reset code (issue 12 finding 3).
- *
- * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); PASSWORD_AUTHENTICATION_NOT_ENABLED;
- * USER_DOES_NOT_HAVE_PASSWORD; PASSWORD_CONFIRMATION_MISMATCH for a wrong old password;
- * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for the new one.
  */
 export const updatePassword = defineOperation({
   id: 'authPassword.update',
@@ -27,6 +24,7 @@ export const updatePassword = defineOperation({
   input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
   requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', ...PASSWORD_RULE_ERRORS],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');

@@ -2,6 +2,7 @@ import { KnownError } from '../errors/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { isUuid } from '../lib/random.ts';
 import type { AccessType } from './access-type.ts';
+import type { Credentials } from './credentials.ts';
 import type { Runtime } from '../runtime.ts';
 import { findProject, type Project } from '../projects/queries.ts';
 import { findUserForRequest, type UserRow } from '../users/queries.ts';
@@ -9,9 +10,6 @@ import { isTeamMember } from '../team-membership/index.ts';
 import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/queries.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';
-
-/** Request headers, lowercase names; repeated headers joined. */
-export type RequestHeaders = Readonly<Record<string, string | undefined>>;
 
 /** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
@@ -36,19 +34,11 @@ export interface RequestAuth {
 /** The id of the dashboard's own project (upstream apps/backend/prisma/seed.ts). */
 export const INTERNAL_PROJECT_ID = 'internal';
 
-/**
- * Reads a Stack header under either prefix, `x-stack-<name>` or `x-hexclave-<name>`
- * (upstream packages/stack-shared/src/interface/client-interface.ts). Empty values count as absent (owned-project apps send empty keys).
- */
-export function stackHeader(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[`x-stack-${name}`] || headers[`x-hexclave-${name}`];
-  return value === '' ? undefined : value;
-}
-
 const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 
 /**
- * Resolves project, branch, access type, keys, tokens and user from request headers, in the
+ * Resolves project, branch, access type, keys, tokens and user from the caller's credentials
+ * (the host read them from its transport: server-bin/protocol/credentials.ts), in the
  * upstream `parseAuth` order (upstream apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
@@ -59,22 +49,22 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
  * 6. keys per access type (or 7. the admin access token instead);
  * then the user: ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, RESTRICTED_USER_NOT_ALLOWED.
  */
-export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeaders): Promise<RequestAuth | null> {
+export async function resolveRequestAuth(runtime: Runtime, credentials: Credentials): Promise<RequestAuth | null> {
   const now = runtime.clock.now();
-  const accessTypeHeader = stackHeader(headers, 'access-type');
-  const projectId = stackHeader(headers, 'project-id');
-  const publishableKey = stackHeader(headers, 'publishable-client-key');
-  const secretServerKey = stackHeader(headers, 'secret-server-key');
-  const adminKey = stackHeader(headers, 'super-secret-admin-key');
-  const adminAccessToken = stackHeader(headers, 'admin-access-token');
-  const accessToken = stackHeader(headers, 'access-token');
+  const accessTypeSent = credentials.accessType || undefined;
+  const projectId = credentials.projectId || undefined;
+  const publishableKey = credentials.publishableClientKey || undefined;
+  const secretServerKey = credentials.secretServerKey || undefined;
+  const adminKey = credentials.superSecretAdminKey || undefined;
+  const adminAccessToken = credentials.adminAccessToken || undefined;
+  const accessToken = credentials.accessToken || undefined;
 
-  if (!accessTypeHeader) {
+  if (!accessTypeSent) {
     if (publishableKey || secretServerKey || adminKey || adminAccessToken) throw new KnownError('PROJECT_KEY_WITHOUT_ACCESS_TYPE');
     return null;
   }
-  if (!ACCESS_TYPES.has(accessTypeHeader)) throw new KnownError('INVALID_ACCESS_TYPE', { access_type: accessTypeHeader });
-  const accessType = accessTypeHeader as AccessType;
+  if (!ACCESS_TYPES.has(accessTypeSent)) throw new KnownError('INVALID_ACCESS_TYPE', { access_type: accessTypeSent });
+  const accessType = accessTypeSent as AccessType;
   if (!projectId) throw new KnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
 
   let token: AccessTokenClaims | null = null;
@@ -88,7 +78,7 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
   const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => findProject(runtime.db, projectId)) : null;
   if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
 
-  const branchId = stackHeader(headers, 'branch-id') ?? 'main';
+  const branchId = credentials.branchId || 'main';
   if (branchId !== 'main') throw new KnownError('BRANCH_DOES_NOT_EXIST', { branch_id: branchId });
 
   let viaAdminAccessToken = false;
@@ -111,8 +101,8 @@ export async function resolveRequestAuth(runtime: Runtime, headers: RequestHeade
     if (!found) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
     user = found.user;
     userHasOAuthLinks = found.hasOAuthLinks;
-    const allowAnonymous = stackHeader(headers, 'allow-anonymous-user') === 'true';
-    const allowRestricted = allowAnonymous || stackHeader(headers, 'allow-restricted-user') === 'true';
+    const allowAnonymous = credentials.allowAnonymousUser === true;
+    const allowRestricted = allowAnonymous || credentials.allowRestrictedUser === true;
     const reason = restrictedReasonOf(user, project.config);
     if (user.is_anonymous === 1 && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });

@@ -5,11 +5,12 @@ import { sha256Hex } from '../lib/hash.ts';
 import { issueSession } from '../sessions/index.ts';
 import { findAttemptByLoginHash, confirmAttempt, detachAnonSession, type CliAuthAttemptRow } from './queries.ts';
 import { anonymousSessionById, sessionOfRefreshToken } from './sessions.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
 
 /**
- * `POST /auth/cli/complete` `{login_code, mode?, refresh_token?}`, called by the confirmation
+ * `{login_code, mode?, refresh_token?}`, called by the confirmation
  * page the CLI opened (upstream apps/backend/src/app/api/latest/auth/):
  * - `mode: "check"` → `{cli_session_state: "anonymous" | "none"}`: whether the CLI started from
  *   an anonymous session that is still alive;
@@ -38,6 +39,11 @@ export const completeCliAuth = defineOperation({
     }),
   },
   errors: [],
+  output: v.union([
+    v.strictObject({ cli_session_state: v.picklist(['anonymous', 'none']) }),
+    v.strictObject({ access_token: v.string(), refresh_token: v.string() }),
+    SuccessOutput,
+  ]),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const attempt = await findAttemptByLoginHash(ctx.db, project.id, sha256Hex(body.login_code));

@@ -12,7 +12,7 @@ export const CLI_AUTH_DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
 export const CLI_AUTH_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * `POST /auth/cli` `{expires_in_millis? (default 2 h, at most 24 h), anon_refresh_token?}` →
+ * `{expires_in_millis? (default 2 h, at most 24 h), anon_refresh_token?}` →
  * `{polling_code, login_code, expires_at}` (`expires_at` an ISO string). The CLI keeps the
  * polling code and opens `/handler/cli-auth-confirm?login_code=…` for the user. Both codes are
  * 45-character random strings, stored only as SHA-256.
@@ -36,6 +36,7 @@ export const createCliAuth = defineOperation({
     }),
   },
   errors: [],
+  output: v.strictObject({ polling_code: v.string(), login_code: v.string(), expires_at: v.pipe(v.string(), v.isoTimestamp()) }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     let anonSessionId: string | null = null;

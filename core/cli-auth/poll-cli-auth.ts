@@ -7,7 +7,7 @@ import { findUser } from '../users/index.ts';
 import { findAttemptByPollingHash, markAttemptUsed } from './queries.ts';
 
 /**
- * `POST /auth/cli/poll` `{polling_code}`: 200 `{status: "waiting" | "expired" | "used"}`, or,
+ * `{polling_code}`: 200 `{status: "waiting" | "expired" | "used"}`, or,
  * once a signed-in user confirmed the login code, **201** `{status: "success", refresh_token}`
  * exactly once (the official SDK's `promptCliLogin` checks the 201). An unknown code answers
  * SCHEMA_ERROR "The polling code is invalid or does not exist." (upstream's e2e snapshot).
@@ -26,6 +26,10 @@ export const pollCliAuth = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ polling_code: v.string() }) },
   errors: ['SCHEMA_ERROR'],
+  output: v.union([
+    v.strictObject({ status: v.picklist(['waiting', 'expired', 'used']) }),
+    v.strictObject({ status: v.literal('success'), refresh_token: v.string() }),
+  ]),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const attempt = await findAttemptByPollingHash(ctx.db, project.id, sha256Hex(body.polling_code));

@@ -4,7 +4,7 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { listVerificationCodes, wasCodeSentTo } from '../verification-codes/index.ts';
-import type { UserRow } from '../users/queries.ts';
+import type { UserRow } from '../users/index.ts';
 import { internalOwnerExists } from './queries.ts';
 
 /** Verification-code purpose of team invitations (core/team-invitations). */

@@ -1,7 +1,8 @@
 import { defineOperation, reply } from '../operations/define.ts';
+import { TextOutput } from '../operations/output.ts';
 
 /**
- * `POST /check-feature-support` (public): the SDK reports a feature it does not support yet
+ * (public): the SDK reports a feature it does not support yet
  * (`{ ...options, name }`) and throws the answer's text. As upstream, any body is accepted and the
  * answer is 200 plain text "This feature is not yet supported. Please reach out to Stack support
  * for more information." (upstream echoes a `feature_name` field, which the SDK never sends;
@@ -17,6 +18,7 @@ export const checkFeatureSupport = defineOperation({
   input: {},
   ignoresBody: true,
   errors: [],
+  output: TextOutput,
   async run() {
     return reply.text('This feature is not yet supported. Please reach out to Stack support for more information.');
   },

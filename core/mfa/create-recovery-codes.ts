@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { requireUser } from '../auth/user-id.ts';
@@ -6,7 +7,7 @@ import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './r
 import { countUnusedRecoveryCodes, replaceRecoveryCodes } from './queries.ts';
 
 /**
- * `POST /auth/mfa/recovery-codes` (Gatehouse extension, docs/mfa.md): the signed-in user gets 10
+ * (Gatehouse extension, docs/mfa.md): the signed-in user gets 10
  * new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
  * stop working. Each completes one MFA sign-in in place of a TOTP:
  * `POST /auth/mfa/sign-in {type: "recovery_code", recovery_code, code}`.
@@ -22,6 +23,7 @@ export const createRecoveryCodes = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['USER_AUTHENTICATION_REQUIRED'],
+  output: v.strictObject({ recovery_codes: v.array(v.string()) }),
   async run(ctx) {
     const { project } = ctx.auth;
     const user = requireUser(ctx.auth);
@@ -35,7 +37,7 @@ export const createRecoveryCodes = defineOperation({
 });
 
 /**
- * `GET /auth/mfa/recovery-codes` (Gatehouse extension): how many of the signed-in user's recovery
+ * (Gatehouse extension): how many of the signed-in user's recovery
  * codes are still unused, `{unused_count}`. The codes themselves are never shown again.
  */
 export const getRecoveryCodeStatus = defineOperation({
@@ -46,6 +48,7 @@ export const getRecoveryCodeStatus = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['USER_AUTHENTICATION_REQUIRED'],
+  output: v.strictObject({ unused_count: v.pipe(v.number(), v.integer()) }),
   async run(ctx) {
     const user = requireUser(ctx.auth);
     return { unused_count: await countUnusedRecoveryCodes(ctx.db, ctx.auth.project.id, user.id) };

@@ -4,6 +4,8 @@ import type { Project } from '../projects/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
+import * as v from 'valibot';
+import { component } from '../operations/output.ts';
 
 /** Verification-code purpose of MFA attempt codes. */
 export const MFA_ATTEMPT_PURPOSE = 'mfa_sign_in';
@@ -26,6 +28,14 @@ export interface MfaAttemptData extends Record<string, unknown> {
 /** The sign-in body every path returns: both tokens and the user id, plus path-specific fields. */
 export type SignInBody<E extends Record<string, unknown> = Record<string, never>> =
   { access_token: string; refresh_token: string } & E & { user_id: string };
+
+const signInEntries = { access_token: v.string(), refresh_token: v.string(), user_id: v.string() };
+
+/** The sign-in body without path-specific fields (password sign-in and sign-up, anonymous sign-up). */
+export const SignInOutput = component('SignIn', v.strictObject(signInEntries));
+
+/** The sign-in body of the paths that may create the user (OTP, OAuth, passkey, MFA completion). */
+export const SignInNewUserOutput = component('SignInNewUser', v.strictObject({ ...signInEntries, is_new_user: v.boolean() }));
 
 /** Declare in the `errors` of every operation that calls {@link finishSignIn}. */
 export const FINISH_SIGN_IN_ERRORS = ['MULTI_FACTOR_AUTHENTICATION_REQUIRED'] as const;

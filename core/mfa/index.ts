@@ -3,7 +3,7 @@
  * `POST /auth/mfa/sign-in` completion, TOTP checking with replay refusal, and recovery codes
  * (a Gatehouse extension, docs/mfa.md).
  */
-export { finishSignIn, issueSignInBody, FINISH_SIGN_IN_ERRORS, MFA_ATTEMPT_PURPOSE, MFA_ATTEMPT_TTL_MS, MFA_ATTEMPT_MAX_TRIES, type SignInBody, type MfaAttemptData } from './finish-sign-in.ts';
+export { finishSignIn, issueSignInBody, FINISH_SIGN_IN_ERRORS, SignInOutput, SignInNewUserOutput, MFA_ATTEMPT_PURPOSE, MFA_ATTEMPT_TTL_MS, MFA_ATTEMPT_MAX_TRIES, type SignInBody, type MfaAttemptData } from './finish-sign-in.ts';
 export { signInWithMfa, checkMfaAttemptCode } from './sign-in.ts';
 export { matchTotpStep, generateTotp, TOTP_PERIOD_SECONDS, TOTP_DIGITS, TOTP_WINDOW } from './totp.ts';
 export { deleteSecondFactorState } from './queries.ts';

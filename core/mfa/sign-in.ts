@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser } from '../users/index.ts';
-import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
-import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData } from './finish-sign-in.ts';
+import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
+import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData, SignInNewUserOutput } from './finish-sign-in.ts';
 import { matchTotpStep } from './totp.ts';
 import { openTotpSecret } from './secret.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
@@ -24,7 +24,7 @@ const MfaSignInBodySchema = v.pipe(
 );
 
 /**
- * `POST /auth/mfa/sign-in` completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
+ * completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
  * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
@@ -46,6 +46,7 @@ export const signInWithMfa = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: MfaSignInBodySchema },
   errors: [...VERIFICATION_CODE_ERRORS, 'INVALID_TOTP_CODE'],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');
@@ -78,7 +79,7 @@ export const signInWithMfa = defineOperation({
 });
 
 /**
- * `POST /auth/mfa/sign-in/check-code` `{code}` → `{is_code_valid: true}`: checks an attempt code
+ * `{code}` → `{is_code_valid: true}`: checks an attempt code
  * without using it (counts a try). Mirrors upstream's verification-code handler `check` route.
  */
 export const checkMfaAttemptCode = defineOperation({
@@ -89,6 +90,7 @@ export const checkMfaAttemptCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await enforceRateLimit(ctx, 'sign_in_per_address');
     await checkVerificationCode(ctx, ctx.auth.project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });

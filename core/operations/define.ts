@@ -39,7 +39,7 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   /** Request time, epoch ms, read once from the injected clock. */
   readonly now: number;
   readonly auth: A;
-  /** The `x-stack-refresh-token` value, read only by the few routes that need it. */
+  /** The caller's refresh token (`Credentials.refreshToken`), read only by the few operations that need it. */
   readonly refreshToken: string | null;
   /**
    * The client's address for per-address throttling, normalized (IPv4, or an IPv6 /64 prefix),

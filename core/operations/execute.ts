@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
 import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
-import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth, type RequestHeaders } from '../auth/request-auth.ts';
+import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth } from '../auth/request-auth.ts';
+import type { Credentials } from '../auth/credentials.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
 import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type ReplyStream } from './define.ts';
@@ -16,7 +17,8 @@ export interface OperationRequest {
   method: string;
   /** The request path as the caller sent it (used in SCHEMA_ERROR messages). */
   pathname: string;
-  headers: RequestHeaders;
+  /** What the caller presented (the HTTP host reads it from the request headers). */
+  credentials: Credentials;
   params: Record<string, string>;
   query: Record<string, string>;
   /** Parsed body, or undefined when there was none. */
@@ -88,75 +90,95 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
 }
 
 /**
- * Runs one operation for one request: resolve the caller, check the access type, refuse text
- * no database can store and over-deep nesting (input-shape.ts), validate params, query and body
- * (all problems in one SCHEMA_ERROR), run, and serialize the result or error (stringifyJson:
- * rows of any depth stored before the bounds existed still serialize). Never throws.
+ * Runs one operation for one request and serializes the outcome for a transport: the value of
+ * {@link invokeOperation} as JSON (stringifyJson: rows of any depth stored before the bounds
+ * existed still serialize) or its raw reply, or the error as {@link errorResponse}. Never throws.
  */
 export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
+  let result: unknown;
   try {
-    return await runOperation(runtime, op, request, requestId);
+    result = await invokeOperation(runtime, op, request);
+  } catch (error) {
+    return errorResponse(runtime, error, requestId);
+  }
+  if (isRawReply(result)) {
+    if (result.stream) return { status: result.status, contentType: result.contentType, body: '', headers: result.headers ?? {}, stream: result.stream };
+    return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
+  }
+  return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
+}
+
+/**
+ * Runs one operation for one call, transport-free: resolve the caller from its credentials,
+ * check the access type, refuse text no database can store and over-deep nesting
+ * (input-shape.ts), validate params, query and body (all problems in one SCHEMA_ERROR), run,
+ * then the `afterCommit` hooks.
+ *
+ * @returns the operation's value (`undefined` for operations that answer `{success: true}`), or
+ *   its raw reply for the few non-JSON answers.
+ * @throws KnownError for every refusal (request authentication, validation, the operation's own
+ *   declared errors); in strict mode an undeclared known error or an answer that does not match
+ *   the declared output schema becomes a plain Error (a bug: a 500 on the wire).
+ */
+export async function invokeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest): Promise<unknown> {
+  try {
+    return await runOperation(runtime, op, request);
+  } catch (error) {
+    if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
+      throw new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`);
+    }
+    throw error;
   } finally {
     // Anything but a read may have changed a project or a key: forget the cached lookups.
     if (op.method !== 'GET') runtime.requestCache.clear();
   }
 }
 
-async function runOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
-  try {
-    const auth = await resolveRequestAuth(runtime, request.headers);
-    if (op.access !== 'public') {
-      if (!auth) throw new KnownError('ACCESS_TYPE_REQUIRED');
-      if (!op.access.includes(auth.accessType)) {
-        throw new KnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: auth.accessType, allowed_access_types: [...op.access] });
-      }
+async function runOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest): Promise<unknown> {
+  const auth = await resolveRequestAuth(runtime, request.credentials);
+  if (op.access !== 'public') {
+    if (!auth) throw new KnownError('ACCESS_TYPE_REQUIRED');
+    if (!op.access.includes(auth.accessType)) {
+      throw new KnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: auth.accessType, allowed_access_types: [...op.access] });
     }
-
-    const schemas = schemasFor(op, auth);
-    const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
-    const shapeProblems = [
-      ...findInputProblems(request.params, 'params'),
-      ...findInputProblems(request.query, 'query'),
-      ...findInputProblems(body, 'body'),
-    ];
-    if (shapeProblems.length > 0) throw schemaError(request.method, request.pathname, shapeProblems);
-    const parts = await Promise.all([
-      validatePart(schemas.params ?? EMPTY, request.params, 'params'),
-      validatePart(schemas.query ?? EMPTY, request.query, 'query'),
-      validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
-    ]);
-    const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
-    if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
-    const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
-
-    const hooks: Array<() => void | Promise<void>> = [];
-    const refreshToken = request.headers['x-stack-refresh-token'] || request.headers['x-hexclave-refresh-token'] || null;
-    const ctx = makeContext(runtime, runtime.db, auth, refreshToken, hooks, false, normalizeClientAddress(request.clientAddress ?? null));
-    const result = await op.run(ctx as never, input as never);
-    for (const hook of hooks) {
-      try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
-    }
-    if (isRawReply(result)) {
-      // A streamed reply (server-sent events) has no body to check until it has been written.
-      if (result.stream) return { status: result.status, contentType: result.contentType, body: '', headers: result.headers ?? {}, stream: result.stream };
-      if (runtime.strictErrors && result.status < 400) checkDeclaredOutput(op, rawAnswer(result));
-      return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
-    }
-    const text = stringifyJson(result ?? { success: true });
-    if (runtime.strictErrors) checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(text) });
-    return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: text, headers: {} };
-  } catch (error) {
-    if (runtime.strictErrors && error instanceof KnownError && !authErrorCodes.has(error.code) && !op.errors.includes(error.code)) {
-      return errorResponse(runtime, new Error(`Operation ${op.id} raised ${error.code}, which it does not declare in its errors`), requestId);
-    }
-    return errorResponse(runtime, error, requestId);
   }
+
+  const schemas = schemasFor(op, auth);
+  const body = request.method === 'GET' || op.ignoresBody ? undefined : request.body;
+  const shapeProblems = [
+    ...findInputProblems(request.params, 'params'),
+    ...findInputProblems(request.query, 'query'),
+    ...findInputProblems(body, 'body'),
+  ];
+  if (shapeProblems.length > 0) throw schemaError(request.method, request.pathname, shapeProblems);
+  const parts = await Promise.all([
+    validatePart(schemas.params ?? EMPTY, request.params, 'params'),
+    validatePart(schemas.query ?? EMPTY, request.query, 'query'),
+    validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
+  ]);
+  const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
+  if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
+  const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
+
+  const hooks: Array<() => void | Promise<void>> = [];
+  const ctx = makeContext(runtime, runtime.db, auth, request.credentials.refreshToken || null, hooks, false, normalizeClientAddress(request.clientAddress ?? null));
+  const result = await op.run(ctx as never, input as never);
+  for (const hook of hooks) {
+    try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
+  }
+  if (runtime.strictErrors) {
+    // A streamed reply (server-sent events) has no body to check until it has been written.
+    if (isRawReply(result)) { if (!result.stream && result.status < 400) checkDeclaredOutput(op, rawAnswer(result)); }
+    else checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(stringifyJson(result ?? { success: true })) });
+  }
+  return result;
 }
 
 /** A raw reply as the output check sees it: JSON parsed, text and redirects as their kind. */
 function rawAnswer(reply: { contentType: string; body: string; headers?: Record<string, string> }): WireAnswer {
   if (reply.headers?.location !== undefined) return { kind: 'redirect', value: reply.body };
   if (reply.contentType.startsWith('application/json')) return { kind: 'json', value: JSON.parse(reply.body) };
+  if (reply.contentType.startsWith('text/html')) return { kind: 'html', value: reply.body };
   return { kind: 'text', value: reply.body };
 }
 

@@ -5,17 +5,17 @@ import { getUser } from '../users/index.ts';
 import { syncPasskeyFlag } from './flag.ts';
 import { deletePasskeyRow } from './queries.ts';
 import { PasskeyParamsSchema } from './schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /passkeys/{user_id}/{passkey_id}` → `{success: true}`: removes one passkey; the user's
+ * Removes one passkey; the user's
  * `passkey_auth_enabled` turns false with the last one.
  *
  * Gatehouse extension, shaped like `DELETE /contact-channels/{user_id}/{id}`. A client removes its
  * own passkeys; server and admin (the dashboard) anyone's. Upstream's way, `PATCH /users/{id}`
  * `{passkey_auth_enabled: false}`, removes them all and works too.
  *
- * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER; USER_NOT_FOUND; 403 text for a client naming another
- * user; 404 text "Passkey not found." for an unknown id.
+ * 403 text for a client naming another user; 404 text "Passkey not found." for an unknown id.
  */
 export const deletePasskey = defineOperation({
   id: 'passkeys.delete',
@@ -25,6 +25,7 @@ export const deletePasskey = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: PasskeyParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

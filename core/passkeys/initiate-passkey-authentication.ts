@@ -4,6 +4,8 @@ import { defineOperation } from '../operations/define.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { CEREMONY_TIMEOUT_MS, CHALLENGE_TTL_MS, RP_ID_SENTINEL } from './relying-party.ts';
 import { EmptyBodySchema } from './schemas.ts';
+import * as v from 'valibot';
+import { AuthenticationOptionsOutput } from './wire.ts';
 
 /** What an authentication challenge code carries. */
 export interface AuthenticationChallengeData extends Record<string, unknown> {
@@ -12,15 +14,13 @@ export interface AuthenticationChallengeData extends Record<string, unknown> {
 }
 
 /**
- * `POST /auth/passkey/initiate-passkey-authentication` `{}` → `{options_json, code}` (upstream
+ * `{}` → `{options_json, code}` (upstream
  * `auth/passkey/initiate-passkey-authentication/route.tsx`). No user needed.
  *
  * `options_json` is a `PublicKeyCredentialRequestOptionsJSON` (WebAuthn L3 §5.5):
  * `{allowCredentials: [], challenge, rpId: <sentinel>, timeout: 60000, userVerification:
  * "preferred"}`; the empty allow list asks for a discoverable credential. `code` is a single-use
  * challenge code (purpose `passkey_authentication`, valid 65 s).
- *
- * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED when `passkey_enabled` is off.
  */
 export const initiatePasskeyAuthentication = defineOperation({
   id: 'passkeys.initiateAuthentication',
@@ -30,6 +30,7 @@ export const initiatePasskeyAuthentication = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: EmptyBodySchema },
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED'],
+  output: v.strictObject({ options_json: AuthenticationOptionsOutput, code: v.string() }),
   async run(ctx) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');

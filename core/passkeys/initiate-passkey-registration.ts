@@ -7,6 +7,8 @@ import { createVerificationCode } from '../verification-codes/index.ts';
 import { listUserPasskeys } from './queries.ts';
 import { CEREMONY_TIMEOUT_MS, CHALLENGE_TTL_MS, RP_ID_SENTINEL } from './relying-party.ts';
 import { EmptyBodySchema } from './schemas.ts';
+import * as v from 'valibot';
+import { RegistrationOptionsOutput } from './wire.ts';
 
 /** What a registration challenge code carries. */
 export interface RegistrationChallengeData extends Record<string, unknown> {
@@ -17,7 +19,7 @@ export interface RegistrationChallengeData extends Record<string, unknown> {
 }
 
 /**
- * `POST /auth/passkey/initiate-passkey-registration` `{}` → `{options_json, code}` for the
+ * `{}` → `{options_json, code}` for the
  * signed-in user (upstream `auth/passkey/initiate-passkey-registration/route.tsx`).
  *
  * `options_json` is a `PublicKeyCredentialCreationOptionsJSON` (WebAuthn L3 §5.4) with the RP id
@@ -26,9 +28,6 @@ export interface RegistrationChallengeData extends Record<string, unknown> {
  * single-use challenge code (verification-code engine, purpose `passkey_registration`, bound to
  * the user, valid 65 s). Gatehouse adds the user's existing credentials to `excludeCredentials`
  * so one authenticator cannot be registered twice.
- *
- * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED when `passkey_enabled` is off;
- * USER_AUTHENTICATION_REQUIRED without a signed-in user.
  */
 export const initiatePasskeyRegistration = defineOperation({
   id: 'passkeys.initiateRegistration',
@@ -38,6 +37,7 @@ export const initiatePasskeyRegistration = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: EmptyBodySchema },
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'USER_AUTHENTICATION_REQUIRED'],
+  output: v.strictObject({ options_json: RegistrationOptionsOutput, code: v.string() }),
   async run(ctx) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');

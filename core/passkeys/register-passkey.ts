@@ -10,11 +10,12 @@ import type { RegistrationChallengeData } from './initiate-passkey-registration.
 import { findPasskeyByCredentialId, insertPasskey, replacePasskeyKey } from './queries.ts';
 import { expectedRelyingParty } from './relying-party.ts';
 import { RegisterBodySchema } from './schemas.ts';
+import * as v from 'valibot';
 
 const failed = (message: string) => new KnownError('PASSKEY_REGISTRATION_FAILED', { message });
 
 /**
- * `POST /auth/passkey/register` `{credential, code}` → `{user_handle}` (the new credential's id),
+ * `{credential, code}` → `{user_handle}` (the new credential's id),
  * for the signed-in user (upstream `auth/passkey/register/verification-code-handler.tsx`).
  *
  * The challenge code is consumed first (single use whatever the outcome, as a WebAuthn challenge
@@ -25,9 +26,8 @@ const failed = (message: string) => new KnownError('PASSKEY_REGISTRATION_FAILED'
  * becomes true. Unlike upstream, which keeps one passkey per user and overwrites it, a user may
  * hold several (one per authenticator); registering the same credential again replaces its key.
  *
- * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED; USER_AUTHENTICATION_REQUIRED; the verification-code
- * outcomes; PASSKEY_REGISTRATION_FAILED (origin not allowed, code of another user, challenge or
- * attestation not matching, credential already registered by another user).
+ * PASSKEY_REGISTRATION_FAILED covers an origin not allowed, a code of another user, a challenge or
+ * attestation not matching, and a credential already registered by another user.
  */
 export const registerPasskey = defineOperation({
   id: 'passkeys.register',
@@ -37,6 +37,7 @@ export const registerPasskey = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: RegisterBodySchema },
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'USER_AUTHENTICATION_REQUIRED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_REGISTRATION_FAILED'],
+  output: v.strictObject({ user_handle: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');

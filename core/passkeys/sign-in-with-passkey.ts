@@ -2,7 +2,7 @@ import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findUser } from '../users/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import type { AuthenticationChallengeData } from './initiate-passkey-authentication.ts';
@@ -13,7 +13,7 @@ import { SignInBodySchema } from './schemas.ts';
 const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILED', { message });
 
 /**
- * `POST /auth/passkey/sign-in` `{authentication_response, code}` →
+ * `{authentication_response, code}` →
  * `{access_token, refresh_token, is_new_user: false, user_id}` (upstream
  * `auth/passkey/sign-in/verification-code-handler.tsx`).
  *
@@ -24,9 +24,6 @@ const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILE
  * upstream). Gatehouse also refuses a `userHandle` that is not the credential owner's. On success
  * the new counter is stored and the sign-in finishes through `finishSignIn` (core/mfa): tokens,
  * or MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for a user with TOTP on.
- *
- * Errors: PASSKEY_AUTHENTICATION_NOT_ENABLED; the verification-code outcomes;
- * PASSKEY_AUTHENTICATION_FAILED; MULTI_FACTOR_AUTHENTICATION_REQUIRED `{attempt_code}` for a TOTP user.
  */
 export const signInWithPasskey = defineOperation({
   id: 'passkeys.signIn',
@@ -36,6 +33,7 @@ export const signInWithPasskey = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: SignInBodySchema },
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_AUTHENTICATION_FAILED', ...FINISH_SIGN_IN_ERRORS],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');

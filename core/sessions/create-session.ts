@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
-import { findUser } from '../users/queries.ts';
+import { findUser } from '../users/index.ts';
 import { issueSession } from './issue.ts';
 
 const MAX_EXPIRY_MS = 367 * 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `DELETE /auth/sessions/current`: signs out. Deletes the session named by the access token's
- * `refresh_token_id`, or, without an access token, the one of `x-stack-refresh-token` (the
+ * `refresh_token_id`, or, without an access token, the one of the caller's refresh token (the
  * official SDK signs out with only the refresh token when the access token has expired).
  */
 export const deleteCurrentSession = defineOperation({

@@ -6,3 +6,4 @@ export { deleteSession } from './delete-session.ts';
 export { issueSession, refreshSession, mintAccessToken, DEFAULT_REFRESH_TOKEN_TTL_MS, type IssuedSession } from './issue.ts';
 export { findRefreshTokenByHash, findRefreshToken } from './queries.ts';
 export { revokeSession, revokeUserSessions } from './revoke.ts';
+export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';

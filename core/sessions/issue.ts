@@ -5,8 +5,7 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { signAccessToken } from '../tokens/access-token.ts';
-import { findUser, type UserRow } from '../users/queries.ts';
-import { restrictedReasonOf } from '../users/restriction.ts';
+import { findUser, restrictedReasonOf, type UserRow } from '../users/index.ts';
 import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, touchSession, type RefreshTokenRow } from './queries.ts';
 
 /** Default refresh-token lifetime: 365 days (upstream apps/backend/src/lib/tokens.tsx). */

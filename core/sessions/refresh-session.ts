@@ -5,7 +5,7 @@ import { refreshSession } from './issue.ts';
 
 /**
  * `POST /auth/sessions/current/refresh`: a new access token for the refresh token in
- * `x-stack-refresh-token`. Answers `{access_token}` only: no rotation (upstream apps/backend/src/app/api/latest/auth/sessions/).
+ * the caller's credentials (`Credentials.refreshToken`). Answers `{access_token}` only: no rotation (upstream apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const refreshCurrentSession = defineOperation({
   id: 'sessions.refreshCurrent',

@@ -10,4 +10,3 @@ export { toClientUser, toServerUser, toUserForAccess, ClientUserOutput, ServerUs
 export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
 export { restrictedReasonOf } from './restriction.ts';
 export { onPrimaryEmailChange, applyPrimaryEmailChange } from './primary-email.ts';
-export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';

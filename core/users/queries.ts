@@ -118,11 +118,15 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   }
   if (options.cursor) {
     const { id, value } = options.cursor;
-    const op = options.desc ? '<' : '>';
-    base = base.where((eb) => eb.or([
-      eb(key, op, value),
-      eb.and([eb(key, '=', value), eb('id', options.desc ? '<=' : '>=', id)]),
-    ]));
+    // A plain range on the sort key (`key <= x`), which both databases answer from the sort
+    // index, then the tie-break on id among the rows at `x`. Written as `key < x or (key = x and
+    // id <= y)` alone it is no range: SQLite scanned up to the cursor, 1.1 s in the middle of a
+    // million users; a row value `(key, id) <= (x, y)` is one on PostgreSQL and for a column on
+    // SQLite, but not for SQLite's expression index on last activity. The cursor's user starts the
+    // page (upstream's cursor is the next page's first item).
+    base = options.desc
+      ? base.where(key, '<=', value).where((eb) => eb.or([eb(key, '<', value), eb('id', '<=', id)]))
+      : base.where(key, '>=', value).where((eb) => eb.or([eb(key, '>', value), eb('id', '>=', id)]));
   }
   const ordered = base.orderBy(key, dir).orderBy('id', dir);
   const page = (limit: number | undefined) => limit === undefined ? undefined : limit + 1;
@@ -164,7 +168,14 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
     const phrase = `"${text.replace(/"/g, '""')}"`;
     indexed = indexed.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
   } else {
-    indexed = like(indexed);
+    // The matches are collected first (a materialized CTE: the pg_trgm bitmap scans), then the
+    // page is sorted out of them. Left to itself with `order by … limit`, the planner walks the
+    // sort index and filters, betting on its estimate of the matches (1 in 100): for a text whose
+    // matches all lie far from the sort's start that read 870,000 rows (2.5 s) instead of 11,111
+    // through the index (48 ms). The look-ahead above already served texts that match early rows.
+    const matches = db.with((cte) => cte('matches').materialized(), () => like(indexed))
+      .selectFrom('matches as users').selectAll().orderBy(key, dir).orderBy('id', dir);
+    return (limit === undefined ? matches : matches.limit(limit)).execute() as Promise<UserRow[]>;
   }
   const found = indexed.orderBy(key, dir).orderBy('id', dir);
   return (limit === undefined ? found : found.limit(limit)).execute();

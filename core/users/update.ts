@@ -11,7 +11,7 @@ import type { ServerUserCreate } from './schemas.ts';
 import { toServerUser, toUserForAccess } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { mapEmailRace } from './create.ts';
-import { callerSessionOf, revokeAfterPasswordChange } from './credential-change.ts';
+import { callerSessionOf, revokeAfterPasswordChange } from '../sessions/index.ts';
 import { releaseReplacedImages, storeDataImages } from '../images/index.ts';
 import { applyPrimaryEmailChange } from './primary-email.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';

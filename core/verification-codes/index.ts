@@ -1,3 +1,6 @@
+import * as v from 'valibot';
+import { component } from '../operations/output.ts';
+
 /**
  * The one verification-code engine for every emailed code (OTP / magic link, email verification,
  * password reset, team invitations, …): create → check (no consume) → use (consume once).
@@ -14,3 +17,7 @@ export {
 export const VERIFICATION_CODE_ERRORS = [
   'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
 ] as const;
+
+
+/** `{is_code_valid: true}`: the answer of every check-code route (the code is checked, not used). */
+export const CodeValidOutput = component('CodeCheck', v.strictObject({ is_code_valid: v.literal(true) }));

@@ -4,7 +4,23 @@ import { KnownError } from '../../core/index.ts';
 /** Largest accepted request body: room for a 1,000,000-character profile image and more. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/** Bodies already read (and rewritten) by a middleware, read in place of the request stream. */
+const preset = new WeakMap<IncomingMessage, Buffer>();
+
+/**
+ * Reads the whole body of `req` once (at most MAX_BODY_BYTES, else BODY_PARSING_ERROR), lets
+ * `rewrite` change it, and keeps the result for parseBody / readBodyText (the cookie bridge's
+ * placeholder swap, http/cookie-bridge.ts).
+ */
+export async function rewriteBody(req: IncomingMessage, rewrite: (body: Buffer) => Buffer): Promise<Buffer> {
+  const body = rewrite(await readRaw(req, MAX_BODY_BYTES));
+  preset.set(req, body);
+  return body;
+}
+
 async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const kept = preset.get(req);
+  if (kept) return kept;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -29,8 +45,20 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
  */
 export async function parseBody(req: IncomingMessage): Promise<unknown> {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return undefined;
-  const raw = await readRaw(req, MAX_BODY_BYTES);
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return parseBodyBytes(req.method ?? 'POST', req.headers['content-type'], await readRaw(req, MAX_BODY_BYTES));
+}
+
+/**
+ * Parses a request body already read (the same rules as {@link parseBody}, for the in-process
+ * dispatch of server-bin/protocol/dispatch.ts).
+ *
+ * @param contentTypeHeader the request's `content-type` header, if any.
+ * @returns the parsed body, or undefined when there is none.
+ * @throws KnownError BODY_PARSING_ERROR for bad JSON or an unsupported or missing content type.
+ */
+export function parseBodyBytes(method: string, contentTypeHeader: string | undefined, raw: Buffer): unknown {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return undefined;
+  const contentType = (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase();
   if (raw.length === 0) return undefined;
   switch (contentType) {
     case 'application/json':

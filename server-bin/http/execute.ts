@@ -3,6 +3,7 @@ import type { Core, OperationResponse, AnyOperation } from '../../core/index.ts'
 import { executeOperation, errorResponse } from '../../core/operations/execute.ts';
 import { parseBody, readBodyText } from './body.ts';
 import { clientAddressFromRequest } from './client-address.ts';
+import { credentialsFromHeaders } from '../protocol/credentials.ts';
 
 function headerRecord(ctx: Context): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -26,7 +27,7 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context,
   } catch (error) {
     return errorResponse(core.runtime, error, ctx.state.requestId);
   }
-  const response = await executeOperation(core.runtime, op, {
+  return executeForProtocol(core, op, {
     method: ctx.method,
     // The path as the client sent it (app.ts rewrites /api/latest to /api/v1 before routing).
     pathname: ctx.state.pathAsSent ?? ctx.path,
@@ -36,7 +37,41 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context,
     body,
     clientAddress: clientAddressFromRequest(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined, trustedProxyHops),
   }, ctx.state.requestId);
-  if (response.cause) core.runtime.log.error({ request_id: ctx.state.requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+}
+
+/** A request as the protocol layer sees it once the transport has read it. */
+export interface ProtocolRequest {
+  method: string;
+  /** The path as sent, without the query string (SCHEMA_ERROR messages name it). */
+  pathname: string;
+  /** Request headers, lowercase names; repeated headers joined. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+  /** Query parameters, the first value of each. */
+  query: Record<string, string>;
+  /** The parsed body, or undefined. */
+  body: unknown;
+  /** The caller's address (server-bin/http/client-address.ts), or null. */
+  clientAddress: string | null;
+}
+
+/**
+ * Runs an operation for a request read by any transport (Koa, or the in-process dispatch):
+ * the credentials come from the headers (server-bin/protocol/credentials.ts); an unexpected
+ * error is logged. Never throws.
+ */
+export async function executeForProtocol(core: Core, op: AnyOperation, request: ProtocolRequest, requestId: string): Promise<OperationResponse> {
+  const response = await executeOperation(core.runtime, op, {
+    method: request.method,
+    pathname: request.pathname,
+    credentials: credentialsFromHeaders(request.headers),
+    params: request.params,
+    query: request.query,
+    body: request.body,
+    clientAddress: request.clientAddress,
+  }, requestId);
+  if (response.cause) core.runtime.log.error({ request_id: requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
   return response;
 }
 

@@ -14,31 +14,71 @@ export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-kno
  * for browsers (`Accept: text/html`), and `cache-control: no-store` unless the route set its own.
  */
 export function writeResponse(ctx: Context, response: OperationResponse): void {
-  let status = response.status;
-  const prefixes = responsePrefixes(ctx.headers);
-  const override = ctx.get('x-stack-override-error-status') || ctx.get('x-hexclave-override-error-status');
-  if (override && status >= 400 && status < 500) {
-    for (const prefix of prefixes) ctx.set(`${prefix}actual-status`, String(status));
-    status = 200;
-  }
-  if (response.knownError) {
-    for (const prefix of prefixes) ctx.set(`${prefix}known-error`, response.knownError);
-  }
-  ctx.set('cache-control', 'no-store, max-age=0');
-  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-  ctx.status = status;
+  const rendered = renderResponse(ctx.headers as Readonly<Record<string, string | string[] | undefined>>, response);
+  for (const [name, value] of Object.entries(rendered.headers)) if (name !== 'content-type') ctx.set(name, value);
+  ctx.status = rendered.status;
   ctx.type = response.contentType;
   if (response.stream) {
-    ctx.set('x-accel-buffering', 'no');
     ctx.respond = false;
     void writeStream(ctx.res, response.stream);
     return;
   }
+  ctx.body = rendered.body;
+}
+
+/** An operation response as the protocol puts it on the wire, before any transport writes it. */
+export interface RenderedResponse {
+  status: number;
+  /** Lowercase names, in the order they are set (later ones replace earlier ones). */
+  headers: Record<string, string>;
+  /** The body text; '' for a streamed reply (written by the transport as it comes). */
+  body: string;
+}
+
+/**
+ * Renders an operation response for a request with `requestHeaders` (lowercase names): the
+ * steps of {@link writeResponse}, shared by the Koa app and the in-process dispatch
+ * (server-bin/protocol/dispatch.ts) so both answer alike.
+ */
+export function renderResponse(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, response: OperationResponse): RenderedResponse {
+  const get = (name: string): string => { const value = requestHeaders[name]; return Array.isArray(value) ? value.join(', ') : value ?? ''; };
+  const headers: Record<string, string> = {};
+  let status = response.status;
+  const prefixes = responsePrefixes(requestHeaders);
+  const override = get('x-stack-override-error-status') || get('x-hexclave-override-error-status');
+  if (override && status >= 400 && status < 500) {
+    for (const prefix of prefixes) headers[`${prefix}actual-status`] = String(status);
+    status = 200;
+  }
+  if (response.knownError) {
+    for (const prefix of prefixes) headers[`${prefix}known-error`] = response.knownError;
+  }
+  headers['cache-control'] = 'no-store, max-age=0';
+  for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
+  headers['content-type'] = response.contentType;
+  if (response.stream) {
+    headers['x-accel-buffering'] = 'no';
+    return { status, headers, body: '' };
+  }
   let body = response.body;
-  if (response.contentType.startsWith('application/json') && (ctx.get('accept') ?? '').includes('text/html')) {
+  if (response.contentType.startsWith('application/json') && get('accept').includes('text/html')) {
     try { body = JSON.stringify(JSON.parse(body), null, 2); } catch { /* leave as is */ }
   }
-  ctx.body = body;
+  return { status, headers, body };
+}
+
+/**
+ * CORS headers of every API response (upstream apps/backend/src/route-handlers/smart-response.tsx):
+ * any origin, the methods, the requested headers (or any), the protocol headers exposed.
+ */
+export function corsHeaders(requestedHeaders: string | undefined): Record<string, string> {
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': requestedHeaders || '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    'access-control-max-age': '86400',
+  };
 }
 
 /**

@@ -49,6 +49,12 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await client.connect().catch((error: Error) => {
     throw new Error(`PostgreSQL at ${url} is unreachable (${error.message}). Start it or remove postgres from TEST_DIALECTS.`);
   });
+  // pg_trgm (migration 0017) in `public`, shared by every test schema: were it created inside the
+  // first test's schema, dropping that schema would drop it and, by cascade, the search indexes
+  // of every other test schema (deadlocking their running queries).
+  await client.query('create extension if not exists pg_trgm with schema public').catch((error: { code?: string }) => {
+    if (error.code !== '23505') throw error;
+  });
   await client.query(`create schema "${schema}"`);
   await client.end();
   const withSchema = new URL(url);

@@ -25,7 +25,7 @@ export function PaymentsSettings(props: { user: User }) {
   const [tick, setTick] = useState(0);
   const { busy, error, run } = useAction();
   useEffect(() => {
-    app.core.call<{ items: OwnedProduct[] }>('GET', `/payments/products/user/${encodeURIComponent(props.user.id)}`).then((r) => setItems(r.items), setLoadError);
+    app.core.op('payments.listCustomerProducts', { params: { customer_type: 'user', customer_id: props.user.id } }).then((r) => setItems(r.items), setLoadError);
   }, [app, props.user.id, tick]);
   if (loadError) return <FormError error={loadError} />;
   if (!items) return <Spinner label={t('payments.loading')} />;
@@ -39,7 +39,7 @@ export function PaymentsSettings(props: { user: User }) {
             {p.subscription?.current_period_end ? <span className="gh-muted">{t(p.subscription.cancel_at_period_end ? 'payments.endsOn' : 'payments.renewsOn', { date: new Date(p.subscription.current_period_end).toLocaleDateString(t.locale) })}</span> : null}
             {p.subscription?.is_cancelable && !p.subscription.cancel_at_period_end && p.id ? (
               <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => {
-                await app.core.call('DELETE', `/payments/products/user/${encodeURIComponent(props.user.id)}/${encodeURIComponent(p.id!)}`, { query: { subscription_id: p.subscription!.subscription_id } });
+                await app.core.op('payments.cancelSubscription', { params: { customer_type: 'user', customer_id: props.user.id, product_id: p.id! }, query: { subscription_id: p.subscription!.subscription_id } });
                 setTick((n) => n + 1);
               })}>{t('payments.cancel')}</button>
             ) : null}
@@ -70,7 +70,7 @@ function PricingTableInner(props: PageProps & { plans: PricingPlan[]; returnUrl?
             {plan.features?.length ? <ul>{plan.features.map((f) => <li key={f}>{f}</li>)}</ul> : null}
             {user ? (
               <button type="button" className="gh-btn gh-primary" disabled={busy} onClick={() => run(async () => {
-                const r = await app.core.call<{ url: string }>('POST', '/payments/purchases/create-purchase-url', { body: { customer_type: 'user', customer_id: user.id, product_id: plan.productId, ...(props.returnUrl ? { return_url: props.returnUrl } : {}) } });
+                const r = await app.core.op('payments.createPurchaseUrl', { body: { customer_type: 'user', customer_id: user.id, product_id: plan.productId, ...(props.returnUrl ? { return_url: props.returnUrl } : {}) } });
                 setSent(true);
                 window.location.assign(r.url);
               })}>{t('payments.choose')}</button>

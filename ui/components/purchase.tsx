@@ -41,7 +41,7 @@ function PurchaseBody(props: { code: string; returnUrl: string | null }) {
   const { busy, error, run } = useAction();
   useEffect(() => {
     if (!props.code) return;
-    app.core.call<PurchaseInfo>('POST', '/payments/purchases/validate-code', { body: { full_code: props.code, ...(props.returnUrl ? { return_url: props.returnUrl } : {}) } })
+    app.core.op('payments.validateCode', { body: { full_code: props.code, ...(props.returnUrl ? { return_url: props.returnUrl } : {}) } })
       .then((r) => { setInfo(r); setPriceId(Object.keys(r.product.prices)[0] ?? ''); }, setLoadError);
   }, [app, props.code, props.returnUrl]);
   if (!props.code) return <FormError error={new MessageError('purchase.missingCode')} />;
@@ -76,10 +76,10 @@ function PurchaseBody(props: { code: string; returnUrl: string | null }) {
       <FormError error={error} />
       {info.already_bought_non_stackable ? <p>{t('purchase.owned')}</p>
         : info.test_mode ? (
-          <button type="button" className="gh-btn gh-primary" disabled={busy || !priceId} onClick={() => run(async () => { await app.core.call('POST', '/payments/purchases/test-mode-purchase', { body }); setDone(true); })}>{t('purchase.completeTest')}</button>
+          <button type="button" className="gh-btn gh-primary" disabled={busy || !priceId} onClick={() => run(async () => { await app.core.op('payments.testModePurchase', { body }); setDone(true); })}>{t('purchase.completeTest')}</button>
         ) : info.charges_enabled ? (
           <button type="button" className="gh-btn gh-primary" disabled={busy || !priceId} onClick={() => run(async () => {
-            const session = await app.core.call<{ checkout_url: string | null }>('POST', '/payments/purchases/purchase-session', { body });
+            const session = await app.core.op('payments.purchaseSession', { body });
             if (session.checkout_url) window.location.assign(session.checkout_url);
           })}>{t('purchase.pay')}</button>
         ) : <p>{t('purchase.notSetUp')}</p>}

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
 import { cookieTokenStore, hostedCookieOptions } from '../../sdk/tokens.ts';
 import { defaultEnvironment } from '../../sdk/env.ts';
+import { httpTransport } from '../../sdk/transport.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
 import { BrandingContext, CapabilitiesContext } from '../common.tsx';
 import { Handler } from '../components/handler.tsx';
@@ -22,6 +23,9 @@ const handlerPath = prefix + config.handlerPath;
 const app = new ClientApp({
   projectId: config.projectId,
   baseUrl: location.origin + prefix,
+  // The server keeps the refresh token in an HttpOnly cookie; this page only sees a placeholder
+  // (server-bin/http/cookie-bridge.ts; docs/security.md "Cookies").
+  transport: httpTransport(location.origin + prefix, defaultEnvironment().fetch, { cookieBridge: true }),
   // Per-project cookie names and a 30-day refresh cookie (issue 12; docs/security.md "Cookies").
   tokenStore: cookieTokenStore(config.projectId, defaultEnvironment(), undefined, hostedCookieOptions(config.projectId)),
   urls: hostedUrls(config, prefix, handlerPath),

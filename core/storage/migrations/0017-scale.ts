@@ -8,7 +8,11 @@ import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
  * - Search (`query`, a case-insensitive substring of id, email or display name):
  *   PostgreSQL: `pg_trgm` GIN indexes on `lower(id)`, `lower(primary_email)` and `lower(display_name)`, used by
  *   `lower(col) like '%…%'` for patterns of 3 characters or more. The extension is created when
- *   missing (it is a trusted extension: a database owner may create it), in the current schema.
+ *   missing (it is a trusted extension: a database owner may create it), in `public` when that
+ *   schema exists and may be written, else in the current schema. Not in Gatehouse's own schema
+ *   when another one will do: dropping a schema drops the extensions in it and, by cascade, every
+ *   index of every other schema built on its operator classes (taking their tables' locks: test
+ *   runs that drop their schemas deadlocked other schemas' queries that way).
  *   SQLite: an FTS5 table with the `trigram` tokenizer (SQLite ≥ 3.34), contentless, over
  *   `lower(id) ‖ U+0001 ‖ lower(email) ‖ U+0001 ‖ lower(display_name)`, keyed by a stable integer per user
  *   (`users_search_keys`, since a rowid of `users` may change on VACUUM) and kept in step by
@@ -21,7 +25,13 @@ export const scale: Migration = {
       const installed = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
       let schema = installed.rows[0]?.schema;
       if (!schema) {
-        await sql`create extension if not exists pg_trgm`.execute(db);
+        const shared = await sql<{ ok: boolean }>`select has_schema_privilege(oid, 'CREATE') as ok from pg_namespace where nspname = 'public'`.execute(db);
+        try {
+          await (shared.rows[0]?.ok ? sql`create extension if not exists pg_trgm with schema public` : sql`create extension if not exists pg_trgm`).execute(db);
+        } catch (error) {
+          // Another process created it at the same moment (a unique violation on pg_extension).
+          if ((error as { code?: string }).code !== '23505') throw error;
+        }
         schema = (await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db)).rows[0]!.schema;
       }
       const ops = sql.raw(`${schema}.gin_trgm_ops`);

@@ -1,8 +1,8 @@
 import type { OperationContext } from '../operations/define.ts';
-import { revokeUserSessions } from '../sessions/index.ts';
+import { revokeUserSessions } from './revoke.ts';
 import { revokeUserCodes } from '../verification-codes/index.ts';
 import { clearSignInFailures } from '../throttle/index.ts';
-import { findUser } from './queries.ts';
+import { findUser } from '../users/index.ts';
 
 /** Verification-code purpose of password-reset links (core/auth-password). */
 const PASSWORD_RESET_PURPOSE = 'password_reset';
@@ -27,7 +27,7 @@ export async function revokeAfterPasswordChange(ctx: OperationContext, projectId
 
 /**
  * The session a password change keeps: the caller's own, when the request carries an access
- * token (or `x-stack-refresh-token`) of `userId`; otherwise none.
+ * token (or refresh token) of `userId`; otherwise none.
  */
 export function callerSessionOf(ctx: OperationContext, userId: string, refreshTokenSessionId: string | null = null): string | null {
   const token = ctx.auth?.token;

@@ -1,0 +1,223 @@
+import type * as v from 'valibot';
+import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import type { AnyOperation } from '../../core/operations/define.ts';
+import type { AccessType } from '../../core/auth/access-type.ts';
+import { errorCatalogue } from '../../core/errors/catalogue.ts';
+import { rawKindOf } from '../../core/operations/output.ts';
+
+/**
+ * Builds the OpenAPI 3.1 document of the REST API from the operation registry: one path item per
+ * operation (`/api/v1` + its path, `{param}` style), its summary and description, the headers its
+ * access types authenticate with (security schemes), its input schemas (path, query, body) and its
+ * declared output, and the known errors it may answer with. Objects named with `component(...)`
+ * (core/operations/output.ts) become `components.schemas` entries referred to by `$ref`.
+ *
+ * Used by scripts/gen-openapi.ts (writes docs/openapi.json, which the server serves at
+ * `GET /api/v1/openapi.json`) and by the tests. Pure: the same registry gives the same bytes.
+ */
+
+/** Marker on an operation whose output is not declared yet (`x-output-missing: true`). */
+export const OUTPUT_MISSING = 'x-output-missing';
+
+export interface OpenApiOptions {
+  /** `info.version`: the package version. */
+  version: string;
+  /** Operation id → description (the operation's doc comment); the summary stands in without one. */
+  descriptions?: ReadonlyMap<string, string>;
+}
+
+type Json = Record<string, unknown>;
+
+/** Security schemes: the request headers of upstream's `x-stack-*` protocol. */
+const SECURITY_SCHEMES: Record<string, { header: string; description: string }> = {
+  projectId: { header: 'x-stack-project-id', description: 'The project the request is for.' },
+  accessType: { header: 'x-stack-access-type', description: '`client`, `server` or `admin`: the level the request authenticates at.' },
+  publishableClientKey: { header: 'x-stack-publishable-client-key', description: 'The project\'s publishable client key (access type `client`).' },
+  secretServerKey: { header: 'x-stack-secret-server-key', description: 'A secret server key (access type `server`).' },
+  superSecretAdminKey: { header: 'x-stack-super-secret-admin-key', description: 'A super secret admin key (access type `admin`).' },
+  adminAccessToken: { header: 'x-stack-admin-access-token', description: 'An access token of a project owner, for the dashboard (access type `admin`).' },
+  accessToken: { header: 'x-stack-access-token', description: 'The signed-in user\'s access token.' },
+};
+
+/** The alternatives of credentials each access type accepts (OpenAPI security requirements). */
+function securityFor(access: readonly AccessType[] | 'public', requiresUser: boolean): Json[] {
+  if (access === 'public') return [];
+  const user = requiresUser ? { accessToken: [] } : {};
+  const base = { projectId: [], accessType: [] };
+  const out: Json[] = [];
+  for (const type of access) {
+    if (type === 'client') out.push({ ...base, publishableClientKey: [], ...user });
+    if (type === 'server') out.push({ ...base, secretServerKey: [], ...user });
+    if (type === 'admin') out.push({ ...base, superSecretAdminKey: [], ...user }, { ...base, adminAccessToken: [], ...user });
+  }
+  return out;
+}
+
+/** `/users/:user_id` → `/api/v1/users/{user_id}`. */
+export function openApiPath(path: string): string {
+  return `/api/v1${path === '/' ? '' : path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+}
+
+function titleOf(schema: unknown): string | undefined {
+  const pipe = (schema as { pipe?: Array<{ type?: string; title?: string }> }).pipe;
+  return pipe?.find((a) => a.type === 'title')?.title;
+}
+
+/**
+ * Converts valibot schemas to JSON Schema (2020-12). Schemas named with `component(...)` (a pipe
+ * with a title) become `#/components/schemas/<name>` references: they are collected first
+ * (`collect`), then handed to the converter as definitions.
+ */
+class Converter {
+  private readonly definitions: Record<string, v.GenericSchema> = {};
+  private readonly seen = new Set<unknown>();
+
+  /** Finds the named schemas inside `schema`. */
+  collect(schema: unknown): void {
+    if (typeof schema !== 'object' || schema === null || this.seen.has(schema)) return;
+    this.seen.add(schema);
+    const s = schema as { entries?: Record<string, unknown>; item?: unknown; items?: unknown[]; options?: unknown[]; wrapped?: unknown; pipe?: unknown[]; key?: unknown; value?: unknown; rest?: unknown };
+    const name = titleOf(schema);
+    if (name && Array.isArray(s.pipe)) this.definitions[name] ??= schema as v.GenericSchema;
+    for (const child of [...Object.values(s.entries ?? {}), s.item, ...(s.items ?? []), ...(s.options ?? []), s.wrapped, s.key, s.value, s.rest, ...(s.pipe ?? [])]) this.collect(child);
+  }
+
+  convert(schema: v.GenericSchema, typeMode: 'input' | 'ignore'): JsonSchema {
+    const json = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode, definitions: this.definitions }) as Json;
+    delete json.$schema;
+    delete json.$defs;
+    return rewriteRefs(json) as JsonSchema;
+  }
+
+  /** The collected named schemas, converted. */
+  components(): Record<string, JsonSchema> {
+    const out: Record<string, JsonSchema> = {};
+    for (const name of Object.keys(this.definitions).sort((a, b) => a.localeCompare(b))) {
+      const json = toJsonSchema(this.definitions[name]!, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'ignore', definitions: this.definitions }) as Json;
+      const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+      out[name] = rewriteRefs(defs[name] ?? json) as JsonSchema;
+    }
+    return out;
+  }
+}
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(x)]));
+}
+
+function objectEntries(schema: v.GenericSchema | undefined): Record<string, v.GenericSchema> {
+  let s = schema as unknown as { entries?: Record<string, v.GenericSchema>; pipe?: unknown[] } | undefined;
+  // A piped object (`v.pipe(v.strictObject(...), ...)`) keeps its entries on the first item.
+  if (s && !s.entries && Array.isArray(s.pipe)) s = s.pipe[0] as typeof s;
+  return s?.entries ?? {};
+}
+
+function isOptional(schema: v.GenericSchema): boolean {
+  const type = (schema as { type?: string }).type;
+  return type === 'optional' || type === 'exact_optional' || type === 'nullish' || type === 'undefinedable';
+}
+
+function parameters(op: AnyOperation, converter: Converter): Json[] {
+  const out: Json[] = [];
+  const pathNames = [...op.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  const params = objectEntries(op.input.params);
+  for (const name of pathNames) {
+    const schema = params[name];
+    out.push({ name, in: 'path', required: true, schema: schema ? converter.convert(schema, 'input') : { type: 'string' } });
+  }
+  for (const [name, schema] of Object.entries(objectEntries(op.input.query))) {
+    out.push({ name, in: 'query', required: !isOptional(schema), schema: converter.convert(schema, 'input') });
+  }
+  return out;
+}
+
+function successResponse(op: AnyOperation, converter: Converter): [string, Json] {
+  const status = String(op.status ?? 200);
+  if (!op.output) return [status, { description: 'Success. The output schema of this operation is not declared yet.' }];
+  const kind = rawKindOf(op.output);
+  if (kind === 'text') return [status, { description: 'Success: plain text.', content: { 'text/plain': { schema: { type: 'string' } } } }];
+  if (kind === 'html') return [status, { description: 'Success: an HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }];
+  if (kind === 'redirect') {
+    return [op.status && op.status >= 300 && op.status < 400 ? status : '307', { description: 'A redirect to the URL in `location`.', headers: { location: { schema: { type: 'string' } } } }];
+  }
+  const options = (op.output as { options?: v.GenericSchema[] }).options;
+  const redirectToo = Array.isArray(options) && options.some((o) => rawKindOf(o) === 'redirect');
+  const json = redirectToo ? options!.filter((o) => rawKindOf(o) === null) : [op.output];
+  const schema = json.length === 1 ? converter.convert(json[0]!, 'ignore') : { anyOf: json.map((o) => converter.convert(o, 'ignore')) };
+  return [status, {
+    description: redirectToo ? 'Success: JSON, or a redirect (307) to the URL in `location`.' : 'Success.',
+    content: { 'application/json': { schema } },
+  }];
+}
+
+/** Known errors grouped by status: one response per status naming its codes. */
+function errorResponses(op: AnyOperation): Record<string, Json> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of op.errors) {
+    const status = errorCatalogue[code]?.status ?? 400;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, Json> = {};
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: `Known error${codes.length > 1 ? 's' : ''}: ${codes.join(', ')}. The code is in the body and in the \`x-stack-known-error\` header.`,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/KnownError' } } },
+    };
+  }
+  return out;
+}
+
+/** Builds the whole document for `operations`. */
+export function buildOpenApiDocument(operations: readonly AnyOperation[], options: OpenApiOptions): Json {
+  const converter = new Converter();
+  for (const op of operations) {
+    for (const schema of [op.input.params, op.input.query, op.input.body, op.clientInput?.body, op.output]) converter.collect(schema);
+  }
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of operations) {
+    const item = (paths[openApiPath(op.path)] ??= {});
+    const operation: Json = {
+      operationId: op.id,
+      summary: op.summary,
+      description: options.descriptions?.get(op.id) ?? op.summary,
+      tags: [op.id.split('.')[0]!],
+      security: securityFor(op.access, op.requiresUser === true),
+      'x-access-types': op.access === 'public' ? ['public'] : [...op.access],
+    };
+    const params = parameters(op, converter);
+    if (params.length > 0) operation.parameters = params;
+    if (op.input.body && !op.ignoresBody) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: converter.convert(op.input.body, 'input') } } };
+    }
+    if (op.clientInput?.body) operation['x-client-request-body'] = converter.convert(op.clientInput.body, 'input');
+    const [status, success] = successResponse(op, converter);
+    operation.responses = { [status]: success, ...errorResponses(op) };
+    operation['x-known-errors'] = op.errors.map((code) => ({ code, status: errorCatalogue[code]?.status ?? 400 }));
+    if (!op.output) operation[OUTPUT_MISSING] = true;
+    item[op.method.toLowerCase()] = operation;
+  }
+  const components = {
+    schemas: {
+      ...converter.components(),
+      KnownError: {
+        type: 'object',
+        description: 'The body of a known error: its code, a message, and the details the catalogue names for it.',
+        properties: { code: { type: 'string' }, error: { type: 'string' }, details: { type: 'object' } },
+        required: ['code', 'error'],
+      },
+    },
+    securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).map(([name, s]) => [name, { type: 'apiKey', in: 'header', name: s.header, description: s.description }])),
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse REST API',
+      version: options.version,
+      description: 'Wire-compatible with Stack Auth\'s REST API v1. Every path is also served under `/api/latest`. Generated from the operation registry (core/operations/registry.ts) by scripts/gen-openapi.ts.',
+    },
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components,
+  };
+}
