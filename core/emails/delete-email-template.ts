@@ -1,5 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { removeSource, SourceIdParamsSchema, requireCustomEmailServer } from './source-crud.ts';
+import { EmptyOutput } from './outputs.ts';
 
 /**
  * `DELETE /internal/email-templates/{id}` (admin) → `{}` (upstream's body). Deleting an override of a built-in default
@@ -14,6 +15,7 @@ export const deleteEmailTemplate = defineOperation({
   access: ['admin'],
   input: { params: SourceIdParamsSchema },
   errors: ['REQUIRES_CUSTOM_EMAIL_SERVER'],
+  output: EmptyOutput,
   async run(ctx, { params }) {
     requireCustomEmailServer(ctx);
     await removeSource(ctx, 'template', ctx.auth.project.id, params.id, ctx.auth.project.config.emailThemeId);

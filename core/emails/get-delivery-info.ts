@@ -1,5 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { countSentSince } from './queries.ts';
+import { DeliveryInfoOutput } from './outputs.ts';
 
 const HOUR = 3_600_000;
 
@@ -18,6 +19,7 @@ export const getDeliveryInfo = defineOperation({
   access: ['server', 'admin'],
   input: {},
   errors: [],
+  output: DeliveryInfoOutput,
   async run(ctx) {
     const projectId = ctx.auth.project.id;
     const windows = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;

@@ -4,6 +4,7 @@ import { StatusError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { findEmail, listOutboxPage } from './queries.ts';
 import { storedStatusesFor, toOutboxEmail } from './outbox-wire.ts';
+import { OutboxEmailListOutput } from './outputs.ts';
 
 /** Upstream's page size cap for the outbox. */
 export const OUTBOX_MAX_LIMIT = 100;
@@ -28,6 +29,7 @@ export const listOutboxEmails = defineOperation({
     }),
   },
   errors: [],
+  output: OutboxEmailListOutput,
   async run(ctx, { query }) {
     const limit = query.limit === undefined ? OUTBOX_MAX_LIMIT : Number.parseInt(query.limit, 10);
     if (Number.isNaN(limit) || limit < 1) throw new StatusError(400, 'Invalid limit parameter');

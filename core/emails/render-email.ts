@@ -4,6 +4,7 @@ import { StatusError } from '../errors/index.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { findTemplate, findTheme, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
+import { RenderedEmailOutput } from './outputs.ts';
 
 /**
  * `POST /emails/render-email` (admin) `{theme_id? | theme_tsx_source?, template_id? |
@@ -33,6 +34,7 @@ export const renderEmail = defineOperation({
     }),
   },
   errors: ['EMAIL_RENDERING_ERROR'],
+  output: RenderedEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     let themeSource: string | null;

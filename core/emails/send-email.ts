@@ -10,6 +10,7 @@ import { findDraft, findTemplate, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 import { findRecipients } from './queries.ts';
 import { updateSource } from './queries.ts';
+import { SendEmailOutput } from './outputs.ts';
 
 /**
  * `POST /emails/send-email` (server) `{user_ids | all_users, html (+ subject) | template_id |
@@ -46,6 +47,7 @@ export const sendEmail = defineOperation({
     }),
   },
   errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST', 'REQUIRES_CUSTOM_EMAIL_SERVER'],
+  output: SendEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const path = '/api/v1/emails/send-email';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { describeSmtpError, openTransport, smtpOptionsFor } from './transport.ts';
+import { TestEmailOutput } from './outputs.ts';
 
 /**
  * `POST /internal/send-test-email` `{recipient_email, email_config: {host, port, username,
@@ -30,6 +31,7 @@ export const sendTestEmail = defineOperation({
     }),
   },
   errors: [],
+  output: TestEmailOutput,
   async run(ctx, { body }) {
     const c = body.email_config;
     const transport = openTransport(smtpOptionsFor(c), { allowPrivate: ctx.runtime.environment !== 'production' });

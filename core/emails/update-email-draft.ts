@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `PATCH /internal/email-drafts/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`.
@@ -21,6 +22,7 @@ export const updateEmailDraft = defineOperation({
     }),
   },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'draft', project.id, params.id);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
+import { UpdatedTemplateOutput } from './outputs.ts';
 
 /**
  * `PATCH /internal/email-templates/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
@@ -22,6 +23,7 @@ export const updateEmailTemplate = defineOperation({
     }),
   },
   errors: ['REQUIRES_CUSTOM_EMAIL_SERVER', 'EMAIL_RENDERING_ERROR'],
+  output: UpdatedTemplateOutput,
   async run(ctx, { params, body }) {
     requireCustomEmailServer(ctx);
     const { project } = ctx.auth;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender } from './source-crud.ts';
+import { UpdatedThemeOutput } from './outputs.ts';
 
 /**
  * `PATCH /internal/email-themes/{id}` (admin) `{display_name?, tsx_source?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
@@ -20,6 +21,7 @@ export const updateEmailTheme = defineOperation({
     }),
   },
   errors: ['EMAIL_RENDERING_ERROR'],
+  output: UpdatedThemeOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'theme', project.id, params.id);

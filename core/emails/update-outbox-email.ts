@@ -8,6 +8,7 @@ import { findEmail, updateEmailIfStatus } from './queries.ts';
 import { OutboxIdParams } from './get-outbox-email.ts';
 import { OUTBOX_STATUS, toOutboxEmail } from './outbox-wire.ts';
 import { kickEmailWorker } from './worker.ts';
+import { OutboxEmailOutput } from './outputs.ts';
 
 /** Stored statuses upstream lets an admin edit (QUEUED, PAUSED, SERVER_ERROR in its terms). */
 const EDITABLE = ['pending', 'paused', 'failed'];
@@ -36,6 +37,7 @@ export const updateOutboxEmail = defineOperation({
     }),
   },
   errors: ['EMAIL_NOT_EDITABLE'],
+  output: OutboxEmailOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     const current = await findEmail(ctx.db, projectId, params.id);
