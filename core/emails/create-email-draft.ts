@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
 import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-drafts` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. */
+/** Creates a draft; without a source it starts from a working example. */
 export const createEmailDraft = defineOperation({
   id: 'emails.createDraft',
   method: 'POST',

@@ -3,7 +3,9 @@ import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
 import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-templates` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
+/**
+ * Creates a template; without a source it starts from a working example. Refused on the shared
+ * email server, as upstream refuses it.
  */
 export const createEmailTemplate = defineOperation({
   id: 'emails.createTemplate',

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema } from './source-crud.ts';
 import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-themes` (admin) `{display_name, tsx_source?}` → `{id}`; without a source it starts from a working example. */
+/** Creates a theme; without a source it starts from a working example. */
 export const createEmailTheme = defineOperation({
   id: 'emails.createTheme',
   method: 'POST',

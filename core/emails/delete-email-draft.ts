@@ -3,8 +3,8 @@ import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /internal/email-drafts/{id}` (admin) → `{success: true}`. Deleting an override of a built-in default
- * restores the default; a default itself cannot be deleted (400 text).
+ * Deletes a draft. Deleting an override of a built-in default restores the default; a default
+ * itself cannot be deleted (400 text).
  */
 export const deleteEmailDraft = defineOperation({
   id: 'emails.deleteDraft',

@@ -3,9 +3,9 @@ import { removeSource, SourceIdParamsSchema, requireCustomEmailServer } from './
 import { EmptyOutput } from './outputs.ts';
 
 /**
- * `DELETE /internal/email-templates/{id}` (admin) → `{}` (upstream's body). Deleting an override of a built-in default
- * restores the default; a default itself cannot be deleted (400 text).
- * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
+ * Deletes a template, answering upstream's empty body. Deleting an override of a built-in default
+ * restores the default; a default itself cannot be deleted (400 text). Refused on the shared email
+ * server, as upstream refuses it.
  */
 export const deleteEmailTemplate = defineOperation({
   id: 'emails.deleteTemplate',

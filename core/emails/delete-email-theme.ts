@@ -3,8 +3,8 @@ import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /internal/email-themes/{id}` (admin) → `{success: true}`. Deleting an override of a built-in default
- * restores the default; a default itself or the project's current theme cannot be deleted (400 text).
+ * Deletes a theme. Deleting an override of a built-in default restores the default; a default
+ * itself or the project's current theme cannot be deleted (400 text).
  */
 export const deleteEmailTheme = defineOperation({
   id: 'emails.deleteTheme',

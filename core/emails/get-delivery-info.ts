@@ -5,11 +5,9 @@ import { DeliveryInfoOutput } from './outputs.ts';
 const HOUR = 3_600_000;
 
 /**
- * `GET /emails/delivery-info` (server, admin) → `{stats: {hour, day, week, month: {sent, bounced,
- * marked_as_spam}}, capacity}` in upstream's shape. Gatehouse sends through the project's own
- * SMTP server and learns of no bounces or spam reports, so those are 0, and it imposes no sending
- * capacity of its own: `rate_per_second` is reported as 0 with no boost or penalty
- * (docs/compatibility.md).
+ * Sending statistics in upstream's shape. Gatehouse sends through the project's own SMTP server
+ * and learns of no bounces or spam reports, so those are 0, and it imposes no sending capacity of
+ * its own: `rate_per_second` is reported as 0 with no boost or penalty (docs/compatibility.md).
  */
 export const getDeliveryInfo = defineOperation({
   id: 'emails.deliveryInfo',

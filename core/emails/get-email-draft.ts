@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
 import { EmailDraftOutput } from './outputs.ts';
 
-/** `GET /internal/email-drafts/{id}` (admin) → the draft with its TSX source; unknown → 404 text. */
+/** One draft with its TSX source; an unknown id is 404 text. */
 export const getEmailDraft = defineOperation({
   id: 'emails.getDraft',
   method: 'GET',

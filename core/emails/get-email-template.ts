@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
 import { EmailTemplateOutput } from './outputs.ts';
 
-/** `GET /internal/email-templates/{id}` (admin) → the template with its TSX source; unknown → 404 text. */
+/** One template with its TSX source; an unknown id is 404 text. */
 export const getEmailTemplate = defineOperation({
   id: 'emails.getTemplate',
   method: 'GET',

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
 import { EmailThemeOutput } from './outputs.ts';
 
-/** `GET /internal/email-themes/{id}` (admin) → the theme with its TSX source; unknown → 404 text. */
+/** One theme with its TSX source; an unknown id is 404 text. */
 export const getEmailTheme = defineOperation({
   id: 'emails.getTheme',
   method: 'GET',

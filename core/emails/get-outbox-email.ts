@@ -8,7 +8,7 @@ import { OutboxEmailOutput } from './outputs.ts';
 
 export const OutboxIdParams = v.strictObject({ id: UuidSchema });
 
-/** `GET /emails/outbox/{id}` (server, admin) → the email in upstream's outbox shape; 404 "Email not found". */
+/** One email in upstream's outbox shape; an unknown id is 404 "Email not found". */
 export const getOutboxEmail = defineOperation({
   id: 'emails.getOutbox',
   method: 'GET',

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { listDrafts } from './sources.ts';
 import { EmailDraftListOutput } from './outputs.ts';
 
-/** `GET /internal/email-drafts` (admin) → `{drafts: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+/** The drafts: built-in defaults (or their overrides) first, then the project's own. */
 export const listEmailDrafts = defineOperation({
   id: 'emails.listDrafts',
   method: 'GET',

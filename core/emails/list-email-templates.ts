@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { listTemplates } from './sources.ts';
 import { EmailTemplateListOutput } from './outputs.ts';
 
-/** `GET /internal/email-templates` (admin) → `{templates: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+/** The templates: built-in defaults (or their overrides) first, then the project's own. */
 export const listEmailTemplates = defineOperation({
   id: 'emails.listTemplates',
   method: 'GET',

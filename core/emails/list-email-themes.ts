@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { listThemes } from './sources.ts';
 import { EmailThemeListOutput } from './outputs.ts';
 
-/** `GET /internal/email-themes` (admin) → `{themes: [...]}`: built-in defaults (or their overrides) first, then the project's own. */
+/** The themes: built-in defaults (or their overrides) first, then the project's own. */
 export const listEmailThemes = defineOperation({
   id: 'emails.listThemes',
   method: 'GET',

@@ -26,9 +26,9 @@ export function toWireEmail(row: EmailRow, runtime: Runtime) {
 }
 
 /**
- * `GET /internal/emails` (admin) → `{items}`: the project's emails newest first, including those
- * kept in the built-in outbox when no SMTP server is configured (`status: "outbox"`), pending
- * retries (`pending`, with the last `error`) and failures (`failed`).
+ * The project's emails newest first, including those kept in the built-in outbox when no SMTP
+ * server is configured (`status: "outbox"`), pending retries (`pending`, with the last `error`)
+ * and failures (`failed`).
  */
 export const listEmails = defineOperation({
   id: 'emails.list',

@@ -10,9 +10,8 @@ import { OutboxEmailListOutput } from './outputs.ts';
 export const OUTBOX_MAX_LIMIT = 100;
 
 /**
- * `GET /emails/outbox?status=&simple_status=&limit=&cursor=` (server, admin) → `{items,
- * is_paginated: true, pagination: {next_cursor}}`, newest first, at most 100 per page (upstream
- * `emails/outbox/crud.tsx`: "Invalid limit parameter", "Limit cannot exceed 100" as 400 text).
+ * The outbox, newest first, at most 100 per page (upstream `emails/outbox/crud.tsx`: "Invalid
+ * limit parameter", "Limit cannot exceed 100" as 400 text).
  */
 export const listOutboxEmails = defineOperation({
   id: 'emails.listOutbox',

@@ -7,12 +7,7 @@ import { sendBuiltInEmail } from './send-built-in.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
-/**
- * `POST /internal/send-sign-in-invitation` `{email, callback_url}` (admin) → `{success: true}`:
- * queues the sign-in invitation email linking to `callback_url`.
- *
- * Errors: REDIRECT_URL_NOT_WHITELISTED.
- */
+/** Queues the sign-in invitation email linking to `callback_url`. */
 export const sendSignInInvitation = defineOperation({
   id: 'emails.sendSignInInvitation',
   method: 'POST',

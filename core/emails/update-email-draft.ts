@@ -4,8 +4,8 @@ import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, 
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `PATCH /internal/email-drafts/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`.
- * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
+ * Changes a draft. Changing a built-in default stores an override under the same id; an unknown
+ * id is 404 text.
  */
 export const updateEmailDraft = defineOperation({
   id: 'emails.updateDraft',

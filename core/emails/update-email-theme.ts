@@ -4,8 +4,8 @@ import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, 
 import { UpdatedThemeOutput } from './outputs.ts';
 
 /**
- * `PATCH /internal/email-themes/{id}` (admin) `{display_name?, tsx_source?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
- * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
+ * Changes a theme. The new source is rendered once in the sandbox first, so broken TSX is refused.
+ * Changing a built-in default stores an override under the same id; an unknown id is 404 text.
  */
 export const updateEmailTheme = defineOperation({
   id: 'emails.updateTheme',
