@@ -51,7 +51,7 @@ function probe(url: string): Probe {
   return { connected, result, send: () => { socket.write('GET /health HTTP/1.1\r\nhost: x\r\n\r\n'); } };
 }
 
-for (const workers of [1]) {
+for (const workers of [1, 2]) {
   describe(`graceful shutdown of a real gatehouse process (--workers ${workers})`, () => {
     it('on SIGTERM answers every connection waiting in the accept queue (none reset), with connection: close, and exits 0', async () => {
       const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', join(dir, String(workers)), '--workers', String(workers)], { env: { ...process.env, ...SEED_KEYS }, timeoutMs: 60_000 });
