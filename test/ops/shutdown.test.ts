@@ -56,7 +56,7 @@ for (const workers of [1, 2]) {
     it('on SIGTERM answers every connection waiting in the accept queue (none reset), with connection: close, and exits 0', async () => {
       const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', join(dir, String(workers)), '--workers', String(workers)], { env: { ...process.env, ...SEED_KEYS }, timeoutMs: 60_000 });
       try {
-        // With --workers the primary accepts and hands connections on (node:cluster round-robin).
+        // With --workers the primary listens and hands connections to the workers (server-bin/cluster.ts).
         assert.equal(proc.child.kill('SIGSTOP'), true);
         const probes = Array.from({ length: 20 }, () => probe(proc.url));
         // Every handshake completes in the kernel while the process is frozen: all 20 wait in the queue.
