@@ -7,11 +7,12 @@ import { findProviderConfig } from './providers/resolve.ts';
 import { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
 import { settleAccount } from './accounts.ts';
 import { completeSignIn } from './sign-in.ts';
+import { SignInNewUserOutput } from '../mfa/index.ts';
 
 const jwksByUrl = new Map<string, JWTVerifyGetKey>();
 
 /**
- * `POST /auth/oauth/callback/apple/native` `{id_token}` → `{access_token, refresh_token, user_id,
+ * `{id_token}` → `{access_token, refresh_token, user_id,
  * is_new_user}`: Sign in with Apple from a native iOS/macOS app (ASAuthorizationController), no
  * redirect flow (upstream `auth/oauth/callback/apple/native/route.tsx`). The identity token must
  * be signed by Apple's keys, issued by `https://appleid.apple.com`, and addressed to one of the
@@ -31,6 +32,7 @@ export const appleNativeSignIn = defineOperation({
     'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'APPLE_BUNDLE_ID_NOT_CONFIGURED', 'INVALID_APPLE_CREDENTIALS', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
     'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS,
   ],
+  output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const config = findProviderConfig(project, 'apple');

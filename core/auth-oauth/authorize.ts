@@ -9,6 +9,7 @@ import { resolveProvider } from './providers/resolve.ts';
 import { authorizationUrl, flowScopes, newFlowSecrets } from './providers/exchange.ts';
 import { saveFlow } from './flow-state.ts';
 import { withoutFragment } from './authorization-codes.ts';
+import { RedirectOutput } from '../operations/output.ts';
 
 /** Where a provider sends the user back: `<base>/api/v1/auth/oauth/callback/<provider id>` (paste this at the provider). */
 export function providerCallbackUrl(runtime: Runtime, providerId: string): string {
@@ -19,7 +20,7 @@ const text = (max = 4096) => v.pipe(v.string(), v.maxLength(max));
 const JsonMode = v.optional(v.picklist(['json', 'redirect']));
 
 /**
- * `GET /auth/oauth/authorize/{provider_id}`: starts an OAuth sign-in or link as Stack's SDK drives
+ * Starts an OAuth sign-in or link as Stack's SDK drives
  * it (`getOAuthUrl` / `authorizeOAuth`; upstream `auth/oauth/authorize/[provider_id]/route.tsx`).
  *
  * Checks, before anything leaves for the provider: the client (project id + publishable key or
@@ -66,6 +67,7 @@ export const authorizeOAuth = defineOperation({
     'INVALID_SCOPE', 'USER_AUTHENTICATION_REQUIRED', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN',
     'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
   ],
+  output: v.union([v.strictObject({ location: v.string() }), RedirectOutput]),
   async run(ctx, { params, query }) {
     const project = await resolveOAuthClient(ctx, query.client_id, query.client_secret, 'INVALID_PUBLISHABLE_CLIENT_KEY');
     const trust = redirectTrust(ctx, project);

@@ -11,6 +11,7 @@ import { flowScopes, redeemProviderCode } from './providers/exchange.ts';
 import { settleAccount } from './accounts.ts';
 import { storeProviderTokens } from './provider-tokens.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
+import { RedirectOutput } from '../operations/output.ts';
 
 const CALLBACK_ERRORS: KnownErrorCode[] = [
   'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
@@ -79,7 +80,7 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
 }
 
 /**
- * `GET /auth/oauth/callback/{provider_id}`: the provider's redirect back to Gatehouse. Unknown
+ * The provider's redirect back to Gatehouse. Unknown
  * response parameters are ignored, as RFC 6749 §4.1.2 requires of clients (providers add their
  * own, e.g. Google's `authuser`, Entra's `session_state`).
  */
@@ -95,12 +96,13 @@ export const oauthCallback = defineOperation({
     query: v.looseObject(responseEntries),
   },
   errors: CALLBACK_ERRORS,
+  output: RedirectOutput,
   async run(ctx, { params, query }) {
     return finishCallback(ctx, params.provider_id, query as Record<string, string | undefined>, 307);
   },
 });
 
-/** `POST /auth/oauth/callback/{provider_id}`: the same for `response_mode=form_post` (Apple); answers 303 so the browser follows with a GET. */
+/** The same for `response_mode=form_post` (Apple); answers 303 so the browser follows with a GET. */
 export const oauthCallbackFormPost = defineOperation({
   id: 'authOauth.callbackFormPost',
   method: 'POST',
@@ -112,6 +114,7 @@ export const oauthCallbackFormPost = defineOperation({
     body: v.strictObject(responseEntries),
   },
   errors: CALLBACK_ERRORS,
+  output: RedirectOutput,
   async run(ctx, { params, body }) {
     return finishCallback(ctx, params.provider_id, body as Record<string, string | undefined>, 303);
   },

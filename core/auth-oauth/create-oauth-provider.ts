@@ -7,9 +7,10 @@ import { resolveMe } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { findAccountByProviderAccount, insertAccount, type OAuthAccountRow } from './queries.ts';
 import { toOAuthProviderWire } from './provider-links.ts';
+import { OAuthProviderOutput } from './provider-links.ts';
 
 /**
- * `POST /oauth-providers` (server) `{user_id, provider_config_id, account_id, email?, allow_sign_in,
+ * (server) `{user_id, provider_config_id, account_id, email?, allow_sign_in,
  * allow_connected_accounts}` → 201: links a provider account to a user without an OAuth flow
  * (imports). The provider must be configured (400 text otherwise, as upstream).
  */
@@ -31,6 +32,7 @@ export const createOAuthProvider = defineOperation({
     }),
   },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
+  output: OAuthProviderOutput,
   async run(ctx, { body }) {
     const { project, accessType } = ctx.auth;
     const userId = resolveMe(ctx.auth, body.user_id);

@@ -8,7 +8,7 @@ import { redirectTrust } from './client.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
 
 /**
- * `POST /auth/oauth/cross-domain/authorize` `{redirect_uri, state, code_challenge,
+ * `{redirect_uri, state, code_challenge,
  * code_challenge_method?, after_callback_redirect_url?}` → `{redirect_url}`: a one-time
  * authorization code (PKCE S256) that hands the caller's session to another trusted domain,
  * redeemed at `/auth/oauth/token` (upstream `auth/oauth/cross-domain/authorize/route.tsx`).
@@ -30,6 +30,7 @@ export const crossDomainAuthorize = defineOperation({
     }),
   },
   errors: ['USER_AUTHENTICATION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  output: v.strictObject({ redirect_url: v.string() }),
   async run(ctx, { body }) {
     const { project, user, token } = ctx.auth;
     if (!user || !token) throw new KnownError('USER_AUTHENTICATION_REQUIRED');

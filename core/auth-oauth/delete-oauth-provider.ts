@@ -4,8 +4,9 @@ import { getUser } from '../users/index.ts';
 import { deleteAccount } from './queries.ts';
 import { getUserAccount } from './provider-links.ts';
 import { OAuthProviderParams } from './get-oauth-provider.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
-/** `DELETE /oauth-providers/{user_id}/{provider_id}` → `{success: true}`: unlinks a provider account and drops its stored tokens. */
+/** Unlinks a provider account and drops its stored tokens. */
 export const deleteOAuthProvider = defineOperation({
   id: 'authOauth.deleteOAuthProvider',
   method: 'DELETE',
@@ -14,6 +15,7 @@ export const deleteOAuthProvider = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: OAuthProviderParams },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

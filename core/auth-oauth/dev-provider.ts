@@ -10,6 +10,7 @@ import { findProject } from '../projects/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { providerCallbackUrl } from './authorize.ts';
 import { DEV_IDENTITIES, DEV_PROVIDER_KEY_AUDIENCE, devIdentityFor, devProviderClientSecret, devProviderIssuer, type DevIdentity } from './providers/dev-provider.ts';
+import { HtmlOutput, RedirectOutput } from '../operations/output.ts';
 
 const CODE_KEY_INFO = 'gatehouse dev oidc codes v1';
 const CODE_TTL_MS = 60_000;
@@ -51,7 +52,7 @@ function page(query: Record<string, string | undefined>): RawReply {
   return { raw: true, status: 200, contentType: 'text/html; charset=utf-8', body, headers: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'" } };
 }
 
-/** `GET /auth/oauth/dev-provider/authorize`: the development provider's page to pick a test identity (OIDC Core §3.1.2.1 request). */
+/** The development provider's page to pick a test identity (OIDC Core §3.1.2.1 request). */
 export const devProviderAuthorizePage = defineOperation({
   id: 'authOauth.devProviderAuthorizePage',
   method: 'GET',
@@ -60,13 +61,14 @@ export const devProviderAuthorizePage = defineOperation({
   access: 'public',
   input: { query: v.strictObject(AuthorizeEntries) },
   errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED'],
+  output: HtmlOutput,
   async run(ctx, { query }) {
     await checkClient(ctx, query.client_id, query.redirect_uri);
     return page(query);
   },
 });
 
-/** `POST /auth/oauth/dev-provider/authorize`: the chosen identity; answers 303 to the callback with a 60-second code. */
+/** The chosen identity; answers 303 to the callback with a 60-second code. */
 export const devProviderAuthorize = defineOperation({
   id: 'authOauth.devProviderAuthorize',
   method: 'POST',
@@ -75,6 +77,7 @@ export const devProviderAuthorize = defineOperation({
   access: 'public',
   input: { body: v.strictObject({ ...AuthorizeEntries, email: v.pipe(v.string(), v.email('must be a valid email'), v.maxLength(254)), name: v.optional(field(100)) }) },
   errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED'],
+  output: RedirectOutput,
   async run(ctx, { body }) {
     await checkClient(ctx, body.client_id, body.redirect_uri);
     const identity = devIdentityFor(body.email, body.name);
@@ -88,7 +91,7 @@ export const devProviderAuthorize = defineOperation({
   },
 });
 
-/** `POST /auth/oauth/dev-provider/token`: redeems a development code (PKCE checked) for an access token and an ES256 ID Token. */
+/** Redeems a development code (PKCE checked) for an access token and an ES256 ID Token. */
 export const devProviderToken = defineOperation({
   id: 'authOauth.devProviderToken',
   method: 'POST',
@@ -102,6 +105,7 @@ export const devProviderToken = defineOperation({
     }),
   },
   errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_AUTHORIZATION_CODE'],
+  output: v.strictObject({ access_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), id_token: v.string(), scope: v.literal('openid email profile') }),
   async run(ctx, { body }) {
     if (!constantTimeEqual(body.client_secret, devProviderClientSecret(ctx.runtime, body.client_id))) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: body.client_id });
     const text = open(ctx.runtime.deriveKey(CODE_KEY_INFO), body.code);
@@ -121,7 +125,7 @@ export const devProviderToken = defineOperation({
   },
 });
 
-/** `GET /auth/oauth/dev-provider/jwks`: the development provider's public key (RFC 7517). */
+/** The development provider's public key (RFC 7517). */
 export const devProviderJwks = defineOperation({
   id: 'authOauth.devProviderJwks',
   method: 'GET',
@@ -130,12 +134,13 @@ export const devProviderJwks = defineOperation({
   access: 'public',
   input: {},
   errors: [],
+  output: v.strictObject({ keys: v.array(v.strictObject({ kty: v.literal('EC'), alg: v.literal('ES256'), crv: v.literal('P-256'), kid: v.string(), x: v.string(), y: v.string(), use: v.literal('sig') })) }),
   async run(ctx) {
     return { keys: ctx.runtime.keys.keysFor(DEV_PROVIDER_KEY_AUDIENCE).map((k) => ({ ...k.publicJwk, use: 'sig' })) };
   },
 });
 
-/** `GET /auth/oauth/dev-provider/.well-known/openid-configuration`: discovery (OpenID Connect Discovery 1.0 §3). */
+/** Discovery (OpenID Connect Discovery 1.0 §3). */
 export const devProviderDiscovery = defineOperation({
   id: 'authOauth.devProviderDiscovery',
   method: 'GET',
@@ -144,6 +149,12 @@ export const devProviderDiscovery = defineOperation({
   access: 'public',
   input: {},
   errors: [],
+  output: v.strictObject({
+    issuer: v.string(), authorization_endpoint: v.string(), token_endpoint: v.string(), jwks_uri: v.string(),
+    response_types_supported: v.array(v.string()), subject_types_supported: v.array(v.string()),
+    id_token_signing_alg_values_supported: v.array(v.string()), code_challenge_methods_supported: v.array(v.string()),
+    token_endpoint_auth_methods_supported: v.array(v.string()), scopes_supported: v.array(v.string()),
+  }),
   async run(ctx) {
     const issuer = devProviderIssuer(ctx.runtime);
     return {

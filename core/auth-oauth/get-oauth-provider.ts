@@ -4,11 +4,12 @@ import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { getUserAccount, toOAuthProviderWire } from './provider-links.ts';
+import { OAuthProviderOutput } from './provider-links.ts';
 
 /** Path of one linked provider account: the user, and the link's id (or the provider's id). */
 export const OAuthProviderParams = v.strictObject({ user_id: UserIdOrMeSchema, provider_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
 
-/** `GET /oauth-providers/{user_id}/{provider_id}`: one linked provider account (404 text when absent). */
+/** One linked provider account (404 text when absent). */
 export const getOAuthProvider = defineOperation({
   id: 'authOauth.getOAuthProvider',
   method: 'GET',
@@ -17,6 +18,7 @@ export const getOAuthProvider = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: OAuthProviderParams },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: OAuthProviderOutput,
   async run(ctx, { params }) {
     const { project, accessType } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

@@ -5,9 +5,11 @@ import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { listProjectAccounts, listUserAccounts } from './queries.ts';
 import { toOAuthProviderWire } from './provider-links.ts';
+import { OAuthProviderOutput } from './provider-links.ts';
+import { listOutput } from '../operations/output.ts';
 
 /**
- * `GET /oauth-providers?user_id=` → `{items, is_paginated: false}`: the provider accounts linked
+ * The provider accounts linked
  * to a user (clients: only their own; server: any user, or every link of the project without
  * `user_id`). Upstream `oauth-providers/crud.tsx` `onList`.
  */
@@ -19,6 +21,7 @@ export const listOAuthProviders = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: v.strictObject({ user_id: v.optional(UserIdOrMeSchema) }) },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(OAuthProviderOutput),
   async run(ctx, { query }) {
     const { project, accessType } = ctx.auth;
     let accounts;

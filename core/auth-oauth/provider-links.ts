@@ -4,6 +4,27 @@ import type { Project } from '../projects/index.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
 import { listUserAccounts, type OAuthAccountRow } from './queries.ts';
+import * as v from 'valibot';
+import { component } from '../operations/output.ts';
+
+const clientOAuthProviderEntries = {
+  user_id: v.string(),
+  id: v.string(),
+  email: v.optional(v.string()),
+  provider_config_id: v.string(),
+  type: v.string(),
+  allow_sign_in: v.boolean(),
+  allow_connected_accounts: v.boolean(),
+};
+
+/** A linked OAuth account as {@link toOAuthProviderWire} shows it to a client. */
+export const ClientOAuthProviderOutput = component('ClientOAuthProvider', v.strictObject(clientOAuthProviderEntries));
+
+/** A linked OAuth account as {@link toOAuthProviderWire} shows it to a server or admin (with the provider's account id). */
+export const ServerOAuthProviderOutput = component('ServerOAuthProvider', v.strictObject({ ...clientOAuthProviderEntries, account_id: v.string() }));
+
+/** A linked OAuth account in the caller's view. */
+export const OAuthProviderOutput = v.union([ServerOAuthProviderOutput, ClientOAuthProviderOutput]);
 
 /**
  * The wire form of a user's linked provider account (`/oauth-providers`, stack-shared

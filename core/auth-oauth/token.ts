@@ -13,7 +13,7 @@ function required<T>(value: T | undefined, field: string): T {
 }
 
 /**
- * `POST /auth/oauth/token` (form-encoded, RFC 6749 §3.2), the endpoint oauth4webapi calls for
+ * (form-encoded, RFC 6749 §3.2), the endpoint oauth4webapi calls for
  * Stack's SDK. `client_id` is the project id, `client_secret` a publishable key or the sentinel.
  *
  * - `refresh_token` (RFC 6749 §6): a new access token; a bad refresh token answers the known error
@@ -44,6 +44,13 @@ export const oauthToken = defineOperation({
     }),
   },
   errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'INVALID_AUTHORIZATION_CODE', 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 'SCHEMA_ERROR'],
+  output: v.union([
+    v.strictObject({ access_token: v.string(), refresh_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.literal('legacy') }),
+    v.strictObject({
+      access_token: v.string(), refresh_token: v.string(), user_id: v.string(), is_new_user: v.boolean(),
+      after_callback_redirect_url: v.optional(v.string()), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.literal('legacy'),
+    }),
+  ]),
   async run(ctx, { body }) {
     const project = await resolveOAuthClient(ctx, body.client_id, body.client_secret);
     const common = { token_type: 'Bearer', expires_in: Math.floor(ctx.runtime.accessTokenTtlMs / 1000), scope: 'legacy' };

@@ -6,6 +6,7 @@ import { getUser } from '../users/index.ts';
 import { findAccountByProviderAccount, listUserAccounts, updateAccount } from './queries.ts';
 import { getUserAccount, toOAuthProviderWire } from './provider-links.ts';
 import { OAuthProviderParams } from './get-oauth-provider.ts';
+import { OAuthProviderOutput } from './provider-links.ts';
 
 const ClientUpdate = v.strictObject({ allow_sign_in: v.optional(v.boolean()), allow_connected_accounts: v.optional(v.boolean()) });
 const ServerUpdate = v.strictObject({
@@ -16,7 +17,7 @@ const ServerUpdate = v.strictObject({
 });
 
 /**
- * `PATCH /oauth-providers/{user_id}/{provider_id}`: turns sign-in and connected-account use of a
+ * Turns sign-in and connected-account use of a
  * linked account on or off (server: also its `email` and `account_id`). A provider account may
  * sign in only one user: OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN otherwise.
  */
@@ -29,6 +30,7 @@ export const updateOAuthProvider = defineOperation({
   input: { params: OAuthProviderParams, body: ServerUpdate },
   clientInput: { params: OAuthProviderParams, body: ClientUpdate },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
+  output: OAuthProviderOutput,
   async run(ctx, { params, body }) {
     const { project, accessType } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

@@ -1,7 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { loadConfigLayers, saveConfigSource } from './store.ts';
+import * as v from 'valibot';
+import { SuccessOutput } from '../operations/output.ts';
+import { BranchConfigSourceSchema } from './override-input.ts';
 
-/** `GET /internal/config/source` (admin): where the branch's config was pushed from → `{ source }`. */
+/** (admin): where the branch's config was pushed from → `{ source }`. */
 export const getConfigSource = defineOperation({
   id: 'config.getSource',
   method: 'GET',
@@ -10,13 +13,14 @@ export const getConfigSource = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: v.strictObject({ source: BranchConfigSourceSchema }),
   async run(ctx) {
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));
     return { source: layers.source };
   },
 });
 
-/** `DELETE /internal/config/source` (admin): marks the branch config `unlinked` (editable in the dashboard again). */
+/** (admin): marks the branch config `unlinked` (editable in the dashboard again). */
 export const unlinkConfigSource = defineOperation({
   id: 'config.unlinkSource',
   method: 'DELETE',
@@ -25,6 +29,7 @@ export const unlinkConfigSource = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: SuccessOutput,
   async run(ctx) {
     await ctx.transaction((tx) => saveConfigSource(tx.db, ctx.auth.project.id, ctx.auth.branchId, { type: 'unlinked' }, ctx.now));
     return { success: true };

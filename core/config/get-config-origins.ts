@@ -1,8 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { layerOrigins, loadConfigLayers } from './store.ts';
+import * as v from 'valibot';
+import { BranchConfigSourceSchema } from './override-input.ts';
 
 /**
- * `GET /internal/config/origins` (admin; Gatehouse extension for the dashboard): for each leaf
+ * (admin; Gatehouse extension for the dashboard): for each leaf
  * path of the rendered config that an override sets, the level it came from (`project`,
  * `branch`, `environment`; paths absent here are defaults), and the branch's config source.
  */
@@ -14,6 +16,7 @@ export const getConfigOrigins = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: v.strictObject({ origins: v.record(v.string(), v.picklist(['default', 'project', 'branch', 'environment'])), source: BranchConfigSourceSchema }),
   async run(ctx) {
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));
     return { origins: layerOrigins(layers), source: layers.source };

@@ -1,9 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { assertLevelAccess, OverrideLevelParamsSchema } from './override-input.ts';
 import { loadConfigLayers } from './store.ts';
+import * as v from 'valibot';
 
 /**
- * `GET /internal/config/override/{level}` (server: branch only; admin): one level's override as
+ * (server: branch only; admin): one level's override as
  * stored, `{ config_string }`. @see upstream `internal/config/override/[level]/route.tsx`
  */
 export const getConfigOverride = defineOperation({
@@ -14,6 +15,7 @@ export const getConfigOverride = defineOperation({
   access: ['server', 'admin'],
   input: { params: OverrideLevelParamsSchema },
   errors: [],
+  output: v.strictObject({ config_string: v.string() }),
   async run(ctx, { params }) {
     assertLevelAccess(ctx.auth.accessType, params.level);
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));

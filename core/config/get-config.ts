@@ -1,8 +1,9 @@
 import { defineOperation } from '../operations/define.ts';
 import { loadConfigLayers, renderLayers } from './store.ts';
+import * as v from 'valibot';
 
 /**
- * `GET /internal/config` (admin): the rendered config (defaults ← project ← branch ←
+ * (admin): the rendered config (defaults ← project ← branch ←
  * environment) as `{ config_string }`. @see upstream `internal/config/route.tsx`
  */
 export const getConfig = defineOperation({
@@ -13,6 +14,7 @@ export const getConfig = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: v.strictObject({ config_string: v.string() }),
   async run(ctx) {
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));
     return { config_string: JSON.stringify(renderLayers(layers)) };

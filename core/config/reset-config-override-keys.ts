@@ -2,9 +2,10 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { resetOverrideKeys } from './format.ts';
 import { loadConfigLayers, saveConfigLevel } from './store.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /internal/config/override/{level}/reset-keys` (admin; level `branch` or `environment`, as
+ * (admin; level `branch` or `environment`, as
  * upstream): removes `keys` and everything below them from that level's override, so lower levels
  * and defaults show through → `{ success: true }`.
  */
@@ -19,6 +20,7 @@ export const resetConfigOverrideKeys = defineOperation({
     body: v.strictObject({ keys: v.array(v.string()) }),
   },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     await ctx.transaction(async (tx) => {
       const layers = await loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now);

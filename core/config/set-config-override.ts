@@ -3,9 +3,10 @@ import { StatusError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { assertLevelAccess, BranchConfigSourceSchema, OverrideLevelParamsSchema, parseOverrideString } from './override-input.ts';
 import { saveConfigLevel } from './store.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `PUT /internal/config/override/{level}` (server: branch only; admin): replaces one level's
+ * (server: branch only; admin): replaces one level's
  * override with `config_string`; the branch level needs `source` (where the config came from,
  * e.g. `{ "type": "pushed-from-unknown" }` from `config push`) → `{ success: true }`.
  *
@@ -22,6 +23,7 @@ export const setConfigOverride = defineOperation({
     body: v.strictObject({ config_string: v.string(), source: v.optional(BranchConfigSourceSchema) }),
   },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     assertLevelAccess(ctx.auth.accessType, params.level);
     const override = parseOverrideString(body.config_string, params.level);

@@ -3,9 +3,10 @@ import { defineOperation } from '../operations/define.ts';
 import { applyOverridePatch } from './format.ts';
 import { assertLevelAccess, OverrideLevelParamsSchema, parseOverrideString } from './override-input.ts';
 import { loadConfigLayers, saveConfigLevel } from './store.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `PATCH /internal/config/override/{level}` (server: branch only; admin): merges the partial
+ * (server: branch only; admin): merges the partial
  * override `config_override_string` (dotted keys; `null` removes a key) into one level's
  * override → `{ success: true }`.
  *
@@ -19,6 +20,7 @@ export const updateConfigOverride = defineOperation({
   access: ['server', 'admin'],
   input: { params: OverrideLevelParamsSchema, body: v.strictObject({ config_override_string: v.string() }) },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     assertLevelAccess(ctx.auth.accessType, params.level);
     const patch = parseOverrideString(body.config_override_string, params.level);

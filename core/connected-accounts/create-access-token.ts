@@ -3,12 +3,13 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken } from './provider-access-token.ts';
+import { ProviderAccessTokenOutput } from './provider-access-token.ts';
 
 export const ScopeBody = v.strictObject({ scope: v.optional(v.pipe(v.string(), v.maxLength(2048))) });
 export const ProviderIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
 /**
- * `POST /connected-accounts/{user_id}/{provider_id}/access-token` `{scope?}` → 201 `{access_token}`:
+ * `{scope?}` → 201 `{access_token}`:
  * a fresh provider access token of the user's connected account (see `providerAccessToken`).
  */
 export const createConnectedAccountAccessToken = defineOperation({
@@ -20,6 +21,7 @@ export const createConnectedAccountAccessToken = defineOperation({
   status: 201,
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema, provider_id: ProviderIdSchema }), body: ScopeBody },
   errors: ACCESS_TOKEN_ERRORS,
+  output: ProviderAccessTokenOutput,
   async run(ctx, { params, body }) {
     return providerAccessToken(ctx, ctx.auth.project, resolveUserId(ctx.auth, params.user_id), params.provider_id, body.scope);
   },

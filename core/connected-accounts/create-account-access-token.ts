@@ -4,8 +4,9 @@ import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken } from './provider-access-token.ts';
 import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
+import { ProviderAccessTokenOutput } from './provider-access-token.ts';
 
-/** `POST /connected-accounts/{user_id}/{provider_id}/{provider_account_id}/access-token`: the same for one account of the provider. */
+/** The same for one account of the provider. */
 export const createAccountAccessToken = defineOperation({
   id: 'connectedAccounts.createAccountAccessToken',
   method: 'POST',
@@ -15,6 +16,7 @@ export const createAccountAccessToken = defineOperation({
   status: 201,
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema, provider_id: ProviderIdSchema, provider_account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)) }), body: ScopeBody },
   errors: ACCESS_TOKEN_ERRORS,
+  output: ProviderAccessTokenOutput,
   async run(ctx, { params, body }) {
     return providerAccessToken(ctx, ctx.auth.project, resolveUserId(ctx.auth, params.user_id), params.provider_id, body.scope, params.provider_account_id);
   },

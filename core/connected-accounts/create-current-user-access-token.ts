@@ -3,8 +3,9 @@ import { defineOperation } from '../operations/define.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken } from './provider-access-token.ts';
 import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
+import { ProviderAccessTokenOutput } from './provider-access-token.ts';
 
-/** `POST /auth/oauth/connected-accounts/{provider_id}/access-token` `{scope?}`: the signed-in user's variant (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
+/** `{scope?}`: the signed-in user's variant (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
 export const createCurrentUserAccessToken = defineOperation({
   id: 'connectedAccounts.createCurrentUserAccessToken',
   method: 'POST',
@@ -14,6 +15,7 @@ export const createCurrentUserAccessToken = defineOperation({
   status: 201,
   input: { params: v.strictObject({ provider_id: ProviderIdSchema }), body: ScopeBody },
   errors: [...ACCESS_TOKEN_ERRORS, 'USER_AUTHENTICATION_REQUIRED'],
+  output: ProviderAccessTokenOutput,
   async run(ctx, { params, body }) {
     return providerAccessToken(ctx, ctx.auth.project, requireUser(ctx.auth).id, params.provider_id, body.scope);
   },

@@ -4,8 +4,9 @@ import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { listLinkedAccounts } from '../auth-oauth/index.ts';
+import { component, listOutput } from '../operations/output.ts';
 
-/** `GET /connected-accounts/{user_id}` → `{items: [{user_id, provider, provider_account_id}], is_paginated: false}`: accounts usable as connected accounts. */
+/** Accounts usable as connected accounts. */
 export const listConnectedAccounts = defineOperation({
   id: 'connectedAccounts.list',
   method: 'GET',
@@ -14,6 +15,7 @@ export const listConnectedAccounts = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(component('ConnectedAccount', v.strictObject({ user_id: v.string(), provider: v.string(), provider_account_id: v.string() }))),
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

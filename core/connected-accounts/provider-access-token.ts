@@ -6,6 +6,8 @@ import {
   findProviderConfig, invalidateProviderToken, listLinkedAccounts, listValidProviderTokens, openProviderToken,
   refreshAtProvider, resolveProvider, storeProviderTokens, tokenScopes,
 } from '../auth-oauth/index.ts';
+import * as v from 'valibot';
+import { component } from '../operations/output.ts';
 
 /** A stored access token is handed out only while it has at least this long to live (upstream: 5 minutes). */
 const MIN_REMAINING_MS = 5 * 60 * 1000;
@@ -66,3 +68,6 @@ export async function providerAccessToken(ctx: OperationContext, project: Projec
   }
   throw new KnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
 }
+
+/** A provider access token as {@link providerAccessToken} answers it. */
+export const ProviderAccessTokenOutput = component('ProviderAccessToken', v.strictObject({ access_token: v.string() }));

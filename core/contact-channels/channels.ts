@@ -8,6 +8,19 @@ import { findUser, findUserByAuthEmail, type UserRow } from '../users/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
 import { findAuthChannelRow, findChannelRow, findOtherAuthChannel, listChannelRows, type ContactChannelRow } from './queries.ts';
+import * as v from 'valibot';
+import { component } from '../operations/output.ts';
+
+/** A contact channel as {@link toWireChannel} shows it (upstream `contactChannelsCrud` read shape). */
+export const ContactChannelOutput = component('ContactChannel', v.strictObject({
+  id: v.string(),
+  user_id: v.string(),
+  value: v.string(),
+  type: v.literal('email'),
+  used_for_auth: v.boolean(),
+  is_verified: v.boolean(),
+  is_primary: v.boolean(),
+}));
 
 /** A contact channel, primary or not (upstream packages/stack-shared/src/interface/crud/, upstream apps/backend/src/app/api/latest/contact-channels/). */
 export interface ContactChannel {

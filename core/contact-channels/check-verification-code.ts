@@ -1,8 +1,9 @@
 import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { CodeBodySchema } from './schemas.ts';
+import { CodeValidOutput } from '../verification-codes/index.ts';
 
-/** `POST /contact-channels/verify/check-code` `{code}` → `{is_code_valid: true}` without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
+/** `{code}` → `{is_code_valid: true}` without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
 export const checkVerificationCodeOp = defineOperation({
   id: 'contactChannels.checkVerificationCode',
   method: 'POST',
@@ -11,6 +12,7 @@ export const checkVerificationCodeOp = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: CodeBodySchema },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await checkVerificationCode(ctx, ctx.auth.project.id, 'email_verification', body.code);
     return { is_code_valid: true };

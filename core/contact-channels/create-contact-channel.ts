@@ -7,16 +7,16 @@ import { findUser, updateUser } from '../users/index.ts';
 import { assertAuthValueFree, channelFromRow, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
 import { findChannelRowByValue, insertChannelRow, type ContactChannelRow } from './queries.ts';
 import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.ts';
+import { ContactChannelOutput } from './channels.ts';
 
 /**
- * `POST /contact-channels` `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
+ * `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
  * also `is_verified?`) → 201 channel (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
  * `primary_email`; the previous primary email stays as a non-primary channel with
  * its id.
  *
- * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when `used_for_auth` and another user
- * signs in with the value; 400 text "Contact channel already exists" when the user already has this
- * channel (upstream `lib/request-checks.tsx`).
+ * 400 text "Contact channel already exists" when the user already has this channel (upstream
+ * `lib/request-checks.tsx`).
  */
 export const createContactChannel = defineOperation({
   id: 'contactChannels.create',
@@ -28,6 +28,7 @@ export const createContactChannel = defineOperation({
   input: { body: ServerCreateChannelSchema },
   clientInput: { body: ClientCreateChannelSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
+  output: ContactChannelOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, body.user_id, 'Client can only create contact channels for their own user.');

@@ -5,9 +5,10 @@ import { findUser, updateUser } from '../users/index.ts';
 import { findUserChannel } from './channels.ts';
 import { deleteChannelRow } from './queries.ts';
 import { ChannelParamsSchema } from './schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /contact-channels/{user_id}/{contact_channel_id}` → `{success: true}`. Deleting the
+ * → `{success: true}`. Deleting the
  * primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
  */
 export const deleteContactChannel = defineOperation({
@@ -18,6 +19,7 @@ export const deleteContactChannel = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: ChannelParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id, 'Client can only delete contact channels for their own user.');

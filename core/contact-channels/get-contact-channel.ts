@@ -4,9 +4,10 @@ import { resolveUserId } from '../auth/user-id.ts';
 import { findUserChannel, toWireChannel } from './channels.ts';
 import { findUser } from '../users/index.ts';
 import { ChannelParamsSchema } from './schemas.ts';
+import { ContactChannelOutput } from './channels.ts';
 
 /**
- * `GET /contact-channels/{user_id}/{contact_channel_id}` → the channel; an unknown channel or user
+ * → the channel; an unknown channel or user
  * → 404 text "Contact channel not found."; a client asking about another user → 403 "Client can
  * only read contact channels for their own user." (upstream `contact-channels/crud.tsx`).
  */
@@ -18,6 +19,7 @@ export const getContactChannel = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: ChannelParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: ContactChannelOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id, 'Client can only read contact channels for their own user.'));

@@ -4,6 +4,8 @@ import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { listUserChannels, toWireChannel } from './channels.ts';
 import { findUser } from '../users/index.ts';
+import { ContactChannelOutput } from './channels.ts';
+import { listOutput } from '../operations/output.ts';
 
 /**
  * `GET /contact-channels?user_id=me` → `{items, is_paginated: false}`: the user's channels, the
@@ -19,6 +21,7 @@ export const listContactChannels = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: listOutput(ContactChannelOutput),
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, query.user_id, 'Client can only list contact channels for their own user.'));

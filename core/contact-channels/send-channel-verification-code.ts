@@ -5,12 +5,13 @@ import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { findUserChannel, getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { CallbackBodySchema, ChannelParamsSchema } from './schemas.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code` `{callback_url}`
+ * `{callback_url}`
  * → `{success: true}`; queues a verification email for that channel (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
- * Errors: REDIRECT_URL_NOT_WHITELISTED; EMAIL_ALREADY_VERIFIED; 404 text for an unknown channel.
+ * 404 text for an unknown channel.
  */
 export const sendChannelVerificationCode = defineOperation({
   id: 'contactChannels.sendChannelVerificationCode',
@@ -20,6 +21,7 @@ export const sendChannelVerificationCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: ChannelParamsSchema, body: CallbackBodySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_ALREADY_VERIFIED'],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

@@ -6,14 +6,12 @@ import { StoredEmailSchema } from '../lib/schemas.ts';
 import { assertCallbackUrlTrusted } from '../emails/index.ts';
 import { getUserOrThrow, sendVerificationEmail } from './channels.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * Legacy `POST /contact-channels/send-verification-code` `{email, callback_url}` →
  * `{success: true}`: emails a verification link for the signed-in user's primary email
  * (upstream apps/backend/src/app/api/latest/contact-channels/).
- *
- * Errors: SCHEMA_ERROR "auth.user must be defined" without a user (as upstream); REDIRECT_URL_NOT_WHITELISTED;
- * EMAIL_IS_NOT_PRIMARY_EMAIL `{email, primary_email}`; EMAIL_ALREADY_VERIFIED.
  */
 export const sendVerificationCode = defineOperation({
   id: 'contactChannels.sendVerificationCode',
@@ -24,6 +22,7 @@ export const sendVerificationCode = defineOperation({
   input: { body: v.strictObject({ email: StoredEmailSchema, callback_url: v.string() }) },
   requiresUser: true,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED'],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
     if (!caller) throw new KnownError('USER_AUTHENTICATION_REQUIRED');

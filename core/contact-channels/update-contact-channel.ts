@@ -6,16 +6,17 @@ import { findUser, updateUser } from '../users/index.ts';
 import { assertAuthValueFree, channelFromRow, findUserChannel, primaryChannelOf, toWireChannel } from './channels.ts';
 import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelRow, updateChannelRow } from './queries.ts';
 import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSchema } from './schemas.ts';
+import { ContactChannelOutput } from './channels.ts';
 
 /**
- * `PATCH /contact-channels/{user_id}/{contact_channel_id}` `{value?, type?, used_for_auth?,
+ * `{value?, type?, used_for_auth?,
  * is_primary?}` (server also `is_verified?`) → the channel (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
  * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
  * id through promotion and demotion, as upstream.
  *
- * Errors: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE; 400 text "Contact channel not found";
- * 400 text "Contact channel already exists" when the new value is another channel of the user (upstream).
+ * 400 text "Contact channel not found"; 400 text "Contact channel already exists" when the new
+ * value is another channel of the user (upstream).
  */
 export const updateContactChannel = defineOperation({
   id: 'contactChannels.update',
@@ -26,6 +27,7 @@ export const updateContactChannel = defineOperation({
   input: { params: ChannelParamsSchema, body: ServerUpdateChannelSchema },
   clientInput: { params: ChannelParamsSchema, body: ClientUpdateChannelSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
+  output: ContactChannelOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id, 'Client can only update contact channels for their own user.');

@@ -5,15 +5,15 @@ import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-c
 import type { EmailVerificationData } from './channels.ts';
 import { findChannelRowByValue, updateChannelRow } from './queries.ts';
 import { CodeBodySchema } from './schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /contact-channels/verify` `{code}` → `{success: true}`: marks the emailed address
+ * `{code}` → `{success: true}`: marks the emailed address
  * verified — the user's primary email (`primary_email_verified`) or the matching contact channel
  * (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
- * Errors: the verification-code outcomes; EMAIL_ALREADY_VERIFIED (the code stays unused);
- * USER_NOT_FOUND when the user was deleted; VERIFICATION_CODE_NOT_FOUND when the address is no
- * longer one of the user's channels.
+ * EMAIL_ALREADY_VERIFIED leaves the code unused; VERIFICATION_CODE_NOT_FOUND when the address is
+ * no longer one of the user's channels.
  */
 export const verifyEmail = defineOperation({
   id: 'contactChannels.verify',
@@ -23,6 +23,7 @@ export const verifyEmail = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: CodeBodySchema },
   errors: [...VERIFICATION_CODE_ERRORS, 'EMAIL_ALREADY_VERIFIED', 'USER_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await useVerificationCode<EmailVerificationData, void>(ctx, project.id, 'email_verification', body.code, async (tx, code) => {

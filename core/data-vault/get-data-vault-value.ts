@@ -4,9 +4,10 @@ import { defineOperation } from '../operations/define.ts';
 import { openVaultValue } from './sealing.ts';
 import { requireStore } from './stores.ts';
 import { findDataVaultEntry } from './queries.ts';
+import { NullableString } from '../operations/output.ts';
 
 /**
- * `POST /data-vault/stores/{id}/get` (server, admin): the value stored under `hashed_key` in
+ * (server, admin): the value stored under `hashed_key` in
  * store `id`, as the SDK encrypted it → `{ encrypted_value }`.
  *
  * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when the store is not configured;
@@ -25,6 +26,7 @@ export const getDataVaultValue = defineOperation({
     body: v.strictObject({ hashed_key: v.pipe(v.string(), v.nonEmpty()) }),
   },
   errors: ['DATA_VAULT_STORE_DOES_NOT_EXIST', 'DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST'],
+  output: v.strictObject({ encrypted_value: NullableString }),
   async run(ctx, { params, body }) {
     await requireStore(ctx, params.id);
     const entry = await findDataVaultEntry(ctx.db, ctx.auth.project.id, params.id, body.hashed_key);

@@ -1,9 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { configuredStores } from './stores.ts';
 import { countDataVaultEntries } from './queries.ts';
+import * as v from 'valibot';
 
 /**
- * `GET /internal/data-vault/stores` (admin; Gatehouse extension for the dashboard): each
+ * (admin; Gatehouse extension for the dashboard): each
  * configured store's id, display name and number of entries. Never values or key hashes.
  */
 export const listDataVaultStores = defineOperation({
@@ -14,6 +15,7 @@ export const listDataVaultStores = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: v.strictObject({ items: v.array(v.strictObject({ id: v.string(), display_name: v.string(), entry_count: v.pipe(v.number(), v.integer()) })) }),
   async run(ctx) {
     const stores = await configuredStores(ctx);
     const counts = await countDataVaultEntries(ctx.db, ctx.auth.project.id);

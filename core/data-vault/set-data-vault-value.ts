@@ -3,9 +3,10 @@ import { defineOperation } from '../operations/define.ts';
 import { sealVaultValue } from './sealing.ts';
 import { requireStore } from './stores.ts';
 import { upsertDataVaultEntry } from './queries.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /data-vault/stores/{id}/set` (server, admin): stores `encrypted_value` (already encrypted
+ * (server, admin): stores `encrypted_value` (already encrypted
  * by the SDK with a key only the app knows) under `hashed_key` (the SDK's PBKDF2 hash of the key)
  * in store `id`, sealed again at rest → `{ success: true }`.
  *
@@ -23,6 +24,7 @@ export const setDataVaultValue = defineOperation({
     body: v.strictObject({ hashed_key: v.pipe(v.string(), v.nonEmpty()), encrypted_value: v.string() }),
   },
   errors: ['DATA_VAULT_STORE_DOES_NOT_EXIST'],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     await requireStore(ctx, params.id);
     const sealed = sealVaultValue(ctx.runtime, ctx.auth.project.id, params.id, body.hashed_key, body.encrypted_value);

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
-import { KnownError } from '../errors/index.ts';
-import { RenderPool } from './render-pool.ts';
+import { KnownError, RateLimitError } from '../errors/index.ts';
+import { RenderPool, configureRenderPool } from './render-pool.ts';
 import type { RenderInput } from './sandbox.ts';
 
 /**
@@ -76,6 +76,44 @@ describe('render pool', () => {
       assert.deepEqual(done, ['a1', 'b1', 'a2', 'a3']);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('refuses a render at once with a retryable 429 past the queue limits (issue 19 admission), per tenant and in total', async () => {
+    const pool = new RenderPool({ size: 1, hardDeadlineMs: 5000, source: { code: FAKE_WORKER }, maxQueued: 3, maxQueuedPerTenant: 2 });
+    const refused = (error: unknown) => error instanceof RateLimitError && error.status === 429 && (error.retryAfterSeconds ?? 0) >= 1;
+    try {
+      const running = pool.render(job('a0', 300), 'a');
+      await sleep(100);
+      const queued = [pool.render(job('a1', 10), 'a'), pool.render(job('a2', 10), 'a')];
+      await assert.rejects(pool.render(job('a3'), 'a'), refused, "a tenant's third waiting render");
+      queued.push(pool.render(job('b1', 10), 'b'));
+      await assert.rejects(pool.render(job('c1'), 'c'), refused, 'a fourth waiting render of any tenant');
+      assert.deepEqual(pool.stats(), { queued: 3, running: 1, refused: 2 });
+      assert.deepEqual((await Promise.all([running, ...queued])).map((r) => r.html), ['a0', 'a1', 'a2', 'b1']);
+      assert.equal((await pool.render(job('after'), 'c')).html, 'after', 'renders are admitted again once the queue drains');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describeWithServer('email render admission over HTTP (issue 19 item 2)', (get) => {
+  it('answers render-email with 429 and Retry-After while the render queue is full, and renders again after', async () => {
+    const server = get();
+    const project = await createProject(server);
+    configureRenderPool({ size: 1, maxQueued: 1, maxQueuedPerTenant: 1 });
+    try {
+      const looping = [0, 1].map(() => api(server, 'POST', '/emails/render-email', project.admin, { template_tsx_source: LOOP }));
+      await sleep(300);
+      const busy = await api(server, 'POST', '/emails/render-email', project.admin, { template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }' });
+      assert.equal(busy.status, 429, busy.text);
+      assert.ok(Number(busy.headers.get('retry-after')) >= 1, `Retry-After: ${busy.headers.get('retry-after')}`);
+      for (const res of await Promise.all(looping)) assertKnownError(res, 'EMAIL_RENDERING_ERROR', 400);
+      const ok = await api(server, 'POST', '/emails/render-email', project.admin, { template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }' });
+      assert.equal(ok.status, 200, ok.text);
+    } finally {
+      configureRenderPool({ size: 2, maxQueued: undefined, maxQueuedPerTenant: undefined });
     }
   });
 });

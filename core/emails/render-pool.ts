@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { KnownError, type KnownErrorCode } from '../errors/index.ts';
+import { KnownError, RateLimitError, type KnownErrorCode } from '../errors/index.ts';
 import type { RenderInput, RenderedEmail } from './sandbox.ts';
 import { RENDER_TIME_LIMIT_MS } from './render-limits.ts';
 import { cpuBudget } from '../lib/admission.ts';
@@ -26,11 +26,25 @@ export interface RenderPoolOptions {
    */
   hardDeadlineMs: number;
   source: RenderWorkerSource;
+  /**
+   * Renders allowed to wait for a worker, all tenants together (default DEFAULT_RENDER_MAX_QUEUED);
+   * one more is refused at once with a retryable 429 (issue 19 "Admission control").
+   */
+  maxQueued?: number;
+  /** Renders one tenant may have waiting (default DEFAULT_RENDER_MAX_QUEUED_PER_TENANT); one more is refused with a 429. */
+  maxQueuedPerTenant?: number;
 }
+
+/** Default cap on renders waiting for a worker, all tenants together. */
+export const DEFAULT_RENDER_MAX_QUEUED = 256;
+/** Default cap on one tenant's renders waiting for a worker: a flood by one project leaves room for the others. */
+export const DEFAULT_RENDER_MAX_QUEUED_PER_TENANT = 64;
 
 interface Job {
   input: RenderInput;
   tenant: string;
+  /** performance.now() when a worker took it. */
+  started?: number;
   resolve(result: RenderedEmail): void;
   reject(error: unknown): void;
 }
@@ -64,14 +78,40 @@ export class RenderPool {
   #served = 0;
   #nextId = 1;
   #closed = false;
+  /** Exponentially weighted mean duration of a render in ms, for `Retry-After`. */
+  #meanMs = 50;
+  #refused = 0;
 
   constructor(options: RenderPoolOptions) {
     this.#options = options;
   }
 
-  /** Renders `input` on a worker. @throws KnownError EMAIL_RENDERING_ERROR */
+  /** Renders waiting, running, and refused since start (admission; tests and /health). */
+  stats(): { queued: number; running: number; refused: number } {
+    return { queued: this.#queue.length, running: this.#slots.filter((s) => s.job).length, refused: this.#refused };
+  }
+
+  /**
+   * Renders `input` on a worker.
+   *
+   * @throws KnownError EMAIL_RENDERING_ERROR (the render failed or overran)
+   * @throws RateLimitError (429, `Retry-After`: the estimated time for the queue to drain) at
+   *   once when `maxQueued` renders already wait, or `maxQueuedPerTenant` of this tenant's: the
+   *   same bounded-queue refusal as core/lib/admission.ts, kept here because this queue is
+   *   ordered fairly between tenants rather than first come, first served.
+   */
   render(input: RenderInput, tenant: string): Promise<RenderedEmail> {
     if (this.#closed) return Promise.reject(renderingError('The email renderer is shut down'));
+    const maxQueued = this.#options.maxQueued ?? DEFAULT_RENDER_MAX_QUEUED;
+    const maxPerTenant = this.#options.maxQueuedPerTenant ?? DEFAULT_RENDER_MAX_QUEUED_PER_TENANT;
+    // Workers without a job (ready or starting) and workers not started yet take queued jobs first.
+    const free = this.#slots.filter((s) => !s.job).length + (this.#options.size - this.#slots.length);
+    if (this.#queue.length - free >= maxQueued || this.#queue.filter((j) => j.tenant === tenant).length - free >= maxPerTenant) {
+      this.#refused += 1;
+      const ahead = this.#queue.length + this.#options.size;
+      const retryAfter = Math.max(1, Math.ceil((ahead / this.#options.size) * this.#meanMs / 1000));
+      return Promise.reject(new RateLimitError('The server is busy rendering emails. Please try again in a moment.', retryAfter));
+    }
     return new Promise((resolve, reject) => {
       this.#queue.push({ input, tenant, resolve, reject });
       const idle = this.#slots.filter((s) => s.ready && !s.job).length;
@@ -121,6 +161,7 @@ export class RenderPool {
   /** Frees a slot's job (and its tenant's running count) and returns it. */
   #finish(slot: Slot): Job {
     const job = slot.job!;
+    if (job.started !== undefined) this.#meanMs = this.#meanMs * 0.9 + (performance.now() - job.started) * 0.1;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;
@@ -159,6 +200,7 @@ export class RenderPool {
       const job = this.#queue.splice(best, 1)[0]!;
       this.#lastServed.set(job.tenant, this.#served++);
       this.#running.set(job.tenant, (this.#running.get(job.tenant) ?? 0) + 1);
+      job.started = performance.now();
       slot.job = job;
       slot.id = this.#nextId++;
       slot.timer = setTimeout(() => {
@@ -205,6 +247,8 @@ export function renderPool(): RenderPool {
     size: configured.size ?? Math.max(2, cpuBudget()),
     hardDeadlineMs: configured.hardDeadlineMs ?? RENDER_TIME_LIMIT_MS + 1000,
     source: configured.source ?? defaultWorkerSource(),
+    maxQueued: configured.maxQueued,
+    maxQueuedPerTenant: configured.maxQueuedPerTenant,
   });
   return pool;
 }

@@ -8,6 +8,7 @@ import type { OperationContext } from '../operations/define.ts';
 import { analyticsOverview, authOverview, dayString, emailOverview, loadActivity, windowDays, type DataPoint } from './overviews.ts';
 import { paymentsMetrics } from '../payments/index.ts';
 import { countUsers, loginMethodCounts, recentUsers, signUpsPerDay, signUpsPerHour, usersActiveSince, usersByCountry } from './queries.ts';
+import { MetricsOutput } from './outputs.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -43,7 +44,7 @@ function hourSeries(now: number, counts: Map<number, number> = new Map()): DataP
 const FilterSchema = v.optional(v.pipe(v.string(), v.maxLength(1024, 'must be at most 1024 characters')));
 
 /**
- * `GET /internal/metrics?include_anonymous=` (admin): the dashboard overview in upstream's shape
+ * (admin): the dashboard overview in upstream's shape
  * (`internal/metrics/route.tsx`, stack-shared `interface/admin-metrics.ts`), over upstream's
  * window of the 30 days before today and today (31 UTC days): `total_users`; `live_users` (active
  * in the last two minutes) and `active_users_by_country`; `daily_users` (sign-ups) and
@@ -69,6 +70,7 @@ export const getMetrics = defineOperation({
     }),
   },
   errors: [],
+  output: MetricsOutput,
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     const anon = query.include_anonymous ?? false;

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { userCounts } from './queries.ts';
 
 /**
- * `GET /internal/metrics/user-counts` (admin) → `{total_users, anonymous_users}`: every user of
+ * (admin) → `{total_users, anonymous_users}`: every user of
  * the project, anonymous ones included, and how many of them are anonymous (upstream
  * `internal/metrics/user-counts/route.tsx`, the SDK's `getMetricsUserCounts`).
  */
@@ -15,6 +15,7 @@ export const getUserCounts = defineOperation({
   access: ['admin'],
   input: { query: v.strictObject({}) },
   errors: [],
+  output: v.strictObject({ total_users: v.pipe(v.number(), v.integer()), anonymous_users: v.pipe(v.number(), v.integer()) }),
   async run(ctx) {
     const counts = await userCounts(ctx.db, ctx.auth.project.id);
     return { total_users: counts.total, anonymous_users: counts.anonymous };

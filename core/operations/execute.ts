@@ -178,6 +178,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
 function rawAnswer(reply: { contentType: string; body: string; headers?: Record<string, string> }): WireAnswer {
   if (reply.headers?.location !== undefined) return { kind: 'redirect', value: reply.body };
   if (reply.contentType.startsWith('application/json')) return { kind: 'json', value: JSON.parse(reply.body) };
+  if (reply.contentType.startsWith('text/html')) return { kind: 'html', value: reply.body };
   return { kind: 'text', value: reply.body };
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
-import { listOutput, outputProblem, pagedListOutput, RedirectOutput, SuccessOutput, TextOutput } from './output.ts';
+import { HtmlOutput, listOutput, outputProblem, pagedListOutput, RedirectOutput, SuccessOutput, TextOutput } from './output.ts';
 
 describe('output schemas', () => {
   const Item = v.strictObject({ id: v.string() });
@@ -22,8 +22,11 @@ describe('output schemas', () => {
     assert.ok(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true } }));
   });
 
-  it('checks the kind of a raw answer: text, redirect or JSON', () => {
+  it('checks the kind of a raw answer: text, HTML, redirect or JSON', () => {
     assert.equal(outputProblem('x', TextOutput, { kind: 'text', value: 'hello' }), null);
+    assert.equal(outputProblem('x', HtmlOutput, { kind: 'html', value: '<p>hi</p>' }), null);
+    assert.ok(outputProblem('x', HtmlOutput, { kind: 'text', value: 'hello' }), 'a text/plain answer is not the declared page');
+    assert.ok(outputProblem('x', TextOutput, { kind: 'html', value: '<p>hi</p>' }));
     assert.ok(outputProblem('x', TextOutput, { kind: 'redirect', value: '' }));
     assert.ok(outputProblem('x', SuccessOutput, { kind: 'text', value: 'hello' }));
     const either = v.union([v.strictObject({ location: v.string() }), RedirectOutput]);

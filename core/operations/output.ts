@@ -49,10 +49,13 @@ export function pagedListOutput<S extends v.GenericSchema>(item: S) {
 }
 
 /** Media-type marker for answers that are not JSON (read by the generators and the check). */
-type RawKind = 'text' | 'redirect';
+type RawKind = 'text' | 'html' | 'redirect';
 
 /** A plain-text answer (`text/plain`), e.g. the API root's greeting. */
 export const TextOutput = v.pipe(v.string(), v.metadata({ raw: 'text' as RawKind }));
+
+/** An HTML page (`text/html`), e.g. the development OAuth provider's sign-in form. */
+export const HtmlOutput = v.pipe(v.string(), v.metadata({ raw: 'html' as RawKind }));
 
 /** A redirect (a 3xx answer naming its target); the body is empty. */
 export const RedirectOutput = v.pipe(v.string(), v.metadata({ raw: 'redirect' as RawKind }));
@@ -65,7 +68,7 @@ export function rawKindOf(schema: v.GenericSchema | v.GenericSchemaAsync): RawKi
 }
 
 /** What strict mode compares with the schema: the wire JSON, or a raw reply's text. */
-export type WireAnswer = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'redirect'; value: string };
+export type WireAnswer = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'html'; value: string } | { kind: 'redirect'; value: string };
 
 /**
  * Checks one success answer against the operation's declared output; returns a message naming

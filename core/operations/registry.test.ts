@@ -11,18 +11,11 @@ import { ACCESS_TYPES } from './define.ts';
  * (JWKS, API root) leave with their move to the host.
  */
 const OUTPUT_PENDING = new Set([
-  'authOauth.appleNativeSignIn', 'authOauth.authorize', 'authOauth.callback', 'authOauth.callbackFormPost', 'authOauth.createOAuthProvider', 'authOauth.crossDomainAuthorize', 'authOauth.deleteOAuthProvider', 'authOauth.devProviderAuthorize', 'authOauth.devProviderAuthorizePage', 'authOauth.devProviderDiscovery', 'authOauth.devProviderJwks', 'authOauth.devProviderToken', 'authOauth.getOAuthProvider', 'authOauth.listOAuthProviders', 'authOauth.token', 'authOauth.updateOAuthProvider',
-  'config.get', 'config.getOrigins', 'config.getOverride', 'config.getSource', 'config.resetOverrideKeys', 'config.setOverride', 'config.unlinkSource', 'config.updateOverride',
-  'connectedAccounts.createAccessToken', 'connectedAccounts.createAccountAccessToken', 'connectedAccounts.createCurrentUserAccessToken', 'connectedAccounts.list',
-  'contactChannels.checkVerificationCode', 'contactChannels.create', 'contactChannels.delete', 'contactChannels.get', 'contactChannels.list', 'contactChannels.sendChannelVerificationCode', 'contactChannels.sendVerificationCode', 'contactChannels.update', 'contactChannels.verify',
-  'dataVault.get', 'dataVault.listStores', 'dataVault.set',
   'emails.createDraft', 'emails.createTemplate', 'emails.createTheme', 'emails.deleteDraft', 'emails.deleteTemplate', 'emails.deleteTheme', 'emails.deliveryInfo', 'emails.getDraft', 'emails.getOutbox', 'emails.getTemplate', 'emails.getTheme', 'emails.list', 'emails.listDrafts', 'emails.listOutbox', 'emails.listTemplates', 'emails.listThemes', 'emails.renderEmail', 'emails.sendEmail', 'emails.sendSignInInvitation', 'emails.sendTestEmail', 'emails.updateDraft', 'emails.updateOutbox', 'emails.updateTemplate', 'emails.updateTheme',
   'meta.jwks', 'meta.jwksAnonymous', 'meta.jwksRestricted', 'meta.root',
-  'metrics.get', 'metrics.userActivity', 'metrics.userCounts',
   'notifications.listPreferences', 'notifications.unsubscribeLink', 'notifications.unsubscribeOneClick', 'notifications.updatePreference',
   'signUpRules.stats', 'signUpRules.test',
   'teamInvitations.accept', 'teamInvitations.acceptById', 'teamInvitations.checkCode', 'teamInvitations.details', 'teamInvitations.list', 'teamInvitations.revoke', 'teamInvitations.send',
-  'webhooks.createEndpoint', 'webhooks.deleteEndpoint', 'webhooks.getEndpoint', 'webhooks.listDeliveries', 'webhooks.listEndpoints', 'webhooks.retryDelivery', 'webhooks.rotateSecret', 'webhooks.sendTest', 'webhooks.svixToken', 'webhooks.updateEndpoint',
 ]);
 
 describe('operation registry', () => {

@@ -12,3 +12,4 @@ export { stripeWebhook } from './stripe-webhook.ts';
 export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } from './stripe-connection.ts';
 export { cancelSubscription } from './cancel-subscription.ts';
 export { paymentsMetrics } from './metrics.ts';
+export { PaymentsOverviewOutput } from './outputs.ts';

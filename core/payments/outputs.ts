@@ -86,3 +86,15 @@ export const StripeAccountOutput = component('StripeAccountInfo', v.strictObject
   webhook_configured: v.boolean(),
   webhook_url: v.string(),
 }));
+
+/** `payments_overview` of the dashboard metrics (`paymentsMetrics`), in upstream's shape. */
+export const PaymentsOverviewOutput = component('PaymentsOverview', v.strictObject({
+  subscriptions_by_status: v.record(v.string(), v.number()),
+  active_subscription_count: v.number(),
+  total_one_time_purchases: v.number(),
+  daily_subscriptions: v.array(v.strictObject({ date: v.string(), activity: v.number() })),
+  revenue_cents: v.number(),
+  mrr_cents: v.number(),
+  total_orders: v.number(),
+  checkout_conversion_rate: v.number(),
+}));

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject } from '../../test/helpers/api.ts';
+import { KnownError } from '../index.ts';
+import { createCoreProject, describeWithCore } from '../../test/helpers/core-client.ts';
 
-describeWithServer('concurrent sign-ups with one email', (get) => {
-  it('lets exactly one succeed and answers USER_EMAIL_ALREADY_EXISTS to the others, never a 500', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const results = await Promise.all(Array.from({ length: 6 }, () =>
-      api(server, 'POST', '/auth/password/sign-up', p.client, { email: 'race@example.com', password: 'correct horse battery' })));
-    assert.equal(results.filter((r) => r.status === 200).length, 1, results.map((r) => r.status).join(','));
-    for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.code, 'USER_EMAIL_ALREADY_EXISTS');
+describeWithCore('concurrent sign-ups with one email', (get) => {
+  it('lets exactly one succeed and refuses the others with USER_EMAIL_ALREADY_EXISTS, never an unexpected error', async () => {
+    const t = get();
+    const p = await createCoreProject(t);
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () =>
+      t.core.invoke('authPassword.signUp', p.client, { body: { email: 'race@example.com', password: 'correct horse battery' } })));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, results.map((r) => r.status).join(','));
+    for (const r of results) {
+      if (r.status === 'rejected') assert.ok(r.reason instanceof KnownError && r.reason.code === 'USER_EMAIL_ALREADY_EXISTS', String(r.reason));
+    }
   });
 });

@@ -152,7 +152,14 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
     const phrase = `"${text.replace(/"/g, '""')}"`;
     indexed = indexed.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
   } else {
-    indexed = like(indexed);
+    // The matches are collected first (a materialized CTE: the pg_trgm bitmap scans), then the
+    // page is sorted out of them. Left to itself with `order by … limit`, the planner walks the
+    // sort index and filters, betting on its estimate of the matches (1 in 100): for a text whose
+    // matches all lie far from the sort's start that read 870,000 rows (2.5 s) instead of 11,111
+    // through the index (48 ms). The look-ahead above already served texts that match early rows.
+    const matches = db.with((cte) => cte('matches').materialized(), () => like(indexed))
+      .selectFrom('matches as users').selectAll().orderBy(key, dir).orderBy('id', dir);
+    return (limit === undefined ? matches : matches.limit(limit)).execute() as Promise<UserRow[]>;
   }
   const found = indexed.orderBy(key, dir).orderBy('id', dir);
   return (limit === undefined ? found : found.limit(limit)).execute();

@@ -8,9 +8,11 @@ import { generateSigningSecret } from './signing.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import { SECRET_KEY_PURPOSE } from './worker.ts';
 import { toWireEndpoint } from './wire.ts';
+import * as v from 'valibot';
+import { WebhookEndpointOutput } from './wire.ts';
 
 /**
- * `POST /internal/webhook-endpoints` (admin; Gatehouse extension, Stack Auth uses Svix's portal):
+ * (admin; Gatehouse extension, Stack Auth uses Svix's portal):
  * `{url, description?, event_types?, enabled?}` → 201 endpoint plus its `secret` (`whsec_…`),
  * shown only here and on rotation. `event_types` null or absent subscribes to every type. The URL
  * must be http(s); in production mode not loopback, link-local or private (SCHEMA_ERROR naming
@@ -24,6 +26,7 @@ export const createWebhookEndpoint = defineOperation({
   access: ['admin'],
   input: { body: WebhookEndpointCreateSchema },
   errors: ['SCHEMA_ERROR'],
+  output: v.strictObject({ ...WebhookEndpointOutput.entries, secret: v.string() }),
   status: 201,
   async run(ctx, { body }) {
     const problem = webhookUrlProblem(body.url, ctx.runtime.environment);

@@ -3,8 +3,9 @@ import { success } from '../lib/schemas.ts';
 import { getEndpoint } from './endpoint-lookup.ts';
 import { deleteEndpoint } from './queries.ts';
 import { EndpointIdParams } from './schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
-/** `DELETE /internal/webhook-endpoints/{endpoint_id}` (admin) → `{success: true}`; its pending deliveries go with it. */
+/** (admin) → `{success: true}`; its pending deliveries go with it. */
 export const deleteWebhookEndpoint = defineOperation({
   id: 'webhooks.deleteEndpoint',
   method: 'DELETE',
@@ -13,6 +14,7 @@ export const deleteWebhookEndpoint = defineOperation({
   access: ['admin'],
   input: { params: EndpointIdParams },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const endpoint = await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id);
     await deleteEndpoint(ctx.db, ctx.auth.project.id, endpoint.id);

@@ -2,8 +2,9 @@ import { defineOperation } from '../operations/define.ts';
 import { getEndpoint } from './endpoint-lookup.ts';
 import { EndpointIdParams } from './schemas.ts';
 import { toWireEndpoint } from './wire.ts';
+import { WebhookEndpointOutput } from './wire.ts';
 
-/** `GET /internal/webhook-endpoints/{endpoint_id}` (admin) → the endpoint, without its secret. */
+/** (admin) → the endpoint, without its secret. */
 export const getWebhookEndpoint = defineOperation({
   id: 'webhooks.getEndpoint',
   method: 'GET',
@@ -12,6 +13,7 @@ export const getWebhookEndpoint = defineOperation({
   access: ['admin'],
   input: { params: EndpointIdParams },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  output: WebhookEndpointOutput,
   async run(ctx, { params }) {
     return toWireEndpoint(await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id));
   },

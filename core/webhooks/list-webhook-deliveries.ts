@@ -4,13 +4,15 @@ import { getEndpoint } from './endpoint-lookup.ts';
 import { listDeliveryLog } from './queries.ts';
 import { EndpointIdParams } from './schemas.ts';
 import { toWireDelivery } from './wire.ts';
+import { WebhookDeliveryOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
 const QuerySchema = v.strictObject({
   limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 999'), v.transform(Number))),
 });
 
 /**
- * `GET /internal/webhook-endpoints/{endpoint_id}/deliveries?limit=` (admin) → `{items,
+ * (admin) → `{items,
  * is_paginated: false}`: the newest deliveries (default 50), each with its event type, status,
  * next attempt and every attempt (time, status code, response excerpt, duration, error).
  */
@@ -22,6 +24,7 @@ export const listWebhookDeliveries = defineOperation({
   access: ['admin'],
   input: { params: EndpointIdParams, query: QuerySchema },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  output: listOutput(WebhookDeliveryOutput),
   async run(ctx, { params, query }) {
     const endpoint = await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id);
     const rows = await listDeliveryLog(ctx.db, ctx.auth.project.id, endpoint.id, query.limit ?? 50);

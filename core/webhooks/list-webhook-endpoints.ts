@@ -1,8 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { listEndpoints } from './queries.ts';
 import { toWireEndpoint } from './wire.ts';
+import { WebhookEndpointOutput } from './wire.ts';
+import { listOutput } from '../operations/output.ts';
 
-/** `GET /internal/webhook-endpoints` (admin) → `{items, is_paginated: false}`, oldest first, without secrets. */
+/** (admin) → `{items, is_paginated: false}`, oldest first, without secrets. */
 export const listWebhookEndpoints = defineOperation({
   id: 'webhooks.listEndpoints',
   method: 'GET',
@@ -11,6 +13,7 @@ export const listWebhookEndpoints = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: listOutput(WebhookEndpointOutput),
   async run(ctx) {
     const rows = await listEndpoints(ctx.db, ctx.auth.project.id);
     return { items: rows.map(toWireEndpoint), is_paginated: false };

@@ -5,9 +5,10 @@ import { success, UuidSchema } from '../lib/schemas.ts';
 import { getEndpoint } from './endpoint-lookup.ts';
 import { findDelivery, requeueDelivery } from './queries.ts';
 import { kickWebhookWorker } from './worker.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `POST /internal/webhook-endpoints/{endpoint_id}/deliveries/{message_id}/retry` (admin) →
+ * (admin) →
  * `{success: true}`: the delivery is due again now, with the same message id (receivers
  * de-duplicate on it). Its attempt count goes on from where it was.
  */
@@ -19,6 +20,7 @@ export const retryWebhookDelivery = defineOperation({
   access: ['admin'],
   input: { params: v.strictObject({ endpoint_id: UuidSchema, message_id: v.pipe(v.string(), v.regex(/^msg_[0-9a-z]{1,64}$/, 'must be a message id')) }) },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'WEBHOOK_MESSAGE_NOT_FOUND'],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     const endpoint = await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id);
     const delivery = await findDelivery(ctx.db, ctx.auth.project.id, endpoint.id, params.message_id);

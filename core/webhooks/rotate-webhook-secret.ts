@@ -5,9 +5,10 @@ import { updateEndpoint } from './queries.ts';
 import { EndpointIdParams } from './schemas.ts';
 import { generateSigningSecret } from './signing.ts';
 import { SECRET_KEY_PURPOSE } from './worker.ts';
+import * as v from 'valibot';
 
 /**
- * `POST /internal/webhook-endpoints/{endpoint_id}/rotate-secret` (admin) → `{secret}`: a new
+ * (admin) → `{secret}`: a new
  * signing secret, shown once; every later attempt (retries of older messages too) is signed with it.
  */
 export const rotateWebhookSecret = defineOperation({
@@ -18,6 +19,7 @@ export const rotateWebhookSecret = defineOperation({
   access: ['admin'],
   input: { params: EndpointIdParams },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
+  output: v.strictObject({ secret: v.string() }),
   async run(ctx, { params }) {
     const endpoint = await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id);
     const secret = generateSigningSecret();

@@ -4,6 +4,7 @@ import { isUuidV4 } from '../lib/random.ts';
 import { claimDelivery, findDelivery, findEndpoint } from './queries.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { attemptDelivery, WEBHOOK_LEASE_MS } from './worker.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * `POST /internal/send-test-webhook` (admin) `{endpoint_id}` → 200 `{success, error_message?}`,
@@ -19,6 +20,7 @@ export const sendTestWebhook = defineOperation({
   access: ['admin'],
   input: { body: v.strictObject({ endpoint_id: v.pipe(v.string(), v.maxLength(100)) }) },
   errors: [],
+  output: v.union([SuccessOutput, v.strictObject({ success: v.literal(false), error_message: v.string() })]),
   async run(ctx, { body }) {
     const projectId = ctx.auth.project.id;
     const endpoint = isUuidV4(body.endpoint_id) ? await findEndpoint(ctx.db, projectId, body.endpoint_id) : null;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 
 /**
- * `POST /webhooks/svix-token` (admin) → 201 `{token: ""}`: what upstream answers when no Svix
+ * (admin) → 201 `{token: ""}`: what upstream answers when no Svix
  * server is in use (its preview mode). Gatehouse delivers webhooks itself; the dashboard manages
  * endpoints through `/internal/webhook-endpoints`.
  */
@@ -14,6 +14,7 @@ export const svixToken = defineOperation({
   access: ['admin'],
   input: { body: v.optional(v.strictObject({})) },
   errors: [],
+  output: v.strictObject({ token: v.literal('') }),
   status: 201,
   async run() {
     return { token: '' };

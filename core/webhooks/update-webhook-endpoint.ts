@@ -7,9 +7,10 @@ import { updateEndpoint } from './queries.ts';
 import { EndpointIdParams, WebhookEndpointUpdateSchema } from './schemas.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import { toWireEndpoint } from './wire.ts';
+import { WebhookEndpointOutput } from './wire.ts';
 
 /**
- * `PATCH /internal/webhook-endpoints/{endpoint_id}` (admin) `{url?, description?, event_types?,
+ * (admin) `{url?, description?, event_types?,
  * enabled?}` → the endpoint. Turning an endpoint on clears its disabled reason and failure count;
  * deliveries that failed for good stay failed (retry them from the log).
  */
@@ -21,6 +22,7 @@ export const updateWebhookEndpoint = defineOperation({
   access: ['admin'],
   input: { params: EndpointIdParams, body: WebhookEndpointUpdateSchema },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'SCHEMA_ERROR'],
+  output: WebhookEndpointOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     const current = await getEndpoint(ctx.db, projectId, params.endpoint_id);

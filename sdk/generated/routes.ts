@@ -331,6 +331,16 @@ export type OutApiKey = {
   team_id: string | null;
 };
 /** A recurring output object. */
+export type OutClientOAuthProvider = {
+  user_id: string;
+  id: string;
+  email?: string | undefined;
+  provider_config_id: string;
+  type: string;
+  allow_sign_in: boolean;
+  allow_connected_accounts: boolean;
+};
+/** A recurring output object. */
 export type OutClientProject = {
   id: string;
   display_name: string;
@@ -399,6 +409,22 @@ export type OutCodeCheck = {
   is_code_valid: true;
 };
 /** A recurring output object. */
+export type OutConnectedAccount = {
+  user_id: string;
+  provider: string;
+  provider_account_id: string;
+};
+/** A recurring output object. */
+export type OutContactChannel = {
+  id: string;
+  user_id: string;
+  value: string;
+  type: "email";
+  used_for_auth: boolean;
+  is_verified: boolean;
+  is_primary: boolean;
+};
+/** A recurring output object. */
 export type OutCreatedInternalApiKey = {
   id: string;
   description: string;
@@ -424,6 +450,114 @@ export type OutInternalApiKey = {
   super_secret_admin_key?: {
     last_four: string;
   } | undefined;
+};
+/** A recurring output object. */
+export type OutMetrics = {
+  total_users: number;
+  live_users: number;
+  daily_users: OutMetricsDataPoint[];
+  daily_active_users: OutMetricsDataPoint[];
+  hourly_users: OutMetricsDataPoint[];
+  hourly_active_users: OutMetricsDataPoint[];
+  users_by_country: Record<string, number>;
+  active_users_by_country: Record<string, ({
+    id: string;
+    display_name: string | null;
+    primary_email: string | null;
+    profile_image_url: string | null;
+    signed_up_at_millis: number;
+    last_active_at_millis: number | null;
+  })[]>;
+  recently_registered: OutServerUser[];
+  recently_active: OutServerUser[];
+  login_methods: ({
+    method: string;
+    count: number;
+  })[];
+  auth_overview: {
+    verified_users: number;
+    unverified_users: number;
+    anonymous_users: number;
+    total_teams: number;
+    mau: number;
+    daily_active_users_split: {
+      total: OutMetricsDataPoint[];
+      new: OutMetricsDataPoint[];
+      retained: OutMetricsDataPoint[];
+      reactivated: OutMetricsDataPoint[];
+    };
+    daily_active_teams_split: {
+      total: OutMetricsDataPoint[];
+      new: OutMetricsDataPoint[];
+      retained: OutMetricsDataPoint[];
+      reactivated: OutMetricsDataPoint[];
+    };
+    total_users_filtered: number;
+  };
+  payments_overview: OutPaymentsOverview;
+  email_overview: {
+    emails_by_status: Record<"ok" | "error" | "in-progress", number>;
+    total_emails: number;
+    daily_emails: OutMetricsDataPoint[];
+    daily_emails_by_status: ({
+      date: string;
+      ok: number;
+      error: number;
+      in_progress: number;
+    })[];
+    emails_sent: number;
+    recent_emails: ({
+      id: string;
+      status: string;
+      subject: string;
+      created_at_millis: number;
+    })[];
+    deliverability_status: {
+      delivered: number;
+      bounced: number;
+      error: number;
+      in_progress: number;
+    };
+    deliverability_rate: number;
+    bounce_rate: number;
+    click_rate: number;
+  };
+  analytics_overview: {
+    daily_page_views: unknown[];
+    daily_clicks: unknown[];
+    daily_visitors: unknown[];
+    hourly_page_views: unknown[];
+    hourly_active_users: unknown[];
+    hourly_visitors: unknown[];
+    daily_anonymous_visitors_fallback: OutMetricsDataPoint[];
+    daily_revenue: ({
+      date: string;
+      new_cents: number;
+      refund_cents: number;
+    })[];
+    total_revenue_cents: number;
+    total_replays: number;
+    recent_replays: number;
+    visitors: number;
+    anonymous_visitors_fallback: number;
+    avg_session_seconds: number;
+    bounce_rate: number;
+    daily_bounce_rate: unknown[];
+    daily_avg_session_seconds: unknown[];
+    online_live: number;
+    revenue_per_visitor: number;
+    top_referrers: unknown[];
+    top_region: null;
+    top_regions: unknown[];
+    top_browsers: unknown[];
+    top_operating_systems: unknown[];
+    top_devices: unknown[];
+  };
+};
+/** A recurring output object. */
+export type OutMetricsDataPoint = {
+  date: string;
+  activity: number;
 };
 /** A recurring output object. */
 export type OutPasskey = {
@@ -486,6 +620,20 @@ export type OutPaymentsItem = {
   id: string;
   display_name: string;
   quantity: number;
+};
+/** A recurring output object. */
+export type OutPaymentsOverview = {
+  subscriptions_by_status: Record<string, number>;
+  active_subscription_count: number;
+  total_one_time_purchases: number;
+  daily_subscriptions: ({
+    date: string;
+    activity: number;
+  })[];
+  revenue_cents: number;
+  mrr_cents: number;
+  total_orders: number;
+  checkout_conversion_rate: number;
 };
 /** A recurring output object. */
 export type OutPaymentsOwnedProduct = {
@@ -576,6 +724,21 @@ export type OutPermissionDefinition = {
 export type OutProjectPermission = {
   id: string;
   user_id: string;
+};
+/** A recurring output object. */
+export type OutProviderAccessToken = {
+  access_token: string;
+};
+/** A recurring output object. */
+export type OutServerOAuthProvider = {
+  user_id: string;
+  id: string;
+  email?: string | undefined;
+  provider_config_id: string;
+  type: string;
+  allow_sign_in: boolean;
+  allow_connected_accounts: boolean;
+  account_id: string;
 };
 /** A recurring output object. */
 export type OutServerTeam = {
@@ -677,6 +840,33 @@ export type OutTeamPermission = {
   id: string;
   user_id: string;
   team_id: string;
+};
+/** A recurring output object. */
+export type OutWebhookDelivery = {
+  message_id: string;
+  event_type: string;
+  status: "pending" | "succeeded" | "failed";
+  attempt_count: number;
+  next_attempt_at_millis: number | null;
+  created_at_millis: number;
+  attempts: ({
+    attempted_at_millis: number;
+    status_code: number | null;
+    response_excerpt: string | null;
+    duration_ms: number;
+    error: string | null;
+  })[];
+};
+/** A recurring output object. */
+export type OutWebhookEndpoint = {
+  id: string;
+  url: string;
+  description: string;
+  event_types: string[] | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at_millis: number;
+  updated_at_millis: number;
 };
 
 /** Each operation's input (as the server accepts it) and success output (as it goes on the wire). */
@@ -920,7 +1110,7 @@ export interface Operations {
         id_token: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSignInNewUser;
   };
   "authOauth.authorize": {
     input: {
@@ -951,7 +1141,9 @@ export interface Operations {
         bot_challenge_unavailable?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      location: string;
+    } | string;
   };
   "authOauth.callback": {
     input: {
@@ -970,7 +1162,7 @@ export interface Operations {
         [key: string]: unknown;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "authOauth.callbackFormPost": {
     input: {
@@ -988,7 +1180,7 @@ export interface Operations {
         user?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "authOauth.createOAuthProvider": {
     input: {
@@ -1001,7 +1193,7 @@ export interface Operations {
         allow_connected_accounts: boolean;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutServerOAuthProvider | OutClientOAuthProvider;
   };
   "authOauth.crossDomainAuthorize": {
     input: {
@@ -1013,7 +1205,9 @@ export interface Operations {
         after_callback_redirect_url?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      redirect_url: string;
+    };
   };
   "authOauth.deleteOAuthProvider": {
     input: {
@@ -1022,7 +1216,7 @@ export interface Operations {
         provider_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "authOauth.devProviderAuthorize": {
     input: {
@@ -1039,7 +1233,7 @@ export interface Operations {
         name?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "authOauth.devProviderAuthorizePage": {
     input: {
@@ -1054,15 +1248,36 @@ export interface Operations {
         nonce?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "authOauth.devProviderDiscovery": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      issuer: string;
+      authorization_endpoint: string;
+      token_endpoint: string;
+      jwks_uri: string;
+      response_types_supported: string[];
+      subject_types_supported: string[];
+      id_token_signing_alg_values_supported: string[];
+      code_challenge_methods_supported: string[];
+      token_endpoint_auth_methods_supported: string[];
+      scopes_supported: string[];
+    };
   };
   "authOauth.devProviderJwks": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      keys: ({
+        kty: "EC";
+        alg: "ES256";
+        crv: "P-256";
+        kid: string;
+        x: string;
+        y: string;
+        use: "sig";
+      })[];
+    };
   };
   "authOauth.devProviderToken": {
     input: {
@@ -1075,7 +1290,13 @@ export interface Operations {
         client_secret: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      access_token: string;
+      token_type: "Bearer";
+      expires_in: number;
+      id_token: string;
+      scope: "openid email profile";
+    };
   };
   "authOauth.getOAuthProvider": {
     input: {
@@ -1084,7 +1305,7 @@ export interface Operations {
         provider_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutServerOAuthProvider | OutClientOAuthProvider;
   };
   "authOauth.listOAuthProviders": {
     input: {
@@ -1092,7 +1313,10 @@ export interface Operations {
         user_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: (OutServerOAuthProvider | OutClientOAuthProvider)[];
+      is_paginated: false;
+    };
   };
   "authOauth.token": {
     input: {
@@ -1108,7 +1332,22 @@ export interface Operations {
         state?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      access_token: string;
+      refresh_token: string;
+      token_type: "Bearer";
+      expires_in: number;
+      scope: "legacy";
+    } | {
+      access_token: string;
+      refresh_token: string;
+      user_id: string;
+      is_new_user: boolean;
+      after_callback_redirect_url?: string | undefined;
+      token_type: "Bearer";
+      expires_in: number;
+      scope: "legacy";
+    };
   };
   "authOauth.updateOAuthProvider": {
     input: {
@@ -1123,7 +1362,7 @@ export interface Operations {
         account_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutServerOAuthProvider | OutClientOAuthProvider;
   };
   "authOtp.checkSignInCode": {
     input: {
@@ -1265,11 +1504,27 @@ export interface Operations {
   };
   "config.get": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      config_string: string;
+    };
   };
   "config.getOrigins": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      origins: Record<string, "default" | "project" | "branch" | "environment">;
+      source: {
+        type: "pushed-from-github";
+        owner: string;
+        repo: string;
+        branch: string;
+        commit_hash: string;
+        config_file_path: string;
+      } | {
+        type: "pushed-from-unknown";
+      } | {
+        type: "unlinked";
+      };
+    };
   };
   "config.getOverride": {
     input: {
@@ -1277,11 +1532,26 @@ export interface Operations {
         level: "project" | "branch" | "environment";
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      config_string: string;
+    };
   };
   "config.getSource": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      source: {
+        type: "pushed-from-github";
+        owner: string;
+        repo: string;
+        branch: string;
+        commit_hash: string;
+        config_file_path: string;
+      } | {
+        type: "pushed-from-unknown";
+      } | {
+        type: "unlinked";
+      };
+    };
   };
   "config.resetOverrideKeys": {
     input: {
@@ -1292,7 +1562,7 @@ export interface Operations {
         keys: string[];
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "config.setOverride": {
     input: {
@@ -1315,11 +1585,11 @@ export interface Operations {
         } | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "config.unlinkSource": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "config.updateOverride": {
     input: {
@@ -1330,7 +1600,7 @@ export interface Operations {
         config_override_string: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "connectedAccounts.createAccessToken": {
     input: {
@@ -1342,7 +1612,7 @@ export interface Operations {
         scope?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutProviderAccessToken;
   };
   "connectedAccounts.createAccountAccessToken": {
     input: {
@@ -1355,7 +1625,7 @@ export interface Operations {
         scope?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutProviderAccessToken;
   };
   "connectedAccounts.createCurrentUserAccessToken": {
     input: {
@@ -1366,7 +1636,7 @@ export interface Operations {
         scope?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutProviderAccessToken;
   };
   "connectedAccounts.list": {
     input: {
@@ -1374,7 +1644,10 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutConnectedAccount[];
+      is_paginated: false;
+    };
   };
   "contactChannels.checkVerificationCode": {
     input: {
@@ -1382,7 +1655,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "contactChannels.create": {
     input: {
@@ -1395,7 +1668,7 @@ export interface Operations {
         is_verified?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutContactChannel;
   };
   "contactChannels.delete": {
     input: {
@@ -1404,7 +1677,7 @@ export interface Operations {
         contact_channel_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "contactChannels.get": {
     input: {
@@ -1413,7 +1686,7 @@ export interface Operations {
         contact_channel_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutContactChannel;
   };
   "contactChannels.list": {
     input: {
@@ -1421,7 +1694,10 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutContactChannel[];
+      is_paginated: false;
+    };
   };
   "contactChannels.sendChannelVerificationCode": {
     input: {
@@ -1433,7 +1709,7 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "contactChannels.sendVerificationCode": {
     input: {
@@ -1442,7 +1718,7 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "contactChannels.update": {
     input: {
@@ -1458,7 +1734,7 @@ export interface Operations {
         is_verified?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutContactChannel;
   };
   "contactChannels.verify": {
     input: {
@@ -1466,7 +1742,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "dataVault.get": {
     input: {
@@ -1477,11 +1753,19 @@ export interface Operations {
         hashed_key: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      encrypted_value: string | null;
+    };
   };
   "dataVault.listStores": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: ({
+        id: string;
+        display_name: string;
+        entry_count: number;
+      })[];
+    };
   };
   "dataVault.set": {
     input: {
@@ -1493,7 +1777,7 @@ export interface Operations {
         encrypted_value: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.createDraft": {
     input: {
@@ -1813,7 +2097,7 @@ export interface Operations {
         filter_until?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutMetrics;
   };
   "metrics.userActivity": {
     input: {
@@ -1821,13 +2105,18 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      data_points: OutMetricsDataPoint[];
+    };
   };
   "metrics.userCounts": {
     input: {
       query?: Record<string, never>;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      total_users: number;
+      anonymous_users: number;
+    };
   };
   "mfa.checkAttemptCode": {
     input: {
@@ -3078,7 +3367,17 @@ export interface Operations {
         enabled?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+      url: string;
+      description: string;
+      event_types: string[] | null;
+      enabled: boolean;
+      disabled_reason: string | null;
+      created_at_millis: number;
+      updated_at_millis: number;
+      secret: string;
+    };
   };
   "webhooks.deleteEndpoint": {
     input: {
@@ -3086,7 +3385,7 @@ export interface Operations {
         endpoint_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "webhooks.getEndpoint": {
     input: {
@@ -3094,7 +3393,7 @@ export interface Operations {
         endpoint_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutWebhookEndpoint;
   };
   "webhooks.listDeliveries": {
     input: {
@@ -3105,11 +3404,17 @@ export interface Operations {
         limit?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutWebhookDelivery[];
+      is_paginated: false;
+    };
   };
   "webhooks.listEndpoints": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutWebhookEndpoint[];
+      is_paginated: false;
+    };
   };
   "webhooks.retryDelivery": {
     input: {
@@ -3118,7 +3423,7 @@ export interface Operations {
         message_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "webhooks.rotateSecret": {
     input: {
@@ -3126,7 +3431,9 @@ export interface Operations {
         endpoint_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      secret: string;
+    };
   };
   "webhooks.sendTest": {
     input: {
@@ -3134,13 +3441,18 @@ export interface Operations {
         endpoint_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess | {
+      success: false;
+      error_message: string;
+    };
   };
   "webhooks.svixToken": {
     input: {
       body?: Record<string, never> | undefined;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      token: "";
+    };
   };
   "webhooks.updateEndpoint": {
     input: {
@@ -3154,6 +3466,6 @@ export interface Operations {
         enabled?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutWebhookEndpoint;
   };
 }

@@ -12,6 +12,13 @@ export const FIRST_REQUEST_GRACE_MS = 2000;
  * the kernel's accept queue would otherwise be reset when the listening socket closes.
  */
 export const ACCEPT_WINDOW_MS = 100;
+/**
+ * The listener closes once no connection has been accepted for this long, in ms, measured after
+ * an event-loop poll (which accepts everything in the kernel's queue). Under `--workers` the
+ * primary hands connections on over IPC: a worker's quiet turn alone does not prove that none is
+ * on its way.
+ */
+export const QUIET_MS = 50;
 /** Longest the listener stays open after shutdown begins while connections keep arriving, in ms. */
 export const MAX_ACCEPT_WINDOW_MS = 1000;
 
@@ -20,8 +27,8 @@ interface ConnectionState { requests: number; active: number }
 /** Graceful shutdown of one HTTP server; see trackConnections. */
 export interface ConnectionDrain {
   /**
-   * Keeps accepting for ACCEPT_WINDOW_MS (longer while connections keep arriving, up to
-   * MAX_ACCEPT_WINDOW_MS), then stops; lets requests in flight finish, serves
+   * Keeps accepting for ACCEPT_WINDOW_MS, and on until no connection arrived for QUIET_MS (at
+   * most MAX_ACCEPT_WINDOW_MS), then stops; lets requests in flight finish, serves
    * the first request of connections accepted before (sent within `graceMs`), answers with
    * `connection: close`, and closes idle keep-alive connections. Resolves once every connection
    * is closed.
@@ -39,13 +46,13 @@ export interface ConnectionDrain {
 export function trackConnections(server: Server): ConnectionDrain {
   const states = new Map<Socket, ConnectionState>();
   let draining = false;
-  let accepted = 0;
+  let lastAccept = -Infinity;
   const closeIfIdle = (socket: Socket) => {
     const state = states.get(socket);
     if (state && state.active === 0 && state.requests > 0) socket.end();
   };
   server.on('connection', (socket: Socket) => {
-    accepted++;
+    lastAccept = performance.now();
     states.set(socket, { requests: 0, active: 0 });
     socket.once('close', () => states.delete(socket));
   });
@@ -81,19 +88,23 @@ export function trackConnections(server: Server): ConnectionDrain {
         grace.unref();
         server.once('close', () => clearTimeout(grace));
       };
-      // Close the listener right after an event-loop turn in which nothing was accepted
-      // (setImmediate runs after the poll phase, which accepts everything queued), so no
-      // connection is left in the kernel's accept queue to be reset; at most MAX_ACCEPT_WINDOW_MS.
-      const deadline = Date.now() + MAX_ACCEPT_WINDOW_MS;
-      setTimeout(() => {
-        let seen = accepted;
-        const check = () => {
-          if (accepted === seen || Date.now() > deadline) { stopListening(); return; }
-          seen = accepted;
-          setImmediate(check);
-        };
-        setImmediate(check);
-      }, ACCEPT_WINDOW_MS);
+      // Close the listener once QUIET_MS passed without an accept, judged right after a poll
+      // phase (setImmediate runs after it, and the poll phase accepts everything queued), so no
+      // connection that reached the kernel's accept queue is left there to be reset; at most
+      // MAX_ACCEPT_WINDOW_MS (a connection racing the close itself can still be reset: only
+      // the kernel could refuse it atomically).
+      const deadline = performance.now() + MAX_ACCEPT_WINDOW_MS;
+      const check = () => {
+        const now = performance.now();
+        if (now - lastAccept >= QUIET_MS) { stopListening(); return; }
+        if (now >= deadline) {
+          process.stderr.write(`Stopped listening ${MAX_ACCEPT_WINDOW_MS} ms into shutdown while connections were still arriving.\n`);
+          stopListening();
+          return;
+        }
+        setTimeout(() => setImmediate(check), Math.min(QUIET_MS - (now - lastAccept), deadline - now) + 1);
+      };
+      setTimeout(() => setImmediate(check), ACCEPT_WINDOW_MS);
     }),
   };
 }
