@@ -2,12 +2,11 @@ import * as v from 'valibot';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findProviderConfig } from './providers/resolve.ts';
 import { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
 import { settleAccount } from './accounts.ts';
 import { completeSignIn } from './sign-in.ts';
-import { SignInNewUserOutput } from '../mfa/index.ts';
 
 const jwksByUrl = new Map<string, JWTVerifyGetKey>();
 

@@ -6,8 +6,7 @@ import { uuid } from '../lib/random.ts';
 import { resolveMe } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { findAccountByProviderAccount, insertAccount, type OAuthAccountRow } from './queries.ts';
-import { toOAuthProviderWire } from './provider-links.ts';
-import { OAuthProviderOutput } from './provider-links.ts';
+import { toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 
 /**
  * (server) `{user_id, provider_config_id, account_id, email?, allow_sign_in,

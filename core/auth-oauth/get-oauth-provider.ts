@@ -3,8 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
-import { getUserAccount, toOAuthProviderWire } from './provider-links.ts';
-import { OAuthProviderOutput } from './provider-links.ts';
+import { getUserAccount, toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 
 /** Path of one linked provider account: the user, and the link's id (or the provider's id). */
 export const OAuthProviderParams = v.strictObject({ user_id: UserIdOrMeSchema, provider_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });

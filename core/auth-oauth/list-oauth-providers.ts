@@ -4,8 +4,7 @@ import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { listProjectAccounts, listUserAccounts } from './queries.ts';
-import { toOAuthProviderWire } from './provider-links.ts';
-import { OAuthProviderOutput } from './provider-links.ts';
+import { toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**

@@ -4,9 +4,8 @@ import { KnownError } from '../errors/index.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { findAccountByProviderAccount, listUserAccounts, updateAccount } from './queries.ts';
-import { getUserAccount, toOAuthProviderWire } from './provider-links.ts';
+import { getUserAccount, toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 import { OAuthProviderParams } from './get-oauth-provider.ts';
-import { OAuthProviderOutput } from './provider-links.ts';
 
 const ClientUpdate = v.strictObject({ allow_sign_in: v.optional(v.boolean()), allow_connected_accounts: v.optional(v.boolean()) });
 const ServerUpdate = v.strictObject({

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 import { enforceRateLimit } from '../throttle/index.ts';
-import { CodeValidOutput } from '../verification-codes/index.ts';
 
 /**
  * `{code}` → `{is_code_valid: true}` without consuming the

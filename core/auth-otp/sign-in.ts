@@ -4,13 +4,12 @@ import { KnownError } from '../errors/index.ts';
 import { findUser, updateUser, type UserRow } from '../users/index.ts';
 import { signUpUser } from '../sign-up-rules/index.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import type { OtpSignInData } from './send-sign-in-code.ts';
 import { assertOtpMayReach } from './ownership.ts';
 import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
-import { SignInNewUserOutput } from '../mfa/index.ts';
 
 /**
  * `{code}` → `{access_token, refresh_token, is_new_user, user_id}`

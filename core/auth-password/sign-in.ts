@@ -3,11 +3,10 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { findUserByAuthEmail, updateUser, type UserRow } from '../users/index.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInOutput } from '../mfa/index.ts';
 import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
-import { SignInOutput } from '../mfa/index.ts';
 
 /**
  * `{email, password}` → `{access_token, refresh_token, user_id}`

@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { ACCESS_TOKEN_ERRORS, providerAccessToken } from './provider-access-token.ts';
-import { ProviderAccessTokenOutput } from './provider-access-token.ts';
+import { ACCESS_TOKEN_ERRORS, providerAccessToken, ProviderAccessTokenOutput } from './provider-access-token.ts';
 
 export const ScopeBody = v.strictObject({ scope: v.optional(v.pipe(v.string(), v.maxLength(2048))) });
 export const ProviderIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { requireUser } from '../auth/user-id.ts';
-import { ACCESS_TOKEN_ERRORS, providerAccessToken } from './provider-access-token.ts';
+import { ACCESS_TOKEN_ERRORS, providerAccessToken, ProviderAccessTokenOutput } from './provider-access-token.ts';
 import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
-import { ProviderAccessTokenOutput } from './provider-access-token.ts';
 
 /** `{scope?}`: the signed-in user's variant (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
 export const createCurrentUserAccessToken = defineOperation({

@@ -1,7 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
-import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 import { CodeBodySchema } from './schemas.ts';
-import { CodeValidOutput } from '../verification-codes/index.ts';
 
 /** `{code}` → `{is_code_valid: true}` without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
 export const checkVerificationCodeOp = defineOperation({

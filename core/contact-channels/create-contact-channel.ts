@@ -4,10 +4,9 @@ import { normalizeEmail } from '../lib/email.ts';
 import { uuid } from '../lib/random.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findUser, updateUser } from '../users/index.ts';
-import { assertAuthValueFree, channelFromRow, getUserOrThrow, primaryChannelOf, toWireChannel } from './channels.ts';
+import { assertAuthValueFree, channelFromRow, getUserOrThrow, primaryChannelOf, toWireChannel, ContactChannelOutput } from './channels.ts';
 import { findChannelRowByValue, insertChannelRow, type ContactChannelRow } from './queries.ts';
 import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.ts';
-import { ContactChannelOutput } from './channels.ts';
 
 /**
  * `{user_id, value, type: "email", used_for_auth, is_primary?}` (server

@@ -1,10 +1,9 @@
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { findUserChannel, toWireChannel } from './channels.ts';
+import { findUserChannel, toWireChannel, ContactChannelOutput } from './channels.ts';
 import { findUser } from '../users/index.ts';
 import { ChannelParamsSchema } from './schemas.ts';
-import { ContactChannelOutput } from './channels.ts';
 
 /**
  * → the channel; an unknown channel or user

@@ -2,9 +2,8 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
-import { listUserChannels, toWireChannel } from './channels.ts';
+import { listUserChannels, toWireChannel, ContactChannelOutput } from './channels.ts';
 import { findUser } from '../users/index.ts';
-import { ContactChannelOutput } from './channels.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**

@@ -3,10 +3,9 @@ import { StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { findUser, updateUser } from '../users/index.ts';
-import { assertAuthValueFree, channelFromRow, findUserChannel, primaryChannelOf, toWireChannel } from './channels.ts';
+import { assertAuthValueFree, channelFromRow, findUserChannel, primaryChannelOf, toWireChannel, ContactChannelOutput } from './channels.ts';
 import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelRow, updateChannelRow } from './queries.ts';
 import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSchema } from './schemas.ts';
-import { ContactChannelOutput } from './channels.ts';
 
 /**
  * `{value?, type?, used_for_auth?,

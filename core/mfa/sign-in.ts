@@ -2,16 +2,14 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser } from '../users/index.ts';
-import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
-import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData } from './finish-sign-in.ts';
+import { checkVerificationCode, consumeVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
+import { MFA_ATTEMPT_MAX_TRIES, MFA_ATTEMPT_PURPOSE, issueSignInBody, type MfaAttemptData, SignInNewUserOutput } from './finish-sign-in.ts';
 import { matchTotpStep } from './totp.ts';
 import { openTotpSecret } from './secret.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
 import { claimTotpStep, useRecoveryCode } from './queries.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
-import { SignInNewUserOutput } from './finish-sign-in.ts';
-import { CodeValidOutput } from '../verification-codes/index.ts';
 
 /** One object (not a variant) so every unknown field is named; the factor's field is required by type. */
 const MfaSignInBodySchema = v.pipe(

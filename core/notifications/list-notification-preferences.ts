@@ -3,11 +3,11 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
-import { userPreferences } from './preferences.ts';
+import { NotificationPreferenceListOutput, userPreferences } from './preferences.ts';
 
 /**
- * `GET /emails/notification-preference/{user_id}` → `{items: [{notification_category_id,
- * notification_category_name, enabled, can_disable}], is_paginated: false}` (upstream packages/stack-shared/src/interface/crud/ Email).
+ * Every notification category with the user's effective setting (upstream
+ * packages/stack-shared/src/interface/crud/ Email).
  */
 export const listNotificationPreferences = defineOperation({
   id: 'notifications.listPreferences',
@@ -17,6 +17,7 @@ export const listNotificationPreferences = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  output: NotificationPreferenceListOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

@@ -2,6 +2,19 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from './categories.ts';
 import { readDisabled, readPreferences } from './queries.ts';
+import * as v from 'valibot';
+import { component, listOutput } from '../operations/output.ts';
+
+/** One notification category with the user's setting; transactional ones cannot be disabled. */
+export const NotificationPreferenceOutput = component('NotificationPreference', v.strictObject({
+  notification_category_id: v.string(),
+  notification_category_name: v.string(),
+  enabled: v.boolean(),
+  can_disable: v.boolean(),
+}));
+
+/** `{items: NotificationPreference[], is_paginated: false}`. */
+export const NotificationPreferenceListOutput = listOutput(NotificationPreferenceOutput);
 
 /** The wire item `{notification_category_id, notification_category_name, enabled, can_disable}`. */
 export function toWirePreference(category: NotificationCategory, enabled: boolean) {

@@ -5,6 +5,7 @@ import { UuidSchema } from '../lib/schemas.ts';
 import { createVerificationCode, useVerificationCode } from '../verification-codes/index.ts';
 import type { NotificationCategory } from './categories.ts';
 import { upsertPreference } from './queries.ts';
+import { HtmlOutput } from '../operations/output.ts';
 
 /** Verification-code purpose of unsubscribe links. */
 export const UNSUBSCRIBE_PURPOSE = 'unsubscribe';
@@ -47,10 +48,9 @@ async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Qu
 }
 
 /**
- * `GET /emails/unsubscribe-link?code=&project_id=` (public) → 200 HTML, as upstream
- * (`emails/unsubscribe-link/route.tsx`): turns the category off for the user and uses the code;
- * a used code answers "already unsubscribed"; a code that is not 45 characters is 400 "Invalid
- * code"; VERIFICATION_CODE_NOT_FOUND / VERIFICATION_CODE_EXPIRED otherwise.
+ * Turns the category off for the user and uses the code, answering a short HTML page, as upstream
+ * `emails/unsubscribe-link/route.tsx`: a used code answers "already unsubscribed"; a code that is
+ * not 45 characters is 400 "Invalid code".
  */
 export const unsubscribeViaLink = defineOperation({
   id: 'notifications.unsubscribeLink',
@@ -60,13 +60,14 @@ export const unsubscribeViaLink = defineOperation({
   access: 'public',
   input: { query: Query },
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],
+  output: HtmlOutput,
   run: (ctx, { query }) => unsubscribe(ctx, query),
 });
 
 /**
- * `POST /emails/unsubscribe-link?code=&project_id=` (public): RFC 8058 one-click unsubscribe, the
- * target of the `List-Unsubscribe-Post: List-Unsubscribe=One-Click` header that mail clients POST
- * to without user interaction. Same answers as the GET. Gatehouse extension (upstream has GET only).
+ * RFC 8058 one-click unsubscribe: the target of the `List-Unsubscribe-Post:
+ * List-Unsubscribe=One-Click` header that mail clients POST to without user interaction. Same
+ * answers as the link. Gatehouse extension (upstream has the GET only).
  */
 export const unsubscribeOneClick = defineOperation({
   id: 'notifications.unsubscribeOneClick',
@@ -77,5 +78,6 @@ export const unsubscribeOneClick = defineOperation({
   // RFC 8058 §3.1: the client POSTs `List-Unsubscribe=One-Click` as a form.
   input: { query: Query, body: v.optional(v.strictObject({ 'List-Unsubscribe': v.optional(v.literal('One-Click')) })) },
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],
+  output: HtmlOutput,
   run: (ctx, { query }) => unsubscribe(ctx, query),
 });

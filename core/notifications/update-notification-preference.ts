@@ -5,12 +5,13 @@ import { resolveUserId } from '../auth/user-id.ts';
 import { getUser } from '../users/index.ts';
 import { StatusError } from '../errors/index.ts';
 import { findCategory } from './categories.ts';
-import { toWirePreference } from './preferences.ts';
+import { NotificationPreferenceOutput, toWirePreference } from './preferences.ts';
 import { upsertPreference } from './queries.ts';
 
 /**
- * `PATCH /emails/notification-preference/{user_id}/{notification_category_id}` `{enabled}` → the
- * item (upstream packages/stack-shared/src/interface/crud/ Email). Unknown category → 404 text; disabling a transactional category → 400 text.
+ * Turns one category on or off for the user and answers the updated item (upstream
+ * packages/stack-shared/src/interface/crud/ Email). An unknown category is 404 text; disabling a
+ * transactional category is 400 text.
  */
 export const updateNotificationPreference = defineOperation({
   id: 'notifications.updatePreference',
@@ -23,6 +24,7 @@ export const updateNotificationPreference = defineOperation({
     body: v.strictObject({ enabled: v.boolean() }),
   },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  output: NotificationPreferenceOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);

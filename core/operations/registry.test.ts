@@ -13,9 +13,6 @@ import { ACCESS_TYPES } from './define.ts';
 const OUTPUT_PENDING = new Set([
   'emails.createDraft', 'emails.createTemplate', 'emails.createTheme', 'emails.deleteDraft', 'emails.deleteTemplate', 'emails.deleteTheme', 'emails.deliveryInfo', 'emails.getDraft', 'emails.getOutbox', 'emails.getTemplate', 'emails.getTheme', 'emails.list', 'emails.listDrafts', 'emails.listOutbox', 'emails.listTemplates', 'emails.listThemes', 'emails.renderEmail', 'emails.sendEmail', 'emails.sendSignInInvitation', 'emails.sendTestEmail', 'emails.updateDraft', 'emails.updateOutbox', 'emails.updateTemplate', 'emails.updateTheme',
   'meta.jwks', 'meta.jwksAnonymous', 'meta.jwksRestricted', 'meta.root',
-  'notifications.listPreferences', 'notifications.unsubscribeLink', 'notifications.unsubscribeOneClick', 'notifications.updatePreference',
-  'signUpRules.stats', 'signUpRules.test',
-  'teamInvitations.accept', 'teamInvitations.acceptById', 'teamInvitations.checkCode', 'teamInvitations.details', 'teamInvitations.list', 'teamInvitations.revoke', 'teamInvitations.send',
 ]);
 
 describe('operation registry', () => {

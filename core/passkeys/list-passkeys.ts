@@ -3,9 +3,8 @@ import { defineOperation } from '../operations/define.ts';
 import { getUser } from '../users/index.ts';
 import { listUserPasskeys } from './queries.ts';
 import { ListPasskeysQuerySchema } from './schemas.ts';
-import { toWirePasskey } from './wire.ts';
+import { toWirePasskey, PasskeyOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
-import { PasskeyOutput } from './wire.ts';
 
 /**
  * The user's passkeys `{items: [{id, user_id, credential_id, device_type, backed_up,

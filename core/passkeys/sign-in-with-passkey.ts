@@ -2,14 +2,13 @@ import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@
 import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
-import { finishSignIn, FINISH_SIGN_IN_ERRORS } from '../mfa/index.ts';
+import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findUser } from '../users/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import type { AuthenticationChallengeData } from './initiate-passkey-authentication.ts';
 import { findPasskeyByCredentialId, recordPasskeyUse } from './queries.ts';
 import { expectedRelyingParty } from './relying-party.ts';
 import { SignInBodySchema } from './schemas.ts';
-import { SignInNewUserOutput } from '../mfa/index.ts';
 
 const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILED', { message });
 

@@ -3,19 +3,17 @@ import { defineOperation } from '../operations/define.ts';
 import { SIGN_UP_RULE_ACTIONS, type SignUpRuleActionType } from './rules.ts';
 import { listTriggerCounts } from './queries.ts';
 import { settleTriggerCounts } from './sign-up.ts';
+import { SignUpRulesStatsOutput } from './outputs.ts';
 
 const HOUR = 3_600_000;
 /** Hours covered by `hourly_counts`, the current one included (upstream `ANALYTICS_HOURS`). */
 export const SIGN_UP_RULES_STATS_HOURS = 48;
 
 /**
- * `GET /internal/sign-up-rules-stats` (admin) → `{analytics_hours: 48, rule_triggers: [{rule_id,
- * total_count, all_time_count, hourly_counts: [{hour, count}] × 48}], total_triggers,
- * triggers_by_action: {allow, reject, restrict, log}}` (upstream
- * `internal/sign-up-rules-stats/route.tsx`): how often each rule matched a sign-up. `hour` is the
- * ISO start of each UTC hour, oldest first, ending with the current hour; `total_count`,
- * `total_triggers` and `triggers_by_action` cover those 48 hours, `all_time_count` everything
- * recorded. Rules appear once they have matched at least once, ordered by id. Errors: none.
+ * How often each rule matched a sign-up (upstream `internal/sign-up-rules-stats/route.tsx`):
+ * `hour` is the ISO start of each UTC hour, oldest first, ending with the current hour;
+ * `total_count`, `total_triggers` and `triggers_by_action` cover those 48 hours, `all_time_count`
+ * everything recorded. Rules appear once they have matched at least once, ordered by id.
  */
 export const getSignUpRulesStats = defineOperation({
   id: 'signUpRules.stats',
@@ -25,6 +23,7 @@ export const getSignUpRulesStats = defineOperation({
   access: ['admin'],
   input: { query: v.strictObject({}) },
   errors: [],
+  output: SignUpRulesStatsOutput,
   async run(ctx) {
     const { project, branchId } = ctx.auth;
     await settleTriggerCounts(ctx.runtime);

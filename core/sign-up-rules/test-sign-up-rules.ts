@@ -3,20 +3,17 @@ import { defineOperation } from '../operations/define.ts';
 import { createSignUpRuleContext, evaluateSignUpRules, SIGN_UP_AUTH_METHODS } from './rules.ts';
 import { signUpCountryCode, signUpFacts, signUpRiskScores } from './risk.ts';
 import { loadSignUpRules } from './sign-up.ts';
+import { SignUpRulesTestOutput } from './outputs.ts';
 
 const RiskScoreSchema = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be between 0 and 100'), v.maxValue(100, 'must be between 0 and 100'));
 
 /**
- * `POST /internal/sign-up-rules-test` (admin) `{email|null, auth_method, oauth_provider|null,
- * country_code|null, turnstile_result?, risk_scores?}` → `{context, evaluations, outcome}`
- * (upstream `internal/sign-up-rules-test/route.tsx`): runs the project's rules on a made-up
- * sign-up without creating anything or counting triggers. `country_code` is normalized to upper
- * case (null: derived as for a real sign-up); `risk_scores` default to those a sign-up from the
- * server with this email would get (the email base only: the admin's own address says
- * nothing about a sign-up); `turnstile_result` is echoed (default `invalid`,
- * Gatehouse has no bot challenge). `evaluations` lists each rule in evaluation order up to the
- * deciding one, with its status (`matched`, `not_matched`, `disabled`, `missing_condition`,
- * `error` with the message). Errors: SCHEMA_ERROR only.
+ * Runs the project's rules on a made-up sign-up without creating anything or counting triggers
+ * (upstream `internal/sign-up-rules-test/route.tsx`). `country_code` is normalized to upper case
+ * (null: derived as for a real sign-up); `risk_scores` default to those a sign-up from the server
+ * with this email would get (the email base only: the admin's own address says nothing about a
+ * sign-up); `turnstile_result` is echoed (default `invalid`: Gatehouse has no bot challenge).
+ * `evaluations` lists each rule in evaluation order up to the deciding one.
  */
 export const testSignUpRules = defineOperation({
   id: 'signUpRules.test',
@@ -35,6 +32,7 @@ export const testSignUpRules = defineOperation({
     }),
   },
   errors: [],
+  output: SignUpRulesTestOutput,
   async run(ctx, { body }) {
     const { project, branchId } = ctx.auth;
     const riskScores = body.risk_scores

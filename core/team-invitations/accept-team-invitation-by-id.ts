@@ -5,14 +5,12 @@ import { findUser } from '../users/index.ts';
 import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
 import { joinInvitedTeam, verifiedEmailsOf } from './join.ts';
 import { refuseRestrictedInvitee } from './access.ts';
-import { AcceptByIdQuerySchema, INVITATION_PURPOSE, InvitationParamsSchema, type TeamInvitationData } from './schemas.ts';
+import { AcceptByIdQuerySchema, AcceptedOutput, INVITATION_PURPOSE, InvitationParamsSchema, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `POST /team-invitations/{id}/accept?user_id=me` (no body) → `{}`: accepts a received invitation
- * (from `GET /team-invitations?user_id=me`) without its code. The invitation must be addressed to
- * one of the user's verified email contact channels (TEAM_INVITATION_EMAIL_MISMATCH). VERIFICATION_CODE_NOT_FOUND /
- * VERIFICATION_CODE_EXPIRED / VERIFICATION_CODE_ALREADY_USED as for codes; TEAM_NOT_FOUND when the
- * team was deleted.
+ * Accepts a received invitation (as listed with `user_id=me`) without its code: the invitation
+ * must be addressed to one of the user's verified email contact channels. The code is deleted
+ * inside the joining transaction, so acceptance is single-use under concurrency.
  */
 export const acceptTeamInvitationById = defineOperation({
   id: 'teamInvitations.acceptById',
@@ -25,6 +23,7 @@ export const acceptTeamInvitationById = defineOperation({
     'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'TEAM_INVITATION_EMAIL_MISMATCH', 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
     'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
   ],
+  output: AcceptedOutput,
   async run(ctx, { params, query }) {
     const { project } = ctx.auth;
     const userId = query.user_id !== undefined ? resolveMe(ctx.auth, query.user_id) : requireUser(ctx.auth).id;

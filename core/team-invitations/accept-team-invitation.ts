@@ -3,15 +3,14 @@ import { requireUser } from '../auth/user-id.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { joinInvitedTeam } from './join.ts';
 import { refuseRestrictedInvitee } from './access.ts';
-import { CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';
+import { AcceptedOutput, CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';
 import { updateUser } from '../users/index.ts';
 
 /**
- * `POST /team-invitations/accept` `{code}` → `{}`: the signed-in user joins the team with
- * `team_member_default_permissions` and the code is used up. Holding the emailed code proves access
- * to the invited address, so a primary email equal to it becomes verified. Errors: USER_AUTHENTICATION_REQUIRED, the verification-code outcomes,
- * TEAM_NOT_FOUND when the team was deleted (the code stays unused),
- * TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED for an anonymous or otherwise restricted user.
+ * The signed-in user joins the team with `team_member_default_permissions` and the code is used
+ * up. Holding the emailed code proves access to the invited address, so a primary email equal to
+ * it becomes verified. When the team was deleted the code stays unused; anonymous and otherwise
+ * restricted users are refused.
  */
 export const acceptTeamInvitation = defineOperation({
   id: 'teamInvitations.accept',
@@ -21,6 +20,7 @@ export const acceptTeamInvitation = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: CodeSchema },
   errors: [...VERIFICATION_CODE_ERRORS, 'USER_AUTHENTICATION_REQUIRED', 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED'],
+  output: AcceptedOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const user = requireUser(ctx.auth);

@@ -1,10 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
-import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
+import { checkVerificationCode, CodeValidOutput, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { CodeSchema, INVITATION_PURPOSE } from './schemas.ts';
 
 /**
- * `POST /team-invitations/accept/check-code` `{code}` → `{is_code_valid: true}` without using the
- * code; otherwise the verification-code error (each check counts as an attempt).
+ * Tells whether an invitation code is valid without using it; each check counts as an attempt
+ * against the code.
  */
 export const checkTeamInvitationCode = defineOperation({
   id: 'teamInvitations.checkCode',
@@ -14,6 +14,7 @@ export const checkTeamInvitationCode = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: CodeSchema },
   errors: [...VERIFICATION_CODE_ERRORS],
+  output: CodeValidOutput,
   async run(ctx, { body }) {
     await checkVerificationCode(ctx, ctx.auth.project.id, INVITATION_PURPOSE, body.code);
     return { is_code_valid: true };

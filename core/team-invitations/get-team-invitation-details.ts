@@ -2,13 +2,12 @@ import { defineOperation } from '../operations/define.ts';
 import { getTeamOrThrow } from '../teams/index.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { refuseRestrictedInvitee } from './access.ts';
-import { CodeSchema, INVITATION_PURPOSE, type TeamInvitationData } from './schemas.ts';
+import { CodeSchema, INVITATION_PURPOSE, InvitationDetailsOutput, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `POST /team-invitations/accept/details` `{code}` → `{team_id, team_display_name}` without using
- * the code (the hosted invitation page shows the team's name). Errors: the verification-code
- * outcomes, TEAM_NOT_FOUND when the team was deleted, TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED for a
- * restricted signed-in user (upstream `accept/verification-code-handler.tsx` `details`).
+ * The team an invitation code is for, without using the code (the hosted invitation page shows
+ * the team's name). A restricted signed-in user is refused, as upstream
+ * `accept/verification-code-handler.tsx` `details` refuses them.
  */
 export const getTeamInvitationDetails = defineOperation({
   id: 'teamInvitations.details',
@@ -18,6 +17,7 @@ export const getTeamInvitationDetails = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: CodeSchema },
   errors: [...VERIFICATION_CODE_ERRORS, 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED'],
+  output: InvitationDetailsOutput,
   async run(ctx, { body }) {
     const code = await checkVerificationCode<TeamInvitationData>(ctx, ctx.auth.project.id, INVITATION_PURPOSE, body.code);
     if (ctx.auth.user) refuseRestrictedInvitee(ctx.auth, ctx.auth.user);

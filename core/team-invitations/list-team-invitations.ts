@@ -6,16 +6,15 @@ import { findUser } from '../users/index.ts';
 import { requireInvitationAccess } from './access.ts';
 import { listVerificationCodes, type VerificationCode } from '../verification-codes/index.ts';
 import { verifiedEmailsOf } from './join.ts';
-import { INVITATION_PURPOSE, ListInvitationsQuerySchema, type TeamInvitationData } from './schemas.ts';
+import { INVITATION_PURPOSE, ListInvitationsQuerySchema, TeamInvitationListOutput, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `GET /team-invitations?team_id=` (pending invitations of a team; a client must be a member with
- * `$read_members` and `$invite_members`) or `?user_id=me` (invitations sent to any of the user's
- * verified email contact channels) → `{items: [{id, team_id, team_display_name, expires_at_millis,
- * recipient_email}], is_paginated: false}`, newest first. Exactly one of the two filters (400 text
- * otherwise). Errors: TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND, TEAM_PERMISSION_REQUIRED; a client
- * naming another user gets CANNOT_GET_OWN_USER_WITHOUT_USER, as upstream answers
- * (`apps/e2e/.../team-invitations.test.ts` "client cannot list invitations for a user_id other than 'me'").
+ * Pending invitations, newest first, either of a team (`team_id`; a client must be a member with
+ * `$read_members` and `$invite_members`) or of a user (`user_id=me` or an id: invitations sent to
+ * any of the user's verified email contact channels). Exactly one of the two filters (400 text
+ * otherwise). A client naming another user is refused as upstream refuses it
+ * (`apps/e2e/.../team-invitations.test.ts` "client cannot list invitations for a user_id other
+ * than 'me'").
  */
 export const listTeamInvitations = defineOperation({
   id: 'teamInvitations.list',
@@ -25,6 +24,7 @@ export const listTeamInvitations = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { query: ListInvitationsQuerySchema },
   errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  output: TeamInvitationListOutput,
   async run(ctx, { query }) {
     const { project } = ctx.auth;
     if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError(400, 'Exactly one of team_id or user_id must be given');

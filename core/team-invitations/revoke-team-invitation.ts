@@ -1,17 +1,16 @@
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { success } from '../lib/schemas.ts';
+import { SuccessOutput } from '../operations/output.ts';
 import { requireInvitationAccess } from './access.ts';
 import { findVerificationCode, revokeVerificationCode } from '../verification-codes/index.ts';
 import { INVITATION_PURPOSE, InvitationParamsSchema, RevokeQuerySchema, type TeamInvitationData } from './schemas.ts';
 
 /**
- * `DELETE /team-invitations/{id}?team_id=` → `{success: true}`: revokes a pending invitation.
- * `team_id` is required (SCHEMA_ERROR without it) and checked first, as upstream
- * `team-invitations/crud.tsx`: a server caller needs the team to exist (TEAM_NOT_FOUND); a client
- * must be a member of it with `$remove_members` (TEAM_MEMBERSHIP_NOT_FOUND,
- * TEAM_PERMISSION_REQUIRED). VERIFICATION_CODE_NOT_FOUND when no such invitation exists or it
- * belongs to another team (upstream revokes any team's invitation here; docs/compatibility.md).
+ * Revokes a pending invitation. `team_id` is required and checked first, as upstream
+ * `team-invitations/crud.tsx`: a server caller needs the team to exist; a client must be a member
+ * with `$remove_members`. An invitation of another team counts as not found (upstream revokes any
+ * team's invitation here; docs/compatibility.md).
  */
 export const revokeTeamInvitation = defineOperation({
   id: 'teamInvitations.revoke',
@@ -21,6 +20,7 @@ export const revokeTeamInvitation = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: InvitationParamsSchema, query: RevokeQuerySchema },
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  output: SuccessOutput,
   async run(ctx, { params, query }) {
     const { project } = ctx.auth;
     await ctx.transaction(async (tx) => {

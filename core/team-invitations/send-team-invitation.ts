@@ -5,15 +5,14 @@ import { requireUser } from '../auth/user-id.ts';
 import { requireTeamPermission } from '../permissions/index.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
-import { INVITATION_PURPOSE, SendInvitationSchema, type TeamInvitationData } from './schemas.ts';
+import { INVITATION_PURPOSE, SendInvitationSchema, SentInvitationOutput, type TeamInvitationData } from './schemas.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
 
 /**
- * `POST /team-invitations/send-code` `{email, team_id, callback_url}` → `{success: true, id}`.
- * Creates a 7-day `team_invitation` code and queues the email "You have been invited to join
- * <team>" with the link `<callback_url>?code=<code>` in the same transaction (upstream apps/backend/src/app/api/latest/teams/).
- * A client needs `$invite_members` (TEAM_PERMISSION_REQUIRED). Errors: TEAM_NOT_FOUND,
- * REDIRECT_URL_NOT_WHITELISTED.
+ * Creates a 7-day `team_invitation` code and, in the same transaction, queues the email "You have
+ * been invited to join <team>" with the link `<callback_url>?code=<code>` (upstream
+ * apps/backend/src/app/api/latest/teams/). A client caller needs `$invite_members` in the team;
+ * the callback URL must be a trusted domain of the project.
  */
 export const sendTeamInvitation = defineOperation({
   id: 'teamInvitations.send',
@@ -23,6 +22,7 @@ export const sendTeamInvitation = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: SendInvitationSchema },
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  output: SentInvitationOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const team = await getTeamOrThrow(ctx.db, project.id, body.team_id);

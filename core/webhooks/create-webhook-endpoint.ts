@@ -7,9 +7,8 @@ import { WebhookEndpointCreateSchema } from './schemas.ts';
 import { generateSigningSecret } from './signing.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import { SECRET_KEY_PURPOSE } from './worker.ts';
-import { toWireEndpoint } from './wire.ts';
+import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 import * as v from 'valibot';
-import { WebhookEndpointOutput } from './wire.ts';
 
 /**
  * (admin; Gatehouse extension, Stack Auth uses Svix's portal):

@@ -1,8 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { getEndpoint } from './endpoint-lookup.ts';
 import { EndpointIdParams } from './schemas.ts';
-import { toWireEndpoint } from './wire.ts';
-import { WebhookEndpointOutput } from './wire.ts';
+import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 
 /** (admin) → the endpoint, without its secret. */
 export const getWebhookEndpoint = defineOperation({

@@ -3,8 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { getEndpoint } from './endpoint-lookup.ts';
 import { listDeliveryLog } from './queries.ts';
 import { EndpointIdParams } from './schemas.ts';
-import { toWireDelivery } from './wire.ts';
-import { WebhookDeliveryOutput } from './wire.ts';
+import { toWireDelivery, WebhookDeliveryOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
 const QuerySchema = v.strictObject({

@@ -1,7 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
 import { listEndpoints } from './queries.ts';
-import { toWireEndpoint } from './wire.ts';
-import { WebhookEndpointOutput } from './wire.ts';
+import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
 /** (admin) → `{items, is_paginated: false}`, oldest first, without secrets. */

@@ -6,8 +6,7 @@ import { getEndpoint } from './endpoint-lookup.ts';
 import { updateEndpoint } from './queries.ts';
 import { EndpointIdParams, WebhookEndpointUpdateSchema } from './schemas.ts';
 import { webhookUrlProblem } from './url-policy.ts';
-import { toWireEndpoint } from './wire.ts';
-import { WebhookEndpointOutput } from './wire.ts';
+import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 
 /**
  * (admin) `{url?, description?, event_types?,
