@@ -560,6 +560,13 @@ export type OutMetricsDataPoint = {
   activity: number;
 };
 /** A recurring output object. */
+export type OutNotificationPreference = {
+  notification_category_id: string;
+  notification_category_name: string;
+  enabled: boolean;
+  can_disable: boolean;
+};
+/** A recurring output object. */
 export type OutPasskey = {
   id: string;
   user_id: string;
@@ -826,6 +833,14 @@ export type OutStripeAccountInfo = {
 /** A recurring output object. */
 export type OutSuccess = {
   success: true;
+};
+/** A recurring output object. */
+export type OutTeamInvitation = {
+  id: string;
+  team_id: string;
+  team_display_name: string;
+  expires_at_millis: number;
+  recipient_email: string;
 };
 /** A recurring output object. */
 export type OutTeamMemberProfile = {
@@ -2155,7 +2170,10 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutNotificationPreference[];
+      is_paginated: false;
+    };
   };
   "notifications.unsubscribeLink": {
     input: {
@@ -2164,7 +2182,7 @@ export interface Operations {
         project_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "notifications.unsubscribeOneClick": {
     input: {
@@ -2176,7 +2194,7 @@ export interface Operations {
         "List-Unsubscribe"?: "One-Click" | undefined;
       } | undefined;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "notifications.updatePreference": {
     input: {
@@ -2188,7 +2206,7 @@ export interface Operations {
         enabled: boolean;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutNotificationPreference;
   };
   "passkeys.delete": {
     input: {
@@ -2994,7 +3012,25 @@ export interface Operations {
     input: {
       query?: Record<string, never>;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      analytics_hours: number;
+      rule_triggers: ({
+        rule_id: string;
+        total_count: number;
+        all_time_count: number;
+        hourly_counts: ({
+          hour: string;
+          count: number;
+        })[];
+      })[];
+      total_triggers: number;
+      triggers_by_action: {
+        allow: number;
+        reject: number;
+        restrict: number;
+        log: number;
+      };
+    };
   };
   "signUpRules.test": {
     input: {
@@ -3010,7 +3046,38 @@ export interface Operations {
         } | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      context: {
+        email: string;
+        email_domain: string;
+        country_code: string;
+        auth_method: "password" | "otp" | "oauth" | "passkey";
+        oauth_provider: string;
+        turnstile_result: "ok" | "invalid" | "error";
+        risk_scores: {
+          bot: number;
+          free_trial_abuse: number;
+        };
+      };
+      evaluations: ({
+        rule_id: string;
+        display_name: string;
+        enabled: boolean;
+        condition: string;
+        status: "matched" | "not_matched" | "disabled" | "missing_condition" | "error";
+        action: {
+          type: "allow" | "reject" | "restrict" | "log";
+          message?: string | undefined;
+        };
+        error?: string | undefined;
+      })[];
+      outcome: {
+        should_allow: boolean;
+        decision: "allow" | "reject" | "default-allow" | "default-reject";
+        decision_rule_id: string | null;
+        restricted_because_of_rule_id: string | null;
+      };
+    };
   };
   "teamInvitations.accept": {
     input: {
@@ -3018,7 +3085,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "teamInvitations.acceptById": {
     input: {
@@ -3029,7 +3096,7 @@ export interface Operations {
         user_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "teamInvitations.checkCode": {
     input: {
@@ -3037,7 +3104,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "teamInvitations.details": {
     input: {
@@ -3045,7 +3112,10 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      team_id: string;
+      team_display_name: string;
+    };
   };
   "teamInvitations.list": {
     input: {
@@ -3054,7 +3124,10 @@ export interface Operations {
         user_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutTeamInvitation[];
+      is_paginated: false;
+    };
   };
   "teamInvitations.revoke": {
     input: {
@@ -3065,7 +3138,7 @@ export interface Operations {
         team_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "teamInvitations.send": {
     input: {
@@ -3075,7 +3148,10 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      success: true;
+      id: string;
+    };
   };
   "teams.addMember": {
     input: {
