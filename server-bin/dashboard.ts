@@ -10,7 +10,7 @@ export const DASHBOARD_SCRIPT_PATH = '/dashboard-assets/dashboard.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Client routes of the dashboard; `/projects/{id}/handler/*` stays with the hosted pages. */
-const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
+const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/api-reference|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
 
 /**
  * The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`), or

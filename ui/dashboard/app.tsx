@@ -23,6 +23,7 @@ import { PaymentsPage } from './pages/payments.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 import { AssistantPage } from './pages/assistant.tsx';
 import { ServerSettingsPage, type AssistantSettings } from './pages/server-settings.tsx';
+import { ApiReferencePage } from './pages/api-reference.tsx';
 import type { AdminProject } from './project.ts';
 export type { AdminProject } from './project.ts';
 
@@ -60,6 +61,9 @@ function Gate() {
 
 /** Answers to `GET /users/me` that mean the owner's session is gone. */
 const SESSION_GONE_CODES = ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'INVALID_ACCESS_TOKEN', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'USER_NOT_FOUND'];
+
+/** Dashboard-wide pages (outside any project). */
+const DASHBOARD_ROUTES = ['/team', '/server-settings', '/api-reference'];
 
 const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
@@ -126,9 +130,10 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
             </nav>
           )}
           <nav aria-label="Dashboard">
-            <Link to="/" aria-current={!projectId && props.route !== '/team' && props.route !== '/server-settings' ? 'page' : undefined}>All projects</Link>
+            <Link to="/" aria-current={!projectId && !DASHBOARD_ROUTES.includes(props.route) ? 'page' : undefined}>All projects</Link>
             <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
             {assistant.data?.editable && <Link to="/server-settings" aria-current={props.route === '/server-settings' ? 'page' : undefined}>Server settings</Link>}
+            <Link to="/api-reference" aria-current={props.route === '/api-reference' ? 'page' : undefined}>API reference</Link>
           </nav>
           <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
             <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
@@ -137,7 +142,7 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
         </div>
       </aside>
       <main className="d-main" id="d-main" ref={main} tabIndex={-1}>
-        {props.route === '/team' ? <OwnerTeamsPage /> : props.route === '/server-settings' ? <ServerSettingsPage /> : !projectId ? <ProjectList projects={projects} /> : (
+        {props.route === '/team' ? <OwnerTeamsPage /> : props.route === '/server-settings' ? <ServerSettingsPage /> : props.route === '/api-reference' ? <ApiReferencePage /> : !projectId ? <ProjectList projects={projects} /> : (
           <Async state={projects} label="Loading project…">
             {(list) => {
               const project = list.items.find((p) => p.id === projectId);
