@@ -75,6 +75,14 @@ export class DashboardApi {
   /** A call to the internal project as the signed-in owner (`/users/me`, `/internal/projects`…). */
   internal: Caller = ((id: OperationId, input?: object) => this.internalClient.op(id, { ...input, session: this.app.session } as never)) as Caller;
 
+  /**
+   * A GET of a host route that is not an operation of the registry (the OpenAPI document,
+   * `/openapi.json`), as the signed-in owner → parsed JSON.
+   */
+  hostJson<T>(path: string): Promise<T> {
+    return this.internalClient.call<T>('GET', path, { session: this.app.session });
+  }
+
   /** A caller with admin access to `projectId`, authenticated by the owner's access token. */
   admin(projectId: string): Caller {
     let client = this.admins.get(projectId);
