@@ -53,6 +53,7 @@ describe('no hand-written API routes in sdk/ and ui/', () => {
   it('the scan finds method + path pairs and operation paths, and ignores other paths and comments', () => {
     assert.equal(handWrittenRoutes(`api.call('GET', '/users/me')`, operations).length, 2);
     assert.deepEqual(handWrittenRoutes('const p = `/team-memberships/${a}/${b}`;', operations), ['`/team-memberships/${a}/${b}`']);
+    assert.equal(handWrittenRoutes('new URL(`${base}/api/v1/auth/oauth/authorize/${p}`)', operations).length, 1);
     assert.deepEqual(handWrittenRoutes(`const page = '/handler/sign-in'; // GET '/users/me'\n/** \`PATCH /users/{id}\` */`, operations), []);
   });
 
