@@ -16,9 +16,10 @@ export interface RunningServer {
   /**
    * Stops accepting connections, lets in-flight requests finish (and the first request of a
    * connection accepted just before), closes keep-alive connections once idle, then closes the
-   * database.
+   * database. Without a listener (`listen: false`), `noMoreConnections` says when the last
+   * connection has been handed over.
    */
-  stop(): Promise<void>;
+  stop(noMoreConnections?: Promise<void>): Promise<void>;
 }
 
 /** A start-up failure with a one-line message for the user (no stack trace). */
@@ -28,7 +29,7 @@ export class StartupError extends Error {}
  * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
  * bad database URL) become StartupError with a one-line message.
  */
-export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number } = {}): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number; listen?: boolean } = {}): Promise<RunningServer> {
   // Process-wide CPU admission (core/lib/admission.ts): hashing takes the cores left to this
   // process once the request path has one, divided among `--workers` processes.
   const budget = cpuBudget(config.workers ?? 1);
@@ -73,6 +74,15 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
   });
   server.keepAliveTimeout = 5000;
   const connections = trackConnections(server);
+  // A `--workers` worker does not listen: the primary accepts and hands connections to it
+  // (server-bin/cluster.ts), which are fed to `server` as 'connection' events.
+  if (options.listen === false) {
+    let stopping: Promise<void> | undefined;
+    return {
+      gatehouse, server, url: '',
+      stop: (noMore) => (stopping ??= (async () => { await connections.drain(undefined, noMore ?? Promise.resolve()); await gatehouse.close(); })()),
+    };
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -33,7 +33,38 @@ export interface ConnectionDrain {
    * `connection: close`, and closes idle keep-alive connections. Resolves once every connection
    * is closed.
    */
-  drain(graceMs?: number): Promise<void>;
+  drain(graceMs?: number, noMoreConnections?: Promise<void>): Promise<void>;
+}
+
+/**
+ * Closes a listening `server` once no connection has been accepted for QUIET_MS (after at least
+ * ACCEPT_WINDOW_MS, at most MAX_ACCEPT_WINDOW_MS), judged right after an event-loop poll phase,
+ * which accepts everything waiting in the kernel's queue: so no connection that reached the
+ * accept queue is left there to be reset. A connection racing the close itself can still be reset
+ * (only the kernel could refuse it atomically). `lastAccept` gives performance.now() of the latest
+ * accept. Resolves once the listener is closed (not waiting for its connections).
+ */
+export function closeListenerWhenQuiet(server: NetServer, lastAccept: () => number): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = performance.now() + MAX_ACCEPT_WINDOW_MS;
+    const close = () => {
+      // net.Server's own close stops the listener at once (http.Server's would also close idle
+      // connections); its callback would wait for the connections, this does not.
+      if (server.listening) NetServer.prototype.close.call(server);
+      resolve();
+    };
+    const check = () => {
+      const now = performance.now();
+      if (now - lastAccept() >= QUIET_MS) { close(); return; }
+      if (now >= deadline) {
+        process.stderr.write(`Stopped listening ${MAX_ACCEPT_WINDOW_MS} ms into shutdown while connections were still arriving.\n`);
+        close();
+        return;
+      }
+      setTimeout(() => setImmediate(check), Math.min(QUIET_MS - (now - lastAccept()), deadline - now) + 1);
+    };
+    setTimeout(() => setImmediate(check), ACCEPT_WINDOW_MS);
+  });
 }
 
 /**
@@ -47,6 +78,7 @@ export function trackConnections(server: Server): ConnectionDrain {
   const states = new Map<Socket, ConnectionState>();
   let draining = false;
   let lastAccept = -Infinity;
+  let onEmpty: (() => void) | null = null;
   const closeIfIdle = (socket: Socket) => {
     const state = states.get(socket);
     if (state && state.active === 0 && state.requests > 0) socket.end();
@@ -54,7 +86,10 @@ export function trackConnections(server: Server): ConnectionDrain {
   server.on('connection', (socket: Socket) => {
     lastAccept = performance.now();
     states.set(socket, { requests: 0, active: 0 });
-    socket.once('close', () => states.delete(socket));
+    socket.once('close', () => {
+      states.delete(socket);
+      if (states.size === 0 && onEmpty) { const done = onEmpty; onEmpty = null; done(); }
+    });
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
@@ -69,12 +104,14 @@ export function trackConnections(server: Server): ConnectionDrain {
     });
   });
   return {
-    drain: (graceMs = FIRST_REQUEST_GRACE_MS) => new Promise<void>((resolve) => {
+    drain: (graceMs = FIRST_REQUEST_GRACE_MS, noMoreConnections) => new Promise<void>((resolve) => {
       draining = true;
       for (const socket of states.keys()) closeIfIdle(socket);
-      const stopListening = () => {
-        // net.Server's close stops the listener without http.Server's "close idle connections".
-        NetServer.prototype.close.call(server, () => resolve());
+      // Without a listener of its own (a `--workers` worker: the primary accepts and hands
+      // connections on), the primary says when the last one has been handed over.
+      const accepting = noMoreConnections ?? closeListenerWhenQuiet(server, () => lastAccept);
+      void accepting.then(() => {
+        if (server.listening) NetServer.prototype.close.call(server);
         for (const socket of states.keys()) closeIfIdle(socket);
         const grace = setTimeout(() => {
           // After the poll phase (setImmediate), so a request that arrived while the event loop
@@ -86,25 +123,9 @@ export function trackConnections(server: Server): ConnectionDrain {
           });
         }, graceMs);
         grace.unref();
-        server.once('close', () => clearTimeout(grace));
-      };
-      // Close the listener once QUIET_MS passed without an accept, judged right after a poll
-      // phase (setImmediate runs after it, and the poll phase accepts everything queued), so no
-      // connection that reached the kernel's accept queue is left there to be reset; at most
-      // MAX_ACCEPT_WINDOW_MS (a connection racing the close itself can still be reset: only
-      // the kernel could refuse it atomically).
-      const deadline = performance.now() + MAX_ACCEPT_WINDOW_MS;
-      const check = () => {
-        const now = performance.now();
-        if (now - lastAccept >= QUIET_MS) { stopListening(); return; }
-        if (now >= deadline) {
-          process.stderr.write(`Stopped listening ${MAX_ACCEPT_WINDOW_MS} ms into shutdown while connections were still arriving.\n`);
-          stopListening();
-          return;
-        }
-        setTimeout(() => setImmediate(check), Math.min(QUIET_MS - (now - lastAccept), deadline - now) + 1);
-      };
-      setTimeout(() => setImmediate(check), ACCEPT_WINDOW_MS);
+        const done = () => { clearTimeout(grace); resolve(); };
+        if (states.size === 0) done(); else onEmpty = done;
+      });
     }),
   };
 }
