@@ -4,16 +4,14 @@ import { StatusError } from '../errors/index.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { findTemplate, findTheme, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
+import { RenderedEmailOutput } from './outputs.ts';
 
 /**
- * `POST /emails/render-email` (admin) `{theme_id? | theme_tsx_source?, template_id? |
- * template_tsx_source?, variables?}` → `{html, subject, notification_category}`: a preview
- * rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the project's
- * theme is the default. Template props: `{user: {displayName: "John Doe"}, project, variables}`.
- *
- * Errors: EMAIL_RENDERING_ERROR `{error}` with the compiler's or runtime's message; 400 text "No
- * theme found with given id" / "No template found with given id" for an unknown id (upstream
- * `emails/render-email/route.tsx`); SCHEMA_ERROR for a `theme_id` that is not a UUID, null or false.
+ * A preview rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the
+ * project's theme is the default. Template props: `{user: {displayName: "John Doe"}, project,
+ * variables}`. An unknown theme or template id is 400 text "No theme found with given id" / "No
+ * template found with given id" (upstream `emails/render-email/route.tsx`); a rendering failure
+ * carries the compiler's or runtime's message.
  */
 export const renderEmail = defineOperation({
   id: 'emails.renderEmail',
@@ -33,6 +31,7 @@ export const renderEmail = defineOperation({
     }),
   },
   errors: ['EMAIL_RENDERING_ERROR'],
+  output: RenderedEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     let themeSource: string | null;

@@ -10,21 +10,15 @@ import { findDraft, findTemplate, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 import { findRecipients } from './queries.ts';
 import { updateSource } from './queries.ts';
+import { SendEmailOutput } from './outputs.ts';
 
 /**
- * `POST /emails/send-email` (server) `{user_ids | all_users, html (+ subject) | template_id |
- * draft_id, variables?, theme_id?, notification_category_name?}` → `{results: [{user_id,
- * user_email?}]}` (upstream packages/stack-shared/src/interface/crud/ Email; upstream `emails/send-email/route.tsx`). Renders per user in the
- * sandbox (template props `{user, project, variables}`) and queues everything in one transaction.
- * Every requested user is listed: `user_email` is absent for a user without a primary email (no
- * email is sent), and a user who turned the category off is listed but not sent to (transactional
- * categories cannot be turned off). `theme_id: false` renders without a theme.
- *
- * Errors: REQUIRES_CUSTOM_EMAIL_SERVER on the shared email server (custom emails need the
- * project's own SMTP); SCHEMA_ERROR for a bad combination of fields or a bad `theme_id` /
- * `variables`; EMAIL_RENDERING_ERROR; USER_ID_DOES_NOT_EXIST for an unknown user id; 400 text "No
- * template found with given template_id" / "No draft found with given draft_id" / "Notification
- * category not found with given name", as upstream.
+ * Renders per user in the sandbox (template props `{user, project, variables}`) and queues
+ * everything in one transaction (upstream `emails/send-email/route.tsx`). Every requested user is
+ * listed: `user_email` is absent for a user without a primary email (no email is sent), and a user
+ * who turned the category off is listed but not sent to (transactional categories cannot be turned
+ * off). `theme_id: false` renders without a theme. Custom emails need the project's own SMTP
+ * server; an unknown template, draft or category name is 400 text, as upstream.
  */
 export const sendEmail = defineOperation({
   id: 'emails.sendEmail',
@@ -46,6 +40,7 @@ export const sendEmail = defineOperation({
     }),
   },
   errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST', 'REQUIRES_CUSTOM_EMAIL_SERVER'],
+  output: SendEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const path = '/api/v1/emails/send-email';

@@ -233,9 +233,9 @@ export type OutAdminProjectConfig = {
   id: string;
   allow_localhost: boolean;
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -349,9 +349,9 @@ export type OutClientProject = {
 /** A recurring output object. */
 export type OutClientProjectConfig = {
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -433,6 +433,21 @@ export type OutCreatedInternalApiKey = {
   publishable_client_key?: string | undefined;
   secret_server_key?: string | undefined;
   super_secret_admin_key?: string | undefined;
+};
+/** A recurring output object. */
+export type OutEmailDraft = {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id: string | false | null;
+  sent_at_millis: number | null;
+};
+/** A recurring output object. */
+export type OutEmailTemplate = {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id: string | false | null;
 };
 /** A recurring output object. */
 export type OutInternalApiKey = {
@@ -565,6 +580,189 @@ export type OutNotificationPreference = {
   notification_category_name: string;
   enabled: boolean;
   can_disable: boolean;
+};
+/** A recurring output object. */
+export type OutOutboxEmail = {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "queued" | "paused";
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "sent";
+  started_sending_at_millis: number;
+  delivered_at_millis: number;
+  can_have_delivery_info: boolean;
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "server-error";
+  started_sending_at_millis: number;
+  error_at_millis: number;
+  server_error: string;
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "skipped";
+  skipped_at_millis: number;
+  skipped_reason: string;
+  skipped_details: unknown;
 };
 /** A recurring output object. */
 export type OutPasskey = {
@@ -726,6 +924,21 @@ export type OutPermissionDefinition = {
   id: string;
   description?: string | undefined;
   contained_permission_ids: string[];
+};
+/** A recurring output object. */
+export type OutProjectEmail = {
+  id: string;
+  to: string[];
+  subject: string;
+  sent_at_millis: number | null;
+  created_at_millis: number;
+  status: string;
+  error: string | null;
+  attempt_count: number;
+  html: string;
+  text: string | null;
+  user_id: string | null;
+  notification_category: string | null;
 };
 /** A recurring output object. */
 export type OutProjectPermission = {
@@ -1802,7 +2015,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.createTemplate": {
     input: {
@@ -1812,7 +2027,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.createTheme": {
     input: {
@@ -1821,7 +2038,9 @@ export interface Operations {
         tsx_source?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.deleteDraft": {
     input: {
@@ -1829,7 +2048,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.deleteTemplate": {
     input: {
@@ -1837,7 +2056,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "emails.deleteTheme": {
     input: {
@@ -1845,11 +2064,41 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.deliveryInfo": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      stats: {
+        hour: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        day: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        week: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        month: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+      };
+      capacity: {
+        rate_per_second: number;
+        boost_multiplier: number;
+        penalty_factor: number;
+        is_boost_active: boolean;
+        boost_expires_at: null;
+      };
+    };
   };
   "emails.getDraft": {
     input: {
@@ -1857,7 +2106,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutEmailDraft;
   };
   "emails.getOutbox": {
     input: {
@@ -1865,7 +2114,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutOutboxEmail;
   };
   "emails.getTemplate": {
     input: {
@@ -1873,7 +2122,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutEmailTemplate;
   };
   "emails.getTheme": {
     input: {
@@ -1881,15 +2130,24 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+      display_name: string;
+      tsx_source: string;
+    };
   };
   "emails.list": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutProjectEmail[];
+      is_paginated: false;
+    };
   };
   "emails.listDrafts": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      drafts: OutEmailDraft[];
+    };
   };
   "emails.listOutbox": {
     input: {
@@ -1900,15 +2158,31 @@ export interface Operations {
         cursor?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutOutboxEmail[];
+      is_paginated: false;
+    } | {
+      items: OutOutboxEmail[];
+      is_paginated: true;
+      pagination: {
+        next_cursor: string | null;
+      };
+    };
   };
   "emails.listTemplates": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      templates: OutEmailTemplate[];
+    };
   };
   "emails.listThemes": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      themes: ({
+        id: string;
+        display_name: string;
+      })[];
+    };
   };
   "emails.renderEmail": {
     input: {
@@ -1922,7 +2196,11 @@ export interface Operations {
         preview_mode?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      html: string;
+      subject: string | null;
+      notification_category: string | null;
+    };
   };
   "emails.sendEmail": {
     input: {
@@ -1938,7 +2216,12 @@ export interface Operations {
         draft_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      results: ({
+        user_id: string;
+        user_email?: string | undefined;
+      })[];
+    };
   };
   "emails.sendSignInInvitation": {
     input: {
@@ -1947,7 +2230,7 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.sendTestEmail": {
     input: {
@@ -1963,7 +2246,12 @@ export interface Operations {
         };
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      success: true;
+    } | {
+      success: false;
+      error_message: string;
+    };
   };
   "emails.updateDraft": {
     input: {
@@ -1976,7 +2264,7 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.updateOutbox": {
     input: {
@@ -1989,7 +2277,7 @@ export interface Operations {
         scheduled_at_millis?: number | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutOutboxEmail;
   };
   "emails.updateTemplate": {
     input: {
@@ -2002,7 +2290,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      rendered_html: string;
+    };
   };
   "emails.updateTheme": {
     input: {
@@ -2014,7 +2304,9 @@ export interface Operations {
         tsx_source?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      display_name: string;
+    };
   };
   "internalApiKeys.create": {
     input: {
@@ -2754,6 +3046,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -2792,8 +3086,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {
@@ -2885,6 +3177,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -2923,8 +3217,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {

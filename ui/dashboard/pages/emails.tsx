@@ -102,7 +102,7 @@ function SourceEditor(props: { project: AdminProject }) {
   const list = useLoad(() => call(k.list).then(sourcesOf), [props.project.id, kind]);
   const [selected, setSelected] = useState<string | null>(null);
   const [source, setSource] = useState('');
-  const [preview, setPreview] = useState<{ html: string; subject?: string } | null>(null);
+  const [preview, setPreview] = useState<{ html: string; subject?: string | null } | null>(null);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const [newName, setNewName] = useState('');
   const [sent, setSent] = useState<string | null>(null);

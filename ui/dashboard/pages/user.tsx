@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { serialize as serializeCookie } from 'cookie';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded, TableScroll } from '../kit.tsx';
@@ -70,8 +71,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
  * token from it. The dashboard's own cookies (`…-internal`) are left alone.
  */
 export function openAsUser(url: string, projectId: string, session: { access_token: string; refresh_token: string }): void {
-  const path = '; path=/; samesite=lax';
-  document.cookie = `stack-refresh-${projectId}=${encodeURIComponent(session.refresh_token)}; max-age=3600${path}`;
+  document.cookie = serializeCookie(`stack-refresh-${projectId}`, session.refresh_token, { maxAge: 3600, path: '/', sameSite: 'lax' });
   window.open(url, '_blank', 'noopener');
 }
 
