@@ -107,7 +107,7 @@ export class AdminApp extends ServerApp {
 
   /** `GET /internal/email-templates`. */
   async listEmailTemplates(): Promise<Record<string, any>[]> {
-    return (await this.core.op('emails.listTemplates')).items ?? [];
+    return (await this.core.op('emails.listTemplates')).templates;
   }
 
   /** `PATCH /internal/email-templates/{id}` `{tsx_source}`. */

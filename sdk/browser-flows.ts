@@ -2,6 +2,8 @@
  * Browser-only flows (upstream packages/template/src/lib/stack-app/): OAuth with PKCE and passkeys. They need `window`,
  * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
  */
+import { serialize as serializeCookie } from 'cookie';
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from 'oauth4webapi';
 import { GatehouseKnownError, type Result } from './errors.ts';
 import { readCookie } from './tokens.ts';
 
@@ -17,9 +19,14 @@ export function randomUrlSafe(bytes = 32): string {
   return b64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-/** The PKCE S256 challenge of a verifier (RFC 7636 §4.2). */
-export async function pkceChallenge(verifier: string): Promise<string> {
-  return b64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+/** A new PKCE code verifier: 32 random bytes, base64url (RFC 7636 §4.1; oauth4webapi). */
+export function pkceVerifier(): string {
+  return generateRandomCodeVerifier();
+}
+
+/** The PKCE S256 challenge of a verifier (RFC 7636 §4.2; oauth4webapi). */
+export function pkceChallenge(verifier: string): Promise<string> {
+  return calculatePKCECodeChallenge(verifier);
 }
 
 /** Browser document for the OAuth state cookie. */
@@ -31,14 +38,14 @@ function doc(): { cookie: string } {
 
 /** Stores the code verifier in a cookie keyed by state for 1 hour. */
 export function storeOAuthVerifier(state: string, verifier: string): void {
-  doc().cookie = `stack-oauth-outer-${state}=${verifier}; max-age=${OAUTH_STATE_COOKIE_MAX_AGE_S}; path=/; SameSite=Lax`;
+  doc().cookie = serializeCookie(`stack-oauth-outer-${state}`, verifier, { maxAge: OAUTH_STATE_COOKIE_MAX_AGE_S, path: '/', sameSite: 'lax' });
 }
 
 /** Reads and deletes the verifier cookie of `state` (null, with a console warning, when missing). */
 export function takeOAuthVerifier(state: string): string | null {
   const name = `stack-oauth-outer-${state}`;
   const value = readCookie(doc(), name);
-  doc().cookie = `${name}=; max-age=0; path=/`;
+  doc().cookie = serializeCookie(name, '', { maxAge: 0, path: '/' });
   if (value === null) { console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`); return null; }
   return value;
 }

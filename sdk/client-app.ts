@@ -1,4 +1,4 @@
-import { assertWebAuthn, fixRpId, pkceChallenge, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier, webAuthnCeremony } from './browser-flows.ts';
+import { assertWebAuthn, fixRpId, pkceChallenge, pkceVerifier, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier, webAuthnCeremony } from './browser-flows.ts';
 import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
 import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
@@ -383,9 +383,9 @@ export class ClientApp {
   async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string } = {}): Promise<void> {
     if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');
     const state = randomUrlSafe();
-    const verifier = randomUrlSafe(48);
+    const verifier = pkceVerifier();
     storeOAuthVerifier(state, verifier);
-    const url = new URL(`${this.apiBaseUrl}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider)}`);
+    const url = new URL(`${this.apiBaseUrl}/api/v1${routePath('authOauth.authorize', { provider_id: provider })}`);
     const params: Record<string, string> = {
       client_id: this.projectId,
       client_secret: this.publishableClientKey ?? '__stack_public_client__',

@@ -74,6 +74,9 @@ describeWithServer('SDK against a real server', (get) => {
       assert.equal(project.id, 'internal');
       const keys = await admin.listInternalApiKeys();
       assert.ok(keys.length >= 1);
+      // The built-in templates are listed (the answer is `{templates}`, not a list envelope).
+      const templates = await admin.listEmailTemplates();
+      assert.ok(templates.length >= 1 && templates.every((t) => typeof t.id === 'string' && typeof t.tsx_source === 'string'));
       const client = new ClientApp({ projectId: 'internal', transport, tokenStore: null });
       await assert.rejects(new ServerApp({ projectId: 'internal', transport, secretServerKey: 'ssk_wrong', tokenStore: null }).createUser({ primaryEmail: 'x@example.com' }), (e: unknown) => e instanceof GatehouseKnownError && e.code === 'INVALID_SECRET_SERVER_KEY' && e.status === 401);
       assert.equal(await client.getUser(), null);

@@ -364,12 +364,12 @@ describe('SDK: apps and token stores', () => {
     const written: string[] = [];
     const doc = {
       get cookie() { return [...jar].map(([k, v]) => `${k}=${v}`).join('; '); },
-      set cookie(line: string) { written.push(line); const [pair] = line.split(';'); const i = pair!.indexOf('='); const name = pair!.slice(0, i); if (/max-age=0(;|$)/.test(line)) jar.delete(name); else jar.set(name, pair!.slice(i + 1)); },
+      set cookie(line: string) { written.push(line); const [pair] = line.split(';'); const i = pair!.indexOf('='); const name = pair!.slice(0, i); if (/max-age=0(;|$)/i.test(line)) jar.delete(name); else jar.set(name, pair!.slice(i + 1)); },
     };
     const store = cookieTokenStore(PROJECT, env, doc, { secure: false });
     store.set({ accessToken: 'at', refreshToken: 'rt' });
-    assert.ok(written.some((l) => l.startsWith(`stack-refresh-${PROJECT}=rt; max-age=31536000`)));
-    assert.ok(written.some((l) => l.startsWith(`stack-access=${encodeURIComponent(JSON.stringify(['rt', 'at']))}; max-age=86400`)));
+    assert.ok(written.some((l) => l.toLowerCase().startsWith(`stack-refresh-${PROJECT}=rt; max-age=31536000`.toLowerCase())));
+    assert.ok(written.some((l) => l.toLowerCase().startsWith(`stack-access=${encodeURIComponent(JSON.stringify(['rt', 'at']))}; max-age=86400`.toLowerCase())));
     assert.deepEqual(store.get(), { accessToken: 'at', refreshToken: 'rt' });
     let changes = 0;
     const stop = store.subscribe!(() => changes++);

@@ -1,6 +1,6 @@
 import type { SdkEnvironment } from './env.ts';
 import { GatehouseConfigError } from './errors.ts';
-import { parse as parseCookie } from 'cookie';
+import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 
 /** A session's tokens (upstream packages/stack-shared/src/interface/crud/ "Token store"). */
 export interface Tokens {
@@ -125,8 +125,7 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
     return { accessToken, refreshToken };
   };
   const write = (name: string, value: string | null, maxAge: number) => {
-    const attrs = `; path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
-    doc.cookie = value === null ? `${name}=; max-age=0${attrs}` : `${name}=${encodeURIComponent(value)}; max-age=${maxAge}${attrs}`;
+    doc.cookie = serializeCookie(name, value ?? '', { maxAge: value === null ? 0 : maxAge, path: '/', sameSite: 'lax', secure });
   };
   let last = JSON.stringify(read());
   const listeners = new Set<() => void>();

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { corsHeaders, writeResponse } from './http/respond.ts';
-import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, type ApiRoutes } from './protocol/routes.ts';
+import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, routedApiPath, type ApiRoutes } from './protocol/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
@@ -65,6 +65,17 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   app.use(openApiMiddleware());
 
   const routes = options.routes ?? apiRoutesFor(core, options.trustedProxyHops ?? 0);
+  // The router holds each operation once, under /api/v1: a request under another prefix is
+  // rewritten before routing (the request log and validation messages keep the path as sent,
+  // ctx.state.pathAsSent; protocol/routes.ts).
+  app.use(async (ctx, next) => {
+    const routed = routedApiPath(ctx.path);
+    if (routed !== ctx.path) {
+      ctx.state.pathAsSent = ctx.path;
+      ctx.path = routed;
+    }
+    return next();
+  });
   app.use(routes.router.routes());
   app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { flagOptions, usageText } from './settings.ts';
+import { flagOptions, settingDefault, usageText } from './settings.ts';
 import { parseWorkerCount } from './workers.ts';
 
 /** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
@@ -98,13 +98,13 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
   const str = (flag: string, name: string): string | undefined => (values[flag] as string | undefined) ?? (env[name] || undefined);
-  const portText = str('port', 'GATEHOUSE_PORT') ?? '8102';
+  const portText = str('port', 'GATEHOUSE_PORT') ?? settingDefault('port');
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new ConfigError(`Invalid port "${portText}": use a number from 0 to 65535.`);
-  const host = str('host', 'GATEHOUSE_HOST') ?? '127.0.0.1';
+  const host = str('host', 'GATEHOUSE_HOST') ?? settingDefault('host');
   const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   try { new URL(baseUrl); } catch { throw new ConfigError(`Invalid base URL "${baseUrl}".`); }
-  const environment = env.GATEHOUSE_ENVIRONMENT || 'production';
+  const environment = env.GATEHOUSE_ENVIRONMENT || settingDefault('GATEHOUSE_ENVIRONMENT');
   if (environment !== 'production' && environment !== 'development') throw new ConfigError(`Invalid GATEHOUSE_ENVIRONMENT "${environment}": use production or development.`);
   const ttl = env.GATEHOUSE_ACCESS_TOKEN_TTL;
   const duration = (name: string): number | undefined => (env[name] ? parseDuration(env[name]!) : undefined);
@@ -116,7 +116,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   }).filter(([, v]) => v !== undefined));
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
-  const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || '0';
+  const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
     const text = env[name];
@@ -124,7 +124,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     if (!/^\d+$/.test(text) || Number(text) < min) throw new ConfigError(`Invalid ${name} "${text}": use a whole number of at least ${min}.`);
     return Number(text);
   };
-  const workersText = str('workers', 'GATEHOUSE_WORKERS') ?? 'auto';
+  const workersText = str('workers', 'GATEHOUSE_WORKERS') ?? settingDefault('workers');
   // `auto` stays at one process on embedded SQLite: one file has one writer, and several processes
   // contending for it answer concurrent sign-ups with DATABASE_UNAVAILABLE (docs/scaling.md).
   const onSqlite = !str('database-url', 'GATEHOUSE_DATABASE_URL');
@@ -134,7 +134,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     port,
     host,
     workers,
-    dataDir: str('data-dir', 'GATEHOUSE_DATA_DIR') ?? './gatehouse-data',
+    dataDir: str('data-dir', 'GATEHOUSE_DATA_DIR') ?? settingDefault('data-dir'),
     databaseUrl: str('database-url', 'GATEHOUSE_DATABASE_URL'),
     baseUrl,
     secret: env.GATEHOUSE_SECRET || undefined,
@@ -150,7 +150,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     environment,
     ai: { baseUrl: aiBaseUrl, model: env.GATEHOUSE_AI_MODEL?.trim() || null, apiKey: env.GATEHOUSE_AI_API_KEY || null },
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
-    hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? 64,
+    hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
     help: values.help === true,
     version: values.version === true,
   };
@@ -202,7 +202,7 @@ export function resolveBackupConfig(argv: string[], env: NodeJS.ProcessEnv): Bac
   const databaseUrl = (values['database-url'] as string | undefined) ?? (env.GATEHOUSE_DATABASE_URL || undefined);
   let source: string;
   if (!databaseUrl) {
-    source = join(resolve((values['data-dir'] as string | undefined) ?? (env.GATEHOUSE_DATA_DIR || './gatehouse-data')), 'gatehouse.db');
+    source = join(resolve((values['data-dir'] as string | undefined) ?? (env.GATEHOUSE_DATA_DIR || settingDefault('data-dir'))), 'gatehouse.db');
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('gatehouse backup copies SQLite databases; for PostgreSQL use pg_dump.');
   } else {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { README_MARKERS, SETTINGS, flagOptions, readmeTable, usageText } from './settings.ts';
+import { README_MARKERS, SETTINGS, flagOptions, readmeTable, settingDefault, usageText } from './settings.ts';
 import { ConfigError, resolveServerConfig } from './config.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -39,5 +39,17 @@ describe('the settings table', () => {
     assert.equal(resolveServerConfig(['--data-dir', '/tmp/x'], {}).dataDir, '/tmp/x');
     assert.equal(resolveServerConfig([], { GATEHOUSE_DATA_DIR: '/tmp/y' }).dataDir, '/tmp/y');
     assert.throws(() => resolveServerConfig(['--not-a-setting', 'x'], {}), ConfigError);
+  });
+
+  it('is where the parser takes its literal defaults from (each one valid for the parser)', () => {
+    const config = resolveServerConfig([], {});
+    assert.deepEqual(
+      [config.port, config.host, config.dataDir, config.workers, config.environment, config.trustedProxyHops, config.hashQueue],
+      [8102, '127.0.0.1', './gatehouse-data', 1, 'production', 0, 64],
+    );
+    assert.equal(String(config.port), settingDefault('port'));
+    assert.equal(config.dataDir, settingDefault('GATEHOUSE_DATA_DIR'));
+    assert.throws(() => settingDefault('GATEHOUSE_SECRET'), /no literal default/);
+    assert.throws(() => settingDefault('no-such-setting'), /no literal default/);
   });
 });

@@ -50,6 +50,18 @@ export const SETTINGS: readonly Setting[] = [
   },
 ];
 
+/**
+ * The default of a setting, by flag (`port`) or environment variable (`GATEHOUSE_HASH_QUEUE`), as
+ * the value the parser uses: only for settings whose default is a literal value, not a sentence.
+ *
+ * @throws Error when no setting has that name or its default is descriptive text.
+ */
+export function settingDefault(name: string): string {
+  const setting = SETTINGS.find((s) => s.flag === name || s.env.includes(name));
+  if (!setting || /\s/.test(setting.default)) throw new Error(`no literal default for setting ${name}`);
+  return setting.default;
+}
+
 /** The `parseArgs` options of the server's flags (plus `--help` and `--version`). */
 export function flagOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};

@@ -149,6 +149,15 @@ describeWithServer('OAuth edges: flow expiry, provider errors, cross-domain hand
     const created = await api(server, 'POST', '/users', admin, { display_name: 'Imported', oauth_providers: [link] });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual(created.body.oauth_providers, [link]);
+    // GET /users/me reads whether a user has links together with the user: with and without.
+    const me = async (userId: string) => {
+      const session = await api(server, 'POST', '/auth/sessions', admin, { user_id: userId });
+      assert.equal(session.status, 200, session.text);
+      return (await api(server, 'GET', '/users/me', { projectId, accessType: 'client', accessToken: session.body.access_token })).body;
+    };
+    assert.deepEqual((await me(created.body.id)).oauth_providers, [link]);
+    const plain = await api(server, 'POST', '/users', admin, { display_name: 'No links' });
+    assert.deepEqual((await me(plain.body.id)).oauth_providers, []);
     const flow = newAppFlow();
     const tokens = await exchangeCode(server, projectId, (await followCallback(await pick(await start(server, flow), 'imported@example.com'))).searchParams.get('code')!, flow.verifier);
     assert.equal(tokens.body.user_id, created.body.id);

@@ -5,7 +5,7 @@ import type { AccessType } from './access-type.ts';
 import type { Credentials } from './credentials.ts';
 import type { Runtime } from '../runtime.ts';
 import { findProject, type Project } from '../projects/queries.ts';
-import { findUser, type UserRow } from '../users/queries.ts';
+import { findUserForRequest, type UserRow } from '../users/queries.ts';
 import { isTeamMember } from '../team-membership/index.ts';
 import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/queries.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
@@ -18,6 +18,11 @@ export interface RequestAuth {
   branchId: string;
   /** The user of the access token, or null. */
   user: UserRow | null;
+  /**
+   * Whether `user` has linked OAuth provider accounts, read with the user (false: its
+   * `oauth_providers` is empty without a query); absent when not known.
+   */
+  userHasOAuthLinks?: boolean;
   /** Claims of the verified access token, or null. */
   token: AccessTokenClaims | null;
   /** True when an admin access token replaced the key check. */
@@ -86,13 +91,16 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
   }
 
   let user: UserRow | null = null;
+  let userHasOAuthLinks: boolean | undefined;
   if (token) {
     // A revoked session's access token is refused here within seconds of the revocation, though
     // its signature and `exp` are still good (issue 12 finding 9; core/sessions/revocations.ts).
     if (await runtime.revocations.isRevoked(token.refresh_token_id)) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
-    user = await findUser(runtime.db, project.id, token.sub);
+    const found = await findUserForRequest(runtime.db, project.id, token.sub);
     // The token outlived its user (deleted): treat it as invalid so clients refresh and sign out.
-    if (!user) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
+    if (!found) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
+    user = found.user;
+    userHasOAuthLinks = found.hasOAuthLinks;
     const allowAnonymous = credentials.allowAnonymousUser === true;
     const allowRestricted = allowAnonymous || credentials.allowRestrictedUser === true;
     const reason = restrictedReasonOf(user, project.config);
@@ -100,7 +108,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
   }
 
-  return { accessType, project, branchId, user, token, viaAdminAccessToken, adminUserId };
+  return { accessType, project, branchId, user, userHasOAuthLinks, token, viaAdminAccessToken, adminUserId };
 }
 
 async function checkProjectKeys(

@@ -1,28 +1,27 @@
 import { isBuiltInOAuthProviderId, type OAuthProviderConfig, type ProjectConfig } from './project-config.ts';
 import { renderConfig, type ConfigOverride, type RenderedConfig } from './format.ts';
 import { DEFAULT_EMAIL_THEME_ID } from './schema.ts';
+import { PROJECT_FLAGS, type ProjectFlags } from './project-flags.ts';
+
+/** The value at a dotted path of a rendered config. */
+function valueAt(r: RenderedConfig, path: string): unknown {
+  let node: unknown = r;
+  for (const seg of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[seg];
+  return node;
+}
 
 /**
  * The legacy project `config` object (upstream packages/stack-shared/src/interface/crud/, `/projects/current`) as a view of, and a
  * writer to, the configuration model. The mapping follows upstream's projects CRUD
- * (`renderedOrganizationConfigToProjectCrud` and its update handler): e.g. `magic_link_enabled`
- * is `auth.otp.allowSignIn`, `oauth_providers[]` is `auth.oauth.providers.<id>`,
+ * (`renderedOrganizationConfigToProjectCrud` and its update handler): the on/off flags map as
+ * project-flags.ts lists them (e.g. `magic_link_enabled` is `auth.otp.allowSignIn`), `oauth_providers[]` is `auth.oauth.providers.<id>`,
  * `domains[]` is `domains.trustedDomains.<n>`.
  */
 export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
   const ids = (record: Record<string, unknown>) => Object.keys(record);
   const server = r.emails.server;
   return {
-    allowLocalhost: r.domains.allowLocalhost,
-    signUpEnabled: r.auth.allowSignUp,
-    createTeamOnSignUp: r.teams.createPersonalTeamOnSignUp,
-    magicLinkEnabled: r.auth.otp.allowSignIn,
-    passkeyEnabled: r.auth.passkey.allowSignIn,
-    credentialEnabled: r.auth.password.allowSignIn,
-    clientTeamCreationEnabled: r.teams.allowClientTeamCreation,
-    clientUserDeletionEnabled: r.users.allowClientUserDeletion,
-    allowUserApiKeys: r.apiKeys.enabled.user,
-    allowTeamApiKeys: r.apiKeys.enabled.team,
+    ...Object.fromEntries(PROJECT_FLAGS.map((f) => [f.key, valueAt(r, f.path)])) as ProjectFlags,
     teamCreatorDefaultPermissions: ids(r.rbac.defaultPermissions.teamCreator),
     teamMemberDefaultPermissions: ids(r.rbac.defaultPermissions.teamMember),
     userDefaultPermissions: ids(r.rbac.defaultPermissions.signUp),
@@ -49,8 +48,6 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
         type: 'standard', host: server.host ?? '', port: server.port ?? 0, username: server.username ?? '',
         password: server.password ?? '', senderName: server.senderName ?? '', senderEmail: server.senderEmail ?? '',
       },
-    requirePublishableClientKey: r.project.requirePublishableClientKey,
-    requireEmailVerification: r.onboarding.requireEmailVerification,
     rateLimits: {
       enabled: r.rateLimits.enabled,
       overrides: Object.fromEntries(Object.entries(r.rateLimits.rules as Record<string, { limit?: number; windowSeconds?: number }>)
@@ -68,17 +65,9 @@ const asSet = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]))
 
 /** The override keys that carry one legacy field, as a dotted-key patch. */
 function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): ConfigOverride {
+  const flag = PROJECT_FLAGS.find((f) => f.key === key);
+  if (flag) return { [flag.path]: c[flag.key] };
   switch (key) {
-    case 'allowLocalhost': return { 'domains.allowLocalhost': c.allowLocalhost };
-    case 'signUpEnabled': return { 'auth.allowSignUp': c.signUpEnabled };
-    case 'createTeamOnSignUp': return { 'teams.createPersonalTeamOnSignUp': c.createTeamOnSignUp };
-    case 'magicLinkEnabled': return { 'auth.otp.allowSignIn': c.magicLinkEnabled };
-    case 'passkeyEnabled': return { 'auth.passkey.allowSignIn': c.passkeyEnabled };
-    case 'credentialEnabled': return { 'auth.password.allowSignIn': c.credentialEnabled };
-    case 'clientTeamCreationEnabled': return { 'teams.allowClientTeamCreation': c.clientTeamCreationEnabled };
-    case 'clientUserDeletionEnabled': return { 'users.allowClientUserDeletion': c.clientUserDeletionEnabled };
-    case 'allowUserApiKeys': return { 'apiKeys.enabled.user': c.allowUserApiKeys };
-    case 'allowTeamApiKeys': return { 'apiKeys.enabled.team': c.allowTeamApiKeys };
     case 'teamCreatorDefaultPermissions': return { 'rbac.defaultPermissions.teamCreator': asSet(c.teamCreatorDefaultPermissions) };
     case 'teamMemberDefaultPermissions': return { 'rbac.defaultPermissions.teamMember': asSet(c.teamMemberDefaultPermissions) };
     case 'userDefaultPermissions': return { 'rbac.defaultPermissions.signUp': asSet(c.userDefaultPermissions) };
@@ -108,8 +97,6 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
           : { isShared: false, host: e.host, port: e.port, username: e.username, password: e.password, senderName: e.senderName, senderEmail: e.senderEmail },
       };
     }
-    case 'requirePublishableClientKey': return { 'project.requirePublishableClientKey': c.requirePublishableClientKey };
-    case 'requireEmailVerification': return { 'onboarding.requireEmailVerification': c.requireEmailVerification };
     case 'rateLimits': return {
       'rateLimits.enabled': c.rateLimits.enabled,
       'rateLimits.rules': Object.fromEntries(Object.entries(c.rateLimits.overrides).map(([id, rule]) => [id, { limit: rule.limit, windowSeconds: rule.windowSeconds }])),

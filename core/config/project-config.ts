@@ -2,15 +2,11 @@ import * as v from 'valibot';
 import { component } from '../operations/output.ts';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
+import { ADMIN_FLAGS, CLIENT_FLAGS, defaultProjectFlags, flagOutputEntries, flagsToWire, flagUpdateEntries, PROJECT_FLAGS, type ProjectFlags } from './project-flags.ts';
 
-/** The twelve social sign-in provider ids (upstream packages/template/src/lib/stack-app/). */
-/** Upstream's "Default Light" email theme id: the `email_theme` of a project that chose none. */
-export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
-
-export const OAUTH_PROVIDER_IDS = [
-  'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
-  'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
-] as const;
+// Defined with the config model; re-exported here for the legacy view's users.
+export { DEFAULT_EMAIL_THEME_ID, OAUTH_PROVIDER_IDS } from './schema.ts';
+import { DEFAULT_EMAIL_THEME_ID, OAUTH_PROVIDER_IDS } from './schema.ts';
 export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
 
 /** Id of a generic OpenID Connect provider configured by issuer (issue 15): not a built-in id. */
@@ -65,20 +61,12 @@ export interface BrandingConfig {
 }
 
 /**
- * A project's configuration (upstream packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names. Stored as
- * JSON on the project row; the wire form (snake_case) is produced by `configToWire`.
+ * A project's configuration (upstream packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names: the
+ * on/off flags of project-flags.ts (each documented by its config-model leaf) and the structured
+ * settings below. A view of the config model (legacy.ts); the wire form (snake_case) is produced
+ * by `configToWire`.
  */
-export interface ProjectConfig {
-  allowLocalhost: boolean;
-  signUpEnabled: boolean;
-  createTeamOnSignUp: boolean;
-  magicLinkEnabled: boolean;
-  passkeyEnabled: boolean;
-  credentialEnabled: boolean;
-  clientTeamCreationEnabled: boolean;
-  clientUserDeletionEnabled: boolean;
-  allowUserApiKeys: boolean;
-  allowTeamApiKeys: boolean;
+export interface ProjectConfig extends ProjectFlags {
   teamCreatorDefaultPermissions: string[];
   teamMemberDefaultPermissions: string[];
   userDefaultPermissions: string[];
@@ -87,10 +75,6 @@ export interface ProjectConfig {
   oauthProviders: OAuthProviderConfig[];
   oauthAccountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates';
   emailConfig: EmailConfig;
-  /** upstream apps/backend/src/route-handlers/smart-request.tsx step 6: client calls must carry a publishable key. */
-  requirePublishableClientKey: boolean;
-  /** Users with an unverified primary email are restricted (upstream apps/backend/prisma/seed.ts onboarding). */
-  requireEmailVerification: boolean;
   /**
    * Gatehouse extension (issue 12): throttling, on by default with the limits of
    * core/throttle/limits.ts; wire key `rate_limits` (accepted on update, docs/security.md).
@@ -103,16 +87,7 @@ export interface ProjectConfig {
 /** Defaults of a new project (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
 export function defaultProjectConfig(): ProjectConfig {
   return {
-    allowLocalhost: true,
-    signUpEnabled: true,
-    createTeamOnSignUp: false,
-    magicLinkEnabled: false,
-    passkeyEnabled: false,
-    credentialEnabled: true,
-    clientTeamCreationEnabled: false,
-    clientUserDeletionEnabled: false,
-    allowUserApiKeys: false,
-    allowTeamApiKeys: false,
+    ...defaultProjectFlags(),
     teamCreatorDefaultPermissions: ['team_admin'],
     teamMemberDefaultPermissions: ['team_member'],
     userDefaultPermissions: [],
@@ -121,8 +96,6 @@ export function defaultProjectConfig(): ProjectConfig {
     oauthProviders: [],
     oauthAccountMergeStrategy: 'link_method',
     emailConfig: { type: 'shared' },
-    requirePublishableClientKey: false,
-    requireEmailVerification: false,
     rateLimits: defaultRateLimitsConfig(),
     branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
   };
@@ -198,16 +171,7 @@ const BrandingSchema = v.strictObject({
 
 /** The wire `config` object accepted by project create and update (every key optional). */
 export const ConfigUpdateSchema = v.strictObject({
-  allow_localhost: v.optional(v.boolean()),
-  sign_up_enabled: v.optional(v.boolean()),
-  create_team_on_sign_up: v.optional(v.boolean()),
-  magic_link_enabled: v.optional(v.boolean()),
-  passkey_enabled: v.optional(v.boolean()),
-  credential_enabled: v.optional(v.boolean()),
-  client_team_creation_enabled: v.optional(v.boolean()),
-  client_user_deletion_enabled: v.optional(v.boolean()),
-  allow_user_api_keys: v.optional(v.boolean()),
-  allow_team_api_keys: v.optional(v.boolean()),
+  ...flagUpdateEntries(PROJECT_FLAGS),
   team_creator_default_permissions: v.optional(v.array(PermissionRefSchema)),
   team_member_default_permissions: v.optional(v.array(PermissionRefSchema)),
   user_default_permissions: v.optional(v.array(PermissionRefSchema)),
@@ -216,8 +180,6 @@ export const ConfigUpdateSchema = v.strictObject({
   oauth_providers: v.optional(v.array(OAuthProviderSchema)),
   oauth_account_merge_strategy: v.optional(v.picklist(['link_method', 'raise_error', 'allow_duplicates'])),
   email_config: v.optional(EmailConfigSchema),
-  require_publishable_client_key: v.optional(v.boolean()),
-  require_email_verification: v.optional(v.boolean()),
   rate_limits: v.optional(RateLimitsUpdateSchema),
   branding: v.optional(BrandingSchema),
 });
@@ -229,16 +191,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
   const set = <K extends keyof ProjectConfig>(key: K, value: ProjectConfig[K] | undefined) => {
     if (value !== undefined) next[key] = value;
   };
-  set('allowLocalhost', update.allow_localhost);
-  set('signUpEnabled', update.sign_up_enabled);
-  set('createTeamOnSignUp', update.create_team_on_sign_up);
-  set('magicLinkEnabled', update.magic_link_enabled);
-  set('passkeyEnabled', update.passkey_enabled);
-  set('credentialEnabled', update.credential_enabled);
-  set('clientTeamCreationEnabled', update.client_team_creation_enabled);
-  set('clientUserDeletionEnabled', update.client_user_deletion_enabled);
-  set('allowUserApiKeys', update.allow_user_api_keys);
-  set('allowTeamApiKeys', update.allow_team_api_keys);
+  for (const flag of PROJECT_FLAGS) set(flag.key, update[flag.wire]);
   set('teamCreatorDefaultPermissions', update.team_creator_default_permissions?.map((p) => p.id));
   set('teamMemberDefaultPermissions', update.team_member_default_permissions?.map((p) => p.id));
   set('userDefaultPermissions', update.user_default_permissions?.map((p) => p.id));
@@ -264,8 +217,6 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
       username: update.email_config.username, password: update.email_config.password,
       senderName: update.email_config.sender_name, senderEmail: update.email_config.sender_email,
     }));
-  set('requirePublishableClientKey', update.require_publishable_client_key);
-  set('requireEmailVerification', update.require_email_verification);
   if (update.rate_limits) {
     const current = config.rateLimits ?? defaultRateLimitsConfig();
     const overrides = { ...current.overrides };
@@ -315,20 +266,22 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
 const PermissionRefsOutput = v.array(v.strictObject({ id: v.string() }));
 const DomainsOutput = v.array(v.strictObject({ domain: v.string(), handler_path: v.string() }));
 const EnabledProvidersOutput = v.array(v.strictObject({ id: v.string(), display_name: v.optional(v.string()) }));
+const ALLOW_LOCALHOST = PROJECT_FLAGS.filter((f) => f.key === 'allowLocalhost');
+
+/** `enabled_oauth_providers` of both views: the enabled providers' ids (and a generic provider's button label). */
+function enabledProvidersToWire(config: ProjectConfig) {
+  return config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) }));
+}
+
+/** `domains` of both views. */
+function domainsToWire(config: ProjectConfig) {
+  return config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath }));
+}
 
 /** Output schema of `configToWire` (the admin view of a project's config). */
 export const AdminProjectConfigOutput = component('AdminProjectConfig', v.strictObject({
   id: v.string(),
-  allow_localhost: v.boolean(),
-  sign_up_enabled: v.boolean(),
-  credential_enabled: v.boolean(),
-  magic_link_enabled: v.boolean(),
-  passkey_enabled: v.boolean(),
-  client_team_creation_enabled: v.boolean(),
-  client_user_deletion_enabled: v.boolean(),
-  allow_user_api_keys: v.boolean(),
-  allow_team_api_keys: v.boolean(),
-  create_team_on_sign_up: v.boolean(),
+  ...flagOutputEntries(ADMIN_FLAGS),
   oauth_account_merge_strategy: v.picklist(['link_method', 'raise_error', 'allow_duplicates']),
   oauth_providers: v.array(v.strictObject({
     id: v.string(),
@@ -365,16 +318,9 @@ export const AdminProjectConfigOutput = component('AdminProjectConfig', v.strict
 
 /** Output schema of `configToClientWire`. */
 export const ClientProjectConfigOutput = component('ClientProjectConfig', v.strictObject({
-  sign_up_enabled: v.boolean(),
-  credential_enabled: v.boolean(),
-  magic_link_enabled: v.boolean(),
-  passkey_enabled: v.boolean(),
-  client_team_creation_enabled: v.boolean(),
-  client_user_deletion_enabled: v.boolean(),
-  allow_user_api_keys: v.boolean(),
-  allow_team_api_keys: v.boolean(),
+  ...flagOutputEntries(CLIENT_FLAGS),
   enabled_oauth_providers: EnabledProvidersOutput,
-  allow_localhost: v.boolean(),
+  ...flagOutputEntries(ALLOW_LOCALHOST),
   domains: DomainsOutput,
 }));
 
@@ -382,16 +328,7 @@ export const ClientProjectConfigOutput = component('ClientProjectConfig', v.stri
 export function configToWire(config: ProjectConfig, projectId: string) {
   return {
     id: projectId,
-    allow_localhost: config.allowLocalhost,
-    sign_up_enabled: config.signUpEnabled,
-    credential_enabled: config.credentialEnabled,
-    magic_link_enabled: config.magicLinkEnabled,
-    passkey_enabled: config.passkeyEnabled,
-    client_team_creation_enabled: config.clientTeamCreationEnabled,
-    client_user_deletion_enabled: config.clientUserDeletionEnabled,
-    allow_user_api_keys: config.allowUserApiKeys,
-    allow_team_api_keys: config.allowTeamApiKeys,
-    create_team_on_sign_up: config.createTeamOnSignUp,
+    ...flagsToWire(ADMIN_FLAGS, config),
     oauth_account_merge_strategy: config.oauthAccountMergeStrategy,
     oauth_providers: config.oauthProviders.map((p) => ({
       id: p.id,
@@ -405,7 +342,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.displayName !== undefined ? { display_name: p.displayName } : {}),
       ...(p.appleBundleIds !== undefined ? { apple_bundle_ids: p.appleBundleIds } : {}),
     })),
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
+    enabled_oauth_providers: enabledProvidersToWire(config),
     email_config: config.emailConfig.type === 'shared'
       ? { type: 'shared' as const }
       : {
@@ -419,7 +356,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       },
     // Never null on the wire: a project that chose no theme uses the default (as upstream reports it).
     email_theme: config.emailThemeId ?? DEFAULT_EMAIL_THEME_ID,
-    domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
+    domains: domainsToWire(config),
     team_creator_default_permissions: config.teamCreatorDefaultPermissions.map((id) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions.map((id) => ({ id })),
     user_default_permissions: config.userDefaultPermissions.map((id) => ({ id })),
@@ -435,17 +372,10 @@ export function configToWire(config: ProjectConfig, projectId: string) {
 /** The client wire form of a config (`GET /projects/current`, upstream apps/backend/prisma/seed.ts). */
 export function configToClientWire(config: ProjectConfig) {
   return {
-    sign_up_enabled: config.signUpEnabled,
-    credential_enabled: config.credentialEnabled,
-    magic_link_enabled: config.magicLinkEnabled,
-    passkey_enabled: config.passkeyEnabled,
-    client_team_creation_enabled: config.clientTeamCreationEnabled,
-    client_user_deletion_enabled: config.clientUserDeletionEnabled,
-    allow_user_api_keys: config.allowUserApiKeys,
-    allow_team_api_keys: config.allowTeamApiKeys,
-    enabled_oauth_providers: config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) })),
+    ...flagsToWire(CLIENT_FLAGS, config),
+    enabled_oauth_providers: enabledProvidersToWire(config),
     // The official SDK reads this to decide whether a localhost redirect target is trusted (issue 20 item 13).
-    allow_localhost: config.allowLocalhost,
-    domains: config.domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
+    ...flagsToWire(ALLOW_LOCALHOST, config),
+    domains: domainsToWire(config),
   };
 }

@@ -32,7 +32,7 @@ const CUSTOM_PERMISSION_ID = /^[a-z0-9_:-]+$/;
 const PROVIDER_KEY = /^[a-z0-9_-]{1,64}$/;
 const ANY_KEY = /^[^.]+$/;
 
-/** The email theme used when none is selected (also `core/emails` `DEFAULT_THEME_ID`). */
+/** Upstream's "Default Light" email theme id: the theme used when none is selected (the wire `email_theme` of a project that chose none). */
 export const DEFAULT_EMAIL_THEME_ID = '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac';
 
 const obj = (fields: Record<string, ConfigNode>, levels?: readonly ConfigLevel[], doc?: string): ConfigNode => ({ kind: 'object', fields, ...(levels ? { levels } : {}), ...(doc ? { doc } : {}) });
@@ -45,7 +45,12 @@ const trueOnly = leaf(v.literal(true, 'must be true (use null to remove)'), unde
 /** Loosely typed data kept as given (payments shapes, sign-up rule conditions). */
 const data = (doc: string) => leaf(v.record(v.string(), v.unknown(), 'must be an object'), undefined, doc);
 
-const OAUTH_PROVIDER_TYPES = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
+/** The twelve built-in social sign-in provider ids (upstream packages/template/src/lib/stack-app/). */
+export const OAUTH_PROVIDER_IDS = [
+  'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
+  'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
+] as const;
+const OAUTH_PROVIDER_TYPES = OAUTH_PROVIDER_IDS;
 
 /** The whole schema. Unset leaves render as their `default` (absent when `undefined`). */
 export const CONFIG_SCHEMA: ConfigNode = obj({

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
+import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-drafts` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. */
+/** Creates a draft; without a source it starts from a working example. */
 export const createEmailDraft = defineOperation({
   id: 'emails.createDraft',
   method: 'POST',
@@ -17,6 +18,7 @@ export const createEmailDraft = defineOperation({
     }),
   },
   errors: [],
+  output: CreatedSourceOutput,
   async run(ctx, { body }) {
     const id = await createSource(ctx, 'draft', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });
     return { id };

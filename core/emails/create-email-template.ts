@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
+import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-templates` (admin) `{display_name, tsx_source?, theme_id?}` → `{id}`; without a source it starts from a working example. * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
+/**
+ * Creates a template; without a source it starts from a working example. Refused on the shared
+ * email server, as upstream refuses it.
  */
 export const createEmailTemplate = defineOperation({
   id: 'emails.createTemplate',
@@ -18,6 +21,7 @@ export const createEmailTemplate = defineOperation({
     }),
   },
   errors: ['REQUIRES_CUSTOM_EMAIL_SERVER'],
+  output: CreatedSourceOutput,
   async run(ctx, { body }) {
     requireCustomEmailServer(ctx);
     const id = await createSource(ctx, 'template', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });

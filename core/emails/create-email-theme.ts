@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { createSource, DisplayNameSchema } from './source-crud.ts';
+import { CreatedSourceOutput } from './outputs.ts';
 
-/** `POST /internal/email-themes` (admin) `{display_name, tsx_source?}` → `{id}`; without a source it starts from a working example. */
+/** Creates a theme; without a source it starts from a working example. */
 export const createEmailTheme = defineOperation({
   id: 'emails.createTheme',
   method: 'POST',
@@ -16,6 +17,7 @@ export const createEmailTheme = defineOperation({
     }),
   },
   errors: [],
+  output: CreatedSourceOutput,
   async run(ctx, { body }) {
     const id = await createSource(ctx, 'theme', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source });
     return { id };

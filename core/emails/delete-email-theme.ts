@@ -1,9 +1,10 @@
 import { defineOperation } from '../operations/define.ts';
 import { removeSource, SourceIdParamsSchema } from './source-crud.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /internal/email-themes/{id}` (admin) → `{success: true}`. Deleting an override of a built-in default
- * restores the default; a default itself or the project's current theme cannot be deleted (400 text).
+ * Deletes a theme. Deleting an override of a built-in default restores the default; a default
+ * itself or the project's current theme cannot be deleted (400 text).
  */
 export const deleteEmailTheme = defineOperation({
   id: 'emails.deleteTheme',
@@ -13,6 +14,7 @@ export const deleteEmailTheme = defineOperation({
   access: ['admin'],
   input: { params: SourceIdParamsSchema },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params }) {
     await removeSource(ctx, 'theme', ctx.auth.project.id, params.id, ctx.auth.project.config.emailThemeId);
     return { success: true };

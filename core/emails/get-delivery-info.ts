@@ -1,14 +1,13 @@
 import { defineOperation } from '../operations/define.ts';
 import { countSentSince } from './queries.ts';
+import { DeliveryInfoOutput } from './outputs.ts';
 
 const HOUR = 3_600_000;
 
 /**
- * `GET /emails/delivery-info` (server, admin) → `{stats: {hour, day, week, month: {sent, bounced,
- * marked_as_spam}}, capacity}` in upstream's shape. Gatehouse sends through the project's own
- * SMTP server and learns of no bounces or spam reports, so those are 0, and it imposes no sending
- * capacity of its own: `rate_per_second` is reported as 0 with no boost or penalty
- * (docs/compatibility.md).
+ * Sending statistics in upstream's shape. Gatehouse sends through the project's own SMTP server
+ * and learns of no bounces or spam reports, so those are 0, and it imposes no sending capacity of
+ * its own: `rate_per_second` is reported as 0 with no boost or penalty (docs/compatibility.md).
  */
 export const getDeliveryInfo = defineOperation({
   id: 'emails.deliveryInfo',
@@ -18,6 +17,7 @@ export const getDeliveryInfo = defineOperation({
   access: ['server', 'admin'],
   input: {},
   errors: [],
+  output: DeliveryInfoOutput,
   async run(ctx) {
     const projectId = ctx.auth.project.id;
     const windows = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;

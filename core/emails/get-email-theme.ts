@@ -1,7 +1,8 @@
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, SourceIdParamsSchema } from './source-crud.ts';
+import { EmailThemeOutput } from './outputs.ts';
 
-/** `GET /internal/email-themes/{id}` (admin) → the theme with its TSX source; unknown → 404 text. */
+/** One theme with its TSX source; an unknown id is 404 text. */
 export const getEmailTheme = defineOperation({
   id: 'emails.getTheme',
   method: 'GET',
@@ -10,6 +11,7 @@ export const getEmailTheme = defineOperation({
   access: ['admin'],
   input: { params: SourceIdParamsSchema },
   errors: [],
+  output: EmailThemeOutput,
   async run(ctx, { params }) {
     const s = await getSourceOrThrow(ctx, 'theme', ctx.auth.project.id, params.id);
     return { id: s.id, display_name: s.displayName, tsx_source: s.tsxSource };

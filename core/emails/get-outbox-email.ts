@@ -4,10 +4,11 @@ import { StatusError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { findEmail } from './queries.ts';
 import { toOutboxEmail } from './outbox-wire.ts';
+import { OutboxEmailOutput } from './outputs.ts';
 
 export const OutboxIdParams = v.strictObject({ id: UuidSchema });
 
-/** `GET /emails/outbox/{id}` (server, admin) → the email in upstream's outbox shape; 404 "Email not found". */
+/** One email in upstream's outbox shape; an unknown id is 404 "Email not found". */
 export const getOutboxEmail = defineOperation({
   id: 'emails.getOutbox',
   method: 'GET',
@@ -16,9 +17,10 @@ export const getOutboxEmail = defineOperation({
   access: ['server', 'admin'],
   input: { params: OutboxIdParams },
   errors: [],
+  output: OutboxEmailOutput,
   async run(ctx, { params }) {
     const row = await findEmail(ctx.db, ctx.auth.project.id, params.id);
-    if (!row) throw new StatusError(404, 'Email not found');
+    if (!row) throw new StatusError('not-found', 'Email not found');
     return toOutboxEmail(row);
   },
 });

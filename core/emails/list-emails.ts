@@ -2,6 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { listProjectEmails, type EmailRow } from './queries.ts';
 import { openContent } from './sealed-body.ts';
 import type { Runtime } from '../runtime.ts';
+import { ProjectEmailListOutput } from './outputs.ts';
 
 /** The sent-log item (upstream packages/stack-shared/src/interface/crud/ Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
 export function toWireEmail(row: EmailRow, runtime: Runtime) {
@@ -25,9 +26,9 @@ export function toWireEmail(row: EmailRow, runtime: Runtime) {
 }
 
 /**
- * `GET /internal/emails` (admin) → `{items}`: the project's emails newest first, including those
- * kept in the built-in outbox when no SMTP server is configured (`status: "outbox"`), pending
- * retries (`pending`, with the last `error`) and failures (`failed`).
+ * The project's emails newest first, including those kept in the built-in outbox when no SMTP
+ * server is configured (`status: "outbox"`), pending retries (`pending`, with the last `error`)
+ * and failures (`failed`).
  */
 export const listEmails = defineOperation({
   id: 'emails.list',
@@ -37,6 +38,7 @@ export const listEmails = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
+  output: ProjectEmailListOutput,
   async run(ctx) {
     const rows = await listProjectEmails(ctx.db, ctx.auth.project.id);
     return { items: rows.map((row) => toWireEmail(row, ctx.runtime)), is_paginated: false };

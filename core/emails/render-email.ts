@@ -4,16 +4,14 @@ import { StatusError } from '../errors/index.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { findTemplate, findTheme, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
+import { RenderedEmailOutput } from './outputs.ts';
 
 /**
- * `POST /emails/render-email` (admin) `{theme_id? | theme_tsx_source?, template_id? |
- * template_tsx_source?, variables?}` → `{html, subject, notification_category}`: a preview
- * rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the project's
- * theme is the default. Template props: `{user: {displayName: "John Doe"}, project, variables}`.
- *
- * Errors: EMAIL_RENDERING_ERROR `{error}` with the compiler's or runtime's message; 400 text "No
- * theme found with given id" / "No template found with given id" for an unknown id (upstream
- * `emails/render-email/route.tsx`); SCHEMA_ERROR for a `theme_id` that is not a UUID, null or false.
+ * A preview rendered in the sandbox. `theme_id: false` renders without a theme; otherwise the
+ * project's theme is the default. Template props: `{user: {displayName: "John Doe"}, project,
+ * variables}`. An unknown theme or template id is 400 text "No theme found with given id" / "No
+ * template found with given id" (upstream `emails/render-email/route.tsx`); a rendering failure
+ * carries the compiler's or runtime's message.
  */
 export const renderEmail = defineOperation({
   id: 'emails.renderEmail',
@@ -33,6 +31,7 @@ export const renderEmail = defineOperation({
     }),
   },
   errors: ['EMAIL_RENDERING_ERROR'],
+  output: RenderedEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     let themeSource: string | null;
@@ -40,14 +39,14 @@ export const renderEmail = defineOperation({
     else if (body.theme_id === false) themeSource = null;
     else if (body.theme_id) {
       const theme = await findTheme(ctx.db, project.id, body.theme_id);
-      if (!theme) throw new StatusError(400, 'No theme found with given id');
+      if (!theme) throw new StatusError('bad-request', 'No theme found with given id');
       themeSource = theme.tsxSource;
     } else themeSource = (await resolveTheme(ctx.db, project))?.tsxSource ?? null;
     let templateSource: string;
     if (body.template_tsx_source !== undefined) templateSource = body.template_tsx_source;
     else if (body.template_id !== undefined) {
       const template = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!template) throw new StatusError(400, 'No template found with given id');
+      if (!template) throw new StatusError('bad-request', 'No template found with given id');
       templateSource = template.tsxSource;
     } else {
       templateSource = 'export function EmailTemplate() { return <p>Preview</p>; }';

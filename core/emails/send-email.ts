@@ -10,21 +10,15 @@ import { findDraft, findTemplate, resolveTheme } from './sources.ts';
 import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 import { findRecipients } from './queries.ts';
 import { updateSource } from './queries.ts';
+import { SendEmailOutput } from './outputs.ts';
 
 /**
- * `POST /emails/send-email` (server) `{user_ids | all_users, html (+ subject) | template_id |
- * draft_id, variables?, theme_id?, notification_category_name?}` → `{results: [{user_id,
- * user_email?}]}` (upstream packages/stack-shared/src/interface/crud/ Email; upstream `emails/send-email/route.tsx`). Renders per user in the
- * sandbox (template props `{user, project, variables}`) and queues everything in one transaction.
- * Every requested user is listed: `user_email` is absent for a user without a primary email (no
- * email is sent), and a user who turned the category off is listed but not sent to (transactional
- * categories cannot be turned off). `theme_id: false` renders without a theme.
- *
- * Errors: REQUIRES_CUSTOM_EMAIL_SERVER on the shared email server (custom emails need the
- * project's own SMTP); SCHEMA_ERROR for a bad combination of fields or a bad `theme_id` /
- * `variables`; EMAIL_RENDERING_ERROR; USER_ID_DOES_NOT_EXIST for an unknown user id; 400 text "No
- * template found with given template_id" / "No draft found with given draft_id" / "Notification
- * category not found with given name", as upstream.
+ * Renders per user in the sandbox (template props `{user, project, variables}`) and queues
+ * everything in one transaction (upstream `emails/send-email/route.tsx`). Every requested user is
+ * listed: `user_email` is absent for a user without a primary email (no email is sent), and a user
+ * who turned the category off is listed but not sent to (transactional categories cannot be turned
+ * off). `theme_id: false` renders without a theme. Custom emails need the project's own SMTP
+ * server; an unknown template, draft or category name is 400 text, as upstream.
  */
 export const sendEmail = defineOperation({
   id: 'emails.sendEmail',
@@ -46,6 +40,7 @@ export const sendEmail = defineOperation({
     }),
   },
   errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST', 'REQUIRES_CUSTOM_EMAIL_SERVER'],
+  output: SendEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const path = '/api/v1/emails/send-email';
@@ -58,18 +53,18 @@ export const sendEmail = defineOperation({
     let templateThemeId: string | null | false = null;
     if (body.template_id !== undefined) {
       const t = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!t) throw new StatusError(400, 'No template found with given template_id');
+      if (!t) throw new StatusError('bad-request', 'No template found with given template_id');
       templateSource = t.tsxSource;
       templateThemeId = t.themeId;
     } else if (body.draft_id !== undefined) {
       const d = await findDraft(ctx.db, project.id, body.draft_id);
-      if (!d) throw new StatusError(400, 'No draft found with given draft_id');
+      if (!d) throw new StatusError('bad-request', 'No draft found with given draft_id');
       templateSource = d.tsxSource;
       templateThemeId = d.themeId;
     }
     const themeSource = (await resolveTheme(ctx.db, project, body.theme_id === undefined || body.theme_id === null ? templateThemeId : body.theme_id))?.tsxSource ?? null;
     if (body.notification_category_name !== undefined && !findCategory(body.notification_category_name)) {
-      throw new StatusError(400, 'Notification category not found with given name');
+      throw new StatusError('bad-request', 'Notification category not found with given name');
     }
 
     const recipients = await findRecipients(ctx.db, project.id, body.all_users ? null : [...new Set(body.user_ids)]);
@@ -93,7 +88,7 @@ export const sendEmail = defineOperation({
     const accepted = new Set<string>();
     for (const name of categoryNames) {
       const category = findCategory(name);
-      if (!category) throw new StatusError(400, 'Notification category not found with given name');
+      if (!category) throw new StatusError('bad-request', 'Notification category not found with given name');
       const ids = rendered.filter((r) => r.category === name).map((r) => r.userId);
       for (const id of await usersAccepting(ctx.db, project.id, ids, category)) accepted.add(`${name}:${id}`);
     }

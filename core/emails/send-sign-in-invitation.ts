@@ -5,13 +5,9 @@ import { normalizeEmail } from '../lib/email.ts';
 import { assertCallbackUrlTrusted } from './callback-url.ts';
 import { sendBuiltInEmail } from './send-built-in.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
-/**
- * `POST /internal/send-sign-in-invitation` `{email, callback_url}` (admin) → `{success: true}`:
- * queues the sign-in invitation email linking to `callback_url`.
- *
- * Errors: REDIRECT_URL_NOT_WHITELISTED.
- */
+/** Queues the sign-in invitation email linking to `callback_url`. */
 export const sendSignInInvitation = defineOperation({
   id: 'emails.sendSignInInvitation',
   method: 'POST',
@@ -20,6 +16,7 @@ export const sendSignInInvitation = defineOperation({
   access: ['admin'],
   input: { body: v.strictObject({ email: EmailSchema, callback_url: v.string() }) },
   errors: ['REDIRECT_URL_NOT_WHITELISTED'],
+  output: SuccessOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);

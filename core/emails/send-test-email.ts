@@ -1,14 +1,13 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { describeSmtpError, openTransport, smtpOptionsFor } from './transport.ts';
+import { TestEmailOutput } from './outputs.ts';
 
 /**
- * `POST /internal/send-test-email` `{recipient_email, email_config: {host, port, username,
- * password, sender_email, sender_name}}` (admin) → `{success, error_message?}`: sends one email
- * right away through the given SMTP settings (not the outbox), so the dashboard can check them
- * before saving. An SMTP failure is reported in the body, not as an error status, in fixed words
- * (describeSmtpError: never the remote server's text). In production mode a host on a loopback,
- * link-local or private address is refused before connecting (issue 12 finding 7).
+ * Sends one email right away through the given SMTP settings (not the outbox), so the dashboard
+ * can check them before saving. An SMTP failure is reported in the body, not as an error status,
+ * in fixed words (describeSmtpError: never the remote server's text). In production mode a host on
+ * a loopback, link-local or private address is refused before connecting (issue 12 finding 7).
  */
 export const sendTestEmail = defineOperation({
   id: 'emails.sendTestEmail',
@@ -30,6 +29,7 @@ export const sendTestEmail = defineOperation({
     }),
   },
   errors: [],
+  output: TestEmailOutput,
   async run(ctx, { body }) {
     const c = body.email_config;
     const transport = openTransport(smtpOptionsFor(c), { allowPrivate: ctx.runtime.environment !== 'production' });

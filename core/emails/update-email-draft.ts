@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, ThemeIdFieldSchema } from './source-crud.ts';
+import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `PATCH /internal/email-drafts/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`.
- * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
+ * Changes a draft. Changing a built-in default stores an override under the same id; an unknown
+ * id is 404 text.
  */
 export const updateEmailDraft = defineOperation({
   id: 'emails.updateDraft',
@@ -21,6 +22,7 @@ export const updateEmailDraft = defineOperation({
     }),
   },
   errors: [],
+  output: SuccessOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'draft', project.id, params.id);

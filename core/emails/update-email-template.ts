@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
+import { UpdatedTemplateOutput } from './outputs.ts';
 
 /**
- * `PATCH /internal/email-templates/{id}` (admin) `{display_name?, tsx_source?, theme_id?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
- * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
- * On the shared email server: REQUIRES_CUSTOM_EMAIL_SERVER, as upstream.
+ * Changes a template. The new source is rendered once in the sandbox first, so broken TSX is
+ * refused. Changing a built-in default stores an override under the same id; an unknown id is 404
+ * text. Refused on the shared email server, as upstream refuses it.
  */
 export const updateEmailTemplate = defineOperation({
   id: 'emails.updateTemplate',
@@ -22,6 +23,7 @@ export const updateEmailTemplate = defineOperation({
     }),
   },
   errors: ['REQUIRES_CUSTOM_EMAIL_SERVER', 'EMAIL_RENDERING_ERROR'],
+  output: UpdatedTemplateOutput,
   async run(ctx, { params, body }) {
     requireCustomEmailServer(ctx);
     const { project } = ctx.auth;

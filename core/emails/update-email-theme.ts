@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender } from './source-crud.ts';
+import { UpdatedThemeOutput } from './outputs.ts';
 
 /**
- * `PATCH /internal/email-themes/{id}` (admin) `{display_name?, tsx_source?}`. The new source is rendered once in the sandbox first, so broken TSX is refused with EMAIL_RENDERING_ERROR.
- * Changing a built-in default stores an override under the same id. Unknown id → 404 text.
+ * Changes a theme. The new source is rendered once in the sandbox first, so broken TSX is refused.
+ * Changing a built-in default stores an override under the same id; an unknown id is 404 text.
  */
 export const updateEmailTheme = defineOperation({
   id: 'emails.updateTheme',
@@ -20,6 +21,7 @@ export const updateEmailTheme = defineOperation({
     }),
   },
   errors: ['EMAIL_RENDERING_ERROR'],
+  output: UpdatedThemeOutput,
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'theme', project.id, params.id);

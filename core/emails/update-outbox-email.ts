@@ -8,18 +8,18 @@ import { findEmail, updateEmailIfStatus } from './queries.ts';
 import { OutboxIdParams } from './get-outbox-email.ts';
 import { OUTBOX_STATUS, toOutboxEmail } from './outbox-wire.ts';
 import { kickEmailWorker } from './worker.ts';
+import { OutboxEmailOutput } from './outputs.ts';
 
 /** Stored statuses upstream lets an admin edit (QUEUED, PAUSED, SERVER_ERROR in its terms). */
 const EDITABLE = ['pending', 'paused', 'failed'];
 
 /**
- * `PATCH /emails/outbox/{id}` (server, admin) `{cancel?: true, is_paused?, scheduled_at_millis?}`
- * → the email (upstream `emails/outbox/crud.tsx`): `cancel` skips it for good
- * (`MANUALLY_CANCELLED`), `is_paused` holds or releases it, `scheduled_at_millis` sends it then
- * (a failed email is queued again). Only queued, paused or failed emails are editable
- * (EMAIL_NOT_EDITABLE `{email_id, status}` otherwise, also while a delivery is in progress);
- * 404 "Email not found". Gatehouse stores emails rendered, so upstream's content fields
- * (`tsx_source`, `theme_id`, `to`, `variables`) are not accepted (docs/compatibility.md).
+ * Edits a queued email (upstream `emails/outbox/crud.tsx`): `cancel` skips it for good
+ * (`MANUALLY_CANCELLED`), `is_paused` holds or releases it, `scheduled_at_millis` sends it then (a
+ * failed email is queued again). Only queued, paused or failed emails are editable, and not while
+ * a delivery is in progress; an unknown id is 404 "Email not found". Gatehouse stores emails
+ * rendered, so upstream's content fields (`tsx_source`, `theme_id`, `to`, `variables`) are not
+ * accepted (docs/compatibility.md).
  */
 export const updateOutboxEmail = defineOperation({
   id: 'emails.updateOutbox',
@@ -36,10 +36,11 @@ export const updateOutboxEmail = defineOperation({
     }),
   },
   errors: ['EMAIL_NOT_EDITABLE'],
+  output: OutboxEmailOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     const current = await findEmail(ctx.db, projectId, params.id);
-    if (!current) throw new StatusError(404, 'Email not found');
+    if (!current) throw new StatusError('not-found', 'Email not found');
     const changes: Updateable<EmailsTable> = {};
     if (body.cancel) changes.status = 'cancelled';
     else {

@@ -11,7 +11,6 @@ import { ACCESS_TYPES } from './define.ts';
  * (JWKS, API root) leave with their move to the host.
  */
 const OUTPUT_PENDING = new Set([
-  'emails.createDraft', 'emails.createTemplate', 'emails.createTheme', 'emails.deleteDraft', 'emails.deleteTemplate', 'emails.deleteTheme', 'emails.deliveryInfo', 'emails.getDraft', 'emails.getOutbox', 'emails.getTemplate', 'emails.getTheme', 'emails.list', 'emails.listDrafts', 'emails.listOutbox', 'emails.listTemplates', 'emails.listThemes', 'emails.renderEmail', 'emails.sendEmail', 'emails.sendSignInInvitation', 'emails.sendTestEmail', 'emails.updateDraft', 'emails.updateOutbox', 'emails.updateTemplate', 'emails.updateTheme',
   'meta.jwks', 'meta.jwksAnonymous', 'meta.jwksRestricted', 'meta.root',
 ]);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sign } from 'node:crypto';
-import { jwtVerify, importJWK } from 'jose';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { decodeProtectedHeader, jwtVerify, importJWK } from 'jose';
 import { KnownError } from '../errors/index.ts';
 import { createKeyRing, audienceFor } from './keys.ts';
 import { signAccessToken, verifyAccessToken, type AccessTokenSubject } from './access-token.ts';
@@ -77,7 +77,7 @@ describe('access-token verification', () => {
     assert.equal(await codeOf(verifyAccessToken(keys, forge({}, { project_id: 'internal' }), NOW)), 'UNPARSABLE_ACCESS_TOKEN');
   });
 
-  it('agrees with jose.jwtVerify (ES256, the kid\'s key, the project\'s audience) on every case of format, header, signature and time', async () => {
+  it('agrees with jose.jwtVerify (ES256, the kid\'s key, the project\'s audience) on every case of format, header, key, signature, issuer and time', async () => {
     const sec = NOW / 1000;
     const [key] = keys.keysFor(audienceFor(PROJECT, 'default'));
     const token = await signAccessToken(keys, 'http://localhost', subject, NOW, 600_000);
@@ -89,6 +89,14 @@ describe('access-token verification', () => {
       return `${input}.${sign('sha256', Buffer.from(input), { key: key!.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
     };
     const claims = { sub: 'user-1', project_id: PROJECT, refresh_token_id: 'rt-1', aud: PROJECT };
+    const withKey = (privateKey: KeyObject, header: unknown, payload: unknown) => {
+      const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const input = `${enc(header)}.${enc(payload)}`;
+      return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    };
+    const OTHER = '6a3c1f0e-1c2b-4d5e-9f00-123456789abc';
+    const [otherKey] = keys.keysFor(audienceFor(OTHER, 'default'));
+    const [foreignKey] = createKeyRing('another-server-secret').keysFor(audienceFor(PROJECT, 'default'));
     const cases: Record<string, string> = {
       'a token Gatehouse signed': token,
       'a forged token with valid claims': forge({}, {}),
@@ -119,19 +127,29 @@ describe('access-token verification', () => {
       'a header that is an array': raw([{ alg: 'ES256', kid: key!.kid }], claims),
       'a payload that is an array': raw({ alg: 'ES256', kid: key!.kid }, [claims]),
       'a foreign audience': forge({}, { aud: '6a3c1f0e-1c2b-4d5e-9f00-123456789abc' }),
+      'another key under the right kid': withKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, { alg: 'ES256', kid: key!.kid }, claims),
+      'another project\'s token': withKey(otherKey!.privateKey, { alg: 'ES256', kid: otherKey!.kid }, { ...claims, project_id: OTHER, aud: OTHER }),
+      'another project\'s key and kid, this project\'s audience': withKey(otherKey!.privateKey, { alg: 'ES256', kid: otherKey!.kid }, claims),
+      'another server secret\'s key and kid': withKey(foreignKey!.privateKey, { alg: 'ES256', kid: foreignKey!.kid }, claims),
+      'another server secret\'s key under the right kid': withKey(foreignKey!.privateKey, { alg: 'ES256', kid: key!.kid }, claims),
+      // Neither side checks `iss`: the project's own signing key and `aud` bind the token.
+      'a foreign issuer': forge({}, { iss: 'https://attacker.example' }),
+      'no issuer': forge({}, { iss: undefined }),
+      'a tampered header (kid of the restricted audience)': `${Buffer.from(JSON.stringify({ alg: 'ES256', kid: keys.keysFor(audienceFor(PROJECT, 'restricted'))[0]!.kid })).toString('base64url')}.${p}.${s}`,
       'garbage': 'not a token',
     };
-    const audiences = [audienceFor(PROJECT, 'default'), audienceFor(PROJECT, 'restricted'), audienceFor(PROJECT, 'anonymous')];
-    const byKid = new Map(audiences.flatMap((a) => keys.keysFor(a)).map((k) => [k.kid, k.publicJwk]));
+    // Every project's keys, as the server holds them (which project a request is for is checked
+    // later, in core/auth/request-auth.ts).
+    const audiences = [PROJECT, OTHER].flatMap((id) => [audienceFor(id, 'default'), audienceFor(id, 'restricted'), audienceFor(id, 'anonymous')]);
+    const byKid = new Map(audiences.flatMap((audience) => keys.keysFor(audience).map((k) => [k.kid, { jwk: k.publicJwk, audience }] as const)));
     for (const [name, candidate] of Object.entries(cases)) {
       const ours = (await codeOf(verifyAccessToken(keys, candidate, NOW))) === 'no error';
       let theirs: boolean;
       try {
-        await jwtVerify(candidate, async (header) => {
-          const jwk = byKid.get(String(header.kid));
-          if (!jwk) throw new Error('no such kid');
-          return importJWK(jwk, 'ES256');
-        }, { algorithms: ['ES256'], audience: audiences, currentDate: new Date(NOW) });
+        // jose with the key the header's kid names, and the audience that key signs for.
+        const entry = byKid.get(String(decodeProtectedHeader(candidate).kid));
+        if (!entry) throw new Error('no such kid');
+        await jwtVerify(candidate, await importJWK(entry.jwk, 'ES256'), { algorithms: ['ES256'], audience: entry.audience, currentDate: new Date(NOW) });
         theirs = true;
       } catch {
         theirs = false;

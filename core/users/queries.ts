@@ -10,6 +10,22 @@ export async function findUser(db: Kysely<Database>, projectId: string, userId: 
   return row ?? null;
 }
 
+/**
+ * The user of a request's access token, with whether the user has any linked OAuth provider
+ * account (`oauth_accounts`, table of core/auth-oauth), in one statement: the user object's
+ * `oauth_providers` then needs its own query only for users that have links.
+ */
+export async function findUserForRequest(db: Kysely<Database>, projectId: string, userId: string): Promise<{ user: UserRow; hasOAuthLinks: boolean } | null> {
+  const row = await db.selectFrom('users').selectAll('users')
+    .select((eb) => eb.exists(eb.selectFrom('oauth_accounts').select('oauth_accounts.id')
+      .whereRef('oauth_accounts.project_id', '=', 'users.project_id').whereRef('oauth_accounts.user_id', '=', 'users.id')).as('has_oauth_links'))
+    .where('users.project_id', '=', projectId).where('users.id', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  const { has_oauth_links: hasOAuthLinks, ...user } = row;
+  // SQLite answers 0/1, PostgreSQL a boolean.
+  return { user: user as UserRow, hasOAuthLinks: Boolean(Number(hasOAuthLinks)) };
+}
+
 /** The user signing in with `email` (auth-enabled primary email), or null. `email` must be normalized. */
 export async function findUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRow | null> {
   const row = await db.selectFrom('users').selectAll()

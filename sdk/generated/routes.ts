@@ -233,9 +233,9 @@ export type OutAdminProjectConfig = {
   id: string;
   allow_localhost: boolean;
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -349,9 +349,9 @@ export type OutClientProject = {
 /** A recurring output object. */
 export type OutClientProjectConfig = {
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -433,6 +433,21 @@ export type OutCreatedInternalApiKey = {
   publishable_client_key?: string | undefined;
   secret_server_key?: string | undefined;
   super_secret_admin_key?: string | undefined;
+};
+/** A recurring output object. */
+export type OutEmailDraft = {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id: string | false | null;
+  sent_at_millis: number | null;
+};
+/** A recurring output object. */
+export type OutEmailTemplate = {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id: string | false | null;
 };
 /** A recurring output object. */
 export type OutInternalApiKey = {
@@ -558,6 +573,196 @@ export type OutMetrics = {
 export type OutMetricsDataPoint = {
   date: string;
   activity: number;
+};
+/** A recurring output object. */
+export type OutNotificationPreference = {
+  notification_category_id: string;
+  notification_category_name: string;
+  enabled: boolean;
+  can_disable: boolean;
+};
+/** A recurring output object. */
+export type OutOutboxEmail = {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "queued" | "paused";
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "sent";
+  started_sending_at_millis: number;
+  delivered_at_millis: number;
+  can_have_delivery_info: boolean;
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "server-error";
+  started_sending_at_millis: number;
+  error_at_millis: number;
+  server_error: string;
+} | {
+  id: string;
+  created_at_millis: number;
+  updated_at_millis: number;
+  tsx_source: string;
+  theme_id: null;
+  to: {
+    type: "user-custom-emails";
+    user_id: string;
+    emails: string[];
+  } | {
+    type: "custom-emails";
+    emails: string[];
+  };
+  variables: unknown;
+  skip_deliverability_check: boolean;
+  scheduled_at_millis: number;
+  created_with: "programmatic-call";
+  email_draft_id: null;
+  email_programmatic_call_template_id: null;
+  send_retries: number;
+  next_send_retry_at_millis: number | null;
+  send_attempt_errors: ({
+    attempt_number: number;
+    timestamp: string;
+    external_message: string;
+    external_details: unknown;
+    internal_message: string;
+    internal_details: unknown;
+  })[] | null;
+  is_paused: boolean;
+  simple_status: "in-progress" | "ok" | "error";
+  started_rendering_at_millis: number;
+  rendered_at_millis: number;
+  subject: string;
+  html: string;
+  text: string | null;
+  is_transactional: boolean;
+  is_high_priority: boolean;
+  notification_category_id: string | null;
+  has_rendered: boolean;
+  has_delivered: boolean;
+  status: "skipped";
+  skipped_at_millis: number;
+  skipped_reason: string;
+  skipped_details: unknown;
 };
 /** A recurring output object. */
 export type OutPasskey = {
@@ -721,6 +926,21 @@ export type OutPermissionDefinition = {
   contained_permission_ids: string[];
 };
 /** A recurring output object. */
+export type OutProjectEmail = {
+  id: string;
+  to: string[];
+  subject: string;
+  sent_at_millis: number | null;
+  created_at_millis: number;
+  status: string;
+  error: string | null;
+  attempt_count: number;
+  html: string;
+  text: string | null;
+  user_id: string | null;
+  notification_category: string | null;
+};
+/** A recurring output object. */
 export type OutProjectPermission = {
   id: string;
   user_id: string;
@@ -826,6 +1046,14 @@ export type OutStripeAccountInfo = {
 /** A recurring output object. */
 export type OutSuccess = {
   success: true;
+};
+/** A recurring output object. */
+export type OutTeamInvitation = {
+  id: string;
+  team_id: string;
+  team_display_name: string;
+  expires_at_millis: number;
+  recipient_email: string;
 };
 /** A recurring output object. */
 export type OutTeamMemberProfile = {
@@ -1787,7 +2015,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.createTemplate": {
     input: {
@@ -1797,7 +2027,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.createTheme": {
     input: {
@@ -1806,7 +2038,9 @@ export interface Operations {
         tsx_source?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+    };
   };
   "emails.deleteDraft": {
     input: {
@@ -1814,7 +2048,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.deleteTemplate": {
     input: {
@@ -1822,7 +2056,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "emails.deleteTheme": {
     input: {
@@ -1830,11 +2064,41 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.deliveryInfo": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      stats: {
+        hour: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        day: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        week: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+        month: {
+          sent: number;
+          bounced: number;
+          marked_as_spam: number;
+        };
+      };
+      capacity: {
+        rate_per_second: number;
+        boost_multiplier: number;
+        penalty_factor: number;
+        is_boost_active: boolean;
+        boost_expires_at: null;
+      };
+    };
   };
   "emails.getDraft": {
     input: {
@@ -1842,7 +2106,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutEmailDraft;
   };
   "emails.getOutbox": {
     input: {
@@ -1850,7 +2114,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutOutboxEmail;
   };
   "emails.getTemplate": {
     input: {
@@ -1858,7 +2122,7 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutEmailTemplate;
   };
   "emails.getTheme": {
     input: {
@@ -1866,15 +2130,24 @@ export interface Operations {
         id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      id: string;
+      display_name: string;
+      tsx_source: string;
+    };
   };
   "emails.list": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutProjectEmail[];
+      is_paginated: false;
+    };
   };
   "emails.listDrafts": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      drafts: OutEmailDraft[];
+    };
   };
   "emails.listOutbox": {
     input: {
@@ -1885,15 +2158,31 @@ export interface Operations {
         cursor?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutOutboxEmail[];
+      is_paginated: false;
+    } | {
+      items: OutOutboxEmail[];
+      is_paginated: true;
+      pagination: {
+        next_cursor: string | null;
+      };
+    };
   };
   "emails.listTemplates": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      templates: OutEmailTemplate[];
+    };
   };
   "emails.listThemes": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      themes: ({
+        id: string;
+        display_name: string;
+      })[];
+    };
   };
   "emails.renderEmail": {
     input: {
@@ -1907,7 +2196,11 @@ export interface Operations {
         preview_mode?: boolean | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      html: string;
+      subject: string | null;
+      notification_category: string | null;
+    };
   };
   "emails.sendEmail": {
     input: {
@@ -1923,7 +2216,12 @@ export interface Operations {
         draft_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      results: ({
+        user_id: string;
+        user_email?: string | undefined;
+      })[];
+    };
   };
   "emails.sendSignInInvitation": {
     input: {
@@ -1932,7 +2230,7 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.sendTestEmail": {
     input: {
@@ -1948,7 +2246,12 @@ export interface Operations {
         };
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      success: true;
+    } | {
+      success: false;
+      error_message: string;
+    };
   };
   "emails.updateDraft": {
     input: {
@@ -1961,7 +2264,7 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "emails.updateOutbox": {
     input: {
@@ -1974,7 +2277,7 @@ export interface Operations {
         scheduled_at_millis?: number | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutOutboxEmail;
   };
   "emails.updateTemplate": {
     input: {
@@ -1987,7 +2290,9 @@ export interface Operations {
         theme_id?: string | false | null | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      rendered_html: string;
+    };
   };
   "emails.updateTheme": {
     input: {
@@ -1999,7 +2304,9 @@ export interface Operations {
         tsx_source?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      display_name: string;
+    };
   };
   "internalApiKeys.create": {
     input: {
@@ -2155,7 +2462,10 @@ export interface Operations {
         user_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutNotificationPreference[];
+      is_paginated: false;
+    };
   };
   "notifications.unsubscribeLink": {
     input: {
@@ -2164,7 +2474,7 @@ export interface Operations {
         project_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "notifications.unsubscribeOneClick": {
     input: {
@@ -2176,7 +2486,7 @@ export interface Operations {
         "List-Unsubscribe"?: "One-Click" | undefined;
       } | undefined;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "notifications.updatePreference": {
     input: {
@@ -2188,7 +2498,7 @@ export interface Operations {
         enabled: boolean;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutNotificationPreference;
   };
   "passkeys.delete": {
     input: {
@@ -2736,6 +3046,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -2774,8 +3086,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {
@@ -2867,6 +3177,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -2905,8 +3217,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {
@@ -2994,7 +3304,25 @@ export interface Operations {
     input: {
       query?: Record<string, never>;
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      analytics_hours: number;
+      rule_triggers: ({
+        rule_id: string;
+        total_count: number;
+        all_time_count: number;
+        hourly_counts: ({
+          hour: string;
+          count: number;
+        })[];
+      })[];
+      total_triggers: number;
+      triggers_by_action: {
+        allow: number;
+        reject: number;
+        restrict: number;
+        log: number;
+      };
+    };
   };
   "signUpRules.test": {
     input: {
@@ -3010,7 +3338,38 @@ export interface Operations {
         } | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      context: {
+        email: string;
+        email_domain: string;
+        country_code: string;
+        auth_method: "password" | "otp" | "oauth" | "passkey";
+        oauth_provider: string;
+        turnstile_result: "ok" | "invalid" | "error";
+        risk_scores: {
+          bot: number;
+          free_trial_abuse: number;
+        };
+      };
+      evaluations: ({
+        rule_id: string;
+        display_name: string;
+        enabled: boolean;
+        condition: string;
+        status: "matched" | "not_matched" | "disabled" | "missing_condition" | "error";
+        action: {
+          type: "allow" | "reject" | "restrict" | "log";
+          message?: string | undefined;
+        };
+        error?: string | undefined;
+      })[];
+      outcome: {
+        should_allow: boolean;
+        decision: "allow" | "reject" | "default-allow" | "default-reject";
+        decision_rule_id: string | null;
+        restricted_because_of_rule_id: string | null;
+      };
+    };
   };
   "teamInvitations.accept": {
     input: {
@@ -3018,7 +3377,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "teamInvitations.acceptById": {
     input: {
@@ -3029,7 +3388,7 @@ export interface Operations {
         user_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: Record<string, never>;
   };
   "teamInvitations.checkCode": {
     input: {
@@ -3037,7 +3396,7 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutCodeCheck;
   };
   "teamInvitations.details": {
     input: {
@@ -3045,7 +3404,10 @@ export interface Operations {
         code: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      team_id: string;
+      team_display_name: string;
+    };
   };
   "teamInvitations.list": {
     input: {
@@ -3054,7 +3416,10 @@ export interface Operations {
         user_id?: string | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      items: OutTeamInvitation[];
+      is_paginated: false;
+    };
   };
   "teamInvitations.revoke": {
     input: {
@@ -3065,7 +3430,7 @@ export interface Operations {
         team_id: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutSuccess;
   };
   "teamInvitations.send": {
     input: {
@@ -3075,7 +3440,10 @@ export interface Operations {
         callback_url: string;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: {
+      success: true;
+      id: string;
+    };
   };
   "teams.addMember": {
     input: {

@@ -74,6 +74,13 @@ describeWithServer('HTTP wire format and request authentication', (get) => {
     const res = await fetch(`${get().url}/api/latest/projects/current`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
     assert.equal(res.status, 200);
     assert.equal((await res.json() as { id: string }).id, 'internal');
+    // The root, validation messages naming the path as sent, and no rewrite of a mere look-alike.
+    const root = await fetch(`${get().url}/api/latest`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+    assert.match(await root.text(), /Authentication: Client/);
+    const schema = await fetch(`${get().url}/api/latest/?x=1`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+    assert.equal(schema.status, 400);
+    assert.match((await schema.json() as { error: string }).error, /on GET \/api\/latest\//);
+    assert.equal((await fetch(`${get().url}/api/latestx/projects/current`)).status, 404);
   });
 
   it('accepts x-hexclave-* headers and treats empty key headers as absent', async () => {
