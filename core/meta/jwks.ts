@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation, reply } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isUuid } from '../lib/random.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
@@ -24,9 +25,9 @@ export const jwks = defineOperation({
   errors: [],
   async run(ctx, { params, query }) {
     const project = params.project_id === INTERNAL_PROJECT_ID || isUuid(params.project_id) ? await findProject(ctx.db, params.project_id) : null;
-    if (!project) return reply.text('Project not found.', 404);
+    if (!project) throw new StatusError('not-found', 'Project not found.');
     const body = projectJwks(ctx.runtime.keys, project.id, { includeRestricted: query.include_restricted ?? false, includeAnonymous: query.include_anonymous ?? false });
-    return reply.json(body, 200, { 'cache-control': 'public, max-age=3600' });
+    return reply.json(body, { cacheFor: 3600 });
   },
 });
 
