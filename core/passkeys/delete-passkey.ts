@@ -12,8 +12,8 @@ import { SuccessOutput } from '../operations/output.ts';
  * `passkey_auth_enabled` turns false with the last one.
  *
  * Gatehouse extension, shaped like the contact-channel delete. A client removes its
- * own passkeys; server and admin (the dashboard) anyone's. Upstream's way, `PATCH /users/{id}`
- * `{passkey_auth_enabled: false}`, removes them all and works too.
+ * own passkeys; server and admin (the dashboard) anyone's. Upstream's way, updating the user with
+ * `passkey_auth_enabled: false`, removes them all and works too.
  *
  * 403 text for a client naming another user; 404 text "Passkey not found." for an unknown id.
  */
