@@ -233,9 +233,9 @@ export type OutAdminProjectConfig = {
   id: string;
   allow_localhost: boolean;
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -349,9 +349,9 @@ export type OutClientProject = {
 /** A recurring output object. */
 export type OutClientProjectConfig = {
   sign_up_enabled: boolean;
-  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
+  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -3046,6 +3046,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -3084,8 +3086,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {
@@ -3177,6 +3177,8 @@ export interface Operations {
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          require_publishable_client_key?: boolean | undefined;
+          require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
             id: string;
           })[] | undefined;
@@ -3215,8 +3217,6 @@ export interface Operations {
             sender_name: string;
             sender_email: string;
           } | undefined;
-          require_publishable_client_key?: boolean | undefined;
-          require_email_verification?: boolean | undefined;
           rate_limits?: {
             enabled?: boolean | undefined;
             sign_in_per_address?: {
