@@ -12,9 +12,9 @@ import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
 
-export { KnownError, StatusError, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
+export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
-export type { OperationRequest, OperationResponse } from './operations/execute.ts';
+export type { OperationRequest } from './operations/execute.ts';
 export type { Credentials } from './auth/credentials.ts';
 export { NO_CREDENTIALS } from './auth/credentials.ts';
 export type { AnyOperation, AccessType } from './operations/define.ts';

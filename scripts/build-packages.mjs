@@ -50,6 +50,18 @@ const sdkAsPackage = {
   },
 };
 
+/**
+ * Bundles oauth4webapi into the SDK (its PKCE helpers, RFC 7636, are all the SDK uses, a few
+ * hundred bytes once tree-shaken) instead of leaving an import: a browser app then installs no
+ * OAuth client library (SERVER_DEPENDENCIES: the server is oauth4webapi's main user).
+ */
+const bundleOauth4webapi = {
+  name: 'bundle-oauth4webapi',
+  setup(b) {
+    b.onResolve({ filter: /^oauth4webapi$/ }, () => ({ path: fileURLToPath(import.meta.resolve('oauth4webapi')) }));
+  },
+};
+
 const esbuildBase = {
   bundle: true,
   format: 'esm',
@@ -123,8 +135,8 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
   const declOf = (top) => declFiles.filter((f) => relative(declDir, f).split(sep)[0] === top);
 
   // gatehouse-sdk: a Node entry (with the in-process transport) and a browser entry.
-  await build({ ...esbuildBase, platform: 'node', entryPoints: { index: join(root, 'sdk/index.ts') }, outdir: join(sdkDir, 'dist') });
-  await build({ ...esbuildBase, platform: 'browser', entryPoints: { 'index.browser': join(root, 'sdk/index.browser.ts') }, outdir: join(sdkDir, 'dist') });
+  await build({ ...esbuildBase, platform: 'node', entryPoints: { index: join(root, 'sdk/index.ts') }, outdir: join(sdkDir, 'dist'), plugins: [bundleOauth4webapi] });
+  await build({ ...esbuildBase, platform: 'browser', entryPoints: { 'index.browser': join(root, 'sdk/index.browser.ts') }, outdir: join(sdkDir, 'dist'), plugins: [bundleOauth4webapi] });
   copyDeclarations(declDir, [...declOf('sdk').filter((f) => !f.endsWith(`${sep}react.d.ts`)), ...declOf('core')], join(sdkDir, 'types'));
   writeFileSync(join(sdkDir, 'package.json'), JSON.stringify({
     name: PACKAGE_NAMES.sdk,

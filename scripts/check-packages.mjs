@@ -99,7 +99,7 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
     'export async function who(headers: Record<string, string>): Promise<string | null> {',
     '  try { return (await server.getUserFromTokens({ headers }))?.primaryEmail ?? null; } catch (e) { if (e instanceof GatehouseKnownError) return e.code; throw e; }',
     '}',
-    'export const local: Transport = inProcessTransport({ handler: (_req, _res) => {}, mountPath: \'/auth\' });',
+    "export const local: Transport = inProcessTransport({ dispatch: async () => ({ status: 200, headers: {}, text: '{}' }), mountPath: '/auth' });",
     '',
   ].join('\n'));
   writeFileSync(join(app, 'tsconfig.server.json'), JSON.stringify({

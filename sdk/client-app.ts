@@ -385,7 +385,7 @@ export class ClientApp {
     const state = randomUrlSafe();
     const verifier = pkceVerifier();
     storeOAuthVerifier(state, verifier);
-    const url = new URL(`${this.apiBaseUrl}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider)}`);
+    const url = new URL(`${this.apiBaseUrl}/api/v1${routePath('authOauth.authorize', { provider_id: provider })}`);
     const params: Record<string, string> = {
       client_id: this.projectId,
       client_secret: this.publishableClientKey ?? '__stack_public_client__',

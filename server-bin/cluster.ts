@@ -97,6 +97,8 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
     }
   };
   listener.on('connection', (socket: Socket) => { lastAccept = performance.now(); handOver(socket); });
+  // An accept failure (out of file descriptors, say) is reported, never fatal to the primary.
+  listener.on('error', (error) => process.stderr.write(`gatehouse: accepting a connection failed: ${error.message}\n`));
   const markReady = (worker: Worker) => {
     readyWorkers.push(worker);
     for (const socket of waiting.splice(0)) handOver(socket);

@@ -49,7 +49,7 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
       for (const name of queryNames) assert.ok(params.some((p) => p.in === 'query' && p.name === name), `${op.id} lacks query parameter ${name}`);
       if (op.input.body && !op.ignoresBody) assert.ok(entry.requestBody?.content?.['application/json']?.schema, `${op.id} lacks its body schema`);
       // Output: the success response carries the declared schema; the rest carry the marker.
-      const success = entry.responses[String(op.status ?? 200)] ?? entry.responses['307'];
+      const success = entry.responses[op.created ? '201' : '200'] ?? entry.responses['307'];
       assert.ok(success, `${op.id} has no success response`);
       if (op.output) {
         assert.ok(success.content || success.headers?.location, `${op.id}: success response has no schema`);

@@ -109,7 +109,7 @@ export const postChat = defineOperation({
       return { content: blocks };
     }
 
-    return reply.stream('text/event-stream; charset=utf-8', (signal) => streamAnswer(ctx, signal, answer, store));
+    return reply.events((signal) => streamAnswer(ctx, signal, answer, store));
   },
 });
 

@@ -103,6 +103,6 @@ export const authorizeOAuth = defineOperation({
       secrets,
     });
     const json = [query.stack_response_mode, query.hexclave_response_mode, query.response_mode].includes('json');
-    return json ? { location } : reply.redirect(location, 307);
+    return json ? { location } : reply.redirect(location);
   },
 });

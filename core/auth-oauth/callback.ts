@@ -27,14 +27,14 @@ const responseEntries = {
 };
 
 /** Sends a known error to the flow's `error_redirect_url` (`errorCode`, `message`, `details`), as the SDK's callback page reads it; throws it when there is none. */
-function errorRedirect(ctx: OperationContext, project: Project | null, flow: OuterFlow | null, error: KnownError, status: number): RawReply {
+function errorRedirect(ctx: OperationContext, project: Project | null, flow: OuterFlow | null, error: KnownError, seeOther: boolean): RawReply {
   const target = flow?.errorRedirectUrl;
   if (!project || !target || !isRedirectUrlTrusted(target, redirectTrust(ctx, project))) throw error;
   const url = new URL(target);
   url.searchParams.set('errorCode', error.code);
   url.searchParams.set('message', error.message);
   url.searchParams.set('details', JSON.stringify(error.details ?? {}));
-  return reply.redirect(url.toString(), status);
+  return reply.redirect(url.toString(), { seeOther });
 }
 
 /**
@@ -47,7 +47,7 @@ function errorRedirect(ctx: OperationContext, project: Project | null, flow: Out
  * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
  * No network I/O happens inside the transaction.
  */
-async function finishCallback(ctx: OperationContext, providerId: string, input: Record<string, string | undefined>, redirectStatus: number): Promise<RawReply> {
+async function finishCallback(ctx: OperationContext, providerId: string, input: Record<string, string | undefined>, seeOther: boolean): Promise<RawReply> {
   const taken = await takeFlowByState(ctx.runtime, ctx, input.state ?? '');
   if (taken.status === 'unknown') throw new KnownError('OUTER_OAUTH_TIMEOUT');
   const flow = taken.flow;
@@ -72,9 +72,9 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     const target = new URL(flow.redirectUri);
     target.searchParams.set('code', code);
     target.searchParams.set('state', flow.appState);
-    return reply.redirect(target.toString(), redirectStatus);
+    return reply.redirect(target.toString(), { seeOther });
   } catch (error) {
-    if (error instanceof KnownError) return errorRedirect(ctx, project, flow, error, redirectStatus);
+    if (error instanceof KnownError) return errorRedirect(ctx, project, flow, error, seeOther);
     throw error;
   }
 }
@@ -98,7 +98,7 @@ export const oauthCallback = defineOperation({
   errors: CALLBACK_ERRORS,
   output: RedirectOutput,
   async run(ctx, { params, query }) {
-    return finishCallback(ctx, params.provider_id, query as Record<string, string | undefined>, 307);
+    return finishCallback(ctx, params.provider_id, query as Record<string, string | undefined>, false);
   },
 });
 
@@ -116,6 +116,6 @@ export const oauthCallbackFormPost = defineOperation({
   errors: CALLBACK_ERRORS,
   output: RedirectOutput,
   async run(ctx, { params, body }) {
-    return finishCallback(ctx, params.provider_id, body as Record<string, string | undefined>, 303);
+    return finishCallback(ctx, params.provider_id, body as Record<string, string | undefined>, true);
   },
 });

@@ -19,7 +19,7 @@ export const createOAuthProvider = defineOperation({
   path: '/oauth-providers',
   summary: 'Link a provider account to a user (server).',
   access: ['server', 'admin'],
-  status: 201,
+  created: true,
   input: {
     body: v.strictObject({
       user_id: UserIdOrMeSchema,
@@ -36,7 +36,7 @@ export const createOAuthProvider = defineOperation({
     const { project, accessType } = ctx.auth;
     const userId = resolveMe(ctx.auth, body.user_id);
     if (!project.config.oauthProviders.some((p) => p.id === body.provider_config_id)) {
-      throw new StatusError(400, `Provider with config ID ${body.provider_config_id} is not configured. Please check your OAuth configuration on the Gatehouse dashboard.`);
+      throw new StatusError('bad-request', `Provider with config ID ${body.provider_config_id} is not configured. Please check your OAuth configuration on the Gatehouse dashboard.`);
     }
     return ctx.transaction(async (tx) => {
       await getUser(tx.db, project.id, userId);

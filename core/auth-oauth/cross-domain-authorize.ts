@@ -34,10 +34,10 @@ export const crossDomainAuthorize = defineOperation({
   async run(ctx, { body }) {
     const { project, user, token } = ctx.auth;
     if (!user || !token) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
-    if (!ctx.refreshToken) throw new StatusError(400, 'Cross-domain auth handoff requires passing the current refresh token.');
+    if (!ctx.refreshToken) throw new StatusError('bad-request', 'Cross-domain auth handoff requires passing the current refresh token.');
     const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(ctx.refreshToken));
     if (!session || session.id !== token.refresh_token_id || session.user_id !== user.id || (session.expires_at !== null && Number(session.expires_at) <= ctx.now)) {
-      throw new StatusError(401, 'Cross-domain auth handoff refresh token does not match the authenticated session.');
+      throw new StatusError('unauthorized', 'Cross-domain auth handoff refresh token does not match the authenticated session.');
     }
     const trust = redirectTrust(ctx, project);
     for (const url of [body.redirect_uri, body.after_callback_redirect_url ?? null]) {

@@ -49,7 +49,7 @@ function page(query: Record<string, string | undefined>): RawReply {
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}form{margin:.5rem 0}button{width:100%;padding:.7rem;font-size:1rem;border:1px solid #888;border-radius:6px;background:#fff;cursor:pointer}button:focus{outline:3px solid #2563eb}label{display:block;margin-top:1.5rem}input[type=email]{width:100%;padding:.6rem;font-size:1rem;box-sizing:border-box}p{color:#444}</style></head>
 <body><main><h1>Development sign-in</h1><p>This is Gatehouse's built-in test provider. It is only available outside production mode. Pick a test identity:</p>${buttons}
 <form method="post" action="authorize">${hidden}<label for="email">Or any email</label><input id="email" type="email" name="email" required placeholder="someone@example.com"><button type="submit">Continue with this email</button></form></main></body></html>`;
-  return { raw: true, status: 200, contentType: 'text/html; charset=utf-8', body, headers: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'" } };
+  return reply.html(body, { policy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'" });
 }
 
 /** The development provider's page to pick a test identity (OIDC Core §3.1.2.1 request). */
@@ -87,7 +87,7 @@ export const devProviderAuthorize = defineOperation({
     const target = new URL(body.redirect_uri);
     target.searchParams.set('code', code);
     target.searchParams.set('state', body.state);
-    return reply.redirect(target.toString(), 303);
+    return reply.redirect(target.toString(), { seeOther: true });
   },
 });
 
@@ -121,7 +121,7 @@ export const devProviderToken = defineOperation({
       .setProtectedHeader({ alg: 'ES256', kid: key.kid }).setIssuer(issuer).setSubject(data.identity.sub).setAudience(body.client_id)
       .setIssuedAt(nowS).setExpirationTime(nowS + 600).sign(key.privateKey);
     const accessToken = seal(ctx.runtime.deriveKey(CODE_KEY_INFO), JSON.stringify({ identity: data.identity, exp: ctx.now + TOKEN_TTL_S * 1000, kind: 'access' }));
-    return reply.json({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_S, id_token: idToken, scope: 'openid email profile' }, 200, { 'cache-control': 'no-store' });
+    return reply.json({ access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_TTL_S, id_token: idToken, scope: 'openid email profile' });
   },
 });
 

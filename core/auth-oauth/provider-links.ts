@@ -53,6 +53,6 @@ export function toOAuthProviderWire(account: OAuthAccountRow, project: Project, 
 export async function getUserAccount(db: Kysely<Database>, projectId: string, userId: string, idOrProviderId: string): Promise<OAuthAccountRow> {
   const accounts = await listUserAccounts(db, projectId, userId);
   const account = accounts.find((a) => a.id === idOrProviderId) ?? accounts.find((a) => a.provider_id === idOrProviderId);
-  if (!account) throw new StatusError(404, 'OAuth provider not found for this user');
+  if (!account) throw new StatusError('not-found', 'OAuth provider not found for this user');
   return account;
 }

@@ -42,7 +42,7 @@ export const sendSignInCode = defineOperation({
   output: v.strictObject({ nonce: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    if (!project.config.magicLinkEnabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');
+    if (!project.config.magicLinkEnabled) throw new StatusError('forbidden', 'OTP sign-in is not enabled for this project');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
     await enforceEmailLimits(ctx, email);

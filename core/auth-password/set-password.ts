@@ -28,7 +28,7 @@ export const setPassword = defineOperation({
     const { project, user } = ctx.auth;
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
-    if (user.password_hash !== null) throw new StatusError(400, 'User already has a password set.');
+    if (user.password_hash !== null) throw new StatusError('bad-request', 'User already has a password set.');
     await assertPasswordAcceptable(body.password, { email: user.primary_email });
     const passwordHash = await hashPassword(body.password);
     await ctx.transaction(async (tx) => {

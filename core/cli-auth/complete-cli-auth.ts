@@ -47,7 +47,7 @@ export const completeCliAuth = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const attempt = await findAttemptByLoginHash(ctx.db, project.id, sha256Hex(body.login_code));
-    if (!isPending(attempt, ctx.now)) throw new StatusError(400, INVALID_LOGIN_CODE);
+    if (!isPending(attempt, ctx.now)) throw new StatusError('bad-request', INVALID_LOGIN_CODE);
 
     if (body.mode === 'check') {
       const anon = await anonymousSessionById(ctx, project.id, attempt.anon_refresh_token_id);
@@ -56,20 +56,20 @@ export const completeCliAuth = defineOperation({
 
     if (body.mode === 'claim-anon-session') {
       const anon = await anonymousSessionById(ctx, project.id, attempt.anon_refresh_token_id);
-      if (!anon) throw new StatusError(400, 'No anonymous session associated with this code');
+      if (!anon) throw new StatusError('bad-request', 'No anonymous session associated with this code');
       return ctx.transaction(async (tx) => {
         if (!(await detachAnonSession(tx.db, project.id, attempt.id, anon.sessionId, tx.now))) {
-          throw new StatusError(400, 'No anonymous session associated with this code');
+          throw new StatusError('bad-request', 'No anonymous session associated with this code');
         }
         const session = await issueSession(tx, project, anon.user);
         return { access_token: session.accessToken, refresh_token: session.refreshToken };
       });
     }
 
-    if (!body.refresh_token) throw new StatusError(400, 'refresh_token is required when mode is \'complete\'');
+    if (!body.refresh_token) throw new StatusError('bad-request', 'refresh_token is required when mode is \'complete\'');
     const browser = await sessionOfRefreshToken(ctx, project.id, body.refresh_token);
-    if (!browser) throw new StatusError(400, 'Invalid refresh token');
-    if (!(await confirmAttempt(ctx.db, project.id, attempt.id, browser.user.id, ctx.now))) throw new StatusError(400, INVALID_LOGIN_CODE);
+    if (!browser) throw new StatusError('bad-request', 'Invalid refresh token');
+    if (!(await confirmAttempt(ctx.db, project.id, attempt.id, browser.user.id, ctx.now))) throw new StatusError('bad-request', INVALID_LOGIN_CODE);
     return { success: true };
   },
 });

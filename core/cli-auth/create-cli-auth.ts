@@ -42,11 +42,11 @@ export const createCliAuth = defineOperation({
     let anonSessionId: string | null = null;
     if (body.anon_refresh_token) {
       const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(body.anon_refresh_token));
-      if (!session) throw new StatusError(400, 'Invalid anon refresh token');
-      if (session.expires_at !== null && Number(session.expires_at) <= ctx.now) throw new StatusError(400, 'The provided anon refresh token has expired');
+      if (!session) throw new StatusError('bad-request', 'Invalid anon refresh token');
+      if (session.expires_at !== null && Number(session.expires_at) <= ctx.now) throw new StatusError('bad-request', 'The provided anon refresh token has expired');
       const user = await findUser(ctx.db, project.id, session.user_id);
-      if (!user) throw new StatusError(400, 'User not found for provided refresh token');
-      if (user.is_anonymous !== 1) throw new StatusError(400, 'The provided refresh token does not belong to an anonymous user');
+      if (!user) throw new StatusError('bad-request', 'User not found for provided refresh token');
+      if (user.is_anonymous !== 1) throw new StatusError('bad-request', 'The provided refresh token does not belong to an anonymous user');
       anonSessionId = session.id;
     }
     const pollingCode = secureRandomString();

@@ -45,6 +45,6 @@ export const pollCliAuth = defineOperation({
       return (await issueSession(tx, project, user)).refreshToken;
     });
     if (refreshToken === null) return { status: 'used' };
-    return reply.json({ status: 'success', refresh_token: refreshToken }, 201);
+    return reply.json({ status: 'success', refresh_token: refreshToken }, { created: true });
   },
 });

@@ -23,7 +23,7 @@ export const BranchConfigSourceSchema = v.variant('type', [
  * @throws StatusError 403 "Server access can only manage branch config overrides."
  */
 export function assertLevelAccess(accessType: AccessType, level: ConfigLevel): void {
-  if (accessType === 'server' && level !== 'branch') throw new StatusError(403, 'Server access can only manage branch config overrides.');
+  if (accessType === 'server' && level !== 'branch') throw new StatusError('forbidden', 'Server access can only manage branch config overrides.');
 }
 
 /**
@@ -38,7 +38,7 @@ export function parseOverrideString(text: string, level: ConfigLevel): ConfigOve
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new StatusError(400, 'Invalid config JSON');
+    throw new StatusError('bad-request', 'Invalid config JSON');
   }
   try {
     validateOverride(parsed, level);
@@ -46,7 +46,7 @@ export function parseOverrideString(text: string, level: ConfigLevel): ConfigOve
     validateOverride(migrated, level);
     return migrated;
   } catch (e) {
-    if (e instanceof ConfigOverrideError) throw new StatusError(400, e.message);
+    if (e instanceof ConfigOverrideError) throw new StatusError('bad-request', e.message);
     throw e;
   }
 }

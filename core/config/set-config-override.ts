@@ -27,7 +27,7 @@ export const setConfigOverride = defineOperation({
   async run(ctx, { params, body }) {
     assertLevelAccess(ctx.auth.accessType, params.level);
     const override = parseOverrideString(body.config_string, params.level);
-    if (params.level === 'branch' && !body.source) throw new StatusError(400, 'source is required for branch level config');
+    if (params.level === 'branch' && !body.source) throw new StatusError('bad-request', 'source is required for branch level config');
     await ctx.transaction((tx) => saveConfigLevel(tx.db, {
       projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, level: params.level, override,
       ...(params.level === 'branch' && body.source ? { source: body.source } : {}), now: ctx.now,

@@ -17,7 +17,7 @@ export const createConnectedAccountAccessToken = defineOperation({
   path: '/connected-accounts/:user_id/:provider_id/access-token',
   summary: "Get an access token for a user's connected account.",
   access: ['client', 'server', 'admin'],
-  status: 201,
+  created: true,
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema, provider_id: ProviderIdSchema }), body: ScopeBody },
   errors: ACCESS_TOKEN_ERRORS,
   output: ProviderAccessTokenOutput,

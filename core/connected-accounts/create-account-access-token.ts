@@ -12,7 +12,7 @@ export const createAccountAccessToken = defineOperation({
   path: '/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token',
   summary: 'Get an access token for one connected account.',
   access: ['client', 'server', 'admin'],
-  status: 201,
+  created: true,
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema, provider_id: ProviderIdSchema, provider_account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)) }), body: ScopeBody },
   errors: ACCESS_TOKEN_ERRORS,
   output: ProviderAccessTokenOutput,

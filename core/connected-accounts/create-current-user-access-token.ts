@@ -11,7 +11,7 @@ export const createCurrentUserAccessToken = defineOperation({
   path: '/auth/oauth/connected-accounts/:provider_id/access-token',
   summary: "Get an access token for the signed-in user's connected account.",
   access: ['client', 'server', 'admin'],
-  status: 201,
+  created: true,
   input: { params: v.strictObject({ provider_id: ProviderIdSchema }), body: ScopeBody },
   errors: [...ACCESS_TOKEN_ERRORS, 'USER_AUTHENTICATION_REQUIRED'],
   output: ProviderAccessTokenOutput,

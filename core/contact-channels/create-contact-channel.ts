@@ -23,7 +23,7 @@ export const createContactChannel = defineOperation({
   path: '/contact-channels',
   summary: 'Add a contact channel to a user.',
   access: ['client', 'server', 'admin'],
-  status: 201,
+  created: true,
   input: { body: ServerCreateChannelSchema },
   clientInput: { body: ClientCreateChannelSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
@@ -36,7 +36,7 @@ export const createContactChannel = defineOperation({
     return ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
       if (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value)) {
-        throw new StatusError(400, 'Contact channel already exists');
+        throw new StatusError('bad-request', 'Contact channel already exists');
       }
       if (body.used_for_auth) await assertAuthValueFree(tx.db, project.id, value, user.id);
       if (body.is_primary) {

@@ -27,7 +27,7 @@ export const deleteContactChannel = defineOperation({
       // Upstream looks up only the channel: an unknown user has no such channel.
       const user = await findUser(tx.db, project.id, userId);
       const channel = user ? await findUserChannel(tx.db, project.id, user, params.contact_channel_id) : null;
-      if (!user || !channel) throw new StatusError(400, 'Contact channel not found');
+      if (!user || !channel) throw new StatusError('bad-request', 'Contact channel not found');
       if (channel.isPrimary) {
         await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0, primary_email_channel_id: null });
       } else {

@@ -29,7 +29,7 @@ export const sendChannelVerificationCode = defineOperation({
     await ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
       const channel = await findUserChannel(tx.db, project.id, user, params.contact_channel_id);
-      if (!channel) throw new StatusError(404, 'Contact channel not found.');
+      if (!channel) throw new StatusError('not-found', 'Contact channel not found.');
       if (channel.isVerified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
       await enforceEmailLimits(tx, channel.value);
       await sendVerificationEmail(tx, project, user, channel.value, body.callback_url);

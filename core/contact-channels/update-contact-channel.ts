@@ -34,11 +34,11 @@ export const updateContactChannel = defineOperation({
       // Upstream looks up only the channel: an unknown user has no such channel.
       const user = await findUser(tx.db, project.id, userId);
       const channel = user ? await findUserChannel(tx.db, project.id, user, params.contact_channel_id) : null;
-      if (!user || !channel) throw new StatusError(400, 'Contact channel not found');
+      if (!user || !channel) throw new StatusError('bad-request', 'Contact channel not found');
       const value = body.value === undefined ? channel.value : normalizeEmail(body.value);
       const valueChanged = value !== channel.value;
       if (valueChanged && (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {
-        throw new StatusError(400, 'Contact channel already exists');
+        throw new StatusError('bad-request', 'Contact channel already exists');
       }
       const usedForAuth = body.used_for_auth ?? channel.usedForAuth;
       const explicitVerified = 'is_verified' in body ? body.is_verified : undefined;

@@ -20,7 +20,7 @@ export const getOutboxEmail = defineOperation({
   output: OutboxEmailOutput,
   async run(ctx, { params }) {
     const row = await findEmail(ctx.db, ctx.auth.project.id, params.id);
-    if (!row) throw new StatusError(404, 'Email not found');
+    if (!row) throw new StatusError('not-found', 'Email not found');
     return toOutboxEmail(row);
   },
 });

@@ -31,8 +31,8 @@ export const listOutboxEmails = defineOperation({
   output: OutboxEmailListOutput,
   async run(ctx, { query }) {
     const limit = query.limit === undefined ? OUTBOX_MAX_LIMIT : Number.parseInt(query.limit, 10);
-    if (Number.isNaN(limit) || limit < 1) throw new StatusError(400, 'Invalid limit parameter');
-    if (limit > OUTBOX_MAX_LIMIT) throw new StatusError(400, `Limit cannot exceed ${OUTBOX_MAX_LIMIT}`);
+    if (Number.isNaN(limit) || limit < 1) throw new StatusError('bad-request', 'Invalid limit parameter');
+    if (limit > OUTBOX_MAX_LIMIT) throw new StatusError('bad-request', `Limit cannot exceed ${OUTBOX_MAX_LIMIT}`);
     const projectId = ctx.auth.project.id;
     const cursor = query.cursor ? await findEmail(ctx.db, projectId, query.cursor) : undefined;
     const rows = await listOutboxPage(ctx.db, projectId, { limit, cursor: cursor ?? undefined, statuses: storedStatusesFor(query) });

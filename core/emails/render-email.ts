@@ -39,14 +39,14 @@ export const renderEmail = defineOperation({
     else if (body.theme_id === false) themeSource = null;
     else if (body.theme_id) {
       const theme = await findTheme(ctx.db, project.id, body.theme_id);
-      if (!theme) throw new StatusError(400, 'No theme found with given id');
+      if (!theme) throw new StatusError('bad-request', 'No theme found with given id');
       themeSource = theme.tsxSource;
     } else themeSource = (await resolveTheme(ctx.db, project))?.tsxSource ?? null;
     let templateSource: string;
     if (body.template_tsx_source !== undefined) templateSource = body.template_tsx_source;
     else if (body.template_id !== undefined) {
       const template = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!template) throw new StatusError(400, 'No template found with given id');
+      if (!template) throw new StatusError('bad-request', 'No template found with given id');
       templateSource = template.tsxSource;
     } else {
       templateSource = 'export function EmailTemplate() { return <p>Preview</p>; }';

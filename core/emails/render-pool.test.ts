@@ -81,7 +81,7 @@ describe('render pool', () => {
 
   it('refuses a render at once with a retryable 429 past the queue limits (issue 19 admission), per tenant and in total', async () => {
     const pool = new RenderPool({ size: 1, hardDeadlineMs: 5000, source: { code: FAKE_WORKER }, maxQueued: 3, maxQueuedPerTenant: 2 });
-    const refused = (error: unknown) => error instanceof RateLimitError && error.status === 429 && (error.retryAfterSeconds ?? 0) >= 1;
+    const refused = (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1;
     try {
       const running = pool.render(job('a0', 300), 'a');
       await sleep(100);

@@ -53,18 +53,18 @@ export const sendEmail = defineOperation({
     let templateThemeId: string | null | false = null;
     if (body.template_id !== undefined) {
       const t = await findTemplate(ctx.db, project.id, body.template_id);
-      if (!t) throw new StatusError(400, 'No template found with given template_id');
+      if (!t) throw new StatusError('bad-request', 'No template found with given template_id');
       templateSource = t.tsxSource;
       templateThemeId = t.themeId;
     } else if (body.draft_id !== undefined) {
       const d = await findDraft(ctx.db, project.id, body.draft_id);
-      if (!d) throw new StatusError(400, 'No draft found with given draft_id');
+      if (!d) throw new StatusError('bad-request', 'No draft found with given draft_id');
       templateSource = d.tsxSource;
       templateThemeId = d.themeId;
     }
     const themeSource = (await resolveTheme(ctx.db, project, body.theme_id === undefined || body.theme_id === null ? templateThemeId : body.theme_id))?.tsxSource ?? null;
     if (body.notification_category_name !== undefined && !findCategory(body.notification_category_name)) {
-      throw new StatusError(400, 'Notification category not found with given name');
+      throw new StatusError('bad-request', 'Notification category not found with given name');
     }
 
     const recipients = await findRecipients(ctx.db, project.id, body.all_users ? null : [...new Set(body.user_ids)]);
@@ -88,7 +88,7 @@ export const sendEmail = defineOperation({
     const accepted = new Set<string>();
     for (const name of categoryNames) {
       const category = findCategory(name);
-      if (!category) throw new StatusError(400, 'Notification category not found with given name');
+      if (!category) throw new StatusError('bad-request', 'Notification category not found with given name');
       const ids = rendered.filter((r) => r.category === name).map((r) => r.userId);
       for (const id of await usersAccepting(ctx.db, project.id, ids, category)) accepted.add(`${name}:${id}`);
     }

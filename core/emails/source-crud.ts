@@ -50,7 +50,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
 /** The source or a 404 text error. */
 export async function getSourceOrThrow(ctx: OperationContext, kind: SourceKind, projectId: string, id: string): Promise<EmailSource> {
   const found = kind === 'theme' ? await findTheme(ctx.db, projectId, id) : kind === 'template' ? await findTemplate(ctx.db, projectId, id) : await findDraft(ctx.db, projectId, id);
-  if (!found) throw new StatusError(404, `${LABEL[kind]} not found.`);
+  if (!found) throw new StatusError('not-found', `${LABEL[kind]} not found.`);
   return found;
 }
 
@@ -86,12 +86,12 @@ export async function saveSource(ctx: OperationContext, kind: SourceKind, projec
  * without an override, or the project's current theme, cannot be deleted (400 text).
  */
 export async function removeSource(ctx: OperationContext, kind: SourceKind, projectId: string, id: string, currentThemeId: string | null): Promise<void> {
-  if (kind === 'theme' && (id === (currentThemeId ?? DEFAULT_THEME_ID))) throw new StatusError(400, 'The project\'s current email theme cannot be deleted.');
+  if (kind === 'theme' && (id === (currentThemeId ?? DEFAULT_THEME_ID))) throw new StatusError('bad-request', 'The project\'s current email theme cannot be deleted.');
   const deleted = await deleteSource(ctx.db, TABLE[kind], projectId, id);
   if (deleted) return;
   const isDefault = (kind === 'theme' && DEFAULT_THEMES.some((t) => t.id === id)) || (kind === 'template' && Object.values(DEFAULT_TEMPLATES).some((t) => t.id === id));
-  if (isDefault) throw new StatusError(400, `A built-in ${LABEL[kind].toLowerCase()} cannot be deleted.`);
-  throw new StatusError(404, `${LABEL[kind]} not found.`);
+  if (isDefault) throw new StatusError('bad-request', `A built-in ${LABEL[kind].toLowerCase()} cannot be deleted.`);
+  throw new StatusError('not-found', `${LABEL[kind]} not found.`);
 }
 
 /** Renders a template or theme once with sample props, to refuse broken TSX on save (EMAIL_RENDERING_ERROR). */

@@ -9,5 +9,5 @@ import { themeExists } from './sources.ts';
  */
 export async function checkEmailThemeSetting(ctx: OperationContext, next: Project): Promise<void> {
   const id = next.config.emailThemeId;
-  if (id !== null && !(await themeExists(ctx.db, next.id, id))) throw new StatusError(400, 'Invalid email theme');
+  if (id !== null && !(await themeExists(ctx.db, next.id, id))) throw new StatusError('bad-request', 'Invalid email theme');
 }

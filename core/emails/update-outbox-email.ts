@@ -40,7 +40,7 @@ export const updateOutboxEmail = defineOperation({
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
     const current = await findEmail(ctx.db, projectId, params.id);
-    if (!current) throw new StatusError(404, 'Email not found');
+    if (!current) throw new StatusError('not-found', 'Email not found');
     const changes: Updateable<EmailsTable> = {};
     if (body.cancel) changes.status = 'cancelled';
     else {

@@ -6,7 +6,8 @@ export { errorCatalogue, isKnownErrorCode, type KnownErrorCode, type CatalogueEn
  * A known error: a catalogue code plus its details. The HTTP status always comes from the
  * catalogue, never from the throw site (upstream apps/backend/src/route-handlers/smart-response.tsx).
  *
- * On the wire it becomes `{code, details, error}` with the `x-stack-known-error` header.
+ * On the wire the host renders it as `{code, details, error}` with the known-error header
+ * (server-bin/protocol/errors.ts).
  */
 export class KnownError extends Error {
   readonly code: KnownErrorCode;
@@ -31,32 +32,40 @@ export class KnownError extends Error {
 }
 
 /**
- * A plain status error: a status and a text message, sent as `text/plain` with no known-error
- * header (upstream apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"). Used where the upstream protocol answers
- * with text, e.g. 403 "OTP sign-in is not enabled for this project".
+ * The kind of refusal a {@link StatusError} is. Core names the kind; the host maps it to an HTTP
+ * status (server-bin/protocol/status.ts: bad-request 400, unauthorized 401, forbidden 403,
+ * not-found 404, conflict 409, too-many-requests 429).
+ */
+export type StatusKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests';
+
+/**
+ * A plain status error: a kind of refusal and a text message, answered as plain text with no
+ * known-error code, where the upstream protocol answers with text (upstream
+ * apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"), e.g. forbidden
+ * "OTP sign-in is not enabled for this project". The message is the whole body, byte for byte.
  */
 export class StatusError extends Error {
-  readonly status: number;
+  readonly kind: StatusKind;
 
-  constructor(status: number, message: string) {
+  constructor(kind: StatusKind, message: string) {
     super(message);
     this.name = 'StatusError';
-    this.status = status;
+    this.kind = kind;
   }
 }
 
 /**
- * 429 Too Many Requests in upstream's shape (upstream `proxy.tsx`): a JSON body `{"message": …}`
- * with no known-error header, and `Retry-After` in seconds when waiting helps. The official SDK
- * waits `Retry-After` and retries (up to its five attempts); a known-error header would instead
- * make it throw an unknown-code error. Raised by core/throttle.
+ * Too many requests in upstream's shape (upstream `proxy.tsx`): a JSON body `{"message": …}`
+ * with no known-error code, and the seconds to wait when waiting helps (the host sends them as
+ * `Retry-After`). The official SDK waits and retries (up to its five attempts); a known-error
+ * code would instead make it throw an unknown-code error. Raised by core/throttle.
  */
 export class RateLimitError extends StatusError {
   /** Whole seconds to wait, or null when waiting alone will not help (e.g. a locked account). */
   readonly retryAfterSeconds: number | null;
 
   constructor(message: string, retryAfterSeconds: number | null) {
-    super(429, message);
+    super('too-many-requests', message);
     this.name = 'RateLimitError';
     this.retryAfterSeconds = retryAfterSeconds;
   }

@@ -27,7 +27,7 @@ export const createInternalApiKey = defineOperation({
   output: CreatedInternalApiKeyOutput,
   async run(ctx, { body }) {
     if (!body.has_publishable_client_key && !body.has_secret_server_key && !body.has_super_secret_admin_key) {
-      throw new StatusError(400, 'At least one key type must be requested.');
+      throw new StatusError('bad-request', 'At least one key type must be requested.');
     }
     // A past expires_at_millis is accepted, as upstream does: the key set is simply already expired.
     const values = generateKeyValues({ publishable: body.has_publishable_client_key, secret: body.has_secret_server_key, admin: body.has_super_secret_admin_key });

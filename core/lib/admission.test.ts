@@ -21,7 +21,7 @@ describe('admission queue (issue 19)', () => {
     assert.deepEqual(queue.stats(), { running: 1, queued: 2, refused: 0, completed: 0 });
     await assert.rejects(queue.run(async () => 'd'), (error: unknown) => {
       assert.ok(error instanceof RateLimitError);
-      assert.equal(error.status, 429);
+      assert.equal(error.kind, 'too-many-requests');
       assert.ok(error.retryAfterSeconds !== null && error.retryAfterSeconds >= 1);
       assert.match(error.message, /busy with testing/);
       return true;

@@ -1,4 +1,5 @@
 import { defineOperation, reply } from '../operations/define.ts';
+import { TextOutput } from '../operations/output.ts';
 
 /**
  * `GET /api/v1`: a text greeting that names the resolved caller (upstream apps/backend/src/app/api/latest/). Any query
@@ -12,6 +13,7 @@ export const apiRoot = defineOperation({
   access: 'public',
   input: {},
   errors: [],
+  output: TextOutput,
   async run(ctx) {
     const head = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.\n\n';
     const auth = ctx.auth;

@@ -1,10 +1,17 @@
 import * as v from 'valibot';
 import { defineOperation, reply } from '../operations/define.ts';
+import { StatusError } from '../errors/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { isUuid } from '../lib/random.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
 import { findProject } from '../projects/index.ts';
 import { projectJwks } from '../tokens/access-token.ts';
+import { component, RedirectOutput } from '../operations/output.ts';
+
+/** A JSON Web Key Set of ES256 public keys (RFC 7517 §5; RFC 7518 §6.2.1). */
+const JwksOutput = component('Jwks', v.strictObject({
+  keys: v.array(v.strictObject({ kty: v.literal('EC'), alg: v.literal('ES256'), crv: v.literal('P-256'), kid: v.string(), x: v.string(), y: v.string() })),
+}));
 
 const ProjectParams = v.strictObject({ project_id: v.string() });
 const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSchema), include_anonymous: v.optional(QueryBooleanSchema) });
@@ -22,11 +29,12 @@ export const jwks = defineOperation({
   access: 'public',
   input: { params: ProjectParams, query: JwksQuery },
   errors: [],
+  output: JwksOutput,
   async run(ctx, { params, query }) {
     const project = params.project_id === INTERNAL_PROJECT_ID || isUuid(params.project_id) ? await findProject(ctx.db, params.project_id) : null;
-    if (!project) return reply.text('Project not found.', 404);
+    if (!project) throw new StatusError('not-found', 'Project not found.');
     const body = projectJwks(ctx.runtime.keys, project.id, { includeRestricted: query.include_restricted ?? false, includeAnonymous: query.include_anonymous ?? false });
-    return reply.json(body, 200, { 'cache-control': 'public, max-age=3600' });
+    return reply.json(body, { cacheFor: 3600 });
   },
 });
 
@@ -39,6 +47,7 @@ export const anonymousJwks = defineOperation({
   access: 'public',
   input: { params: ProjectParams, query: JwksQuery },
   errors: [],
+  output: RedirectOutput,
   async run(_ctx, { params }) {
     return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
   },
@@ -53,6 +62,7 @@ export const restrictedJwks = defineOperation({
   access: 'public',
   input: { params: ProjectParams, query: JwksQuery },
   errors: [],
+  output: RedirectOutput,
   async run(_ctx, { params }) {
     return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
   },

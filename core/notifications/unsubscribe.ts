@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineOperation, type OperationContext, type RawReply } from '../operations/define.ts';
+import { defineOperation, reply, type OperationContext, type RawReply } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { createVerificationCode, useVerificationCode } from '../verification-codes/index.ts';
@@ -29,12 +29,12 @@ export async function createUnsubscribeLink(ctx: OperationContext, projectId: st
   return url.toString();
 }
 
-const html = (body: string): RawReply => ({ raw: true, status: 200, contentType: 'text/html; charset=utf-8', body });
+const html = (body: string): RawReply => reply.html(body);
 
 const Query = v.strictObject({ code: v.optional(v.string()), project_id: v.optional(UuidSchema) });
 
 async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Query>): Promise<RawReply> {
-  if (!query.code || query.code.length !== 45) throw new StatusError(400, 'Invalid code');
+  if (!query.code || query.code.length !== 45) throw new StatusError('bad-request', 'Invalid code');
   if (!query.project_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   try {
     await useVerificationCode<{ user_id: string; notification_category_id: string }, void>(ctx, query.project_id, UNSUBSCRIBE_PURPOSE, query.code, async (tx, code) => {

@@ -29,8 +29,8 @@ export const updateNotificationPreference = defineOperation({
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);
     const category = findCategory(params.notification_category_id);
-    if (!category) throw new StatusError(404, 'Notification category not found.');
-    if (!category.canDisable && !body.enabled) throw new StatusError(400, 'This notification category cannot be disabled.');
+    if (!category) throw new StatusError('not-found', 'Notification category not found.');
+    if (!category.canDisable && !body.enabled) throw new StatusError('bad-request', 'This notification category cannot be disabled.');
     await getUser(ctx.db, project.id, userId);
     await upsertPreference(ctx.db, project.id, userId, category.id, body.enabled);
     return toWirePreference(category, category.canDisable ? body.enabled : true);

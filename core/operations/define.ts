@@ -52,16 +52,37 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** A non-JSON reply: plain text, a redirect, JSON with custom headers, or a stream. */
-export interface RawReply {
-  readonly raw: true;
-  status: number;
-  contentType: string;
-  body: string;
-  headers?: Record<string, string>;
-  /** A streamed body instead of `body` (see {@link ReplyStream}). */
-  stream?: ReplyStream;
-}
+/**
+ * A success answer that is more than a JSON value, as transport-free data: plain text, an HTML
+ * page, JSON with hints (created, cacheable), a redirect, or a stream of server-sent events. The
+ * host renders it to a status, headers and a body (server-bin/protocol/render.ts); operations
+ * build it with {@link reply}.
+ */
+export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply;
+
+/** Plain text (UTF-8), e.g. the API root's greeting. */
+export interface TextReply { readonly raw: true; readonly kind: 'text'; readonly body: string }
+
+/**
+ * A whole HTML page (UTF-8). `policy` is the page's content security policy when it needs one
+ * of its own; a page with a policy is also never framed and never cached.
+ */
+export interface HtmlReply { readonly raw: true; readonly kind: 'html'; readonly body: string; readonly policy?: string }
+
+/**
+ * A JSON value with hints: `created` when the call created a resource (upstream answers 201),
+ * `cacheFor` when clients may cache the answer, in seconds (e.g. a JWKS: 3600).
+ */
+export interface JsonReply { readonly raw: true; readonly kind: 'json'; readonly value: unknown; readonly created?: boolean; readonly cacheFor?: number }
+
+/**
+ * A redirect to `url` (absolute, or a path on this server). The browser repeats the same request
+ * there, unless `seeOther`: then it follows with a GET (the answer to a form post).
+ */
+export interface RedirectReply { readonly raw: true; readonly kind: 'redirect'; readonly url: string; readonly seeOther?: boolean }
+
+/** Server-sent events: each chunk of `stream` is written as it is produced (see {@link ReplyStream}). */
+export interface EventStreamReply { readonly raw: true; readonly kind: 'events'; readonly stream: ReplyStream }
 
 /**
  * A body written as it is produced (server-sent events): the host calls it once with a signal
@@ -69,13 +90,16 @@ export interface RawReply {
  */
 export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 
+/** Builders of the {@link RawReply} kinds. */
 export const reply = {
-  text: (body: string, status = 200): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body }),
-  json: (value: unknown, status = 200, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(value), ...(headers ? { headers } : {}) }),
-  stream: (contentType: string, stream: ReplyStream, status = 200): RawReply => ({ raw: true, status, contentType, body: '', stream }),
-  redirect: (location: string, status = 307): RawReply => ({ raw: true, status, contentType: 'text/plain; charset=utf-8', body: '', headers: { location } }),
+  text: (body: string): TextReply => ({ raw: true, kind: 'text', body }),
+  html: (body: string, options: { policy?: string } = {}): HtmlReply => ({ raw: true, kind: 'html', body, ...options }),
+  json: (value: unknown, options: { created?: boolean; cacheFor?: number } = {}): JsonReply => ({ raw: true, kind: 'json', value, ...options }),
+  redirect: (url: string, options: { seeOther?: boolean } = {}): RedirectReply => ({ raw: true, kind: 'redirect', url, ...options }),
+  events: (stream: ReplyStream): EventStreamReply => ({ raw: true, kind: 'events', stream }),
 };
 
+/** Whether an operation's result is a {@link RawReply} rather than a plain JSON value. */
 export function isRawReply(value: unknown): value is RawReply {
   return typeof value === 'object' && value !== null && (value as RawReply).raw === true;
 }
@@ -109,8 +133,8 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    * it; in strict test mode every answer is checked against it.
    */
   readonly output?: v.GenericSchema;
-  /** HTTP status of success (default 200). */
-  readonly status?: number;
+  /** The call creates a resource (upstream answers it with 201 Created; default: a plain success). */
+  readonly created?: boolean;
   /**
    * The query schema is a loose object: parameters it does not name are ignored instead of
    * refused. Only for redirects from parties Gatehouse does not control (an OAuth provider's
@@ -129,12 +153,13 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    */
   readonly ignoresBody?: boolean;
   /**
-   * The body is handed over unparsed, as `{ payload: <the body text>, signature: <the named
-   * header, or undefined> }`, for routes that verify a signature over the exact bytes sent (the
-   * Stripe webhook: `stripe.webhooks.constructEvent` needs the raw payload). The host builds that
-   * object; `input.body` validates it.
+   * The body is handed over unparsed, as `{ payload: <the body text>, signature: <the sender's
+   * signature, or undefined> }`, for routes that verify a signature over the exact bytes sent
+   * (the Stripe webhook: `stripe.webhooks.constructEvent` needs the raw payload). `signedBy`
+   * names the sender; the host knows where that sender puts its signature
+   * (server-bin/protocol/raw-body.ts) and builds the object; `input.body` validates it.
    */
-  readonly rawBody?: { readonly signatureHeader: string };
+  readonly rawBody?: { readonly signedBy: 'stripe' };
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

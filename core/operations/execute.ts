@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
-import { KnownError, RateLimitError, StatusError } from '../errors/index.ts';
+import { KnownError } from '../errors/index.ts';
 import { resolveRequestAuth, REQUEST_AUTH_ERRORS, type RequestAuth } from '../auth/request-auth.ts';
 import type { Credentials } from '../auth/credentials.ts';
 import type { Runtime } from '../runtime.ts';
 import type { Database } from '../storage/tables.ts';
-import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type ReplyStream } from './define.ts';
+import { isRawReply, type AnyOperation, type InputSchemas, type OperationContext, type RawReply } from './define.ts';
 import { schemaError, validatePart } from './validation.ts';
 import { findInputProblems } from './input-shape.ts';
 import { outputProblem, type WireAnswer } from './output.ts';
@@ -31,81 +31,11 @@ export interface OperationRequest {
   clientAddress?: string | null;
 }
 
-/** A transport-free response. */
-export interface OperationResponse {
-  status: number;
-  contentType: string;
-  body: string;
-  headers: Record<string, string>;
-  /** Set when the body is a known error. */
-  knownError?: string;
-  /** The unexpected error behind a 500, for logging. */
-  cause?: unknown;
-  /** A body streamed after the status and headers (server-sent events); `body` is then empty. */
-  stream?: ReplyStream;
-}
-
 const EMPTY = v.strictObject({});
 const authErrorCodes = new Set<string>(REQUEST_AUTH_ERRORS);
 
-/**
- * Serializes a known error as `{code, details, error}` (upstream apps/backend/src/route-handlers/smart-response.tsx); an error without
- * details has no `details` key at all, as upstream's `KnownError` body (issue 14 item 2).
- */
-export function knownErrorResponse(error: KnownError): OperationResponse {
-  const hasDetails = Object.values(error.details).some((value) => value !== undefined);
-  return {
-    status: error.status,
-    contentType: 'application/json; charset=utf-8',
-    body: JSON.stringify(hasDetails ? { code: error.code, details: error.details, error: error.message } : { code: error.code, error: error.message }),
-    headers: {},
-    knownError: error.code,
-  };
-}
-
-/**
- * Serializes any thrown value: known errors and status errors as themselves, a database outage
- * (the adapter's `isUnavailable`) as DATABASE_UNAVAILABLE (503), the rest as 500.
- */
-export function errorResponse(runtime: Runtime, error: unknown, requestId?: string): OperationResponse {
-  if (error instanceof KnownError) return knownErrorResponse(error);
-  if (runtime.storage.isUnavailable(error)) {
-    // A database outage is not a bug: a retryable 503 with a known code, the cause only in the log.
-    runtime.log.warn({ request_id: requestId, err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
-    return knownErrorResponse(new KnownError('DATABASE_UNAVAILABLE'));
-  }
-  if (error instanceof RateLimitError) {
-    const headers: Record<string, string> = error.retryAfterSeconds === null ? {} : { 'retry-after': String(error.retryAfterSeconds) };
-    return { status: 429, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: error.message }), headers };
-  }
-  if (error instanceof StatusError) return { status: error.status, contentType: 'text/plain; charset=utf-8', body: error.message, headers: {} };
-  const body = runtime.environment === 'production'
-    ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
-    : `Internal Server Error. The error message follows, but will be stripped in production. ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
-  return { status: 500, contentType: 'text/plain; charset=utf-8', body, headers: {}, cause: error };
-}
-
 function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
   return auth?.accessType === 'client' && op.clientInput ? op.clientInput : op.input;
-}
-
-/**
- * Runs one operation for one request and serializes the outcome for a transport: the value of
- * {@link invokeOperation} as JSON (stringifyJson: rows of any depth stored before the bounds
- * existed still serialize) or its raw reply, or the error as {@link errorResponse}. Never throws.
- */
-export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
-  let result: unknown;
-  try {
-    result = await invokeOperation(runtime, op, request);
-  } catch (error) {
-    return errorResponse(runtime, error, requestId);
-  }
-  if (isRawReply(result)) {
-    if (result.stream) return { status: result.status, contentType: result.contentType, body: '', headers: result.headers ?? {}, stream: result.stream };
-    return { status: result.status, contentType: result.contentType, body: result.body, headers: result.headers ?? {} };
-  }
-  return { status: op.status ?? 200, contentType: 'application/json; charset=utf-8', body: stringifyJson(result ?? { success: true }), headers: {} };
 }
 
 /**
@@ -168,17 +98,17 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
   }
   if (runtime.strictErrors) {
     // A streamed reply (server-sent events) has no body to check until it has been written.
-    if (isRawReply(result)) { if (!result.stream && result.status < 400) checkDeclaredOutput(op, rawAnswer(result)); }
+    if (isRawReply(result)) { if (result.kind !== 'events') checkDeclaredOutput(op, rawAnswer(result)); }
     else checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(stringifyJson(result ?? { success: true })) });
   }
   return result;
 }
 
-/** A raw reply as the output check sees it: JSON parsed, text and redirects as their kind. */
-function rawAnswer(reply: { contentType: string; body: string; headers?: Record<string, string> }): WireAnswer {
-  if (reply.headers?.location !== undefined) return { kind: 'redirect', value: reply.body };
-  if (reply.contentType.startsWith('application/json')) return { kind: 'json', value: JSON.parse(reply.body) };
-  if (reply.contentType.startsWith('text/html')) return { kind: 'html', value: reply.body };
+/** A raw reply as the output check sees it: JSON as its value, text and pages as their text, redirects as their target. */
+function rawAnswer(reply: Exclude<RawReply, { kind: 'events' }>): WireAnswer {
+  if (reply.kind === 'redirect') return { kind: 'redirect', value: reply.url };
+  if (reply.kind === 'json') return { kind: 'json', value: JSON.parse(stringifyJson(reply.value)) };
+  if (reply.kind === 'html') return { kind: 'html', value: reply.body };
   return { kind: 'text', value: reply.body };
 }
 

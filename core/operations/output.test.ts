@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { HtmlOutput, listOutput, outputProblem, pagedListOutput, RedirectOutput, SuccessOutput, TextOutput } from './output.ts';
+import { KnownError } from '../errors/index.ts';
 
 describe('output schemas', () => {
   const Item = v.strictObject({ id: v.string() });
@@ -37,10 +38,10 @@ describe('output schemas', () => {
 });
 
 describe('strict mode output check', () => {
-  it('answers 500 naming the mismatch when an operation returns what it does not declare, and passes it through otherwise', async () => {
+  it('fails naming the mismatch (a 500 on the wire) when an operation returns what it does not declare, and passes it through otherwise', async () => {
     const { createCore } = await import('../index.ts');
     const { createTestDatabase } = await import('../../test/helpers/dialects.ts');
-    const { executeOperation } = await import('./execute.ts');
+    const { invokeOperation } = await import('./execute.ts');
     const { defineOperation } = await import('./define.ts');
     const database = await createTestDatabase('sqlite');
     const make = (strictErrors: boolean) => createCore({ storage: database.open(), baseUrl: 'http://localhost', secret: 'output-test', strictErrors, environment: 'test' });
@@ -52,16 +53,16 @@ describe('strict mode output check', () => {
     const request = { method: 'GET', pathname: '/api/v1/drift', credentials: {}, params: {}, query: {}, body: undefined };
     const strict = await make(true);
     try {
-      const res = await executeOperation(strict.runtime, op, request);
-      assert.equal(res.status, 500);
-      assert.match(res.body, /test\.drift answered a body that does not match its output schema/);
-      assert.match(res.body, /undeclared/);
+      await assert.rejects(invokeOperation(strict.runtime, op, request), (error: Error) => {
+        assert.ok(!(error instanceof KnownError), 'a bug, not a refusal');
+        assert.match(error.message, /test\.drift answered a body that does not match its output schema/);
+        assert.match(error.message, /undeclared/);
+        return true;
+      });
     } finally { await strict.close(); }
     const lax = await make(false);
     try {
-      const res = await executeOperation(lax.runtime, op, request);
-      assert.equal(res.status, 200);
-      assert.equal(res.body, '{"id":"a","undeclared":1}');
+      assert.deepEqual(await invokeOperation(lax.runtime, op, request), { id: 'a', undeclared: 1 });
     } finally { await lax.close(); await database.drop(); }
   });
 });

@@ -10,9 +10,7 @@ import { ACCESS_TYPES } from './define.ts';
  * an operation's `output` deletes its id here (branches `outputs` and `openapi`); the meta routes
  * (JWKS, API root) leave with their move to the host.
  */
-const OUTPUT_PENDING = new Set([
-  'meta.jwks', 'meta.jwksAnonymous', 'meta.jwksRestricted', 'meta.root',
-]);
+const OUTPUT_PENDING = new Set<string>([]);
 
 describe('operation registry', () => {
   it('has no two operations with the same id', () => {

@@ -31,7 +31,7 @@ export const deletePasskey = defineOperation({
     const userId = resolveUserId(ctx.auth, params.user_id);
     await ctx.transaction(async (tx) => {
       await getUser(tx.db, project.id, userId);
-      if (!(await deletePasskeyRow(tx.db, project.id, userId, params.passkey_id))) throw new StatusError(404, 'Passkey not found.');
+      if (!(await deletePasskeyRow(tx.db, project.id, userId, params.passkey_id))) throw new StatusError('not-found', 'Passkey not found.');
       await syncPasskeyFlag(tx, project.id, userId);
     });
     return { success: true };

@@ -7,11 +7,11 @@ import { StatusError } from '../errors/index.ts';
  */
 export const paymentsPlainError = {
   /** 403: a client acting for a customer that is not itself (upstream `ensureClientCanAccessCustomer`). */
-  forbidden: (message: string) => new StatusError(403, message),
+  forbidden: (message: string) => new StatusError('forbidden', message),
   /** 400: a request upstream refuses with a plain message (e.g. "Cannot specify both product_id and product_inline!"). */
-  badRequest: (message: string) => new StatusError(400, message),
+  badRequest: (message: string) => new StatusError('bad-request', message),
   /** 409: an idempotency key reused for a different change. */
-  conflict: (message: string) => new StatusError(409, message),
+  conflict: (message: string) => new StatusError('conflict', message),
   /** 404: a hosted-page code or resource that does not exist. */
-  notFound: (message: string) => new StatusError(404, message),
+  notFound: (message: string) => new StatusError('not-found', message),
 };

@@ -142,7 +142,7 @@ export const stripeWebhook = defineOperation({
   path: '/integrations/stripe/webhooks',
   summary: 'Receive a signed Stripe webhook event.',
   access: 'public',
-  rawBody: { signatureHeader: 'stripe-signature' },
+  rawBody: { signedBy: 'stripe' },
   input: {
     query: v.strictObject({ project_id: v.pipe(v.string(), v.maxLength(64)), branch_id: v.optional(v.pipe(v.string(), v.maxLength(64))) }),
     body: v.strictObject({ payload: v.string(), signature: v.optional(v.string()) }),

@@ -14,7 +14,7 @@ function createFor(scope: PermissionScope) {
     access: ['admin'],
     input: { body: DefinitionCreateSchema },
     errors: ['PERMISSION_ID_ALREADY_EXISTS', 'CONTAINED_PERMISSION_NOT_FOUND'],
-    status: 201,
+    created: true,
     output: PermissionDefinitionOutput,
     async run(ctx, { body }) {
       const projectId = ctx.auth.project.id;

@@ -31,7 +31,7 @@ export async function checkAcyclic(db: Kysely<Database>, projectId: string, chan
     .filter((d) => d.id !== previousId)
     .map((d) => ({ ...d, containedIds: d.containedIds.map((c) => (c === previousId ? changed.id : c)) }));
   const cycle = findCycle([changed, ...defs]);
-  if (cycle) throw new StatusError(400, `Permission definitions must not contain themselves: ${cycle.join(' → ')}`);
+  if (cycle) throw new StatusError('bad-request', `Permission definitions must not contain themselves: ${cycle.join(' → ')}`);
 }
 
 /** The definition `id` of `scope`, or PERMISSION_NOT_FOUND. */

@@ -19,7 +19,7 @@ export const grantProjectPermission = defineOperation({
   access: ['server', 'admin'],
   input: { params: ProjectGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
-  status: 201,
+  created: true,
   output: ProjectPermissionOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;

@@ -21,7 +21,7 @@ export const grantTeamPermission = defineOperation({
   access: ['server', 'admin'],
   input: { params: TeamGrantParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_MEMBERSHIP_NOT_FOUND', 'PERMISSION_NOT_FOUND', 'WRONG_PERMISSION_SCOPE'],
-  status: 201,
+  created: true,
   output: TeamPermissionOutput,
   async run(ctx, { params }) {
     const projectId = ctx.auth.project.id;

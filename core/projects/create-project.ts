@@ -27,7 +27,7 @@ export const createProject = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: ProjectCreateSchema },
   errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND', 'EMAIL_NOT_VERIFIED'],
-  status: 201,
+  created: true,
   output: AdminProjectOutput,
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);

@@ -15,7 +15,7 @@ export const deleteCurrentProject = defineOperation({
   errors: [],
   output: SuccessOutput,
   async run(ctx) {
-    if (ctx.auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError(400, 'The internal project cannot be deleted.');
+    if (ctx.auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError('bad-request', 'The internal project cannot be deleted.');
     await deleteProject(ctx.db, ctx.auth.project.id);
     return { success: true };
   },

@@ -27,7 +27,7 @@ export const listTeamInvitations = defineOperation({
   output: TeamInvitationListOutput,
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError(400, 'Exactly one of team_id or user_id must be given');
+    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError('bad-request', 'Exactly one of team_id or user_id must be given');
     let codes: VerificationCode<TeamInvitationData>[] = [];
     if (query.team_id !== undefined) {
       await requireInvitationAccess(ctx.db, ctx.auth, query.team_id, ['$read_members', '$invite_members']);

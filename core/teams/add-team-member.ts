@@ -22,7 +22,7 @@ export const addTeamMember = defineOperation({
   access: ['server', 'admin'],
   input: { params: MembershipParamsSchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS'],
-  status: 201,
+  created: true,
   output: v.strictObject({ team_id: v.string(), user_id: v.string() }),
   async run(ctx, { params }) {
     const { project } = ctx.auth;

@@ -31,22 +31,22 @@ export const createTeam = defineOperation({
   input: { body: ServerTeamCreateSchema, query: QuerySchema },
   clientInput: { body: ClientTeamCreateSchema, query: QuerySchema },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND'],
-  status: 201,
+  created: true,
   output: TeamOutput,
   async run(ctx, { body, query }) {
     const { project, accessType } = ctx.auth;
     let creatorId: string | null = null;
     if (accessType === 'client') {
-      if (!project.config.clientTeamCreationEnabled) throw new StatusError(403, 'Client team creation is disabled for this project');
+      if (!project.config.clientTeamCreationEnabled) throw new StatusError('forbidden', 'Client team creation is disabled for this project');
       const user = requireUser(ctx.auth);
       creatorId = resolveMe(ctx.auth, body.creator_user_id ?? 'me');
-      if (creatorId !== user.id) throw new StatusError(403, 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');
+      if (creatorId !== user.id) throw new StatusError('forbidden', 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');
     } else if (body.creator_user_id !== undefined) {
       creatorId = resolveMe(ctx.auth, body.creator_user_id);
     }
     if (query.add_current_user) {
       const current = resolveMe(ctx.auth, 'me');
-      if (creatorId && creatorId !== current) throw new StatusError(400, 'add_current_user=true cannot be combined with a different creator_user_id');
+      if (creatorId && creatorId !== current) throw new StatusError('bad-request', 'add_current_user=true cannot be combined with a different creator_user_id');
       creatorId = current;
     }
     const server = body as v.InferOutput<typeof ServerTeamCreateSchema>;

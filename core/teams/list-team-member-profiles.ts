@@ -28,7 +28,7 @@ export const listTeamMemberProfiles = defineOperation({
     if (accessType === 'client') {
       const self = requireUser(ctx.auth);
       if (userId !== self.id) {
-        if (!query.team_id) throw new StatusError(403, 'Client can only list member profiles of a team, or their own (user_id=me)');
+        if (!query.team_id) throw new StatusError('forbidden', 'Client can only list member profiles of a team, or their own (user_id=me)');
         await requireTeamPermission(ctx.db, project.id, query.team_id, self.id, '$read_members');
       }
     }

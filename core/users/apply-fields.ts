@@ -18,9 +18,9 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  */
 export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
-    throw new StatusError(400, 'Cannot set both password and password_hash at the same time.');
+    throw new StatusError('bad-request', 'Cannot set both password and password_hash at the same time.');
   }
-  if (mode === 'update' && body.is_anonymous === true) throw new StatusError(400, 'is_anonymous can only be set to false on an existing user.');
+  if (mode === 'update' && body.is_anonymous === true) throw new StatusError('bad-request', 'is_anonymous can only be set to false on an existing user.');
   const changes: Updateable<UsersTable> = {};
   const set = <K extends keyof UsersTable>(key: K, value: Updateable<UsersTable>[K] | undefined) => {
     if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
@@ -38,7 +38,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   set('otp_auth_enabled', bool(body.otp_auth_enabled));
   // True iff the user holds a passkey (upstream users/crud.tsx): only registering one sets it;
   // false removes the user's passkeys (updateUserFields).
-  if (body.passkey_auth_enabled === true) throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
+  if (body.passkey_auth_enabled === true) throw new StatusError('bad-request', 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
   set('passkey_auth_enabled', bool(body.passkey_auth_enabled));
   set('is_anonymous', bool(body.is_anonymous));
   set('restricted_by_admin', bool(body.restricted_by_admin));
@@ -64,8 +64,8 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     }
   }
   if (body.password_hash !== undefined) {
-    if (!isBcryptHash(body.password_hash)) throw new StatusError(400, 'password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$).');
-    if (bcryptRounds(body.password_hash) > 16) throw new StatusError(400, 'password_hash may use at most 16 bcrypt rounds.');
+    if (!isBcryptHash(body.password_hash)) throw new StatusError('bad-request', 'password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$).');
+    if (bcryptRounds(body.password_hash) > 16) throw new StatusError('bad-request', 'password_hash may use at most 16 bcrypt rounds.');
     set('password_hash', body.password_hash);
   }
   return changes;

@@ -22,13 +22,13 @@ export const createUser = defineOperation({
   access: ['server', 'admin'],
   input: { body: ServerUserCreateSchema },
   errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
-  status: 201,
+  created: true,
   output: ServerUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const { oauth_providers: oauthProviders = [], ...fields } = body;
     for (const link of oauthProviders) {
-      if (!project.config.oauthProviders.some((p) => p.id === link.id)) throw new StatusError(400, `OAuth provider ${link.id} is not configured for this project.`);
+      if (!project.config.oauthProviders.some((p) => p.id === link.id)) throw new StatusError('bad-request', `OAuth provider ${link.id} is not configured for this project.`);
     }
     const columns = await userFieldsToColumns(fields, 'create');
     assertPrimaryEmailRules(null, columns);

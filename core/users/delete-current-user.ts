@@ -24,7 +24,7 @@ export const deleteCurrentUser = defineOperation({
     const { user, project, accessType } = ctx.auth;
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     if (accessType === 'client' && !project.config.clientUserDeletionEnabled) {
-      throw new StatusError(400, 'Client user deletion is not enabled for this project');
+      throw new StatusError('bad-request', 'Client user deletion is not enabled for this project');
     }
     await deleteUserAndNotify(ctx, project.id, user.id);
     return success;

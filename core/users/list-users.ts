@@ -49,12 +49,12 @@ export const listUsers = defineOperation({
   output: pagedListOutput(ServerUserOutput),
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    if (query.only_anonymous && !query.include_anonymous) throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');
+    if (query.only_anonymous && !query.include_anonymous) throw new StatusError('bad-request', 'only_anonymous=true requires include_anonymous=true');
     const orderBy = query.order_by ?? 'signed_up_at';
     let cursor: { id: string; value: number } | undefined;
     if (query.cursor) {
       const at = await findUser(ctx.db, project.id, query.cursor);
-      if (!at) throw new StatusError(400, 'cursor does not name a user of this project');
+      if (!at) throw new StatusError('bad-request', 'cursor does not name a user of this project');
       cursor = { id: at.id, value: sortValue(at, orderBy) };
     }
     const includeAnonymous = query.include_anonymous ?? false;

@@ -82,8 +82,8 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
 export function assertPrimaryEmailRules(currentEmail: string | null, columns: Updateable<UsersTable>): void {
   const nextEmail = columns.primary_email !== undefined ? columns.primary_email : currentEmail;
   if (nextEmail) return;
-  if (columns.primary_email_auth_enabled === 1) throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
-  if (columns.primary_email_verified === 1) throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
+  if (columns.primary_email_auth_enabled === 1) throw new StatusError('bad-request', 'primary_email_auth_enabled cannot be true without primary_email');
+  if (columns.primary_email_verified === 1) throw new StatusError('bad-request', 'primary_email_verified cannot be true without primary_email');
   if (columns.primary_email === null) {
     columns.primary_email_auth_enabled = 0;
     columns.primary_email_verified = 0;

@@ -26,7 +26,7 @@ export const createWebhookEndpoint = defineOperation({
   input: { body: WebhookEndpointCreateSchema },
   errors: ['SCHEMA_ERROR'],
   output: v.strictObject({ ...WebhookEndpointOutput.entries, secret: v.string() }),
-  status: 201,
+  created: true,
   async run(ctx, { body }) {
     const problem = webhookUrlProblem(body.url, ctx.runtime.environment);
     if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST /api/v1/internal/webhook-endpoints:\n  - body.${problem}` });

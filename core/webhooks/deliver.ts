@@ -18,7 +18,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * POSTs `body` to `url` with `headers`. 2xx is success (Standard Webhooks); redirects are not
+ * POSTs the JSON `body` to `url` with `headers` (the signature headers, signing.ts), as
+ * `application/json` from user agent `Gatehouse-Webhooks/1`. 2xx is success (Standard Webhooks); redirects are not
  * followed. With `blockPrivate` (production mode) the connection is refused when the name
  * resolves to a private, loopback or link-local address — checked on the address actually
  * connected to, so DNS rebinding cannot bypass it. Never throws.
@@ -40,7 +41,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target, {
       method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', ...headers, 'content-length': String(Buffer.byteLength(body)) },
       timeout: timeoutMs,
       ...(blockPrivate ? { lookup: publicOnlyLookup } : {}),
     }, (res) => {

@@ -22,16 +22,15 @@ export function signPayload(secret: string, id: string, timestampSeconds: number
 }
 
 /**
- * The headers of one delivery: Standard Webhooks' `webhook-id`, `webhook-timestamp`,
+ * The signature headers of one delivery: Standard Webhooks' `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`, and the same values as `svix-*` (receivers written for Stack Auth verify
- * with the `svix` package, which reads those).
+ * with the `svix` package, which reads those). The outbound client adds the media type and its
+ * user agent (deliver.ts).
  */
 export function deliveryHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
   const signature = signPayload(secret, id, timestampSeconds, body);
   const ts = String(timestampSeconds);
   return {
-    'content-type': 'application/json',
-    'user-agent': 'Gatehouse-Webhooks/1',
     'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': signature,
     'svix-id': id, 'svix-timestamp': ts, 'svix-signature': signature,
   };

@@ -15,7 +15,7 @@ export const svixToken = defineOperation({
   input: { body: v.optional(v.strictObject({})) },
   errors: [],
   output: v.strictObject({ token: v.literal('') }),
-  status: 201,
+  created: true,
   async run() {
     return { token: '' };
   },

@@ -134,13 +134,13 @@ function parameters(op: AnyOperation, converter: Converter): Json[] {
 }
 
 function successResponse(op: AnyOperation, converter: Converter): [string, Json] {
-  const status = String(op.status ?? 200);
+  const status = op.created ? '201' : '200';
   if (!op.output) return [status, { description: 'Success. The output schema of this operation is not declared yet.' }];
   const kind = rawKindOf(op.output);
   if (kind === 'text') return [status, { description: 'Success: plain text.', content: { 'text/plain': { schema: { type: 'string' } } } }];
   if (kind === 'html') return [status, { description: 'Success: an HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }];
   if (kind === 'redirect') {
-    return [op.status && op.status >= 300 && op.status < 400 ? status : '307', { description: 'A redirect to the URL in `location`.', headers: { location: { schema: { type: 'string' } } } }];
+    return ['307', { description: 'A redirect to the URL in `location`.', headers: { location: { schema: { type: 'string' } } } }];
   }
   const options = (op.output as { options?: v.GenericSchema[] }).options;
   const redirectToo = Array.isArray(options) && options.some((o) => rawKindOf(o) === 'redirect');

@@ -467,6 +467,17 @@ export type OutInternalApiKey = {
   } | undefined;
 };
 /** A recurring output object. */
+export type OutJwks = {
+  keys: ({
+    kty: "EC";
+    alg: "ES256";
+    crv: "P-256";
+    kid: string;
+    x: string;
+    y: string;
+  })[];
+};
+/** A recurring output object. */
 export type OutMetrics = {
   total_users: number;
   live_users: number;
@@ -2361,7 +2372,7 @@ export interface Operations {
         include_anonymous?: "true" | "false" | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: OutJwks;
   };
   "meta.jwksAnonymous": {
     input: {
@@ -2373,7 +2384,7 @@ export interface Operations {
         include_anonymous?: "true" | "false" | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "meta.jwksRestricted": {
     input: {
@@ -2385,11 +2396,11 @@ export interface Operations {
         include_anonymous?: "true" | "false" | undefined;
       };
     };
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "meta.root": {
     input: {};
-    output: any /* the operation declares no output schema yet */;
+    output: string;
   };
   "metrics.get": {
     input: {

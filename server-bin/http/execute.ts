@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
-import type { Core, OperationResponse, AnyOperation } from '../../core/index.ts';
-import { executeOperation, errorResponse } from '../../core/operations/execute.ts';
+import type { Core, AnyOperation } from '../../core/index.ts';
+import { executeOperation, errorResponse, type OperationResponse } from '../protocol/render.ts';
+import { SIGNATURE_HEADER } from '../protocol/raw-body.ts';
 import { parseBody, readBodyText } from './body.ts';
 import { clientAddressFromRequest } from './client-address.ts';
 import { credentialsFromHeaders } from '../protocol/credentials.ts';
@@ -23,7 +24,7 @@ function firstValues(query: Record<string, string | string[] | undefined>): Reco
 export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context, trustedProxyHops = 0): Promise<OperationResponse> {
   let body: unknown;
   try {
-    body = op.rawBody ? { payload: await readBodyText(ctx.req), signature: ctx.get(op.rawBody.signatureHeader) || undefined } : await parseBody(ctx.req);
+    body = op.rawBody ? { payload: await readBodyText(ctx.req), signature: ctx.get(SIGNATURE_HEADER[op.rawBody.signedBy]) || undefined } : await parseBody(ctx.req);
   } catch (error) {
     return errorResponse(core.runtime, error, ctx.state.requestId);
   }

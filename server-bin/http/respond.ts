@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import type { ReplyStream } from '../../core/operations/define.ts';
-import type { OperationResponse } from '../../core/index.ts';
+import type { OperationResponse } from '../protocol/render.ts';
 import { responsePrefixes } from './generation.ts';
 
 /** Headers the browser may read on cross-origin responses (upstream packages/stack-shared/src/interface/client-interface.ts). */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Core, OperationResponse } from '../../core/index.ts';
+import type { Core } from '../../core/index.ts';
+import type { OperationResponse } from './render.ts';
+import { SIGNATURE_HEADER } from './raw-body.ts';
 import { executeForProtocol, errorResponseFor } from '../http/execute.ts';
 import { corsHeaders, renderResponse } from '../http/respond.ts';
 import { securityHeaders } from '../http/security-headers.ts';
@@ -79,7 +81,7 @@ export function createDispatch(core: Core, routes: ApiRoutes, options: { trusted
       const raw = Buffer.from(request.body ?? '', 'utf8');
       if (raw.length > MAX_BODY_BYTES) throw new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${MAX_BODY_BYTES} bytes.` });
       const body = op.rawBody
-        ? { payload: raw.toString('utf8'), signature: headers[op.rawBody.signatureHeader.toLowerCase()] || undefined }
+        ? { payload: raw.toString('utf8'), signature: headers[SIGNATURE_HEADER[op.rawBody.signedBy]] || undefined }
         : parseBodyBytes(method, headers['content-type'], raw);
       response = await executeForProtocol(core, op, {
         method, pathname, headers, params, query: firstQueryValues(search), body,

@@ -71,69 +71,6 @@ function domainOf(path: string): string | null {
  */
 const KNOWN: Record<string, readonly string[]> = {
   innerImports: [],
-  // Step "protocol at the edge": header reading, raw replies and the refresh-token header move to server-bin.
-  headerNames: [
-    'core/auth-oauth/dev-provider.ts',
-    'core/errors/catalogue.ts',
-    'core/errors/index.ts',
-    'core/meta/jwks.ts',
-    'core/webhooks/signing.ts',
-  ],
-  // Step "protocol at the edge": plain-text StatusError answers and raw replies move out of core.
-  statusCodes: [
-    'core/api-keys/access.ts',
-    'core/auth-oauth/create-oauth-provider.ts',
-    'core/auth-oauth/cross-domain-authorize.ts',
-    'core/auth-oauth/dev-provider.ts',
-    'core/auth-oauth/provider-links.ts',
-    'core/auth-otp/send-sign-in-code.ts',
-    'core/auth-password/set-password.ts',
-    'core/auth/user-id.ts',
-    'core/cli-auth/complete-cli-auth.ts',
-    'core/cli-auth/create-cli-auth.ts',
-    'core/config/override-input.ts',
-    'core/config/set-config-override.ts',
-    'core/connected-accounts/create-access-token.ts',
-    'core/connected-accounts/create-account-access-token.ts',
-    'core/connected-accounts/create-current-user-access-token.ts',
-    'core/contact-channels/create-contact-channel.ts',
-    'core/contact-channels/delete-contact-channel.ts',
-    'core/contact-channels/get-contact-channel.ts',
-    'core/contact-channels/send-channel-verification-code.ts',
-    'core/contact-channels/update-contact-channel.ts',
-    'core/emails/get-outbox-email.ts',
-    'core/emails/list-outbox-emails.ts',
-    'core/emails/render-email.ts',
-    'core/emails/send-email.ts',
-    'core/emails/source-crud.ts',
-    'core/emails/theme-setting.ts',
-    'core/emails/update-outbox-email.ts',
-    'core/internal-api-keys/create-internal-api-key.ts',
-    'core/mfa/create-recovery-codes.ts',
-    'core/notifications/unsubscribe.ts',
-    'core/notifications/update-notification-preference.ts',
-    'core/operations/execute.ts',
-    'core/passkeys/delete-passkey.ts',
-    'core/payments/plain-errors.ts',
-    'core/permissions/create-permission-definition.ts',
-    'core/permissions/definition-checks.ts',
-    'core/permissions/grant-project-permission.ts',
-    'core/permissions/grant-team-permission.ts',
-    'core/projects/create-project.ts',
-    'core/projects/delete-current-project.ts',
-    'core/sessions/delete-session.ts',
-    'core/team-invitations/list-team-invitations.ts',
-    'core/teams/add-team-member.ts',
-    'core/teams/create-team.ts',
-    'core/teams/list-team-member-profiles.ts',
-    'core/users/apply-fields.ts',
-    'core/users/create-user.ts',
-    'core/users/delete-current-user.ts',
-    'core/users/list-users.ts',
-    'core/users/update.ts',
-    'core/webhooks/create-webhook-endpoint.ts',
-    'core/webhooks/svix-token.ts',
-  ],
 };
 
 function checkAgainstKnown(rule: keyof typeof KNOWN, found: string[]): void {
@@ -183,13 +120,16 @@ describe('architecture boundaries', () => {
   });
 
   it('reads no protocol header names in core', () => {
-    const found = coreFiles.filter((f) => /['"`](x-stack-|x-hexclave-|cache-control|content-type|location)/i.test(f.text)).map((f) => f.path);
-    checkAgainstKnown('headerNames', found);
+    // Not the served protocol: the error catalogue's messages are upstream's text, which names
+    // headers; the webhook client sets the headers of requests Gatehouse itself sends.
+    const exempt = new Set(['core/errors/catalogue.ts', 'core/webhooks/deliver.ts']);
+    const found = coreFiles.filter((f) => !exempt.has(f.path) && /['"`](x-stack-|x-hexclave-|cache-control|content-type|location)/i.test(f.text)).map((f) => f.path);
+    assert.deepEqual(found, []);
   });
 
   it('builds no HTTP status codes in core outside the error catalogue', () => {
     const found = coreFiles.filter((f) => f.path !== 'core/errors/catalogue.ts' && /new StatusError\(\s*\d|\bstatus:\s*\d{3}\b/.test(f.text)).map((f) => f.path);
-    checkAgainstKnown('statusCodes', found);
+    assert.deepEqual(found, []);
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,8 @@ import { SEED_KEYS, spawnGatehouse } from './process.ts';
  * `connection: close`, and only then stops listening.
  *
  * A loaded machine is made deterministic: the server is frozen (SIGSTOP) while the connections
- * are opened, so they all sit unaccepted in the kernel's accept queue, as they would behind a
- * busy event loop; SIGTERM is then sent to the frozen process and delivered on SIGCONT. Half of
+ * are opened, so they all sit unaccepted in the kernel's accept queue (checked in /proc/net/tcp),
+ * as they would behind a busy event loop; SIGTERM is then sent to the frozen process and delivered on SIGCONT. Half of
  * the connections have sent their request before the signal, half send it only after. With the
  * old shutdown (Node's server.close()) 19 of the 20 were reset.
  */
@@ -24,6 +24,20 @@ import { SEED_KEYS, spawnGatehouse } from './process.ts';
 const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-shutdown-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Connections waiting in the accept queue of the IPv4 listener on `port` (the `rx_queue` of its
+ * LISTEN line in /proc/net/tcp). A client sees its connect succeed a moment before the kernel has
+ * queued it on the server's side: on a loaded machine that moment can last long.
+ */
+function acceptQueueLength(port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(`:${hexPort}`) && f[3] === '0A') return parseInt(f[4]!.split(':')[1]!, 16);
+  }
+  return 0;
+}
 
 type Outcome = 'served' | 'refused' | 'reset' | 'closed without an answer';
 
@@ -61,6 +75,13 @@ for (const workers of (process.env.SHUTDOWN_WORKERS ?? "1,2").split(",").map(Num
         const probes = Array.from({ length: 20 }, () => probe(proc.url));
         // Every handshake completes in the kernel while the process is frozen: all 20 wait in the queue.
         await Promise.all(probes.map((p) => p.connected));
+        // …and wait until the kernel has queued all 20 on the listener (not only the clients' side).
+        const port = Number(new URL(proc.url).port);
+        const queued = performance.now();
+        while (acceptQueueLength(port) < 20) {
+          assert.ok(performance.now() - queued < 20_000, `only ${acceptQueueLength(port)} connections reached the accept queue`);
+          await sleep(10);
+        }
         probes.slice(0, 10).forEach((p) => p.send());
         await sleep(50);
         proc.child.kill('SIGTERM');

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { operations } from '../../core/operations/registry.ts';
 import type { AnyOperation } from '../../core/operations/define.ts';
 import { errorCatalogue } from '../../core/errors/catalogue.ts';
+import { SIGNATURE_HEADER } from '../../server-bin/protocol/raw-body.ts';
 import { describeWithServer } from '../helpers/suite.ts';
 import { createProject, type Caller } from '../helpers/api.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -200,7 +201,7 @@ describeWithServer('every route with malformed input', (get) => {
         const server = get();
         const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };
         const query = schemaKeys(op.input.query).length ? `?${schemaKeys(op.input.query).map((k) => `${k}=${randomUUID()}`).join('&')}` : '';
-        for (const [what, headers, body] of [['malformed JSON', json, '{"a": '], ['array body', json, '[1, 2]'], ['NUL byte', json, `{"a": ${NUL}}`], ['xml body', { ...json, 'content-type': 'application/xml' }, '<a/>'], ['signed junk', { ...json, [op.rawBody!.signatureHeader]: 't=1,v1=00' }, 'junk']] as const) {
+        for (const [what, headers, body] of [['malformed JSON', json, '{"a": '], ['array body', json, '[1, 2]'], ['NUL byte', json, `{"a": ${NUL}}`], ['xml body', { ...json, 'content-type': 'application/xml' }, '<a/>'], ['signed junk', { ...json, [SIGNATURE_HEADER[op.rawBody!.signedBy]]: 't=1,v1=00' }, 'junk']] as const) {
           expectKnown(what, await send(server, op, headers, body, query), [...op.errors]);
         }
       });

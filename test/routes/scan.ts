@@ -2,7 +2,8 @@
  * Finds hand-written API method + path strings in a source text (test/routes/routes.test.ts):
  * a method literal followed by a path (`'GET', '/users/me'`), or a string or template literal
  * whose text is the path of an API operation with at least two segments (`/users/${id}`,
- * `/auth/password/sign-in`); a `${…}` stands for any one path parameter.
+ * `/auth/password/sign-in`), also inside a URL after `/api/v1`; a `${…}` stands for any one path
+ * parameter.
  */
 export interface RouteLike {
   readonly method: string;
@@ -31,7 +32,10 @@ export function handWrittenRoutes(source: string, routes: readonly RouteLike[]):
   for (const m of text.matchAll(METHOD_AND_PATH)) found.push(text.slice(m.index, m.index + 60).split('\n')[0]!);
   const res = matchers(routes);
   for (const m of text.matchAll(LITERAL)) {
-    const value = m[1] ?? m[2] ?? m[3] ?? '';
+    const literal = m[1] ?? m[2] ?? m[3] ?? '';
+    // A URL under the API prefix counts from the prefix on (`${base}/api/v1/users/me`).
+    const at = literal.indexOf('/api/v1/');
+    const value = at >= 0 ? literal.slice(at + '/api/v1'.length) : literal;
     if (value.startsWith('/') && res.some((re) => re.test(value))) found.push(m[0]);
   }
   return found;

@@ -1,5 +1,6 @@
 import { ClientApp } from '../../sdk/client-app.ts';
-import { ApiClient, type CallOptions } from '../../sdk/request.ts';
+import { ApiClient } from '../../sdk/request.ts';
+import type { OperationArgs, OperationId, OperationOutput } from '../../sdk/routes.ts';
 import { httpTransport, type Transport } from '../../sdk/transport.ts';
 import { defaultEnvironment, type SdkEnvironment } from '../../sdk/env.ts';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../../sdk/errors.ts';
@@ -18,8 +19,11 @@ export interface DashboardBoot {
   capabilities?: ServerCapabilities;
 }
 
-/** A call through the SDK's request layer: `(method, path, {body, query})` → parsed JSON. */
-export type Caller = <T = any>(method: string, path: string, options?: Omit<CallOptions, 'session'>) => Promise<T>;
+/**
+ * A call through the SDK's request layer by operation id: `(id, {params, query, body})` → the
+ * operation's typed output (sdk/routes.ts).
+ */
+export type Caller = <K extends OperationId>(id: K, ...args: OperationArgs<K>) => Promise<OperationOutput<K>>;
 
 /** Options for tests: a custom transport and an in-memory token store. */
 export interface DashboardApiOptions {
@@ -69,7 +73,15 @@ export class DashboardApi {
   }
 
   /** A call to the internal project as the signed-in owner (`/users/me`, `/internal/projects`…). */
-  internal: Caller = (method, path, options = {}) => this.internalClient.call(method, path, { ...options, session: this.app.session });
+  internal: Caller = ((id: OperationId, input?: object) => this.internalClient.op(id, { ...input, session: this.app.session } as never)) as Caller;
+
+  /**
+   * A GET of a host route that is not an operation of the registry (the OpenAPI document,
+   * `/openapi.json`), as the signed-in owner → parsed JSON.
+   */
+  hostJson<T>(path: string): Promise<T> {
+    return this.internalClient.call<T>('GET', path, { session: this.app.session });
+  }
 
   /** A caller with admin access to `projectId`, authenticated by the owner's access token. */
   admin(projectId: string): Caller {
@@ -79,7 +91,7 @@ export class DashboardApi {
       this.admins.set(projectId, client);
     }
     const c = client;
-    return (method, path, options = {}) => c.call(method, path, options);
+    return ((id: OperationId, input?: object) => c.op(id, input as never)) as Caller;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { DashboardApi, Page } from './api.ts';
+import type { DashboardApi } from './api.ts';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
 import { Link, Router, useRouter } from './router.tsx';
@@ -84,16 +84,16 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
 
 function SignedIn(props: { onSignedOut: () => void; route: string }) {
   const api = useApi();
-  const me = useLoad(() => api.internal<{ id: string; primary_email: string | null; display_name: string | null }>('GET', '/users/me'), []);
+  const me = useLoad(() => api.internal('users.getCurrent'), []);
   // A session the server no longer accepts (revoked, expired refresh token): back to sign-in.
   useEffect(() => {
     if (me.error instanceof GatehouseKnownError && SESSION_GONE_CODES.includes(me.error.code)) {
       void api.app.signOut({ noRedirect: true }).catch(() => {}).then(props.onSignedOut);
     }
   }, [me.error]);
-  const projects = useLoad(() => api.internal<Page<AdminProject>>('GET', '/internal/projects'), []);
+  const projects = useLoad(() => api.internal('projects.list'), []);
   // The assistant's page is offered only when the server has a model endpoint (issue 21).
-  const assistant = useLoad(() => api.internal<AssistantSettings>('GET', '/internal/server-settings/assistant').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
+  const assistant = useLoad(() => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
   const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
   const projectId = m?.[1];

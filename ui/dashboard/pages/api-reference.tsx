@@ -42,7 +42,7 @@ export function operationsOf(doc: OpenApiDocument): Entry[] {
 
 export function ApiReferencePage() {
   const api = useApi();
-  const doc = useLoad(() => api.internal<OpenApiDocument>('GET', '/openapi.json'), []);
+  const doc = useLoad(() => api.hostJson<OpenApiDocument>('/openapi.json'), []);
   return (
     <>
       <div className="d-top"><h1>API reference</h1></div>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { routePath } from '../../../sdk/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, CopyButton, ErrorBox, useApi, useLoad } from '../kit.tsx';
 import { readAssistantStream, splitSnippets } from '../assistant-stream.ts';
@@ -80,7 +81,7 @@ function Message(props: { message: ChatMessage; streaming?: boolean }) {
 export function AssistantPage(props: { project: AdminProject }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const threads = useLoad(() => admin<{ threads: ThreadSummary[] }>('GET', '/internal/ai-chat'), [props.project.id]);
+  const threads = useLoad((): Promise<{ threads: ThreadSummary[] }> => admin('aiChat.list'), [props.project.id]);
   const [threadId, setThreadId] = useState(newThreadId);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -97,8 +98,8 @@ export function AssistantPage(props: { project: AdminProject }) {
     setLoadError(null);
     setThreadId(id);
     try {
-      const got = await admin<{ messages: ChatMessage[] }>('GET', `/internal/ai-chat/${id}`);
-      setMessages(got.messages.filter((m) => m && typeof m === 'object'));
+      const got = await admin('aiChat.get', { params: { thread_id: id } });
+      setMessages((got.messages as ChatMessage[]).filter((m) => m && typeof m === 'object'));
     } catch (error) {
       setMessages([]);
       setLoadError(error);
@@ -112,7 +113,7 @@ export function AssistantPage(props: { project: AdminProject }) {
     input.current?.focus();
   };
   const deleteThread = async (id: string) => {
-    await admin('DELETE', `/internal/ai-chat/${id}`, { body: {} }).catch(() => {});
+    await admin('aiChat.delete', { params: { thread_id: id }, body: {} }).catch(() => {});
     if (id === threadId) newChat();
     threads.reload();
   };
@@ -131,7 +132,7 @@ export function AssistantPage(props: { project: AdminProject }) {
     setStatus('The assistant is answering…');
     const update = (change: (a: ChatMessage) => ChatMessage) => setMessages((all) => [...all.slice(0, -1), change(all[all.length - 1]!)]);
     try {
-      const res = await api.adminStream(props.project.id, `/internal/ai-chat/${threadId}?stream=true`, {
+      const res = await api.adminStream(props.project.id, `${routePath('aiChat.post', { thread_id: threadId })}?stream=true`, {
         context_type: 'dashboard',
         messages: history.map((m) => ({ role: m.role, content: m.content })),
       }, controller.signal);

@@ -29,11 +29,11 @@ export function domainProblem(domain: string): string | null {
 export function AuthMethodsPage(props: { project: AdminProject; onChanged: () => void }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const current = useLoad(() => admin<AdminProject>('GET', '/internal/projects/current'), [props.project.id]);
+  const current = useLoad(() => admin('projects.getCurrentAdmin'), [props.project.id]);
   // Only what this server can do is offered (a switch for a missing route would answer 404).
   const can = api.boot.capabilities ?? { passkey: false, oauth: false, mfa: false };
   const save = async (config: Record<string, unknown>) => {
-    await admin('PATCH', '/internal/projects/current', { body: { config } });
+    await admin('projects.updateCurrent', { body: { config } });
     current.reload();
     props.onChanged();
   };

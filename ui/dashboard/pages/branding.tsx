@@ -29,7 +29,7 @@ export function BrandingSection(props: { project: AdminProject & { logo_url?: st
   const problems = [logoProblem, lightProblem, darkProblem, urlProblem(terms), urlProblem(privacy)].filter(Boolean);
   return (
     <Section title="Branding" description="How the project's hosted sign-in pages and components look. Leave a field empty for the default.">
-      <Form label="Branding" submit="Save branding" disabled={problems.length > 0} disabledReason="Fix the fields marked above first." onDone={props.reload} onSubmit={() => admin('PATCH', '/internal/projects/current', { body: {
+      <Form label="Branding" submit="Save branding" disabled={problems.length > 0} disabledReason="Fix the fields marked above first." onDone={props.reload} onSubmit={() => admin('projects.updateCurrent', { body: {
         logo_url: logo.trim() || null,
         config: { branding: { accent_color_light: light.trim() || null, accent_color_dark: dark.trim() || null, terms_of_service_url: terms.trim() || null, privacy_policy_url: privacy.trim() || null } },
       } })}>

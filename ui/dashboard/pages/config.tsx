@@ -27,14 +27,14 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
   const admin = api.admin(props.project.id);
   const rendered = useLoad(async () => {
     const [config, origins] = await Promise.all([
-      admin<{ config_string: string }>('GET', '/internal/config'),
-      admin<{ origins: Record<string, string>; source: { type: string } }>('GET', '/internal/config/origins'),
+      admin('config.get'),
+      admin('config.getOrigins'),
     ]);
     return { config: JSON.parse(config.config_string) as unknown, origins: origins.origins, source: origins.source };
   }, [props.project.id]);
   const [text, setText] = useState('');
   const environment = useLoad(async () => {
-    const res = await admin<{ config_string: string }>('GET', '/internal/config/override/environment');
+    const res = await admin('config.getOverride', { params: { level: 'environment' } });
     setText(JSON.stringify(JSON.parse(res.config_string), null, 2));
     return res;
   }, [props.project.id]);
@@ -47,7 +47,7 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
             <Form label="Environment override" submit="Save override" busyLabel="Saving…" onSubmit={async () => {
               let parsed: unknown;
               try { parsed = JSON.parse(text); } catch { throw new Error('The override is not valid JSON.'); }
-              await admin('PUT', '/internal/config/override/environment', { body: { config_string: JSON.stringify(parsed) } });
+              await admin('config.setOverride', { params: { level: 'environment' }, body: { config_string: JSON.stringify(parsed) } });
               rendered.reload();
               environment.reload();
               props.onChanged();

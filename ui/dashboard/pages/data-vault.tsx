@@ -11,7 +11,7 @@ interface WireStore { id: string; display_name: string; entry_count: number }
 export function DataVaultPage(props: { project: AdminProject }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const stores = useLoad(() => admin<{ items: WireStore[] }>('GET', '/internal/data-vault/stores'), [props.project.id]);
+  const stores = useLoad((): Promise<{ items: WireStore[] }> => admin('dataVault.listStores'), [props.project.id]);
   return (
     <>
       <div className="d-top"><h1>Data vault</h1></div>

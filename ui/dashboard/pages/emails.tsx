@@ -1,5 +1,6 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { Page } from '../api.ts';
+import type { OperationId } from '../../../sdk/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
@@ -8,11 +9,12 @@ type Kind = 'theme' | 'template' | 'draft';
 interface Source { id: string; display_name: string; tsx_source: string; theme_id?: string | null }
 interface WireEmail { id: string; to: string[]; subject: string; status: string; sent_at_millis: number | null; created_at_millis: number; error: string | null; html?: string | null }
 
-const KINDS: { kind: Kind; title: string; path: string }[] = [
-  { kind: 'template', title: 'Templates', path: '/internal/email-templates' },
-  { kind: 'theme', title: 'Themes', path: '/internal/email-themes' },
-  { kind: 'draft', title: 'Drafts', path: '/internal/email-drafts' },
-];
+/** Each kind of email source and the operations that list, create, update and delete it. */
+const KINDS = [
+  { kind: 'template', title: 'Templates', list: 'emails.listTemplates', create: 'emails.createTemplate', update: 'emails.updateTemplate', remove: 'emails.deleteTemplate' },
+  { kind: 'theme', title: 'Themes', list: 'emails.listThemes', create: 'emails.createTheme', update: 'emails.updateTheme', remove: 'emails.deleteTheme' },
+  { kind: 'draft', title: 'Drafts', list: 'emails.listDrafts', create: 'emails.createDraft', update: 'emails.updateDraft', remove: 'emails.deleteDraft' },
+] as const satisfies readonly { kind: Kind; title: string; list: OperationId; create: OperationId; update: OperationId; remove: OperationId }[];
 
 /** The list inside an email-source answer (`{templates}`, `{themes}`, `{drafts}` or `{items}`). */
 export function sourcesOf(answer: Record<string, unknown>): Source[] {
@@ -53,7 +55,7 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
   return (
     <Section title="Email server" description="Shared: the server's SMTP (GATEHOUSE_SMTP_URL) or, without one, the built-in outbox below. Standard: your own SMTP server.">
       <Form label="Email server" submit="Save email server" disabled={missing || !!portProblem} onSubmit={async () => {
-        await admin('PATCH', '/internal/projects/current', { body: { config: { email_config: type === 'shared' ? { type: 'shared' } : { type: 'standard', ...standard() } } } });
+        await admin('projects.updateCurrent', { body: { config: { email_config: type === 'shared' ? { type: 'shared' } : { type: 'standard', ...standard() } } } });
         props.onChanged();
       }}>
         <div className="d-field"><label htmlFor="email-type">Server</label>
@@ -76,7 +78,7 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
         <button type="button" className="d-btn" disabled={test.busy || !isValidEmail(recipient.trim()) || (type === 'standard' && (missing || !!portProblem))} onClick={() => test.run(async () => {
           setResult(null);
           if (type === 'standard') {
-            const r = await admin<{ success: boolean; error_message?: string }>('POST', '/internal/send-test-email', { body: { recipient_email: recipient.trim(), email_config: standard() } });
+            const r = await admin('emails.sendTestEmail', { body: { recipient_email: recipient.trim(), email_config: standard() } });
             if (!r.success) throw new Error(`The SMTP server refused: ${r.error_message ?? 'unknown error'}`);
             setResult(`Test email sent to ${recipient.trim()}.`);
           } else {
@@ -96,10 +98,11 @@ function SourceEditor(props: { project: AdminProject }) {
   const admin = api.admin(props.project.id);
   const [kind, setKind] = useState<Kind>('template');
   const k = KINDS.find((x) => x.kind === kind)!;
-  const list = useLoad(() => admin<Record<string, unknown>>('GET', k.path).then(sourcesOf), [props.project.id, kind]);
+  const call = admin as (id: OperationId, input?: object) => Promise<any>;
+  const list = useLoad(() => call(k.list).then(sourcesOf), [props.project.id, kind]);
   const [selected, setSelected] = useState<string | null>(null);
   const [source, setSource] = useState('');
-  const [preview, setPreview] = useState<{ html: string; subject?: string } | null>(null);
+  const [preview, setPreview] = useState<{ html: string; subject?: string | null } | null>(null);
   const [previewError, setPreviewError] = useState<unknown>(null);
   const [newName, setNewName] = useState('');
   const [sent, setSent] = useState<string | null>(null);
@@ -118,7 +121,7 @@ function SourceEditor(props: { project: AdminProject }) {
     let stale = false;
     const t = setTimeout(() => {
       const body = kind === 'theme' ? { theme_tsx_source: source } : { template_tsx_source: source, ...(current?.theme_id !== undefined ? { theme_id: current.theme_id } : {}) };
-      admin<{ html: string; subject?: string }>('POST', '/emails/render-email', { body }).then(
+      admin('emails.renderEmail', { body }).then(
         (r) => { if (!stale) { setPreview(r); setPreviewError(null); } },
         (e: unknown) => { if (!stale) setPreviewError(e); },
       );
@@ -147,13 +150,13 @@ function SourceEditor(props: { project: AdminProject }) {
                   <label htmlFor="tsx-editor">TSX source</label>
                   <textarea id="tsx-editor" className="d-code" spellCheck={false} value={source} onInput={(e) => setSource((e.target as HTMLTextAreaElement).value)} />
                   <div className="d-row">
-                    <button type="button" className="d-btn d-primary" disabled={save.busy || source === current.tsx_source} onClick={() => save.run(async () => { await admin('PATCH', `${k.path}/${encodeURIComponent(current.id)}`, { body: { tsx_source: source } }); list.reload(); })}>{save.busy ? 'Saving…' : 'Save'}</button>
+                    <button type="button" className="d-btn d-primary" disabled={save.busy || source === current.tsx_source} onClick={() => save.run(async () => { await call(k.update, { params: { id: current.id }, body: { tsx_source: source } }); list.reload(); })}>{save.busy ? 'Saving…' : 'Save'}</button>
                     <button type="button" className="d-btn" disabled={source === current.tsx_source} onClick={() => setSource(current.tsx_source)}>Discard changes</button>
                     {kind === 'draft' && <ConfirmButton label="Send to all users" danger={false} question={`Send ${current.display_name} (as saved) to every user of ${props.project.display_name}?`} confirmLabel="Yes, send it" onConfirm={async () => {
-                      await admin('POST', '/emails/send-email', { body: { all_users: true, draft_id: current.id } });
+                      await admin('emails.sendEmail', { body: { all_users: true, draft_id: current.id } });
                       setSent(`${current.display_name} was queued for every user; see the sent emails below.`);
                     }} />}
-                    <ConfirmButton label="Delete" question={`Delete ${current.display_name}?`} onConfirm={async () => { await admin('DELETE', `${k.path}/${encodeURIComponent(current.id)}`, { body: {} }); setSelected(null); list.reload(); }} />
+                    <ConfirmButton label="Delete" question={`Delete ${current.display_name}?`} onConfirm={async () => { await call(k.remove, { params: { id: current.id }, body: {} }); setSelected(null); list.reload(); }} />
                   </div>
                   <ErrorBox error={save.error} />
                   {sent && <p className="d-ok" role="status">{sent}</p>}
@@ -169,7 +172,7 @@ function SourceEditor(props: { project: AdminProject }) {
         )}
       </Async>
       <Form label={`Create a ${kind}`} submit={`Create ${kind}`} disabled={!newName.trim()} onSubmit={async () => {
-        const created = await admin<{ id: string }>('POST', k.path, { body: { display_name: newName.trim() } });
+        const created: { id: string } = await call(k.create, { body: { display_name: newName.trim() } });
         setNewName('');
         setSelected(created.id);
         list.reload();
@@ -182,7 +185,7 @@ function SourceEditor(props: { project: AdminProject }) {
 
 function SentLog(props: { project: AdminProject }) {
   const api = useApi();
-  const emails = useLoad(() => api.admin(props.project.id)<Page<WireEmail>>('GET', '/internal/emails'), [props.project.id]);
+  const emails = useLoad((): Promise<Page<WireEmail>> => api.admin(props.project.id)('emails.list'), [props.project.id]);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <Section title="Sent emails and outbox" actions={<button type="button" className="d-btn" onClick={emails.reload}>Refresh</button>} description='Emails with status "outbox" are kept by the built-in outbox (no SMTP server configured).'>

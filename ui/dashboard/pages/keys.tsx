@@ -30,7 +30,7 @@ export function envSnippet(origin: string, projectId: string, key: WireKey): str
 export function KeysPage(props: { project: AdminProject }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const keys = useLoad(() => admin<Page<WireKey>>('GET', '/internal/api-keys'), [props.project.id]);
+  const keys = useLoad((): Promise<Page<WireKey>> => admin('internalApiKeys.list'), [props.project.id]);
   const [description, setDescription] = useState('');
   const [client, setClient] = useState(true);
   const [server, setServer] = useState(true);
@@ -55,7 +55,7 @@ export function KeysPage(props: { project: AdminProject }) {
       <Section title="Create keys">
         <Form label="Create keys" submit="Create keys" busyLabel="Creating…" onSubmit={async () => {
           if (!client && !server && !adminKey) throw new Error('Choose at least one key.');
-          const key = await admin<WireKey>('POST', '/internal/api-keys', { body: { description: description.trim() || 'Dashboard key', expires_at_millis: null, has_publishable_client_key: client, has_secret_server_key: server, has_super_secret_admin_key: adminKey } });
+          const key = await admin('internalApiKeys.create', { body: { description: description.trim() || 'Dashboard key', expires_at_millis: null, has_publishable_client_key: client, has_secret_server_key: server, has_super_secret_admin_key: adminKey } });
           setCreated(key);
           setDescription('');
           keys.reload();
@@ -80,7 +80,7 @@ export function KeysPage(props: { project: AdminProject }) {
                       <td>{k.description}</td><td>{lastFour(k.publishable_client_key)}</td><td>{lastFour(k.secret_server_key)}</td><td>{lastFour(k.super_secret_admin_key)}</td>
                       <td>{formatTime(k.created_at_millis)}</td>
                       <td>{revoked ? 'Revoked' : expired ? 'Expired' : 'Active'}</td>
-                      <td>{!revoked && <ConfirmButton label="Revoke" question="Apps using these keys stop working." onConfirm={async () => { await admin('PATCH', `/internal/api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td>
+                      <td>{!revoked && <ConfirmButton label="Revoke" question="Apps using these keys stop working." onConfirm={async () => { await admin('internalApiKeys.update', { params: { api_key_id: k.id }, body: { revoked: true } }); keys.reload(); }} />}</td>
                     </tr>
                   );
                 })}

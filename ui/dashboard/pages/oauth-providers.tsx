@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { routePath } from '../../../sdk/routes.ts';
 import { ConfirmButton, Empty, Field, Form, Section, Toggle, useApi } from '../kit.tsx';
 
 /** OAuth providers a project can configure (core/config/project-config.ts OAUTH_PROVIDER_IDS). */
@@ -43,7 +44,7 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
   const id = generic ? genericId.trim() : choice;
   const missing = kind === 'standard' && touched && (!clientId.trim() || !clientSecret.trim());
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
-  const callbackUrl = (providerId: string) => `${origin}${api.prefix}/api/v1/auth/oauth/callback/${encodeURIComponent(providerId || '<id>')}`;
+  const callbackUrl = (providerId: string) => `${origin}${api.prefix}/api/v1${routePath('authOauth.callback', { provider_id: providerId || '<id>' })}`;
   return (
     <Section title="OAuth providers" description="Shared providers use Gatehouse's built-in development provider (a page to pick a test identity; refused in production mode); standard ones use your own client ID and secret. Register the callback URL shown at the provider.">
       {providers.length === 0 ? <Empty>No OAuth providers.</Empty> : (

@@ -49,7 +49,7 @@ export function DailyChart(props: { title: string; series: { date: string; activ
 /** Overview: total users, sign-ups per day, daily active users (charts), recent sign-ups. */
 export function Overview(props: { project: AdminProject }) {
   const api = useApi();
-  const metrics = useLoad(() => api.admin(props.project.id)<Metrics>('GET', '/internal/metrics'), [props.project.id]);
+  const metrics = useLoad((): Promise<Metrics> => api.admin(props.project.id)('metrics.get'), [props.project.id]);
   return (
     <>
       <div className="d-top"><h1>{props.project.display_name}</h1><button type="button" className="d-btn" onClick={metrics.reload}>Refresh</button></div>

@@ -14,8 +14,8 @@ interface Invitation { id: string; recipient_email: string; expires_at_millis: n
  */
 export function OwnerTeamsPage() {
   const api = useApi();
-  const teams = useLoad(() => api.internal<Page<Team>>('GET', '/teams', { query: { user_id: 'me' } }), []);
-  const me = useLoad(() => api.internal<{ id: string }>('GET', '/users/me'), []);
+  const teams = useLoad(() => api.internal('teams.list', { query: { user_id: 'me' } }), []);
+  const me = useLoad(() => api.internal('users.getCurrent'), []);
   const [name, setName] = useState('');
   return (
     <>
@@ -26,7 +26,7 @@ export function OwnerTeamsPage() {
       </Async>
       <Section title="Create a team">
         <Form label="Create a dashboard team" submit="Create team" disabled={!name.trim()} onSubmit={async () => {
-          await api.internal('POST', '/teams', { body: { display_name: name.trim(), creator_user_id: 'me' } });
+          await api.internal('teams.create', { body: { display_name: name.trim(), creator_user_id: 'me' } });
           setName('');
           teams.reload();
         }}>
@@ -40,8 +40,8 @@ export function OwnerTeamsPage() {
 function OwnerTeam(props: { team: Team; me: string | null }) {
   const api = useApi();
   const me = props.me;
-  const members = useLoad(() => api.internal<Page<Profile>>('GET', '/team-member-profiles', { query: { team_id: props.team.id } }), [props.team.id]);
-  const invitations = useLoad(() => api.internal<Page<Invitation>>('GET', '/team-invitations', { query: { team_id: props.team.id } }), [props.team.id]);
+  const members = useLoad((): Promise<Page<Profile>> => api.internal('teams.listMemberProfiles', { query: { team_id: props.team.id } }), [props.team.id]);
+  const invitations = useLoad((): Promise<Page<Invitation>> => api.internal('teamInvitations.list', { query: { team_id: props.team.id } }), [props.team.id]);
   const [email, setEmail] = useState('');
   const problem = email && !isValidEmail(email.trim()) ? 'Please enter a valid email address.' : null;
   return (
@@ -57,11 +57,11 @@ function OwnerTeam(props: { team: Team; me: string | null }) {
         {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
           <TableScroll label={`Invitations to ${props.team.display_name}`}><table className="d-table" aria-label={`Invitations to ${props.team.display_name}`}><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
             <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td>
-              <td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await api.internal('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.team.id }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
+              <td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await api.internal('teamInvitations.revoke', { params: { id: i.id }, query: { team_id: props.team.id }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
         )}
       </Async>
       <Form label={`Invite an owner to ${props.team.display_name}`} submit="Send invitation" disabled={!email.trim() || !!problem} onSubmit={async () => {
-        await api.internal('POST', '/team-invitations/send-code', { body: { team_id: props.team.id, email: email.trim(), callback_url: `${location.origin}${api.url('/handler/team-invitation')}` } });
+        await api.internal('teamInvitations.send', { body: { team_id: props.team.id, email: email.trim(), callback_url: `${location.origin}${api.url('/handler/team-invitation')}` } });
         setEmail('');
         invitations.reload();
       }}>

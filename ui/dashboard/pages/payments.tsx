@@ -10,7 +10,7 @@ type PaymentsConfig = { testMode?: boolean; items?: Record<string, { displayName
 /** The Stripe connection: the project's own account, keys entered here and sealed by the server. */
 function StripeConnection(props: { project: AdminProject }) {
   const admin = useApi().admin(props.project.id);
-  const info = useLoad(() => admin<AccountInfo>('GET', '/internal/payments/stripe/account-info').catch((e: unknown) => {
+  const info = useLoad((): Promise<AccountInfo | null> => admin('payments.stripeAccountInfo').catch((e: unknown) => {
     if ((e as { code?: string })?.code === 'STRIPE_ACCOUNT_INFO_NOT_FOUND') return null;
     throw e;
   }), [props.project.id]);
@@ -30,12 +30,12 @@ function StripeConnection(props: { project: AdminProject }) {
               </dl>
             ) : <Empty>No Stripe account connected. Purchases can still be completed in test mode.</Empty>}
             <Form label="Stripe keys" submit={account ? 'Update keys' : 'Connect Stripe'} busyLabel="Checking with Stripe…" disabled={!secretKey}
-              onSubmit={() => admin('PUT', '/internal/payments/stripe/keys', { body: { secret_key: secretKey, ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) } })}
+              onSubmit={() => admin('payments.setStripeKeys', { body: { secret_key: secretKey, ...(webhookSecret ? { webhook_secret: webhookSecret } : {}) } })}
               onDone={() => { setSecretKey(''); setWebhookSecret(''); info.reload(); }}>
               <Field label="Secret key" name="secret_key" type="password" value={secretKey} onChange={setSecretKey} placeholder="sk_live_… or sk_test_…" autoComplete="off" />
               <Field label="Webhook signing secret" name="webhook_secret" type="password" value={webhookSecret} onChange={setWebhookSecret} placeholder="whsec_…" autoComplete="off" hint="From the Stripe webhook endpoint pointed at the URL above." />
             </Form>
-            {account ? <ConfirmButton label="Disconnect Stripe" question="Forget the Stripe keys of this project?" danger onConfirm={async () => { await admin('DELETE', '/internal/payments/stripe/keys'); info.reload(); }} /> : null}
+            {account ? <ConfirmButton label="Disconnect Stripe" question="Forget the Stripe keys of this project?" danger onConfirm={async () => { await admin('payments.deleteStripeKeys'); info.reload(); }} /> : null}
           </>
         )}
       </Async>
@@ -55,7 +55,7 @@ function priceText(prices: unknown): string {
 /** Products and items as configured (`payments.*` in Configuration). */
 function Products(props: { project: AdminProject }) {
   const admin = useApi().admin(props.project.id);
-  const config = useLoad(() => admin<{ config_string: string }>('GET', '/internal/config').then((r) => (JSON.parse(r.config_string) as { payments: PaymentsConfig }).payments), [props.project.id]);
+  const config = useLoad(() => admin('config.get').then((r) => (JSON.parse(r.config_string) as { payments: PaymentsConfig }).payments), [props.project.id]);
   return (
     <Section title="Products" description={<>Define products and items in Configuration, e.g. <code>"payments.products.pro"</code> and <code>"payments.items.credits"</code>.</>}>
       <Async state={config} label="Loading products…">
@@ -92,7 +92,7 @@ const chargedOf = (t: Transaction) => Object.entries(t.entries.find((e) => e.typ
 /** Transactions (purchases, refunds, manual item changes) with refunds, and the customers in them. */
 function Transactions(props: { project: AdminProject }) {
   const admin = useApi().admin(props.project.id);
-  const list = useLoad(() => admin<{ transactions: Transaction[]; next_cursor: string | null }>('GET', '/internal/payments/transactions', { query: { limit: 100 } }), [props.project.id]);
+  const list = useLoad((): Promise<{ transactions: Transaction[]; next_cursor: string | null }> => admin('payments.listTransactions', { query: { limit: 100 } }), [props.project.id]);
   return (
     <>
       <Section title="Transactions">
@@ -111,7 +111,7 @@ function Transactions(props: { project: AdminProject }) {
                     <td>{grant ? grant.product?.display_name ?? grant.product_id : t.entries.map((e) => e.item_id ? `${e.quantity ?? 0} × ${e.item_id}` : '').filter(Boolean).join(', ')}</td>
                     <td>{chargedOf(t) || '—'}</td>
                     <td>{refundable ? <ConfirmButton label="Refund" question="Refund this purchase in full and revoke the product?" danger
-                      onConfirm={async () => { await admin('POST', '/internal/payments/transactions/refund', { body: { type: grant.subscription_id ? 'subscription' : 'one-time-purchase', id: t.id } }); list.reload(); }} /> : null}</td>
+                      onConfirm={async () => { await admin('payments.refundTransaction', { body: { type: grant.subscription_id ? 'subscription' : 'one-time-purchase', id: t.id } }); list.reload(); }} /> : null}</td>
                   </tr>
                 );
               })}</tbody>

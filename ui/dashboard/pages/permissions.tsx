@@ -40,8 +40,8 @@ export function PermissionsPage(props: { project: AdminProject }) {
 function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const base = `/${props.scope}-permission-definitions`;
-  const defs = useLoad(() => admin<Page<Definition>>('GET', base), [props.project.id]);
+  const team = props.scope === 'team';
+  const defs = useLoad((): Promise<Page<Definition>> => team ? admin('permissions.listTeamDefinitions') : admin('permissions.listProjectDefinitions'), [props.project.id]);
   const [id, setId] = useState('');
   const [description, setDescription] = useState('');
   const [contained, setContained] = useState<string[]>([]);
@@ -56,13 +56,14 @@ function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }
               <tbody>{p.items.map((d) => (
                 <tr key={d.id}><td><code>{d.id}</code></td><td>{d.description ?? ''}</td>
                   <td className="d-tree"><ul><PermissionTree definitions={p.items} id={d.id} /></ul></td>
-                  <td>{!d.id.startsWith('$') && <ConfirmButton label="Delete" question={`Delete ${d.id}? Grants of it are removed.`} onConfirm={async () => { await admin('DELETE', `${base}/${encodeURIComponent(d.id)}`, { body: {} }); defs.reload(); }} />}</td></tr>
+                  <td>{!d.id.startsWith('$') && <ConfirmButton label="Delete" question={`Delete ${d.id}? Grants of it are removed.`} onConfirm={async () => { const input = { params: { permission_id: d.id }, body: {} }; await (team ? admin('permissions.deleteTeamDefinition', input) : admin('permissions.deleteProjectDefinition', input)); defs.reload(); }} />}</td></tr>
               ))}</tbody></table></TableScroll>
           </>
         )}
       </Async>
       <Form label={`Create a ${props.scope} permission`} submit="Create permission" disabled={!id || !!problem} disabledReason={!id ? 'Enter a permission ID to create.' : 'Fix the permission ID above first.'} onSubmit={async () => {
-        await admin('POST', base, { body: { id, description: description || undefined, contained_permission_ids: contained } });
+        const body = { id, description: description || undefined, contained_permission_ids: contained };
+        await (team ? admin('permissions.createTeamDefinition', { body }) : admin('permissions.createProjectDefinition', { body }));
         setId(''); setDescription(''); setContained([]);
         defs.reload();
       }}>

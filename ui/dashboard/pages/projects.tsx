@@ -38,7 +38,7 @@ export function ProjectList(props: { projects: Loaded<Page<AdminProject>> }) {
         <Form label="Create a project" submit="Create project" busyLabel="Creating…" onSubmit={async () => {
           setTouched(true);
           if (!name.trim()) throw new Error('Please give the project a name.');
-          const created = await api.internal<AdminProject>('POST', '/internal/projects', { body: { display_name: name.trim(), description: description.trim() || null, config: { credential_enabled: true, allow_localhost: true } } });
+          const created = await api.internal('projects.create', { body: { display_name: name.trim(), description: description.trim() || null, config: { credential_enabled: true, allow_localhost: true } } });
           setName(''); setDescription(''); setTouched(false);
           props.projects.reload();
           navigate(`/projects/${created.id}`);

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { useRouter } from '../router.tsx';
@@ -23,7 +22,7 @@ export function ProjectSettings(props: { project: AdminProject; onChanged: () =>
   const api = useApi();
   const admin = api.admin(props.project.id);
   const { navigate } = useRouter();
-  const current = useLoad(() => admin<AdminProject>('GET', '/internal/projects/current'), [props.project.id]);
+  const current = useLoad(() => admin('projects.getCurrentAdmin'), [props.project.id]);
   return (
     <>
       <div className="d-top"><h1>Project settings</h1></div>
@@ -41,12 +40,12 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
   const [description, setDescription] = useState(props.project.description ?? '');
   const production = useAction();
   const problems = productionProblems(props.project.config);
-  const teams = useLoad(() => api.internal<Page<{ id: string; display_name: string }>>('GET', '/teams', { query: { user_id: 'me' } }), []);
+  const teams = useLoad(() => api.internal('teams.list', { query: { user_id: 'me' } }), []);
   const [team, setTeam] = useState('');
   return (
     <>
       <Section title="Name and description">
-        <Form label="Project name" submit="Save" onSubmit={() => admin('PATCH', '/internal/projects/current', { body: { display_name: name.trim(), description: description.trim() || null } })} onDone={props.reload} disabled={!name.trim()}>
+        <Form label="Project name" submit="Save" onSubmit={() => admin('projects.updateCurrent', { body: { display_name: name.trim(), description: description.trim() || null } })} onDone={props.reload} disabled={!name.trim()}>
           <Field label="Project name" name="display_name" value={name} onChange={setName} error={!name.trim() ? 'The name must not be empty.' : null} />
           <Field label="Description" name="description" value={description} onChange={setDescription} />
         </Form>
@@ -54,7 +53,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
       </Section>
       <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses.">
         <Toggle label="Production mode" checked={props.project.is_production_mode} disabled={production.busy} onChange={async (on) => {
-          if (await production.run(() => admin('PATCH', '/internal/projects/current', { body: { is_production_mode: on } }))) props.reload();
+          if (await production.run(() => admin('projects.updateCurrent', { body: { is_production_mode: on } }))) props.reload();
         }} />
         {!props.project.is_production_mode && problems.length > 0 && (
           <div className="d-muted"><p>Before switching on production mode:</p><ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul></div>
@@ -70,7 +69,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
             return (
               <Form label="Transfer project" submit="Transfer" onSubmit={async () => {
                 if (!team) throw new Error('Choose a team.');
-                await api.internal('POST', '/internal/projects/transfer', { body: { project_id: props.project.id, new_team_id: team } });
+                await api.internal('projects.transfer', { body: { project_id: props.project.id, new_team_id: team } });
               }} onDone={props.reload}>
                 <div className="d-field">
                   <label htmlFor="transfer-team">New owner team</label>
@@ -86,7 +85,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
       </Section>
       <Section title="Danger zone">
         <ConfirmButton label="Delete project" question={`Delete ${props.project.display_name} and all its users? This cannot be undone.`} onConfirm={async () => {
-          await admin('DELETE', '/internal/projects/current', { body: {} });
+          await admin('projects.deleteCurrent', { body: {} });
           props.onDeleted();
         }} />
       </Section>

@@ -15,7 +15,7 @@ export function TeamsPage(props: { project: AdminProject }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
   const { navigate } = useRouter();
-  const teams = useLoad(() => admin<Page<WireTeam>>('GET', '/teams'), [props.project.id]);
+  const teams = useLoad(() => admin('teams.list') as Promise<Page<WireTeam>>, [props.project.id]);
   const [name, setName] = useState('');
   return (
     <>
@@ -30,7 +30,7 @@ export function TeamsPage(props: { project: AdminProject }) {
       </Section>
       <Section title="Create a team">
         <Form label="Create a team" submit="Create team" disabled={!name.trim()} onSubmit={async () => {
-          const team = await admin<WireTeam>('POST', '/teams', { body: { display_name: name.trim() } });
+          const team = await admin('teams.create', { body: { display_name: name.trim() } });
           navigate(`/projects/${props.project.id}/teams/${team.id}`);
         }}>
           <Field label="Team name" name="team-name" value={name} onChange={setName} />
@@ -45,18 +45,18 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
   const { navigate } = useRouter();
-  const team = useLoad(() => admin<WireTeam>('GET', `/teams/${props.teamId}`), [props.teamId]);
-  const members = useLoad(() => admin<Page<Profile>>('GET', '/team-member-profiles', { query: { team_id: props.teamId } }), [props.teamId]);
-  const definitions = useLoad(() => admin<Page<{ id: string; contained_permission_ids: string[] }>>('GET', '/team-permission-definitions'), []);
-  const invitations = useLoad(() => admin<Page<{ id: string; recipient_email: string; expires_at_millis: number }>>('GET', '/team-invitations', { query: { team_id: props.teamId } }), [props.teamId]);
+  const team = useLoad(() => admin('teams.get', { params: { team_id: props.teamId } }) as Promise<WireTeam>, [props.teamId]);
+  const members = useLoad((): Promise<Page<Profile>> => admin('teams.listMemberProfiles', { query: { team_id: props.teamId } }), [props.teamId]);
+  const definitions = useLoad(() => admin('permissions.listTeamDefinitions'), []);
+  const invitations = useLoad((): Promise<Page<{ id: string; recipient_email: string; expires_at_millis: number }>> => admin('teamInvitations.list', { query: { team_id: props.teamId } }), [props.teamId]);
   const [search, setSearch] = useState('');
   const [inviteEmail, setInviteEmail] = useState('');
-  const candidates = useLoad(() => search.trim() ? admin<Page<WireUser>>('GET', '/users', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }), [search]);
+  const candidates = useLoad(() => search.trim() ? admin('users.list', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }), [search]);
   return (
     <>
       <div className="d-top"><h1>{team.data?.display_name ?? 'Team'}</h1><Link to={`/projects/${props.project.id}/teams`}>All teams</Link></div>
       <Async state={team} label="Loading team…">
-        {(t) => <TeamName team={t} save={async (name) => { await admin('PATCH', `/teams/${t.id}`, { body: { display_name: name } }); team.reload(); }} />}
+        {(t) => <TeamName team={t} save={async (name) => { await admin('teams.update', { params: { team_id: t.id }, body: { display_name: name } }); team.reload(); }} />}
       </Async>
       <Section title="Members and their permissions">
         <Async state={members} label="Loading members…">
@@ -73,7 +73,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
         </div>
         {search.trim() && <Async state={candidates} label="Searching…">
           {(p) => p.items.length === 0 ? <p className="d-muted">No users match.</p> : (
-            <ul>{p.items.map((u) => <li key={u.id}>{u.display_name || u.primary_email || u.id} <button type="button" className="d-link" onClick={async () => { await admin('POST', `/team-memberships/${props.teamId}/${u.id}`, { body: {} }); setSearch(''); members.reload(); }}>add</button></li>)}</ul>
+            <ul>{p.items.map((u) => <li key={u.id}>{u.display_name || u.primary_email || u.id} <button type="button" className="d-link" onClick={async () => { await admin('teams.addMember', { params: { team_id: props.teamId, user_id: u.id }, body: {} }); setSearch(''); members.reload(); }}>add</button></li>)}</ul>
           )}
         </Async>}
       </Section>
@@ -81,11 +81,11 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
         <Async state={invitations} label="Loading invitations…">
           {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
             <TableScroll label="Invitations"><table className="d-table" aria-label="Invitations"><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
-              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('DELETE', `/team-invitations/${i.id}`, { query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
+              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('teamInvitations.revoke', { params: { id: i.id }, query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
           )}
         </Async>
         <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} disabledReason="Enter a valid email address to invite." onSubmit={async () => {
-          await admin('POST', '/team-invitations/send-code', { body: { team_id: props.teamId, email: inviteEmail.trim(), callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}` } });
+          await admin('teamInvitations.send', { body: { team_id: props.teamId, email: inviteEmail.trim(), callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}` } });
           setInviteEmail('');
           invitations.reload();
         }}>
@@ -93,7 +93,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
         </Form>
       </Section>
       <Section title="Danger zone">
-        <ConfirmButton label="Delete team" question="Delete this team and all memberships?" onConfirm={async () => { await admin('DELETE', `/teams/${props.teamId}`, { body: {} }); navigate(`/projects/${props.project.id}/teams`); }} />
+        <ConfirmButton label="Delete team" question="Delete this team and all memberships?" onConfirm={async () => { await admin('teams.delete', { params: { team_id: props.teamId }, body: {} }); navigate(`/projects/${props.project.id}/teams`); }} />
       </Section>
     </>
   );

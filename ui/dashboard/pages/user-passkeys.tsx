@@ -10,7 +10,7 @@ interface WirePasskey { id: string; credential_id: string; device_type: string; 
  * (`DELETE /passkeys/{user_id}/{id}`); removing the last one turns `passkey_auth_enabled` off.
  */
 export function UserPasskeys(props: { user: { id: string; passkey_auth_enabled?: boolean }; admin: Caller; onChanged: () => void }) {
-  const keys = useLoad(() => props.admin<Page<WirePasskey>>('GET', '/passkeys', { query: { user_id: props.user.id } }), [props.user.id]);
+  const keys = useLoad((): Promise<Page<WirePasskey>> => props.admin('passkeys.list', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="Passkeys">
       <Async state={keys} label="Loading passkeys…">
@@ -19,7 +19,7 @@ export function UserPasskeys(props: { user: { id: string; passkey_auth_enabled?:
             <tbody>{p.items.map((k) => (
               <tr key={k.id}><td><code>{k.credential_id.slice(0, 12)}…</code></td><td>{k.device_type === 'multiDevice' ? 'synced' : 'device-bound'}{k.transports.length ? ` · ${k.transports.join(', ')}` : ''}</td>
                 <td>{formatTime(k.created_at_millis)}</td><td>{formatTime(k.last_used_at_millis)}</td>
-                <td><ConfirmButton label="Remove" question="Remove this passkey? The user can no longer sign in with it." onConfirm={async () => { await props.admin('DELETE', `/passkeys/${props.user.id}/${k.id}`, { body: {} }); keys.reload(); props.onChanged(); }} /></td></tr>
+                <td><ConfirmButton label="Remove" question="Remove this passkey? The user can no longer sign in with it." onConfirm={async () => { await props.admin('passkeys.delete', { params: { user_id: props.user.id, passkey_id: k.id }, body: {} }); keys.reload(); props.onChanged(); }} /></td></tr>
             ))}</tbody></table>
         )}
       </Async>

@@ -18,7 +18,7 @@ interface Definition { id: string; description?: string | null; contained_permis
 export function UserPage(props: { project: AdminProject; userId: string }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const user = useLoad(() => admin<WireUser>('GET', `/users/${props.userId}`), [props.project.id, props.userId]);
+  const user = useLoad(() => admin('users.get', { params: { user_id: props.userId } }), [props.project.id, props.userId]);
   return (
     <>
       <div className="d-top">
@@ -51,11 +51,11 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <Section title="Actions">
         <div className="d-row">
           <button type="button" className="d-btn" disabled={impersonate.busy} onClick={() => impersonate.run(async () => {
-            const session = await admin<{ access_token: string; refresh_token: string }>('POST', '/auth/sessions', { body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true } });
+            const session = await admin('sessions.create', { body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true } });
             openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
           })}>Impersonate</button>
           <ConfirmButton label="Delete user" question="Delete this user, their sessions and memberships? This cannot be undone." onConfirm={async () => {
-            await admin('DELETE', `/users/${user.id}`, { body: {} });
+            await admin('users.delete', { params: { user_id: user.id }, body: {} });
             navigate(`/projects/${props.project.id}/users`);
           }} />
         </div>
@@ -88,7 +88,7 @@ function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void
       <p className="d-muted">ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active {formatTime(user.last_active_at_millis ?? null)}{user.has_password ? ' · has a password' : ''}</p>
       <Form label="Profile" submit="Save profile" disabled={!!emailError} disabledReason="Fix the email address above first." onSubmit={async () => {
         setSaved(false);
-        await props.admin('PATCH', `/users/${user.id}`, { body: { display_name: displayName.trim() || null, primary_email: email.trim() || null, primary_email_verified: verified, profile_image_url: image.trim() || null } });
+        await props.admin('users.update', { params: { user_id: user.id }, body: { display_name: displayName.trim() || null, primary_email: email.trim() || null, primary_email_verified: verified, profile_image_url: image.trim() || null } });
         setSaved(true);
         props.reload();
       }}>
@@ -117,7 +117,7 @@ function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => vo
           if (!r.ok) throw new Error(r.error);
           body[k] = r.value;
         }
-        await props.admin('PATCH', `/users/${props.user.id}`, { body });
+        await props.admin('users.update', { params: { user_id: props.user.id }, body });
         props.reload();
       }}>
         {METADATA.map(([k, label, hint]) => (
@@ -134,7 +134,7 @@ function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => vo
 }
 
 function ContactChannels(props: { user: WireUser; admin: Caller }) {
-  const channels = useLoad(() => props.admin<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>>('GET', '/contact-channels', { query: { user_id: props.user.id } }), [props.user.id]);
+  const channels = useLoad((): Promise<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>> => props.admin('contactChannels.list', { query: { user_id: props.user.id } }), [props.user.id]);
   const [value, setValue] = useState('');
   const problem = value && !isValidEmail(value.trim()) ? 'Please enter a valid email address.' : null;
   return (
@@ -144,12 +144,12 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
           <TableScroll label="Email addresses"><table className="d-table" aria-label="Email addresses"><thead><tr><th>Email</th><th>Primary</th><th>Verified</th><th>Used for sign-in</th><th /></tr></thead>
             <tbody>{p.items.map((c) => (
               <tr key={c.id}><td>{c.value}</td><td>{c.is_primary ? 'yes' : ''}</td><td>{c.is_verified ? 'yes' : 'no'}</td><td>{c.used_for_auth ? 'yes' : 'no'}</td>
-                <td><ConfirmButton label="Remove" question="Remove this contact channel?" onConfirm={async () => { await props.admin('DELETE', `/contact-channels/${props.user.id}/${c.id}`, { body: {} }); channels.reload(); }} /></td></tr>
+                <td><ConfirmButton label="Remove" question="Remove this contact channel?" onConfirm={async () => { await props.admin('contactChannels.delete', { params: { user_id: props.user.id, contact_channel_id: c.id }, body: {} }); channels.reload(); }} /></td></tr>
             ))}</tbody></table></TableScroll>
         )}
       </Async>
       <Form label="Add a contact channel" submit="Add email" disabled={!value.trim() || !!problem} onSubmit={async () => {
-        await props.admin('POST', '/contact-channels', { body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false } });
+        await props.admin('contactChannels.create', { body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false } });
         setValue('');
         channels.reload();
       }}>
@@ -160,7 +160,7 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
 }
 
 function Sessions(props: { user: WireUser; admin: Caller }) {
-  const sessions = useLoad(() => props.admin<Page<{ id: string; created_at: number; is_impersonation: boolean; last_used_at?: number | null }>>('GET', '/auth/sessions', { query: { user_id: props.user.id } }), [props.user.id]);
+  const sessions = useLoad(() => props.admin('sessions.list', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="Sessions">
       <Async state={sessions} label="Loading sessions…">
@@ -168,7 +168,7 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
           <TableScroll label="Sessions"><table className="d-table" aria-label="Sessions"><thead><tr><th>Session</th><th>Created</th><th>Last used</th><th /></tr></thead>
             <tbody>{p.items.map((s) => (
               <tr key={s.id}><td><code>{s.id.slice(0, 8)}</code>{s.is_impersonation ? <span className="d-badge">impersonation</span> : null}</td><td>{formatTime(s.created_at)}</td><td>{formatTime(s.last_used_at ?? null)}</td>
-                <td><ConfirmButton label="Revoke" question="Sign this session out?" onConfirm={async () => { await props.admin('DELETE', `/auth/sessions/${s.id}`, { query: { user_id: props.user.id }, body: {} }); sessions.reload(); }} /></td></tr>
+                <td><ConfirmButton label="Revoke" question="Sign this session out?" onConfirm={async () => { await props.admin('sessions.delete', { params: { id: s.id }, query: { user_id: props.user.id }, body: {} }); sessions.reload(); }} /></td></tr>
             ))}</tbody></table></TableScroll>
         )}
       </Async>
@@ -178,9 +178,9 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
 
 function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; admin: Caller }) {
   const { admin, user } = props;
-  const teams = useLoad(() => admin<Page<Team>>('GET', '/teams', { query: { user_id: user.id } }), [user.id]);
-  const allTeams = useLoad(() => admin<Page<Team>>('GET', '/teams'), []);
-  const definitions = useLoad(() => admin<Page<Definition>>('GET', '/team-permission-definitions'), []);
+  const teams = useLoad(() => admin('teams.list', { query: { user_id: user.id } }), [user.id]);
+  const allTeams = useLoad(() => admin('teams.list'), []);
+  const definitions = useLoad(() => admin('permissions.listTeamDefinitions'), []);
   const [teamToJoin, setTeamToJoin] = useState('');
   const [newTeam, setNewTeam] = useState('');
   return (
@@ -191,14 +191,14 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
         )}
       </Async>
       <div className="d-row" style={{ alignItems: 'flex-end', marginTop: 8 }}>
-        <Form label="Add to a team" submit="Add to team" disabled={!teamToJoin} onSubmit={async () => { await admin('POST', `/team-memberships/${teamToJoin}/${user.id}`, { body: {} }); setTeamToJoin(''); teams.reload(); }}>
+        <Form label="Add to a team" submit="Add to team" disabled={!teamToJoin} onSubmit={async () => { await admin('teams.addMember', { params: { team_id: teamToJoin, user_id: user.id }, body: {} }); setTeamToJoin(''); teams.reload(); }}>
           <div className="d-field"><label htmlFor="join-team">Existing team</label>
             <select id="join-team" value={teamToJoin} onChange={(e) => setTeamToJoin((e.target as HTMLSelectElement).value)}>
               <option value="">Choose a team…</option>
               {(allTeams.data?.items ?? []).filter((t) => !teams.data?.items.some((m) => m.id === t.id)).map((t) => <option key={t.id} value={t.id}>{t.display_name}</option>)}
             </select></div>
         </Form>
-        <Form label="Create a team with this user" submit="Create team" disabled={!newTeam.trim()} onSubmit={async () => { await admin('POST', '/teams', { body: { display_name: newTeam.trim(), creator_user_id: user.id } }); setNewTeam(''); teams.reload(); allTeams.reload(); }}>
+        <Form label="Create a team with this user" submit="Create team" disabled={!newTeam.trim()} onSubmit={async () => { await admin('teams.create', { body: { display_name: newTeam.trim(), creator_user_id: user.id } }); setNewTeam(''); teams.reload(); allTeams.reload(); }}>
           <Field label="New team name" name="new-team-name" value={newTeam} onChange={setNewTeam} />
         </Form>
       </div>
@@ -209,7 +209,7 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
 /** A membership: the user's permissions in one team, with grant and revoke. */
 export function MemberTeam(props: { project: AdminProject; team: Team; user: { id: string; display_name?: string | null; primary_email?: string | null }; admin: Caller; definitions: Loaded<Page<Definition>>; onLeft: () => void; title?: ReactNode }) {
   const { admin, team, user } = props;
-  const perms = useLoad(() => admin<Page<{ id: string }>>('GET', '/team-permissions', { query: { team_id: team.id, user_id: user.id, recursive: false } }), [team.id, user.id]);
+  const perms = useLoad(() => admin('permissions.listTeam', { query: { team_id: team.id, user_id: user.id, recursive: false } }), [team.id, user.id]);
   const [grant, setGrant] = useState('');
   const action = useAction();
   const held = new Set((perms.data?.items ?? []).map((p) => p.id));
@@ -217,12 +217,12 @@ export function MemberTeam(props: { project: AdminProject; team: Team; user: { i
     <div className="d-card" style={{ padding: 10 }} aria-label={`Team ${team.display_name}`} role="group">
       <div className="d-card-head">
         <strong>{props.title ?? <Link to={`/projects/${props.project.id}/teams/${team.id}`}>{team.display_name}</Link>}</strong>
-        <ConfirmButton label="Remove from team" question="Remove the membership and its permissions?" onConfirm={async () => { await admin('DELETE', `/team-memberships/${team.id}/${user.id}`, { body: {} }); props.onLeft(); }} />
+        <ConfirmButton label="Remove from team" question="Remove the membership and its permissions?" onConfirm={async () => { await admin('teams.removeMember', { params: { team_id: team.id, user_id: user.id }, body: {} }); props.onLeft(); }} />
       </div>
       <Async state={perms} label="Loading permissions…">
         {(p) => p.items.length === 0 ? <p className="d-muted">No team permissions.</p> : (
           <ul aria-label="Team permissions">{p.items.map((x) => (
-            <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('DELETE', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); }} /></li>
+            <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('permissions.revokeTeam', { params: { team_id: team.id, user_id: user.id, permission_id: x.id }, body: {} }); perms.reload(); }} /></li>
           ))}</ul>
         )}
       </Async>
@@ -231,7 +231,7 @@ export function MemberTeam(props: { project: AdminProject; team: Team; user: { i
           <option value="">Grant a permission…</option>
           {(props.definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
         </select>
-        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('POST', `/team-permissions/${team.id}/${user.id}/${encodeURIComponent(grant)}`, { body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('permissions.grantTeam', { params: { team_id: team.id, user_id: user.id, permission_id: grant }, body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
       </div>
       <ErrorBox error={action.error} />
     </div>
@@ -240,8 +240,8 @@ export function MemberTeam(props: { project: AdminProject; team: Team; user: { i
 
 function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
   const { admin, user } = props;
-  const perms = useLoad(() => admin<Page<{ id: string }>>('GET', '/project-permissions', { query: { user_id: user.id, recursive: false } }), [user.id]);
-  const definitions = useLoad(() => admin<Page<Definition>>('GET', '/project-permission-definitions'), []);
+  const perms = useLoad(() => admin('permissions.listProject', { query: { user_id: user.id, recursive: false } }), [user.id]);
+  const definitions = useLoad(() => admin('permissions.listProjectDefinitions'), []);
   const [grant, setGrant] = useState('');
   const action = useAction();
   const held = new Set((perms.data?.items ?? []).map((p) => p.id));
@@ -249,7 +249,7 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
     <Section title="Project permissions">
       <Async state={perms} label="Loading permissions…">
         {(p) => p.items.length === 0 ? <Empty>No project permissions.</Empty> : (
-          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('DELETE', `/project-permissions/${user.id}/${encodeURIComponent(x.id)}`, { body: {} }); perms.reload(); }} /></li>)}</ul>
+          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('permissions.revokeProject', { params: { user_id: user.id, permission_id: x.id }, body: {} }); perms.reload(); }} /></li>)}</ul>
         )}
       </Async>
       <div className="d-row">
@@ -257,7 +257,7 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
           <option value="">Grant a permission…</option>
           {(definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
         </select>
-        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('POST', `/project-permissions/${user.id}/${encodeURIComponent(grant)}`, { body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('permissions.grantProject', { params: { user_id: user.id, permission_id: grant }, body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
       </div>
       <ErrorBox error={action.error} />
     </Section>
@@ -265,15 +265,15 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
 }
 
 function ApiKeys(props: { user: WireUser; admin: Caller }) {
-  const keys = useLoad(() => props.admin<Page<{ id: string; description: string; created_at_millis: number; expires_at_millis?: number | null; manually_revoked_at_millis?: number | null; value?: { last_four: string } }>>('GET', '/user-api-keys', { query: { user_id: props.user.id } }), [props.user.id]);
+  const keys = useLoad(() => props.admin('apiKeys.listUserKeys', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="API keys">
       {isNotEnabled(keys.error) ? <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p> : <Async state={keys} label="Loading API keys…">
         {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
           <TableScroll label="User API keys"><table className="d-table" aria-label="User API keys"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
             <tbody>{p.items.map((k) => (
-              <tr key={k.id}><td>{k.description}</td><td>{k.value ? `…${k.value.last_four}` : '—'}</td><td>{formatTime(k.created_at_millis)}</td><td>{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
-                <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('PATCH', `/user-api-keys/${k.id}`, { body: { revoked: true } }); keys.reload(); }} />}</td></tr>
+              <tr key={k.id}><td>{k.description}</td><td>{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td><td>{formatTime(k.created_at_millis)}</td><td>{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
+                <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('apiKeys.updateUserKey', { params: { api_key_id: k.id }, body: { revoked: true } }); keys.reload(); }} />}</td></tr>
             ))}</tbody></table></TableScroll>
         )}
       </Async>}

@@ -49,7 +49,7 @@ export function UsersPage(props: { project: AdminProject }) {
     const t = setTimeout(() => { setSearch(searchInput); setCursors([null]); }, 250);
     return () => clearTimeout(t);
   }, [searchInput]);
-  const page = useLoad(() => admin<Page<WireUser>>('GET', '/users', { query: usersQuery({ search, desc, cursor }) }), [props.project.id, search, desc, cursor]);
+  const page = useLoad((): Promise<Page<WireUser>> => admin('users.list', { query: usersQuery({ search, desc, cursor }) }), [props.project.id, search, desc, cursor]);
   const [email, setEmail] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
@@ -95,7 +95,7 @@ export function UsersPage(props: { project: AdminProject }) {
           if (email.trim()) { body.primary_email = email.trim(); body.primary_email_auth_enabled = true; body.primary_email_verified = false; }
           if (displayName.trim()) body.display_name = displayName.trim();
           if (password) body.password = password;
-          const user = await admin<WireUser>('POST', '/users', { body });
+          const user = await admin('users.create', { body });
           navigate(`/projects/${props.project.id}/users/${user.id}`);
         }}>
           <Field label="Email" name="new-user-email" type="email" value={email} onChange={setEmail} error={emailError} />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
+import type { OperationCallInput } from '../../../sdk/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { SUBSCRIBABLE_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhook-events/types.ts';
 import { Async, ConfirmButton, CopyButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad } from '../kit.tsx';
@@ -33,7 +34,7 @@ interface WireDelivery {
 export function WebhooksPage(props: { project: AdminProject }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
-  const endpoints = useLoad(() => admin<Page<WireEndpoint>>('GET', '/internal/webhook-endpoints'), [props.project.id]);
+  const endpoints = useLoad((): Promise<Page<WireEndpoint>> => admin('webhooks.listEndpoints'), [props.project.id]);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
@@ -53,7 +54,7 @@ export function WebhooksPage(props: { project: AdminProject }) {
         <Form label="Add an endpoint" submit="Add endpoint" busyLabel="Adding…" onSubmit={async () => {
           if (!/^https?:\/\//i.test(url.trim())) throw new Error('Enter the full URL of your endpoint, starting with https:// (or http://).');
           if (!all && types.length === 0) throw new Error('Choose at least one event, or send all events.');
-          const created = await admin<WireEndpoint>('POST', '/internal/webhook-endpoints', { body: { url: url.trim(), description: description.trim(), event_types: all ? null : types } });
+          const created = await admin('webhooks.createEndpoint', { body: { url: url.trim(), description: description.trim(), event_types: all ? null : types as OperationCallInput<'webhooks.createEndpoint'>['body']['event_types'] } });
           setSecret({ url: created.url, secret: created.secret! });
           setUrl(''); setDescription('');
           endpoints.reload();
@@ -104,14 +105,14 @@ function EndpointRow(props: { endpoint: WireEndpoint; project: AdminProject; exp
         <div className="d-row" style={{ flexWrap: 'wrap' }}>
           <button type="button" className="d-btn" disabled={test.busy} onClick={() => void test.run(async () => {
             setTestResult(null);
-            const r = await admin<{ success: boolean; error_message?: string }>('POST', '/internal/send-test-webhook', { body: { endpoint_id: e.id } });
+            const r = await admin('webhooks.sendTest', { body: { endpoint_id: e.id } });
             setTestResult(r.success ? 'Test event delivered.' : r.error_message ?? 'Test event not delivered.');
             props.onChanged();
           })}>{test.busy ? 'Sending…' : 'Send test event'}</button>
           <button type="button" className="d-btn" aria-expanded={props.expanded} onClick={props.onToggle}>{props.expanded ? 'Hide deliveries' : 'Deliveries'}</button>
-          <button type="button" className="d-btn" onClick={async () => { await admin('PATCH', `/internal/webhook-endpoints/${e.id}`, { body: { enabled: !e.enabled } }); props.onChanged(); }}>{e.enabled ? 'Disable' : 'Enable'}</button>
-          <ConfirmButton label="Rotate secret" question="Receivers must switch to the new secret at once." onConfirm={async () => { const r = await admin<{ secret: string }>('POST', `/internal/webhook-endpoints/${e.id}/rotate-secret`); props.onSecret(r.secret); }} />
-          <ConfirmButton label="Delete" danger question="The endpoint and its delivery log are removed." onConfirm={async () => { await admin('DELETE', `/internal/webhook-endpoints/${e.id}`); props.onChanged(); }} />
+          <button type="button" className="d-btn" onClick={async () => { await admin('webhooks.updateEndpoint', { params: { endpoint_id: e.id }, body: { enabled: !e.enabled } }); props.onChanged(); }}>{e.enabled ? 'Disable' : 'Enable'}</button>
+          <ConfirmButton label="Rotate secret" question="Receivers must switch to the new secret at once." onConfirm={async () => { const r = await admin('webhooks.rotateSecret', { params: { endpoint_id: e.id } }); props.onSecret(r.secret); }} />
+          <ConfirmButton label="Delete" danger question="The endpoint and its delivery log are removed." onConfirm={async () => { await admin('webhooks.deleteEndpoint', { params: { endpoint_id: e.id } }); props.onChanged(); }} />
         </div>
       </div>
       <ErrorBox error={test.error} />
@@ -123,7 +124,7 @@ function EndpointRow(props: { endpoint: WireEndpoint; project: AdminProject; exp
 
 function DeliveryLog(props: { endpointId: string; project: AdminProject }) {
   const admin = useApi().admin(props.project.id);
-  const log = useLoad(() => admin<Page<WireDelivery>>('GET', `/internal/webhook-endpoints/${props.endpointId}/deliveries`), [props.endpointId]);
+  const log = useLoad((): Promise<Page<WireDelivery>> => admin('webhooks.listDeliveries', { params: { endpoint_id: props.endpointId } }), [props.endpointId]);
   return (
     <div style={{ marginTop: 8 }}>
       <div className="d-row"><h3 style={{ margin: 0 }}>Delivery log</h3><button type="button" className="d-link" onClick={log.reload}>Refresh</button></div>
@@ -146,7 +147,7 @@ function DeliveryLog(props: { endpointId: string; project: AdminProject }) {
                       </ul>
                     </td>
                     <td>{d.next_attempt_at_millis ? formatTime(d.next_attempt_at_millis) : '—'}</td>
-                    <td>{d.status !== 'succeeded' && <button type="button" className="d-btn" onClick={async () => { await admin('POST', `/internal/webhook-endpoints/${props.endpointId}/deliveries/${d.message_id}/retry`); log.reload(); }}>Retry</button>}</td>
+                    <td>{d.status !== 'succeeded' && <button type="button" className="d-btn" onClick={async () => { await admin('webhooks.retryDelivery', { params: { endpoint_id: props.endpointId, message_id: d.message_id } }); log.reload(); }}>Retry</button>}</td>
                   </tr>
                 ))}
               </tbody>
