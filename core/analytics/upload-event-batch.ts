@@ -5,12 +5,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a
 const Millis = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /**
- * `{session_replay_segment_id, batch_id, sent_at_ms, events[1..500]}`
- * → 200 `{inserted: 0}`. The official `@stackframe/js` SDK uploads its auto-captured `$page-view`
+ * Accepts a batch of 1 to 500 analytics events and stores none (`inserted: 0`). The official `@stackframe/js` SDK uploads its auto-captured `$page-view`
  * and `$click` events here on every page; Gatehouse has no analytics app, and upstream answers
  * exactly this (`{inserted: 0}`, nothing stored) when a project's analytics app is not enabled
  * (stack-auth `apps/backend/src/app/api/latest/analytics/events/batch/route.tsx`). The body is
- * still validated as upstream does (UUIDs, integer milliseconds, known event types): SCHEMA_ERROR.
+ * still validated as upstream does (UUIDs, integer milliseconds, known event types).
  * Issue 20 item 13: without this route the SDK logs a 404 on every page.
  */
 export const uploadEventBatch = defineOperation({

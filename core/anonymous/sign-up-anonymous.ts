@@ -6,8 +6,7 @@ import { enforceRateLimit } from '../throttle/index.ts';
 import { SignInOutput } from '../mfa/index.ts';
 
 /**
- * (no body) → `{access_token, refresh_token, user_id}`
- * (upstream apps/backend/src/app/api/latest/auth/). Creates an anonymous user: `is_anonymous: true`, restricted with
+ * Signs up an anonymous user, without a body (upstream apps/backend/src/app/api/latest/auth/): `is_anonymous: true`, restricted with
  * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
  * signed for the `<project>:anon` audience (upstream apps/backend/src/lib/tokens.tsx), so later requests need

@@ -9,9 +9,8 @@ import { findAccountByProviderAccount, insertAccount, type OAuthAccountRow } fro
 import { toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 
 /**
- * (server) `{user_id, provider_config_id, account_id, email?, allow_sign_in,
- * allow_connected_accounts}` → 201: links a provider account to a user without an OAuth flow
- * (imports). The provider must be configured (400 text otherwise, as upstream).
+ * Links a provider account to a user without an OAuth flow
+ * (imports). The provider must be configured (400 text otherwise, as upstream). Server access.
  */
 export const createOAuthProvider = defineOperation({
   id: 'authOauth.createOAuthProvider',

@@ -8,8 +8,7 @@ import { redirectTrust } from './client.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
 
 /**
- * `{redirect_uri, state, code_challenge,
- * code_challenge_method?, after_callback_redirect_url?}` → `{redirect_url}`: a one-time
+ * Makes a one-time
  * authorization code (PKCE S256) that hands the caller's session to another trusted domain,
  * redeemed at `/auth/oauth/token` (upstream `auth/oauth/cross-domain/authorize/route.tsx`).
  * Needs a signed-in user and its current refresh token (`Credentials.refreshToken`).

@@ -13,7 +13,7 @@ function required<T>(value: T | undefined, field: string): T {
 }
 
 /**
- * (form-encoded, RFC 6749 §3.2), the endpoint oauth4webapi calls for
+ * The OAuth token endpoint (form-encoded, RFC 6749 §3.2) that oauth4webapi calls for
  * Stack's SDK. `client_id` is the project id, `client_secret` a publishable key or the sentinel.
  *
  * - `refresh_token` (RFC 6749 §6): a new access token; a bad refresh token answers the known error

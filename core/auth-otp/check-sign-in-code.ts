@@ -4,8 +4,7 @@ import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from
 import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * `{code}` → `{is_code_valid: true}` without consuming the
- * code; an invalid code raises its verification-code error (upstream apps/backend/src/app/api/latest/auth/otp/).
+ * Checks a sign-in code without consuming it; an invalid code raises its verification-code error (upstream apps/backend/src/app/api/latest/auth/otp/).
  */
 export const checkSignInCode = defineOperation({
   id: 'authOtp.checkSignInCode',

@@ -13,8 +13,8 @@ import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../ema
 export type OtpSignInData = { email: string; callback_url: string };
 
 /**
- * `{email, callback_url, bot_challenge_*?}` → `{nonce}`
- * (upstream apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
+ * Sends a sign-in code by email, answering its nonce (upstream
+ * apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`

@@ -12,8 +12,7 @@ import { assertOtpMayReach } from './ownership.ts';
 import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * `{code}` → `{access_token, refresh_token, is_new_user, user_id}`
- * (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
+ * Signs in with an emailed code (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The address is looked up among auth-enabled email channels, primary or not (upstream
  * `ensureUserForEmailAllowsOtp`): its user signs in and gets OTP sign-in enabled. Otherwise the

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 
-/** `{code}` → `{is_code_valid: true}` without using the code (upstream apps/backend/src/app/api/latest/auth/password/). */
+/** Checks a password-reset code without using it (upstream apps/backend/src/app/api/latest/auth/password/). */
 export const checkResetCode = defineOperation({
   id: 'authPassword.checkResetCode',
   method: 'POST',

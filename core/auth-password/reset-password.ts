@@ -12,7 +12,7 @@ import type { PasswordResetData } from './send-reset-code.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `{code, password}` → `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Sets
+ * Resets a password with an emailed code (upstream apps/backend/src/app/api/latest/auth/password/). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
  *

@@ -9,8 +9,7 @@ import { hashPassword } from './hashing.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `{password}` (needs a signed-in user without a password) →
- * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
+ * Sets a password for a signed-in user who has none (upstream apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
  * Like any password change, revokes the user's other sessions and outstanding reset codes
  * (issue 12 finding 3).
  */

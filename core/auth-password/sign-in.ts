@@ -9,8 +9,7 @@ import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
 
 /**
- * `{email, password}` → `{access_token, refresh_token, user_id}`
- * (upstream apps/backend/src/app/api/latest/auth/password/).
+ * Signs in with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
  *
  * An unknown email, a user without a password and a wrong password all answer the same
  * EMAIL_PASSWORD_MISMATCH after one password verification (no account enumeration through

@@ -15,8 +15,7 @@ import { enforceRateLimit } from '../throttle/index.ts';
 import { SignInOutput } from '../mfa/index.ts';
 
 /**
- * `{email, password, verification_callback_url?, bot_challenge_*?}`
- * → `{access_token, refresh_token, user_id}` (upstream apps/backend/src/app/api/latest/auth/password/).
+ * Signs up with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
  *
  * Checks, in the upstream order: PASSWORD_AUTHENTICATION_NOT_ENABLED (`credential_enabled` off),
  * REDIRECT_URL_NOT_WHITELISTED (callback not trusted: localhost when allowed, a trusted domain, or

@@ -10,8 +10,7 @@ import { hashPassword, verifyPassword } from './hashing.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `{old_password, new_password}` (needs a signed-in user) →
- * `{success: true}` (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
+ * Changes the signed-in user's password (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
  * tokens but the caller's own refresh token, as upstream) and every outstanding
  * password-reset code (issue 12 finding 3).
  */

@@ -10,7 +10,7 @@ import { SuccessOutput } from '../operations/output.ts';
 const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
 
 /**
- * `{login_code, mode?, refresh_token?}`, called by the confirmation
+ * Confirms a CLI login; called by the confirmation
  * page the CLI opened (upstream apps/backend/src/app/api/latest/auth/):
  * - `mode: "check"` → `{cli_session_state: "anonymous" | "none"}`: whether the CLI started from
  *   an anonymous session that is still alive;

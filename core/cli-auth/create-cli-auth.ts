@@ -12,8 +12,8 @@ export const CLI_AUTH_DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
 export const CLI_AUTH_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * `{expires_in_millis? (default 2 h, at most 24 h), anon_refresh_token?}` →
- * `{polling_code, login_code, expires_at}` (`expires_at` an ISO string). The CLI keeps the
+ * Starts a CLI login valid for `expires_in_millis` (default 2 h, at most 24 h), answering a
+ * polling code, a login code and `expires_at` (an ISO string). The CLI keeps the
  * polling code and opens `/handler/cli-auth-confirm?login_code=…` for the user. Both codes are
  * 45-character random strings, stored only as SHA-256.
  *

@@ -7,10 +7,10 @@ import { findUser } from '../users/index.ts';
 import { findAttemptByPollingHash, markAttemptUsed } from './queries.ts';
 
 /**
- * `{polling_code}`: 200 `{status: "waiting" | "expired" | "used"}`, or,
+ * Polls a CLI login: 200 `{status: "waiting" | "expired" | "used"}`, or,
  * once a signed-in user confirmed the login code, **201** `{status: "success", refresh_token}`
- * exactly once (the official SDK's `promptCliLogin` checks the 201). An unknown code answers
- * SCHEMA_ERROR "The polling code is invalid or does not exist." (upstream's e2e snapshot).
+ * exactly once (the official SDK's `promptCliLogin` checks the 201). An unknown code answers a
+ * schema error "The polling code is invalid or does not exist." (upstream's e2e snapshot).
  *
  * Gatehouse difference: the CLI gets a session of its own for the confirming user, created here,
  * instead of the browser's refresh token; so no refresh token is ever stored at rest, and the

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { SuccessOutput } from '../operations/output.ts';
 import { BranchConfigSourceSchema } from './override-input.ts';
 
-/** (admin): where the branch's config was pushed from → `{ source }`. */
+/** Reads where the branch's config was pushed from (admin access). */
 export const getConfigSource = defineOperation({
   id: 'config.getSource',
   method: 'GET',
@@ -20,7 +20,7 @@ export const getConfigSource = defineOperation({
   },
 });
 
-/** (admin): marks the branch config `unlinked` (editable in the dashboard again). */
+/** Marks the branch config `unlinked`, editable in the dashboard again (admin access). */
 export const unlinkConfigSource = defineOperation({
   id: 'config.unlinkSource',
   method: 'DELETE',

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { BranchConfigSourceSchema } from './override-input.ts';
 
 /**
- * (admin; Gatehouse extension for the dashboard): for each leaf
+ * Tells (admin access; a Gatehouse extension for the dashboard), for each leaf
  * path of the rendered config that an override sets, the level it came from (`project`,
  * `branch`, `environment`; paths absent here are defaults), and the branch's config source.
  */

@@ -4,8 +4,7 @@ import { loadConfigLayers } from './store.ts';
 import * as v from 'valibot';
 
 /**
- * (server: branch only; admin): one level's override as
- * stored, `{ config_string }`. @see upstream `internal/config/override/[level]/route.tsx`
+ * Reads one level's override as stored (server: branch only; admin). @see upstream `internal/config/override/[level]/route.tsx`
  */
 export const getConfigOverride = defineOperation({
   id: 'config.getOverride',

@@ -3,8 +3,7 @@ import { loadConfigLayers, renderLayers } from './store.ts';
 import * as v from 'valibot';
 
 /**
- * (admin): the rendered config (defaults ← project ← branch ←
- * environment) as `{ config_string }`. @see upstream `internal/config/route.tsx`
+ * Reads the rendered config (defaults ← project ← branch ← environment) (admin access). @see upstream `internal/config/route.tsx`
  */
 export const getConfig = defineOperation({
   id: 'config.get',

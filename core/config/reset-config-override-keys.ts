@@ -5,9 +5,8 @@ import { loadConfigLayers, saveConfigLevel } from './store.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * (admin; level `branch` or `environment`, as
- * upstream): removes `keys` and everything below them from that level's override, so lower levels
- * and defaults show through → `{ success: true }`.
+ * Removes `keys` and everything below them from one level's override, so lower levels and
+ * defaults show through (admin access; level `branch` or `environment`, as upstream).
  */
 export const resetConfigOverrideKeys = defineOperation({
   id: 'config.resetOverrideKeys',

@@ -8,8 +8,7 @@ export const ScopeBody = v.strictObject({ scope: v.optional(v.pipe(v.string(), v
 export const ProviderIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 
 /**
- * `{scope?}` → 201 `{access_token}`:
- * a fresh provider access token of the user's connected account (see `providerAccessToken`).
+ * Issues a fresh provider access token of the user's connected account (see `providerAccessToken`).
  */
 export const createConnectedAccountAccessToken = defineOperation({
   id: 'connectedAccounts.createAccessToken',

@@ -4,7 +4,7 @@ import { requireUser } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken, ProviderAccessTokenOutput } from './provider-access-token.ts';
 import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
 
-/** `{scope?}`: the signed-in user's variant (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
+/** The signed-in user's variant of the connected-account access token (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
 export const createCurrentUserAccessToken = defineOperation({
   id: 'connectedAccounts.createCurrentUserAccessToken',
   method: 'POST',

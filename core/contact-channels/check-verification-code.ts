@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 import { CodeBodySchema } from './schemas.ts';
 
-/** `{code}` → `{is_code_valid: true}` without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
+/** Checks an email verification code without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
 export const checkVerificationCodeOp = defineOperation({
   id: 'contactChannels.checkVerificationCode',
   method: 'POST',

@@ -9,8 +9,7 @@ import { findChannelRowByValue, insertChannelRow, type ContactChannelRow } from 
 import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.ts';
 
 /**
- * `{user_id, value, type: "email", used_for_auth, is_primary?}` (server
- * also `is_verified?`) → 201 channel (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
+ * Adds an email contact channel to a user (server also sets `is_verified`) (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
  * `primary_email`; the previous primary email stays as a non-primary channel with
  * its id.
  *

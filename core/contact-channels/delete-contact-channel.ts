@@ -8,8 +8,7 @@ import { ChannelParamsSchema } from './schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * → `{success: true}`. Deleting the
- * primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * Deletes a contact channel. Deleting the primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
  */
 export const deleteContactChannel = defineOperation({
   id: 'contactChannels.delete',

@@ -6,9 +6,9 @@ import { findUser } from '../users/index.ts';
 import { ChannelParamsSchema } from './schemas.ts';
 
 /**
- * → the channel; an unknown channel or user
- * → 404 text "Contact channel not found."; a client asking about another user → 403 "Client can
- * only read contact channels for their own user." (upstream `contact-channels/crud.tsx`).
+ * Reads one contact channel; an unknown channel or user is 404 text "Contact channel not found.";
+ * a client asking about another user gets 403 "Client can only read contact channels for their
+ * own user." (upstream `contact-channels/crud.tsx`).
  */
 export const getContactChannel = defineOperation({
   id: 'contactChannels.get',

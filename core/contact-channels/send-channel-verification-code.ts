@@ -8,8 +8,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `{callback_url}`
- * → `{success: true}`; queues a verification email for that channel (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * Queues a verification email for that channel (upstream apps/backend/src/app/api/latest/contact-channels/).
  *
  * 404 text for an unknown channel.
  */

@@ -8,8 +8,8 @@ import { deleteChannelRow, findChannelRow, findChannelRowByValue, insertChannelR
 import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSchema } from './schemas.ts';
 
 /**
- * `{value?, type?, used_for_auth?,
- * is_primary?}` (server also `is_verified?`) → the channel (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
+ * Updates a contact channel's value, type, auth use and primary flag (server also `is_verified`)
+ * (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
  * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
  * id through promotion and demotion, as upstream.

@@ -8,12 +8,10 @@ import { CodeBodySchema } from './schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `{code}` → `{success: true}`: marks the emailed address
+ * Marks the emailed address
  * verified — the user's primary email (`primary_email_verified`) or the matching contact channel
  * (upstream apps/backend/src/app/api/latest/contact-channels/).
- *
- * EMAIL_ALREADY_VERIFIED leaves the code unused; VERIFICATION_CODE_NOT_FOUND when the address is
- * no longer one of the user's channels.
+ * An address already verified leaves the code unused.
  */
 export const verifyEmail = defineOperation({
   id: 'contactChannels.verify',

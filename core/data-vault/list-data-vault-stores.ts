@@ -4,8 +4,8 @@ import { countDataVaultEntries } from './queries.ts';
 import * as v from 'valibot';
 
 /**
- * (admin; Gatehouse extension for the dashboard): each
- * configured store's id, display name and number of entries. Never values or key hashes.
+ * Lists each configured store's id, display name and number of entries. Never values or key hashes
+ * (admin access; a Gatehouse extension for the dashboard).
  */
 export const listDataVaultStores = defineOperation({
   id: 'dataVault.listStores',

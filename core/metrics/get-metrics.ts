@@ -44,7 +44,7 @@ function hourSeries(now: number, counts: Map<number, number> = new Map()): DataP
 const FilterSchema = v.optional(v.pipe(v.string(), v.maxLength(1024, 'must be at most 1024 characters')));
 
 /**
- * (admin): the dashboard overview in upstream's shape
+ * The dashboard overview in upstream's shape (admin access)
  * (`internal/metrics/route.tsx`, stack-shared `interface/admin-metrics.ts`), over upstream's
  * window of the 30 days before today and today (31 UTC days): `total_users`; `live_users` (active
  * in the last two minutes) and `active_users_by_country`; `daily_users` (sign-ups) and

@@ -8,8 +8,7 @@ import { DataPointOutput } from './outputs.ts';
 export const USER_ACTIVITY_DAYS = 22 * 16;
 
 /**
- * (admin) → `{data_points: [{date, activity}]}`, one point
- * per UTC day for the last 352 days, today last (upstream `internal/user-activity/route.tsx`,
+ * A user's activity (admin access), one point per UTC day for the last 352 days, today last (upstream `internal/user-activity/route.tsx`,
  * the SDK's `getUserActivity`). Upstream counts the user's analytics events per day; Gatehouse
  * records the days a user was active, so `activity` is 1 on those days and 0 otherwise. An
  * unknown user id answers zeros, as upstream.

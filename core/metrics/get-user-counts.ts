@@ -3,8 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { userCounts } from './queries.ts';
 
 /**
- * (admin) → `{total_users, anonymous_users}`: every user of
- * the project, anonymous ones included, and how many of them are anonymous (upstream
+ * Counts every user of the project (admin access), anonymous ones included, and how many of them are anonymous (upstream
  * `internal/metrics/user-counts/route.tsx`, the SDK's `getMetricsUserCounts`).
  */
 export const getUserCounts = defineOperation({

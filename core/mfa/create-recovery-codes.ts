@@ -7,9 +7,8 @@ import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './r
 import { countUnusedRecoveryCodes, replaceRecoveryCodes } from './queries.ts';
 
 /**
- * (Gatehouse extension, docs/mfa.md): the signed-in user gets 10
- * new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
- * stop working. Each completes one MFA sign-in in place of a TOTP
+ * Gives the signed-in user 10 new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
+ * stop working (a Gatehouse extension, docs/mfa.md). Each completes one MFA sign-in in place of a TOTP
  * (an MFA sign-in with `{type: "recovery_code", recovery_code, code}`).
  *
  * Answers `{recovery_codes: string[]}` (`xxxx-xxxx-xxxx-xxxx`, 80 bits each). 400 text when the
@@ -37,8 +36,7 @@ export const createRecoveryCodes = defineOperation({
 });
 
 /**
- * (Gatehouse extension): how many of the signed-in user's recovery
- * codes are still unused, `{unused_count}`. The codes themselves are never shown again.
+ * Counts the signed-in user's unused recovery codes (a Gatehouse extension). The codes themselves are never shown again.
  */
 export const getRecoveryCodeStatus = defineOperation({
   id: 'mfa.getRecoveryCodeStatus',

@@ -24,7 +24,7 @@ const MfaSignInBodySchema = v.pipe(
 );
 
 /**
- * completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
+ * Completes a sign-in that answered the multi-factor challenge:
  * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
@@ -79,8 +79,7 @@ export const signInWithMfa = defineOperation({
 });
 
 /**
- * `{code}` → `{is_code_valid: true}`: checks an attempt code
- * without using it (counts a try). Mirrors upstream's verification-code handler `check` route.
+ * Checks an attempt code without using it (counts a try). Mirrors upstream's verification-code handler `check` route.
  */
 export const checkMfaAttemptCode = defineOperation({
   id: 'mfa.checkAttemptCode',

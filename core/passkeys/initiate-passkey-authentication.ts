@@ -14,7 +14,7 @@ export interface AuthenticationChallengeData extends Record<string, unknown> {
 }
 
 /**
- * `{}` → `{options_json, code}` (upstream
+ * Starts a passkey sign-in (upstream
  * `auth/passkey/initiate-passkey-authentication/route.tsx`). No user needed.
  *
  * `options_json` is a `PublicKeyCredentialRequestOptionsJSON` (WebAuthn L3 §5.5):

@@ -19,8 +19,7 @@ export interface RegistrationChallengeData extends Record<string, unknown> {
 }
 
 /**
- * `{}` → `{options_json, code}` for the
- * signed-in user (upstream `auth/passkey/initiate-passkey-registration/route.tsx`).
+ * Starts a passkey registration for the signed-in user (upstream `auth/passkey/initiate-passkey-registration/route.tsx`).
  *
  * `options_json` is a `PublicKeyCredentialCreationOptionsJSON` (WebAuthn L3 §5.4) with the RP id
  * sentinel (the browser puts its hostname there), a discoverable credential required, user

@@ -15,8 +15,7 @@ import * as v from 'valibot';
 const failed = (message: string) => new KnownError('PASSKEY_REGISTRATION_FAILED', { message });
 
 /**
- * `{credential, code}` → `{user_handle}` (the new credential's id),
- * for the signed-in user (upstream `auth/passkey/register/verification-code-handler.tsx`).
+ * Registers a passkey for the signed-in user, answering the new credential's id as `user_handle` (upstream `auth/passkey/register/verification-code-handler.tsx`).
  *
  * The challenge code is consumed first (single use whatever the outcome, as a WebAuthn challenge
  * must be). The origin in the signed client data must be trusted by the project (see
@@ -26,8 +25,8 @@ const failed = (message: string) => new KnownError('PASSKEY_REGISTRATION_FAILED'
  * becomes true. Unlike upstream, which keeps one passkey per user and overwrites it, a user may
  * hold several (one per authenticator); registering the same credential again replaces its key.
  *
- * PASSKEY_REGISTRATION_FAILED covers an origin not allowed, a code of another user, a challenge or
- * attestation not matching, and a credential already registered by another user.
+ * One error covers an origin not allowed, a code of another user, a challenge or attestation not
+ * matching, and a credential already registered by another user.
  */
 export const registerPasskey = defineOperation({
   id: 'passkeys.register',

@@ -13,8 +13,7 @@ import { SignInBodySchema } from './schemas.ts';
 const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILED', { message });
 
 /**
- * `{authentication_response, code}` →
- * `{access_token, refresh_token, is_new_user: false, user_id}` (upstream
+ * Signs in with a passkey (upstream
  * `auth/passkey/sign-in/verification-code-handler.tsx`).
  *
  * Order, as upstream: the challenge code is consumed (single use whatever the outcome); the
@@ -23,7 +22,7 @@ const failed = (message: string) => new KnownError('PASSKEY_AUTHENTICATION_FAILE
  * public key and counter by `@simplewebauthn/server` (user verification not required, as
  * upstream). Gatehouse also refuses a `userHandle` that is not the credential owner's. On success
  * the new counter is stored and the sign-in finishes through `finishSignIn` (core/mfa): tokens,
- * or MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for a user with TOTP on.
+ * or the multi-factor challenge with an attempt code for a user with TOTP on.
  */
 export const signInWithPasskey = defineOperation({
   id: 'passkeys.signIn',

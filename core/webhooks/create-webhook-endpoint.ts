@@ -11,10 +11,9 @@ import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 import * as v from 'valibot';
 
 /**
- * (admin; Gatehouse extension, Stack Auth uses Svix's portal):
- * `{url, description?, event_types?, enabled?}` → 201 endpoint plus its `secret` (`whsec_…`),
- * shown only here and on rotation. `event_types` null or absent subscribes to every type. The URL
- * must be http(s); in production mode not loopback, link-local or private (SCHEMA_ERROR naming
+ * Creates a webhook endpoint (admin access; a Gatehouse extension, Stack Auth uses Svix's
+ * portal); the answer includes its `secret` (`whsec_…`), shown only here and on rotation. `event_types` null or absent subscribes to every type. The URL
+ * must be http(s); in production mode not loopback, link-local or private (a schema error naming
  * `url`). The secret is stored sealed (AES-256-GCM, key derived from the server secret).
  */
 export const createWebhookEndpoint = defineOperation({

@@ -5,7 +5,7 @@ import { deleteEndpoint } from './queries.ts';
 import { EndpointIdParams } from './schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
-/** (admin) → `{success: true}`; its pending deliveries go with it. */
+/** Deletes a webhook endpoint; its pending deliveries go with it (admin access). */
 export const deleteWebhookEndpoint = defineOperation({
   id: 'webhooks.deleteEndpoint',
   method: 'DELETE',

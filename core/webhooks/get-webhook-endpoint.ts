@@ -3,7 +3,7 @@ import { getEndpoint } from './endpoint-lookup.ts';
 import { EndpointIdParams } from './schemas.ts';
 import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 
-/** (admin) → the endpoint, without its secret. */
+/** Reads one webhook endpoint, without its secret (admin access). */
 export const getWebhookEndpoint = defineOperation({
   id: 'webhooks.getEndpoint',
   method: 'GET',

@@ -11,8 +11,7 @@ const QuerySchema = v.strictObject({
 });
 
 /**
- * (admin) → `{items,
- * is_paginated: false}`: the newest deliveries (default 50), each with its event type, status,
+ * Lists the newest deliveries (admin access) (default 50), each with its event type, status,
  * next attempt and every attempt (time, status code, response excerpt, duration, error).
  */
 export const listWebhookDeliveries = defineOperation({

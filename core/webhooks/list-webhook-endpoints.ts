@@ -3,7 +3,7 @@ import { listEndpoints } from './queries.ts';
 import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
-/** (admin) → `{items, is_paginated: false}`, oldest first, without secrets. */
+/** Lists the webhook endpoints, oldest first, without secrets (admin access). */
 export const listWebhookEndpoints = defineOperation({
   id: 'webhooks.listEndpoints',
   method: 'GET',

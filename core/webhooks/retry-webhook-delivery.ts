@@ -8,8 +8,7 @@ import { kickWebhookWorker } from './worker.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * (admin) →
- * `{success: true}`: the delivery is due again now, with the same message id (receivers
+ * Makes a delivery due again now (admin access), with the same message id (receivers
  * de-duplicate on it). Its attempt count goes on from where it was.
  */
 export const retryWebhookDelivery = defineOperation({

@@ -8,8 +8,7 @@ import { SECRET_KEY_PURPOSE } from './worker.ts';
 import * as v from 'valibot';
 
 /**
- * (admin) → `{secret}`: a new
- * signing secret, shown once; every later attempt (retries of older messages too) is signed with it.
+ * Issues a new signing secret, shown once (admin access); every later attempt (retries of older messages too) is signed with it.
  */
 export const rotateWebhookSecret = defineOperation({
   id: 'webhooks.rotateSecret',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 
 /**
- * (admin) → 201 `{token: ""}`: what upstream answers when no Svix
+ * Answers an empty token (admin access), what upstream answers when no Svix
  * server is in use (its preview mode). Gatehouse delivers webhooks itself; the dashboard manages
  * endpoints through `/internal/webhook-endpoints`.
  */

@@ -9,8 +9,7 @@ import { webhookUrlProblem } from './url-policy.ts';
 import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 
 /**
- * (admin) `{url?, description?, event_types?,
- * enabled?}` → the endpoint. Turning an endpoint on clears its disabled reason and failure count;
+ * Updates a webhook endpoint's URL, description, event types or state (admin access). Turning an endpoint on clears its disabled reason and failure count;
  * deliveries that failed for good stay failed (retry them from the log).
  */
 export const updateWebhookEndpoint = defineOperation({
