@@ -5,10 +5,9 @@ import { appendMessages } from './queries.ts';
 import { EmptyOutput } from './outputs.ts';
 
 /**
- * `PATCH /internal/ai-chat/{thread_id}` (admin) `{message}` → `{}`: appends one message (any
- * JSON, upstream stores it as given) to the caller's thread, creating the thread on first use.
+ * Appends one message (any JSON, upstream stores it as given) to the caller's thread, creating
+ * the thread on first use (admin access; another owner's thread is not found).
  *
- * @throws KnownError AI_CHAT_THREAD_NOT_FOUND for another owner's thread.
  * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (PATCH)
  */
 export const appendChatMessage = defineOperation({

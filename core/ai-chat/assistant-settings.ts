@@ -8,8 +8,8 @@ import { AssistantSettingsOutput } from './outputs.ts';
 const ERRORS = ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED'] as const;
 
 /**
- * `GET /internal/server-settings/assistant` (internal project, a signed-in owner or the admin
- * key) → `{configured, editable}` for every owner (the dashboard hides the assistant when it is
+ * Reads the assistant settings (internal project, a signed-in owner or the admin key):
+ * `{configured, editable}` for every owner (the dashboard hides the assistant when it is
  * off), plus `{base_url, model, api_key_set, source}` for the operator (see operator.ts). The
  * API key is never returned. A Gatehouse extension.
  */
@@ -30,13 +30,11 @@ export const getAssistantSettings = defineOperation({
 });
 
 /**
- * `PATCH /internal/server-settings/assistant` `{base_url?, model?, api_key?}` (the operator) →
- * the settings as GET shows them. A string sets a value, null clears it (back to the host's
+ * Updates the assistant's base URL, model and API key (the operator only), answering the
+ * settings as the read shows them. A string sets a value, null clears it (back to the host's
  * GATEHOUSE_AI_* value); the key is write-only and sealed at rest (AES-256-GCM under a key derived
  * from the server secret). The base URL may be a loopback or private address: this is the
  * operator's own deployment setting, not a tenant's (docs/assistant.md).
- *
- * @throws KnownError AI_SETTINGS_OPERATOR_ONLY for other owners.
  */
 export const updateAssistantSettings = defineOperation({
   id: 'aiChat.updateSettings',

@@ -5,10 +5,8 @@ import { deleteThread } from './queries.ts';
 import { EmptyOutput } from './outputs.ts';
 
 /**
- * `DELETE /internal/ai-chat/{thread_id}` (admin) → `{}`: deletes the caller's thread and its
- * messages (a Gatehouse extension for the dashboard's thread list).
- *
- * @throws KnownError AI_CHAT_THREAD_NOT_FOUND.
+ * Deletes the caller's thread and its messages (admin access; a Gatehouse extension for the
+ * dashboard's thread list).
  */
 export const deleteChatThread = defineOperation({
   id: 'aiChat.delete',

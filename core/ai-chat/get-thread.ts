@@ -5,10 +5,9 @@ import { listMessages } from './queries.ts';
 import { ChatMessagesOutput } from './outputs.ts';
 
 /**
- * `GET /internal/ai-chat/{thread_id}` (admin) → `{messages}`: the thread's stored messages in
- * order, as appended (upstream's shape).
+ * Reads the thread's stored messages in order, as appended (admin access; upstream's shape).
+ * Another owner's or another project's thread is not found.
  *
- * @throws KnownError AI_CHAT_THREAD_NOT_FOUND for a missing thread, another owner's or another project's.
  * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (GET)
  */
 export const getChatThread = defineOperation({

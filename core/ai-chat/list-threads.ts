@@ -4,8 +4,7 @@ import { ownerOf } from './threads.ts';
 import { ChatThreadsOutput } from './outputs.ts';
 
 /**
- * `GET /internal/ai-chat` (admin) → `{threads: [{id, title, created_at_millis, updated_at_millis}]}`:
- * the caller's threads in this project, most recently used first (at most 50). A Gatehouse
+ * Lists the caller's threads (admin access) in this project, most recently used first (at most 50). A Gatehouse
  * extension for the dashboard's thread list (upstream lists conversations under
  * `/internal/ai-conversations`).
  */

@@ -43,8 +43,7 @@ function pushText(blocks: ContentBlock[], text: string): void {
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
- * `POST /internal/ai-chat/{thread_id}` (admin) `{context_type, messages}` → the assistant's answer
- * to the conversation, from the OpenAI-compatible model endpoint the operator configured.
+ * Answers the conversation as the assistant (admin access), from the OpenAI-compatible model endpoint the operator configured.
  *
  * Without `?stream=true` the answer is one JSON body `{content: [blocks]}`, upstream's shape
  * (`text` blocks and `tool-call` blocks `{toolName, toolCallId, args, argsText, result}`). With it,
@@ -56,9 +55,8 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
  *
  * The model sees the project's non-secret settings, related Gatehouse docs (context.ts) and the
  * read-only tools (tools.ts), which run with the caller's admin access to this project only.
+ * The owner's rate limit applies.
  *
- * @throws KnownError AI_CHAT_NOT_CONFIGURED, AI_CHAT_THREAD_NOT_FOUND, AI_CHAT_TOKEN_BUDGET_EXCEEDED,
- *   AI_CHAT_MODEL_ERROR (JSON mode); 429 from the owner's rate limit.
  * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (POST)
  */
 export const postChat = defineOperation({

@@ -7,7 +7,7 @@ import { findUser } from '../users/index.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**
- * `GET /contact-channels?user_id=me` → `{items, is_paginated: false}`: the user's channels, the
+ * Lists a user's contact channels (`user_id=me` for the caller's), the
  * primary email first (upstream `contact-channels/crud.tsx`). Clients may only list their own (403 "Client can only
  * list contact channels for their own user."); an unknown user has none (upstream
  * `contact-channels/crud.tsx` filters channels by user without looking the user up).

@@ -9,8 +9,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Legacy `POST /contact-channels/send-verification-code` `{email, callback_url}` →
- * `{success: true}`: emails a verification link for the signed-in user's primary email
+ * Legacy route: emails a verification link for the signed-in user's primary email
  * (upstream apps/backend/src/app/api/latest/contact-channels/).
  */
 export const sendVerificationCode = defineOperation({

@@ -5,7 +5,7 @@ import { generateKeyValues, storeKeySet } from './generate.ts';
 import { CreatedInternalApiKeyOutput } from './wire.ts';
 
 /**
- * `POST /internal/api-keys` (admin): creates a project key set. The full values are in this
+ * Creates a project key set (admin access). The full values are in this
  * response only; afterwards each shows as `{last_four}` (upstream apps/backend/prisma/seed.ts "Internal API keys").
  */
 export const createInternalApiKey = defineOperation({

@@ -6,7 +6,7 @@ import { findInternalApiKey, listInternalApiKeys as listRows, revokeInternalApiK
 import { toInternalApiKey, InternalApiKeyOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
-/** `GET /internal/api-keys` (admin): every key set of the project, newest first. */
+/** Lists every key set of the project, newest first (admin access). */
 export const listInternalApiKeys = defineOperation({
   id: 'internalApiKeys.list',
   method: 'GET',
@@ -22,7 +22,7 @@ export const listInternalApiKeys = defineOperation({
   },
 });
 
-/** `GET /internal/api-keys/{id}` (admin). */
+/** Reads one key set of the project (admin access). */
 export const getInternalApiKey = defineOperation({
   id: 'internalApiKeys.get',
   method: 'GET',
@@ -39,7 +39,7 @@ export const getInternalApiKey = defineOperation({
   },
 });
 
-/** `PATCH /internal/api-keys/{id}` (admin): change the description or revoke (`revoked: true`, final). */
+/** Changes a key set's description or revokes it (`revoked: true`, final) (admin access). */
 export const updateInternalApiKey = defineOperation({
   id: 'internalApiKeys.update',
   method: 'PATCH',

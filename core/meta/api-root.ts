@@ -2,8 +2,8 @@ import { defineOperation, reply } from '../operations/define.ts';
 import { TextOutput } from '../operations/output.ts';
 
 /**
- * `GET /api/v1`: a text greeting that names the resolved caller (upstream apps/backend/src/app/api/latest/). Any query
- * parameter is a SCHEMA_ERROR.
+ * Answers a text greeting that names the resolved caller (upstream apps/backend/src/app/api/latest/).
+ * Any query parameter is a schema error.
  */
 export const apiRoot = defineOperation({
   id: 'meta.root',

@@ -17,7 +17,7 @@ const ProjectParams = v.strictObject({ project_id: v.string() });
 const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSchema), include_anonymous: v.optional(QueryBooleanSchema) });
 
 /**
- * `GET /projects/{id}/.well-known/jwks.json` (no auth): the project's public ES256 keys, 2, or 4
+ * The project's public ES256 keys (no auth): 2, or 4
  * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
  * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
  */
@@ -38,7 +38,7 @@ export const jwks = defineOperation({
   },
 });
 
-/** `GET /projects-anonymous-users/{id}/.well-known/jwks.json` → the JWKS with anonymous keys. */
+/** Redirects to the JWKS with anonymous keys. */
 export const anonymousJwks = defineOperation({
   id: 'meta.jwksAnonymous',
   method: 'GET',
@@ -53,7 +53,7 @@ export const anonymousJwks = defineOperation({
   },
 });
 
-/** `GET /projects-restricted-users/{id}/.well-known/jwks.json` → the JWKS with restricted keys. */
+/** Redirects to the JWKS with restricted keys. */
 export const restrictedJwks = defineOperation({
   id: 'meta.jwksRestricted',
   method: 'GET',

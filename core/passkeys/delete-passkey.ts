@@ -11,9 +11,9 @@ import { SuccessOutput } from '../operations/output.ts';
  * Removes one passkey; the user's
  * `passkey_auth_enabled` turns false with the last one.
  *
- * Gatehouse extension, shaped like `DELETE /contact-channels/{user_id}/{id}`. A client removes its
- * own passkeys; server and admin (the dashboard) anyone's. Upstream's way, `PATCH /users/{id}`
- * `{passkey_auth_enabled: false}`, removes them all and works too.
+ * Gatehouse extension, shaped like the contact-channel delete. A client removes its
+ * own passkeys; server and admin (the dashboard) anyone's. Upstream's way, updating the user with
+ * `passkey_auth_enabled: false`, removes them all and works too.
  *
  * 403 text for a client naming another user; 404 text "Passkey not found." for an unknown id.
  */

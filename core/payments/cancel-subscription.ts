@@ -10,14 +10,13 @@ import { connectedStripe } from './stripe-account.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * `DELETE /payments/products/{customer_type}/{customer_id}/{product_id}?subscription_id=` (client
- * for itself, server, admin; the SDK's `cancelSubscription`, the account-settings "Cancel"
- * button): cancels the customer's active subscription to the product → `{ success: true }`.
+ * Cancels the customer's active subscription to the product (client for itself, server, admin;
+ * the SDK's `cancelSubscription`, the account-settings "Cancel" button).
  * Paid through Stripe: Stripe cancels it at the period's end (`cancel_at_period_end`), access lasts
  * until then, and `customer.subscription.deleted` ends it. Test-mode and granted subscriptions end
  * at once.
+ * A plain 404 when the customer has no such active subscription.
  *
- * @throws a plain 404 when the customer has no such active subscription; client access errors.
  * @see upstream `payments/products/[customer_type]/[customer_id]/[product_id]/route.ts` (DELETE)
  */
 export const cancelSubscription = defineOperation({

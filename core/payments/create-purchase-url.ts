@@ -12,14 +12,12 @@ import { assertReturnUrlTrusted, purchasePageUrl } from './purchase-urls.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * `POST /payments/purchases/create-purchase-url` (client for itself, server, admin): a purchase
- * code for `product_id` (from config) or `product_inline` (server only) and the URL of the hosted
- * purchase page → `{ url }`. What the SDK's `createCheckoutUrl` calls. The code keeps a snapshot of
+ * Makes a purchase code (client for itself, server, admin) for `product_id` (from config) or `product_inline` (server only) and the URL of the hosted
+ * purchase page. What the SDK's `createCheckoutUrl` calls. The code keeps a snapshot of
  * the product with its prices from config; nothing the page later sends can change them.
+ * Plain 400s for a product already owned and not stackable, and for an inline product from a
+ * client.
  *
- * @throws PRODUCT_DOES_NOT_EXIST, PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH, NEW_PURCHASES_BLOCKED,
- * REDIRECT_URL_NOT_WHITELISTED, USER_NOT_FOUND / TEAM_NOT_FOUND, client access errors, plain 400s
- * (already owned and not stackable; inline product from a client).
  * @see upstream `payments/purchases/create-purchase-url/route.ts`
  */
 export const createPurchaseUrl = defineOperation({

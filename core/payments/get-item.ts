@@ -6,12 +6,9 @@ import { loadPaymentsModel } from './model.ts';
 import { ItemParamsSchema } from './schemas.ts';
 
 /**
- * `GET /payments/items/{customer_type}/{customer_id}/{item_id}` (client for its own user or a
- * team where it is `team_admin`; server, admin): `{ id, display_name, quantity }`, the quantity
- * an integer that may be negative. What the SDK's `getItem` reads.
+ * Reads a customer's item and its quantity, an integer that may be negative (client for its own
+ * user or a team where it is `team_admin`; server, admin). What the SDK's `getItem` reads.
  *
- * @throws ITEM_NOT_FOUND, ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH, USER_NOT_FOUND / TEAM_NOT_FOUND,
- * and for clients USER_AUTHENTICATION_REQUIRED, TEAM_PERMISSION_REQUIRED or a plain 403.
  * @see upstream `payments/items/[customer_type]/[customer_id]/[item_id]/route.ts`
  */
 export const getItem = defineOperation({

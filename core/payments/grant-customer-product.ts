@@ -8,12 +8,9 @@ import { InlineProductSchema, resolveProduct } from './products.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * `POST /payments/products/{customer_type}/{customer_id}` (server, admin): grants a product
- * without payment (the SDK's `grantProduct`) → `{ success: true }`. Body `{ product_id? |
- * product_inline?, quantity? }`. Recorded with creation source `API_GRANT`.
+ * Grants a product, by id or inline, without payment (server, admin access; the SDK's
+ * `grantProduct`). Recorded with creation source `API_GRANT`.
  *
- * @throws PRODUCT_DOES_NOT_EXIST, PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH, PRODUCT_ALREADY_GRANTED,
- * USER_NOT_FOUND / TEAM_NOT_FOUND, plain 400s.
  * @see upstream `payments/products/[customer_type]/[customer_id]/route.ts` (POST)
  */
 export const grantCustomerProduct = defineOperation({

@@ -8,9 +8,7 @@ import { productToWire } from './products.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * `GET /payments/products/{customer_type}/{customer_id}` (client for itself, server, admin): the
- * products the customer owns → `{ items: [{ id, quantity, product, type, subscription }],
- * is_paginated: true, pagination: { next_cursor: null } }`; `subscription` is
+ * Lists the products the customer owns (client for itself, server, admin); `subscription` is
  * `{ subscription_id, current_period_end (ISO), cancel_at_period_end, is_cancelable }` or null.
  * What the SDK's `listProducts` reads. All owned products fit one page.
  *

@@ -9,9 +9,8 @@ const TYPES = ['purchase', 'subscription-cancellation', 'subscription-renewal', 
 const MAX_SCAN = 5000;
 
 /**
- * `GET /internal/payments/transactions` (admin; the dashboard and the SDK's `listTransactions`):
- * the project's transactions, newest first → `{ transactions, next_cursor }` in upstream's shape
- * (core/payments/transactions.ts). Query: `cursor` (opaque, from `next_cursor`), `limit` (1–200,
+ * Lists the project's transactions, newest first, in upstream's shape (admin access; the
+ * dashboard and the SDK's `listTransactions`; core/payments/transactions.ts). Query: `cursor` (opaque, from `next_cursor`), `limit` (1–200,
  * default 50), `type`, `customer_type`, `customer_id`. Scans at most the newest 5,000 purchases
  * and changes.
  *

@@ -14,15 +14,12 @@ import { requireConnectedStripe } from './stripe-account.ts';
 export const STRIPE_METADATA = { project: 'gatehouse_project_id', branch: 'gatehouse_branch_id', code: 'gatehouse_purchase_code', price: 'gatehouse_price_id', quantity: 'gatehouse_quantity' } as const;
 
 /**
- * `POST /payments/purchases/purchase-session` (public: the hosted purchase page): starts paying
- * for a purchase code through the project's own Stripe account → `{ checkout_url, session_id,
- * client_secret }`: a Stripe Checkout Session (mode `payment` for one-off prices, `subscription`
+ * Starts paying for a purchase code through the project's own Stripe account (public: the hosted
+ * purchase page), answering a Stripe Checkout Session (mode `payment` for one-off prices, `subscription`
  * for prices with an interval) whose line item is built from the price **in the code's product
  * snapshot** (configured on the server); the body only picks `price_id` and `quantity`. The
  * purchase is granted when Stripe reports the session completed (`/integrations/stripe/webhooks`).
  *
- * @throws VERIFICATION_CODE_*, STRIPE_ACCOUNT_INFO_NOT_FOUND (no Stripe account connected),
- * NEW_PURCHASES_BLOCKED, PRODUCT_ALREADY_GRANTED, plain 400s.
  * @see upstream `payments/purchases/purchase-session/route.tsx` (Stripe Elements there; Checkout here)
  */
 export const purchaseSession = defineOperation({

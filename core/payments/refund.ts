@@ -9,16 +9,12 @@ import { requireConnectedStripe } from './stripe-account.ts';
 import { chargedMinor } from './transactions.ts';
 
 /**
- * `POST /internal/payments/transactions/refund` (admin; the dashboard's refund button and the
- * SDK's `refundTransaction`): refunds a purchase → `{ success: true, refund_transaction_id }`.
- * Body `{ type: "subscription" | "one-time-purchase", id, amount_usd?, invoice_id?, end_action? }`.
- * Paid through Stripe: a Stripe refund of the purchase's payment intent (`amount_usd` in dollars,
+ * Refunds a purchase (admin access; the dashboard's refund button and the SDK's
+ * `refundTransaction`). Paid through Stripe: a Stripe refund of the purchase's payment intent (`amount_usd` in dollars,
  * at most what was charged; default all of it) and, for a subscription, its cancellation. The
  * purchase then grants nothing (its product and included items are revoked).
+ * An amount above the charge is a plain 400.
  *
- * @throws ONE_TIME_PURCHASE_NOT_FOUND / SUBSCRIPTION_INVOICE_NOT_FOUND, ONE_TIME_PURCHASE_ALREADY_REFUNDED /
- * SUBSCRIPTION_ALREADY_REFUNDED, TEST_MODE_PURCHASE_NON_REFUNDABLE, STRIPE_ACCOUNT_INFO_NOT_FOUND,
- * a plain 400 for an amount above the charge.
  * @see upstream `internal/payments/transactions/refund/route.tsx`
  */
 export const refundTransaction = defineOperation({

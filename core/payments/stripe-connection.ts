@@ -27,11 +27,10 @@ async function accountInfo(runtime: Runtime, connected: Awaited<ReturnType<typeo
 }
 
 /**
- * `GET /internal/payments/stripe/account-info` (admin): the connected Stripe account →
- * `{ account_id, charges_enabled, details_submitted, payouts_enabled }` as upstream, plus
- * `secret_key_hint`, `webhook_configured` and `webhook_url` (never a key or secret).
+ * Reads the connected Stripe account (admin access): upstream's fields plus `secret_key_hint`,
+ * `webhook_configured` and `webhook_url` (never a key or secret). Without a connected account
+ * it fails, and the SDK then returns null.
  *
- * @throws STRIPE_ACCOUNT_INFO_NOT_FOUND when no account is connected (the SDK then returns null).
  * @see upstream `internal/payments/stripe/account-info/route.ts`
  */
 export const getStripeAccountInfo = defineOperation({
@@ -50,13 +49,11 @@ export const getStripeAccountInfo = defineOperation({
 });
 
 /**
- * `PUT /internal/payments/stripe/keys` (admin; Gatehouse: "connect your own Stripe account"):
- * stores the project's Stripe secret key (and optionally its webhook signing secret) for the
- * current branch, sealed, after checking the key with Stripe (`GET /v1/account`) → the account
- * info. Body `{ secret_key: "sk_…" | "rk_…", webhook_secret?: "whsec_…" }`; leaving
- * `webhook_secret` out keeps the stored one.
- *
- * @throws a plain 400 when Stripe refuses the key.
+ * Stores the project's Stripe secret key (and optionally its webhook signing secret) for the
+ * current branch, sealed, after checking the key with Stripe's account endpoint, answering the
+ * account info (admin access; Gatehouse: "connect your own Stripe account"). The secret key is
+ * `sk_…` or `rk_…`; leaving `webhook_secret` out keeps the stored one. A key Stripe refuses is a
+ * plain 400.
  */
 export const setStripeKeys = defineOperation({
   id: 'payments.setStripeKeys',
@@ -95,7 +92,7 @@ export const setStripeKeys = defineOperation({
   },
 });
 
-/** `DELETE /internal/payments/stripe/keys` (admin): forgets the Stripe keys of the current branch → `{ success: true }`. */
+/** Forgets the Stripe keys of the current branch (admin access). */
 export const deleteStripeKeys = defineOperation({
   id: 'payments.deleteStripeKeys',
   method: 'DELETE',
@@ -113,9 +110,8 @@ export const deleteStripeKeys = defineOperation({
 });
 
 /**
- * `POST /internal/payments/setup` (admin; the SDK's `setupPayments`): upstream starts Stripe
- * Connect onboarding and answers its link; Gatehouse connects the project's own account instead,
- * so the answer `{ url }` is the dashboard page where the keys are entered.
+ * The SDK's `setupPayments` (admin access): upstream starts Stripe Connect onboarding and answers
+ * its link; Gatehouse connects the project's own account instead, so the answered `url` is the dashboard page where the keys are entered.
  *
  * @see upstream `internal/payments/setup/route.ts`
  */

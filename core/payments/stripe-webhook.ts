@@ -126,14 +126,13 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
 const invalidSignature = () => new KnownError('STRIPE_WEBHOOK_SIGNATURE_INVALID');
 
 /**
- * `POST /integrations/stripe/webhooks?project_id=…[&branch_id=…]` (public; the endpoint to give
- * Stripe, shown by `/internal/payments/stripe/account-info`): verifies the `stripe-signature`
+ * The endpoint to give Stripe (public; its URL is shown in the Stripe account info): verifies the `stripe-signature`
  * header over the raw body with `stripe.webhooks.constructEvent` and the project's webhook
  * signing secret, then applies the event once: its id is recorded in the same transaction that
- * applies it, so a replayed or redelivered event changes nothing → `{ received: true }`.
+ * applies it, so a replayed or redelivered event changes nothing. A missing or bad signature, a
+ * payload that is not an event and a project without a connected Stripe account fail alike, on
+ * purpose.
  *
- * @throws STRIPE_WEBHOOK_SIGNATURE_INVALID for a missing or bad signature, a payload that is not
- * an event, or a project without a connected Stripe account (indistinguishable on purpose).
  * @see upstream `integrations/stripe/webhooks/route.tsx` (Connect accounts there; the project's own account here)
  */
 export const stripeWebhook = defineOperation({

@@ -7,14 +7,11 @@ import { loadPaymentsModel } from './model.ts';
 import { IsoDateSchema, ItemParamsSchema } from './schemas.ts';
 
 /**
- * `POST /payments/items/{customer_type}/{customer_id}/{item_id}/update-quantity?allow_negative=`
- * (server, admin): adds `delta` (an integer, negative to decrease) to the customer's quantity,
- * optionally expiring at `expires_at` (ISO 8601) → `{}`. What the SDK's `increaseQuantity`,
+ * Adds `delta` (an integer, negative to decrease) to the customer's quantity of an item,
+ * optionally expiring at `expires_at` (ISO 8601) (server, admin access). What the SDK's `increaseQuantity`,
  * `decreaseQuantity` (`allow_negative=true`) and `tryDecreaseQuantity` (`false`; it turns
- * ITEM_QUANTITY_INSUFFICIENT_AMOUNT into `false`) call. Atomic: see `changeItemQuantity`.
+ * insufficient-amount error into `false`) call. Atomic: see `changeItemQuantity`.
  *
- * @throws ITEM_NOT_FOUND, ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH, USER_NOT_FOUND / TEAM_NOT_FOUND,
- * ITEM_QUANTITY_INSUFFICIENT_AMOUNT.
  * @see upstream `payments/items/[customer_type]/[customer_id]/[item_id]/update-quantity/route.ts`
  */
 export const updateItemQuantity = defineOperation({

@@ -11,14 +11,11 @@ import { assertReturnUrlTrusted } from './purchase-urls.ts';
 import { connectedStripe } from './stripe-account.ts';
 
 /**
- * `POST /payments/purchases/validate-code` (public: the hosted purchase page): what a purchase
- * code is for → `{ product, stripe_account_id, project_id, project_logo_url,
- * already_bought_non_stackable, conflicting_products, test_mode, charges_enabled }`, the product
- * in upstream's inline shape (its prices as configured when the code was made).
+ * Tells what a purchase code is for (public: the hosted purchase page): the product in
+ * upstream's inline shape (its prices as configured when the code was made).
  * `stripe_account_id` is the connected account's id ("" when none); `charges_enabled` tells
  * whether a real payment can be taken (a Stripe account is connected).
  *
- * @throws VERIFICATION_CODE_NOT_FOUND / _EXPIRED / _ALREADY_USED, REDIRECT_URL_NOT_WHITELISTED.
  * @see upstream `payments/purchases/validate-code/route.ts`
  */
 export const validatePurchaseCode = defineOperation({

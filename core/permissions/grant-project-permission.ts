@@ -8,8 +8,8 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { ProjectPermissionOutput } from './wire.ts';
 
 /**
- * `POST /project-permissions/{user_id}/{permission_id}` (server) → 201 `{id, user_id}`. Errors:
- * USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE (a team permission).
+ * Grants a project permission directly to a user, answering `{id, user_id}` (server access).
+ * A team permission cannot be granted this way.
  */
 export const grantProjectPermission = defineOperation({
   id: 'permissions.grantProject',

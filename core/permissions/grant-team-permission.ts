@@ -9,9 +9,8 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { TeamPermissionOutput } from './wire.ts';
 
 /**
- * `POST /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → 201 `{id, user_id, team_id}`.
- * Granting twice is harmless. Errors: TEAM_MEMBERSHIP_NOT_FOUND, PERMISSION_NOT_FOUND,
- * WRONG_PERMISSION_SCOPE (upstream apps/backend/src/app/api/latest/team-permissions/).
+ * Grants a team permission to a team member (server access). Granting twice is harmless
+ * (upstream apps/backend/src/app/api/latest/team-permissions/).
  */
 export const grantTeamPermission = defineOperation({
   id: 'permissions.grantTeam',

@@ -6,7 +6,7 @@ import { ProjectPermissionOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**
- * `GET /project-permissions?user_id&permission_id&recursive` → `{items: [{id, user_id}], is_paginated: false}`.
+ * Lists project permission grants, filtered by `user_id` and `permission_id`.
  * `recursive` defaults to false (upstream `project-permissions/crud.tsx`). A client must pass `user_id=me` (or its own id), else 403 text.
  */
 export const listProjectPermissions = defineOperation({

@@ -6,7 +6,7 @@ import { TeamPermissionOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**
- * `GET /team-permissions?team_id&user_id&permission_id&recursive` → `{items: [{id, user_id, team_id}], is_paginated: false}`,
+ * Lists team permission grants, filtered by `team_id`, `user_id` and `permission_id`,
  * sorted by team, user, id. `recursive` (default false, as upstream's `team-permissions/crud.tsx`) adds every contained permission. A client
  * must pass `user_id=me` (or its own id), else 403 text (upstream apps/backend/src/app/api/latest/team-permissions/; upstream packages/stack-shared/src/schema-fields.ts).
  */

@@ -9,9 +9,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /project-permissions/{user_id}/{permission_id}` (server) → `{success: true}`. Errors:
- * PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE, PROJECT_PERMISSION_REQUIRED when the user does
- * not hold it directly.
+ * Revokes a project permission from a user (server access). Only direct grants can be revoked.
  */
 export const revokeProjectPermission = defineOperation({
   id: 'permissions.revokeProject',

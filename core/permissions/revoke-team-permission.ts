@@ -9,9 +9,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server) → `{success: true}`.
- * Only direct grants can be revoked. Errors: PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE,
- * TEAM_PERMISSION_NOT_FOUND when the member does not hold it directly.
+ * Revokes a team permission from a member (server access). Only direct grants can be revoked.
  */
 export const revokeTeamPermission = defineOperation({
   id: 'permissions.revokeTeam',

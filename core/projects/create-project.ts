@@ -14,10 +14,10 @@ import { toAdminProject, AdminProjectOutput } from './wire.ts';
 import { assertDashboardAccountUsable } from '../dashboard-signup/index.ts';
 
 /**
- * `POST /internal/projects` (internal project, a signed-in user): creates a project owned by one
- * of the user's internal teams (`owner_team_id`, default: the selected team) → 201 admin project
- * (upstream apps/backend/prisma/seed.ts "Fresh project per test"). With dashboard sign-up closed, an account that
- * registered an already invited address must prove it first (EMAIL_NOT_VERIFIED; issue 12).
+ * Creates a project owned by one of the user's internal teams (`owner_team_id`, default: the
+ * selected team), answering the admin project (internal project, a signed-in user; upstream
+ * apps/backend/prisma/seed.ts "Fresh project per test"). With dashboard sign-up closed, an account
+ * that registered an already invited address must verify it first (issue 12).
  */
 export const createProject = defineOperation({
   id: 'projects.create',

@@ -4,7 +4,7 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { deleteProject } from './queries.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
-/** `DELETE /internal/projects/current` (admin): deletes the project and everything in it. */
+/** Deletes the project and everything in it (admin access). */
 export const deleteCurrentProject = defineOperation({
   id: 'projects.deleteCurrent',
   method: 'DELETE',

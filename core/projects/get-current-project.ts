@@ -1,7 +1,7 @@
 import { defineOperation } from '../operations/define.ts';
 import { toAdminProject, toClientProject, ClientProjectOutput, AdminProjectOutput } from './wire.ts';
 
-/** `GET /projects/current`: the client view of the project (upstream apps/backend/prisma/seed.ts). */
+/** Reads the client view of the project (upstream apps/backend/prisma/seed.ts). */
 export const getCurrentProject = defineOperation({
   id: 'projects.getCurrent',
   method: 'GET',
@@ -16,7 +16,7 @@ export const getCurrentProject = defineOperation({
   },
 });
 
-/** `GET /internal/projects/current` (admin): the full admin project object. */
+/** Reads the full admin project object (admin access). */
 export const getCurrentProjectAdmin = defineOperation({
   id: 'projects.getCurrentAdmin',
   method: 'GET',

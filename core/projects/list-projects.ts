@@ -6,7 +6,7 @@ import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject, AdminProjectOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
-/** `GET /internal/projects`: the projects owned by the signed-in user's internal teams. */
+/** Lists the projects owned by the signed-in user's internal teams. */
 export const listProjects = defineOperation({
   id: 'projects.list',
   method: 'GET',

@@ -9,12 +9,11 @@ import { findProject, updateProject } from './queries.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 
 /**
- * `POST /internal/projects/transfer` (internal project, signed-in user) → `{success: "true"}` (a
- * string, as upstream's `internal/projects/transfer/route.tsx` answers): moves a project to another
- * internal team. The user must hold `team_admin` in the current owner team
- * (TEAM_PERMISSION_REQUIRED) and belong to the new one (TEAM_MEMBERSHIP_NOT_FOUND). A user outside
- * the owner team gets PROJECT_NOT_FOUND, not upstream's TEAM_PERMISSION_REQUIRED, so project ids
- * cannot be probed (docs/compatibility.md).
+ * Moves a project to another internal team (internal project, signed-in user); `success` is the
+ * string "true", as upstream's `internal/projects/transfer/route.tsx` answers. The user must hold
+ * `team_admin` in the current owner team and belong to the new one. A user outside the owner team
+ * is told the project does not exist, unlike upstream, so project ids cannot be probed
+ * (docs/compatibility.md).
  */
 export const transferProject = defineOperation({
   id: 'projects.transfer',

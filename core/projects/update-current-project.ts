@@ -9,8 +9,8 @@ import { toAdminProject } from './wire.ts';
 import { writeLegacyConfigChange } from '../config/store.ts';
 
 /**
- * `PATCH /internal/projects/current` (admin): updates display name, description, logos,
- * production mode and config (partial; omitted keys keep their values) → admin project. The
+ * Updates display name, description, logos, production mode and config (partial; omitted keys
+ * keep their values), answering the admin project (admin access). The
  * config change is written to the configuration model's environment-level override (issue 16).
  */
 export const updateCurrentProject = defineOperation({

@@ -6,7 +6,7 @@ import { revokeSession } from './revoke.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /auth/sessions/current`: signs out. Deletes the session named by the access token's
+ * Signs out. Deletes the session named by the access token's
  * `refresh_token_id`, or, without an access token, the one of the caller's refresh token (the
  * official SDK signs out with only the refresh token when the access token has expired).
  */

@@ -8,8 +8,7 @@ import { revokeSession } from './revoke.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /auth/sessions/{id}`: revokes one session. The current session cannot be deleted this
- * way (CANNOT_DELETE_CURRENT_SESSION); a client naming another user's session gets 404 text
+ * Revokes one session. The current session cannot be deleted this way; a client naming another user's session gets 404 text
  * "Session not found." (upstream apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const deleteSession = defineOperation({

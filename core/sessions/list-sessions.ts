@@ -16,7 +16,7 @@ export const SessionOutput = component('Session', v.strictObject({
 }));
 
 /**
- * `GET /auth/sessions?user_id=`: a user's sessions, newest first, marking the caller's own
+ * Lists a user's sessions, newest first, marking the caller's own
  * (`is_current_session`). Impersonation sessions are listed only for admins (upstream apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const listSessions = defineOperation({

@@ -4,7 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { refreshSession } from './issue.ts';
 
 /**
- * `POST /auth/sessions/current/refresh`: a new access token for the refresh token in
+ * Issues a new access token for the refresh token in
  * the caller's credentials (`Credentials.refreshToken`). Answers `{access_token}` only: no rotation (upstream apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const refreshCurrentSession = defineOperation({

@@ -10,9 +10,8 @@ import { MembershipParamsSchema } from './schemas.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
- * `POST /team-memberships/{team_id}/{user_id}` (server, body `{}`) → 201 `{team_id, user_id}`. The
- * new member gets `team_member_default_permissions`. Errors: TEAM_NOT_FOUND, USER_NOT_FOUND,
- * TEAM_MEMBERSHIP_ALREADY_EXISTS (upstream apps/backend/src/app/api/latest/teams/).
+ * Adds a user to a team (server access, empty body). The new member gets
+ * `team_member_default_permissions` (upstream apps/backend/src/app/api/latest/teams/).
  */
 export const addTeamMember = defineOperation({
   id: 'teams.addMember',

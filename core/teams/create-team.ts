@@ -16,8 +16,8 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSchema) });
 
 /**
- * `POST /teams` `{display_name, profile_image_url?, client_metadata?, creator_user_id?}` (server also
- * `client_read_only_metadata?, server_metadata?`) → 201 team. The creator (`creator_user_id`, or the
+ * Creates a team from a display name, profile image, client metadata and creator (server also
+ * `client_read_only_metadata`, `server_metadata`). The creator (`creator_user_id`, or the
  * caller with the deprecated `?add_current_user=true`) becomes a member with
  * `team_creator_default_permissions`. A client needs `client_team_creation_enabled` (else 403 text),
  * a user, and may only create as itself (upstream apps/backend/src/app/api/latest/teams/).

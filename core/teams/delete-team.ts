@@ -10,9 +10,8 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /teams/{team_id}` → `{success: true}`. Memberships, their permissions and the team's
- * API keys go with it; members who had it selected get `selected_team_id: null`. A client needs
- * `$delete_team` (TEAM_PERMISSION_REQUIRED). TEAM_NOT_FOUND for an unknown id.
+ * Deletes a team. Memberships, their permissions and the team's API keys go with it; members
+ * who had it selected get `selected_team_id: null`. A client needs `$delete_team`.
  */
 export const deleteTeam = defineOperation({
   id: 'teams.delete',

@@ -6,8 +6,7 @@ import { toProfileJson, TeamMemberProfileOutput } from './profiles.ts';
 import { MembershipParamsSchema } from './schemas.ts';
 
 /**
- * `GET /team-member-profiles/{team_id}/{user_id}` → the profile. A client reads its own, or others'
- * with `$read_members` (TEAM_PERMISSION_REQUIRED). TEAM_MEMBERSHIP_NOT_FOUND when not a member.
+ * Reads one team member's profile. A client reads its own, or others' with `$read_members`.
  */
 export const getTeamMemberProfile = defineOperation({
   id: 'teams.getMemberProfile',

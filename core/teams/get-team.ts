@@ -5,8 +5,7 @@ import { TeamParamsSchema } from './schemas.ts';
 import { toTeamForAccess, TeamOutput } from './wire.ts';
 
 /**
- * `GET /teams/{team_id}` → the team in the caller's view. A client must be a member
- * (TEAM_MEMBERSHIP_NOT_FOUND otherwise). TEAM_NOT_FOUND for an unknown id.
+ * Reads one team in the caller's view. A client must be a member.
  */
 export const getTeam = defineOperation({
   id: 'teams.get',

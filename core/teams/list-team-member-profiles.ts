@@ -9,9 +9,9 @@ import { listTeamMembers } from './queries.ts';
 import { listOutput } from '../operations/output.ts';
 
 /**
- * `GET /team-member-profiles?team_id&user_id` → `{items: [profile], is_paginated: false}`. A client
- * lists its own profiles (`user_id=me`), or a team's members when it holds `$read_members` there
- * (TEAM_PERMISSION_REQUIRED); without either filter a client gets 403 text.
+ * Lists team member profiles, filtered by `team_id` and `user_id`. A client lists its own
+ * profiles (`user_id=me`), or a team's members when it holds `$read_members` there; without
+ * either filter a client gets 403 text.
  */
 export const listTeamMemberProfiles = defineOperation({
   id: 'teams.listMemberProfiles',

@@ -20,7 +20,7 @@ const QuerySchema = v.strictObject({
 });
 
 /**
- * `GET /teams?user_id=` → `{items, is_paginated: false}`, oldest first. A client must pass
+ * Lists teams, oldest first, by default unpaginated. A client must pass
  * `user_id=me` (or its own id; else 403 text); server and admin may omit it to list every team
  * of the project, which the SDK's server `getTeam(id)` relies on (upstream packages/stack-shared/src/interface/client-interface.ts).
  *

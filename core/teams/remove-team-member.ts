@@ -10,10 +10,9 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /team-memberships/{team_id}/{user_id}` → `{success: true}`. A client may remove itself
- * (`me`, leaving the team) or others when it holds `$remove_members` (TEAM_PERMISSION_REQUIRED).
- * The member's team permissions go with the membership; a selected team is unselected.
- * TEAM_MEMBERSHIP_NOT_FOUND when the user is not a member.
+ * Removes a member from a team. A client may remove itself (`me`, leaving the team) or others
+ * when it holds `$remove_members`. The member's team permissions go with the membership; a
+ * selected team is unselected.
  */
 export const removeTeamMember = defineOperation({
   id: 'teams.removeMember',

@@ -9,9 +9,8 @@ import { findTeamMember, updateTeamMember } from './queries.ts';
 import { MembershipParamsSchema, ProfileUpdateSchema } from './schemas.ts';
 
 /**
- * `PATCH /team-member-profiles/{team_id}/{user_id}` `{display_name?, profile_image_url?}` → the
- * profile. A client may only update its own (403 text otherwise). TEAM_MEMBERSHIP_NOT_FOUND when
- * the user is not a member.
+ * Updates a team member's profile (display name, profile image). A client may only update its
+ * own (403 text otherwise).
  */
 export const updateTeamMemberProfile = defineOperation({
   id: 'teams.updateMemberProfile',

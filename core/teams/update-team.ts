@@ -13,9 +13,8 @@ import { toServerTeam, toTeamForAccess, TeamOutput } from './wire.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
- * `PATCH /teams/{team_id}` `{display_name?, profile_image_url?, client_metadata?}` (server also
- * `client_read_only_metadata?, server_metadata?`) → the team. A client needs `$update_team`
- * (TEAM_PERMISSION_REQUIRED). TEAM_NOT_FOUND for an unknown id.
+ * Updates a team's display name, profile image and client metadata (server also
+ * `client_read_only_metadata`, `server_metadata`), answering the team. A client needs `$update_team`.
  */
 export const updateTeam = defineOperation({
   id: 'teams.update',

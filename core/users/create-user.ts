@@ -10,7 +10,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { sealTotpSecret } from '../mfa/index.ts';
 
 /**
- * `POST /users` (server): creates a user with any server fields → 201 server user. The personal
+ * Creates a user with any server fields, answering the server user (server access). The personal
  * team (when `create_team_on_sign_up`) is created after the response object is built, so the
  * response shows `selected_team: null` (upstream apps/backend/src/app/api/latest/users/).
  */

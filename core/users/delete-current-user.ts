@@ -5,11 +5,8 @@ import { deleteUserAndNotify } from './delete.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /users/me`: deletes the signed-in user and, through foreign keys, their sessions and
- * memberships → `{success: true}`. Clients may do so only when the project has
+ * Deletes the signed-in user and, through foreign keys, their sessions and memberships. Clients may do so only when the project has
  * `client_user_deletion_enabled`; otherwise 400 text (upstream apps/backend/src/app/api/latest/users/).
- *
- * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER without a user.
  */
 export const deleteCurrentUser = defineOperation({
   id: 'users.deleteCurrent',

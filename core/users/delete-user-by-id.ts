@@ -7,9 +7,8 @@ import { UserIdParams } from './get-user-by-id.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * `DELETE /users/{user_id}` (server/admin): deletes a user with their sessions and memberships →
- * `{success: true}` (upstream apps/backend/src/app/api/latest/users/). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER
- * for `me` without a user.
+ * Deletes a user with their sessions and memberships (server/admin access; upstream
+ * apps/backend/src/app/api/latest/users/).
  */
 export const deleteUserById = defineOperation({
   id: 'users.delete',

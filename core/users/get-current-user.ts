@@ -5,9 +5,8 @@ import { findTeam } from '../teams/index.ts';
 import { toUserForAccess, UserOutput } from './wire.ts';
 
 /**
- * `GET /users/me`: the signed-in user, in the caller's view. Without a user →
- * CANNOT_GET_OWN_USER_WITHOUT_USER (the official SDK maps exactly this code to "no user";
- * upstream packages/stack-shared/src/interface/client-interface.ts).
+ * Reads the signed-in user, in the caller's view. Without a user it fails with the one code the
+ * official SDK maps to "no user" (upstream packages/stack-shared/src/interface/client-interface.ts).
  */
 export const getCurrentUser = defineOperation({
   id: 'users.getCurrent',

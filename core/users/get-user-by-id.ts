@@ -11,9 +11,8 @@ import { toServerUser, ServerUserOutput } from './wire.ts';
 export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
 
 /**
- * `GET /users/{user_id}` (server/admin): one user of the project, server view
- * (upstream apps/backend/src/app/api/latest/users/), anonymous and restricted users included. Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
- * without a user.
+ * Reads one user of the project in server view, anonymous and restricted users included
+ * (server/admin access; upstream apps/backend/src/app/api/latest/users/).
  */
 export const getUserById = defineOperation({
   id: 'users.get',

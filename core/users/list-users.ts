@@ -15,11 +15,11 @@ const LimitSchema = v.pipe(
 );
 
 /**
- * `GET /users` (server/admin): the project's users in server view, ordered by `order_by`
+ * Lists the project's users in server view (server/admin access), ordered by `order_by`
  * (`signed_up_at`, upstream's only key and the default, or `last_active_at`, which falls back to
  * the sign-up time for a user never active), ascending unless `desc=true`, then by id; paginated
- * by keyset (upstream apps/backend/src/app/api/latest/users/; indexes of migration 0017):
- * `{items, is_paginated: true, pagination: {next_cursor}}`. `cursor` is the id of the first user
+ * by keyset (upstream apps/backend/src/app/api/latest/users/; indexes of migration 0017).
+ * `cursor` is the id of the first user
  * of the wanted page; `next_cursor` is null without `limit` or on the last page. Anonymous users
  * are left out unless `include_anonymous=true` (which also includes restricted users), restricted
  * ones unless `include_restricted=true`; `only_anonymous=true` needs `include_anonymous=true`

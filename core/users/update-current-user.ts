@@ -6,12 +6,11 @@ import { updateUserFields, USER_UPDATE_ERRORS } from './update.ts';
 import { UserOutput } from './wire.ts';
 
 /**
- * `PATCH /users/me`: updates the signed-in user → the user in the caller's view. Clients may set
+ * Updates the signed-in user, answering the user in the caller's view. Clients may set
  * only the client fields (`clientUpdateEntries`: display name, profile image, client metadata,
  * selected team, TOTP secret, OTP/passkey flags, primary email); server and admin callers any
  * server field (upstream apps/backend/src/app/api/latest/users/). `display_name: ""` is stored as null.
- *
- * Errors: CANNOT_GET_OWN_USER_WITHOUT_USER without a user; those of `updateUserFields`.
+ * Validation as in `updateUserFields`.
  */
 export const updateCurrentUser = defineOperation({
   id: 'users.updateCurrent',

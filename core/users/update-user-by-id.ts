@@ -7,9 +7,8 @@ import { UserIdParams } from './get-user-by-id.ts';
 import { UserOutput } from './wire.ts';
 
 /**
- * `PATCH /users/{user_id}` (server/admin): updates any server field of a user → server user
- * (upstream apps/backend/src/app/api/latest/users/). Errors: USER_NOT_FOUND; CANNOT_GET_OWN_USER_WITHOUT_USER for `me`
- * without a user; those of `updateUserFields`.
+ * Updates any server field of a user, answering the server user (server/admin access; upstream
+ * apps/backend/src/app/api/latest/users/). Validation as in `updateUserFields`.
  */
 export const updateUserById = defineOperation({
   id: 'users.update',
