@@ -11,14 +11,11 @@ import { completeSignIn } from './sign-in.ts';
 const jwksByUrl = new Map<string, JWTVerifyGetKey>();
 
 /**
- * `{id_token}` → `{access_token, refresh_token, user_id,
- * is_new_user}`: Sign in with Apple from a native iOS/macOS app (ASAuthorizationController), no
+ * Sign in with Apple from a native iOS/macOS app (ASAuthorizationController), no
  * redirect flow (upstream `auth/oauth/callback/apple/native/route.tsx`). The identity token must
  * be signed by Apple's keys, issued by `https://appleid.apple.com`, and addressed to one of the
  * Apple provider's `apple_bundle_ids`; then the account is signed in or up as in the web flow
  * (merge strategy, sign-up rules), and the multi-factor rule applies.
- *
- * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, APPLE_BUNDLE_ID_NOT_CONFIGURED, INVALID_APPLE_CREDENTIALS
  */
 export const appleNativeSignIn = defineOperation({
   id: 'authOauth.appleNativeSignIn',

@@ -6,11 +6,9 @@ import { saveConfigLevel } from './store.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * (server: branch only; admin): replaces one level's
- * override with `config_string`; the branch level needs `source` (where the config came from,
- * e.g. `{ "type": "pushed-from-unknown" }` from `config push`) → `{ success: true }`.
- *
- * @throws StatusError 400 naming a bad key or value, or "source is required for branch level config".
+ * Replaces one level's override with `config_string` (server: branch only; admin); the branch
+ * level needs `source` (where the config came from, e.g. `{ "type": "pushed-from-unknown" }` from
+ * `config push`). Bad keys or values are plain 400s.
  */
 export const setConfigOverride = defineOperation({
   id: 'config.setOverride',

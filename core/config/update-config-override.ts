@@ -6,11 +6,8 @@ import { loadConfigLayers, saveConfigLevel } from './store.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * (server: branch only; admin): merges the partial
- * override `config_override_string` (dotted keys; `null` removes a key) into one level's
- * override → `{ success: true }`.
- *
- * @throws StatusError 400 "Invalid config JSON" or naming a bad key or value.
+ * Merges the partial override `config_override_string` (dotted keys; `null` removes a key) into
+ * one level's override (server: branch only; admin). Bad JSON, keys or values are plain 400s.
  */
 export const updateConfigOverride = defineOperation({
   id: 'config.updateOverride',

@@ -7,12 +7,10 @@ import { findDataVaultEntry } from './queries.ts';
 import { NullableString } from '../operations/output.ts';
 
 /**
- * (server, admin): the value stored under `hashed_key` in
- * store `id`, as the SDK encrypted it → `{ encrypted_value }`.
+ * Reads the value stored under `hashed_key` in store `id`, as the SDK encrypted it (server, admin
+ * access). A value whose seal does not open (e.g. the server secret changed) counts as missing,
+ * and the SDK then returns null.
  *
- * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when the store is not configured;
- * DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST when nothing is stored under the key (the SDK then
- * returns null), also when the sealed value does not open (e.g. the server secret changed).
  * @see upstream `data-vault/stores/[id]/get/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
  */
 export const getDataVaultValue = defineOperation({

@@ -6,11 +6,10 @@ import { upsertDataVaultEntry } from './queries.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * (server, admin): stores `encrypted_value` (already encrypted
- * by the SDK with a key only the app knows) under `hashed_key` (the SDK's PBKDF2 hash of the key)
- * in store `id`, sealed again at rest → `{ success: true }`.
+ * Stores `encrypted_value` (already encrypted by the SDK with a key only the app knows) under
+ * `hashed_key` (the SDK's PBKDF2 hash of the key) in store `id`, sealed again at rest (server,
+ * admin access). The store must be configured in `dataVault.stores.<id>`.
  *
- * @throws DATA_VAULT_STORE_DOES_NOT_EXIST when `dataVault.stores.<id>` is not configured.
  * @see upstream `data-vault/stores/[id]/set/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
  */
 export const setDataVaultValue = defineOperation({

@@ -9,8 +9,8 @@ import { countUnusedRecoveryCodes, replaceRecoveryCodes } from './queries.ts';
 /**
  * (Gatehouse extension, docs/mfa.md): the signed-in user gets 10
  * new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
- * stop working. Each completes one MFA sign-in in place of a TOTP:
- * an MFA sign-in with `{type: "recovery_code", recovery_code, code}`.
+ * stop working. Each completes one MFA sign-in in place of a TOTP
+ * (an MFA sign-in with `{type: "recovery_code", recovery_code, code}`).
  *
  * Answers `{recovery_codes: string[]}` (`xxxx-xxxx-xxxx-xxxx`, 80 bits each). 400 text when the
  * user has no TOTP (the codes would guard nothing).
