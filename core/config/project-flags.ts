@@ -13,20 +13,20 @@ import { CONFIG_SCHEMA, type ConfigNode } from './schema.ts';
  * `newProject`: the value a new project starts with when it differs from the model's default
  * (upstream apps/backend/prisma/seed.ts "New-project defaults").
  *
- * The order is the order of the keys in the update schema (so validation messages list problems
- * in the same order); `CLIENT_FLAGS` is the order of the client object.
+ * The order is the order of the members in the admin object (and, without `allow_localhost`,
+ * in the client object), so the wire JSON keeps its key order.
  */
 export const PROJECT_FLAGS = [
   { key: 'allowLocalhost', wire: 'allow_localhost', path: 'domains.allowLocalhost', shown: 'client', newProject: true },
   { key: 'signUpEnabled', wire: 'sign_up_enabled', path: 'auth.allowSignUp', shown: 'client' },
-  { key: 'createTeamOnSignUp', wire: 'create_team_on_sign_up', path: 'teams.createPersonalTeamOnSignUp', shown: 'admin' },
+  { key: 'credentialEnabled', wire: 'credential_enabled', path: 'auth.password.allowSignIn', shown: 'client', newProject: true },
   { key: 'magicLinkEnabled', wire: 'magic_link_enabled', path: 'auth.otp.allowSignIn', shown: 'client' },
   { key: 'passkeyEnabled', wire: 'passkey_enabled', path: 'auth.passkey.allowSignIn', shown: 'client' },
-  { key: 'credentialEnabled', wire: 'credential_enabled', path: 'auth.password.allowSignIn', shown: 'client', newProject: true },
   { key: 'clientTeamCreationEnabled', wire: 'client_team_creation_enabled', path: 'teams.allowClientTeamCreation', shown: 'client' },
   { key: 'clientUserDeletionEnabled', wire: 'client_user_deletion_enabled', path: 'users.allowClientUserDeletion', shown: 'client' },
   { key: 'allowUserApiKeys', wire: 'allow_user_api_keys', path: 'apiKeys.enabled.user', shown: 'client' },
   { key: 'allowTeamApiKeys', wire: 'allow_team_api_keys', path: 'apiKeys.enabled.team', shown: 'client' },
+  { key: 'createTeamOnSignUp', wire: 'create_team_on_sign_up', path: 'teams.createPersonalTeamOnSignUp', shown: 'admin' },
   { key: 'requirePublishableClientKey', wire: 'require_publishable_client_key', path: 'project.requirePublishableClientKey', shown: 'write' },
   { key: 'requireEmailVerification', wire: 'require_email_verification', path: 'onboarding.requireEmailVerification', shown: 'write' },
 ] as const satisfies readonly { key: string; wire: string; path: string; shown: 'client' | 'admin' | 'write'; newProject?: boolean }[];

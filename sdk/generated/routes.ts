@@ -233,9 +233,9 @@ export type OutAdminProjectConfig = {
   id: string;
   allow_localhost: boolean;
   sign_up_enabled: boolean;
+  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
-  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -349,9 +349,9 @@ export type OutClientProject = {
 /** A recurring output object. */
 export type OutClientProjectConfig = {
   sign_up_enabled: boolean;
+  credential_enabled: boolean;
   magic_link_enabled: boolean;
   passkey_enabled: boolean;
-  credential_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
   allow_user_api_keys: boolean;
@@ -3049,14 +3049,14 @@ export interface Operations {
         config?: {
           allow_localhost?: boolean | undefined;
           sign_up_enabled?: boolean | undefined;
-          create_team_on_sign_up?: boolean | undefined;
+          credential_enabled?: boolean | undefined;
           magic_link_enabled?: boolean | undefined;
           passkey_enabled?: boolean | undefined;
-          credential_enabled?: boolean | undefined;
           client_team_creation_enabled?: boolean | undefined;
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          create_team_on_sign_up?: boolean | undefined;
           require_publishable_client_key?: boolean | undefined;
           require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
@@ -3180,14 +3180,14 @@ export interface Operations {
         config?: {
           allow_localhost?: boolean | undefined;
           sign_up_enabled?: boolean | undefined;
-          create_team_on_sign_up?: boolean | undefined;
+          credential_enabled?: boolean | undefined;
           magic_link_enabled?: boolean | undefined;
           passkey_enabled?: boolean | undefined;
-          credential_enabled?: boolean | undefined;
           client_team_creation_enabled?: boolean | undefined;
           client_user_deletion_enabled?: boolean | undefined;
           allow_user_api_keys?: boolean | undefined;
           allow_team_api_keys?: boolean | undefined;
+          create_team_on_sign_up?: boolean | undefined;
           require_publishable_client_key?: boolean | undefined;
           require_email_verification?: boolean | undefined;
           team_creator_default_permissions?: ({
