@@ -25,7 +25,7 @@ const JsonMode = v.optional(v.picklist(['json', 'redirect']));
  *
  * Checks, before anything leaves for the provider: the client (project id + publishable key or
  * sentinel), the provider (configured and enabled), `redirect_uri` and `error_redirect_url`
- * against the trusted domains (REDIRECT_URL_NOT_WHITELISTED), `scope=legacy`, S256 PKCE, and for
+ * against the trusted domains, `scope=legacy`, S256 PKCE, and for
  * `type=link` the access token in `token`. Then keeps the flow server-side (Gatehouse's own state,
  * PKCE verifier and nonce towards the provider; single use, 10 minutes) and redirects (307) to
  * the provider, or answers `{location}` when `stack_response_mode=json`.

@@ -16,13 +16,12 @@ function required<T>(value: T | undefined, field: string): T {
  * The OAuth token endpoint (form-encoded, RFC 6749 §3.2) that oauth4webapi calls for
  * Stack's SDK. `client_id` is the project id, `client_secret` a publishable key or the sentinel.
  *
- * - `refresh_token` (RFC 6749 §6): a new access token; a bad refresh token answers the known error
- *   REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, not an OAuth error body (upstream packages/stack-shared/src/interface/client-interface.ts).
+ * - `refresh_token` (RFC 6749 §6): a new access token; a bad refresh token answers a catalogue
+ *   error, not an OAuth error body (upstream packages/stack-shared/src/interface/client-interface.ts).
  * - `authorization_code` (RFC 6749 §4.1.3, PKCE RFC 7636): redeems a Gatehouse code from the OAuth
  *   callback or cross-domain handoff (single use, 5 minutes, bound to redirect_uri and the S256
  *   challenge) → `{access_token, refresh_token, token_type, expires_in, scope, is_new_user,
- *   after_callback_redirect_url}`; INVALID_AUTHORIZATION_CODE otherwise. A user with TOTP gets
- *   MULTI_FACTOR_AUTHENTICATION_REQUIRED instead (upstream `auth/oauth/token/route.tsx`).
+ *   after_callback_redirect_url}`. A user with TOTP gets the multi-factor challenge instead (upstream `auth/oauth/token/route.tsx`).
  */
 export const oauthToken = defineOperation({
   id: 'authOauth.token',

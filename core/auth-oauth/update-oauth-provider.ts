@@ -18,7 +18,7 @@ const ServerUpdate = v.strictObject({
 /**
  * Turns sign-in and connected-account use of a
  * linked account on or off (server: also its `email` and `account_id`). A provider account may
- * sign in only one user: OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN otherwise.
+ * sign in only one user.
  */
 export const updateOAuthProvider = defineOperation({
   id: 'authOauth.updateOAuthProvider',

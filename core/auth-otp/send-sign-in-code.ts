@@ -18,9 +18,9 @@ export type OtpSignInData = { email: string; callback_url: string };
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`
- * is off; USER_EMAIL_ALREADY_EXISTS `{email, would_work_if_email_was_verified: true}` when a user
+ * is off; refused as taken (`would_work_if_email_was_verified: true`) when a user
  * signs in with this address (primary or not) through a channel that is not verified, whether or
- * not that user turned OTP sign-in on (issue 12 finding 2); SIGN_UP_NOT_ENABLED when no user has
+ * not that user turned OTP sign-in on (issue 12 finding 2); refused when no user has
  * it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  */
 export const sendSignInCode = defineOperation({

@@ -19,13 +19,13 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * first sign-in creates the user with a verified, auth-enabled primary email and `otp_auth_enabled`
  * (plus its personal team when configured) or, when the request carries an anonymous user's token,
  * upgrades that user in place (same id; `is_new_user: true`, as upstream). A channel that is not
- * verified is refused (USER_EMAIL_ALREADY_EXISTS `{would_work_if_email_was_verified: true}`, as
+ * verified is refused (as taken, with `would_work_if_email_was_verified: true`, as
  * upstream), even if the code was sent before that account existed: someone who never proved the
  * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * When sign-up is off or the project's sign-up rules refuse a new user, the code stays unused; for
- * a user with TOTP on it is spent and no tokens are issued (MULTI_FACTOR_AUTHENTICATION_REQUIRED).
+ * a user with TOTP on it is spent and no tokens are issued (the multi-factor challenge).
  */
 export const signInWithOtp = defineOperation({
   id: 'authOtp.signIn',

@@ -11,11 +11,11 @@ import { recordSignInFailure } from '../sign-in-log/index.ts';
 /**
  * Signs in with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
  *
- * An unknown email, a user without a password and a wrong password all answer the same
- * EMAIL_PASSWORD_MISMATCH after one password verification (no account enumeration through
- * timing). PASSWORD_AUTHENTICATION_NOT_ENABLED when `credential_enabled` is off. A verified bcrypt
+ * An unknown email, a user without a password and a wrong password all answer the same error
+ * after one password verification (no account enumeration through timing). Refused when
+ * `credential_enabled` is off. A verified bcrypt
  * (or outdated argon2) hash is replaced by an argon2id hash, computed outside any transaction.
- * A user with TOTP on gets MULTI_FACTOR_AUTHENTICATION_REQUIRED instead of tokens (`finishSignIn`).
+ * A user with TOTP on gets the multi-factor challenge instead of tokens (`finishSignIn`).
  *
  * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with
  * growing delays after failures (429 with `Retry-After`), suspended after 100 consecutive failures.

@@ -17,10 +17,10 @@ import { SignInOutput } from '../mfa/index.ts';
 /**
  * Signs up with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
  *
- * Checks, in the upstream order: PASSWORD_AUTHENTICATION_NOT_ENABLED (`credential_enabled` off),
- * REDIRECT_URL_NOT_WHITELISTED (callback not trusted: localhost when allowed, a trusted domain, or
- * this server's own origin), SIGN_UP_NOT_ENABLED, PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG,
- * USER_EMAIL_ALREADY_EXISTS `{email}`, SIGN_UP_REJECTED (the project's sign-up rules, core/sign-up-rules).
+ * Checks, in the upstream order: password sign-in enabled (`credential_enabled`), the callback
+ * trusted (localhost when allowed, a trusted domain, or this server's own origin), sign-up
+ * enabled, the password length, the email not taken, and the project's sign-up rules
+ * (core/sign-up-rules).
  * The `bot_challenge_*` fields are accepted and ignored.
  *
  * A request carrying an anonymous user's access token upgrades that user in place (same id, now

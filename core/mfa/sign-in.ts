@@ -29,11 +29,9 @@ const MfaSignInBodySchema = v.pipe(
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
  *
- * Every call counts one try against the attempt code (at most 5, then
- * VERIFICATION_CODE_MAX_ATTEMPTS_REACHED). A TOTP must match the current 30 s step or one either
+ * Every call counts one try against the attempt code (at most 5). A TOTP must match the current 30 s step or one either
  * side and be of a later step than any this user already spent, so a code cannot be used twice
- * (beyond upstream); otherwise INVALID_TOTP_CODE. A wrong or spent recovery code is
- * INVALID_TOTP_CODE too. The attempt code, the TOTP step or recovery code, and the new session
+ * (beyond upstream). A wrong or spent recovery code fails like a wrong TOTP. The attempt code, the TOTP step or recovery code, and the new session
  * are consumed in one transaction.
  *
  * @see upstream `auth/mfa/sign-in/verification-code-handler.tsx`; RFC 6238
