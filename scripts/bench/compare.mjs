@@ -32,6 +32,8 @@ const minRequests = Number(process.env.BENCH_MIN_REQUESTS ?? 200);
 const maxDuration = Number(process.env.BENCH_MAX_DURATION ?? 60);
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_ONLY=mixed: only the mixed scenario, printed, docs untouched (a quick re-measure). */
+const mixedOnly = process.env.BENCH_ONLY === 'mixed';
 /** Processes of the workers system (`--workers <n>`); default one per core. */
 const WORKERS = process.env.BENCH_WORKERS ?? String(cpus().length);
 const baVersion = process.env.BENCH_BETTER_AUTH_VERSION ?? '1.7.25';
@@ -186,6 +188,14 @@ const gatehouseApi = {
     const { json } = await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email, password: PASSWORD });
     return { access: json.access_token, refresh: json.refresh_token, email };
   },
+  /**
+   * A new access token for `c` (they live 10 minutes, less than a whole bench run): called before
+   * every measured run, or reads after the tenth minute would all be 401s, which count as nothing.
+   */
+  async renew(url, c) {
+    const { json } = await post(`${url}/api/v1/auth/sessions/current/refresh`, { ...CLIENT, 'x-stack-refresh-token': c.refresh }, {});
+    c.access = json.access_token;
+  },
   read: (c) => ({ path: '/api/v1/users/me', headers: { ...CLIENT, 'x-stack-access-token': c.access } }),
   refresh: (c) => ({ path: '/api/v1/auth/sessions/current/refresh', headers: { ...CLIENT, 'x-stack-refresh-token': c.refresh } }),
   signIn: (c) => ({ path: '/api/v1/auth/password/sign-in', headers: CLIENT, body: JSON.stringify({ email: c.email, password: PASSWORD }) }),
@@ -251,7 +261,7 @@ try {
   // Cold start of one process (`--workers 1`): fresh data folder and addon cache (first run ever), then restarts.
   log('cold start of dist/gatehouse');
   const cold = { first: [], restart: [] };
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < (mixedOnly ? 0 : 5); i++) {
     const dir = join(work, `cold-${i}`);
     mkdirSync(dir);
     const env = { HOME: dir, PATH: '/nonexistent', GATEHOUSE_CACHE_DIR: join(dir, 'cache'), ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' };
@@ -262,7 +272,7 @@ try {
     cold.restart.push(again.ms);
     await stopServer(again);
   }
-  log(`  first start ${median(cold.first).toFixed(0)} ms, restart ${median(cold.restart).toFixed(0)} ms (medians of 5)`);
+  if (!mixedOnly) log(`  first start ${median(cold.first).toFixed(0)} ms, restart ${median(cold.restart).toFixed(0)} ms (medians of 5)`);
 
   const results = {};
   const memory = {};
@@ -310,7 +320,7 @@ try {
 
   // How long each scenario runs: until its slowest system completes minRequests (issue 19: a
   // fixed window cut slow systems off), at least `duration`, at most `maxDuration` seconds.
-  const SCENARIOS = ['read', 'signIn', 'signUp', 'refresh'];
+  const SCENARIOS = mixedOnly ? [] : ['read', 'signIn', 'signUp', 'refresh'];
   const seconds = {};
   for (const scenario of SCENARIOS) {
     for (const connections of [1, 50]) {
@@ -327,11 +337,12 @@ try {
   }
 
   const runs = {};
-  for (let round = 1; round <= rounds; round++) {
+  for (let round = 1; round <= (mixedOnly ? 0 : rounds); round++) {
     for (const scenario of SCENARIOS) {
       for (const connections of [1, 50]) {
         for (const system of systems) {
           if (!system.scenarios.includes(scenario)) continue;
+          await system.api.renew?.(system.server.url, system.credentials);
           const request = requestFor(system.name, system.api, system.credentials, scenario);
           const runSeconds = seconds[`${scenario}@${connections}`];
           log(`round ${round}/${rounds} ${system.name}: ${scenario} at ${connections} connection(s), ${runSeconds} s`);
@@ -358,8 +369,8 @@ try {
       };
     }
   }
-  memory.gatehouseLoad = results.gatehouse['read@50'].peakRssMb;
-  memory.betterAuthLoad = results['betterAuth-argon2id']['read@50'].peakRssMb;
+  memory.gatehouseLoad = results.gatehouse['read@50']?.peakRssMb;
+  memory.betterAuthLoad = results['betterAuth-argon2id']['read@50']?.peakRssMb;
 
   // Mixed: reads at 10 connections while 20 connections sign up, on the same server.
   const mixed = {};
@@ -367,6 +378,7 @@ try {
   const mixedSeconds = Math.min(maxDuration, Math.max(duration, Math.ceil((minRequests * 1.2) / Math.max(0.1, Math.min(...signUpRates)))));
   for (const key of ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id']) {
     const system = byKey[key];
+    await system.api.renew?.(system.server.url, system.credentials);
     const read = requestFor(system.name, system.api, system.credentials, 'read');
     const signUp = requestFor(system.name, system.api, system.credentials, 'signUp');
     log(`mixed ${system.name}: reads at 10 connections while 20 sign up, ${mixedSeconds} s`);
@@ -379,6 +391,7 @@ try {
     log(`  reads ${reads.rps.toFixed(0)} req/s p50 ${reads.p50} ms p99 ${reads.p99} ms; sign-ups ${signUps.rps.toFixed(1)}/s (${signUps.ok} completed, ${signUps.timeouts} timed out)`);
   }
   for (const system of systems) await stopServer(system.server);
+  if (mixedOnly) process.exit(0);
 
   const scaleOut = await measureScaleOut(work);
 
