@@ -65,20 +65,6 @@ function domainOf(path: string): string | null {
   return parts[1]!;
 }
 
-/**
- * Known remaining violations, each to be removed by the step of issue 13 that fixes it. The test
- * fails on a new violation, and on an entry here that no longer is one (so the list only shrinks).
- */
-const KNOWN: Record<string, readonly string[]> = {
-  innerImports: [],
-};
-
-function checkAgainstKnown(rule: keyof typeof KNOWN, found: string[]): void {
-  const known = new Set(KNOWN[rule]);
-  assert.deepEqual(found.filter((v) => !known.has(v)).sort(), [], `new ${rule} violations`);
-  assert.deepEqual([...known].filter((v) => !found.includes(v)).sort(), [], `${rule}: fixed, remove from KNOWN`);
-}
-
 describe('architecture boundaries', () => {
   it('keeps core free of the host, the UI, the SDK, tests and the HTTP server framework', () => {
     // Outbound clients (webhook delivery over node:http) are fine; serving HTTP is the host's job.
@@ -116,7 +102,7 @@ describe('architecture boundaries', () => {
         return to !== null && to !== from && !i.endsWith(`core/${to}/index.ts`);
       }).map((i) => `${f.path} → ${i}`);
     });
-    checkAgainstKnown('innerImports', found);
+    assert.deepEqual(found, []);
   });
 
   it('reads no protocol header names in core', () => {
