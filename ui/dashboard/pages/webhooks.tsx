@@ -1,31 +1,14 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { OperationCallInput } from '../../../sdk/routes.ts';
+import type { OutWebhookDelivery, OutWebhookEndpoint } from '../../../sdk/generated/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { SUBSCRIBABLE_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhook-events/types.ts';
 import { Async, ConfirmButton, CopyButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad } from '../kit.tsx';
 
-interface WireEndpoint {
-  id: string;
-  url: string;
-  description: string;
-  event_types: string[] | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at_millis: number;
-  secret?: string;
-}
-
-interface WireDelivery {
-  message_id: string;
-  event_type: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempt_count: number;
-  next_attempt_at_millis: number | null;
-  created_at_millis: number;
-  attempts: { attempted_at_millis: number; status_code: number | null; response_excerpt: string | null; duration_ms: number; error: string | null }[];
-}
-
+/** The wire shapes, generated from the operations' output schemas (sdk/generated/routes.ts). */
+type WireEndpoint = OutWebhookEndpoint;
+type WireDelivery = OutWebhookDelivery;
 
 /**
  * Webhooks: endpoints (URL, event filter, on/off), the signing secret shown on create and on
