@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { errorResponseFor, executeForHttp } from './http/execute.ts';
 import { corsHeaders, writeResponse } from './http/respond.ts';
-import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, routedApiPath, type ApiRoutes } from './protocol/routes.ts';
+import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, type ApiRoutes } from './protocol/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
@@ -64,19 +64,17 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
   app.use(openApiMiddleware());
 
-  const routes = options.routes ?? apiRoutesFor(core, options.trustedProxyHops ?? 0);
-  // The router holds each operation once, under /api/v1: a request under another prefix is
-  // rewritten before routing (the request log and validation messages keep the path as sent,
-  // ctx.state.pathAsSent; protocol/routes.ts).
+  const routes = options.routes ?? createApiRoutes(core.operations);
+  const trustedProxyHops = options.trustedProxyHops ?? 0;
+  // Each operation is routed once, under /api/v1; `find` maps /api/latest onto it
+  // (protocol/routes.ts). Requests reach this only when the API lane passed them on
+  // (http/api-lane.ts: cookie-bridge requests of Gatehouse's own pages, and the in-Koa mount).
   app.use(async (ctx, next) => {
-    const routed = routedApiPath(ctx.path);
-    if (routed !== ctx.path) {
-      ctx.state.pathAsSent = ctx.path;
-      ctx.path = routed;
-    }
-    return next();
+    const found = routes.find(ctx.method, ctx.path);
+    if (!found) return next();
+    ctx.params = found.params;
+    writeResponse(ctx, await executeForHttp(core, found.op, ctx, trustedProxyHops));
   });
-  app.use(routes.router.routes());
   app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
@@ -107,14 +105,4 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   });
 
   return app;
-}
-
-/**
- * The operation routes of `core` served through Koa (server-bin/protocol/routes.ts); the same
- * table answers the in-process dispatch.
- */
-export function apiRoutesFor(core: Core, trustedProxyHops: number): ApiRoutes {
-  return createApiRoutes(core.operations, (op) => async (ctx) => {
-    writeResponse(ctx, await executeForHttp(core, op, ctx, trustedProxyHops));
-  });
 }

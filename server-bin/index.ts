@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
-import { apiRoutesFor, createKoaApp } from './app.ts';
+import { createKoaApp } from './app.ts';
+import { createApiRoutes } from './protocol/routes.ts';
+import { createApiAnswerer } from './protocol/answer.ts';
+import { createApiLane } from './http/api-lane.ts';
 import { createDispatch, type Dispatch } from './protocol/dispatch.ts';
 import { openStorage } from './storage.ts';
 import { firstStartNotice } from './startup-notice.ts';
@@ -77,9 +80,11 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
   if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
   const trustedProxyHops = options.trustedProxyHops ?? 0;
-  const routes = apiRoutesFor(core, trustedProxyHops);
+  const routes = createApiRoutes(core.operations);
   const app = createKoaApp(core, { trustedProxyHops, healthInfo: options.healthInfo, routes });
   const dispatch = createDispatch(core, routes, { trustedProxyHops });
+  // API requests are answered on node:http; Koa serves pages, the dashboard and the rest.
+  const apiLane = createApiLane(createApiAnswerer(core, routes, { trustedProxyHops }), core.runtime.log);
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 
@@ -97,7 +102,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
       res.end('Not found');
       return;
     }
-    void callback(req, res);
+    if (!apiLane(req, res)) void callback(req, res);
   };
 
   const middleware: Koa.Middleware = async (ctx, next) => {
@@ -105,6 +110,10 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     if (!strip(ctx.req)) return next();
     ctx.respond = false;
     try {
+      if (apiLane(ctx.req, ctx.res)) {
+        await new Promise<void>((resolve) => ctx.res.once('close', resolve));
+        return;
+      }
       await callback(ctx.req, ctx.res);
     } finally {
       ctx.req.url = original;

@@ -14,7 +14,8 @@
 // BENCH_MAX_DURATION (longest run in seconds, default 60), BENCH_ROUNDS (default 3: every run is
 // repeated round-robin over the systems and the median kept), BENCH_BETTER_AUTH_VERSION (default
 // 1.7.25), BENCH_SCRATCH (default /tmp/gatehouse-bench), BENCH_SKIP_BUILD=1 (use the existing
-// dist/gatehouse), BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; "none" skips).
+// dist/gatehouse), BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; "none" skips),
+// BENCH_REFRESH_USERS (default 50: users whose sessions the refresh scenario rotates over).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -36,6 +37,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const mixedOnly = process.env.BENCH_ONLY === 'mixed';
 /** Processes of the workers system (`--workers <n>`); default one per core. */
 const WORKERS = process.env.BENCH_WORKERS ?? String(cpus().length);
+/** Users whose sessions the refresh scenario rotates over (BENCH_REFRESH_USERS, default 50: one per connection). */
+const REFRESH_USERS = Number(process.env.BENCH_REFRESH_USERS ?? 50);
 const baVersion = process.env.BENCH_BETTER_AUTH_VERSION ?? '1.7.25';
 const scratch = process.env.BENCH_SCRATCH ?? '/tmp/gatehouse-bench';
 const binary = join(root, 'dist', 'gatehouse');
@@ -137,9 +140,12 @@ async function throttlingOff(url) {
 }
 
 async function load({ url, method = 'GET', headers = {}, body, connections, sampleRssOf, pid, seconds = duration }) {
-  const request = { method, headers };
-  if (typeof body === 'function') request.setupRequest = (req) => ({ ...req, body: body() });
-  else if (body !== undefined) request.body = body;
+  // `headers` and `body` may be functions: called for every request (rotating sessions, unique e-mails).
+  const request = { method, headers: typeof headers === 'function' ? headers() : headers };
+  if (typeof body === 'function' || typeof headers === 'function') {
+    request.setupRequest = (req) => ({ ...req, ...(typeof body === 'function' ? { body: body() } : {}), ...(typeof headers === 'function' ? { headers: headers() } : {}) });
+  }
+  if (body !== undefined && typeof body !== 'function') request.body = body;
   let peak = 0;
   const sampler = sampleRssOf ? setInterval(() => { peak = Math.max(peak, rssMb(sampleRssOf)); }, 200) : undefined;
   const pids = Array.isArray(pid) ? pid : [pid];
@@ -186,7 +192,14 @@ const gatehouseApi = {
   async setup(url) {
     const email = `reader-${unique++}@bench.example.com`;
     const { json } = await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email, password: PASSWORD });
-    return { access: json.access_token, refresh: json.refresh_token, email };
+    // The refresh scenario rotates over the sessions of REFRESH_USERS users, as many users
+    // refreshing at once do: one session refreshed by every connection would let the server
+    // write its activity once per batch (core/sessions/activity-writer.ts) and measure less work.
+    const sessions = [json.refresh_token];
+    for (let i = 1; i < REFRESH_USERS; i++) {
+      sessions.push((await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email: `refresher-${unique++}@bench.example.com`, password: PASSWORD })).json.refresh_token);
+    }
+    return { access: json.access_token, refresh: json.refresh_token, email, sessions };
   },
   /**
    * A new access token for `c` (they live 10 minutes, less than a whole bench run): called before
@@ -197,7 +210,10 @@ const gatehouseApi = {
     c.access = json.access_token;
   },
   read: (c) => ({ path: '/api/v1/users/me', headers: { ...CLIENT, 'x-stack-access-token': c.access } }),
-  refresh: (c) => ({ path: '/api/v1/auth/sessions/current/refresh', headers: { ...CLIENT, 'x-stack-refresh-token': c.refresh } }),
+  refresh: (c) => {
+    let next = 0;
+    return { path: '/api/v1/auth/sessions/current/refresh', headers: () => ({ ...CLIENT, 'x-stack-refresh-token': c.sessions[next++ % c.sessions.length] }) };
+  },
   signIn: (c) => ({ path: '/api/v1/auth/password/sign-in', headers: CLIENT, body: JSON.stringify({ email: c.email, password: PASSWORD }) }),
   signUpPath: '/api/v1/auth/password/sign-up',
   signUpHeaders: CLIENT,

@@ -31,6 +31,14 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * The whole request body (at most MAX_BODY_BYTES), or the body a middleware already read.
+ * @throws KnownError BODY_PARSING_ERROR past the limit.
+ */
+export function readRequestBody(req: IncomingMessage): Promise<Buffer> {
+  return readRaw(req, MAX_BODY_BYTES);
+}
+
 /** The request body as text (for signature checks over the exact bytes), '' when there is none. */
 export async function readBodyText(req: IncomingMessage): Promise<string> {
   return (await readRaw(req, MAX_BODY_BYTES)).toString('utf8');

@@ -30,8 +30,8 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context,
   }
   return executeForProtocol(core, op, {
     method: ctx.method,
-    // The path as the client sent it (app.ts rewrites /api/latest to /api/v1 before routing).
-    pathname: ctx.state.pathAsSent ?? ctx.path,
+    // The path as the client sent it (/api/latest is routed as /api/v1 without rewriting it).
+    pathname: ctx.path,
     headers: headerRecord(ctx),
     params: { ...(ctx.params as Record<string, string>) },
     query: firstValues(ctx.query),

@@ -86,7 +86,7 @@ export function corsHeaders(requestedHeaders: string | undefined): Record<string
  * unbuffered by proxies (`x-accel-buffering: no`). The producer's signal aborts when the client
  * goes away (the dashboard's Stop); a client that left is not an error (nothing is logged).
  */
-async function writeStream(res: ServerResponse, stream: ReplyStream): Promise<void> {
+export async function writeStream(res: ServerResponse, stream: ReplyStream): Promise<void> {
   const controller = new AbortController();
   res.once('close', () => controller.abort());
   res.flushHeaders();

@@ -21,20 +21,24 @@ export function stackHeader(headers: RequestHeaders, name: string): string | und
  */
 export function credentialsFromHeaders(headers: RequestHeaders): Credentials {
   const out: Record<string, string | boolean> = {};
-  const put = (key: keyof Credentials, name: string) => {
-    const value = stackHeader(headers, name);
-    if (value !== undefined) out[key] = value;
-  };
-  put('accessType', 'access-type');
-  put('projectId', 'project-id');
-  put('branchId', 'branch-id');
-  put('publishableClientKey', 'publishable-client-key');
-  put('secretServerKey', 'secret-server-key');
-  put('superSecretAdminKey', 'super-secret-admin-key');
-  put('adminAccessToken', 'admin-access-token');
-  put('accessToken', 'access-token');
-  put('refreshToken', 'refresh-token');
+  for (const [key, stackName, hexclaveName] of CREDENTIAL_HEADERS) {
+    const value = headers[stackName] || headers[hexclaveName];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
   if (stackHeader(headers, 'allow-anonymous-user') === 'true') out.allowAnonymousUser = true;
   if (stackHeader(headers, 'allow-restricted-user') === 'true') out.allowRestrictedUser = true;
   return out as Credentials;
 }
+
+/** Credential → its header under both prefixes (names built once, not per request). */
+const CREDENTIAL_HEADERS: ReadonlyArray<readonly [keyof Credentials, string, string]> = ([
+  ['accessType', 'access-type'],
+  ['projectId', 'project-id'],
+  ['branchId', 'branch-id'],
+  ['publishableClientKey', 'publishable-client-key'],
+  ['secretServerKey', 'secret-server-key'],
+  ['superSecretAdminKey', 'super-secret-admin-key'],
+  ['adminAccessToken', 'admin-access-token'],
+  ['accessToken', 'access-token'],
+  ['refreshToken', 'refresh-token'],
+] as const).map(([key, name]) => [key, `x-stack-${name}`, `x-hexclave-${name}`] as const);
