@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Insertable } from 'kysely';
 import type { Database, InternalApiKeysTable } from '../storage/tables.ts';
+import { precompiled } from '../storage/precompiled.ts';
 
 export type InternalApiKeyRow = Selectable<InternalApiKeysTable>;
 
@@ -16,16 +17,27 @@ export async function hasValidProjectKey(db: Kysely<Database>, projectId: string
   return key !== false && (key.expiresAt === null || key.expiresAt > now);
 }
 
+/** The expiry lookup of one key kind: the hash column differs, so each kind has its own SQL. */
+function keyExpiryQuery(kind: ProjectKeyKind) {
+  return precompiled((db, a: { projectId: string; hash: string }) => db.selectFrom('internal_api_keys').select(['id', 'expires_at'])
+    .where(`${kind}_hash`, '=', a.hash)
+    .where('project_id', '=', a.projectId)
+    .where('manually_revoked_at', 'is', null));
+}
+
+const keyExpiryByKind: Record<ProjectKeyKind, ReturnType<typeof keyExpiryQuery>> = {
+  publishable_client_key: keyExpiryQuery('publishable_client_key'),
+  secret_server_key: keyExpiryQuery('secret_server_key'),
+  super_secret_admin_key: keyExpiryQuery('super_secret_admin_key'),
+};
+
 /**
  * The expiry (epoch ms, null for never) of the unrevoked key of `kind` whose SHA-256 is `hash`
  * in `projectId`, or false when there is none. Split from the time check so it can be cached.
+ * Precompiled (core/storage/precompiled.ts): it runs for every request carrying a project key.
  */
 export async function findProjectKeyExpiry(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string): Promise<{ expiresAt: number | null } | false> {
-  const row = await db.selectFrom('internal_api_keys').select(['id', 'expires_at'])
-    .where(`${kind}_hash`, '=', hash)
-    .where('project_id', '=', projectId)
-    .where('manually_revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await keyExpiryByKind[kind].executeTakeFirst(db, { projectId, hash });
   return row ? { expiresAt: row.expires_at === null ? null : Number(row.expires_at) } : false;
 }
 

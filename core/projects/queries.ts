@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../storage/tables.ts';
 import { parseStoredConfig, type ProjectConfig } from '../config/project-config.ts';
+import { precompiled } from '../storage/precompiled.ts';
 
 /** A project with its parsed config (upstream packages/stack-shared/src/interface/crud/ Project). */
 export interface Project {
@@ -54,8 +55,11 @@ export function projectToRow(p: Project): Selectable<ProjectsTable> {
   };
 }
 
+const projectById = precompiled((db, a: { id: string }) => db.selectFrom('projects').selectAll().where('id', '=', a.id));
+
+/** The project `id` with its parsed config, or null. Precompiled: requests re-read it often. */
 export async function findProject(db: Kysely<Database>, id: string): Promise<Project | null> {
-  const row = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await projectById.executeTakeFirst(db, { id });
   return row ? toProject(row) : null;
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RefreshTokensTable } from '../storage/tables.ts';
+import { precompiled } from '../storage/precompiled.ts';
 
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
@@ -7,10 +8,15 @@ export async function insertRefreshToken(db: Kysely<Database>, row: RefreshToken
   await db.insertInto('refresh_tokens').values(row).execute();
 }
 
-/** The live session whose refresh token hashes to `hash` in `projectId`, or null (expired ones too). */
+const refreshTokenByHash = precompiled((db, a: { projectId: string; hash: string }) =>
+  db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', a.hash).where('project_id', '=', a.projectId));
+
+/**
+ * The live session whose refresh token hashes to `hash` in `projectId`, or null (expired ones
+ * too). Precompiled (core/storage/precompiled.ts): it runs on every refresh.
+ */
 export async function findRefreshTokenByHash(db: Kysely<Database>, projectId: string, hash: string): Promise<RefreshTokenRow | null> {
-  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).where('project_id', '=', projectId).executeTakeFirst();
-  return row ?? null;
+  return (await refreshTokenByHash.executeTakeFirst(db, { projectId, hash })) ?? null;
 }
 
 export async function findRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<RefreshTokenRow | null> {

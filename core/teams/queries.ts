@@ -1,11 +1,15 @@
 import type { Kysely, Selectable, Insertable, Updateable } from 'kysely';
 import type { Database, TeamMembersTable, TeamsTable } from '../storage/tables.ts';
+import { precompiled } from '../storage/precompiled.ts';
 
 export type TeamRow = Selectable<TeamsTable>;
 
+const teamById = precompiled((db, a: { projectId: string; teamId: string }) =>
+  db.selectFrom('teams').selectAll().where('project_id', '=', a.projectId).where('id', '=', a.teamId));
+
+/** The team `teamId` of `projectId`, or null. Precompiled: a user's selected team is read with the user. */
 export async function findTeam(db: Kysely<Database>, projectId: string, teamId: string): Promise<TeamRow | null> {
-  const row = await db.selectFrom('teams').selectAll().where('project_id', '=', projectId).where('id', '=', teamId).executeTakeFirst();
-  return row ?? null;
+  return (await teamById.executeTakeFirst(db, { projectId, teamId })) ?? null;
 }
 
 export async function insertTeam(db: Kysely<Database>, row: Insertable<TeamsTable>): Promise<void> {

@@ -1,25 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
 import type { Database, UsersTable } from '../storage/tables.ts';
+import { precompiled } from '../storage/precompiled.ts';
 
 /** A user row as stored. Domain code reads these fields directly. */
 export type UserRow = Selectable<UsersTable>;
 
+const userById = precompiled((db, a: { projectId: string; userId: string }) =>
+  db.selectFrom('users').selectAll().where('project_id', '=', a.projectId).where('id', '=', a.userId));
+
+/** The user `userId` of `projectId`, or null. Precompiled: it runs on every refresh and sign-in. */
 export async function findUser(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRow | null> {
-  const row = await db.selectFrom('users').selectAll().where('project_id', '=', projectId).where('id', '=', userId).executeTakeFirst();
-  return row ?? null;
+  return (await userById.executeTakeFirst(db, { projectId, userId })) ?? null;
 }
+
+const userForRequest = precompiled((db, a: { projectId: string; userId: string }) =>
+  db.selectFrom('users').selectAll('users')
+    .select((eb) => eb.exists(eb.selectFrom('oauth_accounts').select('oauth_accounts.id')
+      .whereRef('oauth_accounts.project_id', '=', 'users.project_id').whereRef('oauth_accounts.user_id', '=', 'users.id')).as('has_oauth_links'))
+    .where('users.project_id', '=', a.projectId).where('users.id', '=', a.userId));
 
 /**
  * The user of a request's access token, with whether the user has any linked OAuth provider
  * account (`oauth_accounts`, table of core/auth-oauth), in one statement: the user object's
- * `oauth_providers` then needs its own query only for users that have links.
+ * `oauth_providers` then needs its own query only for users that have links. Precompiled
+ * (core/storage/precompiled.ts): it runs on every authenticated request.
  */
 export async function findUserForRequest(db: Kysely<Database>, projectId: string, userId: string): Promise<{ user: UserRow; hasOAuthLinks: boolean } | null> {
-  const row = await db.selectFrom('users').selectAll('users')
-    .select((eb) => eb.exists(eb.selectFrom('oauth_accounts').select('oauth_accounts.id')
-      .whereRef('oauth_accounts.project_id', '=', 'users.project_id').whereRef('oauth_accounts.user_id', '=', 'users.id')).as('has_oauth_links'))
-    .where('users.project_id', '=', projectId).where('users.id', '=', userId).executeTakeFirst();
+  const row = await userForRequest.executeTakeFirst(db, { projectId, userId });
   if (!row) return null;
   const { has_oauth_links: hasOAuthLinks, ...user } = row;
   // SQLite answers 0/1, PostgreSQL a boolean.
