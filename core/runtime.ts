@@ -3,7 +3,8 @@ import type { StorageAdapter } from './storage/adapter.ts';
 import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
-import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
+import { createRequestCache, REQUEST_CACHE_TABLES, type RequestCache } from './auth/request-cache.ts';
+import { watchCachedTableWrites } from './auth/cached-table-writes.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
@@ -127,9 +128,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     throw new Error('stripeApiOverride is a test-only option and cannot be used in the production environment');
   }
   const derived = new Map<string, Buffer>();
+  const requestCache = createRequestCache(options.requestCacheTtlMs ?? 1000);
+  // Every query of the core goes through this instance (transactions inherit its plugins), so
+  // every write to a table the request cache reads is counted without the writer's help.
+  const db = options.storage.db.withPlugin(watchCachedTableWrites(REQUEST_CACHE_TABLES, requestCache.noteWrite));
   return {
     storage: options.storage,
-    db: options.storage.db,
+    db,
     clock: options.clock ?? systemClock,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     keys: createKeyRing(options.secret),
@@ -137,8 +142,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     strictErrors: options.strictErrors ?? false,
     environment,
     log: options.logger ?? silentLogger,
-    requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
-    revocations: createSessionRevocations(options.storage.db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
+    requestCache,
+    revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {
