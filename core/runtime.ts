@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, REQUEST_CACHE_TABLES, type RequestCache } from './auth/request-cache.ts';
 import { watchCachedTableWrites } from './auth/cached-table-writes.ts';
+import { createSessionActivityWriter, type SessionActivityWriter } from './sessions/activity-writer.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
@@ -99,6 +100,8 @@ export interface Runtime {
   readonly requestCache: RequestCache;
   /** Sessions revoked recently, shared across processes (core/sessions/revocations.ts). */
   readonly revocations: SessionRevocations;
+  /** Group commit of refresh activity writes (core/sessions/activity-writer.ts). */
+  readonly sessionActivity: SessionActivityWriter;
   /**
    * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
    * `info` naming the purpose), so each use of the secret gets an independent key.
@@ -144,6 +147,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.logger ?? silentLogger,
     requestCache,
     revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
+    sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {
