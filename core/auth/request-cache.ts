@@ -17,9 +17,10 @@ export const REQUEST_CACHE_TABLES: ReadonlySet<keyof Database & string> = new Se
  * Consistency (read-your-writes within the process): the runtime's database counts every write
  * to {@link REQUEST_CACHE_TABLES} (`noteWrite`), and each operation clears the cache when it ends
  * if that count moved while it ran (its own write, or one it overlapped, now committed), and
- * when it starts if the count moved since the last clear (a write made outside any operation).
- * A load that straddles a clear is not stored, so a value read before a commit never outlives
- * the clear that follows it. Other processes sharing the database see a project or key change
+ * when it starts if the count moved since the last clear (a write made outside any operation;
+ * one still uncommitted when the next operation starts falls back to the `ttlMs` bound). A load
+ * that straddles a clear is not stored, so a value read before a commit never outlives the clear
+ * that follows it. Other processes sharing the database see a project or key change
  * within `ttlMs` (default 1 s). Entries age on the real monotonic clock, not the injected one,
  * so tests that move time do not keep stale entries alive. Each of the two maps holds at most
  * 10,000 entries, least recently used evicted first (lru-cache, with its `ttl`).
