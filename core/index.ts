@@ -143,6 +143,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         clientAddress: input.clientAddress ?? null,
       }) as T;
     },
-    close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await options.storage.close(); },
+    close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await runtime.sessionActivity.drain(); await options.storage.close(); },
   };
 }

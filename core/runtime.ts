@@ -3,7 +3,9 @@ import type { StorageAdapter } from './storage/adapter.ts';
 import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
-import { createRequestCache, type RequestCache } from './auth/request-cache.ts';
+import { createRequestCache, REQUEST_CACHE_TABLES, type RequestCache } from './auth/request-cache.ts';
+import { watchCachedTableWrites } from './auth/cached-table-writes.ts';
+import { createSessionActivityWriter, type SessionActivityWriter } from './sessions/activity-writer.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { hkdfSync } from 'node:crypto';
 import { NO_HOOKS, type CoreHooks } from './hooks.ts';
@@ -98,6 +100,8 @@ export interface Runtime {
   readonly requestCache: RequestCache;
   /** Sessions revoked recently, shared across processes (core/sessions/revocations.ts). */
   readonly revocations: SessionRevocations;
+  /** Group commit of refresh activity writes (core/sessions/activity-writer.ts). */
+  readonly sessionActivity: SessionActivityWriter;
   /**
    * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
    * `info` naming the purpose), so each use of the secret gets an independent key.
@@ -127,9 +131,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     throw new Error('stripeApiOverride is a test-only option and cannot be used in the production environment');
   }
   const derived = new Map<string, Buffer>();
+  const requestCache = createRequestCache(options.requestCacheTtlMs ?? 1000);
+  // Every query of the core goes through this instance (transactions inherit its plugins), so
+  // every write to a table the request cache reads is counted without the writer's help.
+  const db = options.storage.db.withPlugin(watchCachedTableWrites(REQUEST_CACHE_TABLES, requestCache.noteWrite));
   return {
     storage: options.storage,
-    db: options.storage.db,
+    db,
     clock: options.clock ?? systemClock,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     keys: createKeyRing(options.secret),
@@ -137,8 +145,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     strictErrors: options.strictErrors ?? false,
     environment,
     log: options.logger ?? silentLogger,
-    requestCache: createRequestCache(options.requestCacheTtlMs ?? 1000),
-    revocations: createSessionRevocations(options.storage.db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
+    requestCache,
+    revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
+    sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {

@@ -6,6 +6,7 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
 import { authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../../test/helpers/oauth-flow.ts';
 import { createRuntime } from '../runtime.ts';
+import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 
 /**
  * A loopback server speaking GitHub's documented OAuth and REST responses
@@ -132,9 +133,14 @@ describeWithServer('GitHub sign-in against a loopback server speaking GitHub\'s 
 }, { oauthEndpointOverrides: { github: { authorizationEndpoint: `${base}/login/oauth/authorize`, tokenEndpoint: `${base}/login/oauth/access_token`, userinfoEndpoint: `${base}/user`, emailsEndpoint: `${base}/user/emails` } } });
 
 describe('test-only OAuth endpoint override', () => {
-  it('is refused by the runtime in the production environment', () => {
-    const storage = { db: {} } as never;
-    assert.throws(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production', oauthEndpointOverrides: { github: { tokenEndpoint: 'http://127.0.0.1:1/' } } }), /test-only/);
-    assert.doesNotThrow(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production' }));
+  it('is refused by the runtime in the production environment', async () => {
+    // The runtime wraps the adapter's Kysely instance, so it needs a real one (never queried here).
+    const storage = createSqliteAdapter({ filename: ':memory:' });
+    try {
+      assert.throws(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production', oauthEndpointOverrides: { github: { tokenEndpoint: 'http://127.0.0.1:1/' } } }), /test-only/);
+      assert.doesNotThrow(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production' }));
+    } finally {
+      await storage.close();
+    }
   });
 });

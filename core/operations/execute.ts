@@ -51,6 +51,12 @@ function schemasFor(op: AnyOperation, auth: RequestAuth | null): InputSchemas {
  *   the declared output schema becomes a plain Error (a bug: a 500 on the wire).
  */
 export async function invokeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest): Promise<unknown> {
+  // Request-cache invalidation (core/auth/request-cache.ts), O(1) and only after writes to the
+  // cached tables, which the runtime's database counts: a write made outside any operation is
+  // forgotten before this one reads, and ours (or one we overlapped) once it has committed.
+  const cache = runtime.requestCache;
+  cache.clearIfWrittenSinceLastClear();
+  const writesAtStart = cache.writes();
   try {
     return await runOperation(runtime, op, request);
   } catch (error) {
@@ -59,8 +65,8 @@ export async function invokeOperation(runtime: Runtime, op: AnyOperation, reques
     }
     throw error;
   } finally {
-    // Anything but a read may have changed a project or a key: forget the cached lookups.
-    if (op.method !== 'GET') runtime.requestCache.clear();
+    // Any method: a GET may write too. Its transactions have ended here, committed or not.
+    if (cache.writes() !== writesAtStart) cache.clear();
   }
 }
 
@@ -129,7 +135,15 @@ function checkDeclaredOutput(op: AnyOperation, answer: WireAnswer): void {
 export function createSystemContext(runtime: Runtime, auth: RequestAuth | null = null): OperationContext & { flush(): Promise<void> } {
   const hooks: Array<() => void | Promise<void>> = [];
   const ctx = makeContext(runtime, runtime.db, auth, null, hooks, false);
-  return Object.assign(ctx, { flush: async () => { for (const hook of hooks.splice(0)) await hook(); } });
+  let writesSince = runtime.requestCache.writes();
+  return Object.assign(ctx, {
+    flush: async () => {
+      // Like an operation's end: committed writes to cached tables (ours or overlapped) clear the request cache.
+      if (runtime.requestCache.writes() !== writesSince) runtime.requestCache.clear();
+      writesSince = runtime.requestCache.writes();
+      for (const hook of hooks.splice(0)) await hook();
+    },
+  });
 }
 
 function makeContext(

@@ -6,7 +6,8 @@ import type { Project } from '../projects/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { signAccessToken } from '../tokens/access-token.ts';
 import { findUser, restrictedReasonOf, type UserRow } from '../users/index.ts';
-import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, touchSession, type RefreshTokenRow } from './queries.ts';
+import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, writeSessionActivity, type RefreshTokenRow } from './queries.ts';
+import { planActivityWrites, type SessionTouch } from './activity-writer.ts';
 
 /** Default refresh-token lifetime: 365 days (upstream apps/backend/src/lib/tokens.tsx). */
 export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -68,7 +69,9 @@ export async function issueSession(
 
 /**
  * Exchanges a refresh token for a new access token. No rotation: the refresh token stays valid
- * (upstream apps/backend/src/lib/tokens.tsx). Updates the session's and the user's last-active time.
+ * (upstream apps/backend/src/lib/tokens.tsx). Updates the session's and the user's last-active time
+ * (and the user's active day) before answering, batched with concurrent refreshes
+ * (core/sessions/activity-writer.ts).
  *
  * @throws KnownError REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for an unknown, expired or orphaned token.
  */
@@ -79,9 +82,15 @@ export async function refreshSession(ctx: OperationContext, project: Project, re
   }
   const user = await findUser(ctx.db, project.id, session.user_id);
   if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-  // One transaction for the session, user and active-day writes: one commit (one WAL fsync on SQLite,
-  // which blocks the event loop) per refresh instead of one per statement.
-  await ctx.transaction((tx) => touchSession(tx.db, session, ctx.now, user.last_active_at === null ? null : Number(user.last_active_at)));
+  const touch: SessionTouch = {
+    projectId: session.project_id, sessionId: session.id, userId: session.user_id, now: ctx.now,
+    previousActiveAt: user.last_active_at === null ? null : Number(user.last_active_at),
+  };
+  // Group commit with concurrent refreshes (one commit, one WAL fsync on SQLite, per batch), and
+  // answered only once committed. Inside a caller's transaction, write in it instead: the
+  // writer's own transaction would wait for that one's connection (SQLite has one).
+  if (ctx.db.isTransaction) await writeSessionActivity(ctx.db, planActivityWrites([touch]));
+  else await ctx.runtime.sessionActivity.record(touch);
   const accessToken = await mintAccessToken(ctx.runtime, project, { ...user, last_active_at: ctx.now }, session.id, ctx.now, ctx.auth?.branchId ?? 'main');
   return { accessToken, session, user };
 }

@@ -24,11 +24,41 @@ export async function findRefreshToken(db: Kysely<Database>, projectId: string, 
   return row ?? null;
 }
 
-/** Marks a session used at `now` and its user active at `now`. */
-export async function touchSession(db: Kysely<Database>, row: RefreshTokenRow, now: number, previousActiveAt: number | null = null): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
-  await db.updateTable('users').set({ last_active_at: now }).where('project_id', '=', row.project_id).where('id', '=', row.user_id).execute();
-  await recordActiveDay(db, row.project_id, row.user_id, now, previousActiveAt);
+/**
+ * The activity writes of one or more refreshes, deduplicated and sorted (built by
+ * core/sessions/activity-writer.ts `planActivityWrites`): times are epoch ms, `day` is `YYYY-MM-DD`.
+ */
+export interface ActivityWrites {
+  /** Sessions to mark used, sorted by id. */
+  sessions: ReadonlyArray<{ id: string; usedAt: number }>;
+  /** Users to mark active, sorted by id. */
+  users: ReadonlyArray<{ projectId: string; id: string; activeAt: number }>;
+  /** Active days to record, sorted by project, day and user. */
+  activeDays: ReadonlyArray<{ project_id: string; day: string; user_id: string }>;
+}
+
+/**
+ * Writes `writes`: each session's `last_used_at`, each user's `last_active_at`, and the new rows
+ * of `user_active_days` (already present ones are kept; deleted users' skipped). Gone sessions
+ * and users are no error: their updates match no row. Rows are written in id order, so two
+ * processes' batches on PostgreSQL lock shared rows in the same order and cannot deadlock.
+ * Run it in a transaction: one commit for the whole batch.
+ */
+export async function writeSessionActivity(db: Kysely<Database>, writes: ActivityWrites): Promise<void> {
+  for (const s of writes.sessions) {
+    await db.updateTable('refresh_tokens').set({ last_used_at: s.usedAt }).where('id', '=', s.id).execute();
+  }
+  for (const u of writes.users) {
+    await db.updateTable('users').set({ last_active_at: u.activeAt }).where('project_id', '=', u.projectId).where('id', '=', u.id).execute();
+  }
+  // Through a select of the users that still exist: a user deleted since its refresh was read
+  // must not fail the whole batch on the foreign key.
+  for (const day of new Set(writes.activeDays.map((d) => d.day))) {
+    const userIds = writes.activeDays.filter((d) => d.day === day).map((d) => d.user_id);
+    await db.insertInto('user_active_days').columns(['project_id', 'day', 'user_id'])
+      .expression((eb) => eb.selectFrom('users').select((s) => ['users.project_id', s.val(day).as('day'), 'users.id']).where('users.id', 'in', userIds).orderBy('users.id'))
+      .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
+  }
 }
 
 /** UTC day of an epoch-ms time, `YYYY-MM-DD`. */
@@ -37,13 +67,21 @@ export function utcDay(ms: number): string {
 }
 
 /**
+ * Whether activity at `now` starts a new active day for a user whose previous activity was at
+ * `previousActiveAt` (epoch ms; null: none or unknown): false only when both are on the same UTC
+ * day, so a refresh on an already active day costs no extra write.
+ */
+export function isNewActiveDay(now: number, previousActiveAt: number | null): boolean {
+  return previousActiveAt === null || utcDay(previousActiveAt) !== utcDay(now);
+}
+
+/**
  * Marks `userId` active on the day of `now` (metrics' daily active users). Skipped when the
- * user's previous activity was already on that day, so a refresh costs no extra write.
+ * user's previous activity was already on that day (see isNewActiveDay).
  */
 export async function recordActiveDay(db: Kysely<Database>, projectId: string, userId: string, now: number, previousActiveAt: number | null = null): Promise<void> {
-  const day = utcDay(now);
-  if (previousActiveAt !== null && utcDay(previousActiveAt) === day) return;
-  await db.insertInto('user_active_days').values({ project_id: projectId, day, user_id: userId })
+  if (!isNewActiveDay(now, previousActiveAt)) return;
+  await db.insertInto('user_active_days').values({ project_id: projectId, day: utcDay(now), user_id: userId })
     .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
 }
 

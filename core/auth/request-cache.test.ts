@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
+import type { TestServer } from '../../test/helpers/server.ts';
+import type { Database } from '../storage/tables.ts';
+import { createRequestCache, REQUEST_CACHE_TABLES } from './request-cache.ts';
+import { watchCachedTableWrites } from './cached-table-writes.ts';
+
+/** Counts the project loads (cache misses) of the server's request cache while `fn` runs. */
+async function countProjectLoads(server: TestServer, fn: () => Promise<void>): Promise<number> {
+  const cache = server.gatehouse.core.runtime.requestCache as { project: typeof server.gatehouse.core.runtime.requestCache.project };
+  const original = cache.project;
+  let loads = 0;
+  cache.project = (id, load) => original(id, () => { loads++; return load(); });
+  try {
+    await fn();
+  } finally {
+    cache.project = original;
+  }
+  return loads;
+}
+
+/** A fresh project with a user session and a client caller using a publishable key. */
+async function projectWithSession(server: TestServer) {
+  const p = await createProject(server);
+  const keys = await createProjectKeys(server, p.admin);
+  const client: Caller = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
+  const user = await api(server, 'POST', '/users', p.server, { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` });
+  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
+  assert.equal(session.status, 200, session.text);
+  return { p, keys, client, refreshToken: session.body.refresh_token as string };
+}
+
+describeWithServer('request cache invalidation', (get) => {
+  it('shows a project update through the API to the very next request of the process', async () => {
+    const server = get();
+    const { p, client } = await projectWithSession(server);
+    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'New Project');
+    const patched = await api(server, 'PATCH', '/internal/projects/current', p.admin, { display_name: 'Renamed' });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'Renamed');
+  });
+
+  it('refuses a revoked key on the very next request of the process', async () => {
+    const server = get();
+    const { p, keys, client } = await projectWithSession(server);
+    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
+    const list = await api(server, 'GET', '/internal/api-keys', p.admin);
+    const keyId = (list.body.items as Array<{ id: string }>)[0]!.id;
+    assert.equal((await api(server, 'PATCH', `/internal/api-keys/${keyId}`, p.admin, { revoked: true })).status, 200);
+    assertKnownError(await api(server, 'GET', '/projects/current', { ...client, publishableClientKey: keys.publishableClientKey }), 'INVALID_PUBLISHABLE_CLIENT_KEY', 401);
+  });
+
+  it('keeps the cached project through a refresh (a non-GET that writes no cached table)', async () => {
+    const server = get();
+    const { client, refreshToken } = await projectWithSession(server);
+    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
+    const loads = await countProjectLoads(server, async () => {
+      assert.equal((await api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken })).status, 200);
+      assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
+    });
+    assert.equal(loads, 0);
+  });
+
+  it('sees a write made outside any operation (through the runtime database) at the next request', async () => {
+    const server = get();
+    const { p, client } = await projectWithSession(server);
+    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
+    await server.gatehouse.core.runtime.db.updateTable('projects').set({ display_name: 'Set directly' }).where('id', '=', p.projectId).execute();
+    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'Set directly');
+  });
+});
+
+describe('request cache', () => {
+  it('forgets every entry on clear(): the next lookup loads again', async () => {
+    const cache = createRequestCache(60_000);
+    let loads = 0;
+    const load = async () => { loads++; return { expiresAt: null }; };
+    await cache.key('k', load);
+    await cache.key('k', load);
+    assert.equal(loads, 1);
+    cache.clear();
+    await cache.key('k', load);
+    await cache.key('k', load);
+    assert.equal(loads, 2);
+  });
+
+  it('does not keep a value whose load straddled a clear', async () => {
+    const cache = createRequestCache(60_000);
+    let loads = 0;
+    let release!: () => void;
+    const slow = () => new Promise<false>((resolve) => { loads++; release = () => resolve(false); });
+    const pending = cache.key('k', slow);
+    cache.clear();
+    release();
+    assert.equal(await pending, false);
+    const again = cache.key('k', async () => { loads++; return { expiresAt: 5 }; });
+    assert.deepEqual(await again, { expiresAt: 5 });
+    assert.equal(loads, 2);
+  });
+
+  it('clears only when writes were noted since the last clear', async () => {
+    const cache = createRequestCache(60_000);
+    let loads = 0;
+    const load = async () => { loads++; return null; };
+    await cache.project('p', load);
+    cache.clearIfWrittenSinceLastClear();
+    await cache.project('p', load);
+    assert.equal(loads, 1);
+    const mark = cache.writes();
+    cache.noteWrite();
+    assert.equal(cache.writes(), mark + 1);
+    cache.clearIfWrittenSinceLastClear();
+    await cache.project('p', load);
+    assert.equal(loads, 2);
+  });
+
+  it('expires entries after ttlMs and caches nothing with ttlMs 0', async () => {
+    const cache = createRequestCache(20);
+    let loads = 0;
+    const load = async () => { loads++; return null; };
+    await cache.project('p', load);
+    await cache.project('p', load);
+    assert.equal(loads, 1);
+    await sleep(60);
+    await cache.project('p', load);
+    assert.equal(loads, 2);
+    const off = createRequestCache(0);
+    await off.project('p', load);
+    await off.project('p', load);
+    assert.equal(loads, 4);
+  });
+});
+
+describe('watchCachedTableWrites', () => {
+  // Compiling runs the plugin; no database is needed (Kysely's DummyDriver).
+  let writes = 0;
+  const db = new Kysely<Database>({
+    dialect: { createAdapter: () => new SqliteAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new SqliteIntrospector(k), createQueryCompiler: () => new SqliteQueryCompiler() },
+    plugins: [watchCachedTableWrites(REQUEST_CACHE_TABLES, () => { writes++; })],
+  });
+  const counted = (compile: () => unknown): number => { const before = writes; compile(); return writes - before; };
+
+  it('counts inserts, updates and deletes of projects and internal_api_keys', () => {
+    assert.equal(counted(() => db.updateTable('projects').set({ display_name: 'x' }).where('id', '=', 'p').compile()), 1);
+    assert.equal(counted(() => db.deleteFrom('projects').where('id', '=', 'p').compile()), 1);
+    assert.equal(counted(() => db.updateTable('internal_api_keys as k').set({ description: 'x' }).compile()), 1);
+    assert.equal(counted(() => db.insertInto('internal_api_keys').values({ id: 'k' } as never).compile()), 1);
+  });
+
+  it('counts a raw SQL write naming a cached table, and a data-modifying WITH', () => {
+    assert.equal(counted(() => sql`update projects set display_name = 'x'`.compile(db)), 1);
+    assert.equal(counted(() => sql`delete from ${sql.table('internal_api_keys')} where id = ${'k'}`.compile(db)), 1);
+    assert.equal(counted(() => db.with('gone', (q) => q.deleteFrom('projects').returning('id')).selectFrom('gone').selectAll().compile()), 1);
+  });
+
+  it('ignores reads, and writes of other tables', () => {
+    assert.equal(counted(() => db.selectFrom('projects').selectAll().compile()), 0);
+    assert.equal(counted(() => db.updateTable('users').set({ last_active_at: 1 }).where('id', '=', 'u').compile()), 0);
+    assert.equal(counted(() => db.insertInto('user_active_days').values({ project_id: 'p', day: 'd', user_id: 'u' }).compile()), 0);
+    assert.equal(counted(() => sql`select id from projects where updated_at > 0`.compile(db)), 0);
+    assert.equal(counted(() => sql`update users set display_name = null`.compile(db)), 0);
+  });
+});
