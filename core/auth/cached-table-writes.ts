@@ -1,3 +1,4 @@
+import { observingPlugin } from '../storage/observing-plugins.ts';
 import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /**
@@ -7,13 +8,12 @@ import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTrans
  * nor its result. The runtime installs it on its database, so transactions inherit it and no
  * operation has to remember to invalidate the request cache (core/auth/request-cache.ts).
  *
- * Only queries Kysely compiles pass through plugins: a precompiled query run with
- * `db.executeQuery(CompiledQuery)` skips `transformQuery`, so writes to a cached table must go
- * through the query builder (or `sql`), never a precompiled query. Over-counting (a raw SELECT
+ * It is an observing plugin (core/storage/observing-plugins.ts), so precompiled queries keep
+ * their compiled SQL on the runtime's database and still pass their query node through it. Over-counting (a raw SELECT
  * whose text says "update projects") only costs a cache clear.
  */
 export function watchCachedTableWrites(tables: ReadonlySet<string>, onWrite: () => void): KyselyPlugin {
-  return {
+  return observingPlugin({
     transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
       if (writesTable(node, tables)) onWrite();
       return node;
@@ -21,7 +21,7 @@ export function watchCachedTableWrites(tables: ReadonlySet<string>, onWrite: () 
     transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
       return Promise.resolve(result);
     },
-  };
+  });
 }
 
 const WRITE_VERB = /\b(insert|update|delete|merge|replace|upsert)\b/i;

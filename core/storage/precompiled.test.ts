@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql, type KyselyPlugin } from 'kysely';
 import { migrateToLatest, type StorageAdapter } from './adapter.ts';
 import { precompiled } from './precompiled.ts';
+import { observingPlugin } from './observing-plugins.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/helpers/dialects.ts';
 
 /** A projects row with the given id, display name and production flag (the rest fixed). */
@@ -119,6 +120,22 @@ for (const dialect of testDialects()) {
       assert.equal((await byId.executeTakeFirst(withPlugin, { id: 'pc-a' }))?.display_name, 'Alpha');
       assert.equal((await byId.executeTakeFirst(withPlugin, { id: 'pc-c' }))?.display_name, 'Gamma');
       assert.equal(transforms, 2);
+    });
+
+    it('keeps its compiled SQL on an instance whose plugins only observe, and shows them every run', async () => {
+      const seen: string[] = [];
+      const watching = observingPlugin<KyselyPlugin>({
+        transformQuery: ({ node }) => { seen.push(node.kind); return node; },
+        transformResult: async ({ result }) => result,
+      });
+      let builds = 0;
+      const byId = precompiled((db, a: { id: string }) => { builds++; return db.selectFrom('projects').select('display_name').where('id', '=', a.id); });
+      const observed = adapter.db.withPlugin(watching);
+      assert.equal((await byId.executeTakeFirst(observed, { id: 'pc-a' }))?.display_name, 'Alpha');
+      assert.equal((await byId.executeTakeFirst(observed, { id: 'pc-b' }))?.display_name, 'Beta');
+      await observed.transaction().execute(async (tx) => assert.equal((await byId.executeTakeFirst(tx, { id: 'pc-c' }))?.display_name, 'Gamma'));
+      assert.equal(builds, 1, 'built once for the dialect, not once per call');
+      assert.deepEqual(seen, ['SelectQueryNode', 'SelectQueryNode', 'SelectQueryNode']);
     });
   });
 }

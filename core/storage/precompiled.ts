@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely';
 import type { Database } from './tables.ts';
+import { isObservingPlugin } from './observing-plugins.ts';
 
 /** A value a precompiled query may take as an argument: one bound parameter, never a list. */
 export type PrecompiledArg = string | number | bigint | boolean | null;
@@ -49,9 +50,11 @@ let nextSentinel = 0;
  * `sql.raw` of an argument). A placeholder bound zero or several times, or found in the SQL text,
  * throws on the first call, so a misuse fails in any test that runs the query.
  *
- * Kysely plugins: a cached template skips plugins' `transformQuery` (Gatehouse's instances have
- * none today), so on an instance with plugins every call builds and compiles the query anew
- * through them instead; `transformResult` runs either way (inside `executeQuery`).
+ * Kysely plugins: a plugin that only observes queries (core/storage/observing-plugins.ts, such
+ * as the request cache's write watch on the runtime's database) is shown the template's query
+ * node on every call and changes nothing; on an instance with any other plugin every call builds
+ * and compiles the query anew through the plugins instead. `transformResult` runs either way
+ * (inside `executeQuery`).
  *
  * @throws Error on the first call on a dialect when `build` breaks the rules above.
  */
@@ -60,11 +63,16 @@ export function precompiled<A extends PrecompiledArgs, R>(build: (db: Kysely<Dat
 
   function compiled(db: Kysely<Database>, args: A): CompiledQuery<R> {
     const executor = db.getExecutor();
-    if (executor.plugins.length > 0) return build(db, args).compile();
+    const plugins = executor.plugins;
+    if (plugins.length > 0 && !plugins.every(isObservingPlugin)) return build(db, args).compile();
     let template = templates.get(executor.adapter);
     if (!template) {
+      // Compiling runs the plugins' transformQuery once, with the placeholders.
       template = compileTemplate(db, build);
       templates.set(executor.adapter, template);
+    } else {
+      // Observing plugins (the request cache's write watch) still see every query that runs.
+      for (const plugin of plugins) plugin.transformQuery({ node: template.query, queryId: template.queryId });
     }
     const parameters = new Array<unknown>(template.slots.length);
     for (let i = 0; i < parameters.length; i++) {
