@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/index.ts';
 import type { ApiAnswer, ApiAnswerer } from '../protocol/answer.ts';
 import { COOKIE_BRIDGE_HEADER } from '../../sdk/transport.ts';
 import { OPENAPI_PATHS } from '../openapi.ts';
 import { readRequestBody } from './body.ts';
 import { writeStream } from './respond.ts';
+import { joinedHeaders } from './execute.ts';
 
 /**
  * Serves an `/api/…` request straight on node:http (issue 19: the read path), through the same
@@ -65,14 +66,4 @@ function write(res: ServerResponse, answer: ApiAnswer): void {
   if (answer.status !== 204 && answer.status !== 304) headers['content-length'] = String(Buffer.byteLength(answer.text));
   res.writeHead(answer.status, headers);
   res.end(answer.text);
-}
-
-/** Request headers with repeated ones joined by ', ' (as server-bin/http/execute.ts reads them for Koa). */
-function joinedHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }

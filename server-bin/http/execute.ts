@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
 import type { Core, AnyOperation } from '../../core/index.ts';
 import { executeOperation, errorResponse, type OperationResponse } from '../protocol/render.ts';
@@ -6,9 +7,13 @@ import { parseBody, readBodyText } from './body.ts';
 import { clientAddressFromRequest } from './client-address.ts';
 import { credentialsFromHeaders } from '../protocol/credentials.ts';
 
-function headerRecord(ctx: Context): Record<string, string | undefined> {
+/** Request headers with repeated ones joined by ', ' (lowercase names, as node:http gives them). */
+export function joinedHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(ctx.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name in headers) {
+    const value = headers[name];
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return out;
 }
 
@@ -32,7 +37,7 @@ export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context,
     method: ctx.method,
     // The path as the client sent it (/api/latest is routed as /api/v1 without rewriting it).
     pathname: ctx.path,
-    headers: headerRecord(ctx),
+    headers: joinedHeaders(ctx.headers),
     params: { ...(ctx.params as Record<string, string>) },
     query: firstValues(ctx.query),
     body,

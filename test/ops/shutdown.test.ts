@@ -94,9 +94,12 @@ for (const workers of (process.env.SHUTDOWN_WORKERS ?? "1,2").split(",").map(Num
         const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
         const summary = `served ${count('served')}, refused ${count('refused')}, reset ${count('reset')}, closed without an answer ${count('closed without an answer')}`;
         assert.equal(count('served'), 20, `${summary}\n${proc.stderr()}`);
-        // With --workers, a connection the primary handed on before the worker heard of the
-        // shutdown may be answered keep-alive; the worker then closes it once idle (no reset).
-        for (const r of workers > 1 ? results.slice(10) : results) assert.match(r.text, /\r\nconnection: close\r\n/i);
+        // The half sent after the process reported SIGTERM is answered with connection: close.
+        // The half sent before may be answered keep-alive: on SIGCONT the process can read those
+        // requests before the signal (the kernel reports both at once, in no set order), and with
+        // --workers the primary may hand one on before the worker heard of the shutdown; such a
+        // connection is closed once idle (no reset; the full suite once saw this with one process).
+        for (const r of results.slice(10)) assert.match(r.text, /\r\nconnection: close\r\n/i);
         assert.deepEqual(await proc.exited, { code: 0, signal: null }, proc.stderr());
       } finally {
         proc.child.kill('SIGCONT');
