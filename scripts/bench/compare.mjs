@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: Gatehouse (the built dist/gatehouse) against Better Auth (installed from npm into
 // a scratch folder under /tmp, email + password on the same better-sqlite3 build) and against a
-// bare node:http ceiling, with one load generator (autocannon) on this machine. Writes the
+// bare node:http ceiling, with the load generators on this machine (wrk for reads when Debian's
+// package is there or can be installed, else autocannon; autocannon for the rest). Writes the
 // "Gatehouse vs Better Auth" section of docs/benchmarks.md and prints the results.
 //
 // Every scenario runs long enough for its slowest system to complete BENCH_MIN_REQUESTS requests
@@ -15,7 +16,8 @@
 // repeated round-robin over the systems and the median kept), BENCH_BETTER_AUTH_VERSION (default
 // 1.7.25), BENCH_SCRATCH (default /tmp/gatehouse-bench), BENCH_SKIP_BUILD=1 (use the existing
 // dist/gatehouse), BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; "none" skips),
-// BENCH_REFRESH_USERS (default 50: users whose sessions the refresh scenario rotates over).
+// BENCH_REFRESH_USERS (default 50: users whose sessions the refresh scenario rotates over),
+// BENCH_LOAD_GENERATOR=autocannon (reads through autocannon too, as before wrk).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -26,6 +28,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
 import { startBalancer } from './balancer.mjs';
+import { runWrk, wrkAvailable, wrkVersion } from './wrk.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -151,7 +154,12 @@ async function load({ url, method = 'GET', headers = {}, body, connections, samp
   const pids = Array.isArray(pid) ? pid : [pid];
   const cpuOf = () => pids.reduce((n, p) => n + cpuMs(p), 0);
   const cpu0 = cpuOf();
-  const result = await autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
+  // GET runs with fixed headers (reads) go through wrk when it is there (scripts/bench/wrk.mjs: it
+  // takes a fraction of autocannon's CPU from the cores the servers share); the rest through autocannon.
+  const viaWrk = method === 'GET' && typeof headers !== 'function' && body === undefined && wrkAvailable();
+  const result = viaWrk
+    ? await runWrk({ url, headers, connections, seconds })
+    : await autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
   const cpu = cpuOf() - cpu0;
   if (sampler) clearInterval(sampler);
   const total = result['2xx'] + result.non2xx;
@@ -454,7 +462,7 @@ function writeReport({ results, memory, cold, baInstalled }) {
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench\` (\`node scripts/bench/compare.mjs\`; ${rounds} rounds of ${duration} s runs).
 
-**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; every system is up for the whole run and each scenario is measured on each system back to back, so the ratios compare like with like). Load generator and servers share the machine (autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version}, in the bench process).
+**Machine:** ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}. 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine makes the absolute numbers noisy; every system is up for the whole run and each scenario is measured on each system back to back, so the ratios compare like with like). Load generator and servers share the machine: ${wrkAvailable() ? `wrk ${wrkVersion()} (one thread, a child process of the bench) for the reads, ` : ''}autocannon ${JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')).version} (in the bench process) for ${wrkAvailable() ? 'the POST scenarios (sign-in, sign-up, refresh)' : 'every scenario'}.
 
 **Systems:** Gatehouse = the single executable \`dist/gatehouse\` (SQLite in its data folder, JSON request logs to /dev/null, users in the internal project with \`GATEHOUSE_DASHBOARD_SIGNUP=open\` so client sign-up stays open). Better Auth ${baInstalled} = \`betterAuth({ database: <better-sqlite3>, emailAndPassword: { enabled: true } })\` behind \`toNodeHandler\` on \`node:http\`, installed from npm into \`${scratch}\`, on the repo's better-sqlite3 build with Gatehouse's pragmas (WAL, synchronous=FULL), rate limit off, \`NODE_ENV=production\`. Ceiling = \`scripts/bench/ceiling.mjs\`: bare \`node:http\` doing only the irreducible work with prepared statements (argon2id, one insert per row, an ES256 JWT signed or verified with \`node:crypto\`, client-key check and one user read).
 
