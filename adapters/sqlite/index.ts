@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver } from 'kysely';
 import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
 
@@ -47,7 +47,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_DEFAULT_MS))}`);
   database.pragma('synchronous = FULL');
   cachePreparedStatements(database);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database }) });
   return {
     dialect: 'sqlite',
     db,
@@ -58,6 +58,24 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
     ping: async () => { await sql`select 1`.execute(db); },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Kysely's SQLite dialect with every transaction begun `IMMEDIATE` (the write lock taken at BEGIN,
+ * waiting up to `busy_timeout` for it) instead of Kysely's plain deferred `BEGIN`. With several
+ * processes on one file (`--workers`), a deferred transaction that reads and then writes fails at
+ * once with SQLITE_BUSY when another process committed since its read began (WAL cannot upgrade
+ * a stale read snapshot, and the busy handler is not called), which answered sign-ups under load
+ * with 503s. In one process nothing changes: Kysely runs one transaction at a time on the
+ * single connection.
+ * @see https://www.sqlite.org/lang_transaction.html
+ */
+class ImmediateTransactionsSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => { await connection.executeQuery(CompiledQuery.raw('begin immediate')); };
+    return driver;
+  }
 }
 
 /**

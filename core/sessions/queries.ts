@@ -52,11 +52,19 @@ export async function writeSessionActivity(db: Kysely<Database>, writes: Activit
     await db.updateTable('users').set({ last_active_at: u.activeAt }).where('project_id', '=', u.projectId).where('id', '=', u.id).execute();
   }
   // Through a select of the users that still exist: a user deleted since its refresh was read
-  // must not fail the whole batch on the foreign key.
-  for (const day of new Set(writes.activeDays.map((d) => d.day))) {
-    const userIds = writes.activeDays.filter((d) => d.day === day).map((d) => d.user_id);
+  // must not fail the whole batch on the foreign key. One insert per project and day, each
+  // limited to its project's users.
+  const groups = new Map<string, { projectId: string; day: string; userIds: string[] }>();
+  for (const d of writes.activeDays) {
+    const key = `${d.project_id}\u0000${d.day}`;
+    const group = groups.get(key) ?? { projectId: d.project_id, day: d.day, userIds: [] };
+    group.userIds.push(d.user_id);
+    groups.set(key, group);
+  }
+  for (const { projectId, day, userIds } of groups.values()) {
     await db.insertInto('user_active_days').columns(['project_id', 'day', 'user_id'])
-      .expression((eb) => eb.selectFrom('users').select((s) => ['users.project_id', s.val(day).as('day'), 'users.id']).where('users.id', 'in', userIds).orderBy('users.id'))
+      .expression((eb) => eb.selectFrom('users').select((s) => ['users.project_id', s.val(day).as('day'), 'users.id'])
+        .where('users.project_id', '=', projectId).where('users.id', 'in', userIds).orderBy('users.id'))
       .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
   }
 }
