@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useProject } from '../../sdk/react.tsx';
+import { useApp } from '../../sdk/react.tsx';
 import { GatehouseKnownError, type Result } from '../../sdk/errors.ts';
 import type { BotChallenge } from '../../sdk/client-app.ts';
 import { useT } from '../i18n/index.tsx';
@@ -128,10 +128,21 @@ export function TurnstileWidget(props: { siteKey: string; action: TurnstileActio
  * ahead on mount, only with a site key.
  */
 export function useBotChallenge(action: TurnstileAction): { run<T>(execute: (challenge?: BotChallenge) => Promise<Result<T>>): Promise<Result<T>>; element: ReactNode } {
-  const siteKey = useProject().config.bot_challenge_site_key ?? null;
+  const app = useApp();
+  // Read without suspending: a form whose project cannot be read still works (without a challenge).
+  const projectSiteKey = () => app.getProject().then((p) => p.config.bot_challenge_site_key ?? null, () => null);
+  const [siteKey, setSiteKey] = useState<string | null>(null);
   const [visible, setVisible] = useState(false);
   const waiting = useRef<((token: string) => void) | null>(null);
-  useEffect(() => { if (siteKey) loadTurnstile().catch(() => { /* reported when used */ }); }, [siteKey]);
+  useEffect(() => {
+    let live = true;
+    void projectSiteKey().then((key) => {
+      if (!live || !key) return;
+      setSiteKey(key);
+      loadTurnstile().catch(() => { /* reported when used */ });
+    });
+    return () => { live = false; };
+  }, [app]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const visibleToken = () => new Promise<string>((resolve) => { waiting.current = resolve; setVisible(true); });
   const solved = (token: string) => {
@@ -142,7 +153,9 @@ export function useBotChallenge(action: TurnstileAction): { run<T>(execute: (cha
   };
 
   async function run<T>(execute: (challenge?: BotChallenge) => Promise<Result<T>>): Promise<Result<T>> {
+    const siteKey = await projectSiteKey();
     if (!siteKey) return execute();
+    setSiteKey(siteKey);
     let first: BotChallenge;
     try {
       first = { token: await invisibleToken(siteKey, action), phase: 'invisible' };
