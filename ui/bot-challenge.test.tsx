@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import { StrictMode, type ReactNode } from 'react';
-import { act, click, flush, render, type, waitForText } from './test-dom.tsx';
+import { act, captureAssign, click, flush, render, type, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { manualEnvironment } from '../sdk/env.ts';
 import { GatehouseProvider } from '../sdk/react.tsx';
@@ -121,18 +121,12 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
   it('starts OAuth through the challenge: the authorize call carries the token and the browser goes to the answered location', async () => {
     fakeTurnstile();
     const { app, transport } = makeApp(SITE_KEY, (req) => req.path.startsWith('/auth/oauth/authorize/github') ? { json: { location: 'https://github.example/login' } } : undefined);
-    const assigned: string[] = [];
-    const loc = globalThis.location as unknown as { assign: (u: string) => void };
-    const original = loc.assign;
-    loc.assign = (u: string) => { assigned.push(u); };
-    try {
+    const assigned = await captureAssign(async () => {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');
       await click(c, /Sign in with GitHub/);
       await flush();
-    } finally {
-      loc.assign = original;
-    }
+    });
     const call = transport.requests.find((r) => r.path.startsWith('/auth/oauth/authorize/github'))!;
     const query = new URL(call.path, 'http://x').searchParams;
     assert.equal(query.get('bot_challenge_token'), 'tok-invisible');

@@ -102,6 +102,19 @@ describeWithServer('bot challenges: Cloudflare Turnstile (issue 27)', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: PASSWORD, bot_challenge_phase: 'sideways' }), 'SCHEMA_ERROR', 400);
   });
 
+  it('the rules test route evaluates turnstile_result as the rules\' turnstileResult (default invalid, as upstream)', async () => {
+    const server = get();
+    const { admin } = await project(server);
+    await rules(server, admin, { 'auth.signUpRules.outage': rule('turnstileResult == "error"', 'reject') });
+    const test = (extra: object) => api(server, 'POST', '/internal/sign-up-rules-test', admin, { email: 'x@example.com', auth_method: 'password', oauth_provider: null, country_code: null, ...extra });
+    const error = await test({ turnstile_result: 'error' });
+    assert.equal(error.body.outcome.decision, 'reject', error.text);
+    assert.equal(error.body.context.turnstile_result, 'error');
+    const dflt = await test({});
+    assert.equal(dflt.body.context.turnstile_result, 'invalid');
+    assert.equal(dflt.body.outcome.decision, 'default-allow');
+  });
+
   it('sign-up: a wrong secret key counts as error (the server\'s fault), never as the visitor\'s invalid', async () => {
     const server = get();
     const { client, admin, server: srv } = await project(server);
