@@ -36,8 +36,8 @@ export interface ServerConfig {
   hashConcurrency: number | undefined;
   /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
   hashQueue: number;
-  /** GATEHOUSE_TURNSTILE_VERIFY_URL and GATEHOUSE_TURNSTILE_TIMEOUT (core/bot-challenge); unset: Cloudflare, 3 s. */
-  turnstile: { verifyUrl: string | null; timeoutMs: number | null };
+  /** GATEHOUSE_TURNSTILE_VERIFY_URL and GATEHOUSE_TURNSTILE_TIMEOUT in ms (core/bot-challenge); defaults: Cloudflare's siteverify, 3 s. */
+  turnstile: { verifyUrl: string; timeoutMs: number };
   help: boolean;
   version: boolean;
 }
@@ -118,10 +118,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   }).filter(([, v]) => v !== undefined));
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
-  const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || null;
-  if (turnstileUrl !== null && !/^https?:\/\/[^\s]+$/.test(turnstileUrl)) throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
-  const turnstileTimeoutMs = duration('GATEHOUSE_TURNSTILE_TIMEOUT') ?? null;
-  if (turnstileTimeoutMs !== null && (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000)) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
+  const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');
+  if (!/^https?:\/\/[^\s]+$/.test(turnstileUrl)) throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
+  const turnstileTimeoutMs = parseDuration(env.GATEHOUSE_TURNSTILE_TIMEOUT || settingDefault('GATEHOUSE_TURNSTILE_TIMEOUT'));
+  if (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
