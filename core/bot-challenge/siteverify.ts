@@ -59,9 +59,9 @@ export async function siteverify(runtime: Runtime, request: SiteverifyRequest): 
   if (request.remoteIp !== null && isIP(request.remoteIp) !== 0) form.set('remoteip', request.remoteIp);
   let answer: unknown;
   try {
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded (Fetch standard).
     const response = await fetch(runtime.turnstile.verifyUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form,
       redirect: 'error',
       signal: AbortSignal.timeout(runtime.turnstile.timeoutMs),
