@@ -82,6 +82,9 @@ export function takesPartInChallenge(fields: BotChallengeFields): boolean {
  */
 export async function assessBotChallenge(ctx: OperationContext, project: Project, fields: BotChallengeFields, action: TurnstileAction): Promise<BotChallengeAssessment> {
   const branchId = ctx.auth?.branchId ?? 'main';
+  // The project's config view (rendered from the `main` branch on every config write) says at no
+  // cost that most projects have no site key.
+  if (branchId === 'main' && !project.config.botChallengeSiteKey) return NO_BOT_CHALLENGE;
   const settings = await loadTurnstileSettings(ctx.runtime, ctx.db, project.id, branchId, ctx.now);
   if (!settings) return NO_BOT_CHALLENGE;
   const token = fields.bot_challenge_token?.trim() || null;
