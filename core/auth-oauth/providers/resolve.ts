@@ -4,7 +4,7 @@ import { isBuiltInOAuthProviderId, type OAuthProviderConfig } from '../../config
 import type { Project } from '../../projects/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { BUILT_IN_PROVIDERS, fromOidcClaims } from './builtin.ts';
-import { devProviderClientSecret, devProviderIssuer } from './dev-provider.ts';
+import { assertDevProviderAvailable, devProviderClientSecret, devProviderIssuer } from './dev-provider.ts';
 import type { ProviderEndpoints, ProviderFetch, ProviderTokens, ProviderUserInfo } from './types.ts';
 
 /** A provider ready to use: oauth4webapi's server and client metadata plus Gatehouse's quirks. */
@@ -92,11 +92,13 @@ export function findProviderConfig(project: Project, providerId: string): OAuthP
 
 /**
  * Builds everything needed to talk to a project's provider: the development provider for `shared`
- * entries (refused in production mode), a built-in provider's endpoints (with the test-only
+ * entries (refused when the server or the project runs in production mode; its identities are
+ * never verified), a built-in provider's endpoints (with the test-only
  * overrides of `runtime.oauthEndpointOverrides`), or a generic OpenID provider's discovered metadata.
  *
  * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the provider is not configured,
- * is disabled, or is `shared` in a production-mode project.
+ * is disabled; OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION when it is `shared` and the server
+ * (`GATEHOUSE_ENVIRONMENT=production`) or the project is in production mode.
  */
 export async function resolveProvider(runtime: Runtime, project: Project, providerId: string): Promise<ResolvedProvider> {
   const config = findProviderConfig(project, providerId);
@@ -106,7 +108,7 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
   const displayName = builtIn?.displayName ?? config.displayName ?? config.id;
 
   if (config.type === 'shared') {
-    if (project.isProductionMode) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    assertDevProviderAvailable(runtime, project, config.id);
     const issuer = devProviderIssuer(runtime);
     const as: oauth.AuthorizationServer = {
       issuer,
@@ -122,7 +124,9 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
       clientAuth: oauth.ClientSecretPost(devProviderClientSecret(runtime, clientId)),
       baseScope: 'openid email profile', extraAuthorizationParams: {}, omitScope: false, openid: true,
       requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuer]) },
-      userInfo: async (tokens) => fromOidcClaims(tokens.idTokenClaims ?? {}),
+      // Anyone may pick any email on the development provider's page: its identities are never
+      // verified, so they are never linked to an existing account by email (accounts.ts).
+      userInfo: async (tokens) => ({ ...fromOidcClaims(tokens.idTokenClaims ?? {}), emailVerified: false }),
     };
   }
 
