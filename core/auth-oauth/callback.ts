@@ -12,6 +12,7 @@ import { settleAccount } from './accounts.ts';
 import { storeProviderTokens } from './provider-tokens.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
 import { RedirectOutput } from '../operations/output.ts';
+import { assertSessionLive } from '../auth/request-auth.ts';
 
 const CALLBACK_ERRORS: KnownErrorCode[] = [
   'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
@@ -42,7 +43,8 @@ function errorRedirect(ctx: OperationContext, project: Project | null, flow: Out
  * (upstream `auth/oauth/callback/[provider_id]/route.tsx`): takes the flow of `state` (single
  * use; OUTER_OAUTH_TIMEOUT when unknown or older than 10 minutes), redeems the provider's code
  * with Gatehouse's PKCE verifier (ID Token validated for OpenID providers), reads the account's
- * identity, then in one transaction signs up / signs in / links the user, keeps the provider
+ * identity, checks that a link flow's session is still live, then in one transaction signs up /
+ * signs in / links the user, keeps the provider
  * tokens (encrypted) and issues the code. Redirects to the app's `redirect_uri` with `code` and
  * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
  * No network I/O happens inside the transaction.
@@ -61,6 +63,12 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     const callbackParams = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
     const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
     const info = await provider.userInfo(tokens);
+    // A link needs a live session: the one that started it may have been signed out, revoked or
+    // ended by a password reset while the user was at the provider (issue 27 finding 3).
+    if (flow.type === 'link') {
+      if (!flow.sessionId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+      await assertSessionLive(ctx.runtime, flow.sessionId, 'USER_AUTHENTICATION_REQUIRED');
+    }
     const code = await ctx.transaction(async (tx) => {
       const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId);
       await storeProviderTokens(tx, project.id, settled.account.id, tokens, flowScopes(provider, flow.providerScope ?? undefined));
