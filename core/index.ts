@@ -63,6 +63,8 @@ export interface CoreOptions {
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
   ai?: import('./ai-chat/options.ts').AiOptions;
+  /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
+  outboundPrivateHosts?: readonly string[];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

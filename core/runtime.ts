@@ -81,6 +81,12 @@ export interface RuntimeOptions {
   revocationPollMs?: number;
   /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
   ai?: AiOptions;
+  /**
+   * Hosts (names or IP addresses, GATEHOUSE_OUTBOUND_PRIVATE_HOSTS) that a project's OpenID
+   * provider may use in production mode though they are loopback, link-local or private: an
+   * identity provider on the operator's private network. Default none (core/lib/outbound-fetch.ts).
+   */
+  outboundPrivateHosts?: readonly string[];
 }
 
 /** The services every operation reaches through `ctx.runtime`. */
@@ -119,6 +125,8 @@ export interface Runtime {
   readonly hooks: CoreHooks;
   /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
   readonly ai: ResolvedAiOptions;
+  /** See RuntimeOptions.outboundPrivateHosts: lower-case, IPv6 without brackets. */
+  readonly outboundPrivateHosts: ReadonlySet<string>;
 }
 
 /** Builds the runtime services from options. */
@@ -146,6 +154,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     environment,
     log: options.logger ?? silentLogger,
     requestCache,
+    outboundPrivateHosts: new Set((options.outboundPrivateHosts ?? []).map((h) => h.trim().replace(/^\[|\]$/g, '').toLowerCase()).filter(Boolean)),
     revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
     sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,

@@ -36,6 +36,8 @@ export interface ServerConfig {
   hashConcurrency: number | undefined;
   /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
   hashQueue: number;
+  /** GATEHOUSE_OUTBOUND_PRIVATE_HOSTS: hosts an OpenID provider may use on a private network in production mode. */
+  outboundPrivateHosts: string[];
   help: boolean;
   version: boolean;
 }
@@ -151,6 +153,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     ai: { baseUrl: aiBaseUrl, model: env.GATEHOUSE_AI_MODEL?.trim() || null, apiKey: env.GATEHOUSE_AI_API_KEY || null },
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
+    outboundPrivateHosts: (env.GATEHOUSE_OUTBOUND_PRIVATE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     help: values.help === true,
     version: values.version === true,
   };
