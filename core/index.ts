@@ -65,6 +65,8 @@ export interface CoreOptions {
   ai?: import('./ai-chat/options.ts').AiOptions;
   /** See RuntimeOptions.turnstile (default: Cloudflare's siteverify, 3000 ms). */
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
+  /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
+  outboundPrivateHosts?: readonly string[];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */
