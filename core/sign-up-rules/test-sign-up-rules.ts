@@ -45,7 +45,7 @@ export const testSignUpRules = defineOperation({
       riskScores,
     });
     const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
-    const trace = evaluateSignUpRules(rules, defaultAction, context);
+    const trace = await evaluateSignUpRules(rules, defaultAction, context, project.id);
     return {
       context: {
         email: context.email,
