@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
 import { FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findProviderConfig } from './providers/resolve.ts';
 import { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
@@ -49,7 +50,7 @@ export const appleNativeSignIn = defineOperation({
       throw new KnownError('INVALID_APPLE_CREDENTIALS');
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new KnownError('INVALID_APPLE_CREDENTIALS');
-    const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+    const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : null;
     const info = { accountId: claims.sub, email, emailVerified: !!email && (claims.email_verified === true || claims.email_verified === 'true'), displayName: null, profileImageUrl: null };
     const settled = await ctx.transaction((tx) => settleAccount(tx, project, 'apple', info, 'authenticate', null));
     return completeSignIn(ctx, project, settled.user, { is_new_user: settled.isNewUser });
