@@ -79,19 +79,21 @@ function measure(node: ASTNode, nesting: number, counts: { macros: number }): nu
 }
 
 /**
- * Checks a condition when a rule is saved: it parses as CEL within CEL_LIMITS.parser, and its
- * macros, literals, `matches` patterns and estimated cost are within CEL_LIMITS. Variables and
- * types are checked only when the rule runs (a condition naming an unknown variable is saved and
- * then counts as not matching, as upstream).
+ * Checks a condition's cost when a rule is saved: it parses within CEL_LIMITS.parser, and its
+ * macros, literals, `matches` patterns and estimated cost are within CEL_LIMITS. A condition that
+ * is not valid CEL at all is accepted, as upstream saves it: it cannot run, and counts as not
+ * matching (status `error`) when evaluated. Variables and types are likewise checked only when
+ * the rule runs.
  *
- * @returns null when acceptable, else one sentence naming the problem or the limit exceeded.
+ * @returns null when acceptable, else one sentence naming the limit exceeded.
  */
 export function conditionProblem(condition: string): string | null {
   let ast: ASTNode;
   try {
     ast = saveTimeEnvironment.parse(condition).ast;
   } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    if ((error as { code?: unknown }).code !== 'limit_exceeded') return null;
+    return (error as Error).message.split('\n')[0]!;
   }
   try {
     const cost = measure(ast, 0, { macros: 0 });

@@ -21,14 +21,14 @@ const nestedAll = (depth: number, n: number) => {
 };
 
 describe('sign-up condition bound at save time', () => {
-  it('accepts realistic rules and upstream\'s examples', () => {
+  it('accepts realistic rules, upstream\'s examples, and (as upstream) conditions that do not parse', () => {
     const domains = Array.from({ length: 400 }, (_, i) => `"disposable-${i}.example"`).join(', ');
     for (const condition of [
       'email.contains("@")', 'emailDomain == "example.com"', 'countryCode in ["US", "CA"]',
       'riskScores.bot > 10 && riskScores.freeTrialAbuse < 90', 'authMethod == "oauth" && oauthProvider == "discord"',
       'email.matches("^[0-9]+@")', 'email.matches("(?i)^[a-z0-9._%+-]+@(mail|post)\\\\.example$")', `emailDomain in [${domains}]`,
       '["a.example", "b.example"].exists(d, emailDomain.endsWith(d))', 'unknownVariable == 1',
-      'email.split("@").all(part, size(part) > 0)',
+      'email.split("@").all(part, size(part) > 0)', 'nope(',
     ]) assert.equal(conditionProblem(condition), null, condition);
   });
 
@@ -38,7 +38,8 @@ describe('sign-up condition bound at save time', () => {
     assert.match(conditionProblem(Array.from({ length: 9 }, () => '[1].all(x, true)').join(' && '))!, /more than 8 comprehension macros/);
     assert.match(conditionProblem(`email == "${'x'.repeat(CEL_LIMITS.maxStringLiteral + 1)}"`)!, /at most 1000 are accepted/);
     assert.match(conditionProblem(`${list(500)}.all(a, ${list(500)}.all(b, a != b))`)!, /estimated cost is \d+ steps; at most 100000/);
-    assert.match(conditionProblem('('.repeat(40) + 'true' + ')'.repeat(40))!, /maxDepth/);
+    assert.match(conditionProblem('('.repeat(40) + 'true' + ')'.repeat(40))!, /Exceeded maxDepth \(24\)/);
+    assert.match(conditionProblem(`emailDomain in ${list(501)}`)!, /Exceeded maxListElements \(500\)/);
   });
 
   it('refuses matches() patterns RE2 cannot run (backreferences, lookaround) and patterns that are not literals', () => {
