@@ -15,52 +15,56 @@ const BATCH = 2_000;
  * Email contact channels get the same treatment (their uniqueness among auth channels is checked
  * in code, not by an index).
  */
+/** One table's email column to rewrite: rows in `order` (oldest first), and who already holds a normal form. */
+interface Target {
+  table: 'users' | 'contact_channels';
+  column: 'primary_email' | 'value';
+  order: 'signed_up_at' | 'created_at';
+  /** Restricts the rows considered (contact channels: email ones). */
+  scope(query: any): any;
+  /** True when the row's normal form must stay unique (auth-enabled). */
+  unique(row: any): boolean;
+  /** Another row that already holds `normal` among the unique ones, or undefined. */
+  holder(db: Kysely<any>, row: any, normal: string): Promise<unknown>;
+}
+
+/** Rewrites `target`'s addresses to their normal form in batches, oldest first, skipping taken ones. */
+async function rewrite(db: Kysely<any>, target: Target): Promise<void> {
+  const { table, column, order } = target;
+  let after: [number, string] | null = null;
+  for (;;) {
+    let query = target.scope(db.selectFrom(table).selectAll().where(column, 'is not', null)).orderBy(order).orderBy('id').limit(BATCH);
+    if (after) {
+      const [at, id] = after;
+      query = query.where((eb: any) => eb.or([eb(order, '>', at), eb.and([eb(order, '=', at), eb('id', '>', id)])]));
+    }
+    const rows: any[] = await query.execute();
+    if (rows.length === 0) return;
+    after = [Number(rows.at(-1)[order]), rows.at(-1).id];
+    for (const row of rows) {
+      const normal = normalizeEmail(row[column]);
+      if (normal === row[column]) continue;
+      if (target.unique(row) && await target.holder(db, row, normal)) continue;
+      await db.updateTable(table).set({ [column]: normal }).where('id', '=', row.id).execute();
+    }
+  }
+}
+
 export const trustInput: Migration = {
   async up(db: Kysely<any>) {
-    let after: [number, string] | null = null;
-    for (;;) {
-      let query = db.selectFrom('users').select(['id', 'project_id', 'primary_email', 'primary_email_auth_enabled', 'signed_up_at'])
-        .where('primary_email', 'is not', null).orderBy('signed_up_at').orderBy('id').limit(BATCH);
-      if (after) {
-        const [at, id] = after;
-        query = query.where((eb) => eb.or([eb('signed_up_at', '>', at), eb.and([eb('signed_up_at', '=', at), eb('id', '>', id)])]));
-      }
-      const rows = await query.execute();
-      if (rows.length === 0) break;
-      after = [Number(rows.at(-1)!.signed_up_at), rows.at(-1)!.id];
-      for (const row of rows) {
-        const normal = normalizeEmail(row.primary_email);
-        if (normal === row.primary_email) continue;
-        if (Number(row.primary_email_auth_enabled) === 1) {
-          const holder = await db.selectFrom('users').select('id').where('project_id', '=', row.project_id)
-            .where('primary_email', '=', normal).where('primary_email_auth_enabled', '=', 1).executeTakeFirst();
-          if (holder) continue;
-        }
-        await db.updateTable('users').set({ primary_email: normal }).where('id', '=', row.id).execute();
-      }
-    }
-
-    let afterChannel: [number, string] | null = null;
-    for (;;) {
-      let query = db.selectFrom('contact_channels').select(['id', 'project_id', 'user_id', 'value', 'used_for_auth', 'created_at'])
-        .where('type', '=', 'email').orderBy('created_at').orderBy('id').limit(BATCH);
-      if (afterChannel) {
-        const [at, id] = afterChannel;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
-      }
-      const rows = await query.execute();
-      if (rows.length === 0) break;
-      afterChannel = [Number(rows.at(-1)!.created_at), rows.at(-1)!.id];
-      for (const row of rows) {
-        const normal = normalizeEmail(row.value);
-        if (normal === row.value) continue;
-        if (Number(row.used_for_auth) === 1) {
-          const holder = await db.selectFrom('contact_channels').select('id').where('project_id', '=', row.project_id).where('type', '=', 'email')
-            .where('value', '=', normal).where('used_for_auth', '=', 1).where('user_id', '!=', row.user_id).executeTakeFirst();
-          if (holder) continue;
-        }
-        await db.updateTable('contact_channels').set({ value: normal }).where('id', '=', row.id).execute();
-      }
-    }
+    await rewrite(db, {
+      table: 'users', column: 'primary_email', order: 'signed_up_at',
+      scope: (q) => q,
+      unique: (row) => Number(row.primary_email_auth_enabled) === 1,
+      holder: (d, row, normal) => d.selectFrom('users').select('id').where('project_id', '=', row.project_id)
+        .where('primary_email', '=', normal).where('primary_email_auth_enabled', '=', 1).executeTakeFirst(),
+    });
+    await rewrite(db, {
+      table: 'contact_channels', column: 'value', order: 'created_at',
+      scope: (q) => q.where('type', '=', 'email'),
+      unique: (row) => Number(row.used_for_auth) === 1,
+      holder: (d, row, normal) => d.selectFrom('contact_channels').select('id').where('project_id', '=', row.project_id).where('type', '=', 'email')
+        .where('value', '=', normal).where('used_for_auth', '=', 1).where('user_id', '!=', row.user_id).executeTakeFirst(),
+    });
   },
 };
