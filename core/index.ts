@@ -26,6 +26,7 @@ export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
 export { configurePasswordHashing, passwordHashingStats } from './auth-password/index.ts';
 export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
+export { configureCelPool } from './sign-up-rules/index.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;
