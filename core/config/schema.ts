@@ -152,6 +152,20 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id.'),
   }, BRANCH),
+  // Upstream's analytics query folders (packages/stack-shared/src/config/schema.ts,
+  // `environmentAnalyticsSchema`): environment level only, stored and rendered like any other key.
+  // Gatehouse has no analytics query engine; the saved queries are kept for the dashboard.
+  analytics: obj({
+    queryFolders: rec(USER_SPECIFIED_ID, obj({
+      displayName: leaf(v.string('must be a string'), 'Unnamed Folder', 'Folder name.'),
+      sortOrder: leaf(v.number('must be a number'), 0, 'Position of the folder among folders.'),
+      queries: rec(USER_SPECIFIED_ID, obj({
+        displayName: leaf(v.string('must be a string'), 'Unnamed Query', 'Query name.'),
+        sqlQuery: leaf(v.string('must be a string'), '', 'The saved SQL query text.'),
+        description: optStr('What the query shows.'),
+      }), undefined, 'Saved queries by id.'),
+    }), undefined, 'Analytics query folders by id.'),
+  }, ENV),
   // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
   // Validated here too, so no override route can put a javascript: link on the hosted pages.
   branding: obj({
