@@ -115,6 +115,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       }), undefined, 'OAuth providers by id.'),
     }),
     signUpRules: rec(USER_SPECIFIED_ID, leaf(SignUpRuleSchema, undefined, 'A sign-up rule: enabled, displayName, priority (highest first), condition (CEL), action {type: allow|reject|restrict|log, message}.'), undefined, 'Sign-up rules by id (core/sign-up-rules).'),
+    signUpRiskHeuristic: bool(true, 'Gatehouse: score sign-ups with Gatehouse\'s own risk heuristic (docs/security.md "Risk scores"); false leaves every score at 0.'),
     signUpRulesDefaultAction: leaf(v.picklist(['allow', 'reject'], 'must be allow or reject'), 'allow', 'What happens when no sign-up rule matches.'),
   }, BRANCH),
   emails: obj({

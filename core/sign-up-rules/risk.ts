@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import { isPrivateAddress } from '../lib/outbound.ts';
 import type { SignUpRiskScores } from './rules.ts';
 import { countRecentSignUps } from './queries.ts';
 
@@ -46,33 +47,42 @@ export interface SignUpFacts {
   email_base_hash: string | null;
 }
 
-/** The hashed facts of a sign-up, salted by project so no two projects' hashes compare. */
+/** The hashed facts of a sign-up, salted by project so no two projects' hashes compare; no address hash for a loopback or private address. */
 export function signUpFacts(projectId: string, clientAddress: string | null, email: string | null): SignUpFacts {
   const base = emailBase(email);
   return {
-    address_hash: clientAddress ? sha256Hex(`${projectId}:address:${clientAddress}`) : null,
+    address_hash: clientAddress && !isPrivateAddress(clientAddress.replace(/\/64$/, '')) ? sha256Hex(`${projectId}:address:${clientAddress}`) : null,
     email_base_hash: base ? sha256Hex(`${projectId}:email-base:${base}`) : null,
   };
 }
 
+/** The scores of a sign-up nothing is known against (upstream's answer when its engine has nothing to say). */
+export const NO_RISK: SignUpRiskScores = Object.freeze({ bot: 0, free_trial_abuse: 0 });
+
+/** Earlier sign-ups from one public address in an hour that are still ordinary (a household, an office). */
+const ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR = 4;
+
 /**
  * The sign-up risk scores (`risk_scores.sign_up` on the user; upstream computes them with a
- * private engine, so these heuristics are Gatehouse's own, documented in docs/security.md), each an
- * integer 0–100 from the project's earlier sign-ups:
- * - `bot` = 20 × sign-ups from the same client address in the last hour (5 or more → 100);
- * - `free_trial_abuse` = 40 × sign-ups with the same email base in the last 30 days
- *   + 5 × sign-ups from the same client address in the last 24 hours, at most 100.
- * A first sign-up scores 0 and 0. Client addresses are counted for client requests only (an app
- * backend signs many users up from one address) and are IPv6 /64 prefixes.
+ * private engine that answers 0 and 0 when it has nothing to say, so these heuristics are
+ * Gatehouse's own, documented in docs/security.md "Risk scores"), each an integer 0–100 from the
+ * project's earlier sign-ups, 0 unless one of two signals is present:
+ * - `bot` = 20 × the earlier sign-ups from the same public client address in the last hour beyond
+ *   the first four (so 9 or more earlier ones → 100);
+ * - `free_trial_abuse` = 40 × the earlier sign-ups with the same email base in the last 30 days
+ *   (the same mailbox again, through a `+tag` or Gmail dots), at most 100.
+ * Client addresses are counted for client requests only (an app backend signs many users up from
+ * one address), and never when loopback or private (a proxy, a development machine, a test suite:
+ * `isPrivateAddress`), so ordinary sign-ups score 0 and 0. A project turns the heuristic off with
+ * `auth.signUpRiskHeuristic: false`.
  */
 export async function signUpRiskScores(db: Kysely<Database>, projectId: string, facts: SignUpFacts, now: number): Promise<SignUpRiskScores> {
-  const [addressHour, addressDay, base] = await Promise.all([
-    facts.address_hash ? countRecentSignUps(db, projectId, 'address_hash', facts.address_hash, now - HOUR, 5) : 0,
-    facts.address_hash ? countRecentSignUps(db, projectId, 'address_hash', facts.address_hash, now - DAY, 20) : 0,
+  const [addressHour, base] = await Promise.all([
+    facts.address_hash ? countRecentSignUps(db, projectId, 'address_hash', facts.address_hash, now - HOUR, ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR + 5) : 0,
     facts.email_base_hash ? countRecentSignUps(db, projectId, 'email_base_hash', facts.email_base_hash, now - 30 * DAY, 3) : 0,
   ]);
   return {
-    bot: Math.min(100, 20 * addressHour),
-    free_trial_abuse: Math.min(100, 40 * base + 5 * addressDay),
+    bot: Math.min(100, 20 * Math.max(0, addressHour - ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR)),
+    free_trial_abuse: Math.min(100, 40 * base),
   };
 }

@@ -205,25 +205,6 @@ describeWithServer('sign-up rules (issue 12)', (get) => {
     assert.match(res.text, /must be one of allow, reject, restrict, log/);
   });
 
-  it('scores sign-ups for risk from earlier sign-ups of the same address and email base, and rules can use the scores', async () => {
-    const server = get();
-    const { client, server: srv, admin } = await createProject(server);
-    const first = await signUp(server, client, 'jane.doe+one@gmail.com');
-    const firstUser = await api(server, 'GET', `/users/${first.body.user_id}`, srv);
-    assert.deepEqual(firstUser.body.risk_scores, { sign_up: { bot: 0, free_trial_abuse: 0 } });
-    const second = await signUp(server, client, 'janedoe+two@gmail.com');
-    const secondUser = await api(server, 'GET', `/users/${second.body.user_id}`, srv);
-    assert.deepEqual(secondUser.body.risk_scores, { sign_up: { bot: 20, free_trial_abuse: 45 } }, 'one earlier sign-up from this address in the hour, one with the same email base');
-    // Server-side sign-ups (an app backend) are not scored by address.
-    const viaServer = await api(server, 'POST', '/auth/password/sign-up', srv, { email: email('backend'), password: PASSWORD });
-    assert.deepEqual((await api(server, 'GET', `/users/${viaServer.body.user_id}`, srv)).body.risk_scores, { sign_up: { bot: 0, free_trial_abuse: 0 } });
-    await updateConfig(server, admin, { 'auth.signUpRules.bots': rule(0, 'riskScores.bot >= 40', 'reject') });
-    // Two earlier client sign-ups from this address in the hour: bot 40.
-    assertKnownError(await signUp(server, client, email('third')), 'SIGN_UP_REJECTED', 403);
-    const trace = await api(server, 'POST', '/internal/sign-up-rules-test', admin, { email: email('x'), country_code: null, auth_method: 'password', oauth_provider: null });
-    assert.equal(trace.body.context.risk_scores.bot, 0, 'the admin test route scores the admin\'s address, which is not a client address');
-  });
-
   it('keeps a catastrophic regular expression in a condition from stalling the server', async () => {
     const server = get();
     const { client, admin } = await createProject(server);

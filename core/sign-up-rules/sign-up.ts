@@ -7,7 +7,7 @@ import { KnownError } from '../errors/index.ts';
 import { loadConfigLayers, renderLayers } from '../config/index.ts';
 import { finishUserCreation, insertNewUser, upgradeAnonymousUser, type NewUserFields, type UserRow } from '../users/index.ts';
 import { createSignUpRuleContext, evaluateSignUpRules, orderedRules, type SignUpAuthMethod, type SignUpRule, type SignUpRulesTrace } from './rules.ts';
-import { signUpCountryCode, signUpFacts, signUpRiskScores, type SignUpFacts } from './risk.ts';
+import { NO_RISK, signUpCountryCode, signUpFacts, signUpRiskScores, type SignUpFacts } from './risk.ts';
 import { incrementTriggerCounts, insertSignUpFacts } from './queries.ts';
 import { assertSignUpChallengePassed, NO_BOT_CHALLENGE, type BotChallengeAssessment } from '../bot-challenge/index.ts';
 
@@ -17,12 +17,14 @@ const HOUR = 3_600_000;
 export interface ProjectSignUpRules {
   rules: Array<[string, SignUpRule]>;
   defaultAction: 'allow' | 'reject';
+  /** `auth.signUpRiskHeuristic` (default true): false leaves every risk score at 0. */
+  riskHeuristic: boolean;
 }
 
-/** Reads the rendered `auth.signUpRules` and `auth.signUpRulesDefaultAction` of a project branch. */
+/** Reads the rendered `auth.signUpRules`, `auth.signUpRulesDefaultAction` and `auth.signUpRiskHeuristic` of a project branch. */
 export async function loadSignUpRules(db: Kysely<Database>, projectId: string, branchId: string, now: number): Promise<ProjectSignUpRules> {
   const auth = renderLayers(await loadConfigLayers(db, projectId, branchId, now)).auth ?? {};
-  return { rules: orderedRules(auth.signUpRules), defaultAction: auth.signUpRulesDefaultAction === 'reject' ? 'reject' : 'allow' };
+  return { rules: orderedRules(auth.signUpRules), defaultAction: auth.signUpRulesDefaultAction === 'reject' ? 'reject' : 'allow', riskHeuristic: auth.signUpRiskHeuristic !== false };
 }
 
 const pendingWrites = new WeakMap<Runtime, Set<Promise<void>>>();
@@ -78,9 +80,9 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
   const branchId = ctx.auth?.branchId ?? 'main';
   const clientAddress = ctx.auth?.accessType === 'client' || !ctx.auth ? ctx.clientAddress : null;
   const facts = signUpFacts(project.id, clientAddress, attempt.email);
-  const riskScores = await signUpRiskScores(ctx.db, project.id, facts, ctx.now);
+  const { rules, defaultAction, riskHeuristic } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
+  const riskScores = riskHeuristic ? await signUpRiskScores(ctx.db, project.id, facts, ctx.now) : NO_RISK;
   const countryCode = upgrading?.country_code ?? signUpCountryCode(attempt.email, ctx.runtime.environment);
-  const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
   const trace = await evaluateSignUpRules(rules, defaultAction, createSignUpRuleContext({
     email: attempt.email, countryCode, authMethod: attempt.authMethod, oauthProvider: attempt.oauthProvider, riskScores,
     turnstileResult: botChallenge.result,
