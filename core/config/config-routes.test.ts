@@ -179,7 +179,7 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal(legacy.magic_link_enabled, false);
     assert.equal(legacy.create_team_on_sign_up, true);
     assert.deepEqual(legacy.domains, [{ domain: 'https://app.example.com', handler_path: '/handler' }, { domain: 'https://other.example.com', handler_path: '/handler' }]);
-    assert.deepEqual(legacy.oauth_providers, [{ id: 'github', type: 'standard', enabled: false, client_id: 'ghid', client_secret: 'ghsec' }]);
+    assert.deepEqual(legacy.oauth_providers, [{ id: 'github', provider_config_id: 'github', type: 'standard', enabled: false, client_id: 'ghid', client_secret: 'ghsec' }]);
     assert.deepEqual(legacy.enabled_oauth_providers, []);
     const publicView = (await api(server, 'GET', '/projects/current', client)).body.config;
     assert.equal(publicView.passkey_enabled, true);

@@ -292,6 +292,7 @@ export const AdminProjectConfigOutput = component('AdminProjectConfig', v.strict
   oauth_account_merge_strategy: v.picklist(['link_method', 'raise_error', 'allow_duplicates']),
   oauth_providers: v.array(v.strictObject({
     id: v.string(),
+    provider_config_id: v.pipe(v.string(), v.description('The provider\'s key in the config (`auth.oauth.providers.<key>`; upstream `provider_config_id`).')),
     type: v.picklist(['shared', 'standard']),
     enabled: v.boolean(),
     client_id: v.optional(v.string()),
@@ -340,6 +341,7 @@ export function configToWire(config: ProjectConfig, projectId: string) {
     oauth_account_merge_strategy: config.oauthAccountMergeStrategy,
     oauth_providers: config.oauthProviders.map((p) => ({
       id: p.id,
+      provider_config_id: p.id,
       type: p.type,
       enabled: p.enabled,
       ...(p.clientId !== undefined ? { client_id: p.clientId } : {}),

@@ -247,6 +247,7 @@ export type OutAdminProjectConfig = {
   oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
   oauth_providers: ({
     id: string;
+    provider_config_id: string;
     type: "shared" | "standard";
     enabled: boolean;
     client_id?: string | undefined;
