@@ -84,8 +84,12 @@ export function usageText(): string {
   });
   return `Usage: gatehouse [serve] [options]
        gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
+       gatehouse config pull|push [--project <id>] [--file <path>] …
+       gatehouse init [--url <url>] [--print] …
 
-Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups.
+Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups,
+\`gatehouse config --help\` for config as code (docs/config-as-code.md), \`gatehouse init --help\`
+to connect an app in its folder.
 
 Options (each also an environment variable; flags win):
 ${flagLines.join('\n')}
