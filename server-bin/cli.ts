@@ -5,6 +5,7 @@ import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerCon
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
+import { runInitCommand } from './init-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
 import { configureCelPool, configureRenderPool, type Core } from '../core/index.ts';
@@ -43,12 +44,14 @@ async function backup(argv: string[]): Promise<void> {
  * The `gatehouse` command: `gatehouse [serve] [options]` starts the server, prints where things
  * are and stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes);
  * `gatehouse backup <file>` copies the SQLite database with the online backup API;
- * `gatehouse config pull|push` moves a project's branch config between a file and a running server.
+ * `gatehouse config pull|push` moves a project's branch config between a file and a running server;
+ * `gatehouse init` connects the app in the current folder to a project (server-bin/init-command.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
+  if (argv[0] === 'init') { await runInitCommand(argv.slice(1), process.env); return; }
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
   const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
   const args = workerArgv ?? argv;

@@ -45,7 +45,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_TURNSTILE_TIMEOUT'], default: '3s', help: 'longest wait for siteverify; past it the bot challenge counts as `error`' },
   { env: ['GATEHOUSE_HASH_CONCURRENCY'], default: 'cores − 1 shared among workers, at least 1 per process', help: 'password hashes (argon2id) running at once per process', readme: 'leaves the request path a core; docs/scaling.md "Admission control"' },
   { env: ['GATEHOUSE_HASH_QUEUE'], default: '64', help: 'password hashes waiting per process; beyond, 429 with Retry-After' },
-  { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },
+  { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push` and `gatehouse init`: the running server to talk to', readme: 'docs/config-as-code.md' },
+  { env: ['GATEHOUSE_ADMIN_KEY'], default: 'none (STACK_SUPER_SECRET_ADMIN_KEY)', help: '`gatehouse init`: the internal project\'s admin key (creates a project for the dashboard owner), or with --project that project\'s' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {
     env: ['GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY', 'GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY', 'GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY'],
@@ -87,8 +88,12 @@ export function usageText(): string {
   });
   return `Usage: gatehouse [serve] [options]
        gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
+       gatehouse config pull|push [--project <id>] [--file <path>] …
+       gatehouse init [--url <url>] [--print] …
 
-Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups.
+Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups,
+\`gatehouse config --help\` for config as code (docs/config-as-code.md), \`gatehouse init --help\`
+to connect an app in its folder.
 
 Options (each also an environment variable; flags win):
 ${flagLines.join('\n')}

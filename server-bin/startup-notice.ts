@@ -17,7 +17,7 @@ export function firstStartNotice(baseUrl: string, keys: ProjectKeyValues): strin
     'Next step: these keys are the dashboard\'s own. Open the dashboard at',
     `  ${base}/`,
     'sign up (the first account owns it), create a project for your app, and create that project\'s',
-    `keys on its "API keys" page. Point your app's SDK at baseUrl ${base} (without /api/v1);`,
+    `keys on its "Project keys" page. Point your app's SDK at baseUrl ${base} (without /api/v1);`,
     'the project\'s hosted pages are at',
     `  ${base}/projects/<project id>/handler/sign-in`,
   ];
