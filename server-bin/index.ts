@@ -33,11 +33,17 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    */
   mountPath?: string;
   /**
-   * Receives the first-start notice (the internal project's keys and the next step) when this
-   * start generated the keys. Default: written to stderr, except with `environment: 'test'`;
-   * `false` prints nothing (issue 20 item 12).
+   * Receives the first-start notice (the next step, and the internal project's keys when
+   * `noticeShowsKeys` is true) when this start generated the keys. Default: written to stderr
+   * without the keys, except with `environment: 'test'`; `false` prints nothing. The keys
+   * themselves are on `gatehouse.core.generatedKeys`.
    */
   onFirstStartNotice?: ((text: string) => void) | false;
+  /**
+   * Whether the first-start notice includes the internal project's secret keys. Default false:
+   * a library must not write secrets to its host app's stderr, where logs are collected.
+   */
+  noticeShowsKeys?: boolean;
   /**
    * How many reverse proxies in front of Gatehouse append to `X-Forwarded-For` and are trusted
    * (GATEHOUSE_TRUSTED_PROXY_HOPS; default 0: the socket's peer is the client). Used only for
@@ -97,7 +103,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     throw error;
   }
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
-  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
+  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', options.noticeShowsKeys ? core.generatedKeys : null).join('\n')}\n`);
   const trustedProxyHops = options.trustedProxyHops ?? 0;
   const routes = createApiRoutes(core.operations);
   const app = createKoaApp(core, { trustedProxyHops, healthInfo: options.healthInfo, routes });
