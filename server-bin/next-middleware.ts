@@ -5,8 +5,11 @@
 
 /** What `protectRoutes` needs to know. */
 export interface ProtectRoutesOptions {
-  /** The app's project id: the session cookie is `stack-refresh-<project id>` (sdk/tokens.ts). */
-  projectId: string;
+  /**
+   * The app's project id: the session cookie is `stack-refresh-<project id>` (sdk/tokens.ts).
+   * When omitted, any Gatehouse session cookie (`stack-refresh-…`) counts.
+   */
+  projectId?: string;
   /** Where the sign-in page is, e.g. `/auth/handler/sign-in`. */
   signInUrl: string;
   /** Path prefixes that need a signed-in user, e.g. `['/dashboard', '/account']`. */
@@ -24,7 +27,7 @@ export interface ProtectRoutesOptions {
  * upstream's middleware pattern does (docs: "Protecting a page", Next.js middleware).
  */
 export function protectRoutes(options: ProtectRoutesOptions): (request: Request) => Response | undefined {
-  const cookieName = `stack-refresh-${options.projectId}`;
+  const isSessionCookie = (name: string) => options.projectId === undefined ? name.startsWith('stack-refresh-') : name === `stack-refresh-${options.projectId}`;
   return (request) => {
     const url = new URL(request.url);
     const path = url.pathname;
@@ -32,7 +35,7 @@ export function protectRoutes(options: ProtectRoutesOptions): (request: Request)
     const cookies = request.headers.get('cookie') ?? '';
     const hasSession = cookies.split(';').some((part) => {
       const [name, ...value] = part.trim().split('=');
-      return name === cookieName && value.join('=') !== '';
+      return name !== undefined && isSessionCookie(name) && value.join('=') !== '';
     });
     if (hasSession) return undefined;
     const target = new URL(options.signInUrl, url);

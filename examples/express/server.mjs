@@ -3,11 +3,12 @@
 import express from 'express';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expressHandler } from 'gatehouse-server/server';
+import * as gatehouseServer from 'gatehouse-server/server';
+const { expressHandler } = gatehouseServer;
 import { announce, exampleSettings, homePage, startExampleGatehouse } from '../hosts/setup.mjs';
 
 const settings = exampleSettings(dirname(fileURLToPath(import.meta.url)));
-const auth = await startExampleGatehouse(settings);
+const auth = await startExampleGatehouse(settings, gatehouseServer);
 
 const app = express();
 app.use('/auth', expressHandler(auth.gatehouse)); // before any body parser

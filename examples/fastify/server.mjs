@@ -3,11 +3,12 @@
 import Fastify from 'fastify';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fastifyPlugin } from 'gatehouse-server/server';
+import * as gatehouseServer from 'gatehouse-server/server';
+const { fastifyPlugin } = gatehouseServer;
 import { announce, exampleSettings, homePage, startExampleGatehouse } from '../hosts/setup.mjs';
 
 const settings = exampleSettings(dirname(fileURLToPath(import.meta.url)));
-const auth = await startExampleGatehouse(settings);
+const auth = await startExampleGatehouse(settings, gatehouseServer);
 
 const app = Fastify();
 await app.register(fastifyPlugin(auth.gatehouse), { prefix: '/auth' });

@@ -5,10 +5,11 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as gatehouseServer from 'gatehouse-server/server';
 import { announce, exampleSettings, homePage, startExampleGatehouse } from '../hosts/setup.mjs';
 
 const settings = exampleSettings(dirname(fileURLToPath(import.meta.url)));
-const auth = await startExampleGatehouse(settings);
+const auth = await startExampleGatehouse(settings, gatehouseServer);
 
 const app = new Hono();
 app.all('/auth/*', (c) => auth.gatehouse.fetch(c.req.raw, { clientAddress: c.env?.incoming?.socket?.remoteAddress }));

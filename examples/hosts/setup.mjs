@@ -5,17 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGatehouse, createUserReader } from 'gatehouse-server/server';
 
 /** The path every example mounts Gatehouse under. */
 export const MOUNT = '/auth';
 
 /**
  * Starts Gatehouse for an example app served at `origin` (e.g. http://localhost:3000).
- * `dataDir`: SQLite and the example's state. Returns the Gatehouse, the project's id, the
- * sign-in and sign-up page URLs (relative) and `getUser(request)`.
+ * `dataDir`: SQLite and the example's state. `server` is the app's own import of
+ * `gatehouse-server/server` (so that each app resolves the package as it would when installed).
+ * Returns the Gatehouse, the project's id, the sign-in and sign-up page URLs (relative) and
+ * `getUser(request)`.
  */
-export async function startExampleGatehouse({ origin, dataDir }) {
+export async function startExampleGatehouse({ origin, dataDir }, { createGatehouse, createUserReader }) {
   mkdirSync(dataDir, { recursive: true });
   const stateFile = join(dataDir, 'example.json');
   const state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {

@@ -3,10 +3,11 @@
 import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as gatehouseServer from 'gatehouse-server/server';
 import { announce, exampleSettings, homePage, startExampleGatehouse } from '../hosts/setup.mjs';
 
 const settings = exampleSettings(dirname(fileURLToPath(import.meta.url)));
-const auth = await startExampleGatehouse(settings);
+const auth = await startExampleGatehouse(settings, gatehouseServer);
 
 const server = createServer(async (req, res) => {
   if (req.url !== '/') return auth.gatehouse.handler(req, res); // 404 outside /auth

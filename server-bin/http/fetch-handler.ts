@@ -20,6 +20,9 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * Builds `gatehouse.fetch`: the Web-standard entry (WHATWG Fetch `Request` → `Response`).
  *
  * - Paths outside `prefix` (the mount path) answer a plain 404.
+ * - Bodies are answered uncompressed (the request's `Accept-Encoding` is not passed on): a Web
+ *   host compresses its responses itself (Next.js does, and gzipped twice a body that came
+ *   gzipped); use the host's compression middleware where it has none by default.
  * - API requests go to the one protocol entry (protocol/answer.ts) that the node:http API lane
  *   and `dispatch` call, with the same rule for which requests it takes
  *   ({@link isApiLaneRequest}); the body is read from the `Request` (MAX_BODY_BYTES at most,
@@ -57,7 +60,7 @@ export function createFetchHandler(options: {
       pathname = pathname.slice(prefix.length) || '/';
     }
     const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => { headers[name] = value; });
+    request.headers.forEach((value, name) => { if (name !== 'accept-encoding') headers[name] = value; });
     if (!isApiLaneRequest(request.method, pathname, headers)) return forwardToPages(request, url, context, await pagesPort());
 
     const started = performance.now();
@@ -122,7 +125,7 @@ function toResponse(answer: ApiAnswer, signal: AbortSignal): Response {
 /** Sends `request` to the pages listener and returns its answer as a `Response`. */
 function forwardToPages(request: Request, url: URL, context: FetchContext, port: number): Promise<Response> {
   const headers: Record<string, string | string[]> = {};
-  request.headers.forEach((value, name) => { headers[name] = value; });
+  request.headers.forEach((value, name) => { if (name !== 'accept-encoding') headers[name] = value; });
   headers.host = url.host;
   // Always one hop more, so a client's own X-Forwarded-For entry is never the one trusted.
   const peer = context.clientAddress ?? 'unknown';
