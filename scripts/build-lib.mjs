@@ -20,7 +20,7 @@ export const LIB_STAMP = 'dist/lib/.built';
 const INPUTS = ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build-lib.mjs'];
 
 /** Newest modification time (ms) of a file or any file below a folder (node_modules skipped). */
-function newest(path) {
+export function newest(path) {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st) return 0;
   if (!st.isDirectory()) return st.mtimeMs;
