@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './page-shell.ts';
 import { firstStartNotice } from './startup-notice.ts';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig, type ServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
@@ -17,7 +19,7 @@ declare const __GATEHOUSE_VERSION__: string | undefined;
 function version(): string {
   if (typeof __GATEHOUSE_VERSION__ === 'string') return __GATEHOUSE_VERSION__;
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }

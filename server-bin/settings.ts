@@ -26,7 +26,7 @@ export const SETTINGS: readonly Setting[] = [
   { flag: 'data-dir', arg: '<path>', env: ['GATEHOUSE_DATA_DIR'], default: './gatehouse-data', help: 'data folder' },
   { flag: 'database-url', arg: '<url>', env: ['GATEHOUSE_DATABASE_URL'], default: 'SQLite in the data folder', help: 'postgres://… for PostgreSQL' },
   { flag: 'base-url', arg: '<url>', env: ['GATEHOUSE_BASE_URL'], default: 'http://<host>:<port>', help: 'public URL (JWT iss, links)' },
-  { flag: 'workers', arg: '<n|auto>', env: ['GATEHOUSE_WORKERS'], default: 'auto', help: 'server processes sharing the port (auto: one per core on PostgreSQL, one on SQLite)', readme: 'each process costs about 100 MB resident (single executable; about 170 MB under npm start); docs/scaling.md' },
+  { flag: 'workers', arg: '<n|auto>', env: ['GATEHOUSE_WORKERS'], default: 'auto', help: 'server processes sharing the port (auto: one per core on PostgreSQL, one on SQLite)', readme: 'each process costs about 100 MB resident idle (single executable; about 120 MB under npm start, which runs the compiled JavaScript); docs/benchmarks.md "Start time and memory", docs/scaling.md' },
   { env: ['GATEHOUSE_SECRET'], default: 'generated once, kept in the database', help: 'server secret' },
   { env: ['GATEHOUSE_SMTP_URL'], default: 'none: emails stay in the built-in outbox', help: 'SMTP server for emails' },
   { env: ['GATEHOUSE_ACCESS_TOKEN_TTL'], default: '10min', help: 'access-token lifetime, e.g. 600000, 60s, 10min' },
