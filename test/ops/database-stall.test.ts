@@ -59,7 +59,7 @@ function recorder(baseUrl: string) {
  * with a 503 (DATABASE_UNAVAILABLE for API requests) once the fault was older than the bound;
  * no write or readiness check sent later than RECOVERY_BOUND_MS after the end was refused.
  */
-function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt: number): void {
+function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt: number): string {
   const show = (o: Outcome) => `${o.what} sent ${Math.round(o.started - faultAt)} ms after the fault: ${o.status} ${o.code ?? ''} after ${Math.round(o.ended - o.started)} ms ${o.detail}`;
   const during = outcomes.filter((o) => o.ended > faultAt && o.started < endedAt);
   for (const o of during) {
@@ -81,6 +81,10 @@ function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt
     const refused = later.find((o) => o.status !== 200 && o.status !== 201);
     assert.equal(refused, undefined, `${what} refused more than ${RECOVERY_BOUND_MS} ms after the fault ended:\n${timeline()}`);
   }
+  // Figures for the log (node:test diagnostics): slowest answer in the fault, first success after.
+  const slowest = Math.max(...during.filter((o) => o.ended <= endedAt).map((o) => o.ended - Math.max(o.started, faultAt)));
+  const firstOk = (what: Outcome['what']) => Math.round(outcomes.find((o) => o.what === what && o.started >= endedAt && o.status < 300)!.ended - endedAt);
+  return `slowest answer during the fault ${Math.round(slowest)} ms; first success after it: readiness ${firstOk('readiness')} ms, write ${firstOk('write')} ms`;
 }
 
 /** Runs writers and readiness checks back to back until `stop()`, as clients and a probe would. */
@@ -132,7 +136,7 @@ if (testDialects().includes('postgres')) {
       await database?.drop();
     });
 
-    it('answers 503 within 2 s of the stall (readiness too), recovers within 1 s of the resume, and loses no acknowledged write', async () => {
+    it('answers 503 within 2 s of the stall (readiness too), recovers within 1 s of the resume, and loses no acknowledged write', async (t) => {
       const client = recorder(proc.url);
       const stop = drive(client, 4);
       await untilWriteSucceeds(client, 0);
@@ -146,7 +150,7 @@ if (testDialects().includes('postgres')) {
       await stop();
 
       assert.ok(client.outcomes.filter((o) => o.ended < pausedAt).every((o) => o.status === 200 || o.status === 201), 'errors before the stall');
-      assertFailFastAndRecovery(client.outcomes, pausedAt, resumedAt);
+      t.diagnostic(assertFailFastAndRecovery(client.outcomes, pausedAt, resumedAt));
       const storage = database.open();
       try {
         const rows = await storage.db.selectFrom('users').select('id').execute();
@@ -185,7 +189,7 @@ describe('SQLite write lock held by another connection (default busy timeout)', 
     await database.drop();
   });
 
-  it('answers writes and readiness 503 within 2 s of the lock, recovers within 1 s of its release, and loses no acknowledged write', async () => {
+  it('answers writes and readiness 503 within 2 s of the lock, recovers within 1 s of its release, and loses no acknowledged write', async (t) => {
     const client = recorder(url);
     const stop = drive(client, 2);
     await untilWriteSucceeds(client, 0);
@@ -199,7 +203,7 @@ describe('SQLite write lock held by another connection (default busy timeout)', 
       const releasedAt = performance.now();
       await untilWriteSucceeds(client, releasedAt + RECOVERY_BOUND_MS);
       await stop();
-      assertFailFastAndRecovery(client.outcomes, lockedAt, releasedAt);
+      t.diagnostic(assertFailFastAndRecovery(client.outcomes, lockedAt, releasedAt));
       const ids = new Set((other.prepare('select id from users').all() as Array<{ id: string }>).map((r) => r.id));
       await assertAcknowledgedWritesStored(client.outcomes, ids);
     } finally {
