@@ -79,7 +79,7 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   cachePreparedStatements(database);
   const health = { ...HEALTH_CHECK_DEFAULTS, ...options.healthCheck };
   const monitor = health.intervalMs > 0 && options.filename !== ':memory:'
-    ? createHealthMonitor(createSqliteProbe(options.filename, options.nativeBinding, () => database.inTransaction), health)
+    ? createHealthMonitor(createSqliteProbe(options.filename, { nativeBinding: options.nativeBinding, ownTransaction: () => database.inTransaction, isBusy: isSqliteBusy }), health)
     : undefined;
   const db = new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database }, busyTimeoutMs, monitor) });
   return {
