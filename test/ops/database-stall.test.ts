@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { createTestDatabase, postgresUrl, testDialects, type TestDatabase } from '../helpers/dialects.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
-import { SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
-import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
-import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import { createJsonLogger } from '../../server-bin/http/logger.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/dialects.ts';
+import { SEED_KEYS, SERVER_HEADERS } from './process.ts';
+import { spawnBehindProxy, type ProxiedGatehouse } from './postgres-behind-proxy.ts';
+import { serveSqliteInProcess, type InProcessServer } from './sqlite-server.ts';
 
 /**
  * Issue 27 finding 11: fail fast when the database stalls. With the default timeouts (a 10 s
@@ -21,7 +17,6 @@ import { createJsonLogger } from '../../server-bin/http/logger.ts';
  * measured with the monotonic clock (performance.now()).
  */
 
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
 /** The issue's bounds, in ms. */
 const STALL_BOUND_MS = 2000;
 const RECOVERY_BOUND_MS = 1000;
@@ -113,30 +108,18 @@ async function assertAcknowledgedWritesStored(outcomes: Outcome[], storedIds: Se
 
 if (testDialects().includes('postgres')) {
   describe('PostgreSQL stall with the default timeouts (loopback TCP proxy, real gatehouse process)', () => {
-    let database: TestDatabase;
-    let proxy: TcpProxy;
-    let proc: GatehouseProcess;
+    let started: ProxiedGatehouse;
 
     before(async () => {
-      database = await createTestDatabase('postgres');
-      const target = new URL(postgresUrl());
-      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-      const url = new URL(database.databaseUrl);
-      url.hostname = '127.0.0.1';
-      url.port = String(proxy.port);
+      // The default timeouts: what the monitor must beat is the 10 s statement timeout.
       const env = { ...process.env, ...SEED_KEYS };
       for (const name of Object.keys(env) as Array<keyof typeof env>) if (name.startsWith('GATEHOUSE_DATABASE_')) delete env[name];
-      proc = await spawnGatehouse([...CLI, '--port', '0', '--database-url', url.toString()], { env, timeoutMs: 60_000 });
+      started = await spawnBehindProxy(env);
     });
-
-    after(async () => {
-      proc?.child.kill('SIGKILL');
-      await proc?.exited;
-      await proxy?.close();
-      await database?.drop();
-    });
+    after(() => started?.close());
 
     it('answers 503 within 2 s of the stall (readiness too), recovers within 1 s of the resume, and loses no acknowledged write', async (t) => {
+      const { proc, proxy, database } = started;
       const client = recorder(proc.url);
       const stop = drive(client, 4);
       await untilWriteSucceeds(client, 0);
@@ -166,26 +149,17 @@ if (testDialects().includes('postgres')) {
 describe('SQLite write lock held by another connection (default busy timeout)', () => {
   let database: TestDatabase;
   let filename: string;
-  let gatehouse: Gatehouse;
-  let server: ReturnType<typeof createServer>;
+  let served: InProcessServer;
   let url: string;
 
   before(async () => {
     database = await createTestDatabase('sqlite');
     filename = database.databaseUrl.slice('sqlite:'.length);
-    gatehouse = await createGatehouse({
-      storage: createSqliteAdapter({ filename }),
-      baseUrl: 'http://127.0.0.1', secret: 'stall-test-secret', logger: createJsonLogger('silent'),
-      seedKeys: { secretServerKey: SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY }, strictErrors: true, environment: 'test',
-    });
-    server = createServer(gatehouse.handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    served = await serveSqliteInProcess({ filename });
+    url = served.url;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await gatehouse.close();
+    await served.close();
     await database.drop();
   });
 
