@@ -107,14 +107,15 @@ async function assertAcknowledgedWritesStored(outcomes: Outcome[], storedIds: Se
 }
 
 if (testDialects().includes('postgres')) {
-  describe('PostgreSQL stall with the default timeouts (loopback TCP proxy, real gatehouse process)', () => {
+  describe('PostgreSQL stall with the default timeouts (loopback TCP proxy, real gatehouse processes: --workers 2)', () => {
     let started: ProxiedGatehouse;
 
     before(async () => {
       // The default timeouts: what the monitor must beat is the 10 s statement timeout.
       const env = { ...process.env, ...SEED_KEYS };
       for (const name of Object.keys(env) as Array<keyof typeof env>) if (name.startsWith('GATEHOUSE_DATABASE_')) delete env[name];
-      started = await spawnBehindProxy(env);
+      // Two server processes (what `--workers auto` runs on two cores), each with its own monitor.
+      started = await spawnBehindProxy(env, undefined, ['--workers', '2']);
     });
     after(() => started?.close());
 

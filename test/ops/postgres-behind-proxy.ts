@@ -20,9 +20,9 @@ export interface ProxiedGatehouse {
 /**
  * Creates a test schema, puts a loopback TCP proxy in front of the test PostgreSQL and starts a
  * gatehouse process on it with `env` (plus `application_name` in the URL when given, so a test
- * can find the process's backends in pg_stat_activity).
+ * can find the process's backends in pg_stat_activity) and extra CLI `args` (`--workers 2`).
  */
-export async function spawnBehindProxy(env: NodeJS.ProcessEnv, applicationName?: string): Promise<ProxiedGatehouse> {
+export async function spawnBehindProxy(env: NodeJS.ProcessEnv, applicationName?: string, args: string[] = []): Promise<ProxiedGatehouse> {
   const database = await createTestDatabase('postgres');
   const target = new URL(postgresUrl());
   const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -30,7 +30,7 @@ export async function spawnBehindProxy(env: NodeJS.ProcessEnv, applicationName?:
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
   if (applicationName) url.searchParams.set('application_name', applicationName);
-  const proc = await spawnGatehouse([...CLI, '--port', '0', '--database-url', url.toString()], { env, timeoutMs: 60_000 });
+  const proc = await spawnGatehouse([...CLI, '--port', '0', '--database-url', url.toString(), ...args], { env, timeoutMs: 60_000 });
   return {
     database, proxy, proc,
     async close() {
