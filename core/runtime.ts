@@ -81,7 +81,22 @@ export interface RuntimeOptions {
   revocationPollMs?: number;
   /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
   ai?: AiOptions;
+  /**
+   * Where Cloudflare Turnstile tokens are verified (core/bot-challenge): the operator's own
+   * settings (GATEHOUSE_TURNSTILE_VERIFY_URL, GATEHOUSE_TURNSTILE_TIMEOUT), never a project's.
+   * Default: Cloudflare's siteverify endpoint with a 3000 ms deadline.
+   */
+  turnstile?: { verifyUrl?: string | null; timeoutMs?: number | null };
+  /**
+   * Hosts (names or IP addresses, GATEHOUSE_OUTBOUND_PRIVATE_HOSTS) that a project's OpenID
+   * provider may use in production mode though they are loopback, link-local or private: an
+   * identity provider on the operator's private network. Default none (core/lib/outbound-fetch.ts).
+   */
+  outboundPrivateHosts?: readonly string[];
 }
+
+/** Cloudflare's documented Turnstile server-side validation endpoint. */
+export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 /** The services every operation reaches through `ctx.runtime`. */
 export interface Runtime {
@@ -119,6 +134,10 @@ export interface Runtime {
   readonly hooks: CoreHooks;
   /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
   readonly ai: ResolvedAiOptions;
+  /** The Turnstile siteverify endpoint and its deadline in ms (see RuntimeOptions.turnstile). */
+  readonly turnstile: { readonly verifyUrl: string; readonly timeoutMs: number };
+  /** See RuntimeOptions.outboundPrivateHosts: lower-case, IPv6 without brackets. */
+  readonly outboundPrivateHosts: ReadonlySet<string>;
 }
 
 /** Builds the runtime services from options. */
@@ -146,6 +165,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     environment,
     log: options.logger ?? silentLogger,
     requestCache,
+    outboundPrivateHosts: new Set((options.outboundPrivateHosts ?? []).map((h) => h.trim().replace(/^\[|\]$/g, '').toLowerCase()).filter(Boolean)),
     revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
     sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,
@@ -164,5 +184,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,
     ai: resolveAiOptions(options.ai),
+    turnstile: { verifyUrl: options.turnstile?.verifyUrl || TURNSTILE_SITEVERIFY_URL, timeoutMs: options.turnstile?.timeoutMs ?? 3000 },
   };
 }

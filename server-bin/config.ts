@@ -36,6 +36,10 @@ export interface ServerConfig {
   hashConcurrency: number | undefined;
   /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
   hashQueue: number;
+  /** GATEHOUSE_TURNSTILE_VERIFY_URL and GATEHOUSE_TURNSTILE_TIMEOUT in ms (core/bot-challenge); defaults: Cloudflare's siteverify, 3 s. */
+  turnstile: { verifyUrl: string; timeoutMs: number };
+  /** GATEHOUSE_OUTBOUND_PRIVATE_HOSTS: hosts an OpenID provider may use on a private network in production mode. */
+  outboundPrivateHosts: string[];
   help: boolean;
   version: boolean;
 }
@@ -122,6 +126,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   if (databaseTimeouts.healthDeadlineMs === 0) throw new ConfigError('Invalid GATEHOUSE_DATABASE_HEALTH_DEADLINE "0": use a duration above 0 (GATEHOUSE_DATABASE_HEALTH_INTERVAL=0 turns the monitor off).');
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
+  const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');
+  if (!/^https?:\/\/[^\s]+$/.test(turnstileUrl)) throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
+  const turnstileTimeoutMs = parseDuration(env.GATEHOUSE_TURNSTILE_TIMEOUT || settingDefault('GATEHOUSE_TURNSTILE_TIMEOUT'));
+  if (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
@@ -157,6 +165,8 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     ai: { baseUrl: aiBaseUrl, model: env.GATEHOUSE_AI_MODEL?.trim() || null, apiKey: env.GATEHOUSE_AI_API_KEY || null },
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
+    turnstile: { verifyUrl: turnstileUrl, timeoutMs: turnstileTimeoutMs },
+    outboundPrivateHosts: (env.GATEHOUSE_OUTBOUND_PRIVATE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     help: values.help === true,
     version: values.version === true,
   };

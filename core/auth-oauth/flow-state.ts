@@ -4,6 +4,7 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Runtime } from '../runtime.ts';
 import { deleteExpiredFlows, insertFlow, takeFlow } from './queries.ts';
 import type { ProviderFlowSecrets } from './providers/exchange.ts';
+import type { BotChallengeAssessment } from '../bot-challenge/index.ts';
 
 /** How long a user may spend at the provider: 10 minutes, as upstream's outer OAuth flow. */
 export const OUTER_FLOW_TTL_MS = 10 * 60 * 1000;
@@ -21,11 +22,15 @@ export interface OuterFlow {
   type: 'authenticate' | 'link';
   /** The signed-in user for `link` (from the `token` parameter). */
   userId: string | null;
+  /** That token's session (`refresh_token_id`), checked again at the callback; absent in flows saved before issue 27. */
+  sessionId?: string | null;
   providerScope: string | null;
   errorRedirectUrl: string | null;
   afterCallbackRedirectUrl: string | null;
   /** Gatehouse's own state, PKCE verifier and nonce towards the provider. */
   secrets: ProviderFlowSecrets;
+  /** The bot challenge checked at authorize (core/bot-challenge); absent in flows saved before it. */
+  botChallenge?: BotChallengeAssessment;
 }
 
 /**
