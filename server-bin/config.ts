@@ -48,13 +48,16 @@ export interface ServerConfig {
  * Database fault bounds, in ms (README "Database faults"). PostgreSQL: connect (pool wait plus
  * connection set-up, default 5000), statement (`statement_timeout`, default 10000) and
  * idle-in-transaction (default 10000). SQLite: busy (wait for another process's lock, default
- * 5000). 0 turns a PostgreSQL server-side timeout off.
+ * 5000). 0 turns a PostgreSQL server-side timeout off. Both: the health monitor's probe
+ * interval (default 500, 0 = off) and deadline (default 1000; core/storage/health-monitor.ts).
  */
 export interface DatabaseTimeouts {
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
   idleInTransactionTimeoutMs?: number;
   busyTimeoutMs?: number;
+  healthIntervalMs?: number;
+  healthDeadlineMs?: number;
 }
 
 /** A configuration problem with a one-line message for the user. */
@@ -117,7 +120,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     statementTimeoutMs: duration('GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'),
     idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
     busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
+    healthIntervalMs: duration('GATEHOUSE_DATABASE_HEALTH_INTERVAL'),
+    healthDeadlineMs: duration('GATEHOUSE_DATABASE_HEALTH_DEADLINE'),
   }).filter(([, v]) => v !== undefined));
+  if (databaseTimeouts.healthDeadlineMs === 0) throw new ConfigError('Invalid GATEHOUSE_DATABASE_HEALTH_DEADLINE "0": use a duration above 0 (GATEHOUSE_DATABASE_HEALTH_INTERVAL=0 turns the monitor off).');
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
   const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');

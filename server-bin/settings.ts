@@ -34,6 +34,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'], default: '10s', help: 'PostgreSQL: statement_timeout (0 = none)' },
   { env: ['GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'], default: '10s', help: 'PostgreSQL: idle_in_transaction_session_timeout' },
   { env: ['GATEHOUSE_DATABASE_BUSY_TIMEOUT'], default: '5s', help: "SQLite: wait for another process's write lock" },
+  { env: ['GATEHOUSE_DATABASE_HEALTH_INTERVAL'], default: '250ms', help: 'pause between two database health probes (0 = no monitor)', readme: 'a probe on a connection of its own; docs/operations.md "Database faults"' },
+  { env: ['GATEHOUSE_DATABASE_HEALTH_DEADLINE'], default: '1s', help: 'a probe unanswered this long marks the database down: requests and /health/ready answer 503 at once until it answers' },
   { env: ['GATEHOUSE_TRUSTED_PROXY_HOPS'], default: '0', help: 'reverse proxies in front that append to X-Forwarded-For (throttling uses the address the outermost one added)' },
   { env: ['GATEHOUSE_ENVIRONMENT'], default: 'production', help: '`development` allows webhooks, SMTP and OpenID providers on local and private addresses, the development OAuth provider, and shows error causes' },
   { env: ['GATEHOUSE_OUTBOUND_PRIVATE_HOSTS'], default: 'none', help: 'comma-separated hosts (names or IP addresses) a project\'s OpenID provider may use in production mode though they are loopback or private: an identity provider on your private network', readme: 'only the hosts listed; any other tenant-set URL (an OpenID issuer and the endpoints its discovery names, SMTP, webhooks) must reach a public address in production mode; docs/oauth.md' },
