@@ -203,4 +203,23 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     assert.equal((await post(payload, { 'stripe-signature': header }, (await createProject(server)).projectId)).headers.get('x-stack-known-error'), 'STRIPE_WEBHOOK_SIGNATURE_INVALID');
     assert.equal((await post(payload, { 'stripe-signature': header })).status, 200);
   });
+
+  it('turns test mode off by default once a Stripe account is connected (issue 27 finding 9)', async () => {
+    const server = get();
+    const p = await createProject(server);
+    await configure(server, p.admin, { ...PAYMENTS_CONFIG, 'payments.publicTestMode': true });
+    const user = await projectUser(server, p);
+    const codeFor = async () => codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, { customer_type: 'user', customer_id: user.id, product_id: 'pack' })).body.url);
+    assert.equal((await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: await codeFor() })).body.test_mode, true);
+    assert.equal((await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET })).status, 200);
+    const code = await codeFor();
+    assert.equal((await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: code })).body.test_mode, false);
+    const free = await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once' });
+    assert.equal(free.status, 400, free.text);
+    assert.equal(await credits(server, user.client, user.id), 0);
+    // The owner may still choose test mode explicitly.
+    await configure(server, p.admin, { 'payments.testMode': true });
+    assert.equal((await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once' })).status, 200);
+    assert.equal(await credits(server, user.client, user.id), 50);
+  });
 }, { stripeApiOverride: stripeApi.override });
