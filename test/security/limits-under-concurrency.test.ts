@@ -21,13 +21,19 @@ import { sendOnNewConnection, spawnGatehouse, type GatehouseProcess } from '../o
  * - 30 concurrent wrong TOTP codes on one MFA attempt code: at most 5 are evaluated, the others
  *   answer VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, and afterwards even the right TOTP is refused.
  * - 60 concurrent OTP guesses on one sign-in code's nonce: at most 20 are evaluated.
+ * - 10 concurrent grants of one non-stackable product to one customer: one succeeds.
  *
  * Each burst is sent on new connections, so the `--workers` primary spreads it over both workers
  * (checked through the `x-gatehouse-worker` header).
  */
 const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
 const ROUNDS = 5;
-const ITEMS = { payments: { items: { tokens: { displayName: 'Tokens', customerType: 'custom' } } } };
+const PAYMENTS = {
+  payments: {
+    items: { tokens: { displayName: 'Tokens', customerType: 'custom' } },
+    products: { licence: { displayName: 'Licence', customerType: 'custom', prices: { once: { USD: '10.00' } }, includedItems: {} } },
+  },
+};
 
 const temps: string[] = [];
 after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
@@ -66,7 +72,7 @@ const wrongOtp = (i: number) => `Z${String(i).padStart(5, '0')}`;
 async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
   const server = { url: proc.url } as TestServer;
   const p = await createProject(server, { magic_link_enabled: true });
-  const configured = await api(server, 'PATCH', '/internal/config/override/environment', p.admin, { config_override_string: JSON.stringify(ITEMS) });
+  const configured = await api(server, 'PATCH', '/internal/config/override/environment', p.admin, { config_override_string: JSON.stringify(PAYMENTS) });
   assert.equal(configured.status, 200, configured.text);
   const workersSeen = new Set<string>();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -80,6 +86,13 @@ async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
     assert.equal(count(debitCodes, '200'), 10, `round ${round}: ${debitCodes.join(',')}`);
     assert.equal(count(debitCodes, 'ITEM_QUANTITY_INSUFFICIENT_AMOUNT'), 20, `round ${round}: ${debitCodes.join(',')}`);
     assert.equal((await api(server, 'GET', `/payments/items/${customer}`, p.server)).body.quantity, 0, `round ${round}`);
+
+    // The same lock for grants: 10 concurrent grants of one non-stackable product, one owner.
+    const owner = `custom/licensee-${round}-${Date.now()}`;
+    const grants = await burst(proc, 10, 'POST', `/payments/products/${owner}`, p.server, () => ({ product_id: 'licence' }));
+    const grantCodes = codes(grants);
+    assert.equal(count(grantCodes, '200'), 1, `round ${round}: ${grantCodes.join(',')}`);
+    assert.equal(count(grantCodes, 'PRODUCT_ALREADY_GRANTED'), 9, `round ${round}: ${grantCodes.join(',')}`);
 
     // Finding 5: 30 concurrent wrong TOTP codes on one attempt code (limit 5).
     const user = await totpUser(server, p.client);
@@ -111,7 +124,7 @@ async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
 for (const dialect of testDialects()) {
   describe(`limits under concurrency, real processes and clock (issue 27 findings 2, 5) [${dialect}]`, () => {
     for (const workers of [1, 2] as const) {
-      it(`${workers === 1 ? 'one process' : '--workers 2'}: ${ROUNDS} rounds of 30 debits of a balance of 10, 30 wrong TOTPs (limit 5) and 60 OTP guesses (limit 20) on one code`, { timeout: 600_000 }, async () => {
+      it(`${workers === 1 ? 'one process' : '--workers 2'}: ${ROUNDS} rounds of 30 debits of a balance of 10, 10 grants of a non-stackable product, 30 wrong TOTPs (limit 5) and 60 OTP guesses (limit 20) on one code`, { timeout: 600_000 }, async () => {
         const db = await createTestDatabase(dialect);
         const proc = await start(db.databaseUrl, workers);
         try {
