@@ -78,3 +78,17 @@ export async function waitForText(container: HTMLElement, text: string): Promise
   }
   throw new Error(`Text "${text}" never appeared; page says: ${container.textContent}`);
 }
+
+/** Runs `fn` with `location.assign` recorded instead of navigating; returns the assigned URLs. */
+export async function captureAssign(fn: () => Promise<void>): Promise<string[]> {
+  const assigned: string[] = [];
+  const loc = globalThis.location as unknown as { assign: (u: string) => void };
+  const original = loc.assign;
+  loc.assign = (u: string) => { assigned.push(u); };
+  try {
+    await fn();
+  } finally {
+    loc.assign = original;
+  }
+  return assigned;
+}
