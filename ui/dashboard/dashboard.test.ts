@@ -8,7 +8,7 @@ import { usersQuery, USERS_PAGE_SIZE } from './pages/users.tsx';
 import { productionProblems } from './pages/settings.tsx';
 import { domainProblem } from './pages/auth-methods.tsx';
 import { permissionIdProblem } from './pages/permissions.tsx';
-import { sourcesOf } from './pages/emails.tsx';
+import { sourcesOf } from './pages/email-sources.tsx';
 
 it('builds the env snippet from the values shown once (only the keys that were created)', () => {
   const snippet = envSnippet('https://auth.example.com', 'p-1', { id: 'k', description: '', created_at_millis: 0, expires_at_millis: null, manually_revoked_at_millis: null, publishable_client_key: 'pck_1', secret_server_key: 'ssk_2', super_secret_admin_key: { last_four: 'abcd' } });
