@@ -611,6 +611,19 @@ describe('AccountSettings passkeys', () => {
     await click(c, 'Add a passkey');
     await waitForText(c, 'This browser does not support passkeys.');
   });
+
+  it('explains at an IP address that passkeys need a domain name, linking the same page on localhost', async () => {
+    setUrl('http://127.0.0.1:8102/handler/account-settings');
+    try {
+      const { app } = makeApp((req) => req.path.startsWith('/passkeys?') ? { json: { items: [], is_paginated: false } } : passkeyProject(req), true);
+      const c = await show(app, <AccountSettings />);
+      await waitForText(c, 'Passkeys need a domain name');
+      assert.equal(button(c, 'Add a passkey').disabled, true);
+      assert.ok(c.querySelector('[data-testid="passkey-ip-note"] a[href="http://localhost:8102/handler/account-settings"]'));
+      const signIn = await show(makeApp(passkeyProject).app, <PasskeyButton />);
+      await waitForText(signIn, 'open it at http://localhost:8102/handler/account-settings'.replace('open', 'Open'));
+    } finally { setUrl('/handler/sign-in'); }
+  });
 });
 
 describe('Two-factor authentication', () => {

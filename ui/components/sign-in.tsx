@@ -5,6 +5,7 @@ import { useApp, useProject, useUser } from '../../sdk/react.tsx';
 import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { OAuthButtonGroup } from './oauth-buttons.tsx';
+import { PasskeyAddressNote, passkeyAddressProblem } from './passkeys.tsx';
 
 export { OAuthButtonGroup };
 
@@ -144,6 +145,8 @@ export function PasskeyButton() {
   const can = useContext(CapabilitiesContext);
   const { busy, error, run } = useAction();
   if (!project.config.passkey_enabled || !can.passkey) return null;
+  const addressProblem = passkeyAddressProblem();
+  if (addressProblem) return <PasskeyAddressNote problem={addressProblem} />;
   return (
     <div>
       <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>{t('passkey.signIn')}</button>

@@ -207,6 +207,8 @@ export const de: Messages = {
   'passkeys.addedDone': 'Passkey hinzugefügt. Sie können sich jetzt damit anmelden.',
   'passkeys.waiting': 'Warten auf Ihren Passkey…',
   'passkeys.add': 'Passkey hinzufügen',
+  'passkeys.ipLoopback': 'Passkeys brauchen einen Domainnamen, und diese Seite wurde unter der IP-Adresse {host} geöffnet. Öffnen Sie sie unter {url}, um Passkeys zu verwenden.',
+  'passkeys.ipAddress': 'Passkeys brauchen einen Domainnamen, und diese Seite wurde unter der IP-Adresse {host} geöffnet. Öffnen Sie diese Website über ihren Domainnamen, um Passkeys zu verwenden.',
 
   'settings.linkedAccounts': 'Verknüpfte Konten',
   'linked.loading': 'Verknüpfte Konten werden geladen…',

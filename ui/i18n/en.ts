@@ -216,6 +216,8 @@ export const en = {
   'passkeys.addedDone': 'Passkey added. You can now sign in with it.',
   'passkeys.waiting': 'Waiting for your passkey…',
   'passkeys.add': 'Add a passkey',
+  'passkeys.ipLoopback': 'Passkeys need a domain name, and this page was opened at the IP address {host}. Open it at {url} to use passkeys.',
+  'passkeys.ipAddress': 'Passkeys need a domain name, and this page was opened at the IP address {host}. Open this site by its domain name to use passkeys.',
 
   'settings.linkedAccounts': 'Linked accounts',
   'linked.loading': 'Loading linked accounts…',
