@@ -5,7 +5,7 @@ import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, U
 import type { AppCore } from './objects.ts';
 import { routePath, type OperationId, type Operations } from './routes.ts';
 import { crossDomainHandoffFrom } from './cross-domain.ts';
-import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { performRedirect, resolveUrls, returnToFrom, withAuthParams, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
@@ -243,7 +243,7 @@ export class ClientApp {
       if (error instanceof GatehouseKnownError && error.code === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') {
         const code = String(error.details.attempt_code ?? '');
         (globalThis as { sessionStorage?: Storage }).sessionStorage?.setItem(MFA_ATTEMPT_KEY, code);
-        if (!options.noRedirect) await this.redirectToUrl(this.urls.mfa);
+        if (!options.noRedirect) await this.redirectToUrl(withAuthParams(this.urls.mfa, (globalThis as { location?: { search: string } }).location?.search ?? ''));
       }
       if (error instanceof GatehouseKnownError) return { status: 'error', error };
       throw error;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { act, button, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
+import { act, button, click, flush, input, render, setUrl, type, waitFor, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { manualEnvironment } from '../sdk/env.ts';
 import { Component, Suspense, type ReactNode } from 'react';
@@ -640,6 +640,27 @@ describe('Two-factor authentication', () => {
     assert.equal(sessionStorage.getItem(MFA_ATTEMPT_KEY), 'attempt-1');
     assert.equal(app.session?.tokens().refreshToken ?? null, null, 'no tokens before the second factor');
     assert.deepEqual(visited, ['/handler/mfa']);
+  });
+
+  it('keeps after_auth_return_to through the MFA step: a TOTP user signing in from a protected page lands back there', async () => {
+    setUrl('/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+    try {
+      const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } }
+        : req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+      const c = await show(app, <SignIn />);
+      await waitForText(c, 'Email & password');
+      await type(c, 'Email', 'ada@example.com');
+      await type(c, 'Password', 'correct-horse');
+      await click(c, 'Sign in');
+      await waitFor(() => visited.length === 1, () => `no redirect: ${visited.join(', ')}`);
+      assert.deepEqual(visited, ['/handler/mfa?after_auth_return_to=%2Fprotected%3Ftab%3D2']);
+      setUrl(visited[0]!);
+      const mfa = await show(app, <MfaPage />);
+      await type(mfa, 'Authentication code', '123456');
+      await click(mfa, 'Verify');
+      await waitFor(() => visited.length === 2, () => `no redirect after MFA: ${visited.join(', ')}`);
+      assert.equal(visited[1], '/protected?tab=2');
+    } finally { setUrl('/handler/sign-in'); }
   });
 
   it('completes the MFA page with a recovery code instead of a TOTP', async () => {
