@@ -225,6 +225,24 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
+/**
+ * A secret or id shown once, wrapping anywhere (a long key never widens the page), with a Copy
+ * button that says "Copied" once the clipboard took it. `label` names it for screen readers.
+ */
+export function SecretValue(props: { value: string; label: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="gh-secret-row">
+      <code className="gh-secret" aria-label={props.label}>{props.value}</code>
+      <button type="button" className="gh-btn" aria-label={t('common.copyNamed', { name: props.label })} onClick={async () => {
+        await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(props.value);
+        setCopied(true);
+      }}>{copied ? t('common.copied') : t('common.copy')}</button>
+    </div>
+  );
+}
+
 /** A submit button that shows progress. */
 export function Submit(props: { busy: boolean; children?: ReactNode; busyLabel?: string }) {
   const t = useT();

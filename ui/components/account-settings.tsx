@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificationCategories, useProject, useTeams, useUser } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
-import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, SecretValue, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 import { PaymentsSettings } from './payments.tsx';
@@ -205,7 +205,7 @@ function ApiKeys(props: { user: User }) {
           );
         })}
       </ul>
-      {created ? <Success>{t.rich('apiKeys.created', { key: <code>{created}</code> })}</Success> : null}
+      {created ? <><Success>{t('apiKeys.created')}</Success><SecretValue value={created} label={t('apiKeys.newKey')} /></> : null}
       <form onSubmit={create} noValidate aria-label={t('apiKeys.createLabel')}>
         <Field label={t('apiKeys.description')} name="api-key-description" value={description} onChange={setDescription} />
         <button type="submit" className="gh-btn" disabled={busy}>{t('apiKeys.create')}</button>

@@ -86,10 +86,10 @@ function SentLog(props: { project: AdminProject }) {
     <Section title="Sent emails and outbox" actions={<button type="button" className="d-btn" onClick={emails.reload}>Refresh</button>} description='Emails with status "outbox" are kept by the built-in outbox (no SMTP server configured).'>
       <Async state={emails} label="Loading emails…">
         {(p) => p.items.length === 0 ? <Empty>No emails sent yet.</Empty> : (
-          <TableScroll label="Sent emails"><table className="d-table" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
+          <TableScroll label="Sent emails"><table className="d-table d-cards" aria-label="Sent emails"><thead><tr><th>To</th><th>Subject</th><th>Status</th><th>Created</th><th>Sent</th><th /></tr></thead>
             <tbody>{p.items.map((m) => (
               <Fragment key={m.id}>
-                <tr><td>{m.to.join(', ')}</td><td>{m.subject}</td><td>{m.status}{m.error ? <span className="d-field-error"> — {m.error}</span> : null}</td><td>{formatTime(m.created_at_millis)}</td><td>{formatTime(m.sent_at_millis)}</td>
+                <tr><td data-label="To">{m.to.join(', ')}</td><td data-label="Subject">{m.subject}</td><td data-label="Status">{m.status}{m.error ? <span className="d-field-error"> — {m.error}</span> : null}</td><td data-label="Created">{formatTime(m.created_at_millis)}</td><td data-label="Sent">{formatTime(m.sent_at_millis)}</td>
                   <td>{m.html && <button type="button" className="d-link" onClick={() => setOpen(open === m.id ? null : m.id)}>{open === m.id ? 'Hide' : 'View'}</button>}</td></tr>
                 {open === m.id && m.html && <tr key={`${m.id}-view`}><td colSpan={6}><iframe className="d-preview" title={`Email ${m.subject}`} sandbox="" srcDoc={m.html} /></td></tr>}
               </Fragment>
