@@ -1,0 +1,50 @@
+/**
+ * Hosted account settings manage teams (issue 28, finding 7): members, invite, rename, delete
+ * and leave, over a fake server, rendered under StrictMode.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { click, type, waitFor, waitForText } from './test-dom.tsx';
+import { USER, makeApp, show } from './component-test-app.tsx';
+import { AccountSettings } from './index.ts';
+
+const TEAM = { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} };
+
+describe('AccountSettings teams', () => {
+  it('lists members, removes one, invites by email, renames and deletes the team', async () => {
+    let members = [{ team_id: 't1', user_id: 'u1', display_name: 'Ada', profile_image_url: null }, { team_id: 't1', user_id: 'u2', display_name: 'Grace', profile_image_url: null }];
+    let name = 'Team One';
+    let deleted = false;
+    const { app, transport } = makeApp((req) => {
+      const path = req.path.split('?')[0];
+      if (path === '/teams' && req.method === 'GET') return { json: { items: deleted ? [] : [{ ...TEAM, display_name: name }] } };
+      if (path === '/team-member-profiles') return { json: { items: members, is_paginated: false } };
+      if (path === '/team-invitations' && req.method === 'GET') return { json: { items: [], is_paginated: false } };
+      if (path === '/team-memberships/t1/u2' && req.method === 'DELETE') { members = members.filter((m) => m.user_id !== 'u2'); return { json: { success: true } }; }
+      if (path === '/teams/t1' && req.method === 'PATCH') { name = JSON.parse(req.body!).display_name; return { json: { ...TEAM, display_name: name } }; }
+      if (path === '/teams/t1' && req.method === 'DELETE') { deleted = true; return { json: { success: true } }; }
+      if (path === '/users/me' && req.method === 'GET') return { json: { ...USER } };
+      return undefined;
+    }, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Manage Team One');
+    await click(c, 'Manage Team One');
+    await waitForText(c, 'Grace');
+    const list = () => c.querySelector('ul[aria-label="Members of Team One"]') as HTMLElement;
+    assert.match(list().textContent ?? '', /Ada \(you\)/);
+    await click(list(), 'Remove');
+    await waitFor(() => !(list()?.textContent ?? '').includes('Grace'), () => `Grace still listed: ${list()?.textContent}`);
+    await type(c, 'Email to invite', 'lin@example.com');
+    await click(c, 'Send invitation');
+    await waitForText(c, 'Invitation sent to lin@example.com.');
+    const sent = transport.requests.find((r) => r.path === '/team-invitations/send-code');
+    assert.deepEqual(JSON.parse(sent!.body!), { email: 'lin@example.com', team_id: 't1', callback_url: 'http://localhost:3000/handler/team-invitation' });
+    await type(c, 'Team name', 'Platform');
+    await click(c, 'Rename');
+    await waitForText(c, 'Manage Platform');
+    await click(c, 'Delete team');
+    await click(c, 'Yes, delete it');
+    await waitForText(c, 'You are not in any team.');
+    assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/teams/t1'));
+  });
+});
