@@ -172,9 +172,20 @@ export class ClientApp {
     this.listeners.forEach((l) => l());
   }
 
+  /**
+   * True from `signOut()` until the next sign-in: the user chose to leave, so pages that need a
+   * user (`useUser({or: 'redirect'})`) let sign-out's own redirect to after-sign-out happen
+   * instead of sending the browser to sign-in.
+   */
+  get signedOutByUser(): boolean {
+    return this.leaving;
+  }
+  private leaving = false;
+
   /** Stores new session tokens (sign-in, or a session handed over from elsewhere). */
   setTokens(tokens: Tokens): void {
     if (!this.session) throw new GatehouseConfigError('This app has no token store.');
+    this.leaving = false;
     this.session.signIn(tokens);
     this.checkSessionChange();
   }
@@ -370,6 +381,7 @@ export class ClientApp {
       } catch (error) {
         if (!isKnownErrorOf(error, REFRESH_TOKEN_ERROR_CODES)) throw error;
       }
+      this.leaving = !options.noRedirect;
       this.session.markInvalid();
       this.checkSessionChange();
     }

@@ -1,10 +1,10 @@
 /**
- * Hosted account settings manage teams (issue 28, finding 7): members, invite, rename, delete
- * and leave, over a fake server, rendered under StrictMode.
+ * Hosted account settings (issue 28): teams managed in place (members, invite, rename, delete;
+ * finding 7), and sign-out landing on the app (finding 9), over a fake server, under StrictMode.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { click, type, waitFor, waitForText } from './test-dom.tsx';
+import { click, flush, type, waitFor, waitForText } from './test-dom.tsx';
 import { USER, makeApp, show } from './component-test-app.tsx';
 import { AccountSettings } from './index.ts';
 
@@ -46,5 +46,17 @@ describe('AccountSettings teams', () => {
     await click(c, 'Yes, delete it');
     await waitForText(c, 'You are not in any team.');
     assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/teams/t1'));
+  });
+});
+
+describe('AccountSettings sign-out', () => {
+  it('lands on the app (after-sign-out), not on the sign-in page', async () => {
+    const { app, visited } = makeApp(undefined, true);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Display name');
+    await click(c, 'Sign out');
+    await waitFor(() => visited.length > 0, () => 'no redirect');
+    await flush(10);
+    assert.deepEqual(visited, ['/']);
   });
 });
