@@ -670,6 +670,11 @@ describe('Two-factor authentication', () => {
     assert.equal(Buffer.from(JSON.parse(patch.body!).totp_secret_base64, 'base64').equals(Buffer.from(secret)), true);
     const listed = Array.from(c.querySelectorAll('[aria-label="Recovery codes"] li')).map((li) => li.textContent);
     assert.deepEqual(listed, CODES);
+    const download = Array.from(c.querySelectorAll('a[download]')).find((a) => a.textContent === 'Download codes') as HTMLAnchorElement;
+    assert.equal(download.getAttribute('download'), 'recovery-codes.txt');
+    assert.deepEqual(decodeURIComponent(download.getAttribute('href')!.replace(/^data:text\/plain;charset=utf-8,/, '')).split('\n').filter((l) => CODES.includes(l)), CODES);
+    await click(c, 'Copy codes');
+    assert.equal(await navigator.clipboard.readText(), CODES.join('\n'));
   });
 
   it('turns TOTP off and creates new recovery codes for a user who has it on', async () => {
