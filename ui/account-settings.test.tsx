@@ -1,12 +1,12 @@
 /**
  * Hosted account settings (issue 28): teams managed in place (members, invite, rename, delete;
- * finding 7), and sign-out landing on the app (finding 9), over a fake server, under StrictMode.
+ * finding 7), sign-out landing on the app and the magic-link step's resend / change email (finding 9), over a fake server, under StrictMode.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { click, flush, type, waitFor, waitForText } from './test-dom.tsx';
+import { click, flush, input, type, waitFor, waitForText } from './test-dom.tsx';
 import { USER, makeApp, show } from './component-test-app.tsx';
-import { AccountSettings } from './index.ts';
+import { AccountSettings, MagicLinkSignIn } from './index.ts';
 
 const TEAM = { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} };
 
@@ -58,5 +58,23 @@ describe('AccountSettings sign-out', () => {
     await waitFor(() => visited.length > 0, () => 'no redirect');
     await flush(10);
     assert.deepEqual(visited, ['/']);
+  });
+});
+
+describe('MagicLinkSignIn check-your-email step', () => {
+  it('sends the email again, and goes back to change the address', async () => {
+    const { app, transport } = makeApp((req) => req.path === '/auth/otp/send-sign-in-code' ? { json: { nonce: 'nonce123' } } : undefined);
+    const c = await show(app, <MagicLinkSignIn />);
+    await type(c, 'Email', 'ada@example.com');
+    await click(c, 'Send me a sign-in link');
+    await waitForText(c, 'We sent a sign-in link');
+    await click(c, 'Send it again');
+    await waitFor(() => transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code').length === 2, () => 'not sent again');
+    await click(c, 'Use another email');
+    assert.equal(input(c, 'Email').value, 'ada@example.com', 'the address is kept to edit');
+    await type(c, 'Email', 'grace@example.com');
+    await click(c, 'Send me a sign-in link');
+    await waitForText(c, 'grace@example.com');
+    assert.equal(JSON.parse(transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code')[2]!.body!).email, 'grace@example.com');
   });
 });

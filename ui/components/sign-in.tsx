@@ -125,6 +125,7 @@ export function MagicLinkSignIn() {
         <Field label={t('magic.code')} name="otp" autoComplete="one-time-code" value={code} onChange={setCode} error={codeError} autoFocus />
         <FormError error={error} />
         <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('magic.codeSubmit')}</Submit>
+        <MagicLinkRetry busy={busy} resend={(e) => { setCode(''); void send(e); }} changeEmail={() => { setNonce(null); setCode(''); setError(null); }} />
       </form>
     );
   }
@@ -134,6 +135,18 @@ export function MagicLinkSignIn() {
       <FormError error={error} />
       <Submit busy={busy} busyLabel={t('common.sending')}>{t('magic.send')}</Submit>
     </form>
+  );
+}
+
+/** The "check your email" step's ways out: send the email again, or go back to change the address. */
+function MagicLinkRetry(props: { busy: boolean; resend: (e: FormEvent) => void; changeEmail: () => void }) {
+  const t = useT();
+  return (
+    <p className="gh-row gh-muted">
+      <span>{t('magic.noEmail')}</span>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={(e) => props.resend(e as unknown as FormEvent)}>{t('magic.resend')}</button>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={props.changeEmail}>{t('magic.changeEmail')}</button>
+    </p>
   );
 }
 
