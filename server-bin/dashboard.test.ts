@@ -35,11 +35,16 @@ describeWithServer('dashboard shell', (get) => {
     const id = '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
     const users = await fetch(`${server.url}/projects/${id}/users`);
     assert.equal(users.status, 200);
-    assert.equal(bootOf(await users.text()).serverPath, `/projects/${id}/users`);
+    const usersHtml = await users.text();
+    assert.equal(bootOf(usersHtml).serverPath, `/projects/${id}/users`);
+    assert.match(usersHtml, /<link rel="icon" href="data:image\/svg\+xml,/, 'the mark inline: no /favicon.ico request under a mount prefix');
     const hosted = await fetch(`${server.url}/projects/${id}/handler/sign-in`);
     assert.doesNotMatch(await hosted.text(), /__GATEHOUSE_DASHBOARD__/);
     assert.equal((await fetch(`${server.url}/api/v1/nope`)).status, 404);
-    assert.equal((await fetch(`${server.url}/favicon.ico`)).status, 404);
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await icon.text(), /^<svg /);
     assert.equal((await fetch(`${server.url}/`, { method: 'POST' })).status, 404);
   });
 

@@ -16,7 +16,7 @@ a{color:var(--accent)}
 .d-scroll{overflow-x:auto;max-width:100%}
 .d-side nav a{display:block;padding:6px 8px;border-radius:6px;text-decoration:none;color:var(--fg)}
 .d-side nav a[aria-current=page]{background:var(--bg);font-weight:600}
-.d-brand{font-weight:700;margin-bottom:16px;display:block;text-decoration:none;color:var(--fg)}
+.d-brand{font-weight:700;margin-bottom:16px;display:flex;align-items:center;gap:8px;text-decoration:none;color:var(--fg)}
 .d-main{flex:1;padding:24px;max-width:1200px;min-width:0;overflow-wrap:anywhere}
 .d-top{display:flex;justify-content:space-between;align-items:center;margin-bottom:16px;gap:12px;flex-wrap:wrap}
 .d-top h1{margin:0;font-size:1.4rem}
