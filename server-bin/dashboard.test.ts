@@ -23,11 +23,11 @@ describeWithServer('dashboard shell', (get) => {
     const html = await res.text();
     assert.equal(html.split(`<script nonce="${nonce}">`).length - 1, 2, 'both inline scripts carry the nonce');
     assert.doesNotMatch(html, /<script>/);
-    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
     assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
     const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });
     assert.equal(signUp.status, 200, signUp.text);
-    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
   });
 
   it('serves the shell on client routes and leaves hosted pages, the API and unknown paths alone', async () => {

@@ -13,6 +13,8 @@ export interface DashboardBoot {
   firstRun: boolean;
   /** Client sign-up to the internal project is accepted (first run or GATEHOUSE_DASHBOARD_SIGNUP=open). */
   signUpOpen: boolean;
+  /** Sign-up stays open after the first owner (the server's GATEHOUSE_DASHBOARD_SIGNUP=open). */
+  signUpStaysOpen?: boolean;
   /** The path the server saw, to find a mount prefix. */
   serverPath: string;
   /** What the server can do; switches for anything else are not offered. */
