@@ -63,6 +63,8 @@ export interface CoreOptions {
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
   ai?: import('./ai-chat/options.ts').AiOptions;
+  /** See RuntimeOptions.turnstile (default: Cloudflare's siteverify, 3000 ms). */
+  turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

@@ -81,7 +81,16 @@ export interface RuntimeOptions {
   revocationPollMs?: number;
   /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
   ai?: AiOptions;
+  /**
+   * Where Cloudflare Turnstile tokens are verified (core/bot-challenge): the operator's own
+   * settings (GATEHOUSE_TURNSTILE_VERIFY_URL, GATEHOUSE_TURNSTILE_TIMEOUT), never a project's.
+   * Default: Cloudflare's siteverify endpoint with a 3000 ms deadline.
+   */
+  turnstile?: { verifyUrl?: string | null; timeoutMs?: number | null };
 }
+
+/** Cloudflare's documented Turnstile server-side validation endpoint. */
+export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 /** The services every operation reaches through `ctx.runtime`. */
 export interface Runtime {
@@ -119,6 +128,8 @@ export interface Runtime {
   readonly hooks: CoreHooks;
   /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
   readonly ai: ResolvedAiOptions;
+  /** The Turnstile siteverify endpoint and its deadline in ms (see RuntimeOptions.turnstile). */
+  readonly turnstile: { readonly verifyUrl: string; readonly timeoutMs: number };
 }
 
 /** Builds the runtime services from options. */
@@ -164,5 +175,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     hooks: options.hooks ?? NO_HOOKS,
     ai: resolveAiOptions(options.ai),
+    turnstile: { verifyUrl: options.turnstile?.verifyUrl || TURNSTILE_SITEVERIFY_URL, timeoutMs: options.turnstile?.timeoutMs ?? 3000 },
   };
 }

@@ -14,6 +14,24 @@ import { httpTransport, type Transport } from './transport.ts';
 import { User } from './user.ts';
 import type { WireClientProject, WireSignInResponse, WireUser } from './wire.ts';
 
+/**
+ * What a sign-in page hands over from Cloudflare Turnstile (upstream's `BotChallengeInput`): the
+ * token and the phase it was solved in, or `unavailable` when the browser could not run the
+ * challenge. See docs/security.md "Bot challenges".
+ */
+export interface BotChallenge {
+  token?: string;
+  phase?: 'invisible' | 'visible';
+  unavailable?: true;
+}
+
+/** The `bot_challenge_*` request fields of a challenge (none without one); body and query alike. */
+function botChallengeFields(challenge: BotChallenge | undefined): { bot_challenge_token?: string; bot_challenge_phase?: 'invisible' | 'visible'; bot_challenge_unavailable?: 'true' } {
+  if (!challenge) return {};
+  if (challenge.unavailable) return { bot_challenge_unavailable: 'true' };
+  return { ...(challenge.token ? { bot_challenge_token: challenge.token } : {}), ...(challenge.phase ? { bot_challenge_phase: challenge.phase } : {}) };
+}
+
 /** Options shared by the three apps. */
 export interface ClientAppOptions {
   /** A UUID, or `internal`. */
@@ -266,20 +284,20 @@ export class ClientApp {
    * tokens and redirects to after-sign-up (or `after_auth_return_to`) unless `noRedirect`.
    * Expected errors (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_SHORT…) are returned, not thrown.
    */
-  signUpWithCredential(options: { email: string; password: string; verificationCallbackUrl?: string; noVerificationCallback?: boolean; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
-    const body: Operations['authPassword.signUp']['input']['body'] = { email: options.email, password: options.password };
+  signUpWithCredential(options: { email: string; password: string; verificationCallbackUrl?: string; noVerificationCallback?: boolean; noRedirect?: boolean; botChallenge?: BotChallenge }): Promise<Result<WireSignInResponse>> {
+    const body: Operations['authPassword.signUp']['input']['body'] = { email: options.email, password: options.password, ...botChallengeFields(options.botChallenge) };
     if (!options.noVerificationCallback) body.verification_callback_url = options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification);
     return this.signInWith('authPassword.signUp', body, { noRedirect: options.noRedirect, signUp: true });
   }
 
   /** `POST /auth/password/sign-in` `{email, password}`; EMAIL_PASSWORD_MISMATCH is returned. MFA redirects to the mfa page. */
-  signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<WireSignInResponse>> {
-    return this.signInWith('authPassword.signIn', { email: options.email, password: options.password }, options);
+  signInWithCredential(options: { email: string; password: string; noRedirect?: boolean; botChallenge?: BotChallenge }): Promise<Result<WireSignInResponse>> {
+    return this.signInWith('authPassword.signIn', { email: options.email, password: options.password, ...botChallengeFields(options.botChallenge) }, options);
   }
 
-  /** `POST /auth/otp/send-sign-in-code` `{email, callback_url}` → `{nonce}`. */
-  async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<{ nonce: string }>> {
-    return this.result(() => this.api.op('authOtp.sendSignInCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback) } }));
+  /** `POST /auth/otp/send-sign-in-code` `{email, callback_url}` → `{nonce}`; BOT_CHALLENGE_* errors are returned. */
+  async sendMagicLinkEmail(email: string, options: { callbackUrl?: string; botChallenge?: BotChallenge } = {}): Promise<Result<{ nonce: string }>> {
+    return this.result(() => this.api.op('authOtp.sendSignInCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback), ...botChallengeFields(options.botChallenge) } }));
   }
 
   /** `POST /auth/otp/sign-in` `{code}` (magic link or the 6-character code + nonce). */
@@ -390,9 +408,12 @@ export class ClientApp {
 
   /**
    * Starts OAuth sign-in (browser): a PKCE verifier kept 1 hour in a cookie keyed by state, then
-   * `GET /auth/oauth/authorize/{provider}` with the query parameters upstream's SDK sends.
+   * `GET /auth/oauth/authorize/{provider}` with the query parameters upstream's SDK sends. With a
+   * `botChallenge` the authorize call is made first with `stack_response_mode=json` (as upstream's
+   * SDK does in its challenge flow), so a refusal (BOT_CHALLENGE_REQUIRED, BOT_CHALLENGE_FAILED) is
+   * thrown as a GatehouseKnownError instead of shown as a page; then the browser goes to the provider.
    */
-  async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string } = {}): Promise<void> {
+  async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string; botChallenge?: BotChallenge } = {}): Promise<void> {
     if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');
     const state = randomUrlSafe();
     const verifier = pkceVerifier();
@@ -413,8 +434,14 @@ export class ClientApp {
       after_callback_redirect_url: this.absoluteUrl(options.returnTo ?? this.afterAuthUrl(false)),
     };
     if (options.type === 'link') params.token = (await this.session?.getAccessToken()) ?? '';
-    for (const [k, val] of Object.entries(params)) url.searchParams.set(k, val);
-    (globalThis as { location?: { assign(u: string): void } }).location?.assign(url.toString());
+    for (const [k, val] of Object.entries({ ...params, ...botChallengeFields(options.botChallenge) })) url.searchParams.set(k, String(val));
+    let target = url.toString();
+    if (options.botChallenge) {
+      url.searchParams.set('stack_response_mode', 'json');
+      const res = await this.api.op('authOauth.authorize', { params: { provider_id: provider }, query: Object.fromEntries(url.searchParams) as never });
+      target = (res as { location: string }).location;
+    }
+    (globalThis as { location?: { assign(u: string): void } }).location?.assign(target);
     await this.env.sleep(2000);
   }
 

@@ -2,7 +2,7 @@
  * Gatehouse SDK (`gatehouse-sdk`): client, server and admin apps over HTTP or in-process, token
  * stores, typed errors, caching and redirect rules (upstream packages/template/src/lib/stack-app/, packages/template/src/components-page/stack-handler.tsx, packages/stack-shared/src/interface/client-interface.ts, packages/stack-shared/src/schema-fields.ts).
  */
-export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption } from './client-app.ts';
+export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption, type BotChallenge } from './client-app.ts';
 export { ServerApp, type ServerAppOptions } from './server-app.ts';
 export { AdminApp, type AdminAppOptions, type InternalApiKey } from './admin-app.ts';
 export { User, type UserUpdate } from './user.ts';

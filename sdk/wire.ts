@@ -83,6 +83,8 @@ export interface WireClientProject {
     allow_user_api_keys: boolean;
     allow_team_api_keys: boolean;
     enabled_oauth_providers: { id: string; display_name?: string }[];
+    /** Gatehouse: the Cloudflare Turnstile site key, null (or absent on other servers) without a bot challenge. */
+    bot_challenge_site_key?: string | null;
   };
 }
 

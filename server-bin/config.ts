@@ -36,6 +36,8 @@ export interface ServerConfig {
   hashConcurrency: number | undefined;
   /** GATEHOUSE_HASH_QUEUE: password hashes waiting per process before 429 (default 64). */
   hashQueue: number;
+  /** GATEHOUSE_TURNSTILE_VERIFY_URL and GATEHOUSE_TURNSTILE_TIMEOUT in ms (core/bot-challenge); defaults: Cloudflare's siteverify, 3 s. */
+  turnstile: { verifyUrl: string; timeoutMs: number };
   help: boolean;
   version: boolean;
 }
@@ -116,6 +118,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   }).filter(([, v]) => v !== undefined));
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
+  const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');
+  if (!/^https?:\/\/[^\s]+$/.test(turnstileUrl)) throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
+  const turnstileTimeoutMs = parseDuration(env.GATEHOUSE_TURNSTILE_TIMEOUT || settingDefault('GATEHOUSE_TURNSTILE_TIMEOUT'));
+  if (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
@@ -151,6 +157,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     ai: { baseUrl: aiBaseUrl, model: env.GATEHOUSE_AI_MODEL?.trim() || null, apiKey: env.GATEHOUSE_AI_API_KEY || null },
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
+    turnstile: { verifyUrl: turnstileUrl, timeoutMs: turnstileTimeoutMs },
     help: values.help === true,
     version: values.version === true,
   };

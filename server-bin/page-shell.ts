@@ -67,7 +67,9 @@ export const inlineJson = (o: unknown) => JSON.stringify(o).replace(/</g, '\\u00
  * The Content-Security-Policy of our pages: scripts only through the per-response nonce (the
  * loader's script then loads the bundle: 'strict-dynamic'), API calls to this origin, images over
  * HTTPS or data: (project logos), no framing, plugins or base-URL changes. Sandboxed `srcdoc`
- * frames (email previews) inherit it.
+ * frames (email previews) inherit it. Cloudflare Turnstile's challenge frame is the one frame
+ * allowed (its script comes through 'strict-dynamic': the nonced bundle adds it, and only for a
+ * project with a site key; developers.cloudflare.com/turnstile/reference/content-security-policy/).
  */
 export function pageCsp(nonce: string): string {
   return [
@@ -76,6 +78,7 @@ export function pageCsp(nonce: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "connect-src 'self'",
+    "frame-src https://challenges.cloudflare.com",
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",

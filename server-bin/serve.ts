@@ -50,6 +50,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       trustedProxyHops: config.trustedProxyHops,
       smtpUrl: config.smtpUrl ?? null,
       ai: { ...config.ai, docs: loadGatehouseDocs },
+      turnstile: config.turnstile,
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
       environment: options.environment ?? config.environment ?? 'production',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { README_MARKERS, SETTINGS, flagOptions, readmeTable, settingDefault, usageText } from './settings.ts';
 import { ConfigError, resolveServerConfig } from './config.ts';
+import { TURNSTILE_SITEVERIFY_URL } from '../core/runtime.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -51,5 +52,9 @@ describe('the settings table', () => {
     assert.equal(config.dataDir, settingDefault('GATEHOUSE_DATA_DIR'));
     assert.throws(() => settingDefault('GATEHOUSE_SECRET'), /no literal default/);
     assert.throws(() => settingDefault('no-such-setting'), /no literal default/);
+    // The server's Turnstile defaults are the library's (core/runtime.ts).
+    assert.deepEqual(config.turnstile, { verifyUrl: TURNSTILE_SITEVERIFY_URL, timeoutMs: 3000 });
+    assert.deepEqual(resolveServerConfig([], { GATEHOUSE_TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', GATEHOUSE_TURNSTILE_TIMEOUT: '500ms' }).turnstile, { verifyUrl: 'http://127.0.0.1:9/siteverify', timeoutMs: 500 });
+    assert.throws(() => resolveServerConfig([], { GATEHOUSE_TURNSTILE_VERIFY_URL: 'file:///etc/passwd' }), ConfigError);
   });
 });

@@ -40,6 +40,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_AI_BASE_URL'], default: 'none: the dashboard assistant is off', help: 'OpenAI-compatible chat-completions endpoint for the dashboard assistant, e.g. http://127.0.0.1:11434/v1', readme: 'docs/assistant.md; loopback and private addresses are allowed (operator setting)' },
   { env: ['GATEHOUSE_AI_MODEL'], default: 'none', help: 'model name for the dashboard assistant, e.g. gpt-4o-mini or llama3.1' },
   { env: ['GATEHOUSE_AI_API_KEY'], default: 'none', help: 'API key for the assistant endpoint (local model servers need none)' },
+  { env: ['GATEHOUSE_TURNSTILE_VERIFY_URL'], default: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', help: 'where Cloudflare Turnstile tokens are verified (an operator setting; projects cannot change it)', readme: 'docs/security.md "Bot challenges"; for a proxy or a test server speaking siteverify' },
+  { env: ['GATEHOUSE_TURNSTILE_TIMEOUT'], default: '3s', help: 'longest wait for siteverify; past it the bot challenge counts as `error`' },
   { env: ['GATEHOUSE_HASH_CONCURRENCY'], default: 'cores − 1 shared among workers, at least 1 per process', help: 'password hashes (argon2id) running at once per process', readme: 'leaves the request path a core; docs/scaling.md "Admission control"' },
   { env: ['GATEHOUSE_HASH_QUEUE'], default: '64', help: 'password hashes waiting per process; beyond, 429 with Retry-After' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push`: the running server to talk to' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { act, button, click, flush, input, setUrl, type, waitFor, waitForText } from './test-dom.tsx';
+import { act, button, captureAssign, click, flush, input, setUrl, type, waitFor, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { Component, Suspense, type ReactNode } from 'react';
 import { useUser } from '../sdk/react.tsx';
@@ -444,18 +444,12 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
 describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
   it('OAuth: one button per enabled provider, starting the PKCE authorize redirect', async () => {
     const { app } = makeApp();
-    const assigned: string[] = [];
-    const loc = globalThis.location as unknown as { assign: (u: string) => void };
-    const original = loc.assign;
-    loc.assign = (u: string) => { assigned.push(u); };
-    try {
+    const assigned = await captureAssign(async () => {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');
       await click(c, /Sign in with GitHub/);
       await flush();
-    } finally {
-      loc.assign = original;
-    }
+    });
     assert.equal(assigned.length, 1);
     const url = new URL(assigned[0]!);
     assert.equal(url.pathname, '/api/v1/auth/oauth/authorize/github');

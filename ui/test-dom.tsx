@@ -93,3 +93,17 @@ export async function waitFor(condition: () => boolean, message: () => string, t
 export async function waitForText(container: HTMLElement, text: string, timeoutMs?: number): Promise<void> {
   await waitFor(() => container.textContent?.includes(text) ?? false, () => `Text "${text}" never appeared; page says: ${container.textContent}`, timeoutMs);
 }
+
+/** Runs `fn` with `location.assign` recorded instead of navigating; returns the assigned URLs. */
+export async function captureAssign(fn: () => Promise<void>): Promise<string[]> {
+  const assigned: string[] = [];
+  const loc = globalThis.location as unknown as { assign: (u: string) => void };
+  const original = loc.assign;
+  loc.assign = (u: string) => { assigned.push(u); };
+  try {
+    await fn();
+  } finally {
+    loc.assign = original;
+  }
+  return assigned;
+}

@@ -7,6 +7,7 @@ import { signUpUser } from '../sign-up-rules/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { findAccountByProviderAccount, insertAccount, listUserAccounts, type OAuthAccountRow } from './queries.ts';
 import type { ProviderUserInfo } from './providers/types.ts';
+import type { BotChallengeAssessment } from '../bot-challenge/index.ts';
 
 /** The user a provider account signs in (or was linked to), and whether it was just created. */
 export interface SettledAccount {
@@ -38,9 +39,9 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
  *   refuses, `allow_duplicates` (and `link_method` with an unverified email) signs up a new user
  *   whose email is not used for sign-in.
  * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off, SIGN_UP_REJECTED when the
- *   project's sign-up rules refuse it).
+ *   project's sign-up rules refuse it, with `botChallenge`, the flow's bot challenge, as `turnstileResult`).
  */
-export async function settleAccount(ctx: OperationContext, project: Project, providerId: string, info: ProviderUserInfo, type: 'authenticate' | 'link', linkUserId: string | null): Promise<SettledAccount> {
+export async function settleAccount(ctx: OperationContext, project: Project, providerId: string, info: ProviderUserInfo, type: 'authenticate' | 'link', linkUserId: string | null, botChallenge?: BotChallengeAssessment): Promise<SettledAccount> {
   const existing = await findAccountByProviderAccount(ctx.db, project.id, providerId, info.accountId);
 
   if (type === 'link') {
@@ -83,7 +84,7 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
   // up: the dashboard's closed sign-up (internal project) applies to it as to a password sign-up.
   const asClient: OperationContext = ctx.auth ? ctx : { ...ctx, auth: { accessType: 'client', project, branchId: 'main', user: null, token: null, viaAdminAccessToken: false } };
   await assertDashboardSignUpAllowed(asClient, info.email);
-  const user = await signUpUser(asClient, project, { email: info.email, authMethod: 'oauth', oauthProvider: providerId }, {
+  const user = await signUpUser(asClient, project, { email: info.email, authMethod: 'oauth', oauthProvider: providerId, ...(botChallenge ? { botChallenge } : {}) }, {
     display_name: info.displayName,
     profile_image_url: info.profileImageUrl,
     primary_email: info.email,

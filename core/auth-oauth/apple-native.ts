@@ -6,6 +6,7 @@ import { FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findProviderConfig } from './providers/resolve.ts';
 import { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
 import { settleAccount } from './accounts.ts';
+import { assessBotChallenge } from '../bot-challenge/index.ts';
 import { completeSignIn } from './sign-in.ts';
 
 const jwksByUrl = new Map<string, JWTVerifyGetKey>();
@@ -51,7 +52,9 @@ export const appleNativeSignIn = defineOperation({
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new KnownError('INVALID_APPLE_CREDENTIALS');
     const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
     const info = { accountId: claims.sub, email, emailVerified: !!email && (claims.email_verified === true || claims.email_verified === 'true'), displayName: null, profileImageUrl: null };
-    const settled = await ctx.transaction((tx) => settleAccount(tx, project, 'apple', info, 'authenticate', null));
+    // No widget runs in a native Apple sign-in: a project with a bot challenge counts it `invalid` (upstream).
+    const botChallenge = await assessBotChallenge(ctx, project, {}, 'oauth_authenticate');
+    const settled = await ctx.transaction((tx) => settleAccount(tx, project, 'apple', info, 'authenticate', null, botChallenge));
     return completeSignIn(ctx, project, settled.user, { is_new_user: settled.isNewUser });
   },
 });

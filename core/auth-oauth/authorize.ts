@@ -10,6 +10,7 @@ import { authorizationUrl, flowScopes, newFlowSecrets } from './providers/exchan
 import { saveFlow } from './flow-state.ts';
 import { withoutFragment } from './authorization-codes.ts';
 import { RedirectOutput } from '../operations/output.ts';
+import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeQueryEntries } from '../bot-challenge/index.ts';
 
 /** Where a provider sends the user back: `<base>/api/v1/auth/oauth/callback/<provider id>` (paste this at the provider). */
 export function providerCallbackUrl(runtime: Runtime, providerId: string): string {
@@ -26,7 +27,9 @@ const JsonMode = v.optional(v.picklist(['json', 'redirect']));
  * Checks, before anything leaves for the provider: the client (project id + publishable key or
  * sentinel), the provider (configured and enabled), `redirect_uri` and `error_redirect_url`
  * against the trusted domains, `scope=legacy`, S256 PKCE, and for
- * `type=link` the access token in `token`. Then keeps the flow server-side (Gatehouse's own state,
+ * `type=link` the access token in `token`, and the bot challenge (core/bot-challenge:
+ * BOT_CHALLENGE_REQUIRED / BOT_CHALLENGE_FAILED; its result is kept for the callback's sign-up
+ * rules). Then keeps the flow server-side (Gatehouse's own state,
  * PKCE verifier and nonce towards the provider; single use, 10 minutes) and redirects (307) to
  * the provider, or answers `{location}` when `stack_response_mode=json`.
  */
@@ -57,15 +60,13 @@ export const authorizeOAuth = defineOperation({
       stack_response_mode: JsonMode,
       hexclave_response_mode: JsonMode,
       response_mode: JsonMode,
-      bot_challenge_token: v.optional(text()),
-      bot_challenge_phase: v.optional(text(32)),
-      bot_challenge_unavailable: v.optional(text(8)),
+      ...BotChallengeQueryEntries,
     }),
   },
   errors: [
     'INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_PUBLISHABLE_CLIENT_KEY', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED',
     'INVALID_SCOPE', 'USER_AUTHENTICATION_REQUIRED', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN',
-    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', ...BOT_CHALLENGE_ERRORS,
   ],
   output: v.union([v.strictObject({ location: v.string() }), RedirectOutput]),
   async run(ctx, { params, query }) {
@@ -86,6 +87,8 @@ export const authorizeOAuth = defineOperation({
       if (query.provider_scope && provider.isShared) throw new KnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
     }
     if (query.type === 'link' && !userId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+    // The bot challenge (action `oauth_authenticate`), kept with the flow for the sign-up rules.
+    const botChallenge = await assessBotChallenge(ctx, project, query, 'oauth_authenticate');
 
     const secrets = newFlowSecrets();
     const location = await authorizationUrl(provider, providerCallbackUrl(ctx.runtime, provider.id), secrets, flowScopes(provider, query.provider_scope));
@@ -101,6 +104,7 @@ export const authorizeOAuth = defineOperation({
       errorRedirectUrl,
       afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
       secrets,
+      botChallenge,
     });
     const json = [query.stack_response_mode, query.hexclave_response_mode, query.response_mode].includes('json');
     return json ? { location } : reply.redirect(location);

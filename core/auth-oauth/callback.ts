@@ -16,7 +16,7 @@ import { RedirectOutput } from '../operations/output.ts';
 const CALLBACK_ERRORS: KnownErrorCode[] = [
   'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
   'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
-  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_EMAIL_ALREADY_EXISTS',
+  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_EMAIL_ALREADY_EXISTS', 'BOT_CHALLENGE_FAILED',
 ];
 
 const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));
@@ -62,7 +62,7 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
     const info = await provider.userInfo(tokens);
     const code = await ctx.transaction(async (tx) => {
-      const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId);
+      const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId, flow.botChallenge ?? { result: 'error' });
       await storeProviderTokens(tx, project.id, settled.account.id, tokens, flowScopes(provider, flow.providerScope ?? undefined));
       return issueAuthorizationCode(tx, {
         projectId: project.id, userId: settled.user.id, redirectUri: flow.redirectUri, codeChallenge: flow.codeChallenge,

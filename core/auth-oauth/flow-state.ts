@@ -4,6 +4,7 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Runtime } from '../runtime.ts';
 import { deleteExpiredFlows, insertFlow, takeFlow } from './queries.ts';
 import type { ProviderFlowSecrets } from './providers/exchange.ts';
+import type { BotChallengeAssessment } from '../bot-challenge/index.ts';
 
 /** How long a user may spend at the provider: 10 minutes, as upstream's outer OAuth flow. */
 export const OUTER_FLOW_TTL_MS = 10 * 60 * 1000;
@@ -26,6 +27,8 @@ export interface OuterFlow {
   afterCallbackRedirectUrl: string | null;
   /** Gatehouse's own state, PKCE verifier and nonce towards the provider. */
   secrets: ProviderFlowSecrets;
+  /** The bot challenge checked at authorize (core/bot-challenge); absent in flows saved before it. */
+  botChallenge?: BotChallengeAssessment;
 }
 
 /**

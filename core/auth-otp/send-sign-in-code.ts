@@ -8,9 +8,14 @@ import { EmailSchema } from '../lib/schemas.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { createVerificationCode, splitOtp } from '../verification-codes/index.ts';
 import { assertCallbackUrlTrusted, linkWithCode, sendBuiltInEmail } from '../emails/index.ts';
+import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, type TurnstileResult } from '../bot-challenge/index.ts';
 
-/** Data of an `otp_sign_in` code. */
-export type OtpSignInData = { email: string; callback_url: string };
+/**
+ * Data of an `otp_sign_in` code. The bot challenge of the send (upstream stores
+ * `turnstile_result` and `turnstile_visible_challenge_result` in the code the same way) is what
+ * the sign-up rules see when the code creates a user; a code without it counts as `error`.
+ */
+export type OtpSignInData = { email: string; callback_url: string; turnstile_result?: TurnstileResult; turnstile_visible_challenge_result?: TurnstileResult };
 
 /**
  * Sends a sign-in code by email, answering its nonce (upstream
@@ -22,6 +27,9 @@ export type OtpSignInData = { email: string; callback_url: string };
  * signs in with this address (primary or not) through a channel that is not verified, whether or
  * not that user turned OTP sign-in on (issue 12 finding 2); refused when no user has
  * it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
+ *
+ * The bot challenge (core/bot-challenge, action `send_magic_link_email`) is checked before the
+ * code is made: BOT_CHALLENGE_REQUIRED asks for the visible retry, BOT_CHALLENGE_FAILED refuses.
  */
 export const sendSignInCode = defineOperation({
   id: 'authOtp.sendSignInCode',
@@ -33,12 +41,10 @@ export const sendSignInCode = defineOperation({
     body: v.strictObject({
       email: EmailSchema,
       callback_url: v.string(),
-      bot_challenge_token: v.optional(v.nullable(v.string())),
-      bot_challenge_phase: v.optional(v.nullable(v.string())),
-      bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
+      ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED'],
+  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED', ...BOT_CHALLENGE_ERRORS],
   output: v.strictObject({ nonce: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
@@ -46,12 +52,16 @@ export const sendSignInCode = defineOperation({
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
     await enforceEmailLimits(ctx, email);
+    const botChallenge = await assessBotChallenge(ctx, project, body, 'send_magic_link_email');
     return ctx.transaction(async (tx) => {
       const found = await findAuthEmailChannel(tx.db, project.id, email);
       assertOtpMayReach(found, email);
       if (!found && !project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
       const existing = found?.user ?? null;
-      const data: OtpSignInData = { email, callback_url: body.callback_url };
+      const data: OtpSignInData = {
+        email, callback_url: body.callback_url, turnstile_result: botChallenge.result,
+        ...(botChallenge.visibleResult ? { turnstile_visible_challenge_result: botChallenge.visibleResult } : {}),
+      };
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
       const { otp, nonce } = splitOtp(code);
       await sendBuiltInEmail(tx, project, {

@@ -24,6 +24,7 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
+ * A new user goes through the sign-up rules with the bot challenge of the code's send (upstream).
  * When sign-up is off or the project's sign-up rules refuse a new user, the code stays unused; for
  * a user with TOTP on it is spent and no tokens are issued (the multi-factor challenge).
  */
@@ -34,7 +35,7 @@ export const signInWithOtp = defineOperation({
   summary: 'Sign in with an emailed code or magic link.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
-  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
+  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED', 'BOT_CHALLENGE_FAILED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
   output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
@@ -54,7 +55,11 @@ export const signInWithOtp = defineOperation({
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
         await assertDashboardSignUpAllowed(tx, email);
         const fields = { primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1 };
-        user = await signUpUser(tx, project, { email, authMethod: 'otp', oauthProvider: null }, fields, ctx.auth.user);
+        const botChallenge = {
+          result: code.data.turnstile_result ?? 'error',
+          ...(code.data.turnstile_visible_challenge_result ? { visibleResult: code.data.turnstile_visible_challenge_result } : {}),
+        };
+        user = await signUpUser(tx, project, { email, authMethod: 'otp', oauthProvider: null, botChallenge }, fields, ctx.auth.user);
         isNewUser = true;
       }
       return { user, isNewUser };

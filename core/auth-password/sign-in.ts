@@ -7,6 +7,7 @@ import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInOutput } from '../mfa/index.
 import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
+import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, takesPartInChallenge } from '../bot-challenge/index.ts';
 
 /**
  * Signs in with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
@@ -20,6 +21,11 @@ import { recordSignInFailure } from '../sign-in-log/index.ts';
  * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with
  * growing delays after failures (429 with `Retry-After`), suspended after 100 consecutive failures.
  * A full password-hashing queue also answers 429 with `Retry-After` (core/lib/admission.ts).
+ *
+ * Gatehouse extension (issue 27): the `bot_challenge_*` fields of sign-up are accepted too. A client
+ * in the challenge flow (a phase given) is checked as on sign-up (action `sign_in_with_credential`:
+ * BOT_CHALLENGE_REQUIRED, BOT_CHALLENGE_FAILED) before the password is; without a phase nothing is
+ * verified (upstream checks no bot challenge on password sign-in, so its SDK sends none).
  */
 export const signInWithPassword = defineOperation({
   id: 'authPassword.signIn',
@@ -29,14 +35,15 @@ export const signInWithPassword = defineOperation({
   access: ['client', 'server', 'admin'],
   // An empty email is a schema error, as upstream's `signInEmailSchema` makes it; other strings are
   // looked up as given (an unknown address answers EMAIL_PASSWORD_MISMATCH, no enumeration).
-  input: { body: v.strictObject({ email: v.pipe(v.string(), v.minLength(1, 'must not be empty')), password: v.string() }) },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS],
+  input: { body: v.strictObject({ email: v.pipe(v.string(), v.minLength(1, 'must not be empty')), password: v.string(), ...BotChallengeBodyEntries }) },
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS, ...BOT_CHALLENGE_ERRORS],
   output: SignInOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const email = normalizeEmail(body.email);
     await enforceRateLimit(ctx, 'sign_in_per_address');
+    if (takesPartInChallenge(body)) await assessBotChallenge(ctx, project, body, 'sign_in_with_credential');
     // A full hashing queue answers 429 before the attempt is counted (core/lib/admission.ts).
     const slot = reserveHashing();
     let user: UserRow;

@@ -13,6 +13,7 @@ import { runPasswordSignUpHooks } from './hooks.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { enforceRateLimit } from '../throttle/index.ts';
 import { SignInOutput } from '../mfa/index.ts';
+import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries } from '../bot-challenge/index.ts';
 
 /**
  * Signs up with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
@@ -20,8 +21,9 @@ import { SignInOutput } from '../mfa/index.ts';
  * Checks, in the upstream order: password sign-in enabled (`credential_enabled`), the callback
  * trusted (localhost when allowed, a trusted domain, or this server's own origin), sign-up
  * enabled, the password length, the email not taken, and the project's sign-up rules
- * (core/sign-up-rules).
- * The `bot_challenge_*` fields are accepted and ignored.
+ * (core/sign-up-rules), after the bot challenge (core/bot-challenge, action
+ * `sign_up_with_credential`: BOT_CHALLENGE_REQUIRED asks for the visible retry, BOT_CHALLENGE_FAILED
+ * refuses; the result reaches the rules as `turnstileResult`).
  *
  * A request carrying an anonymous user's access token upgrades that user in place (same id, now
  * with email and password, no longer anonymous); otherwise a new user is created with its personal
@@ -39,12 +41,10 @@ export const signUpWithPassword = defineOperation({
       email: EmailSchema,
       password: v.string(),
       verification_callback_url: v.optional(v.nullable(v.string())),
-      bot_challenge_token: v.optional(v.nullable(v.string())),
-      bot_challenge_phase: v.optional(v.nullable(v.string())),
-      bot_challenge_unavailable: v.optional(v.nullable(v.union([v.boolean(), v.string()]))),
+      ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_REJECTED'],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_REJECTED', ...BOT_CHALLENGE_ERRORS],
   output: SignInOutput,
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
@@ -63,12 +63,13 @@ export const signUpWithPassword = defineOperation({
     await assertPasswordAcceptable(body.password, { email: body.email });
     await enforceRateLimit(ctx, 'sign_up_per_address');
     const email = normalizeEmail(body.email);
+    const botChallenge = await assessBotChallenge(ctx, project, body, 'sign_up_with_credential');
     const passwordHash = await hashPassword(body.password);
 
     return ctx.transaction(async (tx) => {
       if (await findUserByAuthEmail(tx.db, project.id, email)) throw emailTakenError(email);
       const fields = { primary_email: email, primary_email_verified: 0, primary_email_auth_enabled: 1, password_hash: passwordHash };
-      const user = await signUpUser(tx, project, { email, authMethod: 'password', oauthProvider: null }, fields, caller);
+      const user = await signUpUser(tx, project, { email, authMethod: 'password', oauthProvider: null, botChallenge }, fields, caller);
       await runPasswordSignUpHooks(tx, project, user, { verificationCallbackUrl: callbackUrl });
       const session = await issueSession(tx, project, user);
       return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };

@@ -98,3 +98,20 @@ export function isRedirectUrlTrusted(url: string, options: { allowLocalhost: boo
     return hostMatches(p.host, parsed.hostname);
   });
 }
+
+/**
+ * True when a bare hostname (no scheme or port; e.g. the `hostname` Cloudflare Turnstile reports
+ * for a solved challenge) belongs to the project: localhost when `allowLocalhost`, the host of one
+ * of `extraOrigins`, or the host of a trusted domain pattern (wildcards as for redirects, any
+ * scheme and port).
+ */
+export function isHostnameTrusted(hostname: string, options: { allowLocalhost: boolean; domains: readonly { domain: string }[]; extraOrigins?: readonly string[] }): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (!host || /[\s/:@]/.test(host.replace(/^[0-9a-f:]+$/, ''))) return false;
+  if (options.allowLocalhost && (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '::1')) return true;
+  if (options.extraOrigins?.some((origin) => { try { return new URL(origin).hostname.replace(/^\[|\]$/g, '') === host; } catch { return false; } })) return true;
+  return options.domains.some(({ domain }) => {
+    const p = split(domain);
+    return p !== null && hostMatches(p.host, host);
+  });
+}

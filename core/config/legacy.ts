@@ -58,6 +58,7 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
       termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
     },
+    botChallengeSiteKey: r.botChallenge.turnstileSiteKey ?? null,
   };
 }
 
@@ -105,6 +106,7 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
       'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
       'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,
     };
+    case 'botChallengeSiteKey': return { 'botChallenge.turnstileSiteKey': c.botChallengeSiteKey };
     default: return {};
   }
 }

@@ -82,6 +82,12 @@ export interface ProjectConfig extends ProjectFlags {
   rateLimits: RateLimitsConfig;
   /** Gatehouse extension: the hosted pages' colours and legal links. */
   branding: BrandingConfig;
+  /**
+   * Gatehouse extension (issue 27): the Cloudflare Turnstile site key (`botChallenge.turnstileSiteKey`),
+   * or null when the project has no bot challenge; wire key `bot_challenge_site_key` (client view too:
+   * the sign-in pages render the widget with it).
+   */
+  botChallengeSiteKey: string | null;
 }
 
 /** Defaults of a new project (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
@@ -98,6 +104,7 @@ export function defaultProjectConfig(): ProjectConfig {
     emailConfig: { type: 'shared' },
     rateLimits: defaultRateLimitsConfig(),
     branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
+    botChallengeSiteKey: null,
   };
 }
 
@@ -322,6 +329,7 @@ export const ClientProjectConfigOutput = component('ClientProjectConfig', v.stri
   enabled_oauth_providers: EnabledProvidersOutput,
   ...flagOutputEntries(ALLOW_LOCALHOST),
   domains: DomainsOutput,
+  bot_challenge_site_key: v.pipe(v.nullable(v.string()), v.description('Gatehouse: the Cloudflare Turnstile site key, or null when the project has no bot challenge.')),
 }));
 
 /** The admin wire form of a config (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
@@ -377,5 +385,6 @@ export function configToClientWire(config: ProjectConfig) {
     // The official SDK reads this to decide whether a localhost redirect target is trusted (issue 20 item 13).
     ...flagsToWire(ALLOW_LOCALHOST, config),
     domains: domainsToWire(config),
+    bot_challenge_site_key: config.botChallengeSiteKey ?? null,
   };
 }

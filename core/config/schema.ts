@@ -167,6 +167,11 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       windowSeconds: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(604_800, 'must be at most 604800')), undefined, 'Seconds over which the bucket refills.'),
     }), undefined, 'Gatehouse: limits that differ from the defaults, by rule.'),
   }, BRANCH),
+  // Gatehouse extension (issue 27): Cloudflare Turnstile on sign-up and sign-in (core/bot-challenge).
+  // The secret key is not here: it is stored sealed beside the config (bot_challenge_secrets).
+  botChallenge: obj({
+    turnstileSiteKey: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a Turnstile site key (letters, digits, _ and -)'))), null, 'Gatehouse: Cloudflare Turnstile site key; with its secret key (set in the dashboard, stored sealed) sign-up and sign-in verify a bot challenge (docs/security.md "Bot challenges").'),
+  }, ENV),
   apps: obj({
     installed: rec(USER_SPECIFIED_ID, obj({
       enabled: bool(false, 'The app is turned on.'),

@@ -94,8 +94,9 @@ export const errorCatalogue = {
   USER_DOES_NOT_HAVE_PASSWORD: entry(400, 'This user does not have password authentication enabled.'),
   PASSWORD_CONFIRMATION_MISMATCH: entry(400, 'Passwords do not match.'),
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: entry(409, (d) => `This ${String(d.type ?? 'email')} is already used for authentication by another account.`, ['type', 'contact_channel_value']),
-  BOT_CHALLENGE_REQUIRED: entry(409, 'A bot challenge is required to continue.'),
-  BOT_CHALLENGE_FAILED: entry(400, 'The bot challenge failed.'),
+  // Upstream's bot challenge flow (core/bot-challenge): 409 asks the client to retry with the visible widget.
+  BOT_CHALLENGE_REQUIRED: entry(409, 'An additional bot challenge is required before sign-up can continue.'),
+  BOT_CHALLENGE_FAILED: entry(400, (d) => String(d.message ?? 'The bot challenge failed.'), ['message']),
 
   // ── Codes and email ────────────────────────────────────────────────────────────────────
   VERIFICATION_CODE_NOT_FOUND: entry(404, 'The verification code does not exist for this project.'),

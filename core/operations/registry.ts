@@ -35,6 +35,8 @@ import * as signUpRules from '../sign-up-rules/index.ts';
 import * as payments from '../payments/index.ts';
 // dashboard assistant (issue 21)
 import * as aiChat from '../ai-chat/index.ts';
+// bot challenges (issue 27)
+import * as botChallenge from '../bot-challenge/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -107,4 +109,6 @@ export const operations: readonly AnyOperation[] = [
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
+  // bot challenges (issue 27)
+  botChallenge.getTurnstileSettings, botChallenge.setTurnstileSettings, botChallenge.deleteTurnstileSettings,
 ];

@@ -43,7 +43,9 @@ export interface SignUpRiskScores {
  * The variables a condition sees (upstream `SignUpRuleContext`): the normalized `email` ("" when
  * the sign-up has none), `emailDomain` (after the last `@`), `countryCode` (ISO 3166-1 alpha-2,
  * upper case, "" when unknown), `authMethod`, `oauthProvider` ("" unless OAuth) and `riskScores`
- * (`bot`, `free_trial_abuse`, also as `freeTrialAbuse`).
+ * (`bot`, `free_trial_abuse`, also as `freeTrialAbuse`); Gatehouse adds `turnstileResult` (also as
+ * `turnstile_result`): the sign-up's bot challenge, `ok`, `invalid` or `error` (core/bot-challenge;
+ * `ok` when the project has none).
  */
 export interface SignUpRuleContext {
   email: string;
@@ -52,6 +54,7 @@ export interface SignUpRuleContext {
   authMethod: SignUpAuthMethod;
   oauthProvider: string;
   riskScores: SignUpRiskScores;
+  turnstileResult: 'ok' | 'invalid' | 'error';
 }
 
 /** Builds the condition variables from a sign-up's raw facts (upstream `createSignUpRuleContext`). */
@@ -61,6 +64,8 @@ export function createSignUpRuleContext(input: {
   authMethod: SignUpAuthMethod;
   oauthProvider: string | null;
   riskScores: SignUpRiskScores;
+  /** The bot challenge's result (default `ok`: no challenge). */
+  turnstileResult?: 'ok' | 'invalid' | 'error';
 }): SignUpRuleContext {
   const email = input.email ? input.email.trim().toLowerCase() : '';
   const at = email.lastIndexOf('@');
@@ -71,6 +76,7 @@ export function createSignUpRuleContext(input: {
     authMethod: input.authMethod,
     oauthProvider: input.oauthProvider ?? '',
     riskScores: { bot: input.riskScores.bot, free_trial_abuse: input.riskScores.free_trial_abuse },
+    turnstileResult: input.turnstileResult ?? 'ok',
   };
 }
 
@@ -151,6 +157,7 @@ export function evaluateCondition(condition: string, context: SignUpRuleContext)
   const variables = {
     ...context,
     riskScores: { ...context.riskScores, freeTrialAbuse: context.riskScores.free_trial_abuse },
+    turnstile_result: context.turnstileResult,
   };
   return compile(condition)(variables) === true;
 }

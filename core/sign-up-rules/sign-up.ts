@@ -9,6 +9,7 @@ import { finishUserCreation, insertNewUser, upgradeAnonymousUser, type NewUserFi
 import { createSignUpRuleContext, evaluateSignUpRules, orderedRules, type SignUpAuthMethod, type SignUpRule, type SignUpRulesTrace } from './rules.ts';
 import { signUpCountryCode, signUpFacts, signUpRiskScores, type SignUpFacts } from './risk.ts';
 import { incrementTriggerCounts, insertSignUpFacts } from './queries.ts';
+import { assertSignUpChallengePassed, NO_BOT_CHALLENGE, type BotChallengeAssessment } from '../bot-challenge/index.ts';
 
 const HOUR = 3_600_000;
 
@@ -55,11 +56,14 @@ export interface SignUpAttempt {
   authMethod: SignUpAuthMethod;
   /** The provider id for OAuth, else null. */
   oauthProvider: string | null;
+  /** The sign-up's bot challenge (core/bot-challenge `assessBotChallenge`); default: none (`ok`). */
+  botChallenge?: BotChallengeAssessment;
 }
 
 /**
  * Applies the project's sign-up rules to a sign-up (upstream `createOrUpgradeAnonymousUserWithRules`):
- * computes the risk scores, evaluates the rules, counts the triggered ones, and throws
+ * refuses a failed visible bot challenge (BOT_CHALLENGE_FAILED), computes the risk scores,
+ * evaluates the rules, counts the triggered ones, and throws
  * SIGN_UP_REJECTED (403, the same message whatever the rule: its `message` is for admins only)
  * when the outcome is to reject.
  *
@@ -69,6 +73,8 @@ export interface SignUpAttempt {
  *   to remember once the user exists.
  */
 export async function checkSignUpRules(ctx: OperationContext, project: Project, attempt: SignUpAttempt, upgrading: UserRow | null): Promise<{ fields: NewUserFields; facts: SignUpFacts }> {
+  const botChallenge = attempt.botChallenge ?? NO_BOT_CHALLENGE;
+  assertSignUpChallengePassed(botChallenge);
   const branchId = ctx.auth?.branchId ?? 'main';
   const clientAddress = ctx.auth?.accessType === 'client' || !ctx.auth ? ctx.clientAddress : null;
   const facts = signUpFacts(project.id, clientAddress, attempt.email);
@@ -77,6 +83,7 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
   const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
   const trace = evaluateSignUpRules(rules, defaultAction, createSignUpRuleContext({
     email: attempt.email, countryCode, authMethod: attempt.authMethod, oauthProvider: attempt.oauthProvider, riskScores,
+    turnstileResult: botChallenge.result,
   }));
   countTriggers(ctx, project.id, branchId, trace.triggered);
   if (!trace.outcome.shouldAllow) throw new KnownError('SIGN_UP_REJECTED');

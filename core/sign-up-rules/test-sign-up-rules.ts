@@ -12,7 +12,7 @@ const RiskScoreSchema = v.pipe(v.number('must be a number'), v.integer('must be 
  * (upstream `internal/sign-up-rules-test/route.tsx`). `country_code` is normalized to upper case
  * (null: derived as for a real sign-up); `risk_scores` default to those a sign-up from the server
  * with this email would get (the email base only: the admin's own address says nothing about a
- * sign-up); `turnstile_result` is echoed (default `invalid`: Gatehouse has no bot challenge).
+ * sign-up); `turnstile_result` (default `invalid`, as upstream) is the rules' `turnstileResult` and is echoed.
  * `evaluations` lists each rule in evaluation order up to the deciding one.
  */
 export const testSignUpRules = defineOperation({
@@ -43,6 +43,7 @@ export const testSignUpRules = defineOperation({
       authMethod: body.auth_method,
       oauthProvider: body.oauth_provider,
       riskScores,
+      turnstileResult: body.turnstile_result ?? 'invalid',
     });
     const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
     const trace = evaluateSignUpRules(rules, defaultAction, context);
@@ -53,7 +54,7 @@ export const testSignUpRules = defineOperation({
         country_code: context.countryCode,
         auth_method: context.authMethod,
         oauth_provider: context.oauthProvider,
-        turnstile_result: body.turnstile_result ?? 'invalid',
+        turnstile_result: context.turnstileResult,
         risk_scores: { bot: context.riskScores.bot, free_trial_abuse: context.riskScores.free_trial_abuse },
       },
       evaluations: trace.evaluations.map((e) => ({

@@ -60,6 +60,7 @@ export interface Database {
   payment_purchase_codes: PaymentPurchaseCodesTable;
   payment_stripe_accounts: PaymentStripeAccountsTable;
   payment_stripe_events: PaymentStripeEventsTable;
+  bot_challenge_secrets: BotChallengeSecretsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -684,4 +685,14 @@ export interface SignInFailuresTable {
   /** `wrong_password`, `unknown_email`, `no_password`, `wrong_code`. */
   reason: string;
   created_at: number;
+}
+
+/** A project branch's Cloudflare Turnstile secret key, sealed (core/bot-challenge/settings.ts). */
+export interface BotChallengeSecretsTable {
+  project_id: string;
+  branch_id: string;
+  turnstile_secret_sealed: string;
+  /** The key's first two and last four characters (`0x…AbCd`), for the dashboard. */
+  turnstile_secret_hint: string;
+  updated_at: number;
 }

@@ -49,6 +49,9 @@ export const ROUTES = {
   "authPassword.signIn": { method: "POST", path: "/auth/password/sign-in" },
   "authPassword.signUp": { method: "POST", path: "/auth/password/sign-up" },
   "authPassword.update": { method: "POST", path: "/auth/password/update" },
+  "botChallenge.deleteTurnstile": { method: "DELETE", path: "/internal/bot-challenge/turnstile" },
+  "botChallenge.getTurnstile": { method: "GET", path: "/internal/bot-challenge/turnstile" },
+  "botChallenge.setTurnstile": { method: "PUT", path: "/internal/bot-challenge/turnstile" },
   "cliAuth.complete": { method: "POST", path: "/auth/cli/complete" },
   "cliAuth.create": { method: "POST", path: "/auth/cli" },
   "cliAuth.poll": { method: "POST", path: "/auth/cli/poll" },
@@ -366,6 +369,7 @@ export type OutClientProjectConfig = {
     domain: string;
     handler_path: string;
   })[];
+  bot_challenge_site_key: string | null;
 };
 /** A recurring output object. */
 export type OutClientTeam = {
@@ -1089,6 +1093,12 @@ export type OutTeamPermission = {
   team_id: string;
 };
 /** A recurring output object. */
+export type OutTurnstileSettings = {
+  site_key: string | null;
+  secret_key_hint: string | null;
+  enabled: boolean;
+};
+/** A recurring output object. */
 export type OutWebhookDelivery = {
   message_id: string;
   event_type: string;
@@ -1384,8 +1394,8 @@ export interface Operations {
         hexclave_response_mode?: "json" | "redirect" | undefined;
         response_mode?: "json" | "redirect" | undefined;
         bot_challenge_token?: string | undefined;
-        bot_challenge_phase?: string | undefined;
-        bot_challenge_unavailable?: string | undefined;
+        bot_challenge_phase?: "invisible" | "visible" | undefined;
+        bot_challenge_unavailable?: "true" | "false" | undefined;
       };
     };
     output: {
@@ -1625,8 +1635,8 @@ export interface Operations {
         email: string;
         callback_url: string;
         bot_challenge_token?: string | null | undefined;
-        bot_challenge_phase?: string | null | undefined;
-        bot_challenge_unavailable?: boolean | string | null | undefined;
+        bot_challenge_phase?: "invisible" | "visible" | null | undefined;
+        bot_challenge_unavailable?: boolean | "true" | "false" | null | undefined;
       };
     };
     output: {
@@ -1682,6 +1692,9 @@ export interface Operations {
       body: {
         email: string;
         password: string;
+        bot_challenge_token?: string | null | undefined;
+        bot_challenge_phase?: "invisible" | "visible" | null | undefined;
+        bot_challenge_unavailable?: boolean | "true" | "false" | null | undefined;
       };
     };
     output: OutSignIn;
@@ -1693,8 +1706,8 @@ export interface Operations {
         password: string;
         verification_callback_url?: string | null | undefined;
         bot_challenge_token?: string | null | undefined;
-        bot_challenge_phase?: string | null | undefined;
-        bot_challenge_unavailable?: boolean | string | null | undefined;
+        bot_challenge_phase?: "invisible" | "visible" | null | undefined;
+        bot_challenge_unavailable?: boolean | "true" | "false" | null | undefined;
       };
     };
     output: OutSignIn;
@@ -1707,6 +1720,23 @@ export interface Operations {
       };
     };
     output: OutSuccess;
+  };
+  "botChallenge.deleteTurnstile": {
+    input: {};
+    output: OutTurnstileSettings;
+  };
+  "botChallenge.getTurnstile": {
+    input: {};
+    output: OutTurnstileSettings;
+  };
+  "botChallenge.setTurnstile": {
+    input: {
+      body: {
+        site_key: string;
+        secret_key?: string | undefined;
+      };
+    };
+    output: OutTurnstileSettings;
   };
   "cliAuth.complete": {
     input: {

@@ -25,7 +25,7 @@ export interface TestServer {
  * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
-export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai'] } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile'] } = {}): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();
@@ -49,6 +49,7 @@ export async function startTestServer(dialect: Dialect, options: { accessTokenTt
     stripeApiOverride: options.stripeApiOverride,
     hooks: options.hooks,
     ai: options.ai,
+    turnstile: options.turnstile,
   }).catch(async (error: unknown) => {
     // Leave nothing open that would keep the test process alive after a failed start.
     server.close();

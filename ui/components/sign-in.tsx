@@ -6,6 +6,7 @@ import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PA
 import { useT } from '../i18n/index.tsx';
 import { OAuthButtonGroup } from './oauth-buttons.tsx';
 import { PasskeyAddressNote, passkeyAddressProblem } from './passkeys.tsx';
+import { useBotChallenge } from './bot-challenge.tsx';
 
 export { OAuthButtonGroup };
 
@@ -18,6 +19,7 @@ export function CredentialSignIn() {
   const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
+  const challenge = useBotChallenge('sign_in_with_credential');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const emailKey = emailProblem(email);
@@ -25,7 +27,7 @@ export function CredentialSignIn() {
     setProblems(p);
     if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
-      const r = await app.signInWithCredential({ email: email.trim(), password });
+      const r = await challenge.run((botChallenge) => app.signInWithCredential({ email: email.trim(), password, ...(botChallenge ? { botChallenge } : {}) }));
       if (r.status === 'error') throw r.error;
     });
   };
@@ -34,6 +36,7 @@ export function CredentialSignIn() {
       <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
       <Field label={t('common.password')} type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} />
       <p className="gh-actions"><a href={app.urls.forgotPassword}>{t('signIn.forgot')}</a></p>
+      {challenge.element}
       <FormError error={error} />
       <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('signIn.submit')}</Submit>
     </form>
@@ -53,6 +56,7 @@ export function CredentialSignUp() {
   const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
+  const challenge = useBotChallenge('sign_up_with_credential');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const emailKey = emailProblem(email);
@@ -61,7 +65,7 @@ export function CredentialSignUp() {
     setProblems(p);
     if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
-      const r = await app.signUpWithCredential({ email: email.trim(), password, verificationCallbackUrl: app.absoluteUrl(app.urls.emailVerification) });
+      const r = await challenge.run((botChallenge) => app.signUpWithCredential({ email: email.trim(), password, verificationCallbackUrl: app.absoluteUrl(app.urls.emailVerification), ...(botChallenge ? { botChallenge } : {}) }));
       if (r.status === 'error') {
         const field = r.error instanceof GatehouseKnownError ? SIGN_UP_FIELD_ERRORS[r.error.code] : undefined;
         if (!field) throw r.error;
@@ -74,6 +78,7 @@ export function CredentialSignUp() {
     <form ref={form} onSubmit={submit} noValidate aria-label={t('signUp.formLabel')}>
       <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
       <Field label={t('common.password')} type="password" name="password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} hint={t('validate.passwordRules', PASSWORD_RULES)} />
+      {challenge.element}
       <FormError error={error} />
       <Submit busy={busy} busyLabel={t('signUp.busy')}>{t('signUp.submit')}</Submit>
     </form>
@@ -97,13 +102,14 @@ export function MagicLinkSignIn() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
+  const challenge = useBotChallenge('send_magic_link_email');
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const p = emailProblem(email);
     setEmailError(p && t(p));
     if (p) { setError(null); focusFirstInvalid(); return; }
     await run(async () => {
-      const r = await app.sendMagicLinkEmail(email.trim(), { callbackUrl: app.absoluteUrl(app.urls.magicLinkCallback) });
+      const r = await challenge.run((botChallenge) => app.sendMagicLinkEmail(email.trim(), { callbackUrl: app.absoluteUrl(app.urls.magicLinkCallback), ...(botChallenge ? { botChallenge } : {}) }));
       if (r.status === 'error') throw r.error;
       setNonce(r.data.nonce);
     });
@@ -132,6 +138,7 @@ export function MagicLinkSignIn() {
   return (
     <form ref={form} onSubmit={send} noValidate aria-label={t('magic.formLabel')}>
       <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={emailError} />
+      {challenge.element}
       <FormError error={error} />
       <Submit busy={busy} busyLabel={t('common.sending')}>{t('magic.send')}</Submit>
     </form>

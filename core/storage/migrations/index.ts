@@ -16,6 +16,7 @@ import { signUpRules } from './0019-sign-up-rules.ts';
 import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
 import { aiChat } from './0018-ai-chat.ts';
+import { turnstile } from './0021-turnstile.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0020-primary-channel-id': primaryChannelIdColumn,
   '0016-payments': payments,
   '0018-ai-chat': aiChat,
+  '0021-turnstile': turnstile,
 };

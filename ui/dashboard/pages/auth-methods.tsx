@@ -4,6 +4,7 @@ import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, us
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 
 import { OAuthProviders, OAUTH_PROVIDERS } from './oauth-providers.tsx';
+import { BotChallengeSection } from './bot-challenge.tsx';
 
 export { OAUTH_PROVIDERS };
 
@@ -48,6 +49,7 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
             {can.oauth ? <OAuthProviders config={p.config} save={save} /> : (
               <Section title="OAuth providers"><p className="d-muted" data-testid="oauth-unavailable">Sign-in with OAuth providers is not available on this server version.</p></Section>
             )}
+            <BotChallengeSection projectId={props.project.id} onChanged={props.onChanged} />
           </>
         )}
       </Async>
