@@ -26,6 +26,7 @@ export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
 export { configurePasswordHashing, passwordHashingStats } from './auth-password/index.ts';
 export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
+export { configureCelPool } from './sign-up-rules/index.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;
@@ -65,6 +66,8 @@ export interface CoreOptions {
   ai?: import('./ai-chat/options.ts').AiOptions;
   /** See RuntimeOptions.turnstile (default: Cloudflare's siteverify, 3000 ms). */
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
+  /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
+  outboundPrivateHosts?: readonly string[];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

@@ -87,6 +87,12 @@ export interface RuntimeOptions {
    * Default: Cloudflare's siteverify endpoint with a 3000 ms deadline.
    */
   turnstile?: { verifyUrl?: string | null; timeoutMs?: number | null };
+  /**
+   * Hosts (names or IP addresses, GATEHOUSE_OUTBOUND_PRIVATE_HOSTS) that a project's OpenID
+   * provider may use in production mode though they are loopback, link-local or private: an
+   * identity provider on the operator's private network. Default none (core/lib/outbound-fetch.ts).
+   */
+  outboundPrivateHosts?: readonly string[];
 }
 
 /** Cloudflare's documented Turnstile server-side validation endpoint. */
@@ -130,6 +136,8 @@ export interface Runtime {
   readonly ai: ResolvedAiOptions;
   /** The Turnstile siteverify endpoint and its deadline in ms (see RuntimeOptions.turnstile). */
   readonly turnstile: { readonly verifyUrl: string; readonly timeoutMs: number };
+  /** See RuntimeOptions.outboundPrivateHosts: lower-case, IPv6 without brackets. */
+  readonly outboundPrivateHosts: ReadonlySet<string>;
 }
 
 /** Builds the runtime services from options. */
@@ -157,6 +165,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     environment,
     log: options.logger ?? silentLogger,
     requestCache,
+    outboundPrivateHosts: new Set((options.outboundPrivateHosts ?? []).map((h) => h.trim().replace(/^\[|\]$/g, '').toLowerCase()).filter(Boolean)),
     revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
     sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,

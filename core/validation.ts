@@ -3,7 +3,7 @@
  * free of storage and transport, that the hosted pages, the dashboard and the server share, so a
  * form accepts exactly what the API accepts.
  *
- * - `isValidEmail` / `normalizeEmail`: upstream packages/stack-shared/src/schema-fields.ts email rule; trim + lowercase (upstream apps/backend/src/app/api/latest/users/).
+ * - `isValidEmail` / `normalizeEmail`: upstream packages/stack-shared/src/schema-fields.ts email rule; trim, width mapping, lowercase, NFC (core/lib/email.ts).
  * - `isValidDomainUrl` / `isProductionSafeDomainUrl`: trusted-domain patterns (upstream packages/stack-shared/src/schema-fields.ts).
  */
 export { isValidEmail, normalizeEmail } from './lib/email.ts';

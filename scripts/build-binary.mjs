@@ -201,7 +201,10 @@ await esbuild.build({
 // 1b. Worker threads: a SEA has no files a Worker could load, so each worker entry is bundled
 // on its own and embedded as an asset; the server starts it with `new Worker(code, { eval: true })`
 // (core/emails/render-pool.ts, configured in server-bin/cli.ts).
-const WORKERS = { 'workers/email-render.cjs': join(root, 'core', 'emails', 'render-worker.ts') };
+const WORKERS = {
+  'workers/email-render.cjs': join(root, 'core', 'emails', 'render-worker.ts'),
+  'workers/cel.cjs': join(root, 'core', 'sign-up-rules', 'cel-worker.ts'),
+};
 const workerAssets = {};
 for (const [key, entry] of Object.entries(WORKERS)) {
   const file = join(work, key.replace('/', '-'));

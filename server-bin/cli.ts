@@ -7,7 +7,7 @@ import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
-import { configureRenderPool, type Core } from '../core/index.ts';
+import { configureCelPool, configureRenderPool, type Core } from '../core/index.ts';
 import { isClusterWorker, runCluster, runClusterWorker } from './cluster.ts';
 
 /** Set by `scripts/build-binary.mjs` (esbuild `define`) in the single executable. */
@@ -57,8 +57,11 @@ async function main(): Promise<void> {
   if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }
 
   const started = performance.now();
-  // The single executable has no worker files: email rendering runs the embedded worker bundle.
-  if (isSea()) configureRenderPool({ source: { code: embeddedText('workers/email-render.cjs') } });
+  // The single executable has no worker files: email rendering and sign-up conditions run the embedded worker bundles.
+  if (isSea()) {
+    configureRenderPool({ source: { code: embeddedText('workers/email-render.cjs') } });
+    configureCelPool({ source: { code: embeddedText('workers/cel.cjs') } });
+  }
   if (isClusterWorker()) return runClusterWorker(config, staticFiles());
   if (config.workers > 1) return primary(config, started);
   const running = await startServer(config, { staticFiles: staticFiles() });

@@ -38,6 +38,8 @@ export interface ServerConfig {
   hashQueue: number;
   /** GATEHOUSE_TURNSTILE_VERIFY_URL and GATEHOUSE_TURNSTILE_TIMEOUT in ms (core/bot-challenge); defaults: Cloudflare's siteverify, 3 s. */
   turnstile: { verifyUrl: string; timeoutMs: number };
+  /** GATEHOUSE_OUTBOUND_PRIVATE_HOSTS: hosts an OpenID provider may use on a private network in production mode. */
+  outboundPrivateHosts: string[];
   help: boolean;
   version: boolean;
 }
@@ -158,6 +160,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
     turnstile: { verifyUrl: turnstileUrl, timeoutMs: turnstileTimeoutMs },
+    outboundPrivateHosts: (env.GATEHOUSE_OUTBOUND_PRIVATE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     help: values.help === true,
     version: values.version === true,
   };

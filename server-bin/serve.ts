@@ -49,6 +49,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
       seedKeys: config.seedKeys,
       trustedProxyHops: config.trustedProxyHops,
       smtpUrl: config.smtpUrl ?? null,
+      outboundPrivateHosts: config.outboundPrivateHosts,
       ai: { ...config.ai, docs: loadGatehouseDocs },
       turnstile: config.turnstile,
       logger: createJsonLogger(options.logLevel ?? 'info'),

@@ -96,7 +96,7 @@ export function errorText(error: unknown, t: Translate): string {
       case 'PASSWORD_TOO_SHORT': return t('error.PASSWORD_TOO_SHORT', { min: String(d.min_length ?? 8) });
       case 'PASSWORD_TOO_LONG': return t('error.PASSWORD_TOO_LONG', { max: String(d.maxLength ?? d.max_length ?? 70) });
       // core/auth-password/rules.ts names the rule in `reason`; the server's English `message` is not shown.
-      case 'PASSWORD_REQUIREMENTS_NOT_MET': return t(d.reason === 'common_password' ? 'error.passwordCommon' : d.reason === 'matches_email' ? 'error.passwordMatchesEmail' : 'error.passwordRequirements');
+      case 'PASSWORD_REQUIREMENTS_NOT_MET': return t(d.reason === 'common_password' ? 'error.passwordCommon' : d.reason === 'predictable_password' ? 'error.passwordPredictable' : d.reason === 'matches_email' ? 'error.passwordMatchesEmail' : 'error.passwordRequirements');
       default: {
         const key = `error.${error.code}` as MessageKey;
         return key in KNOWN_ERROR_KEYS ? t(key) : error.message;

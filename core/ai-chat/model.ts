@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import type { AiEndpoint } from './settings.ts';
 import { TOOLS } from './tools.ts';
+import { parseJsonText } from '../lib/json-text.ts';
 
 /** A tool call of an answer, in upstream's content-block shape (`ai-chat` route's `tool-call`). */
 export interface ToolCallBlock {
@@ -111,7 +112,7 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
     for (const call of toolCalls) {
       const result = await c.runTool(call.function.name, call.function.arguments);
       let args: unknown = null;
-      try { args = JSON.parse(call.function.arguments || '{}'); } catch { /* reported in the result */ }
+      try { args = parseJsonText(call.function.arguments || '{}'); } catch { /* reported in the result */ }
       const resultText = JSON.stringify(result);
       estimatedChars += resultText.length;
       messages.push({ role: 'tool', tool_call_id: call.id, content: resultText });

@@ -5,6 +5,7 @@ import { normalizeEmail } from '../lib/email.ts';
 import { findUser, findUserByAuthEmail, restrictedReasonOf } from '../users/index.ts';
 import { recentSignInFailures } from '../sign-in-log/index.ts';
 import { projectSummary } from './context.ts';
+import { parseJsonText } from '../lib/json-text.ts';
 
 /**
  * The assistant's read-only tools, offered in the standard tool-calling format (OpenAI
@@ -52,11 +53,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).to
 export async function runTool(ctx: OperationContext<RequestAuth>, name: string, argsText: string): Promise<unknown> {
   let args: Record<string, unknown>;
   try {
-    const parsed = argsText.trim() === '' ? {} : JSON.parse(argsText) as unknown;
+    const parsed = argsText.trim() === '' ? {} : parseJsonText(argsText);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'arguments must be a JSON object' };
     args = parsed as Record<string, unknown>;
   } catch {
-    return { error: 'arguments are not valid JSON' };
+    return { error: 'arguments are not valid JSON (or nested deeper than 64 levels)' };
   }
   const project = ctx.auth.project;
   const allowed = TOOLS.find((t) => t.function.name === name);

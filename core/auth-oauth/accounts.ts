@@ -37,7 +37,8 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
  *   vouches for the email and that user's email is verified, so neither side can take over an
  *   account through an address it never proved), `raise_error`
  *   refuses, `allow_duplicates` (and `link_method` with an unverified email) signs up a new user
- *   whose email is not used for sign-in.
+ *   whose email is not used for sign-in. The development provider (`type: "shared"`) never
+ *   vouches for an email (providers/resolve.ts), so its identities are never linked by email.
  * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off, SIGN_UP_REJECTED when the
  *   project's sign-up rules refuse it, with `botChallenge`, the flow's bot challenge, as `turnstileResult`).
  */

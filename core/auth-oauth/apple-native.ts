@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
+import { normalizeEmail } from '../lib/email.ts';
 import { FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { findProviderConfig } from './providers/resolve.ts';
 import { BUILT_IN_PROVIDERS } from './providers/builtin.ts';
@@ -50,7 +51,7 @@ export const appleNativeSignIn = defineOperation({
       throw new KnownError('INVALID_APPLE_CREDENTIALS');
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new KnownError('INVALID_APPLE_CREDENTIALS');
-    const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+    const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : null;
     const info = { accountId: claims.sub, email, emailVerified: !!email && (claims.email_verified === true || claims.email_verified === 'true'), displayName: null, profileImageUrl: null };
     // No widget runs in a native Apple sign-in: a project with a bot challenge counts it `invalid` (upstream).
     const botChallenge = await assessBotChallenge(ctx, project, {}, 'oauth_authenticate');

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation, reply } from '../operations/define.ts';
 import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
-import { verifyAccessToken } from '../tokens/access-token.ts';
+import { verifyLiveAccessToken } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
 import { redirectTrust, resolveOAuthClient } from './client.ts';
 import { resolveProvider } from './providers/resolve.ts';
@@ -27,7 +27,8 @@ const JsonMode = v.optional(v.picklist(['json', 'redirect']));
  * Checks, before anything leaves for the provider: the client (project id + publishable key or
  * sentinel), the provider (configured and enabled), `redirect_uri` and `error_redirect_url`
  * against the trusted domains, `scope=legacy`, S256 PKCE, and for
- * `type=link` the access token in `token`, and the bot challenge (core/bot-challenge:
+ * `type=link` the access token in `token` (checked as any request's: signature, expiry, project and
+ * a session that was not revoked), and the bot challenge (core/bot-challenge:
  * BOT_CHALLENGE_REQUIRED / BOT_CHALLENGE_FAILED; its result is kept for the callback's sign-up
  * rules). Then keeps the flow server-side (Gatehouse's own state,
  * PKCE verifier and nonce towards the provider; single use, 10 minutes) and redirects (307) to
@@ -66,7 +67,8 @@ export const authorizeOAuth = defineOperation({
   errors: [
     'INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_PUBLISHABLE_CLIENT_KEY', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED',
     'INVALID_SCOPE', 'USER_AUTHENTICATION_REQUIRED', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN',
-    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', ...BOT_CHALLENGE_ERRORS,
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
+    'OAUTH_PROVIDER_URL_NOT_ALLOWED', ...BOT_CHALLENGE_ERRORS,
   ],
   output: v.union([v.strictObject({ location: v.string() }), RedirectOutput]),
   async run(ctx, { params, query }) {
@@ -80,10 +82,13 @@ export const authorizeOAuth = defineOperation({
     const provider = await resolveProvider(ctx.runtime, project, params.provider_id);
 
     let userId: string | null = null;
+    let sessionId: string | null = null;
     if (query.token) {
-      const claims = await verifyAccessToken(ctx.runtime.keys, query.token, ctx.now);
-      if (claims.project_id !== project.id) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: project.id, actual_project_id: claims.project_id });
+      // The same check as any request's access token: a revoked, signed-out or pre-reset session
+      // never attaches an account (issue 27 finding 3).
+      const claims = await verifyLiveAccessToken(ctx.runtime, query.token, project.id, ctx.now);
       userId = claims.sub;
+      sessionId = claims.refresh_token_id;
       if (query.provider_scope && provider.isShared) throw new KnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
     }
     if (query.type === 'link' && !userId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
@@ -100,6 +105,7 @@ export const authorizeOAuth = defineOperation({
       codeChallenge: query.code_challenge,
       type: query.type,
       userId: query.type === 'link' ? userId : null,
+      sessionId: query.type === 'link' ? sessionId : null,
       providerScope: query.provider_scope ?? null,
       errorRedirectUrl,
       afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,

@@ -6,15 +6,16 @@ import { findProject, type Project } from '../projects/index.ts';
 import { redirectTrust } from './client.ts';
 import { providerCallbackUrl } from './authorize.ts';
 import { takeFlowByState, type OuterFlow } from './flow-state.ts';
-import { resolveProvider } from './providers/resolve.ts';
+import { providerFailure, resolveProvider } from './providers/resolve.ts';
 import { flowScopes, redeemProviderCode } from './providers/exchange.ts';
 import { settleAccount } from './accounts.ts';
 import { storeProviderTokens } from './provider-tokens.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
 import { RedirectOutput } from '../operations/output.ts';
+import { assertSessionLive } from '../auth/request-auth.ts';
 
 const CALLBACK_ERRORS: KnownErrorCode[] = [
-  'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
+  'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION', 'OAUTH_PROVIDER_URL_NOT_ALLOWED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
   'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
   'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_EMAIL_ALREADY_EXISTS', 'BOT_CHALLENGE_FAILED',
 ];
@@ -42,7 +43,8 @@ function errorRedirect(ctx: OperationContext, project: Project | null, flow: Out
  * (upstream `auth/oauth/callback/[provider_id]/route.tsx`): takes the flow of `state` (single
  * use; OUTER_OAUTH_TIMEOUT when unknown or older than 10 minutes), redeems the provider's code
  * with Gatehouse's PKCE verifier (ID Token validated for OpenID providers), reads the account's
- * identity, then in one transaction signs up / signs in / links the user, keeps the provider
+ * identity, checks that a link flow's session is still live, then in one transaction signs up /
+ * signs in / links the user, keeps the provider
  * tokens (encrypted) and issues the code. Redirects to the app's `redirect_uri` with `code` and
  * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
  * No network I/O happens inside the transaction.
@@ -60,7 +62,13 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     const provider = await resolveProvider(ctx.runtime, project, providerId);
     const callbackParams = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
     const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
-    const info = await provider.userInfo(tokens);
+    const info = await provider.userInfo(tokens).catch((error: unknown) => { throw providerFailure(ctx.runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: providerId }); });
+    // A link needs a live session: the one that started it may have been signed out, revoked or
+    // ended by a password reset while the user was at the provider (issue 27 finding 3).
+    if (flow.type === 'link') {
+      if (!flow.sessionId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+      await assertSessionLive(ctx.runtime, flow.sessionId, 'USER_AUTHENTICATION_REQUIRED');
+    }
     const code = await ctx.transaction(async (tx) => {
       const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId, flow.botChallenge ?? { result: 'error' });
       await storeProviderTokens(tx, project.id, settled.account.id, tokens, flowScopes(provider, flow.providerScope ?? undefined));

@@ -9,7 +9,7 @@ import { isUuid } from '../lib/random.ts';
 import { findProject } from '../projects/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { providerCallbackUrl } from './authorize.ts';
-import { DEV_IDENTITIES, DEV_PROVIDER_KEY_AUDIENCE, devIdentityFor, devProviderClientSecret, devProviderIssuer, type DevIdentity } from './providers/dev-provider.ts';
+import { assertDevProviderAvailable, DEV_IDENTITIES, DEV_PROVIDER_KEY_AUDIENCE, devIdentityFor, devProviderClientSecret, devProviderIssuer, type DevIdentity } from './providers/dev-provider.ts';
 import { HtmlOutput, RedirectOutput } from '../operations/output.ts';
 
 const CODE_KEY_INFO = 'gatehouse dev oidc codes v1';
@@ -28,14 +28,20 @@ const AuthorizeEntries = {
   nonce: v.optional(field(1024)),
 };
 
-/** Checks that a client id (`<project id>:<provider id>`) names a project's shared provider and that `redirectUri` is its Gatehouse callback. */
+/**
+ * Checks that a client id (`<project id>:<provider id>`) names a project's shared provider that
+ * may be served (never in production mode, see assertDevProviderAvailable) and that
+ * `redirectUri` is its Gatehouse callback.
+ */
 async function checkClient(ctx: OperationContext, clientId: string, redirectUri: string): Promise<void> {
+  assertDevProviderAvailable(ctx.runtime, null);
   const colon = clientId.lastIndexOf(':');
   const projectId = clientId.slice(0, colon);
   const providerId = clientId.slice(colon + 1);
   const project = colon > 0 && (projectId === INTERNAL_PROJECT_ID || isUuid(projectId)) ? await findProject(ctx.db, projectId) : null;
   const config = project?.config.oauthProviders.find((p) => p.id === providerId && p.enabled && p.type === 'shared');
-  if (!project || !config || project.isProductionMode) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId });
+  if (!project || !config) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId });
+  assertDevProviderAvailable(ctx.runtime, project, providerId);
   if (redirectUri !== providerCallbackUrl(ctx.runtime, providerId)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
 }
 
@@ -60,7 +66,7 @@ export const devProviderAuthorizePage = defineOperation({
   summary: 'Built-in development OpenID provider: pick a test identity.',
   access: 'public',
   input: { query: v.strictObject(AuthorizeEntries) },
-  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED'],
+  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION'],
   output: HtmlOutput,
   async run(ctx, { query }) {
     await checkClient(ctx, query.client_id, query.redirect_uri);
@@ -76,7 +82,7 @@ export const devProviderAuthorize = defineOperation({
   summary: 'Built-in development OpenID provider: sign in as the chosen identity.',
   access: 'public',
   input: { body: v.strictObject({ ...AuthorizeEntries, email: v.pipe(v.string(), v.email('must be a valid email'), v.maxLength(254)), name: v.optional(field(100)) }) },
-  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED'],
+  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REDIRECT_URL_NOT_WHITELISTED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION'],
   output: RedirectOutput,
   async run(ctx, { body }) {
     await checkClient(ctx, body.client_id, body.redirect_uri);
@@ -104,9 +110,10 @@ export const devProviderToken = defineOperation({
       code: field(), redirect_uri: field(), code_verifier: field(256), client_id: field(256), client_secret: field(256),
     }),
   },
-  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_AUTHORIZATION_CODE'],
+  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_AUTHORIZATION_CODE', 'REDIRECT_URL_NOT_WHITELISTED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION'],
   output: v.strictObject({ access_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), id_token: v.string(), scope: v.literal('openid email profile') }),
   async run(ctx, { body }) {
+    await checkClient(ctx, body.client_id, body.redirect_uri);
     if (!constantTimeEqual(body.client_secret, devProviderClientSecret(ctx.runtime, body.client_id))) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: body.client_id });
     const text = open(ctx.runtime.deriveKey(CODE_KEY_INFO), body.code);
     const data = text ? JSON.parse(text) as { client_id: string; redirect_uri: string; code_challenge: string; nonce: string | null; identity: DevIdentity; exp: number } : null;
@@ -117,7 +124,8 @@ export const devProviderToken = defineOperation({
     const issuer = devProviderIssuer(ctx.runtime);
     const key = ctx.runtime.keys.keysFor(DEV_PROVIDER_KEY_AUDIENCE)[0]!;
     const nowS = Math.floor(ctx.now / 1000);
-    const idToken = await new SignJWT({ email: data.identity.email, email_verified: true, name: data.identity.name, ...(data.nonce ? { nonce: data.nonce } : {}) })
+    // Never `email_verified`: the address was typed by whoever stood at the page (issue 27 finding 1).
+    const idToken = await new SignJWT({ email: data.identity.email, email_verified: false, name: data.identity.name, ...(data.nonce ? { nonce: data.nonce } : {}) })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid }).setIssuer(issuer).setSubject(data.identity.sub).setAudience(body.client_id)
       .setIssuedAt(nowS).setExpirationTime(nowS + 600).sign(key.privateKey);
     const accessToken = seal(ctx.runtime.deriveKey(CODE_KEY_INFO), JSON.stringify({ identity: data.identity, exp: ctx.now + TOKEN_TTL_S * 1000, kind: 'access' }));
@@ -133,9 +141,10 @@ export const devProviderJwks = defineOperation({
   summary: 'Built-in development OpenID provider: signing keys.',
   access: 'public',
   input: {},
-  errors: [],
+  errors: ['OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION'],
   output: v.strictObject({ keys: v.array(v.strictObject({ kty: v.literal('EC'), alg: v.literal('ES256'), crv: v.literal('P-256'), kid: v.string(), x: v.string(), y: v.string(), use: v.literal('sig') })) }),
   async run(ctx) {
+    assertDevProviderAvailable(ctx.runtime, null);
     return { keys: ctx.runtime.keys.keysFor(DEV_PROVIDER_KEY_AUDIENCE).map((k) => ({ ...k.publicJwk, use: 'sig' })) };
   },
 });
@@ -148,7 +157,7 @@ export const devProviderDiscovery = defineOperation({
   summary: 'Built-in development OpenID provider: discovery document.',
   access: 'public',
   input: {},
-  errors: [],
+  errors: ['OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION'],
   output: v.strictObject({
     issuer: v.string(), authorization_endpoint: v.string(), token_endpoint: v.string(), jwks_uri: v.string(),
     response_types_supported: v.array(v.string()), subject_types_supported: v.array(v.string()),
@@ -156,6 +165,7 @@ export const devProviderDiscovery = defineOperation({
     token_endpoint_auth_methods_supported: v.array(v.string()), scopes_supported: v.array(v.string()),
   }),
   async run(ctx) {
+    assertDevProviderAvailable(ctx.runtime, null);
     const issuer = devProviderIssuer(ctx.runtime);
     return {
       issuer,

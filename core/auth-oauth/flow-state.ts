@@ -22,6 +22,8 @@ export interface OuterFlow {
   type: 'authenticate' | 'link';
   /** The signed-in user for `link` (from the `token` parameter). */
   userId: string | null;
+  /** That token's session (`refresh_token_id`), checked again at the callback; absent in flows saved before issue 27. */
+  sessionId?: string | null;
   providerScope: string | null;
   errorRedirectUrl: string | null;
   afterCallbackRedirectUrl: string | null;

@@ -3,7 +3,7 @@ import type { AccessType } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
-import { listUserAccounts, type OAuthAccountRow } from './queries.ts';
+import { deleteUserAccounts, listUserAccounts, type OAuthAccountRow } from './queries.ts';
 import * as v from 'valibot';
 import { component } from '../operations/output.ts';
 
@@ -55,4 +55,15 @@ export async function getUserAccount(db: Kysely<Database>, projectId: string, us
   const account = accounts.find((a) => a.id === idOrProviderId) ?? accounts.find((a) => a.provider_id === idOrProviderId);
   if (!account) throw new StatusError('not-found', 'OAuth provider not found for this user');
   return account;
+}
+
+/**
+ * Unlinks every provider account of a user and drops their stored tokens; what a password reset
+ * that first proves the address does with whatever an account pre-registrant could have linked
+ * (issue 27 finding 3; docs/security.md "Account ownership"). Joins the caller's transaction.
+ *
+ * @returns how many accounts were unlinked.
+ */
+export async function removeAllLinkedAccounts(db: Kysely<Database>, projectId: string, userId: string): Promise<number> {
+  return deleteUserAccounts(db, projectId, userId);
 }

@@ -81,6 +81,12 @@ export async function deleteAccount(db: Kysely<Database>, projectId: string, id:
   await db.deleteFrom('oauth_accounts').where('project_id', '=', projectId).where('id', '=', id).execute();
 }
 
+/** Deletes every provider account of a user (their stored tokens go with them: ON DELETE CASCADE); returns how many. */
+export async function deleteUserAccounts(db: Kysely<Database>, projectId: string, userId: string): Promise<number> {
+  const result = await db.deleteFrom('oauth_accounts').where('project_id', '=', projectId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 // ── provider tokens (sealed) ──────────────────────────────────────────────────────────────
 
 export async function insertToken(db: Kysely<Database>, row: OAuthTokenRow): Promise<void> {

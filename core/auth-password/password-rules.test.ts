@@ -6,7 +6,7 @@ import { uniqueEmail } from '../../test/helpers/smtp.ts';
 
 // Issue 12 finding 9: "password", "12345678" and the user's own email were accepted as passwords.
 
-function assertRefused(res: ApiResponse, reason: 'common_password' | 'matches_email') {
+function assertRefused(res: ApiResponse, reason: 'common_password' | 'predictable_password' | 'matches_email') {
   assertKnownError(res, 'PASSWORD_REQUIREMENTS_NOT_MET', 400);
   assert.equal(res.body.details.reason, reason);
   assert.equal(typeof res.body.details.message, 'string', 'the official SDK rebuilds the error from details.message');
@@ -21,7 +21,19 @@ describeWithServer('password rules (issue 12 finding 9)', (get) => {
     }
     assertKnownError(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: '1234567' }), 'PASSWORD_TOO_SHORT', 400);
     assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'velvet tractor 93' })).status, 200);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'x'.repeat(69) + '7' })).status, 200, 'long passphrases (70 characters) are accepted');
+    assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'velvet tractor 93 and a purple umbrella over the quiet harbour lights' })).status, 200, 'long passphrases (70 characters) are accepted');
+  });
+
+  it('refuses repetitive and sequential passwords (NIST SP 800-63B-4 §3.1.1.2), issue 27 finding 10', async () => {
+    const server = get();
+    const { client } = await createProject(server);
+    // None of these is in the common-password list (qwertyui, asdfghjk and 1234abcd are, and are refused as common).
+    for (const password of ['aaaaaaaa', 'zzzzzzzzzzzz', 'abababab', 'xyzxyzxyz', 'uiopuiop', 'abcdefgh', 'ABCDEFGHIJ', 'hgfedcba', '23456789', '98765432', 'lkjhgfds', 'mmmmnnnn', 'x'.repeat(69) + '7']) {
+      assertRefused(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password }), 'predictable_password');
+    }
+    for (const password of ['plum7 vortex', 'k9!mqz4tb2', 'Tr0ub4dor&3x']) {
+      assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password })).status, 200, password);
+    }
   });
 
   it('refuses the email address, or its part before the @, as the password', async () => {

@@ -5,6 +5,7 @@ import { findUser, updateUser } from '../users/index.ts';
 import { revokeAfterPasswordChange } from '../sessions/index.ts';
 import { revokeUserApiKeys } from '../api-keys/index.ts';
 import { removeAllPasskeys } from '../passkeys/index.ts';
+import { removeAllLinkedAccounts } from '../auth-oauth/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -19,7 +20,9 @@ import { SuccessOutput } from '../operations/output.ts';
  * Every session of the user and every other outstanding reset code is revoked (issue 12 finding 3).
  * When the reset is the first proof of an address nobody had verified, the account may have been
  * pre-registered by someone else (issue 12 finding 2), so whatever they could have left behind is
- * removed too: the TOTP secret, the user's API keys and passkeys (docs/security.md "Account pre-hijacking").
+ * removed too: the TOTP secret, the user's API keys, passkeys and linked OAuth accounts
+ * (docs/security.md "Account ownership"). A reset of an already verified address keeps them: the
+ * sessions it revokes can no longer link anything (issue 27 finding 3).
  */
 export const resetPassword = defineOperation({
   id: 'authPassword.reset',
@@ -50,6 +53,7 @@ export const resetPassword = defineOperation({
       if (firstProof) {
         await revokeUserApiKeys(tx, project.id, user.id);
         await removeAllPasskeys(tx, project.id, user.id);
+        await removeAllLinkedAccounts(tx.db, project.id, user.id);
       }
     });
     return { success: true };

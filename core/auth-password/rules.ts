@@ -1,5 +1,6 @@
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
+import { isPredictablePassword } from './predictable.ts';
 
 /** Password length limits (upstream packages/stack-shared/src/schema-fields.ts; upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -21,12 +22,14 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
 
 /**
  * Checks a new password: its length (upstream's rules and errors), then, beyond upstream, that it
- * is not one of the most common passwords and not the account's email address or the part of it
- * before the `@` (issue 12 finding 9). No composition rules (NIST SP 800-63B-4 §3.1.1.2).
+ * is not one of the most common passwords (issue 12 finding 9), not repetitive or sequential
+ * (`aaaaaaaa`, `12345678`, `qwertyui`: predictable.ts, issue 27 finding 10), and not the
+ * account's email address or the part of it before the `@`. No composition rules (NIST SP
+ * 800-63B-4 §3.1.1.2).
  *
  * @param context.email the account's email, when known.
  * @throws KnownError PASSWORD_TOO_SHORT `{min_length: 8}`, PASSWORD_TOO_LONG `{maxLength: 70}`, or
- *   PASSWORD_REQUIREMENTS_NOT_MET `{message, reason: "common_password" | "matches_email"}`
+ *   PASSWORD_REQUIREMENTS_NOT_MET `{message, reason: "common_password" | "predictable_password" | "matches_email"}`
  *   (upstream's parent code of the two; the official SDK rebuilds it from `details.message`).
  */
 export async function assertPasswordAcceptable(password: string, context: { email?: string | null } = {}): Promise<void> {
@@ -35,6 +38,9 @@ export async function assertPasswordAcceptable(password: string, context: { emai
   const lower = password.toLowerCase();
   if ((await commonPasswords()).has(lower)) {
     throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' });
+  }
+  if (isPredictablePassword(password)) {
+    throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too predictable (repeated or sequential characters). Please choose a less predictable one.', reason: 'predictable_password' });
   }
   if (context.email) {
     const email = normalizeEmail(context.email);

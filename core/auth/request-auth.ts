@@ -67,13 +67,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
   const accessType = accessTypeSent as AccessType;
   if (!projectId) throw new KnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
 
-  let token: AccessTokenClaims | null = null;
-  if (accessToken) {
-    token = await verifyAccessToken(runtime.keys, accessToken, now);
-    if (token.project_id !== projectId) {
-      throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: projectId, actual_project_id: token.project_id });
-    }
-  }
+  const token = accessToken ? await verifyLiveAccessToken(runtime, accessToken, projectId, now) : null;
 
   const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => findProject(runtime.db, projectId)) : null;
   if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
@@ -93,9 +87,6 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
   let user: UserRow | null = null;
   let userHasOAuthLinks: boolean | undefined;
   if (token) {
-    // A revoked session's access token is refused here within seconds of the revocation, though
-    // its signature and `exp` are still good (issue 12 finding 9; core/sessions/revocations.ts).
-    if (await runtime.revocations.isRevoked(token.refresh_token_id)) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
     const found = await findUserForRequest(runtime.db, project.id, token.sub);
     // The token outlived its user (deleted): treat it as invalid so clients refresh and sign out.
     if (!found) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
@@ -109,6 +100,35 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
   }
 
   return { accessType, project, branchId, user, userHasOAuthLinks, token, viaAdminAccessToken, adminUserId };
+}
+
+/**
+ * The one check of an end user's access token wherever Gatehouse accepts one (request
+ * credentials, the `token` of an OAuth link flow): ES256 signature, `exp` and audience
+ * (verifyAccessToken), the project it was issued for, and a live session: a token whose session
+ * was revoked (sign-out, session deletion, password reset or change) is refused within seconds
+ * of the revocation, though its signature and `exp` are still good (issue 12 finding 9, issue 27
+ * finding 3; core/sessions/revocations.ts).
+ *
+ * @throws KnownError UNPARSABLE_ACCESS_TOKEN (also for a revoked session), ACCESS_TOKEN_EXPIRED,
+ *   INVALID_PROJECT_FOR_ACCESS_TOKEN
+ */
+export async function verifyLiveAccessToken(runtime: Runtime, accessToken: string, projectId: string, now: number): Promise<AccessTokenClaims> {
+  const token = await verifyAccessToken(runtime.keys, accessToken, now);
+  if (token.project_id !== projectId) {
+    throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: projectId, actual_project_id: token.project_id });
+  }
+  await assertSessionLive(runtime, token.refresh_token_id, 'UNPARSABLE_ACCESS_TOKEN');
+  return token;
+}
+
+/**
+ * Refuses a session in the revoked-session set with `code`; what verifyLiveAccessToken and the
+ * admin access-token check consult, and what an OAuth link flow re-checks when the provider
+ * sends the user back (the session may have ended while the user was at the provider).
+ */
+export async function assertSessionLive(runtime: Runtime, refreshTokenId: string, code: 'UNPARSABLE_ACCESS_TOKEN' | 'UNPARSABLE_ADMIN_ACCESS_TOKEN' | 'USER_AUTHENTICATION_REQUIRED'): Promise<void> {
+  if (await runtime.revocations.isRevoked(refreshTokenId)) throw new KnownError(code);
 }
 
 async function checkProjectKeys(
@@ -154,7 +174,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
-  if (await runtime.revocations.isRevoked(claims.refresh_token_id)) throw new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
+  await assertSessionLive(runtime, claims.refresh_token_id, 'UNPARSABLE_ADMIN_ACCESS_TOKEN');
   const owner = project.ownerTeamId;
   if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
     throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');

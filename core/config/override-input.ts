@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { StatusError } from '../errors/index.ts';
+import { JsonTextError, parseJsonText } from '../lib/json-text.ts';
 import type { AccessType } from '../operations/define.ts';
 import { ConfigOverrideError, migrateOverride, validateOverride, type ConfigOverride } from './format.ts';
 import type { ConfigLevel } from './schema.ts';
@@ -30,14 +31,16 @@ export function assertLevelAccess(accessType: AccessType, level: ConfigLevel): v
  * Parses a `config_string` / `config_override_string`, migrates renamed keys and validates it
  * for `level`.
  *
- * @throws StatusError 400 "Invalid config JSON", or 400 naming the offending key (upstream's
- * plain-text answers of `internal/config/override/[level]`).
+ * @throws StatusError 400 "Invalid config JSON", 400 "Invalid config JSON: … nested too deeply …"
+ * (core/lib/json-text.ts parseJsonText's bound, issue 27 finding 8), or 400 naming the offending
+ * key (upstream's plain-text answers of `internal/config/override/[level]`).
  */
 export function parseOverrideString(text: string, level: ConfigLevel): ConfigOverride {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
+    parsed = parseJsonText(text);
+  } catch (error) {
+    if (error instanceof JsonTextError && error.reason !== 'syntax') throw new StatusError('bad-request', `Invalid config JSON: ${error.message}`);
     throw new StatusError('bad-request', 'Invalid config JSON');
   }
   try {

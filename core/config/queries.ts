@@ -1,21 +1,46 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
 import type { ConfigLevel } from './schema.ts';
+import { parseJsonText } from '../lib/json-text.ts';
 
 /** A stored override row, parsed. */
 export interface OverrideRow {
   level: ConfigLevel;
   config: Record<string, unknown>;
   source: Record<string, unknown> | null;
+  /** Set when the stored text could not be read within parseJsonText's bound (`config` is then empty). */
+  unreadable?: string;
 }
 
-/** The override rows of a project: its project-level row and `branchId`'s branch and environment rows. */
+function readStored(text: string): { value: Record<string, unknown> } | { problem: string } {
+  try {
+    return { value: parseJsonText(text) as Record<string, unknown> };
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
+
+/**
+ * The override rows of a project: its project-level row and `branchId`'s branch and environment
+ * rows. A row stored before JSON texts were bounded (issue 27 finding 8) and nested too deeply
+ * comes back empty with `unreadable` set, instead of failing every render of the project.
+ */
 export async function findOverrideRows(db: Kysely<Database>, projectId: string, branchId: string): Promise<OverrideRow[]> {
   const rows = await db.selectFrom('config_overrides').select(['level', 'config', 'source'])
     .where('project_id', '=', projectId)
     .where((eb) => eb.or([eb('branch_id', '=', branchId), eb('level', '=', 'project')]))
     .execute();
-  return rows.map((r) => ({ level: r.level as ConfigLevel, config: JSON.parse(r.config), source: r.source === null ? null : JSON.parse(r.source) }));
+  return rows.map((r) => {
+    const config = readStored(r.config);
+    const source = r.source === null ? null : readStored(r.source);
+    const problem = 'problem' in config ? config.problem : source && 'problem' in source ? source.problem : undefined;
+    return {
+      level: r.level as ConfigLevel,
+      config: 'value' in config ? config.value : {},
+      source: source && 'value' in source ? source.value : null,
+      ...(problem ? { unreadable: problem } : {}),
+    };
+  });
 }
 
 /** Inserts or replaces one override row (the source is kept when `source` is undefined). */

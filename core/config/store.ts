@@ -17,8 +17,24 @@ export interface ConfigLayers {
   source: BranchConfigSource;
 }
 
+const warned = new Set<string>();
+
 /**
- * Loads a project's overrides. A project with no override rows yet (created before migration
+ * Says once per process and level that a stored override is ignored (a Node warning on stderr,
+ * code GATEHOUSE_CONFIG_LEVEL_IGNORED): the project keeps working on its other levels and the
+ * defaults until an admin replaces the level (PUT or PATCH of that level's override).
+ */
+function warnUnreadable(projectId: string, branchId: string, level: ConfigLevel, problem: string): void {
+  const key = `${projectId}\u0000${branchId}\u0000${level}`;
+  if (warned.has(key)) return;
+  if (warned.size > 10_000) warned.clear();
+  warned.add(key);
+  process.emitWarning(`The ${level} config override of project ${projectId} (branch ${branchId}) is ignored: ${problem}. Replace it through /internal/config/override/${level}.`, { code: 'GATEHOUSE_CONFIG_LEVEL_IGNORED' });
+}
+
+/**
+ * Loads a project's overrides. A stored level that cannot be read within the JSON text bound
+ * (core/config/queries.ts) is ignored with a warning. A project with no override rows yet (created before migration
  * 0014, or not yet touched through the model) is brought in once: its stored legacy config
  * becomes its environment-level override, so rendering gives back the same values.
  */
@@ -30,6 +46,7 @@ export async function loadConfigLayers(db: Kysely<Database>, projectId: string, 
     if (stored !== null) await upsertOverride(db, { projectId, branchId, level: 'environment', config: environment, now });
     return { project: {}, branch: {}, environment, source: { type: 'unlinked' } };
   }
+  for (const row of rows) if (row.unreadable) warnUnreadable(projectId, branchId, row.level, row.unreadable);
   const byLevel = (level: ConfigLevel) => rows.find((r) => r.level === level);
   return {
     project: byLevel('project')?.config ?? {},

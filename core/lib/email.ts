@@ -1,7 +1,7 @@
 /**
  * Email rules (upstream packages/stack-shared/src/schema-fields.ts): valid, max 256, local part without a leading dot or a double
- * dot, domain ending in a part of at least two characters. Normalization is trim + lowercase
- * (upstream apps/backend/src/app/api/latest/users/), applied on create and lookup.
+ * dot, domain ending in a part of at least two characters. Normalization (normalizeEmail, below)
+ * is applied on create and lookup.
  */
 export function isValidEmail(value: string): boolean {
   if (value.length > 256 || /\s/.test(value)) return false;
@@ -27,6 +27,19 @@ export function isValidLegacyEmail(value: string): boolean {
   return value.length <= 256 && WHATWG_EMAIL.test(value);
 }
 
+/** Full-width and half-width forms (U+FF01–U+FFEE): the characters the width mapping of RFC 8265 §3.3.1 rule 2 changes. */
+const WIDTH_FORMS = /[\uff01-\uffee]/g;
+
+/**
+ * The one comparison form of an email address, stored and looked up (issue 27 finding 10):
+ * trimmed; full-width and half-width forms mapped to their ordinary forms (`ｕｓｅｒ` → `user`:
+ * NFKC applied to those characters only, the width mapping of RFC 8265's PRECIS
+ * UsernameCaseMapped profile); lowercased, as upstream compares addresses (the whole address:
+ * upstream lowercases the local part too); then Unicode NFC, so a composed `é` and `e` + U+0301
+ * are one address. Not full NFKC: it would also fold ligatures, superscripts and compatibility
+ * letters (`ﬁ` → `fi`, `²` → `2`) that a mailbox may really use differently; RFC 6530/6531
+ * internationalized addresses are compared in NFC.
+ */
 export function normalizeEmail(value: string): string {
-  return value.trim().toLowerCase();
+  return value.trim().replace(WIDTH_FORMS, (c) => c.normalize('NFKC')).toLowerCase().normalize('NFC');
 }

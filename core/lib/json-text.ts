@@ -1,3 +1,63 @@
+/**
+ * Deepest nesting of objects and arrays accepted in a JSON text parsed from tenant input: the
+ * same bound as a request body's (core/operations/input-shape.ts MAX_INPUT_DEPTH), so a JSON
+ * text inside a string field cannot carry what the body itself may not (issue 27 finding 8).
+ */
+export const JSON_TEXT_MAX_DEPTH = 64;
+
+/** Why parseJsonText refused a text; `message` is one sentence fit for a 400 answer. */
+export class JsonTextError extends Error {
+  constructor(readonly reason: 'syntax' | 'depth' | 'length', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Nesting depth of a JSON text's objects and arrays (`{"a": []}` is 2), by one pass over the
+ * characters: brackets inside strings are skipped. Stops counting once past `limit`.
+ */
+export function jsonTextDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) { if (++depth > max) { max = depth; if (max > limit) return max; } }
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/**
+ * The one parser of JSON texts that come from tenant input (a config override string, a stored
+ * override, a token segment, a model's tool arguments): refuses a text longer than `maxLength`
+ * characters or nested deeper than `maxDepth` before `JSON.parse` builds it, so nothing that
+ * walks the value recursively afterwards (validation, merging, rendering, serializing) can
+ * overflow the stack.
+ *
+ * @param limits.maxDepth default JSON_TEXT_MAX_DEPTH; `limits.maxLength` default unbounded (the
+ *   caller's field or body bound applies).
+ * @throws JsonTextError `syntax` | `depth` | `length`.
+ */
+export function parseJsonText(text: string, limits: { maxDepth?: number; maxLength?: number } = {}): unknown {
+  const maxDepth = limits.maxDepth ?? JSON_TEXT_MAX_DEPTH;
+  if (limits.maxLength !== undefined && text.length > limits.maxLength) {
+    throw new JsonTextError('length', `The JSON text is too long: at most ${limits.maxLength} characters are accepted`);
+  }
+  if (jsonTextDepth(text, maxDepth) > maxDepth) {
+    throw new JsonTextError('depth', `The JSON text is nested too deeply: at most ${maxDepth} levels of objects and arrays are accepted`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new JsonTextError('syntax', `The JSON text is not valid: ${(error as Error).message}`);
+  }
+}
+
 /** Metadata columns hold JSON text; null stays null. */
 export function toJsonText(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);

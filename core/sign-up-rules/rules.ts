@@ -1,12 +1,6 @@
-import v8 from 'node:v8';
 import * as v from 'valibot';
-import { parse } from '@marcbachmann/cel-js';
-
-// A rule's `matches("…")` runs a project admin's regular expression on the request path. With this
-// V8 flag a pattern that backtracks excessively falls back to V8's linear-time engine, so a
-// catastrophic pattern such as `(a+)+$` cannot stall the event loop for every tenant (patterns
-// with backreferences or lookaround cannot use that engine: docs/security.md "Sign-up rules").
-v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+import { CEL_LIMITS, conditionProblem } from './cel-bounds.ts';
+import { evaluateOnWorker } from './cel-pool.ts';
 
 /** What a matching rule does (upstream `SignUpRuleAction`). */
 export const SIGN_UP_RULE_ACTIONS = ['allow', 'reject', 'restrict', 'log'] as const;
@@ -16,22 +10,40 @@ export type SignUpRuleActionType = (typeof SIGN_UP_RULE_ACTIONS)[number];
 export const SIGN_UP_AUTH_METHODS = ['password', 'otp', 'oauth', 'passkey'] as const;
 export type SignUpAuthMethod = (typeof SIGN_UP_AUTH_METHODS)[number];
 
-/**
- * One stored rule, `auth.signUpRules.<id>` in the config model (upstream `SignUpRule`): a rule
- * runs only when `enabled` is true and it has a `condition` (a CEL expression); `priority` orders
- * rules, highest first, ties by id; `action.message` is for admins only, never shown to users.
- */
-export const SignUpRuleSchema = v.looseObject({
+const ruleShape = (condition: v.GenericSchema<string, string>) => v.looseObject({
   enabled: v.optional(v.boolean('must be a boolean')),
   displayName: v.optional(v.string('must be a string')),
   priority: v.optional(v.pipe(v.number('must be a number'), v.finite('must be a finite number'))),
-  condition: v.optional(v.pipe(v.string('must be a string'), v.maxLength(10_000, 'must be at most 10000 characters'))),
+  condition: v.optional(condition),
   action: v.looseObject({
     type: v.picklist(SIGN_UP_RULE_ACTIONS, `must be one of ${SIGN_UP_RULE_ACTIONS.join(', ')}`),
     message: v.optional(v.string('must be a string')),
   }, 'must be an object with a type'),
 }, 'must be an object');
-export type SignUpRule = v.InferOutput<typeof SignUpRuleSchema>;
+
+/**
+ * A stored rule as it is read back (upstream `SignUpRule`): a rule runs only when `enabled` is
+ * true and it has a `condition` (a CEL expression); `priority` orders rules, highest first, ties
+ * by id; `action.message` is for admins only, never shown to users. No cost bound here: a rule
+ * saved before the bound still runs, under the evaluation deadline.
+ */
+export const StoredSignUpRuleSchema = ruleShape(v.string('must be a string'));
+
+/**
+ * A rule as it is saved, `auth.signUpRules.<id>` in the config model: the stored shape, and a
+ * condition within CEL_LIMITS (cel-bounds.ts: length, parser limits, comprehension macros,
+ * literal sizes, `matches` patterns RE2 can run, estimated cost). The refusal names the limit.
+ */
+export const SignUpRuleSchema = ruleShape(v.pipe(
+  v.string('must be a string'),
+  v.maxLength(CEL_LIMITS.maxLength, `must be at most ${CEL_LIMITS.maxLength} characters`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = conditionProblem(dataset.value);
+    if (problem) addIssue({ message: `is not an accepted condition: ${problem}` });
+  }),
+));
+export type SignUpRule = v.InferOutput<typeof StoredSignUpRuleSchema>;
 
 /** The two risk scores, integers 0–100 (upstream `SignUpRiskScoresCrud`). */
 export interface SignUpRiskScores {
@@ -115,61 +127,35 @@ export function orderedRules(record: unknown): Array<[string, SignUpRule]> {
   if (typeof record !== 'object' || record === null) return [];
   const rules: Array<[string, SignUpRule]> = [];
   for (const [id, value] of Object.entries(record)) {
-    const parsed = v.safeParse(SignUpRuleSchema, value);
+    const parsed = v.safeParse(StoredSignUpRuleSchema, value);
     if (parsed.success) rules.push([id, parsed.output]);
   }
   return rules.sort(([ida, a], [idb, b]) => (b.priority ?? 0) - (a.priority ?? 0) || (ida < idb ? -1 : ida > idb ? 1 : 0));
 }
 
-const compiled = new Map<string, ReturnType<typeof parse>>();
-
-/** Parses a condition once (cached by text, at most 500 kept); throws the parser's error. */
-function compile(condition: string): ReturnType<typeof parse> {
-  let fn = compiled.get(condition);
-  if (!fn) {
-    fn = parse(condition);
-    if (compiled.size >= 500) compiled.delete(compiled.keys().next().value!);
-    compiled.set(condition, fn);
-  }
-  return fn;
-}
-
 /**
- * Checks that a condition parses as CEL; returns the parser's message, or null when it does.
- * Variables and types are checked only when the rule runs.
+ * The variables a condition sees: the context, `riskScores.freeTrialAbuse` (upstream's
+ * camel-case alias) and `turnstile_result` (upstream's name for `turnstileResult`).
  */
-export function conditionProblem(condition: string): string | null {
-  try {
-    compile(condition);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-  }
-}
-
-/**
- * Evaluates one CEL condition against a sign-up (upstream `evaluateCelExpression`): `true`
- * matches; other values do not. Standard CEL operators, `in` lists, and the string functions
- * `contains`, `startsWith`, `endsWith` and `matches` (a regular expression). Throws on a parse
- * or evaluation error (unknown variable, wrong types, invalid regular expression).
- */
-export function evaluateCondition(condition: string, context: SignUpRuleContext): boolean {
-  const variables = {
+function conditionVariables(context: SignUpRuleContext): Record<string, unknown> {
+  return {
     ...context,
     riskScores: { ...context.riskScores, freeTrialAbuse: context.riskScores.free_trial_abuse },
     turnstile_result: context.turnstileResult,
   };
-  return compile(condition)(variables) === true;
 }
 
 /**
  * Runs the project's rules in order (upstream `evaluateSignUpRulesWithTrace`): disabled rules and
- * rules without a condition are skipped; a condition that fails to evaluate counts as not
- * matching (status `error`); a matching `log` rule is only counted, a matching `restrict` rule
+ * rules without a condition are skipped; each condition is evaluated on a worker thread under
+ * CEL_EVALUATION_DEADLINE_MS (cel-pool.ts; standard CEL operators, `in` lists, `contains`,
+ * `startsWith`, `endsWith`, and `matches` on RE2); a condition that fails to evaluate, or overruns
+ * the deadline, counts as not matching (status `error`), as upstream treats a failing rule; a matching `log` rule is only counted, a matching `restrict` rule
  * marks the user restricted (the first one is named) and evaluation goes on; the first matching
  * `allow` or `reject` rule decides. With no decision, `defaultAction` applies.
  */
-export function evaluateSignUpRules(rules: Array<[string, SignUpRule]>, defaultAction: 'allow' | 'reject', context: SignUpRuleContext): SignUpRulesTrace {
+export async function evaluateSignUpRules(rules: Array<[string, SignUpRule]>, defaultAction: 'allow' | 'reject', context: SignUpRuleContext, tenant: string): Promise<SignUpRulesTrace> {
+  const variables = conditionVariables(context);
   const evaluations: SignUpRuleEvaluation[] = [];
   const triggered: SignUpRulesTrace['triggered'] = [];
   let restrictedBecauseOfRuleId: string | null = null;
@@ -182,13 +168,12 @@ export function evaluateSignUpRules(rules: Array<[string, SignUpRule]>, defaultA
       evaluations.push({ ruleId, rule, status: 'missing_condition' });
       continue;
     }
-    let matches: boolean;
-    try {
-      matches = evaluateCondition(rule.condition, context);
-    } catch (error) {
-      evaluations.push({ ruleId, rule, status: 'error', error: `Failed to evaluate CEL expression: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+    const outcome = await evaluateOnWorker(rule.condition, variables, tenant);
+    if (!outcome.ok) {
+      evaluations.push({ ruleId, rule, status: 'error', error: `Failed to evaluate CEL expression: ${outcome.error}` });
       continue;
     }
+    const matches = outcome.value;
     evaluations.push({ ruleId, rule, status: matches ? 'matched' : 'not_matched' });
     if (!matches) continue;
     const action = rule.action.type;

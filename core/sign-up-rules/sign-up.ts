@@ -81,10 +81,10 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
   const riskScores = await signUpRiskScores(ctx.db, project.id, facts, ctx.now);
   const countryCode = upgrading?.country_code ?? signUpCountryCode(attempt.email, ctx.runtime.environment);
   const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
-  const trace = evaluateSignUpRules(rules, defaultAction, createSignUpRuleContext({
+  const trace = await evaluateSignUpRules(rules, defaultAction, createSignUpRuleContext({
     email: attempt.email, countryCode, authMethod: attempt.authMethod, oauthProvider: attempt.oauthProvider, riskScores,
     turnstileResult: botChallenge.result,
-  }));
+  }), project.id);
   countTriggers(ctx, project.id, branchId, trace.triggered);
   if (!trace.outcome.shouldAllow) throw new KnownError('SIGN_UP_REJECTED');
 

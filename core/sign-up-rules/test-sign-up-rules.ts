@@ -46,7 +46,7 @@ export const testSignUpRules = defineOperation({
       turnstileResult: body.turnstile_result ?? 'invalid',
     });
     const { rules, defaultAction } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
-    const trace = evaluateSignUpRules(rules, defaultAction, context);
+    const trace = await evaluateSignUpRules(rules, defaultAction, context, project.id);
     return {
       context: {
         email: context.email,

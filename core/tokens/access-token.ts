@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
 import { LRUCache } from 'lru-cache';
+import { parseJsonText } from '../lib/json-text.ts';
 
 /** `restricted_reason` of a user (upstream apps/backend/src/app/api/latest/users/). */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
@@ -102,7 +103,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 function decodeSegment(segment: string): Record<string, unknown> | null {
   if (!BASE64URL.test(segment)) return null;
   try {
-    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    const value: unknown = parseJsonText(Buffer.from(segment, 'base64url').toString('utf8'));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
   } catch {
     return null;

@@ -25,7 +25,7 @@ export interface TestServer {
  * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
-export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile'] } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile']; outboundPrivateHosts?: string[] } = {}): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();
@@ -50,6 +50,7 @@ export async function startTestServer(dialect: Dialect, options: { accessTokenTt
     hooks: options.hooks,
     ai: options.ai,
     turnstile: options.turnstile,
+    outboundPrivateHosts: options.outboundPrivateHosts,
   }).catch(async (error: unknown) => {
     // Leave nothing open that would keep the test process alive after a failed start.
     server.close();

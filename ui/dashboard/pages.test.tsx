@@ -156,7 +156,7 @@ it('project settings: branding refuses an accent colour below 4.5:1 and saves va
   await unmount();
 });
 
-it('OAuth providers section: shows the callback URL to register for a standard provider, and adds a generic OpenID Connect provider', async () => {
+it('OAuth providers section: defaults to standard, explains shared, shows the callback URL to register for a standard provider, and adds a generic OpenID Connect provider', async () => {
   const config = { ...PROJECT.config, oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh-client', client_secret: 'gh-secret' }] };
   const answer: Handler = (req) => {
     if (req.path !== '/internal/projects/current') return undefined;
@@ -167,6 +167,13 @@ it('OAuth providers section: shows the callback URL to register for a standard p
   await waitForText(container, 'gh-client');
   const url = container.querySelector('[data-testid="callback-url-github"]')?.textContent ?? '';
   assert.match(url, /\/api\/v1\/auth\/oauth\/callback\/github$/);
+  const kind = container.querySelector('select#oauth-type') as HTMLSelectElement;
+  assert.equal(kind.value, 'standard', 'a new provider defaults to standard (own credentials), never the development provider');
+  assert.ok(container.querySelector('input[name="client_id"]'), 'standard asks for the client ID');
+  assert.equal(container.querySelector('[data-testid="oauth-shared-explained"]'), null);
+  await act(async () => { kind.value = 'shared'; kind.dispatchEvent(new Event('change', { bubbles: true })); });
+  await flush();
+  assert.match(container.querySelector('[data-testid="oauth-shared-explained"]')?.textContent ?? '', /any email.*never verified.*production mode/);
   const select = container.querySelector('select#oauth-id') as HTMLSelectElement;
   await act(async () => { select.value = '__oidc__'; select.dispatchEvent(new Event('change', { bubbles: true })); });
   await flush();

@@ -33,6 +33,7 @@ export const de: Messages = {
   'error.PASSWORD_TOO_LONG': 'Das Passwort darf höchstens {max} Zeichen lang sein.',
   'error.PASSWORD_CONFIRMATION_MISMATCH': 'Das aktuelle Passwort ist nicht richtig.',
   'error.passwordCommon': 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.',
+  'error.passwordPredictable': 'Dieses Passwort ist zu vorhersehbar (wiederholte oder aufeinanderfolgende Zeichen). Bitte wählen Sie ein weniger vorhersehbares.',
   'error.passwordMatchesEmail': 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
   'error.passwordRequirements': 'Dieses Passwort erfüllt die Anforderungen nicht. Bitte wählen Sie ein anderes.',
   'error.VERIFICATION_CODE_NOT_FOUND': 'Dieser Link oder Code ist ungültig.',

@@ -37,6 +37,7 @@ export const en = {
   'error.PASSWORD_TOO_LONG': 'Password must be at most {max} characters long.',
   'error.PASSWORD_CONFIRMATION_MISMATCH': 'The current password is not correct.',
   'error.passwordCommon': 'This password is too common. Please choose a less predictable one.',
+  'error.passwordPredictable': 'This password is too predictable (repeated or sequential characters). Please choose a less predictable one.',
   'error.passwordMatchesEmail': 'The password must not be your email address.',
   'error.passwordRequirements': 'This password does not meet the requirements. Please choose another one.',
   'error.VERIFICATION_CODE_NOT_FOUND': 'This link or code is not valid.',

@@ -51,5 +51,7 @@ it('localizes the password rules the server names in `reason` (common password, 
   assert.equal(errorText(common, translator('de')), 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.');
   const email = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { reason: 'matches_email' }, undefined, 400);
   assert.equal(errorText(email, translator('de')), de['error.passwordMatchesEmail']);
+  const predictable = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { reason: 'predictable_password' }, undefined, 400);
+  assert.equal(errorText(predictable, translator('de')), de['error.passwordPredictable']);
   assert.equal(errorText(new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', {}, undefined, 400), translator('de')), de['error.passwordRequirements']);
 });

@@ -1,4 +1,5 @@
 import { KnownError } from '../../errors/index.ts';
+import { normalizeEmail } from '../../lib/email.ts';
 import type { BuiltInProvider, ProviderUserInfo } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -9,7 +10,7 @@ const obj = (value: unknown): Json => (typeof value === 'object' && value !== nu
 /** The account id is required; a provider answer without one is unusable. */
 function identity(fields: Omit<ProviderUserInfo, 'accountId'> & { accountId: string | null }): ProviderUserInfo {
   if (!fields.accountId) throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
-  return { ...fields, accountId: fields.accountId, email: fields.email?.toLowerCase() ?? null, emailVerified: !!fields.email && fields.emailVerified };
+  return { ...fields, accountId: fields.accountId, email: fields.email ? normalizeEmail(fields.email) : null, emailVerified: !!fields.email && fields.emailVerified };
 }
 
 /** Standard OpenID claims (OIDC Core §5.1) from the ID Token, completed by the UserInfo response. */

@@ -1,10 +1,28 @@
 import { createHash, createHmac } from 'node:crypto';
+import { KnownError } from '../../errors/index.ts';
 import type { Runtime } from '../../runtime.ts';
 
 /**
  * Gatehouse's built-in development OpenID provider (issue 15): what `type: "shared"` provider
- * entries use on a self-hosted server, so OAuth can be tried offline. Never in production mode.
+ * entries use on a self-hosted server, so OAuth can be tried offline. Its page lets anyone pick
+ * any email, so (issue 27 finding 1) it is refused whenever the server or the project runs in
+ * production mode, its identities are never `email_verified`, and they are never linked to an
+ * existing account by email.
  */
+
+/**
+ * Refuses the development provider when the server runs in production mode
+ * (`GATEHOUSE_ENVIRONMENT=production`, the default), whatever the project says, or when the
+ * project is in production mode. The one gate every use of it passes (resolveProvider for the
+ * authorize and callback steps, and each of the provider's own endpoints).
+ *
+ * @throws KnownError OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION
+ */
+export function assertDevProviderAvailable(runtime: Runtime, project: { isProductionMode: boolean } | null, providerId?: string): void {
+  if (runtime.environment === 'production' || project?.isProductionMode) {
+    throw new KnownError('OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION', providerId ? { provider_id: providerId } : {});
+  }
+}
 
 /** The issuer of the development provider: `<base>/api/v1/auth/oauth/dev-provider`. */
 export function devProviderIssuer(runtime: Runtime): string {

@@ -1,7 +1,6 @@
 import * as oauth from 'oauth4webapi';
-import { KnownError } from '../../errors/index.ts';
 import type { Runtime } from '../../runtime.ts';
-import type { ResolvedProvider } from './resolve.ts';
+import { providerFailure, type ResolvedProvider } from './resolve.ts';
 import type { ProviderTokens } from './types.ts';
 
 /** Gatehouse's own per-flow secrets towards the provider (RFC 9700 §2.1: state, PKCE, nonce). */
@@ -55,7 +54,8 @@ function tokensFrom(result: oauth.TokenEndpointResponse, now: number): ProviderT
  * JWKS). Network I/O: never call inside a transaction.
  *
  * @throws KnownError OAUTH_PROVIDER_ACCESS_DENIED when the user declined, or the provider's
- * answers do not validate.
+ * answers do not validate; OAUTH_PROVIDER_URL_NOT_ALLOWED when the outbound guard refuses the
+ * token or JWKS endpoint's address.
  */
 export async function redeemProviderCode(runtime: Runtime, provider: ResolvedProvider, callbackParams: URLSearchParams, redirectUri: string, secrets: ProviderFlowSecrets): Promise<ProviderTokens> {
   try {
@@ -65,9 +65,7 @@ export async function redeemProviderCode(runtime: Runtime, provider: ResolvedPro
     if (provider.openid && provider.as.jwks_uri) await oauth.validateApplicationLevelSignature(provider.as, response, provider.requestOptions);
     return tokensFrom(result, Date.now());
   } catch (error) {
-    if (error instanceof KnownError) throw error;
-    runtime.log.warn({ provider: provider.id, err: String(error), cause: JSON.stringify((error as { cause?: unknown }).cause ?? null)?.slice(0, 500) }, 'OAuth provider callback rejected');
-    throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+    throw providerFailure(runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: provider.id });
   }
 }
 

@@ -4,8 +4,9 @@ import { isBuiltInOAuthProviderId, type OAuthProviderConfig } from '../../config
 import type { Project } from '../../projects/index.ts';
 import type { Runtime } from '../../runtime.ts';
 import { BUILT_IN_PROVIDERS, fromOidcClaims } from './builtin.ts';
-import { devProviderClientSecret, devProviderIssuer } from './dev-provider.ts';
+import { assertDevProviderAvailable, devProviderClientSecret, devProviderIssuer } from './dev-provider.ts';
 import type { ProviderEndpoints, ProviderFetch, ProviderTokens, ProviderUserInfo } from './types.ts';
+import { guardedFetch, isPrivateAddressError } from '../../lib/outbound-fetch.ts';
 
 /** A provider ready to use: oauth4webapi's server and client metadata plus Gatehouse's quirks. */
 export interface ResolvedProvider {
@@ -24,8 +25,8 @@ export interface ResolvedProvider {
   omitScope: boolean;
   /** True when an ID Token is expected and validated (signature, iss, aud, exp, nonce). */
   openid: boolean;
-  /** oauth4webapi request options (plain http only for loopback or non-production servers). */
-  requestOptions: { [oauth.allowInsecureRequests]?: boolean };
+  /** oauth4webapi request options: plain http only for loopback or non-production servers; the outbound guard's fetch. */
+  requestOptions: { [oauth.allowInsecureRequests]?: boolean; [oauth.customFetch]: typeof fetch };
   userInfo(tokens: ProviderTokens): Promise<ProviderUserInfo>;
 }
 
@@ -46,11 +47,38 @@ function insecureAllowed(runtime: Runtime, urls: string[]): boolean {
 }
 
 /**
+ * The fetch for every URL of a provider (issuer, discovery's token, JWKS and userinfo endpoints,
+ * built-in resource reads): in production mode it refuses loopback, link-local and private
+ * addresses (core/lib/outbound-fetch.ts), except hosts the operator listed in
+ * GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; outside production everything is allowed (tests run
+ * oidc-provider on loopback). Issue 27 finding 6.
+ */
+export function providerOutboundFetch(runtime: Runtime): typeof fetch {
+  return guardedFetch({ allowPrivate: (host) => runtime.environment !== 'production' || runtime.outboundPrivateHosts.has(host) }) as typeof fetch;
+}
+
+/**
+ * Maps a failure talking to a provider to a known error: the outbound guard's refusal to
+ * OAUTH_PROVIDER_URL_NOT_ALLOWED, known errors as they are, anything else (unreachable, invalid
+ * answer) to `fallback`, logged.
+ */
+export function providerFailure(runtime: Runtime, error: unknown, fallback: 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED' | 'OAUTH_PROVIDER_ACCESS_DENIED', context: Record<string, unknown>): KnownError {
+  if (error instanceof KnownError) return error;
+  if (isPrivateAddressError(error)) {
+    runtime.log.warn({ ...context, err: String(error) }, 'OAuth provider URL refused: private address');
+    return new KnownError('OAUTH_PROVIDER_URL_NOT_ALLOWED');
+  }
+  runtime.log.warn({ ...context, err: String(error), cause: JSON.stringify((error as { cause?: unknown }).cause ?? null)?.slice(0, 500) }, 'OAuth provider request failed');
+  return new KnownError(fallback);
+}
+
+/**
  * Fetches and validates an issuer's discovery document (OpenID Connect Discovery 1.0 §4), cached
  * 10 minutes per issuer.
  *
  * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the issuer cannot be reached or
- * its document is invalid (the provider is unusable as configured).
+ * its document is invalid (the provider is unusable as configured); OAUTH_PROVIDER_URL_NOT_ALLOWED
+ * when the outbound guard refuses its address.
  */
 async function discover(runtime: Runtime, issuerUrl: string): Promise<oauth.AuthorizationServer> {
   const now = Date.now();
@@ -58,21 +86,22 @@ async function discover(runtime: Runtime, issuerUrl: string): Promise<oauth.Auth
   if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.as;
   const issuer = new URL(issuerUrl);
   try {
-    const response = await oauth.discoveryRequest(issuer, { algorithm: 'oidc', [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuerUrl]), signal: AbortSignal.timeout(10_000) });
+    const response = await oauth.discoveryRequest(issuer, {
+      algorithm: 'oidc', [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuerUrl]), [oauth.customFetch]: providerOutboundFetch(runtime), signal: AbortSignal.timeout(10_000),
+    });
     const as = await oauth.processDiscoveryResponse(issuer, response);
     if (discoveryCache.size > 500) discoveryCache.clear();
     discoveryCache.set(issuerUrl, { at: now, as });
     return as;
   } catch (error) {
-    runtime.log.warn({ issuer: issuerUrl, err: String(error) }, 'OpenID discovery failed');
-    throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    throw providerFailure(runtime, error, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', { issuer: issuerUrl });
   }
 }
 
 /** GET a JSON resource with a bearer token; a failure means the provider refused the account. */
-function providerFetch(runtime: Runtime): ProviderFetch {
+function providerFetch(runtime: Runtime, outbound: typeof fetch): ProviderFetch {
   return async (url, accessToken, headers = {}) => {
-    const response = await fetch(url, { headers: { accept: 'application/json', 'user-agent': 'gatehouse', ...headers, authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+    const response = await outbound(url, { headers: { accept: 'application/json', 'user-agent': 'gatehouse', ...headers, authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
     if (!response.ok) {
       runtime.log.warn({ url, status: response.status }, 'OAuth provider resource request failed');
       throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
@@ -92,21 +121,24 @@ export function findProviderConfig(project: Project, providerId: string): OAuthP
 
 /**
  * Builds everything needed to talk to a project's provider: the development provider for `shared`
- * entries (refused in production mode), a built-in provider's endpoints (with the test-only
+ * entries (refused when the server or the project runs in production mode; its identities are
+ * never verified), a built-in provider's endpoints (with the test-only
  * overrides of `runtime.oauthEndpointOverrides`), or a generic OpenID provider's discovered metadata.
  *
  * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the provider is not configured,
- * is disabled, or is `shared` in a production-mode project.
+ * is disabled; OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION when it is `shared` and the server
+ * (`GATEHOUSE_ENVIRONMENT=production`) or the project is in production mode.
  */
 export async function resolveProvider(runtime: Runtime, project: Project, providerId: string): Promise<ResolvedProvider> {
   const config = findProviderConfig(project, providerId);
   if (!config) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
-  const get = providerFetch(runtime);
+  const outbound = providerOutboundFetch(runtime);
+  const get = providerFetch(runtime, outbound);
   const builtIn = isBuiltInOAuthProviderId(config.id) ? BUILT_IN_PROVIDERS[config.id]! : null;
   const displayName = builtIn?.displayName ?? config.displayName ?? config.id;
 
   if (config.type === 'shared') {
-    if (project.isProductionMode) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    assertDevProviderAvailable(runtime, project, config.id);
     const issuer = devProviderIssuer(runtime);
     const as: oauth.AuthorizationServer = {
       issuer,
@@ -121,8 +153,10 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
       client: { client_id: clientId },
       clientAuth: oauth.ClientSecretPost(devProviderClientSecret(runtime, clientId)),
       baseScope: 'openid email profile', extraAuthorizationParams: {}, omitScope: false, openid: true,
-      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuer]) },
-      userInfo: async (tokens) => fromOidcClaims(tokens.idTokenClaims ?? {}),
+      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuer]), [oauth.customFetch]: outbound },
+      // Anyone may pick any email on the development provider's page: its identities are never
+      // verified, so they are never linked to an existing account by email (accounts.ts).
+      userInfo: async (tokens) => ({ ...fromOidcClaims(tokens.idTokenClaims ?? {}), emailVerified: false }),
     };
   }
 
@@ -145,7 +179,7 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
       extraAuthorizationParams: builtIn.extraAuthorizationParams?.(options) ?? {},
       omitScope: builtIn.omitScopeWhen?.(options) ?? false,
       openid: !!builtIn.openid,
-      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, Object.values(endpoints).filter((u): u is string => typeof u === 'string')) },
+      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, Object.values(endpoints).filter((u): u is string => typeof u === 'string')), [oauth.customFetch]: outbound },
       userInfo: (tokens) => builtIn.userInfo(tokens, endpoints, get, client.client_id),
     };
   }
@@ -154,7 +188,7 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
   const as = await discover(runtime, config.issuerUrl ?? '');
   const methods = as.token_endpoint_auth_methods_supported;
   const method = methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
-  const requestOptions = { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [config.issuerUrl ?? '', as.token_endpoint ?? '', as.userinfo_endpoint ?? '', as.jwks_uri ?? '']) };
+  const requestOptions = { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [config.issuerUrl ?? '', as.token_endpoint ?? '', as.userinfo_endpoint ?? '', as.jwks_uri ?? '']), [oauth.customFetch]: outbound };
   return {
     id: config.id, displayName, config, isShared: false, as, client,
     clientAuth: clientAuthFor(method, secret),

@@ -17,6 +17,7 @@ import { primaryChannelIdColumn } from './0020-primary-channel-id.ts';
 import { payments } from './0016-payments.ts';
 import { aiChat } from './0018-ai-chat.ts';
 import { turnstile } from './0021-turnstile.ts';
+import { trustInput } from './0021-trust-input.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016-payments': payments,
   '0018-ai-chat': aiChat,
   '0021-turnstile': turnstile,
+  '0021-trust-input': trustInput,
 };

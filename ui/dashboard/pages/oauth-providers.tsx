@@ -30,7 +30,8 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
   const api = useApi();
   const providers = (props.config.oauth_providers ?? []) as ProviderEntry[];
   const [choice, setChoice] = useState<string>('github');
-  const [type, setType] = useState<'shared' | 'standard'>('shared');
+  // Standard by default: shared means the development provider, where anyone picks any email.
+  const [type, setType] = useState<'shared' | 'standard'>('standard');
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
   const [tenant, setTenant] = useState('');
@@ -46,7 +47,7 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const callbackUrl = (providerId: string) => `${origin}${api.prefix}/api/v1${routePath('authOauth.callback', { provider_id: providerId || '<id>' })}`;
   return (
-    <Section title="OAuth providers" description="Shared providers use Gatehouse's built-in development provider (a page to pick a test identity; refused in production mode); standard ones use your own client ID and secret. Register the callback URL shown at the provider.">
+    <Section title="OAuth providers" description="Standard providers use your own client ID and secret from the provider; register the callback URL shown here at the provider. Shared providers are for trying OAuth offline: Gatehouse's built-in development provider shows a page where anyone can type any email, its identities are never verified nor linked to existing accounts, and a server in production mode refuses it.">
       {providers.length === 0 ? <Empty>No OAuth providers.</Empty> : (
         <table className="d-table d-cards" aria-label="OAuth providers">
           <thead><tr><th>Provider</th><th>Type</th><th>Client ID</th><th>Callback URL</th><th>Enabled</th><th /></tr></thead>
@@ -80,8 +81,9 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
       }}>
         <div className="d-row">
           <div className="d-field"><label htmlFor="oauth-id">Provider</label><select id="oauth-id" value={choice} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>{OAUTH_PROVIDERS.map((p) => <option key={p} value={p}>{p}</option>)}<option value={GENERIC}>Other OpenID Connect provider…</option></select></div>
-          {!generic ? <div className="d-field"><label htmlFor="oauth-type">Type</label><select id="oauth-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'shared' | 'standard')}><option value="shared">Shared (development)</option><option value="standard">Standard (own credentials)</option></select></div> : null}
+          {!generic ? <div className="d-field"><label htmlFor="oauth-type">Type</label><select id="oauth-type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'shared' | 'standard')}><option value="standard">Standard (own credentials)</option><option value="shared">Shared (development only)</option></select></div> : null}
         </div>
+        {kind === 'shared' ? <p className="d-muted" data-testid="oauth-shared-explained">Shared: Gatehouse's built-in development provider stands in for {choice}. Anyone can sign in there with any email, so these accounts are never verified and never linked to existing users by email, and a server in production mode (GATEHOUSE_ENVIRONMENT=production, the default) refuses the provider. Use it only to try OAuth locally.</p> : null}
         {generic ? <>
           <Field label="Provider id" name="oauth_generic_id" value={genericId} onChange={setGenericId} hint="lowercase letters, digits, hyphens; e.g. okta or keycloak" />
           <Field label="Display name" name="oauth_display_name" value={displayName} onChange={setDisplayName} hint="shown on the sign-in button" />

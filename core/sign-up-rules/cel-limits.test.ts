@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { upsertOverride } from '../config/queries.ts';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { api, createProject, type Caller } from '../../test/helpers/api.ts';
+import type { TestServer } from '../../test/helpers/server.ts';
+import { CEL_LIMITS, conditionProblem } from './cel-bounds.ts';
+
+/**
+ * Issue 27 findings 4 and 7: a sign-up rule's condition stalled the process (six nested
+ * `.all()`: seconds per sign-up; a backreference regex: 2.5–13 s). Conditions are bounded when
+ * saved, `matches` runs on RE2, and every evaluation runs on a worker under a deadline, which
+ * also covers rules stored before the bound.
+ */
+
+const list = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(', ')}]`;
+const nestedAll = (depth: number, n: number) => {
+  let body = 'true';
+  for (let i = depth; i > 0; i--) body = `${list(n)}.all(v${i}, ${body})`;
+  return body;
+};
+
+describe('sign-up condition bound at save time', () => {
+  it('accepts realistic rules, upstream\'s examples, and (as upstream) conditions that do not parse', () => {
+    const domains = Array.from({ length: 400 }, (_, i) => `"disposable-${i}.example"`).join(', ');
+    for (const condition of [
+      'email.contains("@")', 'emailDomain == "example.com"', 'countryCode in ["US", "CA"]',
+      'riskScores.bot > 10 && riskScores.freeTrialAbuse < 90', 'authMethod == "oauth" && oauthProvider == "discord"',
+      'email.matches("^[0-9]+@")', 'email.matches("(?i)^[a-z0-9._%+-]+@(mail|post)\\\\.example$")', `emailDomain in [${domains}]`,
+      '["a.example", "b.example"].exists(d, emailDomain.endsWith(d))', 'unknownVariable == 1',
+      'email.split("@").all(part, size(part) > 0)', 'nope(',
+    ]) assert.equal(conditionProblem(condition), null, condition);
+  });
+
+  it('refuses nested comprehension macros, too many macros, long literals and a high estimated cost, naming the limit', () => {
+    assert.match(conditionProblem(nestedAll(6, 5))!, /nested more than 2 deep/);
+    assert.match(conditionProblem(nestedAll(3, 2))!, /nested more than 2 deep/);
+    assert.match(conditionProblem(Array.from({ length: 9 }, () => '[1].all(x, true)').join(' && '))!, /more than 8 comprehension macros/);
+    assert.match(conditionProblem(`email == "${'x'.repeat(CEL_LIMITS.maxStringLiteral + 1)}"`)!, /at most 1000 are accepted/);
+    assert.match(conditionProblem(`${list(500)}.all(a, ${list(500)}.all(b, a != b))`)!, /estimated cost is \d+ steps; at most 100000/);
+    assert.match(conditionProblem('('.repeat(40) + 'true' + ')'.repeat(40))!, /Exceeded maxDepth \(24\)/);
+    assert.match(conditionProblem(`emailDomain in ${list(501)}`)!, /Exceeded maxListElements \(500\)/);
+  });
+
+  it('refuses matches() patterns RE2 cannot run (backreferences, lookaround) and patterns that are not literals', () => {
+    assert.match(conditionProblem('email.matches("^((a+)+)\\\\2b$")')!, /cannot run in linear time/);
+    assert.match(conditionProblem('email.matches("^(?=a)")')!, /cannot run in linear time/);
+    assert.match(conditionProblem('email.matches(emailDomain)')!, /must be a string literal/);
+  });
+});
+
+async function updateConfig(server: TestServer, admin: Caller, values: Record<string, unknown>) {
+  return api(server, 'PATCH', '/internal/config/override/branch', admin, { config_override_string: JSON.stringify(values) });
+}
+const rule = (condition: string) => ({ enabled: true, displayName: 'r', priority: 0, condition, action: { type: 'reject' } });
+const testRoute = (server: TestServer, admin: Caller, email: string) =>
+  api(server, 'POST', '/internal/sign-up-rules-test', admin, { email, country_code: null, auth_method: 'password', oauth_provider: null });
+
+describeWithServer('sign-up conditions cannot stall the server (issue 27 findings 4 and 7)', (get) => {
+  it('refuses to save six nested .all() or a backreference regex, with a 400 naming the limit', async () => {
+    const server = get();
+    const { admin } = await createProject(server);
+    const nested = await updateConfig(server, admin, { 'auth.signUpRules.slow': rule(nestedAll(6, 5)) });
+    assert.equal(nested.status, 400, nested.text);
+    assert.match(nested.text, /auth\.signUpRules\.slow.*nested more than 2 deep/);
+    const backref = await updateConfig(server, admin, { 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') });
+    assert.equal(backref.status, 400, backref.text);
+    assert.match(backref.text, /cannot run in linear time/);
+    assert.equal((await updateConfig(server, admin, { 'auth.signUpRules.ok': rule('email.matches("^(a+)+b$")') })).status, 200);
+  });
+
+  it('stops a rule stored before the bound at the deadline and skips it, as a rule that fails to evaluate', async () => {
+    const server = get();
+    const { admin, client } = await createProject(server);
+    // Written past the save-time check, as a rule saved by an earlier version: about 10^6
+    // iterations (seconds on one thread), and a backreference pattern.
+    await upsertOverride(server.gatehouse.core.runtime.db, {
+      projectId: admin.projectId!, branchId: 'main', level: 'branch', now: Date.now(),
+      config: { 'auth.signUpRules.slow': rule(nestedAll(6, 10)), 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') },
+    });
+    const trace = await testRoute(server, admin, `${'a'.repeat(30)}@example.com`);
+    assert.equal(trace.status, 200, trace.text);
+    const byId = Object.fromEntries(trace.body.evaluations.map((e: { rule_id: string }) => [e.rule_id, e]));
+    assert.equal(byId.slow.status, 'error');
+    assert.match(byId.slow.error, /took longer than 250 ms and was stopped/);
+    assert.equal(byId.redos.status, 'error');
+    assert.match(byId.redos.error, /Invalid regular expression/);
+    assert.equal(trace.body.outcome.decision, 'default-allow');
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email: `${'a'.repeat(30)}@example.com`, password: 'velvet tractor 93' });
+    assert.equal(signUp.status, 200, signUp.text);
+  });
+});
