@@ -5,7 +5,7 @@ import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, U
 import type { AppCore } from './objects.ts';
 import { routePath, type OperationId, type Operations } from './routes.ts';
 import { crossDomainHandoffFrom } from './cross-domain.ts';
-import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { performRedirect, resolveUrls, returnToFrom, withAuthParams, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
@@ -191,9 +191,20 @@ export class ClientApp {
     this.listeners.forEach((l) => l());
   }
 
+  /**
+   * True from `signOut()` until the next sign-in: the user chose to leave, so pages that need a
+   * user (`useUser({or: 'redirect'})`) let sign-out's own redirect to after-sign-out happen
+   * instead of sending the browser to sign-in.
+   */
+  get signedOutByUser(): boolean {
+    return this.leaving;
+  }
+  private leaving = false;
+
   /** Stores new session tokens (sign-in, or a session handed over from elsewhere). */
   setTokens(tokens: Tokens): void {
     if (!this.session) throw new GatehouseConfigError('This app has no token store.');
+    this.leaving = false;
     this.session.signIn(tokens);
     this.checkSessionChange();
   }
@@ -266,7 +277,7 @@ export class ClientApp {
       if (error instanceof GatehouseKnownError && error.code === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') {
         const code = String(error.details.attempt_code ?? '');
         (globalThis as { sessionStorage?: Storage }).sessionStorage?.setItem(MFA_ATTEMPT_KEY, code);
-        if (!options.noRedirect) await this.redirectToUrl(this.urls.mfa);
+        if (!options.noRedirect) await this.redirectToUrl(withAuthParams(this.urls.mfa, (globalThis as { location?: { search: string } }).location?.search ?? ''));
       }
       if (error instanceof GatehouseKnownError) return { status: 'error', error };
       throw error;
@@ -393,6 +404,7 @@ export class ClientApp {
       } catch (error) {
         if (!isKnownErrorOf(error, REFRESH_TOKEN_ERROR_CODES)) throw error;
       }
+      this.leaving = !options.noRedirect;
       this.session.markInvalid();
       this.checkSessionChange();
     }

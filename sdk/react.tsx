@@ -64,7 +64,8 @@ export function useUser(options: { or?: OrOption } = {}): User | null {
   switch (options.or) {
     case 'throw': throw new UserNotSignedInError();
     case 'redirect':
-      if (!redirected.has(app)) { redirected.add(app); void app.redirectToSignIn(); }
+      // After signOut() its own redirect (to after-sign-out) is under way: not to sign-in.
+      if (!redirected.has(app) && !app.signedOutByUser) { redirected.add(app); void app.redirectToSignIn(); }
       throw never;
     case 'anonymous': {
       let p = pendingAnonymous.get(app);

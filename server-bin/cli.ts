@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './page-shell.ts';
-import { firstStartNotice } from './startup-notice.ts';
+import { browserUrl, firstStartNotice } from './startup-notice.ts';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig, type ServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
@@ -108,8 +108,8 @@ function printBanner(config: ServerConfig, url: string, started: number, keys: C
     '',
     `Gatehouse ${version()} is running (started in ${Math.round(performance.now() - started)} ms).`,
     `  Listening:  ${url}${workers > 1 ? ` (${workers} worker processes)` : ''}`,
-    `  Dashboard:  ${config.baseUrl}/`,
-    `  API:        ${config.baseUrl}/api/v1`,
+    `  Dashboard:  ${browserUrl(config.baseUrl)}/`,
+    `  API:        ${browserUrl(config.baseUrl)}/api/v1`,
     `  Storage:    ${config.databaseUrl ? 'PostgreSQL' : `SQLite, ${config.dataDir}/gatehouse.db`}`,
   ];
   if (keys) {

@@ -1,14 +1,30 @@
 import type { ProjectKeyValues } from '../core/internal-api-keys/generate.ts';
 
 /**
+ * The address to open in a browser for `baseUrl`: a loopback IP (127.x.x.x, [::1]) becomes
+ * `localhost`, the same server, because WebAuthn refuses IP addresses as relying-party ids
+ * (WebAuthn L3 §5.1.3: passkeys fail with "This is an invalid domain" on http://127.0.0.1).
+ * Other URLs are returned as given, without a trailing slash.
+ */
+export function browserUrl(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  let url: URL;
+  try { url = new URL(base); } catch { return base; }
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname) && url.hostname !== '[::1]') return base;
+  url.hostname = 'localhost';
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
  * What a developer should do after the first start (issue 20 item 14): the keys belong to the
  * internal project (the dashboard's own), so name the step that gives an app keys of its own.
- * `baseUrl` is the public URL (with any mount path). With `keys` (the CLI's notice) the secret
- * values are shown; with null (library mode's default notice, written to the host app's stderr,
- * where logs are collected) they are not, and the notice says where the program can read them.
+ * `baseUrl` is the public URL (with any mount path), printed as `browserUrl` gives it. With `keys`
+ * (the CLI's notice) the secret values are shown; with null (library mode's default notice,
+ * written to the host app's stderr, where logs are collected) they are not, and the notice says
+ * where the program can read them.
  */
 export function firstStartNotice(baseUrl: string, keys: ProjectKeyValues | null): string[] {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = browserUrl(baseUrl);
   const shown = keys ? [
     'Keys of the internal project, shown this once (save them; new ones can be made in the dashboard):',
     '  STACK_PROJECT_ID=internal',

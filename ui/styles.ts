@@ -49,7 +49,13 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-section{border-top:1px solid var(--gh-border);padding:20px 0}
 .gh-section:first-of-type{border-top:none}
 .gh-list{list-style:none;padding:0;margin:0 0 12px}
+.gh-secret-row{display:flex;gap:8px;align-items:flex-start;margin:0 0 12px;min-width:0}
+.gh-secret{flex:1;min-width:0;font-family:ui-monospace,monospace;font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;padding:8px 10px;border:1px solid var(--gh-border);border-radius:8px}
 .gh-list li{display:flex;justify-content:space-between;gap:8px;align-items:center;padding:8px 0;border-bottom:1px solid var(--gh-border);flex-wrap:wrap}
+.gh-card{overflow-wrap:anywhere}
+.gh-team{flex:1 1 100%;border-left:3px solid var(--gh-border);padding-left:12px;margin:4px 0 8px}
+.gh-team h3{font-size:1rem;margin:8px 0}
+.gh-list li>*{min-width:0}
 .gh-badge{font-size:.75rem;border:1px solid var(--gh-border);border-radius:999px;padding:1px 8px;margin-left:6px}
 .gh-spinner{display:inline-block;width:18px;height:18px;border:2px solid var(--gh-border);border-top-color:var(--gh-accent);border-radius:50%;animation:gh-spin 1s linear infinite}
 @keyframes gh-spin{to{transform:rotate(360deg)}}

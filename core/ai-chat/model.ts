@@ -102,6 +102,9 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
       c.signal.removeEventListener('abort', onAbort);
     }
     estimatedChars += text.length;
+    // A 200 answer that was no chat-completion stream (an HTML page, JSON of another API, junk)
+    // yields no chunk with text or a tool call: say so instead of ending with an empty answer.
+    if (calls.size === 0 && text === '') throw new ModelError(`The model endpoint at ${endpointHost(c.endpoint)} answered, but not with a chat completion (no text and no tool call). Check that the base URL is an OpenAI-compatible endpoint ending in /v1.`);
     if (calls.size === 0) break;
     // The model asked for tools: run them and ask again with their results.
     const toolCalls: ChatCompletionMessageFunctionToolCall[] = [...calls.entries()].sort((a, b) => a[0] - b[0])
@@ -131,12 +134,16 @@ async function loadOpenAI(): Promise<typeof OpenAIClient> {
   return openai;
 }
 
+/** The endpoint's host as configured (`127.0.0.1:11434`), or the whole base URL when it does not parse. */
+function endpointHost(endpoint: AiEndpoint): string {
+  try { return new URL(endpoint.baseUrl).host; } catch { return endpoint.baseUrl; }
+}
+
 /** Plain words for a failed model request (status, reachability), naming the endpoint's host. */
 export function describeModelError(error: unknown, endpoint: AiEndpoint): string {
   // The client's error classes exist once a request was made (converse loaded the client).
   const OpenAI = openai;
-  let host = endpoint.baseUrl;
-  try { host = new URL(endpoint.baseUrl).host; } catch { /* keep as configured */ }
+  const host = endpointHost(endpoint);
   if (OpenAI && error instanceof OpenAI.APIConnectionTimeoutError) return `The model endpoint at ${host} did not answer in time.`;
   if (OpenAI && error instanceof OpenAI.APIConnectionError) {
     const cause = (error as { cause?: { code?: string; cause?: { code?: string } } }).cause;
