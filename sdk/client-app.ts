@@ -5,7 +5,7 @@ import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, U
 import type { AppCore } from './objects.ts';
 import { routePath, type OperationId, type Operations } from './routes.ts';
 import { crossDomainHandoffFrom } from './cross-domain.ts';
-import { performRedirect, resolveUrls, returnToFrom, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import { performRedirect, resolveUrls, returnToFrom, withAuthParams, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
@@ -152,6 +152,7 @@ export class ClientApp {
       invalidate: (prefix) => self.invalidate(prefix),
       suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
       markSessionInvalid: () => { self.session?.markInvalid(); self.checkSessionChange(); },
+      signOut: (options) => self.signOut(options),
     };
   }
 
@@ -190,9 +191,20 @@ export class ClientApp {
     this.listeners.forEach((l) => l());
   }
 
+  /**
+   * True from `signOut()` until the next sign-in: the user chose to leave, so pages that need a
+   * user (`useUser({or: 'redirect'})`) let sign-out's own redirect to after-sign-out happen
+   * instead of sending the browser to sign-in.
+   */
+  get signedOutByUser(): boolean {
+    return this.leaving;
+  }
+  private leaving = false;
+
   /** Stores new session tokens (sign-in, or a session handed over from elsewhere). */
   setTokens(tokens: Tokens): void {
     if (!this.session) throw new GatehouseConfigError('This app has no token store.');
+    this.leaving = false;
     this.session.signIn(tokens);
     this.checkSessionChange();
   }
@@ -226,7 +238,11 @@ export class ClientApp {
    * goes to sign-in (with `after_auth_return_to`) and returns null, `throw` throws
    * UserNotSignedInError, `anonymous` signs up an anonymous user. Anonymous users count as
    * signed out unless `or: 'anonymous'` (upstream packages/template/src/lib/stack-app/).
+   * Typed as Stack's `getUser`: with `or` `redirect`, `throw` or `anonymous` the answer is a user,
+   * never null (a redirect that cannot leave the page — no browser — resolves to null at run time).
    */
+  async getUser(options: { or: 'redirect' | 'throw' | 'anonymous' }): Promise<User>;
+  async getUser(options?: { or?: OrOption }): Promise<User | null>;
   async getUser(options: { or?: OrOption } = {}): Promise<User | null> {
     this.checkSessionChange();
     const wire = await this.cache.get(USER_KEY) as WireUser | null;
@@ -261,7 +277,7 @@ export class ClientApp {
       if (error instanceof GatehouseKnownError && error.code === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') {
         const code = String(error.details.attempt_code ?? '');
         (globalThis as { sessionStorage?: Storage }).sessionStorage?.setItem(MFA_ATTEMPT_KEY, code);
-        if (!options.noRedirect) await this.redirectToUrl(this.urls.mfa);
+        if (!options.noRedirect) await this.redirectToUrl(withAuthParams(this.urls.mfa, (globalThis as { location?: { search: string } }).location?.search ?? ''));
       }
       if (error instanceof GatehouseKnownError) return { status: 'error', error };
       throw error;
@@ -381,17 +397,18 @@ export class ClientApp {
    * `DELETE /auth/sessions/current` with the refresh token (a refresh-token error is tolerated),
    * then marks the session invalid and redirects to after-sign-out (unless `noRedirect`).
    */
-  async signOut(options: { redirectUrl?: string; noRedirect?: boolean } = {}): Promise<void> {
+  async signOut(options: { redirectUrl?: URL | string; noRedirect?: boolean } = {}): Promise<void> {
     if (this.session && !this.session.isSignedOut()) {
       try {
         await this.api.op('sessions.deleteCurrent', { body: {}, session: this.session });
       } catch (error) {
         if (!isKnownErrorOf(error, REFRESH_TOKEN_ERROR_CODES)) throw error;
       }
+      this.leaving = !options.noRedirect;
       this.session.markInvalid();
       this.checkSessionChange();
     }
-    if (!options.noRedirect) await this.redirectToUrl(options.redirectUrl ?? this.urls.afterSignOut);
+    if (!options.noRedirect) await this.redirectToUrl(String(options.redirectUrl ?? this.urls.afterSignOut));
   }
 
   /**

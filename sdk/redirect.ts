@@ -92,6 +92,20 @@ export function withReturnTo(url: string, current: string): string {
   return `${url}${sep}${RETURN_TO_PARAM}=${encodeURIComponent(current)}`;
 }
 
+/**
+ * `url` with the parameters of the current page's query string (`search`) that say where to go
+ * after signing in: `after_auth_return_to` and Stack's cross-domain hand-off (`state`,
+ * `code_challenge`, `after_callback_redirect_url`; sdk/cross-domain.ts). Used when sign-in
+ * continues on another page (the MFA step), so the return page is not lost on the way.
+ */
+export function withAuthParams(url: string, search: string): string {
+  const from = new URLSearchParams(search);
+  const carried = [RETURN_TO_PARAM, 'state', 'code_challenge', 'after_callback_redirect_url']
+    .filter((name) => from.has(name)).map((name) => `${name}=${encodeURIComponent(from.get(name)!)}`);
+  if (carried.length === 0) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${carried.join('&')}`;
+}
+
 /** The trusted `after_auth_return_to` of a query string, or null (absent or untrusted). */
 export function returnToFrom(search: string, trustedOrigins: readonly string[] = []): string | null {
   const value = new URLSearchParams(search).get(RETURN_TO_PARAM);

@@ -8,6 +8,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { responsePrefixes } from './http/generation.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
+import { serveFavicon } from './page-shell.ts';
 import { imagesMiddleware } from './images.ts';
 import { cookieBridge } from './http/cookie-bridge.ts';
 import { openApiMiddleware } from './openapi.ts';
@@ -80,6 +81,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
   app.use(dashboardMiddleware(core));
 
   app.use(async (ctx, next) => {
+    if (ctx.path === '/favicon.ico' && (ctx.method === 'GET' || ctx.method === 'HEAD')) return serveFavicon(ctx);
     if (ctx.path === '/health') {
       ctx.set('cache-control', 'no-store');
       ctx.body = { status: 'ok', ...options.healthInfo?.() };

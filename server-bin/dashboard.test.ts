@@ -23,11 +23,11 @@ describeWithServer('dashboard shell', (get) => {
     const html = await res.text();
     assert.equal(html.split(`<script nonce="${nonce}">`).length - 1, 2, 'both inline scripts carry the nonce');
     assert.doesNotMatch(html, /<script>/);
-    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
     assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
     const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });
     assert.equal(signUp.status, 200, signUp.text);
-    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
   });
 
   it('serves the shell on client routes and leaves hosted pages, the API and unknown paths alone', async () => {
@@ -35,11 +35,16 @@ describeWithServer('dashboard shell', (get) => {
     const id = '3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
     const users = await fetch(`${server.url}/projects/${id}/users`);
     assert.equal(users.status, 200);
-    assert.equal(bootOf(await users.text()).serverPath, `/projects/${id}/users`);
+    const usersHtml = await users.text();
+    assert.equal(bootOf(usersHtml).serverPath, `/projects/${id}/users`);
+    assert.match(usersHtml, /<link rel="icon" href="data:image\/svg\+xml,/, 'the mark inline: no /favicon.ico request under a mount prefix');
     const hosted = await fetch(`${server.url}/projects/${id}/handler/sign-in`);
     assert.doesNotMatch(await hosted.text(), /__GATEHOUSE_DASHBOARD__/);
     assert.equal((await fetch(`${server.url}/api/v1/nope`)).status, 404);
-    assert.equal((await fetch(`${server.url}/favicon.ico`)).status, 404);
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await icon.text(), /^<svg /);
     assert.equal((await fetch(`${server.url}/`, { method: 'POST' })).status, 404);
   });
 

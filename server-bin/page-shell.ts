@@ -1,3 +1,4 @@
+import { GATEHOUSE_LOGO_DATA_URL, GATEHOUSE_LOGO_SVG } from '../ui/logo.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -10,8 +11,16 @@ import type Koa from 'koa';
  * content-hashed), its serving, and the HTML shell that loads it under a per-response nonce.
  */
 
-/** The repository root (the prebuilt bundles live under `dist/ui/`). */
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The package root (the prebuilt bundles live under `dist/ui/`): the folder above server-bin/,
+ * whether this file runs from the sources or compiled under dist/lib/server-bin/.
+ */
+export const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(here: string): string {
+  const compiled = join('dist', 'lib', 'server-bin');
+  return here.endsWith(compiled) ? join(here, '..', '..', '..') : join(here, '..');
+}
 
 /** A script bundle: its code, the code gzipped (level 9), and a 16-hex content hash. */
 export interface Bundle { code: string; gzipped: Buffer; hash: string }
@@ -108,6 +117,7 @@ export function pageShell(o: PageShellOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="${GATEHOUSE_LOGO_DATA_URL}" type="image/svg+xml">
 <title>${escapeHtml(o.title)}</title>
 <style>${o.style}</style>
 <script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
@@ -128,4 +138,14 @@ export function sendPage(ctx: Koa.Context, shell: Omit<PageShellOptions, 'nonce'
   ctx.set('content-security-policy', pageCsp(nonce));
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = pageShell({ ...shell, nonce });
+}
+
+/**
+ * `GET /favicon.ico` at the server's root: the Gatehouse mark as SVG (browsers ask for it on
+ * pages without an icon link, e.g. a JSON answer), cached for a day, instead of a 404.
+ */
+export function serveFavicon(ctx: Koa.Context): void {
+  ctx.set('cache-control', 'public, max-age=86400');
+  ctx.type = 'image/svg+xml';
+  ctx.body = GATEHOUSE_LOGO_SVG;
 }

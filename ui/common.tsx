@@ -204,7 +204,12 @@ export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const mounted = useRef(true);
-  useEffect(() => () => { mounted.current = false; }, []);
+  // Set on every mount: StrictMode (and a reused Activity) unmounts and remounts effects on the
+  // same instance, so a cleanup-only effect would leave the flag false and the button busy forever.
+  useEffect(() => {
+    mounted.current = true;
+    return () => { mounted.current = false; };
+  }, []);
   const run = async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
@@ -218,6 +223,24 @@ export function useAction() {
     }
   };
   return { busy, error, setError, run };
+}
+
+/**
+ * A secret or id shown once, wrapping anywhere (a long key never widens the page), with a Copy
+ * button that says "Copied" once the clipboard took it. `label` names it for screen readers.
+ */
+export function SecretValue(props: { value: string; label: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="gh-secret-row">
+      <code className="gh-secret" aria-label={props.label}>{props.value}</code>
+      <button type="button" className="gh-btn" aria-label={t('common.copyNamed', { name: props.label })} onClick={async () => {
+        await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(props.value);
+        setCopied(true);
+      }}>{copied ? t('common.copied') : t('common.copy')}</button>
+    </div>
+  );
 }
 
 /** A submit button that shows progress. */

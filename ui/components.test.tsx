@@ -1,53 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { act, button, captureAssign, click, flush, input, render, setUrl, type, waitForText } from './test-dom.tsx';
+import { describe, it } from 'node:test';
+import { act, button, captureAssign, click, flush, input, setUrl, type, waitFor, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
-import { manualEnvironment } from '../sdk/env.ts';
 import { Component, Suspense, type ReactNode } from 'react';
-import { GatehouseProvider, useUser } from '../sdk/react.tsx';
-import { fakeJwt, fakeTransport, type FakeAnswer } from '../sdk/test-support.ts';
-import { memoryTokenStore } from '../sdk/tokens.ts';
+import { useUser } from '../sdk/react.tsx';
 import type { TransportRequest } from '../sdk/transport.ts';
+import { memoryTokenStore } from '../sdk/tokens.ts';
 import { CapabilitiesContext } from './common.tsx';
 import { Secret } from 'otpauth';
 import { totpForStep } from '../sdk/totp.ts';
 import { MFA_ATTEMPT_KEY } from '../sdk/client-app.ts';
 import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
 
-const PROJECT = { id: 'internal', display_name: 'Acme Auth', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: true, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: true, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] } };
-const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: 't1', selected_team: { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }, oauth_providers: [] };
-const TOKENS = { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' };
-
-type Route = (req: TransportRequest) => FakeAnswer | undefined;
-
-/** An app over a fake server: `routes` answer first, then defaults for project and user. */
-function makeApp(routes: Route = () => undefined, signedIn = false) {
-  const visited: string[] = [];
-  const transport = fakeTransport((req) => {
-    const own = routes(req);
-    if (own) return own;
-    const path = req.path.split('?')[0];
-    if (path === '/projects/current') return { json: PROJECT };
-    if (path === '/auth/oauth/token') return { json: { access_token: fakeJwt({ sub: 'u1', iat: 2 }), token_type: 'Bearer' } };
-    if (path === '/users/me' && req.method === 'GET') return { json: USER };
-    if (req.method === 'GET') return { json: { items: [] } };
-    return { json: { success: true } };
-  });
-  const app = new ClientApp({
-    projectId: 'internal', transport, environment: manualEnvironment({ start: Date.now() }),
-    tokenStore: memoryTokenStore(signedIn ? { accessToken: TOKENS.access_token, refreshToken: 'rt' } : undefined),
-    redirectMethod: { navigate: (u) => { visited.push(u); } },
-  });
-  return { app, transport, visited };
-}
-
-const mounted: (() => Promise<void>)[] = [];
-after(async () => { for (const u of mounted) await u(); });
-async function show(app: ClientApp, element: React.ReactNode) {
-  const r = await render(<GatehouseProvider app={app}>{element}</GatehouseProvider>);
-  mounted.push(r.unmount);
-  return r.container;
-}
+import { PROJECT, TOKENS, USER, makeApp, show } from './component-test-app.tsx';
 
 describe('SignIn', () => {
   it('shows a loading state until the project arrives, then the branded form', async () => {
@@ -605,6 +570,19 @@ describe('AccountSettings passkeys', () => {
     await click(c, 'Add a passkey');
     await waitForText(c, 'This browser does not support passkeys.');
   });
+
+  it('explains at an IP address that passkeys need a domain name, linking the same page on localhost', async () => {
+    setUrl('http://127.0.0.1:8102/handler/account-settings');
+    try {
+      const { app } = makeApp((req) => req.path.startsWith('/passkeys?') ? { json: { items: [], is_paginated: false } } : passkeyProject(req), true);
+      const c = await show(app, <AccountSettings />);
+      await waitForText(c, 'Passkeys need a domain name');
+      assert.equal(button(c, 'Add a passkey').disabled, true);
+      assert.ok(c.querySelector('[data-testid="passkey-ip-note"] a[href="http://localhost:8102/handler/account-settings"]'));
+      const signIn = await show(makeApp(passkeyProject).app, <PasskeyButton />);
+      await waitForText(signIn, 'open it at http://localhost:8102/handler/account-settings'.replace('open', 'Open'));
+    } finally { setUrl('/handler/sign-in'); }
+  });
 });
 
 describe('Two-factor authentication', () => {
@@ -621,6 +599,27 @@ describe('Two-factor authentication', () => {
     assert.equal(sessionStorage.getItem(MFA_ATTEMPT_KEY), 'attempt-1');
     assert.equal(app.session?.tokens().refreshToken ?? null, null, 'no tokens before the second factor');
     assert.deepEqual(visited, ['/handler/mfa']);
+  });
+
+  it('keeps after_auth_return_to through the MFA step: a TOTP user signing in from a protected page lands back there', async () => {
+    setUrl('/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+    try {
+      const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } }
+        : req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+      const c = await show(app, <SignIn />);
+      await waitForText(c, 'Email & password');
+      await type(c, 'Email', 'ada@example.com');
+      await type(c, 'Password', 'correct-horse');
+      await click(c, 'Sign in');
+      await waitFor(() => visited.length === 1, () => `no redirect: ${visited.join(', ')}`);
+      assert.deepEqual(visited, ['/handler/mfa?after_auth_return_to=%2Fprotected%3Ftab%3D2']);
+      setUrl(visited[0]!);
+      const mfa = await show(app, <MfaPage />);
+      await type(mfa, 'Authentication code', '123456');
+      await click(mfa, 'Verify');
+      await waitFor(() => visited.length === 2, () => `no redirect after MFA: ${visited.join(', ')}`);
+      assert.equal(visited[1], '/protected?tab=2');
+    } finally { setUrl('/handler/sign-in'); }
   });
 
   it('completes the MFA page with a recovery code instead of a TOTP', async () => {
@@ -665,6 +664,11 @@ describe('Two-factor authentication', () => {
     assert.equal(Buffer.from(JSON.parse(patch.body!).totp_secret_base64, 'base64').equals(Buffer.from(secret)), true);
     const listed = Array.from(c.querySelectorAll('[aria-label="Recovery codes"] li')).map((li) => li.textContent);
     assert.deepEqual(listed, CODES);
+    const download = Array.from(c.querySelectorAll('a[download]')).find((a) => a.textContent === 'Download codes') as HTMLAnchorElement;
+    assert.equal(download.getAttribute('download'), 'recovery-codes.txt');
+    assert.deepEqual(decodeURIComponent(download.getAttribute('href')!.replace(/^data:text\/plain;charset=utf-8,/, '')).split('\n').filter((l) => CODES.includes(l)), CODES);
+    await click(c, 'Copy codes');
+    assert.equal(await navigator.clipboard.readText(), CODES.join('\n'));
   });
 
   it('turns TOTP off and creates new recovery codes for a user who has it on', async () => {

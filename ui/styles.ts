@@ -49,12 +49,19 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-section{border-top:1px solid var(--gh-border);padding:20px 0}
 .gh-section:first-of-type{border-top:none}
 .gh-list{list-style:none;padding:0;margin:0 0 12px}
+.gh-secret-row{display:flex;gap:8px;align-items:flex-start;margin:0 0 12px;min-width:0}
+.gh-secret{flex:1;min-width:0;font-family:ui-monospace,monospace;font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;padding:8px 10px;border:1px solid var(--gh-border);border-radius:8px}
 .gh-list li{display:flex;justify-content:space-between;gap:8px;align-items:center;padding:8px 0;border-bottom:1px solid var(--gh-border);flex-wrap:wrap}
+.gh-card{overflow-wrap:anywhere}
+.gh-team{flex:1 1 100%;border-left:3px solid var(--gh-border);padding-left:12px;margin:4px 0 8px}
+.gh-team h3{font-size:1rem;margin:8px 0}
+.gh-list li>*{min-width:0}
 .gh-badge{font-size:.75rem;border:1px solid var(--gh-border);border-radius:999px;padding:1px 8px;margin-left:6px}
 .gh-spinner{display:inline-block;width:18px;height:18px;border:2px solid var(--gh-border);border-top-color:var(--gh-accent);border-radius:50%;animation:gh-spin 1s linear infinite}
 @keyframes gh-spin{to{transform:rotate(360deg)}}
 .gh-menu{position:relative;display:inline-block}
-.gh-menu [role=menu]{position:absolute;right:0;top:calc(100% + 4px);background:var(--gh-card);border:1px solid var(--gh-border);border-radius:8px;min-width:200px;padding:4px;z-index:10}
+.gh-menu [role=menu]{position:absolute;right:0;top:calc(100% + 4px);background:var(--gh-card);border:1px solid var(--gh-border);border-radius:8px;min-width:200px;max-width:calc(100vw - 16px);padding:4px;z-index:10}
+.gh-menu [role=menu][data-align=start]{left:0;right:auto}
 .gh-menu [role=menuitem]{display:block;width:100%;text-align:left;font:inherit;background:none;border:none;color:inherit;padding:8px 10px;border-radius:6px;cursor:pointer}
 .gh-menu [role=menuitem]:hover,.gh-menu [role=menuitem]:focus{background:var(--gh-bg)}
 .gh-avatar{width:32px;height:32px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;background:var(--gh-accent);color:var(--gh-accent-fg);font-weight:700;overflow:hidden}

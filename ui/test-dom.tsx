@@ -3,7 +3,7 @@
  * rendered inside `act`, and helpers to type, click and wait.
  */
 import { Window } from 'happy-dom';
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 
 const win = new Window({ url: 'http://localhost:3000/handler/sign-in' });
 const g = globalThis as Record<string, unknown>;
@@ -28,12 +28,17 @@ export async function flush(times = 5): Promise<void> {
   for (let i = 0; i < times; i++) await act(async () => { await new Promise((r) => setTimeout(r, 0)); });
 }
 
-/** Renders into a fresh container; returns it and an unmount function. */
-export async function render(element: ReactNode): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
+/**
+ * Renders into a fresh container under `<StrictMode>` (as Vite and Next.js apps do in
+ * development: effects run, clean up and run again on the same instance); `strict: false` only
+ * for a test that is about the non-strict path. Returns the container and an unmount function.
+ */
+export async function render(element: ReactNode, options: { strict?: boolean } = {}): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
   const container = document.createElement('div');
   document.body.appendChild(container);
   const root = createRoot(container);
-  await act(async () => { root.render(element); });
+  const tree = options.strict === false ? element : <StrictMode>{element}</StrictMode>;
+  await act(async () => { root.render(tree); });
   await flush();
   return { container, unmount: async () => { await act(async () => root.unmount()); container.remove(); } };
 }
@@ -70,13 +75,23 @@ export async function click(container: HTMLElement, text: string | RegExp): Prom
   await flush();
 }
 
-/** Waits until `container`'s text includes `text` (or fails after a few rounds). */
-export async function waitForText(container: HTMLElement, text: string): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    if (container.textContent?.includes(text)) return;
-    await flush(1);
+/**
+ * Waits until `condition()` holds, letting React and timers run between checks, for at most
+ * `timeoutMs` of wall time (a generous bound: a slow machine must not fail it); then checks once
+ * more and throws `message()` if it still does not hold.
+ */
+export async function waitFor(condition: () => boolean, message: () => string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return;
+    await act(async () => { await new Promise((r) => setTimeout(r, 5)); });
   }
-  throw new Error(`Text "${text}" never appeared; page says: ${container.textContent}`);
+  if (!condition()) throw new Error(message());
+}
+
+/** Waits until `container`'s text includes `text` (see `waitFor`), else fails naming what the page says. */
+export async function waitForText(container: HTMLElement, text: string, timeoutMs?: number): Promise<void> {
+  await waitFor(() => container.textContent?.includes(text) ?? false, () => `Text "${text}" never appeared; page says: ${container.textContent}`, timeoutMs);
 }
 
 /** Runs `fn` with `location.assign` recorded instead of navigating; returns the assigned URLs. */

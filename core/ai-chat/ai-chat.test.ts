@@ -249,6 +249,11 @@ describeWithServer('ai-chat', (get) => {
     assert.match(events.at(-1)!.data.error, /does not know the model "test-model", or the base URL is wrong \(404\)/);
     const stored = await api(server, 'GET', `/internal/ai-chat/${thread}`, p.admin);
     assert.match(stored.body.messages[1].error, /404/, 'the failed answer is stored with its error');
+    // A 200 that is no chat completion (a web page at a wrong base URL): an error, not an empty answer.
+    model.script.push({ junk: '<!doctype html><title>Welcome to nginx</title>' });
+    const junk = await readEvents(await fetch(`${server.url}/api/v1/internal/ai-chat/${randomUUID()}?stream=true`, { method: 'POST', headers: headersOf(p.admin), body: JSON.stringify(ask('hi')) }));
+    assert.equal(junk.at(-1)!.event, 'error', JSON.stringify(junk));
+    assert.match(junk.at(-1)!.data.error, /answered, but not with a chat completion/);
   });
 
   it('stops at the daily token budget and at the owner\'s rate limit', async () => {

@@ -14,10 +14,10 @@ const signUp = (server: Parameters<typeof api>[0], email: string, caller = inter
 describeWithServer('dashboard first-run sign-up', (get) => {
   it('lets the first owner sign up to the internal project, then refuses client sign-up with SIGN_UP_NOT_ENABLED', async () => {
     const server = get();
-    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: true, signUpOpen: true });
+    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: true, signUpOpen: true, signUpStaysOpen: false });
     const first = await signUp(server, 'owner@example.com');
     assert.equal(first.status, 200, first.text);
-    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: false });
+    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: false, signUpStaysOpen: false });
     assertKnownError(await signUp(server, 'stranger@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
     assertKnownError(await api(server, 'POST', '/auth/anonymous/sign-up', internal.client), 'SIGN_UP_NOT_ENABLED', 400);
     // The owner still signs in.
@@ -53,7 +53,7 @@ describeWithServer('dashboard first-run sign-up', (get) => {
     process.env[DASHBOARD_SIGNUP_ENV] = 'open';
     try {
       assert.equal(dashboardSignUpForcedOpen(process.env), true);
-      assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: true });
+      assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: true, signUpStaysOpen: true });
       const res = await signUp(server, 'second-owner@example.com');
       assert.equal(res.status, 200, res.text);
     } finally {

@@ -16,12 +16,15 @@ export interface DashboardSignUpState {
   firstRun: boolean;
   /** Client sign-up to the internal project is accepted right now. */
   signUpOpen: boolean;
+  /** The host keeps sign-up open after the first owner (`GATEHOUSE_DASHBOARD_SIGNUP=open`). */
+  signUpStaysOpen: boolean;
 }
 
 /** The dashboard's sign-up state, read from storage and the host's `dashboardSignUpOpen` option. */
 export async function dashboardSignUpState(runtime: Runtime): Promise<DashboardSignUpState> {
   const firstRun = !(await internalOwnerExists(runtime.db));
-  return { firstRun, signUpOpen: firstRun || runtime.dashboardSignUpOpen() };
+  const staysOpen = runtime.dashboardSignUpOpen();
+  return { firstRun, signUpOpen: firstRun || staysOpen, signUpStaysOpen: staysOpen };
 }
 
 /**

@@ -48,7 +48,7 @@ export const operations: readonly AnyOperation[] = [
   metrics.getUserActivity,
   meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
-  projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject,
+  projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject, projects.listOwnerTeamMembers,
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,
   sessions.createSession, sessions.refreshCurrentSession, sessions.deleteCurrentSession, sessions.listSessions, sessions.deleteSession,
   users.createUser, users.getCurrentUser, users.updateCurrentUser, users.deleteCurrentUser, users.listUsers,

@@ -14,5 +14,5 @@ export {
 } from './defaults.ts';
 export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
 
-export { teamPermissionExists } from './queries.ts';
+export { teamPermissionExists, listTeamGrants } from './queries.ts';
 export { PermissionDefinitionOutput, ProjectPermissionOutput, TeamPermissionOutput } from './wire.ts';

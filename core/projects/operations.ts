@@ -5,3 +5,4 @@ export { getCurrentProject, getCurrentProjectAdmin } from './get-current-project
 export { updateCurrentProject } from './update-current-project.ts';
 export { deleteCurrentProject } from './delete-current-project.ts';
 export { transferProject } from './transfer-project.ts';
+export { listOwnerTeamMembers } from './list-owner-team-members.ts';

@@ -165,6 +165,7 @@ export const ROUTES = {
   "projects.getCurrent": { method: "GET", path: "/projects/current" },
   "projects.getCurrentAdmin": { method: "GET", path: "/internal/projects/current" },
   "projects.list": { method: "GET", path: "/internal/projects" },
+  "projects.listOwnerTeamMembers": { method: "GET", path: "/internal/owner-team-members" },
   "projects.transfer": { method: "POST", path: "/internal/projects/transfer" },
   "projects.updateCurrent": { method: "PATCH", path: "/internal/projects/current" },
   "sessions.create": { method: "POST", path: "/auth/sessions" },
@@ -779,6 +780,13 @@ export type OutOutboxEmail = {
   skipped_at_millis: number;
   skipped_reason: string;
   skipped_details: unknown;
+};
+/** A recurring output object. */
+export type OutOwnerTeamMember = {
+  user_id: string;
+  display_name: string | null;
+  primary_email: string | null;
+  permission_ids: string[];
 };
 /** A recurring output object. */
 export type OutPasskey = {
@@ -3184,6 +3192,17 @@ export interface Operations {
     input: {};
     output: {
       items: OutAdminProject[];
+      is_paginated: false;
+    };
+  };
+  "projects.listOwnerTeamMembers": {
+    input: {
+      query: {
+        team_id: string;
+      };
+    };
+    output: {
+      items: OutOwnerTeamMember[];
       is_paginated: false;
     };
   };

@@ -14,7 +14,9 @@ export type ModelScript =
   | { text: string; pieces?: number; delayMs?: number; usage?: number }
   | { toolCalls: Array<{ name: string; arguments: string }> }
   | { status: number; message: string }
-  | { hang: true };
+  | { hang: true }
+  /** A 200 answer that is no chat-completion stream (e.g. an HTML page at a wrong base URL). */
+  | { junk: string };
 
 export interface ModelServer {
   /** Base URL to configure (`http://127.0.0.1:<port>/v1`). */
@@ -62,6 +64,7 @@ export async function startModelServer(): Promise<ModelServer> {
         res.writeHead(next.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: next.message, type: 'test' } }));
         return;
       }
+      if ('junk' in next) { res.writeHead(200, { 'content-type': 'text/html' }).end(next.junk); return; }
       if ('hang' in next) { res.writeHead(200, { 'content-type': 'text/event-stream' }); return; }
       const id = `chatcmpl-${requests.length}`;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -15,7 +15,7 @@ import { handWrittenRoutes } from './scan.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Test helpers beside the sources: fake transports that answer wire paths, as tests do. */
-const TEST_HELPERS = new Set(['sdk/test-support.ts', 'ui/dashboard/test-harness.tsx', 'ui/test-dom.tsx']);
+const TEST_HELPERS = new Set(['sdk/test-support.ts', 'ui/dashboard/test-harness.tsx', 'ui/test-dom.tsx', 'ui/component-test-app.tsx']);
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

@@ -2,8 +2,9 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useActiveSessions, useApiKeys, useApp, useContactChannels, useNotificationCategories, useProject, useTeams, useUser } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
-import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import { AuthCard, Field, FormError, Loader, PASSWORD_RULES, SecretValue, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
+import { TeamManagement } from './team-settings.tsx';
 import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 import { PaymentsSettings } from './payments.tsx';
 
@@ -146,6 +147,7 @@ function Teams(props: { user: User }) {
   const project = useProject();
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
   const create = async (e: FormEvent) => {
@@ -162,7 +164,11 @@ function Teams(props: { user: User }) {
           {teams.map((team) => (
             <li key={team.id}>
               <span>{team.displayName}{props.user.selectedTeam?.id === team.id ? <span className="gh-badge">{t('teams.selected')}</span> : null}</span>
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.leaveTeam(team))}>{t('teams.leave')}</button>
+              <span className="gh-row">
+                <button type="button" className="gh-btn" aria-expanded={open === team.id} onClick={() => setOpen(open === team.id ? null : team.id)}>{t('teams.manage', { team: team.displayName })}</button>
+                <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.leaveTeam(team))}>{t('teams.leave')}</button>
+              </span>
+              {open === team.id ? <TeamManagement team={team} user={props.user} onDeleted={() => setOpen(null)} /> : null}
             </li>
           ))}
         </ul>
@@ -205,7 +211,7 @@ function ApiKeys(props: { user: User }) {
           );
         })}
       </ul>
-      {created ? <Success>{t.rich('apiKeys.created', { key: <code>{created}</code> })}</Success> : null}
+      {created ? <><Success>{t('apiKeys.created')}</Success><SecretValue value={created} label={t('apiKeys.newKey')} /></> : null}
       <form onSubmit={create} noValidate aria-label={t('apiKeys.createLabel')}>
         <Field label={t('apiKeys.description')} name="api-key-description" value={description} onChange={setDescription} />
         <button type="submit" className="gh-btn" disabled={busy}>{t('apiKeys.create')}</button>

@@ -1,6 +1,9 @@
+import { PROVIDER_MARKS } from './provider-marks.ts';
+
 /**
- * Local provider icons (no remote images, so the hosted pages' CSP stays closed): an account badge
- * in each provider's brand colour. Decorative: the button text names the provider.
+ * Local provider icons (no remote images, so the hosted pages' CSP stays closed): the provider's
+ * own mark (ui/components/provider-marks.ts, from simple-icons), else an account badge in its
+ * brand colour. Decorative: the button text names the provider.
  */
 const BRANDS: Record<string, { color: string }> = {
   google: { color: '#4285F4' },
@@ -28,11 +31,26 @@ export function providerName(id: string, displayName?: string | null): string {
   return displayName ?? PROVIDER_NAMES[id] ?? id;
 }
 
+/** Near-black marks (GitHub, Apple, X) follow the text colour, so they show in dark mode too. */
+function markFill(hex: string): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const luminance = (0.2126 * (n >> 16) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255)) / 255;
+  return luminance < 0.15 ? 'currentColor' : hex;
+}
+
 /**
- * A 20×20 badge in the provider's brand colour (a neutral grey for generic OpenID providers).
- * Drawn without text nodes so the button's text is exactly its label.
+ * The provider's mark at 20×20, or a badge in the provider's brand colour (a neutral grey for
+ * generic OpenID providers). Drawn without text nodes so the button's text is exactly its label.
  */
 export function ProviderIcon(props: { id: string; name?: string }) {
+  const mark = PROVIDER_MARKS[props.id];
+  if (mark) {
+    return (
+      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false" style={{ flex: 'none' }} data-icon={props.id}>
+        <path d={mark.path} fill={markFill(mark.hex)} />
+      </svg>
+    );
+  }
   const color = BRANDS[props.id]?.color ?? '#4B5563';
   return (
     <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" focusable="false" style={{ flex: 'none' }} data-icon={props.id}>

@@ -5,6 +5,7 @@ import { useApp, useProject, useUser } from '../../sdk/react.tsx';
 import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { OAuthButtonGroup } from './oauth-buttons.tsx';
+import { PasskeyAddressNote, passkeyAddressProblem } from './passkeys.tsx';
 import { useBotChallenge } from './bot-challenge.tsx';
 
 export { OAuthButtonGroup };
@@ -130,6 +131,7 @@ export function MagicLinkSignIn() {
         <Field label={t('magic.code')} name="otp" autoComplete="one-time-code" value={code} onChange={setCode} error={codeError} autoFocus />
         <FormError error={error} />
         <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('magic.codeSubmit')}</Submit>
+        <MagicLinkRetry busy={busy} resend={(e) => { setCode(''); void send(e); }} changeEmail={() => { setNonce(null); setCode(''); setError(null); }} />
       </form>
     );
   }
@@ -143,6 +145,18 @@ export function MagicLinkSignIn() {
   );
 }
 
+/** The "check your email" step's ways out: send the email again, or go back to change the address. */
+function MagicLinkRetry(props: { busy: boolean; resend: (e: FormEvent) => void; changeEmail: () => void }) {
+  const t = useT();
+  return (
+    <p className="gh-row gh-muted">
+      <span>{t('magic.noEmail')}</span>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={(e) => props.resend(e as unknown as FormEvent)}>{t('magic.resend')}</button>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={props.changeEmail}>{t('magic.changeEmail')}</button>
+    </p>
+  );
+}
+
 /** Sign in with a passkey (WebAuthn); hidden when the project has passkeys off or the server cannot. */
 export function PasskeyButton() {
   const app = useApp();
@@ -151,6 +165,8 @@ export function PasskeyButton() {
   const can = useContext(CapabilitiesContext);
   const { busy, error, run } = useAction();
   if (!project.config.passkey_enabled || !can.passkey) return null;
+  const addressProblem = passkeyAddressProblem();
+  if (addressProblem) return <PasskeyAddressNote problem={addressProblem} />;
   return (
     <div>
       <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>{t('passkey.signIn')}</button>

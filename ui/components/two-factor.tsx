@@ -6,15 +6,28 @@ import { Field, FormError, Success, useAction } from '../common.tsx';
 import { QrCode } from './qr-code.tsx';
 import { useT } from '../i18n/index.tsx';
 
-/** The one-time list of new recovery codes (Gatehouse extension, docs/mfa.md). */
+/**
+ * The one-time list of new recovery codes (Gatehouse extension, docs/mfa.md), with Copy (all
+ * codes, one a line) and Download (a text file made in the page; nothing is fetched).
+ */
 function RecoveryCodeList(props: { codes: string[] }) {
   const t = useT();
+  const project = useProject();
+  const [copied, setCopied] = useState(false);
+  const text = `${t('twoFactor.fileTitle', { project: project.display_name })}\n\n${props.codes.join('\n')}\n`;
   return (
     <div>
       <Success>{t('twoFactor.saveCodes')}</Success>
       <ol className="gh-list" aria-label={t('twoFactor.codesList')}>
         {props.codes.map((c) => <li key={c}><code>{c}</code></li>)}
       </ol>
+      <div className="gh-row">
+        <button type="button" className="gh-btn" onClick={async () => {
+          await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(props.codes.join('\n'));
+          setCopied(true);
+        }}>{copied ? t('common.copied') : t('twoFactor.copyCodes')}</button>
+        <a className="gh-btn" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">{t('twoFactor.downloadCodes')}</a>
+      </div>
     </div>
   );
 }

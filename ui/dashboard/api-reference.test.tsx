@@ -34,6 +34,11 @@ it('API reference: reached from the navigation, lists every operation of the doc
   assert.match(signUp.textContent!, /SignIn/);
   assert.match(signUp.textContent!, /PASSWORD_TOO_SHORT/);
   assert.ok(container.querySelector('#schema-SignIn'), 'shared schemas are shown once, by name');
+  // Descriptions render their inline code and quote no source files (issue 28, finding 10).
+  const described = [...container.querySelectorAll('[data-operation-id] p')].map((p) => p.textContent ?? '').join('\n');
+  assert.doesNotMatch(described, /`/, 'no unrendered backticks');
+  assert.doesNotMatch(described, /\b(?:core|server-bin|apps|packages)\/[\w/.-]+|\w\.tsx?\b/, 'no internal file paths');
+  assert.ok(signUp.querySelector('p code'), 'inline code is rendered as code');
 
   // The filter narrows the list.
   await type(container, 'Filter operations', 'team-invitations');

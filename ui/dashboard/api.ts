@@ -13,6 +13,8 @@ export interface DashboardBoot {
   firstRun: boolean;
   /** Client sign-up to the internal project is accepted (first run or GATEHOUSE_DASHBOARD_SIGNUP=open). */
   signUpOpen: boolean;
+  /** Sign-up stays open after the first owner (the server's GATEHOUSE_DASHBOARD_SIGNUP=open). */
+  signUpStaysOpen?: boolean;
   /** The path the server saw, to find a mount prefix. */
   serverPath: string;
   /** What the server can do; switches for anything else are not offered. */
@@ -130,12 +132,25 @@ export class DashboardApi {
  */
 export function errorMessage(error: unknown): string {
   if (error instanceof GatehouseKnownError) {
-    if (error.code === 'SCHEMA_ERROR' && typeof error.details.message === 'string') return error.details.message;
+    if (error.code === 'SCHEMA_ERROR' && typeof error.details.message === 'string') return readableValidation(error.details.message);
     return `${error.message} (${error.code})`;
   }
   if (error instanceof GatehouseStatusError) return error.body || `The server answered ${error.status}.`;
   if (error instanceof GatehouseNetworkError) return 'Could not reach the Gatehouse server. Is it running?';
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A SCHEMA_ERROR message for an owner: the server's `Request validation failed on PATCH /…:`
+ * header and each line's field path (`  - body.config: …`) dropped, one sentence per problem.
+ * Other messages are returned as they are.
+ */
+export function readableValidation(message: string): string {
+  const [head, ...rest] = message.split('\n');
+  if (!/^Request validation failed\b/.test(head ?? '')) return message;
+  const sentences = rest.map((l) => l.replace(/^\s*-\s*([\w.[\]]+:\s*)?/, '').trim()).filter(Boolean)
+    .map((s) => `${s[0]!.toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`);
+  return sentences.length ? sentences.join('\n') : 'The server refused the change.';
 }
 
 /** A page of a paginated list (`{items, pagination: {next_cursor}}`). */

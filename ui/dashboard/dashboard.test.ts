@@ -8,7 +8,7 @@ import { usersQuery, USERS_PAGE_SIZE } from './pages/users.tsx';
 import { productionProblems } from './pages/settings.tsx';
 import { domainProblem } from './pages/auth-methods.tsx';
 import { permissionIdProblem } from './pages/permissions.tsx';
-import { sourcesOf } from './pages/emails.tsx';
+import { sourcesOf } from './pages/email-sources.tsx';
 
 it('builds the env snippet from the values shown once (only the keys that were created)', () => {
   const snippet = envSnippet('https://auth.example.com', 'p-1', { id: 'k', description: '', created_at_millis: 0, expires_at_millis: null, manually_revoked_at_millis: null, publishable_client_key: 'pck_1', secret_server_key: 'ssk_2', super_secret_admin_key: { last_four: 'abcd' } });
@@ -50,7 +50,11 @@ it('validates trusted domains, handler paths, permission ids, emails and JSON as
 });
 
 it('turns failed calls into readable text', () => {
-  assert.equal(errorMessage(new GatehouseKnownError('SCHEMA_ERROR', { message: 'Request validation failed on PATCH /x:\n  - body.a must be defined' }, 'x', 400)), 'Request validation failed on PATCH /x:\n  - body.a must be defined');
+  assert.equal(errorMessage(new GatehouseKnownError('SCHEMA_ERROR', { message: 'Request validation failed on PATCH /x:\n  - body.a must be defined' }, 'x', 400)), 'Body.a must be defined.');
+  // Turning production mode on with a development provider and a localhost domain (core/config/project-config.ts configProblems).
+  const production = 'Request validation failed on PATCH /api/v1/internal/projects/current:\n  - body.config: OAuth provider github uses shared keys (the built-in development provider), which is not allowed in production mode\n  - body.config: domain http://localhost:3000 is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)';
+  assert.equal(errorMessage(new GatehouseKnownError('SCHEMA_ERROR', { message: production }, 'x', 400)),
+    'OAuth provider github uses shared keys (the built-in development provider), which is not allowed in production mode.\nDomain http://localhost:3000 is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address).');
   assert.match(errorMessage(new GatehouseKnownError('PROJECT_NOT_FOUND', {}, 'Project not found.', 404)), /Project not found\. \(PROJECT_NOT_FOUND\)/);
   assert.equal(errorMessage(new GatehouseStatusError(400, 'only_anonymous=true requires include_anonymous=true', '/users')), 'only_anonymous=true requires include_anonymous=true');
   assert.equal(isNotEnabled(new GatehouseStatusError(400, 'User API keys are not enabled for this project.', '/user-api-keys')), true);

@@ -8,16 +8,17 @@ import { act, click, flush, render, type, waitForText } from '../test-dom.tsx';
 import { ACCESS, DashboardRoot, PROJECT, PROJECT_ID, dashboard, type Handler } from './test-harness.tsx';
 
 it('users page: shows the server error with a retry, then the empty state, then a search hit', async () => {
-  let usersCalls = 0;
+  // Fails until Retry is pressed (StrictMode may load twice on mount).
+  let retried = false;
   const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users`, (req) => {
     if (!req.path.startsWith('/users?')) return undefined;
-    usersCalls++;
-    if (usersCalls === 1) return { status: 400, body: 'cursor does not name a user of this project' };
+    if (!retried) return { status: 400, body: 'cursor does not name a user of this project' };
     if (req.path.includes('query=ada')) return { status: 200, body: { items: [{ id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, signed_up_at_millis: 0 }], is_paginated: true, pagination: { next_cursor: null } } };
     return { status: 200, body: { items: [], is_paginated: true, pagination: { next_cursor: null } } };
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'cursor does not name a user of this project');
+  retried = true;
   await click(container, 'Retry');
   await waitForText(container, 'No users yet.');
   const usersCall = calls.find((c) => c.path.startsWith('/users?'))!;
@@ -182,10 +183,11 @@ it('OAuth providers section: defaults to standard, explains shared, shows the ca
 });
 
 it('a failed background refresh keeps the page and what was typed, with the error above it', async () => {
-  let gets = 0;
+  // The reload after the save fails (StrictMode may load twice on mount).
+  let saved = false;
   const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => {
-    if (req.path === '/internal/projects/current' && req.method === 'GET') return ++gets === 1 ? { status: 200, body: PROJECT } : { status: 500, body: 'database unavailable' };
-    if (req.path === '/internal/projects/current' && req.method === 'PATCH') return { status: 200, body: PROJECT };
+    if (req.path === '/internal/projects/current' && req.method === 'GET') return !saved ? { status: 200, body: PROJECT } : { status: 500, body: 'database unavailable' };
+    if (req.path === '/internal/projects/current' && req.method === 'PATCH') { saved = true; return { status: 200, body: PROJECT }; }
     return undefined;
   }, { passkey: true, oauth: true, mfa: true });
   const { container, unmount } = await render(<DashboardRoot api={api} />);

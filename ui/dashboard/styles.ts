@@ -16,7 +16,7 @@ a{color:var(--accent)}
 .d-scroll{overflow-x:auto;max-width:100%}
 .d-side nav a{display:block;padding:6px 8px;border-radius:6px;text-decoration:none;color:var(--fg)}
 .d-side nav a[aria-current=page]{background:var(--bg);font-weight:600}
-.d-brand{font-weight:700;margin-bottom:16px;display:block;text-decoration:none;color:var(--fg)}
+.d-brand{font-weight:700;margin-bottom:16px;display:flex;align-items:center;gap:8px;text-decoration:none;color:var(--fg)}
 .d-main{flex:1;padding:24px;max-width:1200px;min-width:0;overflow-wrap:anywhere}
 .d-top{display:flex;justify-content:space-between;align-items:center;margin-bottom:16px;gap:12px;flex-wrap:wrap}
 .d-top h1{margin:0;font-size:1.4rem}
@@ -96,5 +96,13 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-chat-form textarea{width:100%}
 .d-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:760px){.d-chat{grid-template-columns:minmax(0,1fr)}}
+/* Tables marked d-cards become one card per row on phones (and at 400 % zoom): no sideways scroll. */
+@media (max-width:640px){
+table.d-cards,table.d-cards tbody,table.d-cards tr,table.d-cards td{display:block;width:100%}
+table.d-cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.d-cards tr{border:1px solid var(--line);border-radius:8px;padding:8px;margin-bottom:8px}
+table.d-cards td{border:none;padding:2px 0;overflow-wrap:anywhere}
+table.d-cards td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+}
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 `;

@@ -103,7 +103,7 @@ function Operation(props: { entry: Entry }) {
       </summary>
       <div style={{ padding: '8px 0 8px 1em' }}>
         <p className="d-muted" style={{ margin: '0 0 6px' }}>Operation <code>{op.operationId}</code> · access: {(op['x-access-types'] ?? []).join(', ') || 'public'}</p>
-        {op.description && op.description !== op.summary && <p style={{ whiteSpace: 'pre-wrap' }}>{op.description}</p>}
+        {op.description && op.description !== op.summary && op.description.split('\n\n').map((para, i) => <p key={i}>{inlineMarkdown(para)}</p>)}
         {params.length > 0 && (
           <>
             <h4>Parameters</h4>
@@ -156,4 +156,16 @@ function SchemaView(props: { schema: Schema; inline?: boolean }): ReactNode {
   if (s.type === 'object') return <code>object</code>;
   if (typeof s.type === 'string') return <code>{s.type}{s.format ? ` (${s.format})` : ''}</code>;
   return <code>any JSON</code>;
+}
+
+/**
+ * The inline CommonMark an OpenAPI description uses (OpenAPI 3.1 §4.8: descriptions are
+ * CommonMark): `code` spans and **strong** text as elements, the rest as text. No HTML is
+ * interpreted.
+ */
+export function inlineMarkdown(text: string): ReactNode[] {
+  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/).filter(Boolean).map((piece, i) =>
+    piece.startsWith('`') && piece.endsWith('`') && piece.length > 1 ? <code key={i}>{piece.slice(1, -1)}</code>
+      : piece.startsWith('**') && piece.endsWith('**') && piece.length > 4 ? <strong key={i}>{piece.slice(2, -2)}</strong>
+        : piece);
 }

@@ -25,7 +25,7 @@ export function AuthPage(props: { onSignedIn: () => void }) {
       <Root>
         <div className="d-auth d-card">
           <h1>{api.boot.firstRun && signUp ? 'Welcome to Gatehouse' : signUp ? 'Create a dashboard account' : 'Sign in to Gatehouse'}</h1>
-          {api.boot.firstRun && signUp && <p className="d-muted">Create the owner account of this server. After this, sign-up to the dashboard closes; invite other owners through your team.</p>}
+          {api.boot.firstRun && signUp && <p className="d-muted">Create the owner account of this server.{api.boot.signUpStaysOpen ? ' Sign-up to the dashboard stays open on this server (GATEHOUSE_DASHBOARD_SIGNUP=open).' : ' After this, sign-up to the dashboard closes; invite other owners through your team.'}</p>}
           {signUp ? <CredentialSignUp /> : <CredentialSignIn />}
           {!api.boot.firstRun && (signUp
             ? <p><button type="button" className="d-link" onClick={() => setMode('sign-in')}>I already have an account</button></p>

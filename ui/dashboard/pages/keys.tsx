@@ -44,7 +44,7 @@ export function KeysPage(props: { project: AdminProject }) {
         <Section title="New keys — copy them now" description="These values are shown only once. Store them in your app's environment.">
           <dl>
             {([['Publishable client key', created.publishable_client_key], ['Secret server key', created.secret_server_key], ['Super secret admin key', created.super_secret_admin_key]] as const).map(([label, v]) => typeof v === 'string' && (
-              <div key={label} className="d-row" style={{ marginBottom: 6 }}><dt style={{ minWidth: 190 }}>{label}</dt><dd style={{ margin: 0 }} className="d-row"><code className="d-secret" data-testid={`new-key-${label}`}>{v}</code><CopyButton text={v} label={label} /></dd></div>
+              <div key={label} className="d-row" style={{ marginBottom: 6 }}><dt style={{ minWidth: 'min(190px, 100%)' }}>{label}</dt><dd style={{ margin: 0, minWidth: 0, flex: '1 1 240px' }} className="d-row"><code className="d-secret" data-testid={`new-key-${label}`}>{v}</code><CopyButton text={v} label={label} /></dd></div>
             ))}
           </dl>
           <h3>Environment variables</h3>
@@ -69,7 +69,7 @@ export function KeysPage(props: { project: AdminProject }) {
       <Section title="Keys">
         <Async state={keys} label="Loading keys…">
           {(page) => page.items.length === 0 ? <Empty>No keys yet. Create a set above to connect an app.</Empty> : (
-            <TableScroll label="Keys"><table className="d-table" aria-label="Keys">
+            <TableScroll label="Keys"><table className="d-table d-cards" aria-label="Keys">
               <thead><tr><th>Description</th><th>Client</th><th>Server</th><th>Admin</th><th>Created</th><th>Status</th><th /></tr></thead>
               <tbody>
                 {page.items.map((k) => {
@@ -77,9 +77,9 @@ export function KeysPage(props: { project: AdminProject }) {
                   const expired = k.expires_at_millis !== null && k.expires_at_millis < Date.now();
                   return (
                     <tr key={k.id}>
-                      <td>{k.description}</td><td>{lastFour(k.publishable_client_key)}</td><td>{lastFour(k.secret_server_key)}</td><td>{lastFour(k.super_secret_admin_key)}</td>
-                      <td>{formatTime(k.created_at_millis)}</td>
-                      <td>{revoked ? 'Revoked' : expired ? 'Expired' : 'Active'}</td>
+                      <td data-label="Description">{k.description}</td><td data-label="Client">{lastFour(k.publishable_client_key)}</td><td data-label="Server">{lastFour(k.secret_server_key)}</td><td data-label="Admin">{lastFour(k.super_secret_admin_key)}</td>
+                      <td data-label="Created">{formatTime(k.created_at_millis)}</td>
+                      <td data-label="Status">{revoked ? 'Revoked' : expired ? 'Expired' : 'Active'}</td>
                       <td>{!revoked && <ConfirmButton label="Revoke" question="Apps using these keys stop working." onConfirm={async () => { await admin('internalApiKeys.update', { params: { api_key_id: k.id }, body: { revoked: true } }); keys.reload(); }} />}</td>
                     </tr>
                   );

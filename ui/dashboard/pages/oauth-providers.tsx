@@ -49,14 +49,14 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
   return (
     <Section title="OAuth providers" description="Standard providers use your own client ID and secret from the provider; register the callback URL shown here at the provider. Shared providers are for trying OAuth offline: Gatehouse's built-in development provider shows a page where anyone can type any email, its identities are never verified nor linked to existing accounts, and a server in production mode refuses it.">
       {providers.length === 0 ? <Empty>No OAuth providers.</Empty> : (
-        <table className="d-table" aria-label="OAuth providers">
+        <table className="d-table d-cards" aria-label="OAuth providers">
           <thead><tr><th>Provider</th><th>Type</th><th>Client ID</th><th>Callback URL</th><th>Enabled</th><th /></tr></thead>
           <tbody>
             {providers.map((p) => (
               <tr key={p.id}>
-                <td>{p.display_name ?? p.id}{p.issuer_url ? <div className="d-muted">{p.issuer_url}</div> : null}</td>
-                <td>{p.type}</td><td>{p.client_id ?? '—'}</td>
-                <td>{p.type === 'standard' ? <code data-testid={`callback-url-${p.id}`}>{callbackUrl(p.id)}</code> : <span className="d-muted">not needed</span>}</td>
+                <td data-label="Provider">{p.display_name ?? p.id}{p.issuer_url ? <div className="d-muted">{p.issuer_url}</div> : null}</td>
+                <td data-label="Type">{p.type}</td><td data-label="Client ID">{p.client_id ?? '—'}</td>
+                <td data-label="Callback URL">{p.type === 'standard' ? <code data-testid={`callback-url-${p.id}`}>{callbackUrl(p.id)}</code> : <span className="d-muted">not needed</span>}</td>
                 <td><Toggle label="Enabled" checked={p.enabled} onChange={(on) => props.save({ oauth_providers: providers.map((x) => strip(x.id === p.id ? { ...x, enabled: on } : x)) })} /></td>
                 <td><ConfirmButton label="Remove" question={`Users can no longer sign in with ${p.display_name ?? p.id}.`} onConfirm={() => props.save({ oauth_providers: providers.filter((x) => x.id !== p.id).map(strip) })} /></td>
               </tr>

@@ -270,9 +270,9 @@ function ApiKeys(props: { user: WireUser; admin: Caller }) {
     <Section title="API keys">
       {isNotEnabled(keys.error) ? <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p> : <Async state={keys} label="Loading API keys…">
         {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
-          <TableScroll label="User API keys"><table className="d-table" aria-label="User API keys"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
+          <TableScroll label="User API keys"><table className="d-table d-cards" aria-label="User API keys"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
             <tbody>{p.items.map((k) => (
-              <tr key={k.id}><td>{k.description}</td><td>{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td><td>{formatTime(k.created_at_millis)}</td><td>{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
+              <tr key={k.id}><td data-label="Description">{k.description}</td><td data-label="Key">{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td><td data-label="Created">{formatTime(k.created_at_millis)}</td><td data-label="Status">{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
                 <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('apiKeys.updateUserKey', { params: { api_key_id: k.id }, body: { revoked: true } }); keys.reload(); }} />}</td></tr>
             ))}</tbody></table></TableScroll>
         )}
