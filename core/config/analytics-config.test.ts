@@ -2,20 +2,13 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import type { Caller } from '../../test/helpers/api.ts';
+import { patchConfigOverride, renderedConfig } from '../../test/helpers/config.ts';
 
 // Upstream's answers: apps/e2e/tests/backend/endpoints/api/v1/analytics-config.test.ts
 // (stack-auth/stack-auth); defaults from packages/stack-shared/src/config/schema.ts.
 
-async function rendered(server: TestServer, admin: Caller) {
-  const res = await api(server, 'GET', '/internal/config', admin);
-  assert.equal(res.status, 200, res.text);
-  return JSON.parse(res.body.config_string);
-}
-
-const patch = (server: TestServer, caller: Caller, level: string, value: unknown) =>
-  api(server, 'PATCH', `/internal/config/override/${level}`, caller, { config_override_string: JSON.stringify(value) });
+const rendered = renderedConfig;
+const patch = patchConfigOverride;
 
 describeWithServer('analytics config keys (issue 34 item 4)', (get) => {
   it('renders an empty analytics object, then stores folders and queries with upstream\'s defaults', async () => {

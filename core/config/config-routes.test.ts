@@ -3,13 +3,10 @@ import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, createProjectKeys } from '../../test/helpers/api.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
+import { patchConfigOverride, renderedConfig } from '../../test/helpers/config.ts';
 import type { Caller } from '../../test/helpers/api.ts';
 
-async function rendered(server: TestServer, admin: Caller) {
-  const res = await api(server, 'GET', '/internal/config', admin);
-  assert.equal(res.status, 200, res.text);
-  return JSON.parse(res.body.config_string);
-}
+const rendered = renderedConfig;
 
 async function override(server: TestServer, caller: Caller, level: string) {
   const res = await api(server, 'GET', `/internal/config/override/${level}`, caller);
@@ -17,8 +14,7 @@ async function override(server: TestServer, caller: Caller, level: string) {
   return JSON.parse(res.body.config_string);
 }
 
-const patch = (server: TestServer, caller: Caller, level: string, value: unknown) =>
-  api(server, 'PATCH', `/internal/config/override/${level}`, caller, { config_override_string: JSON.stringify(value) });
+const patch = patchConfigOverride;
 
 describeWithServer('config overrides (issue 16)', (get) => {
   it('renders a new project\'s config with its creation values and the schema defaults', async () => {
