@@ -1,9 +1,16 @@
 #!/usr/bin/env node
-// The `gatehouse` command of the server package (`npx gatehouse-server`, `gatehouse --help`):
-// registers tsx's loader in-process (tsx is a dependency) and runs server-bin/cli.ts, so plain
-// Node 20.12+ runs it without a `--import` flag. The single executable (npm run build:binary)
-// needs neither.
-import { register } from 'tsx/esm/api';
+// The `gatehouse` command of the server package (`npx gatehouse-server`, `gatehouse --help`): runs
+// the compiled server (dist/lib/server-bin/cli.js, written by scripts/build-lib.mjs; `prepack`
+// builds it, so an installed package always has it) on plain Node 20.12+. In a source checkout
+// that has not been built yet it falls back to the TypeScript sources through tsx (a
+// devDependency). The single executable (npm run build:binary) needs neither.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../server-bin/cli.ts');
+const compiled = new URL('../dist/lib/server-bin/cli.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../server-bin/cli.ts');
+}

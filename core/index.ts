@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import { migrateToLatest, type StorageAdapter } from './storage/adapter.ts';
 import { createRuntime, type Logger, type Runtime } from './runtime.ts';
 import { loadServerSecret } from './lib/server-secret.ts';

@@ -5,11 +5,12 @@
 // `--if-stale` (skipped when every bundle is newer than its sources); the server also builds in
 // memory when the file is missing.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './build-lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -38,15 +39,6 @@ const OUTPUTS = ['dist/ui/handler/handler.js', 'dist/ui/dashboard/dashboard-asse
 /** What the bundles are built from: the UI, what it imports (sdk/, core/), the build scripts and the locked packages. */
 const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'];
 
-/** Newest modification time (ms) of a file or of any file below a folder (node_modules skipped). */
-function newest(path) {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) return 0;
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const entry of readdirSync(path)) if (entry !== 'node_modules') max = Math.max(max, newest(join(path, entry)));
-  return max;
-}
 
 /**
  * True when every bundle exists and is newer than every input file, so `npm start` can skip the

@@ -152,6 +152,7 @@ export class ClientApp {
       invalidate: (prefix) => self.invalidate(prefix),
       suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
       markSessionInvalid: () => { self.session?.markInvalid(); self.checkSessionChange(); },
+      signOut: (options) => self.signOut(options),
     };
   }
 
@@ -226,7 +227,11 @@ export class ClientApp {
    * goes to sign-in (with `after_auth_return_to`) and returns null, `throw` throws
    * UserNotSignedInError, `anonymous` signs up an anonymous user. Anonymous users count as
    * signed out unless `or: 'anonymous'` (upstream packages/template/src/lib/stack-app/).
+   * Typed as Stack's `getUser`: with `or` `redirect`, `throw` or `anonymous` the answer is a user,
+   * never null (a redirect that cannot leave the page — no browser — resolves to null at run time).
    */
+  async getUser(options: { or: 'redirect' | 'throw' | 'anonymous' }): Promise<User>;
+  async getUser(options?: { or?: OrOption }): Promise<User | null>;
   async getUser(options: { or?: OrOption } = {}): Promise<User | null> {
     this.checkSessionChange();
     const wire = await this.cache.get(USER_KEY) as WireUser | null;
@@ -381,7 +386,7 @@ export class ClientApp {
    * `DELETE /auth/sessions/current` with the refresh token (a refresh-token error is tolerated),
    * then marks the session invalid and redirects to after-sign-out (unless `noRedirect`).
    */
-  async signOut(options: { redirectUrl?: string; noRedirect?: boolean } = {}): Promise<void> {
+  async signOut(options: { redirectUrl?: URL | string; noRedirect?: boolean } = {}): Promise<void> {
     if (this.session && !this.session.isSignedOut()) {
       try {
         await this.api.op('sessions.deleteCurrent', { body: {}, session: this.session });
@@ -391,7 +396,7 @@ export class ClientApp {
       this.session.markInvalid();
       this.checkSessionChange();
     }
-    if (!options.noRedirect) await this.redirectToUrl(options.redirectUrl ?? this.urls.afterSignOut);
+    if (!options.noRedirect) await this.redirectToUrl(String(options.redirectUrl ?? this.urls.afterSignOut));
   }
 
   /**

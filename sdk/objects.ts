@@ -11,6 +11,8 @@ export interface AppCore {
   suggestAccessTokenExpired(): void;
   /** The current user was deleted: the session is invalid (upstream packages/template/src/lib/stack-app/). */
   markSessionInvalid(): void;
+  /** Signs the app's session out (ClientApp.signOut); what `user.signOut()` calls. */
+  signOut(options?: { redirectUrl?: URL | string; noRedirect?: boolean }): Promise<void>;
   readonly accessType: 'client' | 'server' | 'admin';
 }
 

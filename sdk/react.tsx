@@ -51,8 +51,11 @@ const redirected = new WeakSet<ClientApp>();
 /**
  * The signed-in user, or per `or` (default `return-null`): `redirect` sends the browser to
  * sign-in (carrying `after_auth_return_to`) and suspends; `throw` throws UserNotSignedInError;
- * `anonymous` signs up an anonymous user and suspends until it exists.
+ * `anonymous` signs up an anonymous user and suspends until it exists. Typed as Stack's
+ * `useUser`: with `or` `redirect`, `throw` or `anonymous` the answer is the signed-in user.
  */
+export function useUser(options: { or: 'redirect' | 'throw' | 'anonymous' }): User;
+export function useUser(options?: { or?: OrOption }): User | null;
 export function useUser(options: { or?: OrOption } = {}): User | null {
   const app = useApp();
   const wire = useCached<WireUser | null>(routePath('users.getCurrent'));

@@ -27,7 +27,7 @@ describeWithServer('SDK flows against the real server', (get) => {
     const email = uniqueEmail('sdk-flow');
     const up = await app.signUpWithCredential({ email, password: 'a-long-password', verificationCallbackUrl: `${CALLBACK}/email-verification`, noRedirect: true });
     assert.equal(up.status, 'ok', up.status === 'error' ? up.error.message : '');
-    let user = await app.getUser({ or: 'throw' });
+    let user: Awaited<ReturnType<typeof app.getUser>> = await app.getUser({ or: 'throw' });
     assert.equal(user?.primaryEmail, email);
     assert.equal(user?.primaryEmailVerified, false);
     assert.equal(user?.hasPassword, true);

@@ -132,6 +132,11 @@ export class User {
   }
 
   /** `DELETE /users/{me|id}` (client: needs client_user_deletion_enabled); deleting `me` ends the session. */
+  /** Signs the current user out, as Stack's `CurrentUser.signOut`: the app's signOut (ends the session, then goes to after-sign-out unless `noRedirect`). */
+  signOut(options?: { redirectUrl?: URL | string; noRedirect?: boolean }): Promise<void> {
+    return this.app.signOut(options);
+  }
+
   async delete(): Promise<void> {
     await (this.ref === 'me' ? this.app.op('users.deleteCurrent', { body: {} }) : this.app.op('users.delete', { params: { user_id: this.ref }, body: {} }));
     if (this.ref === 'me') this.app.markSessionInvalid();
@@ -174,8 +179,8 @@ export class User {
     return res.items.map((c: WireContactChannel) => new ContactChannel(this.app, c, this.ref));
   }
 
-  /** `POST /contact-channels` `{user_id, type: 'email', value, used_for_auth, is_primary}`. */
-  async createContactChannel(options: { value: string; usedForAuth: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<ContactChannel> {
+  /** `POST /contact-channels` `{user_id, type: 'email', value, used_for_auth, is_primary}` (`type` as Stack's options: only `email`). */
+  async createContactChannel(options: { value: string; type?: 'email'; usedForAuth: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<ContactChannel> {
     const wire = await this.app.op('contactChannels.create', { body: dropUndefined({ user_id: this.ref, type: 'email', value: options.value, used_for_auth: options.usedForAuth, is_primary: options.isPrimary ?? false, is_verified: options.isVerified }) });
     await this.app.invalidate(routePath('contactChannels.list'));
     return new ContactChannel(this.app, wire, this.ref);
@@ -207,15 +212,36 @@ export class User {
     await this.app.invalidate(routePath('users.getCurrent'));
   }
 
-  /** `GET /team-permissions?team_id=&user_id=&recursive=` (recursive by default). */
-  async listPermissions(team: Team | string, options: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
-    const res = await this.app.op('permissions.listTeam', { query: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref, recursive: options.recursive ?? true } });
+  /**
+   * The user's permissions, as Stack's `listPermissions`: in `team` (`GET /team-permissions?team_id=&user_id=&recursive=`),
+   * or without a team the project permissions (`GET /project-permissions`); recursive by default.
+   */
+  async listPermissions(team: Team | string, options?: { recursive?: boolean }): Promise<{ id: string }[]>;
+  async listPermissions(options?: { recursive?: boolean }): Promise<{ id: string }[]>;
+  async listPermissions(scope?: Team | string | { recursive?: boolean }, maybeOptions: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
+    if (scope === undefined || (typeof scope === 'object' && !(scope instanceof Team))) return this.listProjectPermissions(scope ?? {});
+    const res = await this.app.op('permissions.listTeam', { query: { team_id: typeof scope === 'string' ? scope : scope.id, user_id: this.ref, recursive: maybeOptions.recursive ?? true } });
     return res.items.map((p) => ({ id: p.id }));
   }
 
-  /** True when the user holds `permissionId` in `team` (existence in the recursive list). */
-  async hasPermission(team: Team | string, permissionId: string): Promise<boolean> {
-    return (await this.listPermissions(team)).some((p) => p.id === permissionId);
+  /** True when the user holds `permissionId` in `team`, or without a team as a project permission (existence in the recursive list). */
+  async hasPermission(team: Team | string, permissionId: string): Promise<boolean>;
+  async hasPermission(permissionId: string): Promise<boolean>;
+  async hasPermission(scope: Team | string, permissionId?: string): Promise<boolean> {
+    return (await this.getPermissionIn(scope, permissionId)) !== null;
+  }
+
+  /** The permission `{ id }` the user holds in `team` (or as a project permission without a team), or null (Stack's `getPermission`). */
+  async getPermission(team: Team | string, permissionId: string): Promise<{ id: string } | null>;
+  async getPermission(permissionId: string): Promise<{ id: string } | null>;
+  async getPermission(scope: Team | string, permissionId?: string): Promise<{ id: string } | null> {
+    return this.getPermissionIn(scope, permissionId);
+  }
+
+  private async getPermissionIn(scope: Team | string, permissionId: string | undefined): Promise<{ id: string } | null> {
+    const list = permissionId === undefined ? await this.listProjectPermissions() : await this.listPermissions(scope);
+    const id = permissionId ?? (scope as string);
+    return list.find((p) => p.id === id) ?? null;
   }
 
   /** `GET /project-permissions?user_id=&recursive=`. */

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './page-shell.ts';
 import { firstStartNotice } from './startup-notice.ts';
 import { BACKUP_USAGE, ConfigError, USAGE, resolveBackupConfig, resolveServerConfig, type ServerConfig } from './config.ts';
 import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
+import { runInitCommand } from './init-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
 import { configureCelPool, configureRenderPool, type Core } from '../core/index.ts';
@@ -16,7 +19,7 @@ declare const __GATEHOUSE_VERSION__: string | undefined;
 function version(): string {
   if (typeof __GATEHOUSE_VERSION__ === 'string') return __GATEHOUSE_VERSION__;
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -43,12 +46,14 @@ async function backup(argv: string[]): Promise<void> {
  * The `gatehouse` command: `gatehouse [serve] [options]` starts the server, prints where things
  * are and stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes);
  * `gatehouse backup <file>` copies the SQLite database with the online backup API;
- * `gatehouse config pull|push` moves a project's branch config between a file and a running server.
+ * `gatehouse config pull|push` moves a project's branch config between a file and a running server;
+ * `gatehouse init` connects the app in the current folder to a project (server-bin/init-command.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
+  if (argv[0] === 'init') { await runInitCommand(argv.slice(1), process.env); return; }
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
   const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
   const args = workerArgv ?? argv;

@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Database timeouts from GATEHOUSE_DATABASE_*_TIMEOUT; unset ones take the adapters' defaults. */
   databaseTimeouts: DatabaseTimeouts;
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
+  /** Bounds on slow clients (GATEHOUSE_HTTP_*_TIMEOUT), in ms: see {@link HttpTimeouts}. */
+  httpTimeouts: HttpTimeouts;
   /** Trusted reverse proxies appending to X-Forwarded-For (GATEHOUSE_TRUSTED_PROXY_HOPS, default 0). */
   trustedProxyHops: number;
   /**
@@ -48,13 +50,30 @@ export interface ServerConfig {
  * Database fault bounds, in ms (README "Database faults"). PostgreSQL: connect (pool wait plus
  * connection set-up, default 5000), statement (`statement_timeout`, default 10000) and
  * idle-in-transaction (default 10000). SQLite: busy (wait for another process's lock, default
- * 5000). 0 turns a PostgreSQL server-side timeout off.
+ * 5000). 0 turns a PostgreSQL server-side timeout off. Both: the health monitor's probe
+ * interval (default 500, 0 = off) and deadline (default 1000; core/storage/health-monitor.ts).
  */
 export interface DatabaseTimeouts {
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
   idleInTransactionTimeoutMs?: number;
   busyTimeoutMs?: number;
+  healthIntervalMs?: number;
+  healthDeadlineMs?: number;
+}
+
+/**
+ * How long the embedded node:http server waits on a client, in ms (issue 27 finding 9: Node's own
+ * defaults let a body trickled at 1 byte/s hold a connection for 5 minutes). `headersTimeoutMs`:
+ * until the request's headers are in (default 10000); `requestTimeoutMs`: until the whole request
+ * is in (default 30000; 0 = none); past either Node answers 408 and closes the connection.
+ * `keepAliveTimeoutMs`: an idle keep-alive connection closes (default 5000). Responses are not
+ * bounded (event streams stay open).
+ */
+export interface HttpTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 /** A configuration problem with a one-line message for the user. */
@@ -117,7 +136,11 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     statementTimeoutMs: duration('GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'),
     idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
     busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
+    healthIntervalMs: duration('GATEHOUSE_DATABASE_HEALTH_INTERVAL'),
+    healthDeadlineMs: duration('GATEHOUSE_DATABASE_HEALTH_DEADLINE'),
   }).filter(([, v]) => v !== undefined));
+  if (databaseTimeouts.healthDeadlineMs === 0) throw new ConfigError('Invalid GATEHOUSE_DATABASE_HEALTH_DEADLINE "0": use a duration above 0 (GATEHOUSE_DATABASE_HEALTH_INTERVAL=0 turns the monitor off).');
+  const httpTimeouts = resolveHttpTimeouts(env);
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
   if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
   const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');
@@ -149,6 +172,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     smtpUrl: env.GATEHOUSE_SMTP_URL || undefined,
     accessTokenTtlMs: ttl ? parseDuration(ttl) : undefined,
     databaseTimeouts,
+    httpTimeouts,
     seedKeys: {
       ...(env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY ? { publishableClientKey: env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY } : {}),
       ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),
@@ -164,6 +188,25 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/**
+ * The slow-client bounds from GATEHOUSE_HTTP_*_TIMEOUT, or the settings table's defaults.
+ *
+ * @throws ConfigError for a bad duration, or a headers timeout longer than the request timeout
+ *   (Node refuses that pair).
+ */
+export function resolveHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const read = (name: string) => parseDuration(env[name] || settingDefault(name));
+  const timeouts = {
+    headersTimeoutMs: read('GATEHOUSE_HTTP_HEADERS_TIMEOUT'),
+    requestTimeoutMs: read('GATEHOUSE_HTTP_REQUEST_TIMEOUT'),
+    keepAliveTimeoutMs: read('GATEHOUSE_HTTP_KEEP_ALIVE_TIMEOUT'),
+  };
+  if (timeouts.requestTimeoutMs > 0 && timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError('GATEHOUSE_HTTP_HEADERS_TIMEOUT must not be longer than GATEHOUSE_HTTP_REQUEST_TIMEOUT.');
+  }
+  return timeouts;
 }
 
 /** What `gatehouse backup` copies, and where. */

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
@@ -5,6 +6,7 @@ import { createKoaApp } from './app.ts';
 import { createApiRoutes } from './protocol/routes.ts';
 import { createApiAnswerer } from './protocol/answer.ts';
 import { createApiLane } from './http/api-lane.ts';
+import { createFetchHandler, type FetchHandler } from './http/fetch-handler.ts';
 import { createDispatch, type Dispatch } from './protocol/dispatch.ts';
 import { openStorage } from './storage.ts';
 import { firstStartNotice } from './startup-notice.ts';
@@ -13,6 +15,9 @@ import { dashboardSignUpForcedOpen, type DatabaseTimeouts } from './config.ts';
 export { createKoaApp } from './app.ts';
 export { openStorage } from './storage.ts';
 export type { Dispatch, DispatchRequest, DispatchResponse } from './protocol/dispatch.ts';
+export type { FetchContext, FetchHandler } from './http/fetch-handler.ts';
+export { expressHandler, fastifyPlugin, type ExpressRequest, type FastifyInstanceLike } from './hosts.ts';
+export { createUserReader, type UserReader, type UserReaderOptions, type RequestLike } from './get-user.ts';
 
 export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
   /** A storage adapter; or give `databaseUrl` / `dataDir` and one is opened. */
@@ -28,11 +33,17 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
    */
   mountPath?: string;
   /**
-   * Receives the first-start notice (the internal project's keys and the next step) when this
-   * start generated the keys. Default: written to stderr, except with `environment: 'test'`;
-   * `false` prints nothing (issue 20 item 12).
+   * Receives the first-start notice (the next step, and the internal project's keys when
+   * `noticeShowsKeys` is true) when this start generated the keys. Default: written to stderr
+   * without the keys, except with `environment: 'test'`; `false` prints nothing. The keys
+   * themselves are on `gatehouse.core.generatedKeys`.
    */
   onFirstStartNotice?: ((text: string) => void) | false;
+  /**
+   * Whether the first-start notice includes the internal project's secret keys. Default false:
+   * a library must not write secrets to its host app's stderr, where logs are collected.
+   */
+  noticeShowsKeys?: boolean;
   /**
    * How many reverse proxies in front of Gatehouse append to `X-Forwarded-For` and are trusted
    * (GATEHOUSE_TRUSTED_PROXY_HOPS; default 0: the socket's peer is the client). Used only for
@@ -51,6 +62,20 @@ export interface Gatehouse {
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** Koa middleware: serves paths under `mountPath`, passes the rest to `next`. */
   readonly middleware: Koa.Middleware;
+  /**
+   * The Web-standard handler (WHATWG Fetch `Request` → `Response`) for Hono, Next.js route
+   * handlers, Bun.serve and Deno.serve: `request.url`'s path includes `mountPath`; paths outside
+   * it answer 404. `context.clientAddress` is the client's address when the host knows it
+   * (per-address throttling). API requests take the same one entry as `handler` and `dispatch`
+   * (server-bin/http/fetch-handler.ts).
+   */
+  readonly fetch: FetchHandler;
+  /**
+   * Serves `req` when its URL is under `mountPath` and returns true; returns false (touching
+   * nothing) otherwise, so a host can pass the request on. The Express and Fastify adapters
+   * (server-bin/hosts.ts) call it.
+   */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
   /** The normalized `mountPath` ('' when none). */
   readonly mountPath: string;
   /**
@@ -78,13 +103,14 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     throw error;
   }
   const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
-  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', core.generatedKeys).join('\n')}\n`);
+  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', options.noticeShowsKeys ? core.generatedKeys : null).join('\n')}\n`);
   const trustedProxyHops = options.trustedProxyHops ?? 0;
   const routes = createApiRoutes(core.operations);
   const app = createKoaApp(core, { trustedProxyHops, healthInfo: options.healthInfo, routes });
   const dispatch = createDispatch(core, routes, { trustedProxyHops });
   // API requests are answered on node:http; Koa serves pages, the dashboard and the rest.
-  const apiLane = createApiLane(createApiAnswerer(core, routes, { trustedProxyHops }), core.runtime.log);
+  const answerApi = createApiAnswerer(core, routes, { trustedProxyHops });
+  const apiLane = createApiLane(answerApi, core.runtime.log);
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 
@@ -96,14 +122,35 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     return true;
   };
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!strip(req)) {
-      res.statusCode = 404;
-      res.end('Not found');
-      return;
-    }
+  const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!strip(req)) return false;
     if (!apiLane(req, res)) void callback(req, res);
+    return true;
   };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (serve(req, res)) return;
+    res.statusCode = 404;
+    res.end('Not found');
+  };
+
+  // The Web handler's pages (not API requests) go to a Koa app of their own that trusts the one
+  // X-Forwarded-For hop the handler adds (the client address the Web host reported).
+  let pagesCallback: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const web = createFetchHandler({
+    prefix,
+    answerApi,
+    log: core.runtime.log,
+    pages: (req, res) => {
+      pagesCallback ??= createKoaApp(core, { trustedProxyHops: trustedProxyHops + 1, healthInfo: options.healthInfo, routes }).callback();
+      if (!strip(req)) {
+        res.statusCode = 404;
+        res.end('Not found');
+        return;
+      }
+      void pagesCallback(req, res);
+    },
+  });
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     const original = ctx.req.url;
@@ -120,5 +167,9 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     }
   };
 
-  return { core, app, handler, middleware, mountPath: prefix, dispatch, close: () => core.close() };
+  const close = async () => {
+    await web.close();
+    await core.close();
+  };
+  return { core, app, handler, middleware, fetch: web.fetch, serve, mountPath: prefix, dispatch, close };
 }

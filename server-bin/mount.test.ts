@@ -89,7 +89,24 @@ for (const dialect of testDialects()) {
         assert.equal(inProcess.text, await overHttp.text(), label);
         for (const name of compared) assert.equal(inProcess.headers[name] ?? null, overHttp.headers.get(name), `${label}: ${name}`);
         assert.equal(typeof (inProcess.headers['x-stack-request-id'] ?? inProcess.headers['x-hexclave-request-id']), 'string', label);
+        // The Web-standard handler: the same answer from a Request (mount path included).
+        const web = await gatehouse.fetch(new Request(`http://localhost/auth${c.path}`, { method: c.method, headers: c.headers, body: c.body }));
+        assert.equal(web.status, overHttp.status, `fetch ${label}`);
+        assert.equal(await web.text(), inProcess.text, `fetch ${label}`);
+        for (const name of compared) assert.equal(web.headers.get(name), overHttp.headers.get(name), `fetch ${label}: ${name}`);
       }
+    });
+
+    it('fetch serves the hosted pages and the OpenAPI document through Koa, and 404s outside the mount path', async () => {
+      for (const path of ['/auth/handler/sign-in', '/auth/api/v1/openapi.json']) {
+        const overHttp = await fetch(`${plainUrl}${path}`);
+        const web = await gatehouse.fetch(new Request(`http://localhost${path}`));
+        assert.equal(web.status, overHttp.status, path);
+        assert.equal(web.headers.get('content-type'), overHttp.headers.get('content-type'), path);
+        assert.equal(web.status, 200, path);
+      }
+      const outside = await gatehouse.fetch(new Request('http://localhost/elsewhere'));
+      assert.equal(outside.status, 404);
     });
 
     it('the README mount and sdk/README\'s in-process ServerApp({ gatehouse }) work together at a mount path', async () => {
@@ -120,13 +137,16 @@ for (const dialect of testDialects()) {
       assert.equal(await server.getUserFromTokens({ headers: { cookie: 'theme=dark' } }), null);
     });
 
-    it('library mode tells the developer, on first start, the keys and the next step at its mount path', async () => {
+    it('library mode tells the developer, on first start, where the keys are (never their values) and the next step at its mount path', async () => {
       const fresh = await createTestDatabase(dialect);
       const notices: string[] = [];
       const lib = await createGatehouse({ storage: fresh.open(), baseUrl: 'http://localhost:3000/auth', mountPath: '/auth', secret: 'notice-test', environment: 'test', onFirstStartNotice: (text) => notices.push(text) });
       try {
         assert.equal(notices.length, 1);
-        assert.ok(notices[0]!.includes(lib.core.generatedKeys!.secret_server_key!), 'the keys are shown');
+        const keys = lib.core.generatedKeys!;
+        // A library does not write secrets to the host app's stderr: the keys are returned instead.
+        for (const secret of [keys.secret_server_key!, keys.super_secret_admin_key!, keys.publishable_client_key!]) assert.ok(!notices[0]!.includes(secret), 'no key in the notice');
+        assert.match(notices[0]!, /gatehouse\.core\.generatedKeys/);
         assert.match(notices[0]!, /create a project for your app/);
         assert.match(notices[0]!, /http:\/\/localhost:3000\/auth\/projects\/<project id>\/handler\/sign-in/);
       } finally {

@@ -10,8 +10,16 @@ import type Koa from 'koa';
  * content-hashed), its serving, and the HTML shell that loads it under a per-response nonce.
  */
 
-/** The repository root (the prebuilt bundles live under `dist/ui/`). */
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The package root (the prebuilt bundles live under `dist/ui/`): the folder above server-bin/,
+ * whether this file runs from the sources or compiled under dist/lib/server-bin/.
+ */
+export const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(here: string): string {
+  const compiled = join('dist', 'lib', 'server-bin');
+  return here.endsWith(compiled) ? join(here, '..', '..', '..') : join(here, '..');
+}
 
 /** A script bundle: its code, the code gzipped (level 9), and a 16-hex content hash. */
 export interface Bundle { code: string; gzipped: Buffer; hash: string }

@@ -22,6 +22,9 @@ export interface RunningServer {
   stop(noMoreConnections?: Promise<void>): Promise<void>;
 }
 
+/** How often node:http checks its connections against the headers and request timeouts, in ms. */
+const HTTP_TIMEOUT_CHECK_MS = 1000;
+
 /** A start-up failure with a one-line message for the user (no stack trace). */
 export class StartupError extends Error {}
 
@@ -68,13 +71,20 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
   const security = securityHeaders(config.baseUrl);
   const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler;
   const worker = options.workerId === undefined ? null : String(options.workerId);
-  const server = createServer((req, res) => {
+  const timeouts = config.httpTimeouts;
+  const server = createServer({
+    // A client that trickles its headers or body is cut off (408) instead of holding the
+    // connection for Node's default 5 minutes; checked every second, not every 30 s.
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
+  }, (req, res) => {
     for (const [name, value] of security) res.setHeader(name, value);
     // Under `--workers`, which process answered (for operators and the scale tests).
     if (worker) res.setHeader('x-gatehouse-worker', worker);
     handler(req, res);
   });
-  server.keepAliveTimeout = 5000;
   const connections = trackConnections(server);
   // A `--workers` worker does not listen: the primary accepts and hands connections to it
   // (server-bin/cluster.ts), which are fed to `server` as 'connection' events.

@@ -54,7 +54,8 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-spinner{display:inline-block;width:18px;height:18px;border:2px solid var(--gh-border);border-top-color:var(--gh-accent);border-radius:50%;animation:gh-spin 1s linear infinite}
 @keyframes gh-spin{to{transform:rotate(360deg)}}
 .gh-menu{position:relative;display:inline-block}
-.gh-menu [role=menu]{position:absolute;right:0;top:calc(100% + 4px);background:var(--gh-card);border:1px solid var(--gh-border);border-radius:8px;min-width:200px;padding:4px;z-index:10}
+.gh-menu [role=menu]{position:absolute;right:0;top:calc(100% + 4px);background:var(--gh-card);border:1px solid var(--gh-border);border-radius:8px;min-width:200px;max-width:calc(100vw - 16px);padding:4px;z-index:10}
+.gh-menu [role=menu][data-align=start]{left:0;right:auto}
 .gh-menu [role=menuitem]{display:block;width:100%;text-align:left;font:inherit;background:none;border:none;color:inherit;padding:8px 10px;border-radius:6px;cursor:pointer}
 .gh-menu [role=menuitem]:hover,.gh-menu [role=menuitem]:focus{background:var(--gh-bg)}
 .gh-avatar{width:32px;height:32px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;background:var(--gh-accent);color:var(--gh-accent-fg);font-weight:700;overflow:hidden}

@@ -2,6 +2,8 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
+import { HEALTH_CHECK_DEFAULTS, createHealthMonitor, isDatabaseDown, type HealthCheckOptions } from '../../core/storage/health-monitor.ts';
+import { createPostgresProbe, destroyConnection } from './health-probe.ts';
 
 export interface PostgresAdapterOptions {
   /** `postgres://user:pass@host:port/db`. */
@@ -28,6 +30,14 @@ export interface PostgresAdapterOptions {
    * 0 turns it off.
    */
   idleInTransactionTimeoutMs?: number;
+  /**
+   * The connection-health monitor (core/storage/health-monitor.ts): `select 1` every
+   * `intervalMs` on a connection outside the pool; no answer within `deadlineMs` marks the
+   * database down, and while down every request fails at once with DATABASE_UNAVAILABLE (waits
+   * for a pool client and statements in flight are released). Defaults: HEALTH_CHECK_DEFAULTS (250 / 1000 ms);
+   * `intervalMs: 0` turns it off.
+   */
+  healthCheck?: Partial<HealthCheckOptions>;
 }
 
 /** The defaults of PostgresAdapterOptions' timeouts, in ms (documented in README "Database faults"). */
@@ -58,6 +68,7 @@ const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when tryin
  */
 export function isPostgresUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  if (isDatabaseDown(error)) return true;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
@@ -104,6 +115,13 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   // and a connection that dies between two statements (no query to fail) emits 'error'.
   pool.on('connect', (client) => { client.on('error', () => {}); });
 
+  const health = { ...HEALTH_CHECK_DEFAULTS, ...options.healthCheck };
+  const monitor = health.intervalMs > 0
+    ? createHealthMonitor(createPostgresProbe(options.connectionString), health)
+    : undefined;
+  /** `work`, released early with the down error when the monitor marks the database down. */
+  const unlessDown = <T>(work: Promise<T>, dispose?: (value: T) => void) => (monitor ? monitor.race(work, dispose) : work);
+
   let ensured: Promise<void> | undefined;
   const ensureSchema = () => (ensured ??= (async () => {
     if (schema === 'public') return;
@@ -114,13 +132,22 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   /**
    * Lends a pool client to Kysely behind a guard: once a statement fails for a connection
    * reason, later statements on it fail at once with that error (Kysely's ROLLBACK does not wait
-   * for a stalled socket), and release drops it from the pool.
+   * for a stalled socket), and release drops it from the pool. While the health monitor says the
+   * database is down, lending fails at once; when it marks it down, waits for a client end and
+   * the sockets of lent clients are destroyed, so statements in flight fail now rather than at
+   * the statement timeout. A statement cut off this way may still have committed on the server:
+   * the request answers an error, never a success it cannot vouch for.
    */
   const guardedPool: PostgresPool = {
     async connect() {
-      await ensureSchema();
-      const client = await pool.connect();
+      monitor?.assertUp();
+      await unlessDown(ensureSchema());
+      const client = await unlessDown(pool.connect(), (late) => late.release());
       let broken: unknown;
+      const stopWatching = monitor?.onDown((error) => {
+        broken ??= error;
+        destroyConnection(client);
+      });
       const guarded: PostgresPoolClient = {
         // Kysely calls query(sql, parameters) only: we configure no cursor (streaming).
         query: (async (text: string, values?: readonly unknown[]) => {
@@ -128,11 +155,15 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
           try {
             return await client.query(text, values as unknown[]);
           } catch (error) {
-            if (isPostgresUnavailable(error)) broken = error;
-            throw error;
+            if (!isPostgresUnavailable(error)) throw error;
+            broken ??= error;
+            throw broken;
           }
         }) as unknown as PostgresPoolClient['query'],
-        release: () => client.release(broken ? (broken as Error) : undefined),
+        release: () => {
+          stopWatching?.();
+          client.release(broken ? (broken as Error) : undefined);
+        },
       };
       return guarded;
     },
@@ -146,6 +177,9 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
     isUnavailable: isPostgresUnavailable,
     ping: async () => { await sql`select 1`.execute(db); },
-    close: () => db.destroy(),
+    close: async () => {
+      monitor?.stop();
+      await db.destroy();
+    },
   };
 }

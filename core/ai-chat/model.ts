@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAIClient from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import type { AiEndpoint } from './settings.ts';
 import { TOOLS } from './tools.ts';
@@ -47,6 +47,7 @@ export interface Conversation {
  *   longer than `timeoutMs`; returns quietly when `signal` aborts.
  */
 export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent> {
+  const OpenAI = await loadOpenAI();
   const client = new OpenAI({
     baseURL: c.endpoint.baseUrl,
     // Local model servers need no key; the client insists on one, and ignores it then.
@@ -120,17 +121,29 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
   yield { type: 'usage', tokens: reported > 0 ? reported : Math.ceil(estimatedChars / 4) };
 }
 
+/**
+ * The `openai` client class, imported on first use: about 11 MB resident that a server whose
+ * projects never use the assistant does not pay (docs/benchmarks.md "Start time and memory").
+ */
+let openai: typeof OpenAIClient | null = null;
+async function loadOpenAI(): Promise<typeof OpenAIClient> {
+  openai ??= (await import('openai')).default;
+  return openai;
+}
+
 /** Plain words for a failed model request (status, reachability), naming the endpoint's host. */
 export function describeModelError(error: unknown, endpoint: AiEndpoint): string {
+  // The client's error classes exist once a request was made (converse loaded the client).
+  const OpenAI = openai;
   let host = endpoint.baseUrl;
   try { host = new URL(endpoint.baseUrl).host; } catch { /* keep as configured */ }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return `The model endpoint at ${host} did not answer in time.`;
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (OpenAI && error instanceof OpenAI.APIConnectionTimeoutError) return `The model endpoint at ${host} did not answer in time.`;
+  if (OpenAI && error instanceof OpenAI.APIConnectionError) {
     const cause = (error as { cause?: { code?: string; cause?: { code?: string } } }).cause;
     const code = cause?.code ?? cause?.cause?.code;
     return `Could not reach the model endpoint at ${host}${code ? ` (${code})` : ''}. Check the assistant's base URL in the server settings.`;
   }
-  if (error instanceof OpenAI.APIError) {
+  if (OpenAI && error instanceof OpenAI.APIError) {
     const detail = typeof error.error === 'object' && error.error !== null && typeof (error.error as { message?: unknown }).message === 'string'
       ? (error.error as { message: string }).message.slice(0, 300) : '';
     const said = detail ? ` It said: "${detail}"` : '';

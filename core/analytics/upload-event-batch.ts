@@ -18,6 +18,8 @@ export const uploadEventBatch = defineOperation({
   path: '/analytics/events/batch',
   summary: 'Accept a batch of auto-captured analytics events (none are stored).',
   access: ['client', 'server', 'admin'],
+  // @stackframe/js 2.8.108 gzips the batch and sends it as application/octet-stream.
+  gzippedJsonBody: true,
   input: {
     body: v.strictObject({
       session_replay_segment_id: v.pipe(v.string(), v.regex(UUID, 'Invalid session_replay_segment_id')),

@@ -139,7 +139,8 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     }, ENV),
   }, BRANCH),
   payments: obj({
-    testMode: bool(true, 'Payments run in test mode.'),
+    testMode: leaf(v.boolean('must be a boolean'), undefined, 'Payments run in test mode: purchases complete without payment. Unset: on until a Stripe account is connected, then off.'),
+    publicTestMode: bool(false, 'Anyone with a purchase code may complete a test-mode purchase from the hosted purchase page, also on a server in production mode (otherwise only admins, or anyone on a development server).'),
     autoPay: data('Automatic payment settings.'),
     blockNewPurchases: bool(false, 'Refuse new purchases (create-purchase-url and purchase sessions).'),
     productLines: rec(USER_SPECIFIED_ID, data('A product line: displayName, customerType. Products in one line (add-ons aside) are mutually exclusive.'), undefined, 'Product lines by id.'),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
-import { applyOverridePatch, configOrigins, renderConfig, type ConfigOverride, type RenderedConfig } from './format.ts';
+import { applyOverridePatch, configOrigins, ConfigOverrideError, renderConfig, validateOverride, type ConfigOverride, type RenderedConfig } from './format.ts';
 import { legacyChangeToPatch, legacyToOverride, renderedToLegacy } from './legacy.ts';
 import { parseStoredConfig, type ProjectConfig } from './project-config.ts';
 import { findOverrideRows, findStoredProjectConfig, upsertOverride, writeProjectConfigView } from './queries.ts';
@@ -33,18 +33,43 @@ function warnUnreadable(projectId: string, branchId: string, level: ConfigLevel,
 }
 
 /**
+ * Splits the override a project starts with into the keys a config file may own (the branch
+ * level) and the rest (the environment level: secrets, trusted domains, the email server, OAuth
+ * credentials). A new project's own defaults (localhost trusted, password sign-in on, the default
+ * team permissions) are branch values, so a pushed file can change them (issue 29).
+ */
+function splitInitialOverride(override: ConfigOverride): { branch: ConfigOverride; environment: ConfigOverride } {
+  const branch: ConfigOverride = {};
+  const environment: ConfigOverride = {};
+  for (const [key, value] of Object.entries(override)) {
+    try {
+      validateOverride({ [key]: value }, 'branch');
+      branch[key] = value;
+    } catch (error) {
+      if (!(error instanceof ConfigOverrideError)) throw error;
+      environment[key] = value;
+    }
+  }
+  return { branch, environment };
+}
+
+/**
  * Loads a project's overrides. A stored level that cannot be read within the JSON text bound
- * (core/config/queries.ts) is ignored with a warning. A project with no override rows yet (created before migration
- * 0014, or not yet touched through the model) is brought in once: its stored legacy config
- * becomes its environment-level override, so rendering gives back the same values.
+ * (core/config/queries.ts) is ignored with a warning. A project with no override rows yet (just created, created before
+ * migration 0014, or not yet touched through the model) is brought in once: its stored legacy
+ * config becomes its branch-level override (keys a file may own) and environment-level override
+ * (the rest), so rendering gives back the same values.
  */
 export async function loadConfigLayers(db: Kysely<Database>, projectId: string, branchId: string, now: number): Promise<ConfigLayers> {
   const rows = await findOverrideRows(db, projectId, branchId);
   if (rows.length === 0) {
     const stored = await findStoredProjectConfig(db, projectId);
-    const environment = stored === null ? {} : legacyToOverride(parseStoredConfig(stored));
-    if (stored !== null) await upsertOverride(db, { projectId, branchId, level: 'environment', config: environment, now });
-    return { project: {}, branch: {}, environment, source: { type: 'unlinked' } };
+    const { branch, environment } = splitInitialOverride(stored === null ? {} : legacyToOverride(parseStoredConfig(stored)));
+    if (stored !== null) {
+      await upsertOverride(db, { projectId, branchId, level: 'branch', config: branch, source: { type: 'unlinked' }, now });
+      await upsertOverride(db, { projectId, branchId, level: 'environment', config: environment, now });
+    }
+    return { project: {}, branch, environment, source: { type: 'unlinked' } };
   }
   for (const row of rows) if (row.unreadable) warnUnreadable(projectId, branchId, row.level, row.unreadable);
   const byLevel = (level: ConfigLevel) => rows.find((r) => r.level === level);

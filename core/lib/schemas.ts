@@ -45,6 +45,28 @@ export const MetadataSchema = v.nullable(v.pipe(
   v.check((value) => !isNestedAtMost(value, METADATA_MAX_DEPTH) || JSON.stringify(value ?? null).length <= METADATA_MAX_LENGTH, `must be at most ${METADATA_MAX_LENGTH} characters long as JSON`),
 ));
 
+/**
+ * Largest page a listing serves when upstream sets no maximum of its own (`GET /users`,
+ * `GET /teams`): a bound, so a huge `limit` is a SCHEMA_ERROR instead of a database error
+ * (issue 27 finding 9), high enough for any client written against upstream.
+ */
+export const LIST_LIMIT_MAX = 10_000;
+
+/**
+ * A page size sent as query text: a whole number from 1 to `max` (upstream's maximum where it
+ * has one), else SCHEMA_ERROR naming the bound. Every listing with a `limit` uses it or a
+ * bound of its own.
+ */
+export function pageLimitSchema(max: number) {
+  return v.pipe(
+    v.string(),
+    v.regex(/^[0-9]+$/, 'must be a positive integer'),
+    v.transform(Number),
+    v.minValue(1, 'must be at least 1'),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+}
+
 /** Epoch-ms integer. */
 export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be non-negative'));
 

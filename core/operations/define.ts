@@ -160,6 +160,13 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    * (server-bin/protocol/raw-body.ts) and builds the object; `input.body` validates it.
    */
   readonly rawBody?: { readonly signedBy: 'stripe' };
+  /**
+   * Also accepts the body as `application/octet-stream` holding gzip-compressed JSON, without a
+   * `Content-Encoding` header: how `@stackframe/js` 2.8.108 uploads its analytics batch
+   * (stack-shared interface/client-interface.js `encodeAnalyticsBody`). The host inflates it
+   * (within the body size limit) and parses it as JSON.
+   */
+  readonly gzippedJsonBody?: boolean;
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

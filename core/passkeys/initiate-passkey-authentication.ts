@@ -1,4 +1,4 @@
-import { generateAuthenticationOptions } from '@simplewebauthn/server';
+import { loadWebAuthn } from './webauthn.ts';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { createVerificationCode } from '../verification-codes/index.ts';
@@ -34,6 +34,7 @@ export const initiatePasskeyAuthentication = defineOperation({
   async run(ctx) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
+    const { generateAuthenticationOptions } = (await loadWebAuthn()).server;
     const options = await generateAuthenticationOptions({
       rpID: RP_ID_SENTINEL,
       userVerification: 'preferred',

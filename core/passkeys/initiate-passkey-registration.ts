@@ -1,5 +1,4 @@
-import { generateRegistrationOptions } from '@simplewebauthn/server';
-import { isoUint8Array } from '@simplewebauthn/server/helpers';
+import { loadWebAuthn } from './webauthn.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
@@ -43,6 +42,7 @@ export const initiatePasskeyRegistration = defineOperation({
     const user = requireUser(ctx.auth);
     const existing = await listUserPasskeys(ctx.db, project.id, user.id);
     const name = user.display_name || user.primary_email || 'Gatehouse User';
+    const { server: { generateRegistrationOptions }, helpers: { isoUint8Array } } = await loadWebAuthn();
     const raw = await generateRegistrationOptions({
       rpName: project.displayName,
       rpID: RP_ID_SENTINEL,

@@ -1,5 +1,5 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { RegistrationResponseJSON, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { loadWebAuthn } from './webauthn.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { KnownError } from '../errors/index.ts';
 import { uuid } from '../lib/random.ts';
@@ -46,9 +46,10 @@ export const registerPasskey = defineOperation({
     if (code.userId !== user.id) throw failed('Passkey registration failed because the code was issued to another user');
     const rp = expectedRelyingParty(ctx.runtime, project, body.credential.response.clientDataJSON, 'PASSKEY_REGISTRATION_FAILED');
 
+    const { server: webauthn, helpers: { isoBase64URL } } = await loadWebAuthn();
     let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await webauthn.verifyRegistrationResponse({
         response: body.credential as unknown as RegistrationResponseJSON,
         expectedChallenge: code.data.challenge,
         expectedOrigin: rp.expectedOrigin,

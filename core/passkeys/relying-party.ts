@@ -1,4 +1,3 @@
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { KnownError } from '../errors/index.ts';
 import type { Project } from '../projects/index.ts';
@@ -42,7 +41,8 @@ export function expectedRelyingParty(runtime: Runtime, project: Project, clientD
   let origin: string;
   let challenge: string;
   try {
-    const data = decodeClientDataJSON(clientDataJSON);
+    // As @simplewebauthn/server's decodeClientDataJSON: base64url → UTF-8 → JSON (WebAuthn L3 §5.8.1).
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { origin?: unknown; challenge?: unknown };
     if (typeof data.origin !== 'string' || typeof data.challenge !== 'string') throw new Error('missing fields');
     origin = data.origin;
     challenge = data.challenge;

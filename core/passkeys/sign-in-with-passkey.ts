@@ -1,5 +1,5 @@
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import { loadWebAuthn } from './webauthn.ts';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation } from '../operations/define.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
@@ -42,6 +42,7 @@ export const signInWithPasskey = defineOperation({
     const passkey = await findPasskeyByCredentialId(ctx.db, project.id, response.id);
     if (!passkey) throw failed('Passkey not found');
     const rp = expectedRelyingParty(ctx.runtime, project, response.response.clientDataJSON, 'PASSKEY_AUTHENTICATION_FAILED');
+    const { server: webauthn, helpers: { isoBase64URL, isoUint8Array } } = await loadWebAuthn();
     const handle = response.response.userHandle;
     if (handle && handle !== isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(passkey.user_id))) {
       throw failed('Passkey authentication failed because the user handle does not match the passkey');
@@ -49,7 +50,7 @@ export const signInWithPasskey = defineOperation({
 
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await webauthn.verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: rp.expectedOrigin,

@@ -8,7 +8,7 @@ import { purchaseForBalance } from './items.ts';
 import { addInterval, type CustomerType, type PaymentsModel, type ProductConfig } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import { chargeOf, productSnapshot, selectPrice } from './products.ts';
-import { insertPurchase, listCustomerPurchases, updatePurchase, type PurchaseRow } from './queries.ts';
+import { insertPurchase, listCustomerPurchases, lockCustomerPurchases, updatePurchase, type PurchaseRow } from './queries.ts';
 
 /** Who a purchase is for. */
 export interface CustomerRef { projectId: string; branchId: string; customerType: CustomerType; customerId: string }
@@ -77,7 +77,7 @@ export interface GrantSource {
 
 /**
  * Grants a product to a customer, in the caller's transaction (upstream `grantProductToCustomer`):
- * checks the purchase, ends the subscriptions of the same product line it replaces (returned, so
+ * takes the customer's purchase lock (concurrent grants run one after another), checks the purchase, ends the subscriptions of the same product line it replaces (returned, so
  * the caller can cancel their Stripe side after commit), and records the purchase with the price
  * **read from config** (currency and amount per unit; never from the request). Items the product
  * includes count from then on (core/payments/balance.ts).
@@ -85,6 +85,7 @@ export interface GrantSource {
  * @returns the new purchase id (null when the product has no price: nothing to record) and the replaced purchases.
  */
 export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number; paid?: boolean }): Promise<{ purchaseId: string | null; replaced: PurchaseRow[] }> {
+  await lockCustomerPurchases(db, c, args.now);
   const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity, args.paid ?? false);
   for (const r of replaces) {
     await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: 1, updated_at: args.now });

@@ -1,6 +1,7 @@
 import { loadConfigLayers, renderLayers } from '../config/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
+import { findStripeAccount } from './queries.ts';
 
 /**
  * The payments model read from the rendered config (`payments.*`, upstream
@@ -54,7 +55,16 @@ export interface ProductConfig {
 export interface ProductLineConfig { displayName?: string; customerType?: CustomerType }
 
 export interface PaymentsModel {
+  /**
+   * Purchases complete without payment: `payments.testMode` when the project set it, else on
+   * only while the project's environment has no Stripe account connected (issue 27 finding 9).
+   */
   testMode: boolean;
+  /**
+   * `payments.publicTestMode`: anyone holding a purchase code may complete a test-mode purchase
+   * from the hosted purchase page, also on a server in production mode (default false).
+   */
+  publicTestMode: boolean;
   blockNewPurchases: boolean;
   items: Record<string, ItemConfig>;
   products: Record<string, ProductConfig>;
@@ -126,8 +136,11 @@ export function parseProduct(id: string, v: unknown): ProductConfig {
   };
 }
 
-/** The payments model of a rendered config (`config.payments`). */
-export function paymentsModelOf(payments: unknown): PaymentsModel {
+/**
+ * The payments model of a rendered config (`config.payments`); `stripeConnected` says whether
+ * the project's environment has a Stripe account, which turns the default test mode off.
+ */
+export function paymentsModelOf(payments: unknown, stripeConnected: boolean): PaymentsModel {
   const p = obj(payments);
   const items = Object.fromEntries(Object.entries(obj(p.items)).map(([id, v]) => {
     const o = obj(v);
@@ -140,7 +153,8 @@ export function paymentsModelOf(payments: unknown): PaymentsModel {
     return [id, { ...(str(o.displayName) ? { displayName: str(o.displayName) } : {}), ...(ct ? { customerType: ct } : {}) }];
   }));
   return {
-    testMode: p.testMode !== false,
+    testMode: typeof p.testMode === 'boolean' ? p.testMode : !stripeConnected,
+    publicTestMode: p.publicTestMode === true,
     blockNewPurchases: p.blockNewPurchases === true,
     items,
     products: Object.fromEntries(Object.entries(obj(p.products)).map(([id, v]) => [id, parseProduct(id, v)])),
@@ -156,7 +170,8 @@ export async function loadPaymentsModel(ctx: OperationContext<RequestAuth>): Pro
 /** The payments model of a given project and branch (routes without project auth: purchase codes, Stripe webhooks). */
 export async function loadPaymentsModelFor(ctx: OperationContext, projectId: string, branchId: string): Promise<PaymentsModel> {
   const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, projectId, branchId, ctx.now));
-  return paymentsModelOf(renderLayers(layers).payments);
+  const stripe = await findStripeAccount(ctx.db, projectId, branchId);
+  return paymentsModelOf(renderLayers(layers).payments, stripe !== null);
 }
 
 /**

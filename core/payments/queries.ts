@@ -19,6 +19,15 @@ export async function lockItemBalance(db: Kysely<Database>, key: ItemKey, now: n
     .execute();
 }
 
+/**
+ * Takes the lock of one customer's purchases until the transaction ends (the counter row of item
+ * id `''`, which no configured item has), so the checks before a grant (a non-stackable product
+ * owned once, one one-off purchase per product line) hold under concurrent grants.
+ */
+export async function lockCustomerPurchases(db: Kysely<Database>, c: { projectId: string; branchId: string; customerType: string; customerId: string }, now: number): Promise<void> {
+  await lockItemBalance(db, { ...c, itemId: '' }, now);
+}
+
 /** The manual quantity changes of one balance: delta, time and expiry (ms). */
 export async function listItemChanges(db: Kysely<Database>, key: ItemKey): Promise<Array<{ delta: number; created_at: number; expires_at: number | null }>> {
   const rows = await db.selectFrom('payment_item_changes').select(['delta', 'created_at', 'expires_at'])
@@ -70,6 +79,17 @@ export async function findPurchaseByCheckoutSession(db: Kysely<Database>, projec
 
 export async function updatePurchase(db: Kysely<Database>, projectId: string, id: string, set: Partial<Omit<PaymentPurchasesTable, 'id' | 'project_id'>>): Promise<void> {
   await db.updateTable('payment_purchases').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
+}
+
+/** Marks a purchase refunded at `now` unless it already was; true when this call did (one winner). */
+export async function claimRefund(db: Kysely<Database>, projectId: string, id: string, now: number): Promise<boolean> {
+  const res = await db.updateTable('payment_purchases').set({ refunded_at: now }).where('project_id', '=', projectId).where('id', '=', id).where('refunded_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Gives back a refund claim made at `now` (the refund failed). */
+export async function releaseRefund(db: Kysely<Database>, projectId: string, id: string, now: number): Promise<void> {
+  await db.updateTable('payment_purchases').set({ refunded_at: null }).where('project_id', '=', projectId).where('id', '=', id).where('refunded_at', '=', now).execute();
 }
 
 /** A page of a project's purchases, newest first (`cursor`: the last id of the previous page). */

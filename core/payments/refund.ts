@@ -4,7 +4,7 @@ import { defineOperation } from '../operations/define.ts';
 import { RefundOutput } from './outputs.ts';
 import { toMinorUnits } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
-import { findPurchase, updatePurchase } from './queries.ts';
+import { claimRefund, findPurchase, releaseRefund, updatePurchase } from './queries.ts';
 import { requireConnectedStripe } from './stripe-account.ts';
 import { chargedMinor } from './transactions.ts';
 
@@ -40,19 +40,33 @@ export const refundTransaction = defineOperation({
     if (!row || row.branch_id !== ctx.auth.branchId || (row.kind === 'one_time') !== oneTime) {
       throw oneTime ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id }) : new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
     }
-    if (row.refunded_at !== null) throw oneTime ? new KnownError('ONE_TIME_PURCHASE_ALREADY_REFUNDED', { one_time_purchase_id: row.id }) : new KnownError('SUBSCRIPTION_ALREADY_REFUNDED', { subscription_id: row.id });
+    if (row.refunded_at !== null) throw alreadyRefunded(oneTime, row.id);
     if (row.test_mode === 1) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
     const charged = chargedMinor(row) ?? 0;
     const amount = body.amount_usd === undefined ? charged : toMinorUnits(body.amount_usd, 'USD')!;
     if (amount > charged || (body.amount_usd !== undefined && row.currency !== 'USD')) throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');
     if (row.stripe_payment_intent_id !== null || row.stripe_subscription_id !== null) {
       const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
-      if (row.stripe_payment_intent_id !== null && amount > 0) {
-        await stripe.refunds.create({ payment_intent: row.stripe_payment_intent_id, amount, metadata: { gatehouse_purchase_id: row.id } });
+      // Claimed before Stripe is called (one conditional update): two concurrent refunds of one
+      // purchase never both reach Stripe. A failed call gives the claim back.
+      if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
+      try {
+        if (row.stripe_payment_intent_id !== null && amount > 0) {
+          await stripe.refunds.create({ payment_intent: row.stripe_payment_intent_id, amount, metadata: { gatehouse_purchase_id: row.id } });
+        }
+        if (row.stripe_subscription_id !== null && row.status !== 'canceled') await stripe.subscriptions.cancel(row.stripe_subscription_id);
+      } catch (error) {
+        await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
+        throw error;
       }
-      if (row.stripe_subscription_id !== null && row.status !== 'canceled') await stripe.subscriptions.cancel(row.stripe_subscription_id);
+    } else if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) {
+      throw alreadyRefunded(oneTime, row.id);
     }
     await updatePurchase(ctx.db, ctx.auth.project.id, row.id, { status: 'refunded', refunded_at: ctx.now, updated_at: ctx.now, ...(row.kind === 'subscription' ? { current_period_end: ctx.now } : {}) });
     return { success: true, refund_transaction_id: `${row.id}-refund` };
   },
 });
+
+function alreadyRefunded(oneTime: boolean, id: string): KnownError {
+  return oneTime ? new KnownError('ONE_TIME_PURCHASE_ALREADY_REFUNDED', { one_time_purchase_id: id }) : new KnownError('SUBSCRIPTION_ALREADY_REFUNDED', { subscription_id: id });
+}

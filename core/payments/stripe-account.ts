@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import { KnownError } from '../errors/index.ts';
 import { open, seal } from '../lib/secret-box.ts';
@@ -33,11 +33,14 @@ export function secretKeyHint(secretKey: string): string {
 
 /**
  * A `stripe` client for a secret key. With the runtime's test-only override, its API calls go to
- * that host, port and protocol (the client's own `host` / `port` / `protocol` options).
+ * that host, port and protocol (the client's own `host` / `port` / `protocol` options). The
+ * `stripe` package is imported on first use (about 10 MB resident a server without payments does
+ * not pay; docs/benchmarks.md "Start time and memory").
  */
-export function stripeClient(runtime: Runtime, secretKey: string): Stripe {
+export async function stripeClient(runtime: Runtime, secretKey: string): Promise<Stripe> {
   const o = runtime.stripeApiOverride;
-  return new Stripe(secretKey, {
+  const { default: StripeClient } = await import('stripe');
+  return new StripeClient(secretKey, {
     maxNetworkRetries: 1,
     timeout: 15_000,
     telemetry: false,
@@ -61,7 +64,7 @@ export async function connectedStripe(runtime: Runtime, db: Kysely<Database>, pr
   const secretKey = openStripeSecret(runtime, projectId, branchId, 'secret_key', row.secret_key_sealed);
   if (secretKey === null) return null;
   const webhookSecret = row.webhook_secret_sealed === null ? null : openStripeSecret(runtime, projectId, branchId, 'webhook_secret', row.webhook_secret_sealed);
-  return { stripe: stripeClient(runtime, secretKey), accountId: row.account_id, webhookSecret, secretKeyHint: row.secret_key_hint };
+  return { stripe: await stripeClient(runtime, secretKey), accountId: row.account_id, webhookSecret, secretKeyHint: row.secret_key_hint };
 }
 
 /** @throws STRIPE_ACCOUNT_INFO_NOT_FOUND when no Stripe account is connected. */

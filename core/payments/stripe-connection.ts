@@ -74,7 +74,7 @@ export const setStripeKeys = defineOperation({
     const branchId = ctx.auth.branchId;
     let accountId: string;
     try {
-      accountId = (await stripeClient(ctx.runtime, body.secret_key).accounts.retrieveCurrent()).id;
+      accountId = (await (await stripeClient(ctx.runtime, body.secret_key)).accounts.retrieveCurrent()).id;
     } catch (error) {
       throw paymentsPlainError.badRequest(`Stripe did not accept this key: ${(error as Error).message}`);
     }

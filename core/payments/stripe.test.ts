@@ -130,7 +130,7 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     assert.equal(await credits(server, keyed, user.id), 0);
   });
 
-  it('a one-off purchase through Checkout, then a refund through Stripe revokes it', async () => {
+  it('a one-off purchase through Checkout, then a refund through Stripe revokes it; two refunds at once reach Stripe once', async () => {
     const { server, p } = await connectedProject();
     const user = await projectUser(server, p);
     const code = codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, { customer_type: 'user', customer_id: user.id, product_id: 'pack' })).body.url);
@@ -149,8 +149,13 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     const purchase = (await api(server, 'GET', '/internal/payments/transactions', p.admin)).body.transactions[0];
     assert.deepEqual(purchase.entries[0].charged_amount, { USD: '8.00' });
     assert.equal((await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: purchase.id, amount_usd: '9.00' })).status, 400);
-    const refunded = await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: purchase.id, amount_usd: '8.00' });
+    // Two refunds at once (a double click): one reaches Stripe, the other is refused (issue 27).
+    const refundsBefore = stripeApi.calls.filter((c) => c.path === '/v1/refunds').length;
+    const both = await Promise.all([0, 1].map(() => api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: purchase.id, amount_usd: '8.00' })));
+    const refunded = both.find((r) => r.status === 200)!;
     assert.deepEqual(refunded.body, { success: true, refund_transaction_id: `${purchase.id}-refund` });
+    assertKnownError(both.find((r) => r !== refunded)!, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 400);
+    assert.equal(stripeApi.calls.filter((c) => c.path === '/v1/refunds').length - refundsBefore, 1);
     const refundCall = stripeApi.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;
     assert.equal(refundCall.form.payment_intent, 'pi_pack_1');
     assert.equal(refundCall.form.amount, '800');
@@ -202,5 +207,24 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     assert.equal((await post(payload.replace('sub_x', 'sub_y'), { 'stripe-signature': header })).headers.get('x-stack-known-error'), 'STRIPE_WEBHOOK_SIGNATURE_INVALID');
     assert.equal((await post(payload, { 'stripe-signature': header }, (await createProject(server)).projectId)).headers.get('x-stack-known-error'), 'STRIPE_WEBHOOK_SIGNATURE_INVALID');
     assert.equal((await post(payload, { 'stripe-signature': header })).status, 200);
+  });
+
+  it('turns test mode off by default once a Stripe account is connected (issue 27 finding 9)', async () => {
+    const server = get();
+    const p = await createProject(server);
+    await configure(server, p.admin, { ...PAYMENTS_CONFIG, 'payments.publicTestMode': true });
+    const user = await projectUser(server, p);
+    const codeFor = async () => codeOf((await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, { customer_type: 'user', customer_id: user.id, product_id: 'pack' })).body.url);
+    assert.equal((await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: await codeFor() })).body.test_mode, true);
+    assert.equal((await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET })).status, 200);
+    const code = await codeFor();
+    assert.equal((await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: code })).body.test_mode, false);
+    const free = await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once' });
+    assert.equal(free.status, 400, free.text);
+    assert.equal(await credits(server, user.client, user.id), 0);
+    // The owner may still choose test mode explicitly.
+    await configure(server, p.admin, { 'payments.testMode': true });
+    assert.equal((await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once' })).status, 200);
+    assert.equal(await credits(server, user.client, user.id), 50);
   });
 }, { stripeApiOverride: stripeApi.override });

@@ -26,7 +26,14 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
   if (expectedProjectId !== null && code.projectId !== expectedProjectId) throw paymentsPlainError.badRequest('Tenancy id does not match value from code data');
   const model = await loadPaymentsModelFor(ctx, code.projectId, code.branchId);
   if (model.blockNewPurchases) throw new KnownError('NEW_PURCHASES_BLOCKED');
-  if (expectedProjectId === null && !model.testMode) throw paymentsPlainError.badRequest('Payments of this project are not in test mode; pay through Stripe.');
+  if (expectedProjectId === null) {
+    if (!model.testMode) throw paymentsPlainError.badRequest('Payments of this project are not in test mode; pay through Stripe.');
+    // Free purchases for whoever holds a code: only where the owner said so, or on a
+    // development server (issue 27 finding 9).
+    if (!model.publicTestMode && ctx.runtime.environment === 'production') {
+      throw paymentsPlainError.forbidden('Test-mode purchases from the purchase page are off for this project (payments.publicTestMode); an admin can complete one from the dashboard.');
+    }
+  }
   return ctx.transaction(async (tx) => {
     if (!(await usePurchaseCode(tx.db, code.codeHash, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
     const { purchaseId } = await grantProduct(tx.db, model, code, {
@@ -65,11 +72,13 @@ export const testModePurchaseSession = defineOperation({
 
 /**
  * `POST /payments/purchases/test-mode-purchase` (public; Gatehouse: the hosted purchase page's
- * "complete test purchase" button): as the admin route, for whoever holds the code, and only
- * while the project's `payments.testMode` is on, so a newcomer can try purchases offline →
- * `{ success: true, purchase_id }`.
+ * "complete test purchase" button): as the admin route, for whoever holds the code, only while
+ * the project is in test mode (`payments.testMode`; by default until a Stripe account is
+ * connected) and either the project turned `payments.publicTestMode` on or the server runs in
+ * development mode → `{ success: true, purchase_id }`. docs/payments.md "Test mode".
  *
- * @throws as test-mode-purchase-session; a plain 400 when test mode is off.
+ * @throws as test-mode-purchase-session; a plain 400 when test mode is off; a plain 403 when
+ *   public test-mode purchases are off on a production server.
  */
 export const testModePurchase = defineOperation({
   id: 'payments.testModePurchase',

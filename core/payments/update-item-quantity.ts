@@ -43,7 +43,6 @@ export const updateItemQuantity = defineOperation({
       description: body.description ?? null,
       expiresAt: body.expires_at === undefined ? null : Date.parse(body.expires_at),
       idempotencyKey: body.idempotency_key ?? null,
-      now: ctx.now,
     });
     return {};
   },

@@ -1,12 +1,17 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
+import { pageLimitSchema } from '../lib/schemas.ts';
 import { listDefinitions } from './queries.ts';
 import type { PermissionScope } from './schemas.ts';
 import { systemDefinitionsJson, toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
 import { pagedListOutput } from '../operations/output.ts';
 
+/** Largest page of permission definitions (upstream's cap). */
+const PERMISSION_DEFINITIONS_LIMIT_MAX = 200;
+
 const QuerySchema = v.strictObject({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number))),
+  // Upstream caps this listing at 200 (`permission-definitions-pagination`).
+  limit: v.optional(pageLimitSchema(PERMISSION_DEFINITIONS_LIMIT_MAX)),
   cursor: v.optional(v.string()),
   query: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
 });

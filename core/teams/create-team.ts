@@ -16,6 +16,12 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSchema) });
 
 /**
+ * Upstream's 403 text (a plain status error, no known-error code), followed by where the switch
+ * is: the dashboard's "Auth methods" page, the config key, or the project setting (issue 29).
+ */
+export const CLIENT_TEAM_CREATION_DISABLED = 'Client team creation is disabled for this project. Turn on "Users may create teams" on the dashboard\'s Auth methods page (config key teams.allowClientTeamCreation; project setting client_team_creation_enabled).';
+
+/**
  * Creates a team from a display name, profile image, client metadata and creator (server also
  * `client_read_only_metadata`, `server_metadata`). The creator (`creator_user_id`, or the
  * caller with the deprecated `?add_current_user=true`) becomes a member with
@@ -37,7 +43,7 @@ export const createTeam = defineOperation({
     const { project, accessType } = ctx.auth;
     let creatorId: string | null = null;
     if (accessType === 'client') {
-      if (!project.config.clientTeamCreationEnabled) throw new StatusError('forbidden', 'Client team creation is disabled for this project');
+      if (!project.config.clientTeamCreationEnabled) throw new StatusError('forbidden', CLIENT_TEAM_CREATION_DISABLED);
       const user = requireUser(ctx.auth);
       creatorId = resolveMe(ctx.auth, body.creator_user_id ?? 'me');
       if (creatorId !== user.id) throw new StatusError('forbidden', 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');

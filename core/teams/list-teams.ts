@@ -1,21 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
+import { LIST_LIMIT_MAX, pageLimitSchema, QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 import { requireSelfForClient, resolveMe } from '../auth/user-id.ts';
 import { paginate } from './paginate.ts';
 import { listTeams as listTeamRows } from './queries.ts';
 import { toTeamForAccess, TeamOutput } from './wire.ts';
 import { pagedListOutput } from '../operations/output.ts';
 
-/** A positive integer sent as query text. */
-const LimitSchema = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,5}$/, 'must be a positive integer'), v.transform(Number));
-
 const QuerySchema = v.strictObject({
   user_id: v.optional(UserIdOrMeSchema),
   order_by: v.optional(v.picklist(['created_at'])),
   desc: v.optional(QueryBooleanSchema),
   cursor: v.optional(UuidSchema),
-  limit: v.optional(LimitSchema),
+  limit: v.optional(pageLimitSchema(LIST_LIMIT_MAX)),
   query: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
 });
 

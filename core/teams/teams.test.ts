@@ -39,7 +39,7 @@ describeWithCore('teams', (get) => {
     const t = get();
     const p = await createCoreProject(t);
     const alice = await createCoreUser(t, p);
-    await assert.rejects(t.core.invoke('teams.create', alice.client, { body: { display_name: 'X', creator_user_id: 'me' } }), /Client team creation is disabled/);
+    await assert.rejects(t.core.invoke('teams.create', alice.client, { body: { display_name: 'X', creator_user_id: 'me' } }), /Client team creation is disabled for this project\. Turn on "Users may create teams" on the dashboard's Auth methods page \(config key teams\.allowClientTeamCreation/);
 
     await t.call('projects.updateCurrent', p.admin, { body: { config: { client_team_creation_enabled: true } } });
     const bob = await createCoreUser(t, p);

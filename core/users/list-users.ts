@@ -1,18 +1,11 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { StatusError } from '../errors/index.ts';
-import { QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
+import { LIST_LIMIT_MAX, pageLimitSchema, QueryBooleanSchema, UuidSchema } from '../lib/schemas.ts';
 import { findTeam, type TeamRow } from '../teams/index.ts';
 import { findUser, listOAuthProviderLinks, listUsersPage, sortValue } from './queries.ts';
 import { toServerUser, ServerUserOutput } from './wire.ts';
 import { pagedListOutput } from '../operations/output.ts';
-
-const LimitSchema = v.pipe(
-  v.string(),
-  v.regex(/^\d+$/, 'must be a positive integer'),
-  v.transform(Number),
-  v.minValue(1, 'must be at least 1'),
-);
 
 /**
  * Lists the project's users in server view (server/admin access), ordered by `order_by`
@@ -24,7 +17,8 @@ const LimitSchema = v.pipe(
  * are left out unless `include_anonymous=true` (which also includes restricted users), restricted
  * ones unless `include_restricted=true`; `only_anonymous=true` needs `include_anonymous=true`
  * (else 400 text). `query` matches id, display name or email (case-insensitive substring);
- * `team_id` keeps members of one team. An unknown `cursor` answers 400 text.
+ * `team_id` keeps members of one team. An unknown `cursor` answers 400 text. `limit` is at most
+ * LIST_LIMIT_MAX (10,000; upstream sets none): beyond, SCHEMA_ERROR.
  */
 export const listUsers = defineOperation({
   id: 'users.list',
@@ -34,7 +28,7 @@ export const listUsers = defineOperation({
   access: ['server', 'admin'],
   input: {
     query: v.strictObject({
-      limit: v.optional(LimitSchema),
+      limit: v.optional(pageLimitSchema(LIST_LIMIT_MAX)),
       cursor: v.optional(UuidSchema),
       order_by: v.optional(v.picklist(['signed_up_at', 'last_active_at'])),
       desc: v.optional(QueryBooleanSchema),

@@ -3,8 +3,8 @@ import { sha256Hex } from '../lib/hash.ts';
 import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
-  deleteCodeById, findCodeByHash, findCodeById, incrementAttempts, insertVerificationCode, listActiveCodes,
-  codeIssuedForEmailBy, markCodeUsed, markUserCodesUsed, maxAttemptsForNonce, type VerificationCodeRow,
+  claimCodeAttempt, deleteCodeById, findCodeByHash, findCodeById, insertVerificationCode, listActiveCodes,
+  codeIssuedForEmailBy, markCodeUsed, markUserCodesUsed, type VerificationCodeRow,
 } from './queries.ts';
 
 /** Default code lifetime: 7 days, in ms (upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
@@ -118,7 +118,11 @@ export interface CheckOptions {
 
 /**
  * Counts one attempt against `code` and validates it, in the order of upstream apps/backend/src/app/api/latest/auth/otp/:
- * max attempts (20 across codes sharing `code.slice(6)`), not found, expired, used.
+ * max attempts (20 across codes sharing `code.slice(6)`), not found, expired, used. The attempt is
+ * counted first, in one conditional update (`claimCodeAttempt`), so concurrent guesses on one code
+ * are evaluated at most `maxAttempts` times on any number of processes. Every attempt counter of
+ * Gatehouse (OTP / magic link, MFA attempt codes, password reset, email verification, team
+ * invitations, passkey challenges, unsubscribe links) is this one.
  * The input is lowercased. Call it outside a transaction so the attempt is kept when it fails.
  *
  * @throws KnownError VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (400), VERIFICATION_CODE_NOT_FOUND (404),
@@ -133,9 +137,9 @@ export async function checkVerificationCode<D extends VerificationData = Verific
 ): Promise<VerificationCode<D>> {
   const code = rawCode.trim().toLowerCase();
   const nonceHash = sha256Hex(code.slice(6));
-  const attempts = await maxAttemptsForNonce(ctx.db, projectId, purpose, nonceHash);
-  if (attempts !== null && attempts >= (options.maxAttempts ?? MAX_ATTEMPTS_PER_CODE)) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
-  if (attempts !== null) await incrementAttempts(ctx.db, projectId, purpose, nonceHash);
+  // Counted before the code is compared, atomically: the attempt past the limit is never evaluated.
+  const attempt = await claimCodeAttempt(ctx.db, projectId, purpose, nonceHash, options.maxAttempts ?? MAX_ATTEMPTS_PER_CODE);
+  if (attempt === 'exhausted') throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
   const row = await findCodeByHash(ctx.db, projectId, purpose, sha256Hex(code));
   if (!row) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   if (Number(row.expires_at) <= ctx.now) throw new KnownError('VERIFICATION_CODE_EXPIRED');

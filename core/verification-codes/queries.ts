@@ -8,19 +8,25 @@ export async function insertVerificationCode(db: Kysely<Database>, row: Verifica
   await db.insertInto('verification_codes').values(row).execute();
 }
 
-/** The highest attempt count among the project's codes of `purpose` sharing `nonceHash`, or null when none. */
-export async function maxAttemptsForNonce(db: Kysely<Database>, projectId: string, purpose: string, nonceHash: string): Promise<number | null> {
-  const row = await db.selectFrom('verification_codes').select((eb) => eb.fn.max('attempt_count').as('max'))
+/**
+ * Counts one attempt against the project's codes of `purpose` sharing `nonceHash`, only while
+ * fewer than `max` were counted: one conditional `update … set attempt_count = attempt_count + 1
+ * where … and attempt_count < max returning …`, so concurrent attempts (on PostgreSQL the row lock
+ * re-checks the condition; SQLite has one writer) are never counted past `max` (issue 27 finding 5).
+ *
+ * @returns `counted` when this attempt may be evaluated; `exhausted` when the codes used up their
+ *   attempts; `none` when no code shares the nonce (nothing to count against).
+ */
+export async function claimCodeAttempt(db: Kysely<Database>, projectId: string, purpose: string, nonceHash: string, max: number): Promise<'counted' | 'exhausted' | 'none'> {
+  const counted = await db.updateTable('verification_codes').set({ attempt_count: sql`attempt_count + 1` })
     .where('project_id', '=', projectId).where('purpose', '=', purpose).where('nonce_hash', '=', nonceHash)
-    .executeTakeFirst();
-  return row?.max === null || row?.max === undefined ? null : Number(row.max);
-}
-
-/** Adds one attempt to every code of `purpose` sharing `nonceHash`. */
-export async function incrementAttempts(db: Kysely<Database>, projectId: string, purpose: string, nonceHash: string): Promise<void> {
-  await db.updateTable('verification_codes').set({ attempt_count: sql`attempt_count + 1` })
+    .where('attempt_count', '<', max)
+    .returning('id').execute();
+  if (counted.length > 0) return 'counted';
+  const any = await db.selectFrom('verification_codes').select('id')
     .where('project_id', '=', projectId).where('purpose', '=', purpose).where('nonce_hash', '=', nonceHash)
-    .execute();
+    .limit(1).executeTakeFirst();
+  return any ? 'exhausted' : 'none';
 }
 
 export async function findCodeByHash(db: Kysely<Database>, projectId: string, purpose: string, codeHash: string): Promise<VerificationCodeRow | null> {

@@ -27,9 +27,7 @@ export function createApiLane(answerApi: ApiAnswerer, log: Logger): (req: Incomi
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     const method = req.method ?? 'GET';
-    if (!pathname.startsWith('/api/')) return false;
-    if (req.headers[COOKIE_BRIDGE_HEADER] !== undefined) return false;
-    if ((method === 'GET' || method === 'HEAD') && OPENAPI_PATHS.has(pathname)) return false;
+    if (!isApiLaneRequest(method, pathname, req.headers)) return false;
 
     const started = performance.now();
     const requestId = randomUUID();
@@ -52,6 +50,18 @@ export function createApiLane(answerApi: ApiAnswerer, log: Logger): (req: Incomi
     });
     return true;
   };
+}
+
+/**
+ * Whether the API lane (and the Web `fetch` handler, http/fetch-handler.ts) answers a request
+ * through protocol/answer.ts: a path under `/api/` (mount path removed), unless it is a
+ * cookie-bridge request or a read of the OpenAPI document, which the Koa app serves.
+ * `headers` has lowercase names.
+ */
+export function isApiLaneRequest(method: string, pathname: string, headers: Readonly<Record<string, unknown>>): boolean {
+  if (!pathname.startsWith('/api/')) return false;
+  if (headers[COOKIE_BRIDGE_HEADER] !== undefined) return false;
+  return !((method === 'GET' || method === 'HEAD') && OPENAPI_PATHS.has(pathname));
 }
 
 /** Writes an answer: status and headers at once, then the body, or the stream as it comes. */

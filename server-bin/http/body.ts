@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { KnownError } from '../../core/index.ts';
+import { gunzip, inflate, inflateRaw, type InputType, type ZlibOptions } from 'node:zlib';
+import { KnownError, type AnyOperation } from '../../core/index.ts';
+import { SIGNATURE_HEADER } from '../protocol/raw-body.ts';
 
 /** Largest accepted request body: room for a 1,000,000-character profile image and more. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -9,7 +11,7 @@ const preset = new WeakMap<IncomingMessage, Buffer>();
 
 /**
  * Reads the whole body of `req` once (at most MAX_BODY_BYTES, else BODY_PARSING_ERROR), lets
- * `rewrite` change it, and keeps the result for parseBody / readBodyText (the cookie bridge's
+ * `rewrite` change it, and keeps the result for readRequestBody (the cookie bridge's
  * placeholder swap, http/cookie-bridge.ts).
  */
 export async function rewriteBody(req: IncomingMessage, rewrite: (body: Buffer) => Buffer): Promise<Buffer> {
@@ -39,26 +41,11 @@ export function readRequestBody(req: IncomingMessage): Promise<Buffer> {
   return readRaw(req, MAX_BODY_BYTES);
 }
 
-/** The request body as text (for signature checks over the exact bytes), '' when there is none. */
-export async function readBodyText(req: IncomingMessage): Promise<string> {
-  return (await readRaw(req, MAX_BODY_BYTES)).toString('utf8');
-}
-
 /**
- * Reads and parses a request body (upstream packages/stack-shared/src/known-errors.tsx "Body parsing"): JSON, `text/plain` (JSON
- * when it parses, else the text), form-urlencoded (an object of strings) and octet-stream are
- * accepted; a GET's body is ignored; any other content type, or bad JSON, is BODY_PARSING_ERROR.
- *
- * @returns the parsed body, or undefined when there is none.
- */
-export async function parseBody(req: IncomingMessage): Promise<unknown> {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return undefined;
-  return parseBodyBytes(req.method ?? 'POST', req.headers['content-type'], await readRaw(req, MAX_BODY_BYTES));
-}
-
-/**
- * Parses a request body already read (the same rules as {@link parseBody}, for the in-process
- * dispatch of server-bin/protocol/dispatch.ts).
+ * Parses a request body already read (upstream packages/stack-shared/src/known-errors.tsx "Body
+ * parsing"): JSON, `text/plain` (JSON when it parses, else the text), form-urlencoded (an object
+ * of strings) and octet-stream are accepted; a GET's body is ignored; any other content type, or
+ * bad JSON, is BODY_PARSING_ERROR.
  *
  * @param contentTypeHeader the request's `content-type` header, if any.
  * @returns the parsed body, or undefined when there is none.
@@ -88,4 +75,61 @@ export function parseBodyBytes(method: string, contentTypeHeader: string | undef
     default:
       throw new KnownError('BODY_PARSING_ERROR', { message: `Unsupported content-type ${contentType}. Send application/json.` });
   }
+}
+
+const tooLarge = () => new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${MAX_BODY_BYTES} bytes.` });
+
+type Inflate = (buffer: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void;
+
+/** Runs a zlib decoder off the event loop (libuv's pool), stopping at MAX_BODY_BYTES of output. */
+function inflateBounded(decoder: Inflate, raw: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    decoder(raw, { maxOutputLength: MAX_BODY_BYTES }, (error, result) => {
+      if (!error) return resolve(result);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return reject(tooLarge());
+      reject(new KnownError('BODY_PARSING_ERROR', { message: `The request body is not valid compressed data (${error.message}).` }));
+    });
+  });
+}
+
+/**
+ * Undoes the transport compression a request names in `Content-Encoding` (RFC 9110 §8.4:
+ * `gzip`, `x-gzip`, `deflate` — zlib, or raw deflate as some clients send — and `identity`),
+ * as upstream's request parsing does. The size limit applies to the decompressed bytes too: a
+ * small body that inflates past MAX_BODY_BYTES (a zip bomb) stops there.
+ *
+ * @throws KnownError BODY_PARSING_ERROR for an unknown encoding, corrupt data, or a body that
+ *   decompresses past MAX_BODY_BYTES.
+ */
+export async function decodeBody(contentEncoding: string | undefined, raw: Buffer): Promise<Buffer> {
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity' || raw.length === 0) return raw;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return inflateBounded(gunzip, raw);
+  if (encoding === 'deflate') {
+    // zlib-wrapped deflate starts with a header whose first byte's low nibble is 8 (RFC 1950 §2.2).
+    return inflateBounded((raw[0]! & 0x0f) === 8 && ((raw[0]! << 8) | raw[1]!) % 31 === 0 ? inflate : inflateRaw, raw);
+  }
+  throw new KnownError('BODY_PARSING_ERROR', { message: `Unsupported content-encoding ${encoding}. Send gzip, deflate or an uncompressed body.` });
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * The body an operation receives from the bytes a transport read (every transport: the API
+ * lane, in-process dispatch and Koa): transport compression undone ({@link decodeBody}); for a
+ * `rawBody` operation the exact text and the sender's signature; for a `gzippedJsonBody`
+ * operation an `application/octet-stream` body that is gzip data is inflated and parsed as JSON;
+ * otherwise {@link parseBodyBytes}.
+ *
+ * @param headers the request headers, lowercase names.
+ * @throws KnownError BODY_PARSING_ERROR as decodeBody and parseBodyBytes do.
+ */
+export async function operationBody(op: AnyOperation, method: string, headers: Readonly<Record<string, string | undefined>>, read: Buffer): Promise<unknown> {
+  const raw = await decodeBody(headers['content-encoding'], read);
+  if (op.rawBody) return { payload: raw.toString('utf8'), signature: headers[SIGNATURE_HEADER[op.rawBody.signedBy]] || undefined };
+  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (op.gzippedJsonBody && contentType === 'application/octet-stream' && raw[0] === GZIP_MAGIC[0] && raw[1] === GZIP_MAGIC[1]) {
+    return parseBodyBytes(method, 'application/json', await inflateBounded(gunzip, raw));
+  }
+  return parseBodyBytes(method, headers['content-type'], raw);
 }

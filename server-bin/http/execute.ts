@@ -2,8 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
 import type { Core, AnyOperation } from '../../core/index.ts';
 import { executeOperation, errorResponse, type OperationResponse } from '../protocol/render.ts';
-import { SIGNATURE_HEADER } from '../protocol/raw-body.ts';
-import { parseBody, readBodyText } from './body.ts';
+import { operationBody, readRequestBody } from './body.ts';
 import { clientAddressFromRequest } from './client-address.ts';
 import { credentialsFromHeaders } from '../protocol/credentials.ts';
 
@@ -29,7 +28,8 @@ function firstValues(query: Record<string, string | string[] | undefined>): Reco
 export async function executeForHttp(core: Core, op: AnyOperation, ctx: Context, trustedProxyHops = 0): Promise<OperationResponse> {
   let body: unknown;
   try {
-    body = op.rawBody ? { payload: await readBodyText(ctx.req), signature: ctx.get(SIGNATURE_HEADER[op.rawBody.signedBy]) || undefined } : await parseBody(ctx.req);
+    const noBody = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
+    body = noBody && !op.rawBody ? undefined : await operationBody(op, ctx.method, joinedHeaders(ctx.headers), await readRequestBody(ctx.req));
   } catch (error) {
     return errorResponse(core.runtime, error, ctx.state.requestId);
   }

@@ -1,13 +1,12 @@
 import type { Core } from '../../core/index.ts';
 import type { ReplyStream } from '../../core/operations/define.ts';
 import type { OperationResponse } from './render.ts';
-import { SIGNATURE_HEADER } from './raw-body.ts';
 import { NOT_FOUND_TEXT, type ApiRoutes } from './routes.ts';
 import { executeForProtocol, errorResponseFor } from '../http/execute.ts';
 import { corsHeaders, renderResponse } from '../http/respond.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { responsePrefixes } from '../http/generation.ts';
-import { parseBodyBytes } from '../http/body.ts';
+import { operationBody } from '../http/body.ts';
 import { clientAddressFromRequest } from '../http/client-address.ts';
 
 /** One `/api/…` request as a transport read it, its body not yet read. */
@@ -77,9 +76,7 @@ export function createApiAnswerer(core: Core, routes: ApiRoutes, options: { trus
     try {
       const noBody = method === 'GET' || method === 'HEAD';
       const raw = noBody && !op.rawBody ? EMPTY : await exchange.readBody();
-      const body = op.rawBody
-        ? { payload: raw.toString('utf8'), signature: headers[SIGNATURE_HEADER[op.rawBody.signedBy]] || undefined }
-        : parseBodyBytes(method, headers['content-type'], raw);
+      const body = noBody && !op.rawBody ? undefined : await operationBody(op, method, headers, raw);
       response = await executeForProtocol(core, op, {
         method, pathname, headers, params, query: firstQueryValues(exchange.search), body,
         clientAddress: clientAddressFromRequest(exchange.peerAddress, headers['x-forwarded-for'] || undefined, trustedProxyHops),

@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
 
 const repo = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
@@ -37,13 +39,16 @@ describe('the gatehouse bin', () => {
 });
 
 describe('the server package (gatehouse-server)', () => {
-  it('packs the bin, the server sources and the built pages, not the tests\' fixtures or examples', () => {
+  it('packs the bin, the compiled server with its .d.ts and the built pages, not sources, tests or examples', () => {
+    if (!libUpToDate()) buildLib();
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stderr);
     const [info] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
     const files = info!.files.map((f) => f.path);
     assert.equal(info!.name, 'gatehouse-server');
-    for (const needed of ['bin/gatehouse.mjs', 'server-bin/cli.ts', 'server-bin/index.ts', 'core/index.ts', 'adapters/sqlite/index.ts', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
+    for (const needed of ['bin/gatehouse.mjs', 'dist/lib/server-bin/cli.js', 'dist/lib/server-bin/index.js', 'dist/lib/server-bin/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/adapters/sqlite/index.js', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
+    // No TypeScript sources: the exports map points at the compiled files (issue 29).
+    assert.ok(!files.some((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')), files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')).slice(0, 5).join(', '));
     // Built by prepack (and by pretest before this test): served from disk, so no esbuild at run time.
     if (existsSync(join(repo, 'dist/ui/handler/handler.js'))) assert.ok(files.includes('dist/ui/handler/handler.js'));
     assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('examples/') || f.startsWith('dist/packages/') || f.startsWith('node_modules/')), files.filter((f) => /^(test|examples|dist\/packages)\//.test(f)).join(', '));

@@ -149,7 +149,7 @@ describe('the gatehouse command', () => {
       assert.equal(JSON.parse(readFileSync(file, 'utf8'))['teams.allowClientTeamCreation'], true);
 
       writeFileSync(file, JSON.stringify({ 'auth.nope': true }));
-      assertOneLineError(await run(['config', 'push', ...auth]), /400: The key "auth\.nope" is not valid/);
+      assertOneLineError(await run(['config', 'push', ...auth]), /The key "auth\.nope" is not valid/);
       assertOneLineError(await run(['config', 'push', '--project', 'internal', '--url', server.url, '--admin-key', 'sak_wrong', '--file', file]), /answered 401/);
       assertOneLineError(await run(['config', 'pull', '--file', file], { STACK_PROJECT_ID: '', STACK_SUPER_SECRET_ADMIN_KEY: '' }), /--project is required/);
     } finally {

@@ -28,15 +28,7 @@ export interface ApiResponse<T = any> {
  * does), so every test also checks "never a 500".
  */
 export async function api<T = any>(server: TestServer, method: string, path: string, caller: Caller = {}, body?: unknown): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...(caller.headers ?? {}) };
-  if (caller.projectId) headers['x-stack-project-id'] = caller.projectId;
-  if (caller.accessType) headers['x-stack-access-type'] = caller.accessType;
-  if (caller.publishableClientKey) headers['x-stack-publishable-client-key'] = caller.publishableClientKey;
-  if (caller.secretServerKey) headers['x-stack-secret-server-key'] = caller.secretServerKey;
-  if (caller.superSecretAdminKey) headers['x-stack-super-secret-admin-key'] = caller.superSecretAdminKey;
-  if (caller.accessToken) headers['x-stack-access-token'] = caller.accessToken;
-  if (caller.refreshToken) headers['x-stack-refresh-token'] = caller.refreshToken;
-  if (caller.adminAccessToken) headers['x-stack-admin-access-token'] = caller.adminAccessToken;
+  const headers = callerHeaders(caller);
   let payload: string | undefined;
   if (body !== undefined) {
     payload = typeof body === 'string' ? body : JSON.stringify(body);
@@ -48,6 +40,20 @@ export async function api<T = any>(server: TestServer, method: string, path: str
   try { parsed = JSON.parse(text); } catch { /* text body */ }
   assert.ok(res.status < 500, `${method} ${path} answered ${res.status}: ${text}`);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** The request headers that carry `caller`'s credentials. */
+export function callerHeaders(caller: Caller): Record<string, string> {
+  const headers: Record<string, string> = { ...(caller.headers ?? {}) };
+  if (caller.projectId) headers['x-stack-project-id'] = caller.projectId;
+  if (caller.accessType) headers['x-stack-access-type'] = caller.accessType;
+  if (caller.publishableClientKey) headers['x-stack-publishable-client-key'] = caller.publishableClientKey;
+  if (caller.secretServerKey) headers['x-stack-secret-server-key'] = caller.secretServerKey;
+  if (caller.superSecretAdminKey) headers['x-stack-super-secret-admin-key'] = caller.superSecretAdminKey;
+  if (caller.accessToken) headers['x-stack-access-token'] = caller.accessToken;
+  if (caller.refreshToken) headers['x-stack-refresh-token'] = caller.refreshToken;
+  if (caller.adminAccessToken) headers['x-stack-admin-access-token'] = caller.adminAccessToken;
+  return headers;
 }
 
 /** Asserts a known error: status, both known-error headers equal to the body's code. */

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { createTestDatabase, postgresUrl, testDialects, type TestDatabase } from '../helpers/dialects.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
-import { SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
-import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
-import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import { createJsonLogger } from '../../server-bin/http/logger.ts';
+import type { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { SEED_KEYS, SERVER_HEADERS, type GatehouseProcess } from './process.ts';
+import { spawnBehindProxy, type ProxiedGatehouse } from './postgres-behind-proxy.ts';
+import { serveSqliteInProcess, type InProcessServer } from './sqlite-server.ts';
 
 /**
  * Issue 12 finding 1: database faults. A real gatehouse process talks to PostgreSQL through a
@@ -20,7 +17,6 @@ import { createJsonLogger } from '../../server-bin/http/logger.ts';
  * service must resume by itself when the database is back.
  */
 
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
 const CONNECT_TIMEOUT_MS = 1000;
 const STATEMENT_TIMEOUT_MS = 1000;
 /**
@@ -34,39 +30,27 @@ interface Outcome { what: string; status: number | 'network error'; code: string
 
 if (testDialects().includes('postgres')) {
   describe('PostgreSQL faults under load (loopback TCP proxy, real gatehouse process)', () => {
-    let database: TestDatabase;
     let proxy: TcpProxy;
     let proc: GatehouseProcess;
     let admin: pg.Client;
+    let started: ProxiedGatehouse;
     const applicationName = `gatehouse_fault_${process.pid}`;
 
     before(async () => {
-      database = await createTestDatabase('postgres');
-      const target = new URL(postgresUrl());
-      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-      const url = new URL(database.databaseUrl);
-      url.hostname = '127.0.0.1';
-      url.port = String(proxy.port);
-      url.searchParams.set('application_name', applicationName);
-      proc = await spawnGatehouse([...CLI, '--port', '0', '--database-url', url.toString()], {
-        env: {
-          ...process.env,
-          ...SEED_KEYS,
-          GATEHOUSE_DATABASE_CONNECT_TIMEOUT: `${CONNECT_TIMEOUT_MS}ms`,
-          GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
-        },
-        timeoutMs: 60_000,
-      });
+      started = await spawnBehindProxy({
+        ...process.env,
+        ...SEED_KEYS,
+        GATEHOUSE_DATABASE_CONNECT_TIMEOUT: `${CONNECT_TIMEOUT_MS}ms`,
+        GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
+      }, applicationName);
+      ({ proxy, proc } = started);
       admin = new pg.Client({ connectionString: postgresUrl() });
       await admin.connect();
     });
 
     after(async () => {
-      proc?.child.kill('SIGKILL');
-      await proc?.exited;
       await admin?.end();
-      await proxy?.close();
-      await database?.drop();
+      await started?.close();
     });
 
     it('never exits, answers every request within the bound (503 DATABASE_UNAVAILABLE in the outage), and recovers without a restart', async () => {
@@ -143,25 +127,15 @@ if (testDialects().includes('postgres')) {
 
 describe('SQLite busy database', () => {
   let database: TestDatabase;
-  let gatehouse: Gatehouse;
+  let served: InProcessServer;
   let url: string;
-  let server: ReturnType<typeof createServer>;
   before(async () => {
     database = await createTestDatabase('sqlite');
-    const filename = database.databaseUrl.slice('sqlite:'.length);
-    gatehouse = await createGatehouse({
-      storage: createSqliteAdapter({ filename, busyTimeoutMs: 100 }),
-      baseUrl: 'http://127.0.0.1', secret: 'fault-test-secret', logger: createJsonLogger('silent'),
-      seedKeys: { secretServerKey: SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY }, strictErrors: true, environment: 'test',
-    });
-    server = createServer(gatehouse.handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    served = await serveSqliteInProcess({ filename: database.databaseUrl.slice('sqlite:'.length), busyTimeoutMs: 100 });
+    url = served.url;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await gatehouse.close();
+    await served.close();
     await database.drop();
   });
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 
 /** A gatehouse process started by a test. */
@@ -97,5 +98,28 @@ export function slowRequest(url: string, path: string, headers: Record<string, s
     });
     socket.on('error', reject);
     socket.on('close', () => { const m = /^HTTP\/1\.1 (\d+)/.exec(raw); if (m) resolve({ status: Number(m[1]), raw }); else reject(new Error(`connection closed without a response: ${raw}`)); });
+  });
+}
+
+/**
+ * One request on its own connection (`connection: close`, no agent), so a `--workers` primary
+ * hands each to the next worker: `{status, worker, body}` where `worker` is the
+ * `x-gatehouse-worker` header of the process that answered.
+ */
+export function sendOnNewConnection(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; worker: string; body: any }> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => { text += d; }).on('end', () => {
+        let parsed: unknown = text;
+        try { parsed = JSON.parse(text); } catch { /* text */ }
+        resolve({ status: res.statusCode ?? 0, worker: String(res.headers['x-gatehouse-worker'] ?? ''), body: parsed });
+      });
+    });
+    req.on('error', reject);
+    // A loaded machine is slow, never this slow: a hung request fails the test instead of hanging it.
+    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${path}: no answer in 20 s`)));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }

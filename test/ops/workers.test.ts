@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
-import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
+import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, sendOnNewConnection as send, spawnGatehouse, type GatehouseProcess } from './process.ts';
 
 /**
  * Issue 19 "All cores": `--workers 2` runs two processes behind one port (node:cluster), on one
@@ -27,25 +26,6 @@ const SLACK_MS = 3000;
 
 const temps: string[] = [];
 after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
-
-/** One request on its own connection: `{status, worker, body}`. */
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; worker: string; body: any }> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => { text += d; }).on('end', () => {
-        let parsed: unknown = text;
-        try { parsed = JSON.parse(text); } catch { /* text */ }
-        resolve({ status: res.statusCode ?? 0, worker: String(res.headers['x-gatehouse-worker'] ?? ''), body: parsed });
-      });
-    });
-    req.on('error', reject);
-    // A loaded machine is slow, never this slow: a hung request fails the test instead of hanging it.
-    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${path}: no answer in 20 s`)));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 /** Sends until each of `workers` answered at least once; returns the answer of each (by worker id). */
 async function onEveryWorker(count: number, attempt: () => Promise<{ worker: string; status: number; body: any }>): Promise<Map<string, { status: number; body: any }>> {

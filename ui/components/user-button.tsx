@@ -1,10 +1,26 @@
-import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useApp, useUser } from '../../sdk/react.tsx';
 import { Loader, Root } from '../common.tsx';
 import { LocaleProvider, useT } from '../i18n/index.tsx';
 
 function initials(name: string): string {
   return name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((p) => p[0]!.toUpperCase()).join('') || '?';
+}
+
+/** Space kept between the menu and the viewport's edge, in CSS pixels. */
+const EDGE_MARGIN = 8;
+
+/**
+ * Which edge of the button the menu lines up with so it stays inside the viewport: its right edge
+ * (the menu opens leftwards, for an avatar at the right of a header) unless that would cross the
+ * left edge of the viewport, then its left edge (a button near the left edge, issue 29).
+ *
+ * @param button the button's rectangle in viewport pixels; `menuWidth` and `viewportWidth` in pixels.
+ */
+export function menuAlignment(button: { left: number; right: number }, menuWidth: number, viewportWidth: number): 'start' | 'end' {
+  const fitsEnd = button.right - menuWidth >= EDGE_MARGIN;
+  const fitsStart = button.left + menuWidth <= viewportWidth - EDGE_MARGIN;
+  return fitsEnd || !fitsStart ? 'end' : 'start';
 }
 
 function UserButtonBody(props: { showUserInfo?: boolean }) {
@@ -16,6 +32,13 @@ function UserButtonBody(props: { showUserInfo?: boolean }) {
   const wrapper = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
+  const [align, setAlign] = useState<'start' | 'end'>('end');
+  // Measured before paint, so the menu never shows outside the viewport first.
+  useLayoutEffect(() => {
+    if (!open || !menuRef.current || !wrapper.current) return;
+    const viewport = document.documentElement.clientWidth || window.innerWidth;
+    setAlign(menuAlignment(wrapper.current.getBoundingClientRect(), menuRef.current.getBoundingClientRect().width, viewport));
+  }, [open]);
   useEffect(() => {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
   }, [open]);
@@ -51,7 +74,7 @@ function UserButtonBody(props: { showUserInfo?: boolean }) {
         <span className="gh-sr-only">{`, ${t('userButton.menu')}`}</span>
       </button>
       {open ? (
-        <div ref={menuRef} id={menuId} role="menu" aria-label={t('userButton.menu')} onKeyDown={onMenuKey}>
+        <div ref={menuRef} id={menuId} role="menu" aria-label={t('userButton.menu')} data-align={align} onKeyDown={onMenuKey}>
           <div className="gh-muted" style={{ padding: '6px 10px' }} role="none">{user.primaryEmail}</div>
           <button type="button" role="menuitem" tabIndex={-1} onClick={() => { setOpen(false); void app.redirectToAccountSettings(); }}>{t('common.accountSettings')}</button>
           <button type="button" role="menuitem" tabIndex={-1} onClick={() => { setOpen(false); void app.signOut(); }}>{t('common.signOut')}</button>

@@ -18,6 +18,12 @@ function show(path: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The "From" column: `default`, `project`, `environment`, or for the branch level `file` when a file was pushed. */
+function originLabel(origin: string | undefined, sourceType: string): string {
+  if (origin === 'branch') return sourceType.startsWith('pushed-from-') ? 'file' : 'branch';
+  return origin ?? 'default';
+}
+
 /**
  * The configuration model of a project (issue 16): the rendered config with the level each value
  * came from, and an editor for the environment-level override (`/internal/config/**`).
@@ -26,11 +32,13 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
   const api = useApi();
   const admin = api.admin(props.project.id);
   const rendered = useLoad(async () => {
-    const [config, origins] = await Promise.all([
+    const [config, origins, branch] = await Promise.all([
       admin('config.get'),
       admin('config.getOrigins'),
+      admin('config.getOverride', { params: { level: 'branch' } }),
     ]);
-    return { config: JSON.parse(config.config_string) as unknown, origins: origins.origins, source: origins.source };
+    const branchValues = new Map(configRows(JSON.parse(branch.config_string)).map((r) => [r.path, r.value]));
+    return { config: JSON.parse(config.config_string) as unknown, origins: origins.origins, source: origins.source, branchValues };
   }, [props.project.id]);
   const [text, setText] = useState('');
   const environment = useLoad(async () => {
@@ -61,14 +69,25 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
         </Async>
       </Section>
       <Async state={rendered} label="Loading the configuration…">
-        {({ config, origins, source }) => (
-          <Section title="Rendered configuration" description={<>Every value in effect, and where it came from. Branch config source: <strong data-testid="config-source">{source.type === 'pushed-from-unknown' ? 'pushed from a file (gatehouse config push)' : source.type}</strong>.</>}>
+        {({ config, origins, source, branchValues }) => (
+          <Section title="Rendered configuration" description={<>Every value in effect, and where it came from. Branch config source: <strong data-testid="config-source">{source.type === 'pushed-from-unknown' ? 'pushed from a file (gatehouse config push)' : source.type}</strong>. A value set here or by the project settings (environment) overrides the file's; &ldquo;Use the file&rsquo;s value&rdquo; hands it back (docs/config-as-code.md).</>}>
             {configRows(config).length === 0 ? <Empty>No configuration.</Empty> : (
               <TableScroll label="Rendered configuration"><table className="d-table" aria-label="Rendered configuration">
-                <thead><tr><th>Key</th><th>Value</th><th>From</th></tr></thead>
+                <thead><tr><th>Key</th><th>Value</th><th>From</th><th /></tr></thead>
                 <tbody>
                   {configRows(config).map((r) => (
-                    <tr key={r.path} data-testid={`config-row-${r.path}`}><td><code>{r.path}</code></td><td><code>{show(r.path, r.value)}</code></td><td>{origins[r.path] ?? 'default'}</td></tr>
+                    <tr key={r.path} data-testid={`config-row-${r.path}`}>
+                      <td><code>{r.path}</code></td><td><code>{show(r.path, r.value)}</code></td>
+                      <td>{originLabel(origins[r.path], source.type)}</td>
+                      <td>{origins[r.path] === 'environment' && branchValues.has(r.path) ? (
+                        <button type="button" className="d-btn" title={`The file says ${show(r.path, branchValues.get(r.path))}`} onClick={async () => {
+                          await admin('config.resetOverrideKeys', { params: { level: 'environment' }, body: { keys: [r.path] } });
+                          rendered.reload();
+                          environment.reload();
+                          props.onChanged();
+                        }}>Use the file&rsquo;s value</button>
+                      ) : null}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table></TableScroll>

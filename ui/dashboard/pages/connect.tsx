@@ -19,6 +19,24 @@ export function connectUrls(base: string, projectId: string) {
 
 type Urls = ReturnType<typeof connectUrls>;
 
+/**
+ * How to install Gatehouse's packages while they are not on the npm registry: the release's
+ * tarballs (`npm pack` output, `<name>-<version>.tgz`), or the folders a checkout builds
+ * (`npm run build:packages`; the server package is the checkout itself), copied with
+ * `--install-links` so their own dependencies resolve (a linked folder resolves them from where
+ * it lies). `others` come from the registry as usual.
+ */
+export function installLines(packages: string[], others: string[]): string[] {
+  const rest = others.length ? ` ${others.join(' ')}` : '';
+  const folder = (name: string) => name === 'gatehouse-server' ? '<checkout>' : `<checkout>/dist/packages/${name}`;
+  return [
+    '// Not on the npm registry yet: install the release tarballs',
+    `// npm i ${packages.map((name) => `./${name}-<version>.tgz`).join(' ')}${rest}`,
+    '// or, from a Gatehouse checkout after `npm run build:packages`:',
+    `// npm i --install-links ${packages.map(folder).join(' ')}${rest}`,
+  ];
+}
+
 /** `@stackframe/js`, Stack's own SDK, pointed at this Gatehouse and its hosted pages. */
 export function stackSnippet(projectId: string, urls: Urls): string {
   return [
@@ -39,7 +57,7 @@ export function stackSnippet(projectId: string, urls: Urls): string {
 /** Gatehouse's own SDK and React components (the npm packages gatehouse-sdk and gatehouse-react). */
 export function gatehouseSnippet(projectId: string, urls: Urls): string {
   return [
-    '// npm i gatehouse-sdk gatehouse-react react react-dom',
+    ...installLines(['gatehouse-sdk', 'gatehouse-react'], ['react', 'react-dom']),
     "import { ClientApp } from 'gatehouse-sdk';",
     "import { GatehouseProvider, SignIn, UserButton, useUser } from 'gatehouse-react';",
     '',
@@ -60,7 +78,7 @@ export function gatehouseSnippet(projectId: string, urls: Urls): string {
 /** Gatehouse mounted inside a Node app (library mode): its own database, no separate server. */
 export function mountSnippet(projectId: string): string {
   return [
-    '// npm i gatehouse-server gatehouse-sdk',
+    ...installLines(['gatehouse-server', 'gatehouse-sdk'], []),
     "import { createServer } from 'node:http';",
     "import { createGatehouse } from 'gatehouse-server/server';",
     "import { ServerApp } from 'gatehouse-sdk';",

@@ -64,7 +64,7 @@ function Products(props: { project: AdminProject }) {
           const items = Object.entries(payments.items ?? {});
           return (
             <>
-              <p className="d-muted" data-testid="payments-mode">{payments.testMode === false ? 'Live mode: purchases are paid through Stripe.' : 'Test mode: purchases complete without payment.'}</p>
+              <p className="d-muted" data-testid="payments-mode">{payments.testMode === false ? 'Live mode: purchases are paid through Stripe.' : payments.testMode === true ? 'Test mode: purchases complete without payment.' : 'Test mode until a Stripe account is connected, then live (set payments.testMode to choose).'}</p>
               {products.length === 0 ? <Empty>No products yet.</Empty> : (
                 <TableScroll label="Products"><table className="d-table" aria-label="Products">
                   <thead><tr><th>Id</th><th>Name</th><th>Customer</th><th>Line</th><th>Prices</th><th>Includes</th></tr></thead>

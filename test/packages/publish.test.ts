@@ -1,0 +1,64 @@
+/**
+ * The packages are ready to publish and install without the registry (issue 29 "packages that
+ * install"): `npm publish --dry-run` is clean for gatehouse-sdk, gatehouse-react (the folders
+ * `npm run build:packages` writes) and gatehouse-server (the repository), and the built folders
+ * install by path into a fresh app (`npm i --install-links <folder>`, the dashboard's snippet,
+ * ui/dashboard/pages/connect.tsx) and load on plain node. Tarball installs are
+ * test/packages/packages.test.ts and server-package.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { buildPackages } from '../../scripts/build-packages.mjs';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { installLines } from '../../ui/dashboard/pages/connect.tsx';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '../..');
+
+/** npm's warnings, less the one every dry run without a login prints. */
+function warnings(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => /^npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line));
+}
+
+describe('packages ready to publish and installable by path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-publish-'));
+  let packages: { sdk: string; react: string };
+
+  before(async () => {
+    packages = await buildPackages(join(dir, 'packages'));
+    if (!libUpToDate()) buildLib();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('npm publish --dry-run is clean for gatehouse-sdk, gatehouse-react and gatehouse-server', async () => {
+    for (const [cwd, args] of [[packages.sdk, []], [packages.react, []], [repo, ['--ignore-scripts']]] as const) {
+      const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--json', ...args], { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+      assert.deepEqual(warnings(stderr), [], `${cwd}: npm warnings`);
+      // npm 11 keys the dry run's report by package name.
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, { name: string; version: string; files: { path: string }[] }>;
+      const info = Object.values(report)[0]!;
+      assert.match(info.version, /^\d+\.\d+\.\d+/);
+      assert.ok(info.files.some((f) => f.path === 'package.json') && info.files.some((f) => f.path === 'README.md'), `${info.name}: manifest and README`);
+      assert.ok(!info.files.some((f) => /\.test\.|^test\//.test(f.path)), `${info.name}: no tests`);
+    }
+  });
+
+  it('the built folders install by path with --install-links and load on plain node', async () => {
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'by-path-app', private: true, type: 'module' }));
+    const line = installLines(['gatehouse-sdk', 'gatehouse-react'], ['react', 'react-dom']).find((l) => l.includes('--install-links'))!;
+    const args = line.replace(/^\/\/ npm i /, '').replaceAll('<checkout>/dist/packages', join(dir, 'packages')).split(' ');
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], { cwd: app, timeout: 240_000 });
+    const code = "const sdk = await import('gatehouse-sdk'); const react = await import('gatehouse-react'); console.log(typeof sdk.ClientApp, typeof react.GatehouseProvider);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' } });
+    assert.equal(stdout.trim(), 'function function');
+  });
+});
