@@ -13,8 +13,8 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  * with argon2id, so call it before opening a transaction.
  *
  * @throws KnownError PASSWORD_TOO_SHORT (updates only) / PASSWORD_TOO_LONG; StatusError 400 when both
- *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
- *   16 rounds, for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
+ *   `password` and `password_hash` are given, for a hash no format of core/auth-password/
+ *   hash-formats.ts accepts (upstream's "Invalid password hash…"), for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
 export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
