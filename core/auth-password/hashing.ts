@@ -1,6 +1,6 @@
 import argon2 from 'argon2';
-import bcrypt from 'bcryptjs';
 import { AdmissionQueue, cpuBudget, type AdmissionOptions, type AdmissionReservation, type AdmissionStats } from '../lib/admission.ts';
+import { parsePasswordHash } from './hash-formats.ts';
 
 /**
  * argon2id at the OWASP parameters: m = 19 MiB, t = 2, p = 1 (OWASP Password Storage Cheat
@@ -47,37 +47,25 @@ export function hashPassword(password: string): Promise<string> {
   return hashing.run(() => argon2.hash(password, ARGON2_OPTIONS));
 }
 
-/** True for bcrypt hashes (`$2a$`, `$2b$`, `$2y$`), the only form accepted as `password_hash`. */
-export function isBcryptHash(hash: string): boolean {
-  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash);
-}
-
-/** Rounds of a bcrypt hash; imports above 16 rounds are refused (upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
-export function bcryptRounds(hash: string): number {
-  return Number(hash.slice(4, 6));
-}
-
 /**
- * Verifies a password against a stored argon2id or bcrypt hash.
+ * Verifies a password against a stored hash: Gatehouse's argon2id or any imported format of the
+ * registry (hash-formats.ts: bcrypt, argon2, scrypt, PBKDF2), all through the same admission
+ * queue (docs/scaling.md "Admission control").
  *
  * @returns `ok`, and `needsRehash` when the hash is not argon2id at the current parameters
- *   (imported bcrypt hashes are upgraded on the next successful sign-in).
+ *   (imported hashes are upgraded on the next successful sign-in). A malformed or unknown stored
+ *   hash is a failed verification, never an error.
  * @param reservation a place taken with reserveHashing, used instead of queueing anew
  * @throws RateLimitError (429 with `Retry-After`) when the hashing queue is full.
  */
 export async function verifyPassword(hash: string, password: string, reservation?: AdmissionReservation): Promise<{ ok: boolean; needsRehash: boolean }> {
-  if (isBcryptHash(hash)) {
-    return { ok: await hashing.run(() => bcrypt.compare(password, hash), reservation), needsRehash: true };
-  }
-  // A full queue refuses (RateLimitError) before the verification starts; only a malformed
-  // stored hash makes argon2 itself throw, and that is a failed verification.
+  const known = parsePasswordHash(hash);
+  // A full queue refuses (RateLimitError) before the verification starts; a library error on a
+  // hash that passed parsing is a failed verification.
   return hashing.run(async () => {
-    try {
-      const ok = await argon2.verify(hash, password);
-      return { ok, needsRehash: ok && argon2.needsRehash(hash, ARGON2_OPTIONS) };
-    } catch {
-      return { ok: false, needsRehash: false };
-    }
+    if (!known) return { ok: false, needsRehash: false };
+    const ok = await known.format.verify(known.parsed, password, hash).catch(() => false);
+    return { ok, needsRehash: ok && (known.format.name !== 'argon2' || argon2.needsRehash(hash, ARGON2_OPTIONS)) };
   }, reservation);
 }
 

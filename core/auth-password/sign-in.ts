@@ -14,8 +14,8 @@ import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, take
  *
  * An unknown email, a user without a password and a wrong password all answer the same error
  * after one password verification (no account enumeration through timing). Refused when
- * `credential_enabled` is off. A verified bcrypt
- * (or outdated argon2) hash is replaced by an argon2id hash, computed outside any transaction.
+ * `credential_enabled` is off. A verified imported
+ * (hash-formats.ts) or outdated argon2 hash is replaced by an argon2id hash, computed outside any transaction.
  * A user with TOTP on gets the multi-factor challenge instead of tokens (`finishSignIn`).
  *
  * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with

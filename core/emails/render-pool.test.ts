@@ -84,7 +84,10 @@ describe('render pool', () => {
     const refused = (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1;
     try {
       const running = pool.render(job('a0', 300), 'a');
-      await sleep(100);
+      // Wait for the worker to take a0 (a loaded machine may need seconds to start it), not a fixed time.
+      for (const start = Date.now(); pool.stats().running < 1; await sleep(10)) {
+        assert.ok(Date.now() - start < 30_000, 'the worker takes the first render');
+      }
       const queued = [pool.render(job('a1', 10), 'a'), pool.render(job('a2', 10), 'a')];
       await assert.rejects(pool.render(job('a3'), 'a'), refused, "a tenant's third waiting render");
       queued.push(pool.render(job('b1', 10), 'b'));

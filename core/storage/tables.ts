@@ -139,7 +139,7 @@ export interface UsersTable {
   client_metadata: string | null;
   client_read_only_metadata: string | null;
   server_metadata: string | null;
-  /** argon2id (PHC string) or an imported bcrypt hash; null when the user has no password. */
+  /** argon2id (PHC string) or an imported hash (core/auth-password/hash-formats.ts); null when the user has no password. */
   password_hash: string | null;
   otp_auth_enabled: Bool;
   passkey_auth_enabled: Bool;

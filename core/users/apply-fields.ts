@@ -3,7 +3,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { assertPasswordAcceptable, assertPasswordNotTooLong, bcryptRounds, hashPassword, isBcryptHash } from '../auth-password/index.ts';
+import { assertPasswordAcceptable, assertPasswordNotTooLong, hashPassword, isSupportedPasswordHash } from '../auth-password/index.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
@@ -13,8 +13,8 @@ const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 
  * with argon2id, so call it before opening a transaction.
  *
  * @throws KnownError PASSWORD_TOO_SHORT (updates only) / PASSWORD_TOO_LONG; StatusError 400 when both
- *   `password` and `password_hash` are given, for a hash that is not bcrypt, for bcrypt above
- *   16 rounds, for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
+ *   `password` and `password_hash` are given, for a hash no format of core/auth-password/
+ *   hash-formats.ts accepts (upstream's "Invalid password hash…"), for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
 export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
@@ -64,8 +64,9 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     }
   }
   if (body.password_hash !== undefined) {
-    if (!isBcryptHash(body.password_hash)) throw new StatusError('bad-request', 'password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$).');
-    if (bcryptRounds(body.password_hash) > 16) throw new StatusError('bad-request', 'password_hash may use at most 16 bcrypt rounds.');
+    // Upstream's error for a hash it cannot verify (apps/backend/src/app/api/latest/users/crud.tsx);
+    // the formats are core/auth-password/hash-formats.ts.
+    if (!isSupportedPasswordHash(body.password_hash)) throw new StatusError('bad-request', "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
     set('password_hash', body.password_hash);
   }
   return changes;

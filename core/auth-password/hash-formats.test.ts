@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { it } from 'node:test';
+import argon2 from 'argon2';
+import bcrypt from 'bcryptjs';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+
+/**
+ * Issue 30 item 1: imported password hashes of other providers are accepted as `password_hash`,
+ * verified at sign-in and upgraded to argon2id. The vectors are made here by the real libraries
+ * (bcryptjs, argon2) and by node:crypto following each format's published layout (Better Auth's
+ * packages/better-auth/src/crypto/password.ts, Django's django/contrib/auth/hashers.py, PHC).
+ * The sync node:crypto forms are fine in a test; the server uses the async ones.
+ */
+const PASSWORD = 'correct horse battery';
+const UPSTREAM_BAD_HASH = "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.";
+const unpadded = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
+
+function betterAuthScrypt(password: string): string {
+  const salt = randomBytes(16).toString('hex');
+  const key = scryptSync(password.normalize('NFKC'), salt, 64, { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `${salt}:${key.toString('hex')}`;
+}
+
+function phcScrypt(password: string): string {
+  const salt = randomBytes(16);
+  return `$scrypt$ln=14,r=8,p=1$${unpadded(salt)}$${unpadded(scryptSync(password, salt, 32, { N: 2 ** 14, r: 8, p: 1 }))}`;
+}
+
+function djangoPbkdf2(password: string, digest: 'sha1' | 'sha256', iterations: number): string {
+  const salt = randomBytes(16).toString('base64url').slice(0, 22);
+  const key = pbkdf2Sync(password, salt, iterations, digest === 'sha1' ? 20 : 32, digest);
+  return `pbkdf2_${digest}$${iterations}$${salt}$${key.toString('base64')}`;
+}
+
+function phcPbkdf2Sha512(password: string): string {
+  const salt = randomBytes(16);
+  return `$pbkdf2-sha512$25000$${unpadded(salt).replace(/\+/g, '.')}$${unpadded(pbkdf2Sync(password, salt, 25000, 64, 'sha512')).replace(/\+/g, '.')}`;
+}
+
+async function vectors(): Promise<Array<[string, string]>> {
+  const bcryptHash = bcrypt.hashSync(PASSWORD, 4);
+  return [
+    ['bcrypt $2a$', bcryptHash.replace(/^\$2.\$/, '$2a$')],
+    ['bcrypt $2b$', bcryptHash.replace(/^\$2.\$/, '$2b$')],
+    ['bcrypt $2y$', bcryptHash.replace(/^\$2.\$/, '$2y$')],
+    ['argon2id (other parameters)', await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 })],
+    ['argon2i', await argon2.hash(PASSWORD, { type: argon2.argon2i, memoryCost: 4096, timeCost: 2, parallelism: 1 })],
+    ['scrypt, Better Auth salt:key', betterAuthScrypt(PASSWORD)],
+    ['scrypt, PHC', phcScrypt(PASSWORD)],
+    ['PBKDF2-SHA256, Django', djangoPbkdf2(PASSWORD, 'sha256', 20000)],
+    ['PBKDF2-SHA1, Django', djangoPbkdf2(PASSWORD, 'sha1', 20000)],
+    ['PBKDF2-SHA512, PHC', phcPbkdf2Sha512(PASSWORD)],
+  ];
+}
+
+describeWithServer('imported password hash formats (issue 30)', (get) => {
+  it('verifies each imported format at sign-in, refuses a wrong password, and upgrades the hash to argon2id', async () => {
+    const server = get();
+    const { client, server: serverCaller } = await createProject(server);
+    const db = server.gatehouse.core.runtime.db;
+    const storedHash = async (id: string) => (await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
+    for (const [i, [label, hash]] of (await vectors()).entries()) {
+      const email = `imported${i}@example.com`;
+      const created = await api(server, 'POST', '/users', serverCaller, { primary_email: email, password_hash: hash });
+      assert.equal(created.status, 201, `${label}: ${created.text}`);
+      assert.equal(await storedHash(created.body.id), hash, label);
+      assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${PASSWORD}!` }), 'EMAIL_PASSWORD_MISMATCH');
+      assert.equal(await storedHash(created.body.id), hash, `${label}: a failed sign-in keeps the imported hash`);
+      const ok = await api(server, 'POST', '/auth/password/sign-in', client, { email, password: PASSWORD });
+      assert.equal(ok.status, 200, `${label}: ${ok.text}`);
+      assert.match(await storedHash(created.body.id) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
+      assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email, password: PASSWORD })).status, 200, `${label}: after the upgrade`);
+    }
+  });
+
+  it('accepts the formats on PATCH /users and refuses unknown, malformed and too costly hashes with upstream error', async () => {
+    const server = get();
+    const { client, server: serverCaller } = await createProject(server);
+    const user = await api(server, 'POST', '/users', serverCaller, { primary_email: 'patched@example.com' });
+    assert.equal(user.status, 201, user.text);
+    const patched = await api(server, 'PATCH', `/users/${user.body.id}`, serverCaller, { password_hash: betterAuthScrypt(PASSWORD) });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email: 'patched@example.com', password: PASSWORD })).status, 200);
+    const good = betterAuthScrypt(PASSWORD);
+    const refused = [
+      'not a hash',
+      '5f4dcc3b5aa765d61d8327deb882cf99', // plain MD5
+      'ef92b778bafe771e89245b89ecbc08a44a4e166c06659911881f383d4473e94f', // plain SHA-256
+      `${good.slice(0, -2)}`, // Better Auth key cut short
+      `${good.split(':')[0]}:${'zz'.repeat(64)}`, // not hex
+      '$2a$17$' + 'a'.repeat(53), // bcrypt above 16 rounds
+      '$2a$10$' + 'a'.repeat(52), // bcrypt one character short
+      '$argon2id$v=19$m=4194304,t=2,p=1$c29tZXNhbHRzb21l$' + 'A'.repeat(43), // 4 GiB argon2
+      '$scrypt$ln=24,r=8,p=1$c29tZXNhbHQ$' + 'A'.repeat(43), // 2 GiB scrypt
+      'pbkdf2_sha256$99999999$salt$' + 'A'.repeat(43) + '=', // 10^8 iterations
+      'pbkdf2_md5$1000$salt$' + 'A'.repeat(43) + '=', // unknown digest
+    ];
+    for (const hash of refused) {
+      for (const res of [
+        await api(server, 'POST', '/users', serverCaller, { primary_email: 'refused@example.com', password_hash: hash }),
+        await api(server, 'PATCH', `/users/${user.body.id}`, serverCaller, { password_hash: hash }),
+      ]) {
+        assert.equal(res.status, 400, `${hash}: ${res.text}`);
+        assert.ok(res.text.includes(UPSTREAM_BAD_HASH), `${hash}: ${res.text}`);
+      }
+    }
+  });
+});
