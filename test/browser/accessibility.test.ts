@@ -16,7 +16,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer, type ModelServer } from '../helpers/model-server.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -74,15 +74,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     // The dashboard owner signs up through the dashboard itself (first run).
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/`);
-    await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-    await page.getByLabel('Project name').fill('Acme');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { name: 'Acme' }).waitFor();
-    projectId = /\/projects\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    projectId = await signUpOwnerWithProject(page, server.url, OWNER);
     ownerState = await ctx.storageState();
     await ctx.close();
     // Filled states: a user with a team, keys, magic link and user API keys on.

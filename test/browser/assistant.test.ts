@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer } from '../helpers/model-server.ts';
 
 const OWNER = { email: 'operator@example.com', password: 'a long enough password 1' };
@@ -36,14 +36,7 @@ describeWithServer('dashboard assistant in Chromium', (get) => {
 
   it('hides the assistant until the operator sets a model endpoint in Server settings', async () => {
     const server = get();
-    await page.goto(`${server.url}/`);
-    await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-    await page.getByLabel('Project name').fill('Acme');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { name: 'Acme' }).waitFor();
+    await signUpOwnerWithProject(page, server.url, OWNER);
     await projectNav().getByRole('link', { name: 'Users', exact: true }).waitFor();
     assert.equal(await projectNav().getByRole('link', { name: 'Assistant' }).count(), 0, 'no assistant without an endpoint');
 

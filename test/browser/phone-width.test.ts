@@ -9,7 +9,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 
 const OWNER = { email: 'phone-owner@example.com', password: 'a long enough password 1' };
 const PASSWORD = 'correct-horse-battery';
@@ -29,15 +29,7 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
     browser = await launchChromium();
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/`);
-    await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
-    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-    await page.getByLabel('Project name').fill('Acme');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { name: 'Acme' }).waitFor();
-    projectId = /\/projects\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    projectId = await signUpOwnerWithProject(page, server.url, OWNER);
     ownerState = await ctx.storageState();
     await ctx.close();
     const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: OWNER.email, password: OWNER.password });
