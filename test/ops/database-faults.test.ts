@@ -120,7 +120,11 @@ if (testDialects().includes('postgres')) {
       assert.ok(outage.some((o) => o.what === 'readiness' && o.status === 503), 'readiness never reported the outage');
       assert.ok(outcomes.filter((o) => o.phase === 'warm-up').every((o) => o.status === 200 || o.status === 201), `errors before any fault:\n${summary()}`);
       assert.equal(created, 1, `no successful write after the database came back:\n${summary()}`);
-      assert.equal((await fetch(`${proc.url}/health/ready`)).status, 200);
+      // Ready again (polled: on a loaded machine the health monitor's 1 s probe may call one more
+      // short alarm after the recovery, which it lifts at the next answer).
+      let ready = 0;
+      for (const until = performance.now() + 10_000; performance.now() < until && ready !== 200; await sleep(200)) ready = (await fetch(`${proc.url}/health/ready`)).status;
+      assert.equal(ready, 200);
     });
   });
 }
