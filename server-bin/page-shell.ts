@@ -1,4 +1,4 @@
-import { GATEHOUSE_LOGO_DATA_URL, GATEHOUSE_LOGO_SVG } from '../ui/logo.ts';
+import { LOGO_DATA_URL, LOGO_SVG } from '../ui/logo.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -117,7 +117,7 @@ export function pageShell(o: PageShellOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
-<link rel="icon" href="${GATEHOUSE_LOGO_DATA_URL}" type="image/svg+xml">
+<link rel="icon" href="${LOGO_DATA_URL}" type="image/svg+xml">
 <title>${escapeHtml(o.title)}</title>
 <style>${o.style}</style>
 <script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
@@ -147,5 +147,5 @@ export function sendPage(ctx: Koa.Context, shell: Omit<PageShellOptions, 'nonce'
 export function serveFavicon(ctx: Koa.Context): void {
   ctx.set('cache-control', 'public, max-age=86400');
   ctx.type = 'image/svg+xml';
-  ctx.body = GATEHOUSE_LOGO_SVG;
+  ctx.body = LOGO_SVG;
 }

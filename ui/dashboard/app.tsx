@@ -1,4 +1,4 @@
-import { GATEHOUSE_LOGO_DATA_URL } from '../logo.ts';
+import { LOGO_DATA_URL } from '../logo.ts';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { DashboardApi } from './api.ts';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
@@ -120,7 +120,7 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
       <a className="d-skip" href="#d-main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
       <aside className="d-side" data-open={menuOpen ? '' : undefined}>
         <div className="d-side-head">
-          <Link to="/" className="d-brand"><img src={GATEHOUSE_LOGO_DATA_URL} alt="" width={22} height={22} />Gatehouse</Link>
+          <Link to="/" className="d-brand"><img src={LOGO_DATA_URL} alt="" width={22} height={22} />Gatehouse</Link>
           <button type="button" className="d-btn d-menu-btn" aria-expanded={menuOpen} aria-controls="d-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         </div>
         <div className="d-nav" id="d-nav">
