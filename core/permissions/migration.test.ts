@@ -22,7 +22,13 @@ for (const dialect of testDialects()) {
           migrationTableName: 'gatehouse_migrations', migrationLockTableName: 'gatehouse_migrations_lock',
           ...(schema ? { migrationTableSchema: schema } : {}),
         });
-        const { error } = await migrator.migrateToLatest();
+        // Retried as migrateToLatest does: Kysely's introspection reads every schema's catalog and
+        // fails (3F000) when another test file drops its schema during the read.
+        let { error } = await migrator.migrateToLatest();
+        for (let attempt = 0; error && attempt < 3; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+          ({ error } = await migrator.migrateToLatest());
+        }
         assert.equal(error, undefined);
         const blank = { description: '', createdAt: 1, isProductionMode: false, isDevelopmentEnvironment: false, ownerTeamId: null, logoUrl: null, logoFullUrl: null, logoDarkModeUrl: null, logoFullDarkModeUrl: null, config: defaultProjectConfig() };
         await insertProject(adapter.db, { ...blank, id: 'internal', displayName: 'Internal' });
