@@ -93,6 +93,13 @@ export async function findDelivery(db: Kysely<Database>, projectId: string, endp
   return row ?? null;
 }
 
+/** The status code of the earliest attempt of delivery `deliveryId` (null when it had no answer), or undefined while none is recorded. */
+export async function firstAttemptStatus(db: Kysely<Database>, deliveryId: string): Promise<number | null | undefined> {
+  const row = await db.selectFrom('webhook_attempts').select('status_code')
+    .where('delivery_id', '=', deliveryId).orderBy('attempted_at', 'asc').limit(1).executeTakeFirst();
+  return row ? row.status_code : undefined;
+}
+
 /** Makes a delivery due now again (manual retry), whatever its state. */
 export async function requeueDelivery(db: Kysely<Database>, id: string, now: number): Promise<void> {
   await db.updateTable('webhook_deliveries').set({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { isUuidV4 } from '../lib/random.ts';
-import { claimDelivery, findDelivery, findEndpoint } from './queries.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { claimDelivery, findDelivery, findEndpoint, firstAttemptStatus } from './queries.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { attemptDelivery, WEBHOOK_LEASE_MS } from './worker.ts';
 import { SuccessOutput } from '../operations/output.ts';
@@ -11,6 +12,8 @@ import { SuccessOutput } from '../operations/output.ts';
  * as upstream: sends a `stack.test` event `{message, endpointUrl}` to that endpoint only, makes
  * the first attempt at once and reports whether the receiver answered 2xx. A missing endpoint is
  * `success: false` with upstream's text, not an error. A failed test is retried like any message.
+ * When the delivery worker (of this or another process) claims the delivery first, the answer
+ * waits for that worker's first attempt (at most one lease) and reports it.
  */
 export const sendTestWebhook = defineOperation({
   id: 'webhooks.sendTest',
@@ -32,8 +35,20 @@ export const sendTestWebhook = defineOperation({
     const delivery = await findDelivery(ctx.db, projectId, endpoint.id, messageId!);
     const now = ctx.runtime.clock.now();
     const claimed = delivery ? await claimDelivery(ctx.db, delivery.id, now, now + WEBHOOK_LEASE_MS) : null;
-    if (!claimed) return { success: false, error_message: 'Webhook not delivered. Make sure the endpoint is configured correctly.' };
-    const ok = await attemptDelivery(ctx.runtime, claimed, now + WEBHOOK_LEASE_MS);
+    const ok = claimed
+      ? await attemptDelivery(ctx.runtime, claimed, now + WEBHOOK_LEASE_MS)
+      : delivery !== null && await attemptByWorker(ctx.db, delivery.id);
     return ok ? { success: true } : { success: false, error_message: 'Webhook not delivered. Make sure the endpoint is configured correctly.' };
   },
 });
+
+/** Waits (polling every 50 ms, for at most one lease) for the worker's first attempt at `deliveryId`; true when it was answered 2xx. */
+async function attemptByWorker(db: Parameters<typeof firstAttemptStatus>[0], deliveryId: string): Promise<boolean> {
+  const deadline = Date.now() + WEBHOOK_LEASE_MS;
+  while (Date.now() < deadline) {
+    const status = await firstAttemptStatus(db, deliveryId);
+    if (status !== undefined) return status !== null && status >= 200 && status < 300;
+    await sleep(50);
+  }
+  return false;
+}
