@@ -5,7 +5,7 @@
  */
 export { enforceRateLimit, enforceEmailLimits, claimSignInAttempt, clearSignInFailures, type SignInFactor } from './throttle.ts';
 export {
-  RATE_LIMIT_RULES, DEFAULT_RATE_LIMITS, defaultRateLimitsConfig, effectiveLimit, failureDelayMs,
+  RATE_LIMIT_RULES, DEFAULT_RATE_LIMITS, DEVELOPMENT_RATE_LIMITS, defaultRateLimitsConfig, effectiveLimit, failureDelayMs,
   FREE_FAILURES, MAX_DELAY_MS, LOCK_AFTER_FAILURES,
   type RateLimit, type RateLimitRule, type RateLimitsConfig,
 } from './limits.ts';

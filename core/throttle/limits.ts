@@ -39,6 +39,22 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {
   ai_chat_per_owner: { limit: 30, windowSeconds: 600 },
 };
 
+/**
+ * The defaults when the server runs with `GATEHOUSE_ENVIRONMENT=development`: high enough for a
+ * test suite that signs many users up from one address and mails one catcher (as upstream's e2e
+ * tests do against its development backend), and still on. The assistant keeps its production
+ * limit (its questions cost money), and failed-sign-in backoff is the same in every environment.
+ * A project's own overrides win in every environment.
+ */
+export const DEVELOPMENT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {
+  sign_in_per_address: { limit: 6000, windowSeconds: 300 },
+  sign_up_per_address: { limit: 3000, windowSeconds: 3600 },
+  anonymous_sign_up_per_address: { limit: 6000, windowSeconds: 3600 },
+  email_per_recipient: { limit: 1000, windowSeconds: 3600 },
+  email_per_project: { limit: 100_000, windowSeconds: 3600 },
+  ai_chat_per_owner: DEFAULT_RATE_LIMITS.ai_chat_per_owner,
+};
+
 /** A project's throttling settings (`config.rate_limits` on the wire). */
 export interface RateLimitsConfig {
   /** False turns every limit of the project off, failed-sign-in backoff included. */
@@ -51,11 +67,15 @@ export function defaultRateLimitsConfig(): RateLimitsConfig {
   return { enabled: true, overrides: {} };
 }
 
-/** The limit of `rule` for a project, or null when the project turned throttling off. */
-export function effectiveLimit(config: RateLimitsConfig | undefined, rule: RateLimitRule): RateLimit | null {
+/**
+ * The limit of `rule` for a project: its override, else the default of the server's environment
+ * (DEVELOPMENT_RATE_LIMITS in `development`, DEFAULT_RATE_LIMITS otherwise); null when the project
+ * turned throttling off.
+ */
+export function effectiveLimit(config: RateLimitsConfig | undefined, rule: RateLimitRule, environment: 'development' | 'production' | 'test' = 'production'): RateLimit | null {
   const c = config ?? defaultRateLimitsConfig();
   if (!c.enabled) return null;
-  return c.overrides[rule] ?? DEFAULT_RATE_LIMITS[rule];
+  return c.overrides[rule] ?? (environment === 'development' ? DEVELOPMENT_RATE_LIMITS : DEFAULT_RATE_LIMITS)[rule];
 }
 
 /**

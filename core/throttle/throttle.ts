@@ -43,7 +43,7 @@ export async function enforceRateLimit(ctx: OperationContext, rule: RateLimitRul
   if (perAddress && auth.accessType !== 'client') return;
   const who = perAddress ? ctx.clientAddress : subject;
   if (!who) return;
-  const limit = effectiveLimit(auth.project.config.rateLimits, rule);
+  const limit = effectiveLimit(auth.project.config.rateLimits, rule, ctx.runtime.environment);
   if (!limit) return;
   await pruneNowAndThen(ctx);
   const refillPerMs = limit.limit / (limit.windowSeconds * 1000);

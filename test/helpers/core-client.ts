@@ -34,13 +34,13 @@ export const internalCredentials = {
  * Opens a core on a fresh database of `dialect` with the settings of the test server (strict
  * error and output declarations, an injected clock, known internal keys).
  */
-export async function startTestCore(dialect: Dialect): Promise<TestCore> {
+export async function startTestCore(dialect: Dialect, options: { environment?: 'development' | 'production' | 'test' } = {}): Promise<TestCore> {
   const database = await createTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const storage = database.open();
   const core = await createCore({
     storage, baseUrl: 'http://127.0.0.1:1', secret: 'test-secret-do-not-use-in-production', clock,
-    strictErrors: true, environment: 'test', seedKeys: INTERNAL_KEYS, smtpUrl: null, emailPollIntervalMs: 50, webhookPollIntervalMs: 50,
+    strictErrors: true, environment: options.environment ?? 'test', seedKeys: INTERNAL_KEYS, smtpUrl: null, emailPollIntervalMs: 50, webhookPollIntervalMs: 50,
   }).catch(async (error: unknown) => {
     await storage.close().catch(() => {});
     await database.drop().catch(() => {});
