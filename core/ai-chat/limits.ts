@@ -18,8 +18,8 @@ export function budgetDay(now: number): string {
  *
  * @throws RateLimitError (429 with Retry-After); KnownError AI_CHAT_TOKEN_BUDGET_EXCEEDED.
  */
-export async function checkAssistantLimits(ctx: OperationContext<RequestAuth>): Promise<void> {
-  await enforceRateLimit(ctx, 'ai_chat_per_owner', ownerOf(ctx.auth));
+export async function checkAssistantLimits(ctx: OperationContext<RequestAuth>, owner: string = ownerOf(ctx.auth)): Promise<void> {
+  await enforceRateLimit(ctx, 'ai_chat_per_owner', owner);
   const budget = ctx.runtime.ai.dailyTokenBudget;
   if (budget > 0 && (await tokensUsed(ctx.db, ctx.auth.project.id, budgetDay(ctx.now))) >= budget) {
     throw new KnownError('AI_CHAT_TOKEN_BUDGET_EXCEEDED', { daily_token_budget: budget });

@@ -35,6 +35,7 @@ import * as signUpRules from '../sign-up-rules/index.ts';
 import * as payments from '../payments/index.ts';
 // dashboard assistant (issue 21)
 import * as aiChat from '../ai-chat/index.ts';
+import * as aiQuery from '../ai-query/index.ts';
 // bot challenges (issue 27)
 import * as botChallenge from '../bot-challenge/index.ts';
 
@@ -109,6 +110,7 @@ export const operations: readonly AnyOperation[] = [
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
+  aiQuery.aiQuery,
   // bot challenges (issue 27)
   botChallenge.getTurnstileSettings, botChallenge.setTurnstileSettings, botChallenge.deleteTurnstileSettings,
 ];

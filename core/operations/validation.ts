@@ -79,7 +79,8 @@ function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
   const path = issuePath(root, issue);
   if (issue.received === 'undefined' && issue.kind === 'schema') return `${path} must be defined`;
   if (issue.kind === 'schema' && typeNames[issue.type]) {
-    if (issue.type === 'picklist') return `${path} must be one of the following values: ${issue.expected?.replaceAll('"', '').split(' | ').join(', ')}`;
+    // valibot writes `("a" | "b")`; upstream's yup `oneOf` lists `a, b` (no quotes, no parentheses).
+    if (issue.type === 'picklist') return `${path} must be one of the following values: ${issue.expected?.replace(/^\((.*)\)$/, '$1').replaceAll('"', '').split(' | ').join(', ')}`;
     return `${path} must be a \`${typeNames[issue.type]}\` type, but the final value was: \`${issue.received}\`.`;
   }
   // valibot's default number-bound messages, in yup's words as upstream answers them.

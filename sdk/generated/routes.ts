@@ -11,6 +11,7 @@ export const ROUTES = {
   "aiChat.list": { method: "GET", path: "/internal/ai-chat" },
   "aiChat.post": { method: "POST", path: "/internal/ai-chat/:thread_id" },
   "aiChat.updateSettings": { method: "PATCH", path: "/internal/server-settings/assistant" },
+  "aiQuery.query": { method: "POST", path: "/ai/query/:mode" },
   "analytics.uploadEventBatch": { method: "POST", path: "/analytics/events/batch" },
   "anonymous.signUp": { method: "POST", path: "/auth/anonymous/sign-up" },
   "apiKeys.checkTeamKey": { method: "POST", path: "/team-api-keys/check" },
@@ -1227,6 +1228,45 @@ export interface Operations {
         model: "dashboard" | "environment" | null;
         api_key: "dashboard" | "environment" | null;
       };
+    };
+  };
+  "aiQuery.query": {
+    input: {
+      params: {
+        mode: "stream" | "generate";
+      };
+      body: {
+        quality: "dumb" | "smart" | "smartest";
+        speed: "slow" | "fast";
+        tools: string[];
+        systemPrompt: "command-center-ask-ai" | "docs-ask-ai" | "wysiwyg-edit" | "email-wysiwyg-editor" | "email-assistant-template" | "email-assistant-theme" | "email-assistant-draft" | "create-dashboard" | "run-query" | "build-analytics-query" | "rewrite-template-source";
+        messages: ({
+          role: "user" | "assistant" | "tool";
+          content: unknown;
+        })[];
+        projectId?: string | null | undefined;
+        mcpCallMetadata?: {
+          toolName: string;
+          reason: string;
+          userPrompt: string;
+          conversationId?: string | null | undefined;
+        } | null | undefined;
+      };
+    };
+    output: {
+      content: ({
+        type: "text";
+        text: string;
+      } | {
+        type: "tool-call";
+        toolName: string;
+        toolCallId: string;
+        args: unknown;
+        argsText: string;
+        result: unknown;
+      })[];
+      finalText: string;
+      conversationId: string | null;
     };
   };
   "analytics.uploadEventBatch": {
