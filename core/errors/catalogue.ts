@@ -44,7 +44,8 @@ export const errorCatalogue = {
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: entry(400, 'Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to \'client\', \'server\', or \'admin\' as appropriate.'),
   INVALID_ACCESS_TYPE: entry(400, (d) => `The x-stack-access-type header must be 'client', 'server', or 'admin', but was '${String(d.access_type)}'.`, ['access_type']),
   ACCESS_TYPE_WITHOUT_PROJECT_ID: entry(400, (d) => `The x-stack-access-type header was '${String(d.request_type)}', but the x-stack-project-id header was not provided.`, ['request_type']),
-  ACCESS_TYPE_REQUIRED: entry(400, 'You must specify an access level for this Gatehouse project. Make sure the project id and access type headers are provided.'),
+  // Upstream's exact text, second paragraph included (its e2e snapshots pin it, e.g. users.test.ts "should not be able to read own user").
+  ACCESS_TYPE_REQUIRED: entry(400, "You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"),
   INSUFFICIENT_ACCESS_TYPE: entry(401, (d) => `The x-stack-access-type header must be ${accessTypes(d)}, but was '${String(d.actual_access_type)}'.`, ['actual_access_type', 'allowed_access_types']),
   INVALID_PUBLISHABLE_CLIENT_KEY: entry(401, (d) => `The publishable key is not valid for the project ${JSON.stringify(d.project_id)}. Does the project and/or the key exist?`, ['project_id']),
   INVALID_SECRET_SERVER_KEY: entry(401, (d) => `The secret server key is not valid for the project ${JSON.stringify(d.project_id)}. Does the project and/or the key exist?`, ['project_id']),
