@@ -108,7 +108,9 @@ describeWithServer('users', (get) => {
     assertKnownError(res, 'USER_EMAIL_ALREADY_EXISTS', 409);
     assert.equal(res.body.details.email, 'taken@example.com');
     assertKnownError(await api(server, 'PATCH', `/users/${u.id}`, p.server, { primary_email: 'taken@example.com' }), 'USER_EMAIL_ALREADY_EXISTS', 409);
-    assertKnownError(await api(server, 'POST', '/users', p.server, { primary_email: 'Taken@Example.com' }), 'USER_EMAIL_ALREADY_EXISTS', 409);
+    assertKnownError(await api(server, 'POST', '/users', p.server, { primary_email: 'Taken@Example.com', primary_email_auth_enabled: true }), 'USER_EMAIL_ALREADY_EXISTS', 409);
+    // Unasked, a server-created user gets the address without email sign-in, as upstream answers.
+    assert.equal((await api(server, 'POST', '/users', p.server, { primary_email: 'Taken@Example.com' })).body.primary_email_auth_enabled, false);
     // Without email sign-in the address may be shared.
     assert.equal((await api(server, 'PATCH', `/users/${u.id}`, p.server, { primary_email: 'taken@example.com', primary_email_auth_enabled: false })).status, 200);
     const changed = await api(server, 'PATCH', '/users/me', u.client, { primary_email: 'New@Example.com' });
