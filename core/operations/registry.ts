@@ -47,7 +47,7 @@ export const operations: readonly AnyOperation[] = [
   metrics.getMetrics,
   metrics.getUserCounts,
   metrics.getUserActivity,
-  meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks,
+  meta.apiRoot, meta.jwks, meta.anonymousJwks, meta.restrictedJwks, meta.getComponentVersions,
   projects.createProject, projects.listProjects, projects.getCurrentProject, projects.getCurrentProjectAdmin,
   projects.updateCurrentProject, projects.deleteCurrentProject, projects.transferProject, projects.listOwnerTeamMembers,
   internalApiKeys.createInternalApiKey, internalApiKeys.listInternalApiKeys, internalApiKeys.getInternalApiKey, internalApiKeys.updateInternalApiKey,

@@ -109,6 +109,7 @@ export const ROUTES = {
   "internalApiKeys.list": { method: "GET", path: "/internal/api-keys" },
   "internalApiKeys.update": { method: "PATCH", path: "/internal/api-keys/:api_key_id" },
   "meta.checkFeatureSupport": { method: "POST", path: "/check-feature-support" },
+  "meta.componentVersions": { method: "GET", path: "/internal/component-versions" },
   "meta.jwks": { method: "GET", path: "/projects/:project_id/.well-known/jwks.json" },
   "meta.jwksAnonymous": { method: "GET", path: "/projects-anonymous-users/:project_id/.well-known/jwks.json" },
   "meta.jwksRestricted": { method: "GET", path: "/projects-restricted-users/:project_id/.well-known/jwks.json" },
@@ -2440,6 +2441,15 @@ export interface Operations {
   "meta.checkFeatureSupport": {
     input: {};
     output: string;
+  };
+  "meta.componentVersions": {
+    input: {};
+    output: {
+      versions: Record<string, {
+        version: number;
+        changelogs: Record<string, string>;
+      }>;
+    };
   };
   "meta.jwks": {
     input: {
