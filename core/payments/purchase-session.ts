@@ -66,7 +66,7 @@ export const purchaseSession = defineOperation({
           ...(interval ? { recurring: { interval: interval[1], interval_count: interval[0] } } : {}),
         },
       }],
-      success_url: code.returnUrl ?? `${page}&status=success`,
+      success_url: code.returnUrl ?? withStatusSuccess(page),
       cancel_url: page,
       client_reference_id: code.customerId,
       metadata,
@@ -75,3 +75,10 @@ export const purchaseSession = defineOperation({
     return { checkout_url: session.url ?? null, session_id: session.id, client_secret: session.client_secret ?? null };
   },
 });
+
+/** The purchase page with `status=success` added (where Stripe Checkout returns without a return URL). */
+function withStatusSuccess(page: string): string {
+  const url = new URL(page);
+  url.searchParams.set('status', 'success');
+  return url.toString();
+}

@@ -8,10 +8,14 @@ export function hostedHandlerBase(runtime: Runtime, projectId: string): string {
   return `${runtime.baseUrl}${projectId === 'internal' ? '' : `/projects/${projectId}`}/handler`;
 }
 
-/** The hosted purchase page of a full purchase code (`…/handler/purchase?code=…[&return_url=…]`). */
+/**
+ * The hosted purchase page of a full purchase code, `…/handler/purchase/<code>[?return_url=…]`:
+ * the code in the path as upstream's dashboard link has it (`<dashboard>/purchase/<code>`; its e2e
+ * tests read the code with `/\/purchase\/([a-z0-9-_]+)/`). The page also accepts the older
+ * `…/handler/purchase?code=…`.
+ */
 export function purchasePageUrl(runtime: Runtime, projectId: string, fullCode: string, returnUrl: string | null): string {
-  const url = new URL(`${hostedHandlerBase(runtime, projectId)}/purchase`);
-  url.searchParams.set('code', fullCode);
+  const url = new URL(`${hostedHandlerBase(runtime, projectId)}/purchase/${encodeURIComponent(fullCode)}`);
   if (returnUrl) url.searchParams.set('return_url', returnUrl);
   return url.toString();
 }

@@ -98,7 +98,8 @@ function PurchasePageInner(props: PageProps & { code?: string }) {
 }
 
 /**
- * The hosted purchase page (`…/handler/purchase?code=…`, what create-purchase-url links to):
+ * The hosted purchase page (`…/handler/purchase/<code>`, what create-purchase-url links to; or
+ * `…/handler/purchase?code=…`):
  * shows the product of the purchase code with its configured prices and included items, then
  * completes a test-mode purchase, or starts Stripe Checkout. Prices shown and charged come from
  * the server; the page only picks a price id and a quantity.

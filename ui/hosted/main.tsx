@@ -44,7 +44,9 @@ document.documentElement.lang = locale;
 function Page() {
   const { path } = useLocation();
   // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
-  if (path.replace(/\/+$/, '') === `${handlerPath}/purchase`) return <PurchasePage />;
+  const purchase = path.replace(/\/+$/, '');
+  if (purchase === `${handlerPath}/purchase`) return <PurchasePage />;
+  if (purchase.startsWith(`${handlerPath}/purchase/`)) return <PurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
   return <Handler path={path} basePath={handlerPath} />;
 }
 
