@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { SuccessOutput } from '../operations/output.ts';
 import { KnownError } from '../errors/index.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
@@ -9,7 +8,8 @@ import { CustomerTypeSchema } from './schemas.ts';
 
 /**
  * Grants a product, by id or inline, without payment (server, admin access; the SDK's
- * `grantProduct`). Recorded with creation source `API_GRANT`.
+ * `grantProduct`). Recorded with creation source `API_GRANT`. Answers `{success: true}`, with
+ * `subscription_id` (the purchase's id, as listings show it) when the product is a subscription.
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/route.ts` (POST)
  */
@@ -27,7 +27,7 @@ export const grantCustomerProduct = defineOperation({
       quantity: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000))),
     }),
   },
-  output: SuccessOutput,
+  output: v.strictObject({ success: v.literal(true), subscription_id: v.optional(v.string()) }),
   errors: ['PRODUCT_DOES_NOT_EXIST', 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', 'PRODUCT_ALREADY_GRANTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND'],
   async run(ctx, { params, body }) {
     const model = await loadPaymentsModel(ctx);
@@ -36,7 +36,7 @@ export const grantCustomerProduct = defineOperation({
       throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', { product_id: productId, customer_id: params.customer_id, product_customer_type: product.customerType, actual_customer_type: params.customer_type });
     }
     const customer = { projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, customerType: params.customer_type, customerId: params.customer_id };
-    await ctx.transaction((tx) => grantProduct(tx.db, model, customer, { productId, product, priceId: undefined, quantity: body.quantity ?? 1, source: { creationSource: 'API_GRANT', testMode: model.testMode }, now: ctx.now }));
-    return { success: true };
+    const granted = await ctx.transaction((tx) => grantProduct(tx.db, model, customer, { productId, product, priceId: undefined, quantity: body.quantity ?? 1, source: { creationSource: 'API_GRANT', testMode: model.testMode }, now: ctx.now }));
+    return { success: true as const, ...(granted.subscription && granted.purchaseId ? { subscription_id: granted.purchaseId } : {}) };
   },
 });

@@ -84,13 +84,13 @@ export interface GrantSource {
  *
  * @returns the new purchase id (null when the product has no price: nothing to record) and the replaced purchases.
  */
-export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number; paid?: boolean }): Promise<{ purchaseId: string | null; replaced: PurchaseRow[] }> {
+export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number; paid?: boolean }): Promise<{ purchaseId: string | null; subscription: boolean; replaced: PurchaseRow[] }> {
   await lockCustomerPurchases(db, c, args.now);
   const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity, args.paid ?? false);
   for (const r of replaces) {
     await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: 1, updated_at: args.now });
   }
-  if (!selected) return { purchaseId: null, replaced: replaces };
+  if (!selected) return { purchaseId: null, subscription: false, replaced: replaces };
   const charge = chargeOf(selected.price);
   const interval = selected.price.interval;
   const stripe = args.source.stripe;
@@ -108,5 +108,5 @@ export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c
     current_period_end: interval ? (stripe?.periodEnd ?? addInterval(args.now, interval)) : null,
     cancel_at_period_end: 0, refunded_at: null, created_at: args.now, updated_at: args.now,
   });
-  return { purchaseId: id, replaced: replaces };
+  return { purchaseId: id, subscription: Boolean(interval), replaced: replaces };
 }

@@ -112,7 +112,8 @@ export function productToWire(product: ProductConfig, includeServerMetadata: boo
     included_items: Object.fromEntries(Object.entries(product.includedItems).map(([id, inc]) => [id, { quantity: inc.quantity, repeat: inc.repeat, expires: inc.expires }])),
     client_metadata: product.clientMetadata ?? null,
     client_read_only_metadata: product.clientReadOnlyMetadata ?? null,
-    ...(includeServerMetadata ? { server_metadata: product.serverMetadata ?? null } : {}),
+    // Always present, as upstream answers it; its value only for server and admin callers.
+    server_metadata: includeServerMetadata ? product.serverMetadata ?? null : null,
     prices: product.prices === 'include-by-default' ? {} : Object.fromEntries(Object.entries(product.prices).map(([id, p]) => [id, priceToWire(p)])),
   };
 }

@@ -29,7 +29,7 @@ describeWithServer('payments purchases and test mode', (get) => {
       product: {
         display_name: 'Pro', customer_type: 'user', stackable: false, server_only: false,
         included_items: { credits: { quantity: 100, repeat: 'never', expires: 'when-purchase-expires' } },
-        client_metadata: null, client_read_only_metadata: null,
+        client_metadata: null, client_read_only_metadata: null, server_metadata: null,
         prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
       },
       stripe_account_id: '', project_id: p.projectId, project_logo_url: null,
@@ -43,7 +43,7 @@ describeWithServer('payments purchases and test mode', (get) => {
     assert.equal(await credits(server, user.client, user.id), 100);
     const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
     assert.deepEqual(products.body.items.map((i: any) => [i.id, i.type, i.quantity, i.subscription.is_cancelable]), [['pro', 'subscription', 1, true]]);
-    assert.equal(products.body.items[0].product.server_metadata, undefined);
+    assert.equal(products.body.items[0].product.server_metadata, null);
 
     // The code is used up; buying the same plan again is refused.
     assertKnownError(await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'monthly' }), 'VERIFICATION_CODE_ALREADY_USED', 409);

@@ -2792,7 +2792,10 @@ export interface Operations {
         quantity?: number | undefined;
       };
     };
-    output: OutSuccess;
+    output: {
+      success: true;
+      subscription_id?: string | undefined;
+    };
   };
   "payments.listCustomerProducts": {
     input: {
