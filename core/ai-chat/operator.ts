@@ -19,7 +19,8 @@ export async function recordFirstOwner(ctx: OperationContext, project: Project, 
   await insertServerSettingOnce(ctx.db, OPERATOR_KEY, user.id);
 }
 
-async function operatorId(db: Kysely<Database>): Promise<string | null> {
+/** The server operator's user id (the first dashboard owner), or null before anyone signed up. */
+export async function operatorId(db: Kysely<Database>): Promise<string | null> {
   const recorded = await readServerSetting(db, OPERATOR_KEY);
   if (recorded) return recorded;
   // A server from before the record existed: its earliest owner, recorded from now on.

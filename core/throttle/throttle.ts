@@ -3,7 +3,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
-  effectiveLimit, failureDelayMs, LOCK_AFTER_FAILURES, THROTTLE_ROW_RETENTION_MS, type RateLimitRule,
+  effectiveLimit, failureDelayMs, LOCK_AFTER_FAILURES, THROTTLE_ROW_RETENTION_MS, type RateLimit, type RateLimitRule,
 } from './limits.ts';
 import { claimAttempt, deleteKey, pruneThrottleRows, takeToken } from './queries.ts';
 
@@ -52,6 +52,25 @@ export async function enforceRateLimit(ctx: OperationContext, rule: RateLimitRul
   if (!result.allowed) {
     const waitMs = (1 - result.tokens) / refillPerMs;
     throw new RateLimitError('Too many requests. Please wait before trying again.', Math.max(1, Math.ceil(waitMs / 1000)));
+  }
+}
+
+/**
+ * A fixed per-address limit for a public route that may be called without any project
+ * credentials (e.g. `POST /internal/feedback`): `limit` requests per client address in
+ * `windowSeconds`, a token bucket in the database like the project rules (so it holds across
+ * processes), keyed by `scope` under the internal project. No address, no limit.
+ *
+ * @throws RateLimitError (429) when the bucket is empty.
+ */
+export async function enforcePublicAddressLimit(ctx: OperationContext, scope: string, limit: RateLimit): Promise<void> {
+  const who = ctx.clientAddress;
+  if (!who) return;
+  await pruneNowAndThen(ctx);
+  const refillPerMs = limit.limit / (limit.windowSeconds * 1000);
+  const result = await takeToken(ctx.db, keyOf('internal', `public:${scope}/${limit.limit}/${limit.windowSeconds}`, who), limit.limit, refillPerMs, ctx.now);
+  if (!result.allowed) {
+    throw new RateLimitError('Too many requests. Please wait before trying again.', Math.max(1, Math.ceil((1 - result.tokens) / refillPerMs / 1000)));
   }
 }
 

@@ -104,6 +104,7 @@ export const ROUTES = {
   "emails.updateOutbox": { method: "PATCH", path: "/emails/outbox/:id" },
   "emails.updateTemplate": { method: "PATCH", path: "/internal/email-templates/:id" },
   "emails.updateTheme": { method: "PATCH", path: "/internal/email-themes/:id" },
+  "feedback.submit": { method: "POST", path: "/internal/feedback" },
   "internalApiKeys.create": { method: "POST", path: "/internal/api-keys" },
   "internalApiKeys.get": { method: "GET", path: "/internal/api-keys/:api_key_id" },
   "internalApiKeys.list": { method: "GET", path: "/internal/api-keys" },
@@ -2398,6 +2399,17 @@ export interface Operations {
     output: {
       display_name: string;
     };
+  };
+  "feedback.submit": {
+    input: {
+      body: {
+        name?: string | undefined;
+        email: string;
+        message: string;
+        feedback_type?: "feedback" | "bug" | undefined;
+      };
+    };
+    output: OutSuccess;
   };
   "internalApiKeys.create": {
     input: {
