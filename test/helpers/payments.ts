@@ -29,7 +29,6 @@ export async function configure(server: TestServer, admin: Caller, config: Recor
   assert.equal(res.status, 200, res.text);
 }
 
-/** The full code of a purchase URL. */
 /** The full purchase code of a purchase URL, read as upstream's e2e tests read it. */
 export const codeOf = (url: string) => /\/purchase\/([a-z0-9-_]+)/.exec(url)![1]!;
 
