@@ -9,5 +9,6 @@ export { getChatThread } from './get-thread.ts';
 export { listChatThreads } from './list-threads.ts';
 export { deleteChatThread } from './delete-thread.ts';
 export { getAssistantSettings, updateAssistantSettings } from './assistant-settings.ts';
-export { recordFirstOwner } from './operator.ts';
+export { recordFirstOwner, operatorId } from './operator.ts';
+export { aiQuery } from './query.ts';
 export type { AiOptions, AiDoc } from './options.ts';

@@ -3,11 +3,11 @@ import { defineOperation } from '../operations/define.ts';
 import { SuccessOutput } from '../operations/output.ts';
 import { StoredEmailSchema } from '../lib/schemas.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
-import { findProject } from '../projects/queries.ts';
+import { findProject } from '../projects/index.ts';
 import { findUser } from '../users/index.ts';
 import { enqueueEmail, escapeHtml } from '../emails/index.ts';
 import { enforcePublicAddressLimit } from '../throttle/index.ts';
-import { operatorId } from '../ai-chat/operator.ts';
+import { operatorId } from '../ai-chat/index.ts';
 
 /** Feedback messages per client address per hour (the route needs no credentials). */
 export const FEEDBACK_PER_ADDRESS_HOUR = 10;

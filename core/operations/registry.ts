@@ -35,7 +35,6 @@ import * as signUpRules from '../sign-up-rules/index.ts';
 import * as payments from '../payments/index.ts';
 // dashboard assistant (issue 21)
 import * as aiChat from '../ai-chat/index.ts';
-import * as aiQuery from '../ai-query/index.ts';
 import * as feedback from '../feedback/index.ts';
 // bot challenges (issue 27)
 import * as botChallenge from '../bot-challenge/index.ts';
@@ -111,7 +110,7 @@ export const operations: readonly AnyOperation[] = [
   // dashboard assistant (issue 21)
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
-  aiQuery.aiQuery, feedback.submitFeedback,
+  aiChat.aiQuery, feedback.submitFeedback,
   // bot challenges (issue 27)
   botChallenge.getTurnstileSettings, botChallenge.setTurnstileSettings, botChallenge.deleteTurnstileSettings,
 ];

@@ -1,4 +1,4 @@
-import type { SystemPromptId } from './schemas.ts';
+import type { SystemPromptId } from './query-schemas.ts';
 
 /**
  * What each of upstream's prompt ids asks of the model, in one line added to the assistant's own

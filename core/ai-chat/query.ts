@@ -3,20 +3,20 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'open
 import { defineOperation, reply, type OperationContext } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { INTERNAL_PROJECT_ID, type RequestAuth } from '../auth/request-auth.ts';
-import { findProject, type Project } from '../projects/queries.ts';
+import { findProject, type Project } from '../projects/index.ts';
 import { listUserTeamIds } from '../teams/index.ts';
 import { uuid } from '../lib/random.ts';
 import { JsonOutput } from '../operations/output.ts';
-import { resolveAiEndpoint } from '../ai-chat/settings.ts';
-import { checkAssistantLimits, spendTokens } from '../ai-chat/limits.ts';
-import { contentText } from '../ai-chat/threads.ts';
-import { systemPrompt } from '../ai-chat/context.ts';
-import { converse, ModelError, type AssistantEvent, type ToolCallBlock } from '../ai-chat/model.ts';
-import { runTool } from '../ai-chat/tools.ts';
-import { MAX_CONVERSATION_CHARS } from '../ai-chat/schemas.ts';
-import { AiQueryBody, AiQueryParams, validToolNames, type AiQueryMessage } from './schemas.ts';
+import { resolveAiEndpoint } from './settings.ts';
+import { checkAssistantLimits, spendTokens } from './limits.ts';
+import { contentText } from './threads.ts';
+import { systemPrompt } from './context.ts';
+import { converse, ModelError, type AssistantEvent, type ToolCallBlock } from './model.ts';
+import { runTool } from './tools.ts';
+import { MAX_CONVERSATION_CHARS } from './schemas.ts';
+import { AiQueryBody, AiQueryParams, validToolNames, type AiQueryMessage } from './query-schemas.ts';
 import { imageAttachmentProblem } from './image-limits.ts';
-import { TASKS } from './prompts.ts';
+import { TASKS } from './query-prompts.ts';
 
 type ContentBlock = { type: 'text'; text: string } | ToolCallBlock;
 
