@@ -1,8 +1,9 @@
 /// <reference types="node" preserve="true" />
 import { migrateToLatest, type StorageAdapter } from './storage/adapter.ts';
-import { createRuntime, type Logger, type Runtime } from './runtime.ts';
+import type { Logger, Runtime } from './runtime.ts';
+import { createWiredRuntime } from './wiring.ts';
 import { loadServerSecret } from './lib/server-secret.ts';
-import { coreHooks, type CoreHooks } from './hooks.ts';
+import type { CoreHooks } from './hooks.ts';
 import type { Clock } from './lib/clock.ts';
 import { operations } from './operations/registry.ts';
 import { invokeOperation } from './operations/execute.ts';
@@ -58,7 +59,7 @@ export interface CoreOptions {
   dashboardSignUpOpen?: () => boolean;
   /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */
   hooks?: Partial<CoreHooks>;
-  /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
+  /** See WiredRuntimeOptions.revocationPollMs (core/wiring.ts; default 2000 ms). */
   revocationPollMs?: number;
   /**
    * The dashboard assistant (issue 21): the OpenAI-compatible model endpoint the host read from
@@ -126,7 +127,7 @@ async function seedWithRetry<T>(seed: () => Promise<T>): Promise<T> {
 export async function createCore(options: CoreOptions): Promise<Core> {
   await migrateToLatest(options.storage);
   const secret = await loadServerSecret(options.storage.db, options.secret);
-  const runtime = createRuntime({ ...options, secret, hooks: coreHooks(options.hooks) });
+  const runtime = createWiredRuntime({ ...options, secret });
   const { generatedKeys } = await seedWithRetry(() => ensureInternalProject(runtime, options.seedKeys));
   startEmailWorker(runtime);
   startWebhookWorker(runtime);
