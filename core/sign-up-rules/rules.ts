@@ -3,10 +3,10 @@ import { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type Si
 import { evaluateOnWorker } from './cel-pool.ts';
 
 export { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType };
+
 /** The sign-up methods a rule can tell apart (upstream `signUpAuthMethodValues`). */
 export const SIGN_UP_AUTH_METHODS = ['password', 'otp', 'oauth', 'passkey'] as const;
 export type SignUpAuthMethod = (typeof SIGN_UP_AUTH_METHODS)[number];
-
 
 /** The two risk scores, integers 0–100 (upstream `SignUpRiskScoresCrud`). */
 export interface SignUpRiskScores {
