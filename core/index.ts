@@ -13,6 +13,10 @@ import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.t
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
+import { findProject, type Project } from './projects/index.ts';
+import { loadImage } from './images/index.ts';
+import { dashboardSignUpState, type DashboardSignUpState } from './dashboard-signup/index.ts';
+import type { AiOptions } from './ai-chat/index.ts';
 
 export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -29,6 +33,12 @@ export { configurePasswordHashing, passwordHashingStats } from './auth-password/
 export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 export { configureCelPool } from './sign-up-rules/index.ts';
+export { serverCapabilities, type ServerCapabilities } from './operations/capabilities.ts';
+export { IMAGE_PATH_PREFIX } from './images/index.ts';
+export type { Project } from './projects/index.ts';
+export type { DashboardSignUpState } from './dashboard-signup/index.ts';
+export type { AiOptions, AiDoc } from './ai-chat/index.ts';
+export type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;
@@ -65,7 +75,7 @@ export interface CoreOptions {
    * The dashboard assistant (issue 21): the OpenAI-compatible model endpoint the host read from
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
-  ai?: import('./ai-chat/options.ts').AiOptions;
+  ai?: AiOptions;
   /** See RuntimeOptions.turnstile (default: Cloudflare's siteverify, 3000 ms). */
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
   /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
@@ -101,6 +111,12 @@ export interface Core {
    * @throws KnownError for every refusal, as the HTTP host would answer it; any other error is a bug.
    */
   invoke<T = unknown>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
+  /** The project with `projectId` (config parsed), or null: what the host's hosted pages render. */
+  findProject(projectId: string): Promise<Project | null>;
+  /** A stored image (content type, bytes) served at `IMAGE_PATH_PREFIX` + `imageId`, or null. */
+  loadImage(imageId: string): Promise<{ contentType: string; bytes: Buffer } | null>;
+  /** Whether the dashboard is on its first run and its sign-up open (what its page shows). */
+  dashboardSignUpState(): Promise<DashboardSignUpState>;
   close(): Promise<void>;
 }
 
@@ -150,6 +166,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         clientAddress: input.clientAddress ?? null,
       }) as T;
     },
+    findProject: (projectId) => findProject(runtime.db, projectId),
+    loadImage: (imageId) => loadImage(runtime.db, imageId),
+    dashboardSignUpState: () => dashboardSignUpState(runtime),
     close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await runtime.sessionActivity.drain(); await options.storage.close(); },
   };
 }
