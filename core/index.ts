@@ -26,6 +26,9 @@ export { NO_CREDENTIALS } from './auth/credentials.ts';
 export type { AnyOperation, AccessType } from './operations/define.ts';
 export type { Logger } from './runtime.ts';
 export type { CoreHooks } from './hooks.ts';
+// Also loads core/wiring.ts's declarations into a consumer's program: they complete `Runtime`
+// (the domains' services) and a request's project and user types.
+export type { WiredRuntimeOptions } from './wiring.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
