@@ -27,9 +27,6 @@ export interface CoreHooks {
   readonly passwordSignUp: ReadonlyArray<(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo) => Promise<void>>;
 }
 
-/** No listeners (a runtime built without `createCore`). */
-export const NO_HOOKS: CoreHooks = { projectCreated: [], projectConfigCheck: [], userCreated: [], passwordSignUp: [] };
-
 /**
  * The listeners of a Gatehouse core: every new project gets the default team permission
  * definitions, every new user the project's default permissions (upstream apps/backend/prisma/seed.ts;

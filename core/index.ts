@@ -1,8 +1,9 @@
 /// <reference types="node" preserve="true" />
 import { migrateToLatest, type StorageAdapter } from './storage/adapter.ts';
-import { createRuntime, type Logger, type Runtime } from './runtime.ts';
+import type { Logger, Runtime } from './runtime.ts';
+import { createWiredRuntime } from './wiring.ts';
 import { loadServerSecret } from './lib/server-secret.ts';
-import { coreHooks, type CoreHooks } from './hooks.ts';
+import type { CoreHooks } from './hooks.ts';
 import type { Clock } from './lib/clock.ts';
 import { operations } from './operations/registry.ts';
 import { invokeOperation } from './operations/execute.ts';
@@ -12,6 +13,10 @@ import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.t
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
+import { findProject, type Project } from './projects/index.ts';
+import { loadImage } from './images/index.ts';
+import { dashboardSignUpState, type DashboardSignUpState } from './dashboard-signup/index.ts';
+import type { AiOptions } from './ai-chat/index.ts';
 
 export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -21,6 +26,9 @@ export { NO_CREDENTIALS } from './auth/credentials.ts';
 export type { AnyOperation, AccessType } from './operations/define.ts';
 export type { Logger } from './runtime.ts';
 export type { CoreHooks } from './hooks.ts';
+// Also loads core/wiring.ts's declarations into a consumer's program: they complete `Runtime`
+// (the domains' services) and a request's project and user types.
+export type { WiredRuntimeOptions } from './wiring.ts';
 export type { SeedKeys } from './projects/seed-internal.ts';
 export { operations } from './operations/registry.ts';
 export { INTERNAL_PROJECT_ID } from './auth/request-auth.ts';
@@ -28,6 +36,12 @@ export { configurePasswordHashing, passwordHashingStats } from './auth-password/
 export { cpuBudget, AdmissionQueue, type AdmissionOptions, type AdmissionStats } from './lib/admission.ts';
 export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } from './emails/render-pool.ts';
 export { configureCelPool } from './sign-up-rules/index.ts';
+export { serverCapabilities, type ServerCapabilities } from './operations/capabilities.ts';
+export { IMAGE_PATH_PREFIX } from './images/index.ts';
+export type { Project } from './projects/index.ts';
+export type { DashboardSignUpState } from './dashboard-signup/index.ts';
+export type { AiOptions, AiDoc } from './ai-chat/index.ts';
+export type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 
 export interface CoreOptions {
   storage: StorageAdapter;
@@ -58,13 +72,13 @@ export interface CoreOptions {
   dashboardSignUpOpen?: () => boolean;
   /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */
   hooks?: Partial<CoreHooks>;
-  /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
+  /** See WiredRuntimeOptions.revocationPollMs (core/wiring.ts; default 2000 ms). */
   revocationPollMs?: number;
   /**
    * The dashboard assistant (issue 21): the OpenAI-compatible model endpoint the host read from
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
-  ai?: import('./ai-chat/options.ts').AiOptions;
+  ai?: AiOptions;
   /** See RuntimeOptions.turnstile (default: Cloudflare's siteverify, 3000 ms). */
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
   /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
@@ -100,6 +114,12 @@ export interface Core {
    * @throws KnownError for every refusal, as the HTTP host would answer it; any other error is a bug.
    */
   invoke<T = unknown>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
+  /** The project with `projectId` (config parsed), or null: what the host's hosted pages render. */
+  findProject(projectId: string): Promise<Project | null>;
+  /** A stored image (content type, bytes) served at `IMAGE_PATH_PREFIX` + `imageId`, or null. */
+  loadImage(imageId: string): Promise<{ contentType: string; bytes: Buffer } | null>;
+  /** Whether the dashboard is on its first run and its sign-up open (what its page shows). */
+  dashboardSignUpState(): Promise<DashboardSignUpState>;
   close(): Promise<void>;
 }
 
@@ -126,7 +146,7 @@ async function seedWithRetry<T>(seed: () => Promise<T>): Promise<T> {
 export async function createCore(options: CoreOptions): Promise<Core> {
   await migrateToLatest(options.storage);
   const secret = await loadServerSecret(options.storage.db, options.secret);
-  const runtime = createRuntime({ ...options, secret, hooks: coreHooks(options.hooks) });
+  const runtime = createWiredRuntime({ ...options, secret });
   const { generatedKeys } = await seedWithRetry(() => ensureInternalProject(runtime, options.seedKeys));
   startEmailWorker(runtime);
   startWebhookWorker(runtime);
@@ -149,6 +169,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         clientAddress: input.clientAddress ?? null,
       }) as T;
     },
+    findProject: (projectId) => findProject(runtime.db, projectId),
+    loadImage: (imageId) => loadImage(runtime.db, imageId),
+    dashboardSignUpState: () => dashboardSignUpState(runtime),
     close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await runtime.sessionActivity.drain(); await options.storage.close(); },
   };
 }

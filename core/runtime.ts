@@ -5,11 +5,8 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createKeyRing, type KeyRing } from './tokens/keys.ts';
 import { createRequestCache, REQUEST_CACHE_TABLES, type RequestCache } from './auth/request-cache.ts';
 import { watchCachedTableWrites } from './auth/cached-table-writes.ts';
-import { createSessionActivityWriter, type SessionActivityWriter } from './sessions/activity-writer.ts';
-import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
+import type { AuthDirectory } from './auth/directory.ts';
 import { hkdfSync } from 'node:crypto';
-import { NO_HOOKS, type CoreHooks } from './hooks.ts';
-import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
 
 /**
  * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
@@ -72,15 +69,6 @@ export interface RuntimeOptions {
    * sign-up so a host may follow its environment (`GATEHOUSE_DASHBOARD_SIGNUP`); default: closed.
    */
   dashboardSignUpOpen?: () => boolean;
-  /** Listeners of cross-domain events, wired by `createCore` (core/hooks.ts); default none. */
-  hooks?: CoreHooks;
-  /**
-   * How long another process's session revocation may take to reach this one, in ms (default
-   * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
-   */
-  revocationPollMs?: number;
-  /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
-  ai?: AiOptions;
   /**
    * Where Cloudflare Turnstile tokens are verified (core/bot-challenge): the operator's own
    * settings (GATEHOUSE_TURNSTILE_VERIFY_URL, GATEHOUSE_TURNSTILE_TIMEOUT), never a project's.
@@ -98,8 +86,18 @@ export interface RuntimeOptions {
 /** Cloudflare's documented Turnstile server-side validation endpoint. */
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
-/** The services every operation reaches through `ctx.runtime`. */
-export interface Runtime {
+/**
+ * Services the domains add to the runtime, declared by the composition root (core/wiring.ts)
+ * through declaration merging (`declare module './runtime.ts' { interface RuntimeServices { … } }`)
+ * and built there: the kernel names none of them.
+ */
+export interface RuntimeServices {}
+
+/** What the composition root hands `createRuntime`: the domains' services and the auth lookups. */
+export type RuntimeWiring = RuntimeServices & { readonly directory: AuthDirectory };
+
+/** The services every operation reaches through `ctx.runtime`: the kernel's, then the domains' (RuntimeServices). */
+export interface Runtime extends RuntimeServices {
   readonly storage: StorageAdapter;
   readonly db: Kysely<Database>;
   readonly clock: Clock;
@@ -113,10 +111,8 @@ export interface Runtime {
   readonly emailPollIntervalMs: number;
   /** Project and key lookups of request authentication (core/auth/request-cache.ts). */
   readonly requestCache: RequestCache;
-  /** Sessions revoked recently, shared across processes (core/sessions/revocations.ts). */
-  readonly revocations: SessionRevocations;
-  /** Group commit of refresh activity writes (core/sessions/activity-writer.ts). */
-  readonly sessionActivity: SessionActivityWriter;
+  /** What request authentication looks up in the domains (core/auth/directory.ts). */
+  readonly directory: AuthDirectory;
   /**
    * A 32-byte key derived from the server secret for one purpose (HKDF-SHA256, RFC 5869, with
    * `info` naming the purpose), so each use of the secret gets an independent key.
@@ -130,18 +126,22 @@ export interface Runtime {
   readonly stripeApiOverride: StripeApiOverride | null;
   /** See RuntimeOptions.dashboardSignUpOpen. */
   dashboardSignUpOpen(): boolean;
-  /** Listeners of cross-domain events (core/hooks.ts). */
-  readonly hooks: CoreHooks;
-  /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
-  readonly ai: ResolvedAiOptions;
   /** The Turnstile siteverify endpoint and its deadline in ms (see RuntimeOptions.turnstile). */
   readonly turnstile: { readonly verifyUrl: string; readonly timeoutMs: number };
   /** See RuntimeOptions.outboundPrivateHosts: lower-case, IPv6 without brackets. */
   readonly outboundPrivateHosts: ReadonlySet<string>;
 }
 
-/** Builds the runtime services from options. */
-export function createRuntime(options: RuntimeOptions): Runtime {
+/** The kernel's own services: the runtime before the composition root adds the domains'. */
+export type KernelRuntime = Omit<Runtime, keyof RuntimeWiring>;
+
+/**
+ * Builds the runtime from options; `wire` (the composition root's, core/wiring.ts) gets the
+ * kernel's services and returns the domains' and the auth lookups.
+ *
+ * @throws Error for a test-only option (oauthEndpointOverrides, stripeApiOverride) in `production`.
+ */
+export function createRuntime(options: RuntimeOptions, wire: (kernel: KernelRuntime) => RuntimeWiring): Runtime {
   const environment = options.environment ?? 'production';
   if (options.oauthEndpointOverrides && Object.keys(options.oauthEndpointOverrides).length > 0 && environment === 'production') {
     throw new Error('oauthEndpointOverrides is a test-only option and cannot be used in the production environment');
@@ -154,7 +154,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // Every query of the core goes through this instance (transactions inherit its plugins), so
   // every write to a table the request cache reads is counted without the writer's help.
   const db = options.storage.db.withPlugin(watchCachedTableWrites(REQUEST_CACHE_TABLES, requestCache.noteWrite));
-  return {
+  const kernel: KernelRuntime = {
     storage: options.storage,
     db,
     clock: options.clock ?? systemClock,
@@ -166,8 +166,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log: options.logger ?? silentLogger,
     requestCache,
     outboundPrivateHosts: new Set((options.outboundPrivateHosts ?? []).map((h) => h.trim().replace(/^\[|\]$/g, '').toLowerCase()).filter(Boolean)),
-    revocations: createSessionRevocations(db, options.accessTokenTtlMs ?? 600_000, options.revocationPollMs ?? 2000),
-    sessionActivity: createSessionActivityWriter(db),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {
@@ -182,8 +180,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     oauthEndpointOverrides: options.oauthEndpointOverrides ?? {},
     stripeApiOverride: options.stripeApiOverride ?? null,
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
-    hooks: options.hooks ?? NO_HOOKS,
-    ai: resolveAiOptions(options.ai),
     turnstile: { verifyUrl: options.turnstile?.verifyUrl || TURNSTILE_SITEVERIFY_URL, timeoutMs: options.turnstile?.timeoutMs ?? 3000 },
   };
+  return { ...kernel, ...wire(kernel) };
 }

@@ -1,6 +1,7 @@
 import type { SdkEnvironment } from './env.ts';
 import { GatehouseConfigError } from './errors.ts';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
+import { HOSTED_REFRESH_COOKIE_MAX_AGE_S, httpOnlyRefreshCookieName } from '../core/protocol/cookie-bridge.ts';
 
 /** A session's tokens (upstream packages/stack-shared/src/interface/crud/ "Token store"). */
 export interface Tokens {
@@ -43,8 +44,6 @@ export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
 export function hostedCookieOptions(projectId: string): CookieStoreOptions {
   return { accessCookieName: `stack-access-${projectId}`, refreshMaxAgeS: HOSTED_REFRESH_COOKIE_MAX_AGE_S };
 }
-/** Refresh-cookie lifetime on Gatehouse's own pages: 30 days, in seconds. */
-export const HOSTED_REFRESH_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 /** Cookie-stored tokens are polled every 100 ms for changes (upstream packages/template/src/lib/stack-app/). */
 export const COOKIE_POLL_MS = 100;
 
@@ -64,14 +63,6 @@ export interface CookieStoreOptions {
   accessCookieName?: string;
   /** Lifetime of the refresh-token cookie in seconds (default 1 year). */
   refreshMaxAgeS?: number;
-}
-
-/**
- * Name of the HttpOnly refresh cookie that the server's cookie bridge sets for Gatehouse's own
- * pages (server-bin/http/cookie-bridge.ts): one per project, never visible to scripts.
- */
-export function httpOnlyRefreshCookieName(projectId: string): string {
-  return `gatehouse-refresh-${projectId}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { COOKIE_BRIDGE_HEADER, REFRESH_PLACEHOLDER_PREFIX } from '../core/protocol/cookie-bridge.ts';
 /** One API request, path relative to `/api/v1` (e.g. `/users/me`). */
 export interface TransportRequest {
   method: string;
@@ -24,19 +25,6 @@ export type Transport = ((request: TransportRequest) => Promise<TransportRespons
 export function transportUrl(transport: Transport, path: string): string {
   return transport.urlFor?.(path) ?? path;
 }
-
-/**
- * Header by which Gatehouse's own pages (hosted handler pages, dashboard) ask the server's
- * same-origin cookie bridge to keep their refresh token in an HttpOnly cookie
- * (server-bin/http/cookie-bridge.ts; docs/security.md "Cookies"). A cross-site form cannot send it.
- */
-export const COOKIE_BRIDGE_HEADER = 'x-gatehouse-cookie-bridge';
-
-/**
- * What Gatehouse's own pages hold in place of their refresh token (then kept by the server in an
- * HttpOnly cookie): this prefix and 16 hex digits.
- */
-export const REFRESH_PLACEHOLDER_PREFIX = 'gatehouse-httponly-cookie.';
 
 /** Options of {@link httpTransport}. */
 export interface HttpTransportOptions {

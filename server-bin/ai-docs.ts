@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AiDoc } from '../core/ai-chat/index.ts';
+import type { AiDoc } from '../core/index.ts';
 import { ROOT } from './page-shell.ts';
 import { embeddedText, isSea, seaManifest } from './sea/native.ts';
 

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type Koa from 'koa';
-import type { Core } from '../core/index.ts';
-import { dashboardSignUpState, type DashboardSignUpState } from '../core/dashboard-signup/index.ts';
-import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
+import { serverCapabilities, type Core, type DashboardSignUpState, type ServerCapabilities } from '../core/index.ts';
 import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the dashboard's script (the single executable serves it from `dist/ui/dashboard/`). */
@@ -49,7 +47,7 @@ export function dashboardMiddleware(core: Core): Koa.Middleware {
       return;
     }
     if (!isDashboardPath(ctx.path)) return next();
-    const state = await dashboardSignUpState(core.runtime);
+    const state = await core.dashboardSignUpState();
     // Inside the single executable the bundle is an embedded static file, not on disk.
     const hash = await loadDashboardBundle().then((b) => b.hash, () => '0');
     const config: DashboardConfig = { ...state, serverPath: ctx.path, capabilities };

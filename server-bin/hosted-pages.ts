@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import type Koa from 'koa';
-import type { Core } from '../core/index.ts';
-import { INTERNAL_PROJECT_ID } from '../core/index.ts';
-import { findProject, type Project } from '../core/projects/index.ts';
-import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
+import type { Core, Project, ServerCapabilities } from '../core/index.ts';
+import { INTERNAL_PROJECT_ID, serverCapabilities } from '../core/index.ts';
 import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
@@ -67,7 +65,7 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     }
     const match = matchHostedPath(ctx.path);
     if (!match) return next();
-    const project = await findProject(core.runtime.db, match.projectId);
+    const project = await core.findProject(match.projectId);
     if (!project) {
       ctx.set('cache-control', 'no-store');
       ctx.set('x-frame-options', 'DENY');

@@ -1,6 +1,5 @@
 import type Koa from 'koa';
-import type { Core } from '../core/index.ts';
-import { IMAGE_PATH_PREFIX, loadImage } from '../core/images/index.ts';
+import { IMAGE_PATH_PREFIX, type Core } from '../core/index.ts';
 
 const IMAGE_ROUTE = new RegExp(`^${IMAGE_PATH_PREFIX}([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})$`);
 
@@ -15,7 +14,7 @@ export function imagesMiddleware(core: Core): Koa.Middleware {
   return async (ctx, next) => {
     const m = IMAGE_ROUTE.exec(ctx.path);
     if (!m || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const image = await loadImage(core.runtime.db, m[1]!);
+    const image = await core.loadImage(m[1]!);
     ctx.set('x-content-type-options', 'nosniff');
     ctx.set('content-security-policy', "default-src 'none'; sandbox");
     if (!image) {

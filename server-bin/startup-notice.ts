@@ -1,4 +1,4 @@
-import type { ProjectKeyValues } from '../core/internal-api-keys/generate.ts';
+import type { ProjectKeyValues } from '../core/index.ts';
 
 /**
  * The address to open in a browser for `baseUrl`: a loopback IP (127.x.x.x, [::1]) becomes

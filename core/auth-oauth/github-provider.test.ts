@@ -5,7 +5,7 @@ import { after, before, it, describe } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
 import { authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../../test/helpers/oauth-flow.ts';
-import { createRuntime } from '../runtime.ts';
+import { createWiredRuntime } from '../wiring.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 
 /**
@@ -137,8 +137,8 @@ describe('test-only OAuth endpoint override', () => {
     // The runtime wraps the adapter's Kysely instance, so it needs a real one (never queried here).
     const storage = createSqliteAdapter({ filename: ':memory:' });
     try {
-      assert.throws(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production', oauthEndpointOverrides: { github: { tokenEndpoint: 'http://127.0.0.1:1/' } } }), /test-only/);
-      assert.doesNotThrow(() => createRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production' }));
+      assert.throws(() => createWiredRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production', oauthEndpointOverrides: { github: { tokenEndpoint: 'http://127.0.0.1:1/' } } }), /test-only/);
+      assert.doesNotThrow(() => createWiredRuntime({ storage, baseUrl: 'https://auth.example.com', secret: 's', environment: 'production' }));
     } finally {
       await storage.close();
     }

@@ -1,12 +1,7 @@
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { UserRow } from '../users/index.ts';
-
-/** What a password sign-up listener learns besides the user. */
-export interface PasswordSignUpInfo {
-  /** The `verification_callback_url` of the request (already checked as trusted), or null. */
-  verificationCallbackUrl: string | null;
-}
+import type { PasswordSignUpInfo } from './sign-up-info.ts';
 
 /**
  * Runs the password sign-up listeners wired in `createCore` (core/hooks.ts: the verification

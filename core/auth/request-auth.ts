@@ -4,12 +4,9 @@ import { isUuid } from '../lib/random.ts';
 import type { AccessType } from './access-type.ts';
 import type { Credentials } from './credentials.ts';
 import type { Runtime } from '../runtime.ts';
-import { findProject, type Project } from '../projects/queries.ts';
-import { findUserForRequest, type UserRow } from '../users/queries.ts';
-import { isTeamMember } from '../team-membership/index.ts';
-import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/queries.ts';
+import type { ProjectKeyKind } from './directory.ts';
+import type { Project, User } from './subjects.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
-import { restrictedReasonOf } from '../users/restriction.ts';
 
 /** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
@@ -17,7 +14,7 @@ export interface RequestAuth {
   project: Project;
   branchId: string;
   /** The user of the access token, or null. */
-  user: UserRow | null;
+  user: User | null;
   /**
    * Whether `user` has linked OAuth provider accounts, read with the user (false: its
    * `oauth_providers` is empty without a query); absent when not known.
@@ -69,7 +66,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
 
   const token = accessToken ? await verifyLiveAccessToken(runtime, accessToken, projectId, now) : null;
 
-  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => findProject(runtime.db, projectId)) : null;
+  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => runtime.directory.findProject(runtime.db, projectId)) : null;
   if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
 
   const branchId = credentials.branchId || 'main';
@@ -84,18 +81,18 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
     await checkProjectKeys(runtime, project, accessType, { publishableKey, secretServerKey, adminKey }, now);
   }
 
-  let user: UserRow | null = null;
+  let user: User | null = null;
   let userHasOAuthLinks: boolean | undefined;
   if (token) {
-    const found = await findUserForRequest(runtime.db, project.id, token.sub);
+    const found = await runtime.directory.findUserForRequest(runtime.db, project.id, token.sub);
     // The token outlived its user (deleted): treat it as invalid so clients refresh and sign out.
     if (!found) throw new KnownError('UNPARSABLE_ACCESS_TOKEN');
     user = found.user;
     userHasOAuthLinks = found.hasOAuthLinks;
     const allowAnonymous = credentials.allowAnonymousUser === true;
     const allowRestricted = allowAnonymous || credentials.allowRestrictedUser === true;
-    const reason = restrictedReasonOf(user, project.config);
-    if (user.is_anonymous === 1 && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    const reason = runtime.directory.restrictedReasonOf(user, project.config);
+    if (runtime.directory.isAnonymous(user) && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
   }
 
@@ -128,7 +125,7 @@ export async function verifyLiveAccessToken(runtime: Runtime, accessToken: strin
  * sends the user back (the session may have ended while the user was at the provider).
  */
 export async function assertSessionLive(runtime: Runtime, refreshTokenId: string, code: 'UNPARSABLE_ACCESS_TOKEN' | 'UNPARSABLE_ADMIN_ACCESS_TOKEN' | 'USER_AUTHENTICATION_REQUIRED'): Promise<void> {
-  if (await runtime.revocations.isRevoked(refreshTokenId)) throw new KnownError(code);
+  if (await runtime.directory.isSessionRevoked(refreshTokenId)) throw new KnownError(code);
 }
 
 async function checkProjectKeys(
@@ -163,7 +160,7 @@ async function checkProjectKeys(
 /** A project key check through the request cache (upstream apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
-  const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => findProjectKeyExpiry(runtime.db, projectId, kind, hash));
+  const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => runtime.directory.findProjectKeyExpiry(runtime.db, projectId, kind, hash));
   return key !== false && (key.expiresAt === null || key.expiresAt > now);
 }
 
@@ -176,7 +173,7 @@ async function checkAdminAccessToken(runtime: Runtime, project: Project, token: 
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
   await assertSessionLive(runtime, claims.refresh_token_id, 'UNPARSABLE_ADMIN_ACCESS_TOKEN');
   const owner = project.ownerTeamId;
-  if (!owner || !(await isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
+  if (!owner || !(await runtime.directory.isTeamMember(runtime.db, INTERNAL_PROJECT_ID, owner, claims.sub))) {
     throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   }
   return claims.sub;

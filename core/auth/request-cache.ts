@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Project } from '../projects/queries.ts';
+import type { Project } from './subjects.ts';
 import type { Database } from '../storage/tables.ts';
 
 /**

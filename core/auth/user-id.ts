@@ -1,5 +1,5 @@
 import { KnownError, StatusError } from '../errors/index.ts';
-import type { UserRow } from '../users/queries.ts';
+import type { User } from './subjects.ts';
 import type { RequestAuth } from './request-auth.ts';
 
 /**
@@ -15,7 +15,7 @@ export function resolveMe(auth: RequestAuth, userIdOrMe: string): string {
 }
 
 /** The signed-in user, or USER_AUTHENTICATION_REQUIRED. */
-export function requireUser(auth: RequestAuth): UserRow {
+export function requireUser(auth: RequestAuth): User {
   if (!auth.user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
   return auth.user;
 }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { component } from '../operations/output.ts';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
-import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from '../throttle/index.ts';
+import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from './rate-limits.ts';
 import { ADMIN_FLAGS, CLIENT_FLAGS, defaultProjectFlags, flagOutputEntries, flagsToWire, flagUpdateEntries, PROJECT_FLAGS, type ProjectFlags } from './project-flags.ts';
 
 // Defined with the config model; re-exported here for the legacy view's users.

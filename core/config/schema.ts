@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isValidDomainUrl } from './domains.ts';
-import { RATE_LIMIT_RULES } from '../throttle/index.ts';
-import { SignUpRuleSchema } from '../sign-up-rules/rules.ts';
+import { RATE_LIMIT_RULES } from './rate-limits.ts';
+import { SignUpRuleSchema } from './sign-up-rule.ts';
 
 /**
  * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree

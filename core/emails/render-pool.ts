@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { KnownError, RateLimitError, type KnownErrorCode } from '../errors/index.ts';
-import type { RenderInput, RenderedEmail } from './sandbox.ts';
+import type { RenderInput, RenderedEmail } from './render-types.ts';
 import { RENDER_TIME_LIMIT_MS } from './render-limits.ts';
 import { cpuBudget } from '../lib/admission.ts';
 

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { KnownError } from '../errors/index.ts';
 import { renderInThisThread, warmUpSandbox } from './sandbox-render.ts';
-import type { RenderInput } from './sandbox.ts';
+import type { RenderInput } from './render-types.ts';
 
 /**
  * Entry of an email render worker (render-pool.ts): loads the sandbox, says `ready`, then

@@ -2,8 +2,8 @@ import { getQuickJS, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { KnownError } from '../errors/index.ts';
 import { compileTsx } from './transform.ts';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.ts';
-import type { RenderInput, RenderedEmail } from './sandbox.ts';
-import { RENDER_MEMORY_LIMIT_BYTES, RENDER_TIME_LIMIT_MS } from './sandbox.ts';
+import type { RenderInput, RenderedEmail } from './render-types.ts';
+import { RENDER_MEMORY_LIMIT_BYTES, RENDER_TIME_LIMIT_MS } from './render-limits.ts';
 
 let quickjs: Promise<QuickJSWASMModule> | null = null;
 

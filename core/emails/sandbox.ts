@@ -1,26 +1,10 @@
 import { renderPool } from './render-pool.ts';
+import type { RenderInput, RenderedEmail } from './render-types.ts';
 
 // The limits live beside the pool that enforces them from outside (no import cycle with it).
 export { RENDER_TIME_LIMIT_MS, RENDER_MEMORY_LIMIT_BYTES } from './render-limits.ts';
 
-/** What a template sees as props: `{user, project, variables}`; the theme gets `unsubscribeLink`. */
-export interface RenderInput {
-  /** TSX of a theme exporting `EmailTheme({children, unsubscribeLink})`, or null for no theme. */
-  themeSource: string | null;
-  /** TSX exporting `EmailTemplate(props)`; or null with `html` given. */
-  templateSource: string | null;
-  /** Raw HTML body used instead of a template. */
-  html?: string | null;
-  props: { user: { displayName: string | null }; project: { displayName: string }; variables: Record<string, unknown> };
-  unsubscribeLink?: string | null;
-}
-
-/** A rendered email: HTML plus what the template declared with `<Subject>` and `<NotificationCategory>`. */
-export interface RenderedEmail {
-  html: string;
-  subject: string | null;
-  notificationCategory: string | null;
-}
+export type { RenderInput, RenderedEmail } from './render-types.ts';
 
 /**
  * Compiles and renders email TSX in the QuickJS sandbox (sandbox-render.ts) on a worker thread

@@ -4,7 +4,7 @@ import { upsertOverride } from '../config/queries.ts';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject, type Caller } from '../../test/helpers/api.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
-import { CEL_LIMITS, conditionProblem } from './cel-bounds.ts';
+import { CEL_LIMITS, conditionProblem } from '../lib/cel-bounds.ts';
 
 /**
  * Issue 27 findings 4 and 7: a sign-up rule's condition stalled the process (six nested

@@ -2,7 +2,7 @@ import { DeadlinePool, workerBeside, type DeadlinePoolOptions, type JobOutcome }
 
 /**
  * Deadline of one condition's evaluation, in ms (issue 27 finding 4). A condition within the
- * save-time bound (cel-bounds.ts) evaluates in well under a millisecond; this only stops rules
+ * save-time bound (core/lib/cel-bounds.ts) evaluates in well under a millisecond; this only stops rules
  * stored before the bound existed, or a cost the estimate missed.
  */
 export const CEL_EVALUATION_DEADLINE_MS = 250;

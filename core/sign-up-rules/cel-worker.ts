@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { createCelEnvironment, useLinearMatches } from './cel-environment.ts';
+import { createCelEnvironment, useLinearMatches } from '../lib/cel-environment.ts';
 
 /**
  * Entry of a sign-up condition worker (cel-pool.ts): answers `{id, input: {condition,

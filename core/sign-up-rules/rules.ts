@@ -1,49 +1,12 @@
 import * as v from 'valibot';
-import { CEL_LIMITS, conditionProblem } from './cel-bounds.ts';
+import { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType } from '../config/sign-up-rule.ts';
 import { evaluateOnWorker } from './cel-pool.ts';
 
-/** What a matching rule does (upstream `SignUpRuleAction`). */
-export const SIGN_UP_RULE_ACTIONS = ['allow', 'reject', 'restrict', 'log'] as const;
-export type SignUpRuleActionType = (typeof SIGN_UP_RULE_ACTIONS)[number];
+export { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType };
 
 /** The sign-up methods a rule can tell apart (upstream `signUpAuthMethodValues`). */
 export const SIGN_UP_AUTH_METHODS = ['password', 'otp', 'oauth', 'passkey'] as const;
 export type SignUpAuthMethod = (typeof SIGN_UP_AUTH_METHODS)[number];
-
-const ruleShape = (condition: v.GenericSchema<string, string>) => v.looseObject({
-  enabled: v.optional(v.boolean('must be a boolean')),
-  displayName: v.optional(v.string('must be a string')),
-  priority: v.optional(v.pipe(v.number('must be a number'), v.finite('must be a finite number'))),
-  condition: v.optional(condition),
-  action: v.looseObject({
-    type: v.picklist(SIGN_UP_RULE_ACTIONS, `must be one of ${SIGN_UP_RULE_ACTIONS.join(', ')}`),
-    message: v.optional(v.string('must be a string')),
-  }, 'must be an object with a type'),
-}, 'must be an object');
-
-/**
- * A stored rule as it is read back (upstream `SignUpRule`): a rule runs only when `enabled` is
- * true and it has a `condition` (a CEL expression); `priority` orders rules, highest first, ties
- * by id; `action.message` is for admins only, never shown to users. No cost bound here: a rule
- * saved before the bound still runs, under the evaluation deadline.
- */
-export const StoredSignUpRuleSchema = ruleShape(v.string('must be a string'));
-
-/**
- * A rule as it is saved, `auth.signUpRules.<id>` in the config model: the stored shape, and a
- * condition within CEL_LIMITS (cel-bounds.ts: length, parser limits, comprehension macros,
- * literal sizes, `matches` patterns RE2 can run, estimated cost). The refusal names the limit.
- */
-export const SignUpRuleSchema = ruleShape(v.pipe(
-  v.string('must be a string'),
-  v.maxLength(CEL_LIMITS.maxLength, `must be at most ${CEL_LIMITS.maxLength} characters`),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const problem = conditionProblem(dataset.value);
-    if (problem) addIssue({ message: `is not an accepted condition: ${problem}` });
-  }),
-));
-export type SignUpRule = v.InferOutput<typeof StoredSignUpRuleSchema>;
 
 /** The two risk scores, integers 0–100 (upstream `SignUpRiskScoresCrud`). */
 export interface SignUpRiskScores {

@@ -4,30 +4,9 @@
  * evenly over `window_seconds` (so `limit` per window on average, never more than `limit` in a burst).
  */
 
-/** One limit: a bucket of `limit` tokens refilled over `windowSeconds`. */
-export interface RateLimit {
-  limit: number;
-  windowSeconds: number;
-}
+import { RATE_LIMIT_RULES, defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig } from '../config/rate-limits.ts';
 
-/**
- * What each rule counts, and by which subject:
- * - `sign_in_per_address`: sign-in attempts (password, OTP / magic-link code, MFA code) per client address;
- * - `sign_up_per_address`: password sign-ups per client address;
- * - `anonymous_sign_up_per_address`: anonymous sign-ups per client address;
- * - `email_per_recipient`: emails sent by an auth route (OTP / magic link, password reset, email
- *   verification, team invitation, sign-in invitation) to one recipient;
- * - `email_per_project`: such emails per project;
- * - `ai_chat_per_owner`: questions to the dashboard assistant per owner (issue 21).
- *
- * Per-address rules apply to client requests only (server and admin callers hold secret keys and
- * often sign users in from one backend address); the others apply to every caller.
- */
-export const RATE_LIMIT_RULES = [
-  'sign_in_per_address', 'sign_up_per_address', 'anonymous_sign_up_per_address', 'email_per_recipient', 'email_per_project',
-  'ai_chat_per_owner',
-] as const;
-export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
+export { RATE_LIMIT_RULES, defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig };
 
 /** Defaults: on for every project (docs/security.md lists them). */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {
@@ -54,18 +33,6 @@ export const DEVELOPMENT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>>
   email_per_project: { limit: 100_000, windowSeconds: 3600 },
   ai_chat_per_owner: DEFAULT_RATE_LIMITS.ai_chat_per_owner,
 };
-
-/** A project's throttling settings (`config.rate_limits` on the wire). */
-export interface RateLimitsConfig {
-  /** False turns every limit of the project off, failed-sign-in backoff included. */
-  enabled: boolean;
-  /** Rules whose limit differs from the default. */
-  overrides: Partial<Record<RateLimitRule, RateLimit>>;
-}
-
-export function defaultRateLimitsConfig(): RateLimitsConfig {
-  return { enabled: true, overrides: {} };
-}
 
 /**
  * The limit of `rule` for a project: its override, else the default of the server's environment

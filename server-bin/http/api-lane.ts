@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/index.ts';
 import type { ApiAnswer, ApiAnswerer } from '../protocol/answer.ts';
-import { COOKIE_BRIDGE_HEADER } from '../../sdk/transport.ts';
+import { COOKIE_BRIDGE_HEADER } from '../../core/protocol/cookie-bridge.ts';
 import { OPENAPI_PATHS } from '../openapi.ts';
 import { readRequestBody } from './body.ts';
 import { writeStream } from './respond.ts';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import { COOKIE_BRIDGE_HEADER, REFRESH_PLACEHOLDER_PREFIX } from '../../sdk/transport.ts';
-import { HOSTED_REFRESH_COOKIE_MAX_AGE_S, httpOnlyRefreshCookieName } from '../../sdk/tokens.ts';
+import { COOKIE_BRIDGE_HEADER, HOSTED_REFRESH_COOKIE_MAX_AGE_S, httpOnlyRefreshCookieName, REFRESH_PLACEHOLDER_PREFIX } from '../../core/protocol/cookie-bridge.ts';
 import { rewriteBody } from './body.ts';
 
 const PLACEHOLDER_RE = /gatehouse-httponly-cookie\.([0-9a-f]{16})/g;

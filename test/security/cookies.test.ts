@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cookieTokenStore, hostedCookieOptions, HOSTED_REFRESH_COOKIE_MAX_AGE_S, tokensFromCookies } from '../../sdk/tokens.ts';
+import { cookieTokenStore, hostedCookieOptions, tokensFromCookies } from '../../sdk/tokens.ts';
+import { HOSTED_REFRESH_COOKIE_MAX_AGE_S } from '../../core/protocol/cookie-bridge.ts';
 import { manualEnvironment } from '../../sdk/env.ts';
 import { INTERNAL_KEYS, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';

@@ -1,0 +1,83 @@
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+import type { AuthDirectory } from './auth/directory.ts';
+import { coreHooks, type CoreHooks } from './hooks.ts';
+import { findProject, type Project as ProjectOfProjects } from './projects/index.ts';
+import { restrictedReasonOf, type UserRow as UserOfUsers } from './users/index.ts';
+import { findUserForRequest } from './users/queries.ts';
+import { isTeamMember } from './team-membership/index.ts';
+import { findProjectKeyExpiry } from './internal-api-keys/queries.ts';
+import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
+import { createSessionActivityWriter, type SessionActivityWriter } from './sessions/activity-writer.ts';
+import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
+
+/*
+ * The composition root of the kernel and the domains (with core/index.ts, core/hooks.ts and the
+ * operation registry, core/operations/registry.ts): the kernel (core/runtime.ts, operations/,
+ * config/, auth/, storage/, lib/, errors/, tokens/) declares interfaces and names no domain; this
+ * file registers the domains' types with it and builds the services it runs with.
+ * test/architecture/boundaries.test.ts holds the kernel to that.
+ */
+
+declare module './runtime.ts' {
+  /** The domains' services every operation reaches through `ctx.runtime`. */
+  interface RuntimeServices {
+    /** Sessions revoked recently, shared across processes (core/sessions/revocations.ts). */
+    readonly revocations: SessionRevocations;
+    /** Group commit of refresh activity writes (core/sessions/activity-writer.ts). */
+    readonly sessionActivity: SessionActivityWriter;
+    /** Listeners of cross-domain events (core/hooks.ts). */
+    readonly hooks: CoreHooks;
+    /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
+    readonly ai: ResolvedAiOptions;
+  }
+}
+
+declare module './auth/subjects.ts' {
+  /** A request's project and user are the projects and users domains' own types. */
+  interface AuthSubjectTypes {
+    project: ProjectOfProjects;
+    user: UserOfUsers;
+  }
+}
+
+/** The runtime options and the domains' own: what `createCore` passes on. */
+export interface WiredRuntimeOptions extends RuntimeOptions {
+  /** Listeners to run after Gatehouse's own on cross-domain events (core/hooks.ts). */
+  hooks?: Partial<CoreHooks>;
+  /**
+   * How long another process's session revocation may take to reach this one, in ms (default
+   * 2000): the staleness bound of the revoked-session set (core/sessions/revocations.ts).
+   */
+  revocationPollMs?: number;
+  /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
+  ai?: AiOptions;
+}
+
+/**
+ * Builds the runtime with the domains wired in: the session revocation set and activity writer,
+ * Gatehouse's cross-domain listeners (then `options.hooks`), the assistant's settings, and the
+ * lookups of request authentication.
+ *
+ * @throws Error for a test-only option in `production` (see createRuntime).
+ */
+export function createWiredRuntime(options: WiredRuntimeOptions): Runtime {
+  return createRuntime(options, (kernel) => {
+    const revocations = createSessionRevocations(kernel.db, kernel.accessTokenTtlMs, options.revocationPollMs ?? 2000);
+    const directory: AuthDirectory = {
+      findProject,
+      findUserForRequest,
+      findProjectKeyExpiry,
+      isTeamMember,
+      isAnonymous: (user) => user.is_anonymous === 1,
+      restrictedReasonOf,
+      isSessionRevoked: (refreshTokenId) => revocations.isRevoked(refreshTokenId),
+    };
+    return {
+      directory,
+      revocations,
+      sessionActivity: createSessionActivityWriter(kernel.db),
+      hooks: coreHooks(options.hooks),
+      ai: resolveAiOptions(options.ai),
+    };
+  });
+}
