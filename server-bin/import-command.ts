@@ -89,13 +89,17 @@ interface BatchAnswer { results: Array<{ line: number; status: string; error?: {
 
 async function postBatch(cmd: ImportCommand, lines: string[], firstLine: number): Promise<BatchAnswer> {
   const query = [cmd.dryRun ? 'dry_run=true' : '', cmd.allowInsecure ? 'allow_insecure_hashes=true' : ''].filter(Boolean).join('&');
+  const send = () => fetch(`${cmd.url}/api/v1/internal/users/import${query ? `?${query}` : ''}`, {
+    method: 'POST',
+    headers: { 'x-stack-project-id': cmd.projectId, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': cmd.adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ first_line: firstLine, lines }),
+  });
   let res: Response;
   try {
-    res = await fetch(`${cmd.url}/api/v1/internal/users/import${query ? `?${query}` : ''}`, {
-      method: 'POST',
-      headers: { 'x-stack-project-id': cmd.projectId, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': cmd.adminKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ first_line: firstLine, lines }),
-    });
+    // Once more on a network error: a kept-alive connection the server closed while idle fails
+    // the next request before the server reads it. (Records with an id or source_id are
+    // idempotent anyway; a resent record without either would be reported DUPLICATE_EMAIL.)
+    res = await send().catch(() => send());
   } catch (error) {
     throw new ConfigError(`cannot reach ${cmd.url} (${(error as Error).message})`);
   }
