@@ -8,6 +8,7 @@ import { StartupError, startServer } from './serve.ts';
 import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
 import { runInitCommand } from './init-command.ts';
+import { runImportCommand } from './import-command.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
 import { configureCelPool, configureRenderPool, type Core } from '../core/index.ts';
@@ -47,13 +48,15 @@ async function backup(argv: string[]): Promise<void> {
  * are and stops cleanly on SIGINT/SIGTERM (in-flight requests finish, then the database closes);
  * `gatehouse backup <file>` copies the SQLite database with the online backup API;
  * `gatehouse config pull|push` moves a project's branch config between a file and a running server;
- * `gatehouse init` connects the app in the current folder to a project (server-bin/init-command.ts).
+ * `gatehouse init` connects the app in the current folder to a project (server-bin/init-command.ts);
+ * `gatehouse import <file>` bulk-imports users into a project (server-bin/import-command.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
   if (argv[0] === 'init') { await runInitCommand(argv.slice(1), process.env); return; }
+  if (argv[0] === 'import') { await runImportCommand(argv.slice(1), process.env); return; }
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
   const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
   const args = workerArgv ?? argv;

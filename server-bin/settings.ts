@@ -51,7 +51,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: ['GATEHOUSE_HASH_CONCURRENCY'], default: 'cores − 1 shared among workers, at least 1 per process', help: 'password hashes (argon2id) running at once per process', readme: 'leaves the request path a core; docs/scaling.md "Admission control"' },
   { env: ['GATEHOUSE_HASH_QUEUE'], default: '64', help: 'password hashes waiting per process; beyond, 429 with Retry-After' },
   { env: ['GATEHOUSE_URL'], default: 'http://127.0.0.1:8102', help: '`gatehouse config pull|push` and `gatehouse init`: the running server to talk to', readme: 'docs/config-as-code.md' },
-  { env: ['GATEHOUSE_ADMIN_KEY'], default: 'none (STACK_SUPER_SECRET_ADMIN_KEY)', help: '`gatehouse init`: the internal project\'s admin key (creates a project for the dashboard owner), or with --project that project\'s' },
+  { env: ['GATEHOUSE_ADMIN_KEY'], default: 'none (STACK_SUPER_SECRET_ADMIN_KEY)', help: '`gatehouse init`: the internal project\'s admin key (creates a project for the dashboard owner), or with --project that project\'s; `gatehouse import`: the target project\'s admin key' },
   { env: ['GATEHOUSE_CACHE_DIR'], default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse', help: 'single executable: private folder for its native addons' },
   {
     env: ['GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY', 'GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY', 'GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY'],

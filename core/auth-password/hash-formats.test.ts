@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { createHash, pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { it } from 'node:test';
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
+import { verifyPassword } from './hashing.ts';
 
 /**
  * Issue 30 item 1: imported password hashes of other providers are accepted as `password_hash`,
@@ -39,7 +41,34 @@ function phcPbkdf2Sha512(password: string): string {
   return `$pbkdf2-sha512$25000$${unpadded(salt).replace(/\+/g, '.')}$${unpadded(pbkdf2Sync(password, salt, 25000, 64, 'sha512')).replace(/\+/g, '.')}`;
 }
 
-async function vectors(): Promise<Array<[string, string]>> {
+/**
+ * Firebase's published test values (github.com/firebase/scrypt README.md "Password Hashing"):
+ * the sample project's hash parameters and user1's exported hash and salt, password `user1password`.
+ */
+const FIREBASE_CONFIG = { base64_signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==', base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 };
+const FIREBASE_USER1 = { passwordHash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==', salt: '42xEC+ixf3L2lw==' };
+
+it('verifies Firebase\'s published modified-scrypt vector and refuses a wrong password or salt separator', async () => {
+  const hash = firebaseScryptHash(FIREBASE_USER1, FIREBASE_CONFIG);
+  assert.deepEqual(await verifyPassword(hash, 'user1password'), { ok: true, needsRehash: true });
+  assert.deepEqual(await verifyPassword(hash, 'user1password!'), { ok: false, needsRehash: false });
+  assert.equal((await verifyPassword(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, base64_salt_separator: 'CA==' }), 'user1password')).ok, false);
+  assert.equal(isSupportedPasswordHash(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, mem_cost: 30 })), false, 'mem_cost 30 is 2^30 blocks: refused');
+});
+
+it('accepts legacy MD5 / SHA-256 digests only when asked for, and verifies them', async () => {
+  const md5 = `$legacy-md5$$${createHash('md5').update(PASSWORD).digest('hex')}`;
+  const sha = `$legacy-sha256$pepper$${createHash('sha256').update(`pepper${PASSWORD}`).digest('hex')}`;
+  for (const hash of [md5, sha]) {
+    assert.equal(isSupportedPasswordHash(hash), false, hash);
+    assert.equal(isSupportedPasswordHash(hash, { allowInsecure: true }), true, hash);
+    assert.deepEqual(await verifyPassword(hash, PASSWORD), { ok: true, needsRehash: true });
+    assert.equal((await verifyPassword(hash, `${PASSWORD}!`)).ok, false);
+  }
+  assert.equal(isSupportedPasswordHash(`$legacy-md5$$${'a'.repeat(64)}`, { allowInsecure: true }), false, 'an MD5 digest is 32 hex digits');
+});
+
+async function vectors(): Promise<Array<[string, string, string?]>> {
   const bcryptHash = bcrypt.hashSync(PASSWORD, 4);
   return [
     ['bcrypt $2a$', bcryptHash.replace(/^\$2.\$/, '$2a$')],
@@ -52,6 +81,7 @@ async function vectors(): Promise<Array<[string, string]>> {
     ['PBKDF2-SHA256, Django', djangoPbkdf2(PASSWORD, 'sha256', 20000)],
     ['PBKDF2-SHA1, Django', djangoPbkdf2(PASSWORD, 'sha1', 20000)],
     ['PBKDF2-SHA512, PHC', phcPbkdf2Sha512(PASSWORD)],
+    ['Firebase scrypt (published vector)', firebaseScryptHash(FIREBASE_USER1, FIREBASE_CONFIG), 'user1password'],
   ];
 }
 
@@ -61,17 +91,17 @@ describeWithServer('imported password hash formats (issue 30)', (get) => {
     const { client, server: serverCaller } = await createProject(server);
     const db = server.gatehouse.core.runtime.db;
     const storedHash = async (id: string) => (await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
-    for (const [i, [label, hash]] of (await vectors()).entries()) {
+    for (const [i, [label, hash, password = PASSWORD]] of (await vectors()).entries()) {
       const email = `imported${i}@example.com`;
       const created = await api(server, 'POST', '/users', serverCaller, { primary_email: email, password_hash: hash });
       assert.equal(created.status, 201, `${label}: ${created.text}`);
       assert.equal(await storedHash(created.body.id), hash, label);
-      assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${PASSWORD}!` }), 'EMAIL_PASSWORD_MISMATCH');
+      assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${password}!` }), 'EMAIL_PASSWORD_MISMATCH');
       assert.equal(await storedHash(created.body.id), hash, `${label}: a failed sign-in keeps the imported hash`);
-      const ok = await api(server, 'POST', '/auth/password/sign-in', client, { email, password: PASSWORD });
+      const ok = await api(server, 'POST', '/auth/password/sign-in', client, { email, password });
       assert.equal(ok.status, 200, `${label}: ${ok.text}`);
       assert.match(await storedHash(created.body.id) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
-      assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email, password: PASSWORD })).status, 200, `${label}: after the upgrade`);
+      assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email, password })).status, 200, `${label}: after the upgrade`);
     }
   });
 
@@ -96,6 +126,7 @@ describeWithServer('imported password hash formats (issue 30)', (get) => {
       '$scrypt$ln=24,r=8,p=1$c29tZXNhbHQ$' + 'A'.repeat(43), // 2 GiB scrypt
       'pbkdf2_sha256$99999999$salt$' + 'A'.repeat(43) + '=', // 10^8 iterations
       'pbkdf2_md5$1000$salt$' + 'A'.repeat(43) + '=', // unknown digest
+      `$legacy-md5$$${'0'.repeat(32)}`, // legacy digest: only through the import's explicit flag
     ];
     for (const hash of refused) {
       for (const res of [

@@ -1,4 +1,4 @@
-import { pbkdf2, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { createCipheriv, createHash, pbkdf2, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 
@@ -9,13 +9,17 @@ import bcrypt from 'bcryptjs';
  * parses a hash string into its parameters, refusing malformed strings and parameters too costly
  * to verify (a hash is attacker-chosen input: its cost bounds are a denial-of-service guard), and
  * verifies with a well-kept library or node:crypto's asynchronous scrypt / pbkdf2 (libuv's thread
- * pool, never the sync forms). Not here: Firebase's modified scrypt (needs the project's signer
- * key, salt separator, rounds and memory cost: a format taking them can be added to FORMATS) and
- * plain SHA-256 / MD5 (refused).
+ * pool, never the sync forms). Firebase's modified scrypt carries its project's hash parameters
+ * inside the string (`$firebase-scrypt$…`, see below). Plain salted SHA-256 / MD5 digests are
+ * `insecure` formats: accepted only where the caller says so explicitly (the bulk import's
+ * `allow_insecure_hashes`), refused on `POST /users`, and re-hashed at the first sign-in like
+ * any import.
  */
 export interface PasswordHashFormat {
   /** Short name, e.g. `bcrypt`, `argon2`, `scrypt-better-auth`. */
   readonly name: string;
+  /** A legacy, insecure format (fast unsalted or salted digests): accepted only when asked for. */
+  readonly insecure?: boolean;
   /** The parsed hash, or null when the string is not this format or its costs are out of bounds. */
   parse(hash: string): object | null;
   /** True when `password` matches; `parsed` is what `parse` returned. */
@@ -71,6 +75,35 @@ function pbkdf2Params(digestName: string, iterations: number, salt: Buffer | str
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS) return null;
   return { digest, iterations, salt, key };
 }
+
+interface FirebaseScryptParams { salt: Buffer; key: Buffer; signerKey: Buffer; N: number; r: number }
+
+/**
+ * Firebase's modified scrypt (github.com/firebase/scrypt, lib/scryptenc/scryptenc.c): the key is
+ * scrypt(password, salt ‖ salt separator, N = 2^mem_cost, r = rounds, p = 1, 64 bytes); the
+ * stored hash is the project's signer key encrypted with AES-256-CTR under the key's first 32
+ * bytes, counter starting at zero.
+ */
+function verifyFirebaseScrypt(parsed: object, password: string): Promise<boolean> {
+  const { salt, key, signerKey, N, r } = parsed as FirebaseScryptParams;
+  return scryptAsync(password, salt, 64, { N, r, p: 1, maxmem: 2 * 128 * N * r }).then((derived) => {
+    const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16));
+    return sameKey(Buffer.concat([cipher.update(signerKey), cipher.final()]), key);
+  });
+}
+
+/**
+ * The string Gatehouse stores for a Firebase account: the account's `passwordHash` and `salt`
+ * (base64, as `firebase auth:export` writes them) with the project's hash parameters (Firebase
+ * console → Authentication → Users → "Password hash parameters"):
+ * `$firebase-scrypt$r=<rounds>,m=<mem_cost>$<salt>$<salt separator>$<signer key>$<hash>`, each
+ * binary part in standard base64.
+ */
+export function firebaseScryptHash(account: { passwordHash: string; salt: string }, config: { base64_signer_key: string; base64_salt_separator: string; rounds: number; mem_cost: number }): string {
+  return `$firebase-scrypt$r=${config.rounds},m=${config.mem_cost}$${account.salt}$${config.base64_salt_separator}$${config.base64_signer_key}$${account.passwordHash}`;
+}
+
+interface DigestParams { algorithm: 'md5' | 'sha256'; salt: string; digest: Buffer }
 
 /** The registry, tried in order; the first format whose `parse` accepts a string verifies it. */
 export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
@@ -137,6 +170,35 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     },
     verify: verifyPbkdf2,
   },
+  {
+    // Firebase's modified scrypt with its project parameters (firebaseScryptHash); Firebase's
+    // rounds go up to 8 and mem_cost up to 14.
+    name: 'scrypt-firebase',
+    parse: (hash) => {
+      const match = /^\$firebase-scrypt\$r=(\d{1,2}),m=(\d{1,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(hash);
+      if (!match) return null;
+      const [N, r] = [2 ** Number(match[2]), Number(match[1])];
+      const [salt, separator, signerKey, key] = [3, 4, 5, 6].map((i) => Buffer.from(match[i]!, 'base64'));
+      if (!scryptParams(N, r, 1) || signerKey!.length < 16 || signerKey!.length > 128 || key!.length !== signerKey!.length) return null;
+      return { salt: Buffer.concat([salt!, separator!]), key: key!, signerKey: signerKey!, N, r } satisfies FirebaseScryptParams;
+    },
+    verify: verifyFirebaseScrypt,
+  },
+  {
+    // Legacy, insecure: `$legacy-md5$<salt>$<hex>` / `$legacy-sha256$<salt>$<hex>`, the digest
+    // of salt ‖ password (the salt may be empty: an unsalted digest). Only with the explicit flag.
+    name: 'legacy-digest',
+    insecure: true,
+    parse: (hash) => {
+      const match = /^\$legacy-(md5|sha256)\$([^$]{0,128})\$([0-9a-f]+)$/.exec(hash);
+      if (!match || match[3]!.length !== (match[1] === 'md5' ? 32 : 64)) return null;
+      return { algorithm: match[1] as DigestParams['algorithm'], salt: match[2]!, digest: Buffer.from(match[3]!, 'hex') } satisfies DigestParams;
+    },
+    verify: async (parsed, password) => {
+      const { algorithm, salt, digest } = parsed as DigestParams;
+      return sameKey(createHash(algorithm).update(salt + password, 'utf8').digest(), digest);
+    },
+  },
 ];
 
 /** The format of a hash string and its parsed parameters, or null when no format accepts it. */
@@ -148,7 +210,11 @@ export function parsePasswordHash(hash: string): { format: PasswordHashFormat; p
   return null;
 }
 
-/** True when Gatehouse can verify `hash`: the check of an imported `password_hash`. */
-export function isSupportedPasswordHash(hash: string): boolean {
-  return parsePasswordHash(hash) !== null;
+/**
+ * True when Gatehouse can verify `hash`: the check of an imported `password_hash`. Insecure
+ * formats (legacy digests) count only with `allowInsecure`.
+ */
+export function isSupportedPasswordHash(hash: string, options: { allowInsecure?: boolean } = {}): boolean {
+  const known = parsePasswordHash(hash);
+  return known !== null && (!known.format.insecure || options.allowInsecure === true);
 }

@@ -49,7 +49,7 @@ export function hashPassword(password: string): Promise<string> {
 
 /**
  * Verifies a password against a stored hash: Gatehouse's argon2id or any imported format of the
- * registry (hash-formats.ts: bcrypt, argon2, scrypt, PBKDF2), all through the same admission
+ * registry (hash-formats.ts: bcrypt, argon2, scrypt, Firebase scrypt, PBKDF2, flagged legacy digests), all through the same admission
  * queue (docs/scaling.md "Admission control").
  *
  * @returns `ok`, and `needsRehash` when the hash is not argon2id at the current parameters

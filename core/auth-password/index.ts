@@ -5,5 +5,5 @@
  */
 export type { PasswordSignUpInfo } from './sign-up-info.ts';
 export { configurePasswordHashing, passwordHashingStats, hashPassword, verifyPassword, verifyAgainstDummy } from './hashing.ts';
-export { isSupportedPasswordHash } from './hash-formats.ts';
+export { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
 export { assertPasswordAcceptable, assertPasswordNotTooLong, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_RULE_ERRORS } from './rules.ts';

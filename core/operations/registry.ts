@@ -38,6 +38,8 @@ import * as aiChat from '../ai-chat/index.ts';
 import * as feedback from '../feedback/index.ts';
 // bot challenges (issue 27)
 import * as botChallenge from '../bot-challenge/index.ts';
+// bulk user import (issue 30)
+import * as userImport from '../user-import/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -113,4 +115,6 @@ export const operations: readonly AnyOperation[] = [
   aiChat.aiQuery, feedback.submitFeedback,
   // bot challenges (issue 27)
   botChallenge.getTurnstileSettings, botChallenge.setTurnstileSettings, botChallenge.deleteTurnstileSettings,
+  // bulk user import (issue 30)
+  userImport.importUsers,
 ];

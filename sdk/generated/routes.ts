@@ -195,6 +195,7 @@ export const ROUTES = {
   "teams.removeMember": { method: "DELETE", path: "/team-memberships/:team_id/:user_id" },
   "teams.update": { method: "PATCH", path: "/teams/:team_id" },
   "teams.updateMemberProfile": { method: "PATCH", path: "/team-member-profiles/:team_id/:user_id" },
+  "userImport.import": { method: "POST", path: "/internal/users/import" },
   "users.create": { method: "POST", path: "/users" },
   "users.delete": { method: "DELETE", path: "/users/:user_id" },
   "users.deleteCurrent": { method: "DELETE", path: "/users/me" },
@@ -1101,6 +1102,23 @@ export type OutTurnstileSettings = {
   site_key: string | null;
   secret_key_hint: string | null;
   enabled: boolean;
+};
+/** A recurring output object. */
+export type OutUserImportResult = {
+  dry_run: boolean;
+  results: ({
+    line: number;
+    status: "created" | "updated" | "would_create" | "would_update" | "failed";
+    type?: "user" | "team" | undefined;
+    id?: string | undefined;
+    error?: {
+      code: string;
+      message: string;
+    } | undefined;
+  })[];
+  created: number;
+  updated: number;
+  failed: number;
 };
 /** A recurring output object. */
 export type OutWebhookDelivery = {
@@ -3694,6 +3712,19 @@ export interface Operations {
       };
     };
     output: OutTeamMemberProfile;
+  };
+  "userImport.import": {
+    input: {
+      query?: {
+        dry_run?: "true" | "false" | undefined;
+        allow_insecure_hashes?: "true" | "false" | undefined;
+      };
+      body: {
+        first_line?: number | undefined;
+        lines: string[];
+      };
+    };
+    output: OutUserImportResult;
   };
   "users.create": {
     input: {
