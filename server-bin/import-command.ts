@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ConfigError } from './config.ts';
-import { firebaseAccountToRecord, IMPORT_LINES_MAX, parseFirebaseHashConfig } from '../core/user-import/index.ts';
+import { firebaseAccountToRecord, IMPORT_LINES_MAX, parseFirebaseHashConfig } from '../core/index.ts';
 
 export const IMPORT_USAGE = `Usage:
   gatehouse import --project <id> [--from gatehouse|firebase] <file> [--dry-run] [--allow-insecure-hashes]
