@@ -33,7 +33,7 @@ describe('packages ready to publish and installable by path', () => {
 
   before(async () => {
     packages = await buildPackages(join(dir, 'packages'));
-    if (!libUpToDate()) buildLib();
+    if (!libUpToDate()) await buildLib();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
