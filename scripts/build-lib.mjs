@@ -35,10 +35,10 @@ export function newest(path) {
   return max;
 }
 
-/** True when dist/lib was built after the last change to any input. */
+/** True when dist/lib and the server bundle were built after the last change to any input. */
 export function libUpToDate(rootDir = root) {
   const stamp = join(rootDir, LIB_STAMP);
-  if (!existsSync(stamp)) return false;
+  if (!existsSync(stamp) || !existsSync(join(rootDir, SERVER_BUNDLE))) return false;
   const built = statSync(stamp).mtimeMs;
   return INPUTS.every((input) => newest(join(rootDir, input)) <= built);
 }
