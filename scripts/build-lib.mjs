@@ -5,6 +5,10 @@
 // plain Node with no TypeScript loader (issue 29 "compiled output"). Tests keep running the
 // sources through tsx.
 //
+// It also bundles the server that `npm start` and bin/gatehouse.mjs run into dist/server/ (esbuild,
+// as the single executable does: one file loads in a fraction of the time Node takes to resolve
+// and read the ~700 separate modules; see bundleServer).
+//
 // `node scripts/build-lib.mjs [--if-stale]`: with `--if-stale` (prestart, prepack) nothing is done
 // when the last build is newer than every input, as scripts/build-ui.mjs does for the UI bundles.
 import { spawnSync } from 'node:child_process';
@@ -14,6 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The bundled server `npm start` runs (bundleServer). */
+export const SERVER_BUNDLE = 'dist/server/cli.js';
 /** Written last by a successful build; its time is the build's. */
 export const LIB_STAMP = 'dist/lib/.built';
 /** What the build reads. */
@@ -29,21 +35,64 @@ export function newest(path) {
   return max;
 }
 
-/** True when dist/lib was built after the last change to any input. */
+/** True when dist/lib and the server bundle were built after the last change to any input. */
 export function libUpToDate(rootDir = root) {
   const stamp = join(rootDir, LIB_STAMP);
-  if (!existsSync(stamp)) return false;
+  if (!existsSync(stamp) || !existsSync(join(rootDir, SERVER_BUNDLE))) return false;
   const built = statSync(stamp).mtimeMs;
   return INPUTS.every((input) => newest(join(rootDir, input)) <= built);
 }
 
+/**
+ * Worker threads' entry points, bundled beside the server as `<name>.js`: the pools find them
+ * with `new URL('./<name>.js', import.meta.url)`, which inside the bundle is dist/server/cli.js
+ * (core/emails/render-pool.ts, core/lib/deadline-pool.ts `workerBeside`).
+ */
+const WORKER_ENTRIES = { 'render-worker': 'core/emails/render-worker.ts', 'cel-worker': 'core/sign-up-rules/cel-worker.ts' };
+
+/**
+ * Packages left out of the bundle and loaded from node_modules as usual: native addons and the
+ * modules that find files next to themselves (better-sqlite3, argon2, QuickJS's wasm, esbuild's
+ * executable), and the large ones imported only on first use (payments, the assistant, passkeys).
+ */
+const EXTERNAL = ['better-sqlite3', 'argon2', 'esbuild', 'quickjs-emscripten', '@jitl/*', 'stripe', 'openai', '@simplewebauthn/server', 'pg-native', 'tsx', 'tsx/*'];
+
+/**
+ * Bundles server-bin/cli.ts and the worker entries into dist/server/ (ESM, one file each) with
+ * esbuild. Every module inside shares the bundle's `import.meta.url`; the places that locate files
+ * from it (server-bin/page-shell.ts ROOT, the worker pools) know this layout. CommonJS packages
+ * inside call `require` for Node's built-ins, which the banner provides.
+ */
+export async function bundleServer(rootDir = root) {
+  const esbuild = await import('esbuild');
+  const outdir = join(rootDir, dirname(SERVER_BUNDLE));
+  rmSync(outdir, { recursive: true, force: true });
+  const entryPoints = { cli: join(rootDir, 'server-bin', 'cli.ts') };
+  for (const [name, file] of Object.entries(WORKER_ENTRIES)) entryPoints[name] = join(rootDir, file);
+  await esbuild.build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minifySyntax: true,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    external: EXTERNAL,
+    banner: { js: "import { createRequire as __gatehouseRequire } from 'node:module'; const require = __gatehouseRequire(import.meta.url);" },
+  });
+}
+
 /** Runs tsc on tsconfig.build.json into a clean dist/lib; throws when tsc reports an error. */
-export function buildLib(rootDir = root) {
+export async function buildLib(rootDir = root) {
   rmSync(join(rootDir, 'dist/lib'), { recursive: true, force: true });
   const typescript = dirname(createRequire(join(rootDir, 'package.json')).resolve('typescript/package.json'));
   const tsc = join(typescript, 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(rootDir, 'tsconfig.build.json')], { cwd: rootDir, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status})`);
+  await bundleServer(rootDir);
   writeFileSync(join(rootDir, LIB_STAMP), `${new Date().toISOString()}\n`);
 }
 
@@ -53,6 +102,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(0);
   }
   const started = Date.now();
-  buildLib();
-  console.error(`built dist/lib (JavaScript + .d.ts) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await buildLib();
+  console.error(`built dist/lib (JavaScript + .d.ts) and ${SERVER_BUNDLE} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

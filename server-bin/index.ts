@@ -60,7 +60,10 @@ export interface Gatehouse {
   readonly app: Koa;
   /** `(req, res)` for `node:http`; answers 404 for paths outside `mountPath`. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Koa middleware: serves paths under `mountPath`, passes the rest to `next`. */
+  /**
+   * Koa middleware: serves paths under `mountPath` (of the URL the client sent, `ctx.originalUrl`,
+   * so it also works inside koa-mount at the same path), passes the rest to `next`.
+   */
   readonly middleware: Koa.Middleware;
   /**
    * The Web-standard handler (WHATWG Fetch `Request` → `Response`) for Hono, Next.js route
@@ -152,9 +155,17 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     },
   });
 
+  // Koa middleware. A mounting middleware (koa-mount) rewrites `ctx.path`, and so `req.url`, to
+  // the part below its mount before calling this one; `ctx.originalUrl` (set by Koa when the
+  // request came in, https://koajs.com/#request-originalurl) keeps what the client sent, so it
+  // is what this middleware matches against `mountPath` and serves.
   const middleware: Koa.Middleware = async (ctx, next) => {
     const original = ctx.req.url;
-    if (!strip(ctx.req)) return next();
+    ctx.req.url = ctx.originalUrl ?? original;
+    if (!strip(ctx.req)) {
+      ctx.req.url = original;
+      return next();
+    }
     ctx.respond = false;
     try {
       if (apiLane(ctx.req, ctx.res)) {

@@ -198,7 +198,7 @@ export interface InitIo { out: (text: string) => void; err: (text: string) => vo
 const processIo: InitIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /**
- * `gatehouse init` (docs/getting-started.md "One command"): see {@link INIT_USAGE}. Talks to a
+ * `gatehouse init` (README "Connect an app in one command"): see {@link INIT_USAGE}. Talks to a
  * running Gatehouse over its admin API (`POST /internal/projects`, `POST /internal/api-keys`,
  * `PATCH /internal/projects/current`).
  *

@@ -13,13 +13,15 @@ import type Koa from 'koa';
 
 /**
  * The package root (the prebuilt bundles live under `dist/ui/`): the folder above server-bin/,
- * whether this file runs from the sources or compiled under dist/lib/server-bin/.
+ * whether this file runs from the sources, compiled under dist/lib/server-bin/, or bundled into
+ * dist/server/cli.js (what `npm start` runs; scripts/build-lib.mjs).
  */
 export const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 
 function packageRoot(here: string): string {
-  const compiled = join('dist', 'lib', 'server-bin');
-  return here.endsWith(compiled) ? join(here, '..', '..', '..') : join(here, '..');
+  if (here.endsWith(join('dist', 'lib', 'server-bin'))) return join(here, '..', '..', '..');
+  if (here.endsWith(join('dist', 'server'))) return join(here, '..', '..');
+  return join(here, '..');
 }
 
 /** A script bundle: its code, the code gzipped (level 9), and a 16-hex content hash. */

@@ -39,14 +39,14 @@ describe('the gatehouse bin', () => {
 });
 
 describe('the server package (gatehouse-server)', () => {
-  it('packs the bin, the compiled server with its .d.ts and the built pages, not sources, tests or examples', () => {
-    if (!libUpToDate()) buildLib();
+  it('packs the bin, the compiled server with its .d.ts, the bundled server and the built pages, not sources, tests or examples', async () => {
+    if (!libUpToDate()) await buildLib();
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stderr);
     const [info] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
     const files = info!.files.map((f) => f.path);
     assert.equal(info!.name, 'gatehouse-server');
-    for (const needed of ['bin/gatehouse.mjs', 'dist/lib/server-bin/cli.js', 'dist/lib/server-bin/index.js', 'dist/lib/server-bin/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/adapters/sqlite/index.js', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
+    for (const needed of ['bin/gatehouse.mjs', 'dist/server/cli.js', 'dist/server/render-worker.js', 'dist/server/cel-worker.js', 'dist/lib/server-bin/cli.js', 'dist/lib/server-bin/index.js', 'dist/lib/server-bin/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/adapters/sqlite/index.js', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
     // No TypeScript sources: the exports map points at the compiled files (issue 29).
     assert.ok(!files.some((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')), files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')).slice(0, 5).join(', '));
     // Built by prepack (and by pretest before this test): served from disk, so no esbuild at run time.

@@ -23,7 +23,7 @@ describe('host examples signed in through Chromium, Gatehouse mounted under /aut
   const dataRoot = mkdtempSync(join(tmpdir(), 'gatehouse-host-examples-'));
 
   before(async () => {
-    if (!libUpToDate()) buildLib();
+    if (!libUpToDate()) await buildLib();
     browser = await launchChromium();
   });
   after(async () => {

@@ -29,7 +29,7 @@ describe('Next.js App Router example signed in through Chromium, Gatehouse under
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-nextjs-example-'));
 
   before(async () => {
-    if (!libUpToDate()) buildLib();
+    if (!libUpToDate()) await buildLib();
     for (const args of [['link.mjs'], [nextBin, 'build']]) {
       const built = spawnSync(process.execPath, args, { cwd: app, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 600_000 });
       assert.equal(built.status, 0, `${args.join(' ')}\n${built.stdout}\n${built.stderr}`);

@@ -3,12 +3,13 @@
  * install"): `npm publish --dry-run` is clean for gatehouse-sdk, gatehouse-react (the folders
  * `npm run build:packages` writes) and gatehouse-server (the repository), and the built folders
  * install by path into a fresh app (`npm i --install-links <folder>`, the dashboard's snippet,
- * ui/dashboard/pages/connect.tsx) and load on plain node. Tarball installs are
+ * ui/dashboard/pages/connect.tsx) and load on plain node, while a plain `npm i <folder>` links it
+ * and its dependencies do not resolve (why the docs give the flag). Tarball installs are
  * test/packages/packages.test.ts and server-package.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +34,7 @@ describe('packages ready to publish and installable by path', () => {
 
   before(async () => {
     packages = await buildPackages(join(dir, 'packages'));
-    if (!libUpToDate()) buildLib();
+    if (!libUpToDate()) await buildLib();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -60,5 +61,20 @@ describe('packages ready to publish and installable by path', () => {
     const code = "const sdk = await import('gatehouse-sdk'); const react = await import('gatehouse-react'); console.log(typeof sdk.ClientApp, typeof react.GatehouseProvider);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' } });
     assert.equal(stdout.trim(), 'function function');
+  });
+
+  // What README.md ("Packages") and the dashboard's snippet say about a plain `npm i <folder>`:
+  // npm links the folder instead of copying it and installs none of its own dependencies, and
+  // Node resolves them from the folder's real place, so the SDK's `cookie` is not found. If npm
+  // ever copies folders by default, this fails and the docs can drop `--install-links`.
+  it('without --install-links npm links the folder and its dependencies do not resolve (the documented reason for the flag)', async () => {
+    const app = join(dir, 'plain-app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plain-path-app', private: true, type: 'module' }));
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links=false', packages.sdk], { cwd: app, timeout: 240_000 });
+    assert.ok(lstatSync(join(app, 'node_modules', 'gatehouse-sdk')).isSymbolicLink(), 'npm linked the folder');
+    const code = "await import('gatehouse-sdk').then(() => console.log('loaded'), (e) => console.log(e.code))";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' } });
+    assert.equal(stdout.trim(), 'ERR_MODULE_NOT_FOUND');
   });
 });

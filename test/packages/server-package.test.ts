@@ -48,7 +48,7 @@ describe('the packed gatehouse-server in a fresh app', () => {
   const app = join(dir, 'app');
 
   before(async () => {
-    if (!libUpToDate()) buildLib();
+    if (!libUpToDate()) await buildLib();
     const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
     const [info] = JSON.parse(packed.stdout) as { filename: string }[];
     mkdirSync(app);
