@@ -31,7 +31,13 @@ interface Entry<T> {
 export class AsyncCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
-  constructor(private readonly fetcher: (key: string) => Promise<T>, private readonly env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>) {}
+  private readonly fetcher: (key: string) => Promise<T>;
+  private readonly env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>;
+
+  constructor(fetcher: (key: string) => Promise<T>, env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>) {
+    this.fetcher = fetcher;
+    this.env = env;
+  }
 
   private start(entry: Entry<T>, key: string): Promise<T> {
     entry.lastFetchStart = this.env.now();

@@ -40,16 +40,26 @@ export class GatehouseKnownError extends Error {
 /** An HTTP error without a known-error header (plain-text 4xx, or a 5xx). */
 export class GatehouseStatusError extends Error {
   override readonly name = 'GatehouseStatusError';
-  constructor(readonly status: number, readonly body: string, readonly url: string) {
+  readonly status: number;
+  readonly body: string;
+  readonly url: string;
+  constructor(status: number, body: string, url: string) {
     super(`Request to ${url} failed with ${status}: ${body.slice(0, 500)}`);
+    this.status = status;
+    this.body = body;
+    this.url = url;
   }
 }
 
 /** The network failed (after retries, for idempotent calls). Message per upstream packages/stack-shared/src/known-errors.tsx. */
 export class GatehouseNetworkError extends Error {
   override readonly name = 'GatehouseNetworkError';
-  constructor(readonly url: string, override readonly cause: unknown) {
+  readonly url: string;
+  override readonly cause: unknown;
+  constructor(url: string, cause: unknown) {
     super(`Gatehouse could not connect to the server at ${url}. Check your internet connection, make sure the server is running, and contact support if the problem persists. (${cause instanceof Error ? cause.message : String(cause)})`);
+    this.url = url;
+    this.cause = cause;
   }
 }
 

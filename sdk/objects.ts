@@ -27,7 +27,9 @@ export class Team {
   readonly serverMetadata: unknown;
   readonly createdAt: Date | null;
 
-  constructor(protected readonly app: AppCore, wire: WireTeam) {
+  protected readonly app: AppCore;
+  constructor(app: AppCore, wire: WireTeam) {
+    this.app = app;
     this.id = wire.id;
     this.displayName = wire.display_name;
     this.profileImageUrl = wire.profile_image_url;
@@ -112,7 +114,9 @@ export class TeamInvitation {
   readonly teamDisplayName: string | null;
   readonly recipientEmail: string | null;
   readonly expiresAt: Date;
-  constructor(private readonly app: AppCore, wire: WireTeamInvitation) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireTeamInvitation) {
+    this.app = app;
     this.id = wire.id;
     this.teamId = wire.team_id;
     this.teamDisplayName = wire.team_display_name ?? null;
@@ -134,7 +138,11 @@ export class ContactChannel {
   readonly isVerified: boolean;
   readonly isPrimary: boolean;
   readonly usedForAuth: boolean;
-  constructor(private readonly app: AppCore, wire: WireContactChannel, private readonly userId = 'me') {
+  private readonly app: AppCore;
+  private readonly userId: string;
+  constructor(app: AppCore, wire: WireContactChannel, userId = 'me') {
+    this.app = app;
+    this.userId = userId;
     this.id = wire.id;
     this.type = wire.type;
     this.value = wire.value;
@@ -193,7 +201,9 @@ export class ApiKey {
   readonly isPublic: boolean;
   /** The full key (creation only) or `{ lastFour }`. */
   readonly value: string | { lastFour: string };
-  constructor(private readonly app: AppCore, wire: WireApiKey) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireApiKey) {
+    this.app = app;
     this.id = wire.id;
     this.type = wire.type;
     this.userId = wire.user_id ?? null;
@@ -230,7 +240,9 @@ export class NotificationCategory {
   readonly name: string;
   readonly enabled: boolean;
   readonly canDisable: boolean;
-  constructor(private readonly app: AppCore, wire: WireNotificationCategory) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireNotificationCategory) {
+    this.app = app;
     this.id = wire.notification_category_id;
     this.name = wire.notification_category_name;
     this.enabled = wire.enabled;
@@ -259,7 +271,9 @@ export class Passkey {
   readonly transports: string[];
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
-  constructor(private readonly app: AppCore, wire: WirePasskey) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WirePasskey) {
+    this.app = app;
     this.id = wire.id;
     this.userId = wire.user_id;
     this.credentialId = wire.credential_id;

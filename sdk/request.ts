@@ -44,7 +44,11 @@ export interface CallOptions {
  * retries, and turns answers into values or typed errors (upstream packages/stack-shared/src/interface/client-interface.ts "Client handling").
  */
 export class ApiClient {
-  constructor(readonly options: ApiClientOptions) {}
+  readonly options: ApiClientOptions;
+
+  constructor(options: ApiClientOptions) {
+    this.options = options;
+  }
 
   private randomNonce(): string {
     return Math.floor(this.options.env.random() * 2 ** 48).toString(36) + this.options.env.now().toString(36);

@@ -39,7 +39,15 @@ export class Session {
   private refreshing: Promise<string | null> | null = null;
   private invalid = false;
 
-  constructor(readonly store: TokenStore, private readonly refresh: RefreshFn, private readonly env: Pick<SdkEnvironment, 'now'>) {}
+  readonly store: TokenStore;
+  private readonly refresh: RefreshFn;
+  private readonly env: Pick<SdkEnvironment, 'now'>;
+
+  constructor(store: TokenStore, refresh: RefreshFn, env: Pick<SdkEnvironment, 'now'>) {
+    this.store = store;
+    this.refresh = refresh;
+    this.env = env;
+  }
 
   /** The stored tokens. */
   tokens(): Tokens {

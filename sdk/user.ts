@@ -67,7 +67,13 @@ export class User {
   readonly selectedTeam: Team | null;
   readonly lastActiveAt: Date | null;
 
-  constructor(protected readonly app: AppCore, readonly wire: WireUser, protected readonly ref: string = 'me') {
+  protected readonly app: AppCore;
+  readonly wire: WireUser;
+  protected readonly ref: string;
+  constructor(app: AppCore, wire: WireUser, ref: string = 'me') {
+    this.app = app;
+    this.wire = wire;
+    this.ref = ref;
     this.id = wire.id;
     this.displayName = wire.display_name;
     this.primaryEmail = wire.primary_email;

@@ -78,8 +78,12 @@ export function Spinner(props: { label?: string }) {
 
 /** An error whose text is already a message of the catalogue (client-side problems). */
 export class MessageError extends Error {
-  constructor(readonly key: MessageKey, readonly vars?: Record<string, string | number>) {
+  readonly key: MessageKey;
+  readonly vars?: Record<string, string | number>;
+  constructor(key: MessageKey, vars?: Record<string, string | number>) {
     super(key);
+    this.key = key;
+    this.vars = vars;
   }
 }
 

@@ -7,8 +7,10 @@ export const JSON_TEXT_MAX_DEPTH = 64;
 
 /** Why parseJsonText refused a text; `message` is one sentence fit for a 400 answer. */
 export class JsonTextError extends Error {
-  constructor(readonly reason: 'syntax' | 'depth' | 'length', message: string) {
+  readonly reason: 'syntax' | 'depth' | 'length';
+  constructor(reason: 'syntax' | 'depth' | 'length', message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 
