@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { dashboardSignUpState, type DashboardSignUpState } from '../core/dashboard-signup/index.ts';
 import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
-import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
+import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the dashboard's script (the single executable serves it from `dist/ui/dashboard/`). */
 export const DASHBOARD_SCRIPT_PATH = '/dashboard-assets/dashboard.js';
@@ -12,14 +11,8 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Client routes of the dashboard; `/projects/{id}/handler/*` stays with the hosted pages. */
 const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/api-reference|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
 
-/**
- * The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`), or
- * built in memory once.
- */
-export const loadDashboardBundle = bundleLoader('dist/ui/dashboard/dashboard-assets/dashboard.js', async () => {
-  const { dashboardBuildOptions } = await import(join(ROOT, 'ui/dashboard/build.mjs')) as { dashboardBuildOptions: (root: string) => Record<string, unknown> };
-  return dashboardBuildOptions(ROOT);
-});
+/** The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`). */
+export const loadDashboardBundle = bundleLoader('dist/ui/dashboard/dashboard-assets/dashboard.js');
 
 /** Whether a path is one of the dashboard's client routes (served the HTML shell). */
 export function isDashboardPath(path: string): boolean {

@@ -1,21 +1,17 @@
-import { join } from 'node:path';
 import type Koa from 'koa';
 import type { Core } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID } from '../core/index.ts';
 import { findProject, type Project } from '../core/projects/index.ts';
 import { serverCapabilities, type ServerCapabilities } from '../core/operations/capabilities.ts';
-import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
+import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
 export const HOSTED_SCRIPT_PATH = '/handler/handler.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The prebuilt bundle `dist/ui/handler/handler.js` (`npm run build:ui`), or built in memory once. */
-export const loadHostedBundle = bundleLoader('dist/ui/handler/handler.js', async () => {
-  const { hostedBuildOptions } = await import(join(ROOT, 'scripts/build-ui.mjs')) as { hostedBuildOptions: (root: string) => Record<string, unknown> };
-  return hostedBuildOptions(ROOT);
-});
+/** The prebuilt bundle `dist/ui/handler/handler.js` (`npm run build:ui`). */
+export const loadHostedBundle = bundleLoader('dist/ui/handler/handler.js');
 
 /** Which project and handler base a path belongs to, or null when it is not a hosted page. */
 export function matchHostedPath(path: string): { projectId: string; handlerPath: string } | null {

@@ -11,8 +11,6 @@ export interface SeaManifest {
   version: string;
   /** Native addons by file name (asset key `native/<file>`) → sha256 hex of their bytes. */
   addons: Record<string, string>;
-  /** Helper executables by file name (asset key `native/<file>`) → sha256 hex, e.g. `esbuild`. */
-  executables: Record<string, string>;
   /** URL paths of embedded static files (each stored under the asset key `static<path>`). */
   static: string[];
   /** File names of the embedded documentation pages (asset key `docs/<name>`), for the dashboard assistant. */
@@ -138,18 +136,4 @@ export function loadEmbeddedAddon(file: string): unknown {
   process.dlopen(mod, path);
   loaded.set(file, mod.exports);
   return mod.exports;
-}
-
-/**
- * The path of an embedded helper executable (e.g. `esbuild`, which core uses to compile email
- * templates), extracted on first use to the private cache folder with mode 0700.
- *
- * @throws Error when not running as the SEA or when it was not embedded.
- */
-export function embeddedExecutablePath(file: string): string {
-  const cached = loaded.get(`exe:${file}`) as string | undefined;
-  if (cached) return cached;
-  const path = extractEmbedded(file, seaManifest().executables?.[file], 0o700);
-  loaded.set(`exe:${file}`, path);
-  return path;
 }
