@@ -6,6 +6,7 @@ export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OA
 export { ForgotPassword, PasswordReset } from './components/password.tsx';
 export { EmailVerification, MagicLinkCallback, OAuthCallback, SignOut, MfaPage, CliAuthConfirm, ErrorPage } from './components/callbacks.tsx';
 export { AccountSettings } from './components/account-settings.tsx';
+export { PricingTable, type PricingPlan } from './components/payments.tsx';
 export { TwoFactorSettings } from './components/two-factor.tsx';
 export { QrCode } from './components/qr-code.tsx';
 export { LinkedAccounts } from './components/linked-accounts.tsx';

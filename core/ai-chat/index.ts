@@ -10,4 +10,4 @@ export { listChatThreads } from './list-threads.ts';
 export { deleteChatThread } from './delete-thread.ts';
 export { getAssistantSettings, updateAssistantSettings } from './assistant-settings.ts';
 export { recordFirstOwner } from './operator.ts';
-export type { AiOptions, AiDoc } from './options.ts';
+export type { AiDoc } from './options.ts';

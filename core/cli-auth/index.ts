@@ -3,6 +3,6 @@
  * the login code on the hosted page `/handler/cli-auth-confirm`; the next poll hands the CLI a
  * refresh token, once.
  */
-export { createCliAuth, CLI_AUTH_DEFAULT_TTL_MS, CLI_AUTH_MAX_TTL_MS } from './create-cli-auth.ts';
+export { createCliAuth } from './create-cli-auth.ts';
 export { pollCliAuth } from './poll-cli-auth.ts';
 export { completeCliAuth } from './complete-cli-auth.ts';

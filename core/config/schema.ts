@@ -195,7 +195,3 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
   }, BRANCH),
 });
 
-const LEVEL_RANK: Record<ConfigLevel, number> = { project: 0, branch: 1, environment: 2 };
-export function levelRank(level: ConfigLevel): number {
-  return LEVEL_RANK[level];
-}

@@ -1,6 +1,6 @@
 import { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
 
-export { errorCatalogue, isKnownErrorCode, type KnownErrorCode, type CatalogueEntry } from './catalogue.ts';
+export { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
 
 /**
  * A known error: a catalogue code plus its details. The HTTP status always comes from the
@@ -69,11 +69,6 @@ export class RateLimitError extends StatusError {
     this.name = 'RateLimitError';
     this.retryAfterSeconds = retryAfterSeconds;
   }
-}
-
-/** Shorthand for `new KnownError(code, details)`, for use in `throw` expressions. */
-export function knownError(code: KnownErrorCode, details: Record<string, unknown> = {}): KnownError {
-  return new KnownError(code, details);
 }
 
 /**

@@ -12,9 +12,6 @@ export const UserIdOrMeSchema = v.pipe(v.string(), v.check((s) => s === 'me' || 
 /** Query booleans arrive as text. */
 export const QueryBooleanSchema = v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'));
 
-/** Any JSON value (metadata objects). */
-export const JsonSchema = v.unknown();
-
 /** Deepest nesting of objects and arrays in one metadata field (`{"a": {}}` is 2 levels). */
 export const METADATA_MAX_DEPTH = 32;
 /** Longest metadata field, in characters of its JSON text. */

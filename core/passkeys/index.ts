@@ -11,4 +11,3 @@ export { signInWithPasskey } from './sign-in-with-passkey.ts';
 export { listPasskeys } from './list-passkeys.ts';
 export { deletePasskey } from './delete-passkey.ts';
 export { removeAllPasskeys } from './flag.ts';
-export { RP_ID_SENTINEL } from './relying-party.ts';

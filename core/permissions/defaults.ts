@@ -7,7 +7,7 @@ import { writeLegacyConfigChange } from '../config/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { rebuildClosure } from './graph.ts';
-import { findDefinition, insertDefinition, insertProjectGrant, insertTeamGrant, projectPermissionExists, setContained, teamPermissionExists } from './queries.ts';
+import { findDefinition, insertDefinition, insertProjectGrant, insertTeamGrant, setContained, teamPermissionExists } from './queries.ts';
 import { isSystemPermission } from './schemas.ts';
 
 /**
@@ -18,22 +18,10 @@ export function hasTeamPermission(db: Kysely<Database>, projectId: string, teamI
   return teamPermissionExists(db, projectId, teamId, userId, permissionId);
 }
 
-/** True when `userId` holds the project permission `permissionId`. */
-export function hasProjectPermission(db: Kysely<Database>, projectId: string, userId: string, permissionId: string): Promise<boolean> {
-  return projectPermissionExists(db, projectId, userId, permissionId);
-}
-
 /** Throws TEAM_PERMISSION_REQUIRED `{team_id, user_id, permission_id}` unless the user holds it. */
 export async function requireTeamPermission(db: Kysely<Database>, projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
   if (!(await teamPermissionExists(db, projectId, teamId, userId, permissionId))) {
     throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: permissionId });
-  }
-}
-
-/** Throws PROJECT_PERMISSION_REQUIRED `{user_id, permission_id}` unless the user holds it. */
-export async function requireProjectPermission(db: Kysely<Database>, projectId: string, userId: string, permissionId: string): Promise<void> {
-  if (!(await projectPermissionExists(db, projectId, userId, permissionId))) {
-    throw new KnownError('PROJECT_PERMISSION_REQUIRED', { user_id: userId, permission_id: permissionId });
   }
 }
 

@@ -3,9 +3,7 @@
  * database, so limits hold across processes; 429 in upstream's shape with `Retry-After`.
  * @see docs/security.md "Throttling"
  */
-export { enforceRateLimit, enforceEmailLimits, claimSignInAttempt, clearSignInFailures, type SignInFactor } from './throttle.ts';
+export { enforceRateLimit, enforceEmailLimits, claimSignInAttempt, clearSignInFailures } from './throttle.ts';
 export {
-  RATE_LIMIT_RULES, DEFAULT_RATE_LIMITS, defaultRateLimitsConfig, effectiveLimit, failureDelayMs,
-  FREE_FAILURES, MAX_DELAY_MS, LOCK_AFTER_FAILURES,
-  type RateLimit, type RateLimitRule, type RateLimitsConfig,
+  RATE_LIMIT_RULES, defaultRateLimitsConfig, type RateLimitRule, type RateLimitsConfig,
 } from './limits.ts';

@@ -2,15 +2,11 @@ import * as v from 'valibot';
 import { imageUrlSchema } from '../images/index.ts';
 import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts';
 
-export { EmailSchema } from '../lib/schemas.ts';
-
 /** Display name: max 256; `""` is stored as null (upstream apps/backend/src/app/api/latest/users/). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
 
 /** Profile image: an http(s) URL or an allowed base64 image under 100 KB (upstream packages/stack-shared/src/interface/crud/ User). */
 export const ProfileImageUrlSchema = imageUrlSchema(100 * 1024);
-
-
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 export const RiskScoresSchema = v.strictObject({

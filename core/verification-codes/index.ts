@@ -8,16 +8,14 @@ import { component } from '../operations/output.ts';
  */
 export {
   createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,
-  findVerificationCode, revokeVerificationCode, revokeUserCodes, consumeVerificationCode, wasCodeSentTo, splitOtp,
-  DEFAULT_CODE_TTL_MS, MAX_ATTEMPTS_PER_CODE,
-  type VerificationCode, type VerificationPurpose, type VerificationData, type NewVerificationCode, type CheckOptions,
+  findVerificationCode, revokeVerificationCode, revokeUserCodes, consumeVerificationCode, wasCodeSentTo,
+  splitOtp, MAX_ATTEMPTS_PER_CODE, type VerificationCode,
 } from './engine.ts';
 
 /** The errors `checkVerificationCode`/`useVerificationCode` raise, for an operation's `errors` list. */
 export const VERIFICATION_CODE_ERRORS = [
   'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
 ] as const;
-
 
 /** `{is_code_valid: true}`: the answer of every check-code route (the code is checked, not used). */
 export const CodeValidOutput = component('CodeCheck', v.strictObject({ is_code_valid: v.literal(true) }));

@@ -87,6 +87,7 @@ const loaded = new Map<string, unknown>();
  * WebAssembly that email templates run in, handed to Emscripten as `wasmBinary`).
  *
  * @throws Error when not running as the SEA or when the asset does not exist.
+ * @public Called by the code scripts/build-binary.mjs generates (no import knip could see).
  */
 export function embeddedAsset(key: string): Uint8Array {
   return new Uint8Array(sea.getAsset(key));
@@ -127,6 +128,7 @@ function extractEmbedded(file: string, digest: string | undefined, mode: number)
  * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
  * @throws Error when not running as the SEA, when the addon was not embedded, or when no private
  *   cache folder can be made.
+ * @public Called by the code scripts/build-binary.mjs generates (no import knip could see).
  */
 export function loadEmbeddedAddon(file: string): unknown {
   const cached = loaded.get(file);

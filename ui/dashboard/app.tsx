@@ -26,7 +26,6 @@ import { AssistantPage } from './pages/assistant.tsx';
 import { ServerSettingsPage, type AssistantSettings } from './pages/server-settings.tsx';
 import { ApiReferencePage } from './pages/api-reference.tsx';
 import type { AdminProject } from './project.ts';
-export type { AdminProject } from './project.ts';
 
 let styled = false;
 function useStyles() {

@@ -3,10 +3,8 @@ import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 
-import { OAuthProviders, OAUTH_PROVIDERS } from './oauth-providers.tsx';
+import { OAuthProviders } from './oauth-providers.tsx';
 import { BotChallengeSection } from './bot-challenge.tsx';
-
-export { OAUTH_PROVIDERS };
 
 const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }[] = [
   { key: 'credential_enabled', label: 'Email and password' },
