@@ -5,6 +5,8 @@
  *
  * - `isValidEmail` / `normalizeEmail`: upstream packages/stack-shared/src/schema-fields.ts email rule; trim, width mapping, lowercase, NFC (core/lib/email.ts).
  * - `isValidDomainUrl` / `isProductionSafeDomainUrl`: trusted-domain patterns (upstream packages/stack-shared/src/schema-fields.ts).
+ * - `PASSWORD_MIN_LENGTH` / `PASSWORD_MAX_LENGTH`: a new password's length limits (core/auth-password/limits.ts).
  */
 export { isValidEmail, normalizeEmail } from './lib/email.ts';
 export { isValidDomainUrl, isProductionSafeDomainUrl } from './config/domains.ts';
+export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './auth-password/limits.ts';

@@ -1,10 +1,7 @@
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { isPredictablePassword } from './predictable.ts';
-
-/** Password length limits (upstream packages/stack-shared/src/schema-fields.ts; upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 70;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './limits.ts';
 
 let common: Promise<ReadonlySet<string>> | undefined;
 
