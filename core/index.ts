@@ -12,6 +12,7 @@ import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.t
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
+import { API_PREFIX } from './operations/api-path.ts';
 
 export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -141,7 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const params = input.params ?? {};
       return await invokeOperation(runtime, op, {
         method: op.method,
-        pathname: `/api/v1${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
+        pathname: `${API_PREFIX}${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
         credentials,
         params,
         query: input.query ?? {},

@@ -6,9 +6,10 @@ import { findUser } from '../users/index.ts';
 import { resolveOAuthClient } from './client.ts';
 import { redeemAuthorizationCode } from './authorization-codes.ts';
 import { completeSignIn, handOffSession } from './sign-in.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 function required<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST /api/v1/auth/oauth/token:\n  - body.${field} must be defined` });
+  if (value === undefined) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST ${API_PREFIX}/auth/oauth/token:\n  - body.${field} must be defined` });
   return value;
 }
 

@@ -7,6 +7,7 @@ import { QueryBooleanSchema } from '../lib/schemas.ts';
 import { findProject } from '../projects/index.ts';
 import { projectJwks } from '../tokens/access-token.ts';
 import { component, RedirectOutput } from '../operations/output.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** A JSON Web Key Set of ES256 public keys (RFC 7517 §5; RFC 7518 §6.2.1). */
 const JwksOutput = component('Jwks', v.strictObject({
@@ -49,7 +50,7 @@ export const anonymousJwks = defineOperation({
   errors: [],
   output: RedirectOutput,
   async run(_ctx, { params }) {
-    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
+    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
   },
 });
 
@@ -64,6 +65,6 @@ export const restrictedJwks = defineOperation({
   errors: [],
   output: RedirectOutput,
   async run(_ctx, { params }) {
-    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
+    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
   },
 });

@@ -7,6 +7,7 @@ import { runProjectConfigChecks } from './lifecycle.ts';
 import { findProject, updateProject } from './queries.ts';
 import { toAdminProject } from './wire.ts';
 import { writeLegacyConfigChange } from '../config/store.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Updates display name, description, logos, production mode and config (partial; omitted keys
@@ -27,7 +28,7 @@ export const updateCurrentProject = defineOperation({
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
       // Base64 logos are stored by Gatehouse and replaced by their URLs (issue 14 item 8).
       const update = await storeDataImages(tx, current.id, body, LOGO_FIELDS);
-      const next = applyProjectUpdate(current, update, 'PATCH', '/api/v1/internal/projects/current');
+      const next = applyProjectUpdate(current, update, 'PATCH', `${API_PREFIX}/internal/projects/current`);
       await runProjectConfigChecks(tx, next);
       // The legacy config is a view of the configuration model (issue 16): the change is written
       // there as an environment-level override, and the project row keeps the rendered view.

@@ -4,6 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
 import { LRUCache } from 'lru-cache';
 import { parseJsonText } from '../lib/json-text.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** `restricted_reason` of a user (upstream apps/backend/src/app/api/latest/users/). */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
@@ -59,7 +60,7 @@ function audienceKind(subject: Pick<AccessTokenSubject, 'isAnonymous' | 'restric
 /** `iss` for a project and audience kind (upstream apps/backend/src/lib/tokens.tsx "Issuer"). */
 export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind): string {
   const segment = kind === 'default' ? 'projects' : kind === 'restricted' ? 'projects-restricted-users' : 'projects-anonymous-users';
-  return `${baseUrl}/api/v1/${segment}/${projectId}`;
+  return `${baseUrl}${API_PREFIX}/${segment}/${projectId}`;
 }
 
 /**

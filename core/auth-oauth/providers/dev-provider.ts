@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { KnownError } from '../../errors/index.ts';
 import type { Runtime } from '../../runtime.ts';
+import { API_PREFIX } from '../../operations/api-path.ts';
 
 /**
  * Gatehouse's built-in development OpenID provider (issue 15): what `type: "shared"` provider
@@ -26,7 +27,7 @@ export function assertDevProviderAvailable(runtime: Runtime, project: { isProduc
 
 /** The issuer of the development provider: `<base>/api/v1/auth/oauth/dev-provider`. */
 export function devProviderIssuer(runtime: Runtime): string {
-  return `${runtime.baseUrl}/api/v1/auth/oauth/dev-provider`;
+  return `${runtime.baseUrl}${API_PREFIX}/auth/oauth/dev-provider`;
 }
 
 /** The development client's secret: HMAC-SHA256 of its client id under a key derived from the server secret. */
