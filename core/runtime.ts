@@ -44,7 +44,7 @@ export interface RuntimeOptions {
   storage: StorageAdapter;
   /** Public base URL of the server, without `/api/v1`; used for `iss` and links. */
   baseUrl: string;
-  /** The server secret every derived key comes from (ARCHITECTURE.md "Security primitives"). */
+  /** The server secret every derived key comes from. */
   secret: string;
   clock?: Clock;
   /** Access-token lifetime in ms; default 600000 (10 min, upstream apps/backend/src/lib/tokens.tsx). */

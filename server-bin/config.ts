@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { flagOptions, settingDefault, usageText } from './settings.ts';
 import { parseWorkerCount } from './workers.ts';
 
-/** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
+/** Server settings resolved from flags and environment. */
 export interface ServerConfig {
   port: number;
   host: string;

@@ -31,7 +31,6 @@ export interface RenderedEmail {
  * @throws KnownError EMAIL_RENDERING_ERROR `{error}` with the compiler's or the guest's message,
  *   for syntax errors, forbidden modules, thrown errors, timeouts (the guest's 1 s limit, or the
  *   pool's hard deadline, which terminates the worker) and memory exhaustion.
- * @see design/NOTES.md "Sandboxing template code"
  */
 export function renderInSandbox(input: RenderInput, tenant?: string): Promise<RenderedEmail> {
   return renderPool().render(input, tenant ?? '');

@@ -29,7 +29,7 @@ export interface OperationInput<I extends InputSchemas> {
 
 /**
  * What an operation sees: storage (the current transaction, or the database), the injected clock,
- * the resolved caller, and hooks. No request, headers or cookies (STYLE.md "Transport stays out
+ * the resolved caller, and hooks. No request, headers or cookies (transport stays out
  * of core").
  */
 export interface OperationContext<A extends RequestAuth | null = RequestAuth | null> {
@@ -108,7 +108,7 @@ type AuthFor<L> = L extends 'public' ? RequestAuth | null : RequestAuth;
 
 /**
  * One endpoint of the wire protocol, defined once. The Koa routes, the in-process API and the
- * route tests are generated from the registry of these objects (ARCHITECTURE.md "Operations").
+ * route tests are generated from the registry of these objects (docs/architecture.md "Layers").
  */
 export interface Operation<I extends InputSchemas = InputSchemas, L extends readonly AccessType[] | 'public' = readonly AccessType[] | 'public'> {
   /** `domain.verb`, e.g. `users.getMe`. */

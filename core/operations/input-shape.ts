@@ -40,7 +40,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  *   text; encoded to UTF-8 they silently become U+FFFD (finding 8).
  * - Nesting deeper than MAX_INPUT_DEPTH (finding 5).
  *
- * One generic check at the validation edge (STYLE.md "Validate at the edge, once") instead of
+ * One generic check at the validation edge (validate at the edge, once) instead of
  * one per field. Walks plain objects and arrays with an explicit stack, never below the depth
  * bound; buffers (octet-stream bodies) are not text and are skipped.
  */

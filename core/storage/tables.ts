@@ -1,7 +1,7 @@
 /**
  * Table types of the one logical schema shared by every adapter.
  *
- * Conventions (ARCHITECTURE.md "Storage"): ids are UUID v4 text; times are epoch-millisecond
+ * Conventions: ids are UUID v4 text; times are epoch-millisecond
  * integers (`_at`); booleans are 0/1 integers on both dialects; JSON is stored as text; secrets are
  * stored hashed (`_hash`); every tenant row carries `project_id`.
  */

@@ -123,7 +123,7 @@ function extractEmbedded(file: string, digest: string | undefined, mode: number)
 /**
  * Loads a native addon embedded as an SEA asset (`native/<file>`): extracts it to the versioned
  * private cache folder (see extractEmbedded) and loads it with `process.dlopen`, since the SEA's
- * `require` only loads built-in modules (design NOTES). Returns the addon's `module.exports`.
+ * `require` only loads built-in modules. Returns the addon's `module.exports`.
  *
  * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
  * @throws Error when not running as the SEA, when the addon was not embedded, or when no private

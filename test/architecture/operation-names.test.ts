@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { operations } from '../../core/operations/registry.ts';
 
 /**
- * One name per operation (STYLE.md "operations defined once"): for every operation in the
+ * One name per operation (operations are defined once): for every operation in the
  * registry, the export that holds it, the file that exports it and its id agree.
  * - file: the kebab-case of the export name (`createUser` in `create-user.ts`);
  * - id: `<domain>.<action>`, every word of the action in the export name (`users.create`,
