@@ -47,7 +47,7 @@ export interface RuntimeOptions {
   /** The server secret every derived key comes from. */
   secret: string;
   clock?: Clock;
-  /** Access-token lifetime in ms; default 600000 (10 min, upstream apps/backend/src/lib/tokens.tsx). */
+  /** Access-token lifetime in ms; default 600000 (10 min, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
   accessTokenTtlMs?: number;
   /**
    * When true (tests), an operation raising a known error it did not declare answers 500, so

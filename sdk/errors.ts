@@ -9,7 +9,7 @@ export const REFRESH_TOKEN_ERROR_CODES: readonly string[] = ['REFRESH_TOKEN_ERRO
 
 /**
  * A known error answered by the server, rebuilt from the `x-stack-known-error` header and the
- * `{code, details, error}` body (upstream apps/backend/src/route-handlers/smart-response.tsx). `status` is the catalogue's status for known
+ * `{code, details, error}` body (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx). `status` is the catalogue's status for known
  * codes; a code this SDK does not know (a newer server) keeps its code, message and details and
  * reports `known === false`.
  */
@@ -51,7 +51,7 @@ export class GatehouseStatusError extends Error {
   }
 }
 
-/** The network failed (after retries, for idempotent calls). Message per upstream packages/stack-shared/src/known-errors.tsx. */
+/** The network failed (after retries, for idempotent calls). Message per upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx. */
 export class GatehouseNetworkError extends Error {
   override readonly name = 'GatehouseNetworkError';
   readonly url: string;
@@ -68,7 +68,7 @@ export class GatehouseConfigError extends Error {
   override readonly name = 'GatehouseConfigError';
 }
 
-/** `getUser({ or: 'throw' })` found no signed-in user (upstream packages/stack-shared/src/known-errors.tsx "Other"). */
+/** `getUser({ or: 'throw' })` found no signed-in user (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx "Other"). */
 export class UserNotSignedInError extends Error {
   override readonly name = 'UserNotSignedInError';
   constructor() { super('User is not signed in but getUser was called with { or: "throw" }.'); }

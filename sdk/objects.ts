@@ -9,7 +9,7 @@ export interface AppCore {
   invalidate(prefix?: string): Promise<void>;
   /** The access token no longer reflects the user (after a user update): refresh before the next call. */
   suggestAccessTokenExpired(): void;
-  /** The current user was deleted: the session is invalid (upstream packages/template/src/lib/stack-app/). */
+  /** The current user was deleted: the session is invalid (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   markSessionInvalid(): void;
   /** Signs the app's session out (ClientApp.signOut); what `user.signOut()` calls. */
   signOut(options?: { redirectUrl?: URL | string; noRedirect?: boolean }): Promise<void>;
@@ -17,7 +17,7 @@ export interface AppCore {
 }
 
 
-/** A team (library names of upstream packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
+/** A team (library names of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
 export class Team {
   readonly id: string;
   readonly displayName: string;
@@ -130,7 +130,7 @@ export class TeamInvitation {
   }
 }
 
-/** A contact channel of the current user (upstream packages/stack-shared/src/interface/crud/). */
+/** A contact channel of the current user (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). */
 export class ContactChannel {
   readonly id: string;
   readonly type: 'email';
@@ -168,7 +168,7 @@ export class ContactChannel {
   }
 }
 
-/** One of the user's sessions (upstream packages/stack-shared/src/interface/crud/ "Session"). */
+/** One of the user's sessions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ "Session"). */
 export class ActiveSession {
   readonly id: string;
   readonly userId: string;
@@ -234,7 +234,7 @@ export class ApiKey {
   }
 }
 
-/** A notification category and the user's choice (upstream packages/stack-shared/src/interface/crud/). */
+/** A notification category and the user's choice (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). */
 export class NotificationCategory {
   readonly id: string;
   readonly name: string;
@@ -255,7 +255,7 @@ export class NotificationCategory {
   }
 }
 
-/** Copies `o` without its undefined fields (the wire drops them, upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** Copies `o` without its undefined fields (the wire drops them, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export function dropUndefined<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

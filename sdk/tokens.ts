@@ -2,7 +2,7 @@ import type { SdkEnvironment } from './env.ts';
 import { GatehouseConfigError } from './errors.ts';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 
-/** A session's tokens (upstream packages/stack-shared/src/interface/crud/ "Token store"). */
+/** A session's tokens (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ "Token store"). */
 export interface Tokens {
   accessToken: string | null;
   refreshToken: string | null;
@@ -31,7 +31,7 @@ export function memoryTokenStore(initial: Tokens = EMPTY): TokenStore {
   };
 }
 
-/** Refresh-token cookie lifetime: 31536000 s (upstream packages/stack-shared/src/schema-fields.ts). */
+/** Refresh-token cookie lifetime: 31536000 s (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
 /** Access-token cookie lifetime: 86400 s; its value is the JSON pair `[refresh, access]`. */
 export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
@@ -45,7 +45,7 @@ export function hostedCookieOptions(projectId: string): CookieStoreOptions {
 }
 /** Refresh-cookie lifetime on Gatehouse's own pages: 30 days, in seconds. */
 export const HOSTED_REFRESH_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
-/** Cookie-stored tokens are polled every 100 ms for changes (upstream packages/template/src/lib/stack-app/). */
+/** Cookie-stored tokens are polled every 100 ms for changes (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
 export const COOKIE_POLL_MS = 100;
 
 /** A minimal `document` for cookies (the browser's, or a test double). */
@@ -99,7 +99,7 @@ export function tokensFromCookies(doc: CookieDocument, projectId: string): Token
 
 /**
  * Browser cookie store: `stack-refresh-<projectId>` holds the refresh token for 1 year and
- * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (upstream packages/stack-shared/src/schema-fields.ts).
+ * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen. The cookies
  * are `SameSite=Lax`, `Secure` on https, and readable by script (this SDK sends the refresh token
  * itself). On Gatehouse's own pages the transport's cookie bridge makes the server keep the real
@@ -154,7 +154,7 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
 
 /**
  * Reads the `x-stack-auth` header form: a JSON object `{accessToken, refreshToken}` that a browser
- * sends to the app's own server (upstream apps/backend/src/route-handlers/smart-request.tsx). Throws when it is not a JSON object.
+ * sends to the app's own server (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx). Throws when it is not a JSON object.
  */
 export function tokensFromAuthHeader(value: string | null | undefined): Tokens {
   if (!value) return { ...EMPTY };

@@ -49,7 +49,7 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
 }
 
 /**
- * Koa middleware serving the hosted handler pages (upstream packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
+ * Koa middleware serving the hosted handler pages (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
  * internal project (the dashboard's sign-in) and `/projects/{id}/handler/*` for other projects,
  * plus the bundle at `/handler/handler.js` (the single executable serves the same file from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
  */

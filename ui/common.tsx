@@ -126,7 +126,7 @@ export function isKnownErrorCode(code: string): boolean {
   return `error.${code}` in KNOWN_ERROR_KEYS;
 }
 
-/** Client-side email check: the server's own rule (core/validation.ts, upstream packages/stack-shared/src/schema-fields.ts). */
+/** Client-side email check: the server's own rule (core/validation.ts, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export function emailProblem(email: string): MessageKey | null {
   const value = email.trim();
   if (!value) return 'validate.emailMissing';
@@ -138,7 +138,7 @@ export function emailProblem(email: string): MessageKey | null {
 /** Password length limits shown before the first attempt: the server's (core/auth-password/limits.ts). */
 export const PASSWORD_RULES = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH } as const;
 
-/** Client-side new-password check (upstream packages/stack-shared/src/schema-fields.ts): present, within PASSWORD_RULES. */
+/** Client-side new-password check (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): present, within PASSWORD_RULES. */
 export function passwordProblem(password: string): MessageError | null {
   if (!password) return new MessageError('validate.passwordMissing');
   if (password.length < PASSWORD_RULES.min) return new MessageError('error.PASSWORD_TOO_SHORT', { min: PASSWORD_RULES.min });

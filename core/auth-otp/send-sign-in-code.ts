@@ -19,7 +19,7 @@ export type OtpSignInData = { email: string; callback_url: string; turnstile_res
 
 /**
  * Sends a sign-in code by email, answering its nonce (upstream
- * apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`

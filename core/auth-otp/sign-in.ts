@@ -12,7 +12,7 @@ import { assertOtpMayReach } from './ownership.ts';
 import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * Signs in with an emailed code (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
+ * Signs in with an emailed code (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The address is looked up among auth-enabled email channels, primary or not (upstream
  * `ensureUserForEmailAllowsOtp`): its user signs in and gets OTP sign-in enabled. Otherwise the

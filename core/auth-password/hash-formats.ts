@@ -76,7 +76,7 @@ function pbkdf2Params(digestName: string, iterations: number, salt: Buffer | str
 export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
   {
     // `$2a$`, `$2b$`, `$2y$` (bcryptjs verifies all three); rounds above 16 refused, as upstream
-    // (apps/backend/src/route-handlers/verification-code-handler.tsx).
+    // (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx).
     name: 'bcrypt',
     parse: (hash) => (/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) && Number(hash.slice(4, 6)) >= 4 && Number(hash.slice(4, 6)) <= 16 ? {} : null),
     verify: (_parsed, password, hash) => bcrypt.compare(password, hash),
@@ -95,7 +95,7 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     verify: (_parsed, password, hash) => argon2.verify(hash, password).catch(() => false),
   },
   {
-    // Better Auth (packages/better-auth/src/crypto/password.ts): `<salt hex>:<key hex>`, scrypt
+    // Better Auth (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/better-auth/src/crypto/password.ts): `<salt hex>:<key hex>`, scrypt
     // N=16384, r=16, p=1, dkLen=64 over the NFKC-normalized password, the salt's hex TEXT as salt.
     name: 'scrypt-better-auth',
     parse: (hash) => {

@@ -13,7 +13,7 @@ import type { PasswordResetData } from './send-reset-code.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Resets a password with an emailed code (upstream apps/backend/src/app/api/latest/auth/password/). Sets
+ * Resets a password with an emailed code (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
  *

@@ -10,7 +10,7 @@ import { recordSignInFailure } from '../sign-in-log/index.ts';
 import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, takesPartInChallenge } from '../bot-challenge/index.ts';
 
 /**
- * Signs in with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
+ * Signs in with email and password (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/).
  *
  * An unknown email, a user without a password and a wrong password all answer the same error
  * after one password verification (no account enumeration through timing). Refused when

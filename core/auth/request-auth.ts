@@ -11,7 +11,7 @@ import { findProjectKeyExpiry, type ProjectKeyKind } from '../internal-api-keys/
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
 import { restrictedReasonOf } from '../users/restriction.ts';
 
-/** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
+/** The resolved caller of a request (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
   accessType: AccessType;
   project: Project;
@@ -39,7 +39,7 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 /**
  * Resolves project, branch, access type, keys, tokens and user from the caller's credentials
  * (the host read them from its transport: server-bin/protocol/credentials.ts), in the
- * upstream `parseAuth` order (upstream apps/backend/src/route-handlers/smart-request.tsx):
+ * upstream `parseAuth` order (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
  * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
@@ -160,7 +160,7 @@ async function checkProjectKeys(
   }
 }
 
-/** A project key check through the request cache (upstream apps/backend/src/route-handlers/smart-request.tsx step 6). */
+/** A project key check through the request cache (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
   const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => findProjectKeyExpiry(runtime.db, projectId, kind, hash));
@@ -169,7 +169,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 
 /**
  * An admin access token is an internal-project user's access token; it stands in for the keys
- * when that user belongs to the project's owner team (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
+ * when that user belongs to the project's owner team (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
 async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);

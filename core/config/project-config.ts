@@ -61,7 +61,7 @@ export interface BrandingConfig {
 }
 
 /**
- * A project's configuration (upstream packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names: the
+ * A project's configuration (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names: the
  * on/off flags of project-flags.ts (each documented by its config-model leaf) and the structured
  * settings below. A view of the config model (legacy.ts); the wire form (snake_case) is produced
  * by `configToWire`.
@@ -247,7 +247,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 }
 
 /**
- * Checks the rules that span several fields (upstream packages/stack-shared/src/schema-fields.ts): a production-mode project may
+ * Checks the rules that span several fields (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): a production-mode project may
  * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).

@@ -4,7 +4,7 @@ import { RATE_LIMIT_RULES } from '../throttle/index.ts';
 import { SignUpRuleSchema } from '../sign-up-rules/rules.ts';
 
 /**
- * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree
+ * Stack's configuration schema (upstream `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts`): one tree
  * of the keys a project can configure, each leaf a valibot schema with its default (what an unset
  * key renders as) and a doc line, each node with the override levels that may set it.
  *
@@ -45,7 +45,7 @@ const trueOnly = leaf(v.literal(true, 'must be true (use null to remove)'), unde
 /** Loosely typed data kept as given (payments shapes, sign-up rule conditions). */
 const data = (doc: string) => leaf(v.record(v.string(), v.unknown(), 'must be an object'), undefined, doc);
 
-/** The twelve built-in social sign-in provider ids (upstream packages/template/src/lib/stack-app/). */
+/** The twelve built-in social sign-in provider ids (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
 export const OAUTH_PROVIDER_IDS = [
   'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
   'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
@@ -154,7 +154,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id.'),
   }, BRANCH),
-  // Upstream's analytics query folders (packages/stack-shared/src/config/schema.ts,
+  // Upstream's analytics query folders (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts,
   // `environmentAnalyticsSchema`): environment level only, stored and rendered like any other key.
   // Gatehouse has no analytics query engine; the saved queries are kept for the dashboard.
   analytics: obj({

@@ -33,7 +33,7 @@ export interface OutgoingEmail {
 /**
  * Queues an email in the outbox. Uses `ctx.db`, so call it inside the transaction of the change
  * that caused the email: it commits with that change or not at all. After commit the delivery
- * worker is nudged; it sends through the project's route (upstream packages/stack-shared/src/interface/crud/ Email): `standard` → the
+ * worker is nudged; it sends through the project's route (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email): `standard` → the
  * project's SMTP, `shared` → GATEHOUSE_SMTP_URL, neither → the row stays in the outbox with
  * status `outbox`, readable through `GET /internal/emails`. With `secrets`, the row keeps only the
  * redacted content in clear and the live content sealed; delivery drops the sealed copy.

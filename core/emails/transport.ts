@@ -15,7 +15,7 @@ export type SmtpOptions = string | { host: string; port: number; secure: boolean
 /**
  * Chooses the route of a project's email: `standard` → the project's own SMTP server; `shared` →
  * the server-wide `smtpUrl` (GATEHOUSE_SMTP_URL); `shared` with no server SMTP → the built-in
- * outbox (upstream packages/stack-shared/src/interface/crud/ Email).
+ * outbox (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email).
  */
 export function routeFor(config: EmailConfig, smtpUrl: string | null, projectName: string): EmailRoute {
   if (config.type === 'standard') {

@@ -4,8 +4,8 @@
  *
  * Pure data. It imports nothing so the SDK can bundle it as is.
  *
- * Codes and statuses follow upstream packages/stack-shared/src/known-errors.tsx and upstream packages/stack-shared/src/known-errors.tsx; detail keys follow
- * upstream packages/stack-shared/src/known-errors.tsx (the official SDK rebuilds its typed errors from them). Messages are ours,
+ * Codes and statuses follow upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx and upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx; detail keys follow
+ * upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx (the official SDK rebuilds its typed errors from them). Messages are ours,
  * except where upstream's known-errors.tsx words one.
  */
 

@@ -4,7 +4,7 @@ export { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
 
 /**
  * A known error: a catalogue code plus its details. The HTTP status always comes from the
- * catalogue, never from the throw site (upstream apps/backend/src/route-handlers/smart-response.tsx).
+ * catalogue, never from the throw site (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx).
  *
  * On the wire the host renders it as `{code, details, error}` with the known-error header
  * (server-bin/protocol/errors.ts).
@@ -41,7 +41,7 @@ export type StatusKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-fou
 /**
  * A plain status error: a kind of refusal and a text message, answered as plain text with no
  * known-error code, where the upstream protocol answers with text (upstream
- * apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"), e.g. forbidden
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"), e.g. forbidden
  * "OTP sign-in is not enabled for this project". The message is the whole body, byte for byte.
  */
 export class StatusError extends Error {

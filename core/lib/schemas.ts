@@ -6,7 +6,7 @@ import { isValidEmail, isValidLegacyEmail } from './email.ts';
 
 export const UuidSchema = v.pipe(v.string(), v.check(isUuidV4, 'must be a valid UUID'));
 
-/** A user id or `me` (upstream apps/backend/src/app/api/latest/ "user_id parameters accept me"). */
+/** A user id or `me` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ "user_id parameters accept me"). */
 export const UserIdOrMeSchema = v.pipe(v.string(), v.check((s) => s === 'me' || isUuidV4(s), 'must be a valid UUID or "me"'));
 
 /** Query booleans arrive as text. */
@@ -67,8 +67,8 @@ export function pageLimitSchema(max: number) {
 /** Epoch-ms integer. */
 export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be non-negative'));
 
-/** Empty success body (upstream apps/backend/src/route-handlers/smart-response.tsx). */
-/** An email address by the upstream packages/stack-shared/src/schema-fields.ts rule (core/lib/email.ts). */
+/** Empty success body (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx). */
+/** An email address by the upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts rule (core/lib/email.ts). */
 export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
 /** A stored address by upstream's looser `emailSchema` (core/lib/email.ts `isValidLegacyEmail`). */

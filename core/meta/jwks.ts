@@ -20,7 +20,7 @@ const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSc
 /**
  * The project's public ES256 keys (no auth): 2, or 4
  * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
- * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
  */
 export const jwks = defineOperation({
   id: 'meta.jwks',

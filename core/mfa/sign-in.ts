@@ -25,7 +25,7 @@ const MfaSignInBodySchema = v.pipe(
 
 /**
  * Completes a sign-in that answered the multi-factor challenge:
- * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
+ * `{type: "totp", totp, code}` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
  *

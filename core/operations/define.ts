@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
 import type { AccessType } from '../auth/access-type.ts';
 
-/** The three access levels (upstream apps/backend/src/lib/permissions.tsx), defined beside request authentication. */
+/** The three access levels (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx), defined beside request authentication. */
 export { ACCESS_TYPES, type AccessType } from '../auth/access-type.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

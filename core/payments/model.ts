@@ -5,7 +5,7 @@ import { findStripeAccount } from './queries.ts';
 
 /**
  * The payments model read from the rendered config (`payments.*`, upstream
- * `packages/stack-shared/src/config/schema.ts` `branchPaymentsSchema` and `schema-fields.ts`
+ * `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts` `branchPaymentsSchema` and `schema-fields.ts`
  * `productSchema`): items, products with their prices and included items, product lines.
  * Config keeps these as loosely typed data, so every field is read defensively here, with
  * upstream's defaults (`products.*.customerType` "user", `includedItems.*.repeat` "never",

@@ -27,7 +27,7 @@ export async function requireTeamPermission(db: Kysely<Database>, projectId: str
 
 /**
  * Grants a team's default permissions to a new member: `team_creator_default_permissions` for
- * `creator`, `team_member_default_permissions` for `member` (upstream apps/backend/src/lib/permissions.tsx). Ids that are no
+ * `creator`, `team_member_default_permissions` for `member` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx). Ids that are no
  * longer defined in team scope are skipped.
  */
 export async function grantTeamDefaults(db: Kysely<Database>, project: Project, teamId: string, userId: string, role: 'creator' | 'member', now: number): Promise<void> {

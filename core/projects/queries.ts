@@ -3,7 +3,7 @@ import type { Database, ProjectsTable } from '../storage/tables.ts';
 import { parseStoredConfig, type ProjectConfig } from '../config/project-config.ts';
 import { precompiled } from '../storage/precompiled.ts';
 
-/** A project with its parsed config (upstream packages/stack-shared/src/interface/crud/ Project). */
+/** A project with its parsed config (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Project). */
 export interface Project {
   id: string;
   displayName: string;

@@ -446,7 +446,7 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
-/** A CLI login attempt (upstream apps/backend/src/app/api/latest/auth/). Both codes stored hashed; no token is stored. */
+/** A CLI login attempt (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/). Both codes stored hashed; no token is stored. */
 export interface CliAuthAttemptsTable {
   id: string;
   project_id: string;

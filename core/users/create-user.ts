@@ -12,7 +12,7 @@ import { sealTotpSecret } from '../mfa/index.ts';
 /**
  * Creates a user with any server fields, answering the server user (server access). The personal
  * team (when `create_team_on_sign_up`) is created after the response object is built, so the
- * response shows `selected_team: null` (upstream apps/backend/src/app/api/latest/users/).
+ * response shows `selected_team: null` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const createUser = defineOperation({
   id: 'users.create',

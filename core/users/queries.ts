@@ -67,7 +67,7 @@ export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: 
 /** Sort keys of `GET /users`: upstream's `signed_up_at`, and `last_active_at` (issue 19). */
 export type UserListOrder = 'signed_up_at' | 'last_active_at';
 
-/** Filters and order of one page of `GET /users` (upstream apps/backend/src/app/api/latest/users/). */
+/** Filters and order of one page of `GET /users` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export interface UserListOptions {
   /** Page size; undefined lists every match. */
   limit?: number;

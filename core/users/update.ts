@@ -22,7 +22,7 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
 
 /**
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
- * user in the caller's view (upstream apps/backend/src/app/api/latest/users/ `PATCH /users/*`). Hashes a new password before
+ * user in the caller's view (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/ `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
  * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes (the secret is stored encrypted). A
  * changed primary email becomes unverified unless `primary_email_verified` is given too or it was

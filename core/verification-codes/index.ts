@@ -4,7 +4,7 @@ import { component } from '../operations/output.ts';
 /**
  * The one verification-code engine for every emailed code (OTP / magic link, email verification,
  * password reset, team invitations, …): create → check (no consume) → use (consume once).
- * @see upstream apps/backend/src/app/api/latest/auth/otp/, apps/backend/src/route-handlers/verification-code-handler.tsx
+ * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx
  */
 export {
   createVerificationCode, checkVerificationCode, useVerificationCode, listVerificationCodes,
