@@ -62,7 +62,7 @@ export interface CoreOptions {
   /** See RuntimeOptions.revocationPollMs (default 2000 ms). */
   revocationPollMs?: number;
   /**
-   * The dashboard assistant (issue 21): the OpenAI-compatible model endpoint the host read from
+   * The dashboard assistant: the OpenAI-compatible model endpoint the host read from
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
   ai?: import('./ai-chat/options.ts').AiOptions;

@@ -12,7 +12,7 @@ import { NO_HOOKS, type CoreHooks } from './hooks.ts';
 import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
 
 /**
- * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
+ * Test-only replacement of an OAuth provider's endpoints, keyed by provider id, e.g.
  * `{ github: { authorizationEndpoint: 'http://127.0.0.1:4000/login/oauth/authorize', … } }`.
  * Only `createGatehouse` options can set it (never project config or environment variables), and
  * the runtime refuses it in the `production` environment.
@@ -21,7 +21,7 @@ export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<str
 
 /**
  * Test-only: where the `stripe` client sends its API calls instead of api.stripe.com (its `host`,
- * `port` and `protocol` options), e.g. a loopback server answering the Stripe API (issue 18).
+ * `port` and `protocol` options), e.g. a loopback server answering the Stripe API.
  * Refused in the `production` environment, like OAuthEndpointOverrides.
  */
 export interface StripeApiOverride { host: string; port: number; protocol: 'http' | 'https' }

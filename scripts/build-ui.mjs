@@ -42,7 +42,7 @@ const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'
 
 /**
  * True when every bundle exists and is newer than every input file, so `npm start` can skip the
- * build (issue 19 "a newcomer's first minutes": the build ran on every start). A false "stale" only
+ * build (the build ran on every start). A false "stale" only
  * costs a rebuild.
  */
 export function bundlesUpToDate(rootDir = root) {

@@ -59,7 +59,7 @@ export function crossDomainHandoffFrom(href: string): CrossDomainHandoff | null 
  * Why a page at `href` will not follow its `after_auth_return_to`, or null when it will (absent,
  * trusted, or a cross-domain hand-off, which the server checks): `invalid` (not a web address)
  * or `untrusted` with the origin it names. Hosted pages show this instead of dropping the
- * address silently (issue 20 item 13).
+ * address silently.
  */
 export function returnToProblem(href: string, trustedOrigins: readonly string[]): { kind: 'invalid' } | { kind: 'untrusted'; origin: string } | null {
   let current: URL;

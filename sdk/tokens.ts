@@ -36,7 +36,7 @@ export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
 /** Access-token cookie lifetime: 86400 s; its value is the JSON pair `[refresh, access]`. */
 export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
 /**
- * Cookie options of Gatehouse's own pages (hosted handler pages and dashboard, issue 12): an
+ * Cookie options of Gatehouse's own pages (hosted handler pages and dashboard): an
  * access cookie per project (`stack-access-<projectId>`, the dashboard's being `…-internal`) and a
  * 30-day refresh cookie, `Secure` on https.
  */
@@ -194,7 +194,7 @@ export function resolveTokenStore(init: TokenStoreInit, projectId: string, env: 
     const auth = header('x-stack-auth');
     if (auth) return memoryTokenStore(tokensFromAuthHeader(auth));
     // Without x-stack-auth, the session of the hosted pages and of ClientApp's cookie store on the
-    // same site: their cookies arrive in the request's Cookie header (issue 20 item 12).
+    // same site: their cookies arrive in the request's Cookie header.
     const cookie = header('cookie');
     return memoryTokenStore(cookie ? tokensFromCookies({ cookie }, projectId) : tokensFromAuthHeader(undefined));
   }

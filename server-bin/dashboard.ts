@@ -28,7 +28,7 @@ export interface DashboardConfig extends DashboardSignUpState {
 }
 
 /**
- * Koa middleware serving the developer dashboard (issue 7) at `/`: the HTML shell on its client
+ * Koa middleware serving the developer dashboard at `/`: the HTML shell on its client
  * routes (`/`, `/sign-in`, `/sign-up`, `/team`, `/server-settings`, `/projects`, `/projects/{id}/…` except the hosted
  * `/projects/{id}/handler/*`) with the first-run state inline, and the bundle at
  * `/dashboard-assets/dashboard.js`. Mount it after the API routes and the hosted pages.

@@ -11,7 +11,7 @@ import { SignInOutput } from '../mfa/index.ts';
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
  * signed for the `<project>:anon` audience (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx), so later requests need
  * `allowAnonymousUser` in their credentials. A password sign-up with that token upgrades the user.
- * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
+ * Throttled per client address (429 with `Retry-After`).
  */
 export const signUpAnonymously = defineOperation({
   id: 'anonymous.signUp',

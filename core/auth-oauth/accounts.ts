@@ -72,7 +72,7 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
       if (strategy === 'raise_error') throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
       // Linking needs both sides to vouch for the address: the provider, and the existing account
       // (whose email may have been registered by someone who never proved it: account
-      // pre-hijacking, issue 12 finding 2). Otherwise the new account is a separate user.
+      // pre-hijacking). Otherwise the new account is a separate user.
       if (strategy === 'link_method' && info.emailVerified && owner.primary_email_verified === 1) {
         return { user: owner, account: await link(ctx, project, owner, providerId, info), isNewUser: false };
       }

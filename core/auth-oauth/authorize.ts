@@ -86,7 +86,7 @@ export const authorizeOAuth = defineOperation({
     let sessionId: string | null = null;
     if (query.token) {
       // The same check as any request's access token: a revoked, signed-out or pre-reset session
-      // never attaches an account (issue 27 finding 3).
+      // never attaches an account.
       const claims = await verifyLiveAccessToken(ctx.runtime, query.token, project.id, ctx.now);
       userId = claims.sub;
       sessionId = claims.refresh_token_id;

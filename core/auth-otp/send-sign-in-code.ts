@@ -25,7 +25,7 @@ export type OtpSignInData = { email: string; callback_url: string; turnstile_res
  * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`
  * is off; refused as taken (`would_work_if_email_was_verified: true`) when a user
  * signs in with this address (primary or not) through a channel that is not verified, whether or
- * not that user turned OTP sign-in on (issue 12 finding 2); refused when no user has
+ * not that user turned OTP sign-in on; refused when no user has
  * it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  *
  * The bot challenge (core/bot-challenge, action `send_magic_link_email`) is checked before the

@@ -21,7 +21,7 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * upgrades that user in place (same id; `is_new_user: true`, as upstream). A channel that is not
  * verified is refused (as taken, with `would_work_if_email_was_verified: true`, as
  * upstream), even if the code was sent before that account existed: someone who never proved the
- * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
+ * address may hold its password and sessions (account pre-hijacking). The owner
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * A new user goes through the sign-up rules with the bot challenge of the code's send (upstream).

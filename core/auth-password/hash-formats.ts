@@ -3,7 +3,7 @@ import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 
 /**
- * The password-hash formats Gatehouse verifies (issue 30 item 1): its own argon2id and the
+ * The password-hash formats Gatehouse verifies: its own argon2id and the
  * formats other providers export, accepted as `password_hash` on `POST /users` / `PATCH
  * /users/{id}` and upgraded to argon2id on the next successful sign-in (hashing.ts). Each format
  * parses a hash string into its parameters, refusing malformed strings and parameters too costly

@@ -19,8 +19,8 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
 
 /**
  * Checks a new password: its length (upstream's rules and errors), then, beyond upstream, that it
- * is not one of the most common passwords (issue 12 finding 9), not repetitive or sequential
- * (`aaaaaaaa`, `12345678`, `qwertyui`: predictable.ts, issue 27 finding 10), and not the
+ * is not one of the most common passwords, not repetitive or sequential
+ * (`aaaaaaaa`, `12345678`, `qwertyui`: predictable.ts), and not the
  * account's email address or the part of it before the `@`. No composition rules (NIST SP
  * 800-63B-4 §3.1.1.2).
  *

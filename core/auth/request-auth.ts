@@ -107,7 +107,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
  * credentials, the `token` of an OAuth link flow): ES256 signature, `exp` and audience
  * (verifyAccessToken), the project it was issued for, and a live session: a token whose session
  * was revoked (sign-out, session deletion, password reset or change) is refused within seconds
- * of the revocation, though its signature and `exp` are still good (issue 12 finding 9, issue 27
+ * of the revocation, though its signature and `exp` are still good (issue 27
  * finding 3; core/sessions/revocations.ts).
  *
  * @throws KnownError UNPARSABLE_ACCESS_TOKEN (also for a revoked session), ACCESS_TOKEN_EXPIRED,

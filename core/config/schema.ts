@@ -168,7 +168,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       }), undefined, 'Saved queries by id.'),
     }), undefined, 'Analytics query folders by id.'),
   }, ENV),
-  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
+  // Gatehouse extension: how the hosted pages and components look for the project.
   // Validated here too, so no override route can put a javascript: link on the hosted pages.
   branding: obj({
     accentColorLight: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
@@ -183,7 +183,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       windowSeconds: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(604_800, 'must be at most 604800')), undefined, 'Seconds over which the bucket refills.'),
     }), undefined, 'Gatehouse: limits that differ from the defaults, by rule.'),
   }, BRANCH),
-  // Gatehouse extension (issue 27): Cloudflare Turnstile on sign-up and sign-in (core/bot-challenge).
+  // Gatehouse extension: Cloudflare Turnstile on sign-up and sign-in (core/bot-challenge).
   // The secret key is not here: it is stored sealed beside the config (bot_challenge_secrets).
   botChallenge: obj({
     turnstileSiteKey: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a Turnstile site key (letters, digits, _ and -)'))), null, 'Gatehouse: Cloudflare Turnstile site key; with its secret key (set in the dashboard, stored sealed) sign-up and sign-in verify a bot challenge (docs/security.md "Bot challenges").'),

@@ -19,7 +19,7 @@ export interface OutgoingEmail {
   notificationCategory?: string | null;
   /**
    * Codes and links the email carries (a sign-in code, a reset link…): the stored subject, HTML and
-   * text have them redacted, and the live content is kept sealed until delivery (issue 12).
+   * text have them redacted, and the live content is kept sealed until delivery.
    */
   secrets?: readonly string[];
   /**
@@ -46,7 +46,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
   let headers: Record<string, string> | null = null;
   const category = email.notificationCategory ? findCategory(email.notificationCategory) : null;
   if (category?.canDisable && email.userId) {
-    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers (issue 17).
+    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers.
     const link = await createUnsubscribeLink(ctx, project.id, email.userId, category);
     html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(link)}">Unsubscribe</a> from ${escapeHtml(category.name)} emails.</p>`;
     if (text) text += `\n\nUnsubscribe from ${category.name} emails: ${link}`;

@@ -25,7 +25,7 @@ export interface RenderedEmail {
 /**
  * Compiles and renders email TSX in the QuickJS sandbox (sandbox-render.ts) on a worker thread
  * of the render pool (render-pool.ts), never on the main thread: a template that loops or
- * allocates cannot delay any other request (issue 12 finding 6). `tenant` (the project id)
+ * allocates cannot delay any other request. `tenant` (the project id)
  * keeps one project's renders from queueing ahead of another's.
  *
  * @throws KnownError EMAIL_RENDERING_ERROR `{error}` with the compiler's or the guest's message,

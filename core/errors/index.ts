@@ -16,7 +16,7 @@ export class KnownError extends Error {
   /**
    * `messageContext` feeds the human-readable message only and never reaches the wire's `details`
    * (used where upstream's error has no details but a developer needs the value, e.g. the URL of
-   * REDIRECT_URL_NOT_WHITELISTED, issue 20 item 14).
+   * REDIRECT_URL_NOT_WHITELISTED).
    */
   constructor(code: KnownErrorCode, details: Record<string, unknown> = {}, messageContext: Record<string, unknown> = {}) {
     super(errorCatalogue[code].message({ ...messageContext, ...details }));

@@ -31,7 +31,7 @@ export function isValidLegacyEmail(value: string): boolean {
 const WIDTH_FORMS = /[\uff01-\uffee]/g;
 
 /**
- * The one comparison form of an email address, stored and looked up (issue 27 finding 10):
+ * The one comparison form of an email address, stored and looked up:
  * trimmed; full-width and half-width forms mapped to their ordinary forms (`ｕｓｅｒ` → `user`:
  * NFKC applied to those characters only, the width mapping of RFC 8265's PRECIS
  * UsernameCaseMapped profile); lowercased, as upstream compares addresses (the whole address:

@@ -33,7 +33,7 @@ export function isNestedAtMost(value: unknown, max: number): boolean {
  * `client_metadata`, `client_read_only_metadata`, `server_metadata` of users and teams: any JSON
  * value or null, at most METADATA_MAX_DEPTH levels deep and METADATA_MAX_LENGTH characters of
  * JSON. Upstream sets no bound; without one a single end user stored metadata that made the
- * project's user listings answer 500 (issue 12 finding 5). Documented in docs/security.md.
+ * project's user listings answer 500. Documented in docs/security.md.
  */
 export const MetadataSchema = v.nullable(v.pipe(
   v.unknown(),
@@ -45,7 +45,7 @@ export const MetadataSchema = v.nullable(v.pipe(
 /**
  * Largest page a listing serves when upstream sets no maximum of its own (`GET /users`,
  * `GET /teams`): a bound, so a huge `limit` is a SCHEMA_ERROR instead of a database error
- * (issue 27 finding 9), high enough for any client written against upstream.
+ *, high enough for any client written against upstream.
  */
 export const LIST_LIMIT_MAX = 10_000;
 

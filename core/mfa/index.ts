@@ -1,5 +1,5 @@
 /**
- * Multi-factor sign-in (issue 11): the one sign-in exit `finishSignIn` that enforces TOTP, the
+ * Multi-factor sign-in: the one sign-in exit `finishSignIn` that enforces TOTP, the
  * `POST /auth/mfa/sign-in` completion, TOTP checking with replay refusal, and recovery codes
  * (a Gatehouse extension, docs/mfa.md).
  */

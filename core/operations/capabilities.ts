@@ -2,7 +2,7 @@ import type { AnyOperation } from './define.ts';
 
 /**
  * What this server can do beyond the always-present API, derived from the operation registry so
- * that a switch or button is offered only for something the server answers (issue 20 item 3):
+ * that a switch or button is offered only for something the server answers:
  * the dashboard hides the passkey switch and the OAuth provider form, and the hosted pages hide
  * passkey and OAuth buttons, while the routes behind them are missing. They appear by
  * themselves once those operations are registered.

@@ -57,7 +57,7 @@ export interface ProductLineConfig { displayName?: string; customerType?: Custom
 export interface PaymentsModel {
   /**
    * Purchases complete without payment: `payments.testMode` when the project set it, else on
-   * only while the project's environment has no Stripe account connected (issue 27 finding 9).
+   * only while the project's environment has no Stripe account connected.
    */
   testMode: boolean;
   /**

@@ -94,7 +94,7 @@ export async function renameInDefaults(db: Kysely<Database>, projectId: string, 
   const { teamCreatorDefaultPermissions: creator, teamMemberDefaultPermissions: member, userDefaultPermissions: user } = project.config;
   if (![...creator, ...member, ...user].includes(from)) return;
   const next = { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) };
-  // Through the configuration model (issue 16), which also refreshes the project's config view.
+  // Through the configuration model, which also refreshes the project's config view.
   const config = await writeLegacyConfigChange(db, { projectId, branchId: 'main', prev: project.config, next, now: Date.now() });
   await updateProject(db, { ...project, config });
 }

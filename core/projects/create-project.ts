@@ -18,7 +18,7 @@ import { API_PREFIX } from '../operations/api-path.ts';
  * Creates a project owned by one of the user's internal teams (`owner_team_id`, default: the
  * selected team), answering the admin project (internal project, a signed-in user; upstream
  * apps/backend/prisma/seed.ts "Fresh project per test"). With dashboard sign-up closed, an account
- * that registered an already invited address must verify it first (issue 12).
+ * that registered an already invited address must verify it first.
  */
 export const createProject = defineOperation({
   id: 'projects.create',

@@ -65,7 +65,7 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
 
 /**
  * Serializes first-start seeding of the internal project among processes that start at the same
- * moment on one PostgreSQL (issue 19): a transaction-scoped advisory lock, released at commit, so
+ * moment on one PostgreSQL: a transaction-scoped advisory lock, released at commit, so
  * the second process finds the first one's project and keys instead of inserting them again.
  * SQLite needs none here: its write lock serializes the seeding transactions (a process that lost
  * the race retries, see createCore).

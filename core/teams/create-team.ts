@@ -17,7 +17,7 @@ const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSc
 
 /**
  * Upstream's 403 text (a plain status error, no known-error code), followed by where the switch
- * is: the dashboard's "Auth methods" page, the config key, or the project setting (issue 29).
+ * is: the dashboard's "Auth methods" page, the config key, or the project setting.
  */
 export const CLIENT_TEAM_CREATION_DISABLED = 'Client team creation is disabled for this project. Turn on "Users may create teams" on the dashboard\'s Auth methods page (config key teams.allowClientTeamCreation; project setting client_team_creation_enabled).';
 

@@ -1,5 +1,5 @@
 /**
- * Throttling (issue 12 finding 4): token buckets and failed-sign-in counters kept in the
+ * Throttling: token buckets and failed-sign-in counters kept in the
  * database, so limits hold across processes; 429 in upstream's shape with `Retry-After`.
  * @see docs/security.md "Throttling"
  */

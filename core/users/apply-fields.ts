@@ -56,7 +56,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
       set('password_hash', null);
     } else {
       // Server-side creation takes the app's password as given (upstream applies no minimum on
-      // `POST /users`); the maximum still holds. Updates keep the full rule (issue 12: common
+      // `POST /users`); the maximum still holds. Updates keep the full rule (common
       // passwords and the email refused too).
       if (mode === 'create') assertPasswordNotTooLong(body.password);
       else await assertPasswordAcceptable(body.password);

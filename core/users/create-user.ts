@@ -35,7 +35,7 @@ export const createUser = defineOperation({
     // Upstream defaults: an email given on create is usable for sign-in unless told otherwise.
     if (columns.primary_email && body.primary_email_auth_enabled === undefined) columns.primary_email_auth_enabled = 1;
     return ctx.transaction(async (tx) => {
-      // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+      // A base64 profile image is stored by Gatehouse and replaced by its URL.
       if (typeof columns.profile_image_url === 'string') {
         columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
       }

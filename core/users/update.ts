@@ -41,7 +41,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
   // TOTP secrets are stored encrypted (core/mfa/secret.ts).
   if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
-    // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+    // A base64 profile image is stored by Gatehouse and replaced by its URL.
     if (typeof columns.profile_image_url === 'string') {
       columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
     }
@@ -65,7 +65,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     if (columns.totp_secret_base64 !== undefined && columns.totp_secret_base64 !== current.totp_secret_base64) {
       await deleteSecondFactorState(tx.db, project.id, user.id);
     }
-    // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
+    // A new (or removed) password ends every other session and older reset link.
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;

@@ -205,7 +205,7 @@ export function revokeVerificationCode(ctx: OperationContext, projectId: string,
 /**
  * Invalidates every outstanding code of `purpose` issued for `userId` (marks them used, so a
  * later attempt answers VERIFICATION_CODE_ALREADY_USED). Used to retire older password-reset
- * links after a reset or a password change (issue 12 finding 3). Joins the caller's transaction.
+ * links after a reset or a password change. Joins the caller's transaction.
  *
  * @returns how many codes were invalidated.
  */

@@ -13,7 +13,7 @@ import { operations } from '../../core/operations/registry.ts';
  *   `users.getCurrent` ↔ `getCurrentUser`).
  * Operations made by a shared factory (one file, several scopes) are exported by the file that
  * applies the factory; the rule applies to that export.
- * KNOWN_MISMATCHES lists today's exceptions (issue 33 "Hygiene"): renaming them touches ids that
+ * KNOWN_MISMATCHES lists today's exceptions: renaming them touches ids that
  * docs/openapi.json and sdk/generated carry. The list may only shrink: a fixed entry left in it
  * fails too.
  */

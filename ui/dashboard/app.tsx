@@ -92,7 +92,7 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     }
   }, [me.error]);
   const projects = useLoad(() => api.internal('projects.list'), []);
-  // The assistant's page is offered only when the server has a model endpoint (issue 21).
+  // The assistant's page is offered only when the server has a model endpoint.
   const assistant = useLoad(() => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
   const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);

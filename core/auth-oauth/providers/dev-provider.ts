@@ -4,9 +4,9 @@ import type { Runtime } from '../../runtime.ts';
 import { API_PREFIX } from '../../operations/api-path.ts';
 
 /**
- * Gatehouse's built-in development OpenID provider (issue 15): what `type: "shared"` provider
+ * Gatehouse's built-in development OpenID provider: what `type: "shared"` provider
  * entries use on a self-hosted server, so OAuth can be tried offline. Its page lets anyone pick
- * any email, so (issue 27 finding 1) it is refused whenever the server or the project runs in
+ * any email, so it is refused whenever the server or the project runs in
  * production mode, its identities are never `email_verified`, and they are never linked to an
  * existing account by email.
  */
