@@ -13,7 +13,7 @@ async function schemaColumns(adapter: StorageAdapter): Promise<string[]> {
   return rows.map((r) => r.c).sort();
 }
 
-/** The shared adapter suite: the same expectations on every dialect (STYLE.md "Tests"). */
+/** The shared adapter suite: the same expectations on every dialect. */
 for (const dialect of testDialects()) {
   describe(`storage adapter [${dialect}]`, () => {
     let database: TestDatabase;

@@ -30,8 +30,8 @@ export interface CoreHooks {
 /**
  * The listeners of a Gatehouse core: every new project gets the default team permission
  * definitions, every new user the project's default permissions (upstream apps/backend/prisma/seed.ts;
- * upstream apps/backend/src/lib/permissions.tsx), the first dashboard owner is recorded as the server's operator (core/ai-chat), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
- * email (upstream apps/backend/src/app/api/latest/auth/password/). `extra` listeners (an embedding app's, a test's) run after these.
+ * upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx), the first dashboard owner is recorded as the server's operator (core/ai-chat), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
+ * email (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). `extra` listeners (an embedding app's, a test's) run after these.
  */
 export function coreHooks(extra: Partial<CoreHooks> = {}): CoreHooks {
   return {

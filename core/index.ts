@@ -17,6 +17,7 @@ import { findProject, type Project } from './projects/index.ts';
 import { loadImage } from './images/index.ts';
 import { dashboardSignUpState, type DashboardSignUpState } from './dashboard-signup/index.ts';
 import type { AiOptions } from './ai-chat/index.ts';
+import { API_PREFIX } from './operations/api-path.ts';
 
 export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
@@ -76,7 +77,7 @@ export interface CoreOptions {
   /** See WiredRuntimeOptions.revocationPollMs (core/wiring.ts; default 2000 ms). */
   revocationPollMs?: number;
   /**
-   * The dashboard assistant (issue 21): the OpenAI-compatible model endpoint the host read from
+   * The dashboard assistant: the OpenAI-compatible model endpoint the host read from
    * its settings (GATEHOUSE_AI_*), limits, and Gatehouse's docs as context. Default: off.
    */
   ai?: AiOptions;
@@ -162,7 +163,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const params = input.params ?? {};
       return await invokeOperation(runtime, op, {
         method: op.method,
-        pathname: `/api/v1${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
+        pathname: `${API_PREFIX}${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
         credentials,
         params,
         query: input.query ?? {},

@@ -9,7 +9,7 @@ import type { AuthDirectory } from './auth/directory.ts';
 import { hkdfSync } from 'node:crypto';
 
 /**
- * Test-only replacement of an OAuth provider's endpoints (issue 15), keyed by provider id, e.g.
+ * Test-only replacement of an OAuth provider's endpoints, keyed by provider id, e.g.
  * `{ github: { authorizationEndpoint: 'http://127.0.0.1:4000/login/oauth/authorize', … } }`.
  * Only `createGatehouse` options can set it (never project config or environment variables), and
  * the runtime refuses it in the `production` environment.
@@ -18,7 +18,7 @@ export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<str
 
 /**
  * Test-only: where the `stripe` client sends its API calls instead of api.stripe.com (its `host`,
- * `port` and `protocol` options), e.g. a loopback server answering the Stripe API (issue 18).
+ * `port` and `protocol` options), e.g. a loopback server answering the Stripe API.
  * Refused in the `production` environment, like OAuthEndpointOverrides.
  */
 export interface StripeApiOverride { host: string; port: number; protocol: 'http' | 'https' }
@@ -41,10 +41,10 @@ export interface RuntimeOptions {
   storage: StorageAdapter;
   /** Public base URL of the server, without `/api/v1`; used for `iss` and links. */
   baseUrl: string;
-  /** The server secret every derived key comes from (ARCHITECTURE.md "Security primitives"). */
+  /** The server secret every derived key comes from. */
   secret: string;
   clock?: Clock;
-  /** Access-token lifetime in ms; default 600000 (10 min, upstream apps/backend/src/lib/tokens.tsx). */
+  /** Access-token lifetime in ms; default 600000 (10 min, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
   accessTokenTtlMs?: number;
   /**
    * When true (tests), an operation raising a known error it did not declare answers 500, so

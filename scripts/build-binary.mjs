@@ -52,47 +52,6 @@ function nativeAddons() {
   };
 }
 
-/** Helper executables: asset file name → path. esbuild compiles email templates at run time. */
-function helperExecutables() {
-  const esbuildPkg = `@esbuild/${process.platform}-${process.arch}`;
-  const esbuildRequire = createRequire(require.resolve('esbuild/package.json'));
-  return { esbuild: esbuildRequire.resolve(`${esbuildPkg}/bin/esbuild`) };
-}
-
-/**
- * esbuild plugin: `import … from 'esbuild'` gets a stand-in that, on first use, extracts the
- * embedded esbuild executable, points the real (bundled) esbuild API at it with
- * ESBUILD_BINARY_PATH (no worker threads: the bundle is not a file a worker could load), and
- * forwards the call.
- */
-function embeddedEsbuildPlugin() {
-  const loader = join(root, 'server-bin', 'sea', 'native.ts');
-  const real = require.resolve('esbuild');
-  const api = ['analyzeMetafile', 'analyzeMetafileSync', 'build', 'buildSync', 'context', 'formatMessages', 'formatMessagesSync', 'initialize', 'stop', 'transform', 'transformSync'];
-  return {
-    name: 'gatehouse-embedded-esbuild',
-    setup(build) {
-      build.onResolve({ filter: /^esbuild$/ }, () => ({ path: 'esbuild', namespace: 'gatehouse-esbuild' }));
-      build.onLoad({ filter: /.*/, namespace: 'gatehouse-esbuild' }, () => ({
-        contents: `let real;
-function load() {
-  if (!real) {
-    process.env.ESBUILD_BINARY_PATH = require(${JSON.stringify(loader)}).embeddedExecutablePath('esbuild');
-    process.env.ESBUILD_WORKER_THREADS = '0';
-    real = require(${JSON.stringify(real)});
-  }
-  return real;
-}
-${api.map((name) => `exports.${name} = (...args) => load().${name}(...args);`).join('\n')}
-Object.defineProperty(exports, 'version', { enumerable: true, get: () => load().version });
-`,
-        resolveDir: root,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
 /**
  * esbuild plugin: QuickJS's Emscripten module (email templates run in it) reads its `.wasm` next
  * to itself and its ESM build uses `import()`, neither of which works in the SEA. The CommonJS
@@ -188,14 +147,12 @@ await esbuild.build({
   keepNames: true,
   legalComments: 'none',
   logLevel: 'warning',
-  // esbuild's own API is bundled on purpose (see embeddedEsbuildPlugin).
-  logOverride: { 'require-resolve-not-external': 'silent' },
   // pg's optional native driver is never used.
   external: ['pg-native'],
   // Modules that locate files next to themselves get a location inside a folder that does not
   // exist, so they fall back (or fail) cleanly instead of crashing on an empty import.meta.
   define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': JSON.stringify('file:///gatehouse-sea/server-bin/gatehouse.cjs') },
-  plugins: [embeddedAddonsPlugin(), embeddedEsbuildPlugin(), quickjsWasmPlugin(wasmAssets)],
+  plugins: [embeddedAddonsPlugin(), quickjsWasmPlugin(wasmAssets)],
 });
 
 // 1b. Worker threads: a SEA has no files a Worker could load, so each worker entry is bundled
@@ -228,7 +185,7 @@ for (const [key, entry] of Object.entries(WORKERS)) {
 
 // 2. Assets: native addons, static files, workers, and the manifest describing them.
 const assets = { ...wasmAssets, ...workerAssets };
-const manifest = { version: pkg.version, addons: {}, executables: {}, static: [], fallbacks: {}, docs: [] };
+const manifest = { version: pkg.version, addons: {}, static: [], fallbacks: {}, docs: [] };
 // Gatehouse's documentation, the dashboard assistant's context (server-bin/ai-docs.ts).
 for (const name of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()) {
   assets[`docs/${name}`] = join(root, 'docs', name);
@@ -236,10 +193,6 @@ for (const name of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md
 }
 // The OpenAPI document served at /api/v1/openapi.json (server-bin/openapi.ts).
 assets['docs/openapi.json'] = join(root, 'docs', 'openapi.json');
-for (const [file, path] of Object.entries(helperExecutables())) {
-  assets[`native/${file}`] = path;
-  manifest.executables[file] = createHash('sha256').update(readFileSync(path)).digest('hex');
-}
 for (const [file, path] of Object.entries(nativeAddons())) {
   if (!existsSync(path)) throw new Error(`Native addon ${file} not found at ${path}: run npm ci first.`);
   assets[`native/${file}`] = path;
@@ -277,4 +230,4 @@ if (injected.status !== 0) {
 }
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${Object.keys(manifest.executables).length} helper executables, ${Object.keys(wasmAssets).length} wasm, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${Object.keys(wasmAssets).length} wasm, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -2,7 +2,7 @@
 // Compiles the server package's TypeScript (core/, adapters/, server-bin/, sdk/, ui/) to JavaScript
 // plus `.d.ts` under dist/lib/ with tsc (tsconfig.build.json: relative `.ts` imports rewritten to
 // `.js`), so `npm start`, `bin/gatehouse.mjs` and apps importing `gatehouse-server/server` run on
-// plain Node with no TypeScript loader (issue 29 "compiled output"). Tests keep running the
+// plain Node with no TypeScript loader. Tests keep running the
 // sources through tsx.
 //
 // It also bundles the server that `npm start` and bin/gatehouse.mjs run into dist/server/ (esbuild,

@@ -2,8 +2,8 @@
 // Builds the hosted handler pages bundle (ui/hosted/main.tsx) into dist/ui/handler/handler.js
 // (served at /handler/handler.js; scripts/build-binary.mjs embeds the dist/ui/handler folder) with esbuild:
 // React aliased to preact/compat, minified, ES2020. Run by `pretest`, and by `prestart` with
-// `--if-stale` (skipped when every bundle is newer than its sources); the server also builds in
-// memory when the file is missing.
+// `--if-stale` (skipped when every bundle is newer than its sources) and by scripts/test.mjs; the
+// server only reads the built files (esbuild is a build tool, not a run-time dependency).
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +14,7 @@ import { newest } from './build-lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** esbuild options shared by the hosted bundle and its in-memory fallback in server-bin/hosted-pages.ts. */
+/** esbuild options of the hosted bundle. */
 export function hostedBuildOptions(rootDir = root) {
   return {
     entryPoints: [join(rootDir, 'ui/hosted/main.tsx')],
@@ -42,7 +42,7 @@ const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'
 
 /**
  * True when every bundle exists and is newer than every input file, so `npm start` can skip the
- * build (issue 19 "a newcomer's first minutes": the build ran on every start). A false "stale" only
+ * build (the build ran on every start). A false "stale" only
  * costs a rebuild.
  */
 export function bundlesUpToDate(rootDir = root) {

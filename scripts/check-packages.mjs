@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the packed SDK and React packages into a scratch React app the way a developer would,
-// and checks what they get (issue 20 item 11):
+// and checks what they get:
 //   1. scripts/build-packages.mjs, then `npm pack` each package into a tarball;
 //   2. a scratch app (examples/react-app/main.tsx) runs `npm install <tarballs> react react-dom
 //      @types/react @types/react-dom` (versions of this repository's lock file, so the npm cache

@@ -51,7 +51,11 @@ class TypeWriter {
   private readonly depth = new Set<SchemaNode>();
 
   /** `prefix` starts every named type's name (`In`, `Out`). */
-  constructor(private readonly prefix: string) {}
+  private readonly prefix: string;
+
+  constructor(prefix: string) {
+    this.prefix = prefix;
+  }
 
   type(schema: SchemaNode, indent = ''): string {
     const title = schema.pipe?.find((a) => a.type === 'title')?.title;

@@ -18,6 +18,9 @@ const walk = (p) => {
 roots.forEach(walk);
 if (files.length === 0) { console.error('No test files found.'); process.exit(1); }
 files.sort();
+// The servers the tests start read the prebuilt UI bundles (dist/ui): build them when stale, as `pretest` does.
+const ui = spawnSync(process.execPath, [join(import.meta.dirname, 'build-ui.mjs'), '--if-stale'], { stdio: 'inherit' });
+if (ui.status !== 0) process.exit(ui.status ?? 1);
 process.env.TEST_DIALECTS ??= 'sqlite';
 // Servers the tests spawn run as one process unless a test asks for workers (test/ops/workers.test.ts):
 // `--workers auto` would start one per core for each of them on a shared machine.

@@ -8,7 +8,7 @@ import { memoryTokenStore, type Tokens } from './tokens.ts';
 export interface AdminAppOptions extends ClientAppOptions {
   secretServerKey?: string;
   superSecretAdminKey?: string;
-  /** The owner's internal-project tokens, sent as `x-stack-admin-access-token` (upstream packages/template/src/lib/stack-app/). */
+  /** The owner's internal-project tokens, sent as `x-stack-admin-access-token` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   projectOwnerSession?: Tokens;
   /** With `projectOwnerSession`: how to refresh the owner's access token (an internal ClientApp's session). */
   projectOwnerRefresh?: (refreshToken: string) => Promise<string | null>;
@@ -46,9 +46,9 @@ function toInternalKey(w: Record<string, any>): InternalApiKey {
 }
 
 /**
- * The admin-level app (upstream packages/template/src/lib/stack-app/): project settings and configuration, internal API keys,
+ * The admin-level app (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): project settings and configuration, internal API keys,
  * email templates and permission definitions. Authenticates with the super secret admin key or
- * a project owner's session (admin sessions never refresh through OAuth, upstream packages/template/src/lib/stack-app/).
+ * a project owner's session (admin sessions never refresh through OAuth, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/).
  */
 export class AdminApp extends ServerApp {
   constructor(options: AdminAppOptions) {

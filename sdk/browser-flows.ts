@@ -1,5 +1,5 @@
 /**
- * Browser-only flows (upstream packages/template/src/lib/stack-app/): OAuth with PKCE and passkeys. They need `window`,
+ * Browser-only flows (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): OAuth with PKCE and passkeys. They need `window`,
  * `document`, `crypto.subtle` and, for passkeys, WebAuthn.
  */
 import { serialize as serializeCookie } from 'cookie';
@@ -9,7 +9,7 @@ import { readCookie } from './tokens.ts';
 
 /** The placeholder relying-party id the server sends; the client replaces it with its hostname. */
 export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
-/** OAuth state cookie lifetime (upstream packages/stack-shared/src/schema-fields.ts): 3600 s. */
+/** OAuth state cookie lifetime (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): 3600 s. */
 export const OAUTH_STATE_COOKIE_MAX_AGE_S = 3600;
 
 const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

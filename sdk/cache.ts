@@ -1,6 +1,6 @@
 import type { SdkEnvironment } from './env.ts';
 
-/** Entries are dropped this long after their last subscriber leaves (upstream packages/stack-shared/src/schema-fields.ts): 5000 ms. */
+/** Entries are dropped this long after their last subscriber leaves (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): 5000 ms. */
 export const CACHE_UNSUBSCRIBE_DELAY_MS = 5000;
 /** Refetches of one entry are throttled to one at a time, at most every 300 ms. */
 export const CACHE_REFETCH_THROTTLE_MS = 300;
@@ -23,7 +23,7 @@ interface Entry<T> {
 }
 
 /**
- * A keyed async cache (upstream packages/template/src/lib/stack-app/ "Client caching"): the first read fetches; concurrent
+ * A keyed async cache (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/ "Client caching"): the first read fetches; concurrent
  * reads share it; subscribers are told of changes; an entry with no subscribers is dropped 5 s
  * later; refetches run one at a time per entry, at most one per 300 ms, and calls that arrive
  * while one runs collapse into a single follow-up.
@@ -31,7 +31,13 @@ interface Entry<T> {
 export class AsyncCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
-  constructor(private readonly fetcher: (key: string) => Promise<T>, private readonly env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>) {}
+  private readonly fetcher: (key: string) => Promise<T>;
+  private readonly env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>;
+
+  constructor(fetcher: (key: string) => Promise<T>, env: Pick<SdkEnvironment, 'now' | 'sleep' | 'setTimer'>) {
+    this.fetcher = fetcher;
+    this.env = env;
+  }
 
   private start(entry: Entry<T>, key: string): Promise<T> {
     entry.lastFetchStart = this.env.now();

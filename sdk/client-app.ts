@@ -45,11 +45,11 @@ export interface ClientAppOptions {
   transport?: Transport;
   /** `'memory'`, `'cookie'` (browser), a custom store, `{headers}` (the `x-stack-auth` header), tokens, or null. Default: cookie in a browser, memory elsewhere. */
   tokenStore?: TokenStoreInit;
-  /** Route overrides (upstream packages/template/src/components-page/stack-handler.tsx). */
+  /** Route overrides (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx). */
   urls?: Partial<HandlerUrls>;
   /** Default: `window` in a browser, `none` elsewhere. */
   redirectMethod?: RedirectMethod;
-  /** Only one app per identifier; a second with a different configuration throws (upstream packages/template/src/lib/stack-app/). */
+  /** Only one app per identifier; a second with a different configuration throws (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   uniqueIdentifier?: string;
   /** Absolute origins redirects may target besides relative URLs (hosted pages: the project's trusted domains). */
   trustedOrigins?: string[];
@@ -58,7 +58,7 @@ export interface ClientAppOptions {
   extraRequestHeaders?: Record<string, string>;
 }
 
-/** What `getUser` does when nobody is signed in (upstream packages/template/src/components-page/stack-handler.tsx). */
+/** What `getUser` does when nobody is signed in (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx). */
 export type OrOption = 'redirect' | 'throw' | 'return-null' | 'anonymous';
 
 const PROJECT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -68,7 +68,7 @@ const PROJECT_KEY = routePath('projects.getCurrent');
 
 /** The operations that sign in with a JSON body and answer tokens. */
 type SignInOperation = 'authPassword.signUp' | 'authPassword.signIn' | 'authOtp.signIn' | 'mfa.signIn' | 'passkeys.signIn';
-/** Session-storage key of a pending multi-factor attempt code (upstream packages/template/src/lib/stack-app/). */
+/** Session-storage key of a pending multi-factor attempt code (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
 export const MFA_ATTEMPT_KEY = 'gatehouse-mfa-attempt-code';
 
 interface InternalOptions {
@@ -84,8 +84,8 @@ function isBrowser(): boolean {
 }
 
 /**
- * The client-level app (upstream packages/template/src/lib/stack-app/): end-user sign-up / sign-in / sign-out, the current
- * user, and the project's public settings. Reads are cached (upstream packages/template/src/lib/stack-app/ timings); mutations refresh
+ * The client-level app (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): end-user sign-up / sign-in / sign-out, the current
+ * user, and the project's public settings. Reads are cached (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/ timings); mutations refresh
  * what they change.
  */
 export class ClientApp {
@@ -237,7 +237,7 @@ export class ClientApp {
    * The signed-in user, or what `or` says when there is none (default `return-null`): `redirect`
    * goes to sign-in (with `after_auth_return_to`) and returns null, `throw` throws
    * UserNotSignedInError, `anonymous` signs up an anonymous user. Anonymous users count as
-   * signed out unless `or: 'anonymous'` (upstream packages/template/src/lib/stack-app/).
+   * signed out unless `or: 'anonymous'` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/).
    * Typed as Stack's `getUser`: with `or` `redirect`, `throw` or `anonymous` the answer is a user,
    * never null (a redirect that cannot leave the page — no browser — resolves to null at run time).
    */
@@ -368,7 +368,7 @@ export class ClientApp {
   }
 
   /**
-   * Command-line login (upstream packages/template/src/lib/stack-app/): `POST /auth/cli` → `{polling_code, login_code}`, hands the
+   * Command-line login (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): `POST /auth/cli` → `{polling_code, login_code}`, hands the
    * confirmation URL (`<appUrl><cli-auth-confirm>?login_code=…`) to `promptLink`, then polls
    * `POST /auth/cli/poll` every `waitTimeMillis` (default 2000 ms) until `success` (HTTP 201 with
    * the refresh token, which is stored when this app has a token store), `expired` or `used`.

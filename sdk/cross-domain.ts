@@ -2,7 +2,7 @@ import { RETURN_TO_PARAM, isTrustedUrl } from './redirect.ts';
 
 /**
  * Stack's cross-domain hand-off, as the official SDK drives it (upstream
- * packages/template/src/lib/stack-app/apps/implementations/redirect-page-urls.ts): an app on
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/apps/implementations/redirect-page-urls.ts): an app on
  * another origin sends the user to the hosted sign-in page with `after_auth_return_to` (its own
  * OAuth callback URL) and `<prefix>_cross_domain_state`, `…_code_challenge` and
  * `…_after_callback_redirect_url`; after signing in, the hosted page asks
@@ -59,7 +59,7 @@ export function crossDomainHandoffFrom(href: string): CrossDomainHandoff | null 
  * Why a page at `href` will not follow its `after_auth_return_to`, or null when it will (absent,
  * trusted, or a cross-domain hand-off, which the server checks): `invalid` (not a web address)
  * or `untrusted` with the origin it names. Hosted pages show this instead of dropping the
- * address silently (issue 20 item 13).
+ * address silently.
  */
 export function returnToProblem(href: string, trustedOrigins: readonly string[]): { kind: 'invalid' } | { kind: 'untrusted'; origin: string } | null {
   let current: URL;

@@ -9,7 +9,7 @@ export const REFRESH_TOKEN_ERROR_CODES: readonly string[] = ['REFRESH_TOKEN_ERRO
 
 /**
  * A known error answered by the server, rebuilt from the `x-stack-known-error` header and the
- * `{code, details, error}` body (upstream apps/backend/src/route-handlers/smart-response.tsx). `status` is the catalogue's status for known
+ * `{code, details, error}` body (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx). `status` is the catalogue's status for known
  * codes; a code this SDK does not know (a newer server) keeps its code, message and details and
  * reports `known === false`.
  */
@@ -40,16 +40,26 @@ export class GatehouseKnownError extends Error {
 /** An HTTP error without a known-error header (plain-text 4xx, or a 5xx). */
 export class GatehouseStatusError extends Error {
   override readonly name = 'GatehouseStatusError';
-  constructor(readonly status: number, readonly body: string, readonly url: string) {
+  readonly status: number;
+  readonly body: string;
+  readonly url: string;
+  constructor(status: number, body: string, url: string) {
     super(`Request to ${url} failed with ${status}: ${body.slice(0, 500)}`);
+    this.status = status;
+    this.body = body;
+    this.url = url;
   }
 }
 
-/** The network failed (after retries, for idempotent calls). Message per upstream packages/stack-shared/src/known-errors.tsx. */
+/** The network failed (after retries, for idempotent calls). Message per upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx. */
 export class GatehouseNetworkError extends Error {
   override readonly name = 'GatehouseNetworkError';
-  constructor(readonly url: string, override readonly cause: unknown) {
+  readonly url: string;
+  override readonly cause: unknown;
+  constructor(url: string, cause: unknown) {
     super(`Gatehouse could not connect to the server at ${url}. Check your internet connection, make sure the server is running, and contact support if the problem persists. (${cause instanceof Error ? cause.message : String(cause)})`);
+    this.url = url;
+    this.cause = cause;
   }
 }
 
@@ -58,7 +68,7 @@ export class GatehouseConfigError extends Error {
   override readonly name = 'GatehouseConfigError';
 }
 
-/** `getUser({ or: 'throw' })` found no signed-in user (upstream packages/stack-shared/src/known-errors.tsx "Other"). */
+/** `getUser({ or: 'throw' })` found no signed-in user (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx "Other"). */
 export class UserNotSignedInError extends Error {
   override readonly name = 'UserNotSignedInError';
   constructor() { super('User is not signed in but getUser was called with { or: "throw" }.'); }

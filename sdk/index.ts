@@ -1,6 +1,6 @@
 /**
  * Gatehouse SDK (`gatehouse-sdk`): client, server and admin apps over HTTP or in-process, token
- * stores, typed errors, caching and redirect rules (upstream packages/template/src/lib/stack-app/, packages/template/src/components-page/stack-handler.tsx, packages/stack-shared/src/interface/client-interface.ts, packages/stack-shared/src/schema-fields.ts).
+ * stores, typed errors, caching and redirect rules (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  */
 export { ClientApp, MFA_ATTEMPT_KEY, type ClientAppOptions, type OrOption, type BotChallenge } from './client-app.ts';
 export { ServerApp, type ServerAppOptions } from './server-app.ts';

@@ -9,7 +9,7 @@ export interface AppCore {
   invalidate(prefix?: string): Promise<void>;
   /** The access token no longer reflects the user (after a user update): refresh before the next call. */
   suggestAccessTokenExpired(): void;
-  /** The current user was deleted: the session is invalid (upstream packages/template/src/lib/stack-app/). */
+  /** The current user was deleted: the session is invalid (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   markSessionInvalid(): void;
   /** Signs the app's session out (ClientApp.signOut); what `user.signOut()` calls. */
   signOut(options?: { redirectUrl?: URL | string; noRedirect?: boolean }): Promise<void>;
@@ -17,7 +17,7 @@ export interface AppCore {
 }
 
 
-/** A team (library names of upstream packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
+/** A team (library names of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
 export class Team {
   readonly id: string;
   readonly displayName: string;
@@ -27,7 +27,9 @@ export class Team {
   readonly serverMetadata: unknown;
   readonly createdAt: Date | null;
 
-  constructor(protected readonly app: AppCore, wire: WireTeam) {
+  protected readonly app: AppCore;
+  constructor(app: AppCore, wire: WireTeam) {
+    this.app = app;
     this.id = wire.id;
     this.displayName = wire.display_name;
     this.profileImageUrl = wire.profile_image_url;
@@ -112,7 +114,9 @@ export class TeamInvitation {
   readonly teamDisplayName: string | null;
   readonly recipientEmail: string | null;
   readonly expiresAt: Date;
-  constructor(private readonly app: AppCore, wire: WireTeamInvitation) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireTeamInvitation) {
+    this.app = app;
     this.id = wire.id;
     this.teamId = wire.team_id;
     this.teamDisplayName = wire.team_display_name ?? null;
@@ -126,7 +130,7 @@ export class TeamInvitation {
   }
 }
 
-/** A contact channel of the current user (upstream packages/stack-shared/src/interface/crud/). */
+/** A contact channel of the current user (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). */
 export class ContactChannel {
   readonly id: string;
   readonly type: 'email';
@@ -134,7 +138,11 @@ export class ContactChannel {
   readonly isVerified: boolean;
   readonly isPrimary: boolean;
   readonly usedForAuth: boolean;
-  constructor(private readonly app: AppCore, wire: WireContactChannel, private readonly userId = 'me') {
+  private readonly app: AppCore;
+  private readonly userId: string;
+  constructor(app: AppCore, wire: WireContactChannel, userId = 'me') {
+    this.app = app;
+    this.userId = userId;
     this.id = wire.id;
     this.type = wire.type;
     this.value = wire.value;
@@ -160,7 +168,7 @@ export class ContactChannel {
   }
 }
 
-/** One of the user's sessions (upstream packages/stack-shared/src/interface/crud/ "Session"). */
+/** One of the user's sessions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ "Session"). */
 export class ActiveSession {
   readonly id: string;
   readonly userId: string;
@@ -193,7 +201,9 @@ export class ApiKey {
   readonly isPublic: boolean;
   /** The full key (creation only) or `{ lastFour }`. */
   readonly value: string | { lastFour: string };
-  constructor(private readonly app: AppCore, wire: WireApiKey) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireApiKey) {
+    this.app = app;
     this.id = wire.id;
     this.type = wire.type;
     this.userId = wire.user_id ?? null;
@@ -224,13 +234,15 @@ export class ApiKey {
   }
 }
 
-/** A notification category and the user's choice (upstream packages/stack-shared/src/interface/crud/). */
+/** A notification category and the user's choice (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). */
 export class NotificationCategory {
   readonly id: string;
   readonly name: string;
   readonly enabled: boolean;
   readonly canDisable: boolean;
-  constructor(private readonly app: AppCore, wire: WireNotificationCategory) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WireNotificationCategory) {
+    this.app = app;
     this.id = wire.notification_category_id;
     this.name = wire.notification_category_name;
     this.enabled = wire.enabled;
@@ -243,7 +255,7 @@ export class NotificationCategory {
   }
 }
 
-/** Copies `o` without its undefined fields (the wire drops them, upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** Copies `o` without its undefined fields (the wire drops them, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export function dropUndefined<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
@@ -259,7 +271,9 @@ export class Passkey {
   readonly transports: string[];
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
-  constructor(private readonly app: AppCore, wire: WirePasskey) {
+  private readonly app: AppCore;
+  constructor(app: AppCore, wire: WirePasskey) {
+    this.app = app;
     this.id = wire.id;
     this.userId = wire.user_id;
     this.credentialId = wire.credential_id;

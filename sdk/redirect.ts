@@ -1,14 +1,14 @@
 import type { SdkEnvironment } from './env.ts';
 import { GatehouseConfigError } from './errors.ts';
 
-/** Default handler base path (upstream packages/stack-shared/src/schema-fields.ts). */
+/** Default handler base path (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export const DEFAULT_HANDLER_PATH = '/handler';
-/** After a redirect the client waits this long (upstream packages/template/src/components-page/stack-handler.tsx): 2000 ms. */
+/** After a redirect the client waits this long (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): 2000 ms. */
 export const REDIRECT_WAIT_MS = 2000;
 /** The query parameter carrying where to go after sign-in / sign-up. */
 export const RETURN_TO_PARAM = 'after_auth_return_to';
 
-/** Every route of upstream packages/template/src/components-page/stack-handler.tsx, as relative URLs. */
+/** Every route of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx, as relative URLs. */
 export interface HandlerUrls {
   handler: string;
   home: string;
@@ -39,7 +39,7 @@ export const HANDLER_ROUTES = {
 } as const;
 
 /**
- * Resolves the app's URLs (upstream packages/template/src/components-page/stack-handler.tsx): handler routes under `handler` (default `/handler`,
+ * Resolves the app's URLs (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): handler routes under `handler` (default `/handler`,
  * must start with `/`), home `/`, after-sign-in home, after-sign-up the after-sign-in URL,
  * after-sign-out home; any route can be overridden.
  */
@@ -78,7 +78,7 @@ export function isTrustedUrl(url: string, trustedOrigins: readonly string[] = []
 }
 
 /**
- * Throws unless `url` is relative (upstream packages/template/src/components-page/stack-handler.tsx "Redirect targets must be relative"), or on
+ * Throws unless `url` is relative (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx "Redirect targets must be relative"), or on
  * one of `trustedOrigins` (the hosted pages pass the project's trusted domains).
  */
 export function assertTrustedRedirect(url: string, trustedOrigins: readonly string[] = []): string {

@@ -4,12 +4,12 @@ import type { Session } from './session.ts';
 import { transportUrl, type Transport, type TransportResponse } from './transport.ts';
 import { routeMethod, routePath, type OperationArgs, type OperationId, type OperationOutput } from './routes.ts';
 
-/** Network retries (upstream packages/stack-shared/src/schema-fields.ts): 5, exponential from 1000 ms, jitter 0.5–1.5. */
+/** Network retries (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): 5, exponential from 1000 ms, jitter 0.5–1.5. */
 export const MAX_RETRIES = 5;
 export const RETRY_BASE_MS = 1000;
-/** Methods retried after a network failure (upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** Methods retried after a network failure (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'];
-/** The client version header's value (upstream apps/backend/src/route-handlers/smart-request.tsx format `<sdk> @<package>@<version>`). */
+/** The client version header's value (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx format `<sdk> @<package>@<version>`). */
 export const CLIENT_VERSION = 'js @gatehouse/sdk@0.1.0';
 
 /** The delay before retry number `attempt` (0-based): 1000 × 2^attempt × (0.5 + random). */
@@ -41,10 +41,14 @@ export interface CallOptions {
 
 /**
  * The request layer shared by the three apps: builds the `x-stack-*` envelope, refreshes tokens,
- * retries, and turns answers into values or typed errors (upstream packages/stack-shared/src/interface/client-interface.ts "Client handling").
+ * retries, and turns answers into values or typed errors (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts "Client handling").
  */
 export class ApiClient {
-  constructor(readonly options: ApiClientOptions) {}
+  readonly options: ApiClientOptions;
+
+  constructor(options: ApiClientOptions) {
+    this.options = options;
+  }
 
   private randomNonce(): string {
     return Math.floor(this.options.env.random() * 2 ** 48).toString(36) + this.options.env.now().toString(36);

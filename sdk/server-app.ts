@@ -15,7 +15,7 @@ export interface ServerAppOptions extends ClientAppOptions {
 
 
 /**
- * The server-level app (upstream packages/template/src/lib/stack-app/): everything the client app does, plus any user, team,
+ * The server-level app (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): everything the client app does, plus any user, team,
  * session and email with the secret server key. Never ship it to browsers.
  */
 export class ServerApp extends ClientApp {

@@ -1,7 +1,7 @@
 import type { SdkEnvironment } from './env.ts';
 import type { TokenStore, Tokens } from './tokens.ts';
 
-/** Refresh when the access token is valid for less than this (upstream packages/stack-shared/src/schema-fields.ts): 20000 ms. */
+/** Refresh when the access token is valid for less than this (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): 20000 ms. */
 export const TOKEN_FRESHNESS_MS = 20_000;
 
 /** Reads a JWT's payload without checking its signature (the server checks it), or null. */
@@ -30,7 +30,7 @@ export function accessTokenExpiresAt(token: string): number {
 export type RefreshFn = (refreshToken: string) => Promise<string | null>;
 
 /**
- * A user session over a token store (upstream packages/template/src/lib/stack-app/): not signed in, signed in, or known
+ * A user session over a token store (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): not signed in, signed in, or known
  * invalid. The access token is refreshed on demand when it has less than 20 s left; a failed
  * refresh marks the session invalid and clears both tokens; concurrent callers share one refresh.
  */
@@ -39,7 +39,15 @@ export class Session {
   private refreshing: Promise<string | null> | null = null;
   private invalid = false;
 
-  constructor(readonly store: TokenStore, private readonly refresh: RefreshFn, private readonly env: Pick<SdkEnvironment, 'now'>) {}
+  readonly store: TokenStore;
+  private readonly refresh: RefreshFn;
+  private readonly env: Pick<SdkEnvironment, 'now'>;
+
+  constructor(store: TokenStore, refresh: RefreshFn, env: Pick<SdkEnvironment, 'now'>) {
+    this.store = store;
+    this.refresh = refresh;
+    this.env = env;
+  }
 
   /** The stored tokens. */
   tokens(): Tokens {

@@ -3,7 +3,7 @@ import { GatehouseConfigError } from './errors.ts';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import { HOSTED_REFRESH_COOKIE_MAX_AGE_S, httpOnlyRefreshCookieName } from '../core/protocol/cookie-bridge.ts';
 
-/** A session's tokens (upstream packages/stack-shared/src/interface/crud/ "Token store"). */
+/** A session's tokens (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ "Token store"). */
 export interface Tokens {
   accessToken: string | null;
   refreshToken: string | null;
@@ -32,19 +32,19 @@ export function memoryTokenStore(initial: Tokens = EMPTY): TokenStore {
   };
 }
 
-/** Refresh-token cookie lifetime: 31536000 s (upstream packages/stack-shared/src/schema-fields.ts). */
+/** Refresh-token cookie lifetime: 31536000 s (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export const REFRESH_COOKIE_MAX_AGE_S = 31_536_000;
 /** Access-token cookie lifetime: 86400 s; its value is the JSON pair `[refresh, access]`. */
 export const ACCESS_COOKIE_MAX_AGE_S = 86_400;
 /**
- * Cookie options of Gatehouse's own pages (hosted handler pages and dashboard, issue 12): an
+ * Cookie options of Gatehouse's own pages (hosted handler pages and dashboard): an
  * access cookie per project (`stack-access-<projectId>`, the dashboard's being `…-internal`) and a
  * 30-day refresh cookie, `Secure` on https.
  */
 export function hostedCookieOptions(projectId: string): CookieStoreOptions {
   return { accessCookieName: `stack-access-${projectId}`, refreshMaxAgeS: HOSTED_REFRESH_COOKIE_MAX_AGE_S };
 }
-/** Cookie-stored tokens are polled every 100 ms for changes (upstream packages/template/src/lib/stack-app/). */
+/** Cookie-stored tokens are polled every 100 ms for changes (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
 export const COOKIE_POLL_MS = 100;
 
 /** A minimal `document` for cookies (the browser's, or a test double). */
@@ -90,7 +90,7 @@ export function tokensFromCookies(doc: CookieDocument, projectId: string): Token
 
 /**
  * Browser cookie store: `stack-refresh-<projectId>` holds the refresh token for 1 year and
- * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (upstream packages/stack-shared/src/schema-fields.ts).
+ * `stack-access` holds the JSON pair `[refreshToken, accessToken]` for 1 day (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  * The cookies are polled every 100 ms so another tab's sign-in or sign-out is seen. The cookies
  * are `SameSite=Lax`, `Secure` on https, and readable by script (this SDK sends the refresh token
  * itself). On Gatehouse's own pages the transport's cookie bridge makes the server keep the real
@@ -145,7 +145,7 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
 
 /**
  * Reads the `x-stack-auth` header form: a JSON object `{accessToken, refreshToken}` that a browser
- * sends to the app's own server (upstream apps/backend/src/route-handlers/smart-request.tsx). Throws when it is not a JSON object.
+ * sends to the app's own server (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx). Throws when it is not a JSON object.
  */
 export function tokensFromAuthHeader(value: string | null | undefined): Tokens {
   if (!value) return { ...EMPTY };
@@ -185,7 +185,7 @@ export function resolveTokenStore(init: TokenStoreInit, projectId: string, env: 
     const auth = header('x-stack-auth');
     if (auth) return memoryTokenStore(tokensFromAuthHeader(auth));
     // Without x-stack-auth, the session of the hosted pages and of ClientApp's cookie store on the
-    // same site: their cookies arrive in the request's Cookie header (issue 20 item 12).
+    // same site: their cookies arrive in the request's Cookie header.
     const cookie = header('cookie');
     return memoryTokenStore(cookie ? tokensFromCookies({ cookie }, projectId) : tokensFromAuthHeader(undefined));
   }

@@ -43,7 +43,7 @@ export function userUpdateToWire(u: UserUpdate): Record<string, unknown> {
 }
 
 /**
- * A user with the library names of upstream packages/stack-shared/src/interface/crud/. As the current user (`/users/me`, client
+ * A user with the library names of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/. As the current user (`/users/me`, client
  * or server with a token store) its calls act on `me`; as a server-fetched user, on its id.
  */
 export class User {
@@ -67,7 +67,13 @@ export class User {
   readonly selectedTeam: Team | null;
   readonly lastActiveAt: Date | null;
 
-  constructor(protected readonly app: AppCore, readonly wire: WireUser, protected readonly ref: string = 'me') {
+  protected readonly app: AppCore;
+  readonly wire: WireUser;
+  protected readonly ref: string;
+  constructor(app: AppCore, wire: WireUser, ref: string = 'me') {
+    this.app = app;
+    this.wire = wire;
+    this.ref = ref;
     this.id = wire.id;
     this.displayName = wire.display_name;
     this.primaryEmail = wire.primary_email;
@@ -291,7 +297,7 @@ export class User {
 
   /**
    * An access token for a connected OAuth account (`POST /connected-accounts/{me|id}/{provider}/access-token`
-   * `{scope}`), or null when the account is not connected or lacks a scope (upstream packages/stack-shared/src/interface/client-interface.ts).
+   * `{scope}`), or null when the account is not connected or lacks a scope (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts).
    */
   async getConnectedAccountAccessToken(providerId: string, options: { scopes?: string[] } = {}): Promise<string | null> {
     try {

@@ -1,6 +1,6 @@
 /**
- * Wire shapes (snake_case JSON) of the answers the SDK reads, from upstream apps/backend/src/app/api/latest/ and
- * upstream packages/stack-shared/src/interface/crud/. Only the fields the SDK maps are listed.
+ * Wire shapes (snake_case JSON) of the answers the SDK reads, from upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ and
+ * upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/. Only the fields the SDK maps are listed.
  */
 export interface WireTeam {
   id: string;

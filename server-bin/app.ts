@@ -49,7 +49,7 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     }
   });
 
-  // CORS on every API response; OPTIONS short-circuits (upstream apps/backend/src/route-handlers/smart-response.tsx).
+  // CORS on every API response; OPTIONS short-circuits (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx).
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/')) return next();
     for (const [name, value] of Object.entries(corsHeaders(ctx.get('access-control-request-headers')))) ctx.set(name, value);

@@ -27,7 +27,7 @@ const CRASH_WINDOW_MS = 5_000;
 
 /**
  * Runs the server as `config.workers` processes (node:cluster) sharing one port, one SQLite file
- * (WAL) or one PostgreSQL (issue 19; docs/scaling.md). The primary serves no requests: it runs
+ * (WAL) or one PostgreSQL (docs/scaling.md). The primary serves no requests: it runs
  * the migrations and first-start seeding once, before any worker starts (so processes never
  * race on the schema), forks the workers, resolves with the URL once all of them listen, restarts
  * a worker that dies (unless several die within seconds of starting: then everything stops), and
@@ -39,7 +39,7 @@ const CRASH_WINDOW_MS = 5_000;
  * the last worker stops listening). On shutdown the primary keeps accepting until the accept
  * queue stays empty (http/graceful.ts closeListenerWhenQuiet), hands everything over, and only
  * then tells the workers that no more connections will come; so every connection that reached
- * the accept queue is answered (issue 12 finding 9).
+ * the accept queue is answered.
  *
  * @returns the URL the workers listen on, the internal keys when this start generated them, and `stop`.
  * @throws StartupError when the database cannot be prepared or a worker cannot listen.

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { flagOptions, settingDefault, usageText } from './settings.ts';
 import { parseWorkerCount } from './workers.ts';
 
-/** Server settings resolved from flags and environment (ARCHITECTURE.md "Runtime configuration"). */
+/** Server settings resolved from flags and environment. */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -63,7 +63,7 @@ export interface DatabaseTimeouts {
 }
 
 /**
- * How long the embedded node:http server waits on a client, in ms (issue 27 finding 9: Node's own
+ * How long the embedded node:http server waits on a client, in ms (Node's own
  * defaults let a body trickled at 1 byte/s hold a connection for 5 minutes). `headersTimeoutMs`:
  * until the request's headers are in (default 10000); `requestTimeoutMs`: until the whole request
  * is in (default 30000; 0 = none); past either Node answers 408 and closes the connection.
@@ -84,7 +84,7 @@ export const DASHBOARD_SIGNUP_ENV = 'GATEHOUSE_DASHBOARD_SIGNUP';
 
 /**
  * Whether open sign-up to the dashboard (the internal project) stays enabled after the first
- * owner: true when `GATEHOUSE_DASHBOARD_SIGNUP=open`, case-insensitive (issue 7 "First run").
+ * owner: true when `GATEHOUSE_DASHBOARD_SIGNUP=open`, case-insensitive.
  * The server asks at each sign-up, so a running server follows its environment.
  */
 export function dashboardSignUpForcedOpen(env: NodeJS.ProcessEnv): boolean {

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type Koa from 'koa';
 import { serverCapabilities, type Core, type DashboardSignUpState, type ServerCapabilities } from '../core/index.ts';
-import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
+import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the dashboard's script (the single executable serves it from `dist/ui/dashboard/`). */
 export const DASHBOARD_SCRIPT_PATH = '/dashboard-assets/dashboard.js';
@@ -10,14 +9,8 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Client routes of the dashboard; `/projects/{id}/handler/*` stays with the hosted pages. */
 const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/api-reference|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
 
-/**
- * The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`), or
- * built in memory once.
- */
-export const loadDashboardBundle = bundleLoader('dist/ui/dashboard/dashboard-assets/dashboard.js', async () => {
-  const { dashboardBuildOptions } = await import(join(ROOT, 'ui/dashboard/build.mjs')) as { dashboardBuildOptions: (root: string) => Record<string, unknown> };
-  return dashboardBuildOptions(ROOT);
-});
+/** The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`). */
+export const loadDashboardBundle = bundleLoader('dist/ui/dashboard/dashboard-assets/dashboard.js');
 
 /** Whether a path is one of the dashboard's client routes (served the HTML shell). */
 export function isDashboardPath(path: string): boolean {
@@ -33,7 +26,7 @@ export interface DashboardConfig extends DashboardSignUpState {
 }
 
 /**
- * Koa middleware serving the developer dashboard (issue 7) at `/`: the HTML shell on its client
+ * Koa middleware serving the developer dashboard at `/`: the HTML shell on its client
  * routes (`/`, `/sign-in`, `/sign-up`, `/team`, `/server-settings`, `/projects`, `/projects/{id}/…` except the hosted
  * `/projects/{id}/handler/*`) with the first-run state inline, and the bundle at
  * `/dashboard-assets/dashboard.js`. Mount it after the API routes and the hosted pages.

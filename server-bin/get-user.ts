@@ -29,7 +29,7 @@ export type UserReader = (request: RequestLike) => Promise<User | null>;
  * a node:http / Express request, a Fastify request and a Koa context alike.
  *
  * Mirrors upstream `stackServerApp.getUser({ tokenStore: request })`
- * (packages/template/src/lib/stack-app/apps/implementations/server-app-impl.ts).
+ * (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/apps/implementations/server-app-impl.ts).
  */
 export function createUserReader(gatehouse: MountedGatehouse, options: UserReaderOptions): UserReader {
   const app = new ServerApp({ projectId: options.projectId, secretServerKey: options.secretServerKey, gatehouse, tokenStore: null });

@@ -23,7 +23,7 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'both inline scripts carry the nonce');
     assert.ok(html.includes(`<script nonce="${nonce}">`));
     assert.match(csp, /frame-ancestors 'none'/);
-    assert.match(csp, /frame-src https:\/\/challenges\.cloudflare\.com(;|$)/, 'Turnstile\'s challenge frame (issue 27) is the only frame source');
+    assert.match(csp, /frame-src https:\/\/challenges\.cloudflare\.com(;|$)/, 'Turnstile\'s challenge frame is the only frame source');
     const again = await fetch(`${get().url}/handler/sign-in`);
     assert.notEqual(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1], nonce, 'a fresh nonce per response');
     await again.text();

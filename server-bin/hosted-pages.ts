@@ -1,19 +1,15 @@
-import { join } from 'node:path';
 import type Koa from 'koa';
 import type { Core, Project, ServerCapabilities } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID, serverCapabilities } from '../core/index.ts';
-import { ROOT, bundleLoader, sendPage, serveBundle } from './page-shell.ts';
+import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
 export const HOSTED_SCRIPT_PATH = '/handler/handler.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The prebuilt bundle `dist/ui/handler/handler.js` (`npm run build:ui`), or built in memory once. */
-export const loadHostedBundle = bundleLoader('dist/ui/handler/handler.js', async () => {
-  const { hostedBuildOptions } = await import(join(ROOT, 'scripts/build-ui.mjs')) as { hostedBuildOptions: (root: string) => Record<string, unknown> };
-  return hostedBuildOptions(ROOT);
-});
+/** The prebuilt bundle `dist/ui/handler/handler.js` (`npm run build:ui`). */
+export const loadHostedBundle = bundleLoader('dist/ui/handler/handler.js');
 
 /** Which project and handler base a path belongs to, or null when it is not a hosted page. */
 export function matchHostedPath(path: string): { projectId: string; handlerPath: string } | null {
@@ -51,7 +47,7 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
 }
 
 /**
- * Koa middleware serving the hosted handler pages (upstream packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
+ * Koa middleware serving the hosted handler pages (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
  * internal project (the dashboard's sign-in) and `/projects/{id}/handler/*` for other projects,
  * plus the bundle at `/handler/handler.js` (the single executable serves the same file from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
  */

@@ -5,7 +5,7 @@ const IMAGE_ROUTE = new RegExp(`^${IMAGE_PATH_PREFIX}([0-9a-f]{8}-[0-9a-f]{4}-4[
 
 /**
  * Serves images stored from base64 uploads (profile images, team images, project logos) at
- * `/images/{id}` (issue 14 item 8). Only allow-listed raster types are ever stored; every answer
+ * `/images/{id}`. Only allow-listed raster types are ever stored; every answer
  * carries `x-content-type-options: nosniff` and a sandboxing CSP so a file can never run as a
  * page on this origin. The random id is the capability (as upstream's public image URLs): images
  * are public, immutable and cacheable.

@@ -92,8 +92,7 @@ export interface Gatehouse {
 }
 
 /**
- * Creates Gatehouse in-process, so an existing Node server can serve the API under its own path
- * (ARCHITECTURE.md "A library").
+ * Creates Gatehouse in-process, so an existing Node server can serve the API under its own path.
  */
 export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
   const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data', undefined, options.databaseTimeouts);

@@ -28,22 +28,20 @@ function packageRoot(here: string): string {
 export interface Bundle { code: string; gzipped: Buffer; hash: string }
 
 /**
- * A loader for one prebuilt bundle: reads `builtFile` (under the repository root, written by
- * `npm run build:ui`), or, when it is missing (checkouts without a build step), builds it in
- * memory once with esbuild from the options `buildOptions` returns. A failed load is retried on
- * the next call.
+ * A loader for one prebuilt bundle: reads `builtFile` (under the package root, written by
+ * `npm run build:ui`; `npm start`, `npm test`, `scripts/test.mjs` and `npm pack` build it first).
+ * A missing file fails with an error naming the build command, and the next call tries again.
+ * No bundler runs at run time: esbuild is a build tool (devDependency), not a dependency.
  */
-export function bundleLoader(builtFile: string, buildOptions: () => Promise<Record<string, unknown>>): () => Promise<Bundle> {
+export function bundleLoader(builtFile: string): () => Promise<Bundle> {
   let promise: Promise<Bundle> | null = null;
   return () => {
     promise ??= (async () => {
       let code: string;
       try {
         code = await readFile(join(ROOT, builtFile), 'utf8');
-      } catch {
-        const { build } = await import('esbuild');
-        const result = await build({ ...(await buildOptions()), write: false } as Parameters<typeof build>[0]);
-        code = result.outputFiles![0]!.text;
+      } catch (e) {
+        throw new Error(`The UI bundle ${builtFile} is missing: run \`npm run build:ui\` first.`, { cause: e });
       }
       return { code, gzipped: gzipSync(code, { level: 9 }), hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
     })();

@@ -2,7 +2,7 @@
  * The one table of the server's settings: every command-line flag and environment variable,
  * with its default and meaning. `gatehouse --help`, the flag parser of `resolveServerConfig`
  * (server-bin/config.ts) and the README's "Running it" table are all produced from it, so a
- * setting is described once (ARCHITECTURE.md "Runtime configuration": flags win over the
+ * setting is described once (flags win over the
  * environment).
  */
 export interface Setting {

@@ -16,7 +16,7 @@ export function browserUrl(baseUrl: string): string {
 }
 
 /**
- * What a developer should do after the first start (issue 20 item 14): the keys belong to the
+ * What a developer should do after the first start: the keys belong to the
  * internal project (the dashboard's own), so name the step that gives an app keys of its own.
  * `baseUrl` is the public URL (with any mount path), printed as `browserUrl` gives it. With `keys`
  * (the CLI's notice) the secret values are shown; with null (library mode's default notice,

@@ -1,5 +1,5 @@
 /**
- * Hosted account settings (issue 28): teams managed in place (members, invite, rename, delete;
+ * Hosted account settings: teams managed in place (members, invite, rename, delete;
  * finding 7), sign-out landing on the app and the magic-link step's resend / change email (finding 9), over a fake server, under StrictMode.
  */
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import { useProject } from '../sdk/react.tsx';
 import { GATEHOUSE_CSS } from './styles.ts';
 import { accentCss } from './brand-colors.ts';
 import { LocaleProvider, useT, type MessageKey, type Messages, type Translate } from './i18n/index.tsx';
-import { isValidEmail } from '../core/validation.ts';
+import { isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../core/validation.ts';
 
 /**
  * Project branding shown on every page (the hosted pages get it from the server; apps may
@@ -78,8 +78,12 @@ export function Spinner(props: { label?: string }) {
 
 /** An error whose text is already a message of the catalogue (client-side problems). */
 export class MessageError extends Error {
-  constructor(readonly key: MessageKey, readonly vars?: Record<string, string | number>) {
+  readonly key: MessageKey;
+  readonly vars?: Record<string, string | number>;
+  constructor(key: MessageKey, vars?: Record<string, string | number>) {
     super(key);
+    this.key = key;
+    this.vars = vars;
   }
 }
 
@@ -122,7 +126,7 @@ export function isKnownErrorCode(code: string): boolean {
   return `error.${code}` in KNOWN_ERROR_KEYS;
 }
 
-/** Client-side email check: the server's own rule (core/validation.ts, upstream packages/stack-shared/src/schema-fields.ts). */
+/** Client-side email check: the server's own rule (core/validation.ts, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export function emailProblem(email: string): MessageKey | null {
   const value = email.trim();
   if (!value) return 'validate.emailMissing';
@@ -131,10 +135,10 @@ export function emailProblem(email: string): MessageKey | null {
   return null;
 }
 
-/** Password length limits shown before the first attempt (core/auth-password/rules.ts). */
-export const PASSWORD_RULES = { min: 8, max: 70 } as const;
+/** Password length limits shown before the first attempt: the server's (core/auth-password/limits.ts). */
+export const PASSWORD_RULES = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH } as const;
 
-/** Client-side new-password check (upstream packages/stack-shared/src/schema-fields.ts): present, 8 to 70 characters. */
+/** Client-side new-password check (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): present, within PASSWORD_RULES. */
 export function passwordProblem(password: string): MessageError | null {
   if (!password) return new MessageError('validate.passwordMissing');
   if (password.length < PASSWORD_RULES.min) return new MessageError('error.PASSWORD_TOO_SHORT', { min: PASSWORD_RULES.min });

@@ -1,11 +1,12 @@
 /**
  * Gatehouse React components (`gatehouse-react`): the hosted pages' building blocks, usable in any
- * React app under a `GatehouseProvider` (upstream packages/template/src/components-page/stack-handler.tsx).
+ * React app under a `GatehouseProvider` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx).
  */
 export { SignIn, SignUp, CredentialSignIn, CredentialSignUp, MagicLinkSignIn, OAuthButtonGroup, PasskeyButton } from './components/sign-in.tsx';
 export { ForgotPassword, PasswordReset } from './components/password.tsx';
 export { EmailVerification, MagicLinkCallback, OAuthCallback, SignOut, MfaPage, CliAuthConfirm, ErrorPage } from './components/callbacks.tsx';
 export { AccountSettings } from './components/account-settings.tsx';
+export { PricingTable, type PricingPlan } from './components/payments.tsx';
 export { TwoFactorSettings } from './components/two-factor.tsx';
 export { QrCode } from './components/qr-code.tsx';
 export { LinkedAccounts } from './components/linked-accounts.tsx';

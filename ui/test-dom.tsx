@@ -1,5 +1,5 @@
 /**
- * Component-test support: a happy-dom window as the global DOM (design/NOTES.md), React 19 roots
+ * Component-test support: a happy-dom window as the global DOM, React 19 roots
  * rendered inside `act`, and helpers to type, click and wait.
  */
 import { Window } from 'happy-dom';

@@ -1,5 +1,5 @@
 /**
- * The UserButton menu stays inside the viewport (issue 29: it was cut off near the left edge),
+ * The UserButton menu stays inside the viewport (it was cut off near the left edge),
  * rendered under <StrictMode> in happy-dom. happy-dom has no layout, so the button's and the
  * menu's rectangles are given here; the alignment rule itself is menuAlignment.
  */

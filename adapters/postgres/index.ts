@@ -78,7 +78,7 @@ export function isPostgresUnavailable(error: unknown): boolean {
  * Opens a PostgreSQL pool through Kysely's PostgresDialect. `int8` (our epoch-ms times) and
  * `numeric` are parsed as JS numbers, which is exact for every value we store.
  *
- * Faults (issue 12 finding 1): every client, idle or checked out, has an `error` listener, so a
+ * Faults: every client, idle or checked out, has an `error` listener, so a
  * reset connection or `pg_terminate_backend` never becomes an "Unhandled 'error' event"; connect,
  * statement and idle-in-transaction timeouts bound every wait; a client whose statement failed
  * for a connection reason is dropped from the pool instead of reused; and `isUnavailable` lets

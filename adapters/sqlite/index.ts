@@ -12,7 +12,7 @@ export interface SqliteAdapterOptions {
   filename: string;
   /**
    * The loaded native addon, for the single executable where `require` cannot load `.node` files
-   * (design NOTES: SEA passes `process.dlopen`'s `module.exports`).
+   * (the SEA passes `process.dlopen`'s `module.exports`).
    */
   nativeBinding?: unknown;
   /**

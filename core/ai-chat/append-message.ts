@@ -8,7 +8,7 @@ import { EmptyOutput } from './outputs.ts';
  * Appends one message (any JSON, upstream stores it as given) to the caller's thread, creating
  * the thread on first use (admin access; another owner's thread is not found).
  *
- * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (PATCH)
+ * @see upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (PATCH)
  */
 export const appendChatMessage = defineOperation({
   id: 'aiChat.append',

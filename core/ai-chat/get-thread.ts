@@ -8,7 +8,7 @@ import { ChatMessagesOutput } from './outputs.ts';
  * Reads the thread's stored messages in order, as appended (admin access; upstream's shape).
  * Another owner's or another project's thread is not found.
  *
- * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (GET)
+ * @see upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (GET)
  */
 export const getChatThread = defineOperation({
   id: 'aiChat.get',

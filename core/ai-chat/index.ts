@@ -1,5 +1,5 @@
 /**
- * The dashboard assistant (issue 21): chat threads per project and owner over any
+ * The dashboard assistant: chat threads per project and owner over any
  * OpenAI-compatible chat-completions endpoint, with the project's non-secret settings and
  * Gatehouse's docs as context and read-only tools. docs/assistant.md.
  */

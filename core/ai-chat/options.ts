@@ -1,5 +1,5 @@
 /**
- * The dashboard assistant's deployment options (issue 21), handed in by the host (server-bin reads
+ * The dashboard assistant's deployment options, handed in by the host (server-bin reads
  * GATEHOUSE_AI_BASE_URL / GATEHOUSE_AI_API_KEY / GATEHOUSE_AI_MODEL) or by an embedding app.
  * The dashboard's server settings may override the endpoint per deployment (settings.ts).
  */

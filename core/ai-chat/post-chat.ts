@@ -57,7 +57,7 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
  * read-only tools (tools.ts), which run with the caller's admin access to this project only.
  * The owner's rate limit applies.
  *
- * @see upstream apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (POST)
+ * @see upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/internal/ai-chat/[threadId]/route.tsx (POST)
  */
 export const postChat = defineOperation({
   id: 'aiChat.post',

@@ -8,9 +8,9 @@ const Millis = v.pipe(v.number(), v.integer(), v.minValue(0));
  * Accepts a batch of 1 to 500 analytics events and stores none (`inserted: 0`). The official `@stackframe/js` SDK uploads its auto-captured `$page-view`
  * and `$click` events here on every page; Gatehouse has no analytics app, and upstream answers
  * exactly this (`{inserted: 0}`, nothing stored) when a project's analytics app is not enabled
- * (stack-auth `apps/backend/src/app/api/latest/analytics/events/batch/route.tsx`). The body is
+ * (stack-auth `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/analytics/events/batch/route.tsx`). The body is
  * still validated as upstream does (UUIDs, integer milliseconds, known event types).
- * Issue 20 item 13: without this route the SDK logs a 404 on every page.
+ * Without this route the SDK logs a 404 on every page.
  */
 export const uploadEventBatch = defineOperation({
   id: 'analytics.uploadEventBatch',

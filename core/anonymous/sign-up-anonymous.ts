@@ -6,12 +6,12 @@ import { enforceRateLimit } from '../throttle/index.ts';
 import { SignInOutput } from '../mfa/index.ts';
 
 /**
- * Signs up an anonymous user, without a body (upstream apps/backend/src/app/api/latest/auth/): `is_anonymous: true`, restricted with
+ * Signs up an anonymous user, without a body (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/): `is_anonymous: true`, restricted with
  * `restricted_reason: {type: "anonymous"}`, and a personal team named "Personal Team" when
  * `create_team_on_sign_up` is set. Allowed even when sign-up is disabled. Its access token is
- * signed for the `<project>:anon` audience (upstream apps/backend/src/lib/tokens.tsx), so later requests need
+ * signed for the `<project>:anon` audience (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx), so later requests need
  * `allowAnonymousUser` in their credentials. A password sign-up with that token upgrades the user.
- * Throttled per client address (issue 12 finding 4: 429 with `Retry-After`).
+ * Throttled per client address (429 with `Retry-After`).
  */
 export const signUpAnonymously = defineOperation({
   id: 'anonymous.signUp',

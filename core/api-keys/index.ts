@@ -1,8 +1,7 @@
 export { createUserApiKey, createTeamApiKey } from './create-api-key.ts';
-export { ApiKeyOutput } from './wire.ts';
 export { listUserApiKeys, listTeamApiKeys } from './list-api-keys.ts';
 export { getUserApiKey, getTeamApiKey } from './get-api-key.ts';
 export { updateUserApiKey, updateTeamApiKey } from './update-api-key.ts';
 export { checkUserApiKey, checkTeamApiKey } from './check-api-key.ts';
-export { createApiKeySecret, parseApiKeySecret, API_KEY_MARKER, type ApiKeyType } from './secret.ts';
+export { createApiKeySecret } from './secret.ts';
 export { revokeUserApiKeys } from './revoke-user-api-keys.ts';

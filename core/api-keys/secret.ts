@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { secureRandomString } from '../lib/random.ts';
 
-/** The marker every user / team API key carries (upstream apps/backend/src/app/api/latest/user-api-keys/). */
+/** The marker every user / team API key carries (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/user-api-keys/). */
 export const API_KEY_MARKER = '574ck4u7h';
 
 export type ApiKeyType = 'user' | 'team';
@@ -12,7 +12,7 @@ function checksum(text: string): string {
 }
 
 /**
- * A new API key secret for key `id` (upstream apps/backend/src/app/api/latest/user-api-keys/), in order: `sk` or `pk` (public), `_`,
+ * A new API key secret for key `id` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/user-api-keys/), in order: `sk` or `pk` (public), `_`,
  * 45 random Crockford base32 characters, the id's 32 hex digits (no dashes), `user` or `team`, one
  * scanner-flag character, the marker `574ck4u7h`, then the CRC32 (8 hex digits) of everything
  * before it. The flag is base32 of (1 for self-hosted, never the cloud) + (2 if public): `1` or `3`.

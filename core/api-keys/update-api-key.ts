@@ -23,7 +23,7 @@ function updateFor(type: ApiKeyType) {
         const changes: { description?: string; manually_revoked_at?: number } = {};
         if (body.description !== undefined) changes.description = body.description;
         if (body.revoked && row.manually_revoked_at === null) {
-          // upstream packages/stack-shared/src/interface/crud/ API key: "A public key cannot be revoked."
+          // upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ API key: "A public key cannot be revoked."
           if (row.is_public === 1) throw new KnownError('PUBLIC_API_KEY_CANNOT_BE_REVOKED');
           changes.manually_revoked_at = tx.now;
         }

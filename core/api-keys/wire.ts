@@ -3,7 +3,7 @@ import { component, MillisOutput, NullableString } from '../operations/output.ts
 import type { ApiKeyRow } from './queries.ts';
 
 /**
- * The API key object (upstream apps/backend/src/app/api/latest/user-api-keys/; upstream packages/stack-shared/src/interface/crud/): `value` is the full secret only
+ * The API key object (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/user-api-keys/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/): `value` is the full secret only
  * in the create response, `{last_four}` afterwards; `expires_at_millis` and
  * `manually_revoked_at_millis` appear only when set.
  */

@@ -27,7 +27,7 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
 
 /**
  * Decides which user a provider account belongs to, inside the callback's transaction
- * (upstream `auth/oauth/callback/[provider_id]/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts):
+ * (upstream `auth/oauth/callback/[provider_id]/route.tsx`, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts):
  * - `link`: connects the account to the signed-in user; refused when the account belongs to
  *   another user (OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER) or the user already has
  *   another account of this provider (USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION).
@@ -72,7 +72,7 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
       if (strategy === 'raise_error') throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
       // Linking needs both sides to vouch for the address: the provider, and the existing account
       // (whose email may have been registered by someone who never proved it: account
-      // pre-hijacking, issue 12 finding 2). Otherwise the new account is a separate user.
+      // pre-hijacking). Otherwise the new account is a separate user.
       if (strategy === 'link_method' && info.emailVerified && owner.primary_email_verified === 1) {
         return { user: owner, account: await link(ctx, project, owner, providerId, info), isNewUser: false };
       }

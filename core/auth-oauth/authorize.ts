@@ -11,10 +11,11 @@ import { saveFlow } from './flow-state.ts';
 import { withoutFragment } from './authorization-codes.ts';
 import { RedirectOutput } from '../operations/output.ts';
 import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeQueryEntries } from '../bot-challenge/index.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** Where a provider sends the user back: `<base>/api/v1/auth/oauth/callback/<provider id>` (paste this at the provider). */
 export function providerCallbackUrl(runtime: Runtime, providerId: string): string {
-  return `${runtime.baseUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(providerId)}`;
+  return `${runtime.baseUrl}${API_PREFIX}/auth/oauth/callback/${encodeURIComponent(providerId)}`;
 }
 
 const text = (max = 4096) => v.pipe(v.string(), v.maxLength(max));
@@ -85,7 +86,7 @@ export const authorizeOAuth = defineOperation({
     let sessionId: string | null = null;
     if (query.token) {
       // The same check as any request's access token: a revoked, signed-out or pre-reset session
-      // never attaches an account (issue 27 finding 3).
+      // never attaches an account.
       const claims = await verifyLiveAccessToken(ctx.runtime, query.token, project.id, ctx.now);
       userId = claims.sub;
       sessionId = claims.refresh_token_id;

@@ -64,7 +64,7 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
     const info = await provider.userInfo(tokens).catch((error: unknown) => { throw providerFailure(ctx.runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: providerId }); });
     // A link needs a live session: the one that started it may have been signed out, revoked or
-    // ended by a password reset while the user was at the provider (issue 27 finding 3).
+    // ended by a password reset while the user was at the provider.
     if (flow.type === 'link') {
       if (!flow.sessionId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
       await assertSessionLive(ctx.runtime, flow.sessionId, 'USER_AUTHENTICATION_REQUIRED');

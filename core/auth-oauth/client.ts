@@ -6,7 +6,7 @@ import { findProject, type Project } from '../projects/index.ts';
 import { hasValidProjectKey } from '../internal-api-keys/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 
-/** The client secret the official SDK sends when it has no publishable key (upstream apps/backend/src/route-handlers/smart-request.tsx). */
+/** The client secret the official SDK sends when it has no publishable key (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx). */
 export const PUBLIC_CLIENT_SECRET = '__stack_public_client__';
 
 /**

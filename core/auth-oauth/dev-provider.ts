@@ -124,7 +124,7 @@ export const devProviderToken = defineOperation({
     const issuer = devProviderIssuer(ctx.runtime);
     const key = ctx.runtime.keys.keysFor(DEV_PROVIDER_KEY_AUDIENCE)[0]!;
     const nowS = Math.floor(ctx.now / 1000);
-    // Never `email_verified`: the address was typed by whoever stood at the page (issue 27 finding 1).
+    // Never `email_verified`: the address was typed by whoever stood at the page.
     const idToken = await new SignJWT({ email: data.identity.email, email_verified: false, name: data.identity.name, ...(data.nonce ? { nonce: data.nonce } : {}) })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid }).setIssuer(issuer).setSubject(data.identity.sub).setAudience(body.client_id)
       .setIssuedAt(nowS).setExpirationTime(nowS + 600).sign(key.privateKey);

@@ -60,7 +60,7 @@ export async function getUserAccount(db: Kysely<Database>, projectId: string, us
 /**
  * Unlinks every provider account of a user and drops their stored tokens; what a password reset
  * that first proves the address does with whatever an account pre-registrant could have linked
- * (issue 27 finding 3; docs/security.md "Account ownership"). Joins the caller's transaction.
+ * (docs/security.md "Account ownership"). Joins the caller's transaction.
  *
  * @returns how many accounts were unlinked.
  */

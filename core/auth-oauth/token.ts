@@ -6,9 +6,10 @@ import { findUser } from '../users/index.ts';
 import { resolveOAuthClient } from './client.ts';
 import { redeemAuthorizationCode } from './authorization-codes.ts';
 import { completeSignIn, handOffSession } from './sign-in.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 function required<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST /api/v1/auth/oauth/token:\n  - body.${field} must be defined` });
+  if (value === undefined) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST ${API_PREFIX}/auth/oauth/token:\n  - body.${field} must be defined` });
   return value;
 }
 
@@ -17,7 +18,7 @@ function required<T>(value: T | undefined, field: string): T {
  * Stack's SDK. `client_id` is the project id, `client_secret` a publishable key or the sentinel.
  *
  * - `refresh_token` (RFC 6749 §6): a new access token; a bad refresh token answers a catalogue
- *   error, not an OAuth error body (upstream packages/stack-shared/src/interface/client-interface.ts).
+ *   error, not an OAuth error body (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts).
  * - `authorization_code` (RFC 6749 §4.1.3, PKCE RFC 7636): redeems a Gatehouse code from the OAuth
  *   callback or cross-domain handoff (single use, 5 minutes, bound to redirect_uri and the S256
  *   challenge) → `{access_token, refresh_token, token_type, expires_in, scope, is_new_user,

@@ -21,7 +21,7 @@ describeWithServer('OTP and magic-link sign-in', (get) => {
     assert.equal(mail.subject.slice(-6), code.slice(0, 6).toUpperCase());
     assert.match(mail.html, /^<!DOCTYPE html><html/, 'rendered through the default theme');
     assert.ok(mail.html.includes(`code=${code}`), 'the magic link is in the email');
-    // The code stands alone in its own paragraph, as upstream's template renders it (issue 14 item 10).
+    // The code stands alone in its own paragraph, as upstream's template renders it.
     const otp = mail.subject.slice(-6);
     assert.match(mail.html, new RegExp(`<p[^>]*>\\s*${otp}\\s*</p>`), 'the code has a paragraph of its own');
     assert.match(mail.text, new RegExp(`^\\s*${otp}\\s*$`, 'm'), 'the code is on a line of its own in the text part');

@@ -4,7 +4,7 @@ import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from
 import { enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * Checks a sign-in code without consuming it; an invalid code raises its verification-code error (upstream apps/backend/src/app/api/latest/auth/otp/).
+ * Checks a sign-in code without consuming it; an invalid code raises its verification-code error (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/).
  */
 export const checkSignInCode = defineOperation({
   id: 'authOtp.checkSignInCode',

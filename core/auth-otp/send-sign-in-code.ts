@@ -19,13 +19,13 @@ export type OtpSignInData = { email: string; callback_url: string; turnstile_res
 
 /**
  * Sends a sign-in code by email, answering its nonce (upstream
- * apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/). Creates a 7-day code and queues the email "Sign in to <project>: Your
  * code is <OTP>" with the magic link `<callback_url>?code=<code>`. The nonce is `code[6:]`.
  *
  * Refused with 403 text "OTP sign-in is not enabled for this project" when `magic_link_enabled`
  * is off; refused as taken (`would_work_if_email_was_verified: true`) when a user
  * signs in with this address (primary or not) through a channel that is not verified, whether or
- * not that user turned OTP sign-in on (issue 12 finding 2); refused when no user has
+ * not that user turned OTP sign-in on; refused when no user has
  * it and sign-up is off (upstream `ensureUserForEmailAllowsOtp`).
  *
  * The bot challenge (core/bot-challenge, action `send_magic_link_email`) is checked before the

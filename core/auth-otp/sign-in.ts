@@ -12,7 +12,7 @@ import { assertOtpMayReach } from './ownership.ts';
 import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
 
 /**
- * Signs in with an emailed code (upstream apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
+ * Signs in with an emailed code (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/). `code` is the magic link's code or `otp + nonce` (case-insensitive).
  *
  * The address is looked up among auth-enabled email channels, primary or not (upstream
  * `ensureUserForEmailAllowsOtp`): its user signs in and gets OTP sign-in enabled. Otherwise the
@@ -21,7 +21,7 @@ import { clearSignInFailures, enforceRateLimit } from '../throttle/index.ts';
  * upgrades that user in place (same id; `is_new_user: true`, as upstream). A channel that is not
  * verified is refused (as taken, with `would_work_if_email_was_verified: true`, as
  * upstream), even if the code was sent before that account existed: someone who never proved the
- * address may hold its password and sessions (account pre-hijacking, issue 12 finding 2). The owner
+ * address may hold its password and sessions (account pre-hijacking). The owner
  * takes such an account back with a password reset, which revokes everything (see `resetPassword`).
  *
  * A new user goes through the sign-up rules with the bot challenge of the code's send (upstream).

@@ -186,7 +186,7 @@ describeWithServer('auth-password', (get) => {
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: 'wrong password', new_password: 'a brand new password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: PASSWORD, new_password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
     assertKnownError(await api(server, 'POST', '/auth/password/update', me, { old_password: PASSWORD, new_password: 'x'.repeat(71) }), 'PASSWORD_TOO_LONG', 400);
-    // Upstream declares auth.user in the request schema (issue 14 item 9).
+    // Upstream declares auth.user in the request schema.
     const noUser = await api(server, 'POST', '/auth/password/update', client, { old_password: PASSWORD, new_password: 'a brand new password' });
     assertKnownError(noUser, 'SCHEMA_ERROR', 400);
     assert.deepEqual(noUser.body, { code: 'SCHEMA_ERROR', details: { message: 'Request validation failed on POST /api/v1/auth/password/update:\n  - auth.user must be defined' }, error: 'Request validation failed on POST /api/v1/auth/password/update:\n  - auth.user must be defined' });

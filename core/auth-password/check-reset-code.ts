@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 
-/** Checks a password-reset code without using it (upstream apps/backend/src/app/api/latest/auth/password/). */
+/** Checks a password-reset code without using it (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). */
 export const checkResetCode = defineOperation({
   id: 'authPassword.checkResetCode',
   method: 'POST',

@@ -9,10 +9,10 @@ import { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
 import { verifyPassword } from './hashing.ts';
 
 /**
- * Issue 30 item 1: imported password hashes of other providers are accepted as `password_hash`,
+ * Imported password hashes of other providers are accepted as `password_hash`,
  * verified at sign-in and upgraded to argon2id. The vectors are made here by the real libraries
  * (bcryptjs, argon2) and by node:crypto following each format's published layout (Better Auth's
- * packages/better-auth/src/crypto/password.ts, Django's django/contrib/auth/hashers.py, PHC).
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/better-auth/src/crypto/password.ts, Django's django/contrib/auth/hashers.py, PHC).
  * The sync node:crypto forms are fine in a test; the server uses the async ones.
  */
 const PASSWORD = 'correct horse battery';

@@ -3,7 +3,7 @@ import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
 
 /**
- * The password-hash formats Gatehouse verifies (issue 30 item 1): its own argon2id and the
+ * The password-hash formats Gatehouse verifies: its own argon2id and the
  * formats other providers export, accepted as `password_hash` on `POST /users` / `PATCH
  * /users/{id}` and upgraded to argon2id on the next successful sign-in (hashing.ts). Each format
  * parses a hash string into its parameters, refusing malformed strings and parameters too costly
@@ -109,7 +109,7 @@ interface DigestParams { algorithm: 'md5' | 'sha256'; salt: string; digest: Buff
 export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
   {
     // `$2a$`, `$2b$`, `$2y$` (bcryptjs verifies all three); rounds above 16 refused, as upstream
-    // (apps/backend/src/route-handlers/verification-code-handler.tsx).
+    // (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx).
     name: 'bcrypt',
     parse: (hash) => (/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) && Number(hash.slice(4, 6)) >= 4 && Number(hash.slice(4, 6)) <= 16 ? {} : null),
     verify: (_parsed, password, hash) => bcrypt.compare(password, hash),
@@ -128,7 +128,7 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     verify: (_parsed, password, hash) => argon2.verify(hash, password).catch(() => false),
   },
   {
-    // Better Auth (packages/better-auth/src/crypto/password.ts): `<salt hex>:<key hex>`, scrypt
+    // Better Auth (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/better-auth/src/crypto/password.ts): `<salt hex>:<key hex>`, scrypt
     // N=16384, r=16, p=1, dkLen=64 over the NFKC-normalized password, the salt's hex TEXT as salt.
     name: 'scrypt-better-auth',
     parse: (hash) => {

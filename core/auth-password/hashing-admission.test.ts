@@ -6,7 +6,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { configurePasswordHashing, passwordHashingStats } from './hashing.ts';
 
 /**
- * Issue 19 "Admission control": password hashing runs through a bounded queue; past its limit a
+ * Password hashing runs through a bounded queue; past its limit a
  * request answers a retryable 429 in upstream's shape instead of stalling the process. How fast
  * reads stay is measured by the benchmark (scripts/bench/compare.mjs, mixed scenario), not here.
  */

@@ -13,7 +13,7 @@ const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, 
  * admission.ts): by default as many at once as the CPU budget allows (cores − 1, at least 1,
  * shared among `--workers` processes) and 64 waiting; beyond that a retryable 429 with
  * `Retry-After`. Without it a burst of sign-ups puts argon2 on every thread-pool thread and
- * every core, and reads on the same process stall (issue 19).
+ * every core, and reads on the same process stall.
  */
 const hashing = new AdmissionQueue({ concurrency: cpuBudget(), maxQueued: 64, label: 'password hashing' });
 

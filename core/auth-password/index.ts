@@ -4,6 +4,6 @@
  * importing the sign-up and sign-in operations, which import users (an import cycle).
  */
 export type { PasswordSignUpInfo } from './sign-up-info.ts';
-export { configurePasswordHashing, passwordHashingStats, hashPassword, verifyPassword, verifyAgainstDummy } from './hashing.ts';
+export { configurePasswordHashing, passwordHashingStats, hashPassword } from './hashing.ts';
 export { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
-export { assertPasswordAcceptable, assertPasswordNotTooLong, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_RULE_ERRORS } from './rules.ts';
+export { assertPasswordAcceptable, assertPasswordNotTooLong } from './rules.ts';

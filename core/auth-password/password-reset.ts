@@ -1,4 +1,4 @@
-/** The password-reset operations (issue 4), kept apart from the accounts engineer's index. */
-export { sendResetCode, RESET_ANSWER_FLOOR_MS, type PasswordResetData } from './send-reset-code.ts';
+/** The password-reset operations, kept apart from the accounts engineer's index. */
+export { sendResetCode } from './send-reset-code.ts';
 export { checkResetCode } from './check-reset-code.ts';
 export { resetPassword } from './reset-password.ts';

@@ -4,7 +4,7 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject, type ApiResponse } from '../../test/helpers/api.ts';
 import { uniqueEmail } from '../../test/helpers/smtp.ts';
 
-// Issue 12 finding 9: "password", "12345678" and the user's own email were accepted as passwords.
+// "password", "12345678" and the user's own email were accepted as passwords.
 
 function assertRefused(res: ApiResponse, reason: 'common_password' | 'predictable_password' | 'matches_email') {
   assertKnownError(res, 'PASSWORD_REQUIREMENTS_NOT_MET', 400);

@@ -13,16 +13,16 @@ import type { PasswordResetData } from './send-reset-code.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Resets a password with an emailed code (upstream apps/backend/src/app/api/latest/auth/password/). Sets
+ * Resets a password with an emailed code (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). Sets
  * the user's password (hashed before the transaction) and uses the code; receiving the code
  * proves the email, so a matching primary email is marked verified.
  *
- * Every session of the user and every other outstanding reset code is revoked (issue 12 finding 3).
+ * Every session of the user and every other outstanding reset code is revoked.
  * When the reset is the first proof of an address nobody had verified, the account may have been
- * pre-registered by someone else (issue 12 finding 2), so whatever they could have left behind is
+ * pre-registered by someone else, so whatever they could have left behind is
  * removed too: the TOTP secret, the user's API keys, passkeys and linked OAuth accounts
  * (docs/security.md "Account ownership"). A reset of an already verified address keeps them: the
- * sessions it revokes can no longer link anything (issue 27 finding 3).
+ * sessions it revokes can no longer link anything.
  */
 export const resetPassword = defineOperation({
   id: 'authPassword.reset',

@@ -1,10 +1,7 @@
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { isPredictablePassword } from './predictable.ts';
-
-/** Password length limits (upstream packages/stack-shared/src/schema-fields.ts; upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 70;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './limits.ts';
 
 let common: Promise<ReadonlySet<string>> | undefined;
 
@@ -22,8 +19,8 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
 
 /**
  * Checks a new password: its length (upstream's rules and errors), then, beyond upstream, that it
- * is not one of the most common passwords (issue 12 finding 9), not repetitive or sequential
- * (`aaaaaaaa`, `12345678`, `qwertyui`: predictable.ts, issue 27 finding 10), and not the
+ * is not one of the most common passwords, not repetitive or sequential
+ * (`aaaaaaaa`, `12345678`, `qwertyui`: predictable.ts), and not the
  * account's email address or the part of it before the `@`. No composition rules (NIST SP
  * 800-63B-4 §3.1.1.2).
  *

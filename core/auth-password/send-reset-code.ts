@@ -20,7 +20,7 @@ export type PasswordResetData = { user_id: string; email: string };
 export const RESET_ANSWER_FLOOR_MS = 400;
 
 /**
- * Sends a password-reset code, answering "maybe, only if user with e-mail exists" (upstream apps/backend/src/app/api/latest/auth/password/). When a user signs in
+ * Sends a password-reset code, answering "maybe, only if user with e-mail exists" (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). When a user signs in
  * with that email, a 7-day `password_reset` code is created and the email "Reset your password at
  * <project>" with `<callback_url>?code=<code>` is queued; otherwise nothing happens. The same
  * answer comes after a similar delay either way.

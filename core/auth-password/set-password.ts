@@ -9,9 +9,9 @@ import { hashPassword } from './hashing.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Sets a password for a signed-in user who has none (upstream apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
+ * Sets a password for a signed-in user who has none (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). A user who already has a password gets 400 text.
  * Like any password change, revokes the user's other sessions and outstanding reset codes
- * (issue 12 finding 3).
+ *.
  */
 export const setPassword = defineOperation({
   id: 'authPassword.set',

@@ -10,7 +10,7 @@ import { recordSignInFailure } from '../sign-in-log/index.ts';
 import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, takesPartInChallenge } from '../bot-challenge/index.ts';
 
 /**
- * Signs in with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
+ * Signs in with email and password (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/).
  *
  * An unknown email, a user without a password and a wrong password all answer the same error
  * after one password verification (no account enumeration through timing). Refused when
@@ -18,11 +18,11 @@ import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, take
  * (hash-formats.ts) or outdated argon2 hash is replaced by an argon2id hash, computed outside any transaction.
  * A user with TOTP on gets the multi-factor challenge instead of tokens (`finishSignIn`).
  *
- * Throttled (issue 12 finding 4; docs/security.md): per client address, and per email with
+ * Throttled (docs/security.md): per client address, and per email with
  * growing delays after failures (429 with `Retry-After`), suspended after 100 consecutive failures.
  * A full password-hashing queue also answers 429 with `Retry-After` (core/lib/admission.ts).
  *
- * Gatehouse extension (issue 27): the `bot_challenge_*` fields of sign-up are accepted too. A client
+ * Gatehouse extension: the `bot_challenge_*` fields of sign-up are accepted too. A client
  * in the challenge flow (a phase given) is checked as on sign-up (action `sign_in_with_credential`:
  * BOT_CHALLENGE_REQUIRED, BOT_CHALLENGE_FAILED) before the password is; without a phase nothing is
  * verified (upstream checks no bot challenge on password sign-in, so its SDK sends none).

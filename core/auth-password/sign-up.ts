@@ -16,7 +16,7 @@ import { SignInOutput } from '../mfa/index.ts';
 import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries } from '../bot-challenge/index.ts';
 
 /**
- * Signs up with email and password (upstream apps/backend/src/app/api/latest/auth/password/).
+ * Signs up with email and password (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/).
  *
  * Checks, in the upstream order: password sign-in enabled (`credential_enabled`), the callback
  * trusted (localhost when allowed, a trusted domain, or this server's own origin), sign-up

@@ -10,9 +10,9 @@ import { hashPassword, verifyPassword } from './hashing.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Changes the signed-in user's password (upstream apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
+ * Changes the signed-in user's password (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). Revokes every other session of the user (all refresh
  * tokens but the caller's own refresh token, as upstream) and every outstanding
- * password-reset code (issue 12 finding 3).
+ * password-reset code.
  */
 export const updatePassword = defineOperation({
   id: 'authPassword.update',

@@ -1,5 +1,5 @@
 /**
- * The three levels a caller authenticates at (upstream apps/backend/src/route-handlers/smart-request.tsx): `client` (publishable key,
+ * The three levels a caller authenticates at (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx): `client` (publishable key,
  * browser), `server` (secret server key) and `admin` (super secret admin key or an owner's
  * admin access token).
  */

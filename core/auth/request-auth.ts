@@ -8,7 +8,7 @@ import type { ProjectKeyKind } from './directory.ts';
 import type { Project, User } from './subjects.ts';
 import { verifyAccessToken, type AccessTokenClaims } from '../tokens/access-token.ts';
 
-/** The resolved caller of a request (upstream apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
+/** The resolved caller of a request (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx), transport-free. */
 export interface RequestAuth {
   accessType: AccessType;
   project: Project;
@@ -36,7 +36,7 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 /**
  * Resolves project, branch, access type, keys, tokens and user from the caller's credentials
  * (the host read them from its transport: server-bin/protocol/credentials.ts), in the
- * upstream `parseAuth` order (upstream apps/backend/src/route-handlers/smart-request.tsx):
+ * upstream `parseAuth` order (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);
  * 3. INVALID_ACCESS_TYPE; ACCESS_TYPE_WITHOUT_PROJECT_ID;
@@ -104,7 +104,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
  * credentials, the `token` of an OAuth link flow): ES256 signature, `exp` and audience
  * (verifyAccessToken), the project it was issued for, and a live session: a token whose session
  * was revoked (sign-out, session deletion, password reset or change) is refused within seconds
- * of the revocation, though its signature and `exp` are still good (issue 12 finding 9, issue 27
+ * of the revocation, though its signature and `exp` are still good (issue 27
  * finding 3; core/sessions/revocations.ts).
  *
  * @throws KnownError UNPARSABLE_ACCESS_TOKEN (also for a revoked session), ACCESS_TOKEN_EXPIRED,
@@ -157,7 +157,7 @@ async function checkProjectKeys(
   }
 }
 
-/** A project key check through the request cache (upstream apps/backend/src/route-handlers/smart-request.tsx step 6). */
+/** A project key check through the request cache (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
   const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => runtime.directory.findProjectKeyExpiry(runtime.db, projectId, kind, hash));
@@ -166,7 +166,7 @@ async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyK
 
 /**
  * An admin access token is an internal-project user's access token; it stands in for the keys
- * when that user belongs to the project's owner team (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
+ * when that user belongs to the project's owner team (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
 async function checkAdminAccessToken(runtime: Runtime, project: Project, token: string, now: number): Promise<string> {
   const claims = await verifyAccessToken(runtime.keys, token, now, true);

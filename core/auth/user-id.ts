@@ -3,7 +3,7 @@ import type { User } from './subjects.ts';
 import type { RequestAuth } from './request-auth.ts';
 
 /**
- * Resolves a `user_id` parameter: `me` becomes the signed-in user (upstream packages/stack-shared/src/schema-fields.ts "User id me
+ * Resolves a `user_id` parameter: `me` becomes the signed-in user (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts "User id me
  * requires an authenticated user"); any other id is returned as given.
  *
  * @throws KnownError CANNOT_GET_OWN_USER_WITHOUT_USER for `me` without a signed-in user.
@@ -22,7 +22,7 @@ export function requireUser(auth: RequestAuth): User {
 
 /**
  * For client callers, `userId` must be the caller itself; otherwise 403 text (clients act only on
- * their own data, upstream apps/backend/src/app/api/latest/ conventions). Server and admin pass.
+ * their own data, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ conventions). Server and admin pass.
  *
  * @throws KnownError CANNOT_GET_OWN_USER_WITHOUT_USER for a client without a user.
  */

@@ -6,7 +6,7 @@ import { loadConfigLayers, renderLayers } from '../config/index.ts';
 import { findBotChallengeSecret, upsertBotChallengeSecret } from './queries.ts';
 
 /**
- * A project branch's Cloudflare Turnstile settings (issue 27). The site key is public and lives in
+ * A project branch's Cloudflare Turnstile settings. The site key is public and lives in
  * the config model (`botChallenge.turnstileSiteKey`, environment level: the sign-in pages render
  * the widget with it); the secret key is stored only sealed (AES-256-GCM under a key derived from
  * the server secret per project and branch, the row's identity as associated data, as the Stripe

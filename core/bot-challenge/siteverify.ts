@@ -52,7 +52,7 @@ export interface SiteverifyVerdict {
  *
  * Never throws. The endpoint is the operator's (`GATEHOUSE_TURNSTILE_VERIFY_URL`), never a project's.
  *
- * @see upstream apps/backend/src/lib/turnstile.tsx `verifyTurnstileToken`
+ * @see upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/turnstile.tsx `verifyTurnstileToken`
  */
 export async function siteverify(runtime: Runtime, request: SiteverifyRequest): Promise<SiteverifyVerdict> {
   const form = new URLSearchParams({ secret: request.secretKey, response: request.token });

@@ -11,7 +11,7 @@ const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
 
 /**
  * Confirms a CLI login; called by the confirmation
- * page the CLI opened (upstream apps/backend/src/app/api/latest/auth/):
+ * page the CLI opened (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/):
  * - `mode: "check"` → `{cli_session_state: "anonymous" | "none"}`: whether the CLI started from
  *   an anonymous session that is still alive;
  * - `mode: "claim-anon-session"` → `{access_token, refresh_token}`: a session for that anonymous

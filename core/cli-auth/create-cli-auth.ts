@@ -7,7 +7,7 @@ import { findRefreshTokenByHash } from '../sessions/index.ts';
 import { findUser } from '../users/index.ts';
 import { insertCliAuthAttempt } from './queries.ts';
 
-/** Default and longest lifetime of a CLI login attempt, in ms (upstream apps/backend/src/app/api/latest/auth/, apps/backend/src/route-handlers/verification-code-handler.tsx). */
+/** Default and longest lifetime of a CLI login attempt, in ms (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const CLI_AUTH_DEFAULT_TTL_MS = 2 * 60 * 60 * 1000;
 export const CLI_AUTH_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 

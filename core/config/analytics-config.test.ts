@@ -4,8 +4,8 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
 import { patchConfigOverride, renderedConfig } from '../../test/helpers/config.ts';
 
-// Upstream's answers: apps/e2e/tests/backend/endpoints/api/v1/analytics-config.test.ts
-// (stack-auth/stack-auth); defaults from packages/stack-shared/src/config/schema.ts.
+// Upstream's answers: https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/analytics-config.test.ts
+// (stack-auth/stack-auth); defaults from https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts.
 
 const rendered = renderedConfig;
 const patch = patchConfigOverride;

@@ -1,5 +1,5 @@
 /**
- * Trusted-domain patterns and redirect-URL checks (upstream packages/stack-shared/src/schema-fields.ts "Redirect URLs must be
+ * Trusted-domain patterns and redirect-URL checks (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts "Redirect URLs must be
  * whitelisted", trusted domain rules, production-mode rules).
  *
  * A pattern is a URL whose host may contain `*` (any characters but a dot) or `**` (any

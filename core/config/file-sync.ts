@@ -14,9 +14,6 @@ import type { ConfigLevel } from './schema.ts';
 /** The three override levels, as `GET /internal/config/override/{level}` answers them. */
 export interface OverrideLevels { project: ConfigOverride; branch: ConfigOverride; environment: ConfigOverride }
 
-/** Where a pulled key's value comes from. */
-export type KeyOrigin = ConfigLevel | 'default';
-
 /** One leaf path of a (merged or rendered) config → its value; empty objects are leaves. */
 export function flattenLeaves(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
   if (isPlainObject(value) && Object.keys(value).length > 0) {

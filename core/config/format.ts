@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CONFIG_SCHEMA, type ConfigLevel, type ConfigNode } from './schema.ts';
 
 /**
- * Config overrides in Stack's format (upstream `packages/stack-shared/src/config/format.ts` and
+ * Config overrides in Stack's format (upstream `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/format.ts` and
  * `config/README.md`): a JSON object whose keys may be dotted paths (`"auth.password.allowSignIn"`).
  * Applying an override sets each key's path to its value, replacing what was there (an object
  * value replaces the whole subtree; use dotted keys to change one leaf); `null` removes the path,

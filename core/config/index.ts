@@ -5,5 +5,5 @@ export { setConfigOverride } from './set-config-override.ts';
 export { updateConfigOverride } from './update-config-override.ts';
 export { resetConfigOverrideKeys } from './reset-config-override-keys.ts';
 export { getConfigSource, unlinkConfigSource } from './config-source.ts';
-export { loadConfigLayers, renderLayers, layerOrigins, saveConfigLevel, writeLegacyConfigChange, type ConfigLayers } from './store.ts';
-export { renderConfig, applyOverridePatch, validateOverride, type ConfigOverride, type RenderedConfig } from './format.ts';
+export { loadConfigLayers, renderLayers, saveConfigLevel, writeLegacyConfigChange } from './store.ts';
+export { applyOverridePatch } from './format.ts';

@@ -11,7 +11,7 @@ function valueAt(r: RenderedConfig, path: string): unknown {
 }
 
 /**
- * The legacy project `config` object (upstream packages/stack-shared/src/interface/crud/, `/projects/current`) as a view of, and a
+ * The legacy project `config` object (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/, `/projects/current`) as a view of, and a
  * writer to, the configuration model. The mapping follows upstream's projects CRUD
  * (`renderedOrganizationConfigToProjectCrud` and its update handler): the on/off flags map as
  * project-flags.ts lists them (e.g. `magic_link_enabled` is `auth.otp.allowSignIn`), `oauth_providers[]` is `auth.oauth.providers.<id>`,

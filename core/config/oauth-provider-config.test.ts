@@ -3,9 +3,9 @@ import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
 
-// Upstream's answer: apps/e2e/tests/backend/endpoints/api/v1/projects.test.ts ("create google oauth
+// Upstream's answer: https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/projects.test.ts ("create google oauth
 // provider with shared type"): each `config.oauth_providers` entry carries `provider_config_id`,
-// the provider's key in `auth.oauth.providers`. Issue 34 item 2.
+// the provider's key in `auth.oauth.providers`.
 
 describeWithServer('project config OAuth providers carry provider_config_id (issue 34 item 2)', (get) => {
   it('answers provider_config_id beside id for shared and standard providers', async () => {

@@ -32,7 +32,7 @@ export function assertLevelAccess(accessType: AccessType, level: ConfigLevel): v
  * for `level`.
  *
  * @throws StatusError 400 "Invalid config JSON", 400 "Invalid config JSON: … nested too deeply …"
- * (core/lib/json-text.ts parseJsonText's bound, issue 27 finding 8), or 400 naming the offending
+ * (core/lib/json-text.ts parseJsonText's bound), or 400 naming the offending
  * key (upstream's plain-text answers of `internal/config/override/[level]`).
  */
 export function parseOverrideString(text: string, level: ConfigLevel): ConfigOverride {

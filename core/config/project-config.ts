@@ -9,7 +9,7 @@ export { DEFAULT_EMAIL_THEME_ID, OAUTH_PROVIDER_IDS } from './schema.ts';
 import { DEFAULT_EMAIL_THEME_ID, OAUTH_PROVIDER_IDS } from './schema.ts';
 export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
 
-/** Id of a generic OpenID Connect provider configured by issuer (issue 15): not a built-in id. */
+/** Id of a generic OpenID Connect provider configured by issuer: not a built-in id. */
 export const GENERIC_OAUTH_PROVIDER_ID = /^[a-z0-9-]{1,32}$/;
 
 /** True when `id` is one of the twelve built-in provider ids. */
@@ -61,7 +61,7 @@ export interface BrandingConfig {
 }
 
 /**
- * A project's configuration (upstream packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names: the
+ * A project's configuration (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Project "Config"), in TypeScript names: the
  * on/off flags of project-flags.ts (each documented by its config-model leaf) and the structured
  * settings below. A view of the config model (legacy.ts); the wire form (snake_case) is produced
  * by `configToWire`.
@@ -76,14 +76,14 @@ export interface ProjectConfig extends ProjectFlags {
   oauthAccountMergeStrategy: 'link_method' | 'raise_error' | 'allow_duplicates';
   emailConfig: EmailConfig;
   /**
-   * Gatehouse extension (issue 12): throttling, on by default with the limits of
+   * Gatehouse extension: throttling, on by default with the limits of
    * core/throttle/limits.ts; wire key `rate_limits` (accepted on update, docs/security.md).
    */
   rateLimits: RateLimitsConfig;
   /** Gatehouse extension: the hosted pages' colours and legal links. */
   branding: BrandingConfig;
   /**
-   * Gatehouse extension (issue 27): the Cloudflare Turnstile site key (`botChallenge.turnstileSiteKey`),
+   * Gatehouse extension: the Cloudflare Turnstile site key (`botChallenge.turnstileSiteKey`),
    * or null when the project has no bot challenge; wire key `bot_challenge_site_key` (client view too:
    * the sign-in pages render the widget with it).
    */
@@ -247,7 +247,7 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
 }
 
 /**
- * Checks the rules that span several fields (upstream packages/stack-shared/src/schema-fields.ts): a production-mode project may
+ * Checks the rules that span several fields (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): a production-mode project may
  * only trust HTTPS, non-localhost, non-IP domains (`allow_localhost` may stay on, as upstream allows).
  *
  * @returns human-readable problems (empty when the config is acceptable).
@@ -257,7 +257,7 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
   const ids = config.oauthProviders.map((p) => p.id);
   if (new Set(ids).size !== ids.length) problems.push('oauth_providers must not list one provider id twice');
   if (isProductionMode) {
-    // allow_localhost stays settable in production mode, as upstream allows (issue 14 item 12).
+    // allow_localhost stays settable in production mode, as upstream allows.
     for (const p of config.oauthProviders) {
       if (p.type === 'shared') problems.push(`OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`);
     }
@@ -384,7 +384,7 @@ export function configToClientWire(config: ProjectConfig) {
   return {
     ...flagsToWire(CLIENT_FLAGS, config),
     enabled_oauth_providers: enabledProvidersToWire(config),
-    // The official SDK reads this to decide whether a localhost redirect target is trusted (issue 20 item 13).
+    // The official SDK reads this to decide whether a localhost redirect target is trusted.
     ...flagsToWire(ALLOW_LOCALHOST, config),
     domains: domainsToWire(config),
     bot_challenge_site_key: config.botChallengeSiteKey ?? null,

@@ -12,7 +12,7 @@ describe('the project flag table', () => {
     assert.deepEqual(Object.keys(configToClientWire(config)), [
       'sign_up_enabled', 'credential_enabled', 'magic_link_enabled', 'passkey_enabled', 'client_team_creation_enabled',
       'client_user_deletion_enabled', 'allow_user_api_keys', 'allow_team_api_keys', 'enabled_oauth_providers', 'allow_localhost', 'domains',
-      // Gatehouse extension (issue 27), after upstream's keys.
+      // Gatehouse extension, after upstream's keys.
       'bot_challenge_site_key',
     ]);
     assert.deepEqual(Object.keys(configToWire(config, 'p')).slice(0, 12), [

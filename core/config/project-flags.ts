@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { CONFIG_SCHEMA, type ConfigNode } from './schema.ts';
 
 /**
- * The on/off settings of the project `config` object (upstream packages/stack-shared/src/interface/crud/
+ * The on/off settings of the project `config` object (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/
  * projects), as data: each names its legacy field, its wire name and the leaf of the config model
- * (schema.ts, upstream packages/stack-shared/src/config/schema.ts) that stores it. The admin and
+ * (schema.ts, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts) that stores it. The admin and
  * client output schemas, the wire forms, the update schema, the mapping to and from the config
  * model and the defaults are all derived from this table; each flag's doc line is its leaf's.
  *

@@ -22,7 +22,7 @@ function readStored(text: string): { value: Record<string, unknown> } | { proble
 
 /**
  * The override rows of a project: its project-level row and `branchId`'s branch and environment
- * rows. A row stored before JSON texts were bounded (issue 27 finding 8) and nested too deeply
+ * rows. A row stored before JSON texts were bounded and nested too deeply
  * comes back empty with `unreadable` set, instead of failing every render of the project.
  */
 export async function findOverrideRows(db: Kysely<Database>, projectId: string, branchId: string): Promise<OverrideRow[]> {

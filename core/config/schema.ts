@@ -4,7 +4,7 @@ import { RATE_LIMIT_RULES } from './rate-limits.ts';
 import { SignUpRuleSchema } from './sign-up-rule.ts';
 
 /**
- * Stack's configuration schema (upstream `packages/stack-shared/src/config/schema.ts`): one tree
+ * Stack's configuration schema (upstream `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts`): one tree
  * of the keys a project can configure, each leaf a valibot schema with its default (what an unset
  * key renders as) and a doc line, each node with the override levels that may set it.
  *
@@ -45,7 +45,7 @@ const trueOnly = leaf(v.literal(true, 'must be true (use null to remove)'), unde
 /** Loosely typed data kept as given (payments shapes, sign-up rule conditions). */
 const data = (doc: string) => leaf(v.record(v.string(), v.unknown(), 'must be an object'), undefined, doc);
 
-/** The twelve built-in social sign-in provider ids (upstream packages/template/src/lib/stack-app/). */
+/** The twelve built-in social sign-in provider ids (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
 export const OAUTH_PROVIDER_IDS = [
   'google', 'github', 'microsoft', 'spotify', 'facebook', 'discord',
   'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch',
@@ -154,7 +154,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       displayName: leaf(v.string('must be a string'), 'Unnamed Vault', 'Store name shown in the dashboard.'),
     }), undefined, 'Data vault stores by id.'),
   }, BRANCH),
-  // Upstream's analytics query folders (packages/stack-shared/src/config/schema.ts,
+  // Upstream's analytics query folders (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts,
   // `environmentAnalyticsSchema`): environment level only, stored and rendered like any other key.
   // Gatehouse has no analytics query engine; the saved queries are kept for the dashboard.
   analytics: obj({
@@ -168,7 +168,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       }), undefined, 'Saved queries by id.'),
     }), undefined, 'Analytics query folders by id.'),
   }, ENV),
-  // Gatehouse extension (issue 20): how the hosted pages and components look for the project.
+  // Gatehouse extension: how the hosted pages and components look for the project.
   // Validated here too, so no override route can put a javascript: link on the hosted pages.
   branding: obj({
     accentColorLight: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'))), null, 'Gatehouse: accent colour of hosted pages in light mode (#rrggbb).'),
@@ -183,7 +183,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       windowSeconds: leaf(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(604_800, 'must be at most 604800')), undefined, 'Seconds over which the bucket refills.'),
     }), undefined, 'Gatehouse: limits that differ from the defaults, by rule.'),
   }, BRANCH),
-  // Gatehouse extension (issue 27): Cloudflare Turnstile on sign-up and sign-in (core/bot-challenge).
+  // Gatehouse extension: Cloudflare Turnstile on sign-up and sign-in (core/bot-challenge).
   // The secret key is not here: it is stored sealed beside the config (bot_challenge_secrets).
   botChallenge: obj({
     turnstileSiteKey: leaf(v.nullable(v.pipe(v.string('must be a string'), v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a Turnstile site key (letters, digits, _ and -)'))), null, 'Gatehouse: Cloudflare Turnstile site key; with its secret key (set in the dashboard, stored sealed) sign-up and sign-in verify a bot challenge (docs/security.md "Bot challenges").'),
@@ -195,7 +195,3 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
   }, BRANCH),
 });
 
-const LEVEL_RANK: Record<ConfigLevel, number> = { project: 0, branch: 1, environment: 2 };
-export function levelRank(level: ConfigLevel): number {
-  return LEVEL_RANK[level];
-}

@@ -36,7 +36,7 @@ function warnUnreadable(projectId: string, branchId: string, level: ConfigLevel,
  * Splits the override a project starts with into the keys a config file may own (the branch
  * level) and the rest (the environment level: secrets, trusted domains, the email server, OAuth
  * credentials). A new project's own defaults (localhost trusted, password sign-in on, the default
- * team permissions) are branch values, so a pushed file can change them (issue 29).
+ * team permissions) are branch values, so a pushed file can change them.
  */
 function splitInitialOverride(override: ConfigOverride): { branch: ConfigOverride; environment: ConfigOverride } {
   const branch: ConfigOverride = {};

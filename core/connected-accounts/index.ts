@@ -2,4 +2,3 @@ export { createConnectedAccountAccessToken } from './create-access-token.ts';
 export { createAccountAccessToken } from './create-account-access-token.ts';
 export { createCurrentUserAccessToken } from './create-current-user-access-token.ts';
 export { listConnectedAccounts } from './list-connected-accounts.ts';
-export { providerAccessToken } from './provider-access-token.ts';

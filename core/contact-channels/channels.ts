@@ -22,7 +22,7 @@ export const ContactChannelOutput = component('ContactChannel', v.strictObject({
   is_primary: v.boolean(),
 }));
 
-/** A contact channel, primary or not (upstream packages/stack-shared/src/interface/crud/, upstream apps/backend/src/app/api/latest/contact-channels/). */
+/** A contact channel, primary or not (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). */
 export interface ContactChannel {
   id: string;
   userId: string;

@@ -2,7 +2,7 @@ import { defineOperation } from '../operations/define.ts';
 import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from '../verification-codes/index.ts';
 import { CodeBodySchema } from './schemas.ts';
 
-/** Checks an email verification code without using it (upstream apps/backend/src/app/api/latest/contact-channels/). */
+/** Checks an email verification code without using it (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). */
 export const checkVerificationCodeOp = defineOperation({
   id: 'contactChannels.checkVerificationCode',
   method: 'POST',

@@ -45,7 +45,7 @@ describeWithServer('email verification and contact channels', (get) => {
     const { me } = await signUp(server, client, email);
     const cb = 'http://localhost:3000/handler/email-verification';
     assertKnownError(await api(server, 'POST', '/contact-channels/send-verification-code', me, { email: uniqueEmail(), callback_url: cb }), 'EMAIL_IS_NOT_PRIMARY_EMAIL', 400);
-    // Upstream declares auth.user in the request schema (issue 14 item 9).
+    // Upstream declares auth.user in the request schema.
     const noUser = await api(server, 'POST', '/contact-channels/send-verification-code', client, { email, callback_url: cb });
     assertKnownError(noUser, 'SCHEMA_ERROR', 400);
     assert.deepEqual(noUser.body, { code: 'SCHEMA_ERROR', details: { message: 'Request validation failed on POST /api/v1/contact-channels/send-verification-code:\n  - auth.user must be defined' }, error: 'Request validation failed on POST /api/v1/contact-channels/send-verification-code:\n  - auth.user must be defined' });

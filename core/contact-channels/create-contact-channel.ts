@@ -9,7 +9,7 @@ import { findChannelRowByValue, insertChannelRow, type ContactChannelRow } from 
 import { ClientCreateChannelSchema, ServerCreateChannelSchema } from './schemas.ts';
 
 /**
- * Adds an email contact channel to a user (server also sets `is_verified`) (upstream apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
+ * Adds an email contact channel to a user (server also sets `is_verified`) (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). A primary channel becomes the user's
  * `primary_email`; the previous primary email stays as a non-primary channel with
  * its id.
  *

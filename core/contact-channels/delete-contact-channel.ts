@@ -8,7 +8,7 @@ import { ChannelParamsSchema } from './schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Deletes a contact channel. Deleting the primary channel clears the user's primary email (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * Deletes a contact channel. Deleting the primary channel clears the user's primary email (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/).
  */
 export const deleteContactChannel = defineOperation({
   id: 'contactChannels.delete',

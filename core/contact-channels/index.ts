@@ -9,7 +9,7 @@ export { sendChannelVerificationCode } from './send-channel-verification-code.ts
 export { sendVerificationCode } from './send-verification-code.ts';
 export { verifyEmail } from './verify-email.ts';
 export { checkVerificationCodeOp } from './check-verification-code.ts';
-export { ContactChannelOutput, primaryChannelId, sendVerificationEmail, listUserChannels, findAuthEmailChannel, type ContactChannel, type EmailVerificationData } from './channels.ts';
+export { listUserChannels, findAuthEmailChannel, type ContactChannel } from './channels.ts';
 
 export { sendSignUpVerificationEmail } from './sign-up-verification.ts';
 registerPrimaryEmailDemotion();

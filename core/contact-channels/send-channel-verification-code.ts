@@ -8,7 +8,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
 /**
- * Queues a verification email for that channel (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * Queues a verification email for that channel (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/).
  *
  * 404 text for an unknown channel.
  */

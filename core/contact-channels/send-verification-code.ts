@@ -10,7 +10,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * Legacy route: emails a verification link for the signed-in user's primary email
- * (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/).
  */
 export const sendVerificationCode = defineOperation({
   id: 'contactChannels.sendVerificationCode',

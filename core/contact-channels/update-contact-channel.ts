@@ -9,7 +9,7 @@ import { ChannelParamsSchema, ClientUpdateChannelSchema, ServerUpdateChannelSche
 
 /**
  * Updates a contact channel's value, type, auth use and primary flag (server also `is_verified`)
- * (upstream apps/backend/src/app/api/latest/contact-channels/). A new value is
+ * (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). A new value is
  * unverified unless `is_verified` says otherwise. Making a channel primary demotes the current
  * primary email (kept in `users.primary_email*`) to a non-primary channel; every channel keeps its
  * id through promotion and demotion, as upstream.

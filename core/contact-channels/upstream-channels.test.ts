@@ -6,7 +6,7 @@ import type { TestServer } from '../../test/helpers/server.ts';
 import { uniqueEmail } from '../../test/helpers/smtp.ts';
 
 /**
- * Issue 14 item 4: primary email and contact channels as upstream's users and contact-channels
+ * Primary email and contact channels as upstream's users and contact-channels
  * handlers answer (`users/crud.tsx`, `contact-channels/crud.tsx`, `lib/request-checks.tsx`).
  */
 

@@ -10,7 +10,7 @@ import { SuccessOutput } from '../operations/output.ts';
 /**
  * Marks the emailed address
  * verified — the user's primary email (`primary_email_verified`) or the matching contact channel
- * (upstream apps/backend/src/app/api/latest/contact-channels/).
+ * (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/).
  * An address already verified leaves the code unused.
  */
 export const verifyEmail = defineOperation({

@@ -28,7 +28,7 @@ export async function dashboardSignUpState(runtime: Runtime): Promise<DashboardS
 }
 
 /**
- * Server-side first-run rule (issue 7): once the internal project has a user, sign-up to it with
+ * Server-side first-run rule: once the internal project has a user, sign-up to it with
  * client access (password, one-time code, anonymous) is refused with SIGN_UP_NOT_ENABLED, unless
  * the host keeps it open (`dashboardSignUpOpen`, `GATEHOUSE_DASHBOARD_SIGNUP=open` in the server) or `email` has a pending invitation to a
  * dashboard team (owners invite others through their team). Other projects, and users created
@@ -47,7 +47,7 @@ export async function assertDashboardSignUpAllowed(ctx: OperationContext, email:
 }
 
 /**
- * The other half of the invitation exception (issue 12 finding 9): while dashboard sign-up is
+ * The other half of the invitation exception: while dashboard sign-up is
  * closed, an account registered for an address that had already been invited, and whose address
  * is still unverified, has not proved it owns the address, so it may not create projects until it
  * does (accepting the invitation with its emailed code, or verifying the email). Without this,

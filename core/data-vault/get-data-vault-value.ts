@@ -11,7 +11,7 @@ import { NullableString } from '../operations/output.ts';
  * access). A value whose seal does not open (e.g. the server secret changed) counts as missing,
  * and the SDK then returns null.
  *
- * @see upstream `data-vault/stores/[id]/get/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
+ * @see upstream `data-vault/stores/[id]/get/route.tsx`, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts
  */
 export const getDataVaultValue = defineOperation({
   id: 'dataVault.get',

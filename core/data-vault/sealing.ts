@@ -2,7 +2,7 @@ import { open, seal } from '../lib/secret-box.ts';
 import type { Runtime } from '../runtime.ts';
 
 /**
- * Gatehouse's own layer of data-vault encryption (upstream packages/stack-shared/src/schema-fields.ts): the SDK's already-encrypted value is
+ * Gatehouse's own layer of data-vault encryption (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): the SDK's already-encrypted value is
  * sealed again with AES-256-GCM under a key derived (HKDF-SHA-256, `runtime.deriveKey`) from the
  * server secret per project, store and key id, with the entry's identity as associated data, so
  * a sealed value copied to another project, store or key fails to open.

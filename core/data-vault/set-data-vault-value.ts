@@ -10,7 +10,7 @@ import { SuccessOutput } from '../operations/output.ts';
  * `hashed_key` (the SDK's PBKDF2 hash of the key) in store `id`, sealed again at rest (server,
  * admin access). The store must be configured in `dataVault.stores.<id>`.
  *
- * @see upstream `data-vault/stores/[id]/set/route.tsx`, upstream packages/stack-shared/src/schema-fields.ts
+ * @see upstream `data-vault/stores/[id]/set/route.tsx`, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts
  */
 export const setDataVaultValue = defineOperation({
   id: 'dataVault.set',

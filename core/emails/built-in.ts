@@ -1,5 +1,5 @@
 /**
- * The built-in emails every flow sends (upstream packages/stack-shared/src/interface/crud/ Email): verification, magic link / OTP, password
+ * The built-in emails every flow sends (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email): verification, magic link / OTP, password
  * reset, team invitation, sign-in invitation. Each kind names its variables; the default
  * templates (templates.ts) render them, and project templates may override the body.
  */
@@ -7,7 +7,7 @@ export type BuiltInEmailKind = 'email_verification' | 'magic_link' | 'password_r
 
 export const BUILT_IN_EMAIL_KINDS: readonly BuiltInEmailKind[] = ['email_verification', 'magic_link', 'password_reset', 'team_invitation', 'sign_in_invitation'];
 
-/** Subjects of the built-in emails (upstream apps/backend/src/app/api/latest/auth/password/, apps/backend/src/app/api/latest/auth/otp/, apps/backend/src/app/api/latest/teams/). `vars` are the template variables. */
+/** Subjects of the built-in emails (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/, https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/). `vars` are the template variables. */
 export function builtInSubject(kind: BuiltInEmailKind, vars: Record<string, string>): string {
   switch (kind) {
     case 'email_verification': return `Verify your email at ${vars.projectDisplayName}`;

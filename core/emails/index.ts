@@ -1,11 +1,8 @@
-
-export { enqueueEmail, type OutgoingEmail } from './outbox.ts';
-export { sendBuiltInEmail, renderBuiltInEmail } from './send-built-in.ts';
-export { linkWithCode, escapeHtml, BUILT_IN_EMAIL_KINDS, type BuiltInEmailKind } from './built-in.ts';
+export { enqueueEmail } from './outbox.ts';
+export { sendBuiltInEmail } from './send-built-in.ts';
+export { linkWithCode, escapeHtml } from './built-in.ts';
 export { assertCallbackUrlTrusted } from './callback-url.ts';
-export { startEmailWorker, stopEmailWorker, kickEmailWorker, emailWorkerIdle } from './worker.ts';
-export { renderInSandbox, type RenderInput, type RenderedEmail } from './sandbox.ts';
-export { DEFAULT_THEME_ID, DEFAULT_TEMPLATES } from './defaults.ts';
+export { emailWorkerIdle } from './worker.ts';
 
 export { listEmails } from './list-emails.ts';
 export { sendEmail } from './send-email.ts';

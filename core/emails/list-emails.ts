@@ -4,7 +4,7 @@ import { openContent } from './sealed-body.ts';
 import type { Runtime } from '../runtime.ts';
 import { ProjectEmailListOutput } from './outputs.ts';
 
-/** The sent-log item (upstream packages/stack-shared/src/interface/crud/ Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
+/** The sent-log item (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email "Sent email: id, to, subject, sentAt, error") plus outbox fields. */
 export function toWireEmail(row: EmailRow, runtime: Runtime) {
   // Not yet delivered (or kept in the built-in outbox, the only way such emails reach anyone): the
   // admin sees the live content. Delivered: only the redacted copy remains.

@@ -19,7 +19,7 @@ export interface OutgoingEmail {
   notificationCategory?: string | null;
   /**
    * Codes and links the email carries (a sign-in code, a reset link…): the stored subject, HTML and
-   * text have them redacted, and the live content is kept sealed until delivery (issue 12).
+   * text have them redacted, and the live content is kept sealed until delivery.
    */
   secrets?: readonly string[];
   /**
@@ -33,7 +33,7 @@ export interface OutgoingEmail {
 /**
  * Queues an email in the outbox. Uses `ctx.db`, so call it inside the transaction of the change
  * that caused the email: it commits with that change or not at all. After commit the delivery
- * worker is nudged; it sends through the project's route (upstream packages/stack-shared/src/interface/crud/ Email): `standard` → the
+ * worker is nudged; it sends through the project's route (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email): `standard` → the
  * project's SMTP, `shared` → GATEHOUSE_SMTP_URL, neither → the row stays in the outbox with
  * status `outbox`, readable through `GET /internal/emails`. With `secrets`, the row keeps only the
  * redacted content in clear and the live content sealed; delivery drops the sealed copy.
@@ -46,7 +46,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
   let headers: Record<string, string> | null = null;
   const category = email.notificationCategory ? findCategory(email.notificationCategory) : null;
   if (category?.canDisable && email.userId) {
-    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers (issue 17).
+    // Notification emails carry an unsubscribe link and RFC 8058 one-click headers.
     const link = await createUnsubscribeLink(ctx, project.id, email.userId, category);
     html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(link)}">Unsubscribe</a> from ${escapeHtml(category.name)} emails.</p>`;
     if (text) text += `\n\nUnsubscribe from ${category.name} emails: ${link}`;

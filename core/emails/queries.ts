@@ -82,7 +82,7 @@ export async function findRecipients(db: Kysely<Database>, projectId: string, us
 }
 
 /**
- * Outbox retention (issue 12): drops the sealed live content of emails created before
+ * Outbox retention: drops the sealed live content of emails created before
  * `sealedBefore` (their codes have expired), and deletes emails created before `deleteBefore`
  * that are no longer waiting for delivery (sent, failed, or kept in the built-in outbox).
  */

@@ -8,7 +8,7 @@ import { RenderPool, configureRenderPool } from './render-pool.ts';
 import type { RenderInput } from './sandbox.ts';
 
 /**
- * Issue 12 finding 6: four render-email calls with a looping template blocked the event loop
+ * Four render-email calls with a looping template blocked the event loop
  * (the sandbox's time limit ran on the main thread), stalling every tenant.
  */
 

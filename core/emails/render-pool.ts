@@ -28,7 +28,7 @@ export interface RenderPoolOptions {
   source: RenderWorkerSource;
   /**
    * Renders allowed to wait for a worker, all tenants together (default DEFAULT_RENDER_MAX_QUEUED);
-   * one more is refused at once with a retryable 429 (issue 19 "Admission control").
+   * one more is refused at once with a retryable 429.
    */
   maxQueued?: number;
   /** Renders one tenant may have waiting (default DEFAULT_RENDER_MAX_QUEUED_PER_TENANT); one more is refused with a 429. */

@@ -36,7 +36,6 @@ function renderingError(message: string): KnownError {
  *
  * @throws KnownError EMAIL_RENDERING_ERROR `{error}` with the compiler's or the guest's message,
  *   for syntax errors, forbidden modules, thrown errors, timeouts and memory exhaustion.
- * @see design/NOTES.md "Sandboxing template code"
  */
 export async function renderInThisThread(input: RenderInput): Promise<RenderedEmail> {
   let themeCode: string | null = null;

@@ -23,7 +23,7 @@ export function redact(value: string, secrets: readonly string[]): string {
 
 /**
  * Encrypts an email's live content (AES-256-GCM under a key derived from the server secret, bound
- * to the email's id), so a code or sign-in link is never stored in clear (issue 12 finding 9).
+ * to the email's id), so a code or sign-in link is never stored in clear.
  */
 export function sealContent(runtime: Runtime, emailId: string, content: EmailContent): string {
   return seal(runtime.deriveKey(KEY_INFO), JSON.stringify(content), emailId);

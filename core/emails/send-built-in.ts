@@ -17,7 +17,7 @@ const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading:
 
 /**
  * How long a built-in email waits in the outbox for its template rendering (ms). Rendering happens
- * after the caller's transaction commits (issue 12: a tenant's slow template must not hold a
+ * after the caller's transaction commits (a tenant's slow template must not hold a
  * database transaction); if the process stops before it finishes, the plain built-in version
  * queued with the transaction goes out when this ends.
  */

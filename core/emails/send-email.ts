@@ -11,6 +11,7 @@ import { ThemeIdFieldSchema, VariablesSchema } from './source-crud.ts';
 import { findRecipients } from './queries.ts';
 import { updateSource } from './queries.ts';
 import { SendEmailOutput } from './outputs.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Renders per user in the sandbox (template props `{user, project, variables}`) and queues
@@ -43,7 +44,7 @@ export const sendEmail = defineOperation({
   output: SendEmailOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
-    const path = '/api/v1/emails/send-email';
+    const path = `${API_PREFIX}/emails/send-email`;
     if (project.config.emailConfig.type === 'shared') throw new KnownError('REQUIRES_CUSTOM_EMAIL_SERVER');
     if ((body.user_ids === undefined) === (body.all_users !== true)) throw new KnownError('SCHEMA_ERROR', { message: 'Exactly one of user_ids or all_users must be provided' });
     const sources = [body.html !== undefined, body.template_id !== undefined, body.draft_id !== undefined].filter(Boolean).length;

@@ -7,7 +7,7 @@ import { TestEmailOutput } from './outputs.ts';
  * Sends one email right away through the given SMTP settings (not the outbox), so the dashboard
  * can check them before saving. An SMTP failure is reported in the body, not as an error status,
  * in fixed words (describeSmtpError: never the remote server's text). In production mode a host on
- * a loopback, link-local or private address is refused before connecting (issue 12 finding 7).
+ * a loopback, link-local or private address is refused before connecting.
  */
 export const sendTestEmail = defineOperation({
   id: 'emails.sendTestEmail',

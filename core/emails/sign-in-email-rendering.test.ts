@@ -6,7 +6,7 @@ import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helper
 import { DEFAULT_TEMPLATES } from './defaults.ts';
 
 /**
- * Issue 12 (finding 6, remaining part): built-in sign-in emails rendered a tenant's template inside
+ * Built-in sign-in emails rendered a tenant's template inside
  * the caller's database transaction, so a slow template held the transaction (and on SQLite the
  * one connection) for up to the 2 s render deadline. They now queue with the transaction and render
  * after it commits.

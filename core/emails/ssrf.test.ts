@@ -5,7 +5,7 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, createProject } from '../../test/helpers/api.ts';
 
 /**
- * Issue 12 finding 7: send-test-email with an SMTP host of 127.0.0.1 and any port returned
+ * Send-test-email with an SMTP host of 127.0.0.1 and any port returned
  * that service's banner in the error text. In production mode loopback, link-local and private
  * hosts are refused before connecting; in any mode the error never carries the remote text.
  */

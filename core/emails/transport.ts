@@ -15,7 +15,7 @@ export type SmtpOptions = string | { host: string; port: number; secure: boolean
 /**
  * Chooses the route of a project's email: `standard` → the project's own SMTP server; `shared` →
  * the server-wide `smtpUrl` (GATEHOUSE_SMTP_URL); `shared` with no server SMTP → the built-in
- * outbox (upstream packages/stack-shared/src/interface/crud/ Email).
+ * outbox (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email).
  */
 export function routeFor(config: EmailConfig, smtpUrl: string | null, projectName: string): EmailRoute {
   if (config.type === 'standard') {
@@ -43,7 +43,7 @@ const CONNECTION_TIMEOUT_MS = 10_000;
  * Opens a nodemailer SMTP transport with short timeouts, so a dead server fails an attempt
  * quickly. With `allowPrivate` false (a tenant-chosen host in production mode) the connection is
  * opened by core/lib/outbound.ts: refused for loopback, link-local and private addresses, after
- * DNS resolution, and made to the checked address (issue 12 finding 7).
+ * DNS resolution, and made to the checked address.
  */
 export function openTransport(options: SmtpOptions, guard: { allowPrivate: boolean } = { allowPrivate: true }): Transporter {
   const timeouts = { connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: 10_000, socketTimeout: 20_000 };
@@ -60,7 +60,7 @@ export function openTransport(options: SmtpOptions, guard: { allowPrivate: boole
  * A sending failure in fixed words: what failed (refused address, DNS, connection, TLS,
  * authentication, a refused sender, recipient or message), with the SMTP reply code when there
  * is one, never the remote side's text (a tenant could otherwise read any internal service's
- * banner through it; issue 12 finding 7).
+ * banner through it).
  */
 export function describeSmtpError(error: unknown): string {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: string; responseCode?: number };

@@ -5,7 +5,7 @@ import { api, assertKnownError, createProject } from '../../test/helpers/api.ts'
 import { DEFAULT_TEMPLATES } from './defaults.ts';
 
 /**
- * Issue 14 item 3: email drafts, rendering and sending answer as upstream's route handlers and
+ * Email drafts, rendering and sending answer as upstream's route handlers and
  * e2e snapshots (stack-auth `emails/send-email`, `emails/render-email`, `email-templates`,
  * `internal/projects/current`).
  */

@@ -4,8 +4,8 @@
  *
  * Pure data. It imports nothing so the SDK can bundle it as is.
  *
- * Codes and statuses follow upstream packages/stack-shared/src/known-errors.tsx and upstream packages/stack-shared/src/known-errors.tsx; detail keys follow
- * upstream packages/stack-shared/src/known-errors.tsx (the official SDK rebuilds its typed errors from them). Messages are ours,
+ * Codes and statuses follow upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx and upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx; detail keys follow
+ * upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx (the official SDK rebuilds its typed errors from them). Messages are ours,
  * except where upstream's known-errors.tsx words one.
  */
 
@@ -149,9 +149,9 @@ export const errorCatalogue = {
   INVALID_AUTHORIZATION_CODE: entry(400, 'The given authorization code is invalid.'),
   INVALID_SHARED_OAUTH_PROVIDER_ID: entry(400, (d) => `The shared OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
   // Gatehouse's own: `type: "shared"` is served by the built-in development provider (any email,
-  // never verified), which a server in production mode refuses (issue 27 finding 1).
+  // never verified), which a server in production mode refuses.
   OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION: entry(400, (d) => `The OAuth provider${d.provider_id ? ` ${String(d.provider_id)}` : ''} uses shared keys, which this Gatehouse server serves with its built-in development provider (anyone can pick any email there). It is refused in production mode (the server's GATEHOUSE_ENVIRONMENT=production, or the project's production mode). Set the provider to "standard" with your own client ID and client secret on the Gatehouse dashboard.`, ['provider_id']),
-  // Gatehouse's own: a tenant-set provider URL would reach this machine or a private network (issue 27 finding 6).
+  // Gatehouse's own: a tenant-set provider URL would reach this machine or a private network.
   OAUTH_PROVIDER_URL_NOT_ALLOWED: entry(400, "The OAuth provider's URL (its issuer, or an endpoint its discovery document names) points at a loopback, link-local or private address, which this Gatehouse server refuses in production mode. Use the provider's public address, or ask the server operator to list the host in GATEHOUSE_OUTBOUND_PRIVATE_HOSTS (for an identity provider on a private network)."),
   INVALID_STANDARD_OAUTH_PROVIDER_ID: entry(400, (d) => `The standard OAuth provider with ID ${String(d.provider_id)} is not valid.`, ['provider_id']),
   APPLE_BUNDLE_ID_NOT_CONFIGURED: entry(400, "Apple Sign In is enabled, but no Bundle IDs are configured. Add your app's Bundle ID to the Apple provider (apple_bundle_ids) on the Gatehouse dashboard."),

@@ -1,10 +1,10 @@
 import { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
 
-export { errorCatalogue, isKnownErrorCode, type KnownErrorCode, type CatalogueEntry } from './catalogue.ts';
+export { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
 
 /**
  * A known error: a catalogue code plus its details. The HTTP status always comes from the
- * catalogue, never from the throw site (upstream apps/backend/src/route-handlers/smart-response.tsx).
+ * catalogue, never from the throw site (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx).
  *
  * On the wire the host renders it as `{code, details, error}` with the known-error header
  * (server-bin/protocol/errors.ts).
@@ -16,7 +16,7 @@ export class KnownError extends Error {
   /**
    * `messageContext` feeds the human-readable message only and never reaches the wire's `details`
    * (used where upstream's error has no details but a developer needs the value, e.g. the URL of
-   * REDIRECT_URL_NOT_WHITELISTED, issue 20 item 14).
+   * REDIRECT_URL_NOT_WHITELISTED).
    */
   constructor(code: KnownErrorCode, details: Record<string, unknown> = {}, messageContext: Record<string, unknown> = {}) {
     super(errorCatalogue[code].message({ ...messageContext, ...details }));
@@ -41,7 +41,7 @@ export type StatusKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-fou
 /**
  * A plain status error: a kind of refusal and a text message, answered as plain text with no
  * known-error code, where the upstream protocol answers with text (upstream
- * apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"), e.g. forbidden
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx, "Plain status errors"), e.g. forbidden
  * "OTP sign-in is not enabled for this project". The message is the whole body, byte for byte.
  */
 export class StatusError extends Error {
@@ -69,11 +69,6 @@ export class RateLimitError extends StatusError {
     this.name = 'RateLimitError';
     this.retryAfterSeconds = retryAfterSeconds;
   }
-}
-
-/** Shorthand for `new KnownError(code, details)`, for use in `throw` expressions. */
-export function knownError(code: KnownErrorCode, details: Record<string, unknown> = {}): KnownError {
-  return new KnownError(code, details);
 }
 
 /**

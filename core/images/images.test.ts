@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
 
-/** Issue 14 item 8: base64 images are stored by Gatehouse and served from its own URL. */
+/** Base64 images are stored by Gatehouse and served from its own URL. */
 
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PNG = `data:image/png;base64,${PNG_BASE64}`;

@@ -1,1 +1,1 @@
-export { imageUrlSchema, isImageUrlValue, storeDataImages, releaseReplacedImages, loadImage, parseImageDataUrl, IMAGE_PATH_PREFIX, MAX_IMAGE_BYTES } from './images.ts';
+export { imageUrlSchema, storeDataImages, releaseReplacedImages, loadImage, IMAGE_PATH_PREFIX, MAX_IMAGE_BYTES } from './images.ts';

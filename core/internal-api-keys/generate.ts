@@ -13,7 +13,7 @@ export interface ProjectKeyValues {
 
 const PREFIX = { publishable_client_key: 'pck_', secret_server_key: 'ssk_', super_secret_admin_key: 'sak_' } as const;
 
-/** Generates key values: prefix + 45-char random string (upstream apps/backend/src/route-handlers/verification-code-handler.tsx "Internal API keys"). */
+/** Generates key values: prefix + 45-char random string (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx "Internal API keys"). */
 export function generateKeyValues(kinds: { publishable: boolean; secret: boolean; admin: boolean }): ProjectKeyValues {
   return {
     ...(kinds.publishable ? { publishable_client_key: PREFIX.publishable_client_key + secureRandomString() } : {}),

@@ -4,7 +4,7 @@ import { precompiled } from '../storage/precompiled.ts';
 
 export type InternalApiKeyRow = Selectable<InternalApiKeysTable>;
 
-/** The three project key kinds (upstream apps/backend/src/route-handlers/smart-request.tsx). */
+/** The three project key kinds (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx). */
 export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
 
 /**

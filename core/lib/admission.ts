@@ -45,7 +45,7 @@ export function cpuBudget(processes = 1, cores = availableParallelism()): number
  * jobs run at once, up to `maxQueued` more wait in arrival order, and any beyond that are refused
  * at once with a retryable 429 (RateLimitError, upstream's rate-limit shape with `Retry-After`,
  * which the official SDK waits and retries) instead of stalling every other request behind a
- * thread pool that has taken all cores (issue 19 "Admission control").
+ * thread pool that has taken all cores.
  *
  * `Retry-After` is the estimated time for the queue to drain: queued and running jobs divided by
  * the concurrency, times the mean duration of recent jobs, rounded up to whole seconds (at least 1).

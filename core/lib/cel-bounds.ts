@@ -2,7 +2,7 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { childNodes, compileLinearRegex, COMPREHENSION_MACROS, createCelEnvironment, type CelParserLimits } from './cel-environment.ts';
 
 /**
- * What a sign-up rule's condition may cost, checked when the rule is saved (issue 27 finding 4).
+ * What a sign-up rule's condition may cost, checked when the rule is saved.
  * A condition runs on every sign-up of its project, and CEL's comprehension macros multiply:
  * six nested `.all()` over short lists took seconds per sign-up. The numbers leave room for
  * every realistic rule (upstream's examples are one-line comparisons, `in` lists of domains or

@@ -1,5 +1,5 @@
 /**
- * Email rules (upstream packages/stack-shared/src/schema-fields.ts): valid, max 256, local part without a leading dot or a double
+ * Email rules (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): valid, max 256, local part without a leading dot or a double
  * dot, domain ending in a part of at least two characters. Normalization (normalizeEmail, below)
  * is applied on create and lookup.
  */
@@ -20,7 +20,7 @@ export function isValidEmail(value: string): boolean {
  * which Stack Auth's server accepts for stored addresses: a user's `primary_email`, contact-channel
  * values and team-invitation recipients. It admits legacy addresses the sign-up rule above refuses
  * (`a@localhost`, `a.@example.com`, `a..b@example.com`); sign-up, sign-in and OTP keep the strict
- * rule, as upstream's `signInEmailSchema` does. Max 256 (upstream packages/stack-shared/src/schema-fields.ts).
+ * rule, as upstream's `signInEmailSchema` does. Max 256 (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  */
 const WHATWG_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 export function isValidLegacyEmail(value: string): boolean {
@@ -31,7 +31,7 @@ export function isValidLegacyEmail(value: string): boolean {
 const WIDTH_FORMS = /[\uff01-\uffee]/g;
 
 /**
- * The one comparison form of an email address, stored and looked up (issue 27 finding 10):
+ * The one comparison form of an email address, stored and looked up:
  * trimmed; full-width and half-width forms mapped to their ordinary forms (`ｕｓｅｒ` → `user`:
  * NFKC applied to those characters only, the width mapping of RFC 8265's PRECIS
  * UsernameCaseMapped profile); lowercased, as upstream compares addresses (the whole address:

@@ -1,14 +1,16 @@
 /**
  * Deepest nesting of objects and arrays accepted in a JSON text parsed from tenant input: the
  * same bound as a request body's (core/operations/input-shape.ts MAX_INPUT_DEPTH), so a JSON
- * text inside a string field cannot carry what the body itself may not (issue 27 finding 8).
+ * text inside a string field cannot carry what the body itself may not.
  */
 export const JSON_TEXT_MAX_DEPTH = 64;
 
 /** Why parseJsonText refused a text; `message` is one sentence fit for a 400 answer. */
 export class JsonTextError extends Error {
-  constructor(readonly reason: 'syntax' | 'depth' | 'length', message: string) {
+  readonly reason: 'syntax' | 'depth' | 'length';
+  constructor(reason: 'syntax' | 'depth' | 'length', message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 
@@ -72,7 +74,7 @@ type Work = string | { value: unknown; key: string };
 /**
  * `JSON.stringify(value)` for response bodies, which also serializes values nested deeper than
  * the call stack allows: V8's JSON.stringify recurses and throws RangeError at some thousands of
- * levels, and rows stored before input depth was bounded (issue 12 finding 5) may hold such
+ * levels, and rows stored before input depth was bounded may hold such
  * metadata. Those fall back to an iterative serializer with the same output for JSON data
  * (plain objects, arrays, strings, finite numbers, booleans, null; `toJSON` honoured; undefined,
  * functions and symbols dropped from objects and written as null in arrays).

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fetchThroughNode, guardedFetch, isPrivateAddressError } from './outbound-fetch.ts';
 
-// The outbound guard's fetch (issue 27 finding 6): refusals, and the node:http path that carries
+// The outbound guard's fetch: refusals, and the node:http path that carries
 // every request to a public host in production mode (exercised here on loopback with the default
 // lookup, since this machine has no public network).
 

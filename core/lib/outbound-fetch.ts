@@ -8,7 +8,7 @@ import { isPrivateAddress, PRIVATE_ADDRESS_ERROR, publicOnlyLookup } from './out
  * document names), with the outbound guard of core/lib/outbound.ts: a host whose address (an IP
  * literal, or any address its name resolves to) is loopback, link-local or private is refused
  * with `code` EPRIVATEADDRESS, and the socket connects to the address that was checked (no DNS
- * rebinding). Redirects are never followed. Issue 27 finding 6.
+ * rebinding). Redirects are never followed.
  */
 
 /** Which hosts may be private: none in production mode, except those the operator lists. */

@@ -6,7 +6,7 @@ import { connect, isIP, type Socket } from 'node:net';
  * in production mode they must not reach this machine or its private networks (server-side
  * request forgery; OWASP SSRF prevention cheat sheet, ASVS 5.0 V1.3 / V15.3). The address is
  * checked after DNS resolution and the connection goes to that very address, so a name that
- * resolves differently the second time (DNS rebinding) gains nothing. Issue 12 finding 7.
+ * resolves differently the second time (DNS rebinding) gains nothing.
  */
 
 /**

@@ -7,7 +7,7 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
  * A cryptographically random string of lowercase Crockford base32 characters.
  *
  * The default of 224 bits gives 45 characters, the format of refresh tokens, verification codes
- * and key material (upstream apps/backend/src/lib/tokens.tsx, apps/backend/src/route-handlers/verification-code-handler.tsx; upstream packages/stack-shared/src/schema-fields.ts "Random string default").
+ * and key material (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx; upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts "Random string default").
  */
 export function secureRandomString(bits = 224): string {
   const chars = Math.ceil(bits / 5);
@@ -25,7 +25,7 @@ export function uuid(): string {
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const UUID_ANY = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-/** True for a UUID v4 string (upstream packages/stack-shared/src/schema-fields.ts: "Ids are checked as UUID v4"). */
+/** True for a UUID v4 string (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts: "Ids are checked as UUID v4"). */
 export function isUuidV4(value: string): boolean {
   return UUID_V4.test(value);
 }

@@ -6,14 +6,11 @@ import { isValidEmail, isValidLegacyEmail } from './email.ts';
 
 export const UuidSchema = v.pipe(v.string(), v.check(isUuidV4, 'must be a valid UUID'));
 
-/** A user id or `me` (upstream apps/backend/src/app/api/latest/ "user_id parameters accept me"). */
+/** A user id or `me` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ "user_id parameters accept me"). */
 export const UserIdOrMeSchema = v.pipe(v.string(), v.check((s) => s === 'me' || isUuidV4(s), 'must be a valid UUID or "me"'));
 
 /** Query booleans arrive as text. */
 export const QueryBooleanSchema = v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'));
-
-/** Any JSON value (metadata objects). */
-export const JsonSchema = v.unknown();
 
 /** Deepest nesting of objects and arrays in one metadata field (`{"a": {}}` is 2 levels). */
 export const METADATA_MAX_DEPTH = 32;
@@ -36,7 +33,7 @@ export function isNestedAtMost(value: unknown, max: number): boolean {
  * `client_metadata`, `client_read_only_metadata`, `server_metadata` of users and teams: any JSON
  * value or null, at most METADATA_MAX_DEPTH levels deep and METADATA_MAX_LENGTH characters of
  * JSON. Upstream sets no bound; without one a single end user stored metadata that made the
- * project's user listings answer 500 (issue 12 finding 5). Documented in docs/security.md.
+ * project's user listings answer 500. Documented in docs/security.md.
  */
 export const MetadataSchema = v.nullable(v.pipe(
   v.unknown(),
@@ -48,7 +45,7 @@ export const MetadataSchema = v.nullable(v.pipe(
 /**
  * Largest page a listing serves when upstream sets no maximum of its own (`GET /users`,
  * `GET /teams`): a bound, so a huge `limit` is a SCHEMA_ERROR instead of a database error
- * (issue 27 finding 9), high enough for any client written against upstream.
+ *, high enough for any client written against upstream.
  */
 export const LIST_LIMIT_MAX = 10_000;
 
@@ -70,8 +67,8 @@ export function pageLimitSchema(max: number) {
 /** Epoch-ms integer. */
 export const MillisSchema = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be non-negative'));
 
-/** Empty success body (upstream apps/backend/src/route-handlers/smart-response.tsx). */
-/** An email address by the upstream packages/stack-shared/src/schema-fields.ts rule (core/lib/email.ts). */
+/** Empty success body (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx). */
+/** An email address by the upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts rule (core/lib/email.ts). */
 export const EmailSchema = v.pipe(v.string(), v.check(isValidEmail, 'must be a valid email'));
 
 /** A stored address by upstream's looser `emailSchema` (core/lib/email.ts `isValidLegacyEmail`). */

@@ -2,7 +2,7 @@ import { defineOperation, reply } from '../operations/define.ts';
 import { TextOutput } from '../operations/output.ts';
 
 /**
- * Answers a text greeting that names the resolved caller (upstream apps/backend/src/app/api/latest/).
+ * Answers a text greeting that names the resolved caller (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/).
  * Any query parameter is a schema error.
  */
 export const apiRoot = defineOperation({

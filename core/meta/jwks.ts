@@ -7,6 +7,7 @@ import { QueryBooleanSchema } from '../lib/schemas.ts';
 import { findProject } from '../projects/index.ts';
 import { projectJwks } from '../tokens/access-token.ts';
 import { component, RedirectOutput } from '../operations/output.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** A JSON Web Key Set of ES256 public keys (RFC 7517 §5; RFC 7518 §6.2.1). */
 const JwksOutput = component('Jwks', v.strictObject({
@@ -19,7 +20,7 @@ const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSc
 /**
  * The project's public ES256 keys (no auth): 2, or 4
  * with `include_restricted`, or 6 with `include_anonymous`; cached an hour by clients
- * (upstream apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx "JWKS"). Unknown project → 404 text.
  */
 export const jwks = defineOperation({
   id: 'meta.jwks',
@@ -49,7 +50,7 @@ export const anonymousJwks = defineOperation({
   errors: [],
   output: RedirectOutput,
   async run(_ctx, { params }) {
-    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
+    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
   },
 });
 
@@ -64,6 +65,6 @@ export const restrictedJwks = defineOperation({
   errors: [],
   output: RedirectOutput,
   async run(_ctx, { params }) {
-    return reply.redirect(`/api/v1/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
+    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
   },
 });

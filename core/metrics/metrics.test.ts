@@ -5,7 +5,7 @@ import { api, assertKnownError, createProject, createProjectKeys } from '../../t
 
 const DAY = 86_400_000;
 
-/** Issue 14 item 11: `/internal/metrics` and its sibling routes in upstream's shape. */
+/** `/internal/metrics` and its sibling routes in upstream's shape. */
 describeWithServer('metrics', (get) => {
   async function keyedProject(config: Record<string, unknown> = {}) {
     const server = get();

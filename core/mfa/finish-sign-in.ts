@@ -10,7 +10,7 @@ import { component } from '../operations/output.ts';
 /** Verification-code purpose of MFA attempt codes. */
 export const MFA_ATTEMPT_PURPOSE = 'mfa_sign_in';
 
-/** Lifetime of an MFA attempt code: 5 minutes, in ms (upstream apps/backend/src/app/api/latest/auth/mfa/, apps/backend/src/route-handlers/verification-code-handler.tsx). */
+/** Lifetime of an MFA attempt code: 5 minutes, in ms (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/mfa/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const MFA_ATTEMPT_TTL_MS = 5 * 60 * 1000;
 
 /**
@@ -60,7 +60,7 @@ export async function issueSignInBody<E extends Record<string, unknown>>(ctx: Op
  *
  * @param extra path-specific body fields, e.g. OTP's `{is_new_user}`.
  * @throws KnownError MULTI_FACTOR_AUTHENTICATION_REQUIRED (list {@link FINISH_SIGN_IN_ERRORS} in the operation's errors)
- * @see upstream apps/backend/src/app/api/latest/auth/password/, apps/backend/src/app/api/latest/auth/mfa/; upstream `auth/mfa/sign-in/verification-code-handler.tsx` (`createMfaRequiredError`)
+ * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/, https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/mfa/; upstream `auth/mfa/sign-in/verification-code-handler.tsx` (`createMfaRequiredError`)
  */
 export async function finishSignIn<E extends Record<string, unknown> = Record<string, never>>(
   ctx: OperationContext,

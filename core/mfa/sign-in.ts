@@ -25,7 +25,7 @@ const MfaSignInBodySchema = v.pipe(
 
 /**
  * Completes a sign-in that answered the multi-factor challenge:
- * `{type: "totp", totp, code}` (upstream apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
+ * `{type: "totp", totp, code}` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/mfa/), or the Gatehouse extension
  * `{type: "recovery_code", recovery_code, code}`, where `code` is the error's `attempt_code`.
  * Answers `{access_token, refresh_token, is_new_user, user_id}`.
  *
@@ -50,7 +50,7 @@ export const signInWithMfa = defineOperation({
     await enforceRateLimit(ctx, 'sign_in_per_address');
     const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
     // Each password sign-in opens a new attempt code (5 tries), so second-factor guesses are also
-    // counted per user, with growing delays (issue 12 finding 4).
+    // counted per user, with growing delays.
     const guard = await claimSignInAttempt(ctx, 'mfa', attempt.data.user_id);
     const user = await findUser(ctx.db, project.id, attempt.data.user_id);
     // A user deleted, or whose TOTP was removed, since the attempt began has no factor to check.

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 
-/** TOTP parameters (upstream apps/backend/src/app/api/latest/auth/mfa/, apps/backend/src/route-handlers/verification-code-handler.tsx; RFC 6238 defaults): HMAC-SHA-1, 30 s steps, 6 digits. */
+/** TOTP parameters (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/mfa/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx; RFC 6238 defaults): HMAC-SHA-1, 30 s steps, 6 digits. */
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 /** Steps accepted either side of the current one, for clock drift. */

@@ -1,4 +1,4 @@
-/** A notification category (upstream packages/stack-shared/src/interface/crud/ Email): transactional ones cannot be disabled. */
+/** A notification category (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email): transactional ones cannot be disabled. */
 export interface NotificationCategory {
   id: string;
   name: string;

@@ -7,7 +7,7 @@ import { NotificationPreferenceListOutput, userPreferences } from './preferences
 
 /**
  * Every notification category with the user's effective setting (upstream
- * packages/stack-shared/src/interface/crud/ Email).
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email).
  */
 export const listNotificationPreferences = defineOperation({
   id: 'notifications.listPreferences',

@@ -29,7 +29,7 @@ export async function userPreferences(db: Kysely<Database>, projectId: string, u
 
 /**
  * The subset of `userIds` that accept email of `category` (transactional categories always do).
- * @see upstream packages/stack-shared/src/interface/crud/ Email "send-email respects notification preferences"
+ * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email "send-email respects notification preferences"
  */
 export async function usersAccepting(db: Kysely<Database>, projectId: string, userIds: string[], category: NotificationCategory): Promise<Set<string>> {
   if (!category.canDisable || userIds.length === 0) return new Set(userIds);

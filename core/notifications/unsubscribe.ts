@@ -6,6 +6,7 @@ import { createVerificationCode, useVerificationCode } from '../verification-cod
 import type { NotificationCategory } from './categories.ts';
 import { upsertPreference } from './queries.ts';
 import { HtmlOutput } from '../operations/output.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** Verification-code purpose of unsubscribe links. */
 export const UNSUBSCRIBE_PURPOSE = 'unsubscribe';
@@ -23,7 +24,7 @@ export async function createUnsubscribeLink(ctx: OperationContext, projectId: st
     projectId, purpose: UNSUBSCRIBE_PURPOSE, userId, subjectId: category.id,
     data: { user_id: userId, notification_category_id: category.id }, expiresInMs: UNSUBSCRIBE_LINK_TTL_MS,
   });
-  const url = new URL(`${ctx.runtime.baseUrl}/api/v1/emails/unsubscribe-link`);
+  const url = new URL(`${ctx.runtime.baseUrl}${API_PREFIX}/emails/unsubscribe-link`);
   url.searchParams.set('code', code);
   url.searchParams.set('project_id', projectId);
   return url.toString();

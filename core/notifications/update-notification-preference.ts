@@ -10,7 +10,7 @@ import { upsertPreference } from './queries.ts';
 
 /**
  * Turns one category on or off for the user and answers the updated item (upstream
- * packages/stack-shared/src/interface/crud/ Email). An unknown category is 404 text; disabling a
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Email). An unknown category is 404 text; disabling a
  * transactional category is 400 text.
  */
 export const updateNotificationPreference = defineOperation({

@@ -2,17 +2,17 @@ import type { AnyOperation } from './define.ts';
 
 /**
  * What this server can do beyond the always-present API, derived from the operation registry so
- * that a switch or button is offered only for something the server answers (issue 20 item 3):
+ * that a switch or button is offered only for something the server answers:
  * the dashboard hides the passkey switch and the OAuth provider form, and the hosted pages hide
  * passkey and OAuth buttons, while the routes behind them are missing. They appear by
  * themselves once those operations are registered.
  */
 export interface ServerCapabilities {
-  /** Passkey sign-in (`POST /auth/passkey/initiate-passkey-authentication`, upstream packages/template/src/lib/stack-app/). */
+  /** Passkey sign-in (`POST /auth/passkey/initiate-passkey-authentication`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   passkey: boolean;
-  /** OAuth sign-in (`GET /auth/oauth/authorize/:provider_id`, upstream apps/backend/src/app/api/latest/auth/oauth/). */
+  /** OAuth sign-in (`GET /auth/oauth/authorize/:provider_id`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/oauth/). */
   oauth: boolean;
-  /** Two-factor sign-in with TOTP (`POST /auth/mfa/sign-in`, upstream packages/template/src/lib/stack-app/). */
+  /** Two-factor sign-in with TOTP (`POST /auth/mfa/sign-in`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/). */
   mfa: boolean;
 }
 

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
 import type { AccessType } from '../auth/access-type.ts';
 
-/** The three access levels (upstream apps/backend/src/lib/permissions.tsx), defined beside request authentication. */
+/** The three access levels (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx), defined beside request authentication. */
 export { ACCESS_TYPES, type AccessType } from '../auth/access-type.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -29,7 +29,7 @@ export interface OperationInput<I extends InputSchemas> {
 
 /**
  * What an operation sees: storage (the current transaction, or the database), the injected clock,
- * the resolved caller, and hooks. No request, headers or cookies (STYLE.md "Transport stays out
+ * the resolved caller, and hooks. No request, headers or cookies (transport stays out
  * of core").
  */
 export interface OperationContext<A extends RequestAuth | null = RequestAuth | null> {
@@ -108,7 +108,7 @@ type AuthFor<L> = L extends 'public' ? RequestAuth | null : RequestAuth;
 
 /**
  * One endpoint of the wire protocol, defined once. The Koa routes, the in-process API and the
- * route tests are generated from the registry of these objects (ARCHITECTURE.md "Operations").
+ * route tests are generated from the registry of these objects (docs/architecture.md "Layers").
  */
 export interface Operation<I extends InputSchemas = InputSchemas, L extends readonly AccessType[] | 'public' = readonly AccessType[] | 'public'> {
   /** `domain.verb`, e.g. `users.getMe`. */

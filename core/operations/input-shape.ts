@@ -35,12 +35,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  *
  * - NUL (U+0000) in a string or key: PostgreSQL's text types cannot hold it (`invalid byte
  *   sequence for encoding "UTF8": 0x00`, a 500 before this check) while SQLite can; one rule
- *   for both dialects (issue 12 finding 8).
+ *   for both dialects.
  * - Unpaired UTF-16 surrogates (only expressible as `\ud800`-style JSON escapes): not Unicode
  *   text; encoded to UTF-8 they silently become U+FFFD (finding 8).
  * - Nesting deeper than MAX_INPUT_DEPTH (finding 5).
  *
- * One generic check at the validation edge (STYLE.md "Validate at the edge, once") instead of
+ * One generic check at the validation edge (validate at the edge, once) instead of
  * one per field. Walks plain objects and arrays with an explicit stack, never below the depth
  * bound; buffers (octet-stream bodies) are not text and are skipped.
  */

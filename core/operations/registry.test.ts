@@ -6,7 +6,7 @@ import { errorCatalogue } from '../errors/catalogue.ts';
 import { ACCESS_TYPES } from './define.ts';
 
 /**
- * Operations that do not declare their output yet (issue 13 item 2). Shrinks only: whoever adds
+ * Operations that do not declare their output yet. Shrinks only: whoever adds
  * an operation's `output` deletes its id here (branches `outputs` and `openapi`); the meta routes
  * (JWKS, API root) leave with their move to the host.
  */

@@ -24,21 +24,21 @@ import * as cliAuth from '../cli-auth/index.ts';
 import * as passkeys from '../passkeys/index.ts';
 import * as authOauth from '../auth-oauth/index.ts';
 import * as connectedAccounts from '../connected-accounts/index.ts';
-// config (issue 16)
+// config
 import * as configModel from '../config/index.ts';
 import * as dataVault from '../data-vault/index.ts';
-// analytics (issue 20 item 13)
+// analytics
 import * as analytics from '../analytics/index.ts';
-// sign-up rules (issue 12)
+// sign-up rules
 import * as signUpRules from '../sign-up-rules/index.ts';
-// payments (issue 18)
+// payments
 import * as payments from '../payments/index.ts';
-// dashboard assistant (issue 21)
+// dashboard assistant
 import * as aiChat from '../ai-chat/index.ts';
 import * as feedback from '../feedback/index.ts';
-// bot challenges (issue 27)
+// bot challenges
 import * as botChallenge from '../bot-challenge/index.ts';
-// bulk user import (issue 30)
+// bulk user import
 import * as userImport from '../user-import/index.ts';
 
 /**
@@ -78,10 +78,10 @@ export const operations: readonly AnyOperation[] = [
   emails.listEmailThemes, emails.createEmailTheme, emails.getEmailTheme, emails.updateEmailTheme, emails.deleteEmailTheme,
   emails.listEmailTemplates, emails.createEmailTemplate, emails.getEmailTemplate, emails.updateEmailTemplate, emails.deleteEmailTemplate,
   emails.listEmailDrafts, emails.createEmailDraft, emails.getEmailDraft, emails.updateEmailDraft, emails.deleteEmailDraft,
-  // email outbox API (issue 17)
+  // email outbox API
   emails.listOutboxEmails, emails.getOutboxEmail, emails.updateOutboxEmail, emails.getDeliveryInfo,
   notifications.unsubscribeViaLink, notifications.unsubscribeOneClick,
-  // webhooks (issue 17)
+  // webhooks
   webhooks.createWebhookEndpoint, webhooks.listWebhookEndpoints, webhooks.getWebhookEndpoint, webhooks.updateWebhookEndpoint,
   webhooks.deleteWebhookEndpoint, webhooks.rotateWebhookSecret, webhooks.listWebhookDeliveries, webhooks.retryWebhookDelivery,
   webhooks.sendTestWebhook, webhooks.svixToken,
@@ -92,29 +92,29 @@ export const operations: readonly AnyOperation[] = [
   // passkeys
   passkeys.initiatePasskeyRegistration, passkeys.registerPasskey, passkeys.initiatePasskeyAuthentication, passkeys.signInWithPasskey,
   passkeys.listPasskeys, passkeys.deletePasskey,
-  // auth-oauth (issue 15)
+  // auth-oauth
   authOauth.oauthToken, authOauth.authorizeOAuth, authOauth.oauthCallback, authOauth.oauthCallbackFormPost, authOauth.crossDomainAuthorize, authOauth.appleNativeSignIn,
   authOauth.devProviderAuthorizePage, authOauth.devProviderAuthorize, authOauth.devProviderToken, authOauth.devProviderJwks, authOauth.devProviderDiscovery,
   authOauth.listOAuthProviders, authOauth.getOAuthProvider, authOauth.updateOAuthProvider, authOauth.deleteOAuthProvider, authOauth.createOAuthProvider,
   connectedAccounts.createConnectedAccountAccessToken, connectedAccounts.createAccountAccessToken, connectedAccounts.createCurrentUserAccessToken, connectedAccounts.listConnectedAccounts,
-  // config (issue 16)
+  // config
   configModel.getConfig, configModel.getConfigOverride, configModel.setConfigOverride, configModel.updateConfigOverride,
   configModel.resetConfigOverrideKeys, configModel.getConfigSource, configModel.unlinkConfigSource, configModel.getConfigOrigins,
   dataVault.setDataVaultValue, dataVault.getDataVaultValue, dataVault.listDataVaultStores, meta.checkFeatureSupport,
-  // analytics (issue 20 item 13)
+  // analytics
   analytics.uploadEventBatch,
   signUpRules.testSignUpRules, signUpRules.getSignUpRulesStats,
-  // payments (issue 18)
+  // payments
   payments.getItem, payments.updateItemQuantity, payments.createPurchaseUrl, payments.validatePurchaseCode, payments.purchaseSession,
   payments.testModePurchaseSession, payments.testModePurchase, payments.listCustomerProducts, payments.grantCustomerProduct,
   payments.listTransactions, payments.refundTransaction, payments.stripeWebhook,
   payments.getStripeAccountInfo, payments.setStripeKeys, payments.deleteStripeKeys, payments.setupPayments, payments.cancelSubscription,
-  // dashboard assistant (issue 21)
+  // dashboard assistant
   aiChat.listChatThreads, aiChat.postChat, aiChat.appendChatMessage, aiChat.getChatThread, aiChat.deleteChatThread,
   aiChat.getAssistantSettings, aiChat.updateAssistantSettings,
   aiChat.aiQuery, feedback.submitFeedback,
-  // bot challenges (issue 27)
+  // bot challenges
   botChallenge.getTurnstileSettings, botChallenge.setTurnstileSettings, botChallenge.deleteTurnstileSettings,
-  // bulk user import (issue 30)
+  // bulk user import
   userImport.importUsers,
 ];

@@ -18,7 +18,7 @@ type SchemaNode = {
 /**
  * Lists every key of `input` that `schema` does not declare, at any depth, as dotted paths
  * (`body.config.extra`). valibot's `strictObject` stops at the first unknown key; the wire
- * protocol names them all (upstream packages/stack-shared/src/known-errors.tsx).
+ * protocol names them all (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx).
  */
 export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string, out: Map<string, string[]> = new Map()): Map<string, string[]> {
   if (input === null || input === undefined) return out;
@@ -96,7 +96,7 @@ function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
 /**
  * Validates one request part against its schema. Collects every problem (unknown keys included)
  * into one SCHEMA_ERROR whose message lists them line by line, after the header
- * `Request validation failed on <METHOD> <pathname>:` (upstream packages/stack-shared/src/known-errors.tsx).
+ * `Request validation failed on <METHOD> <pathname>:` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx).
  */
 export async function validatePart<T>(schema: AnySchema, input: unknown, root: string): Promise<{ value?: T; problems: string[] }> {
   const problems: string[] = [];

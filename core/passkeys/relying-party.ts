@@ -5,7 +5,7 @@ import type { Runtime } from '../runtime.ts';
 
 /**
  * The relying-party id the server puts in its options. Upstream has no single authentication
- * domain, so the browser replaces this sentinel with its own hostname (upstream packages/stack-shared/src/schema-fields.ts), and the
+ * domain, so the browser replaces this sentinel with its own hostname (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts), and the
  * server derives the expected RP id from the origin the browser signed.
  */
 export const RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
@@ -13,7 +13,7 @@ export const RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
 /** WebAuthn ceremony timeout sent to the browser, ms (upstream: 60 s). */
 export const CEREMONY_TIMEOUT_MS = 60_000;
 
-/** Challenge codes live for the ceremony timeout plus 5 s (upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
+/** Challenge codes live for the ceremony timeout plus 5 s (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const CHALLENGE_TTL_MS = CEREMONY_TIMEOUT_MS + 5_000;
 
 /** What the signed client data must match, for `@simplewebauthn/server`'s verify functions. */
@@ -26,7 +26,7 @@ export interface ExpectedRelyingParty {
 
 /**
  * Reads the origin from a response's `clientDataJSON` and accepts it when the project trusts it:
- * one of its trusted domains (exact or wildcard, the rules of redirect URLs, upstream packages/stack-shared/src/schema-fields.ts), localhost
+ * one of its trusted domains (exact or wildcard, the rules of redirect URLs, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts), localhost
  * when `allow_localhost`, or this server's own origin (its hosted pages, e.g. the internal
  * project's). The RP id is then the origin's hostname (WebAuthn L3 §5.1.3/§5.1.4: an RP id must
  * be a registrable suffix of the origin; the browser sets it to the hostname).
@@ -34,7 +34,7 @@ export interface ExpectedRelyingParty {
  * @throws KnownError `failure` (PASSKEY_REGISTRATION_FAILED or PASSKEY_AUTHENTICATION_FAILED) with
  *   upstream's message "Passkey registration/authentication failed because the origin is not
  *   allowed", or "…the client data is malformed" when `clientDataJSON` cannot be decoded.
- * @see upstream apps/backend/src/app/api/latest/auth/passkey/{register,sign-in}/verification-code-handler.tsx
+ * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/passkey/{register,sign-in}/verification-code-handler.tsx
  */
 export function expectedRelyingParty(runtime: Runtime, project: Project, clientDataJSON: string, failure: 'PASSKEY_REGISTRATION_FAILED' | 'PASSKEY_AUTHENTICATION_FAILED'): ExpectedRelyingParty {
   const what = failure === 'PASSKEY_REGISTRATION_FAILED' ? 'registration' : 'authentication';

@@ -50,7 +50,7 @@ export async function itemQuantity(db: Kysely<Database>, model: PaymentsModel, k
  * The balance as {@link itemQuantity}, computed at `at`: `now`, or the latest time of an entry
  * already committed when that is later. Every committed change and purchase therefore counts,
  * whatever clock (another process's, a request that started later) stamped it; a balance read
- * under the lock cannot miss a debit committed before it (issue 27 finding 2).
+ * under the lock cannot miss a debit committed before it.
  */
 export async function itemBalance(db: Kysely<Database>, model: PaymentsModel, key: ItemKey, now: number): Promise<{ quantity: number; at: number }> {
   const changes = await listItemChanges(db, key);

@@ -5,7 +5,7 @@ import { findStripeAccount } from './queries.ts';
 
 /**
  * The payments model read from the rendered config (`payments.*`, upstream
- * `packages/stack-shared/src/config/schema.ts` `branchPaymentsSchema` and `schema-fields.ts`
+ * `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts` `branchPaymentsSchema` and `schema-fields.ts`
  * `productSchema`): items, products with their prices and included items, product lines.
  * Config keeps these as loosely typed data, so every field is read defensively here, with
  * upstream's defaults (`products.*.customerType` "user", `includedItems.*.repeat` "never",
@@ -57,7 +57,7 @@ export interface ProductLineConfig { displayName?: string; customerType?: Custom
 export interface PaymentsModel {
   /**
    * Purchases complete without payment: `payments.testMode` when the project set it, else on
-   * only while the project's environment has no Stripe account connected (issue 27 finding 9).
+   * only while the project's environment has no Stripe account connected.
    */
   testMode: boolean;
   /**

@@ -3,7 +3,7 @@ import { StatusError } from '../errors/index.ts';
 /**
  * The plain-text status errors payments answers where upstream answers with a `StatusError`
  * (no known-error code), kept in one place so the host can take them over with the other plain
- * answers (ARCHITECTURE.md "protocol at the edge").
+ * answers (the protocol stays at the edge).
  */
 export const paymentsPlainError = {
   /** 403: a client acting for a customer that is not itself (upstream `ensureClientCanAccessCustomer`). */

@@ -7,7 +7,7 @@ import type { Database } from '../storage/tables.ts';
 import { findStripeAccount } from './queries.ts';
 
 /**
- * The project's own Stripe account (issue 18: "connect your own Stripe account" instead of Stack's
+ * The project's own Stripe account ("connect your own Stripe account" instead of Stack's
  * Connect onboarding). Its secret key and webhook signing secret belong to the environment (one
  * per project and branch) and are stored only sealed (AES-256-GCM under a key derived from the
  * server secret per project and branch, the row's identity as associated data); no route ever

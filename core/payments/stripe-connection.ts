@@ -6,10 +6,11 @@ import type { Runtime } from '../runtime.ts';
 import { deleteStripeAccount, upsertStripeAccount } from './queries.ts';
 import { connectedStripe, requireConnectedStripe, sealStripeSecret, secretKeyHint, stripeClient } from './stripe-account.ts';
 import { paymentsPlainError } from './plain-errors.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /** The URL to give Stripe as the webhook endpoint of a project and branch. */
 export function stripeWebhookUrl(runtime: Runtime, projectId: string, branchId: string): string {
-  return `${runtime.baseUrl}/api/v1/integrations/stripe/webhooks?project_id=${encodeURIComponent(projectId)}${branchId === 'main' ? '' : `&branch_id=${encodeURIComponent(branchId)}`}`;
+  return `${runtime.baseUrl}${API_PREFIX}/integrations/stripe/webhooks?project_id=${encodeURIComponent(projectId)}${branchId === 'main' ? '' : `&branch_id=${encodeURIComponent(branchId)}`}`;
 }
 
 /** The account facts the dashboard shows (upstream's account-info fields plus Gatehouse's). */

@@ -149,7 +149,7 @@ describeWithServer('payments through Stripe (a loopback Stripe API)', (get, dial
     const purchase = (await api(server, 'GET', '/internal/payments/transactions', p.admin)).body.transactions[0];
     assert.deepEqual(purchase.entries[0].charged_amount, { USD: '8.00' });
     assert.equal((await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: purchase.id, amount_usd: '9.00' })).status, 400);
-    // Two refunds at once (a double click): one reaches Stripe, the other is refused (issue 27).
+    // Two refunds at once (a double click): one reaches Stripe, the other is refused.
     const refundsBefore = stripeApi.calls.filter((c) => c.path === '/v1/refunds').length;
     const both = await Promise.all([0, 1].map(() => api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: purchase.id, amount_usd: '8.00' })));
     const refunded = both.find((r) => r.status === 200)!;

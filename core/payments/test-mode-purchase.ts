@@ -29,7 +29,7 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
   if (expectedProjectId === null) {
     if (!model.testMode) throw paymentsPlainError.badRequest('Payments of this project are not in test mode; pay through Stripe.');
     // Free purchases for whoever holds a code: only where the owner said so, or on a
-    // development server (issue 27 finding 9).
+    // development server.
     if (!model.publicTestMode && ctx.runtime.environment === 'production') {
       throw paymentsPlainError.forbidden('Test-mode purchases from the purchase page are off for this project (payments.publicTestMode); an admin can complete one from the dashboard.');
     }

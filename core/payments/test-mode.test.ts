@@ -6,7 +6,7 @@ import { projectUser } from '../../test/helpers/project-user.ts';
 import { PAYMENTS_CONFIG, codeOf, configure } from '../../test/helpers/payments.ts';
 
 /**
- * Issue 27 finding 9: on a server in production mode, a signed-in user could "buy" any product
+ * On a server in production mode, a signed-in user could "buy" any product
  * free through the public test-mode purchase route while the project was in test mode (the
  * default). Now that route needs `payments.publicTestMode`; admins complete test purchases
  * through `/internal/payments/test-mode-purchase-session`.

@@ -7,7 +7,7 @@ import { writeLegacyConfigChange } from '../config/index.ts';
 import type { UserRow } from '../users/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 import { rebuildClosure } from './graph.ts';
-import { findDefinition, insertDefinition, insertProjectGrant, insertTeamGrant, projectPermissionExists, setContained, teamPermissionExists } from './queries.ts';
+import { findDefinition, insertDefinition, insertProjectGrant, insertTeamGrant, setContained, teamPermissionExists } from './queries.ts';
 import { isSystemPermission } from './schemas.ts';
 
 /**
@@ -18,11 +18,6 @@ export function hasTeamPermission(db: Kysely<Database>, projectId: string, teamI
   return teamPermissionExists(db, projectId, teamId, userId, permissionId);
 }
 
-/** True when `userId` holds the project permission `permissionId`. */
-export function hasProjectPermission(db: Kysely<Database>, projectId: string, userId: string, permissionId: string): Promise<boolean> {
-  return projectPermissionExists(db, projectId, userId, permissionId);
-}
-
 /** Throws TEAM_PERMISSION_REQUIRED `{team_id, user_id, permission_id}` unless the user holds it. */
 export async function requireTeamPermission(db: Kysely<Database>, projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
   if (!(await teamPermissionExists(db, projectId, teamId, userId, permissionId))) {
@@ -30,16 +25,9 @@ export async function requireTeamPermission(db: Kysely<Database>, projectId: str
   }
 }
 
-/** Throws PROJECT_PERMISSION_REQUIRED `{user_id, permission_id}` unless the user holds it. */
-export async function requireProjectPermission(db: Kysely<Database>, projectId: string, userId: string, permissionId: string): Promise<void> {
-  if (!(await projectPermissionExists(db, projectId, userId, permissionId))) {
-    throw new KnownError('PROJECT_PERMISSION_REQUIRED', { user_id: userId, permission_id: permissionId });
-  }
-}
-
 /**
  * Grants a team's default permissions to a new member: `team_creator_default_permissions` for
- * `creator`, `team_member_default_permissions` for `member` (upstream apps/backend/src/lib/permissions.tsx). Ids that are no
+ * `creator`, `team_member_default_permissions` for `member` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx). Ids that are no
  * longer defined in team scope are skipped.
  */
 export async function grantTeamDefaults(db: Kysely<Database>, project: Project, teamId: string, userId: string, role: 'creator' | 'member', now: number): Promise<void> {
@@ -106,7 +94,7 @@ export async function renameInDefaults(db: Kysely<Database>, projectId: string, 
   const { teamCreatorDefaultPermissions: creator, teamMemberDefaultPermissions: member, userDefaultPermissions: user } = project.config;
   if (![...creator, ...member, ...user].includes(from)) return;
   const next = { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) };
-  // Through the configuration model (issue 16), which also refreshes the project's config view.
+  // Through the configuration model, which also refreshes the project's config view.
   const config = await writeLegacyConfigChange(db, { projectId, branchId: 'main', prev: project.config, next, now: Date.now() });
   await updateProject(db, { ...project, config });
 }

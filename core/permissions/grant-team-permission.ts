@@ -10,7 +10,7 @@ import { TeamPermissionOutput } from './wire.ts';
 
 /**
  * Grants a team permission to a team member (server access). Granting twice is harmless
- * (upstream apps/backend/src/app/api/latest/team-permissions/).
+ * (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/).
  */
 export const grantTeamPermission = defineOperation({
   id: 'permissions.grantTeam',

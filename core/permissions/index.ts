@@ -9,10 +9,8 @@ export { grantProjectPermission } from './grant-project-permission.ts';
 export { revokeProjectPermission } from './revoke-project-permission.ts';
 export { listProjectPermissions } from './list-project-permissions.ts';
 export {
-  hasTeamPermission, hasProjectPermission, requireTeamPermission, requireProjectPermission,
-  grantTeamDefaults, grantUserDefaults, grantNewUserDefaults, seedProjectDefinitions,
+  hasTeamPermission, requireTeamPermission, grantTeamDefaults, grantNewUserDefaults, seedProjectDefinitions,
 } from './defaults.ts';
-export { SYSTEM_TEAM_PERMISSIONS, isSystemPermission, PermissionIdSchema, type PermissionScope } from './schemas.ts';
 
 export { teamPermissionExists, listTeamGrants } from './queries.ts';
-export { PermissionDefinitionOutput, ProjectPermissionOutput, TeamPermissionOutput } from './wire.ts';
+export { isSystemPermission } from './schemas.ts';

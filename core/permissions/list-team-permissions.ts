@@ -8,7 +8,7 @@ import { listOutput } from '../operations/output.ts';
 /**
  * Lists team permission grants, filtered by `team_id`, `user_id` and `permission_id`,
  * sorted by team, user, id. `recursive` (default false, as upstream's `team-permissions/crud.tsx`) adds every contained permission. A client
- * must pass `user_id=me` (or its own id), else 403 text (upstream apps/backend/src/app/api/latest/team-permissions/; upstream packages/stack-shared/src/schema-fields.ts).
+ * must pass `user_id=me` (or its own id), else 403 text (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  */
 export const listTeamPermissions = defineOperation({
   id: 'permissions.listTeam',

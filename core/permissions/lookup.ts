@@ -7,7 +7,7 @@ import { isSystemPermission, type PermissionScope } from './schemas.ts';
 /**
  * Checks that `permissionId` can be granted in `scope`: a `$` system id (team scope) or a
  * definition of that scope. PERMISSION_NOT_FOUND when it exists nowhere, WRONG_PERMISSION_SCOPE
- * when it belongs to the other scope (upstream apps/backend/src/lib/permissions.tsx).
+ * when it belongs to the other scope (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx).
  */
 export async function checkGrantable(db: Kysely<Database>, projectId: string, scope: PermissionScope, permissionId: string): Promise<void> {
   const actual: PermissionScope | null = isSystemPermission(permissionId)

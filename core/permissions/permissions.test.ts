@@ -55,7 +55,7 @@ describeWithServer('permissions', (get) => {
     assert.deepEqual(recursive.body.items[0], { id: '$read_members', team_id: team.id, user_id: alice.id });
     const flat = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=false`, alice.client);
     assert.deepEqual(ids(flat), ['owner']);
-    // Upstream's default is direct grants only (issue 14 item 5).
+    // Upstream's default is direct grants only.
     assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client)), ['owner']);
     const filtered = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&permission_id=docs:read&recursive=true`, p.server);
     assert.deepEqual(ids(filtered), ['docs:read']);

@@ -91,18 +91,6 @@ export async function teamPermissionExists(db: Kysely<Database>, projectId: stri
   return !!row;
 }
 
-/** True when `userId` holds the project permission `permissionId`, directly or contained. */
-export async function projectPermissionExists(db: Kysely<Database>, projectId: string, userId: string, permissionId: string): Promise<boolean> {
-  const row = await db.selectFrom('project_permission_grants as g')
-    .innerJoin('permission_closure as c', (j) => j.onRef('c.project_id', '=', 'g.project_id').onRef('c.ancestor_id', '=', 'g.permission_id'))
-    .select(sql<number>`1`.as('one'))
-    .where('g.project_id', '=', projectId).where('g.user_id', '=', userId)
-    .where('c.descendant_id', '=', permissionId)
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
-}
-
 /** Grants a team permission; granting twice is a no-op. */
 export async function insertTeamGrant(db: Kysely<Database>, projectId: string, teamId: string, userId: string, permissionId: string, now: number): Promise<void> {
   await db.insertInto('team_permission_grants')

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
-/** The six system team permissions and their descriptions (upstream apps/backend/src/app/api/latest/team-permissions/; upstream packages/stack-shared/src/interface/crud/ Permission). */
+/** The six system team permissions and their descriptions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Permission). */
 export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
   $delete_team: 'Delete the team',
   $invite_members: 'Invite other users to the team',
@@ -23,7 +23,7 @@ const CUSTOM_ID = /^[a-z0-9_:]+$/;
 
 /**
  * A permission id as it appears in paths, queries and contained lists: a custom id
- * (`^[a-z0-9_:]+$`) or a listed `$` system id, with the exact messages of upstream packages/stack-shared/src/schema-fields.ts.
+ * (`^[a-z0-9_:]+$`) or a listed `$` system id, with the exact messages of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts.
  */
 export const PermissionIdSchema = v.pipe(
   v.string(),

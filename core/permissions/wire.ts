@@ -3,7 +3,7 @@ import { component } from '../operations/output.ts';
 import type { Definition } from './queries.ts';
 import { SYSTEM_TEAM_PERMISSIONS } from './schemas.ts';
 
-/** A definition on the wire: `{id, description?, contained_permission_ids}` (ids sorted; upstream apps/backend/src/app/api/latest/team-permissions/). */
+/** A definition on the wire: `{id, description?, contained_permission_ids}` (ids sorted; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/). */
 export function toDefinitionJson(def: Pick<Definition, 'id' | 'description' | 'containedIds'>) {
   return {
     id: def.id,

@@ -4,7 +4,7 @@ import type { Project } from './queries.ts';
 import type { ProjectUpdate } from './schemas.ts';
 
 /**
- * Applies a wire project update and checks the cross-field rules of upstream packages/stack-shared/src/schema-fields.ts (production
+ * Applies a wire project update and checks the cross-field rules of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts (production
  * mode: HTTPS, non-localhost, non-IP domains).
  *
  * @throws KnownError SCHEMA_ERROR listing each broken rule.

@@ -12,12 +12,13 @@ import { runProjectConfigChecks, runProjectCreatedHooks } from './lifecycle.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 import { toAdminProject, AdminProjectOutput } from './wire.ts';
 import { assertDashboardAccountUsable } from '../dashboard-signup/index.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Creates a project owned by one of the user's internal teams (`owner_team_id`, default: the
  * selected team), answering the admin project (internal project, a signed-in user; upstream
  * apps/backend/prisma/seed.ts "Fresh project per test"). With dashboard sign-up closed, an account
- * that registered an already invited address must verify it first (issue 12).
+ * that registered an already invited address must verify it first.
  */
 export const createProject = defineOperation({
   id: 'projects.create',
@@ -51,13 +52,13 @@ export const createProject = defineOperation({
       config: defaultProjectConfig(),
     };
     const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
-    const withoutLogos = applyProjectUpdate(blank, { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) }, 'POST', '/api/v1/internal/projects');
+    const withoutLogos = applyProjectUpdate(blank, { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) }, 'POST', `${API_PREFIX}/internal/projects`);
     const project = await ctx.transaction(async (tx) => {
       await runProjectConfigChecks(tx, withoutLogos);
       await insertProject(tx.db, withoutLogos);
       // Logos after the row exists: base64 ones are stored by Gatehouse and replaced by their URLs.
       const logos = await storeDataImages(tx, withoutLogos.id, Object.fromEntries(LOGO_FIELDS.map((f) => [f, update[f]])), LOGO_FIELDS);
-      const created = applyProjectUpdate(withoutLogos, logos, 'POST', '/api/v1/internal/projects');
+      const created = applyProjectUpdate(withoutLogos, logos, 'POST', `${API_PREFIX}/internal/projects`);
       await updateProject(tx.db, created);
       await runProjectCreatedHooks(tx, created);
       return created;

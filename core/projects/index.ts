@@ -4,6 +4,4 @@
  * helpers never pulls in the operations and their imports (permissions, teams), which would close
  * import cycles.
  */
-export { runProjectCreatedHooks, runProjectConfigChecks } from './lifecycle.ts';
 export { findProject, updateProject, type Project } from './queries.ts';
-export { toAdminProject, toClientProject, AdminProjectOutput, ClientProjectOutput } from './wire.ts';

@@ -24,7 +24,7 @@ describeWithServer('projects', (get) => {
     assert.deepEqual(Object.keys(publicView.body).sort(), ['config', 'display_name', 'id']);
     assert.equal(publicView.body.config.magic_link_enabled, true);
     // The current official SDK reads it from the client project to trust localhost redirect targets
-    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`; issue 20 item 13).
+    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`).
     assert.equal(publicView.body.config.allow_localhost, true);
 
     const list = await api(server, 'GET', '/internal/projects', { ...internal.client, accessToken: owner.accessToken });

@@ -3,7 +3,7 @@ import type { Database, ProjectsTable } from '../storage/tables.ts';
 import { parseStoredConfig, type ProjectConfig } from '../config/project-config.ts';
 import { precompiled } from '../storage/precompiled.ts';
 
-/** A project with its parsed config (upstream packages/stack-shared/src/interface/crud/ Project). */
+/** A project with its parsed config (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Project). */
 export interface Project {
   id: string;
   displayName: string;
@@ -65,7 +65,7 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
 
 /**
  * Serializes first-start seeding of the internal project among processes that start at the same
- * moment on one PostgreSQL (issue 19): a transaction-scoped advisory lock, released at commit, so
+ * moment on one PostgreSQL: a transaction-scoped advisory lock, released at commit, so
  * the second process finds the first one's project and keys instead of inserting them again.
  * SQLite needs none here: its write lock serializes the seeding transactions (a process that lost
  * the race retries, see createCore).

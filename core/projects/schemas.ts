@@ -9,7 +9,7 @@ const LogoSchema = v.optional(imageUrlSchema(MAX_IMAGE_BYTES, 'Invalid logo URL'
 /** The logo fields of a project body. */
 export const LOGO_FIELDS = ['logo_url', 'logo_full_url', 'logo_dark_mode_url', 'logo_full_dark_mode_url'] as const;
 
-/** Fields an admin may change on a project (upstream packages/stack-shared/src/interface/crud/ Project). */
+/** Fields an admin may change on a project (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Project). */
 export const projectUpdateEntries = {
   display_name: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(10_000)))),

@@ -7,11 +7,12 @@ import { runProjectConfigChecks } from './lifecycle.ts';
 import { findProject, updateProject } from './queries.ts';
 import { toAdminProject } from './wire.ts';
 import { writeLegacyConfigChange } from '../config/store.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Updates display name, description, logos, production mode and config (partial; omitted keys
  * keep their values), answering the admin project (admin access). The
- * config change is written to the configuration model's environment-level override (issue 16).
+ * config change is written to the configuration model's environment-level override.
  */
 export const updateCurrentProject = defineOperation({
   id: 'projects.updateCurrent',
@@ -25,11 +26,11 @@ export const updateCurrentProject = defineOperation({
   async run(ctx, { body }) {
     return ctx.transaction(async (tx) => {
       const current = (await findProject(tx.db, ctx.auth.project.id)) ?? ctx.auth.project;
-      // Base64 logos are stored by Gatehouse and replaced by their URLs (issue 14 item 8).
+      // Base64 logos are stored by Gatehouse and replaced by their URLs.
       const update = await storeDataImages(tx, current.id, body, LOGO_FIELDS);
-      const next = applyProjectUpdate(current, update, 'PATCH', '/api/v1/internal/projects/current');
+      const next = applyProjectUpdate(current, update, 'PATCH', `${API_PREFIX}/internal/projects/current`);
       await runProjectConfigChecks(tx, next);
-      // The legacy config is a view of the configuration model (issue 16): the change is written
+      // The legacy config is a view of the configuration model: the change is written
       // there as an environment-level override, and the project row keeps the rendered view.
       if (body.config) {
         next.config = await writeLegacyConfigChange(tx.db, { projectId: current.id, branchId: ctx.auth.branchId, prev: current.config, next: next.config, now: ctx.now });

@@ -3,7 +3,7 @@ import { AdminProjectConfigOutput, ClientProjectConfigOutput, configToClientWire
 import { component, MillisOutput, NullableString } from '../operations/output.ts';
 import type { Project } from './queries.ts';
 
-/** Admin project object (upstream apps/backend/prisma/seed.ts; upstream packages/stack-shared/src/interface/crud/ "Admin project"). */
+/** Admin project object (upstream apps/backend/prisma/seed.ts; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ "Admin project"). */
 export function toAdminProject(p: Project) {
   return {
     id: p.id,

@@ -13,7 +13,7 @@ export interface SessionTouch {
 }
 
 /**
- * Group commit of refresh activity (issue 19): concurrent refreshes' writes to
+ * Group commit of refresh activity: concurrent refreshes' writes to
  * `refresh_tokens.last_used_at`, `users.last_active_at` and `user_active_days` share one
  * transaction, so a burst of refreshes costs one commit (one WAL fsync on SQLite, which blocks
  * the event loop) instead of one each.

@@ -8,7 +8,7 @@ import { issueSession } from './issue.ts';
 const MAX_EXPIRY_MS = 367 * 24 * 60 * 60 * 1000;
 
 /**
- * Creates a session for any user, e.g. for impersonation (server access; upstream apps/backend/src/app/api/latest/auth/sessions/). `expires_in_millis` defaults to 365 days and may not exceed 367 days.
+ * Creates a session for any user, e.g. for impersonation (server access; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/sessions/). `expires_in_millis` defaults to 365 days and may not exceed 367 days.
  */
 export const createSession = defineOperation({
   id: 'sessions.create',

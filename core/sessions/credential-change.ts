@@ -8,7 +8,7 @@ import { findUser } from '../users/index.ts';
 const PASSWORD_RESET_PURPOSE = 'password_reset';
 
 /**
- * What every password change does besides storing the new hash (issue 12 finding 3; ASVS 5.0
+ * What every password change does besides storing the new hash (ASVS 5.0
  * V7.4.3): revokes the user's sessions except `keepSessionId` (the caller's own session on a
  * change; none after a reset) and invalidates every outstanding password-reset code, so neither a
  * stolen session nor an older reset link survives the change; and clears the failed-sign-in count

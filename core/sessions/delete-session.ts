@@ -9,7 +9,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * Revokes one session. The current session cannot be deleted this way; a client naming another user's session gets 404 text
- * "Session not found." (upstream apps/backend/src/app/api/latest/auth/sessions/).
+ * "Session not found." (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const deleteSession = defineOperation({
   id: 'sessions.delete',

@@ -9,7 +9,7 @@ import { findUser, restrictedReasonOf, type UserRow } from '../users/index.ts';
 import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, writeSessionActivity, type RefreshTokenRow } from './queries.ts';
 import { planActivityWrites, type SessionTouch } from './activity-writer.ts';
 
-/** Default refresh-token lifetime: 365 days (upstream apps/backend/src/lib/tokens.tsx). */
+/** Default refresh-token lifetime: 365 days (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
 export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** A freshly issued session: both tokens, and the refresh token's id. */
@@ -19,7 +19,7 @@ export interface IssuedSession {
   refreshTokenId: string;
 }
 
-/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream apps/backend/src/lib/tokens.tsx). */
+/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
 export function mintAccessToken(runtime: Runtime, project: Project, user: UserRow, refreshTokenId: string, now: number, branchId = 'main'): Promise<string> {
   return signAccessToken(runtime.keys, runtime.baseUrl, {
     projectId: project.id,
@@ -69,7 +69,7 @@ export async function issueSession(
 
 /**
  * Exchanges a refresh token for a new access token. No rotation: the refresh token stays valid
- * (upstream apps/backend/src/lib/tokens.tsx). Updates the session's and the user's last-active time
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). Updates the session's and the user's last-active time
  * (and the user's active day) before answering, batched with concurrent refreshes
  * (core/sessions/activity-writer.ts).
  *

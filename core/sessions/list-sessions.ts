@@ -17,7 +17,7 @@ export const SessionOutput = component('Session', v.strictObject({
 
 /**
  * Lists a user's sessions, newest first, marking the caller's own
- * (`is_current_session`). Impersonation sessions are listed only for admins (upstream apps/backend/src/app/api/latest/auth/sessions/).
+ * (`is_current_session`). Impersonation sessions are listed only for admins (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const listSessions = defineOperation({
   id: 'sessions.list',

@@ -5,7 +5,7 @@ import { refreshSession } from './issue.ts';
 
 /**
  * Issues a new access token for the refresh token in
- * the caller's credentials (`Credentials.refreshToken`). Answers `{access_token}` only: no rotation (upstream apps/backend/src/app/api/latest/auth/sessions/).
+ * the caller's credentials (`Credentials.refreshToken`). Answers `{access_token}` only: no rotation (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/sessions/).
  */
 export const refreshCurrentSession = defineOperation({
   id: 'sessions.refreshCurrent',

@@ -4,7 +4,7 @@ import { listRevokedSince, pruneRevokedSessions } from './queries.ts';
 
 /**
  * The set of recently revoked sessions, shared by every process through the `revoked_sessions`
- * table and kept in memory per process (issue 12 finding 9; ASVS 5.0 V7.4.1 / V9.1).
+ * table and kept in memory per process (ASVS 5.0 V7.4.1 / V9.1).
  *
  * An access token is a self-contained ES256 JWT valid until its `exp`; Gatehouse's own endpoints
  * additionally refuse one whose session (`refresh_token_id`) was revoked (sign-out, session

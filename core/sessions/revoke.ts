@@ -22,7 +22,7 @@ export async function revokeSession(ctx: OperationContext, projectId: string, se
 /**
  * Revokes every session of `userId` except `keepSessionId` (null revokes all). Used after a
  * password reset (all sessions), a password change (all but the caller's) and when the owner of
- * a never-verified address proves it (ASVS 5.0 V7.4.3, issue 12 findings 2 and 3).
+ * a never-verified address proves it (ASVS 5.0 V7.4.3).
  *
  * @returns the ids of the revoked sessions.
  */

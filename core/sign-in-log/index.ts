@@ -1,5 +1,5 @@
 /**
- * A short log of failed sign-ins per project (issue 21: the assistant's "list recent failed
+ * A short log of failed sign-ins per project (the assistant's "list recent failed
  * sign-ins" tool). A row names the user when the address tried belongs to one, the factor and
  * the reason; never the address tried, the password or the client's network address. Rows are
  * kept for 30 days.

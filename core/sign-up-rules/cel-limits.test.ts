@@ -7,7 +7,7 @@ import type { TestServer } from '../../test/helpers/server.ts';
 import { CEL_LIMITS, conditionProblem } from '../lib/cel-bounds.ts';
 
 /**
- * Issue 27 findings 4 and 7: a sign-up rule's condition stalled the process (six nested
+ * A sign-up rule's condition stalled the process (six nested
  * `.all()`: seconds per sign-up; a backreference regex: 2.5–13 s). Conditions are bounded when
  * saved, `matches` runs on RE2, and every evaluation runs on a worker under a deadline, which
  * also covers rules stored before the bound.

@@ -1,7 +1,7 @@
 import { DeadlinePool, workerBeside, type DeadlinePoolOptions, type JobOutcome } from '../lib/deadline-pool.ts';
 
 /**
- * Deadline of one condition's evaluation, in ms (issue 27 finding 4). A condition within the
+ * Deadline of one condition's evaluation, in ms. A condition within the
  * save-time bound (core/lib/cel-bounds.ts) evaluates in well under a millisecond; this only stops rules
  * stored before the bound existed, or a cost the estimate missed.
  */

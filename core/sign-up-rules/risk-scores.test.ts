@@ -6,8 +6,8 @@ import { startSecondProcess } from '../../test/helpers/second-process.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 
 // Upstream answers `risk_scores: {sign_up: {bot: 0, free_trial_abuse: 0}}` for ordinary sign-ups
-// (apps/e2e/tests/backend/endpoints/api/v1/users.test.ts, internal-metrics.test.ts.snap: many
-// client sign-ups from one address in one project). Issue 34 item 5.
+// (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/users.test.ts, internal-metrics.test.ts.snap: many
+// client sign-ups from one address in one project).
 
 const PASSWORD = 'velvet tractor 93';
 let counter = 0;

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType } from '../config/sign-up-rule.ts';
+import { SIGN_UP_RULE_ACTIONS, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType } from '../config/sign-up-rule.ts';
 import { evaluateOnWorker } from './cel-pool.ts';
 
-export { SIGN_UP_RULE_ACTIONS, SignUpRuleSchema, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType };
+export { SIGN_UP_RULE_ACTIONS, StoredSignUpRuleSchema, type SignUpRule, type SignUpRuleActionType };
 
 /** The sign-up methods a rule can tell apart (upstream `signUpAuthMethodValues`). */
 export const SIGN_UP_AUTH_METHODS = ['password', 'otp', 'oauth', 'passkey'] as const;

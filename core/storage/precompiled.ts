@@ -30,7 +30,7 @@ let nextSentinel = 0;
 
 /**
  * Makes a query whose Kysely building and compiling happen once per dialect instead of on every
- * call (issue 19: 15–18 % of the CPU of `GET /users/me` went to rebuilding a few fixed queries).
+ * call (15–18 % of the CPU of `GET /users/me` went to rebuilding a few fixed queries).
  *
  * `build` receives the database and a stand-in for the arguments: each property read gives a
  * unique placeholder string (`\u{E000}gh-param-N\u{E000}`) that the builder must use as a plain

@@ -1,7 +1,7 @@
 /**
  * Table types of the one logical schema shared by every adapter.
  *
- * Conventions (ARCHITECTURE.md "Storage"): ids are UUID v4 text; times are epoch-millisecond
+ * Conventions: ids are UUID v4 text; times are epoch-millisecond
  * integers (`_at`); booleans are 0/1 integers on both dialects; JSON is stored as text; secrets are
  * stored hashed (`_hash`); every tenant row carries `project_id`.
  */
@@ -446,7 +446,7 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
-/** A CLI login attempt (upstream apps/backend/src/app/api/latest/auth/). Both codes stored hashed; no token is stored. */
+/** A CLI login attempt (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/). Both codes stored hashed; no token is stored. */
 export interface CliAuthAttemptsTable {
   id: string;
   project_id: string;

@@ -12,7 +12,7 @@ import { restrictedReasonOf, type UserRow } from '../users/index.ts';
  * team (TEAM_MEMBERSHIP_NOT_FOUND) and hold every permission of `permissionIds`, checked in order
  * through the permission graph (TEAM_PERMISSION_REQUIRED naming the first one missing).
  *
- * @see upstream `apps/backend/src/app/api/latest/team-invitations/crud.tsx` (list: `$read_members`
+ * @see upstream `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-invitations/crud.tsx` (list: `$read_members`
  *   then `$invite_members`; revoke: `$remove_members`).
  */
 export async function requireInvitationAccess(db: Kysely<Database>, auth: RequestAuth, teamId: string, permissionIds: readonly string[]): Promise<void> {

@@ -11,7 +11,7 @@ import { enforceEmailLimits } from '../throttle/index.ts';
 /**
  * Creates a 7-day `team_invitation` code and, in the same transaction, queues the email "You have
  * been invited to join <team>" with the link `<callback_url>?code=<code>` (upstream
- * apps/backend/src/app/api/latest/teams/). A client caller needs `$invite_members` in the team;
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/). A client caller needs `$invite_members` in the team;
  * the callback URL must be a trusted domain of the project.
  */
 export const sendTeamInvitation = defineOperation({

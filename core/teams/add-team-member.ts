@@ -11,7 +11,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * Adds a user to a team (server access, empty body). The new member gets
- * `team_member_default_permissions` (upstream apps/backend/src/app/api/latest/teams/).
+ * `team_member_default_permissions` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/).
  */
 export const addTeamMember = defineOperation({
   id: 'teams.addMember',

@@ -17,7 +17,7 @@ const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSc
 
 /**
  * Upstream's 403 text (a plain status error, no known-error code), followed by where the switch
- * is: the dashboard's "Auth methods" page, the config key, or the project setting (issue 29).
+ * is: the dashboard's "Auth methods" page, the config key, or the project setting.
  */
 export const CLIENT_TEAM_CREATION_DISABLED = 'Client team creation is disabled for this project. Turn on "Users may create teams" on the dashboard\'s Auth methods page (config key teams.allowClientTeamCreation; project setting client_team_creation_enabled).';
 
@@ -26,7 +26,7 @@ export const CLIENT_TEAM_CREATION_DISABLED = 'Client team creation is disabled f
  * `client_read_only_metadata`, `server_metadata`). The creator (`creator_user_id`, or the
  * caller with the deprecated `?add_current_user=true`) becomes a member with
  * `team_creator_default_permissions`. A client needs `client_team_creation_enabled` (else 403 text),
- * a user, and may only create as itself (upstream apps/backend/src/app/api/latest/teams/).
+ * a user, and may only create as itself (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/).
  */
 export const createTeam = defineOperation({
   id: 'teams.create',

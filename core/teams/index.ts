@@ -4,9 +4,8 @@
  * operations and their imports (users, permissions), which would close import cycles.
  */
 export {
-  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers, updateTeam as updateTeamRow,
-  type TeamRow, type TeamMemberRow,
+  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
+  updateTeam as updateTeamRow, type TeamRow,
 } from './queries.ts';
-export { toClientTeam, toServerTeam, toTeamForAccess, ClientTeamOutput, ServerTeamOutput, TeamOutput } from './wire.ts';
+export { toClientTeam, toServerTeam, ClientTeamOutput, ServerTeamOutput } from './wire.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';
-export { isTeamMember } from '../team-membership/index.ts';

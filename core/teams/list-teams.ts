@@ -19,7 +19,7 @@ const QuerySchema = v.strictObject({
 /**
  * Lists teams, oldest first, by default unpaginated. A client must pass
  * `user_id=me` (or its own id; else 403 text); server and admin may omit it to list every team
- * of the project, which the SDK's server `getTeam(id)` relies on (upstream packages/stack-shared/src/interface/client-interface.ts).
+ * of the project, which the SDK's server `getTeam(id)` relies on (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts).
  *
  * The 2.8.108 server SDK may add `order_by=created_at`, `desc`, `query` (id, or text in the display
  * name, case-insensitive), `cursor` (id of the page's first team) and `limit`; with `cursor` or

@@ -1,5 +1,5 @@
 /**
- * Cursor pagination over an already sorted list, as `GET /users` does it (upstream apps/backend/src/app/api/latest/users/):
+ * Cursor pagination over an already sorted list, as `GET /users` does it (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/):
  * `cursor` is the id of the first item of the page; `next_cursor` the id of the first item of the
  * next page, or null. Without `limit` everything from the cursor on is one page.
  */

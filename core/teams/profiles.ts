@@ -10,7 +10,7 @@ import { findTeam, type TeamMemberRow } from './queries.ts';
 /**
  * A member profile `{team_id, user_id, display_name, profile_image_url}`; the profile's own name
  * and image fall back to the user's. Server and admin views add `user`, the full server user
- * (upstream packages/stack-shared/src/interface/client-interface.ts: the SDK dereferences its `risk_scores`).
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts: the SDK dereferences its `risk_scores`).
  */
 export async function toProfileJson(db: Kysely<Database>, project: Project, accessType: AccessType, member: TeamMemberRow) {
   const user = await findUser(db, project.id, member.user_id);

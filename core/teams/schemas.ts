@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { imageUrlSchema } from '../images/index.ts';
 import { MetadataSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
-/** Team display name: required, 1–256 characters (upstream packages/stack-shared/src/schema-fields.ts). */
-/** Upstream accepts an empty team display name (issue 14 item 12); only the length is capped. */
+/** Team display name: required, 1–256 characters (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
+/** Upstream accepts an empty team display name; only the length is capped. */
 export const TeamDisplayNameSchema = v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'));
 
 /** Team image: an http(s) URL or an allowed base64 image of at most 1 MB (stored by Gatehouse). */

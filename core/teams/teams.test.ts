@@ -26,7 +26,7 @@ describeWithCore('teams', (get) => {
     assert.deepEqual(mine.items.map((team) => team.id), [created.id]);
     assert.equal(mine.is_paginated, false);
 
-    // Upstream lists direct grants unless recursive=true (issue 14 item 5): a creator has [team_admin].
+    // Upstream lists direct grants unless recursive=true: a creator has [team_admin].
     const direct = await t.call('permissions.listTeam', alice.client, { query: { team_id: created.id, user_id: 'me' } });
     assert.deepEqual(direct, { items: [{ id: 'team_admin', team_id: created.id, user_id: alice.id }], is_paginated: false });
     const perms = await t.call<List<{ id: string }>>('permissions.listTeam', alice.client, { query: { team_id: created.id, user_id: 'me', recursive: 'true' } });

@@ -4,7 +4,7 @@ import { fromJsonText } from '../lib/json-text.ts';
 import type { AccessType } from '../operations/define.ts';
 import type { TeamRow } from './queries.ts';
 
-/** Client team object (upstream apps/backend/src/app/api/latest/teams/). */
+/** Client team object (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/). */
 export function toClientTeam(team: TeamRow) {
   return {
     id: team.id,

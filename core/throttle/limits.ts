@@ -1,12 +1,11 @@
 /**
- * The throttling rules, their defaults, and a project's overrides (issue 12 finding 4;
- * docs/security.md "Throttling"). Every limit is a token bucket: `limit` requests at once, refilled
+ * The throttling rules, their defaults, and a project's overrides (docs/security.md "Throttling"). Every limit is a token bucket: `limit` requests at once, refilled
  * evenly over `window_seconds` (so `limit` per window on average, never more than `limit` in a burst).
  */
 
-import { RATE_LIMIT_RULES, defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig } from '../config/rate-limits.ts';
+import { defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig } from '../config/rate-limits.ts';
 
-export { RATE_LIMIT_RULES, defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig };
+export { defaultRateLimitsConfig, type RateLimit, type RateLimitRule, type RateLimitsConfig };
 
 /** Defaults: on for every project (docs/security.md lists them). */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {

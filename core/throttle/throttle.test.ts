@@ -11,7 +11,7 @@ import { failureDelayMs, LOCK_AFTER_FAILURES } from './limits.ts';
 import { generateTotp } from '../mfa/index.ts';
 import { passwordAttempt, totpUser } from '../../test/helpers/mfa-users.ts';
 
-// Issue 12 finding 4: no throttling anywhere (100 wrong passwords in a row, 200 sign-ups and 100
+// No throttling anywhere (100 wrong passwords in a row, 200 sign-ups and 100
 // anonymous sign-ups from one client, 120 emails to two addresses in seconds).
 
 const smtp = await startSmtpReceiver();

@@ -27,7 +27,7 @@ async function pruneNowAndThen(ctx: OperationContext): Promise<void> {
 
 /**
  * Takes one token from the project's bucket for `rule` and `subject`, or throws 429 with
- * `Retry-After` (issue 12 finding 4). Per-address rules use `ctx.clientAddress` as the subject and
+ * `Retry-After`. Per-address rules use `ctx.clientAddress` as the subject and
  * apply to client requests only; a rule the project turned off, or a missing subject, is a no-op.
  * State lives in the database (one atomic upsert), so the limit holds across processes. Uses
  * `ctx.db`: call it before opening the operation's transaction, so a refused or failing request

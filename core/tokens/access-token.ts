@@ -4,12 +4,13 @@ import { KnownError } from '../errors/index.ts';
 import { audienceFor, type AudienceKind, type KeyRing } from './keys.ts';
 import { LRUCache } from 'lru-cache';
 import { parseJsonText } from '../lib/json-text.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
-/** `restricted_reason` of a user (upstream apps/backend/src/app/api/latest/users/). */
+/** `restricted_reason` of a user (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export type RestrictedReason = { type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator' } | null;
 
 /**
- * The access-token payload: exactly the claims of upstream apps/backend/src/lib/tokens.tsx (the upstream tests compare
+ * The access-token payload: exactly the claims of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx (the upstream tests compare
  * with `toEqual`, so no claim may be added).
  */
 export interface AccessTokenClaims {
@@ -56,17 +57,17 @@ function audienceKind(subject: Pick<AccessTokenSubject, 'isAnonymous' | 'restric
   return subject.restrictedReason ? 'restricted' : 'default';
 }
 
-/** `iss` for a project and audience kind (upstream apps/backend/src/lib/tokens.tsx "Issuer"). */
+/** `iss` for a project and audience kind (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx "Issuer"). */
 export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind): string {
   const segment = kind === 'default' ? 'projects' : kind === 'restricted' ? 'projects-restricted-users' : 'projects-anonymous-users';
-  return `${baseUrl}/api/v1/${segment}/${projectId}`;
+  return `${baseUrl}${API_PREFIX}/${segment}/${projectId}`;
 }
 
 /**
  * Signs an ES256 access token for `subject`.
  *
  * @param nowMs issue time, epoch ms (injected clock)
- * @param ttlMs lifetime in ms (default 10 minutes, upstream apps/backend/src/lib/tokens.tsx)
+ * @param ttlMs lifetime in ms (default 10 minutes, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx)
  */
 export async function signAccessToken(keys: KeyRing, baseUrl: string, subject: AccessTokenSubject, nowMs: number, ttlMs: number): Promise<string> {
   const kind = audienceKind(subject);
@@ -170,7 +171,7 @@ async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => K
  *
  * @throws KnownError UNPARSABLE_ACCESS_TOKEN (bad format, signature or claims) or
  *   ACCESS_TOKEN_EXPIRED `{expired_at_millis}`. The admin variants are raised instead when
- *   `admin` is set (upstream apps/backend/src/route-handlers/smart-request.tsx step 7).
+ *   `admin` is set (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 7).
  */
 export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: number, admin = false): Promise<AccessTokenClaims> {
   const unparsable = () => new KnownError(admin ? 'UNPARSABLE_ADMIN_ACCESS_TOKEN' : 'UNPARSABLE_ACCESS_TOKEN');
@@ -183,7 +184,7 @@ export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: num
   return payload as unknown as AccessTokenClaims;
 }
 
-/** The public JWKS of a project: 2 keys, 4 with restricted, 6 with anonymous (upstream apps/backend/src/lib/tokens.tsx). */
+/** The public JWKS of a project: 2 keys, 4 with restricted, 6 with anonymous (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
 export function projectJwks(keys: KeyRing, projectId: string, options: { includeRestricted: boolean; includeAnonymous: boolean }) {
   const kinds: AudienceKind[] = ['default'];
   if (options.includeRestricted || options.includeAnonymous) kinds.push('restricted');

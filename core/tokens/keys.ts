@@ -1,7 +1,7 @@
 import { createECDH, createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
-/** The three audiences of a project's tokens (upstream apps/backend/src/lib/tokens.tsx). */
+/** The three audiences of a project's tokens (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
 export type AudienceKind = 'default' | 'restricted' | 'anonymous';
 
 /** One derived P-256 key pair with its public JWK. */
@@ -43,7 +43,7 @@ function keyFromScalar(d: Buffer): SigningKey {
 
 /**
  * Derives an audience's signing keys deterministically from the server secret, so every process
- * sharing the secret signs and verifies alike with no key table (upstream apps/backend/src/lib/tokens.tsx "Key
+ * sharing the secret signs and verifies alike with no key table (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx "Key
  * derivation": private scalar = SHA-256 of a per-audience secret).
  *
  * Two keys per audience, as upstream: the first signs, both verify (room for rotation).

@@ -56,7 +56,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
       set('password_hash', null);
     } else {
       // Server-side creation takes the app's password as given (upstream applies no minimum on
-      // `POST /users`); the maximum still holds. Updates keep the full rule (issue 12: common
+      // `POST /users`); the maximum still holds. Updates keep the full rule (common
       // passwords and the email refused too).
       if (mode === 'create') assertPasswordNotTooLong(body.password);
       else await assertPasswordAcceptable(body.password);
@@ -64,7 +64,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     }
   }
   if (body.password_hash !== undefined) {
-    // Upstream's error for a hash it cannot verify (apps/backend/src/app/api/latest/users/crud.tsx);
+    // Upstream's error for a hash it cannot verify (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/crud.tsx);
     // the formats are core/auth-password/hash-formats.ts.
     if (!isSupportedPasswordHash(body.password_hash)) throw new StatusError('bad-request', "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
     set('password_hash', body.password_hash);

@@ -13,7 +13,7 @@ import { isValidEmail } from '../lib/email.ts';
 /**
  * Creates a user with any server fields, answering the server user (server access). The personal
  * team (when `create_team_on_sign_up`) is created after the response object is built, so the
- * response shows `selected_team: null` (upstream apps/backend/src/app/api/latest/users/).
+ * response shows `selected_team: null` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const createUser = defineOperation({
   id: 'users.create',
@@ -41,7 +41,7 @@ export const createUser = defineOperation({
     const authByDefault = Boolean(columns.primary_email) && body.primary_email_auth_enabled === undefined;
     if (authByDefault) columns.primary_email_auth_enabled = isValidEmail(String(columns.primary_email)) ? 1 : 0;
     return ctx.transaction(async (tx) => {
-      // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+      // A base64 profile image is stored by Gatehouse and replaced by its URL.
       if (typeof columns.profile_image_url === 'string') {
         columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
       }

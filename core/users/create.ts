@@ -13,7 +13,7 @@ import { applyPrimaryEmailChange } from './primary-email.ts';
 /** The stored fields of a new user, before defaults. Hashing must be done by the caller, outside transactions. */
 export type NewUserFields = Partial<Omit<Insertable<UsersTable>, 'id' | 'project_id' | 'signed_up_at'>>;
 
-/** "<display name>'s Team", else "<email>'s Team", else "Personal Team" (upstream apps/backend/src/app/api/latest/users/). */
+/** "<display name>'s Team", else "<email>'s Team", else "Personal Team" (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export function personalTeamName(user: Pick<UserRow, 'display_name' | 'primary_email'>): string {
   if (user.display_name) return `${user.display_name}'s Team`;
   if (user.primary_email) return `${user.primary_email}'s Team`;

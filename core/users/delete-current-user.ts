@@ -6,7 +6,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * Deletes the signed-in user and, through foreign keys, their sessions and memberships. Clients may do so only when the project has
- * `client_user_deletion_enabled`; otherwise 400 text (upstream apps/backend/src/app/api/latest/users/).
+ * `client_user_deletion_enabled`; otherwise 400 text (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const deleteCurrentUser = defineOperation({
   id: 'users.deleteCurrent',

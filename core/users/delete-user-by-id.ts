@@ -8,7 +8,7 @@ import { SuccessOutput } from '../operations/output.ts';
 
 /**
  * Deletes a user with their sessions and memberships (server/admin access; upstream
- * apps/backend/src/app/api/latest/users/).
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const deleteUserById = defineOperation({
   id: 'users.delete',

@@ -6,7 +6,7 @@ import { toUserForAccess, UserOutput } from './wire.ts';
 
 /**
  * Reads the signed-in user, in the caller's view. Without a user it fails with the one code the
- * official SDK maps to "no user" (upstream packages/stack-shared/src/interface/client-interface.ts).
+ * official SDK maps to "no user" (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts).
  */
 export const getCurrentUser = defineOperation({
   id: 'users.getCurrent',

@@ -12,7 +12,7 @@ export const UserIdParams = v.strictObject({ user_id: UserIdOrMeSchema });
 
 /**
  * Reads one user of the project in server view, anonymous and restricted users included
- * (server/admin access; upstream apps/backend/src/app/api/latest/users/).
+ * (server/admin access; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const getUserById = defineOperation({
   id: 'users.get',

@@ -4,7 +4,7 @@ import type { Database } from '../storage/tables.ts';
 import { findUser, type UserRow } from './queries.ts';
 
 /**
- * The user `userId` of `projectId` (STYLE.md: `find…` may return null, `get…` throws).
+ * The user `userId` of `projectId` (naming: `find…` may return null, `get…` throws).
  *
  * @throws KnownError USER_NOT_FOUND when the project has no such user.
  */

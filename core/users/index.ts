@@ -3,10 +3,10 @@
  * operations are in ./operations.ts (for the registry), so that importing these helpers never
  * pulls in the operations and their imports (passkeys, MFA), which would close import cycles.
  */
-export { insertNewUser, finishUserCreation, personalTeamName, upgradeAnonymousUser, type NewUserFields } from './create.ts';
+export { insertNewUser, finishUserCreation, upgradeAnonymousUser, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
-export { findUser, findUserByAuthEmail, findOtherUserByAuthEmail, updateUser, deleteUser, type UserRow } from './queries.ts';
-export { toClientUser, toServerUser, toUserForAccess, ClientUserOutput, ServerUserOutput, UserOutput } from './wire.ts';
-export { userFieldsToColumns, emailTakenError } from './apply-fields.ts';
+export { findUser, findUserByAuthEmail, updateUser, type UserRow } from './queries.ts';
+export { toServerUser, ServerUserOutput } from './wire.ts';
+export { emailTakenError } from './apply-fields.ts';
 export { restrictedReasonOf } from './restriction.ts';
-export { onPrimaryEmailChange, applyPrimaryEmailChange } from './primary-email.ts';
+export { onPrimaryEmailChange } from './primary-email.ts';

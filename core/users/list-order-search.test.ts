@@ -4,7 +4,7 @@ import { createCoreProject, describeWithCore, type TestCore } from '../../test/h
 import type { Credentials } from '../index.ts';
 
 /**
- * Issue 19 "A million users": `GET /users` pages by keyset for each sort key (`signed_up_at`,
+ * `GET /users` pages by keyset for each sort key (`signed_up_at`,
  * `last_active_at`) and answers `query` through trigram indexes (migration 0017), which stay in
  * step with inserts, updates and deletes. Speed is measured by `npm run bench:users-table`.
  * Domain behaviour only: called through `core.invoke`, no HTTP (test/helpers/core-client.ts).

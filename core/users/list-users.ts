@@ -11,7 +11,7 @@ import { pagedListOutput } from '../operations/output.ts';
  * Lists the project's users in server view (server/admin access), ordered by `order_by`
  * (`signed_up_at`, upstream's only key and the default, or `last_active_at`, which falls back to
  * the sign-up time for a user never active), ascending unless `desc=true`, then by id; paginated
- * by keyset (upstream apps/backend/src/app/api/latest/users/; indexes of migration 0017).
+ * by keyset (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/; indexes of migration 0017).
  * `cursor` is the id of the first user
  * of the wanted page; `next_cursor` is null without `limit` or on the last page. Anonymous users
  * are left out unless `include_anonymous=true` (which also includes restricted users), restricted

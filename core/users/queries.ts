@@ -64,10 +64,10 @@ export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: 
   return row ?? null;
 }
 
-/** Sort keys of `GET /users`: upstream's `signed_up_at`, and `last_active_at` (issue 19). */
+/** Sort keys of `GET /users`: upstream's `signed_up_at`, and `last_active_at`. */
 export type UserListOrder = 'signed_up_at' | 'last_active_at';
 
-/** Filters and order of one page of `GET /users` (upstream apps/backend/src/app/api/latest/users/). */
+/** Filters and order of one page of `GET /users` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export interface UserListOptions {
   /** Page size; undefined lists every match. */
   limit?: number;
@@ -102,7 +102,7 @@ const TRIGRAM = 3;
 
 /**
  * One page of a project's users ordered by `(sort key, id)`, by keyset (the cursor's position),
- * so every page costs the same at any depth (issue 19: a million users). Fetches `limit + 1` rows
+ * so every page costs the same at any depth (a million users). Fetches `limit + 1` rows
  * so the caller can tell whether another page follows.
  *
  * `query` is a case-insensitive substring of id, email or display name. From 3 characters on it

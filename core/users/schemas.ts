@@ -2,15 +2,11 @@ import * as v from 'valibot';
 import { imageUrlSchema } from '../images/index.ts';
 import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts';
 
-export { EmailSchema } from '../lib/schemas.ts';
-
-/** Display name: max 256; `""` is stored as null (upstream apps/backend/src/app/api/latest/users/). */
+/** Display name: max 256; `""` is stored as null (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export const DisplayNameSchema = v.nullable(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')));
 
-/** Profile image: an http(s) URL or an allowed base64 image under 100 KB (upstream packages/stack-shared/src/interface/crud/ User). */
+/** Profile image: an http(s) URL or an allowed base64 image under 100 KB (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ User). */
 export const ProfileImageUrlSchema = imageUrlSchema(100 * 1024);
-
-
 
 const RiskScoreSchema = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 export const RiskScoresSchema = v.strictObject({
@@ -19,7 +15,7 @@ export const RiskScoresSchema = v.strictObject({
 
 const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be valid base64'));
 
-/** Fields a client may set on itself (`PATCH /users/me`, upstream apps/backend/src/app/api/latest/users/). */
+/** Fields a client may set on itself (`PATCH /users/me`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export const clientUpdateEntries = {
   display_name: v.optional(DisplayNameSchema),
   profile_image_url: v.optional(ProfileImageUrlSchema),
@@ -31,7 +27,7 @@ export const clientUpdateEntries = {
   primary_email: v.optional(v.nullable(StoredEmailSchema)),
 };
 
-/** Fields server code may also set (upstream apps/backend/src/app/api/latest/users/). */
+/** Fields server code may also set (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export const serverUpdateEntries = {
   ...clientUpdateEntries,
   client_read_only_metadata: v.optional(MetadataSchema),
@@ -62,7 +58,7 @@ export const ServerUserBodySchema = v.pipe(
 );
 /**
  * `POST /users` body: the server fields plus `oauth_providers` (provider accounts to link, e.g.
- * when importing users; upstream apps/backend/src/app/api/latest/users/).
+ * when importing users; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/).
  */
 export const ServerUserCreateSchema = v.pipe(
   v.strictObject({

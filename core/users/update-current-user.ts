@@ -9,7 +9,7 @@ import { UserOutput } from './wire.ts';
  * Updates the signed-in user, answering the user in the caller's view. Clients may set
  * only the client fields (`clientUpdateEntries`: display name, profile image, client metadata,
  * selected team, TOTP secret, OTP/passkey flags, primary email); server and admin callers any
- * server field (upstream apps/backend/src/app/api/latest/users/). `display_name: ""` is stored as null.
+ * server field (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). `display_name: ""` is stored as null.
  * Validation as in `updateUserFields`.
  */
 export const updateCurrentUser = defineOperation({

@@ -8,7 +8,7 @@ import { UserOutput } from './wire.ts';
 
 /**
  * Updates any server field of a user, answering the server user (server/admin access; upstream
- * apps/backend/src/app/api/latest/users/). Validation as in `updateUserFields`.
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). Validation as in `updateUserFields`.
  */
 export const updateUserById = defineOperation({
   id: 'users.update',

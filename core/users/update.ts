@@ -22,7 +22,7 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
 
 /**
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
- * user in the caller's view (upstream apps/backend/src/app/api/latest/users/ `PATCH /users/*`). Hashes a new password before
+ * user in the caller's view (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/ `PATCH /users/*`). Hashes a new password before
  * opening its transaction. `passkey_auth_enabled: false` removes the user's passkeys (upstream's
  * way to delete them); a changed `totp_secret_base64` voids the user's MFA recovery codes (the secret is stored encrypted). A
  * changed primary email becomes unverified unless `primary_email_verified` is given too or it was
@@ -41,7 +41,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
   // TOTP secrets are stored encrypted (core/mfa/secret.ts).
   if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
-    // A base64 profile image is stored by Gatehouse and replaced by its URL (issue 14 item 8).
+    // A base64 profile image is stored by Gatehouse and replaced by its URL.
     if (typeof columns.profile_image_url === 'string') {
       columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
     }
@@ -65,7 +65,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     if (columns.totp_secret_base64 !== undefined && columns.totp_secret_base64 !== current.totp_secret_base64) {
       await deleteSecondFactorState(tx.db, project.id, user.id);
     }
-    // A new (or removed) password ends every other session and older reset link (issue 12 finding 3).
+    // A new (or removed) password ends every other session and older reset link.
     if (columns.password_hash !== undefined) await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));
     const updated: UserRow = { ...current, ...(columns as Partial<UserRow>) };
     const team = updated.selected_team_id ? await findTeam(tx.db, project.id, updated.selected_team_id) : null;

@@ -8,7 +8,7 @@ import { toClientTeam, toServerTeam, type TeamRow } from '../teams/index.ts';
 import type { OAuthProviderLink, UserRow } from './queries.ts';
 import { restrictedReasonOf } from './restriction.ts';
 
-/** Client view of a user (upstream apps/backend/src/app/api/latest/users/ "Client user object"). */
+/** Client view of a user (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/ "Client user object"). */
 export function toClientUser(user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
   const reason = restrictedReasonOf(user, config);
   return {

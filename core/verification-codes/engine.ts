@@ -7,10 +7,10 @@ import {
   codeIssuedForEmailBy, markCodeUsed, markUserCodesUsed, type VerificationCodeRow,
 } from './queries.ts';
 
-/** Default code lifetime: 7 days, in ms (upstream apps/backend/src/route-handlers/verification-code-handler.tsx). */
+/** Default code lifetime: 7 days, in ms (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const DEFAULT_CODE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Attempts allowed across all codes sharing `code.slice(6)` (upstream apps/backend/src/app/api/latest/auth/otp/, apps/backend/src/route-handlers/verification-code-handler.tsx). */
+/** Attempts allowed across all codes sharing `code.slice(6)` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
 export const MAX_ATTEMPTS_PER_CODE = 20;
 
 /**
@@ -78,7 +78,7 @@ function toCode<D extends VerificationData>(row: VerificationCodeRow): Verificat
  * caller's transaction (write the email carrying it in the same transaction).
  *
  * @returns the plain `code` (give it to the user once), the row id and `expiresAt` (epoch ms).
- * @see upstream apps/backend/src/app/api/latest/auth/otp/, apps/backend/src/route-handlers/verification-code-handler.tsx
+ * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx
  */
 export async function createVerificationCode<D extends VerificationData>(ctx: OperationContext, input: NewVerificationCode<D>): Promise<{ code: string; id: string; expiresAt: number }> {
   const code = secureRandomString();
@@ -104,7 +104,7 @@ export async function createVerificationCode<D extends VerificationData>(ctx: Op
 
 /**
  * The OTP shown to a user (`code[0:6]` uppercased) and the nonce returned to the client
- * (`code[6:]`, 39 characters); the client later submits `otp + nonce` (upstream apps/backend/src/app/api/latest/auth/otp/).
+ * (`code[6:]`, 39 characters); the client later submits `otp + nonce` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/).
  */
 export function splitOtp(code: string): { otp: string; nonce: string } {
   return { otp: code.slice(0, 6).toUpperCase(), nonce: code.slice(6) };
@@ -117,7 +117,7 @@ export interface CheckOptions {
 }
 
 /**
- * Counts one attempt against `code` and validates it, in the order of upstream apps/backend/src/app/api/latest/auth/otp/:
+ * Counts one attempt against `code` and validates it, in the order of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/:
  * max attempts (20 across codes sharing `code.slice(6)`), not found, expired, used. The attempt is
  * counted first, in one conditional update (`claimCodeAttempt`), so concurrent guesses on one code
  * are evaluated at most `maxAttempts` times on any number of processes. Every attempt counter of
@@ -205,7 +205,7 @@ export function revokeVerificationCode(ctx: OperationContext, projectId: string,
 /**
  * Invalidates every outstanding code of `purpose` issued for `userId` (marks them used, so a
  * later attempt answers VERIFICATION_CODE_ALREADY_USED). Used to retire older password-reset
- * links after a reset or a password change (issue 12 finding 3). Joins the caller's transaction.
+ * links after a reset or a password change. Joins the caller's transaction.
  *
  * @returns how many codes were invalidated.
  */

@@ -12,7 +12,7 @@ export async function insertVerificationCode(db: Kysely<Database>, row: Verifica
  * Counts one attempt against the project's codes of `purpose` sharing `nonceHash`, only while
  * fewer than `max` were counted: one conditional `update … set attempt_count = attempt_count + 1
  * where … and attempt_count < max returning …`, so concurrent attempts (on PostgreSQL the row lock
- * re-checks the condition; SQLite has one writer) are never counted past `max` (issue 27 finding 5).
+ * re-checks the condition; SQLite has one writer) are never counted past `max`.
  *
  * @returns `counted` when this attempt may be evaluated; `exhausted` when the codes used up their
  *   attempts; `none` when no code shares the nonce (nothing to count against).

@@ -1,6 +1,6 @@
 /**
  * The event types Gatehouse sends, with Stack Auth's names (upstream
- * `packages/stack-shared/src/interface/crud/*.ts`, `*WebhookEvent`). Pure data, importing nothing,
+ * `https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/*.ts`, `*WebhookEvent`). Pure data, importing nothing,
  * so the dashboard bundles it too.
  * - `user.created` / `user.updated`: `data` is the server user object (as `GET /users/{id}`);
  *   `user.deleted`: `{ id, teams: [{ id }] }` (the teams the user was in).

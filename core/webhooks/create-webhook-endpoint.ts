@@ -9,6 +9,7 @@ import { webhookUrlProblem } from './url-policy.ts';
 import { SECRET_KEY_PURPOSE } from './worker.ts';
 import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
 import * as v from 'valibot';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Creates a webhook endpoint (admin access; a Gatehouse extension, Stack Auth uses Svix's
@@ -28,7 +29,7 @@ export const createWebhookEndpoint = defineOperation({
   created: true,
   async run(ctx, { body }) {
     const problem = webhookUrlProblem(body.url, ctx.runtime.environment);
-    if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST /api/v1/internal/webhook-endpoints:\n  - body.${problem}` });
+    if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST ${API_PREFIX}/internal/webhook-endpoints:\n  - body.${problem}` });
     const projectId = ctx.auth.project.id;
     const id = uuid();
     const secret = generateSigningSecret();

@@ -8,5 +8,4 @@ export { listWebhookDeliveries } from './list-webhook-deliveries.ts';
 export { retryWebhookDelivery } from './retry-webhook-delivery.ts';
 export { sendTestWebhook } from './send-test-webhook.ts';
 export { svixToken } from './svix-token.ts';
-export { startWebhookWorker, stopWebhookWorker, kickWebhookWorker, webhookWorkerIdle, RETRY_SCHEDULE_MS } from './worker.ts';
-export { signPayload } from './signing.ts';
+export { webhookWorkerIdle, RETRY_SCHEDULE_MS } from './worker.ts';

@@ -7,6 +7,7 @@ import { updateEndpoint } from './queries.ts';
 import { EndpointIdParams, WebhookEndpointUpdateSchema } from './schemas.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import { toWireEndpoint, WebhookEndpointOutput } from './wire.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 
 /**
  * Updates a webhook endpoint's URL, description, event types or state (admin access). Turning an endpoint on clears its disabled reason and failure count;
@@ -26,7 +27,7 @@ export const updateWebhookEndpoint = defineOperation({
     const current = await getEndpoint(ctx.db, projectId, params.endpoint_id);
     if (body.url !== undefined) {
       const problem = webhookUrlProblem(body.url, ctx.runtime.environment);
-      if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on PATCH /api/v1/internal/webhook-endpoints/${params.endpoint_id}:\n  - body.${problem}` });
+      if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on PATCH ${API_PREFIX}/internal/webhook-endpoints/${params.endpoint_id}:\n  - body.${problem}` });
     }
     const changes: Updateable<WebhookEndpointsTable> = { updated_at: ctx.now };
     if (body.url !== undefined) changes.url = body.url;

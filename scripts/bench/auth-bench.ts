@@ -1,4 +1,4 @@
-// npm run bench:auth — accounts throughput on one machine (issue 3):
+// npm run bench:auth — accounts throughput on one machine:
 //   password sign-ins/s, authenticated GET /users/me req/s and refreshes/s of a real Gatehouse
 //   server on SQLite, each beside a bare node:http "ceiling" doing only the irreducible work:
 //   one argon2id hash at the same parameters (sign-in), one jose ES256 verification of the same

@@ -1,5 +1,5 @@
 // A round-robin HTTP load balancer on a loopback port, for the scale-out test and benchmark
-// (issue 19): each request goes to the next backend in turn over kept-alive connections, as a
+//: each request goes to the next backend in turn over kept-alive connections, as a
 // reverse proxy in front of several Gatehouse processes would send it. No retries: a backend's
 // failure reaches the client as a 502.
 import { createServer, request, Agent } from 'node:http';

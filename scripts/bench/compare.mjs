@@ -7,7 +7,7 @@
 //
 // Every scenario runs long enough for its slowest system to complete BENCH_MIN_REQUESTS requests
 // (a 2 s probe per system estimates the rates first), and each cell reports completed and
-// timed-out requests, so a slow system is measured, not cut off (issue 19). Besides one process it
+// timed-out requests, so a slow system is measured, not cut off. Besides one process it
 // measures `--workers <one per core>` (BENCH_WORKERS), reads while 20 connections sign up (mixed), and three processes on
 // one PostgreSQL behind a round-robin balancer (when PostgreSQL answers at BENCH_POSTGRES_URL).
 //
@@ -351,7 +351,7 @@ try {
   memory.workerProcesses = familyPids(byKey.gatehouseWorkers.server.child.pid).length;
   for (const system of systems) await system.api.prepare?.(system.server.url, system.credentials);
 
-  // How long each scenario runs: until its slowest system completes minRequests (issue 19: a
+  // How long each scenario runs: until its slowest system completes minRequests (a
   // fixed window cut slow systems off), at least `duration`, at most `maxDuration` seconds.
   const SCENARIOS = mixedOnly ? [] : ['read', 'signIn', 'signUp', 'refresh'];
   const seconds = {};
@@ -494,7 +494,7 @@ ${rows.join('\n')}
 | Resident memory, idle | ${memory.gatehouseIdle.toFixed(0)} MB (Better Auth on node: ${memory.betterAuthIdle.toFixed(0)} MB) | < 120 MB: ${check(memory.gatehouseIdle < 120)} |
 | Resident memory, peak during 50-connection reads (max over the rounds; from round 2 on, after sign-in/sign-up runs: argon2id holds 19 MiB per hash in flight) | ${memory.gatehouseLoad?.toFixed(0) ?? '—'} MB (Better Auth: ${memory.betterAuthLoad?.toFixed(0) ?? '—'} MB) | |
 
-**Targets (issue 8), at 50 connections:** authenticated reads ≥ 1.5× Better Auth: ${both(readRatio, readCpu, 1.5)}; sign-in ≥ 1× at equal hash cost: ${both(signInRatio, signInCpu, 1)}; authenticated reads ≥ 60% of the ceiling: ${both(ceilRatio, ceilCpu, 0.6)}; cold start < 500 ms: ${check(coldMs < 500)} on a first run (${coldMs.toFixed(0)} ms), ${check(median(cold.restart) < 500)} on a restart (${median(cold.restart).toFixed(0)} ms); idle memory < 120 MB: ${check(memory.gatehouseIdle < 120)}.
+**Targets, at 50 connections:** authenticated reads ≥ 1.5× Better Auth: ${both(readRatio, readCpu, 1.5)}; sign-in ≥ 1× at equal hash cost: ${both(signInRatio, signInCpu, 1)}; authenticated reads ≥ 60% of the ceiling: ${both(ceilRatio, ceilCpu, 0.6)}; cold start < 500 ms: ${check(coldMs < 500)} on a first run (${coldMs.toFixed(0)} ms), ${check(median(cold.restart) < 500)} on a restart (${median(cold.restart).toFixed(0)} ms); idle memory < 120 MB: ${check(memory.gatehouseIdle < 120)}.
 <!-- bench:compare:end -->`;
   writeDocSection('compare', section);
   process.stdout.write(`${section}\n`);
@@ -542,7 +542,7 @@ async function measureScaleOut(work) {
   }
 }
 
-/** The "Scale" section of docs/benchmarks.md: workers, mixed load, scale-out on PostgreSQL (issue 19). */
+/** The "Scale" section of docs/benchmarks.md: workers, mixed load, scale-out on PostgreSQL. */
 function writeScaleReport({ results, memory, mixed, mixedSeconds, seconds, scaleOut }) {
   const g = results.gatehouse;
   const w = results.gatehouseWorkers;
@@ -584,7 +584,7 @@ ${mixedRows.join('\n')}
 
 **Memory:** one process ${memory.gatehouseIdle.toFixed(0)} MB resident when idle; \`--workers ${WORKERS}\` ${memory.workersIdle.toFixed(0)} MB for ${memory.workerProcesses} processes (primary and workers).
 
-**Targets (issue 19):** authenticated read, one process ≥ 0.75× of the ceiling: ${readOne.toFixed(2)}× (${check(readOne >= 0.75)}); \`--workers ${WORKERS}\` ≥ 1.6× one process: ${readWorkers.toFixed(2)}× (${check(readWorkers >= 1.6)}) and ≥ 8× Better Auth's get-session: ${readWorkersBa.toFixed(2)}× (${check(readWorkersBa >= 8)}); reads during a 20-connection sign-up burst p99 < 25 ms: ${gm.reads.p99} ms (${check(gm.reads.p99 < 25)}) with sign-ups ≥ 30/s: ${gm.signUps.rps.toFixed(1)}/s (${check(gm.signUps.rps >= 30)}); with \`--workers ${WORKERS}\` sign-in ≥ 60/s: ${rps(w['signIn@50'])} (${check(w['signIn@50'].rps >= 60)}); refresh ≥ 2,000/s with \`--workers auto\`, which on SQLite is one process (one writer): ${rps(g['refresh@50'])} (${check(g['refresh@50'].rps >= 2000)}; \`--workers ${WORKERS}\` on the same SQLite file: ${rps(w['refresh@50'])}).
+**Targets:** authenticated read, one process ≥ 0.75× of the ceiling: ${readOne.toFixed(2)}× (${check(readOne >= 0.75)}); \`--workers ${WORKERS}\` ≥ 1.6× one process: ${readWorkers.toFixed(2)}× (${check(readWorkers >= 1.6)}) and ≥ 8× Better Auth's get-session: ${readWorkersBa.toFixed(2)}× (${check(readWorkersBa >= 8)}); reads during a 20-connection sign-up burst p99 < 25 ms: ${gm.reads.p99} ms (${check(gm.reads.p99 < 25)}) with sign-ups ≥ 30/s: ${gm.signUps.rps.toFixed(1)}/s (${check(gm.signUps.rps >= 30)}); with \`--workers ${WORKERS}\` sign-in ≥ 60/s: ${rps(w['signIn@50'])} (${check(w['signIn@50'].rps >= 60)}); refresh ≥ 2,000/s with \`--workers auto\`, which on SQLite is one process (one writer): ${rps(g['refresh@50'])} (${check(g['refresh@50'].rps >= 2000)}; \`--workers ${WORKERS}\` on the same SQLite file: ${rps(w['refresh@50'])}).
 <!-- bench:scale:end -->`;
   writeDocSection('scale', section);
   process.stdout.write(`${section}\n`);

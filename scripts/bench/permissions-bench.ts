@@ -1,4 +1,4 @@
-// npm run bench:permissions — team permission checks per second (issue 5).
+// npm run bench:permissions — team permission checks per second.
 // Seeds, directly through the storage queries, one project with 10,000 users, 1,000 teams,
 // about 30,000 memberships (each user in up to 3 teams) and a three-level permission graph
 //   owner ⊃ editor ⊃ viewer ⊃ $read_members   (plus owner ⊃ $delete_team, editor ⊃ $update_team)

@@ -1,11 +1,11 @@
 // npm run bench:users-table — the dashboard's users table at 1,000,000 users, on SQLite and on
-// PostgreSQL (issues 7 and 19). For each database: starts a real Gatehouse server in this process
+// PostgreSQL. For each database: starts a real Gatehouse server in this process
 // on a fresh database, creates a dashboard owner and a project through the API, seeds USERS users
 // straight into the database with set-based bulk inserts (SQL generates the rows), then times the
 // requests the users table sends (ui/dashboard/pages/users.tsx): first page newest first with
 // admin access through the owner's access token, the next page (cursor), a deep page, each order
 // (`signed_up_at`, `last_active_at`), and searches (a rare substring, a common one, a short one).
-// Targets (issue 19): first page p99 < 50 ms, search p99 < 100 ms, on both databases.
+// Targets: first page p99 < 50 ms, search p99 < 100 ms, on both databases.
 // Prints a Markdown section; with --write, replaces the "Dashboard" section of docs/benchmarks.md.
 // Env: BENCH_USERS (default 1000000), BENCH_RUNS (timed requests per query, default 100),
 // BENCH_DIALECTS (default "sqlite,postgres"), TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).

@@ -19,7 +19,7 @@ export function operationDescriptions(coreDir: string): Map<string, string> {
 
 /**
  * A parenthesis that only points at source files (ours or upstream's), e.g. "(upstream
- * apps/backend/src/…)", "(core/users/queries.ts)", "(upstream `auth/…/route.tsx`)": useful to
+ * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/…)", "(core/users/queries.ts)", "(upstream `auth/…/route.tsx`)": useful to
  * maintainers, noise in a public reference.
  */
 const UPSTREAM_FILE = [/\s*Upstream\s+`[^`]+\.tsx?`(?:\s+`\w+`)?\./g, /,?\s*(?:as\s+)?upstream(?:'s)?\s+`[^`]+\.tsx?`(?:\s+`\w+`)?/gi, /\s*@see\b[^\n]*$/g];

@@ -9,7 +9,7 @@ import { writeStream } from './respond.ts';
 import { joinedHeaders } from './execute.ts';
 
 /**
- * Serves an `/api/…` request straight on node:http (issue 19: the read path), through the same
+ * Serves an `/api/…` request straight on node:http (the read path), through the same
  * answer as the in-process dispatch (protocol/answer.ts), and returns true; returns false for
  * the requests the Koa app serves instead: anything outside `/api/`, the OpenAPI document
  * (server-bin/openapi.ts: ETag, gzip) and the cookie-bridge requests of Gatehouse's own pages

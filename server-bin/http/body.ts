@@ -42,7 +42,7 @@ export function readRequestBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Parses a request body already read (upstream packages/stack-shared/src/known-errors.tsx "Body
+ * Parses a request body already read (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx "Body
  * parsing"): JSON, `text/plain` (JSON when it parses, else the text), form-urlencoded (an object
  * of strings) and octet-stream are accepted; a GET's body is ignored; any other content type, or
  * bad JSON, is BODY_PARSING_ERROR.

@@ -36,7 +36,7 @@ export function isBridgeRequest(ctx: Pick<Koa.Context, 'get' | 'protocol' | 'hos
 }
 
 /**
- * The same-origin cookie bridge of Gatehouse's own pages (issue 12 finding 9; docs/security.md
+ * The same-origin cookie bridge of Gatehouse's own pages (docs/security.md
  * "Cookies"). For a bridge request ({@link isBridgeRequest}) to `/api/…`:
  * - placeholders in the request's headers (`x-stack-refresh-token`…) and body (JSON, or the
  *   `refresh_token` form field of `/auth/oauth/token`) become the refresh token of the HttpOnly

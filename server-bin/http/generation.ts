@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The two spellings of Stack's protocol headers (upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** The two spellings of Stack's protocol headers (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export type HeaderPrefix = 'x-stack-' | 'x-hexclave-';
 
 const BOTH: readonly HeaderPrefix[] = ['x-stack-', 'x-hexclave-'];

@@ -68,7 +68,7 @@ export function closeListenerWhenQuiet(server: NetServer, lastAccept: () => numb
 }
 
 /**
- * Tracks the connections of `server` for a graceful stop (issue 12 item 9). Node's own
+ * Tracks the connections of `server` for a graceful stop. Node's own
  * `server.close()` also closes every connection that has no request in progress, which resets a
  * connection accepted a moment before shutdown whose request is still on its way; this drain
  * instead stops the listener only, serves what arrives, and ends connections politely (FIN, not

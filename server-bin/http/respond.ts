@@ -4,13 +4,13 @@ import type { ReplyStream } from '../../core/operations/define.ts';
 import type { OperationResponse } from '../protocol/render.ts';
 import { responsePrefixes } from './generation.ts';
 
-/** Headers the browser may read on cross-origin responses (upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** Headers the browser may read on cross-origin responses (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
 
 /**
  * Writes an operation response: known-error headers under the request's prefixes
  * ({@link responsePrefixes}), the error-status
- * override (a 4xx answered as 200 with `x-stack-actual-status`, upstream apps/backend/src/route-handlers/smart-response.tsx), pretty JSON
+ * override (a 4xx answered as 200 with `x-stack-actual-status`, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx), pretty JSON
  * for browsers (`Accept: text/html`), and `cache-control: no-store` unless the route set its own.
  */
 export function writeResponse(ctx: Context, response: OperationResponse): void {
@@ -68,7 +68,7 @@ export function renderResponse(requestHeaders: Readonly<Record<string, string | 
 }
 
 /**
- * CORS headers of every API response (upstream apps/backend/src/route-handlers/smart-response.tsx):
+ * CORS headers of every API response (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx):
  * any origin, the methods, the requested headers (or any), the protocol headers exposed.
  */
 export function corsHeaders(requestedHeaders: string | undefined): Record<string, string> {

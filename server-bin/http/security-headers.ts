@@ -1,5 +1,5 @@
 /**
- * Transport security headers for every response (issue 12 item 9; ASVS 5.0 V3.4): browsers must
+ * Transport security headers for every response (ASVS 5.0 V3.4): browsers must
  * not sniff content types, and with an https base URL they keep to https for a year, on
  * subdomains too (RFC 6797). No HSTS over http: browsers ignore it there.
  *

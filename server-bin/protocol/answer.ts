@@ -50,7 +50,7 @@ export type ApiAnswerer = (exchange: ApiExchange) => Promise<ApiAnswer>;
  * alike (server-bin/http/api-lane.ts over HTTP, protocol/dispatch.ts in-process, and Koa for the
  * cookie-bridge requests through the same render steps): security headers, a request id under
  * the request's header prefixes, CORS on every answer and 204 to OPTIONS (upstream
- * apps/backend/src/route-handlers/smart-response.tsx), the operation routes of the registry
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx), the operation routes of the registry
  * (protocol/routes.ts), the plain-text 404 for an unknown route, body parsing
  * (http/body.ts), the operation (http/execute.ts) and its rendering (http/respond.ts). As Koa
  * does, a 204 or 304 answer has no body and no content type.

@@ -5,7 +5,7 @@ export type RequestHeaders = Readonly<Record<string, string | undefined>>;
 
 /**
  * Reads a Stack header under either prefix, `x-stack-<name>` or `x-hexclave-<name>`
- * (upstream packages/stack-shared/src/interface/client-interface.ts). Empty values count as
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). Empty values count as
  * absent (owned-project apps send empty keys).
  */
 export function stackHeader(headers: RequestHeaders, name: string): string | undefined {

@@ -30,8 +30,8 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 
 /**
  * A known error as upstream sends it: `{code, details, error}` with the catalogue's status
- * (upstream apps/backend/src/route-handlers/smart-response.tsx); an error without details has no
- * `details` key at all, as upstream's `KnownError` body (issue 14 item 2).
+ * (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx); an error without details has no
+ * `details` key at all, as upstream's `KnownError` body.
  */
 export function knownErrorResponse(error: KnownError): OperationResponse {
   const hasDetails = Object.values(error.details).some((value) => value !== undefined);

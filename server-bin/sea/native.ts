@@ -11,8 +11,6 @@ export interface SeaManifest {
   version: string;
   /** Native addons by file name (asset key `native/<file>`) → sha256 hex of their bytes. */
   addons: Record<string, string>;
-  /** Helper executables by file name (asset key `native/<file>`) → sha256 hex, e.g. `esbuild`. */
-  executables: Record<string, string>;
   /** URL paths of embedded static files (each stored under the asset key `static<path>`). */
   static: string[];
   /** File names of the embedded documentation pages (asset key `docs/<name>`), for the dashboard assistant. */
@@ -89,6 +87,7 @@ const loaded = new Map<string, unknown>();
  * WebAssembly that email templates run in, handed to Emscripten as `wasmBinary`).
  *
  * @throws Error when not running as the SEA or when the asset does not exist.
+ * @public Called by the code scripts/build-binary.mjs generates (no import knip could see).
  */
 export function embeddedAsset(key: string): Uint8Array {
   return new Uint8Array(sea.getAsset(key));
@@ -124,11 +123,12 @@ function extractEmbedded(file: string, digest: string | undefined, mode: number)
 /**
  * Loads a native addon embedded as an SEA asset (`native/<file>`): extracts it to the versioned
  * private cache folder (see extractEmbedded) and loads it with `process.dlopen`, since the SEA's
- * `require` only loads built-in modules (design NOTES). Returns the addon's `module.exports`.
+ * `require` only loads built-in modules. Returns the addon's `module.exports`.
  *
  * @param file the addon's file name, e.g. `better_sqlite3.node` or `argon2.node`.
  * @throws Error when not running as the SEA, when the addon was not embedded, or when no private
  *   cache folder can be made.
+ * @public Called by the code scripts/build-binary.mjs generates (no import knip could see).
  */
 export function loadEmbeddedAddon(file: string): unknown {
   const cached = loaded.get(file);
@@ -138,18 +138,4 @@ export function loadEmbeddedAddon(file: string): unknown {
   process.dlopen(mod, path);
   loaded.set(file, mod.exports);
   return mod.exports;
-}
-
-/**
- * The path of an embedded helper executable (e.g. `esbuild`, which core uses to compile email
- * templates), extracted on first use to the private cache folder with mode 0700.
- *
- * @throws Error when not running as the SEA or when it was not embedded.
- */
-export function embeddedExecutablePath(file: string): string {
-  const cached = loaded.get(`exe:${file}`) as string | undefined;
-  if (cached) return cached;
-  const path = extractEmbedded(file, seaManifest().executables?.[file], 0o700);
-  loaded.set(`exe:${file}`, path);
-  return path;
 }

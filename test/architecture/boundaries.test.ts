@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { build } from 'esbuild';
 
 /**
- * Architecture rules read from the source (ARCHITECTURE.md "Top-level layout", STYLE.md "Layout
- * inside core/"): what may import what, and what the transport-free core may not touch.
+ * Architecture rules read from the source (docs/architecture.md "Layers" and "Enforced by tests"):
+ * what may import what, and what the transport-free core may not touch.
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');

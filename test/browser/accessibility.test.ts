@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 20): every hosted page and every dashboard page, in its empty, filled and
+ * Browser test: every hosted page and every dashboard page, in its empty, filled and
  * error states, in light and dark mode and at 375 px wide, checked with axe-core (WCAG 2.2 AA rule
  * set: wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa) with zero violations allowed, and measured
  * for sideways scrolling at 375 px and at 400% zoom (320 CSS px of a 1280 px window). Then
@@ -67,7 +67,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   const launch = () => launchChromium();
 
   before(async () => {
-    // A loopback model server, so the dashboard assistant's page is on (issue 21).
+    // A loopback model server, so the dashboard assistant's page is on.
     model = await startModelServer();
     server = await startTestServer(testDialects()[0]!, { ai: { baseUrl: model.baseUrl, model: 'test-model', dailyTokenBudget: 0, docs: () => [] } });
     browser = await launch();

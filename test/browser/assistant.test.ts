@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 21): the dashboard assistant in real Chromium against a real server and a
+ * Browser test: the dashboard assistant in real Chromium against a real server and a
  * loopback model server speaking OpenAI's chat-completions API. The assistant is hidden while the
  * server has no model endpoint; the operator (first owner) sets one in Server settings; then a
  * question gets its answer streamed piece by piece (Stop shows while it arrives), code comes as a

@@ -1,5 +1,5 @@
 /**
- * Stack's cross-domain hand-off in Chromium (issue 20 item 13): the official `@stackframe/js`
+ * Stack's cross-domain hand-off in Chromium: the official `@stackframe/js`
  * SDK (2.8.108, `hexclave_cross_domain_*` parameters, and 2.8.102, `stack_cross_domain_*`),
  * bundled for the browser with esbuild, runs in a page served from another origin (another port
  * on localhost). It calls `redirectToSignIn()` to Gatehouse's hosted sign-in page, the user signs
@@ -8,7 +8,7 @@
  * the app is signed in on its own origin (127.0.0.1, so no cookie is shared with Gatehouse's
  * localhost). A second redirectToSignIn() after the app forgot its session comes straight back
  * signed in (the hosted page hands its session over at once). Also: the hosted page explains an untrusted
- * `after_auth_return_to` instead of dropping it (issue 20 item 13).
+ * `after_auth_return_to` instead of dropping it.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

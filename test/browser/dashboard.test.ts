@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 7): the developer dashboard in real Chromium (playwright-core,
+ * Browser test: the developer dashboard in real Chromium (playwright-core,
  * /usr/bin/chromium, headless) against a freshly started server. Walks the "Done when" list:
  * first owner sign-up, project, keys, magic link, trusted domains (a bad one rejected as you type),
  * a user found by search and renamed, a team permission granted, a template edited with the

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 6): real Chromium (playwright-core, /usr/bin/chromium, headless) against a
+ * Browser test: real Chromium (playwright-core, /usr/bin/chromium, headless) against a
  * freshly started server with a real SMTP receiver. The hosted pages and an example React app
  * (examples/react-app, built with esbuild and served beside the API on the same origin) are
  * driven end to end: sign up on /handler/sign-up, verify the email from the received link, see it
@@ -152,7 +152,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   });
 
   it("serves another project's pages under /projects/{id}/handler with its name and logo", async () => {
-    // A PNG: base64 logos are stored by Gatehouse and served from its own URL; SVG is refused (issue 14 item 8).
+    // A PNG: base64 logos are stored by Gatehouse and served from its own URL; SVG is refused.
     const logo = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
     const { projectId } = await createProject(server, { sign_up_enabled: true }, { display_name: 'Rocket Club', logo_url: logo });
     await page.goto(`${origin}/projects/${projectId}/handler/sign-up`);

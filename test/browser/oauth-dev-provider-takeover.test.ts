@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 27 finding 1): an attacker in real Chromium walks the hosted OAuth flow of
+ * Browser test: an attacker in real Chromium walks the hosted OAuth flow of
  * a project whose GitHub provider is `type: "shared"` (the built-in development provider, where
  * anyone may type any email) and `oauth_account_merge_strategy: link_method`, against a verified
  * victim. On a production-mode server (the default GATEHOUSE_ENVIRONMENT) the flow stops at

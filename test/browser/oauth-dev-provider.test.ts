@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 15): real Chromium signs in on a project's hosted sign-in page with the
+ * Browser test: real Chromium signs in on a project's hosted sign-in page with the
  * built-in development OpenID provider (`type: "shared"`): provider button → the provider's page
  * to pick a test identity → Gatehouse callback → hosted oauth-callback page (token exchange) →
  * signed in; account settings then list the linked account. Screenshots in test-artifacts/oauth/.

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 11, passkeys): real Chromium (playwright-core, /usr/bin/chromium, headless)
+ * Browser test (passkeys): real Chromium (playwright-core, /usr/bin/chromium, headless)
  * with a virtual WebAuthn authenticator (CDP `WebAuthn.addVirtualAuthenticator`: CTAP2, internal,
  * resident keys, user verification) against a freshly started server, once per dialect in
  * TEST_DIALECTS. A user of a passkey-enabled project signs up on its hosted pages, adds a passkey

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 28, finding 6): a new user API key in the hosted account settings wraps
+ * Browser test: a new user API key in the hosted account settings wraps
  * inside its card and has a Copy button that fills the clipboard; at 375 px no dashboard page
  * with keys, OAuth providers and long emails scrolls sideways (their tables become cards).
  */

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 18): the hosted purchase page in real Chromium. A test-mode project's
+ * Browser test: the hosted purchase page in real Chromium. A test-mode project's
  * purchase URL (made by create-purchase-url) shows the configured product, its price and included
  * items; "Complete test purchase" grants the product and its items without Stripe. The page's
  * requests carry a price id and a quantity only, never an amount.

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 27): real Chromium signs up on a project's hosted sign-up page with Cloudflare
+ * Browser test: real Chromium signs up on a project's hosted sign-up page with Cloudflare
  * Turnstile on. Cloudflare's script (the network edge we do not own) is answered by a stand-in
  * defining `window.turnstile`, and the server verifies tokens with a loopback `siteverify` server:
  * the invisible token is refused, the page answers BOT_CHALLENGE_REQUIRED with the visible widget,

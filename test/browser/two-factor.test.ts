@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 11, MFA and CLI login): real Chromium (playwright-core, /usr/bin/chromium,
+ * Browser test (MFA and CLI login): real Chromium (playwright-core, /usr/bin/chromium,
  * headless) against a freshly started server, once per dialect in TEST_DIALECTS. A user of a
  * project signs up on its hosted pages, turns on two-factor authentication in account settings
  * from the QR code's key, keeps a recovery code, signs out, signs in with the password and is

@@ -1,5 +1,5 @@
 /**
- * Browser test (issue 17): in real Chromium, a dashboard owner adds a webhook endpoint on the
+ * Browser test: in real Chromium, a dashboard owner adds a webhook endpoint on the
  * Webhooks page, copies its secret, sends a test event that a loopback receiver verifies with the
  * `standardwebhooks` package, and sees the delivery in the endpoint's log.
  */

@@ -1,5 +1,5 @@
 /**
- * The server package's `bin` (issue 20 item 11): `npx gatehouse-server` / `gatehouse --help` runs
+ * The server package's `bin`: `npx gatehouse-server` / `gatehouse --help` runs
  * on plain Node 20 without a loader flag. Runs the file package.json names, through a symlink as
  * npm's `node_modules/.bin` does, with NODE_OPTIONS cleared so no loader comes from outside.
  */
@@ -47,7 +47,7 @@ describe('the server package (gatehouse-server)', () => {
     const files = info!.files.map((f) => f.path);
     assert.equal(info!.name, 'gatehouse-server');
     for (const needed of ['bin/gatehouse.mjs', 'dist/server/cli.js', 'dist/server/render-worker.js', 'dist/server/cel-worker.js', 'dist/lib/server-bin/cli.js', 'dist/lib/server-bin/index.js', 'dist/lib/server-bin/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/adapters/sqlite/index.js', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
-    // No TypeScript sources: the exports map points at the compiled files (issue 29).
+    // No TypeScript sources: the exports map points at the compiled files.
     assert.ok(!files.some((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')), files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')).slice(0, 5).join(', '));
     // Built by prepack (and by pretest before this test): served from disk, so no esbuild at run time.
     if (existsSync(join(repo, 'dist/ui/handler/handler.js'))) assert.ok(files.includes('dist/ui/handler/handler.js'));

@@ -21,9 +21,8 @@ export interface TcpProxy {
 interface Pair { client: Socket; target: Socket }
 
 /**
- * Starts a TCP proxy on 127.0.0.1 (a free port) forwarding to `target`. Used by fault tests
- * (ARCHITECTURE.md "Real components": "a loopback TCP proxy in the test that resets or pauses
- * PostgreSQL traffic").
+ * Starts a TCP proxy on 127.0.0.1 (a free port) forwarding to `target`. Used by fault tests that
+ * reset or pause PostgreSQL traffic with a real loopback connection.
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();

@@ -22,7 +22,7 @@ export interface WebhookReceiver {
 
 /**
  * A real HTTP receiver on a loopback port that records every webhook POST and answers the
- * statuses it is told to (ARCHITECTURE.md "Webhook receivers" in tests).
+ * statuses it is told to.
  */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];

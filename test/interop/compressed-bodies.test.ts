@@ -14,7 +14,7 @@ const batch = () => ({
 });
 
 /**
- * Compressed request bodies (issue 29): @stackframe/js 2.8.108 gzips its analytics batch
+ * Compressed request bodies: @stackframe/js 2.8.108 gzips its analytics batch
  * (application/octet-stream, stack-shared `encodeAnalyticsBody`), and any request may name
  * gzip or deflate in Content-Encoding; the body size limit applies after decompression.
  */

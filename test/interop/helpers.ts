@@ -4,7 +4,7 @@ import type { TestServer } from '../helpers/server.ts';
 import { createProject, createProjectKeys } from '../helpers/api.ts';
 
 /**
- * The official Stack Auth JS SDK in both header generations (upstream packages/stack-shared/src/interface/client-interface.ts): 2.8.108
+ * The official Stack Auth JS SDK in both header generations (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts): 2.8.108
  * sends only `x-hexclave-*` request headers, 2.8.102 only `x-stack-*`.
  */
 export const SDKS = [

@@ -10,7 +10,7 @@ import { spawnBehindProxy, type ProxiedGatehouse } from './postgres-behind-proxy
 import { serveSqliteInProcess, type InProcessServer } from './sqlite-server.ts';
 
 /**
- * Issue 12 finding 1: database faults. A real gatehouse process talks to PostgreSQL through a
+ * Database faults. A real gatehouse process talks to PostgreSQL through a
  * loopback TCP proxy; under load the test resets every connection, terminates the backends with
  * pg_terminate_backend, then stalls all traffic. The process must never exit, every request
  * must end within the configured bound (a 503 DATABASE_UNAVAILABLE during the outage), and

@@ -8,7 +8,7 @@ import { spawnBehindProxy, type ProxiedGatehouse } from './postgres-behind-proxy
 import { serveSqliteInProcess, type InProcessServer } from './sqlite-server.ts';
 
 /**
- * Issue 27 finding 11: fail fast when the database stalls. With the default timeouts (a 10 s
+ * Fail fast when the database stalls. With the default timeouts (a 10 s
  * statement timeout), a stalled PostgreSQL used to hold every request for 10 s and
  * `/health/ready` for 11 s. The health monitor (core/storage/health-monitor.ts) must mark it down
  * so that requests and readiness answer 503 within 2 s of the stall, service returns within 1 s

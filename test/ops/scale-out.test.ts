@@ -10,7 +10,7 @@ import { startBalancer } from '../../scripts/bench/balancer.mjs';
 import { SEED_KEYS, SERVER_HEADERS, CLIENT_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
 
 /**
- * Issue 19 "Scale-out on PostgreSQL, proven": three Gatehouse processes start at the same moment
+ * Three Gatehouse processes start at the same moment
  * on one fresh PostgreSQL schema (all three run the migrations at once) behind a round-robin
  * loopback balancer, and take mixed load: sign-up, sign-in, refresh, reads, team changes and
  * emails. No request fails, every write lands exactly once, every webhook and email is

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SEED_KEYS, spawnGatehouse } from './process.ts';
 
 /**
- * Issue 12 item 9: SIGTERM reset connections opened just before it: Node's server.close()
+ * SIGTERM reset connections opened just before it: Node's server.close()
  * closes the listening socket at once, and the kernel resets every connection still waiting in
  * its accept queue (and closes accepted ones that have no request yet). Now shutdown keeps
  * accepting until the queue stays empty, serves every connection accepted with

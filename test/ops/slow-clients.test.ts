@@ -9,7 +9,7 @@ import { startServer } from '../../server-bin/serve.ts';
 import { SEED_KEYS, SERVER_HEADERS } from './process.ts';
 
 /**
- * Issue 27 finding 9: a client that trickles its request is cut off. Node's defaults let a body
+ * A client that trickles its request is cut off. Node's defaults let a body
  * sent at a byte a second hold a connection for 5 minutes (`requestTimeout` 300 s, checked every
  * 30 s); the embedded server now bounds the headers and the whole request
  * (GATEHOUSE_HTTP_HEADERS_TIMEOUT, GATEHOUSE_HTTP_REQUEST_TIMEOUT, defaults 10 s and 30 s).

@@ -7,7 +7,7 @@ import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
 import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, sendOnNewConnection as send, spawnGatehouse, type GatehouseProcess } from './process.ts';
 
 /**
- * Issue 19 "All cores": `--workers 2` runs two processes behind one port (node:cluster), on one
+ * `--workers 2` runs two processes behind one port (node:cluster), on one
  * SQLite file or one PostgreSQL. Each request is sent on a new connection so the primary spreads
  * them; the `x-gatehouse-worker` header names the process that answered.
  */

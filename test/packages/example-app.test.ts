@@ -1,5 +1,5 @@
 /**
- * examples/react-app runs with one command (issue 20 item 11): `node examples/react-app/serve.mjs`
+ * examples/react-app runs with one command: `node examples/react-app/serve.mjs`
  * (`npm run example`) starts Gatehouse in-process, creates the example's project on the first run,
  * and serves the app, the hosted pages and the API on one origin. Started as a child process with
  * plain Node (no loader flag), on a free port and a temporary data folder; stopped with SIGTERM.

@@ -1,5 +1,5 @@
 /**
- * A new app installs the packed SDK and React packages (issue 20 item 11): scripts/check-packages.mjs
+ * A new app installs the packed SDK and React packages: scripts/check-packages.mjs
  * builds and `npm pack`s them, installs the tarballs into a scratch React app, checks one React and
  * no server dependency in its node_modules, type-checks it with `tsc --strict` and bundles it with
  * plain esbuild. Then the bundle runs in Chromium on its own origin (a loopback port) against a

@@ -5,7 +5,7 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api, createProject } from '../helpers/api.ts';
 
 /**
- * Issue 27 finding 8: JSON text inside a string field (`config_override_string`, `config_string`)
+ * JSON text inside a string field (`config_override_string`, `config_string`)
  * was parsed without the body's depth bound: 5,000 levels answered 500, and about 2,000 levels
  * were stored, after which every config render of the project (sign-ups included) answered 500.
  * Every JSON text the server parses from tenant input goes through one bounded parser

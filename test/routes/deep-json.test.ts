@@ -4,7 +4,7 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject, type Caller } from '../helpers/api.ts';
 
 /**
- * Issue 12 finding 5: one end user could break a project by storing metadata nested about
+ * One end user could break a project by storing metadata nested about
  * 4,000 deep (the project's user listings then answered 500), and deeper bodies answered 500
  * directly. Bodies are bounded at 64 levels, metadata fields at 32 levels and 100,000
  * characters; rows stored before the bound still serialize.

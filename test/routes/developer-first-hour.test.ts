@@ -5,8 +5,8 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../helpers/api.ts';
 
 /**
- * Issue 20 items 13 and 14: what an app on the official `@stackframe/js` SDK meets on its first
- * calls. Shapes follow upstream (stack-auth `apps/backend/src/app/api/latest/analytics/events/batch/route.tsx`,
+ * What an app on the official `@stackframe/js` SDK meets on its first
+ * calls. Shapes follow upstream (stack-auth `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/analytics/events/batch/route.tsx`,
  * stack-shared `interface/crud/projects.ts`).
  */
 describeWithServer('developer first hour', (get) => {

@@ -12,7 +12,7 @@ import type { TestServer } from '../helpers/server.ts';
 /**
  * Table-driven: every route of the registry gets malformed JSON, wrong types, unknown fields,
  * missing and wrong headers and keys, and must answer a 4xx with a catalogue code every time,
- * never a 5xx (issue 2 "Done when").
+ * never a 5xx.
  */
 
 type SchemaNode = { type?: string; entries?: Record<string, SchemaNode>; wrapped?: SchemaNode; item?: SchemaNode; options?: SchemaNode[]; key?: string; literal?: unknown };
@@ -25,7 +25,7 @@ function unwrap(s: SchemaNode | undefined): SchemaNode | undefined {
 /**
  * For each body field whose schema is an object (or an array of objects, or a discriminated
  * union of objects), a body holding that field as an object with one unknown property: the
- * answer must be SCHEMA_ERROR naming it, never a 500 (issue 14 item 13).
+ * answer must be SCHEMA_ERROR naming it, never a 500.
  */
 function nestedUnknownBodies(op: AnyOperation): { field: string; body: Record<string, unknown> }[] {
   const bodySchemas = [op.input.body, op.clientInput?.body].map((s) => unwrap(s as SchemaNode)).filter((s) => s?.type === 'strict_object');

@@ -8,7 +8,7 @@ import { ROUTES, routePath } from '../../sdk/routes.ts';
 import { handWrittenRoutes } from './scan.ts';
 
 /**
- * Issue 13 item 2: the SDK and the dashboard call the API by operation id through
+ * The SDK and the dashboard call the API by operation id through
  * sdk/generated/routes.ts, which is generated from the registry and must not be stale.
  */
 

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 
 /**
- * Issue 12 item 9: no `X-Content-Type-Options: nosniff` on API responses, and no HSTS with an
+ * No `X-Content-Type-Options: nosniff` on API responses, and no HSTS with an
  * https base URL. Every kind of response is checked: success, known error, plain-text 404,
  * CORS preflight, health.
  */

@@ -8,7 +8,7 @@ import { projectUser } from '../helpers/project-user.ts';
 /**
  * Issue 14 item 12 ("smaller ones") and item 7 (anonymous upgrade): each case asserts upstream's
  * status, error code and body shape as its route handlers and e2e snapshots record them
- * (stack-auth/stack-auth `apps/backend/src/app/api/latest/**`, `apps/e2e/tests/backend/endpoints/api/v1/**`).
+ * (stack-auth/stack-auth `https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/**`, `https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/**`).
  */
 
 const smtp = await startSmtpReceiver();

@@ -7,7 +7,7 @@ import { projectUser } from '../helpers/project-user.ts';
 
 /**
  * Issue 14, re-check against upstream's e2e inline snapshots (stack-auth/stack-auth
- * `apps/e2e/tests/backend/endpoints/api/v1/auth/password/sign-up.test.ts`,
+ * `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/auth/password/sign-up.test.ts`,
  * `auth/sessions/index.test.ts`, `auth/otp/send-sign-in-code.test.ts`, `team-memberships.test.ts`,
  * `api-keys.test.ts`):
  * exact status and body for each case.

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-// Issue 12 "Done when": docs/security.md maps the ASVS 5.0 V6–V9 level-2 requirements to tests,
+// Docs/security.md maps the ASVS 5.0 V6–V9 level-2 requirements to tests,
 // at least 90% covered. This test keeps the table honest: every test file it names exists, every
 // test name it quotes is in that file, and the coverage it claims is what the rows say.
 

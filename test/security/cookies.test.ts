@@ -6,7 +6,7 @@ import { manualEnvironment } from '../../sdk/env.ts';
 import { INTERNAL_KEYS, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 
-// Issue 12 finding 9: the hosted pages' refresh cookie lived 365 days, was not Secure, was
+// The hosted pages' refresh cookie lived 365 days, was not Secure, was
 // readable by script, and one access cookie name was shared by every project and the dashboard.
 // The browser side of the HttpOnly cookie is test/browser/cookie-bridge.test.ts.
 

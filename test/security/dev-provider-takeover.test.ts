@@ -5,7 +5,7 @@ import { api, assertKnownError, createProject, type ApiResponse } from '../helpe
 import { authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../helpers/oauth-flow.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-// Issue 27 finding 1: a provider saved as `{type: "shared"}` is served by the built-in
+// A provider saved as `{type: "shared"}` is served by the built-in
 // development provider, whose page lets anyone type any email. It answered `email_verified: true`
 // and was refused only for production-mode projects, so on a production server (the default
 // GATEHOUSE_ENVIRONMENT) `link_method` handed anyone the session of any verified user.

@@ -6,7 +6,7 @@ import { normalizeEmail } from '../../core/lib/email.ts';
 import { trustInput } from '../../core/storage/migrations/0021-trust-input.ts';
 
 /**
- * Issue 27 finding 10: full-width and NFC/NFD variants of an existing email created separate
+ * Full-width and NFC/NFD variants of an existing email created separate
  * accounts. Addresses are stored and compared in one normalized form (core/lib/email.ts:
  * width mapping, lowercase, NFC); migration 0021 rewrites rows stored before.
  */

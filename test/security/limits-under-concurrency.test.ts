@@ -12,7 +12,7 @@ import { uniqueEmail } from '../helpers/smtp.ts';
 import { sendOnNewConnection, spawnGatehouse, type GatehouseProcess } from '../ops/process.ts';
 
 /**
- * Issue 27 findings 2 and 5: limits hold under concurrency, on real server processes with the
+ * Limits hold under concurrency, on real server processes with the
  * real clock (a request that starts later carries a later time), one process and `--workers 2`
  * (two processes on one database), repeated in rounds so a race shows.
  *

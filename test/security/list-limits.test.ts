@@ -4,7 +4,7 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../helpers/api.ts';
 
 /**
- * Issue 27 finding 9: `GET /users?limit=99999999999999999999999` answered 500 (the number reached
+ * `GET /users?limit=99999999999999999999999` answered 500 (the number reached
  * the database). Every listing with a `limit` bounds it: upstream's maximum where it has one
  * (permission definitions 200, the email outbox 100), else LIST_LIMIT_MAX (10,000); beyond,
  * SCHEMA_ERROR (or upstream's own plain 400 for the outbox).

@@ -6,7 +6,7 @@ import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.t
 import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../helpers/oauth-flow.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-// Issue 27 finding 3: `GET /auth/oauth/authorize/{p}?type=link&token=…` checked the JWT only, not
+// `GET /auth/oauth/authorize/{p}?type=link&token=…` checked the JWT only, not
 // the revoked-session set, so a signed-out, revoked or pre-reset access token could still attach
 // the holder's provider account to the user: lasting access. A link now needs a live session,
 // at authorize and again when the provider sends the user back. (The development provider stands

@@ -7,7 +7,7 @@ import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider }
 import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../helpers/oauth-flow.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-// Issue 27 finding 6: a generic OpenID provider's `issuer_url` is a tenant-set URL. On a
+// A generic OpenID provider's `issuer_url` is a tenant-set URL. On a
 // production server its discovery document was fetched from loopback, and so were the token,
 // JWKS and userinfo endpoints that discovery named: server-side request forgery. SMTP and
 // webhooks already refused such addresses (core/lib/outbound.ts); OpenID providers now do too,

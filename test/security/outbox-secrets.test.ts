@@ -6,7 +6,7 @@ import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.t
 import type { TestServer } from '../helpers/server.ts';
 import { applyEmailRetention, emailWorkerIdle } from '../../core/emails/worker.ts';
 
-// Issue 12 finding 9: live code links were kept in clear in the outbox, with no retention limit.
+// Live code links were kept in clear in the outbox, with no retention limit.
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());

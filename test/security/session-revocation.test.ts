@@ -6,7 +6,7 @@ import { api, assertKnownError, createProject, type Caller } from '../helpers/ap
 import { INTERNAL_KEYS, type TestServer } from '../helpers/server.ts';
 import { startSecondProcess } from '../helpers/second-process.ts';
 
-// Issue 12 finding 9: an access token kept working for up to its whole lifetime (10 min) after
+// An access token kept working for up to its whole lifetime (10 min) after
 // sign-out or server-side session deletion. Gatehouse's own endpoints now refuse it at once in
 // the process that revoked it, and within the revocation poll interval in any other process.
 

@@ -1,6 +1,6 @@
 /**
  * Account-settings sections that belong to other features: passkeys and two-factor set-up
- * (issue 11), linked OAuth accounts (issue 15). Each renders its whole section, or nothing while the server cannot do it
+ *, linked OAuth accounts. Each renders its whole section, or nothing while the server cannot do it
  * (CapabilitiesContext), so AccountSettings shows no heading for a feature that is missing.
  * Fill in the bodies here; AccountSettings already places them between Password and Sessions.
  */

@@ -5,8 +5,8 @@ import type { BotChallenge } from '../../sdk/client-app.ts';
 import { useT } from '../i18n/index.tsx';
 
 /**
- * Cloudflare Turnstile in the sign-in forms (issue 27; upstream
- * packages/stack-shared/src/utils/turnstile-flow.ts). Nothing here runs, and Cloudflare's script
+ * Cloudflare Turnstile in the sign-in forms (upstream
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/utils/turnstile-flow.ts). Nothing here runs, and Cloudflare's script
  * is never fetched, unless the project has a site key (`bot_challenge_site_key`).
  */
 

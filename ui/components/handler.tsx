@@ -8,7 +8,7 @@ import { ForgotPassword, PasswordReset } from './password.tsx';
 import { SignIn, SignUp } from './sign-in.tsx';
 import { TeamInvitation } from './teams.tsx';
 
-/** A handler route key (upstream packages/template/src/components-page/stack-handler.tsx sub-paths). */
+/** A handler route key (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx sub-paths). */
 export type HandlerRoute = keyof typeof HANDLER_ROUTES;
 
 /** The default page of each route. */

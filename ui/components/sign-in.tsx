@@ -225,7 +225,7 @@ function MethodTabs(props: { signUp: boolean }) {
 
 /**
  * Says why the page will not go back to its `after_auth_return_to` (not a web address, or not on
- * one of the project's trusted domains) instead of dropping it silently (issue 20 item 13).
+ * one of the project's trusted domains) instead of dropping it silently.
  */
 export function ReturnToNotice() {
   const app = useApp();

@@ -13,7 +13,7 @@ const EDGE_MARGIN = 8;
 /**
  * Which edge of the button the menu lines up with so it stays inside the viewport: its right edge
  * (the menu opens leftwards, for an avatar at the right of a header) unless that would cross the
- * left edge of the viewport, then its left edge (a button near the left edge, issue 29).
+ * left edge of the viewport, then its left edge (a button near the left edge).
  *
  * @param button the button's rectangle in viewport pixels; `menuWidth` and `viewportWidth` in pixels.
  */

@@ -34,7 +34,7 @@ it('API reference: reached from the navigation, lists every operation of the doc
   assert.match(signUp.textContent!, /SignIn/);
   assert.match(signUp.textContent!, /PASSWORD_TOO_SHORT/);
   assert.ok(container.querySelector('#schema-SignIn'), 'shared schemas are shown once, by name');
-  // Descriptions render their inline code and quote no source files (issue 28, finding 10).
+  // Descriptions render their inline code and quote no source files.
   const described = [...container.querySelectorAll('[data-operation-id] p')].map((p) => p.textContent ?? '').join('\n');
   assert.doesNotMatch(described, /`/, 'no unrendered backticks');
   assert.doesNotMatch(described, /\b(?:core|server-bin|apps|packages)\/[\w/.-]+|\w\.tsx?\b/, 'no internal file paths');

@@ -50,7 +50,9 @@ export class DashboardApi {
   private readonly admins = new Map<string, ApiClient>();
   private readonly base: string;
 
-  constructor(readonly boot: DashboardBoot, where: { origin: string; pathname: string }, options: DashboardApiOptions = {}) {
+  readonly boot: DashboardBoot;
+  constructor(boot: DashboardBoot, where: { origin: string; pathname: string }, options: DashboardApiOptions = {}) {
+    this.boot = boot;
     this.prefix = where.pathname.endsWith(boot.serverPath) ? where.pathname.slice(0, where.pathname.length - boot.serverPath.length) : '';
     this.env = { ...defaultEnvironment(), ...options.environment };
     const base = where.origin + this.prefix;

@@ -26,7 +26,6 @@ import { AssistantPage } from './pages/assistant.tsx';
 import { ServerSettingsPage, type AssistantSettings } from './pages/server-settings.tsx';
 import { ApiReferencePage } from './pages/api-reference.tsx';
 import type { AdminProject } from './project.ts';
-export type { AdminProject } from './project.ts';
 
 let styled = false;
 function useStyles() {
@@ -93,7 +92,7 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     }
   }, [me.error]);
   const projects = useLoad(() => api.internal('projects.list'), []);
-  // The assistant's page is offered only when the server has a model endpoint (issue 21).
+  // The assistant's page is offered only when the server has a model endpoint.
   const assistant = useLoad(() => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
   const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);

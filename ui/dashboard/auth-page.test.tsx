@@ -1,5 +1,5 @@
 /**
- * The dashboard's first-run page (issue 28, finding 10): "sign-up closes" is said only when it
+ * The dashboard's first-run page: "sign-up closes" is said only when it
  * does (not when the server keeps dashboard sign-up open).
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** The auth methods page's bot challenge section (issue 27), under StrictMode with a fake API. */
+/** The auth methods page's bot challenge section, under StrictMode with a fake API. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { StrictMode } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Configuration and data-vault dashboard pages (issue 16) under happy-dom, with a fake transport
+ * Configuration and data-vault dashboard pages under happy-dom, with a fake transport
  * (the same harness as pages.test.tsx).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The email sources editor (issue 28, finding 2) under happy-dom with a fake transport: on the
+ * The email sources editor under happy-dom with a fake transport: on the
  * shared email server it says up front that templates need your own SMTP server, keeps edits
  * across tabs, and the themes editor reads each theme's source (the list has none).
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's team page (issue 28, finding 5) under happy-dom with a fake transport:
+ * The dashboard's team page under happy-dom with a fake transport:
  * members with emails and roles, which projects they reach, and removing one.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Payments dashboard page (issue 18) under happy-dom, with a fake transport (the harness of
+ * Payments dashboard page under happy-dom, with a fake transport (the harness of
  * pages.test.tsx): connect Stripe with keys, see products from config, refund a paid purchase.
  */
 import assert from 'node:assert/strict';

@@ -29,7 +29,7 @@ const GITHUB_API_HEADERS = { 'x-github-api-version': '2022-11-28' };
 
 /**
  * The twelve built-in providers. Endpoints, scopes and quirks follow each provider's documentation
- * and upstream's `apps/backend/src/oauth/providers/*.tsx`.
+ * and upstream's `https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/oauth/providers/*.tsx`.
  */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
   google: {

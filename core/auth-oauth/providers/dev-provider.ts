@@ -1,11 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { KnownError } from '../../errors/index.ts';
 import type { Runtime } from '../../runtime.ts';
+import { API_PREFIX } from '../../operations/api-path.ts';
 
 /**
- * Gatehouse's built-in development OpenID provider (issue 15): what `type: "shared"` provider
+ * Gatehouse's built-in development OpenID provider: what `type: "shared"` provider
  * entries use on a self-hosted server, so OAuth can be tried offline. Its page lets anyone pick
- * any email, so (issue 27 finding 1) it is refused whenever the server or the project runs in
+ * any email, so it is refused whenever the server or the project runs in
  * production mode, its identities are never `email_verified`, and they are never linked to an
  * existing account by email.
  */
@@ -26,7 +27,7 @@ export function assertDevProviderAvailable(runtime: Runtime, project: { isProduc
 
 /** The issuer of the development provider: `<base>/api/v1/auth/oauth/dev-provider`. */
 export function devProviderIssuer(runtime: Runtime): string {
-  return `${runtime.baseUrl}/api/v1/auth/oauth/dev-provider`;
+  return `${runtime.baseUrl}${API_PREFIX}/auth/oauth/dev-provider`;
 }
 
 /** The development client's secret: HMAC-SHA256 of its client id under a key derived from the server secret. */

@@ -51,7 +51,7 @@ function insecureAllowed(runtime: Runtime, urls: string[]): boolean {
  * built-in resource reads): in production mode it refuses loopback, link-local and private
  * addresses (core/lib/outbound-fetch.ts), except hosts the operator listed in
  * GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; outside production everything is allowed (tests run
- * oidc-provider on loopback). Issue 27 finding 6.
+ * oidc-provider on loopback).
  */
 export function providerOutboundFetch(runtime: Runtime): typeof fetch {
   return guardedFetch({ allowPrivate: (host) => runtime.environment !== 'production' || runtime.outboundPrivateHosts.has(host) }) as typeof fetch;

@@ -36,7 +36,7 @@ export interface ProviderEndpoints {
 }
 
 /**
- * One built-in provider as data (issue 15 §2; upstream `apps/backend/src/oauth/providers/*.tsx`):
+ * One built-in provider as data (issue 15 §2; upstream `https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/oauth/providers/*.tsx`):
  * its endpoints, base scope, how it authenticates the client, extra authorization parameters,
  * and a small mapper from its responses to `ProviderUserInfo`.
  */

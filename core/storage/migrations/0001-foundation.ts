@@ -69,7 +69,7 @@ export const foundation: Migration = {
       .addColumn('risk_scores', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('users_project_signed_up').on('users').columns(['project_id', 'signed_up_at', 'id']).execute();
-    // One account per auth-enabled email in a project (upstream packages/stack-shared/src/schema-fields.ts; upstream packages/stack-shared/src/interface/crud/ contact channel).
+    // One account per auth-enabled email in a project (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ contact channel).
     await db.schema.createIndex('users_project_auth_email').on('users').columns(['project_id', 'primary_email']).unique()
       .where(sql.ref('primary_email_auth_enabled'), '=', 1).execute();
     await db.schema.createIndex('users_project_email').on('users').columns(['project_id', 'primary_email']).execute();

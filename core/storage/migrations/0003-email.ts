@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 
 /**
  * Verification codes, the email outbox (also the sent-email log), contact channels, notification
- * preferences, and project email themes, templates and drafts (issue 4).
+ * preferences, and project email themes, templates and drafts.
  */
 export const email: Migration = {
   async up(db: Kysely<any>) {

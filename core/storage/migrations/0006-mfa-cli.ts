@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Second factors and CLI login (issue 11): the last TOTP time step each user spent (so a code
+ * Second factors and CLI login: the last TOTP time step each user spent (so a code
  * cannot be replayed within its window), hashed single-use recovery codes, and CLI login attempts.
  */
 export const mfaCli: Migration = {

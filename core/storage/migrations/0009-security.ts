@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 12 (security): the session revocation set every process polls (so a revoked session's
+ * The session revocation set every process polls (so a revoked session's
  * access tokens stop working on Gatehouse's own endpoints within seconds), and the token buckets
  * and failure counters of throttling (state in the database, so limits hold across processes);
  * sealed live content of emails that carry codes.

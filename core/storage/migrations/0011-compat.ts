@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Issue 14: images uploaded as base64 `data:` URLs (profile images, team images, project logos),
+ * Images uploaded as base64 `data:` URLs (profile images, team images, project logos),
  * stored by Gatehouse and served from its own URL; and upstream's description of the default
  * `team_admin` definition on projects that still carry the earlier text.
  */

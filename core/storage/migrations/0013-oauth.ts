@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * OAuth sign-in (issue 15): in-flight provider flows, Gatehouse's own authorization codes, the
+ * OAuth sign-in: in-flight provider flows, Gatehouse's own authorization codes, the
  * provider accounts linked to users, and provider tokens (encrypted at rest).
  */
 export const oauth: Migration = {

@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Configuration as code (issue 16): the project / branch / environment overrides of Stack's
- * configuration model, and the data vault's entries (upstream packages/stack-shared/src/schema-fields.ts).
+ * Configuration as code: the project / branch / environment overrides of Stack's
+ * configuration model, and the data vault's entries (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  */
 export const config: Migration = {
   async up(db: Kysely<any>) {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Webhooks (issue 17): endpoints per project, messages written in the transaction of the change
+ * Webhooks: endpoints per project, messages written in the transaction of the change
  * that caused them (outbox pattern), one delivery per message and subscribed endpoint (leased,
  * retried), and the log of every attempt.
  */

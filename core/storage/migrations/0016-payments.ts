@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Payments (issue 18): the item ledger (one row per quantity change, grants of purchased products
+ * Payments: the item ledger (one row per quantity change, grants of purchased products
  * included), a per-customer-and-item counter row that serializes writers of one balance, purchases
  * (one-off and subscriptions, with the price read from config at purchase time), purchase codes
  * behind the hosted purchase page, the project's own Stripe keys (sealed), and the ids of Stripe

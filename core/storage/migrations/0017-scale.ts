@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Issue 19 "A million users": indexes behind `GET /users` search and ordering.
+ * Indexes behind `GET /users` search and ordering.
  *
  * - Ordering by `last_active_at` (keyset, like `signed_up_at`): `(project_id, coalesce(last_active_at,
  *   signed_up_at), id)`; a user never active sorts at its sign-up time.

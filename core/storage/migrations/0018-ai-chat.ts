@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * The dashboard assistant (issue 21): chat threads per project and owner, their messages, the
+ * The dashboard assistant: chat threads per project and owner, their messages, the
  * per-project daily token count, and a log of failed sign-ins (no email or address in clear) that
  * the assistant's read-only tool lists.
  */

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 12 (sign-up rules): hourly trigger counts per rule (what `GET /internal/sign-up-rules-stats`
+ * Hourly trigger counts per rule (what `GET /internal/sign-up-rules-stats`
  * reads; one row per project, branch, rule, action and hour, so the table stays small), and the
  * hashed facts of each sign-up the risk scores compare new sign-ups with (client address and email
  * base, never in clear).

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 14 item 4: the id of a user's primary-email contact channel, so a channel keeps its id
+ * The id of a user's primary-email contact channel, so a channel keeps its id
  * when it is promoted to primary or demoted from it (as upstream, where primary is a flag on the
  * channel). Null on existing rows: their primary channel keeps the id derived from the user id
  * (core/contact-channels/channels.ts `primaryChannelId`).

@@ -4,7 +4,7 @@ import { normalizeEmail } from '../../lib/email.ts';
 const BATCH = 2_000;
 
 /**
- * Issue 27 finding 10: email addresses are compared in one normalized form (core/lib/email.ts
+ * Email addresses are compared in one normalized form (core/lib/email.ts
  * normalizeEmail: width mapping, lowercase, NFC), and the stored address is that form, so the
  * unique index `users_project_auth_email` (project, primary_email where auth-enabled) holds
  * uniqueness on it. Rows stored before (`ｕｓｅｒ@example.com`, an NFD `é`) are rewritten to it,

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Issue 27 (bot challenges): a project's Cloudflare Turnstile secret key, per project and branch,
+ * A project's Cloudflare Turnstile secret key, per project and branch,
  * stored only sealed (AES-256-GCM, core/bot-challenge/settings.ts). The site key is public and
  * lives in the config model (`botChallenge.turnstileSiteKey`).
  */

@@ -73,7 +73,7 @@ function Message(props: { message: ChatMessage; streaming?: boolean }) {
 }
 
 /**
- * The dashboard assistant (issue 21): threads on the left, the conversation with streamed
+ * The dashboard assistant: threads on the left, the conversation with streamed
  * answers, a Stop button while an answer arrives, and copyable snippets. Answers come from
  * `POST /internal/ai-chat/{thread}?stream=true` (server-sent events); threads are listed, read
  * and deleted through the other `/internal/ai-chat` routes.

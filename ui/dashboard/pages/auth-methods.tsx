@@ -3,10 +3,8 @@ import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
 
-import { OAuthProviders, OAUTH_PROVIDERS } from './oauth-providers.tsx';
+import { OAuthProviders } from './oauth-providers.tsx';
 import { BotChallengeSection } from './bot-challenge.tsx';
-
-export { OAUTH_PROVIDERS };
 
 const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }[] = [
   { key: 'credential_enabled', label: 'Email and password' },
@@ -20,7 +18,7 @@ const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }
   { key: 'allow_team_api_keys', label: 'Team API keys' },
 ];
 
-/** A domain field's problem as you type (upstream packages/stack-shared/src/schema-fields.ts trusted-domain rules). */
+/** A domain field's problem as you type (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts trusted-domain rules). */
 export function domainProblem(domain: string): string | null {
   if (!domain) return null;
   return isValidDomainUrl(domain) ? null : 'Not a valid domain: use http(s)://host[:port], letters, digits, dots, hyphens and * wildcards in the host only (e.g. https://app.example.com or https://*.example.com).';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Async, ConfirmButton, Field, Form, Section, useApi, useLoad } from '../kit.tsx';
 
 /**
- * The project's Cloudflare Turnstile keys (issue 27; `GET/PUT/DELETE /internal/bot-challenge/turnstile`):
+ * The project's Cloudflare Turnstile keys (`GET/PUT/DELETE /internal/bot-challenge/turnstile`):
  * the site key is shown, the secret key only as a hint; saving without a new secret keeps the stored
  * one. Off until both are set (docs/security.md "Bot challenges").
  */

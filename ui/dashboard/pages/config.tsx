@@ -25,7 +25,7 @@ function originLabel(origin: string | undefined, sourceType: string): string {
 }
 
 /**
- * The configuration model of a project (issue 16): the rendered config with the level each value
+ * The configuration model of a project: the rendered config with the level each value
  * came from, and an editor for the environment-level override (`/internal/config/**`).
  */
 export function ConfigPage(props: { project: AdminProject; onChanged: () => void }) {

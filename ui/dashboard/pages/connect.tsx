@@ -112,7 +112,7 @@ function Snippet(props: { label: string; text: string; testId: string }) {
 
 /**
  * "Connect your app": the project id, base URL and hosted-page URLs to use, and ready snippets for
- * `@stackframe/js`, Gatehouse's SDK and components, and the in-process mount (issue 20 item 14).
+ * `@stackframe/js`, Gatehouse's SDK and components, and the in-process mount.
  * Key values are never shown here: they are created (and shown once) on the Project keys page.
  */
 export function ConnectPage(props: { project: AdminProject }) {

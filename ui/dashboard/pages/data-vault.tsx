@@ -4,7 +4,7 @@ import { Async, Empty, Section, TableScroll, useApi, useLoad } from '../kit.tsx'
 interface WireStore { id: string; display_name: string; entry_count: number }
 
 /**
- * Data vault stores (upstream packages/stack-shared/src/schema-fields.ts): each store's id, name and number of entries. Values are never
+ * Data vault stores (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): each store's id, name and number of entries. Values are never
  * shown (the server only holds what the app encrypted, sealed again). Stores are created in the
  * configuration (`dataVault.stores.<id>`).
  */

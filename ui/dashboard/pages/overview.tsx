@@ -4,7 +4,7 @@ import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
 
-/** `GET /internal/metrics` (upstream packages/stack-shared/src/interface/client-interface.ts admin). */
+/** `GET /internal/metrics` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts admin). */
 export interface Metrics {
   total_users: number;
   daily_users: { date: string; activity: number }[];

@@ -144,7 +144,7 @@ function Transactions(props: { project: AdminProject }) {
 }
 
 /**
- * Payments (issue 18): the Stripe connection (the project's own account), products and items as
+ * Payments: the Stripe connection (the project's own account), products and items as
  * configured, transactions with refunds, and customers.
  */
 export function PaymentsPage(props: { project: AdminProject }) {

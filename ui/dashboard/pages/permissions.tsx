@@ -5,7 +5,7 @@ import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad, Tab
 
 interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
 
-/** Permission ids: lowercase letters, digits, `:` and `_`, optional leading `$` (upstream packages/stack-shared/src/schema-fields.ts). */
+/** Permission ids: lowercase letters, digits, `:` and `_`, optional leading `$` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts). */
 export function permissionIdProblem(id: string): string | null {
   if (!id) return null;
   if (id.startsWith('$')) return 'System permissions must start with a dollar sign and cannot be created here.';

@@ -6,7 +6,7 @@ import { isProductionSafeDomainUrl } from '../validate.ts';
 import { BrandingSection } from './branding.tsx';
 
 /**
- * The upstream packages/stack-shared/src/schema-fields.ts production-mode rules that a project's current config breaks, as readable lines
+ * The upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts production-mode rules that a project's current config breaks, as readable lines
  * (trusted domains only: `allow_localhost` may stay on, as upstream allows).
  */
 export function productionProblems(config: Record<string, any>): string[] {

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { operations } from '../../core/operations/registry.ts';
+
+/**
+ * One name per operation (operations are defined once): for every operation in the
+ * registry, the export that holds it, the file that exports it and its id agree.
+ * - file: the kebab-case of the export name (`createUser` in `create-user.ts`);
+ * - id: `<domain>.<action>`, every word of the action in the export name (`users.create`,
+ *   `users.getCurrent` ↔ `getCurrentUser`).
+ * Operations made by a shared factory (one file, several scopes) are exported by the file that
+ * applies the factory; the rule applies to that export.
+ * KNOWN_MISMATCHES lists today's exceptions: renaming them touches ids that
+ * docs/openapi.json and sdk/generated carry. The list may only shrink: a fixed entry left in it
+ * fails too.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+const KNOWN_MISMATCHES: ReadonlySet<string> = new Set([
+  // '<id> <export name> <file>'
+  'meta.jwksAnonymous anonymousJwks core/meta/jwks.ts',
+  'meta.jwksRestricted restrictedJwks core/meta/jwks.ts',
+  'projects.getCurrentAdmin getCurrentProjectAdmin core/projects/get-current-project.ts',
+  'internalApiKeys.list listInternalApiKeys core/internal-api-keys/read-internal-api-keys.ts',
+  'internalApiKeys.get getInternalApiKey core/internal-api-keys/read-internal-api-keys.ts',
+  'internalApiKeys.update updateInternalApiKey core/internal-api-keys/read-internal-api-keys.ts',
+  'sessions.refreshCurrent refreshCurrentSession core/sessions/refresh-session.ts',
+  'authPassword.signUp signUpWithPassword core/auth-password/sign-up.ts',
+  'authPassword.signIn signInWithPassword core/auth-password/sign-in.ts',
+  'anonymous.signUp signUpAnonymously core/anonymous/sign-up-anonymous.ts',
+  'permissions.listTeamDefinitions listTeamPermissionDefinitions core/permissions/list-permission-definitions.ts',
+  'permissions.createTeamDefinition createTeamPermissionDefinition core/permissions/create-permission-definition.ts',
+  'permissions.updateTeamDefinition updateTeamPermissionDefinition core/permissions/update-permission-definition.ts',
+  'permissions.deleteTeamDefinition deleteTeamPermissionDefinition core/permissions/delete-permission-definition.ts',
+  'permissions.listProjectDefinitions listProjectPermissionDefinitions core/permissions/list-permission-definitions.ts',
+  'permissions.createProjectDefinition createProjectPermissionDefinition core/permissions/create-permission-definition.ts',
+  'permissions.updateProjectDefinition updateProjectPermissionDefinition core/permissions/update-permission-definition.ts',
+  'permissions.deleteProjectDefinition deleteProjectPermissionDefinition core/permissions/delete-permission-definition.ts',
+  'apiKeys.createUserKey createUserApiKey core/api-keys/create-api-key.ts',
+  'apiKeys.listUserKeys listUserApiKeys core/api-keys/list-api-keys.ts',
+  'apiKeys.getUserKey getUserApiKey core/api-keys/get-api-key.ts',
+  'apiKeys.updateUserKey updateUserApiKey core/api-keys/update-api-key.ts',
+  'apiKeys.checkUserKey checkUserApiKey core/api-keys/check-api-key.ts',
+  'apiKeys.createTeamKey createTeamApiKey core/api-keys/create-api-key.ts',
+  'apiKeys.listTeamKeys listTeamApiKeys core/api-keys/list-api-keys.ts',
+  'apiKeys.getTeamKey getTeamApiKey core/api-keys/get-api-key.ts',
+  'apiKeys.updateTeamKey updateTeamApiKey core/api-keys/update-api-key.ts',
+  'apiKeys.checkTeamKey checkTeamApiKey core/api-keys/check-api-key.ts',
+  'authOtp.signIn signInWithOtp core/auth-otp/sign-in.ts',
+  'contactChannels.checkVerificationCode checkVerificationCodeOp core/contact-channels/check-verification-code.ts',
+  'authPassword.sendResetCode sendResetCode core/auth-password/password-reset.ts',
+  'authPassword.reset resetPassword core/auth-password/password-reset.ts',
+  'notifications.unsubscribeLink unsubscribeViaLink core/notifications/unsubscribe.ts',
+  'notifications.unsubscribeOneClick unsubscribeOneClick core/notifications/unsubscribe.ts',
+  'mfa.signIn signInWithMfa core/mfa/sign-in.ts',
+  'mfa.checkAttemptCode checkMfaAttemptCode core/mfa/sign-in.ts',
+  'mfa.getRecoveryCodeStatus getRecoveryCodeStatus core/mfa/create-recovery-codes.ts',
+  'authOauth.token oauthToken core/auth-oauth/token.ts',
+  'authOauth.authorize authorizeOAuth core/auth-oauth/authorize.ts',
+  'authOauth.callback oauthCallback core/auth-oauth/callback.ts',
+  'authOauth.callbackFormPost oauthCallbackFormPost core/auth-oauth/callback.ts',
+  'authOauth.appleNativeSignIn appleNativeSignIn core/auth-oauth/apple-native.ts',
+  'authOauth.devProviderAuthorizePage devProviderAuthorizePage core/auth-oauth/dev-provider.ts',
+  'authOauth.devProviderAuthorize devProviderAuthorize core/auth-oauth/dev-provider.ts',
+  'authOauth.devProviderToken devProviderToken core/auth-oauth/dev-provider.ts',
+  'authOauth.devProviderJwks devProviderJwks core/auth-oauth/dev-provider.ts',
+  'authOauth.devProviderDiscovery devProviderDiscovery core/auth-oauth/dev-provider.ts',
+  'connectedAccounts.createAccessToken createConnectedAccountAccessToken core/connected-accounts/create-access-token.ts',
+  'config.getSource getConfigSource core/config/config-source.ts',
+  'config.unlinkSource unlinkConfigSource core/config/config-source.ts',
+  'payments.validateCode validatePurchaseCode core/payments/validate-code.ts',
+  'payments.testModePurchaseSession testModePurchaseSession core/payments/test-mode-purchase.ts',
+  'payments.refundTransaction refundTransaction core/payments/refund.ts',
+  'payments.stripeAccountInfo getStripeAccountInfo core/payments/stripe-connection.ts',
+  'payments.setStripeKeys setStripeKeys core/payments/stripe-connection.ts',
+  'payments.deleteStripeKeys deleteStripeKeys core/payments/stripe-connection.ts',
+  'payments.setup setupPayments core/payments/stripe-connection.ts',
+  'aiChat.list listChatThreads core/ai-chat/list-threads.ts',
+  'aiChat.append appendChatMessage core/ai-chat/append-message.ts',
+  'aiChat.get getChatThread core/ai-chat/get-thread.ts',
+  'aiChat.delete deleteChatThread core/ai-chat/delete-thread.ts',
+  'aiChat.getSettings getAssistantSettings core/ai-chat/assistant-settings.ts',
+  'aiChat.updateSettings updateAssistantSettings core/ai-chat/assistant-settings.ts',
+]);
+
+const words = (camel: string) => camel.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(' ');
+const kebab = (camel: string) => words(camel).join('-');
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('-worker.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Operation → where it is exported: `[file, export name]`, barrels (index.ts, operations.ts) last. */
+async function exportsOfOperations(): Promise<Map<object, Array<[string, string]>>> {
+  const registered = new Set<object>(operations);
+  const found = new Map<object, Array<[string, string]>>();
+  for (const file of walk(join(ROOT, 'core'))) {
+    const mod = await import(pathToFileURL(file).href) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value !== 'object' || value === null || !registered.has(value)) continue;
+      if (!found.has(value)) found.set(value, []);
+      found.get(value)!.push([relative(ROOT, file), name]);
+    }
+  }
+  return found;
+}
+
+const isBarrel = (file: string) => /\/(index|operations)\.ts$/.test(file);
+
+describe('Operation names', () => {
+  it('names every operation once: file = kebab(export name), id = <domain>.<action> with the action\'s words in the export name', async () => {
+    const found = await exportsOfOperations();
+    const mismatches: string[] = [];
+    for (const op of operations) {
+      const homes = found.get(op) ?? [];
+      assert.ok(homes.length > 0, `${op.id} is exported by no core file`);
+      // The defining export: a non-barrel file when there is one (a factory's application may live in a barrel).
+      const [file, name] = homes.find(([f]) => !isBarrel(f)) ?? homes[0]!;
+      const action = op.id.split('.').slice(1).join('.');
+      const fileOk = isBarrel(file) || basename(file, '.ts') === kebab(name);
+      const nameWords = new Set(words(name));
+      const idOk = /^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/.test(op.id) && words(action).every((w) => nameWords.has(w));
+      if (!fileOk || !idOk) mismatches.push(`${op.id} ${name} ${file}`);
+    }
+    const unexpected = mismatches.filter((m) => !KNOWN_MISMATCHES.has(m));
+    const fixed = [...KNOWN_MISMATCHES].filter((m) => !mismatches.includes(m));
+    assert.deepEqual({ unexpected, fixed }, { unexpected: [], fixed: [] }, `${mismatches.length} of ${operations.length} operations disagree`);
+  });
+});
