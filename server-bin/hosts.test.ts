@@ -1,5 +1,5 @@
 /**
- * The host adapters keep the mount prefix (issue 29 item 2): each framework below hands the
+ * The host adapters keep the mount prefix: each framework below hands the
  * adapter a request whose URL it has rewritten or whose body it would parse, and each test fails
  * when the adapter's fix is dropped —
  * - Express removes the mount path from `req.url` in `app.use('/auth', …)`: `expressHandler`

@@ -12,11 +12,11 @@ import { ConfigError } from './config.ts';
 import { runImportCommand } from './import-command.ts';
 
 /**
- * Issue 30 item 3: `gatehouse import` streams a file to a running server; users made with each
+ * `gatehouse import` streams a file to a running server; users made with each
  * vendor's real hashing sign in with their original passwords afterwards and their hash becomes
  * argon2id. Hashes: bcrypt from bcryptjs (Auth0, Clerk, Supabase), Django's PBKDF2 layout and
  * Better Auth's scrypt layout through node:crypto (the `better-auth` package is not a dependency;
- * its layout is packages/better-auth/src/crypto/password.ts), Firebase's published test vector
+ * its layout is https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/better-auth/src/crypto/password.ts), Firebase's published test vector
  * (github.com/firebase/scrypt README.md) through `--from firebase`.
  */
 const dirs: string[] = [];

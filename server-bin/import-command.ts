@@ -124,7 +124,7 @@ const processIo: ImportIo = {
 export interface ImportSummary { records: number; created: number; updated: number; failed: number; seconds: number }
 
 /**
- * `gatehouse import` (issue 30 item 3): streams the file in batches of `--batch` records to the
+ * `gatehouse import`: streams the file in batches of `--batch` records to the
  * import route, one request at a time (memory holds one batch), printing a progress line
  * (records/s, failures) on a terminal, each failed record with its line and reason, and a summary.
  * Sets the exit status to 1 when a record failed.

@@ -1,6 +1,6 @@
 /**
  * Image attachments of `/ai/query` messages: at most 3 images per message, each at most 3 MiB
- * decoded (upstream packages/stack-shared/src/ai/image-limits.ts; the same limits and wording).
+ * decoded (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/ai/image-limits.ts; the same limits and wording).
  */
 export const MAX_IMAGES_PER_MESSAGE = 3;
 export const MAX_IMAGE_BYTES_PER_FILE = 3 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * The names upstream's `/ai/query/{mode}` body accepts (upstream apps/backend/src/lib/ai/schema.ts,
+ * The names upstream's `/ai/query/{mode}` body accepts (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/ai/schema.ts,
  * models.ts, prompts.ts and tools/index.ts). Gatehouse answers every one of them from the one model
  * the operator configured: quality and speed pick nothing (there is one model), and the prompt id
  * adds a line naming the task (prompts.ts).

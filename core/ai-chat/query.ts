@@ -80,7 +80,7 @@ function finalText(blocks: readonly ContentBlock[]): string {
 const sse = (chunk: unknown) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`;
 
 /**
- * `POST /ai/query/{mode}` (upstream apps/backend/src/app/api/latest/ai/query/[mode]/route.ts):
+ * `POST /ai/query/{mode}` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ai/query/[mode]/route.ts):
  * one question to the model, without a stored thread. Checks in upstream's order: the body's
  * schema (SCHEMA_ERROR), tool names (400 "Invalid tool names in request."), `projectId` (403 unless
  * an internal-project user who owns it), image attachments (400, upstream's limits and words).

@@ -19,7 +19,7 @@ export interface RateLimit {
  * - `email_per_recipient`: emails sent by an auth route (OTP / magic link, password reset, email
  *   verification, team invitation, sign-in invitation) to one recipient;
  * - `email_per_project`: such emails per project;
- * - `ai_chat_per_owner`: questions to the dashboard assistant per owner (issue 21).
+ * - `ai_chat_per_owner`: questions to the dashboard assistant per owner.
  *
  * Per-address rules apply to client requests only (server and admin callers hold secret keys and
  * often sign users in from one backend address); the others apply to every caller.

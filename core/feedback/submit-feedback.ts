@@ -14,7 +14,7 @@ export const FEEDBACK_PER_ADDRESS_HOUR = 10;
 
 /**
  * `POST /internal/feedback` (no credentials needed; upstream
- * apps/backend/src/app/api/latest/internal/feedback/route.tsx): `{name?, email, message,
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/internal/feedback/route.tsx): `{name?, email, message,
  * feedback_type?: "feedback" | "bug"}` → `{success: true}`. Upstream mails Stack's own inbox;
  * Gatehouse mails the server's operator (the first dashboard owner) through the internal project's
  * email route, subject `[Support] <email>` or `[Bug Report] <email>`, with the name, the address,

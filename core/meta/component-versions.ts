@@ -12,7 +12,7 @@ export const PAGE_COMPONENTS = [
 
 /**
  * `GET /internal/component-versions` (public; upstream
- * apps/backend/src/app/api/latest/internal/component-versions/route.ts): per page component its
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/internal/component-versions/route.ts): per page component its
  * latest version and a changelog per version, `{versions: {signIn: {version: 1, changelogs: {"1":
  * "Initial version."}}, …}}`; the SDK's dev tool compares them with the pages an app installed.
  */

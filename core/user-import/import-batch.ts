@@ -52,7 +52,7 @@ async function lookup<T>(ids: readonly string[], query: (chunk: string[]) => Pro
 }
 
 /**
- * Imports one batch of NDJSON lines into `project` (issue 30 item 2): parses and checks every
+ * Imports one batch of NDJSON lines into `project`: parses and checks every
  * line first (schema, password-hash format, duplicate emails in the batch and in the project,
  * unknown teams, permissions and OAuth providers, provider accounts linked to another user),
  * then writes the good records in one transaction with multi-row inserts. A record that fails

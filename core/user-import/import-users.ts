@@ -25,7 +25,7 @@ export const ImportResultOutput = component('UserImportResult', v.object({
 }));
 
 /**
- * Bulk user import (issue 30 item 2), admin access: a batch of lines of Gatehouse's NDJSON import
+ * Bulk user import, admin access: a batch of lines of Gatehouse's NDJSON import
  * format (core/user-import/record.ts), each answered on its own line number (`first_line` is the
  * number of `lines[0]` in the caller's file, default 1). A file of any size goes as successive
  * calls of at most IMPORT_LINES_MAX lines (the `gatehouse import` CLI streams the file that way),

@@ -4,7 +4,7 @@ import { isUuidV4 } from '../lib/random.ts';
 import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts';
 
 /**
- * One line of Gatehouse's user import/export format (NDJSON, issue 30 items 2 and 4): a JSON
+ * One line of Gatehouse's user import/export format (NDJSON): a JSON
  * object per line, either a team (`"type": "team"`) or a user (`"type": "user"`, the default).
  * Teams come before the users that belong to them. Every field but `type` is optional unless
  * noted; times are epoch milliseconds.

@@ -6,7 +6,7 @@ import { describeWithServer } from '../../test/helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
 
 /**
- * Issue 30 item 2: `POST /internal/users/import` takes NDJSON lines, reports per line (malformed
+ * `POST /internal/users/import` takes NDJSON lines, reports per line (malformed
  * JSON, bad hash, duplicate email, unknown team, unknown permission) without affecting the other
  * lines, writes nothing in a dry run, and is idempotent by `source_id`.
  */

@@ -1,4 +1,4 @@
-// npm run bench:import — importing 100,000 users with `gatehouse import` (issue 30), on SQLite and
+// npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and
 // on PostgreSQL. For each database: starts a real Gatehouse server in this process on a fresh
 // database, creates a dashboard owner, a project and its admin key through the API, writes an
 // NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash: hashes are
@@ -6,7 +6,7 @@
 // them members of one of 100 imported teams, then runs the import command in-process against
 // the server (batches of 1,000 lines over HTTP) while sampling this process's resident memory
 // every 100 ms (server and CLI together: an upper bound for either). Then signs one user in.
-// Targets (issue 30): ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.
+// Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.
 // Prints a Markdown section; with --write, replaces the "bench:import" block of docs/benchmarks.md.
 // Env: BENCH_USERS (default 100000), BENCH_DIALECTS (default "sqlite,postgres"),
 // TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).

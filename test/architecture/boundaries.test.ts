@@ -245,7 +245,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 describe('import cycles', () => {
   it('has no cycle between source files, type-only imports counted', () => {
     // A type-only cycle costs nothing at run time, but it ties the files' meaning together: the
-    // kernel would not typecheck without the domains that named it (issue 33, 123 files in one circle).
+    // kernel would not typecheck without the domains that named it (123 files in one circle).
     const graph = new Map(files.filter((f) => !isTest(f.path)).map((f) => [f.path, f.imports] as const));
     const found = cycles(graph);
     assert.deepEqual(found.map((c) => `${c.length} files, e.g. ${cyclePath(graph, c)}`), []);

@@ -1,6 +1,6 @@
 /**
  * The bundled server `npm start` and bin/gatehouse.mjs run (dist/server/cli.js, built by
- * scripts/build-lib.mjs; issue 29 "first answer within 1 s"): every module shares the bundle's
+ * scripts/build-lib.mjs): every module shares the bundle's
  * `import.meta.url`, so what locates files from it must still find them — the prebuilt pages and
  * their scripts (server-bin/page-shell.ts ROOT), docs/openapi.json, and the worker threads' entry
  * files bundled beside it (email rendering, sign-up conditions). Started on plain `node` with

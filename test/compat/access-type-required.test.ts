@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 
-// Issue 34 item 7: ACCESS_TYPE_REQUIRED in upstream's words, second paragraph included (upstream
-// apps/e2e/tests/backend/endpoints/api/v1/users.test.ts "should not be able to read own user").
+// ACCESS_TYPE_REQUIRED in upstream's words, second paragraph included (upstream
+// https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/users.test.ts "should not be able to read own user").
 
 describeWithServer('ACCESS_TYPE_REQUIRED', (get) => {
   it('answers upstream\'s exact status, code, header and two-paragraph text', async () => {

@@ -4,8 +4,8 @@ import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject, internal } from '../helpers/api.ts';
 import { startModelServer } from '../helpers/model-server.ts';
 
-// Issue 34 item 6: upstream's `POST /api/v1/ai/query/{mode}` (its e2e file
-// apps/e2e/tests/backend/endpoints/api/v1/ai-query.test.ts, "Validation" cases: statuses, codes
+// Upstream's `POST /api/v1/ai/query/{mode}` (its e2e file
+// https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/ai-query.test.ts, "Validation" cases: statuses, codes
 // and texts), answered from the assistant's model endpoint.
 
 const model = await startModelServer();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 
-// Issue 34 item 7: upstream's apps/e2e/tests/backend/endpoints/api/v1/internal/component-versions.test.ts.
+// Upstream's https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/internal/component-versions.test.ts.
 
 describeWithServer('GET /internal/component-versions', (get) => {
   it('answers every page component with a numeric version and its changelogs, without auth', async () => {

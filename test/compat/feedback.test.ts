@@ -5,8 +5,8 @@ import { api, assertKnownError, createInternalUser, internal } from '../helpers/
 import { startSmtpReceiver } from '../helpers/smtp.ts';
 import { FEEDBACK_PER_ADDRESS_HOUR } from '../../core/feedback/submit-feedback.ts';
 
-// Issue 34 item 7: upstream's POST /api/v1/internal/feedback (its e2e
-// apps/e2e/tests/backend/endpoints/api/v1/internal/feedback.test.ts), mailed to the operator.
+// Upstream's POST /api/v1/internal/feedback (its e2e
+// https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/internal/feedback.test.ts), mailed to the operator.
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());

@@ -5,7 +5,7 @@ import { api, createProject } from '../helpers/api.ts';
 import { projectUser } from '../helpers/project-user.ts';
 import { configure } from '../helpers/payments.ts';
 
-// Issue 34 item 1: upstream apps/e2e/tests/backend/endpoints/api/v1/payments/products.test.ts
+// Upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/payments/products.test.ts
 // "should grant configured subscription product and expose it via listing" (inline snapshots).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -3,10 +3,10 @@ import { it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, createProject } from '../helpers/api.ts';
 
-// Issue 34 item 7: `POST /users` (server) with a primary email and no `primary_email_auth_enabled`
+// `POST /users` (server) with a primary email and no `primary_email_auth_enabled`
 // answers `primary_email_auth_enabled: false` where upstream does: an address that fails the strict
 // email schema, and one another user already signs in with (upstream
-// apps/e2e/tests/backend/endpoints/api/v1/users.test.ts). An ordinary address is usable for
+// https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/users.test.ts). An ordinary address is usable for
 // sign-in by default (a documented Gatehouse default, docs/compatibility.md).
 
 describeWithServer('server-created users: primary_email_auth_enabled by default', (get) => {
