@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../test/helpers/suite.ts';
-import { operations } from '../core/operations/registry.ts';
-import { openApiPath, OUTPUT_MISSING } from '../scripts/openapi/document.ts';
-import { openApiText } from '../scripts/gen-openapi.ts';
+import { describeWithServer } from '../../test/helpers/suite.ts';
+import { operations } from '../../core/operations/registry.ts';
+import { openApiPath, OUTPUT_MISSING } from '../../scripts/openapi/document.ts';
+import { openApiText } from '../../scripts/gen-openapi.ts';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, any>>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string }> } };
 
