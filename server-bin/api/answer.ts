@@ -37,9 +37,9 @@ export interface ApiRequest {
 export interface ApiAnswer {
   requestId: string;
   status: number;
-  /** Response headers, lowercase names (no framing headers: the entry adds `content-length`). */
+  /** Response headers, lowercase names, `content-length` included (not for a streamed reply). */
   headers: Record<string, string>;
-  /** The body: text, or bytes (the gzipped OpenAPI document); '' for 204, 304 and streamed replies. */
+  /** The body: text, or bytes (the gzipped OpenAPI document); '' for HEAD, 204, 304 and streamed replies. */
   body: string | Buffer;
   /** A body written as it is produced (server-sent events), after status and headers. */
   stream?: ReplyStream;
@@ -50,10 +50,11 @@ export type Answer = (request: ApiRequest) => Promise<ApiAnswer>;
 
 /**
  * Whether a request is the API's (answered by {@link createAnswer}) rather than the pages':
- * its path (mount path removed) is under `/api/`.
+ * its path (mount path removed) is under `/api/`, in any case.
  */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/');
+  // Case-insensitive, as the routes are (`/API/V1/users/me` is an API request).
+  return pathname.length > 4 && pathname.slice(0, 5).toLowerCase() === '/api/';
 }
 
 /**
@@ -68,8 +69,8 @@ export function isApiPath(pathname: string): boolean {
  * 4. the operation route from the registry (routes.ts), or the plain-text 404;
  * 5. the body (body.ts) and the credentials (credentials.ts), then the operation itself
  *    (core's invokeOperation);
- * 6. the outcome rendered (render.ts) and its protocol headers (respond.ts); as Koa did, a 204
- *    or 304 answer has no body and no content type;
+ * 6. the outcome rendered (render.ts) and its protocol headers (respond.ts), the length set
+ *    ({@link finished});
  * 7. the request line logged, after the entry has written the answer (setImmediate: a slow log
  *    sink never delays an answer), and any unexpected error with its request id.
  */
@@ -86,10 +87,10 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
     for (const [name, value] of security) out[name] = value;
     for (const prefix of responsePrefixes(sent.headers)) out[`${prefix}request-id`] = requestId;
     Object.assign(out, corsHeaders(sent.headers['access-control-request-headers']));
-    if (method === 'OPTIONS') return { requestId, status: 204, headers: out, body: '' };
+    if (method === 'OPTIONS') return finished(requestId, method, 204, out, '');
     if ((method === 'GET' || method === 'HEAD') && OPENAPI_PATHS.has(pathname)) {
       const doc = await openApi(sent.headers);
-      return { requestId, status: doc.status, headers: Object.assign(out, doc.headers), body: doc.body ?? '' };
+      return finished(requestId, method, doc.status, Object.assign(out, doc.headers), doc.body ?? '');
     }
 
     let request = sent;
@@ -102,7 +103,7 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       const found = routes.find(method, pathname);
       if (!found) {
         out['content-type'] = 'text/plain; charset=utf-8';
-        return { requestId, status: 404, headers: out, body: NOT_FOUND_TEXT };
+        return finished(requestId, method, 404, out, NOT_FOUND_TEXT);
       }
       const { op, params } = found;
       const { headers } = request;
@@ -126,14 +127,10 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       if (response.cause) log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
     }
     const rendered = renderResponse(request.headers, response);
-    Object.assign(out, rendered.headers);
-    if (rendered.status === 204 || rendered.status === 304) {
-      delete out['content-type'];
-      return { requestId, status: rendered.status, headers: out, body: '' };
-    }
-    const done = { status: rendered.status, headers: out, text: rendered.body };
+    const done = { status: rendered.status, headers: Object.assign(out, rendered.headers), text: rendered.body };
     bridge?.finish(done);
-    return { requestId, status: done.status, headers: done.headers, body: done.text, stream: response.stream };
+    if (response.stream) return { requestId, status: done.status, headers: done.headers, body: '', stream: response.stream };
+    return finished(requestId, method, done.status, done.headers, done.text);
   };
 
   return async (request) => {
@@ -152,6 +149,20 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
     });
     return answered;
   };
+}
+
+/**
+ * A whole answer as every entry sends it: `content-length` set here (so a HEAD answer carries the
+ * GET's length, RFC 9110 §9.3.2) and the body left out for HEAD; as Koa did, a 204 or 304 answer
+ * has no body, no content type and no length.
+ */
+function finished(requestId: string, method: string, status: number, headers: Record<string, string>, body: string | Buffer): ApiAnswer {
+  if (status === 204 || status === 304) {
+    delete headers['content-type'];
+    return { requestId, status, headers, body: '' };
+  }
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return { requestId, status, headers, body: method === 'HEAD' ? '' : body };
 }
 
 /**

@@ -85,7 +85,7 @@ export function createFetchHandler(options: {
 /** An answer (answer.ts) as a Web `Response` (a streamed reply as its body stream). */
 function toResponse(answer: ApiAnswer, signal: AbortSignal): Response {
   const init = { status: answer.status, headers: answer.headers };
-  if (answer.status === 204 || answer.status === 304) return new Response(null, init);
+  if (answer.status === 204 || answer.status === 304 || (!answer.stream && answer.body.length === 0)) return new Response(null, init);
   if (!answer.stream) return new Response(answer.body as string | Uint8Array<ArrayBuffer>, init);
   const controller = new AbortController();
   signal.addEventListener('abort', () => controller.abort(), { once: true });

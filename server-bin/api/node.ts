@@ -40,7 +40,7 @@ function joinedHeaders(headers: IncomingHttpHeaders): Record<string, string | un
   return out;
 }
 
-/** Writes an answer: status and headers at once (with `content-length`), then the body, or the stream as it comes. */
+/** Writes an answer: status and headers at once, then the body, or the stream as it comes. */
 function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
   if (res.headersSent || res.destroyed) return;
   const headers = answer.headers;
@@ -49,7 +49,6 @@ function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
     void writeStream(res, answer.stream);
     return;
   }
-  if (answer.status !== 204 && answer.status !== 304) headers['content-length'] = String(Buffer.byteLength(answer.body));
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }
