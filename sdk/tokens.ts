@@ -68,7 +68,7 @@ export interface CookieStoreOptions {
 
 /**
  * Name of the HttpOnly refresh cookie that the server's cookie bridge sets for Gatehouse's own
- * pages (server-bin/http/cookie-bridge.ts): one per project, never visible to scripts.
+ * pages (server-bin/api/cookie-bridge.ts): one per project, never visible to scripts.
  */
 export function httpOnlyRefreshCookieName(projectId: string): string {
   return `gatehouse-refresh-${projectId}`;

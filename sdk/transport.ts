@@ -28,7 +28,7 @@ export function transportUrl(transport: Transport, path: string): string {
 /**
  * Header by which Gatehouse's own pages (hosted handler pages, dashboard) ask the server's
  * same-origin cookie bridge to keep their refresh token in an HttpOnly cookie
- * (server-bin/http/cookie-bridge.ts; docs/security.md "Cookies"). A cross-site form cannot send it.
+ * (server-bin/api/cookie-bridge.ts; docs/security.md "Cookies"). A cross-site form cannot send it.
  */
 export const COOKIE_BRIDGE_HEADER = 'x-gatehouse-cookie-bridge';
 
