@@ -5,8 +5,8 @@
  *
  * - `isValidEmail` / `normalizeEmail`: upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts email rule; trim, width mapping, lowercase, NFC (core/lib/email.ts).
  * - `isValidDomainUrl` / `isProductionSafeDomainUrl`: trusted-domain patterns (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
- * - `PASSWORD_MIN_LENGTH` / `PASSWORD_MAX_LENGTH`: a new password's length limits (core/auth-password/limits.ts).
+ * - `PASSWORD_MIN_LENGTH` / `PASSWORD_MAX_LENGTH`: a new password's length limits (core/lib/password-limits.ts).
  */
 export { isValidEmail, normalizeEmail } from './lib/email.ts';
 export { isValidDomainUrl, isProductionSafeDomainUrl } from './config/domains.ts';
-export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './auth-password/limits.ts';
+export { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './lib/password-limits.ts';

@@ -191,7 +191,7 @@ for (const name of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md
   assets[`docs/${name}`] = join(root, 'docs', name);
   manifest.docs.push(name);
 }
-// The OpenAPI document served at /api/v1/openapi.json (server-bin/openapi.ts).
+// The OpenAPI document served at /api/v1/openapi.json (server-bin/api/openapi.ts).
 assets['docs/openapi.json'] = join(root, 'docs', 'openapi.json');
 for (const [file, path] of Object.entries(nativeAddons())) {
   if (!existsSync(path)) throw new Error(`Native addon ${file} not found at ${path}: run npm ci first.`);

@@ -3,7 +3,7 @@ import type { Transport } from './transport.ts';
 /** The part of a mounted Gatehouse (`createGatehouse` from `gatehouse-server/server`) this transport uses. */
 export interface MountedGatehouse {
   /**
-   * Answers one API request in-process (server-bin/protocol/dispatch.ts): `path` is under the
+   * Answers one API request in-process (server-bin/api/dispatch.ts): `path` is under the
    * Gatehouse (`/api/v1/...`, no mount path); header names in any case; the answer's header
    * names lowercase. Typed here without the server's types, so an app's type check of the SDK's
    * declarations needs neither the server nor `@types/node`.

@@ -1,30 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Core } from '../core/index.ts';
-import { errorResponseFor, executeForHttp } from './http/execute.ts';
-import { corsHeaders, writeResponse } from './http/respond.ts';
-import { API_PREFIXES, NOT_FOUND_TEXT, createApiRoutes, type ApiRoutes } from './protocol/routes.ts';
-import { securityHeaders } from './http/security-headers.ts';
-import { responsePrefixes } from './http/generation.ts';
+import { errorResponse } from './api/render.ts';
+import { renderResponse, responsePrefixes } from './api/respond.ts';
+import { securityHeaders } from './security-headers.ts';
 import { hostedPagesMiddleware } from './hosted-pages.ts';
 import { dashboardMiddleware } from './dashboard.ts';
 import { serveFavicon } from './page-shell.ts';
 import { imagesMiddleware } from './images.ts';
-import { cookieBridge } from './http/cookie-bridge.ts';
-import { openApiMiddleware } from './openapi.ts';
-
-export { API_PREFIXES };
 
 /**
- * Builds the Koa application: request ids, CORS, the API routes generated from the operation
- * registry, plain-text 404s for unknown API routes, and `/health`.
+ * Builds the Koa application of the pages: the hosted pages, the dashboard, images, the favicon
+ * and `/health`, each response with the security headers and a request id. The API is not
+ * here: `/api/…` requests take the one answer (api/answer.ts) before they could reach Koa
+ * (api/node.ts, api/fetch.ts).
  */
-export function createKoaApp(core: Core, options: { trustedProxyHops?: number; healthInfo?: () => Record<string, unknown>; routes?: ApiRoutes } = {}): Koa {
+export function createKoaApp(core: Core, options: { healthInfo?: () => Record<string, unknown> } = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   const log = core.runtime.log;
 
-  // nosniff, and HSTS with an https base URL, on every response (http/security-headers.ts).
+  // nosniff, and HSTS with an https base URL, on every response (security-headers.ts).
   const security = securityHeaders(core.runtime.baseUrl);
   app.use(async (ctx, next) => {
     for (const [name, value] of security) ctx.set(name, value);
@@ -45,37 +41,16 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
     try {
       await next();
     } catch (error) {
-      writeResponse(ctx, errorResponseFor(core, error, requestId));
+      const response = errorResponse(core.runtime, error, requestId);
+      if (response.cause) log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+      const rendered = renderResponse(ctx.headers, response);
+      ctx.set(rendered.headers);
+      ctx.status = rendered.status;
+      ctx.type = response.contentType;
+      ctx.body = rendered.body;
     }
   });
 
-  // CORS on every API response; OPTIONS short-circuits (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx).
-  app.use(async (ctx, next) => {
-    if (!ctx.path.startsWith('/api/')) return next();
-    for (const [name, value] of Object.entries(corsHeaders(ctx.get('access-control-request-headers')))) ctx.set(name, value);
-    if (ctx.method === 'OPTIONS') {
-      ctx.status = 204;
-      return;
-    }
-    return next();
-  });
-
-  // Gatehouse's own pages keep their refresh token in an HttpOnly cookie (http/cookie-bridge.ts).
-  app.use(cookieBridge(core.runtime.baseUrl, API_PREFIXES));
-  // The OpenAPI document (docs/openapi.json), public and cached (openapi.ts).
-  app.use(openApiMiddleware());
-
-  const routes = options.routes ?? createApiRoutes(core.operations);
-  const trustedProxyHops = options.trustedProxyHops ?? 0;
-  // Each operation is routed once, under /api/v1; `find` maps /api/latest onto it
-  // (protocol/routes.ts). Requests reach this only when the API lane passed them on
-  // (http/api-lane.ts: cookie-bridge requests of Gatehouse's own pages, and the in-Koa mount).
-  app.use(async (ctx, next) => {
-    const found = routes.find(ctx.method, ctx.path);
-    if (!found) return next();
-    ctx.params = found.params;
-    writeResponse(ctx, await executeForHttp(core, found.op, ctx, trustedProxyHops));
-  });
   app.use(imagesMiddleware(core));
   app.use(hostedPagesMiddleware(core));
   app.use(dashboardMiddleware(core));
@@ -95,12 +70,6 @@ export function createKoaApp(core: Core, options: { trustedProxyHops?: number; h
         ctx.status = 503;
         ctx.body = { status: 'database unreachable', error: (error as Error).message };
       }
-      return;
-    }
-    if (ctx.path.startsWith('/api/')) {
-      ctx.status = 404;
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = NOT_FOUND_TEXT;
       return;
     }
     return next();

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
-import { closeListenerWhenQuiet } from './http/graceful.ts';
+import { closeListenerWhenQuiet } from './graceful.ts';
 import { StartupError, startServer, type RunningServer } from './serve.ts';
 import type { ServerConfig } from './config.ts';
 import type { StaticFiles } from './sea/static-files.ts';

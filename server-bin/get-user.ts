@@ -24,7 +24,7 @@ export type UserReader = (request: RequestLike) => Promise<User | null>;
  * cookies (`stack-refresh-<project id>`, `stack-access`, as the SDK's cookie token store writes
  * them) or its `x-stack-auth` header (sdk/tokens.ts), and asks the Gatehouse mounted in this
  * process for the user through `dispatch` (no socket; the same one protocol entry as HTTP,
- * server-bin/protocol/answer.ts), refreshing an expired access token with the refresh token.
+ * server-bin/api/answer.ts), refreshing an expired access token with the refresh token.
  * Accepts a Web `Request` (Hono `c.req.raw`, Next.js route handlers), Next.js `await headers()`,
  * a node:http / Express request, a Fastify request and a Koa context alike.
  *

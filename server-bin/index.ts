@@ -3,19 +3,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { createCore, type Core, type CoreOptions, type StorageAdapter } from '../core/index.ts';
 import { createKoaApp } from './app.ts';
-import { createApiRoutes } from './protocol/routes.ts';
-import { createApiAnswerer } from './protocol/answer.ts';
-import { createApiLane } from './http/api-lane.ts';
-import { createFetchHandler, type FetchHandler } from './http/fetch-handler.ts';
-import { createDispatch, type Dispatch } from './protocol/dispatch.ts';
+import { createApiRoutes } from './api/routes.ts';
+import { createAnswer } from './api/answer.ts';
+import { createNodeEntry } from './api/node.ts';
+import { createFetchHandler, type FetchHandler } from './api/fetch.ts';
+import { createDispatch, type Dispatch } from './api/dispatch.ts';
 import { openStorage } from './storage.ts';
 import { firstStartNotice } from './startup-notice.ts';
 import { dashboardSignUpForcedOpen, type DatabaseTimeouts } from './config.ts';
 
 export { createKoaApp } from './app.ts';
 export { openStorage } from './storage.ts';
-export type { Dispatch, DispatchRequest, DispatchResponse } from './protocol/dispatch.ts';
-export type { FetchContext, FetchHandler } from './http/fetch-handler.ts';
+export type { Dispatch, DispatchRequest, DispatchResponse } from './api/dispatch.ts';
+export type { FetchContext, FetchHandler } from './api/fetch.ts';
 export { expressHandler, fastifyPlugin, type ExpressRequest, type FastifyInstanceLike } from './hosts.ts';
 export { createUserReader, type UserReader, type UserReaderOptions, type RequestLike } from './get-user.ts';
 
@@ -54,9 +54,14 @@ export interface GatehouseOptions extends Omit<CoreOptions, 'storage'> {
   healthInfo?: () => Record<string, unknown>;
 }
 
-/** A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server. */
+/**
+ * A mounted Gatehouse: the core, a Node request handler and Koa middleware for a host server.
+ * Every entry (`handler`, `serve`, `middleware`, `fetch`, `dispatch`) answers `/api/…` through
+ * the one answer (server-bin/api/answer.ts); the rest goes to the pages app.
+ */
 export interface Gatehouse {
   readonly core: Core;
+  /** The Koa app of the pages (hosted pages, dashboard, images, `/health`); it does not serve the API. */
   readonly app: Koa;
   /** `(req, res)` for `node:http`; answers 404 for paths outside `mountPath`. */
   readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -70,7 +75,7 @@ export interface Gatehouse {
    * handlers, Bun.serve and Deno.serve: `request.url`'s path includes `mountPath`; paths outside
    * it answer 404. `context.clientAddress` is the client's address when the host knows it
    * (per-address throttling). API requests take the same one entry as `handler` and `dispatch`
-   * (server-bin/http/fetch-handler.ts).
+   * (server-bin/api/fetch.ts).
    */
   readonly fetch: FetchHandler;
   /**
@@ -84,7 +89,7 @@ export interface Gatehouse {
   /**
    * Answers one API request in-process, without a socket or stream: `{method, path, headers,
    * body}` → `{status, headers, text}`, exactly as over HTTP (same routes, credentials, errors
-   * and protocol headers; server-bin/protocol/dispatch.ts). `path` is under the Gatehouse, not
+   * and protocol headers; server-bin/api/dispatch.ts). `path` is under the Gatehouse, not
    * the mount path: `/api/v1/users/me`. The SDK's in-process transport calls it.
    */
   readonly dispatch: Dispatch;
@@ -108,11 +113,11 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
   if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', options.noticeShowsKeys ? core.generatedKeys : null).join('\n')}\n`);
   const trustedProxyHops = options.trustedProxyHops ?? 0;
   const routes = createApiRoutes(core.operations);
-  const app = createKoaApp(core, { trustedProxyHops, healthInfo: options.healthInfo, routes });
-  const dispatch = createDispatch(core, routes, { trustedProxyHops });
-  // API requests are answered on node:http; Koa serves pages, the dashboard and the rest.
-  const answerApi = createApiAnswerer(core, routes, { trustedProxyHops });
-  const apiLane = createApiLane(answerApi, core.runtime.log);
+  // The one way into the API (api/answer.ts); Koa serves the pages, the dashboard and the rest.
+  const answer = createAnswer(core, routes, { trustedProxyHops });
+  const apiEntry = createNodeEntry(answer);
+  const dispatch = createDispatch(answer, core.runtime.baseUrl);
+  const app = createKoaApp(core, { healthInfo: options.healthInfo });
   const callback = app.callback();
   const prefix = (options.mountPath ?? '').replace(/\/+$/, '');
 
@@ -126,7 +131,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
 
   const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!strip(req)) return false;
-    if (!apiLane(req, res)) void callback(req, res);
+    if (!apiEntry(req, res)) void callback(req, res);
     return true;
   };
 
@@ -136,21 +141,18 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     res.end('Not found');
   };
 
-  // The Web handler's pages (not API requests) go to a Koa app of their own that trusts the one
-  // X-Forwarded-For hop the handler adds (the client address the Web host reported).
-  let pagesCallback: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  // The Web handler's API requests take the same answer; its pages go to the pages app over a
+  // loopback listener (api/fetch.ts).
   const web = createFetchHandler({
     prefix,
-    answerApi,
-    log: core.runtime.log,
+    answer,
     pages: (req, res) => {
-      pagesCallback ??= createKoaApp(core, { trustedProxyHops: trustedProxyHops + 1, healthInfo: options.healthInfo, routes }).callback();
       if (!strip(req)) {
         res.statusCode = 404;
         res.end('Not found');
         return;
       }
-      void pagesCallback(req, res);
+      void callback(req, res);
     },
   });
 
@@ -167,7 +169,7 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     }
     ctx.respond = false;
     try {
-      if (apiLane(ctx.req, ctx.res)) {
+      if (apiEntry(ctx.req, ctx.res)) {
         await new Promise<void>((resolve) => ctx.res.once('close', resolve));
         return;
       }

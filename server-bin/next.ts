@@ -1,5 +1,5 @@
 import type { User } from '../sdk/index.ts';
-import type { FetchHandler } from './http/fetch-handler.ts';
+import type { FetchHandler } from './api/fetch.ts';
 import { createUserReader, type RequestLike, type UserReaderOptions } from './get-user.ts';
 import type { MountedGatehouse } from '../sdk/index.ts';
 

@@ -1,10 +1,10 @@
 import { LOGO_DATA_URL, LOGO_SVG } from '../ui/logo.ts';
-import { createHash, randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
+import { answerAsset, prepareAsset, type Asset } from './asset.ts';
 
 /**
  * What the hosted pages and the dashboard share: a prebuilt script bundle (gzipped once,
@@ -24,8 +24,8 @@ function packageRoot(here: string): string {
   return join(here, '..');
 }
 
-/** A script bundle: its code, the code gzipped (level 9), and a 16-hex content hash. */
-export interface Bundle { code: string; gzipped: Buffer; hash: string }
+/** A script bundle: its code as an {@link Asset} (gzipped copy, ETag, 16-hex content hash). */
+export type Bundle = Asset;
 
 /**
  * A loader for one prebuilt bundle: reads `builtFile` (under the package root, written by
@@ -43,7 +43,7 @@ export function bundleLoader(builtFile: string): () => Promise<Bundle> {
       } catch (e) {
         throw new Error(`The UI bundle ${builtFile} is missing: run \`npm run build:ui\` first.`, { cause: e });
       }
-      return { code, gzipped: gzipSync(code, { level: 9 }), hash: createHash('sha256').update(code).digest('hex').slice(0, 16) };
+      return prepareAsset(code, true);
     })();
     promise.catch(() => { promise = null; });
     return promise;
@@ -51,18 +51,17 @@ export function bundleLoader(builtFile: string): () => Promise<Bundle> {
 }
 
 /**
- * Answers a bundle request: immutable caching when the request names the current hash
- * (`?v=<hash>`), else `no-cache`; gzipped when the client accepts it.
+ * Answers a bundle request (./asset.ts answerAsset): immutable caching when the request names the
+ * current hash (`?v=<hash>`), else `no-cache`; an ETag (304 on a match); gzipped when the client
+ * accepts it.
  */
 export function serveBundle(ctx: Koa.Context, bundle: Bundle): void {
-  ctx.type = 'text/javascript; charset=utf-8';
-  ctx.set('cache-control', ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
-  ctx.vary('accept-encoding');
-  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    ctx.set('content-encoding', 'gzip');
-    ctx.body = bundle.gzipped;
-  } else {
-    ctx.body = bundle.code;
+  const answer = answerAsset(bundle, 'text/javascript; charset=utf-8', ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache', ctx.headers);
+  ctx.set(answer.headers);
+  ctx.status = answer.status;
+  if (answer.body) {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = answer.body;
   }
 }
 

@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { createGatehouse, type Gatehouse } from './index.ts';
 import type { ServerConfig } from './config.ts';
 import { configurePasswordHashing, configureRenderPool, cpuBudget } from '../core/index.ts';
-import { createJsonLogger } from './http/logger.ts';
+import { createJsonLogger } from './logger.ts';
 import { withStaticFiles, type StaticFiles } from './sea/static-files.ts';
-import { trackConnections } from './http/graceful.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { trackConnections } from './graceful.ts';
+import { securityHeaders } from './security-headers.ts';
 import { loadGatehouseDocs } from './ai-docs.ts';
 
 /** A started server. */
@@ -67,9 +67,9 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     const where = config.databaseUrl ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `${config.dataDir}/gatehouse.db`;
     throw new StartupError(`Cannot open the database at ${where}: ${message || (error as { code?: string }).code || String(error)}`);
   }
-  // Static files of the single executable are answered before the Koa app: same security headers.
-  const security = securityHeaders(config.baseUrl);
-  const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles) : gatehouse.handler;
+  // Static files of the single executable are answered before the Koa app, with the same
+  // security headers; the API's answer and the pages app set their own (each response once).
+  const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles, securityHeaders(config.baseUrl)) : gatehouse.handler;
   const worker = options.workerId === undefined ? null : String(options.workerId);
   const timeouts = config.httpTimeouts;
   const server = createServer({
@@ -80,7 +80,6 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
   }, (req, res) => {
-    for (const [name, value] of security) res.setHeader(name, value);
     // Under `--workers`, which process answered (for operators and the scale tests).
     if (worker) res.setHeader('x-gatehouse-worker', worker);
     handler(req, res);
@@ -117,7 +116,7 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     url,
     stop: () => (stopping ??= (async () => {
       // Stop accepting; requests in flight finish; a connection accepted just before gets its
-      // first request served; keep-alive connections close once idle (http/graceful.ts).
+      // first request served; keep-alive connections close once idle (graceful.ts).
       await connections.drain();
       await gatehouse.close();
     })()),

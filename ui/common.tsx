@@ -135,7 +135,7 @@ export function emailProblem(email: string): MessageKey | null {
   return null;
 }
 
-/** Password length limits shown before the first attempt: the server's (core/auth-password/limits.ts). */
+/** Password length limits shown before the first attempt: the server's (core/lib/password-limits.ts). */
 export const PASSWORD_RULES = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH } as const;
 
 /** Client-side new-password check (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): present, within PASSWORD_RULES. */

@@ -10,5 +10,5 @@ export { listChatThreads } from './list-threads.ts';
 export { deleteChatThread } from './delete-thread.ts';
 export { getAssistantSettings, updateAssistantSettings } from './assistant-settings.ts';
 export { recordFirstOwner, operatorId } from './operator.ts';
-export { aiQuery } from './query.ts';
+export { aiQuery } from './ai-query.ts';
 export type { AiOptions, AiDoc } from './options.ts';

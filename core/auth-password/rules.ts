@@ -1,7 +1,7 @@
 import { KnownError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { isPredictablePassword } from './predictable.ts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './limits.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../lib/password-limits.ts';
 
 let common: Promise<ReadonlySet<string>> | undefined;
 

@@ -1,6 +1,6 @@
 /**
  * What a caller presents to authenticate one call, as the host read it from its transport (the
- * HTTP host: the Stack request headers, server-bin/protocol/credentials.ts).
+ * HTTP host: the Stack request headers, server-bin/api/credentials.ts).
  * Every field is the value as sent, absent when not sent (an empty value counts as absent);
  * core checks them in upstream's `parseAuth` order (core/auth/request-auth.ts), so
  * `accessType` stays an unchecked string here: an unknown value is INVALID_ACCESS_TYPE.

@@ -35,7 +35,7 @@ const ACCESS_TYPES = new Set(['client', 'server', 'admin']);
 
 /**
  * Resolves project, branch, access type, keys, tokens and user from the caller's credentials
- * (the host read them from its transport: server-bin/protocol/credentials.ts), in the
+ * (the host read them from its transport: server-bin/api/credentials.ts), in the
  * upstream `parseAuth` order (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx):
  * 1. a key or admin token without an access type → PROJECT_KEY_WITHOUT_ACCESS_TYPE;
  * 2. no access type → null (routes that need auth answer ACCESS_TYPE_REQUIRED);

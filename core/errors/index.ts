@@ -7,7 +7,7 @@ export { errorCatalogue, type KnownErrorCode } from './catalogue.ts';
  * catalogue, never from the throw site (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx).
  *
  * On the wire the host renders it as `{code, details, error}` with the known-error header
- * (server-bin/protocol/errors.ts).
+ * (server-bin/api/render.ts).
  */
 export class KnownError extends Error {
   readonly code: KnownErrorCode;
@@ -33,7 +33,7 @@ export class KnownError extends Error {
 
 /**
  * The kind of refusal a {@link StatusError} is. Core names the kind; the host maps it to an HTTP
- * status (server-bin/protocol/status.ts: bad-request 400, unauthorized 401, forbidden 403,
+ * status (server-bin/api/status.ts: bad-request 400, unauthorized 401, forbidden 403,
  * not-found 404, conflict 409, too-many-requests 429).
  */
 export type StatusKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests';

@@ -55,7 +55,7 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
 /**
  * A success answer that is more than a JSON value, as transport-free data: plain text, an HTML
  * page, JSON with hints (created, cacheable), a redirect, or a stream of server-sent events. The
- * host renders it to a status, headers and a body (server-bin/protocol/render.ts); operations
+ * host renders it to a status, headers and a body (server-bin/api/render.ts); operations
  * build it with {@link reply}.
  */
 export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply;
@@ -157,7 +157,7 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
    * signature, or undefined> }`, for routes that verify a signature over the exact bytes sent
    * (the Stripe webhook: `stripe.webhooks.constructEvent` needs the raw payload). `signedBy`
    * names the sender; the host knows where that sender puts its signature
-   * (server-bin/protocol/raw-body.ts) and builds the object; `input.body` validates it.
+   * (server-bin/api/body.ts) and builds the object; `input.body` validates it.
    */
   readonly rawBody?: { readonly signedBy: 'stripe' };
   /**

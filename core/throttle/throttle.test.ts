@@ -6,7 +6,7 @@ import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helper
 import { startSecondProcess } from '../../test/helpers/second-process.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { normalizeClientAddress } from '../lib/client-address.ts';
-import { clientAddressFromRequest } from '../../server-bin/http/client-address.ts';
+import { clientAddressFromRequest } from '../../server-bin/api/client-address.ts';
 import { failureDelayMs, LOCK_AFTER_FAILURES } from './limits.ts';
 import { generateTotp } from '../mfa/index.ts';
 import { passwordAttempt, totpUser } from '../../test/helpers/mfa-users.ts';

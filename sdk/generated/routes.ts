@@ -10,8 +10,8 @@ export const ROUTES = {
   "aiChat.getSettings": { method: "GET", path: "/internal/server-settings/assistant" },
   "aiChat.list": { method: "GET", path: "/internal/ai-chat" },
   "aiChat.post": { method: "POST", path: "/internal/ai-chat/:thread_id" },
+  "aiChat.query": { method: "POST", path: "/ai/query/:mode" },
   "aiChat.updateSettings": { method: "PATCH", path: "/internal/server-settings/assistant" },
-  "aiQuery.query": { method: "POST", path: "/ai/query/:mode" },
   "analytics.uploadEventBatch": { method: "POST", path: "/analytics/events/batch" },
   "anonymous.signUp": { method: "POST", path: "/auth/anonymous/sign-up" },
   "apiKeys.checkTeamKey": { method: "POST", path: "/team-api-keys/check" },
@@ -110,7 +110,7 @@ export const ROUTES = {
   "internalApiKeys.list": { method: "GET", path: "/internal/api-keys" },
   "internalApiKeys.update": { method: "PATCH", path: "/internal/api-keys/:api_key_id" },
   "meta.checkFeatureSupport": { method: "POST", path: "/check-feature-support" },
-  "meta.componentVersions": { method: "GET", path: "/internal/component-versions" },
+  "meta.getComponentVersions": { method: "GET", path: "/internal/component-versions" },
   "meta.jwks": { method: "GET", path: "/projects/:project_id/.well-known/jwks.json" },
   "meta.jwksAnonymous": { method: "GET", path: "/projects-anonymous-users/:project_id/.well-known/jwks.json" },
   "meta.jwksRestricted": { method: "GET", path: "/projects-restricted-users/:project_id/.well-known/jwks.json" },
@@ -1226,31 +1226,7 @@ export interface Operations {
     };
     output: OutAiChatContent;
   };
-  "aiChat.updateSettings": {
-    input: {
-      body?: {
-        base_url?: string | null | undefined;
-        model?: string | null | undefined;
-        api_key?: string | null | undefined;
-      };
-    };
-    output: {
-      configured: boolean;
-      editable: false;
-    } | {
-      configured: boolean;
-      editable: true;
-      base_url: string | null;
-      model: string | null;
-      api_key_set: boolean;
-      source: {
-        base_url: "dashboard" | "environment" | null;
-        model: "dashboard" | "environment" | null;
-        api_key: "dashboard" | "environment" | null;
-      };
-    };
-  };
-  "aiQuery.query": {
+  "aiChat.query": {
     input: {
       params: {
         mode: "stream" | "generate";
@@ -1287,6 +1263,30 @@ export interface Operations {
       })[];
       finalText: string;
       conversationId: string | null;
+    };
+  };
+  "aiChat.updateSettings": {
+    input: {
+      body?: {
+        base_url?: string | null | undefined;
+        model?: string | null | undefined;
+        api_key?: string | null | undefined;
+      };
+    };
+    output: {
+      configured: boolean;
+      editable: false;
+    } | {
+      configured: boolean;
+      editable: true;
+      base_url: string | null;
+      model: string | null;
+      api_key_set: boolean;
+      source: {
+        base_url: "dashboard" | "environment" | null;
+        model: "dashboard" | "environment" | null;
+        api_key: "dashboard" | "environment" | null;
+      };
     };
   };
   "analytics.uploadEventBatch": {
@@ -2472,7 +2472,7 @@ export interface Operations {
     input: {};
     output: string;
   };
-  "meta.componentVersions": {
+  "meta.getComponentVersions": {
     input: {};
     output: {
       versions: Record<string, {

@@ -1,19 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import * as sea from 'node:sea';
 import { isSea, seaManifest } from './native.ts';
+import { answerAsset, prepareAsset, type Asset } from '../asset.ts';
 
-/** One file to serve. */
-export interface StaticFile {
-  body: Buffer;
+/** One file to serve: its body, ETag and gzip copy (compressible types only, ../asset.ts) and its type. */
+export interface StaticFile extends Asset {
   contentType: string;
-  /** Strong validator: `"<sha256 prefix of body>"`. */
-  etag: string;
-  /** The body gzipped once (level 9) for compressible types; undefined otherwise. */
-  gzip?: Buffer;
 }
 
 const compressible = (contentType: string) => /^(text\/|application\/(json|javascript)|image\/svg)/.test(contentType);
@@ -56,10 +50,8 @@ function lookup(paths: ReadonlySet<string>, fallbacks: Record<string, string>, l
     if (!hit) return undefined;
     let file = cache.get(hit);
     if (!file) {
-      const body = load(hit);
       const contentType = contentTypeFor(hit);
-      file = { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
-      if (compressible(contentType) && body.length > 1024) file.gzip = gzipSync(body, { level: 9 });
+      file = { ...prepareAsset(load(hit), compressible(contentType)), contentType };
       cache.set(hit, file);
     }
     return file;
@@ -101,11 +93,13 @@ export function folderStaticFiles(dir: string, mount = '/', fallbacks: Record<st
 /**
  * Wraps a Node request handler so GET/HEAD requests outside `/api/` and `/health` that match a
  * static file are answered from `files` (`cache-control: no-cache` with an ETag; a matching
- * `if-none-match` gets 304; gzipped when the client accepts it); everything else goes to `handler`.
+ * `if-none-match` gets 304; gzipped when the client accepts it: ../asset.ts answerAsset), with the
+ * `security` headers (../security-headers.ts); everything else goes to `handler`.
  */
 export function withStaticFiles(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   files: StaticFiles,
+  security: ReadonlyArray<readonly [string, string]> = [],
 ): (req: IncomingMessage, res: ServerResponse) => void {
   if (files.size === 0) return handler;
   return (req, res) => {
@@ -115,21 +109,11 @@ export function withStaticFiles(
       const file = files.get(path);
       if (file) {
         // Revalidate every time: an upgraded binary must never leave an old script cached.
-        res.setHeader('cache-control', 'no-cache');
-        res.setHeader('etag', file.etag);
-        if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(file.etag)) {
-          res.statusCode = 304;
-          res.end();
-          return;
-        }
-        res.statusCode = 200;
-        res.setHeader('content-type', file.contentType);
-        const gzip = file.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? file.gzip : undefined;
-        if (file.gzip) res.setHeader('vary', 'accept-encoding');
-        if (gzip) res.setHeader('content-encoding', 'gzip');
-        const body = gzip ?? file.body;
-        res.setHeader('content-length', body.length);
-        res.end(req.method === 'HEAD' ? undefined : body);
+        const answer = answerAsset(file, file.contentType, 'no-cache', req.headers);
+        for (const [name, value] of security) res.setHeader(name, value);
+        if (answer.body) answer.headers['content-length'] = String(answer.body.length);
+        res.writeHead(answer.status, answer.headers);
+        res.end(req.method === 'HEAD' || !answer.body ? undefined : answer.body);
         return;
       }
     }

@@ -89,7 +89,7 @@ const PUBLIC_CORE = new Set(['core/errors/catalogue.ts', 'core/validation.ts', '
 
 /**
  * Kernel modules the host imports besides core/index.ts, each for a reason: rendering operations
- * at the API entry (server-bin/protocol/), and the `gatehouse config` command, which checks and
+ * at the API entry (server-bin/api/), and the `gatehouse config` command, which checks and
  * plans config files offline. Nothing of a domain is here.
  */
 const HOST_KERNEL_IMPORTS = new Set([

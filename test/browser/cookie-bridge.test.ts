@@ -1,7 +1,7 @@
 /**
  * Browser test: the hosted pages' refresh token was readable by any script
  * on the page (`document.cookie`). Now the server's same-origin cookie bridge
- * (server-bin/http/cookie-bridge.ts) keeps it in an HttpOnly cookie and the page holds a
+ * (server-bin/api/cookie-bridge.ts) keeps it in an HttpOnly cookie and the page holds a
  * placeholder. Real Chromium signs in on /handler/sign-in; `document.cookie` holds no refresh
  * token; the session survives a reload and a token refresh; sign-out clears the HttpOnly cookie;
  * a request from another site (foreign Origin, or no bridge header) gets no swap.

@@ -5,7 +5,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import * as sdk108 from '@stackframe/js';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError } from '../helpers/api.ts';
-import { MAX_BODY_BYTES } from '../../server-bin/http/body.ts';
+import { MAX_BODY_BYTES } from '../../server-bin/api/body.ts';
 import { sdkApps, type StackSdk } from './helpers.ts';
 
 const batch = () => ({

@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describeWithServer } from '../helpers/suite.ts';
 import { createGatehouse } from '../../server-bin/index.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import { createJsonLogger } from '../../server-bin/http/logger.ts';
+import { createJsonLogger } from '../../server-bin/logger.ts';
 import { ConfigError, resolveBackupConfig, resolveServerConfig } from '../../server-bin/config.ts';
 import { startServer } from '../../server-bin/serve.ts';
 import { backupSqlite } from '../../server-bin/backup.ts';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createGatehouse } from '../../server-bin/index.ts';
 import { createSqliteAdapter, type SqliteAdapterOptions } from '../../adapters/sqlite/index.ts';
-import { createJsonLogger } from '../../server-bin/http/logger.ts';
+import { createJsonLogger } from '../../server-bin/logger.ts';
 import { SEED_KEYS } from './process.ts';
 
 /** A Gatehouse served in this process on a loopback port. */

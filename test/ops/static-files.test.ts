@@ -61,7 +61,7 @@ describe('static files', () => {
       assert.equal(await page.text(), 'export {}');
       assert.equal(page.headers.get('cache-control'), 'no-cache');
       const etag = page.headers.get('etag');
-      assert.match(etag ?? '', /^"[A-Za-z0-9_-]{22}"$/);
+      assert.match(etag ?? '', /^"[A-Za-z0-9_-]{27}"$/);
       const revalidated = await fetch(`${url}/handler/assets/app.js`, { headers: { 'if-none-match': `"other", ${etag}` } });
       assert.equal(revalidated.status, 304);
       assert.equal(await revalidated.text(), '');

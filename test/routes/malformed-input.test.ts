@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { operations } from '../../core/operations/registry.ts';
 import type { AnyOperation } from '../../core/operations/define.ts';
 import { errorCatalogue } from '../../core/errors/catalogue.ts';
-import { SIGNATURE_HEADER } from '../../server-bin/protocol/raw-body.ts';
+import { SIGNATURE_HEADER } from '../../server-bin/api/body.ts';
 import { describeWithServer } from '../helpers/suite.ts';
 import { createProject, type Caller } from '../helpers/api.ts';
 import type { TestServer } from '../helpers/server.ts';

@@ -57,7 +57,7 @@ export class DashboardApi {
     this.env = { ...defaultEnvironment(), ...options.environment };
     const base = where.origin + this.prefix;
     this.base = base;
-    // The owner's refresh token lives in an HttpOnly cookie (server-bin/http/cookie-bridge.ts).
+    // The owner's refresh token lives in an HttpOnly cookie (server-bin/api/cookie-bridge.ts).
     this.transport = options.transport ?? httpTransport(base, this.env.fetch, { cookieBridge: true });
     this.app = new ClientApp({
       projectId: 'internal',

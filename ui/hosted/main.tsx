@@ -24,7 +24,7 @@ const app = new ClientApp({
   projectId: config.projectId,
   baseUrl: location.origin + prefix,
   // The server keeps the refresh token in an HttpOnly cookie; this page only sees a placeholder
-  // (server-bin/http/cookie-bridge.ts; docs/security.md "Cookies").
+  // (server-bin/api/cookie-bridge.ts; docs/security.md "Cookies").
   transport: httpTransport(location.origin + prefix, defaultEnvironment().fetch, { cookieBridge: true }),
   // Per-project cookie names and a 30-day refresh cookie (docs/security.md "Cookies").
   tokenStore: cookieTokenStore(config.projectId, defaultEnvironment(), undefined, hostedCookieOptions(config.projectId)),

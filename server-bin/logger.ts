@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from '../../core/index.ts';
+import type { Logger } from '../core/index.ts';
 
 /**
  * Most bytes of log lines held in memory while stdout is not being read (1 MiB, a few thousand

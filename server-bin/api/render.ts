@@ -1,7 +1,6 @@
 import { KnownError, RateLimitError, StatusError } from '../../core/index.ts';
-import type { AnyOperation, OperationRequest } from '../../core/index.ts';
+import type { AnyOperation } from '../../core/index.ts';
 import type { Runtime } from '../../core/runtime.ts';
-import { invokeOperation } from '../../core/operations/execute.ts';
 import { isRawReply, type RawReply, type ReplyStream } from '../../core/operations/define.ts';
 import { stringifyJson } from '../../core/lib/json-text.ts';
 import { STATUS_OF_KIND } from './status.ts';
@@ -9,7 +8,7 @@ import { STATUS_OF_KIND } from './status.ts';
 /**
  * An operation's outcome as it goes on the wire: status, media type, body and the headers the
  * outcome itself implies (the transport adds request ids, CORS, caching defaults and the
- * known-error header, server-bin/http/respond.ts).
+ * known-error header: respond.ts).
  */
 export interface OperationResponse {
   status: number;
@@ -97,18 +96,4 @@ function rawReplyResponse(reply: RawReply): OperationResponse {
     case 'redirect': return { status: reply.seeOther ? 303 : 307, contentType: TEXT_TYPE, body: '', headers: { location: reply.url } };
     case 'events': return { status: 200, contentType: 'text/event-stream; charset=utf-8', body: '', headers: {}, stream: reply.stream };
   }
-}
-
-/**
- * Runs one operation for one request ({@link invokeOperation}) and renders the outcome for the
- * wire: {@link successResponse} or {@link errorResponse}. Never throws.
- */
-export async function executeOperation(runtime: Runtime, op: AnyOperation, request: OperationRequest, requestId?: string): Promise<OperationResponse> {
-  let result: unknown;
-  try {
-    result = await invokeOperation(runtime, op, request);
-  } catch (error) {
-    return errorResponse(runtime, error, requestId);
-  }
-  return successResponse(op, result);
 }

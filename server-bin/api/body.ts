@@ -1,45 +1,38 @@
-import type { IncomingMessage } from 'node:http';
 import { gunzip, inflate, inflateRaw, type InputType, type ZlibOptions } from 'node:zlib';
 import { KnownError, type AnyOperation } from '../../core/index.ts';
-import { SIGNATURE_HEADER } from '../protocol/raw-body.ts';
 
 /** Largest accepted request body: room for a 1,000,000-character profile image and more. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-/** Bodies already read (and rewritten) by a middleware, read in place of the request stream. */
-const preset = new WeakMap<IncomingMessage, Buffer>();
-
 /**
- * Reads the whole body of `req` once (at most MAX_BODY_BYTES, else BODY_PARSING_ERROR), lets
- * `rewrite` change it, and keeps the result for readRequestBody (the cookie bridge's
- * placeholder swap, http/cookie-bridge.ts).
+ * The request header that carries each signing sender's signature, for operations that take
+ * their body unparsed (`rawBody.signedBy`, core/operations/define.ts): Stripe signs its webhook
+ * events in `Stripe-Signature` (docs.stripe.com/webhooks "Verify webhook signatures").
  */
-export async function rewriteBody(req: IncomingMessage, rewrite: (body: Buffer) => Buffer): Promise<Buffer> {
-  const body = rewrite(await readRaw(req, MAX_BODY_BYTES));
-  preset.set(req, body);
-  return body;
-}
+export const SIGNATURE_HEADER: Readonly<Record<NonNullable<AnyOperation['rawBody']>['signedBy'], string>> = {
+  stripe: 'stripe-signature',
+};
 
-async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const kept = preset.get(req);
-  if (kept) return kept;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${limit} bytes.` });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
+const tooLarge = () => new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${MAX_BODY_BYTES} bytes.` });
 
 /**
- * The whole request body (at most MAX_BODY_BYTES), or the body a middleware already read.
+ * The whole body from its chunks as every entry receives them (a node:http request, a Web
+ * request's body stream, the in-process text), at most MAX_BODY_BYTES.
  * @throws KnownError BODY_PARSING_ERROR past the limit.
  */
-export function readRequestBody(req: IncomingMessage): Promise<Buffer> {
-  return readRaw(req, MAX_BODY_BYTES);
+export async function readBody(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | null | undefined): Promise<Buffer> {
+  if (!chunks) return EMPTY;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Parses a request body already read (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx "Body
@@ -76,8 +69,6 @@ export function parseBodyBytes(method: string, contentTypeHeader: string | undef
       throw new KnownError('BODY_PARSING_ERROR', { message: `Unsupported content-type ${contentType}. Send application/json.` });
   }
 }
-
-const tooLarge = () => new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${MAX_BODY_BYTES} bytes.` });
 
 type Inflate = (buffer: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void;
 
@@ -116,7 +107,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
  * The body an operation receives from the bytes a transport read (every transport: the API
- * lane, in-process dispatch and Koa): transport compression undone ({@link decodeBody}); for a
+ * entry, answer.ts): transport compression undone ({@link decodeBody}); for a
  * `rawBody` operation the exact text and the sender's signature; for a `gzippedJsonBody`
  * operation an `application/octet-stream` body that is gzip data is inflated and parsed as JSON;
  * otherwise {@link parseBodyBytes}.

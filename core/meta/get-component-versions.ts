@@ -17,7 +17,7 @@ export const PAGE_COMPONENTS = [
  * "Initial version."}}, …}}`; the SDK's dev tool compares them with the pages an app installed.
  */
 export const getComponentVersions = defineOperation({
-  id: 'meta.componentVersions',
+  id: 'meta.getComponentVersions',
   method: 'GET',
   path: '/internal/component-versions',
   summary: 'Versions and changelogs of the replaceable page components.',

@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { KnownError, type Logger } from '../../core/index.ts';
-import type { ApiAnswer, ApiAnswerer } from '../protocol/answer.ts';
-import { MAX_BODY_BYTES } from './body.ts';
-import { isApiLaneRequest } from './api-lane.ts';
+import { isApiPath, type Answer, type ApiAnswer } from './answer.ts';
+import { readBody } from './body.ts';
 
 /** Per-request facts a Web host knows and a `Request` does not carry. */
 export interface FetchContext {
@@ -23,24 +20,22 @@ export type FetchHandler = (request: Request, context?: FetchContext) => Promise
  * - Bodies are answered uncompressed (the request's `Accept-Encoding` is not passed on): a Web
  *   host compresses its responses itself (Next.js does, and gzipped twice a body that came
  *   gzipped); use the host's compression middleware where it has none by default.
- * - API requests go to the one protocol entry (protocol/answer.ts) that the node:http API lane
- *   and `dispatch` call, with the same rule for which requests it takes
- *   ({@link isApiLaneRequest}); the body is read from the `Request` (MAX_BODY_BYTES at most,
- *   else BODY_PARSING_ERROR) and a streamed reply becomes the `Response`'s body stream.
- * - Everything else (hosted pages, the dashboard, static files, the cookie-bridge requests and
- *   the OpenAPI document, which Koa serves for every host) is handed to `pages`, a node:http
- *   handler, over a loopback listener opened on first use and closed by the returned `close`.
+ * - API requests (`/api/…`, {@link isApiPath}) go to the one answer (answer.ts) that the node:http
+ *   entry and `dispatch` call; the body is read from the `Request` (MAX_BODY_BYTES at most, else
+ *   BODY_PARSING_ERROR) and a streamed reply becomes the `Response`'s body stream.
+ * - Everything else (hosted pages, the dashboard, static files: the Koa pages app) is handed to
+ *   `pages`, a node:http handler, over a loopback listener opened on first use and closed by the
+ *   returned `close`.
  *   The request is forwarded as sent (method, path with the mount prefix, headers, body) with
  *   `context.clientAddress` (or `unknown`) appended to `X-Forwarded-For`; `pages` must trust that
  *   one hop more than the host's own proxies.
  */
 export function createFetchHandler(options: {
   prefix: string;
-  answerApi: ApiAnswerer;
+  answer: Answer;
   pages: (req: IncomingMessage, res: ServerResponse) => void;
-  log: Logger;
 }): { fetch: FetchHandler; close(): Promise<void> } {
-  const { prefix, answerApi, log } = options;
+  const { prefix, answer } = options;
   let listener: Promise<{ server: Server; port: number }> | null = null;
 
   const pagesPort = () => {
@@ -59,22 +54,19 @@ export function createFetchHandler(options: {
       if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
       pathname = pathname.slice(prefix.length) || '/';
     }
+    if (!isApiPath(pathname)) return forwardToPages(request, url, context, await pagesPort());
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => { if (name !== 'accept-encoding') headers[name] = value; });
-    if (!isApiLaneRequest(request.method, pathname, headers)) return forwardToPages(request, url, context, await pagesPort());
-
-    const started = performance.now();
-    const answer = await answerApi({
-      requestId: randomUUID(),
+    const answered = await answer({
       method: request.method.toUpperCase(),
       pathname,
       search: url.search.slice(1),
       headers,
-      readBody: () => readBody(request),
+      protocol: url.protocol === 'https:' ? 'https' : 'http',
+      readBody: () => readBody(request.body as AsyncIterable<Uint8Array> | null),
       peerAddress: context.clientAddress,
     });
-    log.info({ request_id: answer.requestId, method: request.method, path: pathname, status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-    return toResponse(answer, request.signal);
+    return toResponse(answered, request.signal);
   };
 
   const close = async () => {
@@ -90,24 +82,11 @@ export function createFetchHandler(options: {
   return { fetch, close };
 }
 
-/** The whole body of a Web request, MAX_BODY_BYTES at most. @throws KnownError BODY_PARSING_ERROR */
-async function readBody(request: Request): Promise<Buffer> {
-  if (!request.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new KnownError('BODY_PARSING_ERROR', { message: `Request body is larger than ${MAX_BODY_BYTES} bytes.` });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** An answer of protocol/answer.ts as a Web `Response` (a streamed reply as its body stream). */
+/** An answer (answer.ts) as a Web `Response` (a streamed reply as its body stream). */
 function toResponse(answer: ApiAnswer, signal: AbortSignal): Response {
   const init = { status: answer.status, headers: answer.headers };
-  if (answer.status === 204 || answer.status === 304) return new Response(null, init);
-  if (!answer.stream) return new Response(answer.text, init);
+  if (answer.status === 204 || answer.status === 304 || (!answer.stream && answer.body.length === 0)) return new Response(null, init);
+  if (!answer.stream) return new Response(answer.body as string | Uint8Array<ArrayBuffer>, init);
   const controller = new AbortController();
   signal.addEventListener('abort', () => controller.abort(), { once: true });
   const chunks = answer.stream(controller.signal)[Symbol.asyncIterator]();

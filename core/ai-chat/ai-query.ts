@@ -98,7 +98,7 @@ const sse = (chunk: unknown) => `data: ${typeof chunk === 'string' ? chunk : JSO
  * `start`, `text-delta`…, `tool-input-available` / `tool-output-available`, `finish`, `[DONE]`).
  */
 export const aiQuery = defineOperation({
-  id: 'aiQuery.query',
+  id: 'aiChat.query',
   method: 'POST',
   path: '/ai/query/:mode',
   summary: 'Ask the model one question (generate or stream), with no stored thread.',
