@@ -3,7 +3,7 @@ import { after, before, describe } from 'node:test';
 import { createCore, KnownError, type Core, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
-import { INTERNAL_KEYS } from './server.ts';
+import { INTERNAL_KEYS } from './internal-keys.ts';
 
 /**
  * A core opened in the test process with no HTTP at all: operations are called through

@@ -4,12 +4,9 @@ import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
 import { createTestDatabase, type TestDatabase } from './dialects.ts';
 
-/** The internal project's keys in every test server. */
-export const INTERNAL_KEYS = {
-  publishableClientKey: 'pck_test_internal_publishable_key_0123456789abcdefghijk',
-  secretServerKey: 'ssk_test_internal_secret_server_key_0123456789abcdefghij',
-  superSecretAdminKey: 'sak_test_internal_super_secret_admin_key_0123456789abcd',
-};
+import { INTERNAL_KEYS } from './internal-keys.ts';
+
+export { INTERNAL_KEYS };
 
 export interface TestServer {
   url: string;

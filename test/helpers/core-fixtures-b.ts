@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import type { Credentials } from '../../core/index.ts';
+import type { TestCore } from './core-client.ts';
+
+/**
+ * In-process fixtures for core tests (test/helpers/core-client.ts), the counterparts of
+ * test/helpers/api.ts's HTTP ones: no server, no request, operations called by id.
+ */
+
+/** The base URL test cores run with (test/helpers/core-client.ts), as tokens' issuers name it. */
+export function coreBaseUrl(t: TestCore): string {
+  return t.core.runtime.baseUrl;
+}
+
+/** The project key set created with `admin` credentials (`internalApiKeys.create`), full values. */
+export async function createCoreProjectKeys(t: TestCore, admin: Credentials) {
+  const keys = await t.call<{ publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>('internalApiKeys.create', admin, {
+    body: { description: 'test keys', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: true },
+  });
+  return { publishableClientKey: keys.publishable_client_key, secretServerKey: keys.secret_server_key, superSecretAdminKey: keys.super_secret_admin_key };
+}
+
+/** Credentials of each access level that present a project's own keys (no admin token). */
+export function keyCredentials(projectId: string, keys: Awaited<ReturnType<typeof createCoreProjectKeys>>) {
+  return {
+    client: { projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey },
+    server: { projectId, accessType: 'server', secretServerKey: keys.secretServerKey },
+    admin: { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey },
+  } satisfies Record<string, Credentials>;
+}
+
+/**
+ * The value of an operation that answers a raw JSON reply (`reply.json`, e.g. `meta.jwks`), and
+ * fails the test when the answer is anything else.
+ */
+export async function callJson<T = any>(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<T> {
+  const answer = await t.call<{ raw?: true; kind?: string; value?: T }>(operationId, credentials, input);
+  assert.equal(answer?.kind, 'json', `${operationId} answered ${JSON.stringify(answer)} instead of a JSON reply`);
+  return answer.value as T;
+}
+
+/**
+ * Verifies `token` against the project's JWKS read in-process (`meta.jwks` with the given
+ * query, e.g. `{ include_anonymous: 'true' }`) at the core's clock; returns the payload.
+ */
+export async function verifyWithProjectJwks(t: TestCore, projectId: string, token: string, query: Record<string, string> = {}) {
+  const jwks = await callJson<JSONWebKeySet>(t, 'meta.jwks', {}, { params: { project_id: projectId }, query });
+  return (await jwtVerify(token, createLocalJWKSet(jwks), { currentDate: new Date(t.clock.now()) })).payload;
+}
