@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Credentials } from '../../core/index.ts';
+import { StatusError, type StatusKind } from '../../core/errors/index.ts';
 import type { TestCore } from './core-client.ts';
 
 /**
@@ -47,4 +48,27 @@ export async function callJson<T = any>(t: TestCore, operationId: string, creden
 export async function verifyWithProjectJwks(t: TestCore, projectId: string, token: string, query: Record<string, string> = {}) {
   const jwks = await callJson<JSONWebKeySet>(t, 'meta.jwks', {}, { params: { project_id: projectId }, query });
   return (await jwtVerify(token, createLocalJWKSet(jwks), { currentDate: new Date(t.clock.now()) })).payload;
+}
+
+/**
+ * Runs an operation that must refuse with a plain status error (no known-error code) of `kind`
+ * and exactly `message` (the whole body on the wire); returns the error.
+ */
+export async function refusesWithStatus(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2], kind: StatusKind, message: string): Promise<StatusError> {
+  try {
+    await t.core.invoke(operationId, credentials, input);
+  } catch (error) {
+    assert.ok(error instanceof StatusError, `${operationId} threw ${String(error)} instead of a ${kind} status error`);
+    assert.equal(error.kind, kind, `${operationId}: expected ${kind}, got ${error.kind}: ${error.message}`);
+    assert.equal(error.message, message);
+    return error;
+  }
+  return assert.fail(`${operationId} answered instead of refusing with ${kind} "${message}"`);
+}
+
+/** The body of an operation's raw HTML reply (`reply.html`); fails on any other answer. */
+export async function callHtml(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<string> {
+  const answer = await t.call<{ kind?: string; body?: string }>(operationId, credentials, input);
+  assert.equal(answer?.kind, 'html', `${operationId} answered ${JSON.stringify(answer)} instead of an HTML reply`);
+  return answer.body!;
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../helpers/api.ts';
+import { startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
+
+const smtp = await startSmtpReceiver();
+after(() => smtp.stop());
 
 /**
  * Wire checks moved out of core tests (issue 33, "Core tests without HTTP"): what the HTTP host
@@ -31,5 +35,32 @@ describeWithServer('wire answers moved from core tests', (get) => {
     assertKnownError(await api(server, 'GET', '/users/me', { ...client, accessToken: anon.body.access_token }), 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED', 401);
     assertKnownError(await api(server, 'GET', '/users/me', { ...client, accessToken: anon.body.access_token, headers: { 'x-stack-allow-restricted-user': 'true' } }), 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED', 401);
     assertKnownError(await api(server, 'POST', '/auth/anonymous/sign-up', { projectId: client.projectId, accessType: 'client' }, { display_name: 'x' }), 'SCHEMA_ERROR', 400);
+  });
+
+  // From core/notifications/unsubscribe.test.ts.
+  it('unsubscribe link: a mail client\'s one-click form POST and a browser\'s GET answer 200 HTML; a short code answers 400 text "Invalid code"', async () => {
+    const server = get();
+    const { server: srv, projectId } = await createProject(server, {
+      email_config: { type: 'standard', host: '127.0.0.1', port: smtp.port, username: 'u', password: 'p', sender_name: 'Acme', sender_email: 'noreply@acme.example.com' },
+    });
+    const email = uniqueEmail('wire-news');
+    const user = await api(server, 'POST', '/users', srv, { primary_email: email, primary_email_verified: true });
+    const sent = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>Big news</p>', subject: 'News', notification_category_name: 'Marketing' });
+    assert.equal(sent.status, 200, sent.text);
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && m.subject === 'News');
+    const line = mail.raw.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, '');
+    const link = line.slice(1, -1);
+    assert.ok(link.startsWith(`${server.url}/api/v1/emails/unsubscribe-link?`), link);
+    const oneClick = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    assert.equal(oneClick.status, 200);
+    assert.match(oneClick.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(await oneClick.text(), '<p>Successfully unsubscribed from notification group</p>');
+    const again = await fetch(link);
+    assert.equal(again.status, 200);
+    assert.equal(await again.text(), '<p>You have already unsubscribed from this notification group</p>');
+    const short = await fetch(`${server.url}/api/v1/emails/unsubscribe-link?code=abc`);
+    assert.equal(short.status, 400);
+    assert.equal(await short.text(), 'Invalid code');
+    assertKnownError(await api(server, 'GET', `/emails/unsubscribe-link?code=${'a'.repeat(45)}&project_id=${projectId}`), 'VERIFICATION_CODE_NOT_FOUND', 404);
   });
 });
