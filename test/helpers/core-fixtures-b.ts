@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Credentials } from '../../core/index.ts';
-import { StatusError, type StatusKind } from '../../core/errors/index.ts';
+import { KnownError, StatusError, type StatusKind } from '../../core/errors/index.ts';
 import type { TestCore } from './core-client.ts';
 
 /**
@@ -71,4 +71,20 @@ export async function callHtml(t: TestCore, operationId: string, credentials: Cr
   const answer = await t.call<{ kind?: string; body?: string }>(operationId, credentials, input);
   assert.equal(answer?.kind, 'html', `${operationId} answered ${JSON.stringify(answer)} instead of an HTML reply`);
   return answer.body!;
+}
+
+/**
+ * How an operation refuses, for assertions that accept either error family: the known-error
+ * code (e.g. `API_KEY_NOT_FOUND`), or `status:<kind>` with the text for a plain status error
+ * (e.g. `status:forbidden`). Fails the test when the operation answers.
+ */
+export async function refusal(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<string> {
+  try {
+    await t.core.invoke(operationId, credentials, input);
+  } catch (error) {
+    if (error instanceof KnownError) return error.code;
+    if (error instanceof StatusError) return `status:${error.kind}`;
+    throw error;
+  }
+  return assert.fail(`${operationId} answered instead of refusing`);
 }

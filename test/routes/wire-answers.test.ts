@@ -63,4 +63,14 @@ describeWithServer('wire answers moved from core tests', (get) => {
     assert.equal(await short.text(), 'Invalid code');
     assertKnownError(await api(server, 'GET', `/emails/unsubscribe-link?code=${'a'.repeat(45)}&project_id=${projectId}`), 'VERIFICATION_CODE_NOT_FOUND', 404);
   });
+
+  // From core/api-keys/api-keys.test.ts.
+  it('API keys while the feature is off: 400 with the plain text message, no known-error code', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const res = await api(server, 'POST', '/team-api-keys/check', p.server, { api_key: 'x' });
+    assert.equal(res.status, 400);
+    assert.equal(res.text, 'Team API keys are not enabled for this project.');
+    assert.equal(res.headers.get('x-stack-known-error'), null);
+  });
 });
