@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { createCoreProject, createCoreUser, describeWithCore } from '../../test/helpers/core-client.ts';
 import { refusal, refusesWithStatus } from '../../test/helpers/core-fixtures-b.ts';
 import { parseApiKeySecret } from './secret.ts';
+import type { InvokeInput } from '../index.ts';
 
 /**
  * User and team API keys, in-process (test/helpers/core-client.ts). The 400 plain-text answer
@@ -96,7 +97,7 @@ describeWithCore('user and team API keys', (get) => {
     assert.equal(await refusal(t, 'apiKeys.getUserKey', bob.client, { params: { api_key_id: aliceKey.id } }), 'status:forbidden');
     assert.equal((await t.refuses('apiKeys.getUserKey', bob.client, { params: { api_key_id: aliceKey.id }, query: { user_id: 'me' } }, 'API_KEY_NOT_FOUND')).status, 404);
     assert.equal(await refusal(t, 'apiKeys.updateUserKey', bob.client, { params: { api_key_id: aliceKey.id }, body: { revoked: true } }), 'status:forbidden');
-    const refusedWith = async (operationId: string, credentials: typeof p.client, input: Parameters<typeof t.call>[2], code: string, status: number) => {
+    const refusedWith = async (operationId: string, credentials: typeof p.client, input: InvokeInput, code: string, status: number) => {
       assert.equal((await t.refuses(operationId, credentials, input, code)).status, status, `${operationId} ${code}`);
     };
     // 400 over HTTP: no user_id.
@@ -124,7 +125,7 @@ describeWithCore('user and team API keys', (get) => {
   it('answers not-found and bad input', async () => {
     const t = get();
     const p = await createCoreProject(t, { allow_user_api_keys: true, allow_team_api_keys: true });
-    const refusedWith = async (operationId: string, credentials: typeof p.server, input: Parameters<typeof t.call>[2], code: string, status: number) => {
+    const refusedWith = async (operationId: string, credentials: typeof p.server, input: InvokeInput, code: string, status: number) => {
       assert.equal((await t.refuses(operationId, credentials, input, code)).status, status, `${operationId} ${code}`);
     };
     await refusedWith('apiKeys.createUserKey', p.server, { body: { user_id: MISSING, description: 'x', expires_at_millis: null } }, 'USER_NOT_FOUND', 404);
