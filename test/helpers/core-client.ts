@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import { createCore, KnownError, type Core, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
+import { createMigratedTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
 import { INTERNAL_KEYS } from './internal-keys.ts';
 
 /**
@@ -35,7 +35,7 @@ export const internalCredentials = {
  * error and output declarations, an injected clock, known internal keys).
  */
 export async function startTestCore(dialect: Dialect, options: { environment?: 'development' | 'production' | 'test' } = {}): Promise<TestCore> {
-  const database = await createTestDatabase(dialect);
+  const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const storage = database.open();
   const core = await createCore({

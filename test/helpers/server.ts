@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { CoreOptions, Dialect } from '../../core/index.ts';
 import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
-import { createTestDatabase, type TestDatabase } from './dialects.ts';
+import { createMigratedTestDatabase, type TestDatabase } from './dialects.ts';
 
 import { INTERNAL_KEYS } from './internal-keys.ts';
 
@@ -23,7 +23,7 @@ export interface TestServer {
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
 export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile']; outboundPrivateHosts?: string[] } = {}): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
+  const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
