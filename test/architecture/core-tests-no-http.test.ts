@@ -65,7 +65,6 @@ const ALLOWED: Record<string, string> = {
   'core/projects/owner-team-members.test.ts': 'conversion pending on coretests-b',
   'core/projects/projects.test.ts': 'conversion pending on coretests-b',
   'core/sessions/activity-writer.test.ts': 'conversion pending on coretests-b',
-  'core/sessions/sessions.test.ts': 'conversion pending on coretests-b',
   'core/team-invitations/team-invitations.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
   'core/users/users.test.ts': 'conversion pending on coretests-b',

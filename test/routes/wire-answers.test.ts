@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { decodeJwt } from 'jose';
 import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../helpers/api.ts';
@@ -72,5 +73,47 @@ describeWithServer('wire answers moved from core tests', (get) => {
     assert.equal(res.status, 400);
     assert.equal(res.text, 'Team API keys are not enabled for this project.');
     assert.equal(res.headers.get('x-stack-known-error'), null);
+  });
+
+  // From core/sessions/sessions.test.ts.
+  it('OAuth refresh_token grant as the official SDK posts it (a form body): 200 with a Bearer token, refusals with the known-error header', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const user = await api(server, 'POST', '/users', p.server, {});
+    const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
+    const form = (fields: Record<string, string>) => fetch(`${server.url}/api/v1/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const ok = await form({ grant_type: 'refresh_token', refresh_token: session.body.refresh_token, client_id: p.projectId, client_secret: '__stack_public_client__' });
+    assert.equal(ok.status, 200);
+    const body = await ok.json() as Record<string, unknown>;
+    assert.equal(body.token_type, 'Bearer');
+    assert.equal(decodeJwt(body.access_token as string).sub, user.body.id);
+    const bad = await form({ grant_type: 'refresh_token', refresh_token: 'nope', client_id: p.projectId, client_secret: '__stack_public_client__' });
+    assert.equal(bad.status, 401);
+    assert.equal(bad.headers.get('x-stack-known-error'), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    const wrongClient = await form({ grant_type: 'refresh_token', refresh_token: session.body.refresh_token, client_id: p.projectId, client_secret: 'pck_wrong' });
+    assert.equal(wrongClient.headers.get('x-stack-known-error'), 'INVALID_OAUTH_CLIENT_ID_OR_SECRET');
+  });
+
+  // From core/sessions/sessions.test.ts.
+  it('JWKS: cacheable for an hour; an unknown project answers 404; deleting another user\'s session answers 404 text', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const res = await fetch(`${server.url}/api/v1/projects/${p.projectId}/.well-known/jwks.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=3600');
+    assert.equal(((await res.json()) as { keys: unknown[] }).keys.length, 2);
+    assert.equal((await fetch(`${server.url}/api/v1/projects/7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70/.well-known/jwks.json`)).status, 404);
+    const owner = await api(server, 'POST', '/users', p.server, {});
+    const other = await api(server, 'POST', '/users', p.server, {});
+    const ownerSession = await api(server, 'POST', '/auth/sessions', p.server, { user_id: owner.body.id });
+    const otherSession = await api(server, 'POST', '/auth/sessions', p.server, { user_id: other.body.id });
+    const ownerSessionId = decodeJwt(ownerSession.body.access_token).refresh_token_id as string;
+    const foreign = await api(server, 'DELETE', `/auth/sessions/${ownerSessionId}?user_id=me`, { ...p.client, accessToken: otherSession.body.access_token });
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.text, 'Session not found.');
   });
 });
