@@ -89,8 +89,8 @@ export function describeWithCore(name: string, body: (get: () => TestCore, diale
  * An internal-project user (a dashboard owner) with an access token, created with the server
  * key, and the personal team it selected.
  */
-export async function createCoreInternalUser(t: TestCore) {
-  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: {} });
+export async function createCoreInternalUser(t: TestCore, fields: Record<string, unknown> = {}) {
+  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: fields });
   const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', internalCredentials.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
   const me = await t.call<{ selected_team_id: string }>('users.getCurrent', { ...internalCredentials.client, accessToken: session.access_token });
   return { id: user.id, accessToken: session.access_token, refreshToken: session.refresh_token, selectedTeamId: me.selected_team_id };
