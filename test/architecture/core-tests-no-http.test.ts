@@ -58,7 +58,6 @@ const ALLOWED: Record<string, string> = {
   'core/dashboard-signup/dashboard-signup.test.ts': 'conversion pending on coretests-b',
   'core/metrics/metrics.test.ts': 'conversion pending on coretests-b',
   'core/mfa/mfa.test.ts': 'conversion pending on coretests-b',
-  'core/mfa/recovery-codes.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
   'core/permissions/permissions.test.ts': 'conversion pending on coretests-b',
   'core/sessions/activity-writer.test.ts': 'conversion pending on coretests-b',

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Credentials } from '../../core/index.ts';
 import { KnownError, StatusError, type StatusKind } from '../../core/errors/index.ts';
 import type { TestCore } from './core-client.ts';
+import { uniqueEmail } from './smtp.ts';
 
 /**
  * In-process fixtures for core tests (test/helpers/core-client.ts), the counterparts of
@@ -87,4 +89,31 @@ export async function refusal(t: TestCore, operationId: string, credentials: Cre
     throw error;
   }
   return assert.fail(`${operationId} answered instead of refusing`);
+}
+
+/** The password of the MFA fixtures' users (as test/helpers/mfa-users.ts). */
+export const MFA_PASSWORD = 'correct horse battery';
+
+/**
+ * A password user with TOTP turned on through `users.updateCurrent` (as the SDK does), as
+ * test/helpers/mfa-users.ts `totpUser` in-process; with `server`, its email is also verified
+ * (OTP sign-in needs a verified email).
+ */
+export async function createCoreTotpUser(t: TestCore, client: Credentials, server?: Credentials) {
+  const email = uniqueEmail('mfa');
+  const signUp = await t.call<{ user_id: string; access_token: string }>('authPassword.signUp', client, { body: { email, password: MFA_PASSWORD } });
+  const secret = randomBytes(20).toString('base64');
+  const patched = await t.call<{ requires_totp_mfa: boolean }>('users.updateCurrent', { ...client, accessToken: signUp.access_token }, { body: { totp_secret_base64: secret } });
+  assert.equal(patched.requires_totp_mfa, true);
+  if (server) await t.call('users.update', server, { params: { user_id: signUp.user_id }, body: { primary_email_verified: true } });
+  return { email, secret, userId: signUp.user_id, accessToken: signUp.access_token };
+}
+
+/** A password sign-in that must stop at MFA: returns its attempt code (and checks no tokens came with it). */
+export async function corePasswordAttempt(t: TestCore, client: Credentials, email: string): Promise<string> {
+  const refused = await t.refuses('authPassword.signIn', client, { body: { email, password: MFA_PASSWORD } }, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
+  assert.equal(refused.status, 400);
+  assert.deepEqual(Object.keys(refused.details), ['attempt_code']);
+  assert.match(String(refused.details.attempt_code), /^[0-9a-z]{45}$/);
+  return refused.details.attempt_code as string;
 }
