@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../helpers/api.ts';
+import { api, assertKnownError, createProject, createProjectKeys } from '../helpers/api.ts';
 import { startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
 
 const smtp = await startSmtpReceiver();
@@ -115,5 +115,21 @@ describeWithServer('wire answers moved from core tests', (get) => {
     const foreign = await api(server, 'DELETE', `/auth/sessions/${ownerSessionId}?user_id=me`, { ...p.client, accessToken: otherSession.body.access_token });
     assert.equal(foreign.status, 404);
     assert.equal(foreign.text, 'Session not found.');
+  });
+
+  // From core/sessions/activity-writer.test.ts.
+  it('answers 50 concurrent refreshes over HTTP with 200 and writes every session', async () => {
+    const server = get();
+    const p = await createProject(server);
+    const keys = await createProjectKeys(server, p.admin);
+    const client = { projectId: p.projectId, accessType: 'client' as const, publishableClientKey: keys.publishableClientKey };
+    const user = await api(server, 'POST', '/users', p.server, {});
+    const refreshTokens: string[] = [];
+    for (let i = 0; i < 50; i++) refreshTokens.push((await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id })).body.refresh_token);
+    server.clock.advance(30_000);
+    const answers = await Promise.all(refreshTokens.map((refreshToken) => api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken })));
+    for (const res of answers) assert.equal(res.status, 200, res.text);
+    const sessions = await server.gatehouse.core.runtime.db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', user.body.id).execute();
+    assert.deepEqual(sessions.map((s) => Number(s.last_used_at)), refreshTokens.map(() => server.clock.now()));
   });
 });
