@@ -59,7 +59,6 @@ const ALLOWED: Record<string, string> = {
   'core/team-invitations/team-invitations.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
   'core/users/users.test.ts': 'conversion pending on coretests-b',
-  'core/webhooks/webhooks.test.ts': 'conversion pending on coretests-b',
 };
 
 /** Imports that bring the HTTP server or client in, as repo paths. */
