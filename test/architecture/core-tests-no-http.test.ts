@@ -56,7 +56,6 @@ const ALLOWED: Record<string, string> = {
   'core/dashboard-signup/dashboard-signup.test.ts': 'conversion pending on coretests-b',
   'core/mfa/mfa.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
-  'core/team-invitations/team-invitations.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
   'core/users/users.test.ts': 'conversion pending on coretests-b',
 };
