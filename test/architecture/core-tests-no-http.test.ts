@@ -54,7 +54,6 @@ const ALLOWED: Record<string, string> = {
   'core/bot-challenge/bot-challenge.test.ts': 'conversion pending on coretests-b',
   'core/contact-channels/upstream-channels.test.ts': 'conversion pending on coretests-b',
   'core/dashboard-signup/dashboard-signup.test.ts': 'conversion pending on coretests-b',
-  'core/mfa/mfa.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
   'core/users/users.test.ts': 'conversion pending on coretests-b',
