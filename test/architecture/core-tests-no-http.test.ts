@@ -56,7 +56,6 @@ const ALLOWED: Record<string, string> = {
   'core/dashboard-signup/dashboard-signup.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
-  'core/users/users.test.ts': 'conversion pending on coretests-b',
 };
 
 /** Imports that bring the HTTP server or client in, as repo paths. */
