@@ -52,7 +52,6 @@ const ALLOWED: Record<string, string> = {
   'core/ai-chat/ai-chat.test.ts': 'streams server-sent events: conversion pending on coretests-b',
   'core/auth/request-cache.test.ts': 'conversion pending on coretests-b',
   'core/bot-challenge/bot-challenge.test.ts': 'conversion pending on coretests-b',
-  'core/dashboard-signup/dashboard-signup.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
 };
