@@ -50,7 +50,6 @@ const ALLOWED: Record<string, string> = {
   'core/sign-up-rules/sign-up-rules.test.ts': 'converted on branch coretests-a',
   // Not yet converted on branch coretests-b (ran out of time; see its report).
   'core/ai-chat/ai-chat.test.ts': 'streams server-sent events: conversion pending on coretests-b',
-  'core/auth/request-cache.test.ts': 'conversion pending on coretests-b',
   'core/bot-challenge/bot-challenge.test.ts': 'conversion pending on coretests-b',
   'core/passkeys/passkeys.test.ts': 'conversion pending on coretests-b',
   'core/throttle/throttle.test.ts': 'conversion pending on coretests-b',
