@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { createCoreProjectKeys } from '../../test/helpers/core-fixtures-b.ts';
+import type { Credentials } from '../index.ts';
 import type { Database } from '../storage/tables.ts';
 import { createRequestCache, REQUEST_CACHE_TABLES } from './request-cache.ts';
 import { watchCachedTableWrites } from './cached-table-writes.ts';
 
-/** Counts the project loads (cache misses) of the server's request cache while `fn` runs. */
-async function countProjectLoads(server: TestServer, fn: () => Promise<void>): Promise<number> {
-  const cache = server.gatehouse.core.runtime.requestCache as { project: typeof server.gatehouse.core.runtime.requestCache.project };
+/** Counts the project loads (cache misses) of the core's request cache while `fn` runs. */
+async function countProjectLoads(t: TestCore, fn: () => Promise<void>): Promise<number> {
+  const cache = t.core.runtime.requestCache as { project: typeof t.core.runtime.requestCache.project };
   const original = cache.project;
   let loads = 0;
   cache.project = (id, load) => original(id, () => { loads++; return load(); });
@@ -24,53 +24,52 @@ async function countProjectLoads(server: TestServer, fn: () => Promise<void>): P
 }
 
 /** A fresh project with a user session and a client caller using a publishable key. */
-async function projectWithSession(server: TestServer) {
-  const p = await createProject(server);
-  const keys = await createProjectKeys(server, p.admin);
-  const client: Caller = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
-  const user = await api(server, 'POST', '/users', p.server, { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` });
-  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
-  assert.equal(session.status, 200, session.text);
-  return { p, keys, client, refreshToken: session.body.refresh_token as string };
+async function projectWithSession(t: TestCore) {
+  const p = await createCoreProject(t);
+  const keys = await createCoreProjectKeys(t, p.admin);
+  const client: Credentials = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
+  const user = await t.call<any>('users.create', p.server, { body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` } });
+  const session = await t.call<any>('sessions.create', p.server, { body: { user_id: user.id } });
+  return { p, keys, client, refreshToken: session.refresh_token as string };
 }
 
-describeWithServer('request cache invalidation', (get) => {
+/** Request-cache invalidation, in-process (test/helpers/core-client.ts): each call is a request. */
+describeWithCore('request cache invalidation', (get) => {
   it('shows a project update through the API to the very next request of the process', async () => {
-    const server = get();
-    const { p, client } = await projectWithSession(server);
-    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'New Project');
-    const patched = await api(server, 'PATCH', '/internal/projects/current', p.admin, { display_name: 'Renamed' });
-    assert.equal(patched.status, 200, patched.text);
-    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'Renamed');
+    const t = get();
+    const { p, client } = await projectWithSession(t);
+    assert.equal((await t.call<any>('projects.getCurrent', client)).display_name, 'New Project');
+    assert.equal((await t.call<any>('projects.updateCurrent', p.admin, { body: { display_name: 'Renamed' } })).display_name, 'Renamed');
+    assert.equal((await t.call<any>('projects.getCurrent', client)).display_name, 'Renamed');
   });
 
   it('refuses a revoked key on the very next request of the process', async () => {
-    const server = get();
-    const { p, keys, client } = await projectWithSession(server);
-    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
-    const list = await api(server, 'GET', '/internal/api-keys', p.admin);
-    const keyId = (list.body.items as Array<{ id: string }>)[0]!.id;
-    assert.equal((await api(server, 'PATCH', `/internal/api-keys/${keyId}`, p.admin, { revoked: true })).status, 200);
-    assertKnownError(await api(server, 'GET', '/projects/current', { ...client, publishableClientKey: keys.publishableClientKey }), 'INVALID_PUBLISHABLE_CLIENT_KEY', 401);
+    const t = get();
+    const { p, keys, client } = await projectWithSession(t);
+    assert.ok(await t.call<any>('projects.getCurrent', client));
+    const list = await t.call<any>('internalApiKeys.list', p.admin);
+    const keyId = (list.items as Array<{ id: string }>)[0]!.id;
+    assert.ok(await t.call<any>('internalApiKeys.update', p.admin, { params: { api_key_id: keyId }, body: { revoked: true } }));
+    assert.equal((await t.refuses('projects.getCurrent', { ...client, publishableClientKey: keys.publishableClientKey }, {}, 'INVALID_PUBLISHABLE_CLIENT_KEY')).status, 401);
   });
 
   it('keeps the cached project through a refresh (a non-GET that writes no cached table)', async () => {
-    const server = get();
-    const { client, refreshToken } = await projectWithSession(server);
-    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
-    const loads = await countProjectLoads(server, async () => {
-      assert.equal((await api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken })).status, 200);
-      assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
+    const t = get();
+    const { client, refreshToken } = await projectWithSession(t);
+    assert.ok(await t.call<any>('projects.getCurrent', client));
+    const loads = await countProjectLoads(t, async () => {
+      assert.ok(await t.call<any>('sessions.refreshCurrent', { ...client, refreshToken }));
+      assert.ok(await t.call<any>('projects.getCurrent', client));
     });
     assert.equal(loads, 0);
   });
 
   it('sees a write made outside any operation (through the runtime database) at the next request', async () => {
-    const server = get();
-    const { p, client } = await projectWithSession(server);
-    assert.equal((await api(server, 'GET', '/projects/current', client)).status, 200);
-    await server.gatehouse.core.runtime.db.updateTable('projects').set({ display_name: 'Set directly' }).where('id', '=', p.projectId).execute();
-    assert.equal((await api(server, 'GET', '/projects/current', client)).body.display_name, 'Set directly');
+    const t = get();
+    const { p, client } = await projectWithSession(t);
+    assert.ok(await t.call<any>('projects.getCurrent', client));
+    await t.core.runtime.db.updateTable('projects').set({ display_name: 'Set directly' }).where('id', '=', p.projectId).execute();
+    assert.equal((await t.call<any>('projects.getCurrent', client)).display_name, 'Set directly');
   });
 });
 

@@ -1,170 +1,175 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, type Caller } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { refusesWithStatus } from '../../test/helpers/core-fixtures-b.ts';
+import type { Credentials, InvokeInput } from '../index.ts';
 
-async function signUp(server: TestServer, client: Caller) {
-  const res = await api(server, 'POST', '/auth/password/sign-up', client, { email: `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' });
-  assert.equal(res.status, 200, res.text);
-  return { userId: res.body.user_id as string, refreshToken: res.body.refresh_token as string, accessToken: res.body.access_token as string };
+/**
+ * CLI login, in-process (test/helpers/core-client.ts). A poll's success is a JSON reply marked
+ * `created` (201 on the wire; rendering in server-bin/protocol/render.test.ts); the other polls
+ * are plain values (200). Plain-text refusals are asserted as their exact bad-request text.
+ */
+
+const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
+
+async function signUp(t: TestCore, client: Credentials) {
+  const res = await t.call<{ user_id: string; refresh_token: string; access_token: string }>('authPassword.signUp', client, { body: { email: `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' } });
+  return { userId: res.user_id, refreshToken: res.refresh_token, accessToken: res.access_token };
 }
 
-async function start(server: TestServer, client: Caller, body: Record<string, unknown> = {}) {
-  const res = await api(server, 'POST', '/auth/cli', client, body);
-  assert.equal(res.status, 200, res.text);
-  return res.body as { polling_code: string; login_code: string; expires_at: string };
+function start(t: TestCore, client: Credentials, body: Record<string, unknown> = {}) {
+  return t.call<{ polling_code: string; login_code: string; expires_at: string }>('cliAuth.create', client, { body });
 }
 
-const poll = (server: TestServer, client: Caller, pollingCode: string) => api(server, 'POST', '/auth/cli/poll', client, { polling_code: pollingCode });
+/** A poll's answer: `{ created, value }` (created: the 201 success). */
+async function poll(t: TestCore, client: Credentials, pollingCode: string) {
+  const answer = await t.call<any>('cliAuth.poll', client, { body: { polling_code: pollingCode } });
+  if (answer?.raw === true) {
+    assert.equal(answer.kind, 'json');
+    return { created: answer.created === true, value: answer.value };
+  }
+  return { created: false, value: answer };
+}
 
-describeWithServer('CLI login', (get) => {
+const complete = (t: TestCore, client: Credentials, body: Record<string, unknown>) => t.call<any>('cliAuth.complete', client, { body });
+const completeRefused = (t: TestCore, client: Credentials, body: InvokeInput['body'], message: string) => refusesWithStatus(t, 'cliAuth.complete', client, { body }, 'bad-request', message);
+
+describeWithCore('CLI login', (get) => {
   it('hands the CLI a working refresh token for the confirming user exactly once, and nothing before', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const attempt = await start(server, client);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const attempt = await start(t, client);
     assert.match(attempt.polling_code, /^[0-9a-z]{45}$/);
     assert.match(attempt.login_code, /^[0-9a-z]{45}$/);
     assert.notEqual(attempt.polling_code, attempt.login_code);
-    assert.equal(new Date(attempt.expires_at).getTime(), server.clock.now() + 2 * 60 * 60 * 1000);
+    assert.equal(new Date(attempt.expires_at).getTime(), t.clock.now() + 2 * 60 * 60 * 1000);
 
-    const waiting = await poll(server, client, attempt.polling_code);
-    assert.equal(waiting.status, 200);
-    assert.deepEqual(waiting.body, { status: 'waiting' });
+    assert.deepEqual(await poll(t, client, attempt.polling_code), { created: false, value: { status: 'waiting' } });
 
-    const browser = await signUp(server, client);
-    const check = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'check' });
-    assert.deepEqual(check.body, { cli_session_state: 'none' });
-    const complete = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
-    assert.equal(complete.status, 200, complete.text);
-    assert.deepEqual(complete.body, { success: true });
+    const browser = await signUp(t, client);
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'check' }), { cli_session_state: 'none' });
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }), { success: true });
 
-    const success = await poll(server, client, attempt.polling_code);
-    assert.equal(success.status, 201, success.text);
-    assert.deepEqual(Object.keys(success.body).sort(), ['refresh_token', 'status']);
-    assert.equal(success.body.status, 'success');
-    assert.notEqual(success.body.refresh_token, browser.refreshToken, 'the CLI gets a session of its own');
-    const refreshed = await api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken: success.body.refresh_token });
-    assert.equal(refreshed.status, 200, refreshed.text);
-    const me = await api(server, 'GET', '/users/me', { ...client, accessToken: refreshed.body.access_token });
-    assert.equal(me.body.id, browser.userId);
+    const success = await poll(t, client, attempt.polling_code);
+    assert.equal(success.created, true);
+    assert.deepEqual(Object.keys(success.value).sort(), ['refresh_token', 'status']);
+    assert.equal(success.value.status, 'success');
+    assert.notEqual(success.value.refresh_token, browser.refreshToken, 'the CLI gets a session of its own');
+    const refreshed = await t.call<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken: success.value.refresh_token });
+    const me = await t.call<{ id: string }>('users.getCurrent', { ...client, accessToken: refreshed.access_token });
+    assert.equal(me.id, browser.userId);
 
-    assert.deepEqual((await poll(server, client, attempt.polling_code)).body, { status: 'used' });
-    const again = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
-    assert.equal(again.status, 400);
-    assert.equal(again.text, 'Invalid login code or the code has expired');
+    assert.deepEqual(await poll(t, client, attempt.polling_code), { created: false, value: { status: 'used' } });
+    await completeRefused(t, client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }, INVALID_LOGIN_CODE);
   });
 
   it('lets only the first user confirm a login code', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const attempt = await start(server, client);
-    const first = await signUp(server, client);
-    const second = await signUp(server, client);
-    assert.equal((await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'complete', refresh_token: first.refreshToken })).status, 200);
-    const late = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'complete', refresh_token: second.refreshToken });
-    assert.equal(late.status, 400);
-    assert.equal(late.text, 'Invalid login code or the code has expired');
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const attempt = await start(t, client);
+    const first = await signUp(t, client);
+    const second = await signUp(t, client);
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'complete', refresh_token: first.refreshToken }), { success: true });
+    await completeRefused(t, client, { login_code: attempt.login_code, mode: 'complete', refresh_token: second.refreshToken }, INVALID_LOGIN_CODE);
   });
 
   it('answers expired after the attempt\'s lifetime and refuses to confirm it', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const attempt = await start(server, client, { expires_in_millis: 60_000 });
-    assert.equal(new Date(attempt.expires_at).getTime(), server.clock.now() + 60_000);
-    const browser = await signUp(server, client);
-    server.clock.advance(60_001);
-    assert.deepEqual((await poll(server, client, attempt.polling_code)).body, { status: 'expired' });
-    const complete = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
-    assert.equal(complete.status, 400);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const attempt = await start(t, client, { expires_in_millis: 60_000 });
+    assert.equal(new Date(attempt.expires_at).getTime(), t.clock.now() + 60_000);
+    const browser = await signUp(t, client);
+    t.clock.advance(60_001);
+    assert.deepEqual((await poll(t, client, attempt.polling_code)).value, { status: 'expired' });
+    await completeRefused(t, client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }, INVALID_LOGIN_CODE);
   });
 
   it('answers expired for a confirmed attempt that was not polled in time', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const attempt = await start(server, client, { expires_in_millis: 60_000 });
-    const browser = await signUp(server, client);
-    await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
-    server.clock.advance(60_001);
-    const late = await poll(server, client, attempt.polling_code);
-    assert.equal(late.status, 200);
-    assert.deepEqual(late.body, { status: 'expired' });
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const attempt = await start(t, client, { expires_in_millis: 60_000 });
+    const browser = await signUp(t, client);
+    await complete(t, client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
+    t.clock.advance(60_001);
+    assert.deepEqual(await poll(t, client, attempt.polling_code), { created: false, value: { status: 'expired' } });
   });
 
   it('rejects an unknown polling code with SCHEMA_ERROR, also one from another project', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const other = await createProject(server);
-    const unknown = await poll(server, client, 'invalid-code');
-    assertKnownError(unknown, 'SCHEMA_ERROR', 400);
-    assert.equal(unknown.body.error, 'The polling code is invalid or does not exist.');
-    const attempt = await start(server, client);
-    assertKnownError(await poll(server, other.client, attempt.polling_code), 'SCHEMA_ERROR', 400);
-    const browser = await signUp(server, other.client);
-    const cross = await api(server, 'POST', '/auth/cli/complete', other.client, { login_code: attempt.login_code, refresh_token: browser.refreshToken });
-    assert.equal(cross.status, 400);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const other = await createCoreProject(t);
+    const unknown = await t.refuses('cliAuth.poll', client, { body: { polling_code: 'invalid-code' } }, 'SCHEMA_ERROR');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.message, 'The polling code is invalid or does not exist.');
+    const attempt = await start(t, client);
+    await t.refuses('cliAuth.poll', other.client, { body: { polling_code: attempt.polling_code } }, 'SCHEMA_ERROR');
+    const browser = await signUp(t, other.client);
+    await completeRefused(t, other.client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }, INVALID_LOGIN_CODE);
   });
 
   it('refuses to complete without a refresh token, with an unknown one, or with another project\'s', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const other = await createProject(server);
-    const attempt = await start(server, client);
-    const missing = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'complete' });
-    assert.equal(missing.status, 400);
-    assert.match(missing.text, /refresh_token is required/);
-    const invalid = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: 'invalid-refresh-token-that-does-not-exist' });
-    assert.equal(invalid.status, 400);
-    assert.match(invalid.text, /Invalid refresh token/);
-    const foreign = await signUp(server, other.client);
-    const cross = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: foreign.refreshToken });
-    assert.equal(cross.status, 400);
-    assert.deepEqual((await poll(server, client, attempt.polling_code)).body, { status: 'waiting' });
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const other = await createCoreProject(t);
+    const attempt = await start(t, client);
+    const refusedText = async (body: Record<string, unknown>) => {
+      try {
+        await t.core.invoke('cliAuth.complete', client, { body });
+      } catch (error) {
+        assert.equal((error as { kind?: string }).kind, 'bad-request', String(error));
+        return (error as Error).message;
+      }
+      return assert.fail('cliAuth.complete answered');
+    };
+    assert.match(await refusedText({ login_code: attempt.login_code, mode: 'complete' }), /refresh_token is required/);
+    assert.match(await refusedText({ login_code: attempt.login_code, refresh_token: 'invalid-refresh-token-that-does-not-exist' }), /Invalid refresh token/);
+    const foreign = await signUp(t, other.client);
+    await refusedText({ login_code: attempt.login_code, refresh_token: foreign.refreshToken });
+    assert.deepEqual((await poll(t, client, attempt.polling_code)).value, { status: 'waiting' });
   });
 
   it('lets the page see and claim the CLI\'s anonymous session once, and then complete as a real user', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const anon = await api(server, 'POST', '/auth/anonymous/sign-up', client);
-    const attempt = await start(server, client, { anon_refresh_token: anon.body.refresh_token });
-    assert.deepEqual((await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'check' })).body, { cli_session_state: 'anonymous' });
-    const claim = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'claim-anon-session' });
-    assert.equal(claim.status, 200, claim.text);
-    assert.deepEqual(Object.keys(claim.body).sort(), ['access_token', 'refresh_token']);
-    const me = await api(server, 'GET', '/users/me', { ...client, accessToken: claim.body.access_token, headers: { 'x-stack-allow-anonymous-user': 'true' } });
-    assert.equal(me.body.id, anon.body.user_id);
-    const twice = await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'claim-anon-session' });
-    assert.equal(twice.status, 400);
-    assert.match(twice.text, /No anonymous session associated with this code/);
-    assert.deepEqual((await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, mode: 'check' })).body, { cli_session_state: 'none' });
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const anon = await t.call<{ refresh_token: string; user_id: string }>('anonymous.signUp', client);
+    const attempt = await start(t, client, { anon_refresh_token: anon.refresh_token });
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'check' }), { cli_session_state: 'anonymous' });
+    const claim = await complete(t, client, { login_code: attempt.login_code, mode: 'claim-anon-session' });
+    assert.deepEqual(Object.keys(claim).sort(), ['access_token', 'refresh_token']);
+    const me = await t.call<{ id: string }>('users.getCurrent', { ...client, accessToken: claim.access_token, allowAnonymousUser: true });
+    assert.equal(me.id, anon.user_id);
+    const twice = await t.core.invoke('cliAuth.complete', client, { body: { login_code: attempt.login_code, mode: 'claim-anon-session' } }).then(() => null, (error: Error & { kind?: string }) => error);
+    assert.equal(twice?.kind, 'bad-request');
+    assert.match(twice!.message, /No anonymous session associated with this code/);
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'check' }), { cli_session_state: 'none' });
 
-    const browser = await signUp(server, client);
-    assert.equal((await api(server, 'POST', '/auth/cli/complete', client, { login_code: attempt.login_code, refresh_token: browser.refreshToken })).status, 200);
-    assert.equal((await poll(server, client, attempt.polling_code)).status, 201);
+    const browser = await signUp(t, client);
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }), { success: true });
+    assert.equal((await poll(t, client, attempt.polling_code)).created, true);
   });
 
   it('refuses an unknown anon_refresh_token and a non-anonymous user\'s one with 400 text', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    const unknown = await api(server, 'POST', '/auth/cli', client, { anon_refresh_token: 'invalid-token-that-does-not-exist' });
-    assert.equal(unknown.status, 400);
-    assert.match(unknown.text, /Invalid anon refresh token/);
-    const real = await signUp(server, client);
-    const notAnon = await api(server, 'POST', '/auth/cli', client, { anon_refresh_token: real.refreshToken });
-    assert.equal(notAnon.status, 400);
-    assert.match(notAnon.text, /does not belong to an anonymous user/);
-    const noClaim = await start(server, client);
-    const claim = await api(server, 'POST', '/auth/cli/complete', client, { login_code: noClaim.login_code, mode: 'claim-anon-session' });
-    assert.equal(claim.status, 400);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    const refusedText = async (operationId: string, body: Record<string, unknown>) => {
+      const error = await t.core.invoke(operationId, client, { body }).then(() => null, (e: Error & { kind?: string }) => e);
+      assert.equal(error?.kind, 'bad-request', `${operationId}: ${String(error)}`);
+      return error!.message;
+    };
+    assert.match(await refusedText('cliAuth.create', { anon_refresh_token: 'invalid-token-that-does-not-exist' }), /Invalid anon refresh token/);
+    const real = await signUp(t, client);
+    assert.match(await refusedText('cliAuth.create', { anon_refresh_token: real.refreshToken }), /does not belong to an anonymous user/);
+    const noClaim = await start(t, client);
+    await refusedText('cliAuth.complete', { login_code: noClaim.login_code, mode: 'claim-anon-session' });
   });
 
   it('rejects a lifetime over 24 hours and a bad mode with SCHEMA_ERROR', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    assertKnownError(await api(server, 'POST', '/auth/cli', client, { expires_in_millis: 24 * 60 * 60 * 1000 + 1 }), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', '/auth/cli', client, { expires_in_millis: 'soon' }), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', '/auth/cli/complete', client, { login_code: 'x', mode: 'steal' }), 'SCHEMA_ERROR', 400);
-    const max = await start(server, client, { expires_in_millis: 24 * 60 * 60 * 1000 });
-    assert.equal(new Date(max.expires_at).getTime(), server.clock.now() + 24 * 60 * 60 * 1000);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    assert.equal((await t.refuses('cliAuth.create', client, { body: { expires_in_millis: 24 * 60 * 60 * 1000 + 1 } }, 'SCHEMA_ERROR')).status, 400);
+    await t.refuses('cliAuth.create', client, { body: { expires_in_millis: 'soon' } }, 'SCHEMA_ERROR');
+    await t.refuses('cliAuth.complete', client, { body: { login_code: 'x', mode: 'steal' } }, 'SCHEMA_ERROR');
+    const max = await start(t, client, { expires_in_millis: 24 * 60 * 60 * 1000 });
+    assert.equal(new Date(max.expires_at).getTime(), t.clock.now() + 24 * 60 * 60 * 1000);
   });
 });

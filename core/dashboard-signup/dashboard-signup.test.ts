@@ -1,117 +1,107 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, internal } from '../../test/helpers/api.ts';
+import { coreBaseUrl } from '../../test/helpers/core-fixtures-b.ts';
+import { describeWithCore, createCoreProject, internalCredentials as internal, type TestCore } from '../../test/helpers/core-client.ts';
 import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
+import type { Credentials } from '../index.ts';
 import { dashboardSignUpState } from './index.ts';
-import { DASHBOARD_SIGNUP_ENV, dashboardSignUpForcedOpen } from '../../server-bin/config.ts';
+
+/**
+ * Dashboard first-run sign-up, in-process (test/helpers/core-client.ts). The host's
+ * GATEHOUSE_DASHBOARD_SIGNUP=open reaches core as the `dashboardSignUpOpen` option; reading that
+ * variable is server-bin/config.test.ts's.
+ */
 
 const password = 'correct horse battery staple';
-const signUp = (server: Parameters<typeof api>[0], email: string, caller = internal.client) =>
-  api(server, 'POST', '/auth/password/sign-up', caller, { email, password });
+const signUp = (t: TestCore, email: string, caller: Credentials = internal.client) =>
+  t.call<{ user_id: string; access_token: string }>('authPassword.signUp', caller, { body: { email, password } });
 
-// The suite's server is shared by its tests, in order: the first test runs on a fresh server.
-describeWithServer('dashboard first-run sign-up', (get) => {
+/** What the host's setting says, as core reads it through `dashboardSignUpOpen`. */
+let forcedOpen = false;
+
+// The suite's core is shared by its tests, in order: the first test runs on a fresh core.
+describeWithCore('dashboard first-run sign-up', (get) => {
   it('lets the first owner sign up to the internal project, then refuses client sign-up with SIGN_UP_NOT_ENABLED', async () => {
-    const server = get();
-    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: true, signUpOpen: true, signUpStaysOpen: false });
-    const first = await signUp(server, 'owner@example.com');
-    assert.equal(first.status, 200, first.text);
-    assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: false, signUpStaysOpen: false });
-    assertKnownError(await signUp(server, 'stranger@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
-    assertKnownError(await api(server, 'POST', '/auth/anonymous/sign-up', internal.client), 'SIGN_UP_NOT_ENABLED', 400);
+    const t = get();
+    assert.deepEqual(await dashboardSignUpState(t.core.runtime), { firstRun: true, signUpOpen: true, signUpStaysOpen: false });
+    assert.ok((await signUp(t, 'owner@example.com')).user_id);
+    assert.deepEqual(await dashboardSignUpState(t.core.runtime), { firstRun: false, signUpOpen: false, signUpStaysOpen: false });
+    assert.equal((await t.refuses('authPassword.signUp', internal.client, { body: { email: 'stranger@example.com', password } }, 'SIGN_UP_NOT_ENABLED')).status, 400);
+    assert.equal((await t.refuses('anonymous.signUp', internal.client, {}, 'SIGN_UP_NOT_ENABLED')).status, 400);
     // The owner still signs in.
-    const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: 'owner@example.com', password });
-    assert.equal(signIn.status, 200, signIn.text);
+    assert.ok((await t.call<{ access_token: string }>('authPassword.signIn', internal.client, { body: { email: 'owner@example.com', password } })).access_token);
   });
 
   it('leaves users created with the server or admin key, and other projects, unaffected', async () => {
-    const server = get();
-    const created = await api(server, 'POST', '/users', internal.server, { primary_email: 'invited@example.com', primary_email_auth_enabled: true });
-    assert.equal(created.status, 201, created.text);
-    assert.equal((await signUp(server, 'server-made@example.com', internal.server)).status, 200);
-    assert.equal((await signUp(server, 'admin-made@example.com', internal.admin)).status, 200);
-    const { client } = await createProject(server);
-    assert.equal((await signUp(server, 'app-user@example.com', client)).status, 200);
-    assert.equal((await api(server, 'POST', '/auth/anonymous/sign-up', client)).status, 200);
+    const t = get();
+    assert.ok((await t.call<{ id: string }>('users.create', internal.server, { body: { primary_email: 'invited@example.com', primary_email_auth_enabled: true } })).id);
+    assert.ok((await signUp(t, 'server-made@example.com', internal.server)).user_id);
+    assert.ok((await signUp(t, 'admin-made@example.com', internal.admin)).user_id);
+    const { client } = await createCoreProject(t);
+    assert.ok((await signUp(t, 'app-user@example.com', client)).user_id);
+    assert.ok(await t.call('anonymous.signUp', client));
   });
 
   it('lets an email with a pending invitation to a dashboard team sign up (owners invite others through their team)', async () => {
-    const server = get();
-    const owner = await api(server, 'GET', '/users?query=owner%40example.com', internal.server);
-    const team = await api(server, 'POST', '/teams', internal.server, { display_name: 'Core', creator_user_id: owner.body.items[0].id });
-    assert.equal(team.status, 201, team.text);
-    const invited = await api(server, 'POST', '/team-invitations/send-code', internal.server, { team_id: team.body.id, email: 'invited-owner@example.com', callback_url: `${server.url}/handler/team-invitation` });
-    assert.equal(invited.status, 200, invited.text);
-    assertKnownError(await signUp(server, 'not-invited@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
-    const res = await signUp(server, 'Invited-Owner@Example.com');
-    assert.equal(res.status, 200, res.text);
+    const t = get();
+    const owner = await t.call<{ items: Array<{ id: string }> }>('users.list', internal.server, { query: { query: 'owner@example.com' } });
+    const team = await t.call<{ id: string }>('teams.create', internal.server, { body: { display_name: 'Core', creator_user_id: owner.items[0]!.id } });
+    await t.call('teamInvitations.send', internal.server, { body: { team_id: team.id, email: 'invited-owner@example.com', callback_url: `${coreBaseUrl(t)}/handler/team-invitation` } });
+    await t.refuses('authPassword.signUp', internal.client, { body: { email: 'not-invited@example.com', password } }, 'SIGN_UP_NOT_ENABLED');
+    assert.ok((await signUp(t, 'Invited-Owner@Example.com')).user_id);
   });
 
-  it(`keeps sign-up open with ${DASHBOARD_SIGNUP_ENV}=open`, async () => {
-    const server = get();
-    process.env[DASHBOARD_SIGNUP_ENV] = 'open';
+  it('keeps sign-up open while the host says so (GATEHOUSE_DASHBOARD_SIGNUP=open)', async () => {
+    const t = get();
+    forcedOpen = true;
     try {
-      assert.equal(dashboardSignUpForcedOpen(process.env), true);
-      assert.deepEqual(await dashboardSignUpState(server.gatehouse.core.runtime), { firstRun: false, signUpOpen: true, signUpStaysOpen: true });
-      const res = await signUp(server, 'second-owner@example.com');
-      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(await dashboardSignUpState(t.core.runtime), { firstRun: false, signUpOpen: true, signUpStaysOpen: true });
+      assert.ok((await signUp(t, 'second-owner@example.com')).user_id);
     } finally {
-      delete process.env[DASHBOARD_SIGNUP_ENV];
+      forcedOpen = false;
     }
-    assertKnownError(await signUp(server, 'third@example.com'), 'SIGN_UP_NOT_ENABLED', 400);
+    await t.refuses('authPassword.signUp', internal.client, { body: { email: 'third@example.com', password } }, 'SIGN_UP_NOT_ENABLED');
   });
 
   it('still validates input and access before the rule', async () => {
-    const server = get();
-    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'x@example.com', password, extra: 1 }), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', { projectId: 'internal', accessType: 'server', secretServerKey: 'ssk_wrong' }, { email: 'x@example.com', password }), 'INVALID_SECRET_SERVER_KEY', 401);
+    const t = get();
+    assert.equal((await t.refuses('authPassword.signUp', internal.client, { body: { email: 'x@example.com', password, extra: 1 } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal((await t.refuses('authPassword.signUp', { projectId: 'internal', accessType: 'server', secretServerKey: 'ssk_wrong' }, { body: { email: 'x@example.com', password } }, 'INVALID_SECRET_SERVER_KEY')).status, 401);
   });
-});
+}, { dashboardSignUpOpen: () => forcedOpen });
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
 
-describeWithServer('dashboard first-run sign-up, one-time codes', (get) => {
+describeWithCore('dashboard first-run sign-up, one-time codes', (get) => {
   it('refuses a one-time-code sign-in that would create a second internal user, and still signs the owner in', async () => {
-    const server = get();
-    const patch = await api(server, 'PATCH', '/internal/projects/current', internal.admin, { config: { magic_link_enabled: true } });
-    assert.equal(patch.status, 200, patch.text);
+    const t = get();
+    await t.call('projects.updateCurrent', internal.admin, { body: { config: { magic_link_enabled: true } } });
     const ownerEmail = uniqueEmail('otp-owner');
-    const owner = await api(server, 'POST', '/users', internal.server, { primary_email: ownerEmail, primary_email_auth_enabled: true, primary_email_verified: true });
-    assert.equal(owner.status, 201, owner.text);
+    await t.call('users.create', internal.server, { body: { primary_email: ownerEmail, primary_email_auth_enabled: true, primary_email_verified: true } });
     const codeFor = async (email: string) => {
-      const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', internal.client, { email, callback_url: `${server.url}/handler/magic-link-callback` });
-      assert.equal(sent.status, 200, sent.text);
+      await t.call('authOtp.sendSignInCode', internal.client, { body: { email, callback_url: `${coreBaseUrl(t)}/handler/magic-link-callback` } });
       return codeFromEmail(await smtp.waitFor(email));
     };
-    assertKnownError(await api(server, 'POST', '/auth/otp/sign-in', internal.client, { code: await codeFor(uniqueEmail('otp-stranger')) }), 'SIGN_UP_NOT_ENABLED', 400);
-    const ownerSignIn = await api(server, 'POST', '/auth/otp/sign-in', internal.client, { code: await codeFor(ownerEmail) });
-    assert.equal(ownerSignIn.status, 200, ownerSignIn.text);
-    assert.equal(ownerSignIn.body.is_new_user, false);
+    assert.equal((await t.refuses('authOtp.signIn', internal.client, { body: { code: await codeFor(uniqueEmail('otp-stranger')) } }, 'SIGN_UP_NOT_ENABLED')).status, 400);
+    const ownerSignIn = await t.call<{ is_new_user: boolean }>('authOtp.signIn', internal.client, { body: { code: await codeFor(ownerEmail) } });
+    assert.equal(ownerSignIn.is_new_user, false);
   });
 
   it('keeps an account that registered an invited address by password from creating projects until the invitation code proves the address (issue 12)', async () => {
-    const server = get();
-    const owner = await api(server, 'POST', '/users', internal.server, { primary_email: uniqueEmail('inv-owner'), primary_email_auth_enabled: true, primary_email_verified: true });
-    const team = await api(server, 'POST', '/teams', internal.server, { display_name: 'Core', creator_user_id: owner.body.id });
+    const t = get();
+    const owner = await t.call<{ id: string }>('users.create', internal.server, { body: { primary_email: uniqueEmail('inv-owner'), primary_email_auth_enabled: true, primary_email_verified: true } });
+    const team = await t.call<{ id: string }>('teams.create', internal.server, { body: { display_name: 'Core', creator_user_id: owner.id } });
     const invitee = uniqueEmail('invitee');
-    assert.equal((await api(server, 'POST', '/team-invitations/send-code', internal.server, { team_id: team.body.id, email: invitee, callback_url: `${server.url}/handler/team-invitation` })).status, 200);
+    await t.call('teamInvitations.send', internal.server, { body: { team_id: team.id, email: invitee, callback_url: `${coreBaseUrl(t)}/handler/team-invitation` } });
     const code = codeFromEmail(await smtp.waitFor(invitee));
     // Anyone may register the invited address by password while sign-up is closed...
-    const squatter = await signUp(server, invitee);
-    assert.equal(squatter.status, 200, squatter.text);
-    const caller = { ...internal.client, accessToken: squatter.body.access_token };
+    const squatter = await signUp(t, invitee);
+    const caller = { ...internal.client, accessToken: squatter.access_token };
     // ...but without the emailed code the account cannot use the dashboard.
-    assertKnownError(await api(server, 'POST', '/internal/projects', caller, { display_name: 'Squat', owner_team_id: team.body.id }), 'EMAIL_NOT_VERIFIED', 400);
-    assert.deepEqual((await api(server, 'POST', '/team-invitations/accept', caller, { code })).body, {});
-    assert.equal((await api(server, 'GET', `/users/${squatter.body.user_id}`, internal.server)).body.primary_email_verified, true);
-    assert.equal((await api(server, 'POST', '/internal/projects', caller, { display_name: 'Real', owner_team_id: team.body.id })).status, 201);
+    assert.equal((await t.refuses('projects.create', caller, { body: { display_name: 'Squat', owner_team_id: team.id } }, 'EMAIL_NOT_VERIFIED')).status, 400);
+    assert.deepEqual(await t.call('teamInvitations.accept', caller, { body: { code } }), {});
+    assert.equal((await t.call<{ primary_email_verified: boolean }>('users.get', internal.server, { params: { user_id: squatter.user_id } })).primary_email_verified, true);
+    assert.ok((await t.call<{ id: string }>('projects.create', caller, { body: { display_name: 'Real', owner_team_id: team.id } })).id);
   });
 }, { smtpUrl: smtp.url });
-
-it('reads GATEHOUSE_DASHBOARD_SIGNUP case-insensitively and only accepts "open"', () => {
-  assert.equal(dashboardSignUpForcedOpen({ [DASHBOARD_SIGNUP_ENV]: ' OPEN ' }), true);
-  assert.equal(dashboardSignUpForcedOpen({ [DASHBOARD_SIGNUP_ENV]: 'closed' }), false);
-  assert.equal(dashboardSignUpForcedOpen({}), false);
-});

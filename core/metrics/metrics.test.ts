@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys } from '../../test/helpers/api.ts';
+import { createCoreProject, describeWithCore } from '../../test/helpers/core-client.ts';
+import { createCoreProjectKeys } from '../../test/helpers/core-fixtures-b.ts';
 
 const DAY = 86_400_000;
 
-/** `/internal/metrics` and its sibling routes in upstream's shape. */
-describeWithServer('metrics', (get) => {
+/**
+ * Issue 14 item 11: `/internal/metrics` and its sibling routes in upstream's shape, in-process
+ * (test/helpers/core-client.ts).
+ */
+describeWithCore('metrics', (get) => {
   async function keyedProject(config: Record<string, unknown> = {}) {
-    const server = get();
-    const created = await createProject(server, config);
+    const t = get();
+    const created = await createCoreProject(t, config);
     // Project keys, not the owner's admin access token: the tests move the clock past its expiry.
-    const keys = await createProjectKeys(server, created.admin);
+    const keys = await createCoreProjectKeys(t, created.admin);
     return {
-      server,
+      t,
       p: {
         server: { projectId: created.projectId, accessType: 'server' as const, secretServerKey: keys.secretServerKey },
         client: { projectId: created.projectId, accessType: 'client' as const, publishableClientKey: keys.publishableClientKey },
@@ -23,23 +26,21 @@ describeWithServer('metrics', (get) => {
   }
 
   it('counts users, sign-ups per day and hour, daily active users, countries and login methods over upstream\'s 31-day window', async () => {
-    const { server, p } = await keyedProject();
-    const a = await api(server, 'POST', '/users', p.server, { primary_email: 'a@example.com', country_code: 'CH', password: 'correct horse battery' });
-    await api(server, 'POST', '/users', p.server, { primary_email: 'b@example.com', country_code: 'CH', otp_auth_enabled: true });
-    await api(server, 'POST', '/users', p.server, { is_anonymous: true });
-    server.clock.advance(DAY);
-    const c = await api(server, 'POST', '/users', p.server, { primary_email: 'c@example.com', country_code: 'DE' });
-    const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: a.body.id });
-    assert.equal(session.status, 200, session.text);
-    await api(server, 'POST', '/auth/sessions', p.server, { user_id: c.body.id, is_impersonation: true });
+    const { t, p } = await keyedProject();
+    const a = await t.call<any>('users.create', p.server, { body: { primary_email: 'a@example.com', country_code: 'CH', password: 'correct horse battery' } });
+    await t.call<any>('users.create', p.server, { body: { primary_email: 'b@example.com', country_code: 'CH', otp_auth_enabled: true } });
+    await t.call<any>('users.create', p.server, { body: { is_anonymous: true } });
+    t.clock.advance(DAY);
+    const c = await t.call<any>('users.create', p.server, { body: { primary_email: 'c@example.com', country_code: 'DE' } });
+    const session = await t.call<any>('sessions.create', p.server, { body: { user_id: a.id } });
+    assert.equal(typeof session.access_token, 'string');
+    await t.call<any>('sessions.create', p.server, { body: { user_id: c.id, is_impersonation: true } });
 
-    const res = await api(server, 'GET', '/internal/metrics', p.admin);
-    assert.equal(res.status, 200, res.text);
-    const m = res.body;
+    const m = await t.call<any>('metrics.get', p.admin);
     assert.equal(m.total_users, 3);
     assert.equal(m.daily_users.length, 31, 'the 30 days before today and today, as upstream');
-    const today = new Date(server.clock.now()).toISOString().slice(0, 10);
-    const yesterday = new Date(server.clock.now() - DAY).toISOString().slice(0, 10);
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const yesterday = new Date(t.clock.now() - DAY).toISOString().slice(0, 10);
     assert.deepEqual(m.daily_users.at(-1), { date: today, activity: 1 });
     assert.deepEqual(m.daily_users.at(-2), { date: yesterday, activity: 2 });
     assert.equal(m.hourly_users.length, 24);
@@ -49,36 +50,36 @@ describeWithServer('metrics', (get) => {
     // Today only a signed in: c was created by the server and only impersonated, which is not activity.
     assert.deepEqual(m.daily_active_users.at(-1), { date: today, activity: 1 });
     assert.deepEqual(m.users_by_country, { CH: 2, DE: 1 });
-    assert.equal(m.recently_registered[0].id, c.body.id);
+    assert.equal(m.recently_registered[0].id, c.id);
     assert.equal(m.recently_registered.length, 3);
     assert.ok('risk_scores' in m.recently_registered[0]);
     // Upstream counts held sign-in methods and leaves out those nobody holds.
     assert.deepEqual(m.login_methods, [{ method: 'otp', count: 1 }, { method: 'password', count: 1 }]);
     assert.equal(m.live_users, 1, 'only a has a session used in the last two minutes (c\'s is an impersonation)');
     assert.deepEqual(Object.keys(m.active_users_by_country), ['CH']);
-    assert.equal(m.active_users_by_country.CH[0].id, a.body.id);
+    assert.equal(m.active_users_by_country.CH[0].id, a.id);
     assert.deepEqual(Object.keys(m.active_users_by_country.CH[0]).sort(), ['display_name', 'id', 'last_active_at_millis', 'primary_email', 'profile_image_url', 'signed_up_at_millis']);
 
-    const withAnon = await api(server, 'GET', '/internal/metrics?include_anonymous=true', p.admin);
-    assert.equal(withAnon.body.total_users, 4);
-    const counts = await api(server, 'GET', '/internal/metrics/user-counts', p.admin);
-    assert.deepEqual(counts.body, { total_users: 4, anonymous_users: 1 });
+    const withAnon = await t.call<any>('metrics.get', p.admin, { query: { include_anonymous: 'true' } });
+    assert.equal(withAnon.total_users, 4);
+    const counts = await t.call<any>('metrics.userCounts', p.admin);
+    assert.deepEqual(counts, { total_users: 4, anonymous_users: 1 });
   });
 
   it('answers upstream\'s overview shape: auth, email, payments and analytics overviews, with zeros where there is no data', async () => {
     // A project SMTP server (unreachable: the email stays queued) so send-email is allowed.
-    const { server, p } = await keyedProject({ email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } });
-    const a = await api(server, 'POST', '/users', p.server, { primary_email: 'a@example.com', primary_email_verified: true });
-    const b = await api(server, 'POST', '/users', p.server, { primary_email: 'b@example.com' });
+    const { t, p } = await keyedProject({ email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } });
+    const a = await t.call<any>('users.create', p.server, { body: { primary_email: 'a@example.com', primary_email_verified: true } });
+    const b = await t.call<any>('users.create', p.server, { body: { primary_email: 'b@example.com' } });
     // A verified non-primary email makes b verified too (upstream counts any verified email channel).
-    await api(server, 'POST', '/contact-channels', p.server, { user_id: b.body.id, type: 'email', value: 'b2@example.com', used_for_auth: false, is_verified: true });
-    await api(server, 'POST', '/users', p.server, { primary_email: 'c@example.com' });
-    await api(server, 'POST', '/auth/anonymous/sign-up', p.client, {});
-    await api(server, 'POST', '/teams', p.server, { display_name: 'T' });
-    await api(server, 'POST', '/auth/sessions', p.server, { user_id: a.body.id });
-    await api(server, 'POST', '/emails/send-email', p.admin, { user_ids: [a.body.id], html: '<p>Hi</p>', subject: 'Hello', notification_category_name: 'Transactional' });
+    await t.call<any>('contactChannels.create', p.server, { body: { user_id: b.id, type: 'email', value: 'b2@example.com', used_for_auth: false, is_verified: true } });
+    await t.call<any>('users.create', p.server, { body: { primary_email: 'c@example.com' } });
+    await t.call<any>('anonymous.signUp', p.client);
+    await t.call<any>('teams.create', p.server, { body: { display_name: 'T' } });
+    await t.call<any>('sessions.create', p.server, { body: { user_id: a.id } });
+    await t.call<any>('emails.sendEmail', p.admin, { body: { user_ids: [a.id], html: '<p>Hi</p>', subject: 'Hello', notification_category_name: 'Transactional' } });
 
-    const m = (await api(server, 'GET', '/internal/metrics', p.admin)).body;
+    const m = (await t.call<any>('metrics.get', p.admin));
     assert.deepEqual(Object.keys(m), [
       'total_users', 'live_users', 'daily_users', 'daily_active_users', 'hourly_users', 'hourly_active_users', 'users_by_country',
       'active_users_by_country', 'recently_registered', 'recently_active', 'login_methods', 'auth_overview', 'payments_overview',
@@ -121,24 +122,24 @@ describeWithServer('metrics', (get) => {
   });
 
   it('splits daily active users into new, retained and reactivated as upstream', async () => {
-    const { server, p } = await keyedProject();
-    const steady = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
-    const returning = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
-    const signIn = (id: string) => api(server, 'POST', '/auth/sessions', p.server, { user_id: id });
+    const { t, p } = await keyedProject();
+    const steady = (await t.call<any>('users.create', p.server, { body: {} })).id as string;
+    const returning = (await t.call<any>('users.create', p.server, { body: {} })).id as string;
+    const signIn = (id: string) => t.call<any>('sessions.create', p.server, { body: { user_id: id } });
     await signIn(steady);
     await signIn(returning);
-    server.clock.advance(DAY);
+    t.clock.advance(DAY);
     await signIn(steady);
-    server.clock.advance(2 * DAY);
-    await signIn(steady);
-    await signIn(returning);
-    server.clock.advance(DAY);
+    t.clock.advance(2 * DAY);
     await signIn(steady);
     await signIn(returning);
-    const fresh = (await api(server, 'POST', '/users', p.server, {})).body.id as string;
+    t.clock.advance(DAY);
+    await signIn(steady);
+    await signIn(returning);
+    const fresh = (await t.call<any>('users.create', p.server, { body: {} })).id as string;
     await signIn(fresh);
 
-    const split = (await api(server, 'GET', '/internal/metrics', p.admin)).body.auth_overview.daily_active_users_split;
+    const split = (await t.call<any>('metrics.get', p.admin)).auth_overview.daily_active_users_split;
     const last = (k: string, back: number) => split[k].at(-1 - back).activity;
     // Today: steady and returning were active yesterday too (retained); fresh is new.
     assert.deepEqual([last('total', 0), last('new', 0), last('retained', 0), last('reactivated', 0)], [3, 1, 2, 0]);
@@ -148,28 +149,27 @@ describeWithServer('metrics', (get) => {
     assert.deepEqual([last('total', 4), last('new', 4)], [2, 2]);
     assert.equal(last('retained', 3), 1);
 
-    const activity = await api(server, 'GET', `/internal/user-activity?user_id=${returning}`, p.admin);
-    assert.equal(activity.status, 200, activity.text);
-    assert.equal(activity.body.data_points.length, 352);
-    assert.deepEqual(activity.body.data_points.slice(-5).map((x: { activity: number }) => x.activity), [1, 0, 0, 1, 1]);
-    assert.equal(activity.body.data_points.at(-1).date, new Date(server.clock.now()).toISOString().slice(0, 10));
+    const activity = await t.call<any>('metrics.userActivity', p.admin, { query: { user_id: returning } });
+    assert.equal(activity.data_points.length, 352);
+    assert.deepEqual(activity.data_points.slice(-5).map((x: { activity: number }) => x.activity), [1, 0, 0, 1, 1]);
+    assert.equal(activity.data_points.at(-1).date, new Date(t.clock.now()).toISOString().slice(0, 10));
   });
 
   it('keeps projects apart and is admin only', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const q = await createProject(server);
-    const user = await api(server, 'POST', '/users', p.server, {});
-    await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
-    assert.equal((await api(server, 'GET', '/internal/metrics', q.admin)).body.total_users, 0);
-    assert.deepEqual((await api(server, 'GET', '/internal/metrics/user-counts', q.admin)).body, { total_users: 0, anonymous_users: 0 });
-    const other = await api(server, 'GET', `/internal/user-activity?user_id=${user.body.id}`, q.admin);
-    assert.equal(other.body.data_points.at(-1).activity, 0);
-    for (const path of ['/internal/metrics', '/internal/metrics/user-counts', `/internal/user-activity?user_id=${user.body.id}`]) {
-      assertKnownError(await api(server, 'GET', path, p.server), 'INSUFFICIENT_ACCESS_TYPE', 401);
+    const t = get();
+    const p = await createCoreProject(t);
+    const q = await createCoreProject(t);
+    const user = await t.call<any>('users.create', p.server, { body: {} });
+    await t.call<any>('sessions.create', p.server, { body: { user_id: user.id } });
+    assert.equal((await t.call<any>('metrics.get', q.admin)).total_users, 0);
+    assert.deepEqual((await t.call<any>('metrics.userCounts', q.admin)), { total_users: 0, anonymous_users: 0 });
+    const other = await t.call<any>('metrics.userActivity', q.admin, { query: { user_id: user.id } });
+    assert.equal(other.data_points.at(-1).activity, 0);
+    for (const [operationId, query] of [['metrics.get', {}], ['metrics.userCounts', {}], ['metrics.userActivity', { user_id: user.id }]] as const) {
+      assert.equal((await t.refuses(operationId, p.server, { query }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
     }
-    assertKnownError(await api(server, 'GET', '/internal/metrics?include_anonymous=maybe', p.admin), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'GET', '/internal/user-activity', p.admin), 'SCHEMA_ERROR', 400);
-    assert.equal((await api(server, 'GET', '/internal/metrics?filter_country_code=CH&filter_since=2026-01-01T00:00:00Z', p.admin)).status, 200);
+    assert.equal((await t.refuses('metrics.get', p.admin, { query: { include_anonymous: 'maybe' } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal((await t.refuses('metrics.userActivity', p.admin, {}, 'SCHEMA_ERROR')).status, 400);
+    assert.equal((await t.call<any>('metrics.get', p.admin, { query: { filter_country_code: 'CH', filter_since: '2026-01-01T00:00:00Z' } })).total_users, 1);
   });
 });

@@ -1,210 +1,216 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
-import { projectUser } from '../../test/helpers/project-user.ts';
+import { createCoreProject, createCoreUser, describeWithCore } from '../../test/helpers/core-client.ts';
+import { refusal } from '../../test/helpers/core-fixtures-b.ts';
 
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
-const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((i) => i.id);
+const ids = (list: { items: Array<{ id: string }> }) => list.items.map((i) => i.id);
 
-describeWithServer('permissions', (get) => {
+/**
+ * Permissions, in-process (test/helpers/core-client.ts). Grants and definitions created here are
+ * `created` operations (201 on the wire): the last test checks the flags.
+ */
+
+describeWithCore('permissions', (get) => {
   it('lists the default team definitions of a new project', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const res = await api(server, 'GET', '/team-permission-definitions', p.admin);
-    assert.equal(res.status, 200, res.text);
+    const t = get();
+    const p = await createCoreProject(t);
+    const res = await t.call<any>('permissions.listTeamDefinitions', p.admin);
     assert.deepEqual(ids(res), ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team', 'team_admin', 'team_member']);
-    const admin = res.body.items.find((d: { id: string }) => d.id === 'team_admin');
+    const admin = res.items.find((d: { id: string }) => d.id === 'team_admin');
     assert.deepEqual(admin.contained_permission_ids, ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team']);
-    const member = res.body.items.find((d: { id: string }) => d.id === 'team_member');
+    const member = res.items.find((d: { id: string }) => d.id === 'team_member');
     assert.deepEqual(member.contained_permission_ids, ['$invite_members', '$read_members']);
-    assert.deepEqual((await api(server, 'GET', '/project-permission-definitions', p.admin)).body, { items: [], is_paginated: false });
+    assert.deepEqual((await t.call<any>('permissions.listProjectDefinitions', p.admin)), { items: [], is_paginated: false });
 
     // The admin SDK's paginated form.
-    const page = await api(server, 'GET', '/team-permission-definitions?limit=3', p.admin);
+    const page = await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { limit: '3' } });
     assert.deepEqual(ids(page), ['$delete_team', '$invite_members', '$manage_api_keys']);
-    assert.deepEqual(page.body.pagination, { next_cursor: '$read_members' });
-    const next = await api(server, 'GET', '/team-permission-definitions?limit=10&cursor=$read_members', p.admin);
+    assert.deepEqual(page.pagination, { next_cursor: '$read_members' });
+    const next = await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { limit: '10', cursor: '$read_members' } });
     assert.deepEqual(ids(next), ['$read_members', '$remove_members', '$update_team', 'team_admin', 'team_member']);
-    assert.equal(next.body.pagination.next_cursor, null);
-    assert.deepEqual(ids(await api(server, 'GET', '/team-permission-definitions?query=team_', p.admin)), ['team_admin', 'team_member']);
-    assertKnownError(await api(server, 'GET', '/team-permission-definitions?limit=-1', p.admin), 'SCHEMA_ERROR', 400);
+    assert.equal(next.pagination.next_cursor, null);
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { query: 'team_' } })), ['team_admin', 'team_member']);
+    assert.equal((await t.refuses('permissions.listTeamDefinitions', p.admin, { query: { limit: '-1' } }, 'SCHEMA_ERROR')).status, 400);
   });
 
   it('expands a three-level graph: recursive and flat lists, and a check through the closure', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const alice = await projectUser(server, p);
-    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T' })).body;
-    await api(server, 'POST', `/team-memberships/${team.id}/${alice.id}`, p.server, {});
-    await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/team_member`, p.server);
+    const t = get();
+    const p = await createCoreProject(t);
+    const alice = await createCoreUser(t, p);
+    const team = (await t.call<any>('teams.create', p.server, { body: { display_name: 'T' } }));
+    await t.call<any>('teams.addMember', p.server, { params: { team_id: team.id, user_id: alice.id }, body: {} });
+    await t.call<any>('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'team_member' } });
 
-    const leaf = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'docs:read', description: 'Read docs', contained_permission_ids: ['$read_members'] });
-    assert.equal(leaf.status, 201, leaf.text);
-    assert.deepEqual(leaf.body, { id: 'docs:read', description: 'Read docs', contained_permission_ids: ['$read_members'] });
-    assert.equal((await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'editor', contained_permission_ids: ['docs:read'] })).status, 201);
-    const top = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'owner', contained_permission_ids: ['editor', '$update_team'] });
-    assert.deepEqual(top.body, { id: 'owner', contained_permission_ids: ['$update_team', 'editor'] });
+    const leaf = await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'docs:read', description: 'Read docs', contained_permission_ids: ['$read_members'] } });
+    assert.deepEqual(leaf, { id: 'docs:read', description: 'Read docs', contained_permission_ids: ['$read_members'] });
+    assert.ok(await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'editor', contained_permission_ids: ['docs:read'] } }));
+    const top = await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'owner', contained_permission_ids: ['editor', '$update_team'] } });
+    assert.deepEqual(top, { id: 'owner', contained_permission_ids: ['$update_team', 'editor'] });
 
-    const granted = await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/owner`, p.server, {});
-    assert.equal(granted.status, 201, granted.text);
-    assert.deepEqual(granted.body, { id: 'owner', user_id: alice.id, team_id: team.id });
+    const granted = await t.call<any>('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'owner' }, body: {} });
+    assert.deepEqual(granted, { id: 'owner', user_id: alice.id, team_id: team.id });
 
-    const recursive = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client);
+    const recursive = await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'true' } });
     assert.deepEqual(ids(recursive), ['$read_members', '$update_team', 'docs:read', 'editor', 'owner']);
-    assert.deepEqual(recursive.body.items[0], { id: '$read_members', team_id: team.id, user_id: alice.id });
-    const flat = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=false`, alice.client);
+    assert.deepEqual(recursive.items[0], { id: '$read_members', team_id: team.id, user_id: alice.id });
+    const flat = await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'false' } });
     assert.deepEqual(ids(flat), ['owner']);
-    // Upstream's default is direct grants only.
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me`, alice.client)), ['owner']);
-    const filtered = await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&permission_id=docs:read&recursive=true`, p.server);
+    // Upstream's default is direct grants only (issue 14 item 5).
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me' } })), ['owner']);
+    const filtered = await t.call<any>('permissions.listTeam', p.server, { query: { team_id: team.id, user_id: alice.id, permission_id: 'docs:read', recursive: 'true' } });
     assert.deepEqual(ids(filtered), ['docs:read']);
 
     // $update_team reached through the graph lets Alice update the team as a client.
-    assert.equal((await api(server, 'PATCH', `/teams/${team.id}`, alice.client, { display_name: 'Mine' })).status, 200);
+    assert.ok(await t.call<any>('teams.update', alice.client, { params: { team_id: team.id }, body: { display_name: 'Mine' } }));
 
     // Changing the middle definition changes what the top implies.
-    const patched = await api(server, 'PATCH', '/team-permission-definitions/editor', p.admin, { contained_permission_ids: [] });
-    assert.deepEqual(patched.body, { id: 'editor', contained_permission_ids: [] });
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client)), ['$update_team', 'editor', 'owner']);
+    const patched = await t.call<any>('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'editor' }, body: { contained_permission_ids: [] } });
+    assert.deepEqual(patched, { id: 'editor', contained_permission_ids: [] });
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'true' } })), ['$update_team', 'editor', 'owner']);
 
     // Renaming moves the grant.
-    const renamed = await api(server, 'PATCH', '/team-permission-definitions/owner', p.admin, { id: 'boss', description: 'The boss' });
-    assert.deepEqual(renamed.body, { id: 'boss', description: 'The boss', contained_permission_ids: ['$update_team', 'editor'] });
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=false`, alice.client)), ['boss']);
+    const renamed = await t.call<any>('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'owner' }, body: { id: 'boss', description: 'The boss' } });
+    assert.deepEqual(renamed, { id: 'boss', description: 'The boss', contained_permission_ids: ['$update_team', 'editor'] });
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'false' } })), ['boss']);
 
     // Deleting removes grants.
-    assert.deepEqual((await api(server, 'DELETE', '/team-permission-definitions/boss', p.admin)).body, { success: true });
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=me&recursive=true`, alice.client)), []);
+    assert.deepEqual((await t.call<any>('permissions.deleteTeamDefinition', p.admin, { params: { permission_id: 'boss' } })), { success: true });
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'true' } })), []);
   });
 
   it('rejects cycles, duplicate ids, missing contained permissions and bad ids', async () => {
-    const server = get();
-    const p = await createProject(server);
-    await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'a' });
-    await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'b', contained_permission_ids: ['a'] });
-    const cycle = await api(server, 'PATCH', '/team-permission-definitions/a', p.admin, { contained_permission_ids: ['b'] });
-    assert.equal(cycle.status, 400);
-    assert.match(cycle.text, /a → b → a/);
-    const self = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'c', contained_permission_ids: ['c'] });
-    assertKnownError(self, 'CONTAINED_PERMISSION_NOT_FOUND', 400);
+    const t = get();
+    const p = await createCoreProject(t);
+    await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'a' } });
+    await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'b', contained_permission_ids: ['a'] } });
+    const cycle = await t.core.invoke('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'a' }, body: { contained_permission_ids: ['b'] } }).then(() => null, (error: Error & { kind?: string }) => error);
+    assert.equal(cycle?.kind, 'bad-request', String(cycle));
+    assert.match(cycle!.message, /a → b → a/);
+    const self = await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: 'c', contained_permission_ids: ['c'] } }, 'CONTAINED_PERMISSION_NOT_FOUND');
+    assert.equal(self.status, 400);
 
-    const dup = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'a' });
-    assertKnownError(dup, 'PERMISSION_ID_ALREADY_EXISTS', 400);
-    assert.deepEqual(dup.body.details, { permission_id: 'a' });
-    assertKnownError(await api(server, 'POST', '/project-permission-definitions', p.admin, { id: 'a' }), 'PERMISSION_ID_ALREADY_EXISTS', 400);
-    assertKnownError(await api(server, 'POST', '/team-permission-definitions', p.admin, { id: '$update_team' }), 'PERMISSION_ID_ALREADY_EXISTS', 400);
-    assertKnownError(await api(server, 'PATCH', '/team-permission-definitions/b', p.admin, { id: 'a' }), 'PERMISSION_ID_ALREADY_EXISTS', 400);
-    const missing = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'd', contained_permission_ids: ['nope'] });
-    assertKnownError(missing, 'CONTAINED_PERMISSION_NOT_FOUND', 400);
-    assert.deepEqual(missing.body.details, { permission_id: 'nope' });
+    const dup = await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: 'a' } }, 'PERMISSION_ID_ALREADY_EXISTS');
+    assert.equal(dup.status, 400);
+    assert.deepEqual(dup.details, { permission_id: 'a' });
+    assert.equal((await t.refuses('permissions.createProjectDefinition', p.admin, { body: { id: 'a' } }, 'PERMISSION_ID_ALREADY_EXISTS')).status, 400);
+    assert.equal((await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: '$update_team' } }, 'PERMISSION_ID_ALREADY_EXISTS')).status, 400);
+    assert.equal((await t.refuses('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'b' }, body: { id: 'a' } }, 'PERMISSION_ID_ALREADY_EXISTS')).status, 400);
+    const missing = await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: 'd', contained_permission_ids: ['nope'] } }, 'CONTAINED_PERMISSION_NOT_FOUND');
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missing.details, { permission_id: 'nope' });
     // Project definitions cannot contain team ones.
-    assertKnownError(await api(server, 'POST', '/project-permission-definitions', p.admin, { id: 'p1', contained_permission_ids: ['a'] }), 'CONTAINED_PERMISSION_NOT_FOUND', 400);
-    assertKnownError(await api(server, 'PATCH', '/team-permission-definitions/zzz', p.admin, { description: 'x' }), 'PERMISSION_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'DELETE', '/team-permission-definitions/zzz', p.admin), 'PERMISSION_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'DELETE', '/project-permission-definitions/a', p.admin), 'PERMISSION_NOT_FOUND', 404);
+    assert.equal((await t.refuses('permissions.createProjectDefinition', p.admin, { body: { id: 'p1', contained_permission_ids: ['a'] } }, 'CONTAINED_PERMISSION_NOT_FOUND')).status, 400);
+    assert.equal((await t.refuses('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'zzz' }, body: { description: 'x' } }, 'PERMISSION_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.deleteTeamDefinition', p.admin, { params: { permission_id: 'zzz' } }, 'PERMISSION_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.deleteProjectDefinition', p.admin, { params: { permission_id: 'a' } }, 'PERMISSION_NOT_FOUND')).status, 404);
 
-    const upper = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'Bad' });
-    assertKnownError(upper, 'SCHEMA_ERROR', 400);
-    assert.match(upper.body.error, /Only lowercase letters, numbers, ":", "_" and optional "\$" at the beginning are allowed/);
-    const sys = await api(server, 'POST', '/team-permission-definitions', p.admin, { id: '$nope' });
-    assertKnownError(sys, 'SCHEMA_ERROR', 400);
-    assert.match(sys.body.error, /Invalid system permission/);
-    assertKnownError(await api(server, 'POST', '/team-permission-definitions', p.admin, { id: 'ok', extra: true }), 'SCHEMA_ERROR', 400);
+    const upper = await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: 'Bad' } }, 'SCHEMA_ERROR');
+    assert.equal(upper.status, 400);
+    assert.match(upper.message, /Only lowercase letters, numbers, ":", "_" and optional "\$" at the beginning are allowed/);
+    const sys = await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: '$nope' } }, 'SCHEMA_ERROR');
+    assert.equal(sys.status, 400);
+    assert.match(sys.message, /Invalid system permission/);
+    assert.equal((await t.refuses('permissions.createTeamDefinition', p.admin, { body: { id: 'ok', extra: true } }, 'SCHEMA_ERROR')).status, 400);
   });
 
   it('allows definitions only to admins', async () => {
-    const server = get();
-    const p = await createProject(server);
+    const t = get();
+    const p = await createCoreProject(t);
     for (const caller of [p.client, p.server]) {
-      assertKnownError(await api(server, 'GET', '/team-permission-definitions', caller), 'INSUFFICIENT_ACCESS_TYPE', 401);
-      assertKnownError(await api(server, 'POST', '/project-permission-definitions', caller, { id: 'x' }), 'INSUFFICIENT_ACCESS_TYPE', 401);
-      assertKnownError(await api(server, 'PATCH', '/team-permission-definitions/team_admin', caller, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
-      assertKnownError(await api(server, 'DELETE', '/project-permission-definitions/x', caller), 'INSUFFICIENT_ACCESS_TYPE', 401);
+      assert.equal((await t.refuses('permissions.listTeamDefinitions', caller, {}, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+      assert.equal((await t.refuses('permissions.createProjectDefinition', caller, { body: { id: 'x' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+      assert.equal((await t.refuses('permissions.updateTeamDefinition', caller, { params: { permission_id: 'team_admin' }, body: {} }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+      assert.equal((await t.refuses('permissions.deleteProjectDefinition', caller, { params: { permission_id: 'x' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
     }
   });
 
   it('grants and revokes team permissions with their errors', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const alice = await projectUser(server, p);
-    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T', creator_user_id: alice.id })).body;
-    await api(server, 'POST', '/project-permission-definitions', p.admin, { id: 'billing' });
+    const t = get();
+    const p = await createCoreProject(t);
+    const alice = await createCoreUser(t, p);
+    const team = (await t.call<any>('teams.create', p.server, { body: { display_name: 'T', creator_user_id: alice.id } }));
+    await t.call<any>('permissions.createProjectDefinition', p.admin, { body: { id: 'billing' } });
 
-    assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/nope`, p.server, {}), 'PERMISSION_NOT_FOUND', 404);
-    const scope = await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/billing`, p.server, {});
-    assertKnownError(scope, 'WRONG_PERMISSION_SCOPE', 404);
-    assert.deepEqual(scope.body.details, { permission_id: 'billing', expected_scope: 'team', actual_scope: 'project' });
-    assertKnownError(await api(server, 'POST', `/team-permissions/${MISSING}/${alice.id}/team_member`, p.server, {}), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/team_member`, alice.client, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/Bad`, p.server, {}), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', `/team-permissions/${team.id}/me/team_member`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assert.equal((await t.refuses('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'nope' }, body: {} }, 'PERMISSION_NOT_FOUND')).status, 404);
+    const scope = await t.refuses('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'billing' }, body: {} }, 'WRONG_PERMISSION_SCOPE');
+    assert.equal(scope.status, 404);
+    assert.deepEqual(scope.details, { permission_id: 'billing', expected_scope: 'team', actual_scope: 'project' });
+    assert.equal((await t.refuses('permissions.grantTeam', p.server, { params: { team_id: MISSING, user_id: alice.id, permission_id: 'team_member' }, body: {} }, 'TEAM_MEMBERSHIP_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.grantTeam', alice.client, { params: { team_id: team.id, user_id: alice.id, permission_id: 'team_member' }, body: {} }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    assert.equal((await t.refuses('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'Bad' }, body: {} }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal((await t.refuses('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: 'me', permission_id: 'team_member' }, body: {} }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
 
     // Granting twice is harmless; revoking a permission not held directly is TEAM_PERMISSION_NOT_FOUND.
-    assert.equal((await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/$read_members`, p.server, {})).status, 201);
-    assert.equal((await api(server, 'POST', `/team-permissions/${team.id}/${alice.id}/$read_members`, p.admin, {})).status, 201);
-    assert.deepEqual((await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/$read_members`, p.server)).body, { success: true });
-    const notHeld = await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/$read_members`, p.server);
-    assertKnownError(notHeld, 'TEAM_PERMISSION_NOT_FOUND', 401);
-    assertKnownError(await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/nope`, p.server), 'PERMISSION_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/billing`, p.server), 'WRONG_PERMISSION_SCOPE', 404);
-    assertKnownError(await api(server, 'DELETE', `/team-permissions/${team.id}/${alice.id}/team_admin`, alice.client), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'DELETE', `/team-permissions/${team.id}/me/team_admin`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    assert.ok(await t.call<any>('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: '$read_members' }, body: {} }));
+    assert.ok(await t.call<any>('permissions.grantTeam', p.admin, { params: { team_id: team.id, user_id: alice.id, permission_id: '$read_members' }, body: {} }));
+    assert.deepEqual((await t.call<any>('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: '$read_members' } })), { success: true });
+    const notHeld = await t.refuses('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: '$read_members' } }, 'TEAM_PERMISSION_NOT_FOUND');
+    assert.equal(notHeld.status, 401);
+    assert.equal((await t.refuses('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'nope' } }, 'PERMISSION_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: alice.id, permission_id: 'billing' } }, 'WRONG_PERMISSION_SCOPE')).status, 404);
+    assert.equal((await t.refuses('permissions.revokeTeam', alice.client, { params: { team_id: team.id, user_id: alice.id, permission_id: 'team_admin' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    assert.equal((await t.refuses('permissions.revokeTeam', p.server, { params: { team_id: team.id, user_id: 'me', permission_id: 'team_admin' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
 
     // Clients list only their own permissions.
-    assert.equal((await api(server, 'GET', `/team-permissions?team_id=${team.id}`, alice.client)).status, 403);
-    assertKnownError(await api(server, 'GET', '/team-permissions?user_id=me', p.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    assertKnownError(await api(server, 'GET', '/team-permissions?recursive=yes', p.server), 'SCHEMA_ERROR', 400);
+    assert.equal(await refusal(t, 'permissions.listTeam', alice.client, { query: { team_id: team.id } }), 'status:forbidden');
+    assert.equal((await t.refuses('permissions.listTeam', p.client, { query: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    assert.equal((await t.refuses('permissions.listTeam', p.server, { query: { recursive: 'yes' } }, 'SCHEMA_ERROR')).status, 400);
   });
 
   it('grants, lists and revokes project permissions, with user defaults', async () => {
-    const server = get();
-    const p = await createProject(server);
-    await api(server, 'POST', '/project-permission-definitions', p.admin, { id: 'read' });
-    assert.equal((await api(server, 'POST', '/project-permission-definitions', p.admin, { id: 'write', contained_permission_ids: ['read'] })).status, 201);
-    await api(server, 'PATCH', '/internal/projects/current', p.admin, { config: { user_default_permissions: [{ id: 'read' }] } });
-    const alice = await projectUser(server, p);
-    assert.deepEqual(ids(await api(server, 'GET', '/project-permissions?user_id=me', alice.client)), ['read']);
+    const t = get();
+    const p = await createCoreProject(t);
+    await t.call<any>('permissions.createProjectDefinition', p.admin, { body: { id: 'read' } });
+    assert.ok(await t.call<any>('permissions.createProjectDefinition', p.admin, { body: { id: 'write', contained_permission_ids: ['read'] } }));
+    await t.call<any>('projects.updateCurrent', p.admin, { body: { config: { user_default_permissions: [{ id: 'read' }] } } });
+    const alice = await createCoreUser(t, p);
+    assert.deepEqual(ids(await t.call<any>('permissions.listProject', alice.client, { query: { user_id: 'me' } })), ['read']);
 
-    const granted = await api(server, 'POST', `/project-permissions/${alice.id}/write`, p.server, {});
-    assert.equal(granted.status, 201, granted.text);
-    assert.deepEqual(granted.body, { id: 'write', user_id: alice.id });
-    const all = await api(server, 'GET', `/project-permissions?user_id=${alice.id}`, p.server);
-    assert.deepEqual(all.body.items, [{ id: 'read', user_id: alice.id }, { id: 'write', user_id: alice.id }]);
-    await api(server, 'DELETE', `/project-permissions/${alice.id}/read`, p.server);
-    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}&recursive=false`, p.server)), ['write']);
-    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}`, p.server)), ['write'], 'direct grants by default, as upstream');
-    assert.deepEqual(ids(await api(server, 'GET', `/project-permissions?user_id=${alice.id}&recursive=true`, p.server)), ['read', 'write']);
+    const granted = await t.call<any>('permissions.grantProject', p.server, { params: { user_id: alice.id, permission_id: 'write' }, body: {} });
+    assert.deepEqual(granted, { id: 'write', user_id: alice.id });
+    const all = await t.call<any>('permissions.listProject', p.server, { query: { user_id: alice.id } });
+    assert.deepEqual(all.items, [{ id: 'read', user_id: alice.id }, { id: 'write', user_id: alice.id }]);
+    await t.call<any>('permissions.revokeProject', p.server, { params: { user_id: alice.id, permission_id: 'read' } });
+    assert.deepEqual(ids(await t.call<any>('permissions.listProject', p.server, { query: { user_id: alice.id, recursive: 'false' } })), ['write']);
+    assert.deepEqual(ids(await t.call<any>('permissions.listProject', p.server, { query: { user_id: alice.id } })), ['write'], 'direct grants by default, as upstream');
+    assert.deepEqual(ids(await t.call<any>('permissions.listProject', p.server, { query: { user_id: alice.id, recursive: 'true' } })), ['read', 'write']);
 
-    assertKnownError(await api(server, 'POST', `/project-permissions/${MISSING}/write`, p.server, {}), 'USER_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'POST', `/project-permissions/${alice.id}/nope`, p.server, {}), 'PERMISSION_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'POST', `/project-permissions/${alice.id}/team_admin`, p.server, {}), 'WRONG_PERMISSION_SCOPE', 404);
-    assertKnownError(await api(server, 'POST', `/project-permissions/me/write`, p.server, {}), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    assertKnownError(await api(server, 'POST', `/project-permissions/${alice.id}/write`, alice.client, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    const notHeld = await api(server, 'DELETE', `/project-permissions/${alice.id}/read`, p.server);
-    assertKnownError(notHeld, 'PROJECT_PERMISSION_REQUIRED', 401);
-    assert.deepEqual(notHeld.body.details, { user_id: alice.id, permission_id: 'read' });
-    assertKnownError(await api(server, 'DELETE', `/project-permissions/${alice.id}/nope`, p.server), 'PERMISSION_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'DELETE', `/project-permissions/${alice.id}/$read_members`, p.server), 'WRONG_PERMISSION_SCOPE', 404);
-    assertKnownError(await api(server, 'DELETE', `/project-permissions/${alice.id}/write`, alice.client), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'DELETE', `/project-permissions/me/write`, p.server), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    assert.equal((await api(server, 'GET', '/project-permissions', alice.client)).status, 403);
-    assertKnownError(await api(server, 'GET', '/project-permissions?user_id=me', p.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    assertKnownError(await api(server, 'GET', '/project-permissions?extra=1', p.server), 'SCHEMA_ERROR', 400);
+    assert.equal((await t.refuses('permissions.grantProject', p.server, { params: { user_id: MISSING, permission_id: 'write' }, body: {} }, 'USER_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.grantProject', p.server, { params: { user_id: alice.id, permission_id: 'nope' }, body: {} }, 'PERMISSION_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.grantProject', p.server, { params: { user_id: alice.id, permission_id: 'team_admin' }, body: {} }, 'WRONG_PERMISSION_SCOPE')).status, 404);
+    assert.equal((await t.refuses('permissions.grantProject', p.server, { params: { user_id: 'me', permission_id: 'write' }, body: {} }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    assert.equal((await t.refuses('permissions.grantProject', alice.client, { params: { user_id: alice.id, permission_id: 'write' }, body: {} }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    const notHeld = await t.refuses('permissions.revokeProject', p.server, { params: { user_id: alice.id, permission_id: 'read' } }, 'PROJECT_PERMISSION_REQUIRED');
+    assert.equal(notHeld.status, 401);
+    assert.deepEqual(notHeld.details, { user_id: alice.id, permission_id: 'read' });
+    assert.equal((await t.refuses('permissions.revokeProject', p.server, { params: { user_id: alice.id, permission_id: 'nope' } }, 'PERMISSION_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('permissions.revokeProject', p.server, { params: { user_id: alice.id, permission_id: '$read_members' } }, 'WRONG_PERMISSION_SCOPE')).status, 404);
+    assert.equal((await t.refuses('permissions.revokeProject', alice.client, { params: { user_id: alice.id, permission_id: 'write' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    assert.equal((await t.refuses('permissions.revokeProject', p.server, { params: { user_id: 'me', permission_id: 'write' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    assert.equal(await refusal(t, 'permissions.listProject', alice.client), 'status:forbidden');
+    assert.equal((await t.refuses('permissions.listProject', p.client, { query: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    assert.equal((await t.refuses('permissions.listProject', p.server, { query: { extra: '1' } }, 'SCHEMA_ERROR')).status, 400);
   });
   it('keeps the default-permission lists in step when a definition is renamed or deleted', async () => {
-    const server = get();
-    const p = await createProject(server);
-    assert.equal((await api(server, 'PATCH', '/team-permission-definitions/team_admin', p.admin, { id: 'team_owner' })).status, 200);
-    assert.deepEqual((await api(server, 'DELETE', '/team-permission-definitions/team_member', p.admin)).body, { success: true });
-    const config = (await api(server, 'GET', '/internal/projects/current', p.admin)).body.config;
+    const t = get();
+    const p = await createCoreProject(t);
+    assert.ok(await t.call<any>('permissions.updateTeamDefinition', p.admin, { params: { permission_id: 'team_admin' }, body: { id: 'team_owner' } }));
+    assert.deepEqual((await t.call<any>('permissions.deleteTeamDefinition', p.admin, { params: { permission_id: 'team_member' } })), { success: true });
+    const config = (await t.call<any>('projects.getCurrentAdmin', p.admin)).config;
     assert.deepEqual(config.team_creator_default_permissions, [{ id: 'team_owner' }]);
     assert.deepEqual(config.team_member_default_permissions, []);
-    const alice = await projectUser(server, p);
-    const bob = await projectUser(server, p);
-    const team = (await api(server, 'POST', '/teams', p.server, { display_name: 'T', creator_user_id: alice.id })).body;
-    await api(server, 'POST', `/team-memberships/${team.id}/${bob.id}`, p.server, {});
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${alice.id}&recursive=false`, p.server)), ['team_owner']);
-    assert.deepEqual(ids(await api(server, 'GET', `/team-permissions?team_id=${team.id}&user_id=${bob.id}`, p.server)), []);
+    const alice = await createCoreUser(t, p);
+    const bob = await createCoreUser(t, p);
+    const team = (await t.call<any>('teams.create', p.server, { body: { display_name: 'T', creator_user_id: alice.id } }));
+    await t.call<any>('teams.addMember', p.server, { params: { team_id: team.id, user_id: bob.id }, body: {} });
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', p.server, { query: { team_id: team.id, user_id: alice.id, recursive: 'false' } })), ['team_owner']);
+    assert.deepEqual(ids(await t.call<any>('permissions.listTeam', p.server, { query: { team_id: team.id, user_id: bob.id } })), []);
+  });
+
+  it('marks the operations that create as created (201 on the wire)', () => {
+    const t = get();
+    const created = (id: string) => t.core.operations.find((op) => op.id === id)?.created === true;
+    for (const id of ['permissions.createTeamDefinition', 'permissions.createProjectDefinition', 'permissions.grantTeam', 'permissions.grantProject']) assert.ok(created(id), id);
   });
 });

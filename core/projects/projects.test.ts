@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createInternalUser, createProject, createProjectKeys, internal } from '../../test/helpers/api.ts';
-import { insertTeam, insertTeamMember } from '../teams/queries.ts';
 import { randomUUID } from 'node:crypto';
+import { createCoreInternalUser, createCoreProject, describeWithCore, internalCredentials as internal } from '../../test/helpers/core-client.ts';
+import { createCoreProjectKeys, refusal } from '../../test/helpers/core-fixtures-b.ts';
+import { insertTeam, insertTeamMember } from '../teams/queries.ts';
 
-describeWithServer('projects', (get) => {
+/** Projects and project keys, in-process (test/helpers/core-client.ts). */
+describeWithCore('projects', (get) => {
   it('lets an internal user create a project and use it through an admin access token', async () => {
-    const server = get();
-    const { projectId, project, admin, client, owner } = await createProject(server, { magic_link_enabled: true });
+    const t = get();
+    const { projectId, project, admin, client, owner } = await createCoreProject(t, { magic_link_enabled: true }) as Awaited<ReturnType<typeof createCoreProject>> & { project: any };
     assert.equal(project.display_name, 'New Project');
     assert.equal(project.owner_team_id, owner.selectedTeamId);
     assert.equal(project.config.magic_link_enabled, true);
@@ -16,144 +17,133 @@ describeWithServer('projects', (get) => {
     assert.deepEqual(project.config.team_creator_default_permissions, [{ id: 'team_admin' }]);
     assert.equal(project.onboarding_status, 'completed');
 
-    const current = await api(server, 'GET', '/internal/projects/current', admin);
-    assert.equal(current.status, 200);
-    assert.equal(current.body.id, projectId);
+    const current = await t.call<{ id: string }>('projects.getCurrentAdmin', admin);
+    assert.equal(current.id, projectId);
 
-    const publicView = await api(server, 'GET', '/projects/current', client);
-    assert.deepEqual(Object.keys(publicView.body).sort(), ['config', 'display_name', 'id']);
-    assert.equal(publicView.body.config.magic_link_enabled, true);
+    const publicView = await t.call<any>('projects.getCurrent', client);
+    assert.deepEqual(Object.keys(publicView).sort(), ['config', 'display_name', 'id']);
+    assert.equal(publicView.config.magic_link_enabled, true);
     // The current official SDK reads it from the client project to trust localhost redirect targets
-    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`).
-    assert.equal(publicView.body.config.allow_localhost, true);
+    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`; issue 20 item 13).
+    assert.equal(publicView.config.allow_localhost, true);
 
-    const list = await api(server, 'GET', '/internal/projects', { ...internal.client, accessToken: owner.accessToken });
-    assert.deepEqual(list.body.items.map((p: { id: string }) => p.id), [projectId]);
+    const list = await t.call<{ items: Array<{ id: string }> }>('projects.list', { ...internal.client, accessToken: owner.accessToken });
+    assert.deepEqual(list.items.map((p) => p.id), [projectId]);
   });
 
   it('refuses an admin access token of a user who does not own the project with ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
-    const stranger = await createInternalUser(server);
-    const res = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', adminAccessToken: stranger.accessToken });
-    assertKnownError(res, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN', 401);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
+    const stranger = await createCoreInternalUser(t);
+    assert.equal((await t.refuses('projects.getCurrentAdmin', { projectId, accessType: 'admin', adminAccessToken: stranger.accessToken }, {}, 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN')).status, 401);
   });
 
   it('lists projects only in the internal project, and only for a signed-in user', async () => {
-    const server = get();
-    const { client } = await createProject(server);
-    assertKnownError(await api(server, 'GET', '/internal/projects', internal.client), 'USER_AUTHENTICATION_REQUIRED', 401);
-    assertKnownError(await api(server, 'GET', '/internal/projects', client), 'EXPECTED_INTERNAL_PROJECT', 401);
+    const t = get();
+    const { client } = await createCoreProject(t);
+    assert.equal((await t.refuses('projects.list', internal.client, {}, 'USER_AUTHENTICATION_REQUIRED')).status, 401);
+    assert.equal((await t.refuses('projects.list', client, {}, 'EXPECTED_INTERNAL_PROJECT')).status, 401);
   });
 
   it('updates config partially and rejects a bad trusted domain and a bad handler path', async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    const ok = await api(server, 'PATCH', '/internal/projects/current', admin, { display_name: 'Renamed', config: { domains: [{ domain: 'https://*.example.com', handler_path: '/handler' }] } });
-    assert.equal(ok.status, 200, ok.text);
-    assert.equal(ok.body.display_name, 'Renamed');
-    assert.equal(ok.body.config.credential_enabled, true);
-    assert.deepEqual(ok.body.config.domains, [{ domain: 'https://*.example.com', handler_path: '/handler' }]);
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    const ok = await t.call<any>('projects.updateCurrent', admin, { body: { display_name: 'Renamed', config: { domains: [{ domain: 'https://*.example.com', handler_path: '/handler' }] } } });
+    assert.equal(ok.display_name, 'Renamed');
+    assert.equal(ok.config.credential_enabled, true);
+    assert.deepEqual(ok.config.domains, [{ domain: 'https://*.example.com', handler_path: '/handler' }]);
 
-    const badDomain = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { domains: [{ domain: 'https://exa mple..com', handler_path: '/handler' }] } });
-    assertKnownError(badDomain, 'SCHEMA_ERROR', 400);
-    const badPath = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { domains: [{ domain: 'https://example.com', handler_path: 'handler' }] } });
-    assertKnownError(badPath, 'SCHEMA_ERROR', 400);
-    assert.match(badPath.body.error, /Handler path must start with \//);
+    assert.equal((await t.refuses('projects.updateCurrent', admin, { body: { config: { domains: [{ domain: 'https://exa mple..com', handler_path: '/handler' }] } } }, 'SCHEMA_ERROR')).status, 400);
+    const badPath = await t.refuses('projects.updateCurrent', admin, { body: { config: { domains: [{ domain: 'https://example.com', handler_path: 'handler' }] } } }, 'SCHEMA_ERROR');
+    assert.match(badPath.message, /Handler path must start with \//);
   });
 
   it('enforces the production-mode domain rules', async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    const bad = await api(server, 'PATCH', '/internal/projects/current', admin, { is_production_mode: true, config: { domains: [{ domain: 'http://localhost:3000', handler_path: '/handler' }] } });
-    assertKnownError(bad, 'SCHEMA_ERROR', 400);
-    assert.match(bad.body.error, /localhost/);
-    const good = await api(server, 'PATCH', '/internal/projects/current', admin, { is_production_mode: true, config: { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] } });
-    assert.equal(good.status, 200, good.text);
-    const ip = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { domains: [{ domain: 'https://10.0.0.1', handler_path: '/handler' }] } });
-    assertKnownError(ip, 'SCHEMA_ERROR', 400);
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    const bad = await t.refuses('projects.updateCurrent', admin, { body: { is_production_mode: true, config: { domains: [{ domain: 'http://localhost:3000', handler_path: '/handler' }] } } }, 'SCHEMA_ERROR');
+    assert.match(bad.message, /localhost/);
+    const good = await t.call<{ is_production_mode: boolean }>('projects.updateCurrent', admin, { body: { is_production_mode: true, config: { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] } } });
+    assert.equal(good.is_production_mode, true);
+    await t.refuses('projects.updateCurrent', admin, { body: { config: { domains: [{ domain: 'https://10.0.0.1', handler_path: '/handler' }] } } }, 'SCHEMA_ERROR');
   });
 
   it('transfers a project to another team of the owner and deletes it', async () => {
-    const server = get();
-    const { projectId, owner, admin } = await createProject(server);
-    const team = await api(server, 'POST', '/internal/projects/transfer', { ...internal.client, accessToken: owner.accessToken }, { project_id: projectId, new_team_id: '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11' });
-    assertKnownError(team, 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
-    const del = await api(server, 'DELETE', '/internal/projects/current', admin);
-    assert.deepEqual(del.body, { success: true });
-    const after = await api(server, 'GET', '/projects/current', { projectId, accessType: 'client' });
-    assertKnownError(after, 'CURRENT_PROJECT_NOT_FOUND', 400);
+    const t = get();
+    const { projectId, owner, admin } = await createCoreProject(t);
+    assert.equal((await t.refuses('projects.transfer', { ...internal.client, accessToken: owner.accessToken }, { body: { project_id: projectId, new_team_id: '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11' } }, 'TEAM_MEMBERSHIP_NOT_FOUND')).status, 404);
+    assert.deepEqual(await t.call('projects.deleteCurrent', admin), { success: true });
+    assert.equal((await t.refuses('projects.getCurrent', { projectId, accessType: 'client' }, {}, 'CURRENT_PROJECT_NOT_FOUND')).status, 400);
   });
 
   it('creates project keys shown once, then only their last four, and revokes them', async () => {
-    const server = get();
-    const { projectId, admin } = await createProject(server);
-    const keys = await createProjectKeys(server, admin);
+    const t = get();
+    const { projectId, admin } = await createCoreProject(t);
+    const keys = await createCoreProjectKeys(t, admin);
     assert.match(keys.publishableClientKey, /^pck_[0-9a-z]{45}$/);
     assert.match(keys.secretServerKey, /^ssk_[0-9a-z]{45}$/);
     assert.match(keys.superSecretAdminKey, /^sak_[0-9a-z]{45}$/);
 
-    const withKey = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey });
-    assert.equal(withKey.status, 200);
+    const withKey = await t.call<{ id: string }>('projects.getCurrentAdmin', { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey });
+    assert.equal(withKey.id, projectId);
 
-    const list = await api(server, 'GET', '/internal/api-keys', admin);
-    assert.equal(list.body.items.length, 1);
-    const item = list.body.items[0];
+    const list = await t.call<{ items: Array<Record<string, unknown> & { id: string }> }>('internalApiKeys.list', admin);
+    assert.equal(list.items.length, 1);
+    const item = list.items[0]!;
     assert.deepEqual(item.secret_server_key, { last_four: keys.secretServerKey.slice(-4) });
-    assert.equal(JSON.stringify(list.body).includes(keys.secretServerKey), false);
+    assert.equal(JSON.stringify(list).includes(keys.secretServerKey), false);
     // As upstream (apps/e2e/.../internal/api-keys.test.ts): an active key carries no
     // manually_revoked_at_millis at all, a revoked one carries the time.
     assert.equal('manually_revoked_at_millis' in item, false);
 
-    const revoked = await api(server, 'PATCH', `/internal/api-keys/${item.id}`, admin, { revoked: true });
-    assert.equal(typeof revoked.body.manually_revoked_at_millis, 'number');
-    const denied = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey });
-    assertKnownError(denied, 'INVALID_SUPER_SECRET_ADMIN_KEY', 401);
-    assert.deepEqual(denied.body.details, { project_id: projectId });
+    const revoked = await t.call<{ manually_revoked_at_millis: number }>('internalApiKeys.update', admin, { params: { api_key_id: item.id }, body: { revoked: true } });
+    assert.equal(typeof revoked.manually_revoked_at_millis, 'number');
+    const denied = await t.refuses('projects.getCurrentAdmin', { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey }, {}, 'INVALID_SUPER_SECRET_ADMIN_KEY');
+    assert.equal(denied.status, 401);
+    assert.deepEqual(denied.details, { project_id: projectId });
   });
 
   it('moves a project to another of the owner\'s teams, after which that team\'s members manage it', async () => {
-    const server = get();
-    const { projectId, owner } = await createProject(server);
-    const db = server.gatehouse.core.runtime.db;
+    const t = get();
+    const { projectId, owner } = await createCoreProject(t);
+    const db = t.core.runtime.db;
     const teamId = randomUUID();
     await insertTeam(db, { id: teamId, project_id: 'internal', display_name: 'Second', profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: 1 });
     await insertTeamMember(db, 'internal', teamId, owner.id, 1);
-    const colleague = await createInternalUser(server);
+    const colleague = await createCoreInternalUser(t);
     await insertTeamMember(db, 'internal', teamId, colleague.id, 1);
-    const res = await api(server, 'POST', '/internal/projects/transfer', { ...internal.client, accessToken: owner.accessToken }, { project_id: projectId, new_team_id: teamId });
-    assert.deepEqual(res.body, { success: 'true' });
-    const asColleague = await api(server, 'GET', '/internal/projects/current', { projectId, accessType: 'admin', adminAccessToken: colleague.accessToken });
-    assert.equal(asColleague.status, 200, asColleague.text);
-    assert.equal(asColleague.body.owner_team_id, teamId);
-    const stranger = await createInternalUser(server);
-    assertKnownError(await api(server, 'POST', '/internal/projects/transfer', { ...internal.client, accessToken: stranger.accessToken }, { project_id: projectId, new_team_id: stranger.selectedTeamId }), 'PROJECT_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'POST', '/internal/projects/transfer', internal.client, { project_id: projectId, new_team_id: teamId }), 'USER_AUTHENTICATION_REQUIRED', 401);
+    assert.deepEqual(await t.call('projects.transfer', { ...internal.client, accessToken: owner.accessToken }, { body: { project_id: projectId, new_team_id: teamId } }), { success: 'true' });
+    const asColleague = await t.call<{ owner_team_id: string }>('projects.getCurrentAdmin', { projectId, accessType: 'admin', adminAccessToken: colleague.accessToken });
+    assert.equal(asColleague.owner_team_id, teamId);
+    const stranger = await createCoreInternalUser(t);
+    assert.equal((await t.refuses('projects.transfer', { ...internal.client, accessToken: stranger.accessToken }, { body: { project_id: projectId, new_team_id: stranger.selectedTeamId } }, 'PROJECT_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('projects.transfer', internal.client, { body: { project_id: projectId, new_team_id: teamId } }, 'USER_AUTHENTICATION_REQUIRED')).status, 401);
   });
 
   it('reads one key set, renames it, and answers API_KEY_NOT_FOUND for another project\'s key', async () => {
-    const server = get();
-    const a = await createProject(server);
-    const b = await createProject(server);
-    await createProjectKeys(server, a.admin);
-    const [item] = (await api(server, 'GET', '/internal/api-keys', a.admin)).body.items;
-    const one = await api(server, 'GET', `/internal/api-keys/${item.id}`, a.admin);
-    assert.equal(one.body.id, item.id);
-    const renamed = await api(server, 'PATCH', `/internal/api-keys/${item.id}`, a.admin, { description: 'renamed' });
-    assert.equal(renamed.body.description, 'renamed');
-    assertKnownError(await api(server, 'GET', `/internal/api-keys/${item.id}`, b.admin), 'API_KEY_NOT_FOUND', 404);
-    assertKnownError(await api(server, 'PATCH', `/internal/api-keys/${item.id}`, b.admin, { revoked: true }), 'API_KEY_NOT_FOUND', 404);
-    const none = await api(server, 'POST', '/internal/api-keys', a.admin, { description: 'x', expires_at_millis: null, has_publishable_client_key: false, has_secret_server_key: false, has_super_secret_admin_key: false });
-    assert.equal(none.status, 400);
+    const t = get();
+    const a = await createCoreProject(t);
+    const b = await createCoreProject(t);
+    await createCoreProjectKeys(t, a.admin);
+    const [item] = (await t.call<{ items: Array<{ id: string }> }>('internalApiKeys.list', a.admin)).items;
+    const one = await t.call<{ id: string }>('internalApiKeys.get', a.admin, { params: { api_key_id: item!.id } });
+    assert.equal(one.id, item!.id);
+    const renamed = await t.call<{ description: string }>('internalApiKeys.update', a.admin, { params: { api_key_id: item!.id }, body: { description: 'renamed' } });
+    assert.equal(renamed.description, 'renamed');
+    assert.equal((await t.refuses('internalApiKeys.get', b.admin, { params: { api_key_id: item!.id } }, 'API_KEY_NOT_FOUND')).status, 404);
+    assert.equal((await t.refuses('internalApiKeys.update', b.admin, { params: { api_key_id: item!.id }, body: { revoked: true } }, 'API_KEY_NOT_FOUND')).status, 404);
+    // 400 on the wire: a key set with no key.
+    assert.equal(await refusal(t, 'internalApiKeys.create', a.admin, { body: { description: 'x', expires_at_millis: null, has_publishable_client_key: false, has_secret_server_key: false, has_super_secret_admin_key: false } }), 'status:bad-request');
   });
 
   it('refuses an expired project key', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const res = await api(server, 'POST', '/internal/api-keys', p.admin, { description: 'short', expires_at_millis: server.clock.now() + 1000, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false });
-    const key = res.body.secret_server_key as string;
-    assert.equal((await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: key })).status, 200);
-    server.clock.advance(2000);
-    assertKnownError(await api(server, 'GET', '/projects/current', { projectId: p.projectId, accessType: 'server', secretServerKey: key }), 'INVALID_SECRET_SERVER_KEY', 401);
+    const t = get();
+    const p = await createCoreProject(t);
+    const res = await t.call<{ secret_server_key: string }>('internalApiKeys.create', p.admin, { body: { description: 'short', expires_at_millis: t.clock.now() + 1000, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false } });
+    const key = res.secret_server_key;
+    const asServer = { projectId: p.projectId, accessType: 'server', secretServerKey: key };
+    assert.equal((await t.call<{ id: string }>('projects.getCurrent', asServer)).id, p.projectId);
+    t.clock.advance(2000);
+    assert.equal((await t.refuses('projects.getCurrent', asServer, {}, 'INVALID_SECRET_SERVER_KEY')).status, 401);
   });
 });

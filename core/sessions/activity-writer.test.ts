@@ -1,36 +1,39 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { createCoreProjectKeys } from '../../test/helpers/core-fixtures-b.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import type { Credentials } from '../index.ts';
 import { createSessionActivityWriter, planActivityWrites, type SessionTouch } from './activity-writer.ts';
 import { utcDay } from './queries.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/*
+ * Session activity, in-process (test/helpers/core-client.ts). 50 concurrent refreshes over HTTP
+ * (all 200, every session written) are in test/routes/wire-answers.test.ts.
+ */
+
 /**
  * A user of a fresh project with `count` sessions (refresh tokens), and a client caller with the
  * project's publishable key (it outlives clock moves, unlike the owner's admin access token).
  */
-async function userWithSessions(server: TestServer, count: number) {
-  const p = await createProject(server);
-  const keys = await createProjectKeys(server, p.admin);
-  const client: Caller = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
-  const user = await api(server, 'POST', '/users', p.server, { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` });
-  assert.equal(user.status, 201, user.text);
+async function userWithSessions(t: TestCore, count: number) {
+  const p = await createCoreProject(t);
+  const keys = await createCoreProjectKeys(t, p.admin);
+  const client: Credentials = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
+  const user = await t.call<{ id: string }>('users.create', p.server, { body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` } });
   const refreshTokens: string[] = [];
   for (let i = 0; i < count; i++) {
-    const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id });
-    assert.equal(session.status, 200, session.text);
-    refreshTokens.push(session.body.refresh_token as string);
+    const session = await t.call<{ refresh_token: string }>('sessions.create', p.server, { body: { user_id: user.id } });
+    refreshTokens.push(session.refresh_token);
   }
-  return { p, client, userId: user.body.id as string, refreshTokens };
+  return { p, client, userId: user.id, refreshTokens };
 }
 
 /** Counts the transactions begun on the runtime's database while `fn` runs. */
-async function countTransactions<T>(server: TestServer, fn: () => Promise<T>): Promise<{ result: T; transactions: number }> {
-  const db = server.gatehouse.core.runtime.db as unknown as { transaction: (...args: unknown[]) => unknown };
+async function countTransactions<T>(t: TestCore, fn: () => Promise<T>): Promise<{ result: T; transactions: number }> {
+  const db = t.core.runtime.db as unknown as { transaction: (...args: unknown[]) => unknown };
   const original = db.transaction;
   let transactions = 0;
   db.transaction = function (this: unknown, ...args: unknown[]) { transactions++; return original.apply(this, args); };
@@ -41,70 +44,58 @@ async function countTransactions<T>(server: TestServer, fn: () => Promise<T>): P
   }
 }
 
-describeWithServer('session activity group commit', (get) => {
+describeWithCore('session activity group commit', (get) => {
   it('commits 50 concurrent refreshes in far fewer transactions than 50, writing every session and the user', async () => {
-    const server = get();
-    const { client, userId, refreshTokens } = await userWithSessions(server, 50);
-    server.clock.advance(60_000);
+    const t = get();
+    const { client, userId, refreshTokens } = await userWithSessions(t, 50);
+    t.clock.advance(60_000);
     // In-process, so all 50 are in flight together whatever the load of the machine.
-    const core = server.gatehouse.core;
-    const { result: answers, transactions } = await countTransactions(server, () => Promise.all(refreshTokens.map((refreshToken) =>
+    const core = t.core;
+    const { result: answers, transactions } = await countTransactions(t, () => Promise.all(refreshTokens.map((refreshToken) =>
       core.invoke<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken }))));
     for (const answer of answers) assert.equal(typeof answer.access_token, 'string');
     assert.ok(transactions >= 1 && transactions <= 10, `50 refreshes committed in ${transactions} transactions`);
-    const db = server.gatehouse.core.runtime.db;
+    const db = t.core.runtime.db;
     const sessions = await db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', userId).execute();
     assert.equal(sessions.length, 50);
-    for (const s of sessions) assert.equal(Number(s.last_used_at), server.clock.now());
+    for (const s of sessions) assert.equal(Number(s.last_used_at), t.clock.now());
     const user = await db.selectFrom('users').select('last_active_at').where('id', '=', userId).executeTakeFirstOrThrow();
-    assert.equal(Number(user.last_active_at), server.clock.now());
-  });
-
-  it('answers 50 concurrent refreshes over HTTP with 200 and writes every session', async () => {
-    const server = get();
-    const { client, userId, refreshTokens } = await userWithSessions(server, 50);
-    server.clock.advance(30_000);
-    const answers = await Promise.all(refreshTokens.map((refreshToken) => api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken })));
-    for (const res of answers) assert.equal(res.status, 200, res.text);
-    const db = server.gatehouse.core.runtime.db;
-    const sessions = await db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', userId).execute();
-    assert.deepEqual(sessions.map((s) => Number(s.last_used_at)), refreshTokens.map(() => server.clock.now()));
+    assert.equal(Number(user.last_active_at), t.clock.now());
   });
 
   it('answers a refresh only after its writes are committed: another connection sees them', async () => {
-    const server = get();
-    const { client, userId, refreshTokens } = await userWithSessions(server, 1);
-    server.clock.advance(90_000);
-    const other = server.database.open();
+    const t = get();
+    const { client, userId, refreshTokens } = await userWithSessions(t, 1);
+    t.clock.advance(90_000);
+    const other = t.database.open();
     try {
-      const res = await api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken: refreshTokens[0] });
-      assert.equal(res.status, 200, res.text);
+      await t.call('sessions.refreshCurrent', { ...client, refreshToken: refreshTokens[0] });
       const session = await other.db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', userId).executeTakeFirstOrThrow();
-      assert.equal(Number(session.last_used_at), server.clock.now());
+      assert.equal(Number(session.last_used_at), t.clock.now());
       const user = await other.db.selectFrom('users').select('last_active_at').where('id', '=', userId).executeTakeFirstOrThrow();
-      assert.equal(Number(user.last_active_at), server.clock.now());
+      assert.equal(Number(user.last_active_at), t.clock.now());
     } finally {
       await other.close();
     }
   });
 
   it('records one active day per user for concurrent refreshes on a new UTC day, and none on the same day', async () => {
-    const server = get();
-    const { client, userId, refreshTokens } = await userWithSessions(server, 5);
-    const db = server.gatehouse.core.runtime.db;
+    const t = get();
+    const { client, userId, refreshTokens } = await userWithSessions(t, 5);
+    const db = t.core.runtime.db;
     const days = async () => (await db.selectFrom('user_active_days').select('day').where('user_id', '=', userId).orderBy('day').execute()).map((r) => r.day);
     const refreshAll = async () => {
-      const answers = await Promise.all(refreshTokens.map((refreshToken) => api(server, 'POST', '/auth/sessions/current/refresh', { ...client, refreshToken })));
-      for (const res of answers) assert.equal(res.status, 200, res.text);
+      const answers = await Promise.all(refreshTokens.map((refreshToken) => t.call<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken })));
+      for (const answer of answers) assert.equal(typeof answer.access_token, 'string');
     };
-    const firstDay = utcDay(server.clock.now());
+    const firstDay = utcDay(t.clock.now());
     assert.deepEqual(await days(), [firstDay]);
-    server.clock.advance(DAY_MS);
+    t.clock.advance(DAY_MS);
     await refreshAll();
-    const secondDay = utcDay(server.clock.now());
+    const secondDay = utcDay(t.clock.now());
     assert.deepEqual(await days(), [firstDay, secondDay]);
-    server.clock.advance(1000);
-    if (utcDay(server.clock.now()) === secondDay) {
+    t.clock.advance(1000);
+    if (utcDay(t.clock.now()) === secondDay) {
       await refreshAll();
       assert.deepEqual(await days(), [firstDay, secondDay]);
     }

@@ -1,22 +1,28 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { callJson, coreBaseUrl, refusal, refusesWithStatus, verifyWithProjectJwks } from '../../test/helpers/core-fixtures-b.ts';
 
-async function userWithSession(server: TestServer, p: Awaited<ReturnType<typeof createProject>>, extra: Record<string, unknown> = {}) {
-  const user = await api(server, 'POST', '/users', p.server, { primary_email: `u${Math.random().toString(36).slice(2)}@example.com`, display_name: 'Ada' });
-  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id, ...extra });
-  assert.equal(session.status, 200, session.text);
-  return { userId: user.body.id as string, accessToken: session.body.access_token as string, refreshToken: session.body.refresh_token as string };
+/**
+ * Sessions and tokens, in-process (test/helpers/core-client.ts). On the wire, in
+ * test/routes/wire-answers.test.ts: the OAuth refresh_token grant as the official SDK posts it
+ * (a form body, known-error headers) and the JWKS's cache-control and 404.
+ */
+
+type Project = Awaited<ReturnType<typeof createCoreProject>>;
+
+async function userWithSession(t: TestCore, p: Project, extra: Record<string, unknown> = {}) {
+  const user = await t.call<{ id: string }>('users.create', p.server, { body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com`, display_name: 'Ada' } });
+  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, { body: { user_id: user.id, ...extra } });
+  return { userId: user.id, accessToken: session.access_token, refreshToken: session.refresh_token };
 }
 
-describeWithServer('sessions and tokens', (get) => {
+describeWithCore('sessions and tokens', (get) => {
   it('creates a session whose access token carries exactly the wire-protocol claims', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
     assert.match(s.refreshToken, /^[0-9a-z]{45}$/);
     const claims = decodeJwt(s.accessToken);
     assert.deepEqual(Object.keys(claims).sort(), [
@@ -25,7 +31,7 @@ describeWithServer('sessions and tokens', (get) => {
     ]);
     assert.equal(claims.sub, s.userId);
     assert.equal(claims.aud, p.projectId);
-    assert.equal(claims.iss, `${server.url}/api/v1/projects/${p.projectId}`);
+    assert.equal(claims.iss, `${coreBaseUrl(t)}/api/v1/projects/${p.projectId}`);
     assert.equal(claims.role, 'authenticated');
     assert.equal(claims.name, 'Ada');
     assert.equal(claims.branch_id, 'main');
@@ -35,146 +41,124 @@ describeWithServer('sessions and tokens', (get) => {
   });
 
   it('answers USER_ID_DOES_NOT_EXIST for an unknown user and refuses clients', async () => {
-    const server = get();
-    const p = await createProject(server);
-    assertKnownError(await api(server, 'POST', '/auth/sessions', p.server, { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' }), 'USER_ID_DOES_NOT_EXIST', 400);
-    assertKnownError(await api(server, 'POST', '/auth/sessions', p.client, { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' }), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'POST', '/auth/sessions', p.server, { user_id: 'nope', expires_in_millis: 400 * 86400000 }), 'SCHEMA_ERROR', 400);
+    const t = get();
+    const p = await createCoreProject(t);
+    assert.equal((await t.refuses('sessions.create', p.server, { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'USER_ID_DOES_NOT_EXIST')).status, 400);
+    assert.equal((await t.refuses('sessions.create', p.client, { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    assert.equal((await t.refuses('sessions.create', p.server, { body: { user_id: 'nope', expires_in_millis: 400 * 86400000 } }, 'SCHEMA_ERROR')).status, 400);
   });
 
   it('verifies tokens against the JWKS: 2 keys, 4 with restricted, 6 with anonymous', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const res = await fetch(`${server.url}/api/v1/projects/${p.projectId}/.well-known/jwks.json`);
-    assert.equal(res.headers.get('cache-control'), 'public, max-age=3600');
-    const jwks = await res.json() as { keys: Array<{ kid: string; alg: string; crv: string; kty: string }> };
-    assert.equal(jwks.keys.length, 2);
-    assert.deepEqual([jwks.keys[0]!.kty, jwks.keys[0]!.alg, jwks.keys[0]!.crv], ['EC', 'ES256', 'P-256']);
-    const r4 = await (await fetch(`${server.url}/api/v1/projects/${p.projectId}/.well-known/jwks.json?include_restricted=true`)).json() as { keys: unknown[] };
-    assert.equal(r4.keys.length, 4);
-    const r6 = await (await fetch(`${server.url}/api/v1/projects/${p.projectId}/.well-known/jwks.json?include_anonymous=true`)).json() as { keys: unknown[] };
-    assert.equal(r6.keys.length, 6);
-    const missing = await fetch(`${server.url}/api/v1/projects/7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70/.well-known/jwks.json`);
-    assert.equal(missing.status, 404);
+    const t = get();
+    const p = await createCoreProject(t);
+    const jwks = (query: Record<string, string> = {}) => callJson<{ keys: Array<{ kid: string; alg: string; crv: string; kty: string }> }>(t, 'meta.jwks', {}, { params: { project_id: p.projectId }, query });
+    const two = await jwks();
+    assert.equal(two.keys.length, 2);
+    assert.deepEqual([two.keys[0]!.kty, two.keys[0]!.alg, two.keys[0]!.crv], ['EC', 'ES256', 'P-256']);
+    assert.equal((await jwks({ include_restricted: 'true' })).keys.length, 4);
+    assert.equal((await jwks({ include_anonymous: 'true' })).keys.length, 6);
+    await refusesWithStatus(t, 'meta.jwks', {}, { params: { project_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'not-found', 'Project not found.');
 
-    const { createLocalJWKSet, jwtVerify } = await import('jose');
-    const s = await userWithSession(server, p);
-    const verified = await jwtVerify(s.accessToken, createLocalJWKSet(jwks as never), { audience: p.projectId, currentDate: new Date(server.clock.now()) });
-    assert.equal(verified.payload.sub, s.userId);
+    const s = await userWithSession(t, p);
+    const verified = await verifyWithProjectJwks(t, p.projectId, s.accessToken);
+    assert.equal(verified.sub, s.userId);
+    assert.equal(verified.aud, p.projectId);
   });
 
-  it('refreshes with the refresh-token header without rotating it, and updates last-active times', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
-    server.clock.advance(5000);
-    const res = await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: s.refreshToken });
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.body), ['access_token']);
-    assert.equal(decodeJwt(res.body.access_token).refresh_token_id, decodeJwt(s.accessToken).refresh_token_id);
-    const user = await api(server, 'GET', `/users/me`, { ...p.server, accessToken: res.body.access_token });
-    assert.equal(user.body.last_active_at_millis, server.clock.now());
-    const again = await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: s.refreshToken });
-    assert.equal(again.status, 200);
-    assertKnownError(await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: 'wrong' }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
-    assertKnownError(await api(server, 'POST', '/auth/sessions/current/refresh', p.client), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+  it('refreshes with the refresh token without rotating it, and updates last-active times', async () => {
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
+    t.clock.advance(5000);
+    const res = await t.call<{ access_token: string }>('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken });
+    assert.deepEqual(Object.keys(res), ['access_token']);
+    assert.equal(decodeJwt(res.access_token).refresh_token_id, decodeJwt(s.accessToken).refresh_token_id);
+    const user = await t.call<{ last_active_at_millis: number }>('users.getCurrent', { ...p.server, accessToken: res.access_token });
+    assert.equal(user.last_active_at_millis, t.clock.now());
+    await t.call('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken });
+    assert.equal((await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: 'wrong' }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    assert.equal((await t.refuses('sessions.refreshCurrent', p.client, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
   });
 
   it('expires refresh tokens at their lifetime and access tokens after ten minutes', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p, { expires_in_millis: 60_000 });
-    server.clock.advance(61_000);
-    assertKnownError(await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: s.refreshToken }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
-    const t = await userWithSession(server, p);
-    server.clock.advance(601_000);
-    const expired = await api(server, 'GET', '/users/me', { ...p.client, accessToken: t.accessToken });
-    assertKnownError(expired, 'ACCESS_TOKEN_EXPIRED', 401);
-    assert.equal(typeof expired.body.details.expired_at_millis, 'number');
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p, { expires_in_millis: 60_000 });
+    t.clock.advance(61_000);
+    assert.equal((await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    const u = await userWithSession(t, p);
+    t.clock.advance(601_000);
+    const expired = await t.refuses('users.getCurrent', { ...p.client, accessToken: u.accessToken }, {}, 'ACCESS_TOKEN_EXPIRED');
+    assert.equal(expired.status, 401);
+    assert.equal(typeof expired.details.expired_at_millis, 'number');
   });
 
   it('serves the OAuth refresh_token grant the official SDK uses, answering known errors', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
-    const form = (fields: Record<string, string>) => fetch(`${server.url}/api/v1/auth/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
-      body: new URLSearchParams(fields).toString(),
-    });
-    const ok = await form({ grant_type: 'refresh_token', refresh_token: s.refreshToken, client_id: p.projectId, client_secret: '__stack_public_client__' });
-    assert.equal(ok.status, 200);
-    const body = await ok.json() as Record<string, unknown>;
-    assert.equal(body.token_type, 'Bearer');
-    assert.equal(decodeJwt(body.access_token as string).sub, s.userId);
-    const bad = await form({ grant_type: 'refresh_token', refresh_token: 'nope', client_id: p.projectId, client_secret: '__stack_public_client__' });
-    assert.equal(bad.status, 401);
-    assert.equal(bad.headers.get('x-stack-known-error'), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    const wrongClient = await form({ grant_type: 'refresh_token', refresh_token: s.refreshToken, client_id: p.projectId, client_secret: 'pck_wrong' });
-    assert.equal(wrongClient.headers.get('x-stack-known-error'), 'INVALID_OAUTH_CLIENT_ID_OR_SECRET');
-    const otherProject = await createProject(server);
-    const crossProject = await form({ grant_type: 'refresh_token', refresh_token: s.refreshToken, client_id: otherProject.projectId });
-    assert.equal(crossProject.headers.get('x-stack-known-error'), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
+    const grant = (fields: Record<string, string>) => ({ body: { grant_type: 'refresh_token', ...fields } });
+    const ok = await t.call<{ token_type: string; access_token: string }>('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: '__stack_public_client__' }));
+    assert.equal(ok.token_type, 'Bearer');
+    assert.equal(decodeJwt(ok.access_token).sub, s.userId);
+    assert.equal((await t.refuses('authOauth.token', {}, grant({ refresh_token: 'nope', client_id: p.projectId, client_secret: '__stack_public_client__' }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    await t.refuses('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: 'pck_wrong' }), 'INVALID_OAUTH_CLIENT_ID_OR_SECRET');
+    const otherProject = await createCoreProject(t);
+    await t.refuses('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: otherProject.projectId }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
   });
 
   it('lists sessions newest first, marks the current one, and shows impersonation only to admins', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
-    server.clock.advance(1000);
-    await api(server, 'POST', '/auth/sessions', p.server, { user_id: s.userId, is_impersonation: true });
-    const asClient = await api(server, 'GET', '/auth/sessions?user_id=me', { ...p.client, accessToken: s.accessToken });
-    assert.equal(asClient.status, 200, asClient.text);
-    assert.equal(asClient.body.items.length, 1);
-    assert.equal(asClient.body.items[0].is_current_session, true);
-    const asAdmin = await api(server, 'GET', `/auth/sessions?user_id=${s.userId}`, p.admin);
-    assert.equal(asAdmin.body.items.length, 2);
-    assert.equal(asAdmin.body.items[0].is_impersonation, true);
-    assert.equal(asAdmin.body.is_paginated, false);
-    assertKnownError(await api(server, 'GET', '/auth/sessions?user_id=me', p.client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    const other = await userWithSession(server, p);
-    const foreign = await api(server, 'GET', `/auth/sessions?user_id=${other.userId}`, { ...p.client, accessToken: s.accessToken });
-    assert.equal(foreign.status, 403);
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
+    t.clock.advance(1000);
+    await t.call('sessions.create', p.server, { body: { user_id: s.userId, is_impersonation: true } });
+    const asClient = await t.call<any>('sessions.list', { ...p.client, accessToken: s.accessToken }, { query: { user_id: 'me' } });
+    assert.equal(asClient.items.length, 1);
+    assert.equal(asClient.items[0].is_current_session, true);
+    const asAdmin = await t.call<any>('sessions.list', p.admin, { query: { user_id: s.userId } });
+    assert.equal(asAdmin.items.length, 2);
+    assert.equal(asAdmin.items[0].is_impersonation, true);
+    assert.equal(asAdmin.is_paginated, false);
+    assert.equal((await t.refuses('sessions.list', p.client, { query: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    const other = await userWithSession(t, p);
+    // 403 on the wire.
+    assert.equal(await refusal(t, 'sessions.list', { ...p.client, accessToken: s.accessToken }, { query: { user_id: other.userId } }), 'status:forbidden');
   });
 
   it('revokes a session by id but not the current one, and hides other users\' sessions from clients', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
-    const second = await userWithSession(server, p);
-    const otherSession = await api(server, 'POST', '/auth/sessions', p.server, { user_id: s.userId });
-    const otherId = decodeJwt(otherSession.body.access_token).refresh_token_id as string;
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
+    const second = await userWithSession(t, p);
+    const otherSession = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, { body: { user_id: s.userId } });
+    const otherId = decodeJwt(otherSession.access_token).refresh_token_id as string;
     const currentId = decodeJwt(s.accessToken).refresh_token_id as string;
-    assertKnownError(await api(server, 'DELETE', `/auth/sessions/${currentId}?user_id=me`, { ...p.client, accessToken: s.accessToken }), 'CANNOT_DELETE_CURRENT_SESSION', 400);
-    const foreign = await api(server, 'DELETE', `/auth/sessions/${otherId}?user_id=me`, { ...p.client, accessToken: second.accessToken });
-    assert.equal(foreign.status, 404);
-    assert.equal(foreign.text, 'Session not found.');
-    const ok = await api(server, 'DELETE', `/auth/sessions/${otherId}?user_id=me`, { ...p.client, accessToken: s.accessToken });
-    assert.deepEqual(ok.body, { success: true });
-    assertKnownError(await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: otherSession.body.refresh_token }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    assert.equal((await t.refuses('sessions.delete', { ...p.client, accessToken: s.accessToken }, { params: { id: currentId }, query: { user_id: 'me' } }, 'CANNOT_DELETE_CURRENT_SESSION')).status, 400);
+    await refusesWithStatus(t, 'sessions.delete', { ...p.client, accessToken: second.accessToken }, { params: { id: otherId }, query: { user_id: 'me' } }, 'not-found', 'Session not found.');
+    assert.deepEqual(await t.call('sessions.delete', { ...p.client, accessToken: s.accessToken }, { params: { id: otherId }, query: { user_id: 'me' } }), { success: true });
+    await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: otherSession.refresh_token }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
   });
 
   it('signs out: the refresh token stops working, with or without an access token', async () => {
-    const server = get();
-    const p = await createProject(server);
-    const s = await userWithSession(server, p);
-    const out = await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, accessToken: s.accessToken, refreshToken: s.refreshToken }, {});
-    assert.deepEqual(out.body, { success: true });
-    assertKnownError(await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: s.refreshToken }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    const t = await userWithSession(server, p);
-    const byRefresh = await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, refreshToken: t.refreshToken });
-    assert.deepEqual(byRefresh.body, { success: true });
-    assertKnownError(await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, refreshToken: t.refreshToken }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
-    assertKnownError(await api(server, 'DELETE', '/auth/sessions/current', p.client), 'USER_AUTHENTICATION_REQUIRED', 401);
+    const t = get();
+    const p = await createCoreProject(t);
+    const s = await userWithSession(t, p);
+    assert.deepEqual(await t.call('sessions.deleteCurrent', { ...p.client, accessToken: s.accessToken, refreshToken: s.refreshToken }, { body: {} }), { success: true });
+    await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    const u = await userWithSession(t, p);
+    assert.deepEqual(await t.call('sessions.deleteCurrent', { ...p.client, refreshToken: u.refreshToken }), { success: true });
+    assert.equal((await t.refuses('sessions.deleteCurrent', { ...p.client, refreshToken: u.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    assert.equal((await t.refuses('sessions.deleteCurrent', p.client, {}, 'USER_AUTHENTICATION_REQUIRED')).status, 401);
   });
 
   it('rejects a token from another project with INVALID_PROJECT_FOR_ACCESS_TOKEN', async () => {
-    const server = get();
-    const a = await createProject(server);
-    const b = await createProject(server);
-    const s = await userWithSession(server, a);
-    const res = await api(server, 'GET', '/users/me', { ...b.client, accessToken: s.accessToken });
-    assertKnownError(res, 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
-    assert.deepEqual(res.body.details, { expected_project_id: b.projectId, actual_project_id: a.projectId });
+    const t = get();
+    const a = await createCoreProject(t);
+    const b = await createCoreProject(t);
+    const s = await userWithSession(t, a);
+    const refused = await t.refuses('users.getCurrent', { ...b.client, accessToken: s.accessToken }, {}, 'INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    assert.equal(refused.status, 401);
+    assert.deepEqual(refused.details, { expected_project_id: b.projectId, actual_project_id: a.projectId });
   });
 });

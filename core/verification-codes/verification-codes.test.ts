@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { createProject } from '../../test/helpers/api.ts';
+import { createCoreProject, describeWithCore } from '../../test/helpers/core-client.ts';
 import { createSystemContext } from '../operations/execute.ts';
 import { KnownError } from '../errors/index.ts';
 import {
@@ -19,16 +18,16 @@ async function codeError(promise: Promise<unknown>): Promise<string> {
   return 'NO_ERROR';
 }
 
-describeWithServer('verification codes', (get) => {
-  const ctx = () => createSystemContext(get().gatehouse.core.runtime);
+describeWithCore('verification codes', (get) => {
+  const ctx = () => createSystemContext(get().core.runtime);
 
   it('creates a 45-character lowercase Crockford code stored only as hashes and uses it once', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
     const { code, id, expiresAt } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: { a: 1 }, email: 'x@example.com', subjectId: 's1' });
     assert.match(code, /^[0-9a-hjkmnp-tv-z]{45}$/);
-    assert.equal(expiresAt, server.clock.now() + 7 * 24 * 3600 * 1000);
-    const rows = await server.gatehouse.core.runtime.db.selectFrom('verification_codes').selectAll().where('id', '=', id).execute();
+    assert.equal(expiresAt, t.clock.now() + 7 * 24 * 3600 * 1000);
+    const rows = await t.core.runtime.db.selectFrom('verification_codes').selectAll().where('id', '=', id).execute();
     assert.equal(rows.length, 1);
     assert.ok(!JSON.stringify(rows).includes(code), 'the plain code is not stored');
 
@@ -42,9 +41,9 @@ describeWithServer('verification codes', (get) => {
   });
 
   it('answers not found for another purpose, another project or an unknown code', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
-    const other = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
+    const other = await createCoreProject(t);
     const { code } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: {} });
     assert.equal(await codeError(checkVerificationCode(ctx(), projectId, 'other', code)), 'VERIFICATION_CODE_NOT_FOUND');
     assert.equal(await codeError(checkVerificationCode(ctx(), other.projectId, 'test', code)), 'VERIFICATION_CODE_NOT_FOUND');
@@ -52,16 +51,16 @@ describeWithServer('verification codes', (get) => {
   });
 
   it('expires codes by the injected clock', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
     const { code } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: {}, expiresInMs: 1000 });
-    server.clock.advance(1000);
+    t.clock.advance(1000);
     assert.equal(await codeError(checkVerificationCode(ctx(), projectId, 'test', code)), 'VERIFICATION_CODE_EXPIRED');
   });
 
   it('counts attempts across codes sharing the nonce and stops at the maximum', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
     const { code } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: {} });
     const { otp, nonce } = splitOtp(code);
     assert.equal(otp.length, 6);
@@ -74,16 +73,16 @@ describeWithServer('verification codes', (get) => {
   });
 
   it('keeps the code unused when apply fails', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
     const { code } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: {} });
     assert.equal(await codeError(useVerificationCode(ctx(), projectId, 'test', code, async () => { throw new KnownError('USER_NOT_FOUND'); })), 'USER_NOT_FOUND');
     assert.equal(await useVerificationCode(ctx(), projectId, 'test', code, async () => 'ok'), 'ok');
   });
 
   it('lists active codes by subject and revokes them', async () => {
-    const server = get();
-    const { projectId } = await createProject(server);
+    const t = get();
+    const { projectId } = await createCoreProject(t);
     const a = await createVerificationCode(ctx(), { projectId, purpose: 'invite', data: { n: 1 }, subjectId: 'team-a' });
     await createVerificationCode(ctx(), { projectId, purpose: 'invite', data: { n: 2 }, subjectId: 'team-b' });
     const listed = await listVerificationCodes(ctx(), projectId, 'invite', { subjectId: 'team-a' });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
-import { createCore, KnownError, type Core, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
+import { createCore, KnownError, type Core, type CoreOptions, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
-import { INTERNAL_KEYS } from './server.ts';
+import { createMigratedTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
+import { INTERNAL_KEYS } from './internal-keys.ts';
 
 /**
  * A core opened in the test process with no HTTP at all: operations are called through
@@ -32,15 +32,17 @@ export const internalCredentials = {
 
 /**
  * Opens a core on a fresh database of `dialect` with the settings of the test server (strict
- * error and output declarations, an injected clock, known internal keys).
+ * error and output declarations, an injected clock, known internal keys); `options` override
+ * those settings (e.g. `smtpUrl` for a test SMTP receiver).
  */
-export async function startTestCore(dialect: Dialect, options: { environment?: 'development' | 'production' | 'test' } = {}): Promise<TestCore> {
-  const database = await createTestDatabase(dialect);
+export async function startTestCore(dialect: Dialect, options: Partial<Omit<CoreOptions, 'storage' | 'clock'>> = {}): Promise<TestCore> {
+  const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const storage = database.open();
   const core = await createCore({
     storage, baseUrl: 'http://127.0.0.1:1', secret: 'test-secret-do-not-use-in-production', clock,
-    strictErrors: true, environment: options.environment ?? 'test', seedKeys: INTERNAL_KEYS, smtpUrl: null, emailPollIntervalMs: 50, webhookPollIntervalMs: 50,
+    strictErrors: true, environment: 'test', seedKeys: INTERNAL_KEYS, smtpUrl: null, emailPollIntervalMs: 50, webhookPollIntervalMs: 50,
+    ...options,
   }).catch(async (error: unknown) => {
     await storage.close().catch(() => {});
     await database.drop().catch(() => {});
@@ -71,11 +73,11 @@ export async function startTestCore(dialect: Dialect, options: { environment?: '
  * Runs `body` once per configured dialect against its own core: `describe('<name> [sqlite]', …)`.
  * Use `get()` inside tests to reach it.
  */
-export function describeWithCore(name: string, body: (get: () => TestCore, dialect: Dialect) => void): void {
+export function describeWithCore(name: string, body: (get: () => TestCore, dialect: Dialect) => void, options: Parameters<typeof startTestCore>[1] = {}): void {
   for (const dialect of testDialects()) {
     describe(`${name} [${dialect}]`, () => {
       let testCore: TestCore | undefined;
-      before(async () => { testCore = await startTestCore(dialect); });
+      before(async () => { testCore = await startTestCore(dialect, options); });
       after(async () => { await testCore?.close(); });
       body(() => {
         if (!testCore) throw new Error('core not started');
@@ -89,8 +91,8 @@ export function describeWithCore(name: string, body: (get: () => TestCore, diale
  * An internal-project user (a dashboard owner) with an access token, created with the server
  * key, and the personal team it selected.
  */
-export async function createCoreInternalUser(t: TestCore) {
-  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: {} });
+export async function createCoreInternalUser(t: TestCore, fields: Record<string, unknown> = {}) {
+  const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: fields });
   const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', internalCredentials.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
   const me = await t.call<{ selected_team_id: string }>('users.getCurrent', { ...internalCredentials.client, accessToken: session.access_token });
   return { id: user.id, accessToken: session.access_token, refreshToken: session.refresh_token, selectedTeamId: me.selected_team_id };

@@ -2,14 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { CoreOptions, Dialect } from '../../core/index.ts';
 import { createGatehouse, type Gatehouse } from '../../server-bin/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
-import { createTestDatabase, type TestDatabase } from './dialects.ts';
+import { createMigratedTestDatabase, type TestDatabase } from './dialects.ts';
 
-/** The internal project's keys in every test server. */
-export const INTERNAL_KEYS = {
-  publishableClientKey: 'pck_test_internal_publishable_key_0123456789abcdefghijk',
-  secretServerKey: 'ssk_test_internal_secret_server_key_0123456789abcdefghij',
-  superSecretAdminKey: 'sak_test_internal_super_secret_admin_key_0123456789abcd',
-};
+import { INTERNAL_KEYS } from './internal-keys.ts';
+
+export { INTERNAL_KEYS };
 
 export interface TestServer {
   url: string;
@@ -26,7 +23,7 @@ export interface TestServer {
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
 export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile']; outboundPrivateHosts?: string[] } = {}): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
+  const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { startSmtpReceiver } from '../helpers/smtp.ts';
 import { startBalancer } from '../../scripts/bench/balancer.mjs';
 import { SEED_KEYS, SERVER_HEADERS, CLIENT_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
+import { assertExactlyArrives } from '../helpers/settle.ts';
 
 /**
  * Three Gatehouse processes start at the same moment
@@ -152,10 +153,12 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         // team.created (personal and test team), three team_membership.created (personal team,
         // test team's creator, its added member).
         const expectedEvents = USERS * 6;
-        await until(() => webhooks.received.length >= expectedEvents, 60_000, `${expectedEvents} webhook messages`);
         const scaleMails = () => smtp.messages.filter((m) => m.to.some((to) => to.startsWith('scale-')));
-        await until(() => scaleMails().length >= USERS, 60_000, `${USERS} emails`);
-        await new Promise((r) => setTimeout(r, 2500)); // a few more polls: anything sent twice would arrive now
+        // Exactly that many: waited for, then nothing more over a few more polls of the three processes.
+        await Promise.all([
+          assertExactlyArrives(() => webhooks.received.length, expectedEvents, { timeoutMs: 60_000, quietMs: 2_500, what: 'webhook messages' }),
+          assertExactlyArrives(() => scaleMails().length, USERS, { timeoutMs: 60_000, quietMs: 2_500, what: 'emails' }),
+        ]);
         const ids = webhooks.received.map((r) => String(r.headers['webhook-id']));
         assert.equal(new Set(ids).size, ids.length, 'each webhook message delivered once');
         const byType = (type: string) => webhooks.received.filter((r) => r.payload.type === type).length;

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
 import { startWebhookReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.ts';
 import { SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
+import { assertExactlyArrives } from '../helpers/settle.ts';
 
 const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
 const ADMIN_HEADERS = {
@@ -113,9 +114,8 @@ for (const dialect of testDialects()) {
           await createEndpoint(a.url, receiver.url);
           const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => createUser(i % 2 ? a.url : b.url, `pair-${i}@example.com`)));
           await waitForUsers(receiver.received, ids, 30_000);
-          // Give both deliverers a few more polls to send anything twice.
-          await new Promise((r) => setTimeout(r, 2_500));
-          assert.equal(receiver.received.length, 40, 'one request per message');
+          // One request per message, and no second one from either deliverer over a few more of their polls.
+          await assertExactlyArrives(() => receiver.received.length, 40, { timeoutMs: 30_000, quietMs: 2_500, what: 'webhook requests' });
           const byUser = messageIdsByUser(receiver.received);
           for (const id of ids) assert.equal(byUser.get(id)?.size, 1);
           const endpoints = await (await fetch(`${a.url}/api/v1/internal/webhook-endpoints`, { headers: ADMIN_HEADERS })).json() as { items: { id: string }[] };
