@@ -45,7 +45,7 @@ describeWithCore('email verification and contact channels', (get) => {
     const { me } = await signUp(t, client, email);
     const cb = 'http://localhost:3000/handler/email-verification';
     assert.equal((await t.refuses('contactChannels.sendVerificationCode', me, { body: { email: uniqueEmail(), callback_url: cb } }, 'EMAIL_IS_NOT_PRIMARY_EMAIL')).status, 400);
-    // Upstream declares auth.user in the request schema (issue 14 item 9).
+    // Upstream declares auth.user in the request schema.
     const noUser = await t.refuses('contactChannels.sendVerificationCode', client, { body: { email, callback_url: cb } }, 'SCHEMA_ERROR');
     const message = 'Request validation failed on POST /api/v1/contact-channels/send-verification-code:\n  - auth.user must be defined';
     assert.equal(noUser.status, 400);

@@ -5,7 +5,7 @@ import { coreBaseUrl } from '../../test/helpers/core-fixtures-b.ts';
 import { loadImage } from './index.ts';
 
 /**
- * Issue 14 item 8: base64 images are stored by Gatehouse and served from its own URL. In-process
+ * Base64 images are stored by Gatehouse and served from its own URL. In-process
  * (test/helpers/core-client.ts): what is stored under which URL. Serving `/images/{id}` (content
  * type, nosniff, sandbox CSP, 404) is the host's: server-bin/images.test.ts.
  */

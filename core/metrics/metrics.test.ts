@@ -6,7 +6,7 @@ import { createCoreProjectKeys } from '../../test/helpers/core-fixtures-b.ts';
 const DAY = 86_400_000;
 
 /**
- * Issue 14 item 11: `/internal/metrics` and its sibling routes in upstream's shape, in-process
+ * `/internal/metrics` and its sibling routes in upstream's shape, in-process
  * (test/helpers/core-client.ts).
  */
 describeWithCore('metrics', (get) => {

@@ -56,7 +56,7 @@ describeWithCore('permissions', (get) => {
     assert.deepEqual(recursive.items[0], { id: '$read_members', team_id: team.id, user_id: alice.id });
     const flat = await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me', recursive: 'false' } });
     assert.deepEqual(ids(flat), ['owner']);
-    // Upstream's default is direct grants only (issue 14 item 5).
+    // Upstream's default is direct grants only.
     assert.deepEqual(ids(await t.call<any>('permissions.listTeam', alice.client, { query: { team_id: team.id, user_id: 'me' } })), ['owner']);
     const filtered = await t.call<any>('permissions.listTeam', p.server, { query: { team_id: team.id, user_id: alice.id, permission_id: 'docs:read', recursive: 'true' } });
     assert.deepEqual(ids(filtered), ['docs:read']);

@@ -24,7 +24,7 @@ describeWithCore('projects', (get) => {
     assert.deepEqual(Object.keys(publicView).sort(), ['config', 'display_name', 'id']);
     assert.equal(publicView.config.magic_link_enabled, true);
     // The current official SDK reads it from the client project to trust localhost redirect targets
-    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`; issue 20 item 13).
+    // (@stackframe/js client-app-impl `_getTrustedRedirectConfig`).
     assert.equal(publicView.config.allow_localhost, true);
 
     const list = await t.call<{ items: Array<{ id: string }> }>('projects.list', { ...internal.client, accessToken: owner.accessToken });

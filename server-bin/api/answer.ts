@@ -63,7 +63,7 @@ export function isApiPath(pathname: string): boolean {
  * function, so they answer alike. In the order of a request:
  * 1. security headers (../security-headers.ts), the request id under the request's header
  *    prefixes, CORS on every answer and 204 to OPTIONS (upstream
- *    apps/backend/src/route-handlers/smart-response.tsx);
+ *    https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx);
  * 2. the OpenAPI document (openapi.ts) for GET/HEAD of its paths;
  * 3. the cookie bridge of Gatehouse's own pages (cookie-bridge.ts) for bridge requests;
  * 4. the operation route from the registry (routes.ts), or the plain-text 404;

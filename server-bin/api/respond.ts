@@ -1,6 +1,6 @@
 import type { OperationResponse } from './render.ts';
 
-/** The two spellings of Stack's protocol headers (upstream packages/stack-shared/src/interface/client-interface.ts). */
+/** The two spellings of Stack's protocol headers (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
 export type HeaderPrefix = 'x-stack-' | 'x-hexclave-';
 
 const BOTH: readonly HeaderPrefix[] = ['x-stack-', 'x-hexclave-'];
@@ -41,7 +41,7 @@ export interface RenderedResponse {
  * Renders an operation response for a request with `requestHeaders` (lowercase names):
  * known-error headers under the request's prefixes ({@link responsePrefixes}), the error-status
  * override (a 4xx answered as 200 with `x-stack-actual-status`, upstream
- * apps/backend/src/route-handlers/smart-response.tsx), `cache-control: no-store` unless the
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx), `cache-control: no-store` unless the
  * operation set its own, and pretty JSON for browsers (`Accept: text/html`).
  */
 export function renderResponse(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, response: OperationResponse): RenderedResponse {

@@ -1,6 +1,6 @@
 import type { AnyOperation } from '../../core/index.ts';
 
-/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream apps/backend/src/app/api/latest/). */
+/** API prefixes served; `/api/latest/X` behaves exactly like `/api/v1/X` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/). */
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
 
 /** The plain-text answer to an unknown `/api/` path. */

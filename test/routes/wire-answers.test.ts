@@ -9,7 +9,7 @@ const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
 
 /**
- * Wire checks moved out of core tests (issue 33, "Core tests without HTTP"): what the HTTP host
+ * Wire checks moved out of core tests ("Core tests without HTTP"): what the HTTP host
  * makes of a request's headers and body and of core's answers (status, known-error headers,
  * exact bodies, cookies). Each test names the core test file its domain behaviour stayed in.
  */
