@@ -95,7 +95,7 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
     const allowAnonymous = credentials.allowAnonymousUser === true;
     const allowRestricted = allowAnonymous || credentials.allowRestrictedUser === true;
     const reason = restrictedReasonOf(user, project.config);
-    if (user.is_anonymous === 1 && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    if (user.is_anonymous && !allowAnonymous) throw new KnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     if (reason && !allowRestricted) throw new KnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: reason });
   }
 

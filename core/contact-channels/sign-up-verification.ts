@@ -10,7 +10,7 @@ import { sendVerificationEmail } from './channels.ts';
  * (upstream apps/backend/src/app/api/latest/auth/password/); the email is queued in the sign-up's transaction.
  */
 export async function sendSignUpVerificationEmail(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo): Promise<void> {
-  if (info.verificationCallbackUrl && user.primary_email && user.primary_email_verified !== 1) {
+  if (info.verificationCallbackUrl && user.primary_email && !user.primary_email_verified) {
     await sendVerificationEmail(ctx, project, user, user.primary_email, info.verificationCallbackUrl);
   }
 }
