@@ -23,7 +23,7 @@ export async function countUsers(db: Kysely<Database>, projectId: string, includ
 export async function userCounts(db: Kysely<Database>, projectId: string): Promise<{ total: number; anonymous: number }> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
     (eb) => eb.fn.countAll<number>().as('total'),
-    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
+    sql<number>`sum(case when is_anonymous = ${true} then 1 else 0 end)`.as('anonymous'),
   ]).executeTakeFirstOrThrow();
   return { total: Number(row.total), anonymous: Number(row.anonymous ?? 0) };
 }
@@ -100,8 +100,8 @@ export async function usersActiveSince(db: Kysely<Database>, projectId: string, 
 export async function loginMethodCounts(db: Kysely<Database>, projectId: string): Promise<Array<{ method: string; count: number }>> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
     sql<number>`sum(case when password_hash is not null then 1 else 0 end)`.as('password'),
-    sql<number>`sum(case when otp_auth_enabled = 1 then 1 else 0 end)`.as('otp'),
-    sql<number>`sum(case when passkey_auth_enabled = 1 then 1 else 0 end)`.as('passkey'),
+    sql<number>`sum(case when otp_auth_enabled = ${true} then 1 else 0 end)`.as('otp'),
+    sql<number>`sum(case when passkey_auth_enabled = ${true} then 1 else 0 end)`.as('passkey'),
   ]).executeTakeFirstOrThrow();
   const oauth = await db.selectFrom('oauth_accounts').where('project_id', '=', projectId).where('allow_sign_in', '=', true)
     .select(['provider_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('provider_id').execute();
@@ -118,10 +118,10 @@ export async function loginMethodCounts(db: Kysely<Database>, projectId: string)
  */
 export async function userVerificationCounts(db: Kysely<Database>, projectId: string): Promise<{ verified: number; unverified: number; anonymous: number }> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
-    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
-    sql<number>`sum(case when is_anonymous = 0 then 1 else 0 end)`.as('named'),
-    sql<number>`sum(case when is_anonymous = 0 and (primary_email_verified = 1 or id in (
-      select user_id from contact_channels where project_id = ${projectId} and type = 'email' and is_verified = 1
+    sql<number>`sum(case when is_anonymous = ${true} then 1 else 0 end)`.as('anonymous'),
+    sql<number>`sum(case when is_anonymous = ${false} then 1 else 0 end)`.as('named'),
+    sql<number>`sum(case when is_anonymous = ${false} and (primary_email_verified = ${true} or id in (
+      select user_id from contact_channels where project_id = ${projectId} and type = 'email' and is_verified = ${true}
     )) then 1 else 0 end)`.as('verified'),
   ]).executeTakeFirstOrThrow();
   const verified = Number(row.verified ?? 0);
