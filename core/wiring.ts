@@ -68,7 +68,7 @@ export function createWiredRuntime(options: WiredRuntimeOptions): Runtime {
       findUserForRequest,
       findProjectKeyExpiry,
       isTeamMember,
-      isAnonymous: (user) => user.is_anonymous === 1,
+      isAnonymous: (user) => user.is_anonymous,
       restrictedReasonOf,
       isSessionRevoked: (refreshTokenId) => revocations.isRevoked(refreshTokenId),
     };

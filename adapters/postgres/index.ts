@@ -4,6 +4,7 @@ import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
 import { HEALTH_CHECK_DEFAULTS, createHealthMonitor, isDatabaseDown, type HealthCheckOptions } from '../../core/storage/health-monitor.ts';
 import { createPostgresProbe, destroyConnection } from './health-probe.ts';
+import { fromDriverRows, toDriverParameters } from '../boolean-columns.ts';
 
 export interface PostgresAdapterOptions {
   /** `postgres://user:pass@host:port/db`. */
@@ -149,11 +150,14 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         destroyConnection(client);
       });
       const guarded: PostgresPoolClient = {
-        // Kysely calls query(sql, parameters) only: we configure no cursor (streaming).
+        // Kysely calls query(sql, parameters) only: we configure no cursor (streaming). Flags are
+        // converted both ways here (adapters/boolean-columns.ts).
         query: (async (text: string, values?: readonly unknown[]) => {
           if (broken) throw broken;
           try {
-            return await client.query(text, values as unknown[]);
+            const result = await client.query(text, values && toDriverParameters(values as unknown[]));
+            fromDriverRows(result.rows);
+            return result;
           } catch (error) {
             if (!isPostgresUnavailable(error)) throw error;
             broken ??= error;

@@ -6,6 +6,7 @@ import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
 import { HEALTH_CHECK_DEFAULTS, createHealthMonitor, isDatabaseDown, type HealthCheckOptions, type HealthMonitor } from '../../core/storage/health-monitor.ts';
 import { createSqliteProbe } from './health-probe.ts';
+import { fromDriverRows, toDriverParameters } from '../boolean-columns.ts';
 
 export interface SqliteAdapterOptions {
   /** Path of the database file; its folder is created if missing. `:memory:` is allowed for tools. */
@@ -104,7 +105,8 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
 }
 
 /**
- * Kysely's SQLite dialect with every transaction begun `IMMEDIATE` (the write lock taken at BEGIN,
+ * Kysely's SQLite dialect with flags converted both ways (adapters/boolean-columns.ts) and every
+ * transaction begun `IMMEDIATE` (the write lock taken at BEGIN,
  * waiting up to `busy_timeout` for it) instead of Kysely's plain deferred `BEGIN`. With several
  * processes on one file (`--workers`), a deferred transaction that reads and then writes fails at
  * once with SQLITE_BUSY when another process committed since its read began (WAL cannot upgrade
@@ -138,11 +140,14 @@ class ImmediateTransactionsSqliteDialect extends SqliteDialect {
       if (!waiting.has(connection)) {
         waiting.add(connection);
         const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = (async (query: CompiledQuery) => {
+        connection.executeQuery = (async (compiled: CompiledQuery) => {
+          const query = { ...compiled, parameters: toDriverParameters(compiled.parameters) };
           const started = performance.now();
           for (;;) {
             try {
-              return await execute(query);
+              const result = await execute(query);
+              fromDriverRows(result.rows);
+              return result;
             } catch (error) {
               if (!isSqliteBusy(error) || performance.now() - started >= this.#busyTimeoutMs || this.#monitor?.up === false) throw error;
               await new Promise((resolve) => setTimeout(resolve, 1));

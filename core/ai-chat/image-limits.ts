@@ -10,7 +10,7 @@ export function base64ByteLength(dataUrl: string): number {
   const comma = dataUrl.indexOf(',');
   const base64 = comma === -1 ? dataUrl : dataUrl.slice(comma + 1);
   if (base64.length === 0) return 0;
-  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  const padding = base64.endsWith('==') ? 2 : Number(base64.endsWith('='));
   return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
 }
 

@@ -15,7 +15,7 @@ const OPERATOR_KEY = 'operator_user_id';
  * (the person who set the server up) is recorded as the server's operator, once.
  */
 export async function recordFirstOwner(ctx: OperationContext, project: Project, user: UserRow): Promise<void> {
-  if (project.id !== INTERNAL_PROJECT_ID || user.is_anonymous === 1) return;
+  if (project.id !== INTERNAL_PROJECT_ID || user.is_anonymous) return;
   await insertServerSettingOnce(ctx.db, OPERATOR_KEY, user.id);
 }
 

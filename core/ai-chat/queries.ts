@@ -92,7 +92,7 @@ export async function insertServerSettingOnce(db: Kysely<Database>, key: string,
 /** The id of the dashboard's first owner: the earliest non-anonymous internal-project user, or null. */
 export async function findFirstOwnerId(db: Kysely<Database>): Promise<string | null> {
   const row = await db.selectFrom('users').select('id')
-    .where('project_id', '=', 'internal').where('is_anonymous', '=', 0)
+    .where('project_id', '=', 'internal').where('is_anonymous', '=', false)
     .orderBy('signed_up_at').orderBy('id').limit(1).executeTakeFirst();
   return row?.id ?? null;
 }

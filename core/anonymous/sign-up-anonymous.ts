@@ -27,7 +27,7 @@ export const signUpAnonymously = defineOperation({
     await assertDashboardSignUpAllowed(ctx);
     await enforceRateLimit(ctx, 'anonymous_sign_up_per_address');
     return ctx.transaction(async (tx) => {
-      const user = await finishUserCreation(tx, project, await insertNewUser(tx, project, { is_anonymous: 1 }));
+      const user = await finishUserCreation(tx, project, await insertNewUser(tx, project, { is_anonymous: true }));
       const session = await issueSession(tx, project, user);
       return { access_token: session.accessToken, refresh_token: session.refreshToken, user_id: user.id };
     });

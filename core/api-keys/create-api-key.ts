@@ -35,7 +35,7 @@ function createFor<T extends ApiKeyType>(type: T) {
       const secret = createApiKeySecret({ id, type, isPublic });
       const row: ApiKeyRow = {
         id, project_id: project.id, type, user_id: userId, team_id: teamId, description: b.description!,
-        is_public: isPublic ? 1 : 0, secret_hash: sha256Hex(secret), last_four: secret.slice(-4),
+        is_public: isPublic, secret_hash: sha256Hex(secret), last_four: secret.slice(-4),
         created_at: ctx.now, expires_at: b.expires_at_millis ?? null, manually_revoked_at: null,
       };
       await ctx.transaction(async (tx) => {

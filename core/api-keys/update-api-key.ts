@@ -24,7 +24,7 @@ function updateFor(type: ApiKeyType) {
         if (body.description !== undefined) changes.description = body.description;
         if (body.revoked && row.manually_revoked_at === null) {
           // upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ API key: "A public key cannot be revoked."
-          if (row.is_public === 1) throw new KnownError('PUBLIC_API_KEY_CANNOT_BE_REVOKED');
+          if (row.is_public) throw new KnownError('PUBLIC_API_KEY_CANNOT_BE_REVOKED');
           changes.manually_revoked_at = tx.now;
         }
         await updateApiKey(tx.db, projectId, row.id, changes);

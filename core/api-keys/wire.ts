@@ -11,7 +11,7 @@ export function toApiKeyJson(row: ApiKeyRow, fullValue?: string) {
   return {
     id: row.id,
     description: row.description,
-    is_public: row.is_public === 1,
+    is_public: row.is_public,
     created_at_millis: Number(row.created_at),
     ...(row.expires_at !== null ? { expires_at_millis: Number(row.expires_at) } : {}),
     ...(row.manually_revoked_at !== null ? { manually_revoked_at_millis: Number(row.manually_revoked_at) } : {}),

@@ -19,7 +19,7 @@ export interface SettledAccount {
 async function link(ctx: OperationContext, project: Project, user: UserRow, providerId: string, info: ProviderUserInfo): Promise<OAuthAccountRow> {
   const account: OAuthAccountRow = {
     id: uuid(), project_id: project.id, user_id: user.id, provider_id: providerId, provider_account_id: info.accountId,
-    email: info.email, allow_sign_in: 1, allow_connected_accounts: 1, created_at: ctx.now,
+    email: info.email, allow_sign_in: true, allow_connected_accounts: true, created_at: ctx.now,
   };
   await insertAccount(ctx.db, account);
   return account;
@@ -58,7 +58,7 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
   }
 
   if (existing) {
-    if (existing.allow_sign_in !== 1) throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+    if (!existing.allow_sign_in) throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
     const user = await findUser(ctx.db, project.id, existing.user_id);
     if (!user) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
     return { user, account: existing, isNewUser: false };
@@ -73,7 +73,7 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
       // Linking needs both sides to vouch for the address: the provider, and the existing account
       // (whose email may have been registered by someone who never proved it: account
       // pre-hijacking). Otherwise the new account is a separate user.
-      if (strategy === 'link_method' && info.emailVerified && owner.primary_email_verified === 1) {
+      if (strategy === 'link_method' && info.emailVerified && owner.primary_email_verified) {
         return { user: owner, account: await link(ctx, project, owner, providerId, info), isNewUser: false };
       }
       emailForSignIn = false;
@@ -89,8 +89,8 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
     display_name: info.displayName,
     profile_image_url: info.profileImageUrl,
     primary_email: info.email,
-    primary_email_verified: info.emailVerified ? 1 : 0,
-    primary_email_auth_enabled: emailForSignIn ? 1 : 0,
+    primary_email_verified: info.emailVerified,
+    primary_email_auth_enabled: emailForSignIn,
   }, null);
   return { user, account: await link(ctx, project, user, providerId, info), isNewUser: true };
 }

@@ -29,7 +29,7 @@ export async function issueAuthorizationCode(ctx: OperationContext, fields: { pr
     user_id: fields.userId,
     redirect_uri: withoutFragment(fields.redirectUri),
     code_challenge: fields.codeChallenge,
-    is_new_user: fields.isNewUser ? 1 : 0,
+    is_new_user: fields.isNewUser,
     kind: fields.kind ?? 'sign_in',
     after_callback_redirect_url: fields.afterCallbackRedirectUrl,
     created_at: ctx.now,

@@ -42,7 +42,7 @@ export const createOAuthProvider = defineOperation({
       if (await findAccountByProviderAccount(tx.db, project.id, body.provider_config_id, body.account_id)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
       const account: OAuthAccountRow = {
         id: uuid(), project_id: project.id, user_id: userId, provider_id: body.provider_config_id, provider_account_id: body.account_id,
-        email: body.email ?? null, allow_sign_in: body.allow_sign_in ? 1 : 0, allow_connected_accounts: body.allow_connected_accounts ? 1 : 0, created_at: ctx.now,
+        email: body.email ?? null, allow_sign_in: body.allow_sign_in, allow_connected_accounts: body.allow_connected_accounts, created_at: ctx.now,
       };
       await insertAccount(tx.db, account);
       return toOAuthProviderWire(account, project, accessType);

@@ -39,8 +39,8 @@ export function toOAuthProviderWire(account: OAuthAccountRow, project: Project, 
     ...(account.email !== null ? { email: account.email } : {}),
     provider_config_id: account.provider_id,
     type: config?.type ?? 'standard',
-    allow_sign_in: account.allow_sign_in === 1,
-    allow_connected_accounts: account.allow_connected_accounts === 1,
+    allow_sign_in: account.allow_sign_in,
+    allow_connected_accounts: account.allow_connected_accounts,
     ...(accessType === 'client' ? {} : { account_id: account.provider_account_id }),
   };
 }

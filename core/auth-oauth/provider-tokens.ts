@@ -20,7 +20,7 @@ export async function storeProviderTokens(ctx: OperationContext, projectId: stri
   const scopeText = scopes.join(' ');
   const put = async (kind: 'refresh' | 'access', token: string, expiresAt: number | null) => {
     const base = { project_id: projectId, oauth_account_id: accountId, kind };
-    await insertToken(ctx.db, { id: uuid(), ...base, sealed_token: seal(key, token, aadOf(base)), scopes: scopeText, expires_at: expiresAt, is_valid: 1, created_at: ctx.now });
+    await insertToken(ctx.db, { id: uuid(), ...base, sealed_token: seal(key, token, aadOf(base)), scopes: scopeText, expires_at: expiresAt, is_valid: true, created_at: ctx.now });
   };
   if (tokens.refreshToken) await put('refresh', tokens.refreshToken, null);
   await put('access', tokens.accessToken, tokens.accessTokenExpiresAt);

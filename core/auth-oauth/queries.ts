@@ -97,9 +97,9 @@ export async function insertToken(db: Kysely<Database>, row: OAuthTokenRow): Pro
 export async function listValidTokens(db: Kysely<Database>, projectId: string, accountIds: string[], kind: 'refresh' | 'access'): Promise<OAuthTokenRow[]> {
   if (accountIds.length === 0) return [];
   return db.selectFrom('oauth_tokens').selectAll().where('project_id', '=', projectId).where('oauth_account_id', 'in', accountIds)
-    .where('kind', '=', kind).where('is_valid', '=', 1).orderBy('created_at', 'desc').execute();
+    .where('kind', '=', kind).where('is_valid', '=', true).orderBy('created_at', 'desc').execute();
 }
 
 export async function invalidateToken(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
-  await db.updateTable('oauth_tokens').set({ is_valid: 0 }).where('project_id', '=', projectId).where('id', '=', id).execute();
+  await db.updateTable('oauth_tokens').set({ is_valid: false }).where('project_id', '=', projectId).where('id', '=', id).execute();
 }

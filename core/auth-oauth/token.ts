@@ -67,7 +67,7 @@ export const oauthToken = defineOperation({
     const user = await findUser(ctx.db, project.id, row.user_id);
     if (!user) throw new KnownError('INVALID_AUTHORIZATION_CODE');
     const extra = {
-      is_new_user: row.is_new_user === 1,
+      is_new_user: row.is_new_user,
       ...(row.after_callback_redirect_url !== null ? { after_callback_redirect_url: row.after_callback_redirect_url } : {}),
     };
     // A cross-domain handoff moves an existing, fully signed-in session: no second factor again.

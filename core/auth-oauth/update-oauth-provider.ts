@@ -43,11 +43,11 @@ export const updateOAuthProvider = defineOperation({
       }
       if (body.allow_sign_in === true) {
         const siblings = await listUserAccounts(tx.db, project.id, userId, account.provider_id);
-        if (siblings.some((a) => a.id !== account.id && a.allow_sign_in === 1 && a.provider_account_id === accountId)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+        if (siblings.some((a) => a.id !== account.id && a.allow_sign_in && a.provider_account_id === accountId)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
       }
       const fields = {
-        ...(body.allow_sign_in !== undefined ? { allow_sign_in: body.allow_sign_in ? 1 : 0 } : {}),
-        ...(body.allow_connected_accounts !== undefined ? { allow_connected_accounts: body.allow_connected_accounts ? 1 : 0 } : {}),
+        ...(body.allow_sign_in !== undefined ? { allow_sign_in: body.allow_sign_in } : {}),
+        ...(body.allow_connected_accounts !== undefined ? { allow_connected_accounts: body.allow_connected_accounts } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),
         ...(body.account_id !== undefined ? { provider_account_id: body.account_id } : {}),
       };

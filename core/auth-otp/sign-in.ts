@@ -47,14 +47,14 @@ export const signInWithOtp = defineOperation({
       let isNewUser = false;
       if (found) {
         assertOtpMayReach(found, email);
-        await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: 1 });
+        await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: true });
         // Proving the address lifts a password lockout (docs/security.md "Throttling").
         await clearSignInFailures(tx, project.id, email);
         user = (await findUser(tx.db, project.id, found.user.id))!;
       } else {
         if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
         await assertDashboardSignUpAllowed(tx, email);
-        const fields = { primary_email: email, primary_email_verified: 1, primary_email_auth_enabled: 1, otp_auth_enabled: 1 };
+        const fields = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
         const botChallenge = {
           result: code.data.turnstile_result ?? 'error',
           ...(code.data.turnstile_visible_challenge_result ? { visibleResult: code.data.turnstile_visible_challenge_result } : {}),

@@ -43,10 +43,10 @@ export const resetPassword = defineOperation({
       // The address is known only now; refusing here leaves the code unused.
       await assertPasswordAcceptable(body.password, { email: code.data.email });
       const provesPrimaryEmail = user.primary_email === code.data.email;
-      const firstProof = provesPrimaryEmail && user.primary_email_verified !== 1;
+      const firstProof = provesPrimaryEmail && !user.primary_email_verified;
       await updateUser(tx.db, project.id, user.id, {
         password_hash: passwordHash,
-        ...(provesPrimaryEmail ? { primary_email_verified: 1 } : {}),
+        ...(provesPrimaryEmail ? { primary_email_verified: true } : {}),
         ...(firstProof ? { totp_secret_base64: null } : {}),
       });
       await revokeAfterPasswordChange(tx, project.id, user.id, null);

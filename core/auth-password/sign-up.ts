@@ -68,7 +68,7 @@ export const signUpWithPassword = defineOperation({
 
     return ctx.transaction(async (tx) => {
       if (await findUserByAuthEmail(tx.db, project.id, email)) throw emailTakenError(email);
-      const fields = { primary_email: email, primary_email_verified: 0, primary_email_auth_enabled: 1, password_hash: passwordHash };
+      const fields = { primary_email: email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: passwordHash };
       const user = await signUpUser(tx, project, { email, authMethod: 'password', oauthProvider: null, botChallenge }, fields, caller);
       await runPasswordSignUpHooks(tx, project, user, { verificationCallbackUrl: callbackUrl });
       const session = await issueSession(tx, project, user);

@@ -46,7 +46,7 @@ export const createCliAuth = defineOperation({
       if (session.expires_at !== null && Number(session.expires_at) <= ctx.now) throw new StatusError('bad-request', 'The provided anon refresh token has expired');
       const user = await findUser(ctx.db, project.id, session.user_id);
       if (!user) throw new StatusError('bad-request', 'User not found for provided refresh token');
-      if (user.is_anonymous !== 1) throw new StatusError('bad-request', 'The provided refresh token does not belong to an anonymous user');
+      if (!user.is_anonymous) throw new StatusError('bad-request', 'The provided refresh token does not belong to an anonymous user');
       anonSessionId = session.id;
     }
     const pollingCode = secureRandomString();

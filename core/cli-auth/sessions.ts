@@ -30,5 +30,5 @@ export async function anonymousSessionById(ctx: OperationContext, projectId: str
   const row = await findRefreshToken(ctx.db, projectId, sessionId);
   if (!live(row, ctx.now)) return null;
   const user = await findUser(ctx.db, projectId, row.user_id);
-  return user && user.is_anonymous === 1 ? { sessionId: row.id, user } : null;
+  return user && user.is_anonymous ? { sessionId: row.id, user } : null;
 }

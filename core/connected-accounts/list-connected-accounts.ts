@@ -20,7 +20,7 @@ export const listConnectedAccounts = defineOperation({
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);
     await getUser(ctx.db, project.id, userId);
-    const accounts = (await listLinkedAccounts(ctx.db, project.id, userId)).filter((a) => a.allow_connected_accounts === 1);
+    const accounts = (await listLinkedAccounts(ctx.db, project.id, userId)).filter((a) => a.allow_connected_accounts);
     return { items: accounts.map((a) => ({ user_id: userId, provider: a.provider_id, provider_account_id: a.provider_account_id })), is_paginated: false };
   },
 });

@@ -35,7 +35,7 @@ export async function providerAccessToken(ctx: OperationContext, project: Projec
   if (config.type === 'shared') throw new KnownError('OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
   await getUser(ctx.db, project.id, userId);
   const accounts = (await listLinkedAccounts(ctx.db, project.id, userId, providerId))
-    .filter((a) => a.allow_connected_accounts === 1 && (providerAccountId === undefined || a.provider_account_id === providerAccountId));
+    .filter((a) => a.allow_connected_accounts && (providerAccountId === undefined || a.provider_account_id === providerAccountId));
   if (accounts.length === 0) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
   const wanted = (scope ?? '').split(/\s+/).filter(Boolean);
   const covers = (scopes: string[]) => wanted.every((s) => scopes.includes(s));

@@ -48,12 +48,12 @@ export function primaryChannelOf(user: UserRow): ContactChannel | null {
   if (!user.primary_email) return null;
   return {
     id: user.primary_email_channel_id ?? primaryChannelId(user.id), userId: user.id, type: 'email', value: user.primary_email,
-    isVerified: user.primary_email_verified === 1, usedForAuth: user.primary_email_auth_enabled === 1, isPrimary: true,
+    isVerified: user.primary_email_verified, usedForAuth: user.primary_email_auth_enabled, isPrimary: true,
   };
 }
 
 export function channelFromRow(row: ContactChannelRow): ContactChannel {
-  return { id: row.id, userId: row.user_id, type: 'email', value: row.value, isVerified: row.is_verified === 1, usedForAuth: row.used_for_auth === 1, isPrimary: false };
+  return { id: row.id, userId: row.user_id, type: 'email', value: row.value, isVerified: row.is_verified, usedForAuth: row.used_for_auth, isPrimary: false };
 }
 
 /** The user's channels: the primary email first (when set), then the others by creation. */

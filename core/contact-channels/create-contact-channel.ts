@@ -43,15 +43,15 @@ export const createContactChannel = defineOperation({
         if (previous) {
           await insertChannelRow(tx.db, {
             id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
-            is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0, created_at: tx.now,
+            is_verified: previous.isVerified, used_for_auth: previous.usedForAuth, created_at: tx.now,
           });
         }
-        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: body.used_for_auth ? 1 : 0, primary_email_channel_id: uuid() });
+        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified, primary_email_auth_enabled: body.used_for_auth, primary_email_channel_id: uuid() });
         return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
       }
       const row: ContactChannelRow = {
         id: uuid(), project_id: project.id, user_id: user.id, type: 'email', value,
-        is_verified: isVerified ? 1 : 0, used_for_auth: body.used_for_auth ? 1 : 0, created_at: tx.now,
+        is_verified: isVerified, used_for_auth: body.used_for_auth, created_at: tx.now,
       };
       await insertChannelRow(tx.db, row);
       return toWireChannel(channelFromRow(row));

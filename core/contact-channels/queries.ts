@@ -25,7 +25,7 @@ export async function findChannelRowByValue(db: Kysely<Database>, projectId: str
 export async function findAuthChannelRow(db: Kysely<Database>, projectId: string, type: string, value: string): Promise<ContactChannelRow | null> {
   const row = await db.selectFrom('contact_channels').selectAll()
     .where('project_id', '=', projectId).where('type', '=', type).where('value', '=', value)
-    .where('used_for_auth', '=', 1).executeTakeFirst();
+    .where('used_for_auth', '=', true).executeTakeFirst();
   return row ?? null;
 }
 
@@ -33,7 +33,7 @@ export async function findAuthChannelRow(db: Kysely<Database>, projectId: string
 export async function findOtherAuthChannel(db: Kysely<Database>, projectId: string, type: string, value: string, exceptUserId: string): Promise<ContactChannelRow | null> {
   const row = await db.selectFrom('contact_channels').selectAll()
     .where('project_id', '=', projectId).where('type', '=', type).where('value', '=', value)
-    .where('used_for_auth', '=', 1).where('user_id', '!=', exceptUserId).executeTakeFirst();
+    .where('used_for_auth', '=', true).where('user_id', '!=', exceptUserId).executeTakeFirst();
   return row ?? null;
 }
 

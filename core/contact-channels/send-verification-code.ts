@@ -30,7 +30,7 @@ export const sendVerificationCode = defineOperation({
     await ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, caller.id);
       if (user.primary_email !== email) throw new KnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email, primary_email: user.primary_email });
-      if (user.primary_email_verified === 1) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+      if (user.primary_email_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
       await enforceEmailLimits(tx, email);
       await sendVerificationEmail(tx, project, user, email, body.callback_url);
     });

@@ -10,7 +10,7 @@ import { sendVerificationEmail } from './channels.ts';
  * (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/); the email is queued in the sign-up's transaction.
  */
 export async function sendSignUpVerificationEmail(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo): Promise<void> {
-  if (info.verificationCallbackUrl && user.primary_email && user.primary_email_verified !== 1) {
+  if (info.verificationCallbackUrl && user.primary_email && !user.primary_email_verified) {
     await sendVerificationEmail(ctx, project, user, user.primary_email, info.verificationCallbackUrl);
   }
 }

@@ -45,15 +45,15 @@ export const updateContactChannel = defineOperation({
       const isVerified = explicitVerified ?? (valueChanged ? false : channel.isVerified);
       const isPrimary = body.is_primary ?? channel.isPrimary;
       if (usedForAuth && (valueChanged || !channel.usedForAuth)) await assertAuthValueFree(tx.db, project.id, value, user.id);
-      const primaryCols = { primary_email: value, primary_email_verified: isVerified ? 1 : 0, primary_email_auth_enabled: usedForAuth ? 1 : 0 };
-      const rowCols = { value, is_verified: isVerified ? 1 : 0, used_for_auth: usedForAuth ? 1 : 0 };
+      const primaryCols = { primary_email: value, primary_email_verified: isVerified, primary_email_auth_enabled: usedForAuth };
+      const rowCols = { value, is_verified: isVerified, used_for_auth: usedForAuth };
 
       if (channel.isPrimary && isPrimary) {
         await updateUser(tx.db, project.id, user.id, primaryCols);
       } else if (channel.isPrimary) {
         // Demoted: the channel keeps its id as a non-primary one.
         await insertChannelRow(tx.db, { id: channel.id, project_id: project.id, user_id: user.id, type: 'email', created_at: tx.now, ...rowCols });
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0, primary_email_channel_id: null });
+        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false, primary_email_channel_id: null });
         return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, channel.id))!));
       } else if (!isPrimary) {
         await updateChannelRow(tx.db, project.id, channel.id, rowCols);
@@ -65,7 +65,7 @@ export const updateContactChannel = defineOperation({
         if (previous) {
           await insertChannelRow(tx.db, {
             id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
-            is_verified: previous.isVerified ? 1 : 0, used_for_auth: previous.usedForAuth ? 1 : 0, created_at: tx.now,
+            is_verified: previous.isVerified, used_for_auth: previous.usedForAuth, created_at: tx.now,
           });
         }
         await updateUser(tx.db, project.id, user.id, { ...primaryCols, primary_email_channel_id: channel.id });

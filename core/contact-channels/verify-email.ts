@@ -28,14 +28,14 @@ export const verifyEmail = defineOperation({
       const user = await findUser(tx.db, project.id, code.data.user_id);
       if (!user) throw new KnownError('USER_NOT_FOUND');
       if (user.primary_email === code.data.email) {
-        if (user.primary_email_verified === 1) throw new KnownError('EMAIL_ALREADY_VERIFIED');
-        await updateUser(tx.db, project.id, user.id, { primary_email_verified: 1 });
+        if (user.primary_email_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+        await updateUser(tx.db, project.id, user.id, { primary_email_verified: true });
         return;
       }
       const row = await findChannelRowByValue(tx.db, project.id, user.id, 'email', code.data.email);
       if (!row) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-      if (row.is_verified === 1) throw new KnownError('EMAIL_ALREADY_VERIFIED');
-      await updateChannelRow(tx.db, project.id, row.id, { is_verified: 1 });
+      if (row.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+      await updateChannelRow(tx.db, project.id, row.id, { is_verified: true });
     });
     return { success: true };
   },

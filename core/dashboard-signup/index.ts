@@ -58,7 +58,7 @@ export async function assertDashboardSignUpAllowed(ctx: OperationContext, email:
 export async function assertDashboardAccountUsable(ctx: OperationContext, user: UserRow): Promise<void> {
   const auth = ctx.auth;
   if (!auth || auth.project.id !== INTERNAL_PROJECT_ID) return;
-  if (user.primary_email_verified === 1 || !user.primary_email) return;
+  if (user.primary_email_verified || !user.primary_email) return;
   if (ctx.runtime.dashboardSignUpOpen()) return;
   if (await wasCodeSentTo(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, user.primary_email, Number(user.signed_up_at))) {
     throw new KnownError('EMAIL_NOT_VERIFIED');

@@ -6,7 +6,7 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 export async function internalOwnerExists(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom('users').select('id')
     .where('project_id', '=', INTERNAL_PROJECT_ID)
-    .where('is_anonymous', '=', 0)
+    .where('is_anonymous', '=', false)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

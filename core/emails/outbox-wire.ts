@@ -41,7 +41,8 @@ export function toOutboxEmail(row: EmailRow) {
     created_with: 'programmatic-call' as const,
     email_draft_id: null,
     email_programmatic_call_template_id: null,
-    send_retries: Math.max(0, Number(row.attempt_count) - (row.status === 'sent' ? 1 : 0)),
+    // A sent email's last attempt succeeded: the attempts before it were retries.
+    send_retries: Math.max(0, row.status === 'sent' ? Number(row.attempt_count) - 1 : Number(row.attempt_count)),
     next_send_retry_at_millis: row.status === 'pending' && Number(row.attempt_count) > 0 ? Number(row.next_attempt_at) : null,
     send_attempt_errors: row.error ? [{ attempt_number: Number(row.attempt_count), timestamp: new Date(created).toISOString(), external_message: row.error, external_details: {}, internal_message: row.error, internal_details: {} }] : null,
     is_paused: row.status === 'paused',

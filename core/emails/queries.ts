@@ -75,7 +75,7 @@ export async function deleteSource(db: Kysely<Database>, table: EmailSourceTable
 /** Recipient fields of users; all of the project's non-anonymous users when `userIds` is null. */
 export async function findRecipients(db: Kysely<Database>, projectId: string, userIds: string[] | null): Promise<Array<{ id: string; primary_email: string | null; display_name: string | null }>> {
   let q = db.selectFrom('users').select(['id', 'primary_email', 'display_name']).where('project_id', '=', projectId);
-  if (userIds === null) return q.where('is_anonymous', '=', 0).orderBy('signed_up_at').orderBy('id').execute();
+  if (userIds === null) return q.where('is_anonymous', '=', false).orderBy('signed_up_at').orderBy('id').execute();
   if (userIds.length === 0) return [];
   q = q.where('id', 'in', userIds);
   return q.execute();

@@ -10,7 +10,7 @@ export type DayCounts = Map<number, number>;
 
 function usersBase(db: Kysely<Database>, projectId: string, includeAnonymous: boolean) {
   let q = db.selectFrom('users').where('project_id', '=', projectId);
-  if (!includeAnonymous) q = q.where('is_anonymous', '=', 0);
+  if (!includeAnonymous) q = q.where('is_anonymous', '=', false);
   return q;
 }
 
@@ -23,7 +23,7 @@ export async function countUsers(db: Kysely<Database>, projectId: string, includ
 export async function userCounts(db: Kysely<Database>, projectId: string): Promise<{ total: number; anonymous: number }> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
     (eb) => eb.fn.countAll<number>().as('total'),
-    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
+    sql<number>`sum(case when is_anonymous = ${true} then 1 else 0 end)`.as('anonymous'),
   ]).executeTakeFirstOrThrow();
   return { total: Number(row.total), anonymous: Number(row.anonymous ?? 0) };
 }
@@ -52,7 +52,7 @@ export async function activeDays(db: Kysely<Database>, projectId: string, fromDa
   const rows = await db.selectFrom('user_active_days').innerJoin('users', 'users.id', 'user_active_days.user_id')
     .where('user_active_days.project_id', '=', projectId).where('user_active_days.day', '>=', fromDay)
     .select(['user_active_days.user_id as user_id', 'user_active_days.day as day', 'users.is_anonymous as is_anonymous']).execute();
-  return rows.map((r) => ({ userId: r.user_id, day: r.day, anonymous: Number(r.is_anonymous) === 1 }));
+  return rows.map((r) => ({ userId: r.user_id, day: r.day, anonymous: r.is_anonymous }));
 }
 
 /** The first day each user active since `fromDay` was ever active (`YYYY-MM-DD`). */
@@ -87,7 +87,7 @@ export async function recentUsers(db: Kysely<Database>, projectId: string, by: '
  */
 export async function usersActiveSince(db: Kysely<Database>, projectId: string, fromMs: number, includeAnonymous: boolean): Promise<UserRow[]> {
   const live = db.selectFrom('refresh_tokens').select('user_id')
-    .where('project_id', '=', projectId).where('is_impersonation', '=', 0).where('last_used_at', '>=', fromMs);
+    .where('project_id', '=', projectId).where('is_impersonation', '=', false).where('last_used_at', '>=', fromMs);
   return usersBase(db, projectId, includeAnonymous).selectAll().where('id', 'in', live)
     .orderBy('last_active_at', 'desc').orderBy('id', 'asc').execute();
 }
@@ -100,10 +100,10 @@ export async function usersActiveSince(db: Kysely<Database>, projectId: string, 
 export async function loginMethodCounts(db: Kysely<Database>, projectId: string): Promise<Array<{ method: string; count: number }>> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
     sql<number>`sum(case when password_hash is not null then 1 else 0 end)`.as('password'),
-    sql<number>`sum(case when otp_auth_enabled = 1 then 1 else 0 end)`.as('otp'),
-    sql<number>`sum(case when passkey_auth_enabled = 1 then 1 else 0 end)`.as('passkey'),
+    sql<number>`sum(case when otp_auth_enabled = ${true} then 1 else 0 end)`.as('otp'),
+    sql<number>`sum(case when passkey_auth_enabled = ${true} then 1 else 0 end)`.as('passkey'),
   ]).executeTakeFirstOrThrow();
-  const oauth = await db.selectFrom('oauth_accounts').where('project_id', '=', projectId).where('allow_sign_in', '=', 1)
+  const oauth = await db.selectFrom('oauth_accounts').where('project_id', '=', projectId).where('allow_sign_in', '=', true)
     .select(['provider_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('provider_id').execute();
   const counts = [
     ...(['password', 'otp', 'passkey'] as const).map((method) => ({ method, count: Number(row[method] ?? 0) })),
@@ -118,10 +118,10 @@ export async function loginMethodCounts(db: Kysely<Database>, projectId: string)
  */
 export async function userVerificationCounts(db: Kysely<Database>, projectId: string): Promise<{ verified: number; unverified: number; anonymous: number }> {
   const row = await db.selectFrom('users').where('project_id', '=', projectId).select([
-    sql<number>`sum(case when is_anonymous = 1 then 1 else 0 end)`.as('anonymous'),
-    sql<number>`sum(case when is_anonymous = 0 then 1 else 0 end)`.as('named'),
-    sql<number>`sum(case when is_anonymous = 0 and (primary_email_verified = 1 or id in (
-      select user_id from contact_channels where project_id = ${projectId} and type = 'email' and is_verified = 1
+    sql<number>`sum(case when is_anonymous = ${true} then 1 else 0 end)`.as('anonymous'),
+    sql<number>`sum(case when is_anonymous = ${false} then 1 else 0 end)`.as('named'),
+    sql<number>`sum(case when is_anonymous = ${false} and (primary_email_verified = ${true} or id in (
+      select user_id from contact_channels where project_id = ${projectId} and type = 'email' and is_verified = ${true}
     )) then 1 else 0 end)`.as('verified'),
   ]).executeTakeFirstOrThrow();
   const verified = Number(row.verified ?? 0);

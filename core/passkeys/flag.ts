@@ -9,7 +9,7 @@ import { countUserPasskeys, deleteUserPasskeyRows } from './queries.ts';
  */
 export async function syncPasskeyFlag(ctx: OperationContext, projectId: string, userId: string): Promise<void> {
   const count = await countUserPasskeys(ctx.db, projectId, userId);
-  await updateUser(ctx.db, projectId, userId, { passkey_auth_enabled: count > 0 ? 1 : 0 });
+  await updateUser(ctx.db, projectId, userId, { passkey_auth_enabled: count > 0 });
 }
 
 /**
@@ -19,6 +19,6 @@ export async function syncPasskeyFlag(ctx: OperationContext, projectId: string, 
  */
 export async function removeAllPasskeys(ctx: OperationContext, projectId: string, userId: string): Promise<number> {
   const removed = await deleteUserPasskeyRows(ctx.db, projectId, userId);
-  await updateUser(ctx.db, projectId, userId, { passkey_auth_enabled: 0 });
+  await updateUser(ctx.db, projectId, userId, { passkey_auth_enabled: false });
   return removed;
 }

@@ -71,7 +71,7 @@ export const registerPasskey = defineOperation({
       counter: info.credential.counter,
       transports: JSON.stringify(info.credential.transports ?? body.credential.response.transports ?? []),
       device_type: info.credentialDeviceType,
-      backed_up: info.credentialBackedUp ? 1 : 0,
+      backed_up: info.credentialBackedUp,
     };
     await ctx.transaction(async (tx) => {
       const existing = await findPasskeyByCredentialId(tx.db, project.id, info.credential.id);

@@ -12,7 +12,7 @@ export function toWirePasskey(row: PasskeyRow) {
     user_id: row.user_id,
     credential_id: row.credential_id,
     device_type: row.device_type,
-    backed_up: row.backed_up === 1,
+    backed_up: row.backed_up,
     transports: JSON.parse(row.transports) as string[],
     created_at_millis: Number(row.created_at),
     last_used_at_millis: row.last_used_at === null ? null : Number(row.last_used_at),

@@ -41,9 +41,9 @@ export const cancelSubscription = defineOperation({
       const connected = await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId);
       if (!connected) throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');
       await connected.stripe.subscriptions.update(target.row.stripe_subscription_id, { cancel_at_period_end: true });
-      await updatePurchase(ctx.db, customer.projectId, target.row.id, { cancel_at_period_end: 1, updated_at: ctx.now });
+      await updatePurchase(ctx.db, customer.projectId, target.row.id, { cancel_at_period_end: true, updated_at: ctx.now });
     } else {
-      await updatePurchase(ctx.db, customer.projectId, target.row.id, { status: 'canceled', cancel_at_period_end: 1, current_period_end: ctx.now, updated_at: ctx.now });
+      await updatePurchase(ctx.db, customer.projectId, target.row.id, { status: 'canceled', cancel_at_period_end: true, current_period_end: ctx.now, updated_at: ctx.now });
     }
     return { success: true };
   },

@@ -88,7 +88,7 @@ export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c
   await lockCustomerPurchases(db, c, args.now);
   const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity, args.paid ?? false);
   for (const r of replaces) {
-    await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: 1, updated_at: args.now });
+    await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: true, updated_at: args.now });
   }
   if (!selected) return { purchaseId: null, subscription: false, replaced: replaces };
   const charge = chargeOf(selected.price);
@@ -100,13 +100,13 @@ export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c
     product_id: args.productId, price_id: selected.priceId, product: JSON.stringify(productSnapshot(args.product)),
     quantity: args.quantity, kind: interval ? 'subscription' : 'one_time',
     status: interval ? (stripe?.status ?? 'active') : 'active',
-    test_mode: args.source.testMode ? 1 : 0, creation_source: args.source.creationSource,
+    test_mode: args.source.testMode, creation_source: args.source.creationSource,
     currency: charge?.currency ?? null, unit_amount_minor: charge?.unitAmountMinor ?? null,
     stripe_customer_id: stripe?.customerId ?? null, stripe_checkout_session_id: stripe?.checkoutSessionId ?? null,
     stripe_subscription_id: stripe?.subscriptionId ?? null, stripe_payment_intent_id: stripe?.paymentIntentId ?? null,
     current_period_start: interval ? (stripe?.periodStart ?? args.now) : null,
     current_period_end: interval ? (stripe?.periodEnd ?? addInterval(args.now, interval)) : null,
-    cancel_at_period_end: 0, refunded_at: null, created_at: args.now, updated_at: args.now,
+    cancel_at_period_end: false, refunded_at: null, created_at: args.now, updated_at: args.now,
   });
   return { purchaseId: id, subscription: Boolean(interval), replaced: replaces };
 }

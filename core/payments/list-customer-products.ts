@@ -42,7 +42,7 @@ export const listCustomerProducts = defineOperation({
         subscription: p.kind === 'subscription' ? {
           subscription_id: p.row.id,
           current_period_end: p.currentPeriodEnd === null ? null : new Date(p.currentPeriodEnd).toISOString(),
-          cancel_at_period_end: p.row.cancel_at_period_end === 1,
+          cancel_at_period_end: p.row.cancel_at_period_end,
           is_cancelable: true,
         } : null,
       })),

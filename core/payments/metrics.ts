@@ -23,7 +23,7 @@ export async function paymentsMetrics(db: Kysely<Database>, projectId: string, d
     const day = new Date(Number(s.created_at)).toISOString().slice(0, 10);
     perDay.set(day, (perDay.get(day) ?? 0) + 1);
   }
-  const paid = rows.filter((r) => r.test_mode === 0 && r.status !== 'refunded' && r.currency === 'USD' && r.unit_amount_minor !== null);
+  const paid = rows.filter((r) => !r.test_mode && r.status !== 'refunded' && r.currency === 'USD' && r.unit_amount_minor !== null);
   const revenue = paid.reduce((sum, r) => sum + Number(r.unit_amount_minor) * r.quantity, 0);
   let mrr = 0;
   for (const r of paid) {
@@ -42,7 +42,7 @@ export async function paymentsMetrics(db: Kysely<Database>, projectId: string, d
     daily_subscriptions: days.map((date) => ({ date, activity: perDay.get(date) ?? 0 })),
     revenue_cents: revenue,
     mrr_cents: mrr,
-    total_orders: rows.filter((r) => r.test_mode === 0).length,
+    total_orders: rows.filter((r) => !r.test_mode).length,
     checkout_conversion_rate: codes.total === 0 ? 0 : codes.used / codes.total,
   };
 }

@@ -41,7 +41,7 @@ export const refundTransaction = defineOperation({
       throw oneTime ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id }) : new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
     }
     if (row.refunded_at !== null) throw alreadyRefunded(oneTime, row.id);
-    if (row.test_mode === 1) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
+    if (row.test_mode) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
     const charged = chargedMinor(row) ?? 0;
     const amount = body.amount_usd === undefined ? charged : toMinorUnits(body.amount_usd, 'USD')!;
     if (amount > charged || (body.amount_usd !== undefined && row.currency !== 'USD')) throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');

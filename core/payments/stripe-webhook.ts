@@ -105,7 +105,7 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
       if (!purchase || purchase.status === 'refunded') return;
       const period = periodOf(o);
       await updatePurchase(ctx.db, projectId, purchase.id, {
-        status: statusOf(o.status), cancel_at_period_end: o.cancel_at_period_end === true ? 1 : 0, updated_at: ctx.now,
+        status: statusOf(o.status), cancel_at_period_end: o.cancel_at_period_end === true, updated_at: ctx.now,
         ...(period.start !== null ? { current_period_start: period.start } : {}),
         ...(period.end !== null ? { current_period_end: period.end } : {}),
       });

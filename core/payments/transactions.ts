@@ -34,7 +34,7 @@ export function purchaseTransaction(row: PurchaseRow) {
   const customer = { customer_type: row.customer_type, customer_id: row.customer_id };
   const charged = chargedMinor(row);
   const entries: Array<Record<string, unknown>> = [];
-  if (row.test_mode === 0 && charged !== null && row.currency) {
+  if (!row.test_mode && charged !== null && row.currency) {
     entries.push({
       type: 'money_transfer', adjusted_transaction_id: null, adjusted_entry_index: null, ...customer,
       charged_amount: { [row.currency]: formatMinor(charged, row.currency) },
@@ -59,7 +59,7 @@ export function purchaseTransaction(row: PurchaseRow) {
     ...customer,
     entries,
     adjusted_by: row.refunded_at !== null ? [{ transaction_id: `${row.id}-refund`, entry_index: grantIndex }] : [],
-    test_mode: row.test_mode === 1,
+    test_mode: row.test_mode,
   };
 }
 
@@ -76,7 +76,7 @@ export function refundTransaction(row: PurchaseRow) {
     customer_id: row.customer_id,
     entries: [{ type: 'product_revocation', adjusted_transaction_id: row.id, adjusted_entry_index: grantIndex, quantity: row.quantity }],
     adjusted_by: [],
-    test_mode: row.test_mode === 1,
+    test_mode: row.test_mode,
   };
 }
 

@@ -28,10 +28,10 @@ export function mintAccessToken(runtime: Runtime, project: Project, user: UserRo
     refreshTokenId,
     displayName: user.display_name,
     primaryEmail: user.primary_email,
-    primaryEmailVerified: user.primary_email_verified === 1,
+    primaryEmailVerified: user.primary_email_verified,
     selectedTeamId: user.selected_team_id,
     signedUpAt: Number(user.signed_up_at),
-    isAnonymous: user.is_anonymous === 1,
+    isAnonymous: user.is_anonymous,
     restrictedReason: restrictedReasonOf(user, project.config),
     requiresTotpMfa: user.totp_secret_base64 !== null,
   }, now, runtime.accessTokenTtlMs);
@@ -58,7 +58,7 @@ export async function issueSession(
     created_at: ctx.now,
     last_used_at: ctx.now,
     expires_at: ctx.now + (options.expiresInMs ?? DEFAULT_REFRESH_TOKEN_TTL_MS),
-    is_impersonation: options.isImpersonation ? 1 : 0,
+    is_impersonation: options.isImpersonation === true,
   };
   await insertRefreshToken(ctx.db, row);
   // Impersonation is an admin acting, not the user being active.

@@ -33,13 +33,13 @@ export const listSessions = defineOperation({
     const userId = resolveUserId(ctx.auth, query.user_id, 'Client can only list sessions for their own user.');
     const rows = await listUserSessions(ctx.db, project.id, userId);
     const items = rows
-      .filter((s) => accessType === 'admin' || s.is_impersonation !== 1)
+      .filter((s) => accessType === 'admin' || !s.is_impersonation)
       .map((s) => ({
         id: s.id,
         user_id: s.user_id,
         created_at: Number(s.created_at),
         last_used_at: Number(s.last_used_at),
-        is_impersonation: s.is_impersonation === 1,
+        is_impersonation: s.is_impersonation,
         is_current_session: token?.refresh_token_id === s.id,
       }));
     return { items, is_paginated: false };

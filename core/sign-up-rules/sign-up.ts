@@ -97,7 +97,7 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
     const displayName = rules.find(([id]) => id === ruleId)?.[1].displayName ?? '';
     const details = `Restricted by sign-up rule: ${ruleId}${displayName ? ` (${displayName})` : ''}`;
     const existing = upgrading?.restricted_by_admin_private_details ?? null;
-    fields.restricted_by_admin = 1;
+    fields.restricted_by_admin = true;
     fields.restricted_by_admin_private_details = existing ? `${existing}\n\n${details}` : details;
   }
   return { fields, facts };
@@ -111,7 +111,7 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
  * through the rules (upstream: rules apply when an anonymous user gets an identity).
  */
 export async function signUpUser(ctx: OperationContext, project: Project, attempt: SignUpAttempt, fields: NewUserFields, caller: UserRow | null): Promise<UserRow> {
-  const upgrading = caller && caller.is_anonymous === 1 ? caller : null;
+  const upgrading = caller && caller.is_anonymous ? caller : null;
   const verdict = await checkSignUpRules(ctx, project, attempt, upgrading);
   const merged = { ...fields, ...verdict.fields };
   const user = upgrading

@@ -7,9 +7,9 @@ import { observingPlugin } from './observing-plugins.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/helpers/dialects.ts';
 
 /** A projects row with the given id, display name and production flag (the rest fixed). */
-function projectRow(id: string, displayName: string, production: 0 | 1) {
+function projectRow(id: string, displayName: string, production: boolean) {
   return {
-    id, display_name: displayName, description: '', created_at: 1_700_000_000_000, is_production_mode: production, is_development_environment: 0,
+    id, display_name: displayName, description: '', created_at: 1_700_000_000_000, is_production_mode: production, is_development_environment: false,
     owner_team_id: null, logo_url: null, logo_full_url: null, logo_dark_mode_url: null, logo_full_dark_mode_url: null, config: '{}',
   };
 }
@@ -26,7 +26,7 @@ for (const dialect of testDialects()) {
       database = await createTestDatabase(dialect);
       adapter = database.open();
       await migrateToLatest(adapter);
-      await adapter.db.insertInto('projects').values([projectRow('pc-a', 'Alpha', 1), projectRow('pc-b', 'Beta', 0), projectRow('pc-c', 'Gamma', 1)]).execute();
+      await adapter.db.insertInto('projects').values([projectRow('pc-a', 'Alpha', true), projectRow('pc-b', 'Beta', false), projectRow('pc-c', 'Gamma', true)]).execute();
     });
     after(async () => {
       await adapter.close();
@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
       const production = precompiled((db, a: { from: string; to: string }) => {
         builds++;
         return db.selectFrom('projects').select(['id', 'display_name', 'created_at'])
-          .where('is_production_mode', '=', 1).where('id', '>=', a.from).where('id', '<=', a.to).orderBy('id');
+          .where('is_production_mode', '=', true).where('id', '>=', a.from).where('id', '<=', a.to).orderBy('id');
       });
       assert.deepEqual(await production.execute(adapter.db, { from: 'pc-a', to: 'pc-c' }), [
         { id: 'pc-a', display_name: 'Alpha', created_at: 1_700_000_000_000 },
@@ -56,12 +56,12 @@ for (const dialect of testDialects()) {
       assert.equal(await sharedById.executeTakeFirst(adapter.db, { id: 'pc-none' }), undefined);
     });
 
-    it('binds numbers, nulls and booleans-as-integers given at call time', async () => {
-      const byFlag = precompiled((db, a: { production: number; after: number }) =>
+    it('binds numbers, nulls and booleans (flags, stored 0/1) given at call time', async () => {
+      const byFlag = precompiled((db, a: { production: boolean; after: number }) =>
         db.selectFrom('projects').select('id').where('is_production_mode', '=', a.production).where('created_at', '>', a.after).orderBy('id'));
-      assert.deepEqual((await byFlag.execute(adapter.db, { production: 0, after: 0 })).map((r) => r.id), ['pc-b']);
-      assert.deepEqual((await byFlag.execute(adapter.db, { production: 1, after: 0 })).map((r) => r.id), ['pc-a', 'pc-c']);
-      assert.deepEqual(await byFlag.execute(adapter.db, { production: 1, after: 1_700_000_000_000 }), []);
+      assert.deepEqual((await byFlag.execute(adapter.db, { production: false, after: 0 })).map((r) => r.id), ['pc-b']);
+      assert.deepEqual((await byFlag.execute(adapter.db, { production: true, after: 0 })).map((r) => r.id), ['pc-a', 'pc-c']);
+      assert.deepEqual(await byFlag.execute(adapter.db, { production: true, after: 1_700_000_000_000 }), []);
       const byOwner = precompiled((db, a: { owner: string | null }) => db.selectFrom('projects').select('id').where('owner_team_id', '=', a.owner));
       assert.deepEqual(await byOwner.execute(adapter.db, { owner: null }), [], '= NULL matches nothing, as Kysely would bind it');
     });
@@ -89,7 +89,7 @@ for (const dialect of testDialects()) {
       const byId = precompiled((db, a: { id: string }) => db.selectFrom('projects').select(['id', 'display_name']).where('id', '=', a.id));
       const rollback = new Error('roll back');
       await assert.rejects(adapter.db.transaction().execute(async (trx) => {
-        await trx.insertInto('projects').values(projectRow('pc-tx', 'In transaction', 0)).execute();
+        await trx.insertInto('projects').values(projectRow('pc-tx', 'In transaction', false)).execute();
         assert.deepEqual(await byId.executeTakeFirst(trx, { id: 'pc-tx' }), { id: 'pc-tx', display_name: 'In transaction' });
         throw rollback;
       }), rollback);

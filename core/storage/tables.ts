@@ -2,7 +2,8 @@
  * Table types of the one logical schema shared by every adapter.
  *
  * Conventions: ids are UUID v4 text; times are epoch-millisecond
- * integers (`_at`); booleans are 0/1 integers on both dialects; JSON is stored as text; secrets are
+ * integers (`_at`); booleans are 0/1 integers on both dialects, read and written as JS booleans
+ * (the adapters convert, adapters/boolean-columns.ts); JSON is stored as text; secrets are
  * stored hashed (`_hash`); every tenant row carries `project_id`.
  */
 export interface Database {
@@ -81,8 +82,11 @@ export interface UserActiveDaysTable {
   user_id: string;
 }
 
-/** 0 or 1. */
-export type Bool = number;
+/**
+ * A flag: stored as a 0/1 `integer` on both dialects, a boolean above the adapters, which convert
+ * both ways by column name (adapters/boolean-columns.ts lists every `Bool` column).
+ */
+export type Bool = boolean;
 
 export interface ServerSettingsTable {
   key: string;

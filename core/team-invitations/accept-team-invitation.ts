@@ -28,8 +28,8 @@ export const acceptTeamInvitation = defineOperation({
       refuseRestrictedInvitee(ctx.auth, user);
       await joinInvitedTeam(tx, project, code.data.team_id, user.id);
       // The emailed code proves the invited address: it verifies a matching primary email.
-      if (user.primary_email === code.data.email && user.primary_email_verified !== 1) {
-        await updateUser(tx.db, project.id, user.id, { primary_email_verified: 1 });
+      if (user.primary_email === code.data.email && !user.primary_email_verified) {
+        await updateUser(tx.db, project.id, user.id, { primary_email_verified: true });
       }
     });
     return {};

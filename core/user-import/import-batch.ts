@@ -107,7 +107,7 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
   const referencedTeams = [...teamsInBatch, ...users.flatMap((u) => (u.record.teams ?? []).map((t) => t.id))];
   const existingTeams = new Set((await lookup(referencedTeams, (chunk) => db.selectFrom('teams').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute())).map((r) => r.id));
   const emailHolders = new Map((await lookup(users.filter((u) => u.authEmail).map((u) => u.email!), (chunk) => db.selectFrom('users').select(['id', 'primary_email'])
-    .where('project_id', '=', project.id).where('primary_email', 'in', chunk).where('primary_email_auth_enabled', '=', 1).execute())).map((r) => [r.primary_email!, r.id]));
+    .where('project_id', '=', project.id).where('primary_email', 'in', chunk).where('primary_email_auth_enabled', '=', true).execute())).map((r) => [r.primary_email!, r.id]));
   const linkedAccounts = await lookup(users.flatMap((u) => (u.record.oauth_providers ?? []).map((p) => p.account_id)), (chunk) => db.selectFrom('oauth_accounts')
     .select(['provider_id', 'provider_account_id', 'user_id']).where('project_id', '=', project.id).where('provider_account_id', 'in', chunk).execute());
   const accountOwner = new Map(linkedAccounts.map((a) => [`${a.provider_id}\0${a.provider_account_id}`, a.user_id]));
@@ -165,7 +165,7 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
   return results.sort((a, b) => a.line - b.line);
 }
 
-const bool = (value: boolean | undefined, fallback: boolean): 0 | 1 => ((value ?? fallback) ? 1 : 0);
+const bool = (value: boolean | undefined, fallback: boolean): boolean => value ?? fallback;
 const json = (value: unknown) => (value === undefined ? undefined : toJsonText(value));
 
 /** Column values a user record gives (undefined: not given, left as stored on an update). */
@@ -175,7 +175,7 @@ function userColumns(ctx: OperationContext, project: Project, item: Extract<Prep
     display_name: r.display_name === '' ? null : r.display_name,
     primary_email: r.primary_email === undefined ? undefined : item.email,
     primary_email_verified: r.primary_email_verified === undefined ? undefined : bool(r.primary_email_verified, false),
-    primary_email_auth_enabled: r.primary_email === undefined && r.primary_email_auth_enabled === undefined ? undefined : (item.authEmail ? 1 : 0),
+    primary_email_auth_enabled: r.primary_email === undefined && r.primary_email_auth_enabled === undefined ? undefined : item.authEmail,
     profile_image_url: r.profile_image_url,
     signed_up_at: r.signed_up_at_millis,
     client_metadata: json(r.client_metadata),
@@ -225,10 +225,10 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
     }
     const signedUpAt = item.record.signed_up_at_millis ?? now;
     newUsers.push({
-      id: item.id, project_id: project.id, display_name: null, primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0,
+      id: item.id, project_id: project.id, display_name: null, primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false,
       primary_email_channel_id: null, profile_image_url: null, signed_up_at: signedUpAt, last_active_at: signedUpAt,
-      client_metadata: null, client_read_only_metadata: null, server_metadata: null, password_hash: null, otp_auth_enabled: 0,
-      passkey_auth_enabled: 0, totp_secret_base64: null, is_anonymous: 0, selected_team_id: null, restricted_by_admin: 0,
+      client_metadata: null, client_read_only_metadata: null, server_metadata: null, password_hash: null, otp_auth_enabled: false,
+      passkey_auth_enabled: false, totp_secret_base64: null, is_anonymous: false, selected_team_id: null, restricted_by_admin: false,
       restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null,
       risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
       ...columns,
@@ -256,7 +256,7 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
     const granted = r.project_permissions ?? (item.exists ? [] : userDefaults);
     for (const permission of new Set(granted)) projectGrants.push({ project_id: project.id, user_id: item.id, permission_id: permission, created_at: now });
     for (const link of r.oauth_providers ?? []) {
-      links.push({ id: uuid(), project_id: project.id, user_id: item.id, provider_id: link.id, provider_account_id: link.account_id, email: link.email ?? null, allow_sign_in: 1, allow_connected_accounts: 1, created_at: now });
+      links.push({ id: uuid(), project_id: project.id, user_id: item.id, provider_id: link.id, provider_account_id: link.account_id, email: link.email ?? null, allow_sign_in: true, allow_connected_accounts: true, created_at: now });
     }
   }
   await insertRows(db, 'team_members', members);

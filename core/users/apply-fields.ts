@@ -6,8 +6,6 @@ import type { UsersTable } from '../storage/tables.ts';
 import { assertPasswordAcceptable, assertPasswordNotTooLong, hashPassword, isSupportedPasswordHash } from '../auth-password/index.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
-const bool = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
-
 /**
  * Turns wire user fields (create or update body) into column changes. Hashes a given password
  * with argon2id, so call it before opening a transaction.
@@ -28,20 +26,20 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   if (body.display_name !== undefined) set('display_name', body.display_name === '' ? null : body.display_name);
   set('profile_image_url', body.profile_image_url);
   if (body.primary_email !== undefined) set('primary_email', body.primary_email === null ? null : normalizeEmail(body.primary_email));
-  set('primary_email_verified', bool(body.primary_email_verified));
-  set('primary_email_auth_enabled', bool(body.primary_email_auth_enabled));
+  set('primary_email_verified', body.primary_email_verified);
+  set('primary_email_auth_enabled', body.primary_email_auth_enabled);
   if (body.client_metadata !== undefined) set('client_metadata', toJsonText(body.client_metadata));
   if (body.client_read_only_metadata !== undefined) set('client_read_only_metadata', toJsonText(body.client_read_only_metadata));
   if (body.server_metadata !== undefined) set('server_metadata', toJsonText(body.server_metadata));
   set('selected_team_id', body.selected_team_id);
   set('totp_secret_base64', body.totp_secret_base64);
-  set('otp_auth_enabled', bool(body.otp_auth_enabled));
+  set('otp_auth_enabled', body.otp_auth_enabled);
   // True iff the user holds a passkey (upstream users/crud.tsx): only registering one sets it;
   // false removes the user's passkeys (updateUserFields).
   if (body.passkey_auth_enabled === true) throw new StatusError('bad-request', 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
-  set('passkey_auth_enabled', bool(body.passkey_auth_enabled));
-  set('is_anonymous', bool(body.is_anonymous));
-  set('restricted_by_admin', bool(body.restricted_by_admin));
+  set('passkey_auth_enabled', body.passkey_auth_enabled);
+  set('is_anonymous', body.is_anonymous);
+  set('restricted_by_admin', body.restricted_by_admin);
   set('restricted_by_admin_reason', body.restricted_by_admin_reason);
   set('restricted_by_admin_private_details', body.restricted_by_admin_private_details);
   // Lifting an admin restriction clears its reason and private details (upstream users/crud.tsx).

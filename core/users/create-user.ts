@@ -39,15 +39,15 @@ export const createUser = defineOperation({
     // off, as upstream answers (its e2e users.test.ts "…doesn't match the strict email schema",
     // "…email auth disabled even if the email already exists…"; docs/compatibility.md).
     const authByDefault = Boolean(columns.primary_email) && body.primary_email_auth_enabled === undefined;
-    if (authByDefault) columns.primary_email_auth_enabled = isValidEmail(String(columns.primary_email)) ? 1 : 0;
+    if (authByDefault) columns.primary_email_auth_enabled = isValidEmail(String(columns.primary_email));
     return ctx.transaction(async (tx) => {
       // A base64 profile image is stored by Gatehouse and replaced by its URL.
       if (typeof columns.profile_image_url === 'string') {
         columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
       }
-      if (columns.primary_email && columns.primary_email_auth_enabled === 1 && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
+      if (columns.primary_email && columns.primary_email_auth_enabled && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
         if (!authByDefault) throw emailTakenError(columns.primary_email);
-        columns.primary_email_auth_enabled = 0;
+        columns.primary_email_auth_enabled = false;
       }
       const { totp_secret_base64: totpSecret, ...fields } = columns;
       let user = await insertNewUser(tx, project, fields as NewUserFields);

@@ -30,8 +30,8 @@ export async function insertNewUser(ctx: OperationContext, project: Project, fie
     project_id: project.id,
     display_name: null,
     primary_email: null,
-    primary_email_verified: 0,
-    primary_email_auth_enabled: 0,
+    primary_email_verified: false,
+    primary_email_auth_enabled: false,
     primary_email_channel_id: null,
     profile_image_url: null,
     signed_up_at: ctx.now,
@@ -40,12 +40,12 @@ export async function insertNewUser(ctx: OperationContext, project: Project, fie
     client_read_only_metadata: null,
     server_metadata: null,
     password_hash: null,
-    otp_auth_enabled: 0,
-    passkey_auth_enabled: 0,
+    otp_auth_enabled: false,
+    passkey_auth_enabled: false,
     totp_secret_base64: null,
-    is_anonymous: 0,
+    is_anonymous: false,
     selected_team_id: null,
-    restricted_by_admin: 0,
+    restricted_by_admin: false,
     restricted_by_admin_reason: null,
     restricted_by_admin_private_details: null,
     country_code: null,
@@ -105,7 +105,7 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
  * Team"), is renamed for the new identity ("<email>'s Team").
  */
 export async function upgradeAnonymousUser(ctx: OperationContext, project: Project, user: UserRow, fields: NewUserFields): Promise<UserRow> {
-  const columns: Updateable<UsersTable> = { ...fields, is_anonymous: 0 };
+  const columns: Updateable<UsersTable> = { ...fields, is_anonymous: false };
   await applyPrimaryEmailChange(ctx, project.id, user, columns);
   await updateUser(ctx.db, project.id, user.id, columns);
   const upgraded = (await findUser(ctx.db, project.id, user.id))!;

@@ -25,6 +25,6 @@ export function onPrimaryEmailChange(hook: PrimaryEmailHook): void {
 export async function applyPrimaryEmailChange(ctx: OperationContext, projectId: string, current: UserRow, columns: Updateable<UsersTable>): Promise<void> {
   if (columns.primary_email === undefined || columns.primary_email === current.primary_email) return;
   for (const hook of hooks) await hook(ctx, projectId, current, columns);
-  if (columns.primary_email_verified === undefined) columns.primary_email_verified = 0;
+  if (columns.primary_email_verified === undefined) columns.primary_email_verified = false;
   if (columns.primary_email_channel_id === undefined) columns.primary_email_channel_id = columns.primary_email === null ? null : uuid();
 }

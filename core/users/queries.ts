@@ -37,7 +37,7 @@ export async function findUserForRequest(db: Kysely<Database>, projectId: string
 /** The user signing in with `email` (auth-enabled primary email), or null. `email` must be normalized. */
 export async function findUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRow | null> {
   const row = await db.selectFrom('users').selectAll()
-    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', 1)
+    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', true)
     .executeTakeFirst();
   return row ?? null;
 }
@@ -58,7 +58,7 @@ export async function deleteUser(db: Kysely<Database>, projectId: string, userId
 /** The auth-enabled user holding `email` other than `exceptUserId`, or null. `email` must be normalized. */
 export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string, exceptUserId: string): Promise<UserRow | null> {
   const row = await db.selectFrom('users').selectAll()
-    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', 1)
+    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', true)
     .where('id', '!=', exceptUserId)
     .executeTakeFirst();
   return row ?? null;
@@ -114,11 +114,11 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   const dir = options.desc ? 'desc' : 'asc';
   const key = sortKey(options.orderBy);
   let base = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
-  if (options.anonymous === 'exclude') base = base.where('is_anonymous', '=', 0);
-  if (options.anonymous === 'only') base = base.where('is_anonymous', '=', 1);
+  if (options.anonymous === 'exclude') base = base.where('is_anonymous', '=', false);
+  if (options.anonymous === 'only') base = base.where('is_anonymous', '=', true);
   if (!options.includeRestricted) {
-    base = base.where('is_anonymous', '=', 0).where('restricted_by_admin', '=', 0);
-    if (options.requireEmailVerification) base = base.where('primary_email_verified', '=', 1);
+    base = base.where('is_anonymous', '=', false).where('restricted_by_admin', '=', false);
+    if (options.requireEmailVerification) base = base.where('primary_email_verified', '=', true);
   }
   if (options.teamId) {
     const teamId = options.teamId;
@@ -218,7 +218,7 @@ export async function insertOAuthProviderLinks(db: Kysely<Database>, projectId: 
   for (const link of links) {
     await db.insertInto('oauth_accounts').values({
       id: randomUUID(), project_id: projectId, user_id: userId, provider_id: link.id, provider_account_id: link.account_id,
-      email: link.email, allow_sign_in: 1, allow_connected_accounts: 1, created_at: now,
+      email: link.email, allow_sign_in: true, allow_connected_accounts: true, created_at: now,
     }).execute();
   }
 }

@@ -9,8 +9,8 @@ import type { UserRow } from './queries.ts';
  * sign-up rule. `is_restricted` is true exactly when this is non-null.
  */
 export function restrictedReasonOf(user: UserRow, config: ProjectConfig): RestrictedReason {
-  if (user.is_anonymous === 1) return { type: 'anonymous' };
-  if (config.requireEmailVerification && user.primary_email_verified !== 1) return { type: 'email_not_verified' };
-  if (user.restricted_by_admin === 1) return { type: 'restricted_by_administrator' };
+  if (user.is_anonymous) return { type: 'anonymous' };
+  if (config.requireEmailVerification && !user.primary_email_verified) return { type: 'email_not_verified' };
+  if (user.restricted_by_admin) return { type: 'restricted_by_administrator' };
   return null;
 }

@@ -51,7 +51,7 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
     const email = columns.primary_email !== undefined ? columns.primary_email : current.primary_email;
     const authEnabled = columns.primary_email_auth_enabled !== undefined ? columns.primary_email_auth_enabled : current.primary_email_auth_enabled;
     const emailOrAuthChanged = columns.primary_email !== undefined || columns.primary_email_auth_enabled !== undefined;
-    if (emailOrAuthChanged && email && authEnabled === 1 && await findOtherUserByAuthEmail(tx.db, project.id, email, user.id)) {
+    if (emailOrAuthChanged && email && authEnabled && await findOtherUserByAuthEmail(tx.db, project.id, email, user.id)) {
       throw emailTakenError(email);
     }
     if (columns.selected_team_id && !(await isTeamMember(tx.db, project.id, columns.selected_team_id, user.id))) {
@@ -82,10 +82,10 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
 export function assertPrimaryEmailRules(currentEmail: string | null, columns: Updateable<UsersTable>): void {
   const nextEmail = columns.primary_email !== undefined ? columns.primary_email : currentEmail;
   if (nextEmail) return;
-  if (columns.primary_email_auth_enabled === 1) throw new StatusError('bad-request', 'primary_email_auth_enabled cannot be true without primary_email');
-  if (columns.primary_email_verified === 1) throw new StatusError('bad-request', 'primary_email_verified cannot be true without primary_email');
+  if (columns.primary_email_auth_enabled) throw new StatusError('bad-request', 'primary_email_auth_enabled cannot be true without primary_email');
+  if (columns.primary_email_verified) throw new StatusError('bad-request', 'primary_email_verified cannot be true without primary_email');
   if (columns.primary_email === null) {
-    columns.primary_email_auth_enabled = 0;
-    columns.primary_email_verified = 0;
+    columns.primary_email_auth_enabled = false;
+    columns.primary_email_verified = false;
   }
 }

@@ -36,7 +36,7 @@ export const createWebhookEndpoint = defineOperation({
     await insertEndpoint(ctx.db, {
       id, project_id: projectId, url: body.url, description: body.description ?? '',
       event_types: body.event_types ? JSON.stringify([...new Set(body.event_types)]) : null,
-      enabled: body.enabled === false ? 0 : 1,
+      enabled: body.enabled !== false,
       secret_sealed: seal(ctx.runtime.deriveKey(SECRET_KEY_PURPOSE), secret, id),
       disabled_reason: null, consecutive_failures: 0, created_at: ctx.now, updated_at: ctx.now,
     });

@@ -34,8 +34,8 @@ export const updateWebhookEndpoint = defineOperation({
     if (body.description !== undefined) changes.description = body.description;
     if (body.event_types !== undefined) changes.event_types = body.event_types === null ? null : JSON.stringify([...new Set(body.event_types)]);
     if (body.enabled !== undefined) {
-      changes.enabled = body.enabled ? 1 : 0;
-      if (body.enabled && current.enabled === 0) { changes.disabled_reason = null; changes.consecutive_failures = 0; }
+      changes.enabled = body.enabled;
+      if (body.enabled && !current.enabled) { changes.disabled_reason = null; changes.consecutive_failures = 0; }
     }
     await updateEndpoint(ctx.db, projectId, current.id, changes);
     return toWireEndpoint({ ...current, ...changes } as typeof current);

@@ -9,7 +9,7 @@ export function toWireEndpoint(row: WebhookEndpointRow) {
     url: row.url,
     description: row.description,
     event_types: row.event_types === null ? null : (JSON.parse(row.event_types) as string[]),
-    enabled: row.enabled === 1,
+    enabled: row.enabled,
     disabled_reason: row.disabled_reason,
     created_at_millis: Number(row.created_at),
     updated_at_millis: Number(row.updated_at),

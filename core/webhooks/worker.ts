@@ -108,7 +108,7 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
   if (failedForGood) {
     const reason = `Disabled after every attempt to deliver ${message.id} failed (last: ${outcome.statusCode ?? outcome.error}).`;
     await updateEndpoint(runtime.db, endpoint.project_id, endpoint.id, {
-      enabled: 0, disabled_reason: reason, consecutive_failures: Number(endpoint.consecutive_failures) + 1, updated_at: now,
+      enabled: false, disabled_reason: reason, consecutive_failures: Number(endpoint.consecutive_failures) + 1, updated_at: now,
     });
     await notifyEndpointDisabled(runtime, endpoint, reason);
   }

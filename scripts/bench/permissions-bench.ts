@@ -62,10 +62,10 @@ async function seed(adapter: StorageAdapter) {
   };
   await db.transaction().execute(async (trx) => {
     await batch(userIds, 200, (chunk) => trx.insertInto('users').values(chunk.map((id, i) => ({
-      id, project_id: projectId, display_name: `User ${i}`, primary_email: null, primary_email_verified: 0, primary_email_auth_enabled: 0,
+      id, project_id: projectId, display_name: `User ${i}`, primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false,
       profile_image_url: null, signed_up_at: now, last_active_at: now, client_metadata: null, client_read_only_metadata: null, server_metadata: null,
-      password_hash: null, otp_auth_enabled: 0, passkey_auth_enabled: 0, totp_secret_base64: null, is_anonymous: 0, selected_team_id: null,
-      restricted_by_admin: 0, restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null, risk_scores: risk,
+      password_hash: null, otp_auth_enabled: false, passkey_auth_enabled: false, totp_secret_base64: null, is_anonymous: false, selected_team_id: null,
+      restricted_by_admin: false, restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null, risk_scores: risk,
     }))).execute());
     await batch(teamIds, 500, (chunk) => trx.insertInto('teams').values(chunk.map((id, i) => ({
       id, project_id: projectId, display_name: `Team ${i}`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: now,
