@@ -19,17 +19,26 @@
 
 /** The names of the flag columns (0/1 in the database, booleans above the adapters). */
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
-  'is_production_mode', 'is_development_environment',
-  'primary_email_verified', 'primary_email_auth_enabled', 'otp_auth_enabled', 'passkey_auth_enabled', 'is_anonymous', 'restricted_by_admin',
+  'is_production_mode',
+  'is_development_environment',
+  'primary_email_verified',
+  'primary_email_auth_enabled',
+  'otp_auth_enabled',
+  'passkey_auth_enabled',
+  'is_anonymous',
+  'restricted_by_admin',
   'is_impersonation',
-  'is_verified', 'used_for_auth',
+  'is_verified',
+  'used_for_auth',
   'enabled',
   'is_public',
   'is_new_user',
-  'allow_sign_in', 'allow_connected_accounts',
+  'allow_sign_in',
+  'allow_connected_accounts',
   'is_valid',
   'backed_up',
-  'test_mode', 'cancel_at_period_end',
+  'test_mode',
+  'cancel_at_period_end',
 ]);
 
 /**

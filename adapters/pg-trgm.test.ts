@@ -16,7 +16,7 @@ import { postgresUrl, testDialects } from '../test/helpers/dialects.ts';
  */
 if (testDialects().includes('postgres')) {
   describe('pg_trgm outlives any one schema [postgres]', () => {
-    it('installs pg_trgm in public, so dropping a migrated schema keeps the other schemas\' search indexes', async () => {
+    it("installs pg_trgm in public, so dropping a migrated schema keeps the other schemas' search indexes", async () => {
       const name = `g_trgm_${randomBytes(5).toString('hex')}`;
       const admin = new pg.Client({ connectionString: postgresUrl() });
       await admin.connect();
@@ -28,10 +28,18 @@ if (testDialects().includes('postgres')) {
       try {
         await migrateToLatest(a);
         await migrateToLatest(b);
-        const home = (await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(b.db)).rows[0]?.schema;
+        const home = (
+          await sql<{
+            schema: string;
+          }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(b.db)
+        ).rows[0]?.schema;
         assert.equal(home, 'public');
         await sql`drop schema gatehouse_a cascade`.execute(a.db);
-        const indexes = (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'gatehouse_b' and indexname like '%trgm' order by 1`.execute(b.db)).rows.map((r) => r.name);
+        const indexes = (
+          await sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where schemaname = 'gatehouse_b' and indexname like '%trgm' order by 1`.execute(b.db)
+        ).rows.map((r) => r.name);
         assert.deepEqual(indexes, ['users_display_name_trgm', 'users_email_trgm', 'users_id_trgm']);
       } finally {
         await a.close();

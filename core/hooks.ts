@@ -24,7 +24,9 @@ export interface CoreHooks {
   /** After a user (and its personal team, if any) is written, by any sign-up or `POST /users`. */
   readonly userCreated: ReadonlyArray<(ctx: OperationContext, project: Project, user: UserRow) => Promise<void>>;
   /** After a password sign-up (a new user or an upgraded anonymous one) is written. */
-  readonly passwordSignUp: ReadonlyArray<(ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo) => Promise<void>>;
+  readonly passwordSignUp: ReadonlyArray<
+    (ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo) => Promise<void>
+  >;
 }
 
 /**

@@ -161,7 +161,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const op = byId.get(operationId);
       if (!op) throw new Error(`Unknown operation ${operationId}`);
       const params = input.params ?? {};
-      return await invokeOperation(runtime, op, {
+      return (await invokeOperation(runtime, op, {
         method: op.method,
         pathname: `${API_PREFIX}${op.path.replace(/:(\w+)/g, (whole, name: string) => params[name] ?? whole)}`,
         credentials,
@@ -169,11 +169,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         query: input.query ?? {},
         body: input.body,
         clientAddress: input.clientAddress ?? null,
-      }) as T;
+      })) as T;
     },
     findProject: (projectId) => findProject(runtime.db, projectId),
     loadImage: (imageId) => loadImage(runtime.db, imageId),
     dashboardSignUpState: () => dashboardSignUpState(runtime),
-    close: async () => { await stopEmailWorker(runtime); await stopWebhookWorker(runtime); await runtime.sessionActivity.drain(); await options.storage.close(); },
+    close: async () => {
+      await stopEmailWorker(runtime);
+      await stopWebhookWorker(runtime);
+      await runtime.sessionActivity.drain();
+      await options.storage.close();
+    },
   };
 }

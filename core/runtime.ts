@@ -21,7 +21,11 @@ export type OAuthEndpointOverrides = Readonly<Record<string, Readonly<Record<str
  * `port` and `protocol` options), e.g. a loopback server answering the Stripe API.
  * Refused in the `production` environment, like OAuthEndpointOverrides.
  */
-export interface StripeApiOverride { host: string; port: number; protocol: 'http' | 'https' }
+export interface StripeApiOverride {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
 
 /** Structured log sink; one JSON object per line in the server (see server-bin). */
 export interface Logger {
@@ -165,7 +169,16 @@ export function createRuntime(options: RuntimeOptions, wire: (kernel: KernelRunt
     environment,
     log: options.logger ?? silentLogger,
     requestCache,
-    outboundPrivateHosts: new Set((options.outboundPrivateHosts ?? []).map((h) => h.trim().replace(/^\[|\]$/g, '').toLowerCase()).filter(Boolean)),
+    outboundPrivateHosts: new Set(
+      (options.outboundPrivateHosts ?? [])
+        .map((h) =>
+          h
+            .trim()
+            .replace(/^\[|\]$/g, '')
+            .toLowerCase(),
+        )
+        .filter(Boolean),
+    ),
     smtpUrl: options.smtpUrl ?? null,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {

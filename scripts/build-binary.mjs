@@ -151,7 +151,10 @@ await esbuild.build({
   external: ['pg-native'],
   // Modules that locate files next to themselves get a location inside a folder that does not
   // exist, so they fall back (or fail) cleanly instead of crashing on an empty import.meta.
-  define: { __GATEHOUSE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': JSON.stringify('file:///gatehouse-sea/server-bin/gatehouse.cjs') },
+  define: {
+    __GATEHOUSE_VERSION__: JSON.stringify(pkg.version),
+    'import.meta.url': JSON.stringify('file:///gatehouse-sea/server-bin/gatehouse.cjs'),
+  },
   plugins: [embeddedAddonsPlugin(), quickjsWasmPlugin(wasmAssets)],
 });
 
@@ -187,7 +190,9 @@ for (const [key, entry] of Object.entries(WORKERS)) {
 const assets = { ...wasmAssets, ...workerAssets };
 const manifest = { version: pkg.version, addons: {}, static: [], fallbacks: {}, docs: [] };
 // Gatehouse's documentation, the dashboard assistant's context (server-bin/ai-docs.ts).
-for (const name of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()) {
+for (const name of readdirSync(join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()) {
   assets[`docs/${name}`] = join(root, 'docs', name);
   manifest.docs.push(name);
 }
@@ -200,7 +205,10 @@ for (const [file, path] of Object.entries(nativeAddons())) {
 }
 for (const folder of STATIC_FOLDERS) {
   const dir = resolve(root, folder.dir);
-  if (!existsSync(dir)) { console.error(`build-binary: ${folder.dir} not built; not embedded.`); continue; }
+  if (!existsSync(dir)) {
+    console.error(`build-binary: ${folder.dir} not built; not embedded.`);
+    continue;
+  }
   for (const full of walk(dir)) {
     const urlPath = `${folder.mount.replace(/\/$/, '')}/${relative(dir, full).split(sep).join('/')}`;
     assets[`static${urlPath}`] = full;
@@ -215,7 +223,10 @@ assets['gatehouse-manifest.json'] = manifestPath;
 // 3. The SEA blob, injected into a copy of this node binary.
 const blob = join(work, 'sea-prep.blob');
 const seaConfig = join(work, 'sea-config.json');
-writeFileSync(seaConfig, JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+writeFileSync(
+  seaConfig,
+  JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2),
+);
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: ['ignore', 'ignore', 'inherit'] });
 rmSync(out, { force: true });
 copyFileSync(process.execPath, out);
@@ -223,11 +234,17 @@ chmodSync(out, 0o755);
 const postject = join(dirname(require.resolve('postject/package.json')), 'dist', 'cli.js');
 // postject prints harmless "Can't find string offset for section name '.note…'" warnings on
 // Linux; show its output only when it fails.
-const injected = spawnSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], { encoding: 'utf8' });
+const injected = spawnSync(
+  process.execPath,
+  [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
+  { encoding: 'utf8' },
+);
 if (injected.status !== 0) {
   process.stderr.write(`${injected.stdout}${injected.stderr}`);
   throw new Error(`postject failed with status ${injected.status}`);
 }
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-console.error(`build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${Object.keys(wasmAssets).length} wasm, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.error(
+  `build-binary: ${relative(process.cwd(), out)} (${mb(statSync(out).size)}; bundle ${mb(statSync(bundlePath).size)}, ${Object.keys(manifest.addons).length} native addons, ${Object.keys(wasmAssets).length} wasm, ${manifest.static.length} static files) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

@@ -23,7 +23,17 @@ export const SERVER_BUNDLE = 'dist/server/cli.js';
 /** Written last by a successful build; its time is the build's. */
 export const LIB_STAMP = 'dist/lib/.built';
 /** What the build reads. */
-const INPUTS = ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build-lib.mjs'];
+const INPUTS = [
+  'core',
+  'adapters',
+  'server-bin',
+  'sdk',
+  'ui',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+  'scripts/build-lib.mjs',
+];
 
 /** Newest modification time (ms) of a file or any file below a folder (node_modules skipped). */
 export function newest(path) {
@@ -55,7 +65,19 @@ const WORKER_ENTRIES = { 'render-worker': 'core/emails/render-worker.ts', 'cel-w
  * modules that find files next to themselves (better-sqlite3, argon2, QuickJS's wasm, esbuild's
  * executable), and the large ones imported only on first use (payments, the assistant, passkeys).
  */
-const EXTERNAL = ['better-sqlite3', 'argon2', 'esbuild', 'quickjs-emscripten', '@jitl/*', 'stripe', 'openai', '@simplewebauthn/server', 'pg-native', 'tsx', 'tsx/*'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'argon2',
+  'esbuild',
+  'quickjs-emscripten',
+  '@jitl/*',
+  'stripe',
+  'openai',
+  '@simplewebauthn/server',
+  'pg-native',
+  'tsx',
+  'tsx/*',
+];
 
 /**
  * Bundles server-bin/cli.ts and the worker entries into dist/server/ (ESM, one file each) with
@@ -81,7 +103,9 @@ export async function bundleServer(rootDir = root) {
     legalComments: 'none',
     logLevel: 'warning',
     external: EXTERNAL,
-    banner: { js: "import { createRequire as __gatehouseRequire } from 'node:module'; const require = __gatehouseRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __gatehouseRequire } from 'node:module'; const require = __gatehouseRequire(import.meta.url);",
+    },
   });
 }
 

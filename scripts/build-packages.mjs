@@ -20,7 +20,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const PACKAGE_NAMES = { sdk: 'gatehouse-sdk', react: 'gatehouse-react', server: 'gatehouse-server' };
 
 /** Packages the browser packages must never contain or pull in (the server's runtime). */
-export const SERVER_DEPENDENCIES = ['argon2', 'better-sqlite3', 'pg', 'koa', '@koa/router', 'kysely', 'nodemailer', 'pino', 'tsx', 'sucrase', 'quickjs-emscripten', 'preact', 'oauth4webapi', '@simplewebauthn/server'];
+export const SERVER_DEPENDENCIES = [
+  'argon2',
+  'better-sqlite3',
+  'pg',
+  'koa',
+  '@koa/router',
+  'kysely',
+  'nodemailer',
+  'pino',
+  'tsx',
+  'sucrase',
+  'quickjs-emscripten',
+  'preact',
+  'oauth4webapi',
+  '@simplewebauthn/server',
+];
 
 const rootPackage = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const lockedVersion = (name) => {
@@ -79,24 +94,38 @@ const esbuildBase = {
 function emitDeclarations(outDir) {
   const config = join(root, 'dist', 'tsconfig.packages.json');
   mkdirSync(dirname(config), { recursive: true });
-  writeFileSync(config, JSON.stringify({
-    extends: '../tsconfig.json',
-    compilerOptions: {
-      noEmit: false, declaration: true, emitDeclarationOnly: true, outDir, rootDir: '..', noUnusedLocals: false,
-      rewriteRelativeImportExtensions: true, typeRoots: ['../node_modules/@types'],
-    },
-    include: [],
-    files: ['../sdk/index.ts', '../sdk/index.browser.ts', '../ui/react.ts', '../ui/components/qrcode-core.d.ts'],
-  }, null, 2));
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        extends: '../tsconfig.json',
+        compilerOptions: {
+          noEmit: false,
+          declaration: true,
+          emitDeclarationOnly: true,
+          outDir,
+          rootDir: '..',
+          noUnusedLocals: false,
+          rewriteRelativeImportExtensions: true,
+          typeRoots: ['../node_modules/@types'],
+        },
+        include: [],
+        files: ['../sdk/index.ts', '../sdk/index.browser.ts', '../ui/react.ts', '../ui/components/qrcode-core.d.ts'],
+      },
+      null,
+      2,
+    ),
+  );
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const r = spawnSync(tsc, ['-p', config], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tsc (declarations) failed:\n${r.stdout}${r.stderr}`);
 }
 
-const walk = (dir) => readdirSync(dir).flatMap((e) => {
-  const p = join(dir, e);
-  return statSync(p).isDirectory() ? walk(p) : [p];
-});
+const walk = (dir) =>
+  readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
 
 /**
  * Copies declaration files from the tsc output into a package, rewriting relative specifiers
@@ -135,35 +164,60 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
   const declOf = (top) => declFiles.filter((f) => relative(declDir, f).split(sep)[0] === top);
 
   // gatehouse-sdk: a Node entry (with the in-process transport) and a browser entry.
-  await build({ ...esbuildBase, platform: 'node', entryPoints: { index: join(root, 'sdk/index.ts') }, outdir: join(sdkDir, 'dist'), plugins: [bundleOauth4webapi] });
-  await build({ ...esbuildBase, platform: 'browser', entryPoints: { 'index.browser': join(root, 'sdk/index.browser.ts') }, outdir: join(sdkDir, 'dist'), plugins: [bundleOauth4webapi] });
+  await build({
+    ...esbuildBase,
+    platform: 'node',
+    entryPoints: { index: join(root, 'sdk/index.ts') },
+    outdir: join(sdkDir, 'dist'),
+    plugins: [bundleOauth4webapi],
+  });
+  await build({
+    ...esbuildBase,
+    platform: 'browser',
+    entryPoints: { 'index.browser': join(root, 'sdk/index.browser.ts') },
+    outdir: join(sdkDir, 'dist'),
+    plugins: [bundleOauth4webapi],
+  });
   copyDeclarations(declDir, [...declOf('sdk').filter((f) => !f.endsWith(`${sep}react.d.ts`)), ...declOf('core')], join(sdkDir, 'types'));
-  writeFileSync(join(sdkDir, 'package.json'), JSON.stringify({
-    name: PACKAGE_NAMES.sdk,
-    version,
-    description: 'Client, server and admin SDK for Gatehouse (Stack Auth REST API v1 compatible), for browsers and Node.',
-    license: pkg.license,
-    type: 'module',
-    sideEffects: false,
-    // Browsers (and bundlers targeting them) get the entry without the Node-only in-process
-    // transport; its types need no @types/node. Node gets everything.
-    exports: {
-      '.': {
-        browser: { types: './types/sdk/index.browser.d.ts', default: './dist/index.browser.js' },
-        node: { types: './types/sdk/index.d.ts', default: './dist/index.js' },
-        default: { types: './types/sdk/index.browser.d.ts', default: './dist/index.browser.js' },
+  writeFileSync(
+    join(sdkDir, 'package.json'),
+    JSON.stringify(
+      {
+        name: PACKAGE_NAMES.sdk,
+        version,
+        description: 'Client, server and admin SDK for Gatehouse (Stack Auth REST API v1 compatible), for browsers and Node.',
+        license: pkg.license,
+        type: 'module',
+        sideEffects: false,
+        // Browsers (and bundlers targeting them) get the entry without the Node-only in-process
+        // transport; its types need no @types/node. Node gets everything.
+        exports: {
+          '.': {
+            browser: { types: './types/sdk/index.browser.d.ts', default: './dist/index.browser.js' },
+            node: { types: './types/sdk/index.d.ts', default: './dist/index.js' },
+            default: { types: './types/sdk/index.browser.d.ts', default: './dist/index.browser.js' },
+          },
+          './package.json': './package.json',
+        },
+        types: './types/sdk/index.browser.d.ts',
+        files: ['dist', 'types', 'README.md'],
+        engines: { node: pkg.engines.node },
+        dependencies: { cookie: `^${lockedVersion('cookie')}` },
       },
-      './package.json': './package.json',
-    },
-    types: './types/sdk/index.browser.d.ts',
-    files: ['dist', 'types', 'README.md'],
-    engines: { node: pkg.engines.node },
-    dependencies: { cookie: `^${lockedVersion('cookie')}` },
-  }, null, 2) + '\n');
+      null,
+      2,
+    ) + '\n',
+  );
   cpSync(join(root, 'sdk/README.md'), join(sdkDir, 'README.md'));
 
   // gatehouse-react: hooks + components; the SDK package, React and React DOM stay imports.
-  await build({ ...esbuildBase, platform: 'browser', entryPoints: { index: join(root, 'ui/react.ts') }, outdir: join(reactDir, 'dist'), plugins: [sdkAsPackage] });
+  await build({
+    ...esbuildBase,
+    platform: 'browser',
+    entryPoints: { index: join(root, 'ui/react.ts') },
+    outdir: join(reactDir, 'dist'),
+    plugins: [sdkAsPackage],
+  });
   const reactDecls = [...declOf('ui'), join(declDir, 'sdk', 'react.d.ts')];
   copyDeclarations(declDir, reactDecls, join(reactDir, 'types'), (absolute) => {
     const source = ['.ts', '.tsx'].map((ext) => absolute.replace(/\.tsx?$/, ext)).find((p) => existsSync(p)) ?? absolute;
@@ -171,23 +225,33 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
   });
   // The ambient declaration of the `qrcode` core the QR component imports (no @types for it).
   cpSync(join(root, 'ui/components/qrcode-core.d.ts'), join(reactDir, 'types/ui/components/qrcode-core.d.ts'));
-  writeFileSync(join(reactDir, 'package.json'), JSON.stringify({
-    name: PACKAGE_NAMES.react,
-    version,
-    description: 'React hooks and components (sign-in, sign-up, account settings, user button…) for Gatehouse.',
-    license: pkg.license,
-    type: 'module',
-    sideEffects: false,
-    exports: {
-      '.': { types: './types/ui/react.d.ts', default: './dist/index.js' },
-      './package.json': './package.json',
-    },
-    types: './types/ui/react.d.ts',
-    files: ['dist', 'types', 'README.md'],
-    dependencies: { [PACKAGE_NAMES.sdk]: version, qrcode: `^${lockedVersion('qrcode')}` },
-    peerDependencies: { react: '^19.0.0', 'react-dom': '^19.0.0' },
-  }, null, 2) + '\n');
-  writeFileSync(join(reactDir, 'README.md'), `# ${PACKAGE_NAMES.react}\n\nReact hooks and components for Gatehouse. Install with \`${PACKAGE_NAMES.sdk}\`, \`react\` and \`react-dom\`:\n\n\`\`\`tsx\nimport { ClientApp } from '${PACKAGE_NAMES.sdk}';\nimport { GatehouseProvider, SignIn, UserButton, useUser } from '${PACKAGE_NAMES.react}';\n\nconst app = new ClientApp({ projectId: '…', publishableClientKey: 'pck_…', baseUrl: 'https://auth.example.com' });\n// <GatehouseProvider app={app}><Suspense fallback={null}><UserButton /></Suspense></GatehouseProvider>\n\`\`\`\n\nThe hooks and components are described in the SDK's README.\n`);
+  writeFileSync(
+    join(reactDir, 'package.json'),
+    JSON.stringify(
+      {
+        name: PACKAGE_NAMES.react,
+        version,
+        description: 'React hooks and components (sign-in, sign-up, account settings, user button…) for Gatehouse.',
+        license: pkg.license,
+        type: 'module',
+        sideEffects: false,
+        exports: {
+          '.': { types: './types/ui/react.d.ts', default: './dist/index.js' },
+          './package.json': './package.json',
+        },
+        types: './types/ui/react.d.ts',
+        files: ['dist', 'types', 'README.md'],
+        dependencies: { [PACKAGE_NAMES.sdk]: version, qrcode: `^${lockedVersion('qrcode')}` },
+        peerDependencies: { react: '^19.0.0', 'react-dom': '^19.0.0' },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  writeFileSync(
+    join(reactDir, 'README.md'),
+    `# ${PACKAGE_NAMES.react}\n\nReact hooks and components for Gatehouse. Install with \`${PACKAGE_NAMES.sdk}\`, \`react\` and \`react-dom\`:\n\n\`\`\`tsx\nimport { ClientApp } from '${PACKAGE_NAMES.sdk}';\nimport { GatehouseProvider, SignIn, UserButton, useUser } from '${PACKAGE_NAMES.react}';\n\nconst app = new ClientApp({ projectId: '…', publishableClientKey: 'pck_…', baseUrl: 'https://auth.example.com' });\n// <GatehouseProvider app={app}><Suspense fallback={null}><UserButton /></Suspense></GatehouseProvider>\n\`\`\`\n\nThe hooks and components are described in the SDK's README.\n`,
+  );
   rmSync(declDir, { recursive: true, force: true });
   return { sdk: sdkDir, react: reactDir };
 }

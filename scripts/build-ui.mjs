@@ -39,7 +39,6 @@ const OUTPUTS = ['dist/ui/handler/handler.js', 'dist/ui/dashboard/dashboard-asse
 /** What the bundles are built from: the UI, what it imports (sdk/, core/), the build scripts and the locked packages. */
 const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'];
 
-
 /**
  * True when every bundle exists and is newer than every input file, so `npm start` can skip the
  * build (the build ran on every start). A false "stale" only

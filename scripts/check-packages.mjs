@@ -24,7 +24,11 @@ const lock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf
 const locked = (name) => lock().packages[`node_modules/${name}`].version;
 
 function run(command, args, cwd) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  });
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -36,7 +40,9 @@ export function installedPackages(dir) {
     if (!existsSync(nodeModules)) return;
     for (const entry of readdirSync(nodeModules)) {
       if (entry.startsWith('.')) continue;
-      const folders = entry.startsWith('@') ? readdirSync(join(nodeModules, entry)).map((e) => join(nodeModules, entry, e)) : [join(nodeModules, entry)];
+      const folders = entry.startsWith('@')
+        ? readdirSync(join(nodeModules, entry)).map((e) => join(nodeModules, entry, e))
+        : [join(nodeModules, entry)];
       for (const folder of folders) {
         const manifest = join(folder, 'package.json');
         if (!existsSync(manifest)) continue;
@@ -50,7 +56,7 @@ export function installedPackages(dir) {
   return found;
 }
 
-const folderSize = (p) => statSync(p).isDirectory() ? readdirSync(p).reduce((n, e) => n + folderSize(join(p, e)), 0) : statSync(p).size;
+const folderSize = (p) => (statSync(p).isDirectory() ? readdirSync(p).reduce((n, e) => n + folderSize(join(p, e)), 0) : statSync(p).size);
 
 /**
  * Runs steps 1–5 in `workDir` (default: a new temporary folder). Throws on the first failed
@@ -63,7 +69,12 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
   const packed = {};
   for (const [key, dir] of Object.entries(packages)) {
     const [info] = JSON.parse(run('npm', ['pack', dir, '--pack-destination', tarballs, '--json'], workDir));
-    packed[key] = { file: join(tarballs, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) };
+    packed[key] = {
+      file: join(tarballs, info.filename),
+      size: info.size,
+      unpackedSize: info.unpackedSize,
+      files: info.files.map((f) => f.path),
+    };
     const stray = info.files.map((f) => f.path).filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'));
     if (stray.length) throw new Error(`${info.name} ships TypeScript sources: ${stray.join(', ')}`);
   }
@@ -71,8 +82,23 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
   const app = join(workDir, 'app');
   mkdirSync(join(app, 'src'), { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-react-app', private: true, type: 'module' }, null, 2));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.sdk.file, packed.react.file,
-    `react@${locked('react')}`, `react-dom@${locked('react-dom')}`, `@types/react@${locked('@types/react')}`, `@types/react-dom@${locked('@types/react-dom')}`, `@types/node@${locked('@types/node')}`], app);
+  run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      packed.sdk.file,
+      packed.react.file,
+      `react@${locked('react')}`,
+      `react-dom@${locked('react-dom')}`,
+      `@types/react@${locked('@types/react')}`,
+      `@types/react-dom@${locked('@types/react-dom')}`,
+      `@types/node@${locked('@types/node')}`,
+    ],
+    app,
+  );
 
   const installed = installedPackages(app);
   const reacts = installed.get('react') ?? [];
@@ -85,41 +111,92 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
 
   // The example app's source, as an app would write it: imports by package name only.
   copyFileSync(join(root, 'examples/react-app/main.tsx'), join(app, 'src/main.tsx'));
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, jsx: 'react-jsx', lib: ['ES2022', 'DOM', 'DOM.Iterable'], noEmit: true, isolatedModules: true, types: ['react', 'react-dom'] }, // no Node types in a browser app
-    include: ['src'],
-  }, null, 2));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          strict: true,
+          jsx: 'react-jsx',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          noEmit: true,
+          isolatedModules: true,
+          types: ['react', 'react-dom'],
+        }, // no Node types in a browser app
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
+  );
   run(join(root, 'node_modules/.bin/tsc'), ['-p', join(app, 'tsconfig.json')], app);
   // The app's Node server, type-checked as Node resolves packages (the `node` condition: the
   // full SDK with ServerApp and the in-process transport).
   mkdirSync(join(app, 'server'), { recursive: true });
-  writeFileSync(join(app, 'server/main.ts'), [
-    "import { ServerApp, inProcessTransport, GatehouseKnownError, type Transport } from 'gatehouse-sdk';",
-    "const server = new ServerApp({ projectId: 'internal', secretServerKey: process.env.STACK_SECRET_SERVER_KEY ?? '', baseUrl: 'http://localhost:8102', tokenStore: null });",
-    'export async function who(headers: Record<string, string>): Promise<string | null> {',
-    '  try { return (await server.getUserFromTokens({ headers }))?.primaryEmail ?? null; } catch (e) { if (e instanceof GatehouseKnownError) return e.code; throw e; }',
-    '}',
-    "export const local: Transport = inProcessTransport({ dispatch: async () => ({ status: 200, headers: {}, text: '{}' }), mountPath: '/auth' });",
-    '',
-  ].join('\n'));
-  writeFileSync(join(app, 'tsconfig.server.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], noEmit: true },
-    include: ['server'],
-  }, null, 2));
+  writeFileSync(
+    join(app, 'server/main.ts'),
+    [
+      "import { ServerApp, inProcessTransport, GatehouseKnownError, type Transport } from 'gatehouse-sdk';",
+      "const server = new ServerApp({ projectId: 'internal', secretServerKey: process.env.STACK_SECRET_SERVER_KEY ?? '', baseUrl: 'http://localhost:8102', tokenStore: null });",
+      'export async function who(headers: Record<string, string>): Promise<string | null> {',
+      '  try { return (await server.getUserFromTokens({ headers }))?.primaryEmail ?? null; } catch (e) { if (e instanceof GatehouseKnownError) return e.code; throw e; }',
+      '}',
+      "export const local: Transport = inProcessTransport({ dispatch: async () => ({ status: 200, headers: {}, text: '{}' }), mountPath: '/auth' });",
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(app, 'tsconfig.server.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          types: ['node'],
+          noEmit: true,
+        },
+        include: ['server'],
+      },
+      null,
+      2,
+    ),
+  );
   run(join(root, 'node_modules/.bin/tsc'), ['-p', join(app, 'tsconfig.server.json')], app);
 
   const outfile = join(app, 'dist/app.js');
   const result = await build({
-    absWorkingDir: app, entryPoints: ['src/main.tsx'], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2020',
-    jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, outfile, metafile: true, logLevel: 'warning',
+    absWorkingDir: app,
+    entryPoints: ['src/main.tsx'],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    outfile,
+    metafile: true,
+    logLevel: 'warning',
   });
-  const reactCopies = new Set(Object.keys(result.metafile.inputs).filter((p) => /node_modules\/react\//.test(p)).map((p) => p.slice(0, p.indexOf('node_modules/react/') + 'node_modules/react/'.length)));
+  const reactCopies = new Set(
+    Object.keys(result.metafile.inputs)
+      .filter((p) => /node_modules\/react\//.test(p))
+      .map((p) => p.slice(0, p.indexOf('node_modules/react/') + 'node_modules/react/'.length)),
+  );
   if (reactCopies.size !== 1) throw new Error(`the bundle holds ${reactCopies.size} copies of React: ${[...reactCopies].join(', ')}`);
   const sdkCopies = Object.keys(result.metafile.inputs).filter((p) => p.includes(`${PACKAGE_NAMES.sdk}/dist/`));
   if (sdkCopies.length !== 1) throw new Error(`the bundle holds ${sdkCopies.length} SDK entries: ${sdkCopies.join(', ')}`);
 
   return {
-    workDir, app, outfile, tarballs: packed,
+    workDir,
+    app,
+    outfile,
+    tarballs: packed,
     nodeModulesBytes: folderSize(join(app, 'node_modules')),
     bundleBytes: statSync(outfile).size,
     packages: [...installed.keys()].sort(),
@@ -128,7 +205,8 @@ export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gateho
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await checkPackages(process.argv[2]);
-  for (const [key, t] of Object.entries(r.tarballs)) console.log(`${relative(r.workDir, t.file)}: ${t.size} bytes packed, ${t.unpackedSize} unpacked, ${t.files.length} files (${key})`);
+  for (const [key, t] of Object.entries(r.tarballs))
+    console.log(`${relative(r.workDir, t.file)}: ${t.size} bytes packed, ${t.unpackedSize} unpacked, ${t.files.length} files (${key})`);
   console.log(`scratch app ${r.app}: node_modules ${(r.nodeModulesBytes / 1e6).toFixed(1)} MB, packages: ${r.packages.join(', ')}`);
   console.log(`bundle ${r.outfile}: ${r.bundleBytes} bytes; one React, no server dependency, tsc --strict clean`);
 }

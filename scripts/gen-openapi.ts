@@ -21,7 +21,11 @@ export function openApiText(): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = openApiText();
   let current: string | null = null;
-  try { current = readFileSync(target, 'utf8'); } catch { current = null; }
+  try {
+    current = readFileSync(target, 'utf8');
+  } catch {
+    current = null;
+  }
   if (process.argv.includes('--check')) {
     if (current !== text) {
       console.error('docs/openapi.json is stale: run `npm run gen:api` and commit the result.');

@@ -12,7 +12,18 @@ import { fileURLToPath } from 'node:url';
 const icons = createRequire(import.meta.url)('simple-icons');
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'node_modules/simple-icons/package.json'), 'utf8')).version;
-const IDS = { google: 'siGoogle', github: 'siGithub', facebook: 'siFacebook', discord: 'siDiscord', gitlab: 'siGitlab', bitbucket: 'siBitbucket', apple: 'siApple', x: 'siX', spotify: 'siSpotify', twitch: 'siTwitch' };
+const IDS = {
+  google: 'siGoogle',
+  github: 'siGithub',
+  facebook: 'siFacebook',
+  discord: 'siDiscord',
+  gitlab: 'siGitlab',
+  bitbucket: 'siBitbucket',
+  apple: 'siApple',
+  x: 'siX',
+  spotify: 'siSpotify',
+  twitch: 'siTwitch',
+};
 const entries = Object.entries(IDS).map(([id, key]) => {
   const icon = icons[key];
   if (!icon) throw new Error(`simple-icons has no ${key}`);

@@ -88,29 +88,67 @@ class TypeWriter {
 
   private write(s: SchemaNode, indent: string): string {
     switch (s.type) {
-      case 'string': return 'string';
-      case 'number': return 'number';
-      case 'bigint': return 'bigint';
-      case 'boolean': return 'boolean';
-      case 'null': return 'null';
-      case 'undefined': case 'void': return 'undefined';
-      case 'never': return 'never';
-      case 'date': return 'Date';
-      case 'unknown': case 'any': case 'custom': case 'instance': case 'blob': case 'file': return 'unknown';
-      case 'literal': return JSON.stringify(s.literal);
-      case 'picklist': return union((s.options ?? []).map((o) => JSON.stringify(o)));
-      case 'enum': return union(Object.values(s.enum ?? {}).map((o) => JSON.stringify(o)));
-      case 'optional': case 'exact_optional': case 'undefinedable': return union([this.type(s.wrapped!, indent), 'undefined']);
-      case 'nullable': return union([this.type(s.wrapped!, indent), 'null']);
-      case 'nullish': return union([this.type(s.wrapped!, indent), 'null', 'undefined']);
-      case 'non_optional': case 'non_nullable': case 'non_nullish': return this.type(s.wrapped!, indent);
-      case 'array': return `${paren(this.type(s.item!, indent))}[]`;
-      case 'tuple': case 'strict_tuple': case 'loose_tuple': return `[${(s.items ?? []).map((i) => this.type(i, indent)).join(', ')}]`;
-      case 'record': return `Record<${this.type(s.key!, indent)}, ${this.type(s.value!, indent)}>`;
-      case 'union': case 'variant': return union((s.options as SchemaNode[]).map((o) => this.type(o, indent)));
-      case 'intersect': return (s.options as SchemaNode[]).map((o) => paren(this.type(o, indent))).join(' & ');
-      case 'lazy': return 'unknown';
-      case 'object': case 'strict_object': case 'loose_object': case 'object_with_rest': {
+      case 'string':
+        return 'string';
+      case 'number':
+        return 'number';
+      case 'bigint':
+        return 'bigint';
+      case 'boolean':
+        return 'boolean';
+      case 'null':
+        return 'null';
+      case 'undefined':
+      case 'void':
+        return 'undefined';
+      case 'never':
+        return 'never';
+      case 'date':
+        return 'Date';
+      case 'unknown':
+      case 'any':
+      case 'custom':
+      case 'instance':
+      case 'blob':
+      case 'file':
+        return 'unknown';
+      case 'literal':
+        return JSON.stringify(s.literal);
+      case 'picklist':
+        return union((s.options ?? []).map((o) => JSON.stringify(o)));
+      case 'enum':
+        return union(Object.values(s.enum ?? {}).map((o) => JSON.stringify(o)));
+      case 'optional':
+      case 'exact_optional':
+      case 'undefinedable':
+        return union([this.type(s.wrapped!, indent), 'undefined']);
+      case 'nullable':
+        return union([this.type(s.wrapped!, indent), 'null']);
+      case 'nullish':
+        return union([this.type(s.wrapped!, indent), 'null', 'undefined']);
+      case 'non_optional':
+      case 'non_nullable':
+      case 'non_nullish':
+        return this.type(s.wrapped!, indent);
+      case 'array':
+        return `${paren(this.type(s.item!, indent))}[]`;
+      case 'tuple':
+      case 'strict_tuple':
+      case 'loose_tuple':
+        return `[${(s.items ?? []).map((i) => this.type(i, indent)).join(', ')}]`;
+      case 'record':
+        return `Record<${this.type(s.key!, indent)}, ${this.type(s.value!, indent)}>`;
+      case 'union':
+      case 'variant':
+        return union((s.options as SchemaNode[]).map((o) => this.type(o, indent)));
+      case 'intersect':
+        return (s.options as SchemaNode[]).map((o) => paren(this.type(o, indent))).join(' & ');
+      case 'lazy':
+        return 'unknown';
+      case 'object':
+      case 'strict_object':
+      case 'loose_object':
+      case 'object_with_rest': {
         const inner = indent + '  ';
         const lines = Object.entries(s.entries ?? {}).map(([key, entry]) => {
           const optional = OPTIONAL_TYPES.has(entry.type) ? '?' : '';
@@ -121,7 +159,8 @@ class TypeWriter {
         if (s.type === 'object_with_rest' && s.rest) lines.push(`${inner}[key: string]: unknown;`);
         return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : 'Record<string, never>';
       }
-      default: throw new Error(`gen-routes: no TypeScript for valibot schema type '${s.type}'`);
+      default:
+        throw new Error(`gen-routes: no TypeScript for valibot schema type '${s.type}'`);
     }
   }
 }
@@ -159,10 +198,14 @@ export function routesSource(operations: readonly AnyOperation[]): string {
     const out = op.output
       ? output.type(op.output as unknown as SchemaNode, '    ')
       : 'any /* the operation declares no output schema yet */';
-    types.push(`  ${JSON.stringify(op.id)}: {\n    input: {${parts.length ? `\n${parts.join('\n')}\n    ` : ''}};\n    output: ${out};\n  };`);
+    types.push(
+      `  ${JSON.stringify(op.id)}: {\n    input: {${parts.length ? `\n${parts.join('\n')}\n    ` : ''}};\n    output: ${out};\n  };`,
+    );
   }
   const declare = (named: Map<string, string>, side: string) =>
-    [...named].sort(([a], [b]) => a.localeCompare(b)).map(([name, body]) => `/** A recurring ${side} object. */\nexport type ${name} = ${body};`);
+    [...named]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, body]) => `/** A recurring ${side} object. */\nexport type ${name} = ${body};`);
   return [
     '// Generated by scripts/gen-routes.ts from core/operations/registry.ts. Do not edit:',
     '// run `npm run gen:routes` (CI fails when this file is stale).',
@@ -180,7 +223,7 @@ export function routesSource(operations: readonly AnyOperation[]): string {
     '',
     ...declare(output.named, 'output'),
     '',
-    '/** Each operation\'s input (as the server accepts it) and success output (as it goes on the wire). */',
+    "/** Each operation's input (as the server accepts it) and success output (as it goes on the wire). */",
     'export interface Operations {',
     ...types,
     '}',

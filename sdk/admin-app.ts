@@ -52,17 +52,27 @@ function toInternalKey(w: Record<string, any>): InternalApiKey {
  */
 export class AdminApp extends ServerApp {
   constructor(options: AdminAppOptions) {
-    if (!options.superSecretAdminKey && !options.projectOwnerSession) throw new GatehouseConfigError('No admin key configured: an AdminApp needs superSecretAdminKey or projectOwnerSession.');
+    if (!options.superSecretAdminKey && !options.projectOwnerSession)
+      throw new GatehouseConfigError('No admin key configured: an AdminApp needs superSecretAdminKey or projectOwnerSession.');
     const adminSession = options.projectOwnerSession
-      ? new Session(memoryTokenStore(options.projectOwnerSession), options.projectOwnerRefresh ?? (async () => null), { now: () => options.environment?.now?.() ?? Date.now() })
+      ? new Session(memoryTokenStore(options.projectOwnerSession), options.projectOwnerRefresh ?? (async () => null), {
+          now: () => options.environment?.now?.() ?? Date.now(),
+        })
       : undefined;
-    super({ ...options, tokenStore: options.tokenStore === undefined ? null : options.tokenStore }, {
-      accessType: 'admin',
-      secretServerKey: options.secretServerKey,
-      superSecretAdminKey: options.superSecretAdminKey,
-      adminSession,
-      fingerprint: { secretServerKey: options.secretServerKey ?? null, superSecretAdminKey: options.superSecretAdminKey ?? null, owner: options.projectOwnerSession?.refreshToken ?? null },
-    });
+    super(
+      { ...options, tokenStore: options.tokenStore === undefined ? null : options.tokenStore },
+      {
+        accessType: 'admin',
+        secretServerKey: options.secretServerKey,
+        superSecretAdminKey: options.superSecretAdminKey,
+        adminSession,
+        fingerprint: {
+          secretServerKey: options.secretServerKey ?? null,
+          superSecretAdminKey: options.superSecretAdminKey ?? null,
+          owner: options.projectOwnerSession?.refreshToken ?? null,
+        },
+      },
+    );
   }
 
   /** `GET /internal/projects/current` (the admin project object, snake_case as on the wire). */
@@ -86,12 +96,31 @@ export class AdminApp extends ServerApp {
    * /internal/config/override`, a path no operation serves (404).
    */
   async updateConfigOverride(override: Record<string, unknown>): Promise<void> {
-    await this.core.op('config.updateOverride', { params: { level: 'environment' }, body: { config_override_string: JSON.stringify(override) } });
+    await this.core.op('config.updateOverride', {
+      params: { level: 'environment' },
+      body: { config_override_string: JSON.stringify(override) },
+    });
   }
 
   /** `POST /internal/api-keys`; the result carries the full key values, shown once. */
-  async createInternalApiKey(options: { description: string; expiresAt: Date | null; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean }): Promise<InternalApiKey> {
-    return toInternalKey(await this.core.op('internalApiKeys.create', { body: { description: options.description, expires_at_millis: options.expiresAt?.getTime() ?? null, has_publishable_client_key: options.hasPublishableClientKey, has_secret_server_key: options.hasSecretServerKey, has_super_secret_admin_key: options.hasSuperSecretAdminKey } }));
+  async createInternalApiKey(options: {
+    description: string;
+    expiresAt: Date | null;
+    hasPublishableClientKey: boolean;
+    hasSecretServerKey: boolean;
+    hasSuperSecretAdminKey: boolean;
+  }): Promise<InternalApiKey> {
+    return toInternalKey(
+      await this.core.op('internalApiKeys.create', {
+        body: {
+          description: options.description,
+          expires_at_millis: options.expiresAt?.getTime() ?? null,
+          has_publishable_client_key: options.hasPublishableClientKey,
+          has_secret_server_key: options.hasSecretServerKey,
+          has_super_secret_admin_key: options.hasSuperSecretAdminKey,
+        },
+      }),
+    );
   }
 
   /** `GET /internal/api-keys` (values as last four characters). */
@@ -116,20 +145,35 @@ export class AdminApp extends ServerApp {
   }
 
   /** `GET /team-permission-definitions` (or `/project-permission-definitions` with `scope: 'project'`). */
-  async listPermissionDefinitions(scope: 'team' | 'project' = 'team'): Promise<{ id: string; description: string | null; containedPermissionIds: string[] }[]> {
-    const res = await (scope === 'team' ? this.core.op('permissions.listTeamDefinitions') : this.core.op('permissions.listProjectDefinitions'));
+  async listPermissionDefinitions(
+    scope: 'team' | 'project' = 'team',
+  ): Promise<{ id: string; description: string | null; containedPermissionIds: string[] }[]> {
+    const res = await (scope === 'team'
+      ? this.core.op('permissions.listTeamDefinitions')
+      : this.core.op('permissions.listProjectDefinitions'));
     return res.items.map((p) => ({ id: p.id, description: p.description ?? null, containedPermissionIds: p.contained_permission_ids }));
   }
 
   /** `POST /{scope}-permission-definitions` `{id, description, contained_permission_ids}`. */
-  async createPermissionDefinition(scope: 'team' | 'project', definition: { id: string; description?: string; containedPermissionIds?: string[] }): Promise<void> {
-    const body = { id: definition.id, description: definition.description, contained_permission_ids: definition.containedPermissionIds ?? [] };
-    await (scope === 'team' ? this.core.op('permissions.createTeamDefinition', { body }) : this.core.op('permissions.createProjectDefinition', { body }));
+  async createPermissionDefinition(
+    scope: 'team' | 'project',
+    definition: { id: string; description?: string; containedPermissionIds?: string[] },
+  ): Promise<void> {
+    const body = {
+      id: definition.id,
+      description: definition.description,
+      contained_permission_ids: definition.containedPermissionIds ?? [],
+    };
+    await (scope === 'team'
+      ? this.core.op('permissions.createTeamDefinition', { body })
+      : this.core.op('permissions.createProjectDefinition', { body }));
   }
 
   /** `DELETE /{scope}-permission-definitions/{id}`. */
   async deletePermissionDefinition(scope: 'team' | 'project', id: string): Promise<void> {
     const params = { permission_id: id };
-    await (scope === 'team' ? this.core.op('permissions.deleteTeamDefinition', { params, body: {} }) : this.core.op('permissions.deleteProjectDefinition', { params, body: {} }));
+    await (scope === 'team'
+      ? this.core.op('permissions.deleteTeamDefinition', { params, body: {} })
+      : this.core.op('permissions.deleteProjectDefinition', { params, body: {} }));
   }
 }

@@ -12,7 +12,11 @@ export const PASSKEY_RP_ID_SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
 /** OAuth state cookie lifetime (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts): 3600 s. */
 export const OAUTH_STATE_COOKIE_MAX_AGE_S = 3600;
 
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const b64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** A random URL-safe string of `bytes` random bytes. */
 export function randomUrlSafe(bytes = 32): string {
@@ -38,7 +42,11 @@ function doc(): { cookie: string } {
 
 /** Stores the code verifier in a cookie keyed by state for 1 hour. */
 export function storeOAuthVerifier(state: string, verifier: string): void {
-  doc().cookie = serializeCookie(`stack-oauth-outer-${state}`, verifier, { maxAge: OAUTH_STATE_COOKIE_MAX_AGE_S, path: '/', sameSite: 'lax' });
+  doc().cookie = serializeCookie(`stack-oauth-outer-${state}`, verifier, {
+    maxAge: OAUTH_STATE_COOKIE_MAX_AGE_S,
+    path: '/',
+    sameSite: 'lax',
+  });
 }
 
 /** Reads and deletes the verifier cookie of `state` (null, with a console warning, when missing). */
@@ -46,7 +54,10 @@ export function takeOAuthVerifier(state: string): string | null {
   const name = `stack-oauth-outer-${state}`;
   const value = readCookie(doc(), name);
   doc().cookie = serializeCookie(name, '', { maxAge: 0, path: '/' });
-  if (value === null) { console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`); return null; }
+  if (value === null) {
+    console.warn(`No OAuth state cookie for state ${state}; was the flow started in another browser?`);
+    return null;
+  }
   return value;
 }
 
@@ -67,7 +78,10 @@ export async function webAuthnCeremony<T>(ceremony: () => Promise<T | null>): Pr
     return { status: 'ok', data: credential };
   } catch (error) {
     const e = error as { name?: string; message?: string };
-    return { status: 'error', error: new GatehouseKnownError('PASSKEY_WEBAUTHN_ERROR', { message: e.message ?? String(error), code: e.name ?? 'UnknownError' }) };
+    return {
+      status: 'error',
+      error: new GatehouseKnownError('PASSKEY_WEBAUTHN_ERROR', { message: e.message ?? String(error), code: e.name ?? 'UnknownError' }),
+    };
   }
 }
 

@@ -42,14 +42,24 @@ export class AsyncCache<T> {
   private start(entry: Entry<T>, key: string): Promise<T> {
     entry.lastFetchStart = this.env.now();
     const promise = this.fetcher(key);
-    promise.catch(() => { /* surfaced through the state */ });
+    promise.catch(() => {
+      /* surfaced through the state */
+    });
     return promise;
   }
 
   private entry(key: string): Entry<T> {
     let entry = this.entries.get(key);
     if (!entry) {
-      const created: Entry<T> = { state: undefined as never, listeners: new Set(), dropTimer: null, refetching: null, followUp: null, fresh: null, lastFetchStart: 0 };
+      const created: Entry<T> = {
+        state: undefined as never,
+        listeners: new Set(),
+        dropTimer: null,
+        refetching: null,
+        followUp: null,
+        fresh: null,
+        lastFetchStart: 0,
+      };
       const promise = this.start(created, key);
       created.state = { status: 'pending', promise };
       this.settle(key, created, promise);
@@ -62,8 +72,20 @@ export class AsyncCache<T> {
 
   private settle(key: string, entry: Entry<T>, promise: Promise<T>): void {
     promise.then(
-      (value) => { if (this.entries.get(key) === entry || entry.state.promise === promise) { entry.state = { status: 'ok', value, promise: Promise.resolve(value) }; entry.listeners.forEach((l) => l()); } },
-      (error: unknown) => { if (entry.state.promise === promise || entry.state.status !== 'ok') { const rejected = Promise.reject(error); rejected.catch(() => {}); entry.state = { status: 'error', error, promise: rejected }; entry.listeners.forEach((l) => l()); } },
+      (value) => {
+        if (this.entries.get(key) === entry || entry.state.promise === promise) {
+          entry.state = { status: 'ok', value, promise: Promise.resolve(value) };
+          entry.listeners.forEach((l) => l());
+        }
+      },
+      (error: unknown) => {
+        if (entry.state.promise === promise || entry.state.status !== 'ok') {
+          const rejected = Promise.reject(error);
+          rejected.catch(() => {});
+          entry.state = { status: 'error', error, promise: rejected };
+          entry.listeners.forEach((l) => l());
+        }
+      },
     );
   }
 
@@ -119,7 +141,12 @@ export class AsyncCache<T> {
     const entry = this.entries.get(key);
     if (!entry) return Promise.resolve(undefined);
     if (entry.refetching) {
-      entry.followUp ??= entry.refetching.catch(() => undefined).then(() => { entry.followUp = null; return this.runRefetch(key, entry); });
+      entry.followUp ??= entry.refetching
+        .catch(() => undefined)
+        .then(() => {
+          entry.followUp = null;
+          return this.runRefetch(key, entry);
+        });
       return entry.followUp;
     }
     return this.runRefetch(key, entry);
@@ -166,7 +193,11 @@ export class AsyncCache<T> {
         this.entries.delete(key);
         continue;
       }
-      const fresh = this.refresh(key).catch(() => undefined).finally(() => { if (entry.fresh === fresh) entry.fresh = null; });
+      const fresh = this.refresh(key)
+        .catch(() => undefined)
+        .finally(() => {
+          if (entry.fresh === fresh) entry.fresh = null;
+        });
       entry.fresh = fresh;
     }
   }

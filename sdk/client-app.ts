@@ -1,11 +1,35 @@
-import { assertWebAuthn, fixRpId, pkceChallenge, pkceVerifier, randomUrlSafe, storeOAuthVerifier, takeOAuthVerifier, webAuthnCeremony } from './browser-flows.ts';
+import {
+  assertWebAuthn,
+  fixRpId,
+  pkceChallenge,
+  pkceVerifier,
+  randomUrlSafe,
+  storeOAuthVerifier,
+  takeOAuthVerifier,
+  webAuthnCeremony,
+} from './browser-flows.ts';
 import { AsyncCache } from './cache.ts';
 import { defaultEnvironment, type SdkEnvironment } from './env.ts';
-import { GatehouseConfigError, GatehouseKnownError, REFRESH_TOKEN_ERROR_CODES, UserNotSignedInError, isKnownErrorOf, type Result } from './errors.ts';
+import {
+  GatehouseConfigError,
+  GatehouseKnownError,
+  REFRESH_TOKEN_ERROR_CODES,
+  UserNotSignedInError,
+  isKnownErrorOf,
+  type Result,
+} from './errors.ts';
 import type { AppCore } from './objects.ts';
 import { routePath, type OperationId, type Operations } from './routes.ts';
 import { crossDomainHandoffFrom } from './cross-domain.ts';
-import { performRedirect, resolveUrls, returnToFrom, withAuthParams, withReturnTo, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+import {
+  performRedirect,
+  resolveUrls,
+  returnToFrom,
+  withAuthParams,
+  withReturnTo,
+  type HandlerUrls,
+  type RedirectMethod,
+} from './redirect.ts';
 import { ApiClient } from './request.ts';
 import { Session } from './session.ts';
 import { authHeaderFor, resolveTokenStore, type TokenStoreInit, type Tokens } from './tokens.ts';
@@ -26,10 +50,17 @@ export interface BotChallenge {
 }
 
 /** The `bot_challenge_*` request fields of a challenge (none without one); body and query alike. */
-function botChallengeFields(challenge: BotChallenge | undefined): { bot_challenge_token?: string; bot_challenge_phase?: 'invisible' | 'visible'; bot_challenge_unavailable?: 'true' } {
+function botChallengeFields(challenge: BotChallenge | undefined): {
+  bot_challenge_token?: string;
+  bot_challenge_phase?: 'invisible' | 'visible';
+  bot_challenge_unavailable?: 'true';
+} {
   if (!challenge) return {};
   if (challenge.unavailable) return { bot_challenge_unavailable: 'true' };
-  return { ...(challenge.token ? { bot_challenge_token: challenge.token } : {}), ...(challenge.phase ? { bot_challenge_phase: challenge.phase } : {}) };
+  return {
+    ...(challenge.token ? { bot_challenge_token: challenge.token } : {}),
+    ...(challenge.phase ? { bot_challenge_phase: challenge.phase } : {}),
+  };
 }
 
 /** Options shared by the three apps. */
@@ -80,7 +111,10 @@ interface InternalOptions {
 }
 
 function isBrowser(): boolean {
-  return typeof (globalThis as { document?: unknown }).document !== 'undefined' && typeof (globalThis as { location?: unknown }).location !== 'undefined';
+  return (
+    typeof (globalThis as { document?: unknown }).document !== 'undefined' &&
+    typeof (globalThis as { location?: unknown }).location !== 'undefined'
+  );
 }
 
 /**
@@ -109,11 +143,23 @@ export class ClientApp {
   readonly trustedOrigins: readonly string[];
 
   constructor(options: ClientAppOptions, internal?: InternalOptions) {
-    if (options.projectId !== 'internal' && !PROJECT_ID_RE.test(options.projectId)) throw new GatehouseConfigError(`Invalid project ID: ${JSON.stringify(options.projectId)} (a UUID or "internal").`);
-    const fingerprint = JSON.stringify({ type: internal?.accessType ?? 'client', projectId: options.projectId, baseUrl: options.baseUrl ?? null, publishableClientKey: options.publishableClientKey ?? null, tokenStore: typeof options.tokenStore === 'string' ? options.tokenStore : options.tokenStore === null ? null : 'custom', urls: options.urls ?? null, ...internal?.fingerprint });
+    if (options.projectId !== 'internal' && !PROJECT_ID_RE.test(options.projectId))
+      throw new GatehouseConfigError(`Invalid project ID: ${JSON.stringify(options.projectId)} (a UUID or "internal").`);
+    const fingerprint = JSON.stringify({
+      type: internal?.accessType ?? 'client',
+      projectId: options.projectId,
+      baseUrl: options.baseUrl ?? null,
+      publishableClientKey: options.publishableClientKey ?? null,
+      tokenStore: typeof options.tokenStore === 'string' ? options.tokenStore : options.tokenStore === null ? null : 'custom',
+      urls: options.urls ?? null,
+      ...internal?.fingerprint,
+    });
     if (options.uniqueIdentifier !== undefined) {
       const existing = registry.get(options.uniqueIdentifier);
-      if (existing !== undefined && existing !== fingerprint) throw new GatehouseConfigError(`An app with the unique identifier ${JSON.stringify(options.uniqueIdentifier)} already exists with a different configuration.`);
+      if (existing !== undefined && existing !== fingerprint)
+        throw new GatehouseConfigError(
+          `An app with the unique identifier ${JSON.stringify(options.uniqueIdentifier)} already exists with a different configuration.`,
+        );
       registry.set(options.uniqueIdentifier, fingerprint);
     }
     this.projectId = options.projectId;
@@ -123,7 +169,8 @@ export class ClientApp {
     this.redirectMethod = options.redirectMethod ?? (isBrowser() ? 'window' : 'none');
     let transport = options.transport ?? (options.gatehouse ? inProcessTransport(options.gatehouse) : undefined);
     this.publishableClientKey = options.publishableClientKey;
-    this.apiBaseUrl = (options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin ?? null)?.replace(/\/+$/, '') ?? null;
+    this.apiBaseUrl =
+      (options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin ?? null)?.replace(/\/+$/, '') ?? null;
     if (!transport) {
       const base = options.baseUrl ?? (globalThis as { location?: { origin?: string } }).location?.origin;
       if (!base) throw new GatehouseConfigError('No baseUrl: give the Gatehouse server URL, or a transport.');
@@ -151,7 +198,10 @@ export class ClientApp {
       op: ((id: OperationId, input?: object) => self.api.op(id, { ...input, session: self.session } as never)) as AppCore['op'],
       invalidate: (prefix) => self.invalidate(prefix),
       suggestAccessTokenExpired: () => self.session?.markAccessTokenExpired(),
-      markSessionInvalid: () => { self.session?.markInvalid(); self.checkSessionChange(); },
+      markSessionInvalid: () => {
+        self.session?.markInvalid();
+        self.checkSessionChange();
+      },
       signOut: (options) => self.signOut(options),
     };
   }
@@ -160,7 +210,7 @@ export class ClientApp {
     if (key === USER_KEY) {
       if (!this.session || this.session.isSignedOut()) return null;
       try {
-        return await this.api.op('users.getCurrent', { session: this.session }) as WireUser;
+        return (await this.api.op('users.getCurrent', { session: this.session })) as WireUser;
       } catch (error) {
         if (isKnownErrorOf(error, ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'])) return null;
         throw error;
@@ -180,7 +230,10 @@ export class ClientApp {
   onSessionChange(listener: () => void): () => void {
     this.listeners.add(listener);
     const unsubscribeStore = this.session?.store.subscribe?.(() => this.checkSessionChange());
-    return () => { this.listeners.delete(listener); unsubscribeStore?.(); };
+    return () => {
+      this.listeners.delete(listener);
+      unsubscribeStore?.();
+    };
   }
 
   private checkSessionChange(): void {
@@ -220,7 +273,7 @@ export class ClientApp {
 
   /** The project's public settings (`GET /projects/current`), cached. */
   async getProject(): Promise<WireClientProject> {
-    return await this.cache.get(PROJECT_KEY) as WireClientProject;
+    return (await this.cache.get(PROJECT_KEY)) as WireClientProject;
   }
 
   /** The user object for a wire user (the React bindings map cached answers with it). */
@@ -245,17 +298,21 @@ export class ClientApp {
   async getUser(options?: { or?: OrOption }): Promise<User | null>;
   async getUser(options: { or?: OrOption } = {}): Promise<User | null> {
     this.checkSessionChange();
-    const wire = await this.cache.get(USER_KEY) as WireUser | null;
+    const wire = (await this.cache.get(USER_KEY)) as WireUser | null;
     if (wire && (!wire.is_anonymous || options.or === 'anonymous')) return this.makeUser(wire);
     switch (options.or) {
-      case 'throw': throw new UserNotSignedInError();
-      case 'redirect': await this.redirectToSignIn(); return null;
+      case 'throw':
+        throw new UserNotSignedInError();
+      case 'redirect':
+        await this.redirectToSignIn();
+        return null;
       case 'anonymous': {
         await this.signUpAnonymously();
-        const fresh = await this.cache.get(USER_KEY) as WireUser | null;
+        const fresh = (await this.cache.get(USER_KEY)) as WireUser | null;
         return fresh ? this.makeUser(fresh) : null;
       }
-      default: return null;
+      default:
+        return null;
     }
   }
 
@@ -267,7 +324,11 @@ export class ClientApp {
 
   // ── Sign-up, sign-in, sign-out ──────────────────────────────────────────────────────
 
-  private async signInWith<K extends SignInOperation>(id: K, body: Operations[K]['input']['body'], options: { noRedirect?: boolean; signUp?: boolean }): Promise<Result<WireSignInResponse>> {
+  private async signInWith<K extends SignInOperation>(
+    id: K,
+    body: Operations[K]['input']['body'],
+    options: { noRedirect?: boolean; signUp?: boolean },
+  ): Promise<Result<WireSignInResponse>> {
     try {
       const res: WireSignInResponse = await this.api.op(id as SignInOperation, { body } as never);
       this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
@@ -277,7 +338,8 @@ export class ClientApp {
       if (error instanceof GatehouseKnownError && error.code === 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') {
         const code = String(error.details.attempt_code ?? '');
         (globalThis as { sessionStorage?: Storage }).sessionStorage?.setItem(MFA_ATTEMPT_KEY, code);
-        if (!options.noRedirect) await this.redirectToUrl(withAuthParams(this.urls.mfa, (globalThis as { location?: { search: string } }).location?.search ?? ''));
+        if (!options.noRedirect)
+          await this.redirectToUrl(withAuthParams(this.urls.mfa, (globalThis as { location?: { search: string } }).location?.search ?? ''));
       }
       if (error instanceof GatehouseKnownError) return { status: 'error', error };
       throw error;
@@ -289,20 +351,52 @@ export class ClientApp {
    * tokens and redirects to after-sign-up (or `after_auth_return_to`) unless `noRedirect`.
    * Expected errors (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_SHORT…) are returned, not thrown.
    */
-  signUpWithCredential(options: { email: string; password: string; verificationCallbackUrl?: string; noVerificationCallback?: boolean; noRedirect?: boolean; botChallenge?: BotChallenge }): Promise<Result<WireSignInResponse>> {
-    const body: Operations['authPassword.signUp']['input']['body'] = { email: options.email, password: options.password, ...botChallengeFields(options.botChallenge) };
-    if (!options.noVerificationCallback) body.verification_callback_url = options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification);
+  signUpWithCredential(options: {
+    email: string;
+    password: string;
+    verificationCallbackUrl?: string;
+    noVerificationCallback?: boolean;
+    noRedirect?: boolean;
+    botChallenge?: BotChallenge;
+  }): Promise<Result<WireSignInResponse>> {
+    const body: Operations['authPassword.signUp']['input']['body'] = {
+      email: options.email,
+      password: options.password,
+      ...botChallengeFields(options.botChallenge),
+    };
+    if (!options.noVerificationCallback)
+      body.verification_callback_url = options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification);
     return this.signInWith('authPassword.signUp', body, { noRedirect: options.noRedirect, signUp: true });
   }
 
   /** `POST /auth/password/sign-in` `{email, password}`; EMAIL_PASSWORD_MISMATCH is returned. MFA redirects to the mfa page. */
-  signInWithCredential(options: { email: string; password: string; noRedirect?: boolean; botChallenge?: BotChallenge }): Promise<Result<WireSignInResponse>> {
-    return this.signInWith('authPassword.signIn', { email: options.email, password: options.password, ...botChallengeFields(options.botChallenge) }, options);
+  signInWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect?: boolean;
+    botChallenge?: BotChallenge;
+  }): Promise<Result<WireSignInResponse>> {
+    return this.signInWith(
+      'authPassword.signIn',
+      { email: options.email, password: options.password, ...botChallengeFields(options.botChallenge) },
+      options,
+    );
   }
 
   /** `POST /auth/otp/send-sign-in-code` `{email, callback_url}` → `{nonce}`; BOT_CHALLENGE_* errors are returned. */
-  async sendMagicLinkEmail(email: string, options: { callbackUrl?: string; botChallenge?: BotChallenge } = {}): Promise<Result<{ nonce: string }>> {
-    return this.result(() => this.api.op('authOtp.sendSignInCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback), ...botChallengeFields(options.botChallenge) } }));
+  async sendMagicLinkEmail(
+    email: string,
+    options: { callbackUrl?: string; botChallenge?: BotChallenge } = {},
+  ): Promise<Result<{ nonce: string }>> {
+    return this.result(() =>
+      this.api.op('authOtp.sendSignInCode', {
+        body: {
+          email,
+          callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.magicLinkCallback),
+          ...botChallengeFields(options.botChallenge),
+        },
+      }),
+    );
   }
 
   /** `POST /auth/otp/sign-in` `{code}` (magic link or the 6-character code + nonce). */
@@ -321,14 +415,22 @@ export class ClientApp {
    * docs/mfa.md): completes the pending MFA sign-in with a single-use recovery code instead of a
    * TOTP. A wrong or spent code is returned as INVALID_TOTP_CODE.
    */
-  signInWithRecoveryCode(recoveryCode: string, attemptCode?: string, options: { noRedirect?: boolean } = {}): Promise<Result<WireSignInResponse>> {
+  signInWithRecoveryCode(
+    recoveryCode: string,
+    attemptCode?: string,
+    options: { noRedirect?: boolean } = {},
+  ): Promise<Result<WireSignInResponse>> {
     const code = attemptCode ?? (globalThis as { sessionStorage?: Storage }).sessionStorage?.getItem(MFA_ATTEMPT_KEY) ?? '';
     return this.signInWith('mfa.signIn', { type: 'recovery_code', recovery_code: recoveryCode, code }, options);
   }
 
   /** `POST /auth/password/send-reset-code` `{email, callback_url}`. */
   sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<Result<unknown>> {
-    return this.result(() => this.api.op('authPassword.sendResetCode', { body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) } }));
+    return this.result(() =>
+      this.api.op('authPassword.sendResetCode', {
+        body: { email, callback_url: options.callbackUrl ?? this.absoluteUrl(this.urls.passwordReset) },
+      }),
+    );
   }
 
   /** `POST /auth/password/reset/check-code` `{code}`. */
@@ -364,7 +466,9 @@ export class ClientApp {
   async confirmCliLogin(loginCode: string): Promise<Result<unknown>> {
     const refreshToken = this.session?.tokens().refreshToken;
     if (!refreshToken) throw new UserNotSignedInError();
-    return this.result(() => this.api.op('cliAuth.complete', { body: { login_code: loginCode, refresh_token: refreshToken }, session: this.session }));
+    return this.result(() =>
+      this.api.op('cliAuth.complete', { body: { login_code: loginCode, refresh_token: refreshToken }, session: this.session }),
+    );
   }
 
   /**
@@ -374,8 +478,16 @@ export class ClientApp {
    * the refresh token, which is stored when this app has a token store), `expired` or `used`.
    * After `maxAttempts` polls (default unlimited) it fails with a timeout error.
    */
-  async promptCliLogin(options: { appUrl: string; promptLink?: (url: string) => void; expiresInMillis?: number; maxAttempts?: number; waitTimeMillis?: number }): Promise<Result<{ refreshToken: string }>> {
-    const init = await this.api.op('cliAuth.create', { body: options.expiresInMillis === undefined ? {} : { expires_in_millis: options.expiresInMillis } });
+  async promptCliLogin(options: {
+    appUrl: string;
+    promptLink?: (url: string) => void;
+    expiresInMillis?: number;
+    maxAttempts?: number;
+    waitTimeMillis?: number;
+  }): Promise<Result<{ refreshToken: string }>> {
+    const init = await this.api.op('cliAuth.create', {
+      body: options.expiresInMillis === undefined ? {} : { expires_in_millis: options.expiresInMillis },
+    });
     const url = `${options.appUrl.replace(/\/+$/, '')}${this.urls.cliAuthConfirm}?login_code=${encodeURIComponent(init.login_code)}`;
     options.promptLink?.(url);
     const maxAttempts = options.maxAttempts ?? Infinity;
@@ -387,7 +499,11 @@ export class ClientApp {
       }
       if (poll.status === 'expired') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_EXPIRED_ERROR') };
       if (poll.status === 'used') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_USED_ERROR') };
-      if (poll.status !== 'waiting') return { status: 'error', error: new GatehouseKnownError('CLI_AUTH_ERROR', {}, `Unexpected CLI login status ${JSON.stringify(poll.status)}.`) };
+      if (poll.status !== 'waiting')
+        return {
+          status: 'error',
+          error: new GatehouseKnownError('CLI_AUTH_ERROR', {}, `Unexpected CLI login status ${JSON.stringify(poll.status)}.`),
+        };
       if (attempt < maxAttempts) await this.env.sleep(options.waitTimeMillis ?? 2000);
     }
     throw new GatehouseConfigError(`CLI login timed out after ${maxAttempts} attempts.`);
@@ -418,7 +534,10 @@ export class ClientApp {
    * SDK does in its challenge flow), so a refusal (BOT_CHALLENGE_REQUIRED, BOT_CHALLENGE_FAILED) is
    * thrown as a GatehouseKnownError instead of shown as a page; then the browser goes to the provider.
    */
-  async signInWithOAuth(provider: string, options: { type?: 'authenticate' | 'link'; returnTo?: string; botChallenge?: BotChallenge } = {}): Promise<void> {
+  async signInWithOAuth(
+    provider: string,
+    options: { type?: 'authenticate' | 'link'; returnTo?: string; botChallenge?: BotChallenge } = {},
+  ): Promise<void> {
     if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');
     const state = randomUrlSafe();
     const verifier = pkceVerifier();
@@ -443,7 +562,10 @@ export class ClientApp {
     let target = url.toString();
     if (options.botChallenge) {
       url.searchParams.set('stack_response_mode', 'json');
-      const res = await this.api.op('authOauth.authorize', { params: { provider_id: provider }, query: Object.fromEntries(url.searchParams) as never });
+      const res = await this.api.op('authOauth.authorize', {
+        params: { provider_id: provider },
+        query: Object.fromEntries(url.searchParams) as never,
+      });
       target = (res as { location: string }).location;
     }
     (globalThis as { location?: { assign(u: string): void } }).location?.assign(target);
@@ -466,7 +588,14 @@ export class ClientApp {
     url.searchParams.delete('state');
     (globalThis as { history?: History }).history?.replaceState(null, '', url.pathname + url.search + url.hash);
     const verifier = takeOAuthVerifier(state) ?? '';
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: this.absoluteUrl(this.urls.oauthCallback), client_id: this.projectId, client_secret: this.publishableClientKey ?? '__stack_public_client__' });
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: this.absoluteUrl(this.urls.oauthCallback),
+      client_id: this.projectId,
+      client_secret: this.publishableClientKey ?? '__stack_public_client__',
+    });
     try {
       const res = await this.api.callForm<WireSignInResponse & { after_callback_redirect_url?: string }>('authOauth.token', form);
       this.setTokens({ accessToken: res.access_token, refreshToken: res.refresh_token });
@@ -497,7 +626,9 @@ export class ClientApp {
     if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
     const publicKey = PKC.parseRequestOptionsFromJSON(fixRpId(init.data.options_json, 'rpId'));
-    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.signIn']['input']['body']['authentication_response'] }>(() => (globalThis as any).navigator.credentials.get({ publicKey }));
+    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.signIn']['input']['body']['authentication_response'] }>(() =>
+      (globalThis as any).navigator.credentials.get({ publicKey }),
+    );
     if (credential.status === 'error') return credential;
     return this.signInWith('passkeys.signIn', { authentication_response: credential.data.toJSON(), code: init.data.code }, options);
   }
@@ -514,9 +645,13 @@ export class ClientApp {
     if (init.status === 'error') return init;
     const PKC = (globalThis as any).PublicKeyCredential;
     const publicKey = PKC.parseCreationOptionsFromJSON(fixRpId(init.data.options_json, 'rp'));
-    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.register']['input']['body']['credential'] }>(() => (globalThis as any).navigator.credentials.create({ publicKey }));
+    const credential = await webAuthnCeremony<{ toJSON(): Operations['passkeys.register']['input']['body']['credential'] }>(() =>
+      (globalThis as any).navigator.credentials.create({ publicKey }),
+    );
     if (credential.status === 'error') return credential;
-    const registered = await this.result(() => this.api.op('passkeys.register', { body: { credential: credential.data.toJSON(), code: init.data.code }, session: this.session }));
+    const registered = await this.result(() =>
+      this.api.op('passkeys.register', { body: { credential: credential.data.toJSON(), code: init.data.code }, session: this.session }),
+    );
     if (registered.status === 'ok') {
       await this.invalidate(routePath('passkeys.list'));
       await this.invalidate(routePath('users.getCurrent'));
@@ -579,8 +714,16 @@ export class ClientApp {
     const href = (globalThis as { location?: { href?: string } }).location?.href;
     const handoff = href && this.session ? crossDomainHandoffFrom(href) : null;
     if (handoff) {
-      const res = await this.api.op('authOauth.crossDomainAuthorize', { body: { redirect_uri: handoff.redirectUri, state: handoff.state, code_challenge: handoff.codeChallenge, code_challenge_method: 'S256', after_callback_redirect_url: handoff.afterCallbackRedirectUrl },
-        session: this.session, });
+      const res = await this.api.op('authOauth.crossDomainAuthorize', {
+        body: {
+          redirect_uri: handoff.redirectUri,
+          state: handoff.state,
+          code_challenge: handoff.codeChallenge,
+          code_challenge_method: 'S256',
+          after_callback_redirect_url: handoff.afterCallbackRedirectUrl,
+        },
+        session: this.session,
+      });
       await performRedirect(this.redirectMethod, res.redirect_url, this.env, [new URL(res.redirect_url).origin]);
       return;
     }

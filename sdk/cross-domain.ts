@@ -42,16 +42,27 @@ export interface CrossDomainHandoff {
  */
 export function crossDomainHandoffFrom(href: string): CrossDomainHandoff | null {
   let current: URL;
-  try { current = new URL(href); } catch { return null; }
+  try {
+    current = new URL(href);
+  } catch {
+    return null;
+  }
   const returnTo = current.searchParams.get(RETURN_TO_PARAM);
   if (!returnTo || !/^https?:\/\//i.test(returnTo)) return null;
   let target: URL;
-  try { target = new URL(returnTo); } catch { return null; }
+  try {
+    target = new URL(returnTo);
+  } catch {
+    return null;
+  }
   if (target.origin === current.origin) return null;
   const state = param(current.searchParams, 'state') ?? param(target.searchParams, 'state');
   const codeChallenge = param(current.searchParams, 'code_challenge') ?? param(target.searchParams, 'code_challenge');
   if (!state || !codeChallenge) return null;
-  const afterCallbackRedirectUrl = param(current.searchParams, 'after_callback_redirect_url') ?? param(target.searchParams, 'after_callback_redirect_url') ?? current.toString();
+  const afterCallbackRedirectUrl =
+    param(current.searchParams, 'after_callback_redirect_url') ??
+    param(target.searchParams, 'after_callback_redirect_url') ??
+    current.toString();
   return { redirectUri: target.toString(), state, codeChallenge, afterCallbackRedirectUrl };
 }
 
@@ -61,9 +72,16 @@ export function crossDomainHandoffFrom(href: string): CrossDomainHandoff | null 
  * or `untrusted` with the origin it names. Hosted pages show this instead of dropping the
  * address silently.
  */
-export function returnToProblem(href: string, trustedOrigins: readonly string[]): { kind: 'invalid' } | { kind: 'untrusted'; origin: string } | null {
+export function returnToProblem(
+  href: string,
+  trustedOrigins: readonly string[],
+): { kind: 'invalid' } | { kind: 'untrusted'; origin: string } | null {
   let current: URL;
-  try { current = new URL(href); } catch { return null; }
+  try {
+    current = new URL(href);
+  } catch {
+    return null;
+  }
   const returnTo = current.searchParams.get(RETURN_TO_PARAM);
   if (!returnTo || isTrustedUrl(returnTo, trustedOrigins)) return null;
   if (crossDomainHandoffFrom(href)) return null;

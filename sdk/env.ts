@@ -40,7 +40,9 @@ export function defaultEnvironment(): SdkEnvironment {
  * A test environment with a manual clock: `sleep` records the delay, advances the clock and
  * resolves at once; timers fire when `advance(ms)` passes them. `sleeps` lists every sleep in ms.
  */
-export function manualEnvironment(options: { start?: number; random?: () => number; fetch?: typeof fetch } = {}): SdkEnvironment & { advance(ms: number): void; sleeps: number[] } {
+export function manualEnvironment(
+  options: { start?: number; random?: () => number; fetch?: typeof fetch } = {},
+): SdkEnvironment & { advance(ms: number): void; sleeps: number[] } {
   let t = options.start ?? 1_700_000_000_000;
   let nextId = 0;
   const timers = new Map<number, { at: number; fn: () => void; every?: number }>();
@@ -48,9 +50,25 @@ export function manualEnvironment(options: { start?: number; random?: () => numb
   const env = {
     sleeps,
     now: () => t,
-    sleep: (ms: number) => { sleeps.push(ms); env.advance(ms); return Promise.resolve(); },
-    setTimer: (fn: () => void, ms: number) => { const id = nextId++; timers.set(id, { at: t + ms, fn }); return () => { timers.delete(id); }; },
-    setInterval: (fn: () => void, ms: number) => { const id = nextId++; timers.set(id, { at: t + ms, fn, every: ms }); return () => { timers.delete(id); }; },
+    sleep: (ms: number) => {
+      sleeps.push(ms);
+      env.advance(ms);
+      return Promise.resolve();
+    },
+    setTimer: (fn: () => void, ms: number) => {
+      const id = nextId++;
+      timers.set(id, { at: t + ms, fn });
+      return () => {
+        timers.delete(id);
+      };
+    },
+    setInterval: (fn: () => void, ms: number) => {
+      const id = nextId++;
+      timers.set(id, { at: t + ms, fn, every: ms });
+      return () => {
+        timers.delete(id);
+      };
+    },
     random: options.random ?? (() => 0.5),
     fetch: options.fetch ?? (() => Promise.reject(new TypeError('no fetch in manualEnvironment'))),
     advance(ms: number) {
@@ -61,7 +79,8 @@ export function manualEnvironment(options: { start?: number; random?: () => numb
         if (!due) break;
         const [id, timer] = due;
         t = Math.max(t, timer.at);
-        if (timer.every) timer.at += timer.every; else timers.delete(id);
+        if (timer.every) timer.at += timer.every;
+        else timers.delete(id);
         timer.fn();
       }
       t = end;

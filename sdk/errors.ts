@@ -3,9 +3,18 @@ import { errorCatalogue, isKnownErrorCode, type KnownErrorCode } from '../core/e
 export type { KnownErrorCode };
 
 /** Codes of the INVALID_ACCESS_TOKEN family: the SDK marks its access token expired and retries. */
-export const INVALID_ACCESS_TOKEN_CODES: readonly string[] = ['INVALID_ACCESS_TOKEN', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN'];
+export const INVALID_ACCESS_TOKEN_CODES: readonly string[] = [
+  'INVALID_ACCESS_TOKEN',
+  'UNPARSABLE_ACCESS_TOKEN',
+  'ACCESS_TOKEN_EXPIRED',
+  'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+];
 /** Codes of the REFRESH_TOKEN_ERROR family: the session is invalid and both tokens are cleared. */
-export const REFRESH_TOKEN_ERROR_CODES: readonly string[] = ['REFRESH_TOKEN_ERROR', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'PROVIDER_REJECTED'];
+export const REFRESH_TOKEN_ERROR_CODES: readonly string[] = [
+  'REFRESH_TOKEN_ERROR',
+  'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+  'PROVIDER_REJECTED',
+];
 
 /**
  * A known error answered by the server, rebuilt from the `x-stack-known-error` header and the
@@ -57,7 +66,9 @@ export class GatehouseNetworkError extends Error {
   readonly url: string;
   override readonly cause: unknown;
   constructor(url: string, cause: unknown) {
-    super(`Gatehouse could not connect to the server at ${url}. Check your internet connection, make sure the server is running, and contact support if the problem persists. (${cause instanceof Error ? cause.message : String(cause)})`);
+    super(
+      `Gatehouse could not connect to the server at ${url}. Check your internet connection, make sure the server is running, and contact support if the problem persists. (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
     this.url = url;
     this.cause = cause;
   }
@@ -71,7 +82,9 @@ export class GatehouseConfigError extends Error {
 /** `getUser({ or: 'throw' })` found no signed-in user (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx "Other"). */
 export class UserNotSignedInError extends Error {
   override readonly name = 'UserNotSignedInError';
-  constructor() { super('User is not signed in but getUser was called with { or: "throw" }.'); }
+  constructor() {
+    super('User is not signed in but getUser was called with { or: "throw" }.');
+  }
 }
 
 /** True for a known error of one of `codes`. */

@@ -8,7 +8,12 @@ export interface MountedGatehouse {
    * names lowercase. Typed here without the server's types, so an app's type check of the SDK's
    * declarations needs neither the server nor `@types/node`.
    */
-  dispatch(request: { method: string; path: string; headers?: Readonly<Record<string, string>>; body?: string }): Promise<{ status: number; headers: Record<string, string>; text: string }>;
+  dispatch(request: {
+    method: string;
+    path: string;
+    headers?: Readonly<Record<string, string>>;
+    body?: string;
+  }): Promise<{ status: number; headers: Record<string, string>; text: string }>;
   /** The prefix it is mounted under (`createGatehouse({ mountPath })`), e.g. `/auth`; '' for none. */
   readonly mountPath?: string;
 }
@@ -21,7 +26,12 @@ export interface MountedGatehouse {
  */
 export function inProcessTransport(gatehouse: MountedGatehouse): Transport {
   return async (request) => {
-    const answer = await gatehouse.dispatch({ method: request.method, path: `/api/v1${request.path}`, headers: request.headers, body: request.body });
+    const answer = await gatehouse.dispatch({
+      method: request.method,
+      path: `/api/v1${request.path}`,
+      headers: request.headers,
+      body: request.body,
+    });
     return {
       status: answer.status,
       headers: { get: (name: string) => answer.headers[name.toLowerCase()] ?? null },

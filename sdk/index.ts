@@ -7,16 +7,64 @@ export { ServerApp, type ServerAppOptions } from './server-app.ts';
 export { AdminApp, type AdminAppOptions, type InternalApiKey } from './admin-app.ts';
 export { User, type UserUpdate } from './user.ts';
 export { generateTotpSecret, toBase32, toBase64, totpAuthUri, totpForStep, verifyTotp } from './totp.ts';
-export { Team, TeamMemberProfile, TeamInvitation, ContactChannel, ActiveSession, ApiKey, NotificationCategory, Passkey } from './objects.ts';
-export { GatehouseKnownError, GatehouseStatusError, GatehouseNetworkError, GatehouseConfigError, UserNotSignedInError, isKnownErrorOf, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, type Result, type KnownErrorCode } from './errors.ts';
-export { memoryTokenStore, cookieTokenStore, tokensFromAuthHeader, authHeaderFor, type TokenStore, type Tokens, type TokenStoreInit } from './tokens.ts';
+export {
+  Team,
+  TeamMemberProfile,
+  TeamInvitation,
+  ContactChannel,
+  ActiveSession,
+  ApiKey,
+  NotificationCategory,
+  Passkey,
+} from './objects.ts';
+export {
+  GatehouseKnownError,
+  GatehouseStatusError,
+  GatehouseNetworkError,
+  GatehouseConfigError,
+  UserNotSignedInError,
+  isKnownErrorOf,
+  INVALID_ACCESS_TOKEN_CODES,
+  REFRESH_TOKEN_ERROR_CODES,
+  type Result,
+  type KnownErrorCode,
+} from './errors.ts';
+export {
+  memoryTokenStore,
+  cookieTokenStore,
+  tokensFromAuthHeader,
+  authHeaderFor,
+  type TokenStore,
+  type Tokens,
+  type TokenStoreInit,
+} from './tokens.ts';
 export { httpTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.ts';
 export { inProcessTransport, type MountedGatehouse } from './in-process.ts';
 export { defaultEnvironment, manualEnvironment, type SdkEnvironment } from './env.ts';
-export { resolveUrls, isRelativeUrl, isTrustedUrl, assertTrustedRedirect, withReturnTo, returnToFrom, DEFAULT_HANDLER_PATH, HANDLER_ROUTES, type HandlerUrls, type RedirectMethod } from './redirect.ts';
+export {
+  resolveUrls,
+  isRelativeUrl,
+  isTrustedUrl,
+  assertTrustedRedirect,
+  withReturnTo,
+  returnToFrom,
+  DEFAULT_HANDLER_PATH,
+  HANDLER_ROUTES,
+  type HandlerUrls,
+  type RedirectMethod,
+} from './redirect.ts';
 export { crossDomainHandoffFrom, returnToProblem, CROSS_DOMAIN_PARAM_PREFIXES, type CrossDomainHandoff } from './cross-domain.ts';
 export { AsyncCache, CACHE_UNSUBSCRIBE_DELAY_MS, CACHE_REFETCH_THROTTLE_MS } from './cache.ts';
 export { Session, TOKEN_FRESHNESS_MS, decodeJwtPayload } from './session.ts';
 export { ApiClient, backoffDelayMs, MAX_RETRIES, RETRY_BASE_MS } from './request.ts';
-export { ROUTES, routePath, routeMethod, type OperationId, type Operations, type OperationCallInput, type OperationOutput, type OperationArgs } from './routes.ts';
+export {
+  ROUTES,
+  routePath,
+  routeMethod,
+  type OperationId,
+  type Operations,
+  type OperationCallInput,
+  type OperationOutput,
+  type OperationArgs,
+} from './routes.ts';
 export type * from './wire.ts';

@@ -1,5 +1,14 @@
 import { routePath, type OperationArgs, type OperationId, type OperationOutput } from './routes.ts';
-import type { WireApiKey, WireContactChannel, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireTeamInvitation, WireTeamMemberProfile } from './wire.ts';
+import type {
+  WireApiKey,
+  WireContactChannel,
+  WireNotificationCategory,
+  WirePasskey,
+  WireSession,
+  WireTeam,
+  WireTeamInvitation,
+  WireTeamMemberProfile,
+} from './wire.ts';
 
 /** What the objects below need from their app: calls as the current caller, and cache refreshes. */
 export interface AppCore {
@@ -15,7 +24,6 @@ export interface AppCore {
   signOut(options?: { redirectUrl?: URL | string; noRedirect?: boolean }): Promise<void>;
   readonly accessType: 'client' | 'server' | 'admin';
 }
-
 
 /** A team (library names of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
 export class Team {
@@ -40,8 +48,23 @@ export class Team {
   }
 
   /** `PATCH /teams/{id}` with `display_name`, `profile_image_url`, `client_metadata` (server: more). */
-  async update(update: { displayName?: string; profileImageUrl?: string | null; clientMetadata?: unknown; clientReadOnlyMetadata?: unknown; serverMetadata?: unknown }): Promise<void> {
-    await this.app.op('teams.update', { params: { team_id: this.id }, body: dropUndefined({ display_name: update.displayName, profile_image_url: update.profileImageUrl, client_metadata: update.clientMetadata, client_read_only_metadata: update.clientReadOnlyMetadata, server_metadata: update.serverMetadata }) });
+  async update(update: {
+    displayName?: string;
+    profileImageUrl?: string | null;
+    clientMetadata?: unknown;
+    clientReadOnlyMetadata?: unknown;
+    serverMetadata?: unknown;
+  }): Promise<void> {
+    await this.app.op('teams.update', {
+      params: { team_id: this.id },
+      body: dropUndefined({
+        display_name: update.displayName,
+        profile_image_url: update.profileImageUrl,
+        client_metadata: update.clientMetadata,
+        client_read_only_metadata: update.clientReadOnlyMetadata,
+        server_metadata: update.serverMetadata,
+      }),
+    });
     await this.app.invalidate(routePath('teams.list'));
     await this.app.invalidate(routePath('users.getCurrent'));
   }
@@ -72,7 +95,14 @@ export class Team {
 
   /** `POST /team-api-keys` `{team_id, description, expires_at_millis, is_public}`. */
   async createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ApiKey> {
-    const wire = await this.app.op('apiKeys.createTeamKey', { body: { team_id: this.id, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
+    const wire = await this.app.op('apiKeys.createTeamKey', {
+      body: {
+        team_id: this.id,
+        description: options.description,
+        expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null,
+        is_public: options.isPublic ?? false,
+      },
+    });
     return new ApiKey(this.app, wire);
   }
 
@@ -152,11 +182,22 @@ export class ContactChannel {
   }
   /** `POST /contact-channels/{user}/{id}/send-verification-code` `{callback_url}`. */
   async sendVerificationEmail(options: { callbackUrl: string }): Promise<void> {
-    await this.app.op('contactChannels.sendChannelVerificationCode', { params: { user_id: this.userId, contact_channel_id: this.id }, body: { callback_url: options.callbackUrl } });
+    await this.app.op('contactChannels.sendChannelVerificationCode', {
+      params: { user_id: this.userId, contact_channel_id: this.id },
+      body: { callback_url: options.callbackUrl },
+    });
   }
   /** `PATCH /contact-channels/{user}/{id}` `{value, used_for_auth, is_primary}`. */
   async update(update: { value?: string; usedForAuth?: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<void> {
-    await this.app.op('contactChannels.update', { params: { user_id: this.userId, contact_channel_id: this.id }, body: dropUndefined({ value: update.value, used_for_auth: update.usedForAuth, is_primary: update.isPrimary, is_verified: update.isVerified }) });
+    await this.app.op('contactChannels.update', {
+      params: { user_id: this.userId, contact_channel_id: this.id },
+      body: dropUndefined({
+        value: update.value,
+        used_for_auth: update.usedForAuth,
+        is_primary: update.isPrimary,
+        is_verified: update.isVerified,
+      }),
+    });
     await this.app.invalidate(routePath('contactChannels.list'));
     await this.app.invalidate(routePath('users.getCurrent'));
   }
@@ -227,8 +268,17 @@ export class ApiKey {
   }
   /** `PATCH /{type}-api-keys/{id}` `{description, expires_at_millis, revoked}`. */
   async update(update: { description?: string; expiresAt?: Date | null; revoked?: true }): Promise<void> {
-    const owner = this.type === 'user' ? { user_id: this.app.accessType === 'client' ? 'me' : this.userId ?? 'me' } : { team_id: this.teamId ?? '' };
-    const input = { params: { api_key_id: this.id }, query: owner, body: dropUndefined({ description: update.description, expires_at_millis: update.expiresAt === undefined ? undefined : update.expiresAt?.getTime() ?? null, revoked: update.revoked }) };
+    const owner =
+      this.type === 'user' ? { user_id: this.app.accessType === 'client' ? 'me' : (this.userId ?? 'me') } : { team_id: this.teamId ?? '' };
+    const input = {
+      params: { api_key_id: this.id },
+      query: owner,
+      body: dropUndefined({
+        description: update.description,
+        expires_at_millis: update.expiresAt === undefined ? undefined : (update.expiresAt?.getTime() ?? null),
+        revoked: update.revoked,
+      }),
+    };
     await (this.type === 'user' ? this.app.op('apiKeys.updateUserKey', input) : this.app.op('apiKeys.updateTeamKey', input));
     await this.app.invalidate(`/${this.type}-api-keys`);
   }
@@ -250,7 +300,10 @@ export class NotificationCategory {
   }
   /** `PATCH /emails/notification-preference/me/{category}` `{enabled}`. */
   async setEnabled(enabled: boolean): Promise<void> {
-    await this.app.op('notifications.updatePreference', { params: { user_id: 'me', notification_category_id: this.id }, body: { enabled } });
+    await this.app.op('notifications.updatePreference', {
+      params: { user_id: 'me', notification_category_id: this.id },
+      body: { enabled },
+    });
     await this.app.invalidate(routePath('notifications.listPreferences', { user_id: 'me' }));
   }
 }
@@ -285,7 +338,9 @@ export class Passkey {
   }
   /** `DELETE /passkeys/{user_id}/{id}`; the last one removed turns `passkeyAuthEnabled` off. */
   async delete(): Promise<void> {
-    await this.app.op('passkeys.delete', { params: { user_id: this.app.accessType === 'client' ? 'me' : this.userId, passkey_id: this.id } });
+    await this.app.op('passkeys.delete', {
+      params: { user_id: this.app.accessType === 'client' ? 'me' : this.userId, passkey_id: this.id },
+    });
     await this.app.invalidate(routePath('passkeys.list'));
     await this.app.invalidate(routePath('users.list'));
   }

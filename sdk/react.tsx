@@ -10,7 +10,17 @@ import { UserNotSignedInError } from './errors.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team } from './objects.ts';
 import type { User } from './user.ts';
 import { routePath } from './routes.ts';
-import type { WireApiKey, WireClientProject, WireContactChannel, WireList, WireNotificationCategory, WirePasskey, WireSession, WireTeam, WireUser } from './wire.ts';
+import type {
+  WireApiKey,
+  WireClientProject,
+  WireContactChannel,
+  WireList,
+  WireNotificationCategory,
+  WirePasskey,
+  WireSession,
+  WireTeam,
+  WireUser,
+} from './wire.ts';
 
 const AppContext = createContext<ClientApp | null>(null);
 
@@ -36,7 +46,10 @@ export function useCached<T>(key: string): T {
   useEffect(() => {
     const unsubscribe = app.cache.subscribe(key, force);
     const unsubscribeSession = app.onSessionChange(force);
-    return () => { unsubscribe(); unsubscribeSession(); };
+    return () => {
+      unsubscribe();
+      unsubscribeSession();
+    };
   }, [app, key]);
   const state = app.cache.getState(key);
   if (state.status === 'pending') throw state.promise;
@@ -59,20 +72,31 @@ export function useUser(options?: { or?: OrOption }): User | null;
 export function useUser(options: { or?: OrOption } = {}): User | null {
   const app = useApp();
   const wire = useCached<WireUser | null>(routePath('users.getCurrent'));
-  const user = useMemo(() => (wire && (!wire.is_anonymous || options.or === 'anonymous') ? app.userFromWire(wire) : null), [app, wire, options.or]);
+  const user = useMemo(
+    () => (wire && (!wire.is_anonymous || options.or === 'anonymous') ? app.userFromWire(wire) : null),
+    [app, wire, options.or],
+  );
   if (user) return user;
   switch (options.or) {
-    case 'throw': throw new UserNotSignedInError();
+    case 'throw':
+      throw new UserNotSignedInError();
     case 'redirect':
       // After signOut() its own redirect (to after-sign-out) is under way: not to sign-in.
-      if (!redirected.has(app) && !app.signedOutByUser) { redirected.add(app); void app.redirectToSignIn(); }
+      if (!redirected.has(app) && !app.signedOutByUser) {
+        redirected.add(app);
+        void app.redirectToSignIn();
+      }
       throw never;
     case 'anonymous': {
       let p = pendingAnonymous.get(app);
-      if (!p) { p = app.signUpAnonymously().finally(() => pendingAnonymous.delete(app)); pendingAnonymous.set(app, p); }
+      if (!p) {
+        p = app.signUpAnonymously().finally(() => pendingAnonymous.delete(app));
+        pendingAnonymous.set(app, p);
+      }
       throw p;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -118,7 +142,10 @@ export function usePasskeys(): Passkey[] {
 /** The current user's notification categories. */
 export function useNotificationCategories(): NotificationCategory[] {
   const app = useApp();
-  return useList<WireNotificationCategory, NotificationCategory>(routePath('notifications.listPreferences', { user_id: 'me' }), (c) => new NotificationCategory(app.core, c));
+  return useList<WireNotificationCategory, NotificationCategory>(
+    routePath('notifications.listPreferences', { user_id: 'me' }),
+    (c) => new NotificationCategory(app.core, c),
+  );
 }
 
 export type { User, Team, ContactChannel, ActiveSession, ApiKey, NotificationCategory, Passkey };

@@ -32,10 +32,19 @@ export interface HandlerUrls {
 
 /** Sub-path of each handler route. */
 export const HANDLER_ROUTES = {
-  signIn: 'sign-in', signUp: 'sign-up', signOut: 'sign-out', emailVerification: 'email-verification',
-  passwordReset: 'password-reset', forgotPassword: 'forgot-password', oauthCallback: 'oauth-callback',
-  magicLinkCallback: 'magic-link-callback', accountSettings: 'account-settings', error: 'error',
-  teamInvitation: 'team-invitation', mfa: 'mfa', cliAuthConfirm: 'cli-auth-confirm',
+  signIn: 'sign-in',
+  signUp: 'sign-up',
+  signOut: 'sign-out',
+  emailVerification: 'email-verification',
+  passwordReset: 'password-reset',
+  forgotPassword: 'forgot-password',
+  oauthCallback: 'oauth-callback',
+  magicLinkCallback: 'magic-link-callback',
+  accountSettings: 'account-settings',
+  error: 'error',
+  teamInvitation: 'team-invitation',
+  mfa: 'mfa',
+  cliAuthConfirm: 'cli-auth-confirm',
 } as const;
 
 /**
@@ -49,7 +58,10 @@ export function resolveUrls(overrides: Partial<HandlerUrls> = {}): HandlerUrls {
   const sub = (p: string) => `${handler === '/' ? '' : handler}/${p}`;
   const home = overrides.home ?? '/';
   const afterSignIn = overrides.afterSignIn ?? home;
-  const routes = Object.fromEntries(Object.entries(HANDLER_ROUTES).map(([k, p]) => [k, sub(p)])) as Record<keyof typeof HANDLER_ROUTES, string>;
+  const routes = Object.fromEntries(Object.entries(HANDLER_ROUTES).map(([k, p]) => [k, sub(p)])) as Record<
+    keyof typeof HANDLER_ROUTES,
+    string
+  >;
   return {
     ...routes,
     handler,
@@ -82,7 +94,8 @@ export function isTrustedUrl(url: string, trustedOrigins: readonly string[] = []
  * one of `trustedOrigins` (the hosted pages pass the project's trusted domains).
  */
 export function assertTrustedRedirect(url: string, trustedOrigins: readonly string[] = []): string {
-  if (!isTrustedUrl(url, trustedOrigins)) throw new GatehouseConfigError(`Redirect URL ${JSON.stringify(url)} is not trusted; it should be relative.`);
+  if (!isTrustedUrl(url, trustedOrigins))
+    throw new GatehouseConfigError(`Redirect URL ${JSON.stringify(url)} is not trusted; it should be relative.`);
   return url;
 }
 
@@ -101,7 +114,8 @@ export function withReturnTo(url: string, current: string): string {
 export function withAuthParams(url: string, search: string): string {
   const from = new URLSearchParams(search);
   const carried = [RETURN_TO_PARAM, 'state', 'code_challenge', 'after_callback_redirect_url']
-    .filter((name) => from.has(name)).map((name) => `${name}=${encodeURIComponent(from.get(name)!)}`);
+    .filter((name) => from.has(name))
+    .map((name) => `${name}=${encodeURIComponent(from.get(name)!)}`);
   if (carried.length === 0) return url;
   return `${url}${url.includes('?') ? '&' : '?'}${carried.join('&')}`;
 }
@@ -119,14 +133,20 @@ export type RedirectMethod = 'none' | 'window' | 'nextjs' | { navigate: (url: st
  * Navigates to a trusted relative URL with the configured method, then waits 2 s (the page is
  * being replaced; callers should not continue). Mode `none` does nothing and does not wait.
  */
-export async function performRedirect(method: RedirectMethod, url: string, env: Pick<SdkEnvironment, 'sleep'>, trustedOrigins: readonly string[] = []): Promise<void> {
+export async function performRedirect(
+  method: RedirectMethod,
+  url: string,
+  env: Pick<SdkEnvironment, 'sleep'>,
+  trustedOrigins: readonly string[] = [],
+): Promise<void> {
   assertTrustedRedirect(url, trustedOrigins);
   if (method === 'none') return;
   if (typeof method === 'object') {
     await method.navigate(url);
   } else {
     const loc = (globalThis as { location?: { assign(u: string): void } }).location;
-    if (!loc) throw new GatehouseConfigError('No redirect method: running outside a browser, set redirectMethod to "none" or a navigate function.');
+    if (!loc)
+      throw new GatehouseConfigError('No redirect method: running outside a browser, set redirectMethod to "none" or a navigate function.');
     loc.assign(url);
   }
   await env.sleep(REDIRECT_WAIT_MS);

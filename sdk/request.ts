@@ -1,5 +1,12 @@
 import type { SdkEnvironment } from './env.ts';
-import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError, INVALID_ACCESS_TOKEN_CODES, REFRESH_TOKEN_ERROR_CODES, isKnownErrorOf } from './errors.ts';
+import {
+  GatehouseKnownError,
+  GatehouseNetworkError,
+  GatehouseStatusError,
+  INVALID_ACCESS_TOKEN_CODES,
+  REFRESH_TOKEN_ERROR_CODES,
+  isKnownErrorOf,
+} from './errors.ts';
 import type { Session } from './session.ts';
 import { transportUrl, type Transport, type TransportResponse } from './transport.ts';
 import { routeMethod, routePath, type OperationArgs, type OperationId, type OperationOutput } from './routes.ts';
@@ -118,8 +125,17 @@ export class ApiClient {
       const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
       if (code) {
         let parsed: { code?: string; details?: Record<string, unknown>; error?: string } = {};
-        try { parsed = JSON.parse(res.text); } catch { /* keep the header's code */ }
-        if (parsed.code !== undefined && parsed.code !== code) throw new GatehouseStatusError(status, `Known-error header ${code} does not match body code ${parsed.code}`, transportUrl(transport, fullPath));
+        try {
+          parsed = JSON.parse(res.text);
+        } catch {
+          /* keep the header's code */
+        }
+        if (parsed.code !== undefined && parsed.code !== code)
+          throw new GatehouseStatusError(
+            status,
+            `Known-error header ${code} does not match body code ${parsed.code}`,
+            transportUrl(transport, fullPath),
+          );
         const error = new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, status);
         if (status === 508 && code === 'INFINITE_LOOP_DETECTED' && attempt < MAX_RETRIES) {
           lastError = error;
@@ -147,7 +163,12 @@ export class ApiClient {
    * output. Same envelope, retries and errors as {@link call}.
    */
   op<K extends OperationId>(id: K, ...[input]: OperationArgs<K, { session?: Session | null }>): Promise<OperationOutput<K>> {
-    const { params, query, body, session } = (input ?? {}) as { params?: Record<string, string>; query?: CallOptions['query']; body?: unknown; session?: Session | null };
+    const { params, query, body, session } = (input ?? {}) as {
+      params?: Record<string, string>;
+      query?: CallOptions['query'];
+      body?: unknown;
+      session?: Session | null;
+    };
     return this.call(routeMethod(id), routePath(id, params), { query, body, session });
   }
 
@@ -156,14 +177,23 @@ export class ApiClient {
     const path = routePath(id);
     let res: TransportResponse;
     try {
-      res = await this.options.transport({ method: routeMethod(id), path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
+      res = await this.options.transport({
+        method: routeMethod(id),
+        path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
+        body: form.toString(),
+      });
     } catch (error) {
       throw new GatehouseNetworkError(transportUrl(this.options.transport, path), error);
     }
     const code = res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error');
     if (code) {
       let parsed: { details?: Record<string, unknown>; error?: string } = {};
-      try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
+      try {
+        parsed = JSON.parse(res.text);
+      } catch {
+        /* ignore */
+      }
       throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
     }
     if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, path));
@@ -184,7 +214,12 @@ export class ApiClient {
     const path = routePath('authOauth.token');
     let res: TransportResponse;
     try {
-      res = await this.options.transport({ method: routeMethod('authOauth.token'), path, headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' }, body: form.toString() });
+      res = await this.options.transport({
+        method: routeMethod('authOauth.token'),
+        path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
+        body: form.toString(),
+      });
     } catch (error) {
       throw new GatehouseNetworkError(transportUrl(this.options.transport, path), error);
     }
@@ -192,7 +227,11 @@ export class ApiClient {
     if (code && REFRESH_TOKEN_ERROR_CODES.includes(code)) return null;
     if (code) {
       let parsed: { details?: Record<string, unknown>; error?: string } = {};
-      try { parsed = JSON.parse(res.text); } catch { /* ignore */ }
+      try {
+        parsed = JSON.parse(res.text);
+      } catch {
+        /* ignore */
+      }
       throw new GatehouseKnownError(code, parsed.details ?? {}, parsed.error, res.status);
     }
     if (res.status >= 400) throw new GatehouseStatusError(res.status, res.text, transportUrl(this.options.transport, path));

@@ -15,9 +15,9 @@ type Input<K extends OperationId> = Operations[K]['input'];
  * a body schema still accepts `body: {}` (the SDK sends an empty JSON object on some DELETEs, as
  * the official SDK does).
  */
-export type OperationCallInput<K extends OperationId> =
-  { [P in keyof Input<K>]: P extends 'query' ? LooseQuery<Input<K>[P]> : Input<K>[P] }
-  & ('body' extends keyof Input<K> ? unknown : { body?: Record<string, never> });
+export type OperationCallInput<K extends OperationId> = {
+  [P in keyof Input<K>]: P extends 'query' ? LooseQuery<Input<K>[P]> : Input<K>[P];
+} & ('body' extends keyof Input<K> ? unknown : { body?: Record<string, never> });
 
 /** The success answer of operation `K`, as it goes on the wire. */
 export type OperationOutput<K extends OperationId> = Operations[K]['output'];

@@ -25,13 +25,29 @@ describeWithServer('SDK against a real server', (get) => {
     it(`${name}: creates a user with the server app and reads it back as the signed-in client`, async () => {
       const transport = make(get());
       const env = { now: () => get().clock.now() };
-      const server = new ServerApp({ projectId: 'internal', transport, secretServerKey: INTERNAL_KEYS.secretServerKey, tokenStore: null, environment: env });
-      const created = await server.createUser({ primaryEmail: `sdk-${name}@example.com`, primaryEmailVerified: true, displayName: 'Grace' });
+      const server = new ServerApp({
+        projectId: 'internal',
+        transport,
+        secretServerKey: INTERNAL_KEYS.secretServerKey,
+        tokenStore: null,
+        environment: env,
+      });
+      const created = await server.createUser({
+        primaryEmail: `sdk-${name}@example.com`,
+        primaryEmailVerified: true,
+        displayName: 'Grace',
+      });
       assert.equal(created.displayName, 'Grace');
       assert.equal(created.primaryEmail, `sdk-${name.toLowerCase()}@example.com`);
       const tokens = await created.createSession();
 
-      const client = new ClientApp({ projectId: 'internal', transport, publishableClientKey: INTERNAL_KEYS.publishableClientKey, tokenStore: tokens, environment: env });
+      const client = new ClientApp({
+        projectId: 'internal',
+        transport,
+        publishableClientKey: INTERNAL_KEYS.publishableClientKey,
+        tokenStore: tokens,
+        environment: env,
+      });
       const me = await client.getUser({ or: 'throw' });
       assert.equal(me?.id, created.id);
       assert.equal(me?.displayName, 'Grace');
@@ -45,7 +61,13 @@ describeWithServer('SDK against a real server', (get) => {
 
       await client.signOut();
       assert.equal(await client.getUser(), null);
-      const again = new ClientApp({ projectId: 'internal', transport, publishableClientKey: INTERNAL_KEYS.publishableClientKey, tokenStore: { accessToken: null, refreshToken: tokens.refreshToken }, environment: env });
+      const again = new ClientApp({
+        projectId: 'internal',
+        transport,
+        publishableClientKey: INTERNAL_KEYS.publishableClientKey,
+        tokenStore: { accessToken: null, refreshToken: tokens.refreshToken },
+        environment: env,
+      });
       assert.equal(await again.getUser(), null, 'the refresh token stops working after sign-out');
       assert.equal(again.session?.isKnownInvalid(), true);
 
@@ -57,7 +79,13 @@ describeWithServer('SDK against a real server', (get) => {
     it(`${name}: refreshes an expired access token through /auth/oauth/token`, async () => {
       const transport = make(get());
       const env = { now: () => get().clock.now() };
-      const server = new ServerApp({ projectId: 'internal', transport, secretServerKey: INTERNAL_KEYS.secretServerKey, tokenStore: null, environment: env });
+      const server = new ServerApp({
+        projectId: 'internal',
+        transport,
+        secretServerKey: INTERNAL_KEYS.secretServerKey,
+        tokenStore: null,
+        environment: env,
+      });
       const user = await server.createUser({ primaryEmail: `refresh-${name}@example.com` });
       const tokens = await user.createSession();
       const client = new ClientApp({ projectId: 'internal', transport, tokenStore: tokens, environment: env });
@@ -78,7 +106,12 @@ describeWithServer('SDK against a real server', (get) => {
       const templates = await admin.listEmailTemplates();
       assert.ok(templates.length >= 1 && templates.every((t) => typeof t.id === 'string' && typeof t.tsx_source === 'string'));
       const client = new ClientApp({ projectId: 'internal', transport, tokenStore: null });
-      await assert.rejects(new ServerApp({ projectId: 'internal', transport, secretServerKey: 'ssk_wrong', tokenStore: null }).createUser({ primaryEmail: 'x@example.com' }), (e: unknown) => e instanceof GatehouseKnownError && e.code === 'INVALID_SECRET_SERVER_KEY' && e.status === 401);
+      await assert.rejects(
+        new ServerApp({ projectId: 'internal', transport, secretServerKey: 'ssk_wrong', tokenStore: null }).createUser({
+          primaryEmail: 'x@example.com',
+        }),
+        (e: unknown) => e instanceof GatehouseKnownError && e.code === 'INVALID_SECRET_SERVER_KEY' && e.status === 401,
+      );
       assert.equal(await client.getUser(), null);
     });
   }

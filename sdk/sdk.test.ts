@@ -11,9 +11,31 @@ import { cookieTokenStore, memoryTokenStore, tokensFromAuthHeader } from './toke
 import type { TransportRequest } from './transport.ts';
 
 const PROJECT = '6a3c1f0e-1c2b-4d5e-9f00-123456789abc';
-const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: null, selected_team: null, oauth_providers: [] };
+const USER = {
+  id: 'u1',
+  display_name: 'Ada',
+  primary_email: 'ada@example.com',
+  primary_email_verified: true,
+  profile_image_url: null,
+  signed_up_at_millis: 1000,
+  client_metadata: {},
+  client_read_only_metadata: {},
+  has_password: true,
+  auth_with_email: true,
+  otp_auth_enabled: false,
+  passkey_auth_enabled: false,
+  requires_totp_mfa: false,
+  is_anonymous: false,
+  selected_team_id: null,
+  selected_team: null,
+  oauth_providers: [],
+};
 
-function setup(handler: (req: TransportRequest, i: number) => FakeAnswer, tokens?: { accessToken: string | null; refreshToken: string | null }, extra: Record<string, unknown> = {}) {
+function setup(
+  handler: (req: TransportRequest, i: number) => FakeAnswer,
+  tokens?: { accessToken: string | null; refreshToken: string | null },
+  extra: Record<string, unknown> = {},
+) {
   const env = manualEnvironment();
   const transport = fakeTransport(handler);
   const store = memoryTokenStore(tokens);
@@ -27,14 +49,26 @@ describe('SDK: access-token refresh', () => {
   it('uses a token with 20 s or more left and refreshes one with less than 20 s left', async () => {
     const env0 = manualEnvironment();
     const token = tokenValidFor(env0, 30_000);
-    const { transport, app } = setup((req) => req.path === '/auth/oauth/token' ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } } : { json: USER }, { accessToken: token, refreshToken: 'rt' }, { environment: env0 });
+    const { transport, app } = setup(
+      (req) =>
+        req.path === '/auth/oauth/token' ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } } : { json: USER },
+      { accessToken: token, refreshToken: 'rt' },
+      { environment: env0 },
+    );
     await app.getUser();
-    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me'], 'no refresh with 30 s left');
+    assert.deepEqual(
+      transport.requests.map((r) => r.path),
+      ['/users/me'],
+      'no refresh with 30 s left',
+    );
     assert.equal(transport.requests[0]?.headers['x-stack-access-token'], token);
     env0.advance(10_001); // 19.999 s left
     app.cache.clear();
     await app.getUser();
-    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me', '/auth/oauth/token', '/users/me']);
+    assert.deepEqual(
+      transport.requests.map((r) => r.path),
+      ['/users/me', '/auth/oauth/token', '/users/me'],
+    );
     const form = new URLSearchParams(transport.requests[1]?.body);
     assert.equal(form.get('grant_type'), 'refresh_token');
     assert.equal(form.get('refresh_token'), 'rt');
@@ -46,11 +80,20 @@ describe('SDK: access-token refresh', () => {
   it('treats a token without exp as never expiring', async () => {
     const { transport, app } = setup(() => ({ json: USER }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
     await app.getUser();
-    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me']);
+    assert.deepEqual(
+      transport.requests.map((r) => r.path),
+      ['/users/me'],
+    );
   });
 
   it('marks the session invalid and clears both tokens when the refresh fails', async () => {
-    const { transport, app, store } = setup((req) => req.path === '/auth/oauth/token' ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } : { knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER', status: 400 }, { accessToken: null, refreshToken: 'stale' });
+    const { transport, app, store } = setup(
+      (req) =>
+        req.path === '/auth/oauth/token'
+          ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' }
+          : { knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER', status: 400 },
+      { accessToken: null, refreshToken: 'stale' },
+    );
     assert.equal(await app.getUser(), null);
     assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
     assert.equal(app.session?.isKnownInvalid(), true);
@@ -59,7 +102,14 @@ describe('SDK: access-token refresh', () => {
 
   it('shares one refresh between concurrent calls', async () => {
     const env0 = manualEnvironment();
-    const { transport, app } = setup((req) => req.path === '/auth/oauth/token' ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } } : { json: { items: [] } }, { accessToken: null, refreshToken: 'rt' }, { environment: env0 });
+    const { transport, app } = setup(
+      (req) =>
+        req.path === '/auth/oauth/token'
+          ? { json: { access_token: tokenValidFor(env0, 600_000), token_type: 'Bearer' } }
+          : { json: { items: [] } },
+      { accessToken: null, refreshToken: 'rt' },
+      { environment: env0 },
+    );
     await Promise.all([app.session!.getAccessToken(), app.session!.getAccessToken(), app.session!.getAccessToken()]);
     assert.equal(transport.requests.filter((r) => r.path === '/auth/oauth/token').length, 1);
   });
@@ -67,19 +117,28 @@ describe('SDK: access-token refresh', () => {
   it('marks the access token expired on INVALID_ACCESS_TOKEN answers, refreshes and retries', async () => {
     const env0 = manualEnvironment();
     const fresh = tokenValidFor(env0, 600_000);
-    const { transport, app } = setup((req) => {
-      if (req.path === '/auth/oauth/token') return { json: { access_token: fresh, token_type: 'Bearer' } };
-      return req.headers['x-stack-access-token'] === fresh ? { json: USER } : { status: 401, knownError: 'ACCESS_TOKEN_EXPIRED' };
-    }, { accessToken: tokenValidFor(env0, 300_000), refreshToken: 'rt' }, { environment: env0 });
+    const { transport, app } = setup(
+      (req) => {
+        if (req.path === '/auth/oauth/token') return { json: { access_token: fresh, token_type: 'Bearer' } };
+        return req.headers['x-stack-access-token'] === fresh ? { json: USER } : { status: 401, knownError: 'ACCESS_TOKEN_EXPIRED' };
+      },
+      { accessToken: tokenValidFor(env0, 300_000), refreshToken: 'rt' },
+      { environment: env0 },
+    );
     const user = await app.getUser();
     assert.equal(user?.displayName, 'Ada');
-    assert.deepEqual(transport.requests.map((r) => r.path), ['/users/me', '/auth/oauth/token', '/users/me']);
+    assert.deepEqual(
+      transport.requests.map((r) => r.path),
+      ['/users/me', '/auth/oauth/token', '/users/me'],
+    );
   });
 });
 
 describe('SDK: retries and backoff', () => {
   it('retries a GET after network failures 5 times with exponential backoff from 1000 ms', async () => {
-    const { env, transport, app } = setup((_req, i) => i < 5 ? 'network-error' : { json: { id: PROJECT, display_name: 'P', config: {} } });
+    const { env, transport, app } = setup((_req, i) =>
+      i < 5 ? 'network-error' : { json: { id: PROJECT, display_name: 'P', config: {} } },
+    );
     const project = await app.getProject();
     assert.equal(project.display_name, 'P');
     assert.equal(transport.requests.length, 6);
@@ -88,12 +147,17 @@ describe('SDK: retries and backoff', () => {
 
   it('applies jitter between 0.5 and 1.5', async () => {
     const env = manualEnvironment({ random: () => 0 });
-    const transport = fakeTransport((_r, i) => i < 2 ? 'network-error' : { json: {} });
+    const transport = fakeTransport((_r, i) => (i < 2 ? 'network-error' : { json: {} }));
     const app = new ClientApp({ projectId: PROJECT, transport, tokenStore: null, environment: env });
     await app.getProject();
     assert.deepEqual(env.sleeps, [500, 1000]);
     const env2 = manualEnvironment({ random: () => 0.999 });
-    const app2 = new ClientApp({ projectId: PROJECT, transport: fakeTransport((_r, i) => i < 1 ? 'network-error' : { json: {} }), tokenStore: null, environment: env2 });
+    const app2 = new ClientApp({
+      projectId: PROJECT,
+      transport: fakeTransport((_r, i) => (i < 1 ? 'network-error' : { json: {} })),
+      tokenStore: null,
+      environment: env2,
+    });
     await app2.getProject();
     assert.ok(env2.sleeps[0]! > 1498 && env2.sleeps[0]! < 1500);
   });
@@ -113,14 +177,16 @@ describe('SDK: retries and backoff', () => {
   });
 
   it('honours Retry-After on 429, and retries at once without it', async () => {
-    const { env, transport, app } = setup((_r, i) => i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 429 } : { json: { id: PROJECT } });
+    const { env, transport, app } = setup((_r, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 429 } : { json: { id: PROJECT } },
+    );
     await app.getProject();
     assert.equal(transport.requests.length, 3);
     assert.deepEqual(env.sleeps, [3000, 0]);
   });
 
   it('retries 508 INFINITE_LOOP_DETECTED with backoff', async () => {
-    const { env, app } = setup((_r, i) => i === 0 ? { status: 508, knownError: 'INFINITE_LOOP_DETECTED' } : { json: { id: PROJECT } });
+    const { env, app } = setup((_r, i) => (i === 0 ? { status: 508, knownError: 'INFINITE_LOOP_DETECTED' } : { json: { id: PROJECT } }));
     await app.getProject();
     assert.deepEqual(env.sleeps, [1000]);
   });
@@ -128,7 +194,12 @@ describe('SDK: retries and backoff', () => {
 
 describe('SDK: errors', () => {
   it('rebuilds typed known errors from the header, with the catalogue status, even under the status override', async () => {
-    const { app } = setup(() => ({ status: 200, headers: { 'x-stack-actual-status': '409' }, knownError: 'USER_EMAIL_ALREADY_EXISTS', json: { details: { email: 'a@b.co' } } }));
+    const { app } = setup(() => ({
+      status: 200,
+      headers: { 'x-stack-actual-status': '409' },
+      knownError: 'USER_EMAIL_ALREADY_EXISTS',
+      json: { details: { email: 'a@b.co' } },
+    }));
     const r = await app.signUpWithCredential({ email: 'a@b.co', password: 'password1', noRedirect: true });
     assert.equal(r.status, 'error');
     assert.ok(r.status === 'error' && r.error instanceof GatehouseKnownError);
@@ -139,7 +210,15 @@ describe('SDK: errors', () => {
 
   it('keeps unknown codes readable', async () => {
     const { app } = setup(() => ({ status: 418, knownError: 'SOMETHING_NEW' }));
-    await assert.rejects(app.getProject(), (e: unknown) => e instanceof GatehouseKnownError && e.code === 'SOMETHING_NEW' && !e.known && e.status === 418 && e.message === 'error SOMETHING_NEW');
+    await assert.rejects(
+      app.getProject(),
+      (e: unknown) =>
+        e instanceof GatehouseKnownError &&
+        e.code === 'SOMETHING_NEW' &&
+        !e.known &&
+        e.status === 418 &&
+        e.message === 'error SOMETHING_NEW',
+    );
   });
 
   it('throws UserNotSignedInError with or: throw', async () => {
@@ -149,7 +228,11 @@ describe('SDK: errors', () => {
 
   it('hides anonymous users unless or: anonymous, which signs one up on the fly', async () => {
     const anon = { ...USER, is_anonymous: true };
-    const { app, transport } = setup((req) => req.path === '/auth/anonymous/sign-up' ? { json: { access_token: fakeJwt({ sub: 'a' }), refresh_token: 'rt-anon', user_id: 'a' } } : { json: anon });
+    const { app, transport } = setup((req) =>
+      req.path === '/auth/anonymous/sign-up'
+        ? { json: { access_token: fakeJwt({ sub: 'a' }), refresh_token: 'rt-anon', user_id: 'a' } }
+        : { json: anon },
+    );
     assert.equal(await app.getUser(), null);
     const user = await app.getUser({ or: 'anonymous' });
     assert.equal(user?.isAnonymous, true);
@@ -159,14 +242,20 @@ describe('SDK: errors', () => {
 
 describe('SDK: sign-out', () => {
   it('tolerates a refresh-token error from the server and clears the session', async () => {
-    const { app, store } = setup((req) => req.method === 'DELETE' ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } : { json: USER }, { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    const { app, store } = setup(
+      (req) => (req.method === 'DELETE' ? { status: 401, knownError: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } : { json: USER }),
+      { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' },
+    );
     await app.signOut();
     assert.deepEqual(store.get(), { accessToken: null, refreshToken: null });
     assert.equal(await app.getUser(), null);
   });
 
   it('still throws other errors', async () => {
-    const { app } = setup(() => ({ status: 400, knownError: 'SCHEMA_ERROR', json: { details: { message: 'x' } } }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    const { app } = setup(() => ({ status: 400, knownError: 'SCHEMA_ERROR', json: { details: { message: 'x' } } }), {
+      accessToken: fakeJwt({ sub: 'u1' }),
+      refreshToken: 'rt',
+    });
     await assert.rejects(app.signOut(), GatehouseKnownError);
   });
 });
@@ -254,7 +343,11 @@ describe('SDK: redirect rules', () => {
   it('accepts only relative redirect targets', () => {
     assert.equal(assertTrustedRedirect('/a?b=1'), '/a?b=1');
     for (const bad of ['https://evil.example/', '//evil.example', 'javascript:alert(1)', '/a b', 'relative']) {
-      assert.throws(() => assertTrustedRedirect(bad), (e: unknown) => e instanceof GatehouseConfigError && /not trusted; it should be relative/.test(e.message), bad);
+      assert.throws(
+        () => assertTrustedRedirect(bad),
+        (e: unknown) => e instanceof GatehouseConfigError && /not trusted; it should be relative/.test(e.message),
+        bad,
+      );
     }
   });
 
@@ -263,7 +356,14 @@ describe('SDK: redirect rules', () => {
     assert.equal(returnToFrom('?after_auth_return_to=%2Fx%3Fy%3D1'), '/x?y=1');
     assert.equal(returnToFrom('?after_auth_return_to=https%3A%2F%2Fevil.example'), null);
     const visited: string[] = [];
-    const { app, env } = setup(() => ({ json: { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' } }), undefined, { redirectMethod: { navigate: (u: string) => { visited.push(u); } }, urls: { afterSignIn: '/welcome' } });
+    const { app, env } = setup(() => ({ json: { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' } }), undefined, {
+      redirectMethod: {
+        navigate: (u: string) => {
+          visited.push(u);
+        },
+      },
+      urls: { afterSignIn: '/welcome' },
+    });
     assert.equal(app.afterAuthUrl(false, '?after_auth_return_to=%2Fback'), '/back');
     assert.equal(app.afterAuthUrl(true, ''), '/welcome');
     await app.signInWithCredential({ email: 'a@b.co', password: 'password1' });
@@ -275,7 +375,10 @@ describe('SDK: redirect rules', () => {
 describe('SDK: connected accounts', () => {
   it('returns the access token, or null when the account is not connected or lacks the scope', async () => {
     let answer: FakeAnswer = { json: { access_token: 'gh-token' } };
-    const { app, transport } = setup((req) => req.path === '/users/me' ? { json: USER } : answer, { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' });
+    const { app, transport } = setup((req) => (req.path === '/users/me' ? { json: USER } : answer), {
+      accessToken: fakeJwt({ sub: 'u1' }),
+      refreshToken: 'rt',
+    });
     const user = (await app.getUser())!;
     assert.equal(await user.getConnectedAccountAccessToken('github', { scopes: ['repo', 'user'] }), 'gh-token');
     const req = transport.requests.at(-1)!;
@@ -308,13 +411,22 @@ describe('SDK: command-line login', () => {
   });
 
   it('reports expired and used requests, and times out after maxAttempts', async () => {
-    const expired = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'expired' } });
+    const expired = setup((req) =>
+      req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'expired' } },
+    );
     const r = await expired.app.promptCliLogin({ appUrl: 'https://a.example.com' });
     assert.equal(r.status === 'error' && r.error.code, 'CLI_AUTH_EXPIRED_ERROR');
-    const used = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'used' } });
+    const used = setup((req) =>
+      req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'used' } },
+    );
     assert.equal((await used.app.promptCliLogin({ appUrl: 'https://a.example.com' })).status, 'error');
-    const waiting = setup((req) => req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'waiting' } });
-    await assert.rejects(waiting.app.promptCliLogin({ appUrl: 'https://a.example.com', maxAttempts: 3, waitTimeMillis: 500 }), /timed out after 3 attempts/);
+    const waiting = setup((req) =>
+      req.path === '/auth/cli' ? { json: { polling_code: 'p', login_code: 'l' } } : { json: { status: 'waiting' } },
+    );
+    await assert.rejects(
+      waiting.app.promptCliLogin({ appUrl: 'https://a.example.com', maxAttempts: 3, waitTimeMillis: 500 }),
+      /timed out after 3 attempts/,
+    );
     assert.deepEqual(waiting.env.sleeps, [500, 500]);
   });
 });
@@ -324,7 +436,17 @@ describe('SDK: apps and token stores', () => {
     const transport = fakeTransport(() => ({ json: {} }));
     new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', uniqueIdentifier: 'sdk-test-app' });
     new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', uniqueIdentifier: 'sdk-test-app' });
-    assert.throws(() => new ClientApp({ projectId: PROJECT, transport, tokenStore: 'memory', publishableClientKey: 'pck_other', uniqueIdentifier: 'sdk-test-app' }), GatehouseConfigError);
+    assert.throws(
+      () =>
+        new ClientApp({
+          projectId: PROJECT,
+          transport,
+          tokenStore: 'memory',
+          publishableClientKey: 'pck_other',
+          uniqueIdentifier: 'sdk-test-app',
+        }),
+      GatehouseConfigError,
+    );
   });
 
   it('rejects a project id that is neither a UUID nor internal', () => {
@@ -332,7 +454,11 @@ describe('SDK: apps and token stores', () => {
   });
 
   it('sends the request envelope of upstream apps/backend/src/route-handlers/smart-request.tsx', async () => {
-    const { app, transport } = setup(() => ({ json: USER }), { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' }, { publishableClientKey: 'pck_x' });
+    const { app, transport } = setup(
+      () => ({ json: USER }),
+      { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' },
+      { publishableClientKey: 'pck_x' },
+    );
     await app.getUser();
     const h = transport.requests[0]!.headers;
     assert.equal(h['x-stack-project-id'], PROJECT);
@@ -363,13 +489,26 @@ describe('SDK: apps and token stores', () => {
     const jar = new Map<string, string>();
     const written: string[] = [];
     const doc = {
-      get cookie() { return [...jar].map(([k, v]) => `${k}=${v}`).join('; '); },
-      set cookie(line: string) { written.push(line); const [pair] = line.split(';'); const i = pair!.indexOf('='); const name = pair!.slice(0, i); if (/max-age=0(;|$)/i.test(line)) jar.delete(name); else jar.set(name, pair!.slice(i + 1)); },
+      get cookie() {
+        return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      },
+      set cookie(line: string) {
+        written.push(line);
+        const [pair] = line.split(';');
+        const i = pair!.indexOf('=');
+        const name = pair!.slice(0, i);
+        if (/max-age=0(;|$)/i.test(line)) jar.delete(name);
+        else jar.set(name, pair!.slice(i + 1));
+      },
     };
     const store = cookieTokenStore(PROJECT, env, doc, { secure: false });
     store.set({ accessToken: 'at', refreshToken: 'rt' });
     assert.ok(written.some((l) => l.toLowerCase().startsWith(`stack-refresh-${PROJECT}=rt; max-age=31536000`.toLowerCase())));
-    assert.ok(written.some((l) => l.toLowerCase().startsWith(`stack-access=${encodeURIComponent(JSON.stringify(['rt', 'at']))}; max-age=86400`.toLowerCase())));
+    assert.ok(
+      written.some((l) =>
+        l.toLowerCase().startsWith(`stack-access=${encodeURIComponent(JSON.stringify(['rt', 'at']))}; max-age=86400`.toLowerCase()),
+      ),
+    );
     assert.deepEqual(store.get(), { accessToken: 'at', refreshToken: 'rt' });
     let changes = 0;
     const stop = store.subscribe!(() => changes++);
@@ -392,7 +531,19 @@ describe('SDK: errors name the full URL', () => {
       },
     });
     const app = new ClientApp({ projectId: PROJECT, baseUrl: 'https://auth.example.com/base/', tokenStore: null, environment: env });
-    await assert.rejects(app.getProject(), (e: Error) => e instanceof GatehouseNetworkError && e.message.includes('https://auth.example.com/base/api/v1/projects/current') && e.message.includes('Failed to fetch'));
-    await assert.rejects(app.signInWithCredential({ email: 'a@b.co', password: 'x', noRedirect: true }), (e: Error) => e instanceof GatehouseStatusError && e.url === 'https://auth.example.com/base/api/v1/auth/password/sign-in' && e.message.startsWith('Request to https://auth.example.com/base/api/v1/auth/password/sign-in failed with 500'));
+    await assert.rejects(
+      app.getProject(),
+      (e: Error) =>
+        e instanceof GatehouseNetworkError &&
+        e.message.includes('https://auth.example.com/base/api/v1/projects/current') &&
+        e.message.includes('Failed to fetch'),
+    );
+    await assert.rejects(
+      app.signInWithCredential({ email: 'a@b.co', password: 'x', noRedirect: true }),
+      (e: Error) =>
+        e instanceof GatehouseStatusError &&
+        e.url === 'https://auth.example.com/base/api/v1/auth/password/sign-in' &&
+        e.message.startsWith('Request to https://auth.example.com/base/api/v1/auth/password/sign-in failed with 500'),
+    );
   });
 });

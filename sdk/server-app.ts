@@ -13,7 +13,6 @@ export interface ServerAppOptions extends ClientAppOptions {
   secretServerKey?: string;
 }
 
-
 /**
  * The server-level app (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/lib/stack-app/): everything the client app does, plus any user, team,
  * session and email with the secret server key. Never ship it to browsers.
@@ -21,7 +20,8 @@ export interface ServerAppOptions extends ClientAppOptions {
 export class ServerApp extends ClientApp {
   constructor(options: ServerAppOptions, internal?: ConstructorParameters<typeof ClientApp>[1]) {
     const secretServerKey = options.secretServerKey;
-    if (!internal && !secretServerKey) throw new GatehouseConfigError('No secret server key configured: a ServerApp needs secretServerKey.');
+    if (!internal && !secretServerKey)
+      throw new GatehouseConfigError('No secret server key configured: a ServerApp needs secretServerKey.');
     super(options, internal ?? { accessType: 'server', secretServerKey, fingerprint: { secretServerKey } });
   }
 
@@ -46,11 +46,16 @@ export class ServerApp extends ClientApp {
   /** The user behind a request's tokens (`x-stack-auth` header, else its session cookies; a store; or tokens), or null. */
   async getUserFromTokens(tokenStore: TokenStoreInit): Promise<User | null> {
     const store = resolveTokenStore(tokenStore, this.projectId, this.env);
-    if (!store || !store.get().refreshToken && !store.get().accessToken) return null;
+    if (!store || (!store.get().refreshToken && !store.get().accessToken)) return null;
     const session = new Session(store, (rt) => this.api.refreshAccessToken(rt), this.env);
     try {
       const wire = await this.api.op('users.getCurrent', { session });
-      const core = { ...this.core, op: ((id: OperationId, input?: object) => this.api.op(id, { ...input, session } as never)) as AppCore['op'], suggestAccessTokenExpired: () => session.markAccessTokenExpired(), markSessionInvalid: () => session.markInvalid() };
+      const core = {
+        ...this.core,
+        op: ((id: OperationId, input?: object) => this.api.op(id, { ...input, session } as never)) as AppCore['op'],
+        suggestAccessTokenExpired: () => session.markAccessTokenExpired(),
+        markSessionInvalid: () => session.markInvalid(),
+      };
       return new User(core, wire, 'me');
     } catch (error) {
       if (isKnownErrorOf(error, ['CANNOT_GET_OWN_USER_WITHOUT_USER'])) return null;
@@ -70,20 +75,51 @@ export class ServerApp extends ClientApp {
   }
 
   /** `GET /users` with paging and filters → `{users, nextCursor}`. */
-  async listUsers(options: { limit?: number; cursor?: string; orderBy?: 'signed_up_at'; desc?: boolean; query?: string; teamId?: string; includeAnonymous?: boolean } = {}): Promise<{ users: User[]; nextCursor: string | null }> {
-    const res = await this.core.op('users.list', { query: { limit: options.limit, cursor: options.cursor, order_by: options.orderBy, desc: options.desc, query: options.query, team_id: options.teamId, include_anonymous: options.includeAnonymous } });
-    return { users: res.items.map((u) => new User(this.core, u, u.id)), nextCursor: 'pagination' in res ? res.pagination.next_cursor : null };
+  async listUsers(
+    options: {
+      limit?: number;
+      cursor?: string;
+      orderBy?: 'signed_up_at';
+      desc?: boolean;
+      query?: string;
+      teamId?: string;
+      includeAnonymous?: boolean;
+    } = {},
+  ): Promise<{ users: User[]; nextCursor: string | null }> {
+    const res = await this.core.op('users.list', {
+      query: {
+        limit: options.limit,
+        cursor: options.cursor,
+        order_by: options.orderBy,
+        desc: options.desc,
+        query: options.query,
+        team_id: options.teamId,
+        include_anonymous: options.includeAnonymous,
+      },
+    });
+    return {
+      users: res.items.map((u) => new User(this.core, u, u.id)),
+      nextCursor: 'pagination' in res ? res.pagination.next_cursor : null,
+    };
   }
 
   /** `POST /users` → the created user. */
-  async createUser(options: UserUpdate & { primaryEmail?: string | null; password?: string | null; primaryEmailAuthEnabled?: boolean }): Promise<User> {
+  async createUser(
+    options: UserUpdate & { primaryEmail?: string | null; password?: string | null; primaryEmailAuthEnabled?: boolean },
+  ): Promise<User> {
     const wire = await this.core.op('users.create', { body: userUpdateToWire(options) });
     return new User(this.core, wire, wire.id);
   }
 
   /** `POST /teams` `{display_name, profile_image_url?, creator_user_id?}`. */
   async createTeam(options: { displayName: string; profileImageUrl?: string | null; creatorUserId?: string }): Promise<Team> {
-    const wire = await this.core.op('teams.create', { body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: options.creatorUserId }) });
+    const wire = await this.core.op('teams.create', {
+      body: dropUndefined({
+        display_name: options.displayName,
+        profile_image_url: options.profileImageUrl,
+        creator_user_id: options.creatorUserId,
+      }),
+    });
     return new Team(this.core, wire);
   }
 
@@ -99,8 +135,24 @@ export class ServerApp extends ClientApp {
   }
 
   /** `POST /emails/send-email` `{user_ids, subject, html | template_id + variables, notification_category_name}`. */
-  async sendEmail(options: { userIds: string[]; subject?: string; html?: string; templateId?: string; variables?: Record<string, unknown>; notificationCategoryName?: string }): Promise<unknown> {
-    return this.core.op('emails.sendEmail', { body: dropUndefined({ user_ids: options.userIds, subject: options.subject, html: options.html, template_id: options.templateId, variables: options.variables, notification_category_name: options.notificationCategoryName }) });
+  async sendEmail(options: {
+    userIds: string[];
+    subject?: string;
+    html?: string;
+    templateId?: string;
+    variables?: Record<string, unknown>;
+    notificationCategoryName?: string;
+  }): Promise<unknown> {
+    return this.core.op('emails.sendEmail', {
+      body: dropUndefined({
+        user_ids: options.userIds,
+        subject: options.subject,
+        html: options.html,
+        template_id: options.templateId,
+        variables: options.variables,
+        notification_category_name: options.notificationCategoryName,
+      }),
+    });
   }
 
   /** `PATCH /users/{id}`. */

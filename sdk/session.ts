@@ -10,11 +10,16 @@ export function decodeJwtPayload(token: string): Record<string, unknown> | null 
   if (!part) return null;
   try {
     const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
-    const json = typeof atob === 'function'
-      ? decodeURIComponent(Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''))
-      : '';
+    const json =
+      typeof atob === 'function'
+        ? decodeURIComponent(
+            Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(
+              '',
+            ),
+          )
+        : '';
     const parsed = JSON.parse(json) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as Record<string, unknown> : null;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
   }
@@ -100,7 +105,10 @@ export class Session {
         try {
           const next = await this.refresh(refreshToken);
           if (this.store.get().refreshToken !== refreshToken) return this.store.get().accessToken; // signed in elsewhere meanwhile
-          if (next === null) { this.markInvalid(); return null; }
+          if (next === null) {
+            this.markInvalid();
+            return null;
+          }
           this.expiredAccessToken = null;
           this.store.set({ accessToken: next, refreshToken });
           return next;

@@ -15,11 +15,11 @@ function tsc(project: string): string {
   return r.status === 0 ? '' : `${r.stdout}${r.stderr}` || `tsc exited ${r.status}`;
 }
 
-it('the Stack-API sample compiles against @stackframe/js 2.8.108 itself (it is Stack\'s documented API)', () => {
+it("the Stack-API sample compiles against @stackframe/js 2.8.108 itself (it is Stack's documented API)", () => {
   assert.equal(tsc('test/types/tsconfig.stack.json'), '');
 });
 
-it('the same sample and the @stackframe/react-style hooks compile against Gatehouse\'s SDK types', () => {
+it("the same sample and the @stackframe/react-style hooks compile against Gatehouse's SDK types", () => {
   assert.equal(tsc('test/types/tsconfig.gatehouse.json'), '');
 });
 
@@ -29,8 +29,18 @@ describeWithServer('Stack-shaped SDK calls at run time (issue 29)', (get) => {
     const { projectId, admin, server: serverCaller } = await createProject(server);
     const defined = await api(server, 'POST', '/project-permission-definitions', admin, { id: 'read_reports' });
     assert.equal(defined.status, 201, defined.text);
-    const app = new ClientApp({ projectId, transport: inProcessTransport(server.gatehouse), tokenStore: 'memory', urls: { handler: '/handler' } });
-    const up = await app.signUpWithCredential({ email: `stack-shaped-${Date.now()}@example.com`, password: 'a-long-password', noVerificationCallback: true, noRedirect: true });
+    const app = new ClientApp({
+      projectId,
+      transport: inProcessTransport(server.gatehouse),
+      tokenStore: 'memory',
+      urls: { handler: '/handler' },
+    });
+    const up = await app.signUpWithCredential({
+      email: `stack-shaped-${Date.now()}@example.com`,
+      password: 'a-long-password',
+      noVerificationCallback: true,
+      noRedirect: true,
+    });
     assert.equal(up.status, 'ok');
     const user = await app.getUser({ or: 'throw' });
     assert.equal(await user.hasPermission('read_reports'), false);

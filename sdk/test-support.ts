@@ -1,7 +1,9 @@
 import type { TransportRequest, TransportResponse, Transport } from './transport.ts';
 
 /** A scripted answer for the fake transport: JSON body, status, extra headers, or a thrown network error. */
-export type FakeAnswer = { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; knownError?: string } | 'network-error';
+export type FakeAnswer =
+  | { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; knownError?: string }
+  | 'network-error';
 
 /** An unsigned JWT with the given claims (the SDK never checks signatures). */
 export function fakeJwt(claims: Record<string, unknown>): string {
@@ -23,7 +25,11 @@ export function fakeTransport(handler: (req: TransportRequest, index: number) =>
     let text = answer.text ?? '';
     if (answer.knownError) {
       headers['x-stack-known-error'] = answer.knownError;
-      text = JSON.stringify({ code: answer.knownError, details: (answer.json as { details?: unknown } | undefined)?.details ?? {}, error: `error ${answer.knownError}` });
+      text = JSON.stringify({
+        code: answer.knownError,
+        details: (answer.json as { details?: unknown } | undefined)?.details ?? {},
+        error: `error ${answer.knownError}`,
+      });
       headers['content-type'] = 'application/json';
     } else if (answer.json !== undefined) {
       text = JSON.stringify(answer.json);

@@ -27,8 +27,14 @@ export function memoryTokenStore(initial: Tokens = EMPTY): TokenStore {
   const listeners = new Set<() => void>();
   return {
     get: () => tokens,
-    set: (next) => { tokens = { ...next }; listeners.forEach((l) => l()); },
-    subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+    set: (next) => {
+      tokens = { ...next };
+      listeners.forEach((l) => l());
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
   };
 }
 
@@ -48,7 +54,9 @@ export function hostedCookieOptions(projectId: string): CookieStoreOptions {
 export const COOKIE_POLL_MS = 100;
 
 /** A minimal `document` for cookies (the browser's, or a test double). */
-export interface CookieDocument { cookie: string }
+export interface CookieDocument {
+  cookie: string;
+}
 
 /** One cookie's decoded value from `document.cookie` (the `cookie` package's parser), or null. */
 export function readCookie(doc: CookieDocument, name: string): string | null {
@@ -83,7 +91,9 @@ export function tokensFromCookies(doc: CookieDocument, projectId: string): Token
     try {
       const parsed = JSON.parse(pair) as unknown;
       if (Array.isArray(parsed) && visible !== null && parsed[0] === visible && typeof parsed[1] === 'string') accessToken = parsed[1];
-    } catch { /* a malformed cookie counts as no access token */ }
+    } catch {
+      /* a malformed cookie counts as no access token */
+    }
   }
   return { accessToken, refreshToken };
 }
@@ -97,12 +107,17 @@ export function tokensFromCookies(doc: CookieDocument, projectId: string): Token
  * refresh token in an HttpOnly cookie: this store then only ever holds the server's placeholder
  * (docs/security.md "Cookies").
  */
-export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 'setInterval'>, doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document, options: CookieStoreOptions = {}): TokenStore {
+export function cookieTokenStore(
+  projectId: string,
+  env: Pick<SdkEnvironment, 'setInterval'>,
+  doc: CookieDocument | undefined = (globalThis as { document?: CookieDocument }).document,
+  options: CookieStoreOptions = {},
+): TokenStore {
   if (!doc) throw new GatehouseConfigError('The cookie token store needs a browser document; use "memory" on the server.');
   const refreshName = `stack-refresh-${projectId}`;
   const accessName = options.accessCookieName ?? 'stack-access';
   const refreshMaxAge = options.refreshMaxAgeS ?? REFRESH_COOKIE_MAX_AGE_S;
-  const secure = options.secure ?? ((globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:');
+  const secure = options.secure ?? (globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:';
   const read = (): Tokens => {
     const refreshToken = readCookie(doc, refreshName);
     let accessToken: string | null = null;
@@ -111,7 +126,9 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
       try {
         const parsed = JSON.parse(pair) as unknown;
         if (Array.isArray(parsed) && parsed[0] === refreshToken && typeof parsed[1] === 'string') accessToken = parsed[1];
-      } catch { /* a malformed cookie counts as no access token */ }
+      } catch {
+        /* a malformed cookie counts as no access token */
+      }
     }
     return { accessToken, refreshToken };
   };
@@ -125,7 +142,11 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
     get: read,
     set(tokens) {
       write(refreshName, tokens.refreshToken, refreshMaxAge);
-      write(accessName, tokens.refreshToken && tokens.accessToken ? JSON.stringify([tokens.refreshToken, tokens.accessToken]) : null, ACCESS_COOKIE_MAX_AGE_S);
+      write(
+        accessName,
+        tokens.refreshToken && tokens.accessToken ? JSON.stringify([tokens.refreshToken, tokens.accessToken]) : null,
+        ACCESS_COOKIE_MAX_AGE_S,
+      );
       last = JSON.stringify(read());
       listeners.forEach((l) => l());
     },
@@ -133,11 +154,17 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
       listeners.add(listener);
       stop ??= env.setInterval(() => {
         const now = JSON.stringify(read());
-        if (now !== last) { last = now; listeners.forEach((l) => l()); }
+        if (now !== last) {
+          last = now;
+          listeners.forEach((l) => l());
+        }
       }, COOKIE_POLL_MS);
       return () => {
         listeners.delete(listener);
-        if (listeners.size === 0 && stop) { stop(); stop = null; }
+        if (listeners.size === 0 && stop) {
+          stop();
+          stop = null;
+        }
       };
     },
   };
@@ -150,10 +177,18 @@ export function cookieTokenStore(projectId: string, env: Pick<SdkEnvironment, 's
 export function tokensFromAuthHeader(value: string | null | undefined): Tokens {
   if (!value) return { ...EMPTY };
   let parsed: unknown;
-  try { parsed = JSON.parse(value); } catch { throw new GatehouseConfigError('Invalid x-stack-auth header: not valid JSON.'); }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new GatehouseConfigError('Invalid x-stack-auth header: the token store header must be a JSON object, not null.');
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new GatehouseConfigError('Invalid x-stack-auth header: not valid JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new GatehouseConfigError('Invalid x-stack-auth header: the token store header must be a JSON object, not null.');
   const o = parsed as Record<string, unknown>;
-  return { accessToken: typeof o.accessToken === 'string' ? o.accessToken : null, refreshToken: typeof o.refreshToken === 'string' ? o.refreshToken : null };
+  return {
+    accessToken: typeof o.accessToken === 'string' ? o.accessToken : null,
+    refreshToken: typeof o.refreshToken === 'string' ? o.refreshToken : null,
+  };
 }
 
 /** The `x-stack-auth` header for tokens: `{ 'x-stack-auth': '{"accessToken":…,"refreshToken":…}' }`. */

@@ -34,7 +34,10 @@ describe('TOTP helpers', () => {
   it('build an otpauth URI that otpauth parses back to the same secret', () => {
     const secret = generateTotpSecret();
     const uri = totpAuthUri({ secret, account: 'ada@example.com', issuer: 'Acme Auth' });
-    assert.match(uri, /^otpauth:\/\/totp\/Acme%20Auth:ada%40example\.com\?secret=[A-Z2-7]+&issuer=Acme%20Auth&algorithm=SHA1&digits=6&period=30$/);
+    assert.match(
+      uri,
+      /^otpauth:\/\/totp\/Acme%20Auth:ada%40example\.com\?secret=[A-Z2-7]+&issuer=Acme%20Auth&algorithm=SHA1&digits=6&period=30$/,
+    );
     const parsed = URI.parse(uri) as TOTP;
     assert.equal(parsed.secret.base32, toBase32(secret));
     assert.equal(parsed.issuer, 'Acme Auth');

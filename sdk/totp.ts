@@ -48,7 +48,9 @@ export function totpAuthUri(options: { secret: Uint8Array; account: string; issu
 
 /** The 6-digit code of `secret` for RFC 6238 time step `step` (RFC 4226 §5.3 dynamic truncation). */
 export async function totpForStep(secret: Uint8Array, step: number): Promise<string> {
-  const key = await globalThis.crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+  const key = await globalThis.crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-1' }, false, [
+    'sign',
+  ]);
   const counter = new ArrayBuffer(8);
   const view = new DataView(counter);
   view.setUint32(0, Math.floor(step / 2 ** 32));
@@ -67,6 +69,6 @@ export async function verifyTotp(secret: Uint8Array, code: string, nowMs: number
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return false;
   const step = Math.floor(nowMs / 30_000);
-  for (const s of [step - 1, step, step + 1]) if (await totpForStep(secret, s) === token) return true;
+  for (const s of [step - 1, step, step + 1]) if ((await totpForStep(secret, s)) === token) return true;
   return false;
 }

@@ -47,7 +47,11 @@ export function httpTransport(baseUrl: string, fetchImpl: typeof fetch, options:
   const base = baseUrl.replace(/\/+$/, '');
   const mode = options.cookieBridge ?? 'placeholder';
   const send: Transport = async (request) => {
-    const bridge = mode === true || (mode === 'placeholder' && (request.body?.includes(REFRESH_PLACEHOLDER_PREFIX) || Object.values(request.headers).some((v) => v.includes(REFRESH_PLACEHOLDER_PREFIX))));
+    const bridge =
+      mode === true ||
+      (mode === 'placeholder' &&
+        (request.body?.includes(REFRESH_PLACEHOLDER_PREFIX) ||
+          Object.values(request.headers).some((v) => v.includes(REFRESH_PLACEHOLDER_PREFIX))));
     const res = await fetchImpl(`${base}/api/v1${request.path}`, {
       method: request.method,
       headers: bridge ? { ...request.headers, [COOKIE_BRIDGE_HEADER]: '1' } : request.headers,
@@ -65,4 +69,3 @@ export function httpTransport(baseUrl: string, fetchImpl: typeof fetch, options:
   };
   return send;
 }
-

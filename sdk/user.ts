@@ -4,7 +4,6 @@ import { toBase64 } from './totp.ts';
 import { ActiveSession, ApiKey, ContactChannel, NotificationCategory, Passkey, Team, dropUndefined, type AppCore } from './objects.ts';
 import type { WireContactChannel, WireNotificationCategory, WirePasskey, WireUser } from './wire.ts';
 
-
 /** Fields a user update may carry (client: the first group; server adds the rest). */
 export interface UserUpdate {
   displayName?: string | null;
@@ -98,7 +97,9 @@ export class User {
   /** `PATCH /users/{me|id}`; a client update marks the access token expired (its claims changed). */
   async update(update: UserUpdate): Promise<void> {
     const body = userUpdateToWire(update);
-    await (this.ref === 'me' ? this.app.op('users.updateCurrent', { body }) : this.app.op('users.update', { params: { user_id: this.ref }, body }));
+    await (this.ref === 'me'
+      ? this.app.op('users.updateCurrent', { body })
+      : this.app.op('users.update', { params: { user_id: this.ref }, body }));
     if (this.ref === 'me') this.app.suggestAccessTokenExpired();
     await this.app.invalidate(routePath('users.list'));
   }
@@ -144,7 +145,9 @@ export class User {
   }
 
   async delete(): Promise<void> {
-    await (this.ref === 'me' ? this.app.op('users.deleteCurrent', { body: {} }) : this.app.op('users.delete', { params: { user_id: this.ref }, body: {} }));
+    await (this.ref === 'me'
+      ? this.app.op('users.deleteCurrent', { body: {} })
+      : this.app.op('users.delete', { params: { user_id: this.ref }, body: {} }));
     if (this.ref === 'me') this.app.markSessionInvalid();
     await this.app.invalidate();
   }
@@ -186,8 +189,23 @@ export class User {
   }
 
   /** `POST /contact-channels` `{user_id, type: 'email', value, used_for_auth, is_primary}` (`type` as Stack's options: only `email`). */
-  async createContactChannel(options: { value: string; type?: 'email'; usedForAuth: boolean; isPrimary?: boolean; isVerified?: boolean }): Promise<ContactChannel> {
-    const wire = await this.app.op('contactChannels.create', { body: dropUndefined({ user_id: this.ref, type: 'email', value: options.value, used_for_auth: options.usedForAuth, is_primary: options.isPrimary ?? false, is_verified: options.isVerified }) });
+  async createContactChannel(options: {
+    value: string;
+    type?: 'email';
+    usedForAuth: boolean;
+    isPrimary?: boolean;
+    isVerified?: boolean;
+  }): Promise<ContactChannel> {
+    const wire = await this.app.op('contactChannels.create', {
+      body: dropUndefined({
+        user_id: this.ref,
+        type: 'email',
+        value: options.value,
+        used_for_auth: options.usedForAuth,
+        is_primary: options.isPrimary ?? false,
+        is_verified: options.isVerified,
+      }),
+    });
     await this.app.invalidate(routePath('contactChannels.list'));
     return new ContactChannel(this.app, wire, this.ref);
   }
@@ -205,7 +223,9 @@ export class User {
 
   /** `POST /teams` `{display_name, profile_image_url?, creator_user_id}`, then selects it (client). */
   async createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team> {
-    const wire = await this.app.op('teams.create', { body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: this.ref }) });
+    const wire = await this.app.op('teams.create', {
+      body: dropUndefined({ display_name: options.displayName, profile_image_url: options.profileImageUrl, creator_user_id: this.ref }),
+    });
     if (this.ref === 'me') await this.update({ selectedTeamId: wire.id });
     await this.app.invalidate(routePath('teams.list'));
     return new Team(this.app, wire);
@@ -213,7 +233,10 @@ export class User {
 
   /** `DELETE /team-memberships/{team}/{me|id}`. */
   async leaveTeam(team: Team | string): Promise<void> {
-    await this.app.op('teams.removeMember', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref }, body: {} });
+    await this.app.op('teams.removeMember', {
+      params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.ref },
+      body: {},
+    });
     await this.app.invalidate(routePath('teams.list'));
     await this.app.invalidate(routePath('users.getCurrent'));
   }
@@ -224,9 +247,14 @@ export class User {
    */
   async listPermissions(team: Team | string, options?: { recursive?: boolean }): Promise<{ id: string }[]>;
   async listPermissions(options?: { recursive?: boolean }): Promise<{ id: string }[]>;
-  async listPermissions(scope?: Team | string | { recursive?: boolean }, maybeOptions: { recursive?: boolean } = {}): Promise<{ id: string }[]> {
+  async listPermissions(
+    scope?: Team | string | { recursive?: boolean },
+    maybeOptions: { recursive?: boolean } = {},
+  ): Promise<{ id: string }[]> {
     if (scope === undefined || (typeof scope === 'object' && !(scope instanceof Team))) return this.listProjectPermissions(scope ?? {});
-    const res = await this.app.op('permissions.listTeam', { query: { team_id: typeof scope === 'string' ? scope : scope.id, user_id: this.ref, recursive: maybeOptions.recursive ?? true } });
+    const res = await this.app.op('permissions.listTeam', {
+      query: { team_id: typeof scope === 'string' ? scope : scope.id, user_id: this.ref, recursive: maybeOptions.recursive ?? true },
+    });
     return res.items.map((p) => ({ id: p.id }));
   }
 
@@ -264,7 +292,14 @@ export class User {
 
   /** `POST /user-api-keys` `{user_id, description, expires_at_millis, is_public}`; the result has the full `value`. */
   async createApiKey(options: { description: string; expiresAt: Date | null; isPublic?: boolean }): Promise<ApiKey> {
-    const wire = await this.app.op('apiKeys.createUserKey', { body: { user_id: this.ref, description: options.description, expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null, is_public: options.isPublic ?? false } });
+    const wire = await this.app.op('apiKeys.createUserKey', {
+      body: {
+        user_id: this.ref,
+        description: options.description,
+        expires_at_millis: options.expiresAt ? options.expiresAt.getTime() : null,
+        is_public: options.isPublic ?? false,
+      },
+    });
     await this.app.invalidate(routePath('apiKeys.listUserKeys'));
     return new ApiKey(this.app, wire);
   }
@@ -285,9 +320,27 @@ export class User {
    * `GET /oauth-providers?user_id=`: the user's linked OAuth accounts. `id` is the provider's id
    * (`provider_config_id` on the wire), `linkId` the link's own id (used to update or unlink it).
    */
-  async listOAuthProviders(): Promise<{ id: string; linkId: string; type: string; accountId: string | null; email: string | null; allowSignIn: boolean; allowConnectedAccounts: boolean }[]> {
+  async listOAuthProviders(): Promise<
+    {
+      id: string;
+      linkId: string;
+      type: string;
+      accountId: string | null;
+      email: string | null;
+      allowSignIn: boolean;
+      allowConnectedAccounts: boolean;
+    }[]
+  > {
     const res = await this.app.op('authOauth.listOAuthProviders', { query: { user_id: this.ref } });
-    return res.items.map((p: Record<string, any>) => ({ id: p.provider_config_id ?? p.id, linkId: p.id, type: p.type, accountId: p.account_id ?? p.provider_user_id ?? null, email: p.email ?? null, allowSignIn: !!p.allow_sign_in, allowConnectedAccounts: !!p.allow_connected_accounts }));
+    return res.items.map((p: Record<string, any>) => ({
+      id: p.provider_config_id ?? p.id,
+      linkId: p.id,
+      type: p.type,
+      accountId: p.account_id ?? p.provider_user_id ?? null,
+      email: p.email ?? null,
+      allowSignIn: !!p.allow_sign_in,
+      allowConnectedAccounts: !!p.allow_connected_accounts,
+    }));
   }
 
   /** `DELETE /oauth-providers/{me|id}/{linkId}`: unlinks an OAuth account (its stored provider tokens go too). */
@@ -301,7 +354,10 @@ export class User {
    */
   async getConnectedAccountAccessToken(providerId: string, options: { scopes?: string[] } = {}): Promise<string | null> {
     try {
-      const res = await this.app.op('connectedAccounts.createAccessToken', { params: { user_id: this.ref, provider_id: providerId }, body: { scope: (options.scopes ?? []).join(' ') } });
+      const res = await this.app.op('connectedAccounts.createAccessToken', {
+        params: { user_id: this.ref, provider_id: providerId },
+        body: { scope: (options.scopes ?? []).join(' ') },
+      });
       return res.access_token;
     } catch (error) {
       if (isKnownErrorOf(error, ['OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'])) return null;
@@ -310,18 +366,32 @@ export class User {
   }
 
   /** Server: `POST /auth/sessions` `{user_id, expires_in_millis (default 1 year), is_impersonation}` → tokens. */
-  async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}): Promise<{ accessToken: string; refreshToken: string }> {
-    const res = await this.app.op('sessions.create', { body: { user_id: this.id, expires_in_millis: options.expiresInMillis ?? 31_536_000_000, is_impersonation: options.isImpersonation ?? false } });
+  async createSession(
+    options: { expiresInMillis?: number; isImpersonation?: boolean } = {},
+  ): Promise<{ accessToken: string; refreshToken: string }> {
+    const res = await this.app.op('sessions.create', {
+      body: {
+        user_id: this.id,
+        expires_in_millis: options.expiresInMillis ?? 31_536_000_000,
+        is_impersonation: options.isImpersonation ?? false,
+      },
+    });
     return { accessToken: res.access_token, refreshToken: res.refresh_token };
   }
 
   /** Server: `POST /team-permissions/{team}/{user}/{permission}`. */
   async grantPermission(team: Team | string, permissionId: string): Promise<void> {
-    await this.app.op('permissions.grantTeam', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId }, body: {} });
+    await this.app.op('permissions.grantTeam', {
+      params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId },
+      body: {},
+    });
   }
 
   /** Server: `DELETE /team-permissions/{team}/{user}/{permission}`. */
   async revokePermission(team: Team | string, permissionId: string): Promise<void> {
-    await this.app.op('permissions.revokeTeam', { params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId }, body: {} });
+    await this.app.op('permissions.revokeTeam', {
+      params: { team_id: typeof team === 'string' ? team : team.id, user_id: this.id, permission_id: permissionId },
+      body: {},
+    });
   }
 }

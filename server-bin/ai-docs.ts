@@ -13,7 +13,10 @@ export function loadGatehouseDocs(): AiDoc[] {
   if (isSea()) return (seaManifest().docs ?? []).map((name) => ({ name, text: embeddedText(`docs/${name}`) }));
   const dir = join(ROOT, 'docs');
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
   } catch {
     return [];
   }

@@ -36,13 +36,17 @@ export function createKoaApp(core: Core, options: { healthInfo?: () => Record<st
     // never on the way to the client: a slow log sink must not delay or block answers.
     const { method, path } = ctx;
     ctx.res.once('close', () => {
-      log.info({ request_id: requestId, method, path, status: ctx.res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      log.info(
+        { request_id: requestId, method, path, status: ctx.res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 },
+        'request',
+      );
     });
     try {
       await next();
     } catch (error) {
       const response = errorResponse(core.runtime, error, requestId);
-      if (response.cause) log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+      if (response.cause)
+        log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
       const rendered = renderResponse(ctx.headers, response);
       ctx.set(rendered.headers);
       ctx.status = rendered.status;

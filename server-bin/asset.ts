@@ -68,12 +68,21 @@ export interface AssetAnswer {
  *
  * @param requestHeaders the request headers, lowercase names.
  */
-export function answerAsset(asset: Asset, contentType: string, cacheControl: string, requestHeaders: Readonly<Record<string, string | string[] | undefined>>): AssetAnswer {
-  const get = (name: string) => { const value = requestHeaders[name]; return Array.isArray(value) ? value.join(', ') : value; };
+export function answerAsset(
+  asset: Asset,
+  contentType: string,
+  cacheControl: string,
+  requestHeaders: Readonly<Record<string, string | string[] | undefined>>,
+): AssetAnswer {
+  const get = (name: string) => {
+    const value = requestHeaders[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
   const headers: Record<string, string> = { 'cache-control': cacheControl, etag: asset.etag };
   if (asset.gzip) headers.vary = 'accept-encoding';
   const match = get('if-none-match');
-  if (match && (match.trim() === '*' || match.split(',').some((tag) => tag.trim() === asset.etag))) return { status: 304, headers, body: null };
+  if (match && (match.trim() === '*' || match.split(',').some((tag) => tag.trim() === asset.etag)))
+    return { status: 304, headers, body: null };
   headers['content-type'] = contentType;
   if (asset.gzip && acceptsGzip(get('accept-encoding'))) {
     headers['content-encoding'] = 'gzip';

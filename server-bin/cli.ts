@@ -37,10 +37,15 @@ function staticFiles(): StaticFiles | undefined {
 /** `gatehouse backup <file>`: an online copy of the SQLite database (safe while the server runs). */
 async function backup(argv: string[]): Promise<void> {
   const config = resolveBackupConfig(argv, process.env);
-  if (config.help) { process.stdout.write(BACKUP_USAGE); return; }
+  if (config.help) {
+    process.stdout.write(BACKUP_USAGE);
+    return;
+  }
   const started = performance.now();
   const result = await backupSqlite(config.source, config.destination);
-  process.stderr.write(`Backed up ${config.source} to ${config.destination} (${result.pages} pages) in ${Math.round(performance.now() - started)} ms.\n`);
+  process.stderr.write(
+    `Backed up ${config.source} to ${config.destination} (${result.pages} pages) in ${Math.round(performance.now() - started)} ms.\n`,
+  );
 }
 
 /**
@@ -55,14 +60,27 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'backup') return backup(argv.slice(1));
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1), process.env);
-  if (argv[0] === 'init') { await runInitCommand(argv.slice(1), process.env); return; }
-  if (argv[0] === 'import') { await runImportCommand(argv.slice(1), process.env); return; }
+  if (argv[0] === 'init') {
+    await runInitCommand(argv.slice(1), process.env);
+    return;
+  }
+  if (argv[0] === 'import') {
+    await runImportCommand(argv.slice(1), process.env);
+    return;
+  }
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
-  const workerArgv = isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[] : null;
+  const workerArgv =
+    isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? (JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[]) : null;
   const args = workerArgv ?? argv;
   const config = resolveServerConfig(args[0] === 'serve' ? args.slice(1) : args, process.env);
-  if (config.help) { process.stdout.write(USAGE); return; }
-  if (config.version) { process.stdout.write(`gatehouse ${version()}\n`); return; }
+  if (config.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (config.version) {
+    process.stdout.write(`gatehouse ${version()}\n`);
+    return;
+  }
 
   const started = performance.now();
   // The single executable has no worker files: email rendering and sign-up conditions run the embedded worker bundles.
@@ -78,9 +96,21 @@ async function main(): Promise<void> {
   // the moment it reads that line, and an unhandled SIGTERM would end the process at once.
   const shutdown = (signal: string) => {
     process.stderr.write(`Received ${signal}; finishing in-flight requests…\n`);
-    const force = setTimeout(() => { process.stderr.write('Shutdown timed out; exiting.\n'); process.exit(1); }, 10_000);
+    const force = setTimeout(() => {
+      process.stderr.write('Shutdown timed out; exiting.\n');
+      process.exit(1);
+    }, 10_000);
     force.unref();
-    running.stop().then(() => { process.stderr.write('Stopped.\n'); process.exit(0); }, (error: unknown) => { process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`); process.exit(1); });
+    running.stop().then(
+      () => {
+        process.stderr.write('Stopped.\n');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

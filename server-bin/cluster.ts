@@ -44,14 +44,25 @@ const CRASH_WINDOW_MS = 5_000;
  * @returns the URL the workers listen on, the internal keys when this start generated them, and `stop`.
  * @throws StartupError when the database cannot be prepared or a worker cannot listen.
  */
-export async function runCluster(config: ServerConfig): Promise<{ url: string; generatedKeys: Awaited<ReturnType<typeof createGatehouse>>['core']['generatedKeys']; stop(): Promise<void>; exited: Promise<number> }> {
+export async function runCluster(config: ServerConfig): Promise<{
+  url: string;
+  generatedKeys: Awaited<ReturnType<typeof createGatehouse>>['core']['generatedKeys'];
+  stop(): Promise<void>;
+  exited: Promise<number>;
+}> {
   // Migrate and seed once, here, then close: workers find the schema and keys in place.
   let generatedKeys;
   try {
     const prepared = await createGatehouse({
-      databaseUrl: config.databaseUrl, dataDir: config.dataDir, databaseTimeouts: config.databaseTimeouts,
-      baseUrl: config.baseUrl, secret: config.secret, seedKeys: config.seedKeys, smtpUrl: null,
-      environment: config.environment, onFirstStartNotice: false,
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      databaseTimeouts: config.databaseTimeouts,
+      baseUrl: config.baseUrl,
+      secret: config.secret,
+      seedKeys: config.seedKeys,
+      smtpUrl: null,
+      environment: config.environment,
+      onFirstStartNotice: false,
     });
     generatedKeys = prepared.core.generatedKeys;
     await prepared.close();
@@ -65,11 +76,15 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
   try {
     await new Promise<void>((resolve, reject) => {
       listener.once('error', reject);
-      listener.listen(config.port, config.host, () => { listener.off('error', reject); resolve(); });
+      listener.listen(config.port, config.host, () => {
+        listener.off('error', reject);
+        resolve();
+      });
     });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port.`);
+    if (code === 'EADDRINUSE')
+      throw new StartupError(`Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port.`);
     if (code === 'EACCES') throw new StartupError(`No permission to listen on ${config.host}:${config.port}. Use a port above 1023.`);
     throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
@@ -83,20 +98,34 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
   let inFlight = 0;
   let onHandedOver: (() => void) | null = null;
   const handOver = (socket: Socket): void => {
-    if (readyWorkers.length === 0) { waiting.push(socket); return; }
+    if (readyWorkers.length === 0) {
+      waiting.push(socket);
+      return;
+    }
     const worker = readyWorkers[next++ % readyWorkers.length]!;
     inFlight++;
     try {
       worker.send({ type: 'connection' } satisfies PrimaryMessage, socket, (error: Error | null) => {
         if (error) socket.destroy();
-        if (--inFlight === 0 && onHandedOver) { const done = onHandedOver; onHandedOver = null; done(); }
+        if (--inFlight === 0 && onHandedOver) {
+          const done = onHandedOver;
+          onHandedOver = null;
+          done();
+        }
       });
     } catch {
       socket.destroy();
-      if (--inFlight === 0 && onHandedOver) { const done = onHandedOver; onHandedOver = null; done(); }
+      if (--inFlight === 0 && onHandedOver) {
+        const done = onHandedOver;
+        onHandedOver = null;
+        done();
+      }
     }
   };
-  listener.on('connection', (socket: Socket) => { lastAccept = performance.now(); handOver(socket); });
+  listener.on('connection', (socket: Socket) => {
+    lastAccept = performance.now();
+    handOver(socket);
+  });
   // An accept failure (out of file descriptors, say) is reported, never fatal to the primary.
   listener.on('error', (error) => process.stderr.write(`gatehouse: accepting a connection failed: ${error.message}\n`));
   const markReady = (worker: Worker) => {
@@ -112,25 +141,44 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
   let stopping = false;
   const recentCrashes: number[] = [];
   let resolveExit!: (code: number) => void;
-  const exited = new Promise<number>((resolve) => { resolveExit = resolve; });
+  const exited = new Promise<number>((resolve) => {
+    resolveExit = resolve;
+  });
   const live = new Set<Worker>();
 
   const stopAll = async (): Promise<void> => {
     stopping = true;
-    const exits = [...live].map((worker) => new Promise<void>((resolve) => {
-      if (worker.isDead()) { resolve(); return; }
-      worker.once('exit', () => resolve());
-    }));
+    const exits = [...live].map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) {
+            resolve();
+            return;
+          }
+          worker.once('exit', () => resolve());
+        }),
+    );
     const tell = (message: PrimaryMessage) => {
       // A worker already exiting (Ctrl-C reaches the whole group) has closed its channel.
-      for (const worker of live) { try { worker.send(message); } catch { /* exiting already */ } }
+      for (const worker of live) {
+        try {
+          worker.send(message);
+        } catch {
+          /* exiting already */
+        }
+      }
     };
-    const timer = setTimeout(() => { for (const worker of live) worker.process.kill('SIGKILL'); }, SHUTDOWN_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      for (const worker of live) worker.process.kill('SIGKILL');
+    }, SHUTDOWN_TIMEOUT_MS);
     tell({ type: 'shutdown' });
     // Accept everything queued, hand it over, then close the workers' intake.
     await closeListenerWhenQuiet(listener, () => lastAccept);
     for (const socket of waiting.splice(0)) socket.destroy();
-    if (inFlight > 0) await new Promise<void>((resolve) => { onHandedOver = resolve; });
+    if (inFlight > 0)
+      await new Promise<void>((resolve) => {
+        onHandedOver = resolve;
+      });
     tell({ type: 'no-more-connections' });
     await Promise.all(exits);
     clearTimeout(timer);
@@ -142,15 +190,25 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
     live.add(worker);
     let listening = false;
     worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'listening') { listening = true; markReady(worker); onListening(listenUrl); }
+      if (message.type === 'listening') {
+        listening = true;
+        markReady(worker);
+        onListening(listenUrl);
+      }
       if (message.type === 'startup-error') onFailure(message.message);
     });
     worker.once('exit', (code, signal) => {
       live.delete(worker);
       const index = readyWorkers.indexOf(worker);
       if (index >= 0) readyWorkers.splice(index, 1);
-      if (stopping) { if (live.size === 0) resolveExit(0); return; }
-      if (!listening) { onFailure(`a worker exited (${code ?? signal}) before listening`); return; }
+      if (stopping) {
+        if (live.size === 0) resolveExit(0);
+        return;
+      }
+      if (!listening) {
+        onFailure(`a worker exited (${code ?? signal}) before listening`);
+        return;
+      }
       const now = Date.now();
       if (now - started < CRASH_WINDOW_MS) recentCrashes.push(now);
       while (recentCrashes.length > 0 && now - recentCrashes[0]! > CRASH_WINDOW_MS * 2) recentCrashes.shift();
@@ -160,7 +218,10 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
         return;
       }
       process.stderr.write(`gatehouse: worker ${worker.process.pid} exited (${code ?? signal}); starting another.\n`);
-      fork(() => {}, (message) => process.stderr.write(`gatehouse: replacement worker failed: ${message}\n`));
+      fork(
+        () => {},
+        (message) => process.stderr.write(`gatehouse: replacement worker failed: ${message}\n`),
+      );
     });
   };
 
@@ -168,11 +229,16 @@ export async function runCluster(config: ServerConfig): Promise<{ url: string; g
     let ready = 0;
     let failed = false;
     for (let i = 0; i < config.workers; i++) {
-      fork((workerUrl) => { if (++ready === config.workers) resolve(workerUrl); }, (message) => {
-        if (failed) return;
-        failed = true;
-        void stopAll().then(() => reject(new StartupError(message)));
-      });
+      fork(
+        (workerUrl) => {
+          if (++ready === config.workers) resolve(workerUrl);
+        },
+        (message) => {
+          if (failed) return;
+          failed = true;
+          void stopAll().then(() => reject(new StartupError(message)));
+        },
+      );
     }
   });
   let stopped: Promise<void> | undefined;
@@ -187,7 +253,9 @@ export async function runClusterWorker(config: ServerConfig, staticFiles: Static
   let running: RunningServer | null = null;
   let stopping = false;
   let noMore!: () => void;
-  const noMoreConnections = new Promise<void>((resolve) => { noMore = resolve; });
+  const noMoreConnections = new Promise<void>((resolve) => {
+    noMore = resolve;
+  });
   // Without the primary (it died), nothing more will be handed over.
   process.once('disconnect', () => noMore());
   // Listen for the primary from the start: a shutdown asked while this worker still starts
@@ -196,7 +264,10 @@ export async function runClusterWorker(config: ServerConfig, staticFiles: Static
     if (stopping) return;
     stopping = true;
     if (!running) return;
-    running.stop(noMoreConnections).then(() => process.exit(0), () => process.exit(1));
+    running.stop(noMoreConnections).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('message', (message: PrimaryMessage, handle?: unknown) => {
     if (message.type === 'connection') {
@@ -211,11 +282,20 @@ export async function runClusterWorker(config: ServerConfig, staticFiles: Static
   process.once('SIGTERM', shutdown);
   try {
     const id = cluster.worker?.id ?? 0;
-    running = await startServer(config, { staticFiles, workerId: id, listen: false, healthInfo: () => ({ worker: id, pid: process.pid, workers: config.workers }) });
+    running = await startServer(config, {
+      staticFiles,
+      workerId: id,
+      listen: false,
+      healthInfo: () => ({ worker: id, pid: process.pid, workers: config.workers }),
+    });
   } catch (error) {
     process.send?.({ type: 'startup-error', message: (error as Error).message } satisfies WorkerMessage);
     process.exit(1);
   }
-  if (stopping) { stopping = false; shutdown(); return; }
+  if (stopping) {
+    stopping = false;
+    shutdown();
+    return;
+  }
   process.send?.({ type: 'listening' } satisfies WorkerMessage);
 }

@@ -10,27 +10,50 @@ import { ConfigError } from './config.ts';
 import { runConfigCommand } from './config-command.ts';
 
 const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A fresh project with admin keys and a config file path, and `config` run in-process against the server. */
 async function setUp(server: TestServer) {
   const project = await createProject(server);
   const keys = await createProjectKeys(server, project.admin);
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-config-')); dirs.push(dir);
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-config-'));
+  dirs.push(dir);
   const file = join(dir, 'gatehouse.config.json');
   const run = async (...args: string[]) => {
-    let out = ''; let err = '';
-    await runConfigCommand([...args, '--project', project.projectId, '--url', server.url, '--admin-key', keys.superSecretAdminKey, '--file', file], {}, { out: (t) => { out += t; }, err: (t) => { err += t; } });
+    let out = '';
+    let err = '';
+    await runConfigCommand(
+      [...args, '--project', project.projectId, '--url', server.url, '--admin-key', keys.superSecretAdminKey, '--file', file],
+      {},
+      {
+        out: (t) => {
+          out += t;
+        },
+        err: (t) => {
+          err += t;
+        },
+      },
+    );
     return { out, err };
   };
-  const levels = async () => Object.fromEntries(await Promise.all(['project', 'branch', 'environment'].map(async (l) => [l, (await api(server, 'GET', `/internal/config/override/${l}`, project.admin)).body.config_string])));
+  const levels = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        ['project', 'branch', 'environment'].map(async (l) => [
+          l,
+          (await api(server, 'GET', `/internal/config/override/${l}`, project.admin)).body.config_string,
+        ]),
+      ),
+    );
   const rendered = async () => JSON.parse((await api(server, 'GET', '/internal/config', project.admin)).body.config_string);
   const readFile = () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   return { ...project, file, run, levels, rendered, readFile };
 }
 
 describeWithServer('config as code: gatehouse config pull / push (issue 29)', (get) => {
-  it('pulls a fresh project\'s own starting values at the branch level (not {}), with --levels naming each key\'s level', async () => {
+  it("pulls a fresh project's own starting values at the branch level (not {}), with --levels naming each key's level", async () => {
     const p = await setUp(get());
     const { out } = await p.run('pull', '--levels');
     const file = p.readFile();
@@ -38,7 +61,11 @@ describeWithServer('config as code: gatehouse config pull / push (issue 29)', (g
     assert.equal(file['auth.password.allowSignIn'], true);
     assert.equal(file['rbac.defaultPermissions.teamCreator.team_admin'], true);
     assert.match(out, /^domains\.allowLocalhost\s+branch\s+true$/m);
-    assert.deepEqual(JSON.parse((await api(get(), 'GET', '/internal/config/override/environment', p.admin)).body.config_string), {}, 'nothing of a fresh project shadows a file');
+    assert.deepEqual(
+      JSON.parse((await api(get(), 'GET', '/internal/config/override/environment', p.admin)).body.config_string),
+      {},
+      'nothing of a fresh project shadows a file',
+    );
   });
 
   it('pull then push of an unedited file is a no-op: no override level changes', async () => {
@@ -52,7 +79,7 @@ describeWithServer('config as code: gatehouse config pull / push (issue 29)', (g
     assert.deepEqual(await p.levels(), before);
   });
 
-  it('pushes a change of a fresh project\'s starting value (allowLocalhost) and shows the diff first', async () => {
+  it("pushes a change of a fresh project's starting value (allowLocalhost) and shows the diff first", async () => {
     const p = await setUp(get());
     await p.run('pull');
     writeFileSync(p.file, JSON.stringify({ ...p.readFile(), 'domains.allowLocalhost': false }));
@@ -69,9 +96,15 @@ describeWithServer('config as code: gatehouse config pull / push (issue 29)', (g
     const patched = await api(get(), 'PATCH', '/internal/projects/current', p.admin, { config: { client_team_creation_enabled: true } });
     assert.equal(patched.status, 200, patched.text);
     await p.run('pull', '--levels');
-    assert.equal(p.readFile()['teams.allowClientTeamCreation'], true, 'pull shows the dashboard\'s value');
-    writeFileSync(p.file, JSON.stringify({ ...p.readFile(), 'teams.allowClientTeamCreation': false, 'users.allowClientUserDeletion': true }));
-    await assert.rejects(p.run('push'), (e: unknown) => e instanceof ConfigError && /teams\.allowClientTeamCreation is set at the environment level/.test(e.message));
+    assert.equal(p.readFile()['teams.allowClientTeamCreation'], true, "pull shows the dashboard's value");
+    writeFileSync(
+      p.file,
+      JSON.stringify({ ...p.readFile(), 'teams.allowClientTeamCreation': false, 'users.allowClientUserDeletion': true }),
+    );
+    await assert.rejects(
+      p.run('push'),
+      (e: unknown) => e instanceof ConfigError && /teams\.allowClientTeamCreation is set at the environment level/.test(e.message),
+    );
     let config = await p.rendered();
     assert.equal(config.teams.allowClientTeamCreation, true);
     assert.equal(config.users.allowClientUserDeletion, false, 'a refused push writes nothing');

@@ -45,13 +45,17 @@ const SWITCHES = { pull: ['--levels'], push: ['--dry-run', '--force'] } as const
 /** Parses `gatehouse config …` arguments (flags win over environment variables). */
 export function resolveConfigCommand(argv: string[], env: NodeJS.ProcessEnv): ConfigCommand {
   const [action, ...rest] = argv;
-  if (action === undefined || action === '--help' || action === '-h' || action === 'help') return { action: 'help', projectId: '', file: '', url: '', adminKey: '', levels: false, dryRun: false, force: false };
+  if (action === undefined || action === '--help' || action === '-h' || action === 'help')
+    return { action: 'help', projectId: '', file: '', url: '', adminKey: '', levels: false, dryRun: false, force: false };
   if (action !== 'pull' && action !== 'push') throw new ConfigError(`unknown config command "${action}" (expected pull or push)`);
   const flags: Record<string, string> = {};
   const switches = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i]!;
-    if ((SWITCHES[action] as readonly string[]).includes(flag)) { switches.add(flag); continue; }
+    if ((SWITCHES[action] as readonly string[]).includes(flag)) {
+      switches.add(flag);
+      continue;
+    }
     if (!VALUE_FLAGS.includes(flag)) throw new ConfigError(`unknown option ${flag} for config ${action}`);
     const value = rest[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
@@ -62,10 +66,14 @@ export function resolveConfigCommand(argv: string[], env: NodeJS.ProcessEnv): Co
   if (!projectId) throw new ConfigError('--project is required (or STACK_PROJECT_ID)');
   if (!adminKey) throw new ConfigError('--admin-key is required (or STACK_SUPER_SECRET_ADMIN_KEY)');
   return {
-    action, projectId, adminKey,
+    action,
+    projectId,
+    adminKey,
     file: flags['--file'] ?? 'gatehouse.config.json',
     url: (flags['--url'] ?? env.GATEHOUSE_URL ?? 'http://127.0.0.1:8102').replace(/\/+$/, ''),
-    levels: switches.has('--levels'), dryRun: switches.has('--dry-run'), force: switches.has('--force'),
+    levels: switches.has('--levels'),
+    dryRun: switches.has('--dry-run'),
+    force: switches.has('--force'),
   };
 }
 
@@ -75,7 +83,9 @@ async function call(cmd: ConfigCommand, method: string, path: string, body?: unk
     res = await fetch(`${cmd.url}/api/v1${path}`, {
       method,
       headers: {
-        'x-stack-project-id': cmd.projectId, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': cmd.adminKey,
+        'x-stack-project-id': cmd.projectId,
+        'x-stack-access-type': 'admin',
+        'x-stack-super-secret-admin-key': cmd.adminKey,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -86,23 +96,43 @@ async function call(cmd: ConfigCommand, method: string, path: string, body?: unk
   const text = await res.text();
   if (!res.ok) {
     let message = text;
-    try { message = (JSON.parse(text) as { error?: string }).error ?? text; } catch { /* plain text answer */ }
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      /* plain text answer */
+    }
     throw new ConfigError(`the server answered ${res.status}: ${message.split('\n')[0]}`);
   }
   return JSON.parse(text);
 }
 
 async function readLevels(cmd: ConfigCommand): Promise<OverrideLevels & { sourceType: string }> {
-  const level = async (name: string) => JSON.parse((await call(cmd, 'GET', `/internal/config/override/${name}`) as { config_string: string }).config_string) as Record<string, unknown>;
-  const [project, branch, environment, source] = await Promise.all([level('project'), level('branch'), level('environment'), call(cmd, 'GET', '/internal/config/source')]);
+  const level = async (name: string) =>
+    JSON.parse(((await call(cmd, 'GET', `/internal/config/override/${name}`)) as { config_string: string }).config_string) as Record<
+      string,
+      unknown
+    >;
+  const [project, branch, environment, source] = await Promise.all([
+    level('project'),
+    level('branch'),
+    level('environment'),
+    call(cmd, 'GET', '/internal/config/source'),
+  ]);
   return { project, branch, environment, sourceType: (source as { source: { type: string } }).source.type };
 }
 
 /** Where a level's values come from, in words. */
-const LEVEL_WORDS = { project: 'project (all branches)', branch: 'branch (a config file, or the project\'s starting values)', environment: 'environment (the dashboard or PATCH /projects/current)' } as const;
+const LEVEL_WORDS = {
+  project: 'project (all branches)',
+  branch: "branch (a config file, or the project's starting values)",
+  environment: 'environment (the dashboard or PATCH /projects/current)',
+} as const;
 
 /** Output streams (tests pass their own). */
-export interface ConfigIo { out: (text: string) => void; err: (text: string) => void }
+export interface ConfigIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
 const processIo: ConfigIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /**
@@ -115,19 +145,31 @@ const processIo: ConfigIo = { out: (t) => process.stdout.write(t), err: (t) => p
  */
 export async function runConfigCommand(argv: string[], env: NodeJS.ProcessEnv, io: ConfigIo = processIo): Promise<void> {
   const cmd = resolveConfigCommand(argv, env);
-  if (cmd.action === 'help') { io.out(CONFIG_USAGE); return; }
+  if (cmd.action === 'help') {
+    io.out(CONFIG_USAGE);
+    return;
+  }
   const levels = await readLevels(cmd);
   if (cmd.action === 'pull') {
     const pulled = pullConfig(levels);
     await writeFile(cmd.file, `${JSON.stringify(pulled.file, null, 2)}\n`);
     if (cmd.levels) {
       const width = Math.max(0, ...Object.keys(pulled.file).map((k) => k.length));
-      for (const [key, value] of Object.entries(pulled.file)) io.out(`${key.padEnd(width)}  ${pulled.levels[key]!.padEnd(11)}  ${JSON.stringify(value)}\n`);
+      for (const [key, value] of Object.entries(pulled.file))
+        io.out(`${key.padEnd(width)}  ${pulled.levels[key]!.padEnd(11)}  ${JSON.stringify(value)}\n`);
     }
     const fromEnv = Object.values(pulled.levels).filter((l) => l === 'environment').length;
-    io.err(`Wrote ${Object.keys(pulled.file).length} keys of project ${cmd.projectId} to ${cmd.file} (effective values; unset keys take their defaults).\n`);
-    if (fromEnv > 0) io.err(`${fromEnv} of them are set at the ${LEVEL_WORDS.environment} level, which overrides the file: change them in the dashboard, hand them back to the file there, or push with --force.\n`);
-    if (pulled.environmentOnly.length > 0) io.err(`Left out ${pulled.environmentOnly.length} environment-only keys a file cannot hold (secrets, trusted domains, email server, OAuth credentials).\n`);
+    io.err(
+      `Wrote ${Object.keys(pulled.file).length} keys of project ${cmd.projectId} to ${cmd.file} (effective values; unset keys take their defaults).\n`,
+    );
+    if (fromEnv > 0)
+      io.err(
+        `${fromEnv} of them are set at the ${LEVEL_WORDS.environment} level, which overrides the file: change them in the dashboard, hand them back to the file there, or push with --force.\n`,
+      );
+    if (pulled.environmentOnly.length > 0)
+      io.err(
+        `Left out ${pulled.environmentOnly.length} environment-only keys a file cannot hold (secrets, trusted domains, email server, OAuth credentials).\n`,
+      );
     return;
   }
   let text: string;
@@ -137,7 +179,11 @@ export async function runConfigCommand(argv: string[], env: NodeJS.ProcessEnv, i
     throw new ConfigError(`cannot read ${cmd.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   let file: unknown;
-  try { file = JSON.parse(text); } catch { throw new ConfigError(`${cmd.file} is not valid JSON`); }
+  try {
+    file = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${cmd.file} is not valid JSON`);
+  }
   if (typeof file !== 'object' || file === null || Array.isArray(file)) throw new ConfigError(`${cmd.file} must hold a JSON object`);
   try {
     validateOverride(file, 'branch');
@@ -151,17 +197,28 @@ export async function runConfigCommand(argv: string[], env: NodeJS.ProcessEnv, i
     io.err(`No changes: ${cmd.file} matches the effective config of project ${cmd.projectId}; nothing pushed.\n`);
     return;
   }
-  io.out(`Changes to project ${cmd.projectId}:\n${formatChanges(plan.changes).map((l) => `  ${l}\n`).join('')}`);
+  io.out(
+    `Changes to project ${cmd.projectId}:\n${formatChanges(plan.changes)
+      .map((l) => `  ${l}\n`)
+      .join('')}`,
+  );
   const shadowed = plan.shadowed.map((s) => s.path);
   if (shadowed.length > 0) {
     io.out(`Shadowed by the ${LEVEL_WORDS.environment} level: ${shadowed.join(', ')}\n`);
   }
-  if (cmd.dryRun) { io.err('Dry run: nothing pushed.\n'); return; }
+  if (cmd.dryRun) {
+    io.err('Dry run: nothing pushed.\n');
+    return;
+  }
   if (shadowed.length > 0 && !cmd.force) {
-    throw new ConfigError(`refused: ${shadowed.join(', ')} ${shadowed.length === 1 ? 'is' : 'are'} set at the environment level (the dashboard), which overrides the file; hand ${shadowed.length === 1 ? 'it' : 'them'} back to the file in the dashboard (Configuration) or push with --force`);
+    throw new ConfigError(
+      `refused: ${shadowed.join(', ')} ${shadowed.length === 1 ? 'is' : 'are'} set at the environment level (the dashboard), which overrides the file; hand ${shadowed.length === 1 ? 'it' : 'them'} back to the file in the dashboard (Configuration) or push with --force`,
+    );
   }
   // Validation first (a bad file changes nothing), then the environment keys the file takes over.
   await call(cmd, 'PUT', '/internal/config/override/branch', { config_string: text, source: { type: 'pushed-from-unknown' } });
   if (shadowed.length > 0) await call(cmd, 'POST', '/internal/config/override/environment/reset-keys', { keys: shadowed });
-  io.err(`Pushed ${cmd.file} to project ${cmd.projectId} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}${shadowed.length > 0 ? `; removed ${shadowed.length} environment-level key${shadowed.length === 1 ? '' : 's'}` : ''}).\n`);
+  io.err(
+    `Pushed ${cmd.file} to project ${cmd.projectId} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}${shadowed.length > 0 ? `; removed ${shadowed.length} environment-level key${shadowed.length === 1 ? '' : 's'}` : ''}).\n`,
+  );
 }

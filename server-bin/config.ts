@@ -123,36 +123,54 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
   const str = (flag: string, name: string): string | undefined => (values[flag] as string | undefined) ?? (env[name] || undefined);
   const portText = str('port', 'GATEHOUSE_PORT') ?? settingDefault('port');
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) throw new ConfigError(`Invalid port "${portText}": use a number from 0 to 65535.`);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535)
+    throw new ConfigError(`Invalid port "${portText}": use a number from 0 to 65535.`);
   const host = str('host', 'GATEHOUSE_HOST') ?? settingDefault('host');
-  const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
-  try { new URL(baseUrl); } catch { throw new ConfigError(`Invalid base URL "${baseUrl}".`); }
+  const baseUrl = (str('base-url', 'GATEHOUSE_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`Invalid base URL "${baseUrl}".`);
+  }
   const environment = env.GATEHOUSE_ENVIRONMENT || settingDefault('GATEHOUSE_ENVIRONMENT');
-  if (environment !== 'production' && environment !== 'development') throw new ConfigError(`Invalid GATEHOUSE_ENVIRONMENT "${environment}": use production or development.`);
+  if (environment !== 'production' && environment !== 'development')
+    throw new ConfigError(`Invalid GATEHOUSE_ENVIRONMENT "${environment}": use production or development.`);
   const ttl = env.GATEHOUSE_ACCESS_TOKEN_TTL;
   const duration = (name: string): number | undefined => (env[name] ? parseDuration(env[name]!) : undefined);
-  const databaseTimeouts: DatabaseTimeouts = Object.fromEntries(Object.entries({
-    connectTimeoutMs: duration('GATEHOUSE_DATABASE_CONNECT_TIMEOUT'),
-    statementTimeoutMs: duration('GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'),
-    idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
-    busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
-    healthIntervalMs: duration('GATEHOUSE_DATABASE_HEALTH_INTERVAL'),
-    healthDeadlineMs: duration('GATEHOUSE_DATABASE_HEALTH_DEADLINE'),
-  }).filter(([, v]) => v !== undefined));
-  if (databaseTimeouts.healthDeadlineMs === 0) throw new ConfigError('Invalid GATEHOUSE_DATABASE_HEALTH_DEADLINE "0": use a duration above 0 (GATEHOUSE_DATABASE_HEALTH_INTERVAL=0 turns the monitor off).');
+  const databaseTimeouts: DatabaseTimeouts = Object.fromEntries(
+    Object.entries({
+      connectTimeoutMs: duration('GATEHOUSE_DATABASE_CONNECT_TIMEOUT'),
+      statementTimeoutMs: duration('GATEHOUSE_DATABASE_STATEMENT_TIMEOUT'),
+      idleInTransactionTimeoutMs: duration('GATEHOUSE_DATABASE_IDLE_IN_TRANSACTION_TIMEOUT'),
+      busyTimeoutMs: duration('GATEHOUSE_DATABASE_BUSY_TIMEOUT'),
+      healthIntervalMs: duration('GATEHOUSE_DATABASE_HEALTH_INTERVAL'),
+      healthDeadlineMs: duration('GATEHOUSE_DATABASE_HEALTH_DEADLINE'),
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (databaseTimeouts.healthDeadlineMs === 0)
+    throw new ConfigError(
+      'Invalid GATEHOUSE_DATABASE_HEALTH_DEADLINE "0": use a duration above 0 (GATEHOUSE_DATABASE_HEALTH_INTERVAL=0 turns the monitor off).',
+    );
   const httpTimeouts = resolveHttpTimeouts(env);
   const aiBaseUrl = env.GATEHOUSE_AI_BASE_URL?.trim() || null;
-  if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl)) throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
+  if (aiBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(aiBaseUrl))
+    throw new ConfigError(`Invalid GATEHOUSE_AI_BASE_URL "${aiBaseUrl}": use an http(s) URL such as http://127.0.0.1:11434/v1.`);
   const turnstileUrl = env.GATEHOUSE_TURNSTILE_VERIFY_URL?.trim() || settingDefault('GATEHOUSE_TURNSTILE_VERIFY_URL');
-  if (!/^https?:\/\/[^\s]+$/.test(turnstileUrl)) throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
+  if (!/^https?:\/\/[^\s]+$/.test(turnstileUrl))
+    throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
   const turnstileTimeoutMs = parseDuration(env.GATEHOUSE_TURNSTILE_TIMEOUT || settingDefault('GATEHOUSE_TURNSTILE_TIMEOUT'));
   if (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
-  if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10) throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
+  if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10)
+    throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
   const count = (name: string, min: number): number | undefined => {
     const text = env[name];
     if (!text) return undefined;
-    if (!/^\d+$/.test(text) || Number(text) < min) throw new ConfigError(`Invalid ${name} "${text}": use a whole number of at least ${min}.`);
+    if (!/^\d+$/.test(text) || Number(text) < min)
+      throw new ConfigError(`Invalid ${name} "${text}": use a whole number of at least ${min}.`);
     return Number(text);
   };
   const workersText = str('workers', 'GATEHOUSE_WORKERS') ?? settingDefault('workers');
@@ -174,9 +192,13 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     databaseTimeouts,
     httpTimeouts,
     seedKeys: {
-      ...(env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY ? { publishableClientKey: env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY } : {}),
+      ...(env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY
+        ? { publishableClientKey: env.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY }
+        : {}),
       ...(env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY ? { secretServerKey: env.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY } : {}),
-      ...(env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY ? { superSecretAdminKey: env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY } : {}),
+      ...(env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY
+        ? { superSecretAdminKey: env.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY }
+        : {}),
     },
     trustedProxyHops: Number(hopsText),
     environment,
@@ -184,7 +206,10 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     hashConcurrency: count('GATEHOUSE_HASH_CONCURRENCY', 1),
     hashQueue: count('GATEHOUSE_HASH_QUEUE', 0) ?? Number(settingDefault('GATEHOUSE_HASH_QUEUE')),
     turnstile: { verifyUrl: turnstileUrl, timeoutMs: turnstileTimeoutMs },
-    outboundPrivateHosts: (env.GATEHOUSE_OUTBOUND_PRIVATE_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    outboundPrivateHosts: (env.GATEHOUSE_OUTBOUND_PRIVATE_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     help: values.help === true,
     version: values.version === true,
   };
@@ -251,11 +276,15 @@ export function resolveBackupConfig(argv: string[], env: NodeJS.ProcessEnv): Bac
     throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see gatehouse backup --help)`);
   }
   if (values.help === true) return { source: '', destination: '', help: true };
-  if (positionals.length !== 1) throw new ConfigError('Give exactly one backup file: gatehouse backup <file> (see gatehouse backup --help)');
+  if (positionals.length !== 1)
+    throw new ConfigError('Give exactly one backup file: gatehouse backup <file> (see gatehouse backup --help)');
   const databaseUrl = (values['database-url'] as string | undefined) ?? (env.GATEHOUSE_DATABASE_URL || undefined);
   let source: string;
   if (!databaseUrl) {
-    source = join(resolve((values['data-dir'] as string | undefined) ?? (env.GATEHOUSE_DATA_DIR || settingDefault('data-dir'))), 'gatehouse.db');
+    source = join(
+      resolve((values['data-dir'] as string | undefined) ?? (env.GATEHOUSE_DATA_DIR || settingDefault('data-dir'))),
+      'gatehouse.db',
+    );
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('gatehouse backup copies SQLite databases; for PostgreSQL use pg_dump.');
   } else {

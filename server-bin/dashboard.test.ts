@@ -6,7 +6,13 @@ import { DASHBOARD_SCRIPT_PATH, isDashboardPath } from './dashboard.ts';
 import { operations } from '../core/operations/registry.ts';
 import { serverCapabilities } from '../core/operations/capabilities.ts';
 
-const bootOf = (html: string) => JSON.parse(/window\.__GATEHOUSE_DASHBOARD__=(\{.*?\});<\/script>/.exec(html)![1]!) as { firstRun: boolean; signUpOpen: boolean; serverPath: string; capabilities?: unknown };
+const bootOf = (html: string) =>
+  JSON.parse(/window\.__GATEHOUSE_DASHBOARD__=(\{.*?\});<\/script>/.exec(html)![1]!) as {
+    firstRun: boolean;
+    signUpOpen: boolean;
+    serverPath: string;
+    capabilities?: unknown;
+  };
 const CAPABILITIES = serverCapabilities(operations);
 
 describeWithServer('dashboard shell', (get) => {
@@ -23,11 +29,26 @@ describeWithServer('dashboard shell', (get) => {
     const html = await res.text();
     assert.equal(html.split(`<script nonce="${nonce}">`).length - 1, 2, 'both inline scripts carry the nonce');
     assert.doesNotMatch(html, /<script>/);
-    assert.deepEqual(bootOf(html), { firstRun: true, signUpOpen: true, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(html), {
+      firstRun: true,
+      signUpOpen: true,
+      signUpStaysOpen: false,
+      serverPath: '/',
+      capabilities: CAPABILITIES,
+    });
     assert.match(html, /\/dashboard-assets\/dashboard\.js\?v=[0-9a-f]{16}/);
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, { email: 'owner@example.com', password: 'a long enough password' });
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', internal.client, {
+      email: 'owner@example.com',
+      password: 'a long enough password',
+    });
     assert.equal(signUp.status, 200, signUp.text);
-    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), { firstRun: false, signUpOpen: false, signUpStaysOpen: false, serverPath: '/', capabilities: CAPABILITIES });
+    assert.deepEqual(bootOf(await (await fetch(`${server.url}/`)).text()), {
+      firstRun: false,
+      signUpOpen: false,
+      signUpStaysOpen: false,
+      serverPath: '/',
+      capabilities: CAPABILITIES,
+    });
   });
 
   it('serves the shell on client routes and leaves hosted pages, the API and unknown paths alone', async () => {
@@ -37,7 +58,11 @@ describeWithServer('dashboard shell', (get) => {
     assert.equal(users.status, 200);
     const usersHtml = await users.text();
     assert.equal(bootOf(usersHtml).serverPath, `/projects/${id}/users`);
-    assert.match(usersHtml, /<link rel="icon" href="data:image\/svg\+xml,/, 'the mark inline: no /favicon.ico request under a mount prefix');
+    assert.match(
+      usersHtml,
+      /<link rel="icon" href="data:image\/svg\+xml,/,
+      'the mark inline: no /favicon.ico request under a mount prefix',
+    );
     const hosted = await fetch(`${server.url}/projects/${id}/handler/sign-in`);
     assert.doesNotMatch(await hosted.text(), /__GATEHOUSE_DASHBOARD__/);
     assert.equal((await fetch(`${server.url}/api/v1/nope`)).status, 404);
@@ -62,6 +87,24 @@ describeWithServer('dashboard shell', (get) => {
 });
 
 it('matches only dashboard routes', () => {
-  for (const p of ['/', '/sign-in', '/team', '/server-settings', '/projects', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/users/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b']) assert.equal(isDashboardPath(p), true, p);
-  for (const p of ['/handler/sign-in', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler', '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler/x', '/projects/not-a-uuid', '/health', '/api/v1', '/x.js']) assert.equal(isDashboardPath(p), false, p);
+  for (const p of [
+    '/',
+    '/sign-in',
+    '/team',
+    '/server-settings',
+    '/projects',
+    '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+    '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/users/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+  ])
+    assert.equal(isDashboardPath(p), true, p);
+  for (const p of [
+    '/handler/sign-in',
+    '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler',
+    '/projects/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b/handler/x',
+    '/projects/not-a-uuid',
+    '/health',
+    '/api/v1',
+    '/x.js',
+  ])
+    assert.equal(isDashboardPath(p), false, p);
 });

@@ -7,7 +7,10 @@ export const DASHBOARD_SCRIPT_PATH = '/dashboard-assets/dashboard.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Client routes of the dashboard; `/projects/{id}/handler/*` stays with the hosted pages. */
-const ROUTE_RE = new RegExp(`^(?:/|/sign-in|/sign-up|/team|/server-settings|/api-reference|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`, 'i');
+const ROUTE_RE = new RegExp(
+  `^(?:/|/sign-in|/sign-up|/team|/server-settings|/api-reference|/projects|/projects/${UUID}(?:/(?!handler(?:/|$))[A-Za-z0-9/_-]*)?)/?$`,
+  'i',
+);
 
 /** The prebuilt bundle `dist/ui/dashboard/dashboard-assets/dashboard.js` (`npm run build:ui`). */
 export const loadDashboardBundle = bundleLoader('dist/ui/dashboard/dashboard-assets/dashboard.js');
@@ -42,12 +45,20 @@ export function dashboardMiddleware(core: Core): Koa.Middleware {
     if (!isDashboardPath(ctx.path)) return next();
     const state = await core.dashboardSignUpState();
     // Inside the single executable the bundle is an embedded static file, not on disk.
-    const hash = await loadDashboardBundle().then((b) => b.hash, () => '0');
+    const hash = await loadDashboardBundle().then(
+      (b) => b.hash,
+      () => '0',
+    );
     const config: DashboardConfig = { ...state, serverPath: ctx.path, capabilities };
     sendPage(ctx, {
-      title: 'Gatehouse dashboard', style: 'html,body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}',
-      globalName: '__GATEHOUSE_DASHBOARD__', config, serverPath: ctx.path,
-      scriptPath: DASHBOARD_SCRIPT_PATH, hash, noscript: 'The Gatehouse dashboard needs JavaScript.',
+      title: 'Gatehouse dashboard',
+      style: 'html,body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}',
+      globalName: '__GATEHOUSE_DASHBOARD__',
+      config,
+      serverPath: ctx.path,
+      scriptPath: DASHBOARD_SCRIPT_PATH,
+      hash,
+      noscript: 'The Gatehouse dashboard needs JavaScript.',
     });
   };
 }

@@ -22,7 +22,10 @@ export const QUIET_MS = 50;
 /** Longest the listener stays open after shutdown begins while connections keep arriving, in ms. */
 export const MAX_ACCEPT_WINDOW_MS = 1000;
 
-interface ConnectionState { requests: number; active: number }
+interface ConnectionState {
+  requests: number;
+  active: number;
+}
 
 /** Graceful shutdown of one HTTP server; see trackConnections. */
 export interface ConnectionDrain {
@@ -55,7 +58,10 @@ export function closeListenerWhenQuiet(server: NetServer, lastAccept: () => numb
     };
     const check = () => {
       const now = performance.now();
-      if (now - lastAccept() >= QUIET_MS) { close(); return; }
+      if (now - lastAccept() >= QUIET_MS) {
+        close();
+        return;
+      }
       if (now >= deadline) {
         process.stderr.write(`Stopped listening ${MAX_ACCEPT_WINDOW_MS} ms into shutdown while connections were still arriving.\n`);
         close();
@@ -88,7 +94,11 @@ export function trackConnections(server: Server): ConnectionDrain {
     states.set(socket, { requests: 0, active: 0 });
     socket.once('close', () => {
       states.delete(socket);
-      if (states.size === 0 && onEmpty) { const done = onEmpty; onEmpty = null; done(); }
+      if (states.size === 0 && onEmpty) {
+        const done = onEmpty;
+        onEmpty = null;
+        done();
+      }
     });
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -104,28 +114,38 @@ export function trackConnections(server: Server): ConnectionDrain {
     });
   });
   return {
-    drain: (graceMs = FIRST_REQUEST_GRACE_MS, noMoreConnections) => new Promise<void>((resolve) => {
-      draining = true;
-      for (const socket of states.keys()) closeIfIdle(socket);
-      // Without a listener of its own (a `--workers` worker: the primary accepts and hands
-      // connections on), the primary says when the last one has been handed over.
-      const accepting = noMoreConnections ?? closeListenerWhenQuiet(server, () => lastAccept);
-      void accepting.then(() => {
-        if (server.listening) NetServer.prototype.close.call(server);
+    drain: (graceMs = FIRST_REQUEST_GRACE_MS, noMoreConnections) =>
+      new Promise<void>((resolve) => {
+        draining = true;
         for (const socket of states.keys()) closeIfIdle(socket);
-        const grace = setTimeout(() => {
-          // After the poll phase (setImmediate), so a request that arrived while the event loop
-          // was stalled is read and counted before its connection is judged silent.
-          setImmediate(() => {
-            let silent = 0;
-            for (const [socket, state] of states) if (state.requests === 0) { silent++; socket.destroy(); }
-            if (silent > 0) process.stderr.write(`Closed ${silent} connection(s) that sent no request within ${graceMs} ms of shutdown.\n`);
-          });
-        }, graceMs);
-        grace.unref();
-        const done = () => { clearTimeout(grace); resolve(); };
-        if (states.size === 0) done(); else onEmpty = done;
-      });
-    }),
+        // Without a listener of its own (a `--workers` worker: the primary accepts and hands
+        // connections on), the primary says when the last one has been handed over.
+        const accepting = noMoreConnections ?? closeListenerWhenQuiet(server, () => lastAccept);
+        void accepting.then(() => {
+          if (server.listening) NetServer.prototype.close.call(server);
+          for (const socket of states.keys()) closeIfIdle(socket);
+          const grace = setTimeout(() => {
+            // After the poll phase (setImmediate), so a request that arrived while the event loop
+            // was stalled is read and counted before its connection is judged silent.
+            setImmediate(() => {
+              let silent = 0;
+              for (const [socket, state] of states)
+                if (state.requests === 0) {
+                  silent++;
+                  socket.destroy();
+                }
+              if (silent > 0)
+                process.stderr.write(`Closed ${silent} connection(s) that sent no request within ${graceMs} ms of shutdown.\n`);
+            });
+          }, graceMs);
+          grace.unref();
+          const done = () => {
+            clearTimeout(grace);
+            resolve();
+          };
+          if (states.size === 0) done();
+          else onEmpty = done;
+        });
+      }),
   };
 }

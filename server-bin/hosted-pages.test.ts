@@ -23,14 +23,18 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'both inline scripts carry the nonce');
     assert.ok(html.includes(`<script nonce="${nonce}">`));
     assert.match(csp, /frame-ancestors 'none'/);
-    assert.match(csp, /frame-src https:\/\/challenges\.cloudflare\.com(;|$)/, 'Turnstile\'s challenge frame is the only frame source');
+    assert.match(csp, /frame-src https:\/\/challenges\.cloudflare\.com(;|$)/, "Turnstile's challenge frame is the only frame source");
     const again = await fetch(`${get().url}/handler/sign-in`);
     assert.notEqual(/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1], nonce, 'a fresh nonce per response');
     await again.text();
   });
 
   it('serves /projects/{id}/handler/* for another project, with its trusted domains as redirect origins', async () => {
-    const { projectId } = await createProject(get(), { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] }, { display_name: 'Rocket <App>' });
+    const { projectId } = await createProject(
+      get(),
+      { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] },
+      { display_name: 'Rocket <App>' },
+    );
     const res = await fetch(`${get().url}/projects/${projectId}/handler/account-settings`);
     assert.equal(res.status, 200);
     const html = await res.text();
@@ -50,27 +54,53 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(config.home, null);
     const handler = `/projects/${projectId}/handler`;
     assert.deepEqual(hostedUrls(config, '', handler), {
-      handler, home: `${handler}/account-settings`, afterSignIn: `${handler}/account-settings`, afterSignUp: `${handler}/account-settings`, afterSignOut: `${handler}/sign-in`,
+      handler,
+      home: `${handler}/account-settings`,
+      afterSignIn: `${handler}/account-settings`,
+      afterSignUp: `${handler}/account-settings`,
+      afterSignOut: `${handler}/sign-in`,
     });
-    assert.deepEqual(hostedUrls({ home: '/' }, '/auth', '/auth/handler'), { handler: '/auth/handler', home: '/auth/' }, 'the internal home honours the mount prefix');
+    assert.deepEqual(
+      hostedUrls({ home: '/' }, '/auth', '/auth/handler'),
+      { handler: '/auth/handler', home: '/auth/' },
+      'the internal home honours the mount prefix',
+    );
   });
 
   it('carries the branding set in the project config (Gatehouse extension) into the hosted page, refusing bad values', async () => {
     const { projectId, admin } = await createProject(get());
     const bad = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: 'red' } } });
     assertKnownError(bad, 'SCHEMA_ERROR', 400);
-    const badUrl = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { terms_of_service_url: 'javascript:alert(1)' } } });
+    const badUrl = await api(get(), 'PATCH', '/internal/projects/current', admin, {
+      config: { branding: { terms_of_service_url: 'javascript:alert(1)' } },
+    });
     assertKnownError(badUrl, 'SCHEMA_ERROR', 400);
-    const ok = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: '#0F766E', terms_of_service_url: 'https://example.com/terms' } } });
+    const ok = await api(get(), 'PATCH', '/internal/projects/current', admin, {
+      config: { branding: { accent_color_light: '#0F766E', terms_of_service_url: 'https://example.com/terms' } },
+    });
     assert.equal(ok.status, 200, ok.text);
-    assert.deepEqual(ok.body.config.branding, { accent_color_light: '#0f766e', accent_color_dark: null, terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null });
-    const partial = await api(get(), 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_dark: '#5eead4' } } });
+    assert.deepEqual(ok.body.config.branding, {
+      accent_color_light: '#0f766e',
+      accent_color_dark: null,
+      terms_of_service_url: 'https://example.com/terms',
+      privacy_policy_url: null,
+    });
+    const partial = await api(get(), 'PATCH', '/internal/projects/current', admin, {
+      config: { branding: { accent_color_dark: '#5eead4' } },
+    });
     assert.equal(partial.body.config.branding.accent_color_light, '#0f766e', 'keys left out keep their value');
     const html = await (await fetch(`${get().url}/projects/${projectId}/handler/sign-in`)).text();
     const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
-    assert.deepEqual(config.project, { displayName: 'New Project', logoUrl: null, accentLight: '#0f766e', accentDark: '#5eead4', termsUrl: 'https://example.com/terms', privacyUrl: null });
+    assert.deepEqual(config.project, {
+      displayName: 'New Project',
+      logoUrl: null,
+      accentLight: '#0f766e',
+      accentDark: '#5eead4',
+      termsUrl: 'https://example.com/terms',
+      privacyUrl: null,
+    });
     const client = await api(get(), 'GET', '/projects/current', { projectId, accessType: 'client' });
-    assert.equal('branding' in client.body.config, false, 'the client project view keeps upstream\'s shape');
+    assert.equal('branding' in client.body.config, false, "the client project view keeps upstream's shape");
   });
 
   it('answers 404 for an unknown project', async () => {
@@ -91,9 +121,13 @@ describeWithServer('hosted handler pages', (get) => {
     const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
       request(`${get().url}${src}`, { headers: { 'accept-encoding': 'gzip' } }, (r) => {
         let bytes = 0;
-        r.on('data', (c: Buffer) => { bytes += c.length; });
+        r.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
         r.on('end', () => resolve({ encoding: r.headers['content-encoding'], bytes }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     assert.equal(raw.encoding, 'gzip');
     assert.ok(raw.bytes < 80 * 1024, `the gzipped bundle is ${raw.bytes} bytes, over the 80 KB target`);

@@ -20,7 +20,11 @@ export function matchHostedPath(path: string): { projectId: string; handlerPath:
 }
 
 function originOf(url: string): string | null {
-  try { return new URL(url).origin; } catch { return null; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The inline configuration of a hosted page (`window.__GATEHOUSE__`). */
@@ -41,7 +45,7 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
     trustedOrigins,
     // A project without a trusted domain has no app to go back to: its end users stay on its own
     // hosted pages (account settings), never on `/`, which is the Gatehouse dashboard.
-    home: project.id === INTERNAL_PROJECT_ID ? '/' : trustedOrigins[0] ?? null,
+    home: project.id === INTERNAL_PROJECT_ID ? '/' : (trustedOrigins[0] ?? null),
     capabilities,
   };
 }
@@ -73,11 +77,19 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     }
     // Inside the single executable the bundle is an embedded static file, not on disk: the page
     // still renders and the static layer serves the script.
-    const hash = await loadHostedBundle().then((b) => b.hash, () => '0');
+    const hash = await loadHostedBundle().then(
+      (b) => b.hash,
+      () => '0',
+    );
     sendPage(ctx, {
-      title: project.displayName, style: 'html,body{margin:0}', globalName: '__GATEHOUSE__',
-      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities), serverPath: ctx.path,
-      scriptPath: HOSTED_SCRIPT_PATH, hash, noscript: 'This page needs JavaScript.',
+      title: project.displayName,
+      style: 'html,body{margin:0}',
+      globalName: '__GATEHOUSE__',
+      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities),
+      serverPath: ctx.path,
+      scriptPath: HOSTED_SCRIPT_PATH,
+      hash,
+      noscript: 'This page needs JavaScript.',
     });
   };
 }

@@ -52,7 +52,14 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       database = await createTestDatabase(dialect);
-      gatehouse = await createGatehouse({ storage: database.open(), baseUrl: 'http://localhost/auth', mountPath: '/auth', secret: 'hosts-test', strictErrors: true, environment: 'test' });
+      gatehouse = await createGatehouse({
+        storage: database.open(),
+        baseUrl: 'http://localhost/auth',
+        mountPath: '/auth',
+        secret: 'hosts-test',
+        strictErrors: true,
+        environment: 'test',
+      });
     });
     after(async () => {
       for (const server of servers) {
@@ -63,11 +70,15 @@ for (const dialect of testDialects()) {
       await database.drop();
     });
 
-    it('Express: app.use(\'/auth\', expressHandler(gatehouse)) serves the API and a JSON POST; other paths reach the app', async () => {
+    it("Express: app.use('/auth', expressHandler(gatehouse)) serves the API and a JSON POST; other paths reach the app", async () => {
       const app = express();
       app.use('/auth', expressHandler(gatehouse));
-      app.use('/auth', (_req, res) => { res.status(418).send('fell through the mount'); });
-      app.get('/other', (_req, res) => { res.send('express host'); });
+      app.use('/auth', (_req, res) => {
+        res.status(418).send('fell through the mount');
+      });
+      app.get('/other', (_req, res) => {
+        res.send('express host');
+      });
       const server = app.listen(0, '127.0.0.1');
       servers.push(server);
       const base = await listen(server);
@@ -79,10 +90,12 @@ for (const dialect of testDialects()) {
       assert.equal(await (await fetch(`${base}/other`)).text(), 'express host');
     });
 
-    it('Koa: koa-mount(\'/auth\', gatehouse.middleware) serves the API and a JSON POST; other paths reach the app', async () => {
+    it("Koa: koa-mount('/auth', gatehouse.middleware) serves the API and a JSON POST; other paths reach the app", async () => {
       const app = new Koa();
       app.use(mount('/auth', gatehouse.middleware));
-      app.use((ctx) => { ctx.body = `koa host ${ctx.path}`; });
+      app.use((ctx) => {
+        ctx.body = `koa host ${ctx.path}`;
+      });
       const server = app.listen(0, '127.0.0.1');
       servers.push(server);
       const base = await listen(server);
@@ -94,7 +107,7 @@ for (const dialect of testDialects()) {
       assert.equal(await (await fetch(`${base}/other`)).text(), 'koa host /other');
     });
 
-    it('Fastify: register(fastifyPlugin(gatehouse), { prefix: \'/auth\' }) serves the API, a JSON POST and /auth itself; other routes keep their parsers', async () => {
+    it("Fastify: register(fastifyPlugin(gatehouse), { prefix: '/auth' }) serves the API, a JSON POST and /auth itself; other routes keep their parsers", async () => {
       const app = Fastify();
       await app.register(fastifyPlugin(gatehouse), { prefix: '/auth' });
       app.post('/echo', async (request) => ({ parsed: request.body }));

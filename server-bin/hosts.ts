@@ -31,7 +31,10 @@ export function expressHandler(gatehouse: Servable): (req: ExpressRequest, res: 
 /** The part of a Fastify instance `fastifyPlugin` uses (Fastify 4 and 5). */
 export interface FastifyInstanceLike {
   removeAllContentTypeParsers(): void;
-  addContentTypeParser(type: string, fn: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void;
+  addContentTypeParser(
+    type: string,
+    fn: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
   all(path: string, handler: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }) => void): void;
 }
 

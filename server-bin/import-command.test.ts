@@ -20,7 +20,9 @@ import { runImportCommand } from './import-command.ts';
  * (github.com/firebase/scrypt README.md) through `--from firebase`.
  */
 const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const FIREBASE_HASH_CONFIG = `hash_config {
   algorithm: SCRYPT,
@@ -29,20 +31,54 @@ const FIREBASE_HASH_CONFIG = `hash_config {
   rounds: 8,
   mem_cost: 14,
 }`;
-const FIREBASE_EXPORT = { users: [{ localId: 'kYi4EvWQlQTKSfnJ3dRSP6IH3ed2', email: 'user1@test.com', emailVerified: false, passwordHash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==', salt: '42xEC+ixf3L2lw==', displayName: 'Test User 1', createdAt: '1508893925000' }] };
+const FIREBASE_EXPORT = {
+  users: [
+    {
+      localId: 'kYi4EvWQlQTKSfnJ3dRSP6IH3ed2',
+      email: 'user1@test.com',
+      emailVerified: false,
+      passwordHash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
+      salt: '42xEC+ixf3L2lw==',
+      displayName: 'Test User 1',
+      createdAt: '1508893925000',
+    },
+  ],
+};
 
 async function setUp(server: TestServer) {
   const project = await createProject(server);
   const keys = await createProjectKeys(server, project.admin);
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-import-')); dirs.push(dir);
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-import-'));
+  dirs.push(dir);
   const run = async (...args: string[]) => {
     let err = '';
-    const summary = await runImportCommand([...args, '--project', project.projectId, '--url', server.url, '--admin-key', keys.superSecretAdminKey], {}, { out: () => {}, err: (t) => { err += t; }, progress: () => {} });
+    const summary = await runImportCommand(
+      [...args, '--project', project.projectId, '--url', server.url, '--admin-key', keys.superSecretAdminKey],
+      {},
+      {
+        out: () => {},
+        err: (t) => {
+          err += t;
+        },
+        progress: () => {},
+      },
+    );
     return { summary, err };
   };
-  const write = (name: string, text: string) => { const file = join(dir, name); writeFileSync(file, text); return file; };
-  const storedHash = async (email: string) => (await server.gatehouse.core.runtime.db.selectFrom('users').select('password_hash')
-    .where('project_id', '=', project.projectId).where('primary_email', '=', email).executeTakeFirstOrThrow()).password_hash ?? '';
+  const write = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const storedHash = async (email: string) =>
+    (
+      await server.gatehouse.core.runtime.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('project_id', '=', project.projectId)
+        .where('primary_email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).password_hash ?? '';
   const signIn = (email: string, password: string) => api(server, 'POST', '/auth/password/sign-in', project.client, { email, password });
   return { ...project, run, write, storedHash, signIn };
 }
@@ -65,7 +101,10 @@ describeWithServer('gatehouse import (issue 30)', (get) => {
       { email: 'django@example.com', password: 'django password', hash: djangoPbkdf2('django password') },
       { email: 'betterauth@example.com', password: 'better auth pässword', hash: betterAuthScrypt('better auth pässword') },
     ];
-    const file = p.write('users.ndjson', `${users.map((u, i) => JSON.stringify({ source_id: `src-${i}`, primary_email: u.email, primary_email_verified: true, password_hash: u.hash })).join('\n')}\n`);
+    const file = p.write(
+      'users.ndjson',
+      `${users.map((u, i) => JSON.stringify({ source_id: `src-${i}`, primary_email: u.email, primary_email_verified: true, password_hash: u.hash })).join('\n')}\n`,
+    );
 
     const dry = await p.run(file, '--dry-run');
     assert.deepEqual({ ...dry.summary, seconds: 0 }, { records: 3, created: 3, updated: 0, failed: 0, seconds: 0 });
@@ -96,12 +135,15 @@ describeWithServer('gatehouse import (issue 30)', (get) => {
     assert.equal(ok.status, 200, ok.text);
     assert.match(await p.storedHash('user1@test.com'), /^\$argon2id\$/);
 
-    const mixed = p.write('mixed.ndjson', [
-      JSON.stringify({ primary_email: 'good@example.com' }),
-      'not json',
-      JSON.stringify({ primary_email: 'bad-hash@example.com', password_hash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' }),
-      JSON.stringify({ primary_email: 'user1@test.com' }),
-    ].join('\n'));
+    const mixed = p.write(
+      'mixed.ndjson',
+      [
+        JSON.stringify({ primary_email: 'good@example.com' }),
+        'not json',
+        JSON.stringify({ primary_email: 'bad-hash@example.com', password_hash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' }),
+        JSON.stringify({ primary_email: 'user1@test.com' }),
+      ].join('\n'),
+    );
     const previous = process.exitCode;
     const result = await p.run(mixed);
     assert.equal(process.exitCode, 1);

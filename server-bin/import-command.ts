@@ -28,8 +28,16 @@ record failed.
 `;
 
 interface ImportCommand {
-  help: boolean; file: string; from: 'gatehouse' | 'firebase'; projectId: string; adminKey: string; url: string;
-  dryRun: boolean; allowInsecure: boolean; batch: number; firebaseHashConfig: string | null;
+  help: boolean;
+  file: string;
+  from: 'gatehouse' | 'firebase';
+  projectId: string;
+  adminKey: string;
+  url: string;
+  dryRun: boolean;
+  allowInsecure: boolean;
+  batch: number;
+  firebaseHashConfig: string | null;
 }
 
 const VALUE_FLAGS = ['--project', '--from', '--url', '--admin-key', '--batch', '--firebase-hash-config'];
@@ -43,7 +51,10 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { help: true } as ImportCommand;
-    if (SWITCHES.includes(arg)) { switches.add(arg); continue; }
+    if (SWITCHES.includes(arg)) {
+      switches.add(arg);
+      continue;
+    }
     if (VALUE_FLAGS.includes(arg)) {
       const value = argv[++i];
       if (value === undefined) throw new ConfigError(`${arg} needs a value`);
@@ -55,18 +66,28 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
   }
   if (files.length !== 1) throw new ConfigError('import takes one file (gatehouse import --help)');
   const from = flags['--from'] ?? 'gatehouse';
-  if (from !== 'gatehouse' && from !== 'firebase') throw new ConfigError(`--from ${from} is not supported yet (gatehouse or firebase; docs/migrating.md shows how to convert other exports)`);
+  if (from !== 'gatehouse' && from !== 'firebase')
+    throw new ConfigError(
+      `--from ${from} is not supported yet (gatehouse or firebase; docs/migrating.md shows how to convert other exports)`,
+    );
   if (from === 'firebase' && !flags['--firebase-hash-config']) throw new ConfigError('--from firebase needs --firebase-hash-config <file>');
   const batch = Number(flags['--batch'] ?? 1000);
-  if (!Number.isInteger(batch) || batch < 1 || batch > IMPORT_LINES_MAX) throw new ConfigError(`--batch must be a whole number from 1 to ${IMPORT_LINES_MAX}`);
+  if (!Number.isInteger(batch) || batch < 1 || batch > IMPORT_LINES_MAX)
+    throw new ConfigError(`--batch must be a whole number from 1 to ${IMPORT_LINES_MAX}`);
   const projectId = flags['--project'] ?? env.STACK_PROJECT_ID;
   const adminKey = flags['--admin-key'] ?? env.GATEHOUSE_ADMIN_KEY ?? env.STACK_SUPER_SECRET_ADMIN_KEY;
   if (!projectId) throw new ConfigError('--project is required (or STACK_PROJECT_ID)');
   if (!adminKey) throw new ConfigError('--admin-key is required (or GATEHOUSE_ADMIN_KEY)');
   return {
-    help: false, file: files[0]!, from, projectId, adminKey, batch,
+    help: false,
+    file: files[0]!,
+    from,
+    projectId,
+    adminKey,
+    batch,
     url: (flags['--url'] ?? env.GATEHOUSE_URL ?? 'http://127.0.0.1:8102').replace(/\/+$/, ''),
-    dryRun: switches.has('--dry-run'), allowInsecure: switches.has('--allow-insecure-hashes'),
+    dryRun: switches.has('--dry-run'),
+    allowInsecure: switches.has('--allow-insecure-hashes'),
     firebaseHashConfig: flags['--firebase-hash-config'] ?? null,
   };
 }
@@ -85,15 +106,26 @@ async function* sourceLines(cmd: ImportCommand): AsyncGenerator<string> {
   yield* createInterface({ input: createReadStream(cmd.file, 'utf8'), crlfDelay: Infinity });
 }
 
-interface BatchAnswer { results: Array<{ line: number; status: string; error?: { code: string; message: string } }>; created: number; updated: number; failed: number }
+interface BatchAnswer {
+  results: Array<{ line: number; status: string; error?: { code: string; message: string } }>;
+  created: number;
+  updated: number;
+  failed: number;
+}
 
 async function postBatch(cmd: ImportCommand, lines: string[], firstLine: number): Promise<BatchAnswer> {
   const query = [cmd.dryRun ? 'dry_run=true' : '', cmd.allowInsecure ? 'allow_insecure_hashes=true' : ''].filter(Boolean).join('&');
-  const send = () => fetch(`${cmd.url}/api/v1/internal/users/import${query ? `?${query}` : ''}`, {
-    method: 'POST',
-    headers: { 'x-stack-project-id': cmd.projectId, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': cmd.adminKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ first_line: firstLine, lines }),
-  });
+  const send = () =>
+    fetch(`${cmd.url}/api/v1/internal/users/import${query ? `?${query}` : ''}`, {
+      method: 'POST',
+      headers: {
+        'x-stack-project-id': cmd.projectId,
+        'x-stack-access-type': 'admin',
+        'x-stack-super-secret-admin-key': cmd.adminKey,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ first_line: firstLine, lines }),
+    });
   let res: Response;
   try {
     // Once more on a network error: a kept-alive connection the server closed while idle fails
@@ -106,22 +138,38 @@ async function postBatch(cmd: ImportCommand, lines: string[], firstLine: number)
   const text = await res.text();
   if (!res.ok) {
     let message = text;
-    try { message = (JSON.parse(text) as { error?: string }).error ?? text; } catch { /* plain text answer */ }
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      /* plain text answer */
+    }
     throw new ConfigError(`the server answered ${res.status} at line ${firstLine}: ${message.split('\n')[0]}`);
   }
   return JSON.parse(text) as BatchAnswer;
 }
 
 /** Output streams (tests pass their own); `progress` gets the rewritten status line. */
-export interface ImportIo { out: (text: string) => void; err: (text: string) => void; progress: (text: string) => void }
+export interface ImportIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  progress: (text: string) => void;
+}
 const processIo: ImportIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
-  progress: (t) => { if (process.stderr.isTTY) process.stderr.write(`\r${t}\x1b[K`); },
+  progress: (t) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${t}\x1b[K`);
+  },
 };
 
 /** What an import did. */
-export interface ImportSummary { records: number; created: number; updated: number; failed: number; seconds: number }
+export interface ImportSummary {
+  records: number;
+  created: number;
+  updated: number;
+  failed: number;
+  seconds: number;
+}
 
 /**
  * `gatehouse import`: streams the file in batches of `--batch` records to the
@@ -134,7 +182,10 @@ export interface ImportSummary { records: number; created: number; updated: numb
  */
 export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv, io: ImportIo = processIo): Promise<ImportSummary | null> {
   const cmd = resolveImportCommand(argv, env);
-  if (cmd.help) { io.out(IMPORT_USAGE); return null; }
+  if (cmd.help) {
+    io.out(IMPORT_USAGE);
+    return null;
+  }
   const started = performance.now();
   const total: ImportSummary = { records: 0, created: 0, updated: 0, failed: 0, seconds: 0 };
   let batch: string[] = [];
@@ -167,7 +218,9 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv, i
   total.seconds = (performance.now() - started) / 1000;
   io.progress('');
   const verb = cmd.dryRun ? 'Dry run, nothing written: would create' : 'Created';
-  io.err(`${verb} ${total.created}, ${cmd.dryRun ? 'would update' : 'updated'} ${total.updated}, failed ${total.failed} of ${total.records} records in ${total.seconds.toFixed(1)} s (${Math.round(total.records / Math.max(total.seconds, 0.001))} records/s).\n`);
+  io.err(
+    `${verb} ${total.created}, ${cmd.dryRun ? 'would update' : 'updated'} ${total.updated}, failed ${total.failed} of ${total.records} records in ${total.seconds.toFixed(1)} s (${Math.round(total.records / Math.max(total.seconds, 0.001))} records/s).\n`,
+  );
   if (total.failed > 0) process.exitCode = 1;
   return total;
 }

@@ -100,7 +100,8 @@ export interface Gatehouse {
  * Creates Gatehouse in-process, so an existing Node server can serve the API under its own path.
  */
 export async function createGatehouse(options: GatehouseOptions): Promise<Gatehouse> {
-  const storage = options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data', undefined, options.databaseTimeouts);
+  const storage =
+    options.storage ?? openStorage(options.databaseUrl, options.dataDir ?? './gatehouse-data', undefined, options.databaseTimeouts);
   let core: Core;
   try {
     core = await createCore({ dashboardSignUpOpen: () => dashboardSignUpForcedOpen(process.env), ...options, storage });
@@ -109,8 +110,15 @@ export async function createGatehouse(options: GatehouseOptions): Promise<Gateho
     if (!options.storage) await storage.close().catch(() => {});
     throw error;
   }
-  const notify = options.onFirstStartNotice ?? (options.environment === 'test' ? false : (text: string) => { process.stderr.write(text); });
-  if (notify && core.generatedKeys) notify(`${firstStartNotice(options.baseUrl ?? '', options.noticeShowsKeys ? core.generatedKeys : null).join('\n')}\n`);
+  const notify =
+    options.onFirstStartNotice ??
+    (options.environment === 'test'
+      ? false
+      : (text: string) => {
+          process.stderr.write(text);
+        });
+  if (notify && core.generatedKeys)
+    notify(`${firstStartNotice(options.baseUrl ?? '', options.noticeShowsKeys ? core.generatedKeys : null).join('\n')}\n`);
   const trustedProxyHops = options.trustedProxyHops ?? 0;
   const routes = createApiRoutes(core.operations);
   // The one way into the API (api/answer.ts); Koa serves the pages, the dashboard and the rest.

@@ -11,22 +11,43 @@ import { ConfigError } from './config.ts';
 import { detectFramework, mergeDotenv, runInitCommand } from './init-command.ts';
 
 const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** An empty app folder holding only package.json. */
 function appFolder(pkg: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-init-')); dirs.push(dir);
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-init-'));
+  dirs.push(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
   return dir;
 }
 
 function readEnv(dir: string): Record<string, string> {
-  return Object.fromEntries(readFileSync(join(dir, '.env.local'), 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    readFileSync(join(dir, '.env.local'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 async function init(server: TestServer, dir: string, ...args: string[]) {
-  let out = ''; let err = '';
-  const result = await runInitCommand(args, { GATEHOUSE_URL: server.url, GATEHOUSE_ADMIN_KEY: INTERNAL_KEYS.superSecretAdminKey }, { out: (t) => { out += t; }, err: (t) => { err += t; } }, dir);
+  let out = '';
+  let err = '';
+  const result = await runInitCommand(
+    args,
+    { GATEHOUSE_URL: server.url, GATEHOUSE_ADMIN_KEY: INTERNAL_KEYS.superSecretAdminKey },
+    {
+      out: (t) => {
+        out += t;
+      },
+      err: (t) => {
+        err += t;
+      },
+    },
+    dir,
+  );
   return { result: result!, out, err };
 }
 
@@ -56,17 +77,31 @@ describeWithServer('gatehouse init (issue 29)', (get) => {
       const { result, out } = await init(get(), dir);
       assert.equal(result.framework, framework);
       const env = readEnv(dir);
-      assert.deepEqual(Object.keys(env).sort(), [`${prefix}STACK_API_URL`, `${prefix}STACK_PROJECT_ID`, `${prefix}STACK_PUBLISHABLE_CLIENT_KEY`, 'STACK_SECRET_SERVER_KEY'].sort());
+      assert.deepEqual(
+        Object.keys(env).sort(),
+        [`${prefix}STACK_API_URL`, `${prefix}STACK_PROJECT_ID`, `${prefix}STACK_PUBLISHABLE_CLIENT_KEY`, 'STACK_SECRET_SERVER_KEY'].sort(),
+      );
       assert.equal(env[`${prefix}STACK_API_URL`], get().url);
       assert.equal(env[`${prefix}STACK_PROJECT_ID`], result.projectId);
       assert.equal(statSync(join(dir, '.env.local')).mode & 0o777, 0o600, 'the file holding the secret key is private');
       await signInWith(get(), env[`${prefix}STACK_PROJECT_ID`]!, env[`${prefix}STACK_PUBLISHABLE_CLIENT_KEY`]!);
-      const server = await api(get(), 'GET', '/users', { projectId: result.projectId, accessType: 'server', secretServerKey: env.STACK_SECRET_SERVER_KEY });
+      const server = await api(get(), 'GET', '/users', {
+        projectId: result.projectId,
+        accessType: 'server',
+        secretServerKey: env.STACK_SECRET_SERVER_KEY,
+      });
       assert.equal(server.status, 200, 'the secret server key works');
-      const project = await api(get(), 'GET', '/internal/projects/current', { projectId: result.projectId, accessType: 'admin', adminAccessToken: accessToken });
+      const project = await api(get(), 'GET', '/internal/projects/current', {
+        projectId: result.projectId,
+        accessType: 'admin',
+        adminAccessToken: accessToken,
+      });
       assert.equal(project.status, 200, 'the dashboard owner owns the new project');
       assert.equal(project.body.display_name, `my-${framework}-app`);
-      assert.deepEqual(project.body.config.domains.map((d: { domain: string }) => d.domain), [origin]);
+      assert.deepEqual(
+        project.body.config.domains.map((d: { domain: string }) => d.domain),
+        [origin],
+      );
       assert.match(out, new RegExp(`${prefix}STACK_PUBLISHABLE_CLIENT_KEY`), 'the code to paste reads the env names written');
     });
   }
@@ -86,11 +121,16 @@ describeWithServer('gatehouse init (issue 29)', (get) => {
     assert.match(out, /^VITE_STACK_PROJECT_ID=/m);
     assert.throws(() => statSync(join(printed, '.env.local')));
     const project = await api(get(), 'GET', '/internal/projects/current', p.admin);
-    assert.deepEqual(project.body.config.domains.map((d: { domain: string }) => d.domain), ['http://localhost:3000', 'http://localhost:5173'], 'each origin trusted once');
+    assert.deepEqual(
+      project.body.config.domains.map((d: { domain: string }) => d.domain),
+      ['http://localhost:3000', 'http://localhost:5173'],
+      'each origin trusted once',
+    );
   });
 
   it('refuses a folder without package.json with a one-line error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-init-')); dirs.push(dir);
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-init-'));
+    dirs.push(dir);
     await assert.rejects(init(get(), dir), (e: unknown) => e instanceof ConfigError && /no readable package\.json/.test(e.message));
   });
 });

@@ -45,16 +45,23 @@ export function resolveInitCommand(argv: string[], env: NodeJS.ProcessEnv, cwd =
   let print = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
-    if (flag === '--print') { print = true; continue; }
+    if (flag === '--print') {
+      print = true;
+      continue;
+    }
     if (!VALUE_FLAGS.includes(flag)) throw new ConfigError(`unknown option ${flag} for init (see gatehouse init --help)`);
     const value = argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
     flags[flag] = value;
   }
   const framework = flags['--framework'];
-  if (framework !== undefined && framework !== 'vite' && framework !== 'next' && framework !== 'node') throw new ConfigError(`unknown framework "${framework}" (expected vite, next or node)`);
+  if (framework !== undefined && framework !== 'vite' && framework !== 'next' && framework !== 'node')
+    throw new ConfigError(`unknown framework "${framework}" (expected vite, next or node)`);
   const adminKey = flags['--admin-key'] ?? env.GATEHOUSE_ADMIN_KEY ?? env.STACK_SUPER_SECRET_ADMIN_KEY;
-  if (!adminKey) throw new ConfigError('--admin-key is required (or GATEHOUSE_ADMIN_KEY): the internal project\'s admin key printed at the server\'s first start, or with --project that project\'s admin key');
+  if (!adminKey)
+    throw new ConfigError(
+      "--admin-key is required (or GATEHOUSE_ADMIN_KEY): the internal project's admin key printed at the server's first start, or with --project that project's admin key",
+    );
   const envProject = env.STACK_PROJECT_ID && env.STACK_PROJECT_ID !== 'internal' ? env.STACK_PROJECT_ID : undefined;
   return {
     url: (flags['--url'] ?? env.GATEHOUSE_URL ?? 'http://127.0.0.1:8102').replace(/\/+$/, ''),
@@ -83,7 +90,10 @@ export const FRAMEWORKS: Record<Framework, { label: string; publicPrefix: string
 };
 
 /** The environment lines for a project: the public values under the framework's prefix, the secret server key never. */
-export function envLines(framework: Framework, values: { baseUrl: string; projectId: string; publishableClientKey: string; secretServerKey: string }): Record<string, string> {
+export function envLines(
+  framework: Framework,
+  values: { baseUrl: string; projectId: string; publishableClientKey: string; secretServerKey: string },
+): Record<string, string> {
   const p = FRAMEWORKS[framework].publicPrefix;
   return {
     [`${p}STACK_API_URL`]: values.baseUrl,
@@ -114,13 +124,19 @@ export function codeLines(framework: Framework): string[] {
 /** Sets `values` in a dotenv text: existing lines with those names are replaced in place, new names appended. */
 export function mergeDotenv(text: string, values: Record<string, string>): string {
   const left = new Map(Object.entries(values));
-  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n').map((line) => {
-    const name = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
-    if (name === undefined || !left.has(name)) return line;
-    const value = left.get(name)!;
-    left.delete(name);
-    return `${name}=${value}`;
-  });
+  const lines =
+    text === ''
+      ? []
+      : text
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => {
+            const name = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+            if (name === undefined || !left.has(name)) return line;
+            const value = left.get(name)!;
+            left.delete(name);
+            return `${name}=${value}`;
+          });
   for (const [name, value] of left) lines.push(`${name}=${value}`);
   return `${lines.join('\n')}\n`;
 }
@@ -142,14 +158,22 @@ function httpCaller(url: string): Caller {
     const text = await res.text();
     if (!res.ok) {
       let message = text;
-      try { message = (JSON.parse(text) as { error?: string }).error ?? text; } catch { /* plain text answer */ }
+      try {
+        message = (JSON.parse(text) as { error?: string }).error ?? text;
+      } catch {
+        /* plain text answer */
+      }
       throw new ConfigError(`${method} ${path}: the server answered ${res.status}: ${message.split('\n')[0]}`);
     }
     return text === '' ? {} : JSON.parse(text);
   };
 }
 
-const adminHeaders = (projectId: string, key: string) => ({ 'x-stack-project-id': projectId, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': key });
+const adminHeaders = (projectId: string, key: string) => ({
+  'x-stack-project-id': projectId,
+  'x-stack-access-type': 'admin',
+  'x-stack-super-secret-admin-key': key,
+});
 
 /**
  * Creates a project owned by the dashboard's first owner (the internal project's oldest user),
@@ -158,43 +182,80 @@ const adminHeaders = (projectId: string, key: string) => ({ 'x-stack-project-id'
  * @returns the new project's id and an admin caller's headers for it (the session's token).
  * @throws ConfigError when the dashboard has no owner yet.
  */
-async function createProjectForOwner(call: Caller, adminKey: string, name: string, run: (headers: Record<string, string>, projectId: string) => Promise<void>): Promise<string> {
+async function createProjectForOwner(
+  call: Caller,
+  adminKey: string,
+  name: string,
+  run: (headers: Record<string, string>, projectId: string) => Promise<void>,
+): Promise<string> {
   const internal = adminHeaders('internal', adminKey);
-  const users = await call('GET', '/users?limit=1&order_by=signed_up_at', internal) as { items: Array<{ id: string; selected_team_id: string | null }> };
+  const users = (await call('GET', '/users?limit=1&order_by=signed_up_at', internal)) as {
+    items: Array<{ id: string; selected_team_id: string | null }>;
+  };
   const owner = users.items[0];
-  if (!owner) throw new ConfigError('the dashboard has no owner yet: open the dashboard, sign up (the first account owns it), then run gatehouse init again');
-  const session = await call('POST', '/auth/sessions', internal, { user_id: owner.id, expires_in_millis: 10 * 60_000, is_impersonation: true }) as { access_token: string; refresh_token: string };
+  if (!owner)
+    throw new ConfigError(
+      'the dashboard has no owner yet: open the dashboard, sign up (the first account owns it), then run gatehouse init again',
+    );
+  const session = (await call('POST', '/auth/sessions', internal, {
+    user_id: owner.id,
+    expires_in_millis: 10 * 60_000,
+    is_impersonation: true,
+  })) as { access_token: string; refresh_token: string };
   try {
     let teamId = owner.selected_team_id;
     if (!teamId) {
-      const teams = await call('GET', `/teams?user_id=${encodeURIComponent(owner.id)}`, internal) as { items: Array<{ id: string }> };
+      const teams = (await call('GET', `/teams?user_id=${encodeURIComponent(owner.id)}`, internal)) as { items: Array<{ id: string }> };
       teamId = teams.items[0]?.id ?? null;
     }
-    if (!teamId) throw new ConfigError('the dashboard owner has no team to own a new project; create the project in the dashboard and pass --project');
+    if (!teamId)
+      throw new ConfigError('the dashboard owner has no team to own a new project; create the project in the dashboard and pass --project');
     const asOwner = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-access-token': session.access_token };
-    const project = await call('POST', '/internal/projects', asOwner, { display_name: name, owner_team_id: teamId, config: { credential_enabled: true, allow_localhost: true } }) as { id: string };
-    await run({ 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token }, project.id);
+    const project = (await call('POST', '/internal/projects', asOwner, {
+      display_name: name,
+      owner_team_id: teamId,
+      config: { credential_enabled: true, allow_localhost: true },
+    })) as { id: string };
+    await run(
+      { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token },
+      project.id,
+    );
     return project.id;
   } finally {
-    await call('DELETE', '/auth/sessions/current', { ...internal, 'x-stack-access-token': session.access_token, 'x-stack-refresh-token': session.refresh_token }).catch(() => undefined);
+    await call('DELETE', '/auth/sessions/current', {
+      ...internal,
+      'x-stack-access-token': session.access_token,
+      'x-stack-refresh-token': session.refresh_token,
+    }).catch(() => undefined);
   }
 }
 
 /** Creates a key set and adds `origin` to the project's trusted domains (kept when already there). */
 async function keysAndDomain(call: Caller, headers: Record<string, string>, origin: string, description: string) {
-  const keys = await call('POST', '/internal/api-keys', headers, {
-    description, expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: false,
-  }) as { publishable_client_key: string; secret_server_key: string };
-  const project = await call('GET', '/internal/projects/current', headers) as { config: { domains: Array<{ domain: string; handler_path: string }> } };
+  const keys = (await call('POST', '/internal/api-keys', headers, {
+    description,
+    expires_at_millis: null,
+    has_publishable_client_key: true,
+    has_secret_server_key: true,
+    has_super_secret_admin_key: false,
+  })) as { publishable_client_key: string; secret_server_key: string };
+  const project = (await call('GET', '/internal/projects/current', headers)) as {
+    config: { domains: Array<{ domain: string; handler_path: string }> };
+  };
   const domains = project.config.domains;
   if (!domains.some((d) => d.domain === origin)) {
-    await call('PATCH', '/internal/projects/current', headers, { config: { domains: [...domains, { domain: origin, handler_path: '/handler' }] } });
+    await call('PATCH', '/internal/projects/current', headers, {
+      config: { domains: [...domains, { domain: origin, handler_path: '/handler' }] },
+    });
   }
   return keys;
 }
 
 /** Output streams (tests pass their own). */
-export interface InitIo { out: (text: string) => void; err: (text: string) => void }
+export interface InitIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
 const processIo: InitIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /**
@@ -213,7 +274,9 @@ export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io:
   try {
     pkg = JSON.parse(await readFile(join(cmd.dir, 'package.json'), 'utf8'));
   } catch (error) {
-    throw new ConfigError(`no readable package.json in ${cmd.dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); run gatehouse init in your app's folder`);
+    throw new ConfigError(
+      `no readable package.json in ${cmd.dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); run gatehouse init in your app's folder`,
+    );
   }
   const framework = cmd.framework ?? detectFramework(pkg);
   const f = FRAMEWORKS[framework];
@@ -229,15 +292,26 @@ export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io:
       keys = await keysAndDomain(call, headers, f.devOrigin, description);
     });
   }
-  const values = envLines(framework, { baseUrl: cmd.url, projectId, publishableClientKey: keys!.publishable_client_key, secretServerKey: keys!.secret_server_key });
-  const envText = Object.entries(values).map(([k, v]) => `${k}=${v}`).join('\n');
+  const values = envLines(framework, {
+    baseUrl: cmd.url,
+    projectId,
+    publishableClientKey: keys!.publishable_client_key,
+    secretServerKey: keys!.secret_server_key,
+  });
+  const envText = Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
   io.err(`${f.label} app detected; project ${projectId} on ${cmd.url}; trusted ${f.devOrigin}.\n`);
   if (cmd.print) {
     io.out(`${envText}\n`);
   } else {
     const file = join(cmd.dir, '.env.local');
     let existing = '';
-    try { existing = await readFile(file, 'utf8'); } catch { /* a new file */ }
+    try {
+      existing = await readFile(file, 'utf8');
+    } catch {
+      /* a new file */
+    }
     await writeFile(file, mergeDotenv(existing, values), { mode: 0o600 });
     io.err(`Wrote ${Object.keys(values).join(', ')} to ${file} (keep it out of version control: it holds the secret server key).\n`);
   }
@@ -246,6 +320,9 @@ export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io:
 }
 
 function resolveInitCommandOrHelp(argv: string[], env: NodeJS.ProcessEnv, cwd: string, io: InitIo): InitCommand | null {
-  if (argv.some((a) => a === '--help' || a === '-h' || a === 'help')) { io.out(INIT_USAGE); return null; }
+  if (argv.some((a) => a === '--help' || a === '-h' || a === 'help')) {
+    io.out(INIT_USAGE);
+    return null;
+  }
   return resolveInitCommand(argv, env, cwd);
 }

@@ -27,7 +27,8 @@ export interface ProtectRoutesOptions {
  * upstream's middleware pattern does (docs: "Protecting a page", Next.js middleware).
  */
 export function protectRoutes(options: ProtectRoutesOptions): (request: Request) => Response | undefined {
-  const isSessionCookie = (name: string) => options.projectId === undefined ? name.startsWith('stack-refresh-') : name === `stack-refresh-${options.projectId}`;
+  const isSessionCookie = (name: string) =>
+    options.projectId === undefined ? name.startsWith('stack-refresh-') : name === `stack-refresh-${options.projectId}`;
   return (request) => {
     const url = new URL(request.url);
     const path = url.pathname;

@@ -30,7 +30,10 @@ export interface NextAuth {
  * `options.headers` is Next's `headers` from `next/headers`, passed in so this package needs no
  * import of Next itself.
  */
-export function createNextAuth(gatehouse: MountedGatehouse & { fetch: FetchHandler }, options: UserReaderOptions & { headers: () => Promise<RequestLike> | RequestLike }): NextAuth {
+export function createNextAuth(
+  gatehouse: MountedGatehouse & { fetch: FetchHandler },
+  options: UserReaderOptions & { headers: () => Promise<RequestLike> | RequestLike },
+): NextAuth {
   const read = createUserReader(gatehouse, options);
   const handle: NextRouteHandler = (request) => gatehouse.fetch(request);
   return {

@@ -45,7 +45,9 @@ export function bundleLoader(builtFile: string): () => Promise<Bundle> {
       }
       return prepareAsset(code, true);
     })();
-    promise.catch(() => { promise = null; });
+    promise.catch(() => {
+      promise = null;
+    });
     return promise;
   };
 }
@@ -56,7 +58,12 @@ export function bundleLoader(builtFile: string): () => Promise<Bundle> {
  * accepts it.
  */
 export function serveBundle(ctx: Koa.Context, bundle: Bundle): void {
-  const answer = answerAsset(bundle, 'text/javascript; charset=utf-8', ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache', ctx.headers);
+  const answer = answerAsset(
+    bundle,
+    'text/javascript; charset=utf-8',
+    ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ctx.headers,
+  );
   ctx.set(answer.headers);
   ctx.status = answer.status;
   if (answer.body) {
@@ -68,7 +75,11 @@ export function serveBundle(ctx: Koa.Context, bundle: Bundle): void {
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** JSON safe inside an inline `<script>` (no `</script>`, no line separators). */
-export const inlineJson = (o: unknown) => JSON.stringify(o).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+export const inlineJson = (o: unknown) =>
+  JSON.stringify(o)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /**
  * The Content-Security-Policy of our pages: scripts only through the per-response nonce (the
@@ -85,7 +96,7 @@ export function pageCsp(nonce: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "connect-src 'self'",
-    "frame-src https://challenges.cloudflare.com",
+    'frame-src https://challenges.cloudflare.com',
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",

@@ -32,7 +32,18 @@ export class StartupError extends Error {}
  * Opens storage, seeds, and listens. Errors a user can fix (busy port, unreachable database,
  * bad database URL) become StartupError with a one-line message.
  */
-export async function startServer(config: ServerConfig, options: { logLevel?: 'info' | 'silent'; strictErrors?: boolean; environment?: 'development' | 'production' | 'test'; staticFiles?: StaticFiles; healthInfo?: () => Record<string, unknown>; workerId?: number; listen?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: {
+    logLevel?: 'info' | 'silent';
+    strictErrors?: boolean;
+    environment?: 'development' | 'production' | 'test';
+    staticFiles?: StaticFiles;
+    healthInfo?: () => Record<string, unknown>;
+    workerId?: number;
+    listen?: boolean;
+  } = {},
+): Promise<RunningServer> {
   // Process-wide CPU admission (core/lib/admission.ts): hashing takes the cores left to this
   // process once the request path has one, divided among `--workers` processes.
   const budget = cpuBudget(config.workers ?? 1);
@@ -69,40 +80,55 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
   }
   // Static files of the single executable are answered before the Koa app, with the same
   // security headers; the API's answer and the pages app set their own (each response once).
-  const handler = options.staticFiles ? withStaticFiles(gatehouse.handler, options.staticFiles, securityHeaders(config.baseUrl)) : gatehouse.handler;
+  const handler = options.staticFiles
+    ? withStaticFiles(gatehouse.handler, options.staticFiles, securityHeaders(config.baseUrl))
+    : gatehouse.handler;
   const worker = options.workerId === undefined ? null : String(options.workerId);
   const timeouts = config.httpTimeouts;
-  const server = createServer({
-    // A client that trickles its headers or body is cut off (408) instead of holding the
-    // connection for Node's default 5 minutes; checked every second, not every 30 s.
-    headersTimeout: timeouts.headersTimeoutMs,
-    requestTimeout: timeouts.requestTimeoutMs,
-    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
-    connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
-  }, (req, res) => {
-    // Under `--workers`, which process answered (for operators and the scale tests).
-    if (worker) res.setHeader('x-gatehouse-worker', worker);
-    handler(req, res);
-  });
+  const server = createServer(
+    {
+      // A client that trickles its headers or body is cut off (408) instead of holding the
+      // connection for Node's default 5 minutes; checked every second, not every 30 s.
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+      connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS,
+    },
+    (req, res) => {
+      // Under `--workers`, which process answered (for operators and the scale tests).
+      if (worker) res.setHeader('x-gatehouse-worker', worker);
+      handler(req, res);
+    },
+  );
   const connections = trackConnections(server);
   // A `--workers` worker does not listen: the primary accepts and hands connections to it
   // (server-bin/cluster.ts), which are fed to `server` as 'connection' events.
   if (options.listen === false) {
     let stopping: Promise<void> | undefined;
     return {
-      gatehouse, server, url: '',
-      stop: (noMore) => (stopping ??= (async () => { await connections.drain(undefined, noMore ?? Promise.resolve()); await gatehouse.close(); })()),
+      gatehouse,
+      server,
+      url: '',
+      stop: (noMore) =>
+        (stopping ??= (async () => {
+          await connections.drain(undefined, noMore ?? Promise.resolve());
+          await gatehouse.close();
+        })()),
     };
   }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
   } catch (error) {
     await gatehouse.close();
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port.`);
+    if (code === 'EADDRINUSE')
+      throw new StartupError(`Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port.`);
     if (code === 'EACCES') throw new StartupError(`No permission to listen on ${config.host}:${config.port}. Use a port above 1023.`);
     throw new StartupError(`Cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
@@ -114,11 +140,12 @@ export async function startServer(config: ServerConfig, options: { logLevel?: 'i
     gatehouse,
     server,
     url,
-    stop: () => (stopping ??= (async () => {
-      // Stop accepting; requests in flight finish; a connection accepted just before gets its
-      // first request served; keep-alive connections close once idle (graceful.ts).
-      await connections.drain();
-      await gatehouse.close();
-    })()),
+    stop: () =>
+      (stopping ??= (async () => {
+        // Stop accepting; requests in flight finish; a connection accepted just before gets its
+        // first request served; keep-alive connections close once idle (graceful.ts).
+        await connections.drain();
+        await gatehouse.close();
+      })()),
   };
 }

@@ -54,7 +54,11 @@ describe('the settings table', () => {
     assert.throws(() => settingDefault('no-such-setting'), /no literal default/);
     // The server's Turnstile defaults are the library's (core/runtime.ts).
     assert.deepEqual(config.turnstile, { verifyUrl: TURNSTILE_SITEVERIFY_URL, timeoutMs: 3000 });
-    assert.deepEqual(resolveServerConfig([], { GATEHOUSE_TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', GATEHOUSE_TURNSTILE_TIMEOUT: '500ms' }).turnstile, { verifyUrl: 'http://127.0.0.1:9/siteverify', timeoutMs: 500 });
+    assert.deepEqual(
+      resolveServerConfig([], { GATEHOUSE_TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', GATEHOUSE_TURNSTILE_TIMEOUT: '500ms' })
+        .turnstile,
+      { verifyUrl: 'http://127.0.0.1:9/siteverify', timeoutMs: 500 },
+    );
     assert.throws(() => resolveServerConfig([], { GATEHOUSE_TURNSTILE_VERIFY_URL: 'file:///etc/passwd' }), ConfigError);
   });
 });

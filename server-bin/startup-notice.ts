@@ -9,7 +9,11 @@ import type { ProjectKeyValues } from '../core/index.ts';
 export function browserUrl(baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   let url: URL;
-  try { url = new URL(base); } catch { return base; }
+  try {
+    url = new URL(base);
+  } catch {
+    return base;
+  }
   if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname) && url.hostname !== '[::1]') return base;
   url.hostname = 'localhost';
   return url.toString().replace(/\/+$/, '');
@@ -25,24 +29,26 @@ export function browserUrl(baseUrl: string): string {
  */
 export function firstStartNotice(baseUrl: string, keys: ProjectKeyValues | null): string[] {
   const base = browserUrl(baseUrl);
-  const shown = keys ? [
-    'Keys of the internal project, shown this once (save them; new ones can be made in the dashboard):',
-    '  STACK_PROJECT_ID=internal',
-    `  STACK_PUBLISHABLE_CLIENT_KEY=${keys.publishable_client_key ?? ''}`,
-    `  STACK_SECRET_SERVER_KEY=${keys.secret_server_key ?? ''}`,
-    `  STACK_SUPER_SECRET_ADMIN_KEY=${keys.super_secret_admin_key ?? ''}`,
-  ] : [
-    'Gatehouse generated the internal project\'s keys on this first start; they are not printed.',
-    'Your code can read them once from `gatehouse.core.generatedKeys` (new ones can be made in the dashboard).',
-  ];
+  const shown = keys
+    ? [
+        'Keys of the internal project, shown this once (save them; new ones can be made in the dashboard):',
+        '  STACK_PROJECT_ID=internal',
+        `  STACK_PUBLISHABLE_CLIENT_KEY=${keys.publishable_client_key ?? ''}`,
+        `  STACK_SECRET_SERVER_KEY=${keys.secret_server_key ?? ''}`,
+        `  STACK_SUPER_SECRET_ADMIN_KEY=${keys.super_secret_admin_key ?? ''}`,
+      ]
+    : [
+        "Gatehouse generated the internal project's keys on this first start; they are not printed.",
+        'Your code can read them once from `gatehouse.core.generatedKeys` (new ones can be made in the dashboard).',
+      ];
   return [
     ...shown,
     '',
-    'Next step: these keys are the dashboard\'s own. Open the dashboard at',
+    "Next step: these keys are the dashboard's own. Open the dashboard at",
     `  ${base}/`,
-    'sign up (the first account owns it), create a project for your app, and create that project\'s',
+    "sign up (the first account owns it), create a project for your app, and create that project's",
     `keys on its "Project keys" page. Point your app's SDK at baseUrl ${base} (without /api/v1);`,
-    'the project\'s hosted pages are at',
+    "the project's hosted pages are at",
     `  ${base}/projects/<project id>/handler/sign-in`,
   ];
 }

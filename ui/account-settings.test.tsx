@@ -12,7 +12,10 @@ const TEAM = { id: 't1', display_name: 'Team One', profile_image_url: null, clie
 
 describe('AccountSettings teams', () => {
   it('lists members, removes one, invites by email, renames and deletes the team', async () => {
-    let members = [{ team_id: 't1', user_id: 'u1', display_name: 'Ada', profile_image_url: null }, { team_id: 't1', user_id: 'u2', display_name: 'Grace', profile_image_url: null }];
+    let members = [
+      { team_id: 't1', user_id: 'u1', display_name: 'Ada', profile_image_url: null },
+      { team_id: 't1', user_id: 'u2', display_name: 'Grace', profile_image_url: null },
+    ];
     let name = 'Team One';
     let deleted = false;
     const { app, transport } = makeApp((req) => {
@@ -20,9 +23,18 @@ describe('AccountSettings teams', () => {
       if (path === '/teams' && req.method === 'GET') return { json: { items: deleted ? [] : [{ ...TEAM, display_name: name }] } };
       if (path === '/team-member-profiles') return { json: { items: members, is_paginated: false } };
       if (path === '/team-invitations' && req.method === 'GET') return { json: { items: [], is_paginated: false } };
-      if (path === '/team-memberships/t1/u2' && req.method === 'DELETE') { members = members.filter((m) => m.user_id !== 'u2'); return { json: { success: true } }; }
-      if (path === '/teams/t1' && req.method === 'PATCH') { name = JSON.parse(req.body!).display_name; return { json: { ...TEAM, display_name: name } }; }
-      if (path === '/teams/t1' && req.method === 'DELETE') { deleted = true; return { json: { success: true } }; }
+      if (path === '/team-memberships/t1/u2' && req.method === 'DELETE') {
+        members = members.filter((m) => m.user_id !== 'u2');
+        return { json: { success: true } };
+      }
+      if (path === '/teams/t1' && req.method === 'PATCH') {
+        name = JSON.parse(req.body!).display_name;
+        return { json: { ...TEAM, display_name: name } };
+      }
+      if (path === '/teams/t1' && req.method === 'DELETE') {
+        deleted = true;
+        return { json: { success: true } };
+      }
       if (path === '/users/me' && req.method === 'GET') return { json: { ...USER } };
       return undefined;
     }, true);
@@ -33,12 +45,19 @@ describe('AccountSettings teams', () => {
     const list = () => c.querySelector('ul[aria-label="Members of Team One"]') as HTMLElement;
     assert.match(list().textContent ?? '', /Ada \(you\)/);
     await click(list(), 'Remove');
-    await waitFor(() => !(list()?.textContent ?? '').includes('Grace'), () => `Grace still listed: ${list()?.textContent}`);
+    await waitFor(
+      () => !(list()?.textContent ?? '').includes('Grace'),
+      () => `Grace still listed: ${list()?.textContent}`,
+    );
     await type(c, 'Email to invite', 'lin@example.com');
     await click(c, 'Send invitation');
     await waitForText(c, 'Invitation sent to lin@example.com.');
     const sent = transport.requests.find((r) => r.path === '/team-invitations/send-code');
-    assert.deepEqual(JSON.parse(sent!.body!), { email: 'lin@example.com', team_id: 't1', callback_url: 'http://localhost:3000/handler/team-invitation' });
+    assert.deepEqual(JSON.parse(sent!.body!), {
+      email: 'lin@example.com',
+      team_id: 't1',
+      callback_url: 'http://localhost:3000/handler/team-invitation',
+    });
     await type(c, 'Team name', 'Platform');
     await click(c, 'Rename');
     await waitForText(c, 'Manage Platform');
@@ -55,7 +74,10 @@ describe('AccountSettings sign-out', () => {
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Display name');
     await click(c, 'Sign out');
-    await waitFor(() => visited.length > 0, () => 'no redirect');
+    await waitFor(
+      () => visited.length > 0,
+      () => 'no redirect',
+    );
     await flush(10);
     assert.deepEqual(visited, ['/']);
   });
@@ -63,18 +85,24 @@ describe('AccountSettings sign-out', () => {
 
 describe('MagicLinkSignIn check-your-email step', () => {
   it('sends the email again, and goes back to change the address', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/auth/otp/send-sign-in-code' ? { json: { nonce: 'nonce123' } } : undefined);
+    const { app, transport } = makeApp((req) => (req.path === '/auth/otp/send-sign-in-code' ? { json: { nonce: 'nonce123' } } : undefined));
     const c = await show(app, <MagicLinkSignIn />);
     await type(c, 'Email', 'ada@example.com');
     await click(c, 'Send me a sign-in link');
     await waitForText(c, 'We sent a sign-in link');
     await click(c, 'Send it again');
-    await waitFor(() => transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code').length === 2, () => 'not sent again');
+    await waitFor(
+      () => transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code').length === 2,
+      () => 'not sent again',
+    );
     await click(c, 'Use another email');
     assert.equal(input(c, 'Email').value, 'ada@example.com', 'the address is kept to edit');
     await type(c, 'Email', 'grace@example.com');
     await click(c, 'Send me a sign-in link');
     await waitForText(c, 'grace@example.com');
-    assert.equal(JSON.parse(transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code')[2]!.body!).email, 'grace@example.com');
+    assert.equal(
+      JSON.parse(transport.requests.filter((r) => r.path === '/auth/otp/send-sign-in-code')[2]!.body!).email,
+      'grace@example.com',
+    );
   });
 });

@@ -12,14 +12,31 @@ import { OAuthButtonGroup, SignIn, SignUp } from './index.ts';
 import { TURNSTILE_SCRIPT_URL } from './components/bot-challenge.tsx';
 
 const SITE_KEY = '0x4AAAAAAAtest-site-key';
-const CONFIG = { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: false, passkey_enabled: false, client_team_creation_enabled: true, client_user_deletion_enabled: true, allow_user_api_keys: false, allow_team_api_keys: false, enabled_oauth_providers: [{ id: 'github' }] };
-const project = (siteKey: string | null) => ({ id: 'internal', display_name: 'Acme', config: { ...CONFIG, bot_challenge_site_key: siteKey } });
+const CONFIG = {
+  sign_up_enabled: true,
+  credential_enabled: true,
+  magic_link_enabled: false,
+  passkey_enabled: false,
+  client_team_creation_enabled: true,
+  client_user_deletion_enabled: true,
+  allow_user_api_keys: false,
+  allow_team_api_keys: false,
+  enabled_oauth_providers: [{ id: 'github' }],
+};
+const project = (siteKey: string | null) => ({
+  id: 'internal',
+  display_name: 'Acme',
+  config: { ...CONFIG, bot_challenge_site_key: siteKey },
+});
 const TOKENS = { access_token: fakeJwt({ sub: 'u1' }), refresh_token: 'rt', user_id: 'u1' };
 
-function makeApp(siteKey: string | null, route: (req: TransportRequest, body: Record<string, unknown>) => FakeAnswer | undefined = () => undefined) {
+function makeApp(
+  siteKey: string | null,
+  route: (req: TransportRequest, body: Record<string, unknown>) => FakeAnswer | undefined = () => undefined,
+) {
   const visited: string[] = [];
   const transport = fakeTransport((req) => {
-    const own = route(req, req.body ? JSON.parse(req.body) as Record<string, unknown> : {});
+    const own = route(req, req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {});
     if (own) return own;
     const path = req.path.split('?')[0];
     if (path === '/projects/current') return { json: project(siteKey) };
@@ -27,14 +44,30 @@ function makeApp(siteKey: string | null, route: (req: TransportRequest, body: Re
     if (path === '/auth/password/sign-up' || path === '/auth/password/sign-in') return { json: TOKENS };
     return { json: {} };
   });
-  const app = new ClientApp({ projectId: 'internal', transport, environment: manualEnvironment({ start: Date.now() }), tokenStore: memoryTokenStore(), redirectMethod: { navigate: (u) => { visited.push(u); } } });
+  const app = new ClientApp({
+    projectId: 'internal',
+    transport,
+    environment: manualEnvironment({ start: Date.now() }),
+    tokenStore: memoryTokenStore(),
+    redirectMethod: {
+      navigate: (u) => {
+        visited.push(u);
+      },
+    },
+  });
   return { app, transport, visited };
 }
 
 const mounted: (() => Promise<void>)[] = [];
-after(async () => { for (const u of mounted) await u(); });
+after(async () => {
+  for (const u of mounted) await u();
+});
 async function show(app: ClientApp, element: ReactNode) {
-  const r = await render(<StrictMode><GatehouseProvider app={app}>{element}</GatehouseProvider></StrictMode>);
+  const r = await render(
+    <StrictMode>
+      <GatehouseProvider app={app}>{element}</GatehouseProvider>
+    </StrictMode>,
+  );
   mounted.push(r.unmount);
   return r.container;
 }
@@ -44,16 +77,26 @@ function fakeTurnstile() {
   const widgets = new Map<string, { container: HTMLElement; options: Record<string, any> }>();
   let next = 0;
   const api = {
-    render(container: HTMLElement, options: Record<string, any>) { const id = `w${++next}`; widgets.set(id, { container, options }); return id; },
-    execute(id: string) { const w = widgets.get(id); queueMicrotask(() => w?.options.callback('tok-invisible')); },
-    remove(id: string) { widgets.delete(id); },
+    render(container: HTMLElement, options: Record<string, any>) {
+      const id = `w${++next}`;
+      widgets.set(id, { container, options });
+      return id;
+    },
+    execute(id: string) {
+      const w = widgets.get(id);
+      queueMicrotask(() => w?.options.callback('tok-invisible'));
+    },
+    remove(id: string) {
+      widgets.delete(id);
+    },
   };
   (window as unknown as { turnstile?: unknown }).turnstile = api;
   return { widgets, visible: () => [...widgets.values()].filter((w) => w.options.appearance === 'always') };
 }
 
 const scripts = () => Array.from(document.querySelectorAll('script')).filter((s) => s.src.includes('challenges.cloudflare.com'));
-const body = (transport: ReturnType<typeof makeApp>['transport'], path: string) => transport.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body!) as Record<string, unknown>);
+const body = (transport: ReturnType<typeof makeApp>['transport'], path: string) =>
+  transport.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body!) as Record<string, unknown>);
 
 afterEach(() => {
   delete (window as unknown as { turnstile?: unknown }).turnstile;
@@ -69,7 +112,10 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
     await type(c, 'Password', 'velvet tractor 93');
     await click(c, /^Sign up$/);
     await flush();
-    assert.deepEqual(Object.keys(body(transport, '/auth/password/sign-up')[0]!).filter((k) => k.startsWith('bot_challenge')), []);
+    assert.deepEqual(
+      Object.keys(body(transport, '/auth/password/sign-up')[0]!).filter((k) => k.startsWith('bot_challenge')),
+      [],
+    );
     assert.equal(scripts().length, 0, 'no Cloudflare script');
   });
 
@@ -79,7 +125,10 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
     const appended: string[] = [];
     const head = document.head as unknown as { appendChild: (n: Node) => Node };
     const original = head.appendChild.bind(head);
-    head.appendChild = (n: Node) => { if ((n as HTMLScriptElement).src) appended.push((n as HTMLScriptElement).src); return original(n); };
+    head.appendChild = (n: Node) => {
+      if ((n as HTMLScriptElement).src) appended.push((n as HTMLScriptElement).src);
+      return original(n);
+    };
     try {
       const c = await show(app, <SignIn />);
       await waitForText(c, 'Email');
@@ -92,12 +141,20 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
       head.appendChild = original;
     }
     assert.equal(scripts().length, 0, 'failed loads leave no script behind');
-    assert.deepEqual(body(transport, '/auth/password/sign-in')[0], { email: 'ada@example.com', password: 'velvet tractor 93', bot_challenge_unavailable: 'true' });
+    assert.deepEqual(body(transport, '/auth/password/sign-in')[0], {
+      email: 'ada@example.com',
+      password: 'velvet tractor 93',
+      bot_challenge_unavailable: 'true',
+    });
   });
 
   it('sends the invisible token first, then on BOT_CHALLENGE_REQUIRED shows one visible widget in the form and retries with its token', async () => {
     const turnstile = fakeTurnstile();
-    const { app, transport, visited } = makeApp(SITE_KEY, (req, b) => req.path === '/auth/password/sign-up' && b.bot_challenge_phase === 'invisible' ? { status: 409, knownError: 'BOT_CHALLENGE_REQUIRED' } : undefined);
+    const { app, transport, visited } = makeApp(SITE_KEY, (req, b) =>
+      req.path === '/auth/password/sign-up' && b.bot_challenge_phase === 'invisible'
+        ? { status: 409, knownError: 'BOT_CHALLENGE_REQUIRED' }
+        : undefined,
+    );
     const c = await show(app, <SignUp />);
     await waitForText(c, 'Create');
     await type(c, 'Email', 'ada@example.com');
@@ -110,17 +167,27 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
     assert.equal(widget.options.sitekey, SITE_KEY);
     assert.equal(widget.options.action, 'sign_up_with_credential');
     assert.equal(scripts().length, 0, 'an API already on the page is used as is');
-    await act(async () => { widget.options.callback('tok-visible'); });
+    await act(async () => {
+      widget.options.callback('tok-visible');
+    });
     await flush();
     const sent = body(transport, '/auth/password/sign-up');
-    assert.deepEqual(sent.map((b) => [b.bot_challenge_token, b.bot_challenge_phase]), [['tok-invisible', 'invisible'], ['tok-visible', 'visible']]);
+    assert.deepEqual(
+      sent.map((b) => [b.bot_challenge_token, b.bot_challenge_phase]),
+      [
+        ['tok-invisible', 'invisible'],
+        ['tok-visible', 'visible'],
+      ],
+    );
     assert.equal(turnstile.widgets.size, 0, 'every widget removed');
     assert.equal(visited.length, 1, 'signed up and redirected');
   });
 
   it('starts OAuth through the challenge: the authorize call carries the token and the browser goes to the answered location', async () => {
     fakeTurnstile();
-    const { app, transport } = makeApp(SITE_KEY, (req) => req.path.startsWith('/auth/oauth/authorize/github') ? { json: { location: 'https://github.example/login' } } : undefined);
+    const { app, transport } = makeApp(SITE_KEY, (req) =>
+      req.path.startsWith('/auth/oauth/authorize/github') ? { json: { location: 'https://github.example/login' } } : undefined,
+    );
     const assigned = await captureAssign(async () => {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');

@@ -13,7 +13,10 @@ export function parseHex(color: string | null | undefined): [number, number, num
 }
 
 function luminance([r, g, b]: [number, number, number]): number {
-  const c = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const c = (v: number) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
   return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
 }
 
@@ -49,7 +52,9 @@ export function accentProblem(accent: string, mode: 'light' | 'dark'): string | 
 export function accentCss(light: string | null | undefined, dark: string | null | undefined): string {
   const rule = (accent: string) => `--gh-accent:${accent};--gh-accent-fg:${textOn(accent)}`;
   let css = '';
-  if (light && parseHex(light)) css += `@media (prefers-color-scheme:light){.gh-root:not([data-theme=dark]){${rule(light)}}}.gh-root[data-theme=light]{${rule(light)}}`;
-  if (dark && parseHex(dark)) css += `@media (prefers-color-scheme:dark){.gh-root:not([data-theme=light]){${rule(dark)}}}.gh-root[data-theme=dark]{${rule(dark)}}`;
+  if (light && parseHex(light))
+    css += `@media (prefers-color-scheme:light){.gh-root:not([data-theme=dark]){${rule(light)}}}.gh-root[data-theme=light]{${rule(light)}}`;
+  if (dark && parseHex(dark))
+    css += `@media (prefers-color-scheme:dark){.gh-root:not([data-theme=light]){${rule(dark)}}}.gh-root[data-theme=dark]{${rule(dark)}}`;
   return css;
 }

@@ -1,4 +1,15 @@
-import { Component, Suspense, createContext, useContext, useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  Component,
+  Suspense,
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { GatehouseKnownError, GatehouseNetworkError, GatehouseStatusError } from '../sdk/errors.ts';
 import { useProject } from '../sdk/react.tsx';
 import { GATEHOUSE_CSS } from './styles.ts';
@@ -30,7 +41,11 @@ export const BrandingContext = createContext<Branding | null>(null);
  * server's answer, so no passkey or OAuth button is offered that would answer 404; in an app
  * without a provider the project's config alone decides.
  */
-export const CapabilitiesContext = createContext<{ passkey: boolean; oauth: boolean; mfa: boolean }>({ passkey: true, oauth: true, mfa: true });
+export const CapabilitiesContext = createContext<{ passkey: boolean; oauth: boolean; mfa: boolean }>({
+  passkey: true,
+  oauth: true,
+  mfa: true,
+});
 
 let styleInjected = false;
 /** Injects the stylesheet once (browser only). */
@@ -49,7 +64,12 @@ export function Root(props: { children?: ReactNode; theme?: 'light' | 'dark' }) 
   const branding = useContext(BrandingContext);
   const t = useT();
   const custom = accentCss(branding?.accentLight, branding?.accentDark);
-  return <div className="gh-root" data-theme={props.theme} lang={t.locale}>{custom ? <style>{custom}</style> : null}{props.children}</div>;
+  return (
+    <div className="gh-root" data-theme={props.theme} lang={t.locale}>
+      {custom ? <style>{custom}</style> : null}
+      {props.children}
+    </div>
+  );
 }
 
 /** Props every page component takes: inside another page (`fullPage: false`) and its language. */
@@ -63,9 +83,14 @@ export interface PageProps {
 
 /** Wraps a page component so that its `locale` and `messages` props apply to everything inside. */
 export function withLocale<P extends PageProps>(Inner: ComponentType<P>): ComponentType<P> {
-  const Localized = (props: P) => (props.locale || props.messages
-    ? <LocaleProvider locale={props.locale} messages={props.messages}><Inner {...props} /></LocaleProvider>
-    : <Inner {...props} />);
+  const Localized = (props: P) =>
+    props.locale || props.messages ? (
+      <LocaleProvider locale={props.locale} messages={props.messages}>
+        <Inner {...props} />
+      </LocaleProvider>
+    ) : (
+      <Inner {...props} />
+    );
   Localized.displayName = Inner.displayName ?? Inner.name;
   return Localized;
 }
@@ -73,7 +98,12 @@ export function withLocale<P extends PageProps>(Inner: ComponentType<P>): Compon
 /** A spinner announced to screen readers. */
 export function Spinner(props: { label?: string }) {
   const t = useT();
-  return <div role="status" aria-live="polite" className="gh-row"><span className="gh-spinner" aria-hidden="true" /><span className="gh-muted">{props.label ?? t('common.loading')}</span></div>;
+  return (
+    <div role="status" aria-live="polite" className="gh-row">
+      <span className="gh-spinner" aria-hidden="true" />
+      <span className="gh-muted">{props.label ?? t('common.loading')}</span>
+    </div>
+  );
 }
 
 /** An error whose text is already a message of the catalogue (client-side problems). */
@@ -97,28 +127,56 @@ export function errorText(error: unknown, t: Translate): string {
   if (error instanceof GatehouseKnownError) {
     const d = error.details;
     switch (error.code) {
-      case 'PASSWORD_TOO_SHORT': return t('error.PASSWORD_TOO_SHORT', { min: String(d.min_length ?? 8) });
-      case 'PASSWORD_TOO_LONG': return t('error.PASSWORD_TOO_LONG', { max: String(d.maxLength ?? d.max_length ?? 70) });
+      case 'PASSWORD_TOO_SHORT':
+        return t('error.PASSWORD_TOO_SHORT', { min: String(d.min_length ?? 8) });
+      case 'PASSWORD_TOO_LONG':
+        return t('error.PASSWORD_TOO_LONG', { max: String(d.maxLength ?? d.max_length ?? 70) });
       // core/auth-password/rules.ts names the rule in `reason`; the server's English `message` is not shown.
-      case 'PASSWORD_REQUIREMENTS_NOT_MET': return t(d.reason === 'common_password' ? 'error.passwordCommon' : d.reason === 'predictable_password' ? 'error.passwordPredictable' : d.reason === 'matches_email' ? 'error.passwordMatchesEmail' : 'error.passwordRequirements');
+      case 'PASSWORD_REQUIREMENTS_NOT_MET':
+        return t(
+          d.reason === 'common_password'
+            ? 'error.passwordCommon'
+            : d.reason === 'predictable_password'
+              ? 'error.passwordPredictable'
+              : d.reason === 'matches_email'
+                ? 'error.passwordMatchesEmail'
+                : 'error.passwordRequirements',
+        );
       default: {
         const key = `error.${error.code}` as MessageKey;
         return key in KNOWN_ERROR_KEYS ? t(key) : error.message;
       }
     }
   }
-  if (error instanceof GatehouseNetworkError) return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false ? t('error.offline') : t('error.network');
-  if (error instanceof GatehouseStatusError) return error.status >= 500 ? t('error.server') : error.status === 429 ? t('error.RATE_LIMITED') : t('error.request');
+  if (error instanceof GatehouseNetworkError)
+    return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false ? t('error.offline') : t('error.network');
+  if (error instanceof GatehouseStatusError)
+    return error.status >= 500 ? t('error.server') : error.status === 429 ? t('error.RATE_LIMITED') : t('error.request');
   if (error instanceof Error && /webauthn/i.test(error.message)) return t('error.webauthn');
   return t('error.unknown');
 }
 
 /** The error codes with a message of their own (the catalogue's `error.<CODE>` keys). */
 const KNOWN_ERROR_KEYS: Record<string, true> = Object.fromEntries(
-  ['EMAIL_PASSWORD_MISMATCH', 'USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_CONFIRMATION_MISMATCH', 'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED',
-    'VERIFICATION_CODE_ALREADY_USED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'EMAIL_ALREADY_VERIFIED', 'SIGN_UP_NOT_ENABLED', 'INVALID_TOTP_CODE',
-    'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_ACCESS_DENIED', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
-    'TEAM_INVITATION_NOT_FOUND', 'RATE_LIMITED', 'NOT_FOUND'].map((c) => [`error.${c}`, true]),
+  [
+    'EMAIL_PASSWORD_MISMATCH',
+    'USER_EMAIL_ALREADY_EXISTS',
+    'PASSWORD_CONFIRMATION_MISMATCH',
+    'VERIFICATION_CODE_NOT_FOUND',
+    'VERIFICATION_CODE_EXPIRED',
+    'VERIFICATION_CODE_ALREADY_USED',
+    'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED',
+    'EMAIL_ALREADY_VERIFIED',
+    'SIGN_UP_NOT_ENABLED',
+    'INVALID_TOTP_CODE',
+    'OUTER_OAUTH_TIMEOUT',
+    'OAUTH_PROVIDER_ACCESS_DENIED',
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+    'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
+    'TEAM_INVITATION_NOT_FOUND',
+    'RATE_LIMITED',
+    'NOT_FOUND',
+  ].map((c) => [`error.${c}`, true]),
 );
 
 /** Whether the catalogue has a fixed message for `code` (the error page shows only those). */
@@ -151,16 +209,40 @@ export function passwordProblem(password: string): MessageError | null {
  * the error shows. The error is not an alert of its own: the form moves focus to the first
  * invalid field, which reads it out. Password fields get a show-password toggle.
  */
-export function Field(props: { label: string; type?: string; value: string; onChange: (v: string) => void; error?: string | null; autoComplete?: string; autoFocus?: boolean; name?: string; inputMode?: 'text' | 'numeric' | 'email'; hint?: string }) {
+export function Field(props: {
+  label: string;
+  type?: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | null;
+  autoComplete?: string;
+  autoFocus?: boolean;
+  name?: string;
+  inputMode?: 'text' | 'numeric' | 'email';
+  hint?: string;
+}) {
   const id = useId();
   const t = useT();
   const [shown, setShown] = useState(false);
   const password = props.type === 'password';
   const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const input = (
-    <input id={id} name={props.name} className="gh-input" type={password && shown ? 'text' : props.type ?? 'text'} value={props.value} autoComplete={props.autoComplete} autoFocus={props.autoFocus} inputMode={props.inputMode}
-      autoCapitalize={password || props.type === 'email' ? 'none' : undefined} spellCheck={password || props.type === 'email' ? false : undefined}
-      aria-invalid={props.error ? true : undefined} aria-describedby={described} onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
+    <input
+      id={id}
+      name={props.name}
+      className="gh-input"
+      type={password && shown ? 'text' : (props.type ?? 'text')}
+      value={props.value}
+      autoComplete={props.autoComplete}
+      autoFocus={props.autoFocus}
+      inputMode={props.inputMode}
+      autoCapitalize={password || props.type === 'email' ? 'none' : undefined}
+      spellCheck={password || props.type === 'email' ? false : undefined}
+      aria-invalid={props.error ? true : undefined}
+      aria-describedby={described}
+      onInput={(e) => props.onChange((e.target as HTMLInputElement).value)}
+      onChange={(e) => props.onChange((e.target as HTMLInputElement).value)}
+    />
   );
   return (
     <div className="gh-field">
@@ -168,11 +250,23 @@ export function Field(props: { label: string; type?: string; value: string; onCh
       {password ? (
         <div className="gh-password">
           {input}
-          <button type="button" className="gh-btn gh-reveal" aria-pressed={shown} aria-controls={id} onClick={() => setShown(!shown)}>{t('common.showPassword')}</button>
+          <button type="button" className="gh-btn gh-reveal" aria-pressed={shown} aria-controls={id} onClick={() => setShown(!shown)}>
+            {t('common.showPassword')}
+          </button>
         </div>
-      ) : input}
-      {props.hint ? <span id={`${id}-hint`} className="gh-muted gh-hint">{props.hint}</span> : null}
-      {props.error ? <span id={`${id}-error`} className="gh-error">{props.error}</span> : null}
+      ) : (
+        input
+      )}
+      {props.hint ? (
+        <span id={`${id}-hint`} className="gh-muted gh-hint">
+          {props.hint}
+        </span>
+      ) : null}
+      {props.error ? (
+        <span id={`${id}-error`} className="gh-error">
+          {props.error}
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -195,12 +289,20 @@ export function useInvalidFocus() {
 export function FormError(props: { error: unknown }) {
   const t = useT();
   if (props.error === null || props.error === undefined) return null;
-  return <p className="gh-error" role="alert">{errorText(props.error, t)}</p>;
+  return (
+    <p className="gh-error" role="alert">
+      {errorText(props.error, t)}
+    </p>
+  );
 }
 
 /** A success message. */
 export function Success(props: { children?: ReactNode }) {
-  return <p className="gh-success" role="status">{props.children}</p>;
+  return (
+    <p className="gh-success" role="status">
+      {props.children}
+    </p>
+  );
 }
 
 /** Runs async actions with a busy flag and a caught error. */
@@ -212,7 +314,9 @@ export function useAction() {
   // same instance, so a cleanup-only effect would leave the flag false and the button busy forever.
   useEffect(() => {
     mounted.current = true;
-    return () => { mounted.current = false; };
+    return () => {
+      mounted.current = false;
+    };
   }, []);
   const run = async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
@@ -238,11 +342,22 @@ export function SecretValue(props: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="gh-secret-row">
-      <code className="gh-secret" aria-label={props.label}>{props.value}</code>
-      <button type="button" className="gh-btn" aria-label={t('common.copyNamed', { name: props.label })} onClick={async () => {
-        await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(props.value);
-        setCopied(true);
-      }}>{copied ? t('common.copied') : t('common.copy')}</button>
+      <code className="gh-secret" aria-label={props.label}>
+        {props.value}
+      </code>
+      <button
+        type="button"
+        className="gh-btn"
+        aria-label={t('common.copyNamed', { name: props.label })}
+        onClick={async () => {
+          await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(
+            props.value,
+          );
+          setCopied(true);
+        }}
+      >
+        {copied ? t('common.copied') : t('common.copy')}
+      </button>
     </div>
   );
 }
@@ -250,16 +365,30 @@ export function SecretValue(props: { value: string; label: string }) {
 /** A submit button that shows progress. */
 export function Submit(props: { busy: boolean; children?: ReactNode; busyLabel?: string }) {
   const t = useT();
-  return <button type="submit" className="gh-btn gh-primary" disabled={props.busy} aria-busy={props.busy}>{props.busy ? props.busyLabel ?? t('common.pleaseWait') : props.children}</button>;
+  return (
+    <button type="submit" className="gh-btn gh-primary" disabled={props.busy} aria-busy={props.busy}>
+      {props.busy ? (props.busyLabel ?? t('common.pleaseWait')) : props.children}
+    </button>
+  );
 }
 
 function RetryFallback(props: { error: unknown; reset: () => void }) {
   const t = useT();
-  return <div><FormError error={props.error} /><button type="button" className="gh-btn" onClick={props.reset}>{t('common.tryAgain')}</button></div>;
+  return (
+    <div>
+      <FormError error={props.error} />
+      <button type="button" className="gh-btn" onClick={props.reset}>
+        {t('common.tryAgain')}
+      </button>
+    </div>
+  );
 }
 
 /** Catches render errors (a failed load) and shows them with a retry. */
-export class ErrorBoundary extends Component<{ children?: ReactNode; fallback?: (error: unknown, reset: () => void) => ReactNode }, { error: unknown }> {
+export class ErrorBoundary extends Component<
+  { children?: ReactNode; fallback?: (error: unknown, reset: () => void) => ReactNode },
+  { error: unknown }
+> {
   override state: { error: unknown } = { error: null };
   static getDerivedStateFromError(error: unknown) {
     return { error };
@@ -275,12 +404,21 @@ export class ErrorBoundary extends Component<{ children?: ReactNode; fallback?: 
 
 /** Suspense plus an error boundary: loading → content, or the error. */
 export function Loader(props: { children?: ReactNode; label?: string }) {
-  return <ErrorBoundary><Suspense fallback={<Spinner label={props.label} />}>{props.children}</Suspense></ErrorBoundary>;
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<Spinner label={props.label} />}>{props.children}</Suspense>
+    </ErrorBoundary>
+  );
 }
 
 function Brand(props: { name: string; logo?: string | null }) {
   const t = useT();
-  return <div className="gh-brand">{props.logo ? <img src={props.logo} alt={t('common.logo', { name: props.name })} /> : null}<span>{props.name}</span></div>;
+  return (
+    <div className="gh-brand">
+      {props.logo ? <img src={props.logo} alt={t('common.logo', { name: props.name })} /> : null}
+      <span>{props.name}</span>
+    </div>
+  );
 }
 
 function ProjectBrand() {
@@ -296,11 +434,23 @@ function BrandInner() {
 export function LegalLinks() {
   const branding = useContext(BrandingContext);
   const t = useT();
-  const terms = branding?.termsUrl ? <a href={branding.termsUrl} target="_blank" rel="noopener noreferrer">{t('common.terms')}</a> : null;
-  const privacy = branding?.privacyUrl ? <a href={branding.privacyUrl} target="_blank" rel="noopener noreferrer">{t('common.privacy')}</a> : null;
+  const terms = branding?.termsUrl ? (
+    <a href={branding.termsUrl} target="_blank" rel="noopener noreferrer">
+      {t('common.terms')}
+    </a>
+  ) : null;
+  const privacy = branding?.privacyUrl ? (
+    <a href={branding.privacyUrl} target="_blank" rel="noopener noreferrer">
+      {t('common.privacy')}
+    </a>
+  ) : null;
   if (!terms && !privacy) return null;
   const key: MessageKey = terms && privacy ? 'common.legal' : terms ? 'common.legalTerms' : 'common.legalPrivacy';
-  return <p className="gh-muted gh-legal" data-testid="legal-links">{t.rich(key, { terms, privacy })}</p>;
+  return (
+    <p className="gh-muted gh-legal" data-testid="legal-links">
+      {t.rich(key, { terms, privacy })}
+    </p>
+  );
 }
 
 /** The page frame: centered card with the project's logo and name, and a heading. */
@@ -316,8 +466,14 @@ export function AuthCard(props: { title: string; children?: ReactNode; wide?: bo
   }, [props.title, props.fullPage, branding?.displayName]);
   const card = (
     <section className={`gh-card${props.wide ? ' gh-wide' : ''}`} aria-labelledby="gh-title">
-      <ErrorBoundary fallback={() => null}><Suspense fallback={<div className="gh-brand" />}><BrandInner /></Suspense></ErrorBoundary>
-      <h1 id="gh-title" ref={heading} tabIndex={-1}>{props.title}</h1>
+      <ErrorBoundary fallback={() => null}>
+        <Suspense fallback={<div className="gh-brand" />}>
+          <BrandInner />
+        </Suspense>
+      </ErrorBoundary>
+      <h1 id="gh-title" ref={heading} tabIndex={-1}>
+        {props.title}
+      </h1>
       {props.children}
     </section>
   );

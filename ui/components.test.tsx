@@ -10,17 +10,47 @@ import { CapabilitiesContext } from './common.tsx';
 import { Secret } from 'otpauth';
 import { totpForStep } from '../sdk/totp.ts';
 import { MFA_ATTEMPT_KEY } from '../sdk/client-app.ts';
-import { AccountSettings, CliAuthConfirm, EmailVerification, ErrorPage, ForgotPassword, Handler, MagicLinkCallback, MagicLinkSignIn, MfaPage, OAuthButtonGroup, OAuthCallback, PasskeyButton, PasswordReset, SelectedTeamSwitcher, SignIn, SignOut, SignUp, TeamInvitation, UserButton } from './index.ts';
+import {
+  AccountSettings,
+  CliAuthConfirm,
+  EmailVerification,
+  ErrorPage,
+  ForgotPassword,
+  Handler,
+  MagicLinkCallback,
+  MagicLinkSignIn,
+  MfaPage,
+  OAuthButtonGroup,
+  OAuthCallback,
+  PasskeyButton,
+  PasswordReset,
+  SelectedTeamSwitcher,
+  SignIn,
+  SignOut,
+  SignUp,
+  TeamInvitation,
+  UserButton,
+} from './index.ts';
 
 import { PROJECT, TOKENS, USER, makeApp, show } from './component-test-app.tsx';
 
 describe('SignIn', () => {
   it('shows a loading state until the project arrives, then the branded form', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     // Hold the project request until released.
     const slow = makeApp();
-    const slowApp = new ClientApp({ projectId: 'internal', tokenStore: 'memory', redirectMethod: 'none', transport: async (req) => { await gate; return slow.transport(req); } });
+    const slowApp = new ClientApp({
+      projectId: 'internal',
+      tokenStore: 'memory',
+      redirectMethod: 'none',
+      transport: async (req) => {
+        await gate;
+        return slow.transport(req);
+      },
+    });
     const c = await show(slowApp, <SignIn />);
     assert.ok(c.querySelector('[role=status]'), 'a spinner while loading');
     assert.match(c.textContent ?? '', /Loading/);
@@ -43,7 +73,9 @@ describe('SignIn', () => {
   });
 
   it('shows the server error for a wrong password', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'EMAIL_PASSWORD_MISMATCH' } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'EMAIL_PASSWORD_MISMATCH' } : undefined,
+    );
     const c = await show(app, <SignIn />);
     await waitForText(c, 'Email & password');
     await type(c, 'Email', 'ada@example.com');
@@ -55,14 +87,17 @@ describe('SignIn', () => {
 
   it('signs in, stores the tokens and redirects to after_auth_return_to', async () => {
     setUrl('/handler/sign-in?after_auth_return_to=%2Fdashboard%3Ftab%3D1');
-    const { app, visited, transport } = makeApp((req) => req.path === '/auth/password/sign-in' ? { json: TOKENS } : undefined);
+    const { app, visited, transport } = makeApp((req) => (req.path === '/auth/password/sign-in' ? { json: TOKENS } : undefined));
     const c = await show(app, <SignIn />);
     await waitForText(c, 'Email & password');
     await type(c, 'Email', 'ada@example.com');
     await type(c, 'Password', 'correct-horse');
     await click(c, 'Sign in');
     await flush();
-    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/sign-in')!.body!), { email: 'ada@example.com', password: 'correct-horse' });
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/sign-in')!.body!), {
+      email: 'ada@example.com',
+      password: 'correct-horse',
+    });
     assert.equal(app.session?.tokens().refreshToken, 'rt');
     assert.deepEqual(visited, ['/dashboard?tab=1']);
     setUrl('/handler/sign-in');
@@ -102,11 +137,16 @@ describe('SignUp', () => {
     assert.equal(input(c, 'Password').getAttribute('aria-invalid'), 'true');
     assert.ok(c.querySelectorAll('[role=alert]').length <= 1, 'at most one alert');
     const described = input(c, 'Email').getAttribute('aria-describedby')!.split(' ');
-    assert.ok(described.some((id) => c.querySelector(`[id="${id}"]`)?.textContent === 'Please enter your email address.'), 'the error is tied to its field');
+    assert.ok(
+      described.some((id) => c.querySelector(`[id="${id}"]`)?.textContent === 'Please enter your email address.'),
+      'the error is tied to its field',
+    );
   });
 
   it('shows a taken email at the email field, tied to it', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/password/sign-up' ? { status: 409, knownError: 'USER_EMAIL_ALREADY_EXISTS' } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/auth/password/sign-up' ? { status: 409, knownError: 'USER_EMAIL_ALREADY_EXISTS' } : undefined,
+    );
     const c = await show(app, <SignUp />);
     await waitForText(c, 'Use 8 to 70 characters.');
     await type(c, 'Email', 'taken@example.com');
@@ -125,13 +165,19 @@ describe('SignUp', () => {
     await waitForText(c, 'Show password');
     const toggle = button(c, 'Show password');
     assert.equal(toggle.getAttribute('aria-pressed'), 'false');
-    await act(async () => { toggle.click(); });
+    await act(async () => {
+      toggle.click();
+    });
     assert.equal(input(c, 'Password').type, 'text');
     assert.equal(toggle.getAttribute('aria-pressed'), 'true');
   });
 
   it('shows PASSWORD_TOO_SHORT with the minimum length', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/password/sign-up' ? { status: 400, knownError: 'PASSWORD_TOO_SHORT', json: { details: { min_length: 8 } } } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/auth/password/sign-up'
+        ? { status: 400, knownError: 'PASSWORD_TOO_SHORT', json: { details: { min_length: 8 } } }
+        : undefined,
+    );
     const c = await show(app, <SignUp />);
     await waitForText(c, 'Use 8 to 70 characters.');
     await type(c, 'Email', 'new@example.com');
@@ -141,7 +187,9 @@ describe('SignUp', () => {
   });
 
   it('signs up with a verification callback URL and redirects', async () => {
-    const { app, transport, visited } = makeApp((req) => req.path === '/auth/password/sign-up' ? { json: { ...TOKENS, is_new_user: true } } : undefined);
+    const { app, transport, visited } = makeApp((req) =>
+      req.path === '/auth/password/sign-up' ? { json: { ...TOKENS, is_new_user: true } } : undefined,
+    );
     const c = await show(app, <SignUp />);
     await waitForText(c, 'Use 8 to 70 characters.');
     await type(c, 'Email', 'new@example.com');
@@ -154,7 +202,9 @@ describe('SignUp', () => {
   });
 
   it('says so when sign-up is disabled', async () => {
-    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, sign_up_enabled: false } } } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, sign_up_enabled: false } } } : undefined,
+    );
     const c = await show(app, <SignUp />);
     await waitForText(c, 'Sign-up is not enabled for this project.');
   });
@@ -162,7 +212,13 @@ describe('SignUp', () => {
 
 describe('MagicLinkSignIn', () => {
   it('sends the link, then signs in with the code and the nonce', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/auth/otp/send-sign-in-code' ? { json: { nonce: 'nonce123' } } : req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined);
+    const { app, transport } = makeApp((req) =>
+      req.path === '/auth/otp/send-sign-in-code'
+        ? { json: { nonce: 'nonce123' } }
+        : req.path === '/auth/otp/sign-in'
+          ? { json: TOKENS }
+          : undefined,
+    );
     const c = await show(app, <MagicLinkSignIn />);
     await type(c, 'Email', 'ada@example.com');
     await click(c, 'Send me a sign-in link');
@@ -182,11 +238,16 @@ describe('ForgotPassword and PasswordReset', () => {
     await type(c, 'Email', 'ada@example.com');
     await click(c, 'Send reset link');
     await waitForText(c, 'we sent it a link to reset the password');
-    assert.equal(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/send-reset-code')!.body!).callback_url, 'http://localhost:3000/handler/password-reset');
+    assert.equal(
+      JSON.parse(transport.requests.find((r) => r.path === '/auth/password/send-reset-code')!.body!).callback_url,
+      'http://localhost:3000/handler/password-reset',
+    );
   });
 
   it('shows an expired code as an error', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/password/reset/check-code' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/auth/password/reset/check-code' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined,
+    );
     const c = await show(app, <PasswordReset code="abc" />);
     await waitForText(c, 'This link or code has expired.');
   });
@@ -198,7 +259,10 @@ describe('ForgotPassword and PasswordReset', () => {
     await type(c, 'New password', 'brand-new-password');
     await click(c, 'Reset password');
     await waitForText(c, 'Your password has been reset.');
-    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/reset')!.body!), { code: 'abc', password: 'brand-new-password' });
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/password/reset')!.body!), {
+      code: 'abc',
+      password: 'brand-new-password',
+    });
   });
 });
 
@@ -211,7 +275,9 @@ describe('EmailVerification', () => {
   });
 
   it('shows a used code as an error', async () => {
-    const { app } = makeApp((req) => req.path === '/contact-channels/verify' ? { status: 409, knownError: 'VERIFICATION_CODE_ALREADY_USED' } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/contact-channels/verify' ? { status: 409, knownError: 'VERIFICATION_CODE_ALREADY_USED' } : undefined,
+    );
     const c = await show(app, <EmailVerification code="the-code" />);
     await waitForText(c, 'This link or code has already been used.');
   });
@@ -227,7 +293,17 @@ describe('AccountSettings', () => {
   });
 
   it('shows the profile with the verified email and saves a new display name', async () => {
-    const { app, transport } = makeApp((req) => req.path.startsWith('/contact-channels') && req.method === 'GET' ? { json: { items: [{ id: 'c1', type: 'email', value: 'ada@example.com', is_verified: true, is_primary: true, used_for_auth: true }] } } : undefined, true);
+    const { app, transport } = makeApp(
+      (req) =>
+        req.path.startsWith('/contact-channels') && req.method === 'GET'
+          ? {
+              json: {
+                items: [{ id: 'c1', type: 'email', value: 'ada@example.com', is_verified: true, is_primary: true, used_for_auth: true }],
+              },
+            }
+          : undefined,
+      true,
+    );
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Display name');
     assert.equal(c.querySelector('[data-testid=primary-email-status]')?.textContent, 'Verified');
@@ -241,7 +317,10 @@ describe('AccountSettings', () => {
   });
 
   it('keeps a failing section to itself', async () => {
-    const { app } = makeApp((req) => req.path.startsWith('/emails/notification-preference') ? { status: 404, text: 'not here' } : undefined, true);
+    const { app } = makeApp(
+      (req) => (req.path.startsWith('/emails/notification-preference') ? { status: 404, text: 'not here' } : undefined),
+      true,
+    );
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'The request could not be completed.');
     assert.equal(/404|failed with|notification-preference/.test(c.textContent ?? ''), false, 'no transport details');
@@ -250,7 +329,10 @@ describe('AccountSettings', () => {
   });
 
   it('shows a wrong current password at that field', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/password/update' ? { status: 400, knownError: 'PASSWORD_CONFIRMATION_MISMATCH' } : undefined, true);
+    const { app } = makeApp(
+      (req) => (req.path === '/auth/password/update' ? { status: 400, knownError: 'PASSWORD_CONFIRMATION_MISMATCH' } : undefined),
+      true,
+    );
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Current password');
     await type(c, 'Current password', 'old-password');
@@ -271,7 +353,13 @@ describe('AccountSettings', () => {
     await flush();
     assert.ok(transport.requests.some((r) => r.method === 'DELETE' && r.path === '/auth/sessions/current'));
     assert.equal(visited[0], '/', 'after sign-out: the app home');
-    const noApp = new ClientApp({ projectId: 'internal', transport: makeApp(undefined, true).transport, tokenStore: memoryTokenStore({ accessToken: TOKENS.access_token, refreshToken: 'rt' }), redirectMethod: 'none', urls: { handler: '/h', home: '/h/account-settings' } });
+    const noApp = new ClientApp({
+      projectId: 'internal',
+      transport: makeApp(undefined, true).transport,
+      tokenStore: memoryTokenStore({ accessToken: TOKENS.access_token, refreshToken: 'rt' }),
+      redirectMethod: 'none',
+      urls: { handler: '/h', home: '/h/account-settings' },
+    });
     const c2 = await show(noApp, <AccountSettings />);
     await waitForText(c2, 'Display name');
     assert.equal(c2.querySelector('[data-testid=back-to-app]'), null, 'no "back to the app" without an app');
@@ -279,12 +367,17 @@ describe('AccountSettings', () => {
 
   it('keeps what was typed when a background refetch fails', async () => {
     let failMe = false;
-    const { app } = makeApp((req) => failMe && req.path === '/users/me' && req.method === 'GET' ? { status: 500, text: 'boom' } : undefined, true);
+    const { app } = makeApp(
+      (req) => (failMe && req.path === '/users/me' && req.method === 'GET' ? { status: 500, text: 'boom' } : undefined),
+      true,
+    );
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Display name');
     await type(c, 'Display name', 'Half typed');
     failMe = true;
-    await act(async () => { await app.cache.refresh('/users/me').catch(() => {}); });
+    await act(async () => {
+      await app.cache.refresh('/users/me').catch(() => {});
+    });
     await flush();
     assert.equal(input(c, 'Display name').value, 'Half typed', 'the form stays with its text');
     assert.equal(/Something went wrong|Try again/.test(c.textContent ?? ''), false, c.textContent ?? '');
@@ -306,14 +399,22 @@ describe('UserButton', () => {
     const trigger = c.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement;
     assert.equal(trigger.getAttribute('aria-label'), null, 'the name comes from the visible text');
     assert.match(trigger.textContent ?? '', /Ada, Account menu$/, 'visible name first, then what it opens');
-    await act(async () => { trigger.click(); });
+    await act(async () => {
+      trigger.click();
+    });
     await flush();
-    await act(async () => { c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })); });
+    await act(async () => {
+      c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true }));
+    });
     assert.equal(c.querySelector('[role=menu]'), null, 'Tab closes the menu');
-    await act(async () => { trigger.click(); });
+    await act(async () => {
+      trigger.click();
+    });
     await flush();
     assert.ok(c.querySelector('[role=menu]'));
-    await act(async () => { document.body.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })); });
+    await act(async () => {
+      document.body.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    });
     assert.equal(c.querySelector('[role=menu]'), null, 'a press outside closes the menu');
   });
 
@@ -323,13 +424,19 @@ describe('UserButton', () => {
     await waitForText(c, 'Ada');
     const trigger = c.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement;
     assert.equal(trigger.getAttribute('aria-expanded'), 'false');
-    await act(async () => { trigger.click(); });
+    await act(async () => {
+      trigger.click();
+    });
     await flush();
     assert.equal(trigger.getAttribute('aria-expanded'), 'true');
     assert.equal(document.activeElement?.textContent, 'Account settings', 'focus moves into the menu');
-    await act(async () => { c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+    await act(async () => {
+      c.querySelector('[role=menu]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    });
     assert.equal(c.querySelector('[role=menu]'), null);
-    await act(async () => { trigger.click(); });
+    await act(async () => {
+      trigger.click();
+    });
     await click(c, 'Sign out');
     await flush();
     assert.deepEqual(visited, ['/']);
@@ -339,18 +446,37 @@ describe('UserButton', () => {
 
 describe('SelectedTeamSwitcher and TeamInvitation', () => {
   it('lists the teams and selects one', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/teams?user_id=me' ? { json: { items: [{ id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }, { id: 't2', display_name: 'Team Two', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} }] } } : undefined, true);
+    const { app, transport } = makeApp(
+      (req) =>
+        req.path === '/teams?user_id=me'
+          ? {
+              json: {
+                items: [
+                  { id: 't1', display_name: 'Team One', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} },
+                  { id: 't2', display_name: 'Team Two', profile_image_url: null, client_metadata: {}, client_read_only_metadata: {} },
+                ],
+              },
+            }
+          : undefined,
+      true,
+    );
     const c = await show(app, <SelectedTeamSwitcher />);
     await waitForText(c, 'Team Two');
     const select = c.querySelector('select') as HTMLSelectElement;
     assert.equal(select.value, 't1');
-    await act(async () => { select.value = 't2'; select.dispatchEvent(new Event('change', { bubbles: true })); });
+    await act(async () => {
+      select.value = 't2';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     await flush();
     assert.deepEqual(JSON.parse(transport.requests.find((r) => r.method === 'PATCH')!.body!), { selected_team_id: 't2' });
   });
 
   it('shows the team of an invitation and joins it', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { json: { team_display_name: 'Rocket' } } : undefined, true);
+    const { app, transport } = makeApp(
+      (req) => (req.path === '/team-invitations/accept/details' ? { json: { team_display_name: 'Rocket' } } : undefined),
+      true,
+    );
     const c = await show(app, <TeamInvitation code="inv" />);
     await waitForText(c, 'Rocket');
     await click(c, 'Join Rocket');
@@ -372,7 +498,10 @@ describe('SelectedTeamSwitcher and TeamInvitation', () => {
   });
 
   it('shows an invalid invitation code as an error', async () => {
-    const { app } = makeApp((req) => req.path === '/team-invitations/accept/details' ? { status: 404, knownError: 'VERIFICATION_CODE_NOT_FOUND' } : undefined, true);
+    const { app } = makeApp(
+      (req) => (req.path === '/team-invitations/accept/details' ? { status: 404, knownError: 'VERIFICATION_CODE_NOT_FOUND' } : undefined),
+      true,
+    );
     const c = await show(app, <TeamInvitation code="bad" />);
     await waitForText(c, 'This link or code is not valid.');
   });
@@ -380,7 +509,7 @@ describe('SelectedTeamSwitcher and TeamInvitation', () => {
 
 describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
   it('MFA: checks the format, then shows INVALID_TOTP_CODE', async () => {
-    const { app } = makeApp((req) => req.path === '/auth/mfa/sign-in' ? { status: 400, knownError: 'INVALID_TOTP_CODE' } : undefined);
+    const { app } = makeApp((req) => (req.path === '/auth/mfa/sign-in' ? { status: 400, knownError: 'INVALID_TOTP_CODE' } : undefined));
     const c = await show(app, <MfaPage attemptCode="attempt" />);
     await type(c, 'Authentication code', '12');
     await click(c, 'Verify');
@@ -399,7 +528,10 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
     await waitForText(c, 'ada@example.com');
     await click(c, 'Authorize');
     await waitForText(c, 'The command line is now signed in.');
-    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/cli/complete')!.body!), { login_code: 'lc', refresh_token: 'rt' });
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/cli/complete')!.body!), {
+      login_code: 'lc',
+      refresh_token: 'rt',
+    });
   });
 
   it('ErrorPage shows a fixed message for a known code and never text from the address', async () => {
@@ -436,7 +568,10 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
     await waitForText(c, 'Create a new account');
     const c2 = await show(app, <Handler path="/handler/nope" />);
     await waitForText(c2, 'This page does not exist.');
-    const c3 = await show(app, <Handler path="/auth/forgot-password" basePath="/auth" routes={{ forgotPassword: () => <p>custom page</p> }} />);
+    const c3 = await show(
+      app,
+      <Handler path="/auth/forgot-password" basePath="/auth" routes={{ forgotPassword: () => <p>custom page</p> }} />,
+    );
     await waitForText(c3, 'custom page');
   });
 });
@@ -460,18 +595,32 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
   });
 
   it('OAuth: renders nothing when no provider is enabled', async () => {
-    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, enabled_oauth_providers: [] } } } : undefined);
-    const c = await show(app, <div data-x="1"><OAuthButtonGroup type="sign-in" /></div>);
+    const { app } = makeApp((req) =>
+      req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, enabled_oauth_providers: [] } } } : undefined,
+    );
+    const c = await show(
+      app,
+      <div data-x="1">
+        <OAuthButtonGroup type="sign-in" />
+      </div>,
+    );
     await flush();
     assert.equal(c.querySelectorAll('button').length, 0);
   });
 
   it('Passkey: hidden when disabled, and says when WebAuthn is missing', async () => {
     const off = makeApp();
-    const c1 = await show(off.app, <div><PasskeyButton /></div>);
+    const c1 = await show(
+      off.app,
+      <div>
+        <PasskeyButton />
+      </div>,
+    );
     await flush();
     assert.equal(c1.querySelectorAll('button').length, 0);
-    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
+    const { app } = makeApp((req) =>
+      req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined,
+    );
     const c = await show(app, <PasskeyButton />);
     await waitForText(c, 'Sign in with a passkey');
     await click(c, 'Sign in with a passkey');
@@ -479,19 +628,26 @@ describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
   });
 
   it('Passkey and OAuth buttons stay hidden while the server cannot do them (hosted pages pass its capabilities)', async () => {
-    const { app } = makeApp((req) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined);
-    const c = await show(app, <CapabilitiesContext.Provider value={{ passkey: false, oauth: false, mfa: false }}><SignIn /></CapabilitiesContext.Provider>);
+    const { app } = makeApp((req) =>
+      req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined,
+    );
+    const c = await show(
+      app,
+      <CapabilitiesContext.Provider value={{ passkey: false, oauth: false, mfa: false }}>
+        <SignIn />
+      </CapabilitiesContext.Provider>,
+    );
     await waitForText(c, 'Email & password');
     assert.equal(/passkey|GitHub/i.test(c.textContent ?? ''), false, c.textContent ?? '');
     assert.equal(/or continue with email/.test(c.textContent ?? ''), false, 'no separator without other methods');
   });
 
   it('Magic-link callback: signs in with the code, or shows why not', async () => {
-    const { app, visited } = makeApp((req) => req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined);
+    const { app, visited } = makeApp((req) => (req.path === '/auth/otp/sign-in' ? { json: TOKENS } : undefined));
     const c = await show(app, <MagicLinkCallback code="good" />);
     await waitForText(c, 'You are signed in.');
     assert.deepEqual(visited, ['/']);
-    const bad = makeApp((req) => req.path === '/auth/otp/sign-in' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined);
+    const bad = makeApp((req) => (req.path === '/auth/otp/sign-in' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined));
     const c2 = await show(bad.app, <MagicLinkCallback code="old" />);
     await waitForText(c2, 'This link or code has expired.');
     assert.ok(c2.querySelector('a[href="/handler/sign-in"]'));
@@ -521,32 +677,68 @@ describe('useUser', () => {
   }
   class Catch extends Component<{ children?: ReactNode }, { error: string | null }> {
     override state = { error: null as string | null };
-    static getDerivedStateFromError(e: Error) { return { error: e.name }; }
-    override render() { return this.state.error ? <p>caught:{this.state.error}</p> : this.props.children; }
+    static getDerivedStateFromError(e: Error) {
+      return { error: e.name };
+    }
+    override render() {
+      return this.state.error ? <p>caught:{this.state.error}</p> : this.props.children;
+    }
   }
 
   it('suspends, then returns null, the user, throws, or signs up an anonymous user, with one request for many readers', async () => {
     const signedOut = makeApp();
-    const c1 = await show(signedOut.app, <Suspense fallback={<p>wait</p>}><Name /></Suspense>);
+    const c1 = await show(
+      signedOut.app,
+      <Suspense fallback={<p>wait</p>}>
+        <Name />
+      </Suspense>,
+    );
     await waitForText(c1, 'nobody');
-    const c2 = await show(signedOut.app, <Catch><Suspense fallback={<p>wait</p>}><Name or="throw" /></Suspense></Catch>);
+    const c2 = await show(
+      signedOut.app,
+      <Catch>
+        <Suspense fallback={<p>wait</p>}>
+          <Name or="throw" />
+        </Suspense>
+      </Catch>,
+    );
     await waitForText(c2, 'caught:UserNotSignedInError');
 
     const anon = { ...USER, id: 'anon1', is_anonymous: true };
-    const anonymous = makeApp((req) => req.path === '/auth/anonymous/sign-up' ? { json: { ...TOKENS, user_id: 'anon1' } } : req.path === '/users/me' ? { json: anon } : undefined);
-    const c3 = await show(anonymous.app, <Suspense fallback={<p>wait</p>}><Name or="anonymous" /><Name or="anonymous" /></Suspense>);
+    const anonymous = makeApp((req) =>
+      req.path === '/auth/anonymous/sign-up'
+        ? { json: { ...TOKENS, user_id: 'anon1' } }
+        : req.path === '/users/me'
+          ? { json: anon }
+          : undefined,
+    );
+    const c3 = await show(
+      anonymous.app,
+      <Suspense fallback={<p>wait</p>}>
+        <Name or="anonymous" />
+        <Name or="anonymous" />
+      </Suspense>,
+    );
     await waitForText(c3, 'user:anon1:true');
     assert.equal(anonymous.transport.requests.filter((r) => r.path === '/auth/anonymous/sign-up').length, 1);
 
     const signedIn = makeApp(undefined, true);
-    const c4 = await show(signedIn.app, <Suspense fallback={<p>wait</p>}><Name /><Name /><Name /></Suspense>);
+    const c4 = await show(
+      signedIn.app,
+      <Suspense fallback={<p>wait</p>}>
+        <Name />
+        <Name />
+        <Name />
+      </Suspense>,
+    );
     await waitForText(c4, 'user:u1:false');
     assert.equal(signedIn.transport.requests.filter((r) => r.path === '/users/me').length, 1, 'no refetch storm');
   });
 });
 
 describe('AccountSettings passkeys', () => {
-  const passkeyProject = (req: TransportRequest) => req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined;
+  const passkeyProject = (req: TransportRequest) =>
+    req.path === '/projects/current' ? { json: { ...PROJECT, config: { ...PROJECT.config, passkey_enabled: true } } } : undefined;
 
   it('offers no passkey section while the project has passkeys off', async () => {
     const { app } = makeApp(undefined, true);
@@ -556,10 +748,24 @@ describe('AccountSettings passkeys', () => {
   });
 
   it("lists the user's passkeys, removes one, and reports a browser without WebAuthn when adding", async () => {
-    let keys = [{ id: 'pk1', user_id: 'u1', credential_id: 'cred', device_type: 'singleDevice', backed_up: false, transports: ['usb'], created_at_millis: 0, last_used_at_millis: null }];
+    let keys = [
+      {
+        id: 'pk1',
+        user_id: 'u1',
+        credential_id: 'cred',
+        device_type: 'singleDevice',
+        backed_up: false,
+        transports: ['usb'],
+        created_at_millis: 0,
+        last_used_at_millis: null,
+      },
+    ];
     const { app, transport } = makeApp((req) => {
       if (req.path.startsWith('/passkeys?') && req.method === 'GET') return { json: { items: keys, is_paginated: false } };
-      if (req.path === '/passkeys/me/pk1' && req.method === 'DELETE') { keys = []; return { json: { success: true } }; }
+      if (req.path === '/passkeys/me/pk1' && req.method === 'DELETE') {
+        keys = [];
+        return { json: { success: true } };
+      }
       return passkeyProject(req);
     }, true);
     const c = await show(app, <AccountSettings />);
@@ -574,14 +780,19 @@ describe('AccountSettings passkeys', () => {
   it('explains at an IP address that passkeys need a domain name, linking the same page on localhost', async () => {
     setUrl('http://127.0.0.1:8102/handler/account-settings');
     try {
-      const { app } = makeApp((req) => req.path.startsWith('/passkeys?') ? { json: { items: [], is_paginated: false } } : passkeyProject(req), true);
+      const { app } = makeApp(
+        (req) => (req.path.startsWith('/passkeys?') ? { json: { items: [], is_paginated: false } } : passkeyProject(req)),
+        true,
+      );
       const c = await show(app, <AccountSettings />);
       await waitForText(c, 'Passkeys need a domain name');
       assert.equal(button(c, 'Add a passkey').disabled, true);
       assert.ok(c.querySelector('[data-testid="passkey-ip-note"] a[href="http://localhost:8102/handler/account-settings"]'));
       const signIn = await show(makeApp(passkeyProject).app, <PasskeyButton />);
       await waitForText(signIn, 'open it at http://localhost:8102/handler/account-settings'.replace('open', 'Open'));
-    } finally { setUrl('/handler/sign-in'); }
+    } finally {
+      setUrl('/handler/sign-in');
+    }
   });
 });
 
@@ -589,7 +800,11 @@ describe('Two-factor authentication', () => {
   const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i).padStart(2, '0')}`);
 
   it('sends a password sign-in of a TOTP user to the MFA page with the attempt code, without tokens', async () => {
-    const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } } : undefined);
+    const { app, visited } = makeApp((req) =>
+      req.path === '/auth/password/sign-in'
+        ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } }
+        : undefined,
+    );
     const c = await show(app, <SignIn />);
     await waitForText(c, 'Email & password');
     await type(c, 'Email', 'ada@example.com');
@@ -604,26 +819,41 @@ describe('Two-factor authentication', () => {
   it('keeps after_auth_return_to through the MFA step: a TOTP user signing in from a protected page lands back there', async () => {
     setUrl('/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
     try {
-      const { app, visited } = makeApp((req) => req.path === '/auth/password/sign-in' ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } }
-        : req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+      const { app, visited } = makeApp((req) =>
+        req.path === '/auth/password/sign-in'
+          ? { status: 400, knownError: 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', json: { details: { attempt_code: 'attempt-1' } } }
+          : req.path === '/auth/mfa/sign-in'
+            ? { json: { ...TOKENS, is_new_user: false } }
+            : undefined,
+      );
       const c = await show(app, <SignIn />);
       await waitForText(c, 'Email & password');
       await type(c, 'Email', 'ada@example.com');
       await type(c, 'Password', 'correct-horse');
       await click(c, 'Sign in');
-      await waitFor(() => visited.length === 1, () => `no redirect: ${visited.join(', ')}`);
+      await waitFor(
+        () => visited.length === 1,
+        () => `no redirect: ${visited.join(', ')}`,
+      );
       assert.deepEqual(visited, ['/handler/mfa?after_auth_return_to=%2Fprotected%3Ftab%3D2']);
       setUrl(visited[0]!);
       const mfa = await show(app, <MfaPage />);
       await type(mfa, 'Authentication code', '123456');
       await click(mfa, 'Verify');
-      await waitFor(() => visited.length === 2, () => `no redirect after MFA: ${visited.join(', ')}`);
+      await waitFor(
+        () => visited.length === 2,
+        () => `no redirect after MFA: ${visited.join(', ')}`,
+      );
       assert.equal(visited[1], '/protected?tab=2');
-    } finally { setUrl('/handler/sign-in'); }
+    } finally {
+      setUrl('/handler/sign-in');
+    }
   });
 
   it('completes the MFA page with a recovery code instead of a TOTP', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined);
+    const { app, transport } = makeApp((req) =>
+      req.path === '/auth/mfa/sign-in' ? { json: { ...TOKENS, is_new_user: false } } : undefined,
+    );
     const c = await show(app, <MfaPage attemptCode="attempt" />);
     await click(c, 'Use a recovery code');
     await type(c, 'Recovery code', 'nope');
@@ -633,12 +863,24 @@ describe('Two-factor authentication', () => {
     await type(c, 'Recovery code', ' ABCD-efgh-jkmn-pq01 ');
     await click(c, 'Verify');
     await flush();
-    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/mfa/sign-in')!.body!), { type: 'recovery_code', recovery_code: 'ABCD-efgh-jkmn-pq01', code: 'attempt' });
+    assert.deepEqual(JSON.parse(transport.requests.find((r) => r.path === '/auth/mfa/sign-in')!.body!), {
+      type: 'recovery_code',
+      recovery_code: 'ABCD-efgh-jkmn-pq01',
+      code: 'attempt',
+    });
     assert.equal(app.session?.tokens().refreshToken, 'rt');
   });
 
   it('enrols an authenticator from a locally drawn QR code, refusing a wrong code, then shows recovery codes once', async () => {
-    const { app, transport } = makeApp((req) => req.path === '/auth/mfa/recovery-codes' && req.method === 'POST' ? { json: { recovery_codes: CODES } } : req.path === '/users/me' && req.method === 'PATCH' ? { json: { ...USER, requires_totp_mfa: true } } : undefined, true);
+    const { app, transport } = makeApp(
+      (req) =>
+        req.path === '/auth/mfa/recovery-codes' && req.method === 'POST'
+          ? { json: { recovery_codes: CODES } }
+          : req.path === '/users/me' && req.method === 'PATCH'
+            ? { json: { ...USER, requires_totp_mfa: true } }
+            : undefined,
+      true,
+    );
     const c = await show(app, <AccountSettings />);
     await waitForText(c, 'Two-factor authentication is off.');
     await click(c, 'Set up two-factor authentication');
@@ -655,7 +897,11 @@ describe('Two-factor authentication', () => {
     await type(c, 'Authentication code', wrong);
     await click(c, 'Turn on');
     await waitForText(c, 'The code is not correct.');
-    assert.equal(transport.requests.filter((r) => r.path === '/users/me' && r.method === 'PATCH').length, 0, 'nothing saved for a wrong code');
+    assert.equal(
+      transport.requests.filter((r) => r.path === '/users/me' && r.method === 'PATCH').length,
+      0,
+      'nothing saved for a wrong code',
+    );
 
     await type(c, 'Authentication code', right);
     await click(c, 'Turn on');
@@ -666,7 +912,12 @@ describe('Two-factor authentication', () => {
     assert.deepEqual(listed, CODES);
     const download = Array.from(c.querySelectorAll('a[download]')).find((a) => a.textContent === 'Download codes') as HTMLAnchorElement;
     assert.equal(download.getAttribute('download'), 'recovery-codes.txt');
-    assert.deepEqual(decodeURIComponent(download.getAttribute('href')!.replace(/^data:text\/plain;charset=utf-8,/, '')).split('\n').filter((l) => CODES.includes(l)), CODES);
+    assert.deepEqual(
+      decodeURIComponent(download.getAttribute('href')!.replace(/^data:text\/plain;charset=utf-8,/, ''))
+        .split('\n')
+        .filter((l) => CODES.includes(l)),
+      CODES,
+    );
     await click(c, 'Copy codes');
     assert.equal(await navigator.clipboard.readText(), CODES.join('\n'));
   });

@@ -7,7 +7,26 @@ import { StrictMode, type ReactNode } from 'react';
 
 const win = new Window({ url: 'http://localhost:3000/handler/sign-in' });
 const g = globalThis as Record<string, unknown>;
-for (const key of ['window', 'document', 'navigator', 'HTMLElement', 'HTMLInputElement', 'HTMLButtonElement', 'HTMLFormElement', 'Node', 'Event', 'KeyboardEvent', 'MouseEvent', 'InputEvent', 'location', 'history', 'sessionStorage', 'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame']) {
+for (const key of [
+  'window',
+  'document',
+  'navigator',
+  'HTMLElement',
+  'HTMLInputElement',
+  'HTMLButtonElement',
+  'HTMLFormElement',
+  'Node',
+  'Event',
+  'KeyboardEvent',
+  'MouseEvent',
+  'InputEvent',
+  'location',
+  'history',
+  'sessionStorage',
+  'getComputedStyle',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+]) {
   if (key === 'navigator') Object.defineProperty(globalThis, 'navigator', { value: win.navigator, configurable: true });
   else g[key] = (win as unknown as Record<string, unknown>)[key];
 }
@@ -25,7 +44,10 @@ export function setUrl(url: string): void {
 
 /** Lets promises and React updates settle. */
 export async function flush(times = 5): Promise<void> {
-  for (let i = 0; i < times; i++) await act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+  for (let i = 0; i < times; i++)
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
 }
 
 /**
@@ -33,14 +55,25 @@ export async function flush(times = 5): Promise<void> {
  * development: effects run, clean up and run again on the same instance); `strict: false` only
  * for a test that is about the non-strict path. Returns the container and an unmount function.
  */
-export async function render(element: ReactNode, options: { strict?: boolean } = {}): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
+export async function render(
+  element: ReactNode,
+  options: { strict?: boolean } = {},
+): Promise<{ container: HTMLElement; unmount: () => Promise<void> }> {
   const container = document.createElement('div');
   document.body.appendChild(container);
   const root = createRoot(container);
   const tree = options.strict === false ? element : <StrictMode>{element}</StrictMode>;
-  await act(async () => { root.render(tree); });
+  await act(async () => {
+    root.render(tree);
+  });
   await flush();
-  return { container, unmount: async () => { await act(async () => root.unmount()); container.remove(); } };
+  return {
+    container,
+    unmount: async () => {
+      await act(async () => root.unmount());
+      container.remove();
+    },
+  };
 }
 
 /** The input labelled `label` inside `container`. */
@@ -63,7 +96,9 @@ export async function type(container: HTMLElement, label: string, value: string)
 
 /** The button whose text is `text`. */
 export function button(container: HTMLElement, text: string | RegExp): HTMLButtonElement {
-  const b = Array.from(container.querySelectorAll('button')).find((x) => typeof text === 'string' ? x.textContent?.trim() === text : text.test(x.textContent ?? ''));
+  const b = Array.from(container.querySelectorAll('button')).find((x) =>
+    typeof text === 'string' ? x.textContent?.trim() === text : text.test(x.textContent ?? ''),
+  );
   if (!b) throw new Error(`No button ${String(text)} in: ${container.textContent}`);
   return b as HTMLButtonElement;
 }
@@ -71,7 +106,9 @@ export function button(container: HTMLElement, text: string | RegExp): HTMLButto
 /** Clicks the button with text `text` and lets the result settle. */
 export async function click(container: HTMLElement, text: string | RegExp): Promise<void> {
   const b = button(container, text);
-  await act(async () => { b.click(); });
+  await act(async () => {
+    b.click();
+  });
   await flush();
 }
 
@@ -84,14 +121,20 @@ export async function waitFor(condition: () => boolean, message: () => string, t
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (condition()) return;
-    await act(async () => { await new Promise((r) => setTimeout(r, 5)); });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 5));
+    });
   }
   if (!condition()) throw new Error(message());
 }
 
 /** Waits until `container`'s text includes `text` (see `waitFor`), else fails naming what the page says. */
 export async function waitForText(container: HTMLElement, text: string, timeoutMs?: number): Promise<void> {
-  await waitFor(() => container.textContent?.includes(text) ?? false, () => `Text "${text}" never appeared; page says: ${container.textContent}`, timeoutMs);
+  await waitFor(
+    () => container.textContent?.includes(text) ?? false,
+    () => `Text "${text}" never appeared; page says: ${container.textContent}`,
+    timeoutMs,
+  );
 }
 
 /** Runs `fn` with `location.assign` recorded instead of navigating; returns the assigned URLs. */
@@ -99,7 +142,9 @@ export async function captureAssign(fn: () => Promise<void>): Promise<string[]> 
   const assigned: string[] = [];
   const loc = globalThis.location as unknown as { assign: (u: string) => void };
   const original = loc.assign;
-  loc.assign = (u: string) => { assigned.push(u); };
+  loc.assign = (u: string) => {
+    assigned.push(u);
+  };
   try {
     await fn();
   } finally {

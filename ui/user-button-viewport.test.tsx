@@ -15,29 +15,70 @@ import { memoryTokenStore } from '../sdk/tokens.ts';
 import { UserButton } from './index.ts';
 import { menuAlignment } from './components/user-button.tsx';
 
-const USER = { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, profile_image_url: null, signed_up_at_millis: 1000, client_metadata: {}, client_read_only_metadata: {}, has_password: true, auth_with_email: true, otp_auth_enabled: false, passkey_auth_enabled: false, requires_totp_mfa: false, is_anonymous: false, selected_team_id: null, selected_team: null, oauth_providers: [] };
+const USER = {
+  id: 'u1',
+  display_name: 'Ada',
+  primary_email: 'ada@example.com',
+  primary_email_verified: true,
+  profile_image_url: null,
+  signed_up_at_millis: 1000,
+  client_metadata: {},
+  client_read_only_metadata: {},
+  has_password: true,
+  auth_with_email: true,
+  otp_auth_enabled: false,
+  passkey_auth_enabled: false,
+  requires_totp_mfa: false,
+  is_anonymous: false,
+  selected_team_id: null,
+  selected_team: null,
+  oauth_providers: [],
+};
 
 const unmounts: (() => Promise<void>)[] = [];
-after(async () => { for (const u of unmounts) await u(); });
+after(async () => {
+  for (const u of unmounts) await u();
+});
 
 /** Opens the menu of a UserButton whose button occupies [left, left + 40] of a 1024 px wide viewport. */
 async function openAt(left: number): Promise<HTMLElement> {
-  const transport = fakeTransport((req) => (req.path.startsWith('/users/me') ? { json: USER } : req.path.startsWith('/projects/current') ? { json: { id: 'internal', display_name: 'Acme', config: {} } } : { json: { items: [] } }));
-  const app = new ClientApp({ projectId: 'internal', transport, environment: manualEnvironment({ start: Date.now() }), tokenStore: memoryTokenStore({ accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' }), redirectMethod: 'none' });
-  const r = await render(<StrictMode><GatehouseProvider app={app}><UserButton showUserInfo /></GatehouseProvider></StrictMode>);
+  const transport = fakeTransport((req) =>
+    req.path.startsWith('/users/me')
+      ? { json: USER }
+      : req.path.startsWith('/projects/current')
+        ? { json: { id: 'internal', display_name: 'Acme', config: {} } }
+        : { json: { items: [] } },
+  );
+  const app = new ClientApp({
+    projectId: 'internal',
+    transport,
+    environment: manualEnvironment({ start: Date.now() }),
+    tokenStore: memoryTokenStore({ accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' }),
+    redirectMethod: 'none',
+  });
+  const r = await render(
+    <StrictMode>
+      <GatehouseProvider app={app}>
+        <UserButton showUserInfo />
+      </GatehouseProvider>
+    </StrictMode>,
+  );
   unmounts.push(r.unmount);
   await waitForText(r.container, 'Ada');
   const proto = window.HTMLElement.prototype;
   const original = proto.getBoundingClientRect;
   proto.getBoundingClientRect = function (this: HTMLElement) {
-    const rect = (l: number, w: number) => ({ left: l, right: l + w, width: w, top: 0, bottom: 40, height: 40, x: l, y: 0, toJSON() {} }) as DOMRect;
+    const rect = (l: number, w: number) =>
+      ({ left: l, right: l + w, width: w, top: 0, bottom: 40, height: 40, x: l, y: 0, toJSON() {} }) as DOMRect;
     if (this.getAttribute('role') === 'menu') return rect(0, 220);
     if (this.classList.contains('gh-menu')) return rect(left, 40);
     return original.call(this);
   };
   Object.defineProperty(document.documentElement, 'clientWidth', { configurable: true, value: 1024 });
   try {
-    await act(async () => { (r.container.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement).click(); });
+    await act(async () => {
+      (r.container.querySelector('button[aria-haspopup=menu]') as HTMLButtonElement).click();
+    });
     await flush();
   } finally {
     proto.getBoundingClientRect = original;

@@ -30,8 +30,12 @@ export function createPostgresProbe(connectionString: string): HealthProbe {
         // The probe alone never keeps the process alive (a tool or test that forgot close()).
         (fresh as unknown as { connection?: { stream?: { unref?(): void } } }).connection?.stream?.unref?.();
         // A network error on an idle probe connection must not crash the process.
-        fresh.on('error', () => { if (client === fresh) abandon(); });
-        fresh.on('end', () => { if (client === fresh) abandon(); });
+        fresh.on('error', () => {
+          if (client === fresh) abandon();
+        });
+        fresh.on('end', () => {
+          if (client === fresh) abandon();
+        });
         client = fresh;
         connected = fresh.connect();
       }

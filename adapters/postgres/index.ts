@@ -42,7 +42,11 @@ export interface PostgresAdapterOptions {
 }
 
 /** The defaults of PostgresAdapterOptions' timeouts, in ms (documented in README "Database faults"). */
-export const POSTGRES_TIMEOUT_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 } as const;
+export const POSTGRES_TIMEOUT_DEFAULTS = {
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 10_000,
+} as const;
 
 /** Grace after `statement_timeout` before the client stops waiting for an answer, in ms. */
 const READ_GRACE_MS = 1000;
@@ -59,9 +63,20 @@ const NUMERIC_OID = 1700;
  */
 const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^25P03$/;
 /** Node socket errors of a dead or unreachable server. */
-const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** node-postgres and pg-pool raise these as plain Errors without a code. */
-const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/;
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /**
  * True when `error` says the database is unreachable, stalled or shutting connections down (a
@@ -114,21 +129,29 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
   pool.on('error', () => {});
   // Nor may a checked-out client's: pg-pool removes its idle listener while a client is lent out,
   // and a connection that dies between two statements (no query to fail) emits 'error'.
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
 
   const health = { ...HEALTH_CHECK_DEFAULTS, ...options.healthCheck };
-  const monitor = health.intervalMs > 0
-    ? createHealthMonitor(createPostgresProbe(options.connectionString), health)
-    : undefined;
+  const monitor = health.intervalMs > 0 ? createHealthMonitor(createPostgresProbe(options.connectionString), health) : undefined;
   /** `work`, released early with the down error when the monitor marks the database down. */
   const unlessDown = <T>(work: Promise<T>, dispose?: (value: T) => void) => (monitor ? monitor.race(work, dispose) : work);
 
   let ensured: Promise<void> | undefined;
-  const ensureSchema = () => (ensured ??= (async () => {
-    if (schema === 'public') return;
-    const client = await pool.connect();
-    try { await client.query(`create schema if not exists "${schema}"`); } finally { client.release(); }
-  })().catch((error: unknown) => { ensured = undefined; throw error; }));
+  const ensureSchema = () =>
+    (ensured ??= (async () => {
+      if (schema === 'public') return;
+      const client = await pool.connect();
+      try {
+        await client.query(`create schema if not exists "${schema}"`);
+      } finally {
+        client.release();
+      }
+    })().catch((error: unknown) => {
+      ensured = undefined;
+      throw error;
+    }));
 
   /**
    * Lends a pool client to Kysely behind a guard: once a statement fails for a connection
@@ -180,7 +203,9 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
     schema,
     isUniqueViolation: (error) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505',
     isUnavailable: isPostgresUnavailable,
-    ping: async () => { await sql`select 1`.execute(db); },
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
     close: async () => {
       monitor?.stop();
       await db.destroy();

@@ -29,7 +29,10 @@ export function createSqliteProbe(filename: string, options: SqliteProbeOptions)
   let lastVersion: unknown;
   return {
     async attempt() {
-      connection ??= new BetterSqlite3(filename, { fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding as string } : {}) });
+      connection ??= new BetterSqlite3(filename, {
+        fileMustExist: true,
+        ...(options.nativeBinding ? { nativeBinding: options.nativeBinding as string } : {}),
+      });
       connection.pragma('busy_timeout = 0');
       const version = connection.pragma('data_version', { simple: true });
       const committedSinceLastAttempt = lastVersion !== undefined && version !== lastVersion;

@@ -4,7 +4,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type DatabaseConnection, type Driver } from 'kysely';
 import type { StorageAdapter } from '../../core/storage/adapter.ts';
 import type { Database } from '../../core/storage/tables.ts';
-import { HEALTH_CHECK_DEFAULTS, createHealthMonitor, isDatabaseDown, type HealthCheckOptions, type HealthMonitor } from '../../core/storage/health-monitor.ts';
+import {
+  HEALTH_CHECK_DEFAULTS,
+  createHealthMonitor,
+  isDatabaseDown,
+  type HealthCheckOptions,
+  type HealthMonitor,
+} from '../../core/storage/health-monitor.ts';
 import { createSqliteProbe } from './health-probe.ts';
 import { fromDriverRows, toDriverParameters } from '../boolean-columns.ts';
 
@@ -79,15 +85,24 @@ export function createSqliteAdapter(options: SqliteAdapterOptions): StorageAdapt
   database.pragma('synchronous = FULL');
   cachePreparedStatements(database);
   const health = { ...HEALTH_CHECK_DEFAULTS, ...options.healthCheck };
-  const monitor = health.intervalMs > 0 && options.filename !== ':memory:'
-    ? createHealthMonitor(createSqliteProbe(options.filename, { nativeBinding: options.nativeBinding, ownTransaction: () => database.inTransaction, isBusy: isSqliteBusy }), health)
-    : undefined;
+  const monitor =
+    health.intervalMs > 0 && options.filename !== ':memory:'
+      ? createHealthMonitor(
+          createSqliteProbe(options.filename, {
+            nativeBinding: options.nativeBinding,
+            ownTransaction: () => database.inTransaction,
+            isBusy: isSqliteBusy,
+          }),
+          health,
+        )
+      : undefined;
   const db = new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database }, busyTimeoutMs, monitor) });
   return {
     dialect: 'sqlite',
     db,
     isUniqueViolation: (error) =>
-      typeof error === 'object' && error !== null &&
+      typeof error === 'object' &&
+      error !== null &&
       ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes((error as { code?: string }).code ?? ''),
     isUnavailable: isSqliteUnavailable,
     // Readiness: down while the monitor says so; otherwise a read, which a held write lock does
@@ -132,7 +147,9 @@ class ImmediateTransactionsSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    driver.beginTransaction = async (connection) => { await connection.executeQuery(CompiledQuery.raw('begin immediate')); };
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
     const acquire = driver.acquireConnection.bind(driver);
     const waiting = new WeakSet<DatabaseConnection>();
     driver.acquireConnection = async () => {

@@ -69,7 +69,12 @@ describe('SQLite transactions with two connections on one file (--workers)', () 
       const started = performance.now();
       let down: unknown;
       while (!down && performance.now() - started < 5000) {
-        try { await adapter.ping(); await sleep(20); } catch (error) { down = error; }
+        try {
+          await adapter.ping();
+          await sleep(20);
+        } catch (error) {
+          down = error;
+        }
       }
       assert.ok(adapter.isUnavailable(down), String(down));
     } finally {

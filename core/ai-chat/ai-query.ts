@@ -42,7 +42,8 @@ function toModelMessage(m: AiQueryMessage): ChatCompletionMessageParam | null {
     if (typeof part !== 'object' || part === null) continue;
     const p = part as { type?: unknown; text?: unknown; image?: unknown };
     if (p.type === 'text' && typeof p.text === 'string') parts.push({ type: 'text', text: p.text });
-    else if (p.type === 'image' && typeof p.image === 'string' && p.image.startsWith('data:image/')) parts.push({ type: 'image_url', image_url: { url: p.image } });
+    else if (p.type === 'image' && typeof p.image === 'string' && p.image.startsWith('data:image/'))
+      parts.push({ type: 'image_url', image_url: { url: p.image } });
   }
   return parts.length > 0 ? { role: 'user', content: parts } : null;
 }
@@ -105,10 +106,19 @@ export const aiQuery = defineOperation({
   access: 'public',
   input: { params: AiQueryParams, body: AiQueryBody },
   output: v.strictObject({
-    content: v.array(v.union([
-      v.strictObject({ type: v.literal('text'), text: v.string() }),
-      v.strictObject({ type: v.literal('tool-call'), toolName: v.string(), toolCallId: v.string(), args: JsonOutput, argsText: v.string(), result: JsonOutput }),
-    ])),
+    content: v.array(
+      v.union([
+        v.strictObject({ type: v.literal('text'), text: v.string() }),
+        v.strictObject({
+          type: v.literal('tool-call'),
+          toolName: v.string(),
+          toolCallId: v.string(),
+          args: JsonOutput,
+          argsText: v.string(),
+          result: JsonOutput,
+        }),
+      ]),
+    ),
     finalText: v.string(),
     conversationId: v.nullable(v.string()),
   }),
@@ -120,11 +130,16 @@ export const aiQuery = defineOperation({
     if (imageProblem) throw new StatusError('bad-request', imageProblem);
     const auth = ctx.auth;
     const isOwner = auth !== null && (auth.accessType === 'admin' || (auth.project.id === INTERNAL_PROJECT_ID && auth.user !== null));
-    if (!auth || !project || !isOwner) throw new StatusError('forbidden', 'The AI query endpoint needs admin access to a project, or a signed-in dashboard owner: the model endpoint and its budget are the server operator\'s.');
+    if (!auth || !project || !isOwner)
+      throw new StatusError(
+        'forbidden',
+        "The AI query endpoint needs admin access to a project, or a signed-in dashboard owner: the model endpoint and its budget are the server operator's.",
+      );
     const messages = body.messages.map(toModelMessage).filter((m): m is ChatCompletionMessageParam => m !== null);
     const textChars = JSON.stringify(messages.map((m) => (typeof m.content === 'string' ? m.content : ''))).length;
     if (messages.length === 0) throw new StatusError('bad-request', 'The messages hold no text or image to answer.');
-    if (textChars > MAX_CONVERSATION_CHARS) throw new StatusError('bad-request', `The conversation is longer than ${MAX_CONVERSATION_CHARS} characters.`);
+    if (textChars > MAX_CONVERSATION_CHARS)
+      throw new StatusError('bad-request', `The conversation is longer than ${MAX_CONVERSATION_CHARS} characters.`);
 
     const endpoint = await resolveAiEndpoint(ctx.runtime, ctx.db);
     if (!endpoint) throw new KnownError('AI_CHAT_NOT_CONFIGURED');
@@ -132,16 +147,17 @@ export const aiQuery = defineOperation({
     await checkAssistantLimits(authed, askerOf(auth));
     const question = contentText(body.messages.findLast((m) => m.role === 'user')?.content ?? '');
     const withTools = auth.accessType === 'admin' && body.projectId == null && body.tools.length > 0;
-    const answer = (signal: AbortSignal) => converse({
-      endpoint,
-      system: `${systemPrompt(project, ctx.runtime.ai.docs(), question)}\n\n${TASKS[body.systemPrompt]}`,
-      messages,
-      timeoutMs: ctx.runtime.ai.timeoutMs,
-      maxToolRounds: withTools ? ctx.runtime.ai.maxToolRounds : 0,
-      runTool: (name, args) => runTool(authed, name, args),
-      signal,
-    });
-    const conversationId = body.mcpCallMetadata ? body.mcpCallMetadata.conversationId ?? uuid() : null;
+    const answer = (signal: AbortSignal) =>
+      converse({
+        endpoint,
+        system: `${systemPrompt(project, ctx.runtime.ai.docs(), question)}\n\n${TASKS[body.systemPrompt]}`,
+        messages,
+        timeoutMs: ctx.runtime.ai.timeoutMs,
+        maxToolRounds: withTools ? ctx.runtime.ai.maxToolRounds : 0,
+        runTool: (name, args) => runTool(authed, name, args),
+        signal,
+      });
+    const conversationId = body.mcpCallMetadata ? (body.mcpCallMetadata.conversationId ?? uuid()) : null;
 
     if (params.mode === 'generate') {
       const blocks: ContentBlock[] = [];
@@ -185,11 +201,17 @@ async function* uiMessageStream(
   try {
     for await (const event of answer(signal)) {
       if (event.type === 'text') {
-        if (textId === null) { textId = String(part++); yield sse({ type: 'text-start', id: textId }); }
+        if (textId === null) {
+          textId = String(part++);
+          yield sse({ type: 'text-start', id: textId });
+        }
         chars += event.text.length;
         yield sse({ type: 'text-delta', id: textId, delta: event.text });
       } else if (event.type === 'tool-call') {
-        if (textId !== null) { yield sse({ type: 'text-end', id: textId }); textId = null; }
+        if (textId !== null) {
+          yield sse({ type: 'text-end', id: textId });
+          textId = null;
+        }
         const { toolCallId, toolName, args, result } = event.block;
         yield sse({ type: 'tool-input-available', toolCallId, toolName, input: args });
         yield sse({ type: 'tool-output-available', toolCallId, output: result });
@@ -202,7 +224,8 @@ async function* uiMessageStream(
     yield sse({ type: 'finish' });
   } catch (error) {
     const text = error instanceof ModelError ? error.message : 'The model failed unexpectedly.';
-    if (!(error instanceof ModelError)) ctx.runtime.log.error({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'AI query stream failed');
+    if (!(error instanceof ModelError))
+      ctx.runtime.log.error({ err: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'AI query stream failed');
     yield sse({ type: 'error', errorText: text });
   } finally {
     await spendTokens(ctx, tokens > 0 ? tokens : Math.ceil(chars / 4)).catch(() => {});

@@ -38,7 +38,7 @@ export function projectSummary(project: Project) {
     client_user_deletion_enabled: c.clientUserDeletionEnabled,
     api_keys: { user_api_keys: c.allowUserApiKeys, team_api_keys: c.allowTeamApiKeys },
     require_publishable_client_key: c.requirePublishableClientKey,
-    email_server: c.emailConfig.type === 'standard' ? 'own SMTP server (credentials hidden)' : 'shared (the server\'s)',
+    email_server: c.emailConfig.type === 'standard' ? 'own SMTP server (credentials hidden)' : "shared (the server's)",
     rate_limits_enabled: c.rateLimits?.enabled ?? true,
   };
 }
@@ -47,7 +47,11 @@ export function projectSummary(project: Project) {
 const DOCS_BUDGET_CHARS = 12_000;
 
 /** One `##` section of a documentation page. */
-interface Section { page: string; heading: string; text: string }
+interface Section {
+  page: string;
+  heading: string;
+  text: string;
+}
 
 function sections(docs: readonly AiDoc[]): Section[] {
   const out: Section[] = [];
@@ -61,10 +65,46 @@ function sections(docs: readonly AiDoc[]): Section[] {
   return out;
 }
 
-const STOP = new Set(['the', 'and', 'for', 'how', 'what', 'why', 'can', 'does', 'this', 'that', 'with', 'are', 'not', 'you', 'turn', 'use', 'get', 'set', 'from', 'into', 'when', 'where', 'which', 'who', 'have', 'has', 'our', 'your', 'my', 'its', 'there', 'their']);
+const STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'how',
+  'what',
+  'why',
+  'can',
+  'does',
+  'this',
+  'that',
+  'with',
+  'are',
+  'not',
+  'you',
+  'turn',
+  'use',
+  'get',
+  'set',
+  'from',
+  'into',
+  'when',
+  'where',
+  'which',
+  'who',
+  'have',
+  'has',
+  'our',
+  'your',
+  'my',
+  'its',
+  'there',
+  'their',
+]);
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2 && !STOP.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2 && !STOP.has(w));
 }
 
 /**
@@ -74,13 +114,20 @@ function words(text: string): string[] {
 export function relevantDocs(docs: readonly AiDoc[], question: string): Section[] {
   const wanted = new Set(words(question));
   if (wanted.size === 0) return [];
-  const scored = sections(docs).map((s) => {
-    let score = 0;
-    for (const w of words(s.heading)) if (wanted.has(w)) score += 2;
-    const seen = new Set<string>();
-    for (const w of words(s.text)) if (wanted.has(w) && !seen.has(w)) { seen.add(w); score += 1; }
-    return { s, score };
-  }).filter((x) => x.score > 0).sort((a, b) => b.score - a.score);
+  const scored = sections(docs)
+    .map((s) => {
+      let score = 0;
+      for (const w of words(s.heading)) if (wanted.has(w)) score += 2;
+      const seen = new Set<string>();
+      for (const w of words(s.text))
+        if (wanted.has(w) && !seen.has(w)) {
+          seen.add(w);
+          score += 1;
+        }
+      return { s, score };
+    })
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score);
   const out: Section[] = [];
   let used = 0;
   for (const { s } of scored) {
@@ -99,15 +146,17 @@ export function relevantDocs(docs: readonly AiDoc[], question: string): Section[
 export function systemPrompt(project: Project, docs: readonly AiDoc[], question: string): string {
   const related = relevantDocs(docs, question);
   return [
-    'You are the assistant in the Gatehouse dashboard. Gatehouse is a self-hosted authentication and user-management server that speaks Stack Auth\'s REST API.',
+    "You are the assistant in the Gatehouse dashboard. Gatehouse is a self-hosted authentication and user-management server that speaks Stack Auth's REST API.",
     'You help the owner of one project: explain settings, point to the right dashboard page, and diagnose sign-in problems.',
     'Rules: answer briefly and concretely; put code, commands and configuration in fenced code blocks; say so when you do not know.',
     'You can read (never change) this project through the tools offered. You cannot see keys, secrets, password hashes or email contents, and must not ask the owner for them.',
     '',
-    'The project\'s settings (secrets omitted):',
+    "The project's settings (secrets omitted):",
     '```json',
     JSON.stringify(projectSummary(project), null, 2),
     '```',
-    ...(related.length > 0 ? ['', 'Gatehouse documentation related to the question:', ...related.map((s) => `--- docs/${s.page} — ${s.heading}\n${s.text}`)] : []),
+    ...(related.length > 0
+      ? ['', 'Gatehouse documentation related to the question:', ...related.map((s) => `--- docs/${s.page} — ${s.heading}\n${s.text}`)]
+      : []),
   ].join('\n');
 }

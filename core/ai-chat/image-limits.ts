@@ -26,7 +26,8 @@ export function imageAttachmentProblem(messages: readonly { content: unknown }[]
       const image = (part as { image?: unknown }).image;
       if (typeof image === 'string') {
         const bytes = base64ByteLength(image);
-        if (bytes > MAX_IMAGE_BYTES_PER_FILE) return `Image exceeds ${MAX_IMAGE_BYTES_PER_FILE / (1024 * 1024)}MB limit (${(bytes / 1024 / 1024).toFixed(2)}MB).`;
+        if (bytes > MAX_IMAGE_BYTES_PER_FILE)
+          return `Image exceeds ${MAX_IMAGE_BYTES_PER_FILE / (1024 * 1024)}MB limit (${(bytes / 1024 / 1024).toFixed(2)}MB).`;
       }
     }
   }

@@ -19,6 +19,13 @@ export const listChatThreads = defineOperation({
   errors: [],
   async run(ctx) {
     const rows = await listThreads(ctx.db, ctx.auth.project.id, ownerOf(ctx.auth), 50);
-    return { threads: rows.map((t) => ({ id: t.id, title: t.title, created_at_millis: Number(t.created_at), updated_at_millis: Number(t.updated_at) })) };
+    return {
+      threads: rows.map((t) => ({
+        id: t.id,
+        title: t.title,
+        created_at_millis: Number(t.created_at),
+        updated_at_millis: Number(t.updated_at),
+      })),
+    };
   },
 });

@@ -65,18 +65,27 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
     c.signal.addEventListener('abort', onAbort, { once: true });
     let stalled = false;
     let timer: NodeJS.Timeout | undefined;
-    const arm = () => { clearTimeout(timer); timer = setTimeout(() => { stalled = true; controller.abort(); }, c.timeoutMs); };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        controller.abort();
+      }, c.timeoutMs);
+    };
     let text = '';
     const calls = new Map<number, { id: string; name: string; args: string }>();
     try {
       arm();
-      const stream = await client.chat.completions.create({
-        model: c.endpoint.model,
-        messages,
-        stream: true,
-        stream_options: { include_usage: true },
-        ...(offerTools ? { tools: TOOLS } : {}),
-      }, { signal: controller.signal });
+      const stream = await client.chat.completions.create(
+        {
+          model: c.endpoint.model,
+          messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(offerTools ? { tools: TOOLS } : {}),
+        },
+        { signal: controller.signal },
+      );
       for await (const chunk of stream) {
         arm();
         if (chunk.usage) reported += chunk.usage.total_tokens ?? 0;
@@ -96,7 +105,11 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
       }
     } catch (error) {
       if (c.signal.aborted) return;
-      throw new ModelError(stalled ? `The model endpoint did not answer within ${Number((c.timeoutMs / 1000).toFixed(1))} seconds.` : describeModelError(error, c.endpoint));
+      throw new ModelError(
+        stalled
+          ? `The model endpoint did not answer within ${Number((c.timeoutMs / 1000).toFixed(1))} seconds.`
+          : describeModelError(error, c.endpoint),
+      );
     } finally {
       clearTimeout(timer);
       c.signal.removeEventListener('abort', onAbort);
@@ -104,20 +117,31 @@ export async function* converse(c: Conversation): AsyncGenerator<AssistantEvent>
     estimatedChars += text.length;
     // A 200 answer that was no chat-completion stream (an HTML page, JSON of another API, junk)
     // yields no chunk with text or a tool call: say so instead of ending with an empty answer.
-    if (calls.size === 0 && text === '') throw new ModelError(`The model endpoint at ${endpointHost(c.endpoint)} answered, but not with a chat completion (no text and no tool call). Check that the base URL is an OpenAI-compatible endpoint ending in /v1.`);
+    if (calls.size === 0 && text === '')
+      throw new ModelError(
+        `The model endpoint at ${endpointHost(c.endpoint)} answered, but not with a chat completion (no text and no tool call). Check that the base URL is an OpenAI-compatible endpoint ending in /v1.`,
+      );
     if (calls.size === 0) break;
     // The model asked for tools: run them and ask again with their results.
-    const toolCalls: ChatCompletionMessageFunctionToolCall[] = [...calls.entries()].sort((a, b) => a[0] - b[0])
+    const toolCalls: ChatCompletionMessageFunctionToolCall[] = [...calls.entries()]
+      .sort((a, b) => a[0] - b[0])
       .map(([i, call]) => ({ id: call.id || `call_${round}_${i}`, type: 'function', function: { name: call.name, arguments: call.args } }));
     messages.push({ role: 'assistant', content: text || null, tool_calls: toolCalls });
     for (const call of toolCalls) {
       const result = await c.runTool(call.function.name, call.function.arguments);
       let args: unknown = null;
-      try { args = parseJsonText(call.function.arguments || '{}'); } catch { /* reported in the result */ }
+      try {
+        args = parseJsonText(call.function.arguments || '{}');
+      } catch {
+        /* reported in the result */
+      }
       const resultText = JSON.stringify(result);
       estimatedChars += resultText.length;
       messages.push({ role: 'tool', tool_call_id: call.id, content: resultText });
-      yield { type: 'tool-call', block: { type: 'tool-call', toolName: call.function.name, toolCallId: call.id, args, argsText: call.function.arguments, result } };
+      yield {
+        type: 'tool-call',
+        block: { type: 'tool-call', toolName: call.function.name, toolCallId: call.id, args, argsText: call.function.arguments, result },
+      };
     }
     if (c.signal.aborted) return;
   }
@@ -136,7 +160,11 @@ async function loadOpenAI(): Promise<typeof OpenAIClient> {
 
 /** The endpoint's host as configured (`127.0.0.1:11434`), or the whole base URL when it does not parse. */
 function endpointHost(endpoint: AiEndpoint): string {
-  try { return new URL(endpoint.baseUrl).host; } catch { return endpoint.baseUrl; }
+  try {
+    return new URL(endpoint.baseUrl).host;
+  } catch {
+    return endpoint.baseUrl;
+  }
 }
 
 /** Plain words for a failed model request (status, reachability), naming the endpoint's host. */
@@ -151,16 +179,23 @@ export function describeModelError(error: unknown, endpoint: AiEndpoint): string
     return `Could not reach the model endpoint at ${host}${code ? ` (${code})` : ''}. Check the assistant's base URL in the server settings.`;
   }
   if (OpenAI && error instanceof OpenAI.APIError) {
-    const detail = typeof error.error === 'object' && error.error !== null && typeof (error.error as { message?: unknown }).message === 'string'
-      ? (error.error as { message: string }).message.slice(0, 300) : '';
+    const detail =
+      typeof error.error === 'object' && error.error !== null && typeof (error.error as { message?: unknown }).message === 'string'
+        ? (error.error as { message: string }).message.slice(0, 300)
+        : '';
     const said = detail ? ` It said: "${detail}"` : '';
     switch (error.status) {
-      case 401: return `The model endpoint at ${host} refused the API key (401). Check the key in the server settings.${said}`;
-      case 403: return `The model endpoint at ${host} refused access (403).${said}`;
-      case 404: return `The model endpoint at ${host} does not know the model "${endpoint.model}", or the base URL is wrong (404).${said}`;
-      case 429: return `The model endpoint at ${host} is limiting requests or the account is out of credit (429). Try again later.${said}`;
+      case 401:
+        return `The model endpoint at ${host} refused the API key (401). Check the key in the server settings.${said}`;
+      case 403:
+        return `The model endpoint at ${host} refused access (403).${said}`;
+      case 404:
+        return `The model endpoint at ${host} does not know the model "${endpoint.model}", or the base URL is wrong (404).${said}`;
+      case 429:
+        return `The model endpoint at ${host} is limiting requests or the account is out of credit (429). Try again later.${said}`;
       default:
-        if (error.status !== undefined && error.status >= 500) return `The model endpoint at ${host} failed (${error.status}). Try again later.${said}`;
+        if (error.status !== undefined && error.status >= 500)
+          return `The model endpoint at ${host} failed (${error.status}). Try again later.${said}`;
         return `The model endpoint at ${host} refused the request (${error.status ?? 'no status'}).${said}`;
     }
   }

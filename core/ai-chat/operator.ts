@@ -26,7 +26,7 @@ export async function operatorId(db: Kysely<Database>): Promise<string | null> {
   // A server from before the record existed: its earliest owner, recorded from now on.
   const first = await findFirstOwnerId(db);
   if (first) await insertServerSettingOnce(db, OPERATOR_KEY, first);
-  return first === null ? null : (await readServerSetting(db, OPERATOR_KEY)) ?? first;
+  return first === null ? null : ((await readServerSetting(db, OPERATOR_KEY)) ?? first);
 }
 
 /**

@@ -2,12 +2,24 @@ import * as v from 'valibot';
 import { component, JsonOutput, MillisOutput } from '../operations/output.ts';
 
 /** An answer's content blocks (upstream's `ai-chat` POST): text, and tool calls with their results. */
-export const ChatContentOutput = component('AiChatContent', v.strictObject({
-  content: v.array(v.union([
-    v.strictObject({ type: v.literal('text'), text: v.string() }),
-    v.strictObject({ type: v.literal('tool-call'), toolName: v.string(), toolCallId: v.string(), args: JsonOutput, argsText: v.string(), result: JsonOutput }),
-  ])),
-}));
+export const ChatContentOutput = component(
+  'AiChatContent',
+  v.strictObject({
+    content: v.array(
+      v.union([
+        v.strictObject({ type: v.literal('text'), text: v.string() }),
+        v.strictObject({
+          type: v.literal('tool-call'),
+          toolName: v.string(),
+          toolCallId: v.string(),
+          args: JsonOutput,
+          argsText: v.string(),
+          result: JsonOutput,
+        }),
+      ]),
+    ),
+  }),
+);
 
 /** `GET /internal/ai-chat/{thread}`: the stored messages as appended. */
 export const ChatMessagesOutput = v.strictObject({ messages: v.array(JsonOutput) });
@@ -26,7 +38,11 @@ const Source = v.nullable(v.picklist(['dashboard', 'environment']));
 export const AssistantSettingsOutput = v.union([
   v.strictObject({ configured: v.boolean(), editable: v.literal(false) }),
   v.strictObject({
-    configured: v.boolean(), editable: v.literal(true), base_url: v.nullable(v.string()), model: v.nullable(v.string()), api_key_set: v.boolean(),
+    configured: v.boolean(),
+    editable: v.literal(true),
+    base_url: v.nullable(v.string()),
+    model: v.nullable(v.string()),
+    api_key_set: v.boolean(),
     source: v.strictObject({ base_url: Source, model: Source, api_key: Source }),
   }),
 ]);

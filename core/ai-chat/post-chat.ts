@@ -77,18 +77,28 @@ export const postChat = defineOperation({
     await ownThread(ctx, params.thread_id, question.split('\n')[0] ?? '');
     await checkAssistantLimits(ctx);
 
-    const answer = (signal: AbortSignal) => converse({
-      endpoint,
-      system: systemPrompt(ctx.auth.project, ctx.runtime.ai.docs(), question),
-      messages: toModelMessages(messages),
-      timeoutMs: ctx.runtime.ai.timeoutMs,
-      maxToolRounds: ctx.runtime.ai.maxToolRounds,
-      runTool: (name, args) => runTool(ctx, name, args),
-      signal,
-    });
-    const store = (blocks: ContentBlock[], tokens: number, extra: Record<string, unknown> = {}) => ctx.transaction(async (tx) => {
-      await appendMessages(tx.db, ctx.auth.project.id, params.thread_id, [...asked, { role: 'assistant', content: blocks, ...extra }], Date.now());
-    }).then(() => spendTokens(ctx, tokens));
+    const answer = (signal: AbortSignal) =>
+      converse({
+        endpoint,
+        system: systemPrompt(ctx.auth.project, ctx.runtime.ai.docs(), question),
+        messages: toModelMessages(messages),
+        timeoutMs: ctx.runtime.ai.timeoutMs,
+        maxToolRounds: ctx.runtime.ai.maxToolRounds,
+        runTool: (name, args) => runTool(ctx, name, args),
+        signal,
+      });
+    const store = (blocks: ContentBlock[], tokens: number, extra: Record<string, unknown> = {}) =>
+      ctx
+        .transaction(async (tx) => {
+          await appendMessages(
+            tx.db,
+            ctx.auth.project.id,
+            params.thread_id,
+            [...asked, { role: 'assistant', content: blocks, ...extra }],
+            Date.now(),
+          );
+        })
+        .then(() => spendTokens(ctx, tokens));
 
     if (!query.stream) {
       const blocks: ContentBlock[] = [];
@@ -122,13 +132,18 @@ async function* streamAnswer(
   let failed: string | null = null;
   try {
     for await (const event of answer(signal)) {
-      if (event.type === 'text') { pushText(blocks, event.text); yield sse('text', { text: event.text }); }
-      else if (event.type === 'tool-call') { blocks.push(event.block); yield sse('tool-call', event.block); }
-      else tokens = event.tokens;
+      if (event.type === 'text') {
+        pushText(blocks, event.text);
+        yield sse('text', { text: event.text });
+      } else if (event.type === 'tool-call') {
+        blocks.push(event.block);
+        yield sse('tool-call', event.block);
+      } else tokens = event.tokens;
     }
   } catch (error) {
     failed = error instanceof ModelError ? error.message : 'The assistant failed unexpectedly.';
-    if (!(error instanceof ModelError)) ctx.runtime.log.error({ err: error instanceof Error ? error.stack ?? error.message : String(error) }, 'assistant stream failed');
+    if (!(error instanceof ModelError))
+      ctx.runtime.log.error({ err: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'assistant stream failed');
   } finally {
     // Stored whatever happened: a stopped or failed answer keeps what had arrived.
     const stopped = signal.aborted;

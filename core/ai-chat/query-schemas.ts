@@ -9,11 +9,26 @@ import * as v from 'valibot';
 export const MODEL_QUALITIES = ['dumb', 'smart', 'smartest'] as const;
 export const MODEL_SPEEDS = ['slow', 'fast'] as const;
 export const SYSTEM_PROMPT_IDS = [
-  'command-center-ask-ai', 'docs-ask-ai', 'wysiwyg-edit', 'email-wysiwyg-editor', 'email-assistant-template',
-  'email-assistant-theme', 'email-assistant-draft', 'create-dashboard', 'run-query', 'build-analytics-query',
+  'command-center-ask-ai',
+  'docs-ask-ai',
+  'wysiwyg-edit',
+  'email-wysiwyg-editor',
+  'email-assistant-template',
+  'email-assistant-theme',
+  'email-assistant-draft',
+  'create-dashboard',
+  'run-query',
+  'build-analytics-query',
   'rewrite-template-source',
 ] as const;
-export const TOOL_NAMES = ['docs', 'sql-query', 'create-email-theme', 'create-email-template', 'create-email-draft', 'update-dashboard'] as const;
+export const TOOL_NAMES = [
+  'docs',
+  'sql-query',
+  'create-email-theme',
+  'create-email-template',
+  'create-email-draft',
+  'update-dashboard',
+] as const;
 
 export type SystemPromptId = (typeof SYSTEM_PROMPT_IDS)[number];
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -24,7 +39,10 @@ export const AiQueryParams = v.strictObject({ mode: v.picklist(['stream', 'gener
 /** One message as the AI SDK writes them: `{role, content}`, content a string or a list of parts. */
 const MessageSchema = v.strictObject({
   role: v.picklist(['user', 'assistant', 'tool']),
-  content: v.pipe(v.unknown(), v.check((c) => c !== undefined, 'must be defined')),
+  content: v.pipe(
+    v.unknown(),
+    v.check((c) => c !== undefined, 'must be defined'),
+  ),
 });
 
 /**
@@ -38,12 +56,16 @@ export const AiQueryBody = v.strictObject({
   systemPrompt: v.picklist(SYSTEM_PROMPT_IDS),
   messages: v.pipe(v.array(MessageSchema), v.minLength(1, 'must have at least 1 items'), v.maxLength(200, 'must have at most 200 items')),
   projectId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100)))),
-  mcpCallMetadata: v.optional(v.nullable(v.strictObject({
-    toolName: v.pipe(v.string(), v.maxLength(200)),
-    reason: v.pipe(v.string(), v.maxLength(10_000)),
-    userPrompt: v.pipe(v.string(), v.maxLength(10_000)),
-    conversationId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
-  }))),
+  mcpCallMetadata: v.optional(
+    v.nullable(
+      v.strictObject({
+        toolName: v.pipe(v.string(), v.maxLength(200)),
+        reason: v.pipe(v.string(), v.maxLength(10_000)),
+        userPrompt: v.pipe(v.string(), v.maxLength(10_000)),
+        conversationId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
+      }),
+    ),
+  ),
 });
 
 export type AiQueryMessage = v.InferOutput<typeof MessageSchema>;

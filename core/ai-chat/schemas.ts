@@ -28,7 +28,10 @@ export const PostChatBodySchema = v.strictObject({
     v.array(MessageSchema),
     v.minLength(1, 'must hold at least one message'),
     v.maxLength(200, 'must hold at most 200 messages'),
-    v.check<{ role: 'user' | 'assistant' | 'tool'; content: unknown }[], string>(sizeAtMost(MAX_CONVERSATION_CHARS), `must be at most ${MAX_CONVERSATION_CHARS} characters as JSON`),
+    v.check<{ role: 'user' | 'assistant' | 'tool'; content: unknown }[], string>(
+      sizeAtMost(MAX_CONVERSATION_CHARS),
+      `must be at most ${MAX_CONVERSATION_CHARS} characters as JSON`,
+    ),
   ),
 });
 
@@ -37,12 +40,31 @@ export const PostChatQuerySchema = v.strictObject({ stream: v.optional(QueryBool
 
 /** `PATCH /internal/ai-chat/{thread_id}` body: one message to append, any JSON (upstream: `yupMixed`). */
 export const AppendMessageBodySchema = v.strictObject({
-  message: v.pipe(v.unknown(), v.check((m) => m !== undefined, 'must be defined'), v.check(sizeAtMost(MAX_CONVERSATION_CHARS), `must be at most ${MAX_CONVERSATION_CHARS} characters as JSON`)),
+  message: v.pipe(
+    v.unknown(),
+    v.check((m) => m !== undefined, 'must be defined'),
+    v.check(sizeAtMost(MAX_CONVERSATION_CHARS), `must be at most ${MAX_CONVERSATION_CHARS} characters as JSON`),
+  ),
 });
 
 /** `PATCH /internal/server-settings/assistant` body: a string sets a value, null clears it. */
 export const AssistantSettingsBodySchema = v.strictObject({
-  base_url: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2048), v.check((s) => { try { const u = new URL(s); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; } }, 'must be an absolute http or https URL')))),
+  base_url: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(2048),
+        v.check((s) => {
+          try {
+            const u = new URL(s);
+            return u.protocol === 'http:' || u.protocol === 'https:';
+          } catch {
+            return false;
+          }
+        }, 'must be an absolute http or https URL'),
+      ),
+    ),
+  ),
   model: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200)))),
   api_key: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(4096)))),
 });

@@ -27,11 +27,17 @@ type Source = 'dashboard' | 'environment' | null;
 const KEYS = { baseUrl: 'ai.base_url', model: 'ai.model', apiKey: 'ai.api_key_sealed' } as const;
 const SEAL_CONTEXT = 'server_settings:ai.api_key';
 
-interface Stored { baseUrl: string | null; model: string | null; apiKey: string | null }
+interface Stored {
+  baseUrl: string | null;
+  model: string | null;
+  apiKey: string | null;
+}
 
 async function readStored(runtime: Runtime, db: Kysely<Database>): Promise<Stored> {
   const [baseUrl, model, sealed] = await Promise.all([
-    readServerSetting(db, KEYS.baseUrl), readServerSetting(db, KEYS.model), readServerSetting(db, KEYS.apiKey),
+    readServerSetting(db, KEYS.baseUrl),
+    readServerSetting(db, KEYS.model),
+    readServerSetting(db, KEYS.apiKey),
   ]);
   return { baseUrl, model, apiKey: sealed === null ? null : open(runtime.deriveKey('server-settings'), sealed, SEAL_CONTEXT) };
 }
@@ -51,7 +57,8 @@ export async function resolveAiEndpoint(runtime: Runtime, db: Kysely<Database>):
 /** The settings as the dashboard shows them (never the key). */
 export async function viewAiSettings(runtime: Runtime, db: Kysely<Database>): Promise<AiSettingsView> {
   const stored = await readStored(runtime, db);
-  const pick = <T>(own: T | null, host: T | null): [T | null, Source] => (own !== null ? [own, 'dashboard'] : host !== null ? [host, 'environment'] : [null, null]);
+  const pick = <T>(own: T | null, host: T | null): [T | null, Source] =>
+    own !== null ? [own, 'dashboard'] : host !== null ? [host, 'environment'] : [null, null];
   const [baseUrl, baseSource] = pick(stored.baseUrl, runtime.ai.baseUrl);
   const [model, modelSource] = pick(stored.model, runtime.ai.model);
   const [apiKey, keySource] = pick(stored.apiKey, runtime.ai.apiKey);
@@ -68,10 +75,18 @@ export async function viewAiSettings(runtime: Runtime, db: Kysely<Database>): Pr
  * Saves dashboard values: a string sets one, null removes it (back to the host's value),
  * undefined leaves it. The key is sealed with a key derived from the server secret.
  */
-export async function saveAiSettings(runtime: Runtime, db: Kysely<Database>, changes: { baseUrl?: string | null; model?: string | null; apiKey?: string | null }): Promise<void> {
+export async function saveAiSettings(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  changes: { baseUrl?: string | null; model?: string | null; apiKey?: string | null },
+): Promise<void> {
   if (changes.baseUrl !== undefined) await writeServerSetting(db, KEYS.baseUrl, changes.baseUrl);
   if (changes.model !== undefined) await writeServerSetting(db, KEYS.model, changes.model);
   if (changes.apiKey !== undefined) {
-    await writeServerSetting(db, KEYS.apiKey, changes.apiKey === null ? null : seal(runtime.deriveKey('server-settings'), changes.apiKey, SEAL_CONTEXT));
+    await writeServerSetting(
+      db,
+      KEYS.apiKey,
+      changes.apiKey === null ? null : seal(runtime.deriveKey('server-settings'), changes.apiKey, SEAL_CONTEXT),
+    );
   }
 }

@@ -22,7 +22,14 @@ export async function ownThread(ctx: OperationContext<RequestAuth>, threadId: st
   const owner = ownerOf(ctx.auth);
   let thread = await findThread(ctx.db, ctx.auth.project.id, threadId);
   if (!thread && createTitle !== undefined) {
-    thread = await ensureThread(ctx.db, { project_id: ctx.auth.project.id, id: threadId, owner, title: createTitle.slice(0, 120) || 'New chat', created_at: ctx.now, updated_at: ctx.now });
+    thread = await ensureThread(ctx.db, {
+      project_id: ctx.auth.project.id,
+      id: threadId,
+      owner,
+      title: createTitle.slice(0, 120) || 'New chat',
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    });
   }
   if (!thread || thread.owner !== owner) throw new KnownError('AI_CHAT_THREAD_NOT_FOUND', { thread_id: threadId });
   return thread;
@@ -32,9 +39,19 @@ export async function ownThread(ctx: OperationContext<RequestAuth>, threadId: st
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
-      .filter(Boolean).join('\n');
+    return content
+      .map((part) =>
+        typeof part === 'object' &&
+        part !== null &&
+        (part as { type?: unknown }).type === 'text' &&
+        typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .filter(Boolean)
+      .join('\n');
   }
-  if (typeof content === 'object' && content !== null && typeof (content as { text?: unknown }).text === 'string') return (content as { text: string }).text;
+  if (typeof content === 'object' && content !== null && typeof (content as { text?: unknown }).text === 'string')
+    return (content as { text: string }).text;
   return '';
 }

@@ -19,14 +19,20 @@ export const TOOLS: ChatCompletionFunctionTool[] = [
     function: {
       name: 'lookup_user_by_email',
       description: 'Find the user of this project who signs in with an email address, and how they can sign in.',
-      parameters: { type: 'object', properties: { email: { type: 'string', description: 'the email address' } }, required: ['email'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { email: { type: 'string', description: 'the email address' } },
+        required: ['email'],
+        additionalProperties: false,
+      },
     },
   },
   {
     type: 'function',
     function: {
       name: 'explain_sign_in_settings',
-      description: 'The sign-in settings of this project (which methods are on, sign-up, email verification, OAuth providers) and what each means.',
+      description:
+        'The sign-in settings of this project (which methods are on, sign-up, email verification, OAuth providers) and what each means.',
       parameters: { type: 'object', properties: {}, additionalProperties: false },
     },
   },
@@ -34,10 +40,14 @@ export const TOOLS: ChatCompletionFunctionTool[] = [
     type: 'function',
     function: {
       name: 'list_recent_failed_sign_ins',
-      description: 'Recent failed sign-ins of this project, newest first: when, which user (if the address belonged to one), the factor and the reason.',
+      description:
+        'Recent failed sign-ins of this project, newest first: when, which user (if the address belonged to one), the factor and the reason.',
       parameters: {
         type: 'object',
-        properties: { hours: { type: 'integer', minimum: 1, maximum: 720, description: 'how far back (default 24)' }, limit: { type: 'integer', minimum: 1, maximum: 50, description: 'at most this many (default 20)' } },
+        properties: {
+          hours: { type: 'integer', minimum: 1, maximum: 720, description: 'how far back (default 24)' },
+          limit: { type: 'integer', minimum: 1, maximum: 50, description: 'at most this many (default 20)' },
+        },
         additionalProperties: false,
       },
     },
@@ -69,7 +79,11 @@ export async function runTool(ctx: OperationContext<RequestAuth>, name: string, 
   if (name === 'lookup_user_by_email') {
     if (typeof args.email !== 'string' || !args.email.includes('@')) return { error: 'email must be an email address' };
     const user = await findUserByAuthEmail(ctx.db, project.id, normalizeEmail(args.email));
-    if (!user) return { found: false, note: 'No user of this project signs in with that address (it may be unverified-only, on another project, or never signed up).' };
+    if (!user)
+      return {
+        found: false,
+        note: 'No user of this project signs in with that address (it may be unverified-only, on another project, or never signed up).',
+      };
     return {
       found: true,
       user: {
@@ -79,7 +93,11 @@ export async function runTool(ctx: OperationContext<RequestAuth>, name: string, 
         signed_up_at: iso(user.signed_up_at),
         last_active_at: iso(user.last_active_at),
         is_anonymous: user.is_anonymous,
-        sign_in_methods: { password: user.password_hash !== null, otp_or_magic_link: user.otp_auth_enabled, passkey: user.passkey_auth_enabled },
+        sign_in_methods: {
+          password: user.password_hash !== null,
+          otp_or_magic_link: user.otp_auth_enabled,
+          passkey: user.passkey_auth_enabled,
+        },
         two_factor_enabled: user.totp_secret_base64 !== null,
         restricted_reason: restrictedReasonOf(user, project.config)?.type ?? null,
         restricted_by_admin: user.restricted_by_admin,
@@ -92,12 +110,20 @@ export async function runTool(ctx: OperationContext<RequestAuth>, name: string, 
     return {
       settings: s,
       notes: [
-        s.password_enabled ? 'Password sign-in is on.' : 'Password sign-in is off: sign-ins with a password answer PASSWORD_AUTHENTICATION_NOT_ENABLED.',
+        s.password_enabled
+          ? 'Password sign-in is on.'
+          : 'Password sign-in is off: sign-ins with a password answer PASSWORD_AUTHENTICATION_NOT_ENABLED.',
         s.magic_link_enabled ? 'Magic links / one-time codes are on.' : 'Magic links are off (Auth methods page → Magic link).',
         s.passkey_enabled ? 'Passkeys are on.' : 'Passkeys are off.',
-        s.sign_up_enabled ? 'New users may sign up.' : 'Sign-up is closed: only existing users (or users created by the server) can sign in.',
-        s.require_email_verification ? 'Users with an unverified primary email are restricted until they verify it.' : 'Email verification is not required to use the app.',
-        s.oauth_providers.length === 0 ? 'No OAuth providers are configured.' : `OAuth providers: ${s.oauth_providers.map((p) => `${p.id}${p.enabled ? '' : ' (disabled)'}`).join(', ')}.`,
+        s.sign_up_enabled
+          ? 'New users may sign up.'
+          : 'Sign-up is closed: only existing users (or users created by the server) can sign in.',
+        s.require_email_verification
+          ? 'Users with an unverified primary email are restricted until they verify it.'
+          : 'Email verification is not required to use the app.',
+        s.oauth_providers.length === 0
+          ? 'No OAuth providers are configured.'
+          : `OAuth providers: ${s.oauth_providers.map((p) => `${p.id}${p.enabled ? '' : ' (disabled)'}`).join(', ')}.`,
       ],
     };
   }
@@ -111,6 +137,12 @@ export async function runTool(ctx: OperationContext<RequestAuth>, name: string, 
   }
   return {
     hours,
-    failures: rows.map((r) => ({ at: iso(r.created_at), user_id: r.user_id, user_display_name: r.user_id ? names.get(r.user_id) ?? null : null, factor: r.factor, reason: r.reason })),
+    failures: rows.map((r) => ({
+      at: iso(r.created_at),
+      user_id: r.user_id,
+      user_display_name: r.user_id ? (names.get(r.user_id) ?? null) : null,
+      factor: r.factor,
+      reason: r.reason,
+    })),
   };
 }

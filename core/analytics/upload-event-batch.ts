@@ -25,11 +25,17 @@ export const uploadEventBatch = defineOperation({
       session_replay_segment_id: v.pipe(v.string(), v.regex(UUID, 'Invalid session_replay_segment_id')),
       batch_id: v.pipe(v.string(), v.regex(UUID, 'Invalid batch_id')),
       sent_at_ms: Millis,
-      events: v.pipe(v.array(v.strictObject({
-        event_type: v.picklist(['$page-view', '$click']),
-        event_at_ms: Millis,
-        data: v.unknown(),
-      })), v.minLength(1), v.maxLength(500)),
+      events: v.pipe(
+        v.array(
+          v.strictObject({
+            event_type: v.picklist(['$page-view', '$click']),
+            event_at_ms: Millis,
+            data: v.unknown(),
+          }),
+        ),
+        v.minLength(1),
+        v.maxLength(500),
+      ),
     }),
   },
   errors: [],

@@ -42,9 +42,19 @@ describeWithCore('anonymous', (get) => {
     const t = get();
     const { client } = await createCoreProject(t);
     const anon = await t.call<{ access_token: string }>('anonymous.signUp', client);
-    const refused = await t.refuses('users.getCurrent', { ...client, accessToken: anon.access_token }, {}, 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    const refused = await t.refuses(
+      'users.getCurrent',
+      { ...client, accessToken: anon.access_token },
+      {},
+      'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED',
+    );
     assert.equal(refused.status, 401);
-    const restrictedOnly = await t.refuses('users.getCurrent', { ...client, accessToken: anon.access_token, allowRestrictedUser: true }, {}, 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    const restrictedOnly = await t.refuses(
+      'users.getCurrent',
+      { ...client, accessToken: anon.access_token, allowRestrictedUser: true },
+      {},
+      'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED',
+    );
     assert.equal(restrictedOnly.status, 401);
   });
 
@@ -63,8 +73,21 @@ describeWithCore('anonymous', (get) => {
       const body = await t.call<{ user_id: string }>('anonymous.signUp', credentials);
       assert.ok(body.user_id, credentials.accessType);
     }
-    assert.equal((await t.refuses('anonymous.signUp', { projectId, accessType: 'server', secretServerKey: 'ssk_wrong' }, {}, 'INVALID_SECRET_SERVER_KEY')).status, 401);
+    assert.equal(
+      (
+        await t.refuses(
+          'anonymous.signUp',
+          { projectId, accessType: 'server', secretServerKey: 'ssk_wrong' },
+          {},
+          'INVALID_SECRET_SERVER_KEY',
+        )
+      ).status,
+      401,
+    );
     assert.equal((await t.refuses('anonymous.signUp', { projectId }, {}, 'ACCESS_TYPE_REQUIRED')).status, 400);
-    assert.equal((await t.refuses('anonymous.signUp', { projectId, accessType: 'client' }, { body: { display_name: 'x' } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal(
+      (await t.refuses('anonymous.signUp', { projectId, accessType: 'client' }, { body: { display_name: 'x' } }, 'SCHEMA_ERROR')).status,
+      400,
+    );
   });
 });

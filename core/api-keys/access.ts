@@ -7,8 +7,10 @@ import type { ApiKeyType } from './secret.ts';
 
 /** 400 text unless the project allows keys of `type` (`allow_user_api_keys` / `allow_team_api_keys`). */
 export function requireKeysEnabled(auth: RequestAuth, type: ApiKeyType): void {
-  if (type === 'user' && !auth.project.config.allowUserApiKeys) throw new StatusError('bad-request', 'User API keys are not enabled for this project.');
-  if (type === 'team' && !auth.project.config.allowTeamApiKeys) throw new StatusError('bad-request', 'Team API keys are not enabled for this project.');
+  if (type === 'user' && !auth.project.config.allowUserApiKeys)
+    throw new StatusError('bad-request', 'User API keys are not enabled for this project.');
+  if (type === 'team' && !auth.project.config.allowTeamApiKeys)
+    throw new StatusError('bad-request', 'Team API keys are not enabled for this project.');
 }
 
 /**
@@ -17,7 +19,11 @@ export function requireKeysEnabled(auth: RequestAuth, type: ApiKeyType): void {
  * answer is API_KEY_NOT_FOUND, so the team's existence does not leak (upstream behaviour).
  * Server and admin callers pass.
  */
-export async function requireCanManage(db: Kysely<Database>, auth: RequestAuth, owner: { userId?: string | null; teamId?: string | null }): Promise<void> {
+export async function requireCanManage(
+  db: Kysely<Database>,
+  auth: RequestAuth,
+  owner: { userId?: string | null; teamId?: string | null },
+): Promise<void> {
   if (auth.accessType !== 'client') return;
   if (!auth.user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
   if (owner.userId && owner.userId !== auth.user.id) throw new StatusError('forbidden', 'Client can only manage their own api keys');

@@ -34,9 +34,18 @@ function createFor<T extends ApiKeyType>(type: T) {
       const isPublic = b.is_public ?? false;
       const secret = createApiKeySecret({ id, type, isPublic });
       const row: ApiKeyRow = {
-        id, project_id: project.id, type, user_id: userId, team_id: teamId, description: b.description!,
-        is_public: isPublic, secret_hash: sha256Hex(secret), last_four: secret.slice(-4),
-        created_at: ctx.now, expires_at: b.expires_at_millis ?? null, manually_revoked_at: null,
+        id,
+        project_id: project.id,
+        type,
+        user_id: userId,
+        team_id: teamId,
+        description: b.description!,
+        is_public: isPublic,
+        secret_hash: sha256Hex(secret),
+        last_four: secret.slice(-4),
+        created_at: ctx.now,
+        expires_at: b.expires_at_millis ?? null,
+        manually_revoked_at: null,
       };
       await ctx.transaction(async (tx) => {
         if (userId && !(await findUser(tx.db, project.id, userId))) throw new KnownError('USER_NOT_FOUND');

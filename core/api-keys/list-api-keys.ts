@@ -25,7 +25,8 @@ function listFor(type: ApiKeyType) {
       const userId = type === 'user' && q.user_id !== undefined ? resolveMe(ctx.auth, q.user_id) : undefined;
       const teamId = type === 'team' ? q.team_id : undefined;
       // Upstream requires the owner filter for every access type (SCHEMA_ERROR with its own text).
-      if (!userId && !teamId) throw new KnownError('SCHEMA_ERROR', { message: `${type === 'user' ? 'user_id' : 'team_id'} is required for ${type} API keys` });
+      if (!userId && !teamId)
+        throw new KnownError('SCHEMA_ERROR', { message: `${type === 'user' ? 'user_id' : 'team_id'} is required for ${type} API keys` });
       await requireCanManage(ctx.db, ctx.auth, { userId, teamId });
       const rows = await listRows(ctx.db, ctx.auth.project.id, type, { userId, teamId });
       return { items: rows.map((r) => toApiKeyJson(r)), is_paginated: false };

@@ -11,7 +11,12 @@ import type { ApiKeyType } from './secret.ts';
  * (API_KEY_NOT_FOUND, also when the optional `user_id` / `team_id` query names another owner) and
  * the client rules of `requireCanManage`.
  */
-export async function loadManagedKey(ctx: OperationContext<RequestAuth>, type: ApiKeyType, id: string, query: { user_id?: string; team_id?: string }): Promise<ApiKeyRow> {
+export async function loadManagedKey(
+  ctx: OperationContext<RequestAuth>,
+  type: ApiKeyType,
+  id: string,
+  query: { user_id?: string; team_id?: string },
+): Promise<ApiKeyRow> {
   requireKeysEnabled(ctx.auth, type);
   const row = await findApiKey(ctx.db, ctx.auth.project.id, type, id);
   if (!row) throw new KnownError('API_KEY_NOT_FOUND');

@@ -9,7 +9,9 @@ describe('API key secrets', () => {
   it('builds the upstream apps/backend/src/app/api/latest/user-api-keys/ format with a CRC32 over everything before it', () => {
     const secret = createApiKeySecret({ id: ID, type: 'user', isPublic: false });
     assert.match(secret, /^sk_[0-9a-z]{45}3f2b9c1e8a4d4e6f9b0a1c2d3e4f5a6buser1574ck4u7h[0-9a-f]{8}$/);
-    const expected = crc32(Buffer.from(secret.slice(0, -8), 'utf8')).toString(16).padStart(8, '0');
+    const expected = crc32(Buffer.from(secret.slice(0, -8), 'utf8'))
+      .toString(16)
+      .padStart(8, '0');
     assert.equal(secret.slice(-8), expected);
     const pub = createApiKeySecret({ id: ID, type: 'team', isPublic: true });
     assert.match(pub, /^pk_.{45}3f2b9c1e8a4d4e6f9b0a1c2d3e4f5a6bteam3574ck4u7h[0-9a-f]{8}$/);

@@ -24,10 +24,13 @@ export function toApiKeyJson(row: ApiKeyRow, fullValue?: string) {
  * Output schema of `toApiKeyJson`: `value` is the secret text only in the create answer; a user
  * key carries `user_id`, a team key `team_id`.
  */
-export const ApiKeyOutput = component('ApiKey', v.variant('type', [
-  v.strictObject({ ...apiKeyEntries(), type: v.literal('user'), user_id: NullableString }),
-  v.strictObject({ ...apiKeyEntries(), type: v.literal('team'), team_id: NullableString }),
-]));
+export const ApiKeyOutput = component(
+  'ApiKey',
+  v.variant('type', [
+    v.strictObject({ ...apiKeyEntries(), type: v.literal('user'), user_id: NullableString }),
+    v.strictObject({ ...apiKeyEntries(), type: v.literal('team'), team_id: NullableString }),
+  ]),
+);
 
 function apiKeyEntries() {
   return {

@@ -16,10 +16,23 @@ export interface SettledAccount {
   isNewUser: boolean;
 }
 
-async function link(ctx: OperationContext, project: Project, user: UserRow, providerId: string, info: ProviderUserInfo): Promise<OAuthAccountRow> {
+async function link(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  providerId: string,
+  info: ProviderUserInfo,
+): Promise<OAuthAccountRow> {
   const account: OAuthAccountRow = {
-    id: uuid(), project_id: project.id, user_id: user.id, provider_id: providerId, provider_account_id: info.accountId,
-    email: info.email, allow_sign_in: true, allow_connected_accounts: true, created_at: ctx.now,
+    id: uuid(),
+    project_id: project.id,
+    user_id: user.id,
+    provider_id: providerId,
+    provider_account_id: info.accountId,
+    email: info.email,
+    allow_sign_in: true,
+    allow_connected_accounts: true,
+    created_at: ctx.now,
   };
   await insertAccount(ctx.db, account);
   return account;
@@ -42,7 +55,15 @@ async function link(ctx: OperationContext, project: Project, user: UserRow, prov
  * - otherwise signs up a new user (SIGN_UP_NOT_ENABLED when sign-up is off, SIGN_UP_REJECTED when the
  *   project's sign-up rules refuse it, with `botChallenge`, the flow's bot challenge, as `turnstileResult`).
  */
-export async function settleAccount(ctx: OperationContext, project: Project, providerId: string, info: ProviderUserInfo, type: 'authenticate' | 'link', linkUserId: string | null, botChallenge?: BotChallengeAssessment): Promise<SettledAccount> {
+export async function settleAccount(
+  ctx: OperationContext,
+  project: Project,
+  providerId: string,
+  info: ProviderUserInfo,
+  type: 'authenticate' | 'link',
+  linkUserId: string | null,
+  botChallenge?: BotChallengeAssessment,
+): Promise<SettledAccount> {
   const existing = await findAccountByProviderAccount(ctx.db, project.id, providerId, info.accountId);
 
   if (type === 'link') {
@@ -53,7 +74,8 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
       return { user, account: existing, isNewUser: false };
     }
     const own = await listUserAccounts(ctx.db, project.id, user.id, providerId);
-    if (own.some((a) => a.provider_account_id !== info.accountId)) throw new KnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
+    if (own.some((a) => a.provider_account_id !== info.accountId))
+      throw new KnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
     return { user, account: await link(ctx, project, user, providerId, info), isNewUser: false };
   }
 
@@ -83,14 +105,22 @@ export async function settleAccount(ctx: OperationContext, project: Project, pro
   if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
   // The provider callback carries no request auth, but it is the browser (client level) signing
   // up: the dashboard's closed sign-up (internal project) applies to it as to a password sign-up.
-  const asClient: OperationContext = ctx.auth ? ctx : { ...ctx, auth: { accessType: 'client', project, branchId: 'main', user: null, token: null, viaAdminAccessToken: false } };
+  const asClient: OperationContext = ctx.auth
+    ? ctx
+    : { ...ctx, auth: { accessType: 'client', project, branchId: 'main', user: null, token: null, viaAdminAccessToken: false } };
   await assertDashboardSignUpAllowed(asClient, info.email);
-  const user = await signUpUser(asClient, project, { email: info.email, authMethod: 'oauth', oauthProvider: providerId, ...(botChallenge ? { botChallenge } : {}) }, {
-    display_name: info.displayName,
-    profile_image_url: info.profileImageUrl,
-    primary_email: info.email,
-    primary_email_verified: info.emailVerified,
-    primary_email_auth_enabled: emailForSignIn,
-  }, null);
+  const user = await signUpUser(
+    asClient,
+    project,
+    { email: info.email, authMethod: 'oauth', oauthProvider: providerId, ...(botChallenge ? { botChallenge } : {}) },
+    {
+      display_name: info.displayName,
+      profile_image_url: info.profileImageUrl,
+      primary_email: info.email,
+      primary_email_verified: info.emailVerified,
+      primary_email_auth_enabled: emailForSignIn,
+    },
+    null,
+  );
   return { user, account: await link(ctx, project, user, providerId, info), isNewUser: true };
 }

@@ -27,8 +27,15 @@ export const appleNativeSignIn = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ id_token: v.pipe(v.string(), v.minLength(1), v.maxLength(16_384)) }) },
   errors: [
-    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'APPLE_BUNDLE_ID_NOT_CONFIGURED', 'INVALID_APPLE_CREDENTIALS', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
-    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS,
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+    'APPLE_BUNDLE_ID_NOT_CONFIGURED',
+    'INVALID_APPLE_CREDENTIALS',
+    'SIGN_UP_NOT_ENABLED',
+    'SIGN_UP_REJECTED',
+    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
+    'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER',
+    'USER_EMAIL_ALREADY_EXISTS',
+    ...FINISH_SIGN_IN_ERRORS,
   ],
   output: SignInNewUserOutput,
   async run(ctx, { body }) {
@@ -45,14 +52,24 @@ export const appleNativeSignIn = defineOperation({
     }
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await jwtVerify(body.id_token, jwks, { issuer: endpoints.issuer!, audience: bundleIds, currentDate: new Date(ctx.now) }));
+      ({ payload: claims } = await jwtVerify(body.id_token, jwks, {
+        issuer: endpoints.issuer!,
+        audience: bundleIds,
+        currentDate: new Date(ctx.now),
+      }));
     } catch (error) {
       ctx.runtime.log.warn({ err: String(error) }, 'Apple identity token rejected');
       throw new KnownError('INVALID_APPLE_CREDENTIALS');
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new KnownError('INVALID_APPLE_CREDENTIALS');
     const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : null;
-    const info = { accountId: claims.sub, email, emailVerified: !!email && (claims.email_verified === true || claims.email_verified === 'true'), displayName: null, profileImageUrl: null };
+    const info = {
+      accountId: claims.sub,
+      email,
+      emailVerified: !!email && (claims.email_verified === true || claims.email_verified === 'true'),
+      displayName: null,
+      profileImageUrl: null,
+    };
     // No widget runs in a native Apple sign-in: a project with a bot challenge counts it `invalid` (upstream).
     const botChallenge = await assessBotChallenge(ctx, project, {}, 'oauth_authenticate');
     const settled = await ctx.transaction((tx) => settleAccount(tx, project, 'apple', info, 'authenticate', null, botChallenge));

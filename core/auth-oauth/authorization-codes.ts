@@ -3,7 +3,12 @@ import { KnownError } from '../errors/index.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/hash.ts';
 import { secureRandomString } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
-import { consumeAuthorizationCode, deleteExpiredAuthorizationCodes, insertAuthorizationCode, type AuthorizationCodeRow } from './queries.ts';
+import {
+  consumeAuthorizationCode,
+  deleteExpiredAuthorizationCodes,
+  insertAuthorizationCode,
+  type AuthorizationCodeRow,
+} from './queries.ts';
 
 /** Lifetime of a Gatehouse authorization code: 5 minutes (RFC 6749 §4.1.2 recommends at most 10). */
 export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000;
@@ -20,7 +25,18 @@ export function withoutFragment(url: string): string {
  *
  * @returns the code to put on the app's redirect.
  */
-export async function issueAuthorizationCode(ctx: OperationContext, fields: { projectId: string; userId: string; redirectUri: string; codeChallenge: string; isNewUser: boolean; afterCallbackRedirectUrl: string | null; kind?: 'sign_in' | 'handoff' }): Promise<string> {
+export async function issueAuthorizationCode(
+  ctx: OperationContext,
+  fields: {
+    projectId: string;
+    userId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    isNewUser: boolean;
+    afterCallbackRedirectUrl: string | null;
+    kind?: 'sign_in' | 'handoff';
+  },
+): Promise<string> {
   const code = secureRandomString();
   await deleteExpiredAuthorizationCodes(ctx.db, ctx.now);
   await insertAuthorizationCode(ctx.db, {
@@ -46,7 +62,13 @@ export async function issueAuthorizationCode(ctx: OperationContext, fields: { pr
  *
  * @throws KnownError INVALID_AUTHORIZATION_CODE for an unknown, used, expired or mismatched code.
  */
-export async function redeemAuthorizationCode(ctx: OperationContext, projectId: string, code: string, redirectUri: string, codeVerifier: string): Promise<AuthorizationCodeRow> {
+export async function redeemAuthorizationCode(
+  ctx: OperationContext,
+  projectId: string,
+  code: string,
+  redirectUri: string,
+  codeVerifier: string,
+): Promise<AuthorizationCodeRow> {
   const row = await consumeAuthorizationCode(ctx.db, projectId, sha256Hex(code), ctx.now);
   if (!row || Number(row.expires_at) < ctx.now) throw new KnownError('INVALID_AUTHORIZATION_CODE');
   if (!constantTimeEqual(row.redirect_uri, withoutFragment(redirectUri))) throw new KnownError('INVALID_AUTHORIZATION_CODE');

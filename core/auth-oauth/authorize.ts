@@ -66,10 +66,19 @@ export const authorizeOAuth = defineOperation({
     }),
   },
   errors: [
-    'INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'INVALID_PUBLISHABLE_CLIENT_KEY', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED',
-    'INVALID_SCOPE', 'USER_AUTHENTICATION_REQUIRED', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN',
-    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
-    'OAUTH_PROVIDER_URL_NOT_ALLOWED', ...BOT_CHALLENGE_ERRORS,
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    'INVALID_PUBLISHABLE_CLIENT_KEY',
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'INVALID_SCOPE',
+    'USER_AUTHENTICATION_REQUIRED',
+    'UNPARSABLE_ACCESS_TOKEN',
+    'ACCESS_TOKEN_EXPIRED',
+    'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
+    'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
+    'OAUTH_PROVIDER_URL_NOT_ALLOWED',
+    ...BOT_CHALLENGE_ERRORS,
   ],
   output: v.union([v.strictObject({ location: v.string() }), RedirectOutput]),
   async run(ctx, { params, query }) {
@@ -97,7 +106,12 @@ export const authorizeOAuth = defineOperation({
     const botChallenge = await assessBotChallenge(ctx, project, query, 'oauth_authenticate');
 
     const secrets = newFlowSecrets();
-    const location = await authorizationUrl(provider, providerCallbackUrl(ctx.runtime, provider.id), secrets, flowScopes(provider, query.provider_scope));
+    const location = await authorizationUrl(
+      provider,
+      providerCallbackUrl(ctx.runtime, provider.id),
+      secrets,
+      flowScopes(provider, query.provider_scope),
+    );
     await saveFlow(ctx, {
       projectId: project.id,
       providerId: provider.id,

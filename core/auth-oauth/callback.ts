@@ -15,20 +15,42 @@ import { RedirectOutput } from '../operations/output.ts';
 import { assertSessionLive } from '../auth/request-auth.ts';
 
 const CALLBACK_ERRORS: KnownErrorCode[] = [
-  'OUTER_OAUTH_TIMEOUT', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION', 'OAUTH_PROVIDER_URL_NOT_ALLOWED', 'OAUTH_PROVIDER_ACCESS_DENIED', 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED',
-  'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER', 'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
-  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'USER_AUTHENTICATION_REQUIRED', 'USER_EMAIL_ALREADY_EXISTS', 'BOT_CHALLENGE_FAILED',
+  'OUTER_OAUTH_TIMEOUT',
+  'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+  'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
+  'OAUTH_PROVIDER_URL_NOT_ALLOWED',
+  'OAUTH_PROVIDER_ACCESS_DENIED',
+  'SIGN_UP_NOT_ENABLED',
+  'SIGN_UP_REJECTED',
+  'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
+  'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
+  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER',
+  'USER_AUTHENTICATION_REQUIRED',
+  'USER_EMAIL_ALREADY_EXISTS',
+  'BOT_CHALLENGE_FAILED',
 ];
 
 const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));
 /** The authorization response parameters (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 `iss`; Apple's form_post adds `id_token` and `user`). */
 const responseEntries = {
   state: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
-  code: param, error: param, error_description: param, error_uri: param, iss: param, id_token: param, user: param,
+  code: param,
+  error: param,
+  error_description: param,
+  error_uri: param,
+  iss: param,
+  id_token: param,
+  user: param,
 };
 
 /** Sends a known error to the flow's `error_redirect_url` (`errorCode`, `message`, `details`), as the SDK's callback page reads it; throws it when there is none. */
-function errorRedirect(ctx: OperationContext, project: Project | null, flow: OuterFlow | null, error: KnownError, seeOther: boolean): RawReply {
+function errorRedirect(
+  ctx: OperationContext,
+  project: Project | null,
+  flow: OuterFlow | null,
+  error: KnownError,
+  seeOther: boolean,
+): RawReply {
   const target = flow?.errorRedirectUrl;
   if (!project || !target || !isRedirectUrlTrusted(target, redirectTrust(ctx, project))) throw error;
   const url = new URL(target);
@@ -49,7 +71,12 @@ function errorRedirect(ctx: OperationContext, project: Project | null, flow: Out
  * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
  * No network I/O happens inside the transaction.
  */
-async function finishCallback(ctx: OperationContext, providerId: string, input: Record<string, string | undefined>, seeOther: boolean): Promise<RawReply> {
+async function finishCallback(
+  ctx: OperationContext,
+  providerId: string,
+  input: Record<string, string | undefined>,
+  seeOther: boolean,
+): Promise<RawReply> {
   const taken = await takeFlowByState(ctx.runtime, ctx, input.state ?? '');
   if (taken.status === 'unknown') throw new KnownError('OUTER_OAUTH_TIMEOUT');
   const flow = taken.flow;
@@ -61,8 +88,16 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
     if (input.error) throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
     const provider = await resolveProvider(ctx.runtime, project, providerId);
     const callbackParams = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    const tokens = await redeemProviderCode(ctx.runtime, provider, callbackParams, providerCallbackUrl(ctx.runtime, providerId), flow.secrets);
-    const info = await provider.userInfo(tokens).catch((error: unknown) => { throw providerFailure(ctx.runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: providerId }); });
+    const tokens = await redeemProviderCode(
+      ctx.runtime,
+      provider,
+      callbackParams,
+      providerCallbackUrl(ctx.runtime, providerId),
+      flow.secrets,
+    );
+    const info = await provider.userInfo(tokens).catch((error: unknown) => {
+      throw providerFailure(ctx.runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: providerId });
+    });
     // A link needs a live session: the one that started it may have been signed out, revoked or
     // ended by a password reset while the user was at the provider.
     if (flow.type === 'link') {
@@ -73,8 +108,12 @@ async function finishCallback(ctx: OperationContext, providerId: string, input: 
       const settled = await settleAccount(tx, project, providerId, info, flow.type, flow.userId, flow.botChallenge ?? { result: 'error' });
       await storeProviderTokens(tx, project.id, settled.account.id, tokens, flowScopes(provider, flow.providerScope ?? undefined));
       return issueAuthorizationCode(tx, {
-        projectId: project.id, userId: settled.user.id, redirectUri: flow.redirectUri, codeChallenge: flow.codeChallenge,
-        isNewUser: settled.isNewUser, afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl,
+        projectId: project.id,
+        userId: settled.user.id,
+        redirectUri: flow.redirectUri,
+        codeChallenge: flow.codeChallenge,
+        isNewUser: settled.isNewUser,
+        afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl,
       });
     });
     const target = new URL(flow.redirectUri);

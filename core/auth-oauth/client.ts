@@ -16,7 +16,12 @@ export const PUBLIC_CLIENT_SECRET = '__stack_public_client__';
  *
  * @throws KnownError INVALID_OAUTH_CLIENT_ID_OR_SECRET, or `badKey` for a wrong publishable key
  */
-export async function resolveOAuthClient(ctx: OperationContext, clientId: string, clientSecret: string | undefined, badKey: 'INVALID_OAUTH_CLIENT_ID_OR_SECRET' | 'INVALID_PUBLISHABLE_CLIENT_KEY' = 'INVALID_OAUTH_CLIENT_ID_OR_SECRET'): Promise<Project> {
+export async function resolveOAuthClient(
+  ctx: OperationContext,
+  clientId: string,
+  clientSecret: string | undefined,
+  badKey: 'INVALID_OAUTH_CLIENT_ID_OR_SECRET' | 'INVALID_PUBLISHABLE_CLIENT_KEY' = 'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+): Promise<Project> {
   const [projectId = '', branchId = 'main'] = clientId.split('#');
   const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await findProject(ctx.db, projectId) : null;
   if (!project || branchId !== 'main') throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId });
@@ -24,12 +29,18 @@ export async function resolveOAuthClient(ctx: OperationContext, clientId: string
   if (secret === PUBLIC_CLIENT_SECRET) {
     if (project.config.requirePublishableClientKey) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId });
   } else if (!(await hasValidProjectKey(ctx.db, project.id, 'publishable_client_key', sha256Hex(secret), ctx.now))) {
-    throw badKey === 'INVALID_PUBLISHABLE_CLIENT_KEY' ? new KnownError(badKey, { project_id: project.id }) : new KnownError(badKey, { client_id: clientId });
+    throw badKey === 'INVALID_PUBLISHABLE_CLIENT_KEY'
+      ? new KnownError(badKey, { project_id: project.id })
+      : new KnownError(badKey, { client_id: clientId });
   }
   return project;
 }
 
 /** The trusted-origin options of a project, including the server's own hosted pages. */
 export function redirectTrust(ctx: OperationContext, project: Project) {
-  return { allowLocalhost: project.config.allowLocalhost, domains: project.config.domains, extraOrigins: [new URL(ctx.runtime.baseUrl).origin] };
+  return {
+    allowLocalhost: project.config.allowLocalhost,
+    domains: project.config.domains,
+    extraOrigins: [new URL(ctx.runtime.baseUrl).origin],
+  };
 }

@@ -35,14 +35,25 @@ export const createOAuthProvider = defineOperation({
     const { project, accessType } = ctx.auth;
     const userId = resolveMe(ctx.auth, body.user_id);
     if (!project.config.oauthProviders.some((p) => p.id === body.provider_config_id)) {
-      throw new StatusError('bad-request', `Provider with config ID ${body.provider_config_id} is not configured. Please check your OAuth configuration on the Gatehouse dashboard.`);
+      throw new StatusError(
+        'bad-request',
+        `Provider with config ID ${body.provider_config_id} is not configured. Please check your OAuth configuration on the Gatehouse dashboard.`,
+      );
     }
     return ctx.transaction(async (tx) => {
       await getUser(tx.db, project.id, userId);
-      if (await findAccountByProviderAccount(tx.db, project.id, body.provider_config_id, body.account_id)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+      if (await findAccountByProviderAccount(tx.db, project.id, body.provider_config_id, body.account_id))
+        throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
       const account: OAuthAccountRow = {
-        id: uuid(), project_id: project.id, user_id: userId, provider_id: body.provider_config_id, provider_account_id: body.account_id,
-        email: body.email ?? null, allow_sign_in: body.allow_sign_in, allow_connected_accounts: body.allow_connected_accounts, created_at: ctx.now,
+        id: uuid(),
+        project_id: project.id,
+        user_id: userId,
+        provider_id: body.provider_config_id,
+        provider_account_id: body.account_id,
+        email: body.email ?? null,
+        allow_sign_in: body.allow_sign_in,
+        allow_connected_accounts: body.allow_connected_accounts,
+        created_at: ctx.now,
       };
       await insertAccount(tx.db, account);
       return toOAuthProviderWire(account, project, accessType);

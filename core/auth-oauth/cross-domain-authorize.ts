@@ -35,7 +35,12 @@ export const crossDomainAuthorize = defineOperation({
     if (!user || !token) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
     if (!ctx.refreshToken) throw new StatusError('bad-request', 'Cross-domain auth handoff requires passing the current refresh token.');
     const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(ctx.refreshToken));
-    if (!session || session.id !== token.refresh_token_id || session.user_id !== user.id || (session.expires_at !== null && Number(session.expires_at) <= ctx.now)) {
+    if (
+      !session ||
+      session.id !== token.refresh_token_id ||
+      session.user_id !== user.id ||
+      (session.expires_at !== null && Number(session.expires_at) <= ctx.now)
+    ) {
       throw new StatusError('unauthorized', 'Cross-domain auth handoff refresh token does not match the authenticated session.');
     }
     const trust = redirectTrust(ctx, project);
@@ -43,8 +48,13 @@ export const crossDomainAuthorize = defineOperation({
       if (url !== null && !isRedirectUrlTrusted(url, trust)) throw redirectUrlNotWhitelisted(url);
     }
     const code = await issueAuthorizationCode(ctx, {
-      projectId: project.id, userId: user.id, redirectUri: body.redirect_uri, codeChallenge: body.code_challenge,
-      isNewUser: false, afterCallbackRedirectUrl: body.after_callback_redirect_url ?? null, kind: 'handoff',
+      projectId: project.id,
+      userId: user.id,
+      redirectUri: body.redirect_uri,
+      codeChallenge: body.code_challenge,
+      isNewUser: false,
+      afterCallbackRedirectUrl: body.after_callback_redirect_url ?? null,
+      kind: 'handoff',
     });
     const target = new URL(body.redirect_uri);
     target.searchParams.set('code', code);

@@ -6,7 +6,10 @@ import { getUser } from '../users/index.ts';
 import { getUserAccount, toOAuthProviderWire, OAuthProviderOutput } from './provider-links.ts';
 
 /** Path of one linked provider account: the user, and the link's id (or the provider's id). */
-export const OAuthProviderParams = v.strictObject({ user_id: UserIdOrMeSchema, provider_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
+export const OAuthProviderParams = v.strictObject({
+  user_id: UserIdOrMeSchema,
+  provider_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
 
 /** One linked provider account (404 text when absent). */
 export const getOAuthProvider = defineOperation({

@@ -12,5 +12,9 @@ export { createOAuthProvider } from './create-oauth-provider.ts';
 export { findProviderConfig, resolveProvider } from './providers/resolve.ts';
 export { refreshAtProvider } from './providers/exchange.ts';
 export { storeProviderTokens, openProviderToken, tokenScopes } from './provider-tokens.ts';
-export { listUserAccounts as listLinkedAccounts, listValidTokens as listValidProviderTokens, invalidateToken as invalidateProviderToken } from './queries.ts';
+export {
+  listUserAccounts as listLinkedAccounts,
+  listValidTokens as listValidProviderTokens,
+  invalidateToken as invalidateProviderToken,
+} from './queries.ts';
 export { removeAllLinkedAccounts } from './provider-links.ts';

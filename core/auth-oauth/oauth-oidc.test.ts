@@ -18,19 +18,30 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     const server = get();
     idp = await startOidcProvider([`${server.url}/api/v1/auth/oauth/callback/acme`]);
     project = await createProject(server, {
-      oauth_providers: [{ id: 'acme', type: 'standard', client_id: idp.clientId, client_secret: idp.clientSecret, issuer_url: idp.issuer, display_name: 'Acme SSO' }],
+      oauth_providers: [
+        {
+          id: 'acme',
+          type: 'standard',
+          client_id: idp.clientId,
+          client_secret: idp.clientSecret,
+          issuer_url: idp.issuer,
+          display_name: 'Acme SSO',
+        },
+      ],
     });
     projectId = project.projectId;
     const keys = await createProjectKeys(server, project.admin);
     serverCaller = { projectId, accessType: 'server', secretServerKey: keys.secretServerKey };
     adminCaller = { projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey };
   });
-  after(async () => { await idp?.close(); });
+  after(async () => {
+    await idp?.close();
+  });
 
   /** authorize → provider login and consent → callback → app redirect; returns the app redirect. */
   async function runFlow(server: TestServer, login: string, flow: AppFlow, extra: Record<string, string> = {}): Promise<URL> {
     const start = await fetch(authorizeUrl(server, 'acme', projectId, flow, { stack_response_mode: 'json', ...extra }));
-    const startBody = await start.json() as { location: string };
+    const startBody = (await start.json()) as { location: string };
     assert.equal(start.status, 200, JSON.stringify(startBody));
     assert.ok(startBody.location.startsWith(`${idp.issuer}/`), startBody.location);
     const callback = await signInAtProvider(new CookieJar(), startBody.location, login, `${server.url}/api/v1/auth/oauth/callback/`);
@@ -102,7 +113,7 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     for (const extra of [{}, { error_redirect_url: 'https://evil.example.com/error' }] as Record<string, string>[]) {
       const flow = extra.error_redirect_url ? newAppFlow() : newAppFlow('https://evil.example.com/callback');
       const res = await fetch(authorizeUrl(server, 'acme', projectId, flow, extra), { redirect: 'manual' });
-      const body = await res.json() as { code: string };
+      const body = (await res.json()) as { code: string };
       assert.equal(res.status, 400);
       assert.equal(body.code, 'REDIRECT_URL_NOT_WHITELISTED');
       assert.equal(res.headers.get('location'), null);
@@ -119,12 +130,15 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     assert.ok(location.searchParams.get('nonce'));
     assert.equal(location.searchParams.get('redirect_uri'), `${server.url}/api/v1/auth/oauth/callback/acme`);
     const unknown = await fetch(authorizeUrl(server, 'github', projectId, newAppFlow()), { redirect: 'manual' });
-    assert.equal((await unknown.json() as { code: string }).code, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    assert.equal(((await unknown.json()) as { code: string }).code, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
   });
 
   it('links the provider account to a signed-in password user (type=link), who can then sign in through the provider', async () => {
     const server = get();
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', project.client, { email: 'frank@example.org', password: 'correct horse battery' });
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', project.client, {
+      email: 'frank@example.org',
+      password: 'correct horse battery',
+    });
     assert.equal(signUp.status, 200, signUp.text);
     const flow = newAppFlow();
     const back = await runFlow(server, 'frank-at-acme', flow, { type: 'link', token: signUp.body.access_token });
@@ -133,7 +147,12 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     assert.equal(linked.body.user_id, signUp.body.user_id);
     assert.equal(linked.body.is_new_user, false);
     const again = newAppFlow();
-    const signIn = await exchangeCode(server, projectId, (await runFlow(server, 'frank-at-acme', again)).searchParams.get('code')!, again.verifier);
+    const signIn = await exchangeCode(
+      server,
+      projectId,
+      (await runFlow(server, 'frank-at-acme', again)).searchParams.get('code')!,
+      again.verifier,
+    );
     assert.equal(signIn.body.user_id, signUp.body.user_id);
   });
 
@@ -160,7 +179,18 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     assert.equal(link.account_id, undefined, 'clients do not see the provider account id');
     const asServer = await api(server, 'GET', `/oauth-providers/${tokens.body.user_id}/${link.id}`, serverCaller);
     assert.equal(asServer.body.account_id, 'henry');
-    const other = await api(server, 'GET', `/oauth-providers?user_id=${tokens.body.user_id}`, { projectId, accessType: 'client', accessToken: (await exchangeCode(server, projectId, (await runFlow(server, 'ivy', (flow.state = 'x'.repeat(22), flow))).searchParams.get('code')!, flow.verifier)).body.access_token });
+    const other = await api(server, 'GET', `/oauth-providers?user_id=${tokens.body.user_id}`, {
+      projectId,
+      accessType: 'client',
+      accessToken: (
+        await exchangeCode(
+          server,
+          projectId,
+          (await runFlow(server, 'ivy', ((flow.state = 'x'.repeat(22)), flow))).searchParams.get('code')!,
+          flow.verifier,
+        )
+      ).body.access_token,
+    });
     assert.equal(other.status, 403);
 
     const off = await api(server, 'PATCH', `/oauth-providers/me/${link.id}`, me, { allow_sign_in: false });
@@ -197,7 +227,9 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     assert.notEqual(later.body.access_token, first.body.access_token);
     assert.equal(idp.tokenRequests.filter((g) => g === 'refresh_token').length, refreshesBefore + 1);
 
-    const missing = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/acme/access-token`, serverCaller, { scope: 'extra:read' });
+    const missing = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/acme/access-token`, serverCaller, {
+      scope: 'extra:read',
+    });
     assertKnownError(missing, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE', 400);
     const notLinked = await api(server, 'POST', `/connected-accounts/${tokens.body.user_id}/github/access-token`, serverCaller, {});
     assertKnownError(notLinked, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 400);
@@ -205,7 +237,11 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
 
   it('keeps provider refresh tokens encrypted at rest', async () => {
     const server = get();
-    const rows = await server.gatehouse.core.runtime.db.selectFrom('oauth_tokens').select(['sealed_token', 'kind']).where('project_id', '=', projectId).execute();
+    const rows = await server.gatehouse.core.runtime.db
+      .selectFrom('oauth_tokens')
+      .select(['sealed_token', 'kind'])
+      .where('project_id', '=', projectId)
+      .execute();
     assert.ok(rows.some((r) => r.kind === 'refresh'));
     for (const row of rows) assert.match(row.sealed_token, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
   });
@@ -214,7 +250,9 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     const server = get();
     const flow = newAppFlow();
     const tokens = await exchangeCode(server, projectId, (await runFlow(server, 'kate', flow)).searchParams.get('code')!, flow.verifier);
-    const totp = await api(server, 'PATCH', `/users/${tokens.body.user_id}`, serverCaller, { totp_secret_base64: Buffer.from('12345678901234567890').toString('base64') });
+    const totp = await api(server, 'PATCH', `/users/${tokens.body.user_id}`, serverCaller, {
+      totp_secret_base64: Buffer.from('12345678901234567890').toString('base64'),
+    });
     assert.equal(totp.status, 200, totp.text);
     const again = newAppFlow();
     const res = await exchangeCode(server, projectId, (await runFlow(server, 'kate', again)).searchParams.get('code')!, again.verifier);
@@ -226,10 +264,15 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
 
   it("applies the merge strategy when the provider's verified email belongs to an existing user", async () => {
     const server = get();
-    const existing = await api(server, 'POST', '/users', serverCaller, { primary_email: 'liam@example.test', primary_email_verified: true });
+    const existing = await api(server, 'POST', '/users', serverCaller, {
+      primary_email: 'liam@example.test',
+      primary_email_verified: true,
+    });
     assert.equal(existing.status, 201, existing.text);
     const setStrategy = async (strategy: string) => {
-      const res = await api(server, 'PATCH', '/internal/projects/current', adminCaller, { config: { oauth_account_merge_strategy: strategy } });
+      const res = await api(server, 'PATCH', '/internal/projects/current', adminCaller, {
+        config: { oauth_account_merge_strategy: strategy },
+      });
       assert.equal(res.status, 200, res.text);
     };
 
@@ -247,9 +290,17 @@ describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider 
     assert.equal(dupUser.body.primary_email_auth_enabled, false);
 
     await setStrategy('link_method');
-    const existing2 = await api(server, 'POST', '/users', serverCaller, { primary_email: 'mia@example.test', primary_email_verified: true });
+    const existing2 = await api(server, 'POST', '/users', serverCaller, {
+      primary_email: 'mia@example.test',
+      primary_email_verified: true,
+    });
     const linkFlow = newAppFlow();
-    const linked = await exchangeCode(server, projectId, (await runFlow(server, 'mia', linkFlow)).searchParams.get('code')!, linkFlow.verifier);
+    const linked = await exchangeCode(
+      server,
+      projectId,
+      (await runFlow(server, 'mia', linkFlow)).searchParams.get('code')!,
+      linkFlow.verifier,
+    );
     assert.equal(linked.body.user_id, existing2.body.id);
     assert.equal(linked.body.is_new_user, false);
   });

@@ -21,7 +21,10 @@ const clientOAuthProviderEntries = {
 export const ClientOAuthProviderOutput = component('ClientOAuthProvider', v.strictObject(clientOAuthProviderEntries));
 
 /** A linked OAuth account as {@link toOAuthProviderWire} shows it to a server or admin (with the provider's account id). */
-export const ServerOAuthProviderOutput = component('ServerOAuthProvider', v.strictObject({ ...clientOAuthProviderEntries, account_id: v.string() }));
+export const ServerOAuthProviderOutput = component(
+  'ServerOAuthProvider',
+  v.strictObject({ ...clientOAuthProviderEntries, account_id: v.string() }),
+);
 
 /** A linked OAuth account in the caller's view. */
 export const OAuthProviderOutput = v.union([ServerOAuthProviderOutput, ClientOAuthProviderOutput]);
@@ -50,7 +53,12 @@ export function toOAuthProviderWire(account: OAuthAccountRow, project: Project, 
  *
  * @throws StatusError 404 "OAuth provider not found for this user" (upstream `oauth-providers/crud.tsx`)
  */
-export async function getUserAccount(db: Kysely<Database>, projectId: string, userId: string, idOrProviderId: string): Promise<OAuthAccountRow> {
+export async function getUserAccount(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  idOrProviderId: string,
+): Promise<OAuthAccountRow> {
   const accounts = await listUserAccounts(db, projectId, userId);
   const account = accounts.find((a) => a.id === idOrProviderId) ?? accounts.find((a) => a.provider_id === idOrProviderId);
   if (!account) throw new StatusError('not-found', 'OAuth provider not found for this user');

@@ -36,9 +36,19 @@ export async function insertAuthorizationCode(db: Kysely<Database>, row: Authori
  * Marks the code used and returns it, only if it was unused: the one redemption attempt a code
  * gets. Null for unknown or already used codes.
  */
-export async function consumeAuthorizationCode(db: Kysely<Database>, projectId: string, codeHash: string, now: number): Promise<AuthorizationCodeRow | null> {
-  const result = await db.updateTable('oauth_authorization_codes').set({ used_at: now })
-    .where('code_hash', '=', codeHash).where('project_id', '=', projectId).where('used_at', 'is', null).executeTakeFirst();
+export async function consumeAuthorizationCode(
+  db: Kysely<Database>,
+  projectId: string,
+  codeHash: string,
+  now: number,
+): Promise<AuthorizationCodeRow | null> {
+  const result = await db
+    .updateTable('oauth_authorization_codes')
+    .set({ used_at: now })
+    .where('code_hash', '=', codeHash)
+    .where('project_id', '=', projectId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return null;
   const row = await db.selectFrom('oauth_authorization_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   return row ?? null;
@@ -50,14 +60,29 @@ export async function deleteExpiredAuthorizationCodes(db: Kysely<Database>, now:
 
 // ── linked provider accounts ──────────────────────────────────────────────────────────────
 
-export async function findAccountByProviderAccount(db: Kysely<Database>, projectId: string, providerId: string, providerAccountId: string): Promise<OAuthAccountRow | null> {
-  const row = await db.selectFrom('oauth_accounts').selectAll()
-    .where('project_id', '=', projectId).where('provider_id', '=', providerId).where('provider_account_id', '=', providerAccountId).executeTakeFirst();
+export async function findAccountByProviderAccount(
+  db: Kysely<Database>,
+  projectId: string,
+  providerId: string,
+  providerAccountId: string,
+): Promise<OAuthAccountRow | null> {
+  const row = await db
+    .selectFrom('oauth_accounts')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('provider_id', '=', providerId)
+    .where('provider_account_id', '=', providerAccountId)
+    .executeTakeFirst();
   return row ?? null;
 }
 
 /** A user's accounts, oldest first; only those of `providerId` when given. */
-export async function listUserAccounts(db: Kysely<Database>, projectId: string, userId: string, providerId?: string): Promise<OAuthAccountRow[]> {
+export async function listUserAccounts(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  providerId?: string,
+): Promise<OAuthAccountRow[]> {
   let query = db.selectFrom('oauth_accounts').selectAll().where('project_id', '=', projectId).where('user_id', '=', userId);
   if (providerId !== undefined) query = query.where('provider_id', '=', providerId);
   return query.orderBy('created_at').orderBy('id').execute();
@@ -65,14 +90,26 @@ export async function listUserAccounts(db: Kysely<Database>, projectId: string, 
 
 /** Every account of a project (server listing without a user), oldest first. */
 export async function listProjectAccounts(db: Kysely<Database>, projectId: string): Promise<OAuthAccountRow[]> {
-  return db.selectFrom('oauth_accounts').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').limit(10_000).execute();
+  return db
+    .selectFrom('oauth_accounts')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(10_000)
+    .execute();
 }
 
 export async function insertAccount(db: Kysely<Database>, row: OAuthAccountRow): Promise<void> {
   await db.insertInto('oauth_accounts').values(row).execute();
 }
 
-export async function updateAccount(db: Kysely<Database>, projectId: string, id: string, fields: Partial<Pick<OAuthAccountRow, 'email' | 'allow_sign_in' | 'allow_connected_accounts' | 'provider_account_id'>>): Promise<void> {
+export async function updateAccount(
+  db: Kysely<Database>,
+  projectId: string,
+  id: string,
+  fields: Partial<Pick<OAuthAccountRow, 'email' | 'allow_sign_in' | 'allow_connected_accounts' | 'provider_account_id'>>,
+): Promise<void> {
   if (Object.keys(fields).length === 0) return;
   await db.updateTable('oauth_accounts').set(fields).where('project_id', '=', projectId).where('id', '=', id).execute();
 }
@@ -94,10 +131,22 @@ export async function insertToken(db: Kysely<Database>, row: OAuthTokenRow): Pro
 }
 
 /** Valid tokens of `kind` for the given accounts, newest first. */
-export async function listValidTokens(db: Kysely<Database>, projectId: string, accountIds: string[], kind: 'refresh' | 'access'): Promise<OAuthTokenRow[]> {
+export async function listValidTokens(
+  db: Kysely<Database>,
+  projectId: string,
+  accountIds: string[],
+  kind: 'refresh' | 'access',
+): Promise<OAuthTokenRow[]> {
   if (accountIds.length === 0) return [];
-  return db.selectFrom('oauth_tokens').selectAll().where('project_id', '=', projectId).where('oauth_account_id', 'in', accountIds)
-    .where('kind', '=', kind).where('is_valid', '=', true).orderBy('created_at', 'desc').execute();
+  return db
+    .selectFrom('oauth_tokens')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('oauth_account_id', 'in', accountIds)
+    .where('kind', '=', kind)
+    .where('is_valid', '=', true)
+    .orderBy('created_at', 'desc')
+    .execute();
 }
 
 export async function invalidateToken(db: Kysely<Database>, projectId: string, id: string): Promise<void> {

@@ -9,11 +9,21 @@ import type { UserRow } from '../users/index.ts';
  * user with TOTP (the SDK's `callOAuthCallback` reads `details.attempt_code` from the token
  * endpoint's error body). Call outside a transaction.
  */
-export function completeSignIn<E extends Record<string, unknown>>(ctx: OperationContext, project: Project, user: UserRow, extra: E): Promise<SignInBody<E>> {
+export function completeSignIn<E extends Record<string, unknown>>(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  extra: E,
+): Promise<SignInBody<E>> {
   return finishSignIn(ctx, project, user, extra);
 }
 
 /** Tokens for a cross-domain handoff of an already signed-in session (no second-factor step again). */
-export function handOffSession<E extends Record<string, unknown>>(ctx: OperationContext, project: Project, user: UserRow, extra: E): Promise<SignInBody<E>> {
+export function handOffSession<E extends Record<string, unknown>>(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  extra: E,
+): Promise<SignInBody<E>> {
   return issueSignInBody(ctx, project, user, extra);
 }

@@ -9,7 +9,10 @@ import { completeSignIn, handOffSession } from './sign-in.ts';
 import { API_PREFIX } from '../operations/api-path.ts';
 
 function required<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST ${API_PREFIX}/auth/oauth/token:\n  - body.${field} must be defined` });
+  if (value === undefined)
+    throw new KnownError('SCHEMA_ERROR', {
+      message: `Request validation failed on POST ${API_PREFIX}/auth/oauth/token:\n  - body.${field} must be defined`,
+    });
   return value;
 }
 
@@ -43,12 +46,30 @@ export const oauthToken = defineOperation({
       state: v.optional(v.string()),
     }),
   },
-  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'INVALID_AUTHORIZATION_CODE', 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 'SCHEMA_ERROR'],
+  errors: [
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+    'INVALID_AUTHORIZATION_CODE',
+    'MULTI_FACTOR_AUTHENTICATION_REQUIRED',
+    'SCHEMA_ERROR',
+  ],
   output: v.union([
-    v.strictObject({ access_token: v.string(), refresh_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.literal('legacy') }),
     v.strictObject({
-      access_token: v.string(), refresh_token: v.string(), user_id: v.string(), is_new_user: v.boolean(),
-      after_callback_redirect_url: v.optional(v.string()), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.literal('legacy'),
+      access_token: v.string(),
+      refresh_token: v.string(),
+      token_type: v.literal('Bearer'),
+      expires_in: v.number(),
+      scope: v.literal('legacy'),
+    }),
+    v.strictObject({
+      access_token: v.string(),
+      refresh_token: v.string(),
+      user_id: v.string(),
+      is_new_user: v.boolean(),
+      after_callback_redirect_url: v.optional(v.string()),
+      token_type: v.literal('Bearer'),
+      expires_in: v.number(),
+      scope: v.literal('legacy'),
     }),
   ]),
   async run(ctx, { body }) {
@@ -71,7 +92,8 @@ export const oauthToken = defineOperation({
       ...(row.after_callback_redirect_url !== null ? { after_callback_redirect_url: row.after_callback_redirect_url } : {}),
     };
     // A cross-domain handoff moves an existing, fully signed-in session: no second factor again.
-    const signedIn = row.kind === 'handoff' ? await handOffSession(ctx, project, user, extra) : await completeSignIn(ctx, project, user, extra);
+    const signedIn =
+      row.kind === 'handoff' ? await handOffSession(ctx, project, user, extra) : await completeSignIn(ctx, project, user, extra);
     return { ...signedIn, ...common };
   },
 });

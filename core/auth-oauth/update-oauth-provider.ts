@@ -43,7 +43,8 @@ export const updateOAuthProvider = defineOperation({
       }
       if (body.allow_sign_in === true) {
         const siblings = await listUserAccounts(tx.db, project.id, userId, account.provider_id);
-        if (siblings.some((a) => a.id !== account.id && a.allow_sign_in && a.provider_account_id === accountId)) throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+        if (siblings.some((a) => a.id !== account.id && a.allow_sign_in && a.provider_account_id === accountId))
+          throw new KnownError('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
       }
       const fields = {
         ...(body.allow_sign_in !== undefined ? { allow_sign_in: body.allow_sign_in } : {}),

@@ -15,7 +15,12 @@ import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, type
  * `turnstile_result` and `turnstile_visible_challenge_result` in the code the same way) is what
  * the sign-up rules see when the code creates a user; a code without it counts as `error`.
  */
-export type OtpSignInData = { email: string; callback_url: string; turnstile_result?: TurnstileResult; turnstile_visible_challenge_result?: TurnstileResult };
+export type OtpSignInData = {
+  email: string;
+  callback_url: string;
+  turnstile_result?: TurnstileResult;
+  turnstile_visible_challenge_result?: TurnstileResult;
+};
 
 /**
  * Sends a sign-in code by email, answering its nonce (upstream
@@ -59,13 +64,24 @@ export const sendSignInCode = defineOperation({
       if (!found && !project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
       const existing = found?.user ?? null;
       const data: OtpSignInData = {
-        email, callback_url: body.callback_url, turnstile_result: botChallenge.result,
+        email,
+        callback_url: body.callback_url,
+        turnstile_result: botChallenge.result,
         ...(botChallenge.visibleResult ? { turnstile_visible_challenge_result: botChallenge.visibleResult } : {}),
       };
-      const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'otp_sign_in', data, email, userId: existing?.id ?? null });
+      const { code } = await createVerificationCode(tx, {
+        projectId: project.id,
+        purpose: 'otp_sign_in',
+        data,
+        email,
+        userId: existing?.id ?? null,
+      });
       const { otp, nonce } = splitOtp(code);
       await sendBuiltInEmail(tx, project, {
-        kind: 'magic_link', to: email, userId: existing?.id ?? null, secrets: [code, otp],
+        kind: 'magic_link',
+        to: email,
+        userId: existing?.id ?? null,
+        secrets: [code, otp],
         vars: { otp, link: linkWithCode(body.callback_url, code), userDisplayName: existing?.display_name ?? '' },
       });
       return { nonce };

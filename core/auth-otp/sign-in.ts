@@ -35,35 +35,48 @@ export const signInWithOtp = defineOperation({
   summary: 'Sign in with an emailed code or magic link.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ code: v.string() }) },
-  errors: [...VERIFICATION_CODE_ERRORS, 'SIGN_UP_NOT_ENABLED', 'SIGN_UP_REJECTED', 'BOT_CHALLENGE_FAILED', 'USER_EMAIL_ALREADY_EXISTS', ...FINISH_SIGN_IN_ERRORS],
+  errors: [
+    ...VERIFICATION_CODE_ERRORS,
+    'SIGN_UP_NOT_ENABLED',
+    'SIGN_UP_REJECTED',
+    'BOT_CHALLENGE_FAILED',
+    'USER_EMAIL_ALREADY_EXISTS',
+    ...FINISH_SIGN_IN_ERRORS,
+  ],
   output: SignInNewUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');
-    const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(ctx, project.id, 'otp_sign_in', body.code, async (tx, code) => {
-      const email = code.data.email;
-      const found = await findAuthEmailChannel(tx.db, project.id, email);
-      let user: UserRow;
-      let isNewUser = false;
-      if (found) {
-        assertOtpMayReach(found, email);
-        await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: true });
-        // Proving the address lifts a password lockout (docs/security.md "Throttling").
-        await clearSignInFailures(tx, project.id, email);
-        user = (await findUser(tx.db, project.id, found.user.id))!;
-      } else {
-        if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-        await assertDashboardSignUpAllowed(tx, email);
-        const fields = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
-        const botChallenge = {
-          result: code.data.turnstile_result ?? 'error',
-          ...(code.data.turnstile_visible_challenge_result ? { visibleResult: code.data.turnstile_visible_challenge_result } : {}),
-        };
-        user = await signUpUser(tx, project, { email, authMethod: 'otp', oauthProvider: null, botChallenge }, fields, ctx.auth.user);
-        isNewUser = true;
-      }
-      return { user, isNewUser };
-    });
+    const { user, isNewUser } = await useVerificationCode<OtpSignInData, { user: UserRow; isNewUser: boolean }>(
+      ctx,
+      project.id,
+      'otp_sign_in',
+      body.code,
+      async (tx, code) => {
+        const email = code.data.email;
+        const found = await findAuthEmailChannel(tx.db, project.id, email);
+        let user: UserRow;
+        let isNewUser = false;
+        if (found) {
+          assertOtpMayReach(found, email);
+          await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: true });
+          // Proving the address lifts a password lockout (docs/security.md "Throttling").
+          await clearSignInFailures(tx, project.id, email);
+          user = (await findUser(tx.db, project.id, found.user.id))!;
+        } else {
+          if (!project.config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+          await assertDashboardSignUpAllowed(tx, email);
+          const fields = { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true };
+          const botChallenge = {
+            result: code.data.turnstile_result ?? 'error',
+            ...(code.data.turnstile_visible_challenge_result ? { visibleResult: code.data.turnstile_visible_challenge_result } : {}),
+          };
+          user = await signUpUser(tx, project, { email, authMethod: 'otp', oauthProvider: null, botChallenge }, fields, ctx.auth.user);
+          isNewUser = true;
+        }
+        return { user, isNewUser };
+      },
+    );
     // After the commit: the code is spent even when a second factor is still due.
     return finishSignIn(ctx, project, user, { is_new_user: isNewUser });
   },

@@ -45,15 +45,30 @@ function phcPbkdf2Sha512(password: string): string {
  * Firebase's published test values (github.com/firebase/scrypt README.md "Password Hashing"):
  * the sample project's hash parameters and user1's exported hash and salt, password `user1password`.
  */
-const FIREBASE_CONFIG = { base64_signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==', base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 };
-const FIREBASE_USER1 = { passwordHash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==', salt: '42xEC+ixf3L2lw==' };
+const FIREBASE_CONFIG = {
+  base64_signer_key: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
+  base64_salt_separator: 'Bw==',
+  rounds: 8,
+  mem_cost: 14,
+};
+const FIREBASE_USER1 = {
+  passwordHash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
+  salt: '42xEC+ixf3L2lw==',
+};
 
-it('verifies Firebase\'s published modified-scrypt vector and refuses a wrong password or salt separator', async () => {
+it("verifies Firebase's published modified-scrypt vector and refuses a wrong password or salt separator", async () => {
   const hash = firebaseScryptHash(FIREBASE_USER1, FIREBASE_CONFIG);
   assert.deepEqual(await verifyPassword(hash, 'user1password'), { ok: true, needsRehash: true });
   assert.deepEqual(await verifyPassword(hash, 'user1password!'), { ok: false, needsRehash: false });
-  assert.equal((await verifyPassword(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, base64_salt_separator: 'CA==' }), 'user1password')).ok, false);
-  assert.equal(isSupportedPasswordHash(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, mem_cost: 30 })), false, 'mem_cost 30 is 2^30 blocks: refused');
+  assert.equal(
+    (await verifyPassword(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, base64_salt_separator: 'CA==' }), 'user1password')).ok,
+    false,
+  );
+  assert.equal(
+    isSupportedPasswordHash(firebaseScryptHash(FIREBASE_USER1, { ...FIREBASE_CONFIG, mem_cost: 30 })),
+    false,
+    'mem_cost 30 is 2^30 blocks: refused',
+  );
 });
 
 it('accepts legacy MD5 / SHA-256 digests only when asked for, and verifies them', async () => {
@@ -90,18 +105,26 @@ describeWithServer('imported password hash formats (issue 30)', (get) => {
     const server = get();
     const { client, server: serverCaller } = await createProject(server);
     const db = server.gatehouse.core.runtime.db;
-    const storedHash = async (id: string) => (await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
+    const storedHash = async (id: string) =>
+      (await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
     for (const [i, [label, hash, password = PASSWORD]] of (await vectors()).entries()) {
       const email = `imported${i}@example.com`;
       const created = await api(server, 'POST', '/users', serverCaller, { primary_email: email, password_hash: hash });
       assert.equal(created.status, 201, `${label}: ${created.text}`);
       assert.equal(await storedHash(created.body.id), hash, label);
-      assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${password}!` }), 'EMAIL_PASSWORD_MISMATCH');
+      assertKnownError(
+        await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${password}!` }),
+        'EMAIL_PASSWORD_MISMATCH',
+      );
       assert.equal(await storedHash(created.body.id), hash, `${label}: a failed sign-in keeps the imported hash`);
       const ok = await api(server, 'POST', '/auth/password/sign-in', client, { email, password });
       assert.equal(ok.status, 200, `${label}: ${ok.text}`);
-      assert.match(await storedHash(created.body.id) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
-      assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email, password })).status, 200, `${label}: after the upgrade`);
+      assert.match((await storedHash(created.body.id)) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
+      assert.equal(
+        (await api(server, 'POST', '/auth/password/sign-in', client, { email, password })).status,
+        200,
+        `${label}: after the upgrade`,
+      );
     }
   });
 
@@ -112,7 +135,10 @@ describeWithServer('imported password hash formats (issue 30)', (get) => {
     assert.equal(user.status, 201, user.text);
     const patched = await api(server, 'PATCH', `/users/${user.body.id}`, serverCaller, { password_hash: betterAuthScrypt(PASSWORD) });
     assert.equal(patched.status, 200, patched.text);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email: 'patched@example.com', password: PASSWORD })).status, 200);
+    assert.equal(
+      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'patched@example.com', password: PASSWORD })).status,
+      200,
+    );
     const good = betterAuthScrypt(PASSWORD);
     const refused = [
       'not a hash',

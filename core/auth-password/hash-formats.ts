@@ -29,7 +29,9 @@ export interface PasswordHashFormat {
 const scryptAsync = (password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scrypt(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 const pbkdf2Async = (password: string, salt: BinaryLike, iterations: number, keylen: number, digest: string) =>
-  new Promise<Buffer>((resolve, reject) => pbkdf2(password, salt, iterations, keylen, digest, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    pbkdf2(password, salt, iterations, keylen, digest, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 
 /** Constant-time equality of a derived key and the stored one (lengths are public: they are in the hash). */
 function sameKey(derived: Buffer, stored: Buffer): boolean {
@@ -49,19 +51,34 @@ const MAX_PBKDF2_ITERATIONS = 2_000_000;
 const MAX_ARGON2_MEMORY_KIB = 262_144;
 const MAX_ARGON2_TIME = 16;
 
-interface ScryptParams { salt: Buffer | string; key: Buffer; N: number; r: number; p: number; normalize: boolean }
+interface ScryptParams {
+  salt: Buffer | string;
+  key: Buffer;
+  N: number;
+  r: number;
+  p: number;
+  normalize: boolean;
+}
 
 function verifyScrypt(parsed: object, password: string): Promise<boolean> {
   const { salt, key, N, r, p, normalize } = parsed as ScryptParams;
-  return scryptAsync(normalize ? password.normalize('NFKC') : password, salt, key.length, { N, r, p, maxmem: 2 * 128 * N * r * p })
-    .then((derived) => sameKey(derived, key));
+  return scryptAsync(normalize ? password.normalize('NFKC') : password, salt, key.length, { N, r, p, maxmem: 2 * 128 * N * r * p }).then(
+    (derived) => sameKey(derived, key),
+  );
 }
 
 function scryptParams(N: number, r: number, p: number): boolean {
-  return Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0 && r >= 1 && r <= 64 && p >= 1 && p <= 16 && 128 * N * r * p <= MAX_SCRYPT_MEMORY;
+  return (
+    Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0 && r >= 1 && r <= 64 && p >= 1 && p <= 16 && 128 * N * r * p <= MAX_SCRYPT_MEMORY
+  );
 }
 
-interface Pbkdf2Params { digest: string; iterations: number; salt: Buffer | string; key: Buffer }
+interface Pbkdf2Params {
+  digest: string;
+  iterations: number;
+  salt: Buffer | string;
+  key: Buffer;
+}
 const PBKDF2_DIGESTS: Record<string, string> = { sha1: 'sha1', sha256: 'sha256', sha512: 'sha512' };
 
 function verifyPbkdf2(parsed: object, password: string): Promise<boolean> {
@@ -76,7 +93,13 @@ function pbkdf2Params(digestName: string, iterations: number, salt: Buffer | str
   return { digest, iterations, salt, key };
 }
 
-interface FirebaseScryptParams { salt: Buffer; key: Buffer; signerKey: Buffer; N: number; r: number }
+interface FirebaseScryptParams {
+  salt: Buffer;
+  key: Buffer;
+  signerKey: Buffer;
+  N: number;
+  r: number;
+}
 
 /**
  * Firebase's modified scrypt (github.com/firebase/scrypt, lib/scryptenc/scryptenc.c): the key is
@@ -99,11 +122,18 @@ function verifyFirebaseScrypt(parsed: object, password: string): Promise<boolean
  * `$firebase-scrypt$r=<rounds>,m=<mem_cost>$<salt>$<salt separator>$<signer key>$<hash>`, each
  * binary part in standard base64.
  */
-export function firebaseScryptHash(account: { passwordHash: string; salt: string }, config: { base64_signer_key: string; base64_salt_separator: string; rounds: number; mem_cost: number }): string {
+export function firebaseScryptHash(
+  account: { passwordHash: string; salt: string },
+  config: { base64_signer_key: string; base64_salt_separator: string; rounds: number; mem_cost: number },
+): string {
   return `$firebase-scrypt$r=${config.rounds},m=${config.mem_cost}$${account.salt}$${config.base64_salt_separator}$${config.base64_signer_key}$${account.passwordHash}`;
 }
 
-interface DigestParams { algorithm: 'md5' | 'sha256'; salt: string; digest: Buffer }
+interface DigestParams {
+  algorithm: 'md5' | 'sha256';
+  salt: string;
+  digest: Buffer;
+}
 
 /** The registry, tried in order; the first format whose `parse` accepts a string verifies it. */
 export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
@@ -111,7 +141,8 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     // `$2a$`, `$2b$`, `$2y$` (bcryptjs verifies all three); rounds above 16 refused, as upstream
     // (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx).
     name: 'bcrypt',
-    parse: (hash) => (/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) && Number(hash.slice(4, 6)) >= 4 && Number(hash.slice(4, 6)) <= 16 ? {} : null),
+    parse: (hash) =>
+      /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) && Number(hash.slice(4, 6)) >= 4 && Number(hash.slice(4, 6)) <= 16 ? {} : null,
     verify: (_parsed, password, hash) => bcrypt.compare(password, hash),
   },
   {
@@ -119,11 +150,22 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     name: 'argon2',
     parse: (hash) => {
       // Parameters in either order: libargon2 writes `m=,t=,p=`, the argon2 package `m=,p=,t=`.
-      const match = /^\$argon2(?:id|i|d)\$(?:v=(?:16|19)\$)?([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,}$/.exec(hash);
+      const match =
+        /^\$argon2(?:id|i|d)\$(?:v=(?:16|19)\$)?([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,}$/.exec(
+          hash,
+        );
       if (!match) return null;
       const params = Object.fromEntries(match[1]!.split(',').map((pair) => [pair[0], Number(pair.slice(2))]));
       const { m = 0, t = 0, p = 0 } = params;
-      return Object.keys(params).length === 3 && p >= 1 && p <= 16 && m >= 8 * p && m <= MAX_ARGON2_MEMORY_KIB && t >= 1 && t <= MAX_ARGON2_TIME ? {} : null;
+      return Object.keys(params).length === 3 &&
+        p >= 1 &&
+        p <= 16 &&
+        m >= 8 * p &&
+        m <= MAX_ARGON2_MEMORY_KIB &&
+        t >= 1 &&
+        t <= MAX_ARGON2_TIME
+        ? {}
+        : null;
     },
     verify: (_parsed, password, hash) => argon2.verify(hash, password).catch(() => false),
   },
@@ -133,7 +175,9 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     name: 'scrypt-better-auth',
     parse: (hash) => {
       const match = /^([0-9a-f]{16,128}):([0-9a-f]{128})$/.exec(hash);
-      return match ? { salt: match[1]!, key: Buffer.from(match[2]!, 'hex'), N: 16384, r: 16, p: 1, normalize: true } satisfies ScryptParams : null;
+      return match
+        ? ({ salt: match[1]!, key: Buffer.from(match[2]!, 'hex'), N: 16384, r: 16, p: 1, normalize: true } satisfies ScryptParams)
+        : null;
     },
     verify: verifyScrypt,
   },
@@ -175,7 +219,10 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     // rounds go up to 8 and mem_cost up to 14.
     name: 'scrypt-firebase',
     parse: (hash) => {
-      const match = /^\$firebase-scrypt\$r=(\d{1,2}),m=(\d{1,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(hash);
+      const match =
+        /^\$firebase-scrypt\$r=(\d{1,2}),m=(\d{1,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]*={0,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(
+          hash,
+        );
       if (!match) return null;
       const [N, r] = [2 ** Number(match[2]), Number(match[1])];
       const [salt, separator, signerKey, key] = [3, 4, 5, 6].map((i) => Buffer.from(match[i]!, 'base64'));
@@ -192,11 +239,20 @@ export const PASSWORD_HASH_FORMATS: readonly PasswordHashFormat[] = [
     parse: (hash) => {
       const match = /^\$legacy-(md5|sha256)\$([^$]{0,128})\$([0-9a-f]+)$/.exec(hash);
       if (!match || match[3]!.length !== (match[1] === 'md5' ? 32 : 64)) return null;
-      return { algorithm: match[1] as DigestParams['algorithm'], salt: match[2]!, digest: Buffer.from(match[3]!, 'hex') } satisfies DigestParams;
+      return {
+        algorithm: match[1] as DigestParams['algorithm'],
+        salt: match[2]!,
+        digest: Buffer.from(match[3]!, 'hex'),
+      } satisfies DigestParams;
     },
     verify: async (parsed, password) => {
       const { algorithm, salt, digest } = parsed as DigestParams;
-      return sameKey(createHash(algorithm).update(salt + password, 'utf8').digest(), digest);
+      return sameKey(
+        createHash(algorithm)
+          .update(salt + password, 'utf8')
+          .digest(),
+        digest,
+      );
     },
   },
 ];

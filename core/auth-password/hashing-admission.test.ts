@@ -23,7 +23,9 @@ describeWithServer('password hashing admission (issue 19)', (get) => {
     const session = await api(server, 'POST', '/auth/password/sign-up', serverCaller, { email: 'reader@example.com', password: PASSWORD });
     assert.equal(session.status, 200, session.text);
     const refusedBefore = passwordHashingStats().refused;
-    const burst = Array.from({ length: 12 }, (_, i) => api(server, 'POST', '/auth/password/sign-up', serverCaller, { email: `burst${i}@example.com`, password: PASSWORD }));
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      api(server, 'POST', '/auth/password/sign-up', serverCaller, { email: `burst${i}@example.com`, password: PASSWORD }),
+    );
     const reads = Array.from({ length: 5 }, () => api(server, 'GET', '/users/me', { ...client, accessToken: session.body.access_token }));
     const [signUps, readResults] = await Promise.all([Promise.all(burst), Promise.all(reads)]);
     for (const read of readResults) assert.equal(read.status, 200, read.text);
@@ -41,22 +43,35 @@ describeWithServer('password hashing admission (issue 19)', (get) => {
     assert.equal(passwordHashingStats().refused - refusedBefore, refused.length);
     // Exactly the admitted sign-ups created users.
     const list = await api(server, 'GET', '/users?limit=100', serverCaller);
-    const burstEmails = (list.body.items as Array<{ primary_email: string }>).map((u) => u.primary_email).filter((e) => e.startsWith('burst'));
+    const burstEmails = (list.body.items as Array<{ primary_email: string }>)
+      .map((u) => u.primary_email)
+      .filter((e) => e.startsWith('burst'));
     assert.equal(burstEmails.length, admitted.length);
   });
 
   it('refuses a sign-in on a full queue before counting it as a failed attempt', async () => {
     const server = get();
     const { server: serverCaller } = await createProject(server);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-up', serverCaller, { email: 'signin@example.com', password: PASSWORD })).status, 200);
-    const burst = await Promise.all(Array.from({ length: 12 }, () => api(server, 'POST', '/auth/password/sign-in', serverCaller, { email: 'signin@example.com', password: 'wrong password!' })));
+    assert.equal(
+      (await api(server, 'POST', '/auth/password/sign-up', serverCaller, { email: 'signin@example.com', password: PASSWORD })).status,
+      200,
+    );
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        api(server, 'POST', '/auth/password/sign-in', serverCaller, { email: 'signin@example.com', password: 'wrong password!' }),
+      ),
+    );
     const refused = burst.filter((res) => res.status === 429 && /busy with password hashing/.test(res.text));
     assert.ok(refused.length > 0, burst.map((r) => `${r.status} ${r.text}`).join('\n'));
     // The failure counter holds exactly the attempts that were verified (EMAIL_PASSWORD_MISMATCH).
     const mismatches = burst.filter((res) => res.body?.code === 'EMAIL_PASSWORD_MISMATCH').length;
     const { projectId } = serverCaller as { projectId: string };
     const key = sha256Hex(`${projectId}\u0000password_failures\u0000signin@example.com`);
-    const row = await server.gatehouse.core.runtime.db.selectFrom('throttle_buckets').select('tokens').where('key', '=', key).executeTakeFirstOrThrow();
+    const row = await server.gatehouse.core.runtime.db
+      .selectFrom('throttle_buckets')
+      .select('tokens')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(row.tokens), mismatches);
   });
 });

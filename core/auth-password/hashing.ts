@@ -58,7 +58,11 @@ export function hashPassword(password: string): Promise<string> {
  * @param reservation a place taken with reserveHashing, used instead of queueing anew
  * @throws RateLimitError (429 with `Retry-After`) when the hashing queue is full.
  */
-export async function verifyPassword(hash: string, password: string, reservation?: AdmissionReservation): Promise<{ ok: boolean; needsRehash: boolean }> {
+export async function verifyPassword(
+  hash: string,
+  password: string,
+  reservation?: AdmissionReservation,
+): Promise<{ ok: boolean; needsRehash: boolean }> {
   const known = parsePasswordHash(hash);
   // A full queue refuses (RateLimitError) before the verification starts; a library error on a
   // hash that passed parsing is a failed verification.
@@ -76,7 +80,10 @@ let dummyHash: Promise<string> | undefined;
 /** Spends the time of one password verification without a user. Always resolves to false. */
 export async function verifyAgainstDummy(password: string, reservation?: AdmissionReservation): Promise<false> {
   // A refused first hash (full queue) must not stay cached: the next caller tries again.
-  dummyHash ??= hashPassword(`dummy-${Math.random()}`).catch((error: unknown) => { dummyHash = undefined; throw error; });
+  dummyHash ??= hashPassword(`dummy-${Math.random()}`).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   await verifyPassword(await dummyHash, password, reservation);
   return false;
 }

@@ -19,17 +19,50 @@ describeWithServer('password rules (issue 12 finding 9)', (get) => {
     for (const password of ['password', '12345678', 'PASSWORD123', 'iloveyou1', 'qwertyuiop']) {
       assertRefused(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password }), 'common_password');
     }
-    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: '1234567' }), 'PASSWORD_TOO_SHORT', 400);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'velvet tractor 93' })).status, 200);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'velvet tractor 93 and a purple umbrella over the quiet harbour lights' })).status, 200, 'long passphrases (70 characters) are accepted');
+    assertKnownError(
+      await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: '1234567' }),
+      'PASSWORD_TOO_SHORT',
+      400,
+    );
+    assert.equal(
+      (await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password: 'velvet tractor 93' })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await api(server, 'POST', '/auth/password/sign-up', client, {
+          email: uniqueEmail(),
+          password: 'velvet tractor 93 and a purple umbrella over the quiet harbour lights',
+        })
+      ).status,
+      200,
+      'long passphrases (70 characters) are accepted',
+    );
   });
 
   it('refuses repetitive and sequential passwords (NIST SP 800-63B-4 §3.1.1.2), issue 27 finding 10', async () => {
     const server = get();
     const { client } = await createProject(server);
     // None of these is in the common-password list (qwertyui, asdfghjk and 1234abcd are, and are refused as common).
-    for (const password of ['aaaaaaaa', 'zzzzzzzzzzzz', 'abababab', 'xyzxyzxyz', 'uiopuiop', 'abcdefgh', 'ABCDEFGHIJ', 'hgfedcba', '23456789', '98765432', 'lkjhgfds', 'mmmmnnnn', 'x'.repeat(69) + '7']) {
-      assertRefused(await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password }), 'predictable_password');
+    for (const password of [
+      'aaaaaaaa',
+      'zzzzzzzzzzzz',
+      'abababab',
+      'xyzxyzxyz',
+      'uiopuiop',
+      'abcdefgh',
+      'ABCDEFGHIJ',
+      'hgfedcba',
+      '23456789',
+      '98765432',
+      'lkjhgfds',
+      'mmmmnnnn',
+      'x'.repeat(69) + '7',
+    ]) {
+      assertRefused(
+        await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password }),
+        'predictable_password',
+      );
     }
     for (const password of ['plum7 vortex', 'k9!mqz4tb2', 'Tr0ub4dor&3x']) {
       assert.equal((await api(server, 'POST', '/auth/password/sign-up', client, { email: uniqueEmail(), password })).status, 200, password);
@@ -50,13 +83,22 @@ describeWithServer('password rules (issue 12 finding 9)', (get) => {
     const email = uniqueEmail();
     const s = await api(server, 'POST', '/auth/password/sign-up', client, { email, password: 'velvet tractor 93' });
     const me = { ...client, accessToken: s.body.access_token };
-    assertRefused(await api(server, 'POST', '/auth/password/update', me, { old_password: 'velvet tractor 93', new_password: 'password1' }), 'common_password');
-    assertRefused(await api(server, 'POST', '/auth/password/update', me, { old_password: 'velvet tractor 93', new_password: email }), 'matches_email');
+    assertRefused(
+      await api(server, 'POST', '/auth/password/update', me, { old_password: 'velvet tractor 93', new_password: 'password1' }),
+      'common_password',
+    );
+    assertRefused(
+      await api(server, 'POST', '/auth/password/update', me, { old_password: 'velvet tractor 93', new_password: email }),
+      'matches_email',
+    );
     // Server-side creation takes the app's password as given, as upstream (imports); updates do not.
     assert.equal((await api(server, 'POST', '/users', srv, { primary_email: uniqueEmail(), password: 'baseball' })).status, 201);
     assertRefused(await api(server, 'PATCH', `/users/${s.body.user_id}`, srv, { password: 'sunshine' }), 'common_password');
     const bare = await api(server, 'POST', '/users', srv, { primary_email: uniqueEmail(), primary_email_auth_enabled: true });
     const session = await api(server, 'POST', '/auth/sessions', srv, { user_id: bare.body.id });
-    assertRefused(await api(server, 'POST', '/auth/password/set', { ...client, accessToken: session.body.access_token }, { password: 'football' }), 'common_password');
+    assertRefused(
+      await api(server, 'POST', '/auth/password/set', { ...client, accessToken: session.body.access_token }, { password: 'football' }),
+      'common_password',
+    );
   });
 });

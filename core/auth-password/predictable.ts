@@ -2,7 +2,7 @@
  * Keyboard rows (US QWERTY, and the digit row), for "sequential" in the keyboard sense:
  * `qwertyui`, `asdfghjk`, `zxcvbnm,` are as predictable as `abcdefgh`.
  */
-const KEYBOARD_ROWS = ['`1234567890-=', 'qwertyuiop[]\\', 'asdfghjkl;\'', 'zxcvbnm,./'];
+const KEYBOARD_ROWS = ['`1234567890-=', 'qwertyuiop[]\\', "asdfghjkl;'", 'zxcvbnm,./'];
 
 const neighbours = new Map<string, Set<string>>();
 for (const row of KEYBOARD_ROWS) {
@@ -17,7 +17,7 @@ for (const row of KEYBOARD_ROWS) {
 /** Two characters in a predictable succession: the same, adjacent code points, or keyboard neighbours. */
 function predictablePair(a: string, b: string): boolean {
   const d = b.codePointAt(0)! - a.codePointAt(0)!;
-  return d >= -1 && d <= 1 || (neighbours.get(a)?.has(b) ?? false);
+  return (d >= -1 && d <= 1) || (neighbours.get(a)?.has(b) ?? false);
 }
 
 /** The longest unit a repetition is made of that still counts as repetitive (`abcabcab`, `p@ssp@ss`). */

@@ -12,8 +12,9 @@ let common: Promise<ReadonlySet<string>> | undefined;
  * Loaded on first use (one decompression of about 0.1 s), then kept.
  */
 function commonPasswords(): Promise<ReadonlySet<string>> {
-  common ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) =>
-    new Set(dictionary['passwords-common'].filter((p) => p.length >= PASSWORD_MIN_LENGTH).map((p) => p.toLowerCase())));
+  common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].filter((p) => p.length >= PASSWORD_MIN_LENGTH).map((p) => p.toLowerCase())),
+  );
   return common;
 }
 
@@ -34,16 +35,25 @@ export async function assertPasswordAcceptable(password: string, context: { emai
   assertPasswordNotTooLong(password);
   const lower = password.toLowerCase();
   if ((await commonPasswords()).has(lower)) {
-    throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' });
+    throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', {
+      message: 'This password is too common. Please choose a less predictable one.',
+      reason: 'common_password',
+    });
   }
   if (isPredictablePassword(password)) {
-    throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too predictable (repeated or sequential characters). Please choose a less predictable one.', reason: 'predictable_password' });
+    throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', {
+      message: 'This password is too predictable (repeated or sequential characters). Please choose a less predictable one.',
+      reason: 'predictable_password',
+    });
   }
   if (context.email) {
     const email = normalizeEmail(context.email);
     const local = email.slice(0, email.lastIndexOf('@'));
     if (lower === email || lower === local) {
-      throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'The password must not be your email address.', reason: 'matches_email' });
+      throw new KnownError('PASSWORD_REQUIREMENTS_NOT_MET', {
+        message: 'The password must not be your email address.',
+        reason: 'matches_email',
+      });
     }
   }
 }

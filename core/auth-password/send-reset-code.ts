@@ -48,7 +48,10 @@ export const sendResetCode = defineOperation({
       const data: PasswordResetData = { user_id: user.id, email };
       const { code } = await createVerificationCode(tx, { projectId: project.id, purpose: 'password_reset', data, userId: user.id, email });
       await sendBuiltInEmail(tx, project, {
-        kind: 'password_reset', to: email, userId: user.id, secrets: [code],
+        kind: 'password_reset',
+        to: email,
+        userId: user.id,
+        secrets: [code],
         vars: { link: linkWithCode(body.callback_url, code), userDisplayName: user.display_name ?? '' },
       });
     });

@@ -35,7 +35,13 @@ export const signInWithPassword = defineOperation({
   access: ['client', 'server', 'admin'],
   // An empty email is a schema error, as upstream's `signInEmailSchema` makes it; other strings are
   // looked up as given (an unknown address answers EMAIL_PASSWORD_MISMATCH, no enumeration).
-  input: { body: v.strictObject({ email: v.pipe(v.string(), v.minLength(1, 'must not be empty')), password: v.string(), ...BotChallengeBodyEntries }) },
+  input: {
+    body: v.strictObject({
+      email: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+      password: v.string(),
+      ...BotChallengeBodyEntries,
+    }),
+  },
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS, ...BOT_CHALLENGE_ERRORS],
   output: SignInOutput,
   async run(ctx, { body }) {
@@ -53,12 +59,24 @@ export const signInWithPassword = defineOperation({
       const found = await findUserByAuthEmail(ctx.db, project.id, email);
       if (!found || found.password_hash === null) {
         await verifyAgainstDummy(body.password, slot);
-        await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: found?.id ?? null, factor: 'password', reason: found ? 'no_password' : 'unknown_email', now: ctx.now });
+        await recordSignInFailure(ctx.runtime.db, {
+          projectId: project.id,
+          userId: found?.id ?? null,
+          factor: 'password',
+          reason: found ? 'no_password' : 'unknown_email',
+          now: ctx.now,
+        });
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       const verified = await verifyPassword(found.password_hash, body.password, slot);
       if (!verified.ok) {
-        await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: found.id, factor: 'password', reason: 'wrong_password', now: ctx.now });
+        await recordSignInFailure(ctx.runtime.db, {
+          projectId: project.id,
+          userId: found.id,
+          factor: 'password',
+          reason: 'wrong_password',
+          now: ctx.now,
+        });
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       await attempt.succeeded();

@@ -44,18 +44,29 @@ export const signUpWithPassword = defineOperation({
       ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED', 'SIGN_UP_NOT_ENABLED', ...PASSWORD_RULE_ERRORS, 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_REJECTED', ...BOT_CHALLENGE_ERRORS],
+  errors: [
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'SIGN_UP_NOT_ENABLED',
+    ...PASSWORD_RULE_ERRORS,
+    'USER_EMAIL_ALREADY_EXISTS',
+    'SIGN_UP_REJECTED',
+    ...BOT_CHALLENGE_ERRORS,
+  ],
   output: SignInOutput,
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;
     const config = project.config;
     if (!config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const callbackUrl = body.verification_callback_url ?? null;
-    if (callbackUrl !== null && !isRedirectUrlTrusted(callbackUrl, {
-      allowLocalhost: config.allowLocalhost,
-      domains: config.domains,
-      extraOrigins: [new URL(ctx.runtime.baseUrl).origin],
-    })) {
+    if (
+      callbackUrl !== null &&
+      !isRedirectUrlTrusted(callbackUrl, {
+        allowLocalhost: config.allowLocalhost,
+        domains: config.domains,
+        extraOrigins: [new URL(ctx.runtime.baseUrl).origin],
+      })
+    ) {
       throw redirectUrlNotWhitelisted(callbackUrl);
     }
     if (!config.signUpEnabled) throw new KnownError('SIGN_UP_NOT_ENABLED');

@@ -22,7 +22,13 @@ export const updatePassword = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ old_password: v.string(), new_password: v.string() }) },
   requiresUser: true,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 'USER_DOES_NOT_HAVE_PASSWORD', 'PASSWORD_CONFIRMATION_MISMATCH', ...PASSWORD_RULE_ERRORS],
+  errors: [
+    'USER_AUTHENTICATION_REQUIRED',
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'USER_DOES_NOT_HAVE_PASSWORD',
+    'PASSWORD_CONFIRMATION_MISMATCH',
+    ...PASSWORD_RULE_ERRORS,
+  ],
   output: SuccessOutput,
   async run(ctx, { body }) {
     const { project, user } = ctx.auth;

@@ -1,5 +1,13 @@
 import { observingPlugin } from '../storage/observing-plugins.ts';
-import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 
 /**
  * A Kysely plugin that calls `onWrite` for every query that writes one of `tables` (an INSERT,

@@ -19,7 +19,12 @@ export interface AuthDirectory {
   /** The user of an access token in `projectId`, with whether it has linked OAuth accounts, or null. */
   findUserForRequest(db: Kysely<Database>, projectId: string, userId: string): Promise<{ user: User; hasOAuthLinks: boolean } | null>;
   /** The expiry (epoch ms, or null for none) of the live key of `kind` whose SHA-256 hex is `hash`, or `false`. */
-  findProjectKeyExpiry(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string): Promise<{ expiresAt: number | null } | false>;
+  findProjectKeyExpiry(
+    db: Kysely<Database>,
+    projectId: string,
+    kind: ProjectKeyKind,
+    hash: string,
+  ): Promise<{ expiresAt: number | null } | false>;
   /** Whether `userId` is a member of team `teamId` of `projectId`. */
   isTeamMember(db: Kysely<Database>, projectId: string, teamId: string, userId: string): Promise<boolean>;
   /** Whether the user is anonymous (ANONYMOUS_AUTHENTICATION_NOT_ALLOWED unless the caller allows it). */

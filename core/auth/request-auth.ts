@@ -66,7 +66,10 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
 
   const token = accessToken ? await verifyLiveAccessToken(runtime, accessToken, projectId, now) : null;
 
-  const project = projectId === INTERNAL_PROJECT_ID || isUuid(projectId) ? await runtime.requestCache.project(projectId, () => runtime.directory.findProject(runtime.db, projectId)) : null;
+  const project =
+    projectId === INTERNAL_PROJECT_ID || isUuid(projectId)
+      ? await runtime.requestCache.project(projectId, () => runtime.directory.findProject(runtime.db, projectId))
+      : null;
   if (!project) throw new KnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
 
   const branchId = credentials.branchId || 'main';
@@ -110,7 +113,12 @@ export async function resolveRequestAuth(runtime: Runtime, credentials: Credenti
  * @throws KnownError UNPARSABLE_ACCESS_TOKEN (also for a revoked session), ACCESS_TOKEN_EXPIRED,
  *   INVALID_PROJECT_FOR_ACCESS_TOKEN
  */
-export async function verifyLiveAccessToken(runtime: Runtime, accessToken: string, projectId: string, now: number): Promise<AccessTokenClaims> {
+export async function verifyLiveAccessToken(
+  runtime: Runtime,
+  accessToken: string,
+  projectId: string,
+  now: number,
+): Promise<AccessTokenClaims> {
   const token = await verifyAccessToken(runtime.keys, accessToken, now);
   if (token.project_id !== projectId) {
     throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN', { expected_project_id: projectId, actual_project_id: token.project_id });
@@ -124,7 +132,11 @@ export async function verifyLiveAccessToken(runtime: Runtime, accessToken: strin
  * admin access-token check consult, and what an OAuth link flow re-checks when the provider
  * sends the user back (the session may have ended while the user was at the provider).
  */
-export async function assertSessionLive(runtime: Runtime, refreshTokenId: string, code: 'UNPARSABLE_ACCESS_TOKEN' | 'UNPARSABLE_ADMIN_ACCESS_TOKEN' | 'USER_AUTHENTICATION_REQUIRED'): Promise<void> {
+export async function assertSessionLive(
+  runtime: Runtime,
+  refreshTokenId: string,
+  code: 'UNPARSABLE_ACCESS_TOKEN' | 'UNPARSABLE_ADMIN_ACCESS_TOKEN' | 'USER_AUTHENTICATION_REQUIRED',
+): Promise<void> {
   if (await runtime.directory.isSessionRevoked(refreshTokenId)) throw new KnownError(code);
 }
 
@@ -160,7 +172,9 @@ async function checkProjectKeys(
 /** A project key check through the request cache (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-request.tsx step 6). */
 async function isValidKey(runtime: Runtime, projectId: string, kind: ProjectKeyKind, value: string, now: number): Promise<boolean> {
   const hash = sha256Hex(value);
-  const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () => runtime.directory.findProjectKeyExpiry(runtime.db, projectId, kind, hash));
+  const key = await runtime.requestCache.key(`${projectId}:${kind}:${hash}`, () =>
+    runtime.directory.findProjectKeyExpiry(runtime.db, projectId, kind, hash),
+  );
   return key !== false && (key.expiresAt === null || key.expiresAt > now);
 }
 
@@ -181,11 +195,28 @@ async function checkAdminAccessToken(runtime: Runtime, project: Project, token: 
 
 /** Error codes request authentication may raise; every authenticated operation may answer them. */
 export const REQUEST_AUTH_ERRORS = [
-  'PROJECT_KEY_WITHOUT_ACCESS_TYPE', 'INVALID_ACCESS_TYPE', 'ACCESS_TYPE_WITHOUT_PROJECT_ID', 'ACCESS_TYPE_REQUIRED',
-  'INSUFFICIENT_ACCESS_TYPE', 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'UNPARSABLE_ACCESS_TOKEN',
-  'CURRENT_PROJECT_NOT_FOUND', 'BRANCH_DOES_NOT_EXIST', 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT',
-  'INVALID_PUBLISHABLE_CLIENT_KEY', 'SERVER_AUTHENTICATION_REQUIRED', 'INVALID_SECRET_SERVER_KEY',
-  'ADMIN_AUTHENTICATION_REQUIRED', 'INVALID_SUPER_SECRET_ADMIN_KEY', 'UNPARSABLE_ADMIN_ACCESS_TOKEN',
-  'ADMIN_ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN', 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
-  'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED', 'RESTRICTED_USER_NOT_ALLOWED', 'SCHEMA_ERROR', 'BODY_PARSING_ERROR',
+  'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+  'INVALID_ACCESS_TYPE',
+  'ACCESS_TYPE_WITHOUT_PROJECT_ID',
+  'ACCESS_TYPE_REQUIRED',
+  'INSUFFICIENT_ACCESS_TYPE',
+  'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+  'ACCESS_TOKEN_EXPIRED',
+  'UNPARSABLE_ACCESS_TOKEN',
+  'CURRENT_PROJECT_NOT_FOUND',
+  'BRANCH_DOES_NOT_EXIST',
+  'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT',
+  'INVALID_PUBLISHABLE_CLIENT_KEY',
+  'SERVER_AUTHENTICATION_REQUIRED',
+  'INVALID_SECRET_SERVER_KEY',
+  'ADMIN_AUTHENTICATION_REQUIRED',
+  'INVALID_SUPER_SECRET_ADMIN_KEY',
+  'UNPARSABLE_ADMIN_ACCESS_TOKEN',
+  'ADMIN_ACCESS_TOKEN_EXPIRED',
+  'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN',
+  'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+  'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED',
+  'RESTRICTED_USER_NOT_ALLOWED',
+  'SCHEMA_ERROR',
+  'BODY_PARSING_ERROR',
 ] as const;

@@ -71,7 +71,11 @@ export function createRequestCache(ttlMs = 1000): RequestCache {
     key: (k, load) => cached(keys, k, load),
     clear,
     writes: () => writes,
-    noteWrite: () => { writes++; },
-    clearIfWrittenSinceLastClear: () => { if (writes !== writesAtLastClear) clear(); },
+    noteWrite: () => {
+      writes++;
+    },
+    clearIfWrittenSinceLastClear: () => {
+      if (writes !== writesAtLastClear) clear();
+    },
   };
 }

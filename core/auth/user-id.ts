@@ -30,7 +30,10 @@ export function requireSelfForClient(auth: RequestAuth, userId: string | undefin
   if (auth.accessType !== 'client') return;
   if (!auth.user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (userId !== auth.user.id) {
-    throw new StatusError('forbidden', message ?? `Client can only ${what} for their own user. user_id must be either "me" or the ID of the current user`);
+    throw new StatusError(
+      'forbidden',
+      message ?? `Client can only ${what} for their own user. user_id must be either "me" or the ID of the current user`,
+    );
   }
 }
 

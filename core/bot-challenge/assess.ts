@@ -80,7 +80,12 @@ export function takesPartInChallenge(fields: BotChallengeFields): boolean {
  *
  * @throws BOT_CHALLENGE_REQUIRED, BOT_CHALLENGE_FAILED as above.
  */
-export async function assessBotChallenge(ctx: OperationContext, project: Project, fields: BotChallengeFields, action: TurnstileAction): Promise<BotChallengeAssessment> {
+export async function assessBotChallenge(
+  ctx: OperationContext,
+  project: Project,
+  fields: BotChallengeFields,
+  action: TurnstileAction,
+): Promise<BotChallengeAssessment> {
   const branchId = ctx.auth?.branchId ?? 'main';
   // The project's config view (rendered from the `main` branch on every config write) says at no
   // cost that most projects have no site key.
@@ -90,20 +95,35 @@ export async function assessBotChallenge(ctx: OperationContext, project: Project
   const token = fields.bot_challenge_token?.trim() || null;
   const phase = fields.bot_challenge_phase ?? null;
   if (fields.bot_challenge_unavailable === true || fields.bot_challenge_unavailable === 'true') {
-    if (token !== null || phase !== null) throw new KnownError('BOT_CHALLENGE_FAILED', { message: 'bot_challenge_unavailable cannot be combined with a bot challenge token or phase.' });
+    if (token !== null || phase !== null)
+      throw new KnownError('BOT_CHALLENGE_FAILED', {
+        message: 'bot_challenge_unavailable cannot be combined with a bot challenge token or phase.',
+      });
     return { result: 'error', visibleResult: 'error' };
   }
   let result: TurnstileResult = 'invalid';
   if (token !== null) {
-    const verdict = settings.secretKey === null
-      ? { result: 'error' as const, reason: 'the project has a Turnstile site key but no secret key' }
-      : await siteverify(ctx.runtime, {
-        secretKey: settings.secretKey, token, expectedAction: action,
-        // The visitor's address only for browser calls; an app backend's address says nothing.
-        remoteIp: ctx.auth === null || ctx.auth.accessType === 'client' ? ctx.clientAddress : null,
-        isAllowedHostname: (hostname) => isHostnameTrusted(hostname, { allowLocalhost: project.config.allowLocalhost, domains: project.config.domains, extraOrigins: [ctx.runtime.baseUrl] }),
-      });
-    if (verdict.result !== 'ok') ctx.runtime.log[verdict.result === 'error' ? 'warn' : 'info']({ projectId: project.id, action, phase, reason: verdict.reason }, `bot challenge ${verdict.result}`);
+    const verdict =
+      settings.secretKey === null
+        ? { result: 'error' as const, reason: 'the project has a Turnstile site key but no secret key' }
+        : await siteverify(ctx.runtime, {
+            secretKey: settings.secretKey,
+            token,
+            expectedAction: action,
+            // The visitor's address only for browser calls; an app backend's address says nothing.
+            remoteIp: ctx.auth === null || ctx.auth.accessType === 'client' ? ctx.clientAddress : null,
+            isAllowedHostname: (hostname) =>
+              isHostnameTrusted(hostname, {
+                allowLocalhost: project.config.allowLocalhost,
+                domains: project.config.domains,
+                extraOrigins: [ctx.runtime.baseUrl],
+              }),
+          });
+    if (verdict.result !== 'ok')
+      ctx.runtime.log[verdict.result === 'error' ? 'warn' : 'info'](
+        { projectId: project.id, action, phase, reason: verdict.reason },
+        `bot challenge ${verdict.result}`,
+      );
     result = verdict.result;
   }
   if (result === 'error' || phase === null) return { result };

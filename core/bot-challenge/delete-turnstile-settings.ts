@@ -12,7 +12,7 @@ export const deleteTurnstileSettings = defineOperation({
   id: 'botChallenge.deleteTurnstile',
   method: 'DELETE',
   path: '/internal/bot-challenge/turnstile',
-  summary: 'Remove the project\'s Cloudflare Turnstile keys.',
+  summary: "Remove the project's Cloudflare Turnstile keys.",
   access: ['admin'],
   input: {},
   errors: [],
@@ -23,7 +23,13 @@ export const deleteTurnstileSettings = defineOperation({
     await ctx.transaction(async (tx) => {
       await deleteBotChallengeSecret(tx.db, projectId, branchId);
       const layers = await loadConfigLayers(tx.db, projectId, branchId, ctx.now);
-      await saveConfigLevel(tx.db, { projectId, branchId, level: 'environment', override: applyOverridePatch(layers.environment, { 'botChallenge.turnstileSiteKey': null }), now: ctx.now });
+      await saveConfigLevel(tx.db, {
+        projectId,
+        branchId,
+        level: 'environment',
+        override: applyOverridePatch(layers.environment, { 'botChallenge.turnstileSiteKey': null }),
+        now: ctx.now,
+      });
     });
     return turnstileSettingsAnswer(ctx.db, projectId, branchId, ctx.now);
   },

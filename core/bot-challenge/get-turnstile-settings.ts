@@ -9,7 +9,7 @@ export const getTurnstileSettings = defineOperation({
   id: 'botChallenge.getTurnstile',
   method: 'GET',
   path: '/internal/bot-challenge/turnstile',
-  summary: 'Read the project\'s Cloudflare Turnstile settings.',
+  summary: "Read the project's Cloudflare Turnstile settings.",
   access: ['admin'],
   input: {},
   errors: [],

@@ -7,7 +7,13 @@ export { getTurnstileSettings } from './get-turnstile-settings.ts';
 export { setTurnstileSettings } from './set-turnstile-settings.ts';
 export { deleteTurnstileSettings } from './delete-turnstile-settings.ts';
 export {
-  assessBotChallenge, assertSignUpChallengePassed, takesPartInChallenge, BotChallengeBodyEntries,
-  BotChallengeQueryEntries, BOT_CHALLENGE_ERRORS, NO_BOT_CHALLENGE, type BotChallengeAssessment,
+  assessBotChallenge,
+  assertSignUpChallengePassed,
+  takesPartInChallenge,
+  BotChallengeBodyEntries,
+  BotChallengeQueryEntries,
+  BOT_CHALLENGE_ERRORS,
+  NO_BOT_CHALLENGE,
+  type BotChallengeAssessment,
 } from './assess.ts';
 export { type TurnstileResult } from './siteverify.ts';

@@ -17,12 +17,14 @@ export const setTurnstileSettings = defineOperation({
   id: 'botChallenge.setTurnstile',
   method: 'PUT',
   path: '/internal/bot-challenge/turnstile',
-  summary: 'Set the project\'s Cloudflare Turnstile site key and secret key.',
+  summary: "Set the project's Cloudflare Turnstile site key and secret key.",
   access: ['admin'],
   input: {
     body: v.strictObject({
       site_key: v.pipe(v.string(), v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a Turnstile site key (letters, digits, _ and -)')),
-      secret_key: v.optional(v.pipe(v.string(), v.regex(/^[\x21-\x7e]{8,256}$/, 'must be a Turnstile secret key (8 to 256 printable characters, no spaces)'))),
+      secret_key: v.optional(
+        v.pipe(v.string(), v.regex(/^[\x21-\x7e]{8,256}$/, 'must be a Turnstile secret key (8 to 256 printable characters, no spaces)')),
+      ),
     }),
   },
   errors: ['SCHEMA_ERROR'],
@@ -36,7 +38,13 @@ export const setTurnstileSettings = defineOperation({
       }
       if (body.secret_key !== undefined) await saveTurnstileSecret(ctx.runtime, tx.db, projectId, branchId, body.secret_key, ctx.now);
       const layers = await loadConfigLayers(tx.db, projectId, branchId, ctx.now);
-      await saveConfigLevel(tx.db, { projectId, branchId, level: 'environment', override: applyOverridePatch(layers.environment, { 'botChallenge.turnstileSiteKey': body.site_key }), now: ctx.now });
+      await saveConfigLevel(tx.db, {
+        projectId,
+        branchId,
+        level: 'environment',
+        override: applyOverridePatch(layers.environment, { 'botChallenge.turnstileSiteKey': body.site_key }),
+        now: ctx.now,
+      });
     });
     return turnstileSettingsAnswer(ctx.db, projectId, branchId, ctx.now);
   },

@@ -18,7 +18,8 @@ export interface TurnstileSettings {
   secretKey: string | null;
 }
 
-const keyFor = (runtime: Runtime, projectId: string, branchId: string) => runtime.deriveKey(`bot-challenge/turnstile/${projectId}/${branchId}`);
+const keyFor = (runtime: Runtime, projectId: string, branchId: string) =>
+  runtime.deriveKey(`bot-challenge/turnstile/${projectId}/${branchId}`);
 const aad = (projectId: string, branchId: string) => `${projectId}\n${branchId}\nturnstile_secret`;
 
 /** `0x…AbCd`: the first two and last four characters of a secret key. */
@@ -27,9 +28,17 @@ export function turnstileSecretHint(secretKey: string): string {
 }
 
 /** Seals and stores a project branch's Turnstile secret key. */
-export async function saveTurnstileSecret(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string, secretKey: string, now: number): Promise<void> {
+export async function saveTurnstileSecret(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  projectId: string,
+  branchId: string,
+  secretKey: string,
+  now: number,
+): Promise<void> {
   await upsertBotChallengeSecret(db, {
-    project_id: projectId, branch_id: branchId,
+    project_id: projectId,
+    branch_id: branchId,
     turnstile_secret_sealed: seal(keyFor(runtime, projectId, branchId), secretKey, aad(projectId, branchId)),
     turnstile_secret_hint: turnstileSecretHint(secretKey),
     updated_at: now,
@@ -47,7 +56,13 @@ export async function turnstileSiteKey(db: Kysely<Database>, projectId: string, 
  * The Turnstile settings of a project branch, or null when it has no site key (bot challenges
  * off: the default). A stored secret that no longer opens (another server secret) counts as none.
  */
-export async function loadTurnstileSettings(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string, now: number): Promise<TurnstileSettings | null> {
+export async function loadTurnstileSettings(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  projectId: string,
+  branchId: string,
+  now: number,
+): Promise<TurnstileSettings | null> {
   const siteKey = await turnstileSiteKey(db, projectId, branchId, now);
   if (siteKey === null) return null;
   const row = await findBotChallengeSecret(db, projectId, branchId);

@@ -9,7 +9,12 @@ export type TurnstileResult = (typeof TURNSTILE_RESULTS)[number];
  * The Turnstile `action` each flow renders its widget with and expects back (upstream
  * `turnstileActionValues`, plus Gatehouse's `sign_in_with_credential` for password sign-in).
  */
-export const TURNSTILE_ACTIONS = ['sign_up_with_credential', 'sign_in_with_credential', 'send_magic_link_email', 'oauth_authenticate'] as const;
+export const TURNSTILE_ACTIONS = [
+  'sign_up_with_credential',
+  'sign_in_with_credential',
+  'send_magic_link_email',
+  'oauth_authenticate',
+] as const;
 export type TurnstileAction = (typeof TURNSTILE_ACTIONS)[number];
 
 /**
@@ -73,7 +78,13 @@ export async function siteverify(runtime: Runtime, request: SiteverifyRequest): 
     answer = await response.json();
   } catch (error) {
     const name = (error as { name?: string }).name;
-    return { result: 'error', reason: name === 'TimeoutError' ? `siteverify did not answer within ${runtime.turnstile.timeoutMs} ms` : `siteverify unreachable (${name ?? 'error'})` };
+    return {
+      result: 'error',
+      reason:
+        name === 'TimeoutError'
+          ? `siteverify did not answer within ${runtime.turnstile.timeoutMs} ms`
+          : `siteverify unreachable (${name ?? 'error'})`,
+    };
   }
   if (typeof answer !== 'object' || answer === null || typeof (answer as { success?: unknown }).success !== 'boolean') {
     return { result: 'error', reason: 'siteverify answer is not the documented JSON' };
@@ -81,11 +92,12 @@ export async function siteverify(runtime: Runtime, request: SiteverifyRequest): 
   const data = answer as { success: boolean; action?: unknown; hostname?: unknown; 'error-codes'?: unknown };
   if (!data.success) {
     const codes = Array.isArray(data['error-codes']) ? data['error-codes'].filter((c): c is string => typeof c === 'string') : [];
-    if (codes.some((c) => SERVER_SIDE_CODES.has(c))) return { result: 'error', reason: `siteverify refused the server: ${codes.join(', ')}` };
+    if (codes.some((c) => SERVER_SIDE_CODES.has(c)))
+      return { result: 'error', reason: `siteverify refused the server: ${codes.join(', ')}` };
     return { result: 'invalid', reason: `siteverify refused the token${codes.length ? `: ${codes.join(', ')}` : ''}` };
   }
   if (typeof data.hostname === 'string' && data.hostname !== '' && !request.isAllowedHostname(data.hostname)) {
-    return { result: 'invalid', reason: 'the challenge was solved on a hostname that is not the project\'s' };
+    return { result: 'invalid', reason: "the challenge was solved on a hostname that is not the project's" };
   }
   if (typeof data.action === 'string' && data.action !== '' && data.action !== request.expectedAction) {
     return { result: 'invalid', reason: 'the challenge was solved for another action' };

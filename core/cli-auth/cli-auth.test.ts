@@ -13,7 +13,9 @@ import type { Credentials, InvokeInput } from '../index.ts';
 const INVALID_LOGIN_CODE = 'Invalid login code or the code has expired';
 
 async function signUp(t: TestCore, client: Credentials) {
-  const res = await t.call<{ user_id: string; refresh_token: string; access_token: string }>('authPassword.signUp', client, { body: { email: `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' } });
+  const res = await t.call<{ user_id: string; refresh_token: string; access_token: string }>('authPassword.signUp', client, {
+    body: { email: `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery' },
+  });
   return { userId: res.user_id, refreshToken: res.refresh_token, accessToken: res.access_token };
 }
 
@@ -32,7 +34,8 @@ async function poll(t: TestCore, client: Credentials, pollingCode: string) {
 }
 
 const complete = (t: TestCore, client: Credentials, body: Record<string, unknown>) => t.call<any>('cliAuth.complete', client, { body });
-const completeRefused = (t: TestCore, client: Credentials, body: InvokeInput['body'], message: string) => refusesWithStatus(t, 'cliAuth.complete', client, { body }, 'bad-request', message);
+const completeRefused = (t: TestCore, client: Credentials, body: InvokeInput['body'], message: string) =>
+  refusesWithStatus(t, 'cliAuth.complete', client, { body }, 'bad-request', message);
 
 describeWithCore('CLI login', (get) => {
   it('hands the CLI a working refresh token for the confirming user exactly once, and nothing before', async () => {
@@ -55,7 +58,10 @@ describeWithCore('CLI login', (get) => {
     assert.deepEqual(Object.keys(success.value).sort(), ['refresh_token', 'status']);
     assert.equal(success.value.status, 'success');
     assert.notEqual(success.value.refresh_token, browser.refreshToken, 'the CLI gets a session of its own');
-    const refreshed = await t.call<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken: success.value.refresh_token });
+    const refreshed = await t.call<{ access_token: string }>('sessions.refreshCurrent', {
+      ...client,
+      refreshToken: success.value.refresh_token,
+    });
     const me = await t.call<{ id: string }>('users.getCurrent', { ...client, accessToken: refreshed.access_token });
     assert.equal(me.id, browser.userId);
 
@@ -69,11 +75,18 @@ describeWithCore('CLI login', (get) => {
     const attempt = await start(t, client);
     const first = await signUp(t, client);
     const second = await signUp(t, client);
-    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'complete', refresh_token: first.refreshToken }), { success: true });
-    await completeRefused(t, client, { login_code: attempt.login_code, mode: 'complete', refresh_token: second.refreshToken }, INVALID_LOGIN_CODE);
+    assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'complete', refresh_token: first.refreshToken }), {
+      success: true,
+    });
+    await completeRefused(
+      t,
+      client,
+      { login_code: attempt.login_code, mode: 'complete', refresh_token: second.refreshToken },
+      INVALID_LOGIN_CODE,
+    );
   });
 
-  it('answers expired after the attempt\'s lifetime and refuses to confirm it', async () => {
+  it("answers expired after the attempt's lifetime and refuses to confirm it", async () => {
     const t = get();
     const { client } = await createCoreProject(t);
     const attempt = await start(t, client, { expires_in_millis: 60_000 });
@@ -107,7 +120,7 @@ describeWithCore('CLI login', (get) => {
     await completeRefused(t, other.client, { login_code: attempt.login_code, refresh_token: browser.refreshToken }, INVALID_LOGIN_CODE);
   });
 
-  it('refuses to complete without a refresh token, with an unknown one, or with another project\'s', async () => {
+  it("refuses to complete without a refresh token, with an unknown one, or with another project's", async () => {
     const t = get();
     const { client } = await createCoreProject(t);
     const other = await createCoreProject(t);
@@ -122,13 +135,16 @@ describeWithCore('CLI login', (get) => {
       return assert.fail('cliAuth.complete answered');
     };
     assert.match(await refusedText({ login_code: attempt.login_code, mode: 'complete' }), /refresh_token is required/);
-    assert.match(await refusedText({ login_code: attempt.login_code, refresh_token: 'invalid-refresh-token-that-does-not-exist' }), /Invalid refresh token/);
+    assert.match(
+      await refusedText({ login_code: attempt.login_code, refresh_token: 'invalid-refresh-token-that-does-not-exist' }),
+      /Invalid refresh token/,
+    );
     const foreign = await signUp(t, other.client);
     await refusedText({ login_code: attempt.login_code, refresh_token: foreign.refreshToken });
     assert.deepEqual((await poll(t, client, attempt.polling_code)).value, { status: 'waiting' });
   });
 
-  it('lets the page see and claim the CLI\'s anonymous session once, and then complete as a real user', async () => {
+  it("lets the page see and claim the CLI's anonymous session once, and then complete as a real user", async () => {
     const t = get();
     const { client } = await createCoreProject(t);
     const anon = await t.call<{ refresh_token: string; user_id: string }>('anonymous.signUp', client);
@@ -138,7 +154,12 @@ describeWithCore('CLI login', (get) => {
     assert.deepEqual(Object.keys(claim).sort(), ['access_token', 'refresh_token']);
     const me = await t.call<{ id: string }>('users.getCurrent', { ...client, accessToken: claim.access_token, allowAnonymousUser: true });
     assert.equal(me.id, anon.user_id);
-    const twice = await t.core.invoke('cliAuth.complete', client, { body: { login_code: attempt.login_code, mode: 'claim-anon-session' } }).then(() => null, (error: Error & { kind?: string }) => error);
+    const twice = await t.core
+      .invoke('cliAuth.complete', client, { body: { login_code: attempt.login_code, mode: 'claim-anon-session' } })
+      .then(
+        () => null,
+        (error: Error & { kind?: string }) => error,
+      );
     assert.equal(twice?.kind, 'bad-request');
     assert.match(twice!.message, /No anonymous session associated with this code/);
     assert.deepEqual(await complete(t, client, { login_code: attempt.login_code, mode: 'check' }), { cli_session_state: 'none' });
@@ -148,15 +169,21 @@ describeWithCore('CLI login', (get) => {
     assert.equal((await poll(t, client, attempt.polling_code)).created, true);
   });
 
-  it('refuses an unknown anon_refresh_token and a non-anonymous user\'s one with 400 text', async () => {
+  it("refuses an unknown anon_refresh_token and a non-anonymous user's one with 400 text", async () => {
     const t = get();
     const { client } = await createCoreProject(t);
     const refusedText = async (operationId: string, body: Record<string, unknown>) => {
-      const error = await t.core.invoke(operationId, client, { body }).then(() => null, (e: Error & { kind?: string }) => e);
+      const error = await t.core.invoke(operationId, client, { body }).then(
+        () => null,
+        (e: Error & { kind?: string }) => e,
+      );
       assert.equal(error?.kind, 'bad-request', `${operationId}: ${String(error)}`);
       return error!.message;
     };
-    assert.match(await refusedText('cliAuth.create', { anon_refresh_token: 'invalid-token-that-does-not-exist' }), /Invalid anon refresh token/);
+    assert.match(
+      await refusedText('cliAuth.create', { anon_refresh_token: 'invalid-token-that-does-not-exist' }),
+      /Invalid anon refresh token/,
+    );
     const real = await signUp(t, client);
     assert.match(await refusedText('cliAuth.create', { anon_refresh_token: real.refreshToken }), /does not belong to an anonymous user/);
     const noClaim = await start(t, client);
@@ -166,7 +193,10 @@ describeWithCore('CLI login', (get) => {
   it('rejects a lifetime over 24 hours and a bad mode with SCHEMA_ERROR', async () => {
     const t = get();
     const { client } = await createCoreProject(t);
-    assert.equal((await t.refuses('cliAuth.create', client, { body: { expires_in_millis: 24 * 60 * 60 * 1000 + 1 } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal(
+      (await t.refuses('cliAuth.create', client, { body: { expires_in_millis: 24 * 60 * 60 * 1000 + 1 } }, 'SCHEMA_ERROR')).status,
+      400,
+    );
     await t.refuses('cliAuth.create', client, { body: { expires_in_millis: 'soon' } }, 'SCHEMA_ERROR');
     await t.refuses('cliAuth.complete', client, { body: { login_code: 'x', mode: 'steal' } }, 'SCHEMA_ERROR');
     const max = await start(t, client, { expires_in_millis: 24 * 60 * 60 * 1000 });

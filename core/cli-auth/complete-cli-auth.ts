@@ -66,10 +66,11 @@ export const completeCliAuth = defineOperation({
       });
     }
 
-    if (!body.refresh_token) throw new StatusError('bad-request', 'refresh_token is required when mode is \'complete\'');
+    if (!body.refresh_token) throw new StatusError('bad-request', "refresh_token is required when mode is 'complete'");
     const browser = await sessionOfRefreshToken(ctx, project.id, body.refresh_token);
     if (!browser) throw new StatusError('bad-request', 'Invalid refresh token');
-    if (!(await confirmAttempt(ctx.db, project.id, attempt.id, browser.user.id, ctx.now))) throw new StatusError('bad-request', INVALID_LOGIN_CODE);
+    if (!(await confirmAttempt(ctx.db, project.id, attempt.id, browser.user.id, ctx.now)))
+      throw new StatusError('bad-request', INVALID_LOGIN_CODE);
     return { success: true };
   },
 });

@@ -31,7 +31,13 @@ export const createCliAuth = defineOperation({
   access: ['client', 'server', 'admin'],
   input: {
     body: v.strictObject({
-      expires_in_millis: v.optional(v.pipe(v.number(), v.minValue(0, 'must be non-negative'), v.maxValue(CLI_AUTH_MAX_TTL_MS, `must be less than or equal to ${CLI_AUTH_MAX_TTL_MS}`))),
+      expires_in_millis: v.optional(
+        v.pipe(
+          v.number(),
+          v.minValue(0, 'must be non-negative'),
+          v.maxValue(CLI_AUTH_MAX_TTL_MS, `must be less than or equal to ${CLI_AUTH_MAX_TTL_MS}`),
+        ),
+      ),
       anon_refresh_token: v.optional(v.string()),
     }),
   },
@@ -43,7 +49,8 @@ export const createCliAuth = defineOperation({
     if (body.anon_refresh_token) {
       const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(body.anon_refresh_token));
       if (!session) throw new StatusError('bad-request', 'Invalid anon refresh token');
-      if (session.expires_at !== null && Number(session.expires_at) <= ctx.now) throw new StatusError('bad-request', 'The provided anon refresh token has expired');
+      if (session.expires_at !== null && Number(session.expires_at) <= ctx.now)
+        throw new StatusError('bad-request', 'The provided anon refresh token has expired');
       const user = await findUser(ctx.db, project.id, session.user_id);
       if (!user) throw new StatusError('bad-request', 'User not found for provided refresh token');
       if (!user.is_anonymous) throw new StatusError('bad-request', 'The provided refresh token does not belong to an anonymous user');

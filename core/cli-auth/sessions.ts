@@ -9,7 +9,10 @@ export interface LiveSession {
   user: UserRow;
 }
 
-function live(row: { id: string; user_id: string; expires_at: number | null } | null, now: number): row is { id: string; user_id: string; expires_at: number | null } {
+function live(
+  row: { id: string; user_id: string; expires_at: number | null } | null,
+  now: number,
+): row is { id: string; user_id: string; expires_at: number | null } {
   return row !== null && (row.expires_at === null || Number(row.expires_at) > now);
 }
 
@@ -25,7 +28,11 @@ export async function sessionOfRefreshToken(ctx: OperationContext, projectId: st
 }
 
 /** The CLI's anonymous session by id, while it is alive and its user is still anonymous; else null. */
-export async function anonymousSessionById(ctx: OperationContext, projectId: string, sessionId: string | null): Promise<LiveSession | null> {
+export async function anonymousSessionById(
+  ctx: OperationContext,
+  projectId: string,
+  sessionId: string | null,
+): Promise<LiveSession | null> {
   if (sessionId === null) return null;
   const row = await findRefreshToken(ctx.db, projectId, sessionId);
   if (!live(row, ctx.now)) return null;

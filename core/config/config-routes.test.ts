@@ -17,7 +17,7 @@ async function override(server: TestServer, caller: Caller, level: string) {
 const patch = patchConfigOverride;
 
 describeWithServer('config overrides (issue 16)', (get) => {
-  it('renders a new project\'s config with its creation values and the schema defaults', async () => {
+  it("renders a new project's config with its creation values and the schema defaults", async () => {
     const server = get();
     const { admin } = await createProject(server);
     const config = await rendered(server, admin);
@@ -35,8 +35,23 @@ describeWithServer('config overrides (issue 16)', (get) => {
     const { admin } = await createProject(server);
     for (const [level, value] of [
       ['project', { 'project.requirePublishableClientKey': true }],
-      ['branch', { 'teams.allowClientTeamCreation': true, 'dataVault.stores.s1': { displayName: 'Store one' }, 'auth.oauth.providers.google': { type: 'google', allowSignIn: true, allowConnectedAccounts: true } }],
-      ['environment', { 'teams.allowClientTeamCreation': false, 'auth.oauth.providers.google.isShared': false, 'auth.oauth.providers.google.clientId': 'gid', 'auth.oauth.providers.google.clientSecret': 'gsec' }],
+      [
+        'branch',
+        {
+          'teams.allowClientTeamCreation': true,
+          'dataVault.stores.s1': { displayName: 'Store one' },
+          'auth.oauth.providers.google': { type: 'google', allowSignIn: true, allowConnectedAccounts: true },
+        },
+      ],
+      [
+        'environment',
+        {
+          'teams.allowClientTeamCreation': false,
+          'auth.oauth.providers.google.isShared': false,
+          'auth.oauth.providers.google.clientId': 'gid',
+          'auth.oauth.providers.google.clientSecret': 'gsec',
+        },
+      ],
     ] as const) {
       const res = await patch(server, admin, level, value);
       assert.equal(res.status, 200, res.text);
@@ -46,11 +61,20 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal(config.project.requirePublishableClientKey, true);
     assert.equal(config.teams.allowClientTeamCreation, false, 'the environment level wins over the branch level');
     assert.deepEqual(config.dataVault.stores, { s1: { displayName: 'Store one' } });
-    assert.deepEqual(config.auth.oauth.providers.google, { type: 'google', allowSignIn: true, allowConnectedAccounts: true, isShared: false, clientId: 'gid', clientSecret: 'gsec' });
+    assert.deepEqual(config.auth.oauth.providers.google, {
+      type: 'google',
+      allowSignIn: true,
+      allowConnectedAccounts: true,
+      isShared: false,
+      clientId: 'gid',
+      clientSecret: 'gsec',
+    });
     assert.deepEqual(await override(server, admin, 'project'), { 'project.requirePublishableClientKey': true });
     assert.equal((await override(server, admin, 'branch'))['teams.allowClientTeamCreation'], true);
 
-    const reset = await api(server, 'POST', '/internal/config/override/environment/reset-keys', admin, { keys: ['teams.allowClientTeamCreation'] });
+    const reset = await api(server, 'POST', '/internal/config/override/environment/reset-keys', admin, {
+      keys: ['teams.allowClientTeamCreation'],
+    });
     assert.equal(reset.status, 200, reset.text);
     assert.deepEqual(reset.body, { success: true });
     config = await rendered(server, admin);
@@ -78,7 +102,10 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal(noSource.status, 400);
     assert.equal(noSource.text, 'source is required for branch level config');
 
-    const put = await api(server, 'PUT', '/internal/config/override/branch', admin, { config_string: JSON.stringify({ 'users.allowClientUserDeletion': true }), source: { type: 'pushed-from-unknown' } });
+    const put = await api(server, 'PUT', '/internal/config/override/branch', admin, {
+      config_string: JSON.stringify({ 'users.allowClientUserDeletion': true }),
+      source: { type: 'pushed-from-unknown' },
+    });
     assert.equal(put.status, 200, put.text);
     assert.deepEqual(await override(server, admin, 'branch'), { 'users.allowClientUserDeletion': true });
     const config = await rendered(server, admin);
@@ -88,7 +115,9 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.deepEqual((await api(server, 'DELETE', '/internal/config/source', admin)).body, { success: true });
     assert.deepEqual((await api(server, 'GET', '/internal/config/source', admin)).body, { source: { type: 'unlinked' } });
 
-    const envPut = await api(server, 'PUT', '/internal/config/override/environment', admin, { config_string: JSON.stringify({ 'auth.otp.allowSignIn': true }) });
+    const envPut = await api(server, 'PUT', '/internal/config/override/environment', admin, {
+      config_string: JSON.stringify({ 'auth.otp.allowSignIn': true }),
+    });
     assert.equal(envPut.status, 200, envPut.text);
     assert.deepEqual(await override(server, admin, 'environment'), { 'auth.otp.allowSignIn': true });
     const after = await rendered(server, admin);
@@ -110,7 +139,9 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.match(wrongLevel.text, /"emails\.server\.password" cannot be set at the branch level/);
     const badPort = await patch(server, admin, 'environment', { 'emails.server': { isShared: false, port: 70000 } });
     assert.match(badPort.text, /"emails\.server\.port" has an invalid value: must be between 0 and 65535/);
-    const badJson = await api(server, 'PATCH', '/internal/config/override/environment', admin, { config_override_string: '{ invalid json }' });
+    const badJson = await api(server, 'PATCH', '/internal/config/override/environment', admin, {
+      config_override_string: '{ invalid json }',
+    });
     assert.equal(badJson.status, 400);
     assert.equal(badJson.text, 'Invalid config JSON');
     assertKnownError(await api(server, 'GET', '/internal/config/override/organization', admin), 'SCHEMA_ERROR', 400);
@@ -140,26 +171,55 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal((await override(server, serverCaller, 'branch'))['auth.otp.allowSignIn'], true);
     assertKnownError(await api(server, 'GET', '/internal/config', serverCaller), 'INSUFFICIENT_ACCESS_TYPE', 401);
     assertKnownError(await api(server, 'GET', '/internal/config/override/branch', clientCaller), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'POST', '/internal/config/override/branch/reset-keys', serverCaller, { keys: [] }), 'INSUFFICIENT_ACCESS_TYPE', 401);
+    assertKnownError(
+      await api(server, 'POST', '/internal/config/override/branch/reset-keys', serverCaller, { keys: [] }),
+      'INSUFFICIENT_ACCESS_TYPE',
+      401,
+    );
   });
 
   it('reads legacy config updates and model overrides back the same, both ways', async () => {
     const server = get();
     const { admin, client } = await createProject(server);
-    const legacyUpdate = await api(server, 'PATCH', '/internal/projects/current', admin, { config: {
-      magic_link_enabled: true,
-      domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }],
-      oauth_providers: [{ id: 'github', type: 'standard', client_id: 'ghid', client_secret: 'ghsec' }],
-      team_member_default_permissions: [{ id: 'team_member' }, { id: 'reader' }],
-      email_config: { type: 'standard', host: 'smtp.example.com', port: 587, username: 'u', password: 'p', sender_name: 'S', sender_email: 's@example.com' },
-    } });
+    const legacyUpdate = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: {
+        magic_link_enabled: true,
+        domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }],
+        oauth_providers: [{ id: 'github', type: 'standard', client_id: 'ghid', client_secret: 'ghsec' }],
+        team_member_default_permissions: [{ id: 'team_member' }, { id: 'reader' }],
+        email_config: {
+          type: 'standard',
+          host: 'smtp.example.com',
+          port: 587,
+          username: 'u',
+          password: 'p',
+          sender_name: 'S',
+          sender_email: 's@example.com',
+        },
+      },
+    });
     assert.equal(legacyUpdate.status, 200, legacyUpdate.text);
     let config = await rendered(server, admin);
     assert.equal(config.auth.otp.allowSignIn, true);
     assert.deepEqual(Object.values(config.domains.trustedDomains), [{ baseUrl: 'https://app.example.com', handlerPath: '/handler' }]);
-    assert.deepEqual(config.auth.oauth.providers.github, { type: 'github', allowSignIn: true, allowConnectedAccounts: true, isShared: false, clientId: 'ghid', clientSecret: 'ghsec' });
+    assert.deepEqual(config.auth.oauth.providers.github, {
+      type: 'github',
+      allowSignIn: true,
+      allowConnectedAccounts: true,
+      isShared: false,
+      clientId: 'ghid',
+      clientSecret: 'ghsec',
+    });
     assert.deepEqual(config.rbac.defaultPermissions.teamMember, { team_member: true, reader: true });
-    assert.deepEqual(config.emails.server, { isShared: false, host: 'smtp.example.com', port: 587, username: 'u', password: 'p', senderName: 'S', senderEmail: 's@example.com' });
+    assert.deepEqual(config.emails.server, {
+      isShared: false,
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'u',
+      password: 'p',
+      senderName: 'S',
+      senderEmail: 's@example.com',
+    });
 
     const res = await patch(server, admin, 'environment', {
       'auth.passkey.allowSignIn': true,
@@ -174,8 +234,13 @@ describeWithServer('config overrides (issue 16)', (get) => {
     assert.equal(legacy.passkey_enabled, true);
     assert.equal(legacy.magic_link_enabled, false);
     assert.equal(legacy.create_team_on_sign_up, true);
-    assert.deepEqual(legacy.domains, [{ domain: 'https://app.example.com', handler_path: '/handler' }, { domain: 'https://other.example.com', handler_path: '/handler' }]);
-    assert.deepEqual(legacy.oauth_providers, [{ id: 'github', provider_config_id: 'github', type: 'standard', enabled: false, client_id: 'ghid', client_secret: 'ghsec' }]);
+    assert.deepEqual(legacy.domains, [
+      { domain: 'https://app.example.com', handler_path: '/handler' },
+      { domain: 'https://other.example.com', handler_path: '/handler' },
+    ]);
+    assert.deepEqual(legacy.oauth_providers, [
+      { id: 'github', provider_config_id: 'github', type: 'standard', enabled: false, client_id: 'ghid', client_secret: 'ghsec' },
+    ]);
     assert.deepEqual(legacy.enabled_oauth_providers, []);
     const publicView = (await api(server, 'GET', '/projects/current', client)).body.config;
     assert.equal(publicView.passkey_enabled, true);
@@ -183,7 +248,10 @@ describeWithServer('config overrides (issue 16)', (get) => {
 
     // A model value changes behaviour, not just the view: sign-up turned off refuses a new user.
     await patch(server, admin, 'environment', { 'auth.allowSignUp': false });
-    assertKnownError(await api(server, 'POST', '/auth/password/sign-up', client, { email: 'new@example.com', password: 'a-long-password-1' }), 'SIGN_UP_NOT_ENABLED');
+    assertKnownError(
+      await api(server, 'POST', '/auth/password/sign-up', client, { email: 'new@example.com', password: 'a-long-password-1' }),
+      'SIGN_UP_NOT_ENABLED',
+    );
     config = await rendered(server, admin);
     assert.equal(config.auth.allowSignUp, false);
     const back = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { sign_up_enabled: true } });
@@ -214,7 +282,11 @@ describeWithServer('config origins (dashboard)', (get) => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.origins['teams.allowClientTeamCreation'], 'environment');
     assert.equal(res.body.origins['dataVault.stores.s1.displayName'], 'branch');
-    assert.equal(res.body.origins['auth.password.allowSignIn'], 'branch', 'a new project\'s starting values are branch values a file can change (issue 29)');
+    assert.equal(
+      res.body.origins['auth.password.allowSignIn'],
+      'branch',
+      "a new project's starting values are branch values a file can change (issue 29)",
+    );
     assert.equal(res.body.origins['users.allowClientUserDeletion'], undefined);
     assert.deepEqual(res.body.source, { type: 'unlinked' });
   });

@@ -9,7 +9,13 @@
 const HOST_PATTERN_CHARS = /^[a-zA-Z0-9.*-]+$/;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-interface SplitUrl { protocol: string; credentials: string | null; host: string; port: string; rest: string }
+interface SplitUrl {
+  protocol: string;
+  credentials: string | null;
+  host: string;
+  port: string;
+  rest: string;
+}
 
 function split(url: string): SplitUrl | null {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)(.*)$/.exec(url);
@@ -69,8 +75,11 @@ export function isProductionSafeDomainUrl(pattern: string): boolean {
 }
 
 function hostMatches(pattern: string, host: string): boolean {
-  const re = pattern.toLowerCase().split(/(\*\*|\*)/).map((part) =>
-    part === '**' ? '.*' : part === '*' ? '[^.]*' : part.replace(/[.+?^${}()|[\]\\-]/g, '\\$&')).join('');
+  const re = pattern
+    .toLowerCase()
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^.]*' : part.replace(/[.+?^${}()|[\]\\-]/g, '\\$&')))
+    .join('');
   return new RegExp(`^${re}$`).test(host.toLowerCase());
 }
 
@@ -81,14 +90,22 @@ const defaultPort = (protocol: string) => (protocol === 'https' ? '443' : protoc
  * `allowLocalhost`), one of `extraOrigins` (the server's own hosted pages), or matches a trusted
  * domain pattern (same protocol and port, host matched with wildcards).
  */
-export function isRedirectUrlTrusted(url: string, options: { allowLocalhost: boolean; domains: readonly { domain: string }[]; extraOrigins?: readonly string[] }): boolean {
+export function isRedirectUrlTrusted(
+  url: string,
+  options: { allowLocalhost: boolean; domains: readonly { domain: string }[]; extraOrigins?: readonly string[] },
+): boolean {
   if (/\s/.test(url)) return false;
   let parsed: URL;
-  try { parsed = new URL(url); } catch { return false; }
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
   if (options.extraOrigins?.includes(parsed.origin)) return true;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (options.allowLocalhost && (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '::1')) return true;
+  if (options.allowLocalhost && (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '::1'))
+    return true;
   const protocol = parsed.protocol.slice(0, -1);
   const port = parsed.port || defaultPort(protocol);
   return options.domains.some(({ domain }) => {
@@ -105,11 +122,24 @@ export function isRedirectUrlTrusted(url: string, options: { allowLocalhost: boo
  * of `extraOrigins`, or the host of a trusted domain pattern (wildcards as for redirects, any
  * scheme and port).
  */
-export function isHostnameTrusted(hostname: string, options: { allowLocalhost: boolean; domains: readonly { domain: string }[]; extraOrigins?: readonly string[] }): boolean {
+export function isHostnameTrusted(
+  hostname: string,
+  options: { allowLocalhost: boolean; domains: readonly { domain: string }[]; extraOrigins?: readonly string[] },
+): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   if (!host || /[\s/:@]/.test(host.replace(/^[0-9a-f:]+$/, ''))) return false;
-  if (options.allowLocalhost && (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '::1')) return true;
-  if (options.extraOrigins?.some((origin) => { try { return new URL(origin).hostname.replace(/^\[|\]$/g, '') === host; } catch { return false; } })) return true;
+  if (options.allowLocalhost && (host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '::1'))
+    return true;
+  if (
+    options.extraOrigins?.some((origin) => {
+      try {
+        return new URL(origin).hostname.replace(/^\[|\]$/g, '') === host;
+      } catch {
+        return false;
+      }
+    })
+  )
+    return true;
   return options.domains.some(({ domain }) => {
     const p = split(domain);
     return p !== null && hostMatches(p.host, host);

@@ -1,4 +1,12 @@
-import { configOrigins, isPlainObject, mergeOverrides, renderConfig, validateOverride, ConfigOverrideError, type ConfigOverride } from './format.ts';
+import {
+  configOrigins,
+  isPlainObject,
+  mergeOverrides,
+  renderConfig,
+  validateOverride,
+  ConfigOverrideError,
+  type ConfigOverride,
+} from './format.ts';
 import type { ConfigLevel } from './schema.ts';
 
 /**
@@ -12,7 +20,11 @@ import type { ConfigLevel } from './schema.ts';
  */
 
 /** The three override levels, as `GET /internal/config/override/{level}` answers them. */
-export interface OverrideLevels { project: ConfigOverride; branch: ConfigOverride; environment: ConfigOverride }
+export interface OverrideLevels {
+  project: ConfigOverride;
+  branch: ConfigOverride;
+  environment: ConfigOverride;
+}
 
 /** One leaf path of a (merged or rendered) config → its value; empty objects are leaves. */
 export function flattenLeaves(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
@@ -72,7 +84,11 @@ export function pullConfig(levels: OverrideLevels): PulledConfig {
 }
 
 /** One key a push would change: its effective value now and the one the file asks for (`undefined`: absent). */
-export interface ConfigChange { path: string; from: unknown; to: unknown }
+export interface ConfigChange {
+  path: string;
+  from: unknown;
+  to: unknown;
+}
 
 /** What `config push` of `file` would do. */
 export interface PushPlan {

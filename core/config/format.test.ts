@@ -13,15 +13,34 @@ const rich: ProjectConfig = {
   allowTeamApiKeys: true,
   teamCreatorDefaultPermissions: ['team_admin', 'billing'],
   userDefaultPermissions: ['reader'],
-  domains: [{ domain: 'https://a.example.com', handlerPath: '/handler' }, { domain: 'https://*.b.example.com', handlerPath: '/auth' }],
+  domains: [
+    { domain: 'https://a.example.com', handlerPath: '/handler' },
+    { domain: 'https://*.b.example.com', handlerPath: '/auth' },
+  ],
   emailThemeId: 'theme-1',
   oauthProviders: [
     { id: 'google', enabled: true, type: 'standard', clientId: 'cid', clientSecret: 'sec' },
     { id: 'github', enabled: false, type: 'shared' },
-    { id: 'corp-sso', enabled: true, type: 'standard', clientId: 'c2', clientSecret: 's2', issuerUrl: 'https://sso.example.com', displayName: 'Corp' },
+    {
+      id: 'corp-sso',
+      enabled: true,
+      type: 'standard',
+      clientId: 'c2',
+      clientSecret: 's2',
+      issuerUrl: 'https://sso.example.com',
+      displayName: 'Corp',
+    },
   ],
   oauthAccountMergeStrategy: 'raise_error',
-  emailConfig: { type: 'standard', host: 'smtp.example.com', port: 587, username: 'u', password: 'p', senderName: 'Me', senderEmail: 'me@example.com' },
+  emailConfig: {
+    type: 'standard',
+    host: 'smtp.example.com',
+    port: 587,
+    username: 'u',
+    password: 'p',
+    senderName: 'Me',
+    senderEmail: 'me@example.com',
+  },
   requirePublishableClientKey: true,
   requireEmailVerification: true,
   branding: { accentLight: '#112233', accentDark: null, termsUrl: 'https://example.com/terms', privacyUrl: null },
@@ -58,22 +77,42 @@ describe('configuration model (format and legacy view)', () => {
 
   it('names the offending key of a bad override', () => {
     const fails = (o: unknown, level: 'project' | 'branch' | 'environment', re: RegExp) =>
-      assert.throws(() => validateOverride(o, level), (e: unknown) => e instanceof ConfigOverrideError && re.test(e.message));
-    fails({ nonExistentField: 1 }, 'environment', /^The key "nonExistentField" is not valid \(nested object not found in schema: "nonExistentField"\)\.$/);
+      assert.throws(
+        () => validateOverride(o, level),
+        (e: unknown) => e instanceof ConfigOverrideError && re.test(e.message),
+      );
+    fails(
+      { nonExistentField: 1 },
+      'environment',
+      /^The key "nonExistentField" is not valid \(nested object not found in schema: "nonExistentField"\)\.$/,
+    );
     fails({ 'auth.password.allowSignIn': 'yes' }, 'branch', /The key "auth.password.allowSignIn" has an invalid value: must be a boolean/);
     fails({ auth: { password: { nope: true } } }, 'branch', /The key "auth.password.nope" is not valid/);
-    fails({ 'auth.oauth.providers.google.clientSecret': 's' }, 'branch', /The key "auth.oauth.providers.google.clientSecret" cannot be set at the branch level/);
-    fails({ 'teams.allowClientTeamCreation': true }, 'project', /The key "teams.allowClientTeamCreation" cannot be set at the project level/);
+    fails(
+      { 'auth.oauth.providers.google.clientSecret': 's' },
+      'branch',
+      /The key "auth.oauth.providers.google.clientSecret" cannot be set at the branch level/,
+    );
+    fails(
+      { 'teams.allowClientTeamCreation': true },
+      'project',
+      /The key "teams.allowClientTeamCreation" cannot be set at the project level/,
+    );
     fails({ 'dataVault.stores.bad id': {} }, 'environment', /The key "dataVault.stores.bad id" is not valid \(the id "bad id"/);
     fails([1], 'environment', /must be a JSON object/);
     validateOverride({ 'auth.oauth.providers.github': null, 'project.requirePublishableClientKey': true }, 'branch');
   });
 
   it('migrates renamed keys as upstream does', () => {
-    assert.deepEqual(migrateOverride({ 'emails.theme': 't1', 'payments.offers.o1': { displayName: 'O' } }, 'branch'), { 'emails.selectedThemeId': 't1', 'payments.products.o1': { displayName: 'O' } });
+    assert.deepEqual(migrateOverride({ 'emails.theme': 't1', 'payments.offers.o1': { displayName: 'O' } }, 'branch'), {
+      'emails.selectedThemeId': 't1',
+      'payments.products.o1': { displayName: 'O' },
+    });
     assert.deepEqual(migrateOverride({ payments: { offers: { o1: {} } } }, 'environment'), { payments: { products: { o1: {} } } });
-    assert.deepEqual(migrateOverride({ 'domains.trustedDomains': [{ baseUrl: 'https://x.example.com', handlerPath: '/handler' }] }, 'environment'),
-      { 'domains.trustedDomains': { 0: { baseUrl: 'https://x.example.com', handlerPath: '/handler' } } });
+    assert.deepEqual(
+      migrateOverride({ 'domains.trustedDomains': [{ baseUrl: 'https://x.example.com', handlerPath: '/handler' }] }, 'environment'),
+      { 'domains.trustedDomains': { 0: { baseUrl: 'https://x.example.com', handlerPath: '/handler' } } },
+    );
     assert.deepEqual(migrateOverride({ sourceOfTruth: { type: 'hosted' }, 'emails.themeList': {} }, 'environment'), {});
   });
 });

@@ -91,7 +91,8 @@ export function resetOverrideKeys(stored: ConfigOverride, keys: readonly string[
     const segs = splitKey(key);
     for (const k of Object.keys(result)) {
       if (k === key || k.startsWith(`${key}.`)) delete result[k];
-      else if (isPrefix(splitKey(k), segs) && isPlainObject(result[k])) deletePath(result[k] as Record<string, unknown>, segs.slice(splitKey(k).length));
+      else if (isPrefix(splitKey(k), segs) && isPlainObject(result[k]))
+        deletePath(result[k] as Record<string, unknown>, segs.slice(splitKey(k).length));
     }
   }
   return result;
@@ -135,10 +136,13 @@ export function renderConfig(layers: readonly ConfigOverride[]): RenderedConfig 
 export type RenderedConfig = Record<string, any>;
 
 /** Where each rendered leaf came from: `default` or the level whose override set it. */
-export function configOrigins(layers: ReadonlyArray<{ level: ConfigLevel; override: ConfigOverride }>): Record<string, ConfigLevel | 'default'> {
+export function configOrigins(
+  layers: ReadonlyArray<{ level: ConfigLevel; override: ConfigOverride }>,
+): Record<string, ConfigLevel | 'default'> {
   const origins: Record<string, ConfigLevel | 'default'> = {};
   const walk = (value: unknown, path: string, origin: ConfigLevel | 'default') => {
-    if (isPlainObject(value) && Object.keys(value).length > 0) for (const [k, child] of Object.entries(value)) walk(child, path ? `${path}.${k}` : k, origin);
+    if (isPlainObject(value) && Object.keys(value).length > 0)
+      for (const [k, child] of Object.entries(value)) walk(child, path ? `${path}.${k}` : k, origin);
     else origins[path] = origin;
   };
   for (const { level, override } of layers) {
@@ -176,7 +180,14 @@ function checkValue(node: ConfigNode, value: unknown, path: string, level: Confi
   for (const [key, child] of Object.entries(value)) checkKey(node, splitKey(key), child, path, level, allowed);
 }
 
-function checkKey(root: ConfigNode, segs: string[], value: unknown, base: string, level: ConfigLevel, levels: readonly ConfigLevel[]): void {
+function checkKey(
+  root: ConfigNode,
+  segs: string[],
+  value: unknown,
+  base: string,
+  level: ConfigLevel,
+  levels: readonly ConfigLevel[],
+): void {
   let node = root;
   let allowed = levels;
   let path = base;
@@ -186,7 +197,8 @@ function checkKey(root: ConfigNode, segs: string[], value: unknown, base: string
     if (node.kind === 'object' && Object.hasOwn(node.fields, seg)) {
       node = node.fields[seg]!;
     } else if (node.kind === 'record') {
-      if (!node.keyPattern.test(seg)) throw new ConfigOverrideError(`The key "${path}" is not valid (the id "${seg}" must match ${node.keyPattern}).`);
+      if (!node.keyPattern.test(seg))
+        throw new ConfigOverrideError(`The key "${path}" is not valid (the id "${seg}" must match ${node.keyPattern}).`);
       node = node.value;
     } else {
       throw new ConfigOverrideError(`The key "${path}" is not valid (nested object not found in schema: "${path}").`);
@@ -219,7 +231,7 @@ function renameKey(override: ConfigOverride, from: string, to: string): ConfigOv
       const inner = splitKey(from).slice(splitKey(key).length);
       const copy = structuredClone(value);
       let holder: Record<string, unknown> = copy;
-      for (const seg of inner.slice(0, -1)) holder = isPlainObject(holder[seg]) ? holder[seg] as Record<string, unknown> : {};
+      for (const seg of inner.slice(0, -1)) holder = isPlainObject(holder[seg]) ? (holder[seg] as Record<string, unknown>) : {};
       const last = inner[inner.length - 1]!;
       if (Object.hasOwn(holder, last)) {
         holder[splitKey(to)[splitKey(to).length - 1]!] = holder[last];
@@ -245,13 +257,15 @@ export function migrateOverride(override: ConfigOverride, level: ConfigLevel): C
     out = renameKey(out, 'payments.offers', 'payments.products');
     out = renameKey(out, 'payments.groups', 'payments.catalogs');
     out = resetOverrideKeys(out, ['emails.themeList', 'emails.templateList', 'sourceOfTruth']);
-    out = Object.fromEntries(Object.entries(out).map(([k, value]) => {
-      if (k === 'domains.trustedDomains' && Array.isArray(value)) return [k, Object.fromEntries(value.map((d, i) => [String(i), d]))];
-      if (k === 'domains' && isPlainObject(value) && Array.isArray(value.trustedDomains)) {
-        return [k, { ...value, trustedDomains: Object.fromEntries(value.trustedDomains.map((d, i) => [String(i), d])) }];
-      }
-      return [k, value];
-    }));
+    out = Object.fromEntries(
+      Object.entries(out).map(([k, value]) => {
+        if (k === 'domains.trustedDomains' && Array.isArray(value)) return [k, Object.fromEntries(value.map((d, i) => [String(i), d]))];
+        if (k === 'domains' && isPlainObject(value) && Array.isArray(value.trustedDomains)) {
+          return [k, { ...value, trustedDomains: Object.fromEntries(value.trustedDomains.map((d, i) => [String(i), d])) }];
+        }
+        return [k, value];
+      }),
+    );
   }
   return out;
 }

@@ -16,7 +16,10 @@ export const getConfigOrigins = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
-  output: v.strictObject({ origins: v.record(v.string(), v.picklist(['default', 'project', 'branch', 'environment'])), source: BranchConfigSourceSchema }),
+  output: v.strictObject({
+    origins: v.record(v.string(), v.picklist(['default', 'project', 'branch', 'environment'])),
+    source: BranchConfigSourceSchema,
+  }),
   async run(ctx) {
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));
     return { origins: layerOrigins(layers), source: layers.source };

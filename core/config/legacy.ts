@@ -21,7 +21,7 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
   const ids = (record: Record<string, unknown>) => Object.keys(record);
   const server = r.emails.server;
   return {
-    ...Object.fromEntries(PROJECT_FLAGS.map((f) => [f.key, valueAt(r, f.path)])) as ProjectFlags,
+    ...(Object.fromEntries(PROJECT_FLAGS.map((f) => [f.key, valueAt(r, f.path)])) as ProjectFlags),
     teamCreatorDefaultPermissions: ids(r.rbac.defaultPermissions.teamCreator),
     teamMemberDefaultPermissions: ids(r.rbac.defaultPermissions.teamMember),
     userDefaultPermissions: ids(r.rbac.defaultPermissions.signUp),
@@ -29,34 +29,45 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       .filter((d) => typeof d.baseUrl === 'string')
       .map((d) => ({ domain: d.baseUrl!, handlerPath: d.handlerPath })),
     emailThemeId: r.emails.selectedThemeId === DEFAULT_EMAIL_THEME_ID ? null : r.emails.selectedThemeId,
-    oauthProviders: Object.entries(r.auth.oauth.providers as Record<string, Record<string, any>>).map(([id, p]): OAuthProviderConfig => ({
-      id,
-      enabled: p.allowSignIn,
-      type: p.isShared ? 'shared' : 'standard',
-      ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
-      ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
-      ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
-      ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
-      ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
-      ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
-      ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
-    })),
+    oauthProviders: Object.entries(r.auth.oauth.providers as Record<string, Record<string, any>>).map(
+      ([id, p]): OAuthProviderConfig => ({
+        id,
+        enabled: p.allowSignIn,
+        type: p.isShared ? 'shared' : 'standard',
+        ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+        ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
+        ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
+        ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
+        ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
+        ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
+        ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
+      }),
+    ),
     oauthAccountMergeStrategy: r.auth.oauth.accountMergeStrategy,
     emailConfig: server.isShared
       ? { type: 'shared' }
       : {
-        type: 'standard', host: server.host ?? '', port: server.port ?? 0, username: server.username ?? '',
-        password: server.password ?? '', senderName: server.senderName ?? '', senderEmail: server.senderEmail ?? '',
-      },
+          type: 'standard',
+          host: server.host ?? '',
+          port: server.port ?? 0,
+          username: server.username ?? '',
+          password: server.password ?? '',
+          senderName: server.senderName ?? '',
+          senderEmail: server.senderEmail ?? '',
+        },
     rateLimits: {
       enabled: r.rateLimits.enabled,
-      overrides: Object.fromEntries(Object.entries(r.rateLimits.rules as Record<string, { limit?: number; windowSeconds?: number }>)
-        .filter(([, rule]) => typeof rule.limit === 'number' && typeof rule.windowSeconds === 'number')
-        .map(([id, rule]) => [id, { limit: rule.limit!, windowSeconds: rule.windowSeconds! }])),
+      overrides: Object.fromEntries(
+        Object.entries(r.rateLimits.rules as Record<string, { limit?: number; windowSeconds?: number }>)
+          .filter(([, rule]) => typeof rule.limit === 'number' && typeof rule.windowSeconds === 'number')
+          .map(([id, rule]) => [id, { limit: rule.limit!, windowSeconds: rule.windowSeconds! }]),
+      ),
     },
     branding: {
-      accentLight: r.branding.accentColorLight, accentDark: r.branding.accentColorDark,
-      termsUrl: r.branding.termsOfServiceUrl, privacyUrl: r.branding.privacyPolicyUrl,
+      accentLight: r.branding.accentColorLight,
+      accentDark: r.branding.accentColorDark,
+      termsUrl: r.branding.termsOfServiceUrl,
+      privacyUrl: r.branding.privacyPolicyUrl,
     },
     botChallengeSiteKey: r.botChallenge.turnstileSiteKey ?? null,
   };
@@ -69,45 +80,78 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
   const flag = PROJECT_FLAGS.find((f) => f.key === key);
   if (flag) return { [flag.path]: c[flag.key] };
   switch (key) {
-    case 'teamCreatorDefaultPermissions': return { 'rbac.defaultPermissions.teamCreator': asSet(c.teamCreatorDefaultPermissions) };
-    case 'teamMemberDefaultPermissions': return { 'rbac.defaultPermissions.teamMember': asSet(c.teamMemberDefaultPermissions) };
-    case 'userDefaultPermissions': return { 'rbac.defaultPermissions.signUp': asSet(c.userDefaultPermissions) };
-    case 'domains': return { 'domains.trustedDomains': Object.fromEntries(c.domains.map((d, i) => [String(i), { baseUrl: d.domain, handlerPath: d.handlerPath }])) };
-    case 'emailThemeId': return { 'emails.selectedThemeId': c.emailThemeId ?? DEFAULT_EMAIL_THEME_ID };
-    case 'oauthProviders': return {
-      'auth.oauth.providers': Object.fromEntries(c.oauthProviders.map((p) => [p.id, {
-        ...(isBuiltInOAuthProviderId(p.id) ? { type: p.id } : {}),
-        allowSignIn: p.enabled,
-        allowConnectedAccounts: true,
-        isShared: p.type === 'shared',
-        ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
-        ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
-        ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
-        ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
-        ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
-        ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
-        ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
-      }])),
-    };
-    case 'oauthAccountMergeStrategy': return { 'auth.oauth.accountMergeStrategy': c.oauthAccountMergeStrategy };
+    case 'teamCreatorDefaultPermissions':
+      return { 'rbac.defaultPermissions.teamCreator': asSet(c.teamCreatorDefaultPermissions) };
+    case 'teamMemberDefaultPermissions':
+      return { 'rbac.defaultPermissions.teamMember': asSet(c.teamMemberDefaultPermissions) };
+    case 'userDefaultPermissions':
+      return { 'rbac.defaultPermissions.signUp': asSet(c.userDefaultPermissions) };
+    case 'domains':
+      return {
+        'domains.trustedDomains': Object.fromEntries(
+          c.domains.map((d, i) => [String(i), { baseUrl: d.domain, handlerPath: d.handlerPath }]),
+        ),
+      };
+    case 'emailThemeId':
+      return { 'emails.selectedThemeId': c.emailThemeId ?? DEFAULT_EMAIL_THEME_ID };
+    case 'oauthProviders':
+      return {
+        'auth.oauth.providers': Object.fromEntries(
+          c.oauthProviders.map((p) => [
+            p.id,
+            {
+              ...(isBuiltInOAuthProviderId(p.id) ? { type: p.id } : {}),
+              allowSignIn: p.enabled,
+              allowConnectedAccounts: true,
+              isShared: p.type === 'shared',
+              ...(p.clientId !== undefined ? { clientId: p.clientId } : {}),
+              ...(p.clientSecret !== undefined ? { clientSecret: p.clientSecret } : {}),
+              ...(p.facebookConfigId !== undefined ? { facebookConfigId: p.facebookConfigId } : {}),
+              ...(p.microsoftTenantId !== undefined ? { microsoftTenantId: p.microsoftTenantId } : {}),
+              ...(p.issuerUrl !== undefined ? { issuerUrl: p.issuerUrl } : {}),
+              ...(p.displayName !== undefined ? { displayName: p.displayName } : {}),
+              ...(p.appleBundleIds !== undefined ? { appleBundleIds: p.appleBundleIds } : {}),
+            },
+          ]),
+        ),
+      };
+    case 'oauthAccountMergeStrategy':
+      return { 'auth.oauth.accountMergeStrategy': c.oauthAccountMergeStrategy };
     case 'emailConfig': {
       const e = c.emailConfig;
       return {
-        'emails.server': e.type === 'shared'
-          ? { isShared: true }
-          : { isShared: false, host: e.host, port: e.port, username: e.username, password: e.password, senderName: e.senderName, senderEmail: e.senderEmail },
+        'emails.server':
+          e.type === 'shared'
+            ? { isShared: true }
+            : {
+                isShared: false,
+                host: e.host,
+                port: e.port,
+                username: e.username,
+                password: e.password,
+                senderName: e.senderName,
+                senderEmail: e.senderEmail,
+              },
       };
     }
-    case 'rateLimits': return {
-      'rateLimits.enabled': c.rateLimits.enabled,
-      'rateLimits.rules': Object.fromEntries(Object.entries(c.rateLimits.overrides).map(([id, rule]) => [id, { limit: rule.limit, windowSeconds: rule.windowSeconds }])),
-    };
-    case 'branding': return {
-      'branding.accentColorLight': c.branding.accentLight, 'branding.accentColorDark': c.branding.accentDark,
-      'branding.termsOfServiceUrl': c.branding.termsUrl, 'branding.privacyPolicyUrl': c.branding.privacyUrl,
-    };
-    case 'botChallengeSiteKey': return { 'botChallenge.turnstileSiteKey': c.botChallengeSiteKey };
-    default: return {};
+    case 'rateLimits':
+      return {
+        'rateLimits.enabled': c.rateLimits.enabled,
+        'rateLimits.rules': Object.fromEntries(
+          Object.entries(c.rateLimits.overrides).map(([id, rule]) => [id, { limit: rule.limit, windowSeconds: rule.windowSeconds }]),
+        ),
+      };
+    case 'branding':
+      return {
+        'branding.accentColorLight': c.branding.accentLight,
+        'branding.accentColorDark': c.branding.accentDark,
+        'branding.termsOfServiceUrl': c.branding.termsUrl,
+        'branding.privacyPolicyUrl': c.branding.privacyUrl,
+      };
+    case 'botChallengeSiteKey':
+      return { 'botChallenge.turnstileSiteKey': c.botChallengeSiteKey };
+    default:
+      return {};
   }
 }
 

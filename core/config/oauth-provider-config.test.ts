@@ -11,10 +11,21 @@ describeWithServer('project config OAuth providers carry provider_config_id (iss
   it('answers provider_config_id beside id for shared and standard providers', async () => {
     const server = get();
     const { admin } = await createProject(server);
-    let res = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { oauth_providers: [{ id: 'google', type: 'shared' }] } });
+    let res = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: { oauth_providers: [{ id: 'google', type: 'shared' }] },
+    });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.config.oauth_providers.map(({ id, provider_config_id, type }: Record<string, unknown>) => ({ id, provider_config_id, type })), [{ id: 'google', provider_config_id: 'google', type: 'shared' }]);
-    res = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { oauth_providers: [{ id: 'spotify', type: 'standard', client_id: 'client_id', client_secret: 'client_secret' }] } });
+    assert.deepEqual(
+      res.body.config.oauth_providers.map(({ id, provider_config_id, type }: Record<string, unknown>) => ({
+        id,
+        provider_config_id,
+        type,
+      })),
+      [{ id: 'google', provider_config_id: 'google', type: 'shared' }],
+    );
+    res = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: { oauth_providers: [{ id: 'spotify', type: 'standard', client_id: 'client_id', client_secret: 'client_secret' }] },
+    });
     assert.equal(res.status, 200, res.text);
     const entry = res.body.config.oauth_providers.find((p: { id: string }) => p.id === 'spotify');
     assert.equal(entry.provider_config_id, 'spotify');

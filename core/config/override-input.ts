@@ -12,7 +12,11 @@ export const OverrideLevelParamsSchema = v.strictObject({ level: v.picklist(['pr
 export const BranchConfigSourceSchema = v.variant('type', [
   v.strictObject({
     type: v.literal('pushed-from-github'),
-    owner: v.string(), repo: v.string(), branch: v.string(), commit_hash: v.string(), config_file_path: v.string(),
+    owner: v.string(),
+    repo: v.string(),
+    branch: v.string(),
+    commit_hash: v.string(),
+    config_file_path: v.string(),
   }),
   v.strictObject({ type: v.literal('pushed-from-unknown') }),
   v.strictObject({ type: v.literal('unlinked') }),
@@ -24,7 +28,8 @@ export const BranchConfigSourceSchema = v.variant('type', [
  * @throws StatusError 403 "Server access can only manage branch config overrides."
  */
 export function assertLevelAccess(accessType: AccessType, level: ConfigLevel): void {
-  if (accessType === 'server' && level !== 'branch') throw new StatusError('forbidden', 'Server access can only manage branch config overrides.');
+  if (accessType === 'server' && level !== 'branch')
+    throw new StatusError('forbidden', 'Server access can only manage branch config overrides.');
 }
 
 /**
@@ -40,7 +45,8 @@ export function parseOverrideString(text: string, level: ConfigLevel): ConfigOve
   try {
     parsed = parseJsonText(text);
   } catch (error) {
-    if (error instanceof JsonTextError && error.reason !== 'syntax') throw new StatusError('bad-request', `Invalid config JSON: ${error.message}`);
+    if (error instanceof JsonTextError && error.reason !== 'syntax')
+      throw new StatusError('bad-request', `Invalid config JSON: ${error.message}`);
     throw new StatusError('bad-request', 'Invalid config JSON');
   }
   try {

@@ -2,7 +2,16 @@ import * as v from 'valibot';
 import { component } from '../operations/output.ts';
 import { isValidDomainUrl, isProductionSafeDomainUrl } from './domains.ts';
 import { defaultRateLimitsConfig, RATE_LIMIT_RULES, type RateLimitRule, type RateLimitsConfig } from './rate-limits.ts';
-import { ADMIN_FLAGS, CLIENT_FLAGS, defaultProjectFlags, flagOutputEntries, flagsToWire, flagUpdateEntries, PROJECT_FLAGS, type ProjectFlags } from './project-flags.ts';
+import {
+  ADMIN_FLAGS,
+  CLIENT_FLAGS,
+  defaultProjectFlags,
+  flagOutputEntries,
+  flagsToWire,
+  flagUpdateEntries,
+  PROJECT_FLAGS,
+  type ProjectFlags,
+} from './project-flags.ts';
 
 // Defined with the config model; re-exported here for the legacy view's users.
 export { DEFAULT_EMAIL_THEME_ID, OAUTH_PROVIDER_IDS } from './schema.ts';
@@ -118,7 +127,13 @@ export function parseStoredConfig(json: string): ProjectConfig {
 const HANDLER_PATH_MESSAGE = 'Handler path must start with /';
 
 const DomainSchema = v.strictObject({
-  domain: v.pipe(v.string(), v.check(isValidDomainUrl, 'must be a valid URL or wildcard domain pattern (http or https, no spaces, no wildcards in credentials, path, query or hash)')),
+  domain: v.pipe(
+    v.string(),
+    v.check(
+      isValidDomainUrl,
+      'must be a valid URL or wildcard domain pattern (http or https, no spaces, no wildcards in credentials, path, query or hash)',
+    ),
+  ),
   handler_path: v.optional(v.pipe(v.string(), v.startsWith('/', HANDLER_PATH_MESSAGE)), '/handler'),
 });
 
@@ -131,13 +146,28 @@ const OAuthProviderSchema = v.pipe(
     client_secret: v.optional(v.string()),
     facebook_config_id: v.optional(v.string()),
     microsoft_tenant_id: v.optional(v.string()),
-    issuer_url: v.optional(v.pipe(v.string(), v.url('must be a valid URL'), v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'))),
+    issuer_url: v.optional(
+      v.pipe(
+        v.string(),
+        v.url('must be a valid URL'),
+        v.check((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+      ),
+    ),
     display_name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
     apple_bundle_ids: v.optional(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(255)))),
   }),
-  v.check((p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret), 'Standard OAuth providers require clientId and clientSecret'),
-  v.check((p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url, 'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url'),
-  v.check((p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined), 'issuer_url and display_name are only for generic OpenID Connect providers'),
+  v.check(
+    (p) => p.type !== 'standard' || (!!p.client_id && !!p.client_secret),
+    'Standard OAuth providers require clientId and clientSecret',
+  ),
+  v.check(
+    (p) => isBuiltInOAuthProviderId(p.id) || p.type === 'shared' || !!p.issuer_url,
+    'A generic OpenID Connect provider (an id outside the built-in list) requires issuer_url',
+  ),
+  v.check(
+    (p) => !isBuiltInOAuthProviderId(p.id) || (p.issuer_url === undefined && p.display_name === undefined),
+    'issuer_url and display_name are only for generic OpenID Connect providers',
+  ),
   v.check((p) => p.apple_bundle_ids === undefined || p.id === 'apple', 'apple_bundle_ids is only for the apple provider'),
 );
 
@@ -146,7 +176,12 @@ const EmailConfigSchema = v.variant('type', [
   v.strictObject({
     type: v.literal('standard'),
     host: v.pipe(v.string(), v.minLength(1, 'host is required for a standard email config')),
-    port: v.pipe(v.number(), v.integer(), v.minValue(0, 'port must be between 0 and 65535'), v.maxValue(65535, 'port must be between 0 and 65535')),
+    port: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0, 'port must be between 0 and 65535'),
+      v.maxValue(65535, 'port must be between 0 and 65535'),
+    ),
     username: v.pipe(v.string(), v.minLength(1, 'username is required for a standard email config')),
     password: v.pipe(v.string(), v.minLength(1, 'password is required for a standard email config')),
     sender_name: v.pipe(v.string(), v.minLength(1, 'sender name is required for a standard email config')),
@@ -158,13 +193,21 @@ const PermissionRefSchema = v.strictObject({ id: v.string() });
 
 const RateLimitSchema = v.strictObject({
   limit: v.pipe(v.number(), v.integer(), v.minValue(1, 'limit must be at least 1'), v.maxValue(1_000_000, 'limit must be at most 1000000')),
-  window_seconds: v.pipe(v.number(), v.integer(), v.minValue(1, 'window_seconds must be at least 1'), v.maxValue(604_800, 'window_seconds must be at most 604800 (7 days)')),
+  window_seconds: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(1, 'window_seconds must be at least 1'),
+    v.maxValue(604_800, 'window_seconds must be at most 604800 (7 days)'),
+  ),
 });
 
 /** `rate_limits`: `enabled`, and per rule `{limit, window_seconds}` (null restores the default). */
 const RateLimitsUpdateSchema = v.strictObject({
   enabled: v.optional(v.boolean()),
-  ...Object.fromEntries(RATE_LIMIT_RULES.map((rule) => [rule, v.optional(v.nullable(RateLimitSchema))])) as Record<RateLimitRule, v.OptionalSchema<v.NullableSchema<typeof RateLimitSchema, undefined>, undefined>>,
+  ...(Object.fromEntries(RATE_LIMIT_RULES.map((rule) => [rule, v.optional(v.nullable(RateLimitSchema))])) as Record<
+    RateLimitRule,
+    v.OptionalSchema<v.NullableSchema<typeof RateLimitSchema, undefined>, undefined>
+  >),
 });
 
 const HexColorSchema = v.nullable(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour in the form #rrggbb')));
@@ -199,31 +242,54 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
     if (value !== undefined) next[key] = value;
   };
   for (const flag of PROJECT_FLAGS) set(flag.key, update[flag.wire]);
-  set('teamCreatorDefaultPermissions', update.team_creator_default_permissions?.map((p) => p.id));
-  set('teamMemberDefaultPermissions', update.team_member_default_permissions?.map((p) => p.id));
-  set('userDefaultPermissions', update.user_default_permissions?.map((p) => p.id));
-  set('domains', update.domains?.map((d) => ({ domain: d.domain, handlerPath: d.handler_path })));
+  set(
+    'teamCreatorDefaultPermissions',
+    update.team_creator_default_permissions?.map((p) => p.id),
+  );
+  set(
+    'teamMemberDefaultPermissions',
+    update.team_member_default_permissions?.map((p) => p.id),
+  );
+  set(
+    'userDefaultPermissions',
+    update.user_default_permissions?.map((p) => p.id),
+  );
+  set(
+    'domains',
+    update.domains?.map((d) => ({ domain: d.domain, handlerPath: d.handler_path })),
+  );
   set('emailThemeId', update.email_theme);
-  set('oauthProviders', update.oauth_providers?.map((p) => ({
-    id: p.id,
-    enabled: p.enabled ?? true,
-    type: p.type,
-    ...(p.client_id !== undefined ? { clientId: p.client_id } : {}),
-    ...(p.client_secret !== undefined ? { clientSecret: p.client_secret } : {}),
-    ...(p.facebook_config_id !== undefined ? { facebookConfigId: p.facebook_config_id } : {}),
-    ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
-    ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
-    ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
-    ...(p.apple_bundle_ids !== undefined ? { appleBundleIds: p.apple_bundle_ids } : {}),
-  })));
+  set(
+    'oauthProviders',
+    update.oauth_providers?.map((p) => ({
+      id: p.id,
+      enabled: p.enabled ?? true,
+      type: p.type,
+      ...(p.client_id !== undefined ? { clientId: p.client_id } : {}),
+      ...(p.client_secret !== undefined ? { clientSecret: p.client_secret } : {}),
+      ...(p.facebook_config_id !== undefined ? { facebookConfigId: p.facebook_config_id } : {}),
+      ...(p.microsoft_tenant_id !== undefined ? { microsoftTenantId: p.microsoft_tenant_id } : {}),
+      ...(p.issuer_url !== undefined ? { issuerUrl: p.issuer_url } : {}),
+      ...(p.display_name !== undefined ? { displayName: p.display_name } : {}),
+      ...(p.apple_bundle_ids !== undefined ? { appleBundleIds: p.apple_bundle_ids } : {}),
+    })),
+  );
   set('oauthAccountMergeStrategy', update.oauth_account_merge_strategy);
-  set('emailConfig', update.email_config && (update.email_config.type === 'shared'
-    ? { type: 'shared' }
-    : {
-      type: 'standard', host: update.email_config.host, port: update.email_config.port,
-      username: update.email_config.username, password: update.email_config.password,
-      senderName: update.email_config.sender_name, senderEmail: update.email_config.sender_email,
-    }));
+  set(
+    'emailConfig',
+    update.email_config &&
+      (update.email_config.type === 'shared'
+        ? { type: 'shared' }
+        : {
+            type: 'standard',
+            host: update.email_config.host,
+            port: update.email_config.port,
+            username: update.email_config.username,
+            password: update.email_config.password,
+            senderName: update.email_config.sender_name,
+            senderEmail: update.email_config.sender_email,
+          }),
+  );
   if (update.rate_limits) {
     const current = config.rateLimits ?? defaultRateLimitsConfig();
     const overrides = { ...current.overrides };
@@ -237,8 +303,8 @@ export function applyConfigUpdate(config: ProjectConfig, update: ConfigUpdate): 
   if (update.branding) {
     const b = update.branding;
     next.branding = {
-      accentLight: b.accent_color_light === undefined ? config.branding.accentLight : b.accent_color_light?.toLowerCase() ?? null,
-      accentDark: b.accent_color_dark === undefined ? config.branding.accentDark : b.accent_color_dark?.toLowerCase() ?? null,
+      accentLight: b.accent_color_light === undefined ? config.branding.accentLight : (b.accent_color_light?.toLowerCase() ?? null),
+      accentDark: b.accent_color_dark === undefined ? config.branding.accentDark : (b.accent_color_dark?.toLowerCase() ?? null),
       termsUrl: b.terms_of_service_url === undefined ? config.branding.termsUrl : b.terms_of_service_url,
       privacyUrl: b.privacy_policy_url === undefined ? config.branding.privacyUrl : b.privacy_policy_url,
     };
@@ -259,11 +325,16 @@ export function configProblems(config: ProjectConfig, isProductionMode: boolean)
   if (isProductionMode) {
     // allow_localhost stays settable in production mode, as upstream allows.
     for (const p of config.oauthProviders) {
-      if (p.type === 'shared') problems.push(`OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`);
+      if (p.type === 'shared')
+        problems.push(
+          `OAuth provider ${p.id} uses shared keys (the built-in development provider), which is not allowed in production mode`,
+        );
     }
     for (const d of config.domains) {
       if (!isProductionSafeDomainUrl(d.domain)) {
-        problems.push(`domain ${d.domain} is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)`);
+        problems.push(
+          `domain ${d.domain} is not allowed in production mode (it must use HTTPS and must not be localhost or an IP address)`,
+        );
       }
     }
   }
@@ -277,7 +348,9 @@ const ALLOW_LOCALHOST = PROJECT_FLAGS.filter((f) => f.key === 'allowLocalhost');
 
 /** `enabled_oauth_providers` of both views: the enabled providers' ids (and a generic provider's button label). */
 function enabledProvidersToWire(config: ProjectConfig) {
-  return config.oauthProviders.filter((p) => p.enabled).map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) }));
+  return config.oauthProviders
+    .filter((p) => p.enabled)
+    .map((p) => ({ id: p.id, ...(p.displayName !== undefined ? { display_name: p.displayName } : {}) }));
 }
 
 /** `domains` of both views. */
@@ -286,52 +359,71 @@ function domainsToWire(config: ProjectConfig) {
 }
 
 /** Output schema of `configToWire` (the admin view of a project's config). */
-export const AdminProjectConfigOutput = component('AdminProjectConfig', v.strictObject({
-  id: v.string(),
-  ...flagOutputEntries(ADMIN_FLAGS),
-  oauth_account_merge_strategy: v.picklist(['link_method', 'raise_error', 'allow_duplicates']),
-  oauth_providers: v.array(v.strictObject({
+export const AdminProjectConfigOutput = component(
+  'AdminProjectConfig',
+  v.strictObject({
     id: v.string(),
-    provider_config_id: v.pipe(v.string(), v.description('The provider\'s key in the config (`auth.oauth.providers.<key>`; upstream `provider_config_id`).')),
-    type: v.picklist(['shared', 'standard']),
-    enabled: v.boolean(),
-    client_id: v.optional(v.string()),
-    client_secret: v.optional(v.string()),
-    facebook_config_id: v.optional(v.string()),
-    microsoft_tenant_id: v.optional(v.string()),
-    issuer_url: v.optional(v.string()),
-    display_name: v.optional(v.string()),
-    apple_bundle_ids: v.optional(v.array(v.string())),
-  })),
-  enabled_oauth_providers: EnabledProvidersOutput,
-  email_config: v.variant('type', [
-    v.strictObject({ type: v.literal('shared') }),
-    v.strictObject({
-      type: v.literal('standard'), host: v.string(), port: v.number(), username: v.string(), password: v.string(),
-      sender_name: v.string(), sender_email: v.string(),
+    ...flagOutputEntries(ADMIN_FLAGS),
+    oauth_account_merge_strategy: v.picklist(['link_method', 'raise_error', 'allow_duplicates']),
+    oauth_providers: v.array(
+      v.strictObject({
+        id: v.string(),
+        provider_config_id: v.pipe(
+          v.string(),
+          v.description("The provider's key in the config (`auth.oauth.providers.<key>`; upstream `provider_config_id`)."),
+        ),
+        type: v.picklist(['shared', 'standard']),
+        enabled: v.boolean(),
+        client_id: v.optional(v.string()),
+        client_secret: v.optional(v.string()),
+        facebook_config_id: v.optional(v.string()),
+        microsoft_tenant_id: v.optional(v.string()),
+        issuer_url: v.optional(v.string()),
+        display_name: v.optional(v.string()),
+        apple_bundle_ids: v.optional(v.array(v.string())),
+      }),
+    ),
+    enabled_oauth_providers: EnabledProvidersOutput,
+    email_config: v.variant('type', [
+      v.strictObject({ type: v.literal('shared') }),
+      v.strictObject({
+        type: v.literal('standard'),
+        host: v.string(),
+        port: v.number(),
+        username: v.string(),
+        password: v.string(),
+        sender_name: v.string(),
+        sender_email: v.string(),
+      }),
+    ]),
+    email_theme: v.string(),
+    domains: DomainsOutput,
+    team_creator_default_permissions: PermissionRefsOutput,
+    team_member_default_permissions: PermissionRefsOutput,
+    user_default_permissions: PermissionRefsOutput,
+    branding: v.strictObject({
+      accent_color_light: v.nullable(v.string()),
+      accent_color_dark: v.nullable(v.string()),
+      terms_of_service_url: v.nullable(v.string()),
+      privacy_policy_url: v.nullable(v.string()),
     }),
-  ]),
-  email_theme: v.string(),
-  domains: DomainsOutput,
-  team_creator_default_permissions: PermissionRefsOutput,
-  team_member_default_permissions: PermissionRefsOutput,
-  user_default_permissions: PermissionRefsOutput,
-  branding: v.strictObject({
-    accent_color_light: v.nullable(v.string()),
-    accent_color_dark: v.nullable(v.string()),
-    terms_of_service_url: v.nullable(v.string()),
-    privacy_policy_url: v.nullable(v.string()),
   }),
-}));
+);
 
 /** Output schema of `configToClientWire`. */
-export const ClientProjectConfigOutput = component('ClientProjectConfig', v.strictObject({
-  ...flagOutputEntries(CLIENT_FLAGS),
-  enabled_oauth_providers: EnabledProvidersOutput,
-  ...flagOutputEntries(ALLOW_LOCALHOST),
-  domains: DomainsOutput,
-  bot_challenge_site_key: v.pipe(v.nullable(v.string()), v.description('Gatehouse: the Cloudflare Turnstile site key, or null when the project has no bot challenge.')),
-}));
+export const ClientProjectConfigOutput = component(
+  'ClientProjectConfig',
+  v.strictObject({
+    ...flagOutputEntries(CLIENT_FLAGS),
+    enabled_oauth_providers: EnabledProvidersOutput,
+    ...flagOutputEntries(ALLOW_LOCALHOST),
+    domains: DomainsOutput,
+    bot_challenge_site_key: v.pipe(
+      v.nullable(v.string()),
+      v.description('Gatehouse: the Cloudflare Turnstile site key, or null when the project has no bot challenge.'),
+    ),
+  }),
+);
 
 /** The admin wire form of a config (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
 export function configToWire(config: ProjectConfig, projectId: string) {
@@ -353,17 +445,18 @@ export function configToWire(config: ProjectConfig, projectId: string) {
       ...(p.appleBundleIds !== undefined ? { apple_bundle_ids: p.appleBundleIds } : {}),
     })),
     enabled_oauth_providers: enabledProvidersToWire(config),
-    email_config: config.emailConfig.type === 'shared'
-      ? { type: 'shared' as const }
-      : {
-        type: 'standard' as const,
-        host: config.emailConfig.host,
-        port: config.emailConfig.port,
-        username: config.emailConfig.username,
-        password: config.emailConfig.password,
-        sender_name: config.emailConfig.senderName,
-        sender_email: config.emailConfig.senderEmail,
-      },
+    email_config:
+      config.emailConfig.type === 'shared'
+        ? { type: 'shared' as const }
+        : {
+            type: 'standard' as const,
+            host: config.emailConfig.host,
+            port: config.emailConfig.port,
+            username: config.emailConfig.username,
+            password: config.emailConfig.password,
+            sender_name: config.emailConfig.senderName,
+            sender_email: config.emailConfig.senderEmail,
+          },
     // Never null on the wire: a project that chose no theme uses the default (as upstream reports it).
     email_theme: config.emailThemeId ?? DEFAULT_EMAIL_THEME_ID,
     domains: domainsToWire(config),

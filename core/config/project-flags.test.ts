@@ -3,21 +3,48 @@ import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { renderConfig, validateOverride } from './format.ts';
 import { legacyToOverride, renderedToLegacy } from './legacy.ts';
-import { AdminProjectConfigOutput, ClientProjectConfigOutput, ConfigUpdateSchema, applyConfigUpdate, configToClientWire, configToWire, defaultProjectConfig } from './project-config.ts';
+import {
+  AdminProjectConfigOutput,
+  ClientProjectConfigOutput,
+  ConfigUpdateSchema,
+  applyConfigUpdate,
+  configToClientWire,
+  configToWire,
+  defaultProjectConfig,
+} from './project-config.ts';
 import { flagDoc, PROJECT_FLAGS } from './project-flags.ts';
 
 describe('the project flag table', () => {
   it('keeps the wire key order of the admin and client config objects (upstream projects CRUD)', () => {
     const config = defaultProjectConfig();
     assert.deepEqual(Object.keys(configToClientWire(config)), [
-      'sign_up_enabled', 'credential_enabled', 'magic_link_enabled', 'passkey_enabled', 'client_team_creation_enabled',
-      'client_user_deletion_enabled', 'allow_user_api_keys', 'allow_team_api_keys', 'enabled_oauth_providers', 'allow_localhost', 'domains',
+      'sign_up_enabled',
+      'credential_enabled',
+      'magic_link_enabled',
+      'passkey_enabled',
+      'client_team_creation_enabled',
+      'client_user_deletion_enabled',
+      'allow_user_api_keys',
+      'allow_team_api_keys',
+      'enabled_oauth_providers',
+      'allow_localhost',
+      'domains',
       // Gatehouse extension, after upstream's keys.
       'bot_challenge_site_key',
     ]);
     assert.deepEqual(Object.keys(configToWire(config, 'p')).slice(0, 12), [
-      'id', 'allow_localhost', 'sign_up_enabled', 'credential_enabled', 'magic_link_enabled', 'passkey_enabled', 'client_team_creation_enabled',
-      'client_user_deletion_enabled', 'allow_user_api_keys', 'allow_team_api_keys', 'create_team_on_sign_up', 'oauth_account_merge_strategy',
+      'id',
+      'allow_localhost',
+      'sign_up_enabled',
+      'credential_enabled',
+      'magic_link_enabled',
+      'passkey_enabled',
+      'client_team_creation_enabled',
+      'client_user_deletion_enabled',
+      'allow_user_api_keys',
+      'allow_team_api_keys',
+      'create_team_on_sign_up',
+      'oauth_account_merge_strategy',
     ]);
     assert.ok(v.is(AdminProjectConfigOutput, configToWire(config, 'p')));
     assert.ok(v.is(ClientProjectConfigOutput, configToClientWire(config)));

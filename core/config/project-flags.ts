@@ -27,7 +27,12 @@ export const PROJECT_FLAGS = [
   { key: 'allowUserApiKeys', wire: 'allow_user_api_keys', path: 'apiKeys.enabled.user', shown: 'client' },
   { key: 'allowTeamApiKeys', wire: 'allow_team_api_keys', path: 'apiKeys.enabled.team', shown: 'client' },
   { key: 'createTeamOnSignUp', wire: 'create_team_on_sign_up', path: 'teams.createPersonalTeamOnSignUp', shown: 'admin' },
-  { key: 'requirePublishableClientKey', wire: 'require_publishable_client_key', path: 'project.requirePublishableClientKey', shown: 'write' },
+  {
+    key: 'requirePublishableClientKey',
+    wire: 'require_publishable_client_key',
+    path: 'project.requirePublishableClientKey',
+    shown: 'write',
+  },
   { key: 'requireEmailVerification', wire: 'require_email_verification', path: 'onboarding.requireEmailVerification', shown: 'write' },
 ] as const satisfies readonly { key: string; wire: string; path: string; shown: 'client' | 'admin' | 'write'; newProject?: boolean }[];
 
@@ -51,7 +56,7 @@ export function flagDoc(flag: ProjectFlag): string {
 
 /** A flag's value in a new project: `newProject`, else the config model's default. */
 export function flagNewProjectValue(flag: ProjectFlag): boolean {
-  return 'newProject' in flag ? flag.newProject : leafAt(flag.path).default as boolean;
+  return 'newProject' in flag ? flag.newProject : (leafAt(flag.path).default as boolean);
 }
 
 /** The flags of a new project. */
@@ -63,7 +68,9 @@ type ClientFlag = Exclude<Extract<ProjectFlag, { shown: 'client' }>, { key: 'all
 type AdminFlag = Extract<ProjectFlag, { shown: 'client' | 'admin' }>;
 
 /** Flags shown to clients, in the client object's order (`allow_localhost` is placed by the caller, after the providers). */
-export const CLIENT_FLAGS: readonly ClientFlag[] = PROJECT_FLAGS.filter((f): f is ClientFlag => f.shown === 'client' && f.key !== 'allowLocalhost');
+export const CLIENT_FLAGS: readonly ClientFlag[] = PROJECT_FLAGS.filter(
+  (f): f is ClientFlag => f.shown === 'client' && f.key !== 'allowLocalhost',
+);
 /** Flags of the admin object, in its order: `allow_localhost`, the client flags, then the admin-only ones. */
 export const ADMIN_FLAGS: readonly AdminFlag[] = [
   ...PROJECT_FLAGS.filter((f): f is Extract<AdminFlag, { key: 'allowLocalhost' }> => f.key === 'allowLocalhost'),
@@ -76,7 +83,9 @@ type OptionalBoolean = v.OptionalSchema<v.BooleanSchema<undefined>, undefined>;
 
 /** Output schema entries `{<wire>: boolean}` of `flags`, each described by its doc line. */
 export function flagOutputEntries<F extends ProjectFlag>(flags: readonly F[]): { [K in F as K['wire']]: BooleanOutput } {
-  return Object.fromEntries(flags.map((f) => [f.wire, v.pipe(v.boolean(), v.description(flagDoc(f)))])) as { [K in F as K['wire']]: BooleanOutput };
+  return Object.fromEntries(flags.map((f) => [f.wire, v.pipe(v.boolean(), v.description(flagDoc(f)))])) as {
+    [K in F as K['wire']]: BooleanOutput;
+  };
 }
 
 /** Update schema entries `{<wire>?: boolean}` of `flags`. */

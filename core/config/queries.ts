@@ -26,7 +26,9 @@ function readStored(text: string): { value: Record<string, unknown> } | { proble
  * comes back empty with `unreadable` set, instead of failing every render of the project.
  */
 export async function findOverrideRows(db: Kysely<Database>, projectId: string, branchId: string): Promise<OverrideRow[]> {
-  const rows = await db.selectFrom('config_overrides').select(['level', 'config', 'source'])
+  const rows = await db
+    .selectFrom('config_overrides')
+    .select(['level', 'config', 'source'])
     .where('project_id', '=', projectId)
     .where((eb) => eb.or([eb('branch_id', '=', branchId), eb('level', '=', 'project')]))
     .execute();
@@ -44,10 +46,25 @@ export async function findOverrideRows(db: Kysely<Database>, projectId: string, 
 }
 
 /** Inserts or replaces one override row (the source is kept when `source` is undefined). */
-export async function upsertOverride(db: Kysely<Database>, row: { projectId: string; branchId: string; level: ConfigLevel; config: Record<string, unknown>; source?: Record<string, unknown> | null; now: number }): Promise<void> {
+export async function upsertOverride(
+  db: Kysely<Database>,
+  row: {
+    projectId: string;
+    branchId: string;
+    level: ConfigLevel;
+    config: Record<string, unknown>;
+    source?: Record<string, unknown> | null;
+    now: number;
+  },
+): Promise<void> {
   const branchId = row.level === 'project' ? '' : row.branchId;
-  const values = { config: JSON.stringify(row.config), updated_at: row.now, ...(row.source !== undefined ? { source: row.source === null ? null : JSON.stringify(row.source) } : {}) };
-  await db.insertInto('config_overrides')
+  const values = {
+    config: JSON.stringify(row.config),
+    updated_at: row.now,
+    ...(row.source !== undefined ? { source: row.source === null ? null : JSON.stringify(row.source) } : {}),
+  };
+  await db
+    .insertInto('config_overrides')
     .values({ project_id: row.projectId, level: row.level, branch_id: branchId, source: null, ...values })
     .onConflict((oc) => oc.columns(['project_id', 'level', 'branch_id']).doUpdateSet(values))
     .execute();

@@ -25,7 +25,11 @@ export interface RateLimit {
  * often sign users in from one backend address); the others apply to every caller.
  */
 export const RATE_LIMIT_RULES = [
-  'sign_in_per_address', 'sign_up_per_address', 'anonymous_sign_up_per_address', 'email_per_recipient', 'email_per_project',
+  'sign_in_per_address',
+  'sign_up_per_address',
+  'anonymous_sign_up_per_address',
+  'email_per_recipient',
+  'email_per_project',
   'ai_chat_per_owner',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];

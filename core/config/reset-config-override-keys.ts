@@ -24,8 +24,11 @@ export const resetConfigOverrideKeys = defineOperation({
     await ctx.transaction(async (tx) => {
       const layers = await loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now);
       await saveConfigLevel(tx.db, {
-        projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, level: params.level,
-        override: resetOverrideKeys(layers[params.level], body.keys), now: ctx.now,
+        projectId: ctx.auth.project.id,
+        branchId: ctx.auth.branchId,
+        level: params.level,
+        override: resetOverrideKeys(layers[params.level], body.keys),
+        now: ctx.now,
       });
     });
     return { success: true };

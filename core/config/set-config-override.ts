@@ -26,10 +26,16 @@ export const setConfigOverride = defineOperation({
     assertLevelAccess(ctx.auth.accessType, params.level);
     const override = parseOverrideString(body.config_string, params.level);
     if (params.level === 'branch' && !body.source) throw new StatusError('bad-request', 'source is required for branch level config');
-    await ctx.transaction((tx) => saveConfigLevel(tx.db, {
-      projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, level: params.level, override,
-      ...(params.level === 'branch' && body.source ? { source: body.source } : {}), now: ctx.now,
-    }));
+    await ctx.transaction((tx) =>
+      saveConfigLevel(tx.db, {
+        projectId: ctx.auth.project.id,
+        branchId: ctx.auth.branchId,
+        level: params.level,
+        override,
+        ...(params.level === 'branch' && body.source ? { source: body.source } : {}),
+        now: ctx.now,
+      }),
+    );
     return { success: true };
   },
 });

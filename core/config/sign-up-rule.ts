@@ -12,16 +12,23 @@ import { CEL_LIMITS, conditionProblem } from '../lib/cel-bounds.ts';
 export const SIGN_UP_RULE_ACTIONS = ['allow', 'reject', 'restrict', 'log'] as const;
 export type SignUpRuleActionType = (typeof SIGN_UP_RULE_ACTIONS)[number];
 
-const ruleShape = (condition: v.GenericSchema<string, string>) => v.looseObject({
-  enabled: v.optional(v.boolean('must be a boolean')),
-  displayName: v.optional(v.string('must be a string')),
-  priority: v.optional(v.pipe(v.number('must be a number'), v.finite('must be a finite number'))),
-  condition: v.optional(condition),
-  action: v.looseObject({
-    type: v.picklist(SIGN_UP_RULE_ACTIONS, `must be one of ${SIGN_UP_RULE_ACTIONS.join(', ')}`),
-    message: v.optional(v.string('must be a string')),
-  }, 'must be an object with a type'),
-}, 'must be an object');
+const ruleShape = (condition: v.GenericSchema<string, string>) =>
+  v.looseObject(
+    {
+      enabled: v.optional(v.boolean('must be a boolean')),
+      displayName: v.optional(v.string('must be a string')),
+      priority: v.optional(v.pipe(v.number('must be a number'), v.finite('must be a finite number'))),
+      condition: v.optional(condition),
+      action: v.looseObject(
+        {
+          type: v.picklist(SIGN_UP_RULE_ACTIONS, `must be one of ${SIGN_UP_RULE_ACTIONS.join(', ')}`),
+          message: v.optional(v.string('must be a string')),
+        },
+        'must be an object with a type',
+      ),
+    },
+    'must be an object',
+  );
 
 /**
  * A stored rule as it is read back (upstream `SignUpRule`): a rule runs only when `enabled` is
@@ -36,13 +43,15 @@ export const StoredSignUpRuleSchema = ruleShape(v.string('must be a string'));
  * condition within CEL_LIMITS (core/lib/cel-bounds.ts: length, parser limits, comprehension macros,
  * literal sizes, `matches` patterns RE2 can run, estimated cost). The refusal names the limit.
  */
-export const SignUpRuleSchema = ruleShape(v.pipe(
-  v.string('must be a string'),
-  v.maxLength(CEL_LIMITS.maxLength, `must be at most ${CEL_LIMITS.maxLength} characters`),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const problem = conditionProblem(dataset.value);
-    if (problem) addIssue({ message: `is not an accepted condition: ${problem}` });
-  }),
-));
+export const SignUpRuleSchema = ruleShape(
+  v.pipe(
+    v.string('must be a string'),
+    v.maxLength(CEL_LIMITS.maxLength, `must be at most ${CEL_LIMITS.maxLength} characters`),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const problem = conditionProblem(dataset.value);
+      if (problem) addIssue({ message: `is not an accepted condition: ${problem}` });
+    }),
+  ),
+);
 export type SignUpRule = v.InferOutput<typeof StoredSignUpRuleSchema>;

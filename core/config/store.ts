@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/tables.ts';
-import { applyOverridePatch, configOrigins, ConfigOverrideError, renderConfig, validateOverride, type ConfigOverride, type RenderedConfig } from './format.ts';
+import {
+  applyOverridePatch,
+  configOrigins,
+  ConfigOverrideError,
+  renderConfig,
+  validateOverride,
+  type ConfigOverride,
+  type RenderedConfig,
+} from './format.ts';
 import { legacyChangeToPatch, legacyToOverride, renderedToLegacy } from './legacy.ts';
 import { parseStoredConfig, type ProjectConfig } from './project-config.ts';
 import { findOverrideRows, findStoredProjectConfig, upsertOverride, writeProjectConfigView } from './queries.ts';
@@ -29,7 +37,10 @@ function warnUnreadable(projectId: string, branchId: string, level: ConfigLevel,
   if (warned.has(key)) return;
   if (warned.size > 10_000) warned.clear();
   warned.add(key);
-  process.emitWarning(`The ${level} config override of project ${projectId} (branch ${branchId}) is ignored: ${problem}. Replace it through /internal/config/override/${level}.`, { code: 'GATEHOUSE_CONFIG_LEVEL_IGNORED' });
+  process.emitWarning(
+    `The ${level} config override of project ${projectId} (branch ${branchId}) is ignored: ${problem}. Replace it through /internal/config/override/${level}.`,
+    { code: 'GATEHOUSE_CONFIG_LEVEL_IGNORED' },
+  );
 }
 
 /**
@@ -101,17 +112,33 @@ export function layerOrigins(layers: ConfigLayers) {
  *
  * @returns the legacy view now stored on the project.
  */
-export async function saveConfigLevel(db: Kysely<Database>, args: { projectId: string; branchId: string; level: ConfigLevel; override: ConfigOverride; source?: BranchConfigSource; now: number }): Promise<ProjectConfig> {
+export async function saveConfigLevel(
+  db: Kysely<Database>,
+  args: { projectId: string; branchId: string; level: ConfigLevel; override: ConfigOverride; source?: BranchConfigSource; now: number },
+): Promise<ProjectConfig> {
   const layers = await loadConfigLayers(db, args.projectId, args.branchId, args.now);
   layers[args.level] = args.override;
-  await upsertOverride(db, { projectId: args.projectId, branchId: args.branchId, level: args.level, config: args.override, ...(args.source ? { source: args.source } : {}), now: args.now });
+  await upsertOverride(db, {
+    projectId: args.projectId,
+    branchId: args.branchId,
+    level: args.level,
+    config: args.override,
+    ...(args.source ? { source: args.source } : {}),
+    now: args.now,
+  });
   const legacy = renderedToLegacy(renderLayers(layers));
   await writeProjectConfigView(db, args.projectId, JSON.stringify(legacy));
   return legacy;
 }
 
 /** Sets the branch's config source (e.g. back to `{ type: 'unlinked' }`). */
-export async function saveConfigSource(db: Kysely<Database>, projectId: string, branchId: string, source: BranchConfigSource, now: number): Promise<void> {
+export async function saveConfigSource(
+  db: Kysely<Database>,
+  projectId: string,
+  branchId: string,
+  source: BranchConfigSource,
+  now: number,
+): Promise<void> {
   const layers = await loadConfigLayers(db, projectId, branchId, now);
   await upsertOverride(db, { projectId, branchId, level: 'branch', config: layers.branch, source, now });
 }
@@ -123,9 +150,18 @@ export async function saveConfigSource(db: Kysely<Database>, projectId: string, 
  *
  * @returns the legacy view rendered from the model afterwards (what the project row now holds).
  */
-export async function writeLegacyConfigChange(db: Kysely<Database>, args: { projectId: string; branchId: string; prev: ProjectConfig; next: ProjectConfig; now: number }): Promise<ProjectConfig> {
+export async function writeLegacyConfigChange(
+  db: Kysely<Database>,
+  args: { projectId: string; branchId: string; prev: ProjectConfig; next: ProjectConfig; now: number },
+): Promise<ProjectConfig> {
   const layers = await loadConfigLayers(db, args.projectId, args.branchId, args.now);
   const patch = legacyChangeToPatch(args.prev, args.next);
   if (Object.keys(patch).length === 0) return renderedToLegacy(renderLayers(layers));
-  return saveConfigLevel(db, { projectId: args.projectId, branchId: args.branchId, level: 'environment', override: applyOverridePatch(layers.environment, patch), now: args.now });
+  return saveConfigLevel(db, {
+    projectId: args.projectId,
+    branchId: args.branchId,
+    level: 'environment',
+    override: applyOverridePatch(layers.environment, patch),
+    now: args.now,
+  });
 }

@@ -24,8 +24,11 @@ export const updateConfigOverride = defineOperation({
     await ctx.transaction(async (tx) => {
       const layers = await loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now);
       await saveConfigLevel(tx.db, {
-        projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, level: params.level,
-        override: applyOverridePatch(layers[params.level], patch), now: ctx.now,
+        projectId: ctx.auth.project.id,
+        branchId: ctx.auth.branchId,
+        level: params.level,
+        override: applyOverridePatch(layers[params.level], patch),
+        now: ctx.now,
       });
     });
     return { success: true };

@@ -13,10 +13,24 @@ export const createAccountAccessToken = defineOperation({
   summary: 'Get an access token for one connected account.',
   access: ['client', 'server', 'admin'],
   created: true,
-  input: { params: v.strictObject({ user_id: UserIdOrMeSchema, provider_id: ProviderIdSchema, provider_account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)) }), body: ScopeBody },
+  input: {
+    params: v.strictObject({
+      user_id: UserIdOrMeSchema,
+      provider_id: ProviderIdSchema,
+      provider_account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+    }),
+    body: ScopeBody,
+  },
   errors: ACCESS_TOKEN_ERRORS,
   output: ProviderAccessTokenOutput,
   async run(ctx, { params, body }) {
-    return providerAccessToken(ctx, ctx.auth.project, resolveUserId(ctx.auth, params.user_id), params.provider_id, body.scope, params.provider_account_id);
+    return providerAccessToken(
+      ctx,
+      ctx.auth.project,
+      resolveUserId(ctx.auth, params.user_id),
+      params.provider_id,
+      body.scope,
+      params.provider_account_id,
+    );
   },
 });

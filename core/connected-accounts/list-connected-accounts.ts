@@ -15,12 +15,17 @@ export const listConnectedAccounts = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
-  output: listOutput(component('ConnectedAccount', v.strictObject({ user_id: v.string(), provider: v.string(), provider_account_id: v.string() }))),
+  output: listOutput(
+    component('ConnectedAccount', v.strictObject({ user_id: v.string(), provider: v.string(), provider_account_id: v.string() })),
+  ),
   async run(ctx, { params }) {
     const { project } = ctx.auth;
     const userId = resolveUserId(ctx.auth, params.user_id);
     await getUser(ctx.db, project.id, userId);
     const accounts = (await listLinkedAccounts(ctx.db, project.id, userId)).filter((a) => a.allow_connected_accounts);
-    return { items: accounts.map((a) => ({ user_id: userId, provider: a.provider_id, provider_account_id: a.provider_account_id })), is_paginated: false };
+    return {
+      items: accounts.map((a) => ({ user_id: userId, provider: a.provider_id, provider_account_id: a.provider_account_id })),
+      is_paginated: false,
+    };
   },
 });

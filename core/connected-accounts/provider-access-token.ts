@@ -3,8 +3,15 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { getUser } from '../users/index.ts';
 import {
-  findProviderConfig, invalidateProviderToken, listLinkedAccounts, listValidProviderTokens, openProviderToken,
-  refreshAtProvider, resolveProvider, storeProviderTokens, tokenScopes,
+  findProviderConfig,
+  invalidateProviderToken,
+  listLinkedAccounts,
+  listValidProviderTokens,
+  openProviderToken,
+  refreshAtProvider,
+  resolveProvider,
+  storeProviderTokens,
+  tokenScopes,
 } from '../auth-oauth/index.ts';
 import * as v from 'valibot';
 import { component } from '../operations/output.ts';
@@ -14,8 +21,13 @@ const MIN_REMAINING_MS = 5 * 60 * 1000;
 
 /** Errors of the access-token operations. */
 export const ACCESS_TOKEN_ERRORS = [
-  'USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
-  'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE', 'OAUTH_PROVIDER_URL_NOT_ALLOWED',
+  'USER_NOT_FOUND',
+  'CANNOT_GET_OWN_USER_WITHOUT_USER',
+  'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+  'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
+  'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER',
+  'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE',
+  'OAUTH_PROVIDER_URL_NOT_ALLOWED',
 ] as const;
 
 /**
@@ -29,13 +41,21 @@ export const ACCESS_TOKEN_ERRORS = [
  * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS,
  *   OAUTH_CONNECTION_NOT_CONNECTED_TO_USER, OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE
  */
-export async function providerAccessToken(ctx: OperationContext, project: Project, userId: string, providerId: string, scope: string | undefined, providerAccountId?: string): Promise<{ access_token: string }> {
+export async function providerAccessToken(
+  ctx: OperationContext,
+  project: Project,
+  userId: string,
+  providerId: string,
+  scope: string | undefined,
+  providerAccountId?: string,
+): Promise<{ access_token: string }> {
   const config = findProviderConfig(project, providerId);
   if (!config) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
   if (config.type === 'shared') throw new KnownError('OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
   await getUser(ctx.db, project.id, userId);
-  const accounts = (await listLinkedAccounts(ctx.db, project.id, userId, providerId))
-    .filter((a) => a.allow_connected_accounts && (providerAccountId === undefined || a.provider_account_id === providerAccountId));
+  const accounts = (await listLinkedAccounts(ctx.db, project.id, userId, providerId)).filter(
+    (a) => a.allow_connected_accounts && (providerAccountId === undefined || a.provider_account_id === providerAccountId),
+  );
   if (accounts.length === 0) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
   const wanted = (scope ?? '').split(/\s+/).filter(Boolean);
   const covers = (scopes: string[]) => wanted.every((s) => scopes.includes(s));
@@ -60,7 +80,8 @@ export async function providerAccessToken(ctx: OperationContext, project: Projec
     }
     await ctx.transaction(async (tx) => {
       // A rotated refresh token replaces the one used (RFC 9700 §4.14.2).
-      if (result.tokens.refreshToken && result.tokens.refreshToken !== refreshToken) await invalidateProviderToken(tx.db, project.id, row.id);
+      if (result.tokens.refreshToken && result.tokens.refreshToken !== refreshToken)
+        await invalidateProviderToken(tx.db, project.id, row.id);
       else result.tokens.refreshToken = null;
       await storeProviderTokens(tx, project.id, row.oauth_account_id, result.tokens, tokenScopes(row));
     });

@@ -12,15 +12,18 @@ import * as v from 'valibot';
 import { component } from '../operations/output.ts';
 
 /** A contact channel as {@link toWireChannel} shows it (upstream `contactChannelsCrud` read shape). */
-export const ContactChannelOutput = component('ContactChannel', v.strictObject({
-  id: v.string(),
-  user_id: v.string(),
-  value: v.string(),
-  type: v.literal('email'),
-  used_for_auth: v.boolean(),
-  is_verified: v.boolean(),
-  is_primary: v.boolean(),
-}));
+export const ContactChannelOutput = component(
+  'ContactChannel',
+  v.strictObject({
+    id: v.string(),
+    user_id: v.string(),
+    value: v.string(),
+    type: v.literal('email'),
+    used_for_auth: v.boolean(),
+    is_verified: v.boolean(),
+    is_primary: v.boolean(),
+  }),
+);
 
 /** A contact channel, primary or not (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). */
 export interface ContactChannel {
@@ -47,13 +50,26 @@ export function primaryChannelId(userId: string): string {
 export function primaryChannelOf(user: UserRow): ContactChannel | null {
   if (!user.primary_email) return null;
   return {
-    id: user.primary_email_channel_id ?? primaryChannelId(user.id), userId: user.id, type: 'email', value: user.primary_email,
-    isVerified: user.primary_email_verified, usedForAuth: user.primary_email_auth_enabled, isPrimary: true,
+    id: user.primary_email_channel_id ?? primaryChannelId(user.id),
+    userId: user.id,
+    type: 'email',
+    value: user.primary_email,
+    isVerified: user.primary_email_verified,
+    usedForAuth: user.primary_email_auth_enabled,
+    isPrimary: true,
   };
 }
 
 export function channelFromRow(row: ContactChannelRow): ContactChannel {
-  return { id: row.id, userId: row.user_id, type: 'email', value: row.value, isVerified: row.is_verified, usedForAuth: row.used_for_auth, isPrimary: false };
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: 'email',
+    value: row.value,
+    isVerified: row.is_verified,
+    usedForAuth: row.used_for_auth,
+    isPrimary: false,
+  };
 }
 
 /** The user's channels: the primary email first (when set), then the others by creation. */
@@ -73,7 +89,15 @@ export async function findUserChannel(db: Kysely<Database>, projectId: string, u
 
 /** The wire item `{id, user_id, value, type, used_for_auth, is_verified, is_primary}`. */
 export function toWireChannel(c: ContactChannel) {
-  return { id: c.id, user_id: c.userId, value: c.value, type: c.type, used_for_auth: c.usedForAuth, is_verified: c.isVerified, is_primary: c.isPrimary };
+  return {
+    id: c.id,
+    user_id: c.userId,
+    value: c.value,
+    type: c.type,
+    used_for_auth: c.usedForAuth,
+    is_verified: c.isVerified,
+    is_primary: c.isPrimary,
+  };
 }
 
 /**
@@ -91,7 +115,11 @@ export async function assertAuthValueFree(db: Kysely<Database>, projectId: strin
  * with its user: what OTP sign-in and the other email-based sign-ins look up, as upstream's
  * `getAuthContactChannelWithEmailNormalization`. Null when no user signs in with it.
  */
-export async function findAuthEmailChannel(db: Kysely<Database>, projectId: string, email: string): Promise<{ user: UserRow; channel: ContactChannel } | null> {
+export async function findAuthEmailChannel(
+  db: Kysely<Database>,
+  projectId: string,
+  email: string,
+): Promise<{ user: UserRow; channel: ContactChannel } | null> {
   const owner = await findUserByAuthEmail(db, projectId, email);
   if (owner) return { user: owner, channel: primaryChannelOf(owner)! };
   const row = await findAuthChannelRow(db, projectId, 'email', email);
@@ -114,11 +142,26 @@ export type EmailVerificationData = { user_id: string; email: string };
  * Creates an email-verification code for `email` of `user` and queues the email "Verify your
  * email at <project>" linking to `<callbackUrl>?code=<code>`, in the caller's transaction.
  */
-export async function sendVerificationEmail(ctx: OperationContext, project: Project, user: UserRow, email: string, callbackUrl: string): Promise<void> {
+export async function sendVerificationEmail(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  email: string,
+  callbackUrl: string,
+): Promise<void> {
   const data: EmailVerificationData = { user_id: user.id, email };
-  const { code } = await createVerificationCode(ctx, { projectId: project.id, purpose: 'email_verification', data, userId: user.id, email });
+  const { code } = await createVerificationCode(ctx, {
+    projectId: project.id,
+    purpose: 'email_verification',
+    data,
+    userId: user.id,
+    email,
+  });
   await sendBuiltInEmail(ctx, project, {
-    kind: 'email_verification', to: email, userId: user.id, secrets: [code],
+    kind: 'email_verification',
+    to: email,
+    userId: user.id,
+    secrets: [code],
     vars: { link: linkWithCode(callbackUrl, code), userDisplayName: user.display_name ?? '' },
   });
 }

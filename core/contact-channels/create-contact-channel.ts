@@ -34,7 +34,7 @@ export const createContactChannel = defineOperation({
     const isVerified = 'is_verified' in body && body.is_verified === true;
     return ctx.transaction(async (tx) => {
       const user = await getUserOrThrow(tx.db, project.id, userId);
-      if (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value)) {
+      if (user.primary_email === value || (await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {
         throw new StatusError('bad-request', 'Contact channel already exists');
       }
       if (body.used_for_auth) await assertAuthValueFree(tx.db, project.id, value, user.id);
@@ -42,16 +42,33 @@ export const createContactChannel = defineOperation({
         const previous = primaryChannelOf(user);
         if (previous) {
           await insertChannelRow(tx.db, {
-            id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
-            is_verified: previous.isVerified, used_for_auth: previous.usedForAuth, created_at: tx.now,
+            id: previous.id,
+            project_id: project.id,
+            user_id: user.id,
+            type: 'email',
+            value: previous.value,
+            is_verified: previous.isVerified,
+            used_for_auth: previous.usedForAuth,
+            created_at: tx.now,
           });
         }
-        await updateUser(tx.db, project.id, user.id, { primary_email: value, primary_email_verified: isVerified, primary_email_auth_enabled: body.used_for_auth, primary_email_channel_id: uuid() });
+        await updateUser(tx.db, project.id, user.id, {
+          primary_email: value,
+          primary_email_verified: isVerified,
+          primary_email_auth_enabled: body.used_for_auth,
+          primary_email_channel_id: uuid(),
+        });
         return toWireChannel(primaryChannelOf((await findUser(tx.db, project.id, user.id))!)!);
       }
       const row: ContactChannelRow = {
-        id: uuid(), project_id: project.id, user_id: user.id, type: 'email', value,
-        is_verified: isVerified, used_for_auth: body.used_for_auth, created_at: tx.now,
+        id: uuid(),
+        project_id: project.id,
+        user_id: user.id,
+        type: 'email',
+        value,
+        is_verified: isVerified,
+        used_for_auth: body.used_for_auth,
+        created_at: tx.now,
       };
       await insertChannelRow(tx.db, row);
       return toWireChannel(channelFromRow(row));

@@ -28,7 +28,12 @@ export const deleteContactChannel = defineOperation({
       const channel = user ? await findUserChannel(tx.db, project.id, user, params.contact_channel_id) : null;
       if (!user || !channel) throw new StatusError('bad-request', 'Contact channel not found');
       if (channel.isPrimary) {
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false, primary_email_channel_id: null });
+        await updateUser(tx.db, project.id, user.id, {
+          primary_email: null,
+          primary_email_verified: false,
+          primary_email_auth_enabled: false,
+          primary_email_channel_id: null,
+        });
       } else {
         await deleteChannelRow(tx.db, project.id, channel.id);
       }

@@ -21,7 +21,11 @@ export const getContactChannel = defineOperation({
   output: ContactChannelOutput,
   async run(ctx, { params }) {
     const { project } = ctx.auth;
-    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, params.user_id, 'Client can only read contact channels for their own user.'));
+    const user = await findUser(
+      ctx.db,
+      project.id,
+      resolveUserId(ctx.auth, params.user_id, 'Client can only read contact channels for their own user.'),
+    );
     const channel = user ? await findUserChannel(ctx.db, project.id, user, params.contact_channel_id) : null;
     if (!channel) throw new StatusError('not-found', 'Contact channel not found.');
     return toWireChannel(channel);

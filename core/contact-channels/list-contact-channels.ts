@@ -23,7 +23,11 @@ export const listContactChannels = defineOperation({
   output: listOutput(ContactChannelOutput),
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    const user = await findUser(ctx.db, project.id, resolveUserId(ctx.auth, query.user_id, 'Client can only list contact channels for their own user.'));
+    const user = await findUser(
+      ctx.db,
+      project.id,
+      resolveUserId(ctx.auth, query.user_id, 'Client can only list contact channels for their own user.'),
+    );
     const items = user ? await listUserChannels(ctx.db, project.id, user) : [];
     return { items: items.map(toWireChannel), is_paginated: false };
   },

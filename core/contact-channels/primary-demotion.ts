@@ -21,7 +21,7 @@ export function registerPrimaryEmailDemotion(): void {
   onPrimaryEmailChange(async (ctx, projectId, current, columns) => {
     const next = columns.primary_email;
     const authEnabled = columns.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
-    if (next && authEnabled && await findOtherAuthChannel(ctx.db, projectId, 'email', next, current.id)) {
+    if (next && authEnabled && (await findOtherAuthChannel(ctx.db, projectId, 'email', next, current.id))) {
       throw new KnownError('USER_EMAIL_ALREADY_EXISTS', { email: next, would_work_if_email_was_verified: false });
     }
     if (next) {
@@ -33,10 +33,16 @@ export function registerPrimaryEmailDemotion(): void {
       }
     }
     const old = primaryChannelOf(current);
-    if (!old || await findChannelRowByValue(ctx.db, projectId, current.id, 'email', old.value)) return;
+    if (!old || (await findChannelRowByValue(ctx.db, projectId, current.id, 'email', old.value))) return;
     await insertChannelRow(ctx.db, {
-      id: old.id, project_id: projectId, user_id: current.id, type: 'email', value: old.value,
-      is_verified: old.isVerified, used_for_auth: old.usedForAuth, created_at: ctx.now,
+      id: old.id,
+      project_id: projectId,
+      user_id: current.id,
+      type: 'email',
+      value: old.value,
+      is_verified: old.isVerified,
+      used_for_auth: old.usedForAuth,
+      created_at: ctx.now,
     });
   });
 }

@@ -16,11 +16,17 @@ export const sendVerificationCode = defineOperation({
   id: 'contactChannels.sendVerificationCode',
   method: 'POST',
   path: '/contact-channels/send-verification-code',
-  summary: 'Email a verification link for the current user\'s primary email.',
+  summary: "Email a verification link for the current user's primary email.",
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ email: StoredEmailSchema, callback_url: v.string() }) },
   requiresUser: true,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'USER_NOT_FOUND', 'REDIRECT_URL_NOT_WHITELISTED', 'EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED'],
+  errors: [
+    'USER_AUTHENTICATION_REQUIRED',
+    'USER_NOT_FOUND',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'EMAIL_IS_NOT_PRIMARY_EMAIL',
+    'EMAIL_ALREADY_VERIFIED',
+  ],
   output: SuccessOutput,
   async run(ctx, { body }) {
     const { project, user: caller } = ctx.auth;

@@ -37,7 +37,7 @@ export const updateContactChannel = defineOperation({
       if (!user || !channel) throw new StatusError('bad-request', 'Contact channel not found');
       const value = body.value === undefined ? channel.value : normalizeEmail(body.value);
       const valueChanged = value !== channel.value;
-      if (valueChanged && (user.primary_email === value || await findChannelRowByValue(tx.db, project.id, user.id, 'email', value))) {
+      if (valueChanged && (user.primary_email === value || (await findChannelRowByValue(tx.db, project.id, user.id, 'email', value)))) {
         throw new StatusError('bad-request', 'Contact channel already exists');
       }
       const usedForAuth = body.used_for_auth ?? channel.usedForAuth;
@@ -52,8 +52,20 @@ export const updateContactChannel = defineOperation({
         await updateUser(tx.db, project.id, user.id, primaryCols);
       } else if (channel.isPrimary) {
         // Demoted: the channel keeps its id as a non-primary one.
-        await insertChannelRow(tx.db, { id: channel.id, project_id: project.id, user_id: user.id, type: 'email', created_at: tx.now, ...rowCols });
-        await updateUser(tx.db, project.id, user.id, { primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false, primary_email_channel_id: null });
+        await insertChannelRow(tx.db, {
+          id: channel.id,
+          project_id: project.id,
+          user_id: user.id,
+          type: 'email',
+          created_at: tx.now,
+          ...rowCols,
+        });
+        await updateUser(tx.db, project.id, user.id, {
+          primary_email: null,
+          primary_email_verified: false,
+          primary_email_auth_enabled: false,
+          primary_email_channel_id: null,
+        });
         return toWireChannel(channelFromRow((await findChannelRow(tx.db, project.id, user.id, channel.id))!));
       } else if (!isPrimary) {
         await updateChannelRow(tx.db, project.id, channel.id, rowCols);
@@ -64,8 +76,14 @@ export const updateContactChannel = defineOperation({
         await deleteChannelRow(tx.db, project.id, channel.id);
         if (previous) {
           await insertChannelRow(tx.db, {
-            id: previous.id, project_id: project.id, user_id: user.id, type: 'email', value: previous.value,
-            is_verified: previous.isVerified, used_for_auth: previous.usedForAuth, created_at: tx.now,
+            id: previous.id,
+            project_id: project.id,
+            user_id: user.id,
+            type: 'email',
+            value: previous.value,
+            is_verified: previous.isVerified,
+            used_for_auth: previous.usedForAuth,
+            created_at: tx.now,
           });
         }
         await updateUser(tx.db, project.id, user.id, { ...primaryCols, primary_email_channel_id: channel.id });

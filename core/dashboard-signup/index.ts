@@ -42,7 +42,11 @@ export async function assertDashboardSignUpAllowed(ctx: OperationContext, email:
   if (!auth || auth.project.id !== INTERNAL_PROJECT_ID || auth.accessType !== 'client') return;
   if (ctx.runtime.dashboardSignUpOpen()) return;
   if (!(await internalOwnerExists(ctx.db))) return;
-  if (email !== null && (await listVerificationCodes(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, { email: normalizeEmail(email) })).length > 0) return;
+  if (
+    email !== null &&
+    (await listVerificationCodes(ctx, INTERNAL_PROJECT_ID, TEAM_INVITATION_PURPOSE, { email: normalizeEmail(email) })).length > 0
+  )
+    return;
   throw new KnownError('SIGN_UP_NOT_ENABLED');
 }
 

@@ -4,7 +4,9 @@ import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
 
 /** Whether the internal project (the dashboard) has at least one non-anonymous user. */
 export async function internalOwnerExists(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id')
+  const row = await db
+    .selectFrom('users')
+    .select('id')
     .where('project_id', '=', INTERNAL_PROJECT_ID)
     .where('is_anonymous', '=', false)
     .limit(1)

@@ -29,7 +29,8 @@ export const getDataVaultValue = defineOperation({
     await requireStore(ctx, params.id);
     const entry = await findDataVaultEntry(ctx.db, ctx.auth.project.id, params.id, body.hashed_key);
     const value = entry && openVaultValue(ctx.runtime, ctx.auth.project.id, params.id, body.hashed_key, entry);
-    if (value === null) throw new KnownError('DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST', { store_id: params.id, hashed_key: body.hashed_key });
+    if (value === null)
+      throw new KnownError('DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST', { store_id: params.id, hashed_key: body.hashed_key });
     return { encrypted_value: value };
   },
 });

@@ -15,7 +15,9 @@ export const listDataVaultStores = defineOperation({
   access: ['admin'],
   input: {},
   errors: [],
-  output: v.strictObject({ items: v.array(v.strictObject({ id: v.string(), display_name: v.string(), entry_count: v.pipe(v.number(), v.integer()) })) }),
+  output: v.strictObject({
+    items: v.array(v.strictObject({ id: v.string(), display_name: v.string(), entry_count: v.pipe(v.number(), v.integer()) })),
+  }),
   async run(ctx) {
     const stores = await configuredStores(ctx);
     const counts = await countDataVaultEntries(ctx.db, ctx.auth.project.id);

@@ -15,12 +15,24 @@ function keyFor(runtime: Runtime, keyId: string, projectId: string, storeId: str
 
 const aadOf = (projectId: string, storeId: string, hashedKey: string) => `${projectId}\n${storeId}\n${hashedKey}`;
 
-export function sealVaultValue(runtime: Runtime, projectId: string, storeId: string, hashedKey: string, value: string): { sealedValue: string; keyId: string } {
+export function sealVaultValue(
+  runtime: Runtime,
+  projectId: string,
+  storeId: string,
+  hashedKey: string,
+  value: string,
+): { sealedValue: string; keyId: string } {
   const keyId = CURRENT_DATA_VAULT_KEY_ID;
   return { sealedValue: seal(keyFor(runtime, keyId, projectId, storeId), value, aadOf(projectId, storeId, hashedKey)), keyId };
 }
 
 /** @returns the SDK's encrypted value, or null when the sealed value does not open. */
-export function openVaultValue(runtime: Runtime, projectId: string, storeId: string, hashedKey: string, entry: { sealedValue: string; keyId: string }): string | null {
+export function openVaultValue(
+  runtime: Runtime,
+  projectId: string,
+  storeId: string,
+  hashedKey: string,
+  entry: { sealedValue: string; keyId: string },
+): string | null {
   return open(keyFor(runtime, entry.keyId, projectId, storeId), entry.sealedValue, aadOf(projectId, storeId, hashedKey));
 }

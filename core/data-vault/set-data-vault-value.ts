@@ -27,7 +27,13 @@ export const setDataVaultValue = defineOperation({
   async run(ctx, { params, body }) {
     await requireStore(ctx, params.id);
     const sealed = sealVaultValue(ctx.runtime, ctx.auth.project.id, params.id, body.hashed_key, body.encrypted_value);
-    await upsertDataVaultEntry(ctx.db, { projectId: ctx.auth.project.id, storeId: params.id, hashedKey: body.hashed_key, ...sealed, now: ctx.now });
+    await upsertDataVaultEntry(ctx.db, {
+      projectId: ctx.auth.project.id,
+      storeId: params.id,
+      hashedKey: body.hashed_key,
+      ...sealed,
+      now: ctx.now,
+    });
     return { success: true };
   },
 });

@@ -10,7 +10,13 @@ import type { Runtime } from '../runtime.ts';
  */
 export function assertCallbackUrlTrusted(runtime: Runtime, project: Project, url: string): void {
   const config = project.config;
-  if (!isRedirectUrlTrusted(url, { allowLocalhost: config.allowLocalhost, domains: config.domains, extraOrigins: [new URL(runtime.baseUrl).origin] })) {
+  if (
+    !isRedirectUrlTrusted(url, {
+      allowLocalhost: config.allowLocalhost,
+      domains: config.domains,
+      extraOrigins: [new URL(runtime.baseUrl).origin],
+    })
+  ) {
     throw redirectUrlNotWhitelisted(url);
   }
 }

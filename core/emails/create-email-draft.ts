@@ -20,7 +20,11 @@ export const createEmailDraft = defineOperation({
   errors: [],
   output: CreatedSourceOutput,
   async run(ctx, { body }) {
-    const id = await createSource(ctx, 'draft', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });
+    const id = await createSource(ctx, 'draft', ctx.auth.project.id, {
+      displayName: body.display_name,
+      tsxSource: body.tsx_source,
+      themeId: body.theme_id ?? null,
+    });
     return { id };
   },
 });

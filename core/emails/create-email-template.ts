@@ -24,7 +24,11 @@ export const createEmailTemplate = defineOperation({
   output: CreatedSourceOutput,
   async run(ctx, { body }) {
     requireCustomEmailServer(ctx);
-    const id = await createSource(ctx, 'template', ctx.auth.project.id, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id ?? null });
+    const id = await createSource(ctx, 'template', ctx.auth.project.id, {
+      displayName: body.display_name,
+      tsxSource: body.tsx_source,
+      themeId: body.theme_id ?? null,
+    });
     return { id };
   },
 });

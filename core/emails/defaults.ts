@@ -92,10 +92,14 @@ export function EmailTemplate({ user, project, variables }: Props<any>) {
       <NotificationCategory value="Transactional" />
       <Heading style={{ fontSize: '20px' }}>{${heading}}</Heading>
 ${lines.map((l) => `      <Text>{${l}}</Text>`).join('\n')}
-${button && linkVar ? `      <Section>
+${
+  button && linkVar
+    ? `      <Section>
         <Button href={variables.${linkVar}} style={{ backgroundColor: '#111111', color: '#ffffff', padding: '10px 16px', borderRadius: '6px' }}>${button}</Button>
       </Section>
-      <Text style={{ fontSize: '12px', color: '#666666' }}>{variables.${linkVar}}</Text>` : ''}
+      <Text style={{ fontSize: '12px', color: '#666666' }}>{variables.${linkVar}}</Text>`
+    : ''
+}
     </>
   );
 }
@@ -131,33 +135,61 @@ export function EmailTemplate({ user, project, variables }: Props<any>) {
 /** Default template of each built-in email: fixed id, display name and TSX source. */
 export const DEFAULT_TEMPLATES: Record<BuiltInEmailKind, { id: string; displayName: string; source: string }> = {
   email_verification: {
-    id: 'e7d009ce-8d47-4528-b245-5bf119f2ffa3', displayName: 'Email Verification',
-    source: template('"Verify your email at " + project.displayName', '"Verify your email"',
-      ['"Hi" + (user.displayName ? " " + user.displayName : "") + "! Please verify your email address for " + project.displayName + "."'], 'Verify my email', 'emailVerificationLink'),
+    id: 'e7d009ce-8d47-4528-b245-5bf119f2ffa3',
+    displayName: 'Email Verification',
+    source: template(
+      '"Verify your email at " + project.displayName',
+      '"Verify your email"',
+      ['"Hi" + (user.displayName ? " " + user.displayName : "") + "! Please verify your email address for " + project.displayName + "."'],
+      'Verify my email',
+      'emailVerificationLink',
+    ),
   },
   magic_link: {
-    id: 'a70fb3a4-56c1-4e42-af25-49d25603abd0', displayName: 'Sign In Code / Magic Link',
+    id: 'a70fb3a4-56c1-4e42-af25-49d25603abd0',
+    displayName: 'Sign In Code / Magic Link',
     source: MAGIC_LINK_SOURCE,
   },
   password_reset: {
-    id: '066dd73c-36da-4fd0-b6d6-ebf87683f8bc', displayName: 'Password Reset',
-    source: template('"Reset your password at " + project.displayName', '"Reset your password"',
-      ['"Somebody asked to reset the password of your account at " + project.displayName + ". If it was not you, ignore this email."'], 'Reset my password', 'passwordResetLink'),
+    id: '066dd73c-36da-4fd0-b6d6-ebf87683f8bc',
+    displayName: 'Password Reset',
+    source: template(
+      '"Reset your password at " + project.displayName',
+      '"Reset your password"',
+      ['"Somebody asked to reset the password of your account at " + project.displayName + ". If it was not you, ignore this email."'],
+      'Reset my password',
+      'passwordResetLink',
+    ),
   },
   team_invitation: {
-    id: 'e84de395-2076-4831-9c19-8e9a96a868e4', displayName: 'Team Invitation',
-    source: template('"You have been invited to join " + variables.teamDisplayName', '"Join " + variables.teamDisplayName',
-      ['"You have been invited to join the team " + variables.teamDisplayName + " on " + project.displayName + "."'], 'Join team', 'teamInvitationLink'),
+    id: 'e84de395-2076-4831-9c19-8e9a96a868e4',
+    displayName: 'Team Invitation',
+    source: template(
+      '"You have been invited to join " + variables.teamDisplayName',
+      '"Join " + variables.teamDisplayName',
+      ['"You have been invited to join the team " + variables.teamDisplayName + " on " + project.displayName + "."'],
+      'Join team',
+      'teamInvitationLink',
+    ),
   },
   sign_in_invitation: {
-    id: '9a2d4d6c-5c2b-4c65-8f1e-2f0c7a1d3b51', displayName: 'Sign In Invitation',
-    source: template('"You have been invited to sign in to " + project.displayName', '"Sign in to " + project.displayName',
-      ['"You have been invited to sign in to " + project.displayName + "."'], 'Sign in', 'signInInvitationLink'),
+    id: '9a2d4d6c-5c2b-4c65-8f1e-2f0c7a1d3b51',
+    displayName: 'Sign In Invitation',
+    source: template(
+      '"You have been invited to sign in to " + project.displayName',
+      '"Sign in to " + project.displayName',
+      ['"You have been invited to sign in to " + project.displayName + "."'],
+      'Sign in',
+      'signInInvitationLink',
+    ),
   },
 };
 
 /** The variable holding the link in each built-in template. */
 export const LINK_VARIABLE: Record<BuiltInEmailKind, string> = {
-  email_verification: 'emailVerificationLink', magic_link: 'magicLink', password_reset: 'passwordResetLink',
-  team_invitation: 'teamInvitationLink', sign_in_invitation: 'signInInvitationLink',
+  email_verification: 'emailVerificationLink',
+  magic_link: 'magicLink',
+  password_reset: 'passwordResetLink',
+  team_invitation: 'teamInvitationLink',
+  sign_in_invitation: 'signInInvitationLink',
 };

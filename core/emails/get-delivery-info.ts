@@ -21,9 +21,21 @@ export const getDeliveryInfo = defineOperation({
   async run(ctx) {
     const projectId = ctx.auth.project.id;
     const windows = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;
-    const stats = Object.fromEntries(await Promise.all(Object.entries(windows).map(async ([key, span]) => [key, {
-      sent: await countSentSince(ctx.db, projectId, ctx.now - span), bounced: 0, marked_as_spam: 0,
-    }] as const)));
+    const stats = Object.fromEntries(
+      await Promise.all(
+        Object.entries(windows).map(
+          async ([key, span]) =>
+            [
+              key,
+              {
+                sent: await countSentSince(ctx.db, projectId, ctx.now - span),
+                bounced: 0,
+                marked_as_spam: 0,
+              },
+            ] as const,
+        ),
+      ),
+    );
     return {
       stats,
       capacity: { rate_per_second: 0, boost_multiplier: 1, penalty_factor: 1, is_boost_active: false, boost_expires_at: null },

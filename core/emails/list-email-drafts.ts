@@ -14,6 +14,14 @@ export const listEmailDrafts = defineOperation({
   output: EmailDraftListOutput,
   async run(ctx) {
     const items = await listDrafts(ctx.db, ctx.auth.project.id);
-    return { drafts: items.map((s) => ({ id: s.id, display_name: s.displayName, tsx_source: s.tsxSource, theme_id: s.themeId, sent_at_millis: s.sentAt })) };
+    return {
+      drafts: items.map((s) => ({
+        id: s.id,
+        display_name: s.displayName,
+        tsx_source: s.tsxSource,
+        theme_id: s.themeId,
+        sent_at_millis: s.sentAt,
+      })),
+    };
   },
 });

@@ -34,7 +34,7 @@ export const listEmails = defineOperation({
   id: 'emails.list',
   method: 'GET',
   path: '/internal/emails',
-  summary: 'List the project\'s sent and queued emails.',
+  summary: "List the project's sent and queued emails.",
   access: ['admin'],
   input: {},
   errors: [],

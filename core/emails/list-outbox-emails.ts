@@ -17,7 +17,7 @@ export const listOutboxEmails = defineOperation({
   id: 'emails.listOutbox',
   method: 'GET',
   path: '/emails/outbox',
-  summary: 'List the project\'s email outbox.',
+  summary: "List the project's email outbox.",
   access: ['server', 'admin'],
   input: {
     query: v.strictObject({
@@ -37,6 +37,10 @@ export const listOutboxEmails = defineOperation({
     const cursor = query.cursor ? await findEmail(ctx.db, projectId, query.cursor) : undefined;
     const rows = await listOutboxPage(ctx.db, projectId, { limit, cursor: cursor ?? undefined, statuses: storedStatusesFor(query) });
     const more = rows.length > limit;
-    return { items: rows.slice(0, limit).map(toOutboxEmail), is_paginated: true, pagination: { next_cursor: more ? rows[limit]!.id : null } };
+    return {
+      items: rows.slice(0, limit).map(toOutboxEmail),
+      is_paginated: true,
+      pagination: { next_cursor: more ? rows[limit]!.id : null },
+    };
   },
 });

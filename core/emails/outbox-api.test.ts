@@ -5,23 +5,40 @@ import { api, assertKnownError, createProject } from '../../test/helpers/api.ts'
 import { emailWorkerIdle } from './index.ts';
 
 /** A project SMTP server nobody listens on: every attempt fails and the email stays queued for a retry. */
-const DEAD_SMTP = { email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } };
+const DEAD_SMTP = {
+  email_config: {
+    type: 'standard',
+    host: '127.0.0.1',
+    port: 9,
+    username: 'u',
+    password: 'p',
+    sender_name: 'S',
+    sender_email: 'noreply@example.com',
+  },
+};
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
 
 describeWithServer('email outbox API', (get) => {
   async function userWithEmail(srv: object, email: string): Promise<string> {
     const server = get();
-    const res = await api(server, 'POST', '/users', srv, { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true });
+    const res = await api(server, 'POST', '/users', srv, {
+      primary_email: email,
+      primary_email_verified: true,
+      primary_email_auth_enabled: true,
+    });
     assert.equal(res.status, 201, res.text);
     return res.body.id;
   }
 
-  it('lists the outbox newest first in upstream\'s shape, pages with a cursor, and refuses bad limits', async () => {
+  it("lists the outbox newest first in upstream's shape, pages with a cursor, and refuses bad limits", async () => {
     const server = get();
     const { server: srv, admin } = await createProject(server, { magic_link_enabled: true });
     const userId = await userWithEmail(srv, 'reader@example.com');
     for (const subject of ['First', 'Second', 'Third']) {
-      const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', srv, { email: 'reader@example.com', callback_url: 'http://localhost:3000/handler/magic-link-callback' });
+      const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', srv, {
+        email: 'reader@example.com',
+        callback_url: 'http://localhost:3000/handler/magic-link-callback',
+      });
       assert.equal(sent.status, 200, `${subject}: ${sent.text}`);
       server.clock.advance(10);
     }
@@ -42,10 +59,16 @@ describeWithServer('email outbox API', (get) => {
     assert.deepEqual(newest.to, { type: 'user-custom-emails', user_id: userId, emails: ['reader@example.com'] });
 
     const first = await api(server, 'GET', '/emails/outbox?limit=2', srv);
-    assert.deepEqual(first.body.items.map((e: { id: string }) => e.id), all.body.items.slice(0, 2).map((e: { id: string }) => e.id));
+    assert.deepEqual(
+      first.body.items.map((e: { id: string }) => e.id),
+      all.body.items.slice(0, 2).map((e: { id: string }) => e.id),
+    );
     assert.equal(first.body.pagination.next_cursor, all.body.items[2].id);
     const second = await api(server, 'GET', `/emails/outbox?limit=2&cursor=${first.body.pagination.next_cursor}`, srv);
-    assert.deepEqual(second.body.items.map((e: { id: string }) => e.id), [all.body.items[2].id]);
+    assert.deepEqual(
+      second.body.items.map((e: { id: string }) => e.id),
+      [all.body.items[2].id],
+    );
     assert.equal(second.body.pagination.next_cursor, null);
     assert.equal((await api(server, 'GET', '/emails/outbox?simple_status=error', srv)).body.items.length, 0);
     assert.equal((await api(server, 'GET', '/emails/outbox?status=skipped', srv)).body.items.length, 3);
@@ -74,7 +97,10 @@ describeWithServer('email outbox API', (get) => {
     const server = get();
     const { server: srv } = await createProject(server, { ...DEAD_SMTP, magic_link_enabled: true });
     await userWithEmail(srv, 'queued@example.com');
-    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', srv, { email: 'queued@example.com', callback_url: 'http://localhost:3000/handler/magic-link-callback' });
+    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', srv, {
+      email: 'queued@example.com',
+      callback_url: 'http://localhost:3000/handler/magic-link-callback',
+    });
     assert.equal(sent.status, 200, sent.text);
     await emailWorkerIdle(server.gatehouse.core.runtime);
     const [queued] = (await api(server, 'GET', '/emails/outbox', srv)).body.items;
@@ -103,13 +129,19 @@ describeWithServer('email outbox API', (get) => {
     assertKnownError(await api(server, 'PATCH', `/emails/outbox/${queued.id}`, srv, { tsx_source: 'x' }), 'SCHEMA_ERROR', 400);
   });
 
-  it('answers delivery-info in upstream\'s shape with the project\'s sent counts', async () => {
+  it("answers delivery-info in upstream's shape with the project's sent counts", async () => {
     const server = get();
     const { server: srv } = await createProject(server);
     const info = await api(server, 'GET', '/emails/delivery-info', srv);
     assert.equal(info.status, 200, info.text);
     assert.deepEqual(Object.keys(info.body.stats), ['hour', 'day', 'week', 'month']);
     assert.deepEqual(info.body.stats.hour, { sent: 0, bounced: 0, marked_as_spam: 0 });
-    assert.deepEqual(Object.keys(info.body.capacity).sort(), ['boost_expires_at', 'boost_multiplier', 'is_boost_active', 'penalty_factor', 'rate_per_second']);
+    assert.deepEqual(Object.keys(info.body.capacity).sort(), [
+      'boost_expires_at',
+      'boost_multiplier',
+      'is_boost_active',
+      'penalty_factor',
+      'rate_per_second',
+    ]);
   });
 });

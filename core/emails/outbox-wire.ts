@@ -20,7 +20,11 @@ export const OUTBOX_STATUS: Record<string, { status: string; simple: 'in-progres
 export function storedStatusesFor(filter: { status?: string; simple_status?: string }): string[] | undefined {
   if (filter.status === undefined && filter.simple_status === undefined) return undefined;
   return Object.entries(OUTBOX_STATUS)
-    .filter(([, w]) => (filter.status === undefined || w.status === filter.status) && (filter.simple_status === undefined || w.simple === filter.simple_status))
+    .filter(
+      ([, w]) =>
+        (filter.status === undefined || w.status === filter.status) &&
+        (filter.simple_status === undefined || w.simple === filter.simple_status),
+    )
     .map(([stored]) => stored);
 }
 
@@ -34,7 +38,9 @@ export function toOutboxEmail(row: EmailRow) {
     updated_at_millis: Number(row.sent_at ?? row.created_at),
     tsx_source: '',
     theme_id: null,
-    to: row.user_id ? { type: 'user-custom-emails' as const, user_id: row.user_id, emails: [row.to_email] } : { type: 'custom-emails' as const, emails: [row.to_email] },
+    to: row.user_id
+      ? { type: 'user-custom-emails' as const, user_id: row.user_id, emails: [row.to_email] }
+      : { type: 'custom-emails' as const, emails: [row.to_email] },
     variables: {},
     skip_deliverability_check: false,
     scheduled_at_millis: Number(row.next_attempt_at ?? row.created_at),
@@ -44,7 +50,18 @@ export function toOutboxEmail(row: EmailRow) {
     // A sent email's last attempt succeeded: the attempts before it were retries.
     send_retries: Math.max(0, row.status === 'sent' ? Number(row.attempt_count) - 1 : Number(row.attempt_count)),
     next_send_retry_at_millis: row.status === 'pending' && Number(row.attempt_count) > 0 ? Number(row.next_attempt_at) : null,
-    send_attempt_errors: row.error ? [{ attempt_number: Number(row.attempt_count), timestamp: new Date(created).toISOString(), external_message: row.error, external_details: {}, internal_message: row.error, internal_details: {} }] : null,
+    send_attempt_errors: row.error
+      ? [
+          {
+            attempt_number: Number(row.attempt_count),
+            timestamp: new Date(created).toISOString(),
+            external_message: row.error,
+            external_details: {},
+            internal_message: row.error,
+            internal_details: {},
+          },
+        ]
+      : null,
     is_paused: row.status === 'paused',
     status: mapped.status,
     simple_status: mapped.simple,
@@ -60,10 +77,27 @@ export function toOutboxEmail(row: EmailRow) {
     has_rendered: true,
     has_delivered: row.status === 'sent',
   };
-  if (row.status === 'sent') return { ...base, started_sending_at_millis: Number(row.sent_at), delivered_at_millis: Number(row.sent_at), can_have_delivery_info: false };
-  if (row.status === 'failed') return { ...base, started_sending_at_millis: Number(row.next_attempt_at), error_at_millis: Number(row.next_attempt_at), server_error: row.error ?? 'Unknown send error' };
+  if (row.status === 'sent')
+    return {
+      ...base,
+      started_sending_at_millis: Number(row.sent_at),
+      delivered_at_millis: Number(row.sent_at),
+      can_have_delivery_info: false,
+    };
+  if (row.status === 'failed')
+    return {
+      ...base,
+      started_sending_at_millis: Number(row.next_attempt_at),
+      error_at_millis: Number(row.next_attempt_at),
+      server_error: row.error ?? 'Unknown send error',
+    };
   if (row.status === 'cancelled' || row.status === 'outbox') {
-    return { ...base, skipped_at_millis: created, skipped_reason: row.status === 'cancelled' ? 'MANUALLY_CANCELLED' : 'NO_EMAIL_SERVER_CONFIGURED', skipped_details: {} };
+    return {
+      ...base,
+      skipped_at_millis: created,
+      skipped_reason: row.status === 'cancelled' ? 'MANUALLY_CANCELLED' : 'NO_EMAIL_SERVER_CONFIGURED',
+      skipped_details: {},
+    };
   }
   return base;
 }

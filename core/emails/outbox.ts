@@ -89,15 +89,24 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
  * `secrets`) unless it is null, makes it due now and nudges the worker. Does nothing once a
  * delivery attempt holds the row or the email left the queue.
  */
-export async function releaseHeldEmail(runtime: OperationContext['runtime'], projectId: string, id: string, content: { subject: string; html: string; text: string | null } | null, secrets: readonly string[]): Promise<void> {
+export async function releaseHeldEmail(
+  runtime: OperationContext['runtime'],
+  projectId: string,
+  id: string,
+  content: { subject: string; html: string; text: string | null } | null,
+  secrets: readonly string[],
+): Promise<void> {
   const now = runtime.clock.now();
-  const changes = content === null ? { next_attempt_at: now } : {
-    subject: redact(content.subject, secrets),
-    html: redact(content.html, secrets),
-    text: content.text === null ? null : redact(content.text, secrets),
-    sealed_body: secrets.length > 0 ? sealContent(runtime, id, content) : null,
-    next_attempt_at: now,
-  };
+  const changes =
+    content === null
+      ? { next_attempt_at: now }
+      : {
+          subject: redact(content.subject, secrets),
+          html: redact(content.html, secrets),
+          text: content.text === null ? null : redact(content.text, secrets),
+          sealed_body: secrets.length > 0 ? sealContent(runtime, id, content) : null,
+          next_attempt_at: now,
+        };
   await updateEmailIfStatus(runtime.db, projectId, id, ['pending', 'outbox'], changes);
   kickEmailWorker(runtime);
 }

@@ -22,35 +22,52 @@ export const EmailThemeOutput = v.strictObject({ id: v.string(), display_name: v
 export const UpdatedThemeOutput = v.strictObject({ display_name: v.string() });
 
 /** An email template: its TSX source and the theme it renders with. */
-export const EmailTemplateOutput = component('EmailTemplate', v.strictObject({ id: v.string(), display_name: v.string(), tsx_source: v.string(), theme_id: ThemeIdOutput }));
+export const EmailTemplateOutput = component(
+  'EmailTemplate',
+  v.strictObject({ id: v.string(), display_name: v.string(), tsx_source: v.string(), theme_id: ThemeIdOutput }),
+);
 export const EmailTemplateListOutput = v.strictObject({ templates: v.array(EmailTemplateOutput) });
 /** The template rendered once with sample props after saving. */
 export const UpdatedTemplateOutput = v.strictObject({ rendered_html: v.string() });
 
 /** An email draft; `sent_at_millis` once it has been sent. */
-export const EmailDraftOutput = component('EmailDraft', v.strictObject({ id: v.string(), display_name: v.string(), tsx_source: v.string(), theme_id: ThemeIdOutput, sent_at_millis: v.nullable(MillisOutput) }));
+export const EmailDraftOutput = component(
+  'EmailDraft',
+  v.strictObject({
+    id: v.string(),
+    display_name: v.string(),
+    tsx_source: v.string(),
+    theme_id: ThemeIdOutput,
+    sent_at_millis: v.nullable(MillisOutput),
+  }),
+);
 export const EmailDraftListOutput = v.strictObject({ drafts: v.array(EmailDraftOutput) });
 
 /** An email of the project as the dashboard lists it (live content until delivered, then redacted). */
-export const ProjectEmailOutput = component('ProjectEmail', v.strictObject({
-  id: v.string(),
-  to: v.array(v.string()),
-  subject: v.string(),
-  sent_at_millis: v.nullable(MillisOutput),
-  created_at_millis: MillisOutput,
-  /** `pending`, `sent`, `failed`, `cancelled`, `paused` or `outbox`. */
-  status: v.string(),
-  error: NullableString,
-  attempt_count: Int,
-  html: v.string(),
-  text: NullableString,
-  user_id: NullableString,
-  notification_category: NullableString,
-}));
+export const ProjectEmailOutput = component(
+  'ProjectEmail',
+  v.strictObject({
+    id: v.string(),
+    to: v.array(v.string()),
+    subject: v.string(),
+    sent_at_millis: v.nullable(MillisOutput),
+    created_at_millis: MillisOutput,
+    /** `pending`, `sent`, `failed`, `cancelled`, `paused` or `outbox`. */
+    status: v.string(),
+    error: NullableString,
+    attempt_count: Int,
+    html: v.string(),
+    text: NullableString,
+    user_id: NullableString,
+    notification_category: NullableString,
+  }),
+);
 export const ProjectEmailListOutput = listOutput(ProjectEmailOutput);
 
 /** Per requested user: the address it went to, absent when the user has none. */
-export const SendEmailOutput = v.strictObject({ results: v.array(v.strictObject({ user_id: v.string(), user_email: v.optional(v.string()) })) });
+export const SendEmailOutput = v.strictObject({
+  results: v.array(v.strictObject({ user_id: v.string(), user_email: v.optional(v.string()) })),
+});
 
 export const RenderedEmailOutput = v.strictObject({ html: v.string(), subject: NullableString, notification_category: NullableString });
 
@@ -78,9 +95,18 @@ const outboxEntries = {
   email_programmatic_call_template_id: v.null(),
   send_retries: Int,
   next_send_retry_at_millis: v.nullable(MillisOutput),
-  send_attempt_errors: v.nullable(v.array(v.strictObject({
-    attempt_number: Int, timestamp: v.string(), external_message: v.string(), external_details: JsonOutput, internal_message: v.string(), internal_details: JsonOutput,
-  }))),
+  send_attempt_errors: v.nullable(
+    v.array(
+      v.strictObject({
+        attempt_number: Int,
+        timestamp: v.string(),
+        external_message: v.string(),
+        external_details: JsonOutput,
+        internal_message: v.string(),
+        internal_details: JsonOutput,
+      }),
+    ),
+  ),
   is_paused: v.boolean(),
   simple_status: v.picklist(['in-progress', 'ok', 'error']),
   started_rendering_at_millis: MillisOutput,
@@ -99,17 +125,44 @@ const outboxEntries = {
  * An outbox email in upstream's server read shape (`emails/outbox/crud.tsx`), the fields of each
  * status: sent ones their delivery times, failed ones the server error, skipped ones the reason.
  */
-export const OutboxEmailOutput = component('OutboxEmail', v.variant('status', [
-  v.strictObject({ ...outboxEntries, status: v.picklist(['queued', 'paused']) }),
-  v.strictObject({ ...outboxEntries, status: v.literal('sent'), started_sending_at_millis: MillisOutput, delivered_at_millis: MillisOutput, can_have_delivery_info: v.boolean() }),
-  v.strictObject({ ...outboxEntries, status: v.literal('server-error'), started_sending_at_millis: MillisOutput, error_at_millis: MillisOutput, server_error: v.string() }),
-  v.strictObject({ ...outboxEntries, status: v.literal('skipped'), skipped_at_millis: MillisOutput, skipped_reason: v.string(), skipped_details: JsonOutput }),
-]));
+export const OutboxEmailOutput = component(
+  'OutboxEmail',
+  v.variant('status', [
+    v.strictObject({ ...outboxEntries, status: v.picklist(['queued', 'paused']) }),
+    v.strictObject({
+      ...outboxEntries,
+      status: v.literal('sent'),
+      started_sending_at_millis: MillisOutput,
+      delivered_at_millis: MillisOutput,
+      can_have_delivery_info: v.boolean(),
+    }),
+    v.strictObject({
+      ...outboxEntries,
+      status: v.literal('server-error'),
+      started_sending_at_millis: MillisOutput,
+      error_at_millis: MillisOutput,
+      server_error: v.string(),
+    }),
+    v.strictObject({
+      ...outboxEntries,
+      status: v.literal('skipped'),
+      skipped_at_millis: MillisOutput,
+      skipped_reason: v.string(),
+      skipped_details: JsonOutput,
+    }),
+  ]),
+);
 export const OutboxEmailListOutput = pagedListOutput(OutboxEmailOutput);
 
 const WindowStats = v.strictObject({ sent: Int, bounced: Int, marked_as_spam: Int });
 /** Emails sent in the last hour, day, week and month, and the sending capacity (fixed values). */
 export const DeliveryInfoOutput = v.strictObject({
   stats: v.strictObject({ hour: WindowStats, day: WindowStats, week: WindowStats, month: WindowStats }),
-  capacity: v.strictObject({ rate_per_second: v.number(), boost_multiplier: v.number(), penalty_factor: v.number(), is_boost_active: v.boolean(), boost_expires_at: v.null() }),
+  capacity: v.strictObject({
+    rate_per_second: v.number(),
+    boost_multiplier: v.number(),
+    penalty_factor: v.number(),
+    is_boost_active: v.boolean(),
+    boost_expires_at: v.null(),
+  }),
 });

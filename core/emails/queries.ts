@@ -10,10 +10,16 @@ export async function insertEmail(db: Kysely<Database>, row: EmailRow): Promise<
 
 /** Ids of pending emails due at `now` whose lease (if any) has run out; oldest first. */
 export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('emails').select('id')
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+  const rows = await db
+    .selectFrom('emails')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -22,8 +28,12 @@ export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: 
  * one process can win. Returns the row when this caller holds the lease, else null.
  */
 export async function claimEmail(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<EmailRow | null> {
-  const result = await db.updateTable('emails').set({ locked_until: lockedUntil })
-    .where('id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+  const result = await db
+    .updateTable('emails')
+    .set({ locked_until: lockedUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return null;
@@ -32,15 +42,30 @@ export async function claimEmail(db: Kysely<Database>, id: string, now: number, 
 }
 
 /** Records the outcome of a delivery attempt and releases the lease, if this caller still holds it. */
-export async function finishAttempt(db: Kysely<Database>, id: string, lockedUntil: number, changes: Updateable<EmailsTable>): Promise<void> {
-  await db.updateTable('emails').set({ ...changes, locked_until: null })
-    .where('id', '=', id).where('locked_until', '=', lockedUntil).execute();
+export async function finishAttempt(
+  db: Kysely<Database>,
+  id: string,
+  lockedUntil: number,
+  changes: Updateable<EmailsTable>,
+): Promise<void> {
+  await db
+    .updateTable('emails')
+    .set({ ...changes, locked_until: null })
+    .where('id', '=', id)
+    .where('locked_until', '=', lockedUntil)
+    .execute();
 }
 
 /** The project's emails, newest first. */
 export async function listProjectEmails(db: Kysely<Database>, projectId: string, limit = 1000): Promise<EmailRow[]> {
-  return db.selectFrom('emails').selectAll().where('project_id', '=', projectId)
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('emails')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 // ── Themes, templates and drafts ─────────────────────────────────────────────────────────────
@@ -52,7 +77,12 @@ export async function listSources(db: Kysely<Database>, table: EmailSourceTable,
   return db.selectFrom(table).selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
 }
 
-export async function findSource(db: Kysely<Database>, table: EmailSourceTable, projectId: string, id: string): Promise<EmailSourceRow | null> {
+export async function findSource(
+  db: Kysely<Database>,
+  table: EmailSourceTable,
+  projectId: string,
+  id: string,
+): Promise<EmailSourceRow | null> {
   const row = await db.selectFrom(table).selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   return row ?? null;
 }
@@ -61,7 +91,13 @@ export async function insertSource(db: Kysely<Database>, table: EmailSourceTable
   await db.insertInto(table).values(row).execute();
 }
 
-export async function updateSource(db: Kysely<Database>, table: EmailSourceTable, projectId: string, id: string, changes: Updateable<EmailSourcesTable>): Promise<void> {
+export async function updateSource(
+  db: Kysely<Database>,
+  table: EmailSourceTable,
+  projectId: string,
+  id: string,
+  changes: Updateable<EmailSourcesTable>,
+): Promise<void> {
   await db.updateTable(table).set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
 }
 
@@ -73,7 +109,11 @@ export async function deleteSource(db: Kysely<Database>, table: EmailSourceTable
 // ── Recipients (read-only view of users for bulk sending) ────────────────────────────────────
 
 /** Recipient fields of users; all of the project's non-anonymous users when `userIds` is null. */
-export async function findRecipients(db: Kysely<Database>, projectId: string, userIds: string[] | null): Promise<Array<{ id: string; primary_email: string | null; display_name: string | null }>> {
+export async function findRecipients(
+  db: Kysely<Database>,
+  projectId: string,
+  userIds: string[] | null,
+): Promise<Array<{ id: string; primary_email: string | null; display_name: string | null }>> {
   let q = db.selectFrom('users').select(['id', 'primary_email', 'display_name']).where('project_id', '=', projectId);
   if (userIds === null) return q.where('is_anonymous', '=', false).orderBy('signed_up_at').orderBy('id').execute();
   if (userIds.length === 0) return [];
@@ -87,7 +127,12 @@ export async function findRecipients(db: Kysely<Database>, projectId: string, us
  * that are no longer waiting for delivery (sent, failed, or kept in the built-in outbox).
  */
 export async function pruneEmails(db: Kysely<Database>, sealedBefore: number, deleteBefore: number): Promise<void> {
-  await db.updateTable('emails').set({ sealed_body: null }).where('created_at', '<', sealedBefore).where('sealed_body', 'is not', null).execute();
+  await db
+    .updateTable('emails')
+    .set({ sealed_body: null })
+    .where('created_at', '<', sealedBefore)
+    .where('sealed_body', 'is not', null)
+    .execute();
   await db.deleteFrom('emails').where('created_at', '<', deleteBefore).where('status', 'in', ['sent', 'failed', 'outbox']).execute();
 }
 
@@ -104,24 +149,50 @@ export async function findEmail(db: Kysely<Database>, projectId: string, id: str
  * (inclusive, as upstream's cursor), optionally only rows whose stored status is in `statuses`.
  * Returns `limit + 1` rows at most so the caller can tell whether there is a next page.
  */
-export async function listOutboxPage(db: Kysely<Database>, projectId: string, options: { limit: number; cursor?: EmailRow; statuses?: string[] }): Promise<EmailRow[]> {
+export async function listOutboxPage(
+  db: Kysely<Database>,
+  projectId: string,
+  options: { limit: number; cursor?: EmailRow; statuses?: string[] },
+): Promise<EmailRow[]> {
   let q = db.selectFrom('emails').selectAll().where('project_id', '=', projectId);
   if (options.statuses) q = q.where('status', 'in', options.statuses.length ? options.statuses : ['']);
   const c = options.cursor;
-  if (c) q = q.where((eb) => eb.or([eb('created_at', '<', c.created_at), eb.and([eb('created_at', '=', c.created_at), eb('id', '>=', c.id)])]));
-  return q.orderBy('created_at', 'desc').orderBy('id', 'asc').limit(options.limit + 1).execute();
+  if (c)
+    q = q.where((eb) => eb.or([eb('created_at', '<', c.created_at), eb.and([eb('created_at', '=', c.created_at), eb('id', '>=', c.id)])]));
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'asc')
+    .limit(options.limit + 1)
+    .execute();
 }
 
 /** Changes an email only while its stored status is one of `from`; returns whether it did. */
-export async function updateEmailIfStatus(db: Kysely<Database>, projectId: string, id: string, from: string[], changes: Updateable<EmailsTable>): Promise<boolean> {
-  const result = await db.updateTable('emails').set(changes).where('project_id', '=', projectId).where('id', '=', id)
-    .where('status', 'in', from).where('locked_until', 'is', null).executeTakeFirst();
+export async function updateEmailIfStatus(
+  db: Kysely<Database>,
+  projectId: string,
+  id: string,
+  from: string[],
+  changes: Updateable<EmailsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('emails')
+    .set(changes)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .where('locked_until', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Counts of the project's sent and failed emails since `since` (epoch ms). */
 export async function countSentSince(db: Kysely<Database>, projectId: string, since: number): Promise<number> {
-  const row = await db.selectFrom('emails').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', projectId).where('status', '=', 'sent').where('sent_at', '>=', since).executeTakeFirst();
+  const row = await db
+    .selectFrom('emails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId)
+    .where('status', '=', 'sent')
+    .where('sent_at', '>=', since)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

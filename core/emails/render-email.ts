@@ -51,10 +51,14 @@ export const renderEmail = defineOperation({
     } else {
       templateSource = 'export function EmailTemplate() { return <p>Preview</p>; }';
     }
-    const out = await renderInSandbox({
-      themeSource, templateSource,
-      props: { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-    }, project.id);
+    const out = await renderInSandbox(
+      {
+        themeSource,
+        templateSource,
+        props: { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
+      },
+      project.id,
+    );
     return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
   },
 });

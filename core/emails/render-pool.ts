@@ -109,7 +109,7 @@ export class RenderPool {
     if (this.#queue.length - free >= maxQueued || this.#queue.filter((j) => j.tenant === tenant).length - free >= maxPerTenant) {
       this.#refused += 1;
       const ahead = this.#queue.length + this.#options.size;
-      const retryAfter = Math.max(1, Math.ceil((ahead / this.#options.size) * this.#meanMs / 1000));
+      const retryAfter = Math.max(1, Math.ceil(((ahead / this.#options.size) * this.#meanMs) / 1000));
       return Promise.reject(new RateLimitError('The server is busy rendering emails. Please try again in a moment.', retryAfter));
     }
     return new Promise((resolve, reject) => {
@@ -125,11 +125,13 @@ export class RenderPool {
   async close(): Promise<void> {
     this.#closed = true;
     for (const job of this.#queue.splice(0)) job.reject(renderingError('The email renderer is shut down'));
-    await Promise.all(this.#slots.splice(0).map((slot) => {
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.job?.reject(renderingError('The email renderer is shut down'));
-      return slot.worker.terminate();
-    }));
+    await Promise.all(
+      this.#slots.splice(0).map((slot) => {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.job?.reject(renderingError('The email renderer is shut down'));
+        return slot.worker.terminate();
+      }),
+    );
   }
 
   #spawn(): void {
@@ -137,21 +139,34 @@ export class RenderPool {
     const worker = 'code' in source ? new Worker(source.code, { eval: true }) : new Worker(source.url);
     const slot: Slot = { worker, ready: false, job: null, timer: null, id: 0 };
     this.#slots.push(slot);
-    worker.on('message', (message: { ready?: boolean; message?: string; id?: number; ok?: boolean; result?: RenderedEmail; error?: { code?: KnownErrorCode; details?: Record<string, unknown>; message?: string } }) => {
-      if (message.ready !== undefined) {
-        if (!message.ready) { this.#fail(slot, `The email renderer could not start: ${message.message ?? ''}`); return; }
-        slot.ready = true;
+    worker.on(
+      'message',
+      (message: {
+        ready?: boolean;
+        message?: string;
+        id?: number;
+        ok?: boolean;
+        result?: RenderedEmail;
+        error?: { code?: KnownErrorCode; details?: Record<string, unknown>; message?: string };
+      }) => {
+        if (message.ready !== undefined) {
+          if (!message.ready) {
+            this.#fail(slot, `The email renderer could not start: ${message.message ?? ''}`);
+            return;
+          }
+          slot.ready = true;
+          this.#pump();
+          if (!slot.job) worker.unref();
+          return;
+        }
+        if (!slot.job || message.id !== slot.id) return;
+        const job = this.#finish(slot);
+        if (message.ok) job.resolve(message.result!);
+        else if (message.error?.code) job.reject(new KnownError(message.error.code, message.error.details ?? {}));
+        else job.reject(renderingError(message.error?.message ?? 'Rendering failed'));
         this.#pump();
-        if (!slot.job) worker.unref();
-        return;
-      }
-      if (!slot.job || message.id !== slot.id) return;
-      const job = this.#finish(slot);
-      if (message.ok) job.resolve(message.result!);
-      else if (message.error?.code) job.reject(new KnownError(message.error.code, message.error.details ?? {}));
-      else job.reject(renderingError(message.error?.message ?? 'Rendering failed'));
-      this.#pump();
-    });
+      },
+    );
     worker.on('error', (error) => this.#fail(slot, `The email renderer failed: ${error.message}`));
     worker.on('exit', () => this.#fail(slot, 'The email renderer stopped unexpectedly'));
     // A worker keeps the process alive only while it has work (spawned: a job is waiting).
@@ -167,7 +182,8 @@ export class RenderPool {
     slot.job = null;
     slot.worker.unref();
     const n = (this.#running.get(job.tenant) ?? 1) - 1;
-    if (n > 0) this.#running.set(job.tenant, n); else this.#running.delete(job.tenant);
+    if (n > 0) this.#running.set(job.tenant, n);
+    else this.#running.delete(job.tenant);
     if (n <= 0 && !this.#queue.some((j) => j.tenant === job.tenant)) this.#lastServed.delete(job.tenant);
     return job;
   }
@@ -181,7 +197,10 @@ export class RenderPool {
     void slot.worker.terminate();
     if (!this.#closed && this.#queue.length > 0) {
       // A worker that cannot start would fail every job: fail them instead of looping.
-      if (!slot.ready) { for (const job of this.#queue.splice(0)) job.reject(renderingError(message)); return; }
+      if (!slot.ready) {
+        for (const job of this.#queue.splice(0)) job.reject(renderingError(message));
+        return;
+      }
       this.#spawn();
     }
   }
@@ -222,7 +241,11 @@ function defaultWorkerSource(): RenderWorkerSource {
   const entry = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return { url: entry };
   let loader: string | null = null;
-  try { loader = import.meta.resolve('tsx/esm/api'); } catch { /* another TypeScript loader */ }
+  try {
+    loader = import.meta.resolve('tsx/esm/api');
+  } catch {
+    /* another TypeScript loader */
+  }
   const register = loader ? `import(${JSON.stringify(loader)}).then((tsx) => tsx.register())` : 'Promise.resolve()';
   return { code: `${register}.then(() => import(${JSON.stringify(entry.href)}))` };
 }

@@ -13,11 +13,18 @@ if (!port) throw new Error('render-worker.ts runs as a worker thread');
 port.on('message', (message: { id: number; input: RenderInput }) => {
   renderInThisThread(message.input).then(
     (result) => port.postMessage({ id: message.id, ok: true, result }),
-    (error: unknown) => port.postMessage({
-      id: message.id,
-      ok: false,
-      error: error instanceof KnownError ? { code: error.code, details: error.details } : { message: error instanceof Error ? error.message : String(error) },
-    }),
+    (error: unknown) =>
+      port.postMessage({
+        id: message.id,
+        ok: false,
+        error:
+          error instanceof KnownError
+            ? { code: error.code, details: error.details }
+            : { message: error instanceof Error ? error.message : String(error) },
+      }),
   );
 });
-warmUpSandbox().then(() => port.postMessage({ ready: true }), (error: unknown) => port.postMessage({ ready: false, message: String(error) }));
+warmUpSandbox().then(
+  () => port.postMessage({ ready: true }),
+  (error: unknown) => port.postMessage({ ready: false, message: String(error) }),
+);

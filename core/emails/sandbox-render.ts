@@ -54,7 +54,10 @@ export async function renderInThisThread(input: RenderInput): Promise<RenderedEm
   const deadline = Date.now() + RENDER_TIME_LIMIT_MS;
   let timedOut = false;
   runtime.setInterruptHandler(() => {
-    if (Date.now() > deadline) { timedOut = true; return true; }
+    if (Date.now() > deadline) {
+      timedOut = true;
+      return true;
+    }
     return false;
   });
   const context = runtime.newContext();
@@ -83,13 +86,31 @@ export async function renderInThisThread(input: RenderInput): Promise<RenderedEm
     const json = context.getString(result.value);
     result.value.dispose();
     const parsed = JSON.parse(json) as RenderedEmail;
-    return { html: parsed.html.startsWith('<html') ? `<!DOCTYPE html>${parsed.html}` : parsed.html, subject: parsed.subject, notificationCategory: parsed.notificationCategory };
+    return {
+      html: parsed.html.startsWith('<html') ? `<!DOCTYPE html>${parsed.html}` : parsed.html,
+      subject: parsed.subject,
+      notificationCategory: parsed.notificationCategory,
+    };
   } catch (error) {
     if (error instanceof KnownError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw renderingError(timedOut ? `Rendering took longer than ${RENDER_TIME_LIMIT_MS} ms and was stopped` : /out of memory|memory access/i.test(message) ? `Rendering ran out of memory (limit ${RENDER_MEMORY_LIMIT_BYTES} bytes)` : message);
+    throw renderingError(
+      timedOut
+        ? `Rendering took longer than ${RENDER_TIME_LIMIT_MS} ms and was stopped`
+        : /out of memory|memory access/i.test(message)
+          ? `Rendering ran out of memory (limit ${RENDER_MEMORY_LIMIT_BYTES} bytes)`
+          : message,
+    );
   } finally {
-    try { context.dispose(); } catch { /* a runtime hit by OOM may refuse */ }
-    try { runtime.dispose(); } catch { /* idem */ }
+    try {
+      context.dispose();
+    } catch {
+      /* a runtime hit by OOM may refuse */
+    }
+    try {
+      runtime.dispose();
+    } catch {
+      /* idem */
+    }
   }
 }

@@ -7,12 +7,36 @@ import { builtInTemplate, resolveTheme } from './sources.ts';
 import { LINK_VARIABLE } from './defaults.ts';
 
 const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading: string; lines: string[]; button?: string }> = {
-  email_verification: (v) => ({ heading: 'Verify your email', lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Please verify your email address for ${v.projectDisplayName}.`], button: 'Verify my email' }),
+  email_verification: (v) => ({
+    heading: 'Verify your email',
+    lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Please verify your email address for ${v.projectDisplayName}.`],
+    button: 'Verify my email',
+  }),
   // The code stands alone on its own line / paragraph, as in upstream's magic-link template.
-  magic_link: (v) => ({ heading: `Sign in to ${v.projectDisplayName}`, lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Your one-time code for signing in:`, v.otp ?? '', 'Or click the button below to sign in. If you did not request this, ignore this email.'], button: 'Sign in' }),
-  password_reset: (v) => ({ heading: 'Reset your password', lines: [`Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.`], button: 'Reset my password' }),
-  team_invitation: (v) => ({ heading: `Join ${v.teamDisplayName}`, lines: [`You have been invited to join the team ${v.teamDisplayName} on ${v.projectDisplayName}.`], button: 'Join team' }),
-  sign_in_invitation: (v) => ({ heading: `Sign in to ${v.projectDisplayName}`, lines: [`You have been invited to sign in to ${v.projectDisplayName}.`], button: 'Sign in' }),
+  magic_link: (v) => ({
+    heading: `Sign in to ${v.projectDisplayName}`,
+    lines: [
+      `Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Your one-time code for signing in:`,
+      v.otp ?? '',
+      'Or click the button below to sign in. If you did not request this, ignore this email.',
+    ],
+    button: 'Sign in',
+  }),
+  password_reset: (v) => ({
+    heading: 'Reset your password',
+    lines: [`Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.`],
+    button: 'Reset my password',
+  }),
+  team_invitation: (v) => ({
+    heading: `Join ${v.teamDisplayName}`,
+    lines: [`You have been invited to join the team ${v.teamDisplayName} on ${v.projectDisplayName}.`],
+    button: 'Join team',
+  }),
+  sign_in_invitation: (v) => ({
+    heading: `Sign in to ${v.projectDisplayName}`,
+    lines: [`You have been invited to sign in to ${v.projectDisplayName}.`],
+    button: 'Sign in',
+  }),
 };
 
 /**
@@ -46,8 +70,14 @@ export async function sendBuiltInEmail(
   const secrets = input.secrets ?? [];
   const plain = renderBuiltInEmail(input.kind, vars);
   const id = await enqueueEmail(ctx, project, {
-    to: input.to, subject: plain.subject, html: plain.html, text: plain.text, userId: input.userId ?? null,
-    notificationCategory: 'Transactional', secrets, holdMs: TEMPLATE_RENDER_HOLD_MS,
+    to: input.to,
+    subject: plain.subject,
+    html: plain.html,
+    text: plain.text,
+    userId: input.userId ?? null,
+    notificationCategory: 'Transactional',
+    secrets,
+    holdMs: TEMPLATE_RENDER_HOLD_MS,
   });
   const runtime = ctx.runtime;
   ctx.afterCommit(async () => {
@@ -56,13 +86,20 @@ export async function sendBuiltInEmail(
       const template = await builtInTemplate(runtime.db, project.id, input.kind);
       const theme = await resolveTheme(runtime.db, project, template.themeId);
       const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
-      const rendered = await renderInSandbox({
-        themeSource: theme?.tsxSource ?? null, templateSource: template.tsxSource,
-        props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
-      }, project.id);
+      const rendered = await renderInSandbox(
+        {
+          themeSource: theme?.tsxSource ?? null,
+          templateSource: template.tsxSource,
+          props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
+        },
+        project.id,
+      );
       email = { subject: rendered.subject ?? plain.subject, html: rendered.html, text: plain.text };
     } catch (error) {
-      runtime.log.warn({ project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) }, 'email template failed; sending the plain built-in email');
+      runtime.log.warn(
+        { project_id: project.id, kind: input.kind, err: error instanceof Error ? error.message : String(error) },
+        'email template failed; sending the plain built-in email',
+      );
     }
     await releaseHeldEmail(runtime, project.id, id, email, secrets);
   });
@@ -74,12 +111,15 @@ export function renderBuiltInEmail(kind: BuiltInEmailKind, vars: Record<string, 
   const subject = builtInSubject(kind, vars);
   const body = BODIES[kind](vars);
   const link = vars.link;
-  const html = `<!DOCTYPE html><html><body style="font-family:sans-serif;background:#f6f6f6;padding:24px">`
-    + `<div style="max-width:560px;margin:0 auto;background:#fff;padding:24px;border-radius:8px">`
-    + `<h1 style="font-size:20px">${escapeHtml(body.heading)}</h1>`
-    + body.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')
-    + (link && body.button ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(body.button)}</a></p><p style="font-size:12px;color:#666">${escapeHtml(link)}</p>` : '')
-    + `</div></body></html>`;
+  const html =
+    `<!DOCTYPE html><html><body style="font-family:sans-serif;background:#f6f6f6;padding:24px">` +
+    `<div style="max-width:560px;margin:0 auto;background:#fff;padding:24px;border-radius:8px">` +
+    `<h1 style="font-size:20px">${escapeHtml(body.heading)}</h1>` +
+    body.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('') +
+    (link && body.button
+      ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(body.button)}</a></p><p style="font-size:12px;color:#666">${escapeHtml(link)}</p>`
+      : '') +
+    `</div></body></html>`;
   const text = [body.heading, '', ...body.lines, ...(link ? ['', link] : [])].join('\n');
   return { subject, html, text };
 }

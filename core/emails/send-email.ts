@@ -46,7 +46,8 @@ export const sendEmail = defineOperation({
     const { project } = ctx.auth;
     const path = `${API_PREFIX}/emails/send-email`;
     if (project.config.emailConfig.type === 'shared') throw new KnownError('REQUIRES_CUSTOM_EMAIL_SERVER');
-    if ((body.user_ids === undefined) === (body.all_users !== true)) throw new KnownError('SCHEMA_ERROR', { message: 'Exactly one of user_ids or all_users must be provided' });
+    if ((body.user_ids === undefined) === (body.all_users !== true))
+      throw new KnownError('SCHEMA_ERROR', { message: 'Exactly one of user_ids or all_users must be provided' });
     const sources = [body.html !== undefined, body.template_id !== undefined, body.draft_id !== undefined].filter(Boolean).length;
     if (sources !== 1) throw schemaError('POST', path, ['body must contain exactly one of html, template_id or draft_id']);
 
@@ -63,7 +64,9 @@ export const sendEmail = defineOperation({
       templateSource = d.tsxSource;
       templateThemeId = d.themeId;
     }
-    const themeSource = (await resolveTheme(ctx.db, project, body.theme_id === undefined || body.theme_id === null ? templateThemeId : body.theme_id))?.tsxSource ?? null;
+    const themeSource =
+      (await resolveTheme(ctx.db, project, body.theme_id === undefined || body.theme_id === null ? templateThemeId : body.theme_id))
+        ?.tsxSource ?? null;
     if (body.notification_category_name !== undefined && !findCategory(body.notification_category_name)) {
       throw new StatusError('bad-request', 'Notification category not found with given name');
     }
@@ -77,10 +80,15 @@ export const sendEmail = defineOperation({
     const rendered: Array<{ userId: string; email: string; subject: string; html: string; category: string }> = [];
     for (const r of recipients) {
       if (!r.primary_email) continue;
-      const out = await renderInSandbox({
-        themeSource, templateSource, html: body.html ?? null,
-        props: { user: { displayName: r.display_name }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
-      }, project.id);
+      const out = await renderInSandbox(
+        {
+          themeSource,
+          templateSource,
+          html: body.html ?? null,
+          props: { user: { displayName: r.display_name }, project: { displayName: project.displayName }, variables: body.variables ?? {} },
+        },
+        project.id,
+      );
       const subject = body.subject ?? out.subject ?? '';
       const category = body.notification_category_name ?? out.notificationCategory ?? 'Transactional';
       rendered.push({ userId: r.id, email: r.primary_email, subject, html: out.html, category });
@@ -96,7 +104,13 @@ export const sendEmail = defineOperation({
     const toSend = rendered.filter((r) => accepted.has(`${r.category}:${r.userId}`));
     await ctx.transaction(async (tx) => {
       for (const r of toSend) {
-        await enqueueEmail(tx, project, { to: r.email, subject: r.subject, html: r.html, userId: r.userId, notificationCategory: findCategory(r.category)!.name });
+        await enqueueEmail(tx, project, {
+          to: r.email,
+          subject: r.subject,
+          html: r.html,
+          userId: r.userId,
+          notificationCategory: findCategory(r.category)!.name,
+        });
       }
       if (body.draft_id !== undefined) await updateSource(tx.db, 'email_drafts', project.id, body.draft_id, { sent_at: tx.now });
     });

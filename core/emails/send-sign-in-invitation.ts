@@ -21,7 +21,9 @@ export const sendSignInInvitation = defineOperation({
     const { project } = ctx.auth;
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     await enforceEmailLimits(ctx, body.email);
-    await ctx.transaction((tx) => sendBuiltInEmail(tx, project, { kind: 'sign_in_invitation', to: normalizeEmail(body.email), vars: { link: body.callback_url } }));
+    await ctx.transaction((tx) =>
+      sendBuiltInEmail(tx, project, { kind: 'sign_in_invitation', to: normalizeEmail(body.email), vars: { link: body.callback_url } }),
+    );
     return { success: true };
   },
 });

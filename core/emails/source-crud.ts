@@ -11,7 +11,11 @@ import { DEFAULT_TEMPLATES, DEFAULT_THEME_ID, DEFAULT_THEME_SOURCE, DEFAULT_THEM
 /** Shared pieces of the theme, template and draft operations (admin, `/internal/email-*`). */
 
 export const SourceIdParamsSchema = v.strictObject({ id: v.pipe(v.string(), v.minLength(1)) });
-export const DisplayNameSchema = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'));
+export const DisplayNameSchema = v.pipe(
+  v.string(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(256, 'must be at most 256 characters'),
+);
 
 export type SourceKind = 'theme' | 'template' | 'draft';
 const TABLE: Record<SourceKind, EmailSourceTable> = { theme: 'email_themes', template: 'email_templates', draft: 'email_drafts' };
@@ -49,28 +53,54 @@ export function EmailTemplate({ user, project }: Props<any>) {
 
 /** The source or a 404 text error. */
 export async function getSourceOrThrow(ctx: OperationContext, kind: SourceKind, projectId: string, id: string): Promise<EmailSource> {
-  const found = kind === 'theme' ? await findTheme(ctx.db, projectId, id) : kind === 'template' ? await findTemplate(ctx.db, projectId, id) : await findDraft(ctx.db, projectId, id);
+  const found =
+    kind === 'theme'
+      ? await findTheme(ctx.db, projectId, id)
+      : kind === 'template'
+        ? await findTemplate(ctx.db, projectId, id)
+        : await findDraft(ctx.db, projectId, id);
   if (!found) throw new StatusError('not-found', `${LABEL[kind]} not found.`);
   return found;
 }
 
 /** Creates a row with the starter source (or `tsxSource`) and returns its id. */
-export async function createSource(ctx: OperationContext, kind: SourceKind, projectId: string, fields: { displayName: string; tsxSource?: string; themeId?: string | null | false }): Promise<string> {
+export async function createSource(
+  ctx: OperationContext,
+  kind: SourceKind,
+  projectId: string,
+  fields: { displayName: string; tsxSource?: string; themeId?: string | null | false },
+): Promise<string> {
   const id = uuid();
   await insertSource(ctx.db, TABLE[kind], {
-    project_id: projectId, id, display_name: fields.displayName, tsx_source: fields.tsxSource ?? STARTER[kind],
-    theme_id: themeIdToColumn(fields.themeId ?? null), sent_at: null, created_at: ctx.now,
+    project_id: projectId,
+    id,
+    display_name: fields.displayName,
+    tsx_source: fields.tsxSource ?? STARTER[kind],
+    theme_id: themeIdToColumn(fields.themeId ?? null),
+    sent_at: null,
+    created_at: ctx.now,
   });
   return id;
 }
 
 /** Applies changes; a built-in default is copied into a row (an override) on its first change. */
-export async function saveSource(ctx: OperationContext, kind: SourceKind, projectId: string, current: EmailSource, changes: { displayName?: string; tsxSource?: string; themeId?: string | null | false }): Promise<void> {
+export async function saveSource(
+  ctx: OperationContext,
+  kind: SourceKind,
+  projectId: string,
+  current: EmailSource,
+  changes: { displayName?: string; tsxSource?: string; themeId?: string | null | false },
+): Promise<void> {
   const table = TABLE[kind];
   if (!(await findSource(ctx.db, table, projectId, current.id))) {
     await insertSource(ctx.db, table, {
-      project_id: projectId, id: current.id, display_name: changes.displayName ?? current.displayName, tsx_source: changes.tsxSource ?? current.tsxSource,
-      theme_id: themeIdToColumn(changes.themeId === undefined ? current.themeId : changes.themeId), sent_at: null, created_at: ctx.now,
+      project_id: projectId,
+      id: current.id,
+      display_name: changes.displayName ?? current.displayName,
+      tsx_source: changes.tsxSource ?? current.tsxSource,
+      theme_id: themeIdToColumn(changes.themeId === undefined ? current.themeId : changes.themeId),
+      sent_at: null,
+      created_at: ctx.now,
     });
     return;
   }
@@ -85,21 +115,40 @@ export async function saveSource(ctx: OperationContext, kind: SourceKind, projec
  * Deletes a row. Deleting an override of a built-in default restores the default; a default
  * without an override, or the project's current theme, cannot be deleted (400 text).
  */
-export async function removeSource(ctx: OperationContext, kind: SourceKind, projectId: string, id: string, currentThemeId: string | null): Promise<void> {
-  if (kind === 'theme' && (id === (currentThemeId ?? DEFAULT_THEME_ID))) throw new StatusError('bad-request', 'The project\'s current email theme cannot be deleted.');
+export async function removeSource(
+  ctx: OperationContext,
+  kind: SourceKind,
+  projectId: string,
+  id: string,
+  currentThemeId: string | null,
+): Promise<void> {
+  if (kind === 'theme' && id === (currentThemeId ?? DEFAULT_THEME_ID))
+    throw new StatusError('bad-request', "The project's current email theme cannot be deleted.");
   const deleted = await deleteSource(ctx.db, TABLE[kind], projectId, id);
   if (deleted) return;
-  const isDefault = (kind === 'theme' && DEFAULT_THEMES.some((t) => t.id === id)) || (kind === 'template' && Object.values(DEFAULT_TEMPLATES).some((t) => t.id === id));
+  const isDefault =
+    (kind === 'theme' && DEFAULT_THEMES.some((t) => t.id === id)) ||
+    (kind === 'template' && Object.values(DEFAULT_TEMPLATES).some((t) => t.id === id));
   if (isDefault) throw new StatusError('bad-request', `A built-in ${LABEL[kind].toLowerCase()} cannot be deleted.`);
   throw new StatusError('not-found', `${LABEL[kind]} not found.`);
 }
 
 /** Renders a template or theme once with sample props, to refuse broken TSX on save (EMAIL_RENDERING_ERROR). */
-export async function validateRender(ctx: OperationContext, kind: SourceKind, tsxSource: string, themeId: string | null | false): Promise<string> {
+export async function validateRender(
+  ctx: OperationContext,
+  kind: SourceKind,
+  tsxSource: string,
+  themeId: string | null | false,
+): Promise<string> {
   const project = ctx.auth!.project;
   const props = { user: { displayName: 'John Doe' }, project: { displayName: project.displayName }, variables: {} };
   if (kind === 'theme') {
-    return (await renderInSandbox({ themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props }, project.id)).html;
+    return (
+      await renderInSandbox(
+        { themeSource: tsxSource, templateSource: 'export function EmailTemplate() { return <p>Preview</p>; }', props },
+        project.id,
+      )
+    ).html;
   }
   const theme = await resolveTheme(ctx.db, project, themeId);
   return (await renderInSandbox({ themeSource: theme?.tsxSource ?? null, templateSource: tsxSource, props }, project.id)).html;
@@ -119,9 +168,10 @@ export function requireCustomEmailServer(ctx: OperationContext): void {
 }
 
 /** Template `variables`: a JSON object (an array or a scalar is a SCHEMA_ERROR). */
-export const VariablesSchema = v.optional(v.custom<Record<string, unknown>>(
-  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-  'must be an object',
-));
+export const VariablesSchema = v.optional(
+  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'must be an object'),
+);
 
-export const ThemeIdFieldSchema = v.optional(v.nullable(v.union([UuidSchema, v.literal(false)], 'must be a theme id (UUID), null or false')));
+export const ThemeIdFieldSchema = v.optional(
+  v.nullable(v.union([UuidSchema, v.literal(false)], 'must be a theme id (UUID), null or false')),
+);

@@ -24,15 +24,27 @@ export const NO_THEME = '';
 export const themeIdToColumn = (themeId: string | null | false): string | null => (themeId === false ? NO_THEME : themeId);
 
 const fromRow = (r: EmailSourceRow): EmailSource => ({
-  id: r.id, displayName: r.display_name, tsxSource: r.tsx_source, themeId: r.theme_id === NO_THEME ? false : r.theme_id, sentAt: r.sent_at === null ? null : Number(r.sent_at), isDefault: false,
+  id: r.id,
+  displayName: r.display_name,
+  tsxSource: r.tsx_source,
+  themeId: r.theme_id === NO_THEME ? false : r.theme_id,
+  sentAt: r.sent_at === null ? null : Number(r.sent_at),
+  isDefault: false,
 });
 
-const defaultThemes = (): EmailSource[] => DEFAULT_THEMES.map((t) => ({ id: t.id, displayName: t.displayName, tsxSource: t.source, themeId: null, sentAt: null, isDefault: true }));
+const defaultThemes = (): EmailSource[] =>
+  DEFAULT_THEMES.map((t) => ({ id: t.id, displayName: t.displayName, tsxSource: t.source, themeId: null, sentAt: null, isDefault: true }));
 const defaultTheme = defaultThemes()[0]!;
 
-const defaultTemplates = (): EmailSource[] => BUILT_IN_EMAIL_KINDS.map((k) => ({
-  id: DEFAULT_TEMPLATES[k].id, displayName: DEFAULT_TEMPLATES[k].displayName, tsxSource: DEFAULT_TEMPLATES[k].source, themeId: null, sentAt: null, isDefault: true,
-}));
+const defaultTemplates = (): EmailSource[] =>
+  BUILT_IN_EMAIL_KINDS.map((k) => ({
+    id: DEFAULT_TEMPLATES[k].id,
+    displayName: DEFAULT_TEMPLATES[k].displayName,
+    tsxSource: DEFAULT_TEMPLATES[k].source,
+    themeId: null,
+    sentAt: null,
+    isDefault: true,
+  }));
 
 function merge(defaults: EmailSource[], rows: EmailSourceRow[]): EmailSource[] {
   const byId = new Map(rows.map((r) => [r.id, fromRow(r)]));

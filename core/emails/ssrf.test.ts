@@ -25,34 +25,55 @@ async function startBannerService(): Promise<{ server: Server; port: number; con
   return { server, port: (server.address() as { port: number }).port, connections: () => connections };
 }
 
-const config = (host: string, port: number) => ({ host, port, username: 'u', password: 'p', sender_name: 'Acme', sender_email: 'noreply@acme.example.com' });
+const config = (host: string, port: number) => ({
+  host,
+  port,
+  username: 'u',
+  password: 'p',
+  sender_name: 'Acme',
+  sender_email: 'noreply@acme.example.com',
+});
 
 for (const mode of ['production', 'development'] as const) {
-  describeWithServer(`send-test-email to internal hosts in ${mode} mode (issue 12 finding 7)`, (get) => {
-    let banner: Awaited<ReturnType<typeof startBannerService>>;
-    before(async () => { banner = await startBannerService(); });
-    after(() => { banner.server.close(); });
+  describeWithServer(
+    `send-test-email to internal hosts in ${mode} mode (issue 12 finding 7)`,
+    (get) => {
+      let banner: Awaited<ReturnType<typeof startBannerService>>;
+      before(async () => {
+        banner = await startBannerService();
+      });
+      after(() => {
+        banner.server.close();
+      });
 
-    if (mode === 'production') {
-      it('refuses loopback, link-local and private hosts (literal or by name, IPv4 and IPv6) before connecting, without any remote text', async () => {
-        const { admin } = await createProject(get());
-        for (const host of ['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1', '169.254.169.254', '10.0.0.1', 'fd00::1']) {
-          const res = await api(get(), 'POST', '/internal/send-test-email', admin, { recipient_email: 'a@example.com', email_config: config(host, host.includes('127') || host === 'localhost' || host === '::1' ? banner.port : 25) });
-          assert.equal(res.status, 200, res.text);
-          assert.equal(res.body.success, false, host);
-          assert.match(res.body.error_message, /loopback, link-local or private address, which is refused in production mode/, host);
-        }
-        assert.equal(banner.connections(), 0, 'no connection reached the internal service');
-      });
-    } else {
-      it('connects to a loopback host, and reports the failure without the service\'s banner or replies', async () => {
-        const { admin } = await createProject(get());
-        const res = await api(get(), 'POST', '/internal/send-test-email', admin, { recipient_email: 'a@example.com', email_config: config('127.0.0.1', banner.port) });
-        assert.equal(res.body.success, false);
-        assert.ok(banner.connections() > 0, 'development mode reaches local services');
-        assert.ok(!res.text.includes(SECRET), `the remote text leaked: ${res.text}`);
-        assert.match(res.body.error_message, /did not answer like an SMTP server|connection to the SMTP server failed|Sending failed/);
-      });
-    }
-  }, { environment: mode });
+      if (mode === 'production') {
+        it('refuses loopback, link-local and private hosts (literal or by name, IPv4 and IPv6) before connecting, without any remote text', async () => {
+          const { admin } = await createProject(get());
+          for (const host of ['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1', '169.254.169.254', '10.0.0.1', 'fd00::1']) {
+            const res = await api(get(), 'POST', '/internal/send-test-email', admin, {
+              recipient_email: 'a@example.com',
+              email_config: config(host, host.includes('127') || host === 'localhost' || host === '::1' ? banner.port : 25),
+            });
+            assert.equal(res.status, 200, res.text);
+            assert.equal(res.body.success, false, host);
+            assert.match(res.body.error_message, /loopback, link-local or private address, which is refused in production mode/, host);
+          }
+          assert.equal(banner.connections(), 0, 'no connection reached the internal service');
+        });
+      } else {
+        it("connects to a loopback host, and reports the failure without the service's banner or replies", async () => {
+          const { admin } = await createProject(get());
+          const res = await api(get(), 'POST', '/internal/send-test-email', admin, {
+            recipient_email: 'a@example.com',
+            email_config: config('127.0.0.1', banner.port),
+          });
+          assert.equal(res.body.success, false);
+          assert.ok(banner.connections() > 0, 'development mode reaches local services');
+          assert.ok(!res.text.includes(SECRET), `the remote text leaked: ${res.text}`);
+          assert.match(res.body.error_message, /did not answer like an SMTP server|connection to the SMTP server failed|Sending failed/);
+        });
+      }
+    },
+    { environment: mode },
+  );
 }

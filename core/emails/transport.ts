@@ -10,7 +10,9 @@ import { connectToHost, PRIVATE_ADDRESS_ERROR } from '../lib/outbound.ts';
  */
 export type EmailRoute = { kind: 'outbox' } | { kind: 'smtp'; key: string; from: string; options: SmtpOptions; tenantChosen: boolean };
 
-export type SmtpOptions = string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string }; ignoreTLS?: boolean };
+export type SmtpOptions =
+  | string
+  | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string }; ignoreTLS?: boolean };
 
 /**
  * Chooses the route of a project's email: `standard` → the project's own SMTP server; `shared` →
@@ -20,7 +22,13 @@ export type SmtpOptions = string | { host: string; port: number; secure: boolean
 export function routeFor(config: EmailConfig, smtpUrl: string | null, projectName: string): EmailRoute {
   if (config.type === 'standard') {
     const options = smtpOptionsFor(config);
-    return { kind: 'smtp', key: JSON.stringify(options), from: formatFrom(config.senderName, config.senderEmail), options, tenantChosen: true };
+    return {
+      kind: 'smtp',
+      key: JSON.stringify(options),
+      from: formatFrom(config.senderName, config.senderEmail),
+      options,
+      tenantChosen: true,
+    };
   }
   if (!smtpUrl) return { kind: 'outbox' };
   const url = new URL(smtpUrl);
@@ -47,11 +55,15 @@ const CONNECTION_TIMEOUT_MS = 10_000;
  */
 export function openTransport(options: SmtpOptions, guard: { allowPrivate: boolean } = { allowPrivate: true }): Transporter {
   const timeouts = { connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: 10_000, socketTimeout: 20_000 };
-  const getSocket = guard.allowPrivate || typeof options === 'string' ? undefined
-    : (_: unknown, callback: (error: Error | null, socket?: { connection: Socket }) => void) => {
-      connectToHost(options.host, options.port, { allowPrivate: false, timeoutMs: CONNECTION_TIMEOUT_MS })
-        .then((connection) => callback(null, { connection }), (error: Error) => callback(error));
-    };
+  const getSocket =
+    guard.allowPrivate || typeof options === 'string'
+      ? undefined
+      : (_: unknown, callback: (error: Error | null, socket?: { connection: Socket }) => void) => {
+          connectToHost(options.host, options.port, { allowPrivate: false, timeoutMs: CONNECTION_TIMEOUT_MS }).then(
+            (connection) => callback(null, { connection }),
+            (error: Error) => callback(error),
+          );
+        };
   const base = typeof options === 'string' ? { url: options, ...timeouts } : { ...options, ...timeouts };
   return nodemailer.createTransport({ ...base, ...(getSocket ? { getSocket } : {}) } as never);
 }
@@ -66,16 +78,34 @@ export function describeSmtpError(error: unknown): string {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: string; responseCode?: number };
   const reply = typeof e.responseCode === 'number' ? ` (SMTP reply ${e.responseCode})` : '';
   switch (e.code) {
-    case PRIVATE_ADDRESS_ERROR: return 'The SMTP host resolves to a loopback, link-local or private address, which is refused in production mode.';
-    case 'EDNS': case 'ENOTFOUND': case 'EAI_AGAIN': return 'The SMTP host name could not be resolved.';
-    case 'ECONNREFUSED': return 'The SMTP server refused the connection.';
-    case 'ETIMEDOUT': return 'Timed out. Make sure the SMTP server is running and accepting connections.';
-    case 'ETLS': case 'EREQUIRETLS': return 'The TLS connection to the SMTP server failed.';
-    case 'EAUTH': case 'ENOAUTH': return `The SMTP server refused the username or password${reply}.`;
-    case 'EENVELOPE': return `The SMTP server refused the sender or a recipient${reply}.`;
-    case 'EMESSAGE': return `The SMTP server refused the message${reply}.`;
-    case 'EPROTOCOL': case 'EHLO': return 'The server did not answer like an SMTP server.';
-    case 'ECONNECTION': case 'ESOCKET': case 'ECONNRESET': return 'The connection to the SMTP server failed.';
-    default: return 'Sending failed. Make sure the SMTP server is running and accepting connections.';
+    case PRIVATE_ADDRESS_ERROR:
+      return 'The SMTP host resolves to a loopback, link-local or private address, which is refused in production mode.';
+    case 'EDNS':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'The SMTP host name could not be resolved.';
+    case 'ECONNREFUSED':
+      return 'The SMTP server refused the connection.';
+    case 'ETIMEDOUT':
+      return 'Timed out. Make sure the SMTP server is running and accepting connections.';
+    case 'ETLS':
+    case 'EREQUIRETLS':
+      return 'The TLS connection to the SMTP server failed.';
+    case 'EAUTH':
+    case 'ENOAUTH':
+      return `The SMTP server refused the username or password${reply}.`;
+    case 'EENVELOPE':
+      return `The SMTP server refused the sender or a recipient${reply}.`;
+    case 'EMESSAGE':
+      return `The SMTP server refused the message${reply}.`;
+    case 'EPROTOCOL':
+    case 'EHLO':
+      return 'The server did not answer like an SMTP server.';
+    case 'ECONNECTION':
+    case 'ESOCKET':
+    case 'ECONNRESET':
+      return 'The connection to the SMTP server failed.';
+    default:
+      return 'Sending failed. Make sure the SMTP server is running and accepting connections.';
   }
 }

@@ -26,7 +26,11 @@ export const updateEmailDraft = defineOperation({
   async run(ctx, { params, body }) {
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'draft', project.id, params.id);
-    await saveSource(ctx, 'draft', project.id, current, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id });
+    await saveSource(ctx, 'draft', project.id, current, {
+      displayName: body.display_name,
+      tsxSource: body.tsx_source,
+      themeId: body.theme_id,
+    });
     return { success: true };
   },
 });

@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { getSourceOrThrow, saveSource, SourceIdParamsSchema, DisplayNameSchema, validateRender, ThemeIdFieldSchema, requireCustomEmailServer } from './source-crud.ts';
+import {
+  getSourceOrThrow,
+  saveSource,
+  SourceIdParamsSchema,
+  DisplayNameSchema,
+  validateRender,
+  ThemeIdFieldSchema,
+  requireCustomEmailServer,
+} from './source-crud.ts';
 import { UpdatedTemplateOutput } from './outputs.ts';
 
 /**
@@ -28,8 +36,18 @@ export const updateEmailTemplate = defineOperation({
     requireCustomEmailServer(ctx);
     const { project } = ctx.auth;
     const current = await getSourceOrThrow(ctx, 'template', project.id, params.id);
-    const html = body.tsx_source !== undefined ? await validateRender(ctx, 'template', body.tsx_source, (body.theme_id === undefined ? current.themeId : body.theme_id)) : null;
-    await saveSource(ctx, 'template', project.id, current, { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id });
-    return { rendered_html: html ?? await validateRender(ctx, 'template', current.tsxSource, body.theme_id === undefined ? current.themeId : body.theme_id) };
+    const html =
+      body.tsx_source !== undefined
+        ? await validateRender(ctx, 'template', body.tsx_source, body.theme_id === undefined ? current.themeId : body.theme_id)
+        : null;
+    await saveSource(ctx, 'template', project.id, current, {
+      displayName: body.display_name,
+      tsxSource: body.tsx_source,
+      themeId: body.theme_id,
+    });
+    return {
+      rendered_html:
+        html ?? (await validateRender(ctx, 'template', current.tsxSource, body.theme_id === undefined ? current.themeId : body.theme_id)),
+    };
   },
 });

@@ -44,19 +44,27 @@ export const updateOutboxEmail = defineOperation({
     const changes: Updateable<EmailsTable> = {};
     if (body.cancel) changes.status = 'cancelled';
     else {
-      if (body.scheduled_at_millis !== undefined) { changes.next_attempt_at = body.scheduled_at_millis; changes.status = 'pending'; }
+      if (body.scheduled_at_millis !== undefined) {
+        changes.next_attempt_at = body.scheduled_at_millis;
+        changes.status = 'pending';
+      }
       if (body.is_paused === true) changes.status = 'paused';
-      else if (body.is_paused === false || (body.scheduled_at_millis !== undefined && current.status === 'failed')) changes.status = 'pending';
+      else if (body.is_paused === false || (body.scheduled_at_millis !== undefined && current.status === 'failed'))
+        changes.status = 'pending';
       if (current.status === 'failed' && changes.status === 'pending') changes.attempt_count = 0;
     }
-    const changed = Object.keys(changes).length === 0
-      ? EDITABLE.includes(current.status)
-      : await updateEmailIfStatus(ctx.db, projectId, current.id, EDITABLE, changes);
+    const changed =
+      Object.keys(changes).length === 0
+        ? EDITABLE.includes(current.status)
+        : await updateEmailIfStatus(ctx.db, projectId, current.id, EDITABLE, changes);
     if (!changed) {
       const wire = OUTBOX_STATUS[current.status]?.status ?? current.status;
       throw new KnownError('EMAIL_NOT_EDITABLE', { email_id: current.id, status: wire.toUpperCase().replace(/-/g, '_') });
     }
-    if (changes.status === 'pending') { const runtime = ctx.runtime; ctx.afterCommit(() => kickEmailWorker(runtime)); }
+    if (changes.status === 'pending') {
+      const runtime = ctx.runtime;
+      ctx.afterCommit(() => kickEmailWorker(runtime));
+    }
     return toOutboxEmail((await findEmail(ctx.db, projectId, current.id))!);
   },
 });

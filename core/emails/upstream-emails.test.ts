@@ -10,7 +10,17 @@ import { DEFAULT_TEMPLATES } from './defaults.ts';
  * `internal/projects/current`).
  */
 
-const OWN_SMTP = { email_config: { type: 'standard', host: '127.0.0.1', port: 9, username: 'u', password: 'p', sender_name: 'S', sender_email: 'noreply@example.com' } };
+const OWN_SMTP = {
+  email_config: {
+    type: 'standard',
+    host: '127.0.0.1',
+    port: 9,
+    username: 'u',
+    password: 'p',
+    sender_name: 'S',
+    sender_email: 'noreply@example.com',
+  },
+};
 const DARK = 'a0172b5d-cff0-463b-83bb-85124697373a';
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
 const REQUIRES = {
@@ -28,12 +38,25 @@ describeWithServer('emails as upstream answers them', (get) => {
     const server = get();
     const { admin, server: srv } = await createProject(server);
     const user = await api(server, 'POST', '/users', srv, { primary_email: 'shared@example.com' });
-    const sent = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>x</p>', subject: 'x', notification_category_name: 'Marketing' });
+    const sent = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [user.body.id],
+      html: '<p>x</p>',
+      subject: 'x',
+      notification_category_name: 'Marketing',
+    });
     assertKnownError(sent, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
     assert.deepEqual(withoutDetails(sent.body), REQUIRES);
-    assertKnownError(await api(server, 'POST', '/internal/email-templates', admin, { display_name: 'T' }), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
+    assertKnownError(
+      await api(server, 'POST', '/internal/email-templates', admin, { display_name: 'T' }),
+      'REQUIRES_CUSTOM_EMAIL_SERVER',
+      400,
+    );
     const id = DEFAULT_TEMPLATES.password_reset.id;
-    assertKnownError(await api(server, 'PATCH', `/internal/email-templates/${id}`, admin, { tsx_source: 'mock_tsx_source' }), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
+    assertKnownError(
+      await api(server, 'PATCH', `/internal/email-templates/${id}`, admin, { tsx_source: 'mock_tsx_source' }),
+      'REQUIRES_CUSTOM_EMAIL_SERVER',
+      400,
+    );
     assertKnownError(await api(server, 'DELETE', `/internal/email-templates/${id}`, admin), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
     // Built-in emails still go out on the shared server, and previews still render.
     assert.equal((await api(server, 'POST', '/emails/render-email', admin, { template_id: id })).status, 200);
@@ -44,22 +67,42 @@ describeWithServer('emails as upstream answers them', (get) => {
     const { server: srv } = await createProject(server, OWN_SMTP);
     const withEmail = await api(server, 'POST', '/users', srv, { primary_email: 'has@example.com' });
     const without = await api(server, 'POST', '/users', srv, {});
-    const res = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [withEmail.body.id, without.body.id], html: '<p>No subject given</p>' });
+    const res = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [withEmail.body.id, without.body.id],
+      html: '<p>No subject given</p>',
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { results: [{ user_id: withEmail.body.id, user_email: 'has@example.com' }, { user_id: without.body.id }] });
-    assert.deepEqual((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [], html: '<p>x</p>', subject: 'x' })).body, { results: [] });
-    const both = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [withEmail.body.id], all_users: true, html: '<p>x</p>', subject: 'x' });
+    assert.deepEqual((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [], html: '<p>x</p>', subject: 'x' })).body, {
+      results: [],
+    });
+    const both = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [withEmail.body.id],
+      all_users: true,
+      html: '<p>x</p>',
+      subject: 'x',
+    });
     assert.deepEqual(withoutDetails(both.body), { code: 'SCHEMA_ERROR', error: 'Exactly one of user_ids or all_users must be provided' });
   });
 
-  it('answers upstream\'s 400 texts for an unknown notification category, template or draft', async () => {
+  it("answers upstream's 400 texts for an unknown notification category, template or draft", async () => {
     const server = get();
     const { server: srv } = await createProject(server, OWN_SMTP);
     const user = await api(server, 'POST', '/users', srv, { primary_email: 'u@example.com' });
-    const category = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>x</p>', subject: 'x', notification_category_name: 'Invalid' });
+    const category = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [user.body.id],
+      html: '<p>x</p>',
+      subject: 'x',
+      notification_category_name: 'Invalid',
+    });
     assert.equal(category.status, 400);
     assert.equal(category.text, 'Notification category not found with given name');
-    const template = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], template_id: MISSING, variables: { name: 'x' }, notification_category_name: 'Marketing' });
+    const template = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [user.body.id],
+      template_id: MISSING,
+      variables: { name: 'x' },
+      notification_category_name: 'Marketing',
+    });
     assert.equal(template.status, 400);
     assert.equal(template.text, 'No template found with given template_id');
     const draft = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], draft_id: MISSING });
@@ -70,27 +113,71 @@ describeWithServer('emails as upstream answers them', (get) => {
     const server = get();
     const { server: srv, admin } = await createProject(server, OWN_SMTP);
     const user = await api(server, 'POST', '/users', srv, { primary_email: 'v@example.com' });
-    const theme = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>x</p>', subject: 'x', theme_id: 'non-existent-theme' });
+    const theme = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [user.body.id],
+      html: '<p>x</p>',
+      subject: 'x',
+      theme_id: 'non-existent-theme',
+    });
     assertKnownError(theme, 'SCHEMA_ERROR', 400);
     assert.match(theme.body.error, /body\.theme_id/);
     for (const variables of [[1, 2], 'text', 5]) {
-      const res = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], template_id: DEFAULT_TEMPLATES.password_reset.id, variables });
+      const res = await api(server, 'POST', '/emails/send-email', srv, {
+        user_ids: [user.body.id],
+        template_id: DEFAULT_TEMPLATES.password_reset.id,
+        variables,
+      });
       assertKnownError(res, 'SCHEMA_ERROR', 400);
       assert.match(res.body.error, /body\.variables/);
     }
-    assertKnownError(await api(server, 'POST', '/internal/email-drafts', admin, { display_name: 'D', theme_id: 'nope' }), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', '/emails/render-email', admin, { template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }', variables: [1] }), 'SCHEMA_ERROR', 400);
+    assertKnownError(
+      await api(server, 'POST', '/internal/email-drafts', admin, { display_name: 'D', theme_id: 'nope' }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    assertKnownError(
+      await api(server, 'POST', '/emails/render-email', admin, {
+        template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }',
+        variables: [1],
+      }),
+      'SCHEMA_ERROR',
+      400,
+    );
   });
 
-  it('renders send-email with the project\'s theme when theme_id is a UUID naming no theme, as upstream\'s getEmailThemeForThemeId', async () => {
+  it("renders send-email with the project's theme when theme_id is a UUID naming no theme, as upstream's getEmailThemeForThemeId", async () => {
     const server = get();
     const { server: srv } = await createProject(server, OWN_SMTP);
     const user = await api(server, 'POST', '/users', srv, { primary_email: 'fallback@example.com' });
-    const unknown = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'unknown-theme', theme_id: MISSING });
+    const unknown = await api(server, 'POST', '/emails/send-email', srv, {
+      user_ids: [user.body.id],
+      html: '<p>fallback</p>',
+      subject: 'unknown-theme',
+      theme_id: MISSING,
+    });
     assert.equal(unknown.status, 200, unknown.text);
     assert.deepEqual(unknown.body, { results: [{ user_id: user.body.id, user_email: 'fallback@example.com' }] });
-    assert.equal((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'default-theme' })).status, 200);
-    assert.equal((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], html: '<p>fallback</p>', subject: 'no-theme', theme_id: false })).status, 200);
+    assert.equal(
+      (
+        await api(server, 'POST', '/emails/send-email', srv, {
+          user_ids: [user.body.id],
+          html: '<p>fallback</p>',
+          subject: 'default-theme',
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await api(server, 'POST', '/emails/send-email', srv, {
+          user_ids: [user.body.id],
+          html: '<p>fallback</p>',
+          subject: 'no-theme',
+          theme_id: false,
+        })
+      ).status,
+      200,
+    );
     const items = (await api(server, 'GET', '/emails/outbox', srv)).body.items as Array<{ subject: string; html: string }>;
     const html = (subject: string) => items.find((i) => i.subject === subject)!.html;
     assert.equal(html('unknown-theme'), html('default-theme'));
@@ -100,20 +187,30 @@ describeWithServer('emails as upstream answers them', (get) => {
   it('keeps theme_id: false on a draft, meaning no theme', async () => {
     const server = get();
     const { admin } = await createProject(server, OWN_SMTP);
-    const created = await api(server, 'POST', '/internal/email-drafts', admin, { display_name: 'Plain', theme_id: false, tsx_source: 'export function EmailTemplate() { return <p>plain</p>; }' });
+    const created = await api(server, 'POST', '/internal/email-drafts', admin, {
+      display_name: 'Plain',
+      theme_id: false,
+      tsx_source: 'export function EmailTemplate() { return <p>plain</p>; }',
+    });
     assert.equal(created.status, 200, created.text);
     const got = await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin);
     assert.equal(got.body.theme_id, false);
-    const rendered = await api(server, 'POST', '/emails/render-email', admin, { theme_id: false, template_tsx_source: got.body.tsx_source });
+    const rendered = await api(server, 'POST', '/emails/render-email', admin, {
+      theme_id: false,
+      template_tsx_source: got.body.tsx_source,
+    });
     assert.equal(rendered.body.html, '<p>plain</p>');
     assert.equal((await api(server, 'PATCH', `/internal/email-drafts/${created.body.id}`, admin, { theme_id: DARK })).status, 200);
     assert.equal((await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin)).body.theme_id, DARK);
   });
 
-  it('answers render-email\'s unknown theme or template id with upstream\'s 400 text', async () => {
+  it("answers render-email's unknown theme or template id with upstream's 400 text", async () => {
     const server = get();
     const { admin } = await createProject(server);
-    const theme = await api(server, 'POST', '/emails/render-email', admin, { theme_id: MISSING, template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }' });
+    const theme = await api(server, 'POST', '/emails/render-email', admin, {
+      theme_id: MISSING,
+      template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }',
+    });
     assert.equal(theme.status, 400);
     assert.equal(theme.text, 'No theme found with given id');
     const template = await api(server, 'POST', '/emails/render-email', admin, { template_id: MISSING });
@@ -132,6 +229,10 @@ describeWithServer('emails as upstream answers them', (get) => {
     assert.equal(dark.status, 200, dark.text);
     assert.equal(dark.body.config.email_theme, DARK);
     const themes = await api(server, 'GET', '/internal/email-themes', admin);
-    assert.deepEqual(themes.body.themes.map((t: { display_name: string }) => t.display_name).slice(0, 3), ['Default Light', 'Default Dark', 'Default Colorful']);
+    assert.deepEqual(themes.body.themes.map((t: { display_name: string }) => t.display_name).slice(0, 3), [
+      'Default Light',
+      'Default Dark',
+      'Default Colorful',
+    ]);
   });
 });

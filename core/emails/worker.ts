@@ -67,11 +67,16 @@ export async function stopEmailWorker(runtime: Runtime): Promise<void> {
 export function kickEmailWorker(runtime: Runtime): void {
   const worker = workers.get(runtime);
   if (!worker || worker.stopped) return;
-  if (worker.running) { worker.again = true; return; }
+  if (worker.running) {
+    worker.again = true;
+    return;
+  }
   worker.running = (async () => {
     do {
       worker.again = false;
-      try { await deliverDueEmails(runtime, worker); } catch (error) {
+      try {
+        await deliverDueEmails(runtime, worker);
+      } catch (error) {
         runtime.log.error({ err: String(error) }, 'email delivery run failed');
       }
     } while (worker.again && !worker.stopped);
@@ -134,13 +139,29 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     // An email carrying a code is sent from its sealed live content; only the redacted copy stays.
     const live = row.sealed_body === null ? row : openContent(runtime, row.id, row.sealed_body);
     if (!live) throw new Error('the sealed content of this email could not be opened (was the server secret changed?)');
-    await transport.sendMail({ from: route.from, to: row.to_email, subject: live.subject, html: live.html, ...(live.text ? { text: live.text } : {}), ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}) });
-    await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'sent', sent_at: runtime.clock.now(), attempt_count: attempts, error: null, sealed_body: null });
+    await transport.sendMail({
+      from: route.from,
+      to: row.to_email,
+      subject: live.subject,
+      html: live.html,
+      ...(live.text ? { text: live.text } : {}),
+      ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}),
+    });
+    await finishAttempt(runtime.db, row.id, lockedUntil, {
+      status: 'sent',
+      sent_at: runtime.clock.now(),
+      attempt_count: attempts,
+      error: null,
+      sealed_body: null,
+    });
   } catch (error) {
     // Stored on the row (visible to the project's admins): fixed words, never the server's text.
     const message = describeSmtpError(error);
     const failed = attempts >= MAX_DELIVERY_ATTEMPTS;
-    runtime.log.warn({ email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) }, failed ? 'email delivery failed for good' : 'email delivery failed; will retry');
+    runtime.log.warn(
+      { email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) },
+      failed ? 'email delivery failed for good' : 'email delivery failed; will retry',
+    );
     await finishAttempt(runtime.db, row.id, lockedUntil, {
       status: failed ? 'failed' : 'pending',
       attempt_count: attempts,

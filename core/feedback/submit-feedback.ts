@@ -45,7 +45,10 @@ export const submitFeedback = defineOperation({
     const ownerId = await operatorId(ctx.db);
     const owner = ownerId ? await findUser(ctx.db, INTERNAL_PROJECT_ID, ownerId) : null;
     if (!internal || !owner?.primary_email) {
-      ctx.runtime.log.warn({ feedback_type: body.feedback_type ?? 'feedback' }, 'feedback received, but the server has no operator with an email address to send it to');
+      ctx.runtime.log.warn(
+        { feedback_type: body.feedback_type ?? 'feedback' },
+        'feedback received, but the server has no operator with an email address to send it to',
+      );
       return;
     }
     const label = body.feedback_type === 'bug' ? 'Bug Report' : 'Support';
@@ -57,6 +60,8 @@ export const submitFeedback = defineOperation({
     ];
     const text = `${lines.map(([k, val]) => `${k}: ${val}`).join('\n')}\n\n${body.message}`;
     const html = `${lines.map(([k, val]) => `<p><b>${escapeHtml(k)}:</b> ${escapeHtml(val)}</p>`).join('')}<p style="white-space:pre-wrap">${escapeHtml(body.message)}</p>`;
-    await ctx.transaction((tx) => enqueueEmail(tx, internal, { to: owner.primary_email!, userId: owner.id, subject: `[${label}] ${body.email}`, html, text }));
+    await ctx.transaction((tx) =>
+      enqueueEmail(tx, internal, { to: owner.primary_email!, userId: owner.id, subject: `[${label}] ${body.email}`, html, text }),
+    );
   },
 });

@@ -35,12 +35,18 @@ describeWithCore('stored images', (get) => {
     const read = await t.call<{ profile_image_url: string }>('users.get', p.server, { params: { user_id: created.id } });
     assert.equal(read.profile_image_url, url);
 
-    const updated = await t.call<{ profile_image_url: string }>('users.update', p.server, { params: { user_id: created.id }, body: { profile_image_url: GIF } });
+    const updated = await t.call<{ profile_image_url: string }>('users.update', p.server, {
+      params: { user_id: created.id },
+      body: { profile_image_url: GIF },
+    });
     assert.notEqual(updated.profile_image_url, url);
     assert.equal((await stored(t, updated.profile_image_url))?.contentType, 'image/gif');
     assert.equal(await stored(t, url), null, 'the replaced image is gone');
 
-    const plain = await t.call<{ profile_image_url: string }>('users.update', p.server, { params: { user_id: created.id }, body: { profile_image_url: 'https://example.com/a.png' } });
+    const plain = await t.call<{ profile_image_url: string }>('users.update', p.server, {
+      params: { user_id: created.id },
+      body: { profile_image_url: 'https://example.com/a.png' },
+    });
     assert.equal(plain.profile_image_url, 'https://example.com/a.png');
     assert.equal(await stored(t, updated.profile_image_url), null, 'an image replaced by a plain URL is gone');
   });
@@ -63,7 +69,9 @@ describeWithCore('stored images', (get) => {
   it('stores team images and project logos the same way', async () => {
     const t = get();
     const p = await createCoreProject(t);
-    const team = await t.call<{ profile_image_url: string }>('teams.create', p.server, { body: { display_name: 'T', profile_image_url: PNG } });
+    const team = await t.call<{ profile_image_url: string }>('teams.create', p.server, {
+      body: { display_name: 'T', profile_image_url: PNG },
+    });
     assert.equal((await stored(t, team.profile_image_url))?.contentType, 'image/png');
     const project = await t.call<{ logo_url: string }>('projects.updateCurrent', p.admin, { body: { logo_url: PNG } });
     assert.equal((await stored(t, project.logo_url))?.contentType, 'image/png');

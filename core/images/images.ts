@@ -14,7 +14,8 @@ import { deleteImage, findImage, insertImage } from './queries.ts';
 const ALLOWED: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'),
+  'image/gif': (b) =>
+    b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'),
   'image/webp': (b) => b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
@@ -55,11 +56,13 @@ export function isImageUrlValue(value: string, maxBytes = MAX_IMAGE_BYTES): bool
  * type; anything else is a SCHEMA_ERROR "Invalid profile image URL" (upstream's wording).
  */
 export function imageUrlSchema(maxBytes = MAX_IMAGE_BYTES, message = 'Invalid profile image URL') {
-  return v.nullable(v.pipe(
-    v.string(),
-    v.maxLength(Math.ceil(maxBytes / 3) * 4 + 64, 'is too long'),
-    v.check((s) => isImageUrlValue(s, maxBytes), message),
-  ));
+  return v.nullable(
+    v.pipe(
+      v.string(),
+      v.maxLength(Math.ceil(maxBytes / 3) * 4 + 64, 'is too long'),
+      v.check((s) => isImageUrlValue(s, maxBytes), message),
+    ),
+  );
 }
 
 /**
@@ -71,7 +74,12 @@ export function imageUrlSchema(maxBytes = MAX_IMAGE_BYTES, message = 'Invalid pr
  * @throws KnownError SCHEMA_ERROR for a `data:` URL that is not an allowed image (validation
  *   normally refuses it first).
  */
-export async function storeDataImages<T extends Record<string, unknown>>(ctx: OperationContext, projectId: string, body: T, fields: readonly string[]): Promise<T> {
+export async function storeDataImages<T extends Record<string, unknown>>(
+  ctx: OperationContext,
+  projectId: string,
+  body: T,
+  fields: readonly string[],
+): Promise<T> {
   let out: T = body;
   for (const field of fields) {
     const value = body[field];
@@ -79,7 +87,14 @@ export async function storeDataImages<T extends Record<string, unknown>>(ctx: Op
     const image = parseImageDataUrl(value);
     if (!image) throw new KnownError('SCHEMA_ERROR', { message: `body.${field}: Invalid profile image URL` });
     const id = uuid();
-    await insertImage(ctx.db, { id, project_id: projectId, content_type: image.contentType, data_base64: image.bytes.toString('base64'), byte_length: image.bytes.length, created_at: ctx.now });
+    await insertImage(ctx.db, {
+      id,
+      project_id: projectId,
+      content_type: image.contentType,
+      data_base64: image.bytes.toString('base64'),
+      byte_length: image.bytes.length,
+      created_at: ctx.now,
+    });
     out = { ...out, [field]: `${ctx.runtime.baseUrl}${IMAGE_PATH_PREFIX}${id}` };
   }
   return out;
@@ -97,7 +112,13 @@ export async function loadImage(db: Kysely<Database>, id: string): Promise<{ con
  * keeps at most one stored image, so repeated uploads do not grow the database. Values that are
  * not this server's image URLs are ignored.
  */
-export async function releaseReplacedImages(ctx: OperationContext, projectId: string, before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): Promise<void> {
+export async function releaseReplacedImages(
+  ctx: OperationContext,
+  projectId: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[],
+): Promise<void> {
   const prefix = `${ctx.runtime.baseUrl}${IMAGE_PATH_PREFIX}`;
   for (const field of fields) {
     const old = before[field];

@@ -30,8 +30,16 @@ export const createInternalApiKey = defineOperation({
       throw new StatusError('bad-request', 'At least one key type must be requested.');
     }
     // A past expires_at_millis is accepted, as upstream does: the key set is simply already expired.
-    const values = generateKeyValues({ publishable: body.has_publishable_client_key, secret: body.has_secret_server_key, admin: body.has_super_secret_admin_key });
-    const row = await storeKeySet(ctx.db, ctx.auth.project.id, values, { description: body.description, now: ctx.now, expiresAt: body.expires_at_millis });
+    const values = generateKeyValues({
+      publishable: body.has_publishable_client_key,
+      secret: body.has_secret_server_key,
+      admin: body.has_super_secret_admin_key,
+    });
+    const row = await storeKeySet(ctx.db, ctx.auth.project.id, values, {
+      description: body.description,
+      now: ctx.now,
+      expiresAt: body.expires_at_millis,
+    });
     return {
       id: row.id,
       description: row.description,

@@ -12,17 +12,27 @@ export type ProjectKeyKind = 'publishable_client_key' | 'secret_server_key' | 's
  * neither revoked nor expired at `now` (epoch ms). The lookup goes through the hash index, so no
  * stored secret is ever compared byte by byte.
  */
-export async function hasValidProjectKey(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string, now: number): Promise<boolean> {
+export async function hasValidProjectKey(
+  db: Kysely<Database>,
+  projectId: string,
+  kind: ProjectKeyKind,
+  hash: string,
+  now: number,
+): Promise<boolean> {
   const key = await findProjectKeyExpiry(db, projectId, kind, hash);
   return key !== false && (key.expiresAt === null || key.expiresAt > now);
 }
 
 /** The expiry lookup of one key kind: the hash column differs, so each kind has its own SQL. */
 function keyExpiryQuery(kind: ProjectKeyKind) {
-  return precompiled((db, a: { projectId: string; hash: string }) => db.selectFrom('internal_api_keys').select(['id', 'expires_at'])
-    .where(`${kind}_hash`, '=', a.hash)
-    .where('project_id', '=', a.projectId)
-    .where('manually_revoked_at', 'is', null));
+  return precompiled((db, a: { projectId: string; hash: string }) =>
+    db
+      .selectFrom('internal_api_keys')
+      .select(['id', 'expires_at'])
+      .where(`${kind}_hash`, '=', a.hash)
+      .where('project_id', '=', a.projectId)
+      .where('manually_revoked_at', 'is', null),
+  );
 }
 
 const keyExpiryByKind: Record<ProjectKeyKind, ReturnType<typeof keyExpiryQuery>> = {
@@ -36,7 +46,12 @@ const keyExpiryByKind: Record<ProjectKeyKind, ReturnType<typeof keyExpiryQuery>>
  * in `projectId`, or false when there is none. Split from the time check so it can be cached.
  * Precompiled (core/storage/precompiled.ts): it runs for every request carrying a project key.
  */
-export async function findProjectKeyExpiry(db: Kysely<Database>, projectId: string, kind: ProjectKeyKind, hash: string): Promise<{ expiresAt: number | null } | false> {
+export async function findProjectKeyExpiry(
+  db: Kysely<Database>,
+  projectId: string,
+  kind: ProjectKeyKind,
+  hash: string,
+): Promise<{ expiresAt: number | null } | false> {
   const row = await keyExpiryByKind[kind].executeTakeFirst(db, { projectId, hash });
   return row ? { expiresAt: row.expires_at === null ? null : Number(row.expires_at) } : false;
 }
@@ -46,19 +61,40 @@ export async function insertInternalApiKey(db: Kysely<Database>, row: Insertable
 }
 
 export async function findInternalApiKey(db: Kysely<Database>, projectId: string, id: string): Promise<InternalApiKeyRow | null> {
-  const row = await db.selectFrom('internal_api_keys').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('internal_api_keys')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ?? null;
 }
 
 export async function listInternalApiKeys(db: Kysely<Database>, projectId: string): Promise<InternalApiKeyRow[]> {
-  return db.selectFrom('internal_api_keys').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return db
+    .selectFrom('internal_api_keys')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
 export async function revokeInternalApiKey(db: Kysely<Database>, projectId: string, id: string, now: number): Promise<void> {
-  await db.updateTable('internal_api_keys').set({ manually_revoked_at: now })
-    .where('project_id', '=', projectId).where('id', '=', id).where('manually_revoked_at', 'is', null).execute();
+  await db
+    .updateTable('internal_api_keys')
+    .set({ manually_revoked_at: now })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('manually_revoked_at', 'is', null)
+    .execute();
 }
 
-export async function updateInternalApiKeyDescription(db: Kysely<Database>, projectId: string, id: string, description: string): Promise<void> {
+export async function updateInternalApiKeyDescription(
+  db: Kysely<Database>,
+  projectId: string,
+  id: string,
+  description: string,
+): Promise<void> {
   await db.updateTable('internal_api_keys').set({ description }).where('project_id', '=', projectId).where('id', '=', id).execute();
 }

@@ -19,24 +19,30 @@ export function toInternalApiKey(row: InternalApiKeyRow) {
 const LastFourOutput = v.strictObject({ last_four: v.string() });
 
 /** Output schema of `toInternalApiKey`. */
-export const InternalApiKeyOutput = component('InternalApiKey', v.strictObject({
-  id: v.string(),
-  description: v.string(),
-  created_at_millis: MillisOutput,
-  expires_at_millis: v.nullable(MillisOutput),
-  manually_revoked_at_millis: v.optional(MillisOutput),
-  publishable_client_key: v.optional(LastFourOutput),
-  secret_server_key: v.optional(LastFourOutput),
-  super_secret_admin_key: v.optional(LastFourOutput),
-}));
+export const InternalApiKeyOutput = component(
+  'InternalApiKey',
+  v.strictObject({
+    id: v.string(),
+    description: v.string(),
+    created_at_millis: MillisOutput,
+    expires_at_millis: v.nullable(MillisOutput),
+    manually_revoked_at_millis: v.optional(MillisOutput),
+    publishable_client_key: v.optional(LastFourOutput),
+    secret_server_key: v.optional(LastFourOutput),
+    super_secret_admin_key: v.optional(LastFourOutput),
+  }),
+);
 
 /** The create answer: the key values in full, shown this once. */
-export const CreatedInternalApiKeyOutput = component('CreatedInternalApiKey', v.strictObject({
-  id: v.string(),
-  description: v.string(),
-  created_at_millis: MillisOutput,
-  expires_at_millis: v.nullable(MillisOutput),
-  publishable_client_key: v.optional(v.string()),
-  secret_server_key: v.optional(v.string()),
-  super_secret_admin_key: v.optional(v.string()),
-}));
+export const CreatedInternalApiKeyOutput = component(
+  'CreatedInternalApiKey',
+  v.strictObject({
+    id: v.string(),
+    description: v.string(),
+    created_at_millis: MillisOutput,
+    expires_at_millis: v.nullable(MillisOutput),
+    publishable_client_key: v.optional(v.string()),
+    secret_server_key: v.optional(v.string()),
+    super_secret_admin_key: v.optional(v.string()),
+  }),
+);

@@ -61,7 +61,11 @@ export class AdmissionQueue {
   #meanMs = 40;
 
   constructor(options: AdmissionOptions) {
-    this.#options = { ...options, concurrency: Math.max(1, Math.floor(options.concurrency)), maxQueued: Math.max(0, Math.floor(options.maxQueued)) };
+    this.#options = {
+      ...options,
+      concurrency: Math.max(1, Math.floor(options.concurrency)),
+      maxQueued: Math.max(0, Math.floor(options.maxQueued)),
+    };
   }
 
   /** Changes the limits; jobs already admitted keep running. */
@@ -124,7 +128,12 @@ export class AdmissionQueue {
     let used = false;
     return {
       take: () => (used ? false : (used = true)),
-      release: () => { if (!used) { used = true; this.#reserved -= 1; } },
+      release: () => {
+        if (!used) {
+          used = true;
+          this.#reserved -= 1;
+        }
+      },
     };
   }
 
@@ -144,6 +153,6 @@ export class AdmissionQueue {
 
   #retryAfterSeconds(): number {
     const ahead = this.#waiting.length + this.#running + this.#reserved;
-    return Math.max(1, Math.ceil((ahead / this.#options.concurrency) * this.#meanMs / 1000));
+    return Math.max(1, Math.ceil(((ahead / this.#options.concurrency) * this.#meanMs) / 1000));
   }
 }

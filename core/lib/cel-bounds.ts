@@ -54,8 +54,10 @@ function measure(node: ASTNode, nesting: number, counts: { macros: number }): nu
   if (node.op === 'rcall' && COMPREHENSION_MACROS.has(node.args[0])) {
     const [name, receiver, args] = node.args;
     counts.macros += 1;
-    if (counts.macros > CEL_LIMITS.maxMacros) throw new LimitExceeded(`more than ${CEL_LIMITS.maxMacros} comprehension macros (all, exists, exists_one, map, filter)`);
-    if (nesting + 1 > CEL_LIMITS.maxMacroNesting) throw new LimitExceeded(`comprehension macros (${name}) are nested more than ${CEL_LIMITS.maxMacroNesting} deep`);
+    if (counts.macros > CEL_LIMITS.maxMacros)
+      throw new LimitExceeded(`more than ${CEL_LIMITS.maxMacros} comprehension macros (all, exists, exists_one, map, filter)`);
+    if (nesting + 1 > CEL_LIMITS.maxMacroNesting)
+      throw new LimitExceeded(`comprehension macros (${name}) are nested more than ${CEL_LIMITS.maxMacroNesting} deep`);
     const range = measure(receiver, nesting + 1, counts);
     let body = 0;
     for (const arg of args.slice(1)) body += measure(arg, nesting + 1, counts);
@@ -69,7 +71,9 @@ function measure(node: ASTNode, nesting: number, counts: { macros: number }): nu
     try {
       compileLinearRegex(pattern.args);
     } catch (error) {
-      throw new LimitExceeded(`the pattern ${JSON.stringify(pattern.args)} of matches() cannot run in linear time (RE2 syntax; backreferences and lookaround are not supported): ${(error as Error).message}`);
+      throw new LimitExceeded(
+        `the pattern ${JSON.stringify(pattern.args)} of matches() cannot run in linear time (RE2 syntax; backreferences and lookaround are not supported): ${(error as Error).message}`,
+      );
     }
   }
   let cost = 1;
@@ -97,7 +101,8 @@ export function conditionProblem(condition: string): string | null {
   }
   try {
     const cost = measure(ast, 0, { macros: 0 });
-    if (cost > CEL_LIMITS.maxCost) return `the condition's estimated cost is ${cost} steps; at most ${CEL_LIMITS.maxCost} are accepted (comprehension macros run their body once per list element)`;
+    if (cost > CEL_LIMITS.maxCost)
+      return `the condition's estimated cost is ${cost} steps; at most ${CEL_LIMITS.maxCost} are accepted (comprehension macros run their body once per list element)`;
     return null;
   } catch (error) {
     if (error instanceof LimitExceeded) return error.message;

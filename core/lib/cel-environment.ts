@@ -63,7 +63,10 @@ export function childNodes(node: ASTNode): ASTNode[] {
   if (node.op === 'value' || node.op === 'id') return [];
   const out: ASTNode[] = [];
   const visit = (x: unknown): void => {
-    if (Array.isArray(x)) { for (const y of x) visit(y); return; }
+    if (Array.isArray(x)) {
+      for (const y of x) visit(y);
+      return;
+    }
     if (typeof x === 'object' && x !== null && typeof (x as { op?: unknown }).op === 'string') out.push(x as ASTNode);
   };
   visit(node.args);

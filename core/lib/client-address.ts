@@ -19,7 +19,10 @@ export function normalizeClientAddress(address: string | null): string | null {
   if (isIPv4(a)) return a;
   if (!isIPv6(a)) return null;
   const groups = expandIPv6(a);
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (embedded IPv4 tails included). */

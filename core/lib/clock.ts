@@ -12,7 +12,11 @@ export function manualClock(start = Date.now()): Clock & { advance(ms: number): 
   let t = start;
   return {
     now: () => t,
-    advance: (ms) => { t += ms; },
-    set: (ms) => { t = ms; },
+    advance: (ms) => {
+      t += ms;
+    },
+    set: (ms) => {
+      t = ms;
+    },
   };
 }

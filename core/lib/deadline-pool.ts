@@ -23,8 +23,18 @@ export interface DeadlinePoolOptions {
 /** How a job ended: the worker's answer, or `timeout` when the deadline passed and the worker was stopped. */
 export type JobOutcome<O> = { ok: true; value: O } | { ok: false; error: string; timeout?: boolean };
 
-interface Job<I, O> { input: I; tenant: string; resolve(outcome: JobOutcome<O>): void }
-interface Slot<I, O> { worker: Worker; ready: boolean; job: Job<I, O> | null; timer: NodeJS.Timeout | null; id: number }
+interface Job<I, O> {
+  input: I;
+  tenant: string;
+  resolve(outcome: JobOutcome<O>): void;
+}
+interface Slot<I, O> {
+  worker: Worker;
+  ready: boolean;
+  job: Job<I, O> | null;
+  timer: NodeJS.Timeout | null;
+  id: number;
+}
 
 /**
  * A small pool of worker threads that runs untrusted-cost work (a tenant's expression) off the
@@ -69,11 +79,13 @@ export class DeadlinePool<I, O> {
   async close(): Promise<void> {
     this.#closed = true;
     for (const job of this.#queue.splice(0)) job.resolve({ ok: false, error: 'The worker pool is shut down' });
-    await Promise.all(this.#slots.splice(0).map((slot) => {
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.job?.resolve({ ok: false, error: 'The worker pool is shut down' });
-      return slot.worker.terminate();
-    }));
+    await Promise.all(
+      this.#slots.splice(0).map((slot) => {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.job?.resolve({ ok: false, error: 'The worker pool is shut down' });
+        return slot.worker.terminate();
+      }),
+    );
   }
 
   #spawn(): void {
@@ -82,7 +94,12 @@ export class DeadlinePool<I, O> {
     const slot: Slot<I, O> = { worker, ready: false, job: null, timer: null, id: 0 };
     this.#slots.push(slot);
     worker.on('message', (message: { ready?: boolean; id?: number; ok?: boolean; value?: O; error?: string }) => {
-      if (message.ready) { slot.ready = true; this.#pump(); if (!slot.job) worker.unref(); return; }
+      if (message.ready) {
+        slot.ready = true;
+        this.#pump();
+        if (!slot.job) worker.unref();
+        return;
+      }
       if (!slot.job || message.id !== slot.id) return;
       const job = this.#release(slot);
       job.resolve(message.ok ? { ok: true, value: message.value as O } : { ok: false, error: message.error ?? 'failed' });
@@ -110,7 +127,10 @@ export class DeadlinePool<I, O> {
     void slot.worker.terminate();
     if (this.#closed || this.#queue.length === 0) return;
     // A worker that never became ready would fail every job: end them instead of looping.
-    if (!slot.ready) { for (const job of this.#queue.splice(0)) job.resolve(outcome); return; }
+    if (!slot.ready) {
+      for (const job of this.#queue.splice(0)) job.resolve(outcome);
+      return;
+    }
     this.#spawn();
   }
 
@@ -121,7 +141,10 @@ export class DeadlinePool<I, O> {
       slot.job = job;
       slot.id = this.#nextId++;
       const deadline = this.#options.deadlineMs;
-      slot.timer = setTimeout(() => this.#drop(slot, { ok: false, error: `took longer than ${deadline} ms and was stopped`, timeout: true }), deadline);
+      slot.timer = setTimeout(
+        () => this.#drop(slot, { ok: false, error: `took longer than ${deadline} ms and was stopped`, timeout: true }),
+        deadline,
+      );
       slot.timer.unref();
       slot.worker.ref();
       slot.worker.postMessage({ id: slot.id, input: job.input });
@@ -139,7 +162,11 @@ export function workerBeside(base: string, name: string): WorkerSource {
   const entry = new URL(`./${name}${typescript ? '.ts' : '.js'}`, base);
   if (!typescript) return { url: entry };
   let loader: string | null = null;
-  try { loader = import.meta.resolve('tsx/esm/api'); } catch { /* another TypeScript loader */ }
+  try {
+    loader = import.meta.resolve('tsx/esm/api');
+  } catch {
+    /* another TypeScript loader */
+  }
   const register = loader ? `import(${JSON.stringify(loader)}).then((tsx) => tsx.register())` : 'Promise.resolve()';
   return { code: `${register}.then(() => import(${JSON.stringify(entry.href)}))` };
 }

@@ -22,7 +22,8 @@ export function isValidEmail(value: string): boolean {
  * (`a@localhost`, `a.@example.com`, `a..b@example.com`); sign-up, sign-in and OTP keep the strict
  * rule, as upstream's `signInEmailSchema` does. Max 256 (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
  */
-const WHATWG_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const WHATWG_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 export function isValidLegacyEmail(value: string): boolean {
   return value.length <= 256 && WHATWG_EMAIL.test(value);
 }
@@ -41,5 +42,9 @@ const WIDTH_FORMS = /[\uff01-\uffee]/g;
  * internationalized addresses are compared in NFC.
  */
 export function normalizeEmail(value: string): string {
-  return value.trim().replace(WIDTH_FORMS, (c) => c.normalize('NFKC')).toLowerCase().normalize('NFC');
+  return value
+    .trim()
+    .replace(WIDTH_FORMS, (c) => c.normalize('NFKC'))
+    .toLowerCase()
+    .normalize('NFC');
 }

@@ -5,8 +5,23 @@ import { JsonTextError, jsonTextDepth, parseJsonText, stringifyIteratively, stri
 describe('stringifyJson', () => {
   it('writes exactly what JSON.stringify writes for JSON data, through the iterative path too', () => {
     const samples: unknown[] = [
-      { a: [1, 'x', null, undefined, () => 1, { b: true }], c: undefined, d: new Date(0), e: -0, f: Number.NaN, 'k"\u0001': '\u2028\ud83d\ude00', g: { toJSON: () => 'custom' } },
-      [], {}, 'text', 5.25, null, true, [[[{}]]], Object.create(null),
+      {
+        a: [1, 'x', null, undefined, () => 1, { b: true }],
+        c: undefined,
+        d: new Date(0),
+        e: -0,
+        f: Number.NaN,
+        'k"\u0001': '\u2028\ud83d\ude00',
+        g: { toJSON: () => 'custom' },
+      },
+      [],
+      {},
+      'text',
+      5.25,
+      null,
+      true,
+      [[[{}]]],
+      Object.create(null),
     ];
     for (const sample of samples) {
       assert.equal(stringifyIteratively(sample), JSON.stringify(sample));
@@ -34,9 +49,21 @@ describe('parseJsonText (issue 27 finding 8)', () => {
     const at = '['.repeat(64) + ']'.repeat(64);
     assert.deepEqual(JSON.stringify(parseJsonText(at)), at);
     const deep = '['.repeat(65) + ']'.repeat(65);
-    assert.throws(() => parseJsonText(deep), (e: unknown) => e instanceof JsonTextError && e.reason === 'depth' && /at most 64 levels/.test(e.message));
-    assert.throws(() => parseJsonText('['.repeat(1_000_000)), (e: unknown) => e instanceof JsonTextError && e.reason === 'depth');
-    assert.throws(() => parseJsonText('"abc"', { maxLength: 4 }), (e: unknown) => e instanceof JsonTextError && e.reason === 'length');
-    assert.throws(() => parseJsonText('{"a":'), (e: unknown) => e instanceof JsonTextError && e.reason === 'syntax');
+    assert.throws(
+      () => parseJsonText(deep),
+      (e: unknown) => e instanceof JsonTextError && e.reason === 'depth' && /at most 64 levels/.test(e.message),
+    );
+    assert.throws(
+      () => parseJsonText('['.repeat(1_000_000)),
+      (e: unknown) => e instanceof JsonTextError && e.reason === 'depth',
+    );
+    assert.throws(
+      () => parseJsonText('"abc"', { maxLength: 4 }),
+      (e: unknown) => e instanceof JsonTextError && e.reason === 'length',
+    );
+    assert.throws(
+      () => parseJsonText('{"a":'),
+      (e: unknown) => e instanceof JsonTextError && e.reason === 'syntax',
+    );
   });
 });

@@ -25,11 +25,16 @@ export function jsonTextDepth(text: string, limit = Infinity): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) { if (++depth > max) { max = depth; if (max > limit) return max; } }
-    else if (c === 125 || c === 93) depth--;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 125 || c === 93) depth--;
   }
   return max;
 }
@@ -98,7 +103,10 @@ export function stringifyIteratively(root: unknown): string {
   const work: Work[] = [{ value: root, key: '' }];
   while (work.length > 0) {
     const item = work.pop()!;
-    if (typeof item === 'string') { out.push(item); continue; }
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
     let value = item.value;
     if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
       value = (value as { toJSON(key: string): unknown }).toJSON(item.key);

@@ -14,11 +14,21 @@ describe('guardedFetch and fetchThroughNode', () => {
   before(async () => {
     server = createServer((req, res) => {
       let body = '';
-      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, body, headers: req.headers });
-        if (req.url === '/big') { res.writeHead(200); res.end('x'.repeat(5000)); return; }
-        if (req.url === '/moved') { res.writeHead(302, { location: 'http://169.254.169.254/' }); res.end(); return; }
+        if (req.url === '/big') {
+          res.writeHead(200);
+          res.end('x'.repeat(5000));
+          return;
+        }
+        if (req.url === '/moved') {
+          res.writeHead(302, { location: 'http://169.254.169.254/' });
+          res.end();
+          return;
+        }
         if (req.url === '/slow') return; // never answers
         res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
         res.end(JSON.stringify({ ok: true }));
@@ -27,13 +37,23 @@ describe('guardedFetch and fetchThroughNode', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
-  after(() => { server.closeAllConnections(); server.close(); });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
 
   it('refuses loopback, private and metadata hosts (literal or by name) with EPRIVATEADDRESS, before any request', async () => {
     const guarded = guardedFetch({ allowPrivate: () => false });
     const before = seen.length;
     const port = new URL(base).port;
-    for (const url of [`${base}/x`, `http://localhost:${port}/x`, `http://[::1]:${port}/x`, `http://[::ffff:127.0.0.1]:${port}/x`, 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/']) {
+    for (const url of [
+      `${base}/x`,
+      `http://localhost:${port}/x`,
+      `http://[::1]:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.1/',
+    ]) {
       await assert.rejects(guarded(url), (error: unknown) => isPrivateAddressError(error), url);
     }
     assert.equal(seen.length, before);
@@ -47,7 +67,15 @@ describe('guardedFetch and fetchThroughNode', () => {
   });
 
   it('sends method, headers and a form body, and answers status, headers and body as a Response', async () => {
-    const res = await fetchThroughNode(new URL(`${base}/token`), { method: 'POST', headers: { authorization: 'Basic abc', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code: 'c' }) }, { maxBytes: 1024 });
+    const res = await fetchThroughNode(
+      new URL(`${base}/token`),
+      {
+        method: 'POST',
+        headers: { authorization: 'Basic abc', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'c' }),
+      },
+      { maxBytes: 1024 },
+    );
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/json');
     assert.equal(res.headers.get('set-cookie'), 'a=1, b=2');

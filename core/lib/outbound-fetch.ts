@@ -31,7 +31,9 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 function refused(): Error {
-  return Object.assign(new Error('the host resolves to a loopback, link-local or private address, which is refused in production mode'), { code: PRIVATE_ADDRESS_ERROR });
+  return Object.assign(new Error('the host resolves to a loopback, link-local or private address, which is refused in production mode'), {
+    code: PRIVATE_ADDRESS_ERROR,
+  });
 }
 
 function toHeaders(raw: IncomingHttpHeaders): Headers {
@@ -74,7 +76,11 @@ export function guardedFetch(policy: OutboundFetchPolicy): (input: string | URL,
  * `maxBytes`; redirects returned, not followed). `lookup` resolves the host (publicOnlyLookup
  * for the guard). Exported for its tests.
  */
-export async function fetchThroughNode(url: URL, init: RequestInit, options: { maxBytes: number; lookup?: typeof publicOnlyLookup }): Promise<Response> {
+export async function fetchThroughNode(
+  url: URL,
+  init: RequestInit,
+  options: { maxBytes: number; lookup?: typeof publicOnlyLookup },
+): Promise<Response> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
   const body = await bodyBytes(init.body);
   const headers = Object.fromEntries(new Headers(init.headers).entries());
@@ -86,12 +92,22 @@ export async function fetchThroughNode(url: URL, init: RequestInit, options: { m
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > options.maxBytes) { reject(new Error(`response larger than ${options.maxBytes} bytes`)); req.destroy(); return; }
+        if (size > options.maxBytes) {
+          reject(new Error(`response larger than ${options.maxBytes} bytes`));
+          req.destroy();
+          return;
+        }
         chunks.push(chunk);
       });
       res.on('end', () => {
         const status = res.statusCode ?? 502;
-        resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers: toHeaders(res.headers) }));
+        resolve(
+          new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), {
+            status,
+            statusText: res.statusMessage ?? '',
+            headers: toHeaders(res.headers),
+          }),
+        );
       });
       res.on('error', reject);
     });

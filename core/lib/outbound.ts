@@ -27,7 +27,8 @@ export function isPrivateAddress(address: string): boolean {
   if (zeroPrefix(8) || (zeroPrefix(7) && words[7] === 1)) return true; // :: and ::1
   if (zeroPrefix(5) && words[5] === 0xffff) return isPrivateV4(embedded(words[6]!, words[7]!)); // ::ffff:a.b.c.d
   if (zeroPrefix(6)) return isPrivateV4(embedded(words[6]!, words[7]!)); // ::a.b.c.d (deprecated)
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return isPrivateV4(embedded(words[6]!, words[7]!)); // 64:ff9b::/96 NAT64
+  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0))
+    return isPrivateV4(embedded(words[6]!, words[7]!)); // 64:ff9b::/96 NAT64
   if (words[0] === 0x2002) return isPrivateV4(embedded(words[1]!, words[2]!)); // 6to4
   const first = words[0]!;
   if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
@@ -42,13 +43,18 @@ export function isPrivateAddress(address: string): boolean {
 
 function isPrivateV4(address: string): boolean {
   const [a, b] = address.split('.').map(Number) as [number, number];
-  return a === 0 || a === 10 || a === 127 || a >= 224
-    || (a === 100 && b >= 64 && b <= 127)
-    || (a === 169 && b === 254)
-    || (a === 172 && b >= 16 && b <= 31)
-    || (a === 192 && b === 168)
-    || (a === 192 && b === 0)
-    || (a === 198 && (b === 18 || b === 19));
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 192 && b === 0) ||
+    (a === 198 && (b === 18 || b === 19))
+  );
 }
 
 /** The eight 16-bit words of an IPv6 address (zone id dropped, dotted tail converted), or null. */
@@ -74,7 +80,9 @@ function ipv6Words(address: string): number[] | null {
 export const PRIVATE_ADDRESS_ERROR = 'EPRIVATEADDRESS';
 
 function privateAddressError(): NodeJS.ErrnoException {
-  return Object.assign(new Error('the host resolves to a loopback, link-local or private address, which is refused in production mode'), { code: PRIVATE_ADDRESS_ERROR });
+  return Object.assign(new Error('the host resolves to a loopback, link-local or private address, which is refused in production mode'), {
+    code: PRIVATE_ADDRESS_ERROR,
+  });
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -87,9 +95,15 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  */
 export function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) { callback(err, []); return; }
+    if (err) {
+      callback(err, []);
+      return;
+    }
     const list = addresses as LookupAddress[];
-    if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) { callback(privateAddressError(), []); return; }
+    if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
+      callback(privateAddressError(), []);
+      return;
+    }
     if ((options as { all?: boolean }).all) callback(null, list);
     else callback(null, list[0]!.address, list[0]!.family);
   });
@@ -108,8 +122,17 @@ export function connectToHost(host: string, port: number, options: { allowPrivat
   if (!options.allowPrivate && isIP(literal) && isPrivateAddress(literal)) return Promise.reject(privateAddressError());
   return new Promise((resolve, reject) => {
     const socket = connect({ host: literal, port, ...(options.allowPrivate || isIP(literal) ? {} : { lookup: publicOnlyLookup }) });
-    const timer = setTimeout(() => socket.destroy(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' })), options.timeoutMs);
-    socket.once('connect', () => { clearTimeout(timer); resolve(socket); });
-    socket.once('error', (error) => { clearTimeout(timer); reject(error); });
+    const timer = setTimeout(
+      () => socket.destroy(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' })),
+      options.timeoutMs,
+    );
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }

@@ -18,7 +18,11 @@ export interface PollingWorker {
  *
  * @param intervalMs polling period in ms; the timer is unref'd so it never keeps a process alive.
  */
-export function startPollingWorker(work: (isStopped: () => boolean) => Promise<void>, intervalMs: number, onError: (error: unknown) => void): PollingWorker {
+export function startPollingWorker(
+  work: (isStopped: () => boolean) => Promise<void>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): PollingWorker {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -26,11 +30,18 @@ export function startPollingWorker(work: (isStopped: () => boolean) => Promise<v
   const isStopped = () => stopped;
   const kick = () => {
     if (stopped) return;
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     running = (async () => {
       do {
         again = false;
-        try { await work(isStopped); } catch (error) { onError(error); }
+        try {
+          await work(isStopped);
+        } catch (error) {
+          onError(error);
+        }
       } while (again && !stopped);
       running = null;
     })();
@@ -44,7 +55,9 @@ export function startPollingWorker(work: (isStopped: () => boolean) => Promise<v
   tick();
   return {
     kick,
-    async idle() { while (running) await running; },
+    async idle() {
+      while (running) await running;
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -7,10 +7,16 @@ import { isValidEmail, isValidLegacyEmail } from './email.ts';
 export const UuidSchema = v.pipe(v.string(), v.check(isUuidV4, 'must be a valid UUID'));
 
 /** A user id or `me` (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/ "user_id parameters accept me"). */
-export const UserIdOrMeSchema = v.pipe(v.string(), v.check((s) => s === 'me' || isUuidV4(s), 'must be a valid UUID or "me"'));
+export const UserIdOrMeSchema = v.pipe(
+  v.string(),
+  v.check((s) => s === 'me' || isUuidV4(s), 'must be a valid UUID or "me"'),
+);
 
 /** Query booleans arrive as text. */
-export const QueryBooleanSchema = v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'));
+export const QueryBooleanSchema = v.pipe(
+  v.picklist(['true', 'false']),
+  v.transform((s) => s === 'true'),
+);
 
 /** Deepest nesting of objects and arrays in one metadata field (`{"a": {}}` is 2 levels). */
 export const METADATA_MAX_DEPTH = 32;
@@ -35,12 +41,17 @@ export function isNestedAtMost(value: unknown, max: number): boolean {
  * JSON. Upstream sets no bound; without one a single end user stored metadata that made the
  * project's user listings answer 500. Documented in docs/security.md.
  */
-export const MetadataSchema = v.nullable(v.pipe(
-  v.unknown(),
-  v.check((value) => isNestedAtMost(value, METADATA_MAX_DEPTH), `must be nested at most ${METADATA_MAX_DEPTH} levels deep`),
-  // (Measured only within the depth bound: the first check's problem is the one to report.)
-  v.check((value) => !isNestedAtMost(value, METADATA_MAX_DEPTH) || JSON.stringify(value ?? null).length <= METADATA_MAX_LENGTH, `must be at most ${METADATA_MAX_LENGTH} characters long as JSON`),
-));
+export const MetadataSchema = v.nullable(
+  v.pipe(
+    v.unknown(),
+    v.check((value) => isNestedAtMost(value, METADATA_MAX_DEPTH), `must be nested at most ${METADATA_MAX_DEPTH} levels deep`),
+    // (Measured only within the depth bound: the first check's problem is the one to report.)
+    v.check(
+      (value) => !isNestedAtMost(value, METADATA_MAX_DEPTH) || JSON.stringify(value ?? null).length <= METADATA_MAX_LENGTH,
+      `must be at most ${METADATA_MAX_LENGTH} characters long as JSON`,
+    ),
+  ),
+);
 
 /**
  * Largest page a listing serves when upstream sets no maximum of its own (`GET /users`,

@@ -12,7 +12,10 @@ export async function loadServerSecret(db: Kysely<Database>, explicit?: string):
   const read = () => db.selectFrom('server_settings').select('value').where('key', '=', 'secret').executeTakeFirst();
   const existing = await read();
   if (existing) return existing.value;
-  await db.insertInto('server_settings').values({ key: 'secret', value: randomBytes(32).toString('base64url') })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('server_settings')
+    .values({ key: 'secret', value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await read())!.value;
 }

@@ -19,6 +19,8 @@ export const apiRoot = defineOperation({
     const auth = ctx.auth;
     if (!auth) return reply.text(`${head}Authentication: None`);
     const level = auth.accessType[0]!.toUpperCase() + auth.accessType.slice(1);
-    return reply.text(`${head}Authentication: ${level}\n  Project: ${auth.project.id}\n  User: ${auth.user ? auth.user.primary_email ?? auth.user.id : 'None'}`);
+    return reply.text(
+      `${head}Authentication: ${level}\n  Project: ${auth.project.id}\n  User: ${auth.user ? (auth.user.primary_email ?? auth.user.id) : 'None'}`,
+    );
   },
 });

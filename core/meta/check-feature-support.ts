@@ -13,7 +13,7 @@ export const checkFeatureSupport = defineOperation({
   id: 'meta.checkFeatureSupport',
   method: 'POST',
   path: '/check-feature-support',
-  summary: 'Answer an SDK\'s report of an unsupported feature.',
+  summary: "Answer an SDK's report of an unsupported feature.",
   access: 'public',
   input: {},
   ignoresBody: true,

@@ -6,8 +6,19 @@ import { defineOperation } from '../operations/define.ts';
  * `handler`), each at Gatehouse's hosted-page version 1.
  */
 export const PAGE_COMPONENTS = [
-  'signIn', 'signUp', 'signOut', 'emailVerification', 'passwordReset', 'forgotPassword', 'oauthCallback',
-  'magicLinkCallback', 'accountSettings', 'teamInvitation', 'mfa', 'error', 'onboarding',
+  'signIn',
+  'signUp',
+  'signOut',
+  'emailVerification',
+  'passwordReset',
+  'forgotPassword',
+  'oauthCallback',
+  'magicLinkCallback',
+  'accountSettings',
+  'teamInvitation',
+  'mfa',
+  'error',
+  'onboarding',
 ] as const;
 
 /**
@@ -24,7 +35,9 @@ export const getComponentVersions = defineOperation({
   access: 'public',
   input: {},
   errors: [],
-  output: v.strictObject({ versions: v.record(v.string(), v.strictObject({ version: v.number(), changelogs: v.record(v.string(), v.string()) })) }),
+  output: v.strictObject({
+    versions: v.record(v.string(), v.strictObject({ version: v.number(), changelogs: v.record(v.string(), v.string()) })),
+  }),
   async run() {
     return { versions: Object.fromEntries(PAGE_COMPONENTS.map((page) => [page, { version: 1, changelogs: { 1: 'Initial version.' } }])) };
   },

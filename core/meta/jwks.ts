@@ -10,9 +10,21 @@ import { component, RedirectOutput } from '../operations/output.ts';
 import { API_PREFIX } from '../operations/api-path.ts';
 
 /** A JSON Web Key Set of ES256 public keys (RFC 7517 §5; RFC 7518 §6.2.1). */
-const JwksOutput = component('Jwks', v.strictObject({
-  keys: v.array(v.strictObject({ kty: v.literal('EC'), alg: v.literal('ES256'), crv: v.literal('P-256'), kid: v.string(), x: v.string(), y: v.string() })),
-}));
+const JwksOutput = component(
+  'Jwks',
+  v.strictObject({
+    keys: v.array(
+      v.strictObject({
+        kty: v.literal('EC'),
+        alg: v.literal('ES256'),
+        crv: v.literal('P-256'),
+        kid: v.string(),
+        x: v.string(),
+        y: v.string(),
+      }),
+    ),
+  }),
+);
 
 const ProjectParams = v.strictObject({ project_id: v.string() });
 const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSchema), include_anonymous: v.optional(QueryBooleanSchema) });
@@ -32,9 +44,13 @@ export const jwks = defineOperation({
   errors: [],
   output: JwksOutput,
   async run(ctx, { params, query }) {
-    const project = params.project_id === INTERNAL_PROJECT_ID || isUuid(params.project_id) ? await findProject(ctx.db, params.project_id) : null;
+    const project =
+      params.project_id === INTERNAL_PROJECT_ID || isUuid(params.project_id) ? await findProject(ctx.db, params.project_id) : null;
     if (!project) throw new StatusError('not-found', 'Project not found.');
-    const body = projectJwks(ctx.runtime.keys, project.id, { includeRestricted: query.include_restricted ?? false, includeAnonymous: query.include_anonymous ?? false });
+    const body = projectJwks(ctx.runtime.keys, project.id, {
+      includeRestricted: query.include_restricted ?? false,
+      includeAnonymous: query.include_anonymous ?? false,
+    });
     return reply.json(body, { cacheFor: 3600 });
   },
 });

@@ -21,14 +21,22 @@ const RECENTLY_REGISTERED = 100;
 const RECENTLY_ACTIVE = 5;
 
 async function serverUsers(ctx: OperationContext, project: Project, rows: UserRow[]) {
-  return Promise.all(rows.map(async (u) => toServerUser(u, project.config, u.selected_team_id ? await findTeam(ctx.db, project.id, u.selected_team_id) : null)));
+  return Promise.all(
+    rows.map(async (u) =>
+      toServerUser(u, project.config, u.selected_team_id ? await findTeam(ctx.db, project.id, u.selected_team_id) : null),
+    ),
+  );
 }
 
 /** Upstream's `MetricsRecentUserSchema` fields of a user. */
 function recentUser(u: UserRow) {
   return {
-    id: u.id, display_name: u.display_name, primary_email: u.primary_email, profile_image_url: u.profile_image_url,
-    signed_up_at_millis: Number(u.signed_up_at), last_active_at_millis: u.last_active_at === null ? null : Number(u.last_active_at),
+    id: u.id,
+    display_name: u.display_name,
+    primary_email: u.primary_email,
+    profile_image_url: u.profile_image_url,
+    signed_up_at_millis: Number(u.signed_up_at),
+    last_active_at_millis: u.last_active_at === null ? null : Number(u.last_active_at),
   };
 }
 
@@ -65,8 +73,13 @@ export const getMetrics = defineOperation({
   input: {
     query: v.strictObject({
       include_anonymous: v.optional(QueryBooleanSchema),
-      filter_country_code: FilterSchema, filter_referrer: FilterSchema, filter_browser: FilterSchema, filter_os: FilterSchema,
-      filter_device: FilterSchema, filter_since: FilterSchema, filter_until: FilterSchema,
+      filter_country_code: FilterSchema,
+      filter_referrer: FilterSchema,
+      filter_browser: FilterSchema,
+      filter_os: FilterSchema,
+      filter_device: FilterSchema,
+      filter_since: FilterSchema,
+      filter_until: FilterSchema,
     }),
   },
   errors: [],
@@ -116,4 +129,3 @@ export const getMetrics = defineOperation({
     };
   },
 });
-

@@ -17,7 +17,7 @@ export const getUserActivity = defineOperation({
   id: 'metrics.userActivity',
   method: 'GET',
   path: '/internal/user-activity',
-  summary: 'A user\'s active days over the last 352 days.',
+  summary: "A user's active days over the last 352 days.",
   access: ['admin'],
   input: { query: v.strictObject({ user_id: v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters')) }) },
   errors: [],

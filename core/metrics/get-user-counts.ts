@@ -10,7 +10,7 @@ export const getUserCounts = defineOperation({
   id: 'metrics.userCounts',
   method: 'GET',
   path: '/internal/metrics/user-counts',
-  summary: 'Count the project\'s users and anonymous users.',
+  summary: "Count the project's users and anonymous users.",
   access: ['admin'],
   input: { query: v.strictObject({}) },
   errors: [],

@@ -4,7 +4,10 @@ import { OUTBOX_STATUS } from '../emails/index.ts';
 import { activeDays, countTeams, emailStats, firstActiveDays, userVerificationCounts } from './queries.ts';
 
 /** One point of a series (upstream `MetricsDataPointSchema`). */
-export interface DataPoint { date: string; activity: number }
+export interface DataPoint {
+  date: string;
+  activity: number;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -26,7 +29,12 @@ export function daySeries(days: number[], values: Map<string, number> = new Map(
 }
 
 /** Upstream's `ActivitySplit` of active users per day. */
-export interface ActivitySplit { total: DataPoint[]; new: DataPoint[]; retained: DataPoint[]; reactivated: DataPoint[] }
+export interface ActivitySplit {
+  total: DataPoint[];
+  new: DataPoint[];
+  retained: DataPoint[];
+  reactivated: DataPoint[];
+}
 
 /**
  * Daily active users split as upstream's `loadDailyActiveSplitFromClickhouse`: for each window
@@ -55,7 +63,8 @@ export function activitySplit(days: number[], rows: Array<{ userId: string; day:
       else bump(day, 'reactivated');
     });
   }
-  const series = (key: 'total' | 'new' | 'retained' | 'reactivated') => days.map((d) => ({ date: dayString(d), activity: counts.get(dayString(d))?.[key] ?? 0 }));
+  const series = (key: 'total' | 'new' | 'retained' | 'reactivated') =>
+    days.map((d) => ({ date: dayString(d), activity: counts.get(dayString(d))?.[key] ?? 0 }));
   return { total: series('total'), new: series('new'), retained: series('retained'), reactivated: series('reactivated') };
 }
 
@@ -72,9 +81,16 @@ export async function loadActivity(db: Kysely<Database>, projectId: string, days
  * users (distinct users active in the window) and the daily active users split. Gatehouse does
  * not record team activity, so `daily_active_teams_split` is zeros.
  */
-export async function authOverview(db: Kysely<Database>, projectId: string, input: {
-  days: number[]; activity: Awaited<ReturnType<typeof loadActivity>>; includeAnonymous: boolean; totalUsersFiltered: number;
-}) {
+export async function authOverview(
+  db: Kysely<Database>,
+  projectId: string,
+  input: {
+    days: number[];
+    activity: Awaited<ReturnType<typeof loadActivity>>;
+    includeAnonymous: boolean;
+    totalUsersFiltered: number;
+  },
+) {
   const [counts, teams] = await Promise.all([userVerificationCounts(db, projectId), countTeams(db, projectId)]);
   const rows = input.activity.rows.filter((r) => input.includeAnonymous || !r.anonymous);
   const zeros = () => daySeries(input.days);
@@ -115,7 +131,9 @@ export async function emailOverview(db: Kysely<Database>, projectId: string, day
     if (stored === 'sent') sent += n;
     if (stored === 'failed') failed += n;
   }
-  const perDay = new Map<string, { ok: number; error: number; in_progress: number }>(days.map((d) => [dayString(d), { ok: 0, error: 0, in_progress: 0 }]));
+  const perDay = new Map<string, { ok: number; error: number; in_progress: number }>(
+    days.map((d) => [dayString(d), { ok: 0, error: 0, in_progress: 0 }]),
+  );
   for (const r of stats.daily) {
     const entry = perDay.get(dayString(r.day));
     if (!entry) continue;
@@ -130,7 +148,12 @@ export async function emailOverview(db: Kysely<Database>, projectId: string, day
     daily_emails: [...perDay].map(([date, c]) => ({ date, activity: c.ok + c.error + c.in_progress })),
     daily_emails_by_status: [...perDay].map(([date, c]) => ({ date, ...c })),
     emails_sent: finished,
-    recent_emails: stats.latest.map((e) => ({ id: e.id, status: outboxStatus(e.status).status, subject: e.subject ?? '(no subject)', created_at_millis: Number(e.created_at) })),
+    recent_emails: stats.latest.map((e) => ({
+      id: e.id,
+      status: outboxStatus(e.status).status,
+      subject: e.subject ?? '(no subject)',
+      created_at_millis: Number(e.created_at),
+    })),
     deliverability_status: { delivered: sent, bounced: 0, error: totals.error, in_progress: totals['in-progress'] },
     deliverability_rate: percent(sent, finished),
     bounce_rate: 0,

@@ -26,11 +26,24 @@ export const createRecoveryCodes = defineOperation({
   async run(ctx) {
     const { project } = ctx.auth;
     const user = requireUser(ctx.auth);
-    if (user.totp_secret_base64 === null) throw new StatusError('bad-request', 'Turn on TOTP multi-factor authentication before creating recovery codes.');
+    if (user.totp_secret_base64 === null)
+      throw new StatusError('bad-request', 'Turn on TOTP multi-factor authentication before creating recovery codes.');
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
-    await ctx.transaction((tx) => replaceRecoveryCodes(tx.db, project.id, user.id, codes.map((code) => ({
-      id: uuid(), project_id: project.id, user_id: user.id, code_hash: hashRecoveryCode(code), created_at: tx.now, used_at: null,
-    }))));
+    await ctx.transaction((tx) =>
+      replaceRecoveryCodes(
+        tx.db,
+        project.id,
+        user.id,
+        codes.map((code) => ({
+          id: uuid(),
+          project_id: project.id,
+          user_id: user.id,
+          code_hash: hashRecoveryCode(code),
+          created_at: tx.now,
+          used_at: null,
+        })),
+      ),
+    );
     return { recovery_codes: codes };
   },
 });
@@ -42,7 +55,7 @@ export const getRecoveryCodeStatus = defineOperation({
   id: 'mfa.getRecoveryCodeStatus',
   method: 'GET',
   path: '/auth/mfa/recovery-codes',
-  summary: 'Count the signed-in user\'s unused MFA recovery codes (Gatehouse extension).',
+  summary: "Count the signed-in user's unused MFA recovery codes (Gatehouse extension).",
   access: ['client', 'server', 'admin'],
   input: {},
   errors: ['USER_AUTHENTICATION_REQUIRED'],

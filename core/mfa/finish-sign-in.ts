@@ -26,8 +26,9 @@ export interface MfaAttemptData extends Record<string, unknown> {
 }
 
 /** The sign-in body every path returns: both tokens and the user id, plus path-specific fields. */
-export type SignInBody<E extends Record<string, unknown> = Record<string, never>> =
-  { access_token: string; refresh_token: string } & E & { user_id: string };
+export type SignInBody<E extends Record<string, unknown> = Record<string, never>> = { access_token: string; refresh_token: string } & E & {
+    user_id: string;
+  };
 
 const signInEntries = { access_token: v.string(), refresh_token: v.string(), user_id: v.string() };
 
@@ -41,7 +42,12 @@ export const SignInNewUserOutput = component('SignInNewUser', v.strictObject({ .
 export const FINISH_SIGN_IN_ERRORS = ['MULTI_FACTOR_AUTHENTICATION_REQUIRED'] as const;
 
 /** Issues the session and builds the sign-in body (the second factor is already satisfied). */
-export async function issueSignInBody<E extends Record<string, unknown>>(ctx: OperationContext, project: Project, user: UserRow, extra?: E): Promise<SignInBody<E>> {
+export async function issueSignInBody<E extends Record<string, unknown>>(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  extra?: E,
+): Promise<SignInBody<E>> {
   const session = await issueSession(ctx, project, user);
   return { access_token: session.accessToken, refresh_token: session.refreshToken, ...(extra ?? {}), user_id: user.id } as SignInBody<E>;
 }
@@ -69,7 +75,8 @@ export async function finishSignIn<E extends Record<string, unknown> = Record<st
   extra?: E,
 ): Promise<SignInBody<E>> {
   // A programming error, caught by the first test of any new sign-in path.
-  if (ctx.db.isTransaction) throw new Error('finishSignIn must be called outside a transaction (its MFA error would roll back the attempt code)');
+  if (ctx.db.isTransaction)
+    throw new Error('finishSignIn must be called outside a transaction (its MFA error would roll back the attempt code)');
   if (user.totp_secret_base64 !== null) {
     const isNewUser = extra !== undefined && extra.is_new_user === true;
     const { code } = await createVerificationCode<MfaAttemptData>(ctx, {

@@ -3,7 +3,14 @@
  * `POST /auth/mfa/sign-in` completion, TOTP checking with replay refusal, and recovery codes
  * (a Gatehouse extension, docs/mfa.md).
  */
-export { finishSignIn, issueSignInBody, FINISH_SIGN_IN_ERRORS, SignInOutput, SignInNewUserOutput, type SignInBody } from './finish-sign-in.ts';
+export {
+  finishSignIn,
+  issueSignInBody,
+  FINISH_SIGN_IN_ERRORS,
+  SignInOutput,
+  SignInNewUserOutput,
+  type SignInBody,
+} from './finish-sign-in.ts';
 export { signInWithMfa, checkMfaAttemptCode } from './sign-in.ts';
 export { generateTotp } from './totp.ts';
 export { deleteSecondFactorState } from './queries.ts';

@@ -19,7 +19,10 @@ export function sealTotpSecret(runtime: Runtime, projectId: string, userId: stri
  *
  * @returns the base64 secret, or null when there is none or it cannot be opened.
  */
-export function openTotpSecret(runtime: Runtime, user: { project_id: string; id: string; totp_secret_base64: string | null }): string | null {
+export function openTotpSecret(
+  runtime: Runtime,
+  user: { project_id: string; id: string; totp_secret_base64: string | null },
+): string | null {
   const stored = user.totp_secret_base64;
   if (stored === null) return null;
   if (!stored.includes('.')) return stored;

@@ -19,8 +19,18 @@ const MfaSignInBodySchema = v.pipe(
     recovery_code: v.optional(v.string()),
     code: v.string(),
   }),
-  v.forward(v.partialCheck([['type'], ['totp']], (b) => b.type !== 'totp' || b.totp !== undefined, 'must be defined when type is "totp"'), ['totp']),
-  v.forward(v.partialCheck([['type'], ['recovery_code']], (b) => b.type !== 'recovery_code' || b.recovery_code !== undefined, 'must be defined when type is "recovery_code"'), ['recovery_code']),
+  v.forward(
+    v.partialCheck([['type'], ['totp']], (b) => b.type !== 'totp' || b.totp !== undefined, 'must be defined when type is "totp"'),
+    ['totp'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['type'], ['recovery_code']],
+      (b) => b.type !== 'recovery_code' || b.recovery_code !== undefined,
+      'must be defined when type is "recovery_code"',
+    ),
+    ['recovery_code'],
+  ),
 );
 
 /**
@@ -48,7 +58,9 @@ export const signInWithMfa = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await enforceRateLimit(ctx, 'sign_in_per_address');
-    const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, { maxAttempts: MFA_ATTEMPT_MAX_TRIES });
+    const attempt = await checkVerificationCode<MfaAttemptData>(ctx, project.id, MFA_ATTEMPT_PURPOSE, body.code, {
+      maxAttempts: MFA_ATTEMPT_MAX_TRIES,
+    });
     // Each password sign-in opens a new attempt code (5 tries), so second-factor guesses are also
     // counted per user, with growing delays.
     const guard = await claimSignInAttempt(ctx, 'mfa', attempt.data.user_id);
@@ -58,14 +70,21 @@ export const signInWithMfa = defineOperation({
     if (!user || secret === null) throw new KnownError('INVALID_TOTP_CODE');
     const step = body.type === 'totp' ? matchTotpStep(secret, body.totp ?? '', ctx.now) : null;
     if (body.type === 'totp' && step === null) {
-      await recordSignInFailure(ctx.runtime.db, { projectId: project.id, userId: user.id, factor: 'mfa', reason: 'wrong_code', now: ctx.now });
+      await recordSignInFailure(ctx.runtime.db, {
+        projectId: project.id,
+        userId: user.id,
+        factor: 'mfa',
+        reason: 'wrong_code',
+        now: ctx.now,
+      });
       throw new KnownError('INVALID_TOTP_CODE');
     }
     const signedIn = await ctx.transaction(async (tx) => {
       await consumeVerificationCode(tx, attempt);
-      const spent = body.type === 'totp'
-        ? await claimTotpStep(tx.db, project.id, user.id, step!)
-        : await useRecoveryCode(tx.db, project.id, user.id, hashRecoveryCode(body.recovery_code ?? ''), tx.now);
+      const spent =
+        body.type === 'totp'
+          ? await claimTotpStep(tx.db, project.id, user.id, step!)
+          : await useRecoveryCode(tx.db, project.id, user.id, hashRecoveryCode(body.recovery_code ?? ''), tx.now);
       // Throwing rolls the attempt code back to unused: the caller may try again (tries are counted).
       if (!spent) throw new KnownError('INVALID_TOTP_CODE');
       return issueSignInBody(tx, project, user, { is_new_user: attempt.data.is_new_user });

@@ -20,7 +20,15 @@ export function matchTotpStep(secretBase64: string, code: string, nowMs: number)
   const bytes = Buffer.from(secretBase64, 'base64');
   if (bytes.length === 0) return null;
   const secret = new Secret({ buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) });
-  const delta = TOTP.validate({ token, secret, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, timestamp: nowMs, window: TOTP_WINDOW });
+  const delta = TOTP.validate({
+    token,
+    secret,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    timestamp: nowMs,
+    window: TOTP_WINDOW,
+  });
   if (delta === null) return null;
   return TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp: nowMs }) + delta;
 }

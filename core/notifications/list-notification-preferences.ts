@@ -13,7 +13,7 @@ export const listNotificationPreferences = defineOperation({
   id: 'notifications.listPreferences',
   method: 'GET',
   path: '/emails/notification-preference/:user_id',
-  summary: 'List a user\'s notification categories and whether each is enabled.',
+  summary: "List a user's notification categories and whether each is enabled.",
   access: ['client', 'server', 'admin'],
   input: { params: v.strictObject({ user_id: UserIdOrMeSchema }) },
   errors: ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],

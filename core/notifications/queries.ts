@@ -3,8 +3,12 @@ import type { Database } from '../storage/tables.ts';
 
 /** The user's stored preferences as `category_id → enabled`. */
 export async function readPreferences(db: Kysely<Database>, projectId: string, userId: string): Promise<Map<string, boolean>> {
-  const rows = await db.selectFrom('notification_preferences').select(['category_id', 'enabled'])
-    .where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select(['category_id', 'enabled'])
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .execute();
   return new Map(rows.map((r) => [r.category_id, r.enabled]));
 }
 
@@ -12,8 +16,13 @@ export async function readPreferences(db: Kysely<Database>, projectId: string, u
 export async function readDisabled(db: Kysely<Database>, projectId: string, userIds: string[]): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   for (let i = 0; i < userIds.length; i += 500) {
-    const rows = await db.selectFrom('notification_preferences').select(['user_id', 'category_id'])
-      .where('project_id', '=', projectId).where('user_id', 'in', userIds.slice(i, i + 500)).where('enabled', '=', false).execute();
+    const rows = await db
+      .selectFrom('notification_preferences')
+      .select(['user_id', 'category_id'])
+      .where('project_id', '=', projectId)
+      .where('user_id', 'in', userIds.slice(i, i + 500))
+      .where('enabled', '=', false)
+      .execute();
     for (const r of rows) {
       if (!out.has(r.user_id)) out.set(r.user_id, new Set());
       out.get(r.user_id)!.add(r.category_id);
@@ -22,7 +31,16 @@ export async function readDisabled(db: Kysely<Database>, projectId: string, user
   return out;
 }
 
-export async function upsertPreference(db: Kysely<Database>, projectId: string, userId: string, categoryId: string, enabled: boolean): Promise<void> {
-  await db.insertInto('notification_preferences').values({ project_id: projectId, user_id: userId, category_id: categoryId, enabled: enabled })
-    .onConflict((oc) => oc.columns(['project_id', 'user_id', 'category_id']).doUpdateSet({ enabled: enabled })).execute();
+export async function upsertPreference(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  categoryId: string,
+  enabled: boolean,
+): Promise<void> {
+  await db
+    .insertInto('notification_preferences')
+    .values({ project_id: projectId, user_id: userId, category_id: categoryId, enabled: enabled })
+    .onConflict((oc) => oc.columns(['project_id', 'user_id', 'category_id']).doUpdateSet({ enabled: enabled }))
+    .execute();
 }

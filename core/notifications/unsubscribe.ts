@@ -19,10 +19,19 @@ export const UNSUBSCRIBE_LINK_TTL_MS = 90 * 24 * 60 * 60 * 1000;
  * route and code format; Gatehouse adds the project, since its codes are kept per project). The
  * same URL takes RFC 8058 one-click POSTs. Call it inside the transaction that queues the email.
  */
-export async function createUnsubscribeLink(ctx: OperationContext, projectId: string, userId: string, category: NotificationCategory): Promise<string> {
+export async function createUnsubscribeLink(
+  ctx: OperationContext,
+  projectId: string,
+  userId: string,
+  category: NotificationCategory,
+): Promise<string> {
   const { code } = await createVerificationCode(ctx, {
-    projectId, purpose: UNSUBSCRIBE_PURPOSE, userId, subjectId: category.id,
-    data: { user_id: userId, notification_category_id: category.id }, expiresInMs: UNSUBSCRIBE_LINK_TTL_MS,
+    projectId,
+    purpose: UNSUBSCRIBE_PURPOSE,
+    userId,
+    subjectId: category.id,
+    data: { user_id: userId, notification_category_id: category.id },
+    expiresInMs: UNSUBSCRIBE_LINK_TTL_MS,
   });
   const url = new URL(`${ctx.runtime.baseUrl}${API_PREFIX}/emails/unsubscribe-link`);
   url.searchParams.set('code', code);
@@ -38,11 +47,18 @@ async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Qu
   if (!query.code || query.code.length !== 45) throw new StatusError('bad-request', 'Invalid code');
   if (!query.project_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   try {
-    await useVerificationCode<{ user_id: string; notification_category_id: string }, void>(ctx, query.project_id, UNSUBSCRIBE_PURPOSE, query.code, async (tx, code) => {
-      await upsertPreference(tx.db, query.project_id!, code.data.user_id, code.data.notification_category_id, false);
-    });
+    await useVerificationCode<{ user_id: string; notification_category_id: string }, void>(
+      ctx,
+      query.project_id,
+      UNSUBSCRIBE_PURPOSE,
+      query.code,
+      async (tx, code) => {
+        await upsertPreference(tx.db, query.project_id!, code.data.user_id, code.data.notification_category_id, false);
+      },
+    );
   } catch (error) {
-    if (error instanceof KnownError && error.code === 'VERIFICATION_CODE_ALREADY_USED') return html('<p>You have already unsubscribed from this notification group</p>');
+    if (error instanceof KnownError && error.code === 'VERIFICATION_CODE_ALREADY_USED')
+      return html('<p>You have already unsubscribed from this notification group</p>');
     throw error;
   }
   return html('<p>Successfully unsubscribed from notification group</p>');
@@ -57,7 +73,7 @@ export const unsubscribeViaLink = defineOperation({
   id: 'notifications.unsubscribeLink',
   method: 'GET',
   path: '/emails/unsubscribe-link',
-  summary: 'Unsubscribe from a notification category through an email\'s link.',
+  summary: "Unsubscribe from a notification category through an email's link.",
   access: 'public',
   input: { query: Query },
   errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],

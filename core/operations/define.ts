@@ -61,28 +61,52 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
 export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply;
 
 /** Plain text (UTF-8), e.g. the API root's greeting. */
-export interface TextReply { readonly raw: true; readonly kind: 'text'; readonly body: string }
+export interface TextReply {
+  readonly raw: true;
+  readonly kind: 'text';
+  readonly body: string;
+}
 
 /**
  * A whole HTML page (UTF-8). `policy` is the page's content security policy when it needs one
  * of its own; a page with a policy is also never framed and never cached.
  */
-export interface HtmlReply { readonly raw: true; readonly kind: 'html'; readonly body: string; readonly policy?: string }
+export interface HtmlReply {
+  readonly raw: true;
+  readonly kind: 'html';
+  readonly body: string;
+  readonly policy?: string;
+}
 
 /**
  * A JSON value with hints: `created` when the call created a resource (upstream answers 201),
  * `cacheFor` when clients may cache the answer, in seconds (e.g. a JWKS: 3600).
  */
-export interface JsonReply { readonly raw: true; readonly kind: 'json'; readonly value: unknown; readonly created?: boolean; readonly cacheFor?: number }
+export interface JsonReply {
+  readonly raw: true;
+  readonly kind: 'json';
+  readonly value: unknown;
+  readonly created?: boolean;
+  readonly cacheFor?: number;
+}
 
 /**
  * A redirect to `url` (absolute, or a path on this server). The browser repeats the same request
  * there, unless `seeOther`: then it follows with a GET (the answer to a form post).
  */
-export interface RedirectReply { readonly raw: true; readonly kind: 'redirect'; readonly url: string; readonly seeOther?: boolean }
+export interface RedirectReply {
+  readonly raw: true;
+  readonly kind: 'redirect';
+  readonly url: string;
+  readonly seeOther?: boolean;
+}
 
 /** Server-sent events: each chunk of `stream` is written as it is produced (see {@link ReplyStream}). */
-export interface EventStreamReply { readonly raw: true; readonly kind: 'events'; readonly stream: ReplyStream }
+export interface EventStreamReply {
+  readonly raw: true;
+  readonly kind: 'events';
+  readonly stream: ReplyStream;
+}
 
 /**
  * A body written as it is produced (server-sent events): the host calls it once with a signal
@@ -94,7 +118,12 @@ export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 export const reply = {
   text: (body: string): TextReply => ({ raw: true, kind: 'text', body }),
   html: (body: string, options: { policy?: string } = {}): HtmlReply => ({ raw: true, kind: 'html', body, ...options }),
-  json: (value: unknown, options: { created?: boolean; cacheFor?: number } = {}): JsonReply => ({ raw: true, kind: 'json', value, ...options }),
+  json: (value: unknown, options: { created?: boolean; cacheFor?: number } = {}): JsonReply => ({
+    raw: true,
+    kind: 'json',
+    value,
+    ...options,
+  }),
   redirect: (url: string, options: { seeOther?: boolean } = {}): RedirectReply => ({ raw: true, kind: 'redirect', url, ...options }),
   events: (stream: ReplyStream): EventStreamReply => ({ raw: true, kind: 'events', stream }),
 };
@@ -110,7 +139,10 @@ type AuthFor<L> = L extends 'public' ? RequestAuth | null : RequestAuth;
  * One endpoint of the wire protocol, defined once. The Koa routes, the in-process API and the
  * route tests are generated from the registry of these objects (docs/architecture.md "Layers").
  */
-export interface Operation<I extends InputSchemas = InputSchemas, L extends readonly AccessType[] | 'public' = readonly AccessType[] | 'public'> {
+export interface Operation<
+  I extends InputSchemas = InputSchemas,
+  L extends readonly AccessType[] | 'public' = readonly AccessType[] | 'public',
+> {
   /** `domain.verb`, e.g. `users.getMe`. */
   readonly id: string;
   readonly method: HttpMethod;
@@ -171,7 +203,9 @@ export interface Operation<I extends InputSchemas = InputSchemas, L extends read
 }
 
 /** Identity helper that infers an operation's input types from its schemas. */
-export function defineOperation<I extends InputSchemas, const L extends readonly AccessType[] | 'public'>(op: Operation<I, L>): Operation<I, L> {
+export function defineOperation<I extends InputSchemas, const L extends readonly AccessType[] | 'public'>(
+  op: Operation<I, L>,
+): Operation<I, L> {
   return op;
 }
 

@@ -97,15 +97,28 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
   const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
 
   const hooks: Array<() => void | Promise<void>> = [];
-  const ctx = makeContext(runtime, runtime.db, auth, request.credentials.refreshToken || null, hooks, false, normalizeClientAddress(request.clientAddress ?? null));
+  const ctx = makeContext(
+    runtime,
+    runtime.db,
+    auth,
+    request.credentials.refreshToken || null,
+    hooks,
+    false,
+    normalizeClientAddress(request.clientAddress ?? null),
+  );
   const result = await op.run(ctx as never, input as never);
   for (const hook of hooks) {
-    try { await hook(); } catch (error) { runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed'); }
+    try {
+      await hook();
+    } catch (error) {
+      runtime.log.error({ err: String(error), operation: op.id }, 'afterCommit hook failed');
+    }
   }
   if (runtime.strictErrors) {
     // A streamed reply (server-sent events) has no body to check until it has been written.
-    if (isRawReply(result)) { if (result.kind !== 'events') checkDeclaredOutput(op, rawAnswer(result)); }
-    else checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(stringifyJson(result ?? { success: true })) });
+    if (isRawReply(result)) {
+      if (result.kind !== 'events') checkDeclaredOutput(op, rawAnswer(result));
+    } else checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(stringifyJson(result ?? { success: true })) });
   }
   return result;
 }
@@ -162,7 +175,9 @@ function makeContext(
     auth,
     refreshToken,
     clientAddress,
-    afterCommit: (fn) => { hooks.push(fn); },
+    afterCommit: (fn) => {
+      hooks.push(fn);
+    },
     transaction: async (fn) => {
       if (inTransaction) return fn(ctx);
       return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true, clientAddress)));

@@ -9,7 +9,10 @@ describe('output schemas', () => {
 
   it('accepts an answer that matches and names every mismatch of one that does not', () => {
     assert.equal(outputProblem('x.list', listOutput(Item), { kind: 'json', value: { items: [{ id: 'a' }], is_paginated: false } }), null);
-    const problem = outputProblem('x.list', listOutput(Item), { kind: 'json', value: { items: [{ id: 1 }, { id: 'b', extra: true }], is_paginated: false } });
+    const problem = outputProblem('x.list', listOutput(Item), {
+      kind: 'json',
+      value: { items: [{ id: 1 }, { id: 'b', extra: true }], is_paginated: false },
+    });
     assert.ok(problem);
     assert.match(problem, /x\.list/);
     assert.match(problem, /items\.0\.id: Invalid type/);
@@ -18,7 +21,10 @@ describe('output schemas', () => {
 
   it('tells the paged and unpaged list envelopes apart', () => {
     const paged = pagedListOutput(Item);
-    assert.equal(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true, pagination: { next_cursor: null } } }), null);
+    assert.equal(
+      outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true, pagination: { next_cursor: null } } }),
+      null,
+    );
     assert.equal(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: false } }), null);
     assert.ok(outputProblem('x', paged, { kind: 'json', value: { items: [], is_paginated: true } }));
   });
@@ -44,11 +50,20 @@ describe('strict mode output check', () => {
     const { invokeOperation } = await import('./execute.ts');
     const { defineOperation } = await import('./define.ts');
     const database = await createTestDatabase('sqlite');
-    const make = (strictErrors: boolean) => createCore({ storage: database.open(), baseUrl: 'http://localhost', secret: 'output-test', strictErrors, environment: 'test' });
+    const make = (strictErrors: boolean) =>
+      createCore({ storage: database.open(), baseUrl: 'http://localhost', secret: 'output-test', strictErrors, environment: 'test' });
     const op = defineOperation({
-      id: 'test.drift', method: 'GET', path: '/drift', summary: 'Answers a body its schema does not declare.', access: 'public', input: {}, errors: [],
+      id: 'test.drift',
+      method: 'GET',
+      path: '/drift',
+      summary: 'Answers a body its schema does not declare.',
+      access: 'public',
+      input: {},
+      errors: [],
       output: v.strictObject({ id: v.string() }),
-      async run() { return { id: 'a', undeclared: 1 }; },
+      async run() {
+        return { id: 'a', undeclared: 1 };
+      },
     });
     const request = { method: 'GET', pathname: '/api/v1/drift', credentials: {}, params: {}, query: {}, body: undefined };
     const strict = await make(true);
@@ -59,10 +74,15 @@ describe('strict mode output check', () => {
         assert.match(error.message, /undeclared/);
         return true;
       });
-    } finally { await strict.close(); }
+    } finally {
+      await strict.close();
+    }
     const lax = await make(false);
     try {
       assert.deepEqual(await invokeOperation(lax.runtime, op, request), { id: 'a', undeclared: 1 });
-    } finally { await lax.close(); await database.drop(); }
+    } finally {
+      await lax.close();
+      await database.drop();
+    }
   });
 });

@@ -68,7 +68,11 @@ export function rawKindOf(schema: v.GenericSchema | v.GenericSchemaAsync): RawKi
 }
 
 /** What strict mode compares with the schema: the wire JSON, or a raw reply's text. */
-export type WireAnswer = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'html'; value: string } | { kind: 'redirect'; value: string };
+export type WireAnswer =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; value: string }
+  | { kind: 'html'; value: string }
+  | { kind: 'redirect'; value: string };
 
 /**
  * Checks one success answer against the operation's declared output; returns a message naming

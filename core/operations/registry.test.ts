@@ -50,7 +50,7 @@ describe('operation registry', () => {
     }
   });
 
-  it('declares every operation\'s success output (the pending list only shrinks)', () => {
+  it("declares every operation's success output (the pending list only shrinks)", () => {
     const ids = new Set(operations.map((op) => op.id));
     const missing = operations.filter((op) => !op.output && !OUTPUT_PENDING.has(op.id)).map((op) => op.id);
     assert.deepEqual(missing, [], 'operations without an output schema');

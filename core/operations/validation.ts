@@ -20,7 +20,12 @@ type SchemaNode = {
  * (`body.config.extra`). valibot's `strictObject` stops at the first unknown key; the wire
  * protocol names them all (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/known-errors.tsx).
  */
-export function findUnknownKeys(schema: SchemaNode, input: unknown, path: string, out: Map<string, string[]> = new Map()): Map<string, string[]> {
+export function findUnknownKeys(
+  schema: SchemaNode,
+  input: unknown,
+  path: string,
+  out: Map<string, string[]> = new Map(),
+): Map<string, string[]> {
   if (input === null || input === undefined) return out;
   const node = unwrap(schema);
   if (!node) return out;
@@ -63,8 +68,15 @@ function unwrap(schema: SchemaNode | undefined): SchemaNode | undefined {
 }
 
 const typeNames: Record<string, string> = {
-  string: 'string', number: 'number', boolean: 'boolean', array: 'array', object: 'object',
-  strict_object: 'object', loose_object: 'object', integer: 'number', picklist: 'one of the allowed values',
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  array: 'array',
+  object: 'object',
+  strict_object: 'object',
+  loose_object: 'object',
+  integer: 'number',
+  picklist: 'one of the allowed values',
 };
 
 function issuePath(root: string, issue: v.BaseIssue<unknown>): string {
@@ -80,7 +92,12 @@ function describeIssue(root: string, issue: v.BaseIssue<unknown>): string {
   if (issue.received === 'undefined' && issue.kind === 'schema') return `${path} must be defined`;
   if (issue.kind === 'schema' && typeNames[issue.type]) {
     // valibot writes `("a" | "b")`; upstream's yup `oneOf` lists `a, b` (no quotes, no parentheses).
-    if (issue.type === 'picklist') return `${path} must be one of the following values: ${issue.expected?.replace(/^\((.*)\)$/, '$1').replaceAll('"', '').split(' | ').join(', ')}`;
+    if (issue.type === 'picklist')
+      return `${path} must be one of the following values: ${issue.expected
+        ?.replace(/^\((.*)\)$/, '$1')
+        .replaceAll('"', '')
+        .split(' | ')
+        .join(', ')}`;
     return `${path} must be a \`${typeNames[issue.type]}\` type, but the final value was: \`${issue.received}\`.`;
   }
   // valibot's default number-bound messages, in yup's words as upstream answers them.

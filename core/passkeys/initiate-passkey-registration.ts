@@ -42,7 +42,10 @@ export const initiatePasskeyRegistration = defineOperation({
     const user = requireUser(ctx.auth);
     const existing = await listUserPasskeys(ctx.db, project.id, user.id);
     const name = user.display_name || user.primary_email || 'Gatehouse User';
-    const { server: { generateRegistrationOptions }, helpers: { isoUint8Array } } = await loadWebAuthn();
+    const {
+      server: { generateRegistrationOptions },
+      helpers: { isoUint8Array },
+    } = await loadWebAuthn();
     const raw = await generateRegistrationOptions({
       rpName: project.displayName,
       rpID: RP_ID_SENTINEL,

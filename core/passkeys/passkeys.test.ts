@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createInternalUser, createProject, internal, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
+import {
+  api,
+  assertKnownError,
+  createInternalUser,
+  createProject,
+  internal,
+  type ApiResponse,
+  type Caller,
+} from '../../test/helpers/api.ts';
 import { SoftAuthenticator } from '../../test/helpers/webauthn.ts';
 import type { TestServer } from '../../test/helpers/server.ts';
 import { randomBytes } from 'node:crypto';
@@ -11,23 +19,47 @@ const ORIGIN = 'http://localhost:3000';
 const SENTINEL = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
 
 /** A user of the project with a session, as a client caller. */
-async function signedInUser(server: TestServer, p: Awaited<ReturnType<typeof createProject>>, email = `pk-${Math.random().toString(36).slice(2)}@example.com`) {
-  const user = await api(server, 'POST', '/users', p.server, { primary_email: email, primary_email_auth_enabled: true, display_name: 'Passkey Person' });
+async function signedInUser(
+  server: TestServer,
+  p: Awaited<ReturnType<typeof createProject>>,
+  email = `pk-${Math.random().toString(36).slice(2)}@example.com`,
+) {
+  const user = await api(server, 'POST', '/users', p.server, {
+    primary_email: email,
+    primary_email_auth_enabled: true,
+    display_name: 'Passkey Person',
+  });
   assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id, expires_in_millis: 3600000, is_impersonation: false });
+  const session = await api(server, 'POST', '/auth/sessions', p.server, {
+    user_id: user.body.id,
+    expires_in_millis: 3600000,
+    is_impersonation: false,
+  });
   assert.equal(session.status, 200, session.text);
   return { id: user.body.id as string, client: { ...p.client, accessToken: session.body.access_token } as Caller };
 }
 
 /** Registers a passkey for `client` from `origin`; answers the register response. */
-async function register(server: TestServer, client: Caller, authenticator: SoftAuthenticator, origin = ORIGIN, overrides: { challenge?: string } = {}) {
+async function register(
+  server: TestServer,
+  client: Caller,
+  authenticator: SoftAuthenticator,
+  origin = ORIGIN,
+  overrides: { challenge?: string } = {},
+) {
   const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', client, {});
   assert.equal(init.status, 200, init.text);
   const credential = authenticator.register(init.body.options_json, origin, overrides);
   return api(server, 'POST', '/auth/passkey/register', client, { credential, code: init.body.code });
 }
 
-async function signIn(server: TestServer, client: Caller, authenticator: SoftAuthenticator, origin = ORIGIN, overrides: { challenge?: string } = {}) {
+async function signIn(
+  server: TestServer,
+  client: Caller,
+  authenticator: SoftAuthenticator,
+  origin = ORIGIN,
+  overrides: { challenge?: string } = {},
+) {
   const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', client, {});
   assert.equal(init.status, 200, init.text);
   const authentication_response = authenticator.authenticate(init.body.options_json, origin, overrides);
@@ -80,9 +112,17 @@ describeWithServer('passkeys', (get) => {
     assert.equal(list.body.items[0].last_used_at_millis, null);
     assert.equal('public_key' in list.body.items[0], false);
 
-    assertKnownError(await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(
+      await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
     const again = await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', user.client, {});
-    assert.deepEqual(again.body.options_json.excludeCredentials.map((c: { id: string }) => c.id), [credential.id], 'the registered authenticator is excluded');
+    assert.deepEqual(
+      again.body.options_json.excludeCredentials.map((c: { id: string }) => c.id),
+      [credential.id],
+      'the registered authenticator is excluded',
+    );
   });
 
   it('signs in with a registered passkey, issuing working tokens for its owner, and the challenge code is single use', async () => {
@@ -102,7 +142,14 @@ describeWithServer('passkeys', (get) => {
     const list = await api(server, 'GET', `/passkeys?user_id=${user.id}`, p.server);
     assert.notEqual(list.body.items[0].last_used_at_millis, null);
 
-    assertKnownError(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: res.authentication_response, code: res.code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(
+      await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+        authentication_response: res.authentication_response,
+        code: res.code,
+      }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
     const second = await signIn(server, p.client, authenticator);
     assert.equal(second.status, 200, 'a second ceremony with a fresh challenge works (counter advanced)');
   });
@@ -121,7 +168,11 @@ describeWithServer('passkeys', (get) => {
     assert.equal('access_token' in res.body, false);
     const attempt = res.body.details.attempt_code;
     assert.match(attempt, /^[0-9a-z]{45}$/);
-    const done = await api(server, 'POST', '/auth/mfa/sign-in', p.client, { type: 'totp', totp: generateTotp(secret, server.clock.now()), code: attempt });
+    const done = await api(server, 'POST', '/auth/mfa/sign-in', p.client, {
+      type: 'totp',
+      totp: generateTotp(secret, server.clock.now()),
+      code: attempt,
+    });
     assert.equal(done.status, 200, done.text);
     assert.equal(done.body.user_id, user.id);
     assert.equal(done.body.is_new_user, false);
@@ -142,7 +193,14 @@ describeWithServer('passkeys', (get) => {
     const bad = await signIn(server, p.client, authenticator, ORIGIN, { challenge: wrongChallenge });
     assertKnownError(bad, 'PASSKEY_AUTHENTICATION_FAILED', 400);
     assert.equal(bad.body.error, 'Passkey authentication failed because the challenge does not match');
-    assertKnownError(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: bad.authentication_response, code: bad.code }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    assertKnownError(
+      await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+        authentication_response: bad.authentication_response,
+        code: bad.code,
+      }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
   });
 
   it('refuses an unknown credential with "Passkey not found" and a bad signature with the upstream message', async () => {
@@ -162,7 +220,10 @@ describeWithServer('passkeys', (get) => {
     const response = authenticator.authenticate(init.body.options_json, ORIGIN);
     const sig = Buffer.from(response.response.signature, 'base64url');
     sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 0x01, sig.length - 1);
-    const tampered = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: { ...response, response: { ...response.response, signature: sig.toString('base64url') } }, code: init.body.code });
+    const tampered = await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+      authentication_response: { ...response, response: { ...response.response, signature: sig.toString('base64url') } },
+      code: init.body.code,
+    });
     assertKnownError(tampered, 'PASSKEY_AUTHENTICATION_FAILED', 400);
   });
 
@@ -184,7 +245,12 @@ describeWithServer('passkeys', (get) => {
     notEnabled(await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', user.client, {}));
     notEnabled(await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code }));
     notEnabled(await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', p.client, {}));
-    notEnabled(await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: authenticator.authenticate(authInit.body.options_json, ORIGIN), code: authInit.body.code }));
+    notEnabled(
+      await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+        authentication_response: authenticator.authenticate(authInit.body.options_json, ORIGIN),
+        code: authInit.body.code,
+      }),
+    );
   });
 
   it('answers a catalogue 400, never a 5xx, for well-shaped responses with garbage inside', async () => {
@@ -192,21 +258,35 @@ describeWithServer('passkeys', (get) => {
     const p = await createProject(server, { passkey_enabled: true });
     const user = await signedInUser(server, p);
     const authenticator = new SoftAuthenticator();
-    const clientData = (type: string, challenge: string) => Buffer.from(JSON.stringify({ type, challenge, origin: ORIGIN })).toString('base64url');
+    const clientData = (type: string, challenge: string) =>
+      Buffer.from(JSON.stringify({ type, challenge, origin: ORIGIN })).toString('base64url');
     const garbage = ['', 'AAAA', '!!!not-base64!!!', Buffer.from('{"type":').toString('base64url')];
     const variants = <T extends { response: object }>(good: T, junk: string, challenge: string, type: string) => [
       { ...good, response: { ...good.response, clientDataJSON: junk } },
       ...(type === 'webauthn.create'
         ? [{ ...good, response: { ...good.response, attestationObject: junk, clientDataJSON: clientData(type, challenge) } }]
-        : [{ ...good, response: { ...good.response, authenticatorData: junk } }, { ...good, response: { ...good.response, signature: junk } }]),
+        : [
+            { ...good, response: { ...good.response, authenticatorData: junk } },
+            { ...good, response: { ...good.response, signature: junk } },
+          ]),
     ];
     for (const junk of garbage) {
       for (let i = 0; i < 2; i++) {
         const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', user.client, {});
-        const credential = variants(authenticator.register(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.create')[i];
+        const credential = variants(
+          authenticator.register(init.body.options_json, ORIGIN),
+          junk,
+          init.body.options_json.challenge,
+          'webauthn.create',
+        )[i];
         const res = await api(server, 'POST', '/auth/passkey/register', user.client, { credential, code: init.body.code });
         assertKnownError(res, 'PASSKEY_REGISTRATION_FAILED', 400);
-        if (i > 0) assert.equal(res.body.error, 'Passkey registration failed because the verification response is invalid', 'the attestation itself was checked');
+        if (i > 0)
+          assert.equal(
+            res.body.error,
+            'Passkey registration failed because the verification response is invalid',
+            'the attestation itself was checked',
+          );
       }
     }
     authenticator.credentials.length = 0;
@@ -214,13 +294,24 @@ describeWithServer('passkeys', (get) => {
     for (const junk of garbage) {
       for (let i = 0; i < 3; i++) {
         const init = await api(server, 'POST', '/auth/passkey/initiate-passkey-authentication', p.client, {});
-        const response = variants(authenticator.authenticate(init.body.options_json, ORIGIN), junk, init.body.options_json.challenge, 'webauthn.get')[i];
-        const res = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: response, code: init.body.code });
+        const response = variants(
+          authenticator.authenticate(init.body.options_json, ORIGIN),
+          junk,
+          init.body.options_json.challenge,
+          'webauthn.get',
+        )[i];
+        const res = await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+          authentication_response: response,
+          code: init.body.code,
+        });
         assertKnownError(res, 'PASSKEY_AUTHENTICATION_FAILED', 400);
         if (i > 0) assert.doesNotMatch(res.body.error, /challenge|origin|not found/, 'the assertion itself was checked');
       }
     }
-    const missing = await api(server, 'POST', '/auth/passkey/sign-in', p.client, { authentication_response: { id: 'x', rawId: 'x', type: 'public-key', response: {} }, code: 'x' });
+    const missing = await api(server, 'POST', '/auth/passkey/sign-in', p.client, {
+      authentication_response: { id: 'x', rawId: 'x', type: 'public-key', response: {} },
+      code: 'x',
+    });
     assertKnownError(missing, 'SCHEMA_ERROR', 400);
     assert.match(missing.body.error, /clientDataJSON/);
   });
@@ -228,7 +319,10 @@ describeWithServer('passkeys', (get) => {
   it('needs a signed-in user to register', async () => {
     const server = get();
     const p = await createProject(server, { passkey_enabled: true });
-    assertKnownError(await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', p.client, {}), 'USER_AUTHENTICATION_REQUIRED');
+    assertKnownError(
+      await api(server, 'POST', '/auth/passkey/initiate-passkey-registration', p.client, {}),
+      'USER_AUTHENTICATION_REQUIRED',
+    );
   });
 
   it('refuses a registration code issued to another user', async () => {
@@ -246,7 +340,9 @@ describeWithServer('passkeys', (get) => {
   it('accepts origins of exact and wildcard trusted domains and refuses others when localhost is not allowed', async () => {
     const server = get();
     const p = await createProject(server, { passkey_enabled: true });
-    const set = await api(server, 'PATCH', '/internal/projects/current', p.admin, { config: { allow_localhost: false, domains: [{ domain: 'https://app.example.com' }, { domain: 'https://*.shop.example.org' }] } });
+    const set = await api(server, 'PATCH', '/internal/projects/current', p.admin, {
+      config: { allow_localhost: false, domains: [{ domain: 'https://app.example.com' }, { domain: 'https://*.shop.example.org' }] },
+    });
     assert.equal(set.status, 200, set.text);
     const user = await signedInUser(server, p);
     const authenticator = new SoftAuthenticator();

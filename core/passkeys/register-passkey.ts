@@ -35,18 +35,31 @@ export const registerPasskey = defineOperation({
   summary: 'Finish registering a passkey for the signed-in user.',
   access: ['client', 'server', 'admin'],
   input: { body: RegisterBodySchema },
-  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'USER_AUTHENTICATION_REQUIRED', ...VERIFICATION_CODE_ERRORS, 'PASSKEY_REGISTRATION_FAILED'],
+  errors: [
+    'PASSKEY_AUTHENTICATION_NOT_ENABLED',
+    'USER_AUTHENTICATION_REQUIRED',
+    ...VERIFICATION_CODE_ERRORS,
+    'PASSKEY_REGISTRATION_FAILED',
+  ],
   output: v.strictObject({ user_handle: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
     const user = requireUser(ctx.auth);
     const code = await useVerificationCode<RegistrationChallengeData, { data: RegistrationChallengeData; userId: string | null }>(
-      ctx, project.id, 'passkey_registration', body.code, async (_tx, c) => ({ data: c.data, userId: c.userId }));
+      ctx,
+      project.id,
+      'passkey_registration',
+      body.code,
+      async (_tx, c) => ({ data: c.data, userId: c.userId }),
+    );
     if (code.userId !== user.id) throw failed('Passkey registration failed because the code was issued to another user');
     const rp = expectedRelyingParty(ctx.runtime, project, body.credential.response.clientDataJSON, 'PASSKEY_REGISTRATION_FAILED');
 
-    const { server: webauthn, helpers: { isoBase64URL } } = await loadWebAuthn();
+    const {
+      server: webauthn,
+      helpers: { isoBase64URL },
+    } = await loadWebAuthn();
     let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verification = await webauthn.verifyRegistrationResponse({
@@ -60,11 +73,14 @@ export const registerPasskey = defineOperation({
     } catch {
       // The library explains a mismatch in its message (including the expected challenge); the
       // caller learns only that verification failed.
-      throw failed(rp.challenge === code.data.challenge
-        ? 'Passkey registration failed because the verification response is invalid'
-        : 'Passkey registration failed because the challenge does not match');
+      throw failed(
+        rp.challenge === code.data.challenge
+          ? 'Passkey registration failed because the verification response is invalid'
+          : 'Passkey registration failed because the challenge does not match',
+      );
     }
-    if (!verification.verified || !verification.registrationInfo) throw failed('Passkey registration failed because the verification response is invalid');
+    if (!verification.verified || !verification.registrationInfo)
+      throw failed('Passkey registration failed because the verification response is invalid');
     const info = verification.registrationInfo;
     const key = {
       public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
@@ -77,7 +93,16 @@ export const registerPasskey = defineOperation({
       const existing = await findPasskeyByCredentialId(tx.db, project.id, info.credential.id);
       if (existing && existing.user_id !== user.id) throw failed('Passkey registration failed because this passkey is already registered');
       if (existing) await replacePasskeyKey(tx.db, project.id, existing.id, key);
-      else await insertPasskey(tx.db, { id: uuid(), project_id: project.id, user_id: user.id, credential_id: info.credential.id, ...key, created_at: tx.now, last_used_at: null });
+      else
+        await insertPasskey(tx.db, {
+          id: uuid(),
+          project_id: project.id,
+          user_id: user.id,
+          credential_id: info.credential.id,
+          ...key,
+          created_at: tx.now,
+          last_used_at: null,
+        });
       await syncPasskeyFlag(tx, project.id, user.id);
     });
     return { user_handle: info.credential.id };

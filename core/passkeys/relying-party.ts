@@ -36,7 +36,12 @@ export interface ExpectedRelyingParty {
  *   allowed", or "…the client data is malformed" when `clientDataJSON` cannot be decoded.
  * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/passkey/{register,sign-in}/verification-code-handler.tsx
  */
-export function expectedRelyingParty(runtime: Runtime, project: Project, clientDataJSON: string, failure: 'PASSKEY_REGISTRATION_FAILED' | 'PASSKEY_AUTHENTICATION_FAILED'): ExpectedRelyingParty {
+export function expectedRelyingParty(
+  runtime: Runtime,
+  project: Project,
+  clientDataJSON: string,
+  failure: 'PASSKEY_REGISTRATION_FAILED' | 'PASSKEY_AUTHENTICATION_FAILED',
+): ExpectedRelyingParty {
   const what = failure === 'PASSKEY_REGISTRATION_FAILED' ? 'registration' : 'authentication';
   let origin: string;
   let challenge: string;
@@ -50,7 +55,11 @@ export function expectedRelyingParty(runtime: Runtime, project: Project, clientD
     throw new KnownError(failure, { message: `Passkey ${what} failed because the client data is malformed` });
   }
   const config = project.config;
-  const trusted = isRedirectUrlTrusted(origin, { allowLocalhost: config.allowLocalhost, domains: config.domains, extraOrigins: [new URL(runtime.baseUrl).origin] });
+  const trusted = isRedirectUrlTrusted(origin, {
+    allowLocalhost: config.allowLocalhost,
+    domains: config.domains,
+    extraOrigins: [new URL(runtime.baseUrl).origin],
+  });
   if (!trusted) throw new KnownError(failure, { message: `Passkey ${what} failed because the origin is not allowed` });
   return { expectedOrigin: origin, expectedRPID: new URL(origin).hostname, challenge };
 }

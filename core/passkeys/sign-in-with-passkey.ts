@@ -38,11 +38,19 @@ export const signInWithPasskey = defineOperation({
     if (!project.config.passkeyEnabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
     const response = body.authentication_response;
     const challenge = await useVerificationCode<AuthenticationChallengeData, string>(
-      ctx, project.id, 'passkey_authentication', body.code, async (_tx, c) => c.data.challenge);
+      ctx,
+      project.id,
+      'passkey_authentication',
+      body.code,
+      async (_tx, c) => c.data.challenge,
+    );
     const passkey = await findPasskeyByCredentialId(ctx.db, project.id, response.id);
     if (!passkey) throw failed('Passkey not found');
     const rp = expectedRelyingParty(ctx.runtime, project, response.response.clientDataJSON, 'PASSKEY_AUTHENTICATION_FAILED');
-    const { server: webauthn, helpers: { isoBase64URL, isoUint8Array } } = await loadWebAuthn();
+    const {
+      server: webauthn,
+      helpers: { isoBase64URL, isoUint8Array },
+    } = await loadWebAuthn();
     const handle = response.response.userHandle;
     if (handle && handle !== isoBase64URL.fromBuffer(isoUint8Array.fromUTF8String(passkey.user_id))) {
       throw failed('Passkey authentication failed because the user handle does not match the passkey');
@@ -55,16 +63,25 @@ export const signInWithPasskey = defineOperation({
         expectedChallenge: challenge,
         expectedOrigin: rp.expectedOrigin,
         expectedRPID: rp.expectedRPID,
-        credential: { id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: Number(passkey.counter), transports: JSON.parse(passkey.transports) },
+        credential: {
+          id: passkey.credential_id,
+          publicKey: isoBase64URL.toBuffer(passkey.public_key),
+          counter: Number(passkey.counter),
+          transports: JSON.parse(passkey.transports),
+        },
         requireUserVerification: false,
       });
     } catch {
-      throw failed(rp.challenge === challenge
-        ? 'Passkey authentication failed because the authentication response could not be verified'
-        : 'Passkey authentication failed because the challenge does not match');
+      throw failed(
+        rp.challenge === challenge
+          ? 'Passkey authentication failed because the authentication response could not be verified'
+          : 'Passkey authentication failed because the challenge does not match',
+      );
     }
     if (!verification.verified) {
-      throw failed('The signature of the authentication response could not be verified with the stored public key tied to this credential ID');
+      throw failed(
+        'The signature of the authentication response could not be verified with the stored public key tied to this credential ID',
+      );
     }
     const { newCounter } = verification.authenticationInfo;
     // The assertion is valid: keep the authenticator's counter even when a second factor follows

@@ -20,43 +20,56 @@ export function toWirePasskey(row: PasskeyRow) {
 }
 
 /** A passkey as {@link toWirePasskey} shows it. */
-export const PasskeyOutput = component('Passkey', v.strictObject({
-  id: v.string(),
-  user_id: v.string(),
-  credential_id: v.string(),
-  device_type: v.picklist(['singleDevice', 'multiDevice']),
-  backed_up: v.boolean(),
-  transports: v.array(v.string()),
-  created_at_millis: MillisOutput,
-  last_used_at_millis: v.nullable(MillisOutput),
-}));
+export const PasskeyOutput = component(
+  'Passkey',
+  v.strictObject({
+    id: v.string(),
+    user_id: v.string(),
+    credential_id: v.string(),
+    device_type: v.picklist(['singleDevice', 'multiDevice']),
+    backed_up: v.boolean(),
+    transports: v.array(v.string()),
+    created_at_millis: MillisOutput,
+    last_used_at_millis: v.nullable(MillisOutput),
+  }),
+);
 
-const CredentialDescriptorOutput = v.strictObject({ id: v.string(), type: v.literal('public-key'), transports: v.optional(v.array(v.string())) });
+const CredentialDescriptorOutput = v.strictObject({
+  id: v.string(),
+  type: v.literal('public-key'),
+  transports: v.optional(v.array(v.string())),
+});
 const UserVerificationOutput = v.picklist(['required', 'preferred', 'discouraged']);
 
 /** `PublicKeyCredentialCreationOptionsJSON` (WebAuthn L3 §5.4) as `@simplewebauthn/server` builds it. */
-export const RegistrationOptionsOutput = component('PasskeyRegistrationOptions', v.strictObject({
-  challenge: v.string(),
-  rp: v.strictObject({ name: v.string(), id: v.string() }),
-  user: v.strictObject({ id: v.string(), name: v.string(), displayName: v.string() }),
-  pubKeyCredParams: v.array(v.strictObject({ alg: v.number(), type: v.literal('public-key') })),
-  timeout: v.number(),
-  attestation: v.picklist(['none', 'indirect', 'direct', 'enterprise']),
-  excludeCredentials: v.array(CredentialDescriptorOutput),
-  authenticatorSelection: v.strictObject({
-    residentKey: v.picklist(['required', 'preferred', 'discouraged']),
-    userVerification: UserVerificationOutput,
-    requireResidentKey: v.boolean(),
+export const RegistrationOptionsOutput = component(
+  'PasskeyRegistrationOptions',
+  v.strictObject({
+    challenge: v.string(),
+    rp: v.strictObject({ name: v.string(), id: v.string() }),
+    user: v.strictObject({ id: v.string(), name: v.string(), displayName: v.string() }),
+    pubKeyCredParams: v.array(v.strictObject({ alg: v.number(), type: v.literal('public-key') })),
+    timeout: v.number(),
+    attestation: v.picklist(['none', 'indirect', 'direct', 'enterprise']),
+    excludeCredentials: v.array(CredentialDescriptorOutput),
+    authenticatorSelection: v.strictObject({
+      residentKey: v.picklist(['required', 'preferred', 'discouraged']),
+      userVerification: UserVerificationOutput,
+      requireResidentKey: v.boolean(),
+    }),
+    extensions: v.strictObject({ credProps: v.boolean() }),
+    hints: v.optional(v.array(v.string())),
   }),
-  extensions: v.strictObject({ credProps: v.boolean() }),
-  hints: v.optional(v.array(v.string())),
-}));
+);
 
 /** `PublicKeyCredentialRequestOptionsJSON` (WebAuthn L3 §5.5) as `@simplewebauthn/server` builds it. */
-export const AuthenticationOptionsOutput = component('PasskeyAuthenticationOptions', v.strictObject({
-  rpId: v.string(),
-  challenge: v.string(),
-  allowCredentials: v.array(CredentialDescriptorOutput),
-  timeout: v.number(),
-  userVerification: UserVerificationOutput,
-}));
+export const AuthenticationOptionsOutput = component(
+  'PasskeyAuthenticationOptions',
+  v.strictObject({
+    rpId: v.string(),
+    challenge: v.string(),
+    allowCredentials: v.array(CredentialDescriptorOutput),
+    timeout: v.number(),
+    userVerification: UserVerificationOutput,
+  }),
+);

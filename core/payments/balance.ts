@@ -8,7 +8,11 @@ import { addInterval, intervalsElapsed, type PaymentsModel, type ProductConfig }
  */
 
 /** One ledger entry: `amount` (negative for a debit) counted from `grantAt` until `expiresAt` (ms; Infinity: never). */
-export interface LedgerEntry { amount: number; grantAt: number; expiresAt: number }
+export interface LedgerEntry {
+  amount: number;
+  grantAt: number;
+  expiresAt: number;
+}
 
 /** The balance of `entries` at `now`. */
 export function balanceAt(entries: readonly LedgerEntry[], now: number): number {
@@ -23,7 +27,10 @@ export function balanceAt(entries: readonly LedgerEntry[], now: number): number 
     if (e.amount < 0 && e.expiresAt > now) add(used, e.grantAt, -e.amount);
     if (e.amount > 0) {
       add(granted, e.grantAt, e.amount);
-      if (e.expiresAt <= now) { add(expired, e.expiresAt, e.amount); times.add(e.expiresAt); }
+      if (e.expiresAt <= now) {
+        add(expired, e.expiresAt, e.amount);
+        times.add(e.expiresAt);
+      }
     }
   }
   let grantedSum = 0;
@@ -88,9 +95,17 @@ export function purchaseEntries(p: PurchaseForBalance, itemId: string, now: numb
  * upstream's `getSubscriptions`: per product line, unless the customer holds an active purchase in
  * that line; ungrouped defaults always.
  */
-export function defaultProducts(model: PaymentsModel, customerType: string, activeLineIds: ReadonlySet<string>): Array<[string, ProductConfig]> {
-  return Object.entries(model.products).filter(([, p]) => p.prices === 'include-by-default' && p.customerType === customerType
-    && (p.productLineId === undefined || !activeLineIds.has(p.productLineId)));
+export function defaultProducts(
+  model: PaymentsModel,
+  customerType: string,
+  activeLineIds: ReadonlySet<string>,
+): Array<[string, ProductConfig]> {
+  return Object.entries(model.products).filter(
+    ([, p]) =>
+      p.prices === 'include-by-default' &&
+      p.customerType === customerType &&
+      (p.productLineId === undefined || !activeLineIds.has(p.productLineId)),
+  );
 }
 
 /** An owned purchase: a one-off purchase not refunded, or a subscription that is active, trialing or past due. */

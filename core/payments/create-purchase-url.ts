@@ -36,23 +36,55 @@ export const createPurchaseUrl = defineOperation({
     }),
   },
   output: UrlOutput,
-  errors: ['PRODUCT_DOES_NOT_EXIST', 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', 'NEW_PURCHASES_BLOCKED', 'REDIRECT_URL_NOT_WHITELISTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
+  errors: [
+    'PRODUCT_DOES_NOT_EXIST',
+    'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH',
+    'NEW_PURCHASES_BLOCKED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'USER_NOT_FOUND',
+    'TEAM_NOT_FOUND',
+    'USER_AUTHENTICATION_REQUIRED',
+    'TEAM_PERMISSION_REQUIRED',
+  ],
   async run(ctx, { body }) {
     const model = await loadPaymentsModel(ctx);
     if (model.blockNewPurchases) throw new KnownError('NEW_PURCHASES_BLOCKED');
     const { productId, product } = resolveProduct(model, ctx.auth.accessType, body.product_id, body.product_inline);
     if (body.customer_type !== product.customerType) {
-      throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', { product_id: productId, customer_id: body.customer_id, product_customer_type: product.customerType, actual_customer_type: body.customer_type });
+      throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', {
+        product_id: productId,
+        customer_id: body.customer_id,
+        product_customer_type: product.customerType,
+        actual_customer_type: body.customer_type,
+      });
     }
-    await ensureCallerCanAccessCustomer(ctx.db, ctx.auth, body.customer_type, body.customer_id, 'Clients can only purchase products for their own user or teams.');
+    await ensureCallerCanAccessCustomer(
+      ctx.db,
+      ctx.auth,
+      body.customer_type,
+      body.customer_id,
+      'Clients can only purchase products for their own user or teams.',
+    );
     await ensureCustomerExists(ctx.db, ctx.auth.project.id, body.customer_type, body.customer_id);
     if (body.return_url !== undefined) assertReturnUrlTrusted(ctx.runtime, ctx.auth.project, body.return_url);
-    const customer = { projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, customerType: body.customer_type, customerId: body.customer_id };
+    const customer = {
+      projectId: ctx.auth.project.id,
+      branchId: ctx.auth.branchId,
+      customerType: body.customer_type,
+      customerId: body.customer_id,
+    };
     if (productId !== null && !product.stackable) {
       const { purchases } = await ownedProducts(ctx.db, model, customer);
-      if (purchases.some((p) => p.row.product_id === productId)) throw paymentsPlainError.badRequest('Customer already has purchased this product; this product is not stackable');
+      if (purchases.some((p) => p.row.product_id === productId))
+        throw paymentsPlainError.badRequest('Customer already has purchased this product; this product is not stackable');
     }
-    const fullCode = await createPurchaseCode(ctx.db, { ...customer, productId, product: productSnapshot(product), returnUrl: body.return_url ?? null, now: ctx.now });
+    const fullCode = await createPurchaseCode(ctx.db, {
+      ...customer,
+      productId,
+      product: productSnapshot(product),
+      returnUrl: body.return_url ?? null,
+      now: ctx.now,
+    });
     return { url: purchasePageUrl(ctx.runtime, ctx.auth.project.id, fullCode, body.return_url ?? null) };
   },
 });

@@ -13,11 +13,17 @@ import type { CustomerType } from './model.ts';
  * Throws USER_NOT_FOUND / TEAM_NOT_FOUND when a `user` or `team` customer does not exist in the
  * project; `custom` customers are any id the app chooses (upstream `ensureCustomerExists`).
  */
-export async function ensureCustomerExists(db: Kysely<Database>, projectId: string, customerType: CustomerType, customerId: string): Promise<void> {
+export async function ensureCustomerExists(
+  db: Kysely<Database>,
+  projectId: string,
+  customerType: CustomerType,
+  customerId: string,
+): Promise<void> {
   if (customerType === 'user') {
     if (!isUuid(customerId) || !(await findUser(db, projectId, customerId))) throw new KnownError('USER_NOT_FOUND');
   } else if (customerType === 'team') {
-    if (!isUuid(customerId) || !(await findTeam(db, projectId, customerId))) throw new KnownError('TEAM_NOT_FOUND', { team_id: customerId });
+    if (!isUuid(customerId) || !(await findTeam(db, projectId, customerId)))
+      throw new KnownError('TEAM_NOT_FOUND', { team_id: customerId });
   }
 }
 
@@ -28,7 +34,13 @@ export async function ensureCustomerExists(db: Kysely<Database>, projectId: stri
  * @throws USER_AUTHENTICATION_REQUIRED without a signed-in user; a plain 403 for another user or a
  * custom customer; TEAM_PERMISSION_REQUIRED without `team_admin` in the team.
  */
-export async function ensureCallerCanAccessCustomer(db: Kysely<Database>, auth: RequestAuth, customerType: CustomerType, customerId: string, forbiddenMessage: string): Promise<void> {
+export async function ensureCallerCanAccessCustomer(
+  db: Kysely<Database>,
+  auth: RequestAuth,
+  customerType: CustomerType,
+  customerId: string,
+  forbiddenMessage: string,
+): Promise<void> {
   if (auth.accessType !== 'client') return;
   const user = auth.user;
   if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
@@ -37,6 +49,7 @@ export async function ensureCallerCanAccessCustomer(db: Kysely<Database>, auth: 
     if (customerId !== user.id) throw paymentsPlainError.forbidden(forbiddenMessage);
     return;
   }
-  if (!isUuid(customerId)) throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: customerId, user_id: user.id, permission_id: 'team_admin' });
+  if (!isUuid(customerId))
+    throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: customerId, user_id: user.id, permission_id: 'team_admin' });
   await requireTeamPermission(db, auth.project.id, customerId, user.id, 'team_admin');
 }

@@ -33,10 +33,29 @@ export const grantCustomerProduct = defineOperation({
     const model = await loadPaymentsModel(ctx);
     const { productId, product } = resolveProduct(model, ctx.auth.accessType, body.product_id, body.product_inline);
     if (product.customerType !== params.customer_type) {
-      throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', { product_id: productId, customer_id: params.customer_id, product_customer_type: product.customerType, actual_customer_type: params.customer_type });
+      throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', {
+        product_id: productId,
+        customer_id: params.customer_id,
+        product_customer_type: product.customerType,
+        actual_customer_type: params.customer_type,
+      });
     }
-    const customer = { projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, customerType: params.customer_type, customerId: params.customer_id };
-    const granted = await ctx.transaction((tx) => grantProduct(tx.db, model, customer, { productId, product, priceId: undefined, quantity: body.quantity ?? 1, source: { creationSource: 'API_GRANT', testMode: model.testMode }, now: ctx.now }));
+    const customer = {
+      projectId: ctx.auth.project.id,
+      branchId: ctx.auth.branchId,
+      customerType: params.customer_type,
+      customerId: params.customer_id,
+    };
+    const granted = await ctx.transaction((tx) =>
+      grantProduct(tx.db, model, customer, {
+        productId,
+        product,
+        priceId: undefined,
+        quantity: body.quantity ?? 1,
+        source: { creationSource: 'API_GRANT', testMode: model.testMode },
+        now: ctx.now,
+      }),
+    );
     return { success: true as const, ...(granted.subscription && granted.purchaseId ? { subscription_id: granted.purchaseId } : {}) };
   },
 });

@@ -11,7 +11,12 @@ import { chargeOf, productSnapshot, selectPrice } from './products.ts';
 import { insertPurchase, listCustomerPurchases, lockCustomerPurchases, updatePurchase, type PurchaseRow } from './queries.ts';
 
 /** Who a purchase is for. */
-export interface CustomerRef { projectId: string; branchId: string; customerType: CustomerType; customerId: string }
+export interface CustomerRef {
+  projectId: string;
+  branchId: string;
+  customerType: CustomerType;
+  customerId: string;
+}
 
 /** A customer's purchases, parsed, with what they own now. */
 export async function customerPurchases(db: Kysely<Database>, c: CustomerRef) {
@@ -40,11 +45,21 @@ export async function ownedProducts(db: Kysely<Database>, model: PaymentsModel, 
  * @returns the selected price and the active subscriptions of the same line the purchase replaces.
  * @throws USER_NOT_FOUND / TEAM_NOT_FOUND, PRODUCT_ALREADY_GRANTED, plain 400s.
  */
-export async function checkPurchase(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, productId: string | null, product: ProductConfig, priceId: string | undefined, quantity: number, paid = false) {
+export async function checkPurchase(
+  db: Kysely<Database>,
+  model: PaymentsModel,
+  c: CustomerRef,
+  productId: string | null,
+  product: ProductConfig,
+  priceId: string | undefined,
+  quantity: number,
+  paid = false,
+) {
   // `paid`: Stripe already took the money (a completed checkout); record it whatever changed since.
   if (!paid) await ensureCustomerExists(db, c.projectId, c.customerType, c.customerId);
   const selected = paid ? (safeSelectPrice(product, priceId) ?? selectPrice(product, undefined)) : selectPrice(product, priceId);
-  if (!paid && quantity !== 1 && !product.stackable) throw paymentsPlainError.badRequest('This product is not stackable; quantity must be 1');
+  if (!paid && quantity !== 1 && !product.stackable)
+    throw paymentsPlainError.badRequest('This product is not stackable; quantity must be 1');
   const { purchases } = await ownedProducts(db, model, c);
   if (!paid && productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === productId)) {
     throw new KnownError('PRODUCT_ALREADY_GRANTED', { product_id: productId, customer_id: c.customerId });
@@ -59,20 +74,39 @@ export async function checkPurchase(db: Kysely<Database>, model: PaymentsModel, 
     if (!paid && purchases.some((p) => p.kind === 'one_time' && p.product.productLineId === line)) {
       throw paymentsPlainError.badRequest('Customer already has a one-time purchase in this product line');
     }
-    replaces = purchases.filter((p) => p.kind === 'subscription' && p.product.productLineId === line && !(p.row.product_id !== null && addOnTo.includes(p.row.product_id))).map((p) => p.row);
+    replaces = purchases
+      .filter(
+        (p) =>
+          p.kind === 'subscription' &&
+          p.product.productLineId === line &&
+          !(p.row.product_id !== null && addOnTo.includes(p.row.product_id)),
+      )
+      .map((p) => p.row);
   }
   return { selected, replaces };
 }
 
 function safeSelectPrice(product: ProductConfig, priceId: string | undefined) {
-  try { return selectPrice(product, priceId); } catch { return null; }
+  try {
+    return selectPrice(product, priceId);
+  } catch {
+    return null;
+  }
 }
 
 /** How a purchase came about, and its Stripe references when paid through Stripe. */
 export interface GrantSource {
   creationSource: 'PURCHASE_PAGE' | 'TEST_MODE' | 'API_GRANT';
   testMode: boolean;
-  stripe?: { customerId: string | null; checkoutSessionId: string | null; subscriptionId: string | null; paymentIntentId: string | null; periodStart: number | null; periodEnd: number | null; status: string | null };
+  stripe?: {
+    customerId: string | null;
+    checkoutSessionId: string | null;
+    subscriptionId: string | null;
+    paymentIntentId: string | null;
+    periodStart: number | null;
+    periodEnd: number | null;
+    status: string | null;
+  };
 }
 
 /**
@@ -84,11 +118,38 @@ export interface GrantSource {
  *
  * @returns the new purchase id (null when the product has no price: nothing to record) and the replaced purchases.
  */
-export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, args: { productId: string | null; product: ProductConfig; priceId: string | undefined; quantity: number; source: GrantSource; now: number; paid?: boolean }): Promise<{ purchaseId: string | null; subscription: boolean; replaced: PurchaseRow[] }> {
+export async function grantProduct(
+  db: Kysely<Database>,
+  model: PaymentsModel,
+  c: CustomerRef,
+  args: {
+    productId: string | null;
+    product: ProductConfig;
+    priceId: string | undefined;
+    quantity: number;
+    source: GrantSource;
+    now: number;
+    paid?: boolean;
+  },
+): Promise<{ purchaseId: string | null; subscription: boolean; replaced: PurchaseRow[] }> {
   await lockCustomerPurchases(db, c, args.now);
-  const { selected, replaces } = await checkPurchase(db, model, c, args.productId, args.product, args.priceId, args.quantity, args.paid ?? false);
+  const { selected, replaces } = await checkPurchase(
+    db,
+    model,
+    c,
+    args.productId,
+    args.product,
+    args.priceId,
+    args.quantity,
+    args.paid ?? false,
+  );
   for (const r of replaces) {
-    await updatePurchase(db, c.projectId, r.id, { status: 'canceled', current_period_end: args.now, cancel_at_period_end: true, updated_at: args.now });
+    await updatePurchase(db, c.projectId, r.id, {
+      status: 'canceled',
+      current_period_end: args.now,
+      cancel_at_period_end: true,
+      updated_at: args.now,
+    });
   }
   if (!selected) return { purchaseId: null, subscription: false, replaced: replaces };
   const charge = chargeOf(selected.price);
@@ -96,17 +157,31 @@ export async function grantProduct(db: Kysely<Database>, model: PaymentsModel, c
   const stripe = args.source.stripe;
   const id = uuid();
   await insertPurchase(db, {
-    id, project_id: c.projectId, branch_id: c.branchId, customer_type: c.customerType, customer_id: c.customerId,
-    product_id: args.productId, price_id: selected.priceId, product: JSON.stringify(productSnapshot(args.product)),
-    quantity: args.quantity, kind: interval ? 'subscription' : 'one_time',
+    id,
+    project_id: c.projectId,
+    branch_id: c.branchId,
+    customer_type: c.customerType,
+    customer_id: c.customerId,
+    product_id: args.productId,
+    price_id: selected.priceId,
+    product: JSON.stringify(productSnapshot(args.product)),
+    quantity: args.quantity,
+    kind: interval ? 'subscription' : 'one_time',
     status: interval ? (stripe?.status ?? 'active') : 'active',
-    test_mode: args.source.testMode, creation_source: args.source.creationSource,
-    currency: charge?.currency ?? null, unit_amount_minor: charge?.unitAmountMinor ?? null,
-    stripe_customer_id: stripe?.customerId ?? null, stripe_checkout_session_id: stripe?.checkoutSessionId ?? null,
-    stripe_subscription_id: stripe?.subscriptionId ?? null, stripe_payment_intent_id: stripe?.paymentIntentId ?? null,
+    test_mode: args.source.testMode,
+    creation_source: args.source.creationSource,
+    currency: charge?.currency ?? null,
+    unit_amount_minor: charge?.unitAmountMinor ?? null,
+    stripe_customer_id: stripe?.customerId ?? null,
+    stripe_checkout_session_id: stripe?.checkoutSessionId ?? null,
+    stripe_subscription_id: stripe?.subscriptionId ?? null,
+    stripe_payment_intent_id: stripe?.paymentIntentId ?? null,
     current_period_start: interval ? (stripe?.periodStart ?? args.now) : null,
     current_period_end: interval ? (stripe?.periodEnd ?? addInterval(args.now, interval)) : null,
-    cancel_at_period_end: false, refunded_at: null, created_at: args.now, updated_at: args.now,
+    cancel_at_period_end: false,
+    refunded_at: null,
+    created_at: args.now,
+    updated_at: args.now,
   });
   return { purchaseId: id, subscription: Boolean(interval), replaced: replaces };
 }

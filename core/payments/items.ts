@@ -7,7 +7,15 @@ import type { Database } from '../storage/tables.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { balanceAt, defaultProducts, isActivePurchase, purchaseEntries, type LedgerEntry } from './balance.ts';
 import { parseProduct, type CustomerType, type ItemConfig, type PaymentsModel } from './model.ts';
-import { findItemChange, insertItemChange, listCustomerPurchases, listItemChanges, lockItemBalance, type ItemKey, type PurchaseRow } from './queries.ts';
+import {
+  findItemChange,
+  insertItemChange,
+  listCustomerPurchases,
+  listItemChanges,
+  lockItemBalance,
+  type ItemKey,
+  type PurchaseRow,
+} from './queries.ts';
 
 /** A purchase row as the balance rules read it. */
 export function purchaseForBalance(row: PurchaseRow) {
@@ -32,7 +40,12 @@ export function requireItem(model: PaymentsModel, itemId: string, customerType: 
   const item = Object.hasOwn(model.items, itemId) ? model.items[itemId]! : undefined;
   if (!item) throw new KnownError('ITEM_NOT_FOUND', { item_id: itemId });
   if (item.customerType !== customerType) {
-    throw new KnownError('ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH', { item_id: itemId, customer_id: customerId, item_customer_type: item.customerType, actual_customer_type: customerType });
+    throw new KnownError('ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH', {
+      item_id: itemId,
+      customer_id: customerId,
+      item_customer_type: item.customerType,
+      actual_customer_type: customerType,
+    });
   }
   return item;
 }
@@ -52,9 +65,16 @@ export async function itemQuantity(db: Kysely<Database>, model: PaymentsModel, k
  * whatever clock (another process's, a request that started later) stamped it; a balance read
  * under the lock cannot miss a debit committed before it.
  */
-export async function itemBalance(db: Kysely<Database>, model: PaymentsModel, key: ItemKey, now: number): Promise<{ quantity: number; at: number }> {
+export async function itemBalance(
+  db: Kysely<Database>,
+  model: PaymentsModel,
+  key: ItemKey,
+  now: number,
+): Promise<{ quantity: number; at: number }> {
   const changes = await listItemChanges(db, key);
-  const purchases = (await listCustomerPurchases(db, key.projectId, key.branchId, key.customerType, key.customerId)).map(purchaseForBalance);
+  const purchases = (await listCustomerPurchases(db, key.projectId, key.branchId, key.customerType, key.customerId)).map(
+    purchaseForBalance,
+  );
   let at = now;
   for (const c of changes) at = Math.max(at, c.created_at);
   for (const p of purchases) at = Math.max(at, p.createdAt);
@@ -84,11 +104,18 @@ export async function itemBalance(db: Kysely<Database>, model: PaymentsModel, ke
  * @throws ITEM_QUANTITY_INSUFFICIENT_AMOUNT `{item_id, customer_id, quantity: delta}` when the
  * quantity would go below zero and `allowNegative` is false (upstream `update-quantity/route.ts`).
  */
-export async function changeItemQuantity(ctx: OperationContext, model: PaymentsModel, key: ItemKey, change: { delta: number; allowNegative: boolean; description: string | null; expiresAt: number | null; idempotencyKey: string | null }): Promise<void> {
+export async function changeItemQuantity(
+  ctx: OperationContext,
+  model: PaymentsModel,
+  key: ItemKey,
+  change: { delta: number; allowNegative: boolean; description: string | null; expiresAt: number | null; idempotencyKey: string | null },
+): Promise<void> {
   // A retried request with the same idempotency key applies once (upstream's newer
   // `idempotency_key`): the change's id is derived from the key and the balance it belongs to.
-  const id = change.idempotencyKey === null ? uuid()
-    : `idem-${sha256Hex(['item-quantity-change', key.projectId, key.branchId, key.customerType, key.customerId, key.itemId, change.idempotencyKey].join('\0'))}`;
+  const id =
+    change.idempotencyKey === null
+      ? uuid()
+      : `idem-${sha256Hex(['item-quantity-change', key.projectId, key.branchId, key.customerType, key.customerId, key.itemId, change.idempotencyKey].join('\0'))}`;
   await ctx.transaction(async (tx) => {
     await lockItemBalance(tx.db, key, tx.now);
     if (change.idempotencyKey !== null) {
@@ -106,9 +133,21 @@ export async function changeItemQuantity(ctx: OperationContext, model: PaymentsM
       const balance = await itemBalance(tx.db, model, key, at);
       at = balance.at;
       if (balance.quantity + change.delta < 0) {
-        throw new KnownError('ITEM_QUANTITY_INSUFFICIENT_AMOUNT', { item_id: key.itemId, customer_id: key.customerId, quantity: change.delta });
+        throw new KnownError('ITEM_QUANTITY_INSUFFICIENT_AMOUNT', {
+          item_id: key.itemId,
+          customer_id: key.customerId,
+          quantity: change.delta,
+        });
       }
     }
-    await insertItemChange(tx.db, key, { id, delta: change.delta, description: change.description, expiresAt: change.expiresAt, kind: 'manual', purchaseId: null, now: at });
+    await insertItemChange(tx.db, key, {
+      id,
+      delta: change.delta,
+      description: change.description,
+      expiresAt: change.expiresAt,
+      kind: 'manual',
+      purchaseId: null,
+      now: at,
+    });
   });
 }

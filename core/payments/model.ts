@@ -18,7 +18,10 @@ export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 /** A day interval of upstream's `dayIntervalSchema`: `[count, unit]`. */
 export type Interval = [number, 'day' | 'week' | 'month' | 'year'];
 
-export interface ItemConfig { displayName: string; customerType: CustomerType }
+export interface ItemConfig {
+  displayName: string;
+  customerType: CustomerType;
+}
 
 export interface IncludedItem {
   quantity: number;
@@ -52,7 +55,10 @@ export interface ProductConfig {
   serverMetadata?: unknown;
 }
 
-export interface ProductLineConfig { displayName?: string; customerType?: CustomerType }
+export interface ProductLineConfig {
+  displayName?: string;
+  customerType?: CustomerType;
+}
 
 export interface PaymentsModel {
   /**
@@ -74,9 +80,11 @@ export interface PaymentsModel {
 /** Currencies upstream supports, with their minor-unit decimals (stack-shared `currency-constants`). */
 export const CURRENCIES: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, INR: 2, AUD: 2, CAD: 2 };
 
-const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const customerTypeOf = (v: unknown, fallback: CustomerType): CustomerType => (CUSTOMER_TYPES as readonly unknown[]).includes(v) ? v as CustomerType : fallback;
+const customerTypeOf = (v: unknown, fallback: CustomerType): CustomerType =>
+  (CUSTOMER_TYPES as readonly unknown[]).includes(v) ? (v as CustomerType) : fallback;
 
 export function parseInterval(v: unknown): Interval | undefined {
   if (!Array.isArray(v) || v.length !== 2) return undefined;
@@ -113,9 +121,10 @@ function parsePrice(v: unknown): PriceConfig {
 export function parseProduct(id: string, v: unknown): ProductConfig {
   const o = obj(v);
   const rawPrices = o.prices;
-  const prices = rawPrices === 'include-by-default'
-    ? 'include-by-default' as const
-    : Object.fromEntries(Object.entries(obj(rawPrices)).map(([pid, p]) => [pid, parsePrice(p)]));
+  const prices =
+    rawPrices === 'include-by-default'
+      ? ('include-by-default' as const)
+      : Object.fromEntries(Object.entries(obj(rawPrices)).map(([pid, p]) => [pid, parsePrice(p)]));
   const addOn = obj(o.isAddOnTo);
   const lineId = str(o.productLineId) ?? str(o.catalogId) ?? str(o.groupId);
   const freeTrial = parseInterval(o.freeTrial);
@@ -123,8 +132,10 @@ export function parseProduct(id: string, v: unknown): ProductConfig {
     displayName: str(o.displayName) ?? id,
     customerType: customerTypeOf(o.customerType, 'user'),
     ...(lineId ? { productLineId: lineId } : {}),
-    isAddOnTo: o.isAddOnTo === false || o.isAddOnTo === undefined || Object.keys(addOn).length === 0
-      ? false : Object.fromEntries(Object.keys(addOn).map((k) => [k, true as const])),
+    isAddOnTo:
+      o.isAddOnTo === false || o.isAddOnTo === undefined || Object.keys(addOn).length === 0
+        ? false
+        : Object.fromEntries(Object.keys(addOn).map((k) => [k, true as const])),
     ...(freeTrial ? { freeTrial } : {}),
     serverOnly: o.serverOnly === true,
     stackable: o.stackable === true,
@@ -142,16 +153,20 @@ export function parseProduct(id: string, v: unknown): ProductConfig {
  */
 export function paymentsModelOf(payments: unknown, stripeConnected: boolean): PaymentsModel {
   const p = obj(payments);
-  const items = Object.fromEntries(Object.entries(obj(p.items)).map(([id, v]) => {
-    const o = obj(v);
-    return [id, { displayName: str(o.displayName) ?? id, customerType: customerTypeOf(o.customerType, 'user') }];
-  }));
+  const items = Object.fromEntries(
+    Object.entries(obj(p.items)).map(([id, v]) => {
+      const o = obj(v);
+      return [id, { displayName: str(o.displayName) ?? id, customerType: customerTypeOf(o.customerType, 'user') }];
+    }),
+  );
   const lines = { ...obj(p.catalogs), ...obj(p.productLines) };
-  const productLines = Object.fromEntries(Object.entries(lines).map(([id, v]) => {
-    const o = obj(v);
-    const ct = (CUSTOMER_TYPES as readonly unknown[]).includes(o.customerType) ? o.customerType as CustomerType : undefined;
-    return [id, { ...(str(o.displayName) ? { displayName: str(o.displayName) } : {}), ...(ct ? { customerType: ct } : {}) }];
-  }));
+  const productLines = Object.fromEntries(
+    Object.entries(lines).map(([id, v]) => {
+      const o = obj(v);
+      const ct = (CUSTOMER_TYPES as readonly unknown[]).includes(o.customerType) ? (o.customerType as CustomerType) : undefined;
+      return [id, { ...(str(o.displayName) ? { displayName: str(o.displayName) } : {}), ...(ct ? { customerType: ct } : {}) }];
+    }),
+  );
   return {
     testMode: typeof p.testMode === 'boolean' ? p.testMode : !stripeConnected,
     publicTestMode: p.publicTestMode === true,
@@ -191,10 +206,16 @@ export function addInterval(epochMs: number, interval: Interval, times = 1): num
   const d = new Date(epochMs);
   const n = interval[0] * times;
   switch (interval[1]) {
-    case 'day': return epochMs + n * 86_400_000;
-    case 'week': return epochMs + n * 7 * 86_400_000;
-    case 'month': d.setUTCMonth(d.getUTCMonth() + n); return d.getTime();
-    case 'year': d.setUTCFullYear(d.getUTCFullYear() + n); return d.getTime();
+    case 'day':
+      return epochMs + n * 86_400_000;
+    case 'week':
+      return epochMs + n * 7 * 86_400_000;
+    case 'month':
+      d.setUTCMonth(d.getUTCMonth() + n);
+      return d.getTime();
+    case 'year':
+      d.setUTCFullYear(d.getUTCFullYear() + n);
+      return d.getTime();
   }
 }
 

@@ -9,17 +9,23 @@ import { component, NullableString, pagedListOutput } from '../operations/output
 const Interval = v.tuple([v.number(), v.string()]);
 
 /** A product in upstream's inline shape (`productToInlineProduct`). */
-export const ProductOutput = component('PaymentsProduct', v.strictObject({
-  display_name: v.string(),
-  customer_type: v.picklist(['user', 'team', 'custom']),
-  stackable: v.boolean(),
-  server_only: v.boolean(),
-  included_items: v.record(v.string(), v.strictObject({ quantity: v.number(), repeat: v.union([v.literal('never'), Interval]), expires: v.string() })),
-  client_metadata: v.unknown(),
-  client_read_only_metadata: v.unknown(),
-  server_metadata: v.optional(v.unknown()),
-  prices: v.record(v.string(), v.record(v.string(), v.union([v.string(), Interval]))),
-}));
+export const ProductOutput = component(
+  'PaymentsProduct',
+  v.strictObject({
+    display_name: v.string(),
+    customer_type: v.picklist(['user', 'team', 'custom']),
+    stackable: v.boolean(),
+    server_only: v.boolean(),
+    included_items: v.record(
+      v.string(),
+      v.strictObject({ quantity: v.number(), repeat: v.union([v.literal('never'), Interval]), expires: v.string() }),
+    ),
+    client_metadata: v.unknown(),
+    client_read_only_metadata: v.unknown(),
+    server_metadata: v.optional(v.unknown()),
+    prices: v.record(v.string(), v.record(v.string(), v.union([v.string(), Interval]))),
+  }),
+);
 
 export const ItemOutput = component('PaymentsItem', v.strictObject({ id: v.string(), display_name: v.string(), quantity: v.number() }));
 
@@ -38,38 +44,80 @@ export const ValidateCodeOutput = v.strictObject({
   charges_enabled: v.boolean(),
 });
 
-export const PurchaseSessionOutput = v.strictObject({ checkout_url: NullableString, session_id: v.string(), client_secret: NullableString });
+export const PurchaseSessionOutput = v.strictObject({
+  checkout_url: NullableString,
+  session_id: v.string(),
+  client_secret: NullableString,
+});
 
 export const TestModePurchaseOutput = v.strictObject({ success: v.literal(true), purchase_id: NullableString });
 
-export const OwnedProductsOutput = pagedListOutput(component('PaymentsOwnedProduct', v.strictObject({
-  id: NullableString,
-  quantity: v.number(),
-  product: ProductOutput,
-  type: v.picklist(['one_time', 'subscription']),
-  subscription: v.nullable(v.strictObject({ subscription_id: NullableString, current_period_end: NullableString, cancel_at_period_end: v.boolean(), is_cancelable: v.boolean() })),
-})));
+export const OwnedProductsOutput = pagedListOutput(
+  component(
+    'PaymentsOwnedProduct',
+    v.strictObject({
+      id: NullableString,
+      quantity: v.number(),
+      product: ProductOutput,
+      type: v.picklist(['one_time', 'subscription']),
+      subscription: v.nullable(
+        v.strictObject({
+          subscription_id: NullableString,
+          current_period_end: NullableString,
+          cancel_at_period_end: v.boolean(),
+          is_cancelable: v.boolean(),
+        }),
+      ),
+    }),
+  ),
+);
 
 const Customer = { customer_type: v.string(), customer_id: v.string() };
 const Adjusted = { adjusted_transaction_id: NullableString, adjusted_entry_index: v.nullable(v.number()) };
 const TransactionEntry = v.union([
-  v.strictObject({ type: v.literal('money_transfer'), ...Adjusted, ...Customer, charged_amount: v.record(v.string(), v.string()), net_amount: v.strictObject({ USD: v.string() }) }),
+  v.strictObject({
+    type: v.literal('money_transfer'),
+    ...Adjusted,
+    ...Customer,
+    charged_amount: v.record(v.string(), v.string()),
+    net_amount: v.strictObject({ USD: v.string() }),
+  }),
   v.strictObject({ type: v.literal('item_quantity_change'), ...Adjusted, ...Customer, item_id: v.string(), quantity: v.number() }),
-  v.strictObject({ type: v.literal('product_grant'), ...Adjusted, ...Customer, product_id: NullableString, product: ProductOutput, price_id: NullableString, quantity: v.number(), subscription_id: v.optional(v.string()), one_time_purchase_id: v.optional(v.string()) }),
-  v.strictObject({ type: v.literal('product_revocation'), adjusted_transaction_id: v.string(), adjusted_entry_index: v.number(), quantity: v.number() }),
+  v.strictObject({
+    type: v.literal('product_grant'),
+    ...Adjusted,
+    ...Customer,
+    product_id: NullableString,
+    product: ProductOutput,
+    price_id: NullableString,
+    quantity: v.number(),
+    subscription_id: v.optional(v.string()),
+    one_time_purchase_id: v.optional(v.string()),
+  }),
+  v.strictObject({
+    type: v.literal('product_revocation'),
+    adjusted_transaction_id: v.string(),
+    adjusted_entry_index: v.number(),
+    quantity: v.number(),
+  }),
 ]);
 
 export const TransactionsOutput = v.strictObject({
-  transactions: v.array(component('PaymentsTransaction', v.strictObject({
-    id: v.string(),
-    created_at_millis: v.number(),
-    effective_at_millis: v.number(),
-    type: NullableString,
-    ...Customer,
-    entries: v.array(TransactionEntry),
-    adjusted_by: v.array(v.strictObject({ transaction_id: v.string(), entry_index: v.number() })),
-    test_mode: v.boolean(),
-  }))),
+  transactions: v.array(
+    component(
+      'PaymentsTransaction',
+      v.strictObject({
+        id: v.string(),
+        created_at_millis: v.number(),
+        effective_at_millis: v.number(),
+        type: NullableString,
+        ...Customer,
+        entries: v.array(TransactionEntry),
+        adjusted_by: v.array(v.strictObject({ transaction_id: v.string(), entry_index: v.number() })),
+        test_mode: v.boolean(),
+      }),
+    ),
+  ),
   next_cursor: NullableString,
 });
 
@@ -77,24 +125,30 @@ export const RefundOutput = v.strictObject({ success: v.literal(true), refund_tr
 
 export const WebhookReceivedOutput = v.strictObject({ received: v.literal(true) });
 
-export const StripeAccountOutput = component('StripeAccountInfo', v.strictObject({
-  account_id: v.string(),
-  charges_enabled: v.boolean(),
-  details_submitted: v.boolean(),
-  payouts_enabled: v.boolean(),
-  secret_key_hint: v.string(),
-  webhook_configured: v.boolean(),
-  webhook_url: v.string(),
-}));
+export const StripeAccountOutput = component(
+  'StripeAccountInfo',
+  v.strictObject({
+    account_id: v.string(),
+    charges_enabled: v.boolean(),
+    details_submitted: v.boolean(),
+    payouts_enabled: v.boolean(),
+    secret_key_hint: v.string(),
+    webhook_configured: v.boolean(),
+    webhook_url: v.string(),
+  }),
+);
 
 /** `payments_overview` of the dashboard metrics (`paymentsMetrics`), in upstream's shape. */
-export const PaymentsOverviewOutput = component('PaymentsOverview', v.strictObject({
-  subscriptions_by_status: v.record(v.string(), v.number()),
-  active_subscription_count: v.number(),
-  total_one_time_purchases: v.number(),
-  daily_subscriptions: v.array(v.strictObject({ date: v.string(), activity: v.number() })),
-  revenue_cents: v.number(),
-  mrr_cents: v.number(),
-  total_orders: v.number(),
-  checkout_conversion_rate: v.number(),
-}));
+export const PaymentsOverviewOutput = component(
+  'PaymentsOverview',
+  v.strictObject({
+    subscriptions_by_status: v.record(v.string(), v.number()),
+    active_subscription_count: v.number(),
+    total_one_time_purchases: v.number(),
+    daily_subscriptions: v.array(v.strictObject({ date: v.string(), activity: v.number() })),
+    revenue_cents: v.number(),
+    mrr_cents: v.number(),
+    total_orders: v.number(),
+    checkout_conversion_rate: v.number(),
+  }),
+);

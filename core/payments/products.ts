@@ -1,11 +1,22 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import type { AccessType } from '../auth/access-type.ts';
-import { CURRENCIES, parseProduct, toMinorUnits, type Interval, type PaymentsModel, type PriceConfig, type ProductConfig } from './model.ts';
+import {
+  CURRENCIES,
+  parseProduct,
+  toMinorUnits,
+  type Interval,
+  type PaymentsModel,
+  type PriceConfig,
+  type ProductConfig,
+} from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
-const IntervalSchema = v.pipe(v.tuple([v.pipe(v.number(), v.integer(), v.minValue(1)), v.picklist(['day', 'week', 'month', 'year'])]), v.transform((t) => t as Interval));
+const IntervalSchema = v.pipe(
+  v.tuple([v.pipe(v.number(), v.integer(), v.minValue(1)), v.picklist(['day', 'week', 'month', 'year'])]),
+  v.transform((t) => t as Interval),
+);
 const MoneySchema = v.pipe(v.string(), v.regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a decimal amount like "9.99"'));
 const USER_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -20,16 +31,22 @@ export const InlineProductSchema = v.strictObject({
   free_trial: v.optional(IntervalSchema),
   server_only: v.optional(v.boolean()),
   stackable: v.optional(v.boolean()),
-  prices: v.record(v.pipe(v.string(), v.regex(USER_ID)), v.strictObject({
-    ...Object.fromEntries(Object.keys(CURRENCIES).map((c) => [c, v.optional(MoneySchema)])),
-    interval: v.optional(IntervalSchema),
-    free_trial: v.optional(IntervalSchema),
-  })),
-  included_items: v.record(v.pipe(v.string(), v.regex(USER_ID)), v.strictObject({
-    quantity: v.optional(v.pipe(v.number(), v.integer())),
-    repeat: v.optional(v.union([IntervalSchema, v.literal('never')])),
-    expires: v.optional(v.picklist(['never', 'when-purchase-expires', 'when-repeated'])),
-  })),
+  prices: v.record(
+    v.pipe(v.string(), v.regex(USER_ID)),
+    v.strictObject({
+      ...Object.fromEntries(Object.keys(CURRENCIES).map((c) => [c, v.optional(MoneySchema)])),
+      interval: v.optional(IntervalSchema),
+      free_trial: v.optional(IntervalSchema),
+    }),
+  ),
+  included_items: v.record(
+    v.pipe(v.string(), v.regex(USER_ID)),
+    v.strictObject({
+      quantity: v.optional(v.pipe(v.number(), v.integer())),
+      repeat: v.optional(v.union([IntervalSchema, v.literal('never')])),
+      expires: v.optional(v.picklist(['never', 'when-purchase-expires', 'when-repeated'])),
+    }),
+  ),
   client_metadata: v.optional(v.unknown()),
   client_read_only_metadata: v.optional(v.unknown()),
   server_metadata: v.optional(v.unknown()),
@@ -44,12 +61,21 @@ function fromInline(p: InlineProduct): ProductConfig {
     freeTrial: p.free_trial,
     serverOnly: p.server_only ?? true,
     stackable: p.stackable ?? false,
-    prices: Object.fromEntries(Object.entries(p.prices).map(([id, price]) => {
-      const { interval, free_trial, ...amounts } = price as Record<string, unknown>;
-      return [id, { ...amounts, interval, freeTrial: free_trial, serverOnly: true }];
-    })),
-    includedItems: Object.fromEntries(Object.entries(p.included_items).map(([id, inc]) => [id, { quantity: inc.quantity ?? 0, repeat: inc.repeat ?? 'never', expires: inc.expires ?? 'never' }])),
-    clientMetadata: p.client_metadata, clientReadOnlyMetadata: p.client_read_only_metadata, serverMetadata: p.server_metadata,
+    prices: Object.fromEntries(
+      Object.entries(p.prices).map(([id, price]) => {
+        const { interval, free_trial, ...amounts } = price as Record<string, unknown>;
+        return [id, { ...amounts, interval, freeTrial: free_trial, serverOnly: true }];
+      }),
+    ),
+    includedItems: Object.fromEntries(
+      Object.entries(p.included_items).map(([id, inc]) => [
+        id,
+        { quantity: inc.quantity ?? 0, repeat: inc.repeat ?? 'never', expires: inc.expires ?? 'never' },
+      ]),
+    ),
+    clientMetadata: p.client_metadata,
+    clientReadOnlyMetadata: p.client_read_only_metadata,
+    serverMetadata: p.server_metadata,
   });
 }
 
@@ -61,14 +87,29 @@ function fromInline(p: InlineProduct): ProductConfig {
  * for a server-only product asked by a client); plain 400s for both or neither given, or an
  * inline product from a client.
  */
-export function resolveProduct(model: PaymentsModel, accessType: AccessType, productId: string | undefined, inline: InlineProduct | undefined): { productId: string | null; product: ProductConfig } {
-  if (productId !== undefined && inline !== undefined) throw paymentsPlainError.badRequest('Cannot specify both product_id and product_inline!');
-  if (inline !== undefined && accessType === 'client') throw paymentsPlainError.badRequest('Cannot specify product_inline when calling from client! Please call with a server API key, or use the product_id parameter.');
-  if (productId === undefined && inline === undefined) throw paymentsPlainError.badRequest('Must specify either product_id or product_inline!');
+export function resolveProduct(
+  model: PaymentsModel,
+  accessType: AccessType,
+  productId: string | undefined,
+  inline: InlineProduct | undefined,
+): { productId: string | null; product: ProductConfig } {
+  if (productId !== undefined && inline !== undefined)
+    throw paymentsPlainError.badRequest('Cannot specify both product_id and product_inline!');
+  if (inline !== undefined && accessType === 'client')
+    throw paymentsPlainError.badRequest(
+      'Cannot specify product_inline when calling from client! Please call with a server API key, or use the product_id parameter.',
+    );
+  if (productId === undefined && inline === undefined)
+    throw paymentsPlainError.badRequest('Must specify either product_id or product_inline!');
   if (productId !== undefined) {
     const product = Object.hasOwn(model.products, productId) ? model.products[productId]! : undefined;
-    if (!product) throw new KnownError('PRODUCT_DOES_NOT_EXIST', { product_id: productId, context: Object.hasOwn(model.items, productId) ? 'item_exists' : null });
-    if (product.serverOnly && accessType === 'client') throw new KnownError('PRODUCT_DOES_NOT_EXIST', { product_id: productId, context: 'server_only' });
+    if (!product)
+      throw new KnownError('PRODUCT_DOES_NOT_EXIST', {
+        product_id: productId,
+        context: Object.hasOwn(model.items, productId) ? 'item_exists' : null,
+      });
+    if (product.serverOnly && accessType === 'client')
+      throw new KnownError('PRODUCT_DOES_NOT_EXIST', { product_id: productId, context: 'server_only' });
     return { productId, product };
   }
   return { productId: null, product: fromInline(inline!) };
@@ -84,9 +125,20 @@ export function productSnapshot(product: ProductConfig): Record<string, unknown>
     ...(product.freeTrial ? { freeTrial: product.freeTrial } : {}),
     serverOnly: product.serverOnly,
     stackable: product.stackable,
-    prices: product.prices === 'include-by-default' ? 'include-by-default' : Object.fromEntries(Object.entries(product.prices).map(([id, p]) => [id, {
-      ...p.amounts, ...(p.interval ? { interval: p.interval } : {}), ...(p.freeTrial ? { freeTrial: p.freeTrial } : {}), serverOnly: p.serverOnly,
-    }])),
+    prices:
+      product.prices === 'include-by-default'
+        ? 'include-by-default'
+        : Object.fromEntries(
+            Object.entries(product.prices).map(([id, p]) => [
+              id,
+              {
+                ...p.amounts,
+                ...(p.interval ? { interval: p.interval } : {}),
+                ...(p.freeTrial ? { freeTrial: p.freeTrial } : {}),
+                serverOnly: p.serverOnly,
+              },
+            ]),
+          ),
     includedItems: product.includedItems,
     ...(product.clientMetadata !== undefined ? { clientMetadata: product.clientMetadata } : {}),
     ...(product.clientReadOnlyMetadata !== undefined ? { clientReadOnlyMetadata: product.clientReadOnlyMetadata } : {}),
@@ -109,12 +161,17 @@ export function productToWire(product: ProductConfig, includeServerMetadata: boo
     customer_type: product.customerType,
     stackable: product.stackable,
     server_only: product.serverOnly,
-    included_items: Object.fromEntries(Object.entries(product.includedItems).map(([id, inc]) => [id, { quantity: inc.quantity, repeat: inc.repeat, expires: inc.expires }])),
+    included_items: Object.fromEntries(
+      Object.entries(product.includedItems).map(([id, inc]) => [id, { quantity: inc.quantity, repeat: inc.repeat, expires: inc.expires }]),
+    ),
     client_metadata: product.clientMetadata ?? null,
     client_read_only_metadata: product.clientReadOnlyMetadata ?? null,
     // Always present, as upstream answers it; its value only for server and admin callers.
-    server_metadata: includeServerMetadata ? product.serverMetadata ?? null : null,
-    prices: product.prices === 'include-by-default' ? {} : Object.fromEntries(Object.entries(product.prices).map(([id, p]) => [id, priceToWire(p)])),
+    server_metadata: includeServerMetadata ? (product.serverMetadata ?? null) : null,
+    prices:
+      product.prices === 'include-by-default'
+        ? {}
+        : Object.fromEntries(Object.entries(product.prices).map(([id, p]) => [id, priceToWire(p)])),
   };
 }
 
@@ -141,4 +198,3 @@ export function chargeOf(price: PriceConfig): { currency: string; unitAmountMino
   const unitAmountMinor = toMinorUnits(price.amounts[currency]!, currency);
   return unitAmountMinor === null ? null : { currency, unitAmountMinor };
 }
-

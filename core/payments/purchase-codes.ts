@@ -14,11 +14,32 @@ export const PURCHASE_CODE_TTL_MS = 24 * 60 * 60 * 1000;
  * snapshot with its prices from config): `{projectId}_{random}` as upstream's full codes, the
  * random part stored only as its SHA-256.
  */
-export async function createPurchaseCode(db: Kysely<Database>, args: { projectId: string; branchId: string; customerType: CustomerType; customerId: string; productId: string | null; product: Record<string, unknown>; returnUrl: string | null; now: number }): Promise<string> {
+export async function createPurchaseCode(
+  db: Kysely<Database>,
+  args: {
+    projectId: string;
+    branchId: string;
+    customerType: CustomerType;
+    customerId: string;
+    productId: string | null;
+    product: Record<string, unknown>;
+    returnUrl: string | null;
+    now: number;
+  },
+): Promise<string> {
   const code = secureRandomString(160).toLowerCase();
   await insertPurchaseCode(db, {
-    code_hash: sha256Hex(code), project_id: args.projectId, branch_id: args.branchId, customer_type: args.customerType, customer_id: args.customerId,
-    product_id: args.productId, product: JSON.stringify(args.product), return_url: args.returnUrl, created_at: args.now, expires_at: args.now + PURCHASE_CODE_TTL_MS, used_at: null,
+    code_hash: sha256Hex(code),
+    project_id: args.projectId,
+    branch_id: args.branchId,
+    customer_type: args.customerType,
+    customer_id: args.customerId,
+    product_id: args.productId,
+    product: JSON.stringify(args.product),
+    return_url: args.returnUrl,
+    created_at: args.now,
+    expires_at: args.now + PURCHASE_CODE_TTL_MS,
+    used_at: null,
   });
   return `${args.projectId}_${code}`;
 }
@@ -48,7 +69,13 @@ export async function openPurchaseCode(db: Kysely<Database>, fullCode: string, n
   if (Number(row.expires_at) <= now) throw new KnownError('VERIFICATION_CODE_EXPIRED');
   if (row.used_at !== null) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
   return {
-    codeHash: row.code_hash, projectId: row.project_id, branchId: row.branch_id, customerType: row.customer_type as CustomerType, customerId: row.customer_id,
-    productId: row.product_id, product: parseProduct(row.product_id ?? 'inline', JSON.parse(row.product)), returnUrl: row.return_url,
+    codeHash: row.code_hash,
+    projectId: row.project_id,
+    branchId: row.branch_id,
+    customerType: row.customer_type as CustomerType,
+    customerId: row.customer_id,
+    productId: row.product_id,
+    product: parseProduct(row.product_id ?? 'inline', JSON.parse(row.product)),
+    returnUrl: row.return_url,
   };
 }

@@ -22,7 +22,13 @@ export function purchasePageUrl(runtime: Runtime, projectId: string, fullCode: s
 
 /** @throws REDIRECT_URL_NOT_WHITELISTED unless `url` is a trusted domain of the project, localhost when allowed, or this server. */
 export function assertReturnUrlTrusted(runtime: Runtime, project: Project, url: string): void {
-  if (!isRedirectUrlTrusted(url, { allowLocalhost: project.config.allowLocalhost, domains: project.config.domains, extraOrigins: [new URL(runtime.baseUrl).origin] })) {
+  if (
+    !isRedirectUrlTrusted(url, {
+      allowLocalhost: project.config.allowLocalhost,
+      domains: project.config.domains,
+      extraOrigins: [new URL(runtime.baseUrl).origin],
+    })
+  ) {
     throw redirectUrlNotWhitelisted(url);
   }
 }

@@ -33,18 +33,28 @@ export const refundTransaction = defineOperation({
     }),
   },
   output: RefundOutput,
-  errors: ['ONE_TIME_PURCHASE_NOT_FOUND', 'SUBSCRIPTION_INVOICE_NOT_FOUND', 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 'SUBSCRIPTION_ALREADY_REFUNDED', 'TEST_MODE_PURCHASE_NON_REFUNDABLE', 'STRIPE_ACCOUNT_INFO_NOT_FOUND'],
+  errors: [
+    'ONE_TIME_PURCHASE_NOT_FOUND',
+    'SUBSCRIPTION_INVOICE_NOT_FOUND',
+    'ONE_TIME_PURCHASE_ALREADY_REFUNDED',
+    'SUBSCRIPTION_ALREADY_REFUNDED',
+    'TEST_MODE_PURCHASE_NON_REFUNDABLE',
+    'STRIPE_ACCOUNT_INFO_NOT_FOUND',
+  ],
   async run(ctx, { body }) {
     const oneTime = body.type === 'one-time-purchase';
     const row = await findPurchase(ctx.db, ctx.auth.project.id, body.id);
     if (!row || row.branch_id !== ctx.auth.branchId || (row.kind === 'one_time') !== oneTime) {
-      throw oneTime ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id }) : new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
+      throw oneTime
+        ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id })
+        : new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
     }
     if (row.refunded_at !== null) throw alreadyRefunded(oneTime, row.id);
     if (row.test_mode) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
     const charged = chargedMinor(row) ?? 0;
     const amount = body.amount_usd === undefined ? charged : toMinorUnits(body.amount_usd, 'USD')!;
-    if (amount > charged || (body.amount_usd !== undefined && row.currency !== 'USD')) throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');
+    if (amount > charged || (body.amount_usd !== undefined && row.currency !== 'USD'))
+      throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');
     if (row.stripe_payment_intent_id !== null || row.stripe_subscription_id !== null) {
       const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
       // Claimed before Stripe is called (one conditional update): two concurrent refunds of one
@@ -52,7 +62,11 @@ export const refundTransaction = defineOperation({
       if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
       try {
         if (row.stripe_payment_intent_id !== null && amount > 0) {
-          await stripe.refunds.create({ payment_intent: row.stripe_payment_intent_id, amount, metadata: { gatehouse_purchase_id: row.id } });
+          await stripe.refunds.create({
+            payment_intent: row.stripe_payment_intent_id,
+            amount,
+            metadata: { gatehouse_purchase_id: row.id },
+          });
         }
         if (row.stripe_subscription_id !== null && row.status !== 'canceled') await stripe.subscriptions.cancel(row.stripe_subscription_id);
       } catch (error) {
@@ -62,11 +76,18 @@ export const refundTransaction = defineOperation({
     } else if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) {
       throw alreadyRefunded(oneTime, row.id);
     }
-    await updatePurchase(ctx.db, ctx.auth.project.id, row.id, { status: 'refunded', refunded_at: ctx.now, updated_at: ctx.now, ...(row.kind === 'subscription' ? { current_period_end: ctx.now } : {}) });
+    await updatePurchase(ctx.db, ctx.auth.project.id, row.id, {
+      status: 'refunded',
+      refunded_at: ctx.now,
+      updated_at: ctx.now,
+      ...(row.kind === 'subscription' ? { current_period_end: ctx.now } : {}),
+    });
     return { success: true, refund_transaction_id: `${row.id}-refund` };
   },
 });
 
 function alreadyRefunded(oneTime: boolean, id: string): KnownError {
-  return oneTime ? new KnownError('ONE_TIME_PURCHASE_ALREADY_REFUNDED', { one_time_purchase_id: id }) : new KnownError('SUBSCRIPTION_ALREADY_REFUNDED', { subscription_id: id });
+  return oneTime
+    ? new KnownError('ONE_TIME_PURCHASE_ALREADY_REFUNDED', { one_time_purchase_id: id })
+    : new KnownError('SUBSCRIPTION_ALREADY_REFUNDED', { subscription_id: id });
 }

@@ -12,4 +12,7 @@ export const ItemParamsSchema = v.strictObject({
 });
 
 /** An ISO 8601 date-time string. */
-export const IsoDateSchema = v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date'));
+export const IsoDateSchema = v.pipe(
+  v.string(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date'),
+);

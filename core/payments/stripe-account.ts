@@ -17,11 +17,23 @@ import { findStripeAccount } from './queries.ts';
 const keyFor = (runtime: Runtime, projectId: string, branchId: string) => runtime.deriveKey(`payments/stripe/${projectId}/${branchId}`);
 const aad = (projectId: string, branchId: string, field: string) => `${projectId}\n${branchId}\n${field}`;
 
-export function sealStripeSecret(runtime: Runtime, projectId: string, branchId: string, field: 'secret_key' | 'webhook_secret', value: string): string {
+export function sealStripeSecret(
+  runtime: Runtime,
+  projectId: string,
+  branchId: string,
+  field: 'secret_key' | 'webhook_secret',
+  value: string,
+): string {
   return seal(keyFor(runtime, projectId, branchId), value, aad(projectId, branchId, field));
 }
 
-function openStripeSecret(runtime: Runtime, projectId: string, branchId: string, field: 'secret_key' | 'webhook_secret', sealed: string): string | null {
+function openStripeSecret(
+  runtime: Runtime,
+  projectId: string,
+  branchId: string,
+  field: 'secret_key' | 'webhook_secret',
+  sealed: string,
+): string | null {
   return open(keyFor(runtime, projectId, branchId), sealed, aad(projectId, branchId, field));
 }
 
@@ -58,17 +70,28 @@ export interface ConnectedStripe {
 }
 
 /** The connected Stripe account of a project and branch, or null when none is connected. */
-export async function connectedStripe(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string): Promise<ConnectedStripe | null> {
+export async function connectedStripe(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  projectId: string,
+  branchId: string,
+): Promise<ConnectedStripe | null> {
   const row = await findStripeAccount(db, projectId, branchId);
   if (!row) return null;
   const secretKey = openStripeSecret(runtime, projectId, branchId, 'secret_key', row.secret_key_sealed);
   if (secretKey === null) return null;
-  const webhookSecret = row.webhook_secret_sealed === null ? null : openStripeSecret(runtime, projectId, branchId, 'webhook_secret', row.webhook_secret_sealed);
+  const webhookSecret =
+    row.webhook_secret_sealed === null ? null : openStripeSecret(runtime, projectId, branchId, 'webhook_secret', row.webhook_secret_sealed);
   return { stripe: await stripeClient(runtime, secretKey), accountId: row.account_id, webhookSecret, secretKeyHint: row.secret_key_hint };
 }
 
 /** @throws STRIPE_ACCOUNT_INFO_NOT_FOUND when no Stripe account is connected. */
-export async function requireConnectedStripe(runtime: Runtime, db: Kysely<Database>, projectId: string, branchId: string): Promise<ConnectedStripe> {
+export async function requireConnectedStripe(
+  runtime: Runtime,
+  db: Kysely<Database>,
+  projectId: string,
+  branchId: string,
+): Promise<ConnectedStripe> {
   const connected = await connectedStripe(runtime, db, projectId, branchId);
   if (!connected) throw new KnownError('STRIPE_ACCOUNT_INFO_NOT_FOUND');
   return connected;

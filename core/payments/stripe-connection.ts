@@ -14,7 +14,12 @@ export function stripeWebhookUrl(runtime: Runtime, projectId: string, branchId: 
 }
 
 /** The account facts the dashboard shows (upstream's account-info fields plus Gatehouse's). */
-async function accountInfo(runtime: Runtime, connected: Awaited<ReturnType<typeof requireConnectedStripe>>, projectId: string, branchId: string) {
+async function accountInfo(
+  runtime: Runtime,
+  connected: Awaited<ReturnType<typeof requireConnectedStripe>>,
+  projectId: string,
+  branchId: string,
+) {
   const account = await connected.stripe.accounts.retrieveCurrent();
   return {
     account_id: account.id,
@@ -60,12 +65,17 @@ export const setStripeKeys = defineOperation({
   id: 'payments.setStripeKeys',
   method: 'PUT',
   path: '/internal/payments/stripe/keys',
-  summary: 'Connect the project\'s own Stripe account.',
+  summary: "Connect the project's own Stripe account.",
   access: ['admin'],
   input: {
     body: v.strictObject({
-      secret_key: v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')),
-      webhook_secret: v.optional(v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=_-]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)'))),
+      secret_key: v.pipe(
+        v.string(),
+        v.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{4,250}$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)'),
+      ),
+      webhook_secret: v.optional(
+        v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=_-]{4,250}$/, 'must be a Stripe webhook signing secret (whsec_…)')),
+      ),
     }),
   },
   output: StripeAccountOutput,
@@ -82,11 +92,15 @@ export const setStripeKeys = defineOperation({
     const previous = await connectedStripe(ctx.runtime, ctx.db, projectId, branchId);
     const webhookSecret = body.webhook_secret ?? previous?.webhookSecret ?? null;
     await upsertStripeAccount(ctx.db, {
-      project_id: projectId, branch_id: branchId,
+      project_id: projectId,
+      branch_id: branchId,
       secret_key_sealed: sealStripeSecret(ctx.runtime, projectId, branchId, 'secret_key', body.secret_key),
       secret_key_hint: secretKeyHint(body.secret_key),
-      webhook_secret_sealed: webhookSecret === null ? null : sealStripeSecret(ctx.runtime, projectId, branchId, 'webhook_secret', webhookSecret),
-      account_id: accountId, created_at: ctx.now, updated_at: ctx.now,
+      webhook_secret_sealed:
+        webhookSecret === null ? null : sealStripeSecret(ctx.runtime, projectId, branchId, 'webhook_secret', webhookSecret),
+      account_id: accountId,
+      created_at: ctx.now,
+      updated_at: ctx.now,
     });
     const connected = await requireConnectedStripe(ctx.runtime, ctx.db, projectId, branchId);
     return accountInfo(ctx.runtime, connected, projectId, branchId);
@@ -98,7 +112,7 @@ export const deleteStripeKeys = defineOperation({
   id: 'payments.deleteStripeKeys',
   method: 'DELETE',
   path: '/internal/payments/stripe/keys',
-  summary: 'Disconnect the project\'s Stripe account.',
+  summary: "Disconnect the project's Stripe account.",
   access: ['admin'],
   input: {},
   ignoresBody: true,
@@ -120,7 +134,7 @@ export const setupPayments = defineOperation({
   id: 'payments.setup',
   method: 'POST',
   path: '/internal/payments/setup',
-  summary: 'Where to connect the project\'s Stripe account.',
+  summary: "Where to connect the project's Stripe account.",
   access: ['admin'],
   input: { body: v.optional(v.strictObject({})) },
   output: UrlOutput,
@@ -129,4 +143,3 @@ export const setupPayments = defineOperation({
     return { url: `${ctx.runtime.baseUrl}/projects/${encodeURIComponent(ctx.auth.project.id)}/payments` };
   },
 });
-

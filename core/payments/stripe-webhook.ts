@@ -6,11 +6,18 @@ import { WebhookReceivedOutput } from './outputs.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModelFor, parseProduct, type CustomerType } from './model.ts';
 import { STRIPE_METADATA } from './purchase-session.ts';
-import { findPurchaseByCheckoutSession, findPurchaseByStripeSubscription, findPurchaseCode, recordStripeEvent, updatePurchase, usePurchaseCode } from './queries.ts';
+import {
+  findPurchaseByCheckoutSession,
+  findPurchaseByStripeSubscription,
+  findPurchaseCode,
+  recordStripeEvent,
+  updatePurchase,
+  usePurchaseCode,
+} from './queries.ts';
 import { connectedStripe } from './stripe-account.ts';
 
 type Obj = Record<string, unknown>;
-const obj = (x: unknown): Obj => (typeof x === 'object' && x !== null ? x as Obj : {});
+const obj = (x: unknown): Obj => (typeof x === 'object' && x !== null ? (x as Obj) : {});
 const str = (x: unknown): string | null => (typeof x === 'string' && x !== '' ? x : null);
 /** A Stripe reference: an id, or an expanded object's id. */
 const ref = (x: unknown): string | null => str(x) ?? str(obj(x).id);
@@ -19,27 +26,37 @@ const secs = (x: unknown): number | null => (typeof x === 'number' && Number.isF
 /** A subscription's current period (ms), from the subscription (older API versions) or its first item (2025+). */
 function periodOf(sub: Obj): { start: number | null; end: number | null } {
   const item = obj((obj(sub.items).data as unknown[] | undefined)?.[0]);
-  return { start: secs(sub.current_period_start) ?? secs(item.current_period_start), end: secs(sub.current_period_end) ?? secs(item.current_period_end) };
+  return {
+    start: secs(sub.current_period_start) ?? secs(item.current_period_start),
+    end: secs(sub.current_period_end) ?? secs(item.current_period_end),
+  };
 }
 
 /** The subscription an invoice bills (older `subscription`, or 2025+ `parent.subscription_details.subscription`). */
 function invoiceSubscription(invoice: Obj): string | null {
-  return ref(invoice.subscription) ?? ref(obj(obj(invoice.parent).subscription_details).subscription)
-    ?? ref(obj(obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).parent).subscription_item_details).subscription);
+  return (
+    ref(invoice.subscription) ??
+    ref(obj(obj(invoice.parent).subscription_details).subscription) ??
+    ref(obj(obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).parent).subscription_item_details).subscription)
+  );
 }
 
 /** Statuses Gatehouse keeps from Stripe's subscription statuses. */
 function statusOf(stripeStatus: unknown): string {
-  return stripeStatus === 'trialing' || stripeStatus === 'past_due' || stripeStatus === 'canceled' || stripeStatus === 'incomplete' ? stripeStatus : 'active';
+  return stripeStatus === 'trialing' || stripeStatus === 'past_due' || stripeStatus === 'canceled' || stripeStatus === 'incomplete'
+    ? stripeStatus
+    : 'active';
 }
 
 /** Data fetched from Stripe before the event is applied (no network call inside the transaction). */
-interface Prefetched { subscription: Obj | null }
+interface Prefetched {
+  subscription: Obj | null;
+}
 
 async function prefetch(stripe: Stripe, event: Stripe.Event): Promise<Prefetched> {
   if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
     const subId = ref(obj(event.data.object).subscription);
-    if (subId) return { subscription: await stripe.subscriptions.retrieve(subId) as unknown as Obj };
+    if (subId) return { subscription: (await stripe.subscriptions.retrieve(subId)) as unknown as Obj };
   }
   return { subscription: null };
 }
@@ -63,24 +80,39 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
       const meta = obj(o.metadata);
       if (meta[STRIPE_METADATA.project] !== projectId) return;
       const sessionId = str(o.id);
-      if (!sessionId || await findPurchaseByCheckoutSession(ctx.db, projectId, sessionId)) return;
+      if (!sessionId || (await findPurchaseByCheckoutSession(ctx.db, projectId, sessionId))) return;
       const codeHash = str(meta[STRIPE_METADATA.code]);
       const code = codeHash ? await findPurchaseCode(ctx.db, codeHash) : null;
       if (!code || code.project_id !== projectId) return;
       const model = await loadPaymentsModelFor(ctx, projectId, code.branch_id);
       const product = parseProduct(code.product_id ?? 'inline', JSON.parse(code.product));
       const period = pre.subscription ? periodOf(pre.subscription) : { start: null, end: null };
-      await grantProduct(ctx.db, model, { projectId, branchId: code.branch_id, customerType: code.customer_type as CustomerType, customerId: code.customer_id }, {
-        productId: code.product_id, product, priceId: str(meta[STRIPE_METADATA.price]) ?? undefined,
-        quantity: Math.max(1, Number(meta[STRIPE_METADATA.quantity]) || 1), paid: true, now: ctx.now,
-        source: {
-          creationSource: 'PURCHASE_PAGE', testMode: false,
-          stripe: {
-            customerId: ref(o.customer), checkoutSessionId: sessionId, subscriptionId: ref(o.subscription), paymentIntentId: ref(o.payment_intent),
-            periodStart: period.start, periodEnd: period.end, status: pre.subscription ? statusOf(pre.subscription.status) : null,
+      await grantProduct(
+        ctx.db,
+        model,
+        { projectId, branchId: code.branch_id, customerType: code.customer_type as CustomerType, customerId: code.customer_id },
+        {
+          productId: code.product_id,
+          product,
+          priceId: str(meta[STRIPE_METADATA.price]) ?? undefined,
+          quantity: Math.max(1, Number(meta[STRIPE_METADATA.quantity]) || 1),
+          paid: true,
+          now: ctx.now,
+          source: {
+            creationSource: 'PURCHASE_PAGE',
+            testMode: false,
+            stripe: {
+              customerId: ref(o.customer),
+              checkoutSessionId: sessionId,
+              subscriptionId: ref(o.subscription),
+              paymentIntentId: ref(o.payment_intent),
+              periodStart: period.start,
+              periodEnd: period.end,
+              status: pre.subscription ? statusOf(pre.subscription.status) : null,
+            },
           },
         },
-      });
+      );
       await usePurchaseCode(ctx.db, code.code_hash, ctx.now);
       return;
     }
@@ -93,7 +125,8 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
       const start = secs(line.start) ?? secs(o.period_start);
       const end = secs(line.end) ?? secs(o.period_end);
       await updatePurchase(ctx.db, projectId, purchase.id, {
-        status: 'active', updated_at: ctx.now,
+        status: 'active',
+        updated_at: ctx.now,
         ...(start !== null ? { current_period_start: start } : {}),
         ...(end !== null && end > start! ? { current_period_end: end } : {}),
         ...(ref(o.payment_intent) ? { stripe_payment_intent_id: ref(o.payment_intent) } : {}),
@@ -105,7 +138,9 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
       if (!purchase || purchase.status === 'refunded') return;
       const period = periodOf(o);
       await updatePurchase(ctx.db, projectId, purchase.id, {
-        status: statusOf(o.status), cancel_at_period_end: o.cancel_at_period_end === true, updated_at: ctx.now,
+        status: statusOf(o.status),
+        cancel_at_period_end: o.cancel_at_period_end === true,
+        updated_at: ctx.now,
         ...(period.start !== null ? { current_period_start: period.start } : {}),
         ...(period.end !== null ? { current_period_end: period.end } : {}),
       });
@@ -115,7 +150,11 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
       const purchase = await findPurchaseByStripeSubscription(ctx.db, projectId, String(o.id));
       if (!purchase || purchase.status === 'refunded') return;
       const endedAt = secs(o.ended_at) ?? ctx.now;
-      await updatePurchase(ctx.db, projectId, purchase.id, { status: 'canceled', current_period_end: Math.min(endedAt, ctx.now), updated_at: ctx.now });
+      await updatePurchase(ctx.db, projectId, purchase.id, {
+        status: 'canceled',
+        current_period_end: Math.min(endedAt, ctx.now),
+        updated_at: ctx.now,
+      });
       return;
     }
     default:

@@ -12,7 +12,14 @@ import { usePurchaseCode } from './queries.ts';
 const BodySchema = v.strictObject({
   full_code: v.pipe(v.string(), v.maxLength(512)),
   price_id: v.pipe(v.string(), v.maxLength(256)),
-  quantity: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1_000_000, 'must be at most 1000000'))),
+  quantity: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be an integer'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1_000_000, 'must be at most 1000000'),
+    ),
+  ),
 });
 
 /**
@@ -23,7 +30,8 @@ const BodySchema = v.strictObject({
  */
 async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutput<typeof BodySchema>, expectedProjectId: string | null) {
   const code = await openPurchaseCode(ctx.db, body.full_code, ctx.now);
-  if (expectedProjectId !== null && code.projectId !== expectedProjectId) throw paymentsPlainError.badRequest('Tenancy id does not match value from code data');
+  if (expectedProjectId !== null && code.projectId !== expectedProjectId)
+    throw paymentsPlainError.badRequest('Tenancy id does not match value from code data');
   const model = await loadPaymentsModelFor(ctx, code.projectId, code.branchId);
   if (model.blockNewPurchases) throw new KnownError('NEW_PURCHASES_BLOCKED');
   if (expectedProjectId === null) {
@@ -31,20 +39,34 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
     // Free purchases for whoever holds a code: only where the owner said so, or on a
     // development server.
     if (!model.publicTestMode && ctx.runtime.environment === 'production') {
-      throw paymentsPlainError.forbidden('Test-mode purchases from the purchase page are off for this project (payments.publicTestMode); an admin can complete one from the dashboard.');
+      throw paymentsPlainError.forbidden(
+        'Test-mode purchases from the purchase page are off for this project (payments.publicTestMode); an admin can complete one from the dashboard.',
+      );
     }
   }
   return ctx.transaction(async (tx) => {
     if (!(await usePurchaseCode(tx.db, code.codeHash, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
     const { purchaseId } = await grantProduct(tx.db, model, code, {
-      productId: code.productId, product: code.product, priceId: body.price_id, quantity: body.quantity ?? 1,
-      source: { creationSource: 'TEST_MODE', testMode: true }, now: ctx.now,
+      productId: code.productId,
+      product: code.product,
+      priceId: body.price_id,
+      quantity: body.quantity ?? 1,
+      source: { creationSource: 'TEST_MODE', testMode: true },
+      now: ctx.now,
     });
     return purchaseId;
   });
 }
 
-const ERRORS = ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED', 'NEW_PURCHASES_BLOCKED', 'PRODUCT_ALREADY_GRANTED', 'USER_NOT_FOUND', 'TEAM_NOT_FOUND'] as const;
+const ERRORS = [
+  'VERIFICATION_CODE_NOT_FOUND',
+  'VERIFICATION_CODE_EXPIRED',
+  'VERIFICATION_CODE_ALREADY_USED',
+  'NEW_PURCHASES_BLOCKED',
+  'PRODUCT_ALREADY_GRANTED',
+  'USER_NOT_FOUND',
+  'TEAM_NOT_FOUND',
+] as const;
 
 /**
  * `POST /internal/payments/test-mode-purchase-session` (admin): completes a purchase code of the

@@ -36,19 +36,35 @@ export function purchaseTransaction(row: PurchaseRow) {
   const entries: Array<Record<string, unknown>> = [];
   if (!row.test_mode && charged !== null && row.currency) {
     entries.push({
-      type: 'money_transfer', adjusted_transaction_id: null, adjusted_entry_index: null, ...customer,
+      type: 'money_transfer',
+      adjusted_transaction_id: null,
+      adjusted_entry_index: null,
+      ...customer,
       charged_amount: { [row.currency]: formatMinor(charged, row.currency) },
       net_amount: { USD: row.currency === 'USD' ? formatMinor(charged, 'USD') : '0' },
     });
   }
   entries.push({
-    type: 'product_grant', adjusted_transaction_id: null, adjusted_entry_index: null, ...customer,
-    product_id: row.product_id, product: productToWire(product, true), price_id: row.price_id, quantity: row.quantity,
+    type: 'product_grant',
+    adjusted_transaction_id: null,
+    adjusted_entry_index: null,
+    ...customer,
+    product_id: row.product_id,
+    product: productToWire(product, true),
+    price_id: row.price_id,
+    quantity: row.quantity,
     ...(row.kind === 'subscription' ? { subscription_id: row.id } : { one_time_purchase_id: row.id }),
   });
   for (const [itemId, inc] of Object.entries(product.includedItems)) {
     if (inc.quantity === 0) continue;
-    entries.push({ type: 'item_quantity_change', adjusted_transaction_id: null, adjusted_entry_index: null, ...customer, item_id: itemId, quantity: inc.quantity * row.quantity });
+    entries.push({
+      type: 'item_quantity_change',
+      adjusted_transaction_id: null,
+      adjusted_entry_index: null,
+      ...customer,
+      item_id: itemId,
+      quantity: inc.quantity * row.quantity,
+    });
   }
   const grantIndex = entries.findIndex((e) => e.type === 'product_grant');
   return {
@@ -80,7 +96,14 @@ export function refundTransaction(row: PurchaseRow) {
   };
 }
 
-export function manualChangeTransaction(row: { id: string; customer_type: string; customer_id: string; item_id: string; delta: number; created_at: number }) {
+export function manualChangeTransaction(row: {
+  id: string;
+  customer_type: string;
+  customer_id: string;
+  item_id: string;
+  delta: number;
+  created_at: number;
+}) {
   return {
     id: row.id,
     created_at_millis: Number(row.created_at),
@@ -88,7 +111,17 @@ export function manualChangeTransaction(row: { id: string; customer_type: string
     type: 'manual-item-quantity-change',
     customer_type: row.customer_type,
     customer_id: row.customer_id,
-    entries: [{ type: 'item_quantity_change', adjusted_transaction_id: null, adjusted_entry_index: null, customer_type: row.customer_type, customer_id: row.customer_id, item_id: row.item_id, quantity: Number(row.delta) }],
+    entries: [
+      {
+        type: 'item_quantity_change',
+        adjusted_transaction_id: null,
+        adjusted_entry_index: null,
+        customer_type: row.customer_type,
+        customer_id: row.customer_id,
+        item_id: row.item_id,
+        quantity: Number(row.delta),
+      },
+    ],
     adjusted_by: [],
     test_mode: false,
   };

@@ -18,7 +18,7 @@ export const updateItemQuantity = defineOperation({
   id: 'payments.updateItemQuantity',
   method: 'POST',
   path: '/payments/items/:customer_type/:customer_id/:item_id/update-quantity',
-  summary: 'Change a customer\'s quantity of an item.',
+  summary: "Change a customer's quantity of an item.",
   access: ['server', 'admin'],
   input: {
     params: ItemParamsSchema,
@@ -27,7 +27,9 @@ export const updateItemQuantity = defineOperation({
       delta: v.pipe(v.number(), v.integer('must be an integer'), v.safeInteger('must be a safe integer')),
       expires_at: v.optional(IsoDateSchema),
       description: v.optional(v.pipe(v.string(), v.maxLength(10_000, 'must be at most 10000 characters'))),
-      idempotency_key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
+      idempotency_key: v.optional(
+        v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+      ),
     }),
   },
   output: EmptyOutput,
@@ -36,7 +38,13 @@ export const updateItemQuantity = defineOperation({
     const model = await loadPaymentsModel(ctx);
     requireItem(model, params.item_id, params.customer_type, params.customer_id);
     await ensureCustomerExists(ctx.db, ctx.auth.project.id, params.customer_type, params.customer_id);
-    const key = { projectId: ctx.auth.project.id, branchId: ctx.auth.branchId, customerType: params.customer_type, customerId: params.customer_id, itemId: params.item_id };
+    const key = {
+      projectId: ctx.auth.project.id,
+      branchId: ctx.auth.branchId,
+      customerType: params.customer_type,
+      customerId: params.customer_id,
+      itemId: params.item_id,
+    };
     await changeItemQuantity(ctx, model, key, {
       delta: body.delta,
       allowNegative: query.allow_negative === 'true',

@@ -44,9 +44,12 @@ export const validatePurchaseCode = defineOperation({
     const alreadyBought = code.productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === code.productId);
     const line = product.productLineId;
     const subscribable = product.prices !== 'include-by-default' && Object.values(product.prices).some((p) => p.interval);
-    const conflicting = line !== undefined && subscribable
-      ? purchases.filter((p) => p.product.productLineId === line && p.row.product_id !== null).map((p) => ({ product_id: p.row.product_id!, display_name: p.product.displayName }))
-      : [];
+    const conflicting =
+      line !== undefined && subscribable
+        ? purchases
+            .filter((p) => p.product.productLineId === line && p.row.product_id !== null)
+            .map((p) => ({ product_id: p.row.product_id!, display_name: p.product.displayName }))
+        : [];
     const stripe = await connectedStripe(ctx.runtime, ctx.db, code.projectId, code.branchId);
     return {
       product: productToWire(product, false),

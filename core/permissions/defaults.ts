@@ -14,12 +14,24 @@ import { isSystemPermission } from './schemas.ts';
  * True when `userId` holds `permissionId` in `teamId` (directly or through contained
  * permissions). One indexed query against the materialized closure.
  */
-export function hasTeamPermission(db: Kysely<Database>, projectId: string, teamId: string, userId: string, permissionId: string): Promise<boolean> {
+export function hasTeamPermission(
+  db: Kysely<Database>,
+  projectId: string,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+): Promise<boolean> {
   return teamPermissionExists(db, projectId, teamId, userId, permissionId);
 }
 
 /** Throws TEAM_PERMISSION_REQUIRED `{team_id, user_id, permission_id}` unless the user holds it. */
-export async function requireTeamPermission(db: Kysely<Database>, projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
+export async function requireTeamPermission(
+  db: Kysely<Database>,
+  projectId: string,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+): Promise<void> {
   if (!(await teamPermissionExists(db, projectId, teamId, userId, permissionId))) {
     throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: permissionId });
   }
@@ -30,7 +42,14 @@ export async function requireTeamPermission(db: Kysely<Database>, projectId: str
  * `creator`, `team_member_default_permissions` for `member` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx). Ids that are no
  * longer defined in team scope are skipped.
  */
-export async function grantTeamDefaults(db: Kysely<Database>, project: Project, teamId: string, userId: string, role: 'creator' | 'member', now: number): Promise<void> {
+export async function grantTeamDefaults(
+  db: Kysely<Database>,
+  project: Project,
+  teamId: string,
+  userId: string,
+  role: 'creator' | 'member',
+  now: number,
+): Promise<void> {
   const ids = role === 'creator' ? project.config.teamCreatorDefaultPermissions : project.config.teamMemberDefaultPermissions;
   for (const id of ids) {
     if (!isSystemPermission(id) && (await findDefinition(db, project.id, id))?.scope !== 'team') continue;
@@ -63,7 +82,11 @@ export async function seedProjectDefinitions(ctx: OperationContext, project: Pro
         ? ['$invite_members', '$read_members', '$remove_members', '$update_team']
         : ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],
     },
-    { id: 'team_member', description: 'Default permission for team members', contained: internal ? ['$read_members'] : ['$invite_members', '$read_members'] },
+    {
+      id: 'team_member',
+      description: 'Default permission for team members',
+      contained: internal ? ['$read_members'] : ['$invite_members', '$read_members'],
+    },
   ];
   for (const def of defs) {
     await insertDefinition(ctx.db, project.id, { id: def.id, scope: 'team', description: def.description }, ctx.now);
@@ -93,7 +116,12 @@ export async function renameInDefaults(db: Kysely<Database>, projectId: string, 
   const map = (ids: string[]) => [...new Set(ids.flatMap((id) => (id === from ? (to === null ? [] : [to]) : [id])))];
   const { teamCreatorDefaultPermissions: creator, teamMemberDefaultPermissions: member, userDefaultPermissions: user } = project.config;
   if (![...creator, ...member, ...user].includes(from)) return;
-  const next = { ...project.config, teamCreatorDefaultPermissions: map(creator), teamMemberDefaultPermissions: map(member), userDefaultPermissions: map(user) };
+  const next = {
+    ...project.config,
+    teamCreatorDefaultPermissions: map(creator),
+    teamMemberDefaultPermissions: map(member),
+    userDefaultPermissions: map(user),
+  };
   // Through the configuration model, which also refreshes the project's config view.
   const config = await writeLegacyConfigChange(db, { projectId, branchId: 'main', prev: project.config, next, now: Date.now() });
   await updateProject(db, { ...project, config });

@@ -9,7 +9,12 @@ import { isSystemPermission, type PermissionScope } from './schemas.ts';
  * Checks that every contained id exists in `scope` (team scope also accepts the `$` system
  * permissions). Throws CONTAINED_PERMISSION_NOT_FOUND with the first missing id.
  */
-export async function checkContained(db: Kysely<Database>, projectId: string, scope: PermissionScope, ids: readonly string[]): Promise<void> {
+export async function checkContained(
+  db: Kysely<Database>,
+  projectId: string,
+  scope: PermissionScope,
+  ids: readonly string[],
+): Promise<void> {
   for (const id of ids) {
     if (scope === 'team' && isSystemPermission(id)) continue;
     const def = await findDefinition(db, projectId, id);
@@ -19,7 +24,8 @@ export async function checkContained(db: Kysely<Database>, projectId: string, sc
 
 /** Throws PERMISSION_ID_ALREADY_EXISTS when `id` is a system id or a definition of either scope. */
 export async function checkIdFree(db: Kysely<Database>, projectId: string, id: string): Promise<void> {
-  if (isSystemPermission(id) || await findDefinition(db, projectId, id)) throw new KnownError('PERMISSION_ID_ALREADY_EXISTS', { permission_id: id });
+  if (isSystemPermission(id) || (await findDefinition(db, projectId, id)))
+    throw new KnownError('PERMISSION_ID_ALREADY_EXISTS', { permission_id: id });
 }
 
 /**

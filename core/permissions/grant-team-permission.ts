@@ -31,7 +31,11 @@ export const grantTeamPermission = defineOperation({
       }
       await checkGrantable(tx.db, projectId, 'team', params.permission_id);
       await insertTeamGrant(tx.db, projectId, params.team_id, userId, params.permission_id, tx.now);
-      await emitWebhookEvent(tx, projectId, 'team_permission.created', { id: params.permission_id, user_id: userId, team_id: params.team_id });
+      await emitWebhookEvent(tx, projectId, 'team_permission.created', {
+        id: params.permission_id,
+        user_id: userId,
+        team_id: params.team_id,
+      });
       return { id: params.permission_id, user_id: userId, team_id: params.team_id };
     });
   },

@@ -9,7 +9,11 @@ export { grantProjectPermission } from './grant-project-permission.ts';
 export { revokeProjectPermission } from './revoke-project-permission.ts';
 export { listProjectPermissions } from './list-project-permissions.ts';
 export {
-  hasTeamPermission, requireTeamPermission, grantTeamDefaults, grantNewUserDefaults, seedProjectDefinitions,
+  hasTeamPermission,
+  requireTeamPermission,
+  grantTeamDefaults,
+  grantNewUserDefaults,
+  seedProjectDefinitions,
 } from './defaults.ts';
 
 export { teamPermissionExists, listTeamGrants } from './queries.ts';

@@ -28,7 +28,8 @@ function listFor(scope: PermissionScope) {
     output: pagedListOutput(PermissionDefinitionOutput),
     async run(ctx, { query }) {
       const custom = (await listDefinitions(ctx.db, ctx.auth.project.id, scope)).map(toDefinitionJson);
-      let items: Array<{ id: string; description?: string; contained_permission_ids: string[] }> = scope === 'team' ? [...custom, ...systemDefinitionsJson()] : custom;
+      let items: Array<{ id: string; description?: string; contained_permission_ids: string[] }> =
+        scope === 'team' ? [...custom, ...systemDefinitionsJson()] : custom;
       items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (query.query) {
         const needle = query.query.toLowerCase();
@@ -39,7 +40,11 @@ function listFor(scope: PermissionScope) {
       const start = query.cursor === undefined ? 0 : items.findIndex((d) => d.id === query.cursor);
       if (start < 0) return { items: [], is_paginated: true, pagination: { next_cursor: null } };
       const end = query.limit === undefined ? items.length : start + query.limit;
-      return { items: items.slice(start, end), is_paginated: true, pagination: { next_cursor: end < items.length ? items[end]!.id : null } };
+      return {
+        items: items.slice(start, end),
+        is_paginated: true,
+        pagination: { next_cursor: end < items.length ? items[end]!.id : null },
+      };
     },
   });
 }

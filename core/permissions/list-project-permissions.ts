@@ -21,7 +21,11 @@ export const listProjectPermissions = defineOperation({
   async run(ctx, { query }) {
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
-    const items = await listProjectGrants(ctx.db, ctx.auth.project.id, { userId, permissionId: query.permission_id, recursive: query.recursive ?? false });
+    const items = await listProjectGrants(ctx.db, ctx.auth.project.id, {
+      userId,
+      permissionId: query.permission_id,
+      recursive: query.recursive ?? false,
+    });
     return { items, is_paginated: false };
   },
 });

@@ -23,7 +23,10 @@ export const listTeamPermissions = defineOperation({
     const userId = query.user_id === undefined ? undefined : resolveMe(ctx.auth, query.user_id);
     requireSelfForClient(ctx.auth, userId, 'list permissions');
     const items = await listTeamGrants(ctx.db, ctx.auth.project.id, {
-      teamId: query.team_id, userId, permissionId: query.permission_id, recursive: query.recursive ?? false,
+      teamId: query.team_id,
+      userId,
+      permissionId: query.permission_id,
+      recursive: query.recursive ?? false,
     });
     return { items, is_paginated: false };
   },

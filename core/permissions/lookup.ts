@@ -12,7 +12,8 @@ import { isSystemPermission, type PermissionScope } from './schemas.ts';
 export async function checkGrantable(db: Kysely<Database>, projectId: string, scope: PermissionScope, permissionId: string): Promise<void> {
   const actual: PermissionScope | null = isSystemPermission(permissionId)
     ? 'team'
-    : ((await findDefinition(db, projectId, permissionId))?.scope as PermissionScope | undefined) ?? null;
+    : (((await findDefinition(db, projectId, permissionId))?.scope as PermissionScope | undefined) ?? null);
   if (!actual) throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: permissionId });
-  if (actual !== scope) throw new KnownError('WRONG_PERMISSION_SCOPE', { permission_id: permissionId, expected_scope: scope, actual_scope: actual });
+  if (actual !== scope)
+    throw new KnownError('WRONG_PERMISSION_SCOPE', { permission_id: permissionId, expected_scope: scope, actual_scope: actual });
 }

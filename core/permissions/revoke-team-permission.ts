@@ -26,9 +26,17 @@ export const revokeTeamPermission = defineOperation({
     await ctx.transaction(async (tx) => {
       await checkGrantable(tx.db, projectId, 'team', params.permission_id);
       if (!(await deleteTeamGrant(tx.db, projectId, params.team_id, userId, params.permission_id))) {
-        throw new KnownError('TEAM_PERMISSION_NOT_FOUND', { team_id: params.team_id, user_id: userId, permission_id: params.permission_id });
+        throw new KnownError('TEAM_PERMISSION_NOT_FOUND', {
+          team_id: params.team_id,
+          user_id: userId,
+          permission_id: params.permission_id,
+        });
       }
-      await emitWebhookEvent(tx, projectId, 'team_permission.deleted', { id: params.permission_id, user_id: userId, team_id: params.team_id });
+      await emitWebhookEvent(tx, projectId, 'team_permission.deleted', {
+        id: params.permission_id,
+        user_id: userId,
+        team_id: params.team_id,
+      });
     });
     return success;
   },

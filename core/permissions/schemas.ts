@@ -27,7 +27,10 @@ const CUSTOM_ID = /^[a-z0-9_:]+$/;
  */
 export const PermissionIdSchema = v.pipe(
   v.string(),
-  v.check((s) => CUSTOM_ID.test(s.startsWith('$') ? s.slice(1) : s), 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed'),
+  v.check(
+    (s) => CUSTOM_ID.test(s.startsWith('$') ? s.slice(1) : s),
+    'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed',
+  ),
   v.check((s) => !s.startsWith('$') || isSystemPermission(s), 'Invalid system permission'),
 );
 

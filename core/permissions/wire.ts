@@ -14,18 +14,28 @@ export function toDefinitionJson(def: Pick<Definition, 'id' | 'description' | 'c
 
 /** The six system team permissions as definitions (listed with the team definitions). */
 export function systemDefinitionsJson() {
-  return Object.entries(SYSTEM_TEAM_PERMISSIONS).map(([id, description]) => ({ id, description, contained_permission_ids: [] as string[] }));
+  return Object.entries(SYSTEM_TEAM_PERMISSIONS).map(([id, description]) => ({
+    id,
+    description,
+    contained_permission_ids: [] as string[],
+  }));
 }
 
 /** Output schema of `toDefinitionJson`. */
-export const PermissionDefinitionOutput = component('PermissionDefinition', v.strictObject({
-  id: v.string(),
-  description: v.optional(v.string()),
-  contained_permission_ids: v.array(v.string()),
-}));
+export const PermissionDefinitionOutput = component(
+  'PermissionDefinition',
+  v.strictObject({
+    id: v.string(),
+    description: v.optional(v.string()),
+    contained_permission_ids: v.array(v.string()),
+  }),
+);
 
 /** A granted project permission `{id, user_id}`. */
 export const ProjectPermissionOutput = component('ProjectPermission', v.strictObject({ id: v.string(), user_id: v.string() }));
 
 /** A granted team permission `{id, user_id, team_id}`. */
-export const TeamPermissionOutput = component('TeamPermission', v.strictObject({ id: v.string(), user_id: v.string(), team_id: v.string() }));
+export const TeamPermissionOutput = component(
+  'TeamPermission',
+  v.strictObject({ id: v.string(), user_id: v.string(), team_id: v.string() }),
+);

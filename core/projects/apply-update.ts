@@ -13,7 +13,7 @@ export function applyProjectUpdate(project: Project, update: ProjectUpdate, meth
   const next: Project = {
     ...project,
     displayName: update.display_name ?? project.displayName,
-    description: update.description === undefined ? project.description : update.description ?? '',
+    description: update.description === undefined ? project.description : (update.description ?? ''),
     isProductionMode: update.is_production_mode ?? project.isProductionMode,
     logoUrl: update.logo_url === undefined ? project.logoUrl : update.logo_url,
     logoFullUrl: update.logo_full_url === undefined ? project.logoFullUrl : update.logo_full_url,

@@ -52,7 +52,12 @@ export const createProject = defineOperation({
       config: defaultProjectConfig(),
     };
     const { owner_team_id: _o, is_development_environment: _d, ...update } = body;
-    const withoutLogos = applyProjectUpdate(blank, { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) }, 'POST', `${API_PREFIX}/internal/projects`);
+    const withoutLogos = applyProjectUpdate(
+      blank,
+      { ...update, ...Object.fromEntries(LOGO_FIELDS.map((f) => [f, undefined])) },
+      'POST',
+      `${API_PREFIX}/internal/projects`,
+    );
     const project = await ctx.transaction(async (tx) => {
       await runProjectConfigChecks(tx, withoutLogos);
       await insertProject(tx.db, withoutLogos);

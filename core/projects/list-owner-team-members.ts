@@ -9,13 +9,16 @@ import { component, listOutput, NullableString } from '../operations/output.ts';
 import { requireInternalUser } from './require-internal-user.ts';
 
 /** One member of a dashboard team: who can reach every project the team owns. */
-const OwnerTeamMemberOutput = component('OwnerTeamMember', v.strictObject({
-  user_id: v.string(),
-  display_name: NullableString,
-  primary_email: NullableString,
-  /** The team permissions granted directly (e.g. `team_admin`, `team_member`), sorted. */
-  permission_ids: v.array(v.string()),
-}));
+const OwnerTeamMemberOutput = component(
+  'OwnerTeamMember',
+  v.strictObject({
+    user_id: v.string(),
+    display_name: NullableString,
+    primary_email: NullableString,
+    /** The team permissions granted directly (e.g. `team_admin`, `team_member`), sorted. */
+    permission_ids: v.array(v.string()),
+  }),
+);
 
 /**
  * Lists the members of one of the signed-in owner's dashboard teams (internal project) with
@@ -46,7 +49,10 @@ export const listOwnerTeamMembers = defineOperation({
         user_id: member.user_id,
         display_name: member.display_name ?? user?.display_name ?? null,
         primary_email: user?.primary_email ?? null,
-        permission_ids: grants.filter((g) => g.user_id === member.user_id).map((g) => g.id).sort(),
+        permission_ids: grants
+          .filter((g) => g.user_id === member.user_id)
+          .map((g) => g.id)
+          .sort(),
       });
     }
     return { items, is_paginated: false };

@@ -90,6 +90,12 @@ export async function deleteProject(db: Kysely<Database>, id: string): Promise<v
 /** Projects owned by any of `teamIds` (internal-project teams), oldest first. */
 export async function listProjectsOwnedByTeams(db: Kysely<Database>, teamIds: string[]): Promise<Project[]> {
   if (teamIds.length === 0) return [];
-  const rows = await db.selectFrom('projects').selectAll().where('owner_team_id', 'in', teamIds).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('owner_team_id', 'in', teamIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toProject);
 }

@@ -67,11 +67,19 @@ export async function ensureInternalProject(runtime: Runtime, seed: SeedKeys = {
         if (!(await hasValidProjectKey(tx.db, INTERNAL_PROJECT_ID, kind, sha256Hex(value), tx.now))) missing[kind] = value;
       }
       if (Object.keys(missing).length > 0) {
-        await storeKeySet(tx.db, INTERNAL_PROJECT_ID, missing, { description: 'Seeded from the environment', now: tx.now, expiresAt: null });
+        await storeKeySet(tx.db, INTERNAL_PROJECT_ID, missing, {
+          description: 'Seeded from the environment',
+          now: tx.now,
+          expiresAt: null,
+        });
       }
       return { generatedKeys: null };
     }
-    const existing = await tx.db.selectFrom('internal_api_keys').select('id').where('project_id', '=', INTERNAL_PROJECT_ID).executeTakeFirst();
+    const existing = await tx.db
+      .selectFrom('internal_api_keys')
+      .select('id')
+      .where('project_id', '=', INTERNAL_PROJECT_ID)
+      .executeTakeFirst();
     if (existing) return { generatedKeys: null };
     const values = generateKeyValues({ publishable: true, secret: true, admin: true });
     await storeKeySet(tx.db, INTERNAL_PROJECT_ID, values, { description: 'Generated on first start', now: tx.now, expiresAt: null });

@@ -22,7 +22,13 @@ export const transferProject = defineOperation({
   summary: 'Transfer a project to another of your teams.',
   access: ['client', 'server', 'admin'],
   input: { body: v.strictObject({ project_id: UuidSchema, new_team_id: UuidSchema }) },
-  errors: ['EXPECTED_INTERNAL_PROJECT', 'USER_AUTHENTICATION_REQUIRED', 'PROJECT_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'TEAM_MEMBERSHIP_NOT_FOUND'],
+  errors: [
+    'EXPECTED_INTERNAL_PROJECT',
+    'USER_AUTHENTICATION_REQUIRED',
+    'PROJECT_NOT_FOUND',
+    'TEAM_PERMISSION_REQUIRED',
+    'TEAM_MEMBERSHIP_NOT_FOUND',
+  ],
   output: v.strictObject({ success: v.literal('true') }),
   async run(ctx, { body }) {
     const user = requireInternalUser(ctx.auth);

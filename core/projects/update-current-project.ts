@@ -33,7 +33,13 @@ export const updateCurrentProject = defineOperation({
       // The legacy config is a view of the configuration model: the change is written
       // there as an environment-level override, and the project row keeps the rendered view.
       if (body.config) {
-        next.config = await writeLegacyConfigChange(tx.db, { projectId: current.id, branchId: ctx.auth.branchId, prev: current.config, next: next.config, now: ctx.now });
+        next.config = await writeLegacyConfigChange(tx.db, {
+          projectId: current.id,
+          branchId: ctx.auth.branchId,
+          prev: current.config,
+          next: next.config,
+          now: ctx.now,
+        });
       }
       await releaseReplacedImages(tx, current.id, logoFields(current), update, LOGO_FIELDS);
       await updateProject(tx.db, next);

@@ -29,25 +29,36 @@ export function toClientProject(p: Project) {
 
 /** A project's logos under their wire names. */
 export function logoFields(project: Project): Record<string, string | null> {
-  return { logo_url: project.logoUrl, logo_full_url: project.logoFullUrl, logo_dark_mode_url: project.logoDarkModeUrl, logo_full_dark_mode_url: project.logoFullDarkModeUrl };
+  return {
+    logo_url: project.logoUrl,
+    logo_full_url: project.logoFullUrl,
+    logo_dark_mode_url: project.logoDarkModeUrl,
+    logo_full_dark_mode_url: project.logoFullDarkModeUrl,
+  };
 }
 
 /** Output schema of `toAdminProject`. */
-export const AdminProjectOutput = component('AdminProject', v.strictObject({
-  id: v.string(),
-  display_name: v.string(),
-  description: v.string(),
-  created_at_millis: MillisOutput,
-  is_production_mode: v.boolean(),
-  is_development_environment: v.boolean(),
-  owner_team_id: NullableString,
-  onboarding_status: v.literal('completed'),
-  logo_url: NullableString,
-  logo_full_url: NullableString,
-  logo_dark_mode_url: NullableString,
-  logo_full_dark_mode_url: NullableString,
-  config: AdminProjectConfigOutput,
-}));
+export const AdminProjectOutput = component(
+  'AdminProject',
+  v.strictObject({
+    id: v.string(),
+    display_name: v.string(),
+    description: v.string(),
+    created_at_millis: MillisOutput,
+    is_production_mode: v.boolean(),
+    is_development_environment: v.boolean(),
+    owner_team_id: NullableString,
+    onboarding_status: v.literal('completed'),
+    logo_url: NullableString,
+    logo_full_url: NullableString,
+    logo_dark_mode_url: NullableString,
+    logo_full_dark_mode_url: NullableString,
+    config: AdminProjectConfigOutput,
+  }),
+);
 
 /** Output schema of `toClientProject`. */
-export const ClientProjectOutput = component('ClientProject', v.strictObject({ id: v.string(), display_name: v.string(), config: ClientProjectConfigOutput }));
+export const ClientProjectOutput = component(
+  'ClientProject',
+  v.strictObject({ id: v.string(), display_name: v.string(), config: ClientProjectConfigOutput }),
+);

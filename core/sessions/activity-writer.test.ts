@@ -22,7 +22,9 @@ async function userWithSessions(t: TestCore, count: number) {
   const p = await createCoreProject(t);
   const keys = await createCoreProjectKeys(t, p.admin);
   const client: Credentials = { projectId: p.projectId, accessType: 'client', publishableClientKey: keys.publishableClientKey };
-  const user = await t.call<{ id: string }>('users.create', p.server, { body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` } });
+  const user = await t.call<{ id: string }>('users.create', p.server, {
+    body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com` },
+  });
   const refreshTokens: string[] = [];
   for (let i = 0; i < count; i++) {
     const session = await t.call<{ refresh_token: string }>('sessions.create', p.server, { body: { user_id: user.id } });
@@ -36,7 +38,10 @@ async function countTransactions<T>(t: TestCore, fn: () => Promise<T>): Promise<
   const db = t.core.runtime.db as unknown as { transaction: (...args: unknown[]) => unknown };
   const original = db.transaction;
   let transactions = 0;
-  db.transaction = function (this: unknown, ...args: unknown[]) { transactions++; return original.apply(this, args); };
+  db.transaction = function (this: unknown, ...args: unknown[]) {
+    transactions++;
+    return original.apply(this, args);
+  };
   try {
     return { result: await fn(), transactions };
   } finally {
@@ -51,8 +56,11 @@ describeWithCore('session activity group commit', (get) => {
     t.clock.advance(60_000);
     // In-process, so all 50 are in flight together whatever the load of the machine.
     const core = t.core;
-    const { result: answers, transactions } = await countTransactions(t, () => Promise.all(refreshTokens.map((refreshToken) =>
-      core.invoke<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken }))));
+    const { result: answers, transactions } = await countTransactions(t, () =>
+      Promise.all(
+        refreshTokens.map((refreshToken) => core.invoke<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken })),
+      ),
+    );
     for (const answer of answers) assert.equal(typeof answer.access_token, 'string');
     assert.ok(transactions >= 1 && transactions <= 10, `50 refreshes committed in ${transactions} transactions`);
     const db = t.core.runtime.db;
@@ -70,7 +78,11 @@ describeWithCore('session activity group commit', (get) => {
     const other = t.database.open();
     try {
       await t.call('sessions.refreshCurrent', { ...client, refreshToken: refreshTokens[0] });
-      const session = await other.db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', userId).executeTakeFirstOrThrow();
+      const session = await other.db
+        .selectFrom('refresh_tokens')
+        .select('last_used_at')
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(session.last_used_at), t.clock.now());
       const user = await other.db.selectFrom('users').select('last_active_at').where('id', '=', userId).executeTakeFirstOrThrow();
       assert.equal(Number(user.last_active_at), t.clock.now());
@@ -83,9 +95,12 @@ describeWithCore('session activity group commit', (get) => {
     const t = get();
     const { client, userId, refreshTokens } = await userWithSessions(t, 5);
     const db = t.core.runtime.db;
-    const days = async () => (await db.selectFrom('user_active_days').select('day').where('user_id', '=', userId).orderBy('day').execute()).map((r) => r.day);
+    const days = async () =>
+      (await db.selectFrom('user_active_days').select('day').where('user_id', '=', userId).orderBy('day').execute()).map((r) => r.day);
     const refreshAll = async () => {
-      const answers = await Promise.all(refreshTokens.map((refreshToken) => t.call<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken })));
+      const answers = await Promise.all(
+        refreshTokens.map((refreshToken) => t.call<{ access_token: string }>('sessions.refreshCurrent', { ...client, refreshToken })),
+      );
       for (const answer of answers) assert.equal(typeof answer.access_token, 'string');
     };
     const firstDay = utcDay(t.clock.now());
@@ -100,7 +115,6 @@ describeWithCore('session activity group commit', (get) => {
       assert.deepEqual(await days(), [firstDay, secondDay]);
     }
   });
-
 });
 
 describe('session activity writer failures', () => {
@@ -111,7 +125,7 @@ describe('session activity writer failures', () => {
       const writer = createSessionActivityWriter(empty.db);
       const touch = (i: number): SessionTouch => ({ projectId: 'p', sessionId: `s${i}`, userId: 'u', now: 1000, previousActiveAt: null });
       const results = await Promise.allSettled([0, 1, 2].map((i) => writer.record(touch(i))));
-      const errors = results.map((r) => (r.status === 'rejected' ? r.reason as unknown : null));
+      const errors = results.map((r) => (r.status === 'rejected' ? (r.reason as unknown) : null));
       assert.ok(errors[0] instanceof Error && /no such table/.test(errors[0].message), String(errors[0]));
       for (const error of errors) assert.equal(error, errors[0], 'every touch gets the batch error');
       await writer.drain();
@@ -131,8 +145,15 @@ describe('planActivityWrites', () => {
       { ...base, sessionId: 's1', now: 2000 },
       { ...base, userId: 'u0', sessionId: 's0', now: 1000 },
     ]);
-    assert.deepEqual(writes.sessions, [{ id: 's0', usedAt: 1000 }, { id: 's1', usedAt: 5000 }, { id: 's2', usedAt: 4000 }]);
-    assert.deepEqual(writes.users, [{ projectId: 'p1', id: 'u0', activeAt: 1000 }, { projectId: 'p1', id: 'u1', activeAt: 5000 }]);
+    assert.deepEqual(writes.sessions, [
+      { id: 's0', usedAt: 1000 },
+      { id: 's1', usedAt: 5000 },
+      { id: 's2', usedAt: 4000 },
+    ]);
+    assert.deepEqual(writes.users, [
+      { projectId: 'p1', id: 'u0', activeAt: 1000 },
+      { projectId: 'p1', id: 'u1', activeAt: 5000 },
+    ]);
   });
 
   it('adds an active day only for a touch whose previous activity was on another UTC day, once per user and day', () => {

@@ -33,7 +33,11 @@ export interface SessionActivityWriter {
 /** Default of the most touches one batch transaction writes. */
 export const ACTIVITY_BATCH_MAX = 256;
 
-interface Pending { touch: SessionTouch; resolve: () => void; reject: (error: unknown) => void }
+interface Pending {
+  touch: SessionTouch;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Creates the writer of one runtime. A batch starts on the next event-loop turn after the first
@@ -116,6 +120,8 @@ export function planActivityWrites(touches: readonly SessionTouch[]): ActivityWr
   return {
     sessions: [...sessions.values()].sort(byId),
     users: [...users.values()].sort((a, b) => byId(a, b) || compareText(a.projectId, b.projectId)),
-    activeDays: [...days.values()].sort((a, b) => compareText(a.project_id, b.project_id) || compareText(a.day, b.day) || compareText(a.user_id, b.user_id)),
+    activeDays: [...days.values()].sort(
+      (a, b) => compareText(a.project_id, b.project_id) || compareText(a.day, b.day) || compareText(a.user_id, b.user_id),
+    ),
   };
 }

@@ -16,7 +16,12 @@ const PASSWORD_RESET_PURPOSE = 'password_reset';
  *
  * @returns the ids of the revoked sessions.
  */
-export async function revokeAfterPasswordChange(ctx: OperationContext, projectId: string, userId: string, keepSessionId: string | null): Promise<string[]> {
+export async function revokeAfterPasswordChange(
+  ctx: OperationContext,
+  projectId: string,
+  userId: string,
+  keepSessionId: string | null,
+): Promise<string[]> {
   const revoked = await revokeUserSessions(ctx, projectId, userId, keepSessionId);
   await revokeUserCodes(ctx, projectId, PASSWORD_RESET_PURPOSE, userId);
   // A new password starts a new count of failed sign-ins (and lifts a lockout).

@@ -26,7 +26,12 @@ export const deleteSession = defineOperation({
   async run(ctx, { params, query }) {
     const { project, token, accessType } = ctx.auth;
     const session = await findRefreshToken(ctx.db, project.id, params.id);
-    const ownerId = accessType === 'client' ? resolveUserId(ctx.auth, query.user_id ?? 'me') : query.user_id ? resolveUserId(ctx.auth, query.user_id) : null;
+    const ownerId =
+      accessType === 'client'
+        ? resolveUserId(ctx.auth, query.user_id ?? 'me')
+        : query.user_id
+          ? resolveUserId(ctx.auth, query.user_id)
+          : null;
     if (!session || (ownerId && session.user_id !== ownerId)) throw new StatusError('not-found', 'Session not found.');
     if (token?.refresh_token_id === session.id) throw new KnownError('CANNOT_DELETE_CURRENT_SESSION');
     await revokeSession(ctx, project.id, session.id);

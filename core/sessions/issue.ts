@@ -20,21 +20,34 @@ export interface IssuedSession {
 }
 
 /** Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
-export function mintAccessToken(runtime: Runtime, project: Project, user: UserRow, refreshTokenId: string, now: number, branchId = 'main'): Promise<string> {
-  return signAccessToken(runtime.keys, runtime.baseUrl, {
-    projectId: project.id,
-    branchId,
-    userId: user.id,
-    refreshTokenId,
-    displayName: user.display_name,
-    primaryEmail: user.primary_email,
-    primaryEmailVerified: user.primary_email_verified,
-    selectedTeamId: user.selected_team_id,
-    signedUpAt: Number(user.signed_up_at),
-    isAnonymous: user.is_anonymous,
-    restrictedReason: restrictedReasonOf(user, project.config),
-    requiresTotpMfa: user.totp_secret_base64 !== null,
-  }, now, runtime.accessTokenTtlMs);
+export function mintAccessToken(
+  runtime: Runtime,
+  project: Project,
+  user: UserRow,
+  refreshTokenId: string,
+  now: number,
+  branchId = 'main',
+): Promise<string> {
+  return signAccessToken(
+    runtime.keys,
+    runtime.baseUrl,
+    {
+      projectId: project.id,
+      branchId,
+      userId: user.id,
+      refreshTokenId,
+      displayName: user.display_name,
+      primaryEmail: user.primary_email,
+      primaryEmailVerified: user.primary_email_verified,
+      selectedTeamId: user.selected_team_id,
+      signedUpAt: Number(user.signed_up_at),
+      isAnonymous: user.is_anonymous,
+      restrictedReason: restrictedReasonOf(user, project.config),
+      requiresTotpMfa: user.totp_secret_base64 !== null,
+    },
+    now,
+    runtime.accessTokenTtlMs,
+  );
 }
 
 /**
@@ -75,7 +88,11 @@ export async function issueSession(
  *
  * @throws KnownError REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for an unknown, expired or orphaned token.
  */
-export async function refreshSession(ctx: OperationContext, project: Project, refreshToken: string): Promise<{ accessToken: string; session: RefreshTokenRow; user: UserRow }> {
+export async function refreshSession(
+  ctx: OperationContext,
+  project: Project,
+  refreshToken: string,
+): Promise<{ accessToken: string; session: RefreshTokenRow; user: UserRow }> {
   const session = await findRefreshTokenByHash(ctx.db, project.id, sha256Hex(refreshToken));
   if (!session || (session.expires_at !== null && Number(session.expires_at) <= ctx.now)) {
     throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
@@ -83,7 +100,10 @@ export async function refreshSession(ctx: OperationContext, project: Project, re
   const user = await findUser(ctx.db, project.id, session.user_id);
   if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
   const touch: SessionTouch = {
-    projectId: session.project_id, sessionId: session.id, userId: session.user_id, now: ctx.now,
+    projectId: session.project_id,
+    sessionId: session.id,
+    userId: session.user_id,
+    now: ctx.now,
     previousActiveAt: user.last_active_at === null ? null : Number(user.last_active_at),
   };
   // Group commit with concurrent refreshes (one commit, one WAL fsync on SQLite, per batch), and
@@ -91,6 +111,13 @@ export async function refreshSession(ctx: OperationContext, project: Project, re
   // writer's own transaction would wait for that one's connection (SQLite has one).
   if (ctx.db.isTransaction) await writeSessionActivity(ctx.db, planActivityWrites([touch]));
   else await ctx.runtime.sessionActivity.record(touch);
-  const accessToken = await mintAccessToken(ctx.runtime, project, { ...user, last_active_at: ctx.now }, session.id, ctx.now, ctx.auth?.branchId ?? 'main');
+  const accessToken = await mintAccessToken(
+    ctx.runtime,
+    project,
+    { ...user, last_active_at: ctx.now },
+    session.id,
+    ctx.now,
+    ctx.auth?.branchId ?? 'main',
+  );
   return { accessToken, session, user };
 }

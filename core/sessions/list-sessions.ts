@@ -6,14 +6,17 @@ import { listUserSessions } from './queries.ts';
 import { listOutput, component, MillisOutput } from '../operations/output.ts';
 
 /** A session as listed (`created_at` and `last_used_at` in epoch ms). */
-export const SessionOutput = component('Session', v.strictObject({
-  id: v.string(),
-  user_id: v.string(),
-  created_at: MillisOutput,
-  last_used_at: MillisOutput,
-  is_impersonation: v.boolean(),
-  is_current_session: v.boolean(),
-}));
+export const SessionOutput = component(
+  'Session',
+  v.strictObject({
+    id: v.string(),
+    user_id: v.string(),
+    created_at: MillisOutput,
+    last_used_at: MillisOutput,
+    is_impersonation: v.boolean(),
+    is_current_session: v.boolean(),
+  }),
+);
 
 /**
  * Lists a user's sessions, newest first, marking the caller's own

@@ -9,7 +9,8 @@ export async function insertRefreshToken(db: Kysely<Database>, row: RefreshToken
 }
 
 const refreshTokenByHash = precompiled((db, a: { projectId: string; hash: string }) =>
-  db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', a.hash).where('project_id', '=', a.projectId));
+  db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', a.hash).where('project_id', '=', a.projectId),
+);
 
 /**
  * The live session whose refresh token hashes to `hash` in `projectId`, or null (expired ones
@@ -49,7 +50,12 @@ export async function writeSessionActivity(db: Kysely<Database>, writes: Activit
     await db.updateTable('refresh_tokens').set({ last_used_at: s.usedAt }).where('id', '=', s.id).execute();
   }
   for (const u of writes.users) {
-    await db.updateTable('users').set({ last_active_at: u.activeAt }).where('project_id', '=', u.projectId).where('id', '=', u.id).execute();
+    await db
+      .updateTable('users')
+      .set({ last_active_at: u.activeAt })
+      .where('project_id', '=', u.projectId)
+      .where('id', '=', u.id)
+      .execute();
   }
   // Through a select of the users that still exist: a user deleted since its refresh was read
   // must not fail the whole batch on the foreign key. One insert per project and day, each
@@ -62,10 +68,19 @@ export async function writeSessionActivity(db: Kysely<Database>, writes: Activit
     groups.set(key, group);
   }
   for (const { projectId, day, userIds } of groups.values()) {
-    await db.insertInto('user_active_days').columns(['project_id', 'day', 'user_id'])
-      .expression((eb) => eb.selectFrom('users').select((s) => ['users.project_id', s.val(day).as('day'), 'users.id'])
-        .where('users.project_id', '=', projectId).where('users.id', 'in', userIds).orderBy('users.id'))
-      .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
+    await db
+      .insertInto('user_active_days')
+      .columns(['project_id', 'day', 'user_id'])
+      .expression((eb) =>
+        eb
+          .selectFrom('users')
+          .select((s) => ['users.project_id', s.val(day).as('day'), 'users.id'])
+          .where('users.project_id', '=', projectId)
+          .where('users.id', 'in', userIds)
+          .orderBy('users.id'),
+      )
+      .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing())
+      .execute();
   }
 }
 
@@ -87,14 +102,28 @@ export function isNewActiveDay(now: number, previousActiveAt: number | null): bo
  * Marks `userId` active on the day of `now` (metrics' daily active users). Skipped when the
  * user's previous activity was already on that day (see isNewActiveDay).
  */
-export async function recordActiveDay(db: Kysely<Database>, projectId: string, userId: string, now: number, previousActiveAt: number | null = null): Promise<void> {
+export async function recordActiveDay(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  now: number,
+  previousActiveAt: number | null = null,
+): Promise<void> {
   if (!isNewActiveDay(now, previousActiveAt)) return;
-  await db.insertInto('user_active_days').values({ project_id: projectId, day: utcDay(now), user_id: userId })
-    .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing()).execute();
+  await db
+    .insertInto('user_active_days')
+    .values({ project_id: projectId, day: utcDay(now), user_id: userId })
+    .onConflict((oc) => oc.columns(['project_id', 'day', 'user_id']).doNothing())
+    .execute();
 }
 
 /** Ids of every session of a user except `keepId`. */
-export async function listOtherSessionIds(db: Kysely<Database>, projectId: string, userId: string, keepId: string | null): Promise<string[]> {
+export async function listOtherSessionIds(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  keepId: string | null,
+): Promise<string[]> {
   let q = db.selectFrom('refresh_tokens').select('id').where('project_id', '=', projectId).where('user_id', '=', userId);
   if (keepId) q = q.where('id', '!=', keepId);
   return (await q.execute()).map((r) => r.id);
@@ -108,19 +137,36 @@ export async function deleteRefreshTokens(db: Kysely<Database>, projectId: strin
 
 /** A user's sessions, newest first. */
 export async function listUserSessions(db: Kysely<Database>, projectId: string, userId: string): Promise<RefreshTokenRow[]> {
-  return db.selectFrom('refresh_tokens').selectAll().where('project_id', '=', projectId).where('user_id', '=', userId)
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('refresh_tokens')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Records sessions as revoked at `revokedAt` (real epoch ms); already recorded ids are kept. */
-export async function insertRevokedSessions(db: Kysely<Database>, projectId: string, ids: readonly string[], revokedAt: number): Promise<void> {
+export async function insertRevokedSessions(
+  db: Kysely<Database>,
+  projectId: string,
+  ids: readonly string[],
+  revokedAt: number,
+): Promise<void> {
   if (ids.length === 0) return;
-  await db.insertInto('revoked_sessions').values(ids.map((id) => ({ refresh_token_id: id, project_id: projectId, revoked_at: revokedAt })))
-    .onConflict((oc) => oc.column('refresh_token_id').doNothing()).execute();
+  await db
+    .insertInto('revoked_sessions')
+    .values(ids.map((id) => ({ refresh_token_id: id, project_id: projectId, revoked_at: revokedAt })))
+    .onConflict((oc) => oc.column('refresh_token_id').doNothing())
+    .execute();
 }
 
 /** Revocations recorded after `since` (real epoch ms). */
-export async function listRevokedSince(db: Kysely<Database>, since: number): Promise<Array<{ refresh_token_id: string; revoked_at: number }>> {
+export async function listRevokedSince(
+  db: Kysely<Database>,
+  since: number,
+): Promise<Array<{ refresh_token_id: string; revoked_at: number }>> {
   const rows = await db.selectFrom('revoked_sessions').select(['refresh_token_id', 'revoked_at']).where('revoked_at', '>', since).execute();
   return rows.map((r) => ({ refresh_token_id: r.refresh_token_id, revoked_at: Number(r.revoked_at) }));
 }

@@ -65,7 +65,9 @@ export function createSessionRevocations(db: Kysely<Database>, accessTokenTtlMs:
   return {
     async isRevoked(refreshTokenId) {
       if (performance.now() - polledAt >= pollMs) {
-        inFlight ??= poll().finally(() => { inFlight = null; });
+        inFlight ??= poll().finally(() => {
+          inFlight = null;
+        });
         await inFlight;
       }
       return revoked.has(refreshTokenId);

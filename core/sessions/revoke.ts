@@ -26,7 +26,12 @@ export async function revokeSession(ctx: OperationContext, projectId: string, se
  *
  * @returns the ids of the revoked sessions.
  */
-export async function revokeUserSessions(ctx: OperationContext, projectId: string, userId: string, keepSessionId: string | null): Promise<string[]> {
+export async function revokeUserSessions(
+  ctx: OperationContext,
+  projectId: string,
+  userId: string,
+  keepSessionId: string | null,
+): Promise<string[]> {
   const ids = await listOtherSessionIds(ctx.db, projectId, userId, keepSessionId);
   await revoke(ctx, projectId, ids);
   return ids;

@@ -13,8 +13,12 @@ import { callJson, coreBaseUrl, refusal, refusesWithStatus, verifyWithProjectJwk
 type Project = Awaited<ReturnType<typeof createCoreProject>>;
 
 async function userWithSession(t: TestCore, p: Project, extra: Record<string, unknown> = {}) {
-  const user = await t.call<{ id: string }>('users.create', p.server, { body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com`, display_name: 'Ada' } });
-  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, { body: { user_id: user.id, ...extra } });
+  const user = await t.call<{ id: string }>('users.create', p.server, {
+    body: { primary_email: `u${Math.random().toString(36).slice(2)}@example.com`, display_name: 'Ada' },
+  });
+  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, {
+    body: { user_id: user.id, ...extra },
+  });
   return { userId: user.id, accessToken: session.access_token, refreshToken: session.refresh_token };
 }
 
@@ -26,8 +30,24 @@ describeWithCore('sessions and tokens', (get) => {
     assert.match(s.refreshToken, /^[0-9a-z]{45}$/);
     const claims = decodeJwt(s.accessToken);
     assert.deepEqual(Object.keys(claims).sort(), [
-      'aud', 'branch_id', 'email', 'email_verified', 'exp', 'iat', 'is_anonymous', 'is_restricted', 'iss', 'name', 'project_id',
-      'refresh_token_id', 'requires_totp_mfa', 'restricted_reason', 'role', 'selected_team_id', 'signed_up_at', 'sub',
+      'aud',
+      'branch_id',
+      'email',
+      'email_verified',
+      'exp',
+      'iat',
+      'is_anonymous',
+      'is_restricted',
+      'iss',
+      'name',
+      'project_id',
+      'refresh_token_id',
+      'requires_totp_mfa',
+      'restricted_reason',
+      'role',
+      'selected_team_id',
+      'signed_up_at',
+      'sub',
     ]);
     assert.equal(claims.sub, s.userId);
     assert.equal(claims.aud, p.projectId);
@@ -43,21 +63,58 @@ describeWithCore('sessions and tokens', (get) => {
   it('answers USER_ID_DOES_NOT_EXIST for an unknown user and refuses clients', async () => {
     const t = get();
     const p = await createCoreProject(t);
-    assert.equal((await t.refuses('sessions.create', p.server, { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'USER_ID_DOES_NOT_EXIST')).status, 400);
-    assert.equal((await t.refuses('sessions.create', p.client, { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
-    assert.equal((await t.refuses('sessions.create', p.server, { body: { user_id: 'nope', expires_in_millis: 400 * 86400000 } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal(
+      (
+        await t.refuses(
+          'sessions.create',
+          p.server,
+          { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } },
+          'USER_ID_DOES_NOT_EXIST',
+        )
+      ).status,
+      400,
+    );
+    assert.equal(
+      (
+        await t.refuses(
+          'sessions.create',
+          p.client,
+          { body: { user_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } },
+          'INSUFFICIENT_ACCESS_TYPE',
+        )
+      ).status,
+      401,
+    );
+    assert.equal(
+      (await t.refuses('sessions.create', p.server, { body: { user_id: 'nope', expires_in_millis: 400 * 86400000 } }, 'SCHEMA_ERROR'))
+        .status,
+      400,
+    );
   });
 
   it('verifies tokens against the JWKS: 2 keys, 4 with restricted, 6 with anonymous', async () => {
     const t = get();
     const p = await createCoreProject(t);
-    const jwks = (query: Record<string, string> = {}) => callJson<{ keys: Array<{ kid: string; alg: string; crv: string; kty: string }> }>(t, 'meta.jwks', {}, { params: { project_id: p.projectId }, query });
+    const jwks = (query: Record<string, string> = {}) =>
+      callJson<{ keys: Array<{ kid: string; alg: string; crv: string; kty: string }> }>(
+        t,
+        'meta.jwks',
+        {},
+        { params: { project_id: p.projectId }, query },
+      );
     const two = await jwks();
     assert.equal(two.keys.length, 2);
     assert.deepEqual([two.keys[0]!.kty, two.keys[0]!.alg, two.keys[0]!.crv], ['EC', 'ES256', 'P-256']);
     assert.equal((await jwks({ include_restricted: 'true' })).keys.length, 4);
     assert.equal((await jwks({ include_anonymous: 'true' })).keys.length, 6);
-    await refusesWithStatus(t, 'meta.jwks', {}, { params: { project_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } }, 'not-found', 'Project not found.');
+    await refusesWithStatus(
+      t,
+      'meta.jwks',
+      {},
+      { params: { project_id: '7b0f3a52-2a1c-4d59-8e0e-1b8c2a5d6f70' } },
+      'not-found',
+      'Project not found.',
+    );
 
     const s = await userWithSession(t, p);
     const verified = await verifyWithProjectJwks(t, p.projectId, s.accessToken);
@@ -76,7 +133,10 @@ describeWithCore('sessions and tokens', (get) => {
     const user = await t.call<{ last_active_at_millis: number }>('users.getCurrent', { ...p.server, accessToken: res.access_token });
     assert.equal(user.last_active_at_millis, t.clock.now());
     await t.call('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken });
-    assert.equal((await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: 'wrong' }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    assert.equal(
+      (await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: 'wrong' }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status,
+      401,
+    );
     assert.equal((await t.refuses('sessions.refreshCurrent', p.client, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
   });
 
@@ -85,7 +145,11 @@ describeWithCore('sessions and tokens', (get) => {
     const p = await createCoreProject(t);
     const s = await userWithSession(t, p, { expires_in_millis: 60_000 });
     t.clock.advance(61_000);
-    assert.equal((await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    assert.equal(
+      (await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'))
+        .status,
+      401,
+    );
     const u = await userWithSession(t, p);
     t.clock.advance(601_000);
     const expired = await t.refuses('users.getCurrent', { ...p.client, accessToken: u.accessToken }, {}, 'ACCESS_TOKEN_EXPIRED');
@@ -98,13 +162,37 @@ describeWithCore('sessions and tokens', (get) => {
     const p = await createCoreProject(t);
     const s = await userWithSession(t, p);
     const grant = (fields: Record<string, string>) => ({ body: { grant_type: 'refresh_token', ...fields } });
-    const ok = await t.call<{ token_type: string; access_token: string }>('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: '__stack_public_client__' }));
+    const ok = await t.call<{ token_type: string; access_token: string }>(
+      'authOauth.token',
+      {},
+      grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: '__stack_public_client__' }),
+    );
     assert.equal(ok.token_type, 'Bearer');
     assert.equal(decodeJwt(ok.access_token).sub, s.userId);
-    assert.equal((await t.refuses('authOauth.token', {}, grant({ refresh_token: 'nope', client_id: p.projectId, client_secret: '__stack_public_client__' }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
-    await t.refuses('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: 'pck_wrong' }), 'INVALID_OAUTH_CLIENT_ID_OR_SECRET');
+    assert.equal(
+      (
+        await t.refuses(
+          'authOauth.token',
+          {},
+          grant({ refresh_token: 'nope', client_id: p.projectId, client_secret: '__stack_public_client__' }),
+          'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+        )
+      ).status,
+      401,
+    );
+    await t.refuses(
+      'authOauth.token',
+      {},
+      grant({ refresh_token: s.refreshToken, client_id: p.projectId, client_secret: 'pck_wrong' }),
+      'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    );
     const otherProject = await createCoreProject(t);
-    await t.refuses('authOauth.token', {}, grant({ refresh_token: s.refreshToken, client_id: otherProject.projectId }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    await t.refuses(
+      'authOauth.token',
+      {},
+      grant({ refresh_token: s.refreshToken, client_id: otherProject.projectId }),
+      'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+    );
   });
 
   it('lists sessions newest first, marks the current one, and shows impersonation only to admins', async () => {
@@ -120,35 +208,75 @@ describeWithCore('sessions and tokens', (get) => {
     assert.equal(asAdmin.items.length, 2);
     assert.equal(asAdmin.items[0].is_impersonation, true);
     assert.equal(asAdmin.is_paginated, false);
-    assert.equal((await t.refuses('sessions.list', p.client, { query: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status, 400);
+    assert.equal(
+      (await t.refuses('sessions.list', p.client, { query: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER')).status,
+      400,
+    );
     const other = await userWithSession(t, p);
     // 403 on the wire.
-    assert.equal(await refusal(t, 'sessions.list', { ...p.client, accessToken: s.accessToken }, { query: { user_id: other.userId } }), 'status:forbidden');
+    assert.equal(
+      await refusal(t, 'sessions.list', { ...p.client, accessToken: s.accessToken }, { query: { user_id: other.userId } }),
+      'status:forbidden',
+    );
   });
 
-  it('revokes a session by id but not the current one, and hides other users\' sessions from clients', async () => {
+  it("revokes a session by id but not the current one, and hides other users' sessions from clients", async () => {
     const t = get();
     const p = await createCoreProject(t);
     const s = await userWithSession(t, p);
     const second = await userWithSession(t, p);
-    const otherSession = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, { body: { user_id: s.userId } });
+    const otherSession = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', p.server, {
+      body: { user_id: s.userId },
+    });
     const otherId = decodeJwt(otherSession.access_token).refresh_token_id as string;
     const currentId = decodeJwt(s.accessToken).refresh_token_id as string;
-    assert.equal((await t.refuses('sessions.delete', { ...p.client, accessToken: s.accessToken }, { params: { id: currentId }, query: { user_id: 'me' } }, 'CANNOT_DELETE_CURRENT_SESSION')).status, 400);
-    await refusesWithStatus(t, 'sessions.delete', { ...p.client, accessToken: second.accessToken }, { params: { id: otherId }, query: { user_id: 'me' } }, 'not-found', 'Session not found.');
-    assert.deepEqual(await t.call('sessions.delete', { ...p.client, accessToken: s.accessToken }, { params: { id: otherId }, query: { user_id: 'me' } }), { success: true });
-    await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: otherSession.refresh_token }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    assert.equal(
+      (
+        await t.refuses(
+          'sessions.delete',
+          { ...p.client, accessToken: s.accessToken },
+          { params: { id: currentId }, query: { user_id: 'me' } },
+          'CANNOT_DELETE_CURRENT_SESSION',
+        )
+      ).status,
+      400,
+    );
+    await refusesWithStatus(
+      t,
+      'sessions.delete',
+      { ...p.client, accessToken: second.accessToken },
+      { params: { id: otherId }, query: { user_id: 'me' } },
+      'not-found',
+      'Session not found.',
+    );
+    assert.deepEqual(
+      await t.call('sessions.delete', { ...p.client, accessToken: s.accessToken }, { params: { id: otherId }, query: { user_id: 'me' } }),
+      { success: true },
+    );
+    await t.refuses(
+      'sessions.refreshCurrent',
+      { ...p.client, refreshToken: otherSession.refresh_token },
+      {},
+      'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+    );
   });
 
   it('signs out: the refresh token stops working, with or without an access token', async () => {
     const t = get();
     const p = await createCoreProject(t);
     const s = await userWithSession(t, p);
-    assert.deepEqual(await t.call('sessions.deleteCurrent', { ...p.client, accessToken: s.accessToken, refreshToken: s.refreshToken }, { body: {} }), { success: true });
+    assert.deepEqual(
+      await t.call('sessions.deleteCurrent', { ...p.client, accessToken: s.accessToken, refreshToken: s.refreshToken }, { body: {} }),
+      { success: true },
+    );
     await t.refuses('sessions.refreshCurrent', { ...p.client, refreshToken: s.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     const u = await userWithSession(t, p);
     assert.deepEqual(await t.call('sessions.deleteCurrent', { ...p.client, refreshToken: u.refreshToken }), { success: true });
-    assert.equal((await t.refuses('sessions.deleteCurrent', { ...p.client, refreshToken: u.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).status, 401);
+    assert.equal(
+      (await t.refuses('sessions.deleteCurrent', { ...p.client, refreshToken: u.refreshToken }, {}, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'))
+        .status,
+      401,
+    );
     assert.equal((await t.refuses('sessions.deleteCurrent', p.client, {}, 'USER_AUTHENTICATION_REQUIRED')).status, 401);
   });
 
@@ -157,7 +285,12 @@ describeWithCore('sessions and tokens', (get) => {
     const a = await createCoreProject(t);
     const b = await createCoreProject(t);
     const s = await userWithSession(t, a);
-    const refused = await t.refuses('users.getCurrent', { ...b.client, accessToken: s.accessToken }, {}, 'INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    const refused = await t.refuses(
+      'users.getCurrent',
+      { ...b.client, accessToken: s.accessToken },
+      {},
+      'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+    );
     assert.equal(refused.status, 401);
     assert.deepEqual(refused.details, { expected_project_id: b.projectId, actual_project_id: a.projectId });
   });

@@ -23,9 +23,19 @@ let lastPrune = 0;
  * Records one failed sign-in. Uses `db` outside the request's transaction on purpose (the
  * request is about to fail and roll back); a failure to record never changes the answer.
  */
-export async function recordSignInFailure(db: Kysely<Database>, entry: { projectId: string; userId: string | null; factor: 'password' | 'mfa'; reason: SignInFailureReason; now: number }): Promise<void> {
+export async function recordSignInFailure(
+  db: Kysely<Database>,
+  entry: { projectId: string; userId: string | null; factor: 'password' | 'mfa'; reason: SignInFailureReason; now: number },
+): Promise<void> {
   try {
-    await insertFailure(db, { id: uuid(), project_id: entry.projectId, user_id: entry.userId, factor: entry.factor, reason: entry.reason, created_at: entry.now });
+    await insertFailure(db, {
+      id: uuid(),
+      project_id: entry.projectId,
+      user_id: entry.userId,
+      factor: entry.factor,
+      reason: entry.reason,
+      created_at: entry.now,
+    });
     if (Date.now() - lastPrune > 3_600_000) {
       lastPrune = Date.now();
       await pruneFailures(db, entry.now - SIGN_IN_FAILURE_RETENTION_MS);
@@ -36,6 +46,12 @@ export async function recordSignInFailure(db: Kysely<Database>, entry: { project
 }
 
 /** The project's failed sign-ins of the last `sinceMs` before `now`, newest first (at most `limit`). */
-export function recentSignInFailures(db: Kysely<Database>, projectId: string, now: number, sinceMs: number, limit: number): Promise<SignInFailureRow[]> {
+export function recentSignInFailures(
+  db: Kysely<Database>,
+  projectId: string,
+  now: number,
+  sinceMs: number,
+  limit: number,
+): Promise<SignInFailureRow[]> {
   return listFailures(db, projectId, now - sinceMs, limit);
 }

@@ -9,9 +9,15 @@ export async function insertFailure(db: Kysely<Database>, row: SignInFailureRow)
 
 /** The project's failures since `since` (epoch ms), newest first, at most `limit`. */
 export async function listFailures(db: Kysely<Database>, projectId: string, since: number, limit: number): Promise<SignInFailureRow[]> {
-  return db.selectFrom('sign_in_failures').selectAll()
-    .where('project_id', '=', projectId).where('created_at', '>=', since)
-    .orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('sign_in_failures')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Deletes every project's failures older than `before` (epoch ms). */

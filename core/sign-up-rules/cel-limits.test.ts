@@ -21,15 +21,23 @@ const nestedAll = (depth: number, n: number) => {
 };
 
 describe('sign-up condition bound at save time', () => {
-  it('accepts realistic rules, upstream\'s examples, and (as upstream) conditions that do not parse', () => {
+  it("accepts realistic rules, upstream's examples, and (as upstream) conditions that do not parse", () => {
     const domains = Array.from({ length: 400 }, (_, i) => `"disposable-${i}.example"`).join(', ');
     for (const condition of [
-      'email.contains("@")', 'emailDomain == "example.com"', 'countryCode in ["US", "CA"]',
-      'riskScores.bot > 10 && riskScores.freeTrialAbuse < 90', 'authMethod == "oauth" && oauthProvider == "discord"',
-      'email.matches("^[0-9]+@")', 'email.matches("(?i)^[a-z0-9._%+-]+@(mail|post)\\\\.example$")', `emailDomain in [${domains}]`,
-      '["a.example", "b.example"].exists(d, emailDomain.endsWith(d))', 'unknownVariable == 1',
-      'email.split("@").all(part, size(part) > 0)', 'nope(',
-    ]) assert.equal(conditionProblem(condition), null, condition);
+      'email.contains("@")',
+      'emailDomain == "example.com"',
+      'countryCode in ["US", "CA"]',
+      'riskScores.bot > 10 && riskScores.freeTrialAbuse < 90',
+      'authMethod == "oauth" && oauthProvider == "discord"',
+      'email.matches("^[0-9]+@")',
+      'email.matches("(?i)^[a-z0-9._%+-]+@(mail|post)\\\\.example$")',
+      `emailDomain in [${domains}]`,
+      '["a.example", "b.example"].exists(d, emailDomain.endsWith(d))',
+      'unknownVariable == 1',
+      'email.split("@").all(part, size(part) > 0)',
+      'nope(',
+    ])
+      assert.equal(conditionProblem(condition), null, condition);
   });
 
   it('refuses nested comprehension macros, too many macros, long literals and a high estimated cost, naming the limit', () => {
@@ -75,7 +83,10 @@ describeWithServer('sign-up conditions cannot stall the server (issue 27 finding
     // Written past the save-time check, as a rule saved by an earlier version: about 6.4 × 10^7
     // iterations (far past the 250 ms deadline on any machine), and a backreference pattern.
     await upsertOverride(server.gatehouse.core.runtime.db, {
-      projectId: admin.projectId!, branchId: 'main', level: 'branch', now: Date.now(),
+      projectId: admin.projectId!,
+      branchId: 'main',
+      level: 'branch',
+      now: Date.now(),
       config: { 'auth.signUpRules.slow': rule(nestedAll(6, 20)), 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') },
     });
     const trace = await testRoute(server, admin, `${'a'.repeat(30)}@example.com`);
@@ -86,7 +97,10 @@ describeWithServer('sign-up conditions cannot stall the server (issue 27 finding
     assert.equal(byId.redos.status, 'error');
     assert.match(byId.redos.error, /Invalid regular expression/);
     assert.equal(trace.body.outcome.decision, 'default-allow');
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email: `${'a'.repeat(30)}@example.com`, password: 'velvet tractor 93' });
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, {
+      email: `${'a'.repeat(30)}@example.com`,
+      password: 'velvet tractor 93',
+    });
     assert.equal(signUp.status, 200, signUp.text);
   });
 });

@@ -34,7 +34,7 @@ export const getSignUpRulesStats = defineOperation({
     let totalTriggers = 0;
     for (const row of await listTriggerCounts(ctx.db, project.id, branchId)) {
       let entry = byRule.get(row.rule_id);
-      if (!entry) byRule.set(row.rule_id, entry = { total: 0, allTime: 0, hours: new Map() });
+      if (!entry) byRule.set(row.rule_id, (entry = { total: 0, allTime: 0, hours: new Map() }));
       entry.allTime += row.count;
       if (row.hour_start < since) continue;
       entry.total += row.count;
@@ -45,12 +45,14 @@ export const getSignUpRulesStats = defineOperation({
     const hours = Array.from({ length: SIGN_UP_RULES_STATS_HOURS }, (_, i) => since + i * HOUR);
     return {
       analytics_hours: SIGN_UP_RULES_STATS_HOURS,
-      rule_triggers: [...byRule.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([ruleId, entry]) => ({
-        rule_id: ruleId,
-        total_count: entry.total,
-        all_time_count: entry.allTime,
-        hourly_counts: hours.map((hour) => ({ hour: new Date(hour).toISOString(), count: entry.hours.get(hour) ?? 0 })),
-      })),
+      rule_triggers: [...byRule.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([ruleId, entry]) => ({
+          rule_id: ruleId,
+          total_count: entry.total,
+          all_time_count: entry.allTime,
+          hourly_counts: hours.map((hour) => ({ hour: new Date(hour).toISOString(), count: entry.hours.get(hour) ?? 0 })),
+        })),
       total_triggers: totalTriggers,
       triggers_by_action: byAction,
     };

@@ -20,16 +20,18 @@ export const SignUpRulesTestOutput = v.strictObject({
     turnstile_result: v.picklist(['ok', 'invalid', 'error']),
     risk_scores: v.strictObject({ bot: v.number(), free_trial_abuse: v.number() }),
   }),
-  evaluations: v.array(v.strictObject({
-    rule_id: v.string(),
-    display_name: v.string(),
-    enabled: v.boolean(),
-    condition: v.string(),
-    status: v.picklist(['matched', 'not_matched', 'disabled', 'missing_condition', 'error']),
-    action: v.strictObject({ type: Action, message: v.optional(v.string()) }),
-    /** The evaluation error, with `status: "error"` only. */
-    error: v.optional(v.string()),
-  })),
+  evaluations: v.array(
+    v.strictObject({
+      rule_id: v.string(),
+      display_name: v.string(),
+      enabled: v.boolean(),
+      condition: v.string(),
+      status: v.picklist(['matched', 'not_matched', 'disabled', 'missing_condition', 'error']),
+      action: v.strictObject({ type: Action, message: v.optional(v.string()) }),
+      /** The evaluation error, with `status: "error"` only. */
+      error: v.optional(v.string()),
+    }),
+  ),
   outcome: v.strictObject({
     should_allow: v.boolean(),
     decision: v.picklist(['allow', 'reject', 'default-allow', 'default-reject']),
@@ -46,12 +48,14 @@ const Count = v.pipe(v.number(), v.integer());
  */
 export const SignUpRulesStatsOutput = v.strictObject({
   analytics_hours: Count,
-  rule_triggers: v.array(v.strictObject({
-    rule_id: v.string(),
-    total_count: Count,
-    all_time_count: Count,
-    hourly_counts: v.array(v.strictObject({ hour: v.string(), count: Count })),
-  })),
+  rule_triggers: v.array(
+    v.strictObject({
+      rule_id: v.string(),
+      total_count: Count,
+      all_time_count: Count,
+      hourly_counts: v.array(v.strictObject({ hour: v.string(), count: Count })),
+    }),
+  ),
   total_triggers: Count,
   triggers_by_action: v.strictObject({ allow: Count, reject: Count, restrict: Count, log: Count }),
 });

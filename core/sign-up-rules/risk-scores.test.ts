@@ -35,18 +35,42 @@ describeWithServer('sign-up risk scores (issue 34 item 5)', (get) => {
     const from = (address: string) => ({ ...client, headers: { 'x-forwarded-for': address } });
     const pub = from('203.0.113.7');
     assert.deepEqual(await signUpScores(proxied.view, pub, srv, 'jane.doe+one@gmail.com'), NONE);
-    assert.deepEqual(await signUpScores(proxied.view, pub, srv, 'janedoe+two@gmail.com'), { sign_up: { bot: 0, free_trial_abuse: 40 } }, 'the same mailbox again');
-    for (let i = 0; i < 3; i++) assert.deepEqual(await signUpScores(proxied.view, pub, srv, email(`o${i}`)), NONE, 'up to four earlier sign-ups from one address are ordinary');
+    assert.deepEqual(
+      await signUpScores(proxied.view, pub, srv, 'janedoe+two@gmail.com'),
+      { sign_up: { bot: 0, free_trial_abuse: 40 } },
+      'the same mailbox again',
+    );
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        await signUpScores(proxied.view, pub, srv, email(`o${i}`)),
+        NONE,
+        'up to four earlier sign-ups from one address are ordinary',
+      );
     assert.deepEqual(await signUpScores(proxied.view, pub, srv, email('fifth')), { sign_up: { bot: 20, free_trial_abuse: 0 } });
     assert.deepEqual(await signUpScores(proxied.view, from('10.1.2.3'), srv, email('private')), NONE, 'a private address is no signal');
 
-    const off = await api(server, 'PATCH', '/internal/config/override/branch', admin, { config_override_string: JSON.stringify({ 'auth.signUpRiskHeuristic': false }) });
+    const off = await api(server, 'PATCH', '/internal/config/override/branch', admin, {
+      config_override_string: JSON.stringify({ 'auth.signUpRiskHeuristic': false }),
+    });
     assert.equal(off.status, 200, off.text);
     assert.deepEqual(await signUpScores(proxied.view, pub, srv, 'j.a.n.e.doe+three@gmail.com'), NONE);
     const on = await api(server, 'PATCH', '/internal/config/override/branch', admin, {
-      config_override_string: JSON.stringify({ 'auth.signUpRiskHeuristic': true, 'auth.signUpRules.bots': { enabled: true, displayName: 'bots', priority: 0, condition: 'riskScores.bot >= 40', action: { type: 'reject' } } }),
+      config_override_string: JSON.stringify({
+        'auth.signUpRiskHeuristic': true,
+        'auth.signUpRules.bots': {
+          enabled: true,
+          displayName: 'bots',
+          priority: 0,
+          condition: 'riskScores.bot >= 40',
+          action: { type: 'reject' },
+        },
+      }),
     });
     assert.equal(on.status, 200, on.text);
-    assertKnownError(await api(proxied.view, 'POST', '/auth/password/sign-up', pub, { email: email('eighth'), password: PASSWORD }), 'SIGN_UP_REJECTED', 403);
+    assertKnownError(
+      await api(proxied.view, 'POST', '/auth/password/sign-up', pub, { email: email('eighth'), password: PASSWORD }),
+      'SIGN_UP_REJECTED',
+      403,
+    );
   });
 });

@@ -51,7 +51,8 @@ export interface SignUpFacts {
 export function signUpFacts(projectId: string, clientAddress: string | null, email: string | null): SignUpFacts {
   const base = emailBase(email);
   return {
-    address_hash: clientAddress && !isPrivateAddress(clientAddress.replace(/\/64$/, '')) ? sha256Hex(`${projectId}:address:${clientAddress}`) : null,
+    address_hash:
+      clientAddress && !isPrivateAddress(clientAddress.replace(/\/64$/, '')) ? sha256Hex(`${projectId}:address:${clientAddress}`) : null,
     email_base_hash: base ? sha256Hex(`${projectId}:email-base:${base}`) : null,
   };
 }
@@ -76,9 +77,16 @@ const ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR = 4;
  * `isPrivateAddress`), so ordinary sign-ups score 0 and 0. A project turns the heuristic off with
  * `auth.signUpRiskHeuristic: false`.
  */
-export async function signUpRiskScores(db: Kysely<Database>, projectId: string, facts: SignUpFacts, now: number): Promise<SignUpRiskScores> {
+export async function signUpRiskScores(
+  db: Kysely<Database>,
+  projectId: string,
+  facts: SignUpFacts,
+  now: number,
+): Promise<SignUpRiskScores> {
   const [addressHour, base] = await Promise.all([
-    facts.address_hash ? countRecentSignUps(db, projectId, 'address_hash', facts.address_hash, now - HOUR, ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR + 5) : 0,
+    facts.address_hash
+      ? countRecentSignUps(db, projectId, 'address_hash', facts.address_hash, now - HOUR, ORDINARY_SIGN_UPS_PER_ADDRESS_HOUR + 5)
+      : 0,
     facts.email_base_hash ? countRecentSignUps(db, projectId, 'email_base_hash', facts.email_base_hash, now - 30 * DAY, 3) : 0,
   ]);
   return {

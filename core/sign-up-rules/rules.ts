@@ -117,7 +117,12 @@ function conditionVariables(context: SignUpRuleContext): Record<string, unknown>
  * marks the user restricted (the first one is named) and evaluation goes on; the first matching
  * `allow` or `reject` rule decides. With no decision, `defaultAction` applies.
  */
-export async function evaluateSignUpRules(rules: Array<[string, SignUpRule]>, defaultAction: 'allow' | 'reject', context: SignUpRuleContext, tenant: string): Promise<SignUpRulesTrace> {
+export async function evaluateSignUpRules(
+  rules: Array<[string, SignUpRule]>,
+  defaultAction: 'allow' | 'reject',
+  context: SignUpRuleContext,
+  tenant: string,
+): Promise<SignUpRulesTrace> {
   const variables = conditionVariables(context);
   const evaluations: SignUpRuleEvaluation[] = [];
   const triggered: SignUpRulesTrace['triggered'] = [];
@@ -143,9 +148,17 @@ export async function evaluateSignUpRules(rules: Array<[string, SignUpRule]>, de
     triggered.push({ ruleId, action });
     if (action === 'restrict' && restrictedBecauseOfRuleId === null) restrictedBecauseOfRuleId = ruleId;
     if (action === 'allow' || action === 'reject') {
-      return { evaluations, triggered, outcome: { shouldAllow: action === 'allow', decision: action, decisionRuleId: ruleId, restrictedBecauseOfRuleId } };
+      return {
+        evaluations,
+        triggered,
+        outcome: { shouldAllow: action === 'allow', decision: action, decisionRuleId: ruleId, restrictedBecauseOfRuleId },
+      };
     }
   }
   const shouldAllow = defaultAction !== 'reject';
-  return { evaluations, triggered, outcome: { shouldAllow, decision: shouldAllow ? 'default-allow' : 'default-reject', decisionRuleId: null, restrictedBecauseOfRuleId } };
+  return {
+    evaluations,
+    triggered,
+    outcome: { shouldAllow, decision: shouldAllow ? 'default-allow' : 'default-reject', decisionRuleId: null, restrictedBecauseOfRuleId },
+  };
 }

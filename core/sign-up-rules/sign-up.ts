@@ -6,7 +6,14 @@ import type { Project } from '../projects/index.ts';
 import { KnownError } from '../errors/index.ts';
 import { loadConfigLayers, renderLayers } from '../config/index.ts';
 import { finishUserCreation, insertNewUser, upgradeAnonymousUser, type NewUserFields, type UserRow } from '../users/index.ts';
-import { createSignUpRuleContext, evaluateSignUpRules, orderedRules, type SignUpAuthMethod, type SignUpRule, type SignUpRulesTrace } from './rules.ts';
+import {
+  createSignUpRuleContext,
+  evaluateSignUpRules,
+  orderedRules,
+  type SignUpAuthMethod,
+  type SignUpRule,
+  type SignUpRulesTrace,
+} from './rules.ts';
 import { NO_RISK, signUpCountryCode, signUpFacts, signUpRiskScores, type SignUpFacts } from './risk.ts';
 import { incrementTriggerCounts, insertSignUpFacts } from './queries.ts';
 import { assertSignUpChallengePassed, NO_BOT_CHALLENGE, type BotChallengeAssessment } from '../bot-challenge/index.ts';
@@ -24,7 +31,11 @@ export interface ProjectSignUpRules {
 /** Reads the rendered `auth.signUpRules`, `auth.signUpRulesDefaultAction` and `auth.signUpRiskHeuristic` of a project branch. */
 export async function loadSignUpRules(db: Kysely<Database>, projectId: string, branchId: string, now: number): Promise<ProjectSignUpRules> {
   const auth = renderLayers(await loadConfigLayers(db, projectId, branchId, now)).auth ?? {};
-  return { rules: orderedRules(auth.signUpRules), defaultAction: auth.signUpRulesDefaultAction === 'reject' ? 'reject' : 'allow', riskHeuristic: auth.signUpRiskHeuristic !== false };
+  return {
+    rules: orderedRules(auth.signUpRules),
+    defaultAction: auth.signUpRulesDefaultAction === 'reject' ? 'reject' : 'allow',
+    riskHeuristic: auth.signUpRiskHeuristic !== false,
+  };
 }
 
 const pendingWrites = new WeakMap<Runtime, Set<Promise<void>>>();
@@ -37,12 +48,22 @@ const pendingWrites = new WeakMap<Runtime, Set<Promise<void>>>();
 function countTriggers(ctx: OperationContext, projectId: string, branchId: string, triggered: SignUpRulesTrace['triggered']): void {
   if (triggered.length === 0) return;
   const hourStart = Math.floor(ctx.now / HOUR) * HOUR;
-  const rows = triggered.map((t) => ({ project_id: projectId, branch_id: branchId, rule_id: t.ruleId, action: t.action, hour_start: hourStart }));
+  const rows = triggered.map((t) => ({
+    project_id: projectId,
+    branch_id: branchId,
+    rule_id: t.ruleId,
+    action: t.action,
+    hour_start: hourStart,
+  }));
   let pending = pendingWrites.get(ctx.runtime);
-  if (!pending) pendingWrites.set(ctx.runtime, pending = new Set());
+  if (!pending) pendingWrites.set(ctx.runtime, (pending = new Set()));
   const write: Promise<void> = incrementTriggerCounts(ctx.runtime.db, rows)
-    .catch((error: unknown) => { ctx.runtime.log.error({ err: String(error) }, 'counting sign-up rule triggers failed'); })
-    .finally(() => { pending.delete(write); });
+    .catch((error: unknown) => {
+      ctx.runtime.log.error({ err: String(error) }, 'counting sign-up rule triggers failed');
+    })
+    .finally(() => {
+      pending.delete(write);
+    });
   pending.add(write);
 }
 
@@ -74,7 +95,12 @@ export interface SignUpAttempt {
  *   details naming the rule (appended to an upgraded user's existing details); plus the hashed facts
  *   to remember once the user exists.
  */
-export async function checkSignUpRules(ctx: OperationContext, project: Project, attempt: SignUpAttempt, upgrading: UserRow | null): Promise<{ fields: NewUserFields; facts: SignUpFacts }> {
+export async function checkSignUpRules(
+  ctx: OperationContext,
+  project: Project,
+  attempt: SignUpAttempt,
+  upgrading: UserRow | null,
+): Promise<{ fields: NewUserFields; facts: SignUpFacts }> {
   const botChallenge = attempt.botChallenge ?? NO_BOT_CHALLENGE;
   assertSignUpChallengePassed(botChallenge);
   const branchId = ctx.auth?.branchId ?? 'main';
@@ -83,10 +109,19 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
   const { rules, defaultAction, riskHeuristic } = await loadSignUpRules(ctx.db, project.id, branchId, ctx.now);
   const riskScores = riskHeuristic ? await signUpRiskScores(ctx.db, project.id, facts, ctx.now) : NO_RISK;
   const countryCode = upgrading?.country_code ?? signUpCountryCode(attempt.email, ctx.runtime.environment);
-  const trace = await evaluateSignUpRules(rules, defaultAction, createSignUpRuleContext({
-    email: attempt.email, countryCode, authMethod: attempt.authMethod, oauthProvider: attempt.oauthProvider, riskScores,
-    turnstileResult: botChallenge.result,
-  }), project.id);
+  const trace = await evaluateSignUpRules(
+    rules,
+    defaultAction,
+    createSignUpRuleContext({
+      email: attempt.email,
+      countryCode,
+      authMethod: attempt.authMethod,
+      oauthProvider: attempt.oauthProvider,
+      riskScores,
+      turnstileResult: botChallenge.result,
+    }),
+    project.id,
+  );
   countTriggers(ctx, project.id, branchId, trace.triggered);
   if (!trace.outcome.shouldAllow) throw new KnownError('SIGN_UP_REJECTED');
 
@@ -110,7 +145,13 @@ export async function checkSignUpRules(ctx: OperationContext, project: Project, 
  * upgrades that user in place. Runs in the caller's transaction. Anonymous sign-ups do not go
  * through the rules (upstream: rules apply when an anonymous user gets an identity).
  */
-export async function signUpUser(ctx: OperationContext, project: Project, attempt: SignUpAttempt, fields: NewUserFields, caller: UserRow | null): Promise<UserRow> {
+export async function signUpUser(
+  ctx: OperationContext,
+  project: Project,
+  attempt: SignUpAttempt,
+  fields: NewUserFields,
+  caller: UserRow | null,
+): Promise<UserRow> {
   const upgrading = caller && caller.is_anonymous ? caller : null;
   const verdict = await checkSignUpRules(ctx, project, attempt, upgrading);
   const merged = { ...fields, ...verdict.fields };

@@ -5,7 +5,12 @@ import { signUpCountryCode, signUpFacts, signUpRiskScores } from './risk.ts';
 import { loadSignUpRules } from './sign-up.ts';
 import { SignUpRulesTestOutput } from './outputs.ts';
 
-const RiskScoreSchema = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be between 0 and 100'), v.maxValue(100, 'must be between 0 and 100'));
+const RiskScoreSchema = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be an integer'),
+  v.minValue(0, 'must be between 0 and 100'),
+  v.maxValue(100, 'must be between 0 and 100'),
+);
 
 /**
  * Runs the project's rules on a made-up sign-up without creating anything or counting triggers
@@ -35,8 +40,7 @@ export const testSignUpRules = defineOperation({
   output: SignUpRulesTestOutput,
   async run(ctx, { body }) {
     const { project, branchId } = ctx.auth;
-    const riskScores = body.risk_scores
-      ?? await signUpRiskScores(ctx.db, project.id, signUpFacts(project.id, null, body.email), ctx.now);
+    const riskScores = body.risk_scores ?? (await signUpRiskScores(ctx.db, project.id, signUpFacts(project.id, null, body.email), ctx.now));
     const context = createSignUpRuleContext({
       email: body.email,
       countryCode: body.country_code ?? signUpCountryCode(body.email, ctx.runtime.environment),

@@ -40,9 +40,8 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
   // Name the schema explicitly: Kysely's table-existence check otherwise sees same-named tables in
   // other schemas of the database. The schema is whatever the connection resolves (search_path),
   // so a URL with `options=-c search_path=…` works too.
-  const schema = adapter.dialect === 'postgres'
-    ? (await sql<{ s: string }>`select current_schema() as s`.execute(adapter.db)).rows[0]?.s
-    : undefined;
+  const schema =
+    adapter.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(adapter.db)).rows[0]?.s : undefined;
   const migrator = new Migrator({
     db: adapter.db,
     provider: { getMigrations: async () => migrations },
@@ -64,6 +63,8 @@ export async function migrateToLatest(adapter: StorageAdapter): Promise<void> {
   }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

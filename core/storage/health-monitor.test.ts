@@ -14,21 +14,38 @@ function scriptedProbe(answer: (n: number) => 'ok' | 'fail' | 'hang') {
   const probe: HealthProbe = {
     attempt() {
       attempts++;
-      for (const w of waiters.filter((x) => attempts >= x.n)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+      for (const w of waiters.filter((x) => attempts >= x.n)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       const what = answer(attempts);
       if (what === 'ok') return Promise.resolve();
       if (what === 'fail') return Promise.reject(new Error('Connection terminated unexpectedly'));
-      return new Promise((_, reject) => { hanging = reject; });
+      return new Promise((_, reject) => {
+        hanging = reject;
+      });
     },
-    abandon() { abandoned++; hanging?.(new Error('abandoned')); hanging = undefined; },
+    abandon() {
+      abandoned++;
+      hanging?.(new Error('abandoned'));
+      hanging = undefined;
+    },
     close() {},
   };
   return {
     probe,
-    get abandoned() { return abandoned; },
-    get attempts() { return attempts; },
+    get abandoned() {
+      return abandoned;
+    },
+    get attempts() {
+      return attempts;
+    },
     /** Resolves once attempt `n` has started. */
-    attempt: (n: number) => new Promise<void>((resolve) => { if (attempts >= n) resolve(); else waiters.push({ n, resolve }); }),
+    attempt: (n: number) =>
+      new Promise<void>((resolve) => {
+        if (attempts >= n) resolve();
+        else waiters.push({ n, resolve });
+      }),
   };
 }
 
@@ -37,7 +54,9 @@ const FAST = { intervalMs: 10, deadlineMs: 100 };
 describe('database health monitor', () => {
   // The monitor's timers never keep a process alive (unref); the test's own waits must.
   let keepAlive: NodeJS.Timeout;
-  beforeEach(() => { keepAlive = setInterval(() => {}, 1000); });
+  beforeEach(() => {
+    keepAlive = setInterval(() => {}, 1000);
+  });
   afterEach(() => clearInterval(keepAlive));
 
   it('marks the database down when a probe gets no answer within the deadline, and releases waiters with the down error', async () => {
@@ -50,12 +69,18 @@ describe('database health monitor', () => {
       const waiting = monitor.race(new Promise<string>(() => {}));
       stalled = true;
       const started = performance.now();
-      const error = await waiting.then(() => null, (e: unknown) => e);
+      const error = await waiting.then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(isDatabaseDown(error), String(error));
       assert.match((error as Error).message, /no answer within 100 ms/);
       assert.ok(performance.now() - started < 2000);
       assert.equal(monitor.up, false);
-      assert.throws(() => monitor.assertUp(), (e: unknown) => isDatabaseDown(e));
+      assert.throws(
+        () => monitor.assertUp(),
+        (e: unknown) => isDatabaseDown(e),
+      );
       assert.ok(script.abandoned >= 1, 'the stalled probe connection was dropped');
       await assert.rejects(monitor.race(Promise.resolve('late')), (e: unknown) => isDatabaseDown(e));
     } finally {
@@ -70,7 +95,12 @@ describe('database health monitor', () => {
     try {
       let resolveLate!: (v: string) => void;
       const disposed: string[] = [];
-      const raced = monitor.race(new Promise<string>((resolve) => { resolveLate = resolve; }), (v) => disposed.push(v));
+      const raced = monitor.race(
+        new Promise<string>((resolve) => {
+          resolveLate = resolve;
+        }),
+        (v) => disposed.push(v),
+      );
       await assert.rejects(raced, (e: unknown) => isDatabaseDown(e));
       resolveLate('client');
       await Promise.resolve();

@@ -89,10 +89,15 @@ export function createHealthMonitor(probe: HealthProbe, options: HealthCheckOpti
       if (left <= 0) break;
       let expiry: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
-        probe.attempt().then(() => null, (e: unknown) => (e instanceof Error ? e.message : String(e))),
+        probe.attempt().then(
+          () => null,
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        ),
         // The verdict waits for the I/O phase after the timer (setImmediate): when the event loop
         // was busy past the deadline, an answer already received still counts.
-        new Promise<string>((resolve) => { expiry = setTimeout(() => setImmediate(resolve, `no answer within ${options.deadlineMs} ms`), left); }),
+        new Promise<string>((resolve) => {
+          expiry = setTimeout(() => setImmediate(resolve, `no answer within ${options.deadlineMs} ms`), left);
+        }),
       ]);
       clearTimeout(expiry);
       if (outcome === null) return null;
@@ -120,25 +125,43 @@ export function createHealthMonitor(probe: HealthProbe, options: HealthCheckOpti
 
   const onDown = (listener: (error: Error) => void) => {
     listeners.add(listener);
-    return () => { listeners.delete(listener); };
+    return () => {
+      listeners.delete(listener);
+    };
   };
   return {
-    get up() { return !error; },
-    assertUp() { if (error) throw error; },
+    get up() {
+      return !error;
+    },
+    assertUp() {
+      if (error) throw error;
+    },
     onDown,
     race(work, dispose) {
       if (error) {
-        void work.then((value) => dispose?.(value), () => {});
+        void work.then(
+          (value) => dispose?.(value),
+          () => {},
+        );
         return Promise.reject(error);
       }
       return new Promise((resolve, reject) => {
         let lost = false;
-        const unsubscribe = onDown((e) => { lost = true; reject(e); });
-        work.then((value) => {
-          unsubscribe();
-          if (lost) dispose?.(value);
-          else resolve(value);
-        }, (e: unknown) => { unsubscribe(); reject(e); });
+        const unsubscribe = onDown((e) => {
+          lost = true;
+          reject(e);
+        });
+        work.then(
+          (value) => {
+            unsubscribe();
+            if (lost) dispose?.(value);
+            else resolve(value);
+          },
+          (e: unknown) => {
+            unsubscribe();
+            reject(e);
+          },
+        );
       });
     },
     stop() {

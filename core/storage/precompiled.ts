@@ -93,7 +93,10 @@ export function precompiled<A extends PrecompiledArgs, R>(build: (db: Kysely<Dat
 }
 
 /** Builds and compiles `build`'s query with placeholders, and maps its parameters to slots. */
-function compileTemplate<A extends PrecompiledArgs, R>(db: Kysely<Database>, build: (db: Kysely<Database>, args: A) => Compilable<R>): Template {
+function compileTemplate<A extends PrecompiledArgs, R>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, args: A) => Compilable<R>,
+): Template {
   const sentinels = new Map<string, string>();
   const args = new Proxy({} as A, {
     get(_target, key) {
@@ -113,7 +116,8 @@ function compileTemplate<A extends PrecompiledArgs, R>(db: Kysely<Database>, bui
   const slots = parameters.map((value): Slot => {
     const name = typeof value === 'string' ? names.get(value) : undefined;
     if (name === undefined) {
-      if (typeof value === 'string' && value.includes(MARK)) throw new Error(`precompiled query: an argument was altered or concatenated before binding (${sql})`);
+      if (typeof value === 'string' && value.includes(MARK))
+        throw new Error(`precompiled query: an argument was altered or concatenated before binding (${sql})`);
       return { value };
     }
     uses.set(name, (uses.get(name) ?? 0) + 1);

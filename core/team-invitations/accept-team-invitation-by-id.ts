@@ -20,8 +20,15 @@ export const acceptTeamInvitationById = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: InvitationParamsSchema, query: AcceptByIdQuerySchema },
   errors: [
-    'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND', 'TEAM_INVITATION_EMAIL_MISMATCH', 'TEAM_NOT_FOUND', 'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
-    'VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_ALREADY_USED',
+    'USER_AUTHENTICATION_REQUIRED',
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    'USER_NOT_FOUND',
+    'TEAM_INVITATION_EMAIL_MISMATCH',
+    'TEAM_NOT_FOUND',
+    'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
+    'VERIFICATION_CODE_NOT_FOUND',
+    'VERIFICATION_CODE_EXPIRED',
+    'VERIFICATION_CODE_ALREADY_USED',
   ],
   output: AcceptedOutput,
   async run(ctx, { params, query }) {
@@ -36,10 +43,12 @@ export const acceptTeamInvitationById = defineOperation({
       if (!code) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
       if (code.usedAt !== null) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
       if (code.expiresAt <= tx.now) throw new KnownError('VERIFICATION_CODE_EXPIRED');
-      if (!(await verifiedEmailsOf(tx.db, project.id, user)).includes(code.data.email)) throw new KnownError('TEAM_INVITATION_EMAIL_MISMATCH');
+      if (!(await verifiedEmailsOf(tx.db, project.id, user)).includes(code.data.email))
+        throw new KnownError('TEAM_INVITATION_EMAIL_MISMATCH');
       await joinInvitedTeam(tx, project, code.data.team_id, user.id);
       // Deleting the code inside the transaction makes acceptance single-use under concurrency.
-      if (!(await revokeVerificationCode(tx, project.id, INVITATION_PURPOSE, code.id))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
+      if (!(await revokeVerificationCode(tx, project.id, INVITATION_PURPOSE, code.id)))
+        throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
     });
     return {};
   },

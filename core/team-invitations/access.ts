@@ -15,7 +15,12 @@ import { restrictedReasonOf, type UserRow } from '../users/index.ts';
  * @see upstream `https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-invitations/crud.tsx` (list: `$read_members`
  *   then `$invite_members`; revoke: `$remove_members`).
  */
-export async function requireInvitationAccess(db: Kysely<Database>, auth: RequestAuth, teamId: string, permissionIds: readonly string[]): Promise<void> {
+export async function requireInvitationAccess(
+  db: Kysely<Database>,
+  auth: RequestAuth,
+  teamId: string,
+  permissionIds: readonly string[],
+): Promise<void> {
   if (auth.accessType !== 'client') {
     await getTeamOrThrow(db, auth.project.id, teamId);
     return;

@@ -23,11 +23,19 @@ export const listTeamInvitations = defineOperation({
   summary: 'List pending team invitations of a team or of a user.',
   access: ['client', 'server', 'admin'],
   input: { query: ListInvitationsQuerySchema },
-  errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_NOT_FOUND'],
+  errors: [
+    'TEAM_NOT_FOUND',
+    'TEAM_MEMBERSHIP_NOT_FOUND',
+    'TEAM_PERMISSION_REQUIRED',
+    'USER_AUTHENTICATION_REQUIRED',
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    'USER_NOT_FOUND',
+  ],
   output: TeamInvitationListOutput,
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    if ((query.team_id === undefined) === (query.user_id === undefined)) throw new StatusError('bad-request', 'Exactly one of team_id or user_id must be given');
+    if ((query.team_id === undefined) === (query.user_id === undefined))
+      throw new StatusError('bad-request', 'Exactly one of team_id or user_id must be given');
     let codes: VerificationCode<TeamInvitationData>[] = [];
     if (query.team_id !== undefined) {
       await requireInvitationAccess(ctx.db, ctx.auth, query.team_id, ['$read_members', '$invite_members']);
@@ -37,13 +45,20 @@ export const listTeamInvitations = defineOperation({
       if (ctx.auth.accessType === 'client' && userId !== ctx.auth.user?.id) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       const user = await findUser(ctx.db, project.id, userId);
       if (!user) throw new KnownError('USER_NOT_FOUND');
-      for (const email of await verifiedEmailsOf(ctx.db, project.id, user)) codes.push(...await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email }));
+      for (const email of await verifiedEmailsOf(ctx.db, project.id, user))
+        codes.push(...(await listVerificationCodes<TeamInvitationData>(ctx, project.id, INVITATION_PURPOSE, { email })));
     }
     const items = [];
     for (const code of codes) {
       const team = await findTeam(ctx.db, project.id, code.data.team_id);
       if (!team) continue;
-      items.push({ id: code.id, team_id: team.id, team_display_name: team.display_name, expires_at_millis: code.expiresAt, recipient_email: code.data.email });
+      items.push({
+        id: code.id,
+        team_id: team.id,
+        team_display_name: team.display_name,
+        expires_at_millis: code.expiresAt,
+        recipient_email: code.data.email,
+      });
     }
     return { items, is_paginated: false };
   },

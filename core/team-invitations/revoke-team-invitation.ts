@@ -19,7 +19,13 @@ export const revokeTeamInvitation = defineOperation({
   summary: 'Revoke a team invitation.',
   access: ['client', 'server', 'admin'],
   input: { params: InvitationParamsSchema, query: RevokeQuerySchema },
-  errors: ['VERIFICATION_CODE_NOT_FOUND', 'TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  errors: [
+    'VERIFICATION_CODE_NOT_FOUND',
+    'TEAM_NOT_FOUND',
+    'TEAM_MEMBERSHIP_NOT_FOUND',
+    'TEAM_PERMISSION_REQUIRED',
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
+  ],
   output: SuccessOutput,
   async run(ctx, { params, query }) {
     const { project } = ctx.auth;

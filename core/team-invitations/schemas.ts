@@ -9,7 +9,9 @@ export const SendInvitationSchema = v.strictObject({
   callback_url: v.pipe(v.string(), v.url('must be a valid URL')),
 });
 
-export const CodeSchema = v.strictObject({ code: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')) });
+export const CodeSchema = v.strictObject({
+  code: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+});
 
 export const ListInvitationsQuerySchema = v.strictObject({ team_id: v.optional(UuidSchema), user_id: v.optional(UserIdOrMeSchema) });
 
@@ -18,13 +20,16 @@ export const RevokeQuerySchema = v.strictObject({ team_id: UuidSchema });
 export const AcceptByIdQuerySchema = v.strictObject({ user_id: v.optional(UserIdOrMeSchema) });
 
 /** A pending invitation as listed: its team, when it expires, and the address it was sent to. */
-export const TeamInvitationOutput = component('TeamInvitation', v.strictObject({
-  id: v.string(),
-  team_id: v.string(),
-  team_display_name: v.string(),
-  expires_at_millis: MillisOutput,
-  recipient_email: v.string(),
-}));
+export const TeamInvitationOutput = component(
+  'TeamInvitation',
+  v.strictObject({
+    id: v.string(),
+    team_id: v.string(),
+    team_display_name: v.string(),
+    expires_at_millis: MillisOutput,
+    recipient_email: v.string(),
+  }),
+);
 
 /** `{items: TeamInvitation[], is_paginated: false}`. */
 export const TeamInvitationListOutput = listOutput(TeamInvitationOutput);

@@ -26,15 +26,24 @@ export const sendTeamInvitation = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const team = await getTeamOrThrow(ctx.db, project.id, body.team_id);
-    if (ctx.auth.accessType === 'client') await requireTeamPermission(ctx.db, project.id, team.id, requireUser(ctx.auth).id, '$invite_members');
+    if (ctx.auth.accessType === 'client')
+      await requireTeamPermission(ctx.db, project.id, team.id, requireUser(ctx.auth).id, '$invite_members');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
     await enforceEmailLimits(ctx, email);
     return ctx.transaction(async (tx) => {
       const data: TeamInvitationData = { team_id: team.id, email };
-      const { code, id } = await createVerificationCode(tx, { projectId: project.id, purpose: INVITATION_PURPOSE, data, subjectId: team.id, email });
+      const { code, id } = await createVerificationCode(tx, {
+        projectId: project.id,
+        purpose: INVITATION_PURPOSE,
+        data,
+        subjectId: team.id,
+        email,
+      });
       await sendBuiltInEmail(tx, project, {
-        kind: 'team_invitation', to: email, secrets: [code],
+        kind: 'team_invitation',
+        to: email,
+        secrets: [code],
         vars: { teamDisplayName: team.display_name, link: linkWithCode(body.callback_url, code) },
       });
       return { success: true, id };

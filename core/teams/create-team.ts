@@ -19,7 +19,8 @@ const QuerySchema = v.strictObject({ add_current_user: v.optional(QueryBooleanSc
  * Upstream's 403 text (a plain status error, no known-error code), followed by where the switch
  * is: the dashboard's "Auth methods" page, the config key, or the project setting.
  */
-export const CLIENT_TEAM_CREATION_DISABLED = 'Client team creation is disabled for this project. Turn on "Users may create teams" on the dashboard\'s Auth methods page (config key teams.allowClientTeamCreation; project setting client_team_creation_enabled).';
+export const CLIENT_TEAM_CREATION_DISABLED =
+  'Client team creation is disabled for this project. Turn on "Users may create teams" on the dashboard\'s Auth methods page (config key teams.allowClientTeamCreation; project setting client_team_creation_enabled).';
 
 /**
  * Creates a team from a display name, profile image, client metadata and creator (server also
@@ -46,13 +47,18 @@ export const createTeam = defineOperation({
       if (!project.config.clientTeamCreationEnabled) throw new StatusError('forbidden', CLIENT_TEAM_CREATION_DISABLED);
       const user = requireUser(ctx.auth);
       creatorId = resolveMe(ctx.auth, body.creator_user_id ?? 'me');
-      if (creatorId !== user.id) throw new StatusError('forbidden', 'You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to \'me\'.');
+      if (creatorId !== user.id)
+        throw new StatusError(
+          'forbidden',
+          "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.",
+        );
     } else if (body.creator_user_id !== undefined) {
       creatorId = resolveMe(ctx.auth, body.creator_user_id);
     }
     if (query.add_current_user) {
       const current = resolveMe(ctx.auth, 'me');
-      if (creatorId && creatorId !== current) throw new StatusError('bad-request', 'add_current_user=true cannot be combined with a different creator_user_id');
+      if (creatorId && creatorId !== current)
+        throw new StatusError('bad-request', 'add_current_user=true cannot be combined with a different creator_user_id');
       creatorId = current;
     }
     const server = body as v.InferOutput<typeof ServerTeamCreateSchema>;
@@ -63,7 +69,9 @@ export const createTeam = defineOperation({
         id: teamId,
         project_id: project.id,
         display_name: body.display_name,
-        profile_image_url: (await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url ?? null }, ['profile_image_url'])).profile_image_url,
+        profile_image_url: (
+          await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url ?? null }, ['profile_image_url'])
+        ).profile_image_url,
         client_metadata: toJsonText(body.client_metadata),
         client_read_only_metadata: toJsonText(server.client_read_only_metadata),
         server_metadata: toJsonText(server.server_metadata),

@@ -27,7 +27,8 @@ export const deleteTeam = defineOperation({
     const projectId = ctx.auth.project.id;
     await ctx.transaction(async (tx) => {
       await getTeam(tx.db, projectId, params.team_id);
-      if (ctx.auth.accessType === 'client') await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$delete_team');
+      if (ctx.auth.accessType === 'client')
+        await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$delete_team');
       for (const member of await listTeamMembers(tx.db, projectId, { teamId: params.team_id })) {
         const user = await findUser(tx.db, projectId, member.user_id);
         if (user?.selected_team_id === params.team_id) await updateUser(tx.db, projectId, user.id, { selected_team_id: null });

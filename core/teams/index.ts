@@ -4,8 +4,14 @@
  * operations and their imports (users, permissions), which would close import cycles.
  */
 export {
-  findTeam, insertTeam, insertTeamMember, listUserTeamIds, findTeamMember, listTeamMembers,
-  updateTeam as updateTeamRow, type TeamRow,
+  findTeam,
+  insertTeam,
+  insertTeamMember,
+  listUserTeamIds,
+  findTeamMember,
+  listTeamMembers,
+  updateTeam as updateTeamRow,
+  type TeamRow,
 } from './queries.ts';
 export { toClientTeam, toServerTeam, ClientTeamOutput, ServerTeamOutput } from './wire.ts';
 export { getTeam as getTeamOrThrow, getTeamMember } from './lookup.ts';

@@ -3,7 +3,10 @@
  * `cursor` is the id of the first item of the page; `next_cursor` the id of the first item of the
  * next page, or null. Without `limit` everything from the cursor on is one page.
  */
-export function paginate<T extends { id: string }>(items: readonly T[], options: { cursor?: string; limit?: number }): { page: T[]; nextCursor: string | null } {
+export function paginate<T extends { id: string }>(
+  items: readonly T[],
+  options: { cursor?: string; limit?: number },
+): { page: T[]; nextCursor: string | null } {
   const start = options.cursor === undefined ? 0 : items.findIndex((i) => i.id === options.cursor);
   if (start < 0) return { page: [], nextCursor: null };
   const end = options.limit === undefined ? items.length : start + options.limit;

@@ -26,10 +26,13 @@ export async function toProfileJson(db: Kysely<Database>, project: Project, acce
 }
 
 /** Output schema of `toProfileJson`: `user` only in server and admin views. */
-export const TeamMemberProfileOutput = component('TeamMemberProfile', v.strictObject({
-  team_id: v.string(),
-  user_id: v.string(),
-  display_name: NullableString,
-  profile_image_url: NullableString,
-  user: v.optional(ServerUserOutput),
-}));
+export const TeamMemberProfileOutput = component(
+  'TeamMemberProfile',
+  v.strictObject({
+    team_id: v.string(),
+    user_id: v.string(),
+    display_name: NullableString,
+    profile_image_url: NullableString,
+    user: v.optional(ServerUserOutput),
+  }),
+);

@@ -30,7 +30,9 @@ export const updateTeamMemberProfile = defineOperation({
       const changes: Updateable<TeamMembersTable> = {};
       if (body.display_name !== undefined) changes.display_name = body.display_name === '' ? null : body.display_name;
       if (body.profile_image_url !== undefined) {
-        changes.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url }, ['profile_image_url'])).profile_image_url;
+        changes.profile_image_url = (
+          await storeDataImages(tx, project.id, { profile_image_url: body.profile_image_url }, ['profile_image_url'])
+        ).profile_image_url;
         await releaseReplacedImages(tx, project.id, before, changes, ['profile_image_url']);
       }
       await updateTeamMember(tx.db, project.id, params.team_id, userId, changes);

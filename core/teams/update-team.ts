@@ -31,11 +31,14 @@ export const updateTeam = defineOperation({
     const b = body as v.InferOutput<typeof ServerTeamUpdateSchema>;
     return ctx.transaction(async (tx) => {
       const before = await getTeam(tx.db, projectId, params.team_id);
-      if (ctx.auth.accessType === 'client') await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$update_team');
+      if (ctx.auth.accessType === 'client')
+        await requireTeamPermission(tx.db, projectId, params.team_id, requireUser(ctx.auth).id, '$update_team');
       const changes: Updateable<TeamsTable> = {};
       if (b.display_name !== undefined) changes.display_name = b.display_name;
       if (b.profile_image_url !== undefined) {
-        changes.profile_image_url = (await storeDataImages(tx, projectId, { profile_image_url: b.profile_image_url }, ['profile_image_url'])).profile_image_url;
+        changes.profile_image_url = (
+          await storeDataImages(tx, projectId, { profile_image_url: b.profile_image_url }, ['profile_image_url'])
+        ).profile_image_url;
         await releaseReplacedImages(tx, projectId, before, changes, ['profile_image_url']);
       }
       if (b.client_metadata !== undefined) changes.client_metadata = toJsonText(b.client_metadata);

@@ -41,7 +41,10 @@ const clientTeamEntries = {
 export const ClientTeamOutput = component('ClientTeam', v.strictObject(clientTeamEntries));
 
 /** Output schema of `toServerTeam`. */
-export const ServerTeamOutput = component('ServerTeam', v.strictObject({ ...clientTeamEntries, created_at_millis: MillisOutput, server_metadata: JsonOutput }));
+export const ServerTeamOutput = component(
+  'ServerTeam',
+  v.strictObject({ ...clientTeamEntries, created_at_millis: MillisOutput, server_metadata: JsonOutput }),
+);
 
 /** A team in the caller's view (`toTeamForAccess`). */
 export const TeamOutput = v.union([ServerTeamOutput, ClientTeamOutput]);

@@ -14,8 +14,15 @@ for (const dialect of testDialects()) {
   describe(`development rate limits [${dialect}]`, () => {
     let dev: TestCore;
     let prod: TestCore;
-    before(async () => { [dev, prod] = await Promise.all([startTestCore(dialect, { environment: 'development' }), startTestCore(dialect, { environment: 'production' })]); });
-    after(async () => { await Promise.all([dev?.close(), prod?.close()]); });
+    before(async () => {
+      [dev, prod] = await Promise.all([
+        startTestCore(dialect, { environment: 'development' }),
+        startTestCore(dialect, { environment: 'production' }),
+      ]);
+    });
+    after(async () => {
+      await Promise.all([dev?.close(), prod?.close()]);
+    });
 
     const anonymousSignUps = async (t: TestCore, client: Parameters<TestCore['call']>[1], n: number) => {
       for (let i = 0; i < n; i++) await t.call('anonymous.signUp', client, { body: {}, clientAddress: ADDRESS });
@@ -28,13 +35,21 @@ for (const dialect of testDialects()) {
       await anonymousSignUps(dev, client, production + 5);
       const p = await createCoreProject(prod);
       await anonymousSignUps(prod, p.client, production);
-      await assert.rejects(prod.core.invoke('anonymous.signUp', p.client, { body: {}, clientAddress: ADDRESS }), (e: Error & { status?: number }) => e.name === 'RateLimitError');
+      await assert.rejects(
+        prod.core.invoke('anonymous.signUp', p.client, { body: {}, clientAddress: ADDRESS }),
+        (e: Error & { status?: number }) => e.name === 'RateLimitError',
+      );
     });
 
     it("keeps a project's own override in development", async () => {
-      const { client } = await createCoreProject(dev, { rate_limits: { anonymous_sign_up_per_address: { limit: 2, window_seconds: 3600 } } });
+      const { client } = await createCoreProject(dev, {
+        rate_limits: { anonymous_sign_up_per_address: { limit: 2, window_seconds: 3600 } },
+      });
       await anonymousSignUps(dev, client, 2);
-      await assert.rejects(dev.core.invoke('anonymous.signUp', client, { body: {}, clientAddress: ADDRESS }), (e: Error) => e.name === 'RateLimitError');
+      await assert.rejects(
+        dev.core.invoke('anonymous.signUp', client, { body: {}, clientAddress: ADDRESS }),
+        (e: Error) => e.name === 'RateLimitError',
+      );
     });
 
     it('keeps the assistant at its production limit', () => {

@@ -38,7 +38,11 @@ export const DEVELOPMENT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>>
  * (DEVELOPMENT_RATE_LIMITS in `development`, DEFAULT_RATE_LIMITS otherwise); null when the project
  * turned throttling off.
  */
-export function effectiveLimit(config: RateLimitsConfig | undefined, rule: RateLimitRule, environment: 'development' | 'production' | 'test' = 'production'): RateLimit | null {
+export function effectiveLimit(
+  config: RateLimitsConfig | undefined,
+  rule: RateLimitRule,
+  environment: 'development' | 'production' | 'test' = 'production',
+): RateLimit | null {
   const c = config ?? defaultRateLimitsConfig();
   if (!c.enabled) return null;
   return c.overrides[rule] ?? (environment === 'development' ? DEVELOPMENT_RATE_LIMITS : DEFAULT_RATE_LIMITS)[rule];

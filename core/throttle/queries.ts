@@ -20,7 +20,13 @@ const int = (n: number) => sql`cast(${n} as bigint)`;
  * row is locked by PostgreSQL, SQLite has one writer). A missing row is a full bucket. A
  * refused take changes nothing but the refill bookkeeping.
  */
-export async function takeToken(db: Kysely<Database>, key: string, capacity: number, refillPerMs: number, now: number): Promise<TakeResult> {
+export async function takeToken(
+  db: Kysely<Database>,
+  key: string,
+  capacity: number,
+  refillPerMs: number,
+  now: number,
+): Promise<TakeResult> {
   const elapsed = sql`(case when ${int(now)} > ${col('updated_at')} then ${int(now)} - ${col('updated_at')} else 0 end)`;
   const grown = sql`(${col('tokens')} + ${elapsed} * ${real(refillPerMs)})`;
   const refilled = sql`(case when ${grown} > ${real(capacity)} then ${real(capacity)} else ${grown} end)`;
@@ -43,7 +49,13 @@ export async function takeToken(db: Kysely<Database>, key: string, capacity: num
  * @param delayFor the delay in ms after the n-th consecutive failure (n ≥ 1); evaluated in SQL for
  *   n = 1 … `lockAt` as a fixed ladder of constants.
  */
-export async function claimAttempt(db: Kysely<Database>, key: string, lockAt: number, delayFor: (n: number) => number, now: number): Promise<TakeResult> {
+export async function claimAttempt(
+  db: Kysely<Database>,
+  key: string,
+  lockAt: number,
+  delayFor: (n: number) => number,
+  now: number,
+): Promise<TakeResult> {
   const next = sql`(${col('tokens')} + 1)`;
   // One `when` per run of equal delays, at the run's last n: `when next <= n then delay(n)`.
   const ladder: RawBuilder<unknown>[] = [];

@@ -3,7 +3,12 @@ import { sha256Hex } from '../lib/hash.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
-  effectiveLimit, failureDelayMs, LOCK_AFTER_FAILURES, THROTTLE_ROW_RETENTION_MS, type RateLimit, type RateLimitRule,
+  effectiveLimit,
+  failureDelayMs,
+  LOCK_AFTER_FAILURES,
+  THROTTLE_ROW_RETENTION_MS,
+  type RateLimit,
+  type RateLimitRule,
 } from './limits.ts';
 import { claimAttempt, deleteKey, pruneThrottleRows, takeToken } from './queries.ts';
 
@@ -48,7 +53,13 @@ export async function enforceRateLimit(ctx: OperationContext, rule: RateLimitRul
   await pruneNowAndThen(ctx);
   const refillPerMs = limit.limit / (limit.windowSeconds * 1000);
   // The limit is part of the key: a project that changes a limit starts from a full bucket.
-  const result = await takeToken(ctx.db, keyOf(auth.project.id, `${rule}/${limit.limit}/${limit.windowSeconds}`, who), limit.limit, refillPerMs, ctx.now);
+  const result = await takeToken(
+    ctx.db,
+    keyOf(auth.project.id, `${rule}/${limit.limit}/${limit.windowSeconds}`, who),
+    limit.limit,
+    refillPerMs,
+    ctx.now,
+  );
   if (!result.allowed) {
     const waitMs = (1 - result.tokens) / refillPerMs;
     throw new RateLimitError('Too many requests. Please wait before trying again.', Math.max(1, Math.ceil(waitMs / 1000)));
@@ -68,9 +79,18 @@ export async function enforcePublicAddressLimit(ctx: OperationContext, scope: st
   if (!who) return;
   await pruneNowAndThen(ctx);
   const refillPerMs = limit.limit / (limit.windowSeconds * 1000);
-  const result = await takeToken(ctx.db, keyOf('internal', `public:${scope}/${limit.limit}/${limit.windowSeconds}`, who), limit.limit, refillPerMs, ctx.now);
+  const result = await takeToken(
+    ctx.db,
+    keyOf('internal', `public:${scope}/${limit.limit}/${limit.windowSeconds}`, who),
+    limit.limit,
+    refillPerMs,
+    ctx.now,
+  );
   if (!result.allowed) {
-    throw new RateLimitError('Too many requests. Please wait before trying again.', Math.max(1, Math.ceil((1 - result.tokens) / refillPerMs / 1000)));
+    throw new RateLimitError(
+      'Too many requests. Please wait before trying again.',
+      Math.max(1, Math.ceil((1 - result.tokens) / refillPerMs / 1000)),
+    );
   }
 }
 
@@ -101,7 +121,11 @@ export type SignInFactor = 'password' | 'mfa';
  * @throws RateLimitError (429) with `Retry-After` during a delay; without it once the account's
  *   password sign-in is suspended (reset the password to lift it).
  */
-export async function claimSignInAttempt(ctx: OperationContext, factor: SignInFactor, subject: string): Promise<{ succeeded(): Promise<void> }> {
+export async function claimSignInAttempt(
+  ctx: OperationContext,
+  factor: SignInFactor,
+  subject: string,
+): Promise<{ succeeded(): Promise<void> }> {
   const auth = ctx.auth;
   const noop = { succeeded: async () => {} };
   if (!auth || !(auth.project.config.rateLimits?.enabled ?? true)) return noop;
@@ -110,9 +134,17 @@ export async function claimSignInAttempt(ctx: OperationContext, factor: SignInFa
   const result = await claimAttempt(ctx.db, key, LOCK_AFTER_FAILURES, failureDelayMs, ctx.now);
   if (!result.allowed) {
     if (result.tokens >= LOCK_AFTER_FAILURES) {
-      throw new RateLimitError(factor === 'password' ? 'Too many failed sign-in attempts for this account. Reset the password (or sign in another way) to continue.' : 'Too many failed second-factor attempts for this account. Sign in again later or use a recovery code.', null);
+      throw new RateLimitError(
+        factor === 'password'
+          ? 'Too many failed sign-in attempts for this account. Reset the password (or sign in another way) to continue.'
+          : 'Too many failed second-factor attempts for this account. Sign in again later or use a recovery code.',
+        null,
+      );
     }
-    throw new RateLimitError('Too many failed sign-in attempts. Please wait before trying again.', Math.max(1, Math.ceil((result.updatedAt - ctx.now) / 1000)));
+    throw new RateLimitError(
+      'Too many failed sign-in attempts. Please wait before trying again.',
+      Math.max(1, Math.ceil((result.updatedAt - ctx.now) / 1000)),
+    );
   }
   return { succeeded: () => deleteKey(ctx.db, key) };
 }

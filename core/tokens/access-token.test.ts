@@ -10,8 +10,18 @@ const keys = createKeyRing('access-token-test-secret');
 const PROJECT = '3f7c2a9e-5b1d-4e8f-a6c0-9d2b7e4f1a35';
 const NOW = 1_800_000_000_000;
 const subject: AccessTokenSubject = {
-  projectId: PROJECT, branchId: 'main', userId: 'user-1', refreshTokenId: 'rt-1', displayName: 'A', primaryEmail: 'a@example.com',
-  primaryEmailVerified: true, selectedTeamId: null, signedUpAt: NOW - 1000, isAnonymous: false, restrictedReason: null, requiresTotpMfa: false,
+  projectId: PROJECT,
+  branchId: 'main',
+  userId: 'user-1',
+  refreshTokenId: 'rt-1',
+  displayName: 'A',
+  primaryEmail: 'a@example.com',
+  primaryEmailVerified: true,
+  selectedTeamId: null,
+  signedUpAt: NOW - 1000,
+  isAnonymous: false,
+  restrictedReason: null,
+  requiresTotpMfa: false,
 };
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -46,7 +56,10 @@ describe('access-token verification', () => {
 
   it('answers ACCESS_TOKEN_EXPIRED with expired_at_millis at and after exp, and the admin variant when asked', async () => {
     const token = await signAccessToken(keys, 'http://localhost', subject, NOW, 600_000);
-    await assert.rejects(verifyAccessToken(keys, token, NOW + 600_000), (e: KnownError) => e.code === 'ACCESS_TOKEN_EXPIRED' && e.details.expired_at_millis === NOW + 600_000);
+    await assert.rejects(
+      verifyAccessToken(keys, token, NOW + 600_000),
+      (e: KnownError) => e.code === 'ACCESS_TOKEN_EXPIRED' && e.details.expired_at_millis === NOW + 600_000,
+    );
     assert.equal(await codeOf(verifyAccessToken(keys, token, NOW + 599_999)), 'no error');
     assert.equal(await codeOf(verifyAccessToken(keys, token, NOW + 700_000, true)), 'ADMIN_ACCESS_TOKEN_EXPIRED');
   });
@@ -54,7 +67,9 @@ describe('access-token verification', () => {
   it('answers UNPARSABLE_ACCESS_TOKEN for a tampered payload or signature, garbage, and an unknown kid', async () => {
     const token = await signAccessToken(keys, 'http://localhost', subject, NOW, 600_000);
     const [h, p, s] = token.split('.') as [string, string, string];
-    const otherPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone-else' })).toString('base64url');
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone-else' }),
+    ).toString('base64url');
     assert.equal(await codeOf(verifyAccessToken(keys, `${h}.${otherPayload}.${s}`, NOW)), 'UNPARSABLE_ACCESS_TOKEN');
     const flipped = `${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`;
     assert.equal(await codeOf(verifyAccessToken(keys, `${h}.${p}.${flipped}`, NOW)), 'UNPARSABLE_ACCESS_TOKEN');
@@ -77,12 +92,14 @@ describe('access-token verification', () => {
     assert.equal(await codeOf(verifyAccessToken(keys, forge({}, { project_id: 'internal' }), NOW)), 'UNPARSABLE_ACCESS_TOKEN');
   });
 
-  it('agrees with jose.jwtVerify (ES256, the kid\'s key, the project\'s audience) on every case of format, header, key, signature, issuer and time', async () => {
+  it("agrees with jose.jwtVerify (ES256, the kid's key, the project's audience) on every case of format, header, key, signature, issuer and time", async () => {
     const sec = NOW / 1000;
     const [key] = keys.keysFor(audienceFor(PROJECT, 'default'));
     const token = await signAccessToken(keys, 'http://localhost', subject, NOW, 600_000);
     const [h, p, s] = token.split('.') as [string, string, string];
-    const otherPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone-else' })).toString('base64url');
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'someone-else' }),
+    ).toString('base64url');
     const raw = (header: unknown, payload: unknown) => {
       const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
       const input = `${enc(header)}.${enc(payload)}`;
@@ -127,21 +144,35 @@ describe('access-token verification', () => {
       'a header that is an array': raw([{ alg: 'ES256', kid: key!.kid }], claims),
       'a payload that is an array': raw({ alg: 'ES256', kid: key!.kid }, [claims]),
       'a foreign audience': forge({}, { aud: '6a3c1f0e-1c2b-4d5e-9f00-123456789abc' }),
-      'another key under the right kid': withKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, { alg: 'ES256', kid: key!.kid }, claims),
-      'another project\'s token': withKey(otherKey!.privateKey, { alg: 'ES256', kid: otherKey!.kid }, { ...claims, project_id: OTHER, aud: OTHER }),
-      'another project\'s key and kid, this project\'s audience': withKey(otherKey!.privateKey, { alg: 'ES256', kid: otherKey!.kid }, claims),
-      'another server secret\'s key and kid': withKey(foreignKey!.privateKey, { alg: 'ES256', kid: foreignKey!.kid }, claims),
-      'another server secret\'s key under the right kid': withKey(foreignKey!.privateKey, { alg: 'ES256', kid: key!.kid }, claims),
+      'another key under the right kid': withKey(
+        generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
+        { alg: 'ES256', kid: key!.kid },
+        claims,
+      ),
+      "another project's token": withKey(
+        otherKey!.privateKey,
+        { alg: 'ES256', kid: otherKey!.kid },
+        { ...claims, project_id: OTHER, aud: OTHER },
+      ),
+      "another project's key and kid, this project's audience": withKey(otherKey!.privateKey, { alg: 'ES256', kid: otherKey!.kid }, claims),
+      "another server secret's key and kid": withKey(foreignKey!.privateKey, { alg: 'ES256', kid: foreignKey!.kid }, claims),
+      "another server secret's key under the right kid": withKey(foreignKey!.privateKey, { alg: 'ES256', kid: key!.kid }, claims),
       // Neither side checks `iss`: the project's own signing key and `aud` bind the token.
       'a foreign issuer': forge({}, { iss: 'https://attacker.example' }),
       'no issuer': forge({}, { iss: undefined }),
       'a tampered header (kid of the restricted audience)': `${Buffer.from(JSON.stringify({ alg: 'ES256', kid: keys.keysFor(audienceFor(PROJECT, 'restricted'))[0]!.kid })).toString('base64url')}.${p}.${s}`,
-      'garbage': 'not a token',
+      garbage: 'not a token',
     };
     // Every project's keys, as the server holds them (which project a request is for is checked
     // later, in core/auth/request-auth.ts).
-    const audiences = [PROJECT, OTHER].flatMap((id) => [audienceFor(id, 'default'), audienceFor(id, 'restricted'), audienceFor(id, 'anonymous')]);
-    const byKid = new Map(audiences.flatMap((audience) => keys.keysFor(audience).map((k) => [k.kid, { jwk: k.publicJwk, audience }] as const)));
+    const audiences = [PROJECT, OTHER].flatMap((id) => [
+      audienceFor(id, 'default'),
+      audienceFor(id, 'restricted'),
+      audienceFor(id, 'anonymous'),
+    ]);
+    const byKid = new Map(
+      audiences.flatMap((audience) => keys.keysFor(audience).map((k) => [k.kid, { jwk: k.publicJwk, audience }] as const)),
+    );
     for (const [name, candidate] of Object.entries(cases)) {
       const ours = (await codeOf(verifyAccessToken(keys, candidate, NOW))) === 'no error';
       let theirs: boolean;
@@ -149,7 +180,11 @@ describe('access-token verification', () => {
         // jose with the key the header's kid names, and the audience that key signs for.
         const entry = byKid.get(String(decodeProtectedHeader(candidate).kid));
         if (!entry) throw new Error('no such kid');
-        await jwtVerify(candidate, await importJWK(entry.jwk, 'ES256'), { algorithms: ['ES256'], audience: entry.audience, currentDate: new Date(NOW) });
+        await jwtVerify(candidate, await importJWK(entry.jwk, 'ES256'), {
+          algorithms: ['ES256'],
+          audience: entry.audience,
+          currentDate: new Date(NOW),
+        });
         theirs = true;
       } catch {
         theirs = false;

@@ -69,7 +69,13 @@ export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind
  * @param nowMs issue time, epoch ms (injected clock)
  * @param ttlMs lifetime in ms (default 10 minutes, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx)
  */
-export async function signAccessToken(keys: KeyRing, baseUrl: string, subject: AccessTokenSubject, nowMs: number, ttlMs: number): Promise<string> {
+export async function signAccessToken(
+  keys: KeyRing,
+  baseUrl: string,
+  subject: AccessTokenSubject,
+  nowMs: number,
+  ttlMs: number,
+): Promise<string> {
   const kind = audienceKind(subject);
   const aud = audienceFor(subject.projectId, kind);
   const [key] = keys.keysFor(aud);
@@ -105,7 +111,7 @@ function decodeSegment(segment: string): Record<string, unknown> | null {
   if (!BASE64URL.test(segment)) return null;
   try {
     const value: unknown = parseJsonText(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
@@ -114,7 +120,9 @@ function decodeSegment(segment: string): Record<string, unknown> | null {
 /** ES256 signature check on libuv's thread pool (node:crypto, raw r||s signature, RFC 7518 §3.4). */
 function verifyEs256(data: string, publicKey: KeyObject, signature: Buffer): Promise<boolean> {
   return new Promise((resolve) => {
-    cryptoVerify('sha256', Buffer.from(data), { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature, (error, ok) => resolve(!error && ok));
+    cryptoVerify('sha256', Buffer.from(data), { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature, (error, ok) =>
+      resolve(!error && ok),
+    );
   });
 }
 
@@ -153,8 +161,13 @@ async function verifiedPayload(keys: KeyRing, token: string, unparsable: () => K
   for (const claim of ['iat', 'nbf', 'exp'] as const) {
     if (payload[claim] !== undefined && typeof payload[claim] !== 'number') throw unparsable();
   }
-  if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string') throw unparsable();
-  const projectAudience = [audienceFor(payload.project_id, 'default'), audienceFor(payload.project_id, 'restricted'), audienceFor(payload.project_id, 'anonymous')];
+  if (typeof payload.sub !== 'string' || typeof payload.project_id !== 'string' || typeof payload.refresh_token_id !== 'string')
+    throw unparsable();
+  const projectAudience = [
+    audienceFor(payload.project_id, 'default'),
+    audienceFor(payload.project_id, 'restricted'),
+    audienceFor(payload.project_id, 'anonymous'),
+  ];
   if (!projectAudience.includes(aud)) throw unparsable();
   cache.set(token, payload);
   return payload;
@@ -179,7 +192,9 @@ export async function verifyAccessToken(keys: KeyRing, token: string, nowMs: num
   const now = Math.floor(nowMs / 1000);
   if (payload.nbf !== undefined && (payload.nbf as number) > now) throw unparsable();
   if (payload.exp !== undefined && (payload.exp as number) <= now) {
-    throw new KnownError(admin ? 'ADMIN_ACCESS_TOKEN_EXPIRED' : 'ACCESS_TOKEN_EXPIRED', { expired_at_millis: (payload.exp as number) * 1000 });
+    throw new KnownError(admin ? 'ADMIN_ACCESS_TOKEN_EXPIRED' : 'ACCESS_TOKEN_EXPIRED', {
+      expired_at_millis: (payload.exp as number) * 1000,
+    });
   }
   return payload as unknown as AccessTokenClaims;
 }

@@ -1,7 +1,15 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
-import type { Database, OAuthAccountsTable, ProjectPermissionGrantsTable, TeamMembersTable, TeamPermissionGrantsTable, TeamsTable, UsersTable } from '../storage/tables.ts';
+import type {
+  Database,
+  OAuthAccountsTable,
+  ProjectPermissionGrantsTable,
+  TeamMembersTable,
+  TeamPermissionGrantsTable,
+  TeamsTable,
+  UsersTable,
+} from '../storage/tables.ts';
 import { isSupportedPasswordHash } from '../auth-password/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
@@ -65,35 +73,68 @@ async function lookup<T>(ids: readonly string[], query: (chunk: string[]) => Pro
  *
  * @param firstLine the line number of `lines[0]` in the caller's file (1-based), for the results.
  */
-export async function importBatch(ctx: OperationContext, project: Project, lines: readonly string[], firstLine: number, options: ImportOptions): Promise<LineResult[]> {
+export async function importBatch(
+  ctx: OperationContext,
+  project: Project,
+  lines: readonly string[],
+  firstLine: number,
+  options: ImportOptions,
+): Promise<LineResult[]> {
   const results: LineResult[] = [];
-  const fail = (line: number, problem: RecordProblem, type?: 'user' | 'team') => results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
+  const fail = (line: number, problem: RecordProblem, type?: 'user' | 'team') =>
+    results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
   const parsed: Array<{ line: number; record: ReturnType<typeof parseImportLine> }> = [];
-  lines.forEach((text, i) => { if (text.trim() !== '') parsed.push({ line: firstLine + i, record: parseImportLine(text) }); });
+  lines.forEach((text, i) => {
+    if (text.trim() !== '') parsed.push({ line: firstLine + i, record: parseImportLine(text) });
+  });
 
   const prepared: Prepared[] = [];
   const seenIds = new Set<string>();
   const seenEmails = new Map<string, number>();
   for (const { line, record } of parsed) {
-    if (isProblem(record)) { fail(line, record); continue; }
+    if (isProblem(record)) {
+      fail(line, record);
+      continue;
+    }
     if (record.type === 'team') {
-      if (seenIds.has(record.id)) { fail(line, { code: 'DUPLICATE_RECORD', message: `Team ${record.id} appears twice in this batch.` }, 'team'); continue; }
+      if (seenIds.has(record.id)) {
+        fail(line, { code: 'DUPLICATE_RECORD', message: `Team ${record.id} appears twice in this batch.` }, 'team');
+        continue;
+      }
       seenIds.add(record.id);
       prepared.push({ line, kind: 'team', id: record.id, exists: false, record });
       continue;
     }
     if (record.password_hash && !isSupportedPasswordHash(record.password_hash, { allowInsecure: options.allowInsecureHashes })) {
       const legacy = isSupportedPasswordHash(record.password_hash, { allowInsecure: true });
-      fail(line, { code: 'UNSUPPORTED_PASSWORD_HASH', message: legacy ? 'A legacy, insecure digest: import it with allow_insecure_hashes=true.' : 'The password hash is malformed or in no supported format (docs/migrating.md).' }, 'user');
+      fail(
+        line,
+        {
+          code: 'UNSUPPORTED_PASSWORD_HASH',
+          message: legacy
+            ? 'A legacy, insecure digest: import it with allow_insecure_hashes=true.'
+            : 'The password hash is malformed or in no supported format (docs/migrating.md).',
+        },
+        'user',
+      );
       continue;
     }
     const provider = record.oauth_providers?.find((p) => !project.config.oauthProviders.some((configured) => configured.id === p.id));
-    if (provider) { fail(line, { code: 'UNKNOWN_OAUTH_PROVIDER', message: `OAuth provider ${provider.id} is not configured for this project.` }, 'user'); continue; }
+    if (provider) {
+      fail(line, { code: 'UNKNOWN_OAUTH_PROVIDER', message: `OAuth provider ${provider.id} is not configured for this project.` }, 'user');
+      continue;
+    }
     const id = importUserId(project.id, record) ?? uuid();
-    if (seenIds.has(id)) { fail(line, { code: 'DUPLICATE_RECORD', message: `User ${record.source_id ?? id} appears twice in this batch.` }, 'user'); continue; }
+    if (seenIds.has(id)) {
+      fail(line, { code: 'DUPLICATE_RECORD', message: `User ${record.source_id ?? id} appears twice in this batch.` }, 'user');
+      continue;
+    }
     const email = record.primary_email ? normalizeEmail(record.primary_email) : null;
     const authEmail = email !== null && record.primary_email_auth_enabled !== false;
-    if (authEmail && seenEmails.has(email)) { fail(line, { code: 'DUPLICATE_EMAIL', message: `${email} is also the sign-in email of line ${seenEmails.get(email)}.` }, 'user'); continue; }
+    if (authEmail && seenEmails.has(email)) {
+      fail(line, { code: 'DUPLICATE_EMAIL', message: `${email} is also the sign-in email of line ${seenEmails.get(email)}.` }, 'user');
+      continue;
+    }
     seenIds.add(id);
     if (authEmail) seenEmails.set(email, line);
     prepared.push({ line, kind: 'user', id, exists: false, record, email, authEmail });
@@ -103,13 +144,47 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
   const db = ctx.db;
   const teamsInBatch = new Set(prepared.filter((p) => p.kind === 'team').map((p) => p.id));
   const users = prepared.filter((p): p is Extract<Prepared, { kind: 'user' }> => p.kind === 'user');
-  const existingUsers = new Set((await lookup(users.map((u) => u.id), (chunk) => db.selectFrom('users').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute())).map((r) => r.id));
+  const existingUsers = new Set(
+    (
+      await lookup(
+        users.map((u) => u.id),
+        (chunk) => db.selectFrom('users').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute(),
+      )
+    ).map((r) => r.id),
+  );
   const referencedTeams = [...teamsInBatch, ...users.flatMap((u) => (u.record.teams ?? []).map((t) => t.id))];
-  const existingTeams = new Set((await lookup(referencedTeams, (chunk) => db.selectFrom('teams').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute())).map((r) => r.id));
-  const emailHolders = new Map((await lookup(users.filter((u) => u.authEmail).map((u) => u.email!), (chunk) => db.selectFrom('users').select(['id', 'primary_email'])
-    .where('project_id', '=', project.id).where('primary_email', 'in', chunk).where('primary_email_auth_enabled', '=', true).execute())).map((r) => [r.primary_email!, r.id]));
-  const linkedAccounts = await lookup(users.flatMap((u) => (u.record.oauth_providers ?? []).map((p) => p.account_id)), (chunk) => db.selectFrom('oauth_accounts')
-    .select(['provider_id', 'provider_account_id', 'user_id']).where('project_id', '=', project.id).where('provider_account_id', 'in', chunk).execute());
+  const existingTeams = new Set(
+    (
+      await lookup(referencedTeams, (chunk) =>
+        db.selectFrom('teams').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute(),
+      )
+    ).map((r) => r.id),
+  );
+  const emailHolders = new Map(
+    (
+      await lookup(
+        users.filter((u) => u.authEmail).map((u) => u.email!),
+        (chunk) =>
+          db
+            .selectFrom('users')
+            .select(['id', 'primary_email'])
+            .where('project_id', '=', project.id)
+            .where('primary_email', 'in', chunk)
+            .where('primary_email_auth_enabled', '=', true)
+            .execute(),
+      )
+    ).map((r) => [r.primary_email!, r.id]),
+  );
+  const linkedAccounts = await lookup(
+    users.flatMap((u) => (u.record.oauth_providers ?? []).map((p) => p.account_id)),
+    (chunk) =>
+      db
+        .selectFrom('oauth_accounts')
+        .select(['provider_id', 'provider_account_id', 'user_id'])
+        .where('project_id', '=', project.id)
+        .where('provider_account_id', 'in', chunk)
+        .execute(),
+  );
   const accountOwner = new Map(linkedAccounts.map((a) => [`${a.provider_id}\0${a.provider_account_id}`, a.user_id]));
   const definitions = await db.selectFrom('permission_definitions').select(['id', 'scope']).where('project_id', '=', project.id).execute();
   const teamPermissions = new Set(definitions.filter((d) => d.scope === 'team').map((d) => d.id));
@@ -118,19 +193,36 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
 
   const ready: Prepared[] = [];
   for (const item of prepared) {
-    if (item.kind === 'team') { ready.push({ ...item, exists: existingTeams.has(item.id) }); continue; }
+    if (item.kind === 'team') {
+      ready.push({ ...item, exists: existingTeams.has(item.id) });
+      continue;
+    }
     const { record, line } = item;
     const problem = ((): RecordProblem | null => {
       const holder = item.authEmail ? emailHolders.get(item.email!) : undefined;
-      if (holder !== undefined && holder !== item.id) return { code: 'DUPLICATE_EMAIL', message: `${item.email} is already the sign-in email of another user of this project.` };
+      if (holder !== undefined && holder !== item.id)
+        return { code: 'DUPLICATE_EMAIL', message: `${item.email} is already the sign-in email of another user of this project.` };
       const team = record.teams?.find((t) => !teamsInBatch.has(t.id) && !existingTeams.has(t.id));
-      if (team) return { code: 'UNKNOWN_TEAM', message: `Team ${team.id} does not exist in this project (import it first, as a "type": "team" line).` };
+      if (team)
+        return {
+          code: 'UNKNOWN_TEAM',
+          message: `Team ${team.id} does not exist in this project (import it first, as a "type": "team" line).`,
+        };
       const teamPermission = record.teams?.flatMap((t) => t.permissions ?? []).find((p) => !isTeamPermission(p));
-      if (teamPermission) return { code: 'UNKNOWN_PERMISSION', message: `Team permission ${teamPermission} is not defined in this project.` };
+      if (teamPermission)
+        return { code: 'UNKNOWN_PERMISSION', message: `Team permission ${teamPermission} is not defined in this project.` };
       const projectPermission = record.project_permissions?.find((p) => !projectPermissions.has(p));
-      if (projectPermission) return { code: 'UNKNOWN_PERMISSION', message: `Project permission ${projectPermission} is not defined in this project.` };
-      const taken = record.oauth_providers?.find((p) => { const owner = accountOwner.get(`${p.id}\0${p.account_id}`); return owner !== undefined && owner !== item.id; });
-      if (taken) return { code: 'OAUTH_ACCOUNT_ALREADY_LINKED', message: `The ${taken.id} account ${taken.account_id} is already linked to another user.` };
+      if (projectPermission)
+        return { code: 'UNKNOWN_PERMISSION', message: `Project permission ${projectPermission} is not defined in this project.` };
+      const taken = record.oauth_providers?.find((p) => {
+        const owner = accountOwner.get(`${p.id}\0${p.account_id}`);
+        return owner !== undefined && owner !== item.id;
+      });
+      if (taken)
+        return {
+          code: 'OAUTH_ACCOUNT_ALREADY_LINKED',
+          message: `The ${taken.id} account ${taken.account_id} is already linked to another user.`,
+        };
       return null;
     })();
     if (problem) fail(line, problem, 'user');
@@ -138,7 +230,9 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
   }
 
   const done = (item: Prepared, dry: boolean): LineResult => ({
-    line: item.line, type: item.kind, id: item.id,
+    line: item.line,
+    type: item.kind,
+    id: item.id,
     status: dry ? (item.exists ? 'would_update' : 'would_create') : item.exists ? 'updated' : 'created',
   });
   if (options.dryRun) {
@@ -155,9 +249,16 @@ export async function importBatch(ctx: OperationContext, project: Project, lines
           results.push(done(item, false));
         } catch (error) {
           const unique = ctx.runtime.storage.isUniqueViolation(error);
-          fail(item.line, unique && item.kind === 'user' && item.authEmail
-            ? { code: 'DUPLICATE_EMAIL', message: `${item.email} is already the sign-in email of another user of this project.` }
-            : { code: 'WRITE_FAILED', message: unique ? 'The record conflicts with data written meanwhile.' : 'The record could not be written.' }, item.kind);
+          fail(
+            item.line,
+            unique && item.kind === 'user' && item.authEmail
+              ? { code: 'DUPLICATE_EMAIL', message: `${item.email} is already the sign-in email of another user of this project.` }
+              : {
+                  code: 'WRITE_FAILED',
+                  message: unique ? 'The record conflicts with data written meanwhile.' : 'The record could not be written.',
+                },
+            item.kind,
+          );
         }
       }
     }
@@ -182,15 +283,25 @@ function userColumns(ctx: OperationContext, project: Project, item: Extract<Prep
     client_read_only_metadata: json(r.client_read_only_metadata),
     server_metadata: json(r.server_metadata),
     password_hash: r.password_hash,
-    totp_secret_base64: r.totp_secret_base64 ? sealTotpSecret(ctx.runtime, project.id, item.id, r.totp_secret_base64) : r.totp_secret_base64,
+    totp_secret_base64: r.totp_secret_base64
+      ? sealTotpSecret(ctx.runtime, project.id, item.id, r.totp_secret_base64)
+      : r.totp_secret_base64,
   };
   for (const key of Object.keys(columns) as Array<keyof typeof columns>) if (columns[key] === undefined) delete columns[key];
   return columns;
 }
 
-async function insertRows<T extends keyof Database>(db: Kysely<Database>, table: T, rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
+async function insertRows<T extends keyof Database>(
+  db: Kysely<Database>,
+  table: T,
+  rows: ReadonlyArray<Insertable<Database[T]>>,
+): Promise<void> {
   // Kysely's insert types do not follow a generic table name; the rows are typed by the callers.
-  for (const chunk of chunks(rows, ROWS_PER_INSERT)) await db.insertInto(table).values(chunk as never).execute();
+  for (const chunk of chunks(rows, ROWS_PER_INSERT))
+    await db
+      .insertInto(table)
+      .values(chunk as never)
+      .execute();
 }
 
 /** Writes prepared records in the caller's transaction: teams first, then users and what hangs off them. */
@@ -202,8 +313,11 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
     if (item.kind !== 'team') continue;
     const r = item.record;
     const columns = {
-      display_name: r.display_name, profile_image_url: r.profile_image_url ?? null,
-      client_metadata: toJsonText(r.client_metadata ?? null), client_read_only_metadata: toJsonText(r.client_read_only_metadata ?? null), server_metadata: toJsonText(r.server_metadata ?? null),
+      display_name: r.display_name,
+      profile_image_url: r.profile_image_url ?? null,
+      client_metadata: toJsonText(r.client_metadata ?? null),
+      client_read_only_metadata: toJsonText(r.client_read_only_metadata ?? null),
+      server_metadata: toJsonText(r.server_metadata ?? null),
     };
     if (item.exists) await db.updateTable('teams').set(columns).where('project_id', '=', project.id).where('id', '=', item.id).execute();
     else newTeams.push({ id: item.id, project_id: project.id, created_at: r.created_at_millis ?? now, ...columns });
@@ -215,21 +329,43 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
   for (const item of users) {
     const columns = userColumns(ctx, project, item);
     if (item.exists) {
-      if (Object.keys(columns).length > 0) await db.updateTable('users').set(columns).where('project_id', '=', project.id).where('id', '=', item.id).execute();
+      if (Object.keys(columns).length > 0)
+        await db.updateTable('users').set(columns).where('project_id', '=', project.id).where('id', '=', item.id).execute();
       const replaced = (table: 'team_members' | 'team_permission_grants' | 'project_permission_grants' | 'oauth_accounts') =>
         db.deleteFrom(table).where('project_id', '=', project.id).where('user_id', '=', item.id).execute();
-      if (item.record.teams) { await replaced('team_permission_grants'); await replaced('team_members'); }
+      if (item.record.teams) {
+        await replaced('team_permission_grants');
+        await replaced('team_members');
+      }
       if (item.record.project_permissions) await replaced('project_permission_grants');
       if (item.record.oauth_providers) await replaced('oauth_accounts');
       continue;
     }
     const signedUpAt = item.record.signed_up_at_millis ?? now;
     newUsers.push({
-      id: item.id, project_id: project.id, display_name: null, primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false,
-      primary_email_channel_id: null, profile_image_url: null, signed_up_at: signedUpAt, last_active_at: signedUpAt,
-      client_metadata: null, client_read_only_metadata: null, server_metadata: null, password_hash: null, otp_auth_enabled: false,
-      passkey_auth_enabled: false, totp_secret_base64: null, is_anonymous: false, selected_team_id: null, restricted_by_admin: false,
-      restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null,
+      id: item.id,
+      project_id: project.id,
+      display_name: null,
+      primary_email: null,
+      primary_email_verified: false,
+      primary_email_auth_enabled: false,
+      primary_email_channel_id: null,
+      profile_image_url: null,
+      signed_up_at: signedUpAt,
+      last_active_at: signedUpAt,
+      client_metadata: null,
+      client_read_only_metadata: null,
+      server_metadata: null,
+      password_hash: null,
+      otp_auth_enabled: false,
+      passkey_auth_enabled: false,
+      totp_secret_base64: null,
+      is_anonymous: false,
+      selected_team_id: null,
+      restricted_by_admin: false,
+      restricted_by_admin_reason: null,
+      restricted_by_admin_private_details: null,
+      country_code: null,
       risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
       ...columns,
     } as Insertable<UsersTable>);
@@ -238,8 +374,21 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
 
   // Memberships, grants and provider links: as the record lists them, else the project's defaults
   // (new users only; an update without the field keeps what is stored).
-  const definedProject = new Set((await db.selectFrom('permission_definitions').select('id').where('project_id', '=', project.id).where('scope', '=', 'project').execute()).map((d) => d.id));
-  const definedTeam = new Set((await db.selectFrom('permission_definitions').select('id').where('project_id', '=', project.id).where('scope', '=', 'team').execute()).map((d) => d.id));
+  const definedProject = new Set(
+    (
+      await db
+        .selectFrom('permission_definitions')
+        .select('id')
+        .where('project_id', '=', project.id)
+        .where('scope', '=', 'project')
+        .execute()
+    ).map((d) => d.id),
+  );
+  const definedTeam = new Set(
+    (
+      await db.selectFrom('permission_definitions').select('id').where('project_id', '=', project.id).where('scope', '=', 'team').execute()
+    ).map((d) => d.id),
+  );
   const memberDefaults = project.config.teamMemberDefaultPermissions.filter((id) => definedTeam.has(id) || isSystemPermission(id));
   const userDefaults = project.config.userDefaultPermissions.filter((id) => definedProject.has(id));
   const members: Insertable<TeamMembersTable>[] = [];
@@ -250,13 +399,32 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
     const r = item.record;
     const memberships = new Map((r.teams ?? []).map((t) => [t.id, t.permissions]));
     for (const [teamId, permissions] of memberships) {
-      members.push({ project_id: project.id, team_id: teamId, user_id: item.id, display_name: null, profile_image_url: null, created_at: now });
-      for (const permission of new Set(permissions ?? memberDefaults)) teamGrants.push({ project_id: project.id, team_id: teamId, user_id: item.id, permission_id: permission, created_at: now });
+      members.push({
+        project_id: project.id,
+        team_id: teamId,
+        user_id: item.id,
+        display_name: null,
+        profile_image_url: null,
+        created_at: now,
+      });
+      for (const permission of new Set(permissions ?? memberDefaults))
+        teamGrants.push({ project_id: project.id, team_id: teamId, user_id: item.id, permission_id: permission, created_at: now });
     }
     const granted = r.project_permissions ?? (item.exists ? [] : userDefaults);
-    for (const permission of new Set(granted)) projectGrants.push({ project_id: project.id, user_id: item.id, permission_id: permission, created_at: now });
+    for (const permission of new Set(granted))
+      projectGrants.push({ project_id: project.id, user_id: item.id, permission_id: permission, created_at: now });
     for (const link of r.oauth_providers ?? []) {
-      links.push({ id: uuid(), project_id: project.id, user_id: item.id, provider_id: link.id, provider_account_id: link.account_id, email: link.email ?? null, allow_sign_in: true, allow_connected_accounts: true, created_at: now });
+      links.push({
+        id: uuid(),
+        project_id: project.id,
+        user_id: item.id,
+        provider_id: link.id,
+        provider_account_id: link.account_id,
+        email: link.email ?? null,
+        allow_sign_in: true,
+        allow_connected_accounts: true,
+        created_at: now,
+      });
     }
   }
   await insertRows(db, 'team_members', members);

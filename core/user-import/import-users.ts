@@ -16,13 +16,16 @@ const LineResultOutput = v.object({
 });
 
 /** The answer of an import call: one result per non-blank line, in line order, and the counts. */
-export const ImportResultOutput = component('UserImportResult', v.object({
-  dry_run: v.boolean(),
-  results: v.array(LineResultOutput),
-  created: v.number(),
-  updated: v.number(),
-  failed: v.number(),
-}));
+export const ImportResultOutput = component(
+  'UserImportResult',
+  v.object({
+    dry_run: v.boolean(),
+    results: v.array(LineResultOutput),
+    created: v.number(),
+    updated: v.number(),
+    failed: v.number(),
+  }),
+);
 
 /**
  * Bulk user import, admin access: a batch of lines of Gatehouse's NDJSON import
@@ -50,8 +53,17 @@ export const importUsers = defineOperation({
   output: ImportResultOutput,
   async run(ctx, { query, body }) {
     const dryRun = query.dry_run === true;
-    const results = await importBatch(ctx, ctx.auth.project, body.lines, body.first_line ?? 1, { dryRun, allowInsecureHashes: query.allow_insecure_hashes === true });
+    const results = await importBatch(ctx, ctx.auth.project, body.lines, body.first_line ?? 1, {
+      dryRun,
+      allowInsecureHashes: query.allow_insecure_hashes === true,
+    });
     const count = (...statuses: string[]) => results.filter((r) => statuses.includes(r.status)).length;
-    return { dry_run: dryRun, results, created: count('created', 'would_create'), updated: count('updated', 'would_update'), failed: count('failed') };
+    return {
+      dry_run: dryRun,
+      results,
+      created: count('created', 'would_create'),
+      updated: count('updated', 'would_update'),
+      failed: count('failed'),
+    };
   },
 });

@@ -39,11 +39,15 @@ export const ImportedUserSchema = v.strictObject({
   server_metadata: v.optional(MetadataSchema),
   password_hash: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024)))),
   totp_secret_base64: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be valid base64')))),
-  oauth_providers: v.optional(v.array(v.strictObject({
-    id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-    account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
-    email: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(320)))),
-  }))),
+  oauth_providers: v.optional(
+    v.array(
+      v.strictObject({
+        id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+        account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+        email: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(320)))),
+      }),
+    ),
+  ),
   teams: v.optional(v.array(v.strictObject({ id: UuidSchema, permissions: PermissionIds }))),
   project_permissions: PermissionIds,
 });
@@ -64,12 +68,22 @@ export type ImportedTeam = v.InferOutput<typeof ImportedTeamSchema>;
 export type ImportRecord = ({ type: 'user' } & ImportedUser) | ImportedTeam;
 
 /** A record that failed, as reported on its line: a stable code and a sentence. */
-export interface RecordProblem { code: ImportErrorCode; message: string }
+export interface RecordProblem {
+  code: ImportErrorCode;
+  message: string;
+}
 
 /** The per-line error codes of an import (docs/migrating.md lists them). */
 export type ImportErrorCode =
-  | 'MALFORMED_RECORD' | 'UNSUPPORTED_PASSWORD_HASH' | 'DUPLICATE_EMAIL' | 'DUPLICATE_RECORD' | 'UNKNOWN_TEAM'
-  | 'UNKNOWN_PERMISSION' | 'UNKNOWN_OAUTH_PROVIDER' | 'OAUTH_ACCOUNT_ALREADY_LINKED' | 'WRITE_FAILED';
+  | 'MALFORMED_RECORD'
+  | 'UNSUPPORTED_PASSWORD_HASH'
+  | 'DUPLICATE_EMAIL'
+  | 'DUPLICATE_RECORD'
+  | 'UNKNOWN_TEAM'
+  | 'UNKNOWN_PERMISSION'
+  | 'UNKNOWN_OAUTH_PROVIDER'
+  | 'OAUTH_ACCOUNT_ALREADY_LINKED'
+  | 'WRITE_FAILED';
 
 /**
  * Parses one NDJSON line into a record.
@@ -83,7 +97,8 @@ export function parseImportLine(line: string): ImportRecord | RecordProblem {
   } catch (error) {
     return { code: 'MALFORMED_RECORD', message: `Not valid JSON: ${(error as Error).message}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { code: 'MALFORMED_RECORD', message: 'A record must be a JSON object.' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { code: 'MALFORMED_RECORD', message: 'A record must be a JSON object.' };
   const isTeam = (value as { type?: unknown }).type === 'team';
   const result = isTeam ? v.safeParse(ImportedTeamSchema, value) : v.safeParse(ImportedUserSchema, value);
   if (!result.success) {
@@ -91,7 +106,7 @@ export function parseImportLine(line: string): ImportRecord | RecordProblem {
     const path = issue.path?.map((p) => p.key).join('.') ?? 'record';
     return { code: 'MALFORMED_RECORD', message: `${path}: ${issue.message}` };
   }
-  return isTeam ? result.output as ImportedTeam : { ...(result.output as ImportedUser), type: 'user' };
+  return isTeam ? (result.output as ImportedTeam) : { ...(result.output as ImportedUser), type: 'user' };
 }
 
 /** True when `value` is a problem rather than a record. */

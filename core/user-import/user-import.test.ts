@@ -23,7 +23,16 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     const hash = bcrypt.hashSync(PASSWORD, 4);
     const lines = [
       JSON.stringify({ type: 'team', id: teamId, display_name: 'Imported team' }),
-      JSON.stringify({ source_id: 'u1', primary_email: 'One@Example.com', primary_email_verified: true, password_hash: hash, display_name: 'One', signed_up_at_millis: 1_600_000_000_000, teams: [{ id: teamId, permissions: ['team_admin'] }], server_metadata: { plan: 'pro' } }),
+      JSON.stringify({
+        source_id: 'u1',
+        primary_email: 'One@Example.com',
+        primary_email_verified: true,
+        password_hash: hash,
+        display_name: 'One',
+        signed_up_at_millis: 1_600_000_000_000,
+        teams: [{ id: teamId, permissions: ['team_admin'] }],
+        server_metadata: { plan: 'pro' },
+      }),
       '{"source_id": "u2", "primary_email": ', // malformed JSON
       JSON.stringify({ source_id: 'u3', primary_email: 'three@example.com', password_hash: '$2a$10$tooShort' }),
       JSON.stringify({ source_id: 'u4', primary_email: 'taken@example.com' }),
@@ -32,11 +41,32 @@ describeWithServer('bulk user import (issue 30)', (get) => {
       '',
       JSON.stringify({ source_id: 'u7', primary_email: 'seven@example.com', project_permissions: ['no_such_permission'] }),
       JSON.stringify({ source_id: 'u8', primary_email: 'eight@example.com', unknown_field: 1 }),
-      JSON.stringify({ source_id: 'u9', primary_email: 'nine@example.com', password_hash: bcrypt.hashSync('nine', 4), teams: [{ id: teamId }] }),
+      JSON.stringify({
+        source_id: 'u9',
+        primary_email: 'nine@example.com',
+        password_hash: bcrypt.hashSync('nine', 4),
+        teams: [{ id: teamId }],
+      }),
     ];
     const counts = async () => ({
-      users: Number((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', admin.projectId!).executeTakeFirstOrThrow()).n),
-      teams: Number((await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', admin.projectId!).executeTakeFirstOrThrow()).n),
+      users: Number(
+        (
+          await db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('project_id', '=', admin.projectId!)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      teams: Number(
+        (
+          await db
+            .selectFrom('teams')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('project_id', '=', admin.projectId!)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
     });
     const before = await counts();
 
@@ -45,8 +75,16 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     assert.deepEqual(await counts(), before, 'a dry run writes nothing');
     assert.equal(dry.body.dry_run, true);
     const expected = (create: string) => [
-      [1, create], [2, create], [3, 'failed', 'MALFORMED_RECORD'], [4, 'failed', 'UNSUPPORTED_PASSWORD_HASH'], [5, 'failed', 'DUPLICATE_EMAIL'],
-      [6, 'failed', 'UNKNOWN_TEAM'], [7, 'failed', 'DUPLICATE_EMAIL'], [9, 'failed', 'UNKNOWN_PERMISSION'], [10, 'failed', 'MALFORMED_RECORD'], [11, create],
+      [1, create],
+      [2, create],
+      [3, 'failed', 'MALFORMED_RECORD'],
+      [4, 'failed', 'UNSUPPORTED_PASSWORD_HASH'],
+      [5, 'failed', 'DUPLICATE_EMAIL'],
+      [6, 'failed', 'UNKNOWN_TEAM'],
+      [7, 'failed', 'DUPLICATE_EMAIL'],
+      [9, 'failed', 'UNKNOWN_PERMISSION'],
+      [10, 'failed', 'MALFORMED_RECORD'],
+      [11, create],
     ];
     const summary = (body: any) => body.results.map((r: any) => (r.error ? [r.line, r.status, r.error.code] : [r.line, r.status]));
     assert.deepEqual(summary(dry.body), expected('would_create'));
@@ -69,22 +107,38 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     assert.equal(members.status, 200, members.text);
     assert.equal(members.body.items.length, 2);
     const permissions = await api(server, 'GET', `/team-permissions?team_id=${teamId}&user_id=${oneId}`, serverCaller);
-    assert.deepEqual(permissions.body.items.map((p: any) => p.id), ['team_admin']);
+    assert.deepEqual(
+      permissions.body.items.map((p: any) => p.id),
+      ['team_admin'],
+    );
 
-    assertKnownError(await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: 'wrong' }), 'EMAIL_PASSWORD_MISMATCH');
+    assertKnownError(
+      await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: 'wrong' }),
+      'EMAIL_PASSWORD_MISMATCH',
+    );
     const signIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: PASSWORD });
     assert.equal(signIn.status, 200, signIn.text);
     const stored = await db.selectFrom('users').select('password_hash').where('id', '=', oneId).executeTakeFirstOrThrow();
     assert.match(stored.password_hash ?? '', /^\$argon2id\$/);
 
     // Re-running updates by source_id: same ids, no new rows, the changed field applied.
-    const again = await api(server, 'POST', '/internal/users/import', admin, { lines: [lines[0], JSON.stringify({ source_id: 'u1', display_name: 'One again' })], first_line: 100 });
+    const again = await api(server, 'POST', '/internal/users/import', admin, {
+      lines: [lines[0], JSON.stringify({ source_id: 'u1', display_name: 'One again' })],
+      first_line: 100,
+    });
     assert.equal(again.status, 200, again.text);
-    assert.deepEqual(summary(again.body), [[100, 'updated'], [101, 'updated']]);
+    assert.deepEqual(summary(again.body), [
+      [100, 'updated'],
+      [101, 'updated'],
+    ]);
     assert.equal(again.body.results[1].id, oneId);
     assert.deepEqual(await counts(), { users: before.users + 2, teams: before.teams + 1 });
     assert.equal((await api(server, 'GET', `/users/${oneId}`, serverCaller)).body.display_name, 'One again');
-    assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: PASSWORD })).status, 200, 'the update kept the password');
+    assert.equal(
+      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: PASSWORD })).status,
+      200,
+      'the update kept the password',
+    );
   });
 
   it('admits legacy digests only with allow_insecure_hashes, and only admins may import', async () => {
@@ -97,7 +151,10 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     assert.match(refused.body.results[0].error.message, /allow_insecure_hashes/);
     const accepted = await api(server, 'POST', '/internal/users/import?allow_insecure_hashes=true', admin, { lines });
     assert.equal(accepted.body.results[0].status, 'created', accepted.text);
-    assert.equal((await api(server, 'POST', '/auth/password/sign-in', client, { email: 'legacy@example.com', password: PASSWORD })).status, 200);
+    assert.equal(
+      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'legacy@example.com', password: PASSWORD })).status,
+      200,
+    );
     const notAdmin = await api(server, 'POST', '/internal/users/import', serverCaller, { lines });
     assert.ok(notAdmin.status === 401 || notAdmin.status === 403, notAdmin.text);
   });

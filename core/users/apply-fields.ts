@@ -18,7 +18,8 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
     throw new StatusError('bad-request', 'Cannot set both password and password_hash at the same time.');
   }
-  if (mode === 'update' && body.is_anonymous === true) throw new StatusError('bad-request', 'is_anonymous can only be set to false on an existing user.');
+  if (mode === 'update' && body.is_anonymous === true)
+    throw new StatusError('bad-request', 'is_anonymous can only be set to false on an existing user.');
   const changes: Updateable<UsersTable> = {};
   const set = <K extends keyof UsersTable>(key: K, value: Updateable<UsersTable>[K] | undefined) => {
     if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
@@ -36,7 +37,8 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   set('otp_auth_enabled', body.otp_auth_enabled);
   // True iff the user holds a passkey (upstream users/crud.tsx): only registering one sets it;
   // false removes the user's passkeys (updateUserFields).
-  if (body.passkey_auth_enabled === true) throw new StatusError('bad-request', 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
+  if (body.passkey_auth_enabled === true)
+    throw new StatusError('bad-request', 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
   set('passkey_auth_enabled', body.passkey_auth_enabled);
   set('is_anonymous', body.is_anonymous);
   set('restricted_by_admin', body.restricted_by_admin);
@@ -64,7 +66,8 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
   if (body.password_hash !== undefined) {
     // Upstream's error for a hash it cannot verify (https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/crud.tsx);
     // the formats are core/auth-password/hash-formats.ts.
-    if (!isSupportedPasswordHash(body.password_hash)) throw new StatusError('bad-request', "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+    if (!isSupportedPasswordHash(body.password_hash))
+      throw new StatusError('bad-request', "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
     set('password_hash', body.password_hash);
   }
   return changes;

@@ -22,14 +22,21 @@ export const createUser = defineOperation({
   summary: 'Create a user.',
   access: ['server', 'admin'],
   input: { body: ServerUserCreateSchema },
-  errors: ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN'],
+  errors: [
+    'USER_EMAIL_ALREADY_EXISTS',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+    'PASSWORD_REQUIREMENTS_NOT_MET',
+    'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN',
+  ],
   created: true,
   output: ServerUserOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     const { oauth_providers: oauthProviders = [], ...fields } = body;
     for (const link of oauthProviders) {
-      if (!project.config.oauthProviders.some((p) => p.id === link.id)) throw new StatusError('bad-request', `OAuth provider ${link.id} is not configured for this project.`);
+      if (!project.config.oauthProviders.some((p) => p.id === link.id))
+        throw new StatusError('bad-request', `OAuth provider ${link.id} is not configured for this project.`);
     }
     const columns = await userFieldsToColumns(fields, 'create');
     assertPrimaryEmailRules(null, columns);
@@ -43,9 +50,15 @@ export const createUser = defineOperation({
     return ctx.transaction(async (tx) => {
       // A base64 profile image is stored by Gatehouse and replaced by its URL.
       if (typeof columns.profile_image_url === 'string') {
-        columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+        columns.profile_image_url = (
+          await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])
+        ).profile_image_url;
       }
-      if (columns.primary_email && columns.primary_email_auth_enabled && await findUserByAuthEmail(tx.db, project.id, columns.primary_email)) {
+      if (
+        columns.primary_email &&
+        columns.primary_email_auth_enabled &&
+        (await findUserByAuthEmail(tx.db, project.id, columns.primary_email))
+      ) {
         if (!authByDefault) throw emailTakenError(columns.primary_email);
         columns.primary_email_auth_enabled = false;
       }

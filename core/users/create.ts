@@ -81,8 +81,14 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
   if (project.config.createTeamOnSignUp) {
     const teamId = uuid();
     await insertTeam(ctx.db, {
-      id: teamId, project_id: project.id, display_name: personalTeamName(user), profile_image_url: null,
-      client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: ctx.now,
+      id: teamId,
+      project_id: project.id,
+      display_name: personalTeamName(user),
+      profile_image_url: null,
+      client_metadata: null,
+      client_read_only_metadata: null,
+      server_metadata: null,
+      created_at: ctx.now,
     });
     await insertTeamMember(ctx.db, project.id, teamId, user.id, ctx.now);
     await updateUser(ctx.db, project.id, user.id, { selected_team_id: teamId });
@@ -104,7 +110,12 @@ export async function finishUserCreation(ctx: OperationContext, project: Project
  * stops being anonymous, and its personal team, still named for the anonymous user ("Personal
  * Team"), is renamed for the new identity ("<email>'s Team").
  */
-export async function upgradeAnonymousUser(ctx: OperationContext, project: Project, user: UserRow, fields: NewUserFields): Promise<UserRow> {
+export async function upgradeAnonymousUser(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  fields: NewUserFields,
+): Promise<UserRow> {
   const columns: Updateable<UsersTable> = { ...fields, is_anonymous: false };
   await applyPrimaryEmailChange(ctx, project.id, user, columns);
   await updateUser(ctx.db, project.id, user.id, columns);

@@ -22,7 +22,8 @@ export const getCurrentUser = defineOperation({
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     const team = user.selected_team_id ? await findTeam(ctx.db, project.id, user.selected_team_id) : null;
     // Read with the user in request-auth: most users have no linked provider account.
-    const links = ctx.auth.userHasOAuthLinks === false ? undefined : (await listOAuthProviderLinks(ctx.db, project.id, [user.id])).get(user.id);
+    const links =
+      ctx.auth.userHasOAuthLinks === false ? undefined : (await listOAuthProviderLinks(ctx.db, project.id, [user.id])).get(user.id);
     return toUserForAccess(accessType, user, project.config, team, links);
   },
 });

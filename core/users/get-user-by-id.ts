@@ -22,7 +22,10 @@ export const getUserById = defineOperation({
   access: ['server', 'admin'],
   // Upstream's read takes `include_anonymous` / `include_restricted` (the SDK's
   // `getUser(id, { includeAnonymous })` sends them); one user by id is returned either way.
-  input: { params: UserIdParams, query: v.strictObject({ include_anonymous: v.optional(QueryBooleanSchema), include_restricted: v.optional(QueryBooleanSchema) }) },
+  input: {
+    params: UserIdParams,
+    query: v.strictObject({ include_anonymous: v.optional(QueryBooleanSchema), include_restricted: v.optional(QueryBooleanSchema) }),
+  },
   errors: ['USER_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
   output: ServerUserOutput,
   async run(ctx, { params }) {

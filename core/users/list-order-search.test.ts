@@ -10,7 +10,13 @@ import type { Credentials } from '../index.ts';
  * Domain behaviour only: called through `core.invoke`, no HTTP (test/helpers/core-client.ts).
  */
 
-type Item = { id: string; primary_email: string | null; display_name: string | null; signed_up_at_millis: number; last_active_at_millis: number | null };
+type Item = {
+  id: string;
+  primary_email: string | null;
+  display_name: string | null;
+  signed_up_at_millis: number;
+  last_active_at_millis: number | null;
+};
 
 type Page = { items: Item[]; pagination: { next_cursor: string | null } };
 
@@ -18,7 +24,9 @@ async function allPages(t: TestCore, caller: Credentials, query: Record<string, 
   const out: Item[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 100; guard++) {
-    const page: Page = await t.call<Page>('users.list', caller, { query: { limit: String(limit), ...query, ...(cursor ? { cursor } : {}) } });
+    const page: Page = await t.call<Page>('users.list', caller, {
+      query: { limit: String(limit), ...query, ...(cursor ? { cursor } : {}) },
+    });
     out.push(...page.items);
     cursor = page.pagination.next_cursor;
     if (!cursor) return out;
@@ -45,13 +53,17 @@ describeWithCore('users list order and search (issue 19)', (get) => {
     }
     const full = (await t.call<Page>('users.list', p.server)).items;
     for (const order of ['signed_up_at', 'last_active_at'] as const) {
-      const value = (u: Item) => order === 'signed_up_at' ? u.signed_up_at_millis : u.last_active_at_millis ?? u.signed_up_at_millis;
+      const value = (u: Item) => (order === 'signed_up_at' ? u.signed_up_at_millis : (u.last_active_at_millis ?? u.signed_up_at_millis));
       const ascending = [...full].sort((a, b) => value(a) - value(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       for (const desc of [false, true]) {
         const expected = desc ? [...ascending].reverse() : ascending;
         for (const limit of [1, 2, 4]) {
           const got = await allPages(t, p.server, { order_by: order, desc: String(desc) }, limit);
-          assert.deepEqual(got.map((u) => u.id), expected.map((u) => u.id), `${order} desc=${desc} limit=${limit}`);
+          assert.deepEqual(
+            got.map((u) => u.id),
+            expected.map((u) => u.id),
+            `${order} desc=${desc} limit=${limit}`,
+          );
         }
       }
     }
@@ -70,7 +82,8 @@ describeWithCore('users list order and search (issue 19)', (get) => {
     const zoe = await make({ primary_email: 'zoe@Mail.Example.org', display_name: 'Zoë Ünal' });
     const bob = await make({ primary_email: 'bob@example.com', display_name: null });
     await make({ primary_email: 'ann.lee@other.example', display_name: 'Ann elsewhere' }, other.server);
-    const find = async (text: string) => (await t.call<Page>('users.list', p.server, { query: { query: text } })).items.map((u) => u.id).sort();
+    const find = async (text: string) =>
+      (await t.call<Page>('users.list', p.server, { query: { query: text } })).items.map((u) => u.id).sort();
     const sorted = (...items: Item[]) => items.map((u) => u.id).sort();
 
     assert.deepEqual(await find('ANN.LEE'), sorted(ann), 'case-insensitive, and never another project');
@@ -84,7 +97,10 @@ describeWithCore('users list order and search (issue 19)', (get) => {
     // The index text joins the fields; a match must lie inside one of them.
     assert.deepEqual(await find('.comann'), []);
 
-    await t.call('users.update', p.server, { params: { user_id: bob.id }, body: { primary_email: 'robert@example.net', display_name: 'Robert Tables' } });
+    await t.call('users.update', p.server, {
+      params: { user_id: bob.id },
+      body: { primary_email: 'robert@example.net', display_name: 'Robert Tables' },
+    });
     assert.deepEqual(await find('bob@'), []);
     assert.deepEqual(await find('robert@example.net'), sorted(bob));
     assert.deepEqual(await find('tables'), sorted(bob));

@@ -43,7 +43,8 @@ export const listUsers = defineOperation({
   output: pagedListOutput(ServerUserOutput),
   async run(ctx, { query }) {
     const { project } = ctx.auth;
-    if (query.only_anonymous && !query.include_anonymous) throw new StatusError('bad-request', 'only_anonymous=true requires include_anonymous=true');
+    if (query.only_anonymous && !query.include_anonymous)
+      throw new StatusError('bad-request', 'only_anonymous=true requires include_anonymous=true');
     const orderBy = query.order_by ?? 'signed_up_at';
     let cursor: { id: string; value: number } | undefined;
     if (query.cursor) {
@@ -70,9 +71,15 @@ export const listUsers = defineOperation({
     for (const id of new Set(page.map((u) => u.selected_team_id).filter((t): t is string => t !== null))) {
       teams.set(id, await findTeam(ctx.db, project.id, id));
     }
-    const links = await listOAuthProviderLinks(ctx.db, project.id, page.map((u) => u.id));
+    const links = await listOAuthProviderLinks(
+      ctx.db,
+      project.id,
+      page.map((u) => u.id),
+    );
     return {
-      items: page.map((u) => toServerUser(u, project.config, u.selected_team_id ? teams.get(u.selected_team_id) ?? null : null, links.get(u.id))),
+      items: page.map((u) =>
+        toServerUser(u, project.config, u.selected_team_id ? (teams.get(u.selected_team_id) ?? null) : null, links.get(u.id)),
+      ),
       is_paginated: true,
       pagination: { next_cursor: hasMore ? rows[query.limit!]!.id : null },
     };

@@ -22,7 +22,12 @@ export function onPrimaryEmailChange(hook: PrimaryEmailHook): void {
  * Runs the registered hooks when `columns.primary_email` changes `current`'s primary email, then
  * fills what no hook decided: a new address is unverified, and gets a fresh channel id.
  */
-export async function applyPrimaryEmailChange(ctx: OperationContext, projectId: string, current: UserRow, columns: Updateable<UsersTable>): Promise<void> {
+export async function applyPrimaryEmailChange(
+  ctx: OperationContext,
+  projectId: string,
+  current: UserRow,
+  columns: Updateable<UsersTable>,
+): Promise<void> {
   if (columns.primary_email === undefined || columns.primary_email === current.primary_email) return;
   for (const hook of hooks) await hook(ctx, projectId, current, columns);
   if (columns.primary_email_verified === undefined) columns.primary_email_verified = false;

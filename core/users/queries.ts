@@ -7,7 +7,8 @@ import { precompiled } from '../storage/precompiled.ts';
 export type UserRow = Selectable<UsersTable>;
 
 const userById = precompiled((db, a: { projectId: string; userId: string }) =>
-  db.selectFrom('users').selectAll().where('project_id', '=', a.projectId).where('id', '=', a.userId));
+  db.selectFrom('users').selectAll().where('project_id', '=', a.projectId).where('id', '=', a.userId),
+);
 
 /** The user `userId` of `projectId`, or null. Precompiled: it runs on every refresh and sign-in. */
 export async function findUser(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRow | null> {
@@ -15,10 +16,23 @@ export async function findUser(db: Kysely<Database>, projectId: string, userId: 
 }
 
 const userForRequest = precompiled((db, a: { projectId: string; userId: string }) =>
-  db.selectFrom('users').selectAll('users')
-    .select((eb) => eb.exists(eb.selectFrom('oauth_accounts').select('oauth_accounts.id')
-      .whereRef('oauth_accounts.project_id', '=', 'users.project_id').whereRef('oauth_accounts.user_id', '=', 'users.id')).as('has_oauth_links'))
-    .where('users.project_id', '=', a.projectId).where('users.id', '=', a.userId));
+  db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('oauth_accounts')
+            .select('oauth_accounts.id')
+            .whereRef('oauth_accounts.project_id', '=', 'users.project_id')
+            .whereRef('oauth_accounts.user_id', '=', 'users.id'),
+        )
+        .as('has_oauth_links'),
+    )
+    .where('users.project_id', '=', a.projectId)
+    .where('users.id', '=', a.userId),
+);
 
 /**
  * The user of a request's access token, with whether the user has any linked OAuth provider
@@ -26,7 +40,11 @@ const userForRequest = precompiled((db, a: { projectId: string; userId: string }
  * `oauth_providers` then needs its own query only for users that have links. Precompiled
  * (core/storage/precompiled.ts): it runs on every authenticated request.
  */
-export async function findUserForRequest(db: Kysely<Database>, projectId: string, userId: string): Promise<{ user: UserRow; hasOAuthLinks: boolean } | null> {
+export async function findUserForRequest(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+): Promise<{ user: UserRow; hasOAuthLinks: boolean } | null> {
   const row = await userForRequest.executeTakeFirst(db, { projectId, userId });
   if (!row) return null;
   const { has_oauth_links: hasOAuthLinks, ...user } = row;
@@ -36,8 +54,12 @@ export async function findUserForRequest(db: Kysely<Database>, projectId: string
 
 /** The user signing in with `email` (auth-enabled primary email), or null. `email` must be normalized. */
 export async function findUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string): Promise<UserRow | null> {
-  const row = await db.selectFrom('users').selectAll()
-    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', true)
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('primary_email', '=', email)
+    .where('primary_email_auth_enabled', '=', true)
     .executeTakeFirst();
   return row ?? null;
 }
@@ -56,9 +78,18 @@ export async function deleteUser(db: Kysely<Database>, projectId: string, userId
 }
 
 /** The auth-enabled user holding `email` other than `exceptUserId`, or null. `email` must be normalized. */
-export async function findOtherUserByAuthEmail(db: Kysely<Database>, projectId: string, email: string, exceptUserId: string): Promise<UserRow | null> {
-  const row = await db.selectFrom('users').selectAll()
-    .where('project_id', '=', projectId).where('primary_email', '=', email).where('primary_email_auth_enabled', '=', true)
+export async function findOtherUserByAuthEmail(
+  db: Kysely<Database>,
+  projectId: string,
+  email: string,
+  exceptUserId: string,
+): Promise<UserRow | null> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('primary_email', '=', email)
+    .where('primary_email_auth_enabled', '=', true)
     .where('id', '!=', exceptUserId)
     .executeTakeFirst();
   return row ?? null;
@@ -94,7 +125,7 @@ function sortKey(order: UserListOrder) {
 
 /** The value of `order`'s sort key for `user` (the cursor's position). */
 export function sortValue(user: UserRow, order: UserListOrder): number {
-  return Number(order === 'last_active_at' ? user.last_active_at ?? user.signed_up_at : user.signed_up_at);
+  return Number(order === 'last_active_at' ? (user.last_active_at ?? user.signed_up_at) : user.signed_up_at);
 }
 
 /** Search text shorter than this many characters cannot use a trigram index and is scanned. */
@@ -122,7 +153,9 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   }
   if (options.teamId) {
     const teamId = options.teamId;
-    base = base.where('id', 'in', (sub) => sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId));
+    base = base.where('id', 'in', (sub) =>
+      sub.selectFrom('team_members').select('user_id').where('project_id', '=', projectId).where('team_id', '=', teamId),
+    );
   }
   if (options.cursor) {
     const { id, value } = options.cursor;
@@ -137,7 +170,7 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
       : base.where(key, '>=', value).where((eb) => eb.or([eb(key, '>', value), eb('id', '>=', id)]));
   }
   const ordered = base.orderBy(key, dir).orderBy('id', dir);
-  const page = (limit: number | undefined) => limit === undefined ? undefined : limit + 1;
+  const page = (limit: number | undefined) => (limit === undefined ? undefined : limit + 1);
   if (!options.query) {
     const limit = page(options.limit);
     return (limit === undefined ? ordered : ordered.limit(limit)).execute();
@@ -145,11 +178,14 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   // U+0001 joins the fields in SQLite's search index (migration 0017): never part of a match.
   const text = options.query.toLowerCase().replaceAll('\u0001', '');
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const like = (q: typeof base) => q.where((eb) => eb.or([
-    eb(sql`lower(users.id)`, 'like', sql`${pattern} escape '\\'`),
-    eb(sql`lower(users.display_name)`, 'like', sql`${pattern} escape '\\'`),
-    eb(sql`lower(users.primary_email)`, 'like', sql`${pattern} escape '\\'`),
-  ]));
+  const like = (q: typeof base) =>
+    q.where((eb) =>
+      eb.or([
+        eb(sql`lower(users.id)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(users.display_name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(users.primary_email)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
   const limit = page(options.limit);
   if ([...text].length < TRIGRAM) {
     const scanned = like(base).orderBy(key, dir).orderBy('id', dir);
@@ -165,7 +201,11 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
   // LIKE look-ahead would miss matches for a text with other letters, so only ASCII text takes it.
   if (limit !== undefined && (options.dialect === 'postgres' || /^[\x20-\x7e]*$/.test(text))) {
     const window = db.selectFrom(ordered.limit(SEARCH_PROBE_ROWS).as('users')).selectAll();
-    const probe = await like(window as unknown as typeof base).orderBy(key, dir).orderBy('id', dir).limit(limit).execute();
+    const probe = await like(window as unknown as typeof base)
+      .orderBy(key, dir)
+      .orderBy('id', dir)
+      .limit(limit)
+      .execute();
     if (probe.length === limit) return probe;
   }
   let indexed = base;
@@ -174,15 +214,26 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
     // case folding; the fields are joined with U+0001, removed from the text above, so a match
     // never spans two fields.
     const phrase = `"${text.replace(/"/g, '""')}"`;
-    indexed = indexed.where('id', 'in', sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`);
+    indexed = indexed.where(
+      'id',
+      'in',
+      sql<string>`(select k.user_id from users_search s join users_search_keys k on k.n = s.rowid where users_search match ${phrase})`,
+    );
   } else {
     // The matches are collected first (a materialized CTE: the pg_trgm bitmap scans), then the
     // page is sorted out of them. Left to itself with `order by … limit`, the planner walks the
     // sort index and filters, betting on its estimate of the matches (1 in 100): for a text whose
     // matches all lie far from the sort's start that read 870,000 rows (2.5 s) instead of 11,111
     // through the index (48 ms). The look-ahead above already served texts that match early rows.
-    const matches = db.with((cte) => cte('matches').materialized(), () => like(indexed))
-      .selectFrom('matches as users').selectAll().orderBy(key, dir).orderBy('id', dir);
+    const matches = db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => like(indexed),
+      )
+      .selectFrom('matches as users')
+      .selectAll()
+      .orderBy(key, dir)
+      .orderBy('id', dir);
     return (limit === undefined ? matches : matches.limit(limit)).execute() as Promise<UserRow[]>;
   }
   const found = indexed.orderBy(key, dir).orderBy('id', dir);
@@ -197,14 +248,28 @@ export async function listUsersPage(db: Kysely<Database>, projectId: string, opt
 const SEARCH_PROBE_ROWS = 2_000;
 
 /** A user's linked OAuth provider accounts as the user object shows them (`oauth_providers`, oldest first). */
-export interface OAuthProviderLink { id: string; account_id: string; email: string | null }
+export interface OAuthProviderLink {
+  id: string;
+  account_id: string;
+  email: string | null;
+}
 
 /** The linked OAuth provider accounts of several users of a project, by user id (table of core/auth-oauth). */
-export async function listOAuthProviderLinks(db: Kysely<Database>, projectId: string, userIds: string[]): Promise<Map<string, OAuthProviderLink[]>> {
+export async function listOAuthProviderLinks(
+  db: Kysely<Database>,
+  projectId: string,
+  userIds: string[],
+): Promise<Map<string, OAuthProviderLink[]>> {
   const out = new Map<string, OAuthProviderLink[]>();
   if (userIds.length === 0) return out;
-  const rows = await db.selectFrom('oauth_accounts').select(['user_id', 'provider_id', 'provider_account_id', 'email'])
-    .where('project_id', '=', projectId).where('user_id', 'in', userIds).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('oauth_accounts')
+    .select(['user_id', 'provider_id', 'provider_account_id', 'email'])
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   for (const row of rows) {
     const list = out.get(row.user_id) ?? [];
     list.push({ id: row.provider_id, account_id: row.provider_account_id, email: row.email });
@@ -214,11 +279,27 @@ export async function listOAuthProviderLinks(db: Kysely<Database>, projectId: st
 }
 
 /** Links provider accounts to a new user (`POST /users` `oauth_providers`), usable for sign-in and as connected accounts. */
-export async function insertOAuthProviderLinks(db: Kysely<Database>, projectId: string, userId: string, links: OAuthProviderLink[], now: number): Promise<void> {
+export async function insertOAuthProviderLinks(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  links: OAuthProviderLink[],
+  now: number,
+): Promise<void> {
   for (const link of links) {
-    await db.insertInto('oauth_accounts').values({
-      id: randomUUID(), project_id: projectId, user_id: userId, provider_id: link.id, provider_account_id: link.account_id,
-      email: link.email, allow_sign_in: true, allow_connected_accounts: true, created_at: now,
-    }).execute();
+    await db
+      .insertInto('oauth_accounts')
+      .values({
+        id: randomUUID(),
+        project_id: projectId,
+        user_id: userId,
+        provider_id: link.id,
+        provider_account_id: link.account_id,
+        email: link.email,
+        allow_sign_in: true,
+        allow_connected_accounts: true,
+        created_at: now,
+      })
+      .execute();
   }
 }

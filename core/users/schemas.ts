@@ -51,10 +51,14 @@ export const serverUpdateEntries = {
 /** The server user body (create, and update by id or `me`); the first broken rule is reported. */
 export const ServerUserBodySchema = v.pipe(
   v.strictObject(serverUpdateEntries),
-  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
-    'restricted_by_admin_reason must be null when restricted_by_admin is not true'),
-  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
-    'restricted_by_admin_private_details must be null when restricted_by_admin is not true'),
+  v.check(
+    (b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
+    'restricted_by_admin_reason must be null when restricted_by_admin is not true',
+  ),
+  v.check(
+    (b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
+    'restricted_by_admin_private_details must be null when restricted_by_admin is not true',
+  ),
 );
 /**
  * `POST /users` body: the server fields plus `oauth_providers` (provider accounts to link, e.g.
@@ -63,15 +67,23 @@ export const ServerUserBodySchema = v.pipe(
 export const ServerUserCreateSchema = v.pipe(
   v.strictObject({
     ...serverUpdateEntries,
-    oauth_providers: v.optional(v.array(v.strictObject({
-      id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
-      account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
-      email: v.optional(v.nullable(v.pipe(v.string(), v.email('must be a valid email')))),
-    }))),
+    oauth_providers: v.optional(
+      v.array(
+        v.strictObject({
+          id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+          account_id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+          email: v.optional(v.nullable(v.pipe(v.string(), v.email('must be a valid email')))),
+        }),
+      ),
+    ),
   }),
-  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
-    'restricted_by_admin_reason must be null when restricted_by_admin is not true'),
-  v.check((b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
-    'restricted_by_admin_private_details must be null when restricted_by_admin is not true'),
+  v.check(
+    (b) => b.restricted_by_admin === true || b.restricted_by_admin_reason == null,
+    'restricted_by_admin_reason must be null when restricted_by_admin is not true',
+  ),
+  v.check(
+    (b) => b.restricted_by_admin === true || b.restricted_by_admin_reason != null || b.restricted_by_admin_private_details == null,
+    'restricted_by_admin_private_details must be null when restricted_by_admin is not true',
+  ),
 );
 export type ServerUserCreate = v.InferOutput<typeof ServerUserBodySchema>;

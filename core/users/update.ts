@@ -18,7 +18,13 @@ import { removeAllPasskeys } from '../passkeys/index.ts';
 import { deleteSecondFactorState, sealTotpSecret } from '../mfa/index.ts';
 
 /** Errors `updateUserFields` may raise; operations that call it declare these. */
-export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', 'PASSWORD_REQUIREMENTS_NOT_MET', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
+export const USER_UPDATE_ERRORS = [
+  'USER_EMAIL_ALREADY_EXISTS',
+  'PASSWORD_TOO_SHORT',
+  'PASSWORD_TOO_LONG',
+  'PASSWORD_REQUIREMENTS_NOT_MET',
+  'TEAM_MEMBERSHIP_NOT_FOUND',
+] as const;
 
 /**
  * Applies a wire update (client or server fields, already validated) to `user` and answers the
@@ -35,23 +41,33 @@ export const USER_UPDATE_ERRORS = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SH
  *   user is not in; PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG; StatusError 400 from
  *   `userFieldsToColumns`.
  */
-export async function updateUserFields(ctx: OperationContext, project: Project, user: UserRow, body: Partial<ServerUserCreate>, accessType: AccessType) {
+export async function updateUserFields(
+  ctx: OperationContext,
+  project: Project,
+  user: UserRow,
+  body: Partial<ServerUserCreate>,
+  accessType: AccessType,
+) {
   // Hashing (a new password) happens here, before the transaction.
   const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
   // TOTP secrets are stored encrypted (core/mfa/secret.ts).
-  if (typeof columns.totp_secret_base64 === 'string') columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
+  if (typeof columns.totp_secret_base64 === 'string')
+    columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);
   return ctx.transaction(async (tx) => {
     // A base64 profile image is stored by Gatehouse and replaced by its URL.
     if (typeof columns.profile_image_url === 'string') {
-      columns.profile_image_url = (await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])).profile_image_url;
+      columns.profile_image_url = (
+        await storeDataImages(tx, project.id, { profile_image_url: columns.profile_image_url }, ['profile_image_url'])
+      ).profile_image_url;
     }
     const current = (await findUser(tx.db, project.id, user.id)) ?? user;
     assertPrimaryEmailRules(current.primary_email, columns);
     await releaseReplacedImages(tx, project.id, current, columns, ['profile_image_url']);
     const email = columns.primary_email !== undefined ? columns.primary_email : current.primary_email;
-    const authEnabled = columns.primary_email_auth_enabled !== undefined ? columns.primary_email_auth_enabled : current.primary_email_auth_enabled;
+    const authEnabled =
+      columns.primary_email_auth_enabled !== undefined ? columns.primary_email_auth_enabled : current.primary_email_auth_enabled;
     const emailOrAuthChanged = columns.primary_email !== undefined || columns.primary_email_auth_enabled !== undefined;
-    if (emailOrAuthChanged && email && authEnabled && await findOtherUserByAuthEmail(tx.db, project.id, email, user.id)) {
+    if (emailOrAuthChanged && email && authEnabled && (await findOtherUserByAuthEmail(tx.db, project.id, email, user.id))) {
       throw emailTakenError(email);
     }
     if (columns.selected_team_id && !(await isTeamMember(tx.db, project.id, columns.selected_team_id, user.id))) {
@@ -82,7 +98,8 @@ export async function updateUserFields(ctx: OperationContext, project: Project, 
 export function assertPrimaryEmailRules(currentEmail: string | null, columns: Updateable<UsersTable>): void {
   const nextEmail = columns.primary_email !== undefined ? columns.primary_email : currentEmail;
   if (nextEmail) return;
-  if (columns.primary_email_auth_enabled) throw new StatusError('bad-request', 'primary_email_auth_enabled cannot be true without primary_email');
+  if (columns.primary_email_auth_enabled)
+    throw new StatusError('bad-request', 'primary_email_auth_enabled cannot be true without primary_email');
   if (columns.primary_email_verified) throw new StatusError('bad-request', 'primary_email_verified cannot be true without primary_email');
   if (columns.primary_email === null) {
     columns.primary_email_auth_enabled = false;

@@ -72,12 +72,22 @@ export function toServerUser(user: UserRow, config: ProjectConfig, selectedTeam:
 }
 
 /** The view of `user` for an access level. */
-export function toUserForAccess(accessType: AccessType, user: UserRow, config: ProjectConfig, selectedTeam: TeamRow | null, oauthProviders: OAuthProviderLink[] = []) {
-  return accessType === 'client' ? toClientUser(user, config, selectedTeam, oauthProviders) : toServerUser(user, config, selectedTeam, oauthProviders);
+export function toUserForAccess(
+  accessType: AccessType,
+  user: UserRow,
+  config: ProjectConfig,
+  selectedTeam: TeamRow | null,
+  oauthProviders: OAuthProviderLink[] = [],
+) {
+  return accessType === 'client'
+    ? toClientUser(user, config, selectedTeam, oauthProviders)
+    : toServerUser(user, config, selectedTeam, oauthProviders);
 }
 
 /** `restricted_reason`: why a user is restricted, or null. */
-const RestrictedReasonOutput = v.nullable(v.strictObject({ type: v.picklist(['anonymous', 'restricted_by_administrator', 'email_not_verified']) }));
+const RestrictedReasonOutput = v.nullable(
+  v.strictObject({ type: v.picklist(['anonymous', 'restricted_by_administrator', 'email_not_verified']) }),
+);
 
 /** An OAuth account linked to a user, as listed on the user object. */
 const OAuthProviderLinkOutput = v.strictObject({ id: v.string(), account_id: v.string(), email: NullableString });
@@ -106,19 +116,25 @@ const clientUserEntries = {
 };
 
 /** Output schema of `toClientUser`. */
-export const ClientUserOutput = component('ClientUser', v.strictObject({ ...clientUserEntries, selected_team: v.nullable(ClientTeamOutput) }));
+export const ClientUserOutput = component(
+  'ClientUser',
+  v.strictObject({ ...clientUserEntries, selected_team: v.nullable(ClientTeamOutput) }),
+);
 
 /** Output schema of `toServerUser`. */
-export const ServerUserOutput = component('ServerUser', v.strictObject({
-  ...clientUserEntries,
-  selected_team: v.nullable(ServerTeamOutput),
-  country_code: NullableString,
-  last_active_at_millis: v.nullable(MillisOutput),
-  primary_email_auth_enabled: v.boolean(),
-  restricted_by_admin_private_details: NullableString,
-  risk_scores: v.strictObject({ sign_up: v.strictObject({ bot: v.number(), free_trial_abuse: v.number() }) }),
-  server_metadata: JsonOutput,
-}));
+export const ServerUserOutput = component(
+  'ServerUser',
+  v.strictObject({
+    ...clientUserEntries,
+    selected_team: v.nullable(ServerTeamOutput),
+    country_code: NullableString,
+    last_active_at_millis: v.nullable(MillisOutput),
+    primary_email_auth_enabled: v.boolean(),
+    restricted_by_admin_private_details: NullableString,
+    risk_scores: v.strictObject({ sign_up: v.strictObject({ bot: v.number(), free_trial_abuse: v.number() }) }),
+    server_metadata: JsonOutput,
+  }),
+);
 
 /** A user in the caller's view (`toUserForAccess`). */
 export const UserOutput = v.union([ServerUserOutput, ClientUserOutput]);

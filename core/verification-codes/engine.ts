@@ -3,8 +3,16 @@ import { sha256Hex } from '../lib/hash.ts';
 import { secureRandomString, uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import {
-  claimCodeAttempt, deleteCodeById, findCodeByHash, findCodeById, insertVerificationCode, listActiveCodes,
-  codeIssuedForEmailBy, markCodeUsed, markUserCodesUsed, type VerificationCodeRow,
+  claimCodeAttempt,
+  deleteCodeById,
+  findCodeByHash,
+  findCodeById,
+  insertVerificationCode,
+  listActiveCodes,
+  codeIssuedForEmailBy,
+  markCodeUsed,
+  markUserCodesUsed,
+  type VerificationCodeRow,
 } from './queries.ts';
 
 /** Default code lifetime: 7 days, in ms (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx). */
@@ -18,7 +26,11 @@ export const MAX_ATTEMPTS_PER_CODE = 20;
  * any other lowercase name (e.g. `team_invitation`); the union lists the known ones for editors.
  */
 export type VerificationPurpose =
-  | 'otp_sign_in' | 'email_verification' | 'password_reset' | 'team_invitation' | 'sign_in_invitation'
+  | 'otp_sign_in'
+  | 'email_verification'
+  | 'password_reset'
+  | 'team_invitation'
+  | 'sign_in_invitation'
   | (string & {});
 
 /** The JSON payload a code carries (must survive JSON round trip). */
@@ -80,7 +92,10 @@ function toCode<D extends VerificationData>(row: VerificationCodeRow): Verificat
  * @returns the plain `code` (give it to the user once), the row id and `expiresAt` (epoch ms).
  * @see upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/verification-code-handler.tsx
  */
-export async function createVerificationCode<D extends VerificationData>(ctx: OperationContext, input: NewVerificationCode<D>): Promise<{ code: string; id: string; expiresAt: number }> {
+export async function createVerificationCode<D extends VerificationData>(
+  ctx: OperationContext,
+  input: NewVerificationCode<D>,
+): Promise<{ code: string; id: string; expiresAt: number }> {
   const code = secureRandomString();
   const id = uuid();
   const expiresAt = ctx.now + (input.expiresInMs ?? DEFAULT_CODE_TTL_MS);
@@ -192,13 +207,23 @@ export async function consumeVerificationCode(ctx: OperationContext, code: Verif
 }
 
 /** One code by id (whatever its state), or null. */
-export async function findVerificationCode<D extends VerificationData = VerificationData>(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, id: string): Promise<VerificationCode<D> | null> {
+export async function findVerificationCode<D extends VerificationData = VerificationData>(
+  ctx: OperationContext,
+  projectId: string,
+  purpose: VerificationPurpose,
+  id: string,
+): Promise<VerificationCode<D> | null> {
   const row = await findCodeById(ctx.db, projectId, purpose, id);
   return row ? toCode<D>(row) : null;
 }
 
 /** Revokes (deletes) one code by id; true when it existed. */
-export function revokeVerificationCode(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, id: string): Promise<boolean> {
+export function revokeVerificationCode(
+  ctx: OperationContext,
+  projectId: string,
+  purpose: VerificationPurpose,
+  id: string,
+): Promise<boolean> {
   return deleteCodeById(ctx.db, projectId, purpose, id);
 }
 
@@ -214,6 +239,12 @@ export function revokeUserCodes(ctx: OperationContext, projectId: string, purpos
 }
 
 /** Whether a code of `purpose` (used or not) was ever sent to `email` at or before `at` (epoch ms). */
-export function wasCodeSentTo(ctx: OperationContext, projectId: string, purpose: VerificationPurpose, email: string, at: number): Promise<boolean> {
+export function wasCodeSentTo(
+  ctx: OperationContext,
+  projectId: string,
+  purpose: VerificationPurpose,
+  email: string,
+  at: number,
+): Promise<boolean> {
   return codeIssuedForEmailBy(ctx.db, projectId, purpose, email, at);
 }

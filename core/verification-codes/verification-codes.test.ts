@@ -4,8 +4,14 @@ import { createCoreProject, describeWithCore } from '../../test/helpers/core-cli
 import { createSystemContext } from '../operations/execute.ts';
 import { KnownError } from '../errors/index.ts';
 import {
-  checkVerificationCode, createVerificationCode, listVerificationCodes, revokeVerificationCode, splitOtp, useVerificationCode,
-  findVerificationCode, MAX_ATTEMPTS_PER_CODE,
+  checkVerificationCode,
+  createVerificationCode,
+  listVerificationCodes,
+  revokeVerificationCode,
+  splitOtp,
+  useVerificationCode,
+  findVerificationCode,
+  MAX_ATTEMPTS_PER_CODE,
 } from './index.ts';
 
 async function codeError(promise: Promise<unknown>): Promise<string> {
@@ -24,7 +30,13 @@ describeWithCore('verification codes', (get) => {
   it('creates a 45-character lowercase Crockford code stored only as hashes and uses it once', async () => {
     const t = get();
     const { projectId } = await createCoreProject(t);
-    const { code, id, expiresAt } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: { a: 1 }, email: 'x@example.com', subjectId: 's1' });
+    const { code, id, expiresAt } = await createVerificationCode(ctx(), {
+      projectId,
+      purpose: 'test',
+      data: { a: 1 },
+      email: 'x@example.com',
+      subjectId: 's1',
+    });
     assert.match(code, /^[0-9a-hjkmnp-tv-z]{45}$/);
     assert.equal(expiresAt, t.clock.now() + 7 * 24 * 3600 * 1000);
     const rows = await t.core.runtime.db.selectFrom('verification_codes').selectAll().where('id', '=', id).execute();
@@ -34,7 +46,13 @@ describeWithCore('verification codes', (get) => {
     const checked = await checkVerificationCode<{ a: number }>(ctx(), projectId, 'test', code.toUpperCase());
     assert.deepEqual(checked.data, { a: 1 });
     assert.equal(checked.usedAt, null);
-    const result = await useVerificationCode<{ a: number }, string>(ctx(), projectId, 'test', code, async (_trx, c) => `applied ${c.data.a}`);
+    const result = await useVerificationCode<{ a: number }, string>(
+      ctx(),
+      projectId,
+      'test',
+      code,
+      async (_trx, c) => `applied ${c.data.a}`,
+    );
     assert.equal(result, 'applied 1');
     assert.equal(await codeError(useVerificationCode(ctx(), projectId, 'test', code, async () => 1)), 'VERIFICATION_CODE_ALREADY_USED');
     assert.equal(await codeError(checkVerificationCode(ctx(), projectId, 'test', code)), 'VERIFICATION_CODE_ALREADY_USED');
@@ -76,7 +94,14 @@ describeWithCore('verification codes', (get) => {
     const t = get();
     const { projectId } = await createCoreProject(t);
     const { code } = await createVerificationCode(ctx(), { projectId, purpose: 'test', data: {} });
-    assert.equal(await codeError(useVerificationCode(ctx(), projectId, 'test', code, async () => { throw new KnownError('USER_NOT_FOUND'); })), 'USER_NOT_FOUND');
+    assert.equal(
+      await codeError(
+        useVerificationCode(ctx(), projectId, 'test', code, async () => {
+          throw new KnownError('USER_NOT_FOUND');
+        }),
+      ),
+      'USER_NOT_FOUND',
+    );
     assert.equal(await useVerificationCode(ctx(), projectId, 'test', code, async () => 'ok'), 'ok');
   });
 
@@ -86,7 +111,10 @@ describeWithCore('verification codes', (get) => {
     const a = await createVerificationCode(ctx(), { projectId, purpose: 'invite', data: { n: 1 }, subjectId: 'team-a' });
     await createVerificationCode(ctx(), { projectId, purpose: 'invite', data: { n: 2 }, subjectId: 'team-b' });
     const listed = await listVerificationCodes(ctx(), projectId, 'invite', { subjectId: 'team-a' });
-    assert.deepEqual(listed.map((c) => c.id), [a.id]);
+    assert.deepEqual(
+      listed.map((c) => c.id),
+      [a.id],
+    );
     assert.equal((await findVerificationCode(ctx(), projectId, 'invite', a.id))?.subjectId, 'team-a');
     assert.equal(await revokeVerificationCode(ctx(), projectId, 'invite', a.id), true);
     assert.equal(await revokeVerificationCode(ctx(), projectId, 'invite', a.id), false);

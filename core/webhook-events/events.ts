@@ -10,7 +10,8 @@ const kickers = new WeakMap<Runtime, () => void>();
  * (core/webhooks/worker.ts registers itself; this module stays below every domain that emits).
  */
 export function setWebhookKick(runtime: Runtime, kick: (() => void) | null): void {
-  if (kick) kickers.set(runtime, kick); else kickers.delete(runtime);
+  if (kick) kickers.set(runtime, kick);
+  else kickers.delete(runtime);
 }
 
 import type { WebhookEventType } from './types.ts';
@@ -37,15 +38,40 @@ export function newMessageId(): string {
  *
  * @returns the message id, or null when no endpoint receives it (nothing is written then).
  */
-export async function emitWebhookEvent(ctx: OperationContext, projectId: string, type: WebhookEventType, data: unknown, onlyEndpoint?: WebhookEndpointRow): Promise<string | null> {
-  const endpoints = onlyEndpoint ? [onlyEndpoint] : (await listEnabledEndpoints(ctx.db, projectId)).filter((e) => endpointSubscribes(e, type));
+export async function emitWebhookEvent(
+  ctx: OperationContext,
+  projectId: string,
+  type: WebhookEventType,
+  data: unknown,
+  onlyEndpoint?: WebhookEndpointRow,
+): Promise<string | null> {
+  const endpoints = onlyEndpoint
+    ? [onlyEndpoint]
+    : (await listEnabledEndpoints(ctx.db, projectId)).filter((e) => endpointSubscribes(e, type));
   if (endpoints.length === 0) return null;
   const messageId = newMessageId();
-  await insertMessage(ctx.db, { id: messageId, project_id: projectId, event_type: type, payload: JSON.stringify({ type, data }), created_at: ctx.now });
-  await insertDeliveries(ctx.db, endpoints.map((e) => ({
-    id: uuid(), project_id: projectId, endpoint_id: e.id, message_id: messageId, status: 'pending',
-    attempt_count: 0, next_attempt_at: ctx.now, locked_until: null, created_at: ctx.now, updated_at: ctx.now,
-  })));
+  await insertMessage(ctx.db, {
+    id: messageId,
+    project_id: projectId,
+    event_type: type,
+    payload: JSON.stringify({ type, data }),
+    created_at: ctx.now,
+  });
+  await insertDeliveries(
+    ctx.db,
+    endpoints.map((e) => ({
+      id: uuid(),
+      project_id: projectId,
+      endpoint_id: e.id,
+      message_id: messageId,
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at: ctx.now,
+      locked_until: null,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+    })),
+  );
   const kick = kickers.get(ctx.runtime);
   if (kick) ctx.afterCommit(kick);
   return messageId;

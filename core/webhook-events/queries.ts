@@ -4,8 +4,7 @@ import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookMe
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 
 export async function listEnabledEndpoints(db: Kysely<Database>, projectId: string): Promise<WebhookEndpointRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll()
-    .where('project_id', '=', projectId).where('enabled', '=', true).execute();
+  return db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId).where('enabled', '=', true).execute();
 }
 
 export async function insertMessage(db: Kysely<Database>, row: Insertable<WebhookMessagesTable>): Promise<void> {

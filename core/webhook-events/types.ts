@@ -11,11 +11,18 @@
  * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`), never subscribed to.
  */
 export const WEBHOOK_EVENT_TYPES = [
-  'user.created', 'user.updated', 'user.deleted',
-  'team.created', 'team.updated', 'team.deleted',
-  'team_membership.created', 'team_membership.deleted',
-  'team_permission.created', 'team_permission.deleted',
-  'project_permission.created', 'project_permission.deleted',
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'team.created',
+  'team.updated',
+  'team.deleted',
+  'team_membership.created',
+  'team_membership.deleted',
+  'team_permission.created',
+  'team_permission.deleted',
+  'project_permission.created',
+  'project_permission.deleted',
   'stack.test',
 ] as const;
 

@@ -29,16 +29,25 @@ export const createWebhookEndpoint = defineOperation({
   created: true,
   async run(ctx, { body }) {
     const problem = webhookUrlProblem(body.url, ctx.runtime.environment);
-    if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on POST ${API_PREFIX}/internal/webhook-endpoints:\n  - body.${problem}` });
+    if (problem)
+      throw new KnownError('SCHEMA_ERROR', {
+        message: `Request validation failed on POST ${API_PREFIX}/internal/webhook-endpoints:\n  - body.${problem}`,
+      });
     const projectId = ctx.auth.project.id;
     const id = uuid();
     const secret = generateSigningSecret();
     await insertEndpoint(ctx.db, {
-      id, project_id: projectId, url: body.url, description: body.description ?? '',
+      id,
+      project_id: projectId,
+      url: body.url,
+      description: body.description ?? '',
       event_types: body.event_types ? JSON.stringify([...new Set(body.event_types)]) : null,
       enabled: body.enabled !== false,
       secret_sealed: seal(ctx.runtime.deriveKey(SECRET_KEY_PURPOSE), secret, id),
-      disabled_reason: null, consecutive_failures: 0, created_at: ctx.now, updated_at: ctx.now,
+      disabled_reason: null,
+      consecutive_failures: 0,
+      created_at: ctx.now,
+      updated_at: ctx.now,
     });
     return { ...toWireEndpoint((await findEndpoint(ctx.db, projectId, id))!), secret };
   },

@@ -24,7 +24,13 @@ export interface AttemptOutcome {
  * resolves to a private, loopback or link-local address — checked on the address actually
  * connected to, so DNS rebinding cannot bypass it. Never throws.
  */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, blockPrivate: boolean, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<AttemptOutcome> {
+export function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  blockPrivate: boolean,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<AttemptOutcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     let settled = false;
@@ -34,27 +40,58 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       resolve({ ...outcome, durationMs: Date.now() - started });
     };
     let target: URL;
-    try { target = new URL(url); } catch { finish({ ok: false, statusCode: null, responseExcerpt: null, error: 'invalid URL' }); return; }
+    try {
+      target = new URL(url);
+    } catch {
+      finish({ ok: false, statusCode: null, responseExcerpt: null, error: 'invalid URL' });
+      return;
+    }
     // An IP literal never reaches the lookup: check it here (core/lib/outbound.ts).
     const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (blockPrivate && isIP(literal) && isPrivateAddress(literal)) { finish({ ok: false, statusCode: null, responseExcerpt: null, error: 'the endpoint is a loopback, link-local or private address, which is refused in production mode' }); return; }
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      timeout: timeoutMs,
-      ...(blockPrivate ? { lookup: publicOnlyLookup } : {}),
-    }, (res) => {
-      let excerpt = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { if (excerpt.length < RESPONSE_EXCERPT_CHARS) excerpt += chunk; });
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        finish({ ok: status >= 200 && status < 300, statusCode: status, responseExcerpt: excerpt.slice(0, RESPONSE_EXCERPT_CHARS) || null, error: null });
+    if (blockPrivate && isIP(literal) && isPrivateAddress(literal)) {
+      finish({
+        ok: false,
+        statusCode: null,
+        responseExcerpt: null,
+        error: 'the endpoint is a loopback, link-local or private address, which is refused in production mode',
       });
-      res.on('error', (e) => finish({ ok: false, statusCode: res.statusCode ?? null, responseExcerpt: null, error: e.message }));
-    });
-    const timer = setTimeout(() => { req.destroy(new Error(`timed out after ${timeoutMs} ms`)); }, timeoutMs);
+      return;
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Gatehouse-Webhooks/1',
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+        },
+        timeout: timeoutMs,
+        ...(blockPrivate ? { lookup: publicOnlyLookup } : {}),
+      },
+      (res) => {
+        let excerpt = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (excerpt.length < RESPONSE_EXCERPT_CHARS) excerpt += chunk;
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          finish({
+            ok: status >= 200 && status < 300,
+            statusCode: status,
+            responseExcerpt: excerpt.slice(0, RESPONSE_EXCERPT_CHARS) || null,
+            error: null,
+          });
+        });
+        res.on('error', (e) => finish({ ok: false, statusCode: res.statusCode ?? null, responseExcerpt: null, error: e.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
     timer.unref();
     req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     req.on('error', (e) => finish({ ok: false, statusCode: null, responseExcerpt: null, error: describe(e) }));

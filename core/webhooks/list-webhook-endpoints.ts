@@ -8,7 +8,7 @@ export const listWebhookEndpoints = defineOperation({
   id: 'webhooks.listEndpoints',
   method: 'GET',
   path: '/internal/webhook-endpoints',
-  summary: 'List the project\'s webhook endpoints.',
+  summary: "List the project's webhook endpoints.",
   access: ['admin'],
   input: {},
   errors: [],

@@ -1,6 +1,10 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type {
-  Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookMessagesTable,
+  Database,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookMessagesTable,
 } from '../storage/tables.ts';
 
 export type { WebhookEndpointRow } from '../webhook-events/index.ts';
@@ -17,19 +21,27 @@ export async function insertEndpoint(db: Kysely<Database>, row: Insertable<Webho
 
 /** The endpoint `id` of `projectId`, or null (tenant-scoped: another project's id is null). */
 export async function findEndpoint(db: Kysely<Database>, projectId: string, id: string): Promise<WebhookEndpointRow | null> {
-  const row = await db.selectFrom('webhook_endpoints').selectAll()
-    .where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ?? null;
 }
 
 /** The project's endpoints, oldest first. */
 export async function listEndpoints(db: Kysely<Database>, projectId: string): Promise<WebhookEndpointRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId)
-    .orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The project's enabled endpoints (event filters are applied by the caller). */
-export async function updateEndpoint(db: Kysely<Database>, projectId: string, id: string, changes: Updateable<WebhookEndpointsTable>): Promise<void> {
+export async function updateEndpoint(
+  db: Kysely<Database>,
+  projectId: string,
+  id: string,
+  changes: Updateable<WebhookEndpointsTable>,
+): Promise<void> {
   await db.updateTable('webhook_endpoints').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
 }
 
@@ -41,10 +53,16 @@ export async function deleteEndpoint(db: Kysely<Database>, projectId: string, id
 
 /** Ids of pending deliveries due at `now` and not leased, oldest due first. */
 export async function findDueDeliveryIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('webhook_deliveries').select('id')
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -61,8 +79,12 @@ export interface ClaimedDelivery {
  * and endpoint when this caller holds the lease, else null.
  */
 export async function claimDelivery(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<ClaimedDelivery | null> {
-  const result = await db.updateTable('webhook_deliveries').set({ locked_until: lockedUntil })
-    .where('id', '=', id).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: lockedUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return null;
@@ -75,9 +97,18 @@ export async function claimDelivery(db: Kysely<Database>, id: string, now: numbe
 }
 
 /** Records an attempt's outcome and releases the lease, if this caller still holds it. */
-export async function finishDelivery(db: Kysely<Database>, id: string, lockedUntil: number, changes: Updateable<WebhookDeliveriesTable>): Promise<boolean> {
-  const result = await db.updateTable('webhook_deliveries').set({ ...changes, locked_until: null })
-    .where('id', '=', id).where('locked_until', '=', lockedUntil).executeTakeFirst();
+export async function finishDelivery(
+  db: Kysely<Database>,
+  id: string,
+  lockedUntil: number,
+  changes: Updateable<WebhookDeliveriesTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ ...changes, locked_until: null })
+    .where('id', '=', id)
+    .where('locked_until', '=', lockedUntil)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -86,24 +117,41 @@ export async function insertAttempt(db: Kysely<Database>, row: Insertable<Webhoo
 }
 
 /** The delivery of message `messageId` to endpoint `endpointId` of `projectId`, or null. */
-export async function findDelivery(db: Kysely<Database>, projectId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryRow | null> {
-  const row = await db.selectFrom('webhook_deliveries').selectAll()
-    .where('project_id', '=', projectId).where('endpoint_id', '=', endpointId).where('message_id', '=', messageId)
+export async function findDelivery(
+  db: Kysely<Database>,
+  projectId: string,
+  endpointId: string,
+  messageId: string,
+): Promise<WebhookDeliveryRow | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('endpoint_id', '=', endpointId)
+    .where('message_id', '=', messageId)
     .executeTakeFirst();
   return row ?? null;
 }
 
 /** The status code of the earliest attempt of delivery `deliveryId` (null when it had no answer), or undefined while none is recorded. */
 export async function firstAttemptStatus(db: Kysely<Database>, deliveryId: string): Promise<number | null | undefined> {
-  const row = await db.selectFrom('webhook_attempts').select('status_code')
-    .where('delivery_id', '=', deliveryId).orderBy('attempted_at', 'asc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_attempts')
+    .select('status_code')
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempted_at', 'asc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? row.status_code : undefined;
 }
 
 /** Makes a delivery due now again (manual retry), whatever its state. */
 export async function requeueDelivery(db: Kysely<Database>, id: string, now: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })
-    .where('id', '=', id).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** One row of an endpoint's delivery log. */
@@ -114,16 +162,38 @@ export interface DeliveryLogRow {
 }
 
 /** An endpoint's newest deliveries with their attempts (oldest attempt first). */
-export async function listDeliveryLog(db: Kysely<Database>, projectId: string, endpointId: string, limit: number): Promise<DeliveryLogRow[]> {
-  const deliveries = await db.selectFrom('webhook_deliveries')
+export async function listDeliveryLog(
+  db: Kysely<Database>,
+  projectId: string,
+  endpointId: string,
+  limit: number,
+): Promise<DeliveryLogRow[]> {
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
     .innerJoin('webhook_messages', 'webhook_messages.id', 'webhook_deliveries.message_id')
-    .selectAll('webhook_deliveries').select('webhook_messages.event_type')
-    .where('webhook_deliveries.project_id', '=', projectId).where('webhook_deliveries.endpoint_id', '=', endpointId)
-    .orderBy('webhook_deliveries.created_at', 'desc').orderBy('webhook_deliveries.id', 'desc').limit(limit).execute();
+    .selectAll('webhook_deliveries')
+    .select('webhook_messages.event_type')
+    .where('webhook_deliveries.project_id', '=', projectId)
+    .where('webhook_deliveries.endpoint_id', '=', endpointId)
+    .orderBy('webhook_deliveries.created_at', 'desc')
+    .orderBy('webhook_deliveries.id', 'desc')
+    .limit(limit)
+    .execute();
   if (deliveries.length === 0) return [];
-  const attempts = await db.selectFrom('webhook_attempts').selectAll()
-    .where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempted_at').orderBy('id').execute();
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      deliveries.map((d) => d.id),
+    )
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
   return deliveries.map(({ event_type, ...delivery }) => ({
-    delivery, eventType: event_type, attempts: attempts.filter((a) => a.delivery_id === delivery.id),
+    delivery,
+    eventType: event_type,
+    attempts: attempts.filter((a) => a.delivery_id === delivery.id),
   }));
 }

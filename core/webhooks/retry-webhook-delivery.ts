@@ -17,7 +17,12 @@ export const retryWebhookDelivery = defineOperation({
   path: '/internal/webhook-endpoints/:endpoint_id/deliveries/:message_id/retry',
   summary: 'Send a webhook message to an endpoint again.',
   access: ['admin'],
-  input: { params: v.strictObject({ endpoint_id: UuidSchema, message_id: v.pipe(v.string(), v.regex(/^msg_[0-9a-z]{1,64}$/, 'must be a message id')) }) },
+  input: {
+    params: v.strictObject({
+      endpoint_id: UuidSchema,
+      message_id: v.pipe(v.string(), v.regex(/^msg_[0-9a-z]{1,64}$/, 'must be a message id')),
+    }),
+  },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'WEBHOOK_MESSAGE_NOT_FOUND'],
   output: SuccessOutput,
   async run(ctx, { params }) {

@@ -14,7 +14,7 @@ export const rotateWebhookSecret = defineOperation({
   id: 'webhooks.rotateSecret',
   method: 'POST',
   path: '/internal/webhook-endpoints/:endpoint_id/rotate-secret',
-  summary: 'Replace a webhook endpoint\'s signing secret.',
+  summary: "Replace a webhook endpoint's signing secret.",
   access: ['admin'],
   input: { params: EndpointIdParams },
   errors: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
@@ -23,7 +23,8 @@ export const rotateWebhookSecret = defineOperation({
     const endpoint = await getEndpoint(ctx.db, ctx.auth.project.id, params.endpoint_id);
     const secret = generateSigningSecret();
     await updateEndpoint(ctx.db, ctx.auth.project.id, endpoint.id, {
-      secret_sealed: seal(ctx.runtime.deriveKey(SECRET_KEY_PURPOSE), secret, endpoint.id), updated_at: ctx.now,
+      secret_sealed: seal(ctx.runtime.deriveKey(SECRET_KEY_PURPOSE), secret, endpoint.id),
+      updated_at: ctx.now,
     });
     return { secret };
   },

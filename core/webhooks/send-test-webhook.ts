@@ -28,17 +28,27 @@ export const sendTestWebhook = defineOperation({
     const projectId = ctx.auth.project.id;
     const endpoint = isUuidV4(body.endpoint_id) ? await findEndpoint(ctx.db, projectId, body.endpoint_id) : null;
     if (!endpoint) return { success: false, error_message: 'Endpoint not found. Make sure it still exists.' };
-    const messageId = await ctx.transaction((tx) => emitWebhookEvent(tx, projectId, 'stack.test', {
-      message: 'Gatehouse webhook test event triggered from the Gatehouse dashboard.',
-      endpointUrl: endpoint.url,
-    }, endpoint));
+    const messageId = await ctx.transaction((tx) =>
+      emitWebhookEvent(
+        tx,
+        projectId,
+        'stack.test',
+        {
+          message: 'Gatehouse webhook test event triggered from the Gatehouse dashboard.',
+          endpointUrl: endpoint.url,
+        },
+        endpoint,
+      ),
+    );
     const delivery = await findDelivery(ctx.db, projectId, endpoint.id, messageId!);
     const now = ctx.runtime.clock.now();
     const claimed = delivery ? await claimDelivery(ctx.db, delivery.id, now, now + WEBHOOK_LEASE_MS) : null;
     const ok = claimed
       ? await attemptDelivery(ctx.runtime, claimed, now + WEBHOOK_LEASE_MS)
-      : delivery !== null && await attemptByWorker(ctx.db, delivery.id);
-    return ok ? { success: true } : { success: false, error_message: 'Webhook not delivered. Make sure the endpoint is configured correctly.' };
+      : delivery !== null && (await attemptByWorker(ctx.db, delivery.id));
+    return ok
+      ? { success: true }
+      : { success: false, error_message: 'Webhook not delivered. Make sure the endpoint is configured correctly.' };
   },
 });
 

@@ -31,7 +31,11 @@ export function deliveryHeaders(secret: string, id: string, timestampSeconds: nu
   const signature = signPayload(secret, id, timestampSeconds, body);
   const ts = String(timestampSeconds);
   return {
-    'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': signature,
-    'svix-id': id, 'svix-timestamp': ts, 'svix-signature': signature,
+    'webhook-id': id,
+    'webhook-timestamp': ts,
+    'webhook-signature': signature,
+    'svix-id': id,
+    'svix-timestamp': ts,
+    'svix-signature': signature,
   };
 }

@@ -27,15 +27,22 @@ export const updateWebhookEndpoint = defineOperation({
     const current = await getEndpoint(ctx.db, projectId, params.endpoint_id);
     if (body.url !== undefined) {
       const problem = webhookUrlProblem(body.url, ctx.runtime.environment);
-      if (problem) throw new KnownError('SCHEMA_ERROR', { message: `Request validation failed on PATCH ${API_PREFIX}/internal/webhook-endpoints/${params.endpoint_id}:\n  - body.${problem}` });
+      if (problem)
+        throw new KnownError('SCHEMA_ERROR', {
+          message: `Request validation failed on PATCH ${API_PREFIX}/internal/webhook-endpoints/${params.endpoint_id}:\n  - body.${problem}`,
+        });
     }
     const changes: Updateable<WebhookEndpointsTable> = { updated_at: ctx.now };
     if (body.url !== undefined) changes.url = body.url;
     if (body.description !== undefined) changes.description = body.description;
-    if (body.event_types !== undefined) changes.event_types = body.event_types === null ? null : JSON.stringify([...new Set(body.event_types)]);
+    if (body.event_types !== undefined)
+      changes.event_types = body.event_types === null ? null : JSON.stringify([...new Set(body.event_types)]);
     if (body.enabled !== undefined) {
       changes.enabled = body.enabled;
-      if (body.enabled && !current.enabled) { changes.disabled_reason = null; changes.consecutive_failures = 0; }
+      if (body.enabled && !current.enabled) {
+        changes.disabled_reason = null;
+        changes.consecutive_failures = 0;
+      }
     }
     await updateEndpoint(ctx.db, projectId, current.id, changes);
     return toWireEndpoint({ ...current, ...changes } as typeof current);

@@ -10,7 +10,11 @@ import { isPrivateAddress } from '../lib/outbound.ts';
  */
 export function webhookUrlProblem(raw: string, environment: 'development' | 'production' | 'test'): string | null {
   let url: URL;
-  try { url = new URL(raw); } catch { return 'url must be an absolute http or https URL'; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url must be an absolute http or https URL';
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'url must use http or https';
   if (url.username || url.password) return 'url must not contain credentials';
   if (environment !== 'production') return null;

@@ -15,8 +15,12 @@ const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
  */
 describeWithCore('webhooks', (get) => {
   let receiver: WebhookReceiver;
-  before(async () => { receiver = await startWebhookReceiver(); });
-  after(async () => { await receiver.close(); });
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+  });
 
   /** A project with one endpoint at the receiver; `received` is reset. */
   async function projectWithEndpoint(body: Record<string, unknown> = {}, to: WebhookReceiver = receiver) {
@@ -29,7 +33,7 @@ describeWithCore('webhooks', (get) => {
     return { p, endpoint: created };
   }
 
-  it('delivers user, team, membership and permission events once each, signed per Standard Webhooks, with Stack\'s payloads', async () => {
+  it("delivers user, team, membership and permission events once each, signed per Standard Webhooks, with Stack's payloads", async () => {
     const t = get();
     const { p, endpoint } = await projectWithEndpoint();
     assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/=]{32}$/);
@@ -41,20 +45,34 @@ describeWithCore('webhooks', (get) => {
     const team = await t.call<any>('teams.create', p.server, { body: { display_name: 'Alpha', creator_user_id: alice.id } });
     assert.ok(await t.call<any>('teams.addMember', p.server, { params: { team_id: team.id, user_id: bob.id } }));
     await t.call<any>('permissions.createTeamDefinition', p.admin, { body: { id: 'read_reports' } });
-    assert.ok(await t.call<any>('permissions.grantTeam', p.server, { params: { team_id: team.id, user_id: bob.id, permission_id: 'read_reports' } }));
+    assert.ok(
+      await t.call<any>('permissions.grantTeam', p.server, {
+        params: { team_id: team.id, user_id: bob.id, permission_id: 'read_reports' },
+      }),
+    );
     assert.ok(await t.call<any>('users.delete', p.server, { params: { user_id: bob.id } }));
 
     const got = await receiver.waitFor(8);
     await webhookWorkerIdle(t.core.runtime);
     assert.deepEqual(got.map((r) => r.payload.type).sort(), [
-      'team.created', 'team_membership.created', 'team_membership.created', 'team_permission.created',
-      'user.created', 'user.created', 'user.deleted', 'user.updated',
+      'team.created',
+      'team_membership.created',
+      'team_membership.created',
+      'team_permission.created',
+      'user.created',
+      'user.created',
+      'user.deleted',
+      'user.updated',
     ]);
     assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, got.length, 'every message has its own id');
 
     for (const r of got) {
       // Throws when the signature does not match the secret, the id or the timestamp.
-      const verified = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+      const verified = hook.verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      });
       assert.deepEqual(verified, r.payload);
       assert.equal(r.headers['svix-id'], r.headers['webhook-id']);
       assert.equal(r.headers['svix-signature'], r.headers['webhook-signature']);
@@ -68,12 +86,17 @@ describeWithCore('webhooks', (get) => {
     assert.equal(byType('user.updated')[0].display_name, 'Alice B.');
     assert.deepEqual(byType('team.created')[0].display_name, 'Alpha');
     assert.ok('server_metadata' in byType('team.created')[0]);
-    assert.deepEqual(byType('team_membership.created').map((m) => m.user_id).sort(), [alice.id, bob.id].sort());
+    assert.deepEqual(
+      byType('team_membership.created')
+        .map((m) => m.user_id)
+        .sort(),
+      [alice.id, bob.id].sort(),
+    );
     assert.deepEqual(byType('team_permission.created'), [{ id: 'read_reports', user_id: bob.id, team_id: team.id }]);
     assert.deepEqual(byType('user.deleted'), [{ id: bob.id, teams: [{ id: team.id }] }]);
   });
 
-  it('retries a failed delivery with the same message id on upstream\'s schedule, and the log records both attempts', async () => {
+  it("retries a failed delivery with the same message id on upstream's schedule, and the log records both attempts", async () => {
     const t = get();
     const { p, endpoint } = await projectWithEndpoint({ event_types: ['user.created'] });
     receiver.respondWith.push(500);
@@ -100,7 +123,10 @@ describeWithCore('webhooks', (get) => {
     assert.equal(entry.event_type, 'user.created');
     assert.equal(entry.status, 'succeeded');
     assert.equal(entry.next_attempt_at_millis, null);
-    assert.deepEqual(entry.attempts.map((a: { status_code: number }) => a.status_code), [500, 200]);
+    assert.deepEqual(
+      entry.attempts.map((a: { status_code: number }) => a.status_code),
+      [500, 200],
+    );
     assert.equal(entry.attempts[0].response_excerpt, 'receiver says no');
     assert.equal(receiver.received.length, 2, 'no third attempt');
   });
@@ -112,7 +138,10 @@ describeWithCore('webhooks', (get) => {
     await t.call<any>('teams.create', p.server, { body: { display_name: 'Sent' } });
     const got = await receiver.waitFor(1);
     await webhookWorkerIdle(t.core.runtime);
-    assert.deepEqual(receiver.received.map((r) => r.payload.type), ['team.created']);
+    assert.deepEqual(
+      receiver.received.map((r) => r.payload.type),
+      ['team.created'],
+    );
     assert.equal(got[0]!.payload.data.display_name, 'Sent');
   });
 
@@ -121,28 +150,45 @@ describeWithCore('webhooks', (get) => {
     const { p } = await projectWithEndpoint();
     const runtime = t.core.runtime;
     const ctx = createSystemContext(runtime);
-    await assert.rejects(ctx.transaction(async (tx) => {
-      await emitWebhookEvent(tx, p.projectId, 'team.deleted', { id: MISSING });
-      throw new Error('the change failed');
-    }), /the change failed/);
+    await assert.rejects(
+      ctx.transaction(async (tx) => {
+        await emitWebhookEvent(tx, p.projectId, 'team.deleted', { id: MISSING });
+        throw new Error('the change failed');
+      }),
+      /the change failed/,
+    );
     await ctx.transaction((tx) => emitWebhookEvent(tx, p.projectId, 'team.deleted', { id: 'committed' }));
     await ctx.flush();
-    const messages = await runtime.db.selectFrom('webhook_messages').select(['event_type', 'payload']).where('project_id', '=', p.projectId).execute();
-    assert.deepEqual(messages.map((m) => JSON.parse(m.payload).data.id), ['committed']);
+    const messages = await runtime.db
+      .selectFrom('webhook_messages')
+      .select(['event_type', 'payload'])
+      .where('project_id', '=', p.projectId)
+      .execute();
+    assert.deepEqual(
+      messages.map((m) => JSON.parse(m.payload).data.id),
+      ['committed'],
+    );
   });
 
   it('shows the secret only on create and rotation, and signs with the new one after rotating', async () => {
     const t = get();
     const { p, endpoint } = await projectWithEndpoint({ event_types: ['team.created'] });
     const listed = await t.call<any>('webhooks.listEndpoints', p.admin);
-    assert.deepEqual(listed.items.map((e: { id: string }) => e.id), [endpoint.id]);
+    assert.deepEqual(
+      listed.items.map((e: { id: string }) => e.id),
+      [endpoint.id],
+    );
     assert.equal('secret' in listed.items[0], false);
     assert.equal('secret' in (await t.call<any>('webhooks.getEndpoint', p.admin, { params: { endpoint_id: endpoint.id } })), false);
     const rotated = await t.call<any>('webhooks.rotateSecret', p.admin, { params: { endpoint_id: endpoint.id } });
     assert.notEqual(rotated.secret, endpoint.secret);
     await t.call<any>('teams.create', p.server, { body: { display_name: 'After rotation' } });
     const [r] = await receiver.waitFor(1);
-    const headers = { 'webhook-id': String(r!.headers['webhook-id']), 'webhook-timestamp': String(r!.headers['webhook-timestamp']), 'webhook-signature': String(r!.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(r!.headers['webhook-id']),
+      'webhook-timestamp': String(r!.headers['webhook-timestamp']),
+      'webhook-signature': String(r!.headers['webhook-signature']),
+    };
     assert.throws(() => new Webhook(endpoint.secret).verify(r!.body, headers));
     assert.deepEqual(new Webhook(rotated.secret).verify(r!.body, headers), r!.payload);
   });
@@ -168,13 +214,30 @@ describeWithCore('webhooks', (get) => {
     const t = get();
     const { endpoint } = await projectWithEndpoint();
     const other = await createCoreProject(t);
-    assert.equal((await t.refuses('webhooks.getEndpoint', other.admin, { params: { endpoint_id: endpoint.id } }, 'WEBHOOK_ENDPOINT_NOT_FOUND')).status, 404);
-    assert.equal((await t.refuses('webhooks.deleteEndpoint', other.admin, { params: { endpoint_id: endpoint.id } }, 'WEBHOOK_ENDPOINT_NOT_FOUND')).status, 404);
+    assert.equal(
+      (await t.refuses('webhooks.getEndpoint', other.admin, { params: { endpoint_id: endpoint.id } }, 'WEBHOOK_ENDPOINT_NOT_FOUND')).status,
+      404,
+    );
+    assert.equal(
+      (await t.refuses('webhooks.deleteEndpoint', other.admin, { params: { endpoint_id: endpoint.id } }, 'WEBHOOK_ENDPOINT_NOT_FOUND'))
+        .status,
+      404,
+    );
     assert.deepEqual((await t.call<any>('webhooks.listEndpoints', other.admin)).items, []);
     const ftp = await t.refuses('webhooks.createEndpoint', other.admin, { body: { url: 'ftp://example.com/hook' } }, 'SCHEMA_ERROR');
     assert.equal(ftp.status, 400);
     assert.match(ftp.message, /url must use http or https/);
-    assert.equal((await t.refuses('webhooks.createEndpoint', other.admin, { body: { url: 'https://example.com', event_types: ['user.exploded'] } }, 'SCHEMA_ERROR')).status, 400);
+    assert.equal(
+      (
+        await t.refuses(
+          'webhooks.createEndpoint',
+          other.admin,
+          { body: { url: 'https://example.com', event_types: ['user.exploded'] } },
+          'SCHEMA_ERROR',
+        )
+      ).status,
+      400,
+    );
     // 401 on the wire.
     assert.equal((await t.refuses('webhooks.listEndpoints', other.client, {}, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
   });
@@ -207,8 +270,14 @@ describeWithCore('webhooks', (get) => {
     assert.ok(notice, JSON.stringify(emails).slice(0, 500));
     assert.deepEqual(notice.to, ['owner@example.com']);
 
-    assert.equal((await t.call<any>('webhooks.updateEndpoint', p.admin, { params: { endpoint_id: endpoint.id }, body: { enabled: true } })).disabled_reason, null);
-    const retry = await t.call<any>('webhooks.retryDelivery', p.admin, { params: { endpoint_id: endpoint.id, message_id: log.items[0].message_id } });
+    assert.equal(
+      (await t.call<any>('webhooks.updateEndpoint', p.admin, { params: { endpoint_id: endpoint.id }, body: { enabled: true } }))
+        .disabled_reason,
+      null,
+    );
+    const retry = await t.call<any>('webhooks.retryDelivery', p.admin, {
+      params: { endpoint_id: endpoint.id, message_id: log.items[0].message_id },
+    });
     assert.deepEqual(retry, { success: true });
     const all = await receiver.waitFor(RETRY_SCHEDULE_MS.length + 1);
     assert.equal(all.at(-1)!.headers['webhook-id'], log.items[0].message_id);
@@ -217,5 +286,4 @@ describeWithCore('webhooks', (get) => {
     assert.equal(afterRetry.items[0].status, 'succeeded');
     await receiver.close();
   });
-
 });

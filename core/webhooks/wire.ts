@@ -37,30 +37,38 @@ export function toWireDelivery(row: DeliveryLogRow) {
 }
 
 /** An endpoint as {@link toWireEndpoint} shows it. */
-export const WebhookEndpointOutput = component('WebhookEndpoint', v.strictObject({
-  id: v.string(),
-  url: v.string(),
-  description: v.string(),
-  event_types: v.nullable(v.array(v.string())),
-  enabled: v.boolean(),
-  disabled_reason: NullableString,
-  created_at_millis: MillisOutput,
-  updated_at_millis: MillisOutput,
-}));
+export const WebhookEndpointOutput = component(
+  'WebhookEndpoint',
+  v.strictObject({
+    id: v.string(),
+    url: v.string(),
+    description: v.string(),
+    event_types: v.nullable(v.array(v.string())),
+    enabled: v.boolean(),
+    disabled_reason: NullableString,
+    created_at_millis: MillisOutput,
+    updated_at_millis: MillisOutput,
+  }),
+);
 
 /** A delivery as {@link toWireDelivery} shows it. */
-export const WebhookDeliveryOutput = component('WebhookDelivery', v.strictObject({
-  message_id: v.string(),
-  event_type: v.string(),
-  status: v.picklist(['pending', 'succeeded', 'failed']),
-  attempt_count: v.pipe(v.number(), v.integer()),
-  next_attempt_at_millis: v.nullable(MillisOutput),
-  created_at_millis: MillisOutput,
-  attempts: v.array(v.strictObject({
-    attempted_at_millis: MillisOutput,
-    status_code: v.nullable(v.pipe(v.number(), v.integer())),
-    response_excerpt: NullableString,
-    duration_ms: v.number(),
-    error: NullableString,
-  })),
-}));
+export const WebhookDeliveryOutput = component(
+  'WebhookDelivery',
+  v.strictObject({
+    message_id: v.string(),
+    event_type: v.string(),
+    status: v.picklist(['pending', 'succeeded', 'failed']),
+    attempt_count: v.pipe(v.number(), v.integer()),
+    next_attempt_at_millis: v.nullable(MillisOutput),
+    created_at_millis: MillisOutput,
+    attempts: v.array(
+      v.strictObject({
+        attempted_at_millis: MillisOutput,
+        status_code: v.nullable(v.pipe(v.number(), v.integer())),
+        response_excerpt: NullableString,
+        duration_ms: v.number(),
+        error: NullableString,
+      }),
+    ),
+  }),
+);

@@ -80,21 +80,49 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
   const { delivery, message, endpoint } = claimed;
   const attempts = Number(delivery.attempt_count) + 1;
   if (!endpoint.enabled) {
-    await finishDelivery(runtime.db, delivery.id, lockedUntil, { status: 'failed', next_attempt_at: null, updated_at: runtime.clock.now() });
+    await finishDelivery(runtime.db, delivery.id, lockedUntil, {
+      status: 'failed',
+      next_attempt_at: null,
+      updated_at: runtime.clock.now(),
+    });
     return false;
   }
   const secret = open(runtime.deriveKey(SECRET_KEY_PURPOSE), endpoint.secret_sealed, endpoint.id);
-  const outcome = secret === null
-    ? { ok: false, statusCode: null, responseExcerpt: null, durationMs: 0, error: 'the endpoint secret cannot be read (server secret changed?)' }
-    : await postWebhook(endpoint.url, deliveryHeaders(secret, message.id, Math.floor(runtime.clock.now() / 1000), message.payload), message.payload, runtime.environment === 'production');
+  const outcome =
+    secret === null
+      ? {
+          ok: false,
+          statusCode: null,
+          responseExcerpt: null,
+          durationMs: 0,
+          error: 'the endpoint secret cannot be read (server secret changed?)',
+        }
+      : await postWebhook(
+          endpoint.url,
+          deliveryHeaders(secret, message.id, Math.floor(runtime.clock.now() / 1000), message.payload),
+          message.payload,
+          runtime.environment === 'production',
+        );
   const now = runtime.clock.now();
   await insertAttempt(runtime.db, {
-    id: uuid(), delivery_id: delivery.id, project_id: delivery.project_id, attempted_at: now,
-    status_code: outcome.statusCode, response_excerpt: outcome.responseExcerpt, duration_ms: outcome.durationMs, error: outcome.error,
+    id: uuid(),
+    delivery_id: delivery.id,
+    project_id: delivery.project_id,
+    attempted_at: now,
+    status_code: outcome.statusCode,
+    response_excerpt: outcome.responseExcerpt,
+    duration_ms: outcome.durationMs,
+    error: outcome.error,
   });
   if (outcome.ok) {
-    await finishDelivery(runtime.db, delivery.id, lockedUntil, { status: 'succeeded', attempt_count: attempts, next_attempt_at: null, updated_at: now });
-    if (Number(endpoint.consecutive_failures) !== 0) await updateEndpoint(runtime.db, endpoint.project_id, endpoint.id, { consecutive_failures: 0 });
+    await finishDelivery(runtime.db, delivery.id, lockedUntil, {
+      status: 'succeeded',
+      attempt_count: attempts,
+      next_attempt_at: null,
+      updated_at: now,
+    });
+    if (Number(endpoint.consecutive_failures) !== 0)
+      await updateEndpoint(runtime.db, endpoint.project_id, endpoint.id, { consecutive_failures: 0 });
     return true;
   }
   const failedForGood = attempts >= RETRY_SCHEDULE_MS.length;
@@ -104,11 +132,17 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
     next_attempt_at: failedForGood ? null : now + RETRY_SCHEDULE_MS[attempts]!,
     updated_at: now,
   });
-  runtime.log.warn({ webhook_endpoint_id: endpoint.id, message_id: message.id, attempt: attempts, status: outcome.statusCode, err: outcome.error }, failedForGood ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry');
+  runtime.log.warn(
+    { webhook_endpoint_id: endpoint.id, message_id: message.id, attempt: attempts, status: outcome.statusCode, err: outcome.error },
+    failedForGood ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry',
+  );
   if (failedForGood) {
     const reason = `Disabled after every attempt to deliver ${message.id} failed (last: ${outcome.statusCode ?? outcome.error}).`;
     await updateEndpoint(runtime.db, endpoint.project_id, endpoint.id, {
-      enabled: false, disabled_reason: reason, consecutive_failures: Number(endpoint.consecutive_failures) + 1, updated_at: now,
+      enabled: false,
+      disabled_reason: reason,
+      consecutive_failures: Number(endpoint.consecutive_failures) + 1,
+      updated_at: now,
     });
     await notifyEndpointDisabled(runtime, endpoint, reason);
   }

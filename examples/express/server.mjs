@@ -15,4 +15,6 @@ app.use('/auth', expressHandler(auth.gatehouse)); // before any body parser
 app.get('/', async (req, res) => {
   res.type('html').send(homePage(await auth.getUser(req), auth, 'Express'));
 });
-const server = app.listen(settings.port, () => announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())));
+const server = app.listen(settings.port, () =>
+  announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())),
+);

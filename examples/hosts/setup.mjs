@@ -19,16 +19,22 @@ export const MOUNT = '/auth';
 export async function startExampleGatehouse({ origin, dataDir }, { createGatehouse, createUserReader }) {
   mkdirSync(dataDir, { recursive: true });
   const stateFile = join(dataDir, 'example.json');
-  const state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {
-    internal: {
-      publishableClientKey: `pck_${randomBytes(24).toString('hex')}`,
-      secretServerKey: `ssk_${randomBytes(24).toString('hex')}`,
-      superSecretAdminKey: `sak_${randomBytes(24).toString('hex')}`,
-    },
-  };
+  const state = existsSync(stateFile)
+    ? JSON.parse(readFileSync(stateFile, 'utf8'))
+    : {
+        internal: {
+          publishableClientKey: `pck_${randomBytes(24).toString('hex')}`,
+          secretServerKey: `ssk_${randomBytes(24).toString('hex')}`,
+          superSecretAdminKey: `sak_${randomBytes(24).toString('hex')}`,
+        },
+      };
   const gatehouse = await createGatehouse({
-    dataDir, baseUrl: `${origin}${MOUNT}`, mountPath: MOUNT, seedKeys: state.internal,
-    environment: 'development', onFirstStartNotice: false,
+    dataDir,
+    baseUrl: `${origin}${MOUNT}`,
+    mountPath: MOUNT,
+    seedKeys: state.internal,
+    environment: 'development',
+    onFirstStartNotice: false,
   });
   if (!state.project) {
     state.project = await createExampleProject(gatehouse, state.internal, origin);
@@ -57,25 +63,69 @@ export function homePage(user, { signInUrl, signUpUrl }, host) {
 
 /** Calls the API in-process through `gatehouse.dispatch`; throws on an error answer. */
 async function call(gatehouse, method, path, headers, body) {
-  const res = await gatehouse.dispatch({ method, path: `/api/v1${path}`, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await gatehouse.dispatch({
+    method,
+    path: `/api/v1${path}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${res.text}`);
   return res.text ? JSON.parse(res.text) : null;
 }
 
 /** Creates the example's owner, project (password sign-in, sign-up open, localhost trusted) and keys. */
 async function createExampleProject(gatehouse, internal, origin) {
-  const internalServer = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': internal.secretServerKey };
-  const internalClient = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': internal.publishableClientKey };
-  const owner = await call(gatehouse, 'POST', '/users', internalServer, { primary_email: 'owner@example.com', primary_email_auth_enabled: true, primary_email_verified: true, password: randomBytes(12).toString('base64url') });
-  const session = await call(gatehouse, 'POST', '/auth/sessions', internalServer, { user_id: owner.id, expires_in_millis: 3_600_000, is_impersonation: false });
+  const internalServer = {
+    'x-stack-project-id': 'internal',
+    'x-stack-access-type': 'server',
+    'x-stack-secret-server-key': internal.secretServerKey,
+  };
+  const internalClient = {
+    'x-stack-project-id': 'internal',
+    'x-stack-access-type': 'client',
+    'x-stack-publishable-client-key': internal.publishableClientKey,
+  };
+  const owner = await call(gatehouse, 'POST', '/users', internalServer, {
+    primary_email: 'owner@example.com',
+    primary_email_auth_enabled: true,
+    primary_email_verified: true,
+    password: randomBytes(12).toString('base64url'),
+  });
+  const session = await call(gatehouse, 'POST', '/auth/sessions', internalServer, {
+    user_id: owner.id,
+    expires_in_millis: 3_600_000,
+    is_impersonation: false,
+  });
   const me = await call(gatehouse, 'GET', '/users/me', { ...internalClient, 'x-stack-access-token': session.access_token });
-  const project = await call(gatehouse, 'POST', '/internal/projects', { ...internalClient, 'x-stack-access-token': session.access_token }, {
-    display_name: 'Host example', owner_team_id: me.selected_team_id,
-    config: { credential_enabled: true, sign_up_enabled: true, allow_localhost: true, domains: [{ domain: origin, handler_path: '/handler' }] },
-  });
-  const keys = await call(gatehouse, 'POST', '/internal/api-keys', { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token }, {
-    description: 'host example', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: false,
-  });
+  const project = await call(
+    gatehouse,
+    'POST',
+    '/internal/projects',
+    { ...internalClient, 'x-stack-access-token': session.access_token },
+    {
+      display_name: 'Host example',
+      owner_team_id: me.selected_team_id,
+      config: {
+        credential_enabled: true,
+        sign_up_enabled: true,
+        allow_localhost: true,
+        domains: [{ domain: origin, handler_path: '/handler' }],
+      },
+    },
+  );
+  const keys = await call(
+    gatehouse,
+    'POST',
+    '/internal/api-keys',
+    { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token },
+    {
+      description: 'host example',
+      expires_at_millis: null,
+      has_publishable_client_key: true,
+      has_secret_server_key: true,
+      has_super_secret_admin_key: false,
+    },
+  );
   return { id: project.id, secretServerKey: keys.secret_server_key };
 }
 

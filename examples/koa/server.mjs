@@ -16,4 +16,6 @@ app.use(async (ctx) => {
   ctx.type = 'html';
   ctx.body = homePage(await auth.getUser(ctx.req), auth, 'Koa');
 });
-const server = app.listen(settings.port, () => announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())));
+const server = app.listen(settings.port, () =>
+  announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())),
+);

@@ -15,4 +15,6 @@ const server = createServer(async (req, res) => {
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.end(homePage(user, auth, 'node:http'));
 });
-server.listen(settings.port, () => announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())));
+server.listen(settings.port, () =>
+  announce({ ...settings, ...auth }, () => new Promise((resolve) => server.close(resolve)).then(() => auth.gatehouse.close())),
+);

@@ -37,18 +37,38 @@ function Profile() {
   if (!user) return null;
   return (
     <section aria-labelledby="profile-title">
-      <h1 id="profile-title">Welcome, <span data-testid="display-name">{user.displayName ?? 'friend'}</span></h1>
-      <p>Signed in as <span data-testid="email">{user.primaryEmail}</span> ({user.primaryEmailVerified ? 'verified' : 'not verified'}).</p>
+      <h1 id="profile-title">
+        Welcome, <span data-testid="display-name">{user.displayName ?? 'friend'}</span>
+      </h1>
+      <p>
+        Signed in as <span data-testid="email">{user.primaryEmail}</span> ({user.primaryEmailVerified ? 'verified' : 'not verified'}).
+      </p>
       <SelectedTeamSwitcher />
-      <p><a href="/app/settings">Settings</a></p>
+      <p>
+        <a href="/app/settings">Settings</a>
+      </p>
     </section>
   );
 }
 
 function Home() {
   const user = useUser();
-  if (!user) return <section><h1>Example app</h1><p>You are signed out.</p><SignIn /></section>;
-  return <section><h1>Example app</h1><p>Signed in as <span data-testid="home-email">{user.primaryEmail}</span>. <a href="/app/profile">Your profile</a></p></section>;
+  if (!user)
+    return (
+      <section>
+        <h1>Example app</h1>
+        <p>You are signed out.</p>
+        <SignIn />
+      </section>
+    );
+  return (
+    <section>
+      <h1>Example app</h1>
+      <p>
+        Signed in as <span data-testid="home-email">{user.primaryEmail}</span>. <a href="/app/profile">Your profile</a>
+      </p>
+    </section>
+  );
 }
 
 function Page() {
@@ -66,7 +86,9 @@ createRoot(document.getElementById('root')!).render(
         <UserButton showUserInfo />
       </header>
       <main style={{ padding: 12, fontFamily: 'system-ui' }}>
-        <Suspense fallback={<p role="status">Loading…</p>}><Page /></Suspense>
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Page />
+        </Suspense>
       </main>
     </GatehouseProvider>
   </StrictMode>,

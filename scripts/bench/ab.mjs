@@ -24,23 +24,49 @@ const KEYS = {
   GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: 'ssk_bench_internal_secret_server_key_0123456789abcdefghij',
   GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY: 'sak_bench_internal_super_secret_admin_key_0123456789abcd',
 };
-const CLIENT = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': KEYS.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY, 'content-type': 'application/json' };
+const CLIENT = {
+  'x-stack-project-id': 'internal',
+  'x-stack-access-type': 'client',
+  'x-stack-publishable-client-key': KEYS.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY,
+  'content-type': 'application/json',
+};
 const PASSWORD = 'bench password 0123456789';
 
 /** Starts `binary` on `port` in a fresh folder, turns throttling off, signs a reader up. */
 async function start(binary, port) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ab-'));
-  const child = spawn(binary, ['--workers', '1', '--port', String(port)], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, stdio: 'ignore' });
+  const child = spawn(binary, ['--workers', '1', '--port', String(port)], {
+    cwd: dir,
+    env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
+    stdio: 'ignore',
+  });
   process.on('exit', () => child.kill());
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(`${url}/api/v1`)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${url}/api/v1`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const off = await fetch(`${url}/api/v1/internal/projects/current`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY }, body: JSON.stringify({ config: { rate_limits: { enabled: false } } }) });
+  const off = await fetch(`${url}/api/v1/internal/projects/current`, {
+    method: 'PATCH',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY,
+    },
+    body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
+  });
   if (!off.ok) throw new Error(`could not turn throttling off: ${off.status}`);
   const email = `reader-${port}@bench.example.com`;
-  const res = await fetch(`${url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${url}/api/v1/auth/password/sign-up`, {
+    method: 'POST',
+    headers: CLIENT,
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (!res.ok) throw new Error(`sign-up failed: ${res.status}`);
   return { child, url, email, refresh: (await res.json()).refresh_token };
 }
@@ -53,10 +79,24 @@ try {
   for (let round = 0; round < Number(roundsArg); round++) {
     for (const [name, s] of Object.entries(systems)) {
       // A fresh access token per run (they live 10 minutes).
-      const access = (await (await fetch(`${s.url}/api/v1/auth/sessions/current/refresh`, { method: 'POST', headers: { ...CLIENT, 'x-stack-refresh-token': s.refresh }, body: '{}' })).json()).access_token;
-      const request = mode === 'read'
-        ? { url: `${s.url}/api/v1/users/me`, headers: { ...CLIENT, 'x-stack-access-token': access } }
-        : { url: `${s.url}/api/v1/auth/password/sign-in`, method: 'POST', headers: CLIENT, body: JSON.stringify({ email: s.email, password: PASSWORD }) };
+      const access = (
+        await (
+          await fetch(`${s.url}/api/v1/auth/sessions/current/refresh`, {
+            method: 'POST',
+            headers: { ...CLIENT, 'x-stack-refresh-token': s.refresh },
+            body: '{}',
+          })
+        ).json()
+      ).access_token;
+      const request =
+        mode === 'read'
+          ? { url: `${s.url}/api/v1/users/me`, headers: { ...CLIENT, 'x-stack-access-token': access } }
+          : {
+              url: `${s.url}/api/v1/auth/password/sign-in`,
+              method: 'POST',
+              headers: CLIENT,
+              body: JSON.stringify({ email: s.email, password: PASSWORD }),
+            };
       const r = await autocannon({ ...request, connections: 50, duration: mode === 'read' ? 5 : 8 });
       const ok = r.requests.total - r.non2xx;
       runs[name].push(ok / r.duration);
@@ -67,4 +107,6 @@ try {
   for (const s of Object.values(systems)) s.child.kill();
 }
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-console.log(`${mode}: old median ${median(runs.old).toFixed(1)} req/s, new median ${median(runs.new).toFixed(1)} req/s, new / old ${(median(runs.new) / median(runs.old)).toFixed(3)}`);
+console.log(
+  `${mode}: old median ${median(runs.old).toFixed(1)} req/s, new median ${median(runs.new).toFixed(1)} req/s, new / old ${(median(runs.new) / median(runs.old)).toFixed(3)}`,
+);

@@ -51,24 +51,51 @@ async function serveCeiling(kind: string): Promise<void> {
   const publicKey = jwk.kty ? await importJWK(jwk, 'ES256') : null;
   const { privateKey } = await import('node:crypto').then((c) => c.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
   const server = createServer((req, res) => {
-    const done = (status: number, body: string) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(body); };
-    const work = kind === 'argon2'
-      ? argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 }).then(() => '{"ok":true}')
-      : kind === 'verify'
-        ? jwtVerify(String(req.headers['x-stack-access-token']), publicKey!, { algorithms: ['ES256'] }).then((r) => JSON.stringify({ id: r.payload.sub }))
-        : new SignJWT({ project_id: 'p', role: 'authenticated' }).setProtectedHeader({ alg: 'ES256' }).setSubject('u').setIssuedAt().setExpirationTime('10m').sign(privateKey).then((t) => JSON.stringify({ access_token: t }));
+    const done = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    const work =
+      kind === 'argon2'
+        ? argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 }).then(() => '{"ok":true}')
+        : kind === 'verify'
+          ? jwtVerify(String(req.headers['x-stack-access-token']), publicKey!, { algorithms: ['ES256'] }).then((r) =>
+              JSON.stringify({ id: r.payload.sub }),
+            )
+          : new SignJWT({ project_id: 'p', role: 'authenticated' })
+              .setProtectedHeader({ alg: 'ES256' })
+              .setSubject('u')
+              .setIssuedAt()
+              .setExpirationTime('10m')
+              .sign(privateKey)
+              .then((t) => JSON.stringify({ access_token: t }));
     req.resume();
-    req.on('end', () => { work.then((b) => done(200, b), (e: Error) => done(500, e.message)); });
+    req.on('end', () => {
+      work.then(
+        (b) => done(200, b),
+        (e: Error) => done(500, e.message),
+      );
+    });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   process.stdout.write(`PORT ${(server.address() as { port: number }).port}\n`);
 }
 
 const children = new Set<ChildProcess>();
-process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
-function startChild(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', fileURLToPath(import.meta.url), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(
+  args: string[],
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', fileURLToPath(import.meta.url), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
   return new Promise((ok, fail) => {
     let out = '';
@@ -88,14 +115,24 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${url}/api/v1${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const json = await res.json() as any;
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await res.json()) as any;
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
 /** 2xx/s, latency (ms), failures, and the server process's CPU time per 2xx answer (µs, all threads). */
-interface Run { rps: number; p50: number; p99: number; non2xx: number; cpuUs: number }
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  cpuUs: number;
+}
 
 /** User + system CPU time of a process in µs, from /proc (Linux; clock ticks of 10 ms). */
 function processCpuUs(pid: number): number {
@@ -107,11 +144,28 @@ function processCpuUs(pid: number): number {
   }
 }
 
-async function load(url: string, pid: number, opts: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; connections: number; seconds: number }): Promise<Run> {
+async function load(
+  url: string,
+  pid: number,
+  opts: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; connections: number; seconds: number },
+): Promise<Run> {
   const cpu0 = processCpuUs(pid);
-  const result = await autocannon({ url, method: opts.method, headers: opts.headers, body: opts.body, connections: opts.connections, duration: opts.seconds });
+  const result = await autocannon({
+    url,
+    method: opts.method,
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections,
+    duration: opts.seconds,
+  });
   const ok = result['2xx'];
-  return { rps: ok / opts.seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors, cpuUs: (processCpuUs(pid) - cpu0) / Math.max(1, ok) };
+  return {
+    rps: ok / opts.seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    cpuUs: (processCpuUs(pid) - cpu0) / Math.max(1, ok),
+  };
 }
 
 async function main(): Promise<void> {
@@ -121,19 +175,57 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stderr.write(`[bench:auth] ${m}\n`);
   try {
     // BENCH_PROFILE=<dir> writes a V8 CPU profile of the Gatehouse server there (on SIGTERM exit).
-    const gh = await startChild(['--serve', dir], {}, process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
-    const internalServer = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': KEYS.secretServerKey };
-    const internalClient = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': KEYS.publishableClientKey };
+    const gh = await startChild(
+      ['--serve', dir],
+      {},
+      process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+    );
+    const internalServer = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': KEYS.secretServerKey,
+    };
+    const internalClient = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': KEYS.publishableClientKey,
+    };
     // A project of its own, as an app would have (owner: a fresh internal user), with real keys.
     const owner = await call(gh.url, 'POST', '/users', internalServer, {});
     const ownerSession = await call(gh.url, 'POST', '/auth/sessions', internalServer, { user_id: owner.id });
     const ownerMe = await call(gh.url, 'GET', '/users/me', { ...internalClient, 'x-stack-access-token': ownerSession.access_token });
-    const project = await call(gh.url, 'POST', '/internal/projects', { ...internalClient, 'x-stack-access-token': ownerSession.access_token }, { display_name: 'Bench', owner_team_id: ownerMe.selected_team_id, config: { credential_enabled: true, rate_limits: { enabled: false } } });
-    const admin = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': ownerSession.access_token };
-    const keys = await call(gh.url, 'POST', '/internal/api-keys', admin, { description: 'bench', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: false, has_super_secret_admin_key: false });
-    const client = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key };
+    const project = await call(
+      gh.url,
+      'POST',
+      '/internal/projects',
+      { ...internalClient, 'x-stack-access-token': ownerSession.access_token },
+      {
+        display_name: 'Bench',
+        owner_team_id: ownerMe.selected_team_id,
+        config: { credential_enabled: true, rate_limits: { enabled: false } },
+      },
+    );
+    const admin = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'admin',
+      'x-stack-admin-access-token': ownerSession.access_token,
+    };
+    const keys = await call(gh.url, 'POST', '/internal/api-keys', admin, {
+      description: 'bench',
+      expires_at_millis: null,
+      has_publishable_client_key: true,
+      has_secret_server_key: false,
+      has_super_secret_admin_key: false,
+    });
+    const client = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': keys.publishable_client_key,
+    };
     const signUp = await call(gh.url, 'POST', '/auth/password/sign-up', client, { email: 'bench@example.com', password: PASSWORD });
-    const jwks = await fetch(`${gh.url}/api/v1/projects/${project.id}/.well-known/jwks.json`).then((r) => r.json()) as { keys: Array<{ kid: string }> };
+    const jwks = (await fetch(`${gh.url}/api/v1/projects/${project.id}/.well-known/jwks.json`).then((r) => r.json())) as {
+      keys: Array<{ kid: string }>;
+    };
     const [headerB64] = signUp.access_token.split('.');
     const kid = JSON.parse(Buffer.from(headerB64, 'base64url').toString()).kid;
     const jwk = jwks.keys.find((k) => k.kid === kid);
@@ -142,28 +234,82 @@ async function main(): Promise<void> {
     const only = new Set((process.env.BENCH_ONLY ?? 'signin,me,refresh').split(','));
     const skipped: Run = { rps: 0, p50: 0, p99: 0, non2xx: 0, cpuUs: NaN };
     log(`sign-in (${seconds} s, 8 connections)…`);
-    const signIn = !only.has('signin') ? skipped : await load(`${gh.url}/api/v1/auth/password/sign-in`, gh.child.pid!, { method: 'POST', headers: { ...client, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }), connections: 8, seconds });
+    const signIn = !only.has('signin')
+      ? skipped
+      : await load(`${gh.url}/api/v1/auth/password/sign-in`, gh.child.pid!, {
+          method: 'POST',
+          headers: { ...client, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
+          connections: 8,
+          seconds,
+        });
     log(`GET /users/me (${seconds} s, 50 connections)…`);
-    const me = !only.has('me') ? skipped : await load(`${gh.url}/api/v1/users/me`, gh.child.pid!, { method: 'GET', headers: { ...client, 'x-stack-access-token': signUp.access_token }, connections: 50, seconds });
+    const me = !only.has('me')
+      ? skipped
+      : await load(`${gh.url}/api/v1/users/me`, gh.child.pid!, {
+          method: 'GET',
+          headers: { ...client, 'x-stack-access-token': signUp.access_token },
+          connections: 50,
+          seconds,
+        });
     log(`refresh (${seconds} s, 50 connections)…`);
-    const refresh = !only.has('refresh') ? skipped : await load(`${gh.url}/api/v1/auth/sessions/current/refresh`, gh.child.pid!, { method: 'POST', headers: { ...client, 'x-stack-refresh-token': signUp.refresh_token }, connections: 50, seconds });
+    const refresh = !only.has('refresh')
+      ? skipped
+      : await load(`${gh.url}/api/v1/auth/sessions/current/refresh`, gh.child.pid!, {
+          method: 'POST',
+          headers: { ...client, 'x-stack-refresh-token': signUp.refresh_token },
+          connections: 50,
+          seconds,
+        });
     await stop(gh.child);
 
     const ceilings: Record<string, Run> = {};
     if (process.env.BENCH_ONLY) Object.assign(ceilings, { argon2: skipped, verify: skipped, sign: skipped });
-    else for (const [kind, connections, headers] of [['argon2', 8, {}], ['verify', 50, { 'x-stack-access-token': signUp.access_token }], ['sign', 50, {}]] as const) {
-      const c = await startChild(['--ceiling', kind], { BENCH_JWK: JSON.stringify(jwk) });
-      log(`ceiling ${kind} (${seconds} s, ${connections} connections)…`);
-      ceilings[kind] = await load(`${c.url}/`, c.child.pid!, { method: kind === 'verify' ? 'GET' : 'POST', headers, connections, seconds });
-      await stop(c.child);
-    }
+    else
+      for (const [kind, connections, headers] of [
+        ['argon2', 8, {}],
+        ['verify', 50, { 'x-stack-access-token': signUp.access_token }],
+        ['sign', 50, {}],
+      ] as const) {
+        const c = await startChild(['--ceiling', kind], { BENCH_JWK: JSON.stringify(jwk) });
+        log(`ceiling ${kind} (${seconds} s, ${connections} connections)…`);
+        ceilings[kind] = await load(`${c.url}/`, c.child.pid!, {
+          method: kind === 'verify' ? 'GET' : 'POST',
+          headers,
+          connections,
+          seconds,
+        });
+        await stop(c.child);
+      }
 
     const fmt = (r: Run) => `${r.rps.toFixed(r.rps < 100 ? 1 : 0)} (${r.p50} / ${r.p99}); ${Math.round(r.cpuUs)} µs CPU`;
-    const pct = (a: Run, b: Run) => `${Math.round((a.rps / b.rps) * 100)}% by req/s; ${Math.round((b.cpuUs / a.cpuUs) * 100)}% by CPU per request`;
+    const pct = (a: Run, b: Run) =>
+      `${Math.round((a.rps / b.rps) * 100)}% by req/s; ${Math.round((b.cpuUs / a.cpuUs) * 100)}% by CPU per request`;
     const rows = [
-      ['Password sign-in (`POST /auth/password/sign-in`)', '8', fmt(signIn), fmt(ceilings.argon2!), pct(signIn, ceilings.argon2!), `≥ 20/s per core: ${(signIn.rps / cores).toFixed(1)}/s per core by req/s ÷ ${cores} cores (${signIn.rps / cores >= 20 ? 'met' : '**not met**'}); ${(1e6 / signIn.cpuUs).toFixed(1)} per CPU-second (${1e6 / signIn.cpuUs >= 20 ? 'met' : '**not met**'})`],
-      ['Authenticated `GET /users/me` (client, access token)', '50', fmt(me), fmt(ceilings.verify!), pct(me, ceilings.verify!), `target ≥ 60% of the ceiling: by req/s ${me.rps / ceilings.verify!.rps >= 0.6 ? 'met' : '**not met**'}; by CPU per request ${ceilings.verify!.cpuUs / me.cpuUs >= 0.6 ? 'met' : '**not met**'}`],
-      ['Refresh (`POST /auth/sessions/current/refresh`)', '50', fmt(refresh), fmt(ceilings.sign!), pct(refresh, ceilings.sign!), `target ≥ 1,000/s: ${refresh.rps >= 1000 ? 'met' : '**not met**'}`],
+      [
+        'Password sign-in (`POST /auth/password/sign-in`)',
+        '8',
+        fmt(signIn),
+        fmt(ceilings.argon2!),
+        pct(signIn, ceilings.argon2!),
+        `≥ 20/s per core: ${(signIn.rps / cores).toFixed(1)}/s per core by req/s ÷ ${cores} cores (${signIn.rps / cores >= 20 ? 'met' : '**not met**'}); ${(1e6 / signIn.cpuUs).toFixed(1)} per CPU-second (${1e6 / signIn.cpuUs >= 20 ? 'met' : '**not met**'})`,
+      ],
+      [
+        'Authenticated `GET /users/me` (client, access token)',
+        '50',
+        fmt(me),
+        fmt(ceilings.verify!),
+        pct(me, ceilings.verify!),
+        `target ≥ 60% of the ceiling: by req/s ${me.rps / ceilings.verify!.rps >= 0.6 ? 'met' : '**not met**'}; by CPU per request ${ceilings.verify!.cpuUs / me.cpuUs >= 0.6 ? 'met' : '**not met**'}`,
+      ],
+      [
+        'Refresh (`POST /auth/sessions/current/refresh`)',
+        '50',
+        fmt(refresh),
+        fmt(ceilings.sign!),
+        pct(refresh, ceilings.sign!),
+        `target ≥ 1,000/s: ${refresh.rps >= 1000 ? 'met' : '**not met**'}`,
+      ],
     ];
     const failures = [signIn, me, refresh].reduce((n, r) => n + r.non2xx, 0);
     const now = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -172,9 +318,9 @@ async function main(): Promise<void> {
       '',
       `Measured ${now} UTC with \`npm run bench:auth -- --write\` (\`node --import tsx scripts/bench/auth-bench.ts --write\`, ${seconds} s per run, autocannon in the bench process; servers in child processes on the same machine: ${cores} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}).`,
       '',
-      'Gatehouse: `createGatehouse` on `node:http`, SQLite file, production mode, a fresh project with a publishable key. Ceilings: bare `node:http` doing only the irreducible work: one argon2id hash at m=19456 KiB, t=2, p=1 (sign-in); jose `jwtVerify` of the same ES256 access token (`/users/me`); one jose ES256 signature (refresh). Gatehouse checks an access token\'s signature once per token and remembers the result for the token\'s lifetime (expiry is still checked on every request), and caches project and key lookups for 1 s; the ceiling verifies on every request.',
+      "Gatehouse: `createGatehouse` on `node:http`, SQLite file, production mode, a fresh project with a publishable key. Ceilings: bare `node:http` doing only the irreducible work: one argon2id hash at m=19456 KiB, t=2, p=1 (sign-in); jose `jwtVerify` of the same ES256 access token (`/users/me`); one jose ES256 signature (refresh). Gatehouse checks an access token's signature once per token and remembers the result for the token's lifetime (expiry is still checked on every request), and caches project and key lookups for 1 s; the ceiling verifies on every request.",
       '',
-      'Each cell: 2xx responses/s (p50 / p99 latency in ms); the server process\'s CPU time (user + system, all threads, from /proc) per 2xx response. CPU per request is the steadier figure when the machine is shared: req/s moves with whatever else runs.',
+      "Each cell: 2xx responses/s (p50 / p99 latency in ms); the server process's CPU time (user + system, all threads, from /proc) per 2xx response. CPU per request is the steadier figure when the machine is shared: req/s moves with whatever else runs.",
       '',
       '| Scenario | Connections | Gatehouse | Ceiling | Gatehouse / ceiling | Target |',
       '|---|---|---|---|---|---|',
@@ -198,4 +344,11 @@ function writeSection(section: string): void {
 const mode = process.argv[2];
 if (mode === '--serve') await serveGatehouse(process.argv[3]!);
 else if (mode === '--ceiling') await serveCeiling(process.argv[3]!);
-else await main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+else
+  await main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );

@@ -17,10 +17,13 @@ export async function startBalancer(backends) {
     const index = next++ % targets.length;
     counts[index] += 1;
     const target = targets[index];
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`balancer: ${error.message}`);
@@ -33,6 +36,11 @@ export async function startBalancer(backends) {
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
-    close: () => new Promise((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -42,4 +42,9 @@ const auth = betterAuth(options);
 const server = createServer(toNodeHandler(auth));
 server.keepAliveTimeout = 5000;
 server.listen(port, '127.0.0.1', () => process.stderr.write(`Listening: ${baseURL}\n`));
-process.once('SIGTERM', () => server.close(() => { db.close(); process.exit(0); }));
+process.once('SIGTERM', () =>
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  }),
+);

@@ -22,13 +22,24 @@ create table if not exists sessions (id text primary key, user_id text not null,
 create table if not exists client_keys (key_hash text primary key, project_id text not null);
 create table if not exists teams (id text primary key, display_name text not null);`);
 export const CLIENT_KEY = 'pck_ceiling_client_key_0123456789';
-db.prepare('insert or ignore into client_keys (key_hash, project_id) values (?, ?)').run(createHash('sha256').update(CLIENT_KEY).digest('hex'), 'internal');
+db.prepare('insert or ignore into client_keys (key_hash, project_id) values (?, ?)').run(
+  createHash('sha256').update(CLIENT_KEY).digest('hex'),
+  'internal',
+);
 db.prepare("insert or ignore into teams (id, display_name) values ('team-1', 'Personal team')").run();
-try { db.exec('alter table users add column selected_team_id text'); } catch { /* already there */ }
-const insertUser = db.prepare("insert into users (id, email, password_hash, display_name, created_at, selected_team_id) values (?, ?, ?, null, ?, 'team-1')");
+try {
+  db.exec('alter table users add column selected_team_id text');
+} catch {
+  /* already there */
+}
+const insertUser = db.prepare(
+  "insert into users (id, email, password_hash, display_name, created_at, selected_team_id) values (?, ?, ?, null, ?, 'team-1')",
+);
 const insertSession = db.prepare('insert into sessions (id, user_id, token_hash, created_at) values (?, ?, ?, ?)');
 const byEmail = db.prepare('select id, password_hash from users where email = ?');
-const byId = db.prepare('select u.id, u.email, u.display_name, u.created_at, t.id as team_id, t.display_name as team_name from users u left join teams t on t.id = u.selected_team_id where u.id = ?');
+const byId = db.prepare(
+  'select u.id, u.email, u.display_name, u.created_at, t.id as team_id, t.display_name as team_name from users u left join teams t on t.id = u.selected_team_id where u.id = ?',
+);
 const clientKey = db.prepare('select project_id from client_keys where key_hash = ?');
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -41,7 +52,8 @@ function signJwt(sub) {
 }
 function verifyJwt(token) {
   const [h, p, s] = (token ?? '').split('.');
-  if (!s || !verify('sha256', Buffer.from(`${h}.${p}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))) return undefined;
+  if (!s || !verify('sha256', Buffer.from(`${h}.${p}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url')))
+    return undefined;
   const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
   return claims.exp > Date.now() / 1000 ? claims.sub : undefined;
 }
@@ -70,13 +82,23 @@ const server = createServer(async (req, res) => {
       const sub = verifyJwt(req.headers['x-access-token']);
       const user = sub && byId.get(sub);
       if (!user) return send(res, 401, { error: 'unauthorized' });
-      return send(res, 200, { id: user.id, primary_email: user.email, display_name: user.display_name, signed_up_at_millis: user.created_at, selected_team: user.team_id ? { id: user.team_id, display_name: user.team_name } : null });
+      return send(res, 200, {
+        id: user.id,
+        primary_email: user.email,
+        display_name: user.display_name,
+        signed_up_at_millis: user.created_at,
+        selected_team: user.team_id ? { id: user.team_id, display_name: user.team_name } : null,
+      });
     }
     if (req.method === 'POST' && req.url === '/sign-up') {
       const { email, password } = await readJson(req);
       const hash = await argon2.hash(password, ARGON2);
       const id = randomUUID();
-      try { insertUser.run(id, email, hash, Date.now()); } catch { return send(res, 409, { error: 'taken' }); }
+      try {
+        insertUser.run(id, email, hash, Date.now());
+      } catch {
+        return send(res, 409, { error: 'taken' });
+      }
       return send(res, 200, session(id));
     }
     if (req.method === 'POST' && req.url === '/sign-in') {
@@ -92,4 +114,9 @@ const server = createServer(async (req, res) => {
 });
 server.keepAliveTimeout = 5000;
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write(`Listening: http://127.0.0.1:${server.address().port}\n`));
-process.once('SIGTERM', () => server.close(() => { db.close(); process.exit(0); }));
+process.once('SIGTERM', () =>
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  }),
+);

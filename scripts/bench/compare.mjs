@@ -61,13 +61,18 @@ const started = Date.now();
 const loadAtStart = loadavg()[0];
 const log = (msg) => process.stderr.write(`[bench ${Math.round((Date.now() - started) / 1000)}s] ${msg}\n`);
 const children = new Set();
-process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
 function freePort() {
   return new Promise((ok, fail) => {
     const s = createServer();
     s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
   });
 }
 
@@ -76,12 +81,21 @@ async function startServer(name, command, args, { cwd, env, probe }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(command, [...args, ...(name === 'gatehouse' ? ['--port', String(port)] : [])], { cwd, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, [...args, ...(name === 'gatehouse' ? ['--port', String(port)] : [])], {
+    cwd,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.add(child);
   let err = '';
-  child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    err += d;
+  });
   let exited = false;
-  child.once('exit', () => { exited = true; children.delete(child); });
+  child.once('exit', () => {
+    exited = true;
+    children.delete(child);
+  });
   for (;;) {
     if (exited) throw new Error(`${name} exited before answering:\n${err}`);
     if (performance.now() - t0 > 120_000) throw new Error(`${name} did not answer within 120 s:\n${err}`);
@@ -89,7 +103,9 @@ async function startServer(name, command, args, { cwd, env, probe }) {
       const res = await fetch(`${url}${probe}`);
       await res.arrayBuffer();
       if (res.ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 2));
   }
   return { child, url, ms: performance.now() - t0, stderr: () => err };
@@ -136,7 +152,12 @@ function familyRssMb(pid) {
 async function throttlingOff(url) {
   const off = await fetch(`${url}/api/v1/internal/projects/current`, {
     method: 'PATCH',
-    headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY,
+    },
     body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
   });
   if (!off.ok) throw new Error(`could not turn throttling off for the benchmark: ${off.status} ${await off.text()}`);
@@ -146,11 +167,19 @@ async function load({ url, method = 'GET', headers = {}, body, connections, samp
   // `headers` and `body` may be functions: called for every request (rotating sessions, unique e-mails).
   const request = { method, headers: typeof headers === 'function' ? headers() : headers };
   if (typeof body === 'function' || typeof headers === 'function') {
-    request.setupRequest = (req) => ({ ...req, ...(typeof body === 'function' ? { body: body() } : {}), ...(typeof headers === 'function' ? { headers: headers() } : {}) });
+    request.setupRequest = (req) => ({
+      ...req,
+      ...(typeof body === 'function' ? { body: body() } : {}),
+      ...(typeof headers === 'function' ? { headers: headers() } : {}),
+    });
   }
   if (body !== undefined && typeof body !== 'function') request.body = body;
   let peak = 0;
-  const sampler = sampleRssOf ? setInterval(() => { peak = Math.max(peak, rssMb(sampleRssOf)); }, 200) : undefined;
+  const sampler = sampleRssOf
+    ? setInterval(() => {
+        peak = Math.max(peak, rssMb(sampleRssOf));
+      }, 200)
+    : undefined;
   const pids = Array.isArray(pid) ? pid : [pid];
   const cpuOf = () => pids.reduce((n, p) => n + cpuMs(p), 0);
   const cpu0 = cpuOf();
@@ -163,7 +192,8 @@ async function load({ url, method = 'GET', headers = {}, body, connections, samp
   const cpu = cpuOf() - cpu0;
   if (sampler) clearInterval(sampler);
   const total = result['2xx'] + result.non2xx;
-  if (result.non2xx > 0 || result.errors > 0) log(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${total}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    log(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${total}`);
   return {
     rps: result['2xx'] / seconds,
     p50: result.latency.p50,
@@ -193,7 +223,12 @@ function requestFor(name, api, credentials, scenario) {
   if (scenario === 'refresh') return { method: 'POST', ...api.refresh(credentials) };
   if (scenario === 'signIn') return { method: 'POST', ...api.signIn(credentials) };
   const tag = `${name.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}`;
-  return { method: 'POST', path: api.signUpPath, headers: api.signUpHeaders, body: () => JSON.stringify(api.signUpBody(`${tag}-${unique++}@bench.example.com`)) };
+  return {
+    method: 'POST',
+    path: api.signUpPath,
+    headers: api.signUpHeaders,
+    body: () => JSON.stringify(api.signUpBody(`${tag}-${unique++}@bench.example.com`)),
+  };
 }
 
 const gatehouseApi = {
@@ -210,7 +245,14 @@ const gatehouseApi = {
    */
   async prepare(url, c) {
     while (c.sessions.length < REFRESH_USERS) {
-      c.sessions.push((await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, { email: `refresher-${unique++}@bench.example.com`, password: PASSWORD })).json.refresh_token);
+      c.sessions.push(
+        (
+          await post(`${url}/api/v1/auth/password/sign-up`, CLIENT, {
+            email: `refresher-${unique++}@bench.example.com`,
+            password: PASSWORD,
+          })
+        ).json.refresh_token,
+      );
     }
   },
   /**
@@ -224,7 +266,10 @@ const gatehouseApi = {
   read: (c) => ({ path: '/api/v1/users/me', headers: { ...CLIENT, 'x-stack-access-token': c.access } }),
   refresh: (c) => {
     let next = 0;
-    return { path: '/api/v1/auth/sessions/current/refresh', headers: () => ({ ...CLIENT, 'x-stack-refresh-token': c.sessions[next++ % c.sessions.length] }) };
+    return {
+      path: '/api/v1/auth/sessions/current/refresh',
+      headers: () => ({ ...CLIENT, 'x-stack-refresh-token': c.sessions[next++ % c.sessions.length] }),
+    };
   },
   signIn: (c) => ({ path: '/api/v1/auth/password/sign-in', headers: CLIENT, body: JSON.stringify({ email: c.email, password: PASSWORD }) }),
   signUpPath: '/api/v1/auth/password/sign-up',
@@ -236,13 +281,21 @@ function betterAuthApi(url0) {
   const origin = { origin: url0, 'content-type': 'application/json' };
   return {
     async setup(url) {
-      const { res } = await post(`${url}/api/auth/sign-up/email`, origin, { email: 'reader@bench.example.com', password: PASSWORD, name: 'Reader' });
+      const { res } = await post(`${url}/api/auth/sign-up/email`, origin, {
+        email: 'reader@bench.example.com',
+        password: PASSWORD,
+        name: 'Reader',
+      });
       const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')]).map((c) => c.split(';')[0]).join('; ');
       if (!cookie.includes('session_token')) throw new Error(`Better Auth sign-up set no session cookie: ${cookie}`);
       return cookie;
     },
     read: (cookie) => ({ path: '/api/auth/get-session', headers: { cookie } }),
-    signIn: () => ({ path: '/api/auth/sign-in/email', headers: origin, body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }) }),
+    signIn: () => ({
+      path: '/api/auth/sign-in/email',
+      headers: origin,
+      body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }),
+    }),
     signUpPath: '/api/auth/sign-up/email',
     signUpHeaders: origin,
     signUpBody: (email) => ({ email, password: PASSWORD, name: 'Bench' }),
@@ -259,7 +312,11 @@ const ceilingApi = {
     c.access = (await post(`${url}/sign-in`, {}, { email: 'reader@bench.example.com', password: PASSWORD })).json.access_token;
   },
   read: (c) => ({ path: '/me', headers: { 'x-access-token': c.access, 'x-publishable-client-key': 'pck_ceiling_client_key_0123456789' } }),
-  signIn: () => ({ path: '/sign-in', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }) }),
+  signIn: () => ({
+    path: '/sign-in',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'reader@bench.example.com', password: PASSWORD }),
+  }),
   signUpPath: '/sign-up',
   signUpHeaders: { 'content-type': 'application/json' },
   signUpBody: (email) => ({ email, password: PASSWORD }),
@@ -284,7 +341,10 @@ try {
     log(`installing better-auth@${baVersion} from npm into ${baDir}`);
     mkdirSync(baDir, { recursive: true });
     writeFileSync(join(baDir, 'package.json'), JSON.stringify({ name: 'gatehouse-bench-better-auth', private: true, type: 'module' }));
-    const npm = spawnSync('npm', ['install', `better-auth@${baVersion}`, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: baDir, stdio: 'inherit' });
+    const npm = spawnSync('npm', ['install', `better-auth@${baVersion}`, '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: baDir,
+      stdio: 'inherit',
+    });
     if (npm.status !== 0) throw new Error('npm install better-auth failed');
   }
   copyFileSync(join(root, 'scripts', 'bench', 'better-auth-server.mjs'), join(baDir, 'server.mjs'));
@@ -316,12 +376,25 @@ try {
     // Gatehouse: the single executable as one process (argon2id m=19456 t=2 p=1), and with
     // `--workers <one per core>` (BENCH_WORKERS): named explicitly, since `auto` keeps embedded
     // SQLite at one process (one writer) and this bench runs on SQLite.
-    for (const [key, workers] of [['gatehouse', '1'], ['gatehouseWorkers', WORKERS]]) {
+    for (const [key, workers] of [
+      ['gatehouse', '1'],
+      ['gatehouseWorkers', WORKERS],
+    ]) {
       const dir = join(work, key);
       mkdirSync(dir);
-      const server = await startServer('gatehouse', binary, ['--workers', workers], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' });
+      const server = await startServer('gatehouse', binary, ['--workers', workers], {
+        cwd: dir,
+        env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
+        probe: '/api/v1',
+      });
       await throttlingOff(server.url);
-      systems.push({ key, name: key === 'gatehouse' ? 'gatehouse' : `gatehouse --workers ${WORKERS}`, server, api: gatehouseApi, scenarios: ['read', 'signIn', 'signUp', 'refresh'] });
+      systems.push({
+        key,
+        name: key === 'gatehouse' ? 'gatehouse' : `gatehouse --workers ${WORKERS}`,
+        server,
+        api: gatehouseApi,
+        scenarios: ['read', 'signIn', 'signUp', 'refresh'],
+      });
     }
   }
   // Better Auth at Gatehouse's hash cost (argon2id, same addon), and at its default (scrypt).
@@ -330,12 +403,22 @@ try {
     mkdirSync(dir);
     const env = { ...process.env, NODE_ENV: 'production', DB_FILE: join(dir, 'auth.db'), REPO: root, HASH: hash };
     const server = await startServer('better-auth', process.execPath, ['server.mjs'], { cwd: baDir, env, probe: '/api/auth/ok' });
-    systems.push({ key: `betterAuth-${hash}`, name: `better-auth (${hash})`, server, api: betterAuthApi(server.url), scenarios: hash === 'argon2id' ? ['read', 'signIn', 'signUp'] : ['signIn', 'signUp'] });
+    systems.push({
+      key: `betterAuth-${hash}`,
+      name: `better-auth (${hash})`,
+      server,
+      api: betterAuthApi(server.url),
+      scenarios: hash === 'argon2id' ? ['read', 'signIn', 'signUp'] : ['signIn', 'signUp'],
+    });
   }
   {
     const dir = join(work, 'ceiling');
     mkdirSync(dir);
-    const server = await startServer('ceiling', process.execPath, [join(root, 'scripts', 'bench', 'ceiling.mjs')], { cwd: root, env: { ...process.env, DB_FILE: join(dir, 'ceiling.db') }, probe: '/health' });
+    const server = await startServer('ceiling', process.execPath, [join(root, 'scripts', 'bench', 'ceiling.mjs')], {
+      cwd: root,
+      env: { ...process.env, DB_FILE: join(dir, 'ceiling.db') },
+      probe: '/health',
+    });
     systems.push({ key: 'ceiling', name: 'ceiling', server, api: ceilingApi, scenarios: ['read', 'signIn', 'signUp'] });
   }
   for (const system of systems) {
@@ -361,10 +444,21 @@ try {
       for (const system of systems) {
         if (!system.scenarios.includes(scenario)) continue;
         const request = requestFor(system.name, system.api, system.credentials, scenario);
-        const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, pid: system.server.child.pid, seconds: 2 });
+        const r = await load({
+          url: `${system.server.url}${request.path}`,
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          connections,
+          pid: system.server.child.pid,
+          seconds: 2,
+        });
         slowest = Math.min(slowest, r.rps);
       }
-      seconds[`${scenario}@${connections}`] = Math.min(maxDuration, Math.max(duration, Math.ceil((minRequests * 1.2) / Math.max(slowest, 0.1))));
+      seconds[`${scenario}@${connections}`] = Math.min(
+        maxDuration,
+        Math.max(duration, Math.ceil((minRequests * 1.2) / Math.max(slowest, 0.1))),
+      );
       log(`probe ${scenario}@${connections}: slowest ${slowest.toFixed(1)} req/s → ${seconds[`${scenario}@${connections}`]} s per run`);
     }
   }
@@ -381,9 +475,20 @@ try {
           log(`round ${round}/${rounds} ${system.name}: ${scenario} at ${connections} connection(s), ${runSeconds} s`);
           const pid = familyPids(system.server.child.pid);
           const sampleRssOf = scenario === 'read' && connections === 50 ? system.server.child.pid : undefined;
-          const r = await load({ url: `${system.server.url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections, sampleRssOf, pid, seconds: runSeconds });
+          const r = await load({
+            url: `${system.server.url}${request.path}`,
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            connections,
+            sampleRssOf,
+            pid,
+            seconds: runSeconds,
+          });
           ((runs[system.key] ??= {})[`${scenario}@${connections}`] ??= []).push(r);
-          log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.ok} completed, ${r.timeouts} timed out, ${r.ok ? Math.round((r.cpuMs * 1000) / r.ok) : '—'} µs CPU per request`);
+          log(
+            `  ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.ok} completed, ${r.timeouts} timed out, ${r.ok ? Math.round((r.cpuMs * 1000) / r.ok) : '—'} µs CPU per request`,
+          );
         }
       }
     }
@@ -417,11 +522,28 @@ try {
     log(`mixed ${system.name}: reads at 10 connections while 20 sign up, ${mixedSeconds} s`);
     const pid = familyPids(system.server.child.pid);
     const [reads, signUps] = await Promise.all([
-      load({ url: `${system.server.url}${read.path}`, method: read.method, headers: read.headers, connections: 10, pid, seconds: mixedSeconds }),
-      load({ url: `${system.server.url}${signUp.path}`, method: signUp.method, headers: signUp.headers, body: signUp.body, connections: 20, pid, seconds: mixedSeconds }),
+      load({
+        url: `${system.server.url}${read.path}`,
+        method: read.method,
+        headers: read.headers,
+        connections: 10,
+        pid,
+        seconds: mixedSeconds,
+      }),
+      load({
+        url: `${system.server.url}${signUp.path}`,
+        method: signUp.method,
+        headers: signUp.headers,
+        body: signUp.body,
+        connections: 20,
+        pid,
+        seconds: mixedSeconds,
+      }),
     ]);
     mixed[key] = { reads, signUps };
-    log(`  reads ${reads.rps.toFixed(0)} req/s p50 ${reads.p50} ms p99 ${reads.p99} ms; sign-ups ${signUps.rps.toFixed(1)}/s (${signUps.ok} completed, ${signUps.timeouts} timed out)`);
+    log(
+      `  reads ${reads.rps.toFixed(0)} req/s p50 ${reads.p50} ms p99 ${reads.p99} ms; sign-ups ${signUps.rps.toFixed(1)}/s (${signUps.ok} completed, ${signUps.timeouts} timed out)`,
+    );
   }
   for (const system of systems) await stopServer(system.server);
   if (mixedOnly) process.exit(0);
@@ -439,8 +561,14 @@ function writeReport({ results, memory, cold, baInstalled }) {
   const ba = results['betterAuth-argon2id'];
   const baDefault = results['betterAuth-default'];
   const c = results.ceiling;
-  const fmt = (r) => (r ? `${r.rps >= 100 ? r.rps.toFixed(0) : r.rps.toFixed(1)} (${r.p50} / ${r.p99}); ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) : '—'} µs` : '—');
-  const ratio = (a, b) => (a && b && b.rps > 0 ? `${(a.rps / b.rps).toFixed(2)}× by req/s; ${a.cpuUsPerReq && b.cpuUsPerReq ? `${(b.cpuUsPerReq / a.cpuUsPerReq).toFixed(2)}× by CPU` : '—'}` : '—');
+  const fmt = (r) =>
+    r
+      ? `${r.rps >= 100 ? r.rps.toFixed(0) : r.rps.toFixed(1)} (${r.p50} / ${r.p99}); ${r.cpuUsPerReq ? Math.round(r.cpuUsPerReq) : '—'} µs`
+      : '—';
+  const ratio = (a, b) =>
+    a && b && b.rps > 0
+      ? `${(a.rps / b.rps).toFixed(2)}× by req/s; ${a.cpuUsPerReq && b.cpuUsPerReq ? `${(b.cpuUsPerReq / a.cpuUsPerReq).toFixed(2)}× by CPU` : '—'}`
+      : '—';
   const rows = [];
   const label = { read: 'Authenticated read¹', signIn: 'Password sign-in, equal hash cost²', signUp: 'Password sign-up, equal hash cost²' };
   for (const s of ['read', 'signIn', 'signUp']) {
@@ -452,7 +580,9 @@ function writeReport({ results, memory, cold, baInstalled }) {
   for (const s of ['signIn', 'signUp']) {
     for (const n of [1, 50]) {
       const k = `${s}@${n}`;
-      rows.push(`| Password ${s === 'signIn' ? 'sign-in' : 'sign-up'}, each product's default³ | ${n} | ${fmt(g[k])} | ${fmt(baDefault[k])} | — | **${ratio(g[k], baDefault[k])}** | — |`);
+      rows.push(
+        `| Password ${s === 'signIn' ? 'sign-in' : 'sign-up'}, each product's default³ | ${n} | ${fmt(g[k])} | ${fmt(baDefault[k])} | — | **${ratio(g[k], baDefault[k])}** | — |`,
+      );
     }
   }
   const cpu = cpus();
@@ -463,7 +593,8 @@ function writeReport({ results, memory, cold, baInstalled }) {
   const readCpu = cpuRatio(ba, 'read@50');
   const signInCpu = cpuRatio(ba, 'signIn@50');
   const ceilCpu = cpuRatio(c, 'read@50');
-  const both = (byRps, byCpu, min) => `${byRps.toFixed(2)}× by req/s (${check(byRps >= min)}), ${byCpu.toFixed(2)}× by CPU per request (${check(byCpu >= min)})`;
+  const both = (byRps, byCpu, min) =>
+    `${byRps.toFixed(2)}× by req/s (${check(byRps >= min)}), ${byCpu.toFixed(2)}× by CPU per request (${check(byCpu >= min)})`;
   const coldMs = median(cold.first);
   const check = (ok) => (ok ? 'met' : '**not met**');
   const section = `<!-- bench:compare:start (written by npm run bench; edit scripts/bench/compare.mjs instead) -->
@@ -510,7 +641,12 @@ async function measureScaleOut(work) {
   if (postgresUrl === 'none') return null;
   const schema = `bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
-  try { await admin.connect(); } catch (error) { log(`scale-out skipped: PostgreSQL at ${postgresUrl} does not answer (${error.message})`); return null; }
+  try {
+    await admin.connect();
+  } catch (error) {
+    log(`scale-out skipped: PostgreSQL at ${postgresUrl} does not answer (${error.message})`);
+    return null;
+  }
   await admin.query(`create schema ${schema}`);
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
@@ -519,7 +655,13 @@ async function measureScaleOut(work) {
     for (let i = 0; i < 3; i++) {
       const dir = join(work, `pg-${i}`);
       mkdirSync(dir);
-      procs.push(await startServer('gatehouse', binary, ['--workers', '1', '--database-url', url.toString()], { cwd: dir, env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' }, probe: '/api/v1' }));
+      procs.push(
+        await startServer('gatehouse', binary, ['--workers', '1', '--database-url', url.toString()], {
+          cwd: dir,
+          env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
+          probe: '/api/v1',
+        }),
+      );
     }
     await throttlingOff(procs[0].url);
     const credentials = await gatehouseApi.setup(procs[0].url);
@@ -530,7 +672,13 @@ async function measureScaleOut(work) {
     const one = await load({ url: `${procs[0].url}${read.path}`, headers: read.headers, connections: 50, pid: pids, seconds: runSeconds });
     const balancer = await startBalancer(procs.map((p) => p.url));
     log(`scale-out: three processes behind the balancer, reads at 50 connections, ${runSeconds} s`);
-    const three = await load({ url: `${balancer.url}${read.path}`, headers: read.headers, connections: 50, pid: pids, seconds: runSeconds });
+    const three = await load({
+      url: `${balancer.url}${read.path}`,
+      headers: read.headers,
+      connections: 50,
+      pid: pids,
+      seconds: runSeconds,
+    });
     const spread = [...balancer.counts];
     await balancer.close();
     log(`  one: ${one.rps.toFixed(0)} req/s; three: ${three.rps.toFixed(0)} req/s (${spread.join(' / ')} requests per process)`);
@@ -560,7 +708,10 @@ function writeScaleReport({ results, memory, mixed, mixedSeconds, seconds, scale
     }
   }
   const m = (k) => mixed[k];
-  const mixedRows = ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id'].map((k) => `| ${k === 'gatehouse' ? 'Gatehouse, one process' : k === 'gatehouseWorkers' ? `Gatehouse --workers ${WORKERS}` : 'Better Auth (argon2id)'} | ${rps(m(k).reads)} | ${m(k).reads.p50} ms | ${m(k).reads.p99} ms | ${rps(m(k).signUps)}/s | ${m(k).signUps.ok} / ${m(k).signUps.timeouts} |`);
+  const mixedRows = ['gatehouse', 'gatehouseWorkers', 'betterAuth-argon2id'].map(
+    (k) =>
+      `| ${k === 'gatehouse' ? 'Gatehouse, one process' : k === 'gatehouseWorkers' ? `Gatehouse --workers ${WORKERS}` : 'Better Auth (argon2id)'} | ${rps(m(k).reads)} | ${m(k).reads.p50} ms | ${m(k).reads.p99} ms | ${rps(m(k).signUps)}/s | ${m(k).signUps.ok} / ${m(k).signUps.timeouts} |`,
+  );
   const readOne = x(g['read@50'], c['read@50']);
   const readWorkers = x(w['read@50'], g['read@50']);
   const readWorkersBa = x(w['read@50'], ba['read@50']);

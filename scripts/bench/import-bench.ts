@@ -36,7 +36,18 @@ const KEYS = {
 };
 const mb = (bytes: number) => bytes / 2 ** 20;
 
-interface DialectResult { dialect: string; seconds: number; perSecond: number; created: number; failed: number; rssStart: number; rssPeak: number; rssEnd: number; rssAfterHalf: number; load: number }
+interface DialectResult {
+  dialect: string;
+  seconds: number;
+  perSecond: number;
+  created: number;
+  failed: number;
+  rssStart: number;
+  rssPeak: number;
+  rssEnd: number;
+  rssAfterHalf: number;
+  load: number;
+}
 
 async function freshStorage(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ storage: StorageAdapter; drop(): Promise<void> }> {
   if (dialect === 'sqlite') return { storage: createSqliteAdapter({ filename: join(dir, 'gatehouse.db') }), drop: async () => {} };
@@ -57,14 +68,23 @@ async function writeFile(file: string): Promise<void> {
   const hashes = ['alpha', 'beta', 'gamma', 'delta'].map((p) => bcrypt.hashSync(`password ${p}`, 10));
   const teams = Array.from({ length: TEAMS }, () => randomUUID());
   const out = createWriteStream(file);
-  const write = async (line: string) => { if (!out.write(`${line}\n`)) await once(out, 'drain'); };
+  const write = async (line: string) => {
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  };
   for (const [i, id] of teams.entries()) await write(JSON.stringify({ type: 'team', id, display_name: `Team ${i}` }));
   for (let i = 0; i < USERS; i++) {
-    await write(JSON.stringify({
-      source_id: `bench-${i}`, primary_email: `user${i}@example.com`, primary_email_verified: i % 2 === 0, display_name: `User ${i}`,
-      signed_up_at_millis: 1_600_000_000_000 + i * 1000, password_hash: hashes[i % hashes.length], server_metadata: { legacy_id: i },
-      ...(i % 10 === 0 ? { teams: [{ id: teams[i % TEAMS] }] } : {}),
-    }));
+    await write(
+      JSON.stringify({
+        source_id: `bench-${i}`,
+        primary_email: `user${i}@example.com`,
+        primary_email_verified: i % 2 === 0,
+        display_name: `User ${i}`,
+        signed_up_at_millis: 1_600_000_000_000 + i * 1000,
+        password_hash: hashes[i % hashes.length],
+        server_metadata: { legacy_id: i },
+        ...(i % 10 === 0 ? { teams: [{ id: teams[i % TEAMS] }] } : {}),
+      }),
+    );
   }
   out.end();
   await once(out, 'finish');
@@ -75,40 +95,100 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
   const server = createServer();
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const gatehouse = await createGatehouse({ storage, baseUrl: url, secret: 'bench-secret-not-for-production', environment: 'production', seedKeys: KEYS });
+  const gatehouse = await createGatehouse({
+    storage,
+    baseUrl: url,
+    secret: 'bench-secret-not-for-production',
+    environment: 'production',
+    seedKeys: KEYS,
+  });
   server.on('request', gatehouse.handler);
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
-    const res = await fetch(`${url}/api/v1${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${text}`);
     return JSON.parse(text);
   };
   try {
-    const internalServer = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': KEYS.secretServerKey };
+    const internalServer = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': KEYS.secretServerKey,
+    };
     const owner = await call('POST', '/users', internalServer, { primary_email: 'owner@example.com', primary_email_auth_enabled: true });
     const session = await call('POST', '/auth/sessions', internalServer, { user_id: owner.id, expires_in_millis: 3_600_000 });
-    const project = await call('POST', '/internal/projects', { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': KEYS.publishableClientKey, 'x-stack-access-token': session.access_token }, { display_name: 'Bench', config: { credential_enabled: true } });
+    const project = await call(
+      'POST',
+      '/internal/projects',
+      {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': KEYS.publishableClientKey,
+        'x-stack-access-token': session.access_token,
+      },
+      { display_name: 'Bench', config: { credential_enabled: true } },
+    );
     const admin = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token };
-    const keys = await call('POST', '/internal/api-keys', admin, { description: 'bench', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: false, has_super_secret_admin_key: true });
+    const keys = await call('POST', '/internal/api-keys', admin, {
+      description: 'bench',
+      expires_at_millis: null,
+      has_publishable_client_key: true,
+      has_secret_server_key: false,
+      has_super_secret_admin_key: true,
+    });
 
     global.gc?.();
     const rssStart = process.memoryUsage.rss();
     let rssPeak = rssStart;
     let rssAfterHalf = 0;
     const samples: number[] = [];
-    const sampler = setInterval(() => { const rss = process.memoryUsage.rss(); samples.push(rss); rssPeak = Math.max(rssPeak, rss); }, 100);
-    const summary = await runImportCommand([file, '--project', project.id, '--url', url, '--admin-key', keys.super_secret_admin_key], {}, {
-      out: () => {}, err: (t) => { if (!t.startsWith('line ')) process.stderr.write(`[${dialect}] ${t}`); }, progress: () => {},
-    });
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      samples.push(rss);
+      rssPeak = Math.max(rssPeak, rss);
+    }, 100);
+    const summary = await runImportCommand(
+      [file, '--project', project.id, '--url', url, '--admin-key', keys.super_secret_admin_key],
+      {},
+      {
+        out: () => {},
+        err: (t) => {
+          if (!t.startsWith('line ')) process.stderr.write(`[${dialect}] ${t}`);
+        },
+        progress: () => {},
+      },
+    );
     clearInterval(sampler);
     // Flat: the peak of the second half against the peak of the first half.
     rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
     const rssEnd = process.memoryUsage.rss();
-    const signIn = await call('POST', '/auth/password/sign-in', { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key }, { email: 'user1@example.com', password: 'password beta' });
+    const signIn = await call(
+      'POST',
+      '/auth/password/sign-in',
+      { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key },
+      { email: 'user1@example.com', password: 'password beta' },
+    );
     if (!signIn.access_token) throw new Error('an imported user could not sign in');
     const s = summary!;
-    console.error(`[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(s.records / s.seconds)} records/s; RSS ${mb(rssStart).toFixed(0)} → peak ${mb(rssPeak).toFixed(0)} MB`);
-    return { dialect, seconds: s.seconds, perSecond: USERS / s.seconds, created: s.created, failed: s.failed, rssStart, rssPeak, rssEnd, rssAfterHalf, load: loadavg()[0]! };
+    console.error(
+      `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(s.records / s.seconds)} records/s; RSS ${mb(rssStart).toFixed(0)} → peak ${mb(rssPeak).toFixed(0)} MB`,
+    );
+    return {
+      dialect,
+      seconds: s.seconds,
+      perSecond: USERS / s.seconds,
+      created: s.created,
+      failed: s.failed,
+      rssStart,
+      rssPeak,
+      rssEnd,
+      rssAfterHalf,
+      load: loadavg()[0]!,
+    };
   } finally {
     server.closeAllConnections();
     server.close();
@@ -141,7 +221,10 @@ const section = [
   '',
   '| Database | Users | Time | Users/s | RSS before | RSS peak | RSS after |',
   '|---|---|---|---|---|---|---|',
-  ...runs.map((r) => `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | ${Math.round(r.perSecond).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | ${mb(r.rssPeak).toFixed(0)} MB (${mb(r.rssAfterHalf).toFixed(0)} MB in the second half) | ${mb(r.rssEnd).toFixed(0)} MB |`),
+  ...runs.map(
+    (r) =>
+      `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | ${Math.round(r.perSecond).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | ${mb(r.rssPeak).toFixed(0)} MB (${mb(r.rssAfterHalf).toFixed(0)} MB in the second half) | ${mb(r.rssEnd).toFixed(0)} MB |`,
+  ),
   '<!-- bench:import:end -->',
 ].join('\n');
 console.log(section);

@@ -34,7 +34,14 @@ const ASKED = ['viewer', 'editor', 'owner', '$read_members', '$update_team', '$d
 /** Pseudo-random but repeatable choices (xorshift32). */
 function rng(seed: number) {
   let x = seed >>> 0 || 1;
-  return (n: number) => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % n; };
+  return (n: number) => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % n;
+  };
 }
 
 async function seed(adapter: StorageAdapter) {
@@ -42,8 +49,18 @@ async function seed(adapter: StorageAdapter) {
   await migrateToLatest(adapter);
   const projectId = randomUUID();
   await insertProject(db, {
-    id: projectId, displayName: 'Bench', description: '', createdAt: Date.now(), isProductionMode: false, isDevelopmentEnvironment: false,
-    ownerTeamId: null, logoUrl: null, logoFullUrl: null, logoDarkModeUrl: null, logoFullDarkModeUrl: null, config: defaultProjectConfig(),
+    id: projectId,
+    displayName: 'Bench',
+    description: '',
+    createdAt: Date.now(),
+    isProductionMode: false,
+    isDevelopmentEnvironment: false,
+    ownerTeamId: null,
+    logoUrl: null,
+    logoFullUrl: null,
+    logoDarkModeUrl: null,
+    logoFullDarkModeUrl: null,
+    config: defaultProjectConfig(),
   });
   const now = Date.now();
   await insertDefinition(db, projectId, { id: 'viewer', scope: 'team', description: null }, now);
@@ -61,27 +78,90 @@ async function seed(adapter: StorageAdapter) {
     for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
   };
   await db.transaction().execute(async (trx) => {
-    await batch(userIds, 200, (chunk) => trx.insertInto('users').values(chunk.map((id, i) => ({
-      id, project_id: projectId, display_name: `User ${i}`, primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false,
-      profile_image_url: null, signed_up_at: now, last_active_at: now, client_metadata: null, client_read_only_metadata: null, server_metadata: null,
-      password_hash: null, otp_auth_enabled: false, passkey_auth_enabled: false, totp_secret_base64: null, is_anonymous: false, selected_team_id: null,
-      restricted_by_admin: false, restricted_by_admin_reason: null, restricted_by_admin_private_details: null, country_code: null, risk_scores: risk,
-    }))).execute());
-    await batch(teamIds, 500, (chunk) => trx.insertInto('teams').values(chunk.map((id, i) => ({
-      id, project_id: projectId, display_name: `Team ${i}`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at: now,
-    }))).execute());
+    await batch(userIds, 200, (chunk) =>
+      trx
+        .insertInto('users')
+        .values(
+          chunk.map((id, i) => ({
+            id,
+            project_id: projectId,
+            display_name: `User ${i}`,
+            primary_email: null,
+            primary_email_verified: false,
+            primary_email_auth_enabled: false,
+            profile_image_url: null,
+            signed_up_at: now,
+            last_active_at: now,
+            client_metadata: null,
+            client_read_only_metadata: null,
+            server_metadata: null,
+            password_hash: null,
+            otp_auth_enabled: false,
+            passkey_auth_enabled: false,
+            totp_secret_base64: null,
+            is_anonymous: false,
+            selected_team_id: null,
+            restricted_by_admin: false,
+            restricted_by_admin_reason: null,
+            restricted_by_admin_private_details: null,
+            country_code: null,
+            risk_scores: risk,
+          })),
+        )
+        .execute(),
+    );
+    await batch(teamIds, 500, (chunk) =>
+      trx
+        .insertInto('teams')
+        .values(
+          chunk.map((id, i) => ({
+            id,
+            project_id: projectId,
+            display_name: `Team ${i}`,
+            profile_image_url: null,
+            client_metadata: null,
+            client_read_only_metadata: null,
+            server_metadata: null,
+            created_at: now,
+          })),
+        )
+        .execute(),
+    );
     const memberships: Array<{ team: string; user: string; level: string }> = [];
     userIds.forEach((user, i) => {
       const teams = new Set([i % TEAMS, (i * 7 + 3) % TEAMS, (i * 13 + 5) % TEAMS]);
       let k = 0;
       for (const t of teams) memberships.push({ team: teamIds[t]!, user, level: LEVELS[(i + k++) % 3]! });
     });
-    await batch(memberships, 500, (chunk) => trx.insertInto('team_members').values(chunk.map((m) => ({
-      project_id: projectId, team_id: m.team, user_id: m.user, display_name: null, profile_image_url: null, created_at: now,
-    }))).execute());
-    await batch(memberships, 500, (chunk) => trx.insertInto('team_permission_grants').values(chunk.map((m) => ({
-      project_id: projectId, team_id: m.team, user_id: m.user, permission_id: m.level, created_at: now,
-    }))).execute());
+    await batch(memberships, 500, (chunk) =>
+      trx
+        .insertInto('team_members')
+        .values(
+          chunk.map((m) => ({
+            project_id: projectId,
+            team_id: m.team,
+            user_id: m.user,
+            display_name: null,
+            profile_image_url: null,
+            created_at: now,
+          })),
+        )
+        .execute(),
+    );
+    await batch(memberships, 500, (chunk) =>
+      trx
+        .insertInto('team_permission_grants')
+        .values(
+          chunk.map((m) => ({
+            project_id: projectId,
+            team_id: m.team,
+            user_id: m.user,
+            permission_id: m.level,
+            created_at: now,
+          })),
+        )
+        .execute(),
+    );
     (seed as unknown as { memberships: typeof memberships }).memberships = memberships;
   });
   return { projectId, memberships: (seed as unknown as { memberships: Array<{ team: string; user: string; level: string }> }).memberships };
@@ -97,7 +177,10 @@ async function run(dialect: 'sqlite' | 'postgres') {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-perm-bench-'));
     adapter = createSqliteAdapter({ filename: join(dir, 'bench.db') });
-    cleanup = async () => { await adapter.close(); rmSync(dir, { recursive: true, force: true }); };
+    cleanup = async () => {
+      await adapter.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
   } else {
     const url = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const schema = `bench_${randomBytes(5).toString('hex')}`;
@@ -136,12 +219,14 @@ async function run(dialect: 'sqlite' | 'postgres') {
     const concurrency = 32;
     const cStart = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < cases.length) {
-        const c = cases[next++]!;
-        await hasTeamPermission(adapter.db, projectId, c.team, c.user, c.permission);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < cases.length) {
+          const c = cases[next++]!;
+          await hasTeamPermission(adapter.db, projectId, c.team, c.user, c.permission);
+        }
+      }),
+    );
     const concurrentMs = performance.now() - cStart;
 
     // Sanity: expected answers from the graph.
@@ -154,10 +239,15 @@ async function run(dialect: 'sqlite' | 'postgres') {
     if (expected !== granted) throw new Error(`wrong answers: expected ${expected} granted, got ${granted}`);
 
     return {
-      dialect, seedMs, granted, memberships: memberships.length,
+      dialect,
+      seedMs,
+      granted,
+      memberships: memberships.length,
       sequential: CHECKS / (sequentialMs / 1000),
-      p50: percentile(latencies, 50), p99: percentile(latencies, 99),
-      concurrent: CHECKS / (concurrentMs / 1000), concurrency,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      concurrent: CHECKS / (concurrentMs / 1000),
+      concurrency,
     };
   } finally {
     await cleanup();
@@ -174,16 +264,28 @@ async function apiKeyTiming() {
   const { createCore } = await import('../../core/index.ts');
   const { createApiKeySecret } = await import('../../core/api-keys/index.ts');
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-key-bench-'));
-  const keys = { publishableClientKey: 'pck_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012', secretServerKey: 'ssk_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012', superSecretAdminKey: 'sak_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012' };
-  const core = await createCore({ storage: createSqliteAdapter({ filename: join(dir, 'keys.db') }), baseUrl: 'http://127.0.0.1:1', secret: 'bench-secret', environment: 'production', seedKeys: keys });
+  const keys = {
+    publishableClientKey: 'pck_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012',
+    secretServerKey: 'ssk_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012',
+    superSecretAdminKey: 'sak_bench_keys_0123456789abcdefghijklmnopqrstuvwxyz012',
+  };
+  const core = await createCore({
+    storage: createSqliteAdapter({ filename: join(dir, 'keys.db') }),
+    baseUrl: 'http://127.0.0.1:1',
+    secret: 'bench-secret',
+    environment: 'production',
+    seedKeys: keys,
+  });
   try {
     const server = { projectId: 'internal', accessType: 'server', secretServerKey: keys.secretServerKey };
     const admin = { projectId: 'internal', accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey };
     const ok = (id: string, credentials: Credentials, body: unknown) => core.invoke<Record<string, any>>(id, credentials, { body });
     await ok('projects.updateCurrent', admin, { config: { allow_user_api_keys: true } });
     const user = await ok('users.create', server, {});
-    for (let i = 0; i < 1000; i++) await ok('apiKeys.createUserKey', server, { user_id: user.id, description: `k${i}`, expires_at_millis: null });
-    const real = (await ok('apiKeys.createUserKey', server, { user_id: user.id, description: 'real', expires_at_millis: null })).value as string;
+    for (let i = 0; i < 1000; i++)
+      await ok('apiKeys.createUserKey', server, { user_id: user.id, description: `k${i}`, expires_at_millis: null });
+    const real = (await ok('apiKeys.createUserKey', server, { user_id: user.id, description: 'real', expires_at_millis: null }))
+      .value as string;
     const unknown = createApiKeySecret({ id: randomUUID(), type: 'user', isPublic: false });
     const malformed = 'x'.repeat(real.length);
     const inputs = { existing: real, unknown, malformed };
@@ -191,29 +293,44 @@ async function apiKeyTiming() {
     for (let round = 0; round < 3000; round++) {
       for (const [name, apiKey] of Object.entries(inputs)) {
         const t = performance.now();
-        const found = await core.invoke('apiKeys.checkUserKey', server, { body: { api_key: apiKey } }).then(() => true, () => false);
+        const found = await core.invoke('apiKeys.checkUserKey', server, { body: { api_key: apiKey } }).then(
+          () => true,
+          () => false,
+        );
         const dt = performance.now() - t;
         if (round >= 200) samples[name]!.push(dt);
         if ((name === 'existing') !== found) throw new Error(`unexpected answer for ${name}`);
       }
     }
-    return Object.fromEntries(Object.entries(samples).map(([k, v]) => { v.sort((a, b) => a - b); return [k, { p50: percentile(v, 50), p90: percentile(v, 90) }]; }));
+    return Object.fromEntries(
+      Object.entries(samples).map(([k, v]) => {
+        v.sort((a, b) => a - b);
+        return [k, { p50: percentile(v, 50), p90: percentile(v, 90) }];
+      }),
+    );
   } finally {
     await core.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((s) => s.trim()).filter(Boolean) as Array<'sqlite' | 'postgres'>;
+const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean) as Array<'sqlite' | 'postgres'>;
 const results = [];
 for (const d of dialects) {
   const r = await run(d);
   results.push(r);
-  console.error(`${d}: ${r.sequential.toFixed(0)} checks/s sequential (p50 ${(r.p50 * 1000).toFixed(0)} µs, p99 ${(r.p99 * 1000).toFixed(0)} µs), ${r.concurrent.toFixed(0)} checks/s with ${r.concurrency} in flight; seeded in ${(r.seedMs / 1000).toFixed(1)} s`);
+  console.error(
+    `${d}: ${r.sequential.toFixed(0)} checks/s sequential (p50 ${(r.p50 * 1000).toFixed(0)} µs, p99 ${(r.p99 * 1000).toFixed(0)} µs), ${r.concurrent.toFixed(0)} checks/s with ${r.concurrency} in flight; seeded in ${(r.seedMs / 1000).toFixed(1)} s`,
+  );
 }
 
 const timing = await apiKeyTiming();
-console.error(`API key check p50: existing ${(timing.existing!.p50 * 1000).toFixed(0)} µs, unknown ${(timing.unknown!.p50 * 1000).toFixed(0)} µs, malformed ${(timing.malformed!.p50 * 1000).toFixed(0)} µs`);
+console.error(
+  `API key check p50: existing ${(timing.existing!.p50 * 1000).toFixed(0)} µs, unknown ${(timing.unknown!.p50 * 1000).toFixed(0)} µs, malformed ${(timing.malformed!.p50 * 1000).toFixed(0)} µs`,
+);
 
 const cpu = cpus();
 const section = [
@@ -228,13 +345,19 @@ const section = [
   '',
   '| Database | Checks/s, one at a time | p50 / p99 latency | Checks/s, 32 in flight |',
   '|---|---|---|---|',
-  ...results.map((r) => `| ${r.dialect === 'sqlite' ? 'SQLite (better-sqlite3, WAL)' : 'PostgreSQL (local, pool of 10)'} | ${r.sequential.toFixed(0)} | ${(r.p50 * 1000).toFixed(0)} µs / ${(r.p99 * 1000).toFixed(0)} µs | ${r.concurrent.toFixed(0)} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.dialect === 'sqlite' ? 'SQLite (better-sqlite3, WAL)' : 'PostgreSQL (local, pool of 10)'} | ${r.sequential.toFixed(0)} | ${(r.p50 * 1000).toFixed(0)} µs / ${(r.p99 * 1000).toFixed(0)} µs | ${r.concurrent.toFixed(0)} |`,
+  ),
   '',
   '**API key check timing** (`POST /user-api-keys/check` through the real operation in process, SQLite, 1,001 keys stored, 2,800 interleaved samples each). Every input costs one SHA-256 and one unique-index lookup, with no early exit on format or checksum, so an unknown key answers in the same time as a known one:',
   '',
   '| Input | p50 | p90 |',
   '|---|---|---|',
-  ...Object.entries(timing).map(([k, t]) => `| ${k === 'existing' ? 'existing key (200)' : k === 'unknown' ? 'well-formed unknown key (404)' : 'malformed string, same length (404)'} | ${(t.p50 * 1000).toFixed(0)} µs | ${(t.p90 * 1000).toFixed(0)} µs |`),
+  ...Object.entries(timing).map(
+    ([k, t]) =>
+      `| ${k === 'existing' ? 'existing key (200)' : k === 'unknown' ? 'well-formed unknown key (404)' : 'malformed string, same length (404)'} | ${(t.p50 * 1000).toFixed(0)} µs | ${(t.p90 * 1000).toFixed(0)} µs |`,
+  ),
   '<!-- bench:permissions:end -->',
 ].join('\n');
 console.log(section);

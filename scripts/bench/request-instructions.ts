@@ -59,13 +59,22 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((ok, fail) => {
-    const req = request(`${url}/api/v1${path}`, { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => { text += d; }).on('end', () => {
-        if ((res.statusCode ?? 500) >= 300) fail(new Error(`${method} ${path} → ${res.statusCode} ${text}`));
-        else ok(JSON.parse(text));
-      });
-    });
+    const req = request(
+      `${url}/api/v1${path}`,
+      { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => {
+            text += d;
+          })
+          .on('end', () => {
+            if ((res.statusCode ?? 500) >= 300) fail(new Error(`${method} ${path} → ${res.statusCode} ${text}`));
+            else ok(JSON.parse(text));
+          });
+      },
+    );
     req.on('error', fail);
     req.end(payload);
   });
@@ -84,35 +93,98 @@ async function main(): Promise<void> {
   let child: ChildProcess | undefined;
   try {
     const out = join(dir, 'callgrind.out');
-    child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dir],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        `--callgrind-out-file=${out}`,
+        process.execPath,
+        '--single-threaded',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--serve',
+        dir,
+      ],
+      { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     log('starting the server under valgrind…');
     let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => { text += d; });
-    const waitFor = (re: RegExp) => new Promise<RegExpExecArray>((ok, fail) => {
-      const poll = setInterval(() => {
-        const m = re.exec(text);
-        if (m) { clearInterval(poll); ok(m); }
-      }, 50);
-      child!.once('exit', (code) => { clearInterval(poll); fail(new Error(`server exited with ${code}\n${stderr.slice(-2000)}`)); });
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      text += d;
     });
+    const waitFor = (re: RegExp) =>
+      new Promise<RegExpExecArray>((ok, fail) => {
+        const poll = setInterval(() => {
+          const m = re.exec(text);
+          if (m) {
+            clearInterval(poll);
+            ok(m);
+          }
+        }, 50);
+        child!.once('exit', (code) => {
+          clearInterval(poll);
+          fail(new Error(`server exited with ${code}\n${stderr.slice(-2000)}`));
+        });
+      });
     const url = await waitFor(/PORT (\d+)/).then((m) => `http://127.0.0.1:${m[1]}`);
     const pid = child.pid!;
 
-    const internalServer = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': KEYS.secretServerKey };
-    const internalClient = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': KEYS.publishableClientKey };
+    const internalServer = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': KEYS.secretServerKey,
+    };
+    const internalClient = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': KEYS.publishableClientKey,
+    };
     const owner = await call(url, 'POST', '/users', internalServer, {});
     const ownerSession = await call(url, 'POST', '/auth/sessions', internalServer, { user_id: owner.id });
     const ownerMe = await call(url, 'GET', '/users/me', { ...internalClient, 'x-stack-access-token': ownerSession.access_token });
-    const project = await call(url, 'POST', '/internal/projects', { ...internalClient, 'x-stack-access-token': ownerSession.access_token }, { display_name: 'Bench', owner_team_id: ownerMe.selected_team_id, config: { credential_enabled: true, rate_limits: { enabled: false } } });
-    const admin = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': ownerSession.access_token };
-    const keys = await call(url, 'POST', '/internal/api-keys', admin, { description: 'bench', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: false });
-    const server = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': keys.secret_server_key };
+    const project = await call(
+      url,
+      'POST',
+      '/internal/projects',
+      { ...internalClient, 'x-stack-access-token': ownerSession.access_token },
+      {
+        display_name: 'Bench',
+        owner_team_id: ownerMe.selected_team_id,
+        config: { credential_enabled: true, rate_limits: { enabled: false } },
+      },
+    );
+    const admin = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'admin',
+      'x-stack-admin-access-token': ownerSession.access_token,
+    };
+    const keys = await call(url, 'POST', '/internal/api-keys', admin, {
+      description: 'bench',
+      expires_at_millis: null,
+      has_publishable_client_key: true,
+      has_secret_server_key: true,
+      has_super_secret_admin_key: false,
+    });
+    const server = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': keys.secret_server_key,
+    };
     const user = await call(url, 'POST', '/users', server, { primary_email: 'bench@example.com', primary_email_auth_enabled: true });
     const session = await call(url, 'POST', '/auth/sessions', server, { user_id: user.id });
-    const me = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key, 'x-stack-access-token': session.access_token };
+    const me = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': keys.publishable_client_key,
+      'x-stack-access-token': session.access_token,
+    };
 
     log(`warming with ${warmup} uninstrumented GET /users/me…`);
     for (let i = 0; i < warmup; i++) await call(url, 'GET', '/users/me', me);
@@ -127,8 +199,13 @@ async function main(): Promise<void> {
       if (body.id !== user.id) throw new Error('GET /users/me answered another user');
     }
     callgrindControl(pid, '--dump=measured');
-    const dumps = readdirSync(dir).filter((f) => f.startsWith('callgrind.out')).map((f) => join(dir, f)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-    const dump = dumps.map((f) => readFileSync(f, 'utf8')).find((t) => /^desc: Trigger: .*measured/m.test(t) || /dump=measured|measured/.test(t.slice(0, 2000)));
+    const dumps = readdirSync(dir)
+      .filter((f) => f.startsWith('callgrind.out'))
+      .map((f) => join(dir, f))
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    const dump = dumps
+      .map((f) => readFileSync(f, 'utf8'))
+      .find((t) => /^desc: Trigger: .*measured/m.test(t) || /dump=measured|measured/.test(t.slice(0, 2000)));
     const total = Number(/^(?:summary|totals): (\d+)/m.exec(dump ?? '')?.[1]);
     if (!Number.isFinite(total) || total === 0) throw new Error(`no callgrind totals in ${dumps.join(', ')}`);
     const perRequest = Math.round(total / n);
@@ -136,8 +213,12 @@ async function main(): Promise<void> {
     const line = `GET /api/v1/users/me (client, access token): ${perRequest.toLocaleString('en-US')} instructions/request (${n} requests after ${warmup} warm-up; commit ${commit}; valgrind ${spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).stdout.trim()}, Node ${process.version})`;
     process.stdout.write(`${line}\n`);
     if (process.argv.includes('--write')) {
-      const start = '<!-- bench:instructions:start (written by npm run bench:instructions -- --write; edit scripts/bench/request-instructions.ts instead) -->';
-      writeDocSection('instructions', `${start}\n## Instructions per request (latest run)\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench:instructions\`:\n\n${line}\n<!-- bench:instructions:end -->`);
+      const start =
+        '<!-- bench:instructions:start (written by npm run bench:instructions -- --write; edit scripts/bench/request-instructions.ts instead) -->';
+      writeDocSection(
+        'instructions',
+        `${start}\n## Instructions per request (latest run)\n\nMeasured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench:instructions\`:\n\n${line}\n<!-- bench:instructions:end -->`,
+      );
     }
   } finally {
     if (child && child.exitCode === null) {

@@ -33,14 +33,31 @@ const KEYS = {
   superSecretAdminKey: 'sak_bench_internal_super_secret_admin_key_0123456789abcd',
 };
 
-interface Timing { label: string; query: string; first: number; p50: number; p99: number; max: number; items: number }
-interface DialectResult { dialect: string; seedMs: number; coldMs: number; results: Timing[]; load: number }
+interface Timing {
+  label: string;
+  query: string;
+  first: number;
+  p50: number;
+  p99: number;
+  max: number;
+  items: number;
+}
+interface DialectResult {
+  dialect: string;
+  seedMs: number;
+  coldMs: number;
+  results: Timing[];
+  load: number;
+}
 
 /** Opens a fresh database of `dialect`; `drop` removes it. */
 async function freshStorage(dialect: 'sqlite' | 'postgres'): Promise<{ storage: StorageAdapter; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-users-bench-'));
-    return { storage: createSqliteAdapter({ filename: join(dir, 'gatehouse.db') }), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      storage: createSqliteAdapter({ filename: join(dir, 'gatehouse.db') }),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   return {
@@ -63,7 +80,9 @@ async function freshStorage(dialect: 'sqlite' | 'postgres'): Promise<{ storage: 
 async function seed(storage: StorageAdapter, projectId: string): Promise<void> {
   const start = Date.now() - USERS * 60_000;
   const risk = JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } });
-  const columns = sql.raw('id, project_id, display_name, primary_email, primary_email_verified, primary_email_auth_enabled, signed_up_at, last_active_at, is_anonymous, restricted_by_admin, otp_auth_enabled, passkey_auth_enabled, risk_scores');
+  const columns = sql.raw(
+    'id, project_id, display_name, primary_email, primary_email_verified, primary_email_auth_enabled, signed_up_at, last_active_at, is_anonymous, restricted_by_admin, otp_auth_enabled, passkey_auth_enabled, risk_scores',
+  );
   for (let from = 0; from < USERS; from += 100_000) {
     const to = Math.min(USERS, from + 100_000) - 1;
     if (storage.dialect === 'sqlite') {
@@ -88,12 +107,22 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
   server.keepAliveTimeout = 120_000; // seeding takes longer than the default 5 s between requests
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const gatehouse = await createGatehouse({ storage, baseUrl: url, secret: 'bench-secret-not-for-production', environment: 'production', seedKeys: KEYS });
+  const gatehouse = await createGatehouse({
+    storage,
+    baseUrl: url,
+    secret: 'bench-secret-not-for-production',
+    environment: 'production',
+    seedKeys: KEYS,
+  });
   server.on('request', gatehouse.handler);
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown, retried = false): Promise<any> => {
     let res: Response;
     try {
-      res = await fetch(`${url}/api/v1${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${url}/api/v1${path}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (error) {
       // A kept-alive connection the server closed during the long seeding: once more, on a new one.
       if (retried) throw error;
@@ -105,10 +134,24 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
   };
   try {
     // The dashboard owner (internal-project user) and the managed project, through the API.
-    const internalServer = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': KEYS.secretServerKey };
+    const internalServer = {
+      'x-stack-project-id': 'internal',
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': KEYS.secretServerKey,
+    };
     const owner = await call('POST', '/users', internalServer, { primary_email: 'owner@example.com', primary_email_auth_enabled: true });
     const session = await call('POST', '/auth/sessions', internalServer, { user_id: owner.id, expires_in_millis: 3_600_000 });
-    const project = await call('POST', '/internal/projects', { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': KEYS.publishableClientKey, 'x-stack-access-token': session.access_token }, { display_name: 'Bench' });
+    const project = await call(
+      'POST',
+      '/internal/projects',
+      {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': KEYS.publishableClientKey,
+        'x-stack-access-token': session.access_token,
+      },
+      { display_name: 'Bench' },
+    );
     // The owner's access token lives 10 minutes, less than seeding a million users can take: a new
     // session (so a fresh access token) is issued after seeding and before every timed row.
     let admin: Record<string, string> = {};
@@ -155,7 +198,10 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
       await time('Search "example" (every user)', `${newest}&query=example`),
       await time('Search 2 characters "r9" (scanned)', `${newest}&query=r9`),
     ];
-    for (const r of results) console.error(`[${dialect}] ${r.label}: first ${r.first.toFixed(1)} ms, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.items} rows)`);
+    for (const r of results)
+      console.error(
+        `[${dialect}] ${r.label}: first ${r.first.toFixed(1)} ms, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.items} rows)`,
+      );
     return { dialect, seedMs, coldMs, results, load: loadavg()[0]! };
   } finally {
     server.closeAllConnections();
@@ -188,7 +234,10 @@ const section = [
     '',
     '| Query | First | p50 | p99 | Max | Rows |',
     '|---|---|---|---|---|---|',
-    ...r.results.map((t) => `| ${t.label}: \`${t.query.replace(/cursor=[0-9a-f-]+/, 'cursor=…')}\` | ${ms(t.first)} ms | ${ms(t.p50)} ms | ${ms(t.p99)} ms | ${ms(t.max)} ms | ${t.items} |`),
+    ...r.results.map(
+      (t) =>
+        `| ${t.label}: \`${t.query.replace(/cursor=[0-9a-f-]+/, 'cursor=…')}\` | ${ms(t.first)} ms | ${ms(t.p50)} ms | ${ms(t.p99)} ms | ${ms(t.max)} ms | ${t.items} |`,
+    ),
     '',
   ]),
   'A search matching most users ("example") is answered by the trigram index too and then sorted; a search shorter than 3 characters cannot use a trigram index and scans the project\'s users until a page is full.',

@@ -26,7 +26,8 @@ export function wrkAvailable() {
   if (available !== undefined) return available;
   if (process.env.BENCH_LOAD_GENERATOR === 'autocannon') return (available = false);
   const found = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-  if (!found() && process.getuid?.() === 0) spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (!found() && process.getuid?.() === 0)
+    spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   return (available = found());
 }
 
@@ -56,11 +57,18 @@ export function runWrk({ url, headers = {}, connections, seconds }) {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      err += d;
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
-      const line = out.split('\n').reverse().find((l) => l.startsWith('{'));
+      const line = out
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{'));
       if (code !== 0 || !line) return reject(new Error(`wrk exited with ${code}: ${err || out}`));
       const r = JSON.parse(line);
       resolve({

@@ -22,7 +22,11 @@ export function operationDescriptions(coreDir: string): Map<string, string> {
  * https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/…)", "(core/users/queries.ts)", "(upstream `auth/…/route.tsx`)": useful to
  * maintainers, noise in a public reference.
  */
-const UPSTREAM_FILE = [/\s*Upstream\s+`[^`]+\.tsx?`(?:\s+`\w+`)?\./g, /,?\s*(?:as\s+)?upstream(?:'s)?\s+`[^`]+\.tsx?`(?:\s+`\w+`)?/gi, /\s*@see\b[^\n]*$/g];
+const UPSTREAM_FILE = [
+  /\s*Upstream\s+`[^`]+\.tsx?`(?:\s+`\w+`)?\./g,
+  /,?\s*(?:as\s+)?upstream(?:'s)?\s+`[^`]+\.tsx?`(?:\s+`\w+`)?/gi,
+  /\s*@see\b[^\n]*$/g,
+];
 const SOURCE_POINTER = /\s*\((?:[^()]*?\b(?:core|server-bin|ui|sdk|scripts|adapters|apps|packages)\/|[^()]*?\.tsx?\b`?)[^()]*\)/g;
 
 function prose(comment: string): string {
@@ -30,7 +34,12 @@ function prose(comment: string): string {
   const lines = comment.split('\n').map((line) => line.replace(/^\s*\* ?/, '').trimEnd());
   const body = lines.join('\n').split(/\n@\w+/)[0]!;
   // Paragraphs stay apart; lines within one are joined.
-  return body.trim().split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, ' ').replace(SOURCE_POINTER, '')).map((p) => UPSTREAM_FILE.reduce((text, re) => text.replace(re, ''), p)).join('\n\n');
+  return body
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, ' ').replace(SOURCE_POINTER, ''))
+    .map((p) => UPSTREAM_FILE.reduce((text, re) => text.replace(re, ''), p))
+    .join('\n\n');
 }
 
 function* walk(dir: string): Generator<string> {

@@ -32,11 +32,17 @@ type Json = Record<string, unknown>;
 const SECURITY_SCHEMES: Record<string, { header: string; description: string }> = {
   projectId: { header: 'x-stack-project-id', description: 'The project the request is for.' },
   accessType: { header: 'x-stack-access-type', description: '`client`, `server` or `admin`: the level the request authenticates at.' },
-  publishableClientKey: { header: 'x-stack-publishable-client-key', description: 'The project\'s publishable client key (access type `client`).' },
+  publishableClientKey: {
+    header: 'x-stack-publishable-client-key',
+    description: "The project's publishable client key (access type `client`).",
+  },
   secretServerKey: { header: 'x-stack-secret-server-key', description: 'A secret server key (access type `server`).' },
   superSecretAdminKey: { header: 'x-stack-super-secret-admin-key', description: 'A super secret admin key (access type `admin`).' },
-  adminAccessToken: { header: 'x-stack-admin-access-token', description: 'An access token of a project owner, for the dashboard (access type `admin`).' },
-  accessToken: { header: 'x-stack-access-token', description: 'The signed-in user\'s access token.' },
+  adminAccessToken: {
+    header: 'x-stack-admin-access-token',
+    description: 'An access token of a project owner, for the dashboard (access type `admin`).',
+  },
+  accessToken: { header: 'x-stack-access-token', description: "The signed-in user's access token." },
 };
 
 /** The alternatives of credentials each access type accepts (OpenAPI security requirements). */
@@ -76,10 +82,31 @@ class Converter {
   collect(schema: unknown): void {
     if (typeof schema !== 'object' || schema === null || this.seen.has(schema)) return;
     this.seen.add(schema);
-    const s = schema as { entries?: Record<string, unknown>; item?: unknown; items?: unknown[]; options?: unknown[]; wrapped?: unknown; pipe?: unknown[]; key?: unknown; value?: unknown; rest?: unknown };
+    const s = schema as {
+      entries?: Record<string, unknown>;
+      item?: unknown;
+      items?: unknown[];
+      options?: unknown[];
+      wrapped?: unknown;
+      pipe?: unknown[];
+      key?: unknown;
+      value?: unknown;
+      rest?: unknown;
+    };
     const name = titleOf(schema);
     if (name && Array.isArray(s.pipe)) this.definitions[name] ??= schema as v.GenericSchema;
-    for (const child of [...Object.values(s.entries ?? {}), s.item, ...(s.items ?? []), ...(s.options ?? []), s.wrapped, s.key, s.value, s.rest, ...(s.pipe ?? [])]) this.collect(child);
+    for (const child of [
+      ...Object.values(s.entries ?? {}),
+      s.item,
+      ...(s.items ?? []),
+      ...(s.options ?? []),
+      s.wrapped,
+      s.key,
+      s.value,
+      s.rest,
+      ...(s.pipe ?? []),
+    ])
+      this.collect(child);
   }
 
   convert(schema: v.GenericSchema, typeMode: 'input' | 'ignore'): JsonSchema {
@@ -93,7 +120,12 @@ class Converter {
   components(): Record<string, JsonSchema> {
     const out: Record<string, JsonSchema> = {};
     for (const name of Object.keys(this.definitions).sort((a, b) => a.localeCompare(b))) {
-      const json = toJsonSchema(this.definitions[name]!, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'ignore', definitions: this.definitions }) as Json;
+      const json = toJsonSchema(this.definitions[name]!, {
+        target: 'draft-2020-12',
+        errorMode: 'ignore',
+        typeMode: 'ignore',
+        definitions: this.definitions,
+      }) as Json;
       const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
       out[name] = rewriteRefs(defs[name] ?? json) as JsonSchema;
     }
@@ -104,7 +136,12 @@ class Converter {
 function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(x)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, x]) => [
+      k,
+      k === '$ref' && typeof x === 'string' ? x.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(x),
+    ]),
+  );
 }
 
 function objectEntries(schema: v.GenericSchema | undefined): Record<string, v.GenericSchema> {
@@ -146,10 +183,13 @@ function successResponse(op: AnyOperation, converter: Converter): [string, Json]
   const redirectToo = Array.isArray(options) && options.some((o) => rawKindOf(o) === 'redirect');
   const json = redirectToo ? options!.filter((o) => rawKindOf(o) === null) : [op.output];
   const schema = json.length === 1 ? converter.convert(json[0]!, 'ignore') : { anyOf: json.map((o) => converter.convert(o, 'ignore')) };
-  return [status, {
-    description: redirectToo ? 'Success: JSON, or a redirect (307) to the URL in `location`.' : 'Success.',
-    content: { 'application/json': { schema } },
-  }];
+  return [
+    status,
+    {
+      description: redirectToo ? 'Success: JSON, or a redirect (307) to the URL in `location`.' : 'Success.',
+      content: { 'application/json': { schema } },
+    },
+  ];
 }
 
 /** Known errors grouped by status: one response per status naming its codes. */
@@ -208,14 +248,20 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
         required: ['code', 'error'],
       },
     },
-    securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).map(([name, s]) => [name, { type: 'apiKey', in: 'header', name: s.header, description: s.description }])),
+    securitySchemes: Object.fromEntries(
+      Object.entries(SECURITY_SCHEMES).map(([name, s]) => [
+        name,
+        { type: 'apiKey', in: 'header', name: s.header, description: s.description },
+      ]),
+    ),
   };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Gatehouse REST API',
       version: options.version,
-      description: 'Wire-compatible with Stack Auth\'s REST API v1. Every path is also served under `/api/latest`. Generated from the operation registry (core/operations/registry.ts) by scripts/gen-openapi.ts.',
+      description:
+        "Wire-compatible with Stack Auth's REST API v1. Every path is also served under `/api/latest`. Generated from the operation registry (core/operations/registry.ts) by scripts/gen-openapi.ts.",
     },
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components,

@@ -10,7 +10,11 @@ import { transformSync } from 'esbuild';
 
 // As tsconfig.json compiles: ES2022 class fields, imports kept as written (verbatimModuleSyntax).
 const OPTIONS = {
-  format: 'esm', target: 'node20', jsx: 'automatic', sourcemap: 'inline', sourcesContent: false,
+  format: 'esm',
+  target: 'node20',
+  jsx: 'automatic',
+  sourcemap: 'inline',
+  sourcesContent: false,
   tsconfigRaw: { compilerOptions: { target: 'ES2022', useDefineForClassFields: true, verbatimModuleSyntax: true, jsx: 'react-jsx' } },
 };
 const OPTIONS_KEY = JSON.stringify(OPTIONS);

@@ -111,7 +111,10 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       const body = noBody ? undefined : await operationBody(op, method, headers, await request.readBody());
       try {
         const result = await invokeOperation(runtime, op, {
-          method, pathname, params, body,
+          method,
+          pathname,
+          params,
+          body,
           credentials: credentialsFromHeaders(headers),
           query: queryValues(request.search),
           clientAddress: clientAddressFromRequest(request.peerAddress, headers['x-forwarded-for'] || undefined, trustedProxyHops),
@@ -119,12 +122,17 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
         response = successResponse(op, result);
       } catch (error) {
         response = errorResponse(runtime, error, requestId);
-        if (response.cause) log.error({ request_id: requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+        if (response.cause)
+          log.error(
+            { request_id: requestId, operation: op.id, err: (response.cause as Error)?.stack ?? String(response.cause) },
+            'unexpected error',
+          );
       }
     } catch (error) {
       // The body could not be read or parsed.
       response = errorResponse(runtime, error, requestId);
-      if (response.cause) log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
+      if (response.cause)
+        log.error({ request_id: requestId, err: (response.cause as Error)?.stack ?? String(response.cause) }, 'unexpected error');
     }
     const rendered = renderResponse(request.headers, response);
     const done = { status: rendered.status, headers: Object.assign(out, rendered.headers), text: rendered.body };
@@ -145,7 +153,16 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       answered = { requestId, status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '' };
     }
     setImmediate(() => {
-      log.info({ request_id: requestId, method: request.method, path: request.pathname, status: answered.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      log.info(
+        {
+          request_id: requestId,
+          method: request.method,
+          path: request.pathname,
+          status: answered.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
+        'request',
+      );
     });
     return answered;
   };

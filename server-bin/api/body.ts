@@ -57,7 +57,11 @@ export function parseBodyBytes(method: string, contentTypeHeader: string | undef
       }
     case 'text/plain': {
       const text = raw.toString('utf8');
-      try { return JSON.parse(text); } catch { return text; }
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
     }
     case 'application/x-www-form-urlencoded':
       return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
@@ -100,7 +104,9 @@ export async function decodeBody(contentEncoding: string | undefined, raw: Buffe
     // zlib-wrapped deflate starts with a header whose first byte's low nibble is 8 (RFC 1950 §2.2).
     return inflateBounded((raw[0]! & 0x0f) === 8 && ((raw[0]! << 8) | raw[1]!) % 31 === 0 ? inflate : inflateRaw, raw);
   }
-  throw new KnownError('BODY_PARSING_ERROR', { message: `Unsupported content-encoding ${encoding}. Send gzip, deflate or an uncompressed body.` });
+  throw new KnownError('BODY_PARSING_ERROR', {
+    message: `Unsupported content-encoding ${encoding}. Send gzip, deflate or an uncompressed body.`,
+  });
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -115,7 +121,12 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  * @param headers the request headers, lowercase names.
  * @throws KnownError BODY_PARSING_ERROR as decodeBody and parseBodyBytes do.
  */
-export async function operationBody(op: AnyOperation, method: string, headers: Readonly<Record<string, string | undefined>>, read: Buffer): Promise<unknown> {
+export async function operationBody(
+  op: AnyOperation,
+  method: string,
+  headers: Readonly<Record<string, string | undefined>>,
+  read: Buffer,
+): Promise<unknown> {
   const raw = await decodeBody(headers['content-encoding'], read);
   if (op.rawBody) return { payload: raw.toString('utf8'), signature: headers[SIGNATURE_HEADER[op.rawBody.signedBy]] || undefined };
   const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import { COOKIE_BRIDGE_HEADER, HOSTED_REFRESH_COOKIE_MAX_AGE_S, httpOnlyRefreshCookieName, REFRESH_PLACEHOLDER_PREFIX } from '../../core/protocol/cookie-bridge.ts';
+import {
+  COOKIE_BRIDGE_HEADER,
+  HOSTED_REFRESH_COOKIE_MAX_AGE_S,
+  httpOnlyRefreshCookieName,
+  REFRESH_PLACEHOLDER_PREFIX,
+} from '../../core/protocol/cookie-bridge.ts';
 
 const PLACEHOLDER_RE = /gatehouse-httponly-cookie\.([0-9a-f]{16})/g;
 const COOKIE_PREFIX = httpOnlyRefreshCookieName('');
@@ -15,7 +20,11 @@ export function refreshPlaceholder(refreshToken: string): string {
 }
 
 function originOf(url: string): string | null {
-  try { return new URL(url).origin; } catch { return null; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The parts of an API request the bridge reads and rewrites (answer.ts ApiRequest). */
@@ -64,7 +73,11 @@ export function isBridgeRequest(request: Pick<BridgedRequest, 'headers' | 'proto
  *
  * @param route the path under the API prefix (`/auth/oauth/token`).
  */
-export async function openCookieBridge<R extends BridgedRequest>(request: R, route: string, baseUrl: string): Promise<{ request: R; finish: BridgeFinish } | null> {
+export async function openCookieBridge<R extends BridgedRequest>(
+  request: R,
+  route: string,
+  baseUrl: string,
+): Promise<{ request: R; finish: BridgeFinish } | null> {
   if (!isBridgeRequest(request, baseUrl)) return null;
   const jar = parseCookies(request.headers.cookie ?? '');
   const tokens = new Map<string, string>();
@@ -83,13 +96,15 @@ export async function openCookieBridge<R extends BridgedRequest>(request: R, rou
     const raw = await request.readBody();
     const text = raw.toString('utf8');
     body = text.includes(REFRESH_PLACEHOLDER_PREFIX) ? Buffer.from(swap(text), 'utf8') : raw;
-    if ((headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded') form = new URLSearchParams(body.toString('utf8'));
+    if ((headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded')
+      form = new URLSearchParams(body.toString('utf8'));
   }
   const kept = body;
   const bridged: R = { ...request, headers, readBody: kept === null ? request.readBody : async () => kept };
   const projectId = headers['x-stack-project-id'] || form?.get('client_id') || '';
   const secure = baseUrl.startsWith('https:') || request.protocol === 'https';
-  const cookie = (value: string, maxAge: number) => serializeCookie(httpOnlyRefreshCookieName(projectId), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
+  const cookie = (value: string, maxAge: number) =>
+    serializeCookie(httpOnlyRefreshCookieName(projectId), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge });
   const finish: BridgeFinish = (answer) => {
     if (!projectId) return;
     if (method === 'DELETE' && route === '/auth/sessions/current') {
@@ -99,7 +114,11 @@ export async function openCookieBridge<R extends BridgedRequest>(request: R, rou
     const issuing = route === '/auth/oauth/token' || headers['x-stack-access-type'] === 'client';
     if (!issuing || answer.status < 200 || answer.status >= 300 || !answer.text.includes('"refresh_token"')) return;
     let parsed: unknown;
-    try { parsed = JSON.parse(answer.text); } catch { return; }
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      return;
+    }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
     const record = parsed as Record<string, unknown>;
     const token = record.refresh_token;

@@ -31,14 +31,16 @@ export function credentialsFromHeaders(headers: RequestHeaders): Credentials {
 }
 
 /** Credential → its header under both prefixes (names built once, not per request). */
-const CREDENTIAL_HEADERS: ReadonlyArray<readonly [keyof Credentials, string, string]> = ([
-  ['accessType', 'access-type'],
-  ['projectId', 'project-id'],
-  ['branchId', 'branch-id'],
-  ['publishableClientKey', 'publishable-client-key'],
-  ['secretServerKey', 'secret-server-key'],
-  ['superSecretAdminKey', 'super-secret-admin-key'],
-  ['adminAccessToken', 'admin-access-token'],
-  ['accessToken', 'access-token'],
-  ['refreshToken', 'refresh-token'],
-] as const).map(([key, name]) => [key, `x-stack-${name}`, `x-hexclave-${name}`] as const);
+const CREDENTIAL_HEADERS: ReadonlyArray<readonly [keyof Credentials, string, string]> = (
+  [
+    ['accessType', 'access-type'],
+    ['projectId', 'project-id'],
+    ['branchId', 'branch-id'],
+    ['publishableClientKey', 'publishable-client-key'],
+    ['secretServerKey', 'secret-server-key'],
+    ['superSecretAdminKey', 'super-secret-admin-key'],
+    ['adminAccessToken', 'admin-access-token'],
+    ['accessToken', 'access-token'],
+    ['refreshToken', 'refresh-token'],
+  ] as const
+).map(([key, name]) => [key, `x-stack-${name}`, `x-hexclave-${name}`] as const);

@@ -23,9 +23,18 @@ const SEED = {
 };
 
 /** A request as the test sends it to every entry (path under the Gatehouse, no mount path). */
-interface Sent { method: string; path: string; headers: Record<string, string>; body?: string }
+interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 /** An answer as the test compares it: status, headers (lowercase, sorted) and body bytes. */
-interface Got { status: number; headers: Array<[string, string]>; body: string }
+interface Got {
+  status: number;
+  headers: Array<[string, string]>;
+  body: string;
+}
 
 /**
  * Headers node:http adds around an answer rather than the answer itself (a Web `Response` and
@@ -58,22 +67,29 @@ function sample(schema: Json | undefined, depth = 0): unknown {
       for (const name of (s.required ?? []) as string[]) out[name] = sample(s.properties?.[name], depth + 1);
       return out;
     }
-    case 'array': return Array.from({ length: s.minItems ?? 0 }, () => sample(s.items, depth + 1));
-    case 'integer': case 'number': return s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
-    case 'boolean': return true;
+    case 'array':
+      return Array.from({ length: s.minItems ?? 0 }, () => sample(s.items, depth + 1));
+    case 'integer':
+    case 'number':
+      return s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
+    case 'boolean':
+      return true;
     case 'string': {
       if (s.format === 'email') return 'generated@example.com';
       if (s.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
       if (s.format === 'uri' || s.format === 'url') return 'https://example.com/generated';
       return 'generated'.padEnd(s.minLength ?? 0, 'x');
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
 /** The generated request of an operation: path parameters, required query parameters and body from docs/openapi.json, credentials for its lowest access type. */
 function generatedRequest(op: (typeof operations)[number]): Sent {
-  const entry = Object.entries(doc.paths as Json).find(([, item]) => (item as Json)[op.method.toLowerCase()]?.operationId === op.id)?.[1]?.[op.method.toLowerCase()] as Json | undefined;
+  const entry = Object.entries(doc.paths as Json).find(([, item]) => (item as Json)[op.method.toLowerCase()]?.operationId === op.id)?.[1]?.[
+    op.method.toLowerCase()
+  ] as Json | undefined;
   assert.ok(entry, `${op.id} is in docs/openapi.json`);
   const params = (entry.parameters ?? []) as Json[];
   const path = op.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
@@ -107,7 +123,8 @@ function viaHttp(url: string, sent: Sent): Promise<Got> {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        if (res.headers['content-length'] !== undefined && sent.method !== 'HEAD') assert.equal(Number(res.headers['content-length']), body.length, `${sent.method} ${sent.path}: content-length`);
+        if (res.headers['content-length'] !== undefined && sent.method !== 'HEAD')
+          assert.equal(Number(res.headers['content-length']), body.length, `${sent.method} ${sent.path}: content-length`);
         const headers: Array<[string, string]> = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
         resolveGot({ status: res.statusCode!, headers: comparable(headers), body: body.toString('utf8') });
@@ -137,13 +154,14 @@ function withoutRequestId(got: Got, label: string): Got {
  * them replaced; the test counts how many needed it.
  */
 function withoutGenerated(got: Got): Got {
-  const mask = (text: string) => text
-    .replace(/"last_four":"[^"]*"/g, '"last_four":"<last four>"')
-    .replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<iso>')
-    .replace(/\b\d{13}\b/g, '<millis>')
-    .replace(/[A-Za-z0-9_-]{24,}/g, '<token>');
+  const mask = (text: string) =>
+    text
+      .replace(/"last_four":"[^"]*"/g, '"last_four":"<last four>"')
+      .replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<iso>')
+      .replace(/\b\d{13}\b/g, '<millis>')
+      .replace(/[A-Za-z0-9_-]{24,}/g, '<token>');
   return { status: got.status, headers: got.headers.map(([n, v]) => [n, mask(v)]), body: mask(got.body) };
 }
 
@@ -160,26 +178,50 @@ for (const dialect of testDialects()) {
       for (let i = 0; i < 4; i++) {
         const database = await createTestDatabase(dialect);
         databases.push(database);
-        gatehouses.push(await createGatehouse({ storage: database.open(), baseUrl: 'http://localhost', secret: 'entries-test', seedKeys: SEED, strictErrors: true, environment: 'test' }));
+        gatehouses.push(
+          await createGatehouse({
+            storage: database.open(),
+            baseUrl: 'http://localhost',
+            secret: 'entries-test',
+            seedKeys: SEED,
+            strictErrors: true,
+            environment: 'test',
+          }),
+        );
       }
       const [forNode, forKoa, forFetch, forDispatch] = gatehouses as [Gatehouse, Gatehouse, Gatehouse, Gatehouse];
       const koa = new Koa();
       koa.use(forKoa.middleware);
-      koa.use((ctx) => { ctx.body = 'koa host'; });
+      koa.use((ctx) => {
+        ctx.body = 'koa host';
+      });
       servers.push(createServer(forNode.handler), createServer(koa.callback()));
       for (const server of servers) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       [nodeUrl, koaUrl] = servers.map((s) => `http://127.0.0.1:${(s.address() as { port: number }).port}`) as [string, string];
       entries = [
         ['node:http', (sent) => viaHttp(nodeUrl, sent)],
         ['Koa mount', (sent) => viaHttp(koaUrl, sent)],
-        ['fetch', async (sent) => {
-          const res = await forFetch.fetch(new Request(`http://localhost${sent.path}`, { method: sent.method, headers: sent.headers, body: sent.body }), { clientAddress: '127.0.0.1' });
-          return { status: res.status, headers: comparable([...res.headers]), body: Buffer.from(await res.arrayBuffer()).toString('utf8') };
-        }],
-        ['dispatch', async (sent) => {
-          const res = await forDispatch.dispatch(sent);
-          return { status: res.status, headers: comparable(Object.entries(res.headers)), body: res.text };
-        }],
+        [
+          'fetch',
+          async (sent) => {
+            const res = await forFetch.fetch(
+              new Request(`http://localhost${sent.path}`, { method: sent.method, headers: sent.headers, body: sent.body }),
+              { clientAddress: '127.0.0.1' },
+            );
+            return {
+              status: res.status,
+              headers: comparable([...res.headers]),
+              body: Buffer.from(await res.arrayBuffer()).toString('utf8'),
+            };
+          },
+        ],
+        [
+          'dispatch',
+          async (sent) => {
+            const res = await forDispatch.dispatch(sent);
+            return { status: res.status, headers: comparable(Object.entries(res.headers)), body: res.text };
+          },
+        ],
       ];
     });
 
@@ -192,8 +234,12 @@ for (const dialect of testDialects()) {
       for (const database of databases) await database.drop();
     });
 
-    it('answers the protocol\'s edge cases alike: spellings, OPTIONS, 404s, bad bodies, override and generation headers, queries', async () => {
-      const client = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': SEED.publishableClientKey };
+    it("answers the protocol's edge cases alike: spellings, OPTIONS, 404s, bad bodies, override and generation headers, queries", async () => {
+      const client = {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': SEED.publishableClientKey,
+      };
       const json = { ...client, 'content-type': 'application/json' };
       const cases: Sent[] = [
         { method: 'GET', path: '/api/v1/users/me', headers: client },
@@ -208,7 +254,12 @@ for (const dialect of testDialects()) {
         { method: 'OPTIONS', path: '/api/v1/users/me', headers: { 'access-control-request-headers': 'x-stack-project-id, content-type' } },
         { method: 'POST', path: '/api/v1/auth/password/sign-in', headers: json, body: '{"email":' },
         { method: 'POST', path: '/api/v1/auth/password/sign-in', headers: { ...client, 'content-type': 'text/xml' }, body: '<a/>' },
-        { method: 'POST', path: '/api/v1/auth/password/sign-in', headers: json, body: JSON.stringify({ email: 'x', password: 1, extra: { deep: true } }) },
+        {
+          method: 'POST',
+          path: '/api/v1/auth/password/sign-in',
+          headers: json,
+          body: JSON.stringify({ email: 'x', password: 1, extra: { deep: true } }),
+        },
         { method: 'GET', path: '/api/v1/projects/current', headers: { ...client, accept: 'text/html' } },
         { method: 'GET', path: '/api/v1/openapi.json', headers: {} },
         { method: 'HEAD', path: '/api/latest/openapi.json', headers: {} },
@@ -216,35 +267,79 @@ for (const dialect of testDialects()) {
       for (const sent of cases) {
         const answers: Got[] = [];
         for (const [name, send] of entries) answers.push(withoutRequestId(await send(sent), `${sent.method} ${sent.path} via ${name}`));
-        for (const [index, got] of answers.entries()) assert.deepEqual(got, answers[0], `${sent.method} ${sent.path}: ${entries[index]![0]} answers as node:http`);
+        for (const [index, got] of answers.entries())
+          assert.deepEqual(got, answers[0], `${sent.method} ${sent.path}: ${entries[index]![0]} answers as node:http`);
       }
     });
 
     it('refuses a body over the limit with the catalogue error through every entry', async () => {
       const big = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(5 * 1024 * 1024 + 10) });
       for (const [name, send] of entries) {
-        const got = await send({ method: 'POST', path: '/api/v1/auth/password/sign-in', headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': SEED.publishableClientKey, 'content-type': 'application/json' }, body: big });
+        const got = await send({
+          method: 'POST',
+          path: '/api/v1/auth/password/sign-in',
+          headers: {
+            'x-stack-project-id': 'internal',
+            'x-stack-access-type': 'client',
+            'x-stack-publishable-client-key': SEED.publishableClientKey,
+            'content-type': 'application/json',
+          },
+          body: big,
+        });
         assert.equal(got.status, 400, name);
-        assert.ok(got.headers.some(([n, v]) => n === 'x-stack-known-error' && v === 'BODY_PARSING_ERROR'), name);
+        assert.ok(
+          got.headers.some(([n, v]) => n === 'x-stack-known-error' && v === 'BODY_PARSING_ERROR'),
+          name,
+        );
       }
     });
 
     it('runs the cookie bridge inside the answer: every entry sets the HttpOnly cookie and swaps the refresh token for a placeholder', async () => {
       const email = 'bridge@example.com';
       const password = 'a long enough password 1';
-      const headers = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': SEED.publishableClientKey, 'content-type': 'application/json', 'x-gatehouse-cookie-bridge': '1' };
+      const headers = {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': SEED.publishableClientKey,
+        'content-type': 'application/json',
+        'x-gatehouse-cookie-bridge': '1',
+      };
       for (const [name, send] of entries) {
-        const up = await send({ method: 'POST', path: '/api/v1/auth/password/sign-up', headers, body: JSON.stringify({ email, password }) });
+        const up = await send({
+          method: 'POST',
+          path: '/api/v1/auth/password/sign-up',
+          headers,
+          body: JSON.stringify({ email, password }),
+        });
         assert.equal(up.status, 200, `${name}: ${up.body}`);
         const cookie = up.headers.find(([n]) => n === 'set-cookie')?.[1] ?? '';
         assert.match(cookie, /^gatehouse-refresh-internal=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/, name);
         const placeholder = (JSON.parse(up.body) as { refresh_token: string }).refresh_token;
         assert.match(placeholder, /^gatehouse-httponly-cookie\.[0-9a-f]{16}$/, name);
         // The placeholder in a header becomes the cookie's token: the refresh works.
-        const refreshed = await send({ method: 'POST', path: '/api/v1/auth/sessions/current/refresh', headers: { ...headers, cookie: cookie.split(';')[0]!, 'x-stack-refresh-token': placeholder }, body: '{}' });
+        const refreshed = await send({
+          method: 'POST',
+          path: '/api/v1/auth/sessions/current/refresh',
+          headers: { ...headers, cookie: cookie.split(';')[0]!, 'x-stack-refresh-token': placeholder },
+          body: '{}',
+        });
         assert.equal(refreshed.status, 200, `${name}: ${refreshed.body}`);
-        const out = await send({ method: 'DELETE', path: '/api/v1/auth/sessions/current', headers: { ...headers, cookie: cookie.split(';')[0]!, 'x-stack-refresh-token': placeholder, 'x-stack-access-token': (JSON.parse(refreshed.body) as { access_token: string }).access_token }, body: '{}' });
-        assert.match(out.headers.find(([n]) => n === 'set-cookie')?.[1] ?? '', /^gatehouse-refresh-internal=; Max-Age=0;/, `${name}: ${out.status} ${out.body} ${JSON.stringify(out.headers)}`);
+        const out = await send({
+          method: 'DELETE',
+          path: '/api/v1/auth/sessions/current',
+          headers: {
+            ...headers,
+            cookie: cookie.split(';')[0]!,
+            'x-stack-refresh-token': placeholder,
+            'x-stack-access-token': (JSON.parse(refreshed.body) as { access_token: string }).access_token,
+          },
+          body: '{}',
+        });
+        assert.match(
+          out.headers.find(([n]) => n === 'set-cookie')?.[1] ?? '',
+          /^gatehouse-refresh-internal=; Max-Age=0;/,
+          `${name}: ${out.status} ${out.body} ${JSON.stringify(out.headers)}`,
+        );
       }
     });
 
@@ -266,14 +361,23 @@ for (const dialect of testDialects()) {
         for (const [name, send] of entries) answers.push(withoutRequestId(await send(sent), `${label} via ${name}`));
         const [first] = answers as [Got];
         assert.ok(!(first.status === 404 && first.body === NOT_FOUND_TEXT), `${label} reaches its operation`);
-        if (answers.every((a) => JSON.stringify(a) === JSON.stringify(first))) { identical++; continue; }
+        if (answers.every((a) => JSON.stringify(a) === JSON.stringify(first))) {
+          identical++;
+          continue;
+        }
         generated.push(op.id);
-        for (const [index, got] of answers.entries()) assert.deepEqual(withoutGenerated(got), withoutGenerated(first), `${label}: ${entries[index]![0]} answers as node:http`);
+        for (const [index, got] of answers.entries())
+          assert.deepEqual(withoutGenerated(got), withoutGenerated(first), `${label}: ${entries[index]![0]} answers as node:http`);
       }
       assert.equal(identical + generated.length, operations.length);
-      t.diagnostic(`byte-identical: ${identical} of ${operations.length}; equal but for generated ids, tokens and times: ${generated.join(', ')}`);
+      t.diagnostic(
+        `byte-identical: ${identical} of ${operations.length}; equal but for generated ids, tokens and times: ${generated.join(', ')}`,
+      );
       // Most answers are byte-identical; the others differ only in values each Gatehouse generates.
-      assert.ok(identical > operations.length * 0.8, `byte-identical: ${identical} of ${operations.length}; with generated values: ${generated.join(', ')}`);
+      assert.ok(
+        identical > operations.length * 0.8,
+        `byte-identical: ${identical} of ${operations.length}; with generated values: ${generated.join(', ')}`,
+      );
     });
   });
 }

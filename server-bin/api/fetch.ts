@@ -51,12 +51,15 @@ export function createFetchHandler(options: {
     const url = new URL(request.url);
     let pathname = url.pathname;
     if (prefix) {
-      if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      if (pathname !== prefix && !pathname.startsWith(`${prefix}/`))
+        return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
       pathname = pathname.slice(prefix.length) || '/';
     }
     if (!isApiPath(pathname)) return forwardToPages(request, url, context, await pagesPort());
     const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => { if (name !== 'accept-encoding') headers[name] = value; });
+    request.headers.forEach((value, name) => {
+      if (name !== 'accept-encoding') headers[name] = value;
+    });
     const answered = await answer({
       method: request.method.toUpperCase(),
       pathname,
@@ -91,33 +94,43 @@ function toResponse(answer: ApiAnswer, signal: AbortSignal): Response {
   signal.addEventListener('abort', () => controller.abort(), { once: true });
   const chunks = answer.stream(controller.signal)[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  return new Response(new ReadableStream<Uint8Array>({
-    async pull(stream) {
-      const next = await chunks.next();
-      if (next.done) stream.close();
-      else stream.enqueue(encoder.encode(next.value));
-    },
-    cancel() { controller.abort(); },
-  }), init);
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        const next = await chunks.next();
+        if (next.done) stream.close();
+        else stream.enqueue(encoder.encode(next.value));
+      },
+      cancel() {
+        controller.abort();
+      },
+    }),
+    init,
+  );
 }
 
 /** Sends `request` to the pages listener and returns its answer as a `Response`. */
 function forwardToPages(request: Request, url: URL, context: FetchContext, port: number): Promise<Response> {
   const headers: Record<string, string | string[]> = {};
-  request.headers.forEach((value, name) => { if (name !== 'accept-encoding') headers[name] = value; });
+  request.headers.forEach((value, name) => {
+    if (name !== 'accept-encoding') headers[name] = value;
+  });
   headers.host = url.host;
   // Always one hop more, so a client's own X-Forwarded-For entry is never the one trusted.
   const peer = context.clientAddress ?? 'unknown';
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, method: request.method, path: `${url.pathname}${url.search}`, headers }, (incoming) => {
-      const out = new Headers();
-      for (let i = 0; i < incoming.rawHeaders.length; i += 2) out.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-      const status = incoming.statusCode ?? 500;
-      const empty = status === 204 || status === 304 || request.method === 'HEAD';
-      if (empty) incoming.resume();
-      resolve(new Response(empty ? null : Readable.toWeb(incoming) as ReadableStream<Uint8Array>, { status, headers: out }));
-    });
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, method: request.method, path: `${url.pathname}${url.search}`, headers },
+      (incoming) => {
+        const out = new Headers();
+        for (let i = 0; i < incoming.rawHeaders.length; i += 2) out.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+        const status = incoming.statusCode ?? 500;
+        const empty = status === 204 || status === 304 || request.method === 'HEAD';
+        if (empty) incoming.resume();
+        resolve(new Response(empty ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, headers: out }));
+      },
+    );
     outgoing.once('error', reject);
     if (request.body) Readable.fromWeb(request.body as import('node:stream/web').ReadableStream).pipe(outgoing);
     else outgoing.end();

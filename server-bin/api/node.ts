@@ -67,7 +67,11 @@ async function writeStream(res: ServerResponse, stream: ReplyStream): Promise<vo
       if (controller.signal.aborted) continue;
       if (!res.write(chunk)) {
         await new Promise<void>((resolve) => {
-          const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
           res.once('drain', done);
           res.once('close', done);
         });

@@ -5,7 +5,11 @@ import { operations } from '../../core/operations/registry.ts';
 import { openApiPath, OUTPUT_MISSING } from '../../scripts/openapi/document.ts';
 import { openApiText } from '../../scripts/gen-openapi.ts';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, any>>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string }> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, any>>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string }> };
+};
 
 describeWithServer('GET /api/v1/openapi.json', (server) => {
   it('is public, cached, and the same as the generator gives for the registry (docs/openapi.json is not stale)', async () => {
@@ -27,7 +31,7 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
   });
 
   it('lists every registry operation with its method, path, access, input and output', async () => {
-    const doc = await (await fetch(`${server().url}/api/v1/openapi.json`)).json() as Doc;
+    const doc = (await (await fetch(`${server().url}/api/v1/openapi.json`)).json()) as Doc;
     assert.equal(doc.openapi, '3.1.0');
     let count = 0;
     for (const item of Object.values(doc.paths)) count += Object.keys(item).length;
@@ -42,14 +46,24 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
       if (op.access === 'public') assert.deepEqual(entry.security, []);
       else {
         assert.ok(entry.security.length > 0, `${op.id} has no security`);
-        for (const requirement of entry.security) for (const scheme of Object.keys(requirement)) assert.match(doc.components.securitySchemes[scheme]!.name, /^x-stack-/);
+        for (const requirement of entry.security)
+          for (const scheme of Object.keys(requirement)) assert.match(doc.components.securitySchemes[scheme]!.name, /^x-stack-/);
       }
       // Input: every path parameter, every named query parameter, the body schema.
       const params = (entry.parameters ?? []) as Array<{ name: string; in: string; schema: unknown }>;
-      for (const m of op.path.matchAll(/:([A-Za-z0-9_]+)/g)) assert.ok(params.some((p) => p.in === 'path' && p.name === m[1]), `${op.id} lacks path parameter ${m[1]}`);
+      for (const m of op.path.matchAll(/:([A-Za-z0-9_]+)/g))
+        assert.ok(
+          params.some((p) => p.in === 'path' && p.name === m[1]),
+          `${op.id} lacks path parameter ${m[1]}`,
+        );
       const queryNames = Object.keys((op.input.query as { entries?: object } | undefined)?.entries ?? {});
-      for (const name of queryNames) assert.ok(params.some((p) => p.in === 'query' && p.name === name), `${op.id} lacks query parameter ${name}`);
-      if (op.input.body && !op.ignoresBody) assert.ok(entry.requestBody?.content?.['application/json']?.schema, `${op.id} lacks its body schema`);
+      for (const name of queryNames)
+        assert.ok(
+          params.some((p) => p.in === 'query' && p.name === name),
+          `${op.id} lacks query parameter ${name}`,
+        );
+      if (op.input.body && !op.ignoresBody)
+        assert.ok(entry.requestBody?.content?.['application/json']?.schema, `${op.id} lacks its body schema`);
       // Output: the success response carries the declared schema; the rest carry the marker.
       const success = entry.responses[op.created ? '201' : '200'] ?? entry.responses['307'];
       assert.ok(success, `${op.id} has no success response`);
@@ -60,12 +74,23 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
         assert.equal(entry[OUTPUT_MISSING], true, `${op.id} lacks an output and is not marked`);
       }
       // Errors: each declared known error is listed.
-      assert.deepEqual(entry['x-known-errors'].map((e: { code: string }) => e.code), [...op.errors]);
-      for (const code of op.errors) assert.ok(Object.values(entry.responses).some((r: any) => String(r.description).includes(code)), `${op.id}: ${code} not in responses`);
+      assert.deepEqual(
+        entry['x-known-errors'].map((e: { code: string }) => e.code),
+        [...op.errors],
+      );
+      for (const code of op.errors)
+        assert.ok(
+          Object.values(entry.responses).some((r: any) => String(r.description).includes(code)),
+          `${op.id}: ${code} not in responses`,
+        );
     }
     // Shared objects are components, referred to by $ref.
     assert.ok(doc.components.schemas.ServerUser);
-    assert.equal(doc.paths['/api/v1/users/{user_id}']!.get!.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ServerUser');
-    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) assert.ok(doc.components.schemas[ref[1]!], `dangling $ref ${ref[1]}`);
+    assert.equal(
+      doc.paths['/api/v1/users/{user_id}']!.get!.responses['200'].content['application/json'].schema.$ref,
+      '#/components/schemas/ServerUser',
+    );
+    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g))
+      assert.ok(doc.components.schemas[ref[1]!], `dangling $ref ${ref[1]}`);
   });
 });

@@ -18,9 +18,13 @@ export const OPENAPI_PATHS: ReadonlySet<string> = new Set(['/api/v1/openapi.json
  */
 export function openApiDocument(): (requestHeaders: Readonly<Record<string, string | undefined>>) => Promise<AssetAnswer> {
   let loading: Promise<Asset> | null = null;
-  const load = async (): Promise<Asset> => prepareAsset(isSea() ? embeddedText('docs/openapi.json') : await readFile(join(ROOT, 'docs', 'openapi.json'), 'utf8'), true);
+  const load = async (): Promise<Asset> =>
+    prepareAsset(isSea() ? embeddedText('docs/openapi.json') : await readFile(join(ROOT, 'docs', 'openapi.json'), 'utf8'), true);
   return async (requestHeaders) => {
-    loading ??= load().catch((error: unknown) => { loading = null; throw error; });
+    loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
     return answerAsset(await loading, 'application/json; charset=utf-8', 'public, max-age=300', requestHeaders);
   };
 }

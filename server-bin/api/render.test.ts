@@ -11,11 +11,23 @@ const runtime = { storage: { isUnavailable: () => false }, log: { warn() {}, err
 const op = (created?: boolean) => ({ id: 'test.op', created }) as unknown as AnyOperation;
 
 describe('protocol rendering (core values → status, headers, body)', () => {
-  it('maps every plain status kind to upstream\'s status and sends the message as the whole text body', () => {
-    const expected: Record<StatusKind, number> = { 'bad-request': 400, unauthorized: 401, forbidden: 403, 'not-found': 404, conflict: 409, 'too-many-requests': 429 };
+  it("maps every plain status kind to upstream's status and sends the message as the whole text body", () => {
+    const expected: Record<StatusKind, number> = {
+      'bad-request': 400,
+      unauthorized: 401,
+      forbidden: 403,
+      'not-found': 404,
+      conflict: 409,
+      'too-many-requests': 429,
+    };
     assert.deepEqual(STATUS_OF_KIND, expected);
     const res = errorResponse(runtime, new StatusError('forbidden', 'OTP sign-in is not enabled for this project'));
-    assert.deepEqual(res, { status: 403, contentType: 'text/plain; charset=utf-8', body: 'OTP sign-in is not enabled for this project', headers: {} });
+    assert.deepEqual(res, {
+      status: 403,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'OTP sign-in is not enabled for this project',
+      headers: {},
+    });
   });
 
   it('renders a known error with its catalogue status and code, rate limits as 429 {message} with Retry-After, anything else as 500', () => {
@@ -32,17 +44,41 @@ describe('protocol rendering (core values → status, headers, body)', () => {
   });
 
   it('renders success values: JSON (201 when created), text, pages with their policy, cacheable JSON, redirects and event streams', () => {
-    assert.deepEqual(successResponse(op(), undefined), { status: 200, contentType: 'application/json; charset=utf-8', body: '{"success":true}', headers: {} });
+    assert.deepEqual(successResponse(op(), undefined), {
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      body: '{"success":true}',
+      headers: {},
+    });
     assert.equal(successResponse(op(true), { id: 'a' }).status, 201);
-    assert.deepEqual(successResponse(op(), reply.text('hi')), { status: 200, contentType: 'text/plain; charset=utf-8', body: 'hi', headers: {} });
+    assert.deepEqual(successResponse(op(), reply.text('hi')), {
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'hi',
+      headers: {},
+    });
     assert.deepEqual(successResponse(op(), reply.html('<p>')).headers, {});
-    assert.deepEqual(successResponse(op(), reply.html('<p>', { policy: "default-src 'none'" })).headers, { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'" });
+    assert.deepEqual(successResponse(op(), reply.html('<p>', { policy: "default-src 'none'" })).headers, {
+      'cache-control': 'no-store',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'",
+    });
     const jwks = successResponse(op(), reply.json({ keys: [] }, { cacheFor: 3600 }));
     assert.deepEqual([jwks.status, jwks.body, jwks.headers], [200, '{"keys":[]}', { 'cache-control': 'public, max-age=3600' }]);
     assert.equal(successResponse(op(), reply.json({}, { created: true })).status, 201);
-    assert.deepEqual(successResponse(op(), reply.redirect('https://a.example/x')), { status: 307, contentType: 'text/plain; charset=utf-8', body: '', headers: { location: 'https://a.example/x' } });
+    assert.deepEqual(successResponse(op(), reply.redirect('https://a.example/x')), {
+      status: 307,
+      contentType: 'text/plain; charset=utf-8',
+      body: '',
+      headers: { location: 'https://a.example/x' },
+    });
     assert.equal(successResponse(op(), reply.redirect('/x', { seeOther: true })).status, 303);
-    const events = successResponse(op(), reply.events(async function* () { yield 'data: 1\n\n'; }));
+    const events = successResponse(
+      op(),
+      reply.events(async function* () {
+        yield 'data: 1\n\n';
+      }),
+    );
     assert.equal(events.contentType, 'text/event-stream; charset=utf-8');
     assert.equal(typeof events.stream, 'function');
   });

@@ -37,7 +37,9 @@ export function knownErrorResponse(error: KnownError): OperationResponse {
   return {
     status: error.status,
     contentType: JSON_TYPE,
-    body: JSON.stringify(hasDetails ? { code: error.code, details: error.details, error: error.message } : { code: error.code, error: error.message }),
+    body: JSON.stringify(
+      hasDetails ? { code: error.code, details: error.details, error: error.message } : { code: error.code, error: error.message },
+    ),
     headers: {},
     knownError: error.code,
   };
@@ -63,9 +65,10 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId?: stri
     return { status: STATUS_OF_KIND[error.kind], contentType: JSON_TYPE, body: JSON.stringify({ message: error.message }), headers };
   }
   if (error instanceof StatusError) return { status: STATUS_OF_KIND[error.kind], contentType: TEXT_TYPE, body: error.message, headers: {} };
-  const body = runtime.environment === 'production'
-    ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
-    : `Internal Server Error. The error message follows, but will be stripped in production. ${error instanceof Error ? error.stack ?? error.message : String(error)}`;
+  const body =
+    runtime.environment === 'production'
+      ? `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${requestId ?? 'unknown'}`
+      : `Internal Server Error. The error message follows, but will be stripped in production. ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   return { status: 500, contentType: TEXT_TYPE, body, headers: {}, cause: error };
 }
 
@@ -78,22 +81,35 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId?: stri
  * events (streamed).
  */
 export function successResponse(op: AnyOperation, result: unknown): OperationResponse {
-  if (!isRawReply(result)) return { status: op.created ? 201 : 200, contentType: JSON_TYPE, body: stringifyJson(result ?? { success: true }), headers: {} };
+  if (!isRawReply(result))
+    return { status: op.created ? 201 : 200, contentType: JSON_TYPE, body: stringifyJson(result ?? { success: true }), headers: {} };
   return rawReplyResponse(result);
 }
 
 function rawReplyResponse(reply: RawReply): OperationResponse {
   switch (reply.kind) {
-    case 'text': return { status: 200, contentType: TEXT_TYPE, body: reply.body, headers: {} };
-    case 'html': return {
-      status: 200, contentType: HTML_TYPE, body: reply.body,
-      headers: reply.policy === undefined ? {} : { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': reply.policy },
-    };
-    case 'json': return {
-      status: reply.created ? 201 : 200, contentType: JSON_TYPE, body: stringifyJson(reply.value),
-      headers: reply.cacheFor === undefined ? {} : { 'cache-control': `public, max-age=${reply.cacheFor}` },
-    };
-    case 'redirect': return { status: reply.seeOther ? 303 : 307, contentType: TEXT_TYPE, body: '', headers: { location: reply.url } };
-    case 'events': return { status: 200, contentType: 'text/event-stream; charset=utf-8', body: '', headers: {}, stream: reply.stream };
+    case 'text':
+      return { status: 200, contentType: TEXT_TYPE, body: reply.body, headers: {} };
+    case 'html':
+      return {
+        status: 200,
+        contentType: HTML_TYPE,
+        body: reply.body,
+        headers:
+          reply.policy === undefined
+            ? {}
+            : { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': reply.policy },
+      };
+    case 'json':
+      return {
+        status: reply.created ? 201 : 200,
+        contentType: JSON_TYPE,
+        body: stringifyJson(reply.value),
+        headers: reply.cacheFor === undefined ? {} : { 'cache-control': `public, max-age=${reply.cacheFor}` },
+      };
+    case 'redirect':
+      return { status: reply.seeOther ? 303 : 307, contentType: TEXT_TYPE, body: '', headers: { location: reply.url } };
+    case 'events':
+      return { status: 200, contentType: 'text/event-stream; charset=utf-8', body: '', headers: {}, stream: reply.stream };
   }
 }

@@ -26,7 +26,8 @@ export function responsePrefixes(headers: Readonly<Record<string, unknown>>): re
 }
 
 /** Headers the browser may read on cross-origin responses (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts). */
-export const EXPOSED_HEADERS = 'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
+export const EXPOSED_HEADERS =
+  'content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error, x-stack-request-id, x-hexclave-request-id, retry-after';
 
 /** An operation response as the protocol puts it on the wire, before any transport writes it. */
 export interface RenderedResponse {
@@ -44,8 +45,14 @@ export interface RenderedResponse {
  * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx), `cache-control: no-store` unless the
  * operation set its own, and pretty JSON for browsers (`Accept: text/html`).
  */
-export function renderResponse(requestHeaders: Readonly<Record<string, string | string[] | undefined>>, response: OperationResponse): RenderedResponse {
-  const get = (name: string): string => { const value = requestHeaders[name]; return Array.isArray(value) ? value.join(', ') : value ?? ''; };
+export function renderResponse(
+  requestHeaders: Readonly<Record<string, string | string[] | undefined>>,
+  response: OperationResponse,
+): RenderedResponse {
+  const get = (name: string): string => {
+    const value = requestHeaders[name];
+    return Array.isArray(value) ? value.join(', ') : (value ?? '');
+  };
   const headers: Record<string, string> = {};
   let status = response.status;
   const prefixes = responsePrefixes(requestHeaders);
@@ -66,7 +73,11 @@ export function renderResponse(requestHeaders: Readonly<Record<string, string | 
   }
   let body = response.body;
   if (response.contentType.startsWith('application/json') && get('accept').includes('text/html')) {
-    try { body = JSON.stringify(JSON.parse(body), null, 2); } catch { /* leave as is */ }
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      /* leave as is */
+    }
   }
   return { status, headers, body };
 }

@@ -14,7 +14,14 @@ describe('API route table', () => {
     for (const op of operations) {
       for (const value of values) {
         const concrete = op.path.replace(/:([a-z_]+)/gi, (_, name: string) => `${name}-${value}`);
-        const spellings = [`/api/v1${concrete === '/' ? '' : concrete}`, `/api/latest${concrete}`, `/api/v1${concrete}/`.replace(/\/\/$/, '/'), `/API/V1${concrete.toUpperCase()}`, `/api/v1${concrete}//`, `/api/v1/${concrete}`];
+        const spellings = [
+          `/api/v1${concrete === '/' ? '' : concrete}`,
+          `/api/latest${concrete}`,
+          `/api/v1${concrete}/`.replace(/\/\/$/, '/'),
+          `/API/V1${concrete.toUpperCase()}`,
+          `/api/v1${concrete}//`,
+          `/api/v1/${concrete}`,
+        ];
         for (const path of spellings) {
           for (const method of ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']) {
             const routed = path.replace(/^\/api\/latest/, '/api/v1');
@@ -22,7 +29,8 @@ describe('API route table', () => {
             const found = routes.find(method, path);
             const expectedOp = expected ? operations[router.stack.indexOf(expected)] : undefined;
             assert.equal(found?.op.id, expectedOp?.id, `${method} ${path}`);
-            if (expected && found) assert.deepEqual(found.params, { ...expected.params(routed, expected.captures(routed)) }, `${method} ${path}: params`);
+            if (expected && found)
+              assert.deepEqual(found.params, { ...expected.params(routed, expected.captures(routed)) }, `${method} ${path}: params`);
             compared++;
           }
         }

@@ -4,7 +4,8 @@ import type { AnyOperation } from '../../core/index.ts';
 export const API_PREFIXES = ['/api/v1', '/api/latest'] as const;
 
 /** The plain-text answer to an unknown `/api/` path. */
-export const NOT_FOUND_TEXT = "404 — this page does not exist in Stack Auth's API. This server is Gatehouse, which speaks Stack Auth's REST API v1; see the README for the routes it serves.";
+export const NOT_FOUND_TEXT =
+  "404 — this page does not exist in Stack Auth's API. This server is Gatehouse, which speaks Stack Auth's REST API v1; see the README for the routes it serves.";
 
 /** The operation routes of the API, generated from the registry (served under every prefix). */
 export interface ApiRoutes {
@@ -31,7 +32,11 @@ export function routedApiPath(pathname: string): string {
 /** One path segment of a route: literal text (lowercase) or a named parameter. */
 type Segment = { text: string } | { param: string };
 
-interface Route { op: AnyOperation; methods: readonly string[]; segments: readonly Segment[] }
+interface Route {
+  op: AnyOperation;
+  methods: readonly string[];
+  segments: readonly Segment[];
+}
 
 /**
  * The route table of every operation under the first of {@link API_PREFIXES}; requests under the
@@ -50,11 +55,15 @@ interface Route { op: AnyOperation; methods: readonly string[]; segments: readon
 export function createApiRoutes(operations: readonly AnyOperation[]): ApiRoutes {
   const prefix = API_PREFIXES[0];
   const routes: Array<Route & { first: string | null }> = operations.map((op) => {
-    const segments: Segment[] = op.path.split('/').slice(1).filter((s, i, all) => !(s === '' && i === all.length - 1))
+    const segments: Segment[] = op.path
+      .split('/')
+      .slice(1)
+      .filter((s, i, all) => !(s === '' && i === all.length - 1))
       .map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { text: s.toLowerCase() }));
     const first = segments[0];
     return {
-      op, segments,
+      op,
+      segments,
       methods: op.method === 'GET' ? ['GET', 'HEAD'] : [op.method],
       first: first === undefined ? '' : 'text' in first ? first.text : null,
     };
@@ -62,7 +71,11 @@ export function createApiRoutes(operations: readonly AnyOperation[]): ApiRoutes 
   const anyFirst = routes.filter((r) => r.first === null);
   const byFirst = new Map<string, Route[]>();
   for (const route of routes) {
-    if (route.first !== null && !byFirst.has(route.first)) byFirst.set(route.first, routes.filter((r) => r.first === route.first || r.first === null));
+    if (route.first !== null && !byFirst.has(route.first))
+      byFirst.set(
+        route.first,
+        routes.filter((r) => r.first === route.first || r.first === null),
+      );
   }
   return {
     find(method, sentPathname) {
@@ -101,5 +114,9 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[]): 
 }
 
 function safeDecode(text: string): string {
-  try { return decodeURIComponent(text); } catch { return text; }
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -65,8 +65,7 @@ function privateDir(dir: string): string {
  * @throws Error when neither folder can be made private.
  */
 export function addonCacheDir(version: string, digest: string): string {
-  const base = process.env.GATEHOUSE_CACHE_DIR
-    || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gatehouse');
+  const base = process.env.GATEHOUSE_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gatehouse');
   try {
     return privateDir(join(base, `${version}-${digest}`));
   } catch (error) {
@@ -111,7 +110,11 @@ function extractEmbedded(file: string, digest: string | undefined, mode: number)
   const dir = addonCacheDir(seaManifest().version, digest.slice(0, 16));
   const path = join(dir, file);
   let current: Buffer | undefined;
-  try { current = readFileSync(path); } catch { /* not written yet */ }
+  try {
+    current = readFileSync(path);
+  } catch {
+    /* not written yet */
+  }
   if (!current || !current.equals(bytes)) {
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, bytes, { mode });

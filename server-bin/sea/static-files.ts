@@ -21,11 +21,23 @@ export interface StaticFiles {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
-  '.ico': 'image/x-icon', '.woff': 'font/woff', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
 };
 
 /** The content type for a file name, by extension (application/octet-stream when unknown). */
@@ -38,7 +50,11 @@ function lookup(paths: ReadonlySet<string>, fallbacks: Record<string, string>, l
   const cache = new Map<string, StaticFile>();
   return (urlPath: string): StaticFile | undefined => {
     let path: string;
-    try { path = decodeURIComponent(urlPath); } catch { return undefined; }
+    try {
+      path = decodeURIComponent(urlPath);
+    } catch {
+      return undefined;
+    }
     if (path.includes('\0') || path.split('/').includes('..')) return undefined;
     let hit: string | undefined;
     if (paths.has(path)) hit = path;

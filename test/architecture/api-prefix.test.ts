@@ -10,7 +10,9 @@ import { it } from 'node:test';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 it('has /api/v1 in core code only in core/operations/api-path.ts', () => {
@@ -19,8 +21,12 @@ it('has /api/v1 in core code only in core/operations/api-path.ts', () => {
     const path = relative(ROOT, file);
     if (path === 'core/operations/api-path.ts') continue;
     // Comments out: block comments, then line comments (a `//` after a quote is part of a URL).
-    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-    code.split('\n').forEach((line, i) => { if (line.includes('/api/v1')) found.push(`${path}:${i + 1}`); });
+    const code = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' '))
+      .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+    code.split('\n').forEach((line, i) => {
+      if (line.includes('/api/v1')) found.push(`${path}:${i + 1}`);
+    });
   }
   assert.deepEqual(found, []);
 });

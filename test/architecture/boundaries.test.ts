@@ -31,8 +31,9 @@ function walk(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) { if (entry.name !== 'node_modules' && entry.name !== 'generated-fixtures') out.push(...walk(path)); }
-    else if (/\.(ts|tsx|mts|mjs)$/.test(entry.name)) out.push(path);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'generated-fixtures') out.push(...walk(path));
+    } else if (/\.(ts|tsx|mts|mjs)$/.test(entry.name)) out.push(path);
   }
   return out;
 }
@@ -41,7 +42,7 @@ const isTest = (path: string) => path.startsWith('test/') || /\.test\.tsx?$/.tes
 
 /** The import and re-export statements of a file: target (repo path or package) and whether only types. */
 function importsOf(path: string, text: string): Array<{ target: string; typeOnly: boolean }> {
-  const resolve = (spec: string) => spec.startsWith('.') ? normalize(join(dirname(path), spec)) : spec;
+  const resolve = (spec: string) => (spec.startsWith('.') ? normalize(join(dirname(path), spec)) : spec);
   const out: Array<{ target: string; typeOnly: boolean }> = [];
   // `import … from`, `export … from` (not `export const x = '…'`), and side-effect `import '…'`.
   for (const m of text.matchAll(/^\s*(import|export)\s+(type\s)?[^;'"]*?\sfrom\s*['"]([^'"]+)['"]/gm)) {
@@ -70,7 +71,18 @@ const coreFiles = files.filter((f) => f.path.startsWith('core/') && !isTest(f.pa
  * errors/: tokens/ (the runtime holds the key ring; JWT signing names no domain), protocol/ (pure
  * data shared by host and SDK) and validation.ts (pure data shared with the UI).
  */
-const KERNEL = ['core/runtime.ts', 'core/operations/', 'core/config/', 'core/auth/', 'core/storage/', 'core/lib/', 'core/errors/', 'core/tokens/', 'core/protocol/', 'core/validation.ts'];
+const KERNEL = [
+  'core/runtime.ts',
+  'core/operations/',
+  'core/config/',
+  'core/auth/',
+  'core/storage/',
+  'core/lib/',
+  'core/errors/',
+  'core/tokens/',
+  'core/protocol/',
+  'core/validation.ts',
+];
 
 /**
  * The composition roots, which name every domain by design: createCore (core/index.ts), the
@@ -80,12 +92,17 @@ const KERNEL = ['core/runtime.ts', 'core/operations/', 'core/config/', 'core/aut
  */
 const COMPOSITION_ROOTS = new Set(['core/index.ts', 'core/wiring.ts', 'core/hooks.ts', 'core/operations/registry.ts']);
 
-const isKernel = (path: string) => !COMPOSITION_ROOTS.has(path) && KERNEL.some((k) => k.endsWith('/') ? path.startsWith(k) : path === k);
+const isKernel = (path: string) => !COMPOSITION_ROOTS.has(path) && KERNEL.some((k) => (k.endsWith('/') ? path.startsWith(k) : path === k));
 /** A core file of a domain: neither kernel nor composition root. */
 const isDomain = (path: string) => path.startsWith('core/') && !isKernel(path) && !COMPOSITION_ROOTS.has(path);
 
 /** Pure-data modules of core that the UI, the SDK and the host may import. */
-const PUBLIC_CORE = new Set(['core/errors/catalogue.ts', 'core/validation.ts', 'core/webhook-events/types.ts', 'core/protocol/cookie-bridge.ts']);
+const PUBLIC_CORE = new Set([
+  'core/errors/catalogue.ts',
+  'core/validation.ts',
+  'core/webhook-events/types.ts',
+  'core/protocol/cookie-bridge.ts',
+]);
 
 /**
  * Kernel modules the host imports besides core/index.ts, each for a reason: rendering operations
@@ -93,8 +110,12 @@ const PUBLIC_CORE = new Set(['core/errors/catalogue.ts', 'core/validation.ts', '
  * plans config files offline. Nothing of a domain is here.
  */
 const HOST_KERNEL_IMPORTS = new Set([
-  'core/operations/define.ts', 'core/operations/execute.ts', 'core/runtime.ts', 'core/lib/json-text.ts',
-  'core/config/file-sync.ts', 'core/config/format.ts',
+  'core/operations/define.ts',
+  'core/operations/execute.ts',
+  'core/runtime.ts',
+  'core/lib/json-text.ts',
+  'core/config/file-sync.ts',
+  'core/config/format.ts',
 ]);
 
 /** The domain folder of a core path (`core/users/x.ts` → `users`), or null for a shared layer or a top file. */
@@ -107,47 +128,60 @@ function domainOf(path: string): string | null {
 describe('architecture boundaries', () => {
   it('keeps core free of the host, the UI, the SDK, tests and the HTTP server framework', () => {
     // Outbound clients (webhook delivery over node:http) are fine; serving HTTP is the host's job.
-    const bad = coreFiles.flatMap((f) => f.imports
-      .filter((i) => /^(server-bin|ui|sdk|test|scripts|adapters)\//.test(i) || /^(koa|@koa\/)/.test(i))
-      .map((i) => `${f.path} → ${i}`));
+    const bad = coreFiles.flatMap((f) =>
+      f.imports
+        .filter((i) => /^(server-bin|ui|sdk|test|scripts|adapters)\//.test(i) || /^(koa|@koa\/)/.test(i))
+        .map((i) => `${f.path} → ${i}`),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('keeps process.env out of core (the host reads its environment and passes options)', () => {
-    assert.deepEqual(coreFiles.filter((f) => /\bprocess\.env\b/.test(f.text)).map((f) => f.path), []);
+    assert.deepEqual(
+      coreFiles.filter((f) => /\bprocess\.env\b/.test(f.text)).map((f) => f.path),
+      [],
+    );
   });
 
-  it('lets the UI and the SDK use only core\'s public modules at run time (error catalogue, validation rules, webhook event types, protocol constants)', () => {
+  it("lets the UI and the SDK use only core's public modules at run time (error catalogue, validation rules, webhook event types, protocol constants)", () => {
     // Pure data modules that import nothing: the error catalogue, the validation rules, the
     // webhook event types (the dashboard lists them).
-    const bad = files.filter((f) => /^(ui|sdk)\//.test(f.path) && !isTest(f.path))
+    const bad = files
+      .filter((f) => /^(ui|sdk)\//.test(f.path) && !isTest(f.path))
       .flatMap((f) => f.valueImports.filter((i) => i.startsWith('core/') && !PUBLIC_CORE.has(i)).map((i) => `${f.path} → ${i}`));
     assert.deepEqual(bad, []);
   });
 
   it('keeps the kernel free of every domain, type-only imports included', () => {
     const kernel = coreFiles.filter((f) => isKernel(f.path));
-    assert.ok(kernel.some((f) => f.path === 'core/runtime.ts') && kernel.some((f) => f.path === 'core/auth/request-auth.ts'), 'the kernel set matches files');
+    assert.ok(
+      kernel.some((f) => f.path === 'core/runtime.ts') && kernel.some((f) => f.path === 'core/auth/request-auth.ts'),
+      'the kernel set matches files',
+    );
     const bad = kernel.flatMap((f) => f.imports.filter(isDomain).map((i) => `${f.path} → ${i}`));
     assert.deepEqual(bad, []);
   });
 
   it('lets the host reach core only through its public face: no domain module, and kernel modules only as listed', () => {
     const host = files.filter((f) => f.path.startsWith('server-bin/') && !isTest(f.path));
-    const bad = host.flatMap((f) => f.imports
-      .filter((i) => i.startsWith('core/') && i !== 'core/index.ts' && !PUBLIC_CORE.has(i) && !HOST_KERNEL_IMPORTS.has(i))
-      .map((i) => `${f.path} → ${i}`));
+    const bad = host.flatMap((f) =>
+      f.imports
+        .filter((i) => i.startsWith('core/') && i !== 'core/index.ts' && !PUBLIC_CORE.has(i) && !HOST_KERNEL_IMPORTS.has(i))
+        .map((i) => `${f.path} → ${i}`),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('lets the host use the SDK only through its public entry (shared protocol constants live in core/protocol/)', () => {
-    const bad = files.filter((f) => f.path.startsWith('server-bin/') && !isTest(f.path))
+    const bad = files
+      .filter((f) => f.path.startsWith('server-bin/') && !isTest(f.path))
       .flatMap((f) => f.imports.filter((i) => i.startsWith('sdk/') && i !== 'sdk/index.ts').map((i) => `${f.path} → ${i}`));
     assert.deepEqual(bad, []);
   });
 
   it('keeps the SDK free of the UI and the host, type-only imports and tests included', () => {
-    const bad = files.filter((f) => f.path.startsWith('sdk/'))
+    const bad = files
+      .filter((f) => f.path.startsWith('sdk/'))
       .flatMap((f) => f.imports.filter((i) => /^(ui|server-bin)\//.test(i)).map((i) => `${f.path} → ${i}`));
     assert.deepEqual(bad, []);
   });
@@ -155,12 +189,19 @@ describe('architecture boundaries', () => {
   it('keeps core/protocol/ pure data that core itself does not use (transport stays out of core)', () => {
     const protocol = coreFiles.filter((f) => f.path.startsWith('core/protocol/'));
     assert.ok(protocol.length > 0);
-    assert.deepEqual(protocol.flatMap((f) => f.imports.map((i) => `${f.path} → ${i}`)), []);
-    assert.deepEqual(coreFiles.flatMap((f) => f.imports.filter((i) => i.startsWith('core/protocol/')).map((i) => `${f.path} → ${i}`)), []);
+    assert.deepEqual(
+      protocol.flatMap((f) => f.imports.map((i) => `${f.path} → ${i}`)),
+      [],
+    );
+    assert.deepEqual(
+      coreFiles.flatMap((f) => f.imports.filter((i) => i.startsWith('core/protocol/')).map((i) => `${f.path} → ${i}`)),
+      [],
+    );
   });
 
   it('imports test helpers only from tests', () => {
-    const bad = files.filter((f) => !isTest(f.path) && !f.path.startsWith('scripts/'))
+    const bad = files
+      .filter((f) => !isTest(f.path) && !f.path.startsWith('scripts/'))
       .flatMap((f) => f.imports.filter((i) => i.startsWith('test/') || /\.test\.tsx?$/.test(i)).map((i) => `${f.path} → ${i}`));
     assert.deepEqual(bad, []);
   });
@@ -169,10 +210,12 @@ describe('architecture boundaries', () => {
     const found = coreFiles.flatMap((f) => {
       const from = domainOf(f.path);
       if (from === null) return [];
-      return f.imports.filter((i) => {
-        const to = domainOf(i);
-        return to !== null && to !== from && !i.endsWith(`core/${to}/index.ts`);
-      }).map((i) => `${f.path} → ${i}`);
+      return f.imports
+        .filter((i) => {
+          const to = domainOf(i);
+          return to !== null && to !== from && !i.endsWith(`core/${to}/index.ts`);
+        })
+        .map((i) => `${f.path} → ${i}`);
     });
     assert.deepEqual(found, []);
   });
@@ -181,12 +224,16 @@ describe('architecture boundaries', () => {
     // Not the served protocol: the error catalogue's messages are upstream's text, which names
     // headers; the webhook client sets the headers of requests Gatehouse itself sends.
     const exempt = new Set(['core/errors/catalogue.ts', 'core/webhooks/deliver.ts']);
-    const found = coreFiles.filter((f) => !exempt.has(f.path) && /['"`](x-stack-|x-hexclave-|cache-control|content-type|location)/i.test(f.text)).map((f) => f.path);
+    const found = coreFiles
+      .filter((f) => !exempt.has(f.path) && /['"`](x-stack-|x-hexclave-|cache-control|content-type|location)/i.test(f.text))
+      .map((f) => f.path);
     assert.deepEqual(found, []);
   });
 
   it('builds no HTTP status codes in core outside the error catalogue', () => {
-    const found = coreFiles.filter((f) => f.path !== 'core/errors/catalogue.ts' && /new StatusError\(\s*\d|\bstatus:\s*\d{3}\b/.test(f.text)).map((f) => f.path);
+    const found = coreFiles
+      .filter((f) => f.path !== 'core/errors/catalogue.ts' && /new StatusError\(\s*\d|\bstatus:\s*\d{3}\b/.test(f.text))
+      .map((f) => f.path);
     assert.deepEqual(found, []);
   });
 });
@@ -209,7 +256,10 @@ function cyclePath(graph: Map<string, string[]>, component: string[]): string {
         while (path[0] !== start) path.unshift(previous.get(path[0]!)!);
         return [...path, start].join(' → ');
       }
-      if (!previous.has(w) && w !== start) { previous.set(w, v); queue.push(w); }
+      if (!previous.has(w) && w !== start) {
+        previous.set(w, v);
+        queue.push(w);
+      }
     }
   }
   return component.join(', ');
@@ -224,17 +274,26 @@ function cycles(graph: Map<string, string[]>): string[][] {
   const onStack = new Set<string>();
   const out: string[][] = [];
   const visit = (v: string) => {
-    index.set(v, next); low.set(v, next); next++;
-    stack.push(v); onStack.add(v);
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v) ?? []) {
       if (!graph.has(w)) continue;
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const component: string[] = [];
       let w: string;
-      do { w = stack.pop()!; onStack.delete(w); component.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
       if (component.length > 1) out.push(component.sort());
     }
   };
@@ -248,19 +307,46 @@ describe('import cycles', () => {
     // kernel would not typecheck without the domains that named it (123 files in one circle).
     const graph = new Map(files.filter((f) => !isTest(f.path)).map((f) => [f.path, f.imports] as const));
     const found = cycles(graph);
-    assert.deepEqual(found.map((c) => `${c.length} files, e.g. ${cyclePath(graph, c)}`), []);
+    assert.deepEqual(
+      found.map((c) => `${c.length} files, e.g. ${cyclePath(graph, c)}`),
+      [],
+    );
   });
 
   it('has no cycle in core/, type-only imports counted', () => {
     const graph = new Map(coreFiles.map((f) => [f.path, f.imports] as const));
     assert.ok(graph.size > 300, `core has ${graph.size} files`);
-    assert.deepEqual(cycles(graph).map((c) => `${c.length} files, e.g. ${cyclePath(graph, c)}`), []);
+    assert.deepEqual(
+      cycles(graph).map((c) => `${c.length} files, e.g. ${cyclePath(graph, c)}`),
+      [],
+    );
   });
 
   it('has no cycle in the module graph esbuild resolves from every entry point', async () => {
-    const entryPoints = ['core/index.ts', 'server-bin/cli.ts', 'server-bin/index.ts', 'sdk/index.ts', 'sdk/index.browser.ts', 'ui/react.ts'];
-    const result = await build({ absWorkingDir: ROOT, entryPoints, bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', outdir: 'out', logLevel: 'silent', loader: { '.css': 'empty' } });
-    const graph = new Map(Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]));
+    const entryPoints = [
+      'core/index.ts',
+      'server-bin/cli.ts',
+      'server-bin/index.ts',
+      'sdk/index.ts',
+      'sdk/index.browser.ts',
+      'ui/react.ts',
+    ];
+    const result = await build({
+      absWorkingDir: ROOT,
+      entryPoints,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outdir: 'out',
+      logLevel: 'silent',
+      loader: { '.css': 'empty' },
+    });
+    const graph = new Map(
+      Object.entries(result.metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]),
+    );
     assert.ok(graph.has('core/index.ts') && graph.size > 100, `esbuild saw ${graph.size} files`);
     assert.deepEqual(cycles(graph), []);
   });

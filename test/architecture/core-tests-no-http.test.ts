@@ -111,7 +111,11 @@ describe('core tests make no HTTP request', () => {
 
   it('no core test file (nor a helper it imports) starts the HTTP server or sends a request, outside the allow-list', () => {
     const problems = files.filter((f) => !(f in ALLOWED)).flatMap(problemsOf);
-    assert.deepEqual(problems, [], `core tests call operations in-process (test/helpers/core-client.ts); move wire checks to a host test:\n${problems.join('\n')}`);
+    assert.deepEqual(
+      problems,
+      [],
+      `core tests call operations in-process (test/helpers/core-client.ts); move wire checks to a host test:\n${problems.join('\n')}`,
+    );
   });
 
   it('the allow-list names only files that exist and still need it', () => {

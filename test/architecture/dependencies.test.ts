@@ -46,9 +46,17 @@ const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builti
 
 /** `dist/lib/core/index.js` → `core/index.ts` (or `.tsx`, whichever exists). */
 function sourceOf(built: string): string {
-  const base = built.replace(/^\.\//, '').replace(/^dist\/lib\//, '').replace(/\.js$/, '');
+  const base = built
+    .replace(/^\.\//, '')
+    .replace(/^dist\/lib\//, '')
+    .replace(/\.js$/, '');
   for (const ext of ['.ts', '.tsx', '.mjs']) {
-    try { readFileSync(join(ROOT, base + ext)); return base + ext; } catch { /* next */ }
+    try {
+      readFileSync(join(ROOT, base + ext));
+      return base + ext;
+    } catch {
+      /* next */
+    }
   }
   throw new Error(`no source for ${built}`);
 }
@@ -65,7 +73,7 @@ function walk(dir: string): string[] {
 
 /** Package → the published files that import it at run time (type-only imports are erased by esbuild). */
 let scanned: Promise<Map<string, Set<string>>> | undefined;
-const runtimeImports = () => scanned ??= scan();
+const runtimeImports = () => (scanned ??= scan());
 
 async function scan(): Promise<Map<string, Set<string>>> {
   const entryPoints = [
@@ -74,8 +82,17 @@ async function scan(): Promise<Map<string, Set<string>>> {
     ...['core', 'adapters', 'server-bin'].flatMap(walk),
   ];
   const result = await build({
-    absWorkingDir: ROOT, entryPoints: [...new Set(entryPoints)], bundle: true, write: false, metafile: true,
-    platform: 'node', format: 'esm', packages: 'external', outdir: 'out', logLevel: 'silent', loader: { '.css': 'empty' },
+    absWorkingDir: ROOT,
+    entryPoints: [...new Set(entryPoints)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outdir: 'out',
+    logLevel: 'silent',
+    loader: { '.css': 'empty' },
     // bin/gatehouse.mjs imports the compiled server when it exists: its sources are entries already.
     external: ['../dist/*'],
   });
@@ -99,7 +116,8 @@ describe('Declared dependencies', () => {
     for (const [name, files] of imports) {
       const declared = name in pkg.dependencies || name in (pkg.peerDependencies ?? {});
       const fallbacksOnly = [...files].every((f) => DEV_FALLBACKS.has(`${f} → ${name}`));
-      if (!declared && !fallbacksOnly) undeclared.push(`${name} (${[...files].slice(0, 3).join(', ')}${name in pkg.devDependencies ? '; a devDependency' : ''})`);
+      if (!declared && !fallbacksOnly)
+        undeclared.push(`${name} (${[...files].slice(0, 3).join(', ')}${name in pkg.devDependencies ? '; a devDependency' : ''})`);
     }
     assert.deepEqual(undeclared, []);
   });

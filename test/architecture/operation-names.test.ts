@@ -87,7 +87,11 @@ const KNOWN_MISMATCHES: ReadonlySet<string> = new Set([
   'aiChat.updateSettings updateAssistantSettings core/ai-chat/assistant-settings.ts',
 ]);
 
-const words = (camel: string) => camel.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(' ');
+const words = (camel: string) =>
+  camel
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ');
 const kebab = (camel: string) => words(camel).join('-');
 
 function walk(dir: string): string[] {
@@ -105,7 +109,7 @@ async function exportsOfOperations(): Promise<Map<object, Array<[string, string]
   const registered = new Set<object>(operations);
   const found = new Map<object, Array<[string, string]>>();
   for (const file of walk(join(ROOT, 'core'))) {
-    const mod = await import(pathToFileURL(file).href) as Record<string, unknown>;
+    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) {
       if (typeof value !== 'object' || value === null || !registered.has(value)) continue;
       if (!found.has(value)) found.set(value, []);
@@ -118,7 +122,7 @@ async function exportsOfOperations(): Promise<Map<object, Array<[string, string]
 const isBarrel = (file: string) => /\/(index|operations)\.ts$/.test(file);
 
 describe('Operation names', () => {
-  it('names every operation once: file = kebab(export name), id = <domain>.<action> with the action\'s words in the export name', async () => {
+  it("names every operation once: file = kebab(export name), id = <domain>.<action> with the action's words in the export name", async () => {
     const found = await exportsOfOperations();
     const mismatches: string[] = [];
     for (const op of operations) {
@@ -134,6 +138,10 @@ describe('Operation names', () => {
     }
     const unexpected = mismatches.filter((m) => !KNOWN_MISMATCHES.has(m));
     const fixed = [...KNOWN_MISMATCHES].filter((m) => !mismatches.includes(m));
-    assert.deepEqual({ unexpected, fixed }, { unexpected: [], fixed: [] }, `${mismatches.length} of ${operations.length} operations disagree`);
+    assert.deepEqual(
+      { unexpected, fixed },
+      { unexpected: [], fixed: [] },
+      `${mismatches.length} of ${operations.length} operations disagree`,
+    );
   });
 });

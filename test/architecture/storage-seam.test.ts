@@ -23,7 +23,11 @@ export function flagColumns(): string[] {
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** One finding: where, and the line as written. */
-export interface FlagHandling { file: string; line: number; text: string }
+export interface FlagHandling {
+  file: string;
+  line: number;
+  text: string;
+}
 
 /**
  * The lines of `text` that convert a 0/1 flag: a flag column (or its camelCase name) compared
@@ -60,8 +64,9 @@ function domainFiles(dir = 'core'): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) { if (path !== 'core/storage' && entry.name !== 'node_modules') out.push(...domainFiles(path)); }
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(path);
+    if (entry.isDirectory()) {
+      if (path !== 'core/storage' && entry.name !== 'node_modules') out.push(...domainFiles(path));
+    } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(path);
   }
   return out;
 }
@@ -70,31 +75,39 @@ describe('storage seam', () => {
   const flags = flagColumns();
 
   it('reads the flag columns from core/storage/tables.ts', () => {
-    for (const name of ['is_anonymous', 'primary_email_verified', 'enabled', 'test_mode', 'is_public']) assert.ok(flags.includes(name), name);
+    for (const name of ['is_anonymous', 'primary_email_verified', 'enabled', 'test_mode', 'is_public'])
+      assert.ok(flags.includes(name), name);
   });
 
   it('finds each form of 0/1 flag handling, and not sort comparators or counts', () => {
     const sample = [
-      "if (user.is_anonymous === 1) return;",
-      "const on = (a.primary_email_auth_enabled ?? b.primary_email_auth_enabled) === 1;",
-      "anonymous: Number(r.is_anonymous) === 1,",
-      "values({ is_public: isPublic ? 1 : 0 })",
-      "updateUser(db, id, { passkey_auth_enabled: 0 });",
+      'if (user.is_anonymous === 1) return;',
+      'const on = (a.primary_email_auth_enabled ?? b.primary_email_auth_enabled) === 1;',
+      'anonymous: Number(r.is_anonymous) === 1,',
+      'values({ is_public: isPublic ? 1 : 0 })',
+      'updateUser(db, id, { passkey_auth_enabled: 0 });',
       ".where('users.is_anonymous', '=', 0)",
-      "sql`select id from users where is_anonymous = 1`",
-      "if (!!row.backed_up) x();",
-      "if (previous.isVerified === 1) y();",
-      "items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));",
-      "if (ids.length === 0) return;",
-      "return Number(result.numUpdatedRows) === 1;",
-      "const n = { attempt_count: 0, enabled: true };",
+      'sql`select id from users where is_anonymous = 1`',
+      'if (!!row.backed_up) x();',
+      'if (previous.isVerified === 1) y();',
+      'items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));',
+      'if (ids.length === 0) return;',
+      'return Number(result.numUpdatedRows) === 1;',
+      'const n = { attempt_count: 0, enabled: true };',
     ].join('\n');
-    assert.deepEqual(findFlagHandling('sample.ts', sample, flags).map((f) => f.line), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      findFlagHandling('sample.ts', sample, flags).map((f) => f.line),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
   });
 
   it('core/ outside core/storage/ handles no 0/1 flags, queries.ts included (the adapters convert)', () => {
     const found = domainFiles().flatMap((file) => findFlagHandling(file, readFileSync(join(ROOT, file), 'utf8'), flags));
-    assert.equal(found.length, 0, `0/1 flag handling outside the storage seam (${found.length}):\n${found.map((f) => `${f.file}:${f.line}: ${f.text}`).join('\n')}`);
+    assert.equal(
+      found.length,
+      0,
+      `0/1 flag handling outside the storage seam (${found.length}):\n${found.map((f) => `${f.file}:${f.line}: ${f.text}`).join('\n')}`,
+    );
   });
 });
 
@@ -103,7 +116,9 @@ describe('flag columns of the adapters', () => {
     const { BOOLEAN_COLUMNS } = await import('../../adapters/boolean-columns.ts');
     assert.deepEqual([...BOOLEAN_COLUMNS].sort(), flagColumns());
     const tables = readFileSync(join(ROOT, 'core/storage/tables.ts'), 'utf8');
-    const others = [...tables.matchAll(/^\s*(\w+)\??\s*:\s*(?!\s|Bool\b)[^;]+;/gm)].map((m) => m[1]!).filter((name) => BOOLEAN_COLUMNS.has(name));
+    const others = [...tables.matchAll(/^\s*(\w+)\??\s*:\s*(?!\s|Bool\b)[^;]+;/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => BOOLEAN_COLUMNS.has(name));
     assert.deepEqual(others, []);
   });
 });

@@ -41,7 +41,11 @@ before(() => {
   mkdirSync(join(ui, 'assets'), { recursive: true });
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>fixture</title><div id=app>embedded page</div>');
   writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("fixture")');
-  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`, '--ui-if-missing'], { cwd: repo, encoding: 'utf8' });
+  const build = spawnSync(
+    process.execPath,
+    [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`, '--ui-if-missing'],
+    { cwd: repo, encoding: 'utf8' },
+  );
   assert.equal(build.status, 0, build.stderr);
   mkdirSync(runDir);
   copyFileSync(join(buildDir, 'gatehouse'), binary);
@@ -57,7 +61,17 @@ describe('the single executable', () => {
     assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+\n$/);
     const help = run(['--help']);
     assert.equal(help.status, 0);
-    for (const flag of ['--port', '--host', '--data-dir', '--database-url', '--base-url', 'GATEHOUSE_SECRET', 'GATEHOUSE_SMTP_URL', 'backup']) assert.ok(help.stdout.includes(flag), flag);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--data-dir',
+      '--database-url',
+      '--base-url',
+      'GATEHOUSE_SECRET',
+      'GATEHOUSE_SMTP_URL',
+      'backup',
+    ])
+      assert.ok(help.stdout.includes(flag), flag);
     const bad = run(['--bogus']);
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /bogus/);
@@ -99,10 +113,20 @@ describe('the single executable', () => {
         assert.equal(dashboardJs.status, 200);
         assert.ok((await dashboardJs.text()).length > 1000);
       }
-      const created = await fetch(`${first.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'kept@example.com', password: 'correct horse battery', primary_email_auth_enabled: true }) });
+      const created = await fetch(`${first.url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'kept@example.com', password: 'correct horse battery', primary_email_auth_enabled: true }),
+      });
       assert.equal(created.status, 201, await created.clone().text());
       userId = ((await created.json()) as { id: string }).id;
-      assert.ok(first.stdout().split('\n').some((l) => l.startsWith('{') && JSON.parse(l).msg === 'request'), 'JSON request logs on stdout');
+      assert.ok(
+        first
+          .stdout()
+          .split('\n')
+          .some((l) => l.startsWith('{') && JSON.parse(l).msg === 'request'),
+        'JSON request logs on stdout',
+      );
     } finally {
       await stop(first);
     }
@@ -115,14 +139,24 @@ describe('the single executable', () => {
       const db = openDb();
       try {
         assert.equal((db.prepare('select id from users where primary_email = ?').get('kept@example.com') as { id: string }).id, userId);
-      } finally { db.close(); }
+      } finally {
+        db.close();
+      }
       // The internal project's keys stored on the first start still work.
-      const again = await fetch(`${second.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'second@example.com' }) });
+      const again = await fetch(`${second.url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'second@example.com' }),
+      });
       assert.equal(again.status, 201);
       const backup = run(['backup', join(work, 'backup.db')]);
       assert.equal(backup.status, 0, backup.stderr);
       const copy = openDb(join(work, 'backup.db'));
-      try { assert.equal((copy.prepare('select count(*) as n from users').get() as { n: number }).n, 2); } finally { copy.close(); }
+      try {
+        assert.equal((copy.prepare('select count(*) as n from users').get() as { n: number }).n, 2);
+      } finally {
+        copy.close();
+      }
     } finally {
       await stop(second);
     }
@@ -130,7 +164,9 @@ describe('the single executable', () => {
 
   it('rewrites a tampered cached addon and refuses a cache folder others can write to', async () => {
     const cache = join(home, '.cache', 'gatehouse');
-    const folder = readdirSync(cache).map((d) => join(cache, d)).find((d) => existsSync(join(d, 'better_sqlite3.node')));
+    const folder = readdirSync(cache)
+      .map((d) => join(cache, d))
+      .find((d) => existsSync(join(d, 'better_sqlite3.node')));
     assert.ok(folder, 'better_sqlite3.node is cached after the first start');
     const addon = join(folder, 'better_sqlite3.node');
     const original = readFileSync(addon);
@@ -150,11 +186,17 @@ describe('the single executable', () => {
     chmodSync(planted, 0o777);
     const tmp = join(work, 'tmp');
     mkdirSync(tmp);
-    const other = await spawnGatehouse([binary, '--port', '0', '--data-dir', join(work, 'tamper')], { cwd: runDir, env: { ...env, GATEHOUSE_CACHE_DIR: shared, TMPDIR: tmp } });
+    const other = await spawnGatehouse([binary, '--port', '0', '--data-dir', join(work, 'tamper')], {
+      cwd: runDir,
+      env: { ...env, GATEHOUSE_CACHE_DIR: shared, TMPDIR: tmp },
+    });
     try {
       assert.equal((await fetch(`${other.url}/health/ready`)).status, 200);
       assert.deepEqual(readdirSync(planted), [], 'nothing written to the shared folder');
-      assert.ok(readdirSync(tmp).some((d) => d.startsWith('gatehouse-')), 'addons written to a private temp folder');
+      assert.ok(
+        readdirSync(tmp).some((d) => d.startsWith('gatehouse-')),
+        'addons written to a private temp folder',
+      );
     } finally {
       await stop(other);
     }
@@ -164,13 +206,24 @@ describe('the single executable', () => {
     const dir = join(work, 'emails');
     const proc = await start(['--data-dir', dir]);
     try {
-      const res = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email: 'mail@example.com', password: 'mail password 123', verification_callback_url: 'http://localhost:3000/handler/email-verification' }) });
+      const res = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, {
+        method: 'POST',
+        headers: CLIENT_HEADERS,
+        body: JSON.stringify({
+          email: 'mail@example.com',
+          password: 'mail password 123',
+          verification_callback_url: 'http://localhost:3000/handler/email-verification',
+        }),
+      });
       assert.equal(res.status, 200, await res.clone().text());
       await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       await stop(proc);
     }
-    const problems = proc.stdout().split('\n').filter((l) => l.startsWith('{') && JSON.parse(l).level !== 'info');
+    const problems = proc
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{') && JSON.parse(l).level !== 'info');
     assert.deepEqual(problems, [], 'no warnings or errors (a failed template logs "email template failed")');
     const db = openDb(join(dir, 'gatehouse.db'));
     try {
@@ -180,19 +233,29 @@ describe('the single executable', () => {
         assert.ok(email, 'a verification email was queued');
         assert.match(email.html ?? '', /<html/i);
       }
-    } finally { db.close(); }
+    } finally {
+      db.close();
+    }
   });
 
   it('kill -9 during a burst of sign-ups loses no acknowledged sign-up, and the database stays intact', async (t) => {
     const proc = await start(['--data-dir', join(work, 'burst')]);
     // The password sign-up route when it exists, else user creation with the server key.
-    const probe = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email: 'probe@example.com', password: 'probe password 123' }) });
+    const probe = await fetch(`${proc.url}/api/v1/auth/password/sign-up`, {
+      method: 'POST',
+      headers: CLIENT_HEADERS,
+      body: JSON.stringify({ email: 'probe@example.com', password: 'probe password 123' }),
+    });
     const signUpRoute = probe.status !== 404;
     // This test measures durability under a burst, not abuse: turn the internal project's
     // throttling off (30 sign-ups per hour per address by default; docs/security.md).
     const unthrottled = await fetch(`${proc.url}/api/v1/internal/projects/current`, {
       method: 'PATCH',
-      headers: { ...SERVER_HEADERS, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY },
+      headers: {
+        ...SERVER_HEADERS,
+        'x-stack-access-type': 'admin',
+        'x-stack-super-secret-admin-key': SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY,
+      },
       body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
     });
     assert.equal(unthrottled.status, 200, await unthrottled.text());
@@ -206,22 +269,39 @@ describe('the single executable', () => {
         sent++;
         try {
           const res = signUpRoute
-            ? await fetch(`${proc.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: CLIENT_HEADERS, body: JSON.stringify({ email, password: 'burst password 123' }) })
-            : await fetch(`${proc.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: email, password: 'burst password 123', primary_email_auth_enabled: true }) });
+            ? await fetch(`${proc.url}/api/v1/auth/password/sign-up`, {
+                method: 'POST',
+                headers: CLIENT_HEADERS,
+                body: JSON.stringify({ email, password: 'burst password 123' }),
+              })
+            : await fetch(`${proc.url}/api/v1/users`, {
+                method: 'POST',
+                headers: SERVER_HEADERS,
+                body: JSON.stringify({ primary_email: email, password: 'burst password 123', primary_email_auth_enabled: true }),
+              });
           if (res.ok) acknowledged.push(email);
           else if (!killed) assert.fail(`sign-up answered ${res.status}: ${await res.text()}`);
         } catch (error) {
-          if (!killed) throw new Error(`request failed before the kill: ${(error as Error).message} ${String((error as Error).cause ?? '')}\n${proc.stderr()}`);
+          if (!killed)
+            throw new Error(
+              `request failed before the kill: ${(error as Error).message} ${String((error as Error).cause ?? '')}\n${proc.stderr()}`,
+            );
         }
       }
     };
     const workers = Array.from({ length: 16 }, (_, w) => worker(w));
-    const failed = Promise.all(workers).then(() => undefined, (error: unknown) => error);
+    const failed = Promise.all(workers).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     // Kill once at least 10 sign-ups are acknowledged (16 more are in flight), or after 20 s.
     const enough = new Promise((resolve) => {
       const started = Date.now();
       const poll = setInterval(() => {
-        if (acknowledged.length >= 10 || Date.now() - started > 20_000) { clearInterval(poll); resolve('burst ran'); }
+        if (acknowledged.length >= 10 || Date.now() - started > 20_000) {
+          clearInterval(poll);
+          resolve('burst ran');
+        }
       }, 20);
     });
     const early = await Promise.race([failed, enough]);
@@ -241,13 +321,19 @@ describe('the single executable', () => {
       const db = openDb(join(work, 'burst', 'gatehouse.db'));
       try {
         assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
-        const present = new Set((db.prepare('select primary_email from users').all() as { primary_email: string }[]).map((r) => r.primary_email));
+        const present = new Set(
+          (db.prepare('select primary_email from users').all() as { primary_email: string }[]).map((r) => r.primary_email),
+        );
         const missing = acknowledged.filter((e) => !present.has(e));
         assert.deepEqual(missing, [], 'every acknowledged sign-up survived');
-      } finally { db.close(); }
+      } finally {
+        db.close();
+      }
     } finally {
       await stop(restarted);
     }
-    t.diagnostic(`${sent} sign-ups sent, ${acknowledged.length} acknowledged before kill -9; restart to first ready response ${Math.round(readyMs)} ms`);
+    t.diagnostic(
+      `${sent} sign-ups sent, ${acknowledged.length} acknowledged before kill -9; restart to first ready response ${Math.round(readyMs)} ms`,
+    );
   });
 });

@@ -25,9 +25,19 @@ const OWNER = { email: 'a11y-owner@example.com', password: 'a long enough passwo
 const PASSWORD = 'correct-horse-battery';
 
 /** A page state to check: open `path`, then bring it into the state with `act`. */
-interface Visit { name: string; path: string; act?: (page: Page) => Promise<void>; ready: (page: Page) => Promise<unknown> }
+interface Visit {
+  name: string;
+  path: string;
+  act?: (page: Page) => Promise<void>;
+  ready: (page: Page) => Promise<unknown>;
+}
 
-interface Mode { name: string; width: number; height: number; dark: boolean }
+interface Mode {
+  name: string;
+  width: number;
+  height: number;
+  dark: boolean;
+}
 const MODES: Mode[] = [
   { name: 'light 1280', width: 1280, height: 900, dark: false },
   { name: 'dark 1280', width: 1280, height: 900, dark: true },
@@ -39,9 +49,24 @@ const MODES: Mode[] = [
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            o: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`).join(' | ')}`);
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`)
+          .join(' | ')}`,
+    );
   }, WCAG_TAGS);
   return result;
 }
@@ -69,7 +94,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   before(async () => {
     // A loopback model server, so the dashboard assistant's page is on.
     model = await startModelServer();
-    server = await startTestServer(testDialects()[0]!, { ai: { baseUrl: model.baseUrl, model: 'test-model', dailyTokenBudget: 0, docs: () => [] } });
+    server = await startTestServer(testDialects()[0]!, {
+      ai: { baseUrl: model.baseUrl, model: 'test-model', dailyTokenBudget: 0, docs: () => [] },
+    });
     browser = await launch();
     // The dashboard owner signs up through the dashboard itself (first run).
     const ctx = await browser.newContext();
@@ -80,10 +107,23 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     // Filled states: a user with a team, keys, magic link and user API keys on.
     const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: OWNER.email, password: OWNER.password });
     const admin = { projectId, accessType: 'admin' as const, adminAccessToken: signIn.body.access_token as string };
-    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { magic_link_enabled: true, sign_up_enabled: true, allow_user_api_keys: true, client_user_deletion_enabled: true, client_team_creation_enabled: true } });
+    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: {
+        magic_link_enabled: true,
+        sign_up_enabled: true,
+        allow_user_api_keys: true,
+        client_user_deletion_enabled: true,
+        client_team_creation_enabled: true,
+      },
+    });
     assert.equal(patch.status, 200, patch.text);
     await createProjectKeys(server, admin);
-    const user = await api(server, 'POST', '/users', admin, { primary_email: 'ada@example.com', primary_email_auth_enabled: true, password: PASSWORD, display_name: 'Ada' });
+    const user = await api(server, 'POST', '/users', admin, {
+      primary_email: 'ada@example.com',
+      primary_email_auth_enabled: true,
+      password: PASSWORD,
+      display_name: 'Ada',
+    });
     assert.equal(user.status, 201, user.text);
     userId = user.body.id;
     const team = await api(server, 'POST', '/teams', admin, { display_name: 'Engineering', creator_user_id: userId });
@@ -118,36 +158,144 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   /** Hosted pages seen signed out: empty, filled and error states. */
   const signedOutHosted = (): Visit[] => [
     { name: 'sign-in empty', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
-    { name: 'sign-in filled', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Email', { exact: true }).fill('ada@example.com'); await p.getByLabel('Password', { exact: true }).fill('secret'); } },
-    { name: 'sign-in client errors', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await submit('Sign in')(p); await text('Please enter your email address.')(p); } },
-    { name: 'sign-in server error', path: `${h()}/sign-in`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Email', { exact: true }).fill('ada@example.com'); await p.getByLabel('Password', { exact: true }).fill('wrong password'); await submit('Sign in')(p); await p.getByRole('alert').first().waitFor(); } },
-    { name: 'sign-in magic link tab', path: `${h()}/sign-in`, ready: (p) => p.getByRole('tab', { name: /link/i }).waitFor(), act: async (p) => { await p.getByRole('tab', { name: /link/i }).click(); } },
+    {
+      name: 'sign-in filled',
+      path: `${h()}/sign-in`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Email', { exact: true }).fill('ada@example.com');
+        await p.getByLabel('Password', { exact: true }).fill('secret');
+      },
+    },
+    {
+      name: 'sign-in client errors',
+      path: `${h()}/sign-in`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await submit('Sign in')(p);
+        await text('Please enter your email address.')(p);
+      },
+    },
+    {
+      name: 'sign-in server error',
+      path: `${h()}/sign-in`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Email', { exact: true }).fill('ada@example.com');
+        await p.getByLabel('Password', { exact: true }).fill('wrong password');
+        await submit('Sign in')(p);
+        await p.getByRole('alert').first().waitFor();
+      },
+    },
+    {
+      name: 'sign-in magic link tab',
+      path: `${h()}/sign-in`,
+      ready: (p) => p.getByRole('tab', { name: /link/i }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('tab', { name: /link/i }).click();
+      },
+    },
     { name: 'sign-up empty', path: `${h()}/sign-up`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
-    { name: 'sign-up errors', path: `${h()}/sign-up`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Email', { exact: true }).fill('not-an-email'); await submit('Sign up')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
+    {
+      name: 'sign-up errors',
+      path: `${h()}/sign-up`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Email', { exact: true }).fill('not-an-email');
+        await submit('Sign up')(p);
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
     { name: 'forgot-password empty', path: `${h()}/forgot-password`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
-    { name: 'forgot-password error', path: `${h()}/forgot-password`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await submit('Send reset link')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
-    { name: 'forgot-password sent', path: `${h()}/forgot-password`, ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Email', { exact: true }).fill('nobody@example.com'); await submit('Send reset link')(p); await p.getByRole('status').first().waitFor(); } },
+    {
+      name: 'forgot-password error',
+      path: `${h()}/forgot-password`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await submit('Send reset link')(p);
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
+    {
+      name: 'forgot-password sent',
+      path: `${h()}/forgot-password`,
+      ready: (p) => p.getByLabel('Email', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Email', { exact: true }).fill('nobody@example.com');
+        await submit('Send reset link')(p);
+        await p.getByRole('status').first().waitFor();
+      },
+    },
     { name: 'password-reset bad code', path: `${h()}/password-reset?code=bad`, ready: (p) => p.getByRole('alert').first().waitFor() },
-    { name: 'email-verification bad code', path: `${h()}/email-verification?code=bad`, ready: (p) => p.getByRole('alert').first().waitFor() },
-    { name: 'magic-link-callback bad code', path: `${h()}/magic-link-callback?code=bad`, ready: (p) => p.getByRole('alert').first().waitFor() },
+    {
+      name: 'email-verification bad code',
+      path: `${h()}/email-verification?code=bad`,
+      ready: (p) => p.getByRole('alert').first().waitFor(),
+    },
+    {
+      name: 'magic-link-callback bad code',
+      path: `${h()}/magic-link-callback?code=bad`,
+      ready: (p) => p.getByRole('alert').first().waitFor(),
+    },
     { name: 'oauth-callback without code', path: `${h()}/oauth-callback`, ready: (p) => p.getByRole('alert').first().waitFor() },
     { name: 'error page', path: `${h()}/error?errorCode=OUTER_OAUTH_TIMEOUT`, ready: (p) => p.getByRole('alert').first().waitFor() },
     { name: 'unknown page', path: `${h()}/nope`, ready: (p) => p.getByRole('alert').first().waitFor() },
     { name: 'team-invitation signed out', path: `${h()}/team-invitation?code=bad`, ready: text(/accept the invitation/) },
     { name: 'mfa empty', path: `${h()}/mfa`, ready: (p) => p.locator('input').first().waitFor() },
-    { name: 'mfa error', path: `${h()}/mfa`, ready: (p) => p.locator('input').first().waitFor(), act: async (p) => { await p.locator('form button[type=submit]').click(); await p.locator('[aria-invalid=true]').first().waitFor(); } },
-    { name: 'cli-auth-confirm signed out', path: `${h()}/cli-auth-confirm?login_code=x`, ready: (p) => p.getByRole('link').first().waitFor() },
-    { name: 'sign-out', path: `${h()}/sign-out`, ready: (p) => p.waitForURL(/sign-in/).then(() => p.getByLabel('Email', { exact: true }).waitFor()) },
+    {
+      name: 'mfa error',
+      path: `${h()}/mfa`,
+      ready: (p) => p.locator('input').first().waitFor(),
+      act: async (p) => {
+        await p.locator('form button[type=submit]').click();
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
+    {
+      name: 'cli-auth-confirm signed out',
+      path: `${h()}/cli-auth-confirm?login_code=x`,
+      ready: (p) => p.getByRole('link').first().waitFor(),
+    },
+    {
+      name: 'sign-out',
+      path: `${h()}/sign-out`,
+      ready: (p) => p.waitForURL(/sign-in/).then(() => p.getByLabel('Email', { exact: true }).waitFor()),
+    },
     { name: 'internal sign-in', path: '/handler/sign-in', ready: (p) => p.getByLabel('Email', { exact: true }).waitFor() },
     { name: 'sign-up in German', path: `${h()}/sign-up?lang=de`, ready: heading('Neues Konto erstellen') },
-    { name: 'sign-in in German with errors', path: `${h()}/sign-in?lang=de`, ready: heading('Bei Ihrem Konto anmelden'), act: async (p) => { await submit('Anmelden')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
-    { name: 'password shown', path: `${h()}/sign-in?lang=en`, ready: (p) => p.getByLabel('Password', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Password', { exact: true }).fill('visible'); await p.getByRole('button', { name: 'Show password' }).click(); } },
+    {
+      name: 'sign-in in German with errors',
+      path: `${h()}/sign-in?lang=de`,
+      ready: heading('Bei Ihrem Konto anmelden'),
+      act: async (p) => {
+        await submit('Anmelden')(p);
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
+    {
+      name: 'password shown',
+      path: `${h()}/sign-in?lang=en`,
+      ready: (p) => p.getByLabel('Password', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Password', { exact: true }).fill('visible');
+        await p.getByRole('button', { name: 'Show password' }).click();
+      },
+    },
   ];
 
   /** Hosted pages seen by the signed-in end user. */
   const signedInHosted = (): Visit[] => [
     { name: 'account settings', path: `${h()}/account-settings`, ready: (p) => p.getByLabel('Display name').waitFor() },
-    { name: 'account settings errors', path: `${h()}/account-settings`, ready: (p) => p.getByLabel('Display name').waitFor(), act: async (p) => { await p.getByLabel('New password', { exact: true }).fill('one password'); await p.getByRole('button', { name: 'Change password' }).click(); await p.locator('[aria-invalid=true]').first().waitFor(); } },
+    {
+      name: 'account settings errors',
+      path: `${h()}/account-settings`,
+      ready: (p) => p.getByLabel('Display name').waitFor(),
+      act: async (p) => {
+        await p.getByLabel('New password', { exact: true }).fill('one password');
+        await p.getByRole('button', { name: 'Change password' }).click();
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
     { name: 'sign-in when signed in', path: `${h()}/sign-in`, ready: text(/already signed in/) },
     { name: 'team-invitation bad code', path: `${h()}/team-invitation?code=bad`, ready: (p) => p.getByRole('alert').first().waitFor() },
     { name: 'cli-auth-confirm', path: `${h()}/cli-auth-confirm?login_code=x`, ready: (p) => p.getByRole('button').first().waitFor() },
@@ -157,48 +305,142 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   /** Dashboard pages of the signed-in owner. */
   const dashboardPages = (): Visit[] => [
     { name: 'projects', path: '/', ready: heading('Projects') },
-    { name: 'projects create error', path: '/', ready: heading('Projects'), act: async (p) => { await submit('Create project')(p); await p.getByRole('alert').first().waitFor(); } },
+    {
+      name: 'projects create error',
+      path: '/',
+      ready: heading('Projects'),
+      act: async (p) => {
+        await submit('Create project')(p);
+        await p.getByRole('alert').first().waitFor();
+      },
+    },
     { name: 'overview', path: dash(), ready: (p) => p.getByTestId('total-users').waitFor() },
     { name: 'users', path: `${dash()}/users`, ready: (p) => p.getByRole('table', { name: 'Users' }).waitFor() },
-    { name: 'users search empty', path: `${dash()}/users`, ready: (p) => p.getByRole('table', { name: 'Users' }).waitFor(), act: async (p) => { await p.getByRole('searchbox').fill('nobody-here'); await text(/No users match/)(p); } },
+    {
+      name: 'users search empty',
+      path: `${dash()}/users`,
+      ready: (p) => p.getByRole('table', { name: 'Users' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('searchbox').fill('nobody-here');
+        await text(/No users match/)(p);
+      },
+    },
     { name: 'user', path: `${dash()}/users/${userId}`, ready: (p) => p.getByLabel('Display name').waitFor() },
-    { name: 'user metadata error', path: `${dash()}/users/${userId}`, ready: (p) => p.getByLabel(/^Server metadata/).waitFor(), act: async (p) => { await p.getByLabel(/^Server metadata/).fill('{ not json'); await text(/Not valid JSON/)(p); } },
+    {
+      name: 'user metadata error',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByLabel(/^Server metadata/).waitFor(),
+      act: async (p) => {
+        await p.getByLabel(/^Server metadata/).fill('{ not json');
+        await text(/Not valid JSON/)(p);
+      },
+    },
     { name: 'teams', path: `${dash()}/teams`, ready: (p) => p.getByRole('table', { name: 'Teams' }).waitFor() },
     { name: 'team', path: `${dash()}/teams/${teamId}`, ready: heading('Engineering') },
     { name: 'permissions', path: `${dash()}/permissions`, ready: heading('Permissions') },
-    { name: 'permissions error', path: `${dash()}/permissions`, ready: (p) => p.getByLabel('Permission ID').first().waitFor(), act: async (p) => { await p.getByLabel('Permission ID').first().fill('Bad Id'); await text(/Only lowercase letters/)(p); } },
+    {
+      name: 'permissions error',
+      path: `${dash()}/permissions`,
+      ready: (p) => p.getByLabel('Permission ID').first().waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Permission ID').first().fill('Bad Id');
+        await text(/Only lowercase letters/)(p);
+      },
+    },
     { name: 'auth methods', path: `${dash()}/auth-methods`, ready: (p) => p.getByRole('switch').first().waitFor() },
-    { name: 'auth methods bad domain', path: `${dash()}/auth-methods`, ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(), act: async (p) => { await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com'); await text(/Not a valid domain/)(p); } },
+    {
+      name: 'auth methods bad domain',
+      path: `${dash()}/auth-methods`,
+      ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com');
+        await text(/Not a valid domain/)(p);
+      },
+    },
     { name: 'keys', path: `${dash()}/keys`, ready: (p) => p.getByRole('table').first().waitFor() },
     { name: 'connect your app', path: `${dash()}/connect`, ready: heading('Connect your app') },
     { name: 'emails', path: `${dash()}/emails`, ready: (p) => p.getByLabel('TSX source').waitFor() },
     { name: 'webhooks', path: `${dash()}/webhooks`, ready: heading('Webhooks') },
     { name: 'settings', path: `${dash()}/settings`, ready: heading('Project settings') },
-    { name: 'settings branding error', path: `${dash()}/settings`, ready: (p) => p.getByLabel('Accent colour, light mode').waitFor(), act: async (p) => { await p.getByLabel('Accent colour, light mode').fill('#ffff00'); await text(/4.5:1/)(p); } },
-    { name: 'keys revoke confirm', path: `${dash()}/keys`, ready: (p) => p.getByRole('button', { name: 'Revoke' }).first().waitFor(), act: async (p) => { await p.getByRole('button', { name: 'Revoke' }).first().click(); await p.getByRole('button', { name: 'Yes, revoke' }).waitFor(); } },
-    { name: 'menu open', path: dash(), ready: (p) => p.getByTestId('total-users').waitFor(), act: async (p) => { const menu = p.getByRole('button', { name: 'Menu' }); if (await menu.isVisible()) { await menu.click(); await p.getByRole('navigation', { name: 'Project' }).waitFor(); } } },
+    {
+      name: 'settings branding error',
+      path: `${dash()}/settings`,
+      ready: (p) => p.getByLabel('Accent colour, light mode').waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Accent colour, light mode').fill('#ffff00');
+        await text(/4.5:1/)(p);
+      },
+    },
+    {
+      name: 'keys revoke confirm',
+      path: `${dash()}/keys`,
+      ready: (p) => p.getByRole('button', { name: 'Revoke' }).first().waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Revoke' }).first().click();
+        await p.getByRole('button', { name: 'Yes, revoke' }).waitFor();
+      },
+    },
+    {
+      name: 'menu open',
+      path: dash(),
+      ready: (p) => p.getByTestId('total-users').waitFor(),
+      act: async (p) => {
+        const menu = p.getByRole('button', { name: 'Menu' });
+        if (await menu.isVisible()) {
+          await menu.click();
+          await p.getByRole('navigation', { name: 'Project' }).waitFor();
+        }
+      },
+    },
     { name: 'owner teams', path: '/team', ready: heading('Your teams') },
     { name: 'server settings', path: '/server-settings', ready: (p) => p.getByLabel('Base URL').waitFor() },
-    { name: 'server settings error', path: '/server-settings', ready: (p) => p.getByLabel('Base URL').waitFor(), act: async (p) => { await p.getByLabel('Base URL').fill('not a url'); await text(/Use an http or https URL/)(p); } },
+    {
+      name: 'server settings error',
+      path: '/server-settings',
+      ready: (p) => p.getByLabel('Base URL').waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Base URL').fill('not a url');
+        await text(/Use an http or https URL/)(p);
+      },
+    },
     { name: 'assistant empty', path: `${dash()}/assistant`, ready: (p) => p.getByLabel('Your question').waitFor() },
-    { name: 'assistant answered', path: `${dash()}/assistant`, ready: (p) => p.getByLabel('Your question').waitFor(), act: async (p) => {
-      model.script.push({ text: 'Turn on **Magic link** on the Auth methods page, or from code:\n```ts\nawait project.update({ config: { magic_link_enabled: true } });\n```' });
-      await p.getByLabel('Your question').fill('How do I turn on magic links?');
-      await p.getByRole('button', { name: 'Send' }).click();
-      await p.getByRole('button', { name: 'Copy snippet 1' }).waitFor();
-      await p.getByRole('button', { name: 'Send' }).waitFor();
-    } },
+    {
+      name: 'assistant answered',
+      path: `${dash()}/assistant`,
+      ready: (p) => p.getByLabel('Your question').waitFor(),
+      act: async (p) => {
+        model.script.push({
+          text: 'Turn on **Magic link** on the Auth methods page, or from code:\n```ts\nawait project.update({ config: { magic_link_enabled: true } });\n```',
+        });
+        await p.getByLabel('Your question').fill('How do I turn on magic links?');
+        await p.getByRole('button', { name: 'Send' }).click();
+        await p.getByRole('button', { name: 'Copy snippet 1' }).waitFor();
+        await p.getByRole('button', { name: 'Send' }).waitFor();
+      },
+    },
     { name: 'unknown project', path: '/projects/00000000-0000-4000-8000-000000000000', ready: text(/does not exist/) },
   ];
 
   const signedOutDashboard = (): Visit[] => [
     { name: 'dashboard sign-in', path: '/', ready: heading('Sign in to Gatehouse') },
-    { name: 'dashboard sign-in error', path: '/', ready: heading('Sign in to Gatehouse'), act: async (p) => { await submit('Sign in')(p); await p.locator('[aria-invalid=true]').first().waitFor(); } },
+    {
+      name: 'dashboard sign-in error',
+      path: '/',
+      ready: heading('Sign in to Gatehouse'),
+      act: async (p) => {
+        await submit('Sign in')(p);
+        await p.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
   ];
 
   /** Visits every state in a fresh context of `mode`; returns the problems found. */
   async function check(mode: Mode, visits: Visit[], state?: typeof ownerState): Promise<string[]> {
-    const context = await browser.newContext({ viewport: { width: mode.width, height: mode.height }, colorScheme: mode.dark ? 'dark' : 'light', ...(state ? { storageState: state } : {}) });
+    const context = await browser.newContext({
+      viewport: { width: mode.width, height: mode.height },
+      colorScheme: mode.dark ? 'dark' : 'light',
+      ...(state ? { storageState: state } : {}),
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (e) => pageErrors.push(`${mode.name} ${page.url()}: ${e.message}`));
@@ -222,12 +464,12 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
 
   for (const mode of MODES) {
     it(`hosted pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}]`, async () => {
-      const problems = [...await check(mode, signedOutHosted()), ...await check(mode, signedInHosted(), endUserState)];
+      const problems = [...(await check(mode, signedOutHosted())), ...(await check(mode, signedInHosted(), endUserState))];
       assert.deepEqual(problems, []);
     });
 
     it(`dashboard pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}]`, async () => {
-      const problems = [...await check(mode, signedOutDashboard()), ...await check(mode, dashboardPages(), ownerState)];
+      const problems = [...(await check(mode, signedOutDashboard())), ...(await check(mode, dashboardPages(), ownerState))];
       assert.deepEqual(problems, []);
     });
   }
@@ -235,7 +477,11 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   it('nothing scrolls sideways at 400% zoom (320 CSS px of a 1280 px window)', async () => {
     const zoom: Mode = { name: '400%', width: 320, height: 256, dark: false };
     const overflowOnly = async (visits: Visit[], state?: typeof ownerState) => {
-      const context = await browser.newContext({ viewport: { width: zoom.width, height: zoom.height }, deviceScaleFactor: 4, ...(state ? { storageState: state } : {}) });
+      const context = await browser.newContext({
+        viewport: { width: zoom.width, height: zoom.height },
+        deviceScaleFactor: 4,
+        ...(state ? { storageState: state } : {}),
+      });
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       const problems: string[] = [];
@@ -246,7 +492,11 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
           await v.act?.(page);
           const overflow = await sidewaysOverflow(page);
           if (overflow > 0) problems.push(`${v.name}: scrolls sideways by ${overflow}px`);
-          const narrow = await page.evaluate(() => Array.from(document.querySelectorAll('input:not([type=checkbox]):not([type=radio]),select,textarea')).filter((e) => (e as HTMLElement).offsetParent && e.getBoundingClientRect().width < 120).map((e) => e.getAttribute('name') ?? e.id ?? e.tagName));
+          const narrow = await page.evaluate(() =>
+            Array.from(document.querySelectorAll('input:not([type=checkbox]):not([type=radio]),select,textarea'))
+              .filter((e) => (e as HTMLElement).offsetParent && e.getBoundingClientRect().width < 120)
+              .map((e) => e.getAttribute('name') ?? e.id ?? e.tagName),
+          );
           if (narrow.length) problems.push(`${v.name}: inputs narrower than 120 px: ${narrow.join(', ')}`);
         } catch (error) {
           problems.push(`${v.name}: could not reach the state: ${(error as Error).message.split('\n')[0]}`);
@@ -256,10 +506,16 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
       return problems;
     };
     const problems = [
-      ...await overflowOnly(signedOutHosted().filter((v) => !v.act)),
-      ...await overflowOnly(signedInHosted().filter((v) => !v.act), endUserState),
-      ...await overflowOnly(signedOutDashboard().filter((v) => !v.act)),
-      ...await overflowOnly(dashboardPages().filter((v) => !v.act), ownerState),
+      ...(await overflowOnly(signedOutHosted().filter((v) => !v.act))),
+      ...(await overflowOnly(
+        signedInHosted().filter((v) => !v.act),
+        endUserState,
+      )),
+      ...(await overflowOnly(signedOutDashboard().filter((v) => !v.act))),
+      ...(await overflowOnly(
+        dashboardPages().filter((v) => !v.act),
+        ownerState,
+      )),
     ];
     assert.deepEqual(problems, []);
   });
@@ -336,7 +592,16 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   it('renders the hosted pages in the language the app chose, with the project colours and legal links', async () => {
     const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: OWNER.email, password: OWNER.password });
     const admin = { projectId, accessType: 'admin' as const, adminAccessToken: signIn.body.access_token as string };
-    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { branding: { accent_color_light: '#0f766e', accent_color_dark: '#5eead4', terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null } } });
+    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: {
+        branding: {
+          accent_color_light: '#0f766e',
+          accent_color_dark: '#5eead4',
+          terms_of_service_url: 'https://example.com/terms',
+          privacy_policy_url: null,
+        },
+      },
+    });
     assert.equal(patch.status, 200, patch.text);
     const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
     const page = await context.newPage();
@@ -345,7 +610,10 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
     await page.getByLabel('E-Mail', { exact: true }).waitFor();
     assert.equal(await page.getByTestId('legal-links').getByRole('link').innerText(), 'Nutzungsbedingungen');
-    assert.equal(await page.getByRole('button', { name: 'Anmelden', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(15, 118, 110)');
+    assert.equal(
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor),
+      'rgb(15, 118, 110)',
+    );
     assert.deepEqual(await axeViolations(page), []);
     // The choice stays for the visit: the sign-up link and the forgot-password page speak German too.
     await page.getByRole('link', { name: 'Registrieren' }).click();
@@ -356,7 +624,10 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     const darkPage = await dark.newPage();
     await darkPage.goto(`${server.url}${h()}/sign-in`);
     await darkPage.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
-    assert.equal(await darkPage.getByRole('button', { name: 'Sign in', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(94, 234, 212)');
+    assert.equal(
+      await darkPage.getByRole('button', { name: 'Sign in', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor),
+      'rgb(94, 234, 212)',
+    );
     assert.deepEqual(await axeViolations(darkPage), []);
     await dark.close();
     await context.close();

@@ -28,11 +28,17 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
 
   const cookie = async (name: string) => (await page.context().cookies()).find((c) => c.name === name);
   /** Refreshes an access token as the SDK does (form POST to /auth/oauth/token), from Node. */
-  const refresh = (refreshToken: string, headers: Record<string, string>) => fetch(`${origin}/api/v1/auth/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'internal', client_secret: INTERNAL_KEYS.publishableClientKey }).toString(),
-  });
+  const refresh = (refreshToken: string, headers: Record<string, string>) =>
+    fetch(`${origin}/api/v1/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: 'internal',
+        client_secret: INTERNAL_KEYS.publishableClientKey,
+      }).toString(),
+    });
 
   before(async () => {
     front = createServer();
@@ -42,7 +48,12 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
     front.on('request', (req, res) => server.gatehouse.handler(req, res));
     const res = await fetch(`${server.url}/api/v1/users`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'server', 'x-stack-secret-server-key': INTERNAL_KEYS.secretServerKey },
+      headers: {
+        'content-type': 'application/json',
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'server',
+        'x-stack-secret-server-key': INTERNAL_KEYS.secretServerKey,
+      },
       body: JSON.stringify({ primary_email: email, primary_email_auth_enabled: true, password }),
     });
     assert.equal(res.status, 201, await res.text());
@@ -86,7 +97,9 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
     await page.getByTestId('primary-email').waitFor();
     assert.equal(await page.getByTestId('primary-email').innerText(), email);
     // Without an access token the SDK refreshes with the placeholder, which the server swaps.
-    await page.evaluate(() => { document.cookie = 'stack-access-internal=; max-age=0; path=/'; });
+    await page.evaluate(() => {
+      document.cookie = 'stack-access-internal=; max-age=0; path=/';
+    });
     await page.reload();
     await page.getByTestId('primary-email').waitFor();
     assert.equal(await page.getByTestId('primary-email').innerText(), email);
@@ -96,9 +109,14 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
       const res = await fetch('/api/v1/auth/oauth/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-gatehouse-cookie-bridge': '1' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: placeholder, client_id: 'internal', client_secret: '__stack_public_client__' }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: placeholder,
+          client_id: 'internal',
+          client_secret: '__stack_public_client__',
+        }).toString(),
       });
-      return { status: res.status, body: await res.json() as { access_token?: string } };
+      return { status: res.status, body: (await res.json()) as { access_token?: string } };
     });
     assert.equal(fromPage.status, 200, JSON.stringify(fromPage.body));
     assert.equal(typeof fromPage.body.access_token, 'string');
@@ -109,7 +127,12 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
     const token = (await cookie('gatehouse-refresh-internal'))!.value;
     const placeholder = decodeURIComponent((await cookie('stack-refresh-internal'))!.value);
     const jar = `gatehouse-refresh-internal=${token}`;
-    const sameOrigin = await refresh(placeholder, { cookie: jar, 'x-gatehouse-cookie-bridge': '1', origin, 'sec-fetch-site': 'same-origin' });
+    const sameOrigin = await refresh(placeholder, {
+      cookie: jar,
+      'x-gatehouse-cookie-bridge': '1',
+      origin,
+      'sec-fetch-site': 'same-origin',
+    });
     assert.equal(sameOrigin.status, 200, 'the swap works for a same-origin bridge request (control)');
     for (const [what, headers] of [
       ['no bridge header', { cookie: jar, origin, 'sec-fetch-site': 'same-origin' }],
@@ -124,16 +147,27 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
     const other = await browser.newPage();
     try {
       await other.goto(`${server.url}/health`);
-      const status = await other.evaluate(async ({ url, placeholder }) => {
-        try {
-          const res = await fetch(`${url}/api/v1/auth/oauth/token`, {
-            method: 'POST', credentials: 'include',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-gatehouse-cookie-bridge': '1' },
-            body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: placeholder, client_id: 'internal', client_secret: '__stack_public_client__' }).toString(),
-          });
-          return res.status;
-        } catch { return 'blocked'; }
-      }, { url: origin, placeholder });
+      const status = await other.evaluate(
+        async ({ url, placeholder }) => {
+          try {
+            const res = await fetch(`${url}/api/v1/auth/oauth/token`, {
+              method: 'POST',
+              credentials: 'include',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-gatehouse-cookie-bridge': '1' },
+              body: new URLSearchParams({
+                grant_type: 'refresh_token',
+                refresh_token: placeholder,
+                client_id: 'internal',
+                client_secret: '__stack_public_client__',
+              }).toString(),
+            });
+            return res.status;
+          } catch {
+            return 'blocked';
+          }
+        },
+        { url: origin, placeholder },
+      );
       assert.notEqual(status, 200, 'a cross-site script gets no access token');
     } finally {
       await other.close();

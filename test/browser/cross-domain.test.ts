@@ -26,9 +26,19 @@ const repo = join(import.meta.dirname, '../..');
 /** The official SDK of one version as a browser bundle exposing `window.StackClientApp`. */
 async function bundleSdk(specifier: string): Promise<string> {
   const result = await build({
-    stdin: { contents: `import { StackClientApp } from '${specifier}'; window.StackClientApp = StackClientApp;`, resolveDir: repo, loader: 'js' },
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2020', write: false, minify: true,
-    define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'error',
+    stdin: {
+      contents: `import { StackClientApp } from '${specifier}'; window.StackClientApp = StackClientApp;`,
+      resolveDir: repo,
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
   });
   return result.outputFiles[0]!.text;
 }
@@ -77,7 +87,11 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
     bundles['stackframe-js-2-8-102'] = await bundleSdk('stackframe-js-2-8-102');
     appServer = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/sdk.js') { res.setHeader('content-type', 'text/javascript'); res.end(bundles[currentSdk]); return; }
+      if (path === '/sdk.js') {
+        res.setHeader('content-type', 'text/javascript');
+        res.end(bundles[currentSdk]);
+        return;
+      }
       res.setHeader('content-type', 'text/html');
       res.end(appHtml(JSON.parse(decodeURIComponent(/(?:^|; )cfg=([^;]*)/.exec(req.headers.cookie ?? '')?.[1] ?? '%7B%7D'))));
     });
@@ -101,11 +115,21 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       const keys = await createProjectKeys(server, project.admin);
       const email = `cross-${Date.now()}@example.com`;
       const password = 'correct-horse-battery';
-      const created = await api(server, 'POST', '/users', project.server, { primary_email: email, primary_email_auth_enabled: true, password });
+      const created = await api(server, 'POST', '/users', project.server, {
+        primary_email: email,
+        primary_email_auth_enabled: true,
+        password,
+      });
       assert.equal(created.status, 201, created.text);
 
       const context = await browser.newContext();
-      const configCookie = { name: 'cfg', value: encodeURIComponent(JSON.stringify({ projectId: project.projectId, publishableClientKey: keys.publishableClientKey, gatehouse })), url: appOrigin };
+      const configCookie = {
+        name: 'cfg',
+        value: encodeURIComponent(
+          JSON.stringify({ projectId: project.projectId, publishableClientKey: keys.publishableClientKey, gatehouse }),
+        ),
+        url: appOrigin,
+      };
       await context.addCookies([configCookie]);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -113,10 +137,17 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       await page.goto(`${appOrigin}/somewhere?x=1`);
       await page.locator('#status', { hasText: 'signed out' }).waitFor({ timeout: 20_000 });
 
-      await page.evaluate(() => { void (window as unknown as { app: { redirectToSignIn(): Promise<void> } }).app.redirectToSignIn(); });
-      await page.waitForURL((url) => url.origin === gatehouse && url.pathname === `/projects/${project.projectId}/handler/sign-in`, { timeout: 20_000 });
+      await page.evaluate(() => {
+        void (window as unknown as { app: { redirectToSignIn(): Promise<void> } }).app.redirectToSignIn();
+      });
+      await page.waitForURL((url) => url.origin === gatehouse && url.pathname === `/projects/${project.projectId}/handler/sign-in`, {
+        timeout: 20_000,
+      });
       const hosted = new URL(page.url());
-      assert.ok([...hosted.searchParams.keys()].some((k) => /_cross_domain_code_challenge$/.test(k)), hosted.search);
+      assert.ok(
+        [...hosted.searchParams.keys()].some((k) => /_cross_domain_code_challenge$/.test(k)),
+        hosted.search,
+      );
       await page.getByLabel('Email', { exact: true }).fill(email);
       await page.getByLabel('Password', { exact: true }).fill(password);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -131,7 +162,9 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
       await context.addCookies([configCookie]);
       await page.goto(`${appOrigin}/again`);
       await page.locator('#status', { hasText: 'signed out' }).waitFor({ timeout: 20_000 });
-      await page.evaluate(() => { void (window as unknown as { app: { redirectToSignIn(): Promise<void> } }).app.redirectToSignIn(); });
+      await page.evaluate(() => {
+        void (window as unknown as { app: { redirectToSignIn(): Promise<void> } }).app.redirectToSignIn();
+      });
       await page.waitForURL((url) => url.origin === appOrigin && url.pathname === '/again', { timeout: 30_000 });
       await page.locator('#status', { hasText: `signed in as ${email}` }).waitFor({ timeout: 20_000 });
       assert.deepEqual(errors, []);
@@ -142,11 +175,15 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
   it('the hosted sign-in page says why it will not return to an untrusted after_auth_return_to', async () => {
     const project = await createProject(server, { allow_localhost: false, domains: [] });
     const page = await browser.newPage();
-    await page.goto(`${gatehouse}/projects/${project.projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent('https://evil.example/steal')}`);
+    await page.goto(
+      `${gatehouse}/projects/${project.projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent('https://evil.example/steal')}`,
+    );
     const notice = page.getByTestId('return-to-notice');
     await notice.waitFor({ timeout: 20_000 });
-    assert.match(await notice.textContent() ?? '', /https:\/\/evil\.example.*not one of this project’s trusted domains/);
-    await page.goto(`${gatehouse}/projects/${project.projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent('/relative/is/fine')}`);
+    assert.match((await notice.textContent()) ?? '', /https:\/\/evil\.example.*not one of this project’s trusted domains/);
+    await page.goto(
+      `${gatehouse}/projects/${project.projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent('/relative/is/fine')}`,
+    );
     await page.getByLabel('Email', { exact: true }).waitFor();
     assert.equal(await page.getByTestId('return-to-notice').count(), 0);
     await page.close();

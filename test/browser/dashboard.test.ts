@@ -25,7 +25,9 @@ before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
 });
-after(async () => { await browser?.close(); });
+after(async () => {
+  await browser?.close();
+});
 
 describeWithServer('dashboard in Chromium', (get, dialect) => {
   let page: Page;
@@ -45,9 +47,13 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) errors.push(m.text());
+    });
   });
-  after(async () => { await page?.context().close(); });
+  after(async () => {
+    await page?.context().close();
+  });
 
   it('signs up the first owner on a fresh server and shows the project list', async () => {
     const server = get();
@@ -147,7 +153,10 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await nav('Project settings');
     await page.getByText('Before switching on production mode:').waitFor();
     await page.getByRole('switch', { name: 'Production mode' }).click();
-    await page.getByRole('alert').filter({ hasText: /localhost/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /localhost/ })
+      .waitFor();
     await snap('settings-production-error');
   });
 
@@ -199,7 +208,10 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await popup.getByText('ada@example.com').first().waitFor();
     assert.equal(await popup.getByLabel('Display name').inputValue(), 'Ada Lovelace');
     shot++;
-    await popup.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(shot).padStart(2, '0')}-impersonation-account-settings.png`, fullPage: true });
+    await popup.screenshot({
+      path: `${ARTIFACTS}/${dialect}-${String(shot).padStart(2, '0')}-impersonation-account-settings.png`,
+      fullPage: true,
+    });
     await popup.close();
     await page.getByRole('heading', { name: 'Sessions' }).waitFor();
   });
@@ -335,7 +347,11 @@ export function EmailTemplate({ user, project }: Props<any>) {
     await page.goto(`${get().url}/projects/${projectId}/settings`);
     await page.getByLabel('New owner team').selectOption({ label: 'Core' });
     await page.getByRole('button', { name: 'Transfer' }).click();
-    await page.getByText('You are a member of no other team to transfer this project to.').or(page.getByLabel('New owner team')).first().waitFor();
+    await page
+      .getByText('You are a member of no other team to transfer this project to.')
+      .or(page.getByLabel('New owner team'))
+      .first()
+      .waitFor();
 
     const other = await browser.newContext();
     const p2 = await other.newPage();
@@ -352,8 +368,12 @@ export function EmailTemplate({ user, project }: Props<any>) {
     for (let i = 0; i < 100 && !link; i++) {
       const emails = await api(get(), 'GET', '/internal/emails', internal.admin);
       seen = emails.text.slice(0, 1000);
-      const toInvitee = (emails.body.items as { to: string[]; html: string | null; text: string | null }[]).filter((e) => e.to.includes('second-owner@example.com'));
-      const m = /(https?:\/\/[^\s"'<>]*team-invitation\?code=[^\s"'<>&]+)/.exec(toInvitee.map((e) => `${e.html ?? ''} ${e.text ?? ''}`).join(' '));
+      const toInvitee = (emails.body.items as { to: string[]; html: string | null; text: string | null }[]).filter((e) =>
+        e.to.includes('second-owner@example.com'),
+      );
+      const m = /(https?:\/\/[^\s"'<>]*team-invitation\?code=[^\s"'<>&]+)/.exec(
+        toInvitee.map((e) => `${e.html ?? ''} ${e.text ?? ''}`).join(' '),
+      );
       if (m) link = m[1]!;
       else await new Promise((r) => setTimeout(r, 100));
     }

@@ -32,7 +32,9 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   const password = 'correct-horse-battery';
   let shot = 0;
   const pageErrors: string[] = [];
-  const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
+  const screenshot = async (name: string) => {
+    await page.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+  };
 
   before(async () => {
     rmSync(ARTIFACTS, { recursive: true, force: true });
@@ -47,14 +49,24 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     const exampleJs: string = await buildExample();
     front.on('request', (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/app/example.js') { res.setHeader('content-type', 'text/javascript'); res.end(exampleJs); return; }
-      if (path === '/app' || path.startsWith('/app/')) { res.setHeader('content-type', 'text/html'); res.end(exampleHtml({ projectId: 'internal', baseUrl: origin })); return; }
+      if (path === '/app/example.js') {
+        res.setHeader('content-type', 'text/javascript');
+        res.end(exampleJs);
+        return;
+      }
+      if (path === '/app' || path.startsWith('/app/')) {
+        res.setHeader('content-type', 'text/html');
+        res.end(exampleHtml({ projectId: 'internal', baseUrl: origin }));
+        return;
+      }
       server.gatehouse.handler(req, res);
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
+    });
   });
 
   after(async () => {
@@ -146,7 +158,11 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     assert.match(await phone.title(), /^Reset your password · \S/, 'the page title names the page and the project');
     assert.equal(await phone.evaluate(() => document.activeElement?.tagName), 'H1', 'focus starts at the heading');
     await phone.keyboard.press('Tab');
-    assert.equal(await phone.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'keyboard focus reaches the email field first');
+    assert.equal(
+      await phone.evaluate(() => document.activeElement?.getAttribute('type')),
+      'email',
+      'keyboard focus reaches the email field first',
+    );
     await phone.screenshot({ path: `${ARTIFACTS}/${String(++shot).padStart(2, '0')}-forgot-password-phone-dark.png`, fullPage: true });
     await phone.close();
   });
@@ -159,7 +175,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
     await page.getByLabel('Password', { exact: true }).waitFor();
     assert.equal(await page.locator('.gh-brand span').innerText(), 'Rocket Club');
     assert.equal(await page.locator('.gh-brand img').getAttribute('alt'), 'Rocket Club logo');
-    assert.match(await page.locator('.gh-brand img').getAttribute('src') ?? '', /\/images\/[0-9a-f-]{36}$/);
+    assert.match((await page.locator('.gh-brand img').getAttribute('src')) ?? '', /\/images\/[0-9a-f-]{36}$/);
     assert.equal(await page.locator('.gh-brand img').evaluate((img) => (img as HTMLImageElement).naturalWidth), 1, 'the stored logo loads');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/projects/${projectId}/handler/sign-in`);

@@ -20,8 +20,16 @@ const ARTIFACTS = 'test-artifacts/oauth-takeover';
 const VICTIM = 'victim@example.test';
 
 async function victimProject(server: TestServer) {
-  const project = await createProject(server, { oauth_providers: [{ id: 'github', type: 'shared' }], oauth_account_merge_strategy: 'link_method' });
-  const victim = await api(server, 'POST', '/users', project.server, { primary_email: VICTIM, primary_email_verified: true, primary_email_auth_enabled: true, password: 'velvet tractor 93' });
+  const project = await createProject(server, {
+    oauth_providers: [{ id: 'github', type: 'shared' }],
+    oauth_account_merge_strategy: 'link_method',
+  });
+  const victim = await api(server, 'POST', '/users', project.server, {
+    primary_email: VICTIM,
+    primary_email_verified: true,
+    primary_email_auth_enabled: true,
+    password: 'velvet tractor 93',
+  });
   assert.equal(victim.status, 201, victim.text);
   return { project, victimId: victim.body.id as string };
 }
@@ -33,7 +41,9 @@ describe(`the development OAuth provider cannot take over an account, in Chromiu
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await launchChromium();
   });
-  after(async () => { await browser?.close(); });
+  after(async () => {
+    await browser?.close();
+  });
 
   async function clickGitHub(server: TestServer, page: Page, projectId: string) {
     await page.goto(`${server.url}/projects/${projectId}/handler/sign-in`);
@@ -56,8 +66,12 @@ describe(`the development OAuth provider cannot take over an account, in Chromiu
 
       // Straight to the development provider's page with a hand-made request: refused as well.
       const query = new URLSearchParams({
-        client_id: `${project.projectId}:github`, redirect_uri: `${server.url}/api/v1/auth/oauth/callback/github`, response_type: 'code',
-        state: 'attacker', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256',
+        client_id: `${project.projectId}:github`,
+        redirect_uri: `${server.url}/api/v1/auth/oauth/callback/github`,
+        response_type: 'code',
+        state: 'attacker',
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'S256',
       });
       await page.goto(`${server.url}/api/v1/auth/oauth/dev-provider/authorize?${query}`);
       assert.match(await page.locator('body').innerText(), /OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION/);
@@ -67,7 +81,11 @@ describe(`the development OAuth provider cannot take over an account, in Chromiu
       await page.goto(`${server.url}/projects/${project.projectId}/handler/account-settings`);
       await page.waitForURL((url) => url.pathname.endsWith('/handler/sign-in'));
       const users = await api(server, 'GET', '/users', project.server);
-      assert.deepEqual(users.body.items.map((u: { id: string }) => u.id), [victimId], 'no account was created');
+      assert.deepEqual(
+        users.body.items.map((u: { id: string }) => u.id),
+        [victimId],
+        'no account was created',
+      );
       assert.deepEqual(users.body.items[0].oauth_providers, [], 'nothing was linked to the victim');
     } finally {
       await page.close();
@@ -85,19 +103,30 @@ describe(`the development OAuth provider cannot take over an account, in Chromiu
       await page.getByLabel('Or any email').fill(VICTIM);
       await page.screenshot({ path: `${ARTIFACTS}/02-development-typed-victim.png`, fullPage: true });
       await page.getByRole('button', { name: 'Continue with this email' }).click();
-      await page.waitForURL((url) => !url.pathname.includes('/oauth/') && !url.pathname.endsWith('/oauth-callback'), { timeout: 15_000 })
-        .catch(async (error) => { throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}`, { cause: error }); });
+      await page
+        .waitForURL((url) => !url.pathname.includes('/oauth/') && !url.pathname.endsWith('/oauth-callback'), { timeout: 15_000 })
+        .catch(async (error) => {
+          throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}`, { cause: error });
+        });
       await page.goto(`${server.url}/projects/${project.projectId}/handler/account-settings`);
       await page.getByRole('button', { name: 'Disconnect GitHub' }).waitFor();
       await page.screenshot({ path: `${ARTIFACTS}/03-development-own-account.png`, fullPage: true });
 
-      const users = (await api(server, 'GET', '/users', project.server)).body.items as { id: string; primary_email: string; primary_email_verified: boolean; oauth_providers: { id: string }[] }[];
+      const users = (await api(server, 'GET', '/users', project.server)).body.items as {
+        id: string;
+        primary_email: string;
+        primary_email_verified: boolean;
+        oauth_providers: { id: string }[];
+      }[];
       const victim = users.find((u) => u.id === victimId)!;
       assert.deepEqual(victim.oauth_providers, [], 'nothing was linked to the victim');
       const other = users.filter((u) => u.id !== victimId);
       assert.equal(other.length, 1, 'the development identity signed up a separate account');
       assert.equal(other[0]!.primary_email_verified, false, 'a typed address is never verified');
-      assert.deepEqual(other[0]!.oauth_providers.map((p) => p.id), ['github']);
+      assert.deepEqual(
+        other[0]!.oauth_providers.map((p) => p.id),
+        ['github'],
+      );
     } finally {
       await page.close();
       await server.close();

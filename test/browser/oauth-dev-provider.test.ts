@@ -51,8 +51,13 @@ describe(`OAuth with the development provider in Chromium [${testDialects()[0]}]
     await page.screenshot({ path: `${ARTIFACTS}/02-dev-provider.png`, fullPage: true });
     await page.getByRole('button', { name: /Continue as Ada Lovelace/ }).click();
     // The hosted oauth-callback page exchanges the code, then leaves for the after-sign-in page.
-    await page.waitForURL((url) => !url.pathname.includes('/oauth/') && !url.pathname.endsWith('/oauth-callback'), { timeout: 15_000 })
-      .catch(async (error) => { throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)} ${pageErrors.join(' | ')}`, { cause: error }); });
+    await page
+      .waitForURL((url) => !url.pathname.includes('/oauth/') && !url.pathname.endsWith('/oauth-callback'), { timeout: 15_000 })
+      .catch(async (error) => {
+        throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)} ${pageErrors.join(' | ')}`, {
+          cause: error,
+        });
+      });
     await page.goto(`${server.url}/projects/${projectId}/handler/account-settings`);
     await page.getByRole('heading', { name: 'Linked accounts' }).waitFor();
     await page.getByText('ada@example.com').first().waitFor();
@@ -63,7 +68,10 @@ describe(`OAuth with the development provider in Chromium [${testDialects()[0]}]
     const ada = users.body.items.find((u: { primary_email: string }) => u.primary_email === 'ada@example.com');
     assert.ok(ada, 'the user was created');
     assert.equal(ada.display_name, 'Ada Lovelace');
-    assert.deepEqual(ada.oauth_providers.map((p: { id: string }) => p.id), ['github']);
+    assert.deepEqual(
+      ada.oauth_providers.map((p: { id: string }) => p.id),
+      ['github'],
+    );
     assert.deepEqual(pageErrors, []);
   });
 });

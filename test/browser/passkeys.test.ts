@@ -33,7 +33,9 @@ for (const dialect of testDialects()) {
     const password = 'correct-horse-battery';
     const pageErrors: string[] = [];
     let shot = 0;
-    const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
+    const screenshot = async (name: string) => {
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+    };
 
     before(async () => {
       if (dialect === testDialects()[0]) rmSync(ARTIFACTS, { recursive: true, force: true });
@@ -44,7 +46,11 @@ for (const dialect of testDialects()) {
       origin = `http://localhost:${(front.address() as { port: number }).port}`;
       server = await startTestServer(dialect, { baseUrl: origin });
       front.on('request', (req, res) => server.gatehouse.handler(req, res));
-      project = await createProject(server, { passkey_enabled: true, sign_up_enabled: true, allow_localhost: false }, { display_name: 'Passkey Club' });
+      project = await createProject(
+        server,
+        { passkey_enabled: true, sign_up_enabled: true, allow_localhost: false },
+        { display_name: 'Passkey Club' },
+      );
       handler = `${origin}/projects/${project.projectId}/handler`;
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
@@ -88,7 +94,11 @@ for (const dialect of testDialects()) {
       assert.equal(user.passkey_auth_enabled, true);
       const keys = await api(server, 'GET', `/passkeys?user_id=${user.id}`, project.server);
       assert.equal(keys.body.items.length, 1);
-      assert.equal(Buffer.from(stored.credentials[0]!.credentialId, 'base64').toString('base64url'), keys.body.items[0].credential_id, 'the server stored the authenticator\'s credential');
+      assert.equal(
+        Buffer.from(stored.credentials[0]!.credentialId, 'base64').toString('base64url'),
+        keys.body.items[0].credential_id,
+        "the server stored the authenticator's credential",
+      );
       assert.equal(Buffer.from(stored.credentials[0]!.userHandle!, 'base64').toString(), user.id, 'the user handle is the user id');
     });
 

@@ -34,10 +34,22 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
     await ctx.close();
     const signIn = await api(server, 'POST', '/auth/password/sign-in', internal.client, { email: OWNER.email, password: OWNER.password });
     const admin = { projectId, accessType: 'admin' as const, adminAccessToken: signIn.body.access_token as string };
-    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { allow_user_api_keys: true, oauth_providers: [{ id: 'github', type: 'standard', client_id: `Iv1.${'0123456789abcdef'.repeat(4)}`, client_secret: 'secret', enabled: true }] } });
+    const patch = await api(server, 'PATCH', '/internal/projects/current', admin, {
+      config: {
+        allow_user_api_keys: true,
+        oauth_providers: [
+          { id: 'github', type: 'standard', client_id: `Iv1.${'0123456789abcdef'.repeat(4)}`, client_secret: 'secret', enabled: true },
+        ],
+      },
+    });
     assert.equal(patch.status, 200, patch.text);
     await createProjectKeys(server, admin);
-    const user = await api(server, 'POST', '/users', admin, { primary_email: LONG_EMAIL, primary_email_auth_enabled: true, password: PASSWORD, display_name: 'Ada' });
+    const user = await api(server, 'POST', '/users', admin, {
+      primary_email: LONG_EMAIL,
+      primary_email_auth_enabled: true,
+      password: PASSWORD,
+      display_name: 'Ada',
+    });
     assert.equal(user.status, 201, user.text);
   });
 
@@ -50,7 +62,9 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await context.newPage();
-    await page.goto(`${server.url}/projects/${projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent(`/projects/${projectId}/handler/account-settings`)}`);
+    await page.goto(
+      `${server.url}/projects/${projectId}/handler/sign-in?after_auth_return_to=${encodeURIComponent(`/projects/${projectId}/handler/account-settings`)}`,
+    );
     await page.getByLabel('Email', { exact: true }).fill(LONG_EMAIL);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

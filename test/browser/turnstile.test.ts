@@ -50,12 +50,17 @@ describe(`Turnstile on the hosted sign-up page in Chromium [${testDialects()[0]}
     const project = await createProject(server);
     projectId = project.projectId;
     serverCaller = project.server;
-    const set = await api(server, 'PUT', '/internal/bot-challenge/turnstile', project.admin, { site_key: '0x4AAAAAAAbrowser-site', secret_key: SECRET });
+    const set = await api(server, 'PUT', '/internal/bot-challenge/turnstile', project.admin, {
+      site_key: '0x4AAAAAAAbrowser-site',
+      secret_key: SECRET,
+    });
     assert.equal(set.status, 200, set.text);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+    });
     await page.route('https://challenges.cloudflare.com/**', (route) => {
       scriptRequests.push(route.request().url());
       return route.fulfill({ contentType: 'text/javascript', body: FAKE_TURNSTILE });
@@ -76,12 +81,23 @@ describe(`Turnstile on the hosted sign-up page in Chromium [${testDialects()[0]}
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.getByText('Please complete the security check to continue.').waitFor();
     await page.getByRole('button', { name: 'I am human' }).click();
-    await page.waitForURL((url) => url.pathname.endsWith('/account-settings'), { timeout: 15_000 })
-      .catch(async (error) => { throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)} ${pageErrors.join(' | ')}`, { cause: error }); });
+    await page
+      .waitForURL((url) => url.pathname.endsWith('/account-settings'), { timeout: 15_000 })
+      .catch(async (error) => {
+        throw new Error(`stuck at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)} ${pageErrors.join(' | ')}`, {
+          cause: error,
+        });
+      });
     assert.deepEqual(scriptRequests, ['https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit']);
-    assert.deepEqual(siteverify.calls.map((c) => c.response), ['bad', 'ok:sign_up_with_credential']);
+    assert.deepEqual(
+      siteverify.calls.map((c) => c.response),
+      ['bad', 'ok:sign_up_with_credential'],
+    );
     const users = await api(server, 'GET', '/users', serverCaller);
-    assert.deepEqual(users.body.items.map((u: { primary_email: string }) => u.primary_email), [email]);
+    assert.deepEqual(
+      users.body.items.map((u: { primary_email: string }) => u.primary_email),
+      [email],
+    );
     assert.deepEqual(pageErrors, []);
   });
 });

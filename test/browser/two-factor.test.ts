@@ -36,12 +36,17 @@ for (const dialect of testDialects()) {
     const password = 'correct-horse-battery';
     const pageErrors: string[] = [];
     let shot = 0;
-    const screenshot = async (name: string) => { await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true }); };
+    const screenshot = async (name: string) => {
+      await page.screenshot({ path: `${ARTIFACTS}/${dialect}-${String(++shot).padStart(2, '0')}-${name}.png`, fullPage: true });
+    };
     /**
      * The TOTP `stepOffset` steps from now. The server's injected clock is set to real time first
      * (the browser checks enrolment with Date.now); an offset of 5 steps makes a wrong code.
      */
-    const totpNow = (stepOffset = 0) => { server.clock.set(Date.now()); return generateTotp(secretBase64, Date.now() + stepOffset * 30_000); };
+    const totpNow = (stepOffset = 0) => {
+      server.clock.set(Date.now());
+      return generateTotp(secretBase64, Date.now() + stepOffset * 30_000);
+    };
 
     before(async () => {
       if (dialect === testDialects()[0]) rmSync(ARTIFACTS, { recursive: true, force: true });
@@ -56,9 +61,13 @@ for (const dialect of testDialects()) {
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-      page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
+      });
       // Nothing may leave for an outside QR service: every request must go to our own origin.
-      page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) pageErrors.push(`request to ${r.url()}`); });
+      page.on('request', (r) => {
+        if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) pageErrors.push(`request to ${r.url()}`);
+      });
     });
 
     after(async () => {
@@ -68,7 +77,7 @@ for (const dialect of testDialects()) {
       await server?.close();
     });
 
-    it('signs up and turns on two-factor authentication from the QR code\'s key in account settings', async () => {
+    it("signs up and turns on two-factor authentication from the QR code's key in account settings", async () => {
       server.clock.set(Date.now());
       await page.goto(`${handler}/sign-up`);
       await page.getByLabel('Email', { exact: true }).fill(email);
@@ -107,7 +116,11 @@ for (const dialect of testDialects()) {
       await page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
       await screenshot('mfa-page');
       const cookies = (await page.context().cookies()).filter((c) => /refresh/i.test(c.name) && c.value !== '');
-      assert.deepEqual(cookies.map((c) => c.name), [], 'no refresh token before the second factor');
+      assert.deepEqual(
+        cookies.map((c) => c.name),
+        [],
+        'no refresh token before the second factor',
+      );
 
       await page.getByRole('textbox', { name: 'Authentication code' }).fill(totpNow(5));
       await page.getByRole('button', { name: 'Verify' }).click();
@@ -138,14 +151,20 @@ for (const dialect of testDialects()) {
       // The code is spent: a second sign-in cannot use it.
       const again = await api(server, 'POST', '/auth/password/sign-in', project.client, { email, password });
       assert.equal(again.body.code, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
-      const reuse = await api(server, 'POST', '/auth/mfa/sign-in', project.client, { type: 'recovery_code', recovery_code: recoveryCode, code: again.body.details.attempt_code });
+      const reuse = await api(server, 'POST', '/auth/mfa/sign-in', project.client, {
+        type: 'recovery_code',
+        recovery_code: recoveryCode,
+        code: again.body.details.attempt_code,
+      });
       assert.equal(reuse.body.code, 'INVALID_TOTP_CODE');
     });
 
-    it('authorizes a CLI login on /handler/cli-auth-confirm, after which the CLI\'s poll gets a refresh token', async () => {
+    it("authorizes a CLI login on /handler/cli-auth-confirm, after which the CLI's poll gets a refresh token", async () => {
       const started = await api(server, 'POST', '/auth/cli', project.client, {});
       assert.equal(started.status, 200, started.text);
-      assert.deepEqual((await api(server, 'POST', '/auth/cli/poll', project.client, { polling_code: started.body.polling_code })).body, { status: 'waiting' });
+      assert.deepEqual((await api(server, 'POST', '/auth/cli/poll', project.client, { polling_code: started.body.polling_code })).body, {
+        status: 'waiting',
+      });
       await page.goto(`${handler}/cli-auth-confirm?login_code=${started.body.login_code}`);
       await page.getByText(email).waitFor();
       await screenshot('cli-confirm');
@@ -153,7 +172,10 @@ for (const dialect of testDialects()) {
       await page.getByText('The command line is now signed in.').waitFor();
       const polled = await api(server, 'POST', '/auth/cli/poll', project.client, { polling_code: started.body.polling_code });
       assert.equal(polled.status, 201, polled.text);
-      const refreshed = await api(server, 'POST', '/auth/sessions/current/refresh', { ...project.client, refreshToken: polled.body.refresh_token });
+      const refreshed = await api(server, 'POST', '/auth/sessions/current/refresh', {
+        ...project.client,
+        refreshToken: polled.body.refresh_token,
+      });
       const me = await api(server, 'GET', '/users/me', { ...project.client, accessToken: refreshed.body.access_token });
       assert.equal(me.body.primary_email, email);
     });

@@ -26,7 +26,11 @@ describe(`dashboard webhooks page in Chromium [${testDialects()[0]}]`, () => {
     receiver = await startWebhookReceiver();
     browser = await launchChromium();
   });
-  after(async () => { await browser?.close(); await receiver?.close(); await server?.close(); });
+  after(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await server?.close();
+  });
 
   it('adds an endpoint, sends a test event the receiver verifies, and shows it in the delivery log', async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -46,11 +46,35 @@ describe('the server package (gatehouse-server)', () => {
     const [info] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];
     const files = info!.files.map((f) => f.path);
     assert.equal(info!.name, 'gatehouse-server');
-    for (const needed of ['bin/gatehouse.mjs', 'dist/server/cli.js', 'dist/server/render-worker.js', 'dist/server/cel-worker.js', 'dist/lib/server-bin/cli.js', 'dist/lib/server-bin/index.js', 'dist/lib/server-bin/index.d.ts', 'dist/lib/core/index.js', 'dist/lib/adapters/sqlite/index.js', 'scripts/build-ui.mjs', 'package.json']) assert.ok(files.includes(needed), needed);
+    for (const needed of [
+      'bin/gatehouse.mjs',
+      'dist/server/cli.js',
+      'dist/server/render-worker.js',
+      'dist/server/cel-worker.js',
+      'dist/lib/server-bin/cli.js',
+      'dist/lib/server-bin/index.js',
+      'dist/lib/server-bin/index.d.ts',
+      'dist/lib/core/index.js',
+      'dist/lib/adapters/sqlite/index.js',
+      'scripts/build-ui.mjs',
+      'package.json',
+    ])
+      assert.ok(files.includes(needed), needed);
     // No TypeScript sources: the exports map points at the compiled files.
-    assert.ok(!files.some((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')), files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')).slice(0, 5).join(', '));
+    assert.ok(
+      !files.some((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')),
+      files
+        .filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'))
+        .slice(0, 5)
+        .join(', '),
+    );
     // Built by prepack (and by pretest before this test): served from disk, so no esbuild at run time.
     if (existsSync(join(repo, 'dist/ui/handler/handler.js'))) assert.ok(files.includes('dist/ui/handler/handler.js'));
-    assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('examples/') || f.startsWith('dist/packages/') || f.startsWith('node_modules/')), files.filter((f) => /^(test|examples|dist\/packages)\//.test(f)).join(', '));
+    assert.ok(
+      !files.some(
+        (f) => f.startsWith('test/') || f.startsWith('examples/') || f.startsWith('dist/packages/') || f.startsWith('node_modules/'),
+      ),
+      files.filter((f) => /^(test|examples|dist\/packages)\//.test(f)).join(', '),
+    );
   });
 });

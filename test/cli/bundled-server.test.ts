@@ -28,7 +28,9 @@ describe('the bundled server (dist/server/cli.js)', () => {
   before(async () => {
     if (!libUpToDate()) await buildLib();
     child = spawn(process.execPath, [bundle, '--port', '0', '--data-dir', join(dir, 'data')], {
-      cwd: dir, env: { ...process.env, NODE_OPTIONS: '', GATEHOUSE_WORKERS: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '', GATEHOUSE_WORKERS: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     url = await new Promise<string>((ok, fail) => {
       child.stderr!.setEncoding('utf8').on('data', (d: string) => {
@@ -71,7 +73,12 @@ describe('the bundled server (dist/server/cli.js)', () => {
     assert.ok(adminKey, 'the first start prints the internal admin key');
     const res = await fetch(`${url}/api/v1/emails/render-email`, {
       method: 'POST',
-      headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': adminKey, 'content-type': 'application/json' },
+      headers: {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'admin',
+        'x-stack-super-secret-admin-key': adminKey,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ template_tsx_source: 'export function EmailTemplate() { return <p>rendered by the bundle</p>; }' }),
     });
     const text = await res.text();
@@ -84,7 +91,9 @@ describe('the bundled server (dist/server/cli.js)', () => {
     try {
       const answer = await new Promise((ok, fail) => {
         // The worker first announces `{ready: true}`; the answer carries the job's id.
-        worker.on('message', (m: { id?: number }) => { if (m.id === 7) ok(m); });
+        worker.on('message', (m: { id?: number }) => {
+          if (m.id === 7) ok(m);
+        });
         worker.once('error', fail);
         worker.postMessage({ id: 7, input: { condition: 'email.endsWith("@example.com")', variables: { email: 'a@example.com' } } });
       });

@@ -12,9 +12,18 @@ const model = await startModelServer();
 after(() => model.close());
 
 const body = (over: Record<string, unknown> = {}) => ({
-  quality: 'smart', speed: 'fast', tools: [], systemPrompt: 'command-center-ask-ai', messages: [{ role: 'user', content: 'test' }], ...over,
+  quality: 'smart',
+  speed: 'fast',
+  tools: [],
+  systemPrompt: 'command-center-ask-ai',
+  messages: [{ role: 'user', content: 'test' }],
+  ...over,
 });
-const without = (key: string) => { const b: Record<string, unknown> = body(); delete b[key]; return b; };
+const without = (key: string) => {
+  const b: Record<string, unknown> = body();
+  delete b[key];
+  return b;
+};
 
 describeWithServer('POST /ai/query/{mode}', (get) => {
   it('refuses bad bodies as upstream: SCHEMA_ERROR naming the field', async () => {
@@ -24,10 +33,14 @@ describeWithServer('POST /ai/query/{mode}', (get) => {
     assertKnownError(mode, 'SCHEMA_ERROR', 400);
     assert.match(mode.body.error, /must be one of the following values: stream, generate/);
     for (const [name, b, field] of [
-      ['missing quality', without('quality'), 'quality'], ['invalid quality', body({ quality: 'invalid-quality' }), 'quality'],
-      ['missing speed', without('speed'), 'speed'], ['invalid speed', body({ speed: 'invalid-speed' }), 'speed'],
-      ['missing tools', without('tools'), 'tools'], ['missing systemPrompt', without('systemPrompt'), 'systemPrompt'],
-      ['invalid systemPrompt', body({ systemPrompt: 'invalid-prompt' }), 'systemPrompt'], ['missing messages', without('messages'), 'messages'],
+      ['missing quality', without('quality'), 'quality'],
+      ['invalid quality', body({ quality: 'invalid-quality' }), 'quality'],
+      ['missing speed', without('speed'), 'speed'],
+      ['invalid speed', body({ speed: 'invalid-speed' }), 'speed'],
+      ['missing tools', without('tools'), 'tools'],
+      ['missing systemPrompt', without('systemPrompt'), 'systemPrompt'],
+      ['invalid systemPrompt', body({ systemPrompt: 'invalid-prompt' }), 'systemPrompt'],
+      ['missing messages', without('messages'), 'messages'],
       ['empty messages', body({ messages: [] }), 'messages'],
     ] as const) {
       const res = await api(server, 'POST', '/ai/query/generate', admin, b);
@@ -37,7 +50,7 @@ describeWithServer('POST /ai/query/{mode}', (get) => {
     assert.equal(model.requests.length, 0, 'nothing reached the model');
   });
 
-  it('refuses unknown tools, foreign projects and too many or too large images with upstream\'s plain 400/403 texts', async () => {
+  it("refuses unknown tools, foreign projects and too many or too large images with upstream's plain 400/403 texts", async () => {
     const server = get();
     const { admin, projectId } = await createProject(server);
     const tools = await api(server, 'POST', '/ai/query/generate', admin, body({ tools: ['invalid-tool', 'another-invalid-tool'] }));
@@ -46,11 +59,25 @@ describeWithServer('POST /ai/query/{mode}', (get) => {
     const foreign = await api(server, 'POST', '/ai/query/generate', admin, body({ projectId }));
     assert.equal(foreign.status, 403);
     assert.match(foreign.text, /You do not have access to this project/);
-    const four = await api(server, 'POST', '/ai/query/generate', admin, body({ messages: [{ role: 'user', content: Array.from({ length: 4 }, () => ({ type: 'image', image: 'data:image/png;base64,AA==' })) }] }));
+    const four = await api(
+      server,
+      'POST',
+      '/ai/query/generate',
+      admin,
+      body({
+        messages: [{ role: 'user', content: Array.from({ length: 4 }, () => ({ type: 'image', image: 'data:image/png;base64,AA==' })) }],
+      }),
+    );
     assert.equal(four.status, 400);
     assert.match(four.text, /Maximum 3 images per message\./);
     const big = 'A'.repeat(Math.ceil(((3 * 1024 * 1024 + 1) * 4) / 3));
-    const large = await api(server, 'POST', '/ai/query/generate', admin, body({ messages: [{ role: 'user', content: [{ type: 'image', image: `data:image/png;base64,${big}` }] }] }));
+    const large = await api(
+      server,
+      'POST',
+      '/ai/query/generate',
+      admin,
+      body({ messages: [{ role: 'user', content: [{ type: 'image', image: `data:image/png;base64,${big}` }] }] }),
+    );
     assert.equal(large.status, 400);
     assert.match(large.text, /Image exceeds 3MB limit/);
   });
@@ -65,47 +92,82 @@ describeWithServer('POST /ai/query/{mode}', (get) => {
   });
 });
 
-describeWithServer('POST /ai/query/{mode} with a model', (get) => {
-  it('generate answers {content, finalText, conversationId} from the model, passing image parts on', async () => {
-    const server = get();
-    model.requests.length = 0;
-    model.script.length = 0;
-    model.script.push({ text: 'Hello there', pieces: 3 });
-    const { admin } = await createProject(server);
-    const res = await api(server, 'POST', '/ai/query/generate', admin, body({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }, { type: 'image', image: 'data:image/png;base64,AA==' }] }] }));
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { content: [{ type: 'text', text: 'Hello there' }], finalText: 'Hello there', conversationId: null });
-    const sent = model.requests[0]!.body.messages.at(-1) as unknown as { content: unknown };
-    assert.deepEqual(sent.content, [{ type: 'text', text: 'Say hello' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }]);
-    assert.match(model.requests[0]!.body.messages[0]!.content ?? '', /Task: answer a question asked from the dashboard/);
-  });
+describeWithServer(
+  'POST /ai/query/{mode} with a model',
+  (get) => {
+    it('generate answers {content, finalText, conversationId} from the model, passing image parts on', async () => {
+      const server = get();
+      model.requests.length = 0;
+      model.script.length = 0;
+      model.script.push({ text: 'Hello there', pieces: 3 });
+      const { admin } = await createProject(server);
+      const res = await api(
+        server,
+        'POST',
+        '/ai/query/generate',
+        admin,
+        body({
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'Say hello' },
+                { type: 'image', image: 'data:image/png;base64,AA==' },
+              ],
+            },
+          ],
+        }),
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { content: [{ type: 'text', text: 'Hello there' }], finalText: 'Hello there', conversationId: null });
+      const sent = model.requests[0]!.body.messages.at(-1) as unknown as { content: unknown };
+      assert.deepEqual(sent.content, [
+        { type: 'text', text: 'Say hello' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+      ]);
+      assert.match(model.requests[0]!.body.messages[0]!.content ?? '', /Task: answer a question asked from the dashboard/);
+    });
 
-  it('stream answers the AI SDK UI message stream as text/event-stream', async () => {
-    const server = get();
-    model.script.length = 0;
-    model.script.push({ text: 'Hi!', pieces: 2 });
-    const { admin } = await createProject(server);
-    const res = await api(server, 'POST', '/ai/query/stream', admin, body());
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const chunks = res.text.split('\n\n').filter(Boolean).map((b) => b.replace(/^data: /, ''));
-    assert.equal(chunks.at(-1), '[DONE]');
-    const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c));
-    assert.deepEqual(parsed.map((c) => c.type), ['start', 'start-step', 'text-start', 'text-delta', 'text-delta', 'text-end', 'finish-step', 'finish']);
-    assert.equal(parsed.filter((c) => c.type === 'text-delta').map((c) => c.delta).join(''), 'Hi!');
-  });
+    it('stream answers the AI SDK UI message stream as text/event-stream', async () => {
+      const server = get();
+      model.script.length = 0;
+      model.script.push({ text: 'Hi!', pieces: 2 });
+      const { admin } = await createProject(server);
+      const res = await api(server, 'POST', '/ai/query/stream', admin, body());
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+      const chunks = res.text
+        .split('\n\n')
+        .filter(Boolean)
+        .map((b) => b.replace(/^data: /, ''));
+      assert.equal(chunks.at(-1), '[DONE]');
+      const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c));
+      assert.deepEqual(
+        parsed.map((c) => c.type),
+        ['start', 'start-step', 'text-start', 'text-delta', 'text-delta', 'text-end', 'finish-step', 'finish'],
+      );
+      assert.equal(
+        parsed
+          .filter((c) => c.type === 'text-delta')
+          .map((c) => c.delta)
+          .join(''),
+        'Hi!',
+      );
+    });
 
-  it('lets a dashboard owner ask about a project they own, and no other', async () => {
-    const server = get();
-    model.script.length = 0;
-    model.script.push({ text: 'ok' });
-    const mine = await createProject(server);
-    const theirs = await createProject(server);
-    const owner = { ...internal.client, accessToken: mine.owner.accessToken };
-    const ok = await api(server, 'POST', '/ai/query/generate', owner, body({ projectId: mine.projectId }));
-    assert.equal(ok.status, 200, ok.text);
-    const denied = await api(server, 'POST', '/ai/query/generate', owner, body({ projectId: theirs.projectId }));
-    assert.equal(denied.status, 403);
-    assert.match(denied.text, /You do not have access to this project/);
-  });
-}, { ai: { baseUrl: model.baseUrl, model: 'test-model' } });
+    it('lets a dashboard owner ask about a project they own, and no other', async () => {
+      const server = get();
+      model.script.length = 0;
+      model.script.push({ text: 'ok' });
+      const mine = await createProject(server);
+      const theirs = await createProject(server);
+      const owner = { ...internal.client, accessToken: mine.owner.accessToken };
+      const ok = await api(server, 'POST', '/ai/query/generate', owner, body({ projectId: mine.projectId }));
+      assert.equal(ok.status, 200, ok.text);
+      const denied = await api(server, 'POST', '/ai/query/generate', owner, body({ projectId: theirs.projectId }));
+      assert.equal(denied.status, 403);
+      assert.match(denied.text, /You do not have access to this project/);
+    });
+  },
+  { ai: { baseUrl: model.baseUrl, model: 'test-model' } },
+);

@@ -8,11 +8,24 @@ describeWithServer('GET /internal/component-versions', (get) => {
   it('answers every page component with a numeric version and its changelogs, without auth', async () => {
     const res = await fetch(`${get().url}/api/v1/internal/component-versions`);
     assert.equal(res.status, 200);
-    const body = await res.json() as { versions: Record<string, { version: number; changelogs: Record<string, string> }> };
-    for (const page of ['signIn', 'signUp', 'signOut', 'emailVerification', 'passwordReset', 'forgotPassword', 'oauthCallback', 'magicLinkCallback', 'accountSettings', 'teamInvitation', 'mfa', 'error', 'onboarding']) {
+    const body = (await res.json()) as { versions: Record<string, { version: number; changelogs: Record<string, string> }> };
+    for (const page of [
+      'signIn',
+      'signUp',
+      'signOut',
+      'emailVerification',
+      'passwordReset',
+      'forgotPassword',
+      'oauthCallback',
+      'magicLinkCallback',
+      'accountSettings',
+      'teamInvitation',
+      'mfa',
+      'error',
+      'onboarding',
+    ]) {
       assert.equal(typeof body.versions[page]?.version, 'number', page);
       assert.deepEqual(body.versions[page]!.changelogs, { 1: 'Initial version.' });
     }
   });
-
 });

@@ -11,11 +11,18 @@ import { configure } from '../helpers/payments.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describeWithServer('payments products as upstream answers them', (get) => {
-  it('grants a configured subscription product ({subscription_id, success}) and lists it with upstream\'s fields', async () => {
+  it("grants a configured subscription product ({subscription_id, success}) and lists it with upstream's fields", async () => {
     const server = get();
     const p = await createProject(server);
     await configure(server, p.admin, {
-      'payments.products.pro-plan': { displayName: 'Pro Plan', customerType: 'user', serverOnly: false, stackable: false, prices: { monthly: { USD: '1000', interval: [1, 'month'] } }, includedItems: {} },
+      'payments.products.pro-plan': {
+        displayName: 'Pro Plan',
+        customerType: 'user',
+        serverOnly: false,
+        stackable: false,
+        prices: { monthly: { USD: '1000', interval: [1, 'month'] } },
+        includedItems: {},
+      },
     });
     const user = await projectUser(server, p);
     const grant = await api(server, 'POST', `/payments/products/user/${user.id}`, p.server, { product_id: 'pro-plan' });
@@ -28,27 +35,53 @@ describeWithServer('payments products as upstream answers them', (get) => {
     const item = list.body.items[0];
     assert.equal(typeof item.subscription.current_period_end, 'string');
     assert.match(item.subscription.subscription_id, UUID);
-    assert.deepEqual({ ...list.body, items: [{ ...item, subscription: { ...item.subscription, current_period_end: '<stripped>', subscription_id: '<stripped>' } }] }, {
-      is_paginated: true,
-      items: [{
-        id: 'pro-plan',
-        product: {
-          client_metadata: null, client_read_only_metadata: null, customer_type: 'user', display_name: 'Pro Plan', included_items: {},
-          prices: { monthly: { USD: '1000', interval: [1, 'month'] } }, server_metadata: null, server_only: false, stackable: false,
-        },
-        quantity: 1,
-        subscription: { cancel_at_period_end: false, current_period_end: '<stripped>', is_cancelable: true, subscription_id: '<stripped>' },
-        type: 'subscription',
-      }],
-      pagination: { next_cursor: null },
-    });
+    assert.deepEqual(
+      {
+        ...list.body,
+        items: [{ ...item, subscription: { ...item.subscription, current_period_end: '<stripped>', subscription_id: '<stripped>' } }],
+      },
+      {
+        is_paginated: true,
+        items: [
+          {
+            id: 'pro-plan',
+            product: {
+              client_metadata: null,
+              client_read_only_metadata: null,
+              customer_type: 'user',
+              display_name: 'Pro Plan',
+              included_items: {},
+              prices: { monthly: { USD: '1000', interval: [1, 'month'] } },
+              server_metadata: null,
+              server_only: false,
+              stackable: false,
+            },
+            quantity: 1,
+            subscription: {
+              cancel_at_period_end: false,
+              current_period_end: '<stripped>',
+              is_cancelable: true,
+              subscription_id: '<stripped>',
+            },
+            type: 'subscription',
+          },
+        ],
+        pagination: { next_cursor: null },
+      },
+    );
   });
 
   it('answers server_metadata to every caller as upstream does, its value only to server and admin callers', async () => {
     const server = get();
     const p = await createProject(server);
     await configure(server, p.admin, {
-      'payments.products.vip': { displayName: 'VIP', customerType: 'user', prices: { once: { USD: '5' } }, includedItems: {}, serverMetadata: { tier: 'secret' } },
+      'payments.products.vip': {
+        displayName: 'VIP',
+        customerType: 'user',
+        prices: { once: { USD: '5' } },
+        includedItems: {},
+        serverMetadata: { tier: 'secret' },
+      },
     });
     const user = await projectUser(server, p);
     assert.equal((await api(server, 'POST', `/payments/products/user/${user.id}`, p.server, { product_id: 'vip' })).status, 200);

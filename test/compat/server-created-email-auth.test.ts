@@ -25,7 +25,11 @@ describeWithServer('server-created users: primary_email_auth_enabled by default'
     const server = get();
     const { server: srv, client } = await createProject(server, { credential_enabled: true });
     const email = `taken-${Date.now()}@example.com`;
-    const first = await api(server, 'POST', '/users', srv, { primary_email: email, primary_email_auth_enabled: true, password: 'a strong password 1' });
+    const first = await api(server, 'POST', '/users', srv, {
+      primary_email: email,
+      primary_email_auth_enabled: true,
+      password: 'a strong password 1',
+    });
     assert.equal(first.status, 201, first.text);
     const second = await api(server, 'POST', '/users', srv, { primary_email: email });
     assert.equal(second.status, 201, second.text);

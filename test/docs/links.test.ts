@@ -34,8 +34,13 @@ export function headingAnchors(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const match of withoutFences(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = match[1]!.replace(/<[^>]+>/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').toLowerCase().trim()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = match[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .trim()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -62,7 +67,10 @@ it('every relative link in README.md and docs/ names an existing file, and an ex
       const [pathPart, anchor] = link.split('#', 2) as [string, string | undefined];
       const target = pathPart === '' ? file : join(dirname(file), decodeURIComponent(pathPart));
       const where = `${relative(ROOT, file)}: ${link}`;
-      if (!existsSync(target)) { broken.push(`${where} (no such file)`); continue; }
+      if (!existsSync(target)) {
+        broken.push(`${where} (no such file)`);
+        continue;
+      }
       if (anchor && target.endsWith('.md') && !headingAnchors(readFileSync(target, 'utf8')).has(decodeURIComponent(anchor).toLowerCase())) {
         broken.push(`${where} (no heading #${anchor})`);
       }
@@ -71,8 +79,11 @@ it('every relative link in README.md and docs/ names an existing file, and an ex
   assert.deepEqual(broken, []);
 });
 
-it('computes GitHub\'s anchors, numbering repeated headings', () => {
-  assert.deepEqual([...headingAnchors('# Config as code\n## `gatehouse init`: one command\n## Notes\n## Notes\n```\n# not a heading\n```\n')], ['config-as-code', 'gatehouse-init-one-command', 'notes', 'notes-1']);
+it("computes GitHub's anchors, numbering repeated headings", () => {
+  assert.deepEqual(
+    [...headingAnchors('# Config as code\n## `gatehouse init`: one command\n## Notes\n## Notes\n```\n# not a heading\n```\n')],
+    ['config-as-code', 'gatehouse-init-one-command', 'notes', 'notes-1'],
+  );
 });
 
 /** Top-level folders of the repository: a path starting with one of them in the docs names a file. */
@@ -103,7 +114,10 @@ it('every section the docs cite as <file>.md "Section" is a heading of that file
   for (const file of markdownFiles()) {
     for (const m of readFileSync(file, 'utf8').matchAll(/((?:docs\/)?[a-z0-9-]+\.md|README\.md)`? "([^"]+)"/g)) {
       const target = [join(dirname(file), m[1]!), join(ROOT, m[1]!), join(ROOT, 'docs', m[1]!)].find((c) => existsSync(c));
-      if (!target) { missing.push(`${relative(ROOT, file)}: ${m[1]} (no such file)`); continue; }
+      if (!target) {
+        missing.push(`${relative(ROOT, file)}: ${m[1]} (no such file)`);
+        continue;
+      }
       const headings = [...withoutFences(readFileSync(target, 'utf8')).matchAll(/^#{1,6}\s+(.+)$/gm)].map((h) => h[1]!.toLowerCase());
       if (!headings.some((h) => h.includes(m[2]!.toLowerCase()))) missing.push(`${relative(ROOT, file)}: ${m[1]} "${m[2]}"`);
     }

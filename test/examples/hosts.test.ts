@@ -16,7 +16,13 @@ import { freePort, signUpThroughHome, startExample, stopExample } from '../helpe
 // @ts-expect-error -- plain ESM build script without type declarations
 import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
 
-const HOSTS = [['node-http', 'node:http'], ['express', 'Express'], ['fastify', 'Fastify'], ['hono', 'Hono'], ['koa', 'Koa']] as const;
+const HOSTS = [
+  ['node-http', 'node:http'],
+  ['express', 'Express'],
+  ['fastify', 'Fastify'],
+  ['hono', 'Hono'],
+  ['koa', 'Koa'],
+] as const;
 
 describe('host examples signed in through Chromium, Gatehouse mounted under /auth', () => {
   let browser: Browser;
@@ -35,13 +41,18 @@ describe('host examples signed in through Chromium, Gatehouse mounted under /aut
     it(`${host}: the example app reaches a signed-in home page`, async () => {
       const port = await freePort();
       const origin = `http://localhost:${port}`;
-      const { child, output } = await startExample(join('examples', folder, 'server.mjs'), { PORT: String(port), EXAMPLE_DATA_DIR: join(dataRoot, folder) });
+      const { child, output } = await startExample(join('examples', folder, 'server.mjs'), {
+        PORT: String(port),
+        EXAMPLE_DATA_DIR: join(dataRoot, folder),
+      });
       try {
         // Outside /auth the host's own routes answer (not Gatehouse).
         const home = await fetch(`${origin}/`);
         assert.equal(home.status, 200);
         assert.match(await home.text(), new RegExp(`Served by ${host}`));
-        const api = await fetch(`${origin}/auth/api/v1/projects/current`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+        const api = await fetch(`${origin}/auth/api/v1/projects/current`, {
+          headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' },
+        });
         assert.equal(api.status, 200, `${host}: the API under /auth`);
         await signUpThroughHome(browser, origin, host);
       } catch (error) {

@@ -44,13 +44,21 @@ describe('Next.js App Router example signed in through Chromium, Gatehouse under
   it('the protected page redirects a signed-out visitor; sign-up reaches the signed-in home page, then the protected page', async () => {
     const port = await freePort();
     const origin = `http://localhost:${port}`;
-    const { child, output } = await startExample(nextBin, { ...env, PORT: String(port), EXAMPLE_DATA_DIR: dataDir }, /Ready in/, ['start', '-p', String(port)], app);
+    const { child, output } = await startExample(
+      nextBin,
+      { ...env, PORT: String(port), EXAMPLE_DATA_DIR: dataDir },
+      /Ready in/,
+      ['start', '-p', String(port)],
+      app,
+    );
     try {
       const guarded = await fetch(`${origin}/protected`, { redirect: 'manual' });
       assert.equal(guarded.status, 307);
       const location = new URL(guarded.headers.get('location')!, origin);
       assert.equal(`${location.pathname}${location.search}`, '/sign-in?after_auth_return_to=%2Fprotected');
-      const api = await fetch(`${origin}/auth/api/v1/projects/current`, { headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' } });
+      const api = await fetch(`${origin}/auth/api/v1/projects/current`, {
+        headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' },
+      });
       assert.equal(api.status, 200, 'the API under /auth through the route handler');
       const email = await signUpThroughHome(browser, origin, 'Next.js');
       const page = await browser.newPage(); // a context of its own: no cookies yet

@@ -27,7 +27,13 @@ export interface ApiResponse<T = any> {
  * Calls the API like a client would. Fails the test on any 5xx (as the upstream e2e helper
  * does), so every test also checks "never a 500".
  */
-export async function api<T = any>(server: TestServer, method: string, path: string, caller: Caller = {}, body?: unknown): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  server: TestServer,
+  method: string,
+  path: string,
+  caller: Caller = {},
+  body?: unknown,
+): Promise<ApiResponse<T>> {
   const headers = callerHeaders(caller);
   let payload: string | undefined;
   if (body !== undefined) {
@@ -37,7 +43,11 @@ export async function api<T = any>(server: TestServer, method: string, path: str
   const res = await fetch(`${server.url}/api/v1${path}`, { method, headers, body: payload });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* text body */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* text body */
+  }
   assert.ok(res.status < 500, `${method} ${path} answered ${res.status}: ${text}`);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
@@ -76,11 +86,20 @@ export const internal = {
 export async function createInternalUser(server: TestServer, fields: Record<string, unknown> = {}) {
   const user = await api(server, 'POST', '/users', internal.server, fields);
   assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', internal.server, { user_id: user.body.id, expires_in_millis: 31536000000, is_impersonation: false });
+  const session = await api(server, 'POST', '/auth/sessions', internal.server, {
+    user_id: user.body.id,
+    expires_in_millis: 31536000000,
+    is_impersonation: false,
+  });
   assert.equal(session.status, 200, session.text);
   const me = await api(server, 'GET', '/users/me', { ...internal.client, accessToken: session.body.access_token });
   assert.equal(me.status, 200, me.text);
-  return { id: user.body.id as string, accessToken: session.body.access_token as string, refreshToken: session.body.refresh_token as string, selectedTeamId: me.body.selected_team_id as string };
+  return {
+    id: user.body.id as string,
+    accessToken: session.body.access_token as string,
+    refreshToken: session.body.refresh_token as string,
+    selectedTeamId: me.body.selected_team_id as string,
+  };
 }
 
 /**
@@ -89,9 +108,18 @@ export async function createInternalUser(server: TestServer, fields: Record<stri
  */
 export async function createProject(server: TestServer, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const owner = await createInternalUser(server);
-  const res = await api(server, 'POST', '/internal/projects', { ...internal.client, accessToken: owner.accessToken }, {
-    display_name: 'New Project', owner_team_id: owner.selectedTeamId, config: { credential_enabled: true, allow_localhost: true, ...config }, ...extra,
-  });
+  const res = await api(
+    server,
+    'POST',
+    '/internal/projects',
+    { ...internal.client, accessToken: owner.accessToken },
+    {
+      display_name: 'New Project',
+      owner_team_id: owner.selectedTeamId,
+      config: { credential_enabled: true, allow_localhost: true, ...config },
+      ...extra,
+    },
+  );
   assert.equal(res.status, 201, res.text);
   const projectId = res.body.id as string;
   const as = (accessType: 'client' | 'server' | 'admin'): Caller => ({ projectId, accessType, adminAccessToken: owner.accessToken });
@@ -101,7 +129,11 @@ export async function createProject(server: TestServer, config: Record<string, u
 /** Creates a project key set through the admin API and returns the full values. */
 export async function createProjectKeys(server: TestServer, admin: Caller) {
   const res = await api(server, 'POST', '/internal/api-keys', admin, {
-    description: 'test keys', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: true,
+    description: 'test keys',
+    expires_at_millis: null,
+    has_publishable_client_key: true,
+    has_secret_server_key: true,
+    has_super_secret_admin_key: true,
   });
   assert.equal(res.status, 200, res.text);
   return {

@@ -11,14 +11,31 @@ export const CHROMIUM = '/usr/bin/chromium';
  */
 export async function launchChromium(): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 /**
  * Signs the dashboard's first owner up through the dashboard itself (first run), creates a project
  * named `projectName` there and answers its id; `page` stays signed in on the project's page.
  */
-export async function signUpOwnerWithProject(page: Page, baseUrl: string, owner: { email: string; password: string }, projectName = 'Acme'): Promise<string> {
+export async function signUpOwnerWithProject(
+  page: Page,
+  baseUrl: string,
+  owner: { email: string; password: string },
+  projectName = 'Acme',
+): Promise<string> {
   await page.goto(`${baseUrl}/`);
   await page.getByLabel('Email', { exact: true }).fill(owner.email);
   await page.getByLabel('Password', { exact: true }).fill(owner.password);

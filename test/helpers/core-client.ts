@@ -40,8 +40,16 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
   const clock = manualClock(Date.now());
   const storage = database.open();
   const core = await createCore({
-    storage, baseUrl: 'http://127.0.0.1:1', secret: 'test-secret-do-not-use-in-production', clock,
-    strictErrors: true, environment: 'test', seedKeys: INTERNAL_KEYS, smtpUrl: null, emailPollIntervalMs: 50, webhookPollIntervalMs: 50,
+    storage,
+    baseUrl: 'http://127.0.0.1:1',
+    secret: 'test-secret-do-not-use-in-production',
+    clock,
+    strictErrors: true,
+    environment: 'test',
+    seedKeys: INTERNAL_KEYS,
+    smtpUrl: null,
+    emailPollIntervalMs: 50,
+    webhookPollIntervalMs: 50,
     ...options,
   }).catch(async (error: unknown) => {
     await storage.close().catch(() => {});
@@ -66,19 +74,38 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
     }
     return assert.fail(`${operationId} answered instead of refusing with ${code}`);
   };
-  return { core, dialect, database, clock, call, refuses, close: async () => { await core.close(); await database.drop(); } };
+  return {
+    core,
+    dialect,
+    database,
+    clock,
+    call,
+    refuses,
+    close: async () => {
+      await core.close();
+      await database.drop();
+    },
+  };
 }
 
 /**
  * Runs `body` once per configured dialect against its own core: `describe('<name> [sqlite]', …)`.
  * Use `get()` inside tests to reach it.
  */
-export function describeWithCore(name: string, body: (get: () => TestCore, dialect: Dialect) => void, options: Parameters<typeof startTestCore>[1] = {}): void {
+export function describeWithCore(
+  name: string,
+  body: (get: () => TestCore, dialect: Dialect) => void,
+  options: Parameters<typeof startTestCore>[1] = {},
+): void {
   for (const dialect of testDialects()) {
     describe(`${name} [${dialect}]`, () => {
       let testCore: TestCore | undefined;
-      before(async () => { testCore = await startTestCore(dialect, options); });
-      after(async () => { await testCore?.close(); });
+      before(async () => {
+        testCore = await startTestCore(dialect, options);
+      });
+      after(async () => {
+        await testCore?.close();
+      });
       body(() => {
         if (!testCore) throw new Error('core not started');
         return testCore;
@@ -93,8 +120,13 @@ export function describeWithCore(name: string, body: (get: () => TestCore, diale
  */
 export async function createCoreInternalUser(t: TestCore, fields: Record<string, unknown> = {}) {
   const user = await t.call<{ id: string }>('users.create', internalCredentials.server, { body: fields });
-  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', internalCredentials.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
-  const me = await t.call<{ selected_team_id: string }>('users.getCurrent', { ...internalCredentials.client, accessToken: session.access_token });
+  const session = await t.call<{ access_token: string; refresh_token: string }>('sessions.create', internalCredentials.server, {
+    body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false },
+  });
+  const me = await t.call<{ selected_team_id: string }>('users.getCurrent', {
+    ...internalCredentials.client,
+    accessToken: session.access_token,
+  });
   return { id: user.id, accessToken: session.access_token, refreshToken: session.refresh_token, selectedTeamId: me.selected_team_id };
 }
 
@@ -104,10 +136,22 @@ export async function createCoreInternalUser(t: TestCore, fields: Record<string,
  */
 export async function createCoreProject(t: TestCore, config: Record<string, unknown> = {}) {
   const owner = await createCoreInternalUser(t);
-  const project = await t.call<{ id: string }>('projects.create', { ...internalCredentials.client, accessToken: owner.accessToken }, {
-    body: { display_name: 'New Project', owner_team_id: owner.selectedTeamId, config: { credential_enabled: true, allow_localhost: true, ...config } },
+  const project = await t.call<{ id: string }>(
+    'projects.create',
+    { ...internalCredentials.client, accessToken: owner.accessToken },
+    {
+      body: {
+        display_name: 'New Project',
+        owner_team_id: owner.selectedTeamId,
+        config: { credential_enabled: true, allow_localhost: true, ...config },
+      },
+    },
+  );
+  const as = (accessType: 'client' | 'server' | 'admin'): Credentials => ({
+    projectId: project.id,
+    accessType,
+    adminAccessToken: owner.accessToken,
   });
-  const as = (accessType: 'client' | 'server' | 'admin'): Credentials => ({ projectId: project.id, accessType, adminAccessToken: owner.accessToken });
   return { project, projectId: project.id, owner, client: as('client'), server: as('server'), admin: as('admin') };
 }
 
@@ -117,6 +161,8 @@ export async function createCoreProject(t: TestCore, config: Record<string, unkn
  */
 export async function createCoreUser(t: TestCore, p: { server: Credentials; client: Credentials }, fields: Record<string, unknown> = {}) {
   const user = await t.call<{ id: string }>('users.create', p.server, { body: fields });
-  const session = await t.call<{ access_token: string }>('sessions.create', p.server, { body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false } });
+  const session = await t.call<{ access_token: string }>('sessions.create', p.server, {
+    body: { user_id: user.id, expires_in_millis: 31536000000, is_impersonation: false },
+  });
   return { id: user.id, accessToken: session.access_token, client: { ...p.client, accessToken: session.access_token } as Credentials };
 }

@@ -18,10 +18,24 @@ export function coreBaseUrl(t: TestCore): string {
 
 /** The project key set created with `admin` credentials (`internalApiKeys.create`), full values. */
 export async function createCoreProjectKeys(t: TestCore, admin: Credentials) {
-  const keys = await t.call<{ publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>('internalApiKeys.create', admin, {
-    body: { description: 'test keys', expires_at_millis: null, has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: true },
-  });
-  return { publishableClientKey: keys.publishable_client_key, secretServerKey: keys.secret_server_key, superSecretAdminKey: keys.super_secret_admin_key };
+  const keys = await t.call<{ publishable_client_key: string; secret_server_key: string; super_secret_admin_key: string }>(
+    'internalApiKeys.create',
+    admin,
+    {
+      body: {
+        description: 'test keys',
+        expires_at_millis: null,
+        has_publishable_client_key: true,
+        has_secret_server_key: true,
+        has_super_secret_admin_key: true,
+      },
+    },
+  );
+  return {
+    publishableClientKey: keys.publishable_client_key,
+    secretServerKey: keys.secret_server_key,
+    superSecretAdminKey: keys.super_secret_admin_key,
+  };
 }
 
 /** Credentials of each access level that present a project's own keys (no admin token). */
@@ -37,7 +51,12 @@ export function keyCredentials(projectId: string, keys: Awaited<ReturnType<typeo
  * The value of an operation that answers a raw JSON reply (`reply.json`, e.g. `meta.jwks`), and
  * fails the test when the answer is anything else.
  */
-export async function callJson<T = any>(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<T> {
+export async function callJson<T = any>(
+  t: TestCore,
+  operationId: string,
+  credentials: Credentials,
+  input: Parameters<TestCore['call']>[2] = {},
+): Promise<T> {
   const answer = await t.call<{ raw?: true; kind?: string; value?: T }>(operationId, credentials, input);
   assert.equal(answer?.kind, 'json', `${operationId} answered ${JSON.stringify(answer)} instead of a JSON reply`);
   return answer.value as T;
@@ -56,7 +75,14 @@ export async function verifyWithProjectJwks(t: TestCore, projectId: string, toke
  * Runs an operation that must refuse with a plain status error (no known-error code) of `kind`
  * and exactly `message` (the whole body on the wire); returns the error.
  */
-export async function refusesWithStatus(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2], kind: StatusKind, message: string): Promise<StatusError> {
+export async function refusesWithStatus(
+  t: TestCore,
+  operationId: string,
+  credentials: Credentials,
+  input: Parameters<TestCore['call']>[2],
+  kind: StatusKind,
+  message: string,
+): Promise<StatusError> {
   try {
     await t.core.invoke(operationId, credentials, input);
   } catch (error) {
@@ -69,7 +95,12 @@ export async function refusesWithStatus(t: TestCore, operationId: string, creden
 }
 
 /** The body of an operation's raw HTML reply (`reply.html`); fails on any other answer. */
-export async function callHtml(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<string> {
+export async function callHtml(
+  t: TestCore,
+  operationId: string,
+  credentials: Credentials,
+  input: Parameters<TestCore['call']>[2] = {},
+): Promise<string> {
   const answer = await t.call<{ kind?: string; body?: string }>(operationId, credentials, input);
   assert.equal(answer?.kind, 'html', `${operationId} answered ${JSON.stringify(answer)} instead of an HTML reply`);
   return answer.body!;
@@ -80,7 +111,12 @@ export async function callHtml(t: TestCore, operationId: string, credentials: Cr
  * code (e.g. `API_KEY_NOT_FOUND`), or `status:<kind>` with the text for a plain status error
  * (e.g. `status:forbidden`). Fails the test when the operation answers.
  */
-export async function refusal(t: TestCore, operationId: string, credentials: Credentials, input: Parameters<TestCore['call']>[2] = {}): Promise<string> {
+export async function refusal(
+  t: TestCore,
+  operationId: string,
+  credentials: Credentials,
+  input: Parameters<TestCore['call']>[2] = {},
+): Promise<string> {
   try {
     await t.core.invoke(operationId, credentials, input);
   } catch (error) {
@@ -101,9 +137,15 @@ export const MFA_PASSWORD = 'correct horse battery';
  */
 export async function createCoreTotpUser(t: TestCore, client: Credentials, server?: Credentials) {
   const email = uniqueEmail('mfa');
-  const signUp = await t.call<{ user_id: string; access_token: string }>('authPassword.signUp', client, { body: { email, password: MFA_PASSWORD } });
+  const signUp = await t.call<{ user_id: string; access_token: string }>('authPassword.signUp', client, {
+    body: { email, password: MFA_PASSWORD },
+  });
   const secret = randomBytes(20).toString('base64');
-  const patched = await t.call<{ requires_totp_mfa: boolean }>('users.updateCurrent', { ...client, accessToken: signUp.access_token }, { body: { totp_secret_base64: secret } });
+  const patched = await t.call<{ requires_totp_mfa: boolean }>(
+    'users.updateCurrent',
+    { ...client, accessToken: signUp.access_token },
+    { body: { totp_secret_base64: secret } },
+  );
   assert.equal(patched.requires_totp_mfa, true);
   if (server) await t.call('users.update', server, { params: { user_id: signUp.user_id }, body: { primary_email_verified: true } });
   return { email, secret, userId: signUp.user_id, accessToken: signUp.access_token };
@@ -111,7 +153,12 @@ export async function createCoreTotpUser(t: TestCore, client: Credentials, serve
 
 /** A password sign-in that must stop at MFA: returns its attempt code (and checks no tokens came with it). */
 export async function corePasswordAttempt(t: TestCore, client: Credentials, email: string): Promise<string> {
-  const refused = await t.refuses('authPassword.signIn', client, { body: { email, password: MFA_PASSWORD } }, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
+  const refused = await t.refuses(
+    'authPassword.signIn',
+    client,
+    { body: { email, password: MFA_PASSWORD } },
+    'MULTI_FACTOR_AUTHENTICATION_REQUIRED',
+  );
   assert.equal(refused.status, 400);
   assert.deepEqual(Object.keys(refused.details), ['attempt_code']);
   assert.match(String(refused.details.attempt_code), /^[0-9a-z]{45}$/);

@@ -13,7 +13,10 @@ import { createPostgresAdapter } from '../../adapters/postgres/index.ts';
  * TEST_POSTGRES_URL; a listed dialect that cannot be reached fails the run instead of skipping.
  */
 export function testDialects(): Dialect[] {
-  const list = (process.env.TEST_DIALECTS ?? 'sqlite').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (process.env.TEST_DIALECTS ?? 'sqlite')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const d of list) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`Unknown dialect in TEST_DIALECTS: ${d}`);
   return list as Dialect[];
 }
@@ -81,8 +84,13 @@ function templateKey(): string {
   const root = join(import.meta.dirname, '..', '..');
   const hash = createHash('sha1');
   for (const dir of ['core/storage/migrations', 'adapters/sqlite', 'adapters/postgres']) {
-    for (const name of readdirSync(join(root, dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) {
-      hash.update(`${dir}/${name}\0`).update(readFileSync(join(root, dir, name))).update('\0');
+    for (const name of readdirSync(join(root, dir))
+      .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))
+      .sort()) {
+      hash
+        .update(`${dir}/${name}\0`)
+        .update(readFileSync(join(root, dir, name)))
+        .update('\0');
     }
   }
   return hash.digest('hex').slice(0, 16);
@@ -138,7 +146,10 @@ function postgresTemplateDatabase(): Promise<string> {
       await client.query('select pg_advisory_unlock(7301945)').catch(() => {});
       await client.end();
     }
-  })().catch((error: unknown) => { postgresTemplate = undefined; throw error; }));
+  })().catch((error: unknown) => {
+    postgresTemplate = undefined;
+    throw error;
+  }));
 }
 
 /**
@@ -191,7 +202,11 @@ export async function createMigratedTestDatabase(dialect: Dialect): Promise<Test
     drop: async () => {
       const c = new pg.Client({ connectionString: postgresUrl() });
       await c.connect();
-      try { await c.query(`drop database if exists "${name}" with (force)`); } finally { await c.end(); }
+      try {
+        await c.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

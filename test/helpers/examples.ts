@@ -25,8 +25,18 @@ export function freePort(): Promise<number> {
  * Starts `node <script> [args]` in `cwd` with PORT and EXAMPLE_DATA_DIR, NODE_OPTIONS cleared (no loader from
  * outside), and resolves once it prints `listening`. Rejects with its output if it exits first.
  */
-export function startExample(script: string, env: Record<string, string>, ready = /listening/, args: string[] = [], cwd = repo): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [script, ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startExample(
+  script: string,
+  env: Record<string, string>,
+  ready = /listening/,
+  args: string[] = [],
+  cwd = repo,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -13,7 +13,13 @@ export async function totpUser(server: TestServer, client: Caller, srv?: Caller)
   const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email, password: PASSWORD });
   assert.equal(signUp.status, 200, signUp.text);
   const secret = randomBytes(20).toString('base64');
-  const patched = await api(server, 'PATCH', '/users/me', { ...client, accessToken: signUp.body.access_token }, { totp_secret_base64: secret });
+  const patched = await api(
+    server,
+    'PATCH',
+    '/users/me',
+    { ...client, accessToken: signUp.body.access_token },
+    { totp_secret_base64: secret },
+  );
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.requires_totp_mfa, true);
   if (srv) {
@@ -32,4 +38,3 @@ export async function passwordAttempt(server: TestServer, client: Caller, email:
   assert.match(res.body.details.attempt_code, /^[0-9a-z]{45}$/);
   return res.body.details.attempt_code;
 }
-

@@ -6,7 +6,12 @@ export interface ModelRequest {
   headers: IncomingHttpHeaders;
   /** The raw body, for "this secret never appears" checks. */
   raw: string;
-  body: { model: string; messages: Array<{ role: string; content: string | null; tool_calls?: any[]; tool_call_id?: string }>; stream?: boolean; tools?: any[] };
+  body: {
+    model: string;
+    messages: Array<{ role: string; content: string | null; tool_calls?: any[]; tool_call_id?: string }>;
+    stream?: boolean;
+    tools?: any[];
+  };
 }
 
 /** What to answer next: streamed text, tool calls, an HTTP error, or a stall. */
@@ -30,7 +35,10 @@ export interface ModelServer {
 
 function chunk(res: ServerResponse, id: string, delta: Record<string, unknown>, finish: string | null = null, usage?: number): void {
   const body = {
-    id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'test-model',
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'test-model',
     choices: [{ index: 0, delta, finish_reason: finish }],
     ...(usage !== undefined ? { usage: { prompt_tokens: usage - 1, completion_tokens: 1, total_tokens: usage } } : {}),
   };
@@ -53,7 +61,9 @@ export async function startModelServer(): Promise<ModelServer> {
     req.on('end', async () => {
       const raw = Buffer.concat(parts).toString('utf8');
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       const body = JSON.parse(raw) as ModelRequest['body'];
@@ -61,18 +71,36 @@ export async function startModelServer(): Promise<ModelServer> {
       const lastUser = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const next: ModelScript = script.shift() ?? { text: `You asked: ${lastUser}` };
       if ('status' in next) {
-        res.writeHead(next.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: next.message, type: 'test' } }));
+        res
+          .writeHead(next.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: next.message, type: 'test' } }));
         return;
       }
-      if ('junk' in next) { res.writeHead(200, { 'content-type': 'text/html' }).end(next.junk); return; }
-      if ('hang' in next) { res.writeHead(200, { 'content-type': 'text/event-stream' }); return; }
+      if ('junk' in next) {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(next.junk);
+        return;
+      }
+      if ('hang' in next) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return;
+      }
       const id = `chatcmpl-${requests.length}`;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if ('toolCalls' in next) {
         next.toolCalls.forEach((call, index) => {
           // Arguments arrive in two fragments, as real endpoints stream them.
           const half = Math.floor(call.arguments.length / 2);
-          chunk(res, id, { role: 'assistant', tool_calls: [{ index, id: `call_${requests.length}_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] });
+          chunk(res, id, {
+            role: 'assistant',
+            tool_calls: [
+              {
+                index,
+                id: `call_${requests.length}_${index}`,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments.slice(0, half) },
+              },
+            ],
+          });
           chunk(res, id, { tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] });
         });
         chunk(res, id, {}, 'tool_calls');
@@ -87,13 +115,18 @@ export async function startModelServer(): Promise<ModelServer> {
         }
         chunk(res, id, {}, 'stop');
         if (body.stream && next.usage !== undefined) {
-          res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: 'test-model', choices: [], usage: { prompt_tokens: next.usage - 1, completion_tokens: 1, total_tokens: next.usage } })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: 'test-model', choices: [], usage: { prompt_tokens: next.usage - 1, completion_tokens: 1, total_tokens: next.usage } })}\n\n`,
+          );
         }
       }
       res.end('data: [DONE]\n\n');
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {

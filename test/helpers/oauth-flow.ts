@@ -18,12 +18,27 @@ export function newAppFlow(redirectUri = APP_REDIRECT_URI): AppFlow {
 }
 
 /** The authorize URL exactly as `getOAuthUrl` builds it (plus extra parameters). */
-export function authorizeUrl(server: TestServer, providerId: string, projectId: string, flow: AppFlow, extra: Record<string, string> = {}): string {
+export function authorizeUrl(
+  server: TestServer,
+  providerId: string,
+  projectId: string,
+  flow: AppFlow,
+  extra: Record<string, string> = {},
+): string {
   const url = new URL(`${server.url}/api/v1/auth/oauth/authorize/${providerId}`);
   const params: Record<string, string> = {
-    client_id: projectId, client_secret: '__stack_public_client__', redirect_uri: flow.redirectUri, scope: 'legacy', state: flow.state,
-    grant_type: 'authorization_code', code_challenge: createHash('sha256').update(flow.verifier).digest('base64url'), code_challenge_method: 'S256',
-    response_type: 'code', type: 'authenticate', error_redirect_url: APP_ERROR_URL, ...extra,
+    client_id: projectId,
+    client_secret: '__stack_public_client__',
+    redirect_uri: flow.redirectUri,
+    scope: 'legacy',
+    state: flow.state,
+    grant_type: 'authorization_code',
+    code_challenge: createHash('sha256').update(flow.verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    response_type: 'code',
+    type: 'authenticate',
+    error_redirect_url: APP_ERROR_URL,
+    ...extra,
   };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.toString();
@@ -42,7 +57,14 @@ export async function exchangeCode(server: TestServer, projectId: string, code: 
   const res = await fetch(`${server.url}/api/v1/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', redirect_uri: redirectUri, code, code_verifier: verifier, client_id: projectId, client_secret: '__stack_public_client__' }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      redirect_uri: redirectUri,
+      code,
+      code_verifier: verifier,
+      client_id: projectId,
+      client_secret: '__stack_public_client__',
+    }),
   });
   const text = await res.text();
   assert.ok(res.status < 500, text);

@@ -24,10 +24,16 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
   const clientSecret = 'gatehouse-test-client-secret-0123456789';
   const tokenRequests: string[] = [];
   const provider = new Provider(issuer, {
-    clients: [{
-      client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris,
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
-    }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     features: { devInteractions: { enabled: true } },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     scopes: ['openid', 'offline_access', 'email', 'profile', 'extra:read'],
@@ -39,10 +45,15 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
       claims: async () => ({ sub, email: `${sub}@example.test`, email_verified: true, name: `User ${sub}` }),
     }),
   } as any);
-  provider.on('grant.success', (ctx: any) => { tokenRequests.push(String(ctx.oidc?.params?.grant_type ?? '')); });
+  provider.on('grant.success', (ctx: any) => {
+    tokenRequests.push(String(ctx.oidc?.params?.grant_type ?? ''));
+  });
   server.on('request', provider.callback());
   return {
-    issuer, clientId, clientSecret, tokenRequests,
+    issuer,
+    clientId,
+    clientSecret,
+    tokenRequests,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -67,7 +78,8 @@ export class CookieJar {
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') jar.delete(name); else jar.set(name, value);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') jar.delete(name);
+      else jar.set(name, value);
     }
     this.cookies.set(host, jar);
   }
@@ -94,7 +106,10 @@ export async function signInAtProvider(jar: CookieJar, startUrl: string, login: 
   let body: URLSearchParams | undefined;
   for (let i = 0; i < 20; i++) {
     if (url.startsWith(stopPrefix)) return url;
-    const response = await jar.fetch(url, { method, ...(body ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}) });
+    const response = await jar.fetch(url, {
+      method,
+      ...(body ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}),
+    });
     method = 'GET';
     body = undefined;
     const location = response.headers.get('location');
@@ -109,7 +124,9 @@ export async function signInAtProvider(jar: CookieJar, startUrl: string, login: 
     if (!action) throw new Error(`no form on provider page: ${html.slice(0, 300)}`);
     url = new URL(action.replace(/&amp;/g, '&'), url).toString();
     method = 'POST';
-    body = html.includes('name="login"') ? new URLSearchParams({ prompt: 'login', login, password: 'any' }) : new URLSearchParams({ prompt: 'consent' });
+    body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: 'login', login, password: 'any' })
+      : new URLSearchParams({ prompt: 'consent' });
   }
   throw new Error('too many redirects at the provider');
 }

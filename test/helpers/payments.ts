@@ -7,28 +7,41 @@ export const PAYMENTS_CONFIG = {
   'payments.items.credits': { displayName: 'Credits', customerType: 'user' },
   'payments.productLines.plans': { displayName: 'Plans', customerType: 'user' },
   'payments.products.pro': {
-    displayName: 'Pro', customerType: 'user', productLineId: 'plans',
+    displayName: 'Pro',
+    customerType: 'user',
+    productLineId: 'plans',
     prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
     includedItems: { credits: { quantity: 100, expires: 'when-purchase-expires' } },
   },
   'payments.products.max': {
-    displayName: 'Max', customerType: 'user', productLineId: 'plans',
+    displayName: 'Max',
+    customerType: 'user',
+    productLineId: 'plans',
     prices: { monthly: { USD: '29.00', interval: [1, 'month'] } },
     includedItems: { credits: { quantity: 500, expires: 'when-purchase-expires' } },
   },
   'payments.products.pack': {
-    displayName: 'Credit pack', customerType: 'user', stackable: true,
+    displayName: 'Credit pack',
+    customerType: 'user',
+    stackable: true,
     prices: { once: { USD: '4.00' } },
     includedItems: { credits: { quantity: 50 } },
   },
-  'payments.products.secret': { displayName: 'Internal', customerType: 'user', serverOnly: true, prices: { once: { USD: '1.00' } }, includedItems: {} },
+  'payments.products.secret': {
+    displayName: 'Internal',
+    customerType: 'user',
+    serverOnly: true,
+    prices: { once: { USD: '1.00' } },
+    includedItems: {},
+  },
 };
 
 export async function configure(server: TestServer, admin: Caller, config: Record<string, unknown>) {
-  const res = await api(server, 'PATCH', '/internal/config/override/environment', admin, { config_override_string: JSON.stringify(config) });
+  const res = await api(server, 'PATCH', '/internal/config/override/environment', admin, {
+    config_override_string: JSON.stringify(config),
+  });
   assert.equal(res.status, 200, res.text);
 }
 
 /** The full purchase code of a purchase URL, read as upstream's e2e tests read it. */
 export const codeOf = (url: string) => /\/purchase\/([a-z0-9-_]+)/.exec(url)![1]!;
-

@@ -9,7 +9,15 @@ import type { TestServer } from './server.ts';
 export async function projectUser(server: TestServer, p: { server: Caller; client: Caller }, fields: Record<string, unknown> = {}) {
   const user = await api(server, 'POST', '/users', p.server, fields);
   assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id, expires_in_millis: 31536000000, is_impersonation: false });
+  const session = await api(server, 'POST', '/auth/sessions', p.server, {
+    user_id: user.body.id,
+    expires_in_millis: 31536000000,
+    is_impersonation: false,
+  });
   assert.equal(session.status, 200, session.text);
-  return { id: user.body.id as string, accessToken: session.body.access_token as string, client: { ...p.client, accessToken: session.body.access_token } as Caller };
+  return {
+    id: user.body.id as string,
+    accessToken: session.body.access_token as string,
+    client: { ...p.client, accessToken: session.body.access_token } as Caller,
+  };
 }

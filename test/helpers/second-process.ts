@@ -9,8 +9,14 @@ import { INTERNAL_KEYS, type TestServer } from './server.ts';
 export async function startSecondProcess(server: TestServer, options: Partial<GatehouseOptions> = {}) {
   const storage = server.database.open();
   const gatehouse = await createGatehouse({
-    storage, baseUrl: server.url, secret: 'test-secret-do-not-use-in-production', clock: server.clock,
-    strictErrors: true, environment: 'test', seedKeys: INTERNAL_KEYS, ...options,
+    storage,
+    baseUrl: server.url,
+    secret: 'test-secret-do-not-use-in-production',
+    clock: server.clock,
+    strictErrors: true,
+    environment: 'test',
+    seedKeys: INTERNAL_KEYS,
+    ...options,
   });
   const http = createServer(gatehouse.handler);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

@@ -22,7 +22,23 @@ export interface TestServer {
  * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
  * `dialect`, strict error declarations, an injected clock and known internal keys.
  */
-export async function startTestServer(dialect: Dialect, options: { accessTokenTtlMs?: number; baseUrl?: string; smtpUrl?: string; emailPollIntervalMs?: number; webhookPollIntervalMs?: number; oauthEndpointOverrides?: Record<string, Record<string, string>>; stripeApiOverride?: CoreOptions['stripeApiOverride']; environment?: 'production' | 'development' | 'test'; hooks?: CoreOptions['hooks']; ai?: CoreOptions['ai']; turnstile?: CoreOptions['turnstile']; outboundPrivateHosts?: string[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  options: {
+    accessTokenTtlMs?: number;
+    baseUrl?: string;
+    smtpUrl?: string;
+    emailPollIntervalMs?: number;
+    webhookPollIntervalMs?: number;
+    oauthEndpointOverrides?: Record<string, Record<string, string>>;
+    stripeApiOverride?: CoreOptions['stripeApiOverride'];
+    environment?: 'production' | 'development' | 'test';
+    hooks?: CoreOptions['hooks'];
+    ai?: CoreOptions['ai'];
+    turnstile?: CoreOptions['turnstile'];
+    outboundPrivateHosts?: string[];
+  } = {},
+): Promise<TestServer> {
   const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
   const server: Server = createServer();

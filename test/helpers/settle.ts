@@ -11,7 +11,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * Resolves as soon as `condition()` holds, checking every `intervalMs`; after `timeoutMs` it
  * checks once more and fails naming `what` (and `describe()`'s view of the state, if given).
  */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, options: { timeoutMs: number; what: string; intervalMs?: number; describe?: () => string }): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs: number; what: string; intervalMs?: number; describe?: () => string },
+): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;
@@ -26,13 +29,26 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, opt
  * once if it is already past it, then keeps watching for `quietMs` and fails as soon as anything
  * more arrives (a late duplicate). Use `quietMs` of a few poll intervals of the sender.
  */
-export async function assertExactlyArrives(count: () => number | Promise<number>, expected: number, options: { timeoutMs: number; quietMs: number; what: string; intervalMs?: number }): Promise<void> {
-  await waitUntil(async () => (await count()) >= expected, { timeoutMs: options.timeoutMs, what: `${expected} ${options.what}`, intervalMs: options.intervalMs, describe: () => 'fewer arrived' });
+export async function assertExactlyArrives(
+  count: () => number | Promise<number>,
+  expected: number,
+  options: { timeoutMs: number; quietMs: number; what: string; intervalMs?: number },
+): Promise<void> {
+  await waitUntil(async () => (await count()) >= expected, {
+    timeoutMs: options.timeoutMs,
+    what: `${expected} ${options.what}`,
+    intervalMs: options.intervalMs,
+    describe: () => 'fewer arrived',
+  });
   assert.equal(await count(), expected, `${options.what}: more than ${expected} arrived`);
   const quietUntil = Date.now() + options.quietMs;
   while (Date.now() < quietUntil) {
     await sleep(options.intervalMs ?? 20);
     const now = await count();
-    assert.equal(now, expected, `${options.what}: ${now - expected} more arrived within ${options.quietMs} ms after the ${expected} expected`);
+    assert.equal(
+      now,
+      expected,
+      `${options.what}: ${now - expected} more arrived within ${options.quietMs} ms after the ${expected} expected`,
+    );
   }
 }

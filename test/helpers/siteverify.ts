@@ -23,17 +23,38 @@ export async function startSiteverifyServer(secret: string): Promise<{ url: stri
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (chunk: string) => { body += chunk; });
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
     req.on('end', () => {
       const form = new URLSearchParams(body);
-      const call = { secret: form.get('secret'), response: form.get('response'), remoteip: form.get('remoteip'), contentType: req.headers['content-type'] };
+      const call = {
+        secret: form.get('secret'),
+        response: form.get('response'),
+        remoteip: form.get('remoteip'),
+        contentType: req.headers['content-type'],
+      };
       calls.push(call);
       const token = call.response ?? '';
-      if (token === 'hang') { hanging.add(res); return; }
-      const json = (value: unknown) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
+      if (token === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      const json = (value: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
       if (call.secret !== secret) return json({ success: false, 'error-codes': ['invalid-input-secret'] });
       const [kind, action, hostname] = token.split(':');
-      if (kind === 'ok') return json({ success: true, challenge_ts: new Date().toISOString(), hostname: hostname ?? 'localhost', action, cdata: '', 'error-codes': [] });
+      if (kind === 'ok')
+        return json({
+          success: true,
+          challenge_ts: new Date().toISOString(),
+          hostname: hostname ?? 'localhost',
+          action,
+          cdata: '',
+          'error-codes': [],
+        });
       return json({ success: false, 'error-codes': ['invalid-input-response'] });
     });
   });

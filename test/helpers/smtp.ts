@@ -34,33 +34,40 @@ export interface SmtpReceiver {
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const messages: ReceivedEmail[] = [];
   const waiters = new Set<() => void>();
-  const make = () => new SMTPServer({
-    secure: false,
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onAuth(_auth, _session, callback) { callback(null, { user: 'test' }); },
-    onData(stream, session, callback) {
-      simpleParser(stream).then((mail) => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          subject: mail.subject ?? '',
-          html: typeof mail.html === 'string' ? mail.html : '',
-          text: mail.text ?? '',
-          raw: mail,
-        });
-        for (const w of waiters) w();
-        callback();
-      }, (error: Error) => callback(error));
-    },
-  });
+  const make = () =>
+    new SMTPServer({
+      secure: false,
+      authOptional: true,
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth(_auth, _session, callback) {
+        callback(null, { user: 'test' });
+      },
+      onData(stream, session, callback) {
+        simpleParser(stream).then(
+          (mail) => {
+            messages.push({
+              to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              subject: mail.subject ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              text: mail.text ?? '',
+              raw: mail,
+            });
+            for (const w of waiters) w();
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      },
+    });
   let server = make();
-  const listen = (port: number) => new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port));
-  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port));
+    });
   const port = await listen(0);
   const match = (to: string | ((m: ReceivedEmail) => boolean)) =>
     typeof to === 'string' ? (m: ReceivedEmail) => m.to.includes(to.toLowerCase()) : to;
@@ -76,10 +83,19 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = messages.find(pred);
-          if (m) { cleanup(); resolve(m); }
+          if (m) {
+            cleanup();
+            resolve(m);
+          }
         };
-        const timer = setTimeout(() => { cleanup(); reject(new Error(`no email ${typeof to === 'string' ? `to ${to} ` : ''}within ${timeoutMs} ms`)); }, timeoutMs);
-        const cleanup = () => { clearTimeout(timer); waiters.delete(check); };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no email ${typeof to === 'string' ? `to ${to} ` : ''}within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
         waiters.add(check);
       });
     },

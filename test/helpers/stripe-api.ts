@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 
 /** One request the fake Stripe API received: method, path, form fields (bracket keys kept flat). */
-export interface StripeCall { method: string; path: string; form: Record<string, string>; authorization: string | undefined }
+export interface StripeCall {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+  authorization: string | undefined;
+}
 
 /**
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
@@ -31,7 +36,14 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     const nowSec = Math.floor(options.now() / 1000);
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/v1/account') {
-      return send(200, { id: 'acct_gatehouse_test', object: 'account', charges_enabled: true, details_submitted: true, payouts_enabled: true, country: 'US' });
+      return send(200, {
+        id: 'acct_gatehouse_test',
+        object: 'account',
+        charges_enabled: true,
+        details_submitted: true,
+        payouts_enabled: true,
+        country: 'US',
+      });
     }
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const id = `cs_test_${++n}`;
@@ -40,15 +52,31 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
         const subId = `sub_test_${n}`;
         const end = nowSec + 30 * 86_400;
         subscriptions.set(subId, {
-          id: subId, object: 'subscription', status: 'active', cancel_at_period_end: false, metadata: {},
-          items: { object: 'list', data: [{ id: `si_${n}`, object: 'subscription_item', current_period_start: nowSec, current_period_end: end }] },
+          id: subId,
+          object: 'subscription',
+          status: 'active',
+          cancel_at_period_end: false,
+          metadata: {},
+          items: {
+            object: 'list',
+            data: [{ id: `si_${n}`, object: 'subscription_item', current_period_start: nowSec, current_period_end: end }],
+          },
         });
         (call as StripeCall & { subscriptionId?: string }).subscriptionId = subId;
       }
       return send(200, {
-        id, object: 'checkout.session', mode: form.mode, status: 'open', payment_status: 'unpaid',
-        url: `http://127.0.0.1:${(server.address() as { port: number }).port}/pay/${id}`, client_secret: null,
-        metadata: Object.fromEntries(Object.entries(form).filter(([k]) => k.startsWith('metadata[')).map(([k, val]) => [k.slice(9, -1), val])),
+        id,
+        object: 'checkout.session',
+        mode: form.mode,
+        status: 'open',
+        payment_status: 'unpaid',
+        url: `http://127.0.0.1:${(server.address() as { port: number }).port}/pay/${id}`,
+        client_secret: null,
+        metadata: Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => k.startsWith('metadata['))
+            .map(([k, val]) => [k.slice(9, -1), val]),
+        ),
       });
     }
     if (sub && req.method === 'GET') {
@@ -68,7 +96,13 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       return send(200, s);
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
-      return send(200, { id: `re_test_${++n}`, object: 'refund', amount: Number(form.amount), payment_intent: form.payment_intent, status: 'succeeded' });
+      return send(200, {
+        id: `re_test_${++n}`,
+        object: 'refund',
+        amount: Number(form.amount),
+        payment_intent: form.payment_intent,
+        status: 'succeeded',
+      });
     }
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` } });
   });
@@ -78,6 +112,10 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     calls,
     subscriptions,
     override: { host: '127.0.0.1', port, protocol: 'http' as const },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -7,12 +7,20 @@ import { startTestServer, type TestServer } from './server.ts';
  * Runs `body` once per configured dialect, each against its own freshly started server:
  * `describe('<name> [sqlite]', …)`. Use `get()` inside tests to reach the server.
  */
-export function describeWithServer(name: string, body: (get: () => TestServer, dialect: Dialect) => void, options: Parameters<typeof startTestServer>[1] = {}): void {
+export function describeWithServer(
+  name: string,
+  body: (get: () => TestServer, dialect: Dialect) => void,
+  options: Parameters<typeof startTestServer>[1] = {},
+): void {
   for (const dialect of testDialects()) {
     describe(`${name} [${dialect}]`, () => {
       let server: TestServer | undefined;
-      before(async () => { server = await startTestServer(dialect, options); });
-      after(async () => { await server?.close(); });
+      before(async () => {
+        server = await startTestServer(dialect, options);
+      });
+      after(async () => {
+        await server?.close();
+      });
       body(() => {
         if (!server) throw new Error('server not started');
         return server;

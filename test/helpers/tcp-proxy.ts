@@ -18,7 +18,10 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-interface Pair { client: Socket; target: Socket }
+interface Pair {
+  client: Socket;
+  target: Socket;
+}
 
 /**
  * Starts a TCP proxy on 127.0.0.1 (a free port) forwarding to `target`. Used by fault tests that
@@ -36,9 +39,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         if (paused) held.push({ to, chunk });
         else if (!to.destroyed) to.write(chunk);
       });
-      from.on('end', () => { if (!paused) to.end(); });
-      from.on('close', () => { pairs.delete(pair); to.destroy(); });
-      from.on('error', () => { pairs.delete(pair); to.destroy(); });
+      from.on('end', () => {
+        if (!paused) to.end();
+      });
+      from.on('close', () => {
+        pairs.delete(pair);
+        to.destroy();
+      });
+      from.on('error', () => {
+        pairs.delete(pair);
+        to.destroy();
+      });
     };
     forward(client, pair.target);
     forward(pair.target, client);
@@ -47,7 +58,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = (server.address() as { port: number }).port;
   return {
     port,
-    get connections() { return pairs.size; },
+    get connections() {
+      return pairs.size;
+    },
     resetAll() {
       for (const pair of pairs) {
         pair.client.resetAndDestroy();
@@ -55,14 +68,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }
       pairs.clear();
     },
-    pause() { paused = true; },
+    pause() {
+      paused = true;
+    },
     resume() {
       paused = false;
       for (const { to, chunk } of held.splice(0)) if (!to.destroyed) to.write(chunk);
     },
     async close() {
       server.close();
-      for (const pair of pairs) { pair.client.destroy(); pair.target.destroy(); }
+      for (const pair of pairs) {
+        pair.client.destroy();
+        pair.target.destroy();
+      }
       pairs.clear();
     },
   };

@@ -12,7 +12,14 @@ import { isoCBOR } from '@simplewebauthn/server/helpers';
 const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 
-interface Credential { id: Buffer; privateKey: KeyObject; cose: Uint8Array; userHandle: string; rpId: string; counter: number }
+interface Credential {
+  id: Buffer;
+  privateKey: KeyObject;
+  cose: Uint8Array;
+  userHandle: string;
+  rpId: string;
+  counter: number;
+}
 
 export class SoftAuthenticator {
   readonly credentials: Credential[] = [];
@@ -34,19 +41,40 @@ export class SoftAuthenticator {
     const rpId = new URL(origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const cose = isoCBOR.encode(new Map<number, number | Uint8Array>([
-      [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')],
-    ]));
+    const cose = isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
     const credential: Credential = { id: randomBytes(20), privateKey, cose, userHandle: options.user.id, rpId, counter: 0 };
     this.credentials.push(credential);
     const authData = this.authData(rpId, 0x01 | 0x04 | 0x40, 0, credential);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as any);
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: overrides.challenge ?? options.challenge, origin, crossOrigin: false });
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as any,
+    );
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge: overrides.challenge ?? options.challenge,
+      origin,
+      crossOrigin: false,
+    });
     return {
       id: b64url(credential.id),
       rawId: b64url(credential.id),
       type: 'public-key',
-      response: { clientDataJSON: b64url(Buffer.from(clientDataJSON)), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64url(Buffer.from(clientDataJSON)),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };
@@ -58,13 +86,20 @@ export class SoftAuthenticator {
     if (!credential) throw new Error('no credential registered');
     credential.counter += 1;
     const authData = this.authData(credential.rpId, 0x01 | 0x04, credential.counter);
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: overrides.challenge ?? options.challenge, origin, crossOrigin: false }));
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: overrides.challenge ?? options.challenge, origin, crossOrigin: false }),
+    );
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey);
     return {
       id: b64url(credential.id),
       rawId: b64url(credential.id),
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: credential.userHandle },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        userHandle: credential.userHandle,
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };

@@ -34,7 +34,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const body = Buffer.concat(chunks).toString('utf8');
       const answered = respondWith.shift() ?? 200;
       let payload: ReceivedWebhook['payload'] = { type: '', data: null };
-      try { payload = JSON.parse(body); } catch { /* recorded as is */ }
+      try {
+        payload = JSON.parse(body);
+      } catch {
+        /* recorded as is */
+      }
       received.push({ headers: req.headers, body, payload, answered });
       res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'receiver says no');
     });
@@ -48,11 +52,16 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} webhook requests, got ${received.length}: ${received.map((r) => r.payload.type).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} webhook requests, got ${received.length}: ${received.map((r) => r.payload.type).join(', ')}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

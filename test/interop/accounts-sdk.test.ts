@@ -11,7 +11,12 @@ for (const sdk of SDKS) {
       const server = get();
       const { clientApp, serverApp } = await sdkApps(server, sdk.module);
       const app = clientApp();
-      const signUp = await app.signUpWithCredential({ email: 'Interop@Example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+      const signUp = await app.signUpWithCredential({
+        email: 'Interop@Example.com',
+        password: PASSWORD,
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(signUp.status, 'ok', JSON.stringify(signUp));
 
       const user = await app.getUser();
@@ -28,7 +33,11 @@ for (const sdk of SDKS) {
 
       await user.signOut();
       assert.equal(await app.getUser(), null);
-      const sessions = await server.gatehouse.core.runtime.db.selectFrom('refresh_tokens').select('id').where('user_id', '=', user.id).execute();
+      const sessions = await server.gatehouse.core.runtime.db
+        .selectFrom('refresh_tokens')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
       assert.equal(sessions.length, 0, 'sign-out revokes the session');
 
       const other = clientApp();
@@ -44,21 +53,41 @@ for (const sdk of SDKS) {
       const server = get();
       const { clientApp } = await sdkApps(server, sdk.module);
       const app = clientApp();
-      assert.equal((await app.signUpWithCredential({ email: 'dup@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true })).status, 'ok');
-      const dup = await clientApp().signUpWithCredential({ email: 'dup@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+      assert.equal(
+        (await app.signUpWithCredential({ email: 'dup@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true }))
+          .status,
+        'ok',
+      );
+      const dup = await clientApp().signUpWithCredential({
+        email: 'dup@example.com',
+        password: PASSWORD,
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(errorCodeOf(dup), 'USER_EMAIL_ALREADY_EXISTS');
       const wrong = await clientApp().signInWithCredential({ email: 'dup@example.com', password: 'not the password', noRedirect: true });
       assert.equal(errorCodeOf(wrong), 'EMAIL_PASSWORD_MISMATCH');
       const unknown = await clientApp().signInWithCredential({ email: 'nobody@example.com', password: PASSWORD, noRedirect: true });
       assert.equal(errorCodeOf(unknown), 'EMAIL_PASSWORD_MISMATCH');
-      const short = await clientApp().signUpWithCredential({ email: 'short@example.com', password: 'short', noVerificationCallback: true, noRedirect: true });
+      const short = await clientApp().signUpWithCredential({
+        email: 'short@example.com',
+        password: 'short',
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(errorCodeOf(short), 'PASSWORD_TOO_SHORT');
     });
 
     it('creates, lists, gets, updates and deletes users with the server app', async () => {
       const server = get();
       const { serverApp, clientApp } = await sdkApps(server, sdk.module);
-      const created = await serverApp.createUser({ primaryEmail: 'made@example.com', password: PASSWORD, primaryEmailAuthEnabled: true, displayName: 'Made', serverMetadata: { tier: 'gold' } });
+      const created = await serverApp.createUser({
+        primaryEmail: 'made@example.com',
+        password: PASSWORD,
+        primaryEmailAuthEnabled: true,
+        displayName: 'Made',
+        serverMetadata: { tier: 'gold' },
+      });
       assert.equal(created.primaryEmail, 'made@example.com');
       assert.equal(created.displayName, 'Made');
       const second = await serverApp.createUser({ primaryEmail: 'second@example.com' });
@@ -71,7 +100,10 @@ for (const sdk of SDKS) {
       const rest = await serverApp.listUsers({ limit: 1, cursor: page.nextCursor });
       assert.equal(rest.length, 1);
       assert.notEqual(rest[0].id, page[0].id);
-      assert.deepEqual((await serverApp.listUsers({ query: 'second' })).map((u: { id: string }) => u.id), [second.id]);
+      assert.deepEqual(
+        (await serverApp.listUsers({ query: 'second' })).map((u: { id: string }) => u.id),
+        [second.id],
+      );
 
       const got = await serverApp.getUser(created.id);
       assert.deepEqual(got.serverMetadata, { tier: 'gold' });
@@ -98,7 +130,12 @@ for (const sdk of SDKS) {
       assert.ok(anon, 'an anonymous user is created');
       assert.equal(anon.isAnonymous, true);
       assert.equal(await app.getUser(), null, 'anonymous users count as signed out by default');
-      const up = await app.signUpWithCredential({ email: 'was-anon@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+      const up = await app.signUpWithCredential({
+        email: 'was-anon@example.com',
+        password: PASSWORD,
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(up.status, 'ok', JSON.stringify(up));
       const user = await app.getUser();
       assert.equal(user?.id, anon.id);
@@ -110,7 +147,17 @@ for (const sdk of SDKS) {
       const server = get();
       const { clientApp, serverApp } = await sdkApps(server, sdk.module);
       const app = clientApp();
-      assert.equal((await app.signUpWithCredential({ email: 'refresh@example.com', password: PASSWORD, noVerificationCallback: true, noRedirect: true })).status, 'ok');
+      assert.equal(
+        (
+          await app.signUpWithCredential({
+            email: 'refresh@example.com',
+            password: PASSWORD,
+            noVerificationCallback: true,
+            noRedirect: true,
+          })
+        ).status,
+        'ok',
+      );
       const user = await app.getUser();
       assert.ok(user);
       const before = (await user.currentSession.getTokens()).accessToken as string;
@@ -122,7 +169,11 @@ for (const sdk of SDKS) {
       assert.equal((await serverApp.getUser(user.id)).displayName, 'After Expiry');
       const after = (await user.currentSession.getTokens()).accessToken as string;
       assert.notEqual(after, before, 'the SDK holds a new access token');
-      const session = await server.gatehouse.core.runtime.db.selectFrom('refresh_tokens').select('last_used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const session = await server.gatehouse.core.runtime.db
+        .selectFrom('refresh_tokens')
+        .select('last_used_at')
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       assert.ok(Number(session.last_used_at) >= advancedTo, 'the refresh happened after the clock moved');
     });
   });

@@ -10,7 +10,12 @@ for (const sdk of SDKS) {
       const { clientApp, project, keys } = await sdkApps(server, sdk.module);
       const cli = clientApp();
       const browser = clientApp();
-      const signUp = await browser.signUpWithCredential({ email: 'cli-user@example.com', password: 'interop password 1', noVerificationCallback: true, noRedirect: true });
+      const signUp = await browser.signUpWithCredential({
+        email: 'cli-user@example.com',
+        password: 'interop password 1',
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(signUp.status, 'ok', JSON.stringify(signUp));
       const browserUser = await browser.getUser({ or: 'throw' });
 
@@ -35,7 +40,12 @@ for (const sdk of SDKS) {
       assert.match(confirmUrl, /\/handler\/cli-auth-confirm\?login_code=[0-9a-z]{45}$/);
 
       // The refresh token the CLI received signs it in as the browser's user.
-      const signedIn = new sdk.module.StackClientApp({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: keys.publishableClientKey, tokenStore: { accessToken: null, refreshToken: result.data } });
+      const signedIn = new sdk.module.StackClientApp({
+        baseUrl: server.url,
+        projectId: project.projectId,
+        publishableClientKey: keys.publishableClientKey,
+        tokenStore: { accessToken: null, refreshToken: result.data },
+      });
       const cliUser = await signedIn.getUser();
       assert.equal(cliUser?.id, browserUser.id);
       assert.equal(cliUser?.primaryEmail, 'cli-user@example.com');
@@ -50,7 +60,10 @@ for (const sdk of SDKS) {
         appUrl: 'http://localhost:3000',
         waitTimeMillis: 10,
         maxAttempts: 50,
-        promptLink: () => { server.clock.advance(2 * 60 * 60 * 1000 + 1); polls++; },
+        promptLink: () => {
+          server.clock.advance(2 * 60 * 60 * 1000 + 1);
+          polls++;
+        },
       });
       assert.equal(polls, 1);
       assert.equal(result.status, 'error');

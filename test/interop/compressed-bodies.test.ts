@@ -9,7 +9,9 @@ import { MAX_BODY_BYTES } from '../../server-bin/api/body.ts';
 import { sdkApps, type StackSdk } from './helpers.ts';
 
 const batch = () => ({
-  session_replay_segment_id: randomUUID(), batch_id: randomUUID(), sent_at_ms: Date.now(),
+  session_replay_segment_id: randomUUID(),
+  batch_id: randomUUID(),
+  sent_at_ms: Date.now(),
   events: [{ event_type: '$page-view', event_at_ms: Date.now(), data: { path: '/' } }],
 });
 
@@ -22,14 +24,22 @@ describeWithServer('compressed request bodies', (get) => {
   it('accepts the gzipped analytics batch @stackframe/js 2.8.108 sends', async () => {
     const { clientApp } = await sdkApps(get(), sdk108 as unknown as StackSdk);
     const app = clientApp();
-    const signUp = await app.signUpWithCredential({ email: 'analytics@example.com', password: 'a long password 123', noVerificationCallback: true, noRedirect: true });
+    const signUp = await app.signUpWithCredential({
+      email: 'analytics@example.com',
+      password: 'a long password 123',
+      noVerificationCallback: true,
+      noRedirect: true,
+    });
     assert.equal(signUp.status, 'ok', JSON.stringify(signUp));
     const sent: { contentType: string | null; gzip: boolean }[] = [];
     const realFetch = globalThis.fetch;
     globalThis.fetch = async (input, init) => {
       if (String(input instanceof Request ? input.url : input).includes('/analytics/events/batch')) {
         const body = init?.body as Uint8Array;
-        sent.push({ contentType: new Headers(init?.headers).get('content-type'), gzip: body instanceof Uint8Array && body[0] === 0x1f && body[1] === 0x8b });
+        sent.push({
+          contentType: new Headers(init?.headers).get('content-type'),
+          gzip: body instanceof Uint8Array && body[0] === 0x1f && body[1] === 0x8b,
+        });
       }
       return realFetch(input, init);
     };
@@ -46,11 +56,26 @@ describeWithServer('compressed request bodies', (get) => {
 
   it('accepts gzip and deflate Content-Encoding on any JSON route', async () => {
     const { project } = await sdkApps(get(), sdk108 as unknown as StackSdk);
-    for (const [encoding, compress] of [['gzip', gzipSync], ['deflate', deflateSync]] as const) {
+    for (const [encoding, compress] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+    ] as const) {
       const res = await fetch(`${get().url}/api/v1/internal/config/override/branch`, {
         method: 'PATCH',
-        headers: { 'x-stack-project-id': project.projectId, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': project.owner.accessToken, 'content-type': 'application/json', 'content-encoding': encoding },
-        body: new Uint8Array(compress(Buffer.from(JSON.stringify({ config_override_string: JSON.stringify({ 'users.allowClientUserDeletion': encoding === 'gzip' }) })))),
+        headers: {
+          'x-stack-project-id': project.projectId,
+          'x-stack-access-type': 'admin',
+          'x-stack-admin-access-token': project.owner.accessToken,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body: new Uint8Array(
+          compress(
+            Buffer.from(
+              JSON.stringify({ config_override_string: JSON.stringify({ 'users.allowClientUserDeletion': encoding === 'gzip' }) }),
+            ),
+          ),
+        ),
       });
       assert.equal(res.status, 200, await res.text());
       const config = JSON.parse((await api(get(), 'GET', '/internal/config', project.admin)).body.config_string);
@@ -62,9 +87,17 @@ describeWithServer('compressed request bodies', (get) => {
     const { project } = await sdkApps(get(), sdk108 as unknown as StackSdk);
     const bomb = gzipSync(Buffer.alloc(MAX_BODY_BYTES * 4, 0x20));
     assert.ok(bomb.length < MAX_BODY_BYTES / 100, 'small on the wire');
-    const post = (headers: Record<string, string>, body: Buffer) => fetch(`${get().url}/api/v1/analytics/events/batch`, {
-      method: 'POST', headers: { 'x-stack-project-id': project.projectId, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': project.owner.accessToken, ...headers }, body: new Uint8Array(body),
-    });
+    const post = (headers: Record<string, string>, body: Buffer) =>
+      fetch(`${get().url}/api/v1/analytics/events/batch`, {
+        method: 'POST',
+        headers: {
+          'x-stack-project-id': project.projectId,
+          'x-stack-access-type': 'admin',
+          'x-stack-admin-access-token': project.owner.accessToken,
+          ...headers,
+        },
+        body: new Uint8Array(body),
+      });
     for (const [headers, body, message] of [
       [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb, /larger than/],
       [{ 'content-type': 'application/octet-stream' }, bomb, /larger than/],

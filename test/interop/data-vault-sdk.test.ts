@@ -7,7 +7,7 @@ import type { Caller } from '../helpers/api.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { SDKS, errorCodeOf, sdkApps } from './helpers.ts';
 
-const SECRET = 'the app\'s own data vault secret';
+const SECRET = "the app's own data vault secret";
 
 /** Creates data-vault stores through the environment-level config override, as Stack's docs do. */
 async function createStores(server: TestServer, admin: Caller, ids: string[]) {
@@ -43,23 +43,39 @@ for (const sdk of SDKS) {
       assert.equal(await (await other.serverApp.getDataVaultStore('s1')).getValue('user-123', { secret: SECRET }), null);
 
       const stores = await api(server, 'GET', '/internal/data-vault/stores', project.admin);
-      assert.deepEqual(stores.body, { items: [{ id: 's1', display_name: 'Store s1', entry_count: 1 }, { id: 's2', display_name: 'Store s2', entry_count: 0 }] });
+      assert.deepEqual(stores.body, {
+        items: [
+          { id: 's1', display_name: 'Store s1', entry_count: 1 },
+          { id: 's2', display_name: 'Store s2', entry_count: 0 },
+        ],
+      });
     });
 
     it('refuses a store that is not configured with DATA_VAULT_STORE_DOES_NOT_EXIST', async () => {
       const server = get();
       const { project, serverApp } = await sdkApps(server, sdk.module);
       const store = await serverApp.getDataVaultStore('nope');
-      await assert.rejects(store.setValue('k', 'v', { secret: SECRET }), (e: unknown) => errorCodeOf(e) === 'DATA_VAULT_STORE_DOES_NOT_EXIST');
+      await assert.rejects(
+        store.setValue('k', 'v', { secret: SECRET }),
+        (e: unknown) => errorCodeOf(e) === 'DATA_VAULT_STORE_DOES_NOT_EXIST',
+      );
       await assert.rejects(store.getValue('k', { secret: SECRET }), (e: unknown) => errorCodeOf(e) === 'DATA_VAULT_STORE_DOES_NOT_EXIST');
-      assertKnownError(await api(server, 'POST', '/data-vault/stores/nope/get', { ...project.server }, { hashed_key: 'h' }), 'DATA_VAULT_STORE_DOES_NOT_EXIST', 400);
-      assertKnownError(await api(server, 'POST', '/data-vault/stores/nope/get', { ...project.client }, { hashed_key: 'h' }), 'INSUFFICIENT_ACCESS_TYPE', 401);
+      assertKnownError(
+        await api(server, 'POST', '/data-vault/stores/nope/get', { ...project.server }, { hashed_key: 'h' }),
+        'DATA_VAULT_STORE_DOES_NOT_EXIST',
+        400,
+      );
+      assertKnownError(
+        await api(server, 'POST', '/data-vault/stores/nope/get', { ...project.client }, { hashed_key: 'h' }),
+        'INSUFFICIENT_ACCESS_TYPE',
+        401,
+      );
     });
   });
 }
 
 describeWithServer('data vault at rest', (get, dialect) => {
-  it('keeps neither the plaintext nor the SDK\'s encrypted value in the database file', async (t) => {
+  it("keeps neither the plaintext nor the SDK's encrypted value in the database file", async (t) => {
     if (dialect !== 'sqlite') return t.diagnostic('file check runs on SQLite');
     const server = get();
     const { project, serverApp } = await sdkApps(server, SDKS[0].module);
@@ -67,9 +83,14 @@ describeWithServer('data vault at rest', (get, dialect) => {
     const plaintext = 'PLAINTEXT-MARKER-5f2c9a';
     await (await serverApp.getDataVaultStore('vault')).setValue('k1', plaintext, { secret: SECRET });
     const sdkCiphertext = 'SDK-CIPHERTEXT-MARKER-8d1e77';
-    const direct = await api(server, 'POST', '/data-vault/stores/vault/set', project.server, { hashed_key: 'hash-1', encrypted_value: sdkCiphertext });
+    const direct = await api(server, 'POST', '/data-vault/stores/vault/set', project.server, {
+      hashed_key: 'hash-1',
+      encrypted_value: sdkCiphertext,
+    });
     assert.equal(direct.status, 200, direct.text);
-    assert.deepEqual((await api(server, 'POST', '/data-vault/stores/vault/get', project.server, { hashed_key: 'hash-1' })).body, { encrypted_value: sdkCiphertext });
+    assert.deepEqual((await api(server, 'POST', '/data-vault/stores/vault/get', project.server, { hashed_key: 'hash-1' })).body, {
+      encrypted_value: sdkCiphertext,
+    });
 
     const bytes = sqliteBytes(server);
     assert.ok(bytes.length > 0);

@@ -28,7 +28,12 @@ export interface StackSdk {
 export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<string, unknown> = {}) {
   const project = await createProject(server, config);
   const keys = await createProjectKeys(server, project.admin);
-  const common = { baseUrl: server.url, projectId: project.projectId, publishableClientKey: keys.publishableClientKey, tokenStore: 'memory' };
+  const common = {
+    baseUrl: server.url,
+    projectId: project.projectId,
+    publishableClientKey: keys.publishableClientKey,
+    tokenStore: 'memory',
+  };
   return {
     project,
     keys,

@@ -18,7 +18,9 @@ for (const sdk of SDKS) {
     it('reads an item configured through a config override and changes its quantity (server and client apps)', async () => {
       const server = get();
       const { project, serverApp, clientApp } = await sdkApps(server, sdk.module);
-      const patch = await api(server, 'PATCH', '/internal/config/override/environment', project.admin, { config_override_string: JSON.stringify(PAYMENTS) });
+      const patch = await api(server, 'PATCH', '/internal/config/override/environment', project.admin, {
+        config_override_string: JSON.stringify(PAYMENTS),
+      });
       assert.equal(patch.status, 200, patch.text);
 
       const created = await serverApp.createUser({ primaryEmail: 'buyer@example.com', password: PASSWORD, primaryEmailAuthEnabled: true });
@@ -50,7 +52,9 @@ for (const sdk of SDKS) {
     it('concurrent tryDecreaseQuantity calls never overdraw', async () => {
       const server = get();
       const { project, serverApp } = await sdkApps(server, sdk.module);
-      const patch = await api(server, 'PATCH', '/internal/config/override/environment', project.admin, { config_override_string: JSON.stringify(PAYMENTS) });
+      const patch = await api(server, 'PATCH', '/internal/config/override/environment', project.admin, {
+        config_override_string: JSON.stringify(PAYMENTS),
+      });
       assert.equal(patch.status, 200, patch.text);
       const item = await serverApp.getItem({ customCustomerId: 'acct-1', itemId: 'tokens' });
       await item.increaseQuantity(5);

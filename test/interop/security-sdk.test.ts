@@ -11,7 +11,12 @@ for (const sdk of SDKS) {
     it('returns PASSWORD_REQUIREMENTS_NOT_MET as a typed error for a common password', async () => {
       const server = get();
       const { clientApp } = await sdkApps(server, sdk.module);
-      const res = await clientApp().signUpWithCredential({ email: 'common@example.com', password: 'password123', noVerificationCallback: true, noRedirect: true });
+      const res = await clientApp().signUpWithCredential({
+        email: 'common@example.com',
+        password: 'password123',
+        noVerificationCallback: true,
+        noRedirect: true,
+      });
       assert.equal(errorCodeOf(res), 'PASSWORD_REQUIREMENTS_NOT_MET');
     });
 
@@ -19,9 +24,22 @@ for (const sdk of SDKS) {
       const server = get();
       const { clientApp } = await sdkApps(server, sdk.module);
       const good = 'velvet tractor 93';
-      assert.equal((await clientApp().signUpWithCredential({ email: 'slow@example.com', password: good, noVerificationCallback: true, noRedirect: true })).status, 'ok');
+      assert.equal(
+        (
+          await clientApp().signUpWithCredential({
+            email: 'slow@example.com',
+            password: good,
+            noVerificationCallback: true,
+            noRedirect: true,
+          })
+        ).status,
+        'ok',
+      );
       for (let i = 0; i < 5; i++) {
-        assert.equal(errorCodeOf(await clientApp().signInWithCredential({ email: 'slow@example.com', password: 'wrong password', noRedirect: true })), 'EMAIL_PASSWORD_MISMATCH');
+        assert.equal(
+          errorCodeOf(await clientApp().signInWithCredential({ email: 'slow@example.com', password: 'wrong password', noRedirect: true })),
+          'EMAIL_PASSWORD_MISMATCH',
+        );
       }
       // The next attempt is told to wait 1 s; the SDK waits and retries, by which time the delay is over.
       const pending = clientApp().signInWithCredential({ email: 'slow@example.com', password: good, noRedirect: true });

@@ -26,7 +26,14 @@ const STATEMENT_TIMEOUT_MS = 1000;
  */
 const BOUND_MS = CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 1000 + 2500;
 
-interface Outcome { what: string; status: number | 'network error'; code: string | null; ms: number; phase: string; detail: string }
+interface Outcome {
+  what: string;
+  status: number | 'network error';
+  code: string | null;
+  ms: number;
+  phase: string;
+  detail: string;
+}
 
 if (testDialects().includes('postgres')) {
   describe('PostgreSQL faults under load (loopback TCP proxy, real gatehouse process)', () => {
@@ -37,12 +44,15 @@ if (testDialects().includes('postgres')) {
     const applicationName = `gatehouse_fault_${process.pid}`;
 
     before(async () => {
-      started = await spawnBehindProxy({
-        ...process.env,
-        ...SEED_KEYS,
-        GATEHOUSE_DATABASE_CONNECT_TIMEOUT: `${CONNECT_TIMEOUT_MS}ms`,
-        GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
-      }, applicationName);
+      started = await spawnBehindProxy(
+        {
+          ...process.env,
+          ...SEED_KEYS,
+          GATEHOUSE_DATABASE_CONNECT_TIMEOUT: `${CONNECT_TIMEOUT_MS}ms`,
+          GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
+        },
+        applicationName,
+      );
       ({ proxy, proc } = started);
       admin = new pg.Client({ connectionString: postgresUrl() });
       await admin.connect();
@@ -55,7 +65,9 @@ if (testDialects().includes('postgres')) {
 
     it('never exits, answers every request within the bound (503 DATABASE_UNAVAILABLE in the outage), and recovers without a restart', async () => {
       let exited: string | null = null;
-      void proc.exited.then(({ code, signal }) => { exited = `exited with ${code ?? signal}`; });
+      void proc.exited.then(({ code, signal }) => {
+        exited = `exited with ${code ?? signal}`;
+      });
       const outcomes: Outcome[] = [];
       let phase = 'warm-up';
       let n = 0;
@@ -64,14 +76,32 @@ if (testDialects().includes('postgres')) {
         try {
           const res = await fetch(`${proc.url}${path}`, { ...init, headers: SERVER_HEADERS });
           const text = await res.text();
-          outcomes.push({ what, status: res.status, code: res.headers.get('x-stack-known-error'), ms: performance.now() - started, phase, detail: text.slice(0, 200) });
+          outcomes.push({
+            what,
+            status: res.status,
+            code: res.headers.get('x-stack-known-error'),
+            ms: performance.now() - started,
+            phase,
+            detail: text.slice(0, 200),
+          });
           return res.status;
         } catch (error) {
-          outcomes.push({ what, status: 'network error', code: null, ms: performance.now() - started, phase, detail: String((error as Error).cause ?? error) });
+          outcomes.push({
+            what,
+            status: 'network error',
+            code: null,
+            ms: performance.now() - started,
+            phase,
+            detail: String((error as Error).cause ?? error),
+          });
           return 0;
         }
       };
-      const createUser = () => request('create user', '/api/v1/users', { method: 'POST', body: JSON.stringify({ primary_email: `fault-${n++}@example.com`, display_name: 'Fault test' }) });
+      const createUser = () =>
+        request('create user', '/api/v1/users', {
+          method: 'POST',
+          body: JSON.stringify({ primary_email: `fault-${n++}@example.com`, display_name: 'Fault test' }),
+        });
       let loading = true;
       const load = async (kind: number) => {
         while (loading) {
@@ -110,20 +140,36 @@ if (testDialects().includes('postgres')) {
       assert.doesNotMatch(proc.stderr(), /Unhandled 'error' event|uncaught/i);
       assert.ok(outcomes.length > 50, `too little load: ${outcomes.length} requests`);
       for (const o of outcomes) {
-        assert.ok(o.ms <= BOUND_MS, `${o.what} in phase ${o.phase} took ${Math.round(o.ms)} ms (bound ${BOUND_MS} ms): ${o.status} ${o.detail}`);
+        assert.ok(
+          o.ms <= BOUND_MS,
+          `${o.what} in phase ${o.phase} took ${Math.round(o.ms)} ms (bound ${BOUND_MS} ms): ${o.status} ${o.detail}`,
+        );
         assert.notEqual(o.status, 'network error', `${o.what} in phase ${o.phase} lost its connection: ${o.detail}`);
-        assert.ok([200, 201, 503].includes(o.status as number), `${o.what} in phase ${o.phase} answered ${o.status}: ${o.detail}\n${summary()}`);
+        assert.ok(
+          [200, 201, 503].includes(o.status as number),
+          `${o.what} in phase ${o.phase} answered ${o.status}: ${o.detail}\n${summary()}`,
+        );
         if (o.status === 503 && !o.what.startsWith('readiness')) assert.equal(o.code, 'DATABASE_UNAVAILABLE', `${o.what}: ${o.detail}`);
       }
       const outage = outcomes.filter((o) => o.phase === 'outage');
-      assert.ok(outage.some((o) => o.what === 'create user' && o.code === 'DATABASE_UNAVAILABLE'), `no DATABASE_UNAVAILABLE during the outage:\n${summary()}`);
-      assert.ok(outage.some((o) => o.what === 'readiness' && o.status === 503), 'readiness never reported the outage');
-      assert.ok(outcomes.filter((o) => o.phase === 'warm-up').every((o) => o.status === 200 || o.status === 201), `errors before any fault:\n${summary()}`);
+      assert.ok(
+        outage.some((o) => o.what === 'create user' && o.code === 'DATABASE_UNAVAILABLE'),
+        `no DATABASE_UNAVAILABLE during the outage:\n${summary()}`,
+      );
+      assert.ok(
+        outage.some((o) => o.what === 'readiness' && o.status === 503),
+        'readiness never reported the outage',
+      );
+      assert.ok(
+        outcomes.filter((o) => o.phase === 'warm-up').every((o) => o.status === 200 || o.status === 201),
+        `errors before any fault:\n${summary()}`,
+      );
       assert.equal(created, 1, `no successful write after the database came back:\n${summary()}`);
       // Ready again (polled: on a loaded machine the health monitor's 1 s probe may call one more
       // short alarm after the recovery, which it lifts at the next answer).
       let ready = 0;
-      for (const until = performance.now() + 10_000; performance.now() < until && ready !== 200; await sleep(200)) ready = (await fetch(`${proc.url}/health/ready`)).status;
+      for (const until = performance.now() + 10_000; performance.now() < until && ready !== 200; await sleep(200))
+        ready = (await fetch(`${proc.url}/health/ready`)).status;
       assert.equal(ready, 200);
     });
   });
@@ -147,14 +193,22 @@ describe('SQLite busy database', () => {
     const other = new BetterSqlite3(database.databaseUrl.slice('sqlite:'.length));
     try {
       other.exec('begin immediate');
-      const blocked = await fetch(`${url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'busy@example.com' }) });
+      const blocked = await fetch(`${url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'busy@example.com' }),
+      });
       assert.equal(blocked.status, 503, await blocked.clone().text());
       assert.equal(blocked.headers.get('x-stack-known-error'), 'DATABASE_UNAVAILABLE');
-      assert.equal((await blocked.json() as { code: string }).code, 'DATABASE_UNAVAILABLE');
+      assert.equal(((await blocked.json()) as { code: string }).code, 'DATABASE_UNAVAILABLE');
       // Readers are not blocked by a writer (WAL).
       assert.equal((await fetch(`${url}/api/v1/users`, { headers: SERVER_HEADERS })).status, 200);
       other.exec('commit');
-      const res = await fetch(`${url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'busy@example.com' }) });
+      const res = await fetch(`${url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'busy@example.com' }),
+      });
       assert.equal(res.status, 201, await res.text());
     } finally {
       if (other.inTransaction) other.exec('rollback');

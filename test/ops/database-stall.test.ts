@@ -21,7 +21,15 @@ import { serveSqliteInProcess, type InProcessServer } from './sqlite-server.ts';
 const STALL_BOUND_MS = 2000;
 const RECOVERY_BOUND_MS = 1000;
 
-interface Outcome { what: 'write' | 'readiness'; started: number; ended: number; status: number; code: string | null; userId?: string; detail: string }
+interface Outcome {
+  what: 'write' | 'readiness';
+  started: number;
+  ended: number;
+  status: number;
+  code: string | null;
+  userId?: string;
+  detail: string;
+}
 
 /** Sends requests and keeps what each answered and when (performance.now() times). */
 function recorder(baseUrl: string) {
@@ -34,7 +42,15 @@ function recorder(baseUrl: string) {
       const res = await fetch(`${baseUrl}${path}`, { ...init, headers: SERVER_HEADERS });
       const text = await res.text();
       const userId = res.status === 201 ? (JSON.parse(text) as { id: string }).id : undefined;
-      outcome = { what, started, ended: performance.now(), status: res.status, code: res.headers.get('x-stack-known-error'), userId, detail: text.slice(0, 200) };
+      outcome = {
+        what,
+        started,
+        ended: performance.now(),
+        status: res.status,
+        code: res.headers.get('x-stack-known-error'),
+        userId,
+        detail: text.slice(0, 200),
+      };
     } catch (error) {
       outcome = { what, started, ended: performance.now(), status: 0, code: null, detail: String((error as Error).cause ?? error) };
     }
@@ -43,7 +59,11 @@ function recorder(baseUrl: string) {
   };
   return {
     outcomes,
-    write: () => send('write', '/api/v1/users', { method: 'POST', body: JSON.stringify({ primary_email: `stall-${process.pid}-${n++}@example.com` }) }),
+    write: () =>
+      send('write', '/api/v1/users', {
+        method: 'POST',
+        body: JSON.stringify({ primary_email: `stall-${process.pid}-${n++}@example.com` }),
+      }),
     readiness: () => send('readiness', '/health/ready'),
   };
 }
@@ -55,21 +75,30 @@ function recorder(baseUrl: string) {
  * no write or readiness check sent later than RECOVERY_BOUND_MS after the end was refused.
  */
 function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt: number): string {
-  const show = (o: Outcome) => `${o.what} sent ${Math.round(o.started - faultAt)} ms after the fault: ${o.status} ${o.code ?? ''} after ${Math.round(o.ended - o.started)} ms ${o.detail}`;
+  const show = (o: Outcome) =>
+    `${o.what} sent ${Math.round(o.started - faultAt)} ms after the fault: ${o.status} ${o.code ?? ''} after ${Math.round(o.ended - o.started)} ms ${o.detail}`;
   const during = outcomes.filter((o) => o.ended > faultAt && o.started < endedAt);
   for (const o of during) {
     const from = Math.max(o.started, faultAt);
     // A request sent in the fault's last 2 s may be answered by the database once it is back.
-    if (from + STALL_BOUND_MS <= endedAt) assert.ok(o.ended - from <= STALL_BOUND_MS, `not answered within ${STALL_BOUND_MS} ms of the fault: ${show(o)}`);
+    if (from + STALL_BOUND_MS <= endedAt)
+      assert.ok(o.ended - from <= STALL_BOUND_MS, `not answered within ${STALL_BOUND_MS} ms of the fault: ${show(o)}`);
     if (o.started > faultAt + STALL_BOUND_MS && o.ended <= endedAt) {
       assert.equal(o.status, 503, show(o));
       if (o.what === 'write') assert.equal(o.code, 'DATABASE_UNAVAILABLE', show(o));
     }
     assert.ok([200, 201, 503].includes(o.status), show(o));
   }
-  assert.ok(during.filter((o) => o.what === 'write').length >= 3 && during.filter((o) => o.what === 'readiness').length >= 3, `too little traffic during the fault: ${during.length}`);
+  assert.ok(
+    during.filter((o) => o.what === 'write').length >= 3 && during.filter((o) => o.what === 'readiness').length >= 3,
+    `too little traffic during the fault: ${during.length}`,
+  );
   // Recovered within the bound: nothing sent later than that after the fault ended is refused.
-  const timeline = () => outcomes.filter((o) => o.ended >= endedAt).map((o) => `${o.what} ${Math.round(o.started - endedAt)}→${Math.round(o.ended - endedAt)} ms: ${o.status} ${o.code ?? ''}`).join('\n');
+  const timeline = () =>
+    outcomes
+      .filter((o) => o.ended >= endedAt)
+      .map((o) => `${o.what} ${Math.round(o.started - endedAt)}→${Math.round(o.ended - endedAt)} ms: ${o.status} ${o.code ?? ''}`)
+      .join('\n');
   for (const what of ['write', 'readiness'] as const) {
     const later = outcomes.filter((o) => o.what === what && o.started >= endedAt + RECOVERY_BOUND_MS);
     assert.ok(later.length > 0, `no ${what} sent ${RECOVERY_BOUND_MS} ms after the fault ended`);
@@ -78,7 +107,8 @@ function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt
   }
   // Figures for the log (node:test diagnostics): slowest answer in the fault, first success after.
   const slowest = Math.max(...during.filter((o) => o.ended <= endedAt).map((o) => o.ended - Math.max(o.started, faultAt)));
-  const firstOk = (what: Outcome['what']) => Math.round(outcomes.find((o) => o.what === what && o.started >= endedAt && o.status < 300)!.ended - endedAt);
+  const firstOk = (what: Outcome['what']) =>
+    Math.round(outcomes.find((o) => o.what === what && o.started >= endedAt && o.status < 300)!.ended - endedAt);
   return `slowest answer during the fault ${Math.round(slowest)} ms; first success after it: readiness ${firstOk('readiness')} ms, write ${firstOk('write')} ms`;
 }
 
@@ -86,16 +116,24 @@ function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt
 function drive(client: ReturnType<typeof recorder>, writers: number) {
   let running = true;
   const loops = [
-    ...Array.from({ length: writers }, async () => { while (running) await client.write(); }),
-    (async () => { while (running) await client.readiness(); })(),
+    ...Array.from({ length: writers }, async () => {
+      while (running) await client.write();
+    }),
+    (async () => {
+      while (running) await client.readiness();
+    })(),
   ];
-  return async () => { running = false; await Promise.all(loops); };
+  return async () => {
+    running = false;
+    await Promise.all(loops);
+  };
 }
 
 /** Waits until `client` sees a successful write sent at or after `from`, or 20 s pass. */
 async function untilWriteSucceeds(client: ReturnType<typeof recorder>, from: number): Promise<void> {
   const deadline = performance.now() + 20_000;
-  while (performance.now() < deadline && !client.outcomes.some((o) => o.what === 'write' && o.started >= from && o.status === 201)) await sleep(20);
+  while (performance.now() < deadline && !client.outcomes.some((o) => o.what === 'write' && o.started >= from && o.status === 201))
+    await sleep(20);
 }
 
 /** Every write answered 201 must be stored: its user id is in the database. */
@@ -133,7 +171,10 @@ if (testDialects().includes('postgres')) {
       await untilWriteSucceeds(client, resumedAt + RECOVERY_BOUND_MS);
       await stop();
 
-      assert.ok(client.outcomes.filter((o) => o.ended < pausedAt).every((o) => o.status === 200 || o.status === 201), 'errors before the stall');
+      assert.ok(
+        client.outcomes.filter((o) => o.ended < pausedAt).every((o) => o.status === 200 || o.status === 201),
+        'errors before the stall',
+      );
       t.diagnostic(assertFailFastAndRecovery(client.outcomes, pausedAt, resumedAt));
       const storage = database.open();
       try {

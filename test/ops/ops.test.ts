@@ -21,14 +21,16 @@ function tempDir(): string {
   temps.push(dir);
   return dir;
 }
-after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 function countUsers(file: string, email?: string): number {
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
     const row = email
-      ? db.prepare('select count(*) as n from users where primary_email = ?').get(email) as { n: number }
-      : db.prepare('select count(*) as n from users').get() as { n: number };
+      ? (db.prepare('select count(*) as n from users where primary_email = ?').get(email) as { n: number })
+      : (db.prepare('select count(*) as n from users').get() as { n: number });
     return row.n;
   } finally {
     db.close();
@@ -54,7 +56,12 @@ describe('readiness when the database is gone', () => {
   it('GET /health/ready answers 503 while /health stays 200', async () => {
     const dir = tempDir();
     const storage = createSqliteAdapter({ filename: join(dir, 'gatehouse.db') });
-    const gatehouse = await createGatehouse({ storage, baseUrl: 'http://127.0.0.1', secret: 'ops-test-secret', logger: createJsonLogger('silent') });
+    const gatehouse = await createGatehouse({
+      storage,
+      baseUrl: 'http://127.0.0.1',
+      secret: 'ops-test-secret',
+      logger: createJsonLogger('silent'),
+    });
     const server = createServer(gatehouse.handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -63,7 +70,7 @@ describe('readiness when the database is gone', () => {
       await storage.close();
       const res = await fetch(`${url}/health/ready`);
       assert.equal(res.status, 503);
-      assert.equal((await res.json() as { status: string }).status, 'database unreachable');
+      assert.equal(((await res.json()) as { status: string }).status, 'database unreachable');
       assert.equal((await fetch(`${url}/health`)).status, 200);
     } finally {
       server.closeAllConnections();
@@ -76,7 +83,12 @@ describe('structured logs (pino)', () => {
   it('writes one JSON line per request with the request id sent in x-stack-request-id', async () => {
     const lines: string[] = [];
     const dir = tempDir();
-    const gatehouse = await createGatehouse({ dataDir: dir, baseUrl: 'http://127.0.0.1', secret: 'ops-test-secret', logger: createJsonLogger('info', (line) => lines.push(line)) });
+    const gatehouse = await createGatehouse({
+      dataDir: dir,
+      baseUrl: 'http://127.0.0.1',
+      secret: 'ops-test-secret',
+      logger: createJsonLogger('info', (line) => lines.push(line)),
+    });
     const server = createServer(gatehouse.handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -107,20 +119,30 @@ describe('structured logs (pino)', () => {
 
   it('keeps answering requests while nobody reads its stdout (log lines are dropped, not waited for)', async () => {
     const dir = tempDir();
-    const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS }, readStdout: false });
+    const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], {
+      env: { ...process.env, ...SEED_KEYS },
+      readStdout: false,
+    });
     try {
       // 2,000 request lines (~400 KB) are far beyond a pipe's 64 KB: a synchronous logger
       // froze after about 160 of them and every later request hung.
       const statuses: number[] = [];
       for (let batch = 0; batch < 100; batch++) {
-        statuses.push(...await Promise.all(Array.from({ length: 20 }, async () => {
-          const res = await fetch(`${proc.url}/api/v1`, { signal: AbortSignal.timeout(10_000) });
-          await res.text();
-          return res.status;
-        })));
+        statuses.push(
+          ...(await Promise.all(
+            Array.from({ length: 20 }, async () => {
+              const res = await fetch(`${proc.url}/api/v1`, { signal: AbortSignal.timeout(10_000) });
+              await res.text();
+              return res.status;
+            }),
+          )),
+        );
       }
       assert.equal(statuses.length, 2000);
-      assert.ok(statuses.every((s) => s === 200), `statuses: ${[...new Set(statuses)].join(', ')}`);
+      assert.ok(
+        statuses.every((s) => s === 200),
+        `statuses: ${[...new Set(statuses)].join(', ')}`,
+      );
       // Reading again drains what was kept: whole JSON lines only, none cut in half.
       proc.stdout();
       await new Promise((r) => setTimeout(r, 500));
@@ -138,7 +160,13 @@ describe('structured logs (pino)', () => {
     warn.info({ a: 1 }, 'dropped');
     warn.warn({ a: 2 }, 'kept');
     warn.error({ a: 3 }, 'kept too');
-    assert.deepEqual(lines.map((l) => [JSON.parse(l).level, JSON.parse(l).a]), [['warn', 2], ['error', 3]]);
+    assert.deepEqual(
+      lines.map((l) => [JSON.parse(l).level, JSON.parse(l).a]),
+      [
+        ['warn', 2],
+        ['error', 3],
+      ],
+    );
     const silent: string[] = [];
     createJsonLogger('silent', (l) => silent.push(l)).error({}, 'nothing');
     assert.deepEqual(silent, []);
@@ -154,14 +182,26 @@ describe('graceful shutdown', () => {
     let answered = false;
     let stoppedAfterAnswer = false;
     let stopping: Promise<void> | undefined;
-    const res = await slowRequest(running.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'slow@example.com', display_name: 'Slow request' }), 400, () => {
-      // Once the server has parsed the headers (a request whose bytes are still in the kernel
-      // is not in flight yet).
-      running.server.once('request', (_req, serverRes) => {
-        serverRes.once('finish', () => { answered = true; });
-        stopping = running.stop().then(() => { stopped = true; stoppedAfterAnswer = answered; });
-      });
-    });
+    const res = await slowRequest(
+      running.url,
+      '/api/v1/users',
+      SERVER_HEADERS,
+      JSON.stringify({ primary_email: 'slow@example.com', display_name: 'Slow request' }),
+      400,
+      () => {
+        // Once the server has parsed the headers (a request whose bytes are still in the kernel
+        // is not in flight yet).
+        running.server.once('request', (_req, serverRes) => {
+          serverRes.once('finish', () => {
+            answered = true;
+          });
+          stopping = running.stop().then(() => {
+            stopped = true;
+            stoppedAfterAnswer = answered;
+          });
+        });
+      },
+    );
     assert.equal(res.status, 201, res.raw);
     assert.ok(stopping);
     await stopping;
@@ -175,7 +215,16 @@ describe('graceful shutdown', () => {
     const dir = tempDir();
     const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS } });
     try {
-      const res = await slowRequest(proc.url, '/api/v1/users', SERVER_HEADERS, JSON.stringify({ primary_email: 'sigterm@example.com' }), 1500, () => { setTimeout(() => proc.child.kill('SIGTERM'), 500); });
+      const res = await slowRequest(
+        proc.url,
+        '/api/v1/users',
+        SERVER_HEADERS,
+        JSON.stringify({ primary_email: 'sigterm@example.com' }),
+        1500,
+        () => {
+          setTimeout(() => proc.child.kill('SIGTERM'), 500);
+        },
+      );
       assert.equal(res.status, 201, res.raw);
       const exit = await proc.exited;
       assert.deepEqual(exit, { code: 0, signal: null }, proc.stderr());
@@ -193,7 +242,11 @@ describe('backup', () => {
     const running = await startServer(resolveServerConfig(['--port', '0', '--data-dir', dir], SEED_KEYS), { logLevel: 'silent' });
     try {
       for (const n of [1, 2, 3]) {
-        const res = await fetch(`${running.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: `b${n}@example.com` }) });
+        const res = await fetch(`${running.url}/api/v1/users`, {
+          method: 'POST',
+          headers: SERVER_HEADERS,
+          body: JSON.stringify({ primary_email: `b${n}@example.com` }),
+        });
         assert.equal(res.status, 201);
       }
       const dest = join(dir, 'backups', 'copy.db');
@@ -204,9 +257,17 @@ describe('backup', () => {
       assert.equal(existsSync(`${dest}-wal`), false, 'the copy is one file');
       assert.equal(statSync(dest).mode & 0o777, 0o600, 'owner-only');
       const copy = new BetterSqlite3(dest, { readonly: true });
-      try { assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok'); } finally { copy.close(); }
+      try {
+        assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+      } finally {
+        copy.close();
+      }
       // The server keeps working after the backup.
-      const res = await fetch(`${running.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'after@example.com' }) });
+      const res = await fetch(`${running.url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'after@example.com' }),
+      });
       assert.equal(res.status, 201);
     } finally {
       await running.stop();
@@ -224,7 +285,11 @@ describe('backup', () => {
     const dir = tempDir();
     const db = join(dir, 'gatehouse.db');
     new BetterSqlite3(db).close();
-    assert.deepEqual(resolveBackupConfig([join(dir, 'a.db'), '--data-dir', dir], {}), { source: db, destination: join(dir, 'a.db'), help: false });
+    assert.deepEqual(resolveBackupConfig([join(dir, 'a.db'), '--data-dir', dir], {}), {
+      source: db,
+      destination: join(dir, 'a.db'),
+      help: false,
+    });
     assert.equal(resolveBackupConfig([join(dir, 'a.db')], { GATEHOUSE_DATA_DIR: dir }).source, db);
     assert.equal(resolveBackupConfig([join(dir, 'a.db'), '--database-url', `sqlite:${db}`], {}).source, db);
     assert.equal(resolveBackupConfig(['--help'], {}).help, true);
@@ -241,7 +306,11 @@ describe('backup', () => {
     const dir = tempDir();
     const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir], { env: { ...process.env, ...SEED_KEYS } });
     try {
-      const res = await fetch(`${proc.url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: 'cli-backup@example.com' }) });
+      const res = await fetch(`${proc.url}/api/v1/users`, {
+        method: 'POST',
+        headers: SERVER_HEADERS,
+        body: JSON.stringify({ primary_email: 'cli-backup@example.com' }),
+      });
       assert.equal(res.status, 201);
       const { spawnSync } = await import('node:child_process');
       const dest = join(dir, 'cli-backup.db');

@@ -32,7 +32,9 @@ export async function spawnBehindProxy(env: NodeJS.ProcessEnv, applicationName?:
   if (applicationName) url.searchParams.set('application_name', applicationName);
   const proc = await spawnGatehouse([...CLI, '--port', '0', '--database-url', url.toString(), ...args], { env, timeoutMs: 60_000 });
   return {
-    database, proxy, proc,
+    database,
+    proxy,
+    proc,
     async close() {
       proc.child.kill('SIGKILL');
       await proc.exited;

@@ -45,27 +45,58 @@ export const CLIENT_HEADERS = {
  *
  * @throws Error when the process exits or prints nothing within `timeoutMs`.
  */
-export function spawnGatehouse(command: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; readStdout?: boolean } = {}): Promise<GatehouseProcess> {
+export function spawnGatehouse(
+  command: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; readStdout?: boolean } = {},
+): Promise<GatehouseProcess> {
   const started = performance.now();
-  const child = spawn(command[0]!, command.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   let out = '';
   // readStdout: false leaves the pipe unread (a stalled log shipper) until stdout() is called.
-  const readOut = () => child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  const readOut = () =>
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
   let reading = options.readStdout !== false;
   if (reading) readOut();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`gatehouse did not start within ${options.timeoutMs ?? 20000} ms:\n${err}`)); }, options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gatehouse did not start within ${options.timeoutMs ?? 20000} ms:\n${err}`));
+    }, options.timeoutMs ?? 20_000);
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       err += d;
       const m = /Listening:\s+(\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]!, startMs: performance.now() - started, stderr: () => err, stdout: () => { if (!reading) { reading = true; readOut(); } return out; }, exited });
+        resolve({
+          child,
+          url: m[1]!,
+          startMs: performance.now() - started,
+          stderr: () => err,
+          stdout: () => {
+            if (!reading) {
+              reading = true;
+              readOut();
+            }
+            return out;
+          },
+          exited,
+        });
       }
     });
-    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`gatehouse exited (${code ?? signal}) before listening:\n${err}`)); });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`gatehouse exited (${code ?? signal}) before listening:\n${err}`));
+    });
   });
 }
 
@@ -74,11 +105,25 @@ export function spawnGatehouse(command: string[], options: { cwd?: string; env?:
  * `onFirstHalf` runs once the headers and the first half are sent. Resolves with the status line
  * and the raw response.
  */
-export function slowRequest(url: string, path: string, headers: Record<string, string>, body: string, gapMs: number, onFirstHalf: () => void): Promise<{ status: number; raw: string }> {
+export function slowRequest(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  gapMs: number,
+  onFirstHalf: () => void,
+): Promise<{ status: number; raw: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
-      const head = [`POST ${path} HTTP/1.1`, `host: ${hostname}:${port}`, `content-length: ${Buffer.byteLength(body)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+      const head = [
+        `POST ${path} HTTP/1.1`,
+        `host: ${hostname}:${port}`,
+        `content-length: ${Buffer.byteLength(body)}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ].join('\r\n');
       const half = Math.floor(body.length / 2);
       socket.write(head + body.slice(0, half), () => {
         onFirstHalf();
@@ -97,7 +142,11 @@ export function slowRequest(url: string, path: string, headers: Record<string, s
       }
     });
     socket.on('error', reject);
-    socket.on('close', () => { const m = /^HTTP\/1\.1 (\d+)/.exec(raw); if (m) resolve({ status: Number(m[1]), raw }); else reject(new Error(`connection closed without a response: ${raw}`)); });
+    socket.on('close', () => {
+      const m = /^HTTP\/1\.1 (\d+)/.exec(raw);
+      if (m) resolve({ status: Number(m[1]), raw });
+      else reject(new Error(`connection closed without a response: ${raw}`));
+    });
   });
 }
 
@@ -106,17 +155,42 @@ export function slowRequest(url: string, path: string, headers: Record<string, s
  * hands each to the next worker: `{status, worker, body}` where `worker` is the
  * `x-gatehouse-worker` header of the process that answered.
  */
-export function sendOnNewConnection(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; worker: string; body: any }> {
+export function sendOnNewConnection(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; worker: string; body: any }> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => { text += d; }).on('end', () => {
-        let parsed: unknown = text;
-        try { parsed = JSON.parse(text); } catch { /* text */ }
-        resolve({ status: res.statusCode ?? 0, worker: String(res.headers['x-gatehouse-worker'] ?? ''), body: parsed });
-      });
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: url.pathname + url.search,
+        headers: { ...headers, connection: 'close' },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => {
+            text += d;
+          })
+          .on('end', () => {
+            let parsed: unknown = text;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              /* text */
+            }
+            resolve({ status: res.statusCode ?? 0, worker: String(res.headers['x-gatehouse-worker'] ?? ''), body: parsed });
+          });
+      },
+    );
     req.on('error', reject);
     // A loaded machine is slow, never this slow: a hung request fails the test instead of hanging it.
     req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${path}: no answer in 20 s`)));

@@ -41,34 +41,58 @@ function acceptQueueLength(port: number): number {
 
 type Outcome = 'served' | 'refused' | 'reset' | 'closed without an answer';
 
-interface Probe { connected: Promise<void>; send(): void; result: Promise<{ outcome: Outcome; text: string }> }
+interface Probe {
+  connected: Promise<void>;
+  send(): void;
+  result: Promise<{ outcome: Outcome; text: string }>;
+}
 
 /** Opens a connection; `send` writes GET /health; `result` says how the connection ended. */
 function probe(url: string): Probe {
   const { hostname, port } = new URL(url);
   let socket!: Socket;
   let onConnect!: () => void;
-  const connected = new Promise<void>((resolve) => { onConnect = resolve; });
+  const connected = new Promise<void>((resolve) => {
+    onConnect = resolve;
+  });
   const result = new Promise<{ outcome: Outcome; text: string }>((resolve) => {
     let wasConnected = false;
     let text = '';
     let error: NodeJS.ErrnoException | null = null;
-    socket = connect(Number(port), hostname, () => { wasConnected = true; onConnect(); });
-    socket.setEncoding('utf8').on('data', (d: string) => { text += d; });
-    socket.on('error', (e: NodeJS.ErrnoException) => { error = e; onConnect(); });
+    socket = connect(Number(port), hostname, () => {
+      wasConnected = true;
+      onConnect();
+    });
+    socket.setEncoding('utf8').on('data', (d: string) => {
+      text += d;
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error = e;
+      onConnect();
+    });
     socket.on('close', () => {
       if (!wasConnected) resolve({ outcome: 'refused', text });
       else if (/^HTTP\/1\.1 200 /.test(text) && text.includes('"status":"ok"')) resolve({ outcome: 'served', text });
-      else resolve({ outcome: (error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET' ? 'reset' : 'closed without an answer', text });
+      else
+        resolve({ outcome: (error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET' ? 'reset' : 'closed without an answer', text });
     });
   });
-  return { connected, result, send: () => { socket.write('GET /health HTTP/1.1\r\nhost: x\r\n\r\n'); } };
+  return {
+    connected,
+    result,
+    send: () => {
+      socket.write('GET /health HTTP/1.1\r\nhost: x\r\n\r\n');
+    },
+  };
 }
 
-for (const workers of (process.env.SHUTDOWN_WORKERS ?? "1,2").split(",").map(Number)) {
+for (const workers of (process.env.SHUTDOWN_WORKERS ?? '1,2').split(',').map(Number)) {
   describe(`graceful shutdown of a real gatehouse process (--workers ${workers})`, () => {
     it('on SIGTERM answers every connection waiting in the accept queue (none reset), with connection: close, and exits 0', async () => {
-      const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', join(dir, String(workers)), '--workers', String(workers)], { env: { ...process.env, ...SEED_KEYS }, timeoutMs: 60_000 });
+      const proc = await spawnGatehouse([...CLI, '--port', '0', '--data-dir', join(dir, String(workers)), '--workers', String(workers)], {
+        env: { ...process.env, ...SEED_KEYS },
+        timeoutMs: 60_000,
+      });
       try {
         // With --workers the primary listens and hands connections to the workers (server-bin/cluster.ts).
         assert.equal(proc.child.kill('SIGSTOP'), true);

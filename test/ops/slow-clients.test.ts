@@ -15,7 +15,9 @@ import { SEED_KEYS, SERVER_HEADERS } from './process.ts';
  * (GATEHOUSE_HTTP_HEADERS_TIMEOUT, GATEHOUSE_HTTP_REQUEST_TIMEOUT, defaults 10 s and 30 s).
  */
 const temps: string[] = [];
-after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 function start(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-slow-'));
@@ -35,15 +37,37 @@ function trickle(url: string, everyMs: number): Promise<{ raw: string; ms: numbe
     let raw = '';
     let timer: NodeJS.Timeout | undefined;
     socket.on('connect', () => {
-      const head = [`POST /api/v1/users HTTP/1.1`, `host: ${hostname}:${port}`, 'content-length: 1000', ...Object.entries(SERVER_HEADERS).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+      const head = [
+        `POST /api/v1/users HTTP/1.1`,
+        `host: ${hostname}:${port}`,
+        'content-length: 1000',
+        ...Object.entries(SERVER_HEADERS).map(([k, v]) => `${k}: ${v}`),
+        '',
+        '',
+      ].join('\r\n');
       socket.write(head);
-      timer = setInterval(() => { if (!socket.destroyed) socket.write(' '); }, everyMs);
+      timer = setInterval(() => {
+        if (!socket.destroyed) socket.write(' ');
+      }, everyMs);
     });
-    socket.setEncoding('utf8').on('data', (d: string) => { raw += d; });
-    socket.on('error', () => { /* a reset after the answer ends it too */ });
-    socket.on('close', () => { clearInterval(timer); resolve({ raw, ms: Date.now() - started }); });
+    socket.setEncoding('utf8').on('data', (d: string) => {
+      raw += d;
+    });
+    socket.on('error', () => {
+      /* a reset after the answer ends it too */
+    });
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ raw, ms: Date.now() - started });
+    });
     // Well past any bound under test: a connection still open then fails the test.
-    setTimeout(() => { if (!socket.destroyed) { clearInterval(timer); socket.destroy(); reject(new Error(`connection still open after 60 s; received: ${raw}`)); } }, 60_000).unref();
+    setTimeout(() => {
+      if (!socket.destroyed) {
+        clearInterval(timer);
+        socket.destroy();
+        reject(new Error(`connection still open after 60 s; received: ${raw}`));
+      }
+    }, 60_000).unref();
   });
 }
 
@@ -60,7 +84,7 @@ describe('slow clients (issue 27 finding 9)', () => {
     }
   });
 
-  it('bounds headers, whole requests and idle keep-alive by default (10 s, 30 s, 5 s), not Node\'s 60 s and 5 min', async () => {
+  it("bounds headers, whole requests and idle keep-alive by default (10 s, 30 s, 5 s), not Node's 60 s and 5 min", async () => {
     const running = await start();
     try {
       assert.equal(running.server.headersTimeout, 10_000);
@@ -72,7 +96,10 @@ describe('slow clients (issue 27 finding 9)', () => {
   });
 
   it('refuses a headers timeout longer than the request timeout with a one-line ConfigError', () => {
-    assert.throws(() => resolveServerConfig([], { GATEHOUSE_HTTP_HEADERS_TIMEOUT: '40s', GATEHOUSE_HTTP_REQUEST_TIMEOUT: '30s' }), ConfigError);
+    assert.throws(
+      () => resolveServerConfig([], { GATEHOUSE_HTTP_HEADERS_TIMEOUT: '40s', GATEHOUSE_HTTP_REQUEST_TIMEOUT: '30s' }),
+      ConfigError,
+    );
     assert.throws(() => resolveServerConfig([], { GATEHOUSE_HTTP_REQUEST_TIMEOUT: 'soon' }), ConfigError);
   });
 });

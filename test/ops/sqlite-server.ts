@@ -19,8 +19,12 @@ export interface InProcessServer {
 export async function serveSqliteInProcess(options: SqliteAdapterOptions): Promise<InProcessServer> {
   const gatehouse = await createGatehouse({
     storage: createSqliteAdapter(options),
-    baseUrl: 'http://127.0.0.1', secret: 'fault-test-secret', logger: createJsonLogger('silent'),
-    seedKeys: { secretServerKey: SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY }, strictErrors: true, environment: 'test',
+    baseUrl: 'http://127.0.0.1',
+    secret: 'fault-test-secret',
+    logger: createJsonLogger('silent'),
+    seedKeys: { secretServerKey: SEED_KEYS.GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY },
+    strictErrors: true,
+    environment: 'test',
   });
   const server = createServer(gatehouse.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -51,7 +51,10 @@ describe('static files', () => {
   it('withStaticFiles serves GET/HEAD of files and passes API, health, other methods and misses through', async () => {
     const files = folderStaticFiles(dir, '/', { '/': '/index.html' });
     const seen: string[] = [];
-    const inner = (req: IncomingMessage, res: ServerResponse) => { seen.push(`${req.method} ${req.url}`); res.end('inner'); };
+    const inner = (req: IncomingMessage, res: ServerResponse) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.end('inner');
+    };
     const server = createServer(withStaticFiles(inner, files));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -96,17 +99,25 @@ describe('static files compression', () => {
     const source = `export const words = ${JSON.stringify('gatehouse '.repeat(2000))};\n`;
     writeFileSync(join(big, 'bundle.js'), source);
     const files = folderStaticFiles(big, '/');
-    const server = createServer(withStaticFiles((_req, res) => { res.statusCode = 404; res.end(); }, files));
+    const server = createServer(
+      withStaticFiles((_req, res) => {
+        res.statusCode = 404;
+        res.end();
+      }, files),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/bundle.js`;
     const { request } = await import('node:http');
-    const raw = (headers: Record<string, string>) => new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      request(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on('error', reject).end();
-    });
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(url, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
     try {
       const { gunzipSync } = await import('node:zlib');
       const gz = await raw({ 'accept-encoding': 'gzip, deflate' });

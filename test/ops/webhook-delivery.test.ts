@@ -16,7 +16,9 @@ const ADMIN_HEADERS = {
   'content-type': 'application/json',
 };
 const temps: string[] = [];
-after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Starts `gatehouse` on `databaseUrl` in development mode (webhooks may reach the loopback receiver). */
 function start(databaseUrl: string): Promise<GatehouseProcess> {
@@ -30,20 +32,28 @@ function start(databaseUrl: string): Promise<GatehouseProcess> {
 }
 
 async function createEndpoint(url: string, receiverUrl: string): Promise<void> {
-  const res = await fetch(`${url}/api/v1/internal/webhook-endpoints`, { method: 'POST', headers: ADMIN_HEADERS, body: JSON.stringify({ url: receiverUrl, event_types: ['user.created'] }) });
+  const res = await fetch(`${url}/api/v1/internal/webhook-endpoints`, {
+    method: 'POST',
+    headers: ADMIN_HEADERS,
+    body: JSON.stringify({ url: receiverUrl, event_types: ['user.created'] }),
+  });
   assert.equal(res.status, 201, await res.text());
 }
 
 async function createUser(url: string, email: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/users`, { method: 'POST', headers: SERVER_HEADERS, body: JSON.stringify({ primary_email: email }) });
-  const body = await res.json() as { id: string };
+  const res = await fetch(`${url}/api/v1/users`, {
+    method: 'POST',
+    headers: SERVER_HEADERS,
+    body: JSON.stringify({ primary_email: email }),
+  });
+  const body = (await res.json()) as { id: string };
   assert.equal(res.status, 201, JSON.stringify(body));
   return body.id;
 }
 
 async function listUserIds(url: string): Promise<string[]> {
   const res = await fetch(`${url}/api/v1/users?limit=1000`, { headers: SERVER_HEADERS });
-  const body = await res.json() as { items: { id: string }[] };
+  const body = (await res.json()) as { items: { id: string }[] };
   return body.items.map((u) => u.id);
 }
 
@@ -72,19 +82,25 @@ function messageIdsByUser(received: ReceivedWebhook[]): Map<string, Set<string>>
 
 for (const dialect of testDialects()) {
   describe(`webhook delivery across crashes and processes [${dialect}]`, () => {
-    it('after kill -9 during a burst of user creations and a restart, every committed user has exactly one user.created message, delivered', { timeout: 240_000 }, async () => {
+    it('after kill -9 during a burst of user creations and a restart, every committed user has exactly one user.created message, delivered', {
+      timeout: 240_000,
+    }, async () => {
       const db = await createTestDatabase(dialect);
       const receiver = await startWebhookReceiver();
       let proc = await start(db.databaseUrl);
       try {
         await createEndpoint(proc.url, receiver.url);
         const acknowledged: string[] = [];
-        const burst = Array.from({ length: 80 }, (_, i) => createUser(proc.url, `burst-${i}@example.com`)
-          .then((id) => {
-            acknowledged.push(id);
-            if (acknowledged.length === 25) proc.child.kill('SIGKILL');
-          })
-          .catch(() => { /* cut off by the kill */ }));
+        const burst = Array.from({ length: 80 }, (_, i) =>
+          createUser(proc.url, `burst-${i}@example.com`)
+            .then((id) => {
+              acknowledged.push(id);
+              if (acknowledged.length === 25) proc.child.kill('SIGKILL');
+            })
+            .catch(() => {
+              /* cut off by the kill */
+            }),
+        );
         await Promise.all(burst);
         await proc.exited;
         assert.ok(acknowledged.length >= 25, `only ${acknowledged.length} sign-ups were acknowledged before the kill`);
@@ -118,10 +134,19 @@ for (const dialect of testDialects()) {
           await assertExactlyArrives(() => receiver.received.length, 40, { timeoutMs: 30_000, quietMs: 2_500, what: 'webhook requests' });
           const byUser = messageIdsByUser(receiver.received);
           for (const id of ids) assert.equal(byUser.get(id)?.size, 1);
-          const endpoints = await (await fetch(`${a.url}/api/v1/internal/webhook-endpoints`, { headers: ADMIN_HEADERS })).json() as { items: { id: string }[] };
-          const log = await (await fetch(`${b.url}/api/v1/internal/webhook-endpoints/${endpoints.items[0]!.id}/deliveries?limit=100`, { headers: ADMIN_HEADERS })).json() as { items: { status: string; attempts: unknown[] }[] };
+          const endpoints = (await (await fetch(`${a.url}/api/v1/internal/webhook-endpoints`, { headers: ADMIN_HEADERS })).json()) as {
+            items: { id: string }[];
+          };
+          const log = (await (
+            await fetch(`${b.url}/api/v1/internal/webhook-endpoints/${endpoints.items[0]!.id}/deliveries?limit=100`, {
+              headers: ADMIN_HEADERS,
+            })
+          ).json()) as { items: { status: string; attempts: unknown[] }[] };
           assert.equal(log.items.length, 40);
-          for (const d of log.items) { assert.equal(d.status, 'succeeded'); assert.equal(d.attempts.length, 1); }
+          for (const d of log.items) {
+            assert.equal(d.status, 'succeeded');
+            assert.equal(d.attempts.length, 1);
+          }
         } finally {
           a.child.kill('SIGKILL');
           b.child.kill('SIGKILL');

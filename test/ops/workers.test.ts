@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
-import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, sendOnNewConnection as send, spawnGatehouse, type GatehouseProcess } from './process.ts';
+import {
+  CLIENT_HEADERS,
+  SEED_KEYS,
+  SERVER_HEADERS,
+  sendOnNewConnection as send,
+  spawnGatehouse,
+  type GatehouseProcess,
+} from './process.ts';
 
 /**
  * `--workers 2` runs two processes behind one port (node:cluster), on one
@@ -25,10 +32,15 @@ const REVOCATION_BOUND_MS = 2000;
 const SLACK_MS = 3000;
 
 const temps: string[] = [];
-after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Sends until each of `workers` answered at least once; returns the answer of each (by worker id). */
-async function onEveryWorker(count: number, attempt: () => Promise<{ worker: string; status: number; body: any }>): Promise<Map<string, { status: number; body: any }>> {
+async function onEveryWorker(
+  count: number,
+  attempt: () => Promise<{ worker: string; status: number; body: any }>,
+): Promise<Map<string, { status: number; body: any }>> {
   const seen = new Map<string, { status: number; body: any }>();
   for (let i = 0; i < 50 && seen.size < count; i++) {
     const res = await attempt();
@@ -39,7 +51,12 @@ async function onEveryWorker(count: number, attempt: () => Promise<{ worker: str
 }
 
 /** Sends until `ok` holds for an answer of each worker; returns the ms it took. */
-async function untilEveryWorker(count: number, attempt: () => Promise<{ worker: string; status: number; body: any }>, ok: (res: { status: number }) => boolean, limitMs: number): Promise<number> {
+async function untilEveryWorker(
+  count: number,
+  attempt: () => Promise<{ worker: string; status: number; body: any }>,
+  ok: (res: { status: number }) => boolean,
+  limitMs: number,
+): Promise<number> {
   const started = Date.now();
   const done = new Set<string>();
   while (done.size < count) {
@@ -62,7 +79,9 @@ function start(databaseUrl: string): Promise<GatehouseProcess> {
 
 for (const dialect of testDialects()) {
   describe(`--workers 2 [${dialect}]`, () => {
-    it('serves from both workers, propagates revocations within the bound, restarts a crashed worker, and drains all on SIGTERM', { timeout: 480_000 }, async () => {
+    it('serves from both workers, propagates revocations within the bound, restarts a crashed worker, and drains all on SIGTERM', {
+      timeout: 480_000,
+    }, async () => {
       const db = await createTestDatabase(dialect);
       const proc = await start(db.databaseUrl);
       try {
@@ -76,17 +95,31 @@ for (const dialect of testDialects()) {
         }
 
         // A session revoked through one worker is refused by both within the bound.
-        const up = await send(proc.url, 'POST', '/api/v1/auth/password/sign-up', CLIENT_HEADERS, { email: `workers-${dialect}@example.com`, password: 'correct horse battery staple' });
+        const up = await send(proc.url, 'POST', '/api/v1/auth/password/sign-up', CLIENT_HEADERS, {
+          email: `workers-${dialect}@example.com`,
+          password: 'correct horse battery staple',
+        });
         assert.equal(up.status, 200, JSON.stringify(up.body));
         const me = () => send(proc.url, 'GET', '/api/v1/users/me', { ...CLIENT_HEADERS, 'x-stack-access-token': up.body.access_token });
         for (const res of (await onEveryWorker(2, me)).values()) assert.equal(res.status, 200);
-        const out = await send(proc.url, 'DELETE', '/api/v1/auth/sessions/current', { ...CLIENT_HEADERS, 'x-stack-access-token': up.body.access_token, 'x-stack-refresh-token': up.body.refresh_token });
+        const out = await send(proc.url, 'DELETE', '/api/v1/auth/sessions/current', {
+          ...CLIENT_HEADERS,
+          'x-stack-access-token': up.body.access_token,
+          'x-stack-refresh-token': up.body.refresh_token,
+        });
         assert.equal(out.status, 200, JSON.stringify(out.body));
         await untilEveryWorker(2, me, (res) => res.status === 401, REVOCATION_BOUND_MS + SLACK_MS);
         // A key revoked through one worker is refused by both within the bound.
-        const key = await send(proc.url, 'POST', '/api/v1/internal/api-keys', ADMIN_HEADERS, { description: 'workers test', expires_at_millis: null, has_publishable_client_key: false, has_secret_server_key: true, has_super_secret_admin_key: false });
+        const key = await send(proc.url, 'POST', '/api/v1/internal/api-keys', ADMIN_HEADERS, {
+          description: 'workers test',
+          expires_at_millis: null,
+          has_publishable_client_key: false,
+          has_secret_server_key: true,
+          has_super_secret_admin_key: false,
+        });
         assert.equal(key.status, 200, JSON.stringify(key.body));
-        const withKey = () => send(proc.url, 'GET', '/api/v1/users?limit=1', { ...SERVER_HEADERS, 'x-stack-secret-server-key': key.body.secret_server_key });
+        const withKey = () =>
+          send(proc.url, 'GET', '/api/v1/users?limit=1', { ...SERVER_HEADERS, 'x-stack-secret-server-key': key.body.secret_server_key });
         for (const res of (await onEveryWorker(2, withKey)).values()) assert.equal(res.status, 200);
         const revoke = await send(proc.url, 'PATCH', `/api/v1/internal/api-keys/${key.body.id}`, ADMIN_HEADERS, { revoked: true });
         assert.equal(revoke.status, 200, JSON.stringify(revoke.body));
@@ -98,7 +131,8 @@ for (const dialect of testDialects()) {
         // A replacement starts like any worker (seconds on a loaded machine).
         for (let i = 0; i < 300 && !replaced; i++) {
           const res = await send(proc.url, 'GET', '/health', {}).catch(() => null);
-          if (res && res.status === 200 && res.body.pid !== victim && !([...health.values()].some((h) => h.body.pid === res.body.pid))) replaced = true;
+          if (res && res.status === 200 && res.body.pid !== victim && ![...health.values()].some((h) => h.body.pid === res.body.pid))
+            replaced = true;
           else await new Promise((r) => setTimeout(r, 200));
         }
         assert.ok(replaced, `no replacement worker answered:\n${proc.stderr()}`);

@@ -17,7 +17,10 @@ const repo = join(import.meta.dirname, '../..');
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const port = (s.address() as { port: number }).port; s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -36,12 +39,24 @@ describe('the example React app', () => {
 
   it('starts with one command and serves the app, its project and the hosted pages', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [join(repo, 'examples/react-app/serve.mjs')], { env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), EXAMPLE_DATA_DIR: dataDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(process.execPath, [join(repo, 'examples/react-app/serve.mjs')], {
+      env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), EXAMPLE_DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let output = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
-      child!.stderr!.on('data', (d) => { output += d; if (output.includes('Stop with Ctrl+C.')) { clearTimeout(timer); resolve(); } });
-      child!.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}:\n${output}`)); });
+      child!.stderr!.on('data', (d) => {
+        output += d;
+        if (output.includes('Stop with Ctrl+C.')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}:\n${output}`));
+      });
     });
     const projectId = /Project id:\s+([0-9a-f-]{36})/.exec(output)?.[1];
     assert.ok(projectId, output);
@@ -52,7 +67,9 @@ describe('the example React app', () => {
     const js = await fetch(`${origin}/app/example.js`);
     assert.equal(js.status, 200);
     assert.ok((await js.text()).length > 10_000);
-    const project = await fetch(`${origin}/api/v1/projects/current`, { headers: { 'x-stack-project-id': projectId!, 'x-stack-access-type': 'client' } });
+    const project = await fetch(`${origin}/api/v1/projects/current`, {
+      headers: { 'x-stack-project-id': projectId!, 'x-stack-access-type': 'client' },
+    });
     assert.equal(project.status, 200);
     assert.equal((await project.json()).display_name, 'Example app');
     assert.equal((await fetch(`${origin}/projects/${projectId}/handler/sign-up`)).status, 200);

@@ -23,7 +23,12 @@ import { exampleHtml } from '../../examples/react-app/build.mjs';
 
 const execFileAsync = promisify(execFile);
 
-interface CheckResult { app: string; outfile: string; packages: string[]; tarballs: Record<string, { files: string[] }> }
+interface CheckResult {
+  app: string;
+  outfile: string;
+  packages: string[];
+  tarballs: Record<string, { files: string[] }>;
+}
 
 describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => {
   let result: CheckResult;
@@ -62,7 +67,11 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
       const app = new ServerApp({ projectId: 'internal', secretServerKey: 'wrong', baseUrl: process.argv[1], tokenStore: null });
       try { await app.listUsers(); console.log('no error'); } catch (e) { console.log(e instanceof GatehouseKnownError ? e.code : String(e)); }`;
     // Asynchronously: the server answering it runs in this process.
-    const r = await execFileAsync(process.execPath, ['--input-type=module', '-e', code, server.url], { cwd: result.app, encoding: 'utf8', timeout: 60_000 });
+    const r = await execFileAsync(process.execPath, ['--input-type=module', '-e', code, server.url], {
+      cwd: result.app,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.match(r.stdout.trim(), /^[A-Z_]+$/, r.stdout);
   });
 
@@ -70,12 +79,20 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
     const project = await createProject(server);
     const email = `packages-${Date.now()}@example.com`;
     const password = 'correct-horse-battery';
-    const created = await api(server, 'POST', '/users', project.server, { primary_email: email, primary_email_auth_enabled: true, password });
+    const created = await api(server, 'POST', '/users', project.server, {
+      primary_email: email,
+      primary_email_auth_enabled: true,
+      password,
+    });
     assert.equal(created.status, 201, created.text);
     const bundle = readFileSync(result.outfile, 'utf8');
     front = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/app/example.js') { res.setHeader('content-type', 'text/javascript'); res.end(bundle); return; }
+      if (path === '/app/example.js') {
+        res.setHeader('content-type', 'text/javascript');
+        res.end(bundle);
+        return;
+      }
       res.setHeader('content-type', 'text/html');
       res.end(exampleHtml({ projectId: project.projectId, baseUrl: server.url }));
     });
@@ -85,7 +102,9 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`${appOrigin}/app`);
     await page.getByText('You are signed out.').waitFor();
     await page.getByLabel('Email', { exact: true }).fill(email);
@@ -94,6 +113,9 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
     await page.getByTestId('home-email').waitFor({ timeout: 20_000 });
     assert.equal(await page.getByTestId('home-email').textContent(), email);
     assert.equal(new URL(page.url()).origin, appOrigin);
-    assert.deepEqual(errors.filter((e) => /Invalid hook call|more than one copy of React/i.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => /Invalid hook call|more than one copy of React/i.test(e)),
+      [],
+    );
   });
 });

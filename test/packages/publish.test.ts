@@ -39,14 +39,28 @@ describe('packages ready to publish and installable by path', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('npm publish --dry-run is clean for gatehouse-sdk, gatehouse-react and gatehouse-server', async () => {
-    for (const [cwd, args] of [[packages.sdk, []], [packages.react, []], [repo, ['--ignore-scripts']]] as const) {
-      const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--json', ...args], { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    for (const [cwd, args] of [
+      [packages.sdk, []],
+      [packages.react, []],
+      [repo, ['--ignore-scripts']],
+    ] as const) {
+      const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--json', ...args], {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 120_000,
+      });
       assert.deepEqual(warnings(stderr), [], `${cwd}: npm warnings`);
       // npm 11 keys the dry run's report by package name.
-      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, { name: string; version: string; files: { path: string }[] }>;
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<
+        string,
+        { name: string; version: string; files: { path: string }[] }
+      >;
       const info = Object.values(report)[0]!;
       assert.match(info.version, /^\d+\.\d+\.\d+/);
-      assert.ok(info.files.some((f) => f.path === 'package.json') && info.files.some((f) => f.path === 'README.md'), `${info.name}: manifest and README`);
+      assert.ok(
+        info.files.some((f) => f.path === 'package.json') && info.files.some((f) => f.path === 'README.md'),
+        `${info.name}: manifest and README`,
+      );
       assert.ok(!info.files.some((f) => /\.test\.|^test\//.test(f.path)), `${info.name}: no tests`);
     }
   });
@@ -56,10 +70,17 @@ describe('packages ready to publish and installable by path', () => {
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'by-path-app', private: true, type: 'module' }));
     const line = installLines(['gatehouse-sdk', 'gatehouse-react'], ['react', 'react-dom']).find((l) => l.includes('--install-links'))!;
-    const args = line.replace(/^\/\/ npm i /, '').replaceAll('<checkout>/dist/packages', join(dir, 'packages')).split(' ');
+    const args = line
+      .replace(/^\/\/ npm i /, '')
+      .replaceAll('<checkout>/dist/packages', join(dir, 'packages'))
+      .split(' ');
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], { cwd: app, timeout: 240_000 });
-    const code = "const sdk = await import('gatehouse-sdk'); const react = await import('gatehouse-react'); console.log(typeof sdk.ClientApp, typeof react.GatehouseProvider);";
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' } });
+    const code =
+      "const sdk = await import('gatehouse-sdk'); const react = await import('gatehouse-react'); console.log(typeof sdk.ClientApp, typeof react.GatehouseProvider);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: app,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     assert.equal(stdout.trim(), 'function function');
   });
 
@@ -71,10 +92,16 @@ describe('packages ready to publish and installable by path', () => {
     const app = join(dir, 'plain-app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plain-path-app', private: true, type: 'module' }));
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links=false', packages.sdk], { cwd: app, timeout: 240_000 });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links=false', packages.sdk], {
+      cwd: app,
+      timeout: 240_000,
+    });
     assert.ok(lstatSync(join(app, 'node_modules', 'gatehouse-sdk')).isSymbolicLink(), 'npm linked the folder');
     const code = "await import('gatehouse-sdk').then(() => console.log('loaded'), (e) => console.log(e.code))";
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' } });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: app,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     assert.equal(stdout.trim(), 'ERR_MODULE_NOT_FOUND');
   });
 });

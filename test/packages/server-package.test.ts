@@ -49,17 +49,32 @@ describe('the packed gatehouse-server in a fresh app', () => {
 
   before(async () => {
     if (!libUpToDate()) await buildLib();
-    const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
+    const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], {
+      cwd: repo,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const [info] = JSON.parse(packed.stdout) as { filename: string }[];
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-    await run('npm', ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info!.filename)], { cwd: app, timeout: 240_000 });
-    for (const [name, file] of [['better-sqlite3', 'better_sqlite3.node'], ['argon2', 'argon2.node']] as const) {
+    await run('npm', ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info!.filename)], {
+      cwd: app,
+      timeout: 240_000,
+    });
+    for (const [name, file] of [
+      ['better-sqlite3', 'better_sqlite3.node'],
+      ['argon2', 'argon2.node'],
+    ] as const) {
       cpSync(join(repo, 'node_modules', name, 'build/Release', file), join(app, 'node_modules', name, 'build/Release', file));
     }
     writeFileSync(join(app, 'app.ts'), APP);
     // The same program as JavaScript: what `node app.mjs` runs (types erased by hand).
-    writeFileSync(join(app, 'app.mjs'), APP.replace(', type Gatehouse', '').replace(': Gatehouse', '').replace(/: \(req: .*?=> void = /, ' = ').replace(': Response', ''));
+    writeFileSync(
+      join(app, 'app.mjs'),
+      APP.replace(', type Gatehouse', '')
+        .replace(': Gatehouse', '')
+        .replace(/: \(req: .*?=> void = /, ' = ')
+        .replace(': Response', ''),
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -70,12 +85,18 @@ describe('the packed gatehouse-server in a fresh app', () => {
   });
 
   it('type-checks with tsc --strict and default settings: zero errors', async () => {
-    const result = await run(process.execPath, [tsc, '--strict', '--noEmit', 'app.ts'], { cwd: app }).catch((error: { stdout: string; code: number }) => error);
+    const result = await run(process.execPath, [tsc, '--strict', '--noEmit', 'app.ts'], { cwd: app }).catch(
+      (error: { stdout: string; code: number }) => error,
+    );
     assert.equal(result.stdout, '', 'tsc reported errors');
   });
 
   it("runs on plain node and prints no secret key to the app's stderr", async () => {
-    const { stdout, stderr } = await run(process.execPath, ['app.mjs'], { cwd: app, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['app.mjs'], {
+      cwd: app,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      timeout: 60_000,
+    });
     assert.deepEqual(JSON.parse(stdout.trim()), { web: 200, user: null, listening: true });
     assert.match(stderr, /Open the dashboard at/, 'the first-start notice names the next step');
     assert.doesNotMatch(stderr, /\b(ssk|sak|pck)_[0-9a-z]{20,}/, "no key in the library's output");

@@ -30,25 +30,42 @@ describeWithServer('deep JSON inside config override strings (issue 27 finding 8
     }
     const config = await api(server, 'GET', '/internal/config', admin);
     assert.equal(config.status, 200, config.text.slice(0, 300));
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'deep-config@example.com', password: 'velvet tractor 93' });
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, {
+      email: 'deep-config@example.com',
+      password: 'velvet tractor 93',
+    });
     assert.equal(signUp.status, 200, signUp.text);
   });
 
   it('keeps serving a project whose stored override is nested too deeply: that level is ignored, the others still apply', async () => {
     const server = get();
     const { admin, client } = await createProject(server);
-    const ok = await api(server, 'PATCH', '/internal/config/override/environment', admin, { config_override_string: JSON.stringify({ 'auth.signUpRulesDefaultAction': 'reject' }) });
+    const ok = await api(server, 'PATCH', '/internal/config/override/environment', admin, {
+      config_override_string: JSON.stringify({ 'auth.signUpRulesDefaultAction': 'reject' }),
+    });
     assert.equal(ok.status, 200, ok.text);
     // As stored before the bound: a branch override about 2,000 levels deep.
-    await upsertOverride(server.gatehouse.core.runtime.db, { projectId: admin.projectId!, branchId: 'main', level: 'branch', now: Date.now(), config: { 'auth.signUpRules.x': { action: { type: 'log' }, extra: JSON.parse(nested(2000)) } } });
+    await upsertOverride(server.gatehouse.core.runtime.db, {
+      projectId: admin.projectId!,
+      branchId: 'main',
+      level: 'branch',
+      now: Date.now(),
+      config: { 'auth.signUpRules.x': { action: { type: 'log' }, extra: JSON.parse(nested(2000)) } },
+    });
     const config = await api(server, 'GET', '/internal/config', admin);
     assert.equal(config.status, 200, config.text.slice(0, 300));
     assert.equal(JSON.parse(config.body.config_string).auth.signUpRulesDefaultAction, 'reject', 'the environment level still applies');
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'stored-deep@example.com', password: 'velvet tractor 93' });
+    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, {
+      email: 'stored-deep@example.com',
+      password: 'velvet tractor 93',
+    });
     assert.equal(signUp.status, 403, signUp.text);
     assert.equal(signUp.headers.get('x-stack-known-error'), 'SIGN_UP_REJECTED');
     // The admin can repair the level by replacing it.
-    const repaired = await api(server, 'PUT', '/internal/config/override/branch', admin, { config_string: '{}', source: { type: 'unlinked' } });
+    const repaired = await api(server, 'PUT', '/internal/config/override/branch', admin, {
+      config_string: '{}',
+      source: { type: 'unlinked' },
+    });
     assert.equal(repaired.status, 200, repaired.text);
   });
 });

@@ -13,7 +13,11 @@ import { api, assertKnownError, createProject, type Caller } from '../helpers/ap
 const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
 
 async function raw(url: string, method: string, path: string, caller: Caller, body: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-stack-project-id': caller.projectId!, 'x-stack-access-type': caller.accessType! };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-stack-project-id': caller.projectId!,
+    'x-stack-access-type': caller.accessType!,
+  };
   if (caller.secretServerKey) headers['x-stack-secret-server-key'] = caller.secretServerKey;
   if (caller.accessToken) headers['x-stack-access-token'] = caller.accessToken;
   if (caller.adminAccessToken) headers['x-stack-admin-access-token'] = caller.adminAccessToken;
@@ -68,7 +72,11 @@ describeWithServer('deeply nested JSON (issue 12 finding 5)', (get) => {
     const user = await api(server, 'POST', '/users', p.server, { primary_email: 'legacy@example.com' });
     const team = await api(server, 'POST', '/teams', p.server, { display_name: 'Legacy', creator_user_id: user.body.id });
     const legacy = nested(20_000);
-    await server.gatehouse.core.runtime.db.updateTable('users').set({ client_metadata: legacy, server_metadata: legacy }).where('id', '=', user.body.id).execute();
+    await server.gatehouse.core.runtime.db
+      .updateTable('users')
+      .set({ client_metadata: legacy, server_metadata: legacy })
+      .where('id', '=', user.body.id)
+      .execute();
     for (const path of [`/users/${user.body.id}`, '/users', `/team-member-profiles?team_id=${team.body.id}`]) {
       const res = await api(server, 'GET', path, p.server);
       assert.equal(res.status, 200, res.text.slice(0, 300));

@@ -25,8 +25,13 @@ describeWithServer('developer first hour', (get) => {
     const server = get();
     const p = await createProject(server);
     const body = {
-      session_replay_segment_id: randomUUID(), batch_id: randomUUID(), sent_at_ms: server.clock.now(),
-      events: [{ event_type: '$page-view', event_at_ms: server.clock.now(), data: { path: '/' } }, { event_type: '$click', event_at_ms: server.clock.now(), data: {} }],
+      session_replay_segment_id: randomUUID(),
+      batch_id: randomUUID(),
+      sent_at_ms: server.clock.now(),
+      events: [
+        { event_type: '$page-view', event_at_ms: server.clock.now(), data: { path: '/' } },
+        { event_type: '$click', event_at_ms: server.clock.now(), data: {} },
+      ],
     };
     const res = await api(server, 'POST', '/analytics/events/batch', p.client, body);
     assert.equal(res.status, 200, res.text);
@@ -38,16 +43,28 @@ describeWithServer('developer first hour', (get) => {
     const p = await createProject(server);
     const base = { session_replay_segment_id: randomUUID(), batch_id: randomUUID(), sent_at_ms: 1 };
     const ev = { event_type: '$page-view', event_at_ms: 1, data: {} };
-    assertKnownError(await api(server, 'POST', '/analytics/events/batch', p.client, { ...base, events: [{ ...ev, event_type: '$scroll' }] }), 'SCHEMA_ERROR', 400);
+    assertKnownError(
+      await api(server, 'POST', '/analytics/events/batch', p.client, { ...base, events: [{ ...ev, event_type: '$scroll' }] }),
+      'SCHEMA_ERROR',
+      400,
+    );
     assertKnownError(await api(server, 'POST', '/analytics/events/batch', p.client, { ...base, events: [] }), 'SCHEMA_ERROR', 400);
-    assertKnownError(await api(server, 'POST', '/analytics/events/batch', p.client, { ...base, batch_id: 'nope', events: [ev] }), 'SCHEMA_ERROR', 400);
+    assertKnownError(
+      await api(server, 'POST', '/analytics/events/batch', p.client, { ...base, batch_id: 'nope', events: [ev] }),
+      'SCHEMA_ERROR',
+      400,
+    );
   });
 
   it('"Redirect URL not whitelisted" names the refused URL and keeps upstream\'s body keys', async () => {
     const server = get();
     const p = await createProject(server, { allow_localhost: false, domains: [] });
     const url = 'https://evil.example/handler/email-verification';
-    const res = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: `x-${randomUUID()}@example.com`, password: 'correct horse battery', verification_callback_url: url });
+    const res = await api(server, 'POST', '/auth/password/sign-up', p.client, {
+      email: `x-${randomUUID()}@example.com`,
+      password: 'correct horse battery',
+      verification_callback_url: url,
+    });
     assertKnownError(res, 'REDIRECT_URL_NOT_WHITELISTED', 400);
     assert.ok(res.body.error.includes(url), res.body.error);
     assert.deepEqual(Object.keys(res.body), ['code', 'error']);

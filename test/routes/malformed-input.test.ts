@@ -15,7 +15,15 @@ import type { TestServer } from '../helpers/server.ts';
  * never a 5xx.
  */
 
-type SchemaNode = { type?: string; entries?: Record<string, SchemaNode>; wrapped?: SchemaNode; item?: SchemaNode; options?: SchemaNode[]; key?: string; literal?: unknown };
+type SchemaNode = {
+  type?: string;
+  entries?: Record<string, SchemaNode>;
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+  options?: SchemaNode[];
+  key?: string;
+  literal?: unknown;
+};
 
 function unwrap(s: SchemaNode | undefined): SchemaNode | undefined {
   while (s?.wrapped) s = s.wrapped;
@@ -43,20 +51,30 @@ function nestedUnknownBodies(op: AnyOperation): { field: string; body: Record<st
         return [];
       };
       const direct = objects(node).map((value) => ({ field: key, body: { [key]: value } }));
-      const inArray = node?.type === 'array' ? objects(unwrap(node.item)).map((value) => ({ field: `${key}[0]`, body: { [key]: [value] } })) : [];
+      const inArray =
+        node?.type === 'array' ? objects(unwrap(node.item)).map((value) => ({ field: `${key}[0]`, body: { [key]: [value] } })) : [];
       for (const c of [...direct, ...inArray]) {
         const id = JSON.stringify(c.body);
-        if (!seen.has(id)) { seen.add(id); out.push(c); }
+        if (!seen.has(id)) {
+          seen.add(id);
+          out.push(c);
+        }
       }
       // One level deeper (e.g. PATCH /internal/projects/current body.config.email_config).
       if (node?.type === 'strict_object') {
         for (const [inner, innerEntry] of Object.entries(node.entries ?? {})) {
           const n = unwrap(innerEntry);
-          const values = [...objects(n).map((value) => ({ field: `${key}.${inner}`, value })), ...(n?.type === 'array' ? objects(unwrap(n.item)).map((value) => ({ field: `${key}.${inner}[0]`, value: [value] })) : [])];
+          const values = [
+            ...objects(n).map((value) => ({ field: `${key}.${inner}`, value })),
+            ...(n?.type === 'array' ? objects(unwrap(n.item)).map((value) => ({ field: `${key}.${inner}[0]`, value: [value] })) : []),
+          ];
           for (const { field, value } of values) {
             const body = { [key]: { [inner]: value } };
             const id = JSON.stringify(body);
-            if (!seen.has(id)) { seen.add(id); out.push({ field, body }); }
+            if (!seen.has(id)) {
+              seen.add(id);
+              out.push({ field, body });
+            }
           }
         }
       }
@@ -84,7 +102,11 @@ async function send(server: TestServer, op: AnyOperation, headers: Record<string
   const res = await fetch(url, { method: op.method, headers, body: op.method === 'GET' ? undefined : body });
   const text = await res.text();
   let json: any = null;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, text, json, header: res.headers.get('x-stack-known-error') ?? res.headers.get('x-hexclave-known-error') };
 }
 
@@ -117,19 +139,63 @@ describeWithServer('every route with malformed input', (get) => {
   for (const op of operations) {
     const name = `${op.method} ${op.path} (${op.id})`;
     const authed = op.access !== 'public';
-    const best: 'client' | 'server' | 'admin' = authed ? (op.access.includes('admin') ? 'admin' : op.access.includes('server') ? 'server' : 'client') : 'admin';
+    const best: 'client' | 'server' | 'admin' = authed
+      ? op.access.includes('admin')
+        ? 'admin'
+        : op.access.includes('server')
+          ? 'server'
+          : 'client'
+      : 'admin';
 
     it(`${name}: rejects missing, wrong and partial credentials`, async () => {
       const server = get();
       if (authed) expectKnown('no headers', await send(server, op, {}), ['ACCESS_TYPE_REQUIRED']);
-      expectKnown('key without access type', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-secret-server-key': 'ssk_nope' }), ['PROJECT_KEY_WITHOUT_ACCESS_TYPE']);
-      expectKnown('bad access type', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'root' }), ['INVALID_ACCESS_TYPE']);
-      expectKnown('access type without project', await send(server, op, { 'x-stack-access-type': 'server' }), ['ACCESS_TYPE_WITHOUT_PROJECT_ID']);
-      expectKnown('unknown project', await send(server, op, { 'x-stack-project-id': randomUUID(), 'x-stack-access-type': 'client' }), ['CURRENT_PROJECT_NOT_FOUND']);
-      expectKnown('wrong server key', await send(server, op, { 'x-hexclave-project-id': callers.admin.projectId!, 'x-hexclave-access-type': 'server', 'x-hexclave-secret-server-key': 'ssk_wrong' }), ['INVALID_SECRET_SERVER_KEY']);
-      expectKnown('missing admin key', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'admin', 'x-stack-super-secret-admin-key': '' }), ['ADMIN_AUTHENTICATION_REQUIRED']);
-      expectKnown('garbage access token', await send(server, op, { ...headersFor(callers.client), 'x-stack-access-token': 'not.a.jwt' }), ['UNPARSABLE_ACCESS_TOKEN']);
-      expectKnown('garbage admin token', await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': 'garbage' }), ['UNPARSABLE_ADMIN_ACCESS_TOKEN']);
+      expectKnown(
+        'key without access type',
+        await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-secret-server-key': 'ssk_nope' }),
+        ['PROJECT_KEY_WITHOUT_ACCESS_TYPE'],
+      );
+      expectKnown(
+        'bad access type',
+        await send(server, op, { 'x-stack-project-id': callers.admin.projectId!, 'x-stack-access-type': 'root' }),
+        ['INVALID_ACCESS_TYPE'],
+      );
+      expectKnown('access type without project', await send(server, op, { 'x-stack-access-type': 'server' }), [
+        'ACCESS_TYPE_WITHOUT_PROJECT_ID',
+      ]);
+      expectKnown('unknown project', await send(server, op, { 'x-stack-project-id': randomUUID(), 'x-stack-access-type': 'client' }), [
+        'CURRENT_PROJECT_NOT_FOUND',
+      ]);
+      expectKnown(
+        'wrong server key',
+        await send(server, op, {
+          'x-hexclave-project-id': callers.admin.projectId!,
+          'x-hexclave-access-type': 'server',
+          'x-hexclave-secret-server-key': 'ssk_wrong',
+        }),
+        ['INVALID_SECRET_SERVER_KEY'],
+      );
+      expectKnown(
+        'missing admin key',
+        await send(server, op, {
+          'x-stack-project-id': callers.admin.projectId!,
+          'x-stack-access-type': 'admin',
+          'x-stack-super-secret-admin-key': '',
+        }),
+        ['ADMIN_AUTHENTICATION_REQUIRED'],
+      );
+      expectKnown('garbage access token', await send(server, op, { ...headersFor(callers.client), 'x-stack-access-token': 'not.a.jwt' }), [
+        'UNPARSABLE_ACCESS_TOKEN',
+      ]);
+      expectKnown(
+        'garbage admin token',
+        await send(server, op, {
+          'x-stack-project-id': callers.admin.projectId!,
+          'x-stack-access-type': 'admin',
+          'x-stack-admin-access-token': 'garbage',
+        }),
+        ['UNPARSABLE_ADMIN_ACCESS_TOKEN'],
+      );
       if (authed) {
         for (const level of ['client', 'server', 'admin'] as const) {
           if (op.access.includes(level)) continue;
@@ -200,8 +266,18 @@ describeWithServer('every route with malformed input', (get) => {
       it(`${name}: takes its body unparsed, so malformed JSON, junk, NUL bytes and any content type answer its own known 4xx`, async () => {
         const server = get();
         const json = { ...headersFor(callers[best]), 'content-type': 'application/json' };
-        const query = schemaKeys(op.input.query).length ? `?${schemaKeys(op.input.query).map((k) => `${k}=${randomUUID()}`).join('&')}` : '';
-        for (const [what, headers, body] of [['malformed JSON', json, '{"a": '], ['array body', json, '[1, 2]'], ['NUL byte', json, `{"a": ${NUL}}`], ['xml body', { ...json, 'content-type': 'application/xml' }, '<a/>'], ['signed junk', { ...json, [SIGNATURE_HEADER[op.rawBody!.signedBy]]: 't=1,v1=00' }, 'junk']] as const) {
+        const query = schemaKeys(op.input.query).length
+          ? `?${schemaKeys(op.input.query)
+              .map((k) => `${k}=${randomUUID()}`)
+              .join('&')}`
+          : '';
+        for (const [what, headers, body] of [
+          ['malformed JSON', json, '{"a": '],
+          ['array body', json, '[1, 2]'],
+          ['NUL byte', json, `{"a": ${NUL}}`],
+          ['xml body', { ...json, 'content-type': 'application/xml' }, '<a/>'],
+          ['signed junk', { ...json, [SIGNATURE_HEADER[op.rawBody!.signedBy]]: 't=1,v1=00' }, 'junk'],
+        ] as const) {
           expectKnown(what, await send(server, op, headers, body, query), [...op.errors]);
         }
       });
@@ -217,14 +293,28 @@ describeWithServer('every route with malformed input', (get) => {
         const unknown = await send(server, op, json, JSON.stringify({ __unknown_field: true }));
         expectKnown('unknown field', unknown, ['SCHEMA_ERROR']);
         assert.match(unknown.json.error, /__unknown_field/);
-        const wrongTypes = await send(server, op, json, JSON.stringify(Object.fromEntries(['email', 'password', 'display_name', 'user_id', 'team_id', 'code', 'description', 'config', 'id'].map((k) => [k, { nested: [1] }]))));
+        const wrongTypes = await send(
+          server,
+          op,
+          json,
+          JSON.stringify(
+            Object.fromEntries(
+              ['email', 'password', 'display_name', 'user_id', 'team_id', 'code', 'description', 'config', 'id'].map((k) => [
+                k,
+                { nested: [1] },
+              ]),
+            ),
+          ),
+        );
         expectKnown('wrong types', wrongTypes, ['SCHEMA_ERROR']);
         for (const { field, body } of nestedUnknownBodies(op)) {
           const nested = await send(server, op, json, JSON.stringify(body));
           expectKnown(`nested unknown property in ${field}`, nested, ['SCHEMA_ERROR']);
           assert.match(nested.json.error, /__unknown_nested/, `nested unknown property in ${field} must be named: ${nested.json.error}`);
         }
-        expectKnown('xml body', await send(server, op, { ...headersFor(callers[best]), 'content-type': 'application/xml' }, '<a/>'), ['BODY_PARSING_ERROR']);
+        expectKnown('xml body', await send(server, op, { ...headersFor(callers[best]), 'content-type': 'application/xml' }, '<a/>'), [
+          'BODY_PARSING_ERROR',
+        ]);
       });
     }
   }
@@ -243,13 +333,17 @@ describeWithServer('text no database can store (issue 12 finding 8)', (get) => {
       ['GET', '/teams?user_id=a%00', '', 'query.user_id'],
     ];
     for (const [method, path, body, field] of cases) {
-      const res = await fetch(`${server.url}/api/v1${path}`, { method, headers: { ...headersFor(p.server), 'content-type': 'application/json' }, body: method === 'GET' ? undefined : body });
+      const res = await fetch(`${server.url}/api/v1${path}`, {
+        method,
+        headers: { ...headersFor(p.server), 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : body,
+      });
       const text = await res.text();
       assert.equal(res.status, 400, `${method} ${path} ${body}: ${text}`);
       assert.equal(res.headers.get('x-stack-known-error'), 'SCHEMA_ERROR');
       assert.ok(JSON.parse(text).error.includes(field), `${field} not named: ${text}`);
     }
     const users = await fetch(`${server.url}/api/v1/users`, { headers: headersFor(p.server) });
-    assert.deepEqual((await users.json() as { items: unknown[] }).items, []);
+    assert.deepEqual(((await users.json()) as { items: unknown[] }).items, []);
   });
 });

@@ -38,7 +38,7 @@ describe('generated routes (sdk/generated/routes.ts)', () => {
   });
 
   it('a changed registry gives a different file (the staleness check can fail)', () => {
-    const renamed = operations.map((op, i) => i === 0 ? { ...op, path: `${op.path}-moved` } : op);
+    const renamed = operations.map((op, i) => (i === 0 ? { ...op, path: `${op.path}-moved` } : op));
     assert.notEqual(routesSource(renamed), routesSource(operations));
   });
 
@@ -54,17 +54,27 @@ describe('no hand-written API routes in sdk/ and ui/', () => {
     assert.equal(handWrittenRoutes(`api.call('GET', '/users/me')`, operations).length, 2);
     assert.deepEqual(handWrittenRoutes('const p = `/team-memberships/${a}/${b}`;', operations), ['`/team-memberships/${a}/${b}`']);
     assert.equal(handWrittenRoutes('new URL(`${base}/api/v1/auth/oauth/authorize/${p}`)', operations).length, 1);
-    assert.deepEqual(handWrittenRoutes(`const page = '/handler/sign-in'; // GET '/users/me'\n/** \`PATCH /users/{id}\` */`, operations), []);
+    assert.deepEqual(
+      handWrittenRoutes(`const page = '/handler/sign-in'; // GET '/users/me'\n/** \`PATCH /users/{id}\` */`, operations),
+      [],
+    );
   });
 
   it('every non-test file of sdk/ and ui/ calls by operation id', () => {
     const files = [...sources('sdk'), ...sources('ui')];
-    assert.ok(files.includes('sdk/client-app.ts') && files.includes('ui/dashboard/pages/users.tsx'), 'the scan reads the SDK and the dashboard');
+    assert.ok(
+      files.includes('sdk/client-app.ts') && files.includes('ui/dashboard/pages/users.tsx'),
+      'the scan reads the SDK and the dashboard',
+    );
     const offenders: Record<string, string[]> = {};
     for (const path of files) {
       const hits = handWrittenRoutes(readFileSync(join(ROOT, path), 'utf8'), operations);
       if (hits.length) offenders[path] = hits;
     }
-    assert.deepEqual(offenders, {}, 'call the API with op(id, {params, query, body}) (sdk/routes.ts), or build URLs with routePath(id, params)');
+    assert.deepEqual(
+      offenders,
+      {},
+      'call the API with op(id, {params, query, body}) (sdk/routes.ts), or build URLs with routePath(id, params)',
+    );
   });
 });

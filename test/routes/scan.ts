@@ -17,7 +17,15 @@ const LITERAL = /'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\]*)`/g;
 function matchers(routes: readonly RouteLike[]): RegExp[] {
   return routes
     .filter((r) => r.path.split('/').filter(Boolean).length >= 2)
-    .map((r) => new RegExp(`^${r.path.split('/').map((seg) => seg.startsWith(':') ? '(?:[^/?${}]+|\\$\\{[^}]*\\})' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('/')}/?(?:\\?.*)?$`));
+    .map(
+      (r) =>
+        new RegExp(
+          `^${r.path
+            .split('/')
+            .map((seg) => (seg.startsWith(':') ? '(?:[^/?${}]+|\\$\\{[^}]*\\})' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('/')}/?(?:\\?.*)?$`,
+        ),
+    );
 }
 
 /** `text` without block comments and line comments (a `//` after a space or at a line's start). */

@@ -27,12 +27,20 @@ describeWithServer('security headers with an http base URL', (get) => {
   });
 });
 
-describeWithServer('security headers with an https base URL', (get) => {
-  it('sends Strict-Transport-Security (one year, subdomains) and nosniff on every response', async () => {
-    for (const [method, path, headers] of requests) {
-      const res = await fetch(`${get().url}${path}`, { method, headers, body: method === 'POST' ? '{oops' : undefined });
-      assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains', `${method} ${path} (${res.status})`);
-      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${method} ${path}`);
-    }
-  });
-}, { baseUrl: 'https://auth.example.com' });
+describeWithServer(
+  'security headers with an https base URL',
+  (get) => {
+    it('sends Strict-Transport-Security (one year, subdomains) and nosniff on every response', async () => {
+      for (const [method, path, headers] of requests) {
+        const res = await fetch(`${get().url}${path}`, { method, headers, body: method === 'POST' ? '{oops' : undefined });
+        assert.equal(
+          res.headers.get('strict-transport-security'),
+          'max-age=31536000; includeSubDomains',
+          `${method} ${path} (${res.status})`,
+        );
+        assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${method} ${path}`);
+      }
+    });
+  },
+  { baseUrl: 'https://auth.example.com' },
+);

@@ -10,7 +10,11 @@ import { describe, it } from 'node:test';
 const ROOT = join(import.meta.dirname, '..', '..');
 const doc = readFileSync(join(ROOT, 'docs', 'security.md'), 'utf8');
 
-interface Row { id: string; how: string; test: string }
+interface Row {
+  id: string;
+  how: string;
+  test: string;
+}
 
 /** The rows of the four ASVS tables (`| 6.1.1 | requirement | how | test |`). */
 function asvsRows(text: string): Row[] {
@@ -26,7 +30,10 @@ function asvsRows(text: string): Row[] {
     let code = false;
     for (const ch of m[2]!) {
       if (ch === '`') code = !code;
-      if (ch === '|' && !code) { cells.push(cell.trim()); cell = ''; } else cell += ch;
+      if (ch === '|' && !code) {
+        cells.push(cell.trim());
+        cell = '';
+      } else cell += ch;
     }
     cells.push(cell.trim());
     assert.equal(cells.length, 3, `row ${m[1]} has requirement, how and test cells`);
@@ -57,9 +64,17 @@ describe('docs/security.md ASVS 5.0 V6–V9 table (issue 12)', () => {
   const rows = asvsRows(doc);
 
   it('lists every chapter, each requirement once', () => {
-    for (const chapter of ['6', '7', '8', '9']) assert.ok(rows.some((r) => r.id.startsWith(`${chapter}.`)), `chapter V${chapter}`);
+    for (const chapter of ['6', '7', '8', '9'])
+      assert.ok(
+        rows.some((r) => r.id.startsWith(`${chapter}.`)),
+        `chapter V${chapter}`,
+      );
     const ids = rows.map((r) => r.id);
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], 'no requirement listed twice');
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+      'no requirement listed twice',
+    );
   });
 
   it('names only test files that exist and test names that are in those files', () => {
@@ -71,7 +86,10 @@ describe('docs/security.md ASVS 5.0 V6–V9 table (issue 12)', () => {
       else if (/^same\b/.test(row.test)) refs = [...previous, ...refs];
       for (const { file, names } of refs) {
         const path = join(ROOT, file);
-        if (!existsSync(path)) { problems.push(`${row.id}: ${file} does not exist`); continue; }
+        if (!existsSync(path)) {
+          problems.push(`${row.id}: ${file} does not exist`);
+          continue;
+        }
         const source = readFileSync(path, 'utf8');
         for (const name of names) if (!fileHasTestName(source, name)) problems.push(`${row.id}: "${name}" is not in ${file}`);
       }
@@ -83,7 +101,10 @@ describe('docs/security.md ASVS 5.0 V6–V9 table (issue 12)', () => {
   it('names only existing test files anywhere in docs/security.md, and a test for each of the nine findings', () => {
     const files = [...new Set([...doc.matchAll(/`((?:core|test|server-bin|sdk|ui|adapters)\/[^`\s]+\.test\.tsx?)`/g)].map((m) => m[1]!))];
     assert.ok(files.length > 20);
-    assert.deepEqual(files.filter((f) => !existsSync(join(ROOT, f))), []);
+    assert.deepEqual(
+      files.filter((f) => !existsSync(join(ROOT, f))),
+      [],
+    );
     // The findings table: one row per finding 1–9, each naming at least one test file.
     const findings = new Map<string, string>();
     for (const m of doc.matchAll(/^\| (\d) \| [^|]+ \| (.+) \|$/gm)) findings.set(m[1]!, m[2]!);
@@ -104,7 +125,10 @@ describe('docs/security.md ASVS 5.0 V6–V9 table (issue 12)', () => {
     const met = tested.length + documented.length;
     const percent = Math.round((100 * met) / applicable.length);
     assert.ok(met / applicable.length >= 0.9, `coverage ${met}/${applicable.length}`);
-    const claim = /Of the (\d+) that apply, \*\*(\d+) are met \((\d+)%\)\*\*: (\d+) with a named\s+test, (\d+) documentation requirements/.exec(doc.replace(/\n/g, ' '));
+    const claim =
+      /Of the (\d+) that apply, \*\*(\d+) are met \((\d+)%\)\*\*: (\d+) with a named\s+test, (\d+) documentation requirements/.exec(
+        doc.replace(/\n/g, ' '),
+      );
     assert.ok(claim, 'the coverage paragraph states the figures');
     assert.deepEqual(claim.slice(1).map(Number), [applicable.length, met, percent, tested.length, documented.length]);
   });

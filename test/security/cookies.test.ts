@@ -16,12 +16,15 @@ function fakeDocument() {
   return {
     written,
     jar,
-    get cookie() { return [...jar].map(([k, v]) => `${k}=${v}`).join('; '); },
+    get cookie() {
+      return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    },
     set cookie(line: string) {
       written.push(line);
       const [pair] = line.split(';');
       const i = pair!.indexOf('=');
-      if (/max-age=0(;|$)/i.test(line)) jar.delete(pair!.slice(0, i)); else jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+      if (/max-age=0(;|$)/i.test(line)) jar.delete(pair!.slice(0, i));
+      else jar.set(pair!.slice(0, i), pair!.slice(i + 1));
     },
   };
 }
@@ -33,7 +36,11 @@ describe("cookies of Gatehouse's own pages (issue 12 finding 9)", () => {
     const dashboard = cookieTokenStore('internal', manualEnvironment(), doc, { ...hostedCookieOptions('internal'), secure: true });
     a.set({ accessToken: 'at-a', refreshToken: 'rt-a' });
     dashboard.set({ accessToken: 'at-d', refreshToken: 'rt-d' });
-    assert.deepEqual(a.get(), { accessToken: 'at-a', refreshToken: 'rt-a' }, "the dashboard's sign-in does not overwrite the project's access cookie");
+    assert.deepEqual(
+      a.get(),
+      { accessToken: 'at-a', refreshToken: 'rt-a' },
+      "the dashboard's sign-in does not overwrite the project's access cookie",
+    );
     assert.deepEqual(dashboard.get(), { accessToken: 'at-d', refreshToken: 'rt-d' });
     assert.ok(doc.jar.has('stack-access-project-a') && doc.jar.has('stack-access-internal') && !doc.jar.has('stack-access'));
     const refreshLine = doc.written.find((l) => l.startsWith('stack-refresh-project-a='))!;
@@ -55,19 +62,33 @@ describe(`the same-origin cookie bridge (issue 12 finding 9) [${testDialects()[0
   let server: TestServer;
   const email = `bridge-${Date.now()}@example.com`;
   const password = 'correct-horse-battery';
-  const client = { 'content-type': 'application/json', 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': INTERNAL_KEYS.publishableClientKey };
-  const signIn = (headers: Record<string, string>) => fetch(`${server.url}/api/v1/auth/password/sign-in`, { method: 'POST', headers: { ...client, ...headers }, body: JSON.stringify({ email, password }) });
+  const client = {
+    'content-type': 'application/json',
+    'x-stack-project-id': 'internal',
+    'x-stack-access-type': 'client',
+    'x-stack-publishable-client-key': INTERNAL_KEYS.publishableClientKey,
+  };
+  const signIn = (headers: Record<string, string>) =>
+    fetch(`${server.url}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: { ...client, ...headers },
+      body: JSON.stringify({ email, password }),
+    });
 
   before(async () => {
     server = await startTestServer(testDialects()[0]!, { baseUrl: 'https://auth.example.com' });
-    const res = await fetch(`${server.url}/api/v1/auth/password/sign-up`, { method: 'POST', headers: client, body: JSON.stringify({ email, password }) });
+    const res = await fetch(`${server.url}/api/v1/auth/password/sign-up`, {
+      method: 'POST',
+      headers: client,
+      body: JSON.stringify({ email, password }),
+    });
     assert.equal(res.status, 200, await res.text());
   });
   after(() => server?.close());
 
   it('answers a bridge request with a placeholder and an HttpOnly, Secure, 30-day cookie for the project', async () => {
     const res = await signIn({ 'x-gatehouse-cookie-bridge': '1', origin: 'https://auth.example.com', 'sec-fetch-site': 'same-origin' });
-    const body = await res.json() as { refresh_token: string; access_token: string };
+    const body = (await res.json()) as { refresh_token: string; access_token: string };
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.match(body.refresh_token, /^gatehouse-httponly-cookie\.[0-9a-f]{16}$/);
     assert.equal(typeof body.access_token, 'string');
@@ -76,20 +97,45 @@ describe(`the same-origin cookie bridge (issue 12 finding 9) [${testDialects()[0
     // A server-side read of the page's cookies (mount mode) finds the real token, the HttpOnly cookie first.
     const token = /^gatehouse-refresh-internal=([^;]+)/.exec(setCookie)![1]!;
     const cookie = `stack-refresh-internal=${encodeURIComponent(body.refresh_token)}; stack-access-internal=${encodeURIComponent(JSON.stringify([body.refresh_token, body.access_token]))}; gatehouse-refresh-internal=${token}`;
-    assert.deepEqual(tokensFromCookies({ cookie }, 'internal'), { refreshToken: decodeURIComponent(token), accessToken: body.access_token });
+    assert.deepEqual(tokensFromCookies({ cookie }, 'internal'), {
+      refreshToken: decodeURIComponent(token),
+      accessToken: body.access_token,
+    });
     // The placeholder works in x-stack-refresh-token (sign-out), and sign-out clears the cookie.
-    const out = await fetch(`${server.url}/api/v1/auth/sessions/current`, { method: 'DELETE', headers: { ...client, 'x-gatehouse-cookie-bridge': '1', 'x-stack-refresh-token': body.refresh_token, cookie: `gatehouse-refresh-internal=${token}` }, body: '{}' });
+    const out = await fetch(`${server.url}/api/v1/auth/sessions/current`, {
+      method: 'DELETE',
+      headers: {
+        ...client,
+        'x-gatehouse-cookie-bridge': '1',
+        'x-stack-refresh-token': body.refresh_token,
+        cookie: `gatehouse-refresh-internal=${token}`,
+      },
+      body: '{}',
+    });
     assert.equal(out.status, 200, await out.text());
     assert.match(out.headers.get('set-cookie') ?? '', /^gatehouse-refresh-internal=; Max-Age=0; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
-    const again = await fetch(`${server.url}/api/v1/auth/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: decodeURIComponent(token), client_id: 'internal', client_secret: INTERNAL_KEYS.publishableClientKey }).toString() });
+    const again = await fetch(`${server.url}/api/v1/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: decodeURIComponent(token),
+        client_id: 'internal',
+        client_secret: INTERNAL_KEYS.publishableClientKey,
+      }).toString(),
+    });
     assert.notEqual(again.status, 200, 'the session behind the placeholder was signed out');
   });
 
   it('leaves apps alone: no bridge header, or a foreign origin, gets the token in the body and no cookie', async () => {
-    const variants: Array<Record<string, string>> = [{}, { 'x-gatehouse-cookie-bridge': '1', origin: 'https://attacker.example' }, { 'x-gatehouse-cookie-bridge': '1', 'sec-fetch-site': 'cross-site' }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { 'x-gatehouse-cookie-bridge': '1', origin: 'https://attacker.example' },
+      { 'x-gatehouse-cookie-bridge': '1', 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of variants) {
       const res = await signIn(headers);
-      const body = await res.json() as { refresh_token: string };
+      const body = (await res.json()) as { refresh_token: string };
       assert.equal(res.status, 200);
       assert.doesNotMatch(body.refresh_token, /gatehouse-httponly-cookie/);
       assert.equal(res.headers.get('set-cookie'), null);

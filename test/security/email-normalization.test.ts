@@ -26,9 +26,15 @@ describeWithServer('one account per address, whatever its Unicode form (issue 27
     const { client } = await createProject(server);
     const first = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'wide-user@example.com', password: PASSWORD });
     assert.equal(first.status, 200, first.text);
-    const wide = await api(server, 'POST', '/auth/password/sign-up', client, { email: `${fullWidth('wide-user')}@example.com`, password: PASSWORD });
+    const wide = await api(server, 'POST', '/auth/password/sign-up', client, {
+      email: `${fullWidth('wide-user')}@example.com`,
+      password: PASSWORD,
+    });
     assertKnownError(wide, 'USER_EMAIL_ALREADY_EXISTS', 409);
-    const upper = await api(server, 'POST', '/auth/password/sign-up', client, { email: `${fullWidth('WIDE-USER')}@EXAMPLE.com`, password: PASSWORD });
+    const upper = await api(server, 'POST', '/auth/password/sign-up', client, {
+      email: `${fullWidth('WIDE-USER')}@EXAMPLE.com`,
+      password: PASSWORD,
+    });
     assertKnownError(upper, 'USER_EMAIL_ALREADY_EXISTS', 409);
 
     const composed = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'jos\u00e9@example.com', password: PASSWORD });
@@ -39,7 +45,10 @@ describeWithServer('one account per address, whatever its Unicode form (issue 27
     const signIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: 'JOSE\u0301@example.com', password: PASSWORD });
     assert.equal(signIn.status, 200, signIn.text);
     assert.equal(signIn.body.user_id, composed.body.user_id);
-    const wideSignIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: `${fullWidth('wide-user')}@example.com`, password: PASSWORD });
+    const wideSignIn = await api(server, 'POST', '/auth/password/sign-in', client, {
+      email: `${fullWidth('wide-user')}@example.com`,
+      password: PASSWORD,
+    });
     assert.equal(wideSignIn.body.user_id, first.body.user_id);
   });
 
@@ -56,18 +65,26 @@ describeWithServer('one account per address, whatever its Unicode form (issue 27
     const original = await create('legacy-one@example.com');
     const variant = await create('legacy-two@example.com');
     const alone = await create('legacy-three@example.com');
-    await db.updateTable('users').set({ primary_email: `${fullWidth('legacy-one')}@example.com` }).where('id', '=', variant).execute();
+    await db
+      .updateTable('users')
+      .set({ primary_email: `${fullWidth('legacy-one')}@example.com` })
+      .where('id', '=', variant)
+      .execute();
     await db.updateTable('users').set({ primary_email: 'rene\u0301e@example.com' }).where('id', '=', alone).execute();
 
     await trustInput.up(db);
 
-    const stored = async (id: string) => (await db.selectFrom('users').select('primary_email').where('id', '=', id).executeTakeFirstOrThrow()).primary_email;
+    const stored = async (id: string) =>
+      (await db.selectFrom('users').select('primary_email').where('id', '=', id).executeTakeFirstOrThrow()).primary_email;
     assert.equal(await stored(original), 'legacy-one@example.com');
     assert.equal(await stored(variant), `${fullWidth('legacy-one')}@example.com`, 'the later variant keeps its stored text');
     assert.equal(await stored(alone), 'ren\u00e9e@example.com');
     const signIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: 'rene\u0301e@example.com', password: PASSWORD });
     assert.equal(signIn.body.user_id, alone, signIn.text);
-    const wide = await api(server, 'POST', '/auth/password/sign-in', client, { email: `${fullWidth('legacy-one')}@example.com`, password: PASSWORD });
+    const wide = await api(server, 'POST', '/auth/password/sign-in', client, {
+      email: `${fullWidth('legacy-one')}@example.com`,
+      password: PASSWORD,
+    });
     assert.equal(wide.body.user_id, original, 'the normal form belongs to the earliest account');
   });
 });

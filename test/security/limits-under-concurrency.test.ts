@@ -36,7 +36,9 @@ const PAYMENTS = {
 };
 
 const temps: string[] = [];
-after(() => { for (const dir of temps) rmSync(dir, { recursive: true, force: true }); });
+after(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
 
 function start(databaseUrl: string, workers: 1 | 2): Promise<GatehouseProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-limits-'));
@@ -57,7 +59,9 @@ function start(databaseUrl: string, workers: 1 | 2): Promise<GatehouseProcess> {
 /** `count` copies of one request at once, each on a new connection. */
 async function burst(proc: GatehouseProcess, count: number, method: string, path: string, caller: Caller, body: (i: number) => unknown) {
   const headers = { ...callerHeaders(caller), 'content-type': 'application/json' };
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => sendOnNewConnection(proc.url, method, `/api/v1${path}`, headers, body(i))));
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) => sendOnNewConnection(proc.url, method, `/api/v1${path}`, headers, body(i))),
+  );
   for (const a of answers) assert.ok(a.status < 500, `${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
   return answers;
 }
@@ -72,7 +76,9 @@ const wrongOtp = (i: number) => `Z${String(i).padStart(5, '0')}`;
 async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
   const server = { url: proc.url } as TestServer;
   const p = await createProject(server, { magic_link_enabled: true });
-  const configured = await api(server, 'PATCH', '/internal/config/override/environment', p.admin, { config_override_string: JSON.stringify(PAYMENTS) });
+  const configured = await api(server, 'PATCH', '/internal/config/override/environment', p.admin, {
+    config_override_string: JSON.stringify(PAYMENTS),
+  });
   assert.equal(configured.status, 200, configured.text);
   const workersSeen = new Set<string>();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -80,7 +86,9 @@ async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
     const customer = `custom/round-${round}-${Date.now()}/tokens`;
     const seeded = await api(server, 'POST', `/payments/items/${customer}/update-quantity?allow_negative=false`, p.server, { delta: 10 });
     assert.equal(seeded.status, 200, seeded.text);
-    const debits = await burst(proc, 30, 'POST', `/payments/items/${customer}/update-quantity?allow_negative=false`, p.server, () => ({ delta: -1 }));
+    const debits = await burst(proc, 30, 'POST', `/payments/items/${customer}/update-quantity?allow_negative=false`, p.server, () => ({
+      delta: -1,
+    }));
     for (const a of debits) workersSeen.add(a.worker);
     const debitCodes = codes(debits);
     assert.equal(count(debitCodes, '200'), 10, `round ${round}: ${debitCodes.join(',')}`);
@@ -104,13 +112,23 @@ async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
     const totpCodes = codes(totps);
     assert.ok(count(totpCodes, 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED') >= 25, `round ${round}: ${totpCodes.join(',')}`);
     // The evaluated ones answer INVALID_TOTP_CODE, or 429 from the per-user failure backoff.
-    assert.ok(totpCodes.every((c) => c === 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED' || c === 'INVALID_TOTP_CODE' || c === '429'), totpCodes.join(','));
-    const afterwards = await api(server, 'POST', '/auth/mfa/sign-in', p.server, { type: 'totp', totp: generateTotp(user.secret, Date.now()), code: attemptCode });
+    assert.ok(
+      totpCodes.every((c) => c === 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED' || c === 'INVALID_TOTP_CODE' || c === '429'),
+      totpCodes.join(','),
+    );
+    const afterwards = await api(server, 'POST', '/auth/mfa/sign-in', p.server, {
+      type: 'totp',
+      totp: generateTotp(user.secret, Date.now()),
+      code: attemptCode,
+    });
     assert.equal(afterwards.body.code, 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', afterwards.text);
 
     // Finding 5: 60 concurrent OTP guesses on one sign-in code (limit 20).
     const email = uniqueEmail(`race-${round}`);
-    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', p.client, { email, callback_url: 'http://localhost:3000/handler/magic-link-callback' });
+    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', p.client, {
+      email,
+      callback_url: 'http://localhost:3000/handler/magic-link-callback',
+    });
     assert.equal(sent.status, 200, sent.text);
     const guesses = await burst(proc, 60, 'POST', '/auth/otp/sign-in', p.server, (i) => ({ code: wrongOtp(i) + sent.body.nonce }));
     for (const a of guesses) workersSeen.add(a.worker);
@@ -124,7 +142,9 @@ async function rounds(proc: GatehouseProcess, workers: 1 | 2) {
 for (const dialect of testDialects()) {
   describe(`limits under concurrency, real processes and clock (issue 27 findings 2, 5) [${dialect}]`, () => {
     for (const workers of [1, 2] as const) {
-      it(`${workers === 1 ? 'one process' : '--workers 2'}: ${ROUNDS} rounds of 30 debits of a balance of 10, 10 grants of a non-stackable product, 30 wrong TOTPs (limit 5) and 60 OTP guesses (limit 20) on one code`, { timeout: 600_000 }, async () => {
+      it(`${workers === 1 ? 'one process' : '--workers 2'}: ${ROUNDS} rounds of 30 debits of a balance of 10, 10 grants of a non-stackable product, 30 wrong TOTPs (limit 5) and 60 OTP guesses (limit 20) on one code`, {
+        timeout: 600_000,
+      }, async () => {
         const db = await createTestDatabase(dialect);
         const proc = await start(db.databaseUrl, workers);
         try {

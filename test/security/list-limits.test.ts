@@ -12,10 +12,19 @@ import { api, assertKnownError, createProject } from '../helpers/api.ts';
 const HUGE = '99999999999999999999999';
 
 describeWithServer('bounded list limits', (get) => {
-  it('answers SCHEMA_ERROR, never a 500, for a limit beyond each listing\'s maximum', async () => {
+  it("answers SCHEMA_ERROR, never a 500, for a limit beyond each listing's maximum", async () => {
     const server = get();
     const p = await createProject(server);
-    for (const path of [`/users?limit=${HUGE}`, '/users?limit=10001', `/teams?limit=${HUGE}`, '/teams?limit=10001', `/team-permission-definitions?limit=${HUGE}`, '/team-permission-definitions?limit=201', `/project-permission-definitions?limit=${HUGE}`, '/users?limit=0']) {
+    for (const path of [
+      `/users?limit=${HUGE}`,
+      '/users?limit=10001',
+      `/teams?limit=${HUGE}`,
+      '/teams?limit=10001',
+      `/team-permission-definitions?limit=${HUGE}`,
+      '/team-permission-definitions?limit=201',
+      `/project-permission-definitions?limit=${HUGE}`,
+      '/users?limit=0',
+    ]) {
       const res = await api(server, 'GET', path, p.admin);
       assertKnownError(res, 'SCHEMA_ERROR', 400);
     }
@@ -28,7 +37,13 @@ describeWithServer('bounded list limits', (get) => {
   it('serves a page at each maximum', async () => {
     const server = get();
     const p = await createProject(server);
-    for (const path of ['/users?limit=10000', '/teams?limit=10000', '/team-permission-definitions?limit=200', '/emails/outbox?limit=100', '/internal/payments/transactions?limit=200']) {
+    for (const path of [
+      '/users?limit=10000',
+      '/teams?limit=10000',
+      '/team-permission-definitions?limit=200',
+      '/emails/outbox?limit=100',
+      '/internal/payments/transactions?limit=200',
+    ]) {
       const res = await api(server, 'GET', path, p.admin);
       assert.equal(res.status, 200, `${path}: ${res.text}`);
     }

@@ -16,26 +16,30 @@ async function storedRows(server: TestServer, to: string) {
   return server.gatehouse.core.runtime.db.selectFrom('emails').selectAll().where('to_email', '=', to).execute();
 }
 
-describeWithServer('codes in stored emails (issue 12 finding 9)', (get) => {
-  it('delivers the live code by SMTP but stores only a redacted copy', async () => {
-    const server = get();
-    const { client } = await createProject(server, { magic_link_enabled: true });
-    const email = uniqueEmail();
-    await api(server, 'POST', '/auth/otp/send-sign-in-code', client, { email, callback_url: 'http://localhost:3000/cb' });
-    const mail = await smtp.waitFor(email);
-    const code = codeFromEmail(mail);
-    const otp = code.slice(0, 6).toUpperCase();
-    await emailWorkerIdle(server.gatehouse.core.runtime);
-    const [row] = await storedRows(server, email);
-    assert.equal(row!.status, 'sent');
-    for (const part of [row!.subject, row!.html, row!.text ?? '']) {
-      assert.ok(!part.includes(code) && !part.includes(otp), `no code in the stored copy: ${part.slice(0, 200)}`);
-    }
-    assert.match(row!.html, /\[redacted\]/);
-    assert.equal(row!.sealed_body, null, 'the sealed live copy is dropped once delivered');
-    assert.equal((await api(server, 'POST', '/auth/otp/sign-in', client, { code })).status, 200, 'the delivered code works');
-  });
-}, { smtpUrl: smtp.url });
+describeWithServer(
+  'codes in stored emails (issue 12 finding 9)',
+  (get) => {
+    it('delivers the live code by SMTP but stores only a redacted copy', async () => {
+      const server = get();
+      const { client } = await createProject(server, { magic_link_enabled: true });
+      const email = uniqueEmail();
+      await api(server, 'POST', '/auth/otp/send-sign-in-code', client, { email, callback_url: 'http://localhost:3000/cb' });
+      const mail = await smtp.waitFor(email);
+      const code = codeFromEmail(mail);
+      const otp = code.slice(0, 6).toUpperCase();
+      await emailWorkerIdle(server.gatehouse.core.runtime);
+      const [row] = await storedRows(server, email);
+      assert.equal(row!.status, 'sent');
+      for (const part of [row!.subject, row!.html, row!.text ?? '']) {
+        assert.ok(!part.includes(code) && !part.includes(otp), `no code in the stored copy: ${part.slice(0, 200)}`);
+      }
+      assert.match(row!.html, /\[redacted\]/);
+      assert.equal(row!.sealed_body, null, 'the sealed live copy is dropped once delivered');
+      assert.equal((await api(server, 'POST', '/auth/otp/sign-in', client, { code })).status, 200, 'the delivered code works');
+    });
+  },
+  { smtpUrl: smtp.url },
+);
 
 describeWithServer('codes in the built-in outbox (issue 12 finding 9)', (get) => {
   it('keeps the live content only sealed, shows it to admins, and forgets it with the retention rules', async () => {

@@ -13,7 +13,10 @@ import { startSecondProcess } from '../helpers/second-process.ts';
 const POLL_MS = 300;
 
 async function signUp(server: TestServer, client: Caller) {
-  const res = await api(server, 'POST', '/auth/password/sign-up', client, { email: `u-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long enough pass 1' });
+  const res = await api(server, 'POST', '/auth/password/sign-up', client, {
+    email: `u-${Math.random().toString(36).slice(2)}@example.com`,
+    password: 'a long enough pass 1',
+  });
   assert.equal(res.status, 200, res.text);
   return res.body as { access_token: string; refresh_token: string; user_id: string };
 }
@@ -33,9 +36,15 @@ describeWithServer('access tokens of revoked sessions (issue 12 finding 9)', (ge
     const server = get();
     const { client, server: srv } = await createProject(server);
     const s = await signUp(server, client);
-    const keep = await api(server, 'POST', '/auth/password/sign-in', client, { email: (await api(server, 'GET', `/users/${s.user_id}`, srv)).body.primary_email, password: 'a long enough pass 1' });
+    const keep = await api(server, 'POST', '/auth/password/sign-in', client, {
+      email: (await api(server, 'GET', `/users/${s.user_id}`, srv)).body.primary_email,
+      password: 'a long enough pass 1',
+    });
     const sessions = await api(server, 'GET', `/auth/sessions?user_id=${s.user_id}`, srv);
-    const victim = sessions.body.items.find((i: { id: string }) => i.id !== JSON.parse(Buffer.from(keep.body.access_token.split('.')[1], 'base64url').toString()).refresh_token_id);
+    const victim = sessions.body.items.find(
+      (i: { id: string }) =>
+        i.id !== JSON.parse(Buffer.from(keep.body.access_token.split('.')[1], 'base64url').toString()).refresh_token_id,
+    );
     assert.equal((await api(server, 'DELETE', `/auth/sessions/${victim.id}?user_id=${s.user_id}`, srv)).status, 200);
     assertKnownError(await api(server, 'GET', '/users/me', { ...client, accessToken: s.access_token }), 'UNPARSABLE_ACCESS_TOKEN', 401);
     assert.equal((await api(server, 'GET', '/users/me', { ...client, accessToken: keep.body.access_token })).status, 200);
@@ -77,7 +86,12 @@ describeWithServer('access tokens of revoked sessions (issue 12 finding 9)', (ge
     const { owner, projectId } = await createProject(server);
     const admin: Caller = { projectId, accessType: 'admin', adminAccessToken: owner.accessToken };
     assert.equal((await api(server, 'GET', '/internal/projects/current', admin)).status, 200);
-    const internal = { projectId: 'internal', accessType: 'client' as const, publishableClientKey: INTERNAL_KEYS.publishableClientKey, accessToken: owner.accessToken };
+    const internal = {
+      projectId: 'internal',
+      accessType: 'client' as const,
+      publishableClientKey: INTERNAL_KEYS.publishableClientKey,
+      accessToken: owner.accessToken,
+    };
     assert.equal((await api(server, 'DELETE', '/auth/sessions/current', internal)).status, 200);
     assertKnownError(await api(server, 'GET', '/internal/projects/current', admin), 'UNPARSABLE_ADMIN_ACCESS_TOKEN', 401);
   });

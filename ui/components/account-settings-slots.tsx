@@ -25,7 +25,11 @@ export function PasskeySettings(props: SettingsSlotProps): ReactNode {
   const t = useT();
   if (!offered) return null;
   const Section = props.Section;
-  return <Section title={t('settings.passkeys')}><PasskeyList user={props.user} /></Section>;
+  return (
+    <Section title={t('settings.passkeys')}>
+      <PasskeyList user={props.user} />
+    </Section>
+  );
 }
 
 /** Two-factor authentication: TOTP enrolment and recovery codes (ui/components/two-factor.tsx), when the server has MFA sign-in. */
@@ -34,7 +38,11 @@ export function TwoFactorSettings(props: SettingsSlotProps): ReactNode {
   const t = useT();
   if (!can.mfa) return null;
   const Section = props.Section;
-  return <Section title={t('settings.twoFactor')}><TwoFactor user={props.user} /></Section>;
+  return (
+    <Section title={t('settings.twoFactor')}>
+      <TwoFactor user={props.user} />
+    </Section>
+  );
 }
 
 /** Linked OAuth accounts (ui/components/linked-accounts.tsx), when the project enabled a provider. */
@@ -44,5 +52,9 @@ export function LinkedAccountsSettings(props: SettingsSlotProps): ReactNode {
   const t = useT();
   if (!can.oauth || (project.config.enabled_oauth_providers ?? []).length === 0) return null;
   const Section = props.Section;
-  return <Section title={t('settings.linkedAccounts')}><LinkedAccounts user={props.user} /></Section>;
+  return (
+    <Section title={t('settings.linkedAccounts')}>
+      <LinkedAccounts user={props.user} />
+    </Section>
+  );
 }

@@ -28,7 +28,7 @@ const INVISIBLE_TIMEOUT_MS = 30_000;
 
 function currentApi(): TurnstileApi | null {
   const api = (globalThis as { window?: { turnstile?: unknown } }).window?.turnstile;
-  return typeof api === 'object' && api !== null && 'render' in api && 'remove' in api ? api as TurnstileApi : null;
+  return typeof api === 'object' && api !== null && 'render' in api && 'remove' in api ? (api as TurnstileApi) : null;
 }
 
 let loading: Promise<TurnstileApi> | null = null;
@@ -42,11 +42,22 @@ export function loadTurnstile(): Promise<TurnstileApi> {
   if (ready) return Promise.resolve(ready);
   loading ??= new Promise<TurnstileApi>((resolve, reject) => {
     const script = document.createElement('script');
-    const fail = (message: string) => { clearTimeout(timer); loading = null; script.remove(); reject(new Error(message)); };
+    const fail = (message: string) => {
+      clearTimeout(timer);
+      loading = null;
+      script.remove();
+      reject(new Error(message));
+    };
     const timer = setTimeout(() => fail('Turnstile did not load in time'), SCRIPT_TIMEOUT_MS);
     script.src = TURNSTILE_SCRIPT_URL;
     script.async = true;
-    script.onload = () => { const api = currentApi(); if (api) { clearTimeout(timer); resolve(api); } else fail('Turnstile loaded without its API'); };
+    script.onload = () => {
+      const api = currentApi();
+      if (api) {
+        clearTimeout(timer);
+        resolve(api);
+      } else fail('Turnstile loaded without its API');
+    };
     script.onerror = () => fail('Turnstile could not be loaded');
     document.head.appendChild(script);
   });
@@ -63,9 +74,15 @@ async function invisibleToken(siteKey: string, action: TurnstileAction): Promise
   try {
     return await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out')), INVISIBLE_TIMEOUT_MS);
-      const settle = (fn: () => void) => { clearTimeout(timer); fn(); };
+      const settle = (fn: () => void) => {
+        clearTimeout(timer);
+        fn();
+      };
       id = api.render(box, {
-        sitekey: siteKey, action, execution: 'execute', appearance: 'interaction-only',
+        sitekey: siteKey,
+        action,
+        execution: 'execute',
+        appearance: 'interaction-only',
         callback: (token: string) => settle(() => resolve(token)),
         'error-callback': () => settle(() => reject(new Error('failed'))),
         'before-interactive-callback': () => settle(() => reject(new Error('needs interaction'))),
@@ -75,7 +92,13 @@ async function invisibleToken(siteKey: string, action: TurnstileAction): Promise
       api.execute?.(id);
     });
   } finally {
-    if (id !== null) { try { api.remove(id); } catch { /* already gone */ } }
+    if (id !== null) {
+      try {
+        api.remove(id);
+      } catch {
+        /* already gone */
+      }
+    }
     box.remove();
   }
 }
@@ -93,28 +116,49 @@ export function TurnstileWidget(props: { siteKey: string; action: TurnstileActio
   useEffect(() => {
     let cancelled = false;
     let rendered: { api: TurnstileApi; id: string } | null = null;
-    loadTurnstile().then((api) => {
-      if (cancelled || !box.current) return;
-      rendered = {
-        api,
-        id: api.render(box.current, {
-          sitekey: props.siteKey, action: props.action, appearance: 'always', execution: 'render',
-          callback: (token: string) => { setProblem(null); onToken.current(token); },
-          'error-callback': () => setProblem(t('botChallenge.failed')),
-          'expired-callback': () => setProblem(t('botChallenge.expired')),
-        }),
-      };
-    }, () => { if (!cancelled) setProblem(t('botChallenge.unavailable')); });
+    loadTurnstile().then(
+      (api) => {
+        if (cancelled || !box.current) return;
+        rendered = {
+          api,
+          id: api.render(box.current, {
+            sitekey: props.siteKey,
+            action: props.action,
+            appearance: 'always',
+            execution: 'render',
+            callback: (token: string) => {
+              setProblem(null);
+              onToken.current(token);
+            },
+            'error-callback': () => setProblem(t('botChallenge.failed')),
+            'expired-callback': () => setProblem(t('botChallenge.expired')),
+          }),
+        };
+      },
+      () => {
+        if (!cancelled) setProblem(t('botChallenge.unavailable'));
+      },
+    );
     return () => {
       cancelled = true;
-      if (rendered) { try { rendered.api.remove(rendered.id); } catch { /* already gone */ } }
+      if (rendered) {
+        try {
+          rendered.api.remove(rendered.id);
+        } catch {
+          /* already gone */
+        }
+      }
     };
   }, [props.siteKey, props.action]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <div className="gh-turnstile" data-testid="turnstile-widget">
       <p>{t('botChallenge.prompt')}</p>
       <div ref={box} />
-      {problem ? <p className="gh-error" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="gh-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -127,10 +171,17 @@ export function TurnstileWidget(props: { siteKey: string; action: TurnstileActio
  * the call says so (`unavailable`). Without a site key the call runs as is. The script is loaded
  * ahead on mount, only with a site key.
  */
-export function useBotChallenge(action: TurnstileAction): { run<T>(execute: (challenge?: BotChallenge) => Promise<Result<T>>): Promise<Result<T>>; element: ReactNode } {
+export function useBotChallenge(action: TurnstileAction): {
+  run<T>(execute: (challenge?: BotChallenge) => Promise<Result<T>>): Promise<Result<T>>;
+  element: ReactNode;
+} {
   const app = useApp();
   // Read without suspending: a form whose project cannot be read still works (without a challenge).
-  const projectSiteKey = () => app.getProject().then((p) => p.config.bot_challenge_site_key ?? null, () => null);
+  const projectSiteKey = () =>
+    app.getProject().then(
+      (p) => p.config.bot_challenge_site_key ?? null,
+      () => null,
+    );
   const [siteKey, setSiteKey] = useState<string | null>(null);
   const [visible, setVisible] = useState(false);
   const waiting = useRef<((token: string) => void) | null>(null);
@@ -139,12 +190,20 @@ export function useBotChallenge(action: TurnstileAction): { run<T>(execute: (cha
     void projectSiteKey().then((key) => {
       if (!live || !key) return;
       setSiteKey(key);
-      loadTurnstile().catch(() => { /* reported when used */ });
+      loadTurnstile().catch(() => {
+        /* reported when used */
+      });
     });
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [app]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const visibleToken = () => new Promise<string>((resolve) => { waiting.current = resolve; setVisible(true); });
+  const visibleToken = () =>
+    new Promise<string>((resolve) => {
+      waiting.current = resolve;
+      setVisible(true);
+    });
   const solved = (token: string) => {
     setVisible(false);
     const resolve = waiting.current;

@@ -1,7 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useApp, useUser } from '../../sdk/react.tsx';
 import type { Result } from '../../sdk/errors.ts';
-import { AuthCard, Field, FormError, Loader, MessageError, Spinner, Submit, Success, isKnownErrorCode, queryParam, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import {
+  AuthCard,
+  Field,
+  FormError,
+  Loader,
+  MessageError,
+  Spinner,
+  Submit,
+  Success,
+  isKnownErrorCode,
+  queryParam,
+  useAction,
+  useInvalidFocus,
+  withLocale,
+  type PageProps,
+} from '../common.tsx';
 import { useT, type MessageKey } from '../i18n/index.tsx';
 
 /** Runs `fn` once on mount and reports pending / ok / error (guards against double effects). */
@@ -11,15 +26,29 @@ function useOnce<T>(fn: () => Promise<Result<T> | void>): { status: 'pending' } 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    fn().then((r) => setState(r && r.status === 'error' ? { status: 'error', error: r.error } : { status: 'ok' }), (error: unknown) => setState({ status: 'error', error }));
+    fn().then(
+      (r) => setState(r && r.status === 'error' ? { status: 'error', error: r.error } : { status: 'ok' }),
+      (error: unknown) => setState({ status: 'error', error }),
+    );
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   return state;
 }
 
 function Outcome(props: { state: ReturnType<typeof useOnce>; pending: string; ok: ReactNode; after?: ReactNode }) {
   if (props.state.status === 'pending') return <Spinner label={props.pending} />;
-  if (props.state.status === 'error') return <><FormError error={props.state.error} />{props.after}</>;
-  return <>{props.ok}{props.after}</>;
+  if (props.state.status === 'error')
+    return (
+      <>
+        <FormError error={props.state.error} />
+        {props.after}
+      </>
+    );
+  return (
+    <>
+      {props.ok}
+      {props.after}
+    </>
+  );
 }
 
 /** Links after a finished step: the app (or, without one, account settings). */
@@ -27,14 +56,19 @@ function HomeLinks() {
   const app = useApp();
   const t = useT();
   const noApp = app.urls.home === app.urls.accountSettings;
-  return <p className="gh-row">{noApp ? null : <a href={app.urls.home}>{t('common.goHome')}</a>}<a href={app.urls.accountSettings}>{t('common.accountSettings')}</a></p>;
+  return (
+    <p className="gh-row">
+      {noApp ? null : <a href={app.urls.home}>{t('common.goHome')}</a>}
+      <a href={app.urls.accountSettings}>{t('common.accountSettings')}</a>
+    </p>
+  );
 }
 
 function EmailVerificationPage(props: PageProps & { code?: string }) {
   const app = useApp();
   const t = useT();
   const code = props.code ?? queryParam('code') ?? '';
-  const state = useOnce(() => code ? app.verifyEmail(code) : Promise.reject(new MessageError('verify.missingCode')));
+  const state = useOnce(() => (code ? app.verifyEmail(code) : Promise.reject(new MessageError('verify.missingCode'))));
   return (
     <AuthCard title={t('verify.title')} fullPage={props.fullPage}>
       <Outcome state={state} pending={t('verify.pending')} ok={<Success>{t('verify.done')}</Success>} after={<HomeLinks />} />
@@ -49,8 +83,23 @@ function MagicLinkCallbackPage(props: PageProps & { code?: string }) {
   const app = useApp();
   const t = useT();
   const code = props.code ?? queryParam('code') ?? '';
-  const state = useOnce(() => code ? app.signInWithMagicLink(code) : Promise.reject(new MessageError('callback.missingCode')));
-  return <AuthCard title={t('callback.title')} fullPage={props.fullPage}><Outcome state={state} pending={t('callback.pending')} ok={<Success>{t('callback.done')}</Success>} after={state.status === 'error' ? <p><a href={app.urls.signIn}>{t('common.backToSignIn')}</a></p> : null} /></AuthCard>;
+  const state = useOnce(() => (code ? app.signInWithMagicLink(code) : Promise.reject(new MessageError('callback.missingCode'))));
+  return (
+    <AuthCard title={t('callback.title')} fullPage={props.fullPage}>
+      <Outcome
+        state={state}
+        pending={t('callback.pending')}
+        ok={<Success>{t('callback.done')}</Success>}
+        after={
+          state.status === 'error' ? (
+            <p>
+              <a href={app.urls.signIn}>{t('common.backToSignIn')}</a>
+            </p>
+          ) : null
+        }
+      />
+    </AuthCard>
+  );
 }
 
 /** The magic-link callback: signs in with the link's `code` (`POST /auth/otp/sign-in`). */
@@ -61,8 +110,26 @@ function OAuthCallbackPage(props: PageProps) {
   const t = useT();
   const state = useOnce(() => app.callOAuthCallback());
   // The SDK reports a missing code or state as a plain error: say so in the page's words.
-  const shown = state.status === 'error' && !(state.error as { code?: string }).code ? { status: 'error' as const, error: new MessageError('callback.missingCode') } : state;
-  return <AuthCard title={t('callback.title')} fullPage={props.fullPage}><Outcome state={shown} pending={t('oauthCallback.pending')} ok={<Success>{t('callback.done')}</Success>} after={state.status === 'error' ? <p><a href={app.urls.signIn}>{t('common.backToSignIn')}</a></p> : null} /></AuthCard>;
+  const shown =
+    state.status === 'error' && !(state.error as { code?: string }).code
+      ? { status: 'error' as const, error: new MessageError('callback.missingCode') }
+      : state;
+  return (
+    <AuthCard title={t('callback.title')} fullPage={props.fullPage}>
+      <Outcome
+        state={shown}
+        pending={t('oauthCallback.pending')}
+        ok={<Success>{t('callback.done')}</Success>}
+        after={
+          state.status === 'error' ? (
+            <p>
+              <a href={app.urls.signIn}>{t('common.backToSignIn')}</a>
+            </p>
+          ) : null
+        }
+      />
+    </AuthCard>
+  );
 }
 
 /** The OAuth callback: exchanges `code` (removing `code` and `state` from the address bar). */
@@ -72,7 +139,11 @@ function SignOutPage(props: PageProps) {
   const app = useApp();
   const t = useT();
   const state = useOnce(() => app.signOut());
-  return <AuthCard title={t('signOut.title')} fullPage={props.fullPage}><Outcome state={state} pending={t('signOut.pending')} ok={<Success>{t('signOut.done')}</Success>} /></AuthCard>;
+  return (
+    <AuthCard title={t('signOut.title')} fullPage={props.fullPage}>
+      <Outcome state={state} pending={t('signOut.pending')} ok={<Success>{t('signOut.done')}</Success>} />
+    </AuthCard>
+  );
 }
 
 /** The sign-out page: signs out and goes to after-sign-out. */
@@ -86,33 +157,79 @@ function MfaPageInner(props: PageProps & { attemptCode?: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const { form, focusFirstInvalid } = useInvalidFocus();
-  const switchTo = (next: 'totp' | 'recovery') => { setMode(next); setValue(''); setProblem(null); setError(null); };
+  const switchTo = (next: 'totp' | 'recovery') => {
+    setMode(next);
+    setValue('');
+    setProblem(null);
+    setError(null);
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const entered = value.replace(/\s/g, '');
-    const bad = mode === 'totp'
-      ? (/^\d{6}$/.test(entered) ? null : t('validate.totp'))
-      : (/^[0-9a-z-]{16,19}$/i.test(entered) ? null : t('validate.recoveryCode'));
+    const bad =
+      mode === 'totp'
+        ? /^\d{6}$/.test(entered)
+          ? null
+          : t('validate.totp')
+        : /^[0-9a-z-]{16,19}$/i.test(entered)
+          ? null
+          : t('validate.recoveryCode');
     setProblem(bad);
-    if (bad) { setError(null); focusFirstInvalid(); return; }
+    if (bad) {
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     await run(async () => {
-      const r = mode === 'totp' ? await app.signInWithMfa(entered, props.attemptCode) : await app.signInWithRecoveryCode(entered, props.attemptCode);
+      const r =
+        mode === 'totp'
+          ? await app.signInWithMfa(entered, props.attemptCode)
+          : await app.signInWithRecoveryCode(entered, props.attemptCode);
       if (r.status === 'error') throw r.error;
     });
   };
   return (
     <AuthCard title={t('mfa.title')} fullPage={props.fullPage}>
       <form ref={form} onSubmit={submit} noValidate aria-label={mode === 'totp' ? t('mfa.formLabel') : t('mfa.recoveryFormLabel')}>
-        {mode === 'totp'
-          ? <Field key="totp" label={t('mfa.code')} name="totp" inputMode="numeric" autoComplete="one-time-code" value={value} onChange={setValue} error={problem} autoFocus />
-          : <Field key="recovery" label={t('mfa.recoveryCode')} name="recovery-code" autoComplete="off" value={value} onChange={setValue} error={problem} autoFocus />}
+        {mode === 'totp' ? (
+          <Field
+            key="totp"
+            label={t('mfa.code')}
+            name="totp"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={value}
+            onChange={setValue}
+            error={problem}
+            autoFocus
+          />
+        ) : (
+          <Field
+            key="recovery"
+            label={t('mfa.recoveryCode')}
+            name="recovery-code"
+            autoComplete="off"
+            value={value}
+            onChange={setValue}
+            error={problem}
+            autoFocus
+          />
+        )}
         <FormError error={error} />
-        <Submit busy={busy} busyLabel={t('mfa.busy')}>{t('mfa.submit')}</Submit>
+        <Submit busy={busy} busyLabel={t('mfa.busy')}>
+          {t('mfa.submit')}
+        </Submit>
       </form>
       <p>
-        {mode === 'totp'
-          ? <button type="button" className="gh-link" onClick={() => switchTo('recovery')}>{t('mfa.useRecovery')}</button>
-          : <button type="button" className="gh-link" onClick={() => switchTo('totp')}>{t('mfa.useApp')}</button>}
+        {mode === 'totp' ? (
+          <button type="button" className="gh-link" onClick={() => switchTo('recovery')}>
+            {t('mfa.useRecovery')}
+          </button>
+        ) : (
+          <button type="button" className="gh-link" onClick={() => switchTo('totp')}>
+            {t('mfa.useApp')}
+          </button>
+        )}
       </p>
     </AuthCard>
   );
@@ -138,7 +255,20 @@ function CliConfirmBody(props: { loginCode: string }) {
       <p>{t.rich('cli.asking', { user: <strong>{user.primaryEmail ?? user.displayName ?? user.id}</strong> })}</p>
       <FormError error={error} />
       <div className="gh-row">
-        <button type="button" className="gh-btn gh-primary" disabled={busy} onClick={() => run(async () => { const r = await app.confirmCliLogin(props.loginCode); if (r.status === 'error') throw r.error; setDone(true); })}>{t('cli.authorize')}</button>
+        <button
+          type="button"
+          className="gh-btn gh-primary"
+          disabled={busy}
+          onClick={() =>
+            run(async () => {
+              const r = await app.confirmCliLogin(props.loginCode);
+              if (r.status === 'error') throw r.error;
+              setDone(true);
+            })
+          }
+        >
+          {t('cli.authorize')}
+        </button>
         <a href={app.urls.home}>{t('cli.cancel')}</a>
       </div>
     </div>
@@ -147,7 +277,13 @@ function CliConfirmBody(props: { loginCode: string }) {
 
 function CliAuthConfirmPage(props: PageProps & { loginCode?: string }) {
   const t = useT();
-  return <AuthCard title={t('cli.title')} fullPage={props.fullPage}><Loader><CliConfirmBody loginCode={props.loginCode ?? queryParam('login_code') ?? ''} /></Loader></AuthCard>;
+  return (
+    <AuthCard title={t('cli.title')} fullPage={props.fullPage}>
+      <Loader>
+        <CliConfirmBody loginCode={props.loginCode ?? queryParam('login_code') ?? ''} />
+      </Loader>
+    </AuthCard>
+  );
 }
 
 /** The CLI confirmation page (query `login_code`): `POST /auth/cli/complete` with this session. */
@@ -165,7 +301,9 @@ function ErrorPageInner(props: PageProps & { errorCode?: string }) {
     <AuthCard title={t('errorPage.title')} fullPage={props.fullPage}>
       <p role="alert">{message}</p>
       {code ? <p className="gh-muted">{t.rich('errorPage.code', { code: <code>{code}</code> })}</p> : null}
-      <p><a href={app.urls.signIn}>{t('common.backToSignIn')}</a></p>
+      <p>
+        <a href={app.urls.signIn}>{t('common.backToSignIn')}</a>
+      </p>
     </AuthCard>
   );
 }

@@ -13,10 +13,19 @@ export type HandlerRoute = keyof typeof HANDLER_ROUTES;
 
 /** The default page of each route. */
 export const DEFAULT_PAGES: Record<HandlerRoute, ComponentType<PageProps>> = {
-  signIn: SignIn, signUp: SignUp, signOut: SignOut, emailVerification: EmailVerification,
-  passwordReset: PasswordReset, forgotPassword: ForgotPassword, oauthCallback: OAuthCallback,
-  magicLinkCallback: MagicLinkCallback, accountSettings: AccountSettings, error: ErrorPage,
-  teamInvitation: TeamInvitation, mfa: MfaPage, cliAuthConfirm: CliAuthConfirm,
+  signIn: SignIn,
+  signUp: SignUp,
+  signOut: SignOut,
+  emailVerification: EmailVerification,
+  passwordReset: PasswordReset,
+  forgotPassword: ForgotPassword,
+  oauthCallback: OAuthCallback,
+  magicLinkCallback: MagicLinkCallback,
+  accountSettings: AccountSettings,
+  error: ErrorPage,
+  teamInvitation: TeamInvitation,
+  mfa: MfaPage,
+  cliAuthConfirm: CliAuthConfirm,
 };
 
 /** The route of `path` under `basePath` (`/handler/sign-in` → `signIn`), or null. */
@@ -33,7 +42,9 @@ export function matchHandlerRoute(path: string, basePath: string): HandlerRoute 
  * `urls.handler`, `/handler`). `routes` overrides any page. Unknown sub-paths show the error page.
  * `locale` picks the language of every page (English by default).
  */
-export function Handler(props: PageProps & { path?: string; basePath?: string; routes?: Partial<Record<HandlerRoute, ComponentType<PageProps>>> }) {
+export function Handler(
+  props: PageProps & { path?: string; basePath?: string; routes?: Partial<Record<HandlerRoute, ComponentType<PageProps>>> },
+) {
   const app = useApp();
   const path = props.path ?? (globalThis as { location?: { pathname: string } }).location?.pathname ?? '/';
   const route = matchHandlerRoute(path, props.basePath ?? app.urls.handler);

@@ -22,23 +22,58 @@ export function LinkedAccounts(props: { user: User }) {
   const t = useT();
   useEffect(() => {
     let live = true;
-    props.user.listOAuthProviders().then((l) => { if (live) setLinks(l); }, () => { if (live) setLinks([]); });
-    return () => { live = false; };
+    props.user.listOAuthProviders().then(
+      (l) => {
+        if (live) setLinks(l);
+      },
+      () => {
+        if (live) setLinks([]);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [props.user, version]);
-  const enabled = can.oauth ? project.config.enabled_oauth_providers ?? [] : [];
-  if (links === null) return <p className="gh-muted" role="status">{t('linked.loading')}</p>;
+  const enabled = can.oauth ? (project.config.enabled_oauth_providers ?? []) : [];
+  if (links === null)
+    return (
+      <p className="gh-muted" role="status">
+        {t('linked.loading')}
+      </p>
+    );
   const unlinked = enabled.filter((p) => !links.some((l) => l.id === p.id));
   const here = typeof window === 'undefined' ? undefined : window.location.pathname + window.location.search;
   return (
     <div>
-      {links.length === 0 ? <p className="gh-muted">{t('linked.none')}</p> : (
+      {links.length === 0 ? (
+        <p className="gh-muted">{t('linked.none')}</p>
+      ) : (
         <ul className="gh-list" aria-label={t('settings.linkedAccounts')}>
           {links.map((l) => {
             const name = providerName(l.id, enabled.find((p) => p.id === l.id)?.display_name);
             return (
               <li key={l.linkId}>
-                <span style={{ display: 'inline-flex', gap: '.5rem', alignItems: 'center' }}><ProviderIcon id={l.id} name={name} /><span>{name}{l.email ? <span className="gh-muted"> · {l.email}</span> : null}</span></span>
-                <button type="button" className="gh-btn gh-danger" disabled={busy} aria-label={t('linked.disconnectName', { provider: name })} onClick={() => run(async () => { await props.user.unlinkOAuthProvider(l.linkId); setVersion((v) => v + 1); })}>{t('linked.disconnect')}</button>
+                <span style={{ display: 'inline-flex', gap: '.5rem', alignItems: 'center' }}>
+                  <ProviderIcon id={l.id} name={name} />
+                  <span>
+                    {name}
+                    {l.email ? <span className="gh-muted"> · {l.email}</span> : null}
+                  </span>
+                </span>
+                <button
+                  type="button"
+                  className="gh-btn gh-danger"
+                  disabled={busy}
+                  aria-label={t('linked.disconnectName', { provider: name })}
+                  onClick={() =>
+                    run(async () => {
+                      await props.user.unlinkOAuthProvider(l.linkId);
+                      setVersion((v) => v + 1);
+                    })
+                  }
+                >
+                  {t('linked.disconnect')}
+                </button>
               </li>
             );
           })}
@@ -49,8 +84,16 @@ export function LinkedAccounts(props: { user: User }) {
           {unlinked.map((p) => {
             const name = providerName(p.id, p.display_name);
             return (
-              <button key={p.id} type="button" className="gh-btn" disabled={busy} style={{ display: 'inline-flex', gap: '.5rem', alignItems: 'center' }} onClick={() => run(() => app.signInWithOAuth(p.id, { type: 'link', ...(here ? { returnTo: here } : {}) }))}>
-                <ProviderIcon id={p.id} name={name} /><span>{t('linked.connect', { provider: name })}</span>
+              <button
+                key={p.id}
+                type="button"
+                className="gh-btn"
+                disabled={busy}
+                style={{ display: 'inline-flex', gap: '.5rem', alignItems: 'center' }}
+                onClick={() => run(() => app.signInWithOAuth(p.id, { type: 'link', ...(here ? { returnTo: here } : {}) }))}
+              >
+                <ProviderIcon id={p.id} name={name} />
+                <span>{t('linked.connect', { provider: name })}</span>
               </button>
             );
           })}

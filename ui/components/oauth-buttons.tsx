@@ -19,26 +19,35 @@ export function OAuthButtonGroup(props: { type: 'sign-in' | 'sign-up' }) {
   const { busy, error, run } = useAction();
   const t = useT();
   const challenge = useBotChallenge('oauth_authenticate');
-  const providers = useContext(CapabilitiesContext).oauth ? project.config.enabled_oauth_providers ?? [] : [];
-  const start = (id: string) => run(async () => {
-    const r = await challenge.run(async (botChallenge?: BotChallenge): Promise<Result<null>> => {
-      try {
-        await app.signInWithOAuth(id, botChallenge ? { botChallenge } : {});
-        return { status: 'ok', data: null };
-      } catch (e) {
-        if (e instanceof GatehouseKnownError) return { status: 'error', error: e };
-        throw e;
-      }
+  const providers = useContext(CapabilitiesContext).oauth ? (project.config.enabled_oauth_providers ?? []) : [];
+  const start = (id: string) =>
+    run(async () => {
+      const r = await challenge.run(async (botChallenge?: BotChallenge): Promise<Result<null>> => {
+        try {
+          await app.signInWithOAuth(id, botChallenge ? { botChallenge } : {});
+          return { status: 'ok', data: null };
+        } catch (e) {
+          if (e instanceof GatehouseKnownError) return { status: 'error', error: e };
+          throw e;
+        }
+      });
+      if (r.status === 'error') throw r.error;
     });
-    if (r.status === 'error') throw r.error;
-  });
   if (providers.length === 0) return null;
   return (
     <div className="gh-row" role="group" aria-label={t('oauth.group')} style={{ flexDirection: 'column', alignItems: 'stretch' }}>
       {providers.map((p) => {
         const name = providerName(p.id, p.display_name);
         return (
-          <button key={p.id} type="button" className="gh-btn" disabled={busy} data-provider={p.id} style={{ display: 'flex', gap: '.5rem', alignItems: 'center', justifyContent: 'center' }} onClick={() => start(p.id)}>
+          <button
+            key={p.id}
+            type="button"
+            className="gh-btn"
+            disabled={busy}
+            data-provider={p.id}
+            style={{ display: 'flex', gap: '.5rem', alignItems: 'center', justifyContent: 'center' }}
+            onClick={() => start(p.id)}
+          >
             <ProviderIcon id={p.id} name={name} />
             <span>{t(props.type === 'sign-up' ? 'oauth.signUp' : 'oauth.signIn', { provider: name })}</span>
           </button>

@@ -5,7 +5,14 @@ import { ProviderIcon } from './oauth-icons.tsx';
 import { PROVIDER_MARKS } from './provider-marks.ts';
 
 it("draws the provider's own mark (bundled from simple-icons), and a badge for providers without one", async () => {
-  const { container, unmount } = await render(<div><ProviderIcon id="github" /><ProviderIcon id="google" /><ProviderIcon id="microsoft" /><ProviderIcon id="my-oidc" /></div>);
+  const { container, unmount } = await render(
+    <div>
+      <ProviderIcon id="github" />
+      <ProviderIcon id="google" />
+      <ProviderIcon id="microsoft" />
+      <ProviderIcon id="my-oidc" />
+    </div>,
+  );
   const path = (id: string) => container.querySelector(`svg[data-icon="${id}"] path`)!;
   assert.equal(path('github').getAttribute('d'), PROVIDER_MARKS.github!.path);
   assert.equal(path('github').getAttribute('fill'), 'currentColor', 'a near-black mark follows the text colour (dark mode)');

@@ -22,8 +22,18 @@ const BRANDS: Record<string, { color: string }> = {
 
 /** Provider names for built-in ids (generic OpenID providers carry their own `display_name`). */
 export const PROVIDER_NAMES: Record<string, string> = {
-  google: 'Google', github: 'GitHub', microsoft: 'Microsoft', spotify: 'Spotify', facebook: 'Facebook', discord: 'Discord',
-  gitlab: 'GitLab', bitbucket: 'Bitbucket', linkedin: 'LinkedIn', apple: 'Apple', x: 'X', twitch: 'Twitch',
+  google: 'Google',
+  github: 'GitHub',
+  microsoft: 'Microsoft',
+  spotify: 'Spotify',
+  facebook: 'Facebook',
+  discord: 'Discord',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+  linkedin: 'LinkedIn',
+  apple: 'Apple',
+  x: 'X',
+  twitch: 'Twitch',
 };
 
 /** The display name of a provider id. */

@@ -16,10 +16,16 @@ export function usePasskeysOffered(): boolean {
  * RP ID, and browsers say only "This is an invalid domain"): the host, and for a loopback
  * address the same page on `localhost`, which works. Null on a domain name.
  */
-export function passkeyAddressProblem(href: string | undefined = (globalThis as { location?: { href?: string } }).location?.href): { host: string; localhostUrl: string | null } | null {
+export function passkeyAddressProblem(
+  href: string | undefined = (globalThis as { location?: { href?: string } }).location?.href,
+): { host: string; localhostUrl: string | null } | null {
   if (!href) return null;
   let url: URL;
-  try { url = new URL(href); } catch { return null; }
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
   const host = url.hostname;
   const ipv6 = host.startsWith('[');
   if (!ipv6 && !/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return null;
@@ -33,7 +39,13 @@ export function passkeyAddressProblem(href: string | undefined = (globalThis as 
 export function PasskeyAddressNote(props: { problem: { host: string; localhostUrl: string | null } }) {
   const t = useT();
   const { host, localhostUrl } = props.problem;
-  return <p className="gh-muted" data-testid="passkey-ip-note">{localhostUrl ? t.rich('passkeys.ipLoopback', { host, url: <a href={localhostUrl}>{localhostUrl}</a> }) : t('passkeys.ipAddress', { host })}</p>;
+  return (
+    <p className="gh-muted" data-testid="passkey-ip-note">
+      {localhostUrl
+        ? t.rich('passkeys.ipLoopback', { host, url: <a href={localhostUrl}>{localhostUrl}</a> })
+        : t('passkeys.ipAddress', { host })}
+    </p>
+  );
 }
 
 /**
@@ -50,12 +62,32 @@ export function PasskeySettings(props: { user: User }) {
   const addressProblem = passkeyAddressProblem();
   return (
     <div>
-      {passkeys.length === 0 ? <p className="gh-muted">{t('passkeys.none')}</p> : (
+      {passkeys.length === 0 ? (
+        <p className="gh-muted">{t('passkeys.none')}</p>
+      ) : (
         <ul className="gh-list" aria-label={t('passkeys.list')}>
           {passkeys.map((p) => (
             <li key={p.id}>
-              <span>{t('passkeys.item')} <span className="gh-muted">· {t('passkeys.added', { time: time(p.createdAt) })} · {p.lastUsedAt ? t('passkeys.lastUsed', { time: time(p.lastUsedAt) }) : t('passkeys.neverUsed')}</span></span>
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { setAdded(false); await p.delete(); })}>{t('passkeys.remove')}</button>
+              <span>
+                {t('passkeys.item')}{' '}
+                <span className="gh-muted">
+                  · {t('passkeys.added', { time: time(p.createdAt) })} ·{' '}
+                  {p.lastUsedAt ? t('passkeys.lastUsed', { time: time(p.lastUsedAt) }) : t('passkeys.neverUsed')}
+                </span>
+              </span>
+              <button
+                type="button"
+                className="gh-btn gh-danger"
+                disabled={busy}
+                onClick={() =>
+                  run(async () => {
+                    setAdded(false);
+                    await p.delete();
+                  })
+                }
+              >
+                {t('passkeys.remove')}
+              </button>
             </li>
           ))}
         </ul>
@@ -63,12 +95,21 @@ export function PasskeySettings(props: { user: User }) {
       {added ? <Success>{t('passkeys.addedDone')}</Success> : null}
       <FormError error={error} />
       {addressProblem ? <PasskeyAddressNote problem={addressProblem} /> : null}
-      <button type="button" className="gh-btn" disabled={busy || !!addressProblem} onClick={() => run(async () => {
-        setAdded(false);
-        const r = await app.registerPasskey();
-        if (r.status === 'error') throw r.error;
-        setAdded(true);
-      })}>{busy ? t('passkeys.waiting') : t('passkeys.add')}</button>
+      <button
+        type="button"
+        className="gh-btn"
+        disabled={busy || !!addressProblem}
+        onClick={() =>
+          run(async () => {
+            setAdded(false);
+            const r = await app.registerPasskey();
+            if (r.status === 'error') throw r.error;
+            setAdded(true);
+          })
+        }
+      >
+        {busy ? t('passkeys.waiting') : t('passkeys.add')}
+      </button>
     </div>
   );
 }

@@ -10,7 +10,12 @@ interface OwnedProduct {
   quantity: number;
   type: 'one_time' | 'subscription';
   product: { display_name: string };
-  subscription: { subscription_id: string | null; current_period_end: string | null; cancel_at_period_end: boolean; is_cancelable: boolean } | null;
+  subscription: {
+    subscription_id: string | null;
+    current_period_end: string | null;
+    cancel_at_period_end: boolean;
+    is_cancelable: boolean;
+  } | null;
 }
 
 /**
@@ -25,7 +30,9 @@ export function PaymentsSettings(props: { user: User }) {
   const [tick, setTick] = useState(0);
   const { busy, error, run } = useAction();
   useEffect(() => {
-    app.core.op('payments.listCustomerProducts', { params: { customer_type: 'user', customer_id: props.user.id } }).then((r) => setItems(r.items), setLoadError);
+    app.core
+      .op('payments.listCustomerProducts', { params: { customer_type: 'user', customer_id: props.user.id } })
+      .then((r) => setItems(r.items), setLoadError);
   }, [app, props.user.id, tick]);
   if (loadError) return <FormError error={loadError} />;
   if (!items) return <Spinner label={t('payments.loading')} />;
@@ -35,13 +42,34 @@ export function PaymentsSettings(props: { user: User }) {
       <ul className="gh-list" data-testid="owned-products">
         {items.map((p, i) => (
           <li key={`${p.id ?? 'inline'}-${i}`} className="gh-row">
-            <span>{p.product.display_name}{p.quantity > 1 ? ` × ${p.quantity}` : ''}</span>
-            {p.subscription?.current_period_end ? <span className="gh-muted">{t(p.subscription.cancel_at_period_end ? 'payments.endsOn' : 'payments.renewsOn', { date: new Date(p.subscription.current_period_end).toLocaleDateString(t.locale) })}</span> : null}
+            <span>
+              {p.product.display_name}
+              {p.quantity > 1 ? ` × ${p.quantity}` : ''}
+            </span>
+            {p.subscription?.current_period_end ? (
+              <span className="gh-muted">
+                {t(p.subscription.cancel_at_period_end ? 'payments.endsOn' : 'payments.renewsOn', {
+                  date: new Date(p.subscription.current_period_end).toLocaleDateString(t.locale),
+                })}
+              </span>
+            ) : null}
             {p.subscription?.is_cancelable && !p.subscription.cancel_at_period_end && p.id ? (
-              <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => {
-                await app.core.op('payments.cancelSubscription', { params: { customer_type: 'user', customer_id: props.user.id, product_id: p.id! }, query: { subscription_id: p.subscription!.subscription_id } });
-                setTick((n) => n + 1);
-              })}>{t('payments.cancel')}</button>
+              <button
+                type="button"
+                className="gh-btn"
+                disabled={busy}
+                onClick={() =>
+                  run(async () => {
+                    await app.core.op('payments.cancelSubscription', {
+                      params: { customer_type: 'user', customer_id: props.user.id, product_id: p.id! },
+                      query: { subscription_id: p.subscription!.subscription_id },
+                    });
+                    setTick((n) => n + 1);
+                  })
+                }
+              >
+                {t('payments.cancel')}
+              </button>
             ) : null}
           </li>
         ))}
@@ -52,7 +80,12 @@ export function PaymentsSettings(props: { user: User }) {
 }
 
 /** One plan of a pricing table: the configured product id and what to show for it. */
-export interface PricingPlan { productId: string; name: string; price: string; features?: string[] }
+export interface PricingPlan {
+  productId: string;
+  name: string;
+  price: string;
+  features?: string[];
+}
 
 function PricingTableInner(props: PageProps & { plans: PricingPlan[]; returnUrl?: string }) {
   const app = useApp();
@@ -67,14 +100,40 @@ function PricingTableInner(props: PageProps & { plans: PricingPlan[]; returnUrl?
           <section key={plan.productId} className="gh-card gh-plan" aria-label={plan.name}>
             <h2>{plan.name}</h2>
             <p className="gh-price">{plan.price}</p>
-            {plan.features?.length ? <ul>{plan.features.map((f) => <li key={f}>{f}</li>)}</ul> : null}
+            {plan.features?.length ? (
+              <ul>
+                {plan.features.map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+            ) : null}
             {user ? (
-              <button type="button" className="gh-btn gh-primary" disabled={busy} onClick={() => run(async () => {
-                const r = await app.core.op('payments.createPurchaseUrl', { body: { customer_type: 'user', customer_id: user.id, product_id: plan.productId, ...(props.returnUrl ? { return_url: props.returnUrl } : {}) } });
-                setSent(true);
-                window.location.assign(r.url);
-              })}>{t('payments.choose')}</button>
-            ) : <a className="gh-btn" href={app.signInUrlWithReturn()}>{t('payments.signInToBuy')}</a>}
+              <button
+                type="button"
+                className="gh-btn gh-primary"
+                disabled={busy}
+                onClick={() =>
+                  run(async () => {
+                    const r = await app.core.op('payments.createPurchaseUrl', {
+                      body: {
+                        customer_type: 'user',
+                        customer_id: user.id,
+                        product_id: plan.productId,
+                        ...(props.returnUrl ? { return_url: props.returnUrl } : {}),
+                      },
+                    });
+                    setSent(true);
+                    window.location.assign(r.url);
+                  })
+                }
+              >
+                {t('payments.choose')}
+              </button>
+            ) : (
+              <a className="gh-btn" href={app.signInUrlWithReturn()}>
+                {t('payments.signInToBuy')}
+              </a>
+            )}
           </section>
         ))}
       </div>

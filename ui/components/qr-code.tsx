@@ -14,7 +14,15 @@ export function QrCode(props: { value: string; label: string; size?: number }) {
   }
   const box = n + 8;
   return (
-    <svg role="img" aria-label={props.label} width={props.size ?? 192} height={props.size ?? 192} viewBox={`0 0 ${box} ${box}`} shapeRendering="crispEdges" data-qr-modules={n}>
+    <svg
+      role="img"
+      aria-label={props.label}
+      width={props.size ?? 192}
+      height={props.size ?? 192}
+      viewBox={`0 0 ${box} ${box}`}
+      shapeRendering="crispEdges"
+      data-qr-modules={n}
+    >
       <rect width={box} height={box} fill="#fff" />
       <path d={d} fill="#000" />
     </svg>

@@ -2,7 +2,24 @@ import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { crossDomainHandoffFrom, returnToProblem } from '../../sdk/cross-domain.ts';
 import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { useApp, useProject, useUser } from '../../sdk/react.tsx';
-import { AuthCard, CapabilitiesContext, Field, FormError, LegalLinks, Loader, PASSWORD_RULES, Submit, Success, emailProblem, errorText, passwordProblem, useAction, useInvalidFocus, withLocale, type PageProps } from '../common.tsx';
+import {
+  AuthCard,
+  CapabilitiesContext,
+  Field,
+  FormError,
+  LegalLinks,
+  Loader,
+  PASSWORD_RULES,
+  Submit,
+  Success,
+  emailProblem,
+  errorText,
+  passwordProblem,
+  useAction,
+  useInvalidFocus,
+  withLocale,
+  type PageProps,
+} from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import { OAuthButtonGroup } from './oauth-buttons.tsx';
 import { PasskeyAddressNote, passkeyAddressProblem } from './passkeys.tsx';
@@ -25,20 +42,46 @@ export function CredentialSignIn() {
     const emailKey = emailProblem(email);
     const p = { email: emailKey && t(emailKey), password: password ? null : t('validate.passwordEnter') };
     setProblems(p);
-    if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
+    if (p.email || p.password) {
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     await run(async () => {
-      const r = await challenge.run((botChallenge) => app.signInWithCredential({ email: email.trim(), password, ...(botChallenge ? { botChallenge } : {}) }));
+      const r = await challenge.run((botChallenge) =>
+        app.signInWithCredential({ email: email.trim(), password, ...(botChallenge ? { botChallenge } : {}) }),
+      );
       if (r.status === 'error') throw r.error;
     });
   };
   return (
     <form ref={form} onSubmit={submit} noValidate aria-label={t('signIn.formLabel')}>
-      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
-      <Field label={t('common.password')} type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} error={problems.password} />
-      <p className="gh-actions"><a href={app.urls.forgotPassword}>{t('signIn.forgot')}</a></p>
+      <Field
+        label={t('common.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        error={problems.email}
+      />
+      <Field
+        label={t('common.password')}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+        error={problems.password}
+      />
+      <p className="gh-actions">
+        <a href={app.urls.forgotPassword}>{t('signIn.forgot')}</a>
+      </p>
       {challenge.element}
       <FormError error={error} />
-      <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('signIn.submit')}</Submit>
+      <Submit busy={busy} busyLabel={t('signIn.busy')}>
+        {t('signIn.submit')}
+      </Submit>
     </form>
   );
 }
@@ -63,9 +106,20 @@ export function CredentialSignUp() {
     const pw = passwordProblem(password);
     const p = { email: emailKey && t(emailKey), password: pw && errorText(pw, t) };
     setProblems(p);
-    if (p.email || p.password) { setError(null); focusFirstInvalid(); return; }
+    if (p.email || p.password) {
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     await run(async () => {
-      const r = await challenge.run((botChallenge) => app.signUpWithCredential({ email: email.trim(), password, verificationCallbackUrl: app.absoluteUrl(app.urls.emailVerification), ...(botChallenge ? { botChallenge } : {}) }));
+      const r = await challenge.run((botChallenge) =>
+        app.signUpWithCredential({
+          email: email.trim(),
+          password,
+          verificationCallbackUrl: app.absoluteUrl(app.urls.emailVerification),
+          ...(botChallenge ? { botChallenge } : {}),
+        }),
+      );
       if (r.status === 'error') {
         const field = r.error instanceof GatehouseKnownError ? SIGN_UP_FIELD_ERRORS[r.error.code] : undefined;
         if (!field) throw r.error;
@@ -76,19 +130,40 @@ export function CredentialSignUp() {
   };
   return (
     <form ref={form} onSubmit={submit} noValidate aria-label={t('signUp.formLabel')}>
-      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={problems.email} />
-      <Field label={t('common.password')} type="password" name="password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} hint={t('validate.passwordRules', PASSWORD_RULES)} />
+      <Field
+        label={t('common.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        error={problems.email}
+      />
+      <Field
+        label={t('common.password')}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+        error={problems.password}
+        hint={t('validate.passwordRules', PASSWORD_RULES)}
+      />
       {challenge.element}
       <FormError error={error} />
-      <Submit busy={busy} busyLabel={t('signUp.busy')}>{t('signUp.submit')}</Submit>
+      <Submit busy={busy} busyLabel={t('signUp.busy')}>
+        {t('signUp.submit')}
+      </Submit>
     </form>
   );
 }
 
 /** Server error codes of sign-up that belong to one field. */
 const SIGN_UP_FIELD_ERRORS: Record<string, 'email' | 'password'> = {
-  USER_EMAIL_ALREADY_EXISTS: 'email', CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: 'email',
-  PASSWORD_TOO_SHORT: 'password', PASSWORD_TOO_LONG: 'password',
+  USER_EMAIL_ALREADY_EXISTS: 'email',
+  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: 'email',
+  PASSWORD_TOO_SHORT: 'password',
+  PASSWORD_TOO_LONG: 'password',
 };
 
 /** Magic link / one-time code sign-in: sends the email, then accepts the 6-character code. */
@@ -107,9 +182,18 @@ export function MagicLinkSignIn() {
     e.preventDefault();
     const p = emailProblem(email);
     setEmailError(p && t(p));
-    if (p) { setError(null); focusFirstInvalid(); return; }
+    if (p) {
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     await run(async () => {
-      const r = await challenge.run((botChallenge) => app.sendMagicLinkEmail(email.trim(), { callbackUrl: app.absoluteUrl(app.urls.magicLinkCallback), ...(botChallenge ? { botChallenge } : {}) }));
+      const r = await challenge.run((botChallenge) =>
+        app.sendMagicLinkEmail(email.trim(), {
+          callbackUrl: app.absoluteUrl(app.urls.magicLinkCallback),
+          ...(botChallenge ? { botChallenge } : {}),
+        }),
+      );
       if (r.status === 'error') throw r.error;
       setNonce(r.data.nonce);
     });
@@ -118,7 +202,11 @@ export function MagicLinkSignIn() {
     e.preventDefault();
     const missing = code.trim() ? null : t('validate.code');
     setCodeError(missing);
-    if (missing) { setError(null); focusFirstInvalid(); return; }
+    if (missing) {
+      setError(null);
+      focusFirstInvalid();
+      return;
+    }
     await run(async () => {
       const r = await app.signInWithMagicLink(code.trim().toLowerCase() + (nonce ?? ''));
       if (r.status === 'error') throw r.error;
@@ -128,19 +216,50 @@ export function MagicLinkSignIn() {
     return (
       <form ref={form} onSubmit={verify} noValidate aria-label={t('magic.codeFormLabel')}>
         <Success>{t('magic.sent', { email: email.trim() })}</Success>
-        <Field label={t('magic.code')} name="otp" autoComplete="one-time-code" value={code} onChange={setCode} error={codeError} autoFocus />
+        <Field
+          label={t('magic.code')}
+          name="otp"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={setCode}
+          error={codeError}
+          autoFocus
+        />
         <FormError error={error} />
-        <Submit busy={busy} busyLabel={t('signIn.busy')}>{t('magic.codeSubmit')}</Submit>
-        <MagicLinkRetry busy={busy} resend={(e) => { setCode(''); void send(e); }} changeEmail={() => { setNonce(null); setCode(''); setError(null); }} />
+        <Submit busy={busy} busyLabel={t('signIn.busy')}>
+          {t('magic.codeSubmit')}
+        </Submit>
+        <MagicLinkRetry
+          busy={busy}
+          resend={(e) => {
+            setCode('');
+            void send(e);
+          }}
+          changeEmail={() => {
+            setNonce(null);
+            setCode('');
+            setError(null);
+          }}
+        />
       </form>
     );
   }
   return (
     <form ref={form} onSubmit={send} noValidate aria-label={t('magic.formLabel')}>
-      <Field label={t('common.email')} type="email" name="email" autoComplete="email" value={email} onChange={setEmail} error={emailError} />
+      <Field
+        label={t('common.email')}
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        error={emailError}
+      />
       {challenge.element}
       <FormError error={error} />
-      <Submit busy={busy} busyLabel={t('common.sending')}>{t('magic.send')}</Submit>
+      <Submit busy={busy} busyLabel={t('common.sending')}>
+        {t('magic.send')}
+      </Submit>
     </form>
   );
 }
@@ -151,8 +270,12 @@ function MagicLinkRetry(props: { busy: boolean; resend: (e: FormEvent) => void; 
   return (
     <p className="gh-row gh-muted">
       <span>{t('magic.noEmail')}</span>
-      <button type="button" className="gh-link" disabled={props.busy} onClick={(e) => props.resend(e as unknown as FormEvent)}>{t('magic.resend')}</button>
-      <button type="button" className="gh-link" disabled={props.busy} onClick={props.changeEmail}>{t('magic.changeEmail')}</button>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={(e) => props.resend(e as unknown as FormEvent)}>
+        {t('magic.resend')}
+      </button>
+      <button type="button" className="gh-link" disabled={props.busy} onClick={props.changeEmail}>
+        {t('magic.changeEmail')}
+      </button>
     </p>
   );
 }
@@ -169,7 +292,20 @@ export function PasskeyButton() {
   if (addressProblem) return <PasskeyAddressNote problem={addressProblem} />;
   return (
     <div>
-      <button type="button" className="gh-btn" style={{ width: '100%' }} disabled={busy} onClick={() => run(async () => { const r = await app.signInWithPasskey(); if (r.status === 'error') throw r.error; })}>{t('passkey.signIn')}</button>
+      <button
+        type="button"
+        className="gh-btn"
+        style={{ width: '100%' }}
+        disabled={busy}
+        onClick={() =>
+          run(async () => {
+            const r = await app.signInWithPasskey();
+            if (r.status === 'error') throw r.error;
+          })
+        }
+      >
+        {t('passkey.signIn')}
+      </button>
       <FormError error={error} />
     </div>
   );
@@ -181,13 +317,18 @@ function AlreadySignedIn() {
   // Signed in already and asked for Stack's cross-domain hand-off: hand the session over at once.
   const handoff = crossDomainHandoffFrom((globalThis as { location?: { href?: string } }).location?.href ?? '');
   const [failed, setFailed] = useState<unknown>(null);
-  useEffect(() => { if (handoff) app.redirectAfterAuth(false).catch(setFailed); }, []);
+  useEffect(() => {
+    if (handoff) app.redirectAfterAuth(false).catch(setFailed);
+  }, []);
   if (handoff && !failed) return <p role="status">{t('common.pleaseWait')}</p>;
   return (
     <div>
       {failed ? <FormError error={failed} /> : null}
       <p>{t('signIn.alreadySignedIn')}</p>
-      <p className="gh-row"><a href={app.urls.home}>{app.urls.home === app.urls.accountSettings ? t('common.accountSettings') : t('common.goHome')}</a><a href={app.urls.signOut}>{t('common.signOut')}</a></p>
+      <p className="gh-row">
+        <a href={app.urls.home}>{app.urls.home === app.urls.accountSettings ? t('common.accountSettings') : t('common.goHome')}</a>
+        <a href={app.urls.signOut}>{t('common.signOut')}</a>
+      </p>
     </div>
   );
 }
@@ -199,8 +340,9 @@ function MethodTabs(props: { signUp: boolean }) {
   const credential = project.config.credential_enabled;
   const magic = project.config.magic_link_enabled;
   const [tab, setTab] = useState<'password' | 'magic'>(credential ? 'password' : 'magic');
-  const form = tab === 'password' ? (props.signUp ? <CredentialSignUp /> : <CredentialSignIn />) : <MagicLinkSignIn />;
-  const others = (can.oauth && project.config.enabled_oauth_providers.length > 0) || (can.passkey && project.config.passkey_enabled && !props.signUp);
+  const form = tab === 'password' ? props.signUp ? <CredentialSignUp /> : <CredentialSignIn /> : <MagicLinkSignIn />;
+  const others =
+    (can.oauth && project.config.enabled_oauth_providers.length > 0) || (can.passkey && project.config.passkey_enabled && !props.signUp);
   if (!credential && !magic) return others ? null : <p>{t('signIn.noMethod')}</p>;
   const onKey = (e: { key: string; preventDefault(): void; currentTarget: EventTarget | null }) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
@@ -214,11 +356,43 @@ function MethodTabs(props: { signUp: boolean }) {
       {others ? <div className="gh-sep">{t('signIn.or')}</div> : null}
       {credential && magic ? (
         <div className="gh-tabs" role="tablist" aria-label={t('signIn.tabs')}>
-          <button type="button" role="tab" id="gh-tab-password" data-tab="password" aria-controls="gh-tabpanel" className="gh-tab" aria-selected={tab === 'password'} tabIndex={tab === 'password' ? 0 : -1} onKeyDown={onKey} onClick={() => setTab('password')}>{t('signIn.tabPassword')}</button>
-          <button type="button" role="tab" id="gh-tab-magic" data-tab="magic" aria-controls="gh-tabpanel" className="gh-tab" aria-selected={tab === 'magic'} tabIndex={tab === 'magic' ? 0 : -1} onKeyDown={onKey} onClick={() => setTab('magic')}>{t('signIn.tabMagic')}</button>
+          <button
+            type="button"
+            role="tab"
+            id="gh-tab-password"
+            data-tab="password"
+            aria-controls="gh-tabpanel"
+            className="gh-tab"
+            aria-selected={tab === 'password'}
+            tabIndex={tab === 'password' ? 0 : -1}
+            onKeyDown={onKey}
+            onClick={() => setTab('password')}
+          >
+            {t('signIn.tabPassword')}
+          </button>
+          <button
+            type="button"
+            role="tab"
+            id="gh-tab-magic"
+            data-tab="magic"
+            aria-controls="gh-tabpanel"
+            className="gh-tab"
+            aria-selected={tab === 'magic'}
+            tabIndex={tab === 'magic' ? 0 : -1}
+            onKeyDown={onKey}
+            onClick={() => setTab('magic')}
+          >
+            {t('signIn.tabMagic')}
+          </button>
         </div>
       ) : null}
-      <div id="gh-tabpanel" role={credential && magic ? 'tabpanel' : undefined} aria-labelledby={credential && magic ? `gh-tab-${tab}` : undefined}>{form}</div>
+      <div
+        id="gh-tabpanel"
+        role={credential && magic ? 'tabpanel' : undefined}
+        aria-labelledby={credential && magic ? `gh-tab-${tab}` : undefined}
+      >
+        {form}
+      </div>
     </div>
   );
 }
@@ -232,7 +406,11 @@ export function ReturnToNotice() {
   const t = useT();
   const problem = returnToProblem((globalThis as { location?: { href?: string } }).location?.href ?? '', app.trustedOrigins);
   if (!problem) return null;
-  return <p className="gh-hint" role="note" data-testid="return-to-notice">{problem.kind === 'invalid' ? t('returnTo.invalid') : t('returnTo.untrusted', { url: problem.origin })}</p>;
+  return (
+    <p className="gh-hint" role="note" data-testid="return-to-notice">
+      {problem.kind === 'invalid' ? t('returnTo.invalid') : t('returnTo.untrusted', { url: problem.origin })}
+    </p>
+  );
 }
 
 function SignInBody(props: { signUp: boolean }) {
@@ -253,7 +431,9 @@ function SignInBody(props: { signUp: boolean }) {
       <p className="gh-muted">
         {props.signUp
           ? t.rich('signIn.haveAccount', { link: <a href={app.urls.signIn + search}>{t('signIn.link')}</a> })
-          : project.config.sign_up_enabled ? t.rich('signIn.noAccount', { link: <a href={app.urls.signUp + search}>{t('signUp.link')}</a> }) : null}
+          : project.config.sign_up_enabled
+            ? t.rich('signIn.noAccount', { link: <a href={app.urls.signUp + search}>{t('signUp.link')}</a> })
+            : null}
       </p>
       <LegalLinks />
     </div>
@@ -262,12 +442,24 @@ function SignInBody(props: { signUp: boolean }) {
 
 function SignInPage(props: PageProps) {
   const t = useT();
-  return <AuthCard title={t('signIn.title')} fullPage={props.fullPage}><Loader><SignInBody signUp={false} /></Loader></AuthCard>;
+  return (
+    <AuthCard title={t('signIn.title')} fullPage={props.fullPage}>
+      <Loader>
+        <SignInBody signUp={false} />
+      </Loader>
+    </AuthCard>
+  );
 }
 
 function SignUpPage(props: PageProps) {
   const t = useT();
-  return <AuthCard title={t('signUp.title')} fullPage={props.fullPage}><Loader><SignInBody signUp /></Loader></AuthCard>;
+  return (
+    <AuthCard title={t('signUp.title')} fullPage={props.fullPage}>
+      <Loader>
+        <SignInBody signUp />
+      </Loader>
+    </AuthCard>
+  );
 }
 
 /** The sign-in page: OAuth buttons, passkey, email + password and magic link, link to sign-up. */

@@ -34,17 +34,31 @@ export function TeamManagement(props: { team: Team; user: User; onDeleted: () =>
       const i = await team.listInvitations().catch(() => []);
       if (!stale) setInvitations(i);
     });
-    return () => { stale = true; };
+    return () => {
+      stale = true;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [team.id, tick]);
   const reload = () => setTick((n) => n + 1);
-  const act = (fn: () => Promise<unknown>, message?: string) => run(async () => { setDone(null); await fn(); if (message) setDone(message); reload(); });
+  const act = (fn: () => Promise<unknown>, message?: string) =>
+    run(async () => {
+      setDone(null);
+      await fn();
+      if (message) setDone(message);
+      reload();
+    });
   const invite = async (e: FormEvent) => {
     e.preventDefault();
     const problem = emailProblem(email);
     setEmailError(problem ? t(problem) : null);
     if (problem) return;
-    await act(async () => { await team.inviteUser({ email: email.trim(), callbackUrl: app.absoluteUrl(app.urls.teamInvitation) }); setEmail(''); }, t('teamSettings.invited', { email: email.trim() }));
+    await act(
+      async () => {
+        await team.inviteUser({ email: email.trim(), callbackUrl: app.absoluteUrl(app.urls.teamInvitation) });
+        setEmail('');
+      },
+      t('teamSettings.invited', { email: email.trim() }),
+    );
   };
   const rename = async (e: FormEvent) => {
     e.preventDefault();
@@ -60,8 +74,15 @@ export function TeamManagement(props: { team: Team; user: User; onDeleted: () =>
         <ul className="gh-list" aria-label={t('teamSettings.membersOf', { team: team.displayName })}>
           {members.map((m) => (
             <li key={m.userId}>
-              <span>{m.displayName ?? t('teamSettings.unnamed')}{m.userId === props.user.id ? ` ${t('teamSettings.you')}` : ''}</span>
-              {m.userId !== props.user.id ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => act(() => team.removeUser(m.userId))}>{t('teamSettings.remove')}</button> : null}
+              <span>
+                {m.displayName ?? t('teamSettings.unnamed')}
+                {m.userId === props.user.id ? ` ${t('teamSettings.you')}` : ''}
+              </span>
+              {m.userId !== props.user.id ? (
+                <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => act(() => team.removeUser(m.userId))}>
+                  {t('teamSettings.remove')}
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -69,29 +90,65 @@ export function TeamManagement(props: { team: Team; user: User; onDeleted: () =>
       {invitations && invitations.length > 0 ? (
         <ul className="gh-list" aria-label={t('teamSettings.invitations')}>
           {invitations.map((i) => (
-            <li key={i.id}><span>{i.recipientEmail ?? '—'} <span className="gh-muted">{t('teamSettings.pending')}</span></span>
-              <button type="button" className="gh-btn" disabled={busy} onClick={() => act(() => i.revoke())}>{t('teamSettings.revoke')}</button></li>
+            <li key={i.id}>
+              <span>
+                {i.recipientEmail ?? '—'} <span className="gh-muted">{t('teamSettings.pending')}</span>
+              </span>
+              <button type="button" className="gh-btn" disabled={busy} onClick={() => act(() => i.revoke())}>
+                {t('teamSettings.revoke')}
+              </button>
+            </li>
           ))}
         </ul>
       ) : null}
       <form onSubmit={invite} noValidate aria-label={t('teamSettings.inviteLabel', { team: team.displayName })}>
-        <Field label={t('teamSettings.inviteEmail')} type="email" name="invite-email" autoComplete="off" value={email} onChange={setEmail} error={emailError} />
-        <button type="submit" className="gh-btn" disabled={busy}>{t('teamSettings.invite')}</button>
+        <Field
+          label={t('teamSettings.inviteEmail')}
+          type="email"
+          name="invite-email"
+          autoComplete="off"
+          value={email}
+          onChange={setEmail}
+          error={emailError}
+        />
+        <button type="submit" className="gh-btn" disabled={busy}>
+          {t('teamSettings.invite')}
+        </button>
       </form>
       <form onSubmit={rename} noValidate aria-label={t('teamSettings.renameLabel', { team: team.displayName })}>
         <Field label={t('teamSettings.name')} name="team-display-name" value={name} onChange={setName} />
-        <button type="submit" className="gh-btn" disabled={busy || !name.trim() || name.trim() === team.displayName}>{t('teamSettings.rename')}</button>
+        <button type="submit" className="gh-btn" disabled={busy || !name.trim() || name.trim() === team.displayName}>
+          {t('teamSettings.rename')}
+        </button>
       </form>
       {done ? <Success>{done}</Success> : null}
       <FormError error={error} />
       <div className="gh-row">
-        {!confirmDelete
-          ? <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>{t('teamSettings.delete')}</button>
-          : <>
+        {!confirmDelete ? (
+          <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>
+            {t('teamSettings.delete')}
+          </button>
+        ) : (
+          <>
             <span>{t('teamSettings.deleteQuestion', { team: team.displayName })}</span>
-            <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { await team.delete(); props.onDeleted(); })}>{t('teamSettings.deleteConfirm')}</button>
-            <button type="button" className="gh-btn" disabled={busy} onClick={() => setConfirmDelete(false)}>{t('cli.cancel')}</button>
-          </>}
+            <button
+              type="button"
+              className="gh-btn gh-danger"
+              disabled={busy}
+              onClick={() =>
+                run(async () => {
+                  await team.delete();
+                  props.onDeleted();
+                })
+              }
+            >
+              {t('teamSettings.deleteConfirm')}
+            </button>
+            <button type="button" className="gh-btn" disabled={busy} onClick={() => setConfirmDelete(false)}>
+              {t('cli.cancel')}
+            </button>
+          </>
+        )}
       </div>
     </div>
   );

@@ -19,14 +19,28 @@ function RecoveryCodeList(props: { codes: string[] }) {
     <div>
       <Success>{t('twoFactor.saveCodes')}</Success>
       <ol className="gh-list" aria-label={t('twoFactor.codesList')}>
-        {props.codes.map((c) => <li key={c}><code>{c}</code></li>)}
+        {props.codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
       </ol>
       <div className="gh-row">
-        <button type="button" className="gh-btn" onClick={async () => {
-          await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(props.codes.join('\n'));
-          setCopied(true);
-        }}>{copied ? t('common.copied') : t('twoFactor.copyCodes')}</button>
-        <a className="gh-btn" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">{t('twoFactor.downloadCodes')}</a>
+        <button
+          type="button"
+          className="gh-btn"
+          onClick={async () => {
+            await (globalThis as { navigator?: { clipboard?: { writeText(s: string): Promise<void> } } }).navigator?.clipboard?.writeText(
+              props.codes.join('\n'),
+            );
+            setCopied(true);
+          }}
+        >
+          {copied ? t('common.copied') : t('twoFactor.copyCodes')}
+        </button>
+        <a className="gh-btn" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">
+          {t('twoFactor.downloadCodes')}
+        </a>
       </div>
     </div>
   );
@@ -58,12 +72,34 @@ function Enrol(props: { user: User; secret: Uint8Array; onDone: (codes: string[]
     <form onSubmit={submit} noValidate aria-label={t('twoFactor.setUp')}>
       <p>{t('twoFactor.scan')}</p>
       <QrCode value={uri} label={t('twoFactor.qr')} />
-      <p className="gh-muted">{t.rich('twoFactor.typeKey', { key: <code data-testid="totp-secret">{toBase32(props.secret).match(/.{1,4}/g)!.join(' ')}</code> })}</p>
-      <Field label={t('mfa.code')} name="totp" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={setCode} error={problem} />
+      <p className="gh-muted">
+        {t.rich('twoFactor.typeKey', {
+          key: (
+            <code data-testid="totp-secret">
+              {toBase32(props.secret)
+                .match(/.{1,4}/g)!
+                .join(' ')}
+            </code>
+          ),
+        })}
+      </p>
+      <Field
+        label={t('mfa.code')}
+        name="totp"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={setCode}
+        error={problem}
+      />
       <FormError error={error} />
       <div className="gh-row">
-        <button type="submit" className="gh-btn gh-primary" disabled={busy}>{busy ? t('twoFactor.turningOn') : t('twoFactor.turnOn')}</button>
-        <button type="button" className="gh-btn" disabled={busy} onClick={props.onCancel}>{t('cli.cancel')}</button>
+        <button type="submit" className="gh-btn gh-primary" disabled={busy}>
+          {busy ? t('twoFactor.turningOn') : t('twoFactor.turnOn')}
+        </button>
+        <button type="button" className="gh-btn" disabled={busy} onClick={props.onCancel}>
+          {t('cli.cancel')}
+        </button>
       </div>
     </form>
   );
@@ -80,23 +116,66 @@ export function TwoFactorSettings(props: { user: User }) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [enabled, setEnabled] = useState(props.user.isMultiFactorRequired);
   const { busy, error, run } = useAction();
-  if (secret) return <Enrol user={props.user} secret={secret} onCancel={() => setSecret(null)} onDone={(c) => { setSecret(null); setEnabled(true); setCodes(c); }} />;
+  if (secret)
+    return (
+      <Enrol
+        user={props.user}
+        secret={secret}
+        onCancel={() => setSecret(null)}
+        onDone={(c) => {
+          setSecret(null);
+          setEnabled(true);
+          setCodes(c);
+        }}
+      />
+    );
   if (!enabled) {
     return (
       <div>
         <p className="gh-muted">{t('twoFactor.off')}</p>
-        <button type="button" className="gh-btn" onClick={() => { setCodes(null); setSecret(generateTotpSecret()); }}>{t('twoFactor.setUp')}</button>
+        <button
+          type="button"
+          className="gh-btn"
+          onClick={() => {
+            setCodes(null);
+            setSecret(generateTotpSecret());
+          }}
+        >
+          {t('twoFactor.setUp')}
+        </button>
       </div>
     );
   }
   return (
     <div>
-      <p><span className="gh-badge">{t('twoFactor.onBadge')}</span> {t('twoFactor.on')}</p>
+      <p>
+        <span className="gh-badge">{t('twoFactor.onBadge')}</span> {t('twoFactor.on')}
+      </p>
       {codes ? <RecoveryCodeList codes={codes} /> : null}
       <FormError error={error} />
       <div className="gh-row">
-        <button type="button" className="gh-btn" disabled={busy} onClick={() => run(async () => setCodes(await props.user.createMfaRecoveryCodes()))}>{t('twoFactor.newCodes')}</button>
-        <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(async () => { await props.user.setTotpSecret(null); setCodes(null); setEnabled(false); })}>{t('twoFactor.turnOff')}</button>
+        <button
+          type="button"
+          className="gh-btn"
+          disabled={busy}
+          onClick={() => run(async () => setCodes(await props.user.createMfaRecoveryCodes()))}
+        >
+          {t('twoFactor.newCodes')}
+        </button>
+        <button
+          type="button"
+          className="gh-btn gh-danger"
+          disabled={busy}
+          onClick={() =>
+            run(async () => {
+              await props.user.setTotpSecret(null);
+              setCodes(null);
+              setEnabled(false);
+            })
+          }
+        >
+          {t('twoFactor.turnOff')}
+        </button>
       </div>
     </div>
   );

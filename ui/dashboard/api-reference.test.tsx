@@ -17,14 +17,18 @@ it('API reference: reached from the navigation, lists every operation of the doc
   await waitForText(container, 'All projects');
   const link = [...container.querySelectorAll('nav a')].find((a) => a.textContent === 'API reference');
   assert.ok(link, 'the dashboard navigation links the API reference');
-  await act(async () => { (link as HTMLAnchorElement).click(); });
+  await act(async () => {
+    (link as HTMLAnchorElement).click();
+  });
   await flush();
   await waitForText(container, `${operations.length} operations`);
   assert.ok(calls.some((c) => c.path === '/openapi.json' && c.method === 'GET'));
   const listed = new Set([...container.querySelectorAll('[data-operation-id]')].map((el) => el.getAttribute('data-operation-id')));
   for (const op of operations) assert.ok(listed.has(op.id), `${op.id} is not listed`);
   assert.equal(container.querySelector('h1')?.textContent, 'API reference');
-  assert.ok([...container.querySelectorAll('nav a')].some((a) => a.textContent === 'API reference' && a.getAttribute('aria-current') === 'page'));
+  assert.ok(
+    [...container.querySelectorAll('nav a')].some((a) => a.textContent === 'API reference' && a.getAttribute('aria-current') === 'page'),
+  );
 
   // One operation opened: its path, access, body fields, response schema reference and errors.
   const signUp = container.querySelector('[data-operation-id="authPassword.signUp"]') as HTMLDetailsElement;

@@ -77,7 +77,8 @@ export class DashboardApi {
   }
 
   /** A call to the internal project as the signed-in owner (`/users/me`, `/internal/projects`…). */
-  internal: Caller = ((id: OperationId, input?: object) => this.internalClient.op(id, { ...input, session: this.app.session } as never)) as Caller;
+  internal: Caller = ((id: OperationId, input?: object) =>
+    this.internalClient.op(id, { ...input, session: this.app.session } as never)) as Caller;
 
   /**
    * A GET of a host route that is not an operation of the registry (the OpenAPI document,
@@ -91,7 +92,13 @@ export class DashboardApi {
   admin(projectId: string): Caller {
     let client = this.admins.get(projectId);
     if (!client) {
-      client = new ApiClient({ projectId, accessType: 'admin', transport: this.transport, env: this.env, ...(this.app.session ? { adminSession: this.app.session } : {}) });
+      client = new ApiClient({
+        projectId,
+        accessType: 'admin',
+        transport: this.transport,
+        env: this.env,
+        ...(this.app.session ? { adminSession: this.app.session } : {}),
+      });
       this.admins.set(projectId, client);
     }
     const c = client;
@@ -150,7 +157,9 @@ export function errorMessage(error: unknown): string {
 export function readableValidation(message: string): string {
   const [head, ...rest] = message.split('\n');
   if (!/^Request validation failed\b/.test(head ?? '')) return message;
-  const sentences = rest.map((l) => l.replace(/^\s*-\s*([\w.[\]]+:\s*)?/, '').trim()).filter(Boolean)
+  const sentences = rest
+    .map((l) => l.replace(/^\s*-\s*([\w.[\]]+:\s*)?/, '').trim())
+    .filter(Boolean)
     .map((s) => `${s[0]!.toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`);
   return sentences.length ? sentences.join('\n') : 'The server refused the change.';
 }

@@ -54,13 +54,32 @@ function Gate() {
   const { route, navigate } = useRouter();
   // Follow sign-out in another tab (the cookie store is polled by the SDK).
   useEffect(() => api.app.onSessionChange(() => setSignedIn(api.signedIn)), [api]);
-  const onSignedIn = useCallback(() => { setSignedIn(true); navigate('/', { replace: true }); }, [navigate]);
+  const onSignedIn = useCallback(() => {
+    setSignedIn(true);
+    navigate('/', { replace: true });
+  }, [navigate]);
   if (!signedIn) return <AuthPage onSignedIn={onSignedIn} />;
-  return <SignedIn onSignedOut={() => { setSignedIn(false); navigate('/', { replace: true }); }} route={route.path} />;
+  return (
+    <SignedIn
+      onSignedOut={() => {
+        setSignedIn(false);
+        navigate('/', { replace: true });
+      }}
+      route={route.path}
+    />
+  );
 }
 
 /** Answers to `GET /users/me` that mean the owner's session is gone. */
-const SESSION_GONE_CODES = ['CANNOT_GET_OWN_USER_WITHOUT_USER', 'USER_AUTHENTICATION_REQUIRED', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 'INVALID_ACCESS_TOKEN', 'UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'USER_NOT_FOUND'];
+const SESSION_GONE_CODES = [
+  'CANNOT_GET_OWN_USER_WITHOUT_USER',
+  'USER_AUTHENTICATION_REQUIRED',
+  'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+  'INVALID_ACCESS_TOKEN',
+  'UNPARSABLE_ACCESS_TOKEN',
+  'ACCESS_TOKEN_EXPIRED',
+  'USER_NOT_FOUND',
+];
 
 /** Dashboard-wide pages (outside any project). */
 const DASHBOARD_ROUTES = ['/team', '/server-settings', '/api-reference'];
@@ -88,12 +107,18 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
   // A session the server no longer accepts (revoked, expired refresh token): back to sign-in.
   useEffect(() => {
     if (me.error instanceof GatehouseKnownError && SESSION_GONE_CODES.includes(me.error.code)) {
-      void api.app.signOut({ noRedirect: true }).catch(() => {}).then(props.onSignedOut);
+      void api.app
+        .signOut({ noRedirect: true })
+        .catch(() => {})
+        .then(props.onSignedOut);
     }
   }, [me.error]);
   const projects = useLoad(() => api.internal('projects.list'), []);
   // The assistant's page is offered only when the server has a model endpoint.
-  const assistant = useLoad(() => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })), []);
+  const assistant = useLoad(
+    () => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })),
+    [],
+  );
   const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
   const projectId = m?.[1];
@@ -109,45 +134,106 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
   // the main region while it loads), so keyboard and screen-reader users start at the content.
   useEffect(() => {
     setMenuOpen(false);
-    if (firstRoute.current) { firstRoute.current = false; return; }
+    if (firstRoute.current) {
+      firstRoute.current = false;
+      return;
+    }
     const target = main.current?.querySelector<HTMLElement>('h1') ?? main.current;
-    if (target) { target.tabIndex = -1; target.focus({ preventScroll: true }); }
+    if (target) {
+      target.tabIndex = -1;
+      target.focus({ preventScroll: true });
+    }
   }, [props.route]);
   useDocumentTitle(main, projects.data?.items.find((p) => p.id === projectId)?.display_name);
   return (
     <div className="d-app">
-      <a className="d-skip" href="#d-main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <a
+        className="d-skip"
+        href="#d-main"
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <aside className="d-side" data-open={menuOpen ? '' : undefined}>
         <div className="d-side-head">
-          <Link to="/" className="d-brand"><img src={LOGO_DATA_URL} alt="" width={22} height={22} />Gatehouse</Link>
-          <button type="button" className="d-btn d-menu-btn" aria-expanded={menuOpen} aria-controls="d-nav" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+          <Link to="/" className="d-brand">
+            <img src={LOGO_DATA_URL} alt="" width={22} height={22} />
+            Gatehouse
+          </Link>
+          <button
+            type="button"
+            className="d-btn d-menu-btn"
+            aria-expanded={menuOpen}
+            aria-controls="d-nav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            Menu
+          </button>
         </div>
         <div className="d-nav" id="d-nav">
           {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
           {projectId && (
             <nav aria-label="Project">
-              {pages.map((p) => <Link key={p.path} to={`/projects/${projectId}${p.path}`} aria-current={(sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/'))) ? 'page' : undefined}>{p.label}</Link>)}
+              {pages.map((p) => (
+                <Link
+                  key={p.path}
+                  to={`/projects/${projectId}${p.path}`}
+                  aria-current={sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/')) ? 'page' : undefined}
+                >
+                  {p.label}
+                </Link>
+              ))}
             </nav>
           )}
           <nav aria-label="Dashboard">
-            <Link to="/" aria-current={!projectId && !DASHBOARD_ROUTES.includes(props.route) ? 'page' : undefined}>All projects</Link>
-            <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>Your teams</Link>
-            {assistant.data?.editable && <Link to="/server-settings" aria-current={props.route === '/server-settings' ? 'page' : undefined}>Server settings</Link>}
-            <Link to="/api-reference" aria-current={props.route === '/api-reference' ? 'page' : undefined}>API reference</Link>
+            <Link to="/" aria-current={!projectId && !DASHBOARD_ROUTES.includes(props.route) ? 'page' : undefined}>
+              All projects
+            </Link>
+            <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>
+              Your teams
+            </Link>
+            {assistant.data?.editable && (
+              <Link to="/server-settings" aria-current={props.route === '/server-settings' ? 'page' : undefined}>
+                Server settings
+              </Link>
+            )}
+            <Link to="/api-reference" aria-current={props.route === '/api-reference' ? 'page' : undefined}>
+              API reference
+            </Link>
           </nav>
           <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
             <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
-            <button type="button" className="d-link" onClick={signOut}>Sign out</button>
+            <button type="button" className="d-link" onClick={signOut}>
+              Sign out
+            </button>
           </div>
         </div>
       </aside>
       <main className="d-main" id="d-main" ref={main} tabIndex={-1}>
-        {props.route === '/team' ? <OwnerTeamsPage /> : props.route === '/server-settings' ? <ServerSettingsPage /> : props.route === '/api-reference' ? <ApiReferencePage /> : !projectId ? <ProjectList projects={projects} /> : (
+        {props.route === '/team' ? (
+          <OwnerTeamsPage />
+        ) : props.route === '/server-settings' ? (
+          <ServerSettingsPage />
+        ) : props.route === '/api-reference' ? (
+          <ApiReferencePage />
+        ) : !projectId ? (
+          <ProjectList projects={projects} />
+        ) : (
           <Async state={projects} label="Loading project…">
             {(list) => {
               const project = list.items.find((p) => p.id === projectId);
-              if (!project) return <div className="d-empty">This project does not exist or you do not manage it. <Link to="/">All projects</Link></div>;
-              return <ProjectPage project={project} sub={sub} onChanged={projects.reload} assistant={assistant.data?.configured ?? false} />;
+              if (!project)
+                return (
+                  <div className="d-empty">
+                    This project does not exist or you do not manage it. <Link to="/">All projects</Link>
+                  </div>
+                );
+              return (
+                <ProjectPage project={project} sub={sub} onChanged={projects.reload} assistant={assistant.data?.configured ?? false} />
+              );
             }}
           </Async>
         )}
@@ -183,7 +269,11 @@ function ProjectSwitcher(props: { projects: AdminProject[]; current: string }) {
     <div className="d-field" style={{ marginBottom: 12 }}>
       <label htmlFor="project-switcher">Project</label>
       <select id="project-switcher" value={props.current} onChange={(e) => navigate(`/projects/${(e.target as HTMLSelectElement).value}`)}>
-        {props.projects.map((p) => <option key={p.id} value={p.id}>{p.display_name}</option>)}
+        {props.projects.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.display_name}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -209,7 +299,20 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (sub === '/data-vault') body = <DataVaultPage project={project} />;
   else if (sub === '/payments') body = <PaymentsPage project={project} />;
   else if (sub === '/config') body = <ConfigPage project={project} onChanged={props.onChanged} />;
-  else if (sub === '/assistant') body = props.assistant ? <AssistantPage project={project} /> : <div className="d-empty">The assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL, or fills in Server settings.</div>;
-  else body = <div className="d-empty">No such page. <Link to={`/projects/${project.id}`}>Overview</Link></div>;
+  else if (sub === '/assistant')
+    body = props.assistant ? (
+      <AssistantPage project={project} />
+    ) : (
+      <div className="d-empty">
+        The assistant is not configured on this server. The operator sets GATEHOUSE_AI_BASE_URL and GATEHOUSE_AI_MODEL, or fills in Server
+        settings.
+      </div>
+    );
+  else
+    body = (
+      <div className="d-empty">
+        No such page. <Link to={`/projects/${project.id}`}>Overview</Link>
+      </div>
+    );
   return <div key={project.id}>{body}</div>;
 }

@@ -25,7 +25,11 @@ export async function readAssistantStream(body: ReadableStream<Uint8Array>, onEv
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
       }
       if (data.length === 0) continue;
-      try { onEvent({ event, data: JSON.parse(data.join('\n')) } as AssistantStreamEvent); } catch { /* a malformed event is skipped */ }
+      try {
+        onEvent({ event, data: JSON.parse(data.join('\n')) } as AssistantStreamEvent);
+      } catch {
+        /* a malformed event is skipped */
+      }
       if (final && end === buffer.length) break;
     }
   };
@@ -48,7 +52,10 @@ export function splitSnippets(text: string): TextPart[] {
   const fence = /```([\w+-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
   let last = 0;
   for (let m = fence.exec(text); m; m = fence.exec(text)) {
-    if (m[0] === '') { fence.lastIndex++; continue; }
+    if (m[0] === '') {
+      fence.lastIndex++;
+      continue;
+    }
     if (m.index > last) parts.push({ kind: 'prose', text: text.slice(last, m.index) });
     parts.push({ kind: 'code', lang: m[1] ?? '', text: m[2]!.replace(/\n$/, '') });
     last = m.index + m[0].length;

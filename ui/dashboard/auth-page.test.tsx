@@ -11,9 +11,34 @@ const { ApiContext } = await import('./kit.tsx');
 const { AuthPage } = await import('./pages/auth.tsx');
 
 async function firstRunText(signUpStaysOpen: boolean): Promise<string> {
-  const fake = fakeTransport((req) => req.path === '/projects/current' ? { status: 200, body: { id: 'internal', display_name: 'Gatehouse', config: { sign_up_enabled: true, credential_enabled: true, magic_link_enabled: false, passkey_enabled: false, enabled_oauth_providers: [] } } } : undefined);
-  const api = new DashboardApi({ firstRun: true, signUpOpen: true, signUpStaysOpen, serverPath: '/' }, { origin: 'http://localhost:3000', pathname: '/' }, { transport: fake.transport, tokenStore: { accessToken: null, refreshToken: null } as never });
-  const { container, unmount } = await render(<ApiContext.Provider value={api}><AuthPage onSignedIn={() => {}} /></ApiContext.Provider>);
+  const fake = fakeTransport((req) =>
+    req.path === '/projects/current'
+      ? {
+          status: 200,
+          body: {
+            id: 'internal',
+            display_name: 'Gatehouse',
+            config: {
+              sign_up_enabled: true,
+              credential_enabled: true,
+              magic_link_enabled: false,
+              passkey_enabled: false,
+              enabled_oauth_providers: [],
+            },
+          },
+        }
+      : undefined,
+  );
+  const api = new DashboardApi(
+    { firstRun: true, signUpOpen: true, signUpStaysOpen, serverPath: '/' },
+    { origin: 'http://localhost:3000', pathname: '/' },
+    { transport: fake.transport, tokenStore: { accessToken: null, refreshToken: null } as never },
+  );
+  const { container, unmount } = await render(
+    <ApiContext.Provider value={api}>
+      <AuthPage onSignedIn={() => {}} />
+    </ApiContext.Provider>,
+  );
   await waitForText(container, 'Create the owner account');
   const text = container.textContent ?? '';
   await unmount();

@@ -8,16 +8,24 @@ import { DashboardRoot, PROJECT, PROJECT_ID, dashboard } from './test-harness.ts
 it('bot challenge section: saves the Turnstile keys, then shows the site key and only a hint of the secret', async () => {
   let settings = { site_key: null as string | null, secret_key_hint: null as string | null, enabled: false };
   const puts: unknown[] = [];
-  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => {
-    if (req.path === '/internal/projects/current') return { status: 200, body: PROJECT };
-    if (req.path !== '/internal/bot-challenge/turnstile') return undefined;
-    if (req.method === 'PUT') {
-      puts.push(JSON.parse(req.body!));
-      settings = { site_key: '0x4AAAAAAAsite', secret_key_hint: '0x…cret', enabled: true };
-    }
-    return { status: 200, body: settings };
-  }, { passkey: true, oauth: true, mfa: true });
-  const { container, unmount } = await render(<StrictMode><DashboardRoot api={api} /></StrictMode>);
+  const { api } = dashboard(
+    `/projects/${PROJECT_ID}/auth-methods`,
+    (req) => {
+      if (req.path === '/internal/projects/current') return { status: 200, body: PROJECT };
+      if (req.path !== '/internal/bot-challenge/turnstile') return undefined;
+      if (req.method === 'PUT') {
+        puts.push(JSON.parse(req.body!));
+        settings = { site_key: '0x4AAAAAAAsite', secret_key_hint: '0x…cret', enabled: true };
+      }
+      return { status: 200, body: settings };
+    },
+    { passkey: true, oauth: true, mfa: true },
+  );
+  const { container, unmount } = await render(
+    <StrictMode>
+      <DashboardRoot api={api} />
+    </StrictMode>,
+  );
   await waitForText(container, 'Save keys');
   assert.equal(container.querySelector('[data-testid="turnstile-status"]')?.textContent, 'Off.');
   await type(container, 'Site key', '0x4AAAAAAAsite');

@@ -11,18 +11,49 @@ it('configuration page: shows each value with the level it came from, masks secr
   let saved: unknown = null;
   let handedBack: unknown = null;
   const { api } = dashboard(`/projects/${PROJECT_ID}/config`, (req) => {
-    if (req.path === '/internal/config') return { status: 200, body: { config_string: JSON.stringify({ auth: { otp: { allowSignIn: true }, oauth: { providers: { google: { clientSecret: 'gsec-123' } } } }, teams: { allowClientTeamCreation: false } }) } };
-    if (req.path === '/internal/config/origins') return { status: 200, body: { origins: { 'auth.otp.allowSignIn': 'environment', 'auth.oauth.providers.google.clientSecret': 'environment' }, source: { type: 'pushed-from-unknown' } } };
-    if (req.path === '/internal/config/override/environment' && req.method === 'GET') return { status: 200, body: { config_string: JSON.stringify({ 'auth.otp.allowSignIn': true }) } };
-    if (req.path === '/internal/config/override/environment' && req.method === 'PUT') { saved = JSON.parse(String(req.body)); return { status: 200, body: { success: true } }; }
-    if (req.path === '/internal/config/override/branch') return { status: 200, body: { config_string: JSON.stringify({ 'auth.otp.allowSignIn': false, 'teams.allowClientTeamCreation': false }) } };
-    if (req.path === '/internal/config/override/environment/reset-keys') { handedBack = JSON.parse(String(req.body)); return { status: 200, body: { success: true } }; }
+    if (req.path === '/internal/config')
+      return {
+        status: 200,
+        body: {
+          config_string: JSON.stringify({
+            auth: { otp: { allowSignIn: true }, oauth: { providers: { google: { clientSecret: 'gsec-123' } } } },
+            teams: { allowClientTeamCreation: false },
+          }),
+        },
+      };
+    if (req.path === '/internal/config/origins')
+      return {
+        status: 200,
+        body: {
+          origins: { 'auth.otp.allowSignIn': 'environment', 'auth.oauth.providers.google.clientSecret': 'environment' },
+          source: { type: 'pushed-from-unknown' },
+        },
+      };
+    if (req.path === '/internal/config/override/environment' && req.method === 'GET')
+      return { status: 200, body: { config_string: JSON.stringify({ 'auth.otp.allowSignIn': true }) } };
+    if (req.path === '/internal/config/override/environment' && req.method === 'PUT') {
+      saved = JSON.parse(String(req.body));
+      return { status: 200, body: { success: true } };
+    }
+    if (req.path === '/internal/config/override/branch')
+      return {
+        status: 200,
+        body: { config_string: JSON.stringify({ 'auth.otp.allowSignIn': false, 'teams.allowClientTeamCreation': false }) },
+      };
+    if (req.path === '/internal/config/override/environment/reset-keys') {
+      handedBack = JSON.parse(String(req.body));
+      return { status: 200, body: { success: true } };
+    }
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'auth.otp.allowSignIn');
   const row = (path: string) => container.querySelector(`[data-testid="config-row-${path}"]`)?.textContent ?? '';
-  assert.match(row('auth.otp.allowSignIn'), /trueenvironmentUse the file’s value$/, 'an environment value over a file value can be handed back');
+  assert.match(
+    row('auth.otp.allowSignIn'),
+    /trueenvironmentUse the file’s value$/,
+    'an environment value over a file value can be handed back',
+  );
   assert.match(row('teams.allowClientTeamCreation'), /falsedefault$/);
   assert.match(row('auth.oauth.providers.google.clientSecret'), /environment$/, 'no hand-back for a key the file does not set');
   await click(container, 'Use the file’s value');
@@ -44,8 +75,11 @@ it('configuration page: shows each value with the level it came from, masks secr
 });
 
 it('data vault page: lists stores with names and entry counts', async () => {
-  const { api } = dashboard(`/projects/${PROJECT_ID}/data-vault`, (req) => req.path === '/internal/data-vault/stores'
-    ? { status: 200, body: { items: [{ id: 'cards', display_name: 'Cards', entry_count: 3 }] } } : undefined);
+  const { api } = dashboard(`/projects/${PROJECT_ID}/data-vault`, (req) =>
+    req.path === '/internal/data-vault/stores'
+      ? { status: 200, body: { items: [{ id: 'cards', display_name: 'Cards', entry_count: 3 }] } }
+      : undefined,
+  );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Cards');
   const cells = [...container.querySelectorAll('table[aria-label="Stores"] td')].map((td) => td.textContent);

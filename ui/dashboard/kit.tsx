@@ -25,7 +25,11 @@ export interface Loaded<T> {
  * background refresh never replaces a page being edited; new `deps` start empty.
  */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
   const lastTick = useRef(0);
@@ -35,8 +39,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     lastTick.current = tick;
     setState((s) => ({ data: s.data, error: null, loading: true }));
     load().then(
-      (data) => { if (seq.current === mine) setState({ data, error: null, loading: false }); },
-      (error: unknown) => { if (seq.current === mine) setState((s) => ({ data: isReload ? s.data : undefined, error, loading: false })); },
+      (data) => {
+        if (seq.current === mine) setState({ data, error: null, loading: false });
+      },
+      (error: unknown) => {
+        if (seq.current === mine) setState((s) => ({ data: isReload ? s.data : undefined, error, loading: false }));
+      },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
@@ -66,7 +74,12 @@ export function useAction() {
 
 /** A spinner with a label, announced to screen readers. */
 export function Loading(props: { label?: string }) {
-  return <div className="d-loading" role="status" aria-live="polite"><span className="d-spinner" aria-hidden="true" />{props.label ?? 'Loading…'}</div>;
+  return (
+    <div className="d-loading" role="status" aria-live="polite">
+      <span className="d-spinner" aria-hidden="true" />
+      {props.label ?? 'Loading…'}
+    </div>
+  );
 }
 
 /** An error box (role=alert) with an optional retry button. */
@@ -75,7 +88,11 @@ export function ErrorBox(props: { error: unknown; retry?: () => void }) {
   return (
     <div className="d-error" role="alert">
       <span>{errorMessage(props.error)}</span>
-      {props.retry && <button type="button" className="d-link" onClick={props.retry}>Retry</button>}
+      {props.retry && (
+        <button type="button" className="d-link" onClick={props.retry}>
+          Retry
+        </button>
+      )}
     </div>
   );
 }
@@ -86,7 +103,11 @@ export function ErrorBox(props: { error: unknown; retry?: () => void }) {
  * sideways. Focusable and named, so keyboard users can scroll it too.
  */
 export function TableScroll(props: { label: string; children: ReactNode }) {
-  return <div className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>{props.children}</div>;
+  return (
+    <div className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>
+      {props.children}
+    </div>
+  );
 }
 
 /** The empty state of a list. */
@@ -100,7 +121,12 @@ export function Async<T>(props: { state: Loaded<T>; label?: string; children: (d
   if (state.error && state.data === undefined) return <ErrorBox error={state.error} retry={state.reload} />;
   if (state.data === undefined) return <Loading label={props.label} />;
   // A failed refresh shows its error above the data already on screen (and any edits in it).
-  return <>{state.error ? <ErrorBox error={state.error} retry={state.reload} /> : null}{props.children(state.data)}</>;
+  return (
+    <>
+      {state.error ? <ErrorBox error={state.error} retry={state.reload} /> : null}
+      {props.children(state.data)}
+    </>
+  );
 }
 
 /**
@@ -109,7 +135,14 @@ export function Async<T>(props: { state: Loaded<T>; label?: string; children: (d
  * stays on the button, or, when the action removed it, moves to its section's heading (never
  * to the page body).
  */
-export function ConfirmButton(props: { label: string; confirmLabel?: string; question: string; onConfirm: () => Promise<unknown> | void; danger?: boolean; disabled?: boolean }) {
+export function ConfirmButton(props: {
+  label: string;
+  confirmLabel?: string;
+  question: string;
+  onConfirm: () => Promise<unknown> | void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -120,7 +153,10 @@ export function ConfirmButton(props: { label: string; confirmLabel?: string; que
   const hasFocus = useRef(false);
   useEffect(() => {
     if (asking) confirm.current?.focus();
-    else if (returnFocus.current) { returnFocus.current = false; trigger.current?.focus(); }
+    else if (returnFocus.current) {
+      returnFocus.current = false;
+      trigger.current?.focus();
+    }
   }, [asking]);
   // When the action removes this button while it has focus (a revoked key offers none), focus
   // moves to the heading of its section instead of falling back to the page body.
@@ -132,28 +168,72 @@ export function ConfirmButton(props: { label: string; confirmLabel?: string; que
         const active = document.activeElement;
         if (active && active !== document.body && document.contains(active)) return;
         const heading = region?.querySelector<HTMLElement>('h1, h2') ?? (region as HTMLElement | null);
-        if (heading && document.contains(heading)) { if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1; heading.focus(); }
+        if (heading && document.contains(heading)) {
+          if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+          heading.focus();
+        }
       }, 0);
     };
   }, []);
-  const cancel = () => { returnFocus.current = true; setAsking(false); };
+  const cancel = () => {
+    returnFocus.current = true;
+    setAsking(false);
+  };
   const run = async () => {
     setBusy(true);
     try {
       await props.onConfirm();
       returnFocus.current = true;
       setAsking(false);
-    } catch (e) { setError(e); } finally { setBusy(false); }
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
-    <span ref={wrapper} className="d-confirm-wrap" onFocus={() => { hasFocus.current = true; }} onBlur={(e) => { if (e.relatedTarget) hasFocus.current = false; }}>
+    <span
+      ref={wrapper}
+      className="d-confirm-wrap"
+      onFocus={() => {
+        hasFocus.current = true;
+      }}
+      onBlur={(e) => {
+        if (e.relatedTarget) hasFocus.current = false;
+      }}
+    >
       {!asking ? (
-        <button ref={trigger} type="button" className={props.danger === false ? 'd-btn' : 'd-btn d-danger'} disabled={props.disabled} onClick={() => { setAsking(true); setError(null); }}>{props.label}</button>
+        <button
+          ref={trigger}
+          type="button"
+          className={props.danger === false ? 'd-btn' : 'd-btn d-danger'}
+          disabled={props.disabled}
+          onClick={() => {
+            setAsking(true);
+            setError(null);
+          }}
+        >
+          {props.label}
+        </button>
       ) : (
-        <span className="d-confirm" role="group" aria-label={props.question} onKeyDown={(e) => { if (e.key === 'Escape' && !busy) { e.preventDefault(); cancel(); } }}>
+        <span
+          className="d-confirm"
+          role="group"
+          aria-label={props.question}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !busy) {
+              e.preventDefault();
+              cancel();
+            }
+          }}
+        >
           <span>{props.question}</span>
-          <button ref={confirm} type="button" className="d-btn d-danger" disabled={busy} onClick={run}>{busy ? 'Working…' : props.confirmLabel ?? 'Yes, ' + props.label.toLowerCase()}</button>
-          <button type="button" className="d-btn" disabled={busy} onClick={cancel}>Cancel</button>
+          <button ref={confirm} type="button" className="d-btn d-danger" disabled={busy} onClick={run}>
+            {busy ? 'Working…' : (props.confirmLabel ?? 'Yes, ' + props.label.toLowerCase())}
+          </button>
+          <button type="button" className="d-btn" disabled={busy} onClick={cancel}>
+            Cancel
+          </button>
           {error ? <ErrorBox error={error} /> : null}
         </span>
       )}
@@ -166,7 +246,9 @@ export async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
     return;
-  } catch { /* fall back below */ }
+  } catch {
+    /* fall back below */
+  }
   const area = document.createElement('textarea');
   area.value = text;
   document.body.appendChild(area);
@@ -178,21 +260,57 @@ export async function copyText(text: string): Promise<void> {
 /** A "Copy" button that says "Copied" for a moment. */
 export function CopyButton(props: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
-  return <button type="button" className="d-btn d-small" aria-label={props.label ? `Copy ${props.label}` : 'Copy'} onClick={async () => { await copyText(props.text); setCopied(true); setTimeout(() => setCopied(false), 1500); }}>{copied ? 'Copied' : 'Copy'}</button>;
+  return (
+    <button
+      type="button"
+      className="d-btn d-small"
+      aria-label={props.label ? `Copy ${props.label}` : 'Copy'}
+      onClick={async () => {
+        await copyText(props.text);
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
 }
 
 /** A labelled text input with an error line (validation as you type is the caller's). */
-export function Field(props: { label: string; value: string; onChange: (v: string) => void; type?: string; error?: string | null; placeholder?: string; name?: string; autoComplete?: string; hint?: string; required?: boolean }) {
+export function Field(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  error?: string | null;
+  placeholder?: string;
+  name?: string;
+  autoComplete?: string;
+  hint?: string;
+  required?: boolean;
+}) {
   const id = useRef(`f-${Math.random().toString(36).slice(2)}`).current;
   return (
     <div className="d-field">
       <label htmlFor={id}>{props.label}</label>
-      <input id={id} name={props.name} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} autoComplete={props.autoComplete} required={props.required}
-        aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${id}-err` : undefined}
-        onInput={(e) => props.onChange((e.target as HTMLInputElement).value)} onChange={(e) => props.onChange((e.target as HTMLInputElement).value)} />
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        placeholder={props.placeholder}
+        autoComplete={props.autoComplete}
+        required={props.required}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-err` : undefined}
+        onInput={(e) => props.onChange((e.target as HTMLInputElement).value)}
+        onChange={(e) => props.onChange((e.target as HTMLInputElement).value)}
+      />
       {props.hint && !props.error && <small className="d-muted">{props.hint}</small>}
       {/* Always present, so a problem found as you type is announced (polite live region). */}
-      <small id={`${id}-err`} className="d-field-error" aria-live="polite">{props.error ?? ''}</small>
+      <small id={`${id}-err`} className="d-field-error" aria-live="polite">
+        {props.error ?? ''}
+      </small>
     </div>
   );
 }
@@ -207,13 +325,25 @@ export function Toggle(props: { label: string; checked: boolean; onChange: (v: b
     const result = props.onChange(value);
     if (result && typeof (result as Promise<unknown>).then === 'function') {
       setOptimistic(value);
-      (result as Promise<unknown>).then(() => setOptimistic(null), () => setOptimistic(null));
+      (result as Promise<unknown>).then(
+        () => setOptimistic(null),
+        () => setOptimistic(null),
+      );
     }
   };
   return (
     <label className="d-toggle">
-      <input type="checkbox" role="switch" checked={optimistic ?? props.checked} disabled={props.disabled} onChange={(e) => change((e.target as HTMLInputElement).checked)} />
-      <span>{props.label}{props.hint && <small className="d-muted"> — {props.hint}</small>}</span>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={optimistic ?? props.checked}
+        disabled={props.disabled}
+        onChange={(e) => change((e.target as HTMLInputElement).checked)}
+      />
+      <span>
+        {props.label}
+        {props.hint && <small className="d-muted"> — {props.hint}</small>}
+      </span>
     </label>
   );
 }
@@ -223,7 +353,16 @@ export function Toggle(props: { label: string; checked: boolean; onChange: (v: b
  * focusable (`aria-disabled`) and says why (`disabledReason`, or that the fields above need
  * completing), so keyboard and screen-reader users learn what to do.
  */
-export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; busyLabel?: string; children: ReactNode; label?: string; disabled?: boolean; disabledReason?: string; onDone?: () => void }) {
+export function Form(props: {
+  onSubmit: () => Promise<unknown>;
+  submit: string;
+  busyLabel?: string;
+  children: ReactNode;
+  label?: string;
+  disabled?: boolean;
+  disabledReason?: string;
+  onDone?: () => void;
+}) {
   const { busy, error, run } = useAction();
   const reasonId = useRef(`why-${Math.random().toString(36).slice(2)}`).current;
   const submit = async (e: FormEvent) => {
@@ -236,8 +375,19 @@ export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; 
       {props.children}
       <ErrorBox error={error} />
       <div className="d-row">
-        <button type="submit" className="d-btn d-primary" aria-disabled={busy || props.disabled ? true : undefined} aria-describedby={props.disabled ? reasonId : undefined}>{busy ? props.busyLabel ?? 'Saving…' : props.submit}</button>
-        {props.disabled ? <small id={reasonId} className="d-muted">{props.disabledReason ?? 'Complete the fields above first.'}</small> : null}
+        <button
+          type="submit"
+          className="d-btn d-primary"
+          aria-disabled={busy || props.disabled ? true : undefined}
+          aria-describedby={props.disabled ? reasonId : undefined}
+        >
+          {busy ? (props.busyLabel ?? 'Saving…') : props.submit}
+        </button>
+        {props.disabled ? (
+          <small id={reasonId} className="d-muted">
+            {props.disabledReason ?? 'Complete the fields above first.'}
+          </small>
+        ) : null}
       </div>
     </form>
   );
@@ -247,7 +397,10 @@ export function Form(props: { onSubmit: () => Promise<unknown>; submit: string; 
 export function Section(props: { title: string; children: ReactNode; actions?: ReactNode; description?: ReactNode }) {
   return (
     <section className="d-card" aria-label={props.title}>
-      <header className="d-card-head"><h2>{props.title}</h2>{props.actions}</header>
+      <header className="d-card-head">
+        <h2>{props.title}</h2>
+        {props.actions}
+      </header>
       {props.description && <p className="d-muted">{props.description}</p>}
       {props.children}
     </section>

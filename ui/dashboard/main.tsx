@@ -11,4 +11,4 @@ const boot = (window as unknown as { __GATEHOUSE_DASHBOARD__: DashboardBoot })._
 const api = new DashboardApi(boot, { origin: location.origin, pathname: location.pathname });
 
 // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
-render(<DashboardRoot api={api} /> as unknown as Parameters<typeof render>[0], document.getElementById('root')!);
+render((<DashboardRoot api={api} />) as unknown as Parameters<typeof render>[0], document.getElementById('root')!);

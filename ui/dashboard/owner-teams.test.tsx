@@ -15,11 +15,16 @@ it('team page: lists members with emails and roles, names the projects they reac
     { user_id: 'grace', display_name: 'Grace', primary_email: 'grace@example.com', permission_ids: ['team_member'] },
   ];
   const { api, calls } = dashboard('/team', (req) => {
-    if (req.path.startsWith('/teams?')) return { status: 200, body: { items: [{ id: TEAM, display_name: 'Acme owners' }], is_paginated: false } };
-    if (req.path === '/internal/projects') return { status: 200, body: { items: [{ ...PROJECT, owner_team_id: TEAM }], is_paginated: false } };
+    if (req.path.startsWith('/teams?'))
+      return { status: 200, body: { items: [{ id: TEAM, display_name: 'Acme owners' }], is_paginated: false } };
+    if (req.path === '/internal/projects')
+      return { status: 200, body: { items: [{ ...PROJECT, owner_team_id: TEAM }], is_paginated: false } };
     if (req.path.startsWith('/internal/owner-team-members?')) return { status: 200, body: { items: members, is_paginated: false } };
     if (req.path.startsWith('/team-invitations?')) return { status: 200, body: { items: [], is_paginated: false } };
-    if (req.path === `/team-memberships/${TEAM}/grace` && req.method === 'DELETE') { members = members.filter((m) => m.user_id !== 'grace'); return { status: 200, body: { success: true } }; }
+    if (req.path === `/team-memberships/${TEAM}/grace` && req.method === 'DELETE') {
+      members = members.filter((m) => m.user_id !== 'grace');
+      return { status: 200, body: { success: true } };
+    }
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -31,7 +36,10 @@ it('team page: lists members with emails and roles, names the projects they reac
   assert.match(container.querySelector(`[data-testid="team-projects-${TEAM}"]`)?.textContent ?? '', /can manage Acme/);
   await click(table(), 'Remove');
   await click(table(), 'Yes, remove');
-  await waitFor(() => !(container.textContent ?? '').includes('grace@example.com'), () => `still listed: ${container.textContent}`);
+  await waitFor(
+    () => !(container.textContent ?? '').includes('grace@example.com'),
+    () => `still listed: ${container.textContent}`,
+  );
   assert.ok(calls.some((c) => c.method === 'DELETE' && c.path === `/team-memberships/${TEAM}/grace`));
   await unmount();
 });

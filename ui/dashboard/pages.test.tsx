@@ -13,7 +13,17 @@ it('users page: shows the server error with a retry, then the empty state, then 
   const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users`, (req) => {
     if (!req.path.startsWith('/users?')) return undefined;
     if (!retried) return { status: 400, body: 'cursor does not name a user of this project' };
-    if (req.path.includes('query=ada')) return { status: 200, body: { items: [{ id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, signed_up_at_millis: 0 }], is_paginated: true, pagination: { next_cursor: null } } };
+    if (req.path.includes('query=ada'))
+      return {
+        status: 200,
+        body: {
+          items: [
+            { id: 'u1', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, signed_up_at_millis: 0 },
+          ],
+          is_paginated: true,
+          pagination: { next_cursor: null },
+        },
+      };
     return { status: 200, body: { items: [], is_paginated: true, pagination: { next_cursor: null } } };
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -37,7 +47,18 @@ it('users page: shows the server error with a retry, then the empty state, then 
 it('project keys page: the empty state, then the values shown once with the env snippet', async () => {
   const { api } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
     if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [], is_paginated: false } };
-    if (req.path === '/internal/api-keys' && req.method === 'POST') return { status: 200, body: { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, publishable_client_key: 'pck_value', secret_server_key: 'ssk_value' } };
+    if (req.path === '/internal/api-keys' && req.method === 'POST')
+      return {
+        status: 200,
+        body: {
+          id: 'k1',
+          description: 'Web',
+          created_at_millis: 0,
+          expires_at_millis: null,
+          publishable_client_key: 'pck_value',
+          secret_server_key: 'ssk_value',
+        },
+      };
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -55,9 +76,19 @@ it('project keys page: the empty state, then the values shown once with the env 
 it('project keys page: a new key as the server lists it (no manually_revoked_at_millis) is active and can be revoked', async () => {
   let revoked = false;
   const { api, calls } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
-    const key = { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, secret_server_key: { last_four: 'abcd' }, ...(revoked ? { manually_revoked_at_millis: 5 } : {}) };
+    const key = {
+      id: 'k1',
+      description: 'Web',
+      created_at_millis: 0,
+      expires_at_millis: null,
+      secret_server_key: { last_four: 'abcd' },
+      ...(revoked ? { manually_revoked_at_millis: 5 } : {}),
+    };
     if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [key], is_paginated: false } };
-    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') { revoked = true; return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } }; }
+    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') {
+      revoked = true;
+      return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } };
+    }
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -68,12 +99,19 @@ it('project keys page: a new key as the server lists it (no manually_revoked_at_
   await click(row() as HTMLElement, 'Yes, revoke');
   await waitForText(row() as HTMLElement, 'Revoked');
   assert.deepEqual(JSON.parse(calls.find((c) => c.method === 'PATCH')!.body!), { revoked: true });
-  assert.equal(Array.from(row().querySelectorAll('button')).some((b) => b.textContent === 'Revoke'), false, 'a revoked key offers no revoke button');
+  assert.equal(
+    Array.from(row().querySelectorAll('button')).some((b) => b.textContent === 'Revoke'),
+    false,
+    'a revoked key offers no revoke button',
+  );
   await unmount();
 });
 
 it('auth methods page: offers the passkey switch and OAuth providers only when the server can do them', async () => {
-  const answer: Handler = (req) => req.path === '/internal/projects/current' ? { status: 200, body: { ...PROJECT, config: { ...PROJECT.config, oauth_providers: [] } } } : undefined;
+  const answer: Handler = (req) =>
+    req.path === '/internal/projects/current'
+      ? { status: 200, body: { ...PROJECT, config: { ...PROJECT.config, oauth_providers: [] } } }
+      : undefined;
   const without = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: false, oauth: false, mfa: false });
   const a = await render(<DashboardRoot api={without.api} />);
   await waitForText(a.container, 'Magic link / one-time code');
@@ -91,23 +129,41 @@ it('auth methods page: offers the passkey switch and OAuth providers only when t
 it('confirm buttons: the confirm takes focus, Escape cancels back to the button, and a done action never drops focus to the body', async () => {
   let revoked = false;
   const { api } = dashboard(`/projects/${PROJECT_ID}/keys`, (req) => {
-    const key = { id: 'k1', description: 'Web', created_at_millis: 0, expires_at_millis: null, secret_server_key: { last_four: 'abcd' }, ...(revoked ? { manually_revoked_at_millis: 5 } : {}) };
+    const key = {
+      id: 'k1',
+      description: 'Web',
+      created_at_millis: 0,
+      expires_at_millis: null,
+      secret_server_key: { last_four: 'abcd' },
+      ...(revoked ? { manually_revoked_at_millis: 5 } : {}),
+    };
     if (req.path === '/internal/api-keys' && req.method === 'GET') return { status: 200, body: { items: [key], is_paginated: false } };
-    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') { revoked = true; return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } }; }
+    if (req.path === '/internal/api-keys/k1' && req.method === 'PATCH') {
+      revoked = true;
+      return { status: 200, body: { ...key, manually_revoked_at_millis: 5 } };
+    }
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, '…abcd');
   const revoke = () => Array.from(container.querySelectorAll('tbody button')).find((b) => b.textContent === 'Revoke') as HTMLButtonElement;
-  await act(async () => { revoke().click(); });
+  await act(async () => {
+    revoke().click();
+  });
   await flush();
   assert.equal(document.activeElement?.textContent, 'Yes, revoke', 'the confirm button takes focus');
-  await act(async () => { document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  await act(async () => {
+    document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  });
   await flush();
   assert.equal(document.activeElement, revoke(), 'Escape goes back to the button');
-  await act(async () => { revoke().click(); });
+  await act(async () => {
+    revoke().click();
+  });
   await flush();
-  await act(async () => { (document.activeElement as HTMLButtonElement).click(); });
+  await act(async () => {
+    (document.activeElement as HTMLButtonElement).click();
+  });
   await waitForText(container, 'Revoked');
   await new Promise((r) => setTimeout(r, 10));
   assert.notEqual(document.activeElement, document.body, 'focus is not dropped to the body');
@@ -116,7 +172,11 @@ it('confirm buttons: the confirm takes focus, Escape cancels back to the button,
 });
 
 it('a disabled submit stays focusable and says why; a field problem is announced politely', async () => {
-  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => req.path === '/internal/projects/current' ? { status: 200, body: PROJECT } : undefined, { passkey: true, oauth: true, mfa: true });
+  const { api } = dashboard(
+    `/projects/${PROJECT_ID}/auth-methods`,
+    (req) => (req.path === '/internal/projects/current' ? { status: 200, body: PROJECT } : undefined),
+    { passkey: true, oauth: true, mfa: true },
+  );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Add domain');
   const add = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Add domain')!;
@@ -136,8 +196,22 @@ it('a disabled submit stays focusable and says why; a field problem is announced
 it('project settings: branding refuses an accent colour below 4.5:1 and saves valid colours and links', async () => {
   const patches: unknown[] = [];
   const { api } = dashboard(`/projects/${PROJECT_ID}/settings`, (req) => {
-    if (req.path === '/internal/projects/current' && req.method === 'GET') return { status: 200, body: { ...PROJECT, logo_url: null, config: { ...PROJECT.config, branding: { accent_color_light: null, accent_color_dark: null, terms_of_service_url: null, privacy_policy_url: null } } } };
-    if (req.path === '/internal/projects/current' && req.method === 'PATCH') { patches.push(JSON.parse(req.body!)); return { status: 200, body: PROJECT }; }
+    if (req.path === '/internal/projects/current' && req.method === 'GET')
+      return {
+        status: 200,
+        body: {
+          ...PROJECT,
+          logo_url: null,
+          config: {
+            ...PROJECT.config,
+            branding: { accent_color_light: null, accent_color_dark: null, terms_of_service_url: null, privacy_policy_url: null },
+          },
+        },
+      };
+    if (req.path === '/internal/projects/current' && req.method === 'PATCH') {
+      patches.push(JSON.parse(req.body!));
+      return { status: 200, body: PROJECT };
+    }
     if (req.path.startsWith('/teams')) return { status: 200, body: { items: [] } };
     return undefined;
   });
@@ -152,12 +226,25 @@ it('project settings: branding refuses an accent colour below 4.5:1 and saves va
   await type(container, 'Terms of service URL', 'https://example.com/terms');
   await click(container, 'Save branding');
   await flush();
-  assert.deepEqual(patches[0], { logo_url: null, config: { branding: { accent_color_light: '#1d4ed8', accent_color_dark: '#93b4ff', terms_of_service_url: 'https://example.com/terms', privacy_policy_url: null } } });
+  assert.deepEqual(patches[0], {
+    logo_url: null,
+    config: {
+      branding: {
+        accent_color_light: '#1d4ed8',
+        accent_color_dark: '#93b4ff',
+        terms_of_service_url: 'https://example.com/terms',
+        privacy_policy_url: null,
+      },
+    },
+  });
   await unmount();
 });
 
 it('OAuth providers section: defaults to standard, explains shared, shows the callback URL to register for a standard provider, and adds a generic OpenID Connect provider', async () => {
-  const config = { ...PROJECT.config, oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh-client', client_secret: 'gh-secret' }] };
+  const config = {
+    ...PROJECT.config,
+    oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh-client', client_secret: 'gh-secret' }],
+  };
   const answer: Handler = (req) => {
     if (req.path !== '/internal/projects/current') return undefined;
     return { status: 200, body: { ...PROJECT, config } };
@@ -171,11 +258,20 @@ it('OAuth providers section: defaults to standard, explains shared, shows the ca
   assert.equal(kind.value, 'standard', 'a new provider defaults to standard (own credentials), never the development provider');
   assert.ok(container.querySelector('input[name="client_id"]'), 'standard asks for the client ID');
   assert.equal(container.querySelector('[data-testid="oauth-shared-explained"]'), null);
-  await act(async () => { kind.value = 'shared'; kind.dispatchEvent(new Event('change', { bubbles: true })); });
+  await act(async () => {
+    kind.value = 'shared';
+    kind.dispatchEvent(new Event('change', { bubbles: true }));
+  });
   await flush();
-  assert.match(container.querySelector('[data-testid="oauth-shared-explained"]')?.textContent ?? '', /any email.*never verified.*production mode/);
+  assert.match(
+    container.querySelector('[data-testid="oauth-shared-explained"]')?.textContent ?? '',
+    /any email.*never verified.*production mode/,
+  );
   const select = container.querySelector('select#oauth-id') as HTMLSelectElement;
-  await act(async () => { select.value = '__oidc__'; select.dispatchEvent(new Event('change', { bubbles: true })); });
+  await act(async () => {
+    select.value = '__oidc__';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  });
   await flush();
   assert.ok(container.querySelector('input[name="oauth_issuer_url"]'), 'a generic provider asks for its issuer');
   assert.equal(container.querySelector('select#oauth-type'), null, 'generic providers are always standard');
@@ -185,16 +281,28 @@ it('OAuth providers section: defaults to standard, explains shared, shows the ca
 it('a failed background refresh keeps the page and what was typed, with the error above it', async () => {
   // The reload after the save fails (StrictMode may load twice on mount).
   let saved = false;
-  const { api } = dashboard(`/projects/${PROJECT_ID}/auth-methods`, (req) => {
-    if (req.path === '/internal/projects/current' && req.method === 'GET') return !saved ? { status: 200, body: PROJECT } : { status: 500, body: 'database unavailable' };
-    if (req.path === '/internal/projects/current' && req.method === 'PATCH') { saved = true; return { status: 200, body: PROJECT }; }
-    return undefined;
-  }, { passkey: true, oauth: true, mfa: true });
+  const { api } = dashboard(
+    `/projects/${PROJECT_ID}/auth-methods`,
+    (req) => {
+      if (req.path === '/internal/projects/current' && req.method === 'GET')
+        return !saved ? { status: 200, body: PROJECT } : { status: 500, body: 'database unavailable' };
+      if (req.path === '/internal/projects/current' && req.method === 'PATCH') {
+        saved = true;
+        return { status: 200, body: PROJECT };
+      }
+      return undefined;
+    },
+    { passkey: true, oauth: true, mfa: true },
+  );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Add domain');
   await type(container, 'Domain', 'https://half-typed.example.com');
-  const magic = Array.from(container.querySelectorAll('input[role=switch]')).find((i) => i.parentElement?.textContent?.includes('Magic link')) as HTMLInputElement;
-  await act(async () => { magic.click(); });
+  const magic = Array.from(container.querySelectorAll('input[role=switch]')).find((i) =>
+    i.parentElement?.textContent?.includes('Magic link'),
+  ) as HTMLInputElement;
+  await act(async () => {
+    magic.click();
+  });
   await flush(10);
   await waitForText(container, 'database unavailable');
   const domain = Array.from(container.querySelectorAll('input')).find((i) => i.getAttribute('name') === 'domain')!;
@@ -210,9 +318,17 @@ it('an unknown project id says so instead of failing', async () => {
 });
 
 it('a session the server no longer accepts goes back to the sign-in page', async () => {
-  const { api } = dashboard('/', (req) => req.path === '/users/me'
-    ? { status: 400, knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER', body: { code: 'CANNOT_GET_OWN_USER_WITHOUT_USER', error: 'No user.' } }
-    : req.path.startsWith('/auth/sessions/current') ? { status: 200, body: { success: true } } : undefined);
+  const { api } = dashboard('/', (req) =>
+    req.path === '/users/me'
+      ? {
+          status: 400,
+          knownError: 'CANNOT_GET_OWN_USER_WITHOUT_USER',
+          body: { code: 'CANNOT_GET_OWN_USER_WITHOUT_USER', error: 'No user.' },
+        }
+      : req.path.startsWith('/auth/sessions/current')
+        ? { status: 200, body: { success: true } }
+        : undefined,
+  );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Sign in to Gatehouse');
   assert.equal(api.signedIn, false);
@@ -221,11 +337,35 @@ it('a session the server no longer accepts goes back to the sign-in page', async
 
 it("user page: lists the user's passkeys and removes one through DELETE /passkeys/{user_id}/{id}", async () => {
   const USER_ID = '7b1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
-  let keys = [{ id: 'pk1', user_id: USER_ID, credential_id: 'AAECAwQFBgcICQoLDA0ODxAREhM', device_type: 'multiDevice', backed_up: true, transports: ['internal', 'hybrid'], created_at_millis: 0, last_used_at_millis: null }];
+  let keys = [
+    {
+      id: 'pk1',
+      user_id: USER_ID,
+      credential_id: 'AAECAwQFBgcICQoLDA0ODxAREhM',
+      device_type: 'multiDevice',
+      backed_up: true,
+      transports: ['internal', 'hybrid'],
+      created_at_millis: 0,
+      last_used_at_millis: null,
+    },
+  ];
   const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
-    if (req.path === `/users/${USER_ID}`) return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, passkey_auth_enabled: keys.length > 0 } };
+    if (req.path === `/users/${USER_ID}`)
+      return {
+        status: 200,
+        body: {
+          id: USER_ID,
+          display_name: 'Ada',
+          primary_email: 'ada@example.com',
+          signed_up_at_millis: 0,
+          passkey_auth_enabled: keys.length > 0,
+        },
+      };
     if (req.path === `/passkeys?user_id=${USER_ID}`) return { status: 200, body: { items: keys, is_paginated: false } };
-    if (req.method === 'DELETE' && req.path === `/passkeys/${USER_ID}/pk1`) { keys = []; return { status: 200, body: { success: true } }; }
+    if (req.method === 'DELETE' && req.path === `/passkeys/${USER_ID}/pk1`) {
+      keys = [];
+      return { status: 200, body: { success: true } };
+    }
     return undefined;
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
@@ -239,12 +379,19 @@ it("user page: lists the user's passkeys and removes one through DELETE /passkey
   await unmount();
 });
 
-it("user page: shows that a user has TOTP and lets an admin remove it with PATCH totp_secret_base64 null", async () => {
+it('user page: shows that a user has TOTP and lets an admin remove it with PATCH totp_secret_base64 null', async () => {
   const USER_ID = '8c1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
   let totp = true;
   const { api, calls } = dashboard(`/projects/${PROJECT_ID}/users/${USER_ID}`, (req) => {
-    if (req.path === `/users/${USER_ID}` && req.method === 'GET') return { status: 200, body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, requires_totp_mfa: totp } };
-    if (req.path === `/users/${USER_ID}` && req.method === 'PATCH') { totp = false; return { status: 200, body: { id: USER_ID, requires_totp_mfa: false } }; }
+    if (req.path === `/users/${USER_ID}` && req.method === 'GET')
+      return {
+        status: 200,
+        body: { id: USER_ID, display_name: 'Ada', primary_email: 'ada@example.com', signed_up_at_millis: 0, requires_totp_mfa: totp },
+      };
+    if (req.path === `/users/${USER_ID}` && req.method === 'PATCH') {
+      totp = false;
+      return { status: 200, body: { id: USER_ID, requires_totp_mfa: false } };
+    }
     if (req.path.startsWith('/passkeys?')) return { status: 200, body: { items: [], is_paginated: false } };
     return undefined;
   });
@@ -272,13 +419,24 @@ it('connect your app: the project id, base URL, hosted-page URLs and snippets fo
   assert.match(stack, new RegExp(`projectId: '${PROJECT_ID}'`));
   assert.match(stack, new RegExp(`signIn: 'http://localhost:3000/projects/${PROJECT_ID}/handler/sign-in'`));
   assert.match(stack, /baseUrl: 'http:\/\/localhost:3000'/);
-  assert.match(container.querySelector('[data-testid="snippet-gatehouse"]')!.textContent ?? '', /from 'gatehouse-sdk'[\s\S]*from 'gatehouse-react'/);
-  assert.match(container.querySelector('[data-testid="snippet-mount"]')!.textContent ?? '', /createGatehouse\(\{[^}]*mountPath: '\/auth'[\s\S]*new ServerApp\(\{[^}]*gatehouse,/);
-  assert.match(container.querySelector('[data-testid="snippet-env"]')!.textContent ?? '', new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${PROJECT_ID}`));
+  assert.match(
+    container.querySelector('[data-testid="snippet-gatehouse"]')!.textContent ?? '',
+    /from 'gatehouse-sdk'[\s\S]*from 'gatehouse-react'/,
+  );
+  assert.match(
+    container.querySelector('[data-testid="snippet-mount"]')!.textContent ?? '',
+    /createGatehouse\(\{[^}]*mountPath: '\/auth'[\s\S]*new ServerApp\(\{[^}]*gatehouse,/,
+  );
+  assert.match(
+    container.querySelector('[data-testid="snippet-env"]')!.textContent ?? '',
+    new RegExp(`NEXT_PUBLIC_STACK_PROJECT_ID=${PROJECT_ID}`),
+  );
   // No trusted domain yet: the panel says so and where to add one; localhost is allowed.
   assert.match(container.querySelector('[data-testid="connect-domains"]')!.textContent ?? '', /No trusted domain yet.*except localhost/);
   // The nav names the page, and the panel never prints a key value.
-  assert.ok([...container.querySelectorAll('nav a')].some((a) => a.textContent === 'Connect your app' && a.getAttribute('aria-current') === 'page'));
+  assert.ok(
+    [...container.querySelectorAll('nav a')].some((a) => a.textContent === 'Connect your app' && a.getAttribute('aria-current') === 'page'),
+  );
   assert.doesNotMatch(container.textContent ?? '', /pck_[a-z0-9]|ssk_[a-z0-9]/);
   await unmount();
 });

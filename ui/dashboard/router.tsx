@@ -52,5 +52,9 @@ export function Link(props: { to: string; children: ReactNode; className?: strin
     e.preventDefault();
     navigate(props.to);
   };
-  return <a href={prefix + props.to} onClick={onClick} className={props.className} aria-current={props['aria-current']}>{props.children}</a>;
+  return (
+    <a href={prefix + props.to} onClick={onClick} className={props.className} aria-current={props['aria-current']}>
+      {props.children}
+    </a>
+  );
 }

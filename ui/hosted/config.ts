@@ -36,7 +36,6 @@ export function hostedUrls(c: Pick<HostedConfig, 'home'>, mountPrefix: string, h
   return { handler, home: c.home.startsWith('/') ? mountPrefix + c.home : c.home };
 }
 
-
 /** Where the hosted pages keep the language chosen with `?lang=` for the rest of the visit. */
 export const LOCALE_STORAGE_KEY = 'gatehouse-locale';
 

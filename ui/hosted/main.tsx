@@ -18,7 +18,9 @@ import { LOCALE_STORAGE_KEY, hostedLocale, hostedUrls, type HostedConfig } from 
 import { LocaleProvider } from '../i18n/index.tsx';
 
 const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
-const prefix = location.pathname.endsWith(config.serverPath) ? location.pathname.slice(0, location.pathname.length - config.serverPath.length) : '';
+const prefix = location.pathname.endsWith(config.serverPath)
+  ? location.pathname.slice(0, location.pathname.length - config.serverPath.length)
+  : '';
 const handlerPath = prefix + config.handlerPath;
 const app = new ClientApp({
   projectId: config.projectId,
@@ -36,9 +38,21 @@ const app = new ClientApp({
 // preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
 const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
 
-const storage = (() => { try { return window.sessionStorage; } catch { return null; } })();
+const storage = (() => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+})();
 const locale = hostedLocale(location.search, storage?.getItem(LOCALE_STORAGE_KEY) ?? null, navigator.languages ?? [navigator.language]);
-if (/[?&](lang|locale)=/.test(location.search)) { try { storage?.setItem(LOCALE_STORAGE_KEY, locale); } catch { /* private mode */ } }
+if (/[?&](lang|locale)=/.test(location.search)) {
+  try {
+    storage?.setItem(LOCALE_STORAGE_KEY, locale);
+  } catch {
+    /* private mode */
+  }
+}
 document.documentElement.lang = locale;
 
 function Page() {
@@ -46,22 +60,25 @@ function Page() {
   // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
   const purchase = path.replace(/\/+$/, '');
   if (purchase === `${handlerPath}/purchase`) return <PurchasePage />;
-  if (purchase.startsWith(`${handlerPath}/purchase/`)) return <PurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
+  if (purchase.startsWith(`${handlerPath}/purchase/`))
+    return <PurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
   return <Handler path={path} basePath={handlerPath} />;
 }
 
 render(
   // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
-  (  <Location scope={handlerPath}>
-    <GatehouseProvider app={app}>
-      <BrandingContext.Provider value={config.project}>
-        <CapabilitiesContext.Provider value={config.capabilities}>
-          <LocaleProvider locale={locale}>
-            <Page />
-          </LocaleProvider>
-        </CapabilitiesContext.Provider>
-      </BrandingContext.Provider>
-    </GatehouseProvider>
-  </Location>) as unknown as Parameters<typeof render>[0],
+  (
+    <Location scope={handlerPath}>
+      <GatehouseProvider app={app}>
+        <BrandingContext.Provider value={config.project}>
+          <CapabilitiesContext.Provider value={config.capabilities}>
+            <LocaleProvider locale={locale}>
+              <Page />
+            </LocaleProvider>
+          </CapabilitiesContext.Provider>
+        </BrandingContext.Provider>
+      </GatehouseProvider>
+    </Location>
+  ) as unknown as Parameters<typeof render>[0],
   document.getElementById('root')!,
 );

@@ -46,12 +46,20 @@ it('accepts an accent colour only at 4.5:1 against the page, and picks readable 
 it('localizes the password rules the server names in `reason` (common password, the email itself)', async () => {
   const { errorText } = await import('../common.tsx');
   const { GatehouseKnownError } = await import('../../sdk/errors.ts');
-  const common = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' }, undefined, 400);
+  const common = new GatehouseKnownError(
+    'PASSWORD_REQUIREMENTS_NOT_MET',
+    { message: 'This password is too common. Please choose a less predictable one.', reason: 'common_password' },
+    undefined,
+    400,
+  );
   assert.equal(errorText(common, translator('en')), en['error.passwordCommon']);
   assert.equal(errorText(common, translator('de')), 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.');
   const email = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { reason: 'matches_email' }, undefined, 400);
   assert.equal(errorText(email, translator('de')), de['error.passwordMatchesEmail']);
   const predictable = new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', { reason: 'predictable_password' }, undefined, 400);
   assert.equal(errorText(predictable, translator('de')), de['error.passwordPredictable']);
-  assert.equal(errorText(new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', {}, undefined, 400), translator('de')), de['error.passwordRequirements']);
+  assert.equal(
+    errorText(new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', {}, undefined, 400), translator('de')),
+    de['error.passwordRequirements'],
+  );
 });

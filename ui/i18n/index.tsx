@@ -20,7 +20,7 @@ export const LOCALES = Object.keys(CATALOGUES) as Locale[];
  * (`de-AT` → `de`), falling back to English.
  */
 export function resolveLocale(wanted: string | readonly string[] | null | undefined): Locale {
-  for (const tag of typeof wanted === 'string' ? [wanted] : wanted ?? []) {
+  for (const tag of typeof wanted === 'string' ? [wanted] : (wanted ?? [])) {
     const base = tag.toLowerCase().split(/[-_]/)[0] as Locale;
     if (LOCALES.includes(base)) return base;
   }
@@ -37,7 +37,10 @@ export interface Translate {
   locale: Locale;
 }
 
-interface LocaleValue { locale: Locale; messages: Messages }
+interface LocaleValue {
+  locale: Locale;
+  messages: Messages;
+}
 const LocaleContext = createContext<LocaleValue>({ locale: 'en', messages: en });
 
 /** A translator for `locale`, with `overrides` replacing single messages (an app's own wording). */
@@ -51,10 +54,11 @@ function makeTranslate(value: LocaleValue): Translate {
     const template = value.messages[key] ?? en[key] ?? key;
     return vars ? template.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : template;
   }) as Translate;
-  t.rich = (key, parts) => value.messages[key].split(/(\{\w+\})/).map((piece, i) => {
-    const m = /^\{(\w+)\}$/.exec(piece);
-    return <Fragment key={i}>{m && m[1]! in parts ? parts[m[1]!] : piece}</Fragment>;
-  });
+  t.rich = (key, parts) =>
+    value.messages[key].split(/(\{\w+\})/).map((piece, i) => {
+      const m = /^\{(\w+)\}$/.exec(piece);
+      return <Fragment key={i}>{m && m[1]! in parts ? parts[m[1]!] : piece}</Fragment>;
+    });
   t.locale = value.locale;
   return t;
 }

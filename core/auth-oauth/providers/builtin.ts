@@ -4,13 +4,19 @@ import type { BuiltInProvider, ProviderUserInfo } from './types.ts';
 
 type Json = Record<string, unknown>;
 
-const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
-const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Json : {});
+const str = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
+const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
 
 /** The account id is required; a provider answer without one is unusable. */
 function identity(fields: Omit<ProviderUserInfo, 'accountId'> & { accountId: string | null }): ProviderUserInfo {
   if (!fields.accountId) throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
-  return { ...fields, accountId: fields.accountId, email: fields.email ? normalizeEmail(fields.email) : null, emailVerified: !!fields.email && fields.emailVerified };
+  return {
+    ...fields,
+    accountId: fields.accountId,
+    email: fields.email ? normalizeEmail(fields.email) : null,
+    emailVerified: !!fields.email && fields.emailVerified,
+  };
 }
 
 /** Standard OpenID claims (OIDC Core §5.1) from the ID Token, completed by the UserInfo response. */
@@ -94,7 +100,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     // Entra does not verify `mail`, so the email never merges accounts (upstream does the same).
     async userInfo(tokens, endpoints, get) {
       const me = obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken));
-      return identity({ accountId: str(me.id), email: str(me.mail) ?? str(me.userPrincipalName), emailVerified: false, displayName: str(me.displayName), profileImageUrl: null });
+      return identity({
+        accountId: str(me.id),
+        email: str(me.mail) ?? str(me.userPrincipalName),
+        emailVerified: false,
+        displayName: str(me.displayName),
+        profileImageUrl: null,
+      });
     },
   },
   facebook: {
@@ -112,7 +124,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     omitScopeWhen: ({ facebookConfigId }) => !!facebookConfigId,
     async userInfo(tokens, endpoints, get) {
       const me = obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken));
-      return identity({ accountId: str(me.id), email: str(me.email), emailVerified: false, displayName: str(me.name), profileImageUrl: str(obj(obj(me.picture).data).url) });
+      return identity({
+        accountId: str(me.id),
+        email: str(me.email),
+        emailVerified: false,
+        displayName: str(me.name),
+        profileImageUrl: str(obj(obj(me.picture).data).url),
+      });
     },
   },
   discord: {
@@ -150,7 +168,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     clientAuth: 'client_secret_post',
     async userInfo(tokens, endpoints, get) {
       const me = obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken));
-      return identity({ accountId: str(me.id), email: str(me.email), emailVerified: !!str(me.confirmed_at), displayName: str(me.name), profileImageUrl: str(me.avatar_url) });
+      return identity({
+        accountId: str(me.id),
+        email: str(me.email),
+        emailVerified: !!str(me.confirmed_at),
+        displayName: str(me.name),
+        profileImageUrl: str(me.avatar_url),
+      });
     },
   },
   bitbucket: {
@@ -212,7 +236,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     openid: true,
     async userInfo(tokens) {
       const claims = tokens.idTokenClaims ?? {};
-      return identity({ accountId: str(claims.sub), email: str(claims.email), emailVerified: claims.email_verified === true || claims.email_verified === 'true', displayName: null, profileImageUrl: null });
+      return identity({
+        accountId: str(claims.sub),
+        email: str(claims.email),
+        emailVerified: claims.email_verified === true || claims.email_verified === 'true',
+        displayName: null,
+        profileImageUrl: null,
+      });
     },
   },
   x: {
@@ -228,7 +258,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     // X's OAuth 2.0 API has no way to read the email.
     async userInfo(tokens, endpoints, get) {
       const data = obj(obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken)).data);
-      return identity({ accountId: str(data.id), email: null, emailVerified: false, displayName: str(data.name) ?? str(data.username), profileImageUrl: str(data.profile_image_url) });
+      return identity({
+        accountId: str(data.id),
+        email: null,
+        emailVerified: false,
+        displayName: str(data.name) ?? str(data.username),
+        profileImageUrl: str(data.profile_image_url),
+      });
     },
   },
   spotify: {
@@ -245,7 +281,13 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     async userInfo(tokens, endpoints, get) {
       const me = obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken));
       const images = Array.isArray(me.images) ? me.images : [];
-      return identity({ accountId: str(me.id), email: str(me.email), emailVerified: false, displayName: str(me.display_name), profileImageUrl: str(obj(images[0]).url) });
+      return identity({
+        accountId: str(me.id),
+        email: str(me.email),
+        emailVerified: false,
+        displayName: str(me.display_name),
+        profileImageUrl: str(obj(images[0]).url),
+      });
     },
   },
   twitch: {
@@ -260,8 +302,16 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     clientAuth: 'client_secret_post',
     // Helix wants the app's Client-Id header beside the user's token.
     async userInfo(tokens, endpoints, get, clientId) {
-      const data = obj((obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken, { 'client-id': clientId })).data as unknown[] | undefined)?.[0]);
-      return identity({ accountId: str(data.id), email: str(data.email), emailVerified: false, displayName: str(data.display_name), profileImageUrl: str(data.profile_image_url) });
+      const data = obj(
+        (obj(await get(endpoints.userinfoEndpoint!, tokens.accessToken, { 'client-id': clientId })).data as unknown[] | undefined)?.[0],
+      );
+      return identity({
+        accountId: str(data.id),
+        email: str(data.email),
+        emailVerified: false,
+        displayName: str(data.display_name),
+        profileImageUrl: str(data.profile_image_url),
+      });
     },
   },
 };

@@ -48,7 +48,11 @@ export interface DevIdentity {
 /** A stable subject for an email, so the same test identity is the same account every time. */
 export function devIdentityFor(email: string, name?: string): DevIdentity {
   const normalized = email.trim().toLowerCase();
-  return { sub: createHash('sha256').update(`dev:${normalized}`).digest('hex').slice(0, 24), email: normalized, name: name ?? normalized.split('@')[0]! };
+  return {
+    sub: createHash('sha256').update(`dev:${normalized}`).digest('hex').slice(0, 24),
+    email: normalized,
+    name: name ?? normalized.split('@')[0]!,
+  };
 }
 
 /** The identities the development provider offers by default. */

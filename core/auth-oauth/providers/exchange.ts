@@ -24,7 +24,12 @@ export function flowScopes(provider: ResolvedProvider, providerScope: string | u
  * The provider's authorization URL (RFC 6749 §4.1.1) with S256 PKCE (RFC 7636), state, and a
  * nonce for OpenID providers.
  */
-export async function authorizationUrl(provider: ResolvedProvider, redirectUri: string, secrets: ProviderFlowSecrets, scopes: string[]): Promise<string> {
+export async function authorizationUrl(
+  provider: ResolvedProvider,
+  redirectUri: string,
+  secrets: ProviderFlowSecrets,
+  scopes: string[],
+): Promise<string> {
   const url = new URL(provider.as.authorization_endpoint!);
   url.searchParams.set('client_id', provider.client.client_id);
   url.searchParams.set('redirect_uri', redirectUri);
@@ -57,12 +62,32 @@ function tokensFrom(result: oauth.TokenEndpointResponse, now: number): ProviderT
  * answers do not validate; OAUTH_PROVIDER_URL_NOT_ALLOWED when the outbound guard refuses the
  * token or JWKS endpoint's address.
  */
-export async function redeemProviderCode(runtime: Runtime, provider: ResolvedProvider, callbackParams: URLSearchParams, redirectUri: string, secrets: ProviderFlowSecrets): Promise<ProviderTokens> {
+export async function redeemProviderCode(
+  runtime: Runtime,
+  provider: ResolvedProvider,
+  callbackParams: URLSearchParams,
+  redirectUri: string,
+  secrets: ProviderFlowSecrets,
+): Promise<ProviderTokens> {
   try {
     const params = oauth.validateAuthResponse(provider.as, provider.client, callbackParams, secrets.state);
-    const response = await oauth.authorizationCodeGrantRequest(provider.as, provider.client, provider.clientAuth, params, redirectUri, secrets.codeVerifier, { ...provider.requestOptions, signal: AbortSignal.timeout(15_000) });
-    const result = await oauth.processAuthorizationCodeResponse(provider.as, provider.client, response, provider.openid ? { expectedNonce: secrets.nonce, requireIdToken: true } : undefined);
-    if (provider.openid && provider.as.jwks_uri) await oauth.validateApplicationLevelSignature(provider.as, response, provider.requestOptions);
+    const response = await oauth.authorizationCodeGrantRequest(
+      provider.as,
+      provider.client,
+      provider.clientAuth,
+      params,
+      redirectUri,
+      secrets.codeVerifier,
+      { ...provider.requestOptions, signal: AbortSignal.timeout(15_000) },
+    );
+    const result = await oauth.processAuthorizationCodeResponse(
+      provider.as,
+      provider.client,
+      response,
+      provider.openid ? { expectedNonce: secrets.nonce, requireIdToken: true } : undefined,
+    );
+    if (provider.openid && provider.as.jwks_uri)
+      await oauth.validateApplicationLevelSignature(provider.as, response, provider.requestOptions);
     return tokensFrom(result, Date.now());
   } catch (error) {
     throw providerFailure(runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { provider: provider.id });
@@ -76,7 +101,12 @@ export type ProviderRefreshResult = { ok: true; tokens: ProviderTokens } | { ok:
  * Uses a provider refresh token (RFC 6749 §6), optionally narrowing `scope`. `invalidGrant` says
  * the provider rejected the refresh token itself (it should not be tried again).
  */
-export async function refreshAtProvider(runtime: Runtime, provider: ResolvedProvider, refreshToken: string, scope: string | undefined): Promise<ProviderRefreshResult> {
+export async function refreshAtProvider(
+  runtime: Runtime,
+  provider: ResolvedProvider,
+  refreshToken: string,
+  scope: string | undefined,
+): Promise<ProviderRefreshResult> {
   try {
     const response = await oauth.refreshTokenGrantRequest(provider.as, provider.client, provider.clientAuth, refreshToken, {
       ...provider.requestOptions,

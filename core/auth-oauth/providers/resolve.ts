@@ -37,7 +37,9 @@ function isLoopback(url: string): boolean {
   try {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     return host === 'localhost' || host === '127.0.0.1' || host === '::1';
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 /** Plain http is accepted for loopback endpoints, and for any endpoint outside the production environment. */
@@ -54,7 +56,9 @@ function insecureAllowed(runtime: Runtime, urls: string[]): boolean {
  * oidc-provider on loopback).
  */
 export function providerOutboundFetch(runtime: Runtime): typeof fetch {
-  return guardedFetch({ allowPrivate: (host) => runtime.environment !== 'production' || runtime.outboundPrivateHosts.has(host) }) as typeof fetch;
+  return guardedFetch({
+    allowPrivate: (host) => runtime.environment !== 'production' || runtime.outboundPrivateHosts.has(host),
+  }) as typeof fetch;
 }
 
 /**
@@ -62,13 +66,21 @@ export function providerOutboundFetch(runtime: Runtime): typeof fetch {
  * OAUTH_PROVIDER_URL_NOT_ALLOWED, known errors as they are, anything else (unreachable, invalid
  * answer) to `fallback`, logged.
  */
-export function providerFailure(runtime: Runtime, error: unknown, fallback: 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED' | 'OAUTH_PROVIDER_ACCESS_DENIED', context: Record<string, unknown>): KnownError {
+export function providerFailure(
+  runtime: Runtime,
+  error: unknown,
+  fallback: 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED' | 'OAUTH_PROVIDER_ACCESS_DENIED',
+  context: Record<string, unknown>,
+): KnownError {
   if (error instanceof KnownError) return error;
   if (isPrivateAddressError(error)) {
     runtime.log.warn({ ...context, err: String(error) }, 'OAuth provider URL refused: private address');
     return new KnownError('OAUTH_PROVIDER_URL_NOT_ALLOWED');
   }
-  runtime.log.warn({ ...context, err: String(error), cause: JSON.stringify((error as { cause?: unknown }).cause ?? null)?.slice(0, 500) }, 'OAuth provider request failed');
+  runtime.log.warn(
+    { ...context, err: String(error), cause: JSON.stringify((error as { cause?: unknown }).cause ?? null)?.slice(0, 500) },
+    'OAuth provider request failed',
+  );
   return new KnownError(fallback);
 }
 
@@ -87,7 +99,10 @@ async function discover(runtime: Runtime, issuerUrl: string): Promise<oauth.Auth
   const issuer = new URL(issuerUrl);
   try {
     const response = await oauth.discoveryRequest(issuer, {
-      algorithm: 'oidc', [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuerUrl]), [oauth.customFetch]: providerOutboundFetch(runtime), signal: AbortSignal.timeout(10_000),
+      algorithm: 'oidc',
+      [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuerUrl]),
+      [oauth.customFetch]: providerOutboundFetch(runtime),
+      signal: AbortSignal.timeout(10_000),
     });
     const as = await oauth.processDiscoveryResponse(issuer, response);
     if (discoveryCache.size > 500) discoveryCache.clear();
@@ -101,7 +116,10 @@ async function discover(runtime: Runtime, issuerUrl: string): Promise<oauth.Auth
 /** GET a JSON resource with a bearer token; a failure means the provider refused the account. */
 function providerFetch(runtime: Runtime, outbound: typeof fetch): ProviderFetch {
   return async (url, accessToken, headers = {}) => {
-    const response = await outbound(url, { headers: { accept: 'application/json', 'user-agent': 'gatehouse', ...headers, authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) });
+    const response = await outbound(url, {
+      headers: { accept: 'application/json', 'user-agent': 'gatehouse', ...headers, authorization: `Bearer ${accessToken}` },
+      signal: AbortSignal.timeout(10_000),
+    });
     if (!response.ok) {
       runtime.log.warn({ url, status: response.status }, 'OAuth provider resource request failed');
       throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
@@ -149,10 +167,17 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
     };
     const clientId = `${project.id}:${config.id}`;
     return {
-      id: config.id, displayName, config, isShared: true, as,
+      id: config.id,
+      displayName,
+      config,
+      isShared: true,
+      as,
       client: { client_id: clientId },
       clientAuth: oauth.ClientSecretPost(devProviderClientSecret(runtime, clientId)),
-      baseScope: 'openid email profile', extraAuthorizationParams: {}, omitScope: false, openid: true,
+      baseScope: 'openid email profile',
+      extraAuthorizationParams: {},
+      omitScope: false,
+      openid: true,
       requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [issuer]), [oauth.customFetch]: outbound },
       // Anyone may pick any email on the development provider's page: its identities are never
       // verified, so they are never linked to an existing account by email (accounts.ts).
@@ -163,7 +188,10 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
   const client: oauth.Client = { client_id: config.clientId ?? '' };
   const secret = config.clientSecret ?? '';
   if (builtIn) {
-    const endpoints: ProviderEndpoints = { ...builtIn.endpoints({ microsoftTenantId: config.microsoftTenantId }), ...runtime.oauthEndpointOverrides[builtIn.id] };
+    const endpoints: ProviderEndpoints = {
+      ...builtIn.endpoints({ microsoftTenantId: config.microsoftTenantId }),
+      ...runtime.oauthEndpointOverrides[builtIn.id],
+    };
     const as: oauth.AuthorizationServer = {
       issuer: endpoints.issuer ?? new URL(endpoints.authorizationEndpoint).origin,
       authorization_endpoint: endpoints.authorizationEndpoint,
@@ -173,13 +201,24 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
     };
     const options = { facebookConfigId: config.facebookConfigId };
     return {
-      id: builtIn.id, displayName, config, isShared: false, as, client,
+      id: builtIn.id,
+      displayName,
+      config,
+      isShared: false,
+      as,
+      client,
       clientAuth: clientAuthFor(builtIn.clientAuth, secret),
       baseScope: builtIn.baseScope,
       extraAuthorizationParams: builtIn.extraAuthorizationParams?.(options) ?? {},
       omitScope: builtIn.omitScopeWhen?.(options) ?? false,
       openid: !!builtIn.openid,
-      requestOptions: { [oauth.allowInsecureRequests]: insecureAllowed(runtime, Object.values(endpoints).filter((u): u is string => typeof u === 'string')), [oauth.customFetch]: outbound },
+      requestOptions: {
+        [oauth.allowInsecureRequests]: insecureAllowed(
+          runtime,
+          Object.values(endpoints).filter((u): u is string => typeof u === 'string'),
+        ),
+        [oauth.customFetch]: outbound,
+      },
       userInfo: (tokens) => builtIn.userInfo(tokens, endpoints, get, client.client_id),
     };
   }
@@ -187,10 +226,26 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
   // Any OpenID Connect provider, by issuer.
   const as = await discover(runtime, config.issuerUrl ?? '');
   const methods = as.token_endpoint_auth_methods_supported;
-  const method = methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
-  const requestOptions = { [oauth.allowInsecureRequests]: insecureAllowed(runtime, [config.issuerUrl ?? '', as.token_endpoint ?? '', as.userinfo_endpoint ?? '', as.jwks_uri ?? '']), [oauth.customFetch]: outbound };
+  const method =
+    methods && !methods.includes('client_secret_basic') && methods.includes('client_secret_post')
+      ? 'client_secret_post'
+      : 'client_secret_basic';
+  const requestOptions = {
+    [oauth.allowInsecureRequests]: insecureAllowed(runtime, [
+      config.issuerUrl ?? '',
+      as.token_endpoint ?? '',
+      as.userinfo_endpoint ?? '',
+      as.jwks_uri ?? '',
+    ]),
+    [oauth.customFetch]: outbound,
+  };
   return {
-    id: config.id, displayName, config, isShared: false, as, client,
+    id: config.id,
+    displayName,
+    config,
+    isShared: false,
+    as,
+    client,
     clientAuth: clientAuthFor(method, secret),
     baseScope: 'openid email profile',
     extraAuthorizationParams: {},
@@ -201,7 +256,7 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
       const claims = tokens.idTokenClaims ?? {};
       if (!as.userinfo_endpoint) return fromOidcClaims(claims);
       const response = await oauth.userInfoRequest(as, client, tokens.accessToken, requestOptions);
-      const info = await oauth.processUserInfoResponse(as, client, String(claims.sub ?? ''), response) as Record<string, unknown>;
+      const info = (await oauth.processUserInfoResponse(as, client, String(claims.sub ?? ''), response)) as Record<string, unknown>;
       return fromOidcClaims(claims, info);
     },
   };

@@ -3,12 +3,14 @@ import { sql, type Kysely, type Migration } from 'kysely';
 /** Projects, internal API keys, users, teams, memberships and refresh tokens. */
 export const foundation: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('server_settings')
+    await db.schema
+      .createTable('server_settings')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('value', 'text', (c) => c.notNull())
       .execute();
 
-    await db.schema.createTable('projects')
+    await db.schema
+      .createTable('projects')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('display_name', 'text', (c) => c.notNull())
       .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
@@ -24,7 +26,8 @@ export const foundation: Migration = {
       .execute();
     await db.schema.createIndex('projects_owner_team_id').on('projects').column('owner_team_id').execute();
 
-    await db.schema.createTable('internal_api_keys')
+    await db.schema
+      .createTable('internal_api_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('description', 'text', (c) => c.notNull())
@@ -39,11 +42,16 @@ export const foundation: Migration = {
       .addColumn('super_secret_admin_key_last_four', 'text')
       .execute();
     for (const kind of ['publishable_client_key', 'secret_server_key', 'super_secret_admin_key']) {
-      await db.schema.createIndex(`internal_api_keys_${kind}_hash`).on('internal_api_keys').columns([`${kind}_hash`]).execute();
+      await db.schema
+        .createIndex(`internal_api_keys_${kind}_hash`)
+        .on('internal_api_keys')
+        .columns([`${kind}_hash`])
+        .execute();
     }
     await db.schema.createIndex('internal_api_keys_project').on('internal_api_keys').columns(['project_id', 'created_at']).execute();
 
-    await db.schema.createTable('users')
+    await db.schema
+      .createTable('users')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('display_name', 'text')
@@ -70,11 +78,17 @@ export const foundation: Migration = {
       .execute();
     await db.schema.createIndex('users_project_signed_up').on('users').columns(['project_id', 'signed_up_at', 'id']).execute();
     // One account per auth-enabled email in a project (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ contact channel).
-    await db.schema.createIndex('users_project_auth_email').on('users').columns(['project_id', 'primary_email']).unique()
-      .where(sql.ref('primary_email_auth_enabled'), '=', 1).execute();
+    await db.schema
+      .createIndex('users_project_auth_email')
+      .on('users')
+      .columns(['project_id', 'primary_email'])
+      .unique()
+      .where(sql.ref('primary_email_auth_enabled'), '=', 1)
+      .execute();
     await db.schema.createIndex('users_project_email').on('users').columns(['project_id', 'primary_email']).execute();
 
-    await db.schema.createTable('teams')
+    await db.schema
+      .createTable('teams')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('display_name', 'text', (c) => c.notNull())
@@ -86,7 +100,8 @@ export const foundation: Migration = {
       .execute();
     await db.schema.createIndex('teams_project_created').on('teams').columns(['project_id', 'created_at', 'id']).execute();
 
-    await db.schema.createTable('team_members')
+    await db.schema
+      .createTable('team_members')
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -97,7 +112,8 @@ export const foundation: Migration = {
       .execute();
     await db.schema.createIndex('team_members_user').on('team_members').columns(['user_id', 'team_id']).execute();
 
-    await db.schema.createTable('refresh_tokens')
+    await db.schema
+      .createTable('refresh_tokens')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))

@@ -6,7 +6,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const email: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('verification_codes')
+    await db.schema
+      .createTable('verification_codes')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('purpose', 'text', (c) => c.notNull())
@@ -22,10 +23,19 @@ export const email: Migration = {
       .addColumn('used_at', 'bigint')
       .execute();
     await db.schema.createIndex('verification_codes_code').on('verification_codes').columns(['project_id', 'code_hash']).unique().execute();
-    await db.schema.createIndex('verification_codes_nonce').on('verification_codes').columns(['project_id', 'purpose', 'nonce_hash']).execute();
-    await db.schema.createIndex('verification_codes_subject').on('verification_codes').columns(['project_id', 'purpose', 'subject_id']).execute();
+    await db.schema
+      .createIndex('verification_codes_nonce')
+      .on('verification_codes')
+      .columns(['project_id', 'purpose', 'nonce_hash'])
+      .execute();
+    await db.schema
+      .createIndex('verification_codes_subject')
+      .on('verification_codes')
+      .columns(['project_id', 'purpose', 'subject_id'])
+      .execute();
 
-    await db.schema.createTable('emails')
+    await db.schema
+      .createTable('emails')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('user_id', 'text')
@@ -46,7 +56,8 @@ export const email: Migration = {
     await db.schema.createIndex('emails_due').on('emails').columns(['status', 'next_attempt_at']).execute();
     await db.schema.createIndex('emails_project').on('emails').columns(['project_id', 'created_at']).execute();
 
-    await db.schema.createTable('contact_channels')
+    await db.schema
+      .createTable('contact_channels')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -59,7 +70,8 @@ export const email: Migration = {
     await db.schema.createIndex('contact_channels_user').on('contact_channels').columns(['project_id', 'user_id']).execute();
     await db.schema.createIndex('contact_channels_value').on('contact_channels').columns(['project_id', 'type', 'value']).execute();
 
-    await db.schema.createTable('notification_preferences')
+    await db.schema
+      .createTable('notification_preferences')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('category_id', 'text', (c) => c.notNull())
@@ -68,7 +80,8 @@ export const email: Migration = {
       .execute();
 
     for (const table of ['email_themes', 'email_templates', 'email_drafts']) {
-      await db.schema.createTable(table)
+      await db.schema
+        .createTable(table)
         .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
         .addColumn('id', 'text', (c) => c.notNull())
         .addColumn('display_name', 'text', (c) => c.notNull())
@@ -81,7 +94,15 @@ export const email: Migration = {
     }
   },
   async down(db: Kysely<any>) {
-    for (const table of ['email_drafts', 'email_templates', 'email_themes', 'notification_preferences', 'contact_channels', 'emails', 'verification_codes']) {
+    for (const table of [
+      'email_drafts',
+      'email_templates',
+      'email_themes',
+      'notification_preferences',
+      'contact_channels',
+      'emails',
+      'verification_codes',
+    ]) {
       await db.schema.dropTable(table).execute();
     }
   },

@@ -9,7 +9,8 @@ export const teamsPermissions: Migration = {
     // Custom definitions only; the six `$` system permissions are fixed and never stored here.
     // Ids are unique per project across both scopes (a team id cannot also be a project id),
     // which is what lets a grant answer WRONG_PERMISSION_SCOPE.
-    await db.schema.createTable('permission_definitions')
+    await db.schema
+      .createTable('permission_definitions')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('id', 'text', (c) => c.notNull())
       .addColumn('scope', 'text', (c) => c.notNull())
@@ -19,7 +20,8 @@ export const teamsPermissions: Migration = {
       .execute();
 
     // `parent_id` contains `child_id` (child may be a `$` system permission).
-    await db.schema.createTable('permission_edges')
+    await db.schema
+      .createTable('permission_edges')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('parent_id', 'text', (c) => c.notNull())
       .addColumn('child_id', 'text', (c) => c.notNull())
@@ -29,7 +31,8 @@ export const teamsPermissions: Migration = {
 
     // Reflexive-transitive closure of the edges per project: holding `ancestor_id` implies
     // `descendant_id`. Recomputed whenever a definition changes; read by every permission check.
-    await db.schema.createTable('permission_closure')
+    await db.schema
+      .createTable('permission_closure')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('scope', 'text', (c) => c.notNull())
       .addColumn('ancestor_id', 'text', (c) => c.notNull())
@@ -37,7 +40,8 @@ export const teamsPermissions: Migration = {
       .addPrimaryKeyConstraint('permission_closure_pk', ['project_id', 'ancestor_id', 'descendant_id'])
       .execute();
 
-    await db.schema.createTable('team_permission_grants')
+    await db.schema
+      .createTable('team_permission_grants')
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('team_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull())
@@ -45,20 +49,32 @@ export const teamsPermissions: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('team_permission_grants_pk', ['project_id', 'team_id', 'user_id', 'permission_id'])
       // Leaving a team (or the team or user being deleted) drops the member's permissions.
-      .addForeignKeyConstraint('team_permission_grants_member', ['team_id', 'user_id'], 'team_members', ['team_id', 'user_id'], (c) => c.onDelete('cascade'))
+      .addForeignKeyConstraint('team_permission_grants_member', ['team_id', 'user_id'], 'team_members', ['team_id', 'user_id'], (c) =>
+        c.onDelete('cascade'),
+      )
       .execute();
-    await db.schema.createIndex('team_permission_grants_permission').on('team_permission_grants').columns(['project_id', 'permission_id']).execute();
+    await db.schema
+      .createIndex('team_permission_grants_permission')
+      .on('team_permission_grants')
+      .columns(['project_id', 'permission_id'])
+      .execute();
 
-    await db.schema.createTable('project_permission_grants')
+    await db.schema
+      .createTable('project_permission_grants')
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('permission_id', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('project_permission_grants_pk', ['project_id', 'user_id', 'permission_id'])
       .execute();
-    await db.schema.createIndex('project_permission_grants_permission').on('project_permission_grants').columns(['project_id', 'permission_id']).execute();
+    await db.schema
+      .createIndex('project_permission_grants_permission')
+      .on('project_permission_grants')
+      .columns(['project_id', 'permission_id'])
+      .execute();
 
-    await db.schema.createTable('api_keys')
+    await db.schema
+      .createTable('api_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('type', 'text', (c) => c.notNull())
@@ -78,17 +94,27 @@ export const teamsPermissions: Migration = {
     // Projects that exist already (a data folder from before this migration) get the default team
     // definitions new projects get from core/permissions (upstream apps/backend/prisma/seed.ts), and their closure.
     const SYSTEM = ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'];
-    const projects = await db.selectFrom('projects').select(['id', 'created_at']).execute() as Array<{ id: string; created_at: number }>;
+    const projects = (await db.selectFrom('projects').select(['id', 'created_at']).execute()) as Array<{ id: string; created_at: number }>;
     for (const project of projects) {
       const internal = project.id === 'internal';
       const defs: Array<[string, string, string[]]> = [
-        ['team_admin', 'Default permission for team creators', internal ? ['$invite_members', '$read_members', '$remove_members', '$update_team'] : SYSTEM],
+        [
+          'team_admin',
+          'Default permission for team creators',
+          internal ? ['$invite_members', '$read_members', '$remove_members', '$update_team'] : SYSTEM,
+        ],
         ['team_member', 'Default permission for team members', internal ? ['$read_members'] : ['$invite_members', '$read_members']],
       ];
       const closure = SYSTEM.map((id) => ({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: id }));
       for (const [id, description, contained] of defs) {
-        await db.insertInto('permission_definitions').values({ project_id: project.id, id, scope: 'team', description, created_at: Number(project.created_at) }).execute();
-        await db.insertInto('permission_edges').values(contained.map((child) => ({ project_id: project.id, parent_id: id, child_id: child }))).execute();
+        await db
+          .insertInto('permission_definitions')
+          .values({ project_id: project.id, id, scope: 'team', description, created_at: Number(project.created_at) })
+          .execute();
+        await db
+          .insertInto('permission_edges')
+          .values(contained.map((child) => ({ project_id: project.id, parent_id: id, child_id: child })))
+          .execute();
         closure.push({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: id });
         for (const child of contained) closure.push({ project_id: project.id, scope: 'team', ancestor_id: id, descendant_id: child });
       }

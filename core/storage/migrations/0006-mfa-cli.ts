@@ -6,13 +6,15 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const mfaCli: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('totp_used_steps')
+    await db.schema
+      .createTable('totp_used_steps')
       .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('last_step', 'bigint', (c) => c.notNull())
       .execute();
 
-    await db.schema.createTable('mfa_recovery_codes')
+    await db.schema
+      .createTable('mfa_recovery_codes')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -22,7 +24,8 @@ export const mfaCli: Migration = {
       .execute();
     await db.schema.createIndex('mfa_recovery_codes_user').on('mfa_recovery_codes').columns(['project_id', 'user_id']).execute();
 
-    await db.schema.createTable('cli_auth_attempts')
+    await db.schema
+      .createTable('cli_auth_attempts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('polling_code_hash', 'text', (c) => c.notNull().unique())

@@ -6,7 +6,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const passkeys: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('passkeys')
+    await db.schema
+      .createTable('passkeys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))

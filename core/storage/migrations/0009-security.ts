@@ -8,14 +8,16 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const security: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('revoked_sessions')
+    await db.schema
+      .createTable('revoked_sessions')
       .addColumn('refresh_token_id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('revoked_at', 'bigint', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('revoked_sessions_revoked_at').on('revoked_sessions').column('revoked_at').execute();
 
-    await db.schema.createTable('throttle_buckets')
+    await db.schema
+      .createTable('throttle_buckets')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('tokens', 'double precision', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())

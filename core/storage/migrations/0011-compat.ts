@@ -7,7 +7,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  */
 export const compat: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('stored_images')
+    await db.schema
+      .createTable('stored_images')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('content_type', 'text', (c) => c.notNull())

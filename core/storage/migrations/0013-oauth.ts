@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
 export const oauth: Migration = {
   async up(db: Kysely<any>) {
     // One row per flow sent to a provider, keyed by the SHA-256 of the state sent there.
-    await db.schema.createTable('oauth_flows')
+    await db.schema
+      .createTable('oauth_flows')
       .addColumn('state_hash', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('provider_id', 'text', (c) => c.notNull())
@@ -18,7 +19,8 @@ export const oauth: Migration = {
     await db.schema.createIndex('oauth_flows_expires').on('oauth_flows').columns(['expires_at']).execute();
 
     // Codes Gatehouse hands to the app's redirect_uri (RFC 6749 §4.1.2), stored hashed.
-    await db.schema.createTable('oauth_authorization_codes')
+    await db.schema
+      .createTable('oauth_authorization_codes')
       .addColumn('code_hash', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -33,7 +35,8 @@ export const oauth: Migration = {
       .addColumn('used_at', 'bigint')
       .execute();
 
-    await db.schema.createTable('oauth_accounts')
+    await db.schema
+      .createTable('oauth_accounts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -44,12 +47,17 @@ export const oauth: Migration = {
       .addColumn('allow_connected_accounts', 'integer', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('oauth_accounts_provider_account').on('oauth_accounts')
-      .columns(['project_id', 'provider_id', 'provider_account_id']).unique().execute();
+    await db.schema
+      .createIndex('oauth_accounts_provider_account')
+      .on('oauth_accounts')
+      .columns(['project_id', 'provider_id', 'provider_account_id'])
+      .unique()
+      .execute();
     await db.schema.createIndex('oauth_accounts_user').on('oauth_accounts').columns(['project_id', 'user_id', 'created_at']).execute();
 
     // Provider refresh and access tokens; `sealed_token` is AES-256-GCM under a key derived from the server secret.
-    await db.schema.createTable('oauth_tokens')
+    await db.schema
+      .createTable('oauth_tokens')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('oauth_account_id', 'text', (c) => c.notNull().references('oauth_accounts.id').onDelete('cascade'))

@@ -9,7 +9,8 @@ export const config: Migration = {
     // One row per project and level (branch_id '' at the project level, else the branch, `main`).
     // `config` is the override JSON as written (dotted keys kept); `source` is the branch's config
     // source (`{ "type": "unlinked" }`, `pushed-from-unknown`, `pushed-from-github`).
-    await db.schema.createTable('config_overrides')
+    await db.schema
+      .createTable('config_overrides')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('level', 'text', (c) => c.notNull())
       .addColumn('branch_id', 'text', (c) => c.notNull())
@@ -22,7 +23,8 @@ export const config: Migration = {
     // Data vault entries: `hashed_key` is the SDK's PBKDF2 hash of the key; `sealed_value` is
     // the SDK's already-encrypted value sealed again with AES-256-GCM under the per-project,
     // per-store key named by `key_id` (so keys can rotate).
-    await db.schema.createTable('data_vault_entries')
+    await db.schema
+      .createTable('data_vault_entries')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('store_id', 'text', (c) => c.notNull())
       .addColumn('hashed_key', 'text', (c) => c.notNull())

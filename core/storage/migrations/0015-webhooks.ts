@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const webhooks: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('webhook_endpoints')
+    await db.schema
+      .createTable('webhook_endpoints')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('url', 'text', (c) => c.notNull())
@@ -22,7 +23,8 @@ export const webhooks: Migration = {
       .execute();
     await db.schema.createIndex('webhook_endpoints_project').on('webhook_endpoints').columns(['project_id', 'created_at']).execute();
 
-    await db.schema.createTable('webhook_messages')
+    await db.schema
+      .createTable('webhook_messages')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('event_type', 'text', (c) => c.notNull())
@@ -31,7 +33,8 @@ export const webhooks: Migration = {
       .execute();
     await db.schema.createIndex('webhook_messages_project').on('webhook_messages').columns(['project_id', 'created_at']).execute();
 
-    await db.schema.createTable('webhook_deliveries')
+    await db.schema
+      .createTable('webhook_deliveries')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
@@ -47,7 +50,8 @@ export const webhooks: Migration = {
     await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).execute();
     await db.schema.createIndex('webhook_deliveries_message').on('webhook_deliveries').columns(['message_id']).execute();
 
-    await db.schema.createTable('webhook_attempts')
+    await db.schema
+      .createTable('webhook_attempts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
       .addColumn('project_id', 'text', (c) => c.notNull())

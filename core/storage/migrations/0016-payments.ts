@@ -9,7 +9,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const payments: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('payment_item_changes')
+    await db.schema
+      .createTable('payment_item_changes')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
@@ -23,11 +24,15 @@ export const payments: Migration = {
       .addColumn('purchase_id', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('payment_item_changes_balance').on('payment_item_changes')
-      .columns(['project_id', 'branch_id', 'customer_type', 'customer_id', 'item_id']).execute();
+    await db.schema
+      .createIndex('payment_item_changes_balance')
+      .on('payment_item_changes')
+      .columns(['project_id', 'branch_id', 'customer_type', 'customer_id', 'item_id'])
+      .execute();
     await db.schema.createIndex('payment_item_changes_purchase').on('payment_item_changes').columns(['purchase_id']).execute();
 
-    await db.schema.createTable('payment_item_counters')
+    await db.schema
+      .createTable('payment_item_counters')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
       .addColumn('customer_type', 'text', (c) => c.notNull())
@@ -38,7 +43,8 @@ export const payments: Migration = {
       .addPrimaryKeyConstraint('payment_item_counters_pk', ['project_id', 'branch_id', 'customer_type', 'customer_id', 'item_id'])
       .execute();
 
-    await db.schema.createTable('payment_purchases')
+    await db.schema
+      .createTable('payment_purchases')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
@@ -65,13 +71,26 @@ export const payments: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('payment_purchases_customer').on('payment_purchases')
-      .columns(['project_id', 'branch_id', 'customer_type', 'customer_id']).execute();
+    await db.schema
+      .createIndex('payment_purchases_customer')
+      .on('payment_purchases')
+      .columns(['project_id', 'branch_id', 'customer_type', 'customer_id'])
+      .execute();
     await db.schema.createIndex('payment_purchases_created').on('payment_purchases').columns(['project_id', 'created_at']).execute();
-    await db.schema.createIndex('payment_purchases_checkout').on('payment_purchases').columns(['project_id', 'stripe_checkout_session_id']).unique().execute();
-    await db.schema.createIndex('payment_purchases_subscription').on('payment_purchases').columns(['project_id', 'stripe_subscription_id']).execute();
+    await db.schema
+      .createIndex('payment_purchases_checkout')
+      .on('payment_purchases')
+      .columns(['project_id', 'stripe_checkout_session_id'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('payment_purchases_subscription')
+      .on('payment_purchases')
+      .columns(['project_id', 'stripe_subscription_id'])
+      .execute();
 
-    await db.schema.createTable('payment_purchase_codes')
+    await db.schema
+      .createTable('payment_purchase_codes')
       .addColumn('code_hash', 'text', (c) => c.primaryKey())
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
@@ -86,7 +105,8 @@ export const payments: Migration = {
       .execute();
     await db.schema.createIndex('payment_purchase_codes_expiry').on('payment_purchase_codes').columns(['expires_at']).execute();
 
-    await db.schema.createTable('payment_stripe_accounts')
+    await db.schema
+      .createTable('payment_stripe_accounts')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
       .addColumn('secret_key_sealed', 'text', (c) => c.notNull())
@@ -98,7 +118,8 @@ export const payments: Migration = {
       .addPrimaryKeyConstraint('payment_stripe_accounts_pk', ['project_id', 'branch_id'])
       .execute();
 
-    await db.schema.createTable('payment_stripe_events')
+    await db.schema
+      .createTable('payment_stripe_events')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('event_id', 'text', (c) => c.notNull())
       .addColumn('type', 'text', (c) => c.notNull())

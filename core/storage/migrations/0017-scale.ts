@@ -22,17 +22,28 @@ export const scale: Migration = {
   async up(db: Kysely<any>) {
     await sql`create index users_project_last_active on users (project_id, coalesce(last_active_at, signed_up_at), id)`.execute(db);
     if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      const installed = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
+      const installed = await sql<{
+        schema: string;
+      }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
       let schema = installed.rows[0]?.schema;
       if (!schema) {
-        const shared = await sql<{ ok: boolean }>`select has_schema_privilege(oid, 'CREATE') as ok from pg_namespace where nspname = 'public'`.execute(db);
+        const shared = await sql<{
+          ok: boolean;
+        }>`select has_schema_privilege(oid, 'CREATE') as ok from pg_namespace where nspname = 'public'`.execute(db);
         try {
-          await (shared.rows[0]?.ok ? sql`create extension if not exists pg_trgm with schema public` : sql`create extension if not exists pg_trgm`).execute(db);
+          await (shared.rows[0]?.ok
+            ? sql`create extension if not exists pg_trgm with schema public`
+            : sql`create extension if not exists pg_trgm`
+          ).execute(db);
         } catch (error) {
           // Another process created it at the same moment (a unique violation on pg_extension).
           if ((error as { code?: string }).code !== '23505') throw error;
         }
-        schema = (await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db)).rows[0]!.schema;
+        schema = (
+          await sql<{
+            schema: string;
+          }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db)
+        ).rows[0]!.schema;
       }
       const ops = sql.raw(`${schema}.gin_trgm_ops`);
       await sql`create index users_email_trgm on users using gin (lower(primary_email) ${ops})`.execute(db);
@@ -42,7 +53,10 @@ export const scale: Migration = {
     }
     await sql`create table users_search_keys (n integer primary key, user_id text not null unique)`.execute(db);
     await sql`create virtual table users_search using fts5(text, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(db);
-    const text = (row: 'new' | 'old') => sql.raw(`lower(${row}.id) || char(1) || lower(coalesce(${row}.primary_email, '')) || char(1) || lower(coalesce(${row}.display_name, ''))`);
+    const text = (row: 'new' | 'old') =>
+      sql.raw(
+        `lower(${row}.id) || char(1) || lower(coalesce(${row}.primary_email, '')) || char(1) || lower(coalesce(${row}.display_name, ''))`,
+      );
     await sql`create trigger users_search_insert after insert on users begin
       insert into users_search_keys (user_id) values (new.id);
       insert into users_search (rowid, text) values (last_insert_rowid(), ${text('new')});
@@ -56,6 +70,8 @@ export const scale: Migration = {
       delete from users_search_keys where user_id = old.id;
     end`.execute(db);
     await sql`insert into users_search_keys (user_id) select id from users order by signed_up_at, id`.execute(db);
-    await sql`insert into users_search (rowid, text) select k.n, lower(u.id) || char(1) || lower(coalesce(u.primary_email, '')) || char(1) || lower(coalesce(u.display_name, '')) from users u join users_search_keys k on k.user_id = u.id`.execute(db);
+    await sql`insert into users_search (rowid, text) select k.n, lower(u.id) || char(1) || lower(coalesce(u.primary_email, '')) || char(1) || lower(coalesce(u.display_name, '')) from users u join users_search_keys k on k.user_id = u.id`.execute(
+      db,
+    );
   },
 };

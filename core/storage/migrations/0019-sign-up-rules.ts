@@ -8,7 +8,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const signUpRules: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('sign_up_rule_trigger_counts')
+    await db.schema
+      .createTable('sign_up_rule_trigger_counts')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
       .addColumn('rule_id', 'text', (c) => c.notNull())
@@ -18,15 +19,24 @@ export const signUpRules: Migration = {
       .addPrimaryKeyConstraint('sign_up_rule_trigger_counts_pk', ['project_id', 'branch_id', 'rule_id', 'action', 'hour_start'])
       .execute();
 
-    await db.schema.createTable('sign_up_facts')
+    await db.schema
+      .createTable('sign_up_facts')
       .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('signed_up_at', 'bigint', (c) => c.notNull())
       .addColumn('address_hash', 'text')
       .addColumn('email_base_hash', 'text')
       .execute();
-    await db.schema.createIndex('sign_up_facts_address').on('sign_up_facts').columns(['project_id', 'address_hash', 'signed_up_at']).execute();
-    await db.schema.createIndex('sign_up_facts_email_base').on('sign_up_facts').columns(['project_id', 'email_base_hash', 'signed_up_at']).execute();
+    await db.schema
+      .createIndex('sign_up_facts_address')
+      .on('sign_up_facts')
+      .columns(['project_id', 'address_hash', 'signed_up_at'])
+      .execute();
+    await db.schema
+      .createIndex('sign_up_facts_email_base')
+      .on('sign_up_facts')
+      .columns(['project_id', 'email_base_hash', 'signed_up_at'])
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropTable('sign_up_facts').execute();

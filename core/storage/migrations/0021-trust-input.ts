@@ -33,7 +33,11 @@ async function rewrite(db: Kysely<any>, target: Target): Promise<void> {
   const { table, column, order } = target;
   let after: [number, string] | null = null;
   for (;;) {
-    let query = target.scope(db.selectFrom(table).selectAll().where(column, 'is not', null)).orderBy(order).orderBy('id').limit(BATCH);
+    let query = target
+      .scope(db.selectFrom(table).selectAll().where(column, 'is not', null))
+      .orderBy(order)
+      .orderBy('id')
+      .limit(BATCH);
     if (after) {
       const [at, id] = after;
       query = query.where((eb: any) => eb.or([eb(order, '>', at), eb.and([eb(order, '=', at), eb('id', '>', id)])]));
@@ -44,8 +48,12 @@ async function rewrite(db: Kysely<any>, target: Target): Promise<void> {
     for (const row of rows) {
       const normal = normalizeEmail(row[column]);
       if (normal === row[column]) continue;
-      if (target.unique(row) && await target.holder(db, row, normal)) continue;
-      await db.updateTable(table).set({ [column]: normal }).where('id', '=', row.id).execute();
+      if (target.unique(row) && (await target.holder(db, row, normal))) continue;
+      await db
+        .updateTable(table)
+        .set({ [column]: normal })
+        .where('id', '=', row.id)
+        .execute();
     }
   }
 }
@@ -53,18 +61,36 @@ async function rewrite(db: Kysely<any>, target: Target): Promise<void> {
 export const trustInput: Migration = {
   async up(db: Kysely<any>) {
     await rewrite(db, {
-      table: 'users', column: 'primary_email', order: 'signed_up_at',
+      table: 'users',
+      column: 'primary_email',
+      order: 'signed_up_at',
       scope: (q) => q,
       unique: (row) => Number(row.primary_email_auth_enabled) === 1,
-      holder: (d, row, normal) => d.selectFrom('users').select('id').where('project_id', '=', row.project_id)
-        .where('primary_email', '=', normal).where('primary_email_auth_enabled', '=', 1).executeTakeFirst(),
+      holder: (d, row, normal) =>
+        d
+          .selectFrom('users')
+          .select('id')
+          .where('project_id', '=', row.project_id)
+          .where('primary_email', '=', normal)
+          .where('primary_email_auth_enabled', '=', 1)
+          .executeTakeFirst(),
     });
     await rewrite(db, {
-      table: 'contact_channels', column: 'value', order: 'created_at',
+      table: 'contact_channels',
+      column: 'value',
+      order: 'created_at',
       scope: (q) => q.where('type', '=', 'email'),
       unique: (row) => Number(row.used_for_auth) === 1,
-      holder: (d, row, normal) => d.selectFrom('contact_channels').select('id').where('project_id', '=', row.project_id).where('type', '=', 'email')
-        .where('value', '=', normal).where('used_for_auth', '=', 1).where('user_id', '!=', row.user_id).executeTakeFirst(),
+      holder: (d, row, normal) =>
+        d
+          .selectFrom('contact_channels')
+          .select('id')
+          .where('project_id', '=', row.project_id)
+          .where('type', '=', 'email')
+          .where('value', '=', normal)
+          .where('used_for_auth', '=', 1)
+          .where('user_id', '!=', row.user_id)
+          .executeTakeFirst(),
     });
   },
 };

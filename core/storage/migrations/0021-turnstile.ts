@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const turnstile: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('bot_challenge_secrets')
+    await db.schema
+      .createTable('bot_challenge_secrets')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('branch_id', 'text', (c) => c.notNull())
       .addColumn('turnstile_secret_sealed', 'text', (c) => c.notNull())

@@ -1,5 +1,9 @@
 export const metadata = { title: 'Gatehouse on Next.js' };
 
 export default function RootLayout({ children }) {
-  return <html lang="en"><body>{children}</body></html>;
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
 }

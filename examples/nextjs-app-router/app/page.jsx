@@ -8,13 +8,20 @@ export default async function Home() {
   const user = await auth.next.getUser();
   return (
     <main>
-      {user ? <h1>Signed in as {user.primaryEmail ?? user.id}</h1> : (
+      {user ? (
+        <h1>Signed in as {user.primaryEmail ?? user.id}</h1>
+      ) : (
         <>
           <h1>Not signed in</h1>
-          <p><a href={`${auth.signInUrl}?after_auth_return_to=%2F`}>Sign in</a> · <a href={`${auth.signUpUrl}?after_auth_return_to=%2F`}>Sign up</a></p>
+          <p>
+            <a href={`${auth.signInUrl}?after_auth_return_to=%2F`}>Sign in</a> ·{' '}
+            <a href={`${auth.signUpUrl}?after_auth_return_to=%2F`}>Sign up</a>
+          </p>
         </>
       )}
-      <p>Served by Next.js; Gatehouse at /auth. <a href="/protected">A protected page</a></p>
+      <p>
+        Served by Next.js; Gatehouse at /auth. <a href="/protected">A protected page</a>
+      </p>
     </main>
   );
 }

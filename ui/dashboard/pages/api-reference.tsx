@@ -29,7 +29,11 @@ interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, Schema> };
 }
-interface Entry { method: string; path: string; op: OpenApiOperation }
+interface Entry {
+  method: string;
+  path: string;
+  op: OpenApiOperation;
+}
 
 /** Every operation of the document, in path order. */
 export function operationsOf(doc: OpenApiDocument): Entry[] {
@@ -45,7 +49,9 @@ export function ApiReferencePage() {
   const doc = useLoad(() => api.hostJson<OpenApiDocument>('/openapi.json'), []);
   return (
     <>
-      <div className="d-top"><h1>API reference</h1></div>
+      <div className="d-top">
+        <h1>API reference</h1>
+      </div>
       <Async state={doc} label="Loading the API reference…">
         {(d) => <Reference doc={d} jsonUrl={`${api.prefix}/api/v1/openapi.json`} />}
       </Async>
@@ -57,7 +63,8 @@ function Reference(props: { doc: OpenApiDocument; jsonUrl: string }) {
   const [filter, setFilter] = useState('');
   const all = useMemo(() => operationsOf(props.doc), [props.doc]);
   const needle = filter.trim().toLowerCase();
-  const shown = needle === '' ? all : all.filter((e) => `${e.method} ${e.path} ${e.op.operationId} ${e.op.summary}`.toLowerCase().includes(needle));
+  const shown =
+    needle === '' ? all : all.filter((e) => `${e.method} ${e.path} ${e.op.operationId} ${e.op.summary}`.toLowerCase().includes(needle));
   const groups = new Map<string, Entry[]>();
   for (const e of shown) {
     const tag = e.op.tags?.[0] ?? 'other';
@@ -67,19 +74,31 @@ function Reference(props: { doc: OpenApiDocument; jsonUrl: string }) {
   return (
     <>
       <p className="d-muted">
-        {props.doc.info.title} {props.doc.info.version}: {all.length} operations. Every path is also served under <code>/api/latest</code>.
-        {' '}The document itself: <a href={props.jsonUrl}>openapi.json</a> (OpenAPI 3.1).
+        {props.doc.info.title} {props.doc.info.version}: {all.length} operations. Every path is also served under <code>/api/latest</code>.{' '}
+        The document itself: <a href={props.jsonUrl}>openapi.json</a> (OpenAPI 3.1).
       </p>
       <div className="d-field">
         <label htmlFor="api-filter">Filter operations</label>
-        <input id="api-filter" type="search" defaultValue="" placeholder="users, POST, /teams…" onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
+        <input
+          id="api-filter"
+          type="search"
+          defaultValue=""
+          placeholder="users, POST, /teams…"
+          onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+        />
       </div>
-      <p className="d-muted" aria-live="polite">{shown.length === all.length ? `${all.length} operations` : `${shown.length} of ${all.length} operations`}</p>
-      {[...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([tag, entries]) => (
-        <Section key={tag} title={tag}>
-          {entries.map((e) => <Operation key={`${e.method} ${e.path}`} entry={e} />)}
-        </Section>
-      ))}
+      <p className="d-muted" aria-live="polite">
+        {shown.length === all.length ? `${all.length} operations` : `${shown.length} of ${all.length} operations`}
+      </p>
+      {[...groups.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([tag, entries]) => (
+          <Section key={tag} title={tag}>
+            {entries.map((e) => (
+              <Operation key={`${e.method} ${e.path}`} entry={e} />
+            ))}
+          </Section>
+        ))}
       <Section title="Schemas">
         {Object.entries(schemas).map(([name, schema]) => (
           <div key={name} id={`schema-${name}`} className="d-card" style={{ marginBottom: 8 }}>
@@ -97,20 +116,41 @@ function Operation(props: { entry: Entry }) {
   const params = op.parameters ?? [];
   const body = op.requestBody?.content?.['application/json']?.schema;
   return (
-    <details className="d-api-op" data-operation-id={op.operationId} style={{ borderBottom: '1px solid var(--d-border, #ddd)', padding: '6px 0' }}>
+    <details
+      className="d-api-op"
+      data-operation-id={op.operationId}
+      style={{ borderBottom: '1px solid var(--d-border, #ddd)', padding: '6px 0' }}
+    >
       <summary>
-        <code style={{ fontWeight: 600, display: 'inline-block', minWidth: '4.5em' }}>{method}</code> <code>{path}</code> <span className="d-muted">{op.summary}</span>
+        <code style={{ fontWeight: 600, display: 'inline-block', minWidth: '4.5em' }}>{method}</code> <code>{path}</code>{' '}
+        <span className="d-muted">{op.summary}</span>
       </summary>
       <div style={{ padding: '8px 0 8px 1em' }}>
-        <p className="d-muted" style={{ margin: '0 0 6px' }}>Operation <code>{op.operationId}</code> · access: {(op['x-access-types'] ?? []).join(', ') || 'public'}</p>
-        {op.description && op.description !== op.summary && op.description.split('\n\n').map((para, i) => <p key={i}>{inlineMarkdown(para)}</p>)}
+        <p className="d-muted" style={{ margin: '0 0 6px' }}>
+          Operation <code>{op.operationId}</code> · access: {(op['x-access-types'] ?? []).join(', ') || 'public'}
+        </p>
+        {op.description &&
+          op.description !== op.summary &&
+          op.description.split('\n\n').map((para, i) => <p key={i}>{inlineMarkdown(para)}</p>)}
         {params.length > 0 && (
           <>
             <h4>Parameters</h4>
-            <ul>{params.map((p) => <li key={`${p.in}:${p.name}`}><code>{p.name}</code> ({p.in}{p.required ? ', required' : ''}): <SchemaView schema={p.schema ?? {}} inline /></li>)}</ul>
+            <ul>
+              {params.map((p) => (
+                <li key={`${p.in}:${p.name}`}>
+                  <code>{p.name}</code> ({p.in}
+                  {p.required ? ', required' : ''}): <SchemaView schema={p.schema ?? {}} inline />
+                </li>
+              ))}
+            </ul>
           </>
         )}
-        {body && <><h4>Body</h4><SchemaView schema={body} /></>}
+        {body && (
+          <>
+            <h4>Body</h4>
+            <SchemaView schema={body} />
+          </>
+        )}
         <h4>Responses</h4>
         {op['x-output-missing'] && <p className="d-muted">The success output of this operation is not declared yet.</p>}
         <ul>
@@ -119,7 +159,12 @@ function Operation(props: { entry: Entry }) {
             return (
               <li key={status}>
                 <code>{status}</code> {r.description}
-                {type && media?.schema && !status.startsWith('4') && !status.startsWith('5') && <div>{type !== 'application/json' && <span className="d-muted">{type} </span>}<SchemaView schema={media.schema} /></div>}
+                {type && media?.schema && !status.startsWith('4') && !status.startsWith('5') && (
+                  <div>
+                    {type !== 'application/json' && <span className="d-muted">{type} </span>}
+                    <SchemaView schema={media.schema} />
+                  </div>
+                )}
               </li>
             );
           })}
@@ -134,27 +179,60 @@ function SchemaView(props: { schema: Schema; inline?: boolean }): ReactNode {
   const s = props.schema;
   if (typeof s.$ref === 'string') {
     const name = s.$ref.replace('#/components/schemas/', '');
-    return <a href={`#schema-${name}`} onClick={(e) => { e.preventDefault(); document.getElementById(`schema-${name}`)?.scrollIntoView(); }}><code>{name}</code></a>;
+    return (
+      <a
+        href={`#schema-${name}`}
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById(`schema-${name}`)?.scrollIntoView();
+        }}
+      >
+        <code>{name}</code>
+      </a>
+    );
   }
   if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
     const options = (s.anyOf ?? s.oneOf) as Schema[];
-    return <>{options.map((o, i) => <span key={i}>{i > 0 && ' | '}<SchemaView schema={o} inline={props.inline} /></span>)}</>;
+    return (
+      <>
+        {options.map((o, i) => (
+          <span key={i}>
+            {i > 0 && ' | '}
+            <SchemaView schema={o} inline={props.inline} />
+          </span>
+        ))}
+      </>
+    );
   }
   if ('const' in s) return <code>{JSON.stringify(s.const)}</code>;
   if (Array.isArray(s.enum)) return <code>{s.enum.map((x: unknown) => JSON.stringify(x)).join(' | ')}</code>;
-  if (s.type === 'array') return <>array of <SchemaView schema={s.items ?? {}} inline={props.inline} /></>;
+  if (s.type === 'array')
+    return (
+      <>
+        array of <SchemaView schema={s.items ?? {}} inline={props.inline} />
+      </>
+    );
   if (s.type === 'object' && s.properties && !props.inline) {
     const required = new Set<string>(s.required ?? []);
     return (
       <ul style={{ margin: '2px 0' }}>
         {Object.entries(s.properties as Record<string, Schema>).map(([name, p]) => (
-          <li key={name}><code>{name}</code>{required.has(name) ? '' : '?'}: <SchemaView schema={p} /></li>
+          <li key={name}>
+            <code>{name}</code>
+            {required.has(name) ? '' : '?'}: <SchemaView schema={p} />
+          </li>
         ))}
       </ul>
     );
   }
   if (s.type === 'object') return <code>object</code>;
-  if (typeof s.type === 'string') return <code>{s.type}{s.format ? ` (${s.format})` : ''}</code>;
+  if (typeof s.type === 'string')
+    return (
+      <code>
+        {s.type}
+        {s.format ? ` (${s.format})` : ''}
+      </code>
+    );
   return <code>any JSON</code>;
 }
 
@@ -164,8 +242,16 @@ function SchemaView(props: { schema: Schema; inline?: boolean }): ReactNode {
  * interpreted.
  */
 export function inlineMarkdown(text: string): ReactNode[] {
-  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/).filter(Boolean).map((piece, i) =>
-    piece.startsWith('`') && piece.endsWith('`') && piece.length > 1 ? <code key={i}>{piece.slice(1, -1)}</code>
-      : piece.startsWith('**') && piece.endsWith('**') && piece.length > 4 ? <strong key={i}>{piece.slice(2, -2)}</strong>
-        : piece);
+  return text
+    .split(/(`[^`]+`|\*\*[^*]+\*\*)/)
+    .filter(Boolean)
+    .map((piece, i) =>
+      piece.startsWith('`') && piece.endsWith('`') && piece.length > 1 ? (
+        <code key={i}>{piece.slice(1, -1)}</code>
+      ) : piece.startsWith('**') && piece.endsWith('**') && piece.length > 4 ? (
+        <strong key={i}>{piece.slice(2, -2)}</strong>
+      ) : (
+        piece
+      ),
+    );
 }

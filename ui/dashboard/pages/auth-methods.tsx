@@ -21,7 +21,9 @@ const SWITCHES: { key: string; label: string; hint?: string; needs?: 'passkey' }
 /** A domain field's problem as you type (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts trusted-domain rules). */
 export function domainProblem(domain: string): string | null {
   if (!domain) return null;
-  return isValidDomainUrl(domain) ? null : 'Not a valid domain: use http(s)://host[:port], letters, digits, dots, hyphens and * wildcards in the host only (e.g. https://app.example.com or https://*.example.com).';
+  return isValidDomainUrl(domain)
+    ? null
+    : 'Not a valid domain: use http(s)://host[:port], letters, digits, dots, hyphens and * wildcards in the host only (e.g. https://app.example.com or https://*.example.com).';
 }
 
 /** Auth methods, OAuth providers, merge strategy, trusted domains and handler paths (`PATCH /internal/projects/current` config). */
@@ -38,14 +40,22 @@ export function AuthMethodsPage(props: { project: AdminProject; onChanged: () =>
   };
   return (
     <>
-      <div className="d-top"><h1>Auth methods</h1></div>
+      <div className="d-top">
+        <h1>Auth methods</h1>
+      </div>
       <Async state={current} label="Loading settings…">
         {(p) => (
           <>
             <Switches config={p.config} save={save} passkey={can.passkey} />
             <TrustedDomains config={p.config} save={save} />
-            {can.oauth ? <OAuthProviders config={p.config} save={save} /> : (
-              <Section title="OAuth providers"><p className="d-muted" data-testid="oauth-unavailable">Sign-in with OAuth providers is not available on this server version.</p></Section>
+            {can.oauth ? (
+              <OAuthProviders config={p.config} save={save} />
+            ) : (
+              <Section title="OAuth providers">
+                <p className="d-muted" data-testid="oauth-unavailable">
+                  Sign-in with OAuth providers is not available on this server version.
+                </p>
+              </Section>
             )}
             <BotChallengeSection projectId={props.project.id} onChanged={props.onChanged} />
           </>
@@ -60,11 +70,23 @@ function Switches(props: { config: Record<string, any>; save: (c: Record<string,
   return (
     <Section title="Sign-in methods and permissions">
       {SWITCHES.filter((s) => s.needs !== 'passkey' || props.passkey).map((s) => (
-        <Toggle key={s.key} label={s.label} hint={s.hint} checked={!!props.config[s.key]} disabled={action.busy} onChange={(on) => action.run(() => props.save({ [s.key]: on }))} />
+        <Toggle
+          key={s.key}
+          label={s.label}
+          hint={s.hint}
+          checked={!!props.config[s.key]}
+          disabled={action.busy}
+          onChange={(on) => action.run(() => props.save({ [s.key]: on }))}
+        />
       ))}
       <div className="d-field" style={{ maxWidth: 360, marginTop: 8 }}>
         <label htmlFor="merge-strategy">OAuth account merge strategy</label>
-        <select id="merge-strategy" value={props.config.oauth_account_merge_strategy} disabled={action.busy} onChange={(e) => action.run(() => props.save({ oauth_account_merge_strategy: (e.target as HTMLSelectElement).value }))}>
+        <select
+          id="merge-strategy"
+          value={props.config.oauth_account_merge_strategy}
+          disabled={action.busy}
+          onChange={(e) => action.run(() => props.save({ oauth_account_merge_strategy: (e.target as HTMLSelectElement).value }))}
+        >
           <option value="link_method">Link to the existing account with the same email</option>
           <option value="raise_error">Refuse (email already in use)</option>
           <option value="allow_duplicates">Create a separate account</option>
@@ -84,27 +106,58 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
   const hProblem = handlerPathProblem(handlerPath);
   return (
     <Section title="Trusted domains" description="Redirects (after sign-in, OAuth, email links) may only go to these domains.">
-      <Toggle label="Allow localhost" hint="for development" checked={!!props.config.allow_localhost} disabled={localhost.busy} onChange={(on) => localhost.run(() => props.save({ allow_localhost: on }))} />
+      <Toggle
+        label="Allow localhost"
+        hint="for development"
+        checked={!!props.config.allow_localhost}
+        disabled={localhost.busy}
+        onChange={(on) => localhost.run(() => props.save({ allow_localhost: on }))}
+      />
       <ErrorBox error={localhost.error} />
-      {domains.length === 0 ? <Empty>No trusted domains yet.</Empty> : (
+      {domains.length === 0 ? (
+        <Empty>No trusted domains yet.</Empty>
+      ) : (
         <table className="d-table" aria-label="Trusted domains">
-          <thead><tr><th>Domain</th><th>Handler path</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>Domain</th>
+              <th>Handler path</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {domains.map((d) => (
-              <tr key={d.domain}><td>{d.domain}</td><td>{d.handler_path}</td><td><ConfirmButton label="Remove" question="Redirects to it will be refused." onConfirm={() => props.save({ domains: domains.filter((x) => x.domain !== d.domain) })} /></td></tr>
+              <tr key={d.domain}>
+                <td>{d.domain}</td>
+                <td>{d.handler_path}</td>
+                <td>
+                  <ConfirmButton
+                    label="Remove"
+                    question="Redirects to it will be refused."
+                    onConfirm={() => props.save({ domains: domains.filter((x) => x.domain !== d.domain) })}
+                  />
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Form label="Add a trusted domain" submit="Add domain" disabled={!domain.trim() || !!dProblem || !!hProblem} disabledReason={!domain.trim() ? 'Enter a domain to add.' : 'Fix the domain or handler path above first.'} onSubmit={async () => {
-        if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
-        await props.save({ domains: [...domains.filter((x) => x.domain !== domain.trim()), { domain: domain.trim(), handler_path: handlerPath }] });
-        setDomain('');
-      }}>
+      <Form
+        label="Add a trusted domain"
+        submit="Add domain"
+        disabled={!domain.trim() || !!dProblem || !!hProblem}
+        disabledReason={!domain.trim() ? 'Enter a domain to add.' : 'Fix the domain or handler path above first.'}
+        onSubmit={async () => {
+          if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
+          await props.save({
+            domains: [...domains.filter((x) => x.domain !== domain.trim()), { domain: domain.trim(), handler_path: handlerPath }],
+          });
+          setDomain('');
+        }}
+      >
         <Field label="Domain" name="domain" value={domain} onChange={setDomain} placeholder="https://app.example.com" error={dProblem} />
         <Field label="Handler path" name="handler_path" value={handlerPath} onChange={setHandlerPath} error={hProblem} />
       </Form>
     </Section>
   );
 }
-

@@ -48,21 +48,43 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
   }, [props.project.id]);
   return (
     <>
-      <div className="d-top"><h1>Configuration</h1></div>
-      <Section title="Environment override" description="Dotted keys (for example &quot;auth.otp.allowSignIn&quot;: true) override the branch config and the defaults. Secrets, trusted domains, the email server and OAuth credentials live here.">
+      <div className="d-top">
+        <h1>Configuration</h1>
+      </div>
+      <Section
+        title="Environment override"
+        description="Dotted keys (for example &quot;auth.otp.allowSignIn&quot;: true) override the branch config and the defaults. Secrets, trusted domains, the email server and OAuth credentials live here."
+      >
         <Async state={environment} label="Loading the environment override…">
           {() => (
-            <Form label="Environment override" submit="Save override" busyLabel="Saving…" onSubmit={async () => {
-              let parsed: unknown;
-              try { parsed = JSON.parse(text); } catch { throw new Error('The override is not valid JSON.'); }
-              await admin('config.setOverride', { params: { level: 'environment' }, body: { config_string: JSON.stringify(parsed) } });
-              rendered.reload();
-              environment.reload();
-              props.onChanged();
-            }}>
+            <Form
+              label="Environment override"
+              submit="Save override"
+              busyLabel="Saving…"
+              onSubmit={async () => {
+                let parsed: unknown;
+                try {
+                  parsed = JSON.parse(text);
+                } catch {
+                  throw new Error('The override is not valid JSON.');
+                }
+                await admin('config.setOverride', { params: { level: 'environment' }, body: { config_string: JSON.stringify(parsed) } });
+                rendered.reload();
+                environment.reload();
+                props.onChanged();
+              }}
+            >
               <div className="d-field">
                 <label htmlFor="env-override">Override (JSON)</label>
-                <textarea id="env-override" name="env-override" rows={14} spellCheck={false} value={text} onChange={(e) => setText((e.target as HTMLTextAreaElement).value)} style={{ fontFamily: 'monospace', width: '100%' }} />
+                <textarea
+                  id="env-override"
+                  name="env-override"
+                  rows={14}
+                  spellCheck={false}
+                  value={text}
+                  onChange={(e) => setText((e.target as HTMLTextAreaElement).value)}
+                  style={{ fontFamily: 'monospace', width: '100%' }}
+                />
               </div>
             </Form>
           )}
@@ -70,27 +92,64 @@ export function ConfigPage(props: { project: AdminProject; onChanged: () => void
       </Section>
       <Async state={rendered} label="Loading the configuration…">
         {({ config, origins, source, branchValues }) => (
-          <Section title="Rendered configuration" description={<>Every value in effect, and where it came from. Branch config source: <strong data-testid="config-source">{source.type === 'pushed-from-unknown' ? 'pushed from a file (gatehouse config push)' : source.type}</strong>. A value set here or by the project settings (environment) overrides the file's; &ldquo;Use the file&rsquo;s value&rdquo; hands it back (docs/config-as-code.md).</>}>
-            {configRows(config).length === 0 ? <Empty>No configuration.</Empty> : (
-              <TableScroll label="Rendered configuration"><table className="d-table" aria-label="Rendered configuration">
-                <thead><tr><th>Key</th><th>Value</th><th>From</th><th /></tr></thead>
-                <tbody>
-                  {configRows(config).map((r) => (
-                    <tr key={r.path} data-testid={`config-row-${r.path}`}>
-                      <td><code>{r.path}</code></td><td><code>{show(r.path, r.value)}</code></td>
-                      <td>{originLabel(origins[r.path], source.type)}</td>
-                      <td>{origins[r.path] === 'environment' && branchValues.has(r.path) ? (
-                        <button type="button" className="d-btn" title={`The file says ${show(r.path, branchValues.get(r.path))}`} onClick={async () => {
-                          await admin('config.resetOverrideKeys', { params: { level: 'environment' }, body: { keys: [r.path] } });
-                          rendered.reload();
-                          environment.reload();
-                          props.onChanged();
-                        }}>Use the file&rsquo;s value</button>
-                      ) : null}</td>
+          <Section
+            title="Rendered configuration"
+            description={
+              <>
+                Every value in effect, and where it came from. Branch config source:{' '}
+                <strong data-testid="config-source">
+                  {source.type === 'pushed-from-unknown' ? 'pushed from a file (gatehouse config push)' : source.type}
+                </strong>
+                . A value set here or by the project settings (environment) overrides the file's; &ldquo;Use the file&rsquo;s value&rdquo;
+                hands it back (docs/config-as-code.md).
+              </>
+            }
+          >
+            {configRows(config).length === 0 ? (
+              <Empty>No configuration.</Empty>
+            ) : (
+              <TableScroll label="Rendered configuration">
+                <table className="d-table" aria-label="Rendered configuration">
+                  <thead>
+                    <tr>
+                      <th>Key</th>
+                      <th>Value</th>
+                      <th>From</th>
+                      <th />
                     </tr>
-                  ))}
-                </tbody>
-              </table></TableScroll>
+                  </thead>
+                  <tbody>
+                    {configRows(config).map((r) => (
+                      <tr key={r.path} data-testid={`config-row-${r.path}`}>
+                        <td>
+                          <code>{r.path}</code>
+                        </td>
+                        <td>
+                          <code>{show(r.path, r.value)}</code>
+                        </td>
+                        <td>{originLabel(origins[r.path], source.type)}</td>
+                        <td>
+                          {origins[r.path] === 'environment' && branchValues.has(r.path) ? (
+                            <button
+                              type="button"
+                              className="d-btn"
+                              title={`The file says ${show(r.path, branchValues.get(r.path))}`}
+                              onClick={async () => {
+                                await admin('config.resetOverrideKeys', { params: { level: 'environment' }, body: { keys: [r.path] } });
+                                rendered.reload();
+                                environment.reload();
+                                props.onChanged();
+                              }}
+                            >
+                              Use the file&rsquo;s value
+                            </button>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
             )}
           </Section>
         )}

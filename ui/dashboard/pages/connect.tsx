@@ -28,7 +28,7 @@ type Urls = ReturnType<typeof connectUrls>;
  */
 export function installLines(packages: string[], others: string[]): string[] {
   const rest = others.length ? ` ${others.join(' ')}` : '';
-  const folder = (name: string) => name === 'gatehouse-server' ? '<checkout>' : `<checkout>/dist/packages/${name}`;
+  const folder = (name: string) => (name === 'gatehouse-server' ? '<checkout>' : `<checkout>/dist/packages/${name}`);
   return [
     '// Not on the npm registry yet: install the release tarballs',
     `// npm i ${packages.map((name) => `./${name}-<version>.tgz`).join(' ')}${rest}`,
@@ -40,7 +40,7 @@ export function installLines(packages: string[], others: string[]): string[] {
 /** `@stackframe/js`, Stack's own SDK, pointed at this Gatehouse and its hosted pages. */
 export function stackSnippet(projectId: string, urls: Urls): string {
   return [
-    "// npm i @stackframe/js",
+    '// npm i @stackframe/js',
     "import { StackClientApp } from '@stackframe/js';",
     '',
     'export const stackApp = new StackClientApp({',
@@ -48,7 +48,7 @@ export function stackSnippet(projectId: string, urls: Urls): string {
     `  projectId: '${projectId}',`,
     "  publishableClientKey: '<publishable client key>',",
     "  tokenStore: 'cookie',",
-    '  // Gatehouse\'s hosted pages; redirectToSignIn() hands the session back to your origin.',
+    "  // Gatehouse's hosted pages; redirectToSignIn() hands the session back to your origin.",
     `  urls: { signIn: '${urls.signIn}', signUp: '${urls.signUp}', accountSettings: '${urls.accountSettings}' },`,
     '});',
   ].join('\n');
@@ -104,8 +104,12 @@ export function envSnippetFor(projectId: string, urls: Urls): string {
 function Snippet(props: { label: string; text: string; testId: string }) {
   return (
     <>
-      <pre className="d-snippet" data-testid={props.testId} tabIndex={0} aria-label={props.label}>{props.text}</pre>
-      <div className="d-row"><CopyButton text={props.text} label={props.label} /></div>
+      <pre className="d-snippet" data-testid={props.testId} tabIndex={0} aria-label={props.label}>
+        {props.text}
+      </pre>
+      <div className="d-row">
+        <CopyButton text={props.text} label={props.label} />
+      </div>
     </>
   );
 }
@@ -125,32 +129,87 @@ export function ConnectPage(props: { project: AdminProject }) {
   const keysLink = <Link to={`/projects/${id}/keys`}>Project keys</Link>;
   return (
     <>
-      <div className="d-top"><h1>Connect your app</h1></div>
+      <div className="d-top">
+        <h1>Connect your app</h1>
+      </div>
       {id === 'internal' && (
-        <p className="d-muted" role="note">This is the dashboard's own project. <Link to="/">Create a project</Link> for your app and connect that one instead.</p>
+        <p className="d-muted" role="note">
+          This is the dashboard's own project. <Link to="/">Create a project</Link> for your app and connect that one instead.
+        </p>
       )}
       <Section title="What your app needs" description="Use these values in the snippets below.">
         <dl className="d-connect" data-testid="connect-values">
-          <div className="d-row"><dt>Project ID</dt><dd className="d-row"><code>{id}</code><CopyButton text={id} label="project ID" /></dd></div>
-          <div className="d-row"><dt>Base URL (baseUrl, without /api/v1)</dt><dd className="d-row"><code>{urls.baseUrl}</code><CopyButton text={urls.baseUrl} label="base URL" /></dd></div>
-          <div className="d-row"><dt>Hosted sign-in page</dt><dd><code>{urls.signIn}</code></dd></div>
-          <div className="d-row"><dt>Hosted sign-up page</dt><dd><code>{urls.signUp}</code></dd></div>
-          <div className="d-row"><dt>Hosted account settings</dt><dd><code>{urls.accountSettings}</code></dd></div>
-          <div className="d-row"><dt>Keys</dt><dd>Create a publishable client key (browser) and a secret server key (server) on the {keysLink} page; their values are shown once.</dd></div>
+          <div className="d-row">
+            <dt>Project ID</dt>
+            <dd className="d-row">
+              <code>{id}</code>
+              <CopyButton text={id} label="project ID" />
+            </dd>
+          </div>
+          <div className="d-row">
+            <dt>Base URL (baseUrl, without /api/v1)</dt>
+            <dd className="d-row">
+              <code>{urls.baseUrl}</code>
+              <CopyButton text={urls.baseUrl} label="base URL" />
+            </dd>
+          </div>
+          <div className="d-row">
+            <dt>Hosted sign-in page</dt>
+            <dd>
+              <code>{urls.signIn}</code>
+            </dd>
+          </div>
+          <div className="d-row">
+            <dt>Hosted sign-up page</dt>
+            <dd>
+              <code>{urls.signUp}</code>
+            </dd>
+          </div>
+          <div className="d-row">
+            <dt>Hosted account settings</dt>
+            <dd>
+              <code>{urls.accountSettings}</code>
+            </dd>
+          </div>
+          <div className="d-row">
+            <dt>Keys</dt>
+            <dd>
+              Create a publishable client key (browser) and a secret server key (server) on the {keysLink} page; their values are shown
+              once.
+            </dd>
+          </div>
         </dl>
         <p data-testid="connect-domains">
-          {domains.length === 0
-            ? <>No trusted domain yet: after signing in, users cannot be sent back to your app{allowLocalhost ? ' (except localhost, allowed for development)' : ''}. Add your app's domain under <Link to={`/projects/${id}/auth-methods`}>Auth methods</Link>.</>
-            : <>Trusted domains: {domains.map((d) => d.domain).join(', ')}{allowLocalhost ? ', and localhost' : ''}. </>}
+          {domains.length === 0 ? (
+            <>
+              No trusted domain yet: after signing in, users cannot be sent back to your app
+              {allowLocalhost ? ' (except localhost, allowed for development)' : ''}. Add your app's domain under{' '}
+              <Link to={`/projects/${id}/auth-methods`}>Auth methods</Link>.
+            </>
+          ) : (
+            <>
+              Trusted domains: {domains.map((d) => d.domain).join(', ')}
+              {allowLocalhost ? ', and localhost' : ''}.{' '}
+            </>
+          )}
         </p>
       </Section>
-      <Section title="@stackframe/js (Stack Auth's SDK)" description="An app already on Stack Auth only changes baseUrl, projectId and the keys.">
+      <Section
+        title="@stackframe/js (Stack Auth's SDK)"
+        description="An app already on Stack Auth only changes baseUrl, projectId and the keys."
+      >
         <Snippet label="@stackframe/js snippet" text={stackSnippet(id, urls)} testId="snippet-stack" />
       </Section>
-      <Section title="Gatehouse SDK and React components" description="The packages gatehouse-sdk and gatehouse-react (React is a peer dependency).">
+      <Section
+        title="Gatehouse SDK and React components"
+        description="The packages gatehouse-sdk and gatehouse-react (React is a peer dependency)."
+      >
         <Snippet label="Gatehouse SDK snippet" text={gatehouseSnippet(id, urls)} testId="snippet-gatehouse" />
       </Section>
-      <Section title="In-process mount (Node)" description="Gatehouse inside your own Node server, with its own database: use the project ID of that database (this one only when it shares this server's data folder or database URL).">
+      <Section
+        title="In-process mount (Node)"
+        description="Gatehouse inside your own Node server, with its own database: use the project ID of that database (this one only when it shares this server's data folder or database URL)."
+      >
         <Snippet label="In-process mount snippet" text={mountSnippet(id)} testId="snippet-mount" />
       </Section>
       <Section title="Environment variables" description="The names Stack's SDKs read. Fill in the key values from the Project keys page.">

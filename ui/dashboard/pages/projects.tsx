@@ -14,35 +14,65 @@ export function ProjectList(props: { projects: Loaded<Page<AdminProject>> }) {
   const nameError = touched && !name.trim() ? 'Please give the project a name.' : name.length > 256 ? 'At most 256 characters.' : null;
   return (
     <>
-      <div className="d-top"><h1>Projects</h1></div>
+      <div className="d-top">
+        <h1>Projects</h1>
+      </div>
       <Section title="Your projects">
         <Async state={props.projects} label="Loading projects…">
-          {(page) => page.items.length === 0 ? <Empty>No projects yet. Create your first one below.</Empty> : (
-            <TableScroll label="Projects"><table className="d-table" aria-label="Projects">
-              <thead><tr><th>Name</th><th>Description</th><th>Mode</th><th>Created</th></tr></thead>
-              <tbody>
-                {page.items.map((p) => (
-                  <tr key={p.id}>
-                    <td><Link to={`/projects/${p.id}`}>{p.display_name}</Link></td>
-                    <td>{p.description ?? ''}</td>
-                    <td>{p.is_production_mode ? 'Production' : 'Development'}</td>
-                    <td>{formatTime(p.created_at_millis)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table></TableScroll>
-          )}
+          {(page) =>
+            page.items.length === 0 ? (
+              <Empty>No projects yet. Create your first one below.</Empty>
+            ) : (
+              <TableScroll label="Projects">
+                <table className="d-table" aria-label="Projects">
+                  <thead>
+                    <tr>
+                      <th>Name</th>
+                      <th>Description</th>
+                      <th>Mode</th>
+                      <th>Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.items.map((p) => (
+                      <tr key={p.id}>
+                        <td>
+                          <Link to={`/projects/${p.id}`}>{p.display_name}</Link>
+                        </td>
+                        <td>{p.description ?? ''}</td>
+                        <td>{p.is_production_mode ? 'Production' : 'Development'}</td>
+                        <td>{formatTime(p.created_at_millis)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )
+          }
         </Async>
       </Section>
       <Section title="Create a project">
-        <Form label="Create a project" submit="Create project" busyLabel="Creating…" onSubmit={async () => {
-          setTouched(true);
-          if (!name.trim()) throw new Error('Please give the project a name.');
-          const created = await api.internal('projects.create', { body: { display_name: name.trim(), description: description.trim() || null, config: { credential_enabled: true, allow_localhost: true } } });
-          setName(''); setDescription(''); setTouched(false);
-          props.projects.reload();
-          navigate(`/projects/${created.id}`);
-        }}>
+        <Form
+          label="Create a project"
+          submit="Create project"
+          busyLabel="Creating…"
+          onSubmit={async () => {
+            setTouched(true);
+            if (!name.trim()) throw new Error('Please give the project a name.');
+            const created = await api.internal('projects.create', {
+              body: {
+                display_name: name.trim(),
+                description: description.trim() || null,
+                config: { credential_enabled: true, allow_localhost: true },
+              },
+            });
+            setName('');
+            setDescription('');
+            setTouched(false);
+            props.projects.reload();
+            navigate(`/projects/${created.id}`);
+          }}
+        >
           <Field label="Project name" name="display_name" value={name} onChange={setName} error={nameError} />
           <Field label="Description (optional)" name="description" value={description} onChange={setDescription} />
         </Form>

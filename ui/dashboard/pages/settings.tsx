@@ -12,7 +12,8 @@ import { BrandingSection } from './branding.tsx';
 export function productionProblems(config: Record<string, any>): string[] {
   const problems: string[] = [];
   for (const d of (config.domains ?? []) as { domain: string }[]) {
-    if (!isProductionSafeDomainUrl(d.domain)) problems.push(`Trusted domain ${d.domain} must use HTTPS and must not be localhost or an IP address.`);
+    if (!isProductionSafeDomainUrl(d.domain))
+      problems.push(`Trusted domain ${d.domain} must use HTTPS and must not be localhost or an IP address.`);
   }
   return problems;
 }
@@ -25,9 +26,23 @@ export function ProjectSettings(props: { project: AdminProject; onChanged: () =>
   const current = useLoad(() => admin('projects.getCurrentAdmin'), [props.project.id]);
   return (
     <>
-      <div className="d-top"><h1>Project settings</h1></div>
+      <div className="d-top">
+        <h1>Project settings</h1>
+      </div>
       <Async state={current} label="Loading project…">
-        {(p) => <SettingsBody project={p} reload={() => { current.reload(); props.onChanged(); }} onDeleted={() => { props.onChanged(); navigate('/'); }} />}
+        {(p) => (
+          <SettingsBody
+            project={p}
+            reload={() => {
+              current.reload();
+              props.onChanged();
+            }}
+            onDeleted={() => {
+              props.onChanged();
+              navigate('/');
+            }}
+          />
+        )}
       </Async>
     </>
   );
@@ -45,18 +60,47 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
   return (
     <>
       <Section title="Name and description">
-        <Form label="Project name" submit="Save" onSubmit={() => admin('projects.updateCurrent', { body: { display_name: name.trim(), description: description.trim() || null } })} onDone={props.reload} disabled={!name.trim()}>
-          <Field label="Project name" name="display_name" value={name} onChange={setName} error={!name.trim() ? 'The name must not be empty.' : null} />
+        <Form
+          label="Project name"
+          submit="Save"
+          onSubmit={() => admin('projects.updateCurrent', { body: { display_name: name.trim(), description: description.trim() || null } })}
+          onDone={props.reload}
+          disabled={!name.trim()}
+        >
+          <Field
+            label="Project name"
+            name="display_name"
+            value={name}
+            onChange={setName}
+            error={!name.trim() ? 'The name must not be empty.' : null}
+          />
           <Field label="Description" name="description" value={description} onChange={setDescription} />
         </Form>
-        <p className="d-muted">Project ID: <code className="d-secret">{props.project.id}</code></p>
+        <p className="d-muted">
+          Project ID: <code className="d-secret">{props.project.id}</code>
+        </p>
       </Section>
-      <Section title="Production mode" description="Production projects may only trust HTTPS domains that are not localhost or IP addresses.">
-        <Toggle label="Production mode" checked={props.project.is_production_mode} disabled={production.busy} onChange={async (on) => {
-          if (await production.run(() => admin('projects.updateCurrent', { body: { is_production_mode: on } }))) props.reload();
-        }} />
+      <Section
+        title="Production mode"
+        description="Production projects may only trust HTTPS domains that are not localhost or IP addresses."
+      >
+        <Toggle
+          label="Production mode"
+          checked={props.project.is_production_mode}
+          disabled={production.busy}
+          onChange={async (on) => {
+            if (await production.run(() => admin('projects.updateCurrent', { body: { is_production_mode: on } }))) props.reload();
+          }}
+        />
         {!props.project.is_production_mode && problems.length > 0 && (
-          <div className="d-muted"><p>Before switching on production mode:</p><ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul></div>
+          <div className="d-muted">
+            <p>Before switching on production mode:</p>
+            <ul>
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </div>
         )}
         <ErrorBox error={production.error} />
       </Section>
@@ -67,15 +111,24 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
             const others = page.items.filter((t) => t.id !== props.project.owner_team_id);
             if (others.length === 0) return <p className="d-muted">You are a member of no other team to transfer this project to.</p>;
             return (
-              <Form label="Transfer project" submit="Transfer" onSubmit={async () => {
-                if (!team) throw new Error('Choose a team.');
-                await api.internal('projects.transfer', { body: { project_id: props.project.id, new_team_id: team } });
-              }} onDone={props.reload}>
+              <Form
+                label="Transfer project"
+                submit="Transfer"
+                onSubmit={async () => {
+                  if (!team) throw new Error('Choose a team.');
+                  await api.internal('projects.transfer', { body: { project_id: props.project.id, new_team_id: team } });
+                }}
+                onDone={props.reload}
+              >
                 <div className="d-field">
                   <label htmlFor="transfer-team">New owner team</label>
                   <select id="transfer-team" value={team} onChange={(e) => setTeam((e.target as HTMLSelectElement).value)}>
                     <option value="">Choose a team…</option>
-                    {others.map((t) => <option key={t.id} value={t.id}>{t.display_name}</option>)}
+                    {others.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.display_name}
+                      </option>
+                    ))}
                   </select>
                 </div>
               </Form>
@@ -84,10 +137,14 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
         </Async>
       </Section>
       <Section title="Danger zone">
-        <ConfirmButton label="Delete project" question={`Delete ${props.project.display_name} and all its users? This cannot be undone.`} onConfirm={async () => {
-          await admin('projects.deleteCurrent', { body: {} });
-          props.onDeleted();
-        }} />
+        <ConfirmButton
+          label="Delete project"
+          question={`Delete ${props.project.display_name} and all its users? This cannot be undone.`}
+          onConfirm={async () => {
+            await admin('projects.deleteCurrent', { body: {} });
+            props.onDeleted();
+          }}
+        />
       </Section>
     </>
   );

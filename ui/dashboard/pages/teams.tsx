@@ -7,8 +7,18 @@ import { MemberTeam } from './user.tsx';
 import type { WireUser } from './users.tsx';
 import { isValidEmail } from '../validate.ts';
 
-interface WireTeam { id: string; display_name: string; created_at_millis: number; profile_image_url?: string | null }
-interface Profile { team_id: string; user_id: string; display_name: string | null; user?: WireUser }
+interface WireTeam {
+  id: string;
+  display_name: string;
+  created_at_millis: number;
+  profile_image_url?: string | null;
+}
+interface Profile {
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  user?: WireUser;
+}
 
 /** Teams table (`GET /teams`) and create form (`POST /teams`). */
 export function TeamsPage(props: { project: AdminProject }) {
@@ -19,20 +29,53 @@ export function TeamsPage(props: { project: AdminProject }) {
   const [name, setName] = useState('');
   return (
     <>
-      <div className="d-top"><h1>Teams</h1></div>
+      <div className="d-top">
+        <h1>Teams</h1>
+      </div>
       <Section title="All teams">
         <Async state={teams} label="Loading teams…">
-          {(p) => p.items.length === 0 ? <Empty>No teams yet.</Empty> : (
-            <TableScroll label="Teams"><table className="d-table" aria-label="Teams"><thead><tr><th>Team</th><th>ID</th><th>Created</th></tr></thead>
-              <tbody>{p.items.map((t) => <tr key={t.id}><td><Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link></td><td><code>{t.id}</code></td><td>{formatTime(t.created_at_millis)}</td></tr>)}</tbody></table></TableScroll>
-          )}
+          {(p) =>
+            p.items.length === 0 ? (
+              <Empty>No teams yet.</Empty>
+            ) : (
+              <TableScroll label="Teams">
+                <table className="d-table" aria-label="Teams">
+                  <thead>
+                    <tr>
+                      <th>Team</th>
+                      <th>ID</th>
+                      <th>Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.items.map((t) => (
+                      <tr key={t.id}>
+                        <td>
+                          <Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link>
+                        </td>
+                        <td>
+                          <code>{t.id}</code>
+                        </td>
+                        <td>{formatTime(t.created_at_millis)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )
+          }
         </Async>
       </Section>
       <Section title="Create a team">
-        <Form label="Create a team" submit="Create team" disabled={!name.trim()} onSubmit={async () => {
-          const team = await admin('teams.create', { body: { display_name: name.trim() } });
-          navigate(`/projects/${props.project.id}/teams/${team.id}`);
-        }}>
+        <Form
+          label="Create a team"
+          submit="Create team"
+          disabled={!name.trim()}
+          onSubmit={async () => {
+            const team = await admin('teams.create', { body: { display_name: name.trim() } });
+            navigate(`/projects/${props.project.id}/teams/${team.id}`);
+          }}
+        >
           <Field label="Team name" name="team-name" value={name} onChange={setName} />
         </Form>
       </Section>
@@ -46,54 +89,180 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
   const admin = api.admin(props.project.id);
   const { navigate } = useRouter();
   const team = useLoad(() => admin('teams.get', { params: { team_id: props.teamId } }) as Promise<WireTeam>, [props.teamId]);
-  const members = useLoad((): Promise<Page<Profile>> => admin('teams.listMemberProfiles', { query: { team_id: props.teamId } }), [props.teamId]);
+  const members = useLoad(
+    (): Promise<Page<Profile>> => admin('teams.listMemberProfiles', { query: { team_id: props.teamId } }),
+    [props.teamId],
+  );
   const definitions = useLoad(() => admin('permissions.listTeamDefinitions'), []);
-  const invitations = useLoad((): Promise<Page<{ id: string; recipient_email: string; expires_at_millis: number }>> => admin('teamInvitations.list', { query: { team_id: props.teamId } }), [props.teamId]);
+  const invitations = useLoad(
+    (): Promise<Page<{ id: string; recipient_email: string; expires_at_millis: number }>> =>
+      admin('teamInvitations.list', { query: { team_id: props.teamId } }),
+    [props.teamId],
+  );
   const [search, setSearch] = useState('');
   const [inviteEmail, setInviteEmail] = useState('');
-  const candidates = useLoad(() => search.trim() ? admin('users.list', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }), [search]);
+  const candidates = useLoad(
+    () =>
+      search.trim() ? admin('users.list', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }),
+    [search],
+  );
   return (
     <>
-      <div className="d-top"><h1>{team.data?.display_name ?? 'Team'}</h1><Link to={`/projects/${props.project.id}/teams`}>All teams</Link></div>
+      <div className="d-top">
+        <h1>{team.data?.display_name ?? 'Team'}</h1>
+        <Link to={`/projects/${props.project.id}/teams`}>All teams</Link>
+      </div>
       <Async state={team} label="Loading team…">
-        {(t) => <TeamName team={t} save={async (name) => { await admin('teams.update', { params: { team_id: t.id }, body: { display_name: name } }); team.reload(); }} />}
+        {(t) => (
+          <TeamName
+            team={t}
+            save={async (name) => {
+              await admin('teams.update', { params: { team_id: t.id }, body: { display_name: name } });
+              team.reload();
+            }}
+          />
+        )}
       </Async>
       <Section title="Members and their permissions">
         <Async state={members} label="Loading members…">
-          {(p) => p.items.length === 0 ? <Empty>No members yet. Add one below.</Empty> : (
-            <div>{p.items.map((m) => (
-              <MemberTeam key={m.user_id} project={props.project} team={{ id: props.teamId, display_name: team.data?.display_name ?? '' }} user={{ id: m.user_id }} admin={admin} definitions={definitions} onLeft={members.reload}
-                title={<Link to={`/projects/${props.project.id}/users/${m.user_id}`}>{m.user?.display_name || m.user?.primary_email || m.display_name || m.user_id}</Link>} />
-            ))}</div>
-          )}
+          {(p) =>
+            p.items.length === 0 ? (
+              <Empty>No members yet. Add one below.</Empty>
+            ) : (
+              <div>
+                {p.items.map((m) => (
+                  <MemberTeam
+                    key={m.user_id}
+                    project={props.project}
+                    team={{ id: props.teamId, display_name: team.data?.display_name ?? '' }}
+                    user={{ id: m.user_id }}
+                    admin={admin}
+                    definitions={definitions}
+                    onLeft={members.reload}
+                    title={
+                      <Link to={`/projects/${props.project.id}/users/${m.user_id}`}>
+                        {m.user?.display_name || m.user?.primary_email || m.display_name || m.user_id}
+                      </Link>
+                    }
+                  />
+                ))}
+              </div>
+            )
+          }
         </Async>
         <div className="d-field" style={{ marginTop: 8, maxWidth: 420 }}>
           <label htmlFor="member-search">Add a member</label>
-          <input id="member-search" type="search" placeholder="Search users by email or name" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+          <input
+            id="member-search"
+            type="search"
+            placeholder="Search users by email or name"
+            value={search}
+            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+          />
         </div>
-        {search.trim() && <Async state={candidates} label="Searching…">
-          {(p) => p.items.length === 0 ? <p className="d-muted">No users match.</p> : (
-            <ul>{p.items.map((u) => <li key={u.id}>{u.display_name || u.primary_email || u.id} <button type="button" className="d-link" onClick={async () => { await admin('teams.addMember', { params: { team_id: props.teamId, user_id: u.id }, body: {} }); setSearch(''); members.reload(); }}>add</button></li>)}</ul>
-          )}
-        </Async>}
+        {search.trim() && (
+          <Async state={candidates} label="Searching…">
+            {(p) =>
+              p.items.length === 0 ? (
+                <p className="d-muted">No users match.</p>
+              ) : (
+                <ul>
+                  {p.items.map((u) => (
+                    <li key={u.id}>
+                      {u.display_name || u.primary_email || u.id}{' '}
+                      <button
+                        type="button"
+                        className="d-link"
+                        onClick={async () => {
+                          await admin('teams.addMember', { params: { team_id: props.teamId, user_id: u.id }, body: {} });
+                          setSearch('');
+                          members.reload();
+                        }}
+                      >
+                        add
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </Async>
+        )}
       </Section>
       <Section title="Invitations" description="The invitee gets an email with a link to this project's hosted team-invitation page.">
         <Async state={invitations} label="Loading invitations…">
-          {(p) => p.items.length === 0 ? <Empty>No pending invitations.</Empty> : (
-            <TableScroll label="Invitations"><table className="d-table" aria-label="Invitations"><thead><tr><th>Email</th><th>Expires</th><th /></tr></thead>
-              <tbody>{p.items.map((i) => <tr key={i.id}><td>{i.recipient_email}</td><td>{formatTime(i.expires_at_millis)}</td><td><ConfirmButton label="Revoke" question="Revoke this invitation?" onConfirm={async () => { await admin('teamInvitations.revoke', { params: { id: i.id }, query: { team_id: props.teamId }, body: {} }); invitations.reload(); }} /></td></tr>)}</tbody></table></TableScroll>
-          )}
+          {(p) =>
+            p.items.length === 0 ? (
+              <Empty>No pending invitations.</Empty>
+            ) : (
+              <TableScroll label="Invitations">
+                <table className="d-table" aria-label="Invitations">
+                  <thead>
+                    <tr>
+                      <th>Email</th>
+                      <th>Expires</th>
+                      <th />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.items.map((i) => (
+                      <tr key={i.id}>
+                        <td>{i.recipient_email}</td>
+                        <td>{formatTime(i.expires_at_millis)}</td>
+                        <td>
+                          <ConfirmButton
+                            label="Revoke"
+                            question="Revoke this invitation?"
+                            onConfirm={async () => {
+                              await admin('teamInvitations.revoke', { params: { id: i.id }, query: { team_id: props.teamId }, body: {} });
+                              invitations.reload();
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )
+          }
         </Async>
-        <Form label="Invite by email" submit="Send invitation" disabled={!isValidEmail(inviteEmail.trim())} disabledReason="Enter a valid email address to invite." onSubmit={async () => {
-          await admin('teamInvitations.send', { body: { team_id: props.teamId, email: inviteEmail.trim(), callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}` } });
-          setInviteEmail('');
-          invitations.reload();
-        }}>
-          <Field label="Invitee email" name="invite-email" type="email" value={inviteEmail} onChange={setInviteEmail} error={inviteEmail && !isValidEmail(inviteEmail.trim()) ? 'Please enter a valid email address.' : null} />
+        <Form
+          label="Invite by email"
+          submit="Send invitation"
+          disabled={!isValidEmail(inviteEmail.trim())}
+          disabledReason="Enter a valid email address to invite."
+          onSubmit={async () => {
+            await admin('teamInvitations.send', {
+              body: {
+                team_id: props.teamId,
+                email: inviteEmail.trim(),
+                callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}`,
+              },
+            });
+            setInviteEmail('');
+            invitations.reload();
+          }}
+        >
+          <Field
+            label="Invitee email"
+            name="invite-email"
+            type="email"
+            value={inviteEmail}
+            onChange={setInviteEmail}
+            error={inviteEmail && !isValidEmail(inviteEmail.trim()) ? 'Please enter a valid email address.' : null}
+          />
         </Form>
       </Section>
       <Section title="Danger zone">
-        <ConfirmButton label="Delete team" question="Delete this team and all memberships?" onConfirm={async () => { await admin('teams.delete', { params: { team_id: props.teamId }, body: {} }); navigate(`/projects/${props.project.id}/teams`); }} />
+        <ConfirmButton
+          label="Delete team"
+          question="Delete this team and all memberships?"
+          onConfirm={async () => {
+            await admin('teams.delete', { params: { team_id: props.teamId }, body: {} });
+            navigate(`/projects/${props.project.id}/teams`);
+          }}
+        />
       </Section>
     </>
   );
@@ -103,9 +272,17 @@ function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void>
   const [name, setName] = useState(props.team.display_name);
   return (
     <Section title="Team">
-      <p className="d-muted">ID <code>{props.team.id}</code> · created {formatTime(props.team.created_at_millis)}</p>
+      <p className="d-muted">
+        ID <code>{props.team.id}</code> · created {formatTime(props.team.created_at_millis)}
+      </p>
       <Form label="Rename team" submit="Save" disabled={!name.trim()} onSubmit={() => props.save(name.trim())}>
-        <Field label="Team name" name="team-display-name" value={name} onChange={setName} error={!name.trim() ? 'The name must not be empty.' : null} />
+        <Field
+          label="Team name"
+          name="team-display-name"
+          value={name}
+          onChange={setName}
+          error={!name.trim() ? 'The name must not be empty.' : null}
+        />
       </Form>
     </Section>
   );

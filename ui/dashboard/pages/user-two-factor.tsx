@@ -14,10 +14,16 @@ export function UserTwoFactor(props: { user: { id: string; requires_totp_mfa?: b
     <Section title="Two-factor authentication">
       <div className="d-row">
         <span data-testid="user-totp">{on ? 'On: sign-in asks for an authenticator code (TOTP).' : 'Off.'}</span>
-        {on ? <ConfirmButton label="Remove two-factor" question="Remove this user's authenticator? They can then sign in with their first factor alone until they set it up again." onConfirm={async () => {
-          await props.admin('users.update', { params: { user_id: props.user.id }, body: { totp_secret_base64: null } });
-          props.onChanged();
-        }} /> : null}
+        {on ? (
+          <ConfirmButton
+            label="Remove two-factor"
+            question="Remove this user's authenticator? They can then sign in with their first factor alone until they set it up again."
+            onConfirm={async () => {
+              await props.admin('users.update', { params: { user_id: props.user.id }, body: { totp_secret_base64: null } });
+              props.onChanged();
+            }}
+          />
+        ) : null}
       </div>
     </Section>
   );

@@ -2,7 +2,22 @@ import { useState, type ReactNode } from 'react';
 import { serialize as serializeCookie } from 'cookie';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, formatTime, useAction, useApi, useLoad, type Loaded, TableScroll } from '../kit.tsx';
+import {
+  Async,
+  ConfirmButton,
+  Empty,
+  ErrorBox,
+  Field,
+  Form,
+  Section,
+  Toggle,
+  formatTime,
+  useAction,
+  useApi,
+  useLoad,
+  type Loaded,
+  TableScroll,
+} from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
 import { isNotEnabled } from '../api.ts';
@@ -11,8 +26,15 @@ import { UserPasskeys } from './user-passkeys.tsx';
 import { UserTwoFactor } from './user-two-factor.tsx';
 
 type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
-interface Team { id: string; display_name: string }
-interface Definition { id: string; description?: string | null; contained_permission_ids: string[] }
+interface Team {
+  id: string;
+  display_name: string;
+}
+interface Definition {
+  id: string;
+  description?: string | null;
+  contained_permission_ids: string[];
+}
 
 /** One user: fields, metadata, contact channels, sessions, teams, permissions, API keys, passkeys, two-factor, impersonation, delete. */
 export function UserPage(props: { project: AdminProject; userId: string }) {
@@ -50,14 +72,29 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <Section title="Actions">
         <div className="d-row">
-          <button type="button" className="d-btn" disabled={impersonate.busy} onClick={() => impersonate.run(async () => {
-            const session = await admin('sessions.create', { body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true } });
-            openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
-          })}>Impersonate</button>
-          <ConfirmButton label="Delete user" question="Delete this user, their sessions and memberships? This cannot be undone." onConfirm={async () => {
-            await admin('users.delete', { params: { user_id: user.id }, body: {} });
-            navigate(`/projects/${props.project.id}/users`);
-          }} />
+          <button
+            type="button"
+            className="d-btn"
+            disabled={impersonate.busy}
+            onClick={() =>
+              impersonate.run(async () => {
+                const session = await admin('sessions.create', {
+                  body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true },
+                });
+                openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
+              })
+            }
+          >
+            Impersonate
+          </button>
+          <ConfirmButton
+            label="Delete user"
+            question="Delete this user, their sessions and memberships? This cannot be undone."
+            onConfirm={async () => {
+              await admin('users.delete', { params: { user_id: user.id }, body: {} });
+              navigate(`/projects/${props.project.id}/users`);
+            }}
+          />
         </div>
         <ErrorBox error={impersonate.error} />
       </Section>
@@ -85,46 +122,102 @@ function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void
   const [saved, setSaved] = useState(false);
   return (
     <Section title="Profile">
-      <p className="d-muted">ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active {formatTime(user.last_active_at_millis ?? null)}{user.has_password ? ' · has a password' : ''}</p>
-      <Form label="Profile" submit="Save profile" disabled={!!emailError} disabledReason="Fix the email address above first." onSubmit={async () => {
-        setSaved(false);
-        await props.admin('users.update', { params: { user_id: user.id }, body: { display_name: displayName.trim() || null, primary_email: email.trim() || null, primary_email_verified: verified, profile_image_url: image.trim() || null } });
-        setSaved(true);
-        props.reload();
-      }}>
-        <Field label="Display name" name="display_name" value={displayName} onChange={(v) => { setDisplayName(v); setSaved(false); }} />
+      <p className="d-muted">
+        ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active{' '}
+        {formatTime(user.last_active_at_millis ?? null)}
+        {user.has_password ? ' · has a password' : ''}
+      </p>
+      <Form
+        label="Profile"
+        submit="Save profile"
+        disabled={!!emailError}
+        disabledReason="Fix the email address above first."
+        onSubmit={async () => {
+          setSaved(false);
+          await props.admin('users.update', {
+            params: { user_id: user.id },
+            body: {
+              display_name: displayName.trim() || null,
+              primary_email: email.trim() || null,
+              primary_email_verified: verified,
+              profile_image_url: image.trim() || null,
+            },
+          });
+          setSaved(true);
+          props.reload();
+        }}
+      >
+        <Field
+          label="Display name"
+          name="display_name"
+          value={displayName}
+          onChange={(v) => {
+            setDisplayName(v);
+            setSaved(false);
+          }}
+        />
         <Field label="Primary email" name="primary_email" type="email" value={email} onChange={setEmail} error={emailError} />
         <Toggle label="Email verified" checked={verified} onChange={setVerified} />
         <Field label="Profile image URL" name="profile_image_url" value={image} onChange={setImage} />
       </Form>
-      {saved && <p className="d-ok" role="status">Saved.</p>}
+      {saved && (
+        <p className="d-ok" role="status">
+          Saved.
+        </p>
+      )}
     </Section>
   );
 }
 
-const METADATA = [['client_metadata', 'Client metadata', 'readable and writable by the user'], ['client_read_only_metadata', 'Client read-only metadata', 'readable by the user'], ['server_metadata', 'Server metadata', 'only your server sees it']] as const;
+const METADATA = [
+  ['client_metadata', 'Client metadata', 'readable and writable by the user'],
+  ['client_read_only_metadata', 'Client read-only metadata', 'readable by the user'],
+  ['server_metadata', 'Server metadata', 'only your server sees it'],
+] as const;
 
 function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => void }) {
-  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(METADATA.map(([k]) => [k, props.user[k] == null ? '' : JSON.stringify(props.user[k], null, 2)])));
-  const problems = Object.fromEntries(METADATA.map(([k]) => { const r = parseJsonField(texts[k] ?? ''); return [k, r.ok ? null : r.error]; }));
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(METADATA.map(([k]) => [k, props.user[k] == null ? '' : JSON.stringify(props.user[k], null, 2)])),
+  );
+  const problems = Object.fromEntries(
+    METADATA.map(([k]) => {
+      const r = parseJsonField(texts[k] ?? '');
+      return [k, r.ok ? null : r.error];
+    }),
+  );
   const invalid = Object.values(problems).some(Boolean);
   return (
     <Section title="Metadata" description="JSON; checked as you type.">
-      <Form label="Metadata" submit="Save metadata" disabled={invalid} disabledReason="Fix the JSON above first." onSubmit={async () => {
-        const body: Record<string, unknown> = {};
-        for (const [k] of METADATA) {
-          const r = parseJsonField(texts[k] ?? '');
-          if (!r.ok) throw new Error(r.error);
-          body[k] = r.value;
-        }
-        await props.admin('users.update', { params: { user_id: props.user.id }, body });
-        props.reload();
-      }}>
+      <Form
+        label="Metadata"
+        submit="Save metadata"
+        disabled={invalid}
+        disabledReason="Fix the JSON above first."
+        onSubmit={async () => {
+          const body: Record<string, unknown> = {};
+          for (const [k] of METADATA) {
+            const r = parseJsonField(texts[k] ?? '');
+            if (!r.ok) throw new Error(r.error);
+            body[k] = r.value;
+          }
+          await props.admin('users.update', { params: { user_id: props.user.id }, body });
+          props.reload();
+        }}
+      >
         {METADATA.map(([k, label, hint]) => (
           <div key={k} className="d-field">
-            <label htmlFor={`meta-${k}`}>{label} <small className="d-muted">({hint})</small></label>
-            <textarea id={`meta-${k}`} className="d-code" style={{ minHeight: 90 }} spellCheck={false} value={texts[k]} aria-invalid={problems[k] ? true : undefined}
-              onInput={(e) => setTexts({ ...texts, [k]: (e.target as HTMLTextAreaElement).value })} />
+            <label htmlFor={`meta-${k}`}>
+              {label} <small className="d-muted">({hint})</small>
+            </label>
+            <textarea
+              id={`meta-${k}`}
+              className="d-code"
+              style={{ minHeight: 90 }}
+              spellCheck={false}
+              value={texts[k]}
+              aria-invalid={problems[k] ? true : undefined}
+              onInput={(e) => setTexts({ ...texts, [k]: (e.target as HTMLTextAreaElement).value })}
+            />
             {problems[k] && <small className="d-field-error">{problems[k]}</small>}
           </div>
         ))}
@@ -134,25 +227,71 @@ function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => vo
 }
 
 function ContactChannels(props: { user: WireUser; admin: Caller }) {
-  const channels = useLoad((): Promise<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>> => props.admin('contactChannels.list', { query: { user_id: props.user.id } }), [props.user.id]);
+  const channels = useLoad(
+    (): Promise<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>> =>
+      props.admin('contactChannels.list', { query: { user_id: props.user.id } }),
+    [props.user.id],
+  );
   const [value, setValue] = useState('');
   const problem = value && !isValidEmail(value.trim()) ? 'Please enter a valid email address.' : null;
   return (
     <Section title="Contact channels">
       <Async state={channels} label="Loading contact channels…">
-        {(p) => p.items.length === 0 ? <Empty>No contact channels.</Empty> : (
-          <TableScroll label="Email addresses"><table className="d-table" aria-label="Email addresses"><thead><tr><th>Email</th><th>Primary</th><th>Verified</th><th>Used for sign-in</th><th /></tr></thead>
-            <tbody>{p.items.map((c) => (
-              <tr key={c.id}><td>{c.value}</td><td>{c.is_primary ? 'yes' : ''}</td><td>{c.is_verified ? 'yes' : 'no'}</td><td>{c.used_for_auth ? 'yes' : 'no'}</td>
-                <td><ConfirmButton label="Remove" question="Remove this contact channel?" onConfirm={async () => { await props.admin('contactChannels.delete', { params: { user_id: props.user.id, contact_channel_id: c.id }, body: {} }); channels.reload(); }} /></td></tr>
-            ))}</tbody></table></TableScroll>
-        )}
+        {(p) =>
+          p.items.length === 0 ? (
+            <Empty>No contact channels.</Empty>
+          ) : (
+            <TableScroll label="Email addresses">
+              <table className="d-table" aria-label="Email addresses">
+                <thead>
+                  <tr>
+                    <th>Email</th>
+                    <th>Primary</th>
+                    <th>Verified</th>
+                    <th>Used for sign-in</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.items.map((c) => (
+                    <tr key={c.id}>
+                      <td>{c.value}</td>
+                      <td>{c.is_primary ? 'yes' : ''}</td>
+                      <td>{c.is_verified ? 'yes' : 'no'}</td>
+                      <td>{c.used_for_auth ? 'yes' : 'no'}</td>
+                      <td>
+                        <ConfirmButton
+                          label="Remove"
+                          question="Remove this contact channel?"
+                          onConfirm={async () => {
+                            await props.admin('contactChannels.delete', {
+                              params: { user_id: props.user.id, contact_channel_id: c.id },
+                              body: {},
+                            });
+                            channels.reload();
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )
+        }
       </Async>
-      <Form label="Add a contact channel" submit="Add email" disabled={!value.trim() || !!problem} onSubmit={async () => {
-        await props.admin('contactChannels.create', { body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false } });
-        setValue('');
-        channels.reload();
-      }}>
+      <Form
+        label="Add a contact channel"
+        submit="Add email"
+        disabled={!value.trim() || !!problem}
+        onSubmit={async () => {
+          await props.admin('contactChannels.create', {
+            body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false },
+          });
+          setValue('');
+          channels.reload();
+        }}
+      >
         <Field label="Email" name="channel-email" type="email" value={value} onChange={setValue} error={problem} />
       </Form>
     </Section>
@@ -164,13 +303,46 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
   return (
     <Section title="Sessions">
       <Async state={sessions} label="Loading sessions…">
-        {(p) => p.items.length === 0 ? <Empty>No active sessions.</Empty> : (
-          <TableScroll label="Sessions"><table className="d-table" aria-label="Sessions"><thead><tr><th>Session</th><th>Created</th><th>Last used</th><th /></tr></thead>
-            <tbody>{p.items.map((s) => (
-              <tr key={s.id}><td><code>{s.id.slice(0, 8)}</code>{s.is_impersonation ? <span className="d-badge">impersonation</span> : null}</td><td>{formatTime(s.created_at)}</td><td>{formatTime(s.last_used_at ?? null)}</td>
-                <td><ConfirmButton label="Revoke" question="Sign this session out?" onConfirm={async () => { await props.admin('sessions.delete', { params: { id: s.id }, query: { user_id: props.user.id }, body: {} }); sessions.reload(); }} /></td></tr>
-            ))}</tbody></table></TableScroll>
-        )}
+        {(p) =>
+          p.items.length === 0 ? (
+            <Empty>No active sessions.</Empty>
+          ) : (
+            <TableScroll label="Sessions">
+              <table className="d-table" aria-label="Sessions">
+                <thead>
+                  <tr>
+                    <th>Session</th>
+                    <th>Created</th>
+                    <th>Last used</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.items.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <code>{s.id.slice(0, 8)}</code>
+                        {s.is_impersonation ? <span className="d-badge">impersonation</span> : null}
+                      </td>
+                      <td>{formatTime(s.created_at)}</td>
+                      <td>{formatTime(s.last_used_at ?? null)}</td>
+                      <td>
+                        <ConfirmButton
+                          label="Revoke"
+                          question="Sign this session out?"
+                          onConfirm={async () => {
+                            await props.admin('sessions.delete', { params: { id: s.id }, query: { user_id: props.user.id }, body: {} });
+                            sessions.reload();
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )
+        }
       </Async>
     </Section>
   );
@@ -186,19 +358,62 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
   return (
     <Section title="Teams and team permissions">
       <Async state={teams} label="Loading teams…">
-        {(p) => p.items.length === 0 ? <Empty>Not a member of any team.</Empty> : (
-          <div>{p.items.map((t) => <MemberTeam key={t.id} project={props.project} team={t} user={user} admin={admin} definitions={definitions} onLeft={teams.reload} />)}</div>
-        )}
+        {(p) =>
+          p.items.length === 0 ? (
+            <Empty>Not a member of any team.</Empty>
+          ) : (
+            <div>
+              {p.items.map((t) => (
+                <MemberTeam
+                  key={t.id}
+                  project={props.project}
+                  team={t}
+                  user={user}
+                  admin={admin}
+                  definitions={definitions}
+                  onLeft={teams.reload}
+                />
+              ))}
+            </div>
+          )
+        }
       </Async>
       <div className="d-row" style={{ alignItems: 'flex-end', marginTop: 8 }}>
-        <Form label="Add to a team" submit="Add to team" disabled={!teamToJoin} onSubmit={async () => { await admin('teams.addMember', { params: { team_id: teamToJoin, user_id: user.id }, body: {} }); setTeamToJoin(''); teams.reload(); }}>
-          <div className="d-field"><label htmlFor="join-team">Existing team</label>
+        <Form
+          label="Add to a team"
+          submit="Add to team"
+          disabled={!teamToJoin}
+          onSubmit={async () => {
+            await admin('teams.addMember', { params: { team_id: teamToJoin, user_id: user.id }, body: {} });
+            setTeamToJoin('');
+            teams.reload();
+          }}
+        >
+          <div className="d-field">
+            <label htmlFor="join-team">Existing team</label>
             <select id="join-team" value={teamToJoin} onChange={(e) => setTeamToJoin((e.target as HTMLSelectElement).value)}>
               <option value="">Choose a team…</option>
-              {(allTeams.data?.items ?? []).filter((t) => !teams.data?.items.some((m) => m.id === t.id)).map((t) => <option key={t.id} value={t.id}>{t.display_name}</option>)}
-            </select></div>
+              {(allTeams.data?.items ?? [])
+                .filter((t) => !teams.data?.items.some((m) => m.id === t.id))
+                .map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.display_name}
+                  </option>
+                ))}
+            </select>
+          </div>
         </Form>
-        <Form label="Create a team with this user" submit="Create team" disabled={!newTeam.trim()} onSubmit={async () => { await admin('teams.create', { body: { display_name: newTeam.trim(), creator_user_id: user.id } }); setNewTeam(''); teams.reload(); allTeams.reload(); }}>
+        <Form
+          label="Create a team with this user"
+          submit="Create team"
+          disabled={!newTeam.trim()}
+          onSubmit={async () => {
+            await admin('teams.create', { body: { display_name: newTeam.trim(), creator_user_id: user.id } });
+            setNewTeam('');
+            teams.reload();
+            allTeams.reload();
+          }}
+        >
           <Field label="New team name" name="new-team-name" value={newTeam} onChange={setNewTeam} />
         </Form>
       </div>
@@ -207,9 +422,20 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
 }
 
 /** A membership: the user's permissions in one team, with grant and revoke. */
-export function MemberTeam(props: { project: AdminProject; team: Team; user: { id: string; display_name?: string | null; primary_email?: string | null }; admin: Caller; definitions: Loaded<Page<Definition>>; onLeft: () => void; title?: ReactNode }) {
+export function MemberTeam(props: {
+  project: AdminProject;
+  team: Team;
+  user: { id: string; display_name?: string | null; primary_email?: string | null };
+  admin: Caller;
+  definitions: Loaded<Page<Definition>>;
+  onLeft: () => void;
+  title?: ReactNode;
+}) {
   const { admin, team, user } = props;
-  const perms = useLoad(() => admin('permissions.listTeam', { query: { team_id: team.id, user_id: user.id, recursive: false } }), [team.id, user.id]);
+  const perms = useLoad(
+    () => admin('permissions.listTeam', { query: { team_id: team.id, user_id: user.id, recursive: false } }),
+    [team.id, user.id],
+  );
   const [grant, setGrant] = useState('');
   const action = useAction();
   const held = new Set((perms.data?.items ?? []).map((p) => p.id));
@@ -217,21 +443,70 @@ export function MemberTeam(props: { project: AdminProject; team: Team; user: { i
     <div className="d-card" style={{ padding: 10 }} aria-label={`Team ${team.display_name}`} role="group">
       <div className="d-card-head">
         <strong>{props.title ?? <Link to={`/projects/${props.project.id}/teams/${team.id}`}>{team.display_name}</Link>}</strong>
-        <ConfirmButton label="Remove from team" question="Remove the membership and its permissions?" onConfirm={async () => { await admin('teams.removeMember', { params: { team_id: team.id, user_id: user.id }, body: {} }); props.onLeft(); }} />
+        <ConfirmButton
+          label="Remove from team"
+          question="Remove the membership and its permissions?"
+          onConfirm={async () => {
+            await admin('teams.removeMember', { params: { team_id: team.id, user_id: user.id }, body: {} });
+            props.onLeft();
+          }}
+        />
       </div>
       <Async state={perms} label="Loading permissions…">
-        {(p) => p.items.length === 0 ? <p className="d-muted">No team permissions.</p> : (
-          <ul aria-label="Team permissions">{p.items.map((x) => (
-            <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('permissions.revokeTeam', { params: { team_id: team.id, user_id: user.id, permission_id: x.id }, body: {} }); perms.reload(); }} /></li>
-          ))}</ul>
-        )}
+        {(p) =>
+          p.items.length === 0 ? (
+            <p className="d-muted">No team permissions.</p>
+          ) : (
+            <ul aria-label="Team permissions">
+              {p.items.map((x) => (
+                <li key={x.id}>
+                  <code>{x.id}</code>{' '}
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke ${x.id}?`}
+                    onConfirm={async () => {
+                      await admin('permissions.revokeTeam', {
+                        params: { team_id: team.id, user_id: user.id, permission_id: x.id },
+                        body: {},
+                      });
+                      perms.reload();
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </Async>
       <div className="d-row">
-        <select aria-label={`Permission to grant in ${team.display_name}`} value={grant} onChange={(e) => setGrant((e.target as HTMLSelectElement).value)}>
+        <select
+          aria-label={`Permission to grant in ${team.display_name}`}
+          value={grant}
+          onChange={(e) => setGrant((e.target as HTMLSelectElement).value)}
+        >
           <option value="">Grant a permission…</option>
-          {(props.definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
+          {(props.definitions.data?.items ?? [])
+            .filter((d) => !held.has(d.id))
+            .map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.id}
+              </option>
+            ))}
         </select>
-        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('permissions.grantTeam', { params: { team_id: team.id, user_id: user.id, permission_id: grant }, body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+        <button
+          type="button"
+          className="d-btn"
+          disabled={!grant || action.busy}
+          onClick={() =>
+            action.run(async () => {
+              await admin('permissions.grantTeam', { params: { team_id: team.id, user_id: user.id, permission_id: grant }, body: {} });
+              setGrant('');
+              perms.reload();
+            })
+          }
+        >
+          Grant
+        </button>
       </div>
       <ErrorBox error={action.error} />
     </div>
@@ -248,16 +523,53 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
   return (
     <Section title="Project permissions">
       <Async state={perms} label="Loading permissions…">
-        {(p) => p.items.length === 0 ? <Empty>No project permissions.</Empty> : (
-          <ul>{p.items.map((x) => <li key={x.id}><code>{x.id}</code> <ConfirmButton label="Revoke" question={`Revoke ${x.id}?`} onConfirm={async () => { await admin('permissions.revokeProject', { params: { user_id: user.id, permission_id: x.id }, body: {} }); perms.reload(); }} /></li>)}</ul>
-        )}
+        {(p) =>
+          p.items.length === 0 ? (
+            <Empty>No project permissions.</Empty>
+          ) : (
+            <ul>
+              {p.items.map((x) => (
+                <li key={x.id}>
+                  <code>{x.id}</code>{' '}
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke ${x.id}?`}
+                    onConfirm={async () => {
+                      await admin('permissions.revokeProject', { params: { user_id: user.id, permission_id: x.id }, body: {} });
+                      perms.reload();
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </Async>
       <div className="d-row">
         <select aria-label="Project permission to grant" value={grant} onChange={(e) => setGrant((e.target as HTMLSelectElement).value)}>
           <option value="">Grant a permission…</option>
-          {(definitions.data?.items ?? []).filter((d) => !held.has(d.id)).map((d) => <option key={d.id} value={d.id}>{d.id}</option>)}
+          {(definitions.data?.items ?? [])
+            .filter((d) => !held.has(d.id))
+            .map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.id}
+              </option>
+            ))}
         </select>
-        <button type="button" className="d-btn" disabled={!grant || action.busy} onClick={() => action.run(async () => { await admin('permissions.grantProject', { params: { user_id: user.id, permission_id: grant }, body: {} }); setGrant(''); perms.reload(); })}>Grant</button>
+        <button
+          type="button"
+          className="d-btn"
+          disabled={!grant || action.busy}
+          onClick={() =>
+            action.run(async () => {
+              await admin('permissions.grantProject', { params: { user_id: user.id, permission_id: grant }, body: {} });
+              setGrant('');
+              perms.reload();
+            })
+          }
+        >
+          Grant
+        </button>
       </div>
       <ErrorBox error={action.error} />
     </Section>
@@ -268,15 +580,53 @@ function ApiKeys(props: { user: WireUser; admin: Caller }) {
   const keys = useLoad(() => props.admin('apiKeys.listUserKeys', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="API keys">
-      {isNotEnabled(keys.error) ? <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p> : <Async state={keys} label="Loading API keys…">
-        {(p) => p.items.length === 0 ? <Empty>No API keys.</Empty> : (
-          <TableScroll label="User API keys"><table className="d-table d-cards" aria-label="User API keys"><thead><tr><th>Description</th><th>Key</th><th>Created</th><th>Status</th><th /></tr></thead>
-            <tbody>{p.items.map((k) => (
-              <tr key={k.id}><td data-label="Description">{k.description}</td><td data-label="Key">{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td><td data-label="Created">{formatTime(k.created_at_millis)}</td><td data-label="Status">{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
-                <td>{!k.manually_revoked_at_millis && <ConfirmButton label="Revoke" question="Revoke this key?" onConfirm={async () => { await props.admin('apiKeys.updateUserKey', { params: { api_key_id: k.id }, body: { revoked: true } }); keys.reload(); }} />}</td></tr>
-            ))}</tbody></table></TableScroll>
-        )}
-      </Async>}
+      {isNotEnabled(keys.error) ? (
+        <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p>
+      ) : (
+        <Async state={keys} label="Loading API keys…">
+          {(p) =>
+            p.items.length === 0 ? (
+              <Empty>No API keys.</Empty>
+            ) : (
+              <TableScroll label="User API keys">
+                <table className="d-table d-cards" aria-label="User API keys">
+                  <thead>
+                    <tr>
+                      <th>Description</th>
+                      <th>Key</th>
+                      <th>Created</th>
+                      <th>Status</th>
+                      <th />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.items.map((k) => (
+                      <tr key={k.id}>
+                        <td data-label="Description">{k.description}</td>
+                        <td data-label="Key">{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td>
+                        <td data-label="Created">{formatTime(k.created_at_millis)}</td>
+                        <td data-label="Status">{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
+                        <td>
+                          {!k.manually_revoked_at_millis && (
+                            <ConfirmButton
+                              label="Revoke"
+                              question="Revoke this key?"
+                              onConfirm={async () => {
+                                await props.admin('apiKeys.updateUserKey', { params: { api_key_id: k.id }, body: { revoked: true } });
+                                keys.reload();
+                              }}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )
+          }
+        </Async>
+      )}
     </Section>
   );
 }

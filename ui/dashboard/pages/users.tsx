@@ -46,61 +46,127 @@ export function UsersPage(props: { project: AdminProject }) {
   const cursor = cursors[cursors.length - 1] ?? null;
   // Search as you type, debounced.
   useEffect(() => {
-    const t = setTimeout(() => { setSearch(searchInput); setCursors([null]); }, 250);
+    const t = setTimeout(() => {
+      setSearch(searchInput);
+      setCursors([null]);
+    }, 250);
     return () => clearTimeout(t);
   }, [searchInput]);
-  const page = useLoad((): Promise<Page<WireUser>> => admin('users.list', { query: usersQuery({ search, desc, cursor }) }), [props.project.id, search, desc, cursor]);
+  const page = useLoad(
+    (): Promise<Page<WireUser>> => admin('users.list', { query: usersQuery({ search, desc, cursor }) }),
+    [props.project.id, search, desc, cursor],
+  );
   const [email, setEmail] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const emailError = email && !isValidEmail(email.trim()) ? 'Please enter a valid email address.' : null;
   return (
     <>
-      <div className="d-top"><h1>Users</h1></div>
+      <div className="d-top">
+        <h1>Users</h1>
+      </div>
       <Section title="All users">
         <div className="d-row" style={{ marginBottom: 8 }}>
-          <input type="search" aria-label="Search users" placeholder="Search by email, name or ID" value={searchInput} onInput={(e) => setSearchInput((e.target as HTMLInputElement).value)} style={{ flex: 1, minWidth: 200 }} />
+          <input
+            type="search"
+            aria-label="Search users"
+            placeholder="Search by email, name or ID"
+            value={searchInput}
+            onInput={(e) => setSearchInput((e.target as HTMLInputElement).value)}
+            style={{ flex: 1, minWidth: 200 }}
+          />
         </div>
         <Async state={page} label="Loading users…">
-          {(p) => p.items.length === 0 ? <Empty>{search ? `No users match "${search}".` : 'No users yet. Create one below, or let your app sign users up.'}</Empty> : (
-            <TableScroll label="Users"><table className="d-table" aria-label="Users">
-              <thead><tr>
-                <th>User</th><th>Email</th>
-                <th aria-sort={desc ? 'descending' : 'ascending'}><button type="button" onClick={() => { setDesc(!desc); setCursors([null]); }}>Signed up {desc ? '↓' : '↑'}</button></th>
-                <th>Last active</th>
-              </tr></thead>
-              <tbody>
-                {p.items.map((u) => (
-                  <tr key={u.id}>
-                    <td><Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name || '(no name)'}</Link>{u.is_anonymous ? <span className="d-badge">anonymous</span> : null}</td>
-                    <td>{u.primary_email ?? '—'}{u.primary_email && !u.primary_email_verified ? <span className="d-muted"> (unverified)</span> : null}</td>
-                    <td>{formatTime(u.signed_up_at_millis)}</td>
-                    <td>{formatTime(u.last_active_at_millis ?? null)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table></TableScroll>
-          )}
+          {(p) =>
+            p.items.length === 0 ? (
+              <Empty>{search ? `No users match "${search}".` : 'No users yet. Create one below, or let your app sign users up.'}</Empty>
+            ) : (
+              <TableScroll label="Users">
+                <table className="d-table" aria-label="Users">
+                  <thead>
+                    <tr>
+                      <th>User</th>
+                      <th>Email</th>
+                      <th aria-sort={desc ? 'descending' : 'ascending'}>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            setDesc(!desc);
+                            setCursors([null]);
+                          }}
+                        >
+                          Signed up {desc ? '↓' : '↑'}
+                        </button>
+                      </th>
+                      <th>Last active</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.items.map((u) => (
+                      <tr key={u.id}>
+                        <td>
+                          <Link to={`/projects/${props.project.id}/users/${u.id}`}>{u.display_name || '(no name)'}</Link>
+                          {u.is_anonymous ? <span className="d-badge">anonymous</span> : null}
+                        </td>
+                        <td>
+                          {u.primary_email ?? '—'}
+                          {u.primary_email && !u.primary_email_verified ? <span className="d-muted"> (unverified)</span> : null}
+                        </td>
+                        <td>{formatTime(u.signed_up_at_millis)}</td>
+                        <td>{formatTime(u.last_active_at_millis ?? null)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )
+          }
         </Async>
         <div className="d-row" style={{ marginTop: 8 }}>
-          <button type="button" className="d-btn" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous</button>
+          <button type="button" className="d-btn" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Previous
+          </button>
           <span className="d-muted">Page {cursors.length}</span>
-          <button type="button" className="d-btn" disabled={!page.data?.pagination?.next_cursor} onClick={() => setCursors([...cursors, page.data!.pagination!.next_cursor!])}>Next</button>
+          <button
+            type="button"
+            className="d-btn"
+            disabled={!page.data?.pagination?.next_cursor}
+            onClick={() => setCursors([...cursors, page.data!.pagination!.next_cursor!])}
+          >
+            Next
+          </button>
         </div>
       </Section>
       <Section title="Create a user">
-        <Form label="Create a user" submit="Create user" busyLabel="Creating…" disabled={!!emailError} onSubmit={async () => {
-          if (!email.trim() && !displayName.trim()) throw new Error('Give at least an email or a display name.');
-          const body: Record<string, unknown> = {};
-          if (email.trim()) { body.primary_email = email.trim(); body.primary_email_auth_enabled = true; body.primary_email_verified = false; }
-          if (displayName.trim()) body.display_name = displayName.trim();
-          if (password) body.password = password;
-          const user = await admin('users.create', { body });
-          navigate(`/projects/${props.project.id}/users/${user.id}`);
-        }}>
+        <Form
+          label="Create a user"
+          submit="Create user"
+          busyLabel="Creating…"
+          disabled={!!emailError}
+          onSubmit={async () => {
+            if (!email.trim() && !displayName.trim()) throw new Error('Give at least an email or a display name.');
+            const body: Record<string, unknown> = {};
+            if (email.trim()) {
+              body.primary_email = email.trim();
+              body.primary_email_auth_enabled = true;
+              body.primary_email_verified = false;
+            }
+            if (displayName.trim()) body.display_name = displayName.trim();
+            if (password) body.password = password;
+            const user = await admin('users.create', { body });
+            navigate(`/projects/${props.project.id}/users/${user.id}`);
+          }}
+        >
           <Field label="Email" name="new-user-email" type="email" value={email} onChange={setEmail} error={emailError} />
           <Field label="Display name" name="new-user-name" value={displayName} onChange={setDisplayName} />
-          <Field label="Password (optional)" name="new-user-password" type="password" autoComplete="new-password" value={password} onChange={setPassword} />
+          <Field
+            label="Password (optional)"
+            name="new-user-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
+          />
         </Form>
       </Section>
     </>

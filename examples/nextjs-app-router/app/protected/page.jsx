@@ -8,5 +8,9 @@ export const dynamic = 'force-dynamic';
 export default async function Protected() {
   const user = await (await exampleAuth()).next.getUser();
   if (!user) redirect('/sign-in?after_auth_return_to=%2Fprotected');
-  return <main><h1>Protected page for {user.primaryEmail ?? user.id}</h1></main>;
+  return (
+    <main>
+      <h1>Protected page for {user.primaryEmail ?? user.id}</h1>
+    </main>
+  );
 }
