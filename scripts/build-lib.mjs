@@ -12,7 +12,8 @@
 // `node scripts/build-lib.mjs [--if-stale]`: with `--if-stale` (prestart, prepack) nothing is done
 // when the last build is newer than every input, as scripts/build-ui.mjs does for the UI bundles.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +119,38 @@ export async function buildLib(rootDir = root) {
   if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status})`);
   await bundleServer(rootDir);
   writeFileSync(join(rootDir, LIB_STAMP), `${new Date().toISOString()}\n`);
+}
+
+/** Where a build in progress holds its lock (a folder: mkdir is atomic across processes). */
+const LOCK = 'dist/.build-lib.lock';
+
+/**
+ * Builds dist/lib and the server bundle unless they are up to date, one process at a time: test
+ * files run in parallel processes, and a build empties dist/server while another may be reading
+ * it. Waits (polling every 200 ms, up to 10 minutes) for a build another process holds, then checks
+ * again; a lock older than 10 minutes is taken as left by a killed process and removed.
+ */
+export async function ensureLibBuilt(rootDir = root) {
+  const lock = join(rootDir, LOCK);
+  mkdirSync(dirname(lock), { recursive: true });
+  for (const started = Date.now(); Date.now() - started < 600_000; ) {
+    if (libUpToDate(rootDir)) return;
+    try {
+      mkdirSync(lock);
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(200);
+      continue;
+    }
+    try {
+      if (!libUpToDate(rootDir)) await buildLib(rootDir);
+      return;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`waited 10 minutes for another process's build (${LOCK})`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

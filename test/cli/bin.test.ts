@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 
 const repo = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
@@ -40,7 +40,7 @@ describe('the gatehouse bin', () => {
 
 describe('the server package (gatehouse-server)', () => {
   it('packs the bin, the compiled server with its .d.ts, the bundled server and the built pages, not sources, tests or examples', async () => {
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, r.stderr);
     const [info] = JSON.parse(r.stdout) as { name: string; files: { path: string }[] }[];

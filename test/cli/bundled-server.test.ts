@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { SERVER_BUNDLE, buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { SERVER_BUNDLE, ensureLibBuilt } from '../../scripts/build-lib.mjs';
 
 const repo = join(import.meta.dirname, '../..');
 const bundle = join(repo, SERVER_BUNDLE as string);
@@ -26,7 +26,7 @@ describe('the bundled server (dist/server/cli.js)', () => {
   let stderr = '';
 
   before(async () => {
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
     child = spawn(process.execPath, [bundle, '--port', '0', '--data-dir', join(dir, 'data')], {
       cwd: dir,
       env: { ...process.env, NODE_OPTIONS: '', GATEHOUSE_WORKERS: '1' },

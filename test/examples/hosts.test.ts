@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { freePort, signUpThroughHome, startExample, stopExample } from '../helpers/examples.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 
 const HOSTS = [
   ['node-http', 'node:http'],
@@ -29,7 +29,7 @@ describe('host examples signed in through Chromium, Gatehouse mounted under /aut
   const dataRoot = mkdtempSync(join(tmpdir(), 'gatehouse-host-examples-'));
 
   before(async () => {
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
     browser = await launchChromium();
   });
   after(async () => {

@@ -17,7 +17,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { freePort, signUpThroughHome, startExample, stopExample } from '../helpers/examples.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 
 const repo = join(import.meta.dirname, '../..');
 const app = join(repo, 'examples/nextjs-app-router');
@@ -29,7 +29,7 @@ describe('Next.js App Router example signed in through Chromium, Gatehouse under
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-nextjs-example-'));
 
   before(async () => {
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
     for (const args of [['link.mjs'], [nextBin, 'build']]) {
       const built = spawnSync(process.execPath, args, { cwd: app, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 600_000 });
       assert.equal(built.status, 0, `${args.join(' ')}\n${built.stdout}\n${built.stderr}`);

@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { buildPackages } from '../../scripts/build-packages.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 import { installLines } from '../../ui/dashboard/pages/connect.tsx';
 
 const run = promisify(execFile);
@@ -34,7 +34,7 @@ describe('packages ready to publish and installable by path', () => {
 
   before(async () => {
     packages = await buildPackages(join(dir, 'packages'));
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

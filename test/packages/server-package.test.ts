@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildLib, libUpToDate } from '../../scripts/build-lib.mjs';
+import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '../..');
@@ -48,7 +48,7 @@ describe('the packed gatehouse-server in a fresh app', () => {
   const app = join(dir, 'app');
 
   before(async () => {
-    if (!libUpToDate()) await buildLib();
+    await ensureLibBuilt();
     const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], {
       cwd: repo,
       maxBuffer: 64 * 1024 * 1024,
