@@ -21,6 +21,8 @@ import { API_PREFIX } from './operations/api-path.ts';
 
 export { KnownError, StatusError, RateLimitError, type StatusKind, errorCatalogue, type KnownErrorCode } from './errors/index.ts';
 export type { StorageAdapter, Dialect } from './storage/adapter.ts';
+export { migrateToLatest } from './storage/adapter.ts';
+export { migrations } from './storage/migrations/index.ts';
 export type { OperationRequest } from './operations/execute.ts';
 export type { Credentials } from './auth/credentials.ts';
 export { NO_CREDENTIALS } from './auth/credentials.ts';

@@ -9,6 +9,9 @@ import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
 import { runInitCommand } from './init-command.ts';
 import { runImportCommand } from './import-command.ts';
+import { runCopyCommand } from './copy-command.ts';
+import { runRestoreCommand } from './restore-command.ts';
+import { DatabaseCopyError } from './database-copy.ts';
 import { embeddedStaticFiles, type StaticFiles } from './sea/static-files.ts';
 import { embeddedText, isSea } from './sea/native.ts';
 import { configureCelPool, configureRenderPool, type Core } from '../core/index.ts';
@@ -54,7 +57,10 @@ async function backup(argv: string[]): Promise<void> {
  * `gatehouse backup <file>` copies the SQLite database with the online backup API;
  * `gatehouse config pull|push` moves a project's branch config between a file and a running server;
  * `gatehouse init` connects the app in the current folder to a project (server-bin/init-command.ts);
- * `gatehouse import <file>` bulk-imports users into a project (server-bin/import-command.ts).
+ * `gatehouse import <file>` bulk-imports users into a project (server-bin/import-command.ts);
+ * `gatehouse copy --from … --to …` copies a whole database between SQLite and PostgreSQL
+ * (server-bin/copy-command.ts); `gatehouse restore <file>` puts a SQLite backup in place
+ * (server-bin/restore-command.ts).
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -68,6 +74,8 @@ async function main(): Promise<void> {
     await runImportCommand(argv.slice(1), process.env);
     return;
   }
+  if (argv[0] === 'copy') return runCopyCommand(argv.slice(1));
+  if (argv[0] === 'restore') return runRestoreCommand(argv.slice(1), process.env);
   // A `--workers` process gets the primary's flags through the environment (server-bin/cluster.ts).
   const workerArgv =
     isClusterWorker() && process.env.CLUSTER_WORKER_ARGV ? (JSON.parse(process.env.CLUSTER_WORKER_ARGV) as string[]) : null;
@@ -154,7 +162,7 @@ function printBanner(config: ServerConfig, url: string, started: number, keys: C
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof StartupError) {
+  if (error instanceof ConfigError || error instanceof StartupError || error instanceof DatabaseCopyError) {
     process.stderr.write(`gatehouse: ${error.message}\n`);
   } else {
     process.stderr.write(`gatehouse: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -183,10 +183,14 @@ export function usageText(): string {
   });
   return `Usage: gatehouse [serve] [options]
        gatehouse backup <file> [--data-dir <path> | --database-url sqlite:<path>]
+       gatehouse restore <file> [--data-dir <path> | --database-url sqlite:<path>]
+       gatehouse copy --from <sqlite file | postgres url> --to <postgres url | sqlite file>
+       gatehouse import --project <id> [--from gatehouse|firebase] <file> …
        gatehouse config pull|push [--project <id>] [--file <path>] …
        gatehouse init [--url <url>] [--print] …
 
-Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups,
+Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups
+(\`restore --help\`, \`copy --help\` to move between SQLite and PostgreSQL, \`import --help\`),
 \`gatehouse config --help\` for config as code (docs/config-as-code.md), \`gatehouse init --help\`
 to connect an app in its folder.
 
