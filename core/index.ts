@@ -41,7 +41,17 @@ export { configureRenderPool, type RenderPoolOptions, type RenderWorkerSource } 
 export { configureCelPool } from './sign-up-rules/index.ts';
 export { serverCapabilities, type ServerCapabilities } from './operations/capabilities.ts';
 export { IMAGE_PATH_PREFIX } from './images/index.ts';
-export { firebaseAccountToRecord, IMPORT_LINES_MAX, parseFirebaseHashConfig, type FirebaseHashConfig } from './user-import/index.ts';
+export {
+  firebaseAccountToRecord,
+  IMPORT_LINES_MAX,
+  parseFirebaseHashConfig,
+  type FirebaseHashConfig,
+  deriveExportKey,
+  openExportSecrets,
+  EXPORT_PASSPHRASE_MIN_LENGTH,
+  EXPORT_FORMAT,
+  type ExportHeader,
+} from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';

@@ -9,6 +9,7 @@ import { backupSqlite } from './backup.ts';
 import { runConfigCommand } from './config-command.ts';
 import { runInitCommand } from './init-command.ts';
 import { runImportCommand } from './import-command.ts';
+import { runExportCommand } from './export-command.ts';
 import { runCopyCommand } from './copy-command.ts';
 import { runRestoreCommand } from './restore-command.ts';
 import { DatabaseCopyError } from './database-copy.ts';
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
   }
   if (argv[0] === 'import') {
     await runImportCommand(argv.slice(1), process.env);
+    return;
+  }
+  if (argv[0] === 'export') {
+    await runExportCommand(argv.slice(1), process.env);
     return;
   }
   if (argv[0] === 'copy') return runCopyCommand(argv.slice(1));

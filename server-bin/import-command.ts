@@ -2,7 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ConfigError } from './config.ts';
-import { firebaseAccountToRecord, IMPORT_LINES_MAX, parseFirebaseHashConfig } from '../core/index.ts';
+import { deriveExportKey, firebaseAccountToRecord, IMPORT_LINES_MAX, openExportSecrets, parseFirebaseHashConfig } from '../core/index.ts';
+import type { ExportHeader } from '../core/index.ts';
+import { exportPassphrase } from './export-command.ts';
 
 export const IMPORT_USAGE = `Usage:
   gatehouse import --project <id> [--from gatehouse|firebase] <file> [--dry-run] [--allow-insecure-hashes]
@@ -11,8 +13,10 @@ export const IMPORT_USAGE = `Usage:
 Imports users (with their password hashes), teams and memberships into a project of a running
 Gatehouse through POST /api/v1/internal/users/import. See docs/migrating.md.
 
-  --from gatehouse     (default) NDJSON in Gatehouse's import format, one user or team per line;
-                       the file is streamed: memory stays flat whatever its size
+  --from gatehouse     (default) NDJSON in Gatehouse's import format, one user or team per line,
+                       as \`gatehouse export\` writes it; the file is streamed: memory stays flat
+                       whatever its size. Sealed secrets (\`export --include-secrets\`) are opened
+                       with GATEHOUSE_EXPORT_PASSPHRASE or --passphrase-file <file>
   --from firebase      the JSON of \`firebase auth:export --format=json\`, with
                        --firebase-hash-config (the project's password hash parameters)
   --dry-run            check every record and write nothing
@@ -38,9 +42,10 @@ interface ImportCommand {
   allowInsecure: boolean;
   batch: number;
   firebaseHashConfig: string | null;
+  passphraseFile: string | null;
 }
 
-const VALUE_FLAGS = ['--project', '--from', '--url', '--admin-key', '--batch', '--firebase-hash-config'];
+const VALUE_FLAGS = ['--project', '--from', '--url', '--admin-key', '--batch', '--firebase-hash-config', '--passphrase-file'];
 const SWITCHES = ['--dry-run', '--allow-insecure-hashes'];
 
 /** Parses `gatehouse import …` arguments (flags win over environment variables). @throws ConfigError */
@@ -89,11 +94,12 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
     dryRun: switches.has('--dry-run'),
     allowInsecure: switches.has('--allow-insecure-hashes'),
     firebaseHashConfig: flags['--firebase-hash-config'] ?? null,
+    passphraseFile: flags['--passphrase-file'] ?? null,
   };
 }
 
 /** The file's records as NDJSON lines with their line numbers (1-based), streamed where the format allows. */
-async function* sourceLines(cmd: ImportCommand): AsyncGenerator<string> {
+async function* sourceLines(cmd: ImportCommand, env: NodeJS.ProcessEnv): AsyncGenerator<string> {
   if (cmd.from === 'firebase') {
     // `auth:export` writes one JSON document; it is read whole (Firebase exports hold the
     // accounts of one project), then converted account by account.
@@ -103,7 +109,36 @@ async function* sourceLines(cmd: ImportCommand): AsyncGenerator<string> {
     for (const account of doc.users) yield JSON.stringify(firebaseAccountToRecord(account as never, config));
     return;
   }
-  yield* createInterface({ input: createReadStream(cmd.file, 'utf8'), crlfDelay: Infinity });
+  let key: Buffer | null = null;
+  let lineNumber = 0;
+  for await (const line of createInterface({ input: createReadStream(cmd.file, 'utf8'), crlfDelay: Infinity })) {
+    lineNumber++;
+    if (line.startsWith('{"type":"export"')) {
+      const header = JSON.parse(line) as ExportHeader;
+      if (header.secrets) key = await deriveExportKey(exportPassphrase(cmd.passphraseFile ?? undefined, env), header.secrets.salt);
+      yield '';
+      continue;
+    }
+    if (!line.includes('"sealed_secrets"')) {
+      yield line;
+      continue;
+    }
+    // A user of a sealed export: its password hash and TOTP secret are opened here, so they reach
+    // the server as the import format has them and the file on disk stays sealed.
+    let record: { id?: string; sealed_secrets?: unknown };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      yield line; // the server reports the line as malformed
+      continue;
+    }
+    if (key === null) throw new ConfigError(`line ${lineNumber}: sealed secrets but no export header with a salt before it`);
+    const secrets =
+      typeof record.sealed_secrets === 'string' && record.id ? openExportSecrets(key, record.id, record.sealed_secrets) : null;
+    if (secrets === null) throw new ConfigError(`line ${lineNumber}: the passphrase does not open this export's sealed secrets`);
+    delete record.sealed_secrets;
+    yield JSON.stringify({ ...record, ...secrets });
+  }
 }
 
 interface BatchAnswer {
@@ -205,7 +240,7 @@ export async function runImportCommand(argv: string[], env: NodeJS.ProcessEnv, i
     firstLine = lineNumber + 1;
   };
   try {
-    for await (const line of sourceLines(cmd)) {
+    for await (const line of sourceLines(cmd, env)) {
       lineNumber++;
       batch.push(line);
       if (batch.length >= cmd.batch) await flush();

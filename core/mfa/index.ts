@@ -15,4 +15,4 @@ export { signInWithMfa, checkMfaAttemptCode } from './sign-in.ts';
 export { generateTotp } from './totp.ts';
 export { deleteSecondFactorState } from './queries.ts';
 export { createRecoveryCodes, getRecoveryCodeStatus } from './create-recovery-codes.ts';
-export { sealTotpSecret } from './secret.ts';
+export { sealTotpSecret, openTotpSecret } from './secret.ts';

@@ -58,7 +58,7 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
  * host renders it to a status, headers and a body (server-bin/api/render.ts); operations
  * build it with {@link reply}.
  */
-export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply;
+export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply | NdjsonReply;
 
 /** Plain text (UTF-8), e.g. the API root's greeting. */
 export interface TextReply {
@@ -109,7 +109,17 @@ export interface EventStreamReply {
 }
 
 /**
- * A body written as it is produced (server-sent events): the host calls it once with a signal
+ * Newline-delimited JSON (`application/x-ndjson`): one JSON value per line, each chunk of
+ * `stream` written as it is produced (e.g. a user export of any size with flat memory).
+ */
+export interface NdjsonReply {
+  readonly raw: true;
+  readonly kind: 'ndjson';
+  readonly stream: ReplyStream;
+}
+
+/**
+ * A body written as it is produced (server-sent events, NDJSON): the host calls it once with a signal
  * that aborts when the client goes away, and writes each chunk as it comes.
  */
 export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
@@ -126,6 +136,7 @@ export const reply = {
   }),
   redirect: (url: string, options: { seeOther?: boolean } = {}): RedirectReply => ({ raw: true, kind: 'redirect', url, ...options }),
   events: (stream: ReplyStream): EventStreamReply => ({ raw: true, kind: 'events', stream }),
+  ndjson: (stream: ReplyStream): NdjsonReply => ({ raw: true, kind: 'ndjson', stream }),
 };
 
 /** Whether an operation's result is a {@link RawReply} rather than a plain JSON value. */

@@ -117,14 +117,14 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
   if (runtime.strictErrors) {
     // A streamed reply (server-sent events) has no body to check until it has been written.
     if (isRawReply(result)) {
-      if (result.kind !== 'events') checkDeclaredOutput(op, rawAnswer(result));
+      if (result.kind !== 'events' && result.kind !== 'ndjson') checkDeclaredOutput(op, rawAnswer(result));
     } else checkDeclaredOutput(op, { kind: 'json', value: JSON.parse(stringifyJson(result ?? { success: true })) });
   }
   return result;
 }
 
 /** A raw reply as the output check sees it: JSON as its value, text and pages as their text, redirects as their target. */
-function rawAnswer(reply: Exclude<RawReply, { kind: 'events' }>): WireAnswer {
+function rawAnswer(reply: Exclude<RawReply, { kind: 'events' | 'ndjson' }>): WireAnswer {
   if (reply.kind === 'redirect') return { kind: 'redirect', value: reply.url };
   if (reply.kind === 'json') return { kind: 'json', value: JSON.parse(stringifyJson(reply.value)) };
   if (reply.kind === 'html') return { kind: 'html', value: reply.body };

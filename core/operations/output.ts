@@ -49,7 +49,7 @@ export function pagedListOutput<S extends v.GenericSchema>(item: S) {
 }
 
 /** Media-type marker for answers that are not JSON (read by the generators and the check). */
-type RawKind = 'text' | 'html' | 'redirect';
+type RawKind = 'text' | 'html' | 'redirect' | 'ndjson';
 
 /** A plain-text answer (`text/plain`), e.g. the API root's greeting. */
 export const TextOutput = v.pipe(v.string(), v.metadata({ raw: 'text' as RawKind }));
@@ -59,6 +59,9 @@ export const HtmlOutput = v.pipe(v.string(), v.metadata({ raw: 'html' as RawKind
 
 /** A redirect (a 3xx answer naming its target); the body is empty. */
 export const RedirectOutput = v.pipe(v.string(), v.metadata({ raw: 'redirect' as RawKind }));
+
+/** Newline-delimited JSON (`application/x-ndjson`), streamed; not checked line by line in strict mode. */
+export const NdjsonOutput = v.pipe(v.string(), v.metadata({ raw: 'ndjson' as RawKind }));
 
 /** The non-JSON kind of an output schema, or null for JSON. */
 export function rawKindOf(schema: v.GenericSchema | v.GenericSchemaAsync): RawKind | null {

@@ -268,4 +268,6 @@ export const operations: readonly AnyOperation[] = [
   botChallenge.deleteTurnstileSettings,
   // bulk user import
   userImport.importUsers,
+  userImport.exportUsers,
+  userImport.exportUsersSealed,
 ];

@@ -16,7 +16,15 @@ import { toJsonText } from '../lib/json-text.ts';
 import { uuid } from '../lib/random.ts';
 import { sealTotpSecret } from '../mfa/index.ts';
 import { isSystemPermission } from '../permissions/index.ts';
-import { importUserId, isProblem, parseImportLine, type ImportedTeam, type ImportedUser, type RecordProblem } from './record.ts';
+import {
+  importUserId,
+  isExportFrame,
+  isProblem,
+  parseImportLine,
+  type ImportedTeam,
+  type ImportedUser,
+  type RecordProblem,
+} from './record.ts';
 
 /** Options of one import call. */
 export interface ImportOptions {
@@ -85,7 +93,7 @@ export async function importBatch(
     results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
   const parsed: Array<{ line: number; record: ReturnType<typeof parseImportLine> }> = [];
   lines.forEach((text, i) => {
-    if (text.trim() !== '') parsed.push({ line: firstLine + i, record: parseImportLine(text) });
+    if (text.trim() !== '' && !isExportFrame(text)) parsed.push({ line: firstLine + i, record: parseImportLine(text) });
   });
 
   const prepared: Prepared[] = [];

@@ -109,6 +109,14 @@ export function parseImportLine(line: string): ImportRecord | RecordProblem {
   return isTeam ? (result.output as ImportedTeam) : { ...(result.output as ImportedUser), type: 'user' };
 }
 
+/**
+ * True for an export's first and last lines (`{"type":"export",…}`, `{"type":"end"}`,
+ * export-stream.ts), which an import skips like blank lines: an export file imports as it is.
+ */
+export function isExportFrame(line: string): boolean {
+  return /^\s*\{\s*"type"\s*:\s*"(export|end)"/.test(line);
+}
+
 /** True when `value` is a problem rather than a record. */
 export function isProblem(value: ImportRecord | RecordProblem): value is RecordProblem {
   return 'code' in value && 'message' in value && !('type' in value);

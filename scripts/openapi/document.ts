@@ -175,6 +175,11 @@ function successResponse(op: AnyOperation, converter: Converter): [string, Json]
   if (!op.output) return [status, { description: 'Success. The output schema of this operation is not declared yet.' }];
   const kind = rawKindOf(op.output);
   if (kind === 'text') return [status, { description: 'Success: plain text.', content: { 'text/plain': { schema: { type: 'string' } } } }];
+  if (kind === 'ndjson')
+    return [
+      status,
+      { description: 'Success: newline-delimited JSON, streamed.', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+    ];
   if (kind === 'html') return [status, { description: 'Success: an HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }];
   if (kind === 'redirect') {
     return ['307', { description: 'A redirect to the URL in `location`.', headers: { location: { schema: { type: 'string' } } } }];

@@ -195,6 +195,8 @@ export const ROUTES = {
   "teams.removeMember": { method: "DELETE", path: "/team-memberships/:team_id/:user_id" },
   "teams.update": { method: "PATCH", path: "/teams/:team_id" },
   "teams.updateMemberProfile": { method: "PATCH", path: "/team-member-profiles/:team_id/:user_id" },
+  "userImport.export": { method: "GET", path: "/internal/users/export" },
+  "userImport.exportSealed": { method: "POST", path: "/internal/users/export" },
   "userImport.import": { method: "POST", path: "/internal/users/import" },
   "users.create": { method: "POST", path: "/users" },
   "users.delete": { method: "DELETE", path: "/users/:user_id" },
@@ -3712,6 +3714,24 @@ export interface Operations {
       };
     };
     output: OutTeamMemberProfile;
+  };
+  "userImport.export": {
+    input: {
+      query?: {
+        cursor?: string | undefined;
+      };
+    };
+    output: string;
+  };
+  "userImport.exportSealed": {
+    input: {
+      body: {
+        passphrase: string;
+        cursor?: string | undefined;
+        salt?: string | undefined;
+      };
+    };
+    output: string;
   };
   "userImport.import": {
     input: {

@@ -78,7 +78,7 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId?: stri
  * operation declares `created`; a {@link RawReply} by its kind: text and HTML pages (a page with
  * its own policy is never framed or cached), JSON with its hints (`created` → 201, `cacheFor`
  * seconds → `public, max-age`), a redirect (307, or 303 `seeOther`, empty body), server-sent
- * events (streamed).
+ * events and NDJSON (streamed).
  */
 export function successResponse(op: AnyOperation, result: unknown): OperationResponse {
   if (!isRawReply(result))
@@ -111,5 +111,7 @@ function rawReplyResponse(reply: RawReply): OperationResponse {
       return { status: reply.seeOther ? 303 : 307, contentType: TEXT_TYPE, body: '', headers: { location: reply.url } };
     case 'events':
       return { status: 200, contentType: 'text/event-stream; charset=utf-8', body: '', headers: {}, stream: reply.stream };
+    case 'ndjson':
+      return { status: 200, contentType: 'application/x-ndjson; charset=utf-8', body: '', headers: {}, stream: reply.stream };
   }
 }
