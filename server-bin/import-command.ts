@@ -1,14 +1,14 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ConfigError } from './config.ts';
-import { deriveExportKey, firebaseAccountToRecord, IMPORT_LINES_MAX, openExportSecrets, parseFirebaseHashConfig } from '../core/index.ts';
+import { deriveExportKey, IMPORT_LINES_MAX, openExportSecrets } from '../core/index.ts';
+import { VENDORS, vendorRecords, type Vendor } from './import-sources/index.ts';
 import type { ExportHeader } from '../core/index.ts';
 import { exportPassphrase } from './export-command.ts';
 
 export const IMPORT_USAGE = `Usage:
-  gatehouse import --project <id> [--from gatehouse|firebase] <file> [--dry-run] [--allow-insecure-hashes]
-                   [--firebase-hash-config <file>] [--batch <n>] [--url <url>] [--admin-key <key>]
+  gatehouse import --project <id> [--from <source>] <file | database> [--dry-run] [--allow-insecure-hashes]
+                   [--batch <n>] [--url <url>] [--admin-key <key>] [vendor options]
 
 Imports users (with their password hashes), teams and memberships into a project of a running
 Gatehouse through POST /api/v1/internal/users/import. See docs/migrating.md.
@@ -18,7 +18,12 @@ Gatehouse through POST /api/v1/internal/users/import. See docs/migrating.md.
                        whatever its size. Sealed secrets (\`export --include-secrets\`) are opened
                        with GATEHOUSE_EXPORT_PASSPHRASE or --passphrase-file <file>
   --from firebase      the JSON of \`firebase auth:export --format=json\`, with
-                       --firebase-hash-config (the project's password hash parameters)
+                       --firebase-hash-config <file> (the project's password hash parameters)
+  --from clerk         Clerk's "Export users" CSV
+  --from auth0         Auth0's bulk user export (NDJSON), with --auth0-passwords <file> (the
+                       password hash export Auth0 support provides, NDJSON) for passwords
+  --from supabase      the Supabase project's database URL (postgres://…): auth.users, auth.identities
+  --from better-auth   the Better Auth database: a SQLite file or a postgres:// URL
   --dry-run            check every record and write nothing
   --allow-insecure-hashes  accept legacy $legacy-md5$ / $legacy-sha256$ digests
   --batch <n>          records per request (default 1000, at most ${IMPORT_LINES_MAX})
@@ -27,14 +32,14 @@ Gatehouse through POST /api/v1/internal/users/import. See docs/migrating.md.
   --admin-key <key>    the project's super secret admin key (env GATEHOUSE_ADMIN_KEY or
                        STACK_SUPER_SECRET_ADMIN_KEY)
 
-Every failed record is printed with its line number and reason; the exit status is 1 when any
-record failed.
+Every failed record is printed with its line (record) number and reason; the exit status is 1
+when any record failed.
 `;
 
 interface ImportCommand {
   help: boolean;
   file: string;
-  from: 'gatehouse' | 'firebase';
+  from: 'gatehouse' | Vendor;
   projectId: string;
   adminKey: string;
   url: string;
@@ -42,10 +47,20 @@ interface ImportCommand {
   allowInsecure: boolean;
   batch: number;
   firebaseHashConfig: string | null;
+  auth0Passwords: string | null;
   passphraseFile: string | null;
 }
 
-const VALUE_FLAGS = ['--project', '--from', '--url', '--admin-key', '--batch', '--firebase-hash-config', '--passphrase-file'];
+const VALUE_FLAGS = [
+  '--project',
+  '--from',
+  '--url',
+  '--admin-key',
+  '--batch',
+  '--firebase-hash-config',
+  '--auth0-passwords',
+  '--passphrase-file',
+];
 const SWITCHES = ['--dry-run', '--allow-insecure-hashes'];
 
 /** Parses `gatehouse import …` arguments (flags win over environment variables). @throws ConfigError */
@@ -71,10 +86,8 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
   }
   if (files.length !== 1) throw new ConfigError('import takes one file (gatehouse import --help)');
   const from = flags['--from'] ?? 'gatehouse';
-  if (from !== 'gatehouse' && from !== 'firebase')
-    throw new ConfigError(
-      `--from ${from} is not supported yet (gatehouse or firebase; docs/migrating.md shows how to convert other exports)`,
-    );
+  if (from !== 'gatehouse' && !(VENDORS as readonly string[]).includes(from))
+    throw new ConfigError(`--from ${from} is not a source gatehouse import reads (gatehouse, ${VENDORS.join(', ')})`);
   if (from === 'firebase' && !flags['--firebase-hash-config']) throw new ConfigError('--from firebase needs --firebase-hash-config <file>');
   const batch = Number(flags['--batch'] ?? 1000);
   if (!Number.isInteger(batch) || batch < 1 || batch > IMPORT_LINES_MAX)
@@ -86,7 +99,7 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
   return {
     help: false,
     file: files[0]!,
-    from,
+    from: from as ImportCommand['from'],
     projectId,
     adminKey,
     batch,
@@ -94,19 +107,15 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
     dryRun: switches.has('--dry-run'),
     allowInsecure: switches.has('--allow-insecure-hashes'),
     firebaseHashConfig: flags['--firebase-hash-config'] ?? null,
+    auth0Passwords: flags['--auth0-passwords'] ?? null,
     passphraseFile: flags['--passphrase-file'] ?? null,
   };
 }
 
 /** The file's records as NDJSON lines with their line numbers (1-based), streamed where the format allows. */
 async function* sourceLines(cmd: ImportCommand, env: NodeJS.ProcessEnv): AsyncGenerator<string> {
-  if (cmd.from === 'firebase') {
-    // `auth:export` writes one JSON document; it is read whole (Firebase exports hold the
-    // accounts of one project), then converted account by account.
-    const config = parseFirebaseHashConfig(await readFile(cmd.firebaseHashConfig!, 'utf8'));
-    const doc = JSON.parse(await readFile(cmd.file, 'utf8')) as { users?: unknown[] };
-    if (!Array.isArray(doc.users)) throw new ConfigError(`${cmd.file} is not a Firebase auth:export JSON file (no "users" array)`);
-    for (const account of doc.users) yield JSON.stringify(firebaseAccountToRecord(account as never, config));
+  if (cmd.from !== 'gatehouse') {
+    for await (const record of vendorRecords(cmd.from, cmd.file, cmd)) yield JSON.stringify(record);
     return;
   }
   let key: Buffer | null = null;
