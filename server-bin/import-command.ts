@@ -17,6 +17,9 @@ Gatehouse through POST /api/v1/internal/users/import. See docs/migrating.md.
                        as \`gatehouse export\` writes it; the file is streamed: memory stays flat
                        whatever its size. Sealed secrets (\`export --include-secrets\`) are opened
                        with GATEHOUSE_EXPORT_PASSPHRASE or --passphrase-file <file>
+  --from stack         a Stack Auth database (postgres:// URL) with --stack-project <id>
+                       [--stack-branch <branch>, default main]: teams, users, emails, bcrypt
+                       passwords, TOTP, OAuth links, memberships and permissions, ids kept
   --from firebase      the JSON of \`firebase auth:export --format=json\`, with
                        --firebase-hash-config <file> (the project's password hash parameters)
   --from clerk         Clerk's "Export users" CSV
@@ -48,6 +51,8 @@ interface ImportCommand {
   batch: number;
   firebaseHashConfig: string | null;
   auth0Passwords: string | null;
+  stackProject: string | null;
+  stackBranch: string | null;
   passphraseFile: string | null;
 }
 
@@ -59,6 +64,8 @@ const VALUE_FLAGS = [
   '--batch',
   '--firebase-hash-config',
   '--auth0-passwords',
+  '--stack-project',
+  '--stack-branch',
   '--passphrase-file',
 ];
 const SWITCHES = ['--dry-run', '--allow-insecure-hashes'];
@@ -108,6 +115,8 @@ export function resolveImportCommand(argv: string[], env: NodeJS.ProcessEnv): Im
     allowInsecure: switches.has('--allow-insecure-hashes'),
     firebaseHashConfig: flags['--firebase-hash-config'] ?? null,
     auth0Passwords: flags['--auth0-passwords'] ?? null,
+    stackProject: flags['--stack-project'] ?? null,
+    stackBranch: flags['--stack-branch'] ?? null,
     passphraseFile: flags['--passphrase-file'] ?? null,
   };
 }

@@ -71,8 +71,71 @@ async function setUp(server: TestServer) {
       oauth_providers: { id: string; account_id: string }[];
     };
   };
-  return { run, signsIn, user };
+  return { run, signsIn, user, admin, client: project.client };
 }
+
+const NEEDS_POSTGRES = testDialects().includes('postgres')
+  ? false
+  : 'needs PostgreSQL (TEST_DIALECTS=…,postgres): this source is a PostgreSQL database';
+
+/** A throwaway PostgreSQL database for a vendor's source: `body` gets a client and the URL; dropped after. */
+async function withDatabase(body: (client: pg.Client, url: string) => Promise<void>): Promise<void> {
+  const name = `src_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresUrl() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(postgresUrl());
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    await client.connect();
+    await body(client, url.toString());
+  } finally {
+    await client.end().catch(() => {});
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/**
+ * The tables of Stack Auth's Prisma schema (apps/backend/prisma/schema.prisma upstream) that
+ * `--from stack` reads, with the types and enums its migrations give them (Prisma quotes the
+ * model and field names).
+ */
+const STACK_DDL = `
+  create type "BooleanTrue" as enum ('TRUE');
+  create type "ContactChannelType" as enum ('EMAIL');
+  create table "Tenancy" ("id" uuid primary key, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null,
+    "projectId" text not null, "branchId" text not null, "organizationId" uuid, "hasNoOrganization" "BooleanTrue");
+  create table "ProjectUser" ("tenancyId" uuid not null, "projectUserId" uuid not null, "mirroredProjectId" text not null,
+    "mirroredBranchId" text not null, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null,
+    "displayName" text, "serverMetadata" jsonb, "clientReadOnlyMetadata" jsonb, "clientMetadata" jsonb, "profileImageUrl" text,
+    "requiresTotpMfa" boolean not null default false, "totpSecret" bytea, "isAnonymous" boolean not null default false,
+    "signedUpAt" timestamp(3) not null default now(), primary key ("tenancyId", "projectUserId"));
+  create table "ContactChannel" ("tenancyId" uuid not null, "projectUserId" uuid not null, "id" uuid not null,
+    "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null, "type" "ContactChannelType" not null,
+    "isPrimary" "BooleanTrue", "usedForAuth" "BooleanTrue", "isVerified" boolean not null, "value" text not null,
+    primary key ("tenancyId", "projectUserId", "id"));
+  create table "AuthMethod" ("tenancyId" uuid not null, "id" uuid not null, "projectUserId" uuid not null,
+    "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null, primary key ("tenancyId", "id"));
+  create table "PasswordAuthMethod" ("tenancyId" uuid not null, "authMethodId" uuid not null, "projectUserId" uuid not null,
+    "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null, "passwordHash" text not null,
+    primary key ("tenancyId", "authMethodId"));
+  create table "ProjectUserOAuthAccount" ("id" uuid not null, "tenancyId" uuid not null, "projectUserId" uuid,
+    "configOAuthProviderId" text not null, "providerAccountId" text not null, "createdAt" timestamp(3) not null default now(),
+    "updatedAt" timestamp(3) not null, "email" text, "allowConnectedAccounts" boolean not null default true,
+    "allowSignIn" boolean not null default true, primary key ("tenancyId", "id"));
+  create table "Team" ("tenancyId" uuid not null, "teamId" uuid not null, "mirroredProjectId" text not null,
+    "mirroredBranchId" text not null, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null,
+    "displayName" text not null, "clientMetadata" jsonb, "clientReadOnlyMetadata" jsonb, "serverMetadata" jsonb,
+    "profileImageUrl" text, primary key ("tenancyId", "teamId"));
+  create table "TeamMember" ("tenancyId" uuid not null, "projectUserId" uuid not null, "teamId" uuid not null,
+    "displayName" text, "profileImageUrl" text, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null,
+    "isSelected" "BooleanTrue", primary key ("tenancyId", "projectUserId", "teamId"));
+  create table "TeamMemberDirectPermission" ("id" uuid primary key, "tenancyId" uuid not null, "projectUserId" uuid not null,
+    "teamId" uuid not null, "permissionId" text not null, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null);
+  create table "ProjectUserDirectPermission" ("id" uuid primary key, "tenancyId" uuid not null, "projectUserId" uuid not null,
+    "permissionId" text not null, "createdAt" timestamp(3) not null default now(), "updatedAt" timestamp(3) not null);`;
 
 describeWithServer('gatehouse import from each vendor (issue 30)', (get, dialect) => {
   it('Clerk: the "Export users" CSV with bcrypt digests', async () => {
@@ -220,5 +283,95 @@ describeWithServer('gatehouse import from each vendor (issue 30)', (get, dialect
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     }
+  });
+
+  it('Stack Auth: one project of a Stack database, as Stack writes its rows', { skip: NEEDS_POSTGRES }, async () => {
+    const p = await setUp(get());
+    await withDatabase(async (db, url) => {
+      await db.query(STACK_DDL);
+      const [tenancy, other, alice, bob, anon, team] = [0, 1, 2, 3, 4, 5].map(() => crypto.randomUUID());
+      const now = new Date('2025-05-06T07:08:09.000Z');
+      await db.query(
+        `insert into "Tenancy" ("id", "updatedAt", "projectId", "branchId", "hasNoOrganization") values ($1, now(), 'stack-proj', 'main', 'TRUE'), ($2, now(), 'other-proj', 'main', 'TRUE')`,
+        [tenancy, other],
+      );
+      const email = `alice-${dialect}@stack.example.com`;
+      const user = `insert into "ProjectUser" ("tenancyId", "projectUserId", "mirroredProjectId", "mirroredBranchId", "updatedAt", "displayName", "serverMetadata", "clientMetadata", "totpSecret", "requiresTotpMfa", "isAnonymous", "signedUpAt")
+        values ($1, $2, 'stack-proj', 'main', now(), $3, $4, $5, $6, $7, $8, $9)`;
+      const totp = Buffer.from('12345678901234567890');
+      // Alice set up TOTP once and turned it off (Stack keeps the secret): she signs in with her password alone.
+      await db.query(user, [tenancy, alice, 'Alice', { plan: 'pro' }, { theme: 'dark' }, totp, false, false, now]);
+      await db.query(user, [tenancy, bob, 'Bob', null, null, totp, true, false, now]);
+      await db.query(user, [tenancy, anon, null, null, null, null, false, true, now]);
+      await db.query(user, [other, crypto.randomUUID(), 'Elsewhere', null, null, null, false, false, now]);
+      await db.query(
+        `insert into "ContactChannel" ("tenancyId", "projectUserId", "id", "updatedAt", "type", "isPrimary", "usedForAuth", "isVerified", "value")
+         values ($1, $2, $3, now(), 'EMAIL', 'TRUE', 'TRUE', true, $4)`,
+        [tenancy, alice, crypto.randomUUID(), email],
+      );
+      const bobEmail = `bob-${dialect}@stack.example.com`;
+      await db.query(
+        `insert into "ContactChannel" ("tenancyId", "projectUserId", "id", "updatedAt", "type", "isPrimary", "usedForAuth", "isVerified", "value")
+         values ($1, $2, $3, now(), 'EMAIL', 'TRUE', 'TRUE', false, $4)`,
+        [tenancy, bob, crypto.randomUUID(), bobEmail],
+      );
+      const bobMethod = crypto.randomUUID();
+      await db.query(`insert into "AuthMethod" ("tenancyId", "id", "projectUserId", "updatedAt") values ($1, $2, $3, now())`, [
+        tenancy,
+        bobMethod,
+        bob,
+      ]);
+      await db.query(
+        `insert into "PasswordAuthMethod" ("tenancyId", "authMethodId", "projectUserId", "updatedAt", "passwordHash") values ($1, $2, $3, now(), $4)`,
+        [tenancy, bobMethod, bob, bcrypt.hashSync('stack pass 2', 10)],
+      );
+      const method = crypto.randomUUID();
+      await db.query(`insert into "AuthMethod" ("tenancyId", "id", "projectUserId", "updatedAt") values ($1, $2, $3, now())`, [
+        tenancy,
+        method,
+        alice,
+      ]);
+      await db.query(
+        `insert into "PasswordAuthMethod" ("tenancyId", "authMethodId", "projectUserId", "updatedAt", "passwordHash") values ($1, $2, $3, now(), $4)`,
+        [tenancy, method, alice, bcrypt.hashSync('stack pass 1', 10)],
+      );
+      await db.query(
+        `insert into "ProjectUserOAuthAccount" ("id", "tenancyId", "projectUserId", "configOAuthProviderId", "providerAccountId", "updatedAt", "email")
+         values ($1, $2, $3, 'github', 'gh-9001', now(), $4)`,
+        [crypto.randomUUID(), tenancy, alice, email],
+      );
+      await db.query(
+        `insert into "Team" ("tenancyId", "teamId", "mirroredProjectId", "mirroredBranchId", "updatedAt", "displayName", "serverMetadata") values ($1, $2, 'stack-proj', 'main', now(), 'Stack team', $3)`,
+        [tenancy, team, { seats: 5 }],
+      );
+      await db.query(
+        `insert into "TeamMember" ("tenancyId", "projectUserId", "teamId", "updatedAt", "isSelected") values ($1, $2, $3, now(), 'TRUE')`,
+        [tenancy, alice, team],
+      );
+      await db.query(
+        `insert into "TeamMemberDirectPermission" ("id", "tenancyId", "projectUserId", "teamId", "permissionId", "updatedAt") values ($1, $2, $3, $4, 'team_admin', now())`,
+        [crypto.randomUUID(), tenancy, alice, team],
+      );
+      await assert.rejects(p.run('--from', 'stack', url), /--stack-project/);
+      const summary = await p.run('--from', 'stack', url, '--stack-project', 'stack-proj');
+      assert.equal(summary.created, 3, 'one team and two users: the anonymous user and the other project are left out');
+      await p.signsIn(email, 'stack pass 1');
+      const imported = await p.user(email);
+      assert.equal(imported.id, alice, 'Stack ids are kept');
+      assert.equal(imported.display_name, 'Alice');
+      assert.deepEqual(
+        imported.oauth_providers.map((o) => [o.id, o.account_id]),
+        [['github', 'gh-9001']],
+      );
+      // Bob requires TOTP in Stack: his secret comes along and his password sign-in asks for the second factor.
+      const bobSignIn = await api(get(), 'POST', '/auth/password/sign-in', p.client, { email: bobEmail, password: 'stack pass 2' });
+      assert.equal(bobSignIn.body.code, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', bobSignIn.text);
+      assert.equal((await p.user(bobEmail)).primary_email_verified, false);
+      const grants = await api(get(), 'GET', `/team-permissions?team_id=${team}&user_id=${alice}&recursive=false`, p.admin);
+      assert.deepEqual(
+        grants.body.items.map((g: { id: string }) => g.id),
+        ['team_admin'],
+      );
+    });
   });
 });
