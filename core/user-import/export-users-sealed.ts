@@ -6,8 +6,8 @@ import { deriveExportKey, EXPORT_PASSPHRASE_MIN_LENGTH, newExportSalt } from './
 import { exportStream } from './export-stream.ts';
 
 /**
- * The export of export-users.ts with each user's password hash and TOTP secret sealed under a
- * passphrase (export-secrets.ts: scrypt key, AES-256-GCM per user), so neither the wire nor the
+ * The export of `GET /internal/users/export` with each user's password hash and TOTP secret sealed
+ * under a passphrase (a scrypt key, AES-256-GCM per user), so neither the wire nor the
  * file carries them in the clear. A POST so the passphrase travels in the body, never in a URL or
  * an access log. Resuming (`cursor`) passes back the header's `salt`, so the whole file opens with
  * one key.

@@ -5,12 +5,11 @@ import { UuidSchema } from '../lib/schemas.ts';
 import { exportStream } from './export-stream.ts';
 
 /**
- * Exports a project's teams and users as NDJSON in Gatehouse's import format
- * (core/user-import/record.ts; export-stream.ts gives the order and the header line), streamed
- * page by page with flat memory, admin access. Resumable: `cursor` is the id of the last user
- * received, and the answer continues after it (teams only come when there is no cursor). No
- * password hashes or TOTP secrets: `POST` the same path with a passphrase for those
- * (export-users-sealed.ts). Anonymous users are not exported.
+ * Exports a project's teams and users as NDJSON in Gatehouse's import format (docs/migrating.md):
+ * a header line, every team, every user by id, then `{"type":"end"}`; streamed page by page with
+ * flat memory, admin access. Resumable: `cursor` is the id of the last user received, and the
+ * answer continues after it (teams only come when there is no cursor). No password hashes or TOTP
+ * secrets: `POST` the same path with a passphrase for those. Anonymous users are not exported.
  */
 export const exportUsers = defineOperation({
   id: 'userImport.export',

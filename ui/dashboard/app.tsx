@@ -20,6 +20,7 @@ import { EmailsPage } from './pages/emails.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { ConfigPage } from './pages/config.tsx';
 import { DataVaultPage } from './pages/data-vault.tsx';
+import { ImportUsersPage } from './pages/import-users.tsx';
 import { PaymentsPage } from './pages/payments.tsx';
 import { OwnerTeamsPage } from './pages/owner-teams.tsx';
 import { AssistantPage } from './pages/assistant.tsx';
@@ -89,6 +90,7 @@ const PROJECT_PAGES: { path: string; label: string }[] = [
   { path: '/connect', label: 'Connect your app' },
   { path: '/users', label: 'Users' },
   { path: '/teams', label: 'Teams' },
+  { path: '/import', label: 'Import users' },
   { path: '/permissions', label: 'Permissions' },
   { path: '/auth-methods', label: 'Auth methods' },
   { path: '/keys', label: 'Project keys' },
@@ -297,6 +299,7 @@ function ProjectPage(props: { project: AdminProject; sub: string; onChanged: () 
   else if (sub === '/emails') body = <EmailsPage project={project} onChanged={props.onChanged} />;
   else if (sub === '/webhooks') body = <WebhooksPage project={project} />;
   else if (sub === '/data-vault') body = <DataVaultPage project={project} />;
+  else if (sub === '/import') body = <ImportUsersPage project={project} />;
   else if (sub === '/payments') body = <PaymentsPage project={project} />;
   else if (sub === '/config') body = <ConfigPage project={project} onChanged={props.onChanged} />;
   else if (sub === '/assistant')
