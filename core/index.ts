@@ -85,6 +85,8 @@ export interface CoreOptions {
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
   /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
   outboundPrivateHosts?: readonly string[];
+  /** See RuntimeOptions.dnsServers (GATEHOUSE_DNS_SERVERS; default: the system's resolvers). */
+  dnsServers?: readonly string[];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */
