@@ -8,7 +8,8 @@ const USER_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:user:/i;
 /**
  * `PATCH /Users/{id}` (RFC 7644 §3.5.2): add, replace or remove `active`, `userName`,
  * `externalId`, `displayName`, `name.givenName`, `name.familyName`; `emails` (and its filtered
- * paths) and `name.formatted` are accepted and ignored (the account's email is the app's). Setting
+ * paths) and `name.formatted` are accepted and ignored (the account's email is the app's), as are
+ * unknown attributes inside a path-less value object. Setting
  * `active` false deprovisions at once (membership and every session); true provisions again.
  * 400 `invalidPath` for other paths, `mutability` for removing `userName` or `active`.
  */
@@ -43,7 +44,9 @@ export async function patchScimUser(scope: ScimScope, userId: string, body: unkn
           break;
         default:
           if (path === 'name.formatted' || path === 'emails' || path.startsWith('emails[') || path.startsWith('emails.')) break;
-          if (path === 'schemas' || path === 'id' || path === 'meta') break;
+          // Attributes Gatehouse does not keep are ignored inside a value object (clients send
+          // whole profiles), refused when named as the path.
+          if (operation.path === null || path === 'schemas' || path === 'id' || path === 'meta') break;
           throw new ScimError(400, `Unsupported path ${rawPath}.`, 'invalidPath');
       }
     }
