@@ -41,6 +41,7 @@ export { serverCapabilities, type ServerCapabilities } from './operations/capabi
 export { IMAGE_PATH_PREFIX } from './images/index.ts';
 export { firebaseAccountToRecord, IMPORT_LINES_MAX, parseFirebaseHashConfig, type FirebaseHashConfig } from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
+export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';

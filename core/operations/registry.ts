@@ -273,12 +273,12 @@ export const operations: readonly AnyOperation[] = [
   userImport.importUsers,
   // verified team domains (issue 32)
   teamDomains.createTeamDomain,
-  teamDomains.listTeamDomainsOp,
-  teamDomains.updateTeamDomainOp,
-  teamDomains.deleteTeamDomainOp,
+  teamDomains.listTeamDomains,
+  teamDomains.updateTeamDomain,
+  teamDomains.deleteTeamDomain,
   teamDomains.verifyTeamDomain,
   // SCIM provisioning tokens (issue 32); the SCIM endpoints themselves: server-bin/api/scim.ts
   scim.createScimToken,
-  scim.listScimTokensOp,
-  scim.deleteScimTokenOp,
+  scim.listScimTokens,
+  scim.deleteScimToken,
 ];

@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../operations/api-path.ts';
 import { MAX_OPERATIONS, MAX_PAGE_SIZE, SCHEMA } from './protocol.ts';
 
 /** `GET /ServiceProviderConfig` (RFC 7643 §5): what this SCIM service supports. */
@@ -15,7 +16,7 @@ export function serviceProviderConfig(baseUrl: string): Record<string, unknown> 
       {
         type: 'oauthbearertoken',
         name: 'Bearer token',
-        description: `A team's SCIM token (POST /api/v1/teams/{team_id}/scim-tokens) in Authorization: Bearer. At most ${MAX_OPERATIONS} PATCH operations per request.`,
+        description: `A team's SCIM token (POST ${API_PREFIX}/teams/{team_id}/scim-tokens) in Authorization: Bearer. At most ${MAX_OPERATIONS} PATCH operations per request.`,
         primary: true,
       },
     ],

@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.ts';
 import { findProject } from '../projects/index.ts';
 import { findUser } from '../users/index.ts';
 import { findScimTokenByHash, listScimGroups, listScimUsers, touchScimToken } from './queries.ts';
-import { MAX_PAGE_SIZE, SCHEMA, ScimError, scimErrorBody } from './protocol.ts';
+import { MAX_PAGE_SIZE, SCHEMA, SCIM_STATUS, ScimError, scimErrorBody } from './protocol.ts';
 import { pageOf, parseEqFilter } from './filter.ts';
 import { resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
 import { createScimUser, deleteScimUserResource, getScimUser, toScimUser } from './users.ts';
@@ -24,7 +24,7 @@ export interface ScimRequest {
   body: unknown;
 }
 
-/** A SCIM answer: status, JSON body (null for 204), and `Location` for a created resource. */
+/** A SCIM answer: status, JSON body (null for 204), and the URL of a created resource. */
 export interface ScimAnswer {
   status: number;
   body: Record<string, unknown> | null;
@@ -88,7 +88,7 @@ async function route(runtime: Runtime, request: ScimRequest): Promise<ScimAnswer
   if (!teamId || !resource || rest.length > 0) throw notFound();
   const scope = await authenticate(runtime, teamId, request.authorization);
   const { method, body } = request;
-  const ok = (value: Record<string, unknown>) => ({ status: 200, body: value });
+  const ok = (value: Record<string, unknown>) => ({ status: SCIM_STATUS.ok, body: value });
   const answer = async (): Promise<ScimAnswer> => {
     switch (resource) {
       case 'ServiceProviderConfig':
@@ -116,7 +116,7 @@ async function route(runtime: Runtime, request: ScimRequest): Promise<ScimAnswer
           if (method === 'GET') return ok(await listUsers(scope, request.query));
           if (method === 'POST') {
             const created = await createScimUser(scope, body);
-            return { status: 201, body: created, location: `${scope.baseUrl}/Users/${String(created.id)}` };
+            return { status: SCIM_STATUS.created, body: created, location: `${scope.baseUrl}/Users/${String(created.id)}` };
           }
           throw notAllowed(method);
         }
@@ -128,7 +128,7 @@ async function route(runtime: Runtime, request: ScimRequest): Promise<ScimAnswer
         if (method === 'PATCH') return ok(await patchScimUser(scope, id, body));
         if (method === 'DELETE') {
           await deleteScimUserResource(scope, id);
-          return { status: 204, body: null };
+          return { status: SCIM_STATUS.noContent, body: null };
         }
         throw notAllowed(method);
       case 'Groups':
@@ -136,7 +136,7 @@ async function route(runtime: Runtime, request: ScimRequest): Promise<ScimAnswer
           if (method === 'GET') return ok(await listGroups(scope, request.query));
           if (method === 'POST') {
             const created = await createScimGroup(scope, body);
-            return { status: 201, body: created, location: `${scope.baseUrl}/Groups/${String(created.id)}` };
+            return { status: SCIM_STATUS.created, body: created, location: `${scope.baseUrl}/Groups/${String(created.id)}` };
           }
           throw notAllowed(method);
         }
@@ -145,7 +145,7 @@ async function route(runtime: Runtime, request: ScimRequest): Promise<ScimAnswer
         if (method === 'PATCH') return ok(await patchScimGroup(scope, id, body));
         if (method === 'DELETE') {
           await deleteScimGroupResource(scope, id);
-          return { status: 204, body: null };
+          return { status: SCIM_STATUS.noContent, body: null };
         }
         throw notAllowed(method);
       default:
@@ -170,7 +170,8 @@ export async function answerScim(runtime: Runtime, request: ScimRequest, onUnexp
   } catch (error) {
     if (error instanceof ScimError) return { status: error.status, body: scimErrorBody(error) };
     onUnexpected(error);
-    return { status: 500, body: scimErrorBody(new ScimError(500, 'An unexpected error occurred.')) };
+    const unexpected = new ScimError(500, 'An unexpected error occurred.');
+    return { status: unexpected.status, body: scimErrorBody(unexpected) };
   }
 }
 

@@ -4,6 +4,8 @@
  * error format and are answered by {@link answerScim} (server-bin/api/scim.ts routes
  * `/api/v1/scim/v2/…` to it).
  */
-export { createScimToken, listScimTokensOp, deleteScimTokenOp, scimBaseUrl } from './tokens.ts';
-export { answerScim, SCIM_ENDPOINTS, type ScimRequest, type ScimAnswer } from './handler.ts';
+export { createScimToken } from './create-scim-token.ts';
+export { listScimTokens } from './list-scim-tokens.ts';
+export { deleteScimToken } from './delete-scim-token.ts';
+export { answerScim, SCIM_ENDPOINTS } from './handler.ts';
 export { SCIM_MEDIA_TYPE, SCHEMA as SCIM_SCHEMA } from './protocol.ts';

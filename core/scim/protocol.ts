@@ -16,6 +16,9 @@ export const SCHEMA = {
   schema: 'urn:ietf:params:scim:schemas:core:2.0:Schema',
 } as const;
 
+/** The success statuses of SCIM answers (RFC 7644 §3.3 201 Created, §3.6 204 No Content). */
+export const SCIM_STATUS = { ok: 200, created: 201, noContent: 204 } as const;
+
 /** RFC 7644 §3.12 Table 9 `scimType` values Gatehouse answers with. */
 export type ScimType = 'invalidFilter' | 'uniqueness' | 'invalidSyntax' | 'invalidPath' | 'invalidValue' | 'mutability' | 'noTarget' | 'tooMany';
 

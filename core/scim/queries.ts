@@ -15,7 +15,7 @@ export async function findScimTokenByHash(db: Kysely<Database>, tokenHash: strin
   return (await db.selectFrom('scim_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()) ?? null;
 }
 
-export async function listScimTokens(db: Kysely<Database>, projectId: string, teamId: string): Promise<ScimTokenRow[]> {
+export async function selectScimTokens(db: Kysely<Database>, projectId: string, teamId: string): Promise<ScimTokenRow[]> {
   return db
     .selectFrom('scim_tokens')
     .selectAll()
@@ -26,7 +26,7 @@ export async function listScimTokens(db: Kysely<Database>, projectId: string, te
     .execute();
 }
 
-export async function deleteScimToken(db: Kysely<Database>, projectId: string, teamId: string, id: string): Promise<boolean> {
+export async function deleteScimTokenRow(db: Kysely<Database>, projectId: string, teamId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('scim_tokens')
     .where('project_id', '=', projectId)

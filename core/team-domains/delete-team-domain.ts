@@ -4,7 +4,7 @@ import { success } from '../lib/schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { MANAGE_SSO_ERRORS, requireCanManageSso } from './access.ts';
-import { deleteTeamDomain } from './queries.ts';
+import { deleteTeamDomainRow } from './queries.ts';
 import { TeamDomainParamsSchema } from './schemas.ts';
 
 /**
@@ -12,7 +12,7 @@ import { TeamDomainParamsSchema } from './schemas.ts';
  * no longer enforced for its addresses, and another team may verify it. Emits
  * `team_domain.deleted`. Errors: TEAM_DOMAIN_NOT_FOUND and those of the access check.
  */
-export const deleteTeamDomainOp = defineOperation({
+export const deleteTeamDomain = defineOperation({
   id: 'teamDomains.delete',
   method: 'DELETE',
   path: '/teams/:team_id/domains/:domain',
@@ -26,7 +26,7 @@ export const deleteTeamDomainOp = defineOperation({
     const projectId = ctx.auth.project.id;
     await ctx.transaction(async (tx) => {
       await requireCanManageSso(tx, params.team_id);
-      if (!(await deleteTeamDomain(tx.db, projectId, params.team_id, params.domain))) {
+      if (!(await deleteTeamDomainRow(tx.db, projectId, params.team_id, params.domain))) {
         throw new KnownError('TEAM_DOMAIN_NOT_FOUND', { team_id: params.team_id, domain: params.domain });
       }
       await emitWebhookEvent(tx, projectId, 'team_domain.deleted', { team_id: params.team_id, domain: params.domain });

@@ -1,19 +1,17 @@
 import { domainToASCII } from 'node:url';
 import { KnownError } from '../errors/index.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
 import { loadConfigLayers, renderLayers } from '../config/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { findVerifiedDomain } from './queries.ts';
-
-/** The sign-in and sign-up methods enforced SSO refuses (issue 32 item 3). */
-export type SsoEnforcedMethod = 'password' | 'otp' | 'oauth';
 
 /**
  * The SSO start URL for `email`: `<base>/api/v1/auth/sso/authorize?email=<email>` (the SSO
  * sign-in route; it finds the team's connection by the address's domain).
  */
 export function ssoStartUrl(baseUrl: string, email: string): string {
-  return `${baseUrl.replace(/\/$/, '')}/api/v1/auth/sso/authorize?email=${encodeURIComponent(email)}`;
+  return `${baseUrl.replace(/\/$/, '')}${API_PREFIX}/auth/sso/authorize?email=${encodeURIComponent(email)}`;
 }
 
 /** The ASCII (punycode), lowercase domain of an address, or null when it has none. */

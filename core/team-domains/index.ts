@@ -4,11 +4,10 @@
  * SCIM tokens (core/scim) share.
  */
 export { createTeamDomain } from './create-team-domain.ts';
-export { listTeamDomainsOp } from './list-team-domains.ts';
-export { deleteTeamDomainOp } from './delete-team-domain.ts';
-export { updateTeamDomainOp } from './update-team-domain.ts';
+export { listTeamDomains } from './list-team-domains.ts';
+export { deleteTeamDomain } from './delete-team-domain.ts';
+export { updateTeamDomain } from './update-team-domain.ts';
 export { verifyTeamDomain } from './verify-team-domain.ts';
-export { assertSsoNotRequired, ssoStartUrl } from './enforcement.ts';
+export { assertSsoNotRequired } from './enforcement.ts';
 export { requireCanManageSso, MANAGE_SSO_ERRORS } from './access.ts';
 export { findVerifiedDomain } from './queries.ts';
-export { normalizeDomain } from './schemas.ts';

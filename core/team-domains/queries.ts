@@ -17,7 +17,7 @@ export async function findTeamDomain(db: Kysely<Database>, projectId: string, te
 }
 
 /** The domains `teamId` claims, by name. */
-export async function listTeamDomains(db: Kysely<Database>, projectId: string, teamId: string): Promise<TeamDomainRow[]> {
+export async function listTeamDomainRows(db: Kysely<Database>, projectId: string, teamId: string): Promise<TeamDomainRow[]> {
   return db
     .selectFrom('team_domains')
     .selectAll()
@@ -58,7 +58,7 @@ export async function insertTeamDomain(db: Kysely<Database>, row: TeamDomainRow)
 }
 
 /** Sets the verified state (`verifiedAt` null unverifies) and/or the SSO flag of a claimed domain. */
-export async function updateTeamDomain(
+export async function updateTeamDomainRow(
   db: Kysely<Database>,
   row: Pick<TeamDomainRow, 'project_id' | 'team_id' | 'domain'>,
   fields: Partial<Pick<TeamDomainRow, 'verified_domain' | 'verified_at' | 'sso_enforced'>>,
@@ -73,7 +73,7 @@ export async function updateTeamDomain(
 }
 
 /** Deletes a claimed domain; true when there was one. */
-export async function deleteTeamDomain(db: Kysely<Database>, projectId: string, teamId: string, domain: string): Promise<boolean> {
+export async function deleteTeamDomainRow(db: Kysely<Database>, projectId: string, teamId: string, domain: string): Promise<boolean> {
   const result = await db
     .deleteFrom('team_domains')
     .where('project_id', '=', projectId)

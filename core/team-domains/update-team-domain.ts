@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { MANAGE_SSO_ERRORS, requireCanManageSso } from './access.ts';
-import { findTeamDomain, updateTeamDomain } from './queries.ts';
+import { findTeamDomain, updateTeamDomainRow } from './queries.ts';
 import { TeamDomainOutput, TeamDomainParamsSchema, toTeamDomain } from './schemas.ts';
 
 /**
@@ -12,7 +12,7 @@ import { TeamDomainOutput, TeamDomainParamsSchema, toTeamDomain } from './schema
  * `auth.sso.enforceForVerifiedDomains` (core/team-domains/enforcement.ts). Emits
  * `team_domain.updated`. Errors: TEAM_DOMAIN_NOT_FOUND and those of the access check.
  */
-export const updateTeamDomainOp = defineOperation({
+export const updateTeamDomain = defineOperation({
   id: 'teamDomains.update',
   method: 'PATCH',
   path: '/teams/:team_id/domains/:domain',
@@ -29,7 +29,7 @@ export const updateTeamDomainOp = defineOperation({
       if (!row) throw new KnownError('TEAM_DOMAIN_NOT_FOUND', { team_id: params.team_id, domain: params.domain });
       if (body.sso_enforced === undefined || body.sso_enforced === row.sso_enforced) return toTeamDomain(row);
       const next = { ...row, sso_enforced: body.sso_enforced };
-      await updateTeamDomain(tx.db, row, { sso_enforced: next.sso_enforced });
+      await updateTeamDomainRow(tx.db, row, { sso_enforced: next.sso_enforced });
       await emitWebhookEvent(tx, projectId, 'team_domain.updated', toTeamDomain(next));
       return toTeamDomain(next);
     });

@@ -3,7 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { MANAGE_SSO_ERRORS, requireCanManageSso } from './access.ts';
 import { lookupTxt } from './dns.ts';
-import { findTeamDomain, findVerifiedDomain, updateTeamDomain } from './queries.ts';
+import { findTeamDomain, findVerifiedDomain, updateTeamDomainRow } from './queries.ts';
 import { challengeRecordName, TeamDomainOutput, TeamDomainParamsSchema, toTeamDomain } from './schemas.ts';
 
 /**
@@ -46,7 +46,7 @@ export const verifyTeamDomain = defineOperation({
       const current = await findTeamDomain(tx.db, projectId, params.team_id, params.domain);
       if (!current) throw new KnownError('TEAM_DOMAIN_NOT_FOUND', { team_id: params.team_id, domain: params.domain });
       const next = { ...current, verified_domain: current.domain, verified_at: tx.now };
-      await updateTeamDomain(tx.db, current, { verified_domain: next.verified_domain, verified_at: next.verified_at });
+      await updateTeamDomainRow(tx.db, current, { verified_domain: next.verified_domain, verified_at: next.verified_at });
       await emitWebhookEvent(tx, projectId, 'team_domain.verified', { team_id: next.team_id, domain: next.domain });
       return toTeamDomain(next);
     });

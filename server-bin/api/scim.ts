@@ -1,7 +1,13 @@
 import type { Runtime } from '../../core/runtime.ts';
-import { answerScim, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from '../../core/scim/index.ts';
-import type { ApiRequest } from './answer.ts';
+import { answerScim, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from '../../core/index.ts';
 import { API_PREFIXES } from './routes.ts';
+
+/** The parts of an API request (answer.ts `ApiRequest`) a SCIM answer reads. */
+interface ApiRequestLike {
+  method: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  readBody(): Promise<Buffer>;
+}
 
 /** Path of the SCIM service under an API prefix: `/api/v1/scim/v2/{team_id}/…`. */
 const SCIM_PATH = '/scim/v2/';
@@ -36,7 +42,7 @@ function errorBody(status: number, detail: string, scimType: string): string {
  */
 export async function answerScimRequest(
   runtime: Runtime,
-  request: ApiRequest,
+  request: Pick<ApiRequestLike, 'method' | 'headers' | 'readBody'>,
   segments: string[],
   query: Record<string, string>,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
