@@ -36,8 +36,19 @@ export const DomainSchema = v.pipe(
 /** `{team_id}` path parameters. */
 export const TeamParamsSchema = v.strictObject({ team_id: v.pipe(v.string(), v.maxLength(100)) });
 
-/** `{team_id, domain}` path parameters. */
-export const TeamDomainParamsSchema = v.strictObject({ team_id: v.pipe(v.string(), v.maxLength(100)), domain: DomainSchema });
+/**
+ * `{team_id, domain}` path parameters: the domain is normalized like {@link DomainSchema}; a
+ * segment that is no domain name is kept (lowercase) and simply names no claim
+ * (TEAM_DOMAIN_NOT_FOUND).
+ */
+export const TeamDomainParamsSchema = v.strictObject({
+  team_id: v.pipe(v.string(), v.maxLength(100)),
+  domain: v.pipe(
+    v.string(),
+    v.maxLength(253, 'must be at most 253 characters'),
+    v.transform((s) => normalizeDomain(s) ?? s.toLowerCase()),
+  ),
+});
 
 /** A claimed domain on the wire. */
 export const TeamDomainOutput = component(
