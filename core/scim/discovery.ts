@@ -5,7 +5,6 @@ import { MAX_OPERATIONS, MAX_PAGE_SIZE, SCHEMA } from './protocol.ts';
 export function serviceProviderConfig(baseUrl: string): Record<string, unknown> {
   return {
     schemas: [SCHEMA.serviceProviderConfig],
-    documentationUri: 'https://github.com/gatehouse/gatehouse/blob/main/docs/sso.md#scim',
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_PAGE_SIZE },

@@ -169,6 +169,11 @@ export async function answerScim(runtime: Runtime, request: ScimRequest, onUnexp
     return await route(runtime, request);
   } catch (error) {
     if (error instanceof ScimError) return { status: error.status, body: scimErrorBody(error) };
+    // Two concurrent creates of one userName or group name: the unique index decides.
+    if (runtime.storage.isUniqueViolation(error)) {
+      const conflict = new ScimError(409, 'A resource with that name was created at the same time.', 'uniqueness');
+      return { status: conflict.status, body: scimErrorBody(conflict) };
+    }
     onUnexpected(error);
     const unexpected = new ScimError(500, 'An unexpected error occurred.');
     return { status: unexpected.status, body: scimErrorBody(unexpected) };

@@ -30,7 +30,7 @@ export const createTeamDomain = defineOperation({
   output: TeamDomainOutput,
   async run(ctx, { params, body }) {
     const projectId = ctx.auth.project.id;
-    return ctx.transaction(async (tx) => {
+    const create = ctx.transaction(async (tx) => {
       await requireCanManageSso(tx, params.team_id);
       if (await findTeamDomain(tx.db, projectId, params.team_id, body.domain)) {
         throw new KnownError('TEAM_DOMAIN_ALREADY_EXISTS', { team_id: params.team_id, domain: body.domain });
@@ -51,6 +51,12 @@ export const createTeamDomain = defineOperation({
       await insertTeamDomain(tx.db, row);
       await emitWebhookEvent(tx, projectId, 'team_domain.created', { team_id: row.team_id, domain: row.domain });
       return toTeamDomain(row);
+    });
+    // The same claim sent twice at once: the primary key decides.
+    return create.catch((error: unknown) => {
+      if (ctx.runtime.storage.isUniqueViolation(error))
+        throw new KnownError('TEAM_DOMAIN_ALREADY_EXISTS', { team_id: params.team_id, domain: body.domain });
+      throw error;
     });
   },
 });

@@ -40,7 +40,7 @@ export const verifyTeamDomain = defineOperation({
       const reason = 'reason' in lookup ? lookup.reason : 'wrong_value';
       throw new KnownError('TEAM_DOMAIN_VERIFICATION_FAILED', { domain: row.domain, record_name: recordName, reason });
     }
-    return ctx.transaction(async (tx) => {
+    const verify = ctx.transaction(async (tx) => {
       const holder = await findVerifiedDomain(tx.db, projectId, row.domain);
       if (holder && holder.team_id !== row.team_id) throw new KnownError('TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM', { domain: row.domain });
       const current = await findTeamDomain(tx.db, projectId, params.team_id, params.domain);
@@ -49,6 +49,11 @@ export const verifyTeamDomain = defineOperation({
       await updateTeamDomainRow(tx.db, current, { verified_domain: next.verified_domain, verified_at: next.verified_at });
       await emitWebhookEvent(tx, projectId, 'team_domain.verified', { team_id: next.team_id, domain: next.domain });
       return toTeamDomain(next);
+    });
+    // Two teams verifying at the same moment: the unique index on verified domains decides.
+    return verify.catch((error: unknown) => {
+      if (ctx.runtime.storage.isUniqueViolation(error)) throw new KnownError('TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM', { domain: row.domain });
+      throw error;
     });
   },
 });

@@ -6,18 +6,26 @@ import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
 import { api, assertKnownError, createProject, type Caller } from '../helpers/api.ts';
 import { projectUser } from '../helpers/project-user.ts';
 import { patchConfigOverride } from '../helpers/config.ts';
+import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
+import { APP_ERROR_URL, authorizeUrl, followCallback, newAppFlow } from '../helpers/oauth-flow.ts';
 
 for (const dialect of testDialects()) {
   describe(`verified team domains and enforced SSO [${dialect}]`, () => {
     let server: TestServer;
     let dns: TestDnsServer;
+    let idp: TestOidcProvider;
     let p: Awaited<ReturnType<typeof createProject>>;
     let teamId: string;
 
     before(async () => {
       dns = await startDnsServer();
       server = await startTestServer(dialect, { dnsServers: [dns.address] });
-      p = await createProject(server, { sign_up_enabled: true, magic_link_enabled: true });
+      idp = await startOidcProvider([`${server.url}/api/v1/auth/oauth/callback/acme`]);
+      p = await createProject(server, {
+        sign_up_enabled: true,
+        magic_link_enabled: true,
+        oauth_providers: [{ id: 'acme', type: 'standard', client_id: idp.clientId, client_secret: idp.clientSecret, issuer_url: idp.issuer }],
+      });
       const team = await api(server, 'POST', '/teams', p.server, { display_name: 'Acme' });
       assert.equal(team.status, 201, team.text);
       teamId = team.body.id;
@@ -25,6 +33,7 @@ for (const dialect of testDialects()) {
     after(async () => {
       await server?.close();
       await dns?.close();
+      await idp?.close();
     });
 
     const claim = async (team: string, domain: string) => {
@@ -126,6 +135,22 @@ for (const dialect of testDialects()) {
       // Other domains are untouched.
       const elsewhere = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'carol@example.org', password: 'correct horse battery' });
       assert.equal(elsewhere.status, 200, elsewhere.text);
+    });
+
+    it("refuses OAuth sign-up for an enforced domain: the callback sends SSO_REQUIRED to the app's error URL", async () => {
+      // The test provider's accounts are <login>@example.test.
+      const body = await claim(teamId, 'example.test');
+      dns.records.set('_gatehouse-challenge.example.test', [body.challenge.value]);
+      assert.equal((await api(server, 'POST', `/teams/${teamId}/domains/example.test/verify`, p.server)).status, 200);
+      assert.equal((await api(server, 'PATCH', `/teams/${teamId}/domains/example.test`, p.server, { sso_enforced: true })).status, 200);
+      const flow = newAppFlow();
+      const start = await fetch(authorizeUrl(server, 'acme', p.projectId, flow), { redirect: 'manual' });
+      assert.equal(start.status, 307, await start.text());
+      const callback = await signInAtProvider(new CookieJar(), start.headers.get('location')!, 'eve', `${server.url}/api/v1/auth/oauth/callback/`);
+      const back = await followCallback(callback);
+      assert.equal(`${back.origin}${back.pathname}`, APP_ERROR_URL);
+      assert.equal(back.searchParams.get('errorCode'), 'SSO_REQUIRED');
+      assert.equal(JSON.parse(back.searchParams.get('details')!).sso_url, `${server.url}/api/v1/auth/sso/authorize?email=eve%40example.test`);
     });
 
     it('stops enforcing once the team deletes the domain', async () => {
