@@ -172,7 +172,9 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     .filter(Boolean);
   for (const server of dnsServers)
     if (isIP(server) === 0 && !/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):\d{1,5}$/.test(server))
-      throw new ConfigError(`Invalid GATEHOUSE_DNS_SERVERS entry "${server}": use an IP address, optionally with :port (IPv6 in brackets).`);
+      throw new ConfigError(
+        `Invalid GATEHOUSE_DNS_SERVERS entry "${server}": use an IP address, optionally with :port (IPv6 in brackets).`,
+      );
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10)
     throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);

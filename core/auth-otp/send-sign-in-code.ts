@@ -50,7 +50,13 @@ export const sendSignInCode = defineOperation({
       ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED', ...BOT_CHALLENGE_ERRORS, ...SIGN_IN_ATTEMPT_ERRORS],
+  errors: [
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'USER_EMAIL_ALREADY_EXISTS',
+    'SIGN_UP_NOT_ENABLED',
+    ...BOT_CHALLENGE_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
+  ],
   output: v.strictObject({ nonce: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;

@@ -436,8 +436,14 @@ export const errorCatalogue = {
       `The project requires single sign-on for ${String(d.domain)} addresses. Sign in through your organization's identity provider: ${String(d.sso_url)}`,
     ['domain', 'sso_url'],
   ),
-  TEAM_DOMAIN_NOT_FOUND: entry(404, (d) => `Domain ${String(d.domain)} is not claimed by team ${String(d.team_id)}.`, ['team_id', 'domain']),
-  TEAM_DOMAIN_ALREADY_EXISTS: entry(409, (d) => `Team ${String(d.team_id)} already claims domain ${String(d.domain)}.`, ['team_id', 'domain']),
+  TEAM_DOMAIN_NOT_FOUND: entry(404, (d) => `Domain ${String(d.domain)} is not claimed by team ${String(d.team_id)}.`, [
+    'team_id',
+    'domain',
+  ]),
+  TEAM_DOMAIN_ALREADY_EXISTS: entry(409, (d) => `Team ${String(d.team_id)} already claims domain ${String(d.domain)}.`, [
+    'team_id',
+    'domain',
+  ]),
   TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM: entry(
     409,
     (d) => `Domain ${String(d.domain)} is already verified by another team of this project.`,

@@ -51,7 +51,10 @@ export function schemas(baseUrl: string): Array<Record<string, unknown>> {
           subAttributes: [attr('givenName', 'string'), attr('familyName', 'string'), attr('formatted', 'string')],
         },
         attr('displayName', 'string'),
-        { ...attr('emails', 'complex', { multiValued: true }), subAttributes: [attr('value', 'string'), attr('type', 'string'), attr('primary', 'boolean')] },
+        {
+          ...attr('emails', 'complex', { multiValued: true }),
+          subAttributes: [attr('value', 'string'), attr('type', 'string'), attr('primary', 'boolean')],
+        },
         attr('active', 'boolean'),
       ],
       meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${SCHEMA.user}` },

@@ -119,7 +119,11 @@ export async function createScimGroup(scope: ScimScope, body: unknown): Promise<
     };
     await insertScimGroup(tx.db, row);
     await addMembers(inner, row, ids);
-    await emitWebhookEvent(tx, scope.project.id, 'scim_group.created', { team_id: scope.teamId, group_id: row.id, display_name: displayName });
+    await emitWebhookEvent(tx, scope.project.id, 'scim_group.created', {
+      team_id: scope.teamId,
+      group_id: row.id,
+      display_name: displayName,
+    });
     return toScimGroup(inner, row);
   });
 }
@@ -171,14 +175,18 @@ export async function patchScimGroup(scope: ScimScope, id: string, body: unknown
         await removeMembers(inner, group, [filtered[1]!]);
         continue;
       }
-      for (const [rawPath, value] of operation.op === 'remove' ? [[operation.path!, operation.value] as [string, unknown]] : assignments(operation)) {
+      for (const [rawPath, value] of operation.op === 'remove'
+        ? [[operation.path!, operation.value] as [string, unknown]]
+        : assignments(operation)) {
         const path = rawPath.replace(/^urn:ietf:params:scim:schemas:core:2\.0:group:/i, '').toLowerCase();
         if (path === 'members') {
           if (operation.op === 'add') await addMembers(inner, group, await memberIds(inner, value));
           else if (operation.op === 'replace') await setMembers(inner, group, await memberIds(inner, value));
           else {
             const ids =
-              value === undefined ? await listGroupMemberIds(tx.db, group.id) : (Array.isArray(value) ? value : []).map((m) => boundedString(objectBody(m).value, 'members.value'));
+              value === undefined
+                ? await listGroupMemberIds(tx.db, group.id)
+                : (Array.isArray(value) ? value : []).map((m) => boundedString(objectBody(m).value, 'members.value'));
             await removeMembers(inner, group, ids);
           }
         } else if (path === 'displayname') {
@@ -194,7 +202,11 @@ export async function patchScimGroup(scope: ScimScope, id: string, body: unknown
       }
     }
     await updateScimGroup(tx.db, id, { updated_at: tx.now });
-    await emitWebhookEvent(tx, scope.project.id, 'scim_group.updated', { team_id: scope.teamId, group_id: id, display_name: group.display_name });
+    await emitWebhookEvent(tx, scope.project.id, 'scim_group.updated', {
+      team_id: scope.teamId,
+      group_id: id,
+      display_name: group.display_name,
+    });
     return toScimGroup(inner, { ...group, updated_at: tx.now });
   });
 }
@@ -206,6 +218,10 @@ export async function deleteScimGroupResource(scope: ScimScope, id: string): Pro
     const group = await getScimGroup(inner, id);
     await removeMembers(inner, group, await listGroupMemberIds(tx.db, id));
     await deleteScimGroup(tx.db, id);
-    await emitWebhookEvent(tx, scope.project.id, 'scim_group.deleted', { team_id: scope.teamId, group_id: id, display_name: group.display_name });
+    await emitWebhookEvent(tx, scope.project.id, 'scim_group.deleted', {
+      team_id: scope.teamId,
+      group_id: id,
+      display_name: group.display_name,
+    });
   });
 }

@@ -59,7 +59,9 @@ const GROUP_FILTERS = ['displayname', 'externalid'] as const;
 async function listUsers(scope: ScimScope, query: Record<string, string>): Promise<Record<string, unknown>> {
   const { startIndex, count } = pageOf(query, MAX_PAGE_SIZE);
   const filter = query.filter ? parseEqFilter(query.filter, USER_FILTERS) : null;
-  const where = filter ? { column: filter.attribute === 'username' ? ('user_name' as const) : ('external_id' as const), value: filter.value } : null;
+  const where = filter
+    ? { column: filter.attribute === 'username' ? ('user_name' as const) : ('external_id' as const), value: filter.value }
+    : null;
   const { rows, total } = await listScimUsers(scope.ctx.db, scope.teamId, where, startIndex - 1, count);
   const resources = [];
   for (const row of rows) {
@@ -72,7 +74,9 @@ async function listUsers(scope: ScimScope, query: Record<string, string>): Promi
 async function listGroups(scope: ScimScope, query: Record<string, string>): Promise<Record<string, unknown>> {
   const { startIndex, count } = pageOf(query, MAX_PAGE_SIZE);
   const filter = query.filter ? parseEqFilter(query.filter, GROUP_FILTERS) : null;
-  const where = filter ? { column: filter.attribute === 'displayname' ? ('display_name' as const) : ('external_id' as const), value: filter.value } : null;
+  const where = filter
+    ? { column: filter.attribute === 'displayname' ? ('display_name' as const) : ('external_id' as const), value: filter.value }
+    : null;
   const { rows, total } = await listScimGroups(scope.ctx.db, scope.teamId, where, startIndex - 1, count);
   const resources = [];
   for (const row of rows) resources.push(await toScimGroup(scope, row));
@@ -181,7 +185,13 @@ export async function answerScim(runtime: Runtime, request: ScimRequest, onUnexp
 }
 
 /** The SCIM endpoints under `/api/v1/scim/v2/{team_id}`, for the OpenAPI document (scripts/openapi/document.ts). */
-export const SCIM_ENDPOINTS: ReadonlyArray<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; summary: string; created?: true; noContent?: true }> = [
+export const SCIM_ENDPOINTS: ReadonlyArray<{
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  created?: true;
+  noContent?: true;
+}> = [
   { method: 'GET', path: '/ServiceProviderConfig', summary: 'SCIM: the service provider configuration (RFC 7643 §5).' },
   { method: 'GET', path: '/Schemas', summary: 'SCIM: the User and Group schemas (RFC 7643 §7).' },
   { method: 'GET', path: '/Schemas/{schema_id}', summary: 'SCIM: one schema.' },

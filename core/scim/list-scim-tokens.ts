@@ -20,4 +20,3 @@ export const listScimTokens = defineOperation({
     return { items: rows.map(toWire), is_paginated: false as const };
   },
 });
-

@@ -13,7 +13,11 @@ import { listUserGroups, type ScimGroupRow } from './queries.ts';
  * turned into `_` (`"Team Admins"` → `team_admins`); null when the project defines neither (the
  * group then grants nothing until such a permission is defined). docs/sso.md "SCIM" documents it.
  */
-export async function groupPermission(ctx: OperationContext, projectId: string, group: Pick<ScimGroupRow, 'display_name'>): Promise<string | null> {
+export async function groupPermission(
+  ctx: OperationContext,
+  projectId: string,
+  group: Pick<ScimGroupRow, 'display_name'>,
+): Promise<string | null> {
   const candidates = [group.display_name, group.display_name.toLowerCase().replace(/[^a-z0-9_:]/g, '_')];
   for (const id of candidates) {
     if (id.startsWith('$') ? isSystemPermission(id) : (await findDefinition(ctx.db, projectId, id))?.scope === 'team') return id;

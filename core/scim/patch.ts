@@ -23,7 +23,8 @@ export function readPatchBody(body: unknown): PatchOperation[] {
   return ops.map((raw) => {
     const o = objectBody(raw);
     const op = typeof o.op === 'string' ? o.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
     const path = optionalString(o.path, 'path');
     if (op === 'remove' && path === null) throw new ScimError(400, 'A remove operation needs a path.', 'noTarget');
     if (op !== 'remove' && o.value === undefined) throw new ScimError(400, `An ${op} operation needs a value.`, 'invalidValue');

@@ -20,7 +20,15 @@ export const SCHEMA = {
 export const SCIM_STATUS = { ok: 200, created: 201, noContent: 204 } as const;
 
 /** RFC 7644 §3.12 Table 9 `scimType` values Gatehouse answers with. */
-export type ScimType = 'invalidFilter' | 'uniqueness' | 'invalidSyntax' | 'invalidPath' | 'invalidValue' | 'mutability' | 'noTarget' | 'tooMany';
+export type ScimType =
+  | 'invalidFilter'
+  | 'uniqueness'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'invalidValue'
+  | 'mutability'
+  | 'noTarget'
+  | 'tooMany';
 
 /** A SCIM protocol error: an HTTP status, an optional `scimType`, and a human-readable detail. */
 export class ScimError extends Error {

@@ -44,4 +44,3 @@ export function toWire(row: ScimTokenRow): v.InferOutput<typeof ScimTokenOutput>
 export function scimTokenHash(token: string): string {
   return sha256Hex(token);
 }
-

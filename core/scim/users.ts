@@ -1,5 +1,13 @@
 import { domainToASCII } from 'node:url';
-import { findUser, findUserByAuthEmail, insertNewUser, finishUserCreation, updateUser, deleteUserAndNotify, type UserRow } from '../users/index.ts';
+import {
+  findUser,
+  findUserByAuthEmail,
+  insertNewUser,
+  finishUserCreation,
+  updateUser,
+  deleteUserAndNotify,
+  type UserRow,
+} from '../users/index.ts';
 import { listUserTeamIds } from '../teams/index.ts';
 import { findVerifiedDomain } from '../team-domains/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
@@ -48,7 +56,8 @@ export interface UserAttributes {
 /** The primary (else first) email of a SCIM `emails` value, or null. */
 function primaryEmail(emails: unknown): string | null {
   if (emails === undefined || emails === null) return null;
-  if (!Array.isArray(emails) || emails.length > 20) throw new ScimError(400, 'emails must be an array of at most 20 entries.', 'invalidValue');
+  if (!Array.isArray(emails) || emails.length > 20)
+    throw new ScimError(400, 'emails must be an array of at most 20 entries.', 'invalidValue');
   const entries = emails.map((e) => objectBody(e));
   const chosen = entries.find((e) => e.primary === true || e.primary === 'true') ?? entries[0];
   return chosen ? boundedString(chosen.value, 'emails.value') : null;

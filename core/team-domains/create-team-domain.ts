@@ -22,7 +22,7 @@ export const createTeamDomain = defineOperation({
   id: 'teamDomains.create',
   method: 'POST',
   path: '/teams/:team_id/domains',
-  summary: "Claim an email domain for a team; answers the DNS TXT challenge that proves it.",
+  summary: 'Claim an email domain for a team; answers the DNS TXT challenge that proves it.',
   access: ['client', 'server', 'admin'],
   input: { params: TeamParamsSchema, body: v.strictObject({ domain: DomainSchema }) },
   errors: [...MANAGE_SSO_ERRORS, 'TEAM_DOMAIN_ALREADY_EXISTS', 'SCHEMA_ERROR'],

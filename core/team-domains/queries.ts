@@ -5,7 +5,12 @@ import type { Database, TeamDomainsTable } from '../storage/tables.ts';
 export type TeamDomainRow = TeamDomainsTable;
 
 /** The domain `domain` claimed by `teamId`, or null. */
-export async function findTeamDomain(db: Kysely<Database>, projectId: string, teamId: string, domain: string): Promise<TeamDomainRow | null> {
+export async function findTeamDomain(
+  db: Kysely<Database>,
+  projectId: string,
+  teamId: string,
+  domain: string,
+): Promise<TeamDomainRow | null> {
   const row = await db
     .selectFrom('team_domains')
     .selectAll()

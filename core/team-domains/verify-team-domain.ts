@@ -52,7 +52,8 @@ export const verifyTeamDomain = defineOperation({
     });
     // Two teams verifying at the same moment: the unique index on verified domains decides.
     return verify.catch((error: unknown) => {
-      if (ctx.runtime.storage.isUniqueViolation(error)) throw new KnownError('TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM', { domain: row.domain });
+      if (ctx.runtime.storage.isUniqueViolation(error))
+        throw new KnownError('TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM', { domain: row.domain });
       throw error;
     });
   },

@@ -295,7 +295,9 @@ function addScimPaths(paths: Record<string, Record<string, Json>>): void {
       security: [{ scimBearer: [] }],
       parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       responses: {
-        [endpoint.created ? '201' : endpoint.noContent ? '204' : '200']: endpoint.noContent ? { description: 'Done.' } : scimJson('Success.'),
+        [endpoint.created ? '201' : endpoint.noContent ? '204' : '200']: endpoint.noContent
+          ? { description: 'Done.' }
+          : scimJson('Success.'),
         '400': scimJson('SCIM error: invalidSyntax, invalidValue, invalidFilter, invalidPath, mutability, noTarget or tooMany.'),
         '401': scimJson('SCIM error: no valid bearer token of this team.'),
         '404': scimJson('SCIM error: no such resource.'),

@@ -25,7 +25,11 @@ for (const dialect of testDialects()) {
       const headers: Record<string, string> = { accept: 'application/scim+json' };
       if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
       if (body !== undefined) headers['content-type'] = 'application/scim+json';
-      const res = await fetch(`${baseUrl}${path}`, { method, headers, body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       assert.ok(res.status < 500, `${method} ${path} answered ${res.status}: ${text}`);
       if (res.status !== 204) assert.match(res.headers.get('content-type') ?? '', /^application\/scim\+json/);
@@ -138,31 +142,41 @@ for (const dialect of testDialects()) {
       assert.equal(page.body.startIndex, 2);
       assert.equal(page.body.itemsPerPage, 1);
       const first = await scim('GET', '/Users?startIndex=1&count=1');
-      assert.deepEqual(
-        [first.body.Resources[0].userName, page.body.Resources[0].userName].sort(),
-        ['bjensen', 'jsmith'],
-      );
+      assert.deepEqual([first.body.Resources[0].userName, page.body.Resources[0].userName].sort(), ['bjensen', 'jsmith']);
       assertScimError(await scim('GET', `/Users?filter=${encodeURIComponent('title pr')}`), 400, 'invalidFilter');
       assertScimError(await scim('GET', '/Users/00000000-0000-4000-8000-000000000000'), 404);
     });
 
     it('deactivates a user with PATCH active false: membership and every session stop at once', async () => {
-      const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: userId, expires_in_millis: 3_600_000, is_impersonation: false });
+      const session = await api(server, 'POST', '/auth/sessions', p.server, {
+        user_id: userId,
+        expires_in_millis: 3_600_000,
+        is_impersonation: false,
+      });
       assert.equal(session.status, 200, session.text);
       const me = await api(server, 'GET', '/users/me', { ...p.client, accessToken: session.body.access_token });
       assert.equal(me.status, 200, me.text);
 
-      const res = await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false, nickName: 'Babs' } }] });
+      const res = await scim('PATCH', `/Users/${userId}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', value: { active: false, nickName: 'Babs' } }],
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.active, false);
       assert.deepEqual(await userTeams(userId), []);
-      const refresh = await api(server, 'POST', '/auth/sessions/current/refresh', { ...p.client, refreshToken: session.body.refresh_token });
+      const refresh = await api(server, 'POST', '/auth/sessions/current/refresh', {
+        ...p.client,
+        refreshToken: session.body.refresh_token,
+      });
       assert.notEqual(refresh.status, 200, refresh.text);
       const after = await api(server, 'GET', '/users/me', { ...p.client, accessToken: session.body.access_token });
       assert.notEqual(after.status, 200, after.text);
 
       // Entra ID's spelling reactivates: path "active", value "True".
-      const back = await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'True' }] });
+      const back = await scim('PATCH', `/Users/${userId}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'Replace', path: 'active', value: 'True' }],
+      });
       assert.equal(back.body.active, true);
       assert.deepEqual(await userTeams(userId), [teamId]);
     });
@@ -178,36 +192,59 @@ for (const dialect of testDialects()) {
       });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       assert.equal(put.body.name.familyName, 'Jensen-Smith');
-      const patched = await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'name.givenName', value: 'Babs' }] });
+      const patched = await scim('PATCH', `/Users/${userId}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', path: 'name.givenName', value: 'Babs' }],
+      });
       assert.equal(patched.body.name.givenName, 'Babs');
-      assertScimError(await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: 'x' }] }), 400, 'invalidPath');
+      assertScimError(
+        await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: 'x' }] }),
+        400,
+        'invalidPath',
+      );
     });
 
     it('maps groups to team permissions: create, filter, patch members, delete', async () => {
-      const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Tour Guides', members: [{ value: userId, display: 'Babs Jensen' }] });
+      const created = await scim('POST', '/Groups', {
+        schemas: [GROUP],
+        displayName: 'Tour Guides',
+        members: [{ value: userId, display: 'Babs Jensen' }],
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const groupId = created.body.id;
       assert.equal(created.body['urn:gatehouse:scim:group:permission'], 'tour_guides');
-      assert.deepEqual(created.body.members.map((m: { value: string }) => m.value), [userId]);
+      assert.deepEqual(
+        created.body.members.map((m: { value: string }) => m.value),
+        [userId],
+      );
       assert.ok((await teamPermissions(userId)).includes('tour_guides'));
 
       const filtered = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Tour Guides"')}`);
       assert.equal(filtered.body.totalResults, 1);
       assert.equal((await scim('GET', `/Groups/${groupId}`)).body.displayName, 'Tour Guides');
 
-      const removed = await scim('PATCH', `/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${userId}"]` }] });
+      const removed = await scim('PATCH', `/Groups/${groupId}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'remove', path: `members[value eq "${userId}"]` }],
+      });
       assert.equal(removed.status, 200, JSON.stringify(removed.body));
       assert.deepEqual(removed.body.members, []);
       assert.ok(!(await teamPermissions(userId)).includes('tour_guides'));
       const added = await scim('PATCH', `/Groups/${groupId}`, {
         schemas: [PATCH_OP],
-        Operations: [{ op: 'add', path: 'members', value: [{ display: 'Babs Jensen', $ref: `${baseUrl}/Users/${userId}`, value: userId }] }],
+        Operations: [
+          { op: 'add', path: 'members', value: [{ display: 'Babs Jensen', $ref: `${baseUrl}/Users/${userId}`, value: userId }] },
+        ],
       });
       assert.equal(added.body.members.length, 1);
       assert.ok((await teamPermissions(userId)).includes('tour_guides'));
 
       assertScimError(await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Tour Guides' }), 409, 'uniqueness');
-      assertScimError(await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'X', members: [{ value: 'nobody' }] }), 400, 'invalidValue');
+      assertScimError(
+        await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'X', members: [{ value: 'nobody' }] }),
+        400,
+        'invalidValue',
+      );
 
       const deleted = await scim('DELETE', `/Groups/${groupId}`);
       assert.equal(deleted.status, 204);
@@ -223,7 +260,10 @@ for (const dialect of testDialects()) {
       assertScimError(await scim('PATCH', `/Users/${userId}`, { Operations: [] }), 400, 'invalidSyntax');
       assertScimError(await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: 'move' }] }), 400, 'invalidSyntax');
       assertScimError(
-        await scim('PATCH', `/Users/${userId}`, { schemas: [PATCH_OP], Operations: Array.from({ length: 101 }, () => ({ op: 'replace', path: 'active', value: true })) }),
+        await scim('PATCH', `/Users/${userId}`, {
+          schemas: [PATCH_OP],
+          Operations: Array.from({ length: 101 }, () => ({ op: 'replace', path: 'active', value: true })),
+        }),
         400,
         'tooMany',
       );
@@ -232,7 +272,11 @@ for (const dialect of testDialects()) {
     });
 
     it('deletes a user: sessions and membership go; the account stays unless it exists only through the verified domain', async () => {
-      const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: userId, expires_in_millis: 3_600_000, is_impersonation: false });
+      const session = await api(server, 'POST', '/auth/sessions', p.server, {
+        user_id: userId,
+        expires_in_millis: 3_600_000,
+        is_impersonation: false,
+      });
       const res = await scim('DELETE', `/Users/${userId}`);
       assert.equal(res.status, 204);
       assertScimError(await scim('GET', `/Users/${userId}`), 404);
@@ -257,7 +301,11 @@ for (const dialect of testDialects()) {
       const revoked = await api(server, 'DELETE', `/teams/${teamId}/scim-tokens/${list.body.items[0].id}`, p.server);
       assert.equal(revoked.status, 200, revoked.text);
       assertScimError(await scim('GET', '/Users'), 401);
-      assertKnownError(await api(server, 'DELETE', `/teams/${teamId}/scim-tokens/${list.body.items[0].id}`, p.server), 'SCIM_TOKEN_NOT_FOUND', 404);
+      assertKnownError(
+        await api(server, 'DELETE', `/teams/${teamId}/scim-tokens/${list.body.items[0].id}`, p.server),
+        'SCIM_TOKEN_NOT_FOUND',
+        404,
+      );
     });
   });
 }

@@ -24,7 +24,9 @@ for (const dialect of testDialects()) {
       p = await createProject(server, {
         sign_up_enabled: true,
         magic_link_enabled: true,
-        oauth_providers: [{ id: 'acme', type: 'standard', client_id: idp.clientId, client_secret: idp.clientSecret, issuer_url: idp.issuer }],
+        oauth_providers: [
+          { id: 'acme', type: 'standard', client_id: idp.clientId, client_secret: idp.clientSecret, issuer_url: idp.issuer },
+        ],
       });
       const team = await api(server, 'POST', '/teams', p.server, { display_name: 'Acme' });
       assert.equal(team.status, 201, team.text);
@@ -50,7 +52,11 @@ for (const dialect of testDialects()) {
       assert.equal(body.challenge.type, 'TXT');
       assert.equal(body.challenge.name, '_gatehouse-challenge.acme.test');
       assert.match(body.challenge.value, /^gatehouse-domain-verification=.{20,}$/);
-      assertKnownError(await api(server, 'POST', `/teams/${teamId}/domains`, p.server, { domain: 'acme.test' }), 'TEAM_DOMAIN_ALREADY_EXISTS', 409);
+      assertKnownError(
+        await api(server, 'POST', `/teams/${teamId}/domains`, p.server, { domain: 'acme.test' }),
+        'TEAM_DOMAIN_ALREADY_EXISTS',
+        409,
+      );
     });
 
     it('refuses a malformed domain with SCHEMA_ERROR', async () => {
@@ -84,7 +90,10 @@ for (const dialect of testDialects()) {
     it('lets one team of a project at a time hold a domain verified', async () => {
       const other = await api(server, 'POST', '/teams', p.server, { display_name: 'Rival' });
       const body = await claim(other.body.id, 'acme.test');
-      dns.records.set('_gatehouse-challenge.acme.test', [...(dns.records.get('_gatehouse-challenge.acme.test') ?? []), body.challenge.value]);
+      dns.records.set('_gatehouse-challenge.acme.test', [
+        ...(dns.records.get('_gatehouse-challenge.acme.test') ?? []),
+        body.challenge.value,
+      ]);
       assertKnownError(
         await api(server, 'POST', `/teams/${other.body.id}/domains/acme.test/verify`, p.server),
         'TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM',
@@ -106,25 +115,37 @@ for (const dialect of testDialects()) {
     it('refuses password sign-up, password sign-in and OTP for an enforced domain with SSO_REQUIRED and the SSO URL', async () => {
       const client: Caller = p.client;
       // Before enforcement: an address of the domain signs up with a password.
-      const early = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'early@acme.test', password: 'correct horse battery' });
+      const early = await api(server, 'POST', '/auth/password/sign-up', client, {
+        email: 'early@acme.test',
+        password: 'correct horse battery',
+      });
       assert.equal(early.status, 200, early.text);
 
       const flag = await api(server, 'PATCH', `/teams/${teamId}/domains/acme.test`, p.server, { sso_enforced: true });
       assert.equal(flag.status, 200, flag.text);
       assert.equal(flag.body.sso_enforced, true);
       // The per-domain flag alone does not enforce: the project option must be on too.
-      const stillOpen = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'second@acme.test', password: 'correct horse battery' });
+      const stillOpen = await api(server, 'POST', '/auth/password/sign-up', client, {
+        email: 'second@acme.test',
+        password: 'correct horse battery',
+      });
       assert.equal(stillOpen.status, 200, stillOpen.text);
 
       const config = await patchConfigOverride(server, p.admin, 'branch', { 'auth.sso.enforceForVerifiedDomains': true });
       assert.equal(config.status, 200, config.text);
 
-      const signUp = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'Bob@Acme.test', password: 'correct horse battery' });
+      const signUp = await api(server, 'POST', '/auth/password/sign-up', client, {
+        email: 'Bob@Acme.test',
+        password: 'correct horse battery',
+      });
       assertKnownError(signUp, 'SSO_REQUIRED', 403);
       assert.equal(signUp.body.details.sso_url, `${server.url}/api/v1/auth/sso/authorize?email=bob%40acme.test`);
       assert.equal(signUp.body.details.domain, 'acme.test');
 
-      const signIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: 'early@acme.test', password: 'correct horse battery' });
+      const signIn = await api(server, 'POST', '/auth/password/sign-in', client, {
+        email: 'early@acme.test',
+        password: 'correct horse battery',
+      });
       assertKnownError(signIn, 'SSO_REQUIRED', 403);
       const otp = await api(server, 'POST', '/auth/otp/send-sign-in-code', client, {
         email: 'early@acme.test',
@@ -133,7 +154,10 @@ for (const dialect of testDialects()) {
       assertKnownError(otp, 'SSO_REQUIRED', 403);
 
       // Other domains are untouched.
-      const elsewhere = await api(server, 'POST', '/auth/password/sign-up', client, { email: 'carol@example.org', password: 'correct horse battery' });
+      const elsewhere = await api(server, 'POST', '/auth/password/sign-up', client, {
+        email: 'carol@example.org',
+        password: 'correct horse battery',
+      });
       assert.equal(elsewhere.status, 200, elsewhere.text);
     });
 
@@ -146,18 +170,29 @@ for (const dialect of testDialects()) {
       const flow = newAppFlow();
       const start = await fetch(authorizeUrl(server, 'acme', p.projectId, flow), { redirect: 'manual' });
       assert.equal(start.status, 307, await start.text());
-      const callback = await signInAtProvider(new CookieJar(), start.headers.get('location')!, 'eve', `${server.url}/api/v1/auth/oauth/callback/`);
+      const callback = await signInAtProvider(
+        new CookieJar(),
+        start.headers.get('location')!,
+        'eve',
+        `${server.url}/api/v1/auth/oauth/callback/`,
+      );
       const back = await followCallback(callback);
       assert.equal(`${back.origin}${back.pathname}`, APP_ERROR_URL);
       assert.equal(back.searchParams.get('errorCode'), 'SSO_REQUIRED');
-      assert.equal(JSON.parse(back.searchParams.get('details')!).sso_url, `${server.url}/api/v1/auth/sso/authorize?email=eve%40example.test`);
+      assert.equal(
+        JSON.parse(back.searchParams.get('details')!).sso_url,
+        `${server.url}/api/v1/auth/sso/authorize?email=eve%40example.test`,
+      );
     });
 
     it('stops enforcing once the team deletes the domain', async () => {
       const res = await api(server, 'DELETE', `/teams/${teamId}/domains/acme.test`, p.server);
       assert.equal(res.status, 200, res.text);
       assertKnownError(await api(server, 'DELETE', `/teams/${teamId}/domains/acme.test`, p.server), 'TEAM_DOMAIN_NOT_FOUND', 404);
-      const signUp = await api(server, 'POST', '/auth/password/sign-up', p.client, { email: 'dave@acme.test', password: 'correct horse battery' });
+      const signUp = await api(server, 'POST', '/auth/password/sign-up', p.client, {
+        email: 'dave@acme.test',
+        password: 'correct horse battery',
+      });
       assert.equal(signUp.status, 200, signUp.text);
     });
   });
