@@ -39,6 +39,9 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   'backed_up',
   'test_mode',
   'cancel_at_period_end',
+  'sso_enforced',
+  'scim_active',
+  'created_by_scim',
 ]);
 
 /**

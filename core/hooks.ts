@@ -6,6 +6,7 @@ import { grantNewUserDefaults, seedProjectDefinitions } from './permissions/inde
 import { sendSignUpVerificationEmail } from './contact-channels/index.ts';
 import { checkEmailThemeSetting } from './emails/index.ts';
 import { recordFirstOwner } from './ai-chat/index.ts';
+import { assertSsoNotRequired } from './team-domains/index.ts';
 
 /**
  * Work one domain runs when another domain's event happens, wired here in one place instead of
@@ -27,12 +28,20 @@ export interface CoreHooks {
   readonly passwordSignUp: ReadonlyArray<
     (ctx: OperationContext, project: Project, user: UserRow, info: PasswordSignUpInfo) => Promise<void>
   >;
+  /**
+   * Before a sign-in or sign-up by `method` (`password`, `otp`, `oauth`, …) for `email` (null when
+   * the method has none) goes ahead; a check throws to refuse it. Reached from every sign-in path
+   * through core/sign-up-rules `checkSignInAttempt`.
+   */
+  readonly signInAttempt: ReadonlyArray<
+    (ctx: OperationContext, project: Project, attempt: { email: string | null; method: string }) => Promise<void>
+  >;
 }
 
 /**
  * The listeners of a Gatehouse core: every new project gets the default team permission
  * definitions, every new user the project's default permissions (upstream apps/backend/prisma/seed.ts;
- * upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx), the first dashboard owner is recorded as the server's operator (core/ai-chat), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
+ * upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/permissions.tsx), a sign-in or sign-up of an address whose verified team domain enforces SSO is refused (core/team-domains), the first dashboard owner is recorded as the server's operator (core/ai-chat), a project's `email_theme` must name one of its themes, and a password sign-up with a `verification_callback_url` its verification
  * email (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/). `extra` listeners (an embedding app's, a test's) run after these.
  */
 export function coreHooks(extra: Partial<CoreHooks> = {}): CoreHooks {
@@ -41,5 +50,6 @@ export function coreHooks(extra: Partial<CoreHooks> = {}): CoreHooks {
     projectConfigCheck: [checkEmailThemeSetting, ...(extra.projectConfigCheck ?? [])],
     userCreated: [grantNewUserDefaults, recordFirstOwner, ...(extra.userCreated ?? [])],
     passwordSignUp: [sendSignUpVerificationEmail, ...(extra.passwordSignUp ?? [])],
+    signInAttempt: [assertSsoNotRequired, ...(extra.signInAttempt ?? [])],
   };
 }

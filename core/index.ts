@@ -53,6 +53,7 @@ export {
   type ExportHeader,
 } from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
+export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';
@@ -97,6 +98,8 @@ export interface CoreOptions {
   turnstile?: import('./runtime.ts').RuntimeOptions['turnstile'];
   /** See RuntimeOptions.outboundPrivateHosts (GATEHOUSE_OUTBOUND_PRIVATE_HOSTS; default none). */
   outboundPrivateHosts?: readonly string[];
+  /** See RuntimeOptions.dnsServers (GATEHOUSE_DNS_SERVERS; default: the system's resolvers). */
+  dnsServers?: readonly string[];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

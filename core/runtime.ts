@@ -85,6 +85,11 @@ export interface RuntimeOptions {
    * identity provider on the operator's private network. Default none (core/lib/outbound-fetch.ts).
    */
   outboundPrivateHosts?: readonly string[];
+  /**
+   * DNS servers (`host` or `host:port`, GATEHOUSE_DNS_SERVERS) that domain verification asks for
+   * TXT records (core/team-domains, node's `dns.Resolver#setServers`); default: the system's.
+   */
+  dnsServers?: readonly string[];
 }
 
 /** Cloudflare's documented Turnstile server-side validation endpoint. */
@@ -134,6 +139,8 @@ export interface Runtime extends RuntimeServices {
   readonly turnstile: { readonly verifyUrl: string; readonly timeoutMs: number };
   /** See RuntimeOptions.outboundPrivateHosts: lower-case, IPv6 without brackets. */
   readonly outboundPrivateHosts: ReadonlySet<string>;
+  /** See RuntimeOptions.dnsServers: empty means the system's resolvers. */
+  readonly dnsServers: readonly string[];
 }
 
 /** The kernel's own services: the runtime before the composition root adds the domains'. */
@@ -194,6 +201,7 @@ export function createRuntime(options: RuntimeOptions, wire: (kernel: KernelRunt
     stripeApiOverride: options.stripeApiOverride ?? null,
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     turnstile: { verifyUrl: options.turnstile?.verifyUrl || TURNSTILE_SITEVERIFY_URL, timeoutMs: options.turnstile?.timeoutMs ?? 3000 },
+    dnsServers: [...(options.dnsServers ?? [])],
   };
   return { ...kernel, ...wire(kernel) };
 }

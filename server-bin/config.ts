@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flagOptions, settingDefault, usageText } from './settings.ts';
@@ -42,6 +43,8 @@ export interface ServerConfig {
   turnstile: { verifyUrl: string; timeoutMs: number };
   /** GATEHOUSE_OUTBOUND_PRIVATE_HOSTS: hosts an OpenID provider may use on a private network in production mode. */
   outboundPrivateHosts: string[];
+  /** GATEHOUSE_DNS_SERVERS: DNS servers for team domain verification; empty = the system's. */
+  dnsServers: string[];
   help: boolean;
   version: boolean;
 }
@@ -163,6 +166,15 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
     throw new ConfigError(`Invalid GATEHOUSE_TURNSTILE_VERIFY_URL "${turnstileUrl}": use an http(s) URL.`);
   const turnstileTimeoutMs = parseDuration(env.GATEHOUSE_TURNSTILE_TIMEOUT || settingDefault('GATEHOUSE_TURNSTILE_TIMEOUT'));
   if (turnstileTimeoutMs < 1 || turnstileTimeoutMs > 60_000) throw new ConfigError('Invalid GATEHOUSE_TURNSTILE_TIMEOUT: use 1ms to 60s.');
+  const dnsServers = (env.GATEHOUSE_DNS_SERVERS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const server of dnsServers)
+    if (isIP(server) === 0 && !/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):\d{1,5}$/.test(server))
+      throw new ConfigError(
+        `Invalid GATEHOUSE_DNS_SERVERS entry "${server}": use an IP address, optionally with :port (IPv6 in brackets).`,
+      );
   const hopsText = env.GATEHOUSE_TRUSTED_PROXY_HOPS || settingDefault('GATEHOUSE_TRUSTED_PROXY_HOPS');
   if (!/^\d+$/.test(hopsText) || Number(hopsText) > 10)
     throw new ConfigError(`Invalid GATEHOUSE_TRUSTED_PROXY_HOPS "${hopsText}": use a number from 0 to 10.`);
@@ -210,6 +222,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    dnsServers,
     help: values.help === true,
     version: values.version === true,
   };

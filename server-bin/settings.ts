@@ -87,6 +87,12 @@ export const SETTINGS: readonly Setting[] = [
     help: '`development` allows webhooks, SMTP and OpenID providers on local and private addresses, the development OAuth provider, and shows error causes',
   },
   {
+    env: ['GATEHOUSE_DNS_SERVERS'],
+    default: "the system's resolvers",
+    help: 'comma-separated DNS servers (host or host:port) that team domain verification asks for `_gatehouse-challenge` TXT records',
+    readme: 'docs/sso.md "Verified domains"',
+  },
+  {
     env: ['GATEHOUSE_OUTBOUND_PRIVATE_HOSTS'],
     default: 'none',
     help: "comma-separated hosts (names or IP addresses) a project's OpenID provider may use in production mode though they are loopback or private: an identity provider on your private network",

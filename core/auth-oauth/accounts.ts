@@ -3,7 +3,7 @@ import { uuid } from '../lib/random.ts';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { findUser, findUserByAuthEmail, type UserRow } from '../users/index.ts';
-import { signUpUser } from '../sign-up-rules/index.ts';
+import { checkSignInAttempt, signUpUser } from '../sign-up-rules/index.ts';
 import { assertDashboardSignUpAllowed } from '../dashboard-signup/index.ts';
 import { findAccountByProviderAccount, insertAccount, listUserAccounts, type OAuthAccountRow } from './queries.ts';
 import type { ProviderUserInfo } from './providers/types.ts';
@@ -83,6 +83,7 @@ export async function settleAccount(
     if (!existing.allow_sign_in) throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
     const user = await findUser(ctx.db, project.id, existing.user_id);
     if (!user) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
+    await checkSignInAttempt(ctx, project, { email: user.primary_email, method: 'oauth' });
     return { user, account: existing, isNewUser: false };
   }
 
@@ -90,6 +91,7 @@ export async function settleAccount(
   if (info.email) {
     const owner = await findUserByAuthEmail(ctx.db, project.id, info.email);
     if (owner) {
+      await checkSignInAttempt(ctx, project, { email: info.email, method: 'oauth' });
       const strategy = project.config.oauthAccountMergeStrategy;
       if (strategy === 'raise_error') throw new KnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
       // Linking needs both sides to vouch for the address: the provider, and the existing account

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
@@ -36,6 +37,7 @@ export const appleNativeSignIn = defineOperation({
     'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER',
     'USER_EMAIL_ALREADY_EXISTS',
     ...FINISH_SIGN_IN_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
   ],
   output: SignInNewUserOutput,
   async run(ctx, { body }) {

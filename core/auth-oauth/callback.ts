@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { defineOperation, reply, type OperationContext, type RawReply } from '../operations/define.ts';
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
 import { isRedirectUrlTrusted } from '../config/domains.ts';
@@ -28,6 +29,7 @@ const CALLBACK_ERRORS: KnownErrorCode[] = [
   'USER_AUTHENTICATION_REQUIRED',
   'USER_EMAIL_ALREADY_EXISTS',
   'BOT_CHALLENGE_FAILED',
+  ...SIGN_IN_ATTEMPT_ERRORS,
 ];
 
 const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));

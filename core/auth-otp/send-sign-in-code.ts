@@ -4,6 +4,7 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { assertOtpMayReach } from './ownership.ts';
 import { enforceEmailLimits } from '../throttle/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
+import { checkSignInAttempt, SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { EmailSchema } from '../lib/schemas.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { createVerificationCode, splitOtp } from '../verification-codes/index.ts';
@@ -49,13 +50,20 @@ export const sendSignInCode = defineOperation({
       ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['REDIRECT_URL_NOT_WHITELISTED', 'USER_EMAIL_ALREADY_EXISTS', 'SIGN_UP_NOT_ENABLED', ...BOT_CHALLENGE_ERRORS],
+  errors: [
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'USER_EMAIL_ALREADY_EXISTS',
+    'SIGN_UP_NOT_ENABLED',
+    ...BOT_CHALLENGE_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
+  ],
   output: v.strictObject({ nonce: v.string() }),
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.magicLinkEnabled) throw new StatusError('forbidden', 'OTP sign-in is not enabled for this project');
     assertCallbackUrlTrusted(ctx.runtime, project, body.callback_url);
     const email = normalizeEmail(body.email);
+    await checkSignInAttempt(ctx, project, { email, method: 'otp' });
     await enforceEmailLimits(ctx, email);
     const botChallenge = await assessBotChallenge(ctx, project, body, 'send_magic_link_email');
     return ctx.transaction(async (tx) => {

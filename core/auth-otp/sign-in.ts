@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { findUser, updateUser, type UserRow } from '../users/index.ts';
-import { signUpUser } from '../sign-up-rules/index.ts';
+import { checkSignInAttempt, signUpUser, SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { findAuthEmailChannel } from '../contact-channels/index.ts';
 import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInNewUserOutput } from '../mfa/index.ts';
 import { useVerificationCode, VERIFICATION_CODE_ERRORS } from '../verification-codes/index.ts';
@@ -42,6 +42,7 @@ export const signInWithOtp = defineOperation({
     'BOT_CHALLENGE_FAILED',
     'USER_EMAIL_ALREADY_EXISTS',
     ...FINISH_SIGN_IN_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
   ],
   output: SignInNewUserOutput,
   async run(ctx, { body }) {
@@ -59,6 +60,7 @@ export const signInWithOtp = defineOperation({
         let isNewUser = false;
         if (found) {
           assertOtpMayReach(found, email);
+          await checkSignInAttempt(tx, project, { email, method: 'otp' });
           await updateUser(tx.db, project.id, found.user.id, { otp_auth_enabled: true });
           // Proving the address lifts a password lockout (docs/security.md "Throttling").
           await clearSignInFailures(tx, project.id, email);

@@ -7,6 +7,7 @@ import { finishSignIn, FINISH_SIGN_IN_ERRORS, SignInOutput } from '../mfa/index.
 import { reserveHashing, hashPassword, verifyAgainstDummy, verifyPassword } from './hashing.ts';
 import { claimSignInAttempt, enforceRateLimit } from '../throttle/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
+import { checkSignInAttempt, SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeBodyEntries, takesPartInChallenge } from '../bot-challenge/index.ts';
 
 /**
@@ -42,13 +43,20 @@ export const signInWithPassword = defineOperation({
       ...BotChallengeBodyEntries,
     }),
   },
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...FINISH_SIGN_IN_ERRORS, ...BOT_CHALLENGE_ERRORS],
+  errors: [
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'EMAIL_PASSWORD_MISMATCH',
+    ...FINISH_SIGN_IN_ERRORS,
+    ...BOT_CHALLENGE_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
+  ],
   output: SignInOutput,
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const email = normalizeEmail(body.email);
     await enforceRateLimit(ctx, 'sign_in_per_address');
+    await checkSignInAttempt(ctx, project, { email, method: 'password' });
     if (takesPartInChallenge(body)) await assessBotChallenge(ctx, project, body, 'sign_in_with_credential');
     // A full hashing queue answers 429 before the attempt is counted (core/lib/admission.ts).
     const slot = reserveHashing();

@@ -5,7 +5,7 @@ import { isRedirectUrlTrusted } from '../config/domains.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { EmailSchema } from '../lib/schemas.ts';
 import { emailTakenError, findUserByAuthEmail } from '../users/index.ts';
-import { signUpUser } from '../sign-up-rules/index.ts';
+import { checkSignInAttempt, signUpUser, SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
 import { issueSession } from '../sessions/index.ts';
 import { assertPasswordAcceptable, PASSWORD_RULE_ERRORS } from './rules.ts';
 import { hashPassword } from './hashing.ts';
@@ -52,6 +52,7 @@ export const signUpWithPassword = defineOperation({
     'USER_EMAIL_ALREADY_EXISTS',
     'SIGN_UP_REJECTED',
     ...BOT_CHALLENGE_ERRORS,
+    ...SIGN_IN_ATTEMPT_ERRORS,
   ],
   output: SignInOutput,
   async run(ctx, { body }) {
@@ -74,6 +75,8 @@ export const signUpWithPassword = defineOperation({
     await assertPasswordAcceptable(body.password, { email: body.email });
     await enforceRateLimit(ctx, 'sign_up_per_address');
     const email = normalizeEmail(body.email);
+    // Before the hash (tens of ms); signUpUser asks again inside the transaction.
+    await checkSignInAttempt(ctx, project, { email, method: 'password' });
     const botChallenge = await assessBotChallenge(ctx, project, body, 'sign_up_with_credential');
     const passwordHash = await hashPassword(body.password);
 

@@ -222,6 +222,12 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
         undefined,
         'Sign-up rules by id (core/sign-up-rules).',
       ),
+      sso: obj({
+        enforceForVerifiedDomains: bool(
+          false,
+          'Gatehouse: addresses of a team\'s verified domain whose domain has `sso_enforced` must sign in through SSO; password, OTP and OAuth sign-in and sign-up refuse them with SSO_REQUIRED (docs/sso.md "Verified domains").',
+        ),
+      }),
       signUpRiskHeuristic: bool(
         true,
         'Gatehouse: score sign-ups with Gatehouse\'s own risk heuristic (docs/security.md "Risk scores"); false leaves every score at 0.',

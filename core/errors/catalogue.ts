@@ -428,6 +428,35 @@ export const errorCatalogue = {
   ),
   AI_CHAT_MODEL_ERROR: entry(400, (d) => String(d.message ?? 'The model endpoint did not answer.'), ['message']),
   AI_SETTINGS_OPERATOR_ONLY: entry(403, 'Only the server operator (the first dashboard owner) may change server settings.'),
+
+  // ── Verified domains and SCIM (Gatehouse's own; issue 32) ─────────────────────────────────
+  SSO_REQUIRED: entry(
+    403,
+    (d) =>
+      `The project requires single sign-on for ${String(d.domain)} addresses. Sign in through your organization's identity provider: ${String(d.sso_url)}`,
+    ['domain', 'sso_url'],
+  ),
+  TEAM_DOMAIN_NOT_FOUND: entry(404, (d) => `Domain ${String(d.domain)} is not claimed by team ${String(d.team_id)}.`, [
+    'team_id',
+    'domain',
+  ]),
+  TEAM_DOMAIN_ALREADY_EXISTS: entry(409, (d) => `Team ${String(d.team_id)} already claims domain ${String(d.domain)}.`, [
+    'team_id',
+    'domain',
+  ]),
+  TEAM_DOMAIN_VERIFIED_BY_ANOTHER_TEAM: entry(
+    409,
+    (d) => `Domain ${String(d.domain)} is already verified by another team of this project.`,
+    ['domain'],
+  ),
+  TEAM_DOMAIN_VERIFICATION_FAILED: entry(
+    400,
+    (d) =>
+      `Domain ${String(d.domain)} is not verified: the TXT record ${String(d.record_name)} does not hold the challenge value (${String(d.reason)}).`,
+    ['domain', 'record_name', 'reason'],
+  ),
+  TEAM_DOMAIN_NOT_VERIFIED: entry(400, (d) => `Domain ${String(d.domain)} is not verified yet.`, ['domain']),
+  SCIM_TOKEN_NOT_FOUND: entry(404, (d) => `SCIM token ${String(d.token_id)} not found.`, ['token_id']),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Every known error code. */

@@ -40,6 +40,9 @@ import * as feedback from '../feedback/index.ts';
 import * as botChallenge from '../bot-challenge/index.ts';
 // bulk user import
 import * as userImport from '../user-import/index.ts';
+// verified team domains and SCIM tokens (issue 32)
+import * as teamDomains from '../team-domains/index.ts';
+import * as scim from '../scim/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -270,4 +273,14 @@ export const operations: readonly AnyOperation[] = [
   userImport.importUsers,
   userImport.exportUsers,
   userImport.exportUsersSealed,
+  // verified team domains (issue 32)
+  teamDomains.createTeamDomain,
+  teamDomains.listTeamDomains,
+  teamDomains.updateTeamDomain,
+  teamDomains.deleteTeamDomain,
+  teamDomains.verifyTeamDomain,
+  // SCIM provisioning tokens (issue 32); the SCIM endpoints themselves: server-bin/api/scim.ts
+  scim.createScimToken,
+  scim.listScimTokens,
+  scim.deleteScimToken,
 ];

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
-/** The six system team permissions and their descriptions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Permission). */
+/** The system team permissions (upstream's six, plus Gatehouse's `$manage_sso`, issue 32) and their descriptions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Permission). */
 export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
   $delete_team: 'Delete the team',
   $invite_members: 'Invite other users to the team',
   $manage_api_keys: 'Create and manage API keys for the team',
+  $manage_sso: "Manage the team's single sign-on: verified domains, SSO connections and SCIM provisioning",
   $read_members: 'Read and list the other members of the team',
   $remove_members: 'Remove other members from the team',
   $update_team: 'Update the team information',

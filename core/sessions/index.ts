@@ -6,3 +6,4 @@ export { deleteSession } from './delete-session.ts';
 export { issueSession, refreshSession } from './issue.ts';
 export { findRefreshTokenByHash, findRefreshToken } from './queries.ts';
 export { revokeAfterPasswordChange, callerSessionOf } from './credential-change.ts';
+export { revokeUserSessions } from './revoke.ts';

@@ -14,6 +14,7 @@ import {
   type SignUpRule,
   type SignUpRulesTrace,
 } from './rules.ts';
+import { checkSignInAttempt } from './sign-in-attempt.ts';
 import { NO_RISK, signUpCountryCode, signUpFacts, signUpRiskScores, type SignUpFacts } from './risk.ts';
 import { incrementTriggerCounts, insertSignUpFacts } from './queries.ts';
 import { assertSignUpChallengePassed, NO_BOT_CHALLENGE, type BotChallengeAssessment } from '../bot-challenge/index.ts';
@@ -140,7 +141,8 @@ export async function checkSignUpRules(
 
 /**
  * The one sign-up entry of every sign-up path (password, OTP / magic link, OAuth; passkeys only
- * attach to existing users): applies the sign-up rules (SIGN_UP_REJECTED), then creates the user
+ * attach to existing users): asks the sign-in attempt listeners ({@link checkSignInAttempt}:
+ * SSO_REQUIRED for an address whose verified team domain enforces SSO), applies the sign-up rules (SIGN_UP_REJECTED), then creates the user
  * with its personal team and user-created listeners, or, when `caller` is an anonymous user,
  * upgrades that user in place. Runs in the caller's transaction. Anonymous sign-ups do not go
  * through the rules (upstream: rules apply when an anonymous user gets an identity).
@@ -153,6 +155,8 @@ export async function signUpUser(
   caller: UserRow | null,
 ): Promise<UserRow> {
   const upgrading = caller && caller.is_anonymous ? caller : null;
+  if (attempt.authMethod === 'password' || attempt.authMethod === 'otp' || attempt.authMethod === 'oauth')
+    await checkSignInAttempt(ctx, project, { email: attempt.email, method: attempt.authMethod });
   const verdict = await checkSignUpRules(ctx, project, attempt, upgrading);
   const merged = { ...fields, ...verdict.fields };
   const user = upgrading

@@ -62,6 +62,11 @@ export interface Database {
   payment_stripe_accounts: PaymentStripeAccountsTable;
   payment_stripe_events: PaymentStripeEventsTable;
   bot_challenge_secrets: BotChallengeSecretsTable;
+  team_domains: TeamDomainsTable;
+  scim_tokens: ScimTokensTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -699,4 +704,61 @@ export interface BotChallengeSecretsTable {
   /** The key's first two and last four characters (`0x…AbCd`), for the dashboard. */
   turnstile_secret_hint: string;
   updated_at: number;
+}
+
+/** A domain a team claims (core/team-domains); `verified_domain` is set only while verified. */
+export interface TeamDomainsTable {
+  project_id: string;
+  team_id: string;
+  /** Lowercase, ASCII (punycode), no trailing dot. */
+  domain: string;
+  /** The value the `_gatehouse-challenge.<domain>` TXT record must hold. */
+  challenge_value: string;
+  verified_domain: string | null;
+  verified_at: number | null;
+  sso_enforced: Bool;
+  created_at: number;
+}
+
+/** A team's SCIM bearer token, stored hashed (core/scim). */
+export interface ScimTokensTable {
+  id: string;
+  project_id: string;
+  team_id: string;
+  description: string;
+  token_hash: string;
+  last_four: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A user a team's SCIM client provisioned (core/scim). */
+export interface ScimUsersTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  user_name: string;
+  external_id: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  scim_active: Bool;
+  created_by_scim: Bool;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A team's SCIM group, mapped to a team permission by name (core/scim/groups.ts). */
+export interface ScimGroupsTable {
+  id: string;
+  project_id: string;
+  team_id: string;
+  display_name: string;
+  external_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
 }

@@ -7,6 +7,7 @@ export {
   findTeam,
   insertTeam,
   insertTeamMember,
+  deleteTeamMember,
   listUserTeamIds,
   findTeamMember,
   listTeamMembers,

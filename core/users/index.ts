@@ -5,6 +5,7 @@
  */
 export { insertNewUser, finishUserCreation, upgradeAnonymousUser, type NewUserFields } from './create.ts';
 export { getUser } from './get-user.ts';
+export { deleteUserAndNotify } from './delete.ts';
 export { findUser, findUserByAuthEmail, updateUser, type UserRow } from './queries.ts';
 export { toServerUser, ServerUserOutput } from './wire.ts';
 export { emailTakenError } from './apply-fields.ts';

@@ -8,6 +8,10 @@
  * - `team_membership.created|deleted`: `{ team_id, user_id }`.
  * - `team_permission.created|deleted`: `{ id, user_id, team_id }`;
  *   `project_permission.created|deleted`: `{ id, user_id }`.
+ * - Gatehouse's own (issue 32): `team_domain.created|verified|deleted`: `{ team_id, domain }`;
+ *   `team_domain.updated`: the domain object (as `GET /teams/{id}/domains`);
+ *   `scim_user.provisioned|updated|deprovisioned`: `{ team_id, user_id, active }` (deprovisioned:
+ *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`.
  * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`), never subscribed to.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -23,6 +27,16 @@ export const WEBHOOK_EVENT_TYPES = [
   'team_permission.deleted',
   'project_permission.created',
   'project_permission.deleted',
+  'team_domain.created',
+  'team_domain.updated',
+  'team_domain.verified',
+  'team_domain.deleted',
+  'scim_user.provisioned',
+  'scim_user.updated',
+  'scim_user.deprovisioned',
+  'scim_group.created',
+  'scim_group.updated',
+  'scim_group.deleted',
   'stack.test',
 ] as const;
 

@@ -4,6 +4,7 @@ import type { AnyOperation } from '../../core/operations/define.ts';
 import type { AccessType } from '../../core/auth/access-type.ts';
 import { errorCatalogue } from '../../core/errors/catalogue.ts';
 import { rawKindOf } from '../../core/operations/output.ts';
+import { SCIM_ENDPOINTS, SCIM_MEDIA_TYPE } from '../../core/scim/index.ts';
 
 /**
  * Builds the OpenAPI 3.1 document of the REST API from the operation registry: one path item per
@@ -243,6 +244,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
     if (!op.output) operation[OUTPUT_MISSING] = true;
     item[op.method.toLowerCase()] = operation;
   }
+  addScimPaths(paths);
   const components = {
     schemas: {
       ...converter.components(),
@@ -253,12 +255,19 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
         required: ['code', 'error'],
       },
     },
-    securitySchemes: Object.fromEntries(
-      Object.entries(SECURITY_SCHEMES).map(([name, s]) => [
-        name,
-        { type: 'apiKey', in: 'header', name: s.header, description: s.description },
-      ]),
-    ),
+    securitySchemes: {
+      ...Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).map(([name, s]) => [
+          name,
+          { type: 'apiKey', in: 'header', name: s.header, description: s.description },
+        ]),
+      ),
+      scimBearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: "A team's SCIM token (`POST /api/v1/teams/{team_id}/scim-tokens`), for the SCIM 2.0 endpoints only.",
+      },
+    },
   };
   return {
     openapi: '3.1.0',
@@ -271,4 +280,40 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components,
   };
+}
+
+/**
+ * The SCIM 2.0 endpoints (core/scim `SCIM_ENDPOINTS`): served by server-bin/api/scim.ts outside
+ * the Stack-shaped registry (their own media type, bearer tokens and error format, RFC 7644), and
+ * listed here under `/api/v1/scim/v2/{team_id}` with the `scim` tag.
+ */
+function addScimPaths(paths: Record<string, Record<string, Json>>): void {
+  const scimJson = (description: string) => ({ description, content: { [SCIM_MEDIA_TYPE]: { schema: { type: 'object' } } } });
+  for (const endpoint of SCIM_ENDPOINTS) {
+    const path = `/api/v1/scim/v2/{team_id}${endpoint.path}`;
+    const names = ['team_id', ...[...endpoint.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!)];
+    const operation: Json = {
+      operationId: `scim.${endpoint.method.toLowerCase()}${endpoint.path.replace(/\{[a-z_]+\}/g, 'ById').replace(/\//g, '')}`,
+      summary: endpoint.summary,
+      description: `${endpoint.summary} SCIM 2.0 (RFC 7644): bodies are \`${SCIM_MEDIA_TYPE}\`; errors are SCIM error bodies (\`urn:ietf:params:scim:api:messages:2.0:Error\`). docs/sso.md "SCIM".`,
+      tags: ['scim'],
+      security: [{ scimBearer: [] }],
+      parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      responses: {
+        [endpoint.created ? '201' : endpoint.noContent ? '204' : '200']: endpoint.noContent
+          ? { description: 'Done.' }
+          : scimJson('Success.'),
+        '400': scimJson('SCIM error: invalidSyntax, invalidValue, invalidFilter, invalidPath, mutability, noTarget or tooMany.'),
+        '401': scimJson('SCIM error: no valid bearer token of this team.'),
+        '404': scimJson('SCIM error: no such resource.'),
+        ...(endpoint.method === 'POST' || endpoint.method === 'PUT' || endpoint.method === 'PATCH'
+          ? { '409': scimJson('SCIM error: uniqueness.') }
+          : {}),
+      },
+    };
+    if (endpoint.method === 'POST' || endpoint.method === 'PUT' || endpoint.method === 'PATCH') {
+      operation.requestBody = { required: true, content: { [SCIM_MEDIA_TYPE]: { schema: { type: 'object' } } } };
+    }
+    (paths[path] ??= {})[endpoint.method.toLowerCase()] = operation;
+  }
 }

@@ -171,6 +171,9 @@ export const ROUTES = {
   "projects.listOwnerTeamMembers": { method: "GET", path: "/internal/owner-team-members" },
   "projects.transfer": { method: "POST", path: "/internal/projects/transfer" },
   "projects.updateCurrent": { method: "PATCH", path: "/internal/projects/current" },
+  "scim.createToken": { method: "POST", path: "/teams/:team_id/scim-tokens" },
+  "scim.deleteToken": { method: "DELETE", path: "/teams/:team_id/scim-tokens/:token_id" },
+  "scim.listTokens": { method: "GET", path: "/teams/:team_id/scim-tokens" },
   "sessions.create": { method: "POST", path: "/auth/sessions" },
   "sessions.delete": { method: "DELETE", path: "/auth/sessions/:id" },
   "sessions.deleteCurrent": { method: "DELETE", path: "/auth/sessions/current" },
@@ -178,6 +181,11 @@ export const ROUTES = {
   "sessions.refreshCurrent": { method: "POST", path: "/auth/sessions/current/refresh" },
   "signUpRules.stats": { method: "GET", path: "/internal/sign-up-rules-stats" },
   "signUpRules.test": { method: "POST", path: "/internal/sign-up-rules-test" },
+  "teamDomains.create": { method: "POST", path: "/teams/:team_id/domains" },
+  "teamDomains.delete": { method: "DELETE", path: "/teams/:team_id/domains/:domain" },
+  "teamDomains.list": { method: "GET", path: "/teams/:team_id/domains" },
+  "teamDomains.update": { method: "PATCH", path: "/teams/:team_id/domains/:domain" },
+  "teamDomains.verify": { method: "POST", path: "/teams/:team_id/domains/:domain/verify" },
   "teamInvitations.accept": { method: "POST", path: "/team-invitations/accept" },
   "teamInvitations.acceptById": { method: "POST", path: "/team-invitations/:id/accept" },
   "teamInvitations.checkCode": { method: "POST", path: "/team-invitations/accept/check-code" },
@@ -980,6 +988,15 @@ export type OutProviderAccessToken = {
   access_token: string;
 };
 /** A recurring output object. */
+export type OutScimToken = {
+  id: string;
+  team_id: string;
+  description: string;
+  last_four: string;
+  created_at_millis: number;
+  last_used_at_millis: number | null;
+};
+/** A recurring output object. */
 export type OutServerOAuthProvider = {
   user_id: string;
   id: string;
@@ -1076,6 +1093,20 @@ export type OutStripeAccountInfo = {
 /** A recurring output object. */
 export type OutSuccess = {
   success: true;
+};
+/** A recurring output object. */
+export type OutTeamDomain = {
+  team_id: string;
+  domain: string;
+  verified: boolean;
+  verified_at_millis: number | null;
+  sso_enforced: boolean;
+  challenge: {
+    type: "TXT";
+    name: string;
+    value: string;
+  };
+  created_at_millis: number;
 };
 /** A recurring output object. */
 export type OutTeamInvitation = {
@@ -3401,6 +3432,46 @@ export interface Operations {
     };
     output: OutAdminProject;
   };
+  "scim.createToken": {
+    input: {
+      params: {
+        team_id: string;
+      };
+      body?: {
+        description?: string | undefined;
+      };
+    };
+    output: {
+      id: string;
+      team_id: string;
+      description: string;
+      last_four: string;
+      created_at_millis: number;
+      last_used_at_millis: number | null;
+      token: string;
+      base_url: string;
+    };
+  };
+  "scim.deleteToken": {
+    input: {
+      params: {
+        team_id: string;
+        token_id: string;
+      };
+    };
+    output: OutSuccess;
+  };
+  "scim.listTokens": {
+    input: {
+      params: {
+        team_id: string;
+      };
+    };
+    output: {
+      items: OutScimToken[];
+      is_paginated: false;
+    };
+  };
   "sessions.create": {
     input: {
       body: {
@@ -3516,6 +3587,58 @@ export interface Operations {
         restricted_because_of_rule_id: string | null;
       };
     };
+  };
+  "teamDomains.create": {
+    input: {
+      params: {
+        team_id: string;
+      };
+      body: {
+        domain: string;
+      };
+    };
+    output: OutTeamDomain;
+  };
+  "teamDomains.delete": {
+    input: {
+      params: {
+        team_id: string;
+        domain: string;
+      };
+    };
+    output: OutSuccess;
+  };
+  "teamDomains.list": {
+    input: {
+      params: {
+        team_id: string;
+      };
+    };
+    output: {
+      items: OutTeamDomain[];
+      is_paginated: false;
+    };
+  };
+  "teamDomains.update": {
+    input: {
+      params: {
+        team_id: string;
+        domain: string;
+      };
+      body?: {
+        sso_enforced?: boolean | undefined;
+      };
+    };
+    output: OutTeamDomain;
+  };
+  "teamDomains.verify": {
+    input: {
+      params: {
+        team_id: string;
+        domain: string;
+      };
+    };
+    output: OutTeamDomain;
   };
   "teamInvitations.accept": {
     input: {
@@ -3908,7 +4031,7 @@ export interface Operations {
       body: {
         url: string;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };
@@ -4007,7 +4130,7 @@ export interface Operations {
       body?: {
         url?: string | undefined;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };

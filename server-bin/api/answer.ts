@@ -11,6 +11,7 @@ import { credentialsFromHeaders } from './credentials.ts';
 import { clientAddressFromRequest } from './client-address.ts';
 import { errorResponse, successResponse, type OperationResponse } from './render.ts';
 import { corsHeaders, renderResponse, responsePrefixes } from './respond.ts';
+import { answerScimRequest, scimSegments } from './scim.ts';
 
 /** One `/api/…` request as an entry (node.ts, fetch.ts, dispatch.ts) read it, its body not yet read. */
 export interface ApiRequest {
@@ -65,7 +66,8 @@ export function isApiPath(pathname: string): boolean {
  *    prefixes, CORS on every answer and 204 to OPTIONS (upstream
  *    https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx);
  * 2. the OpenAPI document (openapi.ts) for GET/HEAD of its paths;
- * 3. the cookie bridge of Gatehouse's own pages (cookie-bridge.ts) for bridge requests;
+ * 3. SCIM 2.0 requests (`/api/v1/scim/v2/…`, scim.ts: their own media type and error format);
+ *    then the cookie bridge of Gatehouse's own pages (cookie-bridge.ts) for bridge requests;
  * 4. the operation route from the registry (routes.ts), or the plain-text 404;
  * 5. the body (body.ts) and the credentials (credentials.ts), then the operation itself
  *    (core's invokeOperation);
@@ -91,6 +93,12 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
     if ((method === 'GET' || method === 'HEAD') && OPENAPI_PATHS.has(pathname)) {
       const doc = await openApi(sent.headers);
       return finished(requestId, method, doc.status, Object.assign(out, doc.headers), doc.body ?? '');
+    }
+
+    const scim = scimSegments(pathname);
+    if (scim) {
+      const done = await answerScimRequest(runtime, sent, scim, queryValues(sent.search));
+      return finished(requestId, method, done.status, Object.assign(out, done.headers), done.body);
     }
 
     let request = sent;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { SCIM_ENDPOINTS } from '../../core/index.ts';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { operations } from '../../core/operations/registry.ts';
@@ -35,7 +36,13 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
     assert.equal(doc.openapi, '3.1.0');
     let count = 0;
     for (const item of Object.values(doc.paths)) count += Object.keys(item).length;
-    assert.equal(count, operations.length, 'one OpenAPI operation per registry operation');
+    // The SCIM 2.0 endpoints are served outside the registry (server-bin/api/scim.ts) and listed too.
+    assert.equal(count, operations.length + SCIM_ENDPOINTS.length, 'one OpenAPI operation per registry operation and SCIM endpoint');
+    for (const endpoint of SCIM_ENDPOINTS) {
+      const entry = doc.paths[`/api/v1/scim/v2/{team_id}${endpoint.path}`]?.[endpoint.method.toLowerCase()];
+      assert.ok(entry, `SCIM ${endpoint.method} ${endpoint.path} missing`);
+      assert.deepEqual(entry.security, [{ scimBearer: [] }]);
+    }
     for (const op of operations) {
       const entry = doc.paths[openApiPath(op.path)]?.[op.method.toLowerCase()];
       assert.ok(entry, `${op.id}: ${op.method} ${openApiPath(op.path)} missing`);

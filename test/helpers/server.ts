@@ -37,6 +37,7 @@ export async function startTestServer(
     ai?: CoreOptions['ai'];
     turnstile?: CoreOptions['turnstile'];
     outboundPrivateHosts?: string[];
+    dnsServers?: string[];
   } = {},
 ): Promise<TestServer> {
   const database = await createMigratedTestDatabase(dialect);
@@ -64,6 +65,7 @@ export async function startTestServer(
     ai: options.ai,
     turnstile: options.turnstile,
     outboundPrivateHosts: options.outboundPrivateHosts,
+    dnsServers: options.dnsServers,
   }).catch(async (error: unknown) => {
     // Leave nothing open that would keep the test process alive after a failed start.
     server.close();
