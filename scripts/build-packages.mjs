@@ -272,7 +272,12 @@ export function packPackages(dirs, destination) {
     const r = spawnSync('npm', ['pack', dir, '--pack-destination', dest, '--json'], { cwd: dest, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`npm pack ${dir} failed:\n${r.stdout}${r.stderr}`);
     const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
-    packed[key] = { file: join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) };
+    packed[key] = {
+      file: join(dest, info.filename),
+      size: info.size,
+      unpackedSize: info.unpackedSize,
+      files: info.files.map((f) => f.path),
+    };
   }
   return packed;
 }

@@ -105,7 +105,11 @@ export function ensureServerPackage(dir: string, install: boolean): { installed:
   const source = ownPackage();
   const command = `npm install ${source ?? '<path to gatehouse-server-<version>.tgz>'}`;
   if (!install || !source) return { installed: false, note: `gatehouse-server is not installed in ${dir}: run ${command}` };
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', source], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', source], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (r.status !== 0) return { installed: false, note: `${command} failed:\n${r.stderr}` };
   return { installed: true, note: `installed gatehouse-server from ${source}` };
 }

@@ -139,4 +139,3 @@ export async function keysAndDomain(call: Caller, headers: Record<string, string
   }
   return keys;
 }
-

@@ -88,7 +88,9 @@ export const DELETE = handle('DELETE');
 export const OPTIONS = handle('OPTIONS');
 `;
 
-const nextHandlerRoute = (lib: string) => `${header}// /handler/sign-in, /handler/sign-up, /handler/sign-out, /handler/account-settings → the hosted pages.
+const nextHandlerRoute = (
+  lib: string,
+) => `${header}// /handler/sign-in, /handler/sign-up, /handler/sign-out, /handler/account-settings → the hosted pages.
 import { handlerUrl } from '${lib}';
 
 export function GET(request, { params }) {
@@ -100,7 +102,9 @@ export function GET(request, { params }) {
 }
 `;
 
-const nextAccountPage = (lib: string) => `${header}// The signed-in page: the user read on the server; signed-out visitors go to sign-in and come back.
+const nextAccountPage = (
+  lib: string,
+) => `${header}// The signed-in page: the user read on the server; signed-out visitors go to sign-in and come back.
 import { redirect } from 'next/navigation';
 import { auth } from '${lib}';
 
@@ -126,7 +130,9 @@ async function scaffoldNext(dir: string, result: ScaffoldResult) {
   const app = join(base, 'app');
   const lib = join(base, 'lib', 'gatehouse.js');
   const from = (file: string) => {
-    const rel = relative(dirname(join(dir, file)), join(dir, lib)).split('\\').join('/');
+    const rel = relative(dirname(join(dir, file)), join(dir, lib))
+      .split('\\')
+      .join('/');
     return rel.startsWith('.') ? rel : `./${rel}`;
   };
   const mount = join(app, 'auth', '[...gatehouse]', 'route.js');
