@@ -142,8 +142,17 @@ export function envLines(
 }
 
 /** The lines to paste: an SDK app built from the env names `init` wrote. */
-export function codeLines(framework: Framework): string[] {
+export function codeLines(framework: Framework, embedded = false): string[] {
   const f = FRAMEWORKS[framework];
+  if (embedded) {
+    // Only plain Node apps reach here in embedded mode (Vite and Next.js get files written).
+    return [
+      "import { createGatehouse, createUserReader } from 'gatehouse-server/server';",
+      "const gatehouse = await createGatehouse({ dataDir: '.gatehouse', baseUrl: 'http://localhost:3000/auth', mountPath: '/auth' });",
+      'const getUser = createUserReader(gatehouse, { projectId: process.env.STACK_PROJECT_ID, secretServerKey: process.env.STACK_SECRET_SERVER_KEY });',
+      "// node:http: (req, res) => req.url.startsWith('/auth') ? gatehouse.handler(req, res) : …; then `await getUser(req)`",
+    ];
+  }
   const v = (name: string) => f.read(`${f.publicPrefix}${name}`);
   if (framework === 'node') {
     return [
@@ -187,13 +196,15 @@ export interface InitIo {
 const processIo: InitIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /**
- * `gatehouse init` (README "Connect an app in one command"): see {@link INIT_USAGE}. Talks to a
- * running Gatehouse over its admin API (`POST /internal/projects`, `POST /internal/api-keys`,
- * `PATCH /internal/projects/current`).
+ * `gatehouse init` (README "Connect an app in one command"): see {@link INIT_USAGE}. Embedded mode
+ * (no server URL, no admin key) creates the project in the app's own `.gatehouse/` database
+ * in-process (server-bin/init-embedded.ts) and writes the app's sign-in wiring
+ * (server-bin/init-scaffold.ts); otherwise it talks to a running Gatehouse over its admin API
+ * (`POST /internal/projects`, `POST /internal/api-keys`, `PATCH /internal/projects/current`).
  *
  * @returns what was set up (tests read the keys from here).
- * @throws ConfigError (one line) for bad flags, a missing package.json, an unreachable server or
- *   an error answer.
+ * @throws ConfigError (one line) for bad flags, a missing package.json, an unreachable server,
+ *   an error answer, or an embedded database whose project .env.local does not name.
  */
 export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io: InitIo = processIo, cwd = process.cwd()) {
   const cmd = resolveInitCommandOrHelp(argv, env, cwd, io);
@@ -274,7 +285,7 @@ export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io:
     const signIn = framework === 'next' ? `${f.devOrigin}/account` : `${f.devOrigin}/`;
     io.out(`\nDone. Run \`npm run dev\` and open ${signIn} to sign up and sign in.\n`);
   } else {
-    io.out(`\nPaste into your app:\n\n${codeLines(framework).join('\n')}\n`);
+    io.out(`\nPaste into your app:\n\n${codeLines(framework, cmd.embedded).join('\n')}\n`);
   }
   return { framework, projectId, env: values };
 }

@@ -65,7 +65,8 @@ export async function auth() {
       dataDir: process.env.GATEHOUSE_DATA_DIR ?? '.gatehouse',
       baseUrl: process.env.GATEHOUSE_BASE_URL ?? \`http://\${host}\${mountPath}\`,
       mountPath,
-      environment: process.env.GATEHOUSE_ENVIRONMENT ?? 'development',
+      // next dev: development (the dev OAuth provider, loopback webhooks…); next start: production.
+      environment: process.env.GATEHOUSE_ENVIRONMENT ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development'),
       onFirstStartNotice: false,
     });
     return createNextAuth(gatehouse, { projectId, secretServerKey: process.env.STACK_SECRET_SERVER_KEY, headers });
