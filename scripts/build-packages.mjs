@@ -6,7 +6,10 @@
 // JavaScript comes from esbuild (one ES module per entry, dependencies left as imports), the `.d.ts`
 // files from tsc (declaration-only emit, relative `.ts` specifiers rewritten to `.js`). Neither
 // package contains or depends on the server (argon2, better-sqlite3, pg, koa…).
-// `node scripts/build-packages.mjs [outdir]`; `npm pack dist/packages/<name>` makes the tarball.
+// `node scripts/build-packages.mjs [outdir]` (`npm run build:packages`) also packs each folder into
+// an installable tarball beside it (dist/packages/gatehouse-sdk-<version>.tgz, …): install both in
+// one command, `npm i <dir>/gatehouse-sdk-<version>.tgz <dir>/gatehouse-react-<version>.tgz`, so
+// the React package's dependency on the SDK is met by the SDK's tarball, not the registry.
 // scripts/check-packages.mjs installs the tarballs into a scratch React app and checks them.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -256,7 +259,33 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
   return { sdk: sdkDir, react: reactDir };
 }
 
+/**
+ * Packs built package folders (`{ key: folder }`, as buildPackages returns) with `npm pack` into
+ * `destination` (default: each folder's parent). Returns, per key, the tarball's path, its size
+ * and unpacked size in bytes and the paths it holds.
+ */
+export function packPackages(dirs, destination) {
+  const packed = {};
+  for (const [key, dir] of Object.entries(dirs)) {
+    const dest = destination ?? dirname(dir);
+    mkdirSync(dest, { recursive: true });
+    const r = spawnSync('npm', ['pack', dir, '--pack-destination', dest, '--json'], { cwd: dest, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm pack ${dir} failed:\n${r.stdout}${r.stderr}`);
+    const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+    packed[key] = {
+      file: join(dest, info.filename),
+      size: info.size,
+      unpackedSize: info.unpackedSize,
+      files: info.files.map((f) => f.path),
+    };
+  }
+  return packed;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dirs = await buildPackages(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  const packed = packPackages(dirs);
   console.error(`built ${dirs.sdk} and ${dirs.react}`);
+  const tgz = Object.values(packed).map((p) => p.file);
+  console.error(`packed ${tgz.join(' and ')}\ninstall both in one command: npm i ${tgz.join(' ')}`);
 }

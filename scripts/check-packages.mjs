@@ -17,7 +17,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_NAMES, SERVER_DEPENDENCIES, buildPackages } from './build-packages.mjs';
+import { PACKAGE_NAMES, SERVER_DEPENDENCIES, buildPackages, packPackages } from './build-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
@@ -64,19 +64,10 @@ const folderSize = (p) => (statSync(p).isDirectory() ? readdirSync(p).reduce((n,
  */
 export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gatehouse-packages-'))) {
   const packages = await buildPackages(join(workDir, 'packages'));
-  const tarballs = join(workDir, 'tarballs');
-  mkdirSync(tarballs, { recursive: true });
-  const packed = {};
-  for (const [key, dir] of Object.entries(packages)) {
-    const [info] = JSON.parse(run('npm', ['pack', dir, '--pack-destination', tarballs, '--json'], workDir));
-    packed[key] = {
-      file: join(tarballs, info.filename),
-      size: info.size,
-      unpackedSize: info.unpackedSize,
-      files: info.files.map((f) => f.path),
-    };
-    const stray = info.files.map((f) => f.path).filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'));
-    if (stray.length) throw new Error(`${info.name} ships TypeScript sources: ${stray.join(', ')}`);
+  const packed = packPackages(packages, join(workDir, 'tarballs'));
+  for (const [key, info] of Object.entries(packed)) {
+    const stray = info.files.filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'));
+    if (stray.length) throw new Error(`${PACKAGE_NAMES[key]} ships TypeScript sources: ${stray.join(', ')}`);
   }
 
   const app = join(workDir, 'app');

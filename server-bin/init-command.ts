@@ -1,10 +1,24 @@
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError } from './config.ts';
+import { DATA_DIR, createEmbeddedProject, ensureServerPackage } from './init-embedded.ts';
+import { adminHeaders, createProjectForOwner, httpCaller, keysAndDomain } from './init-project.ts';
+import { MOUNT_PATH, scaffold } from './init-scaffold.ts';
 
-export const INIT_USAGE = `Usage: gatehouse init [--url <url>] [--admin-key <key>] [--project <id>] [--dir <path>] [--framework vite|next|node] [--name <name>] [--print]
+export const INIT_USAGE = `Usage: gatehouse init [--url <url>] [--admin-key <key>] [--project <id>] [--dir <path>] [--framework vite|next|node] [--name <name>] [--port <n>] [--print] [--no-install]
 
-Connects the app in the current folder (or --dir) to a running Gatehouse in one step:
+Without --url, GATEHOUSE_URL or an admin key (embedded mode, the usual start): Gatehouse runs
+inside the app under /auth, with its database in .gatehouse/. In a Vite (React) or Next.js app,
+init creates the project there, writes .env.local, installs gatehouse-server when the app does not
+have it (from this checkout or package; --no-install to skip), and writes the sign-in wiring:
+  Vite     the gatehouse() plugin in vite.config.js, src/gatehouse.jsx, <GatehouseRoot> in main.jsx
+           (the app shows sign-in / sign-up until signed in)
+  Next.js  app/auth/[...gatehouse]/route.js, app/handler/[...page]/route.js (/handler/sign-in, …),
+           app/account/page.jsx (the signed-in page), lib/gatehouse.js
+Then \`npm run dev\` signs users in. Existing files are never overwritten.
+
+With a running server (--url / GATEHOUSE_URL and an admin key), init connects the app to it:
   1. detects the framework from package.json (Vite, Next.js, or plain Node);
   2. picks the project --project (with that project's admin key), or creates one for the
      dashboard's owner (with the internal project's admin key, printed at the server's first start);
@@ -21,32 +35,44 @@ Connects the app in the current folder (or --dir) to a running Gatehouse in one 
   --dir <path>         the app's folder (default: the current folder)
   --framework <name>   vite, next or node (default: detected)
   --name <name>        the new project's name (default: package.json's name)
+  --port <n>           the app's dev server port, trusted as http://localhost:<n> (default 5173 for
+                       Vite, 3000 otherwise); hosted pages return there when no page asked for sign-in
   --print              print the environment lines instead of writing .env.local
+  --no-install         embedded mode: do not install gatehouse-server into the app
 `;
 
 /** The app kinds `init` knows, with their env names, dev origin and code lines. */
 export type Framework = 'vite' | 'next' | 'node';
 
 interface InitCommand {
+  /** Embedded: Gatehouse inside the app (no server URL and no admin key given). */
+  embedded: boolean;
+  install: boolean;
   url: string;
   adminKey: string;
   projectId: string | undefined;
   dir: string;
   framework: Framework | undefined;
   name: string | undefined;
+  port: number | undefined;
   print: boolean;
 }
 
-const VALUE_FLAGS = ['--url', '--admin-key', '--project', '--dir', '--framework', '--name'];
+const VALUE_FLAGS = ['--url', '--admin-key', '--project', '--dir', '--framework', '--name', '--port'];
 
 /** Parses `gatehouse init …` arguments (flags win over environment variables). */
 export function resolveInitCommand(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): InitCommand {
   const flags: Record<string, string> = {};
   let print = false;
+  let install = true;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--print') {
       print = true;
+      continue;
+    }
+    if (flag === '--no-install') {
+      install = false;
       continue;
     }
     if (!VALUE_FLAGS.includes(flag)) throw new ConfigError(`unknown option ${flag} for init (see gatehouse init --help)`);
@@ -58,20 +84,32 @@ export function resolveInitCommand(argv: string[], env: NodeJS.ProcessEnv, cwd =
   if (framework !== undefined && framework !== 'vite' && framework !== 'next' && framework !== 'node')
     throw new ConfigError(`unknown framework "${framework}" (expected vite, next or node)`);
   const adminKey = flags['--admin-key'] ?? env.GATEHOUSE_ADMIN_KEY ?? env.STACK_SUPER_SECRET_ADMIN_KEY;
-  if (!adminKey)
+  const url = flags['--url'] ?? env.GATEHOUSE_URL;
+  const embedded = !url && !adminKey;
+  if (!adminKey && !embedded)
     throw new ConfigError(
       "--admin-key is required (or GATEHOUSE_ADMIN_KEY): the internal project's admin key printed at the server's first start, or with --project that project's admin key",
     );
   const envProject = env.STACK_PROJECT_ID && env.STACK_PROJECT_ID !== 'internal' ? env.STACK_PROJECT_ID : undefined;
   return {
-    url: (flags['--url'] ?? env.GATEHOUSE_URL ?? 'http://127.0.0.1:8102').replace(/\/+$/, ''),
-    adminKey,
+    embedded,
+    install,
+    url: (url ?? 'http://127.0.0.1:8102').replace(/\/+$/, ''),
+    adminKey: adminKey ?? '',
     projectId: flags['--project'] ?? envProject,
     dir: resolve(cwd, flags['--dir'] ?? '.'),
     framework: framework as Framework | undefined,
     name: flags['--name'],
+    port: parsePort(flags['--port']),
     print,
   };
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`--port must be a port number, not "${value}"`);
+  return port;
 }
 
 /** The framework of a package.json: `next` or `vite` among its dependencies, else plain Node. */
@@ -104,8 +142,17 @@ export function envLines(
 }
 
 /** The lines to paste: an SDK app built from the env names `init` wrote. */
-export function codeLines(framework: Framework): string[] {
+export function codeLines(framework: Framework, embedded = false): string[] {
   const f = FRAMEWORKS[framework];
+  if (embedded) {
+    // Only plain Node apps reach here in embedded mode (Vite and Next.js get files written).
+    return [
+      "import { createGatehouse, createUserReader } from 'gatehouse-server/server';",
+      "const gatehouse = await createGatehouse({ dataDir: '.gatehouse', baseUrl: 'http://localhost:3000/auth', mountPath: '/auth' });",
+      'const getUser = createUserReader(gatehouse, { projectId: process.env.STACK_PROJECT_ID, secretServerKey: process.env.STACK_SECRET_SERVER_KEY });',
+      "// node:http: (req, res) => req.url.startsWith('/auth') ? gatehouse.handler(req, res) : …; then `await getUser(req)`",
+    ];
+  }
   const v = (name: string) => f.read(`${f.publicPrefix}${name}`);
   if (framework === 'node') {
     return [
@@ -141,116 +188,6 @@ export function mergeDotenv(text: string, values: Record<string, string>): strin
   return `${lines.join('\n')}\n`;
 }
 
-type Caller = (method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<any>;
-
-function httpCaller(url: string): Caller {
-  return async (method, path, headers, body) => {
-    let res: Response;
-    try {
-      res = await fetch(`${url}/api/v1${path}`, {
-        method,
-        headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch (error) {
-      throw new ConfigError(`cannot reach ${url} (${(error as Error).message}); start it with \`gatehouse\` or set GATEHOUSE_URL`);
-    }
-    const text = await res.text();
-    if (!res.ok) {
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { error?: string }).error ?? text;
-      } catch {
-        /* plain text answer */
-      }
-      throw new ConfigError(`${method} ${path}: the server answered ${res.status}: ${message.split('\n')[0]}`);
-    }
-    return text === '' ? {} : JSON.parse(text);
-  };
-}
-
-const adminHeaders = (projectId: string, key: string) => ({
-  'x-stack-project-id': projectId,
-  'x-stack-access-type': 'admin',
-  'x-stack-super-secret-admin-key': key,
-});
-
-/**
- * Creates a project owned by the dashboard's first owner (the internal project's oldest user),
- * through a short impersonation session that the internal admin key may open, ended afterwards.
- *
- * @returns the new project's id and an admin caller's headers for it (the session's token).
- * @throws ConfigError when the dashboard has no owner yet.
- */
-async function createProjectForOwner(
-  call: Caller,
-  adminKey: string,
-  name: string,
-  run: (headers: Record<string, string>, projectId: string) => Promise<void>,
-): Promise<string> {
-  const internal = adminHeaders('internal', adminKey);
-  const users = (await call('GET', '/users?limit=1&order_by=signed_up_at', internal)) as {
-    items: Array<{ id: string; selected_team_id: string | null }>;
-  };
-  const owner = users.items[0];
-  if (!owner)
-    throw new ConfigError(
-      'the dashboard has no owner yet: open the dashboard, sign up (the first account owns it), then run gatehouse init again',
-    );
-  const session = (await call('POST', '/auth/sessions', internal, {
-    user_id: owner.id,
-    expires_in_millis: 10 * 60_000,
-    is_impersonation: true,
-  })) as { access_token: string; refresh_token: string };
-  try {
-    let teamId = owner.selected_team_id;
-    if (!teamId) {
-      const teams = (await call('GET', `/teams?user_id=${encodeURIComponent(owner.id)}`, internal)) as { items: Array<{ id: string }> };
-      teamId = teams.items[0]?.id ?? null;
-    }
-    if (!teamId)
-      throw new ConfigError('the dashboard owner has no team to own a new project; create the project in the dashboard and pass --project');
-    const asOwner = { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client', 'x-stack-access-token': session.access_token };
-    const project = (await call('POST', '/internal/projects', asOwner, {
-      display_name: name,
-      owner_team_id: teamId,
-      config: { credential_enabled: true, allow_localhost: true },
-    })) as { id: string };
-    await run(
-      { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': session.access_token },
-      project.id,
-    );
-    return project.id;
-  } finally {
-    await call('DELETE', '/auth/sessions/current', {
-      ...internal,
-      'x-stack-access-token': session.access_token,
-      'x-stack-refresh-token': session.refresh_token,
-    }).catch(() => undefined);
-  }
-}
-
-/** Creates a key set and adds `origin` to the project's trusted domains (kept when already there). */
-async function keysAndDomain(call: Caller, headers: Record<string, string>, origin: string, description: string) {
-  const keys = (await call('POST', '/internal/api-keys', headers, {
-    description,
-    expires_at_millis: null,
-    has_publishable_client_key: true,
-    has_secret_server_key: true,
-    has_super_secret_admin_key: false,
-  })) as { publishable_client_key: string; secret_server_key: string };
-  const project = (await call('GET', '/internal/projects/current', headers)) as {
-    config: { domains: Array<{ domain: string; handler_path: string }> };
-  };
-  const domains = project.config.domains;
-  if (!domains.some((d) => d.domain === origin)) {
-    await call('PATCH', '/internal/projects/current', headers, {
-      config: { domains: [...domains, { domain: origin, handler_path: '/handler' }] },
-    });
-  }
-  return keys;
-}
-
 /** Output streams (tests pass their own). */
 export interface InitIo {
   out: (text: string) => void;
@@ -259,13 +196,15 @@ export interface InitIo {
 const processIo: InitIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /**
- * `gatehouse init` (README "Connect an app in one command"): see {@link INIT_USAGE}. Talks to a
- * running Gatehouse over its admin API (`POST /internal/projects`, `POST /internal/api-keys`,
- * `PATCH /internal/projects/current`).
+ * `gatehouse init` (README "Connect an app in one command"): see {@link INIT_USAGE}. Embedded mode
+ * (no server URL, no admin key) creates the project in the app's own `.gatehouse/` database
+ * in-process (server-bin/init-embedded.ts) and writes the app's sign-in wiring
+ * (server-bin/init-scaffold.ts); otherwise it talks to a running Gatehouse over its admin API
+ * (`POST /internal/projects`, `POST /internal/api-keys`, `PATCH /internal/projects/current`).
  *
  * @returns what was set up (tests read the keys from here).
- * @throws ConfigError (one line) for bad flags, a missing package.json, an unreachable server or
- *   an error answer.
+ * @throws ConfigError (one line) for bad flags, a missing package.json, an unreachable server,
+ *   an error answer, or an embedded database whose project .env.local does not name.
  */
 export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io: InitIo = processIo, cwd = process.cwd()) {
   const cmd = resolveInitCommandOrHelp(argv, env, cwd, io);
@@ -279,44 +218,96 @@ export async function runInitCommand(argv: string[], env: NodeJS.ProcessEnv, io:
     );
   }
   const framework = cmd.framework ?? detectFramework(pkg);
-  const f = FRAMEWORKS[framework];
-  const call = httpCaller(cmd.url);
+  const f = { ...FRAMEWORKS[framework] };
+  if (cmd.port !== undefined) f.devOrigin = `http://localhost:${cmd.port}`;
   const description = `gatehouse init (${f.label} app ${pkg.name ?? basename(cmd.dir)})`;
-  let keys: { publishable_client_key: string; secret_server_key: string } | undefined;
-  let projectId: string;
-  if (cmd.projectId) {
-    projectId = cmd.projectId;
-    keys = await keysAndDomain(call, adminHeaders(projectId, cmd.adminKey), f.devOrigin, description);
-  } else {
-    projectId = await createProjectForOwner(call, cmd.adminKey, cmd.name ?? pkg.name ?? basename(cmd.dir), async (headers) => {
-      keys = await keysAndDomain(call, headers, f.devOrigin, description);
-    });
+  const name = cmd.name ?? pkg.name ?? basename(cmd.dir);
+  const envFile = join(cmd.dir, '.env.local');
+  let existing = '';
+  try {
+    existing = await readFile(envFile, 'utf8');
+  } catch {
+    /* a new file */
   }
-  const values = envLines(framework, {
-    baseUrl: cmd.url,
-    projectId,
-    publishableClientKey: keys!.publishable_client_key,
-    secretServerKey: keys!.secret_server_key,
-  });
+  let values: Record<string, string>;
+  let projectId: string;
+  if (cmd.embedded) {
+    const known = parseDotenv(existing);
+    const p = f.publicPrefix;
+    if (known[`${p}STACK_PROJECT_ID`] && known.STACK_SECRET_SERVER_KEY && existsSync(join(cmd.dir, DATA_DIR))) {
+      projectId = known[`${p}STACK_PROJECT_ID`]!;
+      values = {};
+      io.err(`${f.label} app detected; project ${projectId} already in ${DATA_DIR}/ and .env.local.\n`);
+    } else {
+      const made = await createEmbeddedProject(cmd.dir, f.devOrigin, name, description);
+      projectId = made.projectId;
+      values = embeddedEnvLines(framework, made.projectId, made.keys);
+      io.err(
+        `${f.label} app detected; Gatehouse runs inside it under ${MOUNT_PATH} (database ${DATA_DIR}/); project ${projectId}.\n` +
+          `Dashboard: ${f.devOrigin}${MOUNT_PATH}/ (sign in as ${made.owner.email}, password ${made.owner.password}; shown once).\n`,
+      );
+    }
+  } else {
+    const call = httpCaller(cmd.url);
+    let keys: { publishable_client_key: string; secret_server_key: string } | undefined;
+    if (cmd.projectId) {
+      projectId = cmd.projectId;
+      keys = await keysAndDomain(call, adminHeaders(projectId, cmd.adminKey), f.devOrigin, description);
+    } else {
+      projectId = await createProjectForOwner(call, cmd.adminKey, name, async (headers) => {
+        keys = await keysAndDomain(call, headers, f.devOrigin, description);
+      });
+    }
+    values = envLines(framework, {
+      baseUrl: cmd.url,
+      projectId,
+      publishableClientKey: keys!.publishable_client_key,
+      secretServerKey: keys!.secret_server_key,
+    });
+    io.err(`${f.label} app detected; project ${projectId} on ${cmd.url}; trusted ${f.devOrigin}.\n`);
+  }
   const envText = Object.entries(values)
     .map(([k, v]) => `${k}=${v}`)
     .join('\n');
-  io.err(`${f.label} app detected; project ${projectId} on ${cmd.url}; trusted ${f.devOrigin}.\n`);
   if (cmd.print) {
     io.out(`${envText}\n`);
-  } else {
-    const file = join(cmd.dir, '.env.local');
-    let existing = '';
-    try {
-      existing = await readFile(file, 'utf8');
-    } catch {
-      /* a new file */
-    }
-    await writeFile(file, mergeDotenv(existing, values), { mode: 0o600 });
-    io.err(`Wrote ${Object.keys(values).join(', ')} to ${file} (keep it out of version control: it holds the secret server key).\n`);
+  } else if (Object.keys(values).length) {
+    await writeFile(envFile, mergeDotenv(existing, values), { mode: 0o600 });
+    io.err(`Wrote ${Object.keys(values).join(', ')} to ${envFile} (keep it out of version control: it holds the secret server key).\n`);
   }
-  io.out(`\nPaste into your app:\n\n${codeLines(framework).join('\n')}\n`);
+  if (cmd.embedded && framework !== 'node') {
+    const pkgState = ensureServerPackage(cmd.dir, cmd.install);
+    if (pkgState.note) io.err(`${pkgState.note}\n`);
+    const done = await scaffold(cmd.dir, framework);
+    if (done.written.length) io.err(`Wrote ${done.written.join(', ')}.\n`);
+    if (done.kept.length) io.err(`Kept (already there): ${done.kept.join(', ')}.\n`);
+    if (done.manual.length) io.out(`\nBy hand:\n${done.manual.map((m) => `  ${m}`).join('\n')}\n`);
+    const signIn = framework === 'next' ? `${f.devOrigin}/account` : `${f.devOrigin}/`;
+    io.out(`\nDone. Run \`npm run dev\` and open ${signIn} to sign up and sign in.\n`);
+  } else {
+    io.out(`\nPaste into your app:\n\n${codeLines(framework, cmd.embedded).join('\n')}\n`);
+  }
   return { framework, projectId, env: values };
+}
+
+/** The environment lines of embedded mode: no API URL (the app's own origin serves it). */
+function embeddedEnvLines(framework: Framework, projectId: string, keys: { publishable_client_key: string; secret_server_key: string }) {
+  const p = FRAMEWORKS[framework].publicPrefix;
+  return {
+    [`${p}STACK_PROJECT_ID`]: projectId,
+    [`${p}STACK_PUBLISHABLE_CLIENT_KEY`]: keys.publishable_client_key,
+    STACK_SECRET_SERVER_KEY: keys.secret_server_key,
+  };
+}
+
+/** The `NAME=value` lines of a dotenv text (no quoting rules beyond what mergeDotenv writes). */
+function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/.exec(line);
+    if (m) out[m[1]!] = m[2]!.trim();
+  }
+  return out;
 }
 
 function resolveInitCommandOrHelp(argv: string[], env: NodeJS.ProcessEnv, cwd: string, io: InitIo): InitCommand | null {

@@ -129,7 +129,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: ['GATEHOUSE_URL'],
     default: 'http://127.0.0.1:8102',
-    help: '`gatehouse config pull|push` and `gatehouse init`: the running server to talk to',
+    help: '`gatehouse config pull|push` and `gatehouse init`: the running server to talk to (`gatehouse init` with neither this nor an admin key runs Gatehouse inside the app instead)',
     readme: 'docs/config-as-code.md',
   },
   {
@@ -194,12 +194,12 @@ export function usageText(): string {
        gatehouse import --project <id> [--from gatehouse|firebase] <file> …
        gatehouse export --project <id> [--out <file>] [--include-secrets] …
        gatehouse config pull|push [--project <id>] [--file <path>] …
-       gatehouse init [--url <url>] [--print] …
+       gatehouse init [--port <n>] [--url <url> --admin-key <key>] …
 
 Runs the Gatehouse API, hosted pages and dashboard. \`gatehouse backup --help\` for backups
 (\`restore --help\`, \`copy --help\` to move between SQLite and PostgreSQL, \`import --help\`),
 \`gatehouse config --help\` for config as code (docs/config-as-code.md), \`gatehouse init --help\`
-to connect an app in its folder.
+to set up sign-in in a Vite or Next.js app, in its folder.
 
 Options (each also an environment variable; flags win):
 ${flagLines.join('\n')}

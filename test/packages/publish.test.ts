@@ -2,20 +2,21 @@
  * The packages are ready to publish and install without the registry (issue 29 "packages that
  * install"): `npm publish --dry-run` is clean for gatehouse-sdk, gatehouse-react (the folders
  * `npm run build:packages` writes) and gatehouse-server (the repository), and the built folders
- * install by path into a fresh app (`npm i --install-links <folder>`, the dashboard's snippet,
- * ui/dashboard/pages/connect.tsx) and load on plain node, while a plain `npm i <folder>` links it
- * and its dependencies do not resolve (why the docs give the flag). Tarball installs are
+ * install into a fresh app from the tarballs `npm run build:packages` writes beside them (the
+ * dashboard's snippet, ui/dashboard/pages/connect.tsx, run as written) and by path with
+ * `npm i --install-links <folder>`, and load on plain node, while a plain `npm i <folder>` links
+ * it and its dependencies do not resolve (why the README gives the flag). Tarball installs are
  * test/packages/packages.test.ts and server-package.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildPackages } from '../../scripts/build-packages.mjs';
+import { buildPackages, packPackages } from '../../scripts/build-packages.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 import { installLines } from '../../ui/dashboard/pages/connect.tsx';
@@ -65,15 +66,11 @@ describe('packages ready to publish and installable by path', () => {
     }
   });
 
-  it('the built folders install by path with --install-links and load on plain node', async () => {
-    const app = join(dir, 'app');
+  /** Installs `args` into a new app folder `name` and loads both packages there on plain node. */
+  async function installAndLoad(name: string, args: string[]) {
+    const app = join(dir, name);
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'by-path-app', private: true, type: 'module' }));
-    const line = installLines(['gatehouse-sdk', 'gatehouse-react'], ['react', 'react-dom']).find((l) => l.includes('--install-links'))!;
-    const args = line
-      .replace(/^\/\/ npm i /, '')
-      .replaceAll('<checkout>/dist/packages', join(dir, 'packages'))
-      .split(' ');
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], { cwd: app, timeout: 240_000 });
     const code =
       "const sdk = await import('gatehouse-sdk'); const react = await import('gatehouse-react'); console.log(typeof sdk.ClientApp, typeof react.GatehouseProvider);";
@@ -82,6 +79,23 @@ describe('packages ready to publish and installable by path', () => {
       env: { ...process.env, NODE_OPTIONS: '' },
     });
     assert.equal(stdout.trim(), 'function function');
+  }
+
+  it("the dashboard's install line works as written with the tarballs packed beside the built folders", async () => {
+    const packed = packPackages(packages);
+    const version = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version;
+    assert.equal(packed.sdk.file, join(dir, 'packages', `gatehouse-sdk-${version}.tgz`));
+    const line = installLines(['gatehouse-sdk', 'gatehouse-react'], ['react', 'react-dom']).find((l) => l.startsWith('// npm i '))!;
+    const args = line
+      .replace(/^\/\/ npm i /, '')
+      .replaceAll('<checkout>/dist/packages', join(dir, 'packages'))
+      .replaceAll('<version>', version)
+      .split(' ');
+    await installAndLoad('tarball-app', args);
+  });
+
+  it('the built folders install by path with --install-links and load on plain node', async () => {
+    await installAndLoad('by-path-app', ['--install-links', packages.sdk, packages.react, 'react', 'react-dom']);
   });
 
   // What README.md ("Packages") and the dashboard's snippet say about a plain `npm i <folder>`:

@@ -20,20 +20,20 @@ export function connectUrls(base: string, projectId: string) {
 type Urls = ReturnType<typeof connectUrls>;
 
 /**
- * How to install Gatehouse's packages while they are not on the npm registry: the release's
- * tarballs (`npm pack` output, `<name>-<version>.tgz`), or the folders a checkout builds
- * (`npm run build:packages`; the server package is the checkout itself), copied with
- * `--install-links` so their own dependencies resolve (a linked folder resolves them from where
- * it lies). `others` come from the registry as usual.
+ * How to install Gatehouse's packages while they are not on the npm registry: their tarballs
+ * (`npm pack` output, `<name>-<version>.tgz`) from a release, or as a checkout writes them
+ * (`npm run build:packages` → dist/packages/*.tgz; `npm pack` at the root for the server), all in
+ * one `npm i` so gatehouse-react's dependency on gatehouse-sdk is met by the SDK's tarball.
+ * `others` come from the registry as usual (test/packages/publish.test.ts runs the line).
  */
 export function installLines(packages: string[], others: string[]): string[] {
   const rest = others.length ? ` ${others.join(' ')}` : '';
-  const folder = (name: string) => (name === 'gatehouse-server' ? '<checkout>' : `<checkout>/dist/packages/${name}`);
+  const tarball = (name: string) =>
+    name === 'gatehouse-server' ? `<checkout>/gatehouse-server-<version>.tgz` : `<checkout>/dist/packages/${name}-<version>.tgz`;
   return [
-    '// Not on the npm registry yet: install the release tarballs',
-    `// npm i ${packages.map((name) => `./${name}-<version>.tgz`).join(' ')}${rest}`,
-    '// or, from a Gatehouse checkout after `npm run build:packages`:',
-    `// npm i --install-links ${packages.map(folder).join(' ')}${rest}`,
+    '// Not on the npm registry yet: install the release tarballs in one command, or build them in a',
+    '// Gatehouse checkout (`npm run build:packages` packs the SDK and React ones; `npm pack` the server):',
+    `// npm i ${packages.map(tarball).join(' ')}${rest}`,
   ];
 }
 
