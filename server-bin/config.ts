@@ -42,6 +42,8 @@ export interface ServerConfig {
   turnstile: { verifyUrl: string; timeoutMs: number };
   /** GATEHOUSE_OUTBOUND_PRIVATE_HOSTS: hosts an OpenID provider may use on a private network in production mode. */
   outboundPrivateHosts: string[];
+  /** GATEHOUSE_GEOIP_DATABASE: the MaxMind DB file sessions' places come from, or undefined. */
+  geoipDatabase: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -210,6 +212,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    geoipDatabase: env.GATEHOUSE_GEOIP_DATABASE?.trim() || undefined,
     help: values.help === true,
     version: values.version === true,
   };

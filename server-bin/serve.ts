@@ -64,6 +64,7 @@ export async function startServer(
       trustedProxyHops: config.trustedProxyHops,
       smtpUrl: config.smtpUrl ?? null,
       outboundPrivateHosts: config.outboundPrivateHosts,
+      geoipDatabase: config.geoipDatabase ?? null,
       ai: { ...config.ai, docs: loadGatehouseDocs },
       turnstile: config.turnstile,
       logger: createJsonLogger(options.logLevel ?? 'info'),
