@@ -1047,6 +1047,18 @@ export type OutSession = {
   last_used_at: number;
   is_impersonation: boolean;
   is_current_session: boolean;
+  last_used_at_end_user_ip_info?: {
+    ip: string;
+    countryCode: string | null;
+    regionCode: string | null;
+    cityName: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    tzIdentifier: string | null;
+  } | undefined;
+  user_agent: string | null;
+  browser: string | null;
+  os: string | null;
 };
 /** A recurring output object. */
 export type OutSignIn = {
@@ -3737,6 +3749,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;
@@ -3830,6 +3843,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;
@@ -3862,6 +3876,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;

@@ -298,6 +298,14 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
   );
 }
 
+/**
+ * Where a session was last used ("Berlin, BE, DE"), or a dash: places come only from the
+ * operator's GeoIP database (GATEHOUSE_GEOIP_DATABASE), never from a network service.
+ */
+function sessionPlace(place: { cityName: string | null; regionCode: string | null; countryCode: string | null } | undefined): string {
+  return place ? [place.cityName, place.regionCode, place.countryCode].filter(Boolean).join(', ') || '—' : '—';
+}
+
 function Sessions(props: { user: WireUser; admin: Caller }) {
   const sessions = useLoad(() => props.admin('sessions.list', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
@@ -312,6 +320,8 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
                 <thead>
                   <tr>
                     <th>Session</th>
+                    <th>Device</th>
+                    <th>Place</th>
                     <th>Created</th>
                     <th>Last used</th>
                     <th />
@@ -324,6 +334,8 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
                         <code>{s.id.slice(0, 8)}</code>
                         {s.is_impersonation ? <span className="d-badge">impersonation</span> : null}
                       </td>
+                      <td title={s.user_agent ?? undefined}>{[s.browser, s.os].filter(Boolean).join(' on ') || 'Unknown'}</td>
+                      <td>{sessionPlace(s.last_used_at_end_user_ip_info)}</td>
                       <td>{formatTime(s.created_at)}</td>
                       <td>{formatTime(s.last_used_at ?? null)}</td>
                       <td>
