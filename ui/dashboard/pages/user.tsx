@@ -67,7 +67,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <Sessions user={user} admin={admin} />
       <TeamsAndPermissions project={props.project} user={user} admin={admin} />
       <ProjectPermissions user={user} admin={admin} />
-      <ApiKeys user={user} admin={admin} />
+      <ApiKeys project={props.project} user={user} admin={admin} />
       <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
       <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <Section title="Actions">
@@ -588,12 +588,26 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
   );
 }
 
-function ApiKeys(props: { user: WireUser; admin: Caller }) {
+const API_KEYS_OFF = 'User API keys are turned off for this project (Auth methods → User API keys).';
+
+/** The user's API keys; not asked for while the project has user API keys off (the API would refuse). */
+function ApiKeys(props: { project: AdminProject; user: WireUser; admin: Caller }) {
+  if (props.project.config.allow_user_api_keys === false) {
+    return (
+      <Section title="API keys">
+        <p className="d-muted">{API_KEYS_OFF}</p>
+      </Section>
+    );
+  }
+  return <ApiKeyList user={props.user} admin={props.admin} />;
+}
+
+function ApiKeyList(props: { user: WireUser; admin: Caller }) {
   const keys = useLoad(() => props.admin('apiKeys.listUserKeys', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="API keys">
       {isNotEnabled(keys.error) ? (
-        <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p>
+        <p className="d-muted">{API_KEYS_OFF}</p>
       ) : (
         <Async state={keys} label="Loading API keys…">
           {(p) =>
