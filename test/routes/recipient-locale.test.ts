@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject, type Caller } from '../../test/helpers/api.ts';
-import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, createProject, type Caller } from '../helpers/api.ts';
+import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
 
 /**
  * Emails in the recipient's language (issue 28 finding 8): the language chosen on the hosted pages
  * at sign-up is stored on the user (server-side only), the built-in emails to that user are
  * written in it, and users who chose none get the project's `emails.defaultLocale`. Delivered
- * through a real SMTP receiver.
+ * through a real SMTP receiver. Over HTTP: the host reads the language from `x-gatehouse-locale`
+ * (the hosted pages) or `Accept-Language`.
  */
 
 const smtp = await startSmtpReceiver();
