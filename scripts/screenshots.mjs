@@ -58,9 +58,7 @@ async function seed(server, projectId) {
 /** Waits until a page has settled: network quiet and no loading text left. */
 async function settle(page) {
   await page.waitForLoadState('networkidle').catch(() => {});
-  await page
-    .waitForFunction(() => !/Loading|Rendering…/.test(document.body.innerText), null, { timeout: 5000 })
-    .catch(() => {});
+  await page.waitForFunction(() => !/Loading|Rendering…/.test(document.body.innerText), null, { timeout: 5000 }).catch(() => {});
   await page.waitForTimeout(150);
 }
 
@@ -93,7 +91,9 @@ async function main() {
     const probePage = await probe.newPage();
     await probePage.goto(`${server.url}/projects/${projectId}`);
     await settle(probePage);
-    const links = await probePage.$$eval('nav a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent ?? '' })));
+    const links = await probePage.$$eval('nav a[href]', (as) =>
+      as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent ?? '' })),
+    );
     await probe.close();
     const dashboard = new Map([['projects', '/']]);
     for (const { href, text } of links) {

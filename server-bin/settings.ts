@@ -97,7 +97,8 @@ export const SETTINGS: readonly Setting[] = [
     env: ['GATEHOUSE_GEOIP_DATABASE'],
     default: 'none: sessions show no place',
     help: 'a MaxMind DB file (GeoLite2 / GeoIP2 / DB-IP City or Country, .mmdb) giving sessions an approximate place of their last use',
-    readme: 'read once at start, never a network call; you download and update the file yourself (its licence is its vendor’s); docs/security.md "Sessions"',
+    readme:
+      'read once at start, never a network call; you download and update the file yourself (its licence is its vendor’s); docs/security.md "Sessions"',
   },
   {
     env: ['GATEHOUSE_DASHBOARD_SIGNUP'],

@@ -46,7 +46,9 @@ const EN: Words = {
   password_reset: (v) => ({
     subject: `Reset your password at ${v.projectDisplayName}`,
     heading: 'Reset your password',
-    lines: [{ text: `Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.` }],
+    lines: [
+      { text: `Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.` },
+    ],
     button: 'Reset my password',
   }),
   team_invitation: (v) => ({

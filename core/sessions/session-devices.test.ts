@@ -13,8 +13,7 @@ import { describeDevice } from './device.ts';
  * the operator's GeoIP database file only (a tiny real MaxMind DB here), never from the network.
  */
 
-const MAC_CHROME =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const MAC_CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 const geoip = join(mkdtempSync(join(tmpdir(), 'gatehouse-geoip-')), 'city.mmdb');
@@ -62,8 +61,7 @@ describeWithCore(
         userAgent: MAC_CHROME,
         clientAddress: '81.2.3.4',
       });
-      const list = async () =>
-        (await t.call<{ items: any[] }>('sessions.list', p.server, { query: { user_id: signUp.user_id } })).items;
+      const list = async () => (await t.call<{ items: any[] }>('sessions.list', p.server, { query: { user_id: signUp.user_id } })).items;
       const [first] = await list();
       assert.equal(first.user_agent, MAC_CHROME);
       assert.equal(first.browser, 'Chrome 140');
@@ -79,10 +77,14 @@ describeWithCore(
       });
 
       t.clock.advance(60_000);
-      await t.call('sessions.refreshCurrent', { ...client, refreshToken: signUp.refresh_token }, {
-        userAgent: WINDOWS_FIREFOX,
-        clientAddress: '203.0.113.9',
-      });
+      await t.call(
+        'sessions.refreshCurrent',
+        { ...client, refreshToken: signUp.refresh_token },
+        {
+          userAgent: WINDOWS_FIREFOX,
+          clientAddress: '203.0.113.9',
+        },
+      );
       const [refreshed] = await list();
       assert.equal(refreshed.browser, 'Firefox 133');
       assert.equal(refreshed.os, 'Windows 10');

@@ -20,7 +20,11 @@ const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must 
  * so answers never carry it): a BCP 47 tag such as `de` or `de-AT`, null for the project's default.
  */
 export const LocaleSchema = v.nullable(
-  v.pipe(v.string(), v.maxLength(35, 'must be at most 35 characters'), v.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/, 'must be a BCP 47 language tag')),
+  v.pipe(
+    v.string(),
+    v.maxLength(35, 'must be at most 35 characters'),
+    v.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/, 'must be a BCP 47 language tag'),
+  ),
 );
 
 /** Fields a client may set on itself (`PATCH /users/me`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */

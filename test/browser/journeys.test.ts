@@ -99,7 +99,8 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
     watch(context, 'owner');
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const nav = (label: string) => page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: label, exact: true }).click();
+    const nav = (label: string) =>
+      page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: label, exact: true }).click();
 
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { name: 'Welcome to Gatehouse' }).waitFor();
@@ -166,7 +167,10 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await page.getByText('Saved.').first().waitFor();
     // The session row names the browser and OS (issue 28 finding 9).
-    await page.getByRole('list', { name: 'Sessions' }).getByText(/Chrome \d+ on Linux/).waitFor();
+    await page
+      .getByRole('list', { name: 'Sessions' })
+      .getByText(/Chrome \d+ on Linux/)
+      .waitFor();
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).first().click();
     await page.waitForURL((url) => !url.pathname.endsWith('/account-settings'));

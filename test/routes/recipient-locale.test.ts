@@ -38,10 +38,16 @@ describeWithServer(
       assert.equal(verified.status, 200, verified.text);
 
       // Later requests carry no language (another device, an English browser): the stored one wins.
-      const asked = await api(server, 'POST', '/auth/otp/send-sign-in-code', { ...client, headers: { 'accept-language': 'en-US' } }, {
-        email,
-        callback_url: 'http://localhost:3000/handler/magic-link-callback',
-      });
+      const asked = await api(
+        server,
+        'POST',
+        '/auth/otp/send-sign-in-code',
+        { ...client, headers: { 'accept-language': 'en-US' } },
+        {
+          email,
+          callback_url: 'http://localhost:3000/handler/magic-link-callback',
+        },
+      );
       assert.equal(asked.status, 200, asked.text);
       const code = await smtp.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Anmeldung'));
       assert.match(code.subject, /^Anmeldung bei New Project: Ihr Code lautet [A-Z0-9]{6}$/);

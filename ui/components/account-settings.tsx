@@ -250,24 +250,27 @@ function Sessions(props: { user: User }) {
         {sessions.map((s) => {
           const label = sessionLabel(t, s);
           return (
-          <li key={s.id}>
-            <span>
-              {label.device}
-              <span className="gh-muted">
-                {label.place ? ` · ${label.place}` : ''}
-                {' '}
-                · {t('sessions.signedIn', { time: time(s.createdAt) })}
-                {s.lastUsedAt ? ` · ${t('sessions.lastUsed', { time: time(s.lastUsedAt) })}` : ''}
+            <li key={s.id}>
+              <span>
+                {label.device}
+                <span className="gh-muted">
+                  {label.place ? ` · ${label.place}` : ''} · {t('sessions.signedIn', { time: time(s.createdAt) })}
+                  {s.lastUsedAt ? ` · ${t('sessions.lastUsed', { time: time(s.lastUsedAt) })}` : ''}
+                </span>
               </span>
-            </span>
-            {!s.isCurrentSession ? (
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.revokeSession(s.id))}>
-                {t('sessions.signOut')}
-              </button>
-            ) : (
-              <span className="gh-badge">{t('sessions.current')}</span>
-            )}
-          </li>
+              {!s.isCurrentSession ? (
+                <button
+                  type="button"
+                  className="gh-btn gh-danger"
+                  disabled={busy}
+                  onClick={() => run(() => props.user.revokeSession(s.id))}
+                >
+                  {t('sessions.signOut')}
+                </button>
+              ) : (
+                <span className="gh-badge">{t('sessions.current')}</span>
+              )}
+            </li>
           );
         })}
       </ul>

@@ -57,7 +57,6 @@ const app = new ClientApp({
 // preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
 const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
 
-
 function Page() {
   const { path } = useLocation();
   // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
