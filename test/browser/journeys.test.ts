@@ -195,4 +195,27 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
     await context.close();
     assertNoProblems();
   });
+
+  it('signs a German user up on the German hosted pages: German verification email, German notification categories', async () => {
+    problems.length = 0;
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'en-US' });
+    watch(context, 'German end user');
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const email = `deutsch-${Date.now()}@example.com`;
+    // The page's language comes from ?lang=de, not from the browser (which asks for English).
+    await page.goto(`${server.url}/projects/${projectId}/handler/sign-up?lang=de`);
+    await page.getByRole('heading', { name: 'Neues Konto erstellen' }).waitFor();
+    await page.getByLabel('E-Mail', { exact: true }).fill(email);
+    await page.getByLabel('Passwort', { exact: true }).fill(END_USER.password);
+    await page.getByRole('button', { name: 'Registrieren' }).click();
+    await page.waitForURL(/account-settings/);
+    const mail = await smtp.waitFor(email);
+    assert.equal(mail.subject, 'Bestätigen Sie Ihre E-Mail-Adresse bei Acme');
+    assert.match(mail.text, /Bitte bestätigen Sie Ihre E-Mail-Adresse/);
+    await page.getByText('Transaktional (Konto- und Sicherheits-E-Mails)').waitFor();
+    await page.getByLabel('Sprache der E-Mails').waitFor();
+    await context.close();
+    assertNoProblems();
+  });
 });
