@@ -100,6 +100,8 @@ export interface CoreOptions {
   outboundPrivateHosts?: readonly string[];
   /** See RuntimeOptions.dnsServers (GATEHOUSE_DNS_SERVERS; default: the system's resolvers). */
   dnsServers?: readonly string[];
+  /** See RuntimeOptions.geoipDatabase (GATEHOUSE_GEOIP_DATABASE; default none). */
+  geoipDatabase?: string | null;
 }
 
 /** The unvalidated input of {@link Core.invoke}. */
@@ -111,6 +113,10 @@ export interface InvokeInput {
   body?: unknown;
   /** The caller's network address for per-address throttling, or none. */
   clientAddress?: string | null;
+  /** The caller's `User-Agent` (kept on sessions it creates), or none. */
+  userAgent?: string | null;
+  /** The caller's preferred language, a BCP 47 tag (kept on users it signs up), or none. */
+  locale?: string | null;
 }
 
 /** A ready Gatehouse core: migrated storage, seeded internal project, every operation. */
@@ -184,6 +190,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         query: input.query ?? {},
         body: input.body,
         clientAddress: input.clientAddress ?? null,
+        userAgent: input.userAgent ?? null,
+        locale: input.locale ?? null,
       })) as T;
     },
     findProject: (projectId) => findProject(runtime.db, projectId),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { noPlaces, openGeoIpDatabase, type PlaceLookup } from './lib/geoip.ts';
 import type { StorageAdapter } from './storage/adapter.ts';
 import type { Database } from './storage/tables.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -90,6 +91,12 @@ export interface RuntimeOptions {
    * TXT records (core/team-domains, node's `dns.Resolver#setServers`); default: the system's.
    */
   dnsServers?: readonly string[];
+  /**
+   * A MaxMind DB file (GATEHOUSE_GEOIP_DATABASE: GeoLite2 / GeoIP2 / DB-IP City or Country) from
+   * which sessions get an approximate place of their last use; read once at start, never a
+   * network call. Default none: sessions carry no place.
+   */
+  geoipDatabase?: string | null;
 }
 
 /** Cloudflare's documented Turnstile server-side validation endpoint. */
@@ -141,6 +148,8 @@ export interface Runtime extends RuntimeServices {
   readonly outboundPrivateHosts: ReadonlySet<string>;
   /** See RuntimeOptions.dnsServers: empty means the system's resolvers. */
   readonly dnsServers: readonly string[];
+  /** The approximate place of a normalized client address (RuntimeOptions.geoipDatabase), or null. */
+  readonly placeOf: PlaceLookup;
 }
 
 /** The kernel's own services: the runtime before the composition root adds the domains'. */
@@ -187,6 +196,7 @@ export function createRuntime(options: RuntimeOptions, wire: (kernel: KernelRunt
         .filter(Boolean),
     ),
     smtpUrl: options.smtpUrl ?? null,
+    placeOf: options.geoipDatabase ? openGeoIpDatabase(options.geoipDatabase) : noPlaces,
     emailPollIntervalMs: options.emailPollIntervalMs ?? 1000,
     deriveKey(info) {
       let key = derived.get(info);

@@ -2,6 +2,7 @@ import { routePath, type OperationArgs, type OperationId, type OperationOutput }
 import type {
   WireApiKey,
   WireContactChannel,
+  WireGeoInfo,
   WireNotificationCategory,
   WirePasskey,
   WireSession,
@@ -217,7 +218,11 @@ export class ActiveSession {
   readonly isImpersonation: boolean;
   readonly lastUsedAt: Date | null;
   readonly isCurrentSession: boolean;
-  readonly geoInfo: unknown;
+  /** Where it was last used, when the server has a GeoIP database; else null. */
+  readonly geoInfo: WireGeoInfo | null;
+  /** Gatehouse: the browser (`Chrome 140`) and operating system (`macOS Sonoma`) it was used from, when known. */
+  readonly browser: string | null;
+  readonly os: string | null;
   constructor(wire: WireSession) {
     this.id = wire.id;
     this.userId = wire.user_id;
@@ -226,6 +231,8 @@ export class ActiveSession {
     this.lastUsedAt = wire.last_used_at === null ? null : new Date(wire.last_used_at);
     this.isCurrentSession = wire.is_current_session;
     this.geoInfo = wire.last_used_at_end_user_ip_info ?? null;
+    this.browser = wire.browser ?? null;
+    this.os = wire.os ?? null;
   }
 }
 

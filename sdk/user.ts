@@ -14,6 +14,8 @@ export interface UserUpdate {
   passkeyAuthEnabled?: boolean;
   totpSecretBase64?: string | null;
   primaryEmail?: string | null;
+  /** Gatehouse extension: the language of the user's emails (BCP 47, e.g. `de`); null for the project's default. */
+  locale?: string | null;
   // server only
   clientReadOnlyMetadata?: unknown;
   serverMetadata?: unknown;
@@ -33,6 +35,7 @@ export function userUpdateToWire(u: UserUpdate): Record<string, unknown> {
     passkey_auth_enabled: u.passkeyAuthEnabled,
     totp_secret_base64: u.totpSecretBase64,
     primary_email: u.primaryEmail,
+    locale: u.locale,
     client_read_only_metadata: u.clientReadOnlyMetadata,
     server_metadata: u.serverMetadata,
     primary_email_verified: u.primaryEmailVerified,

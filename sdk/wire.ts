@@ -44,7 +44,22 @@ export interface WireSession {
   is_impersonation: boolean;
   last_used_at: number | null;
   is_current_session: boolean;
-  last_used_at_end_user_ip_info?: unknown;
+  last_used_at_end_user_ip_info?: WireGeoInfo;
+  /** Gatehouse extension: the session's `User-Agent`, and the browser and OS read from it. */
+  user_agent?: string | null;
+  browser?: string | null;
+  os?: string | null;
+}
+
+/** Upstream's geo info of a session's last use (Gatehouse: parts its GeoIP database lacks are null). */
+export interface WireGeoInfo {
+  ip: string;
+  countryCode: string | null;
+  regionCode: string | null;
+  cityName: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  tzIdentifier: string | null;
 }
 
 export interface WireContactChannel {

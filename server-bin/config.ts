@@ -45,6 +45,8 @@ export interface ServerConfig {
   outboundPrivateHosts: string[];
   /** GATEHOUSE_DNS_SERVERS: DNS servers for team domain verification; empty = the system's. */
   dnsServers: string[];
+  /** GATEHOUSE_GEOIP_DATABASE: the MaxMind DB file sessions' places come from, or undefined. */
+  geoipDatabase: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -223,6 +225,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       .map((h) => h.trim())
       .filter(Boolean),
     dnsServers,
+    geoipDatabase: env.GATEHOUSE_GEOIP_DATABASE?.trim() || undefined,
     help: values.help === true,
     version: values.version === true,
   };

@@ -65,6 +65,7 @@ export async function startServer(
       smtpUrl: config.smtpUrl ?? null,
       outboundPrivateHosts: config.outboundPrivateHosts,
       dnsServers: config.dnsServers,
+      geoipDatabase: config.geoipDatabase ?? null,
       ai: { ...config.ai, docs: loadGatehouseDocs },
       turnstile: config.turnstile,
       logger: createJsonLogger(options.logLevel ?? 'info'),

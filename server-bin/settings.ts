@@ -100,6 +100,13 @@ export const SETTINGS: readonly Setting[] = [
       'only the hosts listed; any other tenant-set URL (an OpenID issuer and the endpoints its discovery names, SMTP, webhooks) must reach a public address in production mode; docs/oauth.md',
   },
   {
+    env: ['GATEHOUSE_GEOIP_DATABASE'],
+    default: 'none: sessions show no place',
+    help: 'a MaxMind DB file (GeoLite2 / GeoIP2 / DB-IP City or Country, .mmdb) giving sessions an approximate place of their last use',
+    readme:
+      'read once at start, never a network call; you download and update the file yourself (its licence is its vendor’s); docs/security.md "Sessions"',
+  },
+  {
     env: ['GATEHOUSE_DASHBOARD_SIGNUP'],
     default: 'closed after the first owner',
     help: '`open` keeps dashboard sign-up open (owners otherwise invite others through their team)',

@@ -244,6 +244,25 @@ describe('ForgotPassword and PasswordReset', () => {
     );
   });
 
+  it('sends the reset email again, or goes back to change the address, from the "check your email" step', async () => {
+    const { app, transport } = makeApp();
+    const c = await show(app, <ForgotPassword />);
+    await type(c, 'Email', 'ada@example.com');
+    await click(c, 'Send reset link');
+    await waitForText(c, 'we sent it a link to reset the password');
+    await click(c, 'Send it again');
+    await waitFor(
+      () => transport.requests.filter((r) => r.path === '/auth/password/send-reset-code').length === 2,
+      () => 'no second reset email',
+    );
+    await click(c, 'Use another email');
+    await type(c, 'Email', 'grace@example.com');
+    await click(c, 'Send reset link');
+    await waitForText(c, 'If an account exists for grace@example.com');
+    const sent = transport.requests.filter((r) => r.path === '/auth/password/send-reset-code').map((r) => JSON.parse(r.body!).email);
+    assert.deepEqual(sent, ['ada@example.com', 'ada@example.com', 'grace@example.com']);
+  });
+
   it('shows an expired code as an error', async () => {
     const { app } = makeApp((req) =>
       req.path === '/auth/password/reset/check-code' ? { status: 400, knownError: 'VERIFICATION_CODE_EXPIRED' } : undefined,

@@ -243,6 +243,11 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
   emails: obj(
     {
       selectedThemeId: leaf(v.string('must be a string'), DEFAULT_EMAIL_THEME_ID, 'The email theme in use.'),
+      defaultLocale: leaf(
+        v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/, 'must be a BCP 47 language tag')),
+        'en',
+        'Gatehouse: language of the built-in emails for users who chose none (en or de; others fall back to en).',
+      ),
       themes: rec(
         ANY_KEY,
         obj({

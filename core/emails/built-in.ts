@@ -13,22 +13,6 @@ export const BUILT_IN_EMAIL_KINDS: readonly BuiltInEmailKind[] = [
   'sign_in_invitation',
 ];
 
-/** Subjects of the built-in emails (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/password/, https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/auth/otp/, https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/teams/). `vars` are the template variables. */
-export function builtInSubject(kind: BuiltInEmailKind, vars: Record<string, string>): string {
-  switch (kind) {
-    case 'email_verification':
-      return `Verify your email at ${vars.projectDisplayName}`;
-    case 'magic_link':
-      return `Sign in to ${vars.projectDisplayName}: Your code is ${vars.otp}`;
-    case 'password_reset':
-      return `Reset your password at ${vars.projectDisplayName}`;
-    case 'team_invitation':
-      return `You have been invited to join ${vars.teamDisplayName}`;
-    case 'sign_in_invitation':
-      return `You have been invited to sign in to ${vars.projectDisplayName}`;
-  }
-}
-
 /** `callbackUrl` with `code` set as a query parameter (the link a user clicks). */
 export function linkWithCode(callbackUrl: string, code: string): string {
   const url = new URL(callbackUrl);

@@ -1,43 +1,13 @@
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
-import { builtInSubject, escapeHtml, type BuiltInEmailKind } from './built-in.ts';
+import { escapeHtml, type BuiltInEmailKind } from './built-in.ts';
+import { builtInWords, emailLocaleOf, localizedTemplateSource, type EmailLocale } from './locales.ts';
+import { loadConfigLayers, renderLayers } from '../config/index.ts';
+import { findUser } from '../users/index.ts';
 import { enqueueEmail, releaseHeldEmail } from './outbox.ts';
 import { renderInSandbox } from './sandbox.ts';
 import { builtInTemplate, resolveTheme } from './sources.ts';
 import { LINK_VARIABLE } from './defaults.ts';
-
-const BODIES: Record<BuiltInEmailKind, (v: Record<string, string>) => { heading: string; lines: string[]; button?: string }> = {
-  email_verification: (v) => ({
-    heading: 'Verify your email',
-    lines: [`Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Please verify your email address for ${v.projectDisplayName}.`],
-    button: 'Verify my email',
-  }),
-  // The code stands alone on its own line / paragraph, as in upstream's magic-link template.
-  magic_link: (v) => ({
-    heading: `Sign in to ${v.projectDisplayName}`,
-    lines: [
-      `Hi${v.userDisplayName ? ` ${v.userDisplayName}` : ''}! Your one-time code for signing in:`,
-      v.otp ?? '',
-      'Or click the button below to sign in. If you did not request this, ignore this email.',
-    ],
-    button: 'Sign in',
-  }),
-  password_reset: (v) => ({
-    heading: 'Reset your password',
-    lines: [`Somebody asked to reset the password of your account at ${v.projectDisplayName}. If it was not you, ignore this email.`],
-    button: 'Reset my password',
-  }),
-  team_invitation: (v) => ({
-    heading: `Join ${v.teamDisplayName}`,
-    lines: [`You have been invited to join the team ${v.teamDisplayName} on ${v.projectDisplayName}.`],
-    button: 'Join team',
-  }),
-  sign_in_invitation: (v) => ({
-    heading: `Sign in to ${v.projectDisplayName}`,
-    lines: [`You have been invited to sign in to ${v.projectDisplayName}.`],
-    button: 'Sign in',
-  }),
-};
 
 /**
  * How long a built-in email waits in the outbox for its template rendering (ms). Rendering happens
@@ -68,7 +38,8 @@ export async function sendBuiltInEmail(
 ): Promise<string> {
   const vars: Record<string, string> = { projectDisplayName: project.displayName, ...input.vars };
   const secrets = input.secrets ?? [];
-  const plain = renderBuiltInEmail(input.kind, vars);
+  const locale = await recipientLocale(ctx, project, input.userId ?? null);
+  const plain = renderBuiltInEmail(input.kind, vars, locale);
   const id = await enqueueEmail(ctx, project, {
     to: input.to,
     subject: plain.subject,
@@ -85,11 +56,17 @@ export async function sendBuiltInEmail(
     try {
       const template = await builtInTemplate(runtime.db, project.id, input.kind);
       const theme = await resolveTheme(runtime.db, project, template.themeId);
-      const variables: Record<string, unknown> = { ...vars, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
+      const variables: Record<string, unknown> = { ...vars, locale, ...(vars.link ? { [LINK_VARIABLE[input.kind]]: vars.link } : {}) };
+      // The default template speaks the recipient's language; a project's own template gets the
+      // language as `variables.locale` and decides itself.
+      const templateSource =
+        template.isDefault && locale !== 'en'
+          ? localizedTemplateSource(builtInWords(input.kind, locale, vars), LINK_VARIABLE[input.kind])
+          : template.tsxSource;
       const rendered = await renderInSandbox(
         {
           themeSource: theme?.tsxSource ?? null,
-          templateSource: template.tsxSource,
+          templateSource,
           props: { user: { displayName: vars.userDisplayName || null }, project: { displayName: project.displayName }, variables },
         },
         project.id,
@@ -106,10 +83,30 @@ export async function sendBuiltInEmail(
   return id;
 }
 
-/** Subject, HTML and text of a built-in email; `vars.link` (when set) becomes the button. */
-export function renderBuiltInEmail(kind: BuiltInEmailKind, vars: Record<string, string>): { subject: string; html: string; text: string } {
-  const subject = builtInSubject(kind, vars);
-  const body = BODIES[kind](vars);
+/**
+ * The language of a built-in email to `userId`: the user's stored locale (chosen on the hosted
+ * pages at sign-up or in account settings), else, for a recipient who is not a user yet (a
+ * sign-in code to a new address), the language of the client asking for it, else the project's
+ * `emails.defaultLocale` (Gatehouse config key, default `en`). Languages without built-in emails
+ * fall through to the next choice.
+ */
+async function recipientLocale(ctx: OperationContext, project: Project, userId: string | null): Promise<EmailLocale> {
+  const user = userId ? await findUser(ctx.db, project.id, userId) : null;
+  const chosen = user ? emailLocaleOf(user.locale) : ctx.auth?.accessType === 'client' ? emailLocaleOf(ctx.clientLocale) : null;
+  if (chosen) return chosen;
+  const emails = renderLayers(await loadConfigLayers(ctx.db, project.id, ctx.auth?.branchId ?? 'main', ctx.now)).emails;
+  return emailLocaleOf(typeof emails?.defaultLocale === 'string' ? emails.defaultLocale : null) ?? 'en';
+}
+
+/** Subject, HTML and text of a built-in email in `locale`; `vars.link` (when set) becomes the button. */
+export function renderBuiltInEmail(
+  kind: BuiltInEmailKind,
+  vars: Record<string, string>,
+  locale: EmailLocale = 'en',
+): { subject: string; html: string; text: string } {
+  const words = builtInWords(kind, locale, vars);
+  const subject = words.subject;
+  const body = { heading: words.heading, lines: words.lines.map((l) => l.text), button: words.button };
   const link = vars.link;
   const html =
     `<!DOCTYPE html><html><body style="font-family:sans-serif;background:#f6f6f6;padding:24px">` +

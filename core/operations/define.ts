@@ -46,6 +46,13 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
    * as handed in by the host; null in-process or when unknown.
    */
   readonly clientAddress: string | null;
+  /**
+   * The caller's `User-Agent` (at most 512 characters) and preferred language (a BCP 47 tag: the
+   * hosted pages' `x-gatehouse-locale`, else the first `Accept-Language` entry), as handed in by
+   * the host; null in-process or when absent. Sessions keep the first, new users the second.
+   */
+  readonly clientUserAgent: string | null;
+  readonly clientLocale: string | null;
   /** Runs `fn` in one database transaction; `afterCommit` hooks queued inside run after commit. */
   transaction<T>(fn: (ctx: OperationContext<A>) => Promise<T>): Promise<T>;
   /** Queues work (network I/O, notifications) to run once the surrounding transaction commits. */

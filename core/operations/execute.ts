@@ -29,6 +29,29 @@ export interface OperationRequest {
    * addresses from headers itself.
    */
   clientAddress?: string | null;
+  /** The request's `User-Agent`, or null/absent in-process. */
+  userAgent?: string | null;
+  /** The caller's preferred language as the host read it (a BCP 47 tag), or null/absent. */
+  locale?: string | null;
+}
+
+/** What the host told core about the caller's software and language (OperationContext). */
+interface ClientInfo {
+  userAgent: string | null;
+  locale: string | null;
+}
+const NO_CLIENT: ClientInfo = { userAgent: null, locale: null };
+/** Longest `User-Agent` kept (real ones are under 300 characters). */
+const USER_AGENT_MAX = 512;
+
+/** The request's client info, bounded: an over-long agent is cut, a language tag must look like one. */
+function clientInfo(request: OperationRequest): ClientInfo {
+  const agent = request.userAgent?.trim() || null;
+  const locale = request.locale?.trim() || null;
+  return {
+    userAgent: agent ? agent.slice(0, USER_AGENT_MAX) : null,
+    locale: locale && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/.test(locale) ? locale : null,
+  };
 }
 
 const EMPTY = v.strictObject({});
@@ -105,6 +128,7 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     hooks,
     false,
     normalizeClientAddress(request.clientAddress ?? null),
+    clientInfo(request),
   );
   const result = await op.run(ctx as never, input as never);
   for (const hook of hooks) {
@@ -167,6 +191,7 @@ function makeContext(
   hooks: Array<() => void | Promise<void>>,
   inTransaction: boolean,
   clientAddress: string | null = null,
+  client: ClientInfo = NO_CLIENT,
 ): OperationContext {
   const ctx: OperationContext = {
     runtime,
@@ -175,12 +200,14 @@ function makeContext(
     auth,
     refreshToken,
     clientAddress,
+    clientUserAgent: client.userAgent,
+    clientLocale: client.locale,
     afterCommit: (fn) => {
       hooks.push(fn);
     },
     transaction: async (fn) => {
       if (inTransaction) return fn(ctx);
-      return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true, clientAddress)));
+      return db.transaction().execute((trx) => fn(makeContext(runtime, trx, auth, refreshToken, hooks, true, clientAddress, client)));
     },
   };
   return ctx;

@@ -10,6 +10,10 @@ export interface SessionTouch {
   now: number;
   /** The user's `last_active_at` as read before this refresh (epoch ms), or null: decides the active-day row. */
   previousActiveAt: number | null;
+  /** The refreshing request's `User-Agent` when it differs from the stored one. */
+  userAgent?: string;
+  /** The refreshing request's place (JSON, core/lib/geoip.ts) when it differs from the stored one. */
+  place?: string;
 }
 
 /**
@@ -99,13 +103,16 @@ export function createSessionActivityWriter(db: Kysely<Database>, maxBatch = ACT
  * day (isNewActiveDay), once per (project, day, user). Sorted by id (see writeSessionActivity).
  */
 export function planActivityWrites(touches: readonly SessionTouch[]): ActivityWrites {
-  const sessions = new Map<string, { id: string; usedAt: number }>();
+  const sessions = new Map<string, { id: string; usedAt: number; userAgent?: string; place?: string }>();
   const users = new Map<string, { projectId: string; id: string; activeAt: number }>();
   const days = new Map<string, { project_id: string; day: string; user_id: string }>();
   for (const t of touches) {
     const session = sessions.get(t.sessionId);
     if (!session) sessions.set(t.sessionId, { id: t.sessionId, usedAt: t.now });
-    else session.usedAt = Math.max(session.usedAt, t.now);
+    const entry = sessions.get(t.sessionId)!;
+    if (session) entry.usedAt = Math.max(entry.usedAt, t.now);
+    if (t.userAgent !== undefined) entry.userAgent = t.userAgent;
+    if (t.place !== undefined) entry.place = t.place;
     const userKey = `${t.projectId}\u0000${t.userId}`;
     const user = users.get(userKey);
     if (!user) users.set(userKey, { projectId: t.projectId, id: t.userId, activeAt: t.now });

@@ -12,6 +12,18 @@ import { planActivityWrites, type SessionTouch } from './activity-writer.ts';
 /** Default refresh-token lifetime: 365 days (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
 export const DEFAULT_REFRESH_TOKEN_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
+/**
+ * The device columns of a session created or refreshed by `ctx`'s caller: its `User-Agent`, and
+ * its place from the operator's GeoIP database (JSON of core/lib/geoip.ts `Place`). Only for
+ * client callers, the end user's own browser or app: a server key's request comes from the app's
+ * backend, whose agent and address say nothing about the user.
+ */
+function clientDevice(ctx: OperationContext): Pick<RefreshTokenRow, 'user_agent' | 'last_used_place'> {
+  if (ctx.auth?.accessType !== 'client') return { user_agent: null, last_used_place: null };
+  const place = ctx.runtime.placeOf(ctx.clientAddress);
+  return { user_agent: ctx.clientUserAgent, last_used_place: place ? JSON.stringify(place) : null };
+}
+
 /** A freshly issued session: both tokens, and the refresh token's id. */
 export interface IssuedSession {
   accessToken: string;
@@ -72,6 +84,7 @@ export async function issueSession(
     last_used_at: ctx.now,
     expires_at: ctx.now + (options.expiresInMs ?? DEFAULT_REFRESH_TOKEN_TTL_MS),
     is_impersonation: options.isImpersonation === true,
+    ...clientDevice(ctx),
   };
   await insertRefreshToken(ctx.db, row);
   // Impersonation is an admin acting, not the user being active.
@@ -99,12 +112,15 @@ export async function refreshSession(
   }
   const user = await findUser(ctx.db, project.id, session.user_id);
   if (!user) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+  const device = clientDevice(ctx);
   const touch: SessionTouch = {
     projectId: session.project_id,
     sessionId: session.id,
     userId: session.user_id,
     now: ctx.now,
     previousActiveAt: user.last_active_at === null ? null : Number(user.last_active_at),
+    ...(device.user_agent !== null && device.user_agent !== session.user_agent ? { userAgent: device.user_agent } : {}),
+    ...(device.last_used_place !== null && device.last_used_place !== session.last_used_place ? { place: device.last_used_place } : {}),
   };
   // Group commit with concurrent refreshes (one commit, one WAL fsync on SQLite, per batch), and
   // answered only once committed. Inside a caller's transaction, write in it instead: the

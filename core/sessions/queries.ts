@@ -30,8 +30,8 @@ export async function findRefreshToken(db: Kysely<Database>, projectId: string, 
  * core/sessions/activity-writer.ts `planActivityWrites`): times are epoch ms, `day` is `YYYY-MM-DD`.
  */
 export interface ActivityWrites {
-  /** Sessions to mark used, sorted by id. */
-  sessions: ReadonlyArray<{ id: string; usedAt: number }>;
+  /** Sessions to mark used (and their new agent or place, when it changed), sorted by id. */
+  sessions: ReadonlyArray<{ id: string; usedAt: number; userAgent?: string; place?: string }>;
   /** Users to mark active, sorted by id. */
   users: ReadonlyArray<{ projectId: string; id: string; activeAt: number }>;
   /** Active days to record, sorted by project, day and user. */
@@ -47,7 +47,15 @@ export interface ActivityWrites {
  */
 export async function writeSessionActivity(db: Kysely<Database>, writes: ActivityWrites): Promise<void> {
   for (const s of writes.sessions) {
-    await db.updateTable('refresh_tokens').set({ last_used_at: s.usedAt }).where('id', '=', s.id).execute();
+    await db
+      .updateTable('refresh_tokens')
+      .set({
+        last_used_at: s.usedAt,
+        ...(s.userAgent !== undefined ? { user_agent: s.userAgent } : {}),
+        ...(s.place !== undefined ? { last_used_place: s.place } : {}),
+      })
+      .where('id', '=', s.id)
+      .execute();
   }
   for (const u of writes.users) {
     await db

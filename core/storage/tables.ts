@@ -159,6 +159,8 @@ export interface UsersTable {
   restricted_by_admin_reason: string | null;
   restricted_by_admin_private_details: string | null;
   country_code: string | null;
+  /** BCP 47 language of the user's emails (hosted pages' choice), or null: the project's default. */
+  locale: string | null;
   /** JSON `{sign_up: {bot, free_trial_abuse}}`. */
   risk_scores: string;
 }
@@ -192,6 +194,10 @@ export interface RefreshTokensTable {
   last_used_at: number;
   expires_at: number | null;
   is_impersonation: Bool;
+  /** The `User-Agent` of the request that created or last refreshed the session (≤ 512 chars), or null. */
+  user_agent: string | null;
+  /** JSON place of the last use from the operator's GeoIP database (core/sessions/place.ts), or null. */
+  last_used_place: string | null;
 }
 
 /** One emailed code (core/verification-codes); `code_hash`/`nonce_hash` are SHA-256 of the code and of `code.slice(6)`. */

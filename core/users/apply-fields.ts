@@ -50,6 +50,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
     set('restricted_by_admin_private_details', null);
   }
   set('country_code', body.country_code);
+  set('locale', body.locale);
   if (body.risk_scores !== undefined) set('risk_scores', JSON.stringify(body.risk_scores));
   if (body.password !== undefined) {
     if (body.password === null) {

@@ -49,6 +49,8 @@ export async function insertNewUser(ctx: OperationContext, project: Project, fie
     restricted_by_admin_reason: null,
     restricted_by_admin_private_details: null,
     country_code: null,
+    // The language the user signed up in (hosted pages' choice, else the browser's), for their emails.
+    locale: ctx.auth?.accessType === 'client' ? ctx.clientLocale : null,
     risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
     ...fields,
   } as UserRow;
@@ -116,7 +118,11 @@ export async function upgradeAnonymousUser(
   user: UserRow,
   fields: NewUserFields,
 ): Promise<UserRow> {
-  const columns: Updateable<UsersTable> = { ...fields, is_anonymous: false };
+  const columns: Updateable<UsersTable> = {
+    ...(user.locale === null && ctx.auth?.accessType === 'client' && ctx.clientLocale ? { locale: ctx.clientLocale } : {}),
+    ...fields,
+    is_anonymous: false,
+  };
   await applyPrimaryEmailChange(ctx, project.id, user, columns);
   await updateUser(ctx.db, project.id, user.id, columns);
   const upgraded = (await findUser(ctx.db, project.id, user.id))!;

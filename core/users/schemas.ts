@@ -15,6 +15,18 @@ export const RiskScoresSchema = v.strictObject({
 
 const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be valid base64'));
 
+/**
+ * A user's email language (Gatehouse extension, input only: upstream's user has no such field,
+ * so answers never carry it): a BCP 47 tag such as `de` or `de-AT`, null for the project's default.
+ */
+export const LocaleSchema = v.nullable(
+  v.pipe(
+    v.string(),
+    v.maxLength(35, 'must be at most 35 characters'),
+    v.regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/, 'must be a BCP 47 language tag'),
+  ),
+);
+
 /** Fields a client may set on itself (`PATCH /users/me`, upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */
 export const clientUpdateEntries = {
   display_name: v.optional(DisplayNameSchema),
@@ -25,6 +37,7 @@ export const clientUpdateEntries = {
   otp_auth_enabled: v.optional(v.boolean()),
   passkey_auth_enabled: v.optional(v.boolean()),
   primary_email: v.optional(v.nullable(StoredEmailSchema)),
+  locale: v.optional(LocaleSchema),
 };
 
 /** Fields server code may also set (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/users/). */

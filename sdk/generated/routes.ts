@@ -1066,6 +1066,18 @@ export type OutSession = {
   last_used_at: number;
   is_impersonation: boolean;
   is_current_session: boolean;
+  last_used_at_end_user_ip_info?: {
+    ip: string;
+    countryCode: string | null;
+    regionCode: string | null;
+    cityName: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    tzIdentifier: string | null;
+  } | undefined;
+  user_agent: string | null;
+  browser: string | null;
+  os: string | null;
 };
 /** A recurring output object. */
 export type OutSignIn = {
@@ -3880,6 +3892,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;
@@ -3973,6 +3986,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;
@@ -4005,6 +4019,7 @@ export interface Operations {
         otp_auth_enabled?: boolean | undefined;
         passkey_auth_enabled?: boolean | undefined;
         primary_email?: string | null | undefined;
+        locale?: string | null | undefined;
         client_read_only_metadata?: unknown;
         server_metadata?: unknown;
         primary_email_verified?: boolean | undefined;

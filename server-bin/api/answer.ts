@@ -8,7 +8,7 @@ import { openCookieBridge } from './cookie-bridge.ts';
 import { API_PREFIXES, NOT_FOUND_TEXT, type ApiRoutes } from './routes.ts';
 import { operationBody } from './body.ts';
 import { credentialsFromHeaders } from './credentials.ts';
-import { clientAddressFromRequest } from './client-address.ts';
+import { clientAddressFromRequest, requestLocale } from './client-address.ts';
 import { errorResponse, successResponse, type OperationResponse } from './render.ts';
 import { corsHeaders, renderResponse, responsePrefixes } from './respond.ts';
 import { answerScimRequest, scimSegments } from './scim.ts';
@@ -126,6 +126,8 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
           credentials: credentialsFromHeaders(headers),
           query: queryValues(request.search),
           clientAddress: clientAddressFromRequest(request.peerAddress, headers['x-forwarded-for'] || undefined, trustedProxyHops),
+          userAgent: headers['user-agent'] || null,
+          locale: requestLocale(headers['x-gatehouse-locale'], headers['accept-language']),
         });
         response = successResponse(op, result);
       } catch (error) {

@@ -19,3 +19,14 @@ export function clientAddressFromRequest(
   }
   return peer ?? null;
 }
+
+/**
+ * The caller's preferred language as core should see it: the hosted pages' explicit choice
+ * (`x-gatehouse-locale`), else the first tag of `Accept-Language` (RFC 9110 §12.5.4; weights
+ * ignored: browsers list the preferred one first), else null. Core validates the tag's shape.
+ */
+export function requestLocale(chosen: string | undefined, acceptLanguage: string | undefined): string | null {
+  if (chosen) return chosen;
+  const first = acceptLanguage?.split(',')[0]?.split(';')[0]?.trim();
+  return first && first !== '*' ? first : null;
+}

@@ -31,6 +31,7 @@ import { useT } from '../i18n/index.tsx';
 import { TeamManagement } from './team-settings.tsx';
 import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 import { PaymentsSettings } from './payments.tsx';
+import { EmailLanguage, categoryName, sessionLabel } from './account-preferences.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
   const id = `gh-s-${props.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
@@ -246,25 +247,32 @@ function Sessions(props: { user: User }) {
   return (
     <div>
       <ul className="gh-list" aria-label={t('sessions.list')}>
-        {sessions.map((s) => (
-          <li key={s.id}>
-            <span>
-              {s.isCurrentSession ? t('sessions.thisDevice') : t('sessions.otherDevice')}
-              <span className="gh-muted">
-                {' '}
-                · {t('sessions.signedIn', { time: time(s.createdAt) })}
-                {s.lastUsedAt ? ` · ${t('sessions.lastUsed', { time: time(s.lastUsedAt) })}` : ''}
+        {sessions.map((s) => {
+          const label = sessionLabel(t, s);
+          return (
+            <li key={s.id}>
+              <span>
+                {label.device}
+                <span className="gh-muted">
+                  {label.place ? ` · ${label.place}` : ''} · {t('sessions.signedIn', { time: time(s.createdAt) })}
+                  {s.lastUsedAt ? ` · ${t('sessions.lastUsed', { time: time(s.lastUsedAt) })}` : ''}
+                </span>
               </span>
-            </span>
-            {!s.isCurrentSession ? (
-              <button type="button" className="gh-btn gh-danger" disabled={busy} onClick={() => run(() => props.user.revokeSession(s.id))}>
-                {t('sessions.signOut')}
-              </button>
-            ) : (
-              <span className="gh-badge">{t('sessions.current')}</span>
-            )}
-          </li>
-        ))}
+              {!s.isCurrentSession ? (
+                <button
+                  type="button"
+                  className="gh-btn gh-danger"
+                  disabled={busy}
+                  onClick={() => run(() => props.user.revokeSession(s.id))}
+                >
+                  {t('sessions.signOut')}
+                </button>
+              ) : (
+                <span className="gh-badge">{t('sessions.current')}</span>
+              )}
+            </li>
+          );
+        })}
       </ul>
       <FormError error={error} />
     </div>
@@ -404,7 +412,7 @@ function Notifications() {
                 disabled={busy || !c.canDisable}
                 onChange={(e) => run(() => c.setEnabled((e.target as HTMLInputElement).checked))}
               />{' '}
-              {c.name}
+              {categoryName(t, c.name)}
             </label>
           </li>
         ))}
@@ -507,6 +515,7 @@ function SettingsBody() {
         </Section>
       ) : null}
       <Section title={t('settings.notifications')}>
+        <EmailLanguage user={user} />
         <Notifications />
       </Section>
       {project.config.client_user_deletion_enabled ? (

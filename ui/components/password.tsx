@@ -20,6 +20,7 @@ import {
   type PageProps,
 } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
+import { MagicLinkRetry } from './sign-in.tsx';
 
 function ForgotPasswordPage(props: PageProps) {
   const app = useApp();
@@ -48,7 +49,11 @@ function ForgotPasswordPage(props: PageProps) {
   return (
     <AuthCard title={t('forgot.title')} fullPage={props.fullPage}>
       {sent ? (
-        <Success>{t('forgot.sent', { email: email.trim() })}</Success>
+        <>
+          <Success>{t('forgot.sent', { email: email.trim() })}</Success>
+          <MagicLinkRetry busy={busy} resend={submit} changeEmail={() => setSent(false)} />
+          <FormError error={error} />
+        </>
       ) : (
         <form ref={form} onSubmit={submit} noValidate aria-label={t('forgot.formLabel')}>
           <Field

@@ -265,7 +265,7 @@ export function MagicLinkSignIn() {
 }
 
 /** The "check your email" step's ways out: send the email again, or go back to change the address. */
-function MagicLinkRetry(props: { busy: boolean; resend: (e: FormEvent) => void; changeEmail: () => void }) {
+export function MagicLinkRetry(props: { busy: boolean; resend: (e: FormEvent) => void; changeEmail: () => void }) {
   const t = useT();
   return (
     <p className="gh-row gh-muted">

@@ -22,22 +22,6 @@ const prefix = location.pathname.endsWith(config.serverPath)
   ? location.pathname.slice(0, location.pathname.length - config.serverPath.length)
   : '';
 const handlerPath = prefix + config.handlerPath;
-const app = new ClientApp({
-  projectId: config.projectId,
-  baseUrl: location.origin + prefix,
-  // The server keeps the refresh token in an HttpOnly cookie; this page only sees a placeholder
-  // (server-bin/api/cookie-bridge.ts; docs/security.md "Cookies").
-  transport: httpTransport(location.origin + prefix, defaultEnvironment().fetch, { cookieBridge: true }),
-  // Per-project cookie names and a 30-day refresh cookie (docs/security.md "Cookies").
-  tokenStore: cookieTokenStore(config.projectId, defaultEnvironment(), undefined, hostedCookieOptions(config.projectId)),
-  urls: hostedUrls(config, prefix, handlerPath),
-  trustedOrigins: config.trustedOrigins,
-  redirectMethod: 'window',
-});
-
-// preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
-const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
-
 const storage = (() => {
   try {
     return window.sessionStorage;
@@ -54,6 +38,24 @@ if (/[?&](lang|locale)=/.test(location.search)) {
   }
 }
 document.documentElement.lang = locale;
+
+const app = new ClientApp({
+  projectId: config.projectId,
+  baseUrl: location.origin + prefix,
+  // The server keeps the refresh token in an HttpOnly cookie; this page only sees a placeholder
+  // (server-bin/api/cookie-bridge.ts; docs/security.md "Cookies").
+  transport: httpTransport(location.origin + prefix, defaultEnvironment().fetch, { cookieBridge: true }),
+  // Per-project cookie names and a 30-day refresh cookie (docs/security.md "Cookies").
+  tokenStore: cookieTokenStore(config.projectId, defaultEnvironment(), undefined, hostedCookieOptions(config.projectId)),
+  urls: hostedUrls(config, prefix, handlerPath),
+  trustedOrigins: config.trustedOrigins,
+  redirectMethod: 'window',
+  // The chosen language goes with every call: sign-up stores it for the user's emails (issue 28).
+  extraRequestHeaders: { 'x-gatehouse-locale': locale },
+});
+
+// preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
+const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
 
 function Page() {
   const { path } = useLocation();

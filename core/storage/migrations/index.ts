@@ -19,6 +19,7 @@ import { aiChat } from './0018-ai-chat.ts';
 import { turnstile } from './0021-turnstile.ts';
 import { trustInput } from './0021-trust-input.ts';
 import { teamDomainsScim } from './0022-team-domains-scim.ts';
+import { localeDevices } from './0022-locale-devices.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0021-turnstile': turnstile,
   '0021-trust-input': trustInput,
   '0022-team-domains-scim': teamDomainsScim,
+  '0022-locale-devices': localeDevices,
 };

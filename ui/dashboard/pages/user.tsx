@@ -67,7 +67,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <Sessions user={user} admin={admin} />
       <TeamsAndPermissions project={props.project} user={user} admin={admin} />
       <ProjectPermissions user={user} admin={admin} />
-      <ApiKeys user={user} admin={admin} />
+      <ApiKeys project={props.project} user={user} admin={admin} />
       <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
       <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <Section title="Actions">
@@ -298,6 +298,14 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
   );
 }
 
+/**
+ * Where a session was last used ("Berlin, BE, DE"), or a dash: places come only from the
+ * operator's GeoIP database (GATEHOUSE_GEOIP_DATABASE), never from a network service.
+ */
+function sessionPlace(place: { cityName: string | null; regionCode: string | null; countryCode: string | null } | undefined): string {
+  return place ? [place.cityName, place.regionCode, place.countryCode].filter(Boolean).join(', ') || '—' : '—';
+}
+
 function Sessions(props: { user: WireUser; admin: Caller }) {
   const sessions = useLoad(() => props.admin('sessions.list', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
@@ -312,6 +320,8 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
                 <thead>
                   <tr>
                     <th>Session</th>
+                    <th>Device</th>
+                    <th>Place</th>
                     <th>Created</th>
                     <th>Last used</th>
                     <th />
@@ -324,6 +334,8 @@ function Sessions(props: { user: WireUser; admin: Caller }) {
                         <code>{s.id.slice(0, 8)}</code>
                         {s.is_impersonation ? <span className="d-badge">impersonation</span> : null}
                       </td>
+                      <td title={s.user_agent ?? undefined}>{[s.browser, s.os].filter(Boolean).join(' on ') || 'Unknown'}</td>
+                      <td>{sessionPlace(s.last_used_at_end_user_ip_info)}</td>
                       <td>{formatTime(s.created_at)}</td>
                       <td>{formatTime(s.last_used_at ?? null)}</td>
                       <td>
@@ -576,12 +588,26 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
   );
 }
 
-function ApiKeys(props: { user: WireUser; admin: Caller }) {
+const API_KEYS_OFF = 'User API keys are turned off for this project (Auth methods → User API keys).';
+
+/** The user's API keys; not asked for while the project has user API keys off (the API would refuse). */
+function ApiKeys(props: { project: AdminProject; user: WireUser; admin: Caller }) {
+  if (props.project.config.allow_user_api_keys === false) {
+    return (
+      <Section title="API keys">
+        <p className="d-muted">{API_KEYS_OFF}</p>
+      </Section>
+    );
+  }
+  return <ApiKeyList user={props.user} admin={props.admin} />;
+}
+
+function ApiKeyList(props: { user: WireUser; admin: Caller }) {
   const keys = useLoad(() => props.admin('apiKeys.listUserKeys', { query: { user_id: props.user.id } }), [props.user.id]);
   return (
     <Section title="API keys">
       {isNotEnabled(keys.error) ? (
-        <p className="d-muted">User API keys are turned off for this project (Auth methods → User API keys).</p>
+        <p className="d-muted">{API_KEYS_OFF}</p>
       ) : (
         <Async state={keys} label="Loading API keys…">
           {(p) =>
