@@ -68,6 +68,7 @@ export const OwnedProductsOutput = pagedListOutput(
           is_cancelable: v.boolean(),
         }),
       ),
+      switch_options: v.optional(v.array(v.strictObject({ product_id: v.string(), product: ProductOutput }))),
     }),
   ),
 );
