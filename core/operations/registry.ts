@@ -252,6 +252,8 @@ export const operations: readonly AnyOperation[] = [
   payments.deleteStripeKeys,
   payments.setupPayments,
   payments.cancelSubscription,
+  payments.switchProduct,
+  payments.getBilling,
   // dashboard assistant
   aiChat.listChatThreads,
   aiChat.postChat,

@@ -11,5 +11,7 @@ export { refundTransaction } from './refund.ts';
 export { stripeWebhook } from './stripe-webhook.ts';
 export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } from './stripe-connection.ts';
 export { cancelSubscription } from './cancel-subscription.ts';
+export { switchProduct } from './switch-product.ts';
+export { getBilling } from './billing.ts';
 export { paymentsMetrics } from './metrics.ts';
 export { PaymentsOverviewOutput } from './outputs.ts';

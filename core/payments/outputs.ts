@@ -153,3 +153,16 @@ export const PaymentsOverviewOutput = component(
     checkout_conversion_rate: v.number(),
   }),
 );
+
+export const BillingOutput = v.strictObject({
+  has_customer: v.boolean(),
+  default_payment_method: v.nullable(
+    v.strictObject({
+      id: v.string(),
+      brand: NullableString,
+      last4: NullableString,
+      exp_month: v.nullable(v.number()),
+      exp_year: v.nullable(v.number()),
+    }),
+  ),
+});

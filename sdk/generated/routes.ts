@@ -135,6 +135,7 @@ export const ROUTES = {
   "payments.cancelSubscription": { method: "DELETE", path: "/payments/products/:customer_type/:customer_id/:product_id" },
   "payments.createPurchaseUrl": { method: "POST", path: "/payments/purchases/create-purchase-url" },
   "payments.deleteStripeKeys": { method: "DELETE", path: "/internal/payments/stripe/keys" },
+  "payments.getBilling": { method: "GET", path: "/payments/billing/:customer_type/:customer_id" },
   "payments.getItem": { method: "GET", path: "/payments/items/:customer_type/:customer_id/:item_id" },
   "payments.grantProduct": { method: "POST", path: "/payments/products/:customer_type/:customer_id" },
   "payments.listCustomerProducts": { method: "GET", path: "/payments/products/:customer_type/:customer_id" },
@@ -145,6 +146,7 @@ export const ROUTES = {
   "payments.setup": { method: "POST", path: "/internal/payments/setup" },
   "payments.stripeAccountInfo": { method: "GET", path: "/internal/payments/stripe/account-info" },
   "payments.stripeWebhook": { method: "POST", path: "/integrations/stripe/webhooks" },
+  "payments.switchProduct": { method: "POST", path: "/payments/products/:customer_type/:customer_id/switch" },
   "payments.testModePurchase": { method: "POST", path: "/payments/purchases/test-mode-purchase" },
   "payments.testModePurchaseSession": { method: "POST", path: "/internal/payments/test-mode-purchase-session" },
   "payments.updateItemQuantity": { method: "POST", path: "/payments/items/:customer_type/:customer_id/:item_id/update-quantity" },
@@ -882,6 +884,10 @@ export type OutPaymentsOwnedProduct = {
     cancel_at_period_end: boolean;
     is_cancelable: boolean;
   } | null;
+  switch_options?: ({
+    product_id: string;
+    product: OutPaymentsProduct;
+  })[] | undefined;
 };
 /** A recurring output object. */
 export type OutPaymentsProduct = {
@@ -2777,6 +2783,24 @@ export interface Operations {
     input: {};
     output: OutSuccess;
   };
+  "payments.getBilling": {
+    input: {
+      params: {
+        customer_type: "user" | "team" | "custom";
+        customer_id: string;
+      };
+    };
+    output: {
+      has_customer: boolean;
+      default_payment_method: {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null;
+    };
+  };
   "payments.getItem": {
     input: {
       params: {
@@ -2931,6 +2955,21 @@ export interface Operations {
     output: {
       received: true;
     };
+  };
+  "payments.switchProduct": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body: {
+        from_product_id: string;
+        to_product_id: string;
+        price_id?: string | undefined;
+        quantity?: number | undefined;
+      };
+    };
+    output: OutSuccess;
   };
   "payments.testModePurchase": {
     input: {

@@ -11,13 +11,16 @@ export interface StripeCall {
 /**
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
  * Stripe's documented shapes (https://docs.stripe.com/api): `GET /v1/account`,
- * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`.
+ * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`,
+ * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`).
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
 export async function startStripeApi(options: { secretKey: string; now: () => number }) {
   const calls: StripeCall[] = [];
   const subscriptions = new Map<string, Record<string, unknown>>();
+  /** Card payment methods by customer id (`pm_…` objects); tests add them. */
+  const paymentMethods = new Map<string, Array<Record<string, unknown>>>();
   let n = 0;
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -87,6 +90,14 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       const s = subscriptions.get(sub[1]!);
       if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
       if (form.cancel_at_period_end !== undefined) s.cancel_at_period_end = form.cancel_at_period_end === 'true';
+      for (const [k, val] of Object.entries(form)) {
+        if (k.startsWith('metadata[')) (s.metadata as Record<string, string>)[k.slice(9, -1)] = val;
+      }
+      const items = (s.items as { data: Array<Record<string, unknown>> }).data;
+      if (form['items[0][price_data][unit_amount]'] !== undefined && items[0]) {
+        items[0].price = { unit_amount: Number(form['items[0][price_data][unit_amount]']), product: form['items[0][price_data][product]'] };
+        items[0].quantity = Number(form['items[0][quantity]'] ?? '1');
+      }
       return send(200, s);
     }
     if (sub && req.method === 'DELETE') {
@@ -94,6 +105,15 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
       s.status = 'canceled';
       return send(200, s);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/products') {
+      return send(200, { id: `prod_test_${++n}`, object: 'product', name: form.name, active: true });
+    }
+    const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
+    if (pms && req.method === 'GET') {
+      const limit = Number(url.searchParams.get('limit') ?? '10');
+      const data = (paymentMethods.get(pms[1]!) ?? []).slice(0, limit);
+      return send(200, { object: 'list', data, has_more: false, url: url.pathname });
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       return send(200, {
@@ -111,6 +131,7 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
   return {
     calls,
     subscriptions,
+    paymentMethods,
     override: { host: '127.0.0.1', port, protocol: 'http' as const },
     close: () =>
       new Promise<void>((resolve) => {
@@ -118,4 +139,32 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Signs an event as Stripe does (`stripe.webhooks.generateTestHeaderString`) and posts it to the
+ * project's Stripe webhook route.
+ */
+export async function sendStripeEvent(
+  server: { url: string },
+  projectId: string,
+  event: Record<string, unknown>,
+  secret: string,
+) {
+  const { default: Stripe } = await import('stripe');
+  const payload = JSON.stringify({
+    object: 'event',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    ...event,
+  });
+  const header = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret });
+  const res = await fetch(`${server.url}/api/v1/integrations/stripe/webhooks?project_id=${projectId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    body: payload,
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: JSON.parse(text), header: res.headers.get('x-stack-known-error') };
 }
