@@ -254,6 +254,8 @@ export const operations: readonly AnyOperation[] = [
   payments.cancelSubscription,
   payments.switchProduct,
   payments.getBilling,
+  payments.createSetupIntent,
+  payments.setDefaultPaymentMethod,
   // dashboard assistant
   aiChat.listChatThreads,
   aiChat.postChat,

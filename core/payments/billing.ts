@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { ensureCallerCanAccessCustomer } from './customers.ts';
 import { BillingOutput } from './outputs.ts';
-import { CustomerTypeSchema } from './schemas.ts';
+import { BillingCustomerParamsSchema } from './schemas.ts';
 import { connectedStripe } from './stripe-account.ts';
 import { defaultCardSummary, stripeCustomerIdOf } from './stripe-customer.ts';
 
@@ -20,7 +19,7 @@ export const getBilling = defineOperation({
   summary: "A customer's billing state and default card.",
   access: ['client', 'server', 'admin'],
   input: {
-    params: v.strictObject({ customer_type: CustomerTypeSchema, customer_id: v.pipe(v.string(), v.nonEmpty(), v.maxLength(256)) }),
+    params: BillingCustomerParamsSchema,
   },
   output: BillingOutput,
   errors: ['USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
@@ -40,7 +39,7 @@ export const getBilling = defineOperation({
       branchId: ctx.auth.branchId,
       customerType: params.customer_type,
       customerId: params.customer_id,
-    });
+    }, connected.stripe);
     if (customerId === null) return none;
     return { has_customer: true, default_payment_method: await defaultCardSummary(connected.stripe, customerId) };
   },

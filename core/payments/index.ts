@@ -15,3 +15,4 @@ export { switchProduct } from './switch-product.ts';
 export { getBilling } from './billing.ts';
 export { paymentsMetrics } from './metrics.ts';
 export { PaymentsOverviewOutput } from './outputs.ts';
+export { createSetupIntent, setDefaultPaymentMethod } from './payment-method.ts';

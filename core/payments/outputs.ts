@@ -166,3 +166,5 @@ export const BillingOutput = v.strictObject({
     }),
   ),
 });
+
+export const SetupIntentOutput = v.strictObject({ client_secret: v.string(), stripe_account_id: v.string() });

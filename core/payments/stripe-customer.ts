@@ -6,13 +6,29 @@ import { listCustomerPurchases } from './queries.ts';
 
 /**
  * The Stripe customer (`cus_…`) of a Gatehouse customer: the one its latest Stripe purchase was
- * made as, or null when it never paid through Stripe. (Upstream searches Stripe's customers by
- * `metadata.customerId`; Gatehouse records the id on each purchase instead.)
+ * made as, else the one Stripe's customer search finds by `metadata.customerId` (with a matching
+ * `metadata.customerType`, `USER` / `TEAM`, when set; upstream `getStripeCustomerForCustomerOrNull`),
+ * else null.
  */
-export async function stripeCustomerIdOf(db: Kysely<Database>, c: CustomerRef): Promise<string | null> {
+export async function stripeCustomerIdOf(db: Kysely<Database>, c: CustomerRef, stripe?: Stripe): Promise<string | null> {
   const rows = await listCustomerPurchases(db, c.projectId, c.branchId, c.customerType, c.customerId);
   const withCustomer = rows.filter((r) => r.stripe_customer_id !== null).sort((a, b) => Number(b.created_at) - Number(a.created_at));
-  return withCustomer[0]?.stripe_customer_id ?? null;
+  if (withCustomer[0]) return withCustomer[0].stripe_customer_id;
+  if (!stripe || !/^[A-Za-z0-9_-]+$/.test(c.customerId)) return null;
+  const found = await stripe.customers.search({ query: `metadata['customerId']:'${c.customerId}'` });
+  const type = c.customerType.toUpperCase();
+  return found.data.find((cus) => !cus.metadata.customerType || cus.metadata.customerType === type)?.id ?? null;
+}
+
+/**
+ * The customer's Stripe customer, created (with `metadata.customerId` / `customerType`) when it has
+ * none yet (upstream `ensureStripeCustomerForCustomer`).
+ */
+export async function ensureStripeCustomerId(db: Kysely<Database>, c: CustomerRef, stripe: Stripe): Promise<string> {
+  const existing = await stripeCustomerIdOf(db, c, stripe);
+  if (existing !== null) return existing;
+  const created = await stripe.customers.create({ metadata: { customerId: c.customerId, customerType: c.customerType.toUpperCase() } });
+  return created.id;
 }
 
 /** A card payment method as upstream summarises it: `{ id, brand, last4, exp_month, exp_year }`. */

@@ -8,6 +8,7 @@ import { loadPaymentsModel, toMinorUnits, type PaymentsModel } from './model.ts'
 import { paymentsPlainError } from './plain-errors.ts';
 import { productSnapshot } from './products.ts';
 import { updatePurchase } from './queries.ts';
+import { BillingCustomerParamsSchema } from './schemas.ts';
 import { connectedStripe } from './stripe-account.ts';
 import { defaultCardSummary, stripeCustomerIdOf } from './stripe-customer.ts';
 
@@ -49,7 +50,7 @@ export const switchProduct = defineOperation({
   summary: "Switch a customer's subscription to another product of its product line.",
   access: ['client', 'server', 'admin'],
   input: {
-    params: v.strictObject({ customer_type: v.picklist(['user', 'team'], 'must be one of user, team'), customer_id: Id }),
+    params: BillingCustomerParamsSchema,
     body: v.strictObject({
       from_product_id: Id,
       to_product_id: Id,
@@ -107,7 +108,7 @@ export const switchProduct = defineOperation({
     const connected = await connectedStripe(ctx.runtime, ctx.db, c.projectId, c.branchId);
     if (!connected) throw bad('The Stripe account of this subscription is not connected.');
     const stripe = connected.stripe;
-    const stripeCustomerId = existing.row.stripe_customer_id ?? (await stripeCustomerIdOf(ctx.db, c));
+    const stripeCustomerId = existing.row.stripe_customer_id ?? (await stripeCustomerIdOf(ctx.db, c, stripe));
     const card = stripeCustomerId === null ? null : await defaultCardSummary(stripe, stripeCustomerId);
     if (!card) throw new KnownError('DEFAULT_PAYMENT_METHOD_REQUIRED', { customer_type: c.customerType, customer_id: c.customerId });
 

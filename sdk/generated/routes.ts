@@ -134,6 +134,7 @@ export const ROUTES = {
   "passkeys.signIn": { method: "POST", path: "/auth/passkey/sign-in" },
   "payments.cancelSubscription": { method: "DELETE", path: "/payments/products/:customer_type/:customer_id/:product_id" },
   "payments.createPurchaseUrl": { method: "POST", path: "/payments/purchases/create-purchase-url" },
+  "payments.createSetupIntent": { method: "POST", path: "/payments/payment-method/:customer_type/:customer_id/setup-intent" },
   "payments.deleteStripeKeys": { method: "DELETE", path: "/internal/payments/stripe/keys" },
   "payments.getBilling": { method: "GET", path: "/payments/billing/:customer_type/:customer_id" },
   "payments.getItem": { method: "GET", path: "/payments/items/:customer_type/:customer_id/:item_id" },
@@ -142,6 +143,7 @@ export const ROUTES = {
   "payments.listTransactions": { method: "GET", path: "/internal/payments/transactions" },
   "payments.purchaseSession": { method: "POST", path: "/payments/purchases/purchase-session" },
   "payments.refundTransaction": { method: "POST", path: "/internal/payments/transactions/refund" },
+  "payments.setDefaultPaymentMethod": { method: "POST", path: "/payments/payment-method/:customer_type/:customer_id/set-default" },
   "payments.setStripeKeys": { method: "PUT", path: "/internal/payments/stripe/keys" },
   "payments.setup": { method: "POST", path: "/internal/payments/setup" },
   "payments.stripeAccountInfo": { method: "GET", path: "/internal/payments/stripe/account-info" },
@@ -2779,6 +2781,19 @@ export interface Operations {
       url: string;
     };
   };
+  "payments.createSetupIntent": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body?: Record<string, never> | undefined;
+    };
+    output: {
+      client_secret: string;
+      stripe_account_id: string;
+    };
+  };
   "payments.deleteStripeKeys": {
     input: {};
     output: OutSuccess;
@@ -2786,7 +2801,7 @@ export interface Operations {
   "payments.getBilling": {
     input: {
       params: {
-        customer_type: "user" | "team" | "custom";
+        customer_type: "user" | "team";
         customer_id: string;
       };
     };
@@ -2918,6 +2933,27 @@ export interface Operations {
     output: {
       success: true;
       refund_transaction_id: string;
+    };
+  };
+  "payments.setDefaultPaymentMethod": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body: {
+        setup_intent_id: string;
+      };
+    };
+    output: {
+      success: true;
+      default_payment_method: {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null;
     };
   };
   "payments.setStripeKeys": {

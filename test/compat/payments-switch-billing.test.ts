@@ -5,6 +5,7 @@ import { api, assertKnownError, createProject } from '../helpers/api.ts';
 import { projectUser } from '../helpers/project-user.ts';
 import { codeOf, configure } from '../helpers/payments.ts';
 import { sendStripeEvent, startStripeApi } from '../helpers/stripe-api.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 // Upstream https://github.com/stack-auth/stack-auth/blob/2f719903b181c20940159e9f3aaaa99bc3ec3b0f/apps/e2e/tests/backend/endpoints/api/v1/payments/switch-plans.test.ts
 // (inline snapshots) and the handlers of payments/products/[customer_type]/[customer_id]/switch
@@ -50,6 +51,14 @@ const PLANS = {
   'payments.testMode': false,
 };
 
+async function connectedProject(server: TestServer) {
+  const p = await createProject(server);
+  await configure(server, p.admin, PLANS);
+  const keys = await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET });
+  assert.equal(keys.status, 200, keys.text);
+  return p;
+}
+
 describeWithServer(
   'payments switch and billing as upstream answers them',
   (get) => {
@@ -81,10 +90,7 @@ describeWithServer(
     it('switches a Stripe subscription to another plan of its line once the customer has a card; billing shows the card', async () => {
       const server = get();
       clockNow = () => server.clock.now();
-      const p = await createProject(server);
-      await configure(server, p.admin, PLANS);
-      const keys = await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET });
-      assert.equal(keys.status, 200, keys.text);
+      const p = await connectedProject(server);
       const user = await projectUser(server, p);
       const stripeCustomer = `cus_switch_${p.projectId}`;
       const url = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
@@ -156,6 +162,50 @@ describeWithServer(
         list.body.items.map((i: { id: string; type: string }) => [i.id, i.type]),
         [['pro', 'subscription']],
       );
+    });
+
+    it('saves a card through a SetupIntent and makes it the default (setup-intent, set-default, billing)', async () => {
+      const server = get();
+      const p = await connectedProject(server);
+      const user = await projectUser(server, p);
+      const other = await projectUser(server, p);
+      const billing = () => api(server, 'GET', `/payments/billing/user/${user.id}`, user.client);
+      assert.deepEqual((await billing()).body, { has_customer: false, default_payment_method: null });
+
+      const setup = await api(server, 'POST', `/payments/payment-method/user/${user.id}/setup-intent`, user.client, {});
+      assert.equal(setup.status, 200, setup.text);
+      assert.deepEqual(Object.keys(setup.body).sort(), ['client_secret', 'stripe_account_id']);
+      assert.equal(setup.body.stripe_account_id, 'acct_gatehouse_test');
+      const intent = [...stripeApi.setupIntents.values()].find((si) => si.client_secret === setup.body.client_secret)!;
+      const customer = stripeApi.customers.get(intent.customer as string)!;
+      assert.deepEqual(customer.metadata, { customerId: user.id, customerType: 'USER' });
+      assert.equal(intent.usage, 'off_session');
+      assert.deepEqual((await billing()).body, { has_customer: true, default_payment_method: null });
+
+      const setDefault = (caller = user) =>
+        api(server, 'POST', `/payments/payment-method/user/${caller.id}/set-default`, caller.client, { setup_intent_id: intent.id });
+      const pending = await setDefault();
+      assert.equal(pending.status, 400);
+      assert.equal(pending.text, 'Setup intent has not succeeded.');
+      const foreign = await setDefault(other);
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.text, 'Setup intent does not belong to this customer.');
+      const otherSees = await api(server, 'POST', `/payments/payment-method/user/${user.id}/setup-intent`, other.client, {});
+      assert.equal(otherSees.status, 403);
+      assert.equal(otherSees.text, 'Clients can only manage their own payment method.');
+
+      intent.status = 'succeeded';
+      intent.payment_method = 'pm_saved_1';
+      stripeApi.paymentMethods.set(customer.id as string, [
+        { id: 'pm_saved_1', object: 'payment_method', type: 'card', card: { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2031 } },
+      ]);
+      const done = await setDefault();
+      assert.equal(done.status, 200, done.text);
+      const card = { id: 'pm_saved_1', brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2031 };
+      assert.deepEqual(done.body, { success: true, default_payment_method: card });
+      assert.deepEqual(customer.invoice_settings, { default_payment_method: 'pm_saved_1' });
+      assert.equal((customer.metadata as Record<string, string>).hasPaymentMethod, 'true');
+      assert.deepEqual((await billing()).body, { has_customer: true, default_payment_method: card });
     });
   },
   { stripeApiOverride: stripeApi.override },

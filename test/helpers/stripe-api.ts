@@ -12,7 +12,9 @@ export interface StripeCall {
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
  * Stripe's documented shapes (https://docs.stripe.com/api): `GET /v1/account`,
  * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`,
- * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`).
+ * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`),
+ * `POST /v1/customers`, `GET /v1/customers/search` (by `metadata['customerId']`), `POST /v1/customers/{id}`,
+ * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`).
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
@@ -21,6 +23,14 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
   const subscriptions = new Map<string, Record<string, unknown>>();
   /** Card payment methods by customer id (`pm_…` objects); tests add them. */
   const paymentMethods = new Map<string, Array<Record<string, unknown>>>();
+  const customers = new Map<string, Record<string, unknown>>();
+  const setupIntents = new Map<string, Record<string, unknown>>();
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form)
+        .filter(([k]) => k.startsWith('metadata['))
+        .map(([k, val]) => [k.slice(9, -1), val]),
+    );
   let n = 0;
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -109,6 +119,37 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     if (req.method === 'POST' && url.pathname === '/v1/products') {
       return send(200, { id: `prod_test_${++n}`, object: 'product', name: form.name, active: true });
     }
+    if (req.method === 'POST' && url.pathname === '/v1/customers') {
+      const c = { id: `cus_test_${++n}`, object: 'customer', metadata: metadataOf(form), invoice_settings: { default_payment_method: null } };
+      customers.set(c.id, c);
+      return send(200, c);
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/customers/search') {
+      const wanted = /metadata\['customerId'\]:'([^']*)'/.exec(url.searchParams.get('query') ?? '')?.[1];
+      const data = [...customers.values()].filter((c) => (c.metadata as Record<string, string>).customerId === wanted);
+      return send(200, { object: 'search_result', data, has_more: false, next_page: null, url: url.pathname });
+    }
+    const cus = /^\/v1\/customers\/(cus_[^/]+)$/.exec(url.pathname);
+    if (cus && req.method === 'POST') {
+      const c = customers.get(cus[1]!) ?? { id: cus[1], object: 'customer', metadata: {}, invoice_settings: { default_payment_method: null } };
+      Object.assign(c.metadata as Record<string, string>, metadataOf(form));
+      if (form['invoice_settings[default_payment_method]'] !== undefined) {
+        c.invoice_settings = { default_payment_method: form['invoice_settings[default_payment_method]'] };
+      }
+      customers.set(cus[1]!, c);
+      return send(200, c);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/setup_intents') {
+      const id = `seti_test_${++n}`;
+      const si = { id, object: 'setup_intent', customer: form.customer ?? null, status: 'requires_payment_method', usage: form.usage, payment_method: null, client_secret: `${id}_secret_test` };
+      setupIntents.set(id, si);
+      return send(200, si);
+    }
+    const seti = /^\/v1\/setup_intents\/([^/]+)$/.exec(url.pathname);
+    if (seti && req.method === 'GET') {
+      const si = setupIntents.get(seti[1]!);
+      return si ? send(200, si) : send(404, { error: { type: 'invalid_request_error', message: `No such setupintent: '${seti[1]}'` } });
+    }
     const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
     if (pms && req.method === 'GET') {
       const limit = Number(url.searchParams.get('limit') ?? '10');
@@ -132,6 +173,8 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     calls,
     subscriptions,
     paymentMethods,
+    customers,
+    setupIntents,
     override: { host: '127.0.0.1', port, protocol: 'http' as const },
     close: () =>
       new Promise<void>((resolve) => {
