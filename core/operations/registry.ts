@@ -256,6 +256,7 @@ export const operations: readonly AnyOperation[] = [
   payments.getBilling,
   payments.createSetupIntent,
   payments.setDefaultPaymentMethod,
+  payments.createAccountSession,
   // dashboard assistant
   aiChat.listChatThreads,
   aiChat.postChat,

@@ -16,3 +16,4 @@ export { getBilling } from './billing.ts';
 export { paymentsMetrics } from './metrics.ts';
 export { PaymentsOverviewOutput } from './outputs.ts';
 export { createSetupIntent, setDefaultPaymentMethod } from './payment-method.ts';
+export { createAccountSession } from './account-session.ts';

@@ -133,6 +133,7 @@ export const ROUTES = {
   "passkeys.register": { method: "POST", path: "/auth/passkey/register" },
   "passkeys.signIn": { method: "POST", path: "/auth/passkey/sign-in" },
   "payments.cancelSubscription": { method: "DELETE", path: "/payments/products/:customer_type/:customer_id/:product_id" },
+  "payments.createAccountSession": { method: "POST", path: "/internal/payments/stripe-widgets/account-session" },
   "payments.createPurchaseUrl": { method: "POST", path: "/payments/purchases/create-purchase-url" },
   "payments.createSetupIntent": { method: "POST", path: "/payments/payment-method/:customer_type/:customer_id/setup-intent" },
   "payments.deleteStripeKeys": { method: "DELETE", path: "/internal/payments/stripe/keys" },
@@ -2741,6 +2742,14 @@ export interface Operations {
       body?: Record<string, never> | undefined;
     };
     output: OutSuccess;
+  };
+  "payments.createAccountSession": {
+    input: {
+      body?: Record<string, never> | undefined;
+    };
+    output: {
+      client_secret: string;
+    };
   };
   "payments.createPurchaseUrl": {
     input: {

@@ -207,6 +207,26 @@ describeWithServer(
       assert.equal((customer.metadata as Record<string, string>).hasPaymentMethod, 'true');
       assert.deepEqual((await billing()).body, { has_customer: true, default_payment_method: card });
     });
+
+    it("creates a Stripe embedded-components account session for the project's account (admin only)", async () => {
+      const server = get();
+      const bare = await createProject(server);
+      const none = await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', bare.admin, {});
+      assert.equal(none.status, 400);
+      assert.equal(none.text, 'Stripe account ID is not set');
+      const p = await connectedProject(server);
+      assertKnownError(await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', p.server, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
+      const from = stripeApi.calls.length;
+      const res = await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', p.admin, {});
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(Object.keys(res.body), ['client_secret']);
+      assert.match(res.body.client_secret, /^accs_secret_/);
+      const call = stripeApi.calls.slice(from).find((c) => c.path === '/v1/account_sessions')!;
+      assert.equal(call.form.account, 'acct_gatehouse_test');
+      assert.equal(call.form['components[payments][features][refund_management]'], 'true');
+      assert.equal(call.form['components[payouts][features][external_account_collection]'], 'true');
+      assert.equal(call.form['components[notification_banner][enabled]'], 'true');
+    });
   },
   { stripeApiOverride: stripeApi.override },
 );

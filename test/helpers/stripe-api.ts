@@ -14,7 +14,8 @@ export interface StripeCall {
  * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`,
  * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`),
  * `POST /v1/customers`, `GET /v1/customers/search` (by `metadata['customerId']`), `POST /v1/customers/{id}`,
- * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`).
+ * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`),
+ * `POST /v1/account_sessions`.
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
@@ -149,6 +150,9 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     if (seti && req.method === 'GET') {
       const si = setupIntents.get(seti[1]!);
       return si ? send(200, si) : send(404, { error: { type: 'invalid_request_error', message: `No such setupintent: '${seti[1]}'` } });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/account_sessions') {
+      return send(200, { object: 'account_session', account: form.account, client_secret: `accs_secret_${++n}`, expires_at: nowSec + 3600, livemode: false });
     }
     const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
     if (pms && req.method === 'GET') {
