@@ -34,12 +34,16 @@ export const getBilling = defineOperation({
     const none = { has_customer: false, default_payment_method: null };
     const connected = await connectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
     if (!connected) return none;
-    const customerId = await stripeCustomerIdOf(ctx.db, {
-      projectId: ctx.auth.project.id,
-      branchId: ctx.auth.branchId,
-      customerType: params.customer_type,
-      customerId: params.customer_id,
-    }, connected.stripe);
+    const customerId = await stripeCustomerIdOf(
+      ctx.db,
+      {
+        projectId: ctx.auth.project.id,
+        branchId: ctx.auth.branchId,
+        customerType: params.customer_type,
+        customerId: params.customer_id,
+      },
+      connected.stripe,
+    );
     if (customerId === null) return none;
     return { has_customer: true, default_payment_method: await defaultCardSummary(connected.stripe, customerId) };
   },

@@ -90,6 +90,9 @@ export const setDefaultPaymentMethod = defineOperation({
   },
 });
 
-function customerOf(auth: { project: { id: string }; branchId: string }, params: { customer_type: 'user' | 'team'; customer_id: string }): CustomerRef {
+function customerOf(
+  auth: { project: { id: string }; branchId: string },
+  params: { customer_type: 'user' | 'team'; customer_id: string },
+): CustomerRef {
   return { projectId: auth.project.id, branchId: auth.branchId, customerType: params.customer_type, customerId: params.customer_id };
 }

@@ -54,7 +54,10 @@ const PLANS = {
 async function connectedProject(server: TestServer) {
   const p = await createProject(server);
   await configure(server, p.admin, PLANS);
-  const keys = await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET });
+  const keys = await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, {
+    secret_key: SECRET_KEY,
+    webhook_secret: WEBHOOK_SECRET,
+  });
   assert.equal(keys.status, 200, keys.text);
   return p;
 }
@@ -99,9 +102,18 @@ describeWithServer(
         product_id: 'basic',
       });
       const before = stripeApi.calls.length;
-      const session = await api(server, 'POST', '/payments/purchases/purchase-session', {}, { full_code: codeOf(url.body.url), price_id: 'monthly' });
+      const session = await api(
+        server,
+        'POST',
+        '/payments/purchases/purchase-session',
+        {},
+        { full_code: codeOf(url.body.url), price_id: 'monthly' },
+      );
       assert.equal(session.status, 200, session.text);
-      const created = stripeApi.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')! as { subscriptionId?: string; form: Record<string, string> };
+      const created = stripeApi.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')! as {
+        subscriptionId?: string;
+        form: Record<string, string>;
+      };
       const completed = await sendStripeEvent(
         server,
         p.projectId,
@@ -152,7 +164,9 @@ describeWithServer(
       const ok = await sw();
       assert.equal(ok.status, 200, ok.text);
       assert.deepEqual(ok.body, { success: true });
-      const update = stripeApi.calls.slice(from).find((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${created.subscriptionId}`)!;
+      const update = stripeApi.calls
+        .slice(from)
+        .find((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${created.subscriptionId}`)!;
       assert.equal(update.form['items[0][price_data][unit_amount]'], '200000');
       assert.equal(update.form['items[0][price_data][recurring][interval]'], 'month');
       assert.equal(update.form.default_payment_method, 'pm_card_1');
@@ -197,7 +211,12 @@ describeWithServer(
       intent.status = 'succeeded';
       intent.payment_method = 'pm_saved_1';
       stripeApi.paymentMethods.set(customer.id as string, [
-        { id: 'pm_saved_1', object: 'payment_method', type: 'card', card: { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2031 } },
+        {
+          id: 'pm_saved_1',
+          object: 'payment_method',
+          type: 'card',
+          card: { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2031 },
+        },
       ]);
       const done = await setDefault();
       assert.equal(done.status, 200, done.text);
@@ -215,7 +234,11 @@ describeWithServer(
       assert.equal(none.status, 400);
       assert.equal(none.text, 'Stripe account ID is not set');
       const p = await connectedProject(server);
-      assertKnownError(await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', p.server, {}), 'INSUFFICIENT_ACCESS_TYPE', 401);
+      assertKnownError(
+        await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', p.server, {}),
+        'INSUFFICIENT_ACCESS_TYPE',
+        401,
+      );
       const from = stripeApi.calls.length;
       const res = await api(server, 'POST', '/internal/payments/stripe-widgets/account-session', p.admin, {});
       assert.equal(res.status, 200, res.text);

@@ -121,7 +121,12 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       return send(200, { id: `prod_test_${++n}`, object: 'product', name: form.name, active: true });
     }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
-      const c = { id: `cus_test_${++n}`, object: 'customer', metadata: metadataOf(form), invoice_settings: { default_payment_method: null } };
+      const c = {
+        id: `cus_test_${++n}`,
+        object: 'customer',
+        metadata: metadataOf(form),
+        invoice_settings: { default_payment_method: null },
+      };
       customers.set(c.id, c);
       return send(200, c);
     }
@@ -132,7 +137,12 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     }
     const cus = /^\/v1\/customers\/(cus_[^/]+)$/.exec(url.pathname);
     if (cus && req.method === 'POST') {
-      const c = customers.get(cus[1]!) ?? { id: cus[1], object: 'customer', metadata: {}, invoice_settings: { default_payment_method: null } };
+      const c = customers.get(cus[1]!) ?? {
+        id: cus[1],
+        object: 'customer',
+        metadata: {},
+        invoice_settings: { default_payment_method: null },
+      };
       Object.assign(c.metadata as Record<string, string>, metadataOf(form));
       if (form['invoice_settings[default_payment_method]'] !== undefined) {
         c.invoice_settings = { default_payment_method: form['invoice_settings[default_payment_method]'] };
@@ -142,7 +152,15 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     }
     if (req.method === 'POST' && url.pathname === '/v1/setup_intents') {
       const id = `seti_test_${++n}`;
-      const si = { id, object: 'setup_intent', customer: form.customer ?? null, status: 'requires_payment_method', usage: form.usage, payment_method: null, client_secret: `${id}_secret_test` };
+      const si = {
+        id,
+        object: 'setup_intent',
+        customer: form.customer ?? null,
+        status: 'requires_payment_method',
+        usage: form.usage,
+        payment_method: null,
+        client_secret: `${id}_secret_test`,
+      };
       setupIntents.set(id, si);
       return send(200, si);
     }
@@ -152,7 +170,13 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       return si ? send(200, si) : send(404, { error: { type: 'invalid_request_error', message: `No such setupintent: '${seti[1]}'` } });
     }
     if (req.method === 'POST' && url.pathname === '/v1/account_sessions') {
-      return send(200, { object: 'account_session', account: form.account, client_secret: `accs_secret_${++n}`, expires_at: nowSec + 3600, livemode: false });
+      return send(200, {
+        object: 'account_session',
+        account: form.account,
+        client_secret: `accs_secret_${++n}`,
+        expires_at: nowSec + 3600,
+        livemode: false,
+      });
     }
     const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
     if (pms && req.method === 'GET') {
@@ -192,12 +216,7 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
  * Signs an event as Stripe does (`stripe.webhooks.generateTestHeaderString`) and posts it to the
  * project's Stripe webhook route.
  */
-export async function sendStripeEvent(
-  server: { url: string },
-  projectId: string,
-  event: Record<string, unknown>,
-  secret: string,
-) {
+export async function sendStripeEvent(server: { url: string }, projectId: string, event: Record<string, unknown>, secret: string) {
   const { default: Stripe } = await import('stripe');
   const payload = JSON.stringify({
     object: 'event',
