@@ -351,7 +351,9 @@ describeWithServer(
       const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
       assert.equal(products.body.items[0].subscription.cancel_at_period_end, true);
       assert.equal(await credits(server, user.client, user.id), 100, 'access lasts until the period ends');
-      assert.equal((await api(server, 'DELETE', `/payments/products/user/${user.id}/max`, user.client)).status, 404);
+      const notOwned = await api(server, 'DELETE', `/payments/products/user/${user.id}/max`, user.client);
+      assert.equal(notOwned.status, 400);
+      assert.equal(notOwned.text, 'Customer does not have this product.');
     });
 
     it('refuses events without a valid signature: missing, wrong secret, tampered payload, unknown project', async () => {
