@@ -388,6 +388,7 @@ export const errorCatalogue = {
   TEST_MODE_PURCHASE_NON_REFUNDABLE: entry(400, 'Test mode purchases are not refundable.'),
   // Gatehouse's own: the Stripe webhook's signature does not verify (upstream answers a plain 400).
   STRIPE_WEBHOOK_SIGNATURE_INVALID: entry(400, 'The stripe-signature header of this webhook is missing or does not match its payload.'),
+  DEFAULT_PAYMENT_METHOD_REQUIRED: entry(400, 'No default payment method is set for this customer.', ['customer_type', 'customer_id']),
   NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(
     404,

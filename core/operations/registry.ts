@@ -255,6 +255,11 @@ export const operations: readonly AnyOperation[] = [
   payments.deleteStripeKeys,
   payments.setupPayments,
   payments.cancelSubscription,
+  payments.switchProduct,
+  payments.getBilling,
+  payments.createSetupIntent,
+  payments.setDefaultPaymentMethod,
+  payments.createAccountSession,
   // dashboard assistant
   aiChat.listChatThreads,
   aiChat.postChat,

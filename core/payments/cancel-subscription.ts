@@ -1,7 +1,10 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { SuccessOutput } from '../operations/output.ts';
-import { ensureCallerCanAccessCustomer } from './customers.ts';
+import { KnownError } from '../errors/index.ts';
+import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
+import { loadPaymentsModel } from './model.ts';
+import { resolveProduct } from './products.ts';
 import { customerPurchases } from './grant.ts';
 import { isActivePurchase } from './balance.ts';
 import { paymentsPlainError } from './plain-errors.ts';
@@ -15,7 +18,8 @@ import { CustomerTypeSchema } from './schemas.ts';
  * Paid through Stripe: Stripe cancels it at the period's end (`cancel_at_period_end`), access lasts
  * until then, and `customer.subscription.deleted` ends it. Test-mode and granted subscriptions end
  * at once.
- * A plain 404 when the customer has no such active subscription.
+ * Plain 400s as upstream: "Customer does not have this product.", "This product is a one time purchase
+ * and cannot be canceled.", "No active subscription found with this ID for the given customer.".
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/[product_id]/route.ts` (DELETE)
  */
@@ -35,7 +39,14 @@ export const cancelSubscription = defineOperation({
     body: v.optional(v.strictObject({})),
   },
   output: SuccessOutput,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
+  errors: [
+    'USER_AUTHENTICATION_REQUIRED',
+    'TEAM_PERMISSION_REQUIRED',
+    'USER_NOT_FOUND',
+    'TEAM_NOT_FOUND',
+    'PRODUCT_DOES_NOT_EXIST',
+    'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH',
+  ],
   async run(ctx, { params, query }) {
     await ensureCallerCanAccessCustomer(
       ctx.db,
@@ -50,14 +61,29 @@ export const cancelSubscription = defineOperation({
       customerType: params.customer_type,
       customerId: params.customer_id,
     };
-    const target = (await customerPurchases(ctx.db, customer)).find(
-      (p) =>
-        p.kind === 'subscription' &&
-        isActivePurchase(p) &&
-        p.row.product_id === params.product_id &&
-        (query.subscription_id === undefined || p.row.id === query.subscription_id),
-    );
-    if (!target) throw paymentsPlainError.notFound('No active subscription to this product.');
+    await ensureCustomerExists(ctx.db, customer.projectId, customer.customerType, customer.customerId);
+    const purchases = await customerPurchases(ctx.db, customer);
+    const isActiveSub = (p: (typeof purchases)[number]) => p.kind === 'subscription' && (p.status === 'active' || p.status === 'trialing');
+    let target: (typeof purchases)[number] | undefined;
+    if (query.subscription_id !== undefined && query.subscription_id !== '') {
+      target = purchases.find((p) => p.row.id === query.subscription_id && isActiveSub(p));
+      if (!target) throw paymentsPlainError.badRequest('No active subscription found with this ID for the given customer.');
+    } else {
+      const model = await loadPaymentsModel(ctx);
+      const { product } = resolveProduct(model, ctx.auth.accessType, params.product_id, undefined);
+      if (product.customerType !== params.customer_type) {
+        throw new KnownError('PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', {
+          product_id: params.product_id,
+          customer_id: params.customer_id,
+          product_customer_type: product.customerType,
+          actual_customer_type: params.customer_type,
+        });
+      }
+      const owned = purchases.filter((p) => p.row.product_id === params.product_id && isActivePurchase(p) && p.quantity > 0);
+      if (owned.length === 0) throw paymentsPlainError.badRequest('Customer does not have this product.');
+      target = owned.find(isActiveSub);
+      if (!target) throw paymentsPlainError.badRequest('This product is a one time purchase and cannot be canceled.');
+    }
     if (target.row.stripe_subscription_id !== null) {
       const connected = await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId);
       if (!connected) throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');

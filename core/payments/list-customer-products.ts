@@ -4,13 +4,14 @@ import { OwnedProductsOutput } from './outputs.ts';
 import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
 import { ownedProducts } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
-import { productToWire } from './products.ts';
+import { ownedProductPage } from './owned-product-list.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * Lists the products the customer owns (client for itself, server, admin); `subscription` is
- * `{ subscription_id, current_period_end (ISO), cancel_at_period_end, is_cancelable }` or null.
- * What the SDK's `listProducts` reads. All owned products fit one page.
+ * Lists the products the customer owns (client for itself, server, admin), one entry per product
+ * id, paged as upstream (see `ownedProductPage`); `subscription` is `{ subscription_id,
+ * current_period_end (ISO), cancel_at_period_end, is_cancelable }` or null. What the SDK's
+ * `listProducts` reads.
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/route.ts`
  */
@@ -29,7 +30,7 @@ export const listCustomerProducts = defineOperation({
   },
   output: OwnedProductsOutput,
   errors: ['USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
-  async run(ctx, { params }) {
+  async run(ctx, { params, query }) {
     await ensureCallerCanAccessCustomer(
       ctx.db,
       ctx.auth,
@@ -45,31 +46,6 @@ export const listCustomerProducts = defineOperation({
       customerType: params.customer_type,
       customerId: params.customer_id,
     });
-    const server = ctx.auth.accessType !== 'client';
-    const items = [
-      ...owned.defaults.map(([id, product]) => ({
-        id,
-        quantity: 1,
-        product: productToWire(product, server),
-        type: 'subscription',
-        subscription: { subscription_id: null, current_period_end: null, cancel_at_period_end: false, is_cancelable: false },
-      })),
-      ...owned.purchases.map((p) => ({
-        id: p.row.product_id,
-        quantity: p.quantity,
-        product: productToWire(p.product, server),
-        type: p.kind,
-        subscription:
-          p.kind === 'subscription'
-            ? {
-                subscription_id: p.row.id,
-                current_period_end: p.currentPeriodEnd === null ? null : new Date(p.currentPeriodEnd).toISOString(),
-                cancel_at_period_end: p.row.cancel_at_period_end,
-                is_cancelable: true,
-              }
-            : null,
-      })),
-    ];
-    return { items, is_paginated: true, pagination: { next_cursor: null } };
+    return ownedProductPage(model, params.customer_type, ctx.auth.accessType, owned, query);
   },
 });

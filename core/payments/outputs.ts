@@ -68,6 +68,7 @@ export const OwnedProductsOutput = pagedListOutput(
           is_cancelable: v.boolean(),
         }),
       ),
+      switch_options: v.optional(v.array(v.strictObject({ product_id: v.string(), product: ProductOutput }))),
     }),
   ),
 );
@@ -152,3 +153,18 @@ export const PaymentsOverviewOutput = component(
     checkout_conversion_rate: v.number(),
   }),
 );
+
+export const BillingOutput = v.strictObject({
+  has_customer: v.boolean(),
+  default_payment_method: v.nullable(
+    v.strictObject({
+      id: v.string(),
+      brand: NullableString,
+      last4: NullableString,
+      exp_month: v.nullable(v.number()),
+      exp_year: v.nullable(v.number()),
+    }),
+  ),
+});
+
+export const SetupIntentOutput = v.strictObject({ client_secret: v.string(), stripe_account_id: v.string() });

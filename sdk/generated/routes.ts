@@ -133,18 +133,23 @@ export const ROUTES = {
   "passkeys.register": { method: "POST", path: "/auth/passkey/register" },
   "passkeys.signIn": { method: "POST", path: "/auth/passkey/sign-in" },
   "payments.cancelSubscription": { method: "DELETE", path: "/payments/products/:customer_type/:customer_id/:product_id" },
+  "payments.createAccountSession": { method: "POST", path: "/internal/payments/stripe-widgets/account-session" },
   "payments.createPurchaseUrl": { method: "POST", path: "/payments/purchases/create-purchase-url" },
+  "payments.createSetupIntent": { method: "POST", path: "/payments/payment-method/:customer_type/:customer_id/setup-intent" },
   "payments.deleteStripeKeys": { method: "DELETE", path: "/internal/payments/stripe/keys" },
+  "payments.getBilling": { method: "GET", path: "/payments/billing/:customer_type/:customer_id" },
   "payments.getItem": { method: "GET", path: "/payments/items/:customer_type/:customer_id/:item_id" },
   "payments.grantProduct": { method: "POST", path: "/payments/products/:customer_type/:customer_id" },
   "payments.listCustomerProducts": { method: "GET", path: "/payments/products/:customer_type/:customer_id" },
   "payments.listTransactions": { method: "GET", path: "/internal/payments/transactions" },
   "payments.purchaseSession": { method: "POST", path: "/payments/purchases/purchase-session" },
   "payments.refundTransaction": { method: "POST", path: "/internal/payments/transactions/refund" },
+  "payments.setDefaultPaymentMethod": { method: "POST", path: "/payments/payment-method/:customer_type/:customer_id/set-default" },
   "payments.setStripeKeys": { method: "PUT", path: "/internal/payments/stripe/keys" },
   "payments.setup": { method: "POST", path: "/internal/payments/setup" },
   "payments.stripeAccountInfo": { method: "GET", path: "/internal/payments/stripe/account-info" },
   "payments.stripeWebhook": { method: "POST", path: "/integrations/stripe/webhooks" },
+  "payments.switchProduct": { method: "POST", path: "/payments/products/:customer_type/:customer_id/switch" },
   "payments.testModePurchase": { method: "POST", path: "/payments/purchases/test-mode-purchase" },
   "payments.testModePurchaseSession": { method: "POST", path: "/internal/payments/test-mode-purchase-session" },
   "payments.updateItemQuantity": { method: "POST", path: "/payments/items/:customer_type/:customer_id/:item_id/update-quantity" },
@@ -890,6 +895,10 @@ export type OutPaymentsOwnedProduct = {
     cancel_at_period_end: boolean;
     is_cancelable: boolean;
   } | null;
+  switch_options?: ({
+    product_id: string;
+    product: OutPaymentsProduct;
+  })[] | undefined;
 };
 /** A recurring output object. */
 export type OutPaymentsProduct = {
@@ -2777,6 +2786,14 @@ export interface Operations {
     };
     output: OutSuccess;
   };
+  "payments.createAccountSession": {
+    input: {
+      body?: Record<string, never> | undefined;
+    };
+    output: {
+      client_secret: string;
+    };
+  };
   "payments.createPurchaseUrl": {
     input: {
       body: {
@@ -2816,9 +2833,40 @@ export interface Operations {
       url: string;
     };
   };
+  "payments.createSetupIntent": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body?: Record<string, never> | undefined;
+    };
+    output: {
+      client_secret: string;
+      stripe_account_id: string;
+    };
+  };
   "payments.deleteStripeKeys": {
     input: {};
     output: OutSuccess;
+  };
+  "payments.getBilling": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+    };
+    output: {
+      has_customer: boolean;
+      default_payment_method: {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null;
+    };
   };
   "payments.getItem": {
     input: {
@@ -2939,6 +2987,27 @@ export interface Operations {
       refund_transaction_id: string;
     };
   };
+  "payments.setDefaultPaymentMethod": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body: {
+        setup_intent_id: string;
+      };
+    };
+    output: {
+      success: true;
+      default_payment_method: {
+        id: string;
+        brand: string | null;
+        last4: string | null;
+        exp_month: number | null;
+        exp_year: number | null;
+      } | null;
+    };
+  };
   "payments.setStripeKeys": {
     input: {
       body: {
@@ -2974,6 +3043,21 @@ export interface Operations {
     output: {
       received: true;
     };
+  };
+  "payments.switchProduct": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      body: {
+        from_product_id: string;
+        to_product_id: string;
+        price_id?: string | undefined;
+        quantity?: number | undefined;
+      };
+    };
+    output: OutSuccess;
   };
   "payments.testModePurchase": {
     input: {

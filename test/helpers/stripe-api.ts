@@ -11,13 +11,27 @@ export interface StripeCall {
 /**
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
  * Stripe's documented shapes (https://docs.stripe.com/api): `GET /v1/account`,
- * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`.
+ * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`,
+ * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`),
+ * `POST /v1/customers`, `GET /v1/customers/search` (by `metadata['customerId']`), `POST /v1/customers/{id}`,
+ * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`),
+ * `POST /v1/account_sessions`.
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
 export async function startStripeApi(options: { secretKey: string; now: () => number }) {
   const calls: StripeCall[] = [];
   const subscriptions = new Map<string, Record<string, unknown>>();
+  /** Card payment methods by customer id (`pm_…` objects); tests add them. */
+  const paymentMethods = new Map<string, Array<Record<string, unknown>>>();
+  const customers = new Map<string, Record<string, unknown>>();
+  const setupIntents = new Map<string, Record<string, unknown>>();
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form)
+        .filter(([k]) => k.startsWith('metadata['))
+        .map(([k, val]) => [k.slice(9, -1), val]),
+    );
   let n = 0;
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -87,6 +101,14 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       const s = subscriptions.get(sub[1]!);
       if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
       if (form.cancel_at_period_end !== undefined) s.cancel_at_period_end = form.cancel_at_period_end === 'true';
+      for (const [k, val] of Object.entries(form)) {
+        if (k.startsWith('metadata[')) (s.metadata as Record<string, string>)[k.slice(9, -1)] = val;
+      }
+      const items = (s.items as { data: Array<Record<string, unknown>> }).data;
+      if (form['items[0][price_data][unit_amount]'] !== undefined && items[0]) {
+        items[0].price = { unit_amount: Number(form['items[0][price_data][unit_amount]']), product: form['items[0][price_data][product]'] };
+        items[0].quantity = Number(form['items[0][quantity]'] ?? '1');
+      }
       return send(200, s);
     }
     if (sub && req.method === 'DELETE') {
@@ -94,6 +116,73 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
       s.status = 'canceled';
       return send(200, s);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/products') {
+      return send(200, { id: `prod_test_${++n}`, object: 'product', name: form.name, active: true });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/customers') {
+      const c = {
+        id: `cus_test_${++n}`,
+        object: 'customer',
+        metadata: metadataOf(form),
+        invoice_settings: { default_payment_method: null },
+      };
+      customers.set(c.id, c);
+      return send(200, c);
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/customers/search') {
+      const wanted = /metadata\['customerId'\]:'([^']*)'/.exec(url.searchParams.get('query') ?? '')?.[1];
+      const data = [...customers.values()].filter((c) => (c.metadata as Record<string, string>).customerId === wanted);
+      return send(200, { object: 'search_result', data, has_more: false, next_page: null, url: url.pathname });
+    }
+    const cus = /^\/v1\/customers\/(cus_[^/]+)$/.exec(url.pathname);
+    if (cus && req.method === 'POST') {
+      const c = customers.get(cus[1]!) ?? {
+        id: cus[1],
+        object: 'customer',
+        metadata: {},
+        invoice_settings: { default_payment_method: null },
+      };
+      Object.assign(c.metadata as Record<string, string>, metadataOf(form));
+      if (form['invoice_settings[default_payment_method]'] !== undefined) {
+        c.invoice_settings = { default_payment_method: form['invoice_settings[default_payment_method]'] };
+      }
+      customers.set(cus[1]!, c);
+      return send(200, c);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/setup_intents') {
+      const id = `seti_test_${++n}`;
+      const si = {
+        id,
+        object: 'setup_intent',
+        customer: form.customer ?? null,
+        status: 'requires_payment_method',
+        usage: form.usage,
+        payment_method: null,
+        client_secret: `${id}_secret_test`,
+      };
+      setupIntents.set(id, si);
+      return send(200, si);
+    }
+    const seti = /^\/v1\/setup_intents\/([^/]+)$/.exec(url.pathname);
+    if (seti && req.method === 'GET') {
+      const si = setupIntents.get(seti[1]!);
+      return si ? send(200, si) : send(404, { error: { type: 'invalid_request_error', message: `No such setupintent: '${seti[1]}'` } });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/account_sessions') {
+      return send(200, {
+        object: 'account_session',
+        account: form.account,
+        client_secret: `accs_secret_${++n}`,
+        expires_at: nowSec + 3600,
+        livemode: false,
+      });
+    }
+    const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
+    if (pms && req.method === 'GET') {
+      const limit = Number(url.searchParams.get('limit') ?? '10');
+      const data = (paymentMethods.get(pms[1]!) ?? []).slice(0, limit);
+      return send(200, { object: 'list', data, has_more: false, url: url.pathname });
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       return send(200, {
@@ -111,6 +200,9 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
   return {
     calls,
     subscriptions,
+    paymentMethods,
+    customers,
+    setupIntents,
     override: { host: '127.0.0.1', port, protocol: 'http' as const },
     close: () =>
       new Promise<void>((resolve) => {
@@ -118,4 +210,27 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Signs an event as Stripe does (`stripe.webhooks.generateTestHeaderString`) and posts it to the
+ * project's Stripe webhook route.
+ */
+export async function sendStripeEvent(server: { url: string }, projectId: string, event: Record<string, unknown>, secret: string) {
+  const { default: Stripe } = await import('stripe');
+  const payload = JSON.stringify({
+    object: 'event',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    ...event,
+  });
+  const header = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret });
+  const res = await fetch(`${server.url}/api/v1/integrations/stripe/webhooks?project_id=${projectId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    body: payload,
+  });
+  const text = await res.text();
+  return { status: res.status, text, body: JSON.parse(text), header: res.headers.get('x-stack-known-error') };
 }
