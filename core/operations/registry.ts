@@ -40,6 +40,8 @@ import * as feedback from '../feedback/index.ts';
 import * as botChallenge from '../bot-challenge/index.ts';
 // bulk user import
 import * as userImport from '../user-import/index.ts';
+// team SSO connections
+import * as sso from '../sso/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -266,6 +268,15 @@ export const operations: readonly AnyOperation[] = [
   botChallenge.getTurnstileSettings,
   botChallenge.setTurnstileSettings,
   botChallenge.deleteTurnstileSettings,
+  sso.createSsoConnection,
+  sso.listSsoConnections,
+  sso.getSsoConnection,
+  sso.updateSsoConnection,
+  sso.deleteSsoConnection,
+  sso.getSsoSpMetadata,
+  sso.ssoAuthorize,
+  sso.ssoSamlAcs,
+  sso.ssoOidcCallback,
   // bulk user import
   userImport.importUsers,
 ];

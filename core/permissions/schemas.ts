@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { QueryBooleanSchema, UserIdOrMeSchema, UuidSchema } from '../lib/schemas.ts';
 
-/** The six system team permissions and their descriptions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Permission). */
+/** The system team permissions (upstream's six, plus Gatehouse's `$manage_sso`) and their descriptions (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/; upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/ Permission). */
 export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
   $delete_team: 'Delete the team',
   $invite_members: 'Invite other users to the team',
@@ -9,12 +9,13 @@ export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
   $read_members: 'Read and list the other members of the team',
   $remove_members: 'Remove other members from the team',
   $update_team: 'Update the team information',
+  $manage_sso: "Manage the team's SSO connections (Gatehouse extension)",
 };
 
 /** The two scopes a permission definition lives in. */
 export type PermissionScope = 'team' | 'project';
 
-/** True for one of the six `$` system permission ids. */
+/** True for one of the `$` system permission ids. */
 export function isSystemPermission(id: string): boolean {
   return Object.hasOwn(SYSTEM_TEAM_PERMISSIONS, id);
 }
