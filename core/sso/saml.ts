@@ -28,7 +28,8 @@ function requestCache(hooks: { saved?: (id: string) => void; take?: (id: string)
     async getAsync(key) {
       if (!hooks.take) return null;
       asked ??= { id: key, ok: hooks.take(key) };
-      return asked.id === key && (await asked.ok) ? 'ok' : null;
+      // node-saml reads the value as the request's creation time; the flow store enforces the expiry.
+      return asked.id === key && (await asked.ok) ? new Date().toISOString() : null;
     },
     async removeAsync() {
       return null;
@@ -112,7 +113,8 @@ function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/signature/i.test(message)) return 'signature';
   if (/audience/i.test(message)) return 'audience';
-  if (/expired|too old/i.test(message)) return 'expired';
+  // A subject confirmation is only "valid" inside its NotBefore / NotOnOrAfter window.
+  if (/expired|too old|No valid subject confirmation/i.test(message)) return 'expired';
   if (/not yet valid/i.test(message)) return 'not yet valid';
   if (/InResponseTo is missing/i.test(message)) return 'unsolicited';
   if (/InResponseTo/i.test(message)) return 'unknown request';
