@@ -135,7 +135,7 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
         .filter((part) => !part.startsWith('Signature='))
         .join('&');
       const parsed = await idp.parseLoginRequest(sp, 'redirect', { query: Object.fromEntries(url.searchParams), octetString } as any);
-      return build(spMetadataXml, parsed.extract.request.id, login, tweaks);
+      return build(spMetadataXml, String(parsed.extract.request?.id ?? ''), login, tweaks);
     },
     async unsolicited(spMetadataXml, login, tweaks = {}) {
       return build(spMetadataXml, null, login, tweaks);
