@@ -50,5 +50,6 @@ export function applyCommonOptions(ctx: OperationContext<RequestAuth>, c: SsoCon
  * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, OAUTH_PROVIDER_URL_NOT_ALLOWED
  */
 export async function checkIssuer(ctx: OperationContext, issuerUrl: string, clientId: string): Promise<void> {
-  await resolveOpenIdProvider(ctx.runtime, { id: 'sso', enabled: true, type: 'standard', issuerUrl, clientId, clientSecret: '' });
+  // Only the discovery is exercised here; the client secret is not sent anywhere.
+  await resolveOpenIdProvider(ctx.runtime, { id: 'sso', enabled: true, type: 'standard', issuerUrl, clientId, clientSecret: 'unused' });
 }

@@ -1,40 +1,10 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, createProject, createProjectKeys, type Caller } from '../helpers/api.ts';
-import { APP_ERROR_URL, APP_REDIRECT_URI, exchangeCode, newAppFlow, type AppFlow } from '../helpers/oauth-flow.ts';
+import { APP_ERROR_URL, APP_REDIRECT_URI, exchangeCode, newAppFlow } from '../helpers/oauth-flow.ts';
 import { startSamlIdp, type ResponseTweaks, type TestSamlIdp } from '../helpers/saml-idp.ts';
-import type { TestServer } from '../helpers/server.ts';
-
-/** `/auth/sso/authorize` as Gatehouse's SDK calls it (the OAuth authorize query plus who signs in). */
-function ssoAuthorizeUrl(server: TestServer, projectId: string, flow: AppFlow, extra: Record<string, string>): string {
-  const url = new URL(`${server.url}/api/v1/auth/sso/authorize`);
-  const params: Record<string, string> = {
-    client_id: projectId,
-    client_secret: '__stack_public_client__',
-    redirect_uri: flow.redirectUri,
-    scope: 'legacy',
-    state: flow.state,
-    grant_type: 'authorization_code',
-    code_challenge: createHash('sha256').update(flow.verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    response_type: 'code',
-    error_redirect_url: APP_ERROR_URL,
-    ...extra,
-  };
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return url.toString();
-}
-
-async function postAcs(acsUrl: string, samlResponse: string): Promise<Response> {
-  return fetch(acsUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ SAMLResponse: samlResponse }),
-    redirect: 'manual',
-  });
-}
+import { postAcs, ssoAuthorizeUrl } from '../helpers/sso-flow.ts';
 
 describeWithServer('SAML sign-in through a team connection (samlify IdP on loopback)', (get) => {
   let idp: TestSamlIdp;
