@@ -20,6 +20,7 @@ describeWithCore('permissions', (get) => {
       '$delete_team',
       '$invite_members',
       '$manage_api_keys',
+      '$manage_sso',
       '$read_members',
       '$remove_members',
       '$update_team',
@@ -31,6 +32,7 @@ describeWithCore('permissions', (get) => {
       '$delete_team',
       '$invite_members',
       '$manage_api_keys',
+      '$manage_sso',
       '$read_members',
       '$remove_members',
       '$update_team',
@@ -42,9 +44,9 @@ describeWithCore('permissions', (get) => {
     // The admin SDK's paginated form.
     const page = await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { limit: '3' } });
     assert.deepEqual(ids(page), ['$delete_team', '$invite_members', '$manage_api_keys']);
-    assert.deepEqual(page.pagination, { next_cursor: '$read_members' });
-    const next = await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { limit: '10', cursor: '$read_members' } });
-    assert.deepEqual(ids(next), ['$read_members', '$remove_members', '$update_team', 'team_admin', 'team_member']);
+    assert.deepEqual(page.pagination, { next_cursor: '$manage_sso' });
+    const next = await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { limit: '10', cursor: '$manage_sso' } });
+    assert.deepEqual(ids(next), ['$manage_sso', '$read_members', '$remove_members', '$update_team', 'team_admin', 'team_member']);
     assert.equal(next.pagination.next_cursor, null);
     assert.deepEqual(ids(await t.call<any>('permissions.listTeamDefinitions', p.admin, { query: { query: 'team_' } })), [
       'team_admin',
