@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createCoreProject, createCoreUser, describeWithCore, startTestCore } from '../helpers/core-client.ts';
 import { startSamlIdp, type TestSamlIdp } from '../helpers/saml-idp.ts';
+import { setVerifiedDomainTeams, type VerifiedDomainTeams } from '../../core/sso/index.ts';
 
 describeWithCore('Team SSO connections: management (in-process)', (get) => {
   let idp: TestSamlIdp;
@@ -26,6 +27,7 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     assert.equal(fromUrl.idp_sso_url, idp.ssoUrl);
     assert.equal(fromUrl.idp_metadata_url, idp.metadataUrl);
     assert.equal(fromUrl.acs_url, `http://127.0.0.1:1/api/v1/auth/sso/saml/${fromUrl.id}/acs`);
+    t.clock.advance(1000);
     const manual = await create({ type: 'saml', idp_entity_id: 'urn:idp', idp_sso_url: 'https://idp.example/sso', idp_certificate: idp.certificate });
     assert.equal(manual.idp_entity_id, 'urn:idp');
     const list = await t.call<{ items: Array<{ id: string }> }>('sso.listConnections', p.server, { params: { team_id: teamId } });
@@ -102,6 +104,41 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
       { params: { team_id: teamId }, body: { ...body, idp_initiated_redirect_url: 'https://evil.example/start' } },
       'REDIRECT_URL_NOT_WHITELISTED',
     );
+  });
+
+  it('routes an address by email: a connection of a team that verified its domain (the verified-domains seam) before one that lists it', async () => {
+    const t = get();
+    const verifiedTeam = await t.call<{ id: string }>('teams.create', p.server, { body: { display_name: 'Verified' } });
+    const listing = await create({ type: 'saml', idp_entity_id: 'urn:a', idp_sso_url: 'https://listing-idp.example/sso', idp_certificate: idp.certificate, domains: ['acme.example'] });
+    const verified = await t.call<{ id: string }>('sso.createConnection', p.server, {
+      params: { team_id: verifiedTeam.id },
+      body: { type: 'saml', idp_entity_id: 'urn:b', idp_sso_url: 'https://verified-idp.example/sso', idp_certificate: idp.certificate },
+    });
+    const start = (email: string) =>
+      t.call<{ location: string }>('sso.authorize', {}, {
+        query: {
+          client_id: p.projectId,
+          client_secret: '__stack_public_client__',
+          redirect_uri: 'http://localhost:3000/handler/oauth-callback',
+          state: 'app-state',
+          grant_type: 'authorization_code',
+          code_challenge: 'x'.repeat(43),
+          code_challenge_method: 'S256',
+          response_type: 'code',
+          stack_response_mode: 'json',
+          email,
+        },
+      });
+    assert.ok((await start('ann@acme.example')).location.startsWith('https://listing-idp.example/sso?'));
+    const lookup: VerifiedDomainTeams = async (_db, projectId, domain) => (projectId === p.projectId && domain === 'acme.example' ? [verifiedTeam.id] : []);
+    setVerifiedDomainTeams(lookup);
+    try {
+      assert.ok((await start('ann@ACME.example')).location.startsWith('https://verified-idp.example/sso?'));
+    } finally {
+      setVerifiedDomainTeams(async () => []);
+    }
+    await t.refuses('sso.authorize', {}, { query: { ...{ client_id: p.projectId, client_secret: '__stack_public_client__', redirect_uri: 'http://localhost:3000/handler/oauth-callback', state: 's', grant_type: 'authorization_code', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', response_type: 'code' }, email: 'ann@nowhere.example' } }, 'SSO_CONNECTION_NOT_FOUND');
+    assert.ok(listing.id && verified.id);
   });
 
   it('answers SSO_CONNECTION_NOT_FOUND for another team’s connection', async () => {

@@ -1,8 +1,8 @@
 import { defineOperation } from '../operations/define.ts';
 import { listOutput } from '../operations/output.ts';
 import { listTeamConnections } from './queries.ts';
-import { ConnectionParamsSchema, SsoConnectionOutput, TeamConnectionsParamsSchema } from './schemas.ts';
-import { getManagedConnection, MANAGE_ERRORS, requireManageSso } from './access.ts';
+import { SsoConnectionOutput, TeamConnectionsParamsSchema } from './schemas.ts';
+import { MANAGE_ERRORS, requireManageSso } from './access.ts';
 import { toWireConnection } from './wire.ts';
 
 /** Lists a team's SSO connections, oldest first (server, admin; a client with `$manage_sso`). */
@@ -21,19 +21,3 @@ export const listSsoConnections = defineOperation({
     return { items: items.map((c) => toWireConnection(ctx.runtime, c)), is_paginated: false as const };
   },
 });
-
-/** One SSO connection of a team (server, admin; a client with `$manage_sso`). */
-export const getSsoConnection = defineOperation({
-  id: 'sso.getConnection',
-  method: 'GET',
-  path: '/teams/:team_id/sso-connections/:connection_id',
-  summary: "Get one of a team's SSO connections.",
-  access: ['client', 'server', 'admin'],
-  input: { params: ConnectionParamsSchema },
-  errors: [...MANAGE_ERRORS, 'SSO_CONNECTION_NOT_FOUND'],
-  output: SsoConnectionOutput,
-  async run(ctx, { params }) {
-    return toWireConnection(ctx.runtime, await getManagedConnection(ctx, params.team_id, params.connection_id));
-  },
-});
-
