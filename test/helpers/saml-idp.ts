@@ -39,6 +39,8 @@ export interface TestSamlIdp {
   respond(authnRequestUrl: string, login: string, tweaks?: ResponseTweaks): Promise<{ acsUrl: string; samlResponse: string }>;
   /** A response to no request at all, for the SP of `spMetadataXml`. */
   unsolicited(spMetadataXml: string, login: string, tweaks?: ResponseTweaks): Promise<{ acsUrl: string; samlResponse: string }>;
+  /** Who a browser arriving at the SSO URL is signed in as (the page auto-posts that user's response). */
+  signInBrowserAs(login: string): void;
   close(): Promise<void>;
 }
 
@@ -66,9 +68,23 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
   const forged = await generateServiceProviderKeys('Forger');
   const idp = identityProvider(entityId, ssoUrl, keys, false);
   const metadataXml = idp.getMetadata();
+  let browserLogin = 'browser';
   server.on('request', (req, res) => {
     if (req.url === '/metadata') {
       res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadataXml);
+      return;
+    }
+    if (req.url?.startsWith('/sso?')) {
+      // What a browser sees at a real IdP after signing in: a page that auto-posts the response to the ACS.
+      api
+        .respond(`${base}${req.url}`, browserLogin)
+        .then(({ acsUrl, samlResponse }) => {
+          res.writeHead(200, { 'content-type': 'text/html' }).end(
+            `<!doctype html><form method="post" action="${acsUrl}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"></form>` +
+              '<script>document.forms[0].submit()</script>',
+          );
+        })
+        .catch((error: unknown) => res.writeHead(500).end(String(error)));
       return;
     }
     res.writeHead(404).end();
@@ -118,7 +134,7 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     return { acsUrl, samlResponse: result.context };
   }
 
-  return {
+  const api: TestSamlIdp = {
     entityId,
     ssoUrl,
     metadataXml,
@@ -140,11 +156,15 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     async unsolicited(spMetadataXml, login, tweaks = {}) {
       return build(spMetadataXml, null, login, tweaks);
     },
+    signInBrowserAs(login) {
+      browserLogin = login;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return api;
 }
 
 /** The SP entity id (Gatehouse's metadata URL) of a redirect-binding AuthnRequest. */
