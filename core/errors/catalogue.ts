@@ -434,11 +434,9 @@ export const errorCatalogue = {
     (d) => `The identity provider's SAML metadata could not be used: ${String(d.reason ?? 'it is not valid')}.`,
     ['reason'],
   ),
-  SSO_RESPONSE_INVALID: entry(
-    400,
-    (d) => `The identity provider's SAML response was refused (${String(d.reason ?? 'invalid')}).`,
-    ['reason'],
-  ),
+  SSO_RESPONSE_INVALID: entry(400, (d) => `The identity provider's SAML response was refused (${String(d.reason ?? 'invalid')}).`, [
+    'reason',
+  ]),
   AI_SETTINGS_OPERATOR_ONLY: entry(403, 'Only the server operator (the first dashboard owner) may change server settings.'),
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -24,7 +24,11 @@ export async function requireManageSso(ctx: OperationContext<RequestAuth>, teamI
  *
  * @throws KnownError SSO_CONNECTION_NOT_FOUND (also for another team's or project's connection)
  */
-export async function getManagedConnection(ctx: OperationContext<RequestAuth>, teamId: string, connectionId: string): Promise<SsoConnection> {
+export async function getManagedConnection(
+  ctx: OperationContext<RequestAuth>,
+  teamId: string,
+  connectionId: string,
+): Promise<SsoConnection> {
   await requireManageSso(ctx, teamId);
   const connection = await findConnection(ctx.db, connectionId);
   if (!connection || connection.projectId !== ctx.auth.project.id || connection.teamId !== teamId)

@@ -159,7 +159,9 @@ export async function generateServiceProviderKeys(commonName: string): Promise<{
   const keys = await webcrypto.subtle.generateKey(SP_KEY_ALGORITHM, true, ['sign', 'verify']);
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1'),
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8)))
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'),
     name: `CN=${commonName.replace(/[,=+<>#;"\\]/g, ' ').slice(0, 60)}`,
     notBefore: new Date(now - 60_000),
     notAfter: new Date(now + 10 * 365 * 86_400_000),

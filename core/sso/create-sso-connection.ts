@@ -3,7 +3,13 @@ import { uuid } from '../lib/random.ts';
 import { generateServiceProviderKeys, sealSecret, type SsoConnection } from './connection.ts';
 import { insertConnection } from './queries.ts';
 import { toRow } from './connection.ts';
-import { ClientConnectionCreateSchema, ServerConnectionCreateSchema, SsoConnectionOutput, TeamConnectionsParamsSchema, type ConnectionCreate } from './schemas.ts';
+import {
+  ClientConnectionCreateSchema,
+  ServerConnectionCreateSchema,
+  SsoConnectionOutput,
+  TeamConnectionsParamsSchema,
+  type ConnectionCreate,
+} from './schemas.ts';
 import { MANAGE_ERRORS, requireManageSso } from './access.ts';
 import { readIdpSource } from './idp-source.ts';
 import { applyCommonOptions, checkIssuer } from './options.ts';
@@ -23,7 +29,7 @@ export const createSsoConnection = defineOperation({
   id: 'sso.createConnection',
   method: 'POST',
   path: '/teams/:team_id/sso-connections',
-  summary: "Create an SSO connection (SAML or OpenID Connect) for a team.",
+  summary: 'Create an SSO connection (SAML or OpenID Connect) for a team.',
   access: ['client', 'server', 'admin'],
   input: { params: TeamConnectionsParamsSchema, body: ServerConnectionCreateSchema },
   clientInput: { params: TeamConnectionsParamsSchema, body: ClientConnectionCreateSchema },

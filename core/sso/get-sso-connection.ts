@@ -17,4 +17,3 @@ export const getSsoConnection = defineOperation({
     return toWireConnection(ctx.runtime, await getManagedConnection(ctx, params.team_id, params.connection_id));
   },
 });
-

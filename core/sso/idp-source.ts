@@ -31,7 +31,8 @@ export async function readIdpSource(runtime: Runtime, input: IdpSourceInput): Pr
   const sources = [input.idp_metadata_xml !== undefined, input.idp_metadata_url !== undefined, manual.some((x) => x !== undefined)];
   if (sources.filter(Boolean).length !== 1)
     throw new KnownError('SCHEMA_ERROR', {
-      message: 'A SAML connection needs exactly one of idp_metadata_xml, idp_metadata_url, or idp_entity_id + idp_sso_url + idp_certificate.',
+      message:
+        'A SAML connection needs exactly one of idp_metadata_xml, idp_metadata_url, or idp_entity_id + idp_sso_url + idp_certificate.',
     });
   if (input.idp_metadata_xml !== undefined) return { ...parseIdpMetadata(input.idp_metadata_xml), metadataUrl: null };
   if (input.idp_metadata_url !== undefined)

@@ -37,7 +37,8 @@ export function applyCommonOptions(ctx: OperationContext<RequestAuth>, c: SsoCon
   if (target !== null && !isRedirectUrlTrusted(target, redirectTrust(ctx, ctx.auth.project))) throw redirectUrlNotWhitelisted(target);
   if (next.allowIdpInitiated && (next.type !== 'saml' || target === null))
     throw new KnownError('SCHEMA_ERROR', {
-      message: 'allow_idp_initiated needs a SAML connection and an idp_initiated_redirect_url (where the app starts an SP-initiated sign-in).',
+      message:
+        'allow_idp_initiated needs a SAML connection and an idp_initiated_redirect_url (where the app starts an SP-initiated sign-in).',
     });
   return next;
 }

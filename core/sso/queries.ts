@@ -46,7 +46,11 @@ export async function insertConnection(db: Kysely<Database>, row: SsoConnections
 }
 
 /** Updates a connection row. */
-export async function updateConnectionRow(db: Kysely<Database>, connectionId: string, changes: Updateable<SsoConnectionsTable>): Promise<void> {
+export async function updateConnectionRow(
+  db: Kysely<Database>,
+  connectionId: string,
+  changes: Updateable<SsoConnectionsTable>,
+): Promise<void> {
   await db.updateTable('sso_connections').set(changes).where('id', '=', connectionId).execute();
 }
 

@@ -29,7 +29,10 @@ const commonEntries = {
   allow_idp_initiated: v.optional(v.boolean()),
   idp_initiated_redirect_url: v.optional(v.nullable(httpUrl())),
 };
-const serverEntries = { ...commonEntries, domains: v.optional(v.pipe(v.array(DomainSchema), v.maxLength(50, 'must list at most 50 domains'))) };
+const serverEntries = {
+  ...commonEntries,
+  domains: v.optional(v.pipe(v.array(DomainSchema), v.maxLength(50, 'must list at most 50 domains'))),
+};
 
 /** The three ways to describe a SAML IdP: its metadata document, a URL serving it, or its three facts. */
 const samlSourceEntries = {

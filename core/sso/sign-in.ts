@@ -38,7 +38,15 @@ export async function finishSsoSignIn(
 ): Promise<RawReply> {
   const info: ProviderUserInfo = { ...identity, emailVerified: await idpVouchesFor(ctx.db, connection, identity.email) };
   const { code, userId, isNewUser } = await ctx.transaction(async (tx) => {
-    const settled = await settleAccount(tx, project, ssoProviderId(connection.id), info, 'authenticate', null, flow.botChallenge ?? { result: 'error' });
+    const settled = await settleAccount(
+      tx,
+      project,
+      ssoProviderId(connection.id),
+      info,
+      'authenticate',
+      null,
+      flow.botChallenge ?? { result: 'error' },
+    );
     await joinTeam(tx, project, connection, settled.user.id);
     const issued = await issueAuthorizationCode(tx, {
       projectId: project.id,
@@ -51,7 +59,14 @@ export async function finishSsoSignIn(
     return { code: issued, userId: settled.user.id, isNewUser: settled.isNewUser };
   });
   ctx.runtime.log.info(
-    { project_id: project.id, connection_id: connection.id, team_id: connection.teamId, user_id: userId, is_new_user: isNewUser, type: connection.type },
+    {
+      project_id: project.id,
+      connection_id: connection.id,
+      team_id: connection.teamId,
+      user_id: userId,
+      is_new_user: isNewUser,
+      type: connection.type,
+    },
     'SSO sign-in',
   );
   return codeRedirect(flow, code, true);
@@ -59,5 +74,11 @@ export async function finishSsoSignIn(
 
 /** Records a refused SSO sign-in in the project's sign-in failure log (no address, no IdP payload). */
 export function recordSsoFailure(ctx: OperationContext, connection: SsoConnection): Promise<void> {
-  return recordSignInFailure(ctx.db, { projectId: connection.projectId, userId: null, factor: 'sso', reason: 'sso_response_refused', now: ctx.now });
+  return recordSignInFailure(ctx.db, {
+    projectId: connection.projectId,
+    userId: null,
+    factor: 'sso',
+    reason: 'sso_response_refused',
+    now: ctx.now,
+  });
 }

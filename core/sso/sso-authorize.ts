@@ -91,7 +91,11 @@ export const ssoAuthorize = defineOperation({
       secrets = { state: request.requestId, codeVerifier: '', nonce: '' };
     } else {
       const provider = await resolveConnectionProvider(ctx.runtime, connection);
-      location = await authorizationUrl(provider, serviceProviderUrls(ctx.runtime, connection.id).redirectUri, secrets, ['openid', 'email', 'profile']);
+      location = await authorizationUrl(provider, serviceProviderUrls(ctx.runtime, connection.id).redirectUri, secrets, [
+        'openid',
+        'email',
+        'profile',
+      ]);
     }
     await saveFlow(ctx, {
       ...appFlowFields(query, errorRedirectUrl),

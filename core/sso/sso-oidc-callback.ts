@@ -68,9 +68,7 @@ export const ssoOidcCallback = defineOperation({
         throw new KnownError('SSO_CONNECTION_NOT_FOUND');
       if (query.error) throw new KnownError('OAUTH_PROVIDER_ACCESS_DENIED');
       const provider = await resolveConnectionProvider(ctx.runtime, connection);
-      const callbackParams = new URLSearchParams(
-        Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'),
-      );
+      const callbackParams = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
       const tokens = await redeemProviderCode(
         ctx.runtime,
         provider,

@@ -46,7 +46,13 @@ export const updateSsoConnection = defineOperation({
     let next: SsoConnection = applyCommonOptions(ctx, before, b);
     if (before.type === 'saml' && hasIdpSource(b)) {
       const idp = await readIdpSource(ctx.runtime, b);
-      next = { ...next, idpEntityId: idp.entityId, idpSsoUrl: idp.ssoUrl, idpCertificates: idp.certificates, idpMetadataUrl: idp.metadataUrl };
+      next = {
+        ...next,
+        idpEntityId: idp.entityId,
+        idpSsoUrl: idp.ssoUrl,
+        idpCertificates: idp.certificates,
+        idpMetadataUrl: idp.metadataUrl,
+      };
     }
     if (before.type === 'oidc' && oidcFields) {
       next = { ...next, issuerUrl: b.issuer_url ?? next.issuerUrl, clientId: b.client_id ?? next.clientId };

@@ -79,10 +79,12 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
       api
         .respond(`${base}${req.url}`, browserLogin)
         .then(({ acsUrl, samlResponse }) => {
-          res.writeHead(200, { 'content-type': 'text/html' }).end(
-            `<!doctype html><form method="post" action="${acsUrl}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"></form>` +
-              '<script>document.forms[0].submit()</script>',
-          );
+          res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              `<!doctype html><form method="post" action="${acsUrl}"><input type="hidden" name="SAMLResponse" value="${samlResponse}"></form>` +
+                '<script>document.forms[0].submit()</script>',
+            );
         })
         .catch((error: unknown) => res.writeHead(500).end(String(error)));
       return;
@@ -91,7 +93,12 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
   });
 
   async function build(spMetadataXml: string, requestId: string | null, login: string, tweaks: ResponseTweaks) {
-    const signer = identityProvider(entityId, ssoUrl, tweaks.forgeSignature ? { ...forged, certificate: keys.certificate } : keys, !!tweaks.encrypt);
+    const signer = identityProvider(
+      entityId,
+      ssoUrl,
+      tweaks.forgeSignature ? { ...forged, certificate: keys.certificate } : keys,
+      !!tweaks.encrypt,
+    );
     const sp = samlify.ServiceProvider({ metadata: spMetadataXml });
     const acsUrl = sp.entityMeta.getAssertionConsumerService('post') as string;
     const spEntityId = sp.entityMeta.getEntityID();
@@ -126,7 +133,9 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     };
     const result = await signer.createLoginResponse(sp, { extract: { request: { id: requestId ?? '' } } }, 'post', { email }, {
       customTagReplacement: (template: string) => {
-        let xml = template.replace(/\{(\w+)\}/g, (whole, tag: string) => (tag in values ? String(values[tag as keyof typeof values]) : whole));
+        let xml = template.replace(/\{(\w+)\}/g, (whole, tag: string) =>
+          tag in values ? String(values[tag as keyof typeof values]) : whole,
+        );
         if (requestId === null) xml = xml.replace(/ InResponseTo=""/g, '');
         return { id: values.ID, context: xml };
       },

@@ -31,4 +31,3 @@ export async function postAcs(acsUrl: string, samlResponse: string): Promise<Res
     redirect: 'manual',
   });
 }
-

@@ -18,7 +18,8 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     await idp?.close();
   });
 
-  const create = (body: Record<string, unknown>) => get().call<Record<string, any>>('sso.createConnection', p.server, { params: { team_id: teamId }, body });
+  const create = (body: Record<string, unknown>) =>
+    get().call<Record<string, any>>('sso.createConnection', p.server, { params: { team_id: teamId }, body });
 
   it('creates a SAML connection from a metadata URL or from entity id, SSO URL and certificate, and lists, reads, updates and deletes it', async () => {
     const t = get();
@@ -28,7 +29,12 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     assert.equal(fromUrl.idp_metadata_url, idp.metadataUrl);
     assert.equal(fromUrl.acs_url, `http://127.0.0.1:1/api/v1/auth/sso/saml/${fromUrl.id}/acs`);
     t.clock.advance(1000);
-    const manual = await create({ type: 'saml', idp_entity_id: 'urn:idp', idp_sso_url: 'https://idp.example/sso', idp_certificate: idp.certificate });
+    const manual = await create({
+      type: 'saml',
+      idp_entity_id: 'urn:idp',
+      idp_sso_url: 'https://idp.example/sso',
+      idp_certificate: idp.certificate,
+    });
     assert.equal(manual.idp_entity_id, 'urn:idp');
     const list = await t.call<{ items: Array<{ id: string }> }>('sso.listConnections', p.server, { params: { team_id: teamId } });
     assert.deepEqual(
@@ -53,7 +59,10 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     const admin = await createCoreUser(t, p);
     const member = await createCoreUser(t, p);
     for (const user of [admin, member]) await t.call('teams.addMember', p.server, { params: { team_id: teamId, user_id: user.id } });
-    await t.call('permissions.grantTeam', p.server, { params: { team_id: teamId, user_id: admin.id, permission_id: '$manage_sso' }, body: {} });
+    await t.call('permissions.grantTeam', p.server, {
+      params: { team_id: teamId, user_id: admin.id, permission_id: '$manage_sso' },
+      body: {},
+    });
     const made = await t.call<{ id: string }>('sso.createConnection', admin.client, {
       params: { team_id: teamId },
       body: { type: 'saml', idp_metadata_xml: idp.metadataXml },
@@ -78,7 +87,12 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
       'x'.repeat(600_000),
     ];
     for (const xml of bad) {
-      await t.refuses('sso.createConnection', p.server, { params: { team_id: teamId }, body: { type: 'saml', idp_metadata_xml: xml } }, xml.length > 524_288 ? 'SCHEMA_ERROR' : 'SSO_IDP_METADATA_INVALID');
+      await t.refuses(
+        'sso.createConnection',
+        p.server,
+        { params: { team_id: teamId }, body: { type: 'saml', idp_metadata_xml: xml } },
+        xml.length > 524_288 ? 'SCHEMA_ERROR' : 'SSO_IDP_METADATA_INVALID',
+      );
     }
     await t.refuses(
       'sso.createConnection',
@@ -89,7 +103,10 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     await t.refuses(
       'sso.createConnection',
       p.server,
-      { params: { team_id: teamId }, body: { type: 'saml', idp_entity_id: 'urn:x', idp_sso_url: 'https://idp.example/sso', idp_certificate: 'not a cert' } },
+      {
+        params: { team_id: teamId },
+        body: { type: 'saml', idp_entity_id: 'urn:x', idp_sso_url: 'https://idp.example/sso', idp_certificate: 'not a cert' },
+      },
       'SSO_IDP_METADATA_INVALID',
     );
   });
@@ -109,35 +126,65 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
   it('routes an address by email: a connection of a team that verified its domain (the verified-domains seam) before one that lists it', async () => {
     const t = get();
     const verifiedTeam = await t.call<{ id: string }>('teams.create', p.server, { body: { display_name: 'Verified' } });
-    const listing = await create({ type: 'saml', idp_entity_id: 'urn:a', idp_sso_url: 'https://listing-idp.example/sso', idp_certificate: idp.certificate, domains: ['acme.example'] });
+    const listing = await create({
+      type: 'saml',
+      idp_entity_id: 'urn:a',
+      idp_sso_url: 'https://listing-idp.example/sso',
+      idp_certificate: idp.certificate,
+      domains: ['acme.example'],
+    });
     const verified = await t.call<{ id: string }>('sso.createConnection', p.server, {
       params: { team_id: verifiedTeam.id },
       body: { type: 'saml', idp_entity_id: 'urn:b', idp_sso_url: 'https://verified-idp.example/sso', idp_certificate: idp.certificate },
     });
     const start = (email: string) =>
-      t.call<{ location: string }>('sso.authorize', {}, {
-        query: {
-          client_id: p.projectId,
-          client_secret: '__stack_public_client__',
-          redirect_uri: 'http://localhost:3000/handler/oauth-callback',
-          state: 'app-state',
-          grant_type: 'authorization_code',
-          code_challenge: 'x'.repeat(43),
-          code_challenge_method: 'S256',
-          response_type: 'code',
-          stack_response_mode: 'json',
-          email,
+      t.call<{ location: string }>(
+        'sso.authorize',
+        {},
+        {
+          query: {
+            client_id: p.projectId,
+            client_secret: '__stack_public_client__',
+            redirect_uri: 'http://localhost:3000/handler/oauth-callback',
+            state: 'app-state',
+            grant_type: 'authorization_code',
+            code_challenge: 'x'.repeat(43),
+            code_challenge_method: 'S256',
+            response_type: 'code',
+            stack_response_mode: 'json',
+            email,
+          },
         },
-      });
+      );
     assert.ok((await start('ann@acme.example')).location.startsWith('https://listing-idp.example/sso?'));
-    const lookup: VerifiedDomainTeams = async (_db, projectId, domain) => (projectId === p.projectId && domain === 'acme.example' ? [verifiedTeam.id] : []);
+    const lookup: VerifiedDomainTeams = async (_db, projectId, domain) =>
+      projectId === p.projectId && domain === 'acme.example' ? [verifiedTeam.id] : [];
     setVerifiedDomainTeams(lookup);
     try {
       assert.ok((await start('ann@ACME.example')).location.startsWith('https://verified-idp.example/sso?'));
     } finally {
       setVerifiedDomainTeams(async () => []);
     }
-    await t.refuses('sso.authorize', {}, { query: { ...{ client_id: p.projectId, client_secret: '__stack_public_client__', redirect_uri: 'http://localhost:3000/handler/oauth-callback', state: 's', grant_type: 'authorization_code', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', response_type: 'code' }, email: 'ann@nowhere.example' } }, 'SSO_CONNECTION_NOT_FOUND');
+    await t.refuses(
+      'sso.authorize',
+      {},
+      {
+        query: {
+          ...{
+            client_id: p.projectId,
+            client_secret: '__stack_public_client__',
+            redirect_uri: 'http://localhost:3000/handler/oauth-callback',
+            state: 's',
+            grant_type: 'authorization_code',
+            code_challenge: 'x'.repeat(43),
+            code_challenge_method: 'S256',
+            response_type: 'code',
+          },
+          email: 'ann@nowhere.example',
+        },
+      },
+      'SSO_CONNECTION_NOT_FOUND',
+    );
     assert.ok(listing.id && verified.id);
   });
 

@@ -67,7 +67,10 @@ describeWithServer('OpenID sign-in through a team connection (oidc-provider on l
     assert.equal(me.body.primary_email, 'olivia@example.test');
     assert.equal(me.body.display_name, 'User olivia');
     const perms = await api(server, 'GET', `/team-permissions?team_id=${teamId}&user_id=${me.body.id}`, serverCaller);
-    assert.ok(perms.body.items.some((p: { id: string }) => p.id === 'team_admin'), JSON.stringify(perms.body));
+    assert.ok(
+      perms.body.items.some((p: { id: string }) => p.id === 'team_admin'),
+      JSON.stringify(perms.body),
+    );
   });
 
   it('refuses a callback whose state is unknown with OUTER_OAUTH_TIMEOUT', async () => {

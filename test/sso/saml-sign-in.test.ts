@@ -82,7 +82,10 @@ describeWithServer('SAML sign-in through a team connection (samlify IdP on loopb
       [teamId],
     );
     const perms = await api(server, 'GET', `/team-permissions?team_id=${teamId}&user_id=${me.body.id}`, serverCaller);
-    assert.ok(perms.body.items.some((p: { id: string }) => p.id === 'team_member'), JSON.stringify(perms.body));
+    assert.ok(
+      perms.body.items.some((p: { id: string }) => p.id === 'team_member'),
+      JSON.stringify(perms.body),
+    );
   });
 
   it('signs the same IdP account in again as the same user, and accepts an encrypted assertion', async () => {
@@ -95,7 +98,12 @@ describeWithServer('SAML sign-in through a team connection (samlify IdP on loopb
     assert.ok(!Buffer.from(second.samlResponse, 'base64').toString().includes('bob@corp.example'), 'the assertion travels encrypted');
     const b = await postAcs(second.acsUrl, second.samlResponse);
     assert.equal(b.status, 303, await b.text());
-    const tokensB = await exchangeCode(server, projectId, new URL(b.headers.get('location')!).searchParams.get('code')!, second.flow.verifier);
+    const tokensB = await exchangeCode(
+      server,
+      projectId,
+      new URL(b.headers.get('location')!).searchParams.get('code')!,
+      second.flow.verifier,
+    );
     assert.equal(tokensB.body.is_new_user, false);
     assert.equal(tokensB.body.user_id, tokensA.body.user_id);
   });
