@@ -42,6 +42,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   'sso_enforced',
   'scim_active',
   'created_by_scim',
+  'allow_idp_initiated',
 ]);
 
 /**

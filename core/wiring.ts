@@ -9,6 +9,8 @@ import { findProjectKeyExpiry } from './internal-api-keys/queries.ts';
 import { createSessionRevocations, type SessionRevocations } from './sessions/revocations.ts';
 import { createSessionActivityWriter, type SessionActivityWriter } from './sessions/activity-writer.ts';
 import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
+import { setVerifiedDomainTeams } from './sso/index.ts';
+import { findVerifiedDomain } from './team-domains/index.ts';
 
 /*
  * The composition root of the kernel and the domains (with core/index.ts, core/hooks.ts and the
@@ -17,6 +19,14 @@ import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-c
  * file registers the domains' types with it and builds the services it runs with.
  * test/architecture/boundaries.test.ts holds the kernel to that.
  */
+
+// Verified team domains (core/team-domains) feed SSO's home-realm discovery and decide when a
+// connection's IdP may vouch for an address (core/sso/email-routing.ts): one team of a project
+// holds a domain verified at a time.
+setVerifiedDomainTeams(async (db, projectId, domain) => {
+  const row = await findVerifiedDomain(db, projectId, domain);
+  return row ? [row.team_id] : [];
+});
 
 declare module './runtime.ts' {
   /** The domains' services every operation reaches through `ctx.runtime`. */

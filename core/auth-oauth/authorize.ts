@@ -1,17 +1,15 @@
 import * as v from 'valibot';
-import { defineOperation, reply } from '../operations/define.ts';
-import { KnownError, redirectUrlNotWhitelisted } from '../errors/index.ts';
-import { isRedirectUrlTrusted } from '../config/domains.ts';
+import { defineOperation } from '../operations/define.ts';
+import { KnownError } from '../errors/index.ts';
 import { verifyLiveAccessToken } from '../auth/request-auth.ts';
 import type { Runtime } from '../runtime.ts';
-import { redirectTrust, resolveOAuthClient } from './client.ts';
 import { resolveProvider } from './providers/resolve.ts';
 import { authorizationUrl, flowScopes, newFlowSecrets } from './providers/exchange.ts';
 import { saveFlow } from './flow-state.ts';
-import { withoutFragment } from './authorization-codes.ts';
 import { RedirectOutput } from '../operations/output.ts';
-import { assessBotChallenge, BOT_CHALLENGE_ERRORS, BotChallengeQueryEntries } from '../bot-challenge/index.ts';
+import { assessBotChallenge } from '../bot-challenge/index.ts';
 import { API_PREFIX } from '../operations/api-path.ts';
+import { APP_FLOW_ERRORS, AppFlowQueryEntries, appFlowFields, checkAppFlowRequest, flowStartReply } from './app-flow.ts';
 
 /** Where a provider sends the user back: `<base>/api/v1/auth/oauth/callback/<provider id>` (paste this at the provider). */
 export function providerCallbackUrl(runtime: Runtime, providerId: string): string {
@@ -19,7 +17,6 @@ export function providerCallbackUrl(runtime: Runtime, providerId: string): strin
 }
 
 const text = (max = 4096) => v.pipe(v.string(), v.maxLength(max));
-const JsonMode = v.optional(v.picklist(['json', 'redirect']));
 
 /**
  * Starts an OAuth sign-in or link as Stack's SDK drives
@@ -44,32 +41,16 @@ export const authorizeOAuth = defineOperation({
   input: {
     params: v.strictObject({ provider_id: text(64) }),
     query: v.strictObject({
-      client_id: text(256),
-      client_secret: text(512),
-      redirect_uri: text(),
+      ...AppFlowQueryEntries,
       scope: text(256),
-      state: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
-      grant_type: v.picklist(['authorization_code']),
-      code_challenge: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be a base64url S256 challenge')),
-      code_challenge_method: v.picklist(['S256']),
-      response_type: v.picklist(['code']),
       type: v.optional(v.picklist(['authenticate', 'link']), 'authenticate'),
       token: v.optional(text(8192)),
       provider_scope: v.optional(text(2048)),
-      error_redirect_url: v.optional(text()),
-      error_redirect_uri: v.optional(text()),
-      after_callback_redirect_url: v.optional(text()),
-      stack_response_mode: JsonMode,
-      hexclave_response_mode: JsonMode,
-      response_mode: JsonMode,
-      ...BotChallengeQueryEntries,
     }),
   },
   errors: [
-    'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
-    'INVALID_PUBLISHABLE_CLIENT_KEY',
+    ...APP_FLOW_ERRORS,
     'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
-    'REDIRECT_URL_NOT_WHITELISTED',
     'INVALID_SCOPE',
     'USER_AUTHENTICATION_REQUIRED',
     'UNPARSABLE_ACCESS_TOKEN',
@@ -78,16 +59,10 @@ export const authorizeOAuth = defineOperation({
     'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
     'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
     'OAUTH_PROVIDER_URL_NOT_ALLOWED',
-    ...BOT_CHALLENGE_ERRORS,
   ],
   output: v.union([v.strictObject({ location: v.string() }), RedirectOutput]),
   async run(ctx, { params, query }) {
-    const project = await resolveOAuthClient(ctx, query.client_id, query.client_secret, 'INVALID_PUBLISHABLE_CLIENT_KEY');
-    const trust = redirectTrust(ctx, project);
-    const errorRedirectUrl = query.error_redirect_uri ?? query.error_redirect_url ?? null;
-    for (const url of [query.redirect_uri, errorRedirectUrl, query.after_callback_redirect_url ?? null]) {
-      if (url !== null && !isRedirectUrlTrusted(url, trust)) throw redirectUrlNotWhitelisted(url);
-    }
+    const { project, errorRedirectUrl } = await checkAppFlowRequest(ctx, query);
     if (query.scope !== 'legacy') throw new KnownError('INVALID_SCOPE', { scope: query.scope });
     const provider = await resolveProvider(ctx.runtime, project, params.provider_id);
 
@@ -113,21 +88,16 @@ export const authorizeOAuth = defineOperation({
       flowScopes(provider, query.provider_scope),
     );
     await saveFlow(ctx, {
+      ...appFlowFields(query, errorRedirectUrl),
       projectId: project.id,
       providerId: provider.id,
-      redirectUri: withoutFragment(query.redirect_uri),
-      appState: query.state,
-      codeChallenge: query.code_challenge,
       type: query.type,
       userId: query.type === 'link' ? userId : null,
       sessionId: query.type === 'link' ? sessionId : null,
       providerScope: query.provider_scope ?? null,
-      errorRedirectUrl,
-      afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
       secrets,
       botChallenge,
     });
-    const json = [query.stack_response_mode, query.hexclave_response_mode, query.response_mode].includes('json');
-    return json ? { location } : reply.redirect(location);
+    return flowStartReply(query, location);
   },
 });

@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 import { SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
-import { defineOperation, reply, type OperationContext, type RawReply } from '../operations/define.ts';
+import { defineOperation, type OperationContext, type RawReply } from '../operations/define.ts';
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
-import { isRedirectUrlTrusted } from '../config/domains.ts';
-import { findProject, type Project } from '../projects/index.ts';
-import { redirectTrust } from './client.ts';
+import { findProject } from '../projects/index.ts';
+import { codeRedirect, flowErrorRedirect } from './app-flow.ts';
 import { providerCallbackUrl } from './authorize.ts';
-import { takeFlowByState, type OuterFlow } from './flow-state.ts';
+import { takeFlowByState } from './flow-state.ts';
 import { providerFailure, resolveProvider } from './providers/resolve.ts';
 import { flowScopes, redeemProviderCode } from './providers/exchange.ts';
 import { settleAccount } from './accounts.ts';
@@ -44,23 +43,6 @@ const responseEntries = {
   id_token: param,
   user: param,
 };
-
-/** Sends a known error to the flow's `error_redirect_url` (`errorCode`, `message`, `details`), as the SDK's callback page reads it; throws it when there is none. */
-function errorRedirect(
-  ctx: OperationContext,
-  project: Project | null,
-  flow: OuterFlow | null,
-  error: KnownError,
-  seeOther: boolean,
-): RawReply {
-  const target = flow?.errorRedirectUrl;
-  if (!project || !target || !isRedirectUrlTrusted(target, redirectTrust(ctx, project))) throw error;
-  const url = new URL(target);
-  url.searchParams.set('errorCode', error.code);
-  url.searchParams.set('message', error.message);
-  url.searchParams.set('details', JSON.stringify(error.details ?? {}));
-  return reply.redirect(url.toString(), { seeOther });
-}
 
 /**
  * Finishes the provider side of a flow and hands the app a Gatehouse authorization code
@@ -118,12 +100,9 @@ async function finishCallback(
         afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl,
       });
     });
-    const target = new URL(flow.redirectUri);
-    target.searchParams.set('code', code);
-    target.searchParams.set('state', flow.appState);
-    return reply.redirect(target.toString(), { seeOther });
+    return codeRedirect(flow, code, seeOther);
   } catch (error) {
-    if (error instanceof KnownError) return errorRedirect(ctx, project, flow, error, seeOther);
+    if (error instanceof KnownError) return flowErrorRedirect(ctx, project, flow, error, seeOther);
     throw error;
   }
 }

@@ -18,3 +18,20 @@ export {
   invalidateToken as invalidateProviderToken,
 } from './queries.ts';
 export { removeAllLinkedAccounts } from './provider-links.ts';
+// What team SSO connections (core/sso) reuse of the OAuth sign-in machinery.
+export {
+  AppFlowQueryEntries,
+  APP_FLOW_ERRORS,
+  appFlowFields,
+  checkAppFlowRequest,
+  codeRedirect,
+  flowErrorRedirect,
+  flowStartReply,
+} from './app-flow.ts';
+export { saveFlow, takeFlowByState, type OuterFlow } from './flow-state.ts';
+export { redirectTrust } from './client.ts';
+export { settleAccount } from './accounts.ts';
+export { issueAuthorizationCode } from './authorization-codes.ts';
+export { authorizationUrl, newFlowSecrets, redeemProviderCode } from './providers/exchange.ts';
+export { providerFailure, providerOutboundFetch, resolveOpenIdProvider } from './providers/resolve.ts';
+export type { ProviderUserInfo } from './providers/types.ts';

@@ -428,6 +428,16 @@ export const errorCatalogue = {
     ['daily_token_budget'],
   ),
   AI_CHAT_MODEL_ERROR: entry(400, (d) => String(d.message ?? 'The model endpoint did not answer.'), ['message']),
+  // ── Team SSO connections (Gatehouse extension, core/sso; docs/sso.md) ────────────────────
+  SSO_CONNECTION_NOT_FOUND: entry(404, 'No SSO connection matches: check the connection id, the team id or the email address.'),
+  SSO_IDP_METADATA_INVALID: entry(
+    400,
+    (d) => `The identity provider's SAML metadata could not be used: ${String(d.reason ?? 'it is not valid')}.`,
+    ['reason'],
+  ),
+  SSO_RESPONSE_INVALID: entry(400, (d) => `The identity provider's SAML response was refused (${String(d.reason ?? 'invalid')}).`, [
+    'reason',
+  ]),
   AI_SETTINGS_OPERATOR_ONLY: entry(403, 'Only the server operator (the first dashboard owner) may change server settings.'),
 
   // ── Verified domains and SCIM (Gatehouse's own; issue 32) ─────────────────────────────────

@@ -67,11 +67,12 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
  */
 export type RawReply = TextReply | HtmlReply | JsonReply | RedirectReply | EventStreamReply | NdjsonReply;
 
-/** Plain text (UTF-8), e.g. the API root's greeting. */
+/** Plain text (UTF-8), e.g. the API root's greeting; `contentType` for another text format (SAML metadata XML). */
 export interface TextReply {
   readonly raw: true;
   readonly kind: 'text';
   readonly body: string;
+  readonly contentType?: string;
 }
 
 /**
@@ -133,7 +134,7 @@ export type ReplyStream = (signal: AbortSignal) => AsyncIterable<string>;
 
 /** Builders of the {@link RawReply} kinds. */
 export const reply = {
-  text: (body: string): TextReply => ({ raw: true, kind: 'text', body }),
+  text: (body: string, options: { contentType?: string } = {}): TextReply => ({ raw: true, kind: 'text', body, ...options }),
   html: (body: string, options: { policy?: string } = {}): HtmlReply => ({ raw: true, kind: 'html', body, ...options }),
   json: (value: unknown, options: { created?: boolean; cacheFor?: number } = {}): JsonReply => ({
     raw: true,

@@ -43,6 +43,8 @@ import * as userImport from '../user-import/index.ts';
 // verified team domains and SCIM tokens (issue 32)
 import * as teamDomains from '../team-domains/index.ts';
 import * as scim from '../scim/index.ts';
+// team SSO connections
+import * as sso from '../sso/index.ts';
 
 /**
  * Every operation of the API, in one list. Routes, the in-process API and the route tests are
@@ -274,6 +276,15 @@ export const operations: readonly AnyOperation[] = [
   botChallenge.getTurnstileSettings,
   botChallenge.setTurnstileSettings,
   botChallenge.deleteTurnstileSettings,
+  sso.createSsoConnection,
+  sso.listSsoConnections,
+  sso.getSsoConnection,
+  sso.updateSsoConnection,
+  sso.deleteSsoConnection,
+  sso.getSsoSpMetadata,
+  sso.ssoAuthorize,
+  sso.ssoSamlAcs,
+  sso.ssoOidcCallback,
   // bulk user import
   userImport.importUsers,
   userImport.exportUsers,

@@ -51,6 +51,21 @@ export async function grantTeamDefaults(
   now: number,
 ): Promise<void> {
   const ids = role === 'creator' ? project.config.teamCreatorDefaultPermissions : project.config.teamMemberDefaultPermissions;
+  await grantTeamPermissionIds(db, project, teamId, userId, ids, now);
+}
+
+/**
+ * Grants `ids` (team scope) to a member of `teamId`, e.g. an SSO connection's default
+ * permissions on a just-in-time join; ids that are not defined in team scope are skipped.
+ */
+export async function grantTeamPermissionIds(
+  db: Kysely<Database>,
+  project: Project,
+  teamId: string,
+  userId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<void> {
   for (const id of ids) {
     if (!isSystemPermission(id) && (await findDefinition(db, project.id, id))?.scope !== 'team') continue;
     await insertTeamGrant(db, project.id, teamId, userId, id, now);
@@ -66,8 +81,8 @@ export async function grantUserDefaults(db: Kysely<Database>, project: Project, 
 }
 
 /**
- * The default team definitions of a new project (upstream apps/backend/prisma/seed.ts): `team_admin` with all six
- * system permissions and `team_member` with `$invite_members`, `$read_members`; the internal
+ * The default team definitions of a new project (upstream apps/backend/prisma/seed.ts): `team_admin` with all
+ * system permissions (upstream's six and `$manage_sso`) and `team_member` with `$invite_members`, `$read_members`; the internal
  * project gets upstream's seed (`team_member`: `$read_members`; `team_admin`: `$read_members`,
  * `$remove_members`, `$update_team`) plus `$invite_members` for `team_admin`, so dashboard owners
  * can invite co-owners to their team.
@@ -80,7 +95,7 @@ export async function seedProjectDefinitions(ctx: OperationContext, project: Pro
       description: 'Default permission for team admins',
       contained: internal
         ? ['$invite_members', '$read_members', '$remove_members', '$update_team']
-        : ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],
+        : ['$delete_team', '$invite_members', '$manage_api_keys', '$manage_sso', '$read_members', '$remove_members', '$update_team'],
     },
     {
       id: 'team_member',

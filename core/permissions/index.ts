@@ -12,6 +12,7 @@ export {
   hasTeamPermission,
   requireTeamPermission,
   grantTeamDefaults,
+  grantTeamPermissionIds,
   grantNewUserDefaults,
   seedProjectDefinitions,
 } from './defaults.ts';

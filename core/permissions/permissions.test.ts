@@ -32,6 +32,7 @@ describeWithCore('permissions', (get) => {
       '$delete_team',
       '$invite_members',
       '$manage_api_keys',
+      '$manage_sso',
       '$read_members',
       '$remove_members',
       '$update_team',

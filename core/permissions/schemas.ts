@@ -15,7 +15,7 @@ export const SYSTEM_TEAM_PERMISSIONS: Readonly<Record<string, string>> = {
 /** The two scopes a permission definition lives in. */
 export type PermissionScope = 'team' | 'project';
 
-/** True for one of the six `$` system permission ids. */
+/** True for one of the `$` system permission ids. */
 export function isSystemPermission(id: string): boolean {
   return Object.hasOwn(SYSTEM_TEAM_PERMISSIONS, id);
 }

@@ -12,7 +12,7 @@ export function toDefinitionJson(def: Pick<Definition, 'id' | 'description' | 'c
   };
 }
 
-/** The six system team permissions as definitions (listed with the team definitions). */
+/** The system team permissions as definitions (listed with the team definitions). */
 export function systemDefinitionsJson() {
   return Object.entries(SYSTEM_TEAM_PERMISSIONS).map(([id, description]) => ({
     id,

@@ -15,7 +15,7 @@ export type { SignInFailureRow } from './queries.ts';
 export const SIGN_IN_FAILURE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /** Why a sign-in failed. */
-export type SignInFailureReason = 'wrong_password' | 'unknown_email' | 'no_password' | 'wrong_code';
+export type SignInFailureReason = 'wrong_password' | 'unknown_email' | 'no_password' | 'wrong_code' | 'sso_response_refused';
 
 let lastPrune = 0;
 
@@ -25,7 +25,7 @@ let lastPrune = 0;
  */
 export async function recordSignInFailure(
   db: Kysely<Database>,
-  entry: { projectId: string; userId: string | null; factor: 'password' | 'mfa'; reason: SignInFailureReason; now: number },
+  entry: { projectId: string; userId: string | null; factor: 'password' | 'mfa' | 'sso'; reason: SignInFailureReason; now: number },
 ): Promise<void> {
   try {
     await insertFailure(db, {

@@ -67,6 +67,8 @@ export interface Database {
   scim_users: ScimUsersTable;
   scim_groups: ScimGroupsTable;
   scim_group_members: ScimGroupMembersTable;
+  sso_connections: SsoConnectionsTable;
+  sso_used_assertions: SsoUsedAssertionsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -767,4 +769,41 @@ export interface ScimGroupsTable {
 export interface ScimGroupMembersTable {
   group_id: string;
   user_id: string;
+}
+
+/**
+ * A team's enterprise SSO connection (core/sso): SAML 2.0 (`idp_*`, `sp_*` columns) or OpenID
+ * Connect (`issuer_url`, `client_id`, `client_secret_sealed`). JSON text: `domains` (string[]),
+ * `default_permissions` (string[] or null: the project's member defaults), `attribute_mapping`
+ * (`{email?, name?}` attribute names), `idp_certificates` (PEM bodies). Secrets sealed (AES-256-GCM).
+ */
+export interface SsoConnectionsTable {
+  id: string;
+  project_id: string;
+  team_id: string;
+  type: 'saml' | 'oidc';
+  display_name: string | null;
+  domains: string;
+  default_permissions: string | null;
+  attribute_mapping: string;
+  allow_idp_initiated: Bool;
+  idp_initiated_redirect_url: string | null;
+  idp_entity_id: string | null;
+  idp_sso_url: string | null;
+  idp_certificates: string | null;
+  idp_metadata_url: string | null;
+  sp_certificate: string | null;
+  sp_private_key_sealed: string | null;
+  issuer_url: string | null;
+  client_id: string | null;
+  client_secret_sealed: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A SAML assertion id already used through a connection, kept until the assertion expires (replay refusal). */
+export interface SsoUsedAssertionsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: number;
 }

@@ -51,7 +51,16 @@ describeWithCore('teams', (get) => {
     });
     assert.deepEqual(
       perms.items.map((i) => i.id),
-      ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team', 'team_admin'],
+      [
+        '$delete_team',
+        '$invite_members',
+        '$manage_api_keys',
+        '$manage_sso',
+        '$read_members',
+        '$remove_members',
+        '$update_team',
+        'team_admin',
+      ],
     );
 
     assert.equal((await t.call<Team>('teams.get', alice.client, { params: { team_id: created.id } })).display_name, 'Alpha');

@@ -186,6 +186,15 @@ export const ROUTES = {
   "sessions.refreshCurrent": { method: "POST", path: "/auth/sessions/current/refresh" },
   "signUpRules.stats": { method: "GET", path: "/internal/sign-up-rules-stats" },
   "signUpRules.test": { method: "POST", path: "/internal/sign-up-rules-test" },
+  "sso.authorize": { method: "GET", path: "/auth/sso/authorize" },
+  "sso.createConnection": { method: "POST", path: "/teams/:team_id/sso-connections" },
+  "sso.deleteConnection": { method: "DELETE", path: "/teams/:team_id/sso-connections/:connection_id" },
+  "sso.getConnection": { method: "GET", path: "/teams/:team_id/sso-connections/:connection_id" },
+  "sso.listConnections": { method: "GET", path: "/teams/:team_id/sso-connections" },
+  "sso.oidcCallback": { method: "GET", path: "/auth/sso/oidc/:connection_id/callback" },
+  "sso.samlAcs": { method: "POST", path: "/auth/sso/saml/:connection_id/acs" },
+  "sso.spMetadata": { method: "GET", path: "/auth/sso/saml/:connection_id/metadata" },
+  "sso.updateConnection": { method: "PATCH", path: "/teams/:team_id/sso-connections/:connection_id" },
   "teamDomains.create": { method: "POST", path: "/teams/:team_id/domains" },
   "teamDomains.delete": { method: "DELETE", path: "/teams/:team_id/domains/:domain" },
   "teamDomains.list": { method: "GET", path: "/teams/:team_id/domains" },
@@ -1102,6 +1111,31 @@ export type OutSignInNewUser = {
   is_new_user: boolean;
 };
 /** A recurring output object. */
+export type OutSsoConnection = {
+  id: string;
+  team_id: string;
+  type: "saml" | "oidc";
+  display_name: string | null;
+  domains: string[];
+  default_permissions: string[] | null;
+  attribute_mapping: {
+    email?: string | undefined;
+    name?: string | undefined;
+  };
+  allow_idp_initiated: boolean;
+  idp_initiated_redirect_url: string | null;
+  sp_entity_id: string | null;
+  acs_url: string | null;
+  sp_metadata_url: string | null;
+  idp_entity_id: string | null;
+  idp_sso_url: string | null;
+  idp_metadata_url: string | null;
+  redirect_uri: string | null;
+  issuer_url: string | null;
+  client_id: string | null;
+  created_at_millis: number;
+};
+/** A recurring output object. */
 export type OutStripeAccountInfo = {
   account_id: string;
   charges_enabled: boolean;
@@ -1493,15 +1527,11 @@ export interface Operations {
         client_id: string;
         client_secret: string;
         redirect_uri: string;
-        scope: string;
         state: string;
         grant_type: "authorization_code";
         code_challenge: string;
         code_challenge_method: "S256";
         response_type: "code";
-        type?: "authenticate" | "link" | undefined;
-        token?: string | undefined;
-        provider_scope?: string | undefined;
         error_redirect_url?: string | undefined;
         error_redirect_uri?: string | undefined;
         after_callback_redirect_url?: string | undefined;
@@ -1511,6 +1541,10 @@ export interface Operations {
         bot_challenge_token?: string | undefined;
         bot_challenge_phase?: "invisible" | "visible" | undefined;
         bot_challenge_unavailable?: "true" | "false" | undefined;
+        scope: string;
+        type?: "authenticate" | "link" | undefined;
+        token?: string | undefined;
+        provider_scope?: string | undefined;
       };
     };
     output: {
@@ -3683,6 +3717,168 @@ export interface Operations {
         restricted_because_of_rule_id: string | null;
       };
     };
+  };
+  "sso.authorize": {
+    input: {
+      query: {
+        client_id: string;
+        client_secret: string;
+        redirect_uri: string;
+        state: string;
+        grant_type: "authorization_code";
+        code_challenge: string;
+        code_challenge_method: "S256";
+        response_type: "code";
+        error_redirect_url?: string | undefined;
+        error_redirect_uri?: string | undefined;
+        after_callback_redirect_url?: string | undefined;
+        stack_response_mode?: "json" | "redirect" | undefined;
+        hexclave_response_mode?: "json" | "redirect" | undefined;
+        response_mode?: "json" | "redirect" | undefined;
+        bot_challenge_token?: string | undefined;
+        bot_challenge_phase?: "invisible" | "visible" | undefined;
+        bot_challenge_unavailable?: "true" | "false" | undefined;
+        scope?: string | undefined;
+        email?: string | undefined;
+        team_id?: string | undefined;
+        connection_id?: string | undefined;
+      };
+    };
+    output: {
+      location: string;
+    } | string;
+  };
+  "sso.createConnection": {
+    input: {
+      params: {
+        team_id: string;
+      };
+      body: {
+        type: "saml";
+        display_name?: string | null | undefined;
+        default_permissions?: string[] | null | undefined;
+        attribute_mapping?: {
+          email?: string | undefined;
+          name?: string | undefined;
+        } | undefined;
+        allow_idp_initiated?: boolean | undefined;
+        idp_initiated_redirect_url?: string | null | undefined;
+        domains?: string[] | undefined;
+        idp_metadata_xml?: string | undefined;
+        idp_metadata_url?: string | undefined;
+        idp_entity_id?: string | undefined;
+        idp_sso_url?: string | undefined;
+        idp_certificate?: string | undefined;
+      } | {
+        type: "oidc";
+        display_name?: string | null | undefined;
+        default_permissions?: string[] | null | undefined;
+        attribute_mapping?: {
+          email?: string | undefined;
+          name?: string | undefined;
+        } | undefined;
+        allow_idp_initiated?: boolean | undefined;
+        idp_initiated_redirect_url?: string | null | undefined;
+        domains?: string[] | undefined;
+        issuer_url: string;
+        client_id: string;
+        client_secret: string;
+      };
+    };
+    output: OutSsoConnection;
+  };
+  "sso.deleteConnection": {
+    input: {
+      params: {
+        team_id: string;
+        connection_id: string;
+      };
+    };
+    output: OutSuccess;
+  };
+  "sso.getConnection": {
+    input: {
+      params: {
+        team_id: string;
+        connection_id: string;
+      };
+    };
+    output: OutSsoConnection;
+  };
+  "sso.listConnections": {
+    input: {
+      params: {
+        team_id: string;
+      };
+    };
+    output: {
+      items: OutSsoConnection[];
+      is_paginated: false;
+    };
+  };
+  "sso.oidcCallback": {
+    input: {
+      params: {
+        connection_id: string;
+      };
+      query: {
+        state: string;
+        code?: string | undefined;
+        error?: string | undefined;
+        error_description?: string | undefined;
+        iss?: string | undefined;
+        [key: string]: unknown;
+      };
+    };
+    output: string;
+  };
+  "sso.samlAcs": {
+    input: {
+      params: {
+        connection_id: string;
+      };
+      body: {
+        SAMLResponse: string;
+        RelayState?: string | undefined;
+      };
+    };
+    output: string;
+  };
+  "sso.spMetadata": {
+    input: {
+      params: {
+        connection_id: string;
+      };
+    };
+    output: string;
+  };
+  "sso.updateConnection": {
+    input: {
+      params: {
+        team_id: string;
+        connection_id: string;
+      };
+      body?: {
+        display_name?: string | null | undefined;
+        default_permissions?: string[] | null | undefined;
+        attribute_mapping?: {
+          email?: string | undefined;
+          name?: string | undefined;
+        } | undefined;
+        allow_idp_initiated?: boolean | undefined;
+        idp_initiated_redirect_url?: string | null | undefined;
+        domains?: string[] | undefined;
+        idp_metadata_xml?: string | undefined;
+        idp_metadata_url?: string | undefined;
+        idp_entity_id?: string | undefined;
+        idp_sso_url?: string | undefined;
+        idp_certificate?: string | undefined;
+        issuer_url?: string | undefined;
+        client_id?: string | undefined;
+        client_secret?: string | undefined;
+      };
+    };
+    output: OutSsoConnection;
   };
   "teamDomains.create": {
     input: {

@@ -89,7 +89,7 @@ export function successResponse(op: AnyOperation, result: unknown): OperationRes
 function rawReplyResponse(reply: RawReply): OperationResponse {
   switch (reply.kind) {
     case 'text':
-      return { status: 200, contentType: TEXT_TYPE, body: reply.body, headers: {} };
+      return { status: 200, contentType: reply.contentType ?? TEXT_TYPE, body: reply.body, headers: {} };
     case 'html':
       return {
         status: 200,

@@ -14,11 +14,12 @@ export interface TestOidcProvider {
 /**
  * Starts `oidc-provider` on 127.0.0.1 with one confidential client allowed to redirect to
  * `redirectUris`, PKCE required, refresh tokens issued, and accounts whose email is
- * `<login>@example.test` (verified) and name `User <login>`.
+ * `<login>@example.test` (verified) and name `User <login>`. `port` reuses a port (an issuer whose
+ * redirect URIs are only known once a client was registered elsewhere with its URL).
  */
-export async function startOidcProvider(redirectUris: string[]): Promise<TestOidcProvider> {
+export async function startOidcProvider(redirectUris: string[], options: { port?: number } = {}): Promise<TestOidcProvider> {
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const clientId = 'gatehouse-test-client';
   const clientSecret = 'gatehouse-test-client-secret-0123456789';

@@ -224,6 +224,27 @@ export async function resolveProvider(runtime: Runtime, project: Project, provid
   }
 
   // Any OpenID Connect provider, by issuer.
+  return resolveOpenIdProvider(runtime, config, displayName);
+}
+
+/**
+ * A generic OpenID Connect provider from its issuer (discovery cached 10 minutes, every request
+ * through the outbound guard): the project's generic OAuth providers, and the OpenID connections
+ * of teams (core/sso). Client authentication is `client_secret_basic` unless the provider only
+ * announces `client_secret_post`; the ID Token is always required and validated, and the
+ * userinfo endpoint read when announced.
+ *
+ * @throws KnownError OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when the issuer cannot be discovered;
+ * OAUTH_PROVIDER_URL_NOT_ALLOWED when the outbound guard refuses its address.
+ */
+export async function resolveOpenIdProvider(
+  runtime: Runtime,
+  config: OAuthProviderConfig,
+  displayName = config.displayName ?? config.id,
+): Promise<ResolvedProvider> {
+  const outbound = providerOutboundFetch(runtime);
+  const client: oauth.Client = { client_id: config.clientId ?? '' };
+  const secret = config.clientSecret ?? '';
   const as = await discover(runtime, config.issuerUrl ?? '');
   const methods = as.token_endpoint_auth_methods_supported;
   const method =

@@ -20,6 +20,7 @@ import { turnstile } from './0021-turnstile.ts';
 import { trustInput } from './0021-trust-input.ts';
 import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
+import { sso } from './0022-sso.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0021-trust-input': trustInput,
   '0022-team-domains-scim': teamDomainsScim,
   '0022-locale-devices': localeDevices,
+  '0022-sso': sso,
 };
