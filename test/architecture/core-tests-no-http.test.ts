@@ -27,7 +27,6 @@ const ALLOWED: Record<string, string> = {
   'core/auth-oauth/oauth-edges.test.ts': 'conversion pending',
   'core/auth-oauth/oauth-oidc.test.ts': 'conversion pending',
   'core/auth-password/auth-password.test.ts': 'conversion pending',
-  'core/auth-password/hash-formats.test.ts': 'conversion pending',
   'core/config/config-routes.test.ts': 'conversion pending',
   'core/emails/outbox-api.test.ts': 'conversion pending',
   'core/emails/sign-in-email-rendering.test.ts': 'conversion pending',
