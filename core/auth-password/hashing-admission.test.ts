@@ -14,12 +14,13 @@ import { configurePasswordHashing, passwordHashingStats } from './hashing.ts';
  */
 
 /** Settles `promise` to its value or its error, for bursts whose members may be refused. */
-const settle = <T>(promise: Promise<T>): Promise<{ ok: T } | { error: unknown }> =>
+type Settled<T> = { ok: T; error?: undefined } | { ok?: undefined; error: unknown };
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
   promise.then(
     (ok) => ({ ok }),
     (error: unknown) => ({ error }),
   );
-const isBusy = (r: { error?: unknown }) =>
+const isBusy = (r: Settled<unknown>) =>
   r.error instanceof RateLimitError && /busy with password hashing/.test(r.error.message);
 const PASSWORD = 'correct horse battery';
 
