@@ -40,7 +40,7 @@ async function settleDeliveries(t: TestCore, admin: Credentials, recipients: str
       const { items } = await t.call<{ items: OutboxRow[] }>('emails.list', admin);
       return recipients.every((email) => items.find((e) => e.to.includes(email))?.status === 'sent');
     },
-    { timeoutMs: 15_000, what: 'every email sent' },
+    { timeoutMs: 120_000, what: 'every email sent' },
   );
   for (const runtime of runtimes) await emailWorkerIdle(runtime);
 }
@@ -78,7 +78,7 @@ describeWithCore(
         const [row] = await outbox(t, admin, email);
         assert.equal(row!.error, null);
       }
-      await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 1000, quietMs: 200, what: 'emails' });
+      await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 10_000, quietMs: 200, what: 'emails' });
     });
 
     it('picks up emails left pending by a stopped worker when a worker starts again', async () => {
@@ -130,7 +130,7 @@ describeWithCore(
       try {
         await settleDeliveries(t, admin, recipients, [runtime, second.runtime]);
         for (const email of recipients) assert.equal(smtp.to(email).length, 1, `${email} arrived exactly once`);
-        await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 1000, quietMs: 200, what: 'emails' });
+        await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 10_000, quietMs: 200, what: 'emails' });
       } finally {
         await second?.close();
       }
@@ -219,7 +219,7 @@ describeWithCore(
       assert.deepEqual(receipt.results, [{ user_id: bId, user_email: b }]);
       await smtp.waitFor(b);
       // The receipt is the only email B gets: the Marketing one was never queued for B.
-      await assertExactlyArrives(() => smtp.to(b).length, 1, { timeoutMs: 1000, quietMs: 200, what: `emails to ${b}` });
+      await assertExactlyArrives(() => smtp.to(b).length, 1, { timeoutMs: 10_000, quietMs: 200, what: `emails to ${b}` });
 
       const template = await t.call<{ id: string }>('emails.createTemplate', admin, {
         body: {
