@@ -62,7 +62,7 @@ describeWithCore(
         for (const email of recipients) {
           let row: OutboxRow | undefined;
           await waitUntil(async () => Boolean((row = (await outbox(t, admin, email))[0])?.error), {
-            timeoutMs: 10_000,
+            timeoutMs: 60_000,
             what: `a failed attempt to ${email}`,
           });
           assert.equal(row!.status, 'pending');
