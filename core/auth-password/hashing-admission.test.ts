@@ -20,8 +20,7 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
     (ok) => ({ ok }),
     (error: unknown) => ({ error }),
   );
-const isBusy = (r: Settled<unknown>) =>
-  r.error instanceof RateLimitError && /busy with password hashing/.test(r.error.message);
+const isBusy = (r: Settled<unknown>) => r.error instanceof RateLimitError && /busy with password hashing/.test(r.error.message);
 const PASSWORD = 'correct horse battery';
 
 // The core runs in this process, so the process-wide limits apply to it.
@@ -72,7 +71,9 @@ describeWithCore('password hashing admission', (get) => {
     const refused = burst.filter(isBusy);
     assert.ok(refused.length > 0, burst.map((r) => ('error' in r ? String(r.error) : 'ok')).join('\n'));
     // The failure counter holds exactly the attempts that were verified (EMAIL_PASSWORD_MISMATCH).
-    const mismatches = burst.filter((r) => 'error' in r && r.error instanceof KnownError && r.error.code === 'EMAIL_PASSWORD_MISMATCH').length;
+    const mismatches = burst.filter(
+      (r) => 'error' in r && r.error instanceof KnownError && r.error.code === 'EMAIL_PASSWORD_MISMATCH',
+    ).length;
     assert.equal(mismatches + refused.length, 12, 'every attempt was either verified or refused');
     const { projectId } = serverCaller as { projectId: string };
     const key = sha256Hex(`${projectId}\u0000password_failures\u0000signin@example.com`);

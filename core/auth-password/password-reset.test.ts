@@ -25,7 +25,10 @@ describeWithCore(
       assert.equal(mail.subject, 'Reset your password at New Project');
       const code = codeFromEmail(mail);
       assert.deepEqual(await t.call('authPassword.checkResetCode', client, { body: { code } }), { is_code_valid: true });
-      assert.equal((await t.refuses('authPassword.reset', client, { body: { code, password: 'short' } }, 'PASSWORD_TOO_SHORT')).status, 400);
+      assert.equal(
+        (await t.refuses('authPassword.reset', client, { body: { code, password: 'short' } }, 'PASSWORD_TOO_SHORT')).status,
+        400,
+      );
       await t.call('authPassword.reset', client, { body: { code, password: 'new password 2' } });
       const mismatch = await t.refuses(
         'authPassword.signIn',
@@ -35,7 +38,12 @@ describeWithCore(
       );
       assert.equal(mismatch.status, 400);
       await t.call('authPassword.signIn', client, { body: { email, password: 'new password 2' } });
-      const used = await t.refuses('authPassword.reset', client, { body: { code, password: 'new password 3' } }, 'VERIFICATION_CODE_ALREADY_USED');
+      const used = await t.refuses(
+        'authPassword.reset',
+        client,
+        { body: { code, password: 'new password 3' } },
+        'VERIFICATION_CODE_ALREADY_USED',
+      );
       assert.equal(used.status, 409);
     });
 
@@ -71,11 +79,19 @@ describeWithCore(
       await t.call('authPassword.signUp', client, { body: { email, password: 'old password 1' } });
       const refused = (input: object, code: string) => t.refuses('authPassword.sendResetCode', client, { body: input }, code);
       assert.equal((await refused({ email, callback_url: 'https://evil.com/r' }, 'REDIRECT_URL_NOT_WHITELISTED')).status, 400);
-      assert.equal((await t.refuses('authPassword.checkResetCode', client, { body: { code: 'nope' } }, 'VERIFICATION_CODE_NOT_FOUND')).status, 404);
+      assert.equal(
+        (await t.refuses('authPassword.checkResetCode', client, { body: { code: 'nope' } }, 'VERIFICATION_CODE_NOT_FOUND')).status,
+        404,
+      );
       await t.call('authPassword.sendResetCode', client, { body: { email, callback_url: 'http://localhost:3000/r' } });
       const code = codeFromEmail(await smtp.waitFor(email));
       t.clock.advance(8 * 24 * 3600 * 1000);
-      const expired = await t.refuses('authPassword.reset', client, { body: { code, password: 'new password 2' } }, 'VERIFICATION_CODE_EXPIRED');
+      const expired = await t.refuses(
+        'authPassword.reset',
+        client,
+        { body: { code, password: 'new password 2' } },
+        'VERIFICATION_CODE_EXPIRED',
+      );
       assert.equal(expired.status, 400);
       await t.refuses('authPassword.reset', client, { body: { code, password: 'x', extra: true } }, 'SCHEMA_ERROR');
       const { client: c2 } = await createCoreProject(t, { credential_enabled: false });

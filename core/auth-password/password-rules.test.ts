@@ -74,8 +74,20 @@ describeWithCore('password rules', (get) => {
     const email = uniqueEmail();
     const s = await t.call<{ access_token: string; user_id: string }>('authPassword.signUp', client, signUp('velvet tractor 93', email));
     const me = { ...client, accessToken: s.access_token };
-    await assertRefused(t, 'authPassword.update', me, { body: { old_password: 'velvet tractor 93', new_password: 'password1' } }, 'common_password');
-    await assertRefused(t, 'authPassword.update', me, { body: { old_password: 'velvet tractor 93', new_password: email } }, 'matches_email');
+    await assertRefused(
+      t,
+      'authPassword.update',
+      me,
+      { body: { old_password: 'velvet tractor 93', new_password: 'password1' } },
+      'common_password',
+    );
+    await assertRefused(
+      t,
+      'authPassword.update',
+      me,
+      { body: { old_password: 'velvet tractor 93', new_password: email } },
+      'matches_email',
+    );
     // Server-side creation takes the app's password as given, as upstream (imports); updates do not.
     await t.call('users.create', srv, { body: { primary_email: uniqueEmail(), password: 'baseball' } });
     await assertRefused(t, 'users.update', srv, { params: { user_id: s.user_id }, body: { password: 'sunshine' } }, 'common_password');

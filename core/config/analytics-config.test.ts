@@ -68,7 +68,10 @@ describeWithCore('analytics config keys', (get) => {
       t,
       'config.updateOverride',
       admin,
-      { params: { level: 'branch' }, body: { config_override_string: JSON.stringify({ 'analytics.queryFolders.x': { displayName: 'X' } }) } },
+      {
+        params: { level: 'branch' },
+        body: { config_override_string: JSON.stringify({ 'analytics.queryFolders.x': { displayName: 'X' } }) },
+      },
       'bad-request',
       'The key "analytics.queryFolders.x" cannot be set at the branch level (allowed at: environment).',
     );

@@ -192,13 +192,21 @@ describeWithCore(
       });
       const off = await t.call<{ enabled: boolean }>('notifications.updatePreference', bClient, update(marketing.notification_category_id));
       assert.equal(off.enabled, false);
-      assert.equal(await refusal(t, 'notifications.updatePreference', bClient, update(transactional.notification_category_id)), 'status:bad-request');
+      assert.equal(
+        await refusal(t, 'notifications.updatePreference', bClient, update(transactional.notification_category_id)),
+        'status:bad-request',
+      );
       assert.equal(
         await refusal(t, 'notifications.updatePreference', bClient, update('00000000-0000-4000-8000-000000000000')),
         'status:not-found',
       );
       assert.equal(await refusal(t, 'notifications.listPreferences', bClient, { params: { user_id: aId } }), 'status:forbidden');
-      const own = await t.refuses('notifications.listPreferences', client, { params: { user_id: 'me' } }, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+      const own = await t.refuses(
+        'notifications.listPreferences',
+        client,
+        { params: { user_id: 'me' } },
+        'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      );
       assert.equal(own.status, 400);
 
       const news = await t.call<{ results: unknown[] }>('emails.sendEmail', srv, {
@@ -300,7 +308,9 @@ describeWithCore('emails without SMTP (built-in outbox)', (get) => {
       sender_name: 'Acme',
       sender_email: 'noreply@acme.example.com',
     };
-    const ok = await t.call<{ success: boolean }>('emails.sendTestEmail', admin, { body: { recipient_email: email, email_config: config } });
+    const ok = await t.call<{ success: boolean }>('emails.sendTestEmail', admin, {
+      body: { recipient_email: email, email_config: config },
+    });
     assert.deepEqual(ok, { success: true });
     await smtp.waitFor(email);
     const bad = await t.call<{ success: boolean; error_message?: string }>('emails.sendTestEmail', admin, {

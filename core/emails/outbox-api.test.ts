@@ -81,7 +81,12 @@ describeWithCore('email outbox API', (get) => {
     assert.equal((await list(t, other.admin)).items.length, 0);
     assert.equal(await refusal(t, 'emails.listOutbox', p.client), 'INSUFFICIENT_ACCESS_TYPE');
 
-    const notEditable = await t.refuses('emails.updateOutbox', srv, { params: { id: newest.id }, body: { is_paused: true } }, 'EMAIL_NOT_EDITABLE');
+    const notEditable = await t.refuses(
+      'emails.updateOutbox',
+      srv,
+      { params: { id: newest.id }, body: { is_paused: true } },
+      'EMAIL_NOT_EDITABLE',
+    );
     assert.equal(notEditable.status, 400);
   });
 
@@ -112,7 +117,12 @@ describeWithCore('email outbox API', (get) => {
     const cancelled = await update({ cancel: true });
     assert.equal(cancelled.status, 'skipped');
     assert.equal(cancelled.skipped_reason, 'MANUALLY_CANCELLED');
-    const again = await t.refuses('emails.updateOutbox', srv, { params: { id: queued.id }, body: { is_paused: true } }, 'EMAIL_NOT_EDITABLE');
+    const again = await t.refuses(
+      'emails.updateOutbox',
+      srv,
+      { params: { id: queued.id }, body: { is_paused: true } },
+      'EMAIL_NOT_EDITABLE',
+    );
     assert.equal(again.status, 400);
     assert.deepEqual(again.details, { email_id: queued.id, status: 'SKIPPED' });
     await t.refuses('emails.updateOutbox', srv, { params: { id: queued.id }, body: { tsx_source: 'x' } }, 'SCHEMA_ERROR');

@@ -149,8 +149,7 @@ describeWithCore('email render admission', (get) => {
       // The wire rendering of a RateLimitError (429, Retry-After) is server-bin/api/render.test.ts's.
       await assert.rejects(
         t.core.invoke('emails.renderEmail', project.admin, hi),
-        (error: unknown) =>
-          error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1,
+        (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1,
       );
       for (const error of await Promise.all(looping)) {
         assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));

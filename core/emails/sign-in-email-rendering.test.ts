@@ -45,24 +45,29 @@ describeWithCore(
     it('commits the code and its queued email before a slow template renders, and other writes go on meanwhile', async () => {
       const t = get();
       const { admin, client } = await createCoreProject(t, ownSmtp());
-      await t.call('emails.updateTemplate', admin, { params: { id: DEFAULT_TEMPLATES.magic_link.id }, body: { tsx_source: SLOW_FOR_SOME_LINKS } });
+      await t.call('emails.updateTemplate', admin, {
+        params: { id: DEFAULT_TEMPLATES.magic_link.id },
+        body: { tsx_source: SLOW_FOR_SOME_LINKS },
+      });
 
       // Another tenant keeps both render workers busy for a while, so the sign-in email's render
       // (after commit) queues and then loops: a wide window in which the operation is still running.
       const other = await createCoreProject(t);
       const busy = [0, 1].map(() =>
         t.core
-          .invoke('emails.renderEmail', other.admin, { body: { template_tsx_source: 'export function EmailTemplate() { while (true) {} }' } })
+          .invoke('emails.renderEmail', other.admin, {
+            body: { template_tsx_source: 'export function EmailTemplate() { while (true) {} }' },
+          })
           .catch((error: unknown) => error),
       );
       const email = uniqueEmail();
       let sendDone = false;
-      const send = t.call('authOtp.sendSignInCode', client, { body: { email, callback_url: 'http://localhost:3000/slow-render' } }).then(
-        (value) => {
+      const send = t
+        .call('authOtp.sendSignInCode', client, { body: { email, callback_url: 'http://localhost:3000/slow-render' } })
+        .then((value) => {
           sendDone = true;
           return value;
-        },
-      );
+        });
       // Wait (polling, no fixed delay) until the email is visible to another operation: committed.
       let row: OutboxRow | undefined;
       for (let i = 0; i < 2000 && !row && !sendDone; i++) row = (await listed(t, admin)).find((e) => e.to[0] === email);
@@ -82,7 +87,10 @@ describeWithCore(
     it("delivers the project template's rendering, which replaces the queued content after commit", async () => {
       const t = get();
       const { admin, client } = await createCoreProject(t, ownSmtp());
-      await t.call('emails.updateTemplate', admin, { params: { id: DEFAULT_TEMPLATES.magic_link.id }, body: { tsx_source: SLOW_FOR_SOME_LINKS } });
+      await t.call('emails.updateTemplate', admin, {
+        params: { id: DEFAULT_TEMPLATES.magic_link.id },
+        body: { tsx_source: SLOW_FOR_SOME_LINKS },
+      });
       const email = uniqueEmail();
       await t.call('authOtp.sendSignInCode', client, { body: { email, callback_url: 'http://localhost:3000/cb' } });
       const mail = await smtp.waitFor(email);

@@ -149,8 +149,14 @@ export function EmailTemplate({ user, project, variables }: { user: any; project
     });
     assert.ok(rendered.html.includes('background-color:#000'));
 
-    const template = await t.call<{ id: string }>('emails.createTemplate', admin, { body: { display_name: 'Welcome', theme_id: theme.id } });
-    assert.ok((await t.call<{ tsx_source: string }>('emails.getTemplate', admin, { params: { id: template.id } })).tsx_source.includes('EmailTemplate'));
+    const template = await t.call<{ id: string }>('emails.createTemplate', admin, {
+      body: { display_name: 'Welcome', theme_id: theme.id },
+    });
+    assert.ok(
+      (await t.call<{ tsx_source: string }>('emails.getTemplate', admin, { params: { id: template.id } })).tsx_source.includes(
+        'EmailTemplate',
+      ),
+    );
 
     const draft = await t.call<{ id: string }>('emails.createDraft', admin, { body: { display_name: 'Launch' } });
     await t.call('emails.updateDraft', admin, { params: { id: draft.id }, body: { display_name: 'Launch 2' } });

@@ -16,7 +16,10 @@ describeWithCore(
       const t = get();
       const p = await createCoreProject(t);
       const configure = (config: Record<string, unknown>) =>
-        t.call('config.updateOverride', p.admin, { params: { level: 'environment' }, body: { config_override_string: JSON.stringify(config) } });
+        t.call('config.updateOverride', p.admin, {
+          params: { level: 'environment' },
+          body: { config_override_string: JSON.stringify(config) },
+        });
       await configure(PAYMENTS_CONFIG);
       const user = await createCoreUser(t, p);
       const credits = async () =>

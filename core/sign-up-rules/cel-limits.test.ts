@@ -74,8 +74,14 @@ describeWithCore('sign-up conditions cannot stall the server', (get) => {
   it('refuses to save six nested .all() or a backreference regex, with a 400 naming the limit', async () => {
     const t = get();
     const { admin } = await createCoreProject(t);
-    assert.match(await refusedSave(t, admin, { 'auth.signUpRules.slow': rule(nestedAll(6, 5)) }), /auth\.signUpRules\.slow.*nested more than 2 deep/);
-    assert.match(await refusedSave(t, admin, { 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') }), /cannot run in linear time/);
+    assert.match(
+      await refusedSave(t, admin, { 'auth.signUpRules.slow': rule(nestedAll(6, 5)) }),
+      /auth\.signUpRules\.slow.*nested more than 2 deep/,
+    );
+    assert.match(
+      await refusedSave(t, admin, { 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') }),
+      /cannot run in linear time/,
+    );
     await updateConfig(t, admin, { 'auth.signUpRules.ok': rule('email.matches("^(a+)+b$")') });
   });
 

@@ -15,7 +15,10 @@ const email = (local: string) => `${local}-${Date.now().toString(36)}${counter++
 const NONE = { sign_up: { bot: 0, free_trial_abuse: 0 } };
 
 async function signUpScores(t: TestCore, client: Credentials, srv: Credentials, address: string, clientAddress = '127.0.0.1') {
-  const signUp = await t.call<{ user_id: string }>('authPassword.signUp', client, { body: { email: address, password: PASSWORD }, clientAddress });
+  const signUp = await t.call<{ user_id: string }>('authPassword.signUp', client, {
+    body: { email: address, password: PASSWORD },
+    clientAddress,
+  });
   return (await t.call<{ risk_scores: unknown }>('users.get', srv, { params: { user_id: signUp.user_id } })).risk_scores;
 }
 
@@ -34,31 +37,23 @@ describeWithCore('sign-up risk scores', (get) => {
     const { client, server: srv, admin } = await createCoreProject(t);
     const scores = (address: string, from = '203.0.113.7') => signUpScores(t, client, srv, address, from);
     assert.deepEqual(await scores('jane.doe+one@gmail.com'), NONE);
-    assert.deepEqual(
-      await scores('janedoe+two@gmail.com'),
-      { sign_up: { bot: 0, free_trial_abuse: 40 } },
-      'the same mailbox again',
-    );
+    assert.deepEqual(await scores('janedoe+two@gmail.com'), { sign_up: { bot: 0, free_trial_abuse: 40 } }, 'the same mailbox again');
     for (let i = 0; i < 3; i++)
-      assert.deepEqual(
-        await scores(email(`o${i}`)),
-        NONE,
-        'up to four earlier sign-ups from one address are ordinary',
-      );
+      assert.deepEqual(await scores(email(`o${i}`)), NONE, 'up to four earlier sign-ups from one address are ordinary');
     assert.deepEqual(await scores(email('fifth')), { sign_up: { bot: 20, free_trial_abuse: 0 } });
     assert.deepEqual(await scores(email('private'), '10.1.2.3'), NONE, 'a private address is no signal');
 
     await patchBranch(t, admin, { 'auth.signUpRiskHeuristic': false });
     assert.deepEqual(await scores('j.a.n.e.doe+three@gmail.com'), NONE);
     await patchBranch(t, admin, {
-        'auth.signUpRiskHeuristic': true,
-        'auth.signUpRules.bots': {
-          enabled: true,
-          displayName: 'bots',
-          priority: 0,
-          condition: 'riskScores.bot >= 40',
-          action: { type: 'reject' },
-        },
+      'auth.signUpRiskHeuristic': true,
+      'auth.signUpRules.bots': {
+        enabled: true,
+        displayName: 'bots',
+        priority: 0,
+        condition: 'riskScores.bot >= 40',
+        action: { type: 'reject' },
+      },
     });
     const rejected = await t.refuses(
       'authPassword.signUp',
