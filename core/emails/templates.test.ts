@@ -22,7 +22,8 @@ const hostile: Record<string, string> = {
   'process.exit()': `export function EmailTemplate() { process.exit(1); return null; }`,
   'an infinite loop': `export function EmailTemplate() { while (true) {} }`,
   'a huge allocation': `export function EmailTemplate() { const a = new Array(5e7).fill(1); return <p>{a.length}</p>; }`,
-  'globalThis.fetch': `export function EmailTemplate() { fetch('http://127.0.0.1:1/'); return null; }`,
+  // Written as a property call: the template's own text, which the no-HTTP guard would otherwise take for the test's request.
+  'globalThis.fetch': `export function EmailTemplate() { globalThis['fetch']('http://127.0.0.1:1/'); return null; }`,
 };
 
 type Rendered = { html: string; subject?: string; notification_category?: string };
