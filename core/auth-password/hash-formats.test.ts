@@ -3,8 +3,7 @@ import { createHash, pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { it } from 'node:test';
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { createCoreProject, describeWithCore } from '../../test/helpers/core-client.ts';
 import { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
 import { verifyPassword } from './hashing.ts';
 
@@ -100,45 +99,32 @@ async function vectors(): Promise<Array<[string, string, string?]>> {
   ];
 }
 
-describeWithServer('imported password hash formats (issue 30)', (get) => {
+describeWithCore('imported password hash formats', (get) => {
   it('verifies each imported format at sign-in, refuses a wrong password, and upgrades the hash to argon2id', async () => {
-    const server = get();
-    const { client, server: serverCaller } = await createProject(server);
-    const db = server.gatehouse.core.runtime.db;
+    const t = get();
+    const { client, server: serverCaller } = await createCoreProject(t);
+    const db = t.core.runtime.db;
     const storedHash = async (id: string) =>
       (await db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
     for (const [i, [label, hash, password = PASSWORD]] of (await vectors()).entries()) {
       const email = `imported${i}@example.com`;
-      const created = await api(server, 'POST', '/users', serverCaller, { primary_email: email, password_hash: hash });
-      assert.equal(created.status, 201, `${label}: ${created.text}`);
-      assert.equal(await storedHash(created.body.id), hash, label);
-      assertKnownError(
-        await api(server, 'POST', '/auth/password/sign-in', client, { email, password: `${password}!` }),
-        'EMAIL_PASSWORD_MISMATCH',
-      );
-      assert.equal(await storedHash(created.body.id), hash, `${label}: a failed sign-in keeps the imported hash`);
-      const ok = await api(server, 'POST', '/auth/password/sign-in', client, { email, password });
-      assert.equal(ok.status, 200, `${label}: ${ok.text}`);
-      assert.match((await storedHash(created.body.id)) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
-      assert.equal(
-        (await api(server, 'POST', '/auth/password/sign-in', client, { email, password })).status,
-        200,
-        `${label}: after the upgrade`,
-      );
+      const created = await t.call<{ id: string }>('users.create', serverCaller, { body: { primary_email: email, password_hash: hash } });
+      assert.equal(await storedHash(created.id), hash, label);
+      await t.refuses('authPassword.signIn', client, { body: { email, password: `${password}!` } }, 'EMAIL_PASSWORD_MISMATCH');
+      assert.equal(await storedHash(created.id), hash, `${label}: a failed sign-in keeps the imported hash`);
+      await t.call('authPassword.signIn', client, { body: { email, password } });
+      assert.match((await storedHash(created.id)) ?? '', /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/, label);
+      // After the upgrade.
+      await t.call('authPassword.signIn', client, { body: { email, password } });
     }
   });
 
-  it('accepts the formats on PATCH /users and refuses unknown, malformed and too costly hashes with upstream error', async () => {
-    const server = get();
-    const { client, server: serverCaller } = await createProject(server);
-    const user = await api(server, 'POST', '/users', serverCaller, { primary_email: 'patched@example.com' });
-    assert.equal(user.status, 201, user.text);
-    const patched = await api(server, 'PATCH', `/users/${user.body.id}`, serverCaller, { password_hash: betterAuthScrypt(PASSWORD) });
-    assert.equal(patched.status, 200, patched.text);
-    assert.equal(
-      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'patched@example.com', password: PASSWORD })).status,
-      200,
-    );
+  it('accepts the formats on users.update and refuses unknown, malformed and too costly hashes with upstream error', async () => {
+    const t = get();
+    const { client, server: serverCaller } = await createCoreProject(t);
+    const user = await t.call<{ id: string }>('users.create', serverCaller, { body: { primary_email: 'patched@example.com' } });
+    await t.call('users.update', serverCaller, { params: { user_id: user.id }, body: { password_hash: betterAuthScrypt(PASSWORD) } });
+    await t.call('authPassword.signIn', client, { body: { email: 'patched@example.com', password: PASSWORD } });
     const good = betterAuthScrypt(PASSWORD);
     const refused = [
       'not a hash',
@@ -155,12 +141,18 @@ describeWithServer('imported password hash formats (issue 30)', (get) => {
       `$legacy-md5$$${'0'.repeat(32)}`, // legacy digest: only through the import's explicit flag
     ];
     for (const hash of refused) {
-      for (const res of [
-        await api(server, 'POST', '/users', serverCaller, { primary_email: 'refused@example.com', password_hash: hash }),
-        await api(server, 'PATCH', `/users/${user.body.id}`, serverCaller, { password_hash: hash }),
-      ]) {
-        assert.equal(res.status, 400, `${hash}: ${res.text}`);
-        assert.ok(res.text.includes(UPSTREAM_BAD_HASH), `${hash}: ${res.text}`);
+      for (const [operationId, input] of [
+        ['users.create', { body: { primary_email: 'refused@example.com', password_hash: hash } }],
+        ['users.update', { params: { user_id: user.id }, body: { password_hash: hash } }],
+      ] as const) {
+        const error = await t.core.invoke(operationId, serverCaller, input).then(
+          () => assert.fail(`${operationId} accepted ${hash}`),
+          (e: unknown) => e as { status?: number; kind?: string; message: string; code?: string; details?: unknown },
+        );
+        const status = error.status ?? (error.kind === 'bad-request' ? 400 : undefined);
+        assert.equal(status, 400, `${hash}: ${String(error)}`);
+        const text = JSON.stringify({ message: error.message, code: error.code, details: error.details });
+        assert.ok(text.includes(UPSTREAM_BAD_HASH), `${hash}: ${text}`);
       }
     }
   });

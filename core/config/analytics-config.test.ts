@@ -1,42 +1,46 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject } from '../../test/helpers/api.ts';
-import { patchConfigOverride, renderedConfig } from '../../test/helpers/config.ts';
+import type { Credentials } from '../index.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { refusesWithStatus } from '../../test/helpers/core-fixtures-b.ts';
 
 // Upstream's answers: https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/e2e/tests/backend/endpoints/api/v1/analytics-config.test.ts
 // (stack-auth/stack-auth); defaults from https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/config/schema.ts.
+// In-process (test/helpers/core-client.ts); the config routes' wire shapes are test/routes' to check.
 
-const rendered = renderedConfig;
-const patch = patchConfigOverride;
+/** The rendered config (`config.get`, parsed `config_string`). */
+async function rendered(t: TestCore, admin: Credentials) {
+  return JSON.parse((await t.call<{ config_string: string }>('config.get', admin)).config_string);
+}
 
-describeWithServer('analytics config keys (issue 34 item 4)', (get) => {
+/** `config.updateOverride` at `level` with `value` as the override string. */
+const patch = (t: TestCore, admin: Credentials, level: string, value: unknown) =>
+  t.call('config.updateOverride', admin, { params: { level }, body: { config_override_string: JSON.stringify(value) } });
+
+describeWithCore('analytics config keys', (get) => {
   it("renders an empty analytics object, then stores folders and queries with upstream's defaults", async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    assert.deepEqual((await rendered(server, admin)).analytics, { queryFolders: {} });
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    assert.deepEqual((await rendered(t, admin)).analytics, { queryFolders: {} });
 
-    let res = await patch(server, admin, 'environment', {
+    await patch(t, admin, 'environment', {
       'analytics.queryFolders.test-folder-1': { displayName: 'Test Folder', sortOrder: 0, queries: {} },
     });
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual((await rendered(server, admin)).analytics.queryFolders['test-folder-1'], {
+    assert.deepEqual((await rendered(t, admin)).analytics.queryFolders['test-folder-1'], {
       displayName: 'Test Folder',
       sortOrder: 0,
       queries: {},
     });
 
-    res = await patch(server, admin, 'environment', {
+    await patch(t, admin, 'environment', {
       'analytics.queryFolders.test-folder-1.queries.q1': {
         displayName: 'Test Query',
         sqlQuery: 'SELECT * FROM events LIMIT 10',
         description: 'A test query',
       },
     });
-    assert.equal(res.status, 200, res.text);
-    res = await patch(server, admin, 'environment', { 'analytics.queryFolders.f2': { queries: { q2: {} } } });
-    assert.equal(res.status, 200, res.text);
-    const config = await rendered(server, admin);
+    await patch(t, admin, 'environment', { 'analytics.queryFolders.f2': { queries: { q2: {} } } });
+    const config = await rendered(t, admin);
     assert.deepEqual(config.analytics.queryFolders['test-folder-1'].queries.q1, {
       displayName: 'Test Query',
       sqlQuery: 'SELECT * FROM events LIMIT 10',
@@ -48,31 +52,34 @@ describeWithServer('analytics config keys (issue 34 item 4)', (get) => {
       queries: { q2: { displayName: 'Unnamed Query', sqlQuery: '' } },
     });
 
-    res = await patch(server, admin, 'environment', { 'analytics.queryFolders.test-folder-1': null });
-    assert.equal(res.status, 200, res.text);
-    assert.equal((await rendered(server, admin)).analytics.queryFolders['test-folder-1'], undefined);
+    await patch(t, admin, 'environment', { 'analytics.queryFolders.test-folder-1': null });
+    assert.equal((await rendered(t, admin)).analytics.queryFolders['test-folder-1'], undefined);
   });
 
   it('keeps analytics at the environment level: the branch level refuses it and a branch push leaves it', async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    assert.equal(
-      (
-        await patch(server, admin, 'environment', {
-          'analytics.queryFolders.kept': { displayName: 'Kept', queries: { q: { displayName: 'Q', sqlQuery: "SELECT 'kept'" } } },
-        })
-      ).status,
-      200,
-    );
-    const env = await api(server, 'GET', '/internal/config/override/environment', admin);
-    assert.ok(JSON.parse(env.body.config_string)['analytics.queryFolders.kept']);
-    assert.equal((await patch(server, admin, 'branch', { 'analytics.queryFolders.x': { displayName: 'X' } })).status, 400);
-    const put = await api(server, 'PUT', '/internal/config/override/branch', admin, {
-      config_string: JSON.stringify({ 'teams.allowClientTeamCreation': true }),
-      source: { type: 'unlinked' },
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    await patch(t, admin, 'environment', {
+      'analytics.queryFolders.kept': { displayName: 'Kept', queries: { q: { displayName: 'Q', sqlQuery: "SELECT 'kept'" } } },
     });
-    assert.equal(put.status, 200, put.text);
-    assert.deepEqual((await rendered(server, admin)).analytics.queryFolders.kept, {
+    const env = await t.call<{ config_string: string }>('config.getOverride', admin, { params: { level: 'environment' } });
+    assert.ok(JSON.parse(env.config_string)['analytics.queryFolders.kept']);
+    await refusesWithStatus(
+      t,
+      'config.updateOverride',
+      admin,
+      {
+        params: { level: 'branch' },
+        body: { config_override_string: JSON.stringify({ 'analytics.queryFolders.x': { displayName: 'X' } }) },
+      },
+      'bad-request',
+      'The key "analytics.queryFolders.x" cannot be set at the branch level (allowed at: environment).',
+    );
+    await t.call('config.setOverride', admin, {
+      params: { level: 'branch' },
+      body: { config_string: JSON.stringify({ 'teams.allowClientTeamCreation': true }), source: { type: 'unlinked' } },
+    });
+    assert.deepEqual((await rendered(t, admin)).analytics.queryFolders.kept, {
       displayName: 'Kept',
       sortOrder: 0,
       queries: { q: { displayName: 'Q', sqlQuery: "SELECT 'kept'" } },

@@ -1,62 +1,69 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
+import type { Credentials } from '../index.ts';
+import { createCore } from '../index.ts';
+import { createCoreProject, createCoreUser, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { createCoreProjectKeys, keyCredentials, refusal } from '../../test/helpers/core-fixtures-b.ts';
+import { INTERNAL_KEYS } from '../../test/helpers/internal-keys.ts';
+import { assertExactlyArrives, waitUntil } from '../../test/helpers/settle.ts';
 import { startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import { startEmailWorker, stopEmailWorker } from './worker.ts';
-import { createGatehouse } from '../../server-bin/index.ts';
+import { emailWorkerIdle, startEmailWorker, stopEmailWorker } from './worker.ts';
+
+/**
+ * Email delivery and the email operations, in-process (test/helpers/core-client.ts) against a
+ * real SMTP receiver. "Exactly once" is proven without sleeping: every outbox row reaches `sent`,
+ * every worker is idle (a delivery in progress has been acknowledged by the receiver), so a
+ * duplicate would already be counted; a short quiet window then catches a late one.
+ */
 
 const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
 
-async function waitUntil<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
+type OutboxRow = { to: string[]; status: string; error: string | null; attempt_count: number; subject: string; html: string };
+
+async function outbox(t: TestCore, admin: Credentials, to: string): Promise<OutboxRow[]> {
+  const page = await t.call<{ items: OutboxRow[] }>('emails.list', admin);
+  return page.items.filter((e) => e.to.includes(to));
 }
 
-async function outbox(server: TestServer, admin: Caller, to: string) {
-  const res = await api(server, 'GET', '/internal/emails', admin);
-  assert.equal(res.status, 200, res.text);
-  return (
-    res.body.items as Array<{ to: string[]; status: string; error: string | null; attempt_count: number; subject: string; html: string }>
-  ).filter((e) => e.to.includes(to));
+/** A project with its own admin key (not the owner's token), as the dashboard's key holders call. */
+async function projectWithKeys(t: TestCore, config: Record<string, unknown> = {}) {
+  const p = await createCoreProject(t, config);
+  const keys = keyCredentials(p.projectId, await createCoreProjectKeys(t, p.admin));
+  return { ...p, keyAdmin: keys.admin as Credentials };
 }
 
-async function createUserWithEmail(server: TestServer, srv: Caller, email: string) {
-  const res = await api(server, 'POST', '/users', srv, { primary_email: email, primary_email_auth_enabled: true, display_name: 'Ann' });
-  assert.equal(res.status, 201, res.text);
-  return res.body.id as string;
+/** Waits until every email to `recipients` is `sent` and every worker in `runtimes` is idle. */
+async function settleDeliveries(t: TestCore, admin: Credentials, recipients: string[], runtimes: Array<TestCore['core']['runtime']>) {
+  await waitUntil(
+    async () => {
+      const { items } = await t.call<{ items: OutboxRow[] }>('emails.list', admin);
+      return recipients.every((email) => items.find((e) => e.to.includes(email))?.status === 'sent');
+    },
+    { timeoutMs: 120_000, what: 'every email sent' },
+  );
+  for (const runtime of runtimes) await emailWorkerIdle(runtime);
 }
 
-describeWithServer(
+const count = (recipients: string[]) => recipients.reduce((n, email) => n + smtp.to(email).length, 0);
+
+describeWithCore(
   'emails with SMTP',
   (get) => {
     it('delivers every email exactly once after the SMTP server was down', async () => {
-      const server = get();
-      const project = await createProject(server);
-      const keys = await createProjectKeys(server, project.admin);
-      const admin: Caller = { projectId: project.projectId, accessType: 'admin', superSecretAdminKey: keys.superSecretAdminKey };
+      const t = get();
+      const { keyAdmin: admin } = await projectWithKeys(t);
       await smtp.stop();
       const recipients = [uniqueEmail('down1'), uniqueEmail('down2'), uniqueEmail('down3')];
       try {
         for (const email of recipients) {
-          const res = await api(server, 'POST', '/internal/send-sign-in-invitation', admin, {
-            email,
-            callback_url: 'http://localhost:3000/handler/sign-in',
-          });
-          assert.deepEqual(res.body, { success: true });
+          await t.call('emails.sendSignInInvitation', admin, { body: { email, callback_url: 'http://localhost:3000/handler/sign-in' } });
         }
         for (const email of recipients) {
-          const [row] = await waitUntil('a failed attempt', async () => {
-            const rows = await outbox(server, admin, email);
-            return rows[0]?.error ? rows : null;
+          let row: OutboxRow | undefined;
+          await waitUntil(async () => Boolean((row = (await outbox(t, admin, email))[0])?.error), {
+            timeoutMs: 60_000,
+            what: `a failed attempt to ${email}`,
           });
           assert.equal(row!.status, 'pending');
           assert.ok(row!.attempt_count >= 1);
@@ -64,55 +71,56 @@ describeWithServer(
       } finally {
         await smtp.start();
       }
-      server.clock.advance(10 * 60 * 1000);
-      for (const email of recipients) await smtp.waitFor(email);
-      await sleep(300);
+      t.clock.advance(10 * 60 * 1000);
+      await settleDeliveries(t, admin, recipients, [t.core.runtime]);
       for (const email of recipients) {
         assert.equal(smtp.to(email).length, 1, `${email} arrived exactly once`);
-        const [row] = await outbox(server, admin, email);
-        assert.equal(row!.status, 'sent');
+        const [row] = await outbox(t, admin, email);
         assert.equal(row!.error, null);
       }
+      await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 10_000, quietMs: 200, what: 'emails' });
     });
 
     it('picks up emails left pending by a stopped worker when a worker starts again', async () => {
-      const server = get();
-      const { admin } = await createProject(server);
-      const runtime = server.gatehouse.core.runtime;
+      const t = get();
+      const { admin } = await createCoreProject(t);
+      const runtime = t.core.runtime;
       await stopEmailWorker(runtime);
       const email = uniqueEmail('restart');
       try {
-        await api(server, 'POST', '/internal/send-sign-in-invitation', admin, { email, callback_url: 'http://localhost:3000/x' });
-        await sleep(150);
-        assert.equal((await outbox(server, admin, email))[0]!.status, 'pending');
+        await t.call('emails.sendSignInInvitation', admin, { body: { email, callback_url: 'http://localhost:3000/x' } });
+        // A stopped worker has no timer and ignores kicks: nothing else could deliver it, so
+        // this holds at once (no waiting needed to see that it was not sent).
+        const [row] = await outbox(t, admin, email);
+        assert.equal(row!.status, 'pending');
+        assert.equal(row!.attempt_count, 0);
         assert.equal(smtp.to(email).length, 0);
       } finally {
         startEmailWorker(runtime);
       }
       await smtp.waitFor(email);
-      assert.equal(
-        (await waitUntil('sent status', async () => (await outbox(server, admin, email)).find((r) => r.status === 'sent')))!.status,
-        'sent',
-      );
+      await settleDeliveries(t, admin, [email], [runtime]);
+      assert.equal(smtp.to(email).length, 1);
     });
 
-    it('delivers each email exactly once when two servers share the database', async () => {
-      const server = get();
-      const { admin } = await createProject(server);
-      const runtime = server.gatehouse.core.runtime;
+    it('delivers each email exactly once when two cores share the database', async () => {
+      const t = get();
+      const { admin } = await createCoreProject(t);
+      const runtime = t.core.runtime;
       await stopEmailWorker(runtime);
       const recipients = Array.from({ length: 30 }, (_, i) => uniqueEmail(`shared${i}`));
-      let second: Awaited<ReturnType<typeof createGatehouse>> | null = null;
+      let second: Awaited<ReturnType<typeof createCore>> | null = null;
       try {
         for (const email of recipients)
-          await api(server, 'POST', '/internal/send-sign-in-invitation', admin, { email, callback_url: 'http://localhost:3000/x' });
-        second = await createGatehouse({
-          storage: server.database.open(),
-          baseUrl: server.url,
+          await t.call('emails.sendSignInInvitation', admin, { body: { email, callback_url: 'http://localhost:3000/x' } });
+        second = await createCore({
+          storage: t.database.open(),
+          baseUrl: 'http://127.0.0.1:1',
           secret: 'test-secret-do-not-use-in-production',
-          clock: server.clock,
+          clock: t.clock,
           strictErrors: true,
           environment: 'test',
+          seedKeys: INTERNAL_KEYS,
           smtpUrl: smtp.url,
           emailPollIntervalMs: 10,
         });
@@ -120,40 +128,35 @@ describeWithServer(
         startEmailWorker(runtime);
       }
       try {
-        for (const email of recipients) await smtp.waitFor(email);
-        await sleep(300);
+        await settleDeliveries(t, admin, recipients, [runtime, second.runtime]);
         for (const email of recipients) assert.equal(smtp.to(email).length, 1, `${email} arrived exactly once`);
+        await assertExactlyArrives(() => count(recipients), recipients.length, { timeoutMs: 10_000, quietMs: 200, what: 'emails' });
       } finally {
         await second?.close();
       }
     });
 
     it('sends the sign-in invitation with the default template and theme', async () => {
-      const server = get();
-      const { admin } = await createProject(server);
+      const t = get();
+      const { keyAdmin: admin } = await projectWithKeys(t);
       const email = uniqueEmail();
-      await api(server, 'POST', '/internal/send-sign-in-invitation', admin, {
-        email,
-        callback_url: 'http://localhost:3000/handler/sign-in',
-      });
+      await t.call('emails.sendSignInInvitation', admin, { body: { email, callback_url: 'http://localhost:3000/handler/sign-in' } });
       const mail = await smtp.waitFor(email);
       assert.equal(mail.subject, 'You have been invited to sign in to New Project');
       assert.ok(mail.html.includes('http://localhost:3000/handler/sign-in'));
-      assertKnownError(
-        await api(server, 'POST', '/internal/send-sign-in-invitation', admin, { email, callback_url: 'https://evil.com' }),
+      const refused = await t.refuses(
+        'emails.sendSignInInvitation',
+        admin,
+        { body: { email, callback_url: 'https://evil.com' } },
         'REDIRECT_URL_NOT_WHITELISTED',
-        400,
       );
+      assert.equal(refused.status, 400);
     });
 
     it('sends email to users with send-email and respects notification preferences', async () => {
-      const server = get();
+      const t = get();
       // Custom emails need the project's own SMTP server (REQUIRES_CUSTOM_EMAIL_SERVER on the shared one).
-      const {
-        server: srv,
-        client,
-        admin,
-      } = await createProject(server, {
+      const p = await createCoreProject(t, {
         email_config: {
           type: 'standard',
           host: '127.0.0.1',
@@ -164,54 +167,53 @@ describeWithServer(
           sender_email: 'noreply@acme.example.com',
         },
       });
+      const { server: srv, client, admin } = p;
       const a = uniqueEmail('a');
       const b = uniqueEmail('b');
-      const aId = await createUserWithEmail(server, srv, a);
-      const bId = await createUserWithEmail(server, srv, b);
-      const session = await api(server, 'POST', '/auth/sessions', srv, { user_id: bId });
-      const bClient = { ...client, accessToken: session.body.access_token as string };
+      const userA = await createCoreUser(t, p, { primary_email: a, primary_email_auth_enabled: true, display_name: 'Ann' });
+      const userB = await createCoreUser(t, p, { primary_email: b, primary_email_auth_enabled: true, display_name: 'Ann' });
+      const aId = userA.id;
+      const bId = userB.id;
+      const bClient = userB.client;
 
-      const prefs = await api(server, 'GET', '/emails/notification-preference/me', bClient);
-      assert.equal(prefs.status, 200, prefs.text);
-      const marketing = prefs.body.items.find((i: { notification_category_name: string }) => i.notification_category_name === 'Marketing');
-      const transactional = prefs.body.items.find(
-        (i: { notification_category_name: string }) => i.notification_category_name === 'Transactional',
-      );
+      type Preference = { notification_category_id: string; notification_category_name: string; enabled: boolean; can_disable: boolean };
+      const prefs = await t.call<{ items: Preference[] }>('notifications.listPreferences', bClient, { params: { user_id: 'me' } });
+      const marketing = prefs.items.find((i) => i.notification_category_name === 'Marketing')!;
+      const transactional = prefs.items.find((i) => i.notification_category_name === 'Transactional')!;
       assert.deepEqual(transactional, {
         notification_category_id: transactional.notification_category_id,
         notification_category_name: 'Transactional',
         enabled: true,
         can_disable: false,
       });
-      const off = await api(server, 'PATCH', `/emails/notification-preference/me/${marketing.notification_category_id}`, bClient, {
-        enabled: false,
+      const update = (categoryId: string) => ({
+        params: { user_id: 'me', notification_category_id: categoryId },
+        body: { enabled: false },
       });
-      assert.equal(off.body.enabled, false);
+      const off = await t.call<{ enabled: boolean }>('notifications.updatePreference', bClient, update(marketing.notification_category_id));
+      assert.equal(off.enabled, false);
       assert.equal(
-        (
-          await api(server, 'PATCH', `/emails/notification-preference/me/${transactional.notification_category_id}`, bClient, {
-            enabled: false,
-          })
-        ).status,
-        400,
+        await refusal(t, 'notifications.updatePreference', bClient, update(transactional.notification_category_id)),
+        'status:bad-request',
       );
       assert.equal(
-        (await api(server, 'PATCH', '/emails/notification-preference/me/00000000-0000-4000-8000-000000000000', bClient, { enabled: false }))
-          .status,
-        404,
+        await refusal(t, 'notifications.updatePreference', bClient, update('00000000-0000-4000-8000-000000000000')),
+        'status:not-found',
       );
-      assert.equal((await api(server, 'GET', `/emails/notification-preference/${aId}`, bClient)).status, 403);
-      assertKnownError(await api(server, 'GET', '/emails/notification-preference/me', client), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+      assert.equal(await refusal(t, 'notifications.listPreferences', bClient, { params: { user_id: aId } }), 'status:forbidden');
+      const own = await t.refuses(
+        'notifications.listPreferences',
+        client,
+        { params: { user_id: 'me' } },
+        'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      );
+      assert.equal(own.status, 400);
 
-      const news = await api(server, 'POST', '/emails/send-email', srv, {
-        user_ids: [aId, bId],
-        html: '<p>Big news</p>',
-        subject: 'News',
-        notification_category_name: 'Marketing',
+      const news = await t.call<{ results: unknown[] }>('emails.sendEmail', srv, {
+        body: { user_ids: [aId, bId], html: '<p>Big news</p>', subject: 'News', notification_category_name: 'Marketing' },
       });
-      assert.equal(news.status, 200, news.text);
       // Every requested user is listed, B too, though B turned Marketing off and gets nothing (upstream).
-      assert.deepEqual(news.body.results, [
+      assert.deepEqual(news.results, [
         { user_id: aId, user_email: a },
         { user_id: bId, user_email: b },
       ]);
@@ -219,69 +221,65 @@ describeWithServer(
       assert.equal(mail.subject, 'News');
       assert.ok(mail.html.includes('<p>Big news</p>'));
 
-      const receipt = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [bId], html: '<p>Receipt</p>', subject: 'Receipt' });
-      assert.deepEqual(receipt.body.results, [{ user_id: bId, user_email: b }]);
-      await smtp.waitFor(b);
-      assert.equal(smtp.to(b).length, 1);
-
-      const tpl = await api(server, 'POST', '/emails/send-email', admin, {
-        all_users: true,
-        template_id: (
-          await api(server, 'POST', '/internal/email-templates', admin, {
-            display_name: 'Hello',
-            tsx_source: `import { Text } from '@react-email/components'; import { Subject } from '@stackframe/emails';
-export function EmailTemplate({ user, variables }) { return <><Subject value={'Hello ' + user.displayName} /><Text>Code {variables.n}</Text></>; }`,
-          })
-        ).body.id,
-        variables: { n: 42 },
+      const receipt = await t.call<{ results: unknown[] }>('emails.sendEmail', srv, {
+        body: { user_ids: [bId], html: '<p>Receipt</p>', subject: 'Receipt' },
       });
-      assert.equal(tpl.status, 200, tpl.text);
-      assert.equal(tpl.body.results.length, 2);
+      assert.deepEqual(receipt.results, [{ user_id: bId, user_email: b }]);
+      await smtp.waitFor(b);
+      // The receipt is the only email B gets: the Marketing one was never queued for B.
+      await assertExactlyArrives(() => smtp.to(b).length, 1, { timeoutMs: 10_000, quietMs: 200, what: `emails to ${b}` });
+
+      const template = await t.call<{ id: string }>('emails.createTemplate', admin, {
+        body: {
+          display_name: 'Hello',
+          tsx_source: `import { Text } from '@react-email/components'; import { Subject } from '@stackframe/emails';
+export function EmailTemplate({ user, variables }) { return <><Subject value={'Hello ' + user.displayName} /><Text>Code {variables.n}</Text></>; }`,
+        },
+      });
+      const tpl = await t.call<{ results: unknown[] }>('emails.sendEmail', admin, {
+        body: { all_users: true, template_id: template.id, variables: { n: 42 } },
+      });
+      assert.equal(tpl.results.length, 2);
       await smtp.waitFor((m) => m.to.includes(a) && m.subject === 'Hello Ann');
 
-      assertKnownError(await api(server, 'POST', '/emails/send-email', srv, { user_ids: [aId], subject: 'x' }), 'SCHEMA_ERROR', 400);
-      assertKnownError(
-        await api(server, 'POST', '/emails/send-email', srv, { user_ids: [aId], all_users: true, html: 'x', subject: 'x' }),
-        'SCHEMA_ERROR',
-        400,
-      );
-      assertKnownError(
-        await api(server, 'POST', '/emails/send-email', srv, {
-          user_ids: ['7b0e5d5e-8f0a-4c4e-9a43-2f1d1b4f9a10'],
-          html: 'x',
-          subject: 'x',
-        }),
+      await t.refuses('emails.sendEmail', srv, { body: { user_ids: [aId], subject: 'x' } }, 'SCHEMA_ERROR');
+      await t.refuses('emails.sendEmail', srv, { body: { user_ids: [aId], all_users: true, html: 'x', subject: 'x' } }, 'SCHEMA_ERROR');
+      const unknownUser = await t.refuses(
+        'emails.sendEmail',
+        srv,
+        { body: { user_ids: ['7b0e5d5e-8f0a-4c4e-9a43-2f1d1b4f9a10'], html: 'x', subject: 'x' } },
         'USER_ID_DOES_NOT_EXIST',
-        400,
       );
-      assertKnownError(
-        await api(server, 'POST', '/emails/send-email', client, { user_ids: [aId], html: 'x', subject: 'x' }),
+      assert.equal(unknownUser.status, 400);
+      const denied = await t.refuses(
+        'emails.sendEmail',
+        client,
+        { body: { user_ids: [aId], html: 'x', subject: 'x' } },
         'INSUFFICIENT_ACCESS_TYPE',
-        401,
       );
+      assert.equal(denied.status, 401);
     });
   },
   { smtpUrl: smtp.url },
 );
 
-describeWithServer('emails without SMTP (built-in outbox)', (get) => {
+describeWithCore('emails without SMTP (built-in outbox)', (get) => {
   it('keeps emails in the outbox and lists them', async () => {
-    const server = get();
-    const { admin, client, server: srv } = await createProject(server, { magic_link_enabled: true });
+    const t = get();
+    const { admin, client, server: srv } = await createCoreProject(t, { magic_link_enabled: true });
     const email = uniqueEmail('outbox');
-    const sent = await api(server, 'POST', '/auth/otp/send-sign-in-code', client, { email, callback_url: 'http://localhost:3000/cb' });
-    assert.equal(sent.status, 200, sent.text);
-    const [row] = await outbox(server, admin, email);
+    await t.call('authOtp.sendSignInCode', client, { body: { email, callback_url: 'http://localhost:3000/cb' } });
+    const [row] = await outbox(t, admin, email);
     assert.equal(row!.status, 'outbox');
     assert.match(row!.subject, /^Sign in to New Project: Your code is [0-9A-Z]{6}$/);
     assert.equal(smtp.to(email).length, 0);
-    assertKnownError(await api(server, 'GET', '/internal/emails', srv), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    assertKnownError(await api(server, 'GET', '/internal/emails', client), 'INSUFFICIENT_ACCESS_TYPE', 401);
+    assert.equal((await t.refuses('emails.list', srv, {}, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
+    assert.equal((await t.refuses('emails.list', client, {}, 'INSUFFICIENT_ACCESS_TYPE')).status, 401);
   });
 
   it("sends through a project's own SMTP server (standard config) even without a shared one", async () => {
-    const server = get();
-    const { admin } = await createProject(server, {
+    const t = get();
+    const { admin } = await createCoreProject(t, {
       email_config: {
         type: 'standard',
         host: '127.0.0.1',
@@ -293,14 +291,14 @@ describeWithServer('emails without SMTP (built-in outbox)', (get) => {
       },
     });
     const email = uniqueEmail('standard');
-    await api(server, 'POST', '/internal/send-sign-in-invitation', admin, { email, callback_url: 'http://localhost:3000/x' });
+    await t.call('emails.sendSignInInvitation', admin, { body: { email, callback_url: 'http://localhost:3000/x' } });
     const mail = await smtp.waitFor(email);
     assert.equal(mail.from, 'noreply@acme.example.com');
   });
 
   it('sends a test email through given settings and reports failures in the body', async () => {
-    const server = get();
-    const { admin, server: srv } = await createProject(server);
+    const t = get();
+    const { admin, server: srv } = await createCoreProject(t);
     const email = uniqueEmail('test');
     const config = {
       host: '127.0.0.1',
@@ -310,24 +308,23 @@ describeWithServer('emails without SMTP (built-in outbox)', (get) => {
       sender_name: 'Acme',
       sender_email: 'noreply@acme.example.com',
     };
-    const ok = await api(server, 'POST', '/internal/send-test-email', admin, { recipient_email: email, email_config: config });
-    assert.deepEqual(ok.body, { success: true });
-    await smtp.waitFor(email);
-    const bad = await api(server, 'POST', '/internal/send-test-email', admin, {
-      recipient_email: email,
-      email_config: { ...config, port: 1 },
+    const ok = await t.call<{ success: boolean }>('emails.sendTestEmail', admin, {
+      body: { recipient_email: email, email_config: config },
     });
-    assert.equal(bad.body.success, false);
-    assert.ok(bad.body.error_message);
-    assertKnownError(
-      await api(server, 'POST', '/internal/send-test-email', srv, { recipient_email: email, email_config: config }),
+    assert.deepEqual(ok, { success: true });
+    await smtp.waitFor(email);
+    const bad = await t.call<{ success: boolean; error_message?: string }>('emails.sendTestEmail', admin, {
+      body: { recipient_email: email, email_config: { ...config, port: 1 } },
+    });
+    assert.equal(bad.success, false);
+    assert.ok(bad.error_message);
+    const denied = await t.refuses(
+      'emails.sendTestEmail',
+      srv,
+      { body: { recipient_email: email, email_config: config } },
       'INSUFFICIENT_ACCESS_TYPE',
-      401,
     );
-    assertKnownError(
-      await api(server, 'POST', '/internal/send-test-email', admin, { recipient_email: 'nope', email_config: config }),
-      'SCHEMA_ERROR',
-      400,
-    );
+    assert.equal(denied.status, 401);
+    await t.refuses('emails.sendTestEmail', admin, { body: { recipient_email: 'nope', email_config: config } }, 'SCHEMA_ERROR');
   });
 });

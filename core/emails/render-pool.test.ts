@@ -1,49 +1,68 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { createCoreProject, createCoreUser, describeWithCore } from '../../test/helpers/core-client.ts';
+import { waitUntil } from '../../test/helpers/settle.ts';
 import { KnownError, RateLimitError } from '../errors/index.ts';
-import { RenderPool, configureRenderPool } from './render-pool.ts';
+import { RenderPool, configureRenderPool, renderPool } from './render-pool.ts';
 import type { RenderInput } from './sandbox.ts';
 
 /**
  * Four render-email calls with a looping template blocked the event loop
- * (the sandbox's time limit ran on the main thread), stalling every tenant.
+ * (the sandbox's time limit ran on the main thread), stalling every tenant. In-process: a render
+ * on the main thread would block `users.getCurrent` here as it blocked a request.
  */
 
 const LOOP = 'export function EmailTemplate() { while (true) {} }';
 
-describeWithServer('email rendering off the main thread (issue 12 finding 6)', (get) => {
-  it("answers another tenant's GET /users/me while four looping renders run, before any of them ends", async () => {
-    const server = get();
-    const attacker = await createProject(server);
-    const victim = await createProject(server);
-    const user = await api(server, 'POST', '/users', victim.server, { primary_email: 'victim@example.com' });
-    const session = await api(server, 'POST', '/auth/sessions', victim.server, { user_id: user.body.id });
-    // Load the sandbox first, so the looping renders below start at once.
-    const warm = await api(server, 'POST', '/emails/render-email', attacker.admin, {
-      template_tsx_source: 'export function EmailTemplate() { return <p>warm</p>; }',
-    });
-    assert.equal(warm.status, 200, warm.text);
-    const order: string[] = [];
-    const renders = Array.from({ length: 4 }, (_, i) =>
-      api(server, 'POST', '/emails/render-email', attacker.admin, { template_tsx_source: LOOP }).then((res) => {
-        order.push(`render ${i}`);
-        return res;
-      }),
-    );
-    // Give the renders time to start looping (not a timing assertion: only the order is checked).
-    await sleep(300);
-    const me = await api(server, 'GET', '/users/me', { ...victim.client, accessToken: session.body.access_token });
-    order.push('users/me');
-    assert.equal(me.status, 200, me.text);
-    assert.equal(me.body.primary_email, 'victim@example.com');
-    const results = await Promise.all(renders);
-    assert.equal(order[0], 'users/me', `order: ${order.join(', ')}`);
-    for (const res of results) {
-      assertKnownError(res, 'EMAIL_RENDERING_ERROR', 400);
-      assert.match(res.body.error, /took longer than \d+ ms and was stopped/);
+/**
+ * Waits until the process-wide pool holds `total` renders, at least `running` of them on a worker
+ * and the rest queued (no fixed sleep). A loaded machine may take seconds to start a worker.
+ */
+async function poolHolds(total: number, running: number): Promise<void> {
+  await waitUntil(
+    () => {
+      const stats = renderPool().stats();
+      return stats.running >= running && stats.running + stats.queued === total;
+    },
+    { timeoutMs: 120_000, what: `${total} renders in the pool, ${running} running`, describe: () => JSON.stringify(renderPool().stats()) },
+  );
+}
+
+describeWithCore('email rendering off the main thread', (get) => {
+  it("answers another tenant's users.getCurrent while four looping renders run, before any of them ends", async () => {
+    const t = get();
+    configureRenderPool({ size: 2 });
+    try {
+      const attacker = await createCoreProject(t);
+      const victim = await createCoreProject(t);
+      const user = await createCoreUser(t, victim, { primary_email: 'victim@example.com' });
+      // Load the sandbox first, so the looping renders below start at once.
+      await t.call('emails.renderEmail', attacker.admin, {
+        body: { template_tsx_source: 'export function EmailTemplate() { return <p>warm</p>; }' },
+      });
+      const order: string[] = [];
+      const renders = Array.from({ length: 4 }, (_, i) =>
+        t.core.invoke('emails.renderEmail', attacker.admin, { body: { template_tsx_source: LOOP } }).then(
+          () => assert.fail(`render ${i} answered`),
+          (error: unknown) => {
+            order.push(`render ${i}`);
+            return error;
+          },
+        ),
+      );
+      // A worker loops and the rest wait in the pool: the condition, not a fixed time.
+      await poolHolds(4, 1);
+      const me = await t.call<{ primary_email: string }>('users.getCurrent', user.client);
+      order.push('users/me');
+      assert.equal(me.primary_email, 'victim@example.com');
+      const results = await Promise.all(renders);
+      assert.equal(order[0], 'users/me', `order: ${order.join(', ')}`);
+      for (const error of results) {
+        assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
+        assert.match(String(error.details.error), /took longer than \d+ ms and was stopped/);
+      }
+    } finally {
+      configureRenderPool({ size: undefined });
     }
   });
 });
@@ -101,9 +120,7 @@ describe('render pool', () => {
     try {
       const running = pool.render(job('a0', 300), 'a');
       // Wait for the worker to take a0 (a loaded machine may need seconds to start it), not a fixed time.
-      for (const start = Date.now(); pool.stats().running < 1; await sleep(10)) {
-        assert.ok(Date.now() - start < 30_000, 'the worker takes the first render');
-      }
+      await waitUntil(() => pool.stats().running >= 1, { timeoutMs: 30_000, what: 'the worker takes the first render' });
       const queued = [pool.render(job('a1', 10), 'a'), pool.render(job('a2', 10), 'a')];
       await assert.rejects(pool.render(job('a3'), 'a'), refused, "a tenant's third waiting render");
       queued.push(pool.render(job('b1', 10), 'b'));
@@ -120,26 +137,31 @@ describe('render pool', () => {
   });
 });
 
-describeWithServer('email render admission over HTTP (issue 19 item 2)', (get) => {
-  it('answers render-email with 429 and Retry-After while the render queue is full, and renders again after', async () => {
-    const server = get();
-    const project = await createProject(server);
+describeWithCore('email render admission', (get) => {
+  it('refuses render-email with a retryable 429 while the render queue is full, and renders again after', async () => {
+    const t = get();
+    const project = await createCoreProject(t);
     configureRenderPool({ size: 1, maxQueued: 1, maxQueuedPerTenant: 1 });
     try {
-      const looping = [0, 1].map(() => api(server, 'POST', '/emails/render-email', project.admin, { template_tsx_source: LOOP }));
-      await sleep(300);
-      const busy = await api(server, 'POST', '/emails/render-email', project.admin, {
-        template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }',
-      });
-      assert.equal(busy.status, 429, busy.text);
-      assert.ok(Number(busy.headers.get('retry-after')) >= 1, `Retry-After: ${busy.headers.get('retry-after')}`);
-      for (const res of await Promise.all(looping)) assertKnownError(res, 'EMAIL_RENDERING_ERROR', 400);
-      const ok = await api(server, 'POST', '/emails/render-email', project.admin, {
-        template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }',
-      });
-      assert.equal(ok.status, 200, ok.text);
+      const looping = [0, 1].map(() =>
+        t.core.invoke('emails.renderEmail', project.admin, { body: { template_tsx_source: LOOP } }).then(
+          () => assert.fail('a looping render answered'),
+          (error: unknown) => error,
+        ),
+      );
+      await poolHolds(2, 1);
+      const hi = { body: { template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }' } };
+      // The wire rendering of a RateLimitError (429, Retry-After) is server-bin/api/render.test.ts's.
+      await assert.rejects(
+        t.core.invoke('emails.renderEmail', project.admin, hi),
+        (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1,
+      );
+      for (const error of await Promise.all(looping)) {
+        assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
+      }
+      await t.call('emails.renderEmail', project.admin, hi);
     } finally {
-      configureRenderPool({ size: 2, maxQueued: undefined, maxQueuedPerTenant: undefined });
+      configureRenderPool({ size: undefined, maxQueued: undefined, maxQueuedPerTenant: undefined });
     }
   });
 });

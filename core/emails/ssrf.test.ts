@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject } from '../../test/helpers/api.ts';
+import { createCoreProject, describeWithCore } from '../../test/helpers/core-client.ts';
 
 /**
  * Send-test-email with an SMTP host of 127.0.0.1 and any port returned
  * that service's banner in the error text. In production mode loopback, link-local and private
  * hosts are refused before connecting; in any mode the error never carries the remote text.
+ * In-process (test/helpers/core-client.ts): the banner service is the outbound side under test.
  */
 
 const SECRET = 'INTERNAL-SECRET-7f3a';
@@ -35,8 +35,8 @@ const config = (host: string, port: number) => ({
 });
 
 for (const mode of ['production', 'development'] as const) {
-  describeWithServer(
-    `send-test-email to internal hosts in ${mode} mode (issue 12 finding 7)`,
+  describeWithCore(
+    `send-test-email to internal hosts in ${mode} mode`,
     (get) => {
       let banner: Awaited<ReturnType<typeof startBannerService>>;
       before(async () => {
@@ -48,29 +48,32 @@ for (const mode of ['production', 'development'] as const) {
 
       if (mode === 'production') {
         it('refuses loopback, link-local and private hosts (literal or by name, IPv4 and IPv6) before connecting, without any remote text', async () => {
-          const { admin } = await createProject(get());
+          const t = get();
+          const { admin } = await createCoreProject(t);
           for (const host of ['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1', '169.254.169.254', '10.0.0.1', 'fd00::1']) {
-            const res = await api(get(), 'POST', '/internal/send-test-email', admin, {
-              recipient_email: 'a@example.com',
-              email_config: config(host, host.includes('127') || host === 'localhost' || host === '::1' ? banner.port : 25),
+            const res = await t.call<{ success: boolean; error_message: string }>('emails.sendTestEmail', admin, {
+              body: {
+                recipient_email: 'a@example.com',
+                email_config: config(host, host.includes('127') || host === 'localhost' || host === '::1' ? banner.port : 25),
+              },
             });
-            assert.equal(res.status, 200, res.text);
-            assert.equal(res.body.success, false, host);
-            assert.match(res.body.error_message, /loopback, link-local or private address, which is refused in production mode/, host);
+            assert.equal(res.success, false, host);
+            assert.match(res.error_message, /loopback, link-local or private address, which is refused in production mode/, host);
           }
           assert.equal(banner.connections(), 0, 'no connection reached the internal service');
         });
       } else {
         it("connects to a loopback host, and reports the failure without the service's banner or replies", async () => {
-          const { admin } = await createProject(get());
-          const res = await api(get(), 'POST', '/internal/send-test-email', admin, {
-            recipient_email: 'a@example.com',
-            email_config: config('127.0.0.1', banner.port),
+          const t = get();
+          const { admin } = await createCoreProject(t);
+          const res = await t.call<{ success: boolean; error_message: string }>('emails.sendTestEmail', admin, {
+            body: { recipient_email: 'a@example.com', email_config: config('127.0.0.1', banner.port) },
           });
-          assert.equal(res.body.success, false);
+          assert.equal(res.success, false);
           assert.ok(banner.connections() > 0, 'development mode reaches local services');
-          assert.ok(!res.text.includes(SECRET), `the remote text leaked: ${res.text}`);
-          assert.match(res.body.error_message, /did not answer like an SMTP server|connection to the SMTP server failed|Sending failed/);
+          const text = JSON.stringify(res);
+          assert.ok(!text.includes(SECRET), `the remote text leaked: ${text}`);
+          assert.match(res.error_message, /did not answer like an SMTP server|connection to the SMTP server failed|Sending failed/);
         });
       }
     },

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { upsertOverride } from '../config/queries.ts';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject, type Caller } from '../../test/helpers/api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import type { Credentials } from '../index.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
 import { CEL_LIMITS, conditionProblem } from '../lib/cel-bounds.ts';
 
 /**
@@ -57,50 +56,58 @@ describe('sign-up condition bound at save time', () => {
   });
 });
 
-async function updateConfig(server: TestServer, admin: Caller, values: Record<string, unknown>) {
-  return api(server, 'PATCH', '/internal/config/override/branch', admin, { config_override_string: JSON.stringify(values) });
-}
+const updateConfig = (t: TestCore, admin: Credentials, values: Record<string, unknown>) =>
+  t.core.invoke('config.updateOverride', admin, { params: { level: 'branch' }, body: { config_override_string: JSON.stringify(values) } });
 const rule = (condition: string) => ({ enabled: true, displayName: 'r', priority: 0, condition, action: { type: 'reject' } });
-const testRoute = (server: TestServer, admin: Caller, email: string) =>
-  api(server, 'POST', '/internal/sign-up-rules-test', admin, { email, country_code: null, auth_method: 'password', oauth_provider: null });
 
-describeWithServer('sign-up conditions cannot stall the server (issue 27 findings 4 and 7)', (get) => {
+/** The bad-request message of a refused save (checked to be a plain 400 status error). */
+async function refusedSave(t: TestCore, admin: Credentials, values: Record<string, unknown>): Promise<string> {
+  const error = await updateConfig(t, admin, values).then(
+    () => assert.fail('the condition was saved'),
+    (e: unknown) => e as { kind?: string; message: string },
+  );
+  assert.equal(error.kind, 'bad-request', String(error));
+  return error.message;
+}
+
+describeWithCore('sign-up conditions cannot stall the server', (get) => {
   it('refuses to save six nested .all() or a backreference regex, with a 400 naming the limit', async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    const nested = await updateConfig(server, admin, { 'auth.signUpRules.slow': rule(nestedAll(6, 5)) });
-    assert.equal(nested.status, 400, nested.text);
-    assert.match(nested.text, /auth\.signUpRules\.slow.*nested more than 2 deep/);
-    const backref = await updateConfig(server, admin, { 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') });
-    assert.equal(backref.status, 400, backref.text);
-    assert.match(backref.text, /cannot run in linear time/);
-    assert.equal((await updateConfig(server, admin, { 'auth.signUpRules.ok': rule('email.matches("^(a+)+b$")') })).status, 200);
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    assert.match(
+      await refusedSave(t, admin, { 'auth.signUpRules.slow': rule(nestedAll(6, 5)) }),
+      /auth\.signUpRules\.slow.*nested more than 2 deep/,
+    );
+    assert.match(
+      await refusedSave(t, admin, { 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') }),
+      /cannot run in linear time/,
+    );
+    await updateConfig(t, admin, { 'auth.signUpRules.ok': rule('email.matches("^(a+)+b$")') });
   });
 
   it('stops a rule stored before the bound at the deadline and skips it, as a rule that fails to evaluate', async () => {
-    const server = get();
-    const { admin, client } = await createProject(server);
+    const t = get();
+    const { admin, client, projectId } = await createCoreProject(t);
     // Written past the save-time check, as a rule saved by an earlier version: about 6.4 × 10^7
     // iterations (far past the 250 ms deadline on any machine), and a backreference pattern.
-    await upsertOverride(server.gatehouse.core.runtime.db, {
-      projectId: admin.projectId!,
+    await upsertOverride(t.core.runtime.db, {
+      projectId,
       branchId: 'main',
       level: 'branch',
       now: Date.now(),
       config: { 'auth.signUpRules.slow': rule(nestedAll(6, 20)), 'auth.signUpRules.redos': rule('email.matches("^((a+)+)\\\\2b$")') },
     });
-    const trace = await testRoute(server, admin, `${'a'.repeat(30)}@example.com`);
-    assert.equal(trace.status, 200, trace.text);
-    const byId = Object.fromEntries(trace.body.evaluations.map((e: { rule_id: string }) => [e.rule_id, e]));
-    assert.equal(byId.slow.status, 'error');
-    assert.match(byId.slow.error, /took longer than 250 ms and was stopped/);
-    assert.equal(byId.redos.status, 'error');
-    assert.match(byId.redos.error, /Invalid regular expression/);
-    assert.equal(trace.body.outcome.decision, 'default-allow');
-    const signUp = await api(server, 'POST', '/auth/password/sign-up', client, {
-      email: `${'a'.repeat(30)}@example.com`,
-      password: 'velvet tractor 93',
-    });
-    assert.equal(signUp.status, 200, signUp.text);
+    const trace = await t.call<{ evaluations: Array<{ rule_id: string; status: string; error: string }>; outcome: { decision: string } }>(
+      'signUpRules.test',
+      admin,
+      { body: { email: `${'a'.repeat(30)}@example.com`, country_code: null, auth_method: 'password', oauth_provider: null } },
+    );
+    const byId = Object.fromEntries(trace.evaluations.map((e) => [e.rule_id, e]));
+    assert.equal(byId.slow!.status, 'error');
+    assert.match(byId.slow!.error, /took longer than 250 ms and was stopped/);
+    assert.equal(byId.redos!.status, 'error');
+    assert.match(byId.redos!.error, /Invalid regular expression/);
+    assert.equal(trace.outcome.decision, 'default-allow');
+    await t.call('authPassword.signUp', client, { body: { email: `${'a'.repeat(30)}@example.com`, password: 'velvet tractor 93' } });
   });
 });

@@ -76,7 +76,18 @@ function sidewaysOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets the page settle before it is scanned, on conditions instead of a fixed pause: two
+ * animation frames (the render that follows the last event has painted) and every finite CSS
+ * animation or transition finished (spinners loop forever and are left running).
+ */
+function settled(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.all(finite.map((a) => a.finished.catch(() => {})));
+  });
+}
 
 describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
   let server: TestServer;
@@ -450,7 +461,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
         await page.goto(server.url + v.path);
         await v.ready(page);
         await v.act?.(page);
-        await wait(50);
+        await settled(page);
         for (const line of await axeViolations(page)) problems.push(`[${mode.name}] ${v.name}: ${line}`);
         const overflow = await sidewaysOverflow(page);
         if (overflow > 0) problems.push(`[${mode.name}] ${v.name}: scrolls sideways by ${overflow}px`);
@@ -584,7 +595,8 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     await page.getByRole('button', { name: 'Yes, revoke' }).and(page.locator(':focus')).waitFor();
     await page.keyboard.press('Enter');
     await page.getByRole('table', { name: 'User API keys' }).getByText('Revoked').waitFor();
-    await wait(100);
+    // The render that showed "Revoked" has painted (and any focus move with it): no fixed pause.
+    await settled(page);
     assert.equal(await focusedIsBody(page), false, 'focus stays in the page after the revoke');
     await context.close();
   });

@@ -6,8 +6,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
-const CLI = join(import.meta.dirname, '../../server-bin/cli.ts');
+const [NODE, CLI] = GATEHOUSE_CLI as [string, string];
 const KEYS = {
   GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY: 'pck_cli_test_0123456789abcdefghijklmnopqrstuvwxyz0123',
   GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: 'ssk_cli_test_0123456789abcdefghijklmnopqrstuvwxyz0123',
@@ -31,7 +32,7 @@ function run(
   timeoutMs = 120_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const child = spawn(NODE, [CLI, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -57,7 +58,7 @@ async function startCli(
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', String(port), ...args], {
+  const child = spawn(NODE, [CLI, '--port', String(port), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,7 +68,7 @@ async function startCli(
   });
   child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
-  // Up to 90 s: on a loaded shared machine tsx alone takes tens of seconds to start the CLI.
+  // Up to 90 s: a loaded shared machine can take many seconds to start the CLI.
   for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     try {

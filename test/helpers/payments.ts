@@ -2,39 +2,7 @@ import assert from 'node:assert/strict';
 import { api, type Caller } from './api.ts';
 import type { TestServer } from './server.ts';
 
-/** A plan line (monthly pro / team-pro), a stackable credit pack and a server-only product. */
-export const PAYMENTS_CONFIG = {
-  'payments.items.credits': { displayName: 'Credits', customerType: 'user' },
-  'payments.productLines.plans': { displayName: 'Plans', customerType: 'user' },
-  'payments.products.pro': {
-    displayName: 'Pro',
-    customerType: 'user',
-    productLineId: 'plans',
-    prices: { monthly: { USD: '9.99', interval: [1, 'month'] } },
-    includedItems: { credits: { quantity: 100, expires: 'when-purchase-expires' } },
-  },
-  'payments.products.max': {
-    displayName: 'Max',
-    customerType: 'user',
-    productLineId: 'plans',
-    prices: { monthly: { USD: '29.00', interval: [1, 'month'] } },
-    includedItems: { credits: { quantity: 500, expires: 'when-purchase-expires' } },
-  },
-  'payments.products.pack': {
-    displayName: 'Credit pack',
-    customerType: 'user',
-    stackable: true,
-    prices: { once: { USD: '4.00' } },
-    includedItems: { credits: { quantity: 50 } },
-  },
-  'payments.products.secret': {
-    displayName: 'Internal',
-    customerType: 'user',
-    serverOnly: true,
-    prices: { once: { USD: '1.00' } },
-    includedItems: {},
-  },
-};
+export { PAYMENTS_CONFIG, codeOf } from './payments-config.ts';
 
 export async function configure(server: TestServer, admin: Caller, config: Record<string, unknown>) {
   const res = await api(server, 'PATCH', '/internal/config/override/environment', admin, {
@@ -42,6 +10,3 @@ export async function configure(server: TestServer, admin: Caller, config: Recor
   });
   assert.equal(res.status, 200, res.text);
 }
-
-/** The full purchase code of a purchase URL, read as upstream's e2e tests read it. */
-export const codeOf = (url: string) => /\/purchase\/([a-z0-9-_]+)/.exec(url)![1]!;

@@ -13,8 +13,9 @@ import { ConfigError, resolveBackupConfig, resolveServerConfig } from '../../ser
 import { startServer } from '../../server-bin/serve.ts';
 import { backupSqlite } from '../../server-bin/backup.ts';
 import { SEED_KEYS, SERVER_HEADERS, slowRequest, spawnGatehouse } from './process.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const temps: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ops-'));

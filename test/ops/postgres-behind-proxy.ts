@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/dialects.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { spawnGatehouse, type GatehouseProcess } from './process.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
-/** The server's CLI run from source, as fault tests start it. */
-export const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+/** The server's CLI (the bundle, test/helpers/gatehouse-cli.ts), as fault tests start it. */
+export const CLI = [...GATEHOUSE_CLI];
 
 /** A real gatehouse process whose PostgreSQL traffic goes through a loopback TCP proxy. */
 export interface ProxiedGatehouse {

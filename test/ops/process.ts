@@ -40,7 +40,7 @@ export const CLIENT_HEADERS = {
 };
 
 /**
- * Spawns `command` (e.g. `[process.execPath, '--import', 'tsx', 'server-bin/cli.ts', '--port', '0']`
+ * Spawns `command` (e.g. `[...GATEHOUSE_CLI, '--port', '0']`, test/helpers/gatehouse-cli.ts,
  * or the built binary) and waits for its "Listening:" line.
  *
  * @throws Error when the process exits or prints nothing within `timeoutMs`.

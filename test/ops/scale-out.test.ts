@@ -9,6 +9,7 @@ import { startSmtpReceiver } from '../helpers/smtp.ts';
 import { startBalancer } from '../../scripts/bench/balancer.mjs';
 import { SEED_KEYS, SERVER_HEADERS, CLIENT_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
 import { assertExactlyArrives } from '../helpers/settle.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
 /**
  * Three Gatehouse processes start at the same moment
@@ -18,7 +19,7 @@ import { assertExactlyArrives } from '../helpers/settle.ts';
  * delivered exactly once, and a revocation made through one process is refused by all three
  * within the documented bound (docs/scaling.md "Caches across processes").
  */
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const ADMIN_HEADERS = {
   'x-stack-project-id': 'internal',
   'x-stack-access-type': 'admin',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SEED_KEYS, spawnGatehouse } from './process.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
 /**
  * SIGTERM reset connections opened just before it: Node's server.close()
@@ -21,7 +22,7 @@ import { SEED_KEYS, spawnGatehouse } from './process.ts';
  * old shutdown (Node's server.close()) 19 of the 20 were reset.
  */
 
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-shutdown-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -7,8 +7,9 @@ import { createTestDatabase, testDialects } from '../helpers/dialects.ts';
 import { startWebhookReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.ts';
 import { SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from './process.ts';
 import { assertExactlyArrives } from '../helpers/settle.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const ADMIN_HEADERS = {
   'x-stack-project-id': 'internal',
   'x-stack-access-type': 'admin',

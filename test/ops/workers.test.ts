@@ -12,13 +12,14 @@ import {
   spawnGatehouse,
   type GatehouseProcess,
 } from './process.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
 /**
  * `--workers 2` runs two processes behind one port (node:cluster), on one
  * SQLite file or one PostgreSQL. Each request is sent on a new connection so the primary spreads
  * them; the `x-gatehouse-worker` header names the process that answered.
  */
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const ADMIN_HEADERS = {
   'x-stack-project-id': 'internal',
   'x-stack-access-type': 'admin',
@@ -72,7 +73,7 @@ function start(databaseUrl: string): Promise<GatehouseProcess> {
   temps.push(dir);
   return spawnGatehouse([...CLI, '--port', '0', '--data-dir', dir, '--database-url', databaseUrl, '--workers', '2'], {
     env: { ...process.env, ...SEED_KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
-    // Three processes start one after another under tsx; on a loaded shared machine that is minutes.
+    // Three processes start one after another; on a loaded shared machine that can take a minute.
     timeoutMs: 240_000,
   });
 }

@@ -10,6 +10,7 @@ import { passwordAttempt, totpUser } from '../helpers/mfa-users.ts';
 import { INTERNAL_KEYS, type TestServer } from '../helpers/server.ts';
 import { uniqueEmail } from '../helpers/smtp.ts';
 import { sendOnNewConnection, spawnGatehouse, type GatehouseProcess } from '../ops/process.ts';
+import { GATEHOUSE_CLI } from '../helpers/gatehouse-cli.ts';
 
 /**
  * Limits hold under concurrency, on real server processes with the
@@ -26,7 +27,7 @@ import { sendOnNewConnection, spawnGatehouse, type GatehouseProcess } from '../o
  * Each burst is sent on new connections, so the `--workers` primary spreads it over both workers
  * (checked through the `x-gatehouse-worker` header).
  */
-const CLI = [process.execPath, '--import', 'tsx', join(import.meta.dirname, '..', '..', 'server-bin', 'cli.ts')];
+const CLI = [...GATEHOUSE_CLI];
 const ROUNDS = 5;
 const PAYMENTS = {
   payments: {
@@ -51,7 +52,7 @@ function start(databaseUrl: string, workers: 1 | 2): Promise<GatehouseProcess> {
       GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: INTERNAL_KEYS.secretServerKey,
       GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY: INTERNAL_KEYS.superSecretAdminKey,
     },
-    // Three processes start one after another under tsx; on a loaded shared machine that is minutes.
+    // Three processes start one after another; on a loaded shared machine that can take a minute.
     timeoutMs: 240_000,
   });
 }
