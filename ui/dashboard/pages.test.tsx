@@ -297,9 +297,9 @@ it('a failed background refresh keeps the page and what was typed, with the erro
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Add domain');
   await type(container, 'Domain', 'https://half-typed.example.com');
-  const magic = Array.from(container.querySelectorAll('input[role=switch]')).find((i) =>
+  const magic = Array.from(container.querySelectorAll("[role=switch]")).find((i) =>
     i.parentElement?.textContent?.includes('Magic link'),
-  ) as HTMLInputElement;
+  ) as HTMLButtonElement;
   await act(async () => {
     magic.click();
   });
