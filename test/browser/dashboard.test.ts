@@ -100,6 +100,8 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
 
     await nav('Project keys');
     await page.getByText('No keys yet.').waitFor();
+    await page.getByRole('button', { name: 'New keys' }).click();
+    await page.getByRole('dialog', { name: 'Create keys' }).waitFor();
     await page.getByLabel('Description').fill('Web app');
     await page.getByRole('button', { name: 'Create keys' }).click();
     const snippet = await page.getByTestId('env-snippet').textContent();

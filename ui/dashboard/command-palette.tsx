@@ -25,7 +25,13 @@ const LIMIT = 5;
  * `GET /users?query=` and `GET /teams`, filtered by name, as you type). Arrow keys move, Enter
  * opens, Escape closes and returns focus (WAI-ARIA APG combobox with listbox popup).
  */
-export function CommandPalette(props: { open: boolean; onClose: () => void; projectId?: string; assistant: boolean; serverOwner: boolean }) {
+export function CommandPalette(props: {
+  open: boolean;
+  onClose: () => void;
+  projectId?: string;
+  assistant: boolean;
+  serverOwner: boolean;
+}) {
   const api = useApi();
   const { navigate } = useRouter();
   const id = useId();
@@ -62,7 +68,13 @@ export function CommandPalette(props: { open: boolean; onClose: () => void; proj
           ...teams.items
             .filter((t) => t.display_name.toLowerCase().includes(q))
             .slice(0, LIMIT)
-            .map((t) => ({ key: `t-${t.id}`, label: t.display_name, kind: 'Team', to: `/projects/${projectId}/teams/${t.id}`, icon: UsersRound })),
+            .map((t) => ({
+              key: `t-${t.id}`,
+              label: t.display_name,
+              kind: 'Team',
+              to: `/projects/${projectId}/teams/${t.id}`,
+              icon: UsersRound,
+            })),
         ]);
       });
     }, 150);

@@ -19,11 +19,14 @@ const canvasStub: unknown = new Proxy(function () {}, {
   apply: () => canvasStub,
   set: () => true,
 });
-(window as unknown as { HTMLCanvasElement: { prototype: { getContext: () => unknown } } }).HTMLCanvasElement.prototype.getContext = () => canvasStub;
+(window as unknown as { HTMLCanvasElement: { prototype: { getContext: () => unknown } } }).HTMLCanvasElement.prototype.getContext = () =>
+  canvasStub;
 
 const key = (target: EventTarget, k: string, init: KeyboardEventInit = {}) =>
   act(async () => {
-    target.dispatchEvent(new (window as unknown as { KeyboardEvent: typeof KeyboardEvent }).KeyboardEvent('keydown', { key: k, bubbles: true, ...init }));
+    target.dispatchEvent(
+      new (window as unknown as { KeyboardEvent: typeof KeyboardEvent }).KeyboardEvent('keydown', { key: k, bubbles: true, ...init }),
+    );
   });
 
 it('Switch: a role=switch button named by its label whose aria-checked follows clicks', async () => {
@@ -155,9 +158,19 @@ it('sidebar: project pages grouped under Build, Users and Settings, each with an
 });
 
 it('command palette: Ctrl+K opens it, it finds pages and users (via the users list API), Enter goes there, Escape returns focus', async () => {
-  const user = { id: '8d1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', display_name: 'Ada', primary_email: 'ada@example.com', primary_email_verified: true, signed_up_at_millis: 0 };
+  const user = {
+    id: '8d1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+    display_name: 'Ada',
+    primary_email: 'ada@example.com',
+    primary_email_verified: true,
+    signed_up_at_millis: 0,
+  };
   const { api, calls } = newProjectApi((path) => {
-    if (path.startsWith('/users?')) return { status: 200, body: { items: path.includes('query=ada') ? [user] : [], is_paginated: true, pagination: { next_cursor: null } } };
+    if (path.startsWith('/users?'))
+      return {
+        status: 200,
+        body: { items: path.includes('query=ada') ? [user] : [], is_paginated: true, pagination: { next_cursor: null } },
+      };
     if (path.startsWith('/teams')) return { status: 200, body: { items: [{ id: 't1', display_name: 'Adapters', created_at_millis: 0 }] } };
     if (path === `/users/${user.id}`) return { status: 200, body: user };
     return undefined;
@@ -172,7 +185,10 @@ it('command palette: Ctrl+K opens it, it finds pages and users (via the users li
   assert.ok(input, 'the palette opened');
   assert.equal(document.activeElement, input);
   const options = () => Array.from(container.querySelectorAll('[role=option]')).map((o) => o.textContent);
-  assert.ok(options().some((o) => o?.startsWith('Webhooks')), 'pages are listed');
+  assert.ok(
+    options().some((o) => o?.startsWith('Webhooks')),
+    'pages are listed',
+  );
   await act(async () => {
     input.value = 'ada';
     input.dispatchEvent(new (window as unknown as { Event: typeof Event }).Event('input', { bubbles: true }));
@@ -182,7 +198,10 @@ it('command palette: Ctrl+K opens it, it finds pages and users (via the users li
     () => `options: ${options().join(' | ')}`,
   );
   assert.ok(calls.some((c) => c.path.startsWith('/users?') && c.path.includes('query=ada')));
-  assert.ok(options().some((o) => o === 'AdaptersTeam'), 'teams matching the name');
+  assert.ok(
+    options().some((o) => o === 'AdaptersTeam'),
+    'teams matching the name',
+  );
   // Arrow down to the user, Enter opens the user's page.
   const index = options().findIndex((o) => o?.includes('ada@example.com'));
   for (let i = 0; i < index; i++) await key(input, 'ArrowDown');

@@ -112,13 +112,34 @@ export function ErrorBox(props: { error: unknown; retry?: () => void }) {
 }
 
 /**
- * A data table's frame: on a narrow screen or at high zoom the table scrolls inside it (a data
- * table may keep its two-dimensional layout, WCAG 1.4.10) while the page itself never scrolls
- * sideways. Focusable and named, so keyboard users can scroll it too.
+ * A data table's frame: on a wide screen the table scrolls inside it if it must (WCAG 1.4.10)
+ * while the page never scrolls sideways; under 640 px every `.d-table` becomes one card per row,
+ * and this frame labels each cell with its column's header (`data-label`, kept up to date as rows
+ * change). Focusable and named, so keyboard users can scroll it too.
  */
 export function TableScroll(props: { label: string; children: ReactNode }) {
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = frame.current;
+    if (!node) return;
+    const label = () => {
+      for (const table of Array.from(node.querySelectorAll('table'))) {
+        const heads = Array.from(table.querySelectorAll('thead th')).map((th) => th.textContent?.trim() ?? '');
+        for (const row of Array.from(table.querySelectorAll('tbody tr'))) {
+          Array.from(row.children).forEach((cell, i) => {
+            if (cell.tagName === 'TD' && !cell.hasAttribute('data-label') && heads[i]) cell.setAttribute('data-label', heads[i]!);
+          });
+        }
+      }
+    };
+    label();
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(label);
+    observer.observe(node, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>
+    <div ref={frame} className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>
       {props.children}
     </div>
   );

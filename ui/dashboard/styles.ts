@@ -98,13 +98,18 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-chat-form textarea{width:100%}
 .d-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:760px){.d-chat{grid-template-columns:minmax(0,1fr)}}
-/* Tables marked d-cards become one card per row on phones (and at 400 % zoom): no sideways scroll. */
+/* Every data table becomes one card per row on phones (and at 400 % zoom): no sideways scroll.
+   Cells are labelled by their column (data-label, filled in by TableScroll); sortable headers stay. */
 @media (max-width:640px){
-table.d-cards,table.d-cards tbody,table.d-cards tr,table.d-cards td{display:block;width:100%}
-table.d-cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-table.d-cards tr{border:1px solid var(--line);border-radius:8px;padding:8px;margin-bottom:8px}
-table.d-cards td{border:none;padding:2px 0;overflow-wrap:anywhere}
-table.d-cards td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+table.d-table,table.d-table tbody,table.d-table tr,table.d-table td{display:block;width:100%}
+table.d-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.d-table thead:has(button){position:static;display:block;width:auto;height:auto;clip:auto}
+table.d-table thead:has(button) tr{display:flex;flex-wrap:wrap;gap:8px;border:none;padding:0 0 8px}
+table.d-table thead:has(button) th{border:none;padding:0}
+table.d-table thead:has(button) th:empty,table.d-table thead:has(button) th:not(:has(button)){display:none}
+table.d-table tbody tr{border:1px solid var(--line);border-radius:8px;padding:8px;margin-bottom:8px}
+table.d-table td{border:none;padding:2px 0;overflow-wrap:anywhere}
+table.d-table td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}
 }
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
 /* Controls of the design system (ui/tokens.ts): switch, select, dialog, toast, skeleton, copy, icons. */

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { X } from 'lucide';
 import { Icon } from '../../icon.tsx';
 
-const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog (WAI-ARIA APG dialog pattern) for "create" and "edit": `role="dialog"`,
@@ -66,5 +67,37 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
         {props.children}
       </div>
     </div>
+  );
+}
+
+/**
+ * A button that opens a `Dialog` holding a "create" or "edit" form; `children` gets `close`
+ * (call it from the form's `onDone`). Focus returns to the button when the dialog closes.
+ */
+export function DialogButton(props: {
+  label: string;
+  title: string;
+  icon?: ReactNode;
+  primary?: boolean;
+  description?: ReactNode;
+  children: (close: () => void) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
+  return (
+    <>
+      <button
+        type="button"
+        className={props.primary === false ? 'd-btn' : 'd-btn d-primary'}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+      >
+        {props.icon}
+        {props.label}
+      </button>
+      <Dialog title={props.title} open={open} onClose={close} description={props.description}>
+        {props.children(close)}
+      </Dialog>
+    </>
   );
 }
