@@ -408,7 +408,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
       act: async (p) => {
         await p.keyboard.press('Control+k');
         await p.getByRole('combobox', { name: 'Search pages, users and teams' }).fill('us');
-        await p.getByRole('option').first().waitFor();
+        await p.getByRole('dialog', { name: 'Go to' }).getByRole('option', { name: /Users/ }).first().waitFor();
       },
     },
     { name: 'owner teams', path: '/team', ready: heading('Your teams') },

@@ -283,7 +283,7 @@ function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void>
   return (
     <Section title="Team">
       <p className="d-muted">
-        ID <code>{props.team.id}</code> · created {formatTime(props.team.created_at_millis)}
+        ID <CopyValue value={props.team.id} label="team ID" /> · created {formatTime(props.team.created_at_millis)}
       </p>
       <Form label="Rename team" submit="Save" disabled={!name.trim()} onSubmit={() => props.save(name.trim())}>
         <Field
