@@ -166,6 +166,8 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await nav('Users');
     await page.getByText('No users yet.').waitFor();
     await snap('users-empty');
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.getByRole('dialog', { name: 'Create a user' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await page.getByLabel('Display name').fill('Ada');
     await page.getByRole('button', { name: 'Create user' }).click();

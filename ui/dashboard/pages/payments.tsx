@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, TableScroll, formatTime, useApi, useLoad, CopyValue } from '../kit.tsx';
+import {
+  Async,
+  ConfirmButton,
+  CopyButton,
+  Empty,
+  Field,
+  Form,
+  Section,
+  TableScroll,
+  formatTime,
+  useApi,
+  useLoad,
+  CopyValue,
+} from '../kit.tsx';
 
 interface AccountInfo {
   account_id: string;

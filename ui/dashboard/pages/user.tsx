@@ -16,7 +16,9 @@ import {
   useApi,
   useLoad,
   type Loaded,
-  TableScroll, CopyValue } from '../kit.tsx';
+  TableScroll,
+  CopyValue,
+} from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
 import { isNotEnabled } from '../api.ts';
