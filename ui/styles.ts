@@ -1,14 +1,14 @@
+import { FOCUS_RING, tokensCss } from './tokens.ts';
+
 /**
- * The components' stylesheet: system fonts, light and dark (`prefers-color-scheme`, or a
+ * The components' stylesheet (tokens from ui/tokens.ts): system fonts, light and dark (`prefers-color-scheme`, or a
  * `data-theme` attribute on an ancestor), responsive down to 320 px, visible focus rings.
  */
 export const GATEHOUSE_CSS = `
-.gh-root{--gh-bg:#f6f7f9;--gh-card:#fff;--gh-fg:#111827;--gh-muted:#5b6472;--gh-border:#d5d9e0;--gh-accent:#2454d6;--gh-accent-fg:#fff;--gh-danger:#b42318;--gh-ok:#067647;
-font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-fg);line-height:1.45;font-size:16px}
-@media (prefers-color-scheme:dark){.gh-root:not([data-theme=light]){--gh-bg:#0f1115;--gh-card:#181b21;--gh-fg:#eef0f3;--gh-muted:#a3abb8;--gh-border:#333944;--gh-accent:#7aa2ff;--gh-accent-fg:#0b0d12;--gh-danger:#ff8a80;--gh-ok:#5fd39a}}
-.gh-root[data-theme=dark]{--gh-bg:#0f1115;--gh-card:#181b21;--gh-fg:#eef0f3;--gh-muted:#a3abb8;--gh-border:#333944;--gh-accent:#7aa2ff;--gh-accent-fg:#0b0d12;--gh-danger:#ff8a80;--gh-ok:#5fd39a}
+${tokensCss('.gh-root')}
+.gh-root{font-family:var(--gh-font);color:var(--gh-fg);line-height:1.45;font-size:16px}
 .gh-page{min-height:100vh;background:var(--gh-bg);display:flex;align-items:flex-start;justify-content:center;padding:48px 16px;box-sizing:border-box}
-.gh-card{background:var(--gh-card);border:1px solid var(--gh-border);border-radius:12px;padding:28px;width:100%;max-width:420px;box-sizing:border-box}
+.gh-card{background:var(--gh-card);border:1px solid var(--gh-border);border-radius:var(--gh-radius-lg);padding:28px;width:100%;max-width:420px;box-sizing:border-box}
 .gh-card.gh-wide{max-width:760px}
 .gh-brand{display:flex;align-items:center;gap:10px;margin-bottom:18px;color:var(--gh-muted);font-weight:600}
 .gh-brand img{height:32px;width:auto;max-width:160px}
@@ -17,9 +17,9 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--gh-
 .gh-root h2{font-size:1.1rem;margin:0 0 12px}
 .gh-field{display:flex;flex-direction:column;gap:6px;margin-bottom:14px}
 .gh-field label{font-weight:600;font-size:.92rem}
-.gh-input{font:inherit;padding:10px 12px;border:1px solid var(--gh-border);border-radius:8px;background:transparent;color:inherit;min-width:0}
+.gh-input{font:inherit;padding:10px 12px;border:1px solid var(--gh-field);border-radius:var(--gh-radius-md);background:transparent;color:inherit;min-width:0}
 .gh-input[aria-invalid=true]{border-color:var(--gh-danger)}
-.gh-root :focus-visible{outline:3px solid var(--gh-accent);outline-offset:2px}
+.gh-root :focus-visible{${FOCUS_RING}}
 .gh-btn{font:inherit;font-weight:600;padding:10px 14px;border-radius:8px;border:1px solid var(--gh-border);background:transparent;color:inherit;cursor:pointer}
 .gh-btn[disabled]{opacity:.6;cursor:progress}
 .gh-link{font:inherit;background:none;border:0;padding:0;color:var(--gh-accent);text-decoration:underline;cursor:pointer}

@@ -403,6 +403,25 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
         }
       },
     },
+    {
+      name: 'keys create dialog',
+      path: `${dash()}/keys`,
+      ready: (p) => p.getByRole('button', { name: 'New keys' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'New keys' }).click();
+        await p.getByRole('dialog', { name: 'Create keys' }).waitFor();
+      },
+    },
+    {
+      name: 'command palette',
+      path: dash(),
+      ready: (p) => p.getByTestId('total-users').waitFor(),
+      act: async (p) => {
+        await p.keyboard.press('Control+k');
+        await p.getByRole('combobox', { name: 'Search pages, users and teams' }).fill('us');
+        await p.getByRole('dialog', { name: 'Go to' }).getByRole('option', { name: /Users/ }).first().waitFor();
+      },
+    },
     { name: 'owner teams', path: '/team', ready: heading('Your teams') },
     { name: 'server settings', path: '/server-settings', ready: (p) => p.getByLabel('Base URL').waitFor() },
     {

@@ -100,6 +100,8 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
 
     await nav('Project keys');
     await page.getByText('No keys yet.').waitFor();
+    await page.getByRole('button', { name: 'New keys' }).click();
+    await page.getByRole('dialog', { name: 'Create keys' }).waitFor();
     await page.getByLabel('Description').fill('Web app');
     await page.getByRole('button', { name: 'Create keys' }).click();
     const snippet = await page.getByTestId('env-snippet').textContent();
@@ -164,6 +166,8 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await nav('Users');
     await page.getByText('No users yet.').waitFor();
     await snap('users-empty');
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.getByRole('dialog', { name: 'Create a user' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await page.getByLabel('Display name').fill('Ada');
     await page.getByRole('button', { name: 'Create user' }).click();

@@ -88,6 +88,7 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}/projects/${projectId}/keys`);
+    await page.getByRole('button', { name: 'New keys' }).click();
     await page.getByRole('button', { name: 'Create keys' }).click();
     await page.getByTestId('env-snippet').waitFor();
     await page.getByRole('table', { name: 'Keys' }).waitFor();

@@ -50,6 +50,8 @@ describe(`dashboard webhooks page in Chromium [${testDialects()[0]}]`, () => {
 
     await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByText('No endpoints yet.').waitFor();
+    await page.getByRole('button', { name: 'New endpoint' }).click();
+    await page.getByRole('dialog', { name: 'Add an endpoint' }).waitFor();
     await page.getByLabel('Endpoint URL').fill('ftp://nope');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByText('Enter the full URL of your endpoint').waitFor();

@@ -5,6 +5,11 @@ import { GatehouseKnownError } from '../../sdk/errors.ts';
 import { ApiContext, Async, useApi, useLoad } from './kit.tsx';
 import { Link, Router, useRouter } from './router.tsx';
 import { DASHBOARD_CSS } from './styles.ts';
+import { LogOut, Menu, Search } from 'lucide';
+import { Icon } from '../icon.tsx';
+import { CommandPalette, usePaletteShortcut } from './command-palette.tsx';
+import { DashboardNav, ProjectNav } from './nav.tsx';
+import { ToastProvider } from './controls/toast.tsx';
 import { AuthPage } from './pages/auth.tsx';
 import { ProjectList } from './pages/projects.tsx';
 import { Overview } from './pages/overview.tsx';
@@ -43,7 +48,9 @@ export function DashboardRoot(props: { api: DashboardApi }) {
   return (
     <ApiContext.Provider value={props.api}>
       <Router prefix={props.api.prefix}>
-        <Gate />
+        <ToastProvider>
+          <Gate />
+        </ToastProvider>
       </Router>
     </ApiContext.Provider>
   );
@@ -82,27 +89,6 @@ const SESSION_GONE_CODES = [
   'USER_NOT_FOUND',
 ];
 
-/** Dashboard-wide pages (outside any project). */
-const DASHBOARD_ROUTES = ['/team', '/server-settings', '/api-reference'];
-
-const PROJECT_PAGES: { path: string; label: string }[] = [
-  { path: '', label: 'Overview' },
-  { path: '/connect', label: 'Connect your app' },
-  { path: '/users', label: 'Users' },
-  { path: '/teams', label: 'Teams' },
-  { path: '/import', label: 'Import users' },
-  { path: '/permissions', label: 'Permissions' },
-  { path: '/auth-methods', label: 'Auth methods' },
-  { path: '/keys', label: 'Project keys' },
-  { path: '/emails', label: 'Emails' },
-  { path: '/webhooks', label: 'Webhooks' },
-  { path: '/data-vault', label: 'Data vault' },
-  { path: '/payments', label: 'Payments' },
-  { path: '/config', label: 'Configuration' },
-  { path: '/settings', label: 'Project settings' },
-  { path: '/assistant', label: 'Assistant' },
-];
-
 function SignedIn(props: { onSignedOut: () => void; route: string }) {
   const api = useApi();
   const me = useLoad(() => api.internal('users.getCurrent'), []);
@@ -121,7 +107,6 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     () => api.internal('aiChat.getSettings').catch((): AssistantSettings => ({ configured: false, editable: false })),
     [],
   );
-  const pages = PROJECT_PAGES.filter((p) => p.path !== '/assistant' || assistant.data?.configured);
   const m = /^\/projects\/([0-9a-f-]{36})(\/.*)?$/i.exec(props.route);
   const projectId = m?.[1];
   const sub = m?.[2] ?? '';
@@ -130,6 +115,9 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
     props.onSignedOut();
   };
   const [menuOpen, setMenuOpen] = useState(false);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const openPalette = useCallback(() => setPaletteOpen(true), []);
+  usePaletteShortcut(openPalette);
   const main = useRef<HTMLElement>(null);
   const firstRoute = useRef(true);
   // A route change closes the small-screen menu and moves focus to the new page's heading (or
@@ -172,44 +160,27 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
             aria-controls="d-nav"
             onClick={() => setMenuOpen(!menuOpen)}
           >
+            <Icon icon={Menu} />
             Menu
           </button>
         </div>
         <div className="d-nav" id="d-nav">
           {projectId && <ProjectSwitcher projects={projects.data?.items ?? []} current={projectId} />}
-          {projectId && (
-            <nav aria-label="Project">
-              {pages.map((p) => (
-                <Link
-                  key={p.path}
-                  to={`/projects/${projectId}${p.path}`}
-                  aria-current={sub === p.path || (p.path !== '' && sub.startsWith(p.path + '/')) ? 'page' : undefined}
-                >
-                  {p.label}
-                </Link>
-              ))}
-            </nav>
-          )}
-          <nav aria-label="Dashboard">
-            <Link to="/" aria-current={!projectId && !DASHBOARD_ROUTES.includes(props.route) ? 'page' : undefined}>
-              All projects
-            </Link>
-            <Link to="/team" aria-current={props.route === '/team' ? 'page' : undefined}>
-              Your teams
-            </Link>
-            {assistant.data?.editable && (
-              <Link to="/server-settings" aria-current={props.route === '/server-settings' ? 'page' : undefined}>
-                Server settings
-              </Link>
-            )}
-            <Link to="/api-reference" aria-current={props.route === '/api-reference' ? 'page' : undefined}>
-              API reference
-            </Link>
-          </nav>
+          <button type="button" className="d-btn d-palette-btn" aria-haspopup="dialog" onClick={openPalette}>
+            <span className="d-row">
+              <Icon icon={Search} />
+              Search
+            </span>
+            <kbd className="d-kbd" aria-hidden="true">
+              {isMac() ? '⌘K' : 'Ctrl K'}
+            </kbd>
+          </button>
+          {projectId && <ProjectNav projectId={projectId} sub={sub} assistant={assistant.data?.configured ?? false} />}
+          <DashboardNav route={props.route} inProject={Boolean(projectId)} serverOwner={assistant.data?.editable ?? false} />
           <div className="d-muted" style={{ marginTop: 24, fontSize: '.85rem' }}>
             <div data-testid="signed-in-as">{me.data?.primary_email ?? me.data?.display_name ?? ''}</div>
             <button type="button" className="d-link" onClick={signOut}>
-              Sign out
+              <Icon icon={LogOut} size={14} /> Sign out
             </button>
           </div>
         </div>
@@ -240,8 +211,20 @@ function SignedIn(props: { onSignedOut: () => void; route: string }) {
           </Async>
         )}
       </main>
+      <CommandPalette
+        open={paletteOpen}
+        onClose={() => setPaletteOpen(false)}
+        projectId={projectId}
+        assistant={assistant.data?.configured ?? false}
+        serverOwner={assistant.data?.editable ?? false}
+      />
     </div>
   );
+}
+
+/** True on Apple platforms (the palette's shortcut is shown as ⌘K there). */
+function isMac(): boolean {
+  return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 }
 
 /**

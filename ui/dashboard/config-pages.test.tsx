@@ -82,7 +82,11 @@ it('data vault page: lists stores with names and entry counts', async () => {
   );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Cards');
-  const cells = [...container.querySelectorAll('table[aria-label="Stores"] td')].map((td) => td.textContent);
+  // The id cell holds the id and its Copy button.
+  const cells = [...container.querySelectorAll('table[aria-label="Stores"] td')].map(
+    (td) => td.querySelector('code')?.textContent ?? td.textContent,
+  );
   assert.deepEqual(cells, ['cards', 'Cards', '3']);
+  assert.ok(container.querySelector('table[aria-label="Stores"] button[aria-label="Copy id of Cards"]'));
   unmount();
 });

@@ -1,5 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Check, Copy } from 'lucide';
 import { errorMessage, type DashboardApi } from './api.ts';
+import { Icon } from '../icon.tsx';
+import { Switch } from './controls/switch.tsx';
+import { useToast } from './controls/toast.tsx';
 
 /** The dashboard's API connection, provided once at the root. */
 export const ApiContext = createContext<DashboardApi | null>(null);
@@ -72,12 +76,22 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
-/** A spinner with a label, announced to screen readers. */
-export function Loading(props: { label?: string }) {
+/**
+ * The loading state: a label announced to screen readers (`role="status"`) above skeleton lines
+ * in the shape of the content to come (`lines`, default 3), so the page does not jump.
+ */
+export function Loading(props: { label?: string; lines?: number }) {
   return (
-    <div className="d-loading" role="status" aria-live="polite">
-      <span className="d-spinner" aria-hidden="true" />
-      {props.label ?? 'Loading…'}
+    <div className="d-loading-wrap">
+      <div className="d-loading" role="status" aria-live="polite">
+        <span className="d-spinner" aria-hidden="true" />
+        {props.label ?? 'Loading…'}
+      </div>
+      <div aria-hidden="true">
+        {Array.from({ length: props.lines ?? 3 }, (_, i) => (
+          <div key={i} className="d-skeleton" style={{ width: `${90 - i * 17}%` }} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -98,21 +112,49 @@ export function ErrorBox(props: { error: unknown; retry?: () => void }) {
 }
 
 /**
- * A data table's frame: on a narrow screen or at high zoom the table scrolls inside it (a data
- * table may keep its two-dimensional layout, WCAG 1.4.10) while the page itself never scrolls
- * sideways. Focusable and named, so keyboard users can scroll it too.
+ * A data table's frame: on a wide screen the table scrolls inside it if it must (WCAG 1.4.10)
+ * while the page never scrolls sideways; under 640 px every `.d-table` becomes one card per row,
+ * and this frame labels each cell with its column's header (`data-label`, kept up to date as rows
+ * change). Focusable and named, so keyboard users can scroll it too.
  */
 export function TableScroll(props: { label: string; children: ReactNode }) {
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = frame.current;
+    if (!node) return;
+    const label = () => {
+      for (const table of Array.from(node.querySelectorAll('table'))) {
+        const heads = Array.from(table.querySelectorAll('thead th')).map((th) => th.textContent?.trim() ?? '');
+        for (const row of Array.from(table.querySelectorAll('tbody tr'))) {
+          Array.from(row.children).forEach((cell, i) => {
+            if (cell.tagName === 'TD' && !cell.hasAttribute('data-label') && heads[i]) cell.setAttribute('data-label', heads[i]!);
+          });
+        }
+      }
+    };
+    label();
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(label);
+    observer.observe(node, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>
+    <div ref={frame} className="d-scroll" role="region" aria-label={props.label} tabIndex={0}>
       {props.children}
     </div>
   );
 }
 
-/** The empty state of a list. */
-export function Empty(props: { children: ReactNode }) {
-  return <div className="d-empty">{props.children}</div>;
+/**
+ * The empty state of a list: what is missing and, in `action` (a button or link), the next step.
+ */
+export function Empty(props: { children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="d-empty">
+      <div>{props.children}</div>
+      {props.action ? <div className="d-empty-action">{props.action}</div> : null}
+    </div>
+  );
 }
 
 /** Renders the three states of a load: loading, error (with retry), data. */
@@ -257,22 +299,40 @@ export async function copyText(text: string): Promise<void> {
   area.remove();
 }
 
-/** A "Copy" button that says "Copied" for a moment. */
+/** A "Copy" button (icon and word) that says "Copied" for a moment. */
 export function CopyButton(props: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <button
       type="button"
-      className="d-btn d-small"
+      className="d-btn d-small d-copy"
       aria-label={props.label ? `Copy ${props.label}` : 'Copy'}
       onClick={async () => {
         await copyText(props.text);
         setCopied(true);
-        setTimeout(() => setCopied(false), 1500);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => setCopied(false), 1500);
       }}
     >
+      <Icon icon={copied ? Check : Copy} size={14} />
       {copied ? 'Copied' : 'Copy'}
     </button>
+  );
+}
+
+/**
+ * A secret or id shown in monospace with a Copy button beside it (`label` names what is copied).
+ */
+export function CopyValue(props: { value: string; label: string; testId?: string }) {
+  return (
+    <span className="d-copy-value">
+      <code className="d-secret" data-testid={props.testId}>
+        {props.value}
+      </code>
+      <CopyButton text={props.value} label={props.label} />
+    </span>
   );
 }
 
@@ -315,38 +375,8 @@ export function Field(props: {
   );
 }
 
-/**
- * A labelled checkbox switch. When `onChange` returns a promise (a save), the switch shows the new
- * state until it settles, then follows `checked` again (so a refused change flips back).
- */
-export function Toggle(props: { label: string; checked: boolean; onChange: (v: boolean) => unknown; disabled?: boolean; hint?: string }) {
-  const [optimistic, setOptimistic] = useState<boolean | null>(null);
-  const change = (value: boolean) => {
-    const result = props.onChange(value);
-    if (result && typeof (result as Promise<unknown>).then === 'function') {
-      setOptimistic(value);
-      (result as Promise<unknown>).then(
-        () => setOptimistic(null),
-        () => setOptimistic(null),
-      );
-    }
-  };
-  return (
-    <label className="d-toggle">
-      <input
-        type="checkbox"
-        role="switch"
-        checked={optimistic ?? props.checked}
-        disabled={props.disabled}
-        onChange={(e) => change((e.target as HTMLInputElement).checked)}
-      />
-      <span>
-        {props.label}
-        {props.hint && <small className="d-muted"> — {props.hint}</small>}
-      </span>
-    </label>
-  );
-}
+/** An on/off setting (ui/dashboard/controls/switch.tsx): a `role="switch"` button with `aria-checked`. */
+export const Toggle = Switch;
 
 /**
  * A form with a submit button, busy state and error line. While `disabled`, the button stays
@@ -362,13 +392,19 @@ export function Form(props: {
   disabled?: boolean;
   disabledReason?: string;
   onDone?: () => void;
+  /** Shown as a toast when the submit succeeds ("Key created"). */
+  success?: string;
 }) {
   const { busy, error, run } = useAction();
+  const toast = useToast();
   const reasonId = useRef(`why-${Math.random().toString(36).slice(2)}`).current;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (props.disabled || busy) return;
-    if (await run(props.onSubmit)) props.onDone?.();
+    if (await run(props.onSubmit)) {
+      if (props.success) toast(props.success);
+      props.onDone?.();
+    }
   };
   return (
     <form className="d-form" onSubmit={submit} aria-label={props.label} noValidate>

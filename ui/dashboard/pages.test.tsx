@@ -63,6 +63,7 @@ it('project keys page: the empty state, then the values shown once with the env 
   });
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'No keys yet.');
+  await click(container, 'New keys');
   await type(container, 'Description', 'Web');
   const form = container.querySelector('form[aria-label="Create keys"]') as HTMLFormElement;
   form.dispatchEvent(new (window as unknown as { Event: typeof Event }).Event('submit', { bubbles: true, cancelable: true }));
@@ -297,9 +298,9 @@ it('a failed background refresh keeps the page and what was typed, with the erro
   const { container, unmount } = await render(<DashboardRoot api={api} />);
   await waitForText(container, 'Add domain');
   await type(container, 'Domain', 'https://half-typed.example.com');
-  const magic = Array.from(container.querySelectorAll('input[role=switch]')).find((i) =>
+  const magic = Array.from(container.querySelectorAll('[role=switch]')).find((i) =>
     i.parentElement?.textContent?.includes('Magic link'),
-  ) as HTMLInputElement;
+  ) as HTMLButtonElement;
   await act(async () => {
     magic.click();
   });

@@ -1,7 +1,9 @@
-/** The dashboard's stylesheet (light and dark by the system setting). */
+import { FOCUS_RING, tokensCss } from '../tokens.ts';
+/** The dashboard's stylesheet: the shared tokens (ui/tokens.ts), light and dark by the system setting. */
 export const DASHBOARD_CSS = `
-:root{--bg:#f7f7f8;--fg:#16181d;--muted:#5f6673;--card:#fff;--line:#e3e5e8;--field:#8a919c;--accent:#2f5bea;--accent-fg:#fff;--danger:#c62828;--ok:#2e7d32}
-@media (prefers-color-scheme:dark){:root{--bg:#111317;--fg:#e8e9ec;--muted:#a2a8b2;--card:#1a1d23;--line:#2b2f37;--field:#737b88;--accent:#7f9bff;--accent-fg:#0b0d12;--danger:#ff6b66;--ok:#66bb6a}}
+${tokensCss(':root')}
+:root{--bg:var(--gh-bg);--fg:var(--gh-fg);--muted:var(--gh-muted);--card:var(--gh-card);--line:var(--gh-border);--field:var(--gh-field);--accent:var(--gh-accent);--accent-fg:var(--gh-accent-fg);--danger:var(--gh-danger);--ok:var(--gh-ok)}
+body{font-family:var(--gh-font);margin:0;line-height:1.45}
 body{background:var(--bg);color:var(--fg)}
 *{box-sizing:border-box}
 a{color:var(--accent)}
@@ -11,7 +13,7 @@ a{color:var(--accent)}
 .d-menu-btn{display:none}
 .d-skip{position:absolute;left:8px;top:-48px;z-index:20;background:var(--card);color:var(--accent);padding:8px 12px;border:2px solid var(--accent);border-radius:6px}
 .d-skip:focus{top:8px}
-:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+:focus-visible{${FOCUS_RING}}
 .d-main:focus,.d-main h1:focus{outline:none}
 .d-scroll{overflow-x:auto;max-width:100%}
 .d-side nav a{display:block;padding:6px 8px;border-radius:6px;text-decoration:none;color:var(--fg)}
@@ -96,13 +98,59 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-chat-form textarea{width:100%}
 .d-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:760px){.d-chat{grid-template-columns:minmax(0,1fr)}}
-/* Tables marked d-cards become one card per row on phones (and at 400 % zoom): no sideways scroll. */
+/* Every data table becomes one card per row on phones (and at 400 % zoom): no sideways scroll.
+   Cells are labelled by their column (data-label, filled in by TableScroll); sortable headers stay. */
 @media (max-width:640px){
-table.d-cards,table.d-cards tbody,table.d-cards tr,table.d-cards td{display:block;width:100%}
-table.d-cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-table.d-cards tr{border:1px solid var(--line);border-radius:8px;padding:8px;margin-bottom:8px}
-table.d-cards td{border:none;padding:2px 0;overflow-wrap:anywhere}
-table.d-cards td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+table.d-table,table.d-table tbody,table.d-table tr,table.d-table td{display:block;width:100%}
+table.d-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.d-table thead:has(button){position:static;display:block;width:auto;height:auto;clip:auto}
+table.d-table thead:has(button) tr{display:flex;flex-wrap:wrap;gap:8px;border:none;padding:0 0 8px}
+table.d-table thead:has(button) th{border:none;padding:0}
+table.d-table thead:has(button) th:empty,table.d-table thead:has(button) th:not(:has(button)){display:none}
+table.d-table tbody tr{border:1px solid var(--line);border-radius:8px;padding:8px;margin-bottom:8px}
+table.d-table td{border:none;padding:2px 0;overflow-wrap:anywhere}
+table.d-table td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}
 }
 .d-badge{display:inline-block;padding:0 6px;border-radius:10px;border:1px solid var(--line);font-size:.8rem}
+/* Controls of the design system (ui/tokens.ts): switch, select, dialog, toast, skeleton, copy, icons. */
+.gh-icon{flex:none;vertical-align:-3px}
+.d-btn{display:inline-flex;align-items:center;gap:6px;border-radius:var(--gh-radius-sm)}
+.d-icon-btn{padding:4px 6px}
+.d-switch{flex:none;position:relative;width:38px;height:22px;border-radius:var(--gh-radius-full);border:1px solid var(--field);background:var(--gh-skeleton);padding:0;cursor:pointer}
+.d-switch-thumb{position:absolute;top:2px;left:2px;width:16px;height:16px;border-radius:50%;background:var(--muted);transition:transform .15s}
+.d-switch[aria-checked=true]{background:var(--accent);border-color:var(--accent)}
+.d-switch[aria-checked=true] .d-switch-thumb{transform:translateX(16px);background:var(--accent-fg)}
+.d-switch:disabled{opacity:.6;cursor:not-allowed}
+@media (prefers-reduced-motion:reduce){.d-switch-thumb{transition:none}}
+select{appearance:none;-webkit-appearance:none;padding-right:30px!important;background-image:url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='16' height='16' viewBox='0 0 24 24' fill='none' stroke='%23888' stroke-width='2'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E");background-repeat:no-repeat;background-position:right 8px center;border-radius:var(--gh-radius-sm);cursor:pointer}
+.d-backdrop{position:fixed;inset:0;background:rgba(10,12,16,.55);display:flex;align-items:flex-start;justify-content:center;padding:10vh 16px 16px;z-index:50;overflow-y:auto}
+.d-dialog{background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:var(--gh-radius-lg);box-shadow:var(--gh-shadow);padding:var(--gh-space-5);width:100%;max-width:560px;min-width:0}
+.d-dialog h2{font-size:var(--gh-text-lg);margin:0}
+.d-dialog .d-form{margin-top:var(--gh-space-4)}
+.d-toasts{position:fixed;right:16px;bottom:16px;display:flex;flex-direction:column;gap:8px;z-index:60;max-width:calc(100vw - 32px)}
+.d-toast{background:var(--fg);color:var(--bg);border-radius:var(--gh-radius-md);padding:10px 14px;box-shadow:var(--gh-shadow);font-size:var(--gh-text-sm)}
+.d-toast-error{background:var(--danger);color:var(--card)}
+.d-skeleton{height:12px;border-radius:var(--gh-radius-sm);background:var(--gh-skeleton);margin:10px 8px;animation:d-pulse 1.4s ease-in-out infinite}
+@keyframes d-pulse{50%{opacity:.5}}
+@media (prefers-reduced-motion:reduce){.d-skeleton,.d-spinner{animation:none}}
+.d-empty-action{margin-top:12px;display:flex;justify-content:center;gap:8px;flex-wrap:wrap}
+.d-copy-value{display:inline-flex;gap:6px;align-items:center;max-width:100%;min-width:0;flex-wrap:wrap}
+.d-copy-value .d-secret{min-width:0}
+.d-nav-group{margin:16px 0 4px;padding:0 8px;font-size:var(--gh-text-xs);font-weight:700;letter-spacing:.04em;text-transform:uppercase;color:var(--muted)}
+.d-side nav a{display:flex;align-items:center;gap:8px}
+.d-palette-btn{width:100%;justify-content:space-between;margin:4px 0 8px;color:var(--muted)}
+.d-kbd{font-family:var(--gh-mono);font-size:var(--gh-text-xs);border:1px solid var(--line);border-radius:4px;padding:0 4px}
+.d-palette{padding:0;max-width:600px}
+.d-palette input{width:100%;font:inherit;font-size:var(--gh-text-lg);padding:14px 16px;border:none;border-bottom:1px solid var(--line);background:transparent;color:var(--fg);border-radius:var(--gh-radius-lg) var(--gh-radius-lg) 0 0}
+.d-palette ul{list-style:none;margin:0;padding:6px;max-height:50vh;overflow-y:auto}
+.d-palette li{display:flex;gap:10px;align-items:center;padding:8px 10px;border-radius:var(--gh-radius-sm);cursor:pointer}
+.d-palette li[aria-selected=true]{background:var(--gh-accent-soft);outline:2px solid var(--accent)}
+.d-palette-kind{margin-left:auto;font-size:var(--gh-text-xs);color:var(--muted)}
+.d-checklist{list-style:none;padding:0;margin:0}
+.d-checklist li{display:flex;gap:10px;align-items:flex-start;padding:8px 0;border-bottom:1px solid var(--line)}
+.d-checklist li:last-child{border-bottom:none}
+.d-check{flex:none;width:22px;height:22px;border-radius:50%;border:2px solid var(--field);display:inline-flex;align-items:center;justify-content:center;color:var(--accent-fg)}
+.d-check[data-done]{background:var(--ok);border-color:var(--ok)}
+.d-progress{height:6px;border-radius:var(--gh-radius-full);background:var(--gh-skeleton);overflow:hidden;margin:4px 0 12px}
+.d-progress>span{display:block;height:100%;background:var(--ok)}
 `;

@@ -1,5 +1,5 @@
 import type { AdminProject } from '../project.ts';
-import { Async, Empty, Section, TableScroll, useApi, useLoad } from '../kit.tsx';
+import { Async, Empty, Section, TableScroll, useApi, useLoad, CopyValue } from '../kit.tsx';
 
 interface WireStore {
   id: string;
@@ -48,7 +48,7 @@ export function DataVaultPage(props: { project: AdminProject }) {
                     {page.items.map((s) => (
                       <tr key={s.id}>
                         <td>
-                          <code>{s.id}</code>
+                          <CopyValue value={s.id} label={`id of ${s.display_name}`} />
                         </td>
                         <td>{s.display_name}</td>
                         <td>{s.entry_count}</td>

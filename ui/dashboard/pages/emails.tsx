@@ -3,6 +3,7 @@ import type { Page } from '../api.ts';
 import { SourceEditor } from './email-sources.tsx';
 import type { AdminProject } from '../project.ts';
 import { Async, Empty, ErrorBox, Field, Form, Section, formatTime, useAction, useApi, useLoad, TableScroll } from '../kit.tsx';
+import { testEmailKey } from './onboarding.tsx';
 import { isValidEmail } from '../validate.ts';
 
 interface WireEmail {
@@ -123,6 +124,7 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
                 const r = await admin('emails.sendTestEmail', { body: { recipient_email: recipient.trim(), email_config: standard() } });
                 if (!r.success) throw new Error(`The SMTP server refused: ${r.error_message ?? 'unknown error'}`);
                 setResult(`Test email sent to ${recipient.trim()}.`);
+                rememberTestEmail(props.project.id);
               } else {
                 // The shared server only sends the built-in emails (upstream's REQUIRES_CUSTOM_EMAIL_SERVER).
                 throw new Error('Test and custom emails need your own SMTP server: choose "Standard (own SMTP)" above.');
@@ -141,6 +143,15 @@ function EmailServer(props: { project: AdminProject; onChanged: () => void }) {
       <ErrorBox error={test.error} />
     </Section>
   );
+}
+
+/** Records that a test email went out (the overview's checklist reads it; the server logs none). */
+function rememberTestEmail(projectId: string): void {
+  try {
+    localStorage.setItem(testEmailKey(projectId), String(Date.now()));
+  } catch {
+    /* storage refused: the step stays open */
+  }
 }
 
 function SentLog(props: { project: AdminProject }) {

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
+import { DialogButton } from '../controls/dialog.tsx';
 import {
   Async,
   ConfirmButton,
@@ -92,44 +95,52 @@ export function KeysPage(props: { project: AdminProject }) {
           </div>
         </Section>
       )}
-      <Section title="Create keys">
-        <Form
-          label="Create keys"
-          submit="Create keys"
-          busyLabel="Creating…"
-          onSubmit={async () => {
-            if (!client && !server && !adminKey) throw new Error('Choose at least one key.');
-            const key = await admin('internalApiKeys.create', {
-              body: {
-                description: description.trim() || 'Dashboard key',
-                expires_at_millis: null,
-                has_publishable_client_key: client,
-                has_secret_server_key: server,
-                has_super_secret_admin_key: adminKey,
-              },
-            });
-            setCreated(key);
-            setDescription('');
-            keys.reload();
-          }}
-        >
-          <Field
-            label="Description"
-            name="key-description"
-            value={description}
-            onChange={setDescription}
-            placeholder="e.g. Production web app"
-          />
-          <Toggle label="Publishable client key" checked={client} onChange={setClient} />
-          <Toggle label="Secret server key" checked={server} onChange={setServer} />
-          <Toggle label="Super secret admin key" checked={adminKey} onChange={setAdminKey} />
-        </Form>
-      </Section>
-      <Section title="Keys">
+      <Section
+        title="Keys"
+        actions={
+          <DialogButton label="New keys" title="Create keys" icon={<Icon icon={Plus} />}>
+            {(close) => (
+              <Form
+                label="Create keys"
+                submit="Create keys"
+                busyLabel="Creating…"
+                success="Keys created"
+                onDone={close}
+                onSubmit={async () => {
+                  if (!client && !server && !adminKey) throw new Error('Choose at least one key.');
+                  const key = await admin('internalApiKeys.create', {
+                    body: {
+                      description: description.trim() || 'Dashboard key',
+                      expires_at_millis: null,
+                      has_publishable_client_key: client,
+                      has_secret_server_key: server,
+                      has_super_secret_admin_key: adminKey,
+                    },
+                  });
+                  setCreated(key);
+                  setDescription('');
+                  keys.reload();
+                }}
+              >
+                <Field
+                  label="Description"
+                  name="key-description"
+                  value={description}
+                  onChange={setDescription}
+                  placeholder="e.g. Production web app"
+                />
+                <Toggle label="Publishable client key" checked={client} onChange={setClient} />
+                <Toggle label="Secret server key" checked={server} onChange={setServer} />
+                <Toggle label="Super secret admin key" checked={adminKey} onChange={setAdminKey} />
+              </Form>
+            )}
+          </DialogButton>
+        }
+      >
         <Async state={keys} label="Loading keys…">
           {(page) =>
             page.items.length === 0 ? (
-              <Empty>No keys yet. Create a set above to connect an app.</Empty>
+              <Empty>No keys yet. Use New keys to create a set and connect an app.</Empty>
             ) : (
               <TableScroll label="Keys">
                 <table className="d-table d-cards" aria-label="Keys">

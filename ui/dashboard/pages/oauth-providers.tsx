@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { routePath } from '../../../sdk/routes.ts';
-import { ConfirmButton, Empty, Field, Form, Section, Toggle, useApi } from '../kit.tsx';
+import { ConfirmButton, Empty, Field, Form, Section, Toggle, useApi, CopyValue } from '../kit.tsx';
 
 /** OAuth providers a project can configure (core/config/project-config.ts OAUTH_PROVIDER_IDS). */
 export const OAUTH_PROVIDERS = [
@@ -98,7 +98,7 @@ export function OAuthProviders(props: { config: Record<string, any>; save: (c: R
                 <td data-label="Client ID">{p.client_id ?? '—'}</td>
                 <td data-label="Callback URL">
                   {p.type === 'standard' ? (
-                    <code data-testid={`callback-url-${p.id}`}>{callbackUrl(p.id)}</code>
+                    <CopyValue value={callbackUrl(p.id)} label={`${p.id} callback URL`} testId={`callback-url-${p.id}`} />
                   ) : (
                     <span className="d-muted">not needed</span>
                   )}

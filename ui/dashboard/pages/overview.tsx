@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import type { AdminProject } from '../project.ts';
 import { Async, Empty, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link } from '../router.tsx';
+import { OnboardingChecklist } from './onboarding.tsx';
 
 /** `GET /internal/metrics` (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/client-interface.ts admin). */
 export interface Metrics {
@@ -72,6 +73,7 @@ export function Overview(props: { project: AdminProject }) {
       <Async state={metrics} label="Loading metrics…">
         {(m) => (
           <>
+            <OnboardingChecklist project={props.project} totalUsers={m.total_users} />
             <div className="d-grid">
               <Section title="Total users">
                 <div className="d-stat" data-testid="total-users">

@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, CopyButton, Empty, Field, Form, Section, TableScroll, formatTime, useApi, useLoad } from '../kit.tsx';
+import {
+  Async,
+  ConfirmButton,
+  CopyButton,
+  Empty,
+  Field,
+  Form,
+  Section,
+  TableScroll,
+  formatTime,
+  useApi,
+  useLoad,
+  CopyValue,
+} from '../kit.tsx';
 
 interface AccountInfo {
   account_id: string;
@@ -67,7 +80,7 @@ function StripeConnection(props: { project: AdminProject }) {
               <dl className="d-facts" data-testid="stripe-account">
                 <dt>Account</dt>
                 <dd>
-                  <code>{account.account_id}</code>
+                  <CopyValue value={account.account_id} label="Stripe account id" />
                 </dd>
                 <dt>Secret key</dt>
                 <dd>
@@ -362,7 +375,7 @@ function Transactions(props: { project: AdminProject }) {
                       <tr key={`${c.type}:${c.id}`}>
                         <td>{c.type}</td>
                         <td>
-                          <code>{c.id}</code>
+                          <CopyValue value={c.id} label={`customer id ${c.id}`} />
                         </td>
                         <td>{[...c.products].join(', ') || '—'}</td>
                       </tr>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
+import { Async, ConfirmButton, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad, CopyValue } from '../kit.tsx';
 import { useRouter } from '../router.tsx';
 import { isProductionSafeDomainUrl } from '../validate.ts';
 import { BrandingSection } from './branding.tsx';
@@ -77,7 +77,7 @@ function SettingsBody(props: { project: AdminProject; reload: () => void; onDele
           <Field label="Description" name="description" value={description} onChange={setDescription} />
         </Form>
         <p className="d-muted">
-          Project ID: <code className="d-secret">{props.project.id}</code>
+          Project ID: <CopyValue value={props.project.id} label="project ID" />
         </p>
       </Section>
       <Section

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
+import { DialogButton } from '../controls/dialog.tsx';
+import { Async, ConfirmButton, CopyValue, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
 import type { WireUser } from './users.tsx';
@@ -32,11 +35,31 @@ export function TeamsPage(props: { project: AdminProject }) {
       <div className="d-top">
         <h1>Teams</h1>
       </div>
-      <Section title="All teams">
+      <Section
+        title="All teams"
+        actions={
+          <DialogButton label="New team" title="Create a team" icon={<Icon icon={Plus} />}>
+            {() => (
+              <Form
+                label="Create a team"
+                submit="Create team"
+                success="Team created"
+                disabled={!name.trim()}
+                onSubmit={async () => {
+                  const team = await admin('teams.create', { body: { display_name: name.trim() } });
+                  navigate(`/projects/${props.project.id}/teams/${team.id}`);
+                }}
+              >
+                <Field label="Team name" name="team-name" value={name} onChange={setName} />
+              </Form>
+            )}
+          </DialogButton>
+        }
+      >
         <Async state={teams} label="Loading teams…">
           {(p) =>
             p.items.length === 0 ? (
-              <Empty>No teams yet.</Empty>
+              <Empty>No teams yet. Use New team to create one, or let users create their own (Auth methods).</Empty>
             ) : (
               <TableScroll label="Teams">
                 <table className="d-table" aria-label="Teams">
@@ -54,7 +77,7 @@ export function TeamsPage(props: { project: AdminProject }) {
                           <Link to={`/projects/${props.project.id}/teams/${t.id}`}>{t.display_name}</Link>
                         </td>
                         <td>
-                          <code>{t.id}</code>
+                          <CopyValue value={t.id} label={`id of ${t.display_name}`} />
                         </td>
                         <td>{formatTime(t.created_at_millis)}</td>
                       </tr>
@@ -65,19 +88,6 @@ export function TeamsPage(props: { project: AdminProject }) {
             )
           }
         </Async>
-      </Section>
-      <Section title="Create a team">
-        <Form
-          label="Create a team"
-          submit="Create team"
-          disabled={!name.trim()}
-          onSubmit={async () => {
-            const team = await admin('teams.create', { body: { display_name: name.trim() } });
-            navigate(`/projects/${props.project.id}/teams/${team.id}`);
-          }}
-        >
-          <Field label="Team name" name="team-name" value={name} onChange={setName} />
-        </Form>
       </Section>
     </>
   );
@@ -273,7 +283,7 @@ function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void>
   return (
     <Section title="Team">
       <p className="d-muted">
-        ID <code>{props.team.id}</code> · created {formatTime(props.team.created_at_millis)}
+        ID <CopyValue value={props.team.id} label="team ID" /> · created {formatTime(props.team.created_at_millis)}
       </p>
       <Form label="Rename team" submit="Save" disabled={!name.trim()} onSubmit={() => props.save(name.trim())}>
         <Field

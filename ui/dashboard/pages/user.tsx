@@ -17,6 +17,7 @@ import {
   useLoad,
   type Loaded,
   TableScroll,
+  CopyValue,
 } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail, parseJsonField } from '../validate.ts';
@@ -123,7 +124,7 @@ function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void
   return (
     <Section title="Profile">
       <p className="d-muted">
-        ID <code className="d-secret">{user.id}</code> · signed up {formatTime(user.signed_up_at_millis)} · last active{' '}
+        ID <CopyValue value={user.id} label="user ID" /> · signed up {formatTime(user.signed_up_at_millis)} · last active{' '}
         {formatTime(user.last_active_at_millis ?? null)}
         {user.has_password ? ' · has a password' : ''}
       </p>

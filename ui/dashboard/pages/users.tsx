@@ -3,6 +3,9 @@ import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
+import { DialogButton } from '../controls/dialog.tsx';
 import { isValidEmail } from '../validate.ts';
 
 /** A server-view user as `GET /users` returns it (the fields the dashboard shows). */
@@ -65,7 +68,46 @@ export function UsersPage(props: { project: AdminProject }) {
       <div className="d-top">
         <h1>Users</h1>
       </div>
-      <Section title="All users">
+      <Section
+        title="All users"
+        actions={
+          <DialogButton label="New user" title="Create a user" icon={<Icon icon={Plus} />}>
+            {() => (
+              <Form
+                label="Create a user"
+                submit="Create user"
+                busyLabel="Creating…"
+                success="User created"
+                disabled={!!emailError}
+                onSubmit={async () => {
+                  if (!email.trim() && !displayName.trim()) throw new Error('Give at least an email or a display name.');
+                  const body: Record<string, unknown> = {};
+                  if (email.trim()) {
+                    body.primary_email = email.trim();
+                    body.primary_email_auth_enabled = true;
+                    body.primary_email_verified = false;
+                  }
+                  if (displayName.trim()) body.display_name = displayName.trim();
+                  if (password) body.password = password;
+                  const user = await admin('users.create', { body });
+                  navigate(`/projects/${props.project.id}/users/${user.id}`);
+                }}
+              >
+                <Field label="Email" name="new-user-email" type="email" value={email} onChange={setEmail} error={emailError} />
+                <Field label="Display name" name="new-user-name" value={displayName} onChange={setDisplayName} />
+                <Field
+                  label="Password (optional)"
+                  name="new-user-password"
+                  type="password"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={setPassword}
+                />
+              </Form>
+            )}
+          </DialogButton>
+        }
+      >
         <div className="d-row" style={{ marginBottom: 8 }}>
           <input
             type="search"
@@ -79,7 +121,11 @@ export function UsersPage(props: { project: AdminProject }) {
         <Async state={page} label="Loading users…">
           {(p) =>
             p.items.length === 0 ? (
-              <Empty>{search ? `No users match "${search}".` : 'No users yet. Create one below, or let your app sign users up.'}</Empty>
+              <Empty>
+                {search
+                  ? `No users match "${search}".`
+                  : 'No users yet. Use New user to create one, or connect your app so people can sign up.'}
+              </Empty>
             ) : (
               <TableScroll label="Users">
                 <table className="d-table" aria-label="Users">
@@ -136,38 +182,6 @@ export function UsersPage(props: { project: AdminProject }) {
             Next
           </button>
         </div>
-      </Section>
-      <Section title="Create a user">
-        <Form
-          label="Create a user"
-          submit="Create user"
-          busyLabel="Creating…"
-          disabled={!!emailError}
-          onSubmit={async () => {
-            if (!email.trim() && !displayName.trim()) throw new Error('Give at least an email or a display name.');
-            const body: Record<string, unknown> = {};
-            if (email.trim()) {
-              body.primary_email = email.trim();
-              body.primary_email_auth_enabled = true;
-              body.primary_email_verified = false;
-            }
-            if (displayName.trim()) body.display_name = displayName.trim();
-            if (password) body.password = password;
-            const user = await admin('users.create', { body });
-            navigate(`/projects/${props.project.id}/users/${user.id}`);
-          }}
-        >
-          <Field label="Email" name="new-user-email" type="email" value={email} onChange={setEmail} error={emailError} />
-          <Field label="Display name" name="new-user-name" value={displayName} onChange={setDisplayName} />
-          <Field
-            label="Password (optional)"
-            name="new-user-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-          />
-        </Form>
       </Section>
     </>
   );

@@ -4,6 +4,9 @@ import type { OperationCallInput } from '../../../sdk/routes.ts';
 import type { OutWebhookDelivery, OutWebhookEndpoint } from '../../../sdk/generated/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { SUBSCRIBABLE_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhook-events/types.ts';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
+import { DialogButton } from '../controls/dialog.tsx';
 import {
   Async,
   ConfirmButton,
@@ -63,66 +66,74 @@ export function WebhooksPage(props: { project: AdminProject }) {
           </div>
         </Section>
       )}
-      <Section title="Add an endpoint">
-        <Form
-          label="Add an endpoint"
-          submit="Add endpoint"
-          busyLabel="Adding…"
-          onSubmit={async () => {
-            if (!/^https?:\/\//i.test(url.trim()))
-              throw new Error('Enter the full URL of your endpoint, starting with https:// (or http://).');
-            if (!all && types.length === 0) throw new Error('Choose at least one event, or send all events.');
-            const created = await admin('webhooks.createEndpoint', {
-              body: {
-                url: url.trim(),
-                description: description.trim(),
-                event_types: all ? null : (types as OperationCallInput<'webhooks.createEndpoint'>['body']['event_types']),
-              },
-            });
-            setSecret({ url: created.url, secret: created.secret! });
-            setUrl('');
-            setDescription('');
-            endpoints.reload();
-          }}
-        >
-          <Field
-            label="Endpoint URL"
-            name="webhook-url"
-            value={url}
-            onChange={setUrl}
-            placeholder="https://example.com/api/webhooks/gatehouse"
-            required
-          />
-          <Field
-            label="Description"
-            name="webhook-description"
-            value={description}
-            onChange={setDescription}
-            placeholder="e.g. Sync users to our database"
-          />
-          <Toggle label="Send all events" checked={all} onChange={setAll} />
-          {!all && (
-            <fieldset className="d-field">
-              <legend>Events</legend>
-              {EVENT_TYPES.map((t) => (
-                <label key={t} className="d-toggle">
-                  <input
-                    type="checkbox"
-                    checked={types.includes(t)}
-                    onChange={(e) => setTypes((cur) => (e.currentTarget.checked ? [...cur, t] : cur.filter((x) => x !== t)))}
-                  />{' '}
-                  <code>{t}</code>
-                </label>
-              ))}
-            </fieldset>
-          )}
-        </Form>
-      </Section>
-      <Section title="Endpoints">
+      <Section
+        title="Endpoints"
+        actions={
+          <DialogButton label="New endpoint" title="Add an endpoint" icon={<Icon icon={Plus} />}>
+            {(close) => (
+              <Form
+                label="Add an endpoint"
+                submit="Add endpoint"
+                busyLabel="Adding…"
+                success="Endpoint added"
+                onDone={close}
+                onSubmit={async () => {
+                  if (!/^https?:\/\//i.test(url.trim()))
+                    throw new Error('Enter the full URL of your endpoint, starting with https:// (or http://).');
+                  if (!all && types.length === 0) throw new Error('Choose at least one event, or send all events.');
+                  const created = await admin('webhooks.createEndpoint', {
+                    body: {
+                      url: url.trim(),
+                      description: description.trim(),
+                      event_types: all ? null : (types as OperationCallInput<'webhooks.createEndpoint'>['body']['event_types']),
+                    },
+                  });
+                  setSecret({ url: created.url, secret: created.secret! });
+                  setUrl('');
+                  setDescription('');
+                  endpoints.reload();
+                }}
+              >
+                <Field
+                  label="Endpoint URL"
+                  name="webhook-url"
+                  value={url}
+                  onChange={setUrl}
+                  placeholder="https://example.com/api/webhooks/gatehouse"
+                  required
+                />
+                <Field
+                  label="Description"
+                  name="webhook-description"
+                  value={description}
+                  onChange={setDescription}
+                  placeholder="e.g. Sync users to our database"
+                />
+                <Toggle label="Send all events" checked={all} onChange={setAll} />
+                {!all && (
+                  <fieldset className="d-field">
+                    <legend>Events</legend>
+                    {EVENT_TYPES.map((t) => (
+                      <label key={t} className="d-toggle">
+                        <input
+                          type="checkbox"
+                          checked={types.includes(t)}
+                          onChange={(e) => setTypes((cur) => (e.currentTarget.checked ? [...cur, t] : cur.filter((x) => x !== t)))}
+                        />{' '}
+                        <code>{t}</code>
+                      </label>
+                    ))}
+                  </fieldset>
+                )}
+              </Form>
+            )}
+          </DialogButton>
+        }
+      >
         <Async state={endpoints} label="Loading endpoints…">
           {(page) =>
             page.items.length === 0 ? (
-              <Empty>No endpoints yet. Add one above to receive events.</Empty>
+              <Empty>No endpoints yet. Use New endpoint to receive events at your server.</Empty>
             ) : (
               <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
                 {page.items.map((e) => (
