@@ -62,6 +62,8 @@ export interface Database {
   payment_stripe_accounts: PaymentStripeAccountsTable;
   payment_stripe_events: PaymentStripeEventsTable;
   bot_challenge_secrets: BotChallengeSecretsTable;
+  oauth_provider_clients: OAuthProviderClientsTable;
+  oauth_provider_payloads: OAuthProviderPayloadsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -699,4 +701,38 @@ export interface BotChallengeSecretsTable {
   /** The key's first two and last four characters (`0x…AbCd`), for the dashboard. */
   turnstile_secret_hint: string;
   updated_at: number;
+}
+
+/** An OAuth client of a project's identity provider (core/oauth-provider, issue 31). */
+export interface OAuthProviderClientsTable {
+  client_id: string;
+  project_id: string;
+  /** JSON: the RFC 7591 client metadata without the secret, plus `skip_consent`. */
+  metadata: string;
+  /** The client secret sealed (AES-256-GCM, core/lib/secret-box.ts); null for public and private_key_jwt clients. */
+  client_secret_sealed: string | null;
+  /** `admin` (the internal API) or `dynamic` (RFC 7591 registration). */
+  registered_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One `oidc-provider` model instance (core/oauth-provider/payloads.ts). */
+export interface OAuthProviderPayloadsTable {
+  project_id: string;
+  /** `Session`, `AccessToken`, `RefreshToken`, `Grant`, `Interaction`, `DeviceCode`, … */
+  model: string;
+  /** base64url SHA-256 of the model id (opaque tokens are their own id). */
+  id_hash: string;
+  /** JSON of the payload. */
+  payload: string;
+  grant_id: string | null;
+  user_code_hash: string | null;
+  uid: string | null;
+  /** The user (`accountId`) the payload belongs to, for revoking a user's grants at sign-out or deletion. */
+  account_id: string | null;
+  /** Epoch ms, null for no expiry. */
+  expires_at: number | null;
+  /** Epoch ms when consumed (codes, rotated refresh tokens). */
+  consumed_at: number | null;
 }

@@ -18,6 +18,7 @@ import { payments } from './0016-payments.ts';
 import { aiChat } from './0018-ai-chat.ts';
 import { turnstile } from './0021-turnstile.ts';
 import { trustInput } from './0021-trust-input.ts';
+import { oauthProvider } from './0022-oauth-provider.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0018-ai-chat': aiChat,
   '0021-turnstile': turnstile,
   '0021-trust-input': trustInput,
+  '0022-oauth-provider': oauthProvider,
 };
