@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inject } from 'light-my-request';
+import { LRUCache } from 'lru-cache';
+import type { Runtime } from '../../core/runtime.ts';
+import { findProject, type Project } from '../../core/projects/index.ts';
+import { isUuid } from '../../core/lib/random.ts';
+import { INTERNAL_PROJECT_ID } from '../../core/auth/request-auth.ts';
+import type { ApiAnswer, ApiRequest } from '../api/answer.ts';
+import { buildProvider, oidcIssuer, providerFingerprint } from './provider.ts';
+import { interactionRoutes } from './interaction.ts';
+
+/** An identity-provider request recognised by {@link oidcTarget}. */
+interface OidcTarget {
+  projectId: string;
+  /** The path under the issuer (`/token`, `/.well-known/openid-configuration`, …). */
+  rest: string;
+}
+
+const ISSUER_PATH = /^\/api\/(?:v1|latest)\/projects\/([^/]+)\/oidc(\/.*)?$/i;
+const RFC8414_PATH = /^\/\.well-known\/oauth-authorization-server\/api\/v1\/projects\/([^/]+)\/oidc$/;
+const DISCOVERY = '/.well-known/openid-configuration';
+
+/**
+ * Whether a path (mount path removed) is the identity provider's: under an issuer
+ * (`/api/v1/projects/<id>/oidc/…`), or the RFC 8414 §3.1 metadata location for one
+ * (`/.well-known/oauth-authorization-server/api/v1/projects/<id>/oidc`). Both issuer-relative
+ * metadata names (`openid-configuration`, `oauth-authorization-server`) answer the same document.
+ */
+export function oidcTarget(pathname: string): OidcTarget | null {
+  const inIssuer = ISSUER_PATH.exec(pathname);
+  if (inIssuer) {
+    const rest = inIssuer[2] ?? '/';
+    return { projectId: decodeSegment(inIssuer[1]!), rest: rest === '/.well-known/oauth-authorization-server' ? DISCOVERY : rest };
+  }
+  const metadata = RFC8414_PATH.exec(pathname);
+  return metadata ? { projectId: decodeSegment(metadata[1]!), rest: DISCOVERY } : null;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Headers never passed to the provider: it sees the issuer's host and scheme, and the peer as the one forwarded address. */
+const DROPPED_HEADERS = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'forwarded', 'content-length']);
+
+/**
+ * The identity provider's entry (docs/oauth-provider.md): answers a request for a project whose
+ * `oidc.enabled` is on, through that project's `oidc-provider` instance (a Koa application),
+ * handed the request with light-my-request so every host (node:http, the Koa mount, the fetch
+ * handler, dispatch) reaches it through the one answer (../api/answer.ts). Returns null for a
+ * path that is not the provider's, an unknown project, or a project with the provider off (the
+ * API's plain 404 then answers).
+ *
+ * One provider per project is cached (LRU, 200 projects), rebuilt when the project's `oidc.*`
+ * settings or signing keys change (provider.ts providerFingerprint); a project is read from the
+ * database on every request, so a change is seen at once by every process.
+ */
+export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Promise<ApiAnswer | null> {
+  const providers = new LRUCache<string, { fingerprint: string; provider: any; callback: (req: IncomingMessage, res: ServerResponse) => void }>({
+    max: 200,
+  });
+  const base = new URL(runtime.baseUrl);
+
+  const providerFor = (project: Project) => {
+    const fingerprint = providerFingerprint(runtime, project);
+    const cached = providers.get(project.id);
+    if (cached && cached.fingerprint === fingerprint) return cached;
+    const provider = buildProvider(runtime, project);
+    const built = { fingerprint, provider, callback: provider.callback() };
+    providers.set(project.id, built);
+    return built;
+  };
+
+  return async (request) => {
+    const target = oidcTarget(request.pathname);
+    if (!target) return null;
+    const { projectId } = target;
+    if (projectId !== INTERNAL_PROJECT_ID && !isUuid(projectId)) return null;
+    const project = await findProject(runtime.db, projectId);
+    if (!project?.config.oidc.enabled) return null;
+    const { provider, callback } = providerFor(project);
+
+    const interaction = await interactionRoutes(runtime, project, provider, request, target.rest);
+    if (interaction) return interaction;
+
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !DROPPED_HEADERS.has(name)) headers[name] = value;
+    headers.host = base.host;
+    headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+    headers['x-forwarded-for'] = request.peerAddress ?? '127.0.0.1';
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
+    const issuerPath = new URL(oidcIssuer(runtime.baseUrl, projectId)).pathname;
+    const res = await inject(
+      (req, out) => {
+        // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
+        (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
+        callback(req as IncomingMessage, out as ServerResponse);
+      },
+      {
+        method: request.method as 'GET',
+        url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
+        headers,
+        ...(body && body.length > 0 ? { payload: body } : {}),
+        remoteAddress: request.peerAddress ?? '127.0.0.1',
+      },
+    );
+    const out: Record<string, string> = {};
+    let cookies: string[] | undefined;
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection' || name === 'date')
+        continue;
+      if (name === 'set-cookie') cookies = Array.isArray(value) ? value.map(String) : [String(value)];
+      else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    return { requestId: '', status: res.statusCode, headers: out, body: res.rawPayload, ...(cookies ? { cookies } : {}) };
+  };
+}
+

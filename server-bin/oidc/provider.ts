@@ -1,0 +1,153 @@
+import type { KeyObject } from 'node:crypto';
+import Provider from 'oidc-provider';
+import type { Runtime } from '../../core/runtime.ts';
+import type { Project } from '../../core/projects/index.ts';
+import { accountClaims, oidcModelStore, STANDARD_SCOPES } from '../../core/oauth-provider/index.ts';
+import { audienceFor } from '../../core/tokens/keys.ts';
+import { API_PREFIX } from '../../core/operations/api-path.ts';
+
+/** The issuer of project `projectId`'s identity provider: `<base url>/api/v1/projects/<id>/oidc`. */
+export function oidcIssuer(baseUrl: string, projectId: string): string {
+  return `${baseUrl}${API_PREFIX}/projects/${projectId}/oidc`;
+}
+
+/** Lifetimes in seconds (oidc-provider `ttl`). */
+const TTL = {
+  AccessToken: 3600,
+  ClientCredentials: 3600,
+  AuthorizationCode: 60,
+  IdToken: 3600,
+  DeviceCode: 600,
+  Interaction: 3600,
+  Grant: 14 * 24 * 3600,
+  Session: 14 * 24 * 3600,
+  RefreshToken: 14 * 24 * 3600,
+  RegistrationAccessToken: 365 * 24 * 3600,
+} as const;
+
+/** The project's ES256 signing keys as private JWKs (the first signs; both are published). */
+function signingJwks(runtime: Runtime, projectId: string) {
+  return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => ({
+    ...(key.privateKey as KeyObject).export({ format: 'jwk' }),
+    kid: key.kid,
+    alg: 'ES256',
+    use: 'sig',
+  }));
+}
+
+/**
+ * Whether `resource` may be a resource indicator (RFC 8707 §2): an absolute http(s) URI without
+ * a fragment; http only in non-production environments or to a loopback host.
+ */
+function isResourceIndicator(resource: string, production: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return false;
+  }
+  if (url.hash || url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (!production || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+}
+
+/** A fingerprint of what a project's provider is built from: a change rebuilds it (provider-cache.ts). */
+export function providerFingerprint(runtime: Runtime, project: Project): string {
+  const kids = runtime.keys.keysFor(audienceFor(project.id, 'default')).map((k) => k.kid);
+  return JSON.stringify([project.config.oidc, kids]);
+}
+
+/**
+ * Builds the `oidc-provider` instance of one project (https://github.com/panva/node-oidc-provider/blob/v9.x/docs/README.md):
+ * storage through core/oauth-provider (Kysely tables), the project's ES256 keys, S256-only PKCE
+ * (the default of v9), refresh-token rotation (a reused refresh token revokes the whole grant),
+ * client credentials, introspection (RFC 7662), revocation (RFC 7009), resource indicators
+ * (RFC 8707) answered with JWT access tokens (RFC 9068) for that audience, dynamic registration
+ * (RFC 7591) per `oidc.dynamicClientRegistration`, the device flow (RFC 8628) and RP-initiated
+ * logout. Sign-in and consent are the host's interaction pages (interaction.ts).
+ */
+export function buildProvider(runtime: Runtime, project: Project): any {
+  const issuer = oidcIssuer(runtime.baseUrl, project.id);
+  const { oidc } = project.config;
+  const production = runtime.environment === 'production';
+  const scopes = [...new Set<string>([...STANDARD_SCOPES, ...oidc.scopes])];
+  const resourceScope = oidc.scopes.join(' ');
+  const dcr = oidc.dynamicClientRegistration;
+  const provider = new Provider(issuer, {
+    adapter: class {
+      constructor(model: string) {
+        return oidcModelStore(runtime, project.id, model);
+      }
+    },
+    jwks: { keys: signingJwks(runtime, project.id) },
+    cookies: { keys: [runtime.deriveKey(`oauth-provider/cookies/${project.id}`).toString('base64url')] },
+    scopes,
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'picture', 'updated_at'],
+    },
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      introspectionSigningAlgValues: ['ES256'],
+      authorizationSigningAlgValues: ['ES256'],
+    },
+    ttl: TTL,
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx: unknown, client: any, code: any) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    async findAccount(_ctx: unknown, sub: string) {
+      const claims = await accountClaims(runtime, project.id, sub);
+      if (!claims) return undefined;
+      return { accountId: sub, claims: async () => claims };
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(issuer).pathname}/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      deviceFlow: { enabled: true },
+      registration: {
+        enabled: dcr !== 'off',
+        initialAccessToken: dcr === 'initial_access_token',
+        idFactory: () => `gh_${crypto.randomUUID().replaceAll('-', '')}`,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf,
+        useGrantedResource: async () => true,
+        async getResourceServerInfo(_ctx: unknown, resource: string) {
+          if (!isResourceIndicator(resource, production)) {
+            const { InvalidTarget } = (Provider as any).errors;
+            throw new InvalidTarget('resource must be an absolute https URI without a fragment');
+          }
+          return {
+            scope: resourceScope,
+            audience: resource,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    pkce: { required: () => true },
+    renderError(ctx: any, out: Record<string, string>) {
+      ctx.type = 'json';
+      ctx.body = { error: out.error, ...(out.error_description ? { error_description: out.error_description } : {}) };
+    },
+  });
+  // Requests reach the provider with the issuer's host and scheme (entry.ts) from a trusted hop.
+  provider.proxy = true;
+  return provider;
+}
