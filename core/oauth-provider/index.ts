@@ -3,4 +3,4 @@ export { oidcModelStore, type OidcModelStore, type OidcPayload } from './payload
 export { skipsConsent, clientMetadata } from './client-record.ts';
 export { findClientRow, deleteAccountRows } from './queries.ts';
 export { STANDARD_SCOPES } from './wire.ts';
-export { accountClaims, type AccountClaims } from './account.ts';
+export { accountClaims, signedInUser, isSessionLive, type AccountClaims } from './account.ts';

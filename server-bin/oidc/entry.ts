@@ -7,7 +7,7 @@ import { isUuid } from '../../core/lib/random.ts';
 import { INTERNAL_PROJECT_ID } from '../../core/auth/request-auth.ts';
 import type { ApiAnswer, ApiRequest } from '../api/answer.ts';
 import { buildProvider, oidcIssuer, providerFingerprint } from './provider.ts';
-import { interactionRoutes } from './interaction.ts';
+import { handleInteraction, isInteractionPath } from './interaction.ts';
 
 /** An identity-provider request recognised by {@link oidcTarget}. */
 interface OidcTarget {
@@ -84,27 +84,32 @@ export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Prom
     if (!project?.config.oidc.enabled) return null;
     const { provider, callback } = providerFor(project);
 
-    const interaction = await interactionRoutes(runtime, project, provider, request, target.rest);
-    if (interaction) return interaction;
-
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !DROPPED_HEADERS.has(name)) headers[name] = value;
     headers.host = base.host;
     headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
     headers['x-forwarded-for'] = request.peerAddress ?? '127.0.0.1';
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
-    const issuerPath = new URL(oidcIssuer(runtime.baseUrl, projectId)).pathname;
+    const requestBody = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
+    const issuer = oidcIssuer(runtime.baseUrl, projectId);
+    const issuerPath = new URL(issuer).pathname;
+    const interaction = isInteractionPath(target.rest);
     const res = await inject(
       (req, out) => {
         // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
         (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
-        callback(req as IncomingMessage, out as ServerResponse);
+        if (interaction)
+          handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch((error: unknown) => {
+            runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
+            if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
+            out.end(JSON.stringify({ error: 'server_error' }));
+          });
+        else callback(req as IncomingMessage, out as ServerResponse);
       },
       {
         method: request.method as 'GET',
         url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
         headers,
-        ...(body && body.length > 0 ? { payload: body } : {}),
+        ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
         remoteAddress: request.peerAddress ?? '127.0.0.1',
       },
     );
@@ -116,7 +121,25 @@ export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Prom
       if (name === 'set-cookie') cookies = Array.isArray(value) ? value.map(String) : [String(value)];
       else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    return { requestId: '', status: res.statusCode, headers: out, body: res.rawPayload, ...(cookies ? { cookies } : {}) };
+    const body = rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
+    return { requestId: '', status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
   };
 }
 
+
+/**
+ * oidc-provider answers a grant type the client was not registered for with `invalid_request`;
+ * RFC 6749 §5.2 names that `unauthorized_client` (same status, 400). Other answers pass as they are.
+ */
+function rfcErrorBody(status: number, type: string | undefined, body: Buffer): Buffer {
+  if (status !== 400 || !type?.startsWith('application/json') || body.length > 2000) return body;
+  const text = body.toString('utf8');
+  if (!text.includes('requested grant type is not allowed for this client')) return body;
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    if (parsed.error !== 'invalid_request') return body;
+    return Buffer.from(JSON.stringify({ ...parsed, error: 'unauthorized_client' }));
+  } catch {
+    return body;
+  }
+}

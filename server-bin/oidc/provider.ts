@@ -2,7 +2,8 @@ import type { KeyObject } from 'node:crypto';
 import Provider from 'oidc-provider';
 import type { Runtime } from '../../core/runtime.ts';
 import type { Project } from '../../core/projects/index.ts';
-import { accountClaims, oidcModelStore, STANDARD_SCOPES } from '../../core/oauth-provider/index.ts';
+import { accountClaims, isSessionLive, oidcModelStore, STANDARD_SCOPES } from '../../core/oauth-provider/index.ts';
+import { SESSION_LINK_MODEL } from './interaction.ts';
 import { audienceFor } from '../../core/tokens/keys.ts';
 import { API_PREFIX } from '../../core/operations/api-path.ts';
 
@@ -103,7 +104,13 @@ export function buildProvider(runtime: Runtime, project: Project): any {
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx: unknown, client: any, code: any) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
-    async findAccount(_ctx: unknown, sub: string) {
+    // A deleted user, or (for a grant approved in the hosted pages) a signed-out Gatehouse session,
+    // has no account: the provider then refuses its refresh tokens with invalid_grant.
+    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
+      if (token?.grantId) {
+        const link = await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).find(token.grantId);
+        if (link && typeof link.sessionId === 'string' && !(await isSessionLive(runtime, project.id, link.sessionId))) return undefined;
+      }
       const claims = await accountClaims(runtime, project.id, sub);
       if (!claims) return undefined;
       return { accountId: sub, claims: async () => claims };
@@ -112,8 +119,13 @@ export function buildProvider(runtime: Runtime, project: Project): any {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      // RFC 7662 §4: a confidential client (a resource server) may introspect any token of the
+      // project; a public client only its own. RFC 7009 §2.1: a client revokes only its own tokens.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: any, token: any) => client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+      },
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
       deviceFlow: { enabled: true },
