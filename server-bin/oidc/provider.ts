@@ -102,6 +102,8 @@ export function buildProvider(runtime: Runtime, project: Project): any {
     },
     ttl: TTL,
     rotateRefreshToken: true,
+    // ID tokens carry the standard claims of the granted scopes too, not only userinfo.
+    conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx: unknown, client: any, code: any) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     // A deleted user, or (for a grant approved in the hosted pages) a signed-out Gatehouse session,
