@@ -1,4 +1,5 @@
 export { createOAuthClient, listOAuthClients, getOAuthClient, updateOAuthClient, deleteOAuthClient } from './client-operations.ts';
+export { createInitialAccessToken } from './initial-access-token.ts';
 export { oidcModelStore, type OidcModelStore, type OidcPayload } from './payloads.ts';
 export { skipsConsent, clientMetadata } from './client-record.ts';
 export { findClientRow, deleteAccountRows } from './queries.ts';

@@ -72,6 +72,7 @@ export const operations: readonly AnyOperation[] = [
   oauthProvider.getOAuthClient,
   oauthProvider.updateOAuthClient,
   oauthProvider.deleteOAuthClient,
+  oauthProvider.createInitialAccessToken,
   sessions.createSession,
   sessions.refreshCurrentSession,
   sessions.deleteCurrentSession,

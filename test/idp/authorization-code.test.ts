@@ -140,7 +140,7 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     const client = await createClient(server, p.admin, { client_name: 'App', redirect_uris: [REDIRECT], skip_consent: true });
     const config = await discover(p.issuer, client.client_id, client.client_secret);
     const base = { client_id: client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid' };
-    for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }]) {
+    for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<string, string>[]) {
       const res = await fetch(`${p.issuer}/auth?${new URLSearchParams({ ...base, ...extra })}`, { redirect: 'manual' });
       const location = new URL(res.headers.get('location') ?? 'http://x/');
       assert.equal(location.searchParams.get('error'), 'invalid_request', JSON.stringify(extra));
