@@ -53,6 +53,18 @@ export {
   type ExportHeader,
 } from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
+export {
+  oidcIssuer,
+  identityProviderProject,
+  oidcSigningJwks,
+  findOauthClient,
+  accountClaims,
+  signedInUser,
+  isSessionLive,
+  oidcModelStore,
+  skipsConsent,
+  STANDARD_SCOPES,
+} from './oauth-provider/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';

@@ -443,7 +443,7 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     {
       enabled: bool(
         false,
-        'Gatehouse: the project is an OAuth 2.1 / OpenID Connect identity provider at <base url>/api/v1/projects/<id>/oidc (docs/oauth-provider.md).',
+        'Gatehouse: the project is an OAuth 2.1 / OpenID Connect identity provider, one issuer per project (docs/oauth-provider.md).',
       ),
       dynamicClientRegistration: leaf(
         v.picklist(['off', 'open', 'initial_access_token'], 'must be off, open or initial_access_token'),

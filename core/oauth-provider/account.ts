@@ -26,7 +26,7 @@ export async function accountClaims(runtime: Runtime, projectId: string, userId:
   if (!user) return null;
   return {
     sub: user.id,
-    ...(user.primary_email ? { email: user.primary_email, email_verified: Boolean(user.primary_email_verified) } : {}),
+    ...(user.primary_email ? { email: user.primary_email, email_verified: user.primary_email_verified } : {}),
     ...(user.display_name ? { name: user.display_name } : {}),
     ...(user.profile_image_url ? { picture: user.profile_image_url } : {}),
     updated_at: Math.floor(Number(user.signed_up_at) / 1000),

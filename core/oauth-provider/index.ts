@@ -1,7 +1,11 @@
-export { createOAuthClient, listOAuthClients, getOAuthClient, updateOAuthClient, deleteOAuthClient } from './client-operations.ts';
-export { createInitialAccessToken } from './initial-access-token.ts';
+export { createOauthClient } from './create-oauth-client.ts';
+export { listOauthClients } from './list-oauth-clients.ts';
+export { getOauthClient } from './get-oauth-client.ts';
+export { updateOauthClient } from './update-oauth-client.ts';
+export { deleteOauthClient } from './delete-oauth-client.ts';
+export { createInitialAccessToken } from './create-initial-access-token.ts';
 export { oidcModelStore, type OidcModelStore, type OidcPayload } from './payloads.ts';
 export { skipsConsent, clientMetadata } from './client-record.ts';
-export { findClientRow, deleteAccountRows } from './queries.ts';
 export { STANDARD_SCOPES } from './wire.ts';
 export { accountClaims, signedInUser, isSessionLive, type AccountClaims } from './account.ts';
+export { oidcIssuer, identityProviderProject, oidcSigningJwks, findOauthClient } from './host.ts';

@@ -95,9 +95,9 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
     const out: Record<string, string> = {};
     for (const [name, value] of security) out[name] = value;
     for (const prefix of responsePrefixes(sent.headers)) out[`${prefix}request-id`] = requestId;
-    const provided: ApiAnswer | null = await oidc(sent).catch((error: unknown): ApiAnswer => {
+    const provided = await oidc(sent).catch((error: unknown) => {
       log.error({ request_id: requestId, err: (error as Error)?.stack ?? String(error) }, 'unexpected error');
-      return { requestId, status: 500, headers: { "content-type": "text/plain; charset=utf-8" }, body: "" };
+      return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.alloc(0), cookies: undefined };
     });
     if (provided) {
       const answered = finished(requestId, method, provided.status, Object.assign(out, provided.headers), provided.body);

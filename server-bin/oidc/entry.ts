@@ -2,11 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import type { Runtime } from '../../core/runtime.ts';
-import { findProject, type Project } from '../../core/projects/index.ts';
-import { isUuid } from '../../core/lib/random.ts';
-import { INTERNAL_PROJECT_ID } from '../../core/auth/request-auth.ts';
-import type { ApiAnswer, ApiRequest } from '../api/answer.ts';
-import { buildProvider, oidcIssuer, providerFingerprint } from './provider.ts';
+import { identityProviderProject, oidcIssuer, type Project } from '../../core/index.ts';
+import { buildProvider, providerFingerprint } from './provider.ts';
 import { handleInteraction, isInteractionPath } from './interaction.ts';
 
 /** An identity-provider request recognised by {@link oidcTarget}. */
@@ -59,7 +56,25 @@ const DROPPED_HEADERS = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto'
  * settings or signing keys change (provider.ts providerFingerprint); a project is read from the
  * database on every request, so a change is seen at once by every process.
  */
-export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Promise<ApiAnswer | null> {
+/** The parts of an API request (../api/answer.ts ApiRequest) the provider reads. */
+export interface OidcRequest {
+  method: string;
+  pathname: string;
+  search: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  readBody(): Promise<Buffer>;
+  peerAddress: string | undefined;
+}
+
+/** The provider's answer: status, headers (lowercase, no length), body bytes, and its cookies one per `Set-Cookie`. */
+export interface OidcAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  cookies?: string[];
+}
+
+export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Promise<OidcAnswer | null> {
   const providers = new LRUCache<string, { fingerprint: string; provider: any; callback: (req: IncomingMessage, res: ServerResponse) => void }>({
     max: 200,
   });
@@ -79,9 +94,8 @@ export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Prom
     const target = oidcTarget(request.pathname);
     if (!target) return null;
     const { projectId } = target;
-    if (projectId !== INTERNAL_PROJECT_ID && !isUuid(projectId)) return null;
-    const project = await findProject(runtime.db, projectId);
-    if (!project?.config.oidc.enabled) return null;
+    const project = await identityProviderProject(runtime, projectId);
+    if (!project) return null;
     const { provider, callback } = providerFor(project);
 
     const headers: Record<string, string> = {};
@@ -122,7 +136,7 @@ export function createOidcEntry(runtime: Runtime): (request: ApiRequest) => Prom
       else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
     const body = rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
-    return { requestId: '', status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
+    return { status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
   };
 }
 

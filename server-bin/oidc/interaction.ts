@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { Runtime } from '../../core/runtime.ts';
-import type { Project } from '../../core/projects/index.ts';
-import { findClientRow, oidcModelStore, signedInUser, skipsConsent } from '../../core/oauth-provider/index.ts';
+import { findOauthClient, oidcModelStore, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
 import { httpOnlyRefreshCookieName } from '../../core/protocol/cookie-bridge.ts';
 import { consentPage } from './consent-page.ts';
 
@@ -83,7 +82,7 @@ export async function handleInteraction(
   }
 
   if (prompt.name !== 'consent') return sendError(res, 400, 'invalid_request', `Unsupported interaction prompt ${String(prompt.name)}.`);
-  const client = await findClientRow(runtime.db, project.id, clientId);
+  const client = await findOauthClient(runtime, project.id, clientId);
   if (!client) return sendError(res, 400, 'invalid_client', 'The client is gone.');
   const accountId = String(details.session?.accountId ?? '');
 

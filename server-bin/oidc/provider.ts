@@ -1,16 +1,7 @@
-import type { KeyObject } from 'node:crypto';
 import Provider from 'oidc-provider';
 import type { Runtime } from '../../core/runtime.ts';
-import type { Project } from '../../core/projects/index.ts';
-import { accountClaims, isSessionLive, oidcModelStore, STANDARD_SCOPES } from '../../core/oauth-provider/index.ts';
+import { accountClaims, isSessionLive, oidcIssuer, oidcModelStore, oidcSigningJwks, STANDARD_SCOPES, type Project } from '../../core/index.ts';
 import { SESSION_LINK_MODEL } from './interaction.ts';
-import { audienceFor } from '../../core/tokens/keys.ts';
-import { API_PREFIX } from '../../core/operations/api-path.ts';
-
-/** The issuer of project `projectId`'s identity provider: `<base url>/api/v1/projects/<id>/oidc`. */
-export function oidcIssuer(baseUrl: string, projectId: string): string {
-  return `${baseUrl}${API_PREFIX}/projects/${projectId}/oidc`;
-}
 
 /** Lifetimes in seconds (oidc-provider `ttl`). */
 const TTL = {
@@ -25,16 +16,6 @@ const TTL = {
   RefreshToken: 14 * 24 * 3600,
   RegistrationAccessToken: 365 * 24 * 3600,
 } as const;
-
-/** The project's ES256 signing keys as private JWKs (the first signs; both are published). */
-function signingJwks(runtime: Runtime, projectId: string) {
-  return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => ({
-    ...(key.privateKey as KeyObject).export({ format: 'jwk' }),
-    kid: key.kid,
-    alg: 'ES256',
-    use: 'sig',
-  }));
-}
 
 /**
  * Whether `resource` may be a resource indicator (RFC 8707 §2): an absolute http(s) URI without
@@ -54,7 +35,7 @@ function isResourceIndicator(resource: string, production: boolean): boolean {
 
 /** A fingerprint of what a project's provider is built from: a change rebuilds it (provider-cache.ts). */
 export function providerFingerprint(runtime: Runtime, project: Project): string {
-  const kids = runtime.keys.keysFor(audienceFor(project.id, 'default')).map((k) => k.kid);
+  const kids = oidcSigningJwks(runtime, project.id).map((k) => k.kid);
   return JSON.stringify([project.config.oidc, kids]);
 }
 
@@ -80,7 +61,7 @@ export function buildProvider(runtime: Runtime, project: Project): any {
         return oidcModelStore(runtime, project.id, model);
       }
     },
-    jwks: { keys: signingJwks(runtime, project.id) },
+    jwks: { keys: oidcSigningJwks(runtime, project.id) },
     cookies: { keys: [runtime.deriveKey(`oauth-provider/cookies/${project.id}`).toString('base64url')] },
     scopes,
     claims: {
