@@ -452,7 +452,10 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
       ),
       scopes: leaf(
         v.pipe(
-          v.array(v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'must be a scope token (letters, digits, _ : . -)')), 'must be a list of scopes'),
+          v.array(
+            v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'must be a scope token (letters, digits, _ : . -)')),
+            'must be a list of scopes',
+          ),
           v.maxLength(100, 'must have at most 100 scopes'),
         ),
         [],

@@ -38,7 +38,11 @@ export async function accountClaims(runtime: Runtime, projectId: string, userId:
  * project's hosted sign-in) stands for, or null when unknown or expired: the identity
  * provider's sign-in step reads who signed in through it.
  */
-export async function signedInUser(runtime: Runtime, projectId: string, refreshToken: string): Promise<{ userId: string; sessionId: string } | null> {
+export async function signedInUser(
+  runtime: Runtime,
+  projectId: string,
+  refreshToken: string,
+): Promise<{ userId: string; sessionId: string } | null> {
   if (refreshToken.length === 0 || refreshToken.length > 500) return null;
   const row = await findRefreshTokenByHash(runtime.db, projectId, sha256Hex(refreshToken));
   if (!row) return null;

@@ -43,7 +43,10 @@ export function checkClientFields(client: ClientFields, projectScopes: readonly 
     throw new StatusError('bad-request', 'redirect_uris: an authorization_code client needs at least one redirect URI.');
   for (const uri of client.redirect_uris)
     if (!isAllowedRedirectUri(uri))
-      throw new StatusError('bad-request', `redirect_uris: ${uri} is not allowed (https, http to a loopback host, or a private-use scheme; no fragment).`);
+      throw new StatusError(
+        'bad-request',
+        `redirect_uris: ${uri} is not allowed (https, http to a loopback host, or a private-use scheme; no fragment).`,
+      );
   if (grants.has('refresh_token') && !grants.has('authorization_code') && !grants.has('urn:ietf:params:oauth:grant-type:device_code'))
     throw new StatusError('bad-request', 'grant_types: refresh_token needs authorization_code or the device code grant.');
   if (client.token_endpoint_auth_method === 'none' && grants.has('client_credentials'))

@@ -33,4 +33,3 @@ export function metadataFor(clientId: string, fields: Fields): Record<string, un
 }
 
 export const projectScopes = (ctx: OperationContext<RequestAuth>) => ctx.auth.project.config.oidc.scopes;
-

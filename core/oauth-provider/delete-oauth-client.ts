@@ -15,6 +15,7 @@ export const deleteOauthClient = defineOperation({
   errors: [],
   output: SuccessOutput,
   async run(ctx, { params }) {
-    if (!(await deleteClientRow(ctx.db, ctx.auth.project.id, params.client_id))) throw new StatusError('not-found', 'OAuth client not found.');
+    if (!(await deleteClientRow(ctx.db, ctx.auth.project.id, params.client_id)))
+      throw new StatusError('not-found', 'OAuth client not found.');
   },
 });

@@ -3,6 +3,7 @@ import type { Runtime } from '../runtime.ts';
 import {
   consumePayloadRow,
   deleteClientRow,
+  deleteExpiredPayloadRows,
   deleteGrantRows,
   deletePayloadRow,
   findClientRow,
@@ -38,6 +39,10 @@ export interface OidcModelStore {
   revokeByGrantId(grantId: string): Promise<void>;
 }
 
+/** Every this many payload writes, a process removes the expired payloads of every project (a bounded table without a sweeper). */
+const SWEEP_EVERY_WRITES = 500;
+let writesSinceSweep = 0;
+
 /** base64url SHA-256 of an id or user code. */
 export function payloadHash(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
@@ -66,7 +71,14 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
       async upsert(id, payload) {
         // Only dynamic registration (RFC 7591) writes clients through the provider.
         const existing = await findClientRow(db, projectId, id);
-        await upsertClientRow(db, sealedClientRow(runtime, projectId, payload, { registeredBy: existing?.registered_by ?? 'dynamic', createdAt: existing ? Number(existing.created_at) : now(), now: now() }));
+        await upsertClientRow(
+          db,
+          sealedClientRow(runtime, projectId, payload, {
+            registeredBy: existing?.registered_by ?? 'dynamic',
+            createdAt: existing ? Number(existing.created_at) : now(),
+            now: now(),
+          }),
+        );
       },
       async find(id) {
         const row = await findClientRow(db, projectId, id);
@@ -95,6 +107,10 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         expires_at: expiresIn ? now() + expiresIn * 1000 : null,
         consumed_at: null,
       });
+      if (++writesSinceSweep >= SWEEP_EVERY_WRITES) {
+        writesSinceSweep = 0;
+        await deleteExpiredPayloadRows(db, now());
+      }
     },
     find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, now())),
     findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, now())),

@@ -87,7 +87,13 @@ export async function findPayloadRow(
 }
 
 /** Marks an instance consumed at `now` (authorization codes, rotated refresh tokens, device codes). */
-export async function consumePayloadRow(db: Kysely<Database>, projectId: string, model: string, idHash: string, now: number): Promise<void> {
+export async function consumePayloadRow(
+  db: Kysely<Database>,
+  projectId: string,
+  model: string,
+  idHash: string,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('oauth_provider_payloads')
     .set({ consumed_at: now })
@@ -110,11 +116,6 @@ export async function deletePayloadRow(db: Kysely<Database>, projectId: string, 
 /** Removes every instance of a grant (revocation, refresh-token reuse). */
 export async function deleteGrantRows(db: Kysely<Database>, projectId: string, grantId: string): Promise<void> {
   await db.deleteFrom('oauth_provider_payloads').where('project_id', '=', projectId).where('grant_id', '=', grantId).execute();
-}
-
-/** Removes every session, grant and token of one user (sign-out everywhere, deletion). */
-export async function deleteAccountRows(db: Kysely<Database>, projectId: string, accountId: string): Promise<void> {
-  await db.deleteFrom('oauth_provider_payloads').where('project_id', '=', projectId).where('account_id', '=', accountId).execute();
 }
 
 /** Removes instances expired before `now`; the number removed. */

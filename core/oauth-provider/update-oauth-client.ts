@@ -30,7 +30,8 @@ export const updateOauthClient = defineOperation({
       redirect_uris: body.redirect_uris ?? json.redirect_uris,
       post_logout_redirect_uris: body.post_logout_redirect_uris ?? json.post_logout_redirect_uris,
       grant_types: (body.grant_types ?? json.grant_types) as Fields['grant_types'],
-      token_endpoint_auth_method: (body.token_endpoint_auth_method ?? json.token_endpoint_auth_method) as Fields['token_endpoint_auth_method'],
+      token_endpoint_auth_method: (body.token_endpoint_auth_method ??
+        json.token_endpoint_auth_method) as Fields['token_endpoint_auth_method'],
       scope: body.scope ?? json.scope,
       skip_consent: body.skip_consent ?? json.skip_consent,
       logo_uri: body.logo_uri !== undefined ? body.logo_uri : json.logo_uri,

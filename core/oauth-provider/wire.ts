@@ -30,7 +30,11 @@ const fields = {
   post_logout_redirect_uris: v.pipe(v.array(Url), v.maxLength(50, 'must have at most 50 entries')),
   grant_types: v.pipe(v.array(v.picklist(CLIENT_GRANT_TYPES)), v.minLength(1, 'must not be empty')),
   token_endpoint_auth_method: v.picklist(CLIENT_AUTH_METHODS),
-  scope: v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'), v.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be space-separated scope tokens')),
+  scope: v.pipe(
+    v.string(),
+    v.maxLength(2000, 'must be at most 2000 characters'),
+    v.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be space-separated scope tokens'),
+  ),
   skip_consent: v.boolean(),
   logo_uri: v.nullable(Url),
   jwks_uri: v.nullable(Url),

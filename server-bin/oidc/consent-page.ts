@@ -29,9 +29,7 @@ function escapeHtml(text: string): string {
  */
 export function consentPage(input: ConsentPageInput): string {
   const logo = input.logoUri?.startsWith('https://') ? `<img src="${escapeHtml(input.logoUri)}" alt="" width="48" height="48">` : '';
-  const scopes = input.scopes
-    .map((scope) => `<li><code>${escapeHtml(scope)}</code> ${escapeHtml(SCOPE_TEXT[scope] ?? '')}</li>`)
-    .join('');
+  const scopes = input.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code> ${escapeHtml(SCOPE_TEXT[scope] ?? '')}</li>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Authorize ${escapeHtml(input.clientName)}</title>

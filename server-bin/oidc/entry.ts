@@ -75,7 +75,10 @@ export interface OidcAnswer {
 }
 
 export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Promise<OidcAnswer | null> {
-  const providers = new LRUCache<string, { fingerprint: string; provider: any; callback: (req: IncomingMessage, res: ServerResponse) => void }>({
+  const providers = new LRUCache<
+    string,
+    { fingerprint: string; provider: any; callback: (req: IncomingMessage, res: ServerResponse) => void }
+  >({
     max: 200,
   });
   const base = new URL(runtime.baseUrl);
@@ -99,7 +102,8 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     const { provider, callback } = providerFor(project);
 
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !DROPPED_HEADERS.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(request.headers))
+      if (value !== undefined && !DROPPED_HEADERS.has(name)) headers[name] = value;
     headers.host = base.host;
     headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
     headers['x-forwarded-for'] = request.peerAddress ?? '127.0.0.1';
@@ -112,11 +116,13 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
         // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
         (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
         if (interaction)
-          handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch((error: unknown) => {
-            runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
-            if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
-            out.end(JSON.stringify({ error: 'server_error' }));
-          });
+          handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
+            (error: unknown) => {
+              runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
+              if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
+              out.end(JSON.stringify({ error: 'server_error' }));
+            },
+          );
         else callback(req as IncomingMessage, out as ServerResponse);
       },
       {
@@ -139,7 +145,6 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     return { status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
   };
 }
-
 
 /**
  * oidc-provider answers a grant type the client was not registered for with `invalid_request`;

@@ -58,7 +58,12 @@ export async function handleInteraction(
   try {
     details = await provider.interactionDetails(req, res);
   } catch {
-    return sendError(res, 400, 'invalid_request', 'The authorization request expired or was started in another browser; start again from the application.');
+    return sendError(
+      res,
+      400,
+      'invalid_request',
+      'The authorization request expired or was started in another browser; start again from the application.',
+    );
   }
   if (details.uid !== uid) return sendError(res, 400, 'invalid_request', 'The authorization request does not match this browser.');
   const { prompt, params } = details;
@@ -96,11 +101,19 @@ export async function handleInteraction(
         projectName: project.displayName,
         clientName: metadata?.clientName ?? clientId,
         logoUri: metadata?.logoUri ?? null,
-        scopes: [...new Set<string>([...(prompt.details.missingOIDCScope ?? []), ...Object.values<string[]>(prompt.details.missingResourceScopes ?? {}).flat()])],
+        scopes: [
+          ...new Set<string>([
+            ...(prompt.details.missingOIDCScope ?? []),
+            ...Object.values<string[]>(prompt.details.missingResourceScopes ?? {}).flat(),
+          ]),
+        ],
         confirmAction: `${issuer}/interaction/${uid}/confirm`,
         abortAction: `${issuer}/interaction/${uid}/abort`,
       }),
-      { 'content-security-policy': "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" },
+      {
+        'content-security-policy':
+          "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      },
     );
   }
   if (step === '/login') return sendError(res, 400, 'invalid_request', 'Sign-in is already complete.');
@@ -110,7 +123,8 @@ export async function handleInteraction(
   const missing = prompt.details;
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries<string[]>(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  for (const [indicator, scopes] of Object.entries<string[]>(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '));
   const grantId: string = await grant.save();
   const signedIn = await session();
   if (signedIn && signedIn.userId === accountId)

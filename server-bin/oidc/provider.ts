@@ -1,6 +1,14 @@
 import Provider from 'oidc-provider';
 import type { Runtime } from '../../core/runtime.ts';
-import { accountClaims, isSessionLive, oidcIssuer, oidcModelStore, oidcSigningJwks, STANDARD_SCOPES, type Project } from '../../core/index.ts';
+import {
+  accountClaims,
+  isSessionLive,
+  oidcIssuer,
+  oidcModelStore,
+  oidcSigningJwks,
+  STANDARD_SCOPES,
+  type Project,
+} from '../../core/index.ts';
 import { SESSION_LINK_MODEL } from './interaction.ts';
 
 /** Lifetimes in seconds (oidc-provider `ttl`). */
@@ -106,7 +114,8 @@ export function buildProvider(runtime: Runtime, project: Project): any {
       // project; a public client only its own. RFC 7009 §2.1: a client revokes only its own tokens.
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx: unknown, client: any, token: any) => client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+        allowedPolicy: async (_ctx: unknown, client: any, token: any) =>
+          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
       },
       revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId },
       userinfo: { enabled: true },

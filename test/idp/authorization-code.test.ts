@@ -17,7 +17,11 @@ async function signedInUser(server: TestServer, p: Awaited<ReturnType<typeof idp
     display_name: 'Ada Lovelace',
   });
   assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', p.server, { user_id: user.body.id, expires_in_millis: 3_600_000, is_impersonation: false });
+  const session = await api(server, 'POST', '/auth/sessions', p.server, {
+    user_id: user.body.id,
+    expires_in_millis: 3_600_000,
+    is_impersonation: false,
+  });
   assert.equal(session.status, 200, session.text);
   return { id: user.body.id as string, email: user.body.primary_email as string, refreshToken: session.body.refresh_token as string };
 }
@@ -49,7 +53,11 @@ async function authorize(
   const page = await back.res.text();
   assert.match(page, /wants to access your/);
   const action = /<form method="post" action="([^"]+\/confirm)"/.exec(page)![1]!.replaceAll('&#38;', '&');
-  const confirmed = await jar.fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow' });
+  const confirmed = await jar.fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=allow',
+  });
   assert.equal(confirmed.status, 303);
   const done = await jar.follow(new URL(confirmed.headers.get('location')!, action).href, (l) => l.startsWith(REDIRECT));
   assert.ok(done.url.startsWith(REDIRECT), done.url);
@@ -81,7 +89,11 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
       },
       { expectConsent: true },
     );
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+    });
     const claims = tokens.claims()!;
     assert.equal(claims.sub, user.id);
     assert.equal(claims.iss, p.issuer);
@@ -108,7 +120,12 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
         config,
         user,
         // OpenID Connect Core §11: offline_access needs prompt=consent (a skip_consent client is not shown the page).
-        { scope: 'openid offline_access', prompt: 'consent', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' },
+        {
+          scope: 'openid offline_access',
+          prompt: 'consent',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        },
         { expectConsent: false },
       );
       return oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier });
@@ -147,9 +164,20 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     }
     const user = await signedInUser(server, p);
     const verifier = oidc.randomPKCECodeVerifier();
-    const callback = await authorize(server, p, config, user, { scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }, { expectConsent: false });
+    const callback = await authorize(
+      server,
+      p,
+      config,
+      user,
+      { scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' },
+      { expectConsent: false },
+    );
     const code = new URL(callback).searchParams.get('code')!;
-    const res = await postForm(`${p.issuer}/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: oidc.randomPKCECodeVerifier() }, { id: client.client_id, secret: client.client_secret! });
+    const res = await postForm(
+      `${p.issuer}/token`,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: oidc.randomPKCECodeVerifier() },
+      { id: client.client_id, secret: client.client_secret! },
+    );
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_grant');
   });

@@ -17,7 +17,11 @@ export class CookieJar {
 
   /** Fetches `url` with the jar's cookies, keeping the answer's cookies; redirects are not followed. */
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.header() } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');

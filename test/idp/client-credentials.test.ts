@@ -63,7 +63,11 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
     assert.equal(wrong.body.error, 'invalid_client');
     const unknown = await postForm(token, { grant_type: 'client_credentials' }, { id: 'nobody', secret: 'x' });
     assert.equal(unknown.body.error, 'invalid_client');
-    const grant = await postForm(token, { grant_type: 'password', username: 'a', password: 'b' }, { id: client.client_id, secret: client.client_secret! });
+    const grant = await postForm(
+      token,
+      { grant_type: 'password', username: 'a', password: 'b' },
+      { id: client.client_id, secret: client.client_secret! },
+    );
     assert.equal(grant.status, 400);
     assert.equal(grant.body.error, 'unsupported_grant_type');
     const noGrant = await postForm(token, {}, { id: client.client_id, secret: client.client_secret! });
@@ -71,7 +75,11 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
     assert.equal(noGrant.body.error, 'invalid_request');
     const garbage = await fetch(token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     assert.ok(garbage.status >= 400 && garbage.status < 500, String(garbage.status));
-    const refresh = await postForm(token, { grant_type: 'refresh_token', refresh_token: 'nope' }, { id: client.client_id, secret: client.client_secret! });
+    const refresh = await postForm(
+      token,
+      { grant_type: 'refresh_token', refresh_token: 'nope' },
+      { id: client.client_id, secret: client.client_secret! },
+    );
     assert.equal(refresh.body.error, 'unauthorized_client', refresh.text);
     assert.equal(refresh.status, 400);
   });
@@ -83,10 +91,17 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
     const client = await createClient(server, a.admin, { client_name: 'A job', grant_types: ['client_credentials'], scope: 'openid' });
     const bClient = await createClient(server, b.admin, { client_name: 'B job', grant_types: ['client_credentials'], scope: 'openid' });
     const tokens = await oidc.clientCredentialsGrant(await discover(a.issuer, client.client_id, client.client_secret), {});
-    const atB = await postForm(`${b.issuer}/token`, { grant_type: 'client_credentials' }, { id: client.client_id, secret: client.client_secret! });
+    const atB = await postForm(
+      `${b.issuer}/token`,
+      { grant_type: 'client_credentials' },
+      { id: client.client_id, secret: client.client_secret! },
+    );
     assert.equal(atB.status, 401);
     assert.equal(atB.body.error, 'invalid_client');
-    const introspected = await oidc.tokenIntrospection(await discover(b.issuer, bClient.client_id, bClient.client_secret), tokens.access_token);
+    const introspected = await oidc.tokenIntrospection(
+      await discover(b.issuer, bClient.client_id, bClient.client_secret),
+      tokens.access_token,
+    );
     assert.equal(introspected.active, false);
   });
 
@@ -111,7 +126,10 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
     const one = await api(server, 'GET', `/internal/oauth-clients/${created.client_id}`, admin);
     assert.equal(one.body.skip_consent, true);
     assert.equal(one.body.logo_uri, 'https://app.example.com/logo.png');
-    const patched = await api(server, 'PATCH', `/internal/oauth-clients/${created.client_id}`, admin, { client_name: 'Web app 2', skip_consent: false });
+    const patched = await api(server, 'PATCH', `/internal/oauth-clients/${created.client_id}`, admin, {
+      client_name: 'Web app 2',
+      skip_consent: false,
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.client_name, 'Web app 2');
     assert.equal(patched.body.skip_consent, false);
@@ -128,20 +146,31 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
       [{ client_name: 'x', redirect_uris: ['http://evil.example.com/cb'] }, 'plain http redirect'],
       [{ client_name: 'x', redirect_uris: ['https://a.example.com/cb#frag'] }, 'fragment'],
       [{ client_name: 'x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'none' }, 'public client credentials'],
-      [{ client_name: 'x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt' }, 'private_key_jwt without keys'],
+      [
+        { client_name: 'x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt' },
+        'private_key_jwt without keys',
+      ],
       [{ client_name: 'x', grant_types: ['client_credentials'], scope: 'undeclared:scope' }, 'unknown scope'],
     ] as const) {
       const res = await api(server, 'POST', '/internal/oauth-clients', admin, body);
       assert.equal(res.status, 400, `${why}: ${res.text}`);
     }
-    assertKnownError(await api(server, 'POST', '/internal/oauth-clients', admin, { client_name: 'x', grant_types: ['implicit'] }), 'SCHEMA_ERROR', 400);
+    assertKnownError(
+      await api(server, 'POST', '/internal/oauth-clients', admin, { client_name: 'x', grant_types: ['implicit'] }),
+      'SCHEMA_ERROR',
+      400,
+    );
     assertKnownError(await api(server, 'POST', '/internal/oauth-clients', admin, { client_name: 'x', colour: 'red' }), 'SCHEMA_ERROR', 400);
     assert.equal((await api(server, 'GET', '/internal/oauth-clients', clientCaller)).status >= 400, true);
 
     assert.equal((await api(server, 'DELETE', `/internal/oauth-clients/${created.client_id}`, admin)).status, 200);
     assert.equal((await api(server, 'GET', `/internal/oauth-clients/${created.client_id}`, admin)).status, 404);
     assert.equal((await api(server, 'DELETE', `/internal/oauth-clients/${created.client_id}`, admin)).status, 404);
-    const gone = await postForm(`${issuer}/token`, { grant_type: 'client_credentials' }, { id: created.client_id, secret: created.client_secret! });
+    const gone = await postForm(
+      `${issuer}/token`,
+      { grant_type: 'client_credentials' },
+      { id: created.client_id, secret: created.client_secret! },
+    );
     assert.equal(gone.body.error, 'invalid_client');
   });
 });

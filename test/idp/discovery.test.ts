@@ -24,7 +24,10 @@ describeWithServer('Identity provider discovery (issue 31)', (get) => {
     assert.ok(doc.grant_types_supported.includes('client_credentials'));
     assert.ok(doc.grant_types_supported.includes('urn:ietf:params:oauth:grant-type:device_code'));
     assert.equal(doc.registration_endpoint, undefined, 'dynamic registration is off by default');
-    for (const url of [`${issuer}/.well-known/oauth-authorization-server`, `${server.url}/.well-known/oauth-authorization-server/api/v1/projects/${projectId}/oidc`]) {
+    for (const url of [
+      `${issuer}/.well-known/oauth-authorization-server`,
+      `${server.url}/.well-known/oauth-authorization-server/api/v1/projects/${projectId}/oidc`,
+    ]) {
       const res = await fetch(url);
       assert.equal(res.status, 200, url);
       assert.deepEqual(await res.json(), doc, url);

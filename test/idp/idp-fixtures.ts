@@ -27,19 +27,16 @@ export async function createClient(server: TestServer, admin: Caller, fields: Re
 
 /** openid-client's view of the issuer for a confidential client (http allowed: the test server is on loopback). */
 export async function discover(issuer: string, clientId: string, secret?: string | null, metadata: Partial<oidc.ClientMetadata> = {}) {
-  return oidc.discovery(
-    new URL(issuer),
-    clientId,
-    metadata,
-    secret ? oidc.ClientSecretBasic(secret) : oidc.None(),
-    { execute: [oidc.allowInsecureRequests] },
-  );
+  return oidc.discovery(new URL(issuer), clientId, metadata, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+  });
 }
 
 /** POSTs a form to `url` (RFC 6749 style), with HTTP Basic client authentication when given. */
 export async function postForm(url: string, form: Record<string, string>, basic?: { id: string; secret: string }) {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}`;
+  if (basic)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}`;
   const res = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(form) });
   const text = await res.text();
   let body: any = null;

@@ -20,7 +20,12 @@ describeWithServer('Identity provider: dynamic client registration (issue 31)', 
     const p = await idpProject(server, { 'oidc.dynamicClientRegistration': 'open' });
     const config = await oidc.dynamicClientRegistration(
       new URL(p.issuer),
-      { client_name: 'MCP client', redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+      {
+        client_name: 'MCP client',
+        redirect_uris: ['http://127.0.0.1:33418/callback'],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      },
       oidc.None(),
       insecure,
     );
@@ -42,7 +47,11 @@ describeWithServer('Identity provider: dynamic client registration (issue 31)', 
     const sneakyRow = (await api(server, 'GET', `/internal/oauth-clients/${sneaky.clientMetadata().client_id}`, p.admin)).body;
     assert.equal(sneakyRow.skip_consent, false);
 
-    const bad = await fetch(`${p.issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['not a url'] }) });
+    const bad = await fetch(`${p.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['not a url'] }),
+    });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as any).error, 'invalid_redirect_uri');
   });
@@ -51,14 +60,25 @@ describeWithServer('Identity provider: dynamic client registration (issue 31)', 
     const server = get();
     const p = await idpProject(server, { 'oidc.dynamicClientRegistration': 'initial_access_token' });
     const metadata = { client_name: 'Svc', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] };
-    const without = await fetch(`${p.issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+    const without = await fetch(`${p.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(metadata),
+    });
     assert.equal(without.status, 401);
     const minted = await api(server, 'POST', '/internal/oauth-initial-access-tokens', p.admin, {});
     assert.equal(minted.status, 201, minted.text);
-    const config = await oidc.dynamicClientRegistration(new URL(p.issuer), metadata, undefined, { ...insecure, initialAccessToken: minted.body.initial_access_token });
+    const config = await oidc.dynamicClientRegistration(new URL(p.issuer), metadata, undefined, {
+      ...insecure,
+      initialAccessToken: minted.body.initial_access_token,
+    });
     const { client_id, client_secret } = config.clientMetadata();
     assert.ok(client_secret);
-    const token = await postForm(`${p.issuer}/token`, { grant_type: 'client_credentials' }, { id: client_id, secret: client_secret as string });
+    const token = await postForm(
+      `${p.issuer}/token`,
+      { grant_type: 'client_credentials' },
+      { id: client_id, secret: client_secret as string },
+    );
     assert.equal(token.status, 200, token.text);
   });
 });

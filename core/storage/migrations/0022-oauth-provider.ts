@@ -18,7 +18,11 @@ export const oauthProvider: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('oauth_provider_clients_project').on('oauth_provider_clients').columns(['project_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('oauth_provider_clients_project')
+      .on('oauth_provider_clients')
+      .columns(['project_id', 'created_at'])
+      .execute();
     await db.schema
       .createTable('oauth_provider_payloads')
       .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
@@ -33,14 +37,22 @@ export const oauthProvider: Migration = {
       .addColumn('consumed_at', 'bigint')
       .addPrimaryKeyConstraint('oauth_provider_payloads_pk', ['project_id', 'model', 'id_hash'])
       .execute();
-    await db.schema.createIndex('oauth_provider_payloads_grant').on('oauth_provider_payloads').columns(['project_id', 'grant_id']).execute();
+    await db.schema
+      .createIndex('oauth_provider_payloads_grant')
+      .on('oauth_provider_payloads')
+      .columns(['project_id', 'grant_id'])
+      .execute();
     await db.schema
       .createIndex('oauth_provider_payloads_user_code')
       .on('oauth_provider_payloads')
       .columns(['project_id', 'user_code_hash'])
       .execute();
     await db.schema.createIndex('oauth_provider_payloads_uid').on('oauth_provider_payloads').columns(['project_id', 'uid']).execute();
-    await db.schema.createIndex('oauth_provider_payloads_account').on('oauth_provider_payloads').columns(['project_id', 'account_id']).execute();
+    await db.schema
+      .createIndex('oauth_provider_payloads_account')
+      .on('oauth_provider_payloads')
+      .columns(['project_id', 'account_id'])
+      .execute();
     await db.schema.createIndex('oauth_provider_payloads_expiry').on('oauth_provider_payloads').columns(['expires_at']).execute();
   },
 };
