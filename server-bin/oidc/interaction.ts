@@ -81,7 +81,8 @@ export async function handleInteraction(
     const signedIn = step === '/login' ? await session() : null;
     if (signedIn) return finish({ login: { accountId: signedIn.userId } }, false);
     if (step === '/login') return sendError(res, 400, 'login_required', 'Sign-in did not complete.');
-    const returnTo = `${issuer}/interaction/${uid}/login`;
+    // Relative: the hosted pages follow only relative return URLs or the project's trusted domains (sdk/redirect.ts).
+    const returnTo = `${new URL(issuer).pathname}/interaction/${uid}/login`;
     const signIn = `${runtime.baseUrl}/projects/${project.id}/handler/sign-in?after_auth_return_to=${encodeURIComponent(returnTo)}`;
     return send(res, 303, 'text/plain; charset=utf-8', '', { location: signIn });
   }

@@ -43,8 +43,9 @@ async function authorize(
   const toSignIn = await jar.follow(url, (l) => l.includes('/handler/sign-in'));
   assert.match(toSignIn.url, new RegExp(`/projects/${p.projectId}/handler/sign-in\\?after_auth_return_to=`));
   const returnTo = new URL(toSignIn.url).searchParams.get('after_auth_return_to')!;
+  assert.ok(returnTo.startsWith('/'), 'a relative return URL, which the hosted pages follow');
   jar.set(`gatehouse-refresh-${p.projectId}`, user.refreshToken);
-  const back = await jar.follow(returnTo, (l) => l.startsWith(REDIRECT));
+  const back = await jar.follow(new URL(returnTo, toSignIn.url).href, (l) => l.startsWith(REDIRECT));
   if (!options.expectConsent) {
     assert.ok(back.url.startsWith(REDIRECT), back.url);
     return back.url;
