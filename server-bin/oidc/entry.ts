@@ -107,7 +107,17 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     headers.host = base.host;
     headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
     headers['x-forwarded-for'] = request.peerAddress ?? '127.0.0.1';
-    const requestBody = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
+    let requestBody: Buffer | undefined;
+    try {
+      requestBody = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
+    } catch {
+      // Past the body limit (../api/body.ts MAX_BODY_BYTES) or a broken stream: the client's fault (RFC 6749 §5.2).
+      return {
+        status: 400,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        body: Buffer.from(JSON.stringify({ error: 'invalid_request', error_description: 'The request body could not be read.' })),
+      };
+    }
     const issuer = oidcIssuer(runtime.baseUrl, projectId);
     const issuerPath = new URL(issuer).pathname;
     const interaction = isInteractionPath(target.rest);

@@ -75,6 +75,13 @@ describeWithServer('Identity provider: machine-to-machine clients (issue 31)', (
     assert.equal(noGrant.body.error, 'invalid_request');
     const garbage = await fetch(token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     assert.ok(garbage.status >= 400 && garbage.status < 500, String(garbage.status));
+    const huge = await fetch(token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&pad=${'a'.repeat(12 * 1024 * 1024)}`,
+    });
+    assert.equal(huge.status, 400);
+    assert.equal(((await huge.json()) as any).error, 'invalid_request');
     const refresh = await postForm(
       token,
       { grant_type: 'refresh_token', refresh_token: 'nope' },
