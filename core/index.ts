@@ -54,6 +54,18 @@ export {
 } from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
 export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim/index.ts';
+export {
+  oidcIssuer,
+  identityProviderProject,
+  oidcSigningJwks,
+  findOauthClient,
+  accountClaims,
+  signedInUser,
+  isSessionLive,
+  oidcModelStore,
+  skipsConsent,
+  STANDARD_SCOPES,
+} from './oauth-provider/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';

@@ -70,6 +70,7 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       privacyUrl: r.branding.privacyPolicyUrl,
     },
     botChallengeSiteKey: r.botChallenge.turnstileSiteKey ?? null,
+    oidc: { enabled: r.oidc.enabled, dynamicClientRegistration: r.oidc.dynamicClientRegistration, scopes: [...r.oidc.scopes] },
   };
 }
 
@@ -150,6 +151,12 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
       };
     case 'botChallengeSiteKey':
       return { 'botChallenge.turnstileSiteKey': c.botChallengeSiteKey };
+    case 'oidc':
+      return {
+        'oidc.enabled': c.oidc.enabled,
+        'oidc.dynamicClientRegistration': c.oidc.dynamicClientRegistration,
+        'oidc.scopes': c.oidc.scopes,
+      };
     default:
       return {};
   }

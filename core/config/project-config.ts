@@ -97,6 +97,16 @@ export interface ProjectConfig extends ProjectFlags {
    * the sign-in pages render the widget with it).
    */
   botChallengeSiteKey: string | null;
+  /** Gatehouse extension: the identity provider (`oidc.*`, issue 31; docs/oauth-provider.md). */
+  oidc: OidcProviderConfig;
+}
+
+/** The identity provider's settings (`oidc.enabled`, `oidc.dynamicClientRegistration`, `oidc.scopes`). */
+export interface OidcProviderConfig {
+  enabled: boolean;
+  dynamicClientRegistration: 'off' | 'open' | 'initial_access_token';
+  /** Scopes beyond openid, profile, email and offline_access. */
+  scopes: string[];
 }
 
 /** Defaults of a new project (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
@@ -114,6 +124,7 @@ export function defaultProjectConfig(): ProjectConfig {
     rateLimits: defaultRateLimitsConfig(),
     branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
     botChallengeSiteKey: null,
+    oidc: { enabled: false, dynamicClientRegistration: 'off', scopes: [] },
   };
 }
 

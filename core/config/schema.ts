@@ -448,6 +448,33 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
     },
     ENV,
   ),
+  // Gatehouse extension: the project as an OAuth 2.1 / OpenID Connect identity provider (issue 31,
+  // docs/oauth-provider.md; server-bin/oidc).
+  oidc: obj(
+    {
+      enabled: bool(
+        false,
+        'Gatehouse: the project is an OAuth 2.1 / OpenID Connect identity provider, one issuer per project (docs/oauth-provider.md).',
+      ),
+      dynamicClientRegistration: leaf(
+        v.picklist(['off', 'open', 'initial_access_token'], 'must be off, open or initial_access_token'),
+        'off',
+        'Gatehouse: RFC 7591 dynamic client registration: off, open to anyone, or with an initial access token.',
+      ),
+      scopes: leaf(
+        v.pipe(
+          v.array(
+            v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'must be a scope token (letters, digits, _ : . -)')),
+            'must be a list of scopes',
+          ),
+          v.maxLength(100, 'must have at most 100 scopes'),
+        ),
+        [],
+        'Gatehouse: scopes clients may be granted beyond openid, profile, email and offline_access (e.g. read:reports).',
+      ),
+    },
+    BRANCH,
+  ),
   apps: obj(
     {
       installed: rec(

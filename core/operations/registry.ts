@@ -6,6 +6,7 @@ import * as apiKeys from '../api-keys/index.ts';
 import * as teamInvitations from '../team-invitations/index.ts';
 import * as projects from '../projects/operations.ts';
 import * as internalApiKeys from '../internal-api-keys/index.ts';
+import * as oauthProvider from '../oauth-provider/index.ts';
 import * as sessions from '../sessions/index.ts';
 import * as users from '../users/operations.ts';
 import * as authOtp from '../auth-otp/index.ts';
@@ -71,6 +72,12 @@ export const operations: readonly AnyOperation[] = [
   internalApiKeys.listInternalApiKeys,
   internalApiKeys.getInternalApiKey,
   internalApiKeys.updateInternalApiKey,
+  oauthProvider.createOauthClient,
+  oauthProvider.listOauthClients,
+  oauthProvider.getOauthClient,
+  oauthProvider.updateOauthClient,
+  oauthProvider.deleteOauthClient,
+  oauthProvider.createInitialAccessToken,
   sessions.createSession,
   sessions.refreshCurrentSession,
   sessions.deleteCurrentSession,

@@ -69,6 +69,8 @@ export interface Database {
   scim_group_members: ScimGroupMembersTable;
   sso_connections: SsoConnectionsTable;
   sso_used_assertions: SsoUsedAssertionsTable;
+  oauth_provider_clients: OAuthProviderClientsTable;
+  oauth_provider_payloads: OAuthProviderPayloadsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -806,4 +808,38 @@ export interface SsoUsedAssertionsTable {
   connection_id: string;
   assertion_id: string;
   expires_at: number;
+}
+
+/** An OAuth client of a project's identity provider (core/oauth-provider, issue 31). */
+export interface OAuthProviderClientsTable {
+  client_id: string;
+  project_id: string;
+  /** JSON: the RFC 7591 client metadata without the secret, plus `skip_consent`. */
+  metadata: string;
+  /** The client secret sealed (AES-256-GCM, core/lib/secret-box.ts); null for public and private_key_jwt clients. */
+  client_secret_sealed: string | null;
+  /** `admin` (the internal API) or `dynamic` (RFC 7591 registration). */
+  registered_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One `oidc-provider` model instance (core/oauth-provider/payloads.ts). */
+export interface OAuthProviderPayloadsTable {
+  project_id: string;
+  /** `Session`, `AccessToken`, `RefreshToken`, `Grant`, `Interaction`, `DeviceCode`, … */
+  model: string;
+  /** base64url SHA-256 of the model id (opaque tokens are their own id). */
+  id_hash: string;
+  /** JSON of the payload. */
+  payload: string;
+  grant_id: string | null;
+  user_code_hash: string | null;
+  uid: string | null;
+  /** The user (`accountId`) the payload belongs to, for revoking a user's grants at sign-out or deletion. */
+  account_id: string | null;
+  /** Epoch ms, null for no expiry. */
+  expires_at: number | null;
+  /** Epoch ms when consumed (codes, rotated refresh tokens). */
+  consumed_at: number | null;
 }

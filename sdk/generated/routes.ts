@@ -126,6 +126,12 @@ export const ROUTES = {
   "notifications.unsubscribeLink": { method: "GET", path: "/emails/unsubscribe-link" },
   "notifications.unsubscribeOneClick": { method: "POST", path: "/emails/unsubscribe-link" },
   "notifications.updatePreference": { method: "PATCH", path: "/emails/notification-preference/:user_id/:notification_category_id" },
+  "oauthClients.create": { method: "POST", path: "/internal/oauth-clients" },
+  "oauthClients.createInitialAccessToken": { method: "POST", path: "/internal/oauth-initial-access-tokens" },
+  "oauthClients.delete": { method: "DELETE", path: "/internal/oauth-clients/:client_id" },
+  "oauthClients.get": { method: "GET", path: "/internal/oauth-clients/:client_id" },
+  "oauthClients.list": { method: "GET", path: "/internal/oauth-clients" },
+  "oauthClients.update": { method: "PATCH", path: "/internal/oauth-clients/:client_id" },
   "passkeys.delete": { method: "DELETE", path: "/passkeys/:user_id/:passkey_id" },
   "passkeys.initiateAuthentication": { method: "POST", path: "/auth/passkey/initiate-passkey-authentication" },
   "passkeys.initiateRegistration": { method: "POST", path: "/auth/passkey/initiate-passkey-registration" },
@@ -469,6 +475,23 @@ export type OutCreatedInternalApiKey = {
   super_secret_admin_key?: string | undefined;
 };
 /** A recurring output object. */
+export type OutCreatedOAuthClient = {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  token_endpoint_auth_method: string;
+  scope: string;
+  skip_consent: boolean;
+  logo_uri: string | null;
+  jwks_uri: string | null;
+  has_jwks: boolean;
+  registered_by: "admin" | "dynamic";
+  created_at_millis: number;
+  client_secret: string | null;
+};
+/** A recurring output object. */
 export type OutEmailDraft = {
   id: string;
   display_name: string;
@@ -625,6 +648,27 @@ export type OutNotificationPreference = {
   notification_category_name: string;
   enabled: boolean;
   can_disable: boolean;
+};
+/** A recurring output object. */
+export type OutOAuthClient = {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  token_endpoint_auth_method: string;
+  scope: string;
+  skip_consent: boolean;
+  logo_uri: string | null;
+  jwks_uri: string | null;
+  has_jwks: boolean;
+  registered_by: "admin" | "dynamic";
+  created_at_millis: number;
+};
+/** A recurring output object. */
+export type OutOAuthInitialAccessToken = {
+  initial_access_token: string;
+  expires_at_millis: number;
 };
 /** A recurring output object. */
 export type OutOutboxEmail = {
@@ -2717,6 +2761,78 @@ export interface Operations {
       };
     };
     output: OutNotificationPreference;
+  };
+  "oauthClients.create": {
+    input: {
+      body: {
+        client_name: string;
+        redirect_uris?: string[] | undefined;
+        post_logout_redirect_uris?: string[] | undefined;
+        grant_types?: ("authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code")[] | undefined;
+        token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt" | undefined;
+        scope?: string | undefined;
+        skip_consent?: boolean | undefined;
+        logo_uri?: string | null | undefined;
+        jwks_uri?: string | null | undefined;
+        jwks?: {
+          keys: Record<string, unknown>[];
+        } | null | undefined;
+      };
+    };
+    output: OutCreatedOAuthClient;
+  };
+  "oauthClients.createInitialAccessToken": {
+    input: {
+      body?: {
+        expires_in_seconds?: number | undefined;
+      };
+    };
+    output: OutOAuthInitialAccessToken;
+  };
+  "oauthClients.delete": {
+    input: {
+      params: {
+        client_id: string;
+      };
+    };
+    output: OutSuccess;
+  };
+  "oauthClients.get": {
+    input: {
+      params: {
+        client_id: string;
+      };
+    };
+    output: OutOAuthClient;
+  };
+  "oauthClients.list": {
+    input: {};
+    output: {
+      items: OutOAuthClient[];
+      is_paginated: false;
+    };
+  };
+  "oauthClients.update": {
+    input: {
+      params: {
+        client_id: string;
+      };
+      body?: {
+        client_name?: string | undefined;
+        redirect_uris?: string[] | undefined;
+        post_logout_redirect_uris?: string[] | undefined;
+        grant_types?: ("authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code")[] | undefined;
+        token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt" | undefined;
+        scope?: string | undefined;
+        skip_consent?: boolean | undefined;
+        logo_uri?: string | null | undefined;
+        jwks_uri?: string | null | undefined;
+        jwks?: {
+          keys: Record<string, unknown>[];
+        } | null | undefined;
+      };
+    };
+    output: OutOAuthClient;
   };
   "passkeys.delete": {
     input: {

@@ -12,6 +12,7 @@ import { clientAddressFromRequest, requestLocale } from './client-address.ts';
 import { errorResponse, successResponse, type OperationResponse } from './render.ts';
 import { corsHeaders, renderResponse, responsePrefixes } from './respond.ts';
 import { answerScimRequest, scimSegments } from './scim.ts';
+import { createOidcEntry } from '../oidc/entry.ts';
 
 /** One `/api/…` request as an entry (node.ts, fetch.ts, dispatch.ts) read it, its body not yet read. */
 export interface ApiRequest {
@@ -44,6 +45,8 @@ export interface ApiAnswer {
   body: string | Buffer;
   /** A body written as it is produced (server-sent events), after status and headers. */
   stream?: ReplyStream;
+  /** `Set-Cookie` values, one header each (the identity provider's interaction cookies). */
+  cookies?: string[];
 }
 
 /** Answers one API request; never throws. */
@@ -55,8 +58,12 @@ export type Answer = (request: ApiRequest) => Promise<ApiAnswer>;
  */
 export function isApiPath(pathname: string): boolean {
   // Case-insensitive, as the routes are (`/API/V1/users/me` is an API request).
-  return pathname.length > 4 && pathname.slice(0, 5).toLowerCase() === '/api/';
+  if (pathname.length > 4 && pathname.slice(0, 5).toLowerCase() === '/api/') return true;
+  // RFC 8414 §3.1: an issuer's metadata also lives at the host's root (the identity provider's, ../oidc/entry.ts).
+  return pathname.startsWith(RFC8414_PREFIX);
 }
+
+const RFC8414_PREFIX = '/.well-known/oauth-authorization-server/api/';
 
 /**
  * The one way into the API: every entry (node:http, and through it the Koa mount, Express and
@@ -65,7 +72,8 @@ export function isApiPath(pathname: string): boolean {
  * 1. security headers (../security-headers.ts), the request id under the request's header
  *    prefixes, CORS on every answer and 204 to OPTIONS (upstream
  *    https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/route-handlers/smart-response.tsx);
- * 2. the OpenAPI document (openapi.ts) for GET/HEAD of its paths;
+ * 2. the identity provider (../oidc/entry.ts) for its paths, when the project turned it on;
+ *    the OpenAPI document (openapi.ts) for GET/HEAD of its paths;
  * 3. SCIM 2.0 requests (`/api/v1/scim/v2/…`, scim.ts: their own media type and error format);
  *    then the cookie bridge of Gatehouse's own pages (cookie-bridge.ts) for bridge requests;
  * 4. the operation route from the registry (routes.ts), or the plain-text 404;
@@ -82,12 +90,21 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
   const trustedProxyHops = options.trustedProxyHops ?? 0;
   const openApi = openApiDocument();
   const log = runtime.log;
+  const oidc = createOidcEntry(runtime);
 
   const answer = async (requestId: string, sent: ApiRequest): Promise<ApiAnswer> => {
     const { method, pathname } = sent;
     const out: Record<string, string> = {};
     for (const [name, value] of security) out[name] = value;
     for (const prefix of responsePrefixes(sent.headers)) out[`${prefix}request-id`] = requestId;
+    const provided = await oidc(sent).catch((error: unknown) => {
+      log.error({ request_id: requestId, err: (error as Error)?.stack ?? String(error) }, 'unexpected error');
+      return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.alloc(0), cookies: undefined };
+    });
+    if (provided) {
+      const answered = finished(requestId, method, provided.status, Object.assign(out, provided.headers), provided.body);
+      return provided.cookies ? { ...answered, cookies: provided.cookies } : answered;
+    }
     Object.assign(out, corsHeaders(sent.headers['access-control-request-headers']));
     if (method === 'OPTIONS') return finished(requestId, method, 204, out, '');
     if ((method === 'GET' || method === 'HEAD') && OPENAPI_PATHS.has(pathname)) {

@@ -87,7 +87,9 @@ export function createFetchHandler(options: {
 
 /** An answer (answer.ts) as a Web `Response` (a streamed reply as its body stream). */
 function toResponse(answer: ApiAnswer, signal: AbortSignal): Response {
-  const init = { status: answer.status, headers: answer.headers };
+  const headers = new Headers(answer.headers);
+  for (const cookie of answer.cookies ?? []) headers.append('set-cookie', cookie);
+  const init = { status: answer.status, headers };
   if (answer.status === 204 || answer.status === 304 || (!answer.stream && answer.body.length === 0)) return new Response(null, init);
   if (!answer.stream) return new Response(answer.body as string | Uint8Array<ArrayBuffer>, init);
   const controller = new AbortController();

@@ -49,7 +49,7 @@ function writeAnswer(res: ServerResponse, answer: ApiAnswer): void {
     void writeStream(res, answer.stream);
     return;
   }
-  res.writeHead(answer.status, headers);
+  res.writeHead(answer.status, answer.cookies ? { ...headers, 'set-cookie': answer.cookies } : headers);
   res.end(answer.body);
 }
 

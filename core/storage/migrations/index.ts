@@ -21,6 +21,7 @@ import { trustInput } from './0021-trust-input.ts';
 import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
 import { sso } from './0022-sso.ts';
+import { oauthProvider } from './0022-oauth-provider.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0022-team-domains-scim': teamDomainsScim,
   '0022-locale-devices': localeDevices,
   '0022-sso': sso,
+  '0022-oauth-provider': oauthProvider,
 };

@@ -1,0 +1,57 @@
+import type { Runtime } from '../runtime.ts';
+import { findUser } from '../users/index.ts';
+import { findRefreshToken, findRefreshTokenByHash } from '../sessions/index.ts';
+import { sha256Hex } from '../lib/hash.ts';
+
+/** The OpenID Connect standard claims of a user (OpenID Connect Core §5.1), all of them; the provider picks by scope. */
+export interface AccountClaims {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  picture?: string;
+  /** Seconds since the epoch. */
+  updated_at: number;
+}
+
+/**
+ * The claims of user `userId` of project `projectId` for ID tokens and userinfo, or null when
+ * the user does not exist (deleted): the provider then refuses the user's refresh tokens with
+ * `invalid_grant`. `sub` is the user id; `updated_at` is the sign-up time (users carry no later
+ * profile time).
+ */
+export async function accountClaims(runtime: Runtime, projectId: string, userId: string): Promise<AccountClaims | null> {
+  if (userId.length > 200) return null;
+  const user = await findUser(runtime.db, projectId, userId);
+  if (!user) return null;
+  return {
+    sub: user.id,
+    ...(user.primary_email ? { email: user.primary_email, email_verified: user.primary_email_verified } : {}),
+    ...(user.display_name ? { name: user.display_name } : {}),
+    ...(user.profile_image_url ? { picture: user.profile_image_url } : {}),
+    updated_at: Math.floor(Number(user.signed_up_at) / 1000),
+  };
+}
+
+/**
+ * The user and Gatehouse session a hosted-pages refresh token (the HttpOnly cookie of the
+ * project's hosted sign-in) stands for, or null when unknown or expired: the identity
+ * provider's sign-in step reads who signed in through it.
+ */
+export async function signedInUser(
+  runtime: Runtime,
+  projectId: string,
+  refreshToken: string,
+): Promise<{ userId: string; sessionId: string } | null> {
+  if (refreshToken.length === 0 || refreshToken.length > 500) return null;
+  const row = await findRefreshTokenByHash(runtime.db, projectId, sha256Hex(refreshToken));
+  if (!row) return null;
+  if (row.expires_at !== null && Number(row.expires_at) <= runtime.clock.now()) return null;
+  return { userId: row.user_id, sessionId: row.id };
+}
+
+/** Whether Gatehouse session `sessionId` of the project is still live (not signed out, not expired). */
+export async function isSessionLive(runtime: Runtime, projectId: string, sessionId: string): Promise<boolean> {
+  const row = await findRefreshToken(runtime.db, projectId, sessionId);
+  return row !== null && (row.expires_at === null || Number(row.expires_at) > runtime.clock.now());
+}

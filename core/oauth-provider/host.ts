@@ -1,0 +1,34 @@
+import type { Runtime } from '../runtime.ts';
+import { findProject, type Project } from '../projects/index.ts';
+import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
+import { isUuid } from '../lib/random.ts';
+import { audienceFor } from '../tokens/keys.ts';
+import { API_PREFIX } from '../operations/api-path.ts';
+import { findClientRow, type OAuthClientRow } from './queries.ts';
+
+/** The issuer of project `projectId`'s identity provider: `<base url>/api/v1/projects/<id>/oidc`. */
+export function oidcIssuer(baseUrl: string, projectId: string): string {
+  return `${baseUrl}${API_PREFIX}/projects/${projectId}/oidc`;
+}
+
+/** The project whose identity provider answers at `projectId`'s issuer: it exists and turned `oidc.enabled` on; else null. */
+export async function identityProviderProject(runtime: Runtime, projectId: string): Promise<Project | null> {
+  if (projectId !== INTERNAL_PROJECT_ID && !isUuid(projectId)) return null;
+  const project = await findProject(runtime.db, projectId);
+  return project?.config.oidc.enabled ? project : null;
+}
+
+/** The project's ES256 signing keys (those of its access tokens and JWKS) as private JWKs, the signing key first. */
+export function oidcSigningJwks(runtime: Runtime, projectId: string): Array<Record<string, unknown>> {
+  return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => ({
+    ...key.privateKey.export({ format: 'jwk' }),
+    kid: key.kid,
+    alg: 'ES256',
+    use: 'sig',
+  }));
+}
+
+/** The client `clientId` of the project's identity provider, or null. */
+export function findOauthClient(runtime: Runtime, projectId: string, clientId: string): Promise<OAuthClientRow | null> {
+  return findClientRow(runtime.db, projectId, clientId);
+}

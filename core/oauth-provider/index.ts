@@ -1,0 +1,11 @@
+export { createOauthClient } from './create-oauth-client.ts';
+export { listOauthClients } from './list-oauth-clients.ts';
+export { getOauthClient } from './get-oauth-client.ts';
+export { updateOauthClient } from './update-oauth-client.ts';
+export { deleteOauthClient } from './delete-oauth-client.ts';
+export { createInitialAccessToken } from './create-initial-access-token.ts';
+export { oidcModelStore } from './payloads.ts';
+export { skipsConsent } from './client-record.ts';
+export { STANDARD_SCOPES } from './wire.ts';
+export { accountClaims, signedInUser, isSessionLive } from './account.ts';
+export { oidcIssuer, identityProviderProject, oidcSigningJwks, findOauthClient } from './host.ts';

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import type { Runtime } from '../runtime.ts';
+import {
+  consumePayloadRow,
+  deleteClientRow,
+  deleteExpiredPayloadRows,
+  deleteGrantRows,
+  deletePayloadRow,
+  findClientRow,
+  findPayloadRow,
+  upsertPayloadRow,
+  upsertClientRow,
+} from './queries.ts';
+import { clientForProvider, sealedClientRow } from './client-record.ts';
+
+/** What `oidc-provider` stores for one model instance (its `AdapterPayload`). */
+export type OidcPayload = Record<string, unknown> & {
+  grantId?: string;
+  userCode?: string;
+  uid?: string;
+  accountId?: string;
+  consumed?: unknown;
+};
+
+/**
+ * The storage `oidc-provider` asks for (its Adapter interface,
+ * https://github.com/panva/node-oidc-provider/blob/v9.x/example/my_adapter.js), for one model of
+ * one project: every instance lives in `oauth_provider_payloads` under the SHA-256 of its id, so
+ * the opaque access tokens, refresh tokens and codes (whose ids are the token values) are stored
+ * hashed; clients live in `oauth_provider_clients` with their secret sealed.
+ */
+export interface OidcModelStore {
+  upsert(id: string, payload: OidcPayload, expiresIn?: number): Promise<void>;
+  find(id: string): Promise<OidcPayload | undefined>;
+  findByUserCode(userCode: string): Promise<OidcPayload | undefined>;
+  findByUid(uid: string): Promise<OidcPayload | undefined>;
+  consume(id: string): Promise<void>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+}
+
+/** Every this many payload writes, a process removes the expired payloads of every project (a bounded table without a sweeper). */
+const SWEEP_EVERY_WRITES = 500;
+let writesSinceSweep = 0;
+
+/** base64url SHA-256 of an id or user code. */
+export function payloadHash(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
+}
+
+/**
+ * The store of model `model` (`Session`, `AccessToken`, `Client`, …) of project `projectId`.
+ * Times come from the runtime's clock (epoch ms); `expiresIn` is in seconds, as oidc-provider
+ * passes it. A stored payload that no longer parses reads as absent.
+ */
+export function oidcModelStore(runtime: Runtime, projectId: string, model: string): OidcModelStore {
+  const db = runtime.db;
+  const now = () => runtime.clock.now();
+  const parse = (row: { payload: string; consumed_at: number | null } | null): OidcPayload | undefined => {
+    if (!row) return undefined;
+    let payload: OidcPayload;
+    try {
+      payload = JSON.parse(row.payload) as OidcPayload;
+    } catch {
+      return undefined;
+    }
+    return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(Number(row.consumed_at) / 1000) };
+  };
+  if (model === 'Client') {
+    return {
+      async upsert(id, payload) {
+        // Only dynamic registration (RFC 7591) writes clients through the provider.
+        const existing = await findClientRow(db, projectId, id);
+        await upsertClientRow(
+          db,
+          sealedClientRow(runtime, projectId, payload, {
+            registeredBy: existing?.registered_by ?? 'dynamic',
+            createdAt: existing ? Number(existing.created_at) : now(),
+            now: now(),
+          }),
+        );
+      },
+      async find(id) {
+        const row = await findClientRow(db, projectId, id);
+        return row ? clientForProvider(runtime, row) : undefined;
+      },
+      findByUserCode: async () => undefined,
+      findByUid: async () => undefined,
+      consume: async () => {},
+      async destroy(id) {
+        await deleteClientRow(db, projectId, id);
+      },
+      revokeByGrantId: async () => {},
+    };
+  }
+  return {
+    async upsert(id, payload, expiresIn) {
+      await upsertPayloadRow(db, {
+        project_id: projectId,
+        model,
+        id_hash: payloadHash(id),
+        payload: JSON.stringify(payload),
+        grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+        user_code_hash: typeof payload.userCode === 'string' ? payloadHash(payload.userCode) : null,
+        uid: typeof payload.uid === 'string' ? payload.uid : null,
+        account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
+        expires_at: expiresIn ? now() + expiresIn * 1000 : null,
+        consumed_at: null,
+      });
+      if (++writesSinceSweep >= SWEEP_EVERY_WRITES) {
+        writesSinceSweep = 0;
+        await deleteExpiredPayloadRows(db, now());
+      }
+    },
+    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, now())),
+    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, now())),
+    findByUserCode: async (userCode) =>
+      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, now())),
+    consume: (id) => consumePayloadRow(db, projectId, model, payloadHash(id), now()),
+    destroy: (id) => deletePayloadRow(db, projectId, model, payloadHash(id)),
+    revokeByGrantId: (grantId) => deleteGrantRows(db, projectId, grantId),
+  };
+}

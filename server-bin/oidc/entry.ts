@@ -1,0 +1,174 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inject } from 'light-my-request';
+import { LRUCache } from 'lru-cache';
+import type { Runtime } from '../../core/runtime.ts';
+import { identityProviderProject, oidcIssuer, type Project } from '../../core/index.ts';
+import { buildProvider, providerFingerprint } from './provider.ts';
+import { handleInteraction, isInteractionPath } from './interaction.ts';
+
+/** An identity-provider request recognised by {@link oidcTarget}. */
+interface OidcTarget {
+  projectId: string;
+  /** The path under the issuer (`/token`, `/.well-known/openid-configuration`, …). */
+  rest: string;
+}
+
+const ISSUER_PATH = /^\/api\/(?:v1|latest)\/projects\/([^/]+)\/oidc(\/.*)?$/i;
+const RFC8414_PATH = /^\/\.well-known\/oauth-authorization-server\/api\/v1\/projects\/([^/]+)\/oidc$/;
+const DISCOVERY = '/.well-known/openid-configuration';
+
+/**
+ * Whether a path (mount path removed) is the identity provider's: under an issuer
+ * (`/api/v1/projects/<id>/oidc/…`), or the RFC 8414 §3.1 metadata location for one
+ * (`/.well-known/oauth-authorization-server/api/v1/projects/<id>/oidc`). Both issuer-relative
+ * metadata names (`openid-configuration`, `oauth-authorization-server`) answer the same document.
+ */
+export function oidcTarget(pathname: string): OidcTarget | null {
+  const inIssuer = ISSUER_PATH.exec(pathname);
+  if (inIssuer) {
+    const rest = inIssuer[2] ?? '/';
+    return { projectId: decodeSegment(inIssuer[1]!), rest: rest === '/.well-known/oauth-authorization-server' ? DISCOVERY : rest };
+  }
+  const metadata = RFC8414_PATH.exec(pathname);
+  return metadata ? { projectId: decodeSegment(metadata[1]!), rest: DISCOVERY } : null;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Headers never passed to the provider: it sees the issuer's host and scheme, and the peer as the one forwarded address. */
+const DROPPED_HEADERS = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'forwarded', 'content-length']);
+
+/**
+ * The identity provider's entry (docs/oauth-provider.md): answers a request for a project whose
+ * `oidc.enabled` is on, through that project's `oidc-provider` instance (a Koa application),
+ * handed the request with light-my-request so every host (node:http, the Koa mount, the fetch
+ * handler, dispatch) reaches it through the one answer (../api/answer.ts). Returns null for a
+ * path that is not the provider's, an unknown project, or a project with the provider off (the
+ * API's plain 404 then answers).
+ *
+ * One provider per project is cached (LRU, 200 projects), rebuilt when the project's `oidc.*`
+ * settings or signing keys change (provider.ts providerFingerprint); a project is read from the
+ * database on every request, so a change is seen at once by every process.
+ */
+/** The parts of an API request (../api/answer.ts ApiRequest) the provider reads. */
+export interface OidcRequest {
+  method: string;
+  pathname: string;
+  search: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  readBody(): Promise<Buffer>;
+  peerAddress: string | undefined;
+}
+
+/** The provider's answer: status, headers (lowercase, no length), body bytes, and its cookies one per `Set-Cookie`. */
+export interface OidcAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  cookies?: string[];
+}
+
+export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Promise<OidcAnswer | null> {
+  const providers = new LRUCache<
+    string,
+    { fingerprint: string; provider: any; callback: (req: IncomingMessage, res: ServerResponse) => void }
+  >({
+    max: 200,
+  });
+  const base = new URL(runtime.baseUrl);
+
+  const providerFor = (project: Project) => {
+    const fingerprint = providerFingerprint(runtime, project);
+    const cached = providers.get(project.id);
+    if (cached && cached.fingerprint === fingerprint) return cached;
+    const provider = buildProvider(runtime, project);
+    const built = { fingerprint, provider, callback: provider.callback() };
+    providers.set(project.id, built);
+    return built;
+  };
+
+  return async (request) => {
+    const target = oidcTarget(request.pathname);
+    if (!target) return null;
+    const { projectId } = target;
+    const project = await identityProviderProject(runtime, projectId);
+    if (!project) return null;
+    const { provider, callback } = providerFor(project);
+
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers))
+      if (value !== undefined && !DROPPED_HEADERS.has(name)) headers[name] = value;
+    headers.host = base.host;
+    headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+    headers['x-forwarded-for'] = request.peerAddress ?? '127.0.0.1';
+    let requestBody: Buffer | undefined;
+    try {
+      requestBody = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
+    } catch {
+      // Past the body limit (../api/body.ts MAX_BODY_BYTES) or a broken stream: the client's fault (RFC 6749 §5.2).
+      return {
+        status: 400,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        body: Buffer.from(JSON.stringify({ error: 'invalid_request', error_description: 'The request body could not be read.' })),
+      };
+    }
+    const issuer = oidcIssuer(runtime.baseUrl, projectId);
+    const issuerPath = new URL(issuer).pathname;
+    const interaction = isInteractionPath(target.rest);
+    const res = await inject(
+      (req, out) => {
+        // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
+        (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
+        if (interaction)
+          handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
+            (error: unknown) => {
+              runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
+              if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
+              out.end(JSON.stringify({ error: 'server_error' }));
+            },
+          );
+        else callback(req as IncomingMessage, out as ServerResponse);
+      },
+      {
+        method: request.method as 'GET',
+        url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
+        headers,
+        ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
+        remoteAddress: request.peerAddress ?? '127.0.0.1',
+      },
+    );
+    const out: Record<string, string> = {};
+    let cookies: string[] | undefined;
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection' || name === 'date')
+        continue;
+      if (name === 'set-cookie') cookies = Array.isArray(value) ? value.map(String) : [String(value)];
+      else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    const body = rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
+    return { status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
+  };
+}
+
+/**
+ * oidc-provider answers a grant type the client was not registered for with `invalid_request`;
+ * RFC 6749 §5.2 names that `unauthorized_client` (same status, 400). Other answers pass as they are.
+ */
+function rfcErrorBody(status: number, type: string | undefined, body: Buffer): Buffer {
+  if (status !== 400 || !type?.startsWith('application/json') || body.length > 2000) return body;
+  const text = body.toString('utf8');
+  if (!text.includes('requested grant type is not allowed for this client')) return body;
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    if (parsed.error !== 'invalid_request') return body;
+    return Buffer.from(JSON.stringify({ ...parsed, error: 'unauthorized_client' }));
+  } catch {
+    return body;
+  }
+}

@@ -1,0 +1,157 @@
+import Provider from 'oidc-provider';
+import type { Runtime } from '../../core/runtime.ts';
+import {
+  accountClaims,
+  isSessionLive,
+  oidcIssuer,
+  oidcModelStore,
+  oidcSigningJwks,
+  STANDARD_SCOPES,
+  type Project,
+} from '../../core/index.ts';
+import { SESSION_LINK_MODEL } from './interaction.ts';
+
+/** Lifetimes in seconds (oidc-provider `ttl`). */
+const TTL = {
+  AccessToken: 3600,
+  ClientCredentials: 3600,
+  AuthorizationCode: 60,
+  IdToken: 3600,
+  DeviceCode: 600,
+  Interaction: 3600,
+  Grant: 14 * 24 * 3600,
+  Session: 14 * 24 * 3600,
+  RefreshToken: 14 * 24 * 3600,
+  RegistrationAccessToken: 365 * 24 * 3600,
+} as const;
+
+/**
+ * Whether `resource` may be a resource indicator (RFC 8707 §2): an absolute http(s) URI without
+ * a fragment; http only in non-production environments or to a loopback host.
+ */
+function isResourceIndicator(resource: string, production: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return false;
+  }
+  if (url.hash || url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && (!production || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+}
+
+/** A fingerprint of what a project's provider is built from: a change rebuilds it (provider-cache.ts). */
+export function providerFingerprint(runtime: Runtime, project: Project): string {
+  const kids = oidcSigningJwks(runtime, project.id).map((k) => k.kid);
+  return JSON.stringify([project.config.oidc, kids]);
+}
+
+/**
+ * Builds the `oidc-provider` instance of one project (https://github.com/panva/node-oidc-provider/blob/v9.x/docs/README.md):
+ * storage through core/oauth-provider (Kysely tables), the project's ES256 keys, S256-only PKCE
+ * (the default of v9), refresh-token rotation (a reused refresh token revokes the whole grant),
+ * client credentials, introspection (RFC 7662), revocation (RFC 7009), resource indicators
+ * (RFC 8707) answered with JWT access tokens (RFC 9068) for that audience, dynamic registration
+ * (RFC 7591) per `oidc.dynamicClientRegistration`, the device flow (RFC 8628) and RP-initiated
+ * logout. Sign-in and consent are the host's interaction pages (interaction.ts).
+ */
+export function buildProvider(runtime: Runtime, project: Project): any {
+  const issuer = oidcIssuer(runtime.baseUrl, project.id);
+  const { oidc } = project.config;
+  const production = runtime.environment === 'production';
+  const scopes = [...new Set<string>([...STANDARD_SCOPES, ...oidc.scopes])];
+  const resourceScope = oidc.scopes.join(' ');
+  const dcr = oidc.dynamicClientRegistration;
+  const provider = new Provider(issuer, {
+    adapter: class {
+      constructor(model: string) {
+        return oidcModelStore(runtime, project.id, model);
+      }
+    },
+    jwks: { keys: oidcSigningJwks(runtime, project.id) },
+    cookies: { keys: [runtime.deriveKey(`oauth-provider/cookies/${project.id}`).toString('base64url')] },
+    scopes,
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'picture', 'updated_at'],
+    },
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      introspectionSigningAlgValues: ['ES256'],
+      authorizationSigningAlgValues: ['ES256'],
+    },
+    ttl: TTL,
+    rotateRefreshToken: true,
+    // ID tokens carry the standard claims of the granted scopes too, not only userinfo.
+    conformIdTokenClaims: false,
+    issueRefreshToken: async (_ctx: unknown, client: any, code: any) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    // A deleted user, or (for a grant approved in the hosted pages) a signed-out Gatehouse session,
+    // has no account: the provider then refuses its refresh tokens with invalid_grant.
+    async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
+      if (token?.grantId) {
+        const link = await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).find(token.grantId);
+        if (link && typeof link.sessionId === 'string' && !(await isSessionLive(runtime, project.id, link.sessionId))) return undefined;
+      }
+      const claims = await accountClaims(runtime, project.id, sub);
+      if (!claims) return undefined;
+      return { accountId: sub, claims: async () => claims };
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(issuer).pathname}/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      // RFC 7662 §4: a confidential client (a resource server) may introspect any token of the
+      // project; a public client only its own. RFC 7009 §2.1: a client revokes only its own tokens.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: any, token: any) =>
+          client.clientAuthMethod !== 'none' || token.clientId === client.clientId,
+      },
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      deviceFlow: { enabled: true },
+      registration: {
+        enabled: dcr !== 'off',
+        initialAccessToken: dcr === 'initial_access_token',
+        idFactory: () => `gh_${crypto.randomUUID().replaceAll('-', '')}`,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf,
+        useGrantedResource: async () => true,
+        async getResourceServerInfo(_ctx: unknown, resource: string) {
+          if (!isResourceIndicator(resource, production)) {
+            const { InvalidTarget } = (Provider as any).errors;
+            throw new InvalidTarget('resource must be an absolute https URI without a fragment');
+          }
+          return {
+            scope: resourceScope,
+            audience: resource,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    pkce: { required: () => true },
+    renderError(ctx: any, out: Record<string, string>) {
+      ctx.type = 'json';
+      ctx.body = { error: out.error, ...(out.error_description ? { error_description: out.error_description } : {}) };
+    },
+  });
+  // Requests reach the provider with the issuer's host and scheme (entry.ts) from a trusted hop.
+  provider.proxy = true;
+  return provider;
+}

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import * as oidc from 'openid-client';
+import { api } from '../helpers/api.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { createClient, discover, idpProject, postForm } from './idp-fixtures.ts';
+import { CookieJar } from './browserless.ts';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+/** A user of the project signed in through the API, as the hosted sign-in would leave them: its refresh token in the hosted pages' cookie. */
+async function signedInUser(server: TestServer, p: Awaited<ReturnType<typeof idpProject>>) {
+  const user = await api(server, 'POST', '/users', p.server, {
+    primary_email: `u${Math.random().toString(36).slice(2)}@example.test`,
+    primary_email_verified: true,
+    display_name: 'Ada Lovelace',
+  });
+  assert.equal(user.status, 201, user.text);
+  const session = await api(server, 'POST', '/auth/sessions', p.server, {
+    user_id: user.body.id,
+    expires_in_millis: 3_600_000,
+    is_impersonation: false,
+  });
+  assert.equal(session.status, 200, session.text);
+  return { id: user.body.id as string, email: user.body.primary_email as string, refreshToken: session.body.refresh_token as string };
+}
+
+/**
+ * Runs the authorization request through sign-in and (unless skipped) consent with a cookie jar;
+ * answers the callback URL with the code.
+ */
+async function authorize(
+  server: TestServer,
+  p: Awaited<ReturnType<typeof idpProject>>,
+  config: oidc.Configuration,
+  user: { refreshToken: string },
+  params: Record<string, string>,
+  options: { expectConsent: boolean },
+) {
+  const jar = new CookieJar();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, ...params }).href;
+  const toSignIn = await jar.follow(url, (l) => l.includes('/handler/sign-in'));
+  assert.match(toSignIn.url, new RegExp(`/projects/${p.projectId}/handler/sign-in\\?after_auth_return_to=`));
+  const returnTo = new URL(toSignIn.url).searchParams.get('after_auth_return_to')!;
+  assert.ok(returnTo.startsWith('/'), 'a relative return URL, which the hosted pages follow');
+  jar.set(`gatehouse-refresh-${p.projectId}`, user.refreshToken);
+  const back = await jar.follow(new URL(returnTo, toSignIn.url).href, (l) => l.startsWith(REDIRECT));
+  if (!options.expectConsent) {
+    assert.ok(back.url.startsWith(REDIRECT), back.url);
+    return back.url;
+  }
+  assert.equal(back.res.status, 200);
+  const page = await back.res.text();
+  assert.match(page, /wants to access your/);
+  const action = /<form method="post" action="([^"]+\/confirm)"/.exec(page)![1]!.replaceAll('&#38;', '&');
+  const confirmed = await jar.fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=allow',
+  });
+  assert.equal(confirmed.status, 303);
+  const done = await jar.follow(new URL(confirmed.headers.get('location')!, action).href, (l) => l.startsWith(REDIRECT));
+  assert.ok(done.url.startsWith(REDIRECT), done.url);
+  return done.url;
+}
+
+describeWithServer('Identity provider: authorization code + PKCE, refresh tokens (issue 31)', (get) => {
+  it('signs in through the hosted pages, asks consent, and issues a validated ID token with the standard claims', async () => {
+    const server = get();
+    const p = await idpProject(server);
+    const client = await createClient(server, p.admin, { client_name: 'Third-party app', redirect_uris: [REDIRECT] });
+    const config = await discover(p.issuer, client.client_id, client.client_secret);
+    const user = await signedInUser(server, p);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const callback = await authorize(
+      server,
+      p,
+      config,
+      user,
+      {
+        scope: 'openid email profile offline_access',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+        prompt: 'consent',
+      },
+      { expectConsent: true },
+    );
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+    });
+    const claims = tokens.claims()!;
+    assert.equal(claims.sub, user.id);
+    assert.equal(claims.iss, p.issuer);
+    assert.equal(claims.email, user.email);
+    assert.equal(claims.email_verified, true);
+    assert.equal(claims.name, 'Ada Lovelace');
+    assert.equal(typeof claims.updated_at, 'number');
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
+    assert.equal(info.email, user.email);
+    assert.equal(info.name, 'Ada Lovelace');
+    assert.ok(tokens.refresh_token);
+  });
+
+  it('rotates refresh tokens and revokes the grant when a used one comes back; a signed-out session or deleted user ends refreshing', async () => {
+    const server = get();
+    const p = await idpProject(server);
+    const client = await createClient(server, p.admin, { client_name: 'First-party app', redirect_uris: [REDIRECT], skip_consent: true });
+    const config = await discover(p.issuer, client.client_id, client.client_secret);
+    const login = async (user: { refreshToken: string }) => {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const callback = await authorize(
+        server,
+        p,
+        config,
+        user,
+        // OpenID Connect Core §11: offline_access needs prompt=consent (a skip_consent client is not shown the page).
+        {
+          scope: 'openid offline_access',
+          prompt: 'consent',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        },
+        { expectConsent: false },
+      );
+      return oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier });
+    };
+    const user = await signedInUser(server, p);
+    const first = await login(user);
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
+    assert.notEqual(second.refresh_token, first.refresh_token);
+    // Reuse of the rotated-out token: refused, and the whole grant (the new token too) is revoked.
+    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token!), (e: any) => e.error === 'invalid_grant');
+    await assert.rejects(oidc.refreshTokenGrant(config, second.refresh_token!), (e: any) => e.error === 'invalid_grant');
+
+    // Signing out of Gatehouse (the session that approved) stops the grant's refresh tokens at once.
+    const fresh = await login(user);
+    const signOut = await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, refreshToken: user.refreshToken } as any);
+    assert.ok(signOut.status < 300, signOut.text);
+    await assert.rejects(oidc.refreshTokenGrant(config, fresh.refresh_token!), (e: any) => e.error === 'invalid_grant');
+
+    // A deleted user's refresh token stops working.
+    const other = await signedInUser(server, p);
+    const tokens = await login(other);
+    assert.equal((await api(server, 'DELETE', `/users/${other.id}`, p.server)).status, 200);
+    await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token!), (e: any) => e.error === 'invalid_grant');
+  });
+
+  it('refuses a code without PKCE, a plain challenge, and a wrong verifier', async () => {
+    const server = get();
+    const p = await idpProject(server);
+    const client = await createClient(server, p.admin, { client_name: 'App', redirect_uris: [REDIRECT], skip_consent: true });
+    const config = await discover(p.issuer, client.client_id, client.client_secret);
+    const base = { client_id: client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'openid' };
+    for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<string, string>[]) {
+      const res = await fetch(`${p.issuer}/auth?${new URLSearchParams({ ...base, ...extra })}`, { redirect: 'manual' });
+      const location = new URL(res.headers.get('location') ?? 'http://x/');
+      assert.equal(location.searchParams.get('error'), 'invalid_request', JSON.stringify(extra));
+    }
+    const user = await signedInUser(server, p);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const callback = await authorize(
+      server,
+      p,
+      config,
+      user,
+      { scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' },
+      { expectConsent: false },
+    );
+    const code = new URL(callback).searchParams.get('code')!;
+    const res = await postForm(
+      `${p.issuer}/token`,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: oidc.randomPKCECodeVerifier() },
+      { id: client.client_id, secret: client.client_secret! },
+    );
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_grant');
+  });
+});
