@@ -145,6 +145,11 @@ export const SETTINGS: readonly Setting[] = [
     help: "`gatehouse init`: the internal project's admin key (creates a project for the dashboard owner), or with --project that project's; `gatehouse import`: the target project's admin key",
   },
   {
+    env: ['GATEHOUSE_EXPORT_PASSPHRASE'],
+    default: 'none (or --passphrase-file)',
+    help: '`gatehouse export --include-secrets` seals password hashes and TOTP secrets under it; `gatehouse import` opens a sealed export with it (at least 12 characters)',
+  },
+  {
     env: ['GATEHOUSE_CACHE_DIR'],
     default: '$XDG_CACHE_HOME/gatehouse or ~/.cache/gatehouse',
     help: 'single executable: private folder for its native addons',

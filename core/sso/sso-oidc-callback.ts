@@ -20,7 +20,7 @@ function claim(claims: Record<string, unknown> | null, name: string | undefined)
 /**
  * The OpenID provider's redirect back for an OpenID connection: takes the flow of `state` (single
  * use, 10 minutes: OUTER_OAUTH_TIMEOUT otherwise), redeems the code with PKCE and validates the ID
- * Token (signature, issuer, audience, nonce) through core/auth-oauth's generic OpenID provider,
+ * Token (signature, issuer, audience, nonce) through the generic OpenID provider of OAuth sign-in,
  * reads the identity (`sub`, and `email` / `name` or the connection's mapped claims), then ends
  * the sign-in (sign-in.ts). Unknown response parameters are ignored (RFC 6749 §4.1.2).
  */

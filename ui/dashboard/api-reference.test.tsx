@@ -8,8 +8,11 @@ import { it } from 'node:test';
 import { act, flush, render, type, waitForText } from '../test-dom.tsx';
 import { DashboardRoot, dashboard } from './test-harness.tsx';
 import { operations } from '../../core/operations/registry.ts';
+import { SCIM_ENDPOINTS } from '../../core/scim/index.ts';
 
 const document_ = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+/** Every operation the document lists: the registry's, and the SCIM endpoints served beside it. */
+const documented = operations.length + SCIM_ENDPOINTS.length;
 
 it('API reference: reached from the navigation, lists every operation of the document, filters them and opens one', async () => {
   const { api, calls } = dashboard('/', (req) => (req.path === '/openapi.json' ? { status: 200, body: document_ } : undefined));
@@ -21,7 +24,7 @@ it('API reference: reached from the navigation, lists every operation of the doc
     (link as HTMLAnchorElement).click();
   });
   await flush();
-  await waitForText(container, `${operations.length} operations`);
+  await waitForText(container, `${documented} operations`);
   assert.ok(calls.some((c) => c.path === '/openapi.json' && c.method === 'GET'));
   const listed = new Set([...container.querySelectorAll('[data-operation-id]')].map((el) => el.getAttribute('data-operation-id')));
   for (const op of operations) assert.ok(listed.has(op.id), `${op.id} is not listed`);
@@ -49,6 +52,6 @@ it('API reference: reached from the navigation, lists every operation of the doc
   const shown = [...container.querySelectorAll('[data-operation-id]')].map((el) => el.getAttribute('data-operation-id'));
   const expected = operations.filter((op) => op.path.startsWith('/team-invitations')).map((op) => op.id);
   assert.deepEqual(new Set(shown), new Set(expected));
-  await waitForText(container, `${expected.length} of ${operations.length} operations`);
+  await waitForText(container, `${expected.length} of ${documented} operations`);
   await unmount();
 });

@@ -150,7 +150,7 @@ it('sidebar: project pages grouped under Build, Users and Settings, each with an
   }));
   assert.deepEqual(groups, [
     { name: 'Build', links: ['Auth methods', 'Project keys', 'Emails', 'Webhooks', 'Payments', 'Data vault'] },
-    { name: 'Users', links: ['Users', 'Teams', 'Permissions'] },
+    { name: 'Users', links: ['Users', 'Teams', 'Permissions', 'Import users'] },
     { name: 'Settings', links: ['Configuration', 'Project settings'] },
   ]);
   assert.ok(Array.from(nav.querySelectorAll('a')).every((a) => a.querySelector('svg[aria-hidden=true]')));
