@@ -121,12 +121,16 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
 
     await nav('Users');
     await page.getByText('No users yet.').waitFor();
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.getByRole('dialog', { name: 'Create a user' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await page.getByLabel('Display name').fill('Ada');
     await page.getByRole('button', { name: 'Create user' }).click();
     await page.getByRole('heading', { name: 'Ada', exact: true }).waitFor();
 
     await nav('Project keys');
+    await page.getByRole('button', { name: 'New keys' }).click();
+    await page.getByRole('dialog', { name: 'Create keys' }).waitFor();
     await page.getByLabel('Description').fill('Web app');
     await page.getByRole('button', { name: 'Create keys' }).click();
     await page.getByTestId('env-snippet').waitFor();
