@@ -3,7 +3,7 @@ import { inject } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import type { Runtime } from '../../core/runtime.ts';
 import { identityProviderProject, oidcIssuer, type Project } from '../../core/index.ts';
-import { buildProvider, providerFingerprint } from './provider.ts';
+import { buildProvider, loadProviderClass, providerFingerprint, type ProviderClass } from './provider.ts';
 import { handleInteraction, isInteractionPath } from './interaction.ts';
 
 /** An identity-provider request recognised by {@link oidcTarget}. */
@@ -83,11 +83,11 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
   });
   const base = new URL(runtime.baseUrl);
 
-  const providerFor = (project: Project) => {
+  const providerFor = (project: Project, Provider: ProviderClass) => {
     const fingerprint = providerFingerprint(runtime, project);
     const cached = providers.get(project.id);
     if (cached && cached.fingerprint === fingerprint) return cached;
-    const provider = buildProvider(runtime, project);
+    const provider = buildProvider(runtime, project, Provider);
     const built = { fingerprint, provider, callback: provider.callback() };
     providers.set(project.id, built);
     return built;
@@ -99,7 +99,7 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     const { projectId } = target;
     const project = await identityProviderProject(runtime, projectId);
     if (!project) return null;
-    const { provider, callback } = providerFor(project);
+    const { provider, callback } = providerFor(project, await loadProviderClass());
 
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers))

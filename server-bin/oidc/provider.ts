@@ -1,4 +1,17 @@
-import Provider from 'oidc-provider';
+/** oidc-provider's Provider class. */
+export type ProviderClass = typeof import('oidc-provider').default;
+
+let providerClass: ProviderClass | null = null;
+
+/**
+ * Loads `oidc-provider` on first use of an issuer, not at start: importing it prints "Unsupported
+ * runtime" on Node 20 (it works there), which every other `gatehouse` command
+ * and a server without the identity provider would otherwise show.
+ */
+export async function loadProviderClass(): Promise<ProviderClass> {
+  providerClass ??= (await import('oidc-provider')).default;
+  return providerClass;
+}
 import type { Runtime } from '../../core/runtime.ts';
 import {
   accountClaims,
@@ -56,7 +69,7 @@ export function providerFingerprint(runtime: Runtime, project: Project): string 
  * (RFC 7591) per `oidc.dynamicClientRegistration`, the device flow (RFC 8628) and RP-initiated
  * logout. Sign-in and consent are the host's interaction pages (interaction.ts).
  */
-export function buildProvider(runtime: Runtime, project: Project): any {
+export function buildProvider(runtime: Runtime, project: Project, Provider: ProviderClass): any {
   const issuer = oidcIssuer(runtime.baseUrl, project.id);
   const { oidc } = project.config;
   const production = runtime.environment === 'production';

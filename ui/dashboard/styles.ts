@@ -10,7 +10,7 @@ a{color:var(--accent)}
 .d-app{display:flex;min-height:100vh}
 .d-side{width:220px;flex:none;border-right:1px solid var(--line);padding:16px;background:var(--card)}
 .d-side-head{display:flex;justify-content:space-between;align-items:center;gap:8px}
-.d-menu-btn{display:none}
+.d-btn.d-menu-btn{display:none}
 .d-skip{position:absolute;left:8px;top:-48px;z-index:20;background:var(--card);color:var(--accent);padding:8px 12px;border:2px solid var(--accent);border-radius:6px}
 .d-skip:focus{top:8px}
 :focus-visible{${FOCUS_RING}}
@@ -72,7 +72,7 @@ iframe.d-preview{width:100%;min-height:320px;border:1px solid var(--line);border
 .d-app{flex-direction:column}
 .d-side{width:auto;border-right:none;border-bottom:1px solid var(--line);padding:10px 16px}
 .d-brand{margin-bottom:0}
-.d-menu-btn{display:inline-block}
+.d-btn.d-menu-btn{display:inline-flex}
 .d-side:not([data-open]) .d-nav{display:none}
 .d-nav{margin-top:12px}
 .d-main{padding:16px 12px}
