@@ -32,7 +32,6 @@ const ALLOWED: Record<string, string> = {
   'core/payments/items.test.ts': 'conversion pending',
   'core/payments/purchases.test.ts': 'conversion pending',
   'core/payments/stripe.test.ts': 'conversion pending',
-  'core/sign-up-rules/sign-up-rules.test.ts': 'conversion pending',
   // Not yet converted on branch coretests-b (ran out of time; see its report).
   'core/ai-chat/ai-chat.test.ts': 'streams server-sent events: conversion pending on coretests-b',
   'core/bot-challenge/bot-challenge.test.ts': 'conversion pending on coretests-b',
