@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Credentials } from '../index.ts';
+import { StatusError } from '../errors/index.ts';
 import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
 import { createCoreProjectKeys, keyCredentials, refusesWithStatus } from '../../test/helpers/core-fixtures-b.ts';
 
@@ -19,6 +20,17 @@ async function override(t: TestCore, caller: Credentials, level: string) {
 
 /** The input of `config.updateOverride` (PATCH) with `value` as the override string. */
 const patchInput = (level: string, value: unknown) => ({ params: { level }, body: { config_override_string: JSON.stringify(value) } });
+
+/** The bad-request status error `config.updateOverride` refuses `value` at `level` with. */
+async function refusedPatch(t: TestCore, admin: Credentials, level: string, value: unknown): Promise<StatusError> {
+  const error = await t.core.invoke('config.updateOverride', admin, patchInput(level, value)).then(
+    () => assert.fail('the patch was accepted'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof StatusError, String(error));
+  assert.equal(error.kind, 'bad-request');
+  return error;
+}
 
 const patch = (t: TestCore, caller: Credentials, level: string, value: unknown) =>
   t.call<unknown>('config.updateOverride', caller, patchInput(level, value));
@@ -145,19 +157,11 @@ describeWithCore('config overrides', (get) => {
       { nonExistentField: 'some-value' },
       'The key "nonExistentField" is not valid (nested object not found in schema: "nonExistentField").',
     );
-    const badValue = await t.core
-      .invoke('config.updateOverride', admin, patchInput('branch', { 'auth.password.allowSignIn': 'yes' }))
-      .catch((e) => e);
+    const badValue = await refusedPatch(t, admin, 'branch', { 'auth.password.allowSignIn': 'yes' });
     assert.match(badValue.message, /"auth\.password\.allowSignIn" has an invalid value: must be a boolean/);
-    assert.equal(badValue.kind, 'bad-request');
-    const wrongLevel = await t.core
-      .invoke('config.updateOverride', admin, patchInput('branch', { 'emails.server.password': 'secret' }))
-      .catch((e) => e);
+    const wrongLevel = await refusedPatch(t, admin, 'branch', { 'emails.server.password': 'secret' });
     assert.match(wrongLevel.message, /"emails\.server\.password" cannot be set at the branch level/);
-    assert.equal(wrongLevel.kind, 'bad-request');
-    const badPort = await t.core
-      .invoke('config.updateOverride', admin, patchInput('environment', { 'emails.server': { isShared: false, port: 70000 } }))
-      .catch((e) => e);
+    const badPort = await refusedPatch(t, admin, 'environment', { 'emails.server': { isShared: false, port: 70000 } });
     assert.match(badPort.message, /"emails\.server\.port" has an invalid value: must be between 0 and 65535/);
     await refusesWithStatus(
       t,
