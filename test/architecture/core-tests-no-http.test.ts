@@ -26,7 +26,6 @@ const ALLOWED: Record<string, string> = {
   'core/auth-oauth/github-provider.test.ts': 'conversion pending',
   'core/auth-oauth/oauth-edges.test.ts': 'conversion pending',
   'core/auth-oauth/oauth-oidc.test.ts': 'conversion pending',
-  'core/auth-password/auth-password.test.ts': 'conversion pending',
   'core/emails/upstream-emails.test.ts': 'conversion pending',
   'core/payments/items.test.ts': 'conversion pending',
   'core/payments/purchases.test.ts': 'conversion pending',
