@@ -42,10 +42,7 @@ async function attempt(
 /** Asserts a refusal with the known error `code` (and its catalogue `status` when given); returns the error. */
 function refused(outcome: Outcome, code: string, status?: number): KnownError {
   const { error } = outcome;
-  assert.ok(
-    error instanceof KnownError,
-    `expected ${code}, got ${error ? `${error.message}` : JSON.stringify(outcome.value)}`,
-  );
+  assert.ok(error instanceof KnownError, `expected ${code}, got ${error ? `${error.message}` : JSON.stringify(outcome.value)}`);
   assert.equal(error.code, code, error.message);
   if (status !== undefined) assert.equal(error.status, status);
   return error;

@@ -22,14 +22,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 const KNOWN_MISMATCHES: ReadonlySet<string> = new Set([
   // '<id> <export name> <file>'
-  'meta.jwksAnonymous anonymousJwks core/meta/jwks.ts',
-  'meta.jwksRestricted restrictedJwks core/meta/jwks.ts',
-  'projects.getCurrentAdmin getCurrentProjectAdmin core/projects/get-current-project.ts',
-  'internalApiKeys.list listInternalApiKeys core/internal-api-keys/read-internal-api-keys.ts',
-  'internalApiKeys.get getInternalApiKey core/internal-api-keys/read-internal-api-keys.ts',
-  'internalApiKeys.update updateInternalApiKey core/internal-api-keys/read-internal-api-keys.ts',
-  'authPassword.sendResetCode sendResetCode core/auth-password/password-reset.ts',
-  'authPassword.reset resetPassword core/auth-password/password-reset.ts',
   'notifications.unsubscribeLink unsubscribeViaLink core/notifications/unsubscribe.ts',
   'notifications.unsubscribeOneClick unsubscribeOneClick core/notifications/unsubscribe.ts',
   'mfa.signIn signInWithMfa core/mfa/sign-in.ts',
@@ -42,15 +34,11 @@ const KNOWN_MISMATCHES: ReadonlySet<string> = new Set([
   'authOauth.devProviderToken devProviderToken core/auth-oauth/dev-provider.ts',
   'authOauth.devProviderJwks devProviderJwks core/auth-oauth/dev-provider.ts',
   'authOauth.devProviderDiscovery devProviderDiscovery core/auth-oauth/dev-provider.ts',
-  'config.getSource getConfigSource core/config/config-source.ts',
-  'config.unlinkSource unlinkConfigSource core/config/config-source.ts',
   'payments.testModePurchaseSession testModePurchaseSession core/payments/test-mode-purchase.ts',
   'payments.stripeAccountInfo getStripeAccountInfo core/payments/stripe-connection.ts',
   'payments.setStripeKeys setStripeKeys core/payments/stripe-connection.ts',
   'payments.deleteStripeKeys deleteStripeKeys core/payments/stripe-connection.ts',
   'payments.setup setupPayments core/payments/stripe-connection.ts',
-  'aiChat.getSettings getAssistantSettings core/ai-chat/assistant-settings.ts',
-  'aiChat.updateSettings updateAssistantSettings core/ai-chat/assistant-settings.ts',
 ]);
 
 const words = (camel: string) =>
