@@ -1,1 +1,1 @@
-export { signUpAnonymously } from './sign-up-anonymous.ts';
+export { signUpAnonymously } from './sign-up-anonymously.ts';

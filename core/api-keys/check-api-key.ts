@@ -7,7 +7,8 @@ import { KeyCheckSchema } from './schemas.ts';
 import type { ApiKeyType } from './secret.ts';
 import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
-function checkFor(type: ApiKeyType) {
+/** The check operation for one key owner type (`user` or `team`), shared by both owners' operations. */
+export function checkApiKeyFor(type: ApiKeyType) {
   return defineOperation({
     id: `apiKeys.check${type === 'user' ? 'User' : 'Team'}Key`,
     method: 'POST',
@@ -30,13 +31,3 @@ function checkFor(type: ApiKeyType) {
     },
   });
 }
-
-/**
- * `POST /user-api-keys/check` (server) `{api_key}` → the key object (`value: {last_four}`).
- * Errors, in order: API_KEY_NOT_FOUND, WRONG_API_KEY_TYPE `{expected_type, actual_type}`,
- * API_KEY_REVOKED, API_KEY_EXPIRED (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/user-api-keys/). The SDK maps them all to "no user".
- */
-export const checkUserApiKey = checkFor('user');
-
-/** `POST /team-api-keys/check` (server) `{api_key}`: as the user variant for team keys. */
-export const checkTeamApiKey = checkFor('team');

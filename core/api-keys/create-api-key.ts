@@ -12,7 +12,8 @@ import { TeamKeyCreateSchema, UserKeyCreateSchema } from './schemas.ts';
 import { createApiKeySecret, type ApiKeyType } from './secret.ts';
 import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
-function createFor<T extends ApiKeyType>(type: T) {
+/** The create operation for one key owner type (`user` or `team`), shared by both owners' operations. */
+export function createApiKeyFor<T extends ApiKeyType>(type: T) {
   const schema = type === 'user' ? UserKeyCreateSchema : TeamKeyCreateSchema;
   return defineOperation({
     id: `apiKeys.create${type === 'user' ? 'User' : 'Team'}Key`,
@@ -56,17 +57,3 @@ function createFor<T extends ApiKeyType>(type: T) {
     },
   });
 }
-
-/**
- * `POST /user-api-keys` `{user_id ("me"|id), description, expires_at_millis?, is_public?}` → **200**
- * key with `value` = the full secret (shown once; stored as SHA-256). Needs `allow_user_api_keys`
- * (else 400 text); a client only for itself (403 text). USER_NOT_FOUND for an unknown user.
- */
-export const createUserApiKey = createFor('user');
-
-/**
- * `POST /team-api-keys` `{team_id, description, expires_at_millis?, is_public?}` → 200 key with the
- * full secret. Needs `allow_team_api_keys`; a client needs `$manage_api_keys` in the team
- * (API_KEY_NOT_FOUND otherwise). TEAM_NOT_FOUND for an unknown team.
- */
-export const createTeamApiKey = createFor('team');

@@ -4,7 +4,8 @@ import { loadManagedKey } from './load.ts';
 import type { ApiKeyType } from './secret.ts';
 import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
-function getFor(type: ApiKeyType) {
+/** The read operation for one key owner type (`user` or `team`), shared by both owners' operations. */
+export function getApiKeyFor(type: ApiKeyType) {
   return defineOperation({
     id: `apiKeys.get${type === 'user' ? 'User' : 'Team'}Key`,
     method: 'GET',
@@ -19,9 +20,3 @@ function getFor(type: ApiKeyType) {
     },
   });
 }
-
-/** `GET /user-api-keys/{api_key_id}` → the key with `value: {last_four}`. API_KEY_NOT_FOUND; clients only their own. */
-export const getUserApiKey = getFor('user');
-
-/** `GET /team-api-keys/{api_key_id}` → the key; a client needs `$manage_api_keys` in its team. */
-export const getTeamApiKey = getFor('team');

@@ -1,7 +1,12 @@
-export { createUserApiKey, createTeamApiKey } from './create-api-key.ts';
-export { listUserApiKeys, listTeamApiKeys } from './list-api-keys.ts';
-export { getUserApiKey, getTeamApiKey } from './get-api-key.ts';
-export { updateUserApiKey, updateTeamApiKey } from './update-api-key.ts';
-export { checkUserApiKey, checkTeamApiKey } from './check-api-key.ts';
+export { createUserApiKey } from './create-user-api-key.ts';
+export { createTeamApiKey } from './create-team-api-key.ts';
+export { listUserApiKeys } from './list-user-api-keys.ts';
+export { listTeamApiKeys } from './list-team-api-keys.ts';
+export { getUserApiKey } from './get-user-api-key.ts';
+export { getTeamApiKey } from './get-team-api-key.ts';
+export { updateUserApiKey } from './update-user-api-key.ts';
+export { updateTeamApiKey } from './update-team-api-key.ts';
+export { checkUserApiKey } from './check-user-api-key.ts';
+export { checkTeamApiKey } from './check-team-api-key.ts';
 export { createApiKeySecret } from './secret.ts';
 export { revokeUserApiKeys } from './revoke-user-api-keys.ts';

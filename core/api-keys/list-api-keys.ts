@@ -9,7 +9,8 @@ import type { ApiKeyType } from './secret.ts';
 import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 import { listOutput } from '../operations/output.ts';
 
-function listFor(type: ApiKeyType) {
+/** The list operation for one key owner type (`user` or `team`), shared by both owners' operations. */
+export function listApiKeysFor(type: ApiKeyType) {
   return defineOperation({
     id: `apiKeys.list${type === 'user' ? 'User' : 'Team'}Keys`,
     method: 'GET',
@@ -33,13 +34,3 @@ function listFor(type: ApiKeyType) {
     },
   });
 }
-
-/**
- * `GET /user-api-keys?user_id=` → `{items, is_paginated: false}`, newest first. A client lists only
- * its own keys (`user_id=me`). Without `user_id`: SCHEMA_ERROR "user_id is required for user API
- * keys" (upstream `api-keys/handlers.tsx`).
- */
-export const listUserApiKeys = listFor('user');
-
-/** `GET /team-api-keys?team_id=` → the team's keys; a client needs `$manage_api_keys` (API_KEY_NOT_FOUND). */
-export const listTeamApiKeys = listFor('team');

@@ -6,7 +6,8 @@ import { findApiKey, updateApiKey } from './queries.ts';
 import type { ApiKeyType } from './secret.ts';
 import { toApiKeyJson, ApiKeyOutput } from './wire.ts';
 
-function updateFor(type: ApiKeyType) {
+/** The update operation for one key owner type (`user` or `team`), shared by both owners' operations. */
+export function updateApiKeyFor(type: ApiKeyType) {
   return defineOperation({
     id: `apiKeys.update${type === 'user' ? 'User' : 'Team'}Key`,
     method: 'PATCH',
@@ -33,13 +34,3 @@ function updateFor(type: ApiKeyType) {
     },
   });
 }
-
-/**
- * `PATCH /user-api-keys/{api_key_id}` `{description?, revoked?}` → the key. Revoking sets
- * `manually_revoked_at_millis` once (it cannot be undone); a public key cannot be revoked
- * (PUBLIC_API_KEY_CANNOT_BE_REVOKED). API_KEY_NOT_FOUND; clients only their own keys.
- */
-export const updateUserApiKey = updateFor('user');
-
-/** `PATCH /team-api-keys/{api_key_id}`: as the user variant; a client needs `$manage_api_keys`. */
-export const updateTeamApiKey = updateFor('team');

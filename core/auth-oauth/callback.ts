@@ -4,7 +4,7 @@ import { defineOperation, type OperationContext, type RawReply } from '../operat
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
 import { findProject } from '../projects/index.ts';
 import { codeRedirect, flowErrorRedirect } from './app-flow.ts';
-import { providerCallbackUrl } from './authorize.ts';
+import { providerCallbackUrl } from './authorize-oauth.ts';
 import { takeFlowByState } from './flow-state.ts';
 import { providerFailure, resolveProvider } from './providers/resolve.ts';
 import { flowScopes, redeemProviderCode } from './providers/exchange.ts';

@@ -8,7 +8,7 @@ import { open, seal } from '../lib/secret-box.ts';
 import { isUuid } from '../lib/random.ts';
 import { findProject } from '../projects/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
-import { providerCallbackUrl } from './authorize.ts';
+import { providerCallbackUrl } from './authorize-oauth.ts';
 import {
   assertDevProviderAvailable,
   DEV_IDENTITIES,

@@ -1,8 +1,8 @@
-export { authorizeOAuth } from './authorize.ts';
+export { authorizeOAuth } from './authorize-oauth.ts';
 export { oauthCallback, oauthCallbackFormPost } from './callback.ts';
-export { oauthToken } from './token.ts';
+export { oauthToken } from './oauth-token.ts';
 export { crossDomainAuthorize } from './cross-domain-authorize.ts';
-export { appleNativeSignIn } from './apple-native.ts';
+export { appleNativeSignIn } from './apple-native-sign-in.ts';
 export { devProviderAuthorizePage, devProviderAuthorize, devProviderToken, devProviderJwks, devProviderDiscovery } from './dev-provider.ts';
 export { listOAuthProviders } from './list-oauth-providers.ts';
 export { getOAuthProvider } from './get-oauth-provider.ts';

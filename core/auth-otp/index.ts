@@ -1,3 +1,3 @@
 export { sendSignInCode } from './send-sign-in-code.ts';
-export { signInWithOtp } from './sign-in.ts';
+export { signInWithOtp } from './sign-in-with-otp.ts';
 export { checkSignInCode } from './check-sign-in-code.ts';

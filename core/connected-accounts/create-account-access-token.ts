@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/define.ts';
 import { UserIdOrMeSchema } from '../lib/schemas.ts';
 import { resolveUserId } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken, ProviderAccessTokenOutput } from './provider-access-token.ts';
-import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
+import { ProviderIdSchema, ScopeBody } from './create-connected-account-access-token.ts';
 
 /** The same for one account of the provider. */
 export const createAccountAccessToken = defineOperation({

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { ACCESS_TOKEN_ERRORS, providerAccessToken, ProviderAccessTokenOutput } from './provider-access-token.ts';
-import { ProviderIdSchema, ScopeBody } from './create-access-token.ts';
+import { ProviderIdSchema, ScopeBody } from './create-connected-account-access-token.ts';
 
 /** The signed-in user's variant of the connected-account access token (upstream `auth/oauth/connected-accounts/[provider_id]/access-token`). */
 export const createCurrentUserAccessToken = defineOperation({

@@ -1,4 +1,4 @@
-export { createConnectedAccountAccessToken } from './create-access-token.ts';
+export { createConnectedAccountAccessToken } from './create-connected-account-access-token.ts';
 export { createAccountAccessToken } from './create-account-access-token.ts';
 export { createCurrentUserAccessToken } from './create-current-user-access-token.ts';
 export { listConnectedAccounts } from './list-connected-accounts.ts';

@@ -8,7 +8,7 @@ export { deleteContactChannel } from './delete-contact-channel.ts';
 export { sendChannelVerificationCode } from './send-channel-verification-code.ts';
 export { sendVerificationCode } from './send-verification-code.ts';
 export { verifyEmail } from './verify-email.ts';
-export { checkVerificationCodeOp } from './check-verification-code.ts';
+export { checkContactChannelVerificationCode } from './check-contact-channel-verification-code.ts';
 export { listUserChannels, findAuthEmailChannel, type ContactChannel } from './channels.ts';
 
 export { sendSignUpVerificationEmail } from './sign-up-verification.ts';

@@ -1,4 +1,6 @@
 export { apiRoot } from './api-root.ts';
-export { jwks, anonymousJwks, restrictedJwks } from './jwks.ts';
+export { jwks } from './jwks.ts';
+export { anonymousJwks } from './anonymous-jwks.ts';
+export { restrictedJwks } from './restricted-jwks.ts';
 export { checkFeatureSupport } from './check-feature-support.ts';
 export { getComponentVersions } from './get-component-versions.ts';

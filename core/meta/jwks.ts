@@ -6,8 +6,7 @@ import { isUuid } from '../lib/random.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
 import { findProject } from '../projects/index.ts';
 import { projectJwks } from '../tokens/access-token.ts';
-import { component, RedirectOutput } from '../operations/output.ts';
-import { API_PREFIX } from '../operations/api-path.ts';
+import { component } from '../operations/output.ts';
 
 /** A JSON Web Key Set of ES256 public keys (RFC 7517 §5; RFC 7518 §6.2.1). */
 const JwksOutput = component(
@@ -26,8 +25,13 @@ const JwksOutput = component(
   }),
 );
 
-const ProjectParams = v.strictObject({ project_id: v.string() });
-const JwksQuery = v.strictObject({ include_restricted: v.optional(QueryBooleanSchema), include_anonymous: v.optional(QueryBooleanSchema) });
+/** The JWKS routes' path parameters. */
+export const ProjectParams = v.strictObject({ project_id: v.string() });
+/** The JWKS routes' query: which extra key sets to include. */
+export const JwksQuery = v.strictObject({
+  include_restricted: v.optional(QueryBooleanSchema),
+  include_anonymous: v.optional(QueryBooleanSchema),
+});
 
 /**
  * The project's public ES256 keys (no auth): 2, or 4
@@ -52,35 +56,5 @@ export const jwks = defineOperation({
       includeAnonymous: query.include_anonymous ?? false,
     });
     return reply.json(body, { cacheFor: 3600 });
-  },
-});
-
-/** Redirects to the JWKS with anonymous keys. */
-export const anonymousJwks = defineOperation({
-  id: 'meta.jwksAnonymous',
-  method: 'GET',
-  path: '/projects-anonymous-users/:project_id/.well-known/jwks.json',
-  summary: 'Redirect to the JWKS including anonymous-user keys.',
-  access: 'public',
-  input: { params: ProjectParams, query: JwksQuery },
-  errors: [],
-  output: RedirectOutput,
-  async run(_ctx, { params }) {
-    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_anonymous=true`);
-  },
-});
-
-/** Redirects to the JWKS with restricted keys. */
-export const restrictedJwks = defineOperation({
-  id: 'meta.jwksRestricted',
-  method: 'GET',
-  path: '/projects-restricted-users/:project_id/.well-known/jwks.json',
-  summary: 'Redirect to the JWKS including restricted-user keys.',
-  access: 'public',
-  input: { params: ProjectParams, query: JwksQuery },
-  errors: [],
-  output: RedirectOutput,
-  async run(_ctx, { params }) {
-    return reply.redirect(`${API_PREFIX}/projects/${encodeURIComponent(params.project_id)}/.well-known/jwks.json?include_restricted=true`);
   },
 });

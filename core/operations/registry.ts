@@ -148,7 +148,7 @@ export const operations: readonly AnyOperation[] = [
   contactChannels.sendChannelVerificationCode,
   contactChannels.sendVerificationCode,
   contactChannels.verifyEmail,
-  contactChannels.checkVerificationCodeOp,
+  contactChannels.checkContactChannelVerificationCode,
   authPassword.sendResetCode,
   authPassword.checkResetCode,
   authPassword.resetPassword,

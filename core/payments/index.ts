@@ -1,13 +1,13 @@
 export { getItem } from './get-item.ts';
 export { updateItemQuantity } from './update-item-quantity.ts';
 export { createPurchaseUrl } from './create-purchase-url.ts';
-export { validatePurchaseCode } from './validate-code.ts';
+export { validatePurchaseCode } from './validate-purchase-code.ts';
 export { purchaseSession } from './purchase-session.ts';
 export { testModePurchaseSession, testModePurchase } from './test-mode-purchase.ts';
 export { listCustomerProducts } from './list-customer-products.ts';
 export { grantCustomerProduct } from './grant-customer-product.ts';
 export { listTransactions } from './list-transactions.ts';
-export { refundTransaction } from './refund.ts';
+export { refundTransaction } from './refund-transaction.ts';
 export { stripeWebhook } from './stripe-webhook.ts';
 export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } from './stripe-connection.ts';
 export { cancelSubscription } from './cancel-subscription.ts';

@@ -5,7 +5,8 @@ import { insertDefinition, setContained } from './queries.ts';
 import { DefinitionCreateSchema, type PermissionScope } from './schemas.ts';
 import { toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
 
-function createFor(scope: PermissionScope) {
+/** The create operation of one permission scope (`team` or `project`), shared by both scopes' operations. */
+export function createPermissionDefinitionFor(scope: PermissionScope) {
   return defineOperation({
     id: `permissions.create${scope === 'team' ? 'Team' : 'Project'}Definition`,
     method: 'POST',
@@ -32,13 +33,3 @@ function createFor(scope: PermissionScope) {
     },
   });
 }
-
-/**
- * `POST /team-permission-definitions` (admin) `{id, description?, contained_permission_ids?}` → 201 definition.
- * Errors: PERMISSION_ID_ALREADY_EXISTS (ids are unique across scopes and the system ids),
- * CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/schema-fields.ts).
- */
-export const createTeamPermissionDefinition = createFor('team');
-
-/** `POST /project-permission-definitions` (admin): as the team variant, contained ids from project scope only. */
-export const createProjectPermissionDefinition = createFor('project');

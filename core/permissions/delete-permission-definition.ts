@@ -7,7 +7,8 @@ import { deleteDefinition } from './queries.ts';
 import { DefinitionParamsSchema, type PermissionScope } from './schemas.ts';
 import { SuccessOutput } from '../operations/output.ts';
 
-function deleteFor(scope: PermissionScope) {
+/** The delete operation of one permission scope (`team` or `project`), shared by both scopes' operations. */
+export function deletePermissionDefinitionFor(scope: PermissionScope) {
   return defineOperation({
     id: `permissions.delete${scope === 'team' ? 'Team' : 'Project'}Definition`,
     method: 'DELETE',
@@ -29,12 +30,3 @@ function deleteFor(scope: PermissionScope) {
     },
   });
 }
-
-/**
- * `DELETE /team-permission-definitions/{permission_id}` (admin) → `{success: true}`. Removes the
- * definition, every grant of it, its place in other definitions and in the project's default lists. PERMISSION_NOT_FOUND otherwise.
- */
-export const deleteTeamPermissionDefinition = deleteFor('team');
-
-/** `DELETE /project-permission-definitions/{permission_id}` (admin): as the team variant. */
-export const deleteProjectPermissionDefinition = deleteFor('project');

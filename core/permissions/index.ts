@@ -1,7 +1,11 @@
-export { listTeamPermissionDefinitions, listProjectPermissionDefinitions } from './list-permission-definitions.ts';
-export { createTeamPermissionDefinition, createProjectPermissionDefinition } from './create-permission-definition.ts';
-export { updateTeamPermissionDefinition, updateProjectPermissionDefinition } from './update-permission-definition.ts';
-export { deleteTeamPermissionDefinition, deleteProjectPermissionDefinition } from './delete-permission-definition.ts';
+export { listTeamPermissionDefinitions } from './list-team-permission-definitions.ts';
+export { listProjectPermissionDefinitions } from './list-project-permission-definitions.ts';
+export { createTeamPermissionDefinition } from './create-team-permission-definition.ts';
+export { createProjectPermissionDefinition } from './create-project-permission-definition.ts';
+export { updateTeamPermissionDefinition } from './update-team-permission-definition.ts';
+export { updateProjectPermissionDefinition } from './update-project-permission-definition.ts';
+export { deleteTeamPermissionDefinition } from './delete-team-permission-definition.ts';
+export { deleteProjectPermissionDefinition } from './delete-project-permission-definition.ts';
 export { grantTeamPermission } from './grant-team-permission.ts';
 export { revokeTeamPermission } from './revoke-team-permission.ts';
 export { listTeamPermissions } from './list-team-permissions.ts';

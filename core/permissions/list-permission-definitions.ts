@@ -16,7 +16,8 @@ const QuerySchema = v.strictObject({
   query: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
 });
 
-function listFor(scope: PermissionScope) {
+/** The list operation of one permission scope (`team` or `project`): its definitions sorted by id, filtered by an optional query., shared by both scopes' operations. */
+export function listPermissionDefinitionsFor(scope: PermissionScope) {
   return defineOperation({
     id: `permissions.list${scope === 'team' ? 'Team' : 'Project'}Definitions`,
     method: 'GET',
@@ -48,14 +49,3 @@ function listFor(scope: PermissionScope) {
     },
   });
 }
-
-/**
- * `GET /team-permission-definitions` (admin) → `{items: [{id, description?, contained_permission_ids}], is_paginated: false}`,
- * custom definitions plus the six `$` system permissions, sorted by id (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/team-permissions/). The
- * admin SDK's paginated form adds `limit`, `cursor` (id of the page's first definition) and
- * `query` (text in id or description) and gets `pagination: {next_cursor}`.
- */
-export const listTeamPermissionDefinitions = listFor('team');
-
-/** `GET /project-permission-definitions` (admin): the project-scope definitions, sorted by id. */
-export const listProjectPermissionDefinitions = listFor('project');

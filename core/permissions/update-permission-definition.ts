@@ -6,7 +6,8 @@ import { renameDefinition, setContained, updateDescription } from './queries.ts'
 import { DefinitionParamsSchema, DefinitionUpdateSchema, type PermissionScope } from './schemas.ts';
 import { toDefinitionJson, PermissionDefinitionOutput } from './wire.ts';
 
-function updateFor(scope: PermissionScope) {
+/** The update operation of one permission scope (`team` or `project`), shared by both scopes' operations. */
+export function updatePermissionDefinitionFor(scope: PermissionScope) {
   return defineOperation({
     id: `permissions.update${scope === 'team' ? 'Team' : 'Project'}Definition`,
     method: 'PATCH',
@@ -41,13 +42,3 @@ function updateFor(scope: PermissionScope) {
     },
   });
 }
-
-/**
- * `PATCH /team-permission-definitions/{permission_id}` (admin) `{id?, description?, contained_permission_ids?}`
- * → the definition. Renaming moves every grant, containment and default-permission entry to the new id. Errors:
- * PERMISSION_NOT_FOUND, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND; a cycle → 400 text.
- */
-export const updateTeamPermissionDefinition = updateFor('team');
-
-/** `PATCH /project-permission-definitions/{permission_id}` (admin): as the team variant. */
-export const updateProjectPermissionDefinition = updateFor('project');

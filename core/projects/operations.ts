@@ -1,7 +1,8 @@
 /** The projects domain's operations, listed by the registry (core/operations/registry.ts). */
 export { createProject } from './create-project.ts';
 export { listProjects } from './list-projects.ts';
-export { getCurrentProject, getCurrentProjectAdmin } from './get-current-project.ts';
+export { getCurrentProject } from './get-current-project.ts';
+export { getCurrentProjectAdmin } from './get-current-project-admin.ts';
 export { updateCurrentProject } from './update-current-project.ts';
 export { deleteCurrentProject } from './delete-current-project.ts';
 export { transferProject } from './transfer-project.ts';

@@ -1,5 +1,5 @@
 export { createSession } from './create-session.ts';
-export { refreshCurrentSession } from './refresh-session.ts';
+export { refreshCurrentSession } from './refresh-current-session.ts';
 export { deleteCurrentSession } from './delete-current-session.ts';
 export { listSessions } from './list-sessions.ts';
 export { deleteSession } from './delete-session.ts';

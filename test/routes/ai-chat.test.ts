@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, createInternalUser, internal } from '../../test/helpers/api.ts';
-import { startModelServer } from '../../test/helpers/model-server.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, createInternalUser, internal } from '../helpers/api.ts';
+import { startModelServer } from '../helpers/model-server.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 const model = await startModelServer();
 after(() => model.close());

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, before, it, describe } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, createProject } from '../../test/helpers/api.ts';
-import { authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../../test/helpers/oauth-flow.ts';
-import { createWiredRuntime } from '../wiring.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, createProject } from '../helpers/api.ts';
+import { authorizeUrl, exchangeCode, followCallback, newAppFlow } from '../helpers/oauth-flow.ts';
+import { createWiredRuntime } from '../../core/wiring.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 
 /**

@@ -2,42 +2,8 @@ import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
-import { findInternalApiKey, listInternalApiKeys as listRows, revokeInternalApiKey, updateInternalApiKeyDescription } from './queries.ts';
+import { findInternalApiKey, revokeInternalApiKey, updateInternalApiKeyDescription } from './queries.ts';
 import { toInternalApiKey, InternalApiKeyOutput } from './wire.ts';
-import { listOutput } from '../operations/output.ts';
-
-/** Lists every key set of the project, newest first (admin access). */
-export const listInternalApiKeys = defineOperation({
-  id: 'internalApiKeys.list',
-  method: 'GET',
-  path: '/internal/api-keys',
-  summary: 'List project API keys.',
-  access: ['admin'],
-  input: {},
-  errors: [],
-  output: listOutput(InternalApiKeyOutput),
-  async run(ctx) {
-    const rows = await listRows(ctx.db, ctx.auth.project.id);
-    return { items: rows.map(toInternalApiKey), is_paginated: false };
-  },
-});
-
-/** Reads one key set of the project (admin access). */
-export const getInternalApiKey = defineOperation({
-  id: 'internalApiKeys.get',
-  method: 'GET',
-  path: '/internal/api-keys/:api_key_id',
-  summary: 'Get one project API key set.',
-  access: ['admin'],
-  input: { params: v.strictObject({ api_key_id: UuidSchema }) },
-  errors: ['API_KEY_NOT_FOUND'],
-  output: InternalApiKeyOutput,
-  async run(ctx, { params }) {
-    const row = await findInternalApiKey(ctx.db, ctx.auth.project.id, params.api_key_id);
-    if (!row) throw new KnownError('API_KEY_NOT_FOUND');
-    return toInternalApiKey(row);
-  },
-});
 
 /** Changes a key set's description or revokes it (`revoked: true`, final) (admin access). */
 export const updateInternalApiKey = defineOperation({

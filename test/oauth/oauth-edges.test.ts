@@ -3,12 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, internal, type Caller } from '../../test/helpers/api.ts';
-import { INTERNAL_KEYS } from '../../test/helpers/server.ts';
-import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../../test/helpers/oauth-flow.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import { devIdentityFor } from './providers/dev-provider.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, internal, type Caller } from '../helpers/api.ts';
+import { INTERNAL_KEYS } from '../helpers/server.ts';
+import { APP_ERROR_URL, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../helpers/oauth-flow.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { devIdentityFor } from '../../core/auth-oauth/providers/dev-provider.ts';
 
 // A loopback stand-in for Apple's JWKS (https://appleid.apple.com/auth/keys) and its RS256 key.
 const appleKeys = await generateKeyPair('RS256');

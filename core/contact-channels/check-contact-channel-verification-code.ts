@@ -3,7 +3,7 @@ import { checkVerificationCode, VERIFICATION_CODE_ERRORS, CodeValidOutput } from
 import { CodeBodySchema } from './schemas.ts';
 
 /** Checks an email verification code without using it (upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/app/api/latest/contact-channels/). */
-export const checkVerificationCodeOp = defineOperation({
+export const checkContactChannelVerificationCode = defineOperation({
   id: 'contactChannels.checkVerificationCode',
   method: 'POST',
   path: '/contact-channels/verify/check-code',

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type ApiResponse, type Caller } from '../../test/helpers/api.ts';
-import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../../test/helpers/smtp.ts';
-import { startSecondProcess } from '../../test/helpers/second-process.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import { normalizeClientAddress } from '../lib/client-address.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, type ApiResponse, type Caller } from '../helpers/api.ts';
+import { codeFromEmail, startSmtpReceiver, uniqueEmail } from '../helpers/smtp.ts';
+import { startSecondProcess } from '../helpers/second-process.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { normalizeClientAddress } from '../../core/lib/client-address.ts';
 import { clientAddressFromRequest } from '../../server-bin/api/client-address.ts';
-import { failureDelayMs, LOCK_AFTER_FAILURES } from './limits.ts';
-import { generateTotp } from '../mfa/index.ts';
-import { passwordAttempt, totpUser } from '../../test/helpers/mfa-users.ts';
+import { failureDelayMs, LOCK_AFTER_FAILURES } from '../../core/throttle/limits.ts';
+import { generateTotp } from '../../core/mfa/index.ts';
+import { passwordAttempt, totpUser } from '../helpers/mfa-users.ts';
 
 // No throttling anywhere (100 wrong passwords in a row, 200 sign-ups and 100
 // anonymous sign-ups from one client, 120 emails to two addresses in seconds).

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
-import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
-import { APP_REDIRECT_URI, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../../test/helpers/oauth-flow.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../helpers/api.ts';
+import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
+import { APP_REDIRECT_URI, authorizeUrl, exchangeCode, followCallback, newAppFlow, type AppFlow } from '../helpers/oauth-flow.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 describeWithServer('OAuth sign-in through a real OpenID provider (oidc-provider on loopback)', (get) => {
   let idp: TestOidcProvider;

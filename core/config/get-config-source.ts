@@ -1,7 +1,6 @@
 import { defineOperation } from '../operations/define.ts';
-import { loadConfigLayers, saveConfigSource } from './store.ts';
+import { loadConfigLayers } from './store.ts';
 import * as v from 'valibot';
-import { SuccessOutput } from '../operations/output.ts';
 import { BranchConfigSourceSchema } from './override-input.ts';
 
 /** Reads where the branch's config was pushed from (admin access). */
@@ -17,21 +16,5 @@ export const getConfigSource = defineOperation({
   async run(ctx) {
     const layers = await ctx.transaction((tx) => loadConfigLayers(tx.db, ctx.auth.project.id, ctx.auth.branchId, ctx.now));
     return { source: layers.source };
-  },
-});
-
-/** Marks the branch config `unlinked`, editable in the dashboard again (admin access). */
-export const unlinkConfigSource = defineOperation({
-  id: 'config.unlinkSource',
-  method: 'DELETE',
-  path: '/internal/config/source',
-  summary: 'Unlink the pushed config source.',
-  access: ['admin'],
-  input: {},
-  errors: [],
-  output: SuccessOutput,
-  async run(ctx) {
-    await ctx.transaction((tx) => saveConfigSource(tx.db, ctx.auth.project.id, ctx.auth.branchId, { type: 'unlinked' }, ctx.now));
-    return { success: true };
   },
 });
