@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { SIGN_IN_ATTEMPT_ERRORS } from '../sign-up-rules/index.ts';
-import { defineOperation, type OperationContext, type RawReply } from '../operations/define.ts';
+import { type OperationContext, type RawReply } from '../operations/define.ts';
 import { KnownError, type KnownErrorCode } from '../errors/index.ts';
 import { findProject } from '../projects/index.ts';
 import { codeRedirect, flowErrorRedirect } from './app-flow.ts';
@@ -11,10 +11,9 @@ import { flowScopes, redeemProviderCode } from './providers/exchange.ts';
 import { settleAccount } from './accounts.ts';
 import { storeProviderTokens } from './provider-tokens.ts';
 import { issueAuthorizationCode } from './authorization-codes.ts';
-import { RedirectOutput } from '../operations/output.ts';
 import { assertSessionLive } from '../auth/request-auth.ts';
 
-const CALLBACK_ERRORS: KnownErrorCode[] = [
+export const CALLBACK_ERRORS: KnownErrorCode[] = [
   'OUTER_OAUTH_TIMEOUT',
   'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
   'OAUTH_SHARED_KEYS_NOT_AVAILABLE_IN_PRODUCTION',
@@ -33,7 +32,7 @@ const CALLBACK_ERRORS: KnownErrorCode[] = [
 
 const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));
 /** The authorization response parameters (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 `iss`; Apple's form_post adds `id_token` and `user`). */
-const responseEntries = {
+export const responseEntries = {
   state: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
   code: param,
   error: param,
@@ -55,7 +54,7 @@ const responseEntries = {
  * the app's `state`; known errors go to `error_redirect_url` when the flow has a trusted one.
  * No network I/O happens inside the transaction.
  */
-async function finishCallback(
+export async function finishCallback(
   ctx: OperationContext,
   providerId: string,
   input: Record<string, string | undefined>,
@@ -106,44 +105,3 @@ async function finishCallback(
     throw error;
   }
 }
-
-/**
- * The provider's redirect back to Gatehouse. Unknown
- * response parameters are ignored, as RFC 6749 §4.1.2 requires of clients (providers add their
- * own, e.g. Google's `authuser`, Entra's `session_state`).
- */
-export const oauthCallback = defineOperation({
-  id: 'authOauth.callback',
-  method: 'GET',
-  path: '/auth/oauth/callback/:provider_id',
-  summary: 'The OAuth provider redirects back here.',
-  access: 'public',
-  ignoresUnknownQuery: true,
-  input: {
-    params: v.strictObject({ provider_id: v.pipe(v.string(), v.maxLength(64)) }),
-    query: v.looseObject(responseEntries),
-  },
-  errors: CALLBACK_ERRORS,
-  output: RedirectOutput,
-  async run(ctx, { params, query }) {
-    return finishCallback(ctx, params.provider_id, query as Record<string, string | undefined>, false);
-  },
-});
-
-/** The same for `response_mode=form_post` (Apple); answers 303 so the browser follows with a GET. */
-export const oauthCallbackFormPost = defineOperation({
-  id: 'authOauth.callbackFormPost',
-  method: 'POST',
-  path: '/auth/oauth/callback/:provider_id',
-  summary: 'The OAuth provider posts its response back here (form_post).',
-  access: 'public',
-  input: {
-    params: v.strictObject({ provider_id: v.pipe(v.string(), v.maxLength(64)) }),
-    body: v.strictObject(responseEntries),
-  },
-  errors: CALLBACK_ERRORS,
-  output: RedirectOutput,
-  async run(ctx, { params, body }) {
-    return finishCallback(ctx, params.provider_id, body as Record<string, string | undefined>, true);
-  },
-});

@@ -1,9 +1,14 @@
 export { authorizeOAuth } from './authorize-oauth.ts';
-export { oauthCallback, oauthCallbackFormPost } from './callback.ts';
+export { oauthCallback } from './oauth-callback.ts';
+export { oauthCallbackFormPost } from './oauth-callback-form-post.ts';
 export { oauthToken } from './oauth-token.ts';
 export { crossDomainAuthorize } from './cross-domain-authorize.ts';
 export { appleNativeSignIn } from './apple-native-sign-in.ts';
-export { devProviderAuthorizePage, devProviderAuthorize, devProviderToken, devProviderJwks, devProviderDiscovery } from './dev-provider.ts';
+export { devProviderAuthorizePage } from './dev-provider-authorize-page.ts';
+export { devProviderAuthorize } from './dev-provider-authorize.ts';
+export { devProviderToken } from './dev-provider-token.ts';
+export { devProviderJwks } from './dev-provider-jwks.ts';
+export { devProviderDiscovery } from './dev-provider-discovery.ts';
 export { listOAuthProviders } from './list-oauth-providers.ts';
 export { getOAuthProvider } from './get-oauth-provider.ts';
 export { updateOAuthProvider } from './update-oauth-provider.ts';

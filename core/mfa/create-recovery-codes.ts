@@ -4,7 +4,7 @@ import { StatusError } from '../errors/index.ts';
 import { requireUser } from '../auth/user-id.ts';
 import { uuid } from '../lib/random.ts';
 import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';
-import { countUnusedRecoveryCodes, replaceRecoveryCodes } from './queries.ts';
+import { replaceRecoveryCodes } from './queries.ts';
 
 /**
  * Gives the signed-in user 10 new single-use recovery codes, shown this once and stored only as SHA-256; any earlier codes
@@ -45,23 +45,5 @@ export const createRecoveryCodes = defineOperation({
       ),
     );
     return { recovery_codes: codes };
-  },
-});
-
-/**
- * Counts the signed-in user's unused recovery codes (a Gatehouse extension). The codes themselves are never shown again.
- */
-export const getRecoveryCodeStatus = defineOperation({
-  id: 'mfa.getRecoveryCodeStatus',
-  method: 'GET',
-  path: '/auth/mfa/recovery-codes',
-  summary: "Count the signed-in user's unused MFA recovery codes (Gatehouse extension).",
-  access: ['client', 'server', 'admin'],
-  input: {},
-  errors: ['USER_AUTHENTICATION_REQUIRED'],
-  output: v.strictObject({ unused_count: v.pipe(v.number(), v.integer()) }),
-  async run(ctx) {
-    const user = requireUser(ctx.auth);
-    return { unused_count: await countUnusedRecoveryCodes(ctx.db, ctx.auth.project.id, user.id) };
   },
 });

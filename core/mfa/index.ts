@@ -11,8 +11,10 @@ export {
   SignInNewUserOutput,
   type SignInBody,
 } from './finish-sign-in.ts';
-export { signInWithMfa, checkMfaAttemptCode } from './sign-in.ts';
+export { signInWithMfa } from './sign-in-with-mfa.ts';
+export { checkMfaAttemptCode } from './check-mfa-attempt-code.ts';
 export { generateTotp } from './totp.ts';
 export { deleteSecondFactorState } from './queries.ts';
-export { createRecoveryCodes, getRecoveryCodeStatus } from './create-recovery-codes.ts';
+export { createRecoveryCodes } from './create-recovery-codes.ts';
+export { getRecoveryCodeStatus } from './get-recovery-code-status.ts';
 export { sealTotpSecret, openTotpSecret } from './secret.ts';

@@ -1,11 +1,10 @@
 import * as v from 'valibot';
-import { defineOperation, reply, type OperationContext, type RawReply } from '../operations/define.ts';
+import { reply, type OperationContext, type RawReply } from '../operations/define.ts';
 import { KnownError, StatusError } from '../errors/index.ts';
 import { UuidSchema } from '../lib/schemas.ts';
 import { createVerificationCode, useVerificationCode } from '../verification-codes/index.ts';
 import type { NotificationCategory } from './categories.ts';
 import { upsertPreference } from './queries.ts';
-import { HtmlOutput } from '../operations/output.ts';
 import { API_PREFIX } from '../operations/api-path.ts';
 
 /** Verification-code purpose of unsubscribe links. */
@@ -41,9 +40,9 @@ export async function createUnsubscribeLink(
 
 const html = (body: string): RawReply => reply.html(body);
 
-const Query = v.strictObject({ code: v.optional(v.string()), project_id: v.optional(UuidSchema) });
+export const Query = v.strictObject({ code: v.optional(v.string()), project_id: v.optional(UuidSchema) });
 
-async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Query>): Promise<RawReply> {
+export async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Query>): Promise<RawReply> {
   if (!query.code || query.code.length !== 45) throw new StatusError('bad-request', 'Invalid code');
   if (!query.project_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   try {
@@ -63,38 +62,3 @@ async function unsubscribe(ctx: OperationContext, query: v.InferOutput<typeof Qu
   }
   return html('<p>Successfully unsubscribed from notification group</p>');
 }
-
-/**
- * Turns the category off for the user and uses the code, answering a short HTML page, as upstream
- * `emails/unsubscribe-link/route.tsx`: a used code answers "already unsubscribed"; a code that is
- * not 45 characters is 400 "Invalid code".
- */
-export const unsubscribeViaLink = defineOperation({
-  id: 'notifications.unsubscribeLink',
-  method: 'GET',
-  path: '/emails/unsubscribe-link',
-  summary: "Unsubscribe from a notification category through an email's link.",
-  access: 'public',
-  input: { query: Query },
-  errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],
-  output: HtmlOutput,
-  run: (ctx, { query }) => unsubscribe(ctx, query),
-});
-
-/**
- * RFC 8058 one-click unsubscribe: the target of the `List-Unsubscribe-Post:
- * List-Unsubscribe=One-Click` header that mail clients POST to without user interaction. Same
- * answers as the link. Gatehouse extension (upstream has the GET only).
- */
-export const unsubscribeOneClick = defineOperation({
-  id: 'notifications.unsubscribeOneClick',
-  method: 'POST',
-  path: '/emails/unsubscribe-link',
-  summary: 'RFC 8058 one-click unsubscribe.',
-  access: 'public',
-  // RFC 8058 §3.1: the client POSTs `List-Unsubscribe=One-Click` as a form.
-  input: { query: Query, body: v.optional(v.strictObject({ 'List-Unsubscribe': v.optional(v.literal('One-Click')) })) },
-  errors: ['VERIFICATION_CODE_NOT_FOUND', 'VERIFICATION_CODE_EXPIRED', 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED'],
-  output: HtmlOutput,
-  run: (ctx, { query }) => unsubscribe(ctx, query),
-});

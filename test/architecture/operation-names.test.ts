@@ -22,23 +22,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 const KNOWN_MISMATCHES: ReadonlySet<string> = new Set([
   // '<id> <export name> <file>'
-  'notifications.unsubscribeLink unsubscribeViaLink core/notifications/unsubscribe.ts',
-  'notifications.unsubscribeOneClick unsubscribeOneClick core/notifications/unsubscribe.ts',
-  'mfa.signIn signInWithMfa core/mfa/sign-in.ts',
-  'mfa.checkAttemptCode checkMfaAttemptCode core/mfa/sign-in.ts',
-  'mfa.getRecoveryCodeStatus getRecoveryCodeStatus core/mfa/create-recovery-codes.ts',
-  'authOauth.callback oauthCallback core/auth-oauth/callback.ts',
-  'authOauth.callbackFormPost oauthCallbackFormPost core/auth-oauth/callback.ts',
-  'authOauth.devProviderAuthorizePage devProviderAuthorizePage core/auth-oauth/dev-provider.ts',
-  'authOauth.devProviderAuthorize devProviderAuthorize core/auth-oauth/dev-provider.ts',
-  'authOauth.devProviderToken devProviderToken core/auth-oauth/dev-provider.ts',
-  'authOauth.devProviderJwks devProviderJwks core/auth-oauth/dev-provider.ts',
-  'authOauth.devProviderDiscovery devProviderDiscovery core/auth-oauth/dev-provider.ts',
   'payments.testModePurchaseSession testModePurchaseSession core/payments/test-mode-purchase.ts',
-  'payments.stripeAccountInfo getStripeAccountInfo core/payments/stripe-connection.ts',
-  'payments.setStripeKeys setStripeKeys core/payments/stripe-connection.ts',
-  'payments.deleteStripeKeys deleteStripeKeys core/payments/stripe-connection.ts',
-  'payments.setup setupPayments core/payments/stripe-connection.ts',
 ]);
 
 const words = (camel: string) =>
