@@ -266,6 +266,7 @@ export const operations: readonly AnyOperation[] = [
   payments.cancelSubscription,
   payments.switchProduct,
   payments.getBilling,
+  payments.listInvoices,
   payments.createSetupIntent,
   payments.setDefaultPaymentMethod,
   payments.createAccountSession,

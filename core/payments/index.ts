@@ -13,6 +13,7 @@ export { getStripeAccountInfo, setStripeKeys, deleteStripeKeys, setupPayments } 
 export { cancelSubscription } from './cancel-subscription.ts';
 export { switchProduct } from './switch-product.ts';
 export { getBilling } from './get-billing.ts';
+export { listInvoices } from './list-invoices.ts';
 export { paymentsMetrics } from './metrics.ts';
 export { PaymentsOverviewOutput } from './outputs.ts';
 export { createSetupIntent } from './create-setup-intent.ts';

@@ -82,7 +82,7 @@ export async function itemBalance(
   const activeLines = new Set<string>();
   for (const p of purchases) {
     entries.push(...purchaseEntries(p, key.itemId, at));
-    if (isActivePurchase(p) && p.product.productLineId !== undefined) activeLines.add(p.product.productLineId);
+    if (isActivePurchase(p, at) && p.product.productLineId !== undefined) activeLines.add(p.product.productLineId);
   }
   for (const [, product] of defaultProducts(model, key.customerType, activeLines)) {
     const inc = product.includedItems[key.itemId];

@@ -168,3 +168,17 @@ export const BillingOutput = v.strictObject({
 });
 
 export const SetupIntentOutput = v.strictObject({ client_secret: v.string(), stripe_account_id: v.string() });
+
+/** A customer's invoices (upstream `customerInvoicesListResponseSchema`). */
+export const InvoicesOutput = v.strictObject({
+  items: v.array(
+    v.strictObject({
+      created_at_millis: v.number(),
+      status: v.nullable(v.picklist(['draft', 'open', 'paid', 'uncollectible', 'void'])),
+      amount_total: v.number(),
+      hosted_invoice_url: NullableString,
+    }),
+  ),
+  is_paginated: v.literal(true),
+  pagination: v.strictObject({ next_cursor: NullableString }),
+});
