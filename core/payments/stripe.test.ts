@@ -295,7 +295,7 @@ describeWithServer(
       );
     });
 
-    it('cancelling a Stripe subscription cancels it at the period end; metrics count the revenue', async () => {
+    it('cancelling a Stripe subscription cancels it in Stripe at once; metrics count the revenue', async () => {
       const { server, p } = await connectedProject();
       const user = await projectUser(server, p);
       const code = codeOf(
@@ -346,11 +346,11 @@ describeWithServer(
 
       const cancel = await api(server, 'DELETE', `/payments/products/user/${user.id}/pro`, user.client);
       assert.deepEqual(cancel.body, { success: true });
-      const update = stripeApi.calls.filter((c) => c.path === `/v1/subscriptions/${created.subscriptionId}` && c.method === 'POST').at(-1)!;
-      assert.equal(update.form.cancel_at_period_end, 'true');
+      // As upstream: canceled in Stripe at once (`DELETE /v1/subscriptions/{id}`), access ends now.
+      assert.ok(stripeApi.calls.some((c) => c.path === `/v1/subscriptions/${created.subscriptionId}` && c.method === 'DELETE'));
       const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
-      assert.equal(products.body.items[0].subscription.cancel_at_period_end, true);
-      assert.equal(await credits(server, user.client, user.id), 100, 'access lasts until the period ends');
+      assert.deepEqual(products.body.items, []);
+      assert.equal(await credits(server, user.client, user.id), 0);
       const notOwned = await api(server, 'DELETE', `/payments/products/user/${user.id}/max`, user.client);
       assert.equal(notOwned.status, 400);
       assert.equal(notOwned.text, 'Customer does not have this product.');
