@@ -122,7 +122,7 @@ export const TransactionsOutput = v.strictObject({
   next_cursor: NullableString,
 });
 
-export const RefundOutput = v.strictObject({ success: v.literal(true), refund_transaction_id: v.string() });
+export const RefundOutput = v.strictObject({ success: v.literal(true), refund_transaction_id: v.optional(v.string()) });
 
 export const WebhookReceivedOutput = v.strictObject({ received: v.literal(true) });
 

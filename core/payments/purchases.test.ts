@@ -161,8 +161,8 @@ describeWithServer('payments purchases and test mode', (get) => {
     const subscription = tx.body.transactions.find((t: any) => t.entries[0].subscription_id !== undefined && t.customer_id === user.id);
     assertKnownError(
       await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'subscription', id: subscription.id }),
-      'TEST_MODE_PURCHASE_NON_REFUNDABLE',
-      400,
+      'SUBSCRIPTION_INVOICE_NOT_FOUND',
+      404,
     );
     assertKnownError(
       await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: subscription.id }),

@@ -150,7 +150,7 @@ describeWithServer(
       assert.equal(await credits(server, user.client, user.id), 100);
       const tx = await api(server, 'GET', '/internal/payments/transactions', p.admin);
       assert.equal(tx.body.transactions.length, 1);
-      assert.deepEqual(tx.body.transactions[0].entries[0], {
+      assert.deepEqual(tx.body.transactions[0].entries[1], {
         type: 'money_transfer',
         adjusted_transaction_id: null,
         adjusted_entry_index: null,
@@ -252,7 +252,7 @@ describeWithServer(
       assert.equal(await credits(server, user.client, user.id), 100);
 
       const purchase = (await api(server, 'GET', '/internal/payments/transactions', p.admin)).body.transactions[0];
-      assert.deepEqual(purchase.entries[0].charged_amount, { USD: '8.00' });
+      assert.deepEqual(purchase.entries[1].charged_amount, { USD: '8.00' });
       assert.equal(
         (
           await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, {
@@ -275,7 +275,7 @@ describeWithServer(
         ),
       );
       const refunded = both.find((r) => r.status === 200)!;
-      assert.deepEqual(refunded.body, { success: true, refund_transaction_id: `${purchase.id}-refund` });
+      assert.deepEqual(refunded.body, { success: true, refund_transaction_id: `${purchase.id}:refund` });
       assertKnownError(both.find((r) => r !== refunded)!, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 400);
       assert.equal(stripeApi.calls.filter((c) => c.path === '/v1/refunds').length - refundsBefore, 1);
       const refundCall = stripeApi.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;

@@ -628,6 +628,8 @@ export interface PaymentPurchasesTable {
   current_period_end: number | null;
   cancel_at_period_end: Bool;
   refunded_at: number | null;
+  /** Units a refund revoked (0: money only); null while not refunded (migration 0023). */
+  refunded_quantity?: number | null;
   created_at: number;
   updated_at: number;
 }

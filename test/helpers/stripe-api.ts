@@ -108,6 +108,8 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       if (form['items[0][price_data][unit_amount]'] !== undefined && items[0]) {
         items[0].price = { unit_amount: Number(form['items[0][price_data][unit_amount]']), product: form['items[0][price_data][product]'] };
         items[0].quantity = Number(form['items[0][quantity]'] ?? '1');
+      } else if (form['items[0][quantity]'] !== undefined && items[0]) {
+        items[0].quantity = Number(form['items[0][quantity]']);
       }
       return send(200, s);
     }
