@@ -267,6 +267,8 @@ export const operations: readonly AnyOperation[] = [
   payments.switchProduct,
   payments.getBilling,
   payments.listInvoices,
+  payments.getMethodConfigs,
+  payments.updateMethodConfigs,
   payments.createSetupIntent,
   payments.setDefaultPaymentMethod,
   payments.createAccountSession,

@@ -14,6 +14,8 @@ export { cancelSubscription } from './cancel-subscription.ts';
 export { switchProduct } from './switch-product.ts';
 export { getBilling } from './get-billing.ts';
 export { listInvoices } from './list-invoices.ts';
+export { getMethodConfigs } from './get-method-configs.ts';
+export { updateMethodConfigs } from './update-method-configs.ts';
 export { paymentsMetrics } from './metrics.ts';
 export { PaymentsOverviewOutput } from './outputs.ts';
 export { createSetupIntent } from './create-setup-intent.ts';

@@ -182,3 +182,11 @@ export const InvoicesOutput = v.strictObject({
   is_paginated: v.literal(true),
   pagination: v.strictObject({ next_cursor: NullableString }),
 });
+
+/** The payment methods of a Stripe payment method configuration, as the dashboard shows them. */
+export const MethodConfigsOutput = v.strictObject({
+  config_id: v.string(),
+  methods: v.array(
+    v.strictObject({ id: v.string(), name: v.string(), enabled: v.boolean(), available: v.boolean(), overridable: v.boolean() }),
+  ),
+});
