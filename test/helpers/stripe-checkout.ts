@@ -15,22 +15,34 @@ export async function buyThroughStripe(
   server: TestServer,
   stripeApi: Awaited<ReturnType<typeof startStripeApi>>,
   p: { projectId: string },
-  user: { id: string; client: Caller },
-  options: { productId: string; priceId: string; webhookSecret: string; stripeCustomer: string; paymentIntent?: string },
+  user: { id: string; client?: Caller },
+  options: {
+    productId: string;
+    priceId: string;
+    webhookSecret: string;
+    stripeCustomer: string;
+    paymentIntent?: string;
+    /** A purchase URL made already (by an SDK's `createCheckoutUrl`); else the user's client makes one for `productId`. */
+    purchaseUrl?: string;
+  },
 ): Promise<{ subscriptionId: string | null; sessionId: string }> {
-  const url = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-    customer_type: 'user',
-    customer_id: user.id,
-    product_id: options.productId,
-  });
-  assert.equal(url.status, 200, url.text);
+  let purchaseUrl = options.purchaseUrl;
+  if (purchaseUrl === undefined) {
+    const url = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client ?? {}, {
+      customer_type: 'user',
+      customer_id: user.id,
+      product_id: options.productId,
+    });
+    assert.equal(url.status, 200, url.text);
+    purchaseUrl = url.body.url as string;
+  }
   const before = stripeApi.calls.length;
   const session = await api(
     server,
     'POST',
     '/payments/purchases/purchase-session',
     {},
-    { full_code: codeOf(url.body.url), price_id: options.priceId },
+    { full_code: codeOf(purchaseUrl), price_id: options.priceId },
   );
   assert.equal(session.status, 200, session.text);
   const created = stripeApi.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')! as StripeCall & {
