@@ -11,6 +11,8 @@ import { startStripeApi } from '../helpers/stripe-api.ts';
 const SECRET_KEY = 'sk_test_GatehouseMethodsKey4242';
 const stripeApi = await startStripeApi({ secretKey: SECRET_KEY, now: () => Date.now() });
 after(() => stripeApi.close());
+/** The account's configuration as the loopback Stripe API starts with it (each dialect's run starts from it). */
+const DEFAULT_CONFIG = JSON.stringify(stripeApi.paymentMethodConfigs.get('pmc_default'));
 
 const PATH = '/internal/payments/method-configs';
 const ALL_IDS =
@@ -53,6 +55,7 @@ describeWithServer(
 
     it("lists the account's payment methods and turns them on and off in Stripe", async () => {
       const server = get();
+      stripeApi.paymentMethodConfigs.set('pmc_default', JSON.parse(DEFAULT_CONFIG));
       const p = await createProject(server);
       const keys = await api(server, 'PUT', '/internal/payments/stripe/keys', p.admin, { secret_key: SECRET_KEY });
       assert.equal(keys.status, 200, keys.text);
