@@ -39,6 +39,7 @@ export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   'backed_up',
   'test_mode',
   'cancel_at_period_end',
+  'is_creation_invoice',
   'sso_enforced',
   'scim_active',
   'created_by_scim',

@@ -390,10 +390,7 @@ export const errorCatalogue = {
   STRIPE_WEBHOOK_SIGNATURE_INVALID: entry(400, 'The stripe-signature header of this webhook is missing or does not match its payload.'),
   DEFAULT_PAYMENT_METHOD_REQUIRED: entry(400, 'No default payment method is set for this customer.', ['customer_type', 'customer_id']),
   NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
-  STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(
-    404,
-    'Card-payment account information not found. Please make sure the project owner has onboarded with the card payment provider.',
-  ),
+  STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(404, 'Stripe account information not found. Please make sure the user has onboarded with Stripe.'),
   DATA_VAULT_STORE_DOES_NOT_EXIST: entry(400, (d) => `Data vault store with ID ${String(d.store_id)} does not exist.`, ['store_id']),
   DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: entry(
     400,

@@ -108,8 +108,13 @@ export function defaultProducts(
   );
 }
 
-/** An owned purchase: a one-off purchase not refunded, or a subscription that is active, trialing or past due. */
-export function isActivePurchase(p: { kind: string; status: string }): boolean {
+/**
+ * An owned purchase at `now`: a one-off purchase not refunded, a subscription that is active,
+ * trialing or past due, or a canceled subscription whose paid period has not ended yet (upstream
+ * keeps a canceled grant until its `endedAt`, the period's end; listed as `one_time`).
+ */
+export function isActivePurchase(p: { kind: string; status: string; currentPeriodEnd: number | null }, now: number): boolean {
   if (p.status === 'refunded') return false;
-  return p.kind === 'one_time' || p.status === 'active' || p.status === 'trialing' || p.status === 'past_due';
+  if (p.kind === 'one_time' || p.status === 'active' || p.status === 'trialing' || p.status === 'past_due') return true;
+  return p.status === 'canceled' && p.currentPeriodEnd !== null && p.currentPeriodEnd > now;
 }

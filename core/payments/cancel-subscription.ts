@@ -13,13 +13,14 @@ import { connectedStripe } from './stripe-account.ts';
 import { CustomerTypeSchema } from './schemas.ts';
 
 /**
- * Cancels the customer's active subscription to the product (client for itself, server, admin;
- * the SDK's `cancelSubscription`, the account-settings "Cancel" button).
- * Paid through Stripe: Stripe cancels it at the period's end (`cancel_at_period_end`), access lasts
- * until then, and `customer.subscription.deleted` ends it. Test-mode and granted subscriptions end
- * at once.
+ * Cancels the customer's active subscriptions to the product, every one of them (client for
+ * itself, server, admin; the SDK's `cancelSubscription`, the account-settings "Cancel" button), as
+ * upstream: one paid through Stripe is canceled in Stripe at once (`DELETE /v1/subscriptions/{id}`)
+ * and ends now; a granted or test-mode one is marked canceled and stays owned until its current
+ * period ends (listed as `one_time` with `subscription: null` meanwhile).
  * Plain 400s as upstream: "Customer does not have this product.", "This product is a one time purchase
- * and cannot be canceled.", "No active subscription found with this ID for the given customer.".
+ * and cannot be canceled.", "No active subscription found with this ID for the given customer.";
+ * plain 403 "Clients can only cancel their own subscriptions." for another user's.
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/[product_id]/route.ts` (DELETE)
  */
@@ -48,12 +49,15 @@ export const cancelSubscription = defineOperation({
     'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH',
   ],
   async run(ctx, { params, query }) {
+    if (ctx.auth.accessType === 'client' && ctx.auth.user && params.customer_type === 'custom') {
+      throw paymentsPlainError.forbidden('Clients can only cancel user or team subscriptions they control.');
+    }
     await ensureCallerCanAccessCustomer(
       ctx.db,
       ctx.auth,
       params.customer_type,
       params.customer_id,
-      'Clients can only cancel their own user or team subscriptions.',
+      'Clients can only cancel their own subscriptions.',
     );
     const customer = {
       projectId: ctx.auth.project.id,
@@ -64,10 +68,10 @@ export const cancelSubscription = defineOperation({
     await ensureCustomerExists(ctx.db, customer.projectId, customer.customerType, customer.customerId);
     const purchases = await customerPurchases(ctx.db, customer);
     const isActiveSub = (p: (typeof purchases)[number]) => p.kind === 'subscription' && (p.status === 'active' || p.status === 'trialing');
-    let target: (typeof purchases)[number] | undefined;
+    let targets: typeof purchases;
     if (query.subscription_id !== undefined && query.subscription_id !== '') {
-      target = purchases.find((p) => p.row.id === query.subscription_id && isActiveSub(p));
-      if (!target) throw paymentsPlainError.badRequest('No active subscription found with this ID for the given customer.');
+      targets = purchases.filter((p) => p.row.id === query.subscription_id && isActiveSub(p));
+      if (targets.length === 0) throw paymentsPlainError.badRequest('No active subscription found with this ID for the given customer.');
     } else {
       const model = await loadPaymentsModel(ctx);
       const { product } = resolveProduct(model, ctx.auth.accessType, params.product_id, undefined);
@@ -79,23 +83,29 @@ export const cancelSubscription = defineOperation({
           actual_customer_type: params.customer_type,
         });
       }
-      const owned = purchases.filter((p) => p.row.product_id === params.product_id && isActivePurchase(p) && p.quantity > 0);
+      const owned = purchases.filter((p) => p.row.product_id === params.product_id && isActivePurchase(p, ctx.now) && p.quantity > 0);
       if (owned.length === 0) throw paymentsPlainError.badRequest('Customer does not have this product.');
-      target = owned.find(isActiveSub);
-      if (!target) throw paymentsPlainError.badRequest('This product is a one time purchase and cannot be canceled.');
+      targets = owned.filter(isActiveSub);
+      if (targets.length === 0) throw paymentsPlainError.badRequest('This product is a one time purchase and cannot be canceled.');
     }
-    if (target.row.stripe_subscription_id !== null) {
-      const connected = await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId);
-      if (!connected) throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');
-      await connected.stripe.subscriptions.update(target.row.stripe_subscription_id, { cancel_at_period_end: true });
-      await updatePurchase(ctx.db, customer.projectId, target.row.id, { cancel_at_period_end: true, updated_at: ctx.now });
-    } else {
-      await updatePurchase(ctx.db, customer.projectId, target.row.id, {
-        status: 'canceled',
-        cancel_at_period_end: true,
-        current_period_end: ctx.now,
-        updated_at: ctx.now,
-      });
+    const viaStripe = targets.some((t) => t.row.stripe_subscription_id !== null);
+    const connected = viaStripe ? await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId) : null;
+    if (viaStripe && !connected) throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');
+    for (const target of targets) {
+      if (target.row.stripe_subscription_id !== null) {
+        await connected!.stripe.subscriptions.cancel(target.row.stripe_subscription_id);
+        await updatePurchase(ctx.db, customer.projectId, target.row.id, {
+          status: 'canceled',
+          current_period_end: ctx.now,
+          updated_at: ctx.now,
+        });
+      } else {
+        await updatePurchase(ctx.db, customer.projectId, target.row.id, {
+          status: 'canceled',
+          cancel_at_period_end: true,
+          updated_at: ctx.now,
+        });
+      }
     }
     return { success: true };
   },

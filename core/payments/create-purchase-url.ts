@@ -74,7 +74,7 @@ export const createPurchaseUrl = defineOperation({
       customerId: body.customer_id,
     };
     if (productId !== null && !product.stackable) {
-      const { purchases } = await ownedProducts(ctx.db, model, customer);
+      const { purchases } = await ownedProducts(ctx.db, model, customer, ctx.now);
       if (purchases.some((p) => p.row.product_id === productId))
         throw paymentsPlainError.badRequest('Customer already has purchased this product; this product is not stackable');
     }

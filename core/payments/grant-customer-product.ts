@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
+import { cancelReplacedInStripe } from './cancel-replaced.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
 import { InlineProductSchema, resolveProduct } from './products.ts';
@@ -10,6 +11,7 @@ import { CustomerTypeSchema } from './schemas.ts';
  * Grants a product, by id or inline, without payment (server, admin access; the SDK's
  * `grantProduct`). Recorded with creation source `API_GRANT`. Answers `{success: true}`, with
  * `subscription_id` (the purchase's id, as listings show it) when the product is a subscription.
+ * A Stripe subscription it replaces in its product line is canceled in Stripe.
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/route.ts` (POST)
  */
@@ -56,6 +58,7 @@ export const grantCustomerProduct = defineOperation({
         now: ctx.now,
       }),
     );
+    await cancelReplacedInStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId, granted.replaced);
     return { success: true as const, ...(granted.subscription && granted.purchaseId ? { subscription_id: granted.purchaseId } : {}) };
   },
 });

@@ -25,11 +25,11 @@ export async function customerPurchases(db: Kysely<Database>, c: CustomerRef) {
 }
 
 /**
- * The products a customer owns (upstream `getOwnedProductsForCustomer`): active purchases, and the
+ * The products a customer owns at `now` (upstream `getOwnedProductsForCustomer`): active purchases, and the
  * `include-by-default` products of lines where it holds none.
  */
-export async function ownedProducts(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef) {
-  const purchases = (await customerPurchases(db, c)).filter((p) => isActivePurchase(p));
+export async function ownedProducts(db: Kysely<Database>, model: PaymentsModel, c: CustomerRef, now: number) {
+  const purchases = (await customerPurchases(db, c)).filter((p) => isActivePurchase(p, now));
   const lines = new Set(purchases.map((p) => p.product.productLineId).filter((l): l is string => l !== undefined));
   return {
     purchases,
@@ -53,6 +53,7 @@ export async function checkPurchase(
   product: ProductConfig,
   priceId: string | undefined,
   quantity: number,
+  now: number,
   paid = false,
 ) {
   // `paid`: Stripe already took the money (a completed checkout); record it whatever changed since.
@@ -60,7 +61,7 @@ export async function checkPurchase(
   const selected = paid ? (safeSelectPrice(product, priceId) ?? selectPrice(product, undefined)) : selectPrice(product, priceId);
   if (!paid && quantity !== 1 && !product.stackable)
     throw paymentsPlainError.badRequest('This product is not stackable; quantity must be 1');
-  const { purchases } = await ownedProducts(db, model, c);
+  const { purchases } = await ownedProducts(db, model, c, now);
   if (!paid && productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === productId)) {
     throw new KnownError('PRODUCT_ALREADY_GRANTED', { product_id: productId, customer_id: c.customerId });
   }
@@ -78,6 +79,7 @@ export async function checkPurchase(
       .filter(
         (p) =>
           p.kind === 'subscription' &&
+          p.status !== 'canceled' &&
           p.product.productLineId === line &&
           !(p.row.product_id !== null && addOnTo.includes(p.row.product_id)),
       )
@@ -141,6 +143,7 @@ export async function grantProduct(
     args.product,
     args.priceId,
     args.quantity,
+    args.now,
     args.paid ?? false,
   );
   for (const r of replaces) {

@@ -23,7 +23,8 @@ export function purchaseForBalance(row: PurchaseRow) {
     kind: row.kind as 'one_time' | 'subscription',
     status: row.status,
     product: parseProduct(row.product_id ?? 'inline', JSON.parse(row.product)),
-    quantity: row.quantity,
+    // Units a refund revoked are no longer owned.
+    quantity: row.quantity - (row.refunded_quantity ?? 0),
     createdAt: Number(row.created_at),
     currentPeriodStart: row.current_period_start === null ? null : Number(row.current_period_start),
     currentPeriodEnd: row.current_period_end === null ? null : Number(row.current_period_end),
@@ -82,7 +83,7 @@ export async function itemBalance(
   const activeLines = new Set<string>();
   for (const p of purchases) {
     entries.push(...purchaseEntries(p, key.itemId, at));
-    if (isActivePurchase(p) && p.product.productLineId !== undefined) activeLines.add(p.product.productLineId);
+    if (isActivePurchase(p, at) && p.product.productLineId !== undefined) activeLines.add(p.product.productLineId);
   }
   for (const [, product] of defaultProducts(model, key.customerType, activeLines)) {
     const inc = product.includedItems[key.itemId];

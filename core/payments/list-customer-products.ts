@@ -40,12 +40,17 @@ export const listCustomerProducts = defineOperation({
     );
     await ensureCustomerExists(ctx.db, ctx.auth.project.id, params.customer_type, params.customer_id);
     const model = await loadPaymentsModel(ctx);
-    const owned = await ownedProducts(ctx.db, model, {
-      projectId: ctx.auth.project.id,
-      branchId: ctx.auth.branchId,
-      customerType: params.customer_type,
-      customerId: params.customer_id,
-    });
+    const owned = await ownedProducts(
+      ctx.db,
+      model,
+      {
+        projectId: ctx.auth.project.id,
+        branchId: ctx.auth.branchId,
+        customerType: params.customer_type,
+        customerId: params.customer_id,
+      },
+      ctx.now,
+    );
     return ownedProductPage(model, params.customer_type, ctx.auth.accessType, owned, query);
   },
 });

@@ -122,7 +122,7 @@ export const TransactionsOutput = v.strictObject({
   next_cursor: NullableString,
 });
 
-export const RefundOutput = v.strictObject({ success: v.literal(true), refund_transaction_id: v.string() });
+export const RefundOutput = v.strictObject({ success: v.literal(true), refund_transaction_id: v.optional(v.string()) });
 
 export const WebhookReceivedOutput = v.strictObject({ received: v.literal(true) });
 
@@ -168,3 +168,25 @@ export const BillingOutput = v.strictObject({
 });
 
 export const SetupIntentOutput = v.strictObject({ client_secret: v.string(), stripe_account_id: v.string() });
+
+/** A customer's invoices (upstream `customerInvoicesListResponseSchema`). */
+export const InvoicesOutput = v.strictObject({
+  items: v.array(
+    v.strictObject({
+      created_at_millis: v.number(),
+      status: v.nullable(v.picklist(['draft', 'open', 'paid', 'uncollectible', 'void'])),
+      amount_total: v.number(),
+      hosted_invoice_url: NullableString,
+    }),
+  ),
+  is_paginated: v.literal(true),
+  pagination: v.strictObject({ next_cursor: NullableString }),
+});
+
+/** The payment methods of a Stripe payment method configuration, as the dashboard shows them. */
+export const MethodConfigsOutput = v.strictObject({
+  config_id: v.string(),
+  methods: v.array(
+    v.strictObject({ id: v.string(), name: v.string(), enabled: v.boolean(), available: v.boolean(), overridable: v.boolean() }),
+  ),
+});

@@ -65,7 +65,7 @@ export const purchaseSession = defineOperation({
     const model = await loadPaymentsModelFor(ctx, code.projectId, code.branchId);
     if (model.blockNewPurchases) throw new KnownError('NEW_PURCHASES_BLOCKED');
     const quantity = body.quantity ?? 1;
-    const { selected } = await checkPurchase(ctx.db, model, code, code.productId, code.product, body.price_id, quantity);
+    const { selected } = await checkPurchase(ctx.db, model, code, code.productId, code.product, body.price_id, quantity, ctx.now);
     const charge = selected && chargeOf(selected.price);
     if (!selected || !charge) throw paymentsPlainError.badRequest('This product has no price that can be paid.');
     const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, code.projectId, code.branchId);

@@ -102,7 +102,8 @@ describeWithServer('payments purchases and test mode', (get) => {
       ['max'],
     );
 
-    // Cancelling a test-mode subscription ends it at once (the account-settings Cancel button).
+    // Cancelling a test-mode subscription (the account-settings Cancel button) marks it canceled; as
+    // upstream, the customer keeps it, listed as one_time, until its period ends.
     const other = await projectUser(server, p);
     const trial = codeOf(
       (
@@ -119,8 +120,15 @@ describeWithServer('payments purchases and test mode', (get) => {
     );
     assert.equal((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, user.client)).status, 403);
     assert.deepEqual((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, other.client)).body, { success: true });
-    assert.equal(await credits(server, other.client, other.id), 0);
-    assert.deepEqual((await api(server, 'GET', `/payments/products/user/${other.id}`, other.client)).body.items, []);
+    assert.equal(await credits(server, other.client, other.id), 100);
+    assert.deepEqual(
+      (await api(server, 'GET', `/payments/products/user/${other.id}`, other.client)).body.items.map((i: any) => [
+        i.id,
+        i.type,
+        i.subscription,
+      ]),
+      [['pro', 'one_time', null]],
+    );
 
     // A stackable one-off pack, bought three at once.
     const pack = codeOf(
@@ -153,8 +161,8 @@ describeWithServer('payments purchases and test mode', (get) => {
     const subscription = tx.body.transactions.find((t: any) => t.entries[0].subscription_id !== undefined && t.customer_id === user.id);
     assertKnownError(
       await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'subscription', id: subscription.id }),
-      'TEST_MODE_PURCHASE_NON_REFUNDABLE',
-      400,
+      'SUBSCRIPTION_INVOICE_NOT_FOUND',
+      404,
     );
     assertKnownError(
       await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: subscription.id }),

@@ -4,16 +4,46 @@ import { defineOperation } from '../operations/define.ts';
 import { RefundOutput } from './outputs.ts';
 import { toMinorUnits } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
-import { claimRefund, findPurchase, releaseRefund, updatePurchase } from './queries.ts';
+import { claimRefund, findPurchase, releaseRefund, updatePurchase, type PurchaseRow } from './queries.ts';
+import { checkRefundEntries } from './refund-entries.ts';
 import { requireConnectedStripe } from './stripe-account.ts';
 import { chargedMinor } from './transactions.ts';
 
+/** What happens to a refunded subscription: ends now, at its period's end, or goes on. */
+type EndAction = 'now' | 'at-period-end' | 'none';
+
+/** The SDK's `endAction` values, and the older spellings Gatehouse accepted, as one of three actions. */
+const END_ACTIONS: Record<string, EndAction> = {
+  now: 'now',
+  end_now: 'now',
+  cancel: 'now',
+  'at-period-end': 'at-period-end',
+  end_at_period_end: 'at-period-end',
+  none: 'none',
+};
+
+/** The refund to carry out: units revoked, money returned, and the subscription's fate. */
+interface RefundPlan {
+  revoke: number;
+  amountMinor: number;
+  end: EndAction;
+}
+
 /**
- * Refunds a purchase (admin access; the dashboard's refund button and the SDK's
- * `refundTransaction`). Paid through Stripe: a Stripe refund of the purchase's payment intent (`amount_usd` in dollars,
- * at most what was charged; default all of it) and, for a subscription, its cancellation. The
- * purchase then grants nothing (its product and included items are revoked).
- * An amount above the charge is a plain 400.
+ * Refunds a Stripe purchase (admin access; the dashboard's refund dialog and the SDK's
+ * `refundTransaction`) in either of upstream's request forms:
+ * - `refund_entries: [{ entry_index, quantity, amount_usd }]` (upstream's route): entries name the
+ *   purchase transaction's `product_grant` entry; `quantity` units are revoked at once (0: money
+ *   only) and the amounts are refunded through Stripe. For a subscription, Stripe's quantity drops
+ *   by the revoked units and, with none left, it ends at the period's end
+ *   (`cancel_at_period_end`). Answers `{ success: true }`.
+ * - `amount_usd` (default: all that was charged) and `end_action` (`now`, the default:
+ *   the subscription is canceled in Stripe and revoked; `at-period-end`: it runs to the period's end;
+ *   `none`: money only), as the SDK 2.8.108 sends them. A one-off purchase is revoked. Answers
+ *   `{ success: true, refund_transaction_id }`.
+ * As upstream, only purchases paid through Stripe are refundable: a test-mode one-off purchase is
+ * TEST_MODE_PURCHASE_NON_REFUNDABLE, another one without a payment ONE_TIME_PURCHASE_NOT_FOUND, a
+ * subscription not billed through Stripe SUBSCRIPTION_INVOICE_NOT_FOUND.
  *
  * @see upstream `internal/payments/transactions/refund/route.tsx`
  */
@@ -27,9 +57,21 @@ export const refundTransaction = defineOperation({
     body: v.strictObject({
       type: v.picklist(['subscription', 'one-time-purchase']),
       id: v.pipe(v.string(), v.maxLength(256)),
+      refund_entries: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject({
+              entry_index: v.number(),
+              quantity: v.number(),
+              amount_usd: v.pipe(v.string(), v.maxLength(32)),
+            }),
+          ),
+          v.maxLength(100),
+        ),
+      ),
       invoice_id: v.optional(v.pipe(v.string(), v.maxLength(256))),
       amount_usd: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be a decimal amount like "9.99"'))),
-      end_action: v.optional(v.picklist(['cancel', 'none', 'end_now', 'end_at_period_end'])),
+      end_action: v.optional(v.picklist(Object.keys(END_ACTIONS))),
     }),
   },
   output: RefundOutput,
@@ -40,51 +82,87 @@ export const refundTransaction = defineOperation({
     'SUBSCRIPTION_ALREADY_REFUNDED',
     'TEST_MODE_PURCHASE_NON_REFUNDABLE',
     'STRIPE_ACCOUNT_INFO_NOT_FOUND',
+    'SCHEMA_ERROR',
   ],
   async run(ctx, { body }) {
     const oneTime = body.type === 'one-time-purchase';
     const row = await findPurchase(ctx.db, ctx.auth.project.id, body.id);
+    const invoiceNotFound = () => new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
     if (!row || row.branch_id !== ctx.auth.branchId || (row.kind === 'one_time') !== oneTime) {
-      throw oneTime
-        ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id })
-        : new KnownError('SUBSCRIPTION_INVOICE_NOT_FOUND', { subscription_invoice_id: body.invoice_id ?? body.id });
+      throw oneTime ? new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id }) : invoiceNotFound();
     }
     if (row.refunded_at !== null) throw alreadyRefunded(oneTime, row.id);
-    if (row.test_mode) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
-    const charged = chargedMinor(row) ?? 0;
-    const amount = body.amount_usd === undefined ? charged : toMinorUnits(body.amount_usd, 'USD')!;
-    if (amount > charged || (body.amount_usd !== undefined && row.currency !== 'USD'))
-      throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');
-    if (row.stripe_payment_intent_id !== null || row.stripe_subscription_id !== null) {
-      const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
-      // Claimed before Stripe is called (one conditional update): two concurrent refunds of one
-      // purchase never both reach Stripe. A failed call gives the claim back.
-      if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
-      try {
-        if (row.stripe_payment_intent_id !== null && amount > 0) {
-          await stripe.refunds.create({
-            payment_intent: row.stripe_payment_intent_id,
-            amount,
-            metadata: { gatehouse_purchase_id: row.id },
-          });
-        }
-        if (row.stripe_subscription_id !== null && row.status !== 'canceled') await stripe.subscriptions.cancel(row.stripe_subscription_id);
-      } catch (error) {
-        await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
-        throw error;
+    if (oneTime && row.test_mode) throw new KnownError('TEST_MODE_PURCHASE_NON_REFUNDABLE');
+    if (oneTime && row.stripe_payment_intent_id === null)
+      throw new KnownError('ONE_TIME_PURCHASE_NOT_FOUND', { one_time_purchase_id: body.id });
+    if (!oneTime && row.stripe_subscription_id === null) throw invoiceNotFound();
+
+    const plan = planRefund(row, body);
+    if (plan.amountMinor > 0 && row.stripe_payment_intent_id === null) throw invoiceNotFound();
+    const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
+    // Claimed before Stripe is called (one conditional update): two concurrent refunds of one
+    // purchase never both reach Stripe. A failed call gives the claim back.
+    if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
+    const left = row.quantity - plan.revoke;
+    try {
+      if (plan.amountMinor > 0) {
+        await stripe.refunds.create({
+          payment_intent: row.stripe_payment_intent_id!,
+          amount: plan.amountMinor,
+          metadata: { gatehouse_purchase_id: row.id },
+        });
       }
-    } else if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) {
-      throw alreadyRefunded(oneTime, row.id);
+      const subId = row.stripe_subscription_id;
+      if (subId !== null && row.status !== 'canceled') {
+        if (body.refund_entries !== undefined && plan.revoke > 0) {
+          const item = (await stripe.subscriptions.retrieve(subId)).items.data[0];
+          await stripe.subscriptions.update(subId, {
+            cancel_at_period_end: left === 0,
+            ...(item ? { items: [{ id: item.id, quantity: left }] } : {}),
+          });
+        } else if (plan.end === 'now') {
+          await stripe.subscriptions.cancel(subId);
+        } else if (plan.end === 'at-period-end') {
+          await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
+        }
+      }
+    } catch (error) {
+      await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
+      throw error;
     }
+    const revokedAll = plan.revoke >= row.quantity;
     await updatePurchase(ctx.db, ctx.auth.project.id, row.id, {
-      status: 'refunded',
       refunded_at: ctx.now,
+      refunded_quantity: plan.revoke,
       updated_at: ctx.now,
-      ...(row.kind === 'subscription' ? { current_period_end: ctx.now } : {}),
+      ...(revokedAll ? { status: 'refunded' } : {}),
+      ...(revokedAll && row.kind === 'subscription' ? { current_period_end: ctx.now } : {}),
+      ...(!revokedAll && plan.end === 'at-period-end' ? { cancel_at_period_end: true } : {}),
     });
-    return { success: true, refund_transaction_id: `${row.id}-refund` };
+    if (body.refund_entries !== undefined) return { success: true };
+    return { success: true, refund_transaction_id: `${row.id}:refund` };
   },
 });
+
+/**
+ * What a request asks for: from `refund_entries` (checked as upstream), else from `amount_usd`
+ * (at most what was charged, a plain 400 above it) and `end_action`.
+ */
+function planRefund(
+  row: PurchaseRow,
+  body: { refund_entries?: Array<{ entry_index: number; quantity: number; amount_usd: string }>; amount_usd?: string; end_action?: string },
+): RefundPlan {
+  if (body.refund_entries !== undefined) {
+    const { quantity, amountMinor } = checkRefundEntries(row, body.refund_entries);
+    return { revoke: quantity, amountMinor, end: quantity >= row.quantity ? 'at-period-end' : 'none' };
+  }
+  const charged = chargedMinor(row) ?? 0;
+  const amountMinor = body.amount_usd === undefined ? charged : toMinorUnits(body.amount_usd, 'USD')!;
+  if (amountMinor > charged || (body.amount_usd !== undefined && row.currency !== 'USD'))
+    throw paymentsPlainError.badRequest('The refund amount is more than what was charged.');
+  const end = END_ACTIONS[body.end_action ?? 'now']!;
+  return { revoke: row.kind === 'one_time' || end === 'now' ? row.quantity : 0, amountMinor, end };
+}
 
 function alreadyRefunded(oneTime: boolean, id: string): KnownError {
   return oneTime

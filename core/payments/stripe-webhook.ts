@@ -11,10 +11,13 @@ import {
   findPurchaseByStripeSubscription,
   findPurchaseCode,
   recordStripeEvent,
+  type PurchaseRow,
   updatePurchase,
   usePurchaseCode,
 } from './queries.ts';
 import { connectedStripe } from './stripe-account.ts';
+import { cancelReplacedInStripe } from './cancel-replaced.ts';
+import { recordStripeInvoice } from './invoices.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (x: unknown): Obj => (typeof x === 'object' && x !== null ? (x as Obj) : {});
@@ -41,6 +44,31 @@ function invoiceSubscription(invoice: Obj): string | null {
   );
 }
 
+/**
+ * Records the invoice of an `invoice.*` event when it bills a subscription purchase of this
+ * project and branch (upstream `upsertStripeInvoice`); other invoices are ignored.
+ */
+async function recordInvoice(ctx: OperationContext, projectId: string, branchId: string, invoice: Obj): Promise<void> {
+  const invoiceId = str(invoice.id);
+  const subId = invoiceSubscription(invoice);
+  if (!invoiceId || !subId) return;
+  const purchase = await findPurchaseByStripeSubscription(ctx.db, projectId, subId);
+  if (!purchase || purchase.branch_id !== branchId) return;
+  await recordStripeInvoice(
+    ctx.db,
+    purchase,
+    {
+      stripeInvoiceId: invoiceId,
+      stripeSubscriptionId: subId,
+      isCreationInvoice: invoice.billing_reason === 'subscription_create',
+      status: str(invoice.status),
+      amountTotal: typeof invoice.total === 'number' && Number.isInteger(invoice.total) ? invoice.total : null,
+      hostedInvoiceUrl: str(invoice.hosted_invoice_url),
+    },
+    ctx.now,
+  );
+}
+
 /** Statuses Gatehouse keeps from Stripe's subscription statuses. */
 function statusOf(stripeStatus: unknown): string {
   return stripeStatus === 'trialing' || stripeStatus === 'past_due' || stripeStatus === 'canceled' || stripeStatus === 'incomplete'
@@ -64,30 +92,41 @@ async function prefetch(stripe: Stripe, event: Stripe.Event): Promise<Prefetched
 /**
  * Applies one verified Stripe event inside the caller's transaction:
  * - `checkout.session.completed` / `…async_payment_succeeded` (paid): grants the product of the
- *   session's purchase code (its price from the code's snapshot of config), once per session;
+ *   session's purchase code (its price from the code's snapshot of config), once per session; the
+ *   purchases it replaced in their product line are returned (their Stripe subscriptions are
+ *   canceled after commit);
+ * - every `invoice.*` event: records the invoice of a subscription purchase (listed by
+ *   `GET /payments/invoices/…`);
  * - `invoice.paid` / `invoice.payment_succeeded`: renews the subscription's period;
  * - `customer.subscription.updated`: status, period, cancel-at-period-end;
  * - `customer.subscription.deleted`: ends the subscription now (its product and the items that
  *   expire with it are gone).
  * Other types are acknowledged and ignored.
  */
-async function applyEvent(ctx: OperationContext, projectId: string, branchId: string, event: Stripe.Event, pre: Prefetched): Promise<void> {
+async function applyEvent(
+  ctx: OperationContext,
+  projectId: string,
+  branchId: string,
+  event: Stripe.Event,
+  pre: Prefetched,
+): Promise<PurchaseRow[]> {
   const o = obj(event.data.object);
+  if (event.type.startsWith('invoice.')) await recordInvoice(ctx, projectId, branchId, o);
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
-      if (o.payment_status === 'unpaid') return;
+      if (o.payment_status === 'unpaid') return [];
       const meta = obj(o.metadata);
-      if (meta[STRIPE_METADATA.project] !== projectId) return;
+      if (meta[STRIPE_METADATA.project] !== projectId) return [];
       const sessionId = str(o.id);
-      if (!sessionId || (await findPurchaseByCheckoutSession(ctx.db, projectId, sessionId))) return;
+      if (!sessionId || (await findPurchaseByCheckoutSession(ctx.db, projectId, sessionId))) return [];
       const codeHash = str(meta[STRIPE_METADATA.code]);
       const code = codeHash ? await findPurchaseCode(ctx.db, codeHash) : null;
-      if (!code || code.project_id !== projectId) return;
+      if (!code || code.project_id !== projectId) return [];
       const model = await loadPaymentsModelFor(ctx, projectId, code.branch_id);
       const product = parseProduct(code.product_id ?? 'inline', JSON.parse(code.product));
       const period = pre.subscription ? periodOf(pre.subscription) : { start: null, end: null };
-      await grantProduct(
+      const granted = await grantProduct(
         ctx.db,
         model,
         { projectId, branchId: code.branch_id, customerType: code.customer_type as CustomerType, customerId: code.customer_id },
@@ -114,13 +153,13 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
         },
       );
       await usePurchaseCode(ctx.db, code.code_hash, ctx.now);
-      return;
+      return granted.replaced;
     }
     case 'invoice.paid':
     case 'invoice.payment_succeeded': {
       const subId = invoiceSubscription(o);
       const purchase = subId ? await findPurchaseByStripeSubscription(ctx.db, projectId, subId) : null;
-      if (!purchase || purchase.branch_id !== branchId || purchase.status === 'refunded') return;
+      if (!purchase || purchase.branch_id !== branchId || purchase.status === 'refunded') return [];
       const line = obj(obj((obj(o.lines).data as unknown[] | undefined)?.[0]).period);
       const start = secs(line.start) ?? secs(o.period_start);
       const end = secs(line.end) ?? secs(o.period_end);
@@ -131,11 +170,11 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
         ...(end !== null && end > start! ? { current_period_end: end } : {}),
         ...(ref(o.payment_intent) ? { stripe_payment_intent_id: ref(o.payment_intent) } : {}),
       });
-      return;
+      return [];
     }
     case 'customer.subscription.updated': {
       const purchase = await findPurchaseByStripeSubscription(ctx.db, projectId, String(o.id));
-      if (!purchase || purchase.status === 'refunded') return;
+      if (!purchase || purchase.status === 'refunded') return [];
       const period = periodOf(o);
       await updatePurchase(ctx.db, projectId, purchase.id, {
         status: statusOf(o.status),
@@ -144,21 +183,21 @@ async function applyEvent(ctx: OperationContext, projectId: string, branchId: st
         ...(period.start !== null ? { current_period_start: period.start } : {}),
         ...(period.end !== null ? { current_period_end: period.end } : {}),
       });
-      return;
+      return [];
     }
     case 'customer.subscription.deleted': {
       const purchase = await findPurchaseByStripeSubscription(ctx.db, projectId, String(o.id));
-      if (!purchase || purchase.status === 'refunded') return;
+      if (!purchase || purchase.status === 'refunded') return [];
       const endedAt = secs(o.ended_at) ?? ctx.now;
       await updatePurchase(ctx.db, projectId, purchase.id, {
         status: 'canceled',
         current_period_end: Math.min(endedAt, ctx.now),
         updated_at: ctx.now,
       });
-      return;
+      return [];
     }
     default:
-      return;
+      return [];
   }
 }
 
@@ -201,10 +240,11 @@ export const stripeWebhook = defineOperation({
     }
     if (typeof event?.id !== 'string' || typeof event.type !== 'string') throw invalidSignature();
     const pre = await prefetch(connected.stripe, event);
-    await ctx.transaction(async (tx) => {
-      if (!(await recordStripeEvent(tx.db, projectId, event.id, event.type, ctx.now))) return;
-      await applyEvent(tx, projectId, branchId, event, pre);
+    const replaced = await ctx.transaction(async (tx) => {
+      if (!(await recordStripeEvent(tx.db, projectId, event.id, event.type, ctx.now))) return [];
+      return applyEvent(tx, projectId, branchId, event, pre);
     });
+    await cancelReplacedInStripe(ctx.runtime, ctx.db, projectId, branchId, replaced);
     return { received: true };
   },
 });

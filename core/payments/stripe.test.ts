@@ -150,7 +150,7 @@ describeWithServer(
       assert.equal(await credits(server, user.client, user.id), 100);
       const tx = await api(server, 'GET', '/internal/payments/transactions', p.admin);
       assert.equal(tx.body.transactions.length, 1);
-      assert.deepEqual(tx.body.transactions[0].entries[0], {
+      assert.deepEqual(tx.body.transactions[0].entries[1], {
         type: 'money_transfer',
         adjusted_transaction_id: null,
         adjusted_entry_index: null,
@@ -252,7 +252,7 @@ describeWithServer(
       assert.equal(await credits(server, user.client, user.id), 100);
 
       const purchase = (await api(server, 'GET', '/internal/payments/transactions', p.admin)).body.transactions[0];
-      assert.deepEqual(purchase.entries[0].charged_amount, { USD: '8.00' });
+      assert.deepEqual(purchase.entries[1].charged_amount, { USD: '8.00' });
       assert.equal(
         (
           await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, {
@@ -275,7 +275,7 @@ describeWithServer(
         ),
       );
       const refunded = both.find((r) => r.status === 200)!;
-      assert.deepEqual(refunded.body, { success: true, refund_transaction_id: `${purchase.id}-refund` });
+      assert.deepEqual(refunded.body, { success: true, refund_transaction_id: `${purchase.id}:refund` });
       assertKnownError(both.find((r) => r !== refunded)!, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 400);
       assert.equal(stripeApi.calls.filter((c) => c.path === '/v1/refunds').length - refundsBefore, 1);
       const refundCall = stripeApi.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;
@@ -295,7 +295,7 @@ describeWithServer(
       );
     });
 
-    it('cancelling a Stripe subscription cancels it at the period end; metrics count the revenue', async () => {
+    it('cancelling a Stripe subscription cancels it in Stripe at once; metrics count the revenue', async () => {
       const { server, p } = await connectedProject();
       const user = await projectUser(server, p);
       const code = codeOf(
@@ -346,11 +346,11 @@ describeWithServer(
 
       const cancel = await api(server, 'DELETE', `/payments/products/user/${user.id}/pro`, user.client);
       assert.deepEqual(cancel.body, { success: true });
-      const update = stripeApi.calls.filter((c) => c.path === `/v1/subscriptions/${created.subscriptionId}` && c.method === 'POST').at(-1)!;
-      assert.equal(update.form.cancel_at_period_end, 'true');
+      // As upstream: canceled in Stripe at once (`DELETE /v1/subscriptions/{id}`), access ends now.
+      assert.ok(stripeApi.calls.some((c) => c.path === `/v1/subscriptions/${created.subscriptionId}` && c.method === 'DELETE'));
       const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
-      assert.equal(products.body.items[0].subscription.cancel_at_period_end, true);
-      assert.equal(await credits(server, user.client, user.id), 100, 'access lasts until the period ends');
+      assert.deepEqual(products.body.items, []);
+      assert.equal(await credits(server, user.client, user.id), 0);
       const notOwned = await api(server, 'DELETE', `/payments/products/user/${user.id}/max`, user.client);
       assert.equal(notOwned.status, 400);
       assert.equal(notOwned.text, 'Customer does not have this product.');

@@ -85,7 +85,7 @@ export const switchProduct = defineOperation({
       customerType: params.customer_type,
       customerId: params.customer_id,
     };
-    const owned = await ownedProducts(ctx.db, model, c);
+    const owned = await ownedProducts(ctx.db, model, c, ctx.now);
     const isActiveSub = (p: (typeof owned.purchases)[number]) =>
       p.kind === 'subscription' && (p.status === 'active' || p.status === 'trialing');
     if (owned.purchases.some((p) => p.product.productLineId === from.productLineId && p.quantity > 0 && !isActiveSub(p))) {

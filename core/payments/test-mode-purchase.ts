@@ -3,6 +3,7 @@ import { KnownError } from '../errors/index.ts';
 import { defineOperation, type OperationContext } from '../operations/define.ts';
 import { SuccessOutput } from '../operations/output.ts';
 import { TestModePurchaseOutput } from './outputs.ts';
+import { cancelReplacedInStripe } from './cancel-replaced.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModelFor } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
@@ -24,7 +25,8 @@ const BodySchema = v.strictObject({
 
 /**
  * Completes the purchase of a code without Stripe: uses the code (once, race-free) and grants the
- * product with its included items, recorded as a test-mode purchase at the configured price.
+ * product with its included items, recorded as a test-mode purchase at the configured price. A
+ * Stripe subscription it replaces in its product line is canceled in Stripe.
  *
  * @returns the purchase id.
  */
@@ -44,9 +46,9 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
       );
     }
   }
-  return ctx.transaction(async (tx) => {
+  const granted = await ctx.transaction(async (tx) => {
     if (!(await usePurchaseCode(tx.db, code.codeHash, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
-    const { purchaseId } = await grantProduct(tx.db, model, code, {
+    return grantProduct(tx.db, model, code, {
       productId: code.productId,
       product: code.product,
       priceId: body.price_id,
@@ -54,8 +56,9 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
       source: { creationSource: 'TEST_MODE', testMode: true },
       now: ctx.now,
     });
-    return purchaseId;
   });
+  await cancelReplacedInStripe(ctx.runtime, ctx.db, code.projectId, code.branchId, granted.replaced);
+  return granted.purchaseId;
 }
 
 const ERRORS = [

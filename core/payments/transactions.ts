@@ -5,8 +5,9 @@ import type { PurchaseRow } from './queries.ts';
 
 /**
  * Upstream's transaction wire shape (stack-shared `interface/crud/transactions.ts`), built from
- * Gatehouse's purchases and manual item changes: a purchase is a `purchase` transaction (a money
- * transfer unless test mode, the product grant, the included items); a refund is a `refund`
+ * Gatehouse's purchases and manual item changes: a purchase is a `purchase` transaction (the
+ * product grant first, as upstream, then a money transfer unless test mode, then the included
+ * items); a refund is a `refund` (id `<purchase id>:refund`)
  * transaction revoking the grant; a manual change is a `manual-item-quantity-change`.
  */
 
@@ -34,16 +35,6 @@ export function purchaseTransaction(row: PurchaseRow) {
   const customer = { customer_type: row.customer_type, customer_id: row.customer_id };
   const charged = chargedMinor(row);
   const entries: Array<Record<string, unknown>> = [];
-  if (!row.test_mode && charged !== null && row.currency) {
-    entries.push({
-      type: 'money_transfer',
-      adjusted_transaction_id: null,
-      adjusted_entry_index: null,
-      ...customer,
-      charged_amount: { [row.currency]: formatMinor(charged, row.currency) },
-      net_amount: { USD: row.currency === 'USD' ? formatMinor(charged, 'USD') : '0' },
-    });
-  }
   entries.push({
     type: 'product_grant',
     adjusted_transaction_id: null,
@@ -55,6 +46,16 @@ export function purchaseTransaction(row: PurchaseRow) {
     quantity: row.quantity,
     ...(row.kind === 'subscription' ? { subscription_id: row.id } : { one_time_purchase_id: row.id }),
   });
+  if (!row.test_mode && charged !== null && row.currency) {
+    entries.push({
+      type: 'money_transfer',
+      adjusted_transaction_id: null,
+      adjusted_entry_index: null,
+      ...customer,
+      charged_amount: { [row.currency]: formatMinor(charged, row.currency) },
+      net_amount: { USD: row.currency === 'USD' ? formatMinor(charged, 'USD') : '0' },
+    });
+  }
   for (const [itemId, inc] of Object.entries(product.includedItems)) {
     if (inc.quantity === 0) continue;
     entries.push({
@@ -74,7 +75,7 @@ export function purchaseTransaction(row: PurchaseRow) {
     type: 'purchase',
     ...customer,
     entries,
-    adjusted_by: row.refunded_at !== null ? [{ transaction_id: `${row.id}-refund`, entry_index: grantIndex }] : [],
+    adjusted_by: row.refunded_at !== null ? [{ transaction_id: `${row.id}:refund`, entry_index: grantIndex }] : [],
     test_mode: row.test_mode,
   };
 }
@@ -84,13 +85,20 @@ export function refundTransaction(row: PurchaseRow) {
   const grantIndex = grant.entries.findIndex((e) => e.type === 'product_grant');
   const at = Number(row.refunded_at);
   return {
-    id: `${row.id}-refund`,
+    id: `${row.id}:refund`,
     created_at_millis: at,
     effective_at_millis: at,
     type: 'refund',
     customer_type: row.customer_type,
     customer_id: row.customer_id,
-    entries: [{ type: 'product_revocation', adjusted_transaction_id: row.id, adjusted_entry_index: grantIndex, quantity: row.quantity }],
+    entries: [
+      {
+        type: 'product_revocation',
+        adjusted_transaction_id: row.id,
+        adjusted_entry_index: grantIndex,
+        quantity: row.refunded_quantity ?? row.quantity,
+      },
+    ],
     adjusted_by: [],
     test_mode: row.test_mode,
   };

@@ -39,7 +39,7 @@ export const validatePurchaseCode = defineOperation({
     if (body.return_url !== undefined) assertReturnUrlTrusted(ctx.runtime, project, body.return_url);
     const model = await loadPaymentsModelFor(ctx, code.projectId, code.branchId);
     const customer = { projectId: code.projectId, branchId: code.branchId, customerType: code.customerType, customerId: code.customerId };
-    const { purchases } = await ownedProducts(ctx.db, model, customer);
+    const { purchases } = await ownedProducts(ctx.db, model, customer, ctx.now);
     const product = code.product;
     const alreadyBought = code.productId !== null && !product.stackable && purchases.some((p) => p.row.product_id === code.productId);
     const line = product.productLineId;

@@ -71,6 +71,8 @@ export interface Database {
   sso_used_assertions: SsoUsedAssertionsTable;
   oauth_provider_clients: OAuthProviderClientsTable;
   oauth_provider_payloads: OAuthProviderPayloadsTable;
+  // payment invoices (0023)
+  payment_invoices: PaymentInvoicesTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -626,6 +628,8 @@ export interface PaymentPurchasesTable {
   current_period_end: number | null;
   cancel_at_period_end: Bool;
   refunded_at: number | null;
+  /** Units a refund revoked (0: money only); null while not refunded (migration 0023). */
+  refunded_quantity?: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -842,4 +846,27 @@ export interface OAuthProviderPayloadsTable {
   expires_at: number | null;
   /** Epoch ms when consumed (codes, rotated refresh tokens). */
   consumed_at: number | null;
+}
+
+/** A Stripe invoice of a customer's subscription, recorded from `invoice.*` webhook events (core/payments). */
+export interface PaymentInvoicesTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  /** The subscription purchase (`payment_purchases.id`) it bills. */
+  purchase_id: string;
+  customer_type: string;
+  customer_id: string;
+  stripe_invoice_id: string;
+  stripe_subscription_id: string;
+  /** The subscription's first invoice (`billing_reason: subscription_create`). */
+  is_creation_invoice: Bool;
+  /** Stripe's status (`draft`, `open`, `paid`, `uncollectible`, `void`), as received. */
+  status: string | null;
+  /** The invoice's total in the currency's minor unit. */
+  amount_total: number | null;
+  hosted_invoice_url: string | null;
+  /** When Gatehouse first recorded it (epoch ms). */
+  created_at: number;
+  updated_at: number;
 }

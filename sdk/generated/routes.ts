@@ -145,8 +145,10 @@ export const ROUTES = {
   "payments.deleteStripeKeys": { method: "DELETE", path: "/internal/payments/stripe/keys" },
   "payments.getBilling": { method: "GET", path: "/payments/billing/:customer_type/:customer_id" },
   "payments.getItem": { method: "GET", path: "/payments/items/:customer_type/:customer_id/:item_id" },
+  "payments.getMethodConfigs": { method: "GET", path: "/internal/payments/method-configs" },
   "payments.grantProduct": { method: "POST", path: "/payments/products/:customer_type/:customer_id" },
   "payments.listCustomerProducts": { method: "GET", path: "/payments/products/:customer_type/:customer_id" },
+  "payments.listInvoices": { method: "GET", path: "/payments/invoices/:customer_type/:customer_id" },
   "payments.listTransactions": { method: "GET", path: "/internal/payments/transactions" },
   "payments.purchaseSession": { method: "POST", path: "/payments/purchases/purchase-session" },
   "payments.refundTransaction": { method: "POST", path: "/internal/payments/transactions/refund" },
@@ -159,6 +161,7 @@ export const ROUTES = {
   "payments.testModePurchase": { method: "POST", path: "/payments/purchases/test-mode-purchase" },
   "payments.testModePurchaseSession": { method: "POST", path: "/internal/payments/test-mode-purchase-session" },
   "payments.updateItemQuantity": { method: "POST", path: "/payments/items/:customer_type/:customer_id/:item_id/update-quantity" },
+  "payments.updateMethodConfigs": { method: "PATCH", path: "/internal/payments/method-configs" },
   "payments.validateCode": { method: "POST", path: "/payments/purchases/validate-code" },
   "permissions.createProjectDefinition": { method: "POST", path: "/project-permission-definitions" },
   "permissions.createTeamDefinition": { method: "POST", path: "/team-permission-definitions" },
@@ -3028,6 +3031,19 @@ export interface Operations {
     };
     output: OutPaymentsItem;
   };
+  "payments.getMethodConfigs": {
+    input: {};
+    output: {
+      config_id: string;
+      methods: ({
+        id: string;
+        name: string;
+        enabled: boolean;
+        available: boolean;
+        overridable: boolean;
+      })[];
+    };
+  };
   "payments.grantProduct": {
     input: {
       params: {
@@ -3092,6 +3108,30 @@ export interface Operations {
       };
     };
   };
+  "payments.listInvoices": {
+    input: {
+      params: {
+        customer_type: "user" | "team";
+        customer_id: string;
+      };
+      query?: {
+        cursor?: string | undefined;
+        limit?: string | undefined;
+      };
+    };
+    output: {
+      items: ({
+        created_at_millis: number;
+        status: "draft" | "open" | "paid" | "uncollectible" | "void" | null;
+        amount_total: number;
+        hosted_invoice_url: string | null;
+      })[];
+      is_paginated: true;
+      pagination: {
+        next_cursor: string | null;
+      };
+    };
+  };
   "payments.listTransactions": {
     input: {
       query?: {
@@ -3127,14 +3167,19 @@ export interface Operations {
       body: {
         type: "subscription" | "one-time-purchase";
         id: string;
+        refund_entries?: ({
+          entry_index: number;
+          quantity: number;
+          amount_usd: string;
+        })[] | undefined;
         invoice_id?: string | undefined;
         amount_usd?: string | undefined;
-        end_action?: "cancel" | "none" | "end_now" | "end_at_period_end" | undefined;
+        end_action?: "now" | "end_now" | "cancel" | "at-period-end" | "end_at_period_end" | "none" | undefined;
       };
     };
     output: {
       success: true;
-      refund_transaction_id: string;
+      refund_transaction_id?: string | undefined;
     };
   };
   "payments.setDefaultPaymentMethod": {
@@ -3250,6 +3295,17 @@ export interface Operations {
       };
     };
     output: Record<string, never>;
+  };
+  "payments.updateMethodConfigs": {
+    input: {
+      body: {
+        config_id: string;
+        updates: Record<string, unknown>;
+      };
+    };
+    output: {
+      success: boolean;
+    };
   };
   "payments.validateCode": {
     input: {

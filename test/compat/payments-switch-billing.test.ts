@@ -3,8 +3,9 @@ import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, assertKnownError, createProject } from '../helpers/api.ts';
 import { projectUser } from '../helpers/project-user.ts';
-import { codeOf, configure } from '../helpers/payments.ts';
-import { sendStripeEvent, startStripeApi } from '../helpers/stripe-api.ts';
+import { configure } from '../helpers/payments.ts';
+import { startStripeApi } from '../helpers/stripe-api.ts';
+import { buyThroughStripe } from '../helpers/stripe-checkout.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 // Upstream https://github.com/stack-auth/stack-auth/blob/2f719903b181c20940159e9f3aaaa99bc3ec3b0f/apps/e2e/tests/backend/endpoints/api/v1/payments/switch-plans.test.ts
@@ -96,50 +97,12 @@ describeWithServer(
       const p = await connectedProject(server);
       const user = await projectUser(server, p);
       const stripeCustomer = `cus_switch_${p.projectId}`;
-      const url = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-        customer_type: 'user',
-        customer_id: user.id,
-        product_id: 'basic',
+      const created = await buyThroughStripe(server, stripeApi, p, user, {
+        productId: 'basic',
+        priceId: 'monthly',
+        webhookSecret: WEBHOOK_SECRET,
+        stripeCustomer,
       });
-      const before = stripeApi.calls.length;
-      const session = await api(
-        server,
-        'POST',
-        '/payments/purchases/purchase-session',
-        {},
-        { full_code: codeOf(url.body.url), price_id: 'monthly' },
-      );
-      assert.equal(session.status, 200, session.text);
-      const created = stripeApi.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')! as {
-        subscriptionId?: string;
-        form: Record<string, string>;
-      };
-      const completed = await sendStripeEvent(
-        server,
-        p.projectId,
-        {
-          id: `evt_switch_${p.projectId}`,
-          type: 'checkout.session.completed',
-          data: {
-            object: {
-              id: session.body.session_id,
-              object: 'checkout.session',
-              mode: 'subscription',
-              payment_status: 'paid',
-              status: 'complete',
-              customer: stripeCustomer,
-              subscription: created.subscriptionId,
-              metadata: Object.fromEntries(
-                Object.entries(created.form)
-                  .filter(([k]) => k.startsWith('metadata['))
-                  .map(([k, v]) => [k.slice(9, -1), v]),
-              ),
-            },
-          },
-        },
-        WEBHOOK_SECRET,
-      );
-      assert.equal(completed.status, 200, completed.text);
 
       const billing = () => api(server, 'GET', `/payments/billing/user/${user.id}`, user.client);
       assert.deepEqual((await billing()).body, { has_customer: true, default_payment_method: null });

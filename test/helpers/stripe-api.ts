@@ -15,7 +15,8 @@ export interface StripeCall {
  * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`),
  * `POST /v1/customers`, `GET /v1/customers/search` (by `metadata['customerId']`), `POST /v1/customers/{id}`,
  * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`),
- * `POST /v1/account_sessions`.
+ * `POST /v1/account_sessions`, `GET /v1/payment_method_configurations`,
+ * `POST /v1/payment_method_configurations/{id}` (`display_preference.preference` per method).
  * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
@@ -26,6 +27,8 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
   const paymentMethods = new Map<string, Array<Record<string, unknown>>>();
   const customers = new Map<string, Record<string, unknown>>();
   const setupIntents = new Map<string, Record<string, unknown>>();
+  /** Payment method configurations by id: one default configuration of the account to start with. */
+  const paymentMethodConfigs = new Map<string, Record<string, unknown>>([['pmc_default', defaultPaymentMethodConfig()]]);
   const metadataOf = (form: Record<string, string>) =>
     Object.fromEntries(
       Object.entries(form)
@@ -108,6 +111,8 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       if (form['items[0][price_data][unit_amount]'] !== undefined && items[0]) {
         items[0].price = { unit_amount: Number(form['items[0][price_data][unit_amount]']), product: form['items[0][price_data][product]'] };
         items[0].quantity = Number(form['items[0][quantity]'] ?? '1');
+      } else if (form['items[0][quantity]'] !== undefined && items[0]) {
+        items[0].quantity = Number(form['items[0][quantity]']);
       }
       return send(200, s);
     }
@@ -178,6 +183,24 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
         livemode: false,
       });
     }
+    if (req.method === 'GET' && url.pathname === '/v1/payment_method_configurations') {
+      return send(200, { object: 'list', data: [...paymentMethodConfigs.values()], has_more: false, url: url.pathname });
+    }
+    const pmc = /^\/v1\/payment_method_configurations\/([^/]+)$/.exec(url.pathname);
+    if (pmc && req.method === 'POST') {
+      const config = paymentMethodConfigs.get(pmc[1]!);
+      if (!config)
+        return send(404, { error: { type: 'invalid_request_error', message: `No such payment_method_configuration: '${pmc[1]}'` } });
+      for (const [k, val] of Object.entries(form)) {
+        const m = /^([a-z_]+)\[display_preference\]\[preference\]$/.exec(k);
+        const method = m ? (config[m[1]!] as { display_preference: Record<string, unknown> } | undefined) : undefined;
+        if (method) {
+          method.display_preference.preference = val;
+          if (method.display_preference.overridable) method.display_preference.value = val;
+        }
+      }
+      return send(200, config);
+    }
     const pms = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
     if (pms && req.method === 'GET') {
       const limit = Number(url.searchParams.get('limit') ?? '10');
@@ -203,12 +226,39 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     paymentMethods,
     customers,
     setupIntents,
+    paymentMethodConfigs,
     override: { host: '127.0.0.1', port, protocol: 'http' as const },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A Stripe account's default payment method configuration (Stripe's shape; a few methods). */
+function defaultPaymentMethodConfig(): Record<string, unknown> {
+  const method = (available: boolean, on: boolean, overridable = true) => ({
+    available,
+    display_preference: { overridable, preference: on ? 'on' : 'off', value: on ? 'on' : 'off' },
+  });
+  return {
+    id: 'pmc_default',
+    object: 'payment_method_configuration',
+    active: true,
+    application: null,
+    is_default: true,
+    livemode: false,
+    name: 'Default',
+    parent: null,
+    card: method(true, true),
+    link: method(true, true),
+    apple_pay: method(true, true, false),
+    us_bank_account: method(true, false),
+    klarna: method(false, false),
+    affirm: method(true, false),
+    // A method Stripe has that the dashboard does not offer: not listed.
+    revolut_pay: method(true, false),
   };
 }
 

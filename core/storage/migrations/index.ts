@@ -22,6 +22,8 @@ import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
 import { sso } from './0022-sso.ts';
 import { oauthProvider } from './0022-oauth-provider.ts';
+import { paymentInvoices } from './0023-payment-invoices.ts';
+import { paymentRefunds } from './0023-payment-refunds.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   '0022-locale-devices': localeDevices,
   '0022-sso': sso,
   '0022-oauth-provider': oauthProvider,
+  '0023-payment-invoices': paymentInvoices,
+  '0023-payment-refunds': paymentRefunds,
 };
