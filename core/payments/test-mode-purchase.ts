@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation, type OperationContext } from '../operations/define.ts';
-import { SuccessOutput } from '../operations/output.ts';
 import { TestModePurchaseOutput } from './outputs.ts';
 import { cancelReplacedInStripe } from './cancel-replaced.ts';
 import { grantProduct } from './grant.ts';
@@ -10,7 +9,7 @@ import { paymentsPlainError } from './plain-errors.ts';
 import { openPurchaseCode } from './purchase-codes.ts';
 import { usePurchaseCode } from './queries.ts';
 
-const BodySchema = v.strictObject({
+export const BodySchema = v.strictObject({
   full_code: v.pipe(v.string(), v.maxLength(512)),
   price_id: v.pipe(v.string(), v.maxLength(256)),
   quantity: v.optional(
@@ -30,7 +29,11 @@ const BodySchema = v.strictObject({
  *
  * @returns the purchase id.
  */
-async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutput<typeof BodySchema>, expectedProjectId: string | null) {
+export async function completeTestModePurchase(
+  ctx: OperationContext,
+  body: v.InferOutput<typeof BodySchema>,
+  expectedProjectId: string | null,
+) {
   const code = await openPurchaseCode(ctx.db, body.full_code, ctx.now);
   if (expectedProjectId !== null && code.projectId !== expectedProjectId)
     throw paymentsPlainError.badRequest('Tenancy id does not match value from code data');
@@ -61,7 +64,7 @@ async function completeTestModePurchase(ctx: OperationContext, body: v.InferOutp
   return granted.purchaseId;
 }
 
-const ERRORS = [
+export const ERRORS = [
   'VERIFICATION_CODE_NOT_FOUND',
   'VERIFICATION_CODE_EXPIRED',
   'VERIFICATION_CODE_ALREADY_USED',
@@ -70,30 +73,6 @@ const ERRORS = [
   'USER_NOT_FOUND',
   'TEAM_NOT_FOUND',
 ] as const;
-
-/**
- * `POST /internal/payments/test-mode-purchase-session` (admin): completes a purchase code of the
- * admin's project without Stripe → `{ success: true }`. Body `{ full_code, price_id, quantity? }`;
- * amounts come from the product the code holds, never from the body.
- *
- * @throws VERIFICATION_CODE_*, PRODUCT_ALREADY_GRANTED, NEW_PURCHASES_BLOCKED, plain 400s (code of
- * another project, unknown price, quantity of a non-stackable product).
- * @see upstream `internal/payments/test-mode-purchase-session/route.tsx`
- */
-export const testModePurchaseSession = defineOperation({
-  id: 'payments.testModePurchaseSession',
-  method: 'POST',
-  path: '/internal/payments/test-mode-purchase-session',
-  summary: 'Complete a purchase without Stripe (test mode, admin).',
-  access: ['admin'],
-  input: { body: BodySchema },
-  output: SuccessOutput,
-  errors: ERRORS,
-  async run(ctx, { body }) {
-    await completeTestModePurchase(ctx, body, ctx.auth.project.id);
-    return { success: true };
-  },
-});
 
 /**
  * `POST /payments/purchases/test-mode-purchase` (public; Gatehouse: the hosted purchase page's
