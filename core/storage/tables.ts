@@ -843,3 +843,9 @@ export interface OAuthProviderPayloadsTable {
   /** Epoch ms when consumed (codes, rotated refresh tokens). */
   consumed_at: number | null;
 }
+
+/** `users.source_id` (migration 0023-import-source-id), merged into {@link UsersTable}. */
+export interface UsersTable {
+  /** The user's id at the system it was imported from (unique per project); null when not imported. */
+  source_id: string | null;
+}

@@ -11,24 +11,23 @@
 // Env: BENCH_USERS (default 100000), BENCH_DIALECTS (default "sqlite,postgres"),
 // TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
-import { createGatehouse } from '../../server-bin/index.ts';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { SERVER_BUNDLE, bundleServer } from '../build-lib.mjs';
 import { runImportCommand } from '../../server-bin/import-command.ts';
-import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import { createPostgresAdapter } from '../../adapters/postgres/index.ts';
-import type { StorageAdapter } from '../../core/index.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as Array<'sqlite' | 'postgres'>;
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TEAMS = 100;
+const REPO = join(dirname(new URL(import.meta.url).pathname), '..', '..');
 const KEYS = {
   publishableClientKey: 'pck_bench_internal_publishable_key_0123456789abcdefghijk',
   secretServerKey: 'ssk_bench_internal_secret_server_key_0123456789abcdefghij',
@@ -45,20 +44,80 @@ interface DialectResult {
   rssStart: number;
   rssPeak: number;
   rssEnd: number;
+  rssFirstHalf: number;
   rssAfterHalf: number;
   load: number;
 }
 
-async function freshStorage(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ storage: StorageAdapter; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') return { storage: createSqliteAdapter({ filename: join(dir, 'gatehouse.db') }), drop: async () => {} };
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
+/** A fresh, empty database for one run: a SQLite data dir, or a new PostgreSQL database. */
+async function freshDatabase(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dataDir = join(dir, `sqlite-${randomBytes(4).toString('hex')}`);
+    return { env: { GATEHOUSE_DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(query);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return { env: { GATEHOUSE_DATABASE_URL: url.toString() }, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** The server's resident set (kB in /proc/<pid>/status), in bytes; 0 once it is gone. */
+function residentBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts the bundled server (dist/server/cli.js, what `npm start` runs) as its own process on a
+ * free port, one process (GATEHOUSE_WORKERS=1), production mode, request log off; resolves once
+ * it prints its "Listening" line. BENCH_SERVER_NODE_OPTIONS adds node flags (e.g. --cpu-prof).
+ */
+async function startServer(env: Record<string, string>, dir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const extra = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, join(REPO, SERVER_BUNDLE)], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      GATEHOUSE_PORT: '0',
+      GATEHOUSE_HOST: '127.0.0.1',
+      GATEHOUSE_WORKERS: '1',
+      GATEHOUSE_ENVIRONMENT: 'production',
+      GATEHOUSE_SECRET: 'bench-secret-not-for-production-0123456789',
+      GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY: KEYS.publishableClientKey,
+      GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: KEYS.secretServerKey,
+      GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY: KEYS.superSecretAdminKey,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => {
+      stderr += text;
+      const m = /Listening:\s+(http:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
+  });
   return {
-    storage: createPostgresAdapter({ connectionString: POSTGRES_URL, schema }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema "${schema}" cascade`);
-      await client.end();
+    url,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
     },
   };
 }
@@ -91,18 +150,9 @@ async function writeFile(file: string): Promise<void> {
 }
 
 async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): Promise<DialectResult> {
-  const { storage, drop } = await freshStorage(dialect, dir);
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const gatehouse = await createGatehouse({
-    storage,
-    baseUrl: url,
-    secret: 'bench-secret-not-for-production',
-    environment: 'production',
-    seedKeys: KEYS,
-  });
-  server.on('request', gatehouse.handler);
+  const database = await freshDatabase(dialect, dir);
+  const server = await startServer(database.env, dir);
+  const url = server.url;
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
     const res = await fetch(`${url}/api/v1${path}`, {
       method,
@@ -141,13 +191,12 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       has_super_secret_admin_key: true,
     });
 
-    global.gc?.();
-    const rssStart = process.memoryUsage.rss();
+    const pid = server.child.pid!;
+    const rssStart = residentBytes(pid);
     let rssPeak = rssStart;
-    let rssAfterHalf = 0;
     const samples: number[] = [];
     const sampler = setInterval(() => {
-      const rss = process.memoryUsage.rss();
+      const rss = residentBytes(pid);
       samples.push(rss);
       rssPeak = Math.max(rssPeak, rss);
     }, 100);
@@ -164,8 +213,10 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
     );
     clearInterval(sampler);
     // Flat: the peak of the second half against the peak of the first half.
-    rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
-    const rssEnd = process.memoryUsage.rss();
+    const rssFirstHalf = Math.max(rssStart, ...samples.slice(0, Math.floor(samples.length / 2)));
+    const rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
+    const rssEnd = residentBytes(pid);
+    const load = loadavg()[0]!;
     const signIn = await call(
       'POST',
       '/auth/password/sign-in',
@@ -174,10 +225,7 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
     );
     if (!signIn.access_token) throw new Error('an imported user could not sign in');
     const s = summary!;
-    console.error(
-      `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(s.records / s.seconds)} records/s; RSS ${mb(rssStart).toFixed(0)} → peak ${mb(rssPeak).toFixed(0)} MB`,
-    );
-    return {
+    const result: DialectResult = {
       dialect,
       seconds: s.seconds,
       perSecond: USERS / s.seconds,
@@ -186,14 +234,18 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       rssStart,
       rssPeak,
       rssEnd,
+      rssFirstHalf,
       rssAfterHalf,
-      load: loadavg()[0]!,
+      load,
     };
+    console.error(
+      `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(result.perSecond)} users/s; ` +
+        `server RSS ${mb(rssStart).toFixed(0)} MB before, peak ${mb(rssPeak).toFixed(0)} MB (first half ${mb(rssFirstHalf).toFixed(0)}, second half ${mb(rssAfterHalf).toFixed(0)}), ${mb(rssEnd).toFixed(0)} MB after; load ${load.toFixed(1)}`,
+    );
+    return result;
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await gatehouse.close();
-    await drop();
+    await server.stop();
+    await database.drop();
   }
 }
 
@@ -202,6 +254,7 @@ const file = join(dir, 'users.ndjson');
 const runs: DialectResult[] = [];
 const loadBefore = loadavg()[0]!;
 try {
+  await bundleServer(REPO);
   await writeFile(file);
   for (const dialect of DIALECTS) runs.push(await run(dialect, file, dir));
 } finally {
