@@ -233,6 +233,7 @@ async function postStream(
   });
   let sent = 0;
   let exhausted = false;
+  let readError: unknown = null;
   const writing = (async () => {
     let chunk = '';
     while (sent < cmd.batch) {
@@ -251,9 +252,33 @@ async function postStream(
       }
     }
     req.end(chunk);
-  })();
+  })().catch((error: unknown) => {
+    // The source failed (an unreadable file, a sealed record without its key): that is the error to report.
+    readError = error;
+    req.destroy();
+  });
+  try {
+    const result = await answer(cmd, req, answered, writing, firstLine, onResult, () => ({ sent, exhausted }));
+    if (readError) throw readError;
+    return result;
+  } catch (error) {
+    throw readError ?? error;
+  }
+}
+
+/** Reads the streamed answer of {@link postStream}'s request (see there). */
+async function answer(
+  cmd: ImportCommand,
+  req: ReturnType<typeof httpRequest>,
+  answered: Promise<IncomingMessage>,
+  writing: Promise<void>,
+  firstLine: number,
+  onResult: (result: LineResult) => void,
+  progress: () => { sent: number; exhausted: boolean },
+): Promise<{ summary: StreamSummary; sent: number; exhausted: boolean }> {
+  const unreachable = (error: Error) => new ConfigError(`cannot reach ${cmd.url} (${error.message})`);
   const res = await answered.catch(async (error: unknown) => {
-    await writing.catch(() => {});
+    await writing;
     throw error;
   });
   res.setEncoding('utf8');
@@ -287,6 +312,7 @@ async function postStream(
     throw unreachable(error as Error);
   }
   await writing;
+  const { sent, exhausted } = progress();
   if (summary === null) throw new ConfigError(`the server's answer ended early (the request starting at line ${firstLine})`);
   if (summary.error)
     throw new ConfigError(
