@@ -4,7 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import { importBatch, type ImportOptions, type LineResult } from './import-batch.ts';
 
 /** Lines written per transaction of a streamed import (each batch's results are sent as it commits). */
-export const STREAM_BATCH_LINES = 2_000;
+export const STREAM_BATCH_LINES = 5_000;
 
 /** The last line of a streamed import's answer: the counts, and the error that stopped it, if any. */
 export interface ImportStreamSummary {

@@ -1,15 +1,17 @@
-// npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and
-// on PostgreSQL. For each database: starts a real Gatehouse server in this process on a fresh
-// database, creates a dashboard owner, a project and its admin key through the API, writes an
-// NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash: hashes are
-// stored as imported and verified only at sign-in, so a few distinct ones suffice), 1 in 10 of
-// them members of one of 100 imported teams, then runs the import command in-process against
-// the server (batches of 1,000 lines over HTTP) while sampling this process's resident memory
-// every 100 ms (server and CLI together: an upper bound for either). Then signs one user in.
-// Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.
-// Prints a Markdown section; with --write, replaces the "bench:import" block of docs/benchmarks.md.
+// npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and on
+// PostgreSQL. For each database: bundles the server (dist/server/cli.js) and starts it as its own
+// process on a fresh database (a data dir, or a new PostgreSQL database), creates a dashboard
+// owner, a project and its admin key through the API, then runs the import command in this process
+// against it on an NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash:
+// hashes are stored as imported and verified only at sign-in, so a few distinct ones suffice), 1 in
+// 10 of them members of one of 100 imported teams, while sampling the server process's resident
+// memory (/proc/<pid>/status VmRSS) every 100 ms and its CPU time. Then signs one user in.
+// Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, server RSS < 250 MB and flat.
+// Prints one line per database (users/s, RSS peak per half, CPU, load) and a Markdown section;
+// with --write, replaces the "bench:import" block of docs/benchmarks.md.
 // Env: BENCH_USERS (default 100000), BENCH_DIALECTS (default "sqlite,postgres"),
-// TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+// BENCH_SERVER_NODE_OPTIONS (node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +49,10 @@ interface DialectResult {
   rssFirstHalf: number;
   rssAfterHalf: number;
   load: number;
+  /** Server CPU seconds (user + system) spent during the import. */
+  serverCpu: number;
+  /** CPU seconds of this process (the import command) meanwhile. */
+  cliCpu: number;
 }
 
 /** A fresh, empty database for one run: a SQLite data dir, or a new PostgreSQL database. */
@@ -76,6 +82,12 @@ function residentBytes(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The server's CPU time so far (user + system, /proc/<pid>/stat), in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
 }
 
 /**
@@ -192,6 +204,8 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
     });
 
     const pid = server.child.pid!;
+    const cpuStart = cpuSeconds(pid);
+    const cliStart = process.cpuUsage();
     const rssStart = residentBytes(pid);
     let rssPeak = rssStart;
     const samples: number[] = [];
@@ -212,6 +226,9 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       },
     );
     clearInterval(sampler);
+    const serverCpu = cpuSeconds(pid) - cpuStart;
+    const cliUsage = process.cpuUsage(cliStart);
+    const cliCpu = (cliUsage.user + cliUsage.system) / 1e6;
     // Flat: the peak of the second half against the peak of the first half.
     const rssFirstHalf = Math.max(rssStart, ...samples.slice(0, Math.floor(samples.length / 2)));
     const rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
@@ -237,10 +254,13 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       rssFirstHalf,
       rssAfterHalf,
       load,
+      serverCpu,
+      cliCpu,
     };
     console.error(
       `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(result.perSecond)} users/s; ` +
-        `server RSS ${mb(rssStart).toFixed(0)} MB before, peak ${mb(rssPeak).toFixed(0)} MB (first half ${mb(rssFirstHalf).toFixed(0)}, second half ${mb(rssAfterHalf).toFixed(0)}), ${mb(rssEnd).toFixed(0)} MB after; load ${load.toFixed(1)}`,
+        `server RSS ${mb(rssStart).toFixed(0)} MB before, peak ${mb(rssPeak).toFixed(0)} MB (first half ${mb(rssFirstHalf).toFixed(0)}, second half ${mb(rssAfterHalf).toFixed(0)}), ${mb(rssEnd).toFixed(0)} MB after; ` +
+        `server CPU ${serverCpu.toFixed(1)} s = ${Math.round(USERS / serverCpu)} users per server CPU-second (CLI ${cliCpu.toFixed(1)} s); load ${load.toFixed(1)}`,
     );
     return result;
   } finally {
@@ -270,13 +290,13 @@ const section = [
   '',
   `**Machine:** ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${runs.map((r) => `${r.load.toFixed(1)} after ${r.dialect}`).join(', ')} — the machine is shared with other work, so figures are a floor.`,
   '',
-  `**Data:** an NDJSON file of ${TEAMS} teams and ${USERS.toLocaleString('en')} users (email, verified flag, display name, sign-up time, server metadata, a bcrypt hash; 1 in 10 a member of a team), imported with \`gatehouse import\` in batches of 1,000 lines over HTTP (\`POST /api/v1/internal/users/import\`) into a server in the same process. Hashes are stored as imported and verified at the first sign-in. Memory is the process's resident set (server and CLI together), sampled every 100 ms. **Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.**`,
+  `**Data:** an NDJSON file of ${TEAMS} teams and ${USERS.toLocaleString('en')} users (email, verified flag, display name, sign-up time, server metadata, a bcrypt hash; 1 in 10 a member of a team), imported with \`gatehouse import\` (run by the bench process) into the bundled server (\`dist/server/cli.js\`, what \`npm start\` runs) in a process of its own, one worker, production mode, on a fresh database: the CLI streams 10,000 records per request (\`POST /api/v1/internal/users/import\`, \`application/x-ndjson\`), the server writes them 5,000 per transaction and streams back each record's result. Hashes are stored as imported and verified at the first sign-in (one user signs in after each run). Memory is the **server process's** resident set (\`VmRSS\`), sampled every 100 ms; "first half / second half" are the peaks of each half of the import (flat: the second is not above the first by much). Server CPU is the server process's user + system time during the import (steadier than wall time on a loaded machine); users per server CPU-second is what one idle core would do if the server were the bottleneck. **Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, server RSS < 250 MB and flat.**`,
   '',
-  '| Database | Users | Time | Users/s | RSS before | RSS peak | RSS after |',
-  '|---|---|---|---|---|---|---|',
+  '| Database | Users | Time | Users/s | Load (1 min) after | Server CPU | Users per server CPU-s | Server RSS before | peak (first half / second half) | after |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...runs.map(
     (r) =>
-      `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | ${Math.round(r.perSecond).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | ${mb(r.rssPeak).toFixed(0)} MB (${mb(r.rssAfterHalf).toFixed(0)} MB in the second half) | ${mb(r.rssEnd).toFixed(0)} MB |`,
+      `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | **${Math.round(r.perSecond).toLocaleString('en')}** | ${r.load.toFixed(1)} | ${r.serverCpu.toFixed(1)} s (CLI ${r.cliCpu.toFixed(1)} s) | ${Math.round(USERS / r.serverCpu).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | **${mb(r.rssPeak).toFixed(0)} MB** (${mb(r.rssFirstHalf).toFixed(0)} / ${mb(r.rssAfterHalf).toFixed(0)} MB) | ${mb(r.rssEnd).toFixed(0)} MB |`,
   ),
   '<!-- bench:import:end -->',
 ].join('\n');
