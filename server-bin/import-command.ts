@@ -1,5 +1,4 @@
 import { createReadStream, statSync } from 'node:fs';
-import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
@@ -196,6 +195,19 @@ interface LineResult {
   error?: { code: string; message: string };
 }
 
+/** Resolves when `req` may be written again, or has closed (listeners removed either way). */
+function drained(req: ReturnType<typeof httpRequest>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      req.off('drain', done);
+      req.off('close', done);
+      resolve();
+    };
+    req.once('drain', done);
+    req.once('close', done);
+  });
+}
+
 /**
  * One streamed request: sends up to `cmd.batch` records from `source` as an NDJSON body (waiting
  * for the socket to drain, so the file is never held), while reading the NDJSON answer as the
@@ -247,7 +259,7 @@ async function postStream(
       if (chunk.length >= 65_536) {
         const flushed = req.write(chunk);
         chunk = '';
-        if (!flushed) await Promise.race([once(req, 'drain'), once(req, 'close')]);
+        if (!flushed) await drained(req);
         if (req.destroyed) return;
       }
     }
