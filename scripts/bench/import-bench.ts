@@ -1,5 +1,5 @@
 // npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and on
-// PostgreSQL. For each database: bundles the server (dist/server/cli.js) and starts it as its own
+// PostgreSQL. For each database: builds the server bundle when stale (dist/server/cli.js), starts it as its own
 // process on a fresh database (a data dir, or a new PostgreSQL database), creates a dashboard
 // owner, a project and its admin key through the API, then runs the import command in this process
 // against it on an NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash:
@@ -22,7 +22,7 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { SERVER_BUNDLE, bundleServer } from '../build-lib.mjs';
+import { SERVER_BUNDLE, ensureLibBuilt } from '../build-lib.mjs';
 import { runImportCommand } from '../../server-bin/import-command.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -274,7 +274,7 @@ const file = join(dir, 'users.ndjson');
 const runs: DialectResult[] = [];
 const loadBefore = loadavg()[0]!;
 try {
-  await bundleServer(REPO);
+  await ensureLibBuilt(REPO); // the bundled server, rebuilt only when a source is newer (locked against parallel builds)
   await writeFile(file);
   for (const dialect of DIALECTS) runs.push(await run(dialect, file, dir));
 } finally {
