@@ -301,4 +301,15 @@ const section = [
   '<!-- bench:import:end -->',
 ].join('\n');
 console.log(section);
+// The verdict, one line per database, last on the terminal.
+for (const r of runs) {
+  const target = r.dialect === 'sqlite' ? 5_000 : 2_000;
+  const flat = r.rssAfterHalf <= r.rssFirstHalf * 1.1;
+  console.error(
+    `${r.dialect}: ${Math.round(r.perSecond).toLocaleString('en')} users/s (target ${target.toLocaleString('en')}: ${r.perSecond >= target ? 'met' : 'NOT met'}); ` +
+      `server RSS peak ${mb(r.rssPeak).toFixed(0)} MB (target 250 MB: ${mb(r.rssPeak) < 250 ? 'met' : 'NOT met'}), ` +
+      `${flat ? 'flat' : 'NOT flat'} (first half ${mb(r.rssFirstHalf).toFixed(0)} MB, second half ${mb(r.rssAfterHalf).toFixed(0)} MB); ` +
+      `load average ${r.load.toFixed(1)}`,
+  );
+}
 if (process.argv.includes('--write')) console.error(`Wrote the Import section of ${writeDocSection('import', section)}`);
