@@ -25,6 +25,12 @@ export interface OperationInput<I extends InputSchemas> {
   params: Out<I['params']>;
   query: Out<I['query']>;
   body: Out<I['body']>;
+  /**
+   * An `ndjsonBody` operation called with an `application/x-ndjson` body: its lines (without the
+   * line break) as they arrive, `body` then being undefined. The iteration throws KnownError
+   * BODY_PARSING_ERROR for a line longer than the body size limit or a body that cannot be read.
+   */
+  ndjson?: AsyncIterable<string>;
 }
 
 /**
@@ -218,6 +224,13 @@ export interface Operation<
    * (within the body size limit) and parses it as JSON.
    */
   readonly gzippedJsonBody?: boolean;
+  /**
+   * Also takes an `application/x-ndjson` body, streamed: the host does not read it into memory
+   * (nor apply the whole-body size limit) but hands the operation its lines as they arrive
+   * (`input.ndjson`), and `input.body` is not validated. For bulk uploads of any size that the
+   * operation answers as it goes (a `reply.ndjson` stream). Other content types are read as usual.
+   */
+  readonly ndjsonBody?: true;
   run(ctx: OperationContext<AuthFor<L>>, input: OperationInput<I>): Promise<unknown>;
 }
 

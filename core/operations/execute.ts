@@ -23,6 +23,8 @@ export interface OperationRequest {
   query: Record<string, string>;
   /** Parsed body, or undefined when there was none. */
   body: unknown;
+  /** The lines of a streamed NDJSON body, for an `ndjsonBody` operation (the body is then undefined). */
+  ndjson?: AsyncIterable<string>;
   /**
    * The client's network address as the host determined it (server-bin: the socket's peer, or
    * the trusted proxy's `X-Forwarded-For` entry), or null/absent in-process. Core never reads
@@ -110,14 +112,17 @@ async function runOperation(runtime: Runtime, op: AnyOperation, request: Operati
     ...findInputProblems(body, 'body'),
   ];
   if (shapeProblems.length > 0) throw schemaError(request.method, request.pathname, shapeProblems);
+  const ndjson = op.ndjsonBody ? request.ndjson : undefined;
   const parts = await Promise.all([
     validatePart(schemas.params ?? EMPTY, request.params, 'params'),
     validatePart(schemas.query ?? EMPTY, request.query, 'query'),
-    validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
+    ndjson
+      ? { value: undefined, problems: [] }
+      : validatePart(schemas.body ?? EMPTY, body === undefined || body === '' ? {} : body, 'body'),
   ]);
   const problems = [...(op.requiresUser && !auth?.user ? ['auth.user must be defined'] : []), ...parts.flatMap((p) => p.problems)];
   if (problems.length > 0) throw schemaError(request.method, request.pathname, problems);
-  const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value };
+  const input = { params: parts[0].value, query: parts[1].value, body: parts[2].value, ...(ndjson ? { ndjson } : {}) };
 
   const hooks: Array<() => void | Promise<void>> = [];
   const ctx = makeContext(

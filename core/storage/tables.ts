@@ -870,3 +870,9 @@ export interface PaymentInvoicesTable {
   created_at: number;
   updated_at: number;
 }
+
+/** `users.source_id` (migration 0023-import-source-id), merged into {@link UsersTable}. */
+export interface UsersTable {
+  /** The user's id at the system it was imported from (unique per project); null when not imported. */
+  source_id: string | null;
+}

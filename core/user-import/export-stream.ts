@@ -154,6 +154,7 @@ async function exportPage(ctx: OperationContext, project: Project, after: string
     const user: ExportedUser = {
       type: 'user',
       id: u.id,
+      ...(u.source_id === null ? {} : { source_id: u.source_id }),
       primary_email: u.primary_email,
       primary_email_verified: u.primary_email_verified,
       primary_email_auth_enabled: u.primary_email_auth_enabled,

@@ -99,6 +99,7 @@ export async function importBatch(
   const prepared: Prepared[] = [];
   const seenIds = new Set<string>();
   const seenEmails = new Map<string, number>();
+  const seenSources = new Set<string>();
   for (const { line, record } of parsed) {
     if (isProblem(record)) {
       fail(line, record);
@@ -133,7 +134,8 @@ export async function importBatch(
       continue;
     }
     const id = importUserId(project.id, record) ?? uuid();
-    if (seenIds.has(id)) {
+    const duplicate = seenIds.has(id) || (record.source_id !== undefined && seenSources.has(record.source_id));
+    if (duplicate) {
       fail(line, { code: 'DUPLICATE_RECORD', message: `User ${record.source_id ?? id} appears twice in this batch.` }, 'user');
       continue;
     }
@@ -144,6 +146,7 @@ export async function importBatch(
       continue;
     }
     seenIds.add(id);
+    if (record.source_id !== undefined) seenSources.add(record.source_id);
     if (authEmail) seenEmails.set(email, line);
     prepared.push({ line, kind: 'user', id, exists: false, record, email, authEmail });
   }
@@ -152,6 +155,21 @@ export async function importBatch(
   const db = ctx.db;
   const teamsInBatch = new Set(prepared.filter((p) => p.kind === 'team').map((p) => p.id));
   const users = prepared.filter((p): p is Extract<Prepared, { kind: 'user' }> => p.kind === 'user');
+  // A user the import made before is found by its source id (users.source_id), else by its id
+  // (given, or derived from the source id: users imported before the column existed).
+  const sourceHolders = new Map(
+    (
+      await lookup(
+        users.flatMap((u) => (u.record.source_id === undefined ? [] : [u.record.source_id])),
+        (chunk) =>
+          db.selectFrom('users').select(['id', 'source_id']).where('project_id', '=', project.id).where('source_id', 'in', chunk).execute(),
+      )
+    ).map((r) => [r.source_id!, r.id]),
+  );
+  for (const user of users) {
+    const holder = user.record.source_id === undefined ? undefined : sourceHolders.get(user.record.source_id);
+    if (holder !== undefined) user.id = holder;
+  }
   const existingUsers = new Set(
     (
       await lookup(
@@ -200,6 +218,7 @@ export async function importBatch(
   const isTeamPermission = (id: string) => teamPermissions.has(id) || isSystemPermission(id);
 
   const ready: Prepared[] = [];
+  const resolvedIds = new Set<string>();
   for (const item of prepared) {
     if (item.kind === 'team') {
       ready.push({ ...item, exists: existingTeams.has(item.id) });
@@ -207,6 +226,8 @@ export async function importBatch(
     }
     const { record, line } = item;
     const problem = ((): RecordProblem | null => {
+      if (resolvedIds.has(item.id)) return { code: 'DUPLICATE_RECORD', message: `User ${item.id} appears twice in this batch.` };
+      resolvedIds.add(item.id);
       const holder = item.authEmail ? emailHolders.get(item.email!) : undefined;
       if (holder !== undefined && holder !== item.id)
         return { code: 'DUPLICATE_EMAIL', message: `${item.email} is already the sign-in email of another user of this project.` };
@@ -290,6 +311,7 @@ function userColumns(ctx: OperationContext, project: Project, item: Extract<Prep
     client_metadata: json(r.client_metadata),
     client_read_only_metadata: json(r.client_read_only_metadata),
     server_metadata: json(r.server_metadata),
+    source_id: r.source_id,
     password_hash: r.password_hash,
     totp_secret_base64: r.totp_secret_base64
       ? sealTotpSecret(ctx.runtime, project.id, item.id, r.totp_secret_base64)

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
-import { defineOperation } from '../operations/define.ts';
+import { defineOperation, reply } from '../operations/define.ts';
 import { component } from '../operations/output.ts';
 import { QueryBooleanSchema } from '../lib/schemas.ts';
 import { importBatch } from './import-batch.ts';
+import { importStream } from './import-stream.ts';
 
 /** Most lines one call takes (the whole body is also bounded by the host's body limit). */
 export const IMPORT_LINES_MAX = 5_000;
@@ -28,13 +29,20 @@ export const ImportResultOutput = component(
 );
 
 /**
- * Bulk user import, admin access: a batch of lines of Gatehouse's NDJSON import
- * format (core/user-import/record.ts), each answered on its own line number (`first_line` is the
- * number of `lines[0]` in the caller's file, default 1). A file of any size goes as successive
- * calls of at most IMPORT_LINES_MAX lines (the `gatehouse import` CLI streams the file that way),
- * so neither side holds more than one batch. `dry_run=true` checks everything and writes nothing;
- * `allow_insecure_hashes=true` admits legacy MD5 / SHA-256 digests. Re-running an import updates
- * the users it created (by `id` or `source_id`), never duplicates them.
+ * Bulk user import, admin access, in Gatehouse's NDJSON import format (see the migration guide), two ways:
+ * - streamed: `Content-Type: application/x-ndjson`, the body being the lines themselves, of any
+ *   number. The answer is NDJSON too, written as the import goes: one result per non-blank line
+ *   (`{"line","status","type","id"}`, or `"status":"failed"` with `error: {code, message}`), sent
+ *   batch by batch as each batch commits, then a last `{"type":"summary",…}` line with the counts
+ *   (and `error` when the import stopped early). Neither side holds more than a batch or two, so a
+ *   file of millions of users passes with flat memory. `first_line` (query) numbers the body's
+ *   first line (default 1), for a client that sends its file in several requests (one request
+ *   must end within the server's request timeout).
+ * - JSON: `{ first_line?, lines: [...] }`, at most IMPORT_LINES_MAX lines, answered with
+ *   every result and the counts in one object (the dashboard's form).
+ * `dry_run=true` checks everything and writes nothing; `allow_insecure_hashes=true` admits legacy
+ * MD5 / SHA-256 digests. Re-running an import updates the users it created (found by their
+ * `source_id`, kept on the user, or their `id`), never duplicates them.
  */
 export const importUsers = defineOperation({
   id: 'userImport.import',
@@ -43,20 +51,24 @@ export const importUsers = defineOperation({
   summary: 'Import a batch of users (and teams) given as NDJSON lines; answers a result per line.',
   access: ['admin'],
   input: {
-    query: v.strictObject({ dry_run: v.optional(QueryBooleanSchema), allow_insecure_hashes: v.optional(QueryBooleanSchema) }),
+    query: v.strictObject({
+      dry_run: v.optional(QueryBooleanSchema),
+      allow_insecure_hashes: v.optional(QueryBooleanSchema),
+      first_line: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/, 'must be a whole number from 1'), v.transform(Number))),
+    }),
     body: v.strictObject({
       first_line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
       lines: v.pipe(v.array(v.string()), v.maxLength(IMPORT_LINES_MAX, `must hold at most ${IMPORT_LINES_MAX} lines`)),
     }),
   },
   errors: [],
+  ndjsonBody: true,
   output: ImportResultOutput,
-  async run(ctx, { query, body }) {
+  async run(ctx, { query, body, ndjson }) {
     const dryRun = query.dry_run === true;
-    const results = await importBatch(ctx, ctx.auth.project, body.lines, body.first_line ?? 1, {
-      dryRun,
-      allowInsecureHashes: query.allow_insecure_hashes === true,
-    });
+    const options = { dryRun, allowInsecureHashes: query.allow_insecure_hashes === true };
+    if (ndjson) return reply.ndjson(importStream(ctx, ctx.auth.project, ndjson, query.first_line ?? 1, options));
+    const results = await importBatch(ctx, ctx.auth.project, body.lines, body.first_line ?? query.first_line ?? 1, options);
     const count = (...statuses: string[]) => results.filter((r) => statuses.includes(r.status)).length;
     return {
       dry_run: dryRun,

@@ -1,34 +1,35 @@
-// npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and
-// on PostgreSQL. For each database: starts a real Gatehouse server in this process on a fresh
-// database, creates a dashboard owner, a project and its admin key through the API, writes an
-// NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash: hashes are
-// stored as imported and verified only at sign-in, so a few distinct ones suffice), 1 in 10 of
-// them members of one of 100 imported teams, then runs the import command in-process against
-// the server (batches of 1,000 lines over HTTP) while sampling this process's resident memory
-// every 100 ms (server and CLI together: an upper bound for either). Then signs one user in.
-// Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.
-// Prints a Markdown section; with --write, replaces the "bench:import" block of docs/benchmarks.md.
+// npm run bench:import — importing 100,000 users with `gatehouse import`, on SQLite and on
+// PostgreSQL. For each database: builds the server bundle when stale (dist/server/cli.js), starts it as its own
+// process on a fresh database (a data dir, or a new PostgreSQL database), creates a dashboard
+// owner, a project and its admin key through the API, then runs the import command in this process
+// against it on an NDJSON file of BENCH_USERS users (email, verified flag, metadata, a bcrypt hash:
+// hashes are stored as imported and verified only at sign-in, so a few distinct ones suffice), 1 in
+// 10 of them members of one of 100 imported teams, while sampling the server process's resident
+// memory (/proc/<pid>/status VmRSS) every 100 ms and its CPU time. Then signs one user in.
+// Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, server RSS < 250 MB and flat.
+// Prints one line per database (users/s, RSS peak per half, CPU, load) and a Markdown section;
+// with --write, replaces the "bench:import" block of docs/benchmarks.md.
 // Env: BENCH_USERS (default 100000), BENCH_DIALECTS (default "sqlite,postgres"),
-// TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+// BENCH_SERVER_NODE_OPTIONS (node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
-import { createGatehouse } from '../../server-bin/index.ts';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { SERVER_BUNDLE, ensureLibBuilt } from '../build-lib.mjs';
 import { runImportCommand } from '../../server-bin/import-command.ts';
-import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
-import { createPostgresAdapter } from '../../adapters/postgres/index.ts';
-import type { StorageAdapter } from '../../core/index.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as Array<'sqlite' | 'postgres'>;
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TEAMS = 100;
+const REPO = join(dirname(new URL(import.meta.url).pathname), '..', '..');
 const KEYS = {
   publishableClientKey: 'pck_bench_internal_publishable_key_0123456789abcdefghijk',
   secretServerKey: 'ssk_bench_internal_secret_server_key_0123456789abcdefghij',
@@ -45,20 +46,90 @@ interface DialectResult {
   rssStart: number;
   rssPeak: number;
   rssEnd: number;
+  rssFirstHalf: number;
   rssAfterHalf: number;
   load: number;
+  /** Server CPU seconds (user + system) spent during the import. */
+  serverCpu: number;
+  /** CPU seconds of this process (the import command) meanwhile. */
+  cliCpu: number;
 }
 
-async function freshStorage(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ storage: StorageAdapter; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') return { storage: createSqliteAdapter({ filename: join(dir, 'gatehouse.db') }), drop: async () => {} };
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
+/** A fresh, empty database for one run: a SQLite data dir, or a new PostgreSQL database. */
+async function freshDatabase(dialect: 'sqlite' | 'postgres', dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dataDir = join(dir, `sqlite-${randomBytes(4).toString('hex')}`);
+    return { env: { GATEHOUSE_DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(query);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return { env: { GATEHOUSE_DATABASE_URL: url.toString() }, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** The server's resident set (kB in /proc/<pid>/status), in bytes; 0 once it is gone. */
+function residentBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The server's CPU time so far (user + system, /proc/<pid>/stat), in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+}
+
+/**
+ * Starts the bundled server (dist/server/cli.js, what `npm start` runs) as its own process on a
+ * free port, one process (GATEHOUSE_WORKERS=1), production mode, request log off; resolves once
+ * it prints its "Listening" line. BENCH_SERVER_NODE_OPTIONS adds node flags (e.g. --cpu-prof).
+ */
+async function startServer(env: Record<string, string>, dir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const extra = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, join(REPO, SERVER_BUNDLE)], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      GATEHOUSE_PORT: '0',
+      GATEHOUSE_HOST: '127.0.0.1',
+      GATEHOUSE_WORKERS: '1',
+      GATEHOUSE_ENVIRONMENT: 'production',
+      GATEHOUSE_SECRET: 'bench-secret-not-for-production-0123456789',
+      GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY: KEYS.publishableClientKey,
+      GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: KEYS.secretServerKey,
+      GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY: KEYS.superSecretAdminKey,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => {
+      stderr += text;
+      const m = /Listening:\s+(http:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
+  });
   return {
-    storage: createPostgresAdapter({ connectionString: POSTGRES_URL, schema }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema "${schema}" cascade`);
-      await client.end();
+    url,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
     },
   };
 }
@@ -91,18 +162,9 @@ async function writeFile(file: string): Promise<void> {
 }
 
 async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): Promise<DialectResult> {
-  const { storage, drop } = await freshStorage(dialect, dir);
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const gatehouse = await createGatehouse({
-    storage,
-    baseUrl: url,
-    secret: 'bench-secret-not-for-production',
-    environment: 'production',
-    seedKeys: KEYS,
-  });
-  server.on('request', gatehouse.handler);
+  const database = await freshDatabase(dialect, dir);
+  const server = await startServer(database.env, dir);
+  const url = server.url;
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
     const res = await fetch(`${url}/api/v1${path}`, {
       method,
@@ -141,13 +203,14 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       has_super_secret_admin_key: true,
     });
 
-    global.gc?.();
-    const rssStart = process.memoryUsage.rss();
+    const pid = server.child.pid!;
+    const cpuStart = cpuSeconds(pid);
+    const cliStart = process.cpuUsage();
+    const rssStart = residentBytes(pid);
     let rssPeak = rssStart;
-    let rssAfterHalf = 0;
     const samples: number[] = [];
     const sampler = setInterval(() => {
-      const rss = process.memoryUsage.rss();
+      const rss = residentBytes(pid);
       samples.push(rss);
       rssPeak = Math.max(rssPeak, rss);
     }, 100);
@@ -163,9 +226,14 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       },
     );
     clearInterval(sampler);
+    const serverCpu = cpuSeconds(pid) - cpuStart;
+    const cliUsage = process.cpuUsage(cliStart);
+    const cliCpu = (cliUsage.user + cliUsage.system) / 1e6;
     // Flat: the peak of the second half against the peak of the first half.
-    rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
-    const rssEnd = process.memoryUsage.rss();
+    const rssFirstHalf = Math.max(rssStart, ...samples.slice(0, Math.floor(samples.length / 2)));
+    const rssAfterHalf = Math.max(...samples.slice(Math.floor(samples.length / 2)));
+    const rssEnd = residentBytes(pid);
+    const load = loadavg()[0]!;
     const signIn = await call(
       'POST',
       '/auth/password/sign-in',
@@ -174,10 +242,7 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
     );
     if (!signIn.access_token) throw new Error('an imported user could not sign in');
     const s = summary!;
-    console.error(
-      `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(s.records / s.seconds)} records/s; RSS ${mb(rssStart).toFixed(0)} → peak ${mb(rssPeak).toFixed(0)} MB`,
-    );
-    return {
+    const result: DialectResult = {
       dialect,
       seconds: s.seconds,
       perSecond: USERS / s.seconds,
@@ -186,14 +251,21 @@ async function run(dialect: 'sqlite' | 'postgres', file: string, dir: string): P
       rssStart,
       rssPeak,
       rssEnd,
+      rssFirstHalf,
       rssAfterHalf,
-      load: loadavg()[0]!,
+      load,
+      serverCpu,
+      cliCpu,
     };
+    console.error(
+      `[${dialect}] ${s.created} created, ${s.failed} failed in ${s.seconds.toFixed(1)} s: ${Math.round(result.perSecond)} users/s; ` +
+        `server RSS ${mb(rssStart).toFixed(0)} MB before, peak ${mb(rssPeak).toFixed(0)} MB (first half ${mb(rssFirstHalf).toFixed(0)}, second half ${mb(rssAfterHalf).toFixed(0)}), ${mb(rssEnd).toFixed(0)} MB after; ` +
+        `server CPU ${serverCpu.toFixed(1)} s = ${Math.round(USERS / serverCpu)} users per server CPU-second (CLI ${cliCpu.toFixed(1)} s); load ${load.toFixed(1)}`,
+    );
+    return result;
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await gatehouse.close();
-    await drop();
+    await server.stop();
+    await database.drop();
   }
 }
 
@@ -202,6 +274,7 @@ const file = join(dir, 'users.ndjson');
 const runs: DialectResult[] = [];
 const loadBefore = loadavg()[0]!;
 try {
+  await ensureLibBuilt(REPO); // the bundled server, rebuilt only when a source is newer (locked against parallel builds)
   await writeFile(file);
   for (const dialect of DIALECTS) runs.push(await run(dialect, file, dir));
 } finally {
@@ -217,15 +290,26 @@ const section = [
   '',
   `**Machine:** ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${runs.map((r) => `${r.load.toFixed(1)} after ${r.dialect}`).join(', ')} — the machine is shared with other work, so figures are a floor.`,
   '',
-  `**Data:** an NDJSON file of ${TEAMS} teams and ${USERS.toLocaleString('en')} users (email, verified flag, display name, sign-up time, server metadata, a bcrypt hash; 1 in 10 a member of a team), imported with \`gatehouse import\` in batches of 1,000 lines over HTTP (\`POST /api/v1/internal/users/import\`) into a server in the same process. Hashes are stored as imported and verified at the first sign-in. Memory is the process's resident set (server and CLI together), sampled every 100 ms. **Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, RSS < 250 MB and flat.**`,
+  `**Data:** an NDJSON file of ${TEAMS} teams and ${USERS.toLocaleString('en')} users (email, verified flag, display name, sign-up time, server metadata, a bcrypt hash; 1 in 10 a member of a team), imported with \`gatehouse import\` (run by the bench process) into the bundled server (\`dist/server/cli.js\`, what \`npm start\` runs) in a process of its own, one worker, production mode, on a fresh database: the CLI streams 10,000 records per request (\`POST /api/v1/internal/users/import\`, \`application/x-ndjson\`), the server writes them 5,000 per transaction and streams back each record's result. Hashes are stored as imported and verified at the first sign-in (one user signs in after each run). Memory is the **server process's** resident set (\`VmRSS\`), sampled every 100 ms; "first half / second half" are the peaks of each half of the import (flat: the second is not above the first by much). Server CPU is the server process's user + system time during the import (steadier than wall time on a loaded machine); users per server CPU-second is what one idle core would do if the server were the bottleneck. **Targets: ≥ 5,000 users/s on SQLite, ≥ 2,000 users/s on PostgreSQL, server RSS < 250 MB and flat.**`,
   '',
-  '| Database | Users | Time | Users/s | RSS before | RSS peak | RSS after |',
-  '|---|---|---|---|---|---|---|',
+  '| Database | Users | Time | Users/s | Load (1 min) after | Server CPU | Users per server CPU-s | Server RSS before | peak (first half / second half) | after |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...runs.map(
     (r) =>
-      `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | ${Math.round(r.perSecond).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | ${mb(r.rssPeak).toFixed(0)} MB (${mb(r.rssAfterHalf).toFixed(0)} MB in the second half) | ${mb(r.rssEnd).toFixed(0)} MB |`,
+      `| ${r.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${r.created.toLocaleString('en')} (${r.failed} failed) | ${r.seconds.toFixed(1)} s | **${Math.round(r.perSecond).toLocaleString('en')}** | ${r.load.toFixed(1)} | ${r.serverCpu.toFixed(1)} s (CLI ${r.cliCpu.toFixed(1)} s) | ${Math.round(USERS / r.serverCpu).toLocaleString('en')} | ${mb(r.rssStart).toFixed(0)} MB | **${mb(r.rssPeak).toFixed(0)} MB** (${mb(r.rssFirstHalf).toFixed(0)} / ${mb(r.rssAfterHalf).toFixed(0)} MB) | ${mb(r.rssEnd).toFixed(0)} MB |`,
   ),
   '<!-- bench:import:end -->',
 ].join('\n');
 console.log(section);
+// The verdict, one line per database, last on the terminal.
+for (const r of runs) {
+  const target = r.dialect === 'sqlite' ? 5_000 : 2_000;
+  const flat = r.rssAfterHalf <= r.rssFirstHalf * 1.1;
+  console.error(
+    `${r.dialect}: ${Math.round(r.perSecond).toLocaleString('en')} users/s (target ${target.toLocaleString('en')}: ${r.perSecond >= target ? 'met' : 'NOT met'}); ` +
+      `server RSS peak ${mb(r.rssPeak).toFixed(0)} MB (target 250 MB: ${mb(r.rssPeak) < 250 ? 'met' : 'NOT met'}), ` +
+      `${flat ? 'flat' : 'NOT flat'} (first half ${mb(r.rssFirstHalf).toFixed(0)} MB, second half ${mb(r.rssAfterHalf).toFixed(0)} MB); ` +
+      `load average ${r.load.toFixed(1)}`,
+  );
+}
 if (process.argv.includes('--write')) console.error(`Wrote the Import section of ${writeDocSection('import', section)}`);

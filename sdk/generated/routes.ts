@@ -4325,6 +4325,7 @@ export interface Operations {
       query?: {
         dry_run?: "true" | "false" | undefined;
         allow_insecure_hashes?: "true" | "false" | undefined;
+        first_line?: string | undefined;
       };
       body: {
         first_line?: number | undefined;

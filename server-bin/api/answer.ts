@@ -6,7 +6,7 @@ import { securityHeaders } from '../security-headers.ts';
 import { OPENAPI_PATHS, openApiDocument } from './openapi.ts';
 import { openCookieBridge } from './cookie-bridge.ts';
 import { API_PREFIXES, NOT_FOUND_TEXT, type ApiRoutes } from './routes.ts';
-import { operationBody } from './body.ts';
+import { bodyLines, isNdjsonBody, operationBody } from './body.ts';
 import { credentialsFromHeaders } from './credentials.ts';
 import { clientAddressFromRequest, requestLocale } from './client-address.ts';
 import { errorResponse, successResponse, type OperationResponse } from './render.ts';
@@ -31,6 +31,11 @@ export interface ApiRequest {
    * @throws KnownError BODY_PARSING_ERROR past the limit.
    */
   readBody(): Promise<Buffer>;
+  /**
+   * The body as it arrives, unread so far (the node:http request, a Web request's body stream),
+   * for operations that take a streamed body (`ndjsonBody`); absent or null: `readBody` is used.
+   */
+  bodyStream?(): AsyncIterable<Uint8Array> | null;
   /** The socket's peer address; the loopback address in-process; undefined when unknown. */
   peerAddress: string | undefined;
 }
@@ -133,13 +138,18 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       const { op, params } = found;
       const { headers } = request;
       const noBody = (method === 'GET' || method === 'HEAD') && !op.rawBody;
-      const body = noBody ? undefined : await operationBody(op, method, headers, await request.readBody());
+      const streamed = op.ndjsonBody && !noBody && isNdjsonBody(headers['content-type']);
+      const ndjson = streamed
+        ? bodyLines(headers['content-encoding'], request.bodyStream?.() ?? null, () => request.readBody())
+        : undefined;
+      const body = noBody || streamed ? undefined : await operationBody(op, method, headers, await request.readBody());
       try {
         const result = await invokeOperation(runtime, op, {
           method,
           pathname,
           params,
           body,
+          ...(ndjson ? { ndjson } : {}),
           credentials: credentialsFromHeaders(headers),
           query: queryValues(request.search),
           clientAddress: clientAddressFromRequest(request.peerAddress, headers['x-forwarded-for'] || undefined, trustedProxyHops),

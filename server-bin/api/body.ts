@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { gunzip, inflate, inflateRaw, type InputType, type ZlibOptions } from 'node:zlib';
 import { KnownError, type AnyOperation } from '../../core/index.ts';
 
@@ -134,4 +135,39 @@ export async function operationBody(
     return parseBodyBytes(method, 'application/json', await inflateBounded(gunzip, raw));
   }
   return parseBodyBytes(method, headers['content-type'], raw);
+}
+
+/** Whether a request body is newline-delimited JSON (`application/x-ndjson`), which `ndjsonBody` operations take streamed. */
+export function isNdjsonBody(contentTypeHeader: string | undefined): boolean {
+  return (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-ndjson';
+}
+
+/**
+ * The lines of a streamed body (`\n` or `\r\n` separated, UTF-8), yielded as the chunks arrive,
+ * so a body of any size passes with memory for one chunk and one line. A compressed body
+ * (`Content-Encoding`) is read whole first, within MAX_BODY_BYTES.
+ *
+ * @param chunks the body as it arrives, or null to read it whole with `readWhole`.
+ * @throws KnownError BODY_PARSING_ERROR, while iterating, for a line longer than MAX_BODY_BYTES or
+ *   an encoding decodeBody refuses.
+ */
+export async function* bodyLines(
+  contentEncoding: string | undefined,
+  chunks: AsyncIterable<Uint8Array> | null,
+  readWhole: () => Promise<Buffer>,
+): AsyncGenerator<string> {
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  const source: AsyncIterable<Uint8Array> | Iterable<Uint8Array> =
+    chunks === null || (encoding !== '' && encoding !== 'identity') ? [await decodeBody(contentEncoding, await readWhole())] : chunks;
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of source) {
+    const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
+    rest = lines.pop()!;
+    if (rest.length > MAX_BODY_BYTES)
+      throw new KnownError('BODY_PARSING_ERROR', { message: `A line of the body is longer than ${MAX_BODY_BYTES} bytes.` });
+    for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
 }

@@ -37,6 +37,8 @@ export interface BridgedRequest {
   /** `https` when the request came over TLS (node:http) or an https URL (fetch). */
   protocol: 'http' | 'https';
   readBody(): Promise<Buffer>;
+  /** The body as it arrives; dropped once the bridge has read the body. */
+  bodyStream?(): AsyncIterable<Uint8Array> | null;
 }
 
 /** What the bridge does to the answer once the operation ran: status, headers and body in, changed in place. */
@@ -100,7 +102,7 @@ export async function openCookieBridge<R extends BridgedRequest>(
       form = new URLSearchParams(body.toString('utf8'));
   }
   const kept = body;
-  const bridged: R = { ...request, headers, readBody: kept === null ? request.readBody : async () => kept };
+  const bridged: R = kept === null ? { ...request, headers } : { ...request, headers, readBody: async () => kept, bodyStream: undefined };
   const projectId = headers['x-stack-project-id'] || form?.get('client_id') || '';
   const secure = baseUrl.startsWith('https:') || request.protocol === 'https';
   const cookie = (value: string, maxAge: number) =>

@@ -67,6 +67,7 @@ export function createFetchHandler(options: {
       headers,
       protocol: url.protocol === 'https:' ? 'https' : 'http',
       readBody: () => readBody(request.body as AsyncIterable<Uint8Array> | null),
+      bodyStream: () => request.body as AsyncIterable<Uint8Array> | null,
       peerAddress: context.clientAddress,
     });
     return toResponse(answered, request.signal);

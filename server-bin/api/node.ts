@@ -24,6 +24,7 @@ export function createNodeEntry(answer: Answer): (req: IncomingMessage, res: Ser
       headers: joinedHeaders(req.headers),
       protocol: (req.socket as TLSSocket).encrypted ? 'https' : 'http',
       readBody: () => readBody(req),
+      bodyStream: () => req,
       peerAddress: req.socket.remoteAddress,
     }).then((answered) => writeAnswer(res, answered));
     return true;

@@ -24,6 +24,7 @@ import { sso } from './0022-sso.ts';
 import { oauthProvider } from './0022-oauth-provider.ts';
 import { paymentInvoices } from './0023-payment-invoices.ts';
 import { paymentRefunds } from './0023-payment-refunds.ts';
+import { importSourceId } from './0023-import-source-id.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0022-oauth-provider': oauthProvider,
   '0023-payment-invoices': paymentInvoices,
   '0023-payment-refunds': paymentRefunds,
+  '0023-import-source-id': importSourceId,
 };

@@ -1,0 +1,86 @@
+import type { OperationContext, ReplyStream } from '../operations/define.ts';
+import type { Project } from '../projects/index.ts';
+import { KnownError } from '../errors/index.ts';
+import { importBatch, type ImportOptions, type LineResult } from './import-batch.ts';
+
+/** Lines written per transaction of a streamed import (each batch's results are sent as it commits). */
+export const STREAM_BATCH_LINES = 5_000;
+
+/** The last line of a streamed import's answer: the counts, and the error that stopped it, if any. */
+export interface ImportStreamSummary {
+  type: 'summary';
+  dry_run: boolean;
+  records: number;
+  created: number;
+  updated: number;
+  failed: number;
+  /** Set when the import stopped early (unreadable body, database failure): later lines were not imported. */
+  error?: { code: string; message: string };
+}
+
+/**
+ * The answer of a streamed import (NDJSON in, NDJSON out): reads the body's lines as they arrive,
+ * imports them in batches of STREAM_BATCH_LINES (importBatch: one transaction each, per-record
+ * failures reported on their line), and writes each batch's results, one JSON object per line
+ * (`{"line":…,"status":…,"type":…,"id":…}` or with `error`), as soon as it is done; the next batch is
+ * read from the request meanwhile. Ends with an {@link ImportStreamSummary} line. Memory holds two
+ * batches whatever the body's size. Stops between batches when the client goes away.
+ *
+ * @param firstLine the line number of the body's first line in the caller's file (1-based).
+ */
+export function importStream(
+  ctx: OperationContext,
+  project: Project,
+  lines: AsyncIterable<string>,
+  firstLine: number,
+  options: ImportOptions,
+): ReplyStream {
+  return async function* (signal) {
+    const summary: ImportStreamSummary = { type: 'summary', dry_run: options.dryRun, records: 0, created: 0, updated: 0, failed: 0 };
+    const written = (results: LineResult[]): string => {
+      let out = '';
+      for (const result of results) {
+        summary.records++;
+        if (result.status === 'failed') summary.failed++;
+        else if (result.status === 'created' || result.status === 'would_create') summary.created++;
+        else summary.updated++;
+        out += `${JSON.stringify(result)}\n`;
+      }
+      return out;
+    };
+    let pending: Promise<LineResult[]> | null = null;
+    const start = (batch: string[], at: number) => {
+      const running = importBatch(ctx, project, batch, at, options);
+      running.catch(() => {}); // awaited below; not unhandled while the next batch is read
+      return running;
+    };
+    try {
+      let batch: string[] = [];
+      let batchFirst = firstLine;
+      for await (const text of lines) {
+        batch.push(text);
+        if (batch.length < STREAM_BATCH_LINES) continue;
+        if (pending) yield written(await pending);
+        if (signal.aborted) return;
+        pending = start(batch, batchFirst);
+        batchFirst += batch.length;
+        batch = [];
+      }
+      if (pending) yield written(await pending);
+      pending = null;
+      if (batch.length > 0 && !signal.aborted) yield written(await start(batch, batchFirst));
+    } catch (error) {
+      if (signal.aborted) return; // the client went away mid-body
+      if (pending) {
+        const done = await pending.catch(() => null);
+        if (done) yield written(done);
+      }
+      if (error instanceof KnownError) summary.error = { code: error.code, message: error.message };
+      else {
+        ctx.runtime.log.error({ err: (error as Error)?.stack ?? String(error), project_id: project.id }, 'import stopped');
+        summary.error = { code: 'IMPORT_STOPPED', message: 'The import stopped on an unexpected error; later lines were not imported.' };
+      }
+    }
+    yield `${JSON.stringify(summary)}\n`;
+  };
+}
