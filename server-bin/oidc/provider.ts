@@ -76,6 +76,7 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
   const scopes = [...new Set<string>([...STANDARD_SCOPES, ...oidc.scopes])];
   const resourceScope = oidc.scopes.join(' ');
   const dcr = oidc.dynamicClientRegistration;
+  const customClaimNames = Object.keys(oidc.claimsTemplate);
   const provider = new Provider(issuer, {
     adapter: class {
       constructor(model: string) {
@@ -86,7 +87,8 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
     cookies: { keys: [runtime.deriveKey(`oauth-provider/cookies/${project.id}`).toString('base64url')] },
     scopes,
     claims: {
-      openid: ['sub'],
+      // The claims template's claims come with openid (ID tokens, userinfo).
+      openid: ['sub', ...customClaimNames],
       email: ['email', 'email_verified'],
       profile: ['name', 'picture', 'updated_at'],
     },
@@ -104,6 +106,13 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
     },
     ttl: TTL,
     rotateRefreshToken: true,
+    // A user's access tokens carry the claims template's claims too (in the JWT of a resource
+    // indicator, in introspection otherwise); client-credentials tokens have no user.
+    async extraTokenClaims(_ctx: unknown, token: { accountId?: string }) {
+      if (customClaimNames.length === 0 || !token.accountId) return undefined;
+      const claims = await accountClaims(runtime, project, token.accountId);
+      return claims ? Object.fromEntries(customClaimNames.filter((n) => n in claims).map((n) => [n, claims[n]])) : undefined;
+    },
     // ID tokens carry the standard claims of the granted scopes too, not only userinfo.
     conformIdTokenClaims: false,
     issueRefreshToken: async (_ctx: unknown, client: any, code: any) =>
@@ -115,7 +124,7 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
         const link = await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).find(token.grantId);
         if (link && typeof link.sessionId === 'string' && !(await isSessionLive(runtime, project.id, link.sessionId))) return undefined;
       }
-      const claims = await accountClaims(runtime, project.id, sub);
+      const claims = await accountClaims(runtime, project, sub);
       if (!claims) return undefined;
       return { accountId: sub, claims: async () => claims };
     },
