@@ -65,6 +65,7 @@ export {
   oidcModelStore,
   skipsConsent,
   STANDARD_SCOPES,
+  IDENTITY_PROVIDER_ENDPOINTS,
 } from './oauth-provider/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
