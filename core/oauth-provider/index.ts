@@ -9,4 +9,4 @@ export { skipsConsent } from './client-record.ts';
 export { STANDARD_SCOPES } from './wire.ts';
 export { accountClaims, signedInUser, isSessionLive } from './account.ts';
 export { oidcIssuer, identityProviderProject, oidcSigningJwks, findOauthClient } from './host.ts';
-export { IDENTITY_PROVIDER_ENDPOINTS, type IdpEndpoint } from './endpoints.ts';
+export { IDENTITY_PROVIDER_ENDPOINTS } from './endpoints.ts';
