@@ -58,6 +58,7 @@ export {
   oidcIssuer,
   identityProviderProject,
   oidcSigningJwks,
+  oidcSigningKeyIds,
   findOauthClient,
   accountClaims,
   signedInUser,

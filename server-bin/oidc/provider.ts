@@ -19,6 +19,7 @@ import {
   oidcIssuer,
   oidcModelStore,
   oidcSigningJwks,
+  oidcSigningKeyIds,
   STANDARD_SCOPES,
   type Project,
 } from '../../core/index.ts';
@@ -56,8 +57,7 @@ function isResourceIndicator(resource: string, production: boolean): boolean {
 
 /** A fingerprint of what a project's provider is built from: a change rebuilds it (provider-cache.ts). */
 export function providerFingerprint(runtime: Runtime, project: Project): string {
-  const kids = oidcSigningJwks(runtime, project.id).map((k) => k.kid);
-  return JSON.stringify([project.config.oidc, kids]);
+  return JSON.stringify([project.config.oidc, oidcSigningKeyIds(runtime, project.id)]);
 }
 
 /**
