@@ -57,7 +57,7 @@ export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim
 export {
   oidcIssuer,
   identityProviderProject,
-  oidcSigningJwks,
+  oidcSigningKeys,
   oidcSigningKeyIds,
   findOauthClient,
   accountClaims,

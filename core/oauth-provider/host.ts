@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Runtime } from '../runtime.ts';
 import { findProject, type Project } from '../projects/index.ts';
 import { INTERNAL_PROJECT_ID } from '../auth/request-auth.ts';
@@ -29,14 +30,9 @@ export function oidcSigningKeyIds(runtime: Runtime, projectId: string): string[]
   return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => key.kid);
 }
 
-/** The project's ES256 signing keys (those of its access tokens and JWKS) as private JWKs, the signing key first. */
-export function oidcSigningJwks(runtime: Runtime, projectId: string): Array<Record<string, unknown>> {
-  return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => ({
-    ...key.privateKey.export({ format: 'jwk' }),
-    kid: key.kid,
-    alg: 'ES256',
-    use: 'sig',
-  }));
+/** The project's ES256 signing keys (those of its access tokens and JWKS), the signing key first. */
+export function oidcSigningKeys(runtime: Runtime, projectId: string): Array<{ kid: string; privateKey: KeyObject }> {
+  return runtime.keys.keysFor(audienceFor(projectId, 'default')).map((key) => ({ kid: key.kid, privateKey: key.privateKey }));
 }
 
 /** The client `clientId` of the project's identity provider, or null. */
