@@ -371,6 +371,13 @@ async function main() {
 
 ${table}
 
+CPU per grant in units of the reference request (a machine's load inflates both alike): ${results
+      .map(
+        (r) =>
+          `${r.name} client credentials ${(r.cc.cpuMsPerGrant / r.ping.cpuMsPerGrant).toFixed(1)}×, refresh ${(r.refresh.cpuMsPerGrant / r.ping.cpuMsPerGrant).toFixed(1)}×`,
+      )
+      .join('; ')}.${process.env.BENCH_IDP_NOTE ? `\n\n${process.env.BENCH_IDP_NOTE}` : ''}
+
 <!-- bench:idp:end -->`;
     log(`wrote ${writeDocSection('idp', block)}`);
   }
