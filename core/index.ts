@@ -57,7 +57,8 @@ export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim
 export {
   oidcIssuer,
   identityProviderProject,
-  oidcSigningJwks,
+  oidcSigningKeys,
+  oidcSigningKeyIds,
   findOauthClient,
   accountClaims,
   signedInUser,
@@ -65,6 +66,7 @@ export {
   oidcModelStore,
   skipsConsent,
   STANDARD_SCOPES,
+  IDENTITY_PROVIDER_ENDPOINTS,
 } from './oauth-provider/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the two browser-facing npm packages from this repository's sources into dist/packages/:
-//   gatehouse-sdk    sdk/ (ClientApp, ServerApp, AdminApp, token stores, errors); depends on `cookie` only
+//   gatehouse-sdk    sdk/ (ClientApp, ServerApp, AdminApp, token stores, errors, OAuth resource-server helpers);
+//                    depends on `cookie` and `jose` only
 //   gatehouse-react  sdk/react.tsx + ui/react.ts (GatehouseProvider, hooks, components); React and
 //                    React DOM are peer dependencies, the SDK a dependency (one copy of its classes)
 // JavaScript comes from esbuild (one ES module per entry, dependencies left as imports), the `.d.ts`
@@ -205,7 +206,8 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
         types: './types/sdk/index.browser.d.ts',
         files: ['dist', 'types', 'README.md'],
         engines: { node: pkg.engines.node },
-        dependencies: { cookie: `^${lockedVersion('cookie')}` },
+        // jose: the Node entry's verifyOAuthAccessToken (resource servers, MCP servers) verifies JWTs with it.
+        dependencies: { cookie: `^${lockedVersion('cookie')}`, jose: `^${lockedVersion('jose')}` },
       },
       null,
       2,

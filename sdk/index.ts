@@ -67,4 +67,23 @@ export {
   type OperationOutput,
   type OperationArgs,
 } from './routes.ts';
+export {
+  verifyOAuthAccessToken,
+  oauthIssuerOf,
+  type OAuthIssuerOptions,
+  type VerifyOAuthAccessTokenOptions,
+  type OAuthAccessToken,
+  type OAuthTokenError,
+  type OAuthTokenResult,
+} from './verify-oauth-token.ts';
+export {
+  createProtectedResource,
+  protectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  bearerChallenge,
+  type ProtectedResource,
+  type ProtectedResourceOptions,
+  type ProtectedResourceMetadata,
+  type BearerRefusal,
+} from './protected-resource.ts';
 export type * from './wire.ts';

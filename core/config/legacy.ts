@@ -70,7 +70,12 @@ export function renderedToLegacy(r: RenderedConfig): ProjectConfig {
       privacyUrl: r.branding.privacyPolicyUrl,
     },
     botChallengeSiteKey: r.botChallenge.turnstileSiteKey ?? null,
-    oidc: { enabled: r.oidc.enabled, dynamicClientRegistration: r.oidc.dynamicClientRegistration, scopes: [...r.oidc.scopes] },
+    oidc: {
+      enabled: r.oidc.enabled,
+      dynamicClientRegistration: r.oidc.dynamicClientRegistration,
+      scopes: [...r.oidc.scopes],
+      claimsTemplate: { ...r.oidc.claimsTemplate },
+    },
   };
 }
 
@@ -156,6 +161,7 @@ function fieldPatch<K extends keyof ProjectConfig>(key: K, c: ProjectConfig): Co
         'oidc.enabled': c.oidc.enabled,
         'oidc.dynamicClientRegistration': c.oidc.dynamicClientRegistration,
         'oidc.scopes': c.oidc.scopes,
+        'oidc.claimsTemplate': c.oidc.claimsTemplate,
       };
     default:
       return {};

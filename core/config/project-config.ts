@@ -101,12 +101,14 @@ export interface ProjectConfig extends ProjectFlags {
   oidc: OidcProviderConfig;
 }
 
-/** The identity provider's settings (`oidc.enabled`, `oidc.dynamicClientRegistration`, `oidc.scopes`). */
+/** The identity provider's settings (`oidc.enabled`, `oidc.dynamicClientRegistration`, `oidc.scopes`, `oidc.claimsTemplate`). */
 export interface OidcProviderConfig {
   enabled: boolean;
   dynamicClientRegistration: 'off' | 'open' | 'initial_access_token';
   /** Scopes beyond openid, profile, email and offline_access. */
   scopes: string[];
+  /** Custom claims: claim name → template over the user, their team and permissions (core/claims-template). */
+  claimsTemplate: Record<string, string>;
 }
 
 /** Defaults of a new project (upstream apps/backend/prisma/seed.ts "New-project defaults"). */
@@ -124,7 +126,7 @@ export function defaultProjectConfig(): ProjectConfig {
     rateLimits: defaultRateLimitsConfig(),
     branding: { accentLight: null, accentDark: null, termsUrl: null, privacyUrl: null },
     botChallengeSiteKey: null,
-    oidc: { enabled: false, dynamicClientRegistration: 'off', scopes: [] },
+    oidc: { enabled: false, dynamicClientRegistration: 'off', scopes: [], claimsTemplate: {} },
   };
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { claimsTemplateProblem } from '../lib/claims-template.ts';
 import { isValidDomainUrl } from './domains.ts';
 import { RATE_LIMIT_RULES } from './rate-limits.ts';
 import { SignUpRuleSchema } from './sign-up-rule.ts';
@@ -471,6 +472,17 @@ export const CONFIG_SCHEMA: ConfigNode = obj({
         ),
         [],
         'Gatehouse: scopes clients may be granted beyond openid, profile, email and offline_access (e.g. read:reports).',
+      ),
+      claimsTemplate: leaf(
+        v.pipe(
+          v.record(v.string(), v.unknown(), 'must be an object of claim names to template strings'),
+          v.check(
+            (value) => claimsTemplateProblem(value) === null,
+            (issue) => claimsTemplateProblem(issue.input) ?? 'is not a valid claims template',
+          ),
+        ),
+        {},
+        'Gatehouse: custom claims added to the project\'s access tokens and to its identity provider\'s ID tokens, userinfo and JWT access tokens: claim name → template such as "{{user.server_metadata.plan}}" over user.*, team.* (the selected team) and permissions (docs/oauth-provider.md "Claims").',
       ),
     },
     BRANCH,

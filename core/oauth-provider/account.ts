@@ -2,6 +2,8 @@ import type { Runtime } from '../runtime.ts';
 import { findUser } from '../users/index.ts';
 import { findRefreshToken, findRefreshTokenByHash } from '../sessions/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import { customClaims } from '../claims-template/index.ts';
+import type { Project } from '../projects/index.ts';
 
 /** The OpenID Connect standard claims of a user (OpenID Connect Core §5.1), all of them; the provider picks by scope. */
 export interface AccountClaims {
@@ -12,19 +14,22 @@ export interface AccountClaims {
   picture?: string;
   /** Seconds since the epoch. */
   updated_at: number;
+  /** The custom claims of the project's claims template (`oidc.claimsTemplate`). */
+  [custom: string]: unknown;
 }
 
 /**
- * The claims of user `userId` of project `projectId` for ID tokens and userinfo, or null when
- * the user does not exist (deleted): the provider then refuses the user's refresh tokens with
+ * The claims of user `userId` of `project` for ID tokens and userinfo, or null when the user
+ * does not exist (deleted): the provider then refuses the user's refresh tokens with
  * `invalid_grant`. `sub` is the user id; `updated_at` is the sign-up time (users carry no later
- * profile time).
+ * profile time); the project's claims template adds its custom claims.
  */
-export async function accountClaims(runtime: Runtime, projectId: string, userId: string): Promise<AccountClaims | null> {
+export async function accountClaims(runtime: Runtime, project: Project, userId: string): Promise<AccountClaims | null> {
   if (userId.length > 200) return null;
-  const user = await findUser(runtime.db, projectId, userId);
+  const user = await findUser(runtime.db, project.id, userId);
   if (!user) return null;
   return {
+    ...(await customClaims(runtime.db, project.id, project.config.oidc.claimsTemplate, user)),
     sub: user.id,
     ...(user.primary_email ? { email: user.primary_email, email_verified: user.primary_email_verified } : {}),
     ...(user.display_name ? { name: user.display_name } : {}),

@@ -8,4 +8,5 @@ export { oidcModelStore } from './payloads.ts';
 export { skipsConsent } from './client-record.ts';
 export { STANDARD_SCOPES } from './wire.ts';
 export { accountClaims, signedInUser, isSessionLive } from './account.ts';
-export { oidcIssuer, identityProviderProject, oidcSigningJwks, findOauthClient } from './host.ts';
+export { oidcIssuer, identityProviderProject, oidcSigningKeys, oidcSigningKeyIds, findOauthClient } from './host.ts';
+export { IDENTITY_PROVIDER_ENDPOINTS } from './endpoints.ts';

@@ -12,6 +12,7 @@ import {
   upsertClientRow,
 } from './queries.ts';
 import { clientForProvider, sealedClientRow } from './client-record.ts';
+import { cachedClient } from './client-cache.ts';
 
 /** What `oidc-provider` stores for one model instance (its `AdapterPayload`). */
 export type OidcPayload = Record<string, unknown> & {
@@ -80,9 +81,14 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
           }),
         );
       },
+      // Cached for a second (client-cache.ts): every grant authenticates its client.
       async find(id) {
-        const row = await findClientRow(db, projectId, id);
-        return row ? clientForProvider(runtime, row) : undefined;
+        if (id.length > 200) return undefined;
+        const client = await cachedClient(projectId, id, async () => {
+          const row = await findClientRow(db, projectId, id);
+          return row ? clientForProvider(runtime, row) : null;
+        });
+        return client ?? undefined;
       },
       findByUserCode: async () => undefined,
       findByUid: async () => undefined,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, OAuthProviderClientsTable, OAuthProviderPayloadsTable } from '../storage/tables.ts';
+import { forgetCachedClients } from './client-cache.ts';
 
 /** An OAuth client row of a project's identity provider. */
 export type OAuthClientRow = OAuthProviderClientsTable;
@@ -30,6 +31,7 @@ export async function listClientRows(db: Kysely<Database>, projectId: string, li
 
 /** Stores a client, replacing its metadata and secret when `client_id` exists in the same project. */
 export async function upsertClientRow(db: Kysely<Database>, row: OAuthClientRow): Promise<void> {
+  forgetCachedClients();
   await db
     .insertInto('oauth_provider_clients')
     .values(row)
@@ -41,15 +43,18 @@ export async function upsertClientRow(db: Kysely<Database>, row: OAuthClientRow)
       }),
     )
     .execute();
+  forgetCachedClients();
 }
 
 /** Removes a client and everything the provider stored for it; true when it existed. */
 export async function deleteClientRow(db: Kysely<Database>, projectId: string, clientId: string): Promise<boolean> {
+  forgetCachedClients();
   const result = await db
     .deleteFrom('oauth_provider_clients')
     .where('project_id', '=', projectId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
+  forgetCachedClients();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -21,5 +21,5 @@ export {
   seedProjectDefinitions,
 } from './defaults.ts';
 
-export { teamPermissionExists, listTeamGrants, insertTeamGrant, deleteTeamGrant, findDefinition } from './queries.ts';
+export { teamPermissionExists, listTeamGrants, listProjectGrants, insertTeamGrant, deleteTeamGrant, findDefinition } from './queries.ts';
 export { isSystemPermission } from './schemas.ts';

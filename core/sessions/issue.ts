@@ -5,6 +5,7 @@ import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { signAccessToken } from '../tokens/access-token.ts';
+import { customClaims } from '../claims-template/index.ts';
 import { findUser, restrictedReasonOf, type UserRow } from '../users/index.ts';
 import { findRefreshTokenByHash, insertRefreshToken, recordActiveDay, writeSessionActivity, type RefreshTokenRow } from './queries.ts';
 import { planActivityWrites, type SessionTouch } from './activity-writer.ts';
@@ -31,14 +32,20 @@ export interface IssuedSession {
   refreshTokenId: string;
 }
 
-/** Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx). */
-export function mintAccessToken(
+/**
+ * Signs an access token for `user` bound to the session `refreshTokenId` (claims of upstream
+ * https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx),
+ * plus the custom claims of the project's claims template (`oidc.claimsTemplate`), if any, read
+ * through `db` (the caller's transaction, when in one).
+ */
+export async function mintAccessToken(
   runtime: Runtime,
   project: Project,
   user: UserRow,
   refreshTokenId: string,
   now: number,
   branchId = 'main',
+  db = runtime.db,
 ): Promise<string> {
   return signAccessToken(
     runtime.keys,
@@ -59,6 +66,7 @@ export function mintAccessToken(
     },
     now,
     runtime.accessTokenTtlMs,
+    await customClaims(db, project.id, project.config.oidc.claimsTemplate, user),
   );
 }
 
@@ -89,7 +97,7 @@ export async function issueSession(
   await insertRefreshToken(ctx.db, row);
   // Impersonation is an admin acting, not the user being active.
   if (!options.isImpersonation) await recordActiveDay(ctx.db, project.id, user.id, ctx.now);
-  const accessToken = await mintAccessToken(ctx.runtime, project, user, row.id, ctx.now, ctx.auth?.branchId ?? 'main');
+  const accessToken = await mintAccessToken(ctx.runtime, project, user, row.id, ctx.now, ctx.auth?.branchId ?? 'main', ctx.db);
   return { accessToken, refreshToken, refreshTokenId: row.id };
 }
 
@@ -134,6 +142,7 @@ export async function refreshSession(
     session.id,
     ctx.now,
     ctx.auth?.branchId ?? 'main',
+    ctx.db,
   );
   return { accessToken, session, user };
 }

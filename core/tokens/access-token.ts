@@ -68,6 +68,8 @@ export function issuerFor(baseUrl: string, projectId: string, kind: AudienceKind
  *
  * @param nowMs issue time, epoch ms (injected clock)
  * @param ttlMs lifetime in ms (default 10 minutes, upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/apps/backend/src/lib/tokens.tsx)
+ * @param extraClaims the project's custom claims (its claims template; never a claim above, which
+ *   the template refuses); none by default, so the payload is exactly upstream's.
  */
 export async function signAccessToken(
   keys: KeyRing,
@@ -75,6 +77,7 @@ export async function signAccessToken(
   subject: AccessTokenSubject,
   nowMs: number,
   ttlMs: number,
+  extraClaims: Readonly<Record<string, unknown>> = {},
 ): Promise<string> {
   const kind = audienceKind(subject);
   const aud = audienceFor(subject.projectId, kind);
@@ -95,7 +98,7 @@ export async function signAccessToken(
     restricted_reason: subject.restrictedReason,
     requires_totp_mfa: subject.requiresTotpMfa,
   };
-  return new SignJWT(claims as unknown as Record<string, unknown>)
+  return new SignJWT({ ...extraClaims, ...(claims as unknown as Record<string, unknown>) })
     .setProtectedHeader({ alg: 'ES256', kid: key!.kid })
     .setSubject(subject.userId)
     .setIssuer(issuerFor(baseUrl, subject.projectId, kind))

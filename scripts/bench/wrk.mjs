@@ -39,18 +39,30 @@ export function wrkVersion() {
 
 let scriptFile;
 /**
- * One wrk run of GET `url` with fixed `headers` at `connections` for `seconds` (one thread, 30 s
- * timeout). Resolves with the fields compare.mjs reads from autocannon's result: `2xx` (answers
+ * One wrk run of GET `url` (or `method` with a fixed `body`) with fixed `headers` at `connections`
+ * for `seconds` (one thread, 30 s timeout). Resolves with the fields compare.mjs reads from autocannon's result: `2xx` (answers
  * below 400, as wrk counts them), `non2xx`, `errors` (connect, read and write errors), `timeouts`,
  * `latency.p50` / `latency.p99` in ms.
  */
-export function runWrk({ url, headers = {}, connections, seconds }) {
+export function runWrk({ url, method = 'GET', body, headers = {}, connections, seconds }) {
   scriptFile ??= (() => {
     const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-bench-wrk-')), 'report.lua');
     writeFileSync(file, REPORT_LUA);
     return file;
   })();
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '-s', scriptFile];
+  // A request other than a bare GET gets its own script: the method and body set, then the report.
+  const script =
+    method === 'GET' && body === undefined
+      ? scriptFile
+      : (() => {
+          const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-bench-wrk-')), 'request.lua');
+          writeFileSync(
+            file,
+            `wrk.method = ${JSON.stringify(method)}\n${body === undefined ? '' : `wrk.body = ${JSON.stringify(body)}\n`}${REPORT_LUA}`,
+          );
+          return file;
+        })();
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '30s', '-s', script];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import type { AccessType } from '../../core/auth/access-type.ts';
 import { errorCatalogue } from '../../core/errors/catalogue.ts';
 import { rawKindOf } from '../../core/operations/output.ts';
 import { SCIM_ENDPOINTS, SCIM_MEDIA_TYPE } from '../../core/scim/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS } from '../../core/oauth-provider/index.ts';
 
 /**
  * Builds the OpenAPI 3.1 document of the REST API from the operation registry: one path item per
@@ -245,6 +246,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
     item[op.method.toLowerCase()] = operation;
   }
   addScimPaths(paths);
+  addIdentityProviderPaths(paths);
   const components = {
     schemas: {
       ...converter.components(),
@@ -266,6 +268,18 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], option
         type: 'http',
         scheme: 'bearer',
         description: "A team's SCIM token (`POST /api/v1/teams/{team_id}/scim-tokens`), for the SCIM 2.0 endpoints only.",
+      },
+      oauthClient: {
+        type: 'http',
+        scheme: 'basic',
+        description:
+          "An OAuth client of the project's identity provider (RFC 6749 §2.3.1): HTTP Basic `client_id:client_secret`; `client_secret_post`, `private_key_jwt` (RFC 7523) or a public client's bare `client_id` in the form are accepted as the client was registered.",
+      },
+      oauthBearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          "An access token (or registration access token) of the project's identity provider (RFC 6750), for its OAuth endpoints only.",
       },
     },
   };
@@ -314,6 +328,69 @@ function addScimPaths(paths: Record<string, Record<string, Json>>): void {
     if (endpoint.method === 'POST' || endpoint.method === 'PUT' || endpoint.method === 'PATCH') {
       operation.requestBody = { required: true, content: { [SCIM_MEDIA_TYPE]: { schema: { type: 'object' } } } };
     }
+    (paths[path] ??= {})[endpoint.method.toLowerCase()] = operation;
+  }
+}
+
+/**
+ * The identity provider's routes (core/oauth-provider `IDENTITY_PROVIDER_ENDPOINTS`): served by
+ * `oidc-provider` and the interaction pages (server-bin/oidc) outside the registry, with the RFCs'
+ * media types, client authentication and error bodies (`{error, error_description}`), and listed
+ * here under `/api/v1/projects/{project_id}/oidc` with the `oidc` tag. Every answer is a 404 until
+ * the project turns `oidc.enabled` on.
+ */
+function addIdentityProviderPaths(paths: Record<string, Record<string, Json>>): void {
+  const rfcError = (description: string) => ({
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+          required: ['error'],
+        },
+      },
+    },
+  });
+  const security = { none: [], browser: [], client: [{ oauthClient: [] }], bearer: [{ oauthBearer: [] }] } as const;
+  for (const endpoint of IDENTITY_PROVIDER_ENDPOINTS) {
+    const path = endpoint.root ? endpoint.path : `/api/v1/projects/{project_id}/oidc${endpoint.path}`;
+    const names = [...new Set(['project_id', ...[...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!)])];
+    const status = String(endpoint.status ?? (endpoint.answer === 'redirect' ? 302 : 200));
+    const success =
+      endpoint.answer === 'json'
+        ? { description: 'Success.', content: { 'application/json': { schema: { type: 'object' } } } }
+        : endpoint.answer === 'html'
+          ? { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }
+          : endpoint.answer === 'redirect'
+            ? {
+                description: 'A redirect (to the next step, or to the client with the result).',
+                headers: { location: { schema: { type: 'string' } } },
+              }
+            : { description: 'Done (also for an unknown token, RFC 7009 §2.2).' };
+    const operation: Json = {
+      operationId: `oidc.${endpoint.method.toLowerCase()}${endpoint.path
+        .replace(/^\/\.well-known\/([a-z-]+).*$/, '/$1')
+        .replace(/\{([a-z_]+)\}/g, 'By_$1')
+        .split(/[/_-]/)
+        .filter(Boolean)
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('')}${endpoint.root ? 'AtRoot' : ''}`,
+      summary: endpoint.summary,
+      description: `${endpoint.summary} Served by the project's identity provider (docs/oauth-provider.md), a 404 until \`oidc.enabled\`; refusals are the RFCs' \`{error, error_description}\` bodies.`,
+      tags: ['oidc'],
+      security: security[endpoint.auth],
+      parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      responses: {
+        [status]: success,
+        '400': rfcError(
+          'invalid_request, invalid_grant, invalid_scope, invalid_target, unauthorized_client, unsupported_grant_type, invalid_client_metadata…',
+        ),
+        ...(endpoint.auth === 'client' || endpoint.auth === 'bearer' ? { '401': rfcError('invalid_client or invalid_token.') } : {}),
+        '404': { description: 'Unknown project, or its identity provider is off.' },
+      },
+    };
+    if (endpoint.body) operation.requestBody = { required: true, content: { [endpoint.body]: { schema: { type: 'object' } } } };
     (paths[path] ??= {})[endpoint.method.toLowerCase()] = operation;
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SCIM_ENDPOINTS } from '../../core/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS, SCIM_ENDPOINTS } from '../../core/index.ts';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { operations } from '../../core/operations/registry.ts';
@@ -36,8 +36,20 @@ describeWithServer('GET /api/v1/openapi.json', (server) => {
     assert.equal(doc.openapi, '3.1.0');
     let count = 0;
     for (const item of Object.values(doc.paths)) count += Object.keys(item).length;
-    // The SCIM 2.0 endpoints are served outside the registry (server-bin/api/scim.ts) and listed too.
-    assert.equal(count, operations.length + SCIM_ENDPOINTS.length, 'one OpenAPI operation per registry operation and SCIM endpoint');
+    // The SCIM 2.0 endpoints (server-bin/api/scim.ts) and the identity provider's (server-bin/oidc)
+    // are served outside the registry and listed too.
+    assert.equal(
+      count,
+      operations.length + SCIM_ENDPOINTS.length + IDENTITY_PROVIDER_ENDPOINTS.length,
+      'one OpenAPI operation per registry operation, SCIM endpoint and identity-provider endpoint',
+    );
+    for (const endpoint of IDENTITY_PROVIDER_ENDPOINTS) {
+      const path = endpoint.root ? endpoint.path : `/api/v1/projects/{project_id}/oidc${endpoint.path}`;
+      const entry = doc.paths[path]?.[endpoint.method.toLowerCase()];
+      assert.ok(entry, `identity provider ${endpoint.method} ${path} missing`);
+      assert.deepEqual(entry.tags, ['oidc']);
+      assert.ok(entry.parameters.some((p: { name: string }) => p.name === 'project_id'));
+    }
     for (const endpoint of SCIM_ENDPOINTS) {
       const entry = doc.paths[`/api/v1/scim/v2/{team_id}${endpoint.path}`]?.[endpoint.method.toLowerCase()];
       assert.ok(entry, `SCIM ${endpoint.method} ${endpoint.path} missing`);

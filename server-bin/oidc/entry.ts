@@ -53,8 +53,9 @@ const DROPPED_HEADERS = new Set(['host', 'x-forwarded-host', 'x-forwarded-proto'
  * API's plain 404 then answers).
  *
  * One provider per project is cached (LRU, 200 projects), rebuilt when the project's `oidc.*`
- * settings or signing keys change (provider.ts providerFingerprint); a project is read from the
- * database on every request, so a change is seen at once by every process.
+ * settings or signing keys change (provider.ts providerFingerprint); the project is read through
+ * the request cache (core/oauth-provider/host.ts identityProviderProject), so a change made in
+ * this process is seen at once and one made by another process within a second.
  */
 /** The parts of an API request (../api/answer.ts ApiRequest) the provider reads. */
 export interface OidcRequest {

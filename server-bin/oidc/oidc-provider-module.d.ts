@@ -3,4 +3,5 @@
 declare module 'oidc-provider' {
   const Provider: any;
   export default Provider;
+  export const ExternalSigningKey: any;
 }

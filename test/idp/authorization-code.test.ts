@@ -5,64 +5,21 @@ import { api } from '../helpers/api.ts';
 import { describeWithServer } from '../helpers/suite.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { createClient, discover, idpProject, postForm } from './idp-fixtures.ts';
-import { CookieJar } from './browserless.ts';
+import { approveInHostedPages, signedInUser } from './hosted-authorization.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-/** A user of the project signed in through the API, as the hosted sign-in would leave them: its refresh token in the hosted pages' cookie. */
-async function signedInUser(server: TestServer, p: Awaited<ReturnType<typeof idpProject>>) {
-  const user = await api(server, 'POST', '/users', p.server, {
-    primary_email: `u${Math.random().toString(36).slice(2)}@example.test`,
-    primary_email_verified: true,
-    display_name: 'Ada Lovelace',
-  });
-  assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', p.server, {
-    user_id: user.body.id,
-    expires_in_millis: 3_600_000,
-    is_impersonation: false,
-  });
-  assert.equal(session.status, 200, session.text);
-  return { id: user.body.id as string, email: user.body.primary_email as string, refreshToken: session.body.refresh_token as string };
-}
-
-/**
- * Runs the authorization request through sign-in and (unless skipped) consent with a cookie jar;
- * answers the callback URL with the code.
- */
-async function authorize(
-  server: TestServer,
+/** Runs the authorization request through sign-in and (unless skipped) consent; answers the callback URL with the code. */
+function authorize(
+  _server: TestServer,
   p: Awaited<ReturnType<typeof idpProject>>,
   config: oidc.Configuration,
   user: { refreshToken: string },
   params: Record<string, string>,
   options: { expectConsent: boolean },
 ) {
-  const jar = new CookieJar();
   const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, ...params }).href;
-  const toSignIn = await jar.follow(url, (l) => l.includes('/handler/sign-in'));
-  assert.match(toSignIn.url, new RegExp(`/projects/${p.projectId}/handler/sign-in\\?after_auth_return_to=`));
-  const returnTo = new URL(toSignIn.url).searchParams.get('after_auth_return_to')!;
-  assert.ok(returnTo.startsWith('/'), 'a relative return URL, which the hosted pages follow');
-  jar.set(`gatehouse-refresh-${p.projectId}`, user.refreshToken);
-  const back = await jar.follow(new URL(returnTo, toSignIn.url).href, (l) => l.startsWith(REDIRECT));
-  if (!options.expectConsent) {
-    assert.ok(back.url.startsWith(REDIRECT), back.url);
-    return back.url;
-  }
-  assert.equal(back.res.status, 200);
-  const page = await back.res.text();
-  assert.match(page, /wants to access your/);
-  const action = /<form method="post" action="([^"]+\/confirm)"/.exec(page)![1]!.replaceAll('&#38;', '&');
-  const confirmed = await jar.fetch(action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'decision=allow',
-  });
-  assert.equal(confirmed.status, 303);
-  const done = await jar.follow(new URL(confirmed.headers.get('location')!, action).href, (l) => l.startsWith(REDIRECT));
-  assert.ok(done.url.startsWith(REDIRECT), done.url);
-  return done.url;
+  return approveInHostedPages(p.projectId, url, user, REDIRECT, options);
 }
 
 describeWithServer('Identity provider: authorization code + PKCE, refresh tokens (issue 31)', (get) => {

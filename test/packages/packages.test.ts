@@ -56,7 +56,7 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
     assert.equal(react.dependencies.react, undefined);
     assert.ok(react.exports['.'].types && react.exports['.'].default);
     const sdk = JSON.parse(readFileSync(`${result.app}/node_modules/gatehouse-sdk/package.json`, 'utf8'));
-    assert.deepEqual(Object.keys(sdk.dependencies), ['cookie']);
+    assert.deepEqual(Object.keys(sdk.dependencies), ['cookie', 'jose']);
     // checkPackages already threw if a second React or a server dependency had been installed.
     assert.equal(result.packages.filter((p) => p === 'react').length, 1);
     for (const forbidden of ['argon2', 'better-sqlite3', 'pg', 'koa', 'kysely']) assert.ok(!result.packages.includes(forbidden), forbidden);

@@ -9,10 +9,11 @@ import { act, flush, render, type, waitForText } from '../test-dom.tsx';
 import { DashboardRoot, dashboard } from './test-harness.tsx';
 import { operations } from '../../core/operations/registry.ts';
 import { SCIM_ENDPOINTS } from '../../core/scim/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS } from '../../core/oauth-provider/index.ts';
 
 const document_ = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
-/** Every operation the document lists: the registry's, and the SCIM endpoints served beside it. */
-const documented = operations.length + SCIM_ENDPOINTS.length;
+/** Every operation the document lists: the registry's, and the SCIM and identity-provider endpoints served beside it. */
+const documented = operations.length + SCIM_ENDPOINTS.length + IDENTITY_PROVIDER_ENDPOINTS.length;
 
 it('API reference: reached from the navigation, lists every operation of the document, filters them and opens one', async () => {
   const { api, calls } = dashboard('/', (req) => (req.path === '/openapi.json' ? { status: 200, body: document_ } : undefined));
