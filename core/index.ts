@@ -66,6 +66,7 @@ export {
   skipsConsent,
   STANDARD_SCOPES,
 } from './oauth-provider/index.ts';
+export { takeRateLimit, takeIntervalToken } from './throttle/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';

@@ -56,7 +56,7 @@ export function payloadHash(value: string): string {
 export function oidcModelStore(runtime: Runtime, projectId: string, model: string): OidcModelStore {
   const db = runtime.db;
   const now = () => runtime.clock.now();
-  const parse = (row: { payload: string; consumed_at: number | null } | null): OidcPayload | undefined => {
+  const parse = (row: { payload: string; consumed_at: number | null; expires_at: number | null } | null): OidcPayload | undefined => {
     if (!row) return undefined;
     let payload: OidcPayload;
     try {
@@ -64,8 +64,13 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     } catch {
       return undefined;
     }
+    // A device code past its expiry (by the runtime's clock) is still found, marked expired, so the
+    // provider answers RFC 8628's `expired_token` rather than `invalid_grant`.
+    if (row.expires_at !== null && Number(row.expires_at) <= now()) payload = { ...payload, exp: 1 };
     return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(Number(row.consumed_at) / 1000) };
   };
+  // Only device codes are read past their expiry (see parse); everything else expires in the query.
+  const validAt = () => (model === 'DeviceCode' ? null : now());
   if (model === 'Client') {
     return {
       async upsert(id, payload) {
@@ -112,10 +117,10 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         await deleteExpiredPayloadRows(db, now());
       }
     },
-    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, now())),
-    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, now())),
+    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, validAt())),
+    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, validAt())),
     findByUserCode: async (userCode) =>
-      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, now())),
+      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, validAt())),
     consume: (id) => consumePayloadRow(db, projectId, model, payloadHash(id), now()),
     destroy: (id) => deletePayloadRow(db, projectId, model, payloadHash(id)),
     revokeByGrantId: (grantId) => deleteGrantRows(db, projectId, grantId),

@@ -4,6 +4,7 @@ import type { Runtime } from '../../core/runtime.ts';
 import { findOauthClient, oidcModelStore, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
 import { httpOnlyRefreshCookieName } from '../../core/protocol/cookie-bridge.ts';
 import { consentPage } from './consent-page.ts';
+import { PROVIDER_PAGE_CSP } from './provider-page.ts';
 
 /** The model under which a grant remembers the Gatehouse session that approved it (provider.ts findAccount). */
 export const SESSION_LINK_MODEL = 'GatehouseSessionLink';
@@ -111,10 +112,7 @@ export async function handleInteraction(
         confirmAction: `${issuer}/interaction/${uid}/confirm`,
         abortAction: `${issuer}/interaction/${uid}/abort`,
       }),
-      {
-        'content-security-policy':
-          "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      },
+      { 'content-security-policy': PROVIDER_PAGE_CSP },
     );
   }
   if (step === '/login') return sendError(res, 400, 'invalid_request', 'Sign-in is already complete.');

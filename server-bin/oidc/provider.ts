@@ -23,6 +23,7 @@ import {
   type Project,
 } from '../../core/index.ts';
 import { SESSION_LINK_MODEL } from './interaction.ts';
+import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 
 /** Lifetimes in seconds (oidc-provider `ttl`). */
 const TTL = {
@@ -133,7 +134,8 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
       revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
-      deviceFlow: { enabled: true },
+      // RFC 8628: the code entry, confirmation and success pages in the provider pages' look (device-pages.ts).
+      deviceFlow: { enabled: true, userCodeInputSource, userCodeConfirmSource, successSource },
       registration: {
         enabled: dcr !== 'off',
         initialAccessToken: dcr === 'initial_access_token',

@@ -6,25 +6,11 @@ import { describeWithServer } from '../helpers/suite.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { createClient, discover, idpProject, postForm } from './idp-fixtures.ts';
 import { CookieJar } from './browserless.ts';
+import { signedInProjectUser } from './idp-users.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-/** A user of the project signed in through the API, as the hosted sign-in would leave them: its refresh token in the hosted pages' cookie. */
-async function signedInUser(server: TestServer, p: Awaited<ReturnType<typeof idpProject>>) {
-  const user = await api(server, 'POST', '/users', p.server, {
-    primary_email: `u${Math.random().toString(36).slice(2)}@example.test`,
-    primary_email_verified: true,
-    display_name: 'Ada Lovelace',
-  });
-  assert.equal(user.status, 201, user.text);
-  const session = await api(server, 'POST', '/auth/sessions', p.server, {
-    user_id: user.body.id,
-    expires_in_millis: 3_600_000,
-    is_impersonation: false,
-  });
-  assert.equal(session.status, 200, session.text);
-  return { id: user.body.id as string, email: user.body.primary_email as string, refreshToken: session.body.refresh_token as string };
-}
+const signedInUser = signedInProjectUser;
 
 /**
  * Runs the authorization request through sign-in and (unless skipped) consent with a cookie jar;
