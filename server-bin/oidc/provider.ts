@@ -168,5 +168,12 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
   });
   // Requests reach the provider with the issuer's host and scheme (entry.ts) from a trusted hop.
   provider.proxy = true;
+  // A request that fails before its new browser session was first saved (a forged device-code
+  // form, `GET /device/<unknown>`) would have the provider's closing "persist the session" step
+  // throw over the real error, a 500; a session never saved has nothing to persist.
+  const persist = provider.Session.prototype.persist;
+  provider.Session.prototype.persist = function persistSaved(this: { exp?: unknown }) {
+    return typeof this.exp === 'number' ? persist.call(this) : Promise.resolve(undefined);
+  };
   return provider;
 }

@@ -10,8 +10,6 @@ import { signedInProjectUser } from './idp-users.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-const signedInUser = signedInProjectUser;
-
 /**
  * Runs the authorization request through sign-in and (unless skipped) consent with a cookie jar;
  * answers the callback URL with the code.
@@ -57,7 +55,7 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     const p = await idpProject(server);
     const client = await createClient(server, p.admin, { client_name: 'Third-party app', redirect_uris: [REDIRECT] });
     const config = await discover(p.issuer, client.client_id, client.client_secret);
-    const user = await signedInUser(server, p);
+    const user = await signedInProjectUser(server, p);
     const verifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
@@ -117,7 +115,7 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
       );
       return oidc.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier });
     };
-    const user = await signedInUser(server, p);
+    const user = await signedInProjectUser(server, p);
     const first = await login(user);
     const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
     assert.notEqual(second.refresh_token, first.refresh_token);
@@ -132,7 +130,7 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     await assert.rejects(oidc.refreshTokenGrant(config, fresh.refresh_token!), (e: any) => e.error === 'invalid_grant');
 
     // A deleted user's refresh token stops working.
-    const other = await signedInUser(server, p);
+    const other = await signedInProjectUser(server, p);
     const tokens = await login(other);
     assert.equal((await api(server, 'DELETE', `/users/${other.id}`, p.server)).status, 200);
     await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token!), (e: any) => e.error === 'invalid_grant');
@@ -149,7 +147,7 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
       const location = new URL(res.headers.get('location') ?? 'http://x/');
       assert.equal(location.searchParams.get('error'), 'invalid_request', JSON.stringify(extra));
     }
-    const user = await signedInUser(server, p);
+    const user = await signedInProjectUser(server, p);
     const verifier = oidc.randomPKCECodeVerifier();
     const callback = await authorize(
       server,
