@@ -65,6 +65,7 @@ export {
   oidcModelStore,
   skipsConsent,
   STANDARD_SCOPES,
+  recordGrantCreated,
 } from './oauth-provider/index.ts';
 export { takeRateLimit, takeIntervalToken } from './throttle/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';

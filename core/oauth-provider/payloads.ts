@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Runtime } from '../runtime.ts';
 import {
   consumePayloadRow,
@@ -12,6 +11,8 @@ import {
   upsertClientRow,
 } from './queries.ts';
 import { clientForProvider, sealedClientRow } from './client-record.ts';
+import { payloadHash } from './payload-hash.ts';
+import { GRANT_MODEL, grantFromRow, inSystemTransaction, revokeStoredGrant } from './grants.ts';
 
 /** What `oidc-provider` stores for one model instance (its `AdapterPayload`). */
 export type OidcPayload = Record<string, unknown> & {
@@ -42,11 +43,6 @@ export interface OidcModelStore {
 /** Every this many payload writes, a process removes the expired payloads of every project (a bounded table without a sweeper). */
 const SWEEP_EVERY_WRITES = 500;
 let writesSinceSweep = 0;
-
-/** base64url SHA-256 of an id or user code. */
-export function payloadHash(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
-}
 
 /**
  * The store of model `model` (`Session`, `AccessToken`, `Client`, …) of project `projectId`.
@@ -122,7 +118,14 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     findByUserCode: async (userCode) =>
       parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, validAt())),
     consume: (id) => consumePayloadRow(db, projectId, model, payloadHash(id), now()),
-    destroy: (id) => deletePayloadRow(db, projectId, model, payloadHash(id)),
+    async destroy(id) {
+      const row =
+        model === GRANT_MODEL ? await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, null) : null;
+      const grant = row ? grantFromRow(row) : null;
+      // A grant ends (the client revoked a refresh token, a used one came back, logout): its tokens go and `oauth_grant.revoked` is sent.
+      if (grant) await inSystemTransaction(runtime, (ctx) => revokeStoredGrant(ctx, projectId, grant));
+      else await deletePayloadRow(db, projectId, model, payloadHash(id));
+    },
     revokeByGrantId: (grantId) => deleteGrantRows(db, projectId, grantId),
   };
 }

@@ -121,3 +121,23 @@ export async function deleteExpiredPayloadRows(db: Kysely<Database>, now: number
   const result = await db.deleteFrom('oauth_provider_payloads').where('expires_at', '<', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The unexpired instances of `model` stored for user `accountId` of the project (their grants), oldest first. */
+export async function listAccountPayloadRows(
+  db: Kysely<Database>,
+  projectId: string,
+  model: string,
+  accountId: string,
+  now: number,
+): Promise<PayloadRow[]> {
+  return db
+    .selectFrom('oauth_provider_payloads')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('model', '=', model)
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id_hash')
+    .limit(1000)
+    .execute();
+}

@@ -3,51 +3,9 @@ import { it } from 'node:test';
 import * as oidc from 'openid-client';
 import { api } from '../helpers/api.ts';
 import { describeWithServer } from '../helpers/suite.ts';
-import type { TestServer } from '../helpers/server.ts';
 import { createClient, discover, idpProject, postForm } from './idp-fixtures.ts';
-import { CookieJar } from './browserless.ts';
+import { authorize, REDIRECT } from './authorize-flow.ts';
 import { signedInProjectUser } from './idp-users.ts';
-
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/**
- * Runs the authorization request through sign-in and (unless skipped) consent with a cookie jar;
- * answers the callback URL with the code.
- */
-async function authorize(
-  server: TestServer,
-  p: Awaited<ReturnType<typeof idpProject>>,
-  config: oidc.Configuration,
-  user: { refreshToken: string },
-  params: Record<string, string>,
-  options: { expectConsent: boolean },
-) {
-  const jar = new CookieJar();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, ...params }).href;
-  const toSignIn = await jar.follow(url, (l) => l.includes('/handler/sign-in'));
-  assert.match(toSignIn.url, new RegExp(`/projects/${p.projectId}/handler/sign-in\\?after_auth_return_to=`));
-  const returnTo = new URL(toSignIn.url).searchParams.get('after_auth_return_to')!;
-  assert.ok(returnTo.startsWith('/'), 'a relative return URL, which the hosted pages follow');
-  jar.set(`gatehouse-refresh-${p.projectId}`, user.refreshToken);
-  const back = await jar.follow(new URL(returnTo, toSignIn.url).href, (l) => l.startsWith(REDIRECT));
-  if (!options.expectConsent) {
-    assert.ok(back.url.startsWith(REDIRECT), back.url);
-    return back.url;
-  }
-  assert.equal(back.res.status, 200);
-  const page = await back.res.text();
-  assert.match(page, /wants to access your/);
-  const action = /<form method="post" action="([^"]+\/confirm)"/.exec(page)![1]!.replaceAll('&#38;', '&');
-  const confirmed = await jar.fetch(action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'decision=allow',
-  });
-  assert.equal(confirmed.status, 303);
-  const done = await jar.follow(new URL(confirmed.headers.get('location')!, action).href, (l) => l.startsWith(REDIRECT));
-  assert.ok(done.url.startsWith(REDIRECT), done.url);
-  return done.url;
-}
 
 describeWithServer('Identity provider: authorization code + PKCE, refresh tokens (issue 31)', (get) => {
   it('signs in through the hosted pages, asks consent, and issues a validated ID token with the standard claims', async () => {

@@ -23,7 +23,7 @@ const RFC_ERRORS = new Set([
 const FORM = 'application/x-www-form-urlencoded';
 
 /** Malformed bodies: each a content type and bytes. */
-const BODIES: Array<[string, string | Uint8Array]> = [
+const BODIES: Array<[string, string | Buffer]> = [
   [FORM, ''],
   [FORM, '%zz%%%=&&&=='],
   [FORM, 'grant_type=client_credentials&grant_type=authorization_code'],
@@ -38,7 +38,7 @@ const BODIES: Array<[string, string | Uint8Array]> = [
   ['application/json', '{not json'],
   ['text/plain', 'grant_type=client_credentials'],
   ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--'],
-  ['application/octet-stream', new Uint8Array([0, 255, 254, 1, 2, 3, 128, 192])],
+  ['application/octet-stream', Buffer.from([0, 255, 254, 1, 2, 3, 128, 192])],
   [`${FORM}; charset=utf-16`, 'grant_type=client_credentials'],
   [FORM, 'x'.repeat(2 * 1024 * 1024)],
 ];
@@ -67,7 +67,11 @@ describeWithServer('Identity provider: malformed requests get RFC errors, never 
         for (const authorization of body === BODIES[1]![1] || body === BODIES[2]![1] ? AUTHORIZATIONS : [undefined, AUTHORIZATIONS[2]]) {
           const headers: Record<string, string> = { 'content-type': type };
           if (authorization) headers.authorization = authorization;
-          const res = await fetch(`${p.issuer}${path}`, { method: 'POST', headers, body });
+          const res = await fetch(`${p.issuer}${path}`, {
+            method: 'POST',
+            headers,
+            body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+          });
           const text = await res.text();
           const what = `${path} ${type} ${String(body).slice(0, 60)} ${authorization ?? ''}`;
           assert.ok(res.status >= 400 && res.status < 500, `${what} → ${res.status} ${text.slice(0, 200)}`);
