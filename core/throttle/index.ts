@@ -11,5 +11,4 @@ export {
   clearSignInFailures,
   takeRateLimit,
   takeIntervalToken,
-  type ThrottleScope,
 } from './throttle.ts';
