@@ -1,4 +1,4 @@
-import { escapeHtml, PROVIDER_PAGE_CSP, providerPage } from './provider-page.ts';
+import { escapeHtml, providerPage, providerPageCsp } from './provider-page.ts';
 
 /** The part of oidc-provider's Koa context the device pages write. */
 interface PageContext {
@@ -10,7 +10,7 @@ interface PageContext {
 
 function render(ctx: PageContext, title: string, body: string): void {
   ctx.type = 'html';
-  ctx.set('content-security-policy', PROVIDER_PAGE_CSP);
+  ctx.set('content-security-policy', providerPageCsp());
   ctx.set('cache-control', 'no-store');
   ctx.body = providerPage(title, body);
 }

@@ -4,7 +4,7 @@ import type { Runtime } from '../../core/runtime.ts';
 import { findOauthClient, oidcModelStore, recordGrantCreated, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
 import { httpOnlyRefreshCookieName } from '../../core/protocol/cookie-bridge.ts';
 import { consentPage } from './consent-page.ts';
-import { PROVIDER_PAGE_CSP } from './provider-page.ts';
+import { providerPageCsp } from './provider-page.ts';
 
 /** The model under which a grant remembers the Gatehouse session that approved it (provider.ts findAccount). */
 export const SESSION_LINK_MODEL = 'GatehouseSessionLink';
@@ -112,7 +112,7 @@ export async function handleInteraction(
         confirmAction: `${issuer}/interaction/${uid}/confirm`,
         abortAction: `${issuer}/interaction/${uid}/abort`,
       }),
-      { 'content-security-policy': PROVIDER_PAGE_CSP },
+      { 'content-security-policy': providerPageCsp(metadata?.redirectUris ?? []) },
     );
   }
   if (step === '/login') return sendError(res, 400, 'invalid_request', 'Sign-in is already complete.');

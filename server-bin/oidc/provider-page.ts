@@ -3,9 +3,24 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The Content-Security-Policy of the provider's own pages: no script, https or inline images, forms to the server itself. */
-export const PROVIDER_PAGE_CSP =
-  "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+/**
+ * The Content-Security-Policy of the provider's own pages: no script, https or inline images, and
+ * forms only to the server itself and, for the consent page, to `redirectTargets` (the client's
+ * redirect URIs): browsers apply `form-action` to the redirects that follow a form's POST, and the
+ * approval ends at the client's redirect URI.
+ */
+export function providerPageCsp(redirectTargets: readonly string[] = []): string {
+  const sources = new Set<string>(["'self'"]);
+  for (const target of redirectTargets) {
+    try {
+      const url = new URL(target);
+      sources.add(url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol);
+    } catch {
+      /* not a URL: nothing to allow */
+    }
+  }
+  return `default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action ${[...sources].join(' ')}; frame-ancestors 'none'`;
+}
 
 /**
  * The frame of the identity provider's plain-HTML pages (consent, device code entry, confirmation
