@@ -12,6 +12,7 @@ import {
   type RateLimitsConfig,
 } from './limits.ts';
 import type { Runtime } from '../runtime.ts';
+import { normalizeClientAddress } from '../lib/client-address.ts';
 import { claimAttempt, deleteKey, pruneThrottleRows, takeToken } from './queries.ts';
 
 const PER_ADDRESS: ReadonlySet<RateLimitRule> = new Set(['sign_in_per_address', 'sign_up_per_address', 'anonymous_sign_up_per_address']);
@@ -178,6 +179,9 @@ export interface ThrottleScope {
  * caller answers in its own protocol's format (RFC 6749 JSON and 429 there).
  */
 export async function takeRateLimit(scope: ThrottleScope, rule: RateLimitRule, subject: string | null): Promise<number | null> {
+  if (!subject) return null;
+  // Per-address rules count an IPv6 client per /64, as the operations' do.
+  if (rule.endsWith('_per_address')) subject = normalizeClientAddress(subject);
   if (!subject) return null;
   const limit = effectiveLimit(scope.rateLimits, rule, scope.runtime.environment);
   if (!limit) return null;
