@@ -67,7 +67,9 @@ export {
   skipsConsent,
   STANDARD_SCOPES,
   IDENTITY_PROVIDER_ENDPOINTS,
+  recordGrantCreated,
 } from './oauth-provider/index.ts';
+export { takeRateLimit, takeIntervalToken } from './throttle/index.ts';
 export type { DashboardSignUpState } from './dashboard-signup/index.ts';
 export type { AiOptions, AiDoc } from './ai-chat/index.ts';
 export type { ProjectKeyValues } from './internal-api-keys/generate.ts';

@@ -346,6 +346,27 @@ export class User {
     }));
   }
 
+  /**
+   * The applications (clients of the project's identity provider) the user authorized, most recent
+   * first (`GET /oauth-provider/authorized-apps`): name, https logo or null, granted scopes, and
+   * when the user first authorized each.
+   */
+  async listAuthorizedApps(): Promise<{ clientId: string; name: string; logoUri: string | null; scopes: string[]; authorizedAt: Date }[]> {
+    const res = await this.app.op('authorizedApps.list', { query: { user_id: this.ref } });
+    return res.items.map((a: Record<string, any>) => ({
+      clientId: a.client_id,
+      name: a.client_name,
+      logoUri: a.logo_uri ?? null,
+      scopes: a.scopes,
+      authorizedAt: new Date(a.authorized_at),
+    }));
+  }
+
+  /** `DELETE /oauth-provider/authorized-apps/{client_id}`: ends the user's authorization of the app (its refresh tokens stop working). */
+  async revokeAuthorizedApp(clientId: string): Promise<void> {
+    await this.app.op('authorizedApps.revoke', { params: { client_id: clientId }, query: { user_id: this.ref } });
+  }
+
   /** `DELETE /oauth-providers/{me|id}/{linkId}`: unlinks an OAuth account (its stored provider tokens go too). */
   async unlinkOAuthProvider(linkId: string): Promise<void> {
     await this.app.op('authOauth.deleteOAuthProvider', { params: { user_id: this.ref, provider_id: linkId } });

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Core, Project, ServerCapabilities } from '../core/index.ts';
-import { INTERNAL_PROJECT_ID, serverCapabilities } from '../core/index.ts';
+import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities } from '../core/index.ts';
 import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
@@ -53,6 +53,7 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
 /**
  * Koa middleware serving the hosted handler pages (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
  * internal project (the dashboard's sign-in) and `/projects/{id}/handler/*` for other projects,
+ * `…/handler/device` (the identity provider's RFC 8628 code entry, when the project turned it on),
  * plus the bundle at `/handler/handler.js` (the single executable serves the same file from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
  */
 export function hostedPagesMiddleware(core: Core): Koa.Middleware {
@@ -73,6 +74,13 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>This project does not exist.</p></html>';
+      return;
+    }
+    // RFC 8628's verification URI (oidc/device-verification.ts): the provider's code entry, under the issuer.
+    if (ctx.path === `${match.handlerPath}/device` && project.config.oidc.enabled) {
+      ctx.set('cache-control', 'no-store');
+      ctx.status = 303;
+      ctx.redirect(`${oidcIssuer(core.runtime.baseUrl, project.id)}/device${ctx.search}`);
       return;
     }
     // Inside the single executable the bundle is an embedded static file, not on disk: the page

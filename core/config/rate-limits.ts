@@ -19,9 +19,14 @@ export interface RateLimit {
  * - `email_per_recipient`: emails sent by an auth route (OTP / magic link, password reset, email
  *   verification, team invitation, sign-in invitation) to one recipient;
  * - `email_per_project`: such emails per project;
- * - `ai_chat_per_owner`: questions to the dashboard assistant per owner.
+ * - `ai_chat_per_owner`: questions to the dashboard assistant per owner;
+ * - `oauth_token_per_address`: requests to the identity provider's token, introspection and
+ *   revocation endpoints per client address (issue 31);
+ * - `oauth_device_per_address`: device authorization requests and user-code submissions on the
+ *   identity provider per client address (RFC 8628 §5.1: user codes must not be guessable by
+ *   trying them).
  *
- * Per-address rules apply to client requests only (server and admin callers hold secret keys and
+ * Per-address rules of the operations apply to client requests only (server and admin callers hold secret keys and
  * often sign users in from one backend address); the others apply to every caller.
  */
 export const RATE_LIMIT_RULES = [
@@ -31,6 +36,8 @@ export const RATE_LIMIT_RULES = [
   'email_per_recipient',
   'email_per_project',
   'ai_chat_per_owner',
+  'oauth_token_per_address',
+  'oauth_device_per_address',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Runtime } from '../runtime.ts';
 import {
   consumePayloadRow,
@@ -13,6 +12,8 @@ import {
 } from './queries.ts';
 import { clientForProvider, sealedClientRow } from './client-record.ts';
 import { cachedClient } from './client-cache.ts';
+import { payloadHash } from './payload-hash.ts';
+import { GRANT_MODEL, grantFromRow, inSystemTransaction, revokeStoredGrant } from './grants.ts';
 
 /** What `oidc-provider` stores for one model instance (its `AdapterPayload`). */
 export type OidcPayload = Record<string, unknown> & {
@@ -44,11 +45,6 @@ export interface OidcModelStore {
 const SWEEP_EVERY_WRITES = 500;
 let writesSinceSweep = 0;
 
-/** base64url SHA-256 of an id or user code. */
-export function payloadHash(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
-}
-
 /**
  * The store of model `model` (`Session`, `AccessToken`, `Client`, …) of project `projectId`.
  * Times come from the runtime's clock (epoch ms); `expiresIn` is in seconds, as oidc-provider
@@ -57,7 +53,7 @@ export function payloadHash(value: string): string {
 export function oidcModelStore(runtime: Runtime, projectId: string, model: string): OidcModelStore {
   const db = runtime.db;
   const now = () => runtime.clock.now();
-  const parse = (row: { payload: string; consumed_at: number | null } | null): OidcPayload | undefined => {
+  const parse = (row: { payload: string; consumed_at: number | null; expires_at: number | null } | null): OidcPayload | undefined => {
     if (!row) return undefined;
     let payload: OidcPayload;
     try {
@@ -65,8 +61,13 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     } catch {
       return undefined;
     }
+    // A device code past its expiry (by the runtime's clock) is still found, marked expired, so the
+    // provider answers RFC 8628's `expired_token` rather than `invalid_grant`.
+    if (row.expires_at !== null && Number(row.expires_at) <= now()) payload = { ...payload, exp: 1 };
     return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(Number(row.consumed_at) / 1000) };
   };
+  // Only device codes are read past their expiry (see parse); everything else expires in the query.
+  const validAt = () => (model === 'DeviceCode' ? null : now());
   if (model === 'Client') {
     return {
       async upsert(id, payload) {
@@ -118,12 +119,19 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         await deleteExpiredPayloadRows(db, now());
       }
     },
-    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, now())),
-    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, now())),
+    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, validAt())),
+    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, validAt())),
     findByUserCode: async (userCode) =>
-      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, now())),
+      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, validAt())),
     consume: (id) => consumePayloadRow(db, projectId, model, payloadHash(id), now()),
-    destroy: (id) => deletePayloadRow(db, projectId, model, payloadHash(id)),
+    async destroy(id) {
+      const row =
+        model === GRANT_MODEL ? await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, null) : null;
+      const grant = row ? grantFromRow(row) : null;
+      // A grant ends (the client revoked a refresh token, a used one came back, logout): its tokens go and `oauth_grant.revoked` is sent.
+      if (grant) await inSystemTransaction(runtime, (ctx) => revokeStoredGrant(ctx, projectId, grant));
+      else await deletePayloadRow(db, projectId, model, payloadHash(id));
+    },
     revokeByGrantId: (grantId) => deleteGrantRows(db, projectId, grantId),
   };
 }

@@ -71,24 +71,22 @@ export async function upsertPayloadRow(db: Kysely<Database>, row: PayloadRow): P
     .execute();
 }
 
-/** The unexpired instance of `model` whose id hashes to `idHash`, or null. */
+/** The unexpired instance of `model` matching `where`, or null; `now` null finds an expired one too (until swept). */
 export async function findPayloadRow(
   db: Kysely<Database>,
   projectId: string,
   model: string,
   where: { column: 'id_hash' | 'uid' | 'user_code_hash'; value: string },
-  now: number,
+  now: number | null,
 ): Promise<PayloadRow | null> {
-  return (
-    (await db
-      .selectFrom('oauth_provider_payloads')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('model', '=', model)
-      .where(where.column, '=', where.value)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .executeTakeFirst()) ?? null
-  );
+  let query = db
+    .selectFrom('oauth_provider_payloads')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('model', '=', model)
+    .where(where.column, '=', where.value);
+  if (now !== null) query = query.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  return (await query.executeTakeFirst()) ?? null;
 }
 
 /** Marks an instance consumed at `now` (authorization codes, rotated refresh tokens, device codes). */
@@ -127,4 +125,24 @@ export async function deleteGrantRows(db: Kysely<Database>, projectId: string, g
 export async function deleteExpiredPayloadRows(db: Kysely<Database>, now: number): Promise<number> {
   const result = await db.deleteFrom('oauth_provider_payloads').where('expires_at', '<', now).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The unexpired instances of `model` stored for user `accountId` of the project (their grants), oldest first. */
+export async function listAccountPayloadRows(
+  db: Kysely<Database>,
+  projectId: string,
+  model: string,
+  accountId: string,
+  now: number,
+): Promise<PayloadRow[]> {
+  return db
+    .selectFrom('oauth_provider_payloads')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('model', '=', model)
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id_hash')
+    .limit(1000)
+    .execute();
 }

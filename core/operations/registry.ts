@@ -78,6 +78,8 @@ export const operations: readonly AnyOperation[] = [
   oauthProvider.updateOauthClient,
   oauthProvider.deleteOauthClient,
   oauthProvider.createInitialAccessToken,
+  oauthProvider.listAuthorizedApps,
+  oauthProvider.revokeAuthorizedApp,
   sessions.createSession,
   sessions.refreshCurrentSession,
   sessions.deleteCurrentSession,

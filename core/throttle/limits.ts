@@ -15,6 +15,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>> = {
   email_per_recipient: { limit: 10, windowSeconds: 3600 },
   email_per_project: { limit: 1000, windowSeconds: 3600 },
   ai_chat_per_owner: { limit: 30, windowSeconds: 600 },
+  oauth_token_per_address: { limit: 3000, windowSeconds: 60 },
+  oauth_device_per_address: { limit: 60, windowSeconds: 300 },
 };
 
 /**
@@ -31,6 +33,8 @@ export const DEVELOPMENT_RATE_LIMITS: Readonly<Record<RateLimitRule, RateLimit>>
   email_per_recipient: { limit: 1000, windowSeconds: 3600 },
   email_per_project: { limit: 100_000, windowSeconds: 3600 },
   ai_chat_per_owner: DEFAULT_RATE_LIMITS.ai_chat_per_owner,
+  oauth_token_per_address: { limit: 300_000, windowSeconds: 60 },
+  oauth_device_per_address: { limit: 6000, windowSeconds: 300 },
 };
 
 /**

@@ -9,7 +9,10 @@ import {
   THROTTLE_ROW_RETENTION_MS,
   type RateLimit,
   type RateLimitRule,
+  type RateLimitsConfig,
 } from './limits.ts';
+import type { Runtime } from '../runtime.ts';
+import { normalizeClientAddress } from '../lib/client-address.ts';
 import { claimAttempt, deleteKey, pruneThrottleRows, takeToken } from './queries.ts';
 
 const PER_ADDRESS: ReadonlySet<RateLimitRule> = new Set(['sign_in_per_address', 'sign_up_per_address', 'anonymous_sign_up_per_address']);
@@ -159,4 +162,55 @@ export async function clearSignInFailures(ctx: OperationContext, projectId: stri
 
 function failureKey(projectId: string, factor: SignInFactor, subject: string): string {
   return keyOf(projectId, `${factor}_failures`, factor === 'password' ? normalizeEmail(subject) : subject);
+}
+
+/** What a host outside the operations (the identity provider's entry) throttles with. */
+export interface ThrottleScope {
+  runtime: Runtime;
+  projectId: string;
+  /** The project's throttling settings (`config.rateLimits`). */
+  rateLimits: RateLimitsConfig | undefined;
+}
+
+/**
+ * Takes one token from the project's bucket for `rule` and `subject` (a client address, …) for a
+ * request that is not an operation (the identity provider's endpoints). Answers null when allowed
+ * (or the rule is off, or there is no subject), else the seconds to wait (`Retry-After`). The
+ * caller answers in its own protocol's format (RFC 6749 JSON and 429 there).
+ */
+export async function takeRateLimit(scope: ThrottleScope, rule: RateLimitRule, subject: string | null): Promise<number | null> {
+  if (!subject) return null;
+  // Per-address rules count an IPv6 client per /64, as the operations' do.
+  if (rule.endsWith('_per_address')) subject = normalizeClientAddress(subject);
+  if (!subject) return null;
+  const limit = effectiveLimit(scope.rateLimits, rule, scope.runtime.environment);
+  if (!limit) return null;
+  return takeBucket(scope, `${rule}/${limit.limit}/${limit.windowSeconds}`, subject, limit);
+}
+
+/**
+ * A fixed-interval bucket (one token, refilled every `intervalSeconds`) keyed by `name` and
+ * `subject` under the project, whatever the project's overrides: RFC 8628 §3.5's polling interval
+ * of one device code. Null when allowed, else the seconds to wait; off when the project turned
+ * throttling off.
+ */
+export async function takeIntervalToken(
+  scope: ThrottleScope,
+  name: string,
+  subject: string,
+  intervalSeconds: number,
+): Promise<number | null> {
+  if (!(scope.rateLimits?.enabled ?? true)) return null;
+  return takeBucket(scope, `interval:${name}/${intervalSeconds}`, subject, { limit: 1, windowSeconds: intervalSeconds });
+}
+
+async function takeBucket(scope: ThrottleScope, rule: string, subject: string, limit: RateLimit): Promise<number | null> {
+  const now = scope.runtime.clock.now();
+  if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+    lastPrune = Date.now();
+    await pruneThrottleRows(scope.runtime.db, now - THROTTLE_ROW_RETENTION_MS);
+  }
+  const refillPerMs = limit.limit / (limit.windowSeconds * 1000);
+  const result = await takeToken(scope.runtime.db, keyOf(scope.projectId, rule, subject), limit.limit, refillPerMs, now);
+  return result.allowed ? null : Math.max(1, Math.ceil((1 - result.tokens) / refillPerMs / 1000));
 }

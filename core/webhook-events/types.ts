@@ -12,6 +12,10 @@
  *   `team_domain.updated`: the domain object (as `GET /teams/{id}/domains`);
  *   `scim_user.provisioned|updated|deprovisioned`: `{ team_id, user_id, active }` (deprovisioned:
  *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`.
+ * - Gatehouse's own (issue 31, the identity provider): `oauth_grant.created`: a user authorized a
+ *   client (consent given, or a `skip_consent` client approved), `{ grant_id, client_id, user_id,
+ *   scopes }`; `oauth_grant.revoked`: that authorization ended (the user revoked the app, the
+ *   client revoked a refresh token, a reused refresh token), `{ grant_id, client_id, user_id }`.
  * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`), never subscribed to.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -37,6 +41,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'scim_group.created',
   'scim_group.updated',
   'scim_group.deleted',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
   'stack.test',
 ] as const;
 

@@ -40,6 +40,8 @@ export const ROUTES = {
   "authOauth.listOAuthProviders": { method: "GET", path: "/oauth-providers" },
   "authOauth.token": { method: "POST", path: "/auth/oauth/token" },
   "authOauth.updateOAuthProvider": { method: "PATCH", path: "/oauth-providers/:user_id/:provider_id" },
+  "authorizedApps.list": { method: "GET", path: "/oauth-provider/authorized-apps" },
+  "authorizedApps.revoke": { method: "DELETE", path: "/oauth-provider/authorized-apps/:client_id" },
   "authOtp.checkSignInCode": { method: "POST", path: "/auth/otp/sign-in/check-code" },
   "authOtp.sendSignInCode": { method: "POST", path: "/auth/otp/send-sign-in-code" },
   "authOtp.signIn": { method: "POST", path: "/auth/otp/sign-in" },
@@ -371,6 +373,14 @@ export type OutApiKey = {
   };
   type: "team";
   team_id: string | null;
+};
+/** A recurring output object. */
+export type OutAuthorizedApp = {
+  client_id: string;
+  client_name: string;
+  logo_uri: string | null;
+  scopes: string[];
+  authorized_at: number;
 };
 /** A recurring output object. */
 export type OutClientOAuthProvider = {
@@ -1816,6 +1826,28 @@ export interface Operations {
       };
     };
     output: OutServerOAuthProvider | OutClientOAuthProvider;
+  };
+  "authorizedApps.list": {
+    input: {
+      query?: {
+        user_id?: string | undefined;
+      };
+    };
+    output: {
+      items: OutAuthorizedApp[];
+      is_paginated: false;
+    };
+  };
+  "authorizedApps.revoke": {
+    input: {
+      params: {
+        client_id: string;
+      };
+      query?: {
+        user_id?: string | undefined;
+      };
+    };
+    output: OutSuccess;
   };
   "authOtp.checkSignInCode": {
     input: {
@@ -3580,6 +3612,14 @@ export interface Operations {
               limit: number;
               window_seconds: number;
             } | null | undefined;
+            oauth_token_per_address?: {
+              limit: number;
+              window_seconds: number;
+            } | null | undefined;
+            oauth_device_per_address?: {
+              limit: number;
+              window_seconds: number;
+            } | null | undefined;
           } | undefined;
           branding?: {
             accent_color_light?: string | null | undefined;
@@ -3719,6 +3759,14 @@ export interface Operations {
               window_seconds: number;
             } | null | undefined;
             ai_chat_per_owner?: {
+              limit: number;
+              window_seconds: number;
+            } | null | undefined;
+            oauth_token_per_address?: {
+              limit: number;
+              window_seconds: number;
+            } | null | undefined;
+            oauth_device_per_address?: {
               limit: number;
               window_seconds: number;
             } | null | undefined;
@@ -4499,7 +4547,7 @@ export interface Operations {
       body: {
         url: string;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };
@@ -4598,7 +4646,7 @@ export interface Operations {
       body?: {
         url?: string | undefined;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };

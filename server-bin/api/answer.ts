@@ -102,7 +102,16 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
     const out: Record<string, string> = {};
     for (const [name, value] of security) out[name] = value;
     for (const prefix of responsePrefixes(sent.headers)) out[`${prefix}request-id`] = requestId;
-    const provided = await oidc(sent).catch((error: unknown) => {
+    const clientAddress = clientAddressFromRequest(sent.peerAddress, sent.headers['x-forwarded-for'] || undefined, trustedProxyHops);
+    const provided = await oidc({
+      method,
+      pathname,
+      search: sent.search,
+      headers: sent.headers,
+      readBody: () => sent.readBody(),
+      peerAddress: sent.peerAddress,
+      clientAddress,
+    }).catch((error: unknown) => {
       log.error({ request_id: requestId, err: (error as Error)?.stack ?? String(error) }, 'unexpected error');
       return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.alloc(0), cookies: undefined };
     });

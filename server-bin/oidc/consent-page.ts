@@ -1,3 +1,5 @@
+import { escapeHtml, providerPage } from './provider-page.ts';
+
 /** What the consent page shows. */
 export interface ConsentPageInput {
   projectName: string;
@@ -18,10 +20,6 @@ const SCOPE_TEXT: Record<string, string> = {
   offline_access: 'Stay signed in (keep access when you are away)',
 };
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /**
  * The identity provider's consent page (plain HTML, no script): the client's name and logo, the
  * scopes it asks for, Allow and Deny. Everything shown is escaped; the logo is shown only for an
@@ -30,18 +28,13 @@ function escapeHtml(text: string): string {
 export function consentPage(input: ConsentPageInput): string {
   const logo = input.logoUri?.startsWith('https://') ? `<img src="${escapeHtml(input.logoUri)}" alt="" width="48" height="48">` : '';
   const scopes = input.scopes.map((scope) => `<li><code>${escapeHtml(scope)}</code> ${escapeHtml(SCOPE_TEXT[scope] ?? '')}</li>`).join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Authorize ${escapeHtml(input.clientName)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#111}
-button{font:inherit;padding:.5rem 1.25rem;margin-right:.5rem;border-radius:.375rem;border:1px solid #888;background:#fff}
-button[value=allow]{background:#111;color:#fff;border-color:#111}form{display:inline}</style></head>
-<body><main>
-${logo}
+  return providerPage(
+    `Authorize ${input.clientName}`,
+    `${logo}
 <h1 id="consent-title">${escapeHtml(input.clientName)} wants to access your ${escapeHtml(input.projectName)} account</h1>
 <p>It asks to:</p>
 <ul id="consent-scopes">${scopes}</ul>
 <form method="post" action="${escapeHtml(input.confirmAction)}"><button type="submit" name="decision" value="allow" id="consent-allow">Allow</button></form>
-<form method="post" action="${escapeHtml(input.abortAction)}"><button type="submit" name="decision" value="deny" id="consent-deny">Deny</button></form>
-</main></body></html>`;
+<form method="post" action="${escapeHtml(input.abortAction)}"><button type="submit" name="decision" value="deny" id="consent-deny">Deny</button></form>`,
+  );
 }

@@ -5,6 +5,8 @@ import type { Runtime } from '../../core/runtime.ts';
 import { identityProviderProject, oidcIssuer, type Project } from '../../core/index.ts';
 import { buildProvider, loadProviderClass, providerFingerprint, type ProviderClass } from './provider.ts';
 import { handleInteraction, isInteractionPath } from './interaction.ts';
+import { DEVICE_POLL_INTERVAL_SECONDS, throttleProviderRequest } from './provider-throttle.ts';
+import { deviceVerificationUri } from './device-verification.ts';
 
 /** An identity-provider request recognised by {@link oidcTarget}. */
 interface OidcTarget {
@@ -65,6 +67,8 @@ export interface OidcRequest {
   headers: Readonly<Record<string, string | undefined>>;
   readBody(): Promise<Buffer>;
   peerAddress: string | undefined;
+  /** The client address for throttling (the trusted-proxy rule applied, ../api/client-address.ts); the peer when absent. */
+  clientAddress?: string | null;
 }
 
 /** The provider's answer: status, headers (lowercase, no length), body bytes, and its cookies one per `Set-Cookie`. */
@@ -119,6 +123,13 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
         body: Buffer.from(JSON.stringify({ error: 'invalid_request', error_description: 'The request body could not be read.' })),
       };
     }
+    const refused = await throttleProviderRequest(runtime, project, {
+      method: request.method,
+      rest: target.rest,
+      body: requestBody,
+      clientAddress: request.clientAddress ?? request.peerAddress ?? null,
+    });
+    if (refused) return refused;
     const issuer = oidcIssuer(runtime.baseUrl, projectId);
     const issuerPath = new URL(issuer).pathname;
     const interaction = isInteractionPath(target.rest);
@@ -152,9 +163,36 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
       if (name === 'set-cookie') cookies = Array.isArray(value) ? value.map(String) : [String(value)];
       else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    const body = rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
+    const body =
+      target.rest === '/device/auth' && res.statusCode === 200
+        ? deviceAuthorizationBody(runtime.baseUrl, projectId, res.rawPayload)
+        : rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
     return { status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
   };
+}
+
+/**
+ * The device authorization answer (RFC 8628 §3.2) as Gatehouse gives it: the verification URI is
+ * the project's hosted page (`/projects/<id>/handler/device`, which leads to the provider's code
+ * entry), shorter to type than the issuer's, and the polling `interval` is stated.
+ */
+function deviceAuthorizationBody(baseUrl: string, projectId: string, body: Buffer): Buffer {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return body;
+  }
+  const verification = deviceVerificationUri(baseUrl, projectId);
+  const userCode = typeof parsed.user_code === 'string' ? parsed.user_code : '';
+  return Buffer.from(
+    JSON.stringify({
+      ...parsed,
+      verification_uri: verification,
+      verification_uri_complete: `${verification}?${new URLSearchParams({ user_code: userCode })}`,
+      interval: DEVICE_POLL_INTERVAL_SECONDS,
+    }),
+  );
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { Runtime } from '../../core/runtime.ts';
-import { findOauthClient, oidcModelStore, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
+import { findOauthClient, oidcModelStore, recordGrantCreated, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
 import { httpOnlyRefreshCookieName } from '../../core/protocol/cookie-bridge.ts';
 import { consentPage } from './consent-page.ts';
+import { providerPageCsp } from './provider-page.ts';
 
 /** The model under which a grant remembers the Gatehouse session that approved it (provider.ts findAccount). */
 export const SESSION_LINK_MODEL = 'GatehouseSessionLink';
@@ -111,22 +112,29 @@ export async function handleInteraction(
         confirmAction: `${issuer}/interaction/${uid}/confirm`,
         abortAction: `${issuer}/interaction/${uid}/abort`,
       }),
-      {
-        'content-security-policy':
-          "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      },
+      { 'content-security-policy': providerPageCsp(metadata?.redirectUris ?? []) },
     );
   }
   if (step === '/login') return sendError(res, 400, 'invalid_request', 'Sign-in is already complete.');
 
-  const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId });
-  if (!grant) return sendError(res, 400, 'invalid_request', 'The grant is gone.');
+  // A grant the user revoked since (account settings) is gone: the approval starts a new one.
+  const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+  const grant = existing ?? new provider.Grant({ accountId, clientId });
   const missing = prompt.details;
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries<string[]>(missing.missingResourceScopes ?? {}))
     grant.addResourceScope(indicator, scopes.join(' '));
   const grantId: string = await grant.save();
+  if (!existing)
+    await recordGrantCreated(runtime, project.id, {
+      grantId,
+      clientId,
+      userId: accountId,
+      scopes: [
+        ...new Set<string>([...(missing.missingOIDCScope ?? []), ...Object.values<string[]>(missing.missingResourceScopes ?? {}).flat()]),
+      ],
+    });
   const signedIn = await session();
   if (signedIn && signedIn.userId === accountId)
     await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).upsert(grantId, { grantId, sessionId: signedIn.sessionId, accountId });

@@ -56,6 +56,7 @@ import {
   type Project,
 } from '../../core/index.ts';
 import { SESSION_LINK_MODEL } from './interaction.ts';
+import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 
 /** Lifetimes in seconds (oidc-provider `ttl`). */
 const TTL = {
@@ -175,7 +176,8 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
       revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
-      deviceFlow: { enabled: true },
+      // RFC 8628: the code entry, confirmation and success pages in the provider pages' look (device-pages.ts).
+      deviceFlow: { enabled: true, userCodeInputSource, userCodeConfirmSource, successSource },
       registration: {
         enabled: dcr !== 'off',
         initialAccessToken: dcr === 'initial_access_token',
@@ -208,5 +210,12 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
   });
   // Requests reach the provider with the issuer's host and scheme (entry.ts) from a trusted hop.
   provider.proxy = true;
+  // A request that fails before its new browser session was first saved (a forged device-code
+  // form, `GET /device/<unknown>`) would have the provider's closing "persist the session" step
+  // throw over the real error, a 500; a session never saved has nothing to persist.
+  const persist = provider.Session.prototype.persist;
+  provider.Session.prototype.persist = function persistSaved(this: { exp?: unknown }) {
+    return typeof this.exp === 'number' ? persist.call(this) : Promise.resolve(undefined);
+  };
   return provider;
 }

@@ -3,24 +3,9 @@ import { it } from 'node:test';
 import * as oidc from 'openid-client';
 import { api } from '../helpers/api.ts';
 import { describeWithServer } from '../helpers/suite.ts';
-import type { TestServer } from '../helpers/server.ts';
 import { createClient, discover, idpProject, postForm } from './idp-fixtures.ts';
-import { approveInHostedPages, signedInUser } from './hosted-authorization.ts';
-
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** Runs the authorization request through sign-in and (unless skipped) consent; answers the callback URL with the code. */
-function authorize(
-  _server: TestServer,
-  p: Awaited<ReturnType<typeof idpProject>>,
-  config: oidc.Configuration,
-  user: { refreshToken: string },
-  params: Record<string, string>,
-  options: { expectConsent: boolean },
-) {
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, ...params }).href;
-  return approveInHostedPages(p.projectId, url, user, REDIRECT, options);
-}
+import { authorize, REDIRECT } from './authorize-flow.ts';
+import { signedInUser } from './hosted-authorization.ts';
 
 describeWithServer('Identity provider: authorization code + PKCE, refresh tokens (issue 31)', (get) => {
   it('signs in through the hosted pages, asks consent, and issues a validated ID token with the standard claims', async () => {

@@ -46,3 +46,27 @@ export class CookieJar {
     assert.fail(`too many redirects from ${url}`);
   }
 }
+
+/** The form of `html` whose `id` is given (or the first), its action (absolute against `base`) and its hidden fields. */
+export function readForm(html: string, base: string, id?: string): { action: string; fields: Record<string, string> } {
+  const forms = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
+  const form = id ? forms.find((f) => f[1]!.includes(`id="${id}"`)) : forms[0];
+  assert.ok(form, `no form ${id ?? ''} in ${html.slice(0, 500)}`);
+  const action = /action="([^"]*)"/.exec(form[1]!)![1]!.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+  const fields: Record<string, string> = {};
+  for (const input of form[2]!.matchAll(/<input\b([^>]*)>/g)) {
+    if (!/type="hidden"/.test(input[1]!)) continue;
+    const name = /name="([^"]*)"/.exec(input[1]!)?.[1];
+    if (name) fields[name] = /value="([^"]*)"/.exec(input[1]!)?.[1] ?? '';
+  }
+  return { action: new URL(action, base).href, fields };
+}
+
+/** POSTs `fields` as a form with the jar. */
+export function postWithJar(jar: CookieJar, url: string, fields: Record<string, string>): Promise<Response> {
+  return jar.fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}

@@ -18,7 +18,12 @@ export async function signedInUser(server: TestServer, p: { server: Caller }, fi
     is_impersonation: false,
   });
   assert.equal(session.status, 200, session.text);
-  return { id: user.body.id as string, email: user.body.primary_email as string, refreshToken: session.body.refresh_token as string };
+  return {
+    id: user.body.id as string,
+    email: user.body.primary_email as string,
+    refreshToken: session.body.refresh_token as string,
+    accessToken: session.body.access_token as string,
+  };
 }
 
 /**

@@ -31,6 +31,7 @@ import { useT } from '../i18n/index.tsx';
 import { TeamManagement } from './team-settings.tsx';
 import { LinkedAccountsSettings, PasskeySettings, TwoFactorSettings } from './account-settings-slots.tsx';
 import { PaymentsSettings } from './payments.tsx';
+import { AuthorizedAppsSettings } from './authorized-apps.tsx';
 import { EmailLanguage, categoryName, sessionLabel } from './account-preferences.tsx';
 
 function Section(props: { title: string; children?: ReactNode }) {
@@ -503,6 +504,7 @@ function SettingsBody() {
       <Section title={t('settings.sessions')}>
         <Sessions user={user} />
       </Section>
+      <AuthorizedAppsSettings user={user} Section={Section} />
       <Section title={t('settings.teams')}>
         <Teams user={user} />
       </Section>
@@ -540,6 +542,6 @@ function AccountSettingsPage(props: PageProps) {
 
 /**
  * Account settings: back to the app and sign-out, then profile, emails, password, passkeys and
- * two-factor (when the server has them), sessions, teams, API keys, notifications, deletion.
+ * two-factor (when the server has them), sessions, authorized apps (when there are some), teams, API keys, notifications, deletion.
  */
 export const AccountSettings = withLocale(AccountSettingsPage);

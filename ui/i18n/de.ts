@@ -266,6 +266,13 @@ export const de: Messages = {
   'linked.connectGroup': 'Konto verknüpfen',
   'linked.connect': '{provider} verknüpfen',
 
+  'settings.authorizedApps': 'Autorisierte Apps',
+  'authorizedApps.list': 'Apps, denen Sie Zugriff gegeben haben',
+  'authorizedApps.since': 'autorisiert {time}',
+  'authorizedApps.scopes': 'Zugriff: {scopes}',
+  'authorizedApps.revoke': 'Widerrufen',
+  'authorizedApps.revokeName': 'Zugriff von {app} widerrufen',
+
   'validate.recoveryCode': 'Geben Sie einen Ihrer Wiederherstellungscodes ein, zum Beispiel 7h2k-q9xm-3bcd-ne4r.',
   'mfa.recoveryFormLabel': 'Wiederherstellungscode eingeben',
   'mfa.recoveryCode': 'Wiederherstellungscode',

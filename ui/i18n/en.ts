@@ -273,6 +273,13 @@ export const en = {
   'linked.connectGroup': 'Connect an account',
   'linked.connect': 'Connect {provider}',
 
+  'settings.authorizedApps': 'Authorized apps',
+  'authorizedApps.list': 'Apps you authorized',
+  'authorizedApps.since': 'authorized {time}',
+  'authorizedApps.scopes': 'Access: {scopes}',
+  'authorizedApps.revoke': 'Revoke',
+  'authorizedApps.revokeName': 'Revoke access of {app}',
+
   'validate.recoveryCode': 'Enter one of your recovery codes, like 7h2k-q9xm-3bcd-ne4r.',
   'mfa.recoveryFormLabel': 'Enter a recovery code',
   'mfa.recoveryCode': 'Recovery code',
