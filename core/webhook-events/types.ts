@@ -11,7 +11,9 @@
  * - Gatehouse's own (issue 32): `team_domain.created|verified|deleted`: `{ team_id, domain }`;
  *   `team_domain.updated`: the domain object (as `GET /teams/{id}/domains`);
  *   `scim_user.provisioned|updated|deprovisioned`: `{ team_id, user_id, active }` (deprovisioned:
- *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`.
+ *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`;
+ *   `sso_connection.created|updated`: the connection object (as `GET /teams/{id}/sso-connections/{id}`,
+ *   never a secret); `sso_connection.deleted`: `{ id, team_id }`.
  * - `stack.test`: the dashboard's test event (`POST /internal/send-test-webhook`), never subscribed to.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -37,6 +39,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'scim_group.created',
   'scim_group.updated',
   'scim_group.deleted',
+  'sso_connection.created',
+  'sso_connection.updated',
+  'sso_connection.deleted',
   'stack.test',
 ] as const;
 

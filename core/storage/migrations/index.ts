@@ -21,6 +21,7 @@ import { trustInput } from './0021-trust-input.ts';
 import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
 import { sso } from './0022-sso.ts';
+import { ssoConnectionOptions } from './0023-sso-connection-options.ts';
 import { oauthProvider } from './0022-oauth-provider.ts';
 
 /**
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022-locale-devices': localeDevices,
   '0022-sso': sso,
   '0022-oauth-provider': oauthProvider,
+  '0023-sso-connection-options': ssoConnectionOptions,
 };
