@@ -134,7 +134,8 @@ describeWithServer('SSO connection options: group mapping, MFA policy, IdP metad
     assert.equal(changed.status, 200, changed.text);
     assert.equal(changed.body.mfa_policy, 'require_ours');
     const stopped = await samlTokens('hank');
-    assertKnownError(stopped, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 400);
+    assert.equal(stopped.status, 400);
+    assert.equal(stopped.body.code, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED');
     assert.equal(stopped.body.access_token, undefined);
     const client: Caller = { projectId, accessType: 'client' };
     const done = await api(server, 'POST', '/auth/mfa/sign-in', client, {
