@@ -43,7 +43,10 @@ for (const dialect of testDialects()) {
       assert.equal(endpoint.status, 201, endpoint.text);
       const teamId = (await api(server, 'POST', '/teams', p.server, { display_name: 'Corp' })).body.id as string;
 
-      const created = await api(server, 'POST', `/teams/${teamId}/sso-connections`, p.server, { type: 'saml', idp_metadata_xml: idp.metadataXml });
+      const created = await api(server, 'POST', `/teams/${teamId}/sso-connections`, p.server, {
+        type: 'saml',
+        idp_metadata_xml: idp.metadataXml,
+      });
       assert.equal(created.status, 201, created.text);
       const connectionUrl = `/teams/${teamId}/sso-connections/${created.body.id}`;
       assert.equal((await api(server, 'PATCH', connectionUrl, p.server, { display_name: 'Okta' })).status, 200);
