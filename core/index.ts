@@ -13,6 +13,7 @@ import { ensureInternalProject, type SeedKeys } from './projects/seed-internal.t
 import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
+import { startMetadataRefresh, stopMetadataRefresh } from './sso/index.ts';
 import { findProject, type Project } from './projects/index.ts';
 import { loadImage } from './images/index.ts';
 import { dashboardSignUpState, type DashboardSignUpState } from './dashboard-signup/index.ts';
@@ -189,6 +190,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { generatedKeys } = await seedWithRetry(() => ensureInternalProject(runtime, options.seedKeys));
   startEmailWorker(runtime);
   startWebhookWorker(runtime);
+  startMetadataRefresh(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));
   return {
     runtime,
@@ -216,6 +218,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close: async () => {
       await stopEmailWorker(runtime);
       await stopWebhookWorker(runtime);
+      await stopMetadataRefresh(runtime);
       await runtime.sessionActivity.drain();
       await options.storage.close();
     },

@@ -528,6 +528,58 @@ export class ClientApp {
   }
 
   /**
+   * The query of an app flow that ends at the OAuth callback page (OAuth and SSO sign-in): a new
+   * state and PKCE verifier (kept 1 hour in a cookie keyed by state), the S256 challenge, and the
+   * callback, error and after-sign-in URLs.
+   */
+  private async appFlowQuery(returnTo?: string): Promise<Record<string, string>> {
+    const state = randomUrlSafe();
+    const verifier = pkceVerifier();
+    storeOAuthVerifier(state, verifier);
+    return {
+      client_id: this.projectId,
+      client_secret: this.publishableClientKey ?? '__stack_public_client__',
+      redirect_uri: this.absoluteUrl(this.urls.oauthCallback),
+      scope: 'legacy',
+      state,
+      grant_type: 'authorization_code',
+      code_challenge: await pkceChallenge(verifier),
+      code_challenge_method: 'S256',
+      response_type: 'code',
+      error_redirect_url: this.absoluteUrl(this.urls.error),
+      after_callback_redirect_url: this.absoluteUrl(returnTo ?? this.afterAuthUrl(false)),
+    };
+  }
+
+  /**
+   * Home-realm discovery (`GET /auth/sso/discovery`, a Gatehouse extension): whether the project
+   * has SSO connections (`ssoAvailable`: a sign-in page asks for the address first) and, with an
+   * `email`, whether that address signs in through its team's identity provider (`sso`).
+   */
+  async discoverSso(email?: string): Promise<{ ssoAvailable: boolean; sso: boolean }> {
+    const res = (await this.api.op('sso.discover', { query: email === undefined ? {} : { email } })) as {
+      sso_available: boolean;
+      sso: boolean;
+    };
+    return { ssoAvailable: res.sso_available, sso: res.sso };
+  }
+
+  /**
+   * Starts a sign-in through the identity provider of the team that owns the address's domain
+   * (browser; a Gatehouse extension): `GET /auth/sso/authorize` with the OAuth flow's query and
+   * `email`. The IdP returns through Gatehouse to the OAuth callback page, which finishes as after
+   * an OAuth sign-in.
+   */
+  async signInWithSso(options: { email: string; returnTo?: string }): Promise<void> {
+    if (!this.apiBaseUrl) throw new GatehouseConfigError('SSO sign-in needs a baseUrl.');
+    const url = new URL(`${this.apiBaseUrl}/api/v1${routePath('sso.authorize')}`);
+    for (const [k, val] of Object.entries({ ...(await this.appFlowQuery(options.returnTo)), email: options.email }))
+      url.searchParams.set(k, val);
+    (globalThis as { location?: { assign(u: string): void } }).location?.assign(url.toString());
+    await this.env.sleep(2000);
+  }
+
+  /**
    * Starts OAuth sign-in (browser): a PKCE verifier kept 1 hour in a cookie keyed by state, then
    * `GET /auth/oauth/authorize/{provider}` with the query parameters upstream's SDK sends. With a
    * `botChallenge` the authorize call is made first with `stack_response_mode=json` (as upstream's
@@ -539,24 +591,8 @@ export class ClientApp {
     options: { type?: 'authenticate' | 'link'; returnTo?: string; botChallenge?: BotChallenge } = {},
   ): Promise<void> {
     if (!this.apiBaseUrl) throw new GatehouseConfigError('OAuth sign-in needs a baseUrl.');
-    const state = randomUrlSafe();
-    const verifier = pkceVerifier();
-    storeOAuthVerifier(state, verifier);
     const url = new URL(`${this.apiBaseUrl}/api/v1${routePath('authOauth.authorize', { provider_id: provider })}`);
-    const params: Record<string, string> = {
-      client_id: this.projectId,
-      client_secret: this.publishableClientKey ?? '__stack_public_client__',
-      redirect_uri: this.absoluteUrl(this.urls.oauthCallback),
-      scope: 'legacy',
-      state,
-      grant_type: 'authorization_code',
-      code_challenge: await pkceChallenge(verifier),
-      code_challenge_method: 'S256',
-      response_type: 'code',
-      type: options.type ?? 'authenticate',
-      error_redirect_url: this.absoluteUrl(this.urls.error),
-      after_callback_redirect_url: this.absoluteUrl(options.returnTo ?? this.afterAuthUrl(false)),
-    };
+    const params: Record<string, string> = { ...(await this.appFlowQuery(options.returnTo)), type: options.type ?? 'authenticate' };
     if (options.type === 'link') params.token = (await this.session?.getAccessToken()) ?? '';
     for (const [k, val] of Object.entries({ ...params, ...botChallengeFields(options.botChallenge) })) url.searchParams.set(k, String(val));
     let target = url.toString();

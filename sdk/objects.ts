@@ -27,6 +27,37 @@ export interface AppCore {
 }
 
 /** A team (library names of upstream https://github.com/stack-auth/stack-auth/tree/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/stack-shared/src/interface/crud/). Client calls need the matching team permissions. */
+/** A team's SSO connection as account settings shows it: the SP details its IdP needs. */
+export interface TeamSsoConnection {
+  id: string;
+  type: 'saml' | 'oidc';
+  displayName: string | null;
+  acsUrl: string | null;
+  spEntityId: string | null;
+  spMetadataUrl: string | null;
+  redirectUri: string | null;
+}
+
+function toSsoConnection(w: {
+  id: string;
+  type: 'saml' | 'oidc';
+  display_name: string | null;
+  acs_url: string | null;
+  sp_entity_id: string | null;
+  sp_metadata_url: string | null;
+  redirect_uri: string | null;
+}): TeamSsoConnection {
+  return {
+    id: w.id,
+    type: w.type,
+    displayName: w.display_name,
+    acsUrl: w.acs_url,
+    spEntityId: w.sp_entity_id,
+    spMetadataUrl: w.sp_metadata_url,
+    redirectUri: w.redirect_uri,
+  };
+}
+
 export class Team {
   readonly id: string;
   readonly displayName: string;
@@ -92,6 +123,30 @@ export class Team {
   async listInvitations(): Promise<TeamInvitation[]> {
     const res = await this.app.op('teamInvitations.list', { query: { team_id: this.id } });
     return res.items.map((i: WireTeamInvitation) => new TeamInvitation(this.app, i));
+  }
+
+  /**
+   * The team's SSO connections (`GET /teams/{id}/sso-connections`; a Gatehouse extension, needs
+   * `$manage_sso` in the team): what the team's IdP admin enters, per connection.
+   */
+  async listSsoConnections(): Promise<TeamSsoConnection[]> {
+    const res = await this.app.op('sso.listConnections', { params: { team_id: this.id } });
+    return res.items.map(toSsoConnection);
+  }
+
+  /** Creates a SAML connection from the IdP's metadata URL (`POST /teams/{id}/sso-connections`; needs `$manage_sso`). */
+  async createSamlConnection(options: { idpMetadataUrl: string; displayName?: string }): Promise<TeamSsoConnection> {
+    const body = {
+      type: 'saml' as const,
+      idp_metadata_url: options.idpMetadataUrl,
+      ...(options.displayName ? { display_name: options.displayName } : {}),
+    };
+    return toSsoConnection(await this.app.op('sso.createConnection', { params: { team_id: this.id }, body }));
+  }
+
+  /** Deletes one of the team's SSO connections (needs `$manage_sso`). */
+  async deleteSsoConnection(connectionId: string): Promise<void> {
+    await this.app.op('sso.deleteConnection', { params: { team_id: this.id, connection_id: connectionId }, body: {} });
   }
 
   /** `POST /team-api-keys` `{team_id, description, expires_at_millis, is_public}`. */

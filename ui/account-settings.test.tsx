@@ -106,3 +106,69 @@ describe('MagicLinkSignIn check-your-email step', () => {
     );
   });
 });
+
+describe('AccountSettings team SSO ($manage_sso)', () => {
+  const CONNECTION = {
+    id: 'c1',
+    team_id: 't1',
+    type: 'saml',
+    display_name: 'Okta',
+    acs_url: 'http://localhost:3000/api/v1/auth/sso/saml/c1/acs',
+    sp_entity_id: 'http://localhost:3000/api/v1/auth/sso/saml/c1/metadata',
+    sp_metadata_url: 'http://localhost:3000/api/v1/auth/sso/saml/c1/metadata',
+    redirect_uri: null,
+  };
+  const serve = (permissions: string[]) => {
+    let connections: Array<Omit<typeof CONNECTION, 'display_name'> & { display_name: string | null }> = [CONNECTION];
+    return makeApp((req) => {
+      const path = req.path.split('?')[0];
+      if (path === '/teams' && req.method === 'GET') return { json: { items: [TEAM] } };
+      if (path === '/team-member-profiles') return { json: { items: [], is_paginated: false } };
+      if (path === '/team-permissions') return { json: { items: permissions.map((id) => ({ id, team_id: 't1', user_id: 'u1' })) } };
+      if (path === '/teams/t1/sso-connections' && req.method === 'GET') return { json: { items: connections, is_paginated: false } };
+      if (path === '/teams/t1/sso-connections' && req.method === 'POST') {
+        const added = { ...CONNECTION, id: 'c2', display_name: null, acs_url: 'http://localhost:3000/api/v1/auth/sso/saml/c2/acs' };
+        connections = [...connections, added];
+        return { status: 201, json: added };
+      }
+      if (path === '/teams/t1/sso-connections/c1' && req.method === 'DELETE') {
+        connections = connections.filter((c) => c.id !== 'c1');
+        return { json: { success: true } };
+      }
+      return undefined;
+    }, true);
+  };
+
+  it('shows a team admin with $manage_sso the connections’ SP details, adds one from a metadata URL and deletes one', async () => {
+    const { app, transport } = serve(['team_admin', '$manage_sso']);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Manage Team One');
+    await click(c, 'Manage Team One');
+    await waitForText(c, CONNECTION.acs_url);
+    const section = () => c.querySelector('[data-testid="team-sso-t1"]') as HTMLElement;
+    assert.match(section().textContent ?? '', /Okta/);
+    await click(section(), 'Add connection');
+    await waitForText(section(), 'Enter the http(s) URL');
+    await type(section(), 'IdP metadata URL', 'https://corp.okta.com/app/exk1/sso/saml/metadata');
+    await click(section(), 'Add connection');
+    await waitForText(section(), 'http://localhost:3000/api/v1/auth/sso/saml/c2/acs');
+    const created = transport.requests.find((r) => r.path === '/teams/t1/sso-connections' && r.method === 'POST');
+    assert.deepEqual(JSON.parse(created!.body!), { type: 'saml', idp_metadata_url: 'https://corp.okta.com/app/exk1/sso/saml/metadata' });
+    await click(section(), 'Delete connection');
+    await waitFor(
+      () => !(section()?.textContent ?? '').includes('Okta'),
+      () => `still listed: ${section()?.textContent}`,
+    );
+  });
+
+  it('shows nothing about SSO to a member without $manage_sso', async () => {
+    const { app, transport } = serve(['team_member']);
+    const c = await show(app, <AccountSettings />);
+    await waitForText(c, 'Manage Team One');
+    await click(c, 'Manage Team One');
+    await flush();
+    await flush();
+    assert.equal(c.querySelector('[data-testid="team-sso-t1"]'), null);
+    assert.equal(transport.requests.filter((r) => r.path.startsWith('/teams/t1/sso-connections')).length, 0);
+  });
+});

@@ -34,7 +34,12 @@ export async function issueAuthorizationCode(
     codeChallenge: string;
     isNewUser: boolean;
     afterCallbackRedirectUrl: string | null;
-    kind?: 'sign_in' | 'handoff';
+    /**
+     * `sign_in` (the token endpoint asks a user with TOTP for the second factor), `handoff`
+     * (cross-domain: an already signed-in session moves) or `sso_trusted` (an SSO sign-in whose
+     * connection trusts the IdP's MFA: no second factor of ours).
+     */
+    kind?: 'sign_in' | 'handoff' | 'sso_trusted';
   },
 ): Promise<string> {
   const code = secureRandomString();

@@ -25,7 +25,8 @@ function required<T>(value: T | undefined, field: string): T {
  * - `authorization_code` (RFC 6749 §4.1.3, PKCE RFC 7636): redeems a Gatehouse code from the OAuth
  *   callback or cross-domain handoff (single use, 5 minutes, bound to redirect_uri and the S256
  *   challenge) → `{access_token, refresh_token, token_type, expires_in, scope, is_new_user,
- *   after_callback_redirect_url}`. A user with TOTP gets the multi-factor challenge instead (upstream `auth/oauth/token/route.tsx`).
+ *   after_callback_redirect_url}`. A user with TOTP gets the multi-factor challenge instead (upstream `auth/oauth/token/route.tsx`),
+ *   except after a cross-domain handoff or an SSO sign-in through a connection that trusts its IdP's MFA.
  */
 export const oauthToken = defineOperation({
   id: 'authOauth.token',
@@ -91,9 +92,10 @@ export const oauthToken = defineOperation({
       is_new_user: row.is_new_user,
       ...(row.after_callback_redirect_url !== null ? { after_callback_redirect_url: row.after_callback_redirect_url } : {}),
     };
-    // A cross-domain handoff moves an existing, fully signed-in session: no second factor again.
-    const signedIn =
-      row.kind === 'handoff' ? await handOffSession(ctx, project, user, extra) : await completeSignIn(ctx, project, user, extra);
+    // A cross-domain handoff moves an existing, fully signed-in session, and an SSO connection that
+    // trusts its IdP's MFA vouches for the second factor: no second factor of ours then.
+    const secondFactorDone = row.kind === 'handoff' || row.kind === 'sso_trusted';
+    const signedIn = secondFactorDone ? await handOffSession(ctx, project, user, extra) : await completeSignIn(ctx, project, user, extra);
     return { ...signedIn, ...common };
   },
 });

@@ -18,7 +18,7 @@ export function completeSignIn<E extends Record<string, unknown>>(
   return finishSignIn(ctx, project, user, extra);
 }
 
-/** Tokens for a cross-domain handoff of an already signed-in session (no second-factor step again). */
+/** Tokens when the second factor is already satisfied (a cross-domain handoff, an SSO sign-in trusting its IdP's MFA). */
 export function handOffSession<E extends Record<string, unknown>>(
   ctx: OperationContext,
   project: Project,

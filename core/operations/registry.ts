@@ -293,6 +293,8 @@ export const operations: readonly AnyOperation[] = [
   sso.getSsoConnection,
   sso.updateSsoConnection,
   sso.deleteSsoConnection,
+  sso.refreshSsoConnectionMetadata,
+  sso.discoverSso,
   sso.getSsoSpMetadata,
   sso.ssoAuthorize,
   sso.ssoSamlAcs,

@@ -6,11 +6,18 @@ import type { SsoConnectionsTable } from '../storage/tables.ts';
 import { open, seal } from '../lib/secret-box.ts';
 import { API_PREFIX } from '../operations/api-path.ts';
 
-/** Which IdP attributes carry the user's email and name (attribute names; OIDC: claim names). */
+/** Which IdP attributes carry the user's email, name and groups (attribute names; OIDC: claim names). */
 export interface AttributeMapping {
   email?: string;
   name?: string;
+  groups?: string;
 }
+
+/** Whether a sign-in through the connection also asks a user with TOTP for a code of ours. */
+export type MfaPolicy = 'trust_idp' | 'require_ours';
+
+/** IdP group names (or values) → the team permission ids a member in that group holds. */
+export type GroupPermissions = Record<string, string[]>;
 
 /** A team's SSO connection as the domain sees it (JSON columns parsed, secrets still sealed). */
 export interface SsoConnection {
@@ -38,6 +45,11 @@ export interface SsoConnection {
   issuerUrl: string | null;
   clientId: string | null;
   clientSecretSealed: string | null;
+  mfaPolicy: MfaPolicy;
+  /** Null: groups are not mapped (team permissions are left as they are at sign-in). */
+  groupPermissions: GroupPermissions | null;
+  /** When `idpMetadataUrl` was last fetched (epoch ms), null when never or not fetched from a URL. */
+  metadataFetchedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -66,6 +78,9 @@ export function fromRow(row: Selectable<SsoConnectionsTable>): SsoConnection {
     issuerUrl: row.issuer_url,
     clientId: row.client_id,
     clientSecretSealed: row.client_secret_sealed,
+    mfaPolicy: row.mfa_policy === 'require_ours' ? 'require_ours' : 'trust_idp',
+    groupPermissions: row.group_permissions === null ? null : (JSON.parse(row.group_permissions) as GroupPermissions),
+    metadataFetchedAt: row.metadata_fetched_at === null ? null : Number(row.metadata_fetched_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -93,6 +108,9 @@ export function toRow(c: SsoConnection): SsoConnectionsTable {
     issuer_url: c.issuerUrl,
     client_id: c.clientId,
     client_secret_sealed: c.clientSecretSealed,
+    mfa_policy: c.mfaPolicy,
+    group_permissions: c.groupPermissions === null ? null : JSON.stringify(c.groupPermissions),
+    metadata_fetched_at: c.metadataFetchedAt,
     created_at: c.createdAt,
     updated_at: c.updatedAt,
   };

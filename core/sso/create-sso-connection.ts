@@ -14,6 +14,7 @@ import { MANAGE_ERRORS, requireManageSso } from './access.ts';
 import { readIdpSource } from './idp-source.ts';
 import { applyCommonOptions, checkIssuer } from './options.ts';
 import { toWireConnection } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * Creates an SSO connection for a team (issue 32): SAML from IdP metadata (XML or URL, fetched
@@ -22,6 +23,7 @@ import { toWireConnection } from './wire.ts';
  * guard), client id and client secret (sealed). Answers the connection with what the IdP needs:
  * `sp_entity_id`, `acs_url`, `sp_metadata_url` (SAML) or `redirect_uri` (OpenID).
  * Server and admin access; a client needs `$manage_sso` in the team and may not set `domains`.
+ * Emits `sso_connection.created`.
  *
  * @see docs/sso.md
  */
@@ -67,6 +69,9 @@ export const createSsoConnection = defineOperation({
       issuerUrl: null,
       clientId: null,
       clientSecretSealed: null,
+      mfaPolicy: 'trust_idp',
+      groupPermissions: null,
+      metadataFetchedAt: null,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
@@ -80,6 +85,7 @@ export const createSsoConnection = defineOperation({
         idpSsoUrl: idp.ssoUrl,
         idpCertificates: idp.certificates,
         idpMetadataUrl: idp.metadataUrl,
+        metadataFetchedAt: idp.metadataUrl === null ? null : ctx.now,
         spCertificate: keys.certificate,
         spPrivateKeySealed: sealSecret(ctx.runtime, projectId, id, 'sp_private_key', keys.privateKey),
       };
@@ -95,6 +101,7 @@ export const createSsoConnection = defineOperation({
     await ctx.transaction(async (tx) => {
       await requireManageSso(tx, params.team_id);
       await insertConnection(tx.db, toRow(connection));
+      await emitWebhookEvent(tx, projectId, 'sso_connection.created', toWireConnection(ctx.runtime, connection));
     });
     return toWireConnection(ctx.runtime, connection);
   },

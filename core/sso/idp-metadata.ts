@@ -4,6 +4,7 @@ import { KnownError } from '../errors/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { isPrivateAddressError } from '../lib/outbound-fetch.ts';
 import { providerOutboundFetch } from '../auth-oauth/index.ts';
+import { xmlShapeProblem } from './xml-shape.ts';
 
 /** Largest IdP metadata document accepted, in characters (Entra ID's federation metadata is ~20 KB; aggregates are refused). */
 export const MAX_METADATA_CHARS = 512 * 1024;
@@ -24,13 +25,16 @@ const invalid = (reason: string) => new KnownError('SSO_IDP_METADATA_INVALID', {
 
 /**
  * Parses XML that comes from a tenant or an IdP into a DOM, refusing what a SAML document never
- * needs: a DOCTYPE (entity expansion), more than `maxChars`, or any parser warning or error.
+ * needs: a DOCTYPE (entity expansion), more than `maxChars`, unbalanced or very deep tags (checked
+ * in linear time first, xml-shape.ts), or any parser warning or error.
  *
  * @throws KnownError `onError` with the reason
  */
 export function parseStrictXml(xml: string, maxChars: number, onError: (reason: string) => KnownError) {
   if (xml.length > maxChars) throw onError(`the document is larger than ${maxChars} characters`);
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw onError('a DOCTYPE is not allowed');
+  const shape = xmlShapeProblem(xml);
+  if (shape !== null) throw onError(`malformed XML (${shape})`);
   let problem: string | null = null;
   const record = (message: string) => {
     problem ??= message.split('\n')[0]!.slice(0, 200);

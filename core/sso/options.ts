@@ -10,7 +10,9 @@ export interface CommonOptionsInput {
   display_name?: string | null | undefined;
   domains?: string[] | undefined;
   default_permissions?: string[] | null | undefined;
-  attribute_mapping?: { email?: string | undefined; name?: string | undefined } | undefined;
+  attribute_mapping?: { email?: string | undefined; name?: string | undefined; groups?: string | undefined } | undefined;
+  group_permissions?: Record<string, string[]> | null | undefined;
+  mfa_policy?: 'trust_idp' | 'require_ours' | undefined;
   allow_idp_initiated?: boolean | undefined;
   idp_initiated_redirect_url?: string | null | undefined;
 }
@@ -28,9 +30,15 @@ export function applyCommonOptions(ctx: OperationContext<RequestAuth>, c: SsoCon
   if (input.domains !== undefined) next.domains = [...new Set(input.domains)];
   if (input.default_permissions !== undefined) next.defaultPermissions = input.default_permissions;
   if (input.attribute_mapping !== undefined) {
-    const { email, name } = input.attribute_mapping;
-    next.attributeMapping = { ...(email ? { email } : {}), ...(name ? { name } : {}) };
+    const { email, name, groups } = input.attribute_mapping;
+    next.attributeMapping = { ...(email ? { email } : {}), ...(name ? { name } : {}), ...(groups ? { groups } : {}) };
   }
+  if (input.group_permissions !== undefined)
+    next.groupPermissions =
+      input.group_permissions === null
+        ? null
+        : Object.fromEntries(Object.entries(input.group_permissions).map(([group, ids]) => [group, [...new Set(ids)]]));
+  if (input.mfa_policy !== undefined) next.mfaPolicy = input.mfa_policy;
   if (input.allow_idp_initiated !== undefined) next.allowIdpInitiated = input.allow_idp_initiated;
   if (input.idp_initiated_redirect_url !== undefined) next.idpInitiatedRedirectUrl = input.idp_initiated_redirect_url;
   const target = next.idpInitiatedRedirectUrl;

@@ -80,3 +80,38 @@ export async function recordAssertionId(
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
+
+/** Connections reading their IdP from a metadata URL last fetched before `before` (or never), oldest fetch first. */
+export async function listStaleMetadataConnections(db: Kysely<Database>, before: number, limit: number): Promise<SsoConnection[]> {
+  const rows = await db
+    .selectFrom('sso_connections')
+    .selectAll()
+    .where('idp_metadata_url', 'is not', null)
+    .where((eb) => eb.or([eb('metadata_fetched_at', 'is', null), eb('metadata_fetched_at', '<', before)]))
+    .orderBy('metadata_fetched_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(fromRow);
+}
+
+/**
+ * Claims a connection for a metadata refresh: moves `metadata_fetched_at` from `seen` to `now`.
+ *
+ * @returns false when another process moved it first
+ */
+export async function claimMetadataRefresh(db: Kysely<Database>, connectionId: string, seen: number | null, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('sso_connections')
+    .set({ metadata_fetched_at: now })
+    .where('id', '=', connectionId)
+    .where((eb) => (seen === null ? eb('metadata_fetched_at', 'is', null) : eb('metadata_fetched_at', '=', seen)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether the project has at least one SSO connection. */
+export async function projectHasConnections(db: Kysely<Database>, projectId: string): Promise<boolean> {
+  const row = await db.selectFrom('sso_connections').select('id').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -2,6 +2,7 @@ import type { Profile } from '@node-saml/node-saml';
 import { KnownError } from '../errors/index.ts';
 import type { ProviderUserInfo } from '../auth-oauth/index.ts';
 import type { AttributeMapping } from './connection.ts';
+import { groupValues } from './group-permissions.ts';
 
 /** Attribute names IdPs commonly use for the address (Okta, Entra ID, Google Workspace, eduPerson `mail`). */
 const EMAIL_ATTRIBUTES = [
@@ -55,4 +56,19 @@ export function samlIdentity(profile: Profile, mapping: AttributeMapping): Omit<
   const displayName =
     first(attributes, mapping.name ? [mapping.name] : NAME_ATTRIBUTES) ?? ([given, family].filter(Boolean).join(' ') || null);
   return { accountId, email, displayName, profileImageUrl: null };
+}
+
+/** Attribute names IdPs commonly use for group membership (Okta's configured `groups`, Entra ID's groups claim, AD FS, LDAP). */
+const GROUP_ATTRIBUTES = [
+  'groups',
+  'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+  'http://schemas.xmlsoap.org/claims/Group',
+  'memberOf',
+];
+
+/** The groups a validated assertion names: the mapped attribute's values, or the first common group attribute present. */
+export function samlGroups(profile: Profile, mapping: AttributeMapping): string[] {
+  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+  const name = (mapping.groups ? [mapping.groups] : GROUP_ATTRIBUTES).find((n) => attributes[n] !== undefined);
+  return name === undefined ? [] : groupValues(attributes[name]);
 }

@@ -19,13 +19,25 @@ const PermissionIdsSchema = v.pipe(v.array(text(256)), v.maxLength(50, 'must lis
 const AttributeMappingSchema = v.strictObject({
   email: v.optional(text(256)),
   name: v.optional(text(256)),
+  groups: v.optional(text(256)),
 });
+
+/** IdP group → team permission ids; at most 100 groups. */
+const GroupPermissionsSchema = v.pipe(
+  v.record(
+    v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+    PermissionIdsSchema,
+  ),
+  v.check((map) => Object.keys(map).length <= 100, 'must map at most 100 groups'),
+);
 
 /** Options every connection has; `domains` only with server or admin access (the routing of addresses is the app's call). */
 const commonEntries = {
   display_name: v.optional(v.nullable(text(256))),
   default_permissions: v.optional(v.nullable(PermissionIdsSchema)),
   attribute_mapping: v.optional(AttributeMappingSchema),
+  group_permissions: v.optional(v.nullable(GroupPermissionsSchema)),
+  mfa_policy: v.optional(v.picklist(['trust_idp', 'require_ours'])),
   allow_idp_initiated: v.optional(v.boolean()),
   idp_initiated_redirect_url: v.optional(v.nullable(httpUrl())),
 };
@@ -94,7 +106,9 @@ export const SsoConnectionOutput = component(
     display_name: NullableString,
     domains: v.array(v.string()),
     default_permissions: v.nullable(v.array(v.string())),
-    attribute_mapping: v.strictObject({ email: v.optional(v.string()), name: v.optional(v.string()) }),
+    attribute_mapping: v.strictObject({ email: v.optional(v.string()), name: v.optional(v.string()), groups: v.optional(v.string()) }),
+    group_permissions: v.nullable(v.record(v.string(), v.array(v.string()))),
+    mfa_policy: v.picklist(['trust_idp', 'require_ours']),
     allow_idp_initiated: v.boolean(),
     idp_initiated_redirect_url: NullableString,
     sp_entity_id: NullableString,
@@ -103,6 +117,7 @@ export const SsoConnectionOutput = component(
     idp_entity_id: NullableString,
     idp_sso_url: NullableString,
     idp_metadata_url: NullableString,
+    idp_metadata_fetched_at_millis: v.nullable(v.number()),
     redirect_uri: NullableString,
     issuer_url: NullableString,
     client_id: NullableString,

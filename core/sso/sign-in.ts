@@ -7,6 +7,7 @@ import { emitWebhookEvent } from '../webhook-events/index.ts';
 import { recordSignInFailure } from '../sign-in-log/index.ts';
 import { ssoProviderId, type SsoConnection } from './connection.ts';
 import { idpVouchesFor } from './email-routing.ts';
+import { applyGroupPermissions } from './group-permissions.ts';
 
 /**
  * Just-in-time membership: a user who signs in through a team's connection joins that team, with
@@ -25,9 +26,12 @@ async function joinTeam(tx: OperationContext, project: Project, connection: SsoC
  * Ends a sign-in through a connection as an OAuth sign-in ends (core/auth-oauth callback.ts): in
  * one transaction finds or signs up the user of the IdP account (linked under `sso:<connection
  * id>`; the address counts as verified only when the IdP may vouch for it, email-routing.ts),
- * joins the connection's team, and issues the authorization code the app redeems at
- * `/auth/oauth/token` (where MFA applies as for any sign-in). Answers 303 to the app's
- * `redirect_uri` with `code` and `state`. The sign-in is logged.
+ * joins the connection's team, applies the connection's group mapping (group-permissions.ts), and
+ * issues the authorization code the app redeems at `/auth/oauth/token`. With the connection's
+ * `mfa_policy` `require_ours` a user with TOTP is asked for a code there, as after an OAuth
+ * sign-in (MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code for `/auth/mfa/sign-in`); with
+ * `trust_idp` the IdP's sign-in counts as both factors. Answers 303 to the app's `redirect_uri`
+ * with `code` and `state`. The sign-in is logged.
  */
 export async function finishSsoSignIn(
   ctx: OperationContext,
@@ -35,6 +39,7 @@ export async function finishSsoSignIn(
   connection: SsoConnection,
   flow: OuterFlow,
   identity: Omit<ProviderUserInfo, 'emailVerified'>,
+  groups: readonly string[],
 ): Promise<RawReply> {
   const info: ProviderUserInfo = { ...identity, emailVerified: await idpVouchesFor(ctx.db, connection, identity.email) };
   const { code, userId, isNewUser } = await ctx.transaction(async (tx) => {
@@ -48,6 +53,7 @@ export async function finishSsoSignIn(
       flow.botChallenge ?? { result: 'error' },
     );
     await joinTeam(tx, project, connection, settled.user.id);
+    await applyGroupPermissions(tx, project, connection, settled.user.id, groups);
     const issued = await issueAuthorizationCode(tx, {
       projectId: project.id,
       userId: settled.user.id,
@@ -55,6 +61,7 @@ export async function finishSsoSignIn(
       codeChallenge: flow.codeChallenge,
       isNewUser: settled.isNewUser,
       afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl,
+      kind: connection.mfaPolicy === 'trust_idp' ? 'sso_trusted' : 'sign_in',
     });
     return { code: issued, userId: settled.user.id, isNewUser: settled.isNewUser };
   });
@@ -66,6 +73,7 @@ export async function finishSsoSignIn(
       user_id: userId,
       is_new_user: isNewUser,
       type: connection.type,
+      mfa_policy: connection.mfaPolicy,
     },
     'SSO sign-in',
   );

@@ -9,6 +9,7 @@ import { serviceProviderUrls, ssoProviderId } from './connection.ts';
 import { findConnection } from './queries.ts';
 import { resolveConnectionProvider } from './oidc.ts';
 import { finishSsoSignIn } from './sign-in.ts';
+import { groupValues } from './group-permissions.ts';
 
 const param = v.optional(v.pipe(v.string(), v.maxLength(16_384)));
 
@@ -21,7 +22,7 @@ function claim(claims: Record<string, unknown> | null, name: string | undefined)
  * The OpenID provider's redirect back for an OpenID connection: takes the flow of `state` (single
  * use, 10 minutes: OUTER_OAUTH_TIMEOUT otherwise), redeems the code with PKCE and validates the ID
  * Token (signature, issuer, audience, nonce) through the generic OpenID provider of OAuth sign-in,
- * reads the identity (`sub`, and `email` / `name` or the connection's mapped claims), then ends
+ * reads the identity (`sub`, and `email` / `name` / `groups` or the connection's mapped claims), then ends
  * the sign-in (sign-in.ts). Unknown response parameters are ignored (RFC 6749 §4.1.2).
  */
 export const ssoOidcCallback = defineOperation({
@@ -80,12 +81,19 @@ export const ssoOidcCallback = defineOperation({
         throw providerFailure(ctx.runtime, error, 'OAUTH_PROVIDER_ACCESS_DENIED', { connection_id: connection.id });
       });
       const mapping = connection.attributeMapping;
-      return await finishSsoSignIn(ctx, project, connection, flow, {
-        accountId: info.accountId,
-        email: claim(tokens.idTokenClaims, mapping.email) ?? info.email,
-        displayName: claim(tokens.idTokenClaims, mapping.name) ?? info.displayName,
-        profileImageUrl: info.profileImageUrl,
-      });
+      return await finishSsoSignIn(
+        ctx,
+        project,
+        connection,
+        flow,
+        {
+          accountId: info.accountId,
+          email: claim(tokens.idTokenClaims, mapping.email) ?? info.email,
+          displayName: claim(tokens.idTokenClaims, mapping.name) ?? info.displayName,
+          profileImageUrl: info.profileImageUrl,
+        },
+        groupValues(tokens.idTokenClaims?.[mapping.groups ?? 'groups']),
+      );
     } catch (error) {
       if (error instanceof KnownError) return flowErrorRedirect(ctx, project, flow, error, false);
       throw error;

@@ -8,7 +8,7 @@ import { flowErrorRedirect, takeFlowByState, type OuterFlow } from '../auth-oaut
 import { ssoProviderId } from './connection.ts';
 import { findConnection, recordAssertionId } from './queries.ts';
 import { MAX_SAML_RESPONSE_CHARS, validateSamlResponse } from './saml.ts';
-import { samlIdentity } from './saml-identity.ts';
+import { samlGroups, samlIdentity } from './saml-identity.ts';
 import { finishSsoSignIn, recordSsoFailure } from './sign-in.ts';
 
 /**
@@ -77,7 +77,14 @@ export const ssoSamlAcs = defineOperation({
         target.searchParams.set('connection_id', connection.id);
         return reply.redirect(target.toString(), { seeOther: true });
       }
-      return await finishSsoSignIn(ctx, project, connection, solicited, identity);
+      return await finishSsoSignIn(
+        ctx,
+        project,
+        connection,
+        solicited,
+        identity,
+        samlGroups(validated.profile, connection.attributeMapping),
+      );
     } catch (error) {
       if (!(error instanceof KnownError)) throw error;
       if (error.code === 'SSO_RESPONSE_INVALID') await recordSsoFailure(ctx, connection);

@@ -13,12 +13,14 @@ import { getManagedConnection, MANAGE_ERRORS } from './access.ts';
 import { hasIdpSource, readIdpSource } from './idp-source.ts';
 import { applyCommonOptions, checkIssuer } from './options.ts';
 import { toWireConnection } from './wire.ts';
+import { emitWebhookEvent } from '../webhook-events/index.ts';
 
 /**
  * Updates an SSO connection: the shared options, and for SAML a new IdP source (metadata XML or
  * URL, fetched again, or the three facts: the SP key pair stays), for OpenID a new issuer, client
  * id or client secret (the issuer is discovered again). Fields of the other type are refused.
  * Server and admin access; a client needs `$manage_sso` in the team and may not set `domains`.
+ * Emits `sso_connection.updated`.
  */
 export const updateSsoConnection = defineOperation({
   id: 'sso.updateConnection',
@@ -52,6 +54,7 @@ export const updateSsoConnection = defineOperation({
         idpSsoUrl: idp.ssoUrl,
         idpCertificates: idp.certificates,
         idpMetadataUrl: idp.metadataUrl,
+        metadataFetchedAt: idp.metadataUrl === null ? null : ctx.now,
       };
     }
     if (before.type === 'oidc' && oidcFields) {
@@ -65,6 +68,7 @@ export const updateSsoConnection = defineOperation({
       await getManagedConnection(tx, params.team_id, params.connection_id);
       const { id: _id, project_id: _p, team_id: _t, created_at: _c, ...changes } = toRow(next);
       await updateConnectionRow(tx.db, before.id, changes);
+      await emitWebhookEvent(tx, before.projectId, 'sso_connection.updated', toWireConnection(ctx.runtime, next));
     });
     return toWireConnection(ctx.runtime, next);
   },

@@ -805,6 +805,12 @@ export interface SsoConnectionsTable {
   client_secret_sealed: string | null;
   created_at: number;
   updated_at: number;
+  /** `trust_idp` or `require_ours` (migration 0023). */
+  mfa_policy: string;
+  /** JSON `{group: permission ids}` or null (migration 0023). */
+  group_permissions: string | null;
+  /** Epoch ms of the last fetch of `idp_metadata_url` (migration 0023). */
+  metadata_fetched_at: number | null;
 }
 
 /** A SAML assertion id already used through a connection, kept until the assertion expires (replay refusal). */

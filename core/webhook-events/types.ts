@@ -11,7 +11,9 @@
  * - Gatehouse's own (issue 32): `team_domain.created|verified|deleted`: `{ team_id, domain }`;
  *   `team_domain.updated`: the domain object (as `GET /teams/{id}/domains`);
  *   `scim_user.provisioned|updated|deprovisioned`: `{ team_id, user_id, active }` (deprovisioned:
- *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`.
+ *   `deleted` too); `scim_group.created|updated|deleted`: `{ team_id, group_id, display_name }`;
+ *   `sso_connection.created|updated`: the connection object (as `GET /teams/{id}/sso-connections/{id}`,
+ *   never a secret); `sso_connection.deleted`: `{ id, team_id }`.
  * - Gatehouse's own (issue 31, the identity provider): `oauth_grant.created`: a user authorized a
  *   client (consent given, or a `skip_consent` client approved), `{ grant_id, client_id, user_id,
  *   scopes }`; `oauth_grant.revoked`: that authorization ended (the user revoked the app, the
@@ -43,6 +45,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'scim_group.deleted',
   'oauth_grant.created',
   'oauth_grant.revoked',
+  'sso_connection.created',
+  'sso_connection.updated',
+  'sso_connection.deleted',
   'stack.test',
 ] as const;
 

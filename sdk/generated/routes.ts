@@ -200,9 +200,11 @@ export const ROUTES = {
   "sso.authorize": { method: "GET", path: "/auth/sso/authorize" },
   "sso.createConnection": { method: "POST", path: "/teams/:team_id/sso-connections" },
   "sso.deleteConnection": { method: "DELETE", path: "/teams/:team_id/sso-connections/:connection_id" },
+  "sso.discover": { method: "GET", path: "/auth/sso/discovery" },
   "sso.getConnection": { method: "GET", path: "/teams/:team_id/sso-connections/:connection_id" },
   "sso.listConnections": { method: "GET", path: "/teams/:team_id/sso-connections" },
   "sso.oidcCallback": { method: "GET", path: "/auth/sso/oidc/:connection_id/callback" },
+  "sso.refreshConnectionMetadata": { method: "POST", path: "/teams/:team_id/sso-connections/:connection_id/refresh-metadata" },
   "sso.samlAcs": { method: "POST", path: "/auth/sso/saml/:connection_id/acs" },
   "sso.spMetadata": { method: "GET", path: "/auth/sso/saml/:connection_id/metadata" },
   "sso.updateConnection": { method: "PATCH", path: "/teams/:team_id/sso-connections/:connection_id" },
@@ -1178,7 +1180,10 @@ export type OutSsoConnection = {
   attribute_mapping: {
     email?: string | undefined;
     name?: string | undefined;
+    groups?: string | undefined;
   };
+  group_permissions: Record<string, string[]> | null;
+  mfa_policy: "trust_idp" | "require_ours";
   allow_idp_initiated: boolean;
   idp_initiated_redirect_url: string | null;
   sp_entity_id: string | null;
@@ -1187,10 +1192,16 @@ export type OutSsoConnection = {
   idp_entity_id: string | null;
   idp_sso_url: string | null;
   idp_metadata_url: string | null;
+  idp_metadata_fetched_at_millis: number | null;
   redirect_uri: string | null;
   issuer_url: string | null;
   client_id: string | null;
   created_at_millis: number;
+};
+/** A recurring output object. */
+export type OutSsoDiscovery = {
+  sso_available: boolean;
+  sso: boolean;
 };
 /** A recurring output object. */
 export type OutStripeAccountInfo = {
@@ -3980,7 +3991,10 @@ export interface Operations {
         attribute_mapping?: {
           email?: string | undefined;
           name?: string | undefined;
+          groups?: string | undefined;
         } | undefined;
+        group_permissions?: Record<string, string[]> | null | undefined;
+        mfa_policy?: "trust_idp" | "require_ours" | undefined;
         allow_idp_initiated?: boolean | undefined;
         idp_initiated_redirect_url?: string | null | undefined;
         domains?: string[] | undefined;
@@ -3996,7 +4010,10 @@ export interface Operations {
         attribute_mapping?: {
           email?: string | undefined;
           name?: string | undefined;
+          groups?: string | undefined;
         } | undefined;
+        group_permissions?: Record<string, string[]> | null | undefined;
+        mfa_policy?: "trust_idp" | "require_ours" | undefined;
         allow_idp_initiated?: boolean | undefined;
         idp_initiated_redirect_url?: string | null | undefined;
         domains?: string[] | undefined;
@@ -4015,6 +4032,14 @@ export interface Operations {
       };
     };
     output: OutSuccess;
+  };
+  "sso.discover": {
+    input: {
+      query?: {
+        email?: string | undefined;
+      };
+    };
+    output: OutSsoDiscovery;
   };
   "sso.getConnection": {
     input: {
@@ -4052,6 +4077,15 @@ export interface Operations {
     };
     output: string;
   };
+  "sso.refreshConnectionMetadata": {
+    input: {
+      params: {
+        team_id: string;
+        connection_id: string;
+      };
+    };
+    output: OutSsoConnection;
+  };
   "sso.samlAcs": {
     input: {
       params: {
@@ -4084,7 +4118,10 @@ export interface Operations {
         attribute_mapping?: {
           email?: string | undefined;
           name?: string | undefined;
+          groups?: string | undefined;
         } | undefined;
+        group_permissions?: Record<string, string[]> | null | undefined;
+        mfa_policy?: "trust_idp" | "require_ours" | undefined;
         allow_idp_initiated?: boolean | undefined;
         idp_initiated_redirect_url?: string | null | undefined;
         domains?: string[] | undefined;
@@ -4547,7 +4584,7 @@ export interface Operations {
       body: {
         url: string;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "sso_connection.created" | "sso_connection.updated" | "sso_connection.deleted")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };
@@ -4646,7 +4683,7 @@ export interface Operations {
       body?: {
         url?: string | undefined;
         description?: string | undefined;
-        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked")[] | null | undefined;
+        event_types?: ("user.created" | "user.updated" | "user.deleted" | "team.created" | "team.updated" | "team.deleted" | "team_membership.created" | "team_membership.deleted" | "team_permission.created" | "team_permission.deleted" | "project_permission.created" | "project_permission.deleted" | "team_domain.created" | "team_domain.updated" | "team_domain.verified" | "team_domain.deleted" | "scim_user.provisioned" | "scim_user.updated" | "scim_user.deprovisioned" | "scim_group.created" | "scim_group.updated" | "scim_group.deleted" | "oauth_grant.created" | "oauth_grant.revoked" | "sso_connection.created" | "sso_connection.updated" | "sso_connection.deleted")[] | null | undefined;
         enabled?: boolean | undefined;
       };
     };

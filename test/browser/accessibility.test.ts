@@ -140,6 +140,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     const team = await api(server, 'POST', '/teams', admin, { display_name: 'Engineering', creator_user_id: userId });
     assert.equal(team.status, 201, team.text);
     teamId = team.body.id;
+    // The team page's SSO sections with a row: a claimed domain and the TXT record to publish.
+    const domain = await api(server, 'POST', `/teams/${teamId}/domains`, admin, { domain: 'engineering.example' });
+    assert.equal(domain.status, 201, domain.text);
     const key = await api(server, 'POST', '/user-api-keys', admin, { user_id: userId, description: 'CI key', expires_at_millis: null });
     assert.equal(key.status, 200, key.text);
     // The end user's browser session on the project's hosted pages.
@@ -347,7 +350,14 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
       },
     },
     { name: 'teams', path: `${dash()}/teams`, ready: (p) => p.getByRole('table', { name: 'Teams' }).waitFor() },
-    { name: 'team', path: `${dash()}/teams/${teamId}`, ready: heading('Engineering') },
+    {
+      name: 'team',
+      path: `${dash()}/teams/${teamId}`,
+      ready: async (p) => {
+        await heading('Engineering')(p);
+        await p.getByRole('table', { name: 'Domains' }).waitFor();
+      },
+    },
     { name: 'permissions', path: `${dash()}/permissions`, ready: heading('Permissions') },
     {
       name: 'permissions error',

@@ -60,4 +60,24 @@ describeWithServer('SAML sign-in in Chromium (samlify IdP on loopback)', (get) =
       await page.close();
     }
   });
+
+  it('starts from the hosted sign-in page: the address comes first, and an address of the SSO domain goes through the IdP and back signed in', async () => {
+    const server = get();
+    idp.signInBrowserAs('yara');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const handler = `${server.url}/projects/${projectId}/handler`;
+      await page.goto(`${handler}/sign-in`);
+      await page.getByRole('button', { name: 'Continue' }).waitFor();
+      assert.equal(await page.getByLabel('Password', { exact: true }).count(), 0, 'the address comes first');
+      await page.getByLabel('Email', { exact: true }).fill('yara@corp.example');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${handler}/account-settings`, { timeout: 20_000 });
+      await page.getByTestId('primary-email').waitFor();
+      assert.equal(await page.getByTestId('primary-email').innerText(), 'yara@corp.example');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -17,7 +17,14 @@ export interface TestOidcProvider {
  * `<login>@example.test` (verified) and name `User <login>`. `port` reuses a port (an issuer whose
  * redirect URIs are only known once a client was registered elsewhere with its URL).
  */
-export async function startOidcProvider(redirectUris: string[], options: { port?: number } = {}): Promise<TestOidcProvider> {
+/**
+ * Starts the provider. With `groups` (login → group names) the ID Token also carries a `groups`
+ * claim (and the profile claims, as Okta and Entra ID put configured claims in it).
+ */
+export async function startOidcProvider(
+  redirectUris: string[],
+  options: { port?: number; groups?: Record<string, string[]> } = {},
+): Promise<TestOidcProvider> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -36,14 +43,21 @@ export async function startOidcProvider(redirectUris: string[], options: { port?
       },
     ],
     features: { devInteractions: { enabled: true } },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: options.groups ? ['name', 'groups'] : ['name'] },
+    ...(options.groups ? { conformIdTokenClaims: false } : {}),
     scopes: ['openid', 'offline_access', 'email', 'profile', 'extra:read'],
     pkce: { required: () => true },
     issueRefreshToken: async () => true,
     cookies: { keys: ['test-cookie-key-0123456789'] },
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
-      claims: async () => ({ sub, email: `${sub}@example.test`, email_verified: true, name: `User ${sub}` }),
+      claims: async () => ({
+        sub,
+        email: `${sub}@example.test`,
+        email_verified: true,
+        name: `User ${sub}`,
+        ...(options.groups ? { groups: options.groups[sub] ?? [] } : {}),
+      }),
     }),
   } as any);
   provider.on('grant.success', (ctx: any) => {

@@ -22,6 +22,8 @@ export interface ResponseTweaks {
   forgeSignature?: boolean;
   /** Encrypt the assertion to the SP's certificate. */
   encrypt?: boolean;
+  /** More attributes, each with its values (e.g. `{groups: ['admins']}`). */
+  attributes?: Record<string, string[]>;
 }
 
 /** A real SAML IdP (samlify in IdP mode) on a loopback port; users are `<login>@corp.example` named `Corp <login>`. */
@@ -41,6 +43,8 @@ export interface TestSamlIdp {
   unsolicited(spMetadataXml: string, login: string, tweaks?: ResponseTweaks): Promise<{ acsUrl: string; samlResponse: string }>;
   /** Who a browser arriving at the SSO URL is signed in as (the page auto-posts that user's response). */
   signInBrowserAs(login: string): void;
+  /** Certificate rollover: signs with a new key from now on, and the served metadata lists only the new certificate. */
+  rollOver(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,14 +68,15 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const entityId = `${base}/metadata`;
   const ssoUrl = `${base}/sso`;
-  const keys = await generateServiceProviderKeys('Test IdP');
+  let keys = await generateServiceProviderKeys('Test IdP');
   const forged = await generateServiceProviderKeys('Forger');
   const idp = identityProvider(entityId, ssoUrl, keys, false);
   const metadataXml = idp.getMetadata();
+  let servedMetadata = metadataXml;
   let browserLogin = 'browser';
   server.on('request', (req, res) => {
     if (req.url === '/metadata') {
-      res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(metadataXml);
+      res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(servedMetadata);
       return;
     }
     if (req.url?.startsWith('/sso?')) {
@@ -110,6 +115,12 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
       '<saml:AttributeStatement>' +
       `<saml:Attribute Name="email"><saml:AttributeValue>${email}</saml:AttributeValue></saml:Attribute>` +
       `<saml:Attribute Name="displayName"><saml:AttributeValue>Corp ${login}</saml:AttributeValue></saml:Attribute>` +
+      Object.entries(tweaks.attributes ?? {})
+        .map(
+          ([name, values]) =>
+            `<saml:Attribute Name="${name}">${values.map((v) => `<saml:AttributeValue>${v}</saml:AttributeValue>`).join('')}</saml:Attribute>`,
+        )
+        .join('') +
       '</saml:AttributeStatement>';
     const values = {
       ID: `_${randomBytes(16).toString('hex')}`,
@@ -167,6 +178,10 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     },
     signInBrowserAs(login) {
       browserLogin = login;
+    },
+    async rollOver() {
+      keys = await generateServiceProviderKeys('Test IdP (rolled over)');
+      servedMetadata = identityProvider(entityId, ssoUrl, keys, false).getMetadata();
     },
     async close() {
       server.closeAllConnections();

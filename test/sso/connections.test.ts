@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { createCoreProject, createCoreUser, describeWithCore, startTestCore } from '../helpers/core-client.ts';
 import { startSamlIdp, type TestSamlIdp } from '../helpers/saml-idp.ts';
 import { setVerifiedDomainTeams, type VerifiedDomainTeams } from '../../core/sso/index.ts';
+import { refreshStaleMetadata } from '../../core/sso/metadata-refresh.ts';
 
 describeWithCore('Team SSO connections: management (in-process)', (get) => {
   let idp: TestSamlIdp;
@@ -193,6 +194,32 @@ describeWithCore('Team SSO connections: management (in-process)', (get) => {
     const other = await t.call<{ id: string }>('teams.create', p.server, { body: { display_name: 'Other' } });
     const mine = await create({ type: 'saml', idp_metadata_xml: idp.metadataXml });
     await t.refuses('sso.getConnection', p.server, { params: { team_id: other.id, connection_id: mine.id } }, 'SSO_CONNECTION_NOT_FOUND');
+  });
+
+  it('refreshes metadata older than 24 hours in the background pass, following a certificate rollover', async () => {
+    const t = get();
+    const created = await create({ type: 'saml', idp_metadata_url: idp.metadataUrl });
+    const certificates = async () =>
+      (
+        await t.core.runtime.db
+          .selectFrom('sso_connections')
+          .select('idp_certificates')
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow()
+      ).idp_certificates;
+    const before = await certificates();
+    await idp.rollOver();
+    await refreshStaleMetadata(t.core.runtime);
+    assert.equal(await certificates(), before, 'fresh metadata is not fetched again');
+    t.clock.advance(25 * 3600 * 1000);
+    await refreshStaleMetadata(t.core.runtime);
+    assert.notEqual(await certificates(), before, 'the rolled-over certificate is stored');
+    const row = await t.core.runtime.db
+      .selectFrom('sso_connections')
+      .select('metadata_fetched_at')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(row.metadata_fetched_at), t.clock.now());
   });
 });
 

@@ -24,14 +24,15 @@ import { useT } from '../i18n/index.tsx';
 import { OAuthButtonGroup } from './oauth-buttons.tsx';
 import { PasskeyAddressNote, passkeyAddressProblem } from './passkeys.tsx';
 import { useBotChallenge } from './bot-challenge.tsx';
+import { SsoEmailStep, useSsoAvailable } from './sso-discovery.tsx';
 
 export { OAuthButtonGroup };
 
 /** Email + password sign-in form (`POST /auth/password/sign-in`); redirects after success. */
-export function CredentialSignIn() {
+export function CredentialSignIn(props: { initialEmail?: string } = {}) {
   const app = useApp();
   const t = useT();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.initialEmail ?? '');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
   const { busy, error, setError, run } = useAction();
@@ -91,10 +92,10 @@ export function CredentialSignIn() {
  * the first attempt; a show-password toggle replaces a repeated-password field. Server errors
  * about a field (email taken, password too short) are shown at that field.
  */
-export function CredentialSignUp() {
+export function CredentialSignUp(props: { initialEmail?: string } = {}) {
   const app = useApp();
   const t = useT();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.initialEmail ?? '');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<{ email?: string | null; password?: string | null }>({});
   const { busy, error, setError, run } = useAction();
@@ -167,10 +168,10 @@ const SIGN_UP_FIELD_ERRORS: Record<string, 'email' | 'password'> = {
 };
 
 /** Magic link / one-time code sign-in: sends the email, then accepts the 6-character code. */
-export function MagicLinkSignIn() {
+export function MagicLinkSignIn(props: { initialEmail?: string } = {}) {
   const app = useApp();
   const t = useT();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.initialEmail ?? '');
   const [emailError, setEmailError] = useState<string | null>(null);
   const [nonce, setNonce] = useState<string | null>(null);
   const [code, setCode] = useState('');
@@ -333,14 +334,24 @@ function AlreadySignedIn() {
   );
 }
 
-function MethodTabs(props: { signUp: boolean }) {
+function MethodTabs(props: { signUp: boolean; initialEmail?: string }) {
   const project = useProject();
   const t = useT();
   const can = useContext(CapabilitiesContext);
   const credential = project.config.credential_enabled;
   const magic = project.config.magic_link_enabled;
   const [tab, setTab] = useState<'password' | 'magic'>(credential ? 'password' : 'magic');
-  const form = tab === 'password' ? props.signUp ? <CredentialSignUp /> : <CredentialSignIn /> : <MagicLinkSignIn />;
+  const filled = props.initialEmail === undefined ? {} : { initialEmail: props.initialEmail };
+  const form =
+    tab === 'password' ? (
+      props.signUp ? (
+        <CredentialSignUp {...filled} />
+      ) : (
+        <CredentialSignIn {...filled} />
+      )
+    ) : (
+      <MagicLinkSignIn {...filled} />
+    );
   const others =
     (can.oauth && project.config.enabled_oauth_providers.length > 0) || (can.passkey && project.config.passkey_enabled && !props.signUp);
   if (!credential && !magic) return others ? null : <p>{t('signIn.noMethod')}</p>;
@@ -418,16 +429,35 @@ function SignInBody(props: { signUp: boolean }) {
   const user = useUser();
   const project = useProject();
   const t = useT();
+  const ssoAvailable = useSsoAvailable();
+  // Home-realm discovery: with SSO in the project, the address comes first (sso-discovery.tsx).
+  const [email, setEmail] = useState<string | null>(null);
   if (user) return <AlreadySignedIn />;
   if (props.signUp && !project.config.sign_up_enabled) return <p>{t('error.SIGN_UP_NOT_ENABLED')}</p>;
+  if (ssoAvailable === null) return <p role="status">{t('common.pleaseWait')}</p>;
   // The query (after_auth_return_to, lang) travels between sign-in and sign-up.
   const search = (globalThis as { location?: { search: string } }).location?.search ?? '';
+  const emailFirst = ssoAvailable && email === null;
   return (
     <div>
       <ReturnToNotice />
-      <OAuthButtonGroup type={props.signUp ? 'sign-up' : 'sign-in'} />
-      {props.signUp ? null : <PasskeyButton />}
-      <MethodTabs signUp={props.signUp} />
+      {emailFirst ? (
+        <SsoEmailStep onContinue={setEmail} />
+      ) : (
+        <>
+          {email !== null ? (
+            <p className="gh-row gh-muted">
+              <span>{email}</span>
+              <button type="button" className="gh-link" onClick={() => setEmail(null)}>
+                {t('magic.changeEmail')}
+              </button>
+            </p>
+          ) : null}
+          <OAuthButtonGroup type={props.signUp ? 'sign-up' : 'sign-in'} />
+          {props.signUp ? null : <PasskeyButton />}
+          <MethodTabs signUp={props.signUp} {...(email !== null ? { initialEmail: email } : {})} />
+        </>
+      )}
       <p className="gh-muted">
         {props.signUp
           ? t.rich('signIn.haveAccount', { link: <a href={app.urls.signIn + search}>{t('signIn.link')}</a> })
@@ -462,7 +492,10 @@ function SignUpPage(props: PageProps) {
   );
 }
 
-/** The sign-in page: OAuth buttons, passkey, email + password and magic link, link to sign-up. */
+/**
+ * The sign-in page: OAuth buttons, passkey, email + password and magic link, link to sign-up. When
+ * the project has SSO connections the address comes first (home-realm discovery, sso-discovery.tsx).
+ */
 export const SignIn = withLocale(SignInPage);
 
 /** The sign-up page (the project must allow sign-up). */

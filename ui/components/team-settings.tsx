@@ -4,11 +4,12 @@ import type { Team, TeamInvitation, TeamMemberProfile } from '../../sdk/objects.
 import type { User } from '../../sdk/user.ts';
 import { Field, FormError, Success, emailProblem, useAction } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
+import { TeamSso } from './team-sso.tsx';
 
 /**
  * One team's management in account settings, as upstream's team settings components offer:
  * members (remove others, with `$remove_members`), invitations (send with `$invite_members`,
- * revoke), rename (`$update_team`) and delete (`$delete_team`). What the user may not do answers
+ * revoke), rename (`$update_team`) and delete (`$delete_team`), and SSO connections (`$manage_sso`, team-sso.tsx). What the user may not do answers
  * the server's TEAM_PERMISSION_REQUIRED, shown as the form's error.
  */
 export function TeamManagement(props: { team: Team; user: User; onDeleted: () => void }) {
@@ -121,6 +122,7 @@ export function TeamManagement(props: { team: Team; user: User; onDeleted: () =>
           {t('teamSettings.rename')}
         </button>
       </form>
+      <TeamSso team={team} user={props.user} />
       {done ? <Success>{done}</Success> : null}
       <FormError error={error} />
       <div className="gh-row">

@@ -21,6 +21,7 @@ import { trustInput } from './0021-trust-input.ts';
 import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
 import { sso } from './0022-sso.ts';
+import { ssoConnectionOptions } from './0023-sso-connection-options.ts';
 import { oauthProvider } from './0022-oauth-provider.ts';
 import { paymentInvoices } from './0023-payment-invoices.ts';
 import { paymentRefunds } from './0023-payment-refunds.ts';
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0023-payment-invoices': paymentInvoices,
   '0023-payment-refunds': paymentRefunds,
   '0023-import-source-id': importSourceId,
+  '0023-sso-connection-options': ssoConnectionOptions,
 };

@@ -9,6 +9,7 @@ import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
 import type { WireUser } from './users.tsx';
 import { isValidEmail } from '../validate.ts';
+import { TeamSsoSections } from './team-sso.tsx';
 
 interface WireTeam {
   id: string;
@@ -264,6 +265,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
           />
         </Form>
       </Section>
+      <TeamSsoSections call={admin} teamId={props.teamId} />
       <Section title="Danger zone">
         <ConfirmButton
           label="Delete team"
