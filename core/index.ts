@@ -67,7 +67,6 @@ export {
   oidcModelStore,
   skipsConsent,
   STANDARD_SCOPES,
-  IDENTITY_PROVIDER_ENDPOINTS,
   recordGrantCreated,
 } from './oauth-provider/index.ts';
 export { takeRateLimit, takeIntervalToken } from './throttle/index.ts';

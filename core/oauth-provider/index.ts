@@ -12,4 +12,3 @@ export { revokeAuthorizedApp } from './revoke-authorized-app.ts';
 export { STANDARD_SCOPES } from './wire.ts';
 export { accountClaims, signedInUser, isSessionLive } from './account.ts';
 export { oidcIssuer, identityProviderProject, oidcSigningKeys, oidcSigningKeyIds, findOauthClient } from './host.ts';
-export { IDENTITY_PROVIDER_ENDPOINTS } from './endpoints.ts';

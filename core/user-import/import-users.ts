@@ -30,7 +30,7 @@ export const ImportResultOutput = component(
 
 /**
  * Bulk user import, admin access, in Gatehouse's NDJSON import format (see the migration guide), two ways:
- * - streamed: `Content-Type: application/x-ndjson`, the body being the lines themselves, of any
+ * - streamed: an `application/x-ndjson` body (that media type), being the lines themselves, of any
  *   number. The answer is NDJSON too, written as the import goes: one result per non-blank line
  *   (`{"line","status","type","id"}`, or `"status":"failed"` with `error: {code, message}`), sent
  *   batch by batch as each batch commits, then a last `{"type":"summary",…}` line with the counts

@@ -5,7 +5,7 @@ import type { AccessType } from '../../core/auth/access-type.ts';
 import { errorCatalogue } from '../../core/errors/catalogue.ts';
 import { rawKindOf } from '../../core/operations/output.ts';
 import { SCIM_ENDPOINTS, SCIM_MEDIA_TYPE } from '../../core/scim/index.ts';
-import { IDENTITY_PROVIDER_ENDPOINTS } from '../../core/oauth-provider/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS } from '../../server-bin/oidc/endpoints.ts';
 
 /**
  * Builds the OpenAPI 3.1 document of the REST API from the operation registry: one path item per
@@ -333,7 +333,7 @@ function addScimPaths(paths: Record<string, Record<string, Json>>): void {
 }
 
 /**
- * The identity provider's routes (core/oauth-provider `IDENTITY_PROVIDER_ENDPOINTS`): served by
+ * The identity provider's routes (server-bin/oidc/endpoints.ts `IDENTITY_PROVIDER_ENDPOINTS`): served by
  * `oidc-provider` and the interaction pages (server-bin/oidc) outside the registry, with the RFCs'
  * media types, client authentication and error bodies (`{error, error_description}`), and listed
  * here under `/api/v1/projects/{project_id}/oidc` with the `oidc` tag. Every answer is a 404 until

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { IDENTITY_PROVIDER_ENDPOINTS, SCIM_ENDPOINTS } from '../../core/index.ts';
+import { SCIM_ENDPOINTS } from '../../core/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS } from '../oidc/endpoints.ts';
 import { it } from 'node:test';
 import { describeWithServer } from '../../test/helpers/suite.ts';
 import { operations } from '../../core/operations/registry.ts';

@@ -9,7 +9,7 @@ import { act, flush, render, type, waitForText } from '../test-dom.tsx';
 import { DashboardRoot, dashboard } from './test-harness.tsx';
 import { operations } from '../../core/operations/registry.ts';
 import { SCIM_ENDPOINTS } from '../../core/scim/index.ts';
-import { IDENTITY_PROVIDER_ENDPOINTS } from '../../core/oauth-provider/index.ts';
+import { IDENTITY_PROVIDER_ENDPOINTS } from '../../server-bin/oidc/endpoints.ts';
 
 const document_ = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
 /** Every operation the document lists: the registry's, and the SCIM and identity-provider endpoints served beside it. */

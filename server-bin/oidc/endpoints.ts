@@ -1,3 +1,5 @@
+import { API_PREFIXES } from '../api/routes.ts';
+
 /** How a caller authenticates to an identity-provider endpoint (for the OpenAPI document). */
 export type IdpEndpointAuth =
   /** Nobody: metadata, keys. */
@@ -50,7 +52,7 @@ export const IDENTITY_PROVIDER_ENDPOINTS: readonly IdpEndpoint[] = [
   },
   {
     method: 'GET',
-    path: '/.well-known/oauth-authorization-server/api/v1/projects/{project_id}/oidc',
+    path: `/.well-known/oauth-authorization-server${API_PREFIXES[0]}/projects/{project_id}/oidc`,
     root: true,
     summary: 'OAuth 2.0 authorization server metadata at the RFC 8414 §3.1 location for the issuer (what MCP clients ask first).',
     auth: 'none',
