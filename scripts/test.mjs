@@ -108,6 +108,22 @@ function print(result) {
 }
 
 const EMPTY_COUNTS = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+/** Stops a test process and what its tests started (it leads a process group of its own). */
+const killGroup = (child) => {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+};
+/** The test processes running now: stopped with the runner (Ctrl-C, or a CI job cancelled). */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) killGroup(child);
+    process.exit(130);
+  });
+}
 
 /** A shared test process: `run(item)` resolves when the file has been reported. */
 function startWorker() {
@@ -120,8 +136,10 @@ function startWorker() {
       '--test-reporter-destination=stderr',
       fileURLToPath(new URL('./test-runner/worker.mjs', import.meta.url)),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, GATEHOUSE_TEST_SHARED_PROCESS: '1' } },
+    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, GATEHOUSE_TEST_SHARED_PROCESS: '1' }, detached: true },
   );
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const worker = { child, current: undefined, output: [], exited: undefined, ready: undefined };
   const capture = (chunk) => (worker.current ? worker.current.output : worker.output).push(chunk.toString());
   child.stdout.on('data', capture);
@@ -152,7 +170,7 @@ function startWorker() {
       worker.current = job;
       const timer = setTimeout(() => {
         job.abort(`no result after ${seconds(fileTimeoutMs)} (TEST_FILE_TIMEOUT_S): its test process was stopped`);
-        child.kill('SIGKILL');
+        killGroup(child);
       }, fileTimeoutMs);
       const finish = (result) => {
         clearTimeout(timer);
@@ -201,7 +219,7 @@ function startWorker() {
     const ended = await Promise.race([worker.exited, timeout]);
     const after = worker.output.join('').trimEnd();
     if (ended === 'timeout') {
-      child.kill('SIGKILL');
+      killGroup(child);
       problems.push(
         `a test process did not end 30 s after its last file (something a test started is still running); its files: ${worker.files.join(', ')}${after ? `\n${after}` : ''}`,
       );

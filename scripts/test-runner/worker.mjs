@@ -9,7 +9,7 @@
 // started, finished (wall and CPU of this process for the file) and, from the reporter, report.
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, describe, holdDeclarations, it, takeDeclarations } from './node-test.mjs';
+import { describe, holdDeclarations, it, takeDeclarations } from './node-test.mjs';
 
 if (!process.send) throw new Error('scripts/test-runner/worker.mjs runs under scripts/test.mjs (it needs an IPC channel).');
 
@@ -25,20 +25,15 @@ async function runFile(file, label) {
     loadError = error;
   }
   const declarations = takeDeclarations();
-  await new Promise((resolve) => {
-    describe(label, () => {
-      try {
-        if (loadError !== undefined) {
-          it('loads', () => {
-            throw loadError;
-          });
-        } else {
-          for (const declare of declarations) declare();
-        }
-      } finally {
-        // Last of the file's after hooks: the next file starts once this one has cleaned up.
-        after(() => resolve(undefined));
-      }
+  // At the top level, describe() settles once the suite has run, its after hooks included (failed
+  // or not): the next file starts only then.
+  await describe(label, () => {
+    if (loadError === undefined) {
+      for (const declare of declarations) declare();
+      return;
+    }
+    it('loads', () => {
+      throw loadError;
     });
   });
   const cpu = process.cpuUsage(cpuStart);
@@ -56,6 +51,12 @@ process.on('message', (message) => {
 });
 const receive = () => (inbox.length ? Promise.resolve(inbox.shift()) : new Promise((resolve) => waiting.push(resolve)));
 
+// The runner gone (killed, crashed): stop rather than run on unobserved.
+let stopping = false;
+process.on('disconnect', () => {
+  if (!stopping) process.exit(1);
+});
+
 process.send({ type: 'ready' });
 for (;;) {
   const message = await receive();
@@ -66,4 +67,5 @@ for (;;) {
 }
 // Let the reporter deliver the last file's report, then close the channel: the process ends
 // when the tests have left nothing running (as a test process of `node --test` does).
+stopping = true;
 setImmediate(() => process.disconnect());
