@@ -118,6 +118,8 @@ export interface CoreOptions {
   dnsServers?: readonly string[];
   /** See RuntimeOptions.geoipDatabase (GATEHOUSE_GEOIP_DATABASE; default none). */
   geoipDatabase?: string | null;
+  /** Tests only: cheap password hashes (see WiredRuntimeOptions.testPasswordHashing); refused in production. */
+  testPasswordHashing?: boolean;
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

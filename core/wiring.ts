@@ -11,6 +11,7 @@ import { createSessionActivityWriter, type SessionActivityWriter } from './sessi
 import { resolveAiOptions, type AiOptions, type ResolvedAiOptions } from './ai-chat/options.ts';
 import { setVerifiedDomainTeams } from './sso/index.ts';
 import { findVerifiedDomain } from './team-domains/index.ts';
+import { PASSWORD_HASH_COST, TEST_PASSWORD_HASH_COST, type PasswordHashCost } from './auth-password/index.ts';
 
 /*
  * The composition root of the kernel and the domains (with core/index.ts, core/hooks.ts and the
@@ -39,6 +40,8 @@ declare module './runtime.ts' {
     readonly hooks: CoreHooks;
     /** The dashboard assistant's deployment settings and limits (core/ai-chat/options.ts). */
     readonly ai: ResolvedAiOptions;
+    /** The argon2id cost of new password hashes (core/auth-password/hashing.ts). */
+    readonly passwordHashCost: PasswordHashCost;
   }
 }
 
@@ -61,6 +64,12 @@ export interface WiredRuntimeOptions extends RuntimeOptions {
   revocationPollMs?: number;
   /** The dashboard assistant's model endpoint and limits (core/ai-chat/options.ts); default: off. */
   ai?: AiOptions;
+  /**
+   * Tests only: new password hashes at TEST_PASSWORD_HASH_COST (core/auth-password/hashing.ts)
+   * instead of the OWASP cost, for suites that sign users up by the thousand. Refused in the
+   * `production` environment; only code can set it (no setting or environment variable does).
+   */
+  testPasswordHashing?: boolean;
 }
 
 /**
@@ -68,9 +77,12 @@ export interface WiredRuntimeOptions extends RuntimeOptions {
  * Gatehouse's cross-domain listeners (then `options.hooks`), the assistant's settings, and the
  * lookups of request authentication.
  *
- * @throws Error for a test-only option in `production` (see createRuntime).
+ * @throws Error for a test-only option in `production` (see createRuntime; testPasswordHashing).
  */
 export function createWiredRuntime(options: WiredRuntimeOptions): Runtime {
+  if (options.testPasswordHashing && (options.environment ?? 'production') === 'production') {
+    throw new Error('testPasswordHashing is a test-only option and cannot be used in the production environment');
+  }
   return createRuntime(options, (kernel) => {
     const revocations = createSessionRevocations(kernel.db, kernel.accessTokenTtlMs, options.revocationPollMs ?? 2000);
     const directory: AuthDirectory = {
@@ -88,6 +100,7 @@ export function createWiredRuntime(options: WiredRuntimeOptions): Runtime {
       sessionActivity: createSessionActivityWriter(kernel.db),
       hooks: coreHooks(options.hooks),
       ai: resolveAiOptions(options.ai),
+      passwordHashCost: options.testPasswordHashing ? TEST_PASSWORD_HASH_COST : PASSWORD_HASH_COST,
     };
   });
 }

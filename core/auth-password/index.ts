@@ -4,6 +4,13 @@
  * importing the sign-up and sign-in operations, which import users (an import cycle).
  */
 export type { PasswordSignUpInfo } from './sign-up-info.ts';
-export { configurePasswordHashing, passwordHashingStats, hashPassword } from './hashing.ts';
+export {
+  configurePasswordHashing,
+  passwordHashingStats,
+  hashPassword,
+  PASSWORD_HASH_COST,
+  TEST_PASSWORD_HASH_COST,
+  type PasswordHashCost,
+} from './hashing.ts';
 export { firebaseScryptHash, isSupportedPasswordHash } from './hash-formats.ts';
 export { assertPasswordAcceptable, assertPasswordNotTooLong } from './rules.ts';

@@ -36,7 +36,7 @@ export const resetPassword = defineOperation({
   async run(ctx, { body }) {
     const { project } = ctx.auth;
     await assertPasswordAcceptable(body.password);
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await hashPassword(body.password, ctx.runtime.passwordHashCost);
     await useVerificationCode<PasswordResetData, void>(ctx, project.id, 'password_reset', body.code, async (tx, code) => {
       const user = await findUser(tx.db, project.id, code.data.user_id);
       if (!user) throw new KnownError('USER_NOT_FOUND');

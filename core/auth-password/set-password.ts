@@ -29,7 +29,7 @@ export const setPassword = defineOperation({
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     if (user.password_hash !== null) throw new StatusError('bad-request', 'User already has a password set.');
     await assertPasswordAcceptable(body.password, { email: user.primary_email });
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await hashPassword(body.password, ctx.runtime.passwordHashCost);
     await ctx.transaction(async (tx) => {
       await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });
       await revokeAfterPasswordChange(tx, project.id, user.id, callerSessionOf(ctx, user.id));

@@ -66,7 +66,7 @@ export const signInWithPassword = defineOperation({
       const attempt = await claimSignInAttempt(ctx, 'password', email);
       const found = await findUserByAuthEmail(ctx.db, project.id, email);
       if (!found || found.password_hash === null) {
-        await verifyAgainstDummy(body.password, slot);
+        await verifyAgainstDummy(body.password, ctx.runtime.passwordHashCost, slot);
         await recordSignInFailure(ctx.runtime.db, {
           projectId: project.id,
           userId: found?.id ?? null,
@@ -76,7 +76,7 @@ export const signInWithPassword = defineOperation({
         });
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
-      const verified = await verifyPassword(found.password_hash, body.password, slot);
+      const verified = await verifyPassword(found.password_hash, body.password, ctx.runtime.passwordHashCost, slot);
       if (!verified.ok) {
         await recordSignInFailure(ctx.runtime.db, {
           projectId: project.id,
@@ -94,7 +94,7 @@ export const signInWithPassword = defineOperation({
       slot.release();
     }
     if (needsRehash) {
-      const upgraded = await hashPassword(body.password);
+      const upgraded = await hashPassword(body.password, ctx.runtime.passwordHashCost);
       await updateUser(ctx.db, project.id, user.id, { password_hash: upgraded });
     }
     return finishSignIn(ctx, project, user);

@@ -78,7 +78,7 @@ export const signUpWithPassword = defineOperation({
     // Before the hash (tens of ms); signUpUser asks again inside the transaction.
     await checkSignInAttempt(ctx, project, { email, method: 'password' });
     const botChallenge = await assessBotChallenge(ctx, project, body, 'sign_up_with_credential');
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await hashPassword(body.password, ctx.runtime.passwordHashCost);
 
     return ctx.transaction(async (tx) => {
       if (await findUserByAuthEmail(tx.db, project.id, email)) throw emailTakenError(email);

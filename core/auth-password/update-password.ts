@@ -35,10 +35,10 @@ export const updatePassword = defineOperation({
     if (!user) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
     if (!project.config.credentialEnabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     if (user.password_hash === null) throw new KnownError('USER_DOES_NOT_HAVE_PASSWORD');
-    const { ok } = await verifyPassword(user.password_hash, body.old_password);
+    const { ok } = await verifyPassword(user.password_hash, body.old_password, ctx.runtime.passwordHashCost);
     if (!ok) throw new KnownError('PASSWORD_CONFIRMATION_MISMATCH');
     await assertPasswordAcceptable(body.new_password, { email: user.primary_email });
-    const passwordHash = await hashPassword(body.new_password);
+    const passwordHash = await hashPassword(body.new_password, ctx.runtime.passwordHashCost);
     await ctx.transaction(async (tx) => {
       const keep = ctx.refreshToken ? await findRefreshTokenByHash(tx.db, project.id, sha256Hex(ctx.refreshToken)) : null;
       await updateUser(tx.db, project.id, user.id, { password_hash: passwordHash });

@@ -3,18 +3,28 @@ import { KnownError, StatusError } from '../errors/index.ts';
 import { normalizeEmail } from '../lib/email.ts';
 import { toJsonText } from '../lib/json-text.ts';
 import type { UsersTable } from '../storage/tables.ts';
-import { assertPasswordAcceptable, assertPasswordNotTooLong, hashPassword, isSupportedPasswordHash } from '../auth-password/index.ts';
+import {
+  assertPasswordAcceptable,
+  assertPasswordNotTooLong,
+  hashPassword,
+  isSupportedPasswordHash,
+  type PasswordHashCost,
+} from '../auth-password/index.ts';
 import type { ServerUserCreate } from './schemas.ts';
 
 /**
  * Turns wire user fields (create or update body) into column changes. Hashes a given password
- * with argon2id, so call it before opening a transaction.
+ * with argon2id at `hashCost` (the core's), so call it before opening a transaction.
  *
  * @throws KnownError PASSWORD_TOO_SHORT (updates only) / PASSWORD_TOO_LONG; StatusError 400 when both
  *   `password` and `password_hash` are given, for a hash no format of core/auth-password/
  *   hash-formats.ts accepts (upstream's "Invalid password hash…"), for `is_anonymous: true` on an update, or for `passkey_auth_enabled: true`.
  */
-export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode: 'create' | 'update'): Promise<Updateable<UsersTable>> {
+export async function userFieldsToColumns(
+  body: Partial<ServerUserCreate>,
+  mode: 'create' | 'update',
+  hashCost: PasswordHashCost,
+): Promise<Updateable<UsersTable>> {
   if (body.password !== undefined && body.password !== null && body.password_hash !== undefined) {
     throw new StatusError('bad-request', 'Cannot set both password and password_hash at the same time.');
   }
@@ -61,7 +71,7 @@ export async function userFieldsToColumns(body: Partial<ServerUserCreate>, mode:
       // passwords and the email refused too).
       if (mode === 'create') assertPasswordNotTooLong(body.password);
       else await assertPasswordAcceptable(body.password);
-      set('password_hash', await hashPassword(body.password));
+      set('password_hash', await hashPassword(body.password, hashCost));
     }
   }
   if (body.password_hash !== undefined) {

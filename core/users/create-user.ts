@@ -38,7 +38,7 @@ export const createUser = defineOperation({
       if (!project.config.oauthProviders.some((p) => p.id === link.id))
         throw new StatusError('bad-request', `OAuth provider ${link.id} is not configured for this project.`);
     }
-    const columns = await userFieldsToColumns(fields, 'create');
+    const columns = await userFieldsToColumns(fields, 'create', ctx.runtime.passwordHashCost);
     assertPrimaryEmailRules(null, columns);
     // Upstream leaves a server-created email out of sign-in unless told (users/crud.tsx onCreate).
     // Gatehouse turns it on by default where it can be used: a strictly valid address that no

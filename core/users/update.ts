@@ -49,7 +49,7 @@ export async function updateUserFields(
   accessType: AccessType,
 ) {
   // Hashing (a new password) happens here, before the transaction.
-  const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update');
+  const columns: Updateable<UsersTable> = await userFieldsToColumns(body, 'update', ctx.runtime.passwordHashCost);
   // TOTP secrets are stored encrypted (core/mfa/secret.ts).
   if (typeof columns.totp_secret_base64 === 'string')
     columns.totp_secret_base64 = sealTotpSecret(ctx.runtime, project.id, user.id, columns.totp_secret_base64);

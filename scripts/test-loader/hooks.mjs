@@ -1,7 +1,9 @@
 // Module customization hooks for the test runner (scripts/test.mjs): TypeScript and TSX
 // compiled by esbuild, each result cached on disk by content hash so a test process pays
 // only a file read per module. Imports in this repository name their `.ts`/`.tsx` files,
-// so Node's own resolver finds them: only `load` is customized.
+// so Node's own resolver finds them. In a shared test process (scripts/test-runner/worker.mjs)
+// `node:test` imported by the repository's own files resolves to scripts/test-runner/node-test.mjs,
+// which scopes each test file's top-level declarations to a suite of its own.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +21,27 @@ const OPTIONS = {
 };
 const OPTIONS_KEY = JSON.stringify(OPTIONS);
 let cacheDir;
+/** @type {string | undefined} */
+let nodeTestShim;
 
-/** @param {{ cacheDir: string }} data */
+/** @param {{ cacheDir: string, nodeTestShim?: string }} data */
 export function initialize(data) {
   cacheDir = data.cacheDir;
+  nodeTestShim = data.nodeTestShim;
   mkdirSync(cacheDir, { recursive: true });
+}
+
+export async function resolve(specifier, context, nextResolve) {
+  if (
+    nodeTestShim &&
+    specifier === 'node:test' &&
+    context.parentURL?.startsWith('file:') &&
+    !context.parentURL.includes('/node_modules/') &&
+    context.parentURL !== nodeTestShim
+  ) {
+    return { url: nodeTestShim, shortCircuit: true };
+  }
+  return nextResolve(specifier, context);
 }
 
 export async function load(url, context, nextLoad) {

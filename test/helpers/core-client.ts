@@ -32,8 +32,9 @@ export const internalCredentials = {
 
 /**
  * Opens a core on a fresh database of `dialect` with the settings of the test server (strict
- * error and output declarations, an injected clock, known internal keys); `options` override
- * those settings (e.g. `smtpUrl` for a test SMTP receiver).
+ * error and output declarations, an injected clock, known internal keys, cheap password hashes);
+ * `options` override those settings (e.g. `smtpUrl` for a test SMTP receiver,
+ * `testPasswordHashing: false` for the real argon2id cost).
  */
 export async function startTestCore(dialect: Dialect, options: Partial<Omit<CoreOptions, 'storage' | 'clock'>> = {}): Promise<TestCore> {
   const database = await createMigratedTestDatabase(dialect);
@@ -50,6 +51,7 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
     smtpUrl: null,
     emailPollIntervalMs: 50,
     webhookPollIntervalMs: 50,
+    testPasswordHashing: options.environment !== 'production',
     ...options,
   }).catch(async (error: unknown) => {
     await storage.close().catch(() => {});

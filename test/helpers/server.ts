@@ -20,7 +20,8 @@ export interface TestServer {
 
 /**
  * Starts the real server (Koa over node:http) on a loopback port with a fresh database of
- * `dialect`, strict error declarations, an injected clock and known internal keys.
+ * `dialect`, strict error declarations, an injected clock, known internal keys and cheap
+ * password hashes (tests of the real argon2id cost pass `testPasswordHashing: false`).
  */
 export async function startTestServer(
   dialect: Dialect,
@@ -38,6 +39,8 @@ export async function startTestServer(
     turnstile?: CoreOptions['turnstile'];
     outboundPrivateHosts?: string[];
     dnsServers?: string[];
+    /** Cheap password hashes (core option testPasswordHashing); default on, except in production. */
+    testPasswordHashing?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = await createMigratedTestDatabase(dialect);
@@ -66,6 +69,7 @@ export async function startTestServer(
     turnstile: options.turnstile,
     outboundPrivateHosts: options.outboundPrivateHosts,
     dnsServers: options.dnsServers,
+    testPasswordHashing: options.testPasswordHashing ?? options.environment !== 'production',
   }).catch(async (error: unknown) => {
     // Leave nothing open that would keep the test process alive after a failed start.
     server.close();
