@@ -346,8 +346,83 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
         await text(/Not valid JSON/)(p);
       },
     },
+    {
+      name: 'user metadata too deep',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByLabel(/^Client metadata/).waitFor(),
+      act: async (p) => {
+        await p.getByLabel(/^Client metadata/).fill(`${'['.repeat(40)}${']'.repeat(40)}`);
+        await text(/Too deep/)(p);
+      },
+    },
+    {
+      name: 'user sign out everywhere dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Sign out everywhere' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await p.getByRole('dialog', { name: 'Sign out everywhere' }).waitFor();
+      },
+    },
+    {
+      name: 'user restrict dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Restrict user' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Restrict user' }).click();
+        await p.getByRole('dialog', { name: 'Restrict this user' }).waitFor();
+      },
+    },
+    {
+      name: 'user delete dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Delete user' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Delete user' }).click();
+        await p
+          .getByRole('dialog', { name: 'Delete this user' })
+          .getByLabel(/^Type .* to confirm/)
+          .waitFor();
+      },
+    },
+    {
+      name: 'user add to team combobox',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('combobox', { name: 'Add to a team' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('combobox', { name: 'Add to a team' }).fill('zzz');
+        await text('No other team matches.')(p);
+      },
+    },
     { name: 'teams', path: `${dash()}/teams`, ready: (p) => p.getByRole('table', { name: 'Teams' }).waitFor() },
     { name: 'team', path: `${dash()}/teams/${teamId}`, ready: heading('Engineering') },
+    {
+      name: 'team add member combobox',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('combobox', { name: 'Add a member' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('combobox', { name: 'Add a member' }).fill('ada');
+        await p.getByRole('option').first().waitFor();
+      },
+    },
+    {
+      name: 'team invite dialog',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('button', { name: 'Invite' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Invite' }).click();
+        await p.getByRole('dialog', { name: 'Invite by email' }).waitFor();
+      },
+    },
+    {
+      name: 'team delete dialog',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('button', { name: 'Delete team' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Delete team' }).click();
+        await p.getByRole('dialog', { name: 'Delete this team' }).waitFor();
+      },
+    },
     { name: 'permissions', path: `${dash()}/permissions`, ready: heading('Permissions') },
     {
       name: 'permissions error',

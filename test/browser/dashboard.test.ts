@@ -230,6 +230,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('table', { name: 'Team permissions' }).getByRole('cell', { name: 'read:docs', exact: true }).first().waitFor();
     await snap('permissions');
     await page.goto(userUrl);
+    await page.getByRole('button', { name: 'New team' }).click();
     await page.getByLabel('New team name').fill('Engineering');
     await page.getByRole('button', { name: 'Create team' }).click();
     const team = page.getByRole('group', { name: 'Team Engineering' });
@@ -247,6 +248,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('table', { name: 'Teams' }).getByRole('link', { name: 'Engineering' }).click();
     await page.getByRole('group', { name: 'Team Engineering' }).getByText('read:docs').waitFor();
     await page.getByText('No pending invitations.').waitFor();
+    await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByLabel('Invitee email').fill('grace@example.com');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('table', { name: 'Invitations' }).getByText('grace@example.com').waitFor();
