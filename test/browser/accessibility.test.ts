@@ -427,8 +427,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     {
       name: 'permissions error',
       path: `${dash()}/permissions`,
-      ready: (p) => p.getByLabel('Permission ID').first().waitFor(),
+      ready: (p) => p.getByRole('button', { name: 'New team permission' }).waitFor(),
       act: async (p) => {
+        await p.getByRole('button', { name: 'New team permission' }).click();
         await p.getByLabel('Permission ID').first().fill('Bad Id');
         await text(/Only lowercase letters/)(p);
       },
@@ -437,8 +438,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     {
       name: 'auth methods bad domain',
       path: `${dash()}/auth-methods`,
-      ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(),
+      ready: (p) => p.getByRole('button', { name: 'New trusted domain' }).waitFor(),
       act: async (p) => {
+        await p.getByRole('button', { name: 'New trusted domain' }).click();
         await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com');
         await text(/Not a valid domain/)(p);
       },
