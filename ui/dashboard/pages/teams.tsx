@@ -179,7 +179,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
           query={search}
           onQuery={setSearch}
           loading={candidates.loading}
-          emptyText="No users match."
+          emptyText="No user outside the team matches."
           options={(candidates.data?.items ?? [])
             .filter((u) => !memberIds.has(u.id))
             .map((u) => ({
