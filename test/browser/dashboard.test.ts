@@ -313,6 +313,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
   it('creates a draft and sends it to all users after confirming', async () => {
     await page.getByRole('tab', { name: 'Drafts' }).click();
     await page.getByText('No drafts yet.').waitFor();
+    await page.getByRole('button', { name: 'New draft' }).click();
     await page.getByLabel('New draft name').fill('Newsletter');
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByLabel('Draft', { exact: true }).waitFor();

@@ -62,7 +62,7 @@ export function ProjectList(props: { projects: Loaded<Page<AdminProject>> }) {
           {(page) =>
             page.items.length === 0 ? (
               <>
-                <Empty>No projects yet: create your first one.</Empty>
+                <Empty>No projects yet. Create your first one below.</Empty>
                 {createForm()}
               </>
             ) : (
