@@ -54,6 +54,7 @@ export {
   type ExportHeader,
 } from './user-import/index.ts';
 export type { Project } from './projects/index.ts';
+export { toClientProject } from './projects/index.ts';
 export { answerScim, SCIM_ENDPOINTS, SCIM_MEDIA_TYPE, SCIM_SCHEMA } from './scim/index.ts';
 export {
   oidcIssuer,

@@ -6,6 +6,9 @@
  * only, stored as palette PNGs, so the whole folder stays around 2 MB). Dashboard pages are found from its navigation, so new pages are
  * picked up without editing this list. Run with tsx (the npm script does): it reuses the test
  * helpers that start a server.
+ *
+ * `npm run screenshots -- --only user,team` regenerates only the pages named (the `<page>` part of
+ * the file names, every area and variant) and leaves the other files as they are.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,8 +65,15 @@ async function settle(page) {
   await page.waitForTimeout(150);
 }
 
+/** The page names after `--only` (comma-separated), or null for every page. */
+function onlyPages() {
+  const i = process.argv.indexOf('--only');
+  return i === -1 ? null : new Set((process.argv[i + 1] ?? '').split(',').filter(Boolean));
+}
+
 async function main() {
-  rmSync(OUT, { recursive: true, force: true });
+  const only = onlyPages();
+  if (!only) rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const server = await startTestServer('sqlite');
   const browser = await launchChromium();
@@ -135,6 +145,7 @@ async function main() {
         });
         const page = await context.newPage();
         for (const [name, path] of group.pages) {
+          if (only && !only.has(name)) continue;
           await page.goto(`${server.url}${path}`);
           await settle(page);
           // A 256-colour palette (libimagequant, dithered) keeps interface pictures sharp at about a third of the size.

@@ -96,6 +96,26 @@ export class AsyncCache<T> {
     }, CACHE_UNSUBSCRIBE_DELAY_MS);
   }
 
+  /**
+   * Holds `value` for `key` without fetching, when the key is not held yet (a value the page
+   * already carries, such as the project's public settings the hosted pages' HTML inlines); it
+   * is dropped, refreshed and invalidated like a fetched one.
+   */
+  prime(key: string, value: T): void {
+    if (this.entries.has(key)) return;
+    const entry: Entry<T> = {
+      state: { status: 'ok', value, promise: Promise.resolve(value) },
+      listeners: new Set(),
+      dropTimer: null,
+      refetching: null,
+      followUp: null,
+      fresh: null,
+      lastFetchStart: this.env.now(),
+    };
+    this.entries.set(key, entry);
+    this.scheduleDrop(key, entry);
+  }
+
   /** The entry's state, creating (and fetching) it if absent. */
   getState(key: string): CacheState<T> {
     return this.entry(key).state;

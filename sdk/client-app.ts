@@ -87,6 +87,12 @@ export interface ClientAppOptions {
   /** Injected clock, timers, randomness and fetch (tests). */
   environment?: Partial<SdkEnvironment>;
   extraRequestHeaders?: Record<string, string>;
+  /**
+   * The project's public settings (`GET /projects/current`) when the page already has them (the
+   * hosted pages' HTML inlines them): held in the cache from the start, so the first render
+   * needs no request for them.
+   */
+  initialProject?: WireClientProject;
 }
 
 /** What `getUser` does when nobody is signed in (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx). */
@@ -192,6 +198,7 @@ export class ClientApp {
     this.session = store ? new Session(store, (rt) => this.api.refreshAccessToken(rt), this.env) : null;
     this.lastRefreshToken = store?.get().refreshToken ?? null;
     this.cache = new AsyncCache<unknown>((key) => this.fetchKey(key), this.env);
+    if (options.initialProject) this.cache.prime(PROJECT_KEY, options.initialProject);
     const self = this;
     this.core = {
       accessType: internal?.accessType ?? 'client',

@@ -316,6 +316,18 @@ describe('SDK: caching', () => {
     assert.equal(await cache.get('watched'), 'watched-3', 'readers get the new value');
   });
 
+  it('holds an initial project without a request, then refreshes it like a fetched one', async () => {
+    const initial = { id: PROJECT, display_name: 'Inline', config: {} };
+    const { app, transport } = setup(() => ({ json: { id: PROJECT, display_name: 'Fetched', config: {} } }), undefined, {
+      initialProject: initial,
+    });
+    assert.equal((await app.getProject()).display_name, 'Inline');
+    assert.equal(transport.requests.length, 0, 'the page carried it: no GET /projects/current');
+    await app.cache.refresh('/projects/current');
+    assert.equal((await app.getProject()).display_name, 'Fetched');
+    assert.equal(transport.requests.length, 1);
+  });
+
   it('answers concurrent reads of one key with one fetch', async () => {
     const { app, transport } = setup(() => ({ json: { id: PROJECT } }));
     await Promise.all([app.getProject(), app.getProject(), app.getProject()]);

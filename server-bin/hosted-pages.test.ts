@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { api, assertKnownError, createProject } from '../test/helpers/api.ts';
+import { api, assertKnownError, createProject, internal } from '../test/helpers/api.ts';
 import { describeWithServer } from '../test/helpers/suite.ts';
 import { matchHostedPath } from './hosted-pages.ts';
 import { hostedUrls } from '../ui/hosted/config.ts';
@@ -16,6 +16,12 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(config.handlerPath, '/handler');
     assert.equal(config.serverPath, '/handler/sign-in');
     assert.equal(config.home, '/');
+    const current = await api(get(), 'GET', '/projects/current', internal.client);
+    assert.deepEqual(
+      config.clientProject,
+      current.body,
+      'the public settings GET /projects/current answers, inlined so the form needs no request',
+    );
     assert.match(html, /\/handler\/handler\.js\?v=[0-9a-f]{16}/);
     const csp = res.headers.get('content-security-policy') ?? '';
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];

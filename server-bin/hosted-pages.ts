@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Core, Project, ServerCapabilities } from '../core/index.ts';
-import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities } from '../core/index.ts';
+import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities, toClientProject } from '../core/index.ts';
 import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
 
 /** URL of the hosted pages' script. */
@@ -47,6 +47,9 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
     // hosted pages (account settings), never on `/`, which is the Gatehouse dashboard.
     home: project.id === INTERNAL_PROJECT_ID ? '/' : (trustedOrigins[0] ?? null),
     capabilities,
+    // The public settings `GET /projects/current` answers, so the first render needs no request
+    // for them (the sign-in form is usable one round trip sooner).
+    clientProject: toClientProject(project),
   };
 }
 

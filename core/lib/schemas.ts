@@ -18,22 +18,7 @@ export const QueryBooleanSchema = v.pipe(
   v.transform((s) => s === 'true'),
 );
 
-/** Deepest nesting of objects and arrays in one metadata field (`{"a": {}}` is 2 levels). */
-export const METADATA_MAX_DEPTH = 32;
-/** Longest metadata field, in characters of its JSON text. */
-export const METADATA_MAX_LENGTH = 100_000;
-
-/** True when `value` nests objects and arrays at most `max` levels deep (iterative: any input is safe). */
-export function isNestedAtMost(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth + 1 > max) return false;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
+import { METADATA_MAX_DEPTH, METADATA_MAX_LENGTH, isNestedAtMost } from './metadata-limits.ts';
 
 /**
  * `client_metadata`, `client_read_only_metadata`, `server_metadata` of users and teams: any JSON

@@ -5,3 +5,4 @@
  * import cycles.
  */
 export { findProject, updateProject, type Project } from './queries.ts';
+export { toClientProject } from './wire.ts';

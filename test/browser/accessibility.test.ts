@@ -324,6 +324,7 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
       path: '/',
       ready: heading('Projects'),
       act: async (p) => {
+        await p.getByRole('button', { name: 'New project' }).click();
         await submit('Create project')(p);
         await p.getByRole('alert').first().waitFor();
       },
@@ -349,6 +350,54 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
         await text(/Not valid JSON/)(p);
       },
     },
+    {
+      name: 'user metadata too deep',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByLabel(/^Client metadata/).waitFor(),
+      act: async (p) => {
+        await p.getByLabel(/^Client metadata/).fill(`${'['.repeat(40)}${']'.repeat(40)}`);
+        await text(/Too deep/)(p);
+      },
+    },
+    {
+      name: 'user sign out everywhere dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Sign out everywhere' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Sign out everywhere' }).click();
+        await p.getByRole('dialog', { name: 'Sign out everywhere' }).waitFor();
+      },
+    },
+    {
+      name: 'user restrict dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Restrict user' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Restrict user' }).click();
+        await p.getByRole('dialog', { name: 'Restrict this user' }).waitFor();
+      },
+    },
+    {
+      name: 'user delete dialog',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('button', { name: 'Delete user' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Delete user' }).click();
+        await p
+          .getByRole('dialog', { name: 'Delete this user' })
+          .getByLabel(/^Type .* to confirm/)
+          .waitFor();
+      },
+    },
+    {
+      name: 'user add to team combobox',
+      path: `${dash()}/users/${userId}`,
+      ready: (p) => p.getByRole('combobox', { name: 'Add to a team' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('combobox', { name: 'Add to a team' }).fill('zzz');
+        await text('No other team matches.')(p);
+      },
+    },
     { name: 'teams', path: `${dash()}/teams`, ready: (p) => p.getByRole('table', { name: 'Teams' }).waitFor() },
     {
       name: 'team',
@@ -358,12 +407,41 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
         await p.getByRole('table', { name: 'Domains' }).waitFor();
       },
     },
+    {
+      name: 'team add member combobox',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('combobox', { name: 'Add a member' }).waitFor(),
+      act: async (p) => {
+        // Ada is the team's only member and the project's only user: no one else to add.
+        await p.getByRole('combobox', { name: 'Add a member' }).fill('ada');
+        await text('No user outside the team matches.')(p);
+      },
+    },
+    {
+      name: 'team invite dialog',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('button', { name: 'Invite' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Invite' }).click();
+        await p.getByRole('dialog', { name: 'Invite by email' }).waitFor();
+      },
+    },
+    {
+      name: 'team delete dialog',
+      path: `${dash()}/teams/${teamId}`,
+      ready: (p) => p.getByRole('button', { name: 'Delete team' }).waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Delete team' }).click();
+        await p.getByRole('dialog', { name: 'Delete this team' }).waitFor();
+      },
+    },
     { name: 'permissions', path: `${dash()}/permissions`, ready: heading('Permissions') },
     {
       name: 'permissions error',
       path: `${dash()}/permissions`,
-      ready: (p) => p.getByLabel('Permission ID').first().waitFor(),
+      ready: (p) => p.getByRole('button', { name: 'New team permission' }).waitFor(),
       act: async (p) => {
+        await p.getByRole('button', { name: 'New team permission' }).click();
         await p.getByLabel('Permission ID').first().fill('Bad Id');
         await text(/Only lowercase letters/)(p);
       },
@@ -372,8 +450,9 @@ describe(`accessibility in Chromium [${testDialects()[0]}]`, () => {
     {
       name: 'auth methods bad domain',
       path: `${dash()}/auth-methods`,
-      ready: (p) => p.getByLabel('Domain', { exact: true }).waitFor(),
+      ready: (p) => p.getByRole('button', { name: 'New trusted domain' }).waitFor(),
       act: async (p) => {
+        await p.getByRole('button', { name: 'New trusted domain' }).click();
         await p.getByLabel('Domain', { exact: true }).fill('https://bad..example.com');
         await text(/Not a valid domain/)(p);
       },

@@ -131,6 +131,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
       }
       throw new Error('magic link was not enabled');
     });
+    await page.getByRole('button', { name: 'New trusted domain' }).click();
     await page.getByLabel('Domain', { exact: true }).fill('https://bad..example.com/*');
     await page.getByText('Not a valid domain').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Add domain' }).isDisabled(), true);
@@ -148,6 +149,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
   it('shows the production-mode rules as a readable error', async () => {
     // A localhost trusted domain blocks production mode (allow_localhost alone does not, as upstream).
     await nav('Auth methods');
+    await page.getByRole('button', { name: 'New trusted domain' }).click();
     await page.getByLabel('Domain', { exact: true }).fill('http://localhost:3000');
     await page.getByLabel('Handler path').fill('/handler');
     await page.getByRole('button', { name: 'Add domain' }).click();
@@ -223,6 +225,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
   it('defines a team permission and grants it to the user in a new team', async () => {
     const userUrl = page.url();
     await nav('Permissions');
+    await page.getByRole('button', { name: 'New team permission' }).click();
     await page.getByLabel('Permission ID').first().fill('Read Docs');
     await page.getByText('Only lowercase letters').first().waitFor();
     await page.getByLabel('Permission ID').first().fill('read:docs');
@@ -230,6 +233,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('table', { name: 'Team permissions' }).getByRole('cell', { name: 'read:docs', exact: true }).first().waitFor();
     await snap('permissions');
     await page.goto(userUrl);
+    await page.getByRole('button', { name: 'New team' }).click();
     await page.getByLabel('New team name').fill('Engineering');
     await page.getByRole('button', { name: 'Create team' }).click();
     const team = page.getByRole('group', { name: 'Team Engineering' });
@@ -247,6 +251,7 @@ describeWithServer('dashboard in Chromium', (get, dialect) => {
     await page.getByRole('table', { name: 'Teams' }).getByRole('link', { name: 'Engineering' }).click();
     await page.getByRole('group', { name: 'Team Engineering' }).getByText('read:docs').waitFor();
     await page.getByText('No pending invitations.').waitFor();
+    await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByLabel('Invitee email').fill('grace@example.com');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('table', { name: 'Invitations' }).getByText('grace@example.com').waitFor();
@@ -308,6 +313,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
   it('creates a draft and sends it to all users after confirming', async () => {
     await page.getByRole('tab', { name: 'Drafts' }).click();
     await page.getByText('No drafts yet.').waitFor();
+    await page.getByRole('button', { name: 'New draft' }).click();
     await page.getByLabel('New draft name').fill('Newsletter');
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByLabel('Draft', { exact: true }).waitFor();
@@ -337,13 +343,15 @@ export function EmailTemplate({ user, project }: Props<any>) {
   it('invites a second owner through a dashboard team: transfer, invited sign-up, join, shared project', async () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Your teams' }).click();
     await page.getByRole('heading', { name: 'Your teams' }).waitFor();
+    await page.getByRole('button', { name: 'New team' }).click();
     await page.getByLabel('Team name').fill('Core');
     await page.getByRole('button', { name: 'Create team' }).click();
     const core = page.getByRole('region', { name: 'Core', exact: true });
     await core.waitFor();
     // The internal project's team_admin includes $invite_members, so the creator of a dashboard
     // team may invite a co-owner straight away.
-    await core.getByLabel('Email of the new owner').fill('second-owner@example.com');
+    await core.getByRole('button', { name: 'Invite an owner' }).click();
+    await page.getByLabel('Email of the new owner').fill('second-owner@example.com');
     await core.getByRole('button', { name: 'Send invitation' }).click();
     await core.getByRole('table').getByText('second-owner@example.com').waitFor();
     await snap('your-teams');
@@ -394,6 +402,7 @@ export function EmailTemplate({ user, project }: Props<any>) {
 
   it('creates a second project, switches to it and deletes it after confirming', async () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All projects' }).click();
+    await page.getByRole('button', { name: 'New project' }).click();
     await page.getByLabel('Project name').fill('Scratch');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Scratch' }).waitFor();

@@ -127,6 +127,23 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
     await page.getByLabel('Display name').fill('Ada');
     await page.getByRole('button', { name: 'Create user' }).click();
     await page.getByRole('heading', { name: 'Ada', exact: true }).waitFor();
+    // The user's detail page: state at a glance, every section loaded, metadata, a team.
+    await page.getByTestId('user-badges').getByText('Two-factor off').waitFor();
+    await page.getByText('No linked provider accounts').waitFor();
+    await page.getByText('No active sessions.').waitFor();
+    await page.getByLabel(/^Client metadata/).fill('{"plan": "pro"}');
+    await page.getByRole('button', { name: 'Save metadata' }).click();
+    await page.getByText('Metadata saved').waitFor();
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('dialog', { name: 'Sign out everywhere' }).getByRole('button', { name: 'Sign out every session' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'New team' }).click();
+    await page.getByLabel('New team name').fill('Engineering');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('group', { name: 'Team Engineering' }).getByRole('link', { name: 'Engineering' }).click();
+    await page.getByRole('heading', { name: 'Engineering', exact: true, level: 1 }).waitFor();
+    await page.getByRole('group', { name: 'Team Engineering' }).getByRole('link', { name: 'Ada' }).waitFor();
+    await page.getByText('Team API keys are turned off').waitFor();
 
     await nav('Project keys');
     await page.getByRole('button', { name: 'New keys' }).click();

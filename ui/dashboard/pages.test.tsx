@@ -123,7 +123,8 @@ it('auth methods page: offers the passkey switch and OAuth providers only when t
   const full = dashboard(`/projects/${PROJECT_ID}/auth-methods`, answer, { passkey: true, oauth: true, mfa: true });
   const b = await render(<DashboardRoot api={full.api} />);
   await waitForText(b.container, 'Passkey');
-  assert.ok(b.container.querySelector('select#oauth-type'), 'the OAuth provider form once the server has the routes');
+  await click(b.container, 'New provider');
+  assert.ok(b.container.querySelector('[role="dialog"] select#oauth-type'), 'the OAuth provider form once the server has the routes');
   await b.unmount();
 });
 
@@ -179,6 +180,7 @@ it('a disabled submit stays focusable and says why; a field problem is announced
     { passkey: true, oauth: true, mfa: true },
   );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await click(container, 'New trusted domain');
   await waitForText(container, 'Add domain');
   const add = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Add domain')!;
   assert.equal(add.hasAttribute('disabled'), false, 'focusable');
@@ -255,6 +257,7 @@ it('OAuth providers section: defaults to standard, explains shared, shows the ca
   await waitForText(container, 'gh-client');
   const url = container.querySelector('[data-testid="callback-url-github"]')?.textContent ?? '';
   assert.match(url, /\/api\/v1\/auth\/oauth\/callback\/github$/);
+  await click(container, 'New provider');
   const kind = container.querySelector('select#oauth-type') as HTMLSelectElement;
   assert.equal(kind.value, 'standard', 'a new provider defaults to standard (own credentials), never the development provider');
   assert.ok(container.querySelector('input[name="client_id"]'), 'standard asks for the client ID');
@@ -296,6 +299,7 @@ it('a failed background refresh keeps the page and what was typed, with the erro
     { passkey: true, oauth: true, mfa: true },
   );
   const { container, unmount } = await render(<DashboardRoot api={api} />);
+  await click(container, 'New trusted domain');
   await waitForText(container, 'Add domain');
   await type(container, 'Domain', 'https://half-typed.example.com');
   const magic = Array.from(container.querySelectorAll('[role=switch]')).find((i) =>

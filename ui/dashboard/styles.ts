@@ -153,4 +153,11 @@ select{appearance:none;-webkit-appearance:none;padding-right:30px!important;back
 .d-check[data-done]{background:var(--ok);border-color:var(--ok)}
 .d-progress{height:6px;border-radius:var(--gh-radius-full);background:var(--gh-skeleton);overflow:hidden;margin:4px 0 12px}
 .d-progress>span{display:block;height:100%;background:var(--ok)}
+/* User and team detail pages (issue 28): status badges wrap, never scroll sideways. */
+.d-badges{display:flex;flex-wrap:wrap;gap:4px;list-style:none;margin:6px 0 0;padding:0}
+.d-user-status img{flex:none}
+.d-combo{position:relative;max-width:420px}
+.d-combo-list{position:absolute;z-index:20;left:0;right:0;top:100%;margin:2px 0 0;padding:4px;list-style:none;background:var(--card);border:1px solid var(--line);border-radius:var(--gh-radius-sm);box-shadow:var(--gh-shadow);max-height:240px;overflow:auto}
+.d-combo-list li{padding:6px 8px;border-radius:var(--gh-radius-sm);cursor:pointer;overflow-wrap:anywhere}
+.d-combo-list li[aria-selected=true]{background:var(--gh-accent-soft);outline:2px solid var(--accent)}
 `;

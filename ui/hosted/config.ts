@@ -1,6 +1,7 @@
 import { HANDLER_ROUTES, type HandlerUrls } from '../../sdk/redirect.ts';
 import type { ServerCapabilities } from '../../core/operations/capabilities.ts';
 import type { Branding } from '../common.tsx';
+import type { WireClientProject } from '../../sdk/wire.ts';
 import { resolveLocale, type Locale } from '../i18n/index.tsx';
 
 /** The inline configuration the server writes into each hosted page. */
@@ -21,6 +22,8 @@ export interface HostedConfig {
   home: string | null;
   /** What the server can do: passkey and OAuth buttons are shown only when it can. */
   capabilities: ServerCapabilities;
+  /** The project's public settings as `GET /projects/current` answers them (seeded into the SDK's cache). */
+  clientProject?: WireClientProject;
 }
 
 /**

@@ -52,6 +52,7 @@ const app = new ClientApp({
   redirectMethod: 'window',
   // The chosen language goes with every call: sign-up stores it for the user's emails (issue 28).
   extraRequestHeaders: { 'x-gatehouse-locale': locale },
+  ...(config.clientProject ? { initialProject: config.clientProject } : {}),
 });
 
 // preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.

@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import { DialogButton } from '../controls/dialog.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, Toggle, useAction, useApi, useLoad } from '../kit.tsx';
 import { handlerPathProblem, isValidDomainUrl } from '../validate.ts';
@@ -105,7 +108,41 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
   const dProblem = domainProblem(domain.trim());
   const hProblem = handlerPathProblem(handlerPath);
   return (
-    <Section title="Trusted domains" description="Redirects (after sign-in, OAuth, email links) may only go to these domains.">
+    <Section
+      title="Trusted domains"
+      description="Redirects (after sign-in, OAuth, email links) may only go to these domains."
+      actions={
+        <DialogButton label="New trusted domain" title="Add a trusted domain" icon={<Icon icon={Plus} />}>
+          {(close) => (
+            <Form
+              onDone={close}
+              success="Domain added"
+              label="Add a trusted domain"
+              submit="Add domain"
+              disabled={!domain.trim() || !!dProblem || !!hProblem}
+              disabledReason={!domain.trim() ? 'Enter a domain to add.' : 'Fix the domain or handler path above first.'}
+              onSubmit={async () => {
+                if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
+                await props.save({
+                  domains: [...domains.filter((x) => x.domain !== domain.trim()), { domain: domain.trim(), handler_path: handlerPath }],
+                });
+                setDomain('');
+              }}
+            >
+              <Field
+                label="Domain"
+                name="domain"
+                value={domain}
+                onChange={setDomain}
+                placeholder="https://app.example.com"
+                error={dProblem}
+              />
+              <Field label="Handler path" name="handler_path" value={handlerPath} onChange={setHandlerPath} error={hProblem} />
+            </Form>
+          )}
+        </DialogButton>
+      }
+    >
       <Toggle
         label="Allow localhost"
         hint="for development"
@@ -142,22 +179,6 @@ function TrustedDomains(props: { config: Record<string, any>; save: (c: Record<s
           </tbody>
         </table>
       )}
-      <Form
-        label="Add a trusted domain"
-        submit="Add domain"
-        disabled={!domain.trim() || !!dProblem || !!hProblem}
-        disabledReason={!domain.trim() ? 'Enter a domain to add.' : 'Fix the domain or handler path above first.'}
-        onSubmit={async () => {
-          if (!domain.trim() || dProblem || hProblem) throw new Error(dProblem ?? hProblem ?? 'Enter a domain.');
-          await props.save({
-            domains: [...domains.filter((x) => x.domain !== domain.trim()), { domain: domain.trim(), handler_path: handlerPath }],
-          });
-          setDomain('');
-        }}
-      >
-        <Field label="Domain" name="domain" value={domain} onChange={setDomain} placeholder="https://app.example.com" error={dProblem} />
-        <Field label="Handler path" name="handler_path" value={handlerPath} onChange={setHandlerPath} error={hProblem} />
-      </Form>
     </Section>
   );
 }

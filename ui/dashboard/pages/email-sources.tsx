@@ -1,4 +1,7 @@
 import { useEffect, useState } from 'react';
+import { Icon } from '../../icon.tsx';
+import { Plus } from 'lucide';
+import { DialogButton } from '../controls/dialog.tsx';
 import type { OperationId } from '../../../sdk/routes.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, ErrorBox, Field, Form, Section, useAction, useApi, useLoad } from '../kit.tsx';
@@ -156,22 +159,44 @@ export function SourceEditor(props: { project: AdminProject }) {
     <Section
       title="Themes, templates and drafts"
       actions={
-        <div className="d-row" role="tablist">
-          {KINDS.map((x) => (
-            <button
-              key={x.kind}
-              type="button"
-              role="tab"
-              aria-selected={x.kind === kind}
-              className={x.kind === kind ? 'd-btn d-primary' : 'd-btn'}
-              onClick={() => {
-                setKind(x.kind);
-                setSent(null);
-              }}
-            >
-              {x.title}
-            </button>
-          ))}
+        <div className="d-row">
+          <div className="d-row" role="tablist">
+            {KINDS.map((x) => (
+              <button
+                key={x.kind}
+                type="button"
+                role="tab"
+                aria-selected={x.kind === kind}
+                className={x.kind === kind ? 'd-btn d-primary' : 'd-btn'}
+                onClick={() => {
+                  setKind(x.kind);
+                  setSent(null);
+                }}
+              >
+                {x.title}
+              </button>
+            ))}
+          </div>
+          <DialogButton label={`New ${kind}`} title={`Create a ${kind}`} icon={<Icon icon={Plus} />}>
+            {(close) => (
+              <Form
+                label={`Create a ${kind}`}
+                submit={`Create ${kind}`}
+                success={`Created the ${kind}`}
+                onDone={close}
+                disabled={!newName.trim() || locked}
+                disabledReason={locked ? OWN_SERVER_REASON : undefined}
+                onSubmit={async () => {
+                  const created: { id: string } = await call(k.create, { body: { display_name: newName.trim() } });
+                  setNewName('');
+                  select(created.id);
+                  list.reload();
+                }}
+              >
+                <Field label={`New ${kind} name`} name="new-source-name" value={newName} onChange={setNewName} />
+              </Form>
+            )}
+          </DialogButton>
         </div>
       }
     >
@@ -303,20 +328,6 @@ export function SourceEditor(props: { project: AdminProject }) {
           </>
         )}
       </Async>
-      <Form
-        label={`Create a ${kind}`}
-        submit={`Create ${kind}`}
-        disabled={!newName.trim() || locked}
-        disabledReason={locked ? OWN_SERVER_REASON : undefined}
-        onSubmit={async () => {
-          const created: { id: string } = await call(k.create, { body: { display_name: newName.trim() } });
-          setNewName('');
-          select(created.id);
-          list.reload();
-        }}
-      >
-        <Field label={`New ${kind} name`} name="new-source-name" value={newName} onChange={setNewName} />
-      </Form>
     </Section>
   );
 }

@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import { DialogButton } from '../controls/dialog.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
 import type { Page } from '../api.ts';
 import { Async, ConfirmButton, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { isValidEmail } from '../validate.ts';
@@ -40,12 +43,30 @@ export function OwnerTeamsPage() {
     <>
       <div className="d-top">
         <h1>Your teams</h1>
+        <DialogButton label="New team" title="Create a dashboard team" icon={<Icon icon={Plus} />}>
+          {(close) => (
+            <Form
+              label="Create a dashboard team"
+              submit="Create team"
+              success="Team created"
+              onDone={close}
+              disabled={!name.trim()}
+              onSubmit={async () => {
+                await api.internal('teams.create', { body: { display_name: name.trim(), creator_user_id: 'me' } });
+                setName('');
+                teams.reload();
+              }}
+            >
+              <Field label="Team name" name="owner-team-name" value={name} onChange={setName} />
+            </Form>
+          )}
+        </DialogButton>
       </div>
       <p className="d-muted">Projects belong to a team; every member of that team manages them. Invite other owners here.</p>
       <Async state={teams} label="Loading your teams…">
         {(p) =>
           p.items.length === 0 ? (
-            <Empty>You are in no team yet. Create one below.</Empty>
+            <Empty>You are in no team yet. Use New team to create one.</Empty>
           ) : (
             <>
               {p.items.map((t) => (
@@ -64,20 +85,6 @@ export function OwnerTeamsPage() {
           )
         }
       </Async>
-      <Section title="Create a team">
-        <Form
-          label="Create a dashboard team"
-          submit="Create team"
-          disabled={!name.trim()}
-          onSubmit={async () => {
-            await api.internal('teams.create', { body: { display_name: name.trim(), creator_user_id: 'me' } });
-            setName('');
-            teams.reload();
-          }}
-        >
-          <Field label="Team name" name="owner-team-name" value={name} onChange={setName} />
-        </Form>
-      </Section>
     </>
   );
 }
@@ -107,7 +114,43 @@ function OwnerTeam(props: { team: Team; me: string | null; projects: OwnedProjec
     else members.reload();
   };
   return (
-    <Section title={props.team.display_name}>
+    <Section
+      title={props.team.display_name}
+      actions={
+        <DialogButton label="Invite an owner" title={`Invite an owner to ${props.team.display_name}`} icon={<Icon icon={Plus} />}>
+          {(close) => (
+            <Form
+              onDone={close}
+              success="Invitation sent"
+              label={`Invite an owner to ${props.team.display_name}`}
+              submit="Send invitation"
+              disabled={!email.trim() || !!problem}
+              onSubmit={async () => {
+                await api.internal('teamInvitations.send', {
+                  body: {
+                    team_id: props.team.id,
+                    email: email.trim(),
+                    callback_url: `${location.origin}${api.url('/handler/team-invitation')}`,
+                  },
+                });
+                setEmail('');
+                invitations.reload();
+              }}
+            >
+              <Field
+                label="Email of the new owner"
+                name="owner-invite-email"
+                type="email"
+                value={email}
+                onChange={setEmail}
+                error={problem}
+                hint="Inviting needs the $invite_members permission in this team. The invited email may sign up to the dashboard even while sign-up is closed."
+              />
+            </Form>
+          )}
+        </DialogButton>
+      }
+    >
       <p className="d-muted" data-testid={`team-projects-${props.team.id}`}>
         {props.projects.length === 0 ? (
           'This team owns no project yet.'
@@ -215,28 +258,6 @@ function OwnerTeam(props: { team: Team; me: string | null; projects: OwnedProjec
           )
         }
       </Async>
-      <Form
-        label={`Invite an owner to ${props.team.display_name}`}
-        submit="Send invitation"
-        disabled={!email.trim() || !!problem}
-        onSubmit={async () => {
-          await api.internal('teamInvitations.send', {
-            body: { team_id: props.team.id, email: email.trim(), callback_url: `${location.origin}${api.url('/handler/team-invitation')}` },
-          });
-          setEmail('');
-          invitations.reload();
-        }}
-      >
-        <Field
-          label="Email of the new owner"
-          name="owner-invite-email"
-          type="email"
-          value={email}
-          onChange={setEmail}
-          error={problem}
-          hint="Inviting needs the $invite_members permission in this team. The invited email may sign up to the dashboard even while sign-up is closed."
-        />
-      </Form>
     </Section>
   );
 }

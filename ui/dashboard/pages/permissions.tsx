@@ -1,4 +1,7 @@
 import { useState, type ReactNode } from 'react';
+import { DialogButton } from '../controls/dialog.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
 import { Async, ConfirmButton, Empty, Field, Form, Section, useApi, useLoad, TableScroll } from '../kit.tsx';
@@ -69,7 +72,58 @@ function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }
   const problem = permissionIdProblem(id);
   const title = props.scope === 'team' ? 'Team permissions' : 'Project permissions';
   return (
-    <Section title={title}>
+    <Section
+      title={title}
+      actions={
+        <DialogButton label={`New ${props.scope} permission`} title={`Create a ${props.scope} permission`} icon={<Icon icon={Plus} />}>
+          {(close) => (
+            <Form
+              onDone={close}
+              success="Permission created"
+              label={`Create a ${props.scope} permission`}
+              submit="Create permission"
+              disabled={!id || !!problem}
+              disabledReason={!id ? 'Enter a permission ID to create.' : 'Fix the permission ID above first.'}
+              onSubmit={async () => {
+                const body = { id, description: description || undefined, contained_permission_ids: contained };
+                await (team ? admin('permissions.createTeamDefinition', { body }) : admin('permissions.createProjectDefinition', { body }));
+                setId('');
+                setDescription('');
+                setContained([]);
+                defs.reload();
+              }}
+            >
+              <Field
+                label="Permission ID"
+                name={`${props.scope}-permission-id`}
+                value={id}
+                onChange={setId}
+                error={problem}
+                placeholder="e.g. read:docs"
+              />
+              <Field label="Description" name={`${props.scope}-permission-description`} value={description} onChange={setDescription} />
+              {(defs.data?.items.length ?? 0) > 0 && (
+                <fieldset>
+                  <legend>Contains</legend>
+                  {defs.data!.items.map((d) => (
+                    <label key={d.id} className="d-toggle">
+                      <input
+                        type="checkbox"
+                        checked={contained.includes(d.id)}
+                        onChange={(e) =>
+                          setContained((e.target as HTMLInputElement).checked ? [...contained, d.id] : contained.filter((x) => x !== d.id))
+                        }
+                      />
+                      {d.id}
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+            </Form>
+          )}
+        </DialogButton>
+      }
+    >
       <Async state={defs} label="Loading permissions…">
         {(p) =>
           p.items.length === 0 ? (
@@ -122,47 +176,6 @@ function Definitions(props: { project: AdminProject; scope: 'team' | 'project' }
           )
         }
       </Async>
-      <Form
-        label={`Create a ${props.scope} permission`}
-        submit="Create permission"
-        disabled={!id || !!problem}
-        disabledReason={!id ? 'Enter a permission ID to create.' : 'Fix the permission ID above first.'}
-        onSubmit={async () => {
-          const body = { id, description: description || undefined, contained_permission_ids: contained };
-          await (team ? admin('permissions.createTeamDefinition', { body }) : admin('permissions.createProjectDefinition', { body }));
-          setId('');
-          setDescription('');
-          setContained([]);
-          defs.reload();
-        }}
-      >
-        <Field
-          label="Permission ID"
-          name={`${props.scope}-permission-id`}
-          value={id}
-          onChange={setId}
-          error={problem}
-          placeholder="e.g. read:docs"
-        />
-        <Field label="Description" name={`${props.scope}-permission-description`} value={description} onChange={setDescription} />
-        {(defs.data?.items.length ?? 0) > 0 && (
-          <fieldset>
-            <legend>Contains</legend>
-            {defs.data!.items.map((d) => (
-              <label key={d.id} className="d-toggle">
-                <input
-                  type="checkbox"
-                  checked={contained.includes(d.id)}
-                  onChange={(e) =>
-                    setContained((e.target as HTMLInputElement).checked ? [...contained, d.id] : contained.filter((x) => x !== d.id))
-                  }
-                />
-                {d.id}
-              </label>
-            ))}
-          </fieldset>
-        )}
-      </Form>
     </Section>
   );
 }

@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import type { Page } from '../api.ts';
 import type { AdminProject } from '../project.ts';
-import { Plus } from 'lucide';
+import { Mail, Plus, Trash2 } from 'lucide';
 import { Icon } from '../../icon.tsx';
 import { DialogButton } from '../controls/dialog.tsx';
+import { ConfirmDialogButton } from '../controls/confirm-dialog.tsx';
+import { Combobox } from '../controls/combobox.tsx';
+import { MetadataEditor } from './metadata-editor.tsx';
+import { TeamApiKeys } from './team-api-keys.tsx';
 import { Async, ConfirmButton, CopyValue, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
@@ -16,6 +20,9 @@ interface WireTeam {
   display_name: string;
   created_at_millis: number;
   profile_image_url?: string | null;
+  client_metadata?: unknown;
+  client_read_only_metadata?: unknown;
+  server_metadata?: unknown;
 }
 interface Profile {
   team_id: string;
@@ -94,7 +101,7 @@ export function TeamsPage(props: { project: AdminProject }) {
   );
 }
 
-/** One team: rename, members with their permissions, add member, invitations, delete. */
+/** One team: profile, members with their permissions, add member, invitations, API keys, metadata, delete. */
 export function TeamPage(props: { project: AdminProject; teamId: string }) {
   const api = useApi();
   const admin = api.admin(props.project.id);
@@ -117,6 +124,8 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
       search.trim() ? admin('users.list', { query: { limit: 10, query: search.trim() } }) : Promise.resolve({ items: [] as WireUser[] }),
     [search],
   );
+  const memberIds = new Set((members.data?.items ?? []).map((m) => m.user_id));
+  const name = team.data?.display_name ?? '';
   return (
     <>
       <div className="d-top">
@@ -127,8 +136,9 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
         {(t) => (
           <TeamName
             team={t}
-            save={async (name) => {
-              await admin('teams.update', { params: { team_id: t.id }, body: { display_name: name } });
+            members={members.data?.items.length}
+            save={async (body) => {
+              await admin('teams.update', { params: { team_id: t.id }, body });
               team.reload();
             }}
           />
@@ -138,22 +148,25 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
         <Async state={members} label="Loading members…">
           {(p) =>
             p.items.length === 0 ? (
-              <Empty>No members yet. Add one below.</Empty>
+              <Empty>No members yet. Search for a user below to add one, or invite someone by email.</Empty>
             ) : (
               <div>
                 {p.items.map((m) => (
                   <MemberTeam
                     key={m.user_id}
                     project={props.project}
-                    team={{ id: props.teamId, display_name: team.data?.display_name ?? '' }}
+                    team={{ id: props.teamId, display_name: name }}
                     user={{ id: m.user_id }}
                     admin={admin}
                     definitions={definitions}
                     onLeft={members.reload}
                     title={
-                      <Link to={`/projects/${props.project.id}/users/${m.user_id}`}>
-                        {m.user?.display_name || m.user?.primary_email || m.display_name || m.user_id}
-                      </Link>
+                      <span>
+                        <Link to={`/projects/${props.project.id}/users/${m.user_id}`}>
+                          {m.user?.display_name || m.user?.primary_email || m.display_name || m.user_id}
+                        </Link>
+                        {m.user?.display_name && m.user.primary_email ? <span className="d-muted"> · {m.user.primary_email}</span> : null}
+                      </span>
                     }
                   />
                 ))}
@@ -161,46 +174,64 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
             )
           }
         </Async>
-        <div className="d-field" style={{ marginTop: 8, maxWidth: 420 }}>
-          <label htmlFor="member-search">Add a member</label>
-          <input
-            id="member-search"
-            type="search"
-            placeholder="Search users by email or name"
-            value={search}
-            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
-          />
-        </div>
-        {search.trim() && (
-          <Async state={candidates} label="Searching…">
-            {(p) =>
-              p.items.length === 0 ? (
-                <p className="d-muted">No users match.</p>
-              ) : (
-                <ul>
-                  {p.items.map((u) => (
-                    <li key={u.id}>
-                      {u.display_name || u.primary_email || u.id}{' '}
-                      <button
-                        type="button"
-                        className="d-link"
-                        onClick={async () => {
-                          await admin('teams.addMember', { params: { team_id: props.teamId, user_id: u.id }, body: {} });
-                          setSearch('');
-                          members.reload();
-                        }}
-                      >
-                        add
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )
-            }
-          </Async>
-        )}
+        <Combobox
+          label="Add a member"
+          placeholder="Search users by email or name"
+          query={search}
+          onQuery={setSearch}
+          loading={candidates.loading}
+          emptyText="No user outside the team matches."
+          options={(candidates.data?.items ?? [])
+            .filter((u) => !memberIds.has(u.id))
+            .map((u) => ({
+              value: u.id,
+              label: u.display_name || u.primary_email || u.id,
+              ...(u.display_name && u.primary_email ? { hint: u.primary_email } : {}),
+            }))}
+          onPick={async (userId) => {
+            await admin('teams.addMember', { params: { team_id: props.teamId, user_id: userId }, body: {} });
+            members.reload();
+          }}
+        />
       </Section>
-      <Section title="Invitations" description="The invitee gets an email with a link to this project's hosted team-invitation page.">
+      <Section
+        title="Invitations"
+        description="The invitee gets an email with a link to this project's hosted team-invitation page."
+        actions={
+          <DialogButton label="Invite" title="Invite by email" icon={<Icon icon={Mail} size={16} />}>
+            {(close) => (
+              <Form
+                label="Invite by email"
+                submit="Send invitation"
+                success="Invitation sent"
+                onDone={close}
+                disabled={!isValidEmail(inviteEmail.trim())}
+                disabledReason="Enter a valid email address to invite."
+                onSubmit={async () => {
+                  await admin('teamInvitations.send', {
+                    body: {
+                      team_id: props.teamId,
+                      email: inviteEmail.trim(),
+                      callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}`,
+                    },
+                  });
+                  setInviteEmail('');
+                  invitations.reload();
+                }}
+              >
+                <Field
+                  label="Invitee email"
+                  name="invite-email"
+                  type="email"
+                  value={inviteEmail}
+                  onChange={setInviteEmail}
+                  error={inviteEmail && !isValidEmail(inviteEmail.trim()) ? 'Please enter a valid email address.' : null}
+                />
+              </Form>
+            )}
+          </DialogButton>
+        }
+      >
         <Async state={invitations} label="Loading invitations…">
           {(p) =>
             p.items.length === 0 ? (
@@ -238,56 +269,62 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
             )
           }
         </Async>
-        <Form
-          label="Invite by email"
-          submit="Send invitation"
-          disabled={!isValidEmail(inviteEmail.trim())}
-          disabledReason="Enter a valid email address to invite."
-          onSubmit={async () => {
-            await admin('teamInvitations.send', {
-              body: {
-                team_id: props.teamId,
-                email: inviteEmail.trim(),
-                callback_url: `${location.origin}${api.url(`/projects/${props.project.id}/handler/team-invitation`)}`,
-              },
-            });
-            setInviteEmail('');
-            invitations.reload();
-          }}
-        >
-          <Field
-            label="Invitee email"
-            name="invite-email"
-            type="email"
-            value={inviteEmail}
-            onChange={setInviteEmail}
-            error={inviteEmail && !isValidEmail(inviteEmail.trim()) ? 'Please enter a valid email address.' : null}
-          />
-        </Form>
       </Section>
+      <TeamApiKeys project={props.project} teamId={props.teamId} admin={admin} />
+      <Async state={team} label="Loading metadata…">
+        {(t) => (
+          <MetadataEditor
+            key={t.id}
+            idPrefix="team-meta"
+            values={t}
+            save={async (body) => {
+              await admin('teams.update', { params: { team_id: t.id }, body });
+              team.reload();
+            }}
+          />
+        )}
+      </Async>
       <TeamSsoSections call={admin} teamId={props.teamId} />
       <Section title="Danger zone">
-        <ConfirmButton
+        <ConfirmDialogButton
           label="Delete team"
-          question="Delete this team and all memberships?"
+          title="Delete this team"
+          icon={<Icon icon={Trash2} size={16} />}
+          confirmLabel="Delete team"
+          typeToConfirm={name || props.teamId}
           onConfirm={async () => {
             await admin('teams.delete', { params: { team_id: props.teamId }, body: {} });
             navigate(`/projects/${props.project.id}/teams`);
           }}
-        />
+        >
+          The team, its memberships and their permissions, its invitations and its API keys are deleted. The members' accounts stay. This
+          cannot be undone.
+        </ConfirmDialogButton>
       </Section>
     </>
   );
 }
 
-function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void> }) {
+function TeamName(props: {
+  team: WireTeam;
+  members: number | undefined;
+  save: (body: { display_name: string; profile_image_url: string | null }) => Promise<void>;
+}) {
   const [name, setName] = useState(props.team.display_name);
+  const [image, setImage] = useState(props.team.profile_image_url ?? '');
   return (
-    <Section title="Team">
+    <Section title="Profile">
       <p className="d-muted">
         ID <CopyValue value={props.team.id} label="team ID" /> · created {formatTime(props.team.created_at_millis)}
+        {props.members !== undefined ? ` · ${props.members} member${props.members === 1 ? '' : 's'}` : ''}
       </p>
-      <Form label="Rename team" submit="Save" disabled={!name.trim()} onSubmit={() => props.save(name.trim())}>
+      <Form
+        label="Team profile"
+        submit="Save"
+        success="Team saved"
+        disabled={!name.trim()}
+        onSubmit={() => props.save({ display_name: name.trim(), profile_image_url: image.trim() || null })}
+      >
         <Field
           label="Team name"
           name="team-display-name"
@@ -295,6 +332,7 @@ function TeamName(props: { team: WireTeam; save: (name: string) => Promise<void>
           onChange={setName}
           error={!name.trim() ? 'The name must not be empty.' : null}
         />
+        <Field label="Profile image URL" name="team-profile-image" value={image} onChange={setImage} />
       </Form>
     </Section>
   );

@@ -20,11 +20,18 @@ import {
   CopyValue,
 } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
-import { isValidEmail, parseJsonField } from '../validate.ts';
+import { isValidEmail } from '../validate.ts';
 import { isNotEnabled } from '../api.ts';
 import type { WireUser } from './users.tsx';
 import { UserPasskeys } from './user-passkeys.tsx';
 import { UserTwoFactor } from './user-two-factor.tsx';
+import { MetadataEditor } from './metadata-editor.tsx';
+import { Combobox } from '../controls/combobox.tsx';
+import { DialogButton } from '../controls/dialog.tsx';
+import { Plus } from 'lucide';
+import { Icon } from '../../icon.tsx';
+import { UserOAuthLinks } from './user-oauth-links.tsx';
+import { UserActions } from './user-actions.tsx';
 
 type Caller = ReturnType<ReturnType<typeof useApi>['admin']>;
 interface Team {
@@ -60,46 +67,96 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
   const api = useApi();
   const { navigate } = useRouter();
   const impersonate = useAction();
+  // Bumped by an action that ends sessions, so the sessions table asks again.
+  const [epoch, setEpoch] = useState(0);
+  const changed = () => {
+    setEpoch((n) => n + 1);
+    props.reload();
+  };
   return (
     <>
+      <UserStatus user={user} />
       <FieldsEditor user={user} admin={admin} reload={props.reload} />
-      <MetadataEditor user={user} admin={admin} reload={props.reload} />
+      <Sessions key={`s${epoch}`} user={user} admin={admin} />
       <ContactChannels user={user} admin={admin} />
-      <Sessions user={user} admin={admin} />
+      <UserOAuthLinks user={user} admin={admin} />
+      <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
+      <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <TeamsAndPermissions project={props.project} user={user} admin={admin} />
       <ProjectPermissions user={user} admin={admin} />
       <ApiKeys project={props.project} user={user} admin={admin} />
-      <UserPasskeys user={user} admin={admin} onChanged={props.reload} />
-      <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
-      <Section title="Actions">
-        <div className="d-row">
-          <button
-            type="button"
-            className="d-btn"
-            disabled={impersonate.busy}
-            onClick={() =>
-              impersonate.run(async () => {
-                const session = await admin('sessions.create', {
-                  body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true },
-                });
-                openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
-              })
-            }
-          >
-            Impersonate
-          </button>
-          <ConfirmButton
-            label="Delete user"
-            question="Delete this user, their sessions and memberships? This cannot be undone."
-            onConfirm={async () => {
-              await admin('users.delete', { params: { user_id: user.id }, body: {} });
-              navigate(`/projects/${props.project.id}/users`);
-            }}
-          />
-        </div>
-        <ErrorBox error={impersonate.error} />
-      </Section>
+      <MetadataEditor
+        idPrefix="user-meta"
+        values={user}
+        save={async (body) => {
+          await admin('users.update', { params: { user_id: user.id }, body });
+          props.reload();
+        }}
+      />
+      <UserActions
+        user={user}
+        admin={admin}
+        onChanged={changed}
+        onDeleted={() => navigate(`/projects/${props.project.id}/users`)}
+        impersonate={
+          <>
+            <button
+              type="button"
+              className="d-btn"
+              disabled={impersonate.busy}
+              onClick={() =>
+                impersonate.run(async () => {
+                  const session = await admin('sessions.create', {
+                    body: { user_id: user.id, expires_in_millis: 3_600_000, is_impersonation: true },
+                  });
+                  openAsUser(api.url(`/projects/${props.project.id}/handler/account-settings`), props.project.id, session);
+                })
+              }
+            >
+              Impersonate
+            </button>
+            <ErrorBox error={impersonate.error} />
+          </>
+        }
+      />
     </>
+  );
+}
+
+/** The user at a glance: how they sign in and what state they are in, as badges. */
+function UserStatus(props: { user: WireUser }) {
+  const u = props.user;
+  const badges: string[] = [];
+  if (u.is_anonymous) badges.push('Anonymous');
+  if (u.restricted_by_admin === true) badges.push('Restricted');
+  badges.push(u.primary_email ? (u.primary_email_verified ? 'Email verified' : 'Email not verified') : 'No email');
+  if (u.has_password) badges.push('Password');
+  if (u.passkey_auth_enabled === true) badges.push('Passkey sign-in');
+  badges.push(u.requires_totp_mfa ? 'Two-factor on' : 'Two-factor off');
+  if (u.otp_auth_enabled === true) badges.push('Magic link / OTP');
+  const oauth = Array.isArray(u.oauth_providers) ? (u.oauth_providers as Array<{ id: string }>) : [];
+  if (oauth.length) badges.push(`${oauth.length} linked account${oauth.length === 1 ? '' : 's'}`);
+  return (
+    <section className="d-card d-user-status" aria-label="Summary">
+      <div className="d-row" style={{ alignItems: 'center', gap: 12 }}>
+        {typeof u.profile_image_url === 'string' && u.profile_image_url ? (
+          <img src={u.profile_image_url} alt="" width={40} height={40} style={{ borderRadius: '50%' }} />
+        ) : null}
+        <div style={{ minWidth: 0 }}>
+          <div style={{ overflowWrap: 'anywhere' }}>
+            <strong>{u.display_name || u.primary_email || 'Unnamed user'}</strong>
+            {u.display_name && u.primary_email ? <span className="d-muted"> · {u.primary_email}</span> : null}
+          </div>
+          <ul className="d-badges" aria-label="Status" data-testid="user-badges">
+            {badges.map((b) => (
+              <li key={b} className="d-badge">
+                {b}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
   );
 }
 
@@ -170,63 +227,6 @@ function FieldsEditor(props: { user: WireUser; admin: Caller; reload: () => void
   );
 }
 
-const METADATA = [
-  ['client_metadata', 'Client metadata', 'readable and writable by the user'],
-  ['client_read_only_metadata', 'Client read-only metadata', 'readable by the user'],
-  ['server_metadata', 'Server metadata', 'only your server sees it'],
-] as const;
-
-function MetadataEditor(props: { user: WireUser; admin: Caller; reload: () => void }) {
-  const [texts, setTexts] = useState<Record<string, string>>(() =>
-    Object.fromEntries(METADATA.map(([k]) => [k, props.user[k] == null ? '' : JSON.stringify(props.user[k], null, 2)])),
-  );
-  const problems = Object.fromEntries(
-    METADATA.map(([k]) => {
-      const r = parseJsonField(texts[k] ?? '');
-      return [k, r.ok ? null : r.error];
-    }),
-  );
-  const invalid = Object.values(problems).some(Boolean);
-  return (
-    <Section title="Metadata" description="JSON; checked as you type.">
-      <Form
-        label="Metadata"
-        submit="Save metadata"
-        disabled={invalid}
-        disabledReason="Fix the JSON above first."
-        onSubmit={async () => {
-          const body: Record<string, unknown> = {};
-          for (const [k] of METADATA) {
-            const r = parseJsonField(texts[k] ?? '');
-            if (!r.ok) throw new Error(r.error);
-            body[k] = r.value;
-          }
-          await props.admin('users.update', { params: { user_id: props.user.id }, body });
-          props.reload();
-        }}
-      >
-        {METADATA.map(([k, label, hint]) => (
-          <div key={k} className="d-field">
-            <label htmlFor={`meta-${k}`}>
-              {label} <small className="d-muted">({hint})</small>
-            </label>
-            <textarea
-              id={`meta-${k}`}
-              className="d-code"
-              style={{ minHeight: 90 }}
-              spellCheck={false}
-              value={texts[k]}
-              aria-invalid={problems[k] ? true : undefined}
-              onInput={(e) => setTexts({ ...texts, [k]: (e.target as HTMLTextAreaElement).value })}
-            />
-            {problems[k] && <small className="d-field-error">{problems[k]}</small>}
-          </div>
-        ))}
-      </Form>
-    </Section>
-  );
-}
-
 function ContactChannels(props: { user: WireUser; admin: Caller }) {
   const channels = useLoad(
     (): Promise<Page<{ id: string; value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }>> =>
@@ -236,7 +236,31 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
   const [value, setValue] = useState('');
   const problem = value && !isValidEmail(value.trim()) ? 'Please enter a valid email address.' : null;
   return (
-    <Section title="Contact channels">
+    <Section
+      title="Contact channels"
+      actions={
+        <DialogButton label="Add email" title="Add a contact channel" primary={false} icon={<Icon icon={Plus} size={16} />}>
+          {(close) => (
+            <Form
+              label="Add a contact channel"
+              submit="Add email"
+              success="Email added"
+              onDone={close}
+              disabled={!value.trim() || !!problem}
+              onSubmit={async () => {
+                await props.admin('contactChannels.create', {
+                  body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false },
+                });
+                setValue('');
+                channels.reload();
+              }}
+            >
+              <Field label="Email" name="channel-email" type="email" value={value} onChange={setValue} error={problem} />
+            </Form>
+          )}
+        </DialogButton>
+      }
+    >
       <Async state={channels} label="Loading contact channels…">
         {(p) =>
           p.items.length === 0 ? (
@@ -281,20 +305,6 @@ function ContactChannels(props: { user: WireUser; admin: Caller }) {
           )
         }
       </Async>
-      <Form
-        label="Add a contact channel"
-        submit="Add email"
-        disabled={!value.trim() || !!problem}
-        onSubmit={async () => {
-          await props.admin('contactChannels.create', {
-            body: { user_id: props.user.id, type: 'email', value: value.trim(), used_for_auth: false, is_verified: false },
-          });
-          setValue('');
-          channels.reload();
-        }}
-      >
-        <Field label="Email" name="channel-email" type="email" value={value} onChange={setValue} error={problem} />
-      </Form>
     </Section>
   );
 }
@@ -366,10 +376,34 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
   const teams = useLoad(() => admin('teams.list', { query: { user_id: user.id } }), [user.id]);
   const allTeams = useLoad(() => admin('teams.list'), []);
   const definitions = useLoad(() => admin('permissions.listTeamDefinitions'), []);
-  const [teamToJoin, setTeamToJoin] = useState('');
+  const [teamQuery, setTeamQuery] = useState('');
   const [newTeam, setNewTeam] = useState('');
+  const join = useAction();
   return (
-    <Section title="Teams and team permissions">
+    <Section
+      title="Teams and team permissions"
+      actions={
+        <DialogButton label="New team" title="Create a team with this user" primary={false} icon={<Icon icon={Plus} size={16} />}>
+          {(close) => (
+            <Form
+              label="Create a team with this user"
+              submit="Create team"
+              success="Team created"
+              onDone={close}
+              disabled={!newTeam.trim()}
+              onSubmit={async () => {
+                await admin('teams.create', { body: { display_name: newTeam.trim(), creator_user_id: user.id } });
+                setNewTeam('');
+                teams.reload();
+                allTeams.reload();
+              }}
+            >
+              <Field label="New team name" name="new-team-name" value={newTeam} onChange={setNewTeam} />
+            </Form>
+          )}
+        </DialogButton>
+      }
+    >
       <Async state={teams} label="Loading teams…">
         {(p) =>
           p.items.length === 0 ? (
@@ -391,45 +425,25 @@ function TeamsAndPermissions(props: { project: AdminProject; user: WireUser; adm
           )
         }
       </Async>
-      <div className="d-row" style={{ alignItems: 'flex-end', marginTop: 8 }}>
-        <Form
-          label="Add to a team"
-          submit="Add to team"
-          disabled={!teamToJoin}
-          onSubmit={async () => {
-            await admin('teams.addMember', { params: { team_id: teamToJoin, user_id: user.id }, body: {} });
-            setTeamToJoin('');
+      <Combobox
+        label="Add to a team"
+        placeholder="Search teams by name"
+        query={teamQuery}
+        onQuery={setTeamQuery}
+        emptyText="No other team matches."
+        options={(allTeams.data?.items ?? [])
+          .filter((t) => !teams.data?.items.some((m) => m.id === t.id))
+          .filter((t) => t.display_name.toLowerCase().includes(teamQuery.trim().toLowerCase()))
+          .slice(0, 20)
+          .map((t) => ({ value: t.id, label: t.display_name }))}
+        onPick={(teamId) =>
+          join.run(async () => {
+            await admin('teams.addMember', { params: { team_id: teamId, user_id: user.id }, body: {} });
             teams.reload();
-          }}
-        >
-          <div className="d-field">
-            <label htmlFor="join-team">Existing team</label>
-            <select id="join-team" value={teamToJoin} onChange={(e) => setTeamToJoin((e.target as HTMLSelectElement).value)}>
-              <option value="">Choose a team…</option>
-              {(allTeams.data?.items ?? [])
-                .filter((t) => !teams.data?.items.some((m) => m.id === t.id))
-                .map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.display_name}
-                  </option>
-                ))}
-            </select>
-          </div>
-        </Form>
-        <Form
-          label="Create a team with this user"
-          submit="Create team"
-          disabled={!newTeam.trim()}
-          onSubmit={async () => {
-            await admin('teams.create', { body: { display_name: newTeam.trim(), creator_user_id: user.id } });
-            setNewTeam('');
-            teams.reload();
-            allTeams.reload();
-          }}
-        >
-          <Field label="New team name" name="new-team-name" value={newTeam} onChange={setNewTeam} />
-        </Form>
-      </div>
+          })
+        }
+      />
+      <ErrorBox error={join.error} />
     </Section>
   );
 }
