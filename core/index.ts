@@ -114,6 +114,8 @@ export interface CoreOptions {
   dnsServers?: readonly string[];
   /** See RuntimeOptions.geoipDatabase (GATEHOUSE_GEOIP_DATABASE; default none). */
   geoipDatabase?: string | null;
+  /** See RuntimeOptions.operatorSecrets (GATEHOUSE_CRON_SECRET, GATEHOUSE_EMAIL_MONITOR_SECRET). */
+  operatorSecrets?: import('./runtime.ts').RuntimeOptions['operatorSecrets'];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

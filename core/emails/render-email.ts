@@ -59,6 +59,10 @@ export const renderEmail = defineOperation({
       },
       project.id,
     );
-    return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
+    return {
+      html: out.html,
+      ...(out.subject === null ? {} : { subject: out.subject }),
+      ...(out.notificationCategory === null ? {} : { notification_category: out.notificationCategory }),
+    };
   },
 });

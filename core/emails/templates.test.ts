@@ -58,7 +58,7 @@ export function EmailTemplate({ user, project, variables }: { user: any; project
       const { admin } = await createCoreProject(t);
       const refused = await t.refuses('emails.renderEmail', admin, { body: { template_tsx_source: source } }, 'EMAIL_RENDERING_ERROR');
       assert.equal(refused.status, 400);
-      assert.match(refused.message, /Failed to render email: /);
+      assert.match(refused.message, /Failed to render email with theme: /);
       const after = await t.call<Rendered>('emails.renderEmail', admin, {
         body: { template_tsx_source: 'export function EmailTemplate() { return <p>fine</p>; }' },
       });

@@ -71,6 +71,7 @@ export interface Database {
   sso_used_assertions: SsoUsedAssertionsTable;
   oauth_provider_clients: OAuthProviderClientsTable;
   oauth_provider_payloads: OAuthProviderPayloadsTable;
+  email_capacity_boosts: EmailCapacityBoostsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -253,6 +254,8 @@ export interface EmailsTable {
   sealed_body: string | null;
   /** JSON object of extra headers (RFC 8058 List-Unsubscribe), or null. */
   headers: string | null;
+  /** `user-primary-email` when addressed to the user's primary email (`send-email`), else null. */
+  recipient: string | null;
 }
 
 /** A user's non-primary contact channel; the primary email lives in `users.primary_email*`. */
@@ -842,4 +845,11 @@ export interface OAuthProviderPayloadsTable {
   expires_at: number | null;
   /** Epoch ms when consumed (codes, rotated refresh tokens). */
   consumed_at: number | null;
+}
+
+/** A project's email capacity boost (`POST /emails/capacity-boost`), one row per project. */
+export interface EmailCapacityBoostsTable {
+  project_id: string;
+  /** Epoch ms when the boost ends. */
+  expires_at: number;
 }

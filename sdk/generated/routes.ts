@@ -80,6 +80,8 @@ export const ROUTES = {
   "dataVault.get": { method: "POST", path: "/data-vault/stores/:id/get" },
   "dataVault.listStores": { method: "GET", path: "/internal/data-vault/stores" },
   "dataVault.set": { method: "POST", path: "/data-vault/stores/:id/set" },
+  "emails.boostCapacity": { method: "POST", path: "/emails/capacity-boost" },
+  "emails.checkHealth": { method: "POST", path: "/health/email" },
   "emails.createDraft": { method: "POST", path: "/internal/email-drafts" },
   "emails.createTemplate": { method: "POST", path: "/internal/email-templates" },
   "emails.createTheme": { method: "POST", path: "/internal/email-themes" },
@@ -87,6 +89,7 @@ export const ROUTES = {
   "emails.deleteTemplate": { method: "DELETE", path: "/internal/email-templates/:id" },
   "emails.deleteTheme": { method: "DELETE", path: "/internal/email-themes/:id" },
   "emails.deliveryInfo": { method: "GET", path: "/emails/delivery-info" },
+  "emails.failedEmailsDigest": { method: "POST", path: "/internal/failed-emails-digest" },
   "emails.getDraft": { method: "GET", path: "/internal/email-drafts/:id" },
   "emails.getOutbox": { method: "GET", path: "/emails/outbox/:id" },
   "emails.getTemplate": { method: "GET", path: "/internal/email-templates/:id" },
@@ -97,6 +100,7 @@ export const ROUTES = {
   "emails.listTemplates": { method: "GET", path: "/internal/email-templates" },
   "emails.listThemes": { method: "GET", path: "/internal/email-themes" },
   "emails.renderEmail": { method: "POST", path: "/emails/render-email" },
+  "emails.runQueueStep": { method: "GET", path: "/internal/email-queue-step" },
   "emails.sendEmail": { method: "POST", path: "/emails/send-email" },
   "emails.sendSignInInvitation": { method: "POST", path: "/internal/send-sign-in-invitation" },
   "emails.sendTestEmail": { method: "POST", path: "/internal/send-test-email" },
@@ -678,6 +682,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -721,6 +728,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -767,6 +777,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -813,6 +826,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -2249,6 +2265,16 @@ export interface Operations {
     };
     output: OutSuccess;
   };
+  "emails.boostCapacity": {
+    input: {};
+    output: {
+      expires_at: string;
+    };
+  };
+  "emails.checkHealth": {
+    input: {};
+    output: OutSuccess;
+  };
   "emails.createDraft": {
     input: {
       body: {
@@ -2338,8 +2364,28 @@ export interface Operations {
         boost_multiplier: number;
         penalty_factor: number;
         is_boost_active: boolean;
-        boost_expires_at: null;
+        boost_expires_at: string | null;
       };
+    };
+  };
+  "emails.failedEmailsDigest": {
+    input: {
+      query?: {
+        dry_run?: "true" | "false" | undefined;
+      };
+    };
+    output: {
+      success: boolean;
+      error_message?: string | undefined;
+      failed_emails_by_tenancy?: ({
+        emails: ({
+          subject: string;
+          to: string[];
+        })[];
+        tenant_owner_emails: string[];
+        project_id: string;
+        tenancy_id: string;
+      })[] | undefined;
     };
   };
   "emails.getDraft": {
@@ -2440,8 +2486,18 @@ export interface Operations {
     };
     output: {
       html: string;
-      subject: string | null;
-      notification_category: string | null;
+      subject?: string | undefined;
+      notification_category?: string | undefined;
+    };
+  };
+  "emails.runQueueStep": {
+    input: {
+      query?: {
+        only_one_step?: "true" | "false" | undefined;
+      };
+    };
+    output: {
+      ok: boolean;
     };
   };
   "emails.sendEmail": {
@@ -2456,12 +2512,12 @@ export interface Operations {
         template_id?: string | undefined;
         variables?: unknown;
         draft_id?: string | undefined;
+        is_high_priority?: boolean | undefined;
       };
     };
     output: {
       results: ({
         user_id: string;
-        user_email?: string | undefined;
       })[];
     };
   };

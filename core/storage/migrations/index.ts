@@ -22,6 +22,7 @@ import { teamDomainsScim } from './0022-team-domains-scim.ts';
 import { localeDevices } from './0022-locale-devices.ts';
 import { sso } from './0022-sso.ts';
 import { oauthProvider } from './0022-oauth-provider.ts';
+import { emailCapacity } from './0023-email-capacity.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022-locale-devices': localeDevices,
   '0022-sso': sso,
   '0022-oauth-provider': oauthProvider,
+  '0023-email-capacity': emailCapacity,
 };
