@@ -27,6 +27,8 @@ export const renderEmail = defineOperation({
       template_tsx_source: v.optional(v.string()),
       variables: VariablesSchema,
       editable_markers: v.optional(v.boolean()),
+      /** Accepted as upstream's; Gatehouse answers no editable regions. */
+      editable_source: v.optional(v.picklist(['template', 'theme', 'both'])),
       preview_mode: v.optional(v.boolean()),
     }),
   },
