@@ -43,13 +43,20 @@ function compileBoth(input: RenderInput): { themeCode: string | null; templateCo
     }
   };
   const templateCode = compileOne(input.templateSource, 'template');
-  const themeCode = compileOne(input.themeSource, 'theme');
+  const themeCode = compileOne(input.themeSource ?? NO_THEME_SOURCE, 'theme');
   if (problems.length > 0) throw renderingError(buildFailedMessage(problems));
   return { themeCode, templateCode };
 }
 
 /** The names `@react-email/components` exports, handed to the guest as render-later markers. */
 const REACT_EMAIL_NAMES = JSON.stringify(Object.keys(ReactEmail).filter((name) => name !== 'render'));
+
+/**
+ * The theme of "no theme" (`theme_id: false`): the bare document, Tailwind classes inlined, as
+ * upstream renders a template without a theme.
+ */
+const NO_THEME_SOURCE = `import { Html, Tailwind, Body } from '@react-email/components';
+export function EmailTheme(props) { return <Html><Tailwind><Body>{props.children}</Body></Tailwind></Html>; }`;
 
 /** Upstream's build error for a theme without an `EmailTheme` export (its bundle imports it by name). */
 const NO_EMAIL_THEME =

@@ -199,7 +199,9 @@ describeWithServer('emails as upstream answers them', (get) => {
       theme_id: false,
       template_tsx_source: got.body.tsx_source,
     });
-    assert.equal(rendered.body.html, '<p>plain</p>');
+    // No theme: upstream's bare document (Html, Tailwind, Body) around the template.
+    assert.match(rendered.body.html, /<html dir="ltr" lang="en"><head><\/head><body>.*<p>plain<\/p>.*<\/body><\/html>$/);
+    assert.ok(!rendered.body.html.includes('#f6f6f6'), "not the default theme's layout");
     assert.equal((await api(server, 'PATCH', `/internal/email-drafts/${created.body.id}`, admin, { theme_id: DARK })).status, 200);
     assert.equal((await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin)).body.theme_id, DARK);
   });
