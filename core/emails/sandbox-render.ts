@@ -11,7 +11,7 @@ let quickjs: Promise<QuickJSWASMModule> | null = null;
 
 /** Loads QuickJS's WebAssembly module now, so a worker is ready before its first render counts time. */
 export async function warmUpSandbox(): Promise<void> {
-  warmUpCompiler();
+  await warmUpCompiler();
   quickjs ??= getQuickJS();
   await quickjs;
   await warmUpReactEmail();

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { transform } from 'sucrase';
 
 /** The name a source is compiled under, as upstream's bundle names its virtual files. */
@@ -34,37 +33,34 @@ type Esbuild = typeof import('esbuild');
 let esbuild: Esbuild | null | undefined;
 
 /**
- * esbuild when it can run here (an npm install: its executable comes with the package), else null
- * (the single executable carries no executable for it). Loaded on first use.
+ * Loads esbuild if it can run here (an npm install: its executable comes with the package); the
+ * single executable carries no executable for it, so there {@link compileTsx} uses Sucrase. The
+ * render worker calls this before it says it is ready (esbuild's first call starts its service,
+ * about a second).
  */
-function loadEsbuild(): Esbuild | null {
-  if (esbuild === undefined) {
-    try {
-      esbuild = createRequire(import.meta.url)('esbuild') as Esbuild;
-      esbuild.transformSync('', { loader: 'tsx' });
-    } catch {
-      esbuild = null;
-    }
+export async function warmUpCompiler(): Promise<void> {
+  if (esbuild !== undefined) return;
+  try {
+    const loaded = (await import('esbuild')) as Esbuild & { default?: Esbuild };
+    const api = typeof loaded.transformSync === 'function' ? loaded : loaded.default!;
+    api.transformSync('', { loader: 'tsx' });
+    esbuild = api;
+  } catch {
+    esbuild = null;
   }
-  return esbuild;
-}
-
-/** Starts the compiler now (esbuild's first call starts its service, about a second). */
-export function warmUpCompiler(): void {
-  loadEsbuild();
 }
 
 /**
  * Compiles TSX email source (templates, themes, drafts) to CommonJS that calls `h(...)` and
  * `Fragment` for JSX. The one place that names the compiler: esbuild, as upstream (its error
- * texts are upstream's), or Sucrase (pure JavaScript) where esbuild cannot run, in the single
- * executable; Sucrase's error texts are its own.
+ * texts are upstream's), once {@link warmUpCompiler} has loaded it, else Sucrase (pure
+ * JavaScript: the single executable); Sucrase's error texts are its own.
  *
  * @throws CompileError with each problem's place in `virtual:/<file>.tsx`.
  */
 export function compileTsx(source: string, file: SourceFile): string {
   const sourcefile = `virtual:/${file}.tsx`;
-  const compiler = loadEsbuild();
+  const compiler = esbuild ?? null;
   if (compiler) {
     try {
       return compiler.transformSync(source, {
