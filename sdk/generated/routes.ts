@@ -2481,6 +2481,7 @@ export interface Operations {
         template_tsx_source?: string | undefined;
         variables?: unknown;
         editable_markers?: boolean | undefined;
+        editable_source?: "template" | "theme" | "both" | undefined;
         preview_mode?: boolean | undefined;
       };
     };
