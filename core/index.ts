@@ -121,6 +121,8 @@ export interface CoreOptions {
   geoipDatabase?: string | null;
   /** Tests only: cheap password hashes (see WiredRuntimeOptions.testPasswordHashing); refused in production. */
   testPasswordHashing?: boolean;
+  /** See RuntimeOptions.operatorSecrets (GATEHOUSE_CRON_SECRET, GATEHOUSE_EMAIL_MONITOR_SECRET). */
+  operatorSecrets?: import('./runtime.ts').RuntimeOptions['operatorSecrets'];
 }
 
 /** The unvalidated input of {@link Core.invoke}. */

@@ -97,7 +97,18 @@ export interface RuntimeOptions {
    * network call. Default none: sessions carry no place.
    */
   geoipDatabase?: string | null;
+  /**
+   * The bearer secret of the cron routes (`/internal/email-queue-step`,
+   * `/internal/failed-emails-digest`; GATEHOUSE_CRON_SECRET) and of the email health monitor
+   * (`/health/email`; GATEHOUSE_EMAIL_MONITOR_SECRET). Default: none in production (the routes
+   * answer 401), upstream's development values elsewhere (`mock_cron_secret`,
+   * `this-secret-token-is-for-local-development-only`).
+   */
+  operatorSecrets?: { cron?: string | null; emailMonitor?: string | null };
 }
+
+/** Upstream's development-backend secrets of its cron and monitor routes (its .env.development). */
+const DEVELOPMENT_OPERATOR_SECRETS = { cron: 'mock_cron_secret', emailMonitor: 'this-secret-token-is-for-local-development-only' };
 
 /** Cloudflare's documented Turnstile server-side validation endpoint. */
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -148,6 +159,8 @@ export interface Runtime extends RuntimeServices {
   readonly outboundPrivateHosts: ReadonlySet<string>;
   /** See RuntimeOptions.dnsServers: empty means the system's resolvers. */
   readonly dnsServers: readonly string[];
+  /** See RuntimeOptions.operatorSecrets; null: the route refuses every caller. */
+  readonly operatorSecrets: { readonly cron: string | null; readonly emailMonitor: string | null };
   /** The approximate place of a normalized client address (RuntimeOptions.geoipDatabase), or null. */
   readonly placeOf: PlaceLookup;
 }
@@ -212,6 +225,11 @@ export function createRuntime(options: RuntimeOptions, wire: (kernel: KernelRunt
     dashboardSignUpOpen: options.dashboardSignUpOpen ?? (() => false),
     turnstile: { verifyUrl: options.turnstile?.verifyUrl || TURNSTILE_SITEVERIFY_URL, timeoutMs: options.turnstile?.timeoutMs ?? 3000 },
     dnsServers: [...(options.dnsServers ?? [])],
+    operatorSecrets: {
+      cron: options.operatorSecrets?.cron || (environment === 'production' ? null : DEVELOPMENT_OPERATOR_SECRETS.cron),
+      emailMonitor:
+        options.operatorSecrets?.emailMonitor || (environment === 'production' ? null : DEVELOPMENT_OPERATOR_SECRETS.emailMonitor),
+    },
   };
   return { ...kernel, ...wire(kernel) };
 }

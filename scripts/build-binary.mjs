@@ -181,6 +181,9 @@ for (const [key, entry] of Object.entries(WORKERS)) {
     legalComments: 'none',
     logLevel: 'warning',
     define: { 'import.meta.url': JSON.stringify(`file:///gatehouse-sea/${key}`) },
+    // esbuild's executable cannot run inside the SEA; the render worker then compiles with Sucrase
+    // (core/emails/transform.ts), its import of esbuild failing at run time.
+    external: ['esbuild'],
     plugins: [quickjsWasmPlugin(wasmAssets)],
   });
   workerAssets[key] = file;

@@ -11,7 +11,7 @@ import { imagesMiddleware } from './images.ts';
 
 /**
  * Builds the Koa application of the pages: the hosted pages, the dashboard, images, the favicon
- * and `/health`, each response with the security headers and a request id. The API is not
+ * and `/health` (with upstream's `POST /health/email` monitor), each response with the security headers and a request id. The API is not
  * here: `/api/…` requests take the one answer (api/answer.ts) before they could reach Koa
  * (api/node.ts, api/fetch.ts).
  */
@@ -64,6 +64,13 @@ export function createKoaApp(core: Core, options: { healthInfo?: () => Record<st
     if (ctx.path === '/health') {
       ctx.set('cache-control', 'no-store');
       ctx.body = { status: 'ok', ...options.healthInfo?.() };
+      return;
+    }
+    if (ctx.path === '/health/email' && ctx.method === 'POST') {
+      // Upstream's email monitor lives outside /api; the operation checks the bearer secret.
+      const authorization = ctx.get('authorization');
+      ctx.set('cache-control', 'no-store');
+      ctx.body = await core.invoke('emails.checkHealth', authorization ? { authorization } : {});
       return;
     }
     if (ctx.path === '/health/ready') {

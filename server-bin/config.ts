@@ -47,6 +47,8 @@ export interface ServerConfig {
   dnsServers: string[];
   /** GATEHOUSE_GEOIP_DATABASE: the MaxMind DB file sessions' places come from, or undefined. */
   geoipDatabase: string | undefined;
+  /** GATEHOUSE_CRON_SECRET and GATEHOUSE_EMAIL_MONITOR_SECRET (core RuntimeOptions.operatorSecrets). */
+  operatorSecrets: { cron: string | null; emailMonitor: string | null };
   help: boolean;
   version: boolean;
 }
@@ -226,6 +228,7 @@ export function resolveServerConfig(argv: string[], env: NodeJS.ProcessEnv): Ser
       .filter(Boolean),
     dnsServers,
     geoipDatabase: env.GATEHOUSE_GEOIP_DATABASE?.trim() || undefined,
+    operatorSecrets: { cron: env.GATEHOUSE_CRON_SECRET || null, emailMonitor: env.GATEHOUSE_EMAIL_MONITOR_SECRET || null },
     help: values.help === true,
     version: values.version === true,
   };

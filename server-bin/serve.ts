@@ -68,6 +68,7 @@ export async function startServer(
       geoipDatabase: config.geoipDatabase ?? null,
       ai: { ...config.ai, docs: loadGatehouseDocs },
       turnstile: config.turnstile,
+      operatorSecrets: config.operatorSecrets,
       logger: createJsonLogger(options.logLevel ?? 'info'),
       strictErrors: options.strictErrors,
       environment: options.environment ?? config.environment ?? 'production',

@@ -87,6 +87,16 @@ export const SETTINGS: readonly Setting[] = [
     help: '`development` allows webhooks, SMTP and OpenID providers on local and private addresses, the development OAuth provider, and shows error causes',
   },
   {
+    env: ['GATEHOUSE_CRON_SECRET'],
+    default: 'none in production (`mock_cron_secret` in development)',
+    help: 'bearer secret of the cron routes `/api/v1/internal/email-queue-step` and `/api/v1/internal/failed-emails-digest` (Gatehouse runs both by itself; these are for schedulers that call them)',
+  },
+  {
+    env: ['GATEHOUSE_EMAIL_MONITOR_SECRET'],
+    default: "none in production (upstream's development token in development)",
+    help: 'bearer secret of `POST /health/email`, the email health monitor',
+  },
+  {
     env: ['GATEHOUSE_DNS_SERVERS'],
     default: "the system's resolvers",
     help: 'comma-separated DNS servers (host or host:port) that team domain verification asks for `_gatehouse-challenge` TXT records',

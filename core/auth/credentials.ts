@@ -24,6 +24,11 @@ export interface Credentials {
   readonly allowAnonymousUser?: boolean;
   /** The caller accepts a restricted user (e.g. unverified email) as the signed-in user. */
   readonly allowRestrictedUser?: boolean;
+  /**
+   * The `Authorization` header as sent, read only by the operations an operator secret guards
+   * (upstream's cron routes); request authentication ignores it.
+   */
+  readonly authorization?: string;
 }
 
 /** No credentials at all: public operations only. */

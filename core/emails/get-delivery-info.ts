@@ -1,13 +1,16 @@
 import { defineOperation } from '../operations/define.ts';
-import { countSentSince } from './queries.ts';
+import { countSentSince, findCapacityBoost } from './queries.ts';
 import { DeliveryInfoOutput } from './outputs.ts';
+import { emailCapacity, type WindowStats } from './capacity.ts';
 
 const HOUR = 3_600_000;
+const WINDOWS = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;
 
 /**
- * Sending statistics in upstream's shape. Gatehouse sends through the project's own SMTP server
- * and learns of no bounces or spam reports, so those are 0, and it imposes no sending capacity of
- * its own: `rate_per_second` is reported as 0 with no boost or penalty (docs/compatibility.md).
+ * Sending statistics and capacity in upstream's shape (`emails/delivery-info`). Gatehouse sends
+ * through SMTP servers and learns of no bounces or spam reports, so those are 0 and the penalty
+ * stays 1; the capacity is upstream's formula (see docs/compatibility.md), with the project's
+ * boost (`POST /emails/capacity-boost`) when one is active.
  */
 export const getDeliveryInfo = defineOperation({
   id: 'emails.deliveryInfo',
@@ -20,25 +23,14 @@ export const getDeliveryInfo = defineOperation({
   output: DeliveryInfoOutput,
   async run(ctx) {
     const projectId = ctx.auth.project.id;
-    const windows = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 30 * 24 * HOUR } as const;
-    const stats = Object.fromEntries(
-      await Promise.all(
-        Object.entries(windows).map(
-          async ([key, span]) =>
-            [
-              key,
-              {
-                sent: await countSentSince(ctx.db, projectId, ctx.now - span),
-                bounced: 0,
-                marked_as_spam: 0,
-              },
-            ] as const,
-        ),
+    const entries = await Promise.all(
+      (Object.keys(WINDOWS) as Array<keyof typeof WINDOWS>).map(
+        async (key) =>
+          [key, { sent: await countSentSince(ctx.db, projectId, ctx.now - WINDOWS[key]), bounced: 0, marked_as_spam: 0 }] as const,
       ),
     );
-    return {
-      stats,
-      capacity: { rate_per_second: 0, boost_multiplier: 1, penalty_factor: 1, is_boost_active: false, boost_expires_at: null },
-    };
+    const stats = Object.fromEntries(entries) as Record<keyof typeof WINDOWS, WindowStats>;
+    const boost = await findCapacityBoost(ctx.db, projectId);
+    return { stats, capacity: emailCapacity(ctx.runtime, stats, boost, ctx.now) };
   },
 });

@@ -31,3 +31,7 @@ export { OUTBOX_STATUS } from './outbox-wire.ts';
 export { getOutboxEmail } from './get-outbox-email.ts';
 export { updateOutboxEmail } from './update-outbox-email.ts';
 export { getDeliveryInfo } from './get-delivery-info.ts';
+export { boostEmailCapacity } from './boost-email-capacity.ts';
+export { runEmailQueueStep } from './run-email-queue-step.ts';
+export { sendFailedEmailsDigest } from './send-failed-emails-digest.ts';
+export { checkEmailHealth } from './check-email-health.ts';

@@ -1,4 +1,5 @@
 import type { EmailRow } from './queries.ts';
+import { findCategory } from '../notifications/index.ts';
 
 /**
  * Upstream's outbox statuses (`emails/outbox/crud.tsx`) for Gatehouse's stored ones. Gatehouse
@@ -32,15 +33,18 @@ export function storedStatusesFor(filter: { status?: string; simple_status?: str
 export function toOutboxEmail(row: EmailRow) {
   const mapped = OUTBOX_STATUS[row.status] ?? { status: 'queued', simple: 'in-progress' as const };
   const created = Number(row.created_at);
+  const category = row.notification_category === null ? null : findCategory(row.notification_category);
   const base = {
     id: row.id,
     created_at_millis: created,
     updated_at_millis: Number(row.sent_at ?? row.created_at),
     tsx_source: '',
     theme_id: null,
-    to: row.user_id
-      ? { type: 'user-custom-emails' as const, user_id: row.user_id, emails: [row.to_email] }
-      : { type: 'custom-emails' as const, emails: [row.to_email] },
+    to: !row.user_id
+      ? { type: 'custom-emails' as const, emails: [row.to_email] }
+      : row.recipient === 'user-primary-email'
+        ? { type: 'user-primary-email' as const, user_id: row.user_id }
+        : { type: 'user-custom-emails' as const, user_id: row.user_id, emails: [row.to_email] },
     variables: {},
     skip_deliverability_check: false,
     scheduled_at_millis: Number(row.next_attempt_at ?? row.created_at),
@@ -71,9 +75,10 @@ export function toOutboxEmail(row: EmailRow) {
     subject: row.subject,
     html: row.html,
     text: row.text,
-    is_transactional: row.notification_category === null || row.notification_category === 'transactional',
+    // Stored as the category's name; upstream answers the category's id.
+    is_transactional: category === null || !category.canDisable,
     is_high_priority: false,
-    notification_category_id: row.notification_category,
+    notification_category_id: category?.id ?? null,
     has_rendered: true,
     has_delivered: row.status === 'sent',
   };

@@ -15,6 +15,8 @@ export interface OutgoingEmail {
   html: string;
   text?: string | null;
   userId?: string | null;
+  /** True when `to` is the user's primary email as `send-email` addresses it (outbox `to.type`). */
+  toPrimaryEmail?: boolean;
   /** Notification category id, for the sent log (preferences are checked by the caller). */
   notificationCategory?: string | null;
   /**
@@ -74,6 +76,7 @@ export async function enqueueEmail(ctx: OperationContext, project: Project, emai
     sent_at: null,
     sealed_body: sealed,
     headers: headers ? JSON.stringify(headers) : null,
+    recipient: email.toPrimaryEmail && email.userId ? 'user-primary-email' : null,
   };
   await insertEmail(ctx.db, row);
   if (route.kind !== 'outbox') {

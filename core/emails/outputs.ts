@@ -64,12 +64,15 @@ export const ProjectEmailOutput = component(
 );
 export const ProjectEmailListOutput = listOutput(ProjectEmailOutput);
 
-/** Per requested user: the address it went to, absent when the user has none. */
-export const SendEmailOutput = v.strictObject({
-  results: v.array(v.strictObject({ user_id: v.string(), user_email: v.optional(v.string()) })),
-});
+/** One entry per requested user. */
+export const SendEmailOutput = v.strictObject({ results: v.array(v.strictObject({ user_id: v.string() })) });
 
-export const RenderedEmailOutput = v.strictObject({ html: v.string(), subject: NullableString, notification_category: NullableString });
+/** The rendered HTML; `subject` and `notification_category` only when the template declared them. */
+export const RenderedEmailOutput = v.strictObject({
+  html: v.string(),
+  subject: v.optional(v.string()),
+  notification_category: v.optional(v.string()),
+});
 
 /** Whether the SMTP server accepted the test email, with its error otherwise. */
 export const TestEmailOutput = v.union([
@@ -84,6 +87,7 @@ const outboxEntries = {
   tsx_source: v.string(),
   theme_id: v.null(),
   to: v.variant('type', [
+    v.strictObject({ type: v.literal('user-primary-email'), user_id: v.string() }),
     v.strictObject({ type: v.literal('user-custom-emails'), user_id: v.string(), emails: v.array(v.string()) }),
     v.strictObject({ type: v.literal('custom-emails'), emails: v.array(v.string()) }),
   ]),
@@ -155,7 +159,7 @@ export const OutboxEmailOutput = component(
 export const OutboxEmailListOutput = pagedListOutput(OutboxEmailOutput);
 
 const WindowStats = v.strictObject({ sent: Int, bounced: Int, marked_as_spam: Int });
-/** Emails sent in the last hour, day, week and month, and the sending capacity (fixed values). */
+/** Emails sent in the last hour, day, week and month, and the sending capacity (upstream's formula). */
 export const DeliveryInfoOutput = v.strictObject({
   stats: v.strictObject({ hour: WindowStats, day: WindowStats, week: WindowStats, month: WindowStats }),
   capacity: v.strictObject({
@@ -163,6 +167,29 @@ export const DeliveryInfoOutput = v.strictObject({
     boost_multiplier: v.number(),
     penalty_factor: v.number(),
     is_boost_active: v.boolean(),
-    boost_expires_at: v.null(),
+    /** ISO 8601 end of the latest boost, even once it has ended; null when the project never boosted. */
+    boost_expires_at: v.nullable(v.string()),
   }),
+});
+
+/** `{expires_at}`: when the boost just activated ends (ISO 8601). */
+export const CapacityBoostOutput = v.strictObject({ expires_at: v.string() });
+
+/** `{ok: true}` once the queue step has run. */
+export const QueueStepOutput = v.strictObject({ ok: v.boolean() });
+
+/** The failed emails of the last 24 hours per project, with its owners' addresses (upstream's digest shape). */
+export const FailedEmailsDigestOutput = v.strictObject({
+  success: v.boolean(),
+  error_message: v.optional(v.string()),
+  failed_emails_by_tenancy: v.optional(
+    v.array(
+      v.strictObject({
+        emails: v.array(v.strictObject({ subject: v.string(), to: v.array(v.string()) })),
+        tenant_owner_emails: v.array(v.string()),
+        project_id: v.string(),
+        tenancy_id: v.string(),
+      }),
+    ),
+  ),
 });

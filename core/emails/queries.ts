@@ -196,3 +196,79 @@ export async function countSentSince(db: Kysely<Database>, projectId: string, si
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** A failed email with what the digest lists: its project, subject and recipient. */
+export interface FailedEmailRow {
+  project_id: string;
+  subject: string;
+  to_email: string;
+  user_id: string | null;
+  recipient: string | null;
+}
+
+/** Emails whose delivery failed (status `failed`) created since `since`, oldest first. */
+export async function listFailedEmailsSince(db: Kysely<Database>, since: number): Promise<FailedEmailRow[]> {
+  return db
+    .selectFrom('emails')
+    .select(['project_id', 'subject', 'to_email', 'user_id', 'recipient'])
+    .where('status', '=', 'failed')
+    .where('created_at', '>=', since)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The primary emails of the dashboard users in each project's owner team (the internal project's
+ * team named by `projects.owner_team_id`), by project id; a project without owners is absent.
+ */
+export async function ownerEmailsOf(
+  db: Kysely<Database>,
+  internalProjectId: string,
+  projectIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (projectIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('projects as p')
+    .innerJoin('team_members as m', (j) => j.onRef('m.team_id', '=', 'p.owner_team_id').on('m.project_id', '=', internalProjectId))
+    .innerJoin('users as u', (j) => j.onRef('u.id', '=', 'm.user_id').on('u.project_id', '=', internalProjectId))
+    .select(['p.id as project_id', 'u.primary_email as email'])
+    .where('p.id', 'in', [...projectIds])
+    .where('u.primary_email', 'is not', null)
+    .orderBy('m.created_at')
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.project_id) ?? [];
+    list.push(row.email!);
+    out.set(row.project_id, list);
+  }
+  return out;
+}
+
+/** The end (epoch ms) of the project's latest capacity boost, or null. */
+export async function findCapacityBoost(db: Kysely<Database>, projectId: string): Promise<number | null> {
+  const row = await db.selectFrom('email_capacity_boosts').select('expires_at').where('project_id', '=', projectId).executeTakeFirst();
+  return row ? Number(row.expires_at) : null;
+}
+
+/** Records a capacity boost ending at `expiresAt`, replacing the project's earlier one. */
+export async function saveCapacityBoost(db: Kysely<Database>, projectId: string, expiresAt: number): Promise<void> {
+  await db
+    .insertInto('email_capacity_boosts')
+    .values({ project_id: projectId, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('project_id').doUpdateSet({ expires_at: expiresAt }))
+    .execute();
+}
+
+/** Queued emails never attempted though due before `dueBefore` (any project). */
+export async function countOverdueEmails(db: Kysely<Database>, dueBefore: number): Promise<number> {
+  const row = await db
+    .selectFrom('emails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .where('attempt_count', '=', 0)
+    .where('next_attempt_at', '<', dueBefore)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -27,6 +27,8 @@ export const renderEmail = defineOperation({
       template_tsx_source: v.optional(v.string()),
       variables: VariablesSchema,
       editable_markers: v.optional(v.boolean()),
+      /** Accepted as upstream's; Gatehouse answers no editable regions. */
+      editable_source: v.optional(v.picklist(['template', 'theme', 'both'])),
       preview_mode: v.optional(v.boolean()),
     }),
   },
@@ -59,6 +61,10 @@ export const renderEmail = defineOperation({
       },
       project.id,
     );
-    return { html: out.html, subject: out.subject, notification_category: out.notificationCategory };
+    return {
+      html: out.html,
+      ...(out.subject === null ? {} : { subject: out.subject }),
+      ...(out.notificationCategory === null ? {} : { notification_category: out.notificationCategory }),
+    };
   },
 });

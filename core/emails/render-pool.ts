@@ -268,7 +268,8 @@ export function configureRenderPool(options: Partial<RenderPoolOptions>): void {
 export function renderPool(): RenderPool {
   pool ??= new RenderPool({
     size: configured.size ?? Math.max(2, cpuBudget()),
-    hardDeadlineMs: configured.hardDeadlineMs ?? RENDER_TIME_LIMIT_MS + 1000,
+    // The guest's limit, plus react-email's render of the tree (Tailwind compiles new classes).
+    hardDeadlineMs: configured.hardDeadlineMs ?? RENDER_TIME_LIMIT_MS + 3000,
     source: configured.source ?? defaultWorkerSource(),
     maxQueued: configured.maxQueued,
     maxQueuedPerTenant: configured.maxQueuedPerTenant,

@@ -5,7 +5,7 @@
 
 /** What a template sees as props: `{user, project, variables}`; the theme gets `unsubscribeLink`. */
 export interface RenderInput {
-  /** TSX of a theme exporting `EmailTheme({children, unsubscribeLink})`, or null for no theme. */
+  /** TSX of a theme exporting `EmailTheme({children, unsubscribeLink})`, or null for no theme (the bare document). */
   themeSource: string | null;
   /** TSX exporting `EmailTemplate(props)`; or null with `html` given. */
   templateSource: string | null;

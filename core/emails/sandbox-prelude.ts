@@ -1,8 +1,9 @@
 /**
  * Guest-side code evaluated inside the QuickJS sandbox before a template: a small JSX runtime
- * that renders straight to HTML (`h`, `Fragment`), the email components templates import from
- * `@react-email/components` and `@stackframe/emails`, and a `require` that serves only those
- * modules. The guest has no `process`, file system or network.
+ * (`h`, `Fragment`) whose `__serialize` calls the template's and theme's components and turns the
+ * result into a data tree, the `@react-email/components` names (rendered by the real package
+ * outside the sandbox, react-email-render.ts) and `@stackframe/emails`, and a `require` that
+ * serves only those modules. The guest has no `process`, file system or network.
  */
 export const SANDBOX_PRELUDE = String.raw`
 var Fragment = function Fragment(props) { return props.children; };
@@ -13,52 +14,50 @@ function h(type, props) {
   if (children.length === 1) p.children = children[0]; else if (children.length > 1) p.children = children;
   return { __el: true, type: type, props: p };
 }
-var __voidTags = { area: 1, br: 1, col: 1, hr: 1, img: 1, input: 1, link: 1, meta: 1, source: 1, wbr: 1 };
-function __esc(s) { return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'); }
-function __css(style) {
-  return Object.keys(style).map(function (k) {
-    var v = style[k];
-    if (v === null || v === undefined || v === false) return '';
-    var name = k.replace(/[A-Z]/g, function (m) { return '-' + m.toLowerCase(); });
-    return name + ':' + (typeof v === 'number' && v !== 0 && !/^(line-height|font-weight|opacity|z-index|flex)/.test(name) ? v + 'px' : v);
-  }).filter(Boolean).join(';');
+// A module export of @react-email/components, by name: rendered outside the sandbox by the real
+// package (react-email-render.ts), so a template gets react-email's exact output.
+function __reRef(name) { var f = function () { throw new Error(name + ' from @react-email/components is rendered after the template, not called'); }; f.__re = name; return f; }
+var __components = {};
+function __defineReactEmail(names) { names.forEach(function (name) { __components[name] = __reRef(name); }); }
+var __depth = 0;
+// The element tree as data: user components are called here (inside the sandbox); host tags and
+// react-email components stay as nodes; functions and symbols are dropped, as React drops them.
+function __value(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'function') return v.__re ? { __re: v.__re } : null;
+  if (typeof v !== 'object') return v;
+  if (v.__el) return { __node: __serialize(v) };
+  if (Array.isArray(v)) return v.map(__value);
+  var out = {};
+  Object.keys(v).forEach(function (k) { out[k] = __value(v[k]); });
+  return out;
 }
-function __attrs(props) {
-  var out = '';
+function __props(props) {
+  var out = {};
   Object.keys(props).forEach(function (k) {
-    if (k === 'children' || k === 'key' || k === 'ref' || k === 'dangerouslySetInnerHTML') return;
+    if (k === 'children' || k === 'key' || k === 'ref') return;
     var v = props[k];
-    if (v === null || v === undefined || v === false || typeof v === 'function') return;
-    var name = k === 'className' ? 'class' : k === 'htmlFor' ? 'for' : k;
-    if (name === 'style' && typeof v === 'object') v = __css(v);
-    out += v === true ? ' ' + name : ' ' + name + '="' + __esc(v) + '"';
+    if (typeof v === 'function' && !v.__re) return;
+    out[k] = __value(v);
   });
   return out;
 }
-function renderToString(node) {
-  if (node === null || node === undefined || node === false || node === true) return '';
-  if (Array.isArray(node)) return node.map(renderToString).join('');
-  if (typeof node === 'string' || typeof node === 'number') return __esc(node);
-  if (!node.__el) return __esc(String(node));
-  if (typeof node.type === 'function') return renderToString(node.type(node.props));
-  var tag = String(node.type);
-  var inner = node.props.dangerouslySetInnerHTML ? String(node.props.dangerouslySetInnerHTML.__html) : renderToString(node.props.children);
-  if (__voidTags[tag]) return '<' + tag + __attrs(node.props) + '/>';
-  return '<' + tag + __attrs(node.props) + '>' + inner + '</' + tag + '>';
+function __serialize(node) {
+  if (node === null || node === undefined || typeof node === 'boolean') return null;
+  if (typeof node === 'string' || typeof node === 'number') return node;
+  if (Array.isArray(node)) return node.map(__serialize);
+  if (!node.__el) return String(node);
+  if (++__depth > 1000) throw new Error('The email nests components more than 1000 deep');
+  try {
+    var type = node.type;
+    if (type === Fragment) return __serialize(node.props.children);
+    if (typeof type === 'function' && type.__re) return { re: type.__re, props: __props(node.props), children: __serialize(node.props.children) };
+    if (typeof type === 'function') return __serialize(type(node.props));
+    return { tag: String(type), props: __props(node.props), children: __serialize(node.props.children) };
+  } finally {
+    __depth--;
+  }
 }
-function __tag(tag, base) {
-  return function (props) { var p = Object.assign({}, base || {}, props); return h(tag, p, p.children); };
-}
-var __components = {
-  Html: function (p) { return h(Fragment, null, h('html', Object.assign({ lang: 'en' }, p, { children: undefined }), p.children)); },
-  Head: __tag('head'), Body: __tag('body'), Container: __tag('div', { style: { maxWidth: '37.5em', margin: '0 auto' } }),
-  Section: __tag('section'), Row: __tag('div'), Column: __tag('div'), Text: __tag('p', { style: { fontSize: 14, lineHeight: '24px', margin: '16px 0' } }),
-  Heading: function (p) { return h(p.as || 'h1', Object.assign({}, p, { as: undefined }), p.children); },
-  Link: __tag('a'), Button: __tag('a', { style: { display: 'inline-block', textDecoration: 'none' } }), Img: __tag('img'), Hr: __tag('hr'),
-  Preview: function (p) { return h('div', { style: { display: 'none', overflow: 'hidden', maxHeight: 0 } }, p.children); },
-  Tailwind: function (p) { return p.children; }, Font: function () { return null; }, Markdown: function (p) { return h('div', null, p.children); },
-  CodeBlock: function (p) { return h('pre', null, p.code || p.children); }, CodeInline: __tag('code'),
-};
 var __emails = {
   Subject: function (p) { __meta.subject = String(p.value); return null; },
   NotificationCategory: function (p) { __meta.category = String(p.value); return null; },

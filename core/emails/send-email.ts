@@ -16,7 +16,7 @@ import { API_PREFIX } from '../operations/api-path.ts';
 /**
  * Renders per user in the sandbox (template props `{user, project, variables}`) and queues
  * everything in one transaction (upstream `emails/send-email/route.tsx`). Every requested user is
- * listed: `user_email` is absent for a user without a primary email (no email is sent), and a user
+ * listed as `{user_id}` (a user without a primary email gets no email), and a user
  * who turned the category off is listed but not sent to (transactional categories cannot be turned
  * off). `theme_id: false` renders without a theme. Custom emails need the project's own SMTP
  * server; an unknown template, draft or category name is 400 text, as upstream.
@@ -38,6 +38,8 @@ export const sendEmail = defineOperation({
       template_id: v.optional(v.string()),
       variables: VariablesSchema,
       draft_id: v.optional(v.string()),
+      /** Accepted as upstream's; Gatehouse's queue has one priority. */
+      is_high_priority: v.optional(v.boolean()),
     }),
   },
   errors: ['SCHEMA_ERROR', 'EMAIL_RENDERING_ERROR', 'USER_ID_DOES_NOT_EXIST', 'REQUIRES_CUSTOM_EMAIL_SERVER'],
@@ -109,16 +111,12 @@ export const sendEmail = defineOperation({
           subject: r.subject,
           html: r.html,
           userId: r.userId,
+          toPrimaryEmail: true,
           notificationCategory: findCategory(r.category)!.name,
         });
       }
       if (body.draft_id !== undefined) await updateSource(tx.db, 'email_drafts', project.id, body.draft_id, { sent_at: tx.now });
     });
-    return {
-      results: requested.map((id) => {
-        const email = byId.get(id)?.primary_email;
-        return email ? { user_id: id, user_email: email } : { user_id: id };
-      }),
-    };
+    return { results: requested.map((id) => ({ user_id: id })) };
   },
 });

@@ -62,7 +62,7 @@ describeWithServer('emails as upstream answers them', (get) => {
     assert.equal((await api(server, 'POST', '/emails/render-email', admin, { template_id: id })).status, 200);
   });
 
-  it('lists every requested user in send-email results, without user_email when there is no primary email; html needs no subject', async () => {
+  it('lists every requested user in send-email results as {user_id} only, as upstream; html needs no subject', async () => {
     const server = get();
     const { server: srv } = await createProject(server, OWN_SMTP);
     const withEmail = await api(server, 'POST', '/users', srv, { primary_email: 'has@example.com' });
@@ -72,7 +72,7 @@ describeWithServer('emails as upstream answers them', (get) => {
       html: '<p>No subject given</p>',
     });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { results: [{ user_id: withEmail.body.id, user_email: 'has@example.com' }, { user_id: without.body.id }] });
+    assert.deepEqual(res.body, { results: [{ user_id: withEmail.body.id }, { user_id: without.body.id }] });
     assert.deepEqual((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [], html: '<p>x</p>', subject: 'x' })).body, {
       results: [],
     });
@@ -156,7 +156,7 @@ describeWithServer('emails as upstream answers them', (get) => {
       theme_id: MISSING,
     });
     assert.equal(unknown.status, 200, unknown.text);
-    assert.deepEqual(unknown.body, { results: [{ user_id: user.body.id, user_email: 'fallback@example.com' }] });
+    assert.deepEqual(unknown.body, { results: [{ user_id: user.body.id }] });
     assert.equal(
       (
         await api(server, 'POST', '/emails/send-email', srv, {
@@ -199,7 +199,9 @@ describeWithServer('emails as upstream answers them', (get) => {
       theme_id: false,
       template_tsx_source: got.body.tsx_source,
     });
-    assert.equal(rendered.body.html, '<p>plain</p>');
+    // No theme: upstream's bare document (Html, Tailwind, Body) around the template.
+    assert.match(rendered.body.html, /<html dir="ltr" lang="en"><head><\/head><body>.*<p>plain<\/p>.*<\/body><\/html>$/);
+    assert.ok(!rendered.body.html.includes('#f6f6f6'), "not the default theme's layout");
     assert.equal((await api(server, 'PATCH', `/internal/email-drafts/${created.body.id}`, admin, { theme_id: DARK })).status, 200);
     assert.equal((await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin)).body.theme_id, DARK);
   });

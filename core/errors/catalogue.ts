@@ -198,7 +198,10 @@ export const errorCatalogue = {
     ['email', 'primary_email'],
   ),
   EMAIL_TEMPLATE_ALREADY_EXISTS: entry(409, 'An email template of this type already exists.'),
-  EMAIL_RENDERING_ERROR: entry(400, (d) => `Failed to render email: ${String(d.error)}`, ['error']),
+  EMAIL_RENDERING_ERROR: entry(400, (d) => `Failed to render email with theme: ${String(d.error)}`, ['error']),
+  EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: entry(409, (d) => `Email capacity boost is already active until ${String(d.expires_at)}.`, [
+    'expires_at',
+  ]),
   REQUIRES_CUSTOM_EMAIL_SERVER: entry(
     400,
     'This action requires a custom SMTP server. Please edit your email server configuration and try again.',

@@ -59,6 +59,11 @@ export interface OperationContext<A extends RequestAuth | null = RequestAuth | n
    */
   readonly clientUserAgent: string | null;
   readonly clientLocale: string | null;
+  /**
+   * The request's `Authorization` header as sent, or null: read only by the operations an
+   * operator secret guards (upstream's cron routes), never for request authentication.
+   */
+  readonly authorization: string | null;
   /** Runs `fn` in one database transaction; `afterCommit` hooks queued inside run after commit. */
   transaction<T>(fn: (ctx: OperationContext<A>) => Promise<T>): Promise<T>;
   /** Queues work (network I/O, notifications) to run once the surrounding transaction commits. */

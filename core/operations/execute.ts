@@ -41,8 +41,9 @@ export interface OperationRequest {
 interface ClientInfo {
   userAgent: string | null;
   locale: string | null;
+  authorization: string | null;
 }
-const NO_CLIENT: ClientInfo = { userAgent: null, locale: null };
+const NO_CLIENT: ClientInfo = { userAgent: null, locale: null, authorization: null };
 /** Longest `User-Agent` kept (real ones are under 300 characters). */
 const USER_AGENT_MAX = 512;
 
@@ -53,6 +54,7 @@ function clientInfo(request: OperationRequest): ClientInfo {
   return {
     userAgent: agent ? agent.slice(0, USER_AGENT_MAX) : null,
     locale: locale && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/.test(locale) ? locale : null,
+    authorization: request.credentials.authorization ?? null,
   };
 }
 
@@ -207,6 +209,7 @@ function makeContext(
     clientAddress,
     clientUserAgent: client.userAgent,
     clientLocale: client.locale,
+    authorization: client.authorization,
     afterCommit: (fn) => {
       hooks.push(fn);
     },

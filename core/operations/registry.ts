@@ -181,6 +181,10 @@ export const operations: readonly AnyOperation[] = [
   emails.getOutboxEmail,
   emails.updateOutboxEmail,
   emails.getDeliveryInfo,
+  emails.boostEmailCapacity,
+  emails.runEmailQueueStep,
+  emails.sendFailedEmailsDigest,
+  emails.checkEmailHealth,
   notifications.unsubscribeViaLink,
   notifications.unsubscribeOneClick,
   // webhooks

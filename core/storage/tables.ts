@@ -73,6 +73,7 @@ export interface Database {
   oauth_provider_payloads: OAuthProviderPayloadsTable;
   // payment invoices (0023)
   payment_invoices: PaymentInvoicesTable;
+  email_capacity_boosts: EmailCapacityBoostsTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -255,6 +256,8 @@ export interface EmailsTable {
   sealed_body: string | null;
   /** JSON object of extra headers (RFC 8058 List-Unsubscribe), or null. */
   headers: string | null;
+  /** `user-primary-email` when addressed to the user's primary email (`send-email`), else null. */
+  recipient: string | null;
 }
 
 /** A user's non-primary contact channel; the primary email lives in `users.primary_email*`. */
@@ -881,4 +884,11 @@ export interface PaymentInvoicesTable {
 export interface UsersTable {
   /** The user's id at the system it was imported from (unique per project); null when not imported. */
   source_id: string | null;
+}
+
+/** A project's email capacity boost (`POST /emails/capacity-boost`), one row per project. */
+export interface EmailCapacityBoostsTable {
+  project_id: string;
+  /** Epoch ms when the boost ends. */
+  expires_at: number;
 }

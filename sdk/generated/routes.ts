@@ -82,6 +82,8 @@ export const ROUTES = {
   "dataVault.get": { method: "POST", path: "/data-vault/stores/:id/get" },
   "dataVault.listStores": { method: "GET", path: "/internal/data-vault/stores" },
   "dataVault.set": { method: "POST", path: "/data-vault/stores/:id/set" },
+  "emails.boostCapacity": { method: "POST", path: "/emails/capacity-boost" },
+  "emails.checkHealth": { method: "POST", path: "/health/email" },
   "emails.createDraft": { method: "POST", path: "/internal/email-drafts" },
   "emails.createTemplate": { method: "POST", path: "/internal/email-templates" },
   "emails.createTheme": { method: "POST", path: "/internal/email-themes" },
@@ -89,6 +91,7 @@ export const ROUTES = {
   "emails.deleteTemplate": { method: "DELETE", path: "/internal/email-templates/:id" },
   "emails.deleteTheme": { method: "DELETE", path: "/internal/email-themes/:id" },
   "emails.deliveryInfo": { method: "GET", path: "/emails/delivery-info" },
+  "emails.failedEmailsDigest": { method: "POST", path: "/internal/failed-emails-digest" },
   "emails.getDraft": { method: "GET", path: "/internal/email-drafts/:id" },
   "emails.getOutbox": { method: "GET", path: "/emails/outbox/:id" },
   "emails.getTemplate": { method: "GET", path: "/internal/email-templates/:id" },
@@ -99,6 +102,7 @@ export const ROUTES = {
   "emails.listTemplates": { method: "GET", path: "/internal/email-templates" },
   "emails.listThemes": { method: "GET", path: "/internal/email-themes" },
   "emails.renderEmail": { method: "POST", path: "/emails/render-email" },
+  "emails.runQueueStep": { method: "GET", path: "/internal/email-queue-step" },
   "emails.sendEmail": { method: "POST", path: "/emails/send-email" },
   "emails.sendSignInInvitation": { method: "POST", path: "/internal/send-sign-in-invitation" },
   "emails.sendTestEmail": { method: "POST", path: "/internal/send-test-email" },
@@ -693,6 +697,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -736,6 +743,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -782,6 +792,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -828,6 +841,9 @@ export type OutOutboxEmail = {
   tsx_source: string;
   theme_id: null;
   to: {
+    type: "user-primary-email";
+    user_id: string;
+  } | {
     type: "user-custom-emails";
     user_id: string;
     emails: string[];
@@ -2295,6 +2311,16 @@ export interface Operations {
     };
     output: OutSuccess;
   };
+  "emails.boostCapacity": {
+    input: {};
+    output: {
+      expires_at: string;
+    };
+  };
+  "emails.checkHealth": {
+    input: {};
+    output: OutSuccess;
+  };
   "emails.createDraft": {
     input: {
       body: {
@@ -2384,8 +2410,28 @@ export interface Operations {
         boost_multiplier: number;
         penalty_factor: number;
         is_boost_active: boolean;
-        boost_expires_at: null;
+        boost_expires_at: string | null;
       };
+    };
+  };
+  "emails.failedEmailsDigest": {
+    input: {
+      query?: {
+        dry_run?: "true" | "false" | undefined;
+      };
+    };
+    output: {
+      success: boolean;
+      error_message?: string | undefined;
+      failed_emails_by_tenancy?: ({
+        emails: ({
+          subject: string;
+          to: string[];
+        })[];
+        tenant_owner_emails: string[];
+        project_id: string;
+        tenancy_id: string;
+      })[] | undefined;
     };
   };
   "emails.getDraft": {
@@ -2481,13 +2527,24 @@ export interface Operations {
         template_tsx_source?: string | undefined;
         variables?: unknown;
         editable_markers?: boolean | undefined;
+        editable_source?: "template" | "theme" | "both" | undefined;
         preview_mode?: boolean | undefined;
       };
     };
     output: {
       html: string;
-      subject: string | null;
-      notification_category: string | null;
+      subject?: string | undefined;
+      notification_category?: string | undefined;
+    };
+  };
+  "emails.runQueueStep": {
+    input: {
+      query?: {
+        only_one_step?: "true" | "false" | undefined;
+      };
+    };
+    output: {
+      ok: boolean;
     };
   };
   "emails.sendEmail": {
@@ -2502,12 +2559,12 @@ export interface Operations {
         template_id?: string | undefined;
         variables?: unknown;
         draft_id?: string | undefined;
+        is_high_priority?: boolean | undefined;
       };
     };
     output: {
       results: ({
         user_id: string;
-        user_email?: string | undefined;
       })[];
     };
   };

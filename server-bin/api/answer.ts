@@ -81,7 +81,8 @@ const RFC8414_PREFIX = '/.well-known/oauth-authorization-server/api/';
  *    the OpenAPI document (openapi.ts) for GET/HEAD of its paths;
  * 3. SCIM 2.0 requests (`/api/v1/scim/v2/…`, scim.ts: their own media type and error format);
  *    then the cookie bridge of Gatehouse's own pages (cookie-bridge.ts) for bridge requests;
- * 4. the operation route from the registry (routes.ts), or the plain-text 404;
+ * 4. the operation route from the registry (routes.ts); an empty 405 when the path has routes
+ *    for other methods only, else the plain-text 404;
  * 5. the body (body.ts) and the credentials (credentials.ts), then the operation itself
  *    (core's invokeOperation);
  * 6. the outcome rendered (render.ts) and its protocol headers (respond.ts), the length set
@@ -141,6 +142,13 @@ export function createAnswer(core: Core, routes: ApiRoutes, options: { trustedPr
       if (bridge) request = bridge.request;
       const found = routes.find(method, pathname);
       if (!found) {
+        const allowed = routes.allowedMethods(pathname);
+        if (allowed.length > 0) {
+          // Upstream's route handlers (Next.js) answer a method their route does not export with
+          // an empty 405; Gatehouse adds the `Allow` header RFC 9110 asks for.
+          out.allow = [...allowed, 'OPTIONS'].sort().join(', ');
+          return finished(requestId, method, 405, out, '');
+        }
         out['content-type'] = 'text/plain; charset=utf-8';
         return finished(requestId, method, 404, out, NOT_FOUND_TEXT);
       }

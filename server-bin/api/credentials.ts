@@ -16,7 +16,8 @@ export function stackHeader(headers: RequestHeaders, name: string): string | und
 /**
  * Turns request headers into the caller's {@link Credentials}: access type, project and branch,
  * the three project keys, the admin access token, the access and refresh tokens, and the
- * `allow-anonymous-user` / `allow-restricted-user` flags (`'true'` only). Checks nothing: core
+ * `allow-anonymous-user` / `allow-restricted-user` flags (`'true'` only), and the `Authorization`
+ * header (for the operations an operator secret guards). Checks nothing: core
  * resolves and checks them in upstream's order.
  */
 export function credentialsFromHeaders(headers: RequestHeaders): Credentials {
@@ -27,6 +28,7 @@ export function credentialsFromHeaders(headers: RequestHeaders): Credentials {
   }
   if (stackHeader(headers, 'allow-anonymous-user') === 'true') out.allowAnonymousUser = true;
   if (stackHeader(headers, 'allow-restricted-user') === 'true') out.allowRestrictedUser = true;
+  if (headers.authorization !== undefined) out.authorization = headers.authorization;
   return out as Credentials;
 }
 

@@ -14,6 +14,12 @@ export interface ApiRoutes {
    * {@link createApiRoutes} for the matching rules.
    */
   find(method: string, pathname: string): { op: AnyOperation; params: Record<string, string> } | null;
+  /**
+   * The methods some route answers at this path (sorted; `HEAD` with `GET`), empty when no route
+   * has the path: a request with another method then answers 405, as upstream's Next.js route
+   * handlers do for a method their route file does not export.
+   */
+  allowedMethods(pathname: string): string[];
 }
 
 /**
@@ -77,21 +83,36 @@ export function createApiRoutes(operations: readonly AnyOperation[]): ApiRoutes 
         routes.filter((r) => r.first === route.first || r.first === null),
       );
   }
+  /** The raw path segments after the prefix, or null when the path is not an API path. */
+  const pathParts = (sentPathname: string): string[] | null => {
+    const pathname = routedApiPath(sentPathname);
+    if (pathname.slice(0, prefix.length).toLowerCase() !== prefix) return null;
+    let rest = pathname.slice(prefix.length);
+    if (rest.endsWith('/')) rest = rest.slice(0, -1);
+    if (rest !== '' && !rest.startsWith('/')) return null;
+    return rest === '' ? [] : rest.slice(1).split('/');
+  };
+  const candidates = (parts: readonly string[]) => byFirst.get((parts[0] ?? '').toLowerCase()) ?? anyFirst;
   return {
     find(method, sentPathname) {
-      const pathname = routedApiPath(sentPathname);
-      if (pathname.slice(0, prefix.length).toLowerCase() !== prefix) return null;
-      let rest = pathname.slice(prefix.length);
-      if (rest.endsWith('/')) rest = rest.slice(0, -1);
-      if (rest !== '' && !rest.startsWith('/')) return null;
-      const parts = rest === '' ? [] : rest.slice(1).split('/');
+      const parts = pathParts(sentPathname);
+      if (!parts) return null;
       const verb = method.toUpperCase();
-      for (const route of byFirst.get((parts[0] ?? '').toLowerCase()) ?? anyFirst) {
+      for (const route of candidates(parts)) {
         if (!route.methods.includes(verb)) continue;
         const params = matchSegments(route.segments, parts);
         if (params) return { op: route.op, params };
       }
       return null;
+    },
+    allowedMethods(sentPathname) {
+      const parts = pathParts(sentPathname);
+      if (!parts) return [];
+      const methods = new Set<string>();
+      for (const route of candidates(parts)) {
+        if (matchSegments(route.segments, parts)) for (const m of route.methods) methods.add(m);
+      }
+      return [...methods].sort();
     },
   };
 }

@@ -26,6 +26,7 @@ import { oauthProvider } from './0022-oauth-provider.ts';
 import { paymentInvoices } from './0023-payment-invoices.ts';
 import { paymentRefunds } from './0023-payment-refunds.ts';
 import { importSourceId } from './0023-import-source-id.ts';
+import { emailCapacity } from './0023-email-capacity.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0023-payment-refunds': paymentRefunds,
   '0023-import-source-id': importSourceId,
   '0023-sso-connection-options': ssoConnectionOptions,
+  '0023-email-capacity': emailCapacity,
 };
