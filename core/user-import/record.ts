@@ -38,7 +38,7 @@ export const ImportedUserSchema = v.strictObject({
   client_read_only_metadata: v.optional(MetadataSchema),
   server_metadata: v.optional(MetadataSchema),
   password_hash: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024)))),
-  totp_secret_base64: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be valid base64')))),
+  totp_secret_base64: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'is not valid base64')))),
   oauth_providers: v.optional(
     v.array(
       v.strictObject({

@@ -13,7 +13,7 @@ export const RiskScoresSchema = v.strictObject({
   sign_up: v.strictObject({ bot: RiskScoreSchema, free_trial_abuse: RiskScoreSchema }),
 });
 
-const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be valid base64'));
+const Base64Schema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'is not valid base64'));
 
 /**
  * A user's email language (Gatehouse extension, input only: upstream's user has no such field,
