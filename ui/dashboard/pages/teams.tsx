@@ -7,7 +7,7 @@ import { DialogButton } from '../controls/dialog.tsx';
 import { ConfirmDialogButton } from '../controls/confirm-dialog.tsx';
 import { Combobox } from '../controls/combobox.tsx';
 import { MetadataEditor } from './metadata-editor.tsx';
-import { TeamApiKeys } from './team-api-keys.tsx';
+import { OwnerApiKeys } from './owner-api-keys.tsx';
 import { Async, ConfirmButton, CopyValue, Empty, Field, Form, Section, formatTime, useApi, useLoad, TableScroll } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { MemberTeam } from './user.tsx';
@@ -270,7 +270,7 @@ export function TeamPage(props: { project: AdminProject; teamId: string }) {
           }
         </Async>
       </Section>
-      <TeamApiKeys project={props.project} teamId={props.teamId} admin={admin} />
+      <OwnerApiKeys project={props.project} owner={{ type: 'team', id: props.teamId }} admin={admin} />
       <Async state={team} label="Loading metadata…">
         {(t) => (
           <MetadataEditor

@@ -1,3 +1,4 @@
+import { OwnerApiKeys } from './owner-api-keys.tsx';
 import { useState, type ReactNode } from 'react';
 import { serialize as serializeCookie } from 'cookie';
 import type { Page } from '../api.ts';
@@ -21,7 +22,6 @@ import {
 } from '../kit.tsx';
 import { Link, useRouter } from '../router.tsx';
 import { isValidEmail } from '../validate.ts';
-import { isNotEnabled } from '../api.ts';
 import type { WireUser } from './users.tsx';
 import { UserPasskeys } from './user-passkeys.tsx';
 import { UserTwoFactor } from './user-two-factor.tsx';
@@ -84,7 +84,7 @@ function UserBody(props: { project: AdminProject; user: WireUser; admin: Caller;
       <UserTwoFactor user={user} admin={admin} onChanged={props.reload} />
       <TeamsAndPermissions project={props.project} user={user} admin={admin} />
       <ProjectPermissions user={user} admin={admin} />
-      <ApiKeys project={props.project} user={user} admin={admin} />
+      <OwnerApiKeys project={props.project} owner={{ type: 'user', id: user.id }} admin={admin} />
       <MetadataEditor
         idPrefix="user-meta"
         values={user}
@@ -599,75 +599,6 @@ function ProjectPermissions(props: { user: WireUser; admin: Caller }) {
         </button>
       </div>
       <ErrorBox error={action.error} />
-    </Section>
-  );
-}
-
-const API_KEYS_OFF = 'User API keys are turned off for this project (Auth methods → User API keys).';
-
-/** The user's API keys; not asked for while the project has user API keys off (the API would refuse). */
-function ApiKeys(props: { project: AdminProject; user: WireUser; admin: Caller }) {
-  if (props.project.config.allow_user_api_keys === false) {
-    return (
-      <Section title="API keys">
-        <p className="d-muted">{API_KEYS_OFF}</p>
-      </Section>
-    );
-  }
-  return <ApiKeyList user={props.user} admin={props.admin} />;
-}
-
-function ApiKeyList(props: { user: WireUser; admin: Caller }) {
-  const keys = useLoad(() => props.admin('apiKeys.listUserKeys', { query: { user_id: props.user.id } }), [props.user.id]);
-  return (
-    <Section title="API keys">
-      {isNotEnabled(keys.error) ? (
-        <p className="d-muted">{API_KEYS_OFF}</p>
-      ) : (
-        <Async state={keys} label="Loading API keys…">
-          {(p) =>
-            p.items.length === 0 ? (
-              <Empty>No API keys.</Empty>
-            ) : (
-              <TableScroll label="User API keys">
-                <table className="d-table d-cards" aria-label="User API keys">
-                  <thead>
-                    <tr>
-                      <th>Description</th>
-                      <th>Key</th>
-                      <th>Created</th>
-                      <th>Status</th>
-                      <th />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.items.map((k) => (
-                      <tr key={k.id}>
-                        <td data-label="Description">{k.description}</td>
-                        <td data-label="Key">{typeof k.value === 'object' && k.value ? `…${k.value.last_four}` : '—'}</td>
-                        <td data-label="Created">{formatTime(k.created_at_millis)}</td>
-                        <td data-label="Status">{k.manually_revoked_at_millis ? 'Revoked' : 'Active'}</td>
-                        <td>
-                          {!k.manually_revoked_at_millis && (
-                            <ConfirmButton
-                              label="Revoke"
-                              question="Revoke this key?"
-                              onConfirm={async () => {
-                                await props.admin('apiKeys.updateUserKey', { params: { api_key_id: k.id }, body: { revoked: true } });
-                                keys.reload();
-                              }}
-                            />
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )
-          }
-        </Async>
-      )}
     </Section>
   );
 }
