@@ -1,0 +1,4 @@
+import { accessibilitySuite } from './accessibility-suite.ts';
+
+// Axe, sideways scrolling and keyboard checks (test/browser/accessibility-suite.ts): phone.
+accessibilitySuite('phone');
