@@ -41,6 +41,10 @@ describe('credentials from request headers', () => {
       credentialsFromHeaders({ 'x-stack-access-type': 'root', 'x-stack-allow-anonymous-user': 'yes', 'x-stack-refresh-token': '' }),
       { accessType: 'root' },
     );
-    assert.deepEqual(credentialsFromHeaders({ authorization: 'Bearer x', 'content-type': 'application/json' }), {});
+    // The Authorization header is carried as it is, for the operator-secret routes (cron, email monitor) only:
+    // it is never an access token or a key.
+    assert.deepEqual(credentialsFromHeaders({ authorization: 'Bearer x', 'content-type': 'application/json' }), {
+      authorization: 'Bearer x',
+    });
   });
 });
