@@ -305,6 +305,32 @@ export function Success(props: { children?: ReactNode }) {
   );
 }
 
+/**
+ * A list loaded for the component (`load` runs again when `deps` change or `reload()` is called);
+ * null until the first answer, `[]` when loading fails. An answer arriving after unmount or after
+ * a newer load is dropped (StrictMode's double effect included).
+ */
+export function useLoadedList<T>(load: () => Promise<T[]>, deps: readonly unknown[]): [T[] | null, () => void] {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (list) => {
+        if (live) setItems(list);
+      },
+      () => {
+        if (live) setItems([]);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // `deps` name what `load` reads (the caller passes them, as useEffect would).
+  }, [...deps, version]);
+  return [items, () => setVersion((v) => v + 1)];
+}
+
 /** Runs async actions with a busy flag and a caught error. */
 export function useAction() {
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import type { User } from '../../sdk/user.ts';
-import { FormError, useAction } from '../common.tsx';
+import { FormError, useAction, useLoadedList } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 import type { SettingsSlotProps } from './account-settings-slots.tsx';
 
@@ -14,23 +14,8 @@ type App = Awaited<ReturnType<User['listAuthorizedApps']>>[number];
  */
 export function AuthorizedAppsSettings(props: SettingsSlotProps): ReactNode {
   const t = useT();
-  const [apps, setApps] = useState<App[] | null>(null);
-  const [version, setVersion] = useState(0);
+  const [apps, reload] = useLoadedList<App>(() => props.user.listAuthorizedApps(), [props.user]);
   const { busy, error, run } = useAction();
-  useEffect(() => {
-    let live = true;
-    props.user.listAuthorizedApps().then(
-      (list) => {
-        if (live) setApps(list);
-      },
-      () => {
-        if (live) setApps([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [props.user, version]);
   if (!apps || apps.length === 0) return null;
   const Section = props.Section;
   return (
@@ -58,7 +43,7 @@ export function AuthorizedAppsSettings(props: SettingsSlotProps): ReactNode {
               onClick={() =>
                 run(async () => {
                   await props.user.revokeAuthorizedApp(app.clientId);
-                  setVersion((v) => v + 1);
+                  reload();
                 })
               }
             >

@@ -1,7 +1,7 @@
-import { useContext, useEffect, useState } from 'react';
+import { useContext } from 'react';
 import { useApp, useProject } from '../../sdk/react.tsx';
 import type { User } from '../../sdk/user.ts';
-import { CapabilitiesContext, FormError, useAction } from '../common.tsx';
+import { CapabilitiesContext, FormError, useAction, useLoadedList } from '../common.tsx';
 import { ProviderIcon, providerName } from './oauth-icons.tsx';
 import { useT } from '../i18n/index.tsx';
 
@@ -16,24 +16,9 @@ export function LinkedAccounts(props: { user: User }) {
   const app = useApp();
   const project = useProject();
   const can = useContext(CapabilitiesContext);
-  const [links, setLinks] = useState<Link[] | null>(null);
-  const [version, setVersion] = useState(0);
+  const [links, reload] = useLoadedList<Link>(() => props.user.listOAuthProviders(), [props.user]);
   const { busy, error, run } = useAction();
   const t = useT();
-  useEffect(() => {
-    let live = true;
-    props.user.listOAuthProviders().then(
-      (l) => {
-        if (live) setLinks(l);
-      },
-      () => {
-        if (live) setLinks([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [props.user, version]);
   const enabled = can.oauth ? (project.config.enabled_oauth_providers ?? []) : [];
   if (links === null)
     return (
@@ -68,7 +53,7 @@ export function LinkedAccounts(props: { user: User }) {
                   onClick={() =>
                     run(async () => {
                       await props.user.unlinkOAuthProvider(l.linkId);
-                      setVersion((v) => v + 1);
+                      reload();
                     })
                   }
                 >
