@@ -1,112 +1,99 @@
 #!/usr/bin/env node
-// node scripts/bench/ab.mjs <old dist/gatehouse> <new dist/gatehouse> [read|signIn] [rounds]
-// Two builds of the single executable side by side (one process each, SQLite, throttling off),
-// measured alternately with autocannon at 50 connections, so machine load hits both alike: the
-// authenticated read (GET /api/v1/users/me with an access token) or password sign-in. Prints each
-// run and the ratio of the medians (new / old). Used for "no regression" checks between commits:
-// build the old commit in a git worktree (`git worktree add /tmp/old <commit>`, link node_modules,
-// `npm run build:binary`), then run this from the repository.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+// npm run bench:ab -- <old> <new> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]
+//
+// Two builds of the single executable side by side, one process each (`--workers 1`), throttling
+// off, measured alternately at 50 connections so machine load hits both alike: the authenticated
+// read (GET /api/v1/users/me, through wrk when it is there), password sign-in, and refresh over 50
+// users' sessions (autocannon). `<old>` and `<new>` are each a path to an executable
+// (dist/gatehouse after `npm run build:binary`) or a git commit, built by build-at.mjs in a
+// folder of its own. On PostgreSQL (`--db=postgres`, server at BENCH_POSTGRES_URL, default
+// 127.0.0.1:5432 user postgres) each binary gets a fresh database, dropped at the end; `both`
+// measures SQLite, then PostgreSQL. Prints every run and a markdown table of the medians (new /
+// old); `--write` replaces the "bench:ab" block of docs/benchmarks.md. Env: BENCH_DURATION (s per
+// run, default 5; sign-in twice that), BENCH_REFRESH_USERS (default 50).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
+import { join, relative, resolve } from 'node:path';
+import { binaryAt, describeCommit } from './build-at.mjs';
+import { writeDocSection } from './doc-section.mjs';
+import {
+  fmtRps,
+  logger,
+  machineLine,
+  measureRounds,
+  postgresDatabases,
+  root,
+  SCENARIO_LABEL,
+  scenarioSeconds,
+  startGatehouse,
+  stopServer,
+} from './harness.mjs';
+import { wrkAvailable } from './wrk.mjs';
 
-const [oldArg, newArg, mode = 'read', roundsArg = '4'] = process.argv.slice(2);
-const oldBinary = oldArg && resolve(oldArg);
-const newBinary = newArg && resolve(newArg);
-if (!oldBinary || !newBinary || !['read', 'signIn'].includes(mode)) {
-  console.error('usage: node scripts/bench/ab.mjs <old binary> <new binary> [read|signIn] [rounds]');
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const [oldArg, newArg, mode = 'read', roundsArg = '3'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const db = flags.find((f) => f.startsWith('--db='))?.slice(5) ?? 'sqlite';
+const scenarios = mode === 'all' ? ['read', 'signIn', 'refresh'] : [mode];
+if (!oldArg || !newArg || !scenarios.every((s) => s in SCENARIO_LABEL) || !['sqlite', 'postgres', 'both'].includes(db)) {
+  console.error('usage: node scripts/bench/ab.mjs <old binary|commit> <new binary|commit> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]');
   process.exit(2);
 }
-const KEYS = {
-  GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY: 'pck_bench_internal_publishable_key_0123456789abcdefghijk',
-  GATEHOUSE_SEED_INTERNAL_SECRET_SERVER_KEY: 'ssk_bench_internal_secret_server_key_0123456789abcdefghij',
-  GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY: 'sak_bench_internal_super_secret_admin_key_0123456789abcd',
-};
-const CLIENT = {
-  'x-stack-project-id': 'internal',
-  'x-stack-access-type': 'client',
-  'x-stack-publishable-client-key': KEYS.GATEHOUSE_SEED_INTERNAL_PUBLISHABLE_CLIENT_KEY,
-  'content-type': 'application/json',
-};
-const PASSWORD = 'bench password 0123456789';
+const log = logger('bench:ab');
+const rounds = Number(roundsArg);
+const seconds = scenarioSeconds();
 
-/** Starts `binary` on `port` in a fresh folder, turns throttling off, signs a reader up. */
-async function start(binary, port) {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ab-'));
-  const child = spawn(binary, ['--workers', '1', '--port', String(port)], {
-    cwd: dir,
-    env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
-    stdio: 'ignore',
-  });
-  process.on('exit', () => child.kill());
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${url}/api/v1`)).ok) break;
-    } catch {
-      /* not up yet */
+/** A binary and how the report names it: a path as given, a commit as `<sha> <subject>`. */
+function resolveBinary(arg) {
+  if (existsSync(arg)) return { path: resolve(arg), label: `\`${relative(root, resolve(arg)) || arg}\`` };
+  return { path: binaryAt(arg, log), label: describeCommit(arg) };
+}
+const builds = { old: resolveBinary(oldArg), new: resolveBinary(newArg) };
+
+/** Both binaries on one database kind, measured round-robin. */
+async function measure(kind) {
+  const work = mkdtempSync(join(tmpdir(), 'gatehouse-ab-'));
+  const databases = kind === 'postgres' ? await postgresDatabases() : undefined;
+  if (databases === null) throw new Error('PostgreSQL does not answer at BENCH_POSTGRES_URL');
+  const systems = [];
+  try {
+    for (const key of ['old', 'new']) {
+      const databaseUrl = databases ? await databases.create(`gatehouse_ab_${key}`) : undefined;
+      systems.push({ key, server: await startGatehouse(builds[key].path, { dir: join(work, key), databaseUrl }) });
     }
-    await new Promise((r) => setTimeout(r, 100));
+    const load = machineLine();
+    return { kind, load, results: await measureRounds(systems, { scenarios, rounds, seconds, log }) };
+  } finally {
+    for (const s of systems) await stopServer(s.server);
+    await databases?.dropAll();
+    rmSync(work, { recursive: true, force: true });
   }
-  const off = await fetch(`${url}/api/v1/internal/projects/current`, {
-    method: 'PATCH',
-    headers: {
-      'content-type': 'application/json',
-      'x-stack-project-id': 'internal',
-      'x-stack-access-type': 'admin',
-      'x-stack-super-secret-admin-key': KEYS.GATEHOUSE_SEED_INTERNAL_SUPER_SECRET_ADMIN_KEY,
-    },
-    body: JSON.stringify({ config: { rate_limits: { enabled: false } } }),
-  });
-  if (!off.ok) throw new Error(`could not turn throttling off: ${off.status}`);
-  const email = `reader-${port}@bench.example.com`;
-  const res = await fetch(`${url}/api/v1/auth/password/sign-up`, {
-    method: 'POST',
-    headers: CLIENT,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-up failed: ${res.status}`);
-  return { child, url, email, refresh: (await res.json()).refresh_token };
 }
 
-const systems = {};
-const runs = { old: [], new: [] };
-try {
-  systems.old = await start(oldBinary, 18201);
-  systems.new = await start(newBinary, 18202);
-  for (let round = 0; round < Number(roundsArg); round++) {
-    for (const [name, s] of Object.entries(systems)) {
-      // A fresh access token per run (they live 10 minutes).
-      const access = (
-        await (
-          await fetch(`${s.url}/api/v1/auth/sessions/current/refresh`, {
-            method: 'POST',
-            headers: { ...CLIENT, 'x-stack-refresh-token': s.refresh },
-            body: '{}',
-          })
-        ).json()
-      ).access_token;
-      const request =
-        mode === 'read'
-          ? { url: `${s.url}/api/v1/users/me`, headers: { ...CLIENT, 'x-stack-access-token': access } }
-          : {
-              url: `${s.url}/api/v1/auth/password/sign-in`,
-              method: 'POST',
-              headers: CLIENT,
-              body: JSON.stringify({ email: s.email, password: PASSWORD }),
-            };
-      const r = await autocannon({ ...request, connections: 50, duration: mode === 'read' ? 5 : 8 });
-      const ok = r.requests.total - r.non2xx;
-      runs[name].push(ok / r.duration);
-      console.log(`${name} round ${round + 1}: ${(ok / r.duration).toFixed(1)} req/s (2xx), ${r.non2xx} non-2xx, p99 ${r.latency.p99} ms`);
-    }
-  }
-} finally {
-  for (const s of Object.values(systems)) s.child.kill();
-}
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-console.log(
-  `${mode}: old median ${median(runs.old).toFixed(1)} req/s, new median ${median(runs.new).toFixed(1)} req/s, new / old ${(median(runs.new) / median(runs.old)).toFixed(3)}`,
+const measured = [];
+for (const kind of db === 'both' ? ['sqlite', 'postgres'] : [db]) measured.push(await measure(kind));
+
+const DB_NAME = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const rows = measured.flatMap(({ kind, results }) =>
+  scenarios.map((s) => {
+    const [o, n] = [results.old[s], results.new[s]];
+    const runs = (r) => r.runs.map(fmtRps).join(' / ');
+    return `| ${DB_NAME[kind]} | ${SCENARIO_LABEL[s]} | ${fmtRps(o.rps)} | ${fmtRps(n.rps)} | **${(n.rps / o.rps).toFixed(2)}×** | ${Math.round(o.cpuUsPerReq)} / ${Math.round(n.cpuUsPerReq)} µs (${(o.cpuUsPerReq / n.cpuUsPerReq).toFixed(2)}×) | ${runs(o)} | ${runs(n)} |`;
+  }),
 );
+const table = [
+  '| Database | Scenario | Before (median req/s) | After | After / before | Server CPU per request, before / after (before ÷ after) | Runs before | Runs after |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows,
+].join('\n');
+const command = `node scripts/bench/ab.mjs ${oldArg} ${newArg} ${mode} ${rounds} --db=${db}`;
+const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+const loads = measured.map((m) => `${DB_NAME[m.kind]}: ${m.load} before its runs`).join('; ');
+const block = `<!-- bench:ab:start (written by npm run bench:ab -- … --write; edit scripts/bench/ab.mjs instead) -->
+## Before and after (issue 33): reads, sign-in, refresh
+
+Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine.
+
+${table}
+<!-- bench:ab:end -->`;
+console.log(`\n${table}\n`);
+if (flags.includes('--write')) log(`wrote ${writeDocSection('ab', block)}`);
