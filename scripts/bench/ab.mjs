@@ -35,7 +35,9 @@ const [oldArg, newArg, mode = 'read', roundsArg = '3'] = process.argv.slice(2).f
 const db = flags.find((f) => f.startsWith('--db='))?.slice(5) ?? 'sqlite';
 const scenarios = mode === 'all' ? ['read', 'signIn', 'refresh'] : [mode];
 if (!oldArg || !newArg || !scenarios.every((s) => s in SCENARIO_LABEL) || !['sqlite', 'postgres', 'both'].includes(db)) {
-  console.error('usage: node scripts/bench/ab.mjs <old binary|commit> <new binary|commit> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]');
+  console.error(
+    'usage: node scripts/bench/ab.mjs <old binary|commit> <new binary|commit> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]',
+  );
   process.exit(2);
 }
 const log = logger('bench:ab');
@@ -58,7 +60,8 @@ async function measure(kind) {
   try {
     for (const key of ['old', 'new']) {
       const databaseUrl = databases ? await databases.create(`gatehouse_ab_${key}`) : undefined;
-      systems.push({ key, server: await startGatehouse(builds[key].path, { dir: join(work, key), databaseUrl }) });
+      const server = await startGatehouse(builds[key].path, { dir: join(work, key), databaseUrl });
+      systems.push({ key, server, databaseCpu: databaseUrl ? () => databases.backendCpu(databaseUrl) : undefined });
     }
     const load = machineLine();
     return { kind, load, results: await measureRounds(systems, { scenarios, rounds, seconds, log }) };
@@ -77,7 +80,8 @@ const rows = measured.flatMap(({ kind, results }) =>
   scenarios.map((s) => {
     const [o, n] = [results.old[s], results.new[s]];
     const runs = (r) => r.runs.map(fmtRps).join(' / ');
-    return `| ${DB_NAME[kind]} | ${SCENARIO_LABEL[s]} | ${fmtRps(o.rps)} | ${fmtRps(n.rps)} | **${(n.rps / o.rps).toFixed(2)}×** | ${Math.round(o.cpuUsPerReq)} / ${Math.round(n.cpuUsPerReq)} µs (${(o.cpuUsPerReq / n.cpuUsPerReq).toFixed(2)}×) | ${runs(o)} | ${runs(n)} |`;
+    const db = (r) => (r.dbCpuUsPerReq === undefined ? '' : ` + ${Math.round(r.dbCpuUsPerReq)}`);
+    return `| ${DB_NAME[kind]} | ${SCENARIO_LABEL[s]} | ${fmtRps(o.rps)} | ${fmtRps(n.rps)} | **${(n.rps / o.rps).toFixed(2)}×** | ${Math.round(o.cpuUsPerReq)}${db(o)} / ${Math.round(n.cpuUsPerReq)}${db(n)} µs (${(o.cpuUsPerReq / n.cpuUsPerReq).toFixed(2)}×) | ${runs(o)} | ${runs(n)} |`;
   }),
 );
 const table = [
@@ -91,7 +95,7 @@ const loads = measured.map((m) => `${DB_NAME[m.kind]}: ${m.load} before its runs
 const block = `<!-- bench:ab:start (written by npm run bench:ab -- … --write; edit scripts/bench/ab.mjs instead) -->
 ## Before and after (issue 33): reads, sign-in, refresh
 
-Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine.
+Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine (on PostgreSQL "+ n": its database's backend processes, by the pids \`pg_stat_activity\` names; the ratio is the server's alone).
 
 ${table}
 <!-- bench:ab:end -->`;

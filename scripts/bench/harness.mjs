@@ -4,7 +4,7 @@
 // /proc, one measured load run (wrk for GETs, autocannon for the rest: scripts/bench/wrk.mjs),
 // and the Gatehouse client of the scenarios (reader, refresh sessions, the requests).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -108,11 +108,14 @@ export async function stopServer(server) {
 /**
  * The single executable `binary` with `--workers <workers>` in data folder `dir` (created), on
  * SQLite there or on `databaseUrl`, client sign-up open, throttling off (throughput is measured).
+ * `binary` may be dist/server/cli.js, run by this node with `nodeArgs` (e.g. --cpu-prof).
  */
-export async function startGatehouse(binary, { dir, workers = '1', databaseUrl }) {
+export async function startGatehouse(binary, { dir, workers = '1', databaseUrl, nodeArgs = [] }) {
   mkdirSync(dir, { recursive: true });
   const args = ['--workers', String(workers), ...(databaseUrl ? ['--database-url', databaseUrl] : [])];
-  const server = await startServer('gatehouse', binary, args, {
+  // A .js file (npm start's bundle, dist/server/cli.js) runs under this node with `nodeArgs`.
+  const [command, prefix] = binary.endsWith('.js') ? [process.execPath, [...nodeArgs, binary]] : [binary, []];
+  const server = await startServer('gatehouse', command, [...prefix, ...args], {
     cwd: dir,
     env: { HOME: dir, PATH: process.env.PATH, ...KEYS, GATEHOUSE_DASHBOARD_SIGNUP: 'open' },
     probe: '/api/v1',
@@ -156,6 +159,22 @@ export async function postgresDatabases(baseUrl = POSTGRES_URL) {
       const url = new URL(baseUrl);
       url.pathname = `/${name}`;
       return url.toString();
+    },
+    /**
+     * CPU ms (user + system, from /proc: the server is on this machine) of every backend
+     * connected to the database of `url` now, by pid: what PostgreSQL spends for that server.
+     */
+    async backendCpu(url) {
+      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [new URL(url).pathname.slice(1)]);
+      const out = new Map();
+      for (const { pid } of rows) {
+        try {
+          out.set(pid, cpuMs(pid));
+        } catch {
+          /* gone since */
+        }
+      }
+      return out;
     },
     async dropAll() {
       for (const name of made.splice(0)) await admin.query(`drop database if exists ${name} with (force)`);
@@ -306,6 +325,24 @@ export const gatehouseApi = {
   signUpBody: (email) => ({ email, password: PASSWORD }),
 };
 
+/**
+ * Waits until `pids` are idle (under 10% of a core over 250 ms; at most 15 s): a sign-in run
+ * leaves hashes queued in the server after the load generator stops, which would otherwise be
+ * counted against the next run.
+ */
+export async function settle(pids) {
+  const alive = () => pids.filter((p) => existsSync(`/proc/${p}/stat`));
+  const cpu = () => alive().reduce((n, p) => n + cpuMs(p), 0);
+  const end = Date.now() + 15_000;
+  let before = cpu();
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = cpu();
+    if (now - before < 25) return;
+    before = now;
+  }
+}
+
 /** What a scenario is called in the tables. */
 export const SCENARIO_LABEL = {
   read: 'Authenticated read (`GET /users/me`)',
@@ -314,12 +351,13 @@ export const SCENARIO_LABEL = {
 };
 
 /**
- * Measures Gatehouse `systems` (`{ key, server }`, all started) round-robin: for each round, each
+ * Measures Gatehouse `systems` (`{ key, server, databaseCpu? }`, all started) round-robin: for each round, each
  * scenario, each system one run of `seconds[scenario]` at `connections`, so load on a shared
  * machine hits them alike. Readers and refresh sessions are made first.
  * @returns {Promise<Record<string, Record<string, { rps, p50, p99, runs: number[], cpuUsPerReq, bad }>>>}
  *   per system key and scenario: the median run by req/s (its latencies), every run's req/s,
- *   server CPU (all its processes) per 2xx answer over all runs in µs, non-2xx and errors.
+ *   server CPU (all its processes) per 2xx answer over all runs in µs, the same for its
+ *   PostgreSQL backends when the system has `databaseCpu` (postgresDatabases().backendCpu), non-2xx and errors.
  */
 export async function measureRounds(systems, { scenarios, rounds, seconds, connections = 50, log }) {
   for (const s of systems) {
@@ -332,6 +370,7 @@ export async function measureRounds(systems, { scenarios, rounds, seconds, conne
       for (const s of systems) {
         await gatehouseApi.renew(s.server.url, s.credentials);
         const request = gatehouseApi[scenario](s.credentials);
+        const db0 = await s.databaseCpu?.();
         const r = await measureLoad({
           url: `${s.server.url}${request.path}`,
           method: request.method,
@@ -342,7 +381,12 @@ export async function measureRounds(systems, { scenarios, rounds, seconds, conne
           seconds: seconds[scenario],
           log,
         });
+        if (db0) {
+          const db1 = await s.databaseCpu();
+          r.dbCpuMs = [...db1].reduce((n, [pid, ms]) => n + ms - (db0.get(pid) ?? 0), 0);
+        }
         ((runs[s.key] ??= {})[scenario] ??= []).push(r);
+        await settle(familyPids(s.server.child.pid));
         log?.(
           `round ${round}/${rounds} ${s.key} ${scenario}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.ok ? Math.round((r.cpuMs * 1000) / r.ok) : '—'} µs CPU/request`,
         );
@@ -359,6 +403,7 @@ export async function measureRounds(systems, { scenarios, rounds, seconds, conne
         ...sorted[Math.floor(sorted.length / 2)],
         runs: list.map((r) => r.rps),
         cpuUsPerReq: ok ? (list.reduce((n, r) => n + r.cpuMs, 0) * 1000) / ok : NaN,
+        dbCpuUsPerReq: ok && list[0].dbCpuMs !== undefined ? (list.reduce((n, r) => n + r.dbCpuMs, 0) * 1000) / ok : undefined,
         bad: list.reduce((n, r) => n + r.bad, 0),
       };
     }

@@ -18,13 +18,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { writeDocSection } from './doc-section.mjs';
+import { freePort, postgresDatabases } from './harness.mjs';
 import { runWrk, wrkAvailable } from './wrk.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -52,17 +51,6 @@ const children = new Set();
 process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
 });
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
 
 /** `gatehouse --workers n` on a fresh data folder (SQLite) or `databaseUrl`; resolves once it answers. */
 async function startGatehouse(databaseUrl) {
@@ -328,25 +316,14 @@ async function main() {
     }
   }
   const results = [await measure('SQLite', undefined)];
-  if (postgresUrl !== 'none') {
-    const database = `gatehouse_bench_idp_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
+  const databases = postgresUrl === 'none' ? null : await postgresDatabases(postgresUrl);
+  if (databases) {
     try {
-      await admin.connect();
-      await admin.query(`create database ${database}`);
-      const url = new URL(postgresUrl);
-      url.pathname = `/${database}`;
-      try {
-        results.push(await measure('PostgreSQL', url.toString()));
-      } finally {
-        await admin.query(`drop database if exists ${database} with (force)`);
-      }
-    } catch (error) {
-      log(`PostgreSQL skipped: ${error.message}`);
+      results.push(await measure('PostgreSQL', await databases.create('gatehouse_bench_idp')));
     } finally {
-      await admin.end().catch(() => {});
+      await databases.dropAll();
     }
-  }
+  } else if (postgresUrl !== 'none') log(`PostgreSQL skipped: it does not answer at ${postgresUrl}`);
   const check = (ok) => (ok ? 'met' : 'not met');
   const rows = results.map(
     (r) =>
