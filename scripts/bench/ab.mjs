@@ -21,6 +21,7 @@ import {
   logger,
   machineLine,
   measureRounds,
+  median,
   postgresDatabases,
   root,
   SCENARIO_LABEL,
@@ -81,7 +82,9 @@ const rows = measured.flatMap(({ kind, results }) =>
     const [o, n] = [results.old[s], results.new[s]];
     const runs = (r) => r.runs.map(fmtRps).join(' / ');
     const db = (r) => (r.dbCpuUsPerReq === undefined ? '' : ` + ${Math.round(r.dbCpuUsPerReq)}`);
-    return `| ${DB_NAME[kind]} | ${SCENARIO_LABEL[s]} | ${fmtRps(o.rps)} | ${fmtRps(n.rps)} | **${(n.rps / o.rps).toFixed(2)}×** | ${Math.round(o.cpuUsPerReq)}${db(o)} / ${Math.round(n.cpuUsPerReq)}${db(n)} µs (${(o.cpuUsPerReq / n.cpuUsPerReq).toFixed(2)}×) | ${runs(o)} | ${runs(n)} |`;
+    // Each round's own ratio (old and new back to back): steadier than the ratio of medians while the machine's load drifts.
+    const paired = median(n.runs.map((x, i) => x / o.runs[i]));
+    return `| ${DB_NAME[kind]} | ${SCENARIO_LABEL[s]} | ${fmtRps(o.rps)} | ${fmtRps(n.rps)} | **${(n.rps / o.rps).toFixed(2)}×** (rounds: ${paired.toFixed(2)}×) | ${Math.round(o.cpuUsPerReq)}${db(o)} / ${Math.round(n.cpuUsPerReq)}${db(n)} µs (${(o.cpuUsPerReq / n.cpuUsPerReq).toFixed(2)}×) | ${runs(o)} | ${runs(n)} |`;
   }),
 );
 const table = [
@@ -95,7 +98,7 @@ const loads = measured.map((m) => `${DB_NAME[m.kind]}: ${m.load} before its runs
 const block = `<!-- bench:ab:start (written by npm run bench:ab -- … --write; edit scripts/bench/ab.mjs instead) -->
 ## Before and after (issue 33): reads, sign-in, refresh
 
-Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine (on PostgreSQL "+ n": its database's backend processes, by the pids \`pg_stat_activity\` names; the ratio is the server's alone).
+Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; "rounds": the median of each round's own new / old ratio; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine (on PostgreSQL "+ n": its database's backend processes, by the pids \`pg_stat_activity\` names; the ratio is the server's alone).
 
 ${table}
 <!-- bench:ab:end -->`;

@@ -353,7 +353,7 @@ export const SCENARIO_LABEL = {
 /**
  * Measures Gatehouse `systems` (`{ key, server, databaseCpu? }`, all started) round-robin: for each round, each
  * scenario, each system one run of `seconds[scenario]` at `connections`, so load on a shared
- * machine hits them alike. Readers and refresh sessions are made first.
+ * machine hits them alike. Readers and refresh sessions are made first, then 2 s of reads warm each system up.
  * @returns {Promise<Record<string, Record<string, { rps, p50, p99, runs: number[], cpuUsPerReq, bad }>>>}
  *   per system key and scenario: the median run by req/s (its latencies), every run's req/s,
  *   server CPU (all its processes) per 2xx answer over all runs in µs, the same for its
@@ -363,6 +363,9 @@ export async function measureRounds(systems, { scenarios, rounds, seconds, conne
   for (const s of systems) {
     s.credentials = await gatehouseApi.setup(s.server.url);
     if (scenarios.includes('refresh')) await gatehouseApi.prepare(s.server.url, s.credentials);
+    // Warm-up (JIT, caches, the pool's connections): 2 s of reads, not counted.
+    const warm = gatehouseApi.read(s.credentials);
+    await measureLoad({ url: `${s.server.url}${warm.path}`, headers: warm.headers, connections: 50, seconds: 2 });
   }
   const runs = {};
   for (let round = 1; round <= rounds; round++) {
