@@ -45,7 +45,7 @@ const log = logger('bench:ab');
 const rounds = Number(roundsArg);
 const seconds = scenarioSeconds();
 
-/** A binary and how the report names it: a path as given, a commit as `<sha> <subject>`. */
+/** A binary and how the report names it: a path as given, a commit as build-at.mjs describeCommit does. */
 function resolveBinary(arg) {
   if (existsSync(arg)) return { path: resolve(arg), label: `\`${relative(root, resolve(arg)) || arg}\`` };
   return { path: binaryAt(arg, log), label: describeCommit(arg) };

@@ -8,9 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './harness.mjs';
 
-/** `<short sha> <subject>` of a commit. */
+/** `<short sha> (committed <date> UTC)` of a commit (not its subject: it may name files since moved). */
 export function describeCommit(rev) {
-  return execFileSync('git', ['log', '-1', '--format=%h %s', rev], { cwd: root, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['log', '-1', '--format=%h (committed %cd)', '--date=format-local:%Y-%m-%d %H:%M UTC', rev], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, TZ: 'UTC' },
+  }).trim();
 }
 
 /**
