@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// npm run bench:ab -- <old> <new> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]
+// npm run bench:ab -- <old> <new> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--connections=50] [--write]
 //
 // Two builds of the single executable side by side, one process each (`--workers 1`), throttling
-// off, measured alternately at 50 connections so machine load hits both alike: the authenticated
+// off, measured alternately at 50 connections (--connections) so machine load hits both alike: the authenticated
 // read (GET /api/v1/users/me, through wrk when it is there), password sign-in, and refresh over 50
 // users' sessions (autocannon). `<old>` and `<new>` are each a path to an executable
 // (dist/gatehouse after `npm run build:binary`) or a git commit, built by build-at.mjs in a
@@ -34,10 +34,11 @@ import { wrkAvailable } from './wrk.mjs';
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const [oldArg, newArg, mode = 'read', roundsArg = '3'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const db = flags.find((f) => f.startsWith('--db='))?.slice(5) ?? 'sqlite';
+const connections = Number(flags.find((f) => f.startsWith('--connections='))?.slice(14) ?? 50);
 const scenarios = mode === 'all' ? ['read', 'signIn', 'refresh'] : [mode];
 if (!oldArg || !newArg || !scenarios.every((s) => s in SCENARIO_LABEL) || !['sqlite', 'postgres', 'both'].includes(db)) {
   console.error(
-    'usage: node scripts/bench/ab.mjs <old binary|commit> <new binary|commit> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--write]',
+    'usage: node scripts/bench/ab.mjs <old binary|commit> <new binary|commit> [read|signIn|refresh|all] [rounds] [--db=sqlite|postgres|both] [--connections=50] [--write]',
   );
   process.exit(2);
 }
@@ -65,7 +66,7 @@ async function measure(kind) {
       systems.push({ key, server, databaseCpu: databaseUrl ? () => databases.backendCpu(databaseUrl) : undefined });
     }
     const load = machineLine();
-    return { kind, load, results: await measureRounds(systems, { scenarios, rounds, seconds, log }) };
+    return { kind, load, results: await measureRounds(systems, { scenarios, rounds, seconds, connections, log }) };
   } finally {
     for (const s of systems) await stopServer(s.server);
     await databases?.dropAll();
@@ -92,13 +93,13 @@ const table = [
   '|---|---|---|---|---|---|---|---|',
   ...rows,
 ].join('\n');
-const command = `node scripts/bench/ab.mjs ${oldArg} ${newArg} ${mode} ${rounds} --db=${db}`;
+const command = `node scripts/bench/ab.mjs ${oldArg} ${newArg} ${mode} ${rounds} --db=${db}${connections === 50 ? '' : ` --connections=${connections}`}`;
 const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
 const loads = measured.map((m) => `${DB_NAME[m.kind]}: ${m.load} before its runs`).join('; ');
 const block = `<!-- bench:ab:start (written by npm run bench:ab -- … --write; edit scripts/bench/ab.mjs instead) -->
 ## Before and after (issue 33): reads, sign-in, refresh
 
-Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, 50 connections, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; "rounds": the median of each round's own new / old ratio; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine (on PostgreSQL "+ n": its database's backend processes, by the pids \`pg_stat_activity\` names; the ratio is the server's alone).
+Measured ${when} UTC with \`${command}\` (${loads}). Before: ${builds.old.label}. After: ${builds.new.label}. One process each (\`--workers 1\`), throttling off, ${connections} connection${connections === 1 ? '' : 's'}, ${rounds} rounds taken alternately (old, new) of ${seconds.read} s (reads, refresh) and ${seconds.signIn} s (sign-in); reads through ${wrkAvailable() ? 'wrk' : 'autocannon'}, sign-in and refresh through autocannon. Each binary has its own data folder or fresh PostgreSQL database. Cells: the median of the rounds; "rounds": the median of each round's own new / old ratio; CPU is the server process's user + system time (/proc) per 2xx answer over all rounds, the steadier figure on a shared machine (on PostgreSQL "+ n": its database's backend processes, by the pids \`pg_stat_activity\` names; the ratio is the server's alone).
 
 ${table}
 <!-- bench:ab:end -->`;
