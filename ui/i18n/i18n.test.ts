@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { en } from './en.ts';
 import { de } from './de.ts';
 import { resolveLocale, translator } from './index.tsx';
+import './catalogues.ts';
 import { hostedLocale } from '../hosted/config.ts';
 import { accentCss, accentProblem, contrastRatio } from '../brand-colors.ts';
 
