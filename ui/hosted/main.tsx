@@ -4,7 +4,8 @@
  * preact-iso. The server inlines `window.__GATEHOUSE__` (project id, name, logo, trusted origins).
  */
 import { render } from 'preact';
-import { LocationProvider, useLocation } from 'preact-iso';
+// The router only: preact-iso's index also offers prerender(), whose import() would be a chunk of its own.
+import { LocationProvider, useLocation } from 'preact-iso/router';
 import { Suspense, type ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
 import { cookieTokenStore, hostedCookieOptions } from '../../sdk/tokens.ts';
