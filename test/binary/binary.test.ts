@@ -100,7 +100,15 @@ describe('the single executable', () => {
         const script = await fetch(`${first.url}/handler/handler.js`);
         assert.equal(script.status, 200);
         assert.match(script.headers.get('content-type') ?? '', /javascript/);
-        assert.ok((await script.text()).length > 1000);
+        const entry = await script.text();
+        assert.ok(entry.length > 1000);
+        // The chunks the entry imports (code splitting, scripts/build-ui.mjs) are embedded and served too.
+        const chunk = /from"\.\/(chunks\/[\w-]+\.js)"/.exec(entry)?.[1];
+        assert.ok(chunk, 'the entry imports a chunk');
+        const chunkJs = await fetch(`${first.url}/handler/${chunk}`);
+        assert.equal(chunkJs.status, 200);
+        assert.match(chunkJs.headers.get('content-type') ?? '', /javascript/);
+        assert.ok((await chunkJs.text()).length > 1000);
         const signIn = await fetch(`${first.url}/handler/sign-in`);
         assert.equal(signIn.status, 200);
         assert.match(await signIn.text(), /handler\.js/);

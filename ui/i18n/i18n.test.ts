@@ -64,3 +64,9 @@ it('localizes the password rules the server names in `reason` (common password, 
     de['error.passwordRequirements'],
   );
 });
+
+it('registers a catalogue loaded on demand (the hosted pages: English only until loaded)', async () => {
+  const { loadCatalogue } = await import('./load.ts');
+  assert.equal(loadCatalogue('en'), null, 'English is always there');
+  assert.equal(loadCatalogue('de'), null, 'German is registered by ./catalogues.ts here');
+});
