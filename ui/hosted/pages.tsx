@@ -9,32 +9,30 @@ import type { PageProps } from '../common.tsx';
 import type { HandlerPageTable } from '../components/handler-routes.tsx';
 import { SignIn, SignUp } from '../components/sign-in.tsx';
 
-type MorePages = typeof import('./more-pages.tsx');
-
-/** A page of ./more-pages.tsx, loaded on its first render (`React.lazy`; the chunk is fetched once). */
-function onDemand<P>(pick: (pages: MorePages) => ComponentType<P>): ComponentType<P> {
-  return lazy(() => import('./more-pages.tsx').then((pages) => ({ default: pick(pages) }))) as unknown as ComponentType<P>;
+/** A page loaded on its first render (`React.lazy`): `load` imports ./more-pages.tsx (one chunk, fetched once) and picks it. */
+function onDemand<P>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  return lazy(() => load().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
 }
 
 /** The error page (also for unknown sub-paths). */
-export const HostedErrorPage = onDemand<PageProps & { errorCode?: string }>((m) => m.ErrorPage);
+export const HostedErrorPage = onDemand<PageProps & { errorCode?: string }>(() => import('./more-pages.tsx').then((m) => m.ErrorPage));
 
 /** Every handler route's page on the hosted pages. */
 export const HOSTED_PAGES: HandlerPageTable = {
   signIn: SignIn,
   signUp: SignUp,
-  signOut: onDemand((m) => m.SignOut),
-  emailVerification: onDemand((m) => m.EmailVerification),
-  passwordReset: onDemand((m) => m.PasswordReset),
-  forgotPassword: onDemand((m) => m.ForgotPassword),
-  oauthCallback: onDemand((m) => m.OAuthCallback),
-  magicLinkCallback: onDemand((m) => m.MagicLinkCallback),
-  accountSettings: onDemand((m) => m.AccountSettings),
+  signOut: onDemand(() => import('./more-pages.tsx').then((m) => m.SignOut)),
+  emailVerification: onDemand(() => import('./more-pages.tsx').then((m) => m.EmailVerification)),
+  passwordReset: onDemand(() => import('./more-pages.tsx').then((m) => m.PasswordReset)),
+  forgotPassword: onDemand(() => import('./more-pages.tsx').then((m) => m.ForgotPassword)),
+  oauthCallback: onDemand(() => import('./more-pages.tsx').then((m) => m.OAuthCallback)),
+  magicLinkCallback: onDemand(() => import('./more-pages.tsx').then((m) => m.MagicLinkCallback)),
+  accountSettings: onDemand(() => import('./more-pages.tsx').then((m) => m.AccountSettings)),
   error: HostedErrorPage,
-  teamInvitation: onDemand((m) => m.TeamInvitation),
-  mfa: onDemand((m) => m.MfaPage),
-  cliAuthConfirm: onDemand((m) => m.CliAuthConfirm),
+  teamInvitation: onDemand(() => import('./more-pages.tsx').then((m) => m.TeamInvitation)),
+  mfa: onDemand(() => import('./more-pages.tsx').then((m) => m.MfaPage)),
+  cliAuthConfirm: onDemand(() => import('./more-pages.tsx').then((m) => m.CliAuthConfirm)),
 };
 
 /** The purchase page (`create-purchase-url` links here), a hosted page only. */
-export const HostedPurchasePage = onDemand<PageProps & { code?: string }>((m) => m.PurchasePage);
+export const HostedPurchasePage = onDemand<PageProps & { code?: string }>(() => import('./more-pages.tsx').then((m) => m.PurchasePage));
