@@ -118,8 +118,7 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
       ctx.redirect(`${oidcIssuer(core.runtime.baseUrl, project.id)}/device${ctx.search}`);
       return;
     }
-    // Inside the single executable the bundle is an embedded static file, not on disk: the page
-    // still renders and the static layer serves the script.
+    // Without a build (`npm run build:ui` not run) the page still renders; its script then fails to load.
     const build = await loadHostedBuild().catch(() => null);
     sendPage(ctx, {
       title: project.displayName,

@@ -111,7 +111,9 @@ describe('the single executable', () => {
         assert.ok((await chunkJs.text()).length > 1000);
         const signIn = await fetch(`${first.url}/handler/sign-in`);
         assert.equal(signIn.status, 200);
-        assert.match(await signIn.text(), /handler\.js/);
+        const signInHtml = await signIn.text();
+        assert.match(signInHtml, /\/handler\/handler\.js\?v=[0-9a-f]{16}/, 'the embedded entry is versioned by its hash');
+        assert.ok(signInHtml.includes(`"/handler/${chunk}"`), 'the chunk the entry imports is preloaded');
         // The dashboard at / and its script.
         const dashboard = await fetch(`${first.url}/`);
         assert.equal(dashboard.status, 200);
