@@ -41,6 +41,11 @@ export function hostedBuildOptions(rootDir = root) {
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     logLevel: 'warning',
+    // V8's explicit compile hint (v8.dev/blog/explicit-compile-hints): compile every function while
+    // the script streams in, off the main thread, instead of each one on its first call on the main
+    // thread. Most of what sign-in loads runs on load; the main thread's time until the form is usable
+    // fell from about 44 to 39 ms (CPU time, unthrottled), for about 7 ms more on a background thread.
+    banner: { js: '//# allFunctionsCalledOnLoad' },
   };
 }
 
