@@ -91,7 +91,8 @@ export function LocaleProvider(props: { locale?: string | null; messages?: Parti
   const outer = useContext(LocaleContext);
   const value = useMemo<LocaleValue>(() => {
     const locale = props.locale ? resolveLocale(props.locale) : outer.locale;
-    return { locale, messages: { ...catalogue(locale), ...props.messages } };
+    // No overrides: the catalogue itself (no copy of its few hundred messages on every page).
+    return { locale, messages: props.messages ? { ...catalogue(locale), ...props.messages } : catalogue(locale) };
   }, [props.locale, props.messages, outer.locale]);
   return <LocaleContext.Provider value={value}>{props.children}</LocaleContext.Provider>;
 }
