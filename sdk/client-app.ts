@@ -199,6 +199,9 @@ export class ClientApp {
     this.lastRefreshToken = store?.get().refreshToken ?? null;
     this.cache = new AsyncCache<unknown>((key) => this.fetchKey(key), this.env);
     if (options.initialProject) this.cache.prime(PROJECT_KEY, options.initialProject);
+    // Nobody is signed in (no refresh token): known without a request, so `useUser` answers null
+    // at once instead of suspending for a round trip (a hosted sign-in page renders its form first).
+    if (!this.session || this.session.isSignedOut()) this.cache.prime(USER_KEY, null);
     const self = this;
     this.core = {
       accessType: internal?.accessType ?? 'client',

@@ -261,6 +261,17 @@ describe('SDK: sign-out', () => {
 });
 
 describe('SDK: caching', () => {
+  it('knows nobody is signed in without a request (no refresh token), so useUser renders at once', async () => {
+    const { transport, app } = setup(() => ({ json: USER }));
+    const state = app.cache.getState('/users/me');
+    assert.equal(state.status, 'ok');
+    assert.equal(state.status === 'ok' ? state.value : undefined, null);
+    assert.equal(await app.getUser(), null);
+    assert.deepEqual(transport.requests, [], 'no GET /users/me');
+    const signedIn = setup(() => ({ json: USER }), { accessToken: null, refreshToken: 'rt' });
+    assert.equal(signedIn.app.cache.getState('/users/me').status, 'pending', 'a stored session is asked about');
+  });
+
   it('drops an entry 5 s after the last subscriber leaves, not before', async () => {
     const env = manualEnvironment();
     let fetches = 0;

@@ -139,6 +139,30 @@ describeWithServer('hosted handler pages', (get) => {
     assert.ok(raw.bytes < 80 * 1024, `the gzipped bundle is ${raw.bytes} bytes, over the 80 KB target`);
   });
 
+  it('inlines whether the project has SSO, and preloads the chunks the bundle imports (content-hashed, immutable)', async () => {
+    const html = await (await fetch(`${get().url}/handler/sign-in`)).text();
+    const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
+    assert.equal(config.ssoAvailable, false, 'GET /auth/sso/discovery answered in the page');
+    const preload = JSON.parse(/(\[[^\]]*\])\.forEach/.exec(html)![1]!) as string[];
+    assert.ok(preload.length > 0, 'the chunks sign-in needs are preloaded');
+    const entry = await (await fetch(`${get().url}${/"(\/handler\/handler\.js\?v=[0-9a-f]+)"/.exec(html)![1]}`)).text();
+    for (const path of preload) {
+      assert.match(path, /^\/handler\/chunks\/[\w-]+\.js$/);
+      const res = await fetch(`${get().url}${path}`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /javascript/);
+      assert.match(res.headers.get('cache-control') ?? '', /immutable/);
+      await res.text();
+    }
+    for (const imported of entry.matchAll(/from"\.\/(chunks\/[\w-]+\.js)"/g))
+      assert.ok(preload.includes(`/handler/${imported[1]}`), `${imported[1]} is preloaded`);
+    const missing = await fetch(`${get().url}/handler/chunks/nope-ABC.js`);
+    assert.equal(missing.status, 404, 'only the chunks of the build are served');
+    await missing.text();
+    // Any other path under /handler is a hosted page (the error page), never a file of the build.
+    assert.doesNotMatch(await (await fetch(`${get().url}/handler/handler.json`)).text(), /"preload"/);
+  });
+
   it('leaves POSTs and API paths alone', async () => {
     const post = await fetch(`${get().url}/handler/sign-in`, { method: 'POST' });
     await post.text();

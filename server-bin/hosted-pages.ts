@@ -1,15 +1,13 @@
 import type Koa from 'koa';
 import type { Core, Project, ServerCapabilities } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities, toClientProject } from '../core/index.ts';
-import { bundleLoader, sendPage, serveBundle } from './page-shell.ts';
+import { sendPage, serveBundle } from './page-shell.ts';
+import { HOSTED_ASSETS_PATH, loadHostedBuild, loadHostedChunk } from './hosted-assets.ts';
 
 /** URL of the hosted pages' script. */
-export const HOSTED_SCRIPT_PATH = '/handler/handler.js';
+export const HOSTED_SCRIPT_PATH = `${HOSTED_ASSETS_PATH}handler.js`;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The prebuilt bundle `dist/ui/handler/handler.js` (`npm run build:ui`). */
-export const loadHostedBundle = bundleLoader('dist/ui/handler/handler.js');
 
 /** Which project and handler base a path belongs to, or null when it is not a hosted page. */
 export function matchHostedPath(path: string): { projectId: string; handlerPath: string } | null {
@@ -27,8 +25,18 @@ function originOf(url: string): string | null {
   }
 }
 
-/** The inline configuration of a hosted page (`window.__GATEHOUSE__`). */
-export function hostedPageConfig(project: Project, serverPath: string, handlerPath: string, capabilities: ServerCapabilities) {
+/**
+ * The inline configuration of a hosted page (`window.__GATEHOUSE__`, ui/hosted/config.ts
+ * HostedConfig). `ssoAvailable`: whether the project has SSO connections (see
+ * {@link projectSsoAvailable}), null when unknown (the page then asks).
+ */
+export function hostedPageConfig(
+  project: Project,
+  serverPath: string,
+  handlerPath: string,
+  capabilities: ServerCapabilities,
+  ssoAvailable: boolean | null = null,
+) {
   const trustedOrigins = project.config.domains.map((d) => originOf(d.domain)).filter((o): o is string => o !== null);
   return {
     projectId: project.id,
@@ -50,21 +58,45 @@ export function hostedPageConfig(project: Project, serverPath: string, handlerPa
     // The public settings `GET /projects/current` answers, so the first render needs no request
     // for them (the sign-in form is usable one round trip sooner).
     clientProject: toClientProject(project),
+    // Home-realm discovery's first question, answered here: the sign-in page renders its form
+    // without waiting for `GET /auth/sso/discovery`.
+    ...(ssoAvailable === null ? {} : { ssoAvailable }),
   };
+}
+
+/**
+ * Whether `projectId` has SSO connections, as `GET /auth/sso/discovery` answers the hosted page
+ * (client access, no address), or null when the server cannot say (no SSO operation, or the call
+ * is refused): the page then asks itself, as before.
+ */
+export async function projectSsoAvailable(core: Core, projectId: string): Promise<boolean | null> {
+  try {
+    const answer = await core.invoke<{ sso_available: boolean }>('sso.discover', { accessType: 'client', projectId }, { query: {} });
+    return answer.sso_available;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Koa middleware serving the hosted handler pages (upstream https://github.com/stack-auth/stack-auth/blob/44f4d18648e9b692b90ea2adf07e49d1c831032c/packages/template/src/components-page/stack-handler.tsx): `/handler/*` for the
  * internal project (the dashboard's sign-in) and `/projects/{id}/handler/*` for other projects,
  * `…/handler/device` (the identity provider's RFC 8628 code entry, when the project turned it on),
- * plus the bundle at `/handler/handler.js` (the single executable serves the same file from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
+ * plus the bundle at `/handler/handler.js` and its chunks at `/handler/chunks/*` (./hosted-assets.ts; the single executable serves the same files from its embedded `dist/ui/handler/` folder). Unknown projects get a plain 404 page.
  */
 export function hostedPagesMiddleware(core: Core): Koa.Middleware {
   const capabilities = serverCapabilities(core.operations);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === HOSTED_SCRIPT_PATH) {
-      serveBundle(ctx, await loadHostedBundle());
+      serveBundle(ctx, (await loadHostedBuild()).entry);
+      return;
+    }
+    if (ctx.path.startsWith(`${HOSTED_ASSETS_PATH}chunks/`)) {
+      const chunk = await loadHostedChunk(ctx.path.slice(HOSTED_ASSETS_PATH.length));
+      if (!chunk) return next();
+      // Content-hashed names: a new build has new names, so a chunk never changes.
+      serveBundle(ctx, chunk, true);
       return;
     }
     const match = matchHostedPath(ctx.path);
@@ -86,20 +118,17 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
       ctx.redirect(`${oidcIssuer(core.runtime.baseUrl, project.id)}/device${ctx.search}`);
       return;
     }
-    // Inside the single executable the bundle is an embedded static file, not on disk: the page
-    // still renders and the static layer serves the script.
-    const hash = await loadHostedBundle().then(
-      (b) => b.hash,
-      () => '0',
-    );
+    // Without a build (`npm run build:ui` not run) the page still renders; its script then fails to load.
+    const build = await loadHostedBuild().catch(() => null);
     sendPage(ctx, {
       title: project.displayName,
       style: 'html,body{margin:0}',
       globalName: '__GATEHOUSE__',
-      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities),
+      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities, await projectSsoAvailable(core, project.id)),
       serverPath: ctx.path,
       scriptPath: HOSTED_SCRIPT_PATH,
-      hash,
+      hash: build?.entry.hash ?? '0',
+      preload: build?.preload.map((chunk) => HOSTED_ASSETS_PATH + chunk) ?? [],
       noscript: 'This page needs JavaScript.',
     });
   };

@@ -53,15 +53,15 @@ export function bundleLoader(builtFile: string): () => Promise<Bundle> {
 }
 
 /**
- * Answers a bundle request (./asset.ts answerAsset): immutable caching when the request names the
- * current hash (`?v=<hash>`), else `no-cache`; an ETag (304 on a match); gzipped when the client
- * accepts it.
+ * Answers a bundle request (./asset.ts answerAsset): immutable caching when `immutable` (by
+ * default: when the request names the current hash, `?v=<hash>`; a content-hashed file name is
+ * always), else `no-cache`; an ETag (304 on a match); gzipped when the client accepts it.
  */
-export function serveBundle(ctx: Koa.Context, bundle: Bundle): void {
+export function serveBundle(ctx: Koa.Context, bundle: Bundle, immutable = ctx.query.v === bundle.hash): void {
   const answer = answerAsset(
     bundle,
     'text/javascript; charset=utf-8',
-    ctx.query.v === bundle.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
+    immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     ctx.headers,
   );
   ctx.set(answer.headers);
@@ -114,11 +114,20 @@ export interface PageShellOptions {
   serverPath: string;
   scriptPath: string;
   hash: string;
+  /**
+   * Scripts the bundle imports (URL paths like `scriptPath`): preloaded with it
+   * (`<link rel="modulepreload">`), so they do not wait until the bundle is parsed.
+   */
+  preload?: readonly string[];
   nonce: string;
   noscript: string;
 }
 
-/** The HTML shell: inline config, then a loader that adds the bundle under any mount prefix. */
+/**
+ * The HTML shell: inline config, then a loader that adds the bundle (and preloads the scripts it
+ * imports) under any mount prefix, with the loader's nonce (the CSP's 'strict-dynamic' covers the
+ * bundle; a `modulepreload` link needs the nonce itself).
+ */
 export function pageShell(o: PageShellOptions): string {
   return `<!doctype html>
 <html lang="en">
@@ -131,7 +140,7 @@ export function pageShell(o: PageShellOptions): string {
 <title>${escapeHtml(o.title)}</title>
 <style>${o.style}</style>
 <script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
-<script nonce="${o.nonce}">(function(){var p=location.pathname,s=${inlineJson(o.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"";var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${o.scriptPath}?v=${o.hash}`)};document.head.appendChild(e);})();</script>
+<script nonce="${o.nonce}">(function(){var p=location.pathname,s=${inlineJson(o.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"",h=document.head,n=document.currentScript.nonce;var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${o.scriptPath}?v=${o.hash}`)};h.appendChild(e);${inlineJson(o.preload ?? [])}.forEach(function(u){var l=document.createElement("link");l.rel="modulepreload";l.href=pre+u;l.nonce=n;h.appendChild(l);});})();</script>
 </head>
 <body>
 <div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>

@@ -36,10 +36,11 @@ export {
   resolveLocale,
   translator,
   useT,
-  CATALOGUES,
   LOCALES,
   type Locale,
   type MessageKey,
   type Messages,
 } from './i18n/index.tsx';
+// Registers every catalogue: the library's components speak every language without loading any.
+export { CATALOGUES } from './i18n/catalogues.ts';
 export { GATEHOUSE_CSS } from './styles.ts';

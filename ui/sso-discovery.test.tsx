@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { captureAssign, click, flush, input, type, waitForText } from './test-dom.tsx';
 import { SignIn, SignUp } from './index.ts';
+import { SsoAvailableContext } from './components/sso-discovery.tsx';
 import { makeApp, show, type Route } from './component-test-app.tsx';
 
 /** A server whose project has SSO: addresses at corp.example sign in through their team's IdP. */
@@ -64,6 +65,20 @@ describe('SignIn with home-realm discovery (project with SSO)', () => {
     await click(c, 'Continue');
     await waitForText(c, 'Sign up');
     assert.equal(input(c, 'Email').value, 'new@example.com');
+  });
+
+  it('takes the answer the hosted page was given instead of asking (SsoAvailableContext)', async () => {
+    for (const known of [false, true]) {
+      const { app, transport } = makeApp(withSso);
+      const c = await show(
+        app,
+        <SsoAvailableContext.Provider value={known}>
+          <SignIn />
+        </SsoAvailableContext.Provider>,
+      );
+      await waitForText(c, known ? 'Continue' : 'Email & password');
+      assert.equal(transport.requests.filter((r) => r.path.startsWith('/auth/sso/discovery')).length, 0, 'no discovery request');
+    }
   });
 
   it('shows the usual methods at once when the project has no SSO or the server has no discovery', async () => {

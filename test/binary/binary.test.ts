@@ -100,10 +100,20 @@ describe('the single executable', () => {
         const script = await fetch(`${first.url}/handler/handler.js`);
         assert.equal(script.status, 200);
         assert.match(script.headers.get('content-type') ?? '', /javascript/);
-        assert.ok((await script.text()).length > 1000);
+        const entry = await script.text();
+        assert.ok(entry.length > 1000);
+        // The chunks the entry imports (code splitting, scripts/build-ui.mjs) are embedded and served too.
+        const chunk = /from"\.\/(chunks\/[\w-]+\.js)"/.exec(entry)?.[1];
+        assert.ok(chunk, 'the entry imports a chunk');
+        const chunkJs = await fetch(`${first.url}/handler/${chunk}`);
+        assert.equal(chunkJs.status, 200);
+        assert.match(chunkJs.headers.get('content-type') ?? '', /javascript/);
+        assert.ok((await chunkJs.text()).length > 1000);
         const signIn = await fetch(`${first.url}/handler/sign-in`);
         assert.equal(signIn.status, 200);
-        assert.match(await signIn.text(), /handler\.js/);
+        const signInHtml = await signIn.text();
+        assert.match(signInHtml, /\/handler\/handler\.js\?v=[0-9a-f]{16}/, 'the embedded entry is versioned by its hash');
+        assert.ok(signInHtml.includes(`"/handler/${chunk}"`), 'the chunk the entry imports is preloaded');
         // The dashboard at / and its script.
         const dashboard = await fetch(`${first.url}/`);
         assert.equal(dashboard.status, 200);

@@ -1,16 +1,27 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { createContext, useContext, useEffect, useState, type FormEvent } from 'react';
 import { useApp } from '../../sdk/react.tsx';
 import { Field, FormError, Submit, emailProblem, useAction, useInvalidFocus } from '../common.tsx';
 import { useT } from '../i18n/index.tsx';
 
 /**
- * Whether the project has SSO connections (`GET /auth/sso/discovery`): null while asking; false
- * when the server cannot answer (a server without SSO).
+ * Whether the project has SSO connections as the server knew it when it wrote the page (the hosted
+ * pages' inline config, `sso_available` of `GET /auth/sso/discovery`), or null when not given:
+ * then {@link useSsoAvailable} asks.
+ */
+export const SsoAvailableContext = createContext<boolean | null>(null);
+
+/**
+ * Whether the project has SSO connections: from {@link SsoAvailableContext} when the page was
+ * given it (no request, so the sign-in form renders at once), else asked (`GET
+ * /auth/sso/discovery`): null while asking; false when the server cannot answer (a server
+ * without SSO).
  */
 export function useSsoAvailable(): boolean | null {
   const app = useApp();
-  const [available, setAvailable] = useState<boolean | null>(null);
+  const known = useContext(SsoAvailableContext);
+  const [available, setAvailable] = useState<boolean | null>(known);
   useEffect(() => {
+    if (known !== null) return;
     let cancelled = false;
     app
       .discoverSso()
@@ -19,8 +30,8 @@ export function useSsoAvailable(): boolean | null {
     return () => {
       cancelled = true;
     };
-  }, [app]);
-  return available;
+  }, [app, known]);
+  return known ?? available;
 }
 
 /**

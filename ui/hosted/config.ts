@@ -24,6 +24,8 @@ export interface HostedConfig {
   capabilities: ServerCapabilities;
   /** The project's public settings as `GET /projects/current` answers them (seeded into the SDK's cache). */
   clientProject?: WireClientProject;
+  /** Whether the project has SSO connections (sign-in asks for the address first); absent: the page asks. */
+  ssoAvailable?: boolean;
 }
 
 /**

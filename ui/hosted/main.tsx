@@ -4,18 +4,21 @@
  * preact-iso. The server inlines `window.__GATEHOUSE__` (project id, name, logo, trusted origins).
  */
 import { render } from 'preact';
-import { LocationProvider, useLocation } from 'preact-iso';
-import type { ReactNode } from 'react';
+// The router only: preact-iso's index also offers prerender(), whose import() would be a chunk of its own.
+import { LocationProvider, useLocation } from 'preact-iso/router';
+import { Suspense, type ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
 import { cookieTokenStore, hostedCookieOptions } from '../../sdk/tokens.ts';
 import { defaultEnvironment } from '../../sdk/env.ts';
 import { httpTransport } from '../../sdk/transport.ts';
 import { GatehouseProvider } from '../../sdk/react.tsx';
-import { BrandingContext, CapabilitiesContext } from '../common.tsx';
-import { Handler } from '../components/handler.tsx';
-import { PurchasePage } from '../components/purchase.tsx';
+import { BrandingContext, CapabilitiesContext, Spinner } from '../common.tsx';
+import { HandlerPage } from '../components/handler-routes.tsx';
+import { SsoAvailableContext } from '../components/sso-discovery.tsx';
 import { LOCALE_STORAGE_KEY, hostedLocale, hostedUrls, type HostedConfig } from './config.ts';
-import { LocaleProvider } from '../i18n/index.tsx';
+import { HOSTED_PAGES, HostedErrorPage, HostedPurchasePage } from './pages.tsx';
+import { LocaleProvider, type Locale } from '../i18n/index.tsx';
+import { loadCatalogue } from '../i18n/load.ts';
 
 const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
 const prefix = location.pathname.endsWith(config.serverPath)
@@ -37,7 +40,6 @@ if (/[?&](lang|locale)=/.test(location.search)) {
     /* private mode */
   }
 }
-document.documentElement.lang = locale;
 
 const app = new ClientApp({
   projectId: config.projectId,
@@ -62,26 +64,44 @@ function Page() {
   const { path } = useLocation();
   // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
   const purchase = path.replace(/\/+$/, '');
-  if (purchase === `${handlerPath}/purchase`) return <PurchasePage />;
+  if (purchase === `${handlerPath}/purchase`) return <HostedPurchasePage />;
   if (purchase.startsWith(`${handlerPath}/purchase/`))
-    return <PurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
-  return <Handler path={path} basePath={handlerPath} />;
+    return <HostedPurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
+  return <HandlerPage path={path} basePath={handlerPath} pages={HOSTED_PAGES} notFound={HostedErrorPage} />;
 }
 
-render(
-  // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
-  (
-    <Location scope={handlerPath}>
-      <GatehouseProvider app={app}>
-        <BrandingContext.Provider value={config.project}>
-          <CapabilitiesContext.Provider value={config.capabilities}>
-            <LocaleProvider locale={locale}>
-              <Page />
-            </LocaleProvider>
-          </CapabilitiesContext.Provider>
-        </BrandingContext.Provider>
-      </GatehouseProvider>
-    </Location>
-  ) as unknown as Parameters<typeof render>[0],
-  document.getElementById('root')!,
-);
+function show(shown: Locale) {
+  document.documentElement.lang = shown;
+  render(
+    // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
+    (
+      <Location scope={handlerPath}>
+        <GatehouseProvider app={app}>
+          <BrandingContext.Provider value={config.project}>
+            <CapabilitiesContext.Provider value={config.capabilities}>
+              <SsoAvailableContext.Provider value={config.ssoAvailable ?? null}>
+                <LocaleProvider locale={shown}>
+                  {/* Pages other than sign-in and sign-up arrive as chunks of their own (./pages.tsx). */}
+                  <Suspense fallback={<Spinner />}>
+                    <Page />
+                  </Suspense>
+                </LocaleProvider>
+              </SsoAvailableContext.Provider>
+            </CapabilitiesContext.Provider>
+          </BrandingContext.Provider>
+        </GatehouseProvider>
+      </Location>
+    ) as unknown as Parameters<typeof render>[0],
+    document.getElementById('root')!,
+  );
+}
+
+// English renders at once; another language's catalogue is a chunk fetched first (if that fails,
+// the page still renders, in English).
+const loading = loadCatalogue(locale);
+if (loading)
+  loading.then(
+    () => show(locale),
+    () => show('en'),
+  );
+else show(locale);

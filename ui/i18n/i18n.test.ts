@@ -3,6 +3,7 @@ import { it } from 'node:test';
 import { en } from './en.ts';
 import { de } from './de.ts';
 import { resolveLocale, translator } from './index.tsx';
+import './catalogues.ts';
 import { hostedLocale } from '../hosted/config.ts';
 import { accentCss, accentProblem, contrastRatio } from '../brand-colors.ts';
 
@@ -62,4 +63,10 @@ it('localizes the password rules the server names in `reason` (common password, 
     errorText(new GatehouseKnownError('PASSWORD_REQUIREMENTS_NOT_MET', {}, undefined, 400), translator('de')),
     de['error.passwordRequirements'],
   );
+});
+
+it('registers a catalogue loaded on demand (the hosted pages: English only until loaded)', async () => {
+  const { loadCatalogue } = await import('./load.ts');
+  assert.equal(loadCatalogue('en'), null, 'English is always there');
+  assert.equal(loadCatalogue('de'), null, 'German is registered by ./catalogues.ts here');
 });

@@ -1,19 +1,39 @@
 /**
- * Localization of the hosted pages and components: message catalogues (English and German), a
- * locale context, and `useT()` to read messages. Apps choose the language with the `locale` prop
- * of any page component or of `<LocaleProvider>`; the hosted pages take it from `?lang=` (kept
- * for the visit), else from the browser's languages.
+ * Localization of the hosted pages and components: a locale context, and `useT()` to read
+ * messages. Apps choose the language with the `locale` prop of any page component or of
+ * `<LocaleProvider>`; the hosted pages take it from `?lang=` (kept for the visit), else from the
+ * browser's languages.
+ *
+ * English is always here; the other catalogues are registered ({@link registerCatalogue}): by
+ * ./catalogues.ts for the component library (every language at once), and on demand by the
+ * hosted pages (./load.ts), whose first script then carries English only.
  */
 import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { en, type MessageKey, type Messages } from './en.ts';
-import { de } from './de.ts';
 
 export type { MessageKey, Messages } from './en.ts';
 
+/** A language with a catalogue. */
+export type Locale = 'en' | 'de';
 /** The languages with a catalogue. */
-export const CATALOGUES = { en, de } as const satisfies Record<string, Messages>;
-export type Locale = keyof typeof CATALOGUES;
-export const LOCALES = Object.keys(CATALOGUES) as Locale[];
+export const LOCALES: Locale[] = ['en', 'de'];
+
+const registered: Partial<Record<Locale, Messages>> = { en };
+
+/** Makes `messages` the catalogue of `locale` (./catalogues.ts and ./load.ts call it). */
+export function registerCatalogue(locale: Locale, messages: Messages): void {
+  registered[locale] = messages;
+}
+
+/** Whether the catalogue of `locale` is registered (English always is). */
+export function hasCatalogue(locale: Locale): boolean {
+  return registered[locale] !== undefined;
+}
+
+/** The catalogue of `locale`, English while it is not registered. */
+function catalogue(locale: Locale): Messages {
+  return registered[locale] ?? en;
+}
 
 /**
  * The supported locale for a BCP 47 tag or a list of them in preference order
@@ -45,7 +65,7 @@ const LocaleContext = createContext<LocaleValue>({ locale: 'en', messages: en })
 
 /** A translator for `locale`, with `overrides` replacing single messages (an app's own wording). */
 export function translator(locale: Locale, overrides?: Partial<Messages>): Translate {
-  const messages: Messages = overrides ? { ...CATALOGUES[locale], ...overrides } : CATALOGUES[locale];
+  const messages: Messages = overrides ? { ...catalogue(locale), ...overrides } : catalogue(locale);
   return makeTranslate({ locale, messages });
 }
 
@@ -71,7 +91,8 @@ export function LocaleProvider(props: { locale?: string | null; messages?: Parti
   const outer = useContext(LocaleContext);
   const value = useMemo<LocaleValue>(() => {
     const locale = props.locale ? resolveLocale(props.locale) : outer.locale;
-    return { locale, messages: { ...CATALOGUES[locale], ...props.messages } };
+    // No overrides: the catalogue itself (no copy of its few hundred messages on every page).
+    return { locale, messages: props.messages ? { ...catalogue(locale), ...props.messages } : catalogue(locale) };
   }, [props.locale, props.messages, outer.locale]);
   return <LocaleContext.Provider value={value}>{props.children}</LocaleContext.Provider>;
 }
