@@ -17,7 +17,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
+import { closeChromium, openChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer, type ModelServer } from '../helpers/model-server.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -112,7 +112,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     let teamId = '';
     const pageErrors: string[] = [];
 
-    const launch = () => launchChromium();
+    const launch = () => openChromium();
 
     before(async () => {
       // A loopback model server, so the dashboard assistant's page is on.
@@ -171,7 +171,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       await server?.close();
       await model?.close();
     });

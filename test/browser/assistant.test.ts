@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
-import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
+import { closeChromium, openChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer } from '../helpers/model-server.ts';
 
 const OWNER = { email: 'operator@example.com', password: 'a long enough password 1' };
@@ -19,10 +19,10 @@ const ANSWER =
 const model = await startModelServer();
 let browser: Browser;
 before(async () => {
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 after(async () => {
-  await browser?.close();
+  await closeChromium(browser);
   await model.close();
 });
 

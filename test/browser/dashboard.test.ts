@@ -13,7 +13,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, internal } from '../helpers/api.ts';
 import { startSmtpReceiver } from '../helpers/smtp.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/dashboard';
 const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
@@ -23,10 +23,10 @@ const smtp = await startSmtpReceiver();
 after(() => smtp.stop());
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 after(async () => {
-  await browser?.close();
+  await closeChromium(browser);
 });
 
 describeWithServer('dashboard in Chromium', (get, dialect) => {

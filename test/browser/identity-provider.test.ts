@@ -17,7 +17,7 @@ import { api, createProject } from '../helpers/api.ts';
 import { patchConfigOverride } from '../helpers/config.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { PASSWORD, totpUser } from '../helpers/mfa-users.ts';
 import { uniqueEmail } from '../helpers/smtp.ts';
 import { generateTotp } from '../../core/mfa/index.ts';
@@ -109,11 +109,11 @@ for (const dialect of testDialects()) {
       config = await oidc.discovery(new URL(issuer), client.client_id, {}, oidc.ClientSecretBasic(client.client_secret!), {
         execute: [oidc.allowInsecureRequests],
       });
-      browser = await launchChromium();
+      browser = await openChromium();
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();

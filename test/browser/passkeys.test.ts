@@ -14,7 +14,7 @@ import { type Browser, type CDPSession, type Page } from 'playwright-core';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-passkeys';
 
@@ -52,7 +52,7 @@ for (const dialect of testDialects()) {
         { display_name: 'Passkey Club' },
       );
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await launchChromium();
+      browser = await openChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       cdp = await page.context().newCDPSession(page);
@@ -64,7 +64,7 @@ for (const dialect of testDialects()) {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();

@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
 import { api, createProject, createProjectKeys, type Caller } from '../helpers/api.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { APP_REDIRECT_URI, exchangeCode, newAppFlow } from '../helpers/oauth-flow.ts';
 import { startSamlIdp, type TestSamlIdp } from '../helpers/saml-idp.ts';
 import { ssoAuthorizeUrl } from '../helpers/sso-flow.ts';
@@ -17,7 +17,7 @@ describeWithServer('SAML sign-in in Chromium (samlify IdP on loopback)', (get) =
   before(async () => {
     const server = get();
     idp = await startSamlIdp();
-    browser = await launchChromium();
+    browser = await openChromium();
     const project = await createProject(server);
     projectId = project.projectId;
     const keys = await createProjectKeys(server, project.admin);
@@ -31,7 +31,7 @@ describeWithServer('SAML sign-in in Chromium (samlify IdP on loopback)', (get) =
     assert.equal(created.status, 201, created.text);
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await idp?.close();
   });
 

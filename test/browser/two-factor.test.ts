@@ -17,7 +17,7 @@ import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { generateTotp } from '../../core/mfa/index.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-two-factor';
 
@@ -58,7 +58,7 @@ for (const dialect of testDialects()) {
       front.on('request', (req, res) => server.gatehouse.handler(req, res));
       project = await createProject(server, { sign_up_enabled: true }, { display_name: 'Second Factor Inc' });
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await launchChromium();
+      browser = await openChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       page.on('console', (m) => {
@@ -71,7 +71,7 @@ for (const dialect of testDialects()) {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();
