@@ -75,12 +75,12 @@ async function axeViolations(page: Page, colourOnly = false): Promise<string[]> 
       if (!colourRules.includes('color-contrast')) throw new Error(`axe's colour rules lack color-contrast: ${colourRules.join(', ')}`);
       const runOnly = colourOnly ? { type: 'rule', values: colourRules } : { type: 'tag', values: tags };
       const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
-    return r.violations.map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`)
-          .join(' | ')}`,
+      return r.violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`)
+            .join(' | ')}`,
       );
     },
     { tags: WCAG_TAGS, colourOnly },

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Dialect } from '../../core/index.ts';
+import { testDialects } from './dialects.ts';
 
 /** Debian's Chromium (`apt-get install -y chromium`); tests never download a browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -24,6 +26,15 @@ function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * The databases a browser test runs on: the first of TEST_DIALECTS only. A browser test checks
+ * what the pages do; the API and storage behind them are tested on every dialect by their own
+ * files, which each browser file names in its header.
+ */
+export function browserTestDialects(): Dialect[] {
+  return testDialects().slice(0, 1);
 }
 
 let shared: Promise<Browser> | undefined;
