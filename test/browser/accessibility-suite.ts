@@ -1,12 +1,16 @@
 /**
  * Browser test: every hosted page and every dashboard page, in its empty, filled and
- * error states, in light and dark mode and at 375 px wide, checked with axe-core (WCAG 2.2 AA rule
- * set: wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa) with zero violations allowed, and measured
- * for sideways scrolling at 375 px and at 400% zoom (320 CSS px of a 1280 px window). Then
- * keyboard-only walks: sign-up → account settings → sign-out on the hosted pages, and dashboard
- * project → user → key revoke. One server (the first configured dialect) and one browser per
- * part keep the run short; the parts (`AccessibilityPart`) are three test files, so the runner's
- * two slots share the work. axe-core's source is evaluated in the page over the DevTools protocol (the pages'
+ * error states, in light and dark mode at 1280 and 375 px wide, checked with axe-core (WCAG 2.2 AA
+ * rule set: wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa) with zero violations allowed, and
+ * measured for sideways scrolling at 375 px and at 400% zoom (320 CSS px of a 1280 px window).
+ * Each state is reached once per width and scanned in light, then switched to dark in place: the
+ * dark scan runs axe's colour rules when the DOM and layout are unchanged (the dark theme is CSS
+ * under `prefers-color-scheme` only) and every rule otherwise. Then keyboard-only walks: sign-up →
+ * account settings → sign-out on the hosted pages, and dashboard project → user → key revoke.
+ * One server on the first configured dialect (this checks the UI; the API it calls is tested on
+ * both databases elsewhere) and the process's shared browser per part keep the run short; the
+ * parts (`AccessibilityPart`) are three test files, so the runner's two slots share the work.
+ * axe-core's source is evaluated in the page over the DevTools protocol (the pages'
  * Content-Security-Policy stays on).
  */
 import assert from 'node:assert/strict';
@@ -17,7 +21,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
+import { closeChromium, openChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer, type ModelServer } from '../helpers/model-server.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,43 +37,83 @@ interface Visit {
   ready: (page: Page) => Promise<unknown>;
 }
 
+/** A window size; every state is checked in it in light and then in dark colours (see `check`). */
 interface Mode {
   name: string;
   width: number;
   height: number;
-  dark: boolean;
 }
 const MODES: Mode[] = [
-  { name: 'light 1280', width: 1280, height: 900, dark: false },
-  { name: 'dark 1280', width: 1280, height: 900, dark: true },
-  { name: 'light 375', width: 375, height: 812, dark: false },
-  { name: 'dark 375', width: 375, height: 812, dark: true },
+  { name: '1280', width: 1280, height: 900 },
+  { name: '375', width: 375, height: 812 },
 ];
 
-/** axe-core violations on the page as readable lines (rule, impact, first targets). */
-async function axeViolations(page: Page): Promise<string[]> {
+/**
+ * axe-core violations on the page as readable lines (rule, impact, first targets). `colourOnly`
+ * runs only the WCAG rules axe files under `cat.color` (colour contrast, links told apart by
+ * colour): the ones whose outcome can change when nothing but colours changed.
+ */
+async function axeViolations(page: Page, colourOnly = false): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async (tags) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: unknown,
-            o: unknown,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }>;
-        };
-      }
-    ).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return r.violations.map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`)
-          .join(' | ')}`,
-    );
-  }, WCAG_TAGS);
+  const result = await page.evaluate(
+    async ({ tags, colourOnly }) => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            getRules: (tags: string[]) => { ruleId: string; tags: string[] }[];
+            run: (
+              ctx: unknown,
+              o: unknown,
+            ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }>;
+          };
+        }
+      ).axe;
+      const colourRules = axe
+        .getRules(tags)
+        .filter((r) => r.tags.includes('cat.color'))
+        .map((r) => r.ruleId);
+      if (!colourRules.includes('color-contrast')) throw new Error(`axe's colour rules lack color-contrast: ${colourRules.join(', ')}`);
+      const runOnly = colourOnly ? { type: 'rule', values: colourRules } : { type: 'tag', values: tags };
+      const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
+      return r.violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`)
+            .join(' | ')}`,
+      );
+    },
+    { tags: WCAG_TAGS, colourOnly },
+  );
   return result;
+}
+
+/**
+ * The page as two short hashes: `structure`, what it is apart from its colours (the serialized
+ * DOM with attributes and text, form values, every element's box), and `colours`, every
+ * element's computed text, background and border colours. Across a colour-scheme switch, an
+ * unchanged `structure` means only colours changed, so only axe's colour rules can answer
+ * differently; a changed `colours` shows the switch reached the page.
+ */
+function structureAndColours(page: Page): Promise<{ structure: string; colours: string }> {
+  return page.evaluate(() => {
+    const hash = (parts: string[]) => {
+      const text = parts.join('|');
+      let h = 0x811c9dc5;
+      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+      return `${text.length}:${(h >>> 0).toString(16)}`;
+    };
+    const structure = [document.documentElement.outerHTML];
+    const colours: string[] = [];
+    for (const e of Array.from(document.querySelectorAll('*'))) {
+      const r = e.getBoundingClientRect();
+      structure.push(`${r.x},${r.y},${r.width},${r.height}`);
+      if (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement) structure.push(e.value);
+      const style = getComputedStyle(e);
+      colours.push(style.color, style.backgroundColor, style.borderTopColor);
+    }
+    return { structure: hash(structure), colours: hash(colours) };
+  });
 }
 
 /** The page's horizontal overflow in CSS px (0 when nothing scrolls sideways). */
@@ -90,12 +134,12 @@ function settled(page: Page): Promise<void> {
   });
 }
 
-/** Which share of the checks a test file runs: the 1280 px modes, the 375 px modes, or zoom, keyboard and language. */
+/** Which share of the checks a test file runs: 1280 px, 375 px (each light and dark), or zoom, keyboard and language. */
 export type AccessibilityPart = 'desktop' | 'phone' | 'zoom-keyboard-language';
 
 const PART_MODES: Record<AccessibilityPart, readonly string[]> = {
-  desktop: ['light 1280', 'dark 1280'],
-  phone: ['light 375', 'dark 375'],
+  desktop: ['1280'],
+  phone: ['375'],
   'zoom-keyboard-language': [],
 };
 
@@ -112,7 +156,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     let teamId = '';
     const pageErrors: string[] = [];
 
-    const launch = () => launchChromium();
+    const launch = () => openChromium();
 
     before(async () => {
       // A loopback model server, so the dashboard assistant's page is on.
@@ -171,7 +215,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       await server?.close();
       await model?.close();
     });
@@ -565,26 +609,44 @@ export function accessibilitySuite(part: AccessibilityPart): void {
       },
     ];
 
-    /** Visits every state in a fresh context of `mode`; returns the problems found. */
+    /**
+     * Visits every state in a fresh context of `mode`, scans it in light colours with every WCAG
+     * rule, then switches the same page to dark (`prefers-color-scheme`, which is all the UI's
+     * dark theme keys on) and scans it again: with axe's colour rules when the DOM and every box
+     * stayed the same (`structureAndColours`), with every rule and the sideways check otherwise; a
+     * dark state with no colour changed from light is a problem too.
+     * Answers the problems found, each tagged with its colour scheme.
+     */
     async function check(mode: Mode, visits: Visit[], state?: typeof ownerState): Promise<string[]> {
       const context = await browser.newContext({
         viewport: { width: mode.width, height: mode.height },
-        colorScheme: mode.dark ? 'dark' : 'light',
+        colorScheme: 'light',
         ...(state ? { storageState: state } : {}),
       });
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       page.on('pageerror', (e) => pageErrors.push(`${mode.name} ${page.url()}: ${e.message}`));
       const problems: string[] = [];
+      const scan = async (tag: string, colourOnly: boolean) => {
+        for (const line of await axeViolations(page, colourOnly)) problems.push(`${tag}: ${line}`);
+        if (colourOnly) return;
+        const overflow = await sidewaysOverflow(page);
+        if (overflow > 0) problems.push(`${tag}: scrolls sideways by ${overflow}px`);
+      };
       for (const v of visits) {
         try {
+          await page.emulateMedia({ colorScheme: 'light' });
           await page.goto(server.url + v.path);
           await v.ready(page);
           await v.act?.(page);
           await settled(page);
-          for (const line of await axeViolations(page)) problems.push(`[${mode.name}] ${v.name}: ${line}`);
-          const overflow = await sidewaysOverflow(page);
-          if (overflow > 0) problems.push(`[${mode.name}] ${v.name}: scrolls sideways by ${overflow}px`);
+          await scan(`[light ${mode.name}] ${v.name}`, false);
+          const light = await structureAndColours(page);
+          await page.emulateMedia({ colorScheme: 'dark' });
+          await settled(page);
+          const dark = await structureAndColours(page);
+          if (dark.colours === light.colours) problems.push(`[dark ${mode.name}] ${v.name}: no colour changed from light`);
+          await scan(`[dark ${mode.name}] ${v.name}`, dark.structure === light.structure);
         } catch (error) {
           problems.push(`[${mode.name}] ${v.name}: could not reach the state: ${(error as Error).message.split('\n')[0]}`);
         }
@@ -594,12 +656,12 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     }
 
     for (const mode of MODES.filter((m) => PART_MODES[part].includes(m.name))) {
-      it(`hosted pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}]`, async () => {
+      it(`hosted pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}, light and dark]`, async () => {
         const problems = [...(await check(mode, signedOutHosted())), ...(await check(mode, signedInHosted(), endUserState))];
         assert.deepEqual(problems, []);
       });
 
-      it(`dashboard pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}]`, async () => {
+      it(`dashboard pages have no WCAG 2.2 AA violations and no sideways scrolling [${mode.name}, light and dark]`, async () => {
         const problems = [...(await check(mode, signedOutDashboard())), ...(await check(mode, dashboardPages(), ownerState))];
         assert.deepEqual(problems, []);
       });
@@ -611,7 +673,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
       });
 
       it('nothing scrolls sideways at 400% zoom (320 CSS px of a 1280 px window)', async () => {
-        const zoom: Mode = { name: '400%', width: 320, height: 256, dark: false };
+        const zoom: Mode = { name: '400%', width: 320, height: 256 };
         const overflowOnly = async (visits: Visit[], state?: typeof ownerState) => {
           const context = await browser.newContext({
             viewport: { width: zoom.width, height: zoom.height },

@@ -4,12 +4,14 @@
  * server has no model endpoint; the operator (first owner) sets one in Server settings; then a
  * question gets its answer streamed piece by piece (Stop shows while it arrives), code comes as a
  * copyable snippet, the thread is listed and reopens from the server, and Stop cuts a slow answer.
+ * On the first dialect only (`browserTestDialects`): the assistant's API and its stored threads are
+ * tested on every dialect by test/routes/ai-chat.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
 import { describeWithServer } from '../helpers/suite.ts';
-import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
+import { browserTestDialects, closeChromium, openChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 import { startModelServer } from '../helpers/model-server.ts';
 
 const OWNER = { email: 'operator@example.com', password: 'a long enough password 1' };
@@ -19,10 +21,10 @@ const ANSWER =
 const model = await startModelServer();
 let browser: Browser;
 before(async () => {
-  browser = await launchChromium();
+  browser = await openChromium();
 });
 after(async () => {
-  await browser?.close();
+  await closeChromium(browser);
   await model.close();
 });
 
@@ -121,4 +123,5 @@ describeWithServer(
     });
   },
   { ai: { docs: () => [] } },
+  browserTestDialects(),
 );

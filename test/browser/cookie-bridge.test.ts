@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, type Page } from 'playwright-core';
 import { INTERNAL_KEYS, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const PLACEHOLDER = /^gatehouse-httponly-cookie\.[0-9a-f]{16}$/;
 
@@ -57,13 +57,13 @@ describe(`HttpOnly refresh cookie of the hosted pages in Chromium [${testDialect
       body: JSON.stringify({ primary_email: email, primary_email_auth_enabled: true, password }),
     });
     assert.equal(res.status, 201, await res.text());
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage();
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     front?.closeAllConnections();
     await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
     await server?.close();

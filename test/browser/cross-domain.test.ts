@@ -19,7 +19,7 @@ import type { Browser } from 'playwright-core';
 import { api, createProject, createProjectKeys } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const repo = join(import.meta.dirname, '../..');
 
@@ -98,11 +98,11 @@ describe(`cross-domain hand-off with the official SDK in Chromium [${testDialect
     await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
     // Another host as well as another port: cookies are per host, so nothing is shared with Gatehouse's.
     appOrigin = `http://127.0.0.1:${(appServer.address() as { port: number }).port}`;
-    browser = await launchChromium();
+    browser = await openChromium();
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await new Promise<void>((resolve) => (appServer ? appServer.close(() => resolve()) : resolve()));
     await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
     await server?.close();

@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { buildExample, exampleHtml } from '../../examples/react-app/build.mjs';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser';
 
@@ -61,7 +61,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
       }
       server.gatehouse.handler(req, res);
     });
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
     page.on('console', (m) => {
@@ -70,7 +70,7 @@ describe(`hosted pages in Chromium [${testDialects()[0]}]`, () => {
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     front?.closeAllConnections();
     await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
     await server?.close();

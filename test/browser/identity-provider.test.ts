@@ -1,11 +1,13 @@
 /**
  * Browser test (issue 31, the identity provider): real Chromium (playwright-core,
- * /usr/bin/chromium, headless) against a freshly started server, once per dialect in
+ * /usr/bin/chromium, headless) against a freshly started server, on the first dialect in
  * TEST_DIALECTS. A third-party app (openid-client) sends the browser to the project's issuer with
  * PKCE, a nonce and a state; the user signs in on the hosted sign-in page, approves on the consent
  * page, and the app gets a code whose ID token openid-client validates (nonce included). A user
  * with TOTP is stopped at the hosted MFA page, and no code is issued until the code is given.
  * Screenshots go to test-artifacts/browser-identity-provider/.
+ * One dialect only (`browserTestDialects`): the API and storage behind it
+ * are tested on every dialect by test/oauth/oauth-oidc.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { api, createProject } from '../helpers/api.ts';
 import { patchConfigOverride } from '../helpers/config.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { browserTestDialects, closeChromium, openChromium } from '../helpers/browser.ts';
 import { PASSWORD, totpUser } from '../helpers/mfa-users.ts';
 import { uniqueEmail } from '../helpers/smtp.ts';
 import { generateTotp } from '../../core/mfa/index.ts';
@@ -25,7 +27,7 @@ import { createClient } from '../idp/idp-fixtures.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-identity-provider';
 
-for (const dialect of testDialects()) {
+for (const dialect of browserTestDialects()) {
   describe(`identity provider: authorization code + PKCE in Chromium [${dialect}]`, () => {
     let server: TestServer;
     let front: Server;
@@ -109,11 +111,11 @@ for (const dialect of testDialects()) {
       config = await oidc.discovery(new URL(issuer), client.client_id, {}, oidc.ClientSecretBasic(client.client_secret!), {
         execute: [oidc.allowInsecureRequests],
       });
-      browser = await launchChromium();
+      browser = await openChromium();
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
@@ -85,10 +85,10 @@ describe(`owner and end-user journeys without errors in Chromium [${testDialects
   before(async () => {
     smtp = await startSmtpReceiver();
     server = await startTestServer(testDialects()[0]!, { smtpUrl: smtp.url });
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await server?.close();
     await smtp?.stop();
   });

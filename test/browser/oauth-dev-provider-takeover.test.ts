@@ -14,7 +14,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/oauth-takeover';
 const VICTIM = 'victim@example.test';
@@ -39,10 +39,10 @@ describe(`the development OAuth provider cannot take over an account, in Chromiu
   before(async () => {
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
   });
 
   async function clickGitHub(server: TestServer, page: Page, projectId: string) {

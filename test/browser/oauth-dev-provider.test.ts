@@ -11,7 +11,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { api, createProject, type Caller } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/oauth';
 
@@ -30,13 +30,13 @@ describe(`OAuth with the development provider in Chromium [${testDialects()[0]}]
     const project = await createProject(server, { oauth_providers: [{ id: 'github', type: 'shared' }] });
     projectId = project.projectId;
     serverCaller = project.server;
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await server?.close();
   });
 

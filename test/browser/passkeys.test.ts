@@ -1,10 +1,12 @@
 /**
  * Browser test (passkeys): real Chromium (playwright-core, /usr/bin/chromium, headless)
  * with a virtual WebAuthn authenticator (CDP `WebAuthn.addVirtualAuthenticator`: CTAP2, internal,
- * resident keys, user verification) against a freshly started server, once per dialect in
+ * resident keys, user verification) against a freshly started server, on the first dialect in
  * TEST_DIALECTS. A user of a passkey-enabled project signs up on its hosted pages, adds a passkey
  * in account settings, signs out, and signs in again with "Sign in with a passkey" on the hosted
  * sign-in page; then removes the passkey. Screenshots go to test-artifacts/browser-passkeys/.
+ * One dialect only (`browserTestDialects`): the API and storage behind it
+ * are tested on every dialect by core/passkeys/passkeys.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -14,11 +16,11 @@ import { type Browser, type CDPSession, type Page } from 'playwright-core';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { browserTestDialects, closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-passkeys';
 
-for (const dialect of testDialects()) {
+for (const dialect of browserTestDialects()) {
   describe(`passkeys in Chromium [${dialect}]`, () => {
     let server: TestServer;
     let front: Server;
@@ -52,7 +54,7 @@ for (const dialect of testDialects()) {
         { display_name: 'Passkey Club' },
       );
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await launchChromium();
+      browser = await openChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       cdp = await page.context().newCDPSession(page);
@@ -64,7 +66,7 @@ for (const dialect of testDialects()) {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();

@@ -9,7 +9,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { api, createProjectKeys, internal } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
+import { closeChromium, openChromium, signUpOwnerWithProject } from '../helpers/browser.ts';
 
 const OWNER = { email: 'phone-owner@example.com', password: 'a long enough password 1' };
 const PASSWORD = 'correct-horse-battery';
@@ -26,7 +26,7 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
 
   before(async () => {
     server = await startTestServer(testDialects()[0]!);
-    browser = await launchChromium();
+    browser = await openChromium();
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     projectId = await signUpOwnerWithProject(page, server.url, OWNER);
@@ -54,7 +54,7 @@ describe(`phone width in Chromium [${testDialects()[0]}]`, () => {
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await server?.close();
   });
 

@@ -13,7 +13,7 @@ import { projectUser } from '../helpers/project-user.ts';
 import { PAYMENTS_CONFIG, configure } from '../helpers/payments.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-payments';
 
@@ -23,10 +23,10 @@ describe(`hosted purchase page in Chromium [${testDialects()[0]}]`, () => {
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer(testDialects()[0]!);
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await server?.close();
   });
 

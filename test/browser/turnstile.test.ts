@@ -12,7 +12,7 @@ import { api, createProject, type Caller } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startSiteverifyServer } from '../helpers/siteverify.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const SECRET = '0x4AAAAAAAbrowser-secret-key';
 
@@ -55,7 +55,7 @@ describe(`Turnstile on the hosted sign-up page in Chromium [${testDialects()[0]}
       secret_key: SECRET,
     });
     assert.equal(set.status, 200, set.text);
-    browser = await launchChromium();
+    browser = await openChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
     page.on('console', (m) => {
@@ -68,7 +68,7 @@ describe(`Turnstile on the hosted sign-up page in Chromium [${testDialects()[0]}
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await server?.close();
     await siteverify?.stop();
   });

@@ -1,11 +1,13 @@
 /**
  * Browser test (MFA and CLI login): real Chromium (playwright-core, /usr/bin/chromium,
- * headless) against a freshly started server, once per dialect in TEST_DIALECTS. A user of a
+ * headless) against a freshly started server, on the first dialect in TEST_DIALECTS. A user of a
  * project signs up on its hosted pages, turns on two-factor authentication in account settings
  * from the QR code's key, keeps a recovery code, signs out, signs in with the password and is
  * stopped at the hosted MFA page until the TOTP is given; signs in once more with a recovery code;
  * and authorizes a CLI login on /handler/cli-auth-confirm. Screenshots go to
  * test-artifacts/browser-two-factor/.
+ * One dialect only (`browserTestDialects`): the API and storage behind it
+ * are tested on every dialect by core/mfa/mfa.test.ts and core/mfa/recovery-codes.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -17,11 +19,11 @@ import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { generateTotp } from '../../core/mfa/index.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { browserTestDialects, closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/browser-two-factor';
 
-for (const dialect of testDialects()) {
+for (const dialect of browserTestDialects()) {
   describe(`two-factor sign-in and CLI login in Chromium [${dialect}]`, () => {
     let server: TestServer;
     let front: Server;
@@ -58,7 +60,7 @@ for (const dialect of testDialects()) {
       front.on('request', (req, res) => server.gatehouse.handler(req, res));
       project = await createProject(server, { sign_up_enabled: true }, { display_name: 'Second Factor Inc' });
       handler = `${origin}/projects/${project.projectId}/handler`;
-      browser = await launchChromium();
+      browser = await openChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
       page.on('console', (m) => {
@@ -71,7 +73,7 @@ for (const dialect of testDialects()) {
     });
 
     after(async () => {
-      await browser?.close();
+      await closeChromium(browser);
       front?.closeAllConnections();
       await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
       await server?.close();

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { testDialects } from '../helpers/dialects.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 
 const ARTIFACTS = 'test-artifacts/webhooks';
 const OWNER = { email: 'owner@example.com', password: 'a long enough password 1' };
@@ -24,10 +24,10 @@ describe(`dashboard webhooks page in Chromium [${testDialects()[0]}]`, () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer(testDialects()[0]!);
     receiver = await startWebhookReceiver();
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await receiver?.close();
     await server?.close();
   });

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { freePort, startExample, stopExample } from '../helpers/examples.ts';
 import { emptyApp, runInit } from '../helpers/init-app.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
@@ -29,10 +29,10 @@ describe('gatehouse init in an empty Next.js app', () => {
     await ensureLibBuilt();
     app = emptyApp('nextjs-app');
     output = runInit(app);
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     if (app) rmSync(app, { recursive: true, force: true });
   });
 

@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { freePort, startExample, stopExample } from '../helpers/examples.ts';
 import { emptyApp, runInit } from '../helpers/init-app.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
@@ -31,10 +31,10 @@ describe('gatehouse init in an empty Vite React app', () => {
     // project trusts: the hosted sign-up page returns there.
     port = await freePort();
     output = runInit(app, ['--port', String(port)]);
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     if (app) rmSync(app, { recursive: true, force: true });
   });
 

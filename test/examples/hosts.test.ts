@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { freePort, signUpThroughHome, startExample, stopExample } from '../helpers/examples.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
@@ -30,10 +30,10 @@ describe('host examples signed in through Chromium, Gatehouse mounted under /aut
 
   before(async () => {
     await ensureLibBuilt();
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     rmSync(dataRoot, { recursive: true, force: true });
   });
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 import { freePort, signUpThroughHome, startExample, stopExample } from '../helpers/examples.ts';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
@@ -34,10 +34,10 @@ describe('Next.js App Router example signed in through Chromium, Gatehouse under
       const built = spawnSync(process.execPath, args, { cwd: app, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 600_000 });
       assert.equal(built.status, 0, `${args.join(' ')}\n${built.stdout}\n${built.stderr}`);
     }
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { api, createProject } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { closeChromium, openChromium } from '../helpers/browser.ts';
 // @ts-expect-error -- plain ESM scripts without type declarations
 import { checkPackages } from '../../scripts/check-packages.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
@@ -42,7 +42,7 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
   });
 
   after(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
     await server?.close();
   });
@@ -98,7 +98,7 @@ describe(`packed packages in a scratch React app [${testDialects()[0]}]`, () => 
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const appOrigin = `http://localhost:${(front.address() as { port: number }).port}`;
-    browser = await launchChromium();
+    browser = await openChromium();
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
