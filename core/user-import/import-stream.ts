@@ -1,10 +1,21 @@
 import type { OperationContext, ReplyStream } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import { KnownError } from '../errors/index.ts';
+import { HeapCeiling } from '../lib/heap-ceiling.ts';
 import { checkBatch, importChecked, type ImportOptions, type LineResult } from './import-batch.ts';
 
 /** Lines written per transaction of a streamed import (each batch's results are sent as it commits). */
 export const STREAM_BATCH_LINES = 5_000;
+
+/**
+ * Heap growth the streamed imports allow before they ask V8 for a full collection
+ * (core/lib/heap-ceiling.ts), checked every HEAP_CHECK_LINES lines read. One ceiling for the
+ * process, made at the first import: a ceiling per request would start from whatever garbage the
+ * previous request left.
+ */
+const HEAP_BUDGET_BYTES = 48 * 2 ** 20;
+const HEAP_CHECK_LINES = 1_000;
+let heap: HeapCeiling | undefined;
 
 /** The last line of a streamed import's answer: the counts, and the error that stopped it, if any. */
 export interface ImportStreamSummary {
@@ -38,6 +49,7 @@ export function importStream(
 ): ReplyStream {
   return async function* (signal) {
     const summary: ImportStreamSummary = { type: 'summary', dry_run: options.dryRun, records: 0, created: 0, updated: 0, failed: 0 };
+    heap ??= new HeapCeiling(HEAP_BUDGET_BYTES);
     const written = (results: LineResult[]): string => {
       let out = '';
       for (const result of results) {
@@ -60,6 +72,7 @@ export function importStream(
       let batchFirst = firstLine;
       for await (const text of lines) {
         batch.push(text);
+        if (batch.length % HEAP_CHECK_LINES === 0) heap.check();
         if (batch.length < STREAM_BATCH_LINES) continue;
         // Parsed and checked while the previous batch's statements run (with PostgreSQL, on
         // the database's own process): only the database checks and writes wait for them.
