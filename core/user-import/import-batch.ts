@@ -191,7 +191,12 @@ export async function importChecked(
       await lookup(
         users.flatMap((u) => (u.record.source_id === undefined ? [] : [u.record.source_id])),
         (chunk) =>
-          db.selectFrom('users').select(['id', 'source_id']).where('project_id', '=', project.id).where(inList(dialect, 'source_id', chunk)).execute(),
+          db
+            .selectFrom('users')
+            .select(['id', 'source_id'])
+            .where('project_id', '=', project.id)
+            .where(inList(dialect, 'source_id', chunk))
+            .execute(),
       )
     ).map((r) => [r.source_id!, r.id]),
   );
@@ -203,7 +208,13 @@ export async function importChecked(
     (
       await lookup(
         users.map((u) => u.id),
-        (chunk) => db.selectFrom('users').select('id').where('project_id', '=', project.id).where(inList(dialect, 'id', chunk)).execute(),
+        (chunk) =>
+          db
+            .selectFrom('users')
+            .select('id')
+            .where('project_id', '=', project.id)
+            .where(inList(dialect, 'id', chunk))
+            .execute(),
       )
     ).map((r) => r.id),
   );
@@ -211,7 +222,12 @@ export async function importChecked(
   const existingTeams = new Set(
     (
       await lookup(referencedTeams, (chunk) =>
-        db.selectFrom('teams').select('id').where('project_id', '=', project.id).where(inList(dialect, 'id', chunk)).execute(),
+        db
+          .selectFrom('teams')
+          .select('id')
+          .where('project_id', '=', project.id)
+          .where(inList(dialect, 'id', chunk))
+          .execute(),
       )
     ).map((r) => r.id),
   );
