@@ -179,7 +179,9 @@ export async function importChecked(
   const { results, prepared } = checked;
   const fail = (line: number, problem: RecordProblem, type?: 'user' | 'team') =>
     results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
-  // What the project already holds: one look-up per kind, whatever the batch's size.
+  // What the project already holds: one look-up per kind, whatever the batch's size. Ids are
+  // looked up by the primary key alone and the project compared here: with `project_id = ?` next
+  // to a list SQLite's planner preferred the project's index (a scan of all its users).
   const db = ctx.db;
   const dialect = ctx.runtime.storage.dialect;
   const teamsInBatch = new Set(prepared.filter((p) => p.kind === 'team').map((p) => p.id));
@@ -211,12 +213,13 @@ export async function importChecked(
         (chunk) =>
           db
             .selectFrom('users')
-            .select('id')
-            .where('project_id', '=', project.id)
+            .select(['id', 'project_id'])
             .where(inList(dialect, 'id', chunk))
             .execute(),
       )
-    ).map((r) => r.id),
+    )
+      .filter((r) => r.project_id === project.id)
+      .map((r) => r.id),
   );
   const referencedTeams = [...teamsInBatch, ...users.flatMap((u) => (u.record.teams ?? []).map((t) => t.id))];
   const existingTeams = new Set(
@@ -224,12 +227,13 @@ export async function importChecked(
       await lookup(referencedTeams, (chunk) =>
         db
           .selectFrom('teams')
-          .select('id')
-          .where('project_id', '=', project.id)
+          .select(['id', 'project_id'])
           .where(inList(dialect, 'id', chunk))
           .execute(),
       )
-    ).map((r) => r.id),
+    )
+      .filter((r) => r.project_id === project.id)
+      .map((r) => r.id),
   );
   const emailHolders = new Map(
     (
