@@ -1,8 +1,7 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { OperationContext } from '../operations/define.ts';
 import type { Project } from '../projects/index.ts';
 import type {
-  Database,
   OAuthAccountsTable,
   ProjectPermissionGrantsTable,
   TeamMembersTable,
@@ -16,6 +15,8 @@ import { toJsonText } from '../lib/json-text.ts';
 import { uuid } from '../lib/random.ts';
 import { sealTotpSecret } from '../mfa/index.ts';
 import { isSystemPermission } from '../permissions/index.ts';
+import { insertMany } from '../storage/bulk-insert.ts';
+import { inList } from '../storage/in-list.ts';
 import {
   importUserId,
   isExportFrame,
@@ -50,44 +51,30 @@ type Prepared =
   | { line: number; kind: 'team'; id: string; exists: boolean; record: ImportedTeam }
   | { line: number; kind: 'user'; id: string; exists: boolean; record: ImportedUser; email: string | null; authEmail: boolean };
 
-// Rows per multi-row INSERT: within SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
-const ROWS_PER_INSERT = 400;
-// Values per `IN (…)` lookup.
-const IDS_PER_LOOKUP = 500;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-async function lookup<T>(ids: readonly string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (const chunk of chunks([...new Set(ids)], IDS_PER_LOOKUP)) out.push(...(await query(chunk)));
-  return out;
+/** Runs `query` once on the distinct `values` (no query for none). */
+async function lookup<T>(values: readonly string[], query: (distinct: string[]) => Promise<T[]>): Promise<T[]> {
+  const distinct = [...new Set(values)];
+  return distinct.length === 0 ? [] : query(distinct);
 }
 
 /**
- * Imports one batch of NDJSON lines into `project`: parses and checks every
- * line first (schema, password-hash format, duplicate emails in the batch and in the project,
- * unknown teams, permissions and OAuth providers, provider accounts linked to another user),
- * then writes the good records in one transaction with multi-row inserts. A record that fails
- * is reported on its line and never stops the others; should the batch's transaction fail (a
- * concurrent write took an email), each record is retried in its own transaction, so no user
- * is ever half written. A record whose id already exists (its `id`, or the id derived from its
- * `source_id`) updates that user or team: the fields it gives replace the stored ones, and its
- * `teams`, `oauth_providers` and `project_permissions`, when given, replace the user's.
- * Imported users get no personal team and send no `user.created` webhooks.
+ * A batch whose lines are parsed and checked against each other (no database read yet): the
+ * failures found so far, and the records left to resolve and write ({@link importChecked}).
+ */
+export interface CheckedBatch {
+  readonly results: LineResult[];
+  readonly prepared: Prepared[];
+}
+
+/**
+ * The first, database-free half of {@link importBatch}: parses every line and checks what needs
+ * no database (schema, password-hash format, OAuth providers of the project's configuration,
+ * duplicate ids, source ids and sign-in emails within the batch), deriving each user's id. A
+ * streamed import runs it on the next batch while the current one is being written.
  *
  * @param firstLine the line number of `lines[0]` in the caller's file (1-based), for the results.
  */
-export async function importBatch(
-  ctx: OperationContext,
-  project: Project,
-  lines: readonly string[],
-  firstLine: number,
-  options: ImportOptions,
-): Promise<LineResult[]> {
+export function checkBatch(project: Project, lines: readonly string[], firstLine: number, options: ImportOptions): CheckedBatch {
   const results: LineResult[] = [];
   const fail = (line: number, problem: RecordProblem, type?: 'user' | 'team') =>
     results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
@@ -150,9 +137,53 @@ export async function importBatch(
     if (authEmail) seenEmails.set(email, line);
     prepared.push({ line, kind: 'user', id, exists: false, record, email, authEmail });
   }
+  return { results, prepared };
+}
 
-  // What the project already holds, in a few IN lookups.
+/**
+ * Imports one batch of NDJSON lines into `project`: parses and checks every
+ * line first (schema, password-hash format, duplicate emails in the batch and in the project,
+ * unknown teams, permissions and OAuth providers, provider accounts linked to another user),
+ * then writes the good records in one transaction with multi-row inserts. A record that fails
+ * is reported on its line and never stops the others; should the batch's transaction fail (a
+ * concurrent write took an email), each record is retried in its own transaction, so no user
+ * is ever half written. A record whose id already exists (its `id`, or the id derived from its
+ * `source_id`) updates that user or team: the fields it gives replace the stored ones, and its
+ * `teams`, `oauth_providers` and `project_permissions`, when given, replace the user's.
+ * Imported users get no personal team and send no `user.created` webhooks.
+ *
+ * @param firstLine the line number of `lines[0]` in the caller's file (1-based), for the results.
+ */
+export async function importBatch(
+  ctx: OperationContext,
+  project: Project,
+  lines: readonly string[],
+  firstLine: number,
+  options: ImportOptions,
+): Promise<LineResult[]> {
+  return importChecked(ctx, project, checkBatch(project, lines, firstLine, options), options);
+}
+
+/**
+ * The second half of {@link importBatch}: checks a {@link checkBatch} result against what the
+ * project holds (existing users by source id and id, sign-in emails, teams, permissions, linked
+ * OAuth accounts: one query each) and writes the good records in one transaction.
+ * @returns every line's result, in line order.
+ */
+export async function importChecked(
+  ctx: OperationContext,
+  project: Project,
+  checked: CheckedBatch,
+  options: ImportOptions,
+): Promise<LineResult[]> {
+  const { results, prepared } = checked;
+  const fail = (line: number, problem: RecordProblem, type?: 'user' | 'team') =>
+    results.push({ line, status: 'failed', ...(type ? { type } : {}), error: problem });
+  // What the project already holds: one look-up per kind, whatever the batch's size. Ids are
+  // looked up by the primary key alone and the project compared here: with `project_id = ?` next
+  // to a list SQLite's planner preferred the project's index (a scan of all its users).
   const db = ctx.db;
+  const dialect = ctx.runtime.storage.dialect;
   const teamsInBatch = new Set(prepared.filter((p) => p.kind === 'team').map((p) => p.id));
   const users = prepared.filter((p): p is Extract<Prepared, { kind: 'user' }> => p.kind === 'user');
   // A user the import made before is found by its source id (users.source_id), else by its id
@@ -162,7 +193,12 @@ export async function importBatch(
       await lookup(
         users.flatMap((u) => (u.record.source_id === undefined ? [] : [u.record.source_id])),
         (chunk) =>
-          db.selectFrom('users').select(['id', 'source_id']).where('project_id', '=', project.id).where('source_id', 'in', chunk).execute(),
+          db
+            .selectFrom('users')
+            .select(['id', 'source_id'])
+            .where('project_id', '=', project.id)
+            .where(inList(dialect, 'source_id', chunk))
+            .execute(),
       )
     ).map((r) => [r.source_id!, r.id]),
   );
@@ -174,17 +210,30 @@ export async function importBatch(
     (
       await lookup(
         users.map((u) => u.id),
-        (chunk) => db.selectFrom('users').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute(),
+        (chunk) =>
+          db
+            .selectFrom('users')
+            .select(['id', 'project_id'])
+            .where(inList(dialect, 'id', chunk))
+            .execute(),
       )
-    ).map((r) => r.id),
+    )
+      .filter((r) => r.project_id === project.id)
+      .map((r) => r.id),
   );
   const referencedTeams = [...teamsInBatch, ...users.flatMap((u) => (u.record.teams ?? []).map((t) => t.id))];
   const existingTeams = new Set(
     (
       await lookup(referencedTeams, (chunk) =>
-        db.selectFrom('teams').select('id').where('project_id', '=', project.id).where('id', 'in', chunk).execute(),
+        db
+          .selectFrom('teams')
+          .select(['id', 'project_id'])
+          .where(inList(dialect, 'id', chunk))
+          .execute(),
       )
-    ).map((r) => r.id),
+    )
+      .filter((r) => r.project_id === project.id)
+      .map((r) => r.id),
   );
   const emailHolders = new Map(
     (
@@ -195,7 +244,7 @@ export async function importBatch(
             .selectFrom('users')
             .select(['id', 'primary_email'])
             .where('project_id', '=', project.id)
-            .where('primary_email', 'in', chunk)
+            .where(inList(dialect, 'primary_email', chunk))
             .where('primary_email_auth_enabled', '=', true)
             .execute(),
       )
@@ -208,14 +257,16 @@ export async function importBatch(
         .selectFrom('oauth_accounts')
         .select(['provider_id', 'provider_account_id', 'user_id'])
         .where('project_id', '=', project.id)
-        .where('provider_account_id', 'in', chunk)
+        .where(inList(dialect, 'provider_account_id', chunk))
         .execute(),
   );
   const accountOwner = new Map(linkedAccounts.map((a) => [`${a.provider_id}\0${a.provider_account_id}`, a.user_id]));
   const definitions = await db.selectFrom('permission_definitions').select(['id', 'scope']).where('project_id', '=', project.id).execute();
-  const teamPermissions = new Set(definitions.filter((d) => d.scope === 'team').map((d) => d.id));
-  const projectPermissions = new Set(definitions.filter((d) => d.scope === 'project').map((d) => d.id));
-  const isTeamPermission = (id: string) => teamPermissions.has(id) || isSystemPermission(id);
+  const defined: Definitions = {
+    team: new Set(definitions.filter((d) => d.scope === 'team').map((d) => d.id)),
+    project: new Set(definitions.filter((d) => d.scope === 'project').map((d) => d.id)),
+  };
+  const isTeamPermission = (id: string) => defined.team.has(id) || isSystemPermission(id);
 
   const ready: Prepared[] = [];
   const resolvedIds = new Set<string>();
@@ -240,7 +291,7 @@ export async function importBatch(
       const teamPermission = record.teams?.flatMap((t) => t.permissions ?? []).find((p) => !isTeamPermission(p));
       if (teamPermission)
         return { code: 'UNKNOWN_PERMISSION', message: `Team permission ${teamPermission} is not defined in this project.` };
-      const projectPermission = record.project_permissions?.find((p) => !projectPermissions.has(p));
+      const projectPermission = record.project_permissions?.find((p) => !defined.project.has(p));
       if (projectPermission)
         return { code: 'UNKNOWN_PERMISSION', message: `Project permission ${projectPermission} is not defined in this project.` };
       const taken = record.oauth_providers?.find((p) => {
@@ -268,13 +319,13 @@ export async function importBatch(
     results.push(...ready.map((item) => done(item, true)));
   } else if (ready.length > 0) {
     try {
-      await ctx.transaction((tx) => writeRecords(tx, project, ready));
+      await ctx.transaction((tx) => writeRecords(tx, project, ready, defined));
       results.push(...ready.map((item) => done(item, false)));
     } catch {
       // One record broke the batch (a concurrent write): retry each alone, report the culprits.
       for (const item of ready) {
         try {
-          await ctx.transaction((tx) => writeRecords(tx, project, [item]));
+          await ctx.transaction((tx) => writeRecords(tx, project, [item], defined));
           results.push(done(item, false));
         } catch (error) {
           const unique = ctx.runtime.storage.isUniqueViolation(error);
@@ -321,22 +372,18 @@ function userColumns(ctx: OperationContext, project: Project, item: Extract<Prep
   return columns;
 }
 
-async function insertRows<T extends keyof Database>(
-  db: Kysely<Database>,
-  table: T,
-  rows: ReadonlyArray<Insertable<Database[T]>>,
-): Promise<void> {
-  // Kysely's insert types do not follow a generic table name; the rows are typed by the callers.
-  for (const chunk of chunks(rows, ROWS_PER_INSERT))
-    await db
-      .insertInto(table)
-      .values(chunk as never)
-      .execute();
+/** The permission ids the project defines, by scope. */
+interface Definitions {
+  readonly team: ReadonlySet<string>;
+  readonly project: ReadonlySet<string>;
 }
 
+const RISK_SCORES = JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } });
+
 /** Writes prepared records in the caller's transaction: teams first, then users and what hangs off them. */
-async function writeRecords(ctx: OperationContext, project: Project, items: readonly Prepared[]): Promise<void> {
+async function writeRecords(ctx: OperationContext, project: Project, items: readonly Prepared[], defined: Definitions): Promise<void> {
   const db = ctx.db;
+  const dialect = ctx.runtime.storage.dialect;
   const now = ctx.now;
   const newTeams: Insertable<TeamsTable>[] = [];
   for (const item of items) {
@@ -352,7 +399,7 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
     if (item.exists) await db.updateTable('teams').set(columns).where('project_id', '=', project.id).where('id', '=', item.id).execute();
     else newTeams.push({ id: item.id, project_id: project.id, created_at: r.created_at_millis ?? now, ...columns });
   }
-  await insertRows(db, 'teams', newTeams);
+  await insertMany(db, dialect, 'teams', newTeams);
 
   const users = items.filter((p): p is Extract<Prepared, { kind: 'user' }> => p.kind === 'user');
   const newUsers: Insertable<UsersTable>[] = [];
@@ -396,31 +443,17 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
       restricted_by_admin_reason: null,
       restricted_by_admin_private_details: null,
       country_code: null,
-      risk_scores: JSON.stringify({ sign_up: { bot: 0, free_trial_abuse: 0 } }),
+      risk_scores: RISK_SCORES,
+      source_id: null,
       ...columns,
     } as Insertable<UsersTable>);
   }
-  await insertRows(db, 'users', newUsers);
+  await insertMany(db, dialect, 'users', newUsers);
 
   // Memberships, grants and provider links: as the record lists them, else the project's defaults
   // (new users only; an update without the field keeps what is stored).
-  const definedProject = new Set(
-    (
-      await db
-        .selectFrom('permission_definitions')
-        .select('id')
-        .where('project_id', '=', project.id)
-        .where('scope', '=', 'project')
-        .execute()
-    ).map((d) => d.id),
-  );
-  const definedTeam = new Set(
-    (
-      await db.selectFrom('permission_definitions').select('id').where('project_id', '=', project.id).where('scope', '=', 'team').execute()
-    ).map((d) => d.id),
-  );
-  const memberDefaults = project.config.teamMemberDefaultPermissions.filter((id) => definedTeam.has(id) || isSystemPermission(id));
-  const userDefaults = project.config.userDefaultPermissions.filter((id) => definedProject.has(id));
+  const memberDefaults = project.config.teamMemberDefaultPermissions.filter((id) => defined.team.has(id) || isSystemPermission(id));
+  const userDefaults = project.config.userDefaultPermissions.filter((id) => defined.project.has(id));
   const members: Insertable<TeamMembersTable>[] = [];
   const teamGrants: Insertable<TeamPermissionGrantsTable>[] = [];
   const projectGrants: Insertable<ProjectPermissionGrantsTable>[] = [];
@@ -457,8 +490,8 @@ async function writeRecords(ctx: OperationContext, project: Project, items: read
       });
     }
   }
-  await insertRows(db, 'team_members', members);
-  await insertRows(db, 'team_permission_grants', teamGrants);
-  await insertRows(db, 'project_permission_grants', projectGrants);
-  await insertRows(db, 'oauth_accounts', links);
+  await insertMany(db, dialect, 'team_members', members);
+  await insertMany(db, dialect, 'team_permission_grants', teamGrants);
+  await insertMany(db, dialect, 'project_permission_grants', projectGrants);
+  await insertMany(db, dialect, 'oauth_accounts', links);
 }
