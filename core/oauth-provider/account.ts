@@ -1,5 +1,7 @@
 import type { Runtime } from '../runtime.ts';
-import { findUser } from '../users/index.ts';
+import { findUser, type UserRow } from '../users/index.ts';
+import { findUserWithPayload } from './queries.ts';
+import { payloadHash } from './payload-hash.ts';
 import { findRefreshToken, findRefreshTokenByHash } from '../sessions/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { customClaims } from '../claims-template/index.ts';
@@ -18,6 +20,9 @@ export interface AccountClaims {
   [custom: string]: unknown;
 }
 
+/** The model under which a grant remembers the Gatehouse session that approved it (server-bin/oidc interaction.ts writes it). */
+export const SESSION_LINK_MODEL = 'GatehouseSessionLink';
+
 /**
  * The claims of user `userId` of `project` for ID tokens and userinfo, or null when the user
  * does not exist (deleted): the provider then refuses the user's refresh tokens with
@@ -27,7 +32,46 @@ export interface AccountClaims {
 export async function accountClaims(runtime: Runtime, project: Project, userId: string): Promise<AccountClaims | null> {
   if (userId.length > 200) return null;
   const user = await findUser(runtime.db, project.id, userId);
-  if (!user) return null;
+  return user ? claimsOf(runtime, project, user) : null;
+}
+
+/**
+ * The claims of user `userId` (as {@link accountClaims}) for a token of grant `grantId`, or null
+ * when the user does not exist or when the grant was approved in the hosted pages (it has a
+ * session link) and that Gatehouse session is signed out or expired: a signed-out or deleted
+ * user's refresh tokens stop working at once. The user and the link come in one query, the
+ * session's liveness in a second when there is a link.
+ */
+export async function grantAccountClaims(
+  runtime: Runtime,
+  project: Project,
+  userId: string,
+  grantId: string | undefined,
+): Promise<AccountClaims | null> {
+  if (grantId === undefined) return accountClaims(runtime, project, userId);
+  if (userId.length > 200) return null;
+  const found = await findUserWithPayload(runtime.db, project.id, userId, {
+    model: SESSION_LINK_MODEL,
+    idHash: payloadHash(grantId),
+    now: runtime.clock.now(),
+  });
+  if (!found) return null;
+  const sessionId = found.linkPayload === null ? undefined : linkedSessionId(found.linkPayload);
+  if (sessionId !== undefined && !(await isSessionLive(runtime, project.id, sessionId))) return null;
+  return claimsOf(runtime, project, found.user);
+}
+
+/** The Gatehouse session id a stored session link names, if it names one (an unreadable link names none). */
+function linkedSessionId(payload: string): string | undefined {
+  try {
+    const sessionId = (JSON.parse(payload) as { sessionId?: unknown }).sessionId;
+    return typeof sessionId === 'string' ? sessionId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function claimsOf(runtime: Runtime, project: Project, user: UserRow): Promise<AccountClaims> {
   return {
     ...(await customClaims(runtime.db, project.id, project.config.oidc.claimsTemplate, user)),
     sub: user.id,
@@ -56,7 +100,7 @@ export async function signedInUser(
 }
 
 /** Whether Gatehouse session `sessionId` of the project is still live (not signed out, not expired). */
-export async function isSessionLive(runtime: Runtime, projectId: string, sessionId: string): Promise<boolean> {
+async function isSessionLive(runtime: Runtime, projectId: string, sessionId: string): Promise<boolean> {
   const row = await findRefreshToken(runtime.db, projectId, sessionId);
   return row !== null && (row.expires_at === null || Number(row.expires_at) > runtime.clock.now());
 }

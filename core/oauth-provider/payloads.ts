@@ -9,7 +9,9 @@ import {
   findPayloadRow,
   upsertPayloadRow,
   upsertClientRow,
+  type PayloadRow,
 } from './queries.ts';
+import { currentWriteBatch } from './write-batch.ts';
 import { clientForProvider, sealedClientRow } from './client-record.ts';
 import { cachedClient } from './client-cache.ts';
 import { payloadHash } from './payload-hash.ts';
@@ -100,9 +102,15 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
       revokeByGrantId: async () => {},
     };
   }
+  // A token request's writes may be held back and written together (write-batch.ts); every other
+  // storage call of the request writes what is held first, so effects keep the provider's order.
+  const settle = async () => {
+    const batch = currentWriteBatch();
+    if (batch?.pending) await batch.flush();
+  };
   return {
     async upsert(id, payload, expiresIn) {
-      await upsertPayloadRow(db, {
+      const row: PayloadRow = {
         project_id: projectId,
         model,
         id_hash: payloadHash(id),
@@ -113,18 +121,36 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
         expires_at: expiresIn ? now() + expiresIn * 1000 : null,
         consumed_at: null,
-      });
+      };
+      if (!currentWriteBatch()?.holdUpsert(row)) {
+        await settle();
+        await upsertPayloadRow(db, row);
+      }
       if (++writesSinceSweep >= SWEEP_EVERY_WRITES) {
         writesSinceSweep = 0;
         await deleteExpiredPayloadRows(db, now());
       }
     },
-    find: async (id) => parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, validAt())),
-    findByUid: async (uid) => parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, validAt())),
-    findByUserCode: async (userCode) =>
-      parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, validAt())),
-    consume: (id) => consumePayloadRow(db, projectId, model, payloadHash(id), now()),
+    async find(id) {
+      await settle();
+      return parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, validAt()));
+    },
+    async findByUid(uid) {
+      await settle();
+      return parse(await findPayloadRow(db, projectId, model, { column: 'uid', value: uid }, validAt()));
+    },
+    async findByUserCode(userCode) {
+      await settle();
+      return parse(await findPayloadRow(db, projectId, model, { column: 'user_code_hash', value: payloadHash(userCode) }, validAt()));
+    },
+    async consume(id) {
+      const idHash = payloadHash(id);
+      if (currentWriteBatch()?.holdConsume(projectId, model, idHash, now())) return;
+      await settle();
+      await consumePayloadRow(db, projectId, model, idHash, now());
+    },
     async destroy(id) {
+      await settle();
       const row =
         model === GRANT_MODEL ? await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, null) : null;
       const grant = row ? grantFromRow(row) : null;
@@ -132,6 +158,9 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
       if (grant) await inSystemTransaction(runtime, (ctx) => revokeStoredGrant(ctx, projectId, grant));
       else await deletePayloadRow(db, projectId, model, payloadHash(id));
     },
-    revokeByGrantId: (grantId) => deleteGrantRows(db, projectId, grantId),
+    async revokeByGrantId(grantId) {
+      await settle();
+      await deleteGrantRows(db, projectId, grantId);
+    },
   };
 }

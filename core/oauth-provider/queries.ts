@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, OnConflictBuilder } from 'kysely';
+import { precompiled } from '../storage/precompiled.ts';
 import type { Database, OAuthProviderClientsTable, OAuthProviderPayloadsTable } from '../storage/tables.ts';
+import type { UserRow } from '../users/index.ts';
 import { forgetCachedClients } from './client-cache.ts';
 
 /** An OAuth client row of a project's identity provider. */
@@ -61,14 +63,110 @@ export async function deleteClientRow(db: Kysely<Database>, projectId: string, c
 /** One stored `oidc-provider` model instance. */
 export type PayloadRow = OAuthProviderPayloadsTable;
 
+/** The columns of `oauth_provider_payloads`, in the order the upserts bind them. */
+const PAYLOAD_COLUMNS = [
+  'project_id',
+  'model',
+  'id_hash',
+  'payload',
+  'grant_id',
+  'user_code_hash',
+  'uid',
+  'account_id',
+  'expires_at',
+  'consumed_at',
+] as const satisfies ReadonlyArray<keyof PayloadRow>;
+
+/** A payload row as a precompiled query's arguments. */
+type PayloadArgs = { [K in keyof PayloadRow]: PayloadRow[K] };
+
+/** The columns a payload is looked up by. */
+type PayloadKey = 'id_hash' | 'uid' | 'user_code_hash';
+
+/** On a key conflict, every other column is replaced by the row the upsert tried to insert. */
+function replaceOnKeyConflict(oc: OnConflictBuilder<Database, 'oauth_provider_payloads'>) {
+  return oc.columns(['project_id', 'model', 'id_hash']).doUpdateSet((eb) => ({
+    payload: eb.ref('excluded.payload'),
+    grant_id: eb.ref('excluded.grant_id'),
+    user_code_hash: eb.ref('excluded.user_code_hash'),
+    uid: eb.ref('excluded.uid'),
+    account_id: eb.ref('excluded.account_id'),
+    expires_at: eb.ref('excluded.expires_at'),
+    consumed_at: eb.ref('excluded.consumed_at'),
+  }));
+}
+
+// Precompiled (core/storage/precompiled.ts): every token grant runs several of these.
+const upsertPayload = precompiled((db, a: PayloadArgs) =>
+  db
+    .insertInto('oauth_provider_payloads')
+    .values(Object.fromEntries(PAYLOAD_COLUMNS.map((c) => [c, a[c]])) as unknown as PayloadRow)
+    .onConflict(replaceOnKeyConflict),
+);
+
+const upsertTwoPayloads = precompiled((db, a: Record<string, PayloadRow[keyof PayloadRow]>) =>
+  db
+    .insertInto('oauth_provider_payloads')
+    .values(['a', 'b'].map((prefix) => Object.fromEntries(PAYLOAD_COLUMNS.map((c) => [c, a[`${prefix}_${c}`]])) as unknown as PayloadRow))
+    .onConflict(replaceOnKeyConflict),
+);
+
+type PayloadLookup = { projectId: string; model: string; value: string };
+
+function payloadLookups(column: PayloadKey) {
+  const base = (db: Kysely<Database>, a: PayloadLookup) =>
+    db
+      .selectFrom('oauth_provider_payloads')
+      .selectAll()
+      .where('project_id', '=', a.projectId)
+      .where('model', '=', a.model)
+      .where(column, '=', a.value);
+  return {
+    unexpired: precompiled((db, a: PayloadLookup & { now: number }) =>
+      base(db, a).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', a.now)])),
+    ),
+    any: precompiled(base),
+  };
+}
+
+const payloadBy = { id_hash: payloadLookups('id_hash'), uid: payloadLookups('uid'), user_code_hash: payloadLookups('user_code_hash') };
+
+type ConsumeArgs = { projectId: string; model: string; idHash: string; now: number };
+
+const consumePayload = precompiled((db, a: ConsumeArgs) =>
+  db
+    .updateTable('oauth_provider_payloads')
+    .set({ consumed_at: a.now })
+    .where('project_id', '=', a.projectId)
+    .where('model', '=', a.model)
+    .where('id_hash', '=', a.idHash),
+);
+
+const consumeUnconsumed = precompiled((db, a: ConsumeArgs) =>
+  db
+    .updateTable('oauth_provider_payloads')
+    .set({ consumed_at: a.now })
+    .where('project_id', '=', a.projectId)
+    .where('model', '=', a.model)
+    .where('id_hash', '=', a.idHash)
+    .where('consumed_at', 'is', null)
+    .returning('id_hash'),
+);
+
 /** Stores (or replaces) a model instance. */
 export async function upsertPayloadRow(db: Kysely<Database>, row: PayloadRow): Promise<void> {
-  const { project_id: _p, model: _m, id_hash: _i, ...rest } = row;
-  await db
-    .insertInto('oauth_provider_payloads')
-    .values(row)
-    .onConflict((oc) => oc.columns(['project_id', 'model', 'id_hash']).doUpdateSet(rest))
-    .execute();
+  const args: PayloadArgs = row;
+  await upsertPayload.execute(db, args);
+}
+
+/** Stores (or replaces) two model instances in one statement (a grant's new access and refresh tokens). */
+export async function upsertPayloadRows(db: Kysely<Database>, first: PayloadRow, second: PayloadRow): Promise<void> {
+  const args: Record<string, PayloadRow[keyof PayloadRow]> = {};
+  for (const column of PAYLOAD_COLUMNS) {
+    args[`a_${column}`] = first[column];
+    args[`b_${column}`] = second[column];
+  }
+  await upsertTwoPayloads.execute(db, args);
 }
 
 /** The unexpired instance of `model` matching `where`, or null; `now` null finds an expired one too (until swept). */
@@ -76,17 +174,12 @@ export async function findPayloadRow(
   db: Kysely<Database>,
   projectId: string,
   model: string,
-  where: { column: 'id_hash' | 'uid' | 'user_code_hash'; value: string },
+  where: { column: PayloadKey; value: string },
   now: number | null,
 ): Promise<PayloadRow | null> {
-  let query = db
-    .selectFrom('oauth_provider_payloads')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('model', '=', model)
-    .where(where.column, '=', where.value);
-  if (now !== null) query = query.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-  return (await query.executeTakeFirst()) ?? null;
+  const lookups = payloadBy[where.column];
+  const args = { projectId, model, value: where.value };
+  return (await (now === null ? lookups.any.executeTakeFirst(db, args) : lookups.unexpired.executeTakeFirst(db, { ...args, now }))) ?? null;
 }
 
 /** Marks an instance consumed at `now` (authorization codes, rotated refresh tokens, device codes). */
@@ -97,13 +190,22 @@ export async function consumePayloadRow(
   idHash: string,
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable('oauth_provider_payloads')
-    .set({ consumed_at: now })
-    .where('project_id', '=', projectId)
-    .where('model', '=', model)
-    .where('id_hash', '=', idHash)
-    .execute();
+  await consumePayload.execute(db, { projectId, model, idHash, now });
+}
+
+/**
+ * Marks an instance consumed at `now` unless it already was (or is gone): true when this call
+ * consumed it. A rotated refresh token consumed by a concurrent request, or removed with its
+ * grant meanwhile, answers false.
+ */
+export async function consumeUnconsumedPayloadRow(
+  db: Kysely<Database>,
+  projectId: string,
+  model: string,
+  idHash: string,
+  now: number,
+): Promise<boolean> {
+  return (await consumeUnconsumed.execute(db, { projectId, model, idHash, now })).length > 0;
 }
 
 /** Removes one instance. */
@@ -145,4 +247,45 @@ export async function listAccountPayloadRows(
     .orderBy('id_hash')
     .limit(1000)
     .execute();
+}
+
+const userWithPayload = precompiled(
+  (db, a: { linkProjectId: string; linkModel: string; linkIdHash: string; now: number; projectId: string; userId: string }) =>
+    db
+      .selectFrom('users')
+      .leftJoin('oauth_provider_payloads as link', (join) =>
+        join
+          .on('link.project_id', '=', a.linkProjectId)
+          .on('link.model', '=', a.linkModel)
+          .on('link.id_hash', '=', a.linkIdHash)
+          .on((eb) => eb.or([eb('link.expires_at', 'is', null), eb('link.expires_at', '>', a.now)])),
+      )
+      .selectAll('users')
+      .select('link.payload as link_payload')
+      .where('users.project_id', '=', a.projectId)
+      .where('users.id', '=', a.userId),
+);
+
+/**
+ * User `userId` of the project with, in the same query, the payload of the unexpired instance
+ * `idHash` of `model` (a grant's Gatehouse session link), or null when the user does not exist;
+ * `linkPayload` is null when there is no such instance. Precompiled: every refresh grant runs it.
+ */
+export async function findUserWithPayload(
+  db: Kysely<Database>,
+  projectId: string,
+  userId: string,
+  link: { model: string; idHash: string; now: number },
+): Promise<{ user: UserRow; linkPayload: string | null } | null> {
+  const row = await userWithPayload.executeTakeFirst(db, {
+    linkProjectId: projectId,
+    linkModel: link.model,
+    linkIdHash: link.idHash,
+    now: link.now,
+    projectId,
+    userId,
+  });
+  if (!row) return null;
+  const { link_payload, ...user } = row;
+  return { user, linkPayload: link_payload };
 }

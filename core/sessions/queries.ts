@@ -20,9 +20,13 @@ export async function findRefreshTokenByHash(db: Kysely<Database>, projectId: st
   return (await refreshTokenByHash.executeTakeFirst(db, { projectId, hash })) ?? null;
 }
 
+const refreshTokenById = precompiled((db, a: { projectId: string; id: string }) =>
+  db.selectFrom('refresh_tokens').selectAll().where('id', '=', a.id).where('project_id', '=', a.projectId),
+);
+
+/** The session `id` of `projectId`, or null (expired ones too). Precompiled: identity-provider refresh grants check their session with it. */
 export async function findRefreshToken(db: Kysely<Database>, projectId: string, id: string): Promise<RefreshTokenRow | null> {
-  const row = await db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
-  return row ?? null;
+  return (await refreshTokenById.executeTakeFirst(db, { projectId, id })) ?? null;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import type { Runtime } from '../../core/runtime.ts';
-import { identityProviderProject, oidcIssuer, type Project } from '../../core/index.ts';
+import { identityProviderProject, oidcIssuer, withTokenWrites, type Project } from '../../core/index.ts';
 import { buildProvider, loadProviderClass, providerFingerprint, type ProviderClass } from './provider.ts';
 import { handleInteraction, isInteractionPath } from './interaction.ts';
 import { DEVICE_POLL_INTERVAL_SECONDS, throttleProviderRequest } from './provider-throttle.ts';
@@ -117,11 +117,7 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
       requestBody = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.readBody();
     } catch {
       // Past the body limit (../api/body.ts MAX_BODY_BYTES) or a broken stream: the client's fault (RFC 6749 §5.2).
-      return {
-        status: 400,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        body: Buffer.from(JSON.stringify({ error: 'invalid_request', error_description: 'The request body could not be read.' })),
-      };
+      return jsonAnswer(400, { error: 'invalid_request', error_description: 'The request body could not be read.' });
     }
     const refused = await throttleProviderRequest(runtime, project, {
       method: request.method,
@@ -133,28 +129,40 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     const issuer = oidcIssuer(runtime.baseUrl, projectId);
     const issuerPath = new URL(issuer).pathname;
     const interaction = isInteractionPath(target.rest);
-    const res = await inject(
-      (req, out) => {
-        // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
-        (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
-        if (interaction)
-          handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
-            (error: unknown) => {
-              runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
-              if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
-              out.end(JSON.stringify({ error: 'server_error' }));
-            },
-          );
-        else callback(req as IncomingMessage, out as ServerResponse);
-      },
-      {
-        method: request.method as 'GET',
-        url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
-        headers,
-        ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
-        remoteAddress: request.peerAddress ?? '127.0.0.1',
-      },
-    );
+    const handle = () =>
+      inject(
+        (req, out) => {
+          // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
+          (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
+          if (interaction)
+            handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
+              (error: unknown) => {
+                runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
+                if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
+                out.end(JSON.stringify({ error: 'server_error' }));
+              },
+            );
+          else callback(req as IncomingMessage, out as ServerResponse);
+        },
+        {
+          method: request.method as 'GET',
+          url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
+          headers,
+          ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
+          remoteAddress: request.peerAddress ?? '127.0.0.1',
+        },
+      );
+    // A token request's token writes are written together once the provider answered (core/oauth-provider/token-writes.ts).
+    let res: Awaited<ReturnType<typeof handle>>;
+    let rotationLost = false;
+    if (request.method === 'POST' && target.rest === '/token') {
+      try {
+        ({ result: res, refused: rotationLost } = await withTokenWrites(runtime, handle));
+      } catch (error) {
+        runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider token writes failed');
+        return jsonAnswer(500, { error: 'server_error', error_description: 'oops! something went wrong' });
+      }
+    } else res = await handle();
     const out: Record<string, string> = {};
     let cookies: string[] | undefined;
     for (const [name, value] of Object.entries(res.headers)) {
@@ -163,11 +171,22 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
       if (name === 'set-cookie') cookies = Array.isArray(value) ? value.map(String) : [String(value)];
       else out[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
+    // The refresh token was rotated by a concurrent request first: a reuse (the grant is revoked), as the provider answers one.
+    if (rotationLost) return jsonAnswer(400, { error: 'invalid_grant', error_description: 'grant request is invalid' });
     const body =
       target.rest === '/device/auth' && res.statusCode === 200
         ? deviceAuthorizationBody(runtime.baseUrl, projectId, res.rawPayload)
         : rfcErrorBody(res.statusCode, out['content-type'], res.rawPayload);
     return { status: res.statusCode, headers: out, body, ...(cookies ? { cookies } : {}) };
+  };
+}
+
+/** An RFC 6749 §5.2 JSON answer, not cached, as the provider gives its token endpoint's errors. */
+function jsonAnswer(status: number, body: { error: string; error_description: string }): OidcAnswer {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: Buffer.from(JSON.stringify(body)),
   };
 }
 

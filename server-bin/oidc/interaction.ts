@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import type { Runtime } from '../../core/runtime.ts';
-import { findOauthClient, oidcModelStore, recordGrantCreated, signedInUser, skipsConsent, type Project } from '../../core/index.ts';
+import {
+  findOauthClient,
+  oidcModelStore,
+  recordGrantCreated,
+  SESSION_LINK_MODEL,
+  signedInUser,
+  skipsConsent,
+  type Project,
+} from '../../core/index.ts';
 import { httpOnlyRefreshCookieName } from '../../core/protocol/cookie-bridge.ts';
 import { consentPage } from './consent-page.ts';
 import { providerPageCsp } from './provider-page.ts';
-
-/** The model under which a grant remembers the Gatehouse session that approved it (provider.ts findAccount). */
-export const SESSION_LINK_MODEL = 'GatehouseSessionLink';
 
 const INTERACTION_PATH = /^\/interaction\/([A-Za-z0-9_-]{1,64})(\/login|\/confirm|\/abort)?$/;
 

@@ -47,7 +47,7 @@ function externalKey(kid: string, privateKey: KeyObject): unknown {
 import type { Runtime } from '../../core/runtime.ts';
 import {
   accountClaims,
-  isSessionLive,
+  grantAccountClaims,
   oidcIssuer,
   oidcModelStore,
   oidcSigningKeys,
@@ -55,7 +55,6 @@ import {
   STANDARD_SCOPES,
   type Project,
 } from '../../core/index.ts';
-import { SESSION_LINK_MODEL } from './interaction.ts';
 import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages.ts';
 
 /** Lifetimes in seconds (oidc-provider `ttl`). */
@@ -153,13 +152,8 @@ export function buildProvider(runtime: Runtime, project: Project, Provider: Prov
     // A deleted user, or (for a grant approved in the hosted pages) a signed-out Gatehouse session,
     // has no account: the provider then refuses its refresh tokens with invalid_grant.
     async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
-      if (token?.grantId) {
-        const link = await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).find(token.grantId);
-        if (link && typeof link.sessionId === 'string' && !(await isSessionLive(runtime, project.id, link.sessionId))) return undefined;
-      }
-      const claims = await accountClaims(runtime, project, sub);
-      if (!claims) return undefined;
-      return { accountId: sub, claims: async () => claims };
+      const claims = await grantAccountClaims(runtime, project, sub, token?.grantId);
+      return claims ? { accountId: sub, claims: async () => claims } : undefined;
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${new URL(issuer).pathname}/interaction/${interaction.uid}` },
     features: {

@@ -1,0 +1,109 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Runtime } from '../runtime.ts';
+import { consumeUnconsumedPayloadRow, upsertPayloadRow, upsertPayloadRows, type PayloadRow } from './queries.ts';
+
+/** The models whose writes a token request holds back until its answer is ready (one per grant: rotated refresh token, new tokens). */
+const BATCHED_MODELS = new Set(['RefreshToken', 'AccessToken']);
+
+/** A refresh token consumption held back by a batch. */
+interface PendingConsume {
+  projectId: string;
+  model: string;
+  idHash: string;
+  /** Epoch ms. */
+  at: number;
+}
+
+/** What {@link PayloadWriteBatch.flush} did: `refused` when the held-back refresh-token consumption found the token already consumed or gone. */
+export type BatchOutcome = { kind: 'written' } | { kind: 'refused'; projectId: string; grantId: string | null };
+
+const current = new AsyncLocalStorage<PayloadWriteBatch>();
+
+/**
+ * The identity provider's writes of one token request (POST `/token`), held back and written
+ * together once the provider has answered, before the answer leaves: a refresh grant's three
+ * writes (the old refresh token consumed, the new refresh token, the access token) become one
+ * conditional update and one two-row insert, in one transaction on SQLite (one commit, so one
+ * `fsync`, instead of three; the benchmark's refresh grants were bound by them).
+ *
+ * Only consumptions of `RefreshToken` and upserts of `RefreshToken` / `AccessToken` are held;
+ * any other storage call of the request (a read, a revocation, another model's write) first writes
+ * what is held, so the provider's order of effects is kept. The held consumption only consumes a
+ * token nobody consumed meanwhile: when a concurrent request rotated the same refresh token first
+ * (or its grant was revoked), nothing is written and the caller answers `invalid_grant` and
+ * revokes the grant, as for any reuse (payloads.ts).
+ */
+export class PayloadWriteBatch {
+  private consume: PendingConsume | null = null;
+  private rows: PayloadRow[] = [];
+  private closed = false;
+  /** Set once a held consumption was refused: the rotation's later writes are dropped. */
+  private refused: BatchOutcome | null = null;
+
+  private readonly runtime: Runtime;
+
+  constructor(runtime: Runtime) {
+    this.runtime = runtime;
+  }
+
+  /** Runs `fn` (the provider's handling of the request) with this batch as the request's. */
+  run<T>(fn: () => T): T {
+    return current.run(this, fn);
+  }
+
+  /** Holds the consumption of `idHash` (model `RefreshToken`); false when it must be written now. */
+  holdConsume(projectId: string, model: string, idHash: string, at: number): boolean {
+    if (this.refused && model === 'RefreshToken') return true;
+    if (this.closed || model !== 'RefreshToken' || this.consume || this.rows.length > 0) return false;
+    this.consume = { projectId, model, idHash, at };
+    return true;
+  }
+
+  /** Holds an upsert of a `RefreshToken` / `AccessToken` row; false when it must be written now. */
+  holdUpsert(row: PayloadRow): boolean {
+    if (this.refused && BATCHED_MODELS.has(row.model)) return true;
+    if (this.closed || !BATCHED_MODELS.has(row.model) || this.rows.length >= 2) return false;
+    this.rows.push(row);
+    return true;
+  }
+
+  /** Whether writes are held (another storage call must {@link flush} first). */
+  get pending(): boolean {
+    return this.consume !== null || this.rows.length > 0;
+  }
+
+  /**
+   * Writes what is held and keeps holding; after `close` (the request answered) nothing more is
+   * held. Throws what the database throws (nothing of the batch is then written on SQLite).
+   */
+  async flush(close = false): Promise<BatchOutcome> {
+    if (close) this.closed = true;
+    const { consume, rows } = this;
+    this.consume = null;
+    this.rows = [];
+    if (this.refused || (!consume && rows.length === 0)) return this.refused ?? { kind: 'written' };
+    const write = async (db: Runtime['db']): Promise<BatchOutcome> => {
+      if (consume && !(await consumeUnconsumedPayloadRow(db, consume.projectId, consume.model, consume.idHash, consume.at))) {
+        const grantId = rows.find((r) => r.grant_id !== null)?.grant_id ?? null;
+        return { kind: 'refused', projectId: consume.projectId, grantId };
+      }
+      if (rows.length === 2) await upsertPayloadRows(db, rows[0]!, rows[1]!);
+      else if (rows.length === 1) await upsertPayloadRow(db, rows[0]!);
+      return { kind: 'written' };
+    };
+    // SQLite commits (and syncs) once for the whole batch; PostgreSQL saves the two round trips of
+    // a transaction (the consumption comes first either way, so a refused one writes nothing).
+    const statements = (consume ? 1 : 0) + (rows.length > 0 ? 1 : 0);
+    const outcome =
+      statements > 1 && this.runtime.storage.dialect === 'sqlite'
+        ? await this.runtime.db.transaction().execute(write)
+        : await write(this.runtime.db);
+    if (outcome.kind === 'refused') this.refused = outcome;
+    return outcome;
+  }
+}
+
+/** The write batch of the token request being handled, if any. */
+export function currentWriteBatch(): PayloadWriteBatch | undefined {
+  return current.getStore();
+}
