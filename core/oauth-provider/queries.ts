@@ -83,6 +83,22 @@ type PayloadArgs = { [K in keyof PayloadRow]: PayloadRow[K] };
 /** The columns a payload is looked up by. */
 type PayloadKey = 'id_hash' | 'uid' | 'user_code_hash';
 
+/** Rows given as prefixed precompiled arguments (`a_payload`, `b_payload`, …): the values of a multi-row insert. */
+function prefixedRows(a: Record<string, PayloadRow[keyof PayloadRow]>, count: number): PayloadRow[] {
+  return ['a', 'b']
+    .slice(0, count)
+    .map((prefix) => Object.fromEntries(PAYLOAD_COLUMNS.map((c) => [c, a[`${prefix}_${c}`]])) as unknown as PayloadRow);
+}
+
+/** `rows` as the prefixed arguments {@link prefixedRows} reads. */
+function prefixedArgs(rows: readonly PayloadRow[]): Record<string, PayloadRow[keyof PayloadRow]> {
+  const args: Record<string, PayloadRow[keyof PayloadRow]> = {};
+  rows.forEach((row, i) => {
+    for (const column of PAYLOAD_COLUMNS) args[`${i === 0 ? 'a' : 'b'}_${column}`] = row[column];
+  });
+  return args;
+}
+
 /** On a key conflict, every other column is replaced by the row the upsert tried to insert. */
 function replaceOnKeyConflict(oc: OnConflictBuilder<Database, 'oauth_provider_payloads'>) {
   return oc.columns(['project_id', 'model', 'id_hash']).doUpdateSet((eb) => ({
@@ -161,12 +177,7 @@ export async function upsertPayloadRow(db: Kysely<Database>, row: PayloadRow): P
 
 /** Stores (or replaces) two model instances in one statement (a grant's new access and refresh tokens). */
 export async function upsertPayloadRows(db: Kysely<Database>, first: PayloadRow, second: PayloadRow): Promise<void> {
-  const args: Record<string, PayloadRow[keyof PayloadRow]> = {};
-  for (const column of PAYLOAD_COLUMNS) {
-    args[`a_${column}`] = first[column];
-    args[`b_${column}`] = second[column];
-  }
-  await upsertTwoPayloads.execute(db, args);
+  await upsertTwoPayloads.execute(db, prefixedArgs([first, second]));
 }
 
 /** The unexpired instance of `model` matching `where`, or null; `now` null finds an expired one too (until swept). */
@@ -288,4 +299,46 @@ export async function findUserWithPayload(
   if (!row) return null;
   const { link_payload, ...user } = row;
   return { user, linkPayload: link_payload };
+}
+
+/** The arguments of {@link consumeAndUpsertPayloadRowsPg}'s statement: the consumption, then each row's columns prefixed `a_` / `b_`. */
+type ConsumeAndUpsertArgs = ConsumeArgs & Record<string, PayloadRow[keyof PayloadRow]>;
+
+function consumeAndUpsert(count: 1 | 2) {
+  return precompiled((db, a: ConsumeAndUpsertArgs) =>
+    db
+      .with('consumed', (qc) =>
+        qc
+          .updateTable('oauth_provider_payloads')
+          .set({ consumed_at: a.now })
+          .where('project_id', '=', a.projectId)
+          .where('model', '=', a.model)
+          .where('id_hash', '=', a.idHash)
+          .where('consumed_at', 'is', null)
+          .returning('id_hash'),
+      )
+      .insertInto('oauth_provider_payloads')
+      .values(prefixedRows(a, count))
+      .onConflict(replaceOnKeyConflict)
+      .returning((eb) => eb.selectFrom('consumed').select(eb.fn.countAll().as('n')).as('consumed')),
+  );
+}
+
+const consumeAndUpsertOne = consumeAndUpsert(1);
+const consumeAndUpsertTwo = consumeAndUpsert(2);
+
+/**
+ * PostgreSQL only (a data-modifying `with`): marks instance `consume.idHash` consumed unless it
+ * already was, and stores one or two rows, in one statement (one round trip instead of two);
+ * true when this call consumed it. The rows are stored either way: a caller told false must
+ * remove them (the refused rotation revokes their whole grant).
+ */
+export async function consumeAndUpsertPayloadRowsPg(
+  db: Kysely<Database>,
+  consume: { projectId: string; model: string; idHash: string; now: number },
+  rows: readonly [PayloadRow] | readonly [PayloadRow, PayloadRow],
+): Promise<boolean> {
+  const args: ConsumeAndUpsertArgs = { ...consume, ...prefixedArgs(rows) };
+  const result = await (rows.length === 2 ? consumeAndUpsertTwo : consumeAndUpsertOne).execute(db, args);
+  return result.some((r) => Number(r.consumed) > 0);
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { inject } from 'light-my-request';
+import { inject, type Response } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import type { Runtime } from '../../core/runtime.ts';
 import { identityProviderProject, oidcIssuer, withTokenWrites, type Project } from '../../core/index.ts';
@@ -129,31 +129,36 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
     const issuer = oidcIssuer(runtime.baseUrl, projectId);
     const issuerPath = new URL(issuer).pathname;
     const interaction = isInteractionPath(target.rest);
+    // The callback form starts the injection at once, in the caller's async context (withTokenWrites
+    // finds its batch through it); awaiting inject's thenable would start it where that context is lost.
     const handle = () =>
-      inject(
-        (req, out) => {
-          // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
-          (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
-          if (interaction)
-            handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
-              (error: unknown) => {
-                runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
-                if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
-                out.end(JSON.stringify({ error: 'server_error' }));
-              },
-            );
-          else callback(req as IncomingMessage, out as ServerResponse);
-        },
-        {
-          method: request.method as 'GET',
-          url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
-          headers,
-          ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
-          remoteAddress: request.peerAddress ?? '127.0.0.1',
-        },
+      new Promise<Response>((resolve, reject) =>
+        inject(
+          (req, out) => {
+            // oidc-provider builds its URLs from the mount path it finds here (helpers/oidc_context.js urlFor).
+            (req as IncomingMessage & { baseUrl?: string }).baseUrl = issuerPath;
+            if (interaction)
+              handleInteraction(runtime, project, provider, issuer, req as IncomingMessage, out as ServerResponse, target.rest).catch(
+                (error: unknown) => {
+                  runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider interaction failed');
+                  if (!out.headersSent) out.writeHead(500, { 'content-type': 'application/json' });
+                  out.end(JSON.stringify({ error: 'server_error' }));
+                },
+              );
+            else callback(req as IncomingMessage, out as ServerResponse);
+          },
+          {
+            method: request.method as 'GET',
+            url: `${target.rest}${request.search ? `?${request.search}` : ''}`,
+            headers,
+            ...(requestBody && requestBody.length > 0 ? { payload: requestBody } : {}),
+            remoteAddress: request.peerAddress ?? '127.0.0.1',
+          },
+          (error, response) => (error || !response ? reject(error) : resolve(response)),
+        ),
       );
     // A token request's token writes are written together once the provider answered (core/oauth-provider/token-writes.ts).
-    let res: Awaited<ReturnType<typeof handle>>;
+    let res: Response;
     let rotationLost = false;
     if (request.method === 'POST' && target.rest === '/token') {
       try {

@@ -81,6 +81,17 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token!), (e: any) => e.error === 'invalid_grant');
     await assert.rejects(oidc.refreshTokenGrant(config, second.refresh_token!), (e: any) => e.error === 'invalid_grant');
 
+    // Two requests rotating one refresh token at once: one is answered, the other is a reuse that revokes the grant.
+    const raced = await login(user);
+    const results = await Promise.allSettled([
+      oidc.refreshTokenGrant(config, raced.refresh_token!),
+      oidc.refreshTokenGrant(config, raced.refresh_token!),
+    ]);
+    const answered = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    assert.equal(answered.length, 1, 'exactly one of the two rotations is answered');
+    assert.ok(results.some((r) => r.status === 'rejected' && (r.reason as any).error === 'invalid_grant'));
+    await assert.rejects(oidc.refreshTokenGrant(config, answered[0]!.refresh_token!), (e: any) => e.error === 'invalid_grant');
+
     // Signing out of Gatehouse (the session that approved) stops the grant's refresh tokens at once.
     const fresh = await login(user);
     const signOut = await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, refreshToken: user.refreshToken } as any);
