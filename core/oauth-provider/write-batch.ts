@@ -21,7 +21,7 @@ interface PendingConsume {
 }
 
 /** What {@link PayloadWriteBatch.flush} did: `refused` when the held-back refresh-token consumption found the token already consumed or gone. */
-export type BatchOutcome = { kind: 'written' } | { kind: 'refused'; projectId: string; grantId: string | null };
+type BatchOutcome = { kind: 'written' } | { kind: 'refused'; projectId: string; grantId: string | null };
 
 const current = new AsyncLocalStorage<PayloadWriteBatch>();
 
@@ -37,8 +37,9 @@ const current = new AsyncLocalStorage<PayloadWriteBatch>();
  * any other storage call of the request (a read, a revocation, another model's write) first writes
  * what is held, so the provider's order of effects is kept. The held consumption only consumes a
  * token nobody consumed meanwhile: when a concurrent request rotated the same refresh token first
- * (or its grant was revoked), nothing is written and the caller answers `invalid_grant` and
- * revokes the grant, as for any reuse (payloads.ts).
+ * (or its grant was revoked), the request's new tokens are not kept (not written on SQLite; on
+ * PostgreSQL written in the same statement and removed with the grant) and the caller answers
+ * `invalid_grant` and revokes the grant, as for any reuse (token-writes.ts).
  */
 export class PayloadWriteBatch {
   private consume: PendingConsume | null = null;
