@@ -110,8 +110,8 @@ export class PayloadWriteBatch {
       return { kind: 'written' };
     };
     // SQLite commits (and syncs) once for the whole batch; a refused consumption writes nothing.
-    const statements = (consume ? 1 : 0) + (rows.length > 0 ? 1 : 0);
-    const outcome = statements > 1 && !postgres ? await this.runtime.db.transaction().execute(write) : await write(this.runtime.db);
+    const twoStatements = consume !== null && rows.length > 0;
+    const outcome = twoStatements ? await this.runtime.db.transaction().execute(write) : await write(this.runtime.db);
     if (outcome.kind === 'refused') this.refused = outcome;
     return outcome;
   }
