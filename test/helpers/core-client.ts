@@ -16,6 +16,8 @@ export interface TestCore {
   database: TestDatabase;
   /** The injected clock: tests move time with `clock.advance(ms)`. */
   clock: ReturnType<typeof manualClock>;
+  /** The options the core was opened with (beyond the test settings). */
+  options: Partial<Omit<CoreOptions, 'storage' | 'clock'>>;
   /** Runs an operation and returns its value; a known error fails the test with its code. */
   call<T = any>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
   /** Runs an operation that must refuse with `code`; returns the error (details, message). */
@@ -39,22 +41,7 @@ export const internalCredentials = {
 export async function startTestCore(dialect: Dialect, options: Partial<Omit<CoreOptions, 'storage' | 'clock'>> = {}): Promise<TestCore> {
   const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
-  const storage = database.open();
-  const core = await createCore({
-    storage,
-    baseUrl: 'http://127.0.0.1:1',
-    secret: 'test-secret-do-not-use-in-production',
-    clock,
-    strictErrors: true,
-    environment: 'test',
-    seedKeys: INTERNAL_KEYS,
-    smtpUrl: null,
-    emailPollIntervalMs: 50,
-    webhookPollIntervalMs: 50,
-    testPasswordHashing: options.environment !== 'production',
-    ...options,
-  }).catch(async (error: unknown) => {
-    await storage.close().catch(() => {});
+  const core = await openCore(database, clock, options).catch(async (error: unknown) => {
     await database.drop().catch(() => {});
     throw error;
   });
@@ -81,6 +68,7 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
     dialect,
     database,
     clock,
+    options,
     call,
     refuses,
     close: async () => {
@@ -88,6 +76,38 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
       await database.drop();
     },
   };
+}
+
+/** A core on `database` with the test settings (see startTestCore); it closes its storage. */
+async function openCore(database: TestDatabase, clock: TestCore['clock'], options: Partial<Omit<CoreOptions, 'storage' | 'clock'>>) {
+  const storage = database.open();
+  const core = await createCore({
+    storage,
+    baseUrl: 'http://127.0.0.1:1',
+    secret: 'test-secret-do-not-use-in-production',
+    clock,
+    strictErrors: true,
+    environment: 'test',
+    seedKeys: INTERNAL_KEYS,
+    smtpUrl: null,
+    emailPollIntervalMs: 50,
+    webhookPollIntervalMs: 50,
+    testPasswordHashing: options.environment !== 'production',
+    ...options,
+  }).catch(async (error: unknown) => {
+    await storage.close().catch(() => {});
+    throw error;
+  });
+  return core;
+}
+
+/**
+ * Another core on `t`'s database, as a second server process would be: its own storage
+ * connection, caches and workers, the same settings, secret, keys and clock. For tests of what
+ * two processes do at once (concurrent changes of one row). Close it before `t`.
+ */
+export async function startSecondCore(t: TestCore): Promise<Core> {
+  return openCore(t.database, t.clock, t.options);
 }
 
 /**
