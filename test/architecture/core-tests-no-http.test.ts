@@ -24,7 +24,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * moves to the host's tests under test/.
  */
 const ALLOWED: Record<string, string> = {
-  'core/emails/upstream-emails.test.ts': 'conversion pending',
   'core/payments/purchases.test.ts': 'conversion pending',
   'core/payments/stripe.test.ts': 'conversion pending',
   'core/user-import/user-import.test.ts': 'written against HTTP before the in-process harness grew its fixtures; conversion pending',
