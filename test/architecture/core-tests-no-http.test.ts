@@ -26,7 +26,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const ALLOWED: Record<string, string> = {
   'core/payments/purchases.test.ts': 'conversion pending',
   'core/payments/stripe.test.ts': 'conversion pending',
-  'core/user-import/user-import.test.ts': 'written against HTTP before the in-process harness grew its fixtures; conversion pending',
 };
 
 /** Imports that bring the HTTP server or client in, as repo paths. */
