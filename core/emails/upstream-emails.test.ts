@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Credentials } from '../index.ts';
-import { KnownError, StatusError } from '../errors/index.ts';
 import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
 import { DEFAULT_TEMPLATES } from './defaults.ts';
 
@@ -28,28 +27,6 @@ const DARK = 'a0172b5d-cff0-463b-83bb-85124697373a';
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
 const REQUIRES_MESSAGE = 'This action requires a custom SMTP server. Please edit your email server configuration and try again.';
 
-/** The error an operation refused with; fails the test when it answered. */
-async function refusal(t: TestCore, operationId: string, caller: Credentials, input: Parameters<TestCore['call']>[2]) {
-  return t.core.invoke(operationId, caller, input).then(
-    () => assert.fail(`${operationId} answered instead of refusing`),
-    (error: unknown) => error as KnownError | StatusError,
-  );
-}
-
-/** Asserts a known error's code and the HTTP status its catalogue entry gives. */
-function assertKnown(error: unknown, code: string, status: number): asserts error is KnownError {
-  assert.ok(error instanceof KnownError, `expected ${code}, got ${String(error)}`);
-  assert.equal(error.code, code, error.message);
-  assert.equal(error.status, status);
-}
-
-/** Asserts a plain 400 refusal with exactly `text` (upstream's whole response body). */
-function assertBadRequest(error: unknown, text?: string) {
-  assert.ok(error instanceof StatusError, `expected a plain 400, got ${String(error)}`);
-  assert.equal(error.kind, 'bad-request');
-  if (text !== undefined) assert.equal(error.message, text);
-}
-
 const createUser = async (t: TestCore, srv: Credentials, body: Record<string, unknown>) =>
   (await t.call<{ id: string }>('users.create', srv, { body })).id;
 
@@ -58,19 +35,26 @@ describeWithCore('emails as upstream answers them', (get) => {
     const t = get();
     const { admin, server: srv } = await createCoreProject(t);
     const user = await createUser(t, srv, { primary_email: 'shared@example.com' });
-    const sent = await refusal(t, 'emails.sendEmail', srv, {
-      body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Marketing' },
-    });
-    assertKnown(sent, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
-    assert.equal(sent.message, REQUIRES_MESSAGE);
-    assertKnown(await refusal(t, 'emails.createTemplate', admin, { body: { display_name: 'T' } }), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
-    const id = DEFAULT_TEMPLATES.password_reset.id;
-    assertKnown(
-      await refusal(t, 'emails.updateTemplate', admin, { params: { id }, body: { tsx_source: 'mock_tsx_source' } }),
+    const sent = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Marketing' },
+      },
       'REQUIRES_CUSTOM_EMAIL_SERVER',
       400,
     );
-    assertKnown(await refusal(t, 'emails.deleteTemplate', admin, { params: { id } }), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
+    assert.equal(sent.message, REQUIRES_MESSAGE);
+    await t.refuses('emails.createTemplate', admin, { body: { display_name: 'T' } }, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
+    const id = DEFAULT_TEMPLATES.password_reset.id;
+    await t.refuses(
+      'emails.updateTemplate',
+      admin,
+      { params: { id }, body: { tsx_source: 'mock_tsx_source' } },
+      'REQUIRES_CUSTOM_EMAIL_SERVER',
+      400,
+    );
+    await t.refuses('emails.deleteTemplate', admin, { params: { id } }, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
     // Built-in emails still go out on the shared server, and previews still render.
     await t.call('emails.renderEmail', admin, { body: { template_id: id } });
   });
@@ -83,10 +67,15 @@ describeWithCore('emails as upstream answers them', (get) => {
     const res = await t.call('emails.sendEmail', srv, { body: { user_ids: [withEmail, without], html: '<p>No subject given</p>' } });
     assert.deepEqual(res, { results: [{ user_id: withEmail }, { user_id: without }] });
     assert.deepEqual(await t.call('emails.sendEmail', srv, { body: { user_ids: [], html: '<p>x</p>', subject: 'x' } }), { results: [] });
-    const both = await refusal(t, 'emails.sendEmail', srv, {
-      body: { user_ids: [withEmail], all_users: true, html: '<p>x</p>', subject: 'x' },
-    });
-    assertKnown(both, 'SCHEMA_ERROR', 400);
+    const both = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [withEmail], all_users: true, html: '<p>x</p>', subject: 'x' },
+      },
+      'SCHEMA_ERROR',
+      400,
+    );
     assert.equal(both.message, 'Exactly one of user_ids or all_users must be provided');
   });
 
@@ -94,42 +83,68 @@ describeWithCore('emails as upstream answers them', (get) => {
     const t = get();
     const { server: srv } = await createCoreProject(t, OWN_SMTP);
     const user = await createUser(t, srv, { primary_email: 'u@example.com' });
-    assertBadRequest(
-      await refusal(t, 'emails.sendEmail', srv, {
-        body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Invalid' },
-      }),
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.sendEmail',
+          srv,
+          {
+            body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Invalid' },
+          },
+          'bad-request',
+        )
+      ).message,
       'Notification category not found with given name',
     );
-    assertBadRequest(
-      await refusal(t, 'emails.sendEmail', srv, {
-        body: { user_ids: [user], template_id: MISSING, variables: { name: 'x' }, notification_category_name: 'Marketing' },
-      }),
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.sendEmail',
+          srv,
+          {
+            body: { user_ids: [user], template_id: MISSING, variables: { name: 'x' }, notification_category_name: 'Marketing' },
+          },
+          'bad-request',
+        )
+      ).message,
       'No template found with given template_id',
     );
-    assertBadRequest(await refusal(t, 'emails.sendEmail', srv, { body: { user_ids: [user], draft_id: MISSING } }));
+    await t.refusesPlain('emails.sendEmail', srv, { body: { user_ids: [user], draft_id: MISSING } }, 'bad-request');
   });
 
   it('refuses an invalid theme_id and non-object variables with SCHEMA_ERROR', async () => {
     const t = get();
     const { server: srv, admin } = await createCoreProject(t, OWN_SMTP);
     const user = await createUser(t, srv, { primary_email: 'v@example.com' });
-    const theme = await refusal(t, 'emails.sendEmail', srv, {
-      body: { user_ids: [user], html: '<p>x</p>', subject: 'x', theme_id: 'non-existent-theme' },
-    });
-    assertKnown(theme, 'SCHEMA_ERROR', 400);
+    const theme = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [user], html: '<p>x</p>', subject: 'x', theme_id: 'non-existent-theme' },
+      },
+      'SCHEMA_ERROR',
+      400,
+    );
     assert.match(theme.message, /body\.theme_id/);
     for (const variables of [[1, 2], 'text', 5]) {
-      const res = await refusal(t, 'emails.sendEmail', srv, {
-        body: { user_ids: [user], template_id: DEFAULT_TEMPLATES.password_reset.id, variables },
-      });
-      assertKnown(res, 'SCHEMA_ERROR', 400);
+      const res = await t.refuses(
+        'emails.sendEmail',
+        srv,
+        {
+          body: { user_ids: [user], template_id: DEFAULT_TEMPLATES.password_reset.id, variables },
+        },
+        'SCHEMA_ERROR',
+        400,
+      );
       assert.match(res.message, /body\.variables/);
     }
-    assertKnown(await refusal(t, 'emails.createDraft', admin, { body: { display_name: 'D', theme_id: 'nope' } }), 'SCHEMA_ERROR', 400);
-    assertKnown(
-      await refusal(t, 'emails.renderEmail', admin, {
+    await t.refuses('emails.createDraft', admin, { body: { display_name: 'D', theme_id: 'nope' } }, 'SCHEMA_ERROR', 400);
+    await t.refuses(
+      'emails.renderEmail',
+      admin,
+      {
         body: { template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }', variables: [1] },
-      }),
+      },
       'SCHEMA_ERROR',
       400,
     );
@@ -171,21 +186,31 @@ describeWithCore('emails as upstream answers them', (get) => {
   it("answers render-email's unknown theme or template id with upstream's 400 text", async () => {
     const t = get();
     const { admin } = await createCoreProject(t);
-    assertBadRequest(
-      await refusal(t, 'emails.renderEmail', admin, {
-        body: { theme_id: MISSING, template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }' },
-      }),
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.renderEmail',
+          admin,
+          {
+            body: { theme_id: MISSING, template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }' },
+          },
+          'bad-request',
+        )
+      ).message,
       'No theme found with given id',
     );
-    assertBadRequest(await refusal(t, 'emails.renderEmail', admin, { body: { template_id: MISSING } }), 'No template found with given id');
+    assert.equal(
+      (await t.refusesPlain('emails.renderEmail', admin, { body: { template_id: MISSING } }, 'bad-request')).message,
+      'No template found with given id',
+    );
   });
 
   it('reports config.email_theme as the default theme id, never null, and refuses an unknown one with "Invalid email theme"', async () => {
     const t = get();
     const { admin, project } = await createCoreProject(t);
     assert.equal((project as { config?: { email_theme?: string } }).config?.email_theme, '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac');
-    assertBadRequest(
-      await refusal(t, 'projects.updateCurrent', admin, { body: { config: { email_theme: MISSING } } }),
+    assert.equal(
+      (await t.refusesPlain('projects.updateCurrent', admin, { body: { config: { email_theme: MISSING } } }, 'bad-request')).message,
       'Invalid email theme',
     );
     const dark = await t.call<{ config: { email_theme: string } }>('projects.updateCurrent', admin, {

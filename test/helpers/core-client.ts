@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
-import { createCore, KnownError, type Core, type CoreOptions, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
+import {
+  createCore,
+  KnownError,
+  StatusError,
+  type Core,
+  type CoreOptions,
+  type Credentials,
+  type Dialect,
+  type InvokeInput,
+  type StatusKind,
+} from '../../core/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
 import { createMigratedTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
 import { INTERNAL_KEYS } from './internal-keys.ts';
@@ -20,8 +30,16 @@ export interface TestCore {
   options: Partial<Omit<CoreOptions, 'storage' | 'clock'>>;
   /** Runs an operation and returns its value; a known error fails the test with its code. */
   call<T = any>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
-  /** Runs an operation that must refuse with `code`; returns the error (details, message). */
-  refuses(operationId: string, credentials: Credentials, input: InvokeInput, code: string): Promise<KnownError>;
+  /**
+   * Runs an operation that must refuse with `code` (and, when given, the HTTP `status` its
+   * catalogue entry has); returns the error (details, message: the wire's `error`).
+   */
+  refuses(operationId: string, credentials: Credentials, input: InvokeInput, code: string, status?: number): Promise<KnownError>;
+  /**
+   * Runs an operation that must refuse with a plain status error of `kind` (no known-error code:
+   * the host answers its message as the whole text body); returns the error.
+   */
+  refusesPlain(operationId: string, credentials: Credentials, input: InvokeInput, kind: StatusKind): Promise<StatusError>;
   close(): Promise<void>;
 }
 
@@ -53,15 +71,26 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
       throw error;
     }
   };
-  const refuses = async (operationId: string, credentials: Credentials, input: InvokeInput, code: string): Promise<KnownError> => {
+  const refuses = async (operationId: string, credentials: Credentials, input: InvokeInput, code: string, status?: number) => {
     try {
       await core.invoke(operationId, credentials, input);
     } catch (error) {
       assert.ok(error instanceof KnownError, `${operationId} threw ${String(error)} instead of ${code}`);
       assert.equal(error.code, code, `${operationId}: expected ${code}, got ${error.code}: ${error.message}`);
+      if (status !== undefined) assert.equal(error.status, status, `${code}'s status`);
       return error;
     }
     return assert.fail(`${operationId} answered instead of refusing with ${code}`);
+  };
+  const refusesPlain = async (operationId: string, credentials: Credentials, input: InvokeInput, kind: StatusKind) => {
+    try {
+      await core.invoke(operationId, credentials, input);
+    } catch (error) {
+      assert.ok(error instanceof StatusError, `${operationId} threw ${String(error)} instead of a plain ${kind} refusal`);
+      assert.equal(error.kind, kind, `${operationId}: expected ${kind}, got ${error.kind}: ${error.message}`);
+      return error;
+    }
+    return assert.fail(`${operationId} answered instead of refusing (${kind})`);
   };
   return {
     core,
@@ -71,6 +100,7 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
     options,
     call,
     refuses,
+    refusesPlain,
     close: async () => {
       await core.close();
       await database.drop();
