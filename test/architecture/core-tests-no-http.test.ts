@@ -24,7 +24,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * moves to the host's tests under test/.
  */
 const ALLOWED: Record<string, string> = {
-  'core/payments/purchases.test.ts': 'conversion pending',
   'core/payments/stripe.test.ts': 'conversion pending',
 };
 
