@@ -1,7 +1,7 @@
 /**
  * The Next.js App Router example (examples/nextjs-app-router): one production build (`next build`,
  * Turbopack; about 45 s on this 2-core machine, kept in the example's .next/ and redone only when
- * what it reads changed: scripts/input-hash.mjs), then `next start`; Gatehouse runs in the
+ * what it reads changed: scripts/build-once.mjs), then `next start`; Gatehouse runs in the
  * Next.js server process under /auth through `createNextAuth` (route handlers on
  * `gatehouse.fetch`, a server-component `getUser()`), and `/protected` is guarded by the proxy
  * (`protectRoutes`). Chromium signs a new user up to the signed-in home page, then opens the
@@ -20,7 +20,7 @@ import { freePort, signUpThroughHome, startExample, stopExample } from '../helpe
 // @ts-expect-error -- plain ESM build script without type declarations
 import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 // @ts-expect-error -- plain ESM script without type declarations
-import { hashInputs } from '../../scripts/input-hash.mjs';
+import { hashInputs } from '../../scripts/build-once.mjs';
 
 const repo = join(import.meta.dirname, '../..');
 const app = join(repo, 'examples/nextjs-app-router');
