@@ -3,8 +3,9 @@
 // scripts/test-loader (esbuild).
 // TEST_DIALECTS (default "sqlite") picks the databases; CI runs "sqlite,postgres".
 //
-// Test files share processes: TEST_CONCURRENCY (default 2) test processes
-// (scripts/test-runner/worker.mjs) each run file after file, longest first, so Node's start and
+// Test files share processes: 2 test processes, more while the machine's CPU is idle (up to
+// TEST_MAX_CONCURRENCY), or exactly TEST_CONCURRENCY (scripts/test-runner/worker.mjs) each run
+// file after file, longest first, so Node's start and
 // module loading (about 3.3 s CPU for a server test's ~500 modules) are paid once per process, not
 // once per file. Each file still runs as a unit of its own: its top-level declarations and hooks
 // form one suite named after it (scripts/test-runner/node-test.mjs), files run one at a time in a
@@ -301,7 +302,7 @@ const out = [
   '',
   `Slowest files: ${slowest.map((r) => `${r.label} ${seconds(r.wallMs)}`).join(', ')}`,
   `${all.length} files, ${total.tests} tests: ${total.pass} passed, ${total.fail} failed, ${total.cancelled} cancelled, ${total.skipped} skipped, ${total.todo} todo`,
-  `${seconds(wallMs)} wall, ${seconds(cpuMs)} CPU in the test processes (not counting what they spawn), ${process.env.TEST_DIALECTS}, ${slots.length} test process slots`,
+  `${seconds(wallMs)} wall, ${seconds(cpuMs)} CPU in the test processes (not counting what they spawn), ${process.env.TEST_DIALECTS}, ${slots.length} test process slot(s)`,
 ];
 for (const p of problems) out.push(`✖ ${p}`);
 if (failed.length) out.push(`✖ ${failed.length} failing file(s): ${failed.map((r) => r.label).join(', ')}`);
