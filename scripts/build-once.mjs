@@ -6,12 +6,15 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Folders never read as inputs: installed packages, build output, version control. */
-const SKIPPED = new Set(['node_modules', '.next', '.git']);
+/**
+ * Never read as inputs: installed packages, build output, version control, and dist/lib's build
+ * stamp (it holds the build's time, so an unchanged rebuild would look like a change).
+ */
+const SKIPPED = new Set(['node_modules', '.next', '.git', '.built']);
 
 /**
  * SHA-256 (hex) of `paths` (files or folders, relative to `rootDir`; folders read recursively, less
- * node_modules/.next/.git): each file's path relative to `rootDir` and its bytes, in sorted order,
+ * node_modules, .next, .git and .built): each file's path relative to `rootDir` and its bytes, in sorted order,
  * then the `extra` strings (versions, options). A missing path hashes as missing, not as an error.
  */
 export function hashInputs(rootDir, paths, extra = []) {
