@@ -4,7 +4,13 @@
 // static files (hosted pages, dashboard) as SEA assets. At start the addons are written to a
 // private versioned cache folder and loaded with process.dlopen (server-bin/sea/native.ts).
 //
-// Usage: node scripts/build-binary.mjs [--out dist/gatehouse] [--static <dir>=<mount>]… [--ui-if-missing]
+// Usage: node scripts/build-binary.mjs [--out dist/gatehouse] [--static <dir>=<mount>]… [--ui-if-missing] [--if-stale]
+//
+// `--if-stale` (the tests, and CI before them) keeps an existing binary whose inputs have not
+// changed: the bundles are built as always (about 2 s), then the hash of everything that would go
+// into the binary (bundles, addons, wasm, docs, static files, the manifest, this Node's version and
+// executable) is compared with the one written beside it (`<out>.inputs`) by the build that made
+// it. Only the slow part (SEA blob, copying Node, postject: 10–15 s) is skipped.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -109,6 +115,22 @@ function embeddedAddonsPlugin() {
   };
 }
 
+/**
+ * SHA-256 (hex) of what goes into the binary: the main bundle, every asset (key and content; the
+ * manifest is one of them), this script (the SEA settings), and the Node executable the binary is
+ * copied from (version, path, size, modification time: hashing its 100 MB would cost more than the
+ * check saves).
+ */
+function inputHash(bundle, assetFiles) {
+  const hash = createHash('sha256');
+  const node = statSync(process.execPath);
+  hash.update(JSON.stringify([process.version, process.arch, process.execPath, node.size, node.mtimeMs]));
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(readFileSync(bundle));
+  for (const key of Object.keys(assetFiles).sort()) hash.update(`\0${key}\0`).update(readFileSync(assetFiles[key]));
+  return hash.digest('hex');
+}
+
 function walk(dir) {
   const files = [];
   for (const name of readdirSync(dir)) {
@@ -125,10 +147,14 @@ mkdirSync(work, { recursive: true });
 // 0. The prebuilt UI bundles, when the UI build exists. `--ui-if-missing` (used by the tests,
 // which run beside other tests reading dist/ui) builds them only when dist/ui is absent.
 const uiIfMissing = process.argv.includes('--ui-if-missing');
+const ifStale = process.argv.includes('--if-stale');
 for (const script of ['build-ui.mjs']) {
   if (!existsSync(join(root, 'scripts', script))) continue;
   if (uiIfMissing && existsSync(join(root, 'dist', 'ui'))) continue;
-  const ui = spawnSync(process.execPath, [join(root, 'scripts', script)], { cwd: root, stdio: 'inherit' });
+  const ui = spawnSync(process.execPath, [join(root, 'scripts', script), ...(ifStale ? ['--if-stale'] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (ui.status !== 0) throw new Error(`scripts/${script} failed`);
 }
 
@@ -223,6 +249,15 @@ const manifestPath = join(work, 'manifest.json');
 writeFileSync(manifestPath, JSON.stringify(manifest));
 assets['gatehouse-manifest.json'] = manifestPath;
 
+// 2b. With --if-stale, an existing binary built from the same inputs is kept.
+const stamp = `${out}.inputs`;
+const inputs = inputHash(bundlePath, assets);
+if (ifStale && existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === inputs) {
+  console.error(`build-binary: ${relative(process.cwd(), out)} is up to date (same inputs); kept.`);
+  process.exit(0);
+}
+rmSync(stamp, { force: true });
+
 // 3. The SEA blob, injected into a copy of this node binary.
 const blob = join(work, 'sea-prep.blob');
 const seaConfig = join(work, 'sea-config.json');
@@ -246,6 +281,8 @@ if (injected.status !== 0) {
   process.stderr.write(`${injected.stdout}${injected.stderr}`);
   throw new Error(`postject failed with status ${injected.status}`);
 }
+
+writeFileSync(stamp, `${inputs}\n`);
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 console.error(

@@ -12,11 +12,11 @@
 // `node scripts/build-lib.mjs [--if-stale]`: with `--if-stale` (prestart, prepack) nothing is done
 // when the last build is newer than every input, as scripts/build-ui.mjs does for the UI bundles.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withLock } from './build-once.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The bundled server `npm start` runs (bundleServer). */
@@ -127,30 +127,13 @@ const LOCK = 'dist/.build-lib.lock';
 /**
  * Builds dist/lib and the server bundle unless they are up to date, one process at a time: test
  * files run in parallel processes, and a build empties dist/server while another may be reading
- * it. Waits (polling every 200 ms, up to 10 minutes) for a build another process holds, then checks
- * again; a lock older than 10 minutes is taken as left by a killed process and removed.
+ * it. Waits for a build another process holds (scripts/build-once.mjs withLock), then checks again.
  */
 export async function ensureLibBuilt(rootDir = root) {
-  const lock = join(rootDir, LOCK);
-  mkdirSync(dirname(lock), { recursive: true });
-  for (const started = Date.now(); Date.now() - started < 600_000; ) {
-    if (libUpToDate(rootDir)) return;
-    try {
-      mkdirSync(lock);
-    } catch {
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      await sleep(200);
-      continue;
-    }
-    try {
-      if (!libUpToDate(rootDir)) await buildLib(rootDir);
-      return;
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
-  throw new Error(`waited 10 minutes for another process's build (${LOCK})`);
+  if (libUpToDate(rootDir)) return;
+  await withLock(join(rootDir, LOCK), async () => {
+    if (!libUpToDate(rootDir)) await buildLib(rootDir);
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashInputs, withLock } from './build-once.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -259,6 +260,32 @@ export async function buildPackages(outDir = join(root, 'dist', 'packages')) {
   );
   rmSync(declDir, { recursive: true, force: true });
   return { sdk: sdkDir, react: reactDir };
+}
+
+/** What buildPackages reads: the entries and every source they reach, the versions it pins, itself. */
+const PACKAGE_INPUTS = ['sdk', 'ui', 'core', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build-packages.mjs'];
+
+/**
+ * The packages as buildPackages builds them, copied into `outDir` (emptied first); returns their
+ * folders there. Built once per change of their inputs (scripts/build-once.mjs) into
+ * node_modules/.cache/gatehouse-packages, one process at a time (test files run in parallel, and
+ * the build writes a shared declarations folder), so the test files that need the packages
+ * (test/packages/publish.test.ts, scripts/check-packages.mjs) build them once between them.
+ */
+export async function copyBuiltPackages(outDir) {
+  const cache = join(root, 'node_modules', '.cache', 'gatehouse-packages');
+  const stamp = `${cache}.inputs`;
+  const inputs = hashInputs(root, PACKAGE_INPUTS, [process.version]);
+  return withLock(`${cache}.lock`, async () => {
+    if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== inputs) {
+      rmSync(stamp, { force: true });
+      await buildPackages(cache);
+      writeFileSync(stamp, inputs);
+    }
+    rmSync(outDir, { recursive: true, force: true });
+    cpSync(cache, outDir, { recursive: true });
+    return { sdk: join(outDir, PACKAGE_NAMES.sdk), react: join(outDir, PACKAGE_NAMES.react) };
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs the packed SDK and React packages into a scratch React app the way a developer would,
 // and checks what they get:
-//   1. scripts/build-packages.mjs, then `npm pack` each package into a tarball;
+//   1. scripts/build-packages.mjs (built once per change of its inputs: copyBuiltPackages), then
+//      `npm pack` each package into a tarball;
 //   2. a scratch app (examples/react-app/main.tsx) runs `npm install <tarballs> react react-dom
 //      @types/react @types/react-dom` (versions of this repository's lock file, so the npm cache
 //      answers; the npm registry is the only network it may use);
@@ -17,7 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_NAMES, SERVER_DEPENDENCIES, buildPackages, packPackages } from './build-packages.mjs';
+import { PACKAGE_NAMES, SERVER_DEPENDENCIES, copyBuiltPackages, packPackages } from './build-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
@@ -63,7 +64,7 @@ const folderSize = (p) => (statSync(p).isDirectory() ? readdirSync(p).reduce((n,
  * check; returns the app folder, the bundle's path and figures for the report.
  */
 export async function checkPackages(workDir = mkdtempSync(join(tmpdir(), 'gatehouse-packages-'))) {
-  const packages = await buildPackages(join(workDir, 'packages'));
+  const packages = await copyBuiltPackages(join(workDir, 'packages'));
   const packed = packPackages(packages, join(workDir, 'tarballs'));
   for (const [key, info] of Object.entries(packed)) {
     const stray = info.files.filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'));

@@ -3,8 +3,9 @@
 // scripts/test-loader (esbuild).
 // TEST_DIALECTS (default "sqlite") picks the databases; CI runs "sqlite,postgres".
 //
-// Test files share processes: TEST_CONCURRENCY (default 2) test processes
-// (scripts/test-runner/worker.mjs) each run file after file, longest first, so Node's start and
+// Test files share processes: 2 test processes, more while the machine's CPU is idle (up to
+// TEST_MAX_CONCURRENCY), or exactly TEST_CONCURRENCY (scripts/test-runner/worker.mjs) each run
+// file after file, longest first, so Node's start and
 // module loading (about 3.3 s CPU for a server test's ~500 modules) are paid once per process, not
 // once per file. Each file still runs as a unit of its own: its top-level declarations and hooks
 // form one suite named after it (scripts/test-runner/node-test.mjs), files run one at a time in a
@@ -15,8 +16,10 @@
 // `node --test` process per file, as before.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, freemem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { idleSampler } from './test-runner/idle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'test', 'scripts'];
@@ -47,6 +50,13 @@ process.env.TEST_DIALECTS ??= 'sqlite';
 // `--workers auto` would start one per core for each of them on a shared machine.
 process.env.GATEHOUSE_WORKERS ??= '1';
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? '2') || 2);
+// Test processes wait much of the time (spawned servers starting, timers, PostgreSQL, browsers):
+// measured over the core, ops and CLI files, each of the two slots had no runnable thread for
+// 40–50% of its time. Unless TEST_CONCURRENCY fixes the count, another test process is started
+// while the whole machine's CPU stays idle (scripts/test-runner/idle.mjs), up to
+// TEST_MAX_CONCURRENCY (default: twice the cores). A machine shared with other work stays at 2.
+const adaptive = process.env.TEST_CONCURRENCY === undefined && process.env.TEST_ADAPTIVE !== '0';
+const maxConcurrency = Math.max(concurrency, Number(process.env.TEST_MAX_CONCURRENCY ?? 2 * availableParallelism()) || concurrency);
 // TypeScript through scripts/test-loader (esbuild, cached by content hash): about 30% less CPU
 // per test process than tsx, which every process pays once. TEST_LOADER=tsx uses tsx instead
 // (one process per file then: the shared processes need the loader's `node:test` resolution).
@@ -81,7 +91,9 @@ const showAll = process.env.TEST_OUTPUT === 'all';
 const startedAt = performance.now();
 const results = new Map(); // label → { passed, counts, failures, wallMs, cpuMs, output }
 const problems = []; // failures not tied to a test: a process that crashed, hung or exited non-zero
-console.error(`Running ${files.length} test files on ${process.env.TEST_DIALECTS} in ${concurrency} shared test processes.`);
+console.error(
+  `Running ${files.length} test files on ${process.env.TEST_DIALECTS} in ${concurrency} shared test processes${adaptive ? ` (more, up to ${maxConcurrency}, while the CPU is idle)` : ''}.`,
+);
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 function print(result) {
@@ -254,7 +266,23 @@ async function slot() {
   }
   await shared?.stop();
 }
-await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, slot));
+const slots = Array.from({ length: Math.min(concurrency, queue.length) }, slot);
+if (adaptive) {
+  const cpuIdle = idleSampler();
+  // Every 2 s: one more test process when over 40% of the machine's CPU was idle in the last 4 s
+  // (e.g. 0.8 of 2 cores), files are waiting and memory allows; then 10 s to let it load.
+  let quietUntil = performance.now() + 10_000;
+  const grow = setInterval(() => {
+    const idle = cpuIdle();
+    if (idle === undefined || queue.length === 0 || slots.length >= maxConcurrency) return;
+    if (performance.now() < quietUntil || idle < 0.4 || freemem() < 1024 ** 3) return;
+    slots.push(slot());
+    quietUntil = performance.now() + 10_000;
+  }, 2_000);
+  grow.unref();
+}
+// Slots started later join the list: wait until every one has ended.
+for (let done = 0; done < slots.length; ) await Promise.all(slots.slice(done, (done = slots.length)));
 
 const all = [...results.values()];
 const total = { ...EMPTY_COUNTS };
@@ -274,7 +302,7 @@ const out = [
   '',
   `Slowest files: ${slowest.map((r) => `${r.label} ${seconds(r.wallMs)}`).join(', ')}`,
   `${all.length} files, ${total.tests} tests: ${total.pass} passed, ${total.fail} failed, ${total.cancelled} cancelled, ${total.skipped} skipped, ${total.todo} todo`,
-  `${seconds(wallMs)} wall, ${seconds(cpuMs)} CPU in the test processes (not counting what they spawn), ${process.env.TEST_DIALECTS}`,
+  `${seconds(wallMs)} wall, ${seconds(cpuMs)} CPU in the test processes (not counting what they spawn), ${process.env.TEST_DIALECTS}, ${slots.length} test process slot(s)`,
 ];
 for (const p of problems) out.push(`✖ ${p}`);
 if (failed.length) out.push(`✖ ${failed.length} failing file(s): ${failed.map((r) => r.label).join(', ')}`);

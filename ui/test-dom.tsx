@@ -11,6 +11,7 @@ for (const key of [
   'window',
   'document',
   'navigator',
+  'Element',
   'HTMLElement',
   'HTMLInputElement',
   'HTMLButtonElement',

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import type { Credentials } from '../index.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
 import { DEFAULT_TEMPLATES } from './defaults.ts';
 
 /**
  * Email drafts, rendering and sending answer as upstream's route handlers and
  * e2e snapshots (stack-auth `emails/send-email`, `emails/render-email`, `email-templates`,
- * `internal/projects/current`).
+ * `internal/projects/current`). In-process (test/helpers/core-client.ts): known errors by code,
+ * catalogue status and message (the wire's `error`), plain refusals by kind and text (the wire's
+ * whole body).
  */
 
 const OWN_SMTP = {
@@ -23,218 +25,199 @@ const OWN_SMTP = {
 };
 const DARK = 'a0172b5d-cff0-463b-83bb-85124697373a';
 const MISSING = '5c1f1c0e-4f7a-4a39-9c66-2a3b3f6a0e11';
-const REQUIRES = {
-  code: 'REQUIRES_CUSTOM_EMAIL_SERVER',
-  error: 'This action requires a custom SMTP server. Please edit your email server configuration and try again.',
-};
+const REQUIRES_MESSAGE = 'This action requires a custom SMTP server. Please edit your email server configuration and try again.';
 
-function withoutDetails(body: Record<string, unknown>) {
-  const { details: _d, ...rest } = body;
-  return rest;
-}
+const createUser = async (t: TestCore, srv: Credentials, body: Record<string, unknown>) =>
+  (await t.call<{ id: string }>('users.create', srv, { body })).id;
 
-describeWithServer('emails as upstream answers them', (get) => {
+describeWithCore('emails as upstream answers them', (get) => {
   it('refuses custom templates and send-email on the shared email server with REQUIRES_CUSTOM_EMAIL_SERVER', async () => {
-    const server = get();
-    const { admin, server: srv } = await createProject(server);
-    const user = await api(server, 'POST', '/users', srv, { primary_email: 'shared@example.com' });
-    const sent = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [user.body.id],
-      html: '<p>x</p>',
-      subject: 'x',
-      notification_category_name: 'Marketing',
-    });
-    assertKnownError(sent, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
-    assert.deepEqual(withoutDetails(sent.body), REQUIRES);
-    assertKnownError(
-      await api(server, 'POST', '/internal/email-templates', admin, { display_name: 'T' }),
+    const t = get();
+    const { admin, server: srv } = await createCoreProject(t);
+    const user = await createUser(t, srv, { primary_email: 'shared@example.com' });
+    const sent = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Marketing' },
+      },
       'REQUIRES_CUSTOM_EMAIL_SERVER',
       400,
     );
+    assert.equal(sent.message, REQUIRES_MESSAGE);
+    await t.refuses('emails.createTemplate', admin, { body: { display_name: 'T' } }, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
     const id = DEFAULT_TEMPLATES.password_reset.id;
-    assertKnownError(
-      await api(server, 'PATCH', `/internal/email-templates/${id}`, admin, { tsx_source: 'mock_tsx_source' }),
+    await t.refuses(
+      'emails.updateTemplate',
+      admin,
+      { params: { id }, body: { tsx_source: 'mock_tsx_source' } },
       'REQUIRES_CUSTOM_EMAIL_SERVER',
       400,
     );
-    assertKnownError(await api(server, 'DELETE', `/internal/email-templates/${id}`, admin), 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
+    await t.refuses('emails.deleteTemplate', admin, { params: { id } }, 'REQUIRES_CUSTOM_EMAIL_SERVER', 400);
     // Built-in emails still go out on the shared server, and previews still render.
-    assert.equal((await api(server, 'POST', '/emails/render-email', admin, { template_id: id })).status, 200);
+    await t.call('emails.renderEmail', admin, { body: { template_id: id } });
   });
 
   it('lists every requested user in send-email results as {user_id} only, as upstream; html needs no subject', async () => {
-    const server = get();
-    const { server: srv } = await createProject(server, OWN_SMTP);
-    const withEmail = await api(server, 'POST', '/users', srv, { primary_email: 'has@example.com' });
-    const without = await api(server, 'POST', '/users', srv, {});
-    const res = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [withEmail.body.id, without.body.id],
-      html: '<p>No subject given</p>',
-    });
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { results: [{ user_id: withEmail.body.id }, { user_id: without.body.id }] });
-    assert.deepEqual((await api(server, 'POST', '/emails/send-email', srv, { user_ids: [], html: '<p>x</p>', subject: 'x' })).body, {
-      results: [],
-    });
-    const both = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [withEmail.body.id],
-      all_users: true,
-      html: '<p>x</p>',
-      subject: 'x',
-    });
-    assert.deepEqual(withoutDetails(both.body), { code: 'SCHEMA_ERROR', error: 'Exactly one of user_ids or all_users must be provided' });
-  });
-
-  it("answers upstream's 400 texts for an unknown notification category, template or draft", async () => {
-    const server = get();
-    const { server: srv } = await createProject(server, OWN_SMTP);
-    const user = await api(server, 'POST', '/users', srv, { primary_email: 'u@example.com' });
-    const category = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [user.body.id],
-      html: '<p>x</p>',
-      subject: 'x',
-      notification_category_name: 'Invalid',
-    });
-    assert.equal(category.status, 400);
-    assert.equal(category.text, 'Notification category not found with given name');
-    const template = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [user.body.id],
-      template_id: MISSING,
-      variables: { name: 'x' },
-      notification_category_name: 'Marketing',
-    });
-    assert.equal(template.status, 400);
-    assert.equal(template.text, 'No template found with given template_id');
-    const draft = await api(server, 'POST', '/emails/send-email', srv, { user_ids: [user.body.id], draft_id: MISSING });
-    assert.equal(draft.status, 400);
-  });
-
-  it('refuses an invalid theme_id and non-object variables with SCHEMA_ERROR', async () => {
-    const server = get();
-    const { server: srv, admin } = await createProject(server, OWN_SMTP);
-    const user = await api(server, 'POST', '/users', srv, { primary_email: 'v@example.com' });
-    const theme = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [user.body.id],
-      html: '<p>x</p>',
-      subject: 'x',
-      theme_id: 'non-existent-theme',
-    });
-    assertKnownError(theme, 'SCHEMA_ERROR', 400);
-    assert.match(theme.body.error, /body\.theme_id/);
-    for (const variables of [[1, 2], 'text', 5]) {
-      const res = await api(server, 'POST', '/emails/send-email', srv, {
-        user_ids: [user.body.id],
-        template_id: DEFAULT_TEMPLATES.password_reset.id,
-        variables,
-      });
-      assertKnownError(res, 'SCHEMA_ERROR', 400);
-      assert.match(res.body.error, /body\.variables/);
-    }
-    assertKnownError(
-      await api(server, 'POST', '/internal/email-drafts', admin, { display_name: 'D', theme_id: 'nope' }),
+    const t = get();
+    const { server: srv } = await createCoreProject(t, OWN_SMTP);
+    const withEmail = await createUser(t, srv, { primary_email: 'has@example.com' });
+    const without = await createUser(t, srv, {});
+    const res = await t.call('emails.sendEmail', srv, { body: { user_ids: [withEmail, without], html: '<p>No subject given</p>' } });
+    assert.deepEqual(res, { results: [{ user_id: withEmail }, { user_id: without }] });
+    assert.deepEqual(await t.call('emails.sendEmail', srv, { body: { user_ids: [], html: '<p>x</p>', subject: 'x' } }), { results: [] });
+    const both = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [withEmail], all_users: true, html: '<p>x</p>', subject: 'x' },
+      },
       'SCHEMA_ERROR',
       400,
     );
-    assertKnownError(
-      await api(server, 'POST', '/emails/render-email', admin, {
-        template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }',
-        variables: [1],
-      }),
+    assert.equal(both.message, 'Exactly one of user_ids or all_users must be provided');
+  });
+
+  it("answers upstream's 400 texts for an unknown notification category, template or draft", async () => {
+    const t = get();
+    const { server: srv } = await createCoreProject(t, OWN_SMTP);
+    const user = await createUser(t, srv, { primary_email: 'u@example.com' });
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.sendEmail',
+          srv,
+          {
+            body: { user_ids: [user], html: '<p>x</p>', subject: 'x', notification_category_name: 'Invalid' },
+          },
+          'bad-request',
+        )
+      ).message,
+      'Notification category not found with given name',
+    );
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.sendEmail',
+          srv,
+          {
+            body: { user_ids: [user], template_id: MISSING, variables: { name: 'x' }, notification_category_name: 'Marketing' },
+          },
+          'bad-request',
+        )
+      ).message,
+      'No template found with given template_id',
+    );
+    await t.refusesPlain('emails.sendEmail', srv, { body: { user_ids: [user], draft_id: MISSING } }, 'bad-request');
+  });
+
+  it('refuses an invalid theme_id and non-object variables with SCHEMA_ERROR', async () => {
+    const t = get();
+    const { server: srv, admin } = await createCoreProject(t, OWN_SMTP);
+    const user = await createUser(t, srv, { primary_email: 'v@example.com' });
+    const theme = await t.refuses(
+      'emails.sendEmail',
+      srv,
+      {
+        body: { user_ids: [user], html: '<p>x</p>', subject: 'x', theme_id: 'non-existent-theme' },
+      },
+      'SCHEMA_ERROR',
+      400,
+    );
+    assert.match(theme.message, /body\.theme_id/);
+    for (const variables of [[1, 2], 'text', 5]) {
+      const res = await t.refuses(
+        'emails.sendEmail',
+        srv,
+        {
+          body: { user_ids: [user], template_id: DEFAULT_TEMPLATES.password_reset.id, variables },
+        },
+        'SCHEMA_ERROR',
+        400,
+      );
+      assert.match(res.message, /body\.variables/);
+    }
+    await t.refuses('emails.createDraft', admin, { body: { display_name: 'D', theme_id: 'nope' } }, 'SCHEMA_ERROR', 400);
+    await t.refuses(
+      'emails.renderEmail',
+      admin,
+      {
+        body: { template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }', variables: [1] },
+      },
       'SCHEMA_ERROR',
       400,
     );
   });
 
   it("renders send-email with the project's theme when theme_id is a UUID naming no theme, as upstream's getEmailThemeForThemeId", async () => {
-    const server = get();
-    const { server: srv } = await createProject(server, OWN_SMTP);
-    const user = await api(server, 'POST', '/users', srv, { primary_email: 'fallback@example.com' });
-    const unknown = await api(server, 'POST', '/emails/send-email', srv, {
-      user_ids: [user.body.id],
-      html: '<p>fallback</p>',
-      subject: 'unknown-theme',
-      theme_id: MISSING,
-    });
-    assert.equal(unknown.status, 200, unknown.text);
-    assert.deepEqual(unknown.body, { results: [{ user_id: user.body.id }] });
-    assert.equal(
-      (
-        await api(server, 'POST', '/emails/send-email', srv, {
-          user_ids: [user.body.id],
-          html: '<p>fallback</p>',
-          subject: 'default-theme',
-        })
-      ).status,
-      200,
-    );
-    assert.equal(
-      (
-        await api(server, 'POST', '/emails/send-email', srv, {
-          user_ids: [user.body.id],
-          html: '<p>fallback</p>',
-          subject: 'no-theme',
-          theme_id: false,
-        })
-      ).status,
-      200,
-    );
-    const items = (await api(server, 'GET', '/emails/outbox', srv)).body.items as Array<{ subject: string; html: string }>;
+    const t = get();
+    const { server: srv } = await createCoreProject(t, OWN_SMTP);
+    const user = await createUser(t, srv, { primary_email: 'fallback@example.com' });
+    const send = (body: Record<string, unknown>) =>
+      t.call('emails.sendEmail', srv, { body: { user_ids: [user], html: '<p>fallback</p>', ...body } });
+    assert.deepEqual(await send({ subject: 'unknown-theme', theme_id: MISSING }), { results: [{ user_id: user }] });
+    await send({ subject: 'default-theme' });
+    await send({ subject: 'no-theme', theme_id: false });
+    const { items } = await t.call<{ items: Array<{ subject: string; html: string }> }>('emails.listOutbox', srv);
     const html = (subject: string) => items.find((i) => i.subject === subject)!.html;
     assert.equal(html('unknown-theme'), html('default-theme'));
     assert.notEqual(html('no-theme'), html('default-theme'), 'the comparison can fail: a themed email differs from an unthemed one');
   });
 
   it('keeps theme_id: false on a draft, meaning no theme', async () => {
-    const server = get();
-    const { admin } = await createProject(server, OWN_SMTP);
-    const created = await api(server, 'POST', '/internal/email-drafts', admin, {
-      display_name: 'Plain',
-      theme_id: false,
-      tsx_source: 'export function EmailTemplate() { return <p>plain</p>; }',
+    const t = get();
+    const { admin } = await createCoreProject(t, OWN_SMTP);
+    const created = await t.call<{ id: string }>('emails.createDraft', admin, {
+      body: { display_name: 'Plain', theme_id: false, tsx_source: 'export function EmailTemplate() { return <p>plain</p>; }' },
     });
-    assert.equal(created.status, 200, created.text);
-    const got = await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin);
-    assert.equal(got.body.theme_id, false);
-    const rendered = await api(server, 'POST', '/emails/render-email', admin, {
-      theme_id: false,
-      template_tsx_source: got.body.tsx_source,
+    const got = await t.call<{ theme_id: unknown; tsx_source: string }>('emails.getDraft', admin, { params: { id: created.id } });
+    assert.equal(got.theme_id, false);
+    const rendered = await t.call<{ html: string }>('emails.renderEmail', admin, {
+      body: { theme_id: false, template_tsx_source: got.tsx_source },
     });
     // No theme: upstream's bare document (Html, Tailwind, Body) around the template.
-    assert.match(rendered.body.html, /<html dir="ltr" lang="en"><head><\/head><body>.*<p>plain<\/p>.*<\/body><\/html>$/);
-    assert.ok(!rendered.body.html.includes('#f6f6f6'), "not the default theme's layout");
-    assert.equal((await api(server, 'PATCH', `/internal/email-drafts/${created.body.id}`, admin, { theme_id: DARK })).status, 200);
-    assert.equal((await api(server, 'GET', `/internal/email-drafts/${created.body.id}`, admin)).body.theme_id, DARK);
+    assert.match(rendered.html, /<html dir="ltr" lang="en"><head><\/head><body>.*<p>plain<\/p>.*<\/body><\/html>$/);
+    assert.ok(!rendered.html.includes('#f6f6f6'), "not the default theme's layout");
+    await t.call('emails.updateDraft', admin, { params: { id: created.id }, body: { theme_id: DARK } });
+    assert.equal((await t.call<{ theme_id: unknown }>('emails.getDraft', admin, { params: { id: created.id } })).theme_id, DARK);
   });
 
   it("answers render-email's unknown theme or template id with upstream's 400 text", async () => {
-    const server = get();
-    const { admin } = await createProject(server);
-    const theme = await api(server, 'POST', '/emails/render-email', admin, {
-      theme_id: MISSING,
-      template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }',
-    });
-    assert.equal(theme.status, 400);
-    assert.equal(theme.text, 'No theme found with given id');
-    const template = await api(server, 'POST', '/emails/render-email', admin, { template_id: MISSING });
-    assert.equal(template.status, 400);
-    assert.equal(template.text, 'No template found with given id');
+    const t = get();
+    const { admin } = await createCoreProject(t);
+    assert.equal(
+      (
+        await t.refusesPlain(
+          'emails.renderEmail',
+          admin,
+          {
+            body: { theme_id: MISSING, template_tsx_source: 'export function EmailTemplate() { return <p>x</p>; }' },
+          },
+          'bad-request',
+        )
+      ).message,
+      'No theme found with given id',
+    );
+    assert.equal(
+      (await t.refusesPlain('emails.renderEmail', admin, { body: { template_id: MISSING } }, 'bad-request')).message,
+      'No template found with given id',
+    );
   });
 
   it('reports config.email_theme as the default theme id, never null, and refuses an unknown one with "Invalid email theme"', async () => {
-    const server = get();
-    const { admin, project } = await createProject(server);
-    assert.equal(project.config.email_theme, '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac');
-    const bad = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { email_theme: MISSING } });
-    assert.equal(bad.status, 400);
-    assert.equal(bad.text, 'Invalid email theme');
-    const dark = await api(server, 'PATCH', '/internal/projects/current', admin, { config: { email_theme: DARK } });
-    assert.equal(dark.status, 200, dark.text);
-    assert.equal(dark.body.config.email_theme, DARK);
-    const themes = await api(server, 'GET', '/internal/email-themes', admin);
-    assert.deepEqual(themes.body.themes.map((t: { display_name: string }) => t.display_name).slice(0, 3), [
-      'Default Light',
-      'Default Dark',
-      'Default Colorful',
-    ]);
+    const t = get();
+    const { admin, project } = await createCoreProject(t);
+    assert.equal((project as { config?: { email_theme?: string } }).config?.email_theme, '1df07ae6-abf3-4a40-83a5-a1a2cbe336ac');
+    assert.equal(
+      (await t.refusesPlain('projects.updateCurrent', admin, { body: { config: { email_theme: MISSING } } }, 'bad-request')).message,
+      'Invalid email theme',
+    );
+    const dark = await t.call<{ config: { email_theme: string } }>('projects.updateCurrent', admin, {
+      body: { config: { email_theme: DARK } },
+    });
+    assert.equal(dark.config.email_theme, DARK);
+    const themes = await t.call<{ themes: Array<{ display_name: string }> }>('emails.listThemes', admin);
+    assert.deepEqual(themes.themes.map((theme) => theme.display_name).slice(0, 3), ['Default Light', 'Default Dark', 'Default Colorful']);
   });
 });

@@ -1,37 +1,88 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, type Caller } from '../../test/helpers/api.ts';
-import { projectUser } from '../../test/helpers/project-user.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import { PAYMENTS_CONFIG, codeOf, configure } from '../../test/helpers/payments.ts';
+import { KnownError, StatusError, type Credentials, type InvokeInput, type StatusKind } from '../index.ts';
+import { createCoreProject, createCoreUser, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
+import { PAYMENTS_CONFIG, codeOf } from '../../test/helpers/payments-config.ts';
 
-const credits = async (server: TestServer, caller: Caller, userId: string) =>
-  (await api(server, 'GET', `/payments/items/user/${userId}/credits`, caller)).body.quantity as number;
+/**
+ * Purchases and test mode (upstream `payments/purchases/*`, `payments/products/*`,
+ * `internal/payments/*`), in-process (test/helpers/core-client.ts).
+ */
 
-describeWithServer('payments purchases and test mode', (get) => {
+/** Sets payments config through the environment-level override, as upstream's e2e tests do. */
+const configure = (t: TestCore, admin: Credentials, config: Record<string, unknown>) =>
+  t.call('config.updateOverride', admin, {
+    params: { level: 'environment' },
+    body: { config_override_string: JSON.stringify(config) },
+  });
+
+const credits = async (t: TestCore, caller: Credentials, userId: string) =>
+  (
+    await t.call<{ quantity: number }>('payments.getItem', caller, {
+      params: { customer_type: 'user', customer_id: userId, item_id: 'credits' },
+    })
+  ).quantity;
+
+const products = (t: TestCore, caller: Credentials, userId: string) =>
+  t.call<{ items: any[] }>('payments.listCustomerProducts', caller, { params: { customer_type: 'user', customer_id: userId } });
+
+/** A purchase URL's answer for `body` (customer, product, return URL). */
+const purchaseUrl = (t: TestCore, caller: Credentials, body: Record<string, unknown>) =>
+  t.call<{ url: string }>('payments.createPurchaseUrl', caller, { body });
+
+/** The code of a new purchase URL for the user's `product_id`. */
+const codeFor = async (t: TestCore, caller: Credentials, userId: string, productId: string) =>
+  codeOf((await purchaseUrl(t, caller, { customer_type: 'user', customer_id: userId, product_id: productId })).url);
+
+/** The public test-mode purchase of the purchase page. */
+const testPurchase = (t: TestCore, body: Record<string, unknown>) =>
+  t.call<{ success: boolean }>('payments.testModePurchase', {}, { body });
+
+/** The plain refusal kind the host answers with each HTTP status (server-bin/api/status.ts). */
+const KIND_OF_STATUS: Record<number, StatusKind> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+};
+
+/**
+ * Runs an operation that must be refused with HTTP status `status`, as a known error of that
+ * catalogue status or a plain refusal of that kind (the original HTTP test checked the status only).
+ */
+async function refusedWithStatus(t: TestCore, operationId: string, caller: Credentials, input: InvokeInput, status: number) {
+  const error = await t.core.invoke(operationId, caller, input).then(
+    () => assert.fail(`${operationId} answered instead of refusing with ${status}`),
+    (e: unknown) => e,
+  );
+  if (error instanceof KnownError) assert.equal(error.status, status, `${operationId}: ${error.code}`);
+  else if (error instanceof StatusError) assert.equal(error.kind, KIND_OF_STATUS[status], `${operationId}: ${error.message}`);
+  else throw error;
+  return error;
+}
+
+describeWithCore('payments purchases and test mode', (get) => {
   it('create-purchase-url → validate-code → test-mode purchase grants the product and its included items', async () => {
-    const server = get();
-    const p = await createProject(server);
-    await configure(server, p.admin, PAYMENTS_CONFIG);
-    const user = await projectUser(server, p);
-    const created = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
+    const t = get();
+    const p = await createCoreProject(t);
+    await configure(t, p.admin, PAYMENTS_CONFIG);
+    const user = await createCoreUser(t, p);
+    const created = await purchaseUrl(t, user.client, {
       customer_type: 'user',
       customer_id: user.id,
       product_id: 'pro',
       return_url: 'http://localhost:3000/done',
     });
-    assert.equal(created.status, 200, created.text);
-    const url = new URL(created.body.url);
-    const code = codeOf(created.body.url);
+    const url = new URL(created.url);
+    const code = codeOf(created.url);
     // The code in the path, as upstream's link has it (its e2e tests read it with /\/purchase\/([a-z0-9-_]+)/).
-    assert.equal(url.origin + url.pathname, `${server.url}/projects/${p.projectId}/handler/purchase/${code}`);
+    assert.equal(url.origin + url.pathname, `http://127.0.0.1:1/projects/${p.projectId}/handler/purchase/${code}`);
     assert.equal(url.searchParams.get('return_url'), 'http://localhost:3000/done');
     assert.ok(code.startsWith(`${p.projectId}_`));
 
-    const validated = await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: code });
-    assert.equal(validated.status, 200, validated.text);
-    assert.deepEqual(validated.body, {
+    const validated = await t.call('payments.validateCode', {}, { body: { full_code: code } });
+    assert.deepEqual(validated, {
       product: {
         display_name: 'Pro',
         customer_type: 'user',
@@ -52,105 +103,63 @@ describeWithServer('payments purchases and test mode', (get) => {
       charges_enabled: false,
     });
 
-    assert.equal(await credits(server, user.client, user.id), 0);
-    const bought = await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'monthly' });
-    assert.equal(bought.status, 200, bought.text);
-    assert.equal(bought.body.success, true);
-    assert.equal(await credits(server, user.client, user.id), 100);
-    const products = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
+    assert.equal(await credits(t, user.client, user.id), 0);
+    assert.equal((await testPurchase(t, { full_code: code, price_id: 'monthly' })).success, true);
+    assert.equal(await credits(t, user.client, user.id), 100);
+    const bought = await products(t, user.client, user.id);
     assert.deepEqual(
-      products.body.items.map((i: any) => [i.id, i.type, i.quantity, i.subscription.is_cancelable]),
+      bought.items.map((i: any) => [i.id, i.type, i.quantity, i.subscription.is_cancelable]),
       [['pro', 'subscription', 1, true]],
     );
-    assert.equal(products.body.items[0].product.server_metadata, null);
+    assert.equal(bought.items[0].product.server_metadata, null);
 
     // The code is used up; buying the same plan again is refused.
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'monthly' }),
+    await t.refuses(
+      'payments.testModePurchase',
+      {},
+      { body: { full_code: code, price_id: 'monthly' } },
       'VERIFICATION_CODE_ALREADY_USED',
       409,
     );
-    const again = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-      customer_type: 'user',
-      customer_id: user.id,
-      product_id: 'pro',
-    });
-    assert.equal(again.status, 400);
+    const again = { customer_type: 'user', customer_id: user.id, product_id: 'pro' };
+    await refusedWithStatus(t, 'payments.createPurchaseUrl', user.client, { body: again }, 400);
 
     // Switching within the product line replaces the plan; its credits follow.
-    const upgrade = codeOf(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-          customer_type: 'user',
-          customer_id: user.id,
-          product_id: 'max',
-        })
-      ).body.url,
-    );
+    const upgrade = await codeFor(t, user.client, user.id, 'max');
     assert.deepEqual(
-      (await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: upgrade })).body.conflicting_products,
+      (await t.call<{ conflicting_products: unknown }>('payments.validateCode', {}, { body: { full_code: upgrade } })).conflicting_products,
       [{ product_id: 'pro', display_name: 'Pro' }],
     );
-    assert.equal(
-      (await api(server, 'POST', '/internal/payments/test-mode-purchase-session', p.admin, { full_code: upgrade, price_id: 'monthly' }))
-        .status,
-      200,
-    );
-    assert.equal(await credits(server, user.client, user.id), 500);
+    await t.call('payments.testModePurchaseSession', p.admin, { body: { full_code: upgrade, price_id: 'monthly' } });
+    assert.equal(await credits(t, user.client, user.id), 500);
     assert.deepEqual(
-      (await api(server, 'GET', `/payments/products/user/${user.id}`, p.server)).body.items.map((i: any) => i.id),
+      (await products(t, p.server, user.id)).items.map((i: any) => i.id),
       ['max'],
     );
 
     // Cancelling a test-mode subscription (the account-settings Cancel button) marks it canceled; as
     // upstream, the customer keeps it, listed as one_time, until its period ends.
-    const other = await projectUser(server, p);
-    const trial = codeOf(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', other.client, {
-          customer_type: 'user',
-          customer_id: other.id,
-          product_id: 'pro',
-        })
-      ).body.url,
-    );
-    assert.equal(
-      (await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: trial, price_id: 'monthly' })).status,
-      200,
-    );
-    assert.equal((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, user.client)).status, 403);
-    assert.deepEqual((await api(server, 'DELETE', `/payments/products/user/${other.id}/pro`, other.client)).body, { success: true });
-    assert.equal(await credits(server, other.client, other.id), 100);
+    const other = await createCoreUser(t, p);
+    const trial = await codeFor(t, other.client, other.id, 'pro');
+    await testPurchase(t, { full_code: trial, price_id: 'monthly' });
+    const cancel = { params: { customer_type: 'user', customer_id: other.id, product_id: 'pro' } };
+    await refusedWithStatus(t, 'payments.cancelSubscription', user.client, cancel, 403);
+    assert.deepEqual(await t.call('payments.cancelSubscription', other.client, cancel), { success: true });
+    assert.equal(await credits(t, other.client, other.id), 100);
     assert.deepEqual(
-      (await api(server, 'GET', `/payments/products/user/${other.id}`, other.client)).body.items.map((i: any) => [
-        i.id,
-        i.type,
-        i.subscription,
-      ]),
+      (await products(t, other.client, other.id)).items.map((i: any) => [i.id, i.type, i.subscription]),
       [['pro', 'one_time', null]],
     );
 
     // A stackable one-off pack, bought three at once.
-    const pack = codeOf(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', p.server, {
-          customer_type: 'user',
-          customer_id: user.id,
-          product_id: 'pack',
-        })
-      ).body.url,
-    );
-    assert.equal(
-      (await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: pack, price_id: 'once', quantity: 3 })).status,
-      200,
-    );
-    assert.equal(await credits(server, user.client, user.id), 650);
+    const pack = await codeFor(t, p.server, user.id, 'pack');
+    await testPurchase(t, { full_code: pack, price_id: 'once', quantity: 3 });
+    assert.equal(await credits(t, user.client, user.id), 650);
 
     // Transactions list them with the configured prices, flagged test mode (no money moved).
-    const tx = await api(server, 'GET', '/internal/payments/transactions', p.admin);
-    assert.equal(tx.status, 200, tx.text);
+    const tx = await t.call<{ transactions: any[] }>('payments.listTransactions', p.admin);
     assert.deepEqual(
-      tx.body.transactions.map((t: any) => [t.type, t.test_mode, t.entries.map((e: any) => e.type).join('+')]),
+      tx.transactions.map((x: any) => [x.type, x.test_mode, x.entries.map((e: any) => e.type).join('+')]),
       [
         ['purchase', true, 'product_grant+item_quantity_change'],
         ['purchase', true, 'product_grant+item_quantity_change'],
@@ -158,209 +167,143 @@ describeWithServer('payments purchases and test mode', (get) => {
         ['purchase', true, 'product_grant+item_quantity_change'],
       ],
     );
-    const subscription = tx.body.transactions.find((t: any) => t.entries[0].subscription_id !== undefined && t.customer_id === user.id);
-    assertKnownError(
-      await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'subscription', id: subscription.id }),
-      'SUBSCRIPTION_INVOICE_NOT_FOUND',
-      404,
-    );
-    assertKnownError(
-      await api(server, 'POST', '/internal/payments/transactions/refund', p.admin, { type: 'one-time-purchase', id: subscription.id }),
-      'ONE_TIME_PURCHASE_NOT_FOUND',
-      404,
-    );
+    const subscription = tx.transactions.find((x: any) => x.entries[0].subscription_id !== undefined && x.customer_id === user.id);
+    const refund = (type: string) => ({ body: { type, id: subscription.id } });
+    await t.refuses('payments.refundTransaction', p.admin, refund('subscription'), 'SUBSCRIPTION_INVOICE_NOT_FOUND', 404);
+    await t.refuses('payments.refundTransaction', p.admin, refund('one-time-purchase'), 'ONE_TIME_PURCHASE_NOT_FOUND', 404);
   });
 
   it('money never comes from client input: amounts and prices in requests are refused or ignored', async () => {
-    const server = get();
-    const p = await createProject(server);
-    await configure(server, p.admin, PAYMENTS_CONFIG);
-    const user = await projectUser(server, p);
+    const t = get();
+    const p = await createCoreProject(t);
+    await configure(t, p.admin, PAYMENTS_CONFIG);
+    const user = await createCoreUser(t, p);
+    const customer = { customer_type: 'user', customer_id: user.id };
     // A price or amount in create-purchase-url is not part of the request shape.
-    for (const extra of [{ price: '0.01' }, { amount: 1 }, { prices: { monthly: { USD: '0.01' } } }]) {
-      assertKnownError(
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-          customer_type: 'user',
-          customer_id: user.id,
-          product_id: 'pack',
-          ...extra,
-        }),
+    for (const extra of [{ price: '0.01' }, { amount: 1 }, { prices: { monthly: { USD: '0.01' } } }])
+      await t.refuses(
+        'payments.createPurchaseUrl',
+        user.client,
+        { body: { ...customer, product_id: 'pack', ...extra } },
         'SCHEMA_ERROR',
         400,
       );
-    }
     // A client may not define its own product (with its own prices), nor buy a server-only one.
-    const inline = await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-      customer_type: 'user',
-      customer_id: user.id,
-      product_inline: {
-        display_name: 'Cheap',
-        customer_type: 'user',
-        prices: { p: { USD: '0.01' } },
-        included_items: { credits: { quantity: 1000000 } },
+    const inline = await refusedWithStatus(
+      t,
+      'payments.createPurchaseUrl',
+      user.client,
+      {
+        body: {
+          ...customer,
+          product_inline: {
+            display_name: 'Cheap',
+            customer_type: 'user',
+            prices: { p: { USD: '0.01' } },
+            included_items: { credits: { quantity: 1000000 } },
+          },
+        },
       },
-    });
-    assert.equal(inline.status, 400);
-    assert.match(inline.text, /Cannot specify product_inline when calling from client/);
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-        customer_type: 'user',
-        customer_id: user.id,
-        product_id: 'secret',
-      }),
+      400,
+    );
+    assert.match(String((inline as Error).message), /Cannot specify product_inline when calling from client/);
+    await t.refuses(
+      'payments.createPurchaseUrl',
+      user.client,
+      { body: { ...customer, product_id: 'secret' } },
       'PRODUCT_DOES_NOT_EXIST',
       400,
     );
     // The purchase page's calls take a price id and a quantity, never an amount.
-    const code = codeOf(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', user.client, {
-          customer_type: 'user',
-          customer_id: user.id,
-          product_id: 'pack',
-        })
-      ).body.url,
-    );
+    const code = await codeFor(t, user.client, user.id, 'pack');
     for (const extra of [{ amount: 1 }, { unit_amount: 1 }, { price: { USD: '0.01' } }, { currency: 'JPY' }]) {
-      assertKnownError(
-        await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once', ...extra }),
-        'SCHEMA_ERROR',
-        400,
-      );
-      assertKnownError(
-        await api(server, 'POST', '/payments/purchases/purchase-session', {}, { full_code: code, price_id: 'once', ...extra }),
-        'SCHEMA_ERROR',
-        400,
-      );
+      const body = { full_code: code, price_id: 'once', ...extra };
+      await t.refuses('payments.testModePurchase', {}, { body }, 'SCHEMA_ERROR', 400);
+      await t.refuses('payments.purchaseSession', {}, { body }, 'SCHEMA_ERROR', 400);
     }
-    assert.equal(
-      (await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'nope' })).status,
-      400,
-    );
+    await refusedWithStatus(t, 'payments.testModePurchase', {}, { body: { full_code: code, price_id: 'nope' } }, 400);
     // Config changes after the URL was made do not reach that purchase either way; the record holds the configured price.
-    assert.equal(
-      (await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'once', quantity: 2 })).status,
-      200,
-    );
-    const purchase = (await api(server, 'GET', '/internal/payments/transactions', p.admin)).body.transactions[0];
+    await testPurchase(t, { full_code: code, price_id: 'once', quantity: 2 });
+    const purchase = (await t.call<{ transactions: any[] }>('payments.listTransactions', p.admin)).transactions[0];
     assert.equal(purchase.entries[0].price_id, 'once');
     assert.deepEqual(purchase.entries[0].product.prices, { once: { USD: '4.00' } });
   });
 
   it('refuses what upstream refuses: other customers, wrong customer type, blocked purchases, bad codes, test mode off', async () => {
-    const server = get();
-    const p = await createProject(server);
-    await configure(server, p.admin, PAYMENTS_CONFIG);
-    const alice = await projectUser(server, p);
-    const bob = await projectUser(server, p);
-    assert.equal(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', alice.client, {
-          customer_type: 'user',
-          customer_id: bob.id,
-          product_id: 'pro',
-        })
-      ).status,
+    const t = get();
+    const p = await createCoreProject(t);
+    await configure(t, p.admin, PAYMENTS_CONFIG);
+    const alice = await createCoreUser(t, p);
+    const bob = await createCoreUser(t, p);
+    const url = (body: Record<string, unknown>): InvokeInput => ({ body });
+    await refusedWithStatus(
+      t,
+      'payments.createPurchaseUrl',
+      alice.client,
+      url({ customer_type: 'user', customer_id: bob.id, product_id: 'pro' }),
       403,
     );
-    const mismatch = await api(server, 'POST', '/payments/purchases/create-purchase-url', p.server, {
-      customer_type: 'team',
-      customer_id: 'x',
-      product_id: 'pro',
-    });
-    assertKnownError(mismatch, 'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH', 400);
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/create-purchase-url', p.server, {
-        customer_type: 'user',
-        customer_id: alice.id,
-        product_id: 'credits',
-      }),
+    await t.refuses(
+      'payments.createPurchaseUrl',
+      p.server,
+      url({ customer_type: 'team', customer_id: 'x', product_id: 'pro' }),
+      'PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH',
+      400,
+    );
+    await t.refuses(
+      'payments.createPurchaseUrl',
+      p.server,
+      url({ customer_type: 'user', customer_id: alice.id, product_id: 'credits' }),
       'PRODUCT_DOES_NOT_EXIST',
       400,
     );
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/create-purchase-url', p.server, {
-        customer_type: 'user',
-        customer_id: alice.id,
-        product_id: 'pro',
-        return_url: 'https://evil.example.com/',
-      }),
+    await t.refuses(
+      'payments.createPurchaseUrl',
+      p.server,
+      url({ customer_type: 'user', customer_id: alice.id, product_id: 'pro', return_url: 'https://evil.example.com/' }),
       'REDIRECT_URL_NOT_WHITELISTED',
       400,
     );
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: `${p.projectId}_nope` }),
-      'VERIFICATION_CODE_NOT_FOUND',
-      404,
-    );
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: 'garbage' }),
-      'VERIFICATION_CODE_NOT_FOUND',
-      404,
-    );
+    for (const full_code of [`${p.projectId}_nope`, 'garbage'])
+      await t.refuses('payments.validateCode', {}, { body: { full_code } }, 'VERIFICATION_CODE_NOT_FOUND', 404);
 
-    const code = codeOf(
-      (
-        await api(server, 'POST', '/payments/purchases/create-purchase-url', alice.client, {
-          customer_type: 'user',
-          customer_id: alice.id,
-          product_id: 'pro',
-        })
-      ).body.url,
-    );
+    const code = await codeFor(t, alice.client, alice.id, 'pro');
     // No Stripe account: a real payment cannot start.
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/purchase-session', {}, { full_code: code, price_id: 'monthly' }),
+    await t.refuses(
+      'payments.purchaseSession',
+      {},
+      { body: { full_code: code, price_id: 'monthly' } },
       'STRIPE_ACCOUNT_INFO_NOT_FOUND',
       404,
     );
     // Another project's admin cannot complete this code.
-    const other = await createProject(server);
-    assert.equal(
-      (await api(server, 'POST', '/internal/payments/test-mode-purchase-session', other.admin, { full_code: code, price_id: 'monthly' }))
-        .status,
-      400,
-    );
+    const other = await createCoreProject(t);
+    await refusedWithStatus(t, 'payments.testModePurchaseSession', other.admin, { body: { full_code: code, price_id: 'monthly' } }, 400);
     // Test mode off: the public test-mode route refuses.
-    await configure(server, p.admin, { 'payments.testMode': false });
-    assert.equal(
-      (await api(server, 'POST', '/payments/purchases/test-mode-purchase', {}, { full_code: code, price_id: 'monthly' })).status,
-      400,
-    );
-    assert.equal((await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: code })).body.test_mode, false);
-    await configure(server, p.admin, { 'payments.blockNewPurchases': true });
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/create-purchase-url', alice.client, {
-        customer_type: 'user',
-        customer_id: alice.id,
-        product_id: 'pack',
-      }),
+    await configure(t, p.admin, { 'payments.testMode': false });
+    await refusedWithStatus(t, 'payments.testModePurchase', {}, { body: { full_code: code, price_id: 'monthly' } }, 400);
+    assert.equal((await t.call<{ test_mode: boolean }>('payments.validateCode', {}, { body: { full_code: code } })).test_mode, false);
+    await configure(t, p.admin, { 'payments.blockNewPurchases': true });
+    await t.refuses(
+      'payments.createPurchaseUrl',
+      alice.client,
+      url({ customer_type: 'user', customer_id: alice.id, product_id: 'pack' }),
       'NEW_PURCHASES_BLOCKED',
       403,
     );
     // Codes expire after 24 hours.
-    server.clock.advance(24 * 60 * 60 * 1000 + 1);
-    assertKnownError(
-      await api(server, 'POST', '/payments/purchases/validate-code', {}, { full_code: code }),
-      'VERIFICATION_CODE_EXPIRED',
-      400,
-    );
+    t.clock.advance(24 * 60 * 60 * 1000 + 1);
+    await t.refuses('payments.validateCode', {}, { body: { full_code: code } }, 'VERIFICATION_CODE_EXPIRED', 400);
   });
 
   it("grants a product through the server API (the SDK's grantProduct) and lists it", async () => {
-    const server = get();
-    const p = await createProject(server);
-    await configure(server, p.admin, PAYMENTS_CONFIG);
-    const user = await projectUser(server, p);
-    assert.equal(
-      (await api(server, 'POST', `/payments/products/user/${user.id}`, p.server, { product_id: 'pack', quantity: 2 })).status,
-      200,
-    );
-    assert.equal(await credits(server, p.server, user.id), 100);
-    assertKnownError(
-      await api(server, 'POST', `/payments/products/user/${user.id}`, user.client, { product_id: 'pack' }),
-      'INSUFFICIENT_ACCESS_TYPE',
-      401,
-    );
+    const t = get();
+    const p = await createCoreProject(t);
+    await configure(t, p.admin, PAYMENTS_CONFIG);
+    const user = await createCoreUser(t, p);
+    const params = { customer_type: 'user', customer_id: user.id };
+    await t.call('payments.grantProduct', p.server, { params, body: { product_id: 'pack', quantity: 2 } });
+    assert.equal(await credits(t, p.server, user.id), 100);
+    await t.refuses('payments.grantProduct', user.client, { params, body: { product_id: 'pack' } }, 'INSUFFICIENT_ACCESS_TYPE', 401);
   });
 });

@@ -2,23 +2,27 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
 import bcrypt from 'bcryptjs';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../../test/helpers/api.ts';
+import { KnownError, StatusError } from '../errors/index.ts';
+import { createCoreProject, describeWithCore, type TestCore } from '../../test/helpers/core-client.ts';
 
 /**
  * `POST /internal/users/import` takes NDJSON lines, reports per line (malformed
  * JSON, bad hash, duplicate email, unknown team, unknown permission) without affecting the other
- * lines, writes nothing in a dry run, and is idempotent by `source_id`.
+ * lines, writes nothing in a dry run, and is idempotent by `source_id`. In-process
+ * (test/helpers/core-client.ts); the streamed NDJSON form is test/routes/user-import-stream.test.ts.
  */
 const PASSWORD = 'imported password 1';
 
-describeWithServer('bulk user import (issue 30)', (get) => {
+/** The import operation (admin access): `query` as the route's query string, `body` its JSON body. */
+const importUsers = (t: TestCore, caller: Parameters<TestCore['call']>[1], body: unknown, query: Record<string, string> = {}) =>
+  t.call<any>('userImport.import', caller, { query, body });
+
+describeWithCore('bulk user import (issue 30)', (get) => {
   it('imports users and teams, reports each bad line alone, and the imported users sign in with their passwords', async () => {
-    const server = get();
-    const { admin, client, server: serverCaller } = await createProject(server);
-    const db = server.gatehouse.core.runtime.db;
-    const existing = await api(server, 'POST', '/users', serverCaller, { primary_email: 'taken@example.com' });
-    assert.equal(existing.status, 201, existing.text);
+    const t = get();
+    const { admin, client, server: serverCaller } = await createCoreProject(t);
+    const db = t.core.runtime.db;
+    await t.call('users.create', serverCaller, { body: { primary_email: 'taken@example.com' } });
     const teamId = randomUUID();
     const hash = bcrypt.hashSync(PASSWORD, 4);
     const lines = [
@@ -70,8 +74,7 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     });
     const before = await counts();
 
-    const dry = await api(server, 'POST', '/internal/users/import?dry_run=true', admin, { lines });
-    assert.equal(dry.status, 200, dry.text);
+    const dry = { body: await importUsers(t, admin, { lines }, { dry_run: 'true' }) };
     assert.deepEqual(await counts(), before, 'a dry run writes nothing');
     assert.equal(dry.body.dry_run, true);
     const expected = (create: string) => [
@@ -91,158 +94,63 @@ describeWithServer('bulk user import (issue 30)', (get) => {
     assert.equal(dry.body.created, 3);
     assert.equal(dry.body.failed, 7);
 
-    const real = await api(server, 'POST', '/internal/users/import', admin, { lines });
-    assert.equal(real.status, 200, real.text);
+    const real = { body: await importUsers(t, admin, { lines }) };
     assert.deepEqual(summary(real.body), expected('created'));
     assert.deepEqual(await counts(), { users: before.users + 2, teams: before.teams + 1 });
     const oneId = real.body.results[1].id;
 
-    const user = await api(server, 'GET', `/users/${oneId}`, serverCaller);
-    assert.equal(user.status, 200, user.text);
+    const user = { body: await t.call<any>('users.get', serverCaller, { params: { user_id: oneId } }) };
     assert.equal(user.body.primary_email, 'one@example.com');
     assert.equal(user.body.primary_email_verified, true);
     assert.equal(user.body.signed_up_at_millis, 1_600_000_000_000);
     assert.deepEqual(user.body.server_metadata, { plan: 'pro' });
-    const members = await api(server, 'GET', `/team-member-profiles?team_id=${teamId}`, serverCaller);
-    assert.equal(members.status, 200, members.text);
-    assert.equal(members.body.items.length, 2);
-    const permissions = await api(server, 'GET', `/team-permissions?team_id=${teamId}&user_id=${oneId}`, serverCaller);
+    const members = await t.call<any>('teams.listMemberProfiles', serverCaller, { query: { team_id: teamId } });
+    assert.equal(members.items.length, 2);
+    const permissions = await t.call<any>('permissions.listTeam', serverCaller, { query: { team_id: teamId, user_id: oneId } });
     assert.deepEqual(
-      permissions.body.items.map((p: any) => p.id),
+      permissions.items.map((p: any) => p.id),
       ['team_admin'],
     );
 
-    assertKnownError(
-      await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: 'wrong' }),
-      'EMAIL_PASSWORD_MISMATCH',
-    );
-    const signIn = await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: PASSWORD });
-    assert.equal(signIn.status, 200, signIn.text);
+    await t.refuses('authPassword.signIn', client, { body: { email: 'one@example.com', password: 'wrong' } }, 'EMAIL_PASSWORD_MISMATCH');
+    await t.call('authPassword.signIn', client, { body: { email: 'one@example.com', password: PASSWORD } });
     const stored = await db.selectFrom('users').select('password_hash').where('id', '=', oneId).executeTakeFirstOrThrow();
     assert.match(stored.password_hash ?? '', /^\$argon2id\$/);
 
     // Re-running updates by source_id: same ids, no new rows, the changed field applied.
-    const again = await api(server, 'POST', '/internal/users/import', admin, {
-      lines: [lines[0], JSON.stringify({ source_id: 'u1', display_name: 'One again' })],
-      first_line: 100,
-    });
-    assert.equal(again.status, 200, again.text);
+    const again = {
+      body: await importUsers(t, admin, {
+        lines: [lines[0], JSON.stringify({ source_id: 'u1', display_name: 'One again' })],
+        first_line: 100,
+      }),
+    };
     assert.deepEqual(summary(again.body), [
       [100, 'updated'],
       [101, 'updated'],
     ]);
     assert.equal(again.body.results[1].id, oneId);
     assert.deepEqual(await counts(), { users: before.users + 2, teams: before.teams + 1 });
-    assert.equal((await api(server, 'GET', `/users/${oneId}`, serverCaller)).body.display_name, 'One again');
-    assert.equal(
-      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'one@example.com', password: PASSWORD })).status,
-      200,
-      'the update kept the password',
-    );
+    assert.equal((await t.call<any>('users.get', serverCaller, { params: { user_id: oneId } })).display_name, 'One again');
+    // The update kept the password.
+    await t.call('authPassword.signIn', client, { body: { email: 'one@example.com', password: PASSWORD } });
   });
 
   it('admits legacy digests only with allow_insecure_hashes, and only admins may import', async () => {
-    const server = get();
-    const { admin, client, server: serverCaller } = await createProject(server);
+    const t = get();
+    const { admin, client, server: serverCaller } = await createCoreProject(t);
     const md5 = `$legacy-md5$$${(await import('node:crypto')).createHash('md5').update(PASSWORD).digest('hex')}`;
     const lines = [JSON.stringify({ primary_email: 'legacy@example.com', password_hash: md5 })];
-    const refused = await api(server, 'POST', '/internal/users/import', admin, { lines });
-    assert.equal(refused.body.results[0].error.code, 'UNSUPPORTED_PASSWORD_HASH');
-    assert.match(refused.body.results[0].error.message, /allow_insecure_hashes/);
-    const accepted = await api(server, 'POST', '/internal/users/import?allow_insecure_hashes=true', admin, { lines });
-    assert.equal(accepted.body.results[0].status, 'created', accepted.text);
-    assert.equal(
-      (await api(server, 'POST', '/auth/password/sign-in', client, { email: 'legacy@example.com', password: PASSWORD })).status,
-      200,
+    const refused = await importUsers(t, admin, { lines });
+    assert.equal(refused.results[0].error.code, 'UNSUPPORTED_PASSWORD_HASH');
+    assert.match(refused.results[0].error.message, /allow_insecure_hashes/);
+    const accepted = await importUsers(t, admin, { lines }, { allow_insecure_hashes: 'true' });
+    assert.equal(accepted.results[0].status, 'created', JSON.stringify(accepted));
+    await t.call('authPassword.signIn', client, { body: { email: 'legacy@example.com', password: PASSWORD } });
+    const notAdmin = await t.core.invoke('userImport.import', serverCaller, { body: { lines } }).then(
+      () => assert.fail('a server key imported users'),
+      (error: unknown) => error,
     );
-    const notAdmin = await api(server, 'POST', '/internal/users/import', serverCaller, { lines });
-    assert.ok(notAdmin.status === 401 || notAdmin.status === 403, notAdmin.text);
-  });
-
-  it('streams NDJSON in and results out, is idempotent by a non-UUID source_id kept on the user, and the search finds imported users', async () => {
-    const server = get();
-    const { admin, server: serverCaller } = await createProject(server);
-    const db = server.gatehouse.core.runtime.db;
-    const ndjson = { ...admin, headers: { 'content-type': 'application/x-ndjson' } };
-    const parse = (text: string) =>
-      text
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l));
-    // More lines than one batch of the stream (5,000), so results come back batch by batch.
-    const bulk = Array.from({ length: 5_050 }, (_, i) => JSON.stringify({ source_id: `bulk-${i}`, primary_email: `bulk${i}@example.com` }));
-    const body = [
-      '{"type":"export","format":"gatehouse-users/1"}',
-      JSON.stringify({ source_id: 'auth0|abc', primary_email: 'streamed-one@example.com', display_name: 'Zebedee Streamed' }),
-      '',
-      'not json',
-      JSON.stringify({ source_id: 'user_2abc', primary_email: 'streamed-two@example.com' }),
-      ...bulk,
-    ].join('\n');
-    const first = await api(server, 'POST', '/internal/users/import?first_line=10', ndjson, body);
-    assert.equal(first.status, 200, first.text);
-    assert.match(first.headers.get('content-type') ?? '', /application\/x-ndjson/);
-    const out = parse(first.text);
-    const summary = out.at(-1);
-    assert.deepEqual(summary, { type: 'summary', dry_run: false, records: 5_053, created: 5_052, updated: 0, failed: 1 });
-    assert.deepEqual(
-      out.slice(0, 3).map((r) => [r.line, r.status, r.error?.code]),
-      [
-        [11, 'created', undefined],
-        [13, 'failed', 'MALFORMED_RECORD'],
-        [14, 'created', undefined],
-      ],
-    );
-    assert.equal(out.at(-2).line, 14 + 5_050);
-    const stored = await db
-      .selectFrom('users')
-      .select(['id', 'source_id'])
-      .where('source_id', 'in', ['auth0|abc', 'user_2abc'])
-      .orderBy('source_id')
-      .execute();
-    assert.deepEqual(
-      stored.map((u) => u.source_id),
-      ['auth0|abc', 'user_2abc'],
-    );
-    assert.equal(stored[0]!.id, out[0].id);
-
-    // The users search finds them (SQLite: the FTS rows the import wrote; PostgreSQL: trigram indexes).
-    for (const query of ['zebedee', 'streamed-two@', 'bulk5049@']) {
-      const found = await api(server, 'GET', `/users?query=${encodeURIComponent(query)}`, serverCaller);
-      assert.equal(found.status, 200, found.text);
-      assert.equal(found.body.items.length, 1, `${query}: ${found.text}`);
-    }
-
-    // Again: every user updated in place, found by its source id; none added.
-    const count = async () =>
-      Number(
-        (
-          await db
-            .selectFrom('users')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const users = await count();
-    const rename = body.replace('Zebedee Streamed', 'Zebedee Renamed').split('\n').slice(0, 7).join('\n');
-    const again = parse((await api(server, 'POST', '/internal/users/import', ndjson, rename)).text);
-    assert.deepEqual(again.at(-1), { type: 'summary', dry_run: false, records: 5, created: 0, updated: 4, failed: 1 });
-    assert.equal(again[0].id, out[0].id);
-    assert.equal(await count(), users);
-    assert.equal((await api(server, 'GET', '/users?query=renamed', serverCaller)).body.items.length, 1);
-    assert.equal((await api(server, 'GET', '/users?query=zebedee%20streamed', serverCaller)).body.items.length, 0);
-
-    // A user imported before source ids were kept (id derived from the source id, column empty) is found by its id.
-    await db.updateTable('users').set({ source_id: null }).where('id', '=', out[0].id).execute();
-    const old = parse((await api(server, 'POST', '/internal/users/import?dry_run=true', ndjson, body.split('\n')[1]!)).text);
-    assert.deepEqual(
-      old.map((r) => r.status ?? r.type),
-      ['would_update', 'summary'],
-    );
-    assert.equal(old[0].id, out[0].id);
-
-    // The JSON form still answers in one object.
-    const json = await api(server, 'POST', '/internal/users/import', admin, { lines: [body.split('\n')[4]] });
-    assert.equal(json.body.results[0].status, 'updated', json.text);
+    const status = notAdmin instanceof KnownError ? notAdmin.status : notAdmin instanceof StatusError ? notAdmin.kind : String(notAdmin);
+    assert.ok(status === 401 || status === 403 || status === 'unauthorized' || status === 'forbidden', String(notAdmin));
   });
 });

@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { CLIENT_HEADERS, SEED_KEYS, SERVER_HEADERS, spawnGatehouse, type GatehouseProcess } from '../ops/process.ts';
 
-// Builds dist/gatehouse-like binary into a temp folder (a few seconds), copies it alone into an
+// Builds dist/gatehouse when its inputs changed (`build-binary.mjs --if-stale`: CI builds it
+// before the tests, and its smoke test after them uses the same file), copies it alone into an
 // empty folder and runs it there with no node on PATH and a private HOME (its addon cache).
 const repo = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-binary-'));
-const buildDir = join(work, 'build');
 const runDir = join(work, 'run');
 const home = join(work, 'home');
 const binary = join(runDir, 'gatehouse');
@@ -37,19 +37,13 @@ function openDb(file = join(runDir, 'gatehouse-data', 'gatehouse.db')) {
 }
 
 before(() => {
-  const ui = join(work, 'ui');
-  mkdirSync(join(ui, 'assets'), { recursive: true });
-  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>fixture</title><div id=app>embedded page</div>');
-  writeFileSync(join(ui, 'assets', 'app.js'), 'console.log("fixture")');
-  const build = spawnSync(
-    process.execPath,
-    [join(repo, 'scripts', 'build-binary.mjs'), '--out', join(buildDir, 'gatehouse'), '--static', `${ui}=/fixture`, '--ui-if-missing'],
-    { cwd: repo, encoding: 'utf8' },
-  );
+  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-binary.mjs'), '--if-stale', '--ui-if-missing'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   assert.equal(build.status, 0, build.stderr);
   mkdirSync(runDir);
-  copyFileSync(join(buildDir, 'gatehouse'), binary);
-  rmSync(buildDir, { recursive: true, force: true });
+  copyFileSync(join(repo, 'dist', 'gatehouse'), binary);
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -85,16 +79,14 @@ describe('the single executable', () => {
       assert.equal(root.status, 200);
       assert.match(await root.text(), /Stack API/);
       assert.deepEqual(await (await fetch(`${first.url}/health/ready`)).json(), { status: 'ready' });
-      const page = await fetch(`${first.url}/fixture/`);
-      assert.equal(page.status, 200);
-      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
-      assert.match(await page.text(), /embedded page/);
-      const spa = await fetch(`${first.url}/fixture/some/client/route`);
-      assert.match(await spa.text(), /embedded page/);
-      const js = await fetch(`${first.url}/fixture/assets/app.js`);
+      // The embedded static files are served with their bytes and type; nothing outside them is.
+      const embedded = readFileSync(join(repo, 'dist', 'ui', 'handler', 'handler.js'), 'utf8');
+      const js = await fetch(`${first.url}/handler/handler.js`);
+      assert.equal(js.status, 200);
       assert.match(js.headers.get('content-type') ?? '', /javascript/);
-      assert.equal(await js.text(), 'console.log("fixture")');
-      assert.equal((await fetch(`${first.url}/fixture/../gatehouse-data/gatehouse.db`)).status, 404);
+      assert.equal(await js.text(), embedded, 'the embedded bytes of dist/ui/handler/handler.js');
+      assert.equal((await fetch(`${first.url}/handler/../gatehouse-data/gatehouse.db`)).status, 404);
+      assert.equal((await fetch(`${first.url}/gatehouse-data/gatehouse.db`)).status, 404);
       if (existsSync(join(repo, 'scripts', 'build-ui.mjs'))) {
         // The UI bundles are embedded and served, and the pages render.
         const script = await fetch(`${first.url}/handler/handler.js`);

@@ -9,9 +9,10 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Launches headless Chromium the way every browser test does: Debian's binary, no sandbox (tests
- * run as root), and no background networking (this machine's network is closed).
+ * run as root), and no background networking (this machine's network is closed). Tests share one
+ * through `openChromium`; scripts that own their browser (screenshots, benches) call this.
  */
-function launchChromium(): Promise<Browser> {
+export function launchChromium(): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
-import { createCore, KnownError, type Core, type CoreOptions, type Credentials, type Dialect, type InvokeInput } from '../../core/index.ts';
+import {
+  createCore,
+  KnownError,
+  StatusError,
+  type Core,
+  type CoreOptions,
+  type Credentials,
+  type Dialect,
+  type InvokeInput,
+  type StatusKind,
+} from '../../core/index.ts';
 import { manualClock } from '../../core/lib/clock.ts';
 import { createMigratedTestDatabase, testDialects, type TestDatabase } from './dialects.ts';
 import { INTERNAL_KEYS } from './internal-keys.ts';
@@ -16,10 +26,20 @@ export interface TestCore {
   database: TestDatabase;
   /** The injected clock: tests move time with `clock.advance(ms)`. */
   clock: ReturnType<typeof manualClock>;
+  /** The options the core was opened with (beyond the test settings). */
+  options: Partial<Omit<CoreOptions, 'storage' | 'clock'>>;
   /** Runs an operation and returns its value; a known error fails the test with its code. */
   call<T = any>(operationId: string, credentials: Credentials, input?: InvokeInput): Promise<T>;
-  /** Runs an operation that must refuse with `code`; returns the error (details, message). */
-  refuses(operationId: string, credentials: Credentials, input: InvokeInput, code: string): Promise<KnownError>;
+  /**
+   * Runs an operation that must refuse with `code` (and, when given, the HTTP `status` its
+   * catalogue entry has); returns the error (details, message: the wire's `error`).
+   */
+  refuses(operationId: string, credentials: Credentials, input: InvokeInput, code: string, status?: number): Promise<KnownError>;
+  /**
+   * Runs an operation that must refuse with a plain status error of `kind` (no known-error code:
+   * the host answers its message as the whole text body); returns the error.
+   */
+  refusesPlain(operationId: string, credentials: Credentials, input: InvokeInput, kind: StatusKind): Promise<StatusError>;
   close(): Promise<void>;
 }
 
@@ -39,6 +59,57 @@ export const internalCredentials = {
 export async function startTestCore(dialect: Dialect, options: Partial<Omit<CoreOptions, 'storage' | 'clock'>> = {}): Promise<TestCore> {
   const database = await createMigratedTestDatabase(dialect);
   const clock = manualClock(Date.now());
+  const core = await openCore(database, clock, options).catch(async (error: unknown) => {
+    await database.drop().catch(() => {});
+    throw error;
+  });
+  const call = async <T>(operationId: string, credentials: Credentials, input: InvokeInput = {}): Promise<T> => {
+    try {
+      return await core.invoke<T>(operationId, credentials, input);
+    } catch (error) {
+      if (error instanceof KnownError) assert.fail(`${operationId} refused with ${error.code}: ${error.message}`);
+      throw error;
+    }
+  };
+  const refuses = async (operationId: string, credentials: Credentials, input: InvokeInput, code: string, status?: number) => {
+    try {
+      await core.invoke(operationId, credentials, input);
+    } catch (error) {
+      assert.ok(error instanceof KnownError, `${operationId} threw ${String(error)} instead of ${code}`);
+      assert.equal(error.code, code, `${operationId}: expected ${code}, got ${error.code}: ${error.message}`);
+      if (status !== undefined) assert.equal(error.status, status, `${code}'s status`);
+      return error;
+    }
+    return assert.fail(`${operationId} answered instead of refusing with ${code}`);
+  };
+  const refusesPlain = async (operationId: string, credentials: Credentials, input: InvokeInput, kind: StatusKind) => {
+    try {
+      await core.invoke(operationId, credentials, input);
+    } catch (error) {
+      assert.ok(error instanceof StatusError, `${operationId} threw ${String(error)} instead of a plain ${kind} refusal`);
+      assert.equal(error.kind, kind, `${operationId}: expected ${kind}, got ${error.kind}: ${error.message}`);
+      return error;
+    }
+    return assert.fail(`${operationId} answered instead of refusing (${kind})`);
+  };
+  return {
+    core,
+    dialect,
+    database,
+    clock,
+    options,
+    call,
+    refuses,
+    refusesPlain,
+    close: async () => {
+      await core.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A core on `database` with the test settings (see startTestCore); it closes its storage. */
+async function openCore(database: TestDatabase, clock: TestCore['clock'], options: Partial<Omit<CoreOptions, 'storage' | 'clock'>>) {
   const storage = database.open();
   const core = await createCore({
     storage,
@@ -55,39 +126,18 @@ export async function startTestCore(dialect: Dialect, options: Partial<Omit<Core
     ...options,
   }).catch(async (error: unknown) => {
     await storage.close().catch(() => {});
-    await database.drop().catch(() => {});
     throw error;
   });
-  const call = async <T>(operationId: string, credentials: Credentials, input: InvokeInput = {}): Promise<T> => {
-    try {
-      return await core.invoke<T>(operationId, credentials, input);
-    } catch (error) {
-      if (error instanceof KnownError) assert.fail(`${operationId} refused with ${error.code}: ${error.message}`);
-      throw error;
-    }
-  };
-  const refuses = async (operationId: string, credentials: Credentials, input: InvokeInput, code: string): Promise<KnownError> => {
-    try {
-      await core.invoke(operationId, credentials, input);
-    } catch (error) {
-      assert.ok(error instanceof KnownError, `${operationId} threw ${String(error)} instead of ${code}`);
-      assert.equal(error.code, code, `${operationId}: expected ${code}, got ${error.code}: ${error.message}`);
-      return error;
-    }
-    return assert.fail(`${operationId} answered instead of refusing with ${code}`);
-  };
-  return {
-    core,
-    dialect,
-    database,
-    clock,
-    call,
-    refuses,
-    close: async () => {
-      await core.close();
-      await database.drop();
-    },
-  };
+  return core;
+}
+
+/**
+ * Another core on `t`'s database, as a second server process would be: its own storage
+ * connection, caches and workers, the same settings, secret, keys and clock. For tests of what
+ * two processes do at once (concurrent changes of one row). Close it before `t`.
+ */
+export async function startSecondCore(t: TestCore): Promise<Core> {
+  return openCore(t.database, t.clock, t.options);
 }
 
 /**

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildPackages, packPackages } from '../../scripts/build-packages.mjs';
+import { copyBuiltPackages, packPackages } from '../../scripts/build-packages.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { ensureLibBuilt } from '../../scripts/build-lib.mjs';
 import { installLines } from '../../ui/dashboard/pages/connect.tsx';
@@ -34,7 +34,7 @@ describe('packages ready to publish and installable by path', () => {
   let packages: { sdk: string; react: string };
 
   before(async () => {
-    packages = await buildPackages(join(dir, 'packages'));
+    packages = await copyBuiltPackages(join(dir, 'packages'));
     await ensureLibBuilt();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, it } from 'node:test';
 import Stripe from 'stripe';
-import { describeWithServer } from '../../test/helpers/suite.ts';
-import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../../test/helpers/api.ts';
-import { projectUser } from '../../test/helpers/project-user.ts';
-import { sendStripeEvent, startStripeApi } from '../../test/helpers/stripe-api.ts';
-import type { TestServer } from '../../test/helpers/server.ts';
-import { PAYMENTS_CONFIG, codeOf, configure } from '../../test/helpers/payments.ts';
+import { describeWithServer } from '../helpers/suite.ts';
+import { api, assertKnownError, createProject, createProjectKeys, type Caller } from '../helpers/api.ts';
+import { projectUser } from '../helpers/project-user.ts';
+import { sendStripeEvent, startStripeApi } from '../helpers/stripe-api.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { PAYMENTS_CONFIG, codeOf, configure } from '../helpers/payments.ts';
 
 const SECRET_KEY = 'sk_test_GatehouseLoopbackKey4242';
 const WEBHOOK_SECRET = 'whsec_GatehouseLoopbackWebhookSecret';
