@@ -164,6 +164,15 @@ export function createOidcEntry(runtime: Runtime): (request: OidcRequest) => Pro
       try {
         ({ result: res, refused: rotationLost } = await withTokenWrites(runtime, handle));
       } catch (error) {
+        // A database that is busy or gone is a 503 the client may retry (as every API route answers it,
+        // server-bin/api/render.ts); nothing was answered, so no token was handed out.
+        if (runtime.storage.isUnavailable(error)) {
+          runtime.log.warn({ err: (error as Error)?.message ?? String(error) }, 'identity provider token writes: database unavailable');
+          return jsonAnswer(503, {
+            error: 'temporarily_unavailable',
+            error_description: 'The database is temporarily unavailable. Please try again in a moment.',
+          });
+        }
         runtime.log.error({ err: (error as Error)?.stack ?? String(error) }, 'identity provider token writes failed');
         return jsonAnswer(500, { error: 'server_error', error_description: 'oops! something went wrong' });
       }
