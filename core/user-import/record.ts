@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { isUuidV4 } from '../lib/random.ts';
 import { MetadataSchema, StoredEmailSchema, UuidSchema } from '../lib/schemas.ts';
+import { findInputProblems } from '../operations/input-shape.ts';
 
 /**
  * One line of Gatehouse's user import/export format (NDJSON): a JSON
@@ -99,6 +100,10 @@ export function parseImportLine(line: string): ImportRecord | RecordProblem {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { code: 'MALFORMED_RECORD', message: 'A record must be a JSON object.' };
+  // NUL, unpaired surrogates and deep nesting: refused per line as every API input is (PostgreSQL's
+  // text cannot hold NUL; the batch's bulk insert would otherwise fail and fall back record by record).
+  const [textProblem] = findInputProblems(value, 'record');
+  if (textProblem) return { code: 'MALFORMED_RECORD', message: textProblem };
   const isTeam = (value as { type?: unknown }).type === 'team';
   const result = isTeam ? v.safeParse(ImportedTeamSchema, value) : v.safeParse(ImportedUserSchema, value);
   if (!result.success) {
