@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:idp — the identity provider's token endpoint under load (issue 31): client-credentials
 // grants/s and refresh-token grants/s of `gatehouse --workers 2` (BENCH_WORKERS), on SQLite and on
-// PostgreSQL (BENCH_POSTGRES_URL; "none" skips it), the server being `npm start`'s bundle
+// PostgreSQL (BENCH_POSTGRES_URL; "none" skips it; BENCH_IDP_SQLITE=none skips SQLite), the server being `npm start`'s bundle
 // (dist/server/cli.js, rebuilt when stale).
 //
 // - client credentials: one confidential client (`client_secret_basic`) asking for a resource's
@@ -315,7 +315,8 @@ async function main() {
       if (b.status !== 0) throw new Error(`${script} failed`);
     }
   }
-  const results = [await measure('SQLite', undefined)];
+  // BENCH_IDP_SQLITE=none: PostgreSQL only.
+  const results = process.env.BENCH_IDP_SQLITE === 'none' ? [] : [await measure('SQLite', undefined)];
   const databases = postgresUrl === 'none' ? null : await postgresDatabases(postgresUrl);
   if (databases) {
     try {
