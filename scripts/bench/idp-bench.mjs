@@ -263,7 +263,14 @@ function summary(r, seconds) {
   return { rps: r['2xx'] / seconds, ok: r['2xx'], failed: r.non2xx + r.errors, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-async function measure(name, databaseUrl) {
+/** CPU ms PostgreSQL's backends for the bench database spent between two `backendCpu` readings (pid → ms maps). */
+function backendCpuDelta(before, after) {
+  let ms = 0;
+  for (const [pid, cpu] of after) ms += cpu - (before.get(pid) ?? 0);
+  return ms;
+}
+
+async function measure(name, databaseUrl, backendCpu) {
   log(`${name}: starting gatehouse --workers ${WORKERS}`);
   const server = await startGatehouse(databaseUrl);
   try {
@@ -296,9 +303,14 @@ async function measure(name, databaseUrl) {
     }
     let refresh = none;
     if (ONLY !== 'cc') {
+      const backendsBefore = backendCpu ? await backendCpu() : null;
       refresh = await withCpu(server.pid, () => refreshGrants(ctx, pool, SECONDS));
+      const database =
+        backendsBefore && refresh.ok > 0
+          ? `, ${(backendCpuDelta(backendsBefore, await backendCpu()) / refresh.ok).toFixed(2)} ms PostgreSQL backend CPU per grant`
+          : '';
       log(
-        `${name}: refresh ${refresh.rps.toFixed(0)} grants/s (p50 ${refresh.p50} ms, p99 ${refresh.p99} ms, ${refresh.failed} failed, ${refresh.cpuMsPerGrant.toFixed(2)} ms server CPU per grant)`,
+        `${name}: refresh ${refresh.rps.toFixed(0)} grants/s (p50 ${refresh.p50} ms, p99 ${refresh.p99} ms, ${refresh.failed} failed, ${refresh.cpuMsPerGrant.toFixed(2)} ms server CPU per grant${database})`,
       );
     }
     return { name, cc, refresh, ping, load: load1 };
@@ -320,7 +332,8 @@ async function main() {
   const databases = postgresUrl === 'none' ? null : await postgresDatabases(postgresUrl);
   if (databases) {
     try {
-      results.push(await measure('PostgreSQL', await databases.create('gatehouse_bench_idp')));
+      const url = await databases.create('gatehouse_bench_idp');
+      results.push(await measure('PostgreSQL', url, () => databases.backendCpu(url)));
     } finally {
       await databases.dropAll();
     }
