@@ -5,6 +5,7 @@ import type { Database } from '../../core/storage/tables.ts';
 import { HEALTH_CHECK_DEFAULTS, createHealthMonitor, isDatabaseDown, type HealthCheckOptions } from '../../core/storage/health-monitor.ts';
 import { createPostgresProbe, destroyConnection } from './health-probe.ts';
 import { fromDriverRows, toDriverParameters } from '../boolean-columns.ts';
+import { preparedStatementName } from '../../core/storage/precompiled.ts';
 
 export interface PostgresAdapterOptions {
   /** `postgres://user:pass@host:port/db`. */
@@ -178,7 +179,10 @@ export function createPostgresAdapter(options: PostgresAdapterOptions): StorageA
         query: (async (text: string, values?: readonly unknown[]) => {
           if (broken) throw broken;
           try {
-            const result = await client.query(text, values && toDriverParameters(values as unknown[]));
+            const parameters = values && toDriverParameters(values as unknown[]);
+            // A precompiled query's statement is prepared once per connection under its name (no parse and plan per call).
+            const name = preparedStatementName(text);
+            const result = await (name ? client.query({ name, text, values: parameters }) : client.query(text, parameters));
             fromDriverRows(result.rows);
             return result;
           } catch (error) {

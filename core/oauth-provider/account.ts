@@ -2,6 +2,7 @@ import type { Runtime } from '../runtime.ts';
 import { findUser, type UserRow } from '../users/index.ts';
 import { findUserWithPayload } from './queries.ts';
 import { payloadHash } from './payload-hash.ts';
+import { currentWriteBatch } from './write-batch.ts';
 import { findRefreshToken, findRefreshTokenByHash } from '../sessions/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { customClaims } from '../claims-template/index.ts';
@@ -39,8 +40,9 @@ export async function accountClaims(runtime: Runtime, project: Project, userId: 
  * The claims of user `userId` (as {@link accountClaims}) for a token of grant `grantId`, or null
  * when the user does not exist or when the grant was approved in the hosted pages (it has a
  * session link) and that Gatehouse session is signed out or expired: a signed-out or deleted
- * user's refresh tokens stop working at once. The user and the link come in one query, the
- * session's liveness in a second when there is a link.
+ * user's refresh tokens stop working at once. The user, the link and the linked session come in
+ * one query (a link written before its `uid` column named the session needs a second), or with
+ * the refresh token's own query when the request read them with it (write-batch.ts).
  */
 export async function grantAccountClaims(
   runtime: Runtime,
@@ -50,14 +52,25 @@ export async function grantAccountClaims(
 ): Promise<AccountClaims | null> {
   if (grantId === undefined) return accountClaims(runtime, project, userId);
   if (userId.length > 200) return null;
-  const found = await findUserWithPayload(runtime.db, project.id, userId, {
-    model: SESSION_LINK_MODEL,
-    idHash: payloadHash(grantId),
-    now: runtime.clock.now(),
-  });
+  // A refresh grant read them with its refresh token (payloads.ts find), in the same request.
+  const prefetched = currentWriteBatch()?.takePrefetchedAccount(project.id, userId, grantId);
+  const found =
+    prefetched !== undefined
+      ? prefetched
+      : await findUserWithPayload(runtime.db, project.id, userId, {
+          model: SESSION_LINK_MODEL,
+          idHash: payloadHash(grantId),
+          now: runtime.clock.now(),
+        });
   if (!found) return null;
-  const sessionId = found.linkPayload === null ? undefined : linkedSessionId(found.linkPayload);
-  if (sessionId !== undefined && !(await isSessionLive(runtime, project.id, sessionId))) return null;
+  if (found.linkSessionId !== null) {
+    const expiresAt = found.session?.expiresAt;
+    if (!found.session || (expiresAt !== null && expiresAt !== undefined && expiresAt <= runtime.clock.now())) return null;
+  } else {
+    // A link written before the session id had its column: the session is read from its payload, in a second query.
+    const sessionId = found.linkPayload === null ? undefined : linkedSessionId(found.linkPayload);
+    if (sessionId !== undefined && !(await isSessionLive(runtime, project.id, sessionId))) return null;
+  }
   return claimsOf(runtime, project, found.user);
 }
 

@@ -39,7 +39,7 @@ export function grantFromRow(row: Pick<PayloadRow, 'payload'>): StoredGrant | nu
  * are deleted (its refresh tokens stop working at once), and `oauth_grant.revoked` is recorded.
  */
 export async function revokeStoredGrant(ctx: OperationContext, projectId: string, grant: StoredGrant): Promise<void> {
-  await deleteGrantRows(ctx.db, projectId, grant.grantId);
+  await deleteGrantRows(ctx.db, projectId, grant.grantId, GRANT_MODEL);
   await deletePayloadRow(ctx.db, projectId, GRANT_MODEL, payloadHash(grant.grantId));
   await emitWebhookEvent(ctx, projectId, 'oauth_grant.revoked', {
     grant_id: grant.grantId,

@@ -7,6 +7,7 @@ import {
   deletePayloadRow,
   findClientRow,
   findPayloadRow,
+  findRefreshContext,
   upsertPayloadRow,
   upsertClientRow,
   type PayloadRow,
@@ -16,6 +17,7 @@ import { clientForProvider, sealedClientRow } from './client-record.ts';
 import { cachedClient } from './client-cache.ts';
 import { payloadHash } from './payload-hash.ts';
 import { GRANT_MODEL, grantFromRow, inSystemTransaction, revokeStoredGrant } from './grants.ts';
+import { SESSION_LINK_MODEL } from './account.ts';
 
 /** What `oidc-provider` stores for one model instance (its `AdapterPayload`). */
 export type OidcPayload = Record<string, unknown> & {
@@ -108,6 +110,11 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     const batch = currentWriteBatch();
     if (batch?.pending) await batch.flush();
   };
+  /** Before a write that is not held back: what the request read ahead may be stale after it. */
+  const beforeWrite = async () => {
+    currentWriteBatch()?.forgetPrefetched();
+    await settle();
+  };
   return {
     async upsert(id, payload, expiresIn) {
       const row: PayloadRow = {
@@ -115,7 +122,8 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         model,
         id_hash: payloadHash(id),
         payload: JSON.stringify(payload),
-        grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+        // A grant names itself, so a refresh token's lookup finds its grant in the same query (queries.ts findRefreshContext).
+        grant_id: model === GRANT_MODEL ? id : typeof payload.grantId === 'string' ? payload.grantId : null,
         user_code_hash: typeof payload.userCode === 'string' ? payloadHash(payload.userCode) : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
@@ -123,7 +131,7 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
         consumed_at: null,
       };
       if (!currentWriteBatch()?.holdUpsert(row)) {
-        await settle();
+        await beforeWrite();
         await upsertPayloadRow(db, row);
       }
       if (++writesSinceSweep >= SWEEP_EVERY_WRITES) {
@@ -133,7 +141,21 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     },
     async find(id) {
       await settle();
-      return parse(await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, validAt()));
+      const idHash = payloadHash(id);
+      const batch = currentWriteBatch();
+      if (batch && model === 'RefreshToken') {
+        // A refresh grant reads the token, then its grant, then its user and session: one query for all (queries.ts findRefreshContext).
+        const context = await findRefreshContext(db, projectId, idHash, now(), {
+          token: model,
+          grant: GRANT_MODEL,
+          link: SESSION_LINK_MODEL,
+        });
+        if (!context) return undefined;
+        batch.rememberRefreshContext(projectId, context);
+        return parse(context.token);
+      }
+      const prefetched = batch && model === GRANT_MODEL ? batch.takePrefetchedGrant(projectId, idHash) : undefined;
+      return parse(prefetched ?? (await findPayloadRow(db, projectId, model, { column: 'id_hash', value: idHash }, validAt())));
     },
     async findByUid(uid) {
       await settle();
@@ -146,11 +168,11 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
     async consume(id) {
       const idHash = payloadHash(id);
       if (currentWriteBatch()?.holdConsume(projectId, model, idHash, now())) return;
-      await settle();
+      await beforeWrite();
       await consumePayloadRow(db, projectId, model, idHash, now());
     },
     async destroy(id) {
-      await settle();
+      await beforeWrite();
       const row =
         model === GRANT_MODEL ? await findPayloadRow(db, projectId, model, { column: 'id_hash', value: payloadHash(id) }, null) : null;
       const grant = row ? grantFromRow(row) : null;
@@ -159,8 +181,8 @@ export function oidcModelStore(runtime: Runtime, projectId: string, model: strin
       else await deletePayloadRow(db, projectId, model, payloadHash(id));
     },
     async revokeByGrantId(grantId) {
-      await settle();
-      await deleteGrantRows(db, projectId, grantId);
+      await beforeWrite();
+      await deleteGrantRows(db, projectId, grantId, GRANT_MODEL);
     },
   };
 }

@@ -229,9 +229,18 @@ export async function deletePayloadRow(db: Kysely<Database>, projectId: string, 
     .execute();
 }
 
-/** Removes every instance of a grant (revocation, refresh-token reuse). */
-export async function deleteGrantRows(db: Kysely<Database>, projectId: string, grantId: string): Promise<void> {
-  await db.deleteFrom('oauth_provider_payloads').where('project_id', '=', projectId).where('grant_id', '=', grantId).execute();
+/**
+ * Removes every instance of a grant (revocation, refresh-token reuse) but the grant itself (model
+ * `grantModel`, whose row names its own id in `grant_id`): the grant is destroyed on its own, and
+ * that reads it first for `oauth_grant.revoked`.
+ */
+export async function deleteGrantRows(db: Kysely<Database>, projectId: string, grantId: string, grantModel: string): Promise<void> {
+  await db
+    .deleteFrom('oauth_provider_payloads')
+    .where('project_id', '=', projectId)
+    .where('grant_id', '=', grantId)
+    .where('model', '!=', grantModel)
+    .execute();
 }
 
 /** Removes instances expired before `now`; the number removed. */
@@ -271,8 +280,17 @@ const userWithPayload = precompiled(
           .on('link.id_hash', '=', a.linkIdHash)
           .on((eb) => eb.or([eb('link.expires_at', 'is', null), eb('link.expires_at', '>', a.now)])),
       )
+      // A link written since the session id is also in its `uid` column: the session comes with it.
+      .leftJoin('refresh_tokens as session', (join) =>
+        join.onRef('session.project_id', '=', 'link.project_id').onRef('session.id', '=', 'link.uid'),
+      )
       .selectAll('users')
-      .select('link.payload as link_payload')
+      .select([
+        'link.payload as link_payload',
+        'link.uid as link_session_id',
+        'session.id as session_id',
+        'session.expires_at as session_expires_at',
+      ])
       .where('users.project_id', '=', a.projectId)
       .where('users.id', '=', a.userId),
 );
@@ -280,14 +298,22 @@ const userWithPayload = precompiled(
 /**
  * User `userId` of the project with, in the same query, the payload of the unexpired instance
  * `idHash` of `model` (a grant's Gatehouse session link), or null when the user does not exist;
- * `linkPayload` is null when there is no such instance. Precompiled: every refresh grant runs it.
+ * `linkPayload` is null when there is no such instance. When the link names its Gatehouse session
+ * in its `uid` column (`linkSessionId`), that session (`refresh_tokens`) comes in the same query:
+ * `session` is null when it is gone (signed out), else its expiry (epoch ms, null for none).
+ * Precompiled: every refresh grant runs it.
  */
 export async function findUserWithPayload(
   db: Kysely<Database>,
   projectId: string,
   userId: string,
   link: { model: string; idHash: string; now: number },
-): Promise<{ user: UserRow; linkPayload: string | null } | null> {
+): Promise<{
+  user: UserRow;
+  linkPayload: string | null;
+  linkSessionId: string | null;
+  session: { expiresAt: number | null } | null;
+} | null> {
   const row = await userWithPayload.executeTakeFirst(db, {
     linkProjectId: projectId,
     linkModel: link.model,
@@ -297,8 +323,13 @@ export async function findUserWithPayload(
     userId,
   });
   if (!row) return null;
-  const { link_payload, ...user } = row;
-  return { user, linkPayload: link_payload };
+  const { link_payload, link_session_id, session_id, session_expires_at, ...user } = row;
+  return {
+    user,
+    linkPayload: link_payload,
+    linkSessionId: link_session_id,
+    session: session_id === null ? null : { expiresAt: session_expires_at === null ? null : Number(session_expires_at) },
+  };
 }
 
 /** The arguments of {@link consumeAndUpsertPayloadRowsPg}'s statement: the consumption, then each row's columns prefixed `a_` / `b_`. */
@@ -341,4 +372,133 @@ export async function consumeAndUpsertPayloadRowsPg(
   const args: ConsumeAndUpsertArgs = { ...consume, ...prefixedArgs(rows) };
   const result = await (rows.length === 2 ? consumeAndUpsertTwo : consumeAndUpsertOne).execute(db, args);
   return result.some((r) => Number(r.consumed) > 0);
+}
+
+/** Models {@link findRefreshContext} joins, as precompiled arguments. */
+type RefreshContextArgs = {
+  projectId: string;
+  tokenModel: string;
+  idHash: string;
+  now: number;
+  grantModel: string;
+  grantNow: number;
+  linkModel: string;
+  linkNow: number;
+};
+
+const refreshContext = precompiled((db, a: RefreshContextArgs) =>
+  db
+    .selectFrom('oauth_provider_payloads as token')
+    .leftJoin('oauth_provider_payloads as grant', (join) =>
+      join
+        .onRef('grant.project_id', '=', 'token.project_id')
+        .onRef('grant.grant_id', '=', 'token.grant_id')
+        .on('grant.model', '=', a.grantModel)
+        .on((eb) => eb.or([eb('grant.expires_at', 'is', null), eb('grant.expires_at', '>', a.grantNow)])),
+    )
+    .leftJoin('oauth_provider_payloads as link', (join) =>
+      join
+        .onRef('link.project_id', '=', 'token.project_id')
+        .onRef('link.grant_id', '=', 'token.grant_id')
+        .on('link.model', '=', a.linkModel)
+        .on((eb) => eb.or([eb('link.expires_at', 'is', null), eb('link.expires_at', '>', a.linkNow)])),
+    )
+    .leftJoin('refresh_tokens as session', (join) =>
+      join.onRef('session.project_id', '=', 'link.project_id').onRef('session.id', '=', 'link.uid'),
+    )
+    .leftJoin('users', (join) => join.onRef('users.project_id', '=', 'token.project_id').onRef('users.id', '=', 'token.account_id'))
+    .selectAll('users')
+    .select([
+      'token.payload as token_payload',
+      'token.grant_id as token_grant_id',
+      'token.account_id as token_account_id',
+      'token.expires_at as token_expires_at',
+      'token.consumed_at as token_consumed_at',
+      'grant.id_hash as grant_id_hash',
+      'grant.payload as grant_payload',
+      'grant.expires_at as grant_expires_at',
+      'grant.consumed_at as grant_consumed_at',
+      'link.payload as link_payload',
+      'link.uid as link_session_id',
+      'session.id as session_id',
+      'session.expires_at as session_expires_at',
+    ])
+    .where('token.project_id', '=', a.projectId)
+    .where('token.model', '=', a.tokenModel)
+    .where('token.id_hash', '=', a.idHash)
+    .where((eb) => eb.or([eb('token.expires_at', 'is', null), eb('token.expires_at', '>', a.now)])),
+);
+
+/** What {@link findRefreshContext} reads for one refresh token. */
+export interface RefreshContext {
+  token: Pick<PayloadRow, 'payload' | 'grant_id' | 'account_id' | 'expires_at' | 'consumed_at'>;
+  /** The token's grant (a `Grant` row naming its id in `grant_id`), or null when not found that way. */
+  grant: Pick<PayloadRow, 'id_hash' | 'payload' | 'expires_at' | 'consumed_at'> | null;
+  /** The token's user, with its grant's session link and linked session as {@link findUserWithPayload} gives them; null when the user does not exist. */
+  account: Awaited<ReturnType<typeof findUserWithPayload>>;
+}
+
+/**
+ * The unexpired refresh token `idHash` (model `models.token`) of the project, in one query with
+ * what a refresh grant reads next: its unexpired grant (model `models.grant`, found by its
+ * `grant_id` column), its user (`account_id`) and the grant's unexpired session link
+ * (`models.link`, by `grant_id`) with the Gatehouse session the link names in its `uid` column.
+ * Null when the token is not found. `now` is epoch ms. Precompiled: every refresh grant runs it.
+ */
+export async function findRefreshContext(
+  db: Kysely<Database>,
+  projectId: string,
+  idHash: string,
+  now: number,
+  models: { token: string; grant: string; link: string },
+): Promise<RefreshContext | null> {
+  const row = await refreshContext.executeTakeFirst(db, {
+    projectId,
+    tokenModel: models.token,
+    idHash,
+    now,
+    grantModel: models.grant,
+    grantNow: now,
+    linkModel: models.link,
+    linkNow: now,
+  });
+  if (!row) return null;
+  const {
+    token_payload,
+    token_grant_id,
+    token_account_id,
+    token_expires_at,
+    token_consumed_at,
+    grant_id_hash,
+    grant_payload,
+    grant_expires_at,
+    grant_consumed_at,
+    link_payload,
+    link_session_id,
+    session_id,
+    session_expires_at,
+    ...user
+  } = row;
+  return {
+    token: {
+      payload: token_payload,
+      grant_id: token_grant_id,
+      account_id: token_account_id,
+      expires_at: token_expires_at,
+      consumed_at: token_consumed_at,
+    },
+    grant:
+      grant_id_hash === null || grant_payload === null
+        ? null
+        : { id_hash: grant_id_hash, payload: grant_payload, expires_at: grant_expires_at, consumed_at: grant_consumed_at },
+    account:
+      user.id === null
+        ? null
+        : {
+            user: user as UserRow,
+            linkPayload: link_payload,
+            linkSessionId: link_session_id,
+            session: session_id === null ? null : { expiresAt: session_expires_at === null ? null : Number(session_expires_at) },
+          },
+  };
 }

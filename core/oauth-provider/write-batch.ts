@@ -6,6 +6,7 @@ import {
   upsertPayloadRow,
   upsertPayloadRows,
   type PayloadRow,
+  type RefreshContext,
 } from './queries.ts';
 
 /** The models whose writes a token request holds back until its answer is ready (one per grant: rotated refresh token, new tokens). */
@@ -48,6 +49,13 @@ export class PayloadWriteBatch {
   /** Set once a held consumption was refused: the rotation's later writes are dropped. */
   private refused: BatchOutcome | null = null;
 
+  /**
+   * What the request's refresh-token lookup read along with the token (queries.ts
+   * findRefreshContext): its grant and account, each taken once by the lookup that asks for it
+   * next, and forgotten at the request's first write.
+   */
+  private prefetched: { projectId: string; context: RefreshContext } | null = null;
+
   private readonly runtime: Runtime;
 
   constructor(runtime: Runtime) {
@@ -59,8 +67,40 @@ export class PayloadWriteBatch {
     return current.run(this, fn);
   }
 
+  /** Keeps what a refresh-token lookup of project `projectId` read with the token, for the grant and account lookups that follow. */
+  rememberRefreshContext(projectId: string, context: RefreshContext): void {
+    this.prefetched = { projectId, context };
+  }
+
+  /** The grant row read with the refresh token when it is grant `idHash` of the project (once), else undefined. */
+  takePrefetchedGrant(projectId: string, idHash: string): NonNullable<RefreshContext['grant']> | undefined {
+    const grant = this.prefetched?.projectId === projectId ? this.prefetched.context.grant : null;
+    if (!grant || grant.id_hash !== idHash) return undefined;
+    this.prefetched!.context = { ...this.prefetched!.context, grant: null };
+    return grant;
+  }
+
+  /**
+   * The account read with the refresh token (null: no such user) when it is user `userId` for
+   * grant `grantId` of the project (once), else undefined: the caller reads it itself.
+   */
+  takePrefetchedAccount(projectId: string, userId: string, grantId: string): RefreshContext['account'] | undefined {
+    const prefetched = this.prefetched;
+    if (!prefetched || prefetched.projectId !== projectId) return undefined;
+    const { token, account } = prefetched.context;
+    if (token.account_id !== userId || token.grant_id !== grantId) return undefined;
+    this.prefetched = null;
+    return account;
+  }
+
+  /** Drops what was read ahead: the request writes (any model), so later lookups read afresh. */
+  forgetPrefetched(): void {
+    this.prefetched = null;
+  }
+
   /** Holds the consumption of `idHash` (model `RefreshToken`); false when it must be written now. */
   holdConsume(projectId: string, model: string, idHash: string, at: number): boolean {
+    this.prefetched = null;
     if (this.refused && model === 'RefreshToken') return true;
     if (this.closed || model !== 'RefreshToken' || this.consume || this.rows.length > 0) return false;
     this.consume = { projectId, model, idHash, now: at };
@@ -69,6 +109,7 @@ export class PayloadWriteBatch {
 
   /** Holds an upsert of a `RefreshToken` / `AccessToken` row; false when it must be written now. */
   holdUpsert(row: PayloadRow): boolean {
+    this.prefetched = null;
     if (this.refused && BATCHED_MODELS.has(row.model)) return true;
     if (this.closed || !BATCHED_MODELS.has(row.model) || this.rows.length >= 2) return false;
     this.rows.push(row);
@@ -86,6 +127,7 @@ export class PayloadWriteBatch {
    */
   async flush(close = false): Promise<BatchOutcome> {
     if (close) this.closed = true;
+    this.prefetched = null;
     const { consume, rows } = this;
     this.consume = null;
     this.rows = [];

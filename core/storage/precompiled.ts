@@ -24,6 +24,19 @@ interface Template extends Omit<CompiledQuery, 'parameters'> {
   readonly slots: readonly Slot[];
 }
 
+/** The SQL text of every precompiled query compiled in this process, with its prepared-statement name (see {@link preparedStatementName}). */
+const statementNames = new Map<string, string>();
+
+/**
+ * The name under which a driver may keep `sql` prepared on each connection (node-postgres
+ * `{ name, text, values }`: parsed and planned once per connection, then only bound and run), when
+ * `sql` is the text of a precompiled query; undefined for any other statement. Names are unique per
+ * text within the process (`gh_pq_<n>`, under PostgreSQL's 63-byte limit).
+ */
+export function preparedStatementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /** Private-use code point around each placeholder: never in our SQL, never a NUL for drivers. */
 const MARK = '\u{E000}';
 let nextSentinel = 0;
@@ -127,5 +140,6 @@ function compileTemplate<A extends PrecompiledArgs, R>(
     const count = uses.get(name) ?? 0;
     if (count !== 1) throw new Error(`precompiled query: argument "${name}" is bound ${count} times, expected exactly once (${sql})`);
   }
+  if (!statementNames.has(sql)) statementNames.set(sql, `gh_pq_${statementNames.size}`);
   return { query, queryId, sql, slots };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:idp — the identity provider's token endpoint under load (issue 31): client-credentials
 // grants/s and refresh-token grants/s of `gatehouse --workers 2` (BENCH_WORKERS), on SQLite and on
-// PostgreSQL (BENCH_POSTGRES_URL; "none" skips it), the server being `npm start`'s bundle
+// PostgreSQL (BENCH_POSTGRES_URL; "none" skips it; BENCH_IDP_SQLITE=none skips SQLite), the server being `npm start`'s bundle
 // (dist/server/cli.js, rebuilt when stale).
 //
 // - client credentials: one confidential client (`client_secret_basic`) asking for a resource's
@@ -263,7 +263,14 @@ function summary(r, seconds) {
   return { rps: r['2xx'] / seconds, ok: r['2xx'], failed: r.non2xx + r.errors, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-async function measure(name, databaseUrl) {
+/** CPU ms PostgreSQL's backends for the bench database spent between two `backendCpu` readings (pid → ms maps). */
+function backendCpuDelta(before, after) {
+  let ms = 0;
+  for (const [pid, cpu] of after) ms += cpu - (before.get(pid) ?? 0);
+  return ms;
+}
+
+async function measure(name, databaseUrl, backendCpu) {
   log(`${name}: starting gatehouse --workers ${WORKERS}`);
   const server = await startGatehouse(databaseUrl);
   try {
@@ -296,9 +303,14 @@ async function measure(name, databaseUrl) {
     }
     let refresh = none;
     if (ONLY !== 'cc') {
+      const backendsBefore = backendCpu ? await backendCpu() : null;
       refresh = await withCpu(server.pid, () => refreshGrants(ctx, pool, SECONDS));
+      const database =
+        backendsBefore && refresh.ok > 0
+          ? `, ${(backendCpuDelta(backendsBefore, await backendCpu()) / refresh.ok).toFixed(2)} ms PostgreSQL backend CPU per grant`
+          : '';
       log(
-        `${name}: refresh ${refresh.rps.toFixed(0)} grants/s (p50 ${refresh.p50} ms, p99 ${refresh.p99} ms, ${refresh.failed} failed, ${refresh.cpuMsPerGrant.toFixed(2)} ms server CPU per grant)`,
+        `${name}: refresh ${refresh.rps.toFixed(0)} grants/s (p50 ${refresh.p50} ms, p99 ${refresh.p99} ms, ${refresh.failed} failed, ${refresh.cpuMsPerGrant.toFixed(2)} ms server CPU per grant${database})`,
       );
     }
     return { name, cc, refresh, ping, load: load1 };
@@ -315,11 +327,13 @@ async function main() {
       if (b.status !== 0) throw new Error(`${script} failed`);
     }
   }
-  const results = [await measure('SQLite', undefined)];
+  // BENCH_IDP_SQLITE=none: PostgreSQL only.
+  const results = process.env.BENCH_IDP_SQLITE === 'none' ? [] : [await measure('SQLite', undefined)];
   const databases = postgresUrl === 'none' ? null : await postgresDatabases(postgresUrl);
   if (databases) {
     try {
-      results.push(await measure('PostgreSQL', await databases.create('gatehouse_bench_idp')));
+      const url = await databases.create('gatehouse_bench_idp');
+      results.push(await measure('PostgreSQL', url, () => databases.backendCpu(url)));
     } finally {
       await databases.dropAll();
     }

@@ -142,6 +142,12 @@ export async function handleInteraction(
     });
   const signedIn = await session();
   if (signedIn && signedIn.userId === accountId)
-    await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).upsert(grantId, { grantId, sessionId: signedIn.sessionId, accountId });
+    await oidcModelStore(runtime, project.id, SESSION_LINK_MODEL).upsert(grantId, {
+      grantId,
+      sessionId: signedIn.sessionId,
+      accountId,
+      // Stored in the `uid` column too, so a refresh grant reads the session with the user (core/oauth-provider/account.ts).
+      uid: signedIn.sessionId,
+    });
   return finish({ consent: { grantId } }, true);
 }

@@ -98,6 +98,22 @@ describeWithServer('Identity provider: authorization code + PKCE, refresh tokens
     assert.ok(signOut.status < 300, signOut.text);
     await assert.rejects(oidc.refreshTokenGrant(config, fresh.refresh_token!), (e: any) => e.error === 'invalid_grant');
 
+    // A session link stored before links named their session in `uid` (the session is then read in a second query):
+    // refreshing works while the session lives, and stops once it is signed out.
+    const older = await signedInUser(server, p);
+    const olderTokens = await login(older);
+    await server.gatehouse.core.runtime.db
+      .updateTable('oauth_provider_payloads')
+      .set({ uid: null })
+      .where('project_id', '=', p.projectId)
+      .where('model', '=', 'GatehouseSessionLink')
+      .where('account_id', '=', older.id)
+      .execute();
+    const olderNext = await oidc.refreshTokenGrant(config, olderTokens.refresh_token!);
+    const olderSignOut = await api(server, 'DELETE', '/auth/sessions/current', { ...p.client, refreshToken: older.refreshToken } as any);
+    assert.ok(olderSignOut.status < 300, olderSignOut.text);
+    await assert.rejects(oidc.refreshTokenGrant(config, olderNext.refresh_token!), (e: any) => e.error === 'invalid_grant');
+
     // A deleted user's refresh token stops working.
     const other = await signedInUser(server, p);
     const tokens = await login(other);
