@@ -83,7 +83,7 @@ export const inlineJson = (o: unknown) =>
 
 /**
  * The Content-Security-Policy of our pages: scripts only through the per-response nonce (the
- * loader's script then loads the bundle: 'strict-dynamic'), API calls to this origin, images over
+ * bundle's imports and the scripts it adds: 'strict-dynamic'), API calls to this origin, images over
  * HTTPS or data: (project logos), no framing, plugins or base-URL changes. Sandboxed `srcdoc`
  * frames (email previews) inherit it. Cloudflare Turnstile's challenge frame is the one frame
  * allowed (its script comes through 'strict-dynamic': the nonced bundle adds it, and only for a
