@@ -82,11 +82,12 @@ export interface CookieStoreOptions {
  * the bridge's placeholder).
  */
 export function tokensFromCookies(doc: CookieDocument, projectId: string): Tokens {
-  const visible = readCookie(doc, `stack-refresh-${projectId}`);
-  const refreshToken = readCookie(doc, httpOnlyRefreshCookieName(projectId)) ?? visible;
+  const cookies = parseCookie(doc.cookie);
+  const visible = cookies[`stack-refresh-${projectId}`] ?? null;
+  const refreshToken = cookies[httpOnlyRefreshCookieName(projectId)] ?? visible;
   let accessToken: string | null = null;
   for (const name of [`stack-access-${projectId}`, 'stack-access']) {
-    const pair = readCookie(doc, name);
+    const pair = cookies[name];
     if (!pair || accessToken) continue;
     try {
       const parsed = JSON.parse(pair) as unknown;
@@ -119,9 +120,12 @@ export function cookieTokenStore(
   const refreshMaxAge = options.refreshMaxAgeS ?? REFRESH_COOKIE_MAX_AGE_S;
   const secure = options.secure ?? (globalThis as { location?: { protocol?: string } }).location?.protocol === 'https:';
   const read = (): Tokens => {
-    const refreshToken = readCookie(doc, refreshName);
+    // One read of `document.cookie` per call: in a browser each read asks the browser's cookie
+    // store (1–2 ms on a slow CPU), and the page reads the tokens several times before its first render.
+    const cookies = parseCookie(doc.cookie);
+    const refreshToken = cookies[refreshName] ?? null;
     let accessToken: string | null = null;
-    const pair = readCookie(doc, accessName);
+    const pair = cookies[accessName];
     if (pair) {
       try {
         const parsed = JSON.parse(pair) as unknown;

@@ -26,8 +26,14 @@ describeWithServer('hosted handler pages', (get) => {
     const csp = res.headers.get('content-security-policy') ?? '';
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     assert.ok(nonce, csp);
-    assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'both inline scripts carry the nonce');
+    assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 1, 'one inline script: the config');
     assert.ok(html.includes(`<script nonce="${nonce}">`));
+    assert.equal(html.match(/<script /g)?.length, 2, 'the config and the bundle');
+    assert.equal(
+      html.split(` nonce="${nonce}"`).length - 1,
+      html.match(/<script |<link rel="modulepreload"/g)?.length,
+      'every script and preload carries the nonce',
+    );
     assert.match(csp, /frame-ancestors 'none'/);
     assert.match(csp, /frame-src https:\/\/challenges\.cloudflare\.com(;|$)/, "Turnstile's challenge frame is the only frame source");
     const again = await fetch(`${get().url}/handler/sign-in`);
@@ -117,15 +123,15 @@ describeWithServer('hosted handler pages', (get) => {
 
   it('serves the bundle as JavaScript, immutable when versioned', async () => {
     const html = await (await fetch(`${get().url}/handler/sign-in`)).text();
-    const src = /"(\/handler\/handler\.js\?v=[0-9a-f]+)"/.exec(html)![1]!;
-    const res = await fetch(`${get().url}${src}`);
+    const src = new URL(/"(\.\.\/handler\/handler\.js\?v=[0-9a-f]+)"/.exec(html)![1]!, `${get().url}/handler/sign-in`).href;
+    const res = await fetch(src);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /javascript/);
     assert.match(res.headers.get('cache-control') ?? '', /immutable/);
     assert.ok((await res.text()).length > 1000);
     const { request } = await import('node:http');
     const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
-      request(`${get().url}${src}`, { headers: { 'accept-encoding': 'gzip' } }, (r) => {
+      request(src, { headers: { 'accept-encoding': 'gzip' } }, (r) => {
         let bytes = 0;
         r.on('data', (c: Buffer) => {
           bytes += c.length;
@@ -143,9 +149,16 @@ describeWithServer('hosted handler pages', (get) => {
     const html = await (await fetch(`${get().url}/handler/sign-in`)).text();
     const config = JSON.parse(/window.__GATEHOUSE__=(.*?);<\/script>/.exec(html)![1]!);
     assert.equal(config.ssoAvailable, false, 'GET /auth/sso/discovery answered in the page');
-    const preload = JSON.parse(/(\[[^\]]*\])\.forEach/.exec(html)![1]!) as string[];
+    // Static tags (the preload scanner sees them), at URLs relative to the page (any mount prefix).
+    const nonce = /<script nonce="([^"]+)">window/.exec(html)![1]!;
+    const preload = [...html.matchAll(/<link rel="modulepreload" href="\.\.\/([^"]+)" nonce="([^"]+)">/g)].map((m) => {
+      assert.equal(m[2], nonce, 'a modulepreload link carries the nonce');
+      return `/${m[1]}`;
+    });
     assert.ok(preload.length > 0, 'the chunks sign-in needs are preloaded');
-    const entry = await (await fetch(`${get().url}${/"(\/handler\/handler\.js\?v=[0-9a-f]+)"/.exec(html)![1]}`)).text();
+    const script = /<script type="module" src="\.\.\/(handler\/handler\.js\?v=[0-9a-f]+)" nonce="([^"]+)"><\/script>/.exec(html)!;
+    assert.equal(script[2], nonce);
+    const entry = await (await fetch(`${get().url}/${script[1]}`)).text();
     for (const path of preload) {
       assert.match(path, /^\/handler\/chunks\/[\w-]+\.js$/);
       const res = await fetch(`${get().url}${path}`);

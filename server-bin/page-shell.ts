@@ -83,7 +83,7 @@ export const inlineJson = (o: unknown) =>
 
 /**
  * The Content-Security-Policy of our pages: scripts only through the per-response nonce (the
- * loader's script then loads the bundle: 'strict-dynamic'), API calls to this origin, images over
+ * bundle's imports and the scripts it adds: 'strict-dynamic'), API calls to this origin, images over
  * HTTPS or data: (project logos), no framing, plugins or base-URL changes. Sandboxed `srcdoc`
  * frames (email previews) inherit it. Cloudflare Turnstile's challenge frame is the one frame
  * allowed (its script comes through 'strict-dynamic': the nonced bundle adds it, and only for a
@@ -124,11 +124,25 @@ export interface PageShellOptions {
 }
 
 /**
- * The HTML shell: inline config, then a loader that adds the bundle (and preloads the scripts it
- * imports) under any mount prefix, with the loader's nonce (the CSP's 'strict-dynamic' covers the
- * bundle; a `modulepreload` link needs the nonce itself).
+ * A URL path of this server (`/handler/handler.js`) as a URL relative to the page at `serverPath`
+ * (`/handler/sign-in` → `../handler/handler.js`, `/` → `./x.js`): it then resolves under any mount prefix a host
+ * puts in front of our paths (`/auth/handler/sign-in` loads `/auth/handler/handler.js`), with no
+ * script to compute the prefix, so the HTML can name the scripts in static tags.
+ */
+export function relativeToPage(serverPath: string, path: string): string {
+  const depth = serverPath.split('/').length - 2;
+  return ('../'.repeat(Math.max(depth, 0)) || './') + path.replace(/^\/+/, '');
+}
+
+/**
+ * The HTML shell: inline config, then the bundle (`<script type="module">`) and the scripts it
+ * imports (`<link rel="modulepreload">`) as static tags with the nonce, at URLs relative to the
+ * page ({@link relativeToPage}): the browser's preload scanner finds them while the HTML is still
+ * being parsed, and fetches them in parallel.
  */
 export function pageShell(o: PageShellOptions): string {
+  const url = (path: string) => escapeHtml(relativeToPage(o.serverPath, path));
+  const preload = (o.preload ?? []).map((p) => `\n<link rel="modulepreload" href="${url(p)}" nonce="${o.nonce}">`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -140,7 +154,7 @@ export function pageShell(o: PageShellOptions): string {
 <title>${escapeHtml(o.title)}</title>
 <style>${o.style}</style>
 <script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
-<script nonce="${o.nonce}">(function(){var p=location.pathname,s=${inlineJson(o.serverPath)},pre=p.slice(-s.length)===s?p.slice(0,p.length-s.length):"",h=document.head,n=document.currentScript.nonce;var e=document.createElement("script");e.type="module";e.src=pre+${inlineJson(`${o.scriptPath}?v=${o.hash}`)};h.appendChild(e);${inlineJson(o.preload ?? [])}.forEach(function(u){var l=document.createElement("link");l.rel="modulepreload";l.href=pre+u;l.nonce=n;h.appendChild(l);});})();</script>
+<script type="module" src="${url(`${o.scriptPath}?v=${o.hash}`)}" nonce="${o.nonce}"></script>${preload}
 </head>
 <body>
 <div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>

@@ -104,14 +104,14 @@ describe('the single executable', () => {
         const signIn = await fetch(`${first.url}/handler/sign-in`);
         assert.equal(signIn.status, 200);
         const signInHtml = await signIn.text();
-        assert.match(signInHtml, /\/handler\/handler\.js\?v=[0-9a-f]{16}/, 'the embedded entry is versioned by its hash');
-        assert.ok(signInHtml.includes(`"/handler/${chunk}"`), 'the chunk the entry imports is preloaded');
+        assert.match(signInHtml, /"\.\.\/handler\/handler\.js\?v=[0-9a-f]{16}"/, 'the embedded entry is versioned by its hash');
+        assert.ok(signInHtml.includes(`"../handler/${chunk}"`), 'the chunk the entry imports is preloaded');
         // The dashboard at / and its script.
         const dashboard = await fetch(`${first.url}/`);
         assert.equal(dashboard.status, 200);
-        const dashboardScript = /"(\/[^"?]+\.js)\?v=/.exec(await dashboard.text())?.[1];
+        const dashboardScript = /<script type="module" src="([^"?]+\.js)\?v=/.exec(await dashboard.text())?.[1];
         assert.ok(dashboardScript, 'the dashboard page loads a script');
-        const dashboardJs = await fetch(`${first.url}${dashboardScript}`);
+        const dashboardJs = await fetch(new URL(dashboardScript, `${first.url}/`));
         assert.equal(dashboardJs.status, 200);
         assert.ok((await dashboardJs.text()).length > 1000);
       }

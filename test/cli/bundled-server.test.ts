@@ -54,9 +54,9 @@ describe('the bundled server (dist/server/cli.js)', () => {
     for (const page of ['/', '/handler/sign-in']) {
       const res = await fetch(`${url}${page}`);
       assert.equal(res.status, 200, page);
-      const script = /"(\/[^"?]+\.js)\?v=/.exec(await res.text())?.[1];
+      const script = /<script type="module" src="([^"?]+\.js)\?v=/.exec(await res.text())?.[1];
       assert.ok(script, `${page} loads a script`);
-      const js = await fetch(`${url}${script}`);
+      const js = await fetch(new URL(script, `${url}${page}`));
       assert.equal(js.status, 200, script);
       assert.ok((await js.text()).length > 1000, `${script} has content`);
     }
