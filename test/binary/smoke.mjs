@@ -99,9 +99,10 @@ try {
     const res = await fetch(`${first.url}${page}`);
     const html = await res.text();
     check(res.status === 200 && /text\/html/.test(res.headers.get('content-type') ?? ''), `GET ${page} answers an HTML page`);
-    const script = /"(\/[^"?]+\.js)\?v=/.exec(html)?.[1];
+    // The script tag's URL is relative to the page (server-bin/page-shell.ts: it works under any mount prefix).
+    const script = /<script type="module"[^>]* src="([^"?]+\.js)\?v=/.exec(html)?.[1];
     check(script, `GET ${page} loads a script`);
-    const js = await fetch(`${first.url}${script}`);
+    const js = await fetch(new URL(script, `${first.url}${page}`));
     check(
       js.status === 200 && /javascript/.test(js.headers.get('content-type') ?? '') && (await js.text()).length > 1000,
       `GET ${script} is served from the binary`,
