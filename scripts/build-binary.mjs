@@ -227,6 +227,10 @@ for (const name of readdirSync(join(root, 'docs'))
 }
 // The OpenAPI document served at /api/v1/openapi.json (server-bin/api/openapi.ts).
 assets['docs/openapi.json'] = join(root, 'docs', 'openapi.json');
+// The server's render of the hosted sign-in and sign-up pages (server-bin/hosted-render.ts).
+const hostedRender = join(root, 'dist/ui/hosted-ssr/render.cjs');
+if (existsSync(hostedRender)) assets['hosted-ssr/render.cjs'] = hostedRender;
+else console.error('build-binary: dist/ui/hosted-ssr/render.cjs not built; sign-in renders in the browser only.');
 for (const [file, path] of Object.entries(nativeAddons())) {
   if (!existsSync(path)) throw new Error(`Native addon ${file} not found at ${path}: run npm ci first.`);
   assets[`native/${file}`] = path;

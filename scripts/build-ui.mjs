@@ -49,11 +49,41 @@ export function hostedBuildOptions(rootDir = root) {
   };
 }
 
+/** The server's render of sign-in and sign-up (ui/hosted/server-render.tsx), relative to the package root. */
+export const HOSTED_SSR_FILE = 'dist/ui/hosted-ssr/render.cjs';
+
+/**
+ * esbuild options of the server's render of the hosted sign-in and sign-up pages: one CommonJS
+ * file for Node with no imports (preact and preact-render-to-string inside), which the server
+ * loads as text and runs (server-bin/hosted-render.ts), from disk or the executable's assets.
+ */
+export function hostedServerRenderOptions(rootDir = root) {
+  const browser = hostedBuildOptions(rootDir);
+  return {
+    entryPoints: [join(rootDir, 'ui/hosted/server-render.tsx')],
+    absWorkingDir: rootDir,
+    outfile: join(rootDir, HOSTED_SSR_FILE),
+    bundle: true,
+    minify: true,
+    format: 'cjs',
+    target: 'node20',
+    platform: 'node',
+    external: ['node:*'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    alias: browser.alias,
+    define: browser.define,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
+
 /**
  * Builds the hosted pages into `dist/ui/handler/` (chunks of an earlier build removed first) and
  * writes `handler.json`: `preload`, the chunks the entry imports directly or through other chunks
  * (the page preloads them with the entry), and `chunks`, every chunk (the only ones the server
- * serves), as paths relative to the folder (`chunks/chunk-ABC123.js`).
+ * serves), as paths relative to the folder (`chunks/chunk-ABC123.js`). Builds the server's render
+ * of sign-in and sign-up beside it ({@link hostedServerRenderOptions}).
  *
  * @returns the sizes in bytes: `initial` (entry and preloaded chunks, raw and gzipped) and `total`.
  */
@@ -61,7 +91,7 @@ export async function buildHostedPages(rootDir = root) {
   const outdir = join(rootDir, HOSTED_DIR);
   rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  const { metafile } = await build(hostedBuildOptions(rootDir));
+  const [{ metafile }] = await Promise.all([build(hostedBuildOptions(rootDir)), build(hostedServerRenderOptions(rootDir))]);
   const rel = (output) => relative(HOSTED_DIR, output).split('\\').join('/');
   const entry = `${HOSTED_DIR}/handler.js`;
   const preload = [];
@@ -85,7 +115,7 @@ export async function buildHostedPages(rootDir = root) {
 }
 
 /** The bundles this script writes. */
-const OUTPUTS = ['dist/ui/handler/handler.js', 'dist/ui/dashboard/dashboard-assets/dashboard.js'];
+const OUTPUTS = ['dist/ui/handler/handler.js', HOSTED_SSR_FILE, 'dist/ui/dashboard/dashboard-assets/dashboard.js'];
 /** What the bundles are built from: the UI, what it imports (sdk/, core/), the build scripts and the locked packages. */
 const INPUTS = ['ui', 'sdk', 'core', 'scripts/build-ui.mjs', 'package-lock.json'];
 

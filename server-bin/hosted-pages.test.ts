@@ -26,9 +26,9 @@ describeWithServer('hosted handler pages', (get) => {
     const csp = res.headers.get('content-security-policy') ?? '';
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     assert.ok(nonce, csp);
-    assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 1, 'one inline script: the config');
+    assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'two inline scripts: the config, and the one holding early submits');
     assert.ok(html.includes(`<script nonce="${nonce}">`));
-    assert.equal(html.match(/<script /g)?.length, 2, 'the config and the bundle');
+    assert.equal(html.match(/<script /g)?.length, 3, 'the config, the bundle and the early-submit script');
     assert.equal(
       html.split(` nonce="${nonce}"`).length - 1,
       html.match(/<script |<link rel="modulepreload"/g)?.length,
@@ -174,6 +174,24 @@ describeWithServer('hosted handler pages', (get) => {
     await missing.text();
     // Any other path under /handler is a hosted page (the error page), never a file of the build.
     assert.doesNotMatch(await (await fetch(`${get().url}/handler/handler.json`)).text(), /"preload"/);
+  });
+
+  it('sends sign-in and sign-up rendered (in the language asked for), with their style sheet; other pages render in the browser', async () => {
+    const signIn = await (await fetch(`${get().url}/handler/sign-in`)).text();
+    assert.match(
+      signIn,
+      /<div id="root" data-server-rendered>.*<form[^>]*aria-label="Sign in with email and password".*<input[^>]*type="email"/s,
+    );
+    assert.match(signIn, /<style data-gatehouse>[^<]*\.gh-root/);
+    const german = await (await fetch(`${get().url}/handler/sign-up`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } })).text();
+    assert.match(german, /<html lang="de">/);
+    assert.match(german, /data-server-rendered>.*<input[^>]*type="email"/s);
+    assert.ok(german.includes('Passwort'), 'the German labels');
+    const asked = await (await fetch(`${get().url}/handler/sign-in?lang=de`)).text();
+    assert.match(asked, /<html lang="de">/, '?lang= wins over the header');
+    const forgot = await (await fetch(`${get().url}/handler/forgot-password`)).text();
+    assert.match(forgot, /<div id="root"><noscript>/, 'rendered by the page script, as before');
+    assert.doesNotMatch(forgot, /data-gatehouse/);
   });
 
   it('leaves POSTs and API paths alone', async () => {

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Core, Project, ServerCapabilities } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities, toClientProject } from '../core/index.ts';
 import { sendPage, serveBundle } from './page-shell.ts';
+import { renderHostedPage } from './hosted-render.ts';
 import { HOSTED_ASSETS_PATH, loadHostedBuild, loadHostedChunk } from './hosted-assets.ts';
 
 /** URL of the hosted pages' script. */
@@ -120,16 +121,20 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     }
     // Without a build (`npm run build:ui` not run) the page still renders; its script then fails to load.
     const build = await loadHostedBuild().catch(() => null);
+    const config = hostedPageConfig(project, ctx.path, match.handlerPath, capabilities, await projectSsoAvailable(core, project.id));
+    // Sign-in and sign-up arrive rendered, so their form is usable before the bundle has run (issue 28).
+    const markup = await renderHostedPage(config, ctx.search, ctx.get('accept-language'));
     sendPage(ctx, {
       title: project.displayName,
       style: 'html,body{margin:0}',
       globalName: '__GATEHOUSE__',
-      config: hostedPageConfig(project, ctx.path, match.handlerPath, capabilities, await projectSsoAvailable(core, project.id)),
+      config,
       serverPath: ctx.path,
       scriptPath: HOSTED_SCRIPT_PATH,
       hash: build?.entry.hash ?? '0',
       preload: build?.preload.map((chunk) => HOSTED_ASSETS_PATH + chunk) ?? [],
       noscript: 'This page needs JavaScript.',
+      ...(markup ? { markup } : {}),
     });
   };
 }

@@ -121,6 +121,12 @@ export interface PageShellOptions {
   preload?: readonly string[];
   nonce: string;
   noscript: string;
+  /**
+   * The page's first markup, rendered on the server (trusted HTML, put in the root element), with
+   * its style sheet (in the head), the inline script that goes right after the root (under the
+   * nonce) and the language it is in (`<html lang>`).
+   */
+  markup?: { html: string; css: string; script: string; locale: string };
 }
 
 /**
@@ -138,13 +144,15 @@ export function relativeToPage(serverPath: string, path: string): string {
  * The HTML shell: inline config, then the bundle (`<script type="module">`) and the scripts it
  * imports (`<link rel="modulepreload">`) as static tags with the nonce, at URLs relative to the
  * page ({@link relativeToPage}): the browser's preload scanner finds them while the HTML is still
- * being parsed, and fetches them in parallel.
+ * being parsed, and fetches them in parallel. With `markup` (a hosted sign-in or sign-up page
+ * rendered on the server), the root holds it and the inline script after it holds the visitor's
+ * submits and clicks until the bundle has rendered (ui/hosted/early-input.ts).
  */
 export function pageShell(o: PageShellOptions): string {
   const url = (path: string) => escapeHtml(relativeToPage(o.serverPath, path));
   const preload = (o.preload ?? []).map((p) => `\n<link rel="modulepreload" href="${url(p)}" nonce="${o.nonce}">`).join('');
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(o.markup?.locale ?? 'en')}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -152,12 +160,16 @@ export function pageShell(o: PageShellOptions): string {
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="${LOGO_DATA_URL}" type="image/svg+xml">
 <title>${escapeHtml(o.title)}</title>
-<style>${o.style}</style>
+<style>${o.style}</style>${o.markup ? `\n<style data-gatehouse>${o.markup.css}</style>` : ''}
 <script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
 <script type="module" src="${url(`${o.scriptPath}?v=${o.hash}`)}" nonce="${o.nonce}"></script>${preload}
 </head>
 <body>
-<div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>
+${
+  o.markup
+    ? `<div id="root" data-server-rendered>${o.markup.html}</div>\n<noscript>${escapeHtml(o.noscript)}</noscript>\n<script nonce="${o.nonce}">${o.markup.script}</script>`
+    : `<div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>`
+}
 </body>
 </html>`;
 }

@@ -52,6 +52,8 @@ let styleInjected = false;
 function useStyles(): void {
   if (styleInjected || typeof document === 'undefined') return;
   styleInjected = true;
+  // A server-rendered hosted page sends the sheet in its head (ui/hosted/server-render.tsx).
+  if (document.querySelector('style[data-gatehouse]')) return;
   const style = document.createElement('style');
   style.setAttribute('data-gatehouse', '');
   style.textContent = GATEHOUSE_CSS;

@@ -6,18 +6,15 @@
 import { render } from 'preact';
 // The router only: preact-iso's index also offers prerender(), whose import() would be a chunk of its own.
 import { LocationProvider, useLocation } from 'preact-iso/router';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ClientApp } from '../../sdk/client-app.ts';
 import { cookieTokenStore, hostedCookieOptions } from '../../sdk/tokens.ts';
 import { defaultEnvironment } from '../../sdk/env.ts';
 import { httpTransport } from '../../sdk/transport.ts';
-import { GatehouseProvider } from '../../sdk/react.tsx';
-import { BrandingContext, CapabilitiesContext, Spinner } from '../common.tsx';
-import { HandlerPage } from '../components/handler-routes.tsx';
-import { SsoAvailableContext } from '../components/sso-discovery.tsx';
 import { LOCALE_STORAGE_KEY, hostedLocale, hostedUrls, type HostedConfig } from './config.ts';
-import { HOSTED_PAGES, HostedErrorPage, HostedPurchasePage } from './pages.tsx';
-import { LocaleProvider, type Locale } from '../i18n/index.tsx';
+import { takeOverServerMarkup } from './early-input.ts';
+import { HostedPage, HostedProviders } from './tree.tsx';
+import type { Locale } from '../i18n/index.tsx';
 import { loadCatalogue } from '../i18n/load.ts';
 
 const config = (window as unknown as { __GATEHOUSE__: HostedConfig }).__GATEHOUSE__;
@@ -60,40 +57,29 @@ const app = new ClientApp({
 // preact-iso is typed for preact's JSX; in this bundle React *is* preact/compat.
 const Location = LocationProvider as unknown as (props: { scope: string; children: ReactNode }) => ReactNode;
 
+/** The page at the router's location. */
 function Page() {
-  const { path } = useLocation();
-  // The purchase page (create-purchase-url links here) is a hosted page only, not an SDK handler route.
-  const purchase = path.replace(/\/+$/, '');
-  if (purchase === `${handlerPath}/purchase`) return <HostedPurchasePage />;
-  if (purchase.startsWith(`${handlerPath}/purchase/`))
-    return <HostedPurchasePage code={decodeURIComponent(purchase.slice(handlerPath.length + '/purchase/'.length))} />;
-  return <HandlerPage path={path} basePath={handlerPath} pages={HOSTED_PAGES} notFound={HostedErrorPage} />;
+  return <HostedPage path={useLocation().path} handlerPath={handlerPath} />;
 }
 
 function show(shown: Locale) {
   document.documentElement.lang = shown;
+  const root = document.getElementById('root')!;
+  // Sign-in and sign-up arrive rendered by the server (./server-render.tsx): this tree takes the
+  // markup's place, with what the visitor typed, focused, submitted or clicked meanwhile (./early-input.ts).
+  const replay = takeOverServerMarkup(root);
   render(
     // The element tree is React-typed; preact renders it (react is aliased to preact/compat).
     (
       <Location scope={handlerPath}>
-        <GatehouseProvider app={app}>
-          <BrandingContext.Provider value={config.project}>
-            <CapabilitiesContext.Provider value={config.capabilities}>
-              <SsoAvailableContext.Provider value={config.ssoAvailable ?? null}>
-                <LocaleProvider locale={shown}>
-                  {/* Pages other than sign-in and sign-up arrive as chunks of their own (./pages.tsx). */}
-                  <Suspense fallback={<Spinner />}>
-                    <Page />
-                  </Suspense>
-                </LocaleProvider>
-              </SsoAvailableContext.Provider>
-            </CapabilitiesContext.Provider>
-          </BrandingContext.Provider>
-        </GatehouseProvider>
+        <HostedProviders app={app} config={config} locale={shown}>
+          <Page />
+        </HostedProviders>
       </Location>
     ) as unknown as Parameters<typeof render>[0],
-    document.getElementById('root')!,
+    root,
   );
+  replay?.();
 }
 
 // English renders at once; another language's catalogue is a chunk fetched first (if that fails,

@@ -1,0 +1,64 @@
+/**
+ * What a visitor does on the server-rendered sign-in or sign-up form before the page's script has
+ * rendered it (ui/hosted/server-render.tsx): a small inline script, sent with the markup, holds
+ * each submit and each click on a link or button, and the entry (./main.tsx) replays them on the
+ * tree it renders in the markup's place, with the values typed meanwhile (as React's hydration
+ * replays discrete events). The form is usable as soon as the HTML is parsed.
+ */
+
+/** Where the inline script records the held actions: `[kind, index]` in the server markup. */
+const GLOBAL = '__gatehouseEarly';
+
+type Held = Array<['submit' | 'click', number]>;
+
+/**
+ * The inline script (sent under the page's nonce, right after the root element): a submit of a
+ * form in the root is held (its default prevented), and so is a click on a link or a button that is
+ * not a submit button (a submit button's click becomes the form's submit). Records the form's
+ * index among the root's forms, or the element's among its links and buttons.
+ */
+export const EARLY_INPUT_SCRIPT = `(function(){var r=document.getElementById('root');if(!r)return;var h=window.${GLOBAL}=[],i=Array.prototype.indexOf,f=r.querySelectorAll('form'),n;function s(e){e.preventDefault();h.push(['submit',i.call(r.querySelectorAll('form'),e.currentTarget)])}for(n=0;n<f.length;n++)f[n].addEventListener('submit',s);r.addEventListener('click',function(e){var b=e.target&&e.target.closest&&e.target.closest('a,button');if(!b||(b.tagName==='BUTTON'&&b.type==='submit'))return;e.preventDefault();h.push(['click',i.call(r.querySelectorAll('a,button'),b)])},true)})();`;
+
+type Field = HTMLInputElement | HTMLTextAreaElement;
+
+/**
+ * Takes the server's markup out of `root` before the page renders there: remembers the values
+ * typed into its fields and which one has focus, and empties the root. Returns what to call after
+ * the render: it types the values into the same fields of the new tree (an `input` event each, so
+ * the components' state follows), gives focus back, then replays the held submits and clicks, one
+ * task each, so each sees the state the previous one left. Null when the root holds no server markup.
+ */
+export function takeOverServerMarkup(root: HTMLElement): (() => void) | null {
+  if (!root.hasAttribute('data-server-rendered')) return null;
+  root.removeAttribute('data-server-rendered');
+  const fields = (el: HTMLElement) => [...el.querySelectorAll<Field>('input,textarea')];
+  const typed = fields(root).map((f) => ({ name: f.name, value: f.value, checked: 'checked' in f ? f.checked : false }));
+  const active = document.activeElement;
+  const focused = fields(root).findIndex((f) => f === active);
+  const held = ((window as unknown as Record<string, Held | undefined>)[GLOBAL] ?? []).slice();
+  root.textContent = '';
+  return () => {
+    fields(root).forEach((f, i) => {
+      const before = typed[i];
+      if (!before || before.name !== f.name) return;
+      if (f instanceof HTMLInputElement && (f.type === 'checkbox' || f.type === 'radio')) {
+        if (f.checked !== before.checked) f.click();
+      } else if (f.value !== before.value) {
+        f.value = before.value;
+        f.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    });
+    if (focused >= 0) fields(root)[focused]?.focus();
+    const replay = (rest: Held) => {
+      const [next, ...later] = rest;
+      if (!next) return;
+      setTimeout(() => {
+        const [kind, index] = next;
+        if (kind === 'submit') root.querySelectorAll('form')[index]?.requestSubmit();
+        else root.querySelectorAll<HTMLElement>('a,button')[index]?.click();
+        replay(later);
+      });
+    };
+    replay(held);
+  };
+}
