@@ -189,6 +189,8 @@ describeWithServer('hosted handler pages', (get) => {
     assert.ok(german.includes('Passwort'), 'the German labels');
     const asked = await (await fetch(`${get().url}/handler/sign-in?lang=de`)).text();
     assert.match(asked, /<html lang="de">/, '?lang= wins over the header');
+    const signedIn = await (await fetch(`${get().url}/handler/sign-in`, { headers: { cookie: 'gatehouse-refresh-internal=x' } })).text();
+    assert.match(signedIn, /<div id="root"><noscript>/, 'a visitor with a session: the page script shows their state');
     const forgot = await (await fetch(`${get().url}/handler/forgot-password`)).text();
     assert.match(forgot, /<div id="root"><noscript>/, 'rendered by the page script, as before');
     assert.doesNotMatch(forgot, /data-gatehouse/);

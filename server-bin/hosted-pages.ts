@@ -3,6 +3,7 @@ import type { Core, Project, ServerCapabilities } from '../core/index.ts';
 import { INTERNAL_PROJECT_ID, oidcIssuer, serverCapabilities, toClientProject } from '../core/index.ts';
 import { sendPage, serveBundle } from './page-shell.ts';
 import { renderHostedPage } from './hosted-render.ts';
+import { httpOnlyRefreshCookieName } from '../core/protocol/cookie-bridge.ts';
 import { HOSTED_ASSETS_PATH, loadHostedBuild, loadHostedChunk } from './hosted-assets.ts';
 
 /** URL of the hosted pages' script. */
@@ -123,7 +124,11 @@ export function hostedPagesMiddleware(core: Core): Koa.Middleware {
     const build = await loadHostedBuild().catch(() => null);
     const config = hostedPageConfig(project, ctx.path, match.handlerPath, capabilities, await projectSsoAvailable(core, project.id));
     // Sign-in and sign-up arrive rendered, so their form is usable before the bundle has run (issue 28).
-    const markup = await renderHostedPage(config, ctx.search, ctx.get('accept-language'));
+    // Not for a visitor with a session (a refresh cookie): what they see (signed in already, a
+    // hand-off) only the page's script knows, and a form that then vanishes would mislead.
+    const session =
+      ctx.cookies.get(`stack-refresh-${project.id}`) !== undefined || ctx.cookies.get(httpOnlyRefreshCookieName(project.id)) !== undefined;
+    const markup = session ? null : await renderHostedPage(config, ctx.search, ctx.get('accept-language'));
     sendPage(ctx, {
       title: project.displayName,
       style: 'html,body{margin:0}',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // CI smoke test of a built single executable (run by .ci/run after `npm run build:binary`):
 // copies the binary alone into an empty folder, starts it there with no node on PATH, checks
-// GET /api/v1 and /health/ready, the dashboard (/) and the hosted sign-in page with their scripts,
+// GET /api/v1 and /health/ready, the dashboard (/) and the hosted sign-in page with their scripts
+// (sign-in rendered by the server),
 // renders an email template on the embedded render worker (and stops a looping one), creates a user, restarts it and checks the user is still there
 // (the server key seeded on first start still works and the e-mail is taken), and asks the dashboard
 // assistant a question answered by a loopback OpenAI-compatible model server (the bundled `openai`
@@ -99,6 +100,8 @@ try {
     const res = await fetch(`${first.url}${page}`);
     const html = await res.text();
     check(res.status === 200 && /text\/html/.test(res.headers.get('content-type') ?? ''), `GET ${page} answers an HTML page`);
+    // The server's render of sign-in runs from the binary's embedded render file (server-bin/hosted-render.ts).
+    if (page === '/handler/sign-in') check(/data-server-rendered>.*<input[^>]*type="email"/s.test(html), `GET ${page} arrives rendered`);
     // The script tag's URL is relative to the page (server-bin/page-shell.ts: it works under any mount prefix).
     const script = /<script type="module"[^>]* src="([^"?]+\.js)\?v=/.exec(html)?.[1];
     check(script, `GET ${page} loads a script`);
