@@ -123,8 +123,8 @@ export interface PageShellOptions {
   noscript: string;
   /**
    * The page's first markup, rendered on the server (trusted HTML, put in the root element), with
-   * its style sheet (in the head), the inline script that goes right after the root (under the
-   * nonce) and the language it is in (`<html lang>`).
+   * its style sheet (in the head), the inline script that holds early submits (right after the
+   * root, under the nonce) and the language it is in (`<html lang>`).
    */
   markup?: { html: string; css: string; script: string; locale: string };
 }

@@ -5,19 +5,9 @@
  * tree it renders in the markup's place, with the values typed meanwhile (as React's hydration
  * replays discrete events). The form is usable as soon as the HTML is parsed.
  */
-
-/** Where the inline script records the held actions: `[kind, index]` in the server markup. */
-const GLOBAL = '__gatehouseEarly';
+import { EARLY_INPUT_GLOBAL } from './early-input-script.ts';
 
 type Held = Array<['submit' | 'click', number]>;
-
-/**
- * The inline script (sent under the page's nonce, right after the root element): a submit of a
- * form in the root is held (its default prevented), and so is a click on a link or a button that is
- * not a submit button (a submit button's click becomes the form's submit). Records the form's
- * index among the root's forms, or the element's among its links and buttons.
- */
-export const EARLY_INPUT_SCRIPT = `(function(){var r=document.getElementById('root');if(!r)return;var h=window.${GLOBAL}=[],i=Array.prototype.indexOf,f=r.querySelectorAll('form'),n;function s(e){e.preventDefault();h.push(['submit',i.call(r.querySelectorAll('form'),e.currentTarget)])}for(n=0;n<f.length;n++)f[n].addEventListener('submit',s);r.addEventListener('click',function(e){var b=e.target&&e.target.closest&&e.target.closest('a,button');if(!b||(b.tagName==='BUTTON'&&b.type==='submit'))return;e.preventDefault();h.push(['click',i.call(r.querySelectorAll('a,button'),b)])},true)})();`;
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
@@ -35,7 +25,9 @@ export function takeOverServerMarkup(root: HTMLElement): (() => void) | null {
   const typed = fields(root).map((f) => ({ name: f.name, value: f.value, checked: 'checked' in f ? f.checked : false }));
   const active = document.activeElement;
   const focused = fields(root).findIndex((f) => f === active);
-  const held = ((window as unknown as Record<string, Held | undefined>)[GLOBAL] ?? []).slice();
+  const early = (window as unknown as Record<string, { held: Held; stop: () => void } | undefined>)[EARLY_INPUT_GLOBAL];
+  early?.stop();
+  const held = early?.held.slice() ?? [];
   root.textContent = '';
   return () => {
     fields(root).forEach((f, i) => {

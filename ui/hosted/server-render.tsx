@@ -12,7 +12,7 @@ import { GATEHOUSE_CSS } from '../styles.ts';
 import { matchHandlerRoute } from '../components/handler-routes.tsx';
 import '../i18n/catalogues.ts';
 import { hostedLocale, hostedUrls, type HostedConfig } from './config.ts';
-import { EARLY_INPUT_SCRIPT } from './early-input.ts';
+import { EARLY_INPUT_SCRIPT } from './early-input-script.ts';
 import { HostedPage, HostedProviders } from './tree.tsx';
 
 /** What the server puts into the page: the root's markup, the components' CSS, the inline script. */
@@ -21,7 +21,7 @@ export interface ServerMarkup {
   html: string;
   /** The components' style sheet (what `Root` would add to the document's head). */
   css: string;
-  /** The inline script that holds submits and clicks until the page's script has rendered (./early-input.ts). */
+  /** The inline script that holds submits and clicks until the page's script has rendered (./early-input-script.ts). */
   script: string;
   /** The language rendered (`<html lang>`). */
   locale: string;
