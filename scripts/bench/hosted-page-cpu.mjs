@@ -9,6 +9,12 @@
  *   - an `<input type="email">` is in the document and not disabled, and
  *   - its form has a `submit` listener attached (Preact attaches its `onSubmit` with
  *     `addEventListener`, which an init script records), so a click on the button is handled.
+ * The check runs on every DOM change and also whenever a submit listener is attached (a listener
+ * attached by a parser-run inline script comes with no DOM change after it, so a probe that only
+ * watched mutations would see it late). Since the sign-in form arrives rendered by the server with a
+ * small inline script that holds a submit until the page's script has run (ui/hosted/early-input.ts),
+ * a second time is recorded: **rendered**, when the page's own script has put its form in place (the
+ * root no longer carries `data-server-rendered` and a form in it has a submit listener).
  * Each run opens a fresh browser context (cold cache: the HTML, the bundle and the page's API
  * calls all go over the loopback), after one warm-up run that is not counted. Prints each run and
  * the median; `--write` writes the "hosted-cpu" block of docs/benchmarks.md with the load average.
@@ -31,19 +37,28 @@ const root = join(import.meta.dirname, '..', '..');
 /** Records, in the page, the first time the sign-in form is interactive (see the file's comment). */
 const PROBE = () => {
   const forms = new WeakSet();
+  // Resolved once the page's script has rendered the form; awaited over CDP (no polling in the page,
+  // which would take the throttled main thread's time from the page being measured).
+  window.__rendered = new Promise((resolve) => (window.__resolveRendered = resolve));
   const add = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function (type, ...rest) {
-    if (type === 'submit' && this instanceof HTMLFormElement) forms.add(this);
-    return add.call(this, type, ...rest);
+    const result = add.call(this, type, ...rest);
+    if (type === 'submit' && this instanceof HTMLFormElement) {
+      forms.add(this);
+      check();
+    }
+    return result;
   };
   const check = () => {
-    if (window.__interactiveAt !== undefined) return true;
     const email = document.querySelector('input[type="email"]');
-    if (email && !email.disabled && email.form && forms.has(email.form)) {
-      window.__interactiveAt = performance.now();
-      return true;
+    const ready = email && !email.disabled && email.form && forms.has(email.form);
+    if (!ready) return false;
+    window.__interactiveAt ??= performance.now();
+    if (window.__renderedAt === undefined && !email.closest('[data-server-rendered]')) {
+      window.__renderedAt = performance.now();
+      window.__resolveRendered();
     }
-    return false;
+    return window.__renderedAt !== undefined;
   };
   const watch = () => {
     if (check()) return;
@@ -64,8 +79,13 @@ async function measureOnce(browser, url) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(() => window.__interactiveAt !== undefined, null, { timeout: 30_000 });
-  const ms = await page.evaluate(() => window.__interactiveAt);
+  await page.evaluate(() =>
+    Promise.race([
+      window.__rendered,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the form was not rendered in 30 s')), 30_000)),
+    ]),
+  );
+  const { ms, renderedMs } = await page.evaluate(() => ({ ms: window.__interactiveAt, renderedMs: window.__renderedAt }));
   // The sign-in page's scripts: handler.js and the chunks it imports (preloaded with it).
   const scripts = await page.evaluate(() =>
     performance
@@ -74,7 +94,7 @@ async function measureOnce(browser, url) {
       .map((e) => Math.round(e.responseEnd)),
   );
   await context.close();
-  return { ms, scriptLoadedAt: Math.max(...scripts) };
+  return { ms, renderedMs, scriptLoadedAt: Math.max(...scripts) };
 }
 
 async function main() {
@@ -90,7 +110,9 @@ async function main() {
     for (let i = 0; i < RUNS; i++) {
       const r = await measureOnce(browser, url);
       runs.push(r);
-      console.error(`run ${i + 1}: interactive at ${r.ms.toFixed(0)} ms (scripts loaded at ${r.scriptLoadedAt} ms)`);
+      console.error(
+        `run ${i + 1}: interactive at ${r.ms.toFixed(0)} ms, rendered by the page's script at ${r.renderedMs.toFixed(0)} ms (scripts loaded at ${r.scriptLoadedAt} ms)`,
+      );
     }
   } finally {
     await browser.close();
@@ -99,13 +121,14 @@ async function main() {
   const after = loadavg();
   const times = runs.map((r) => r.ms);
   const med = median(times);
+  const rendered = runs.map((r) => r.renderedMs);
   // What sign-in loads: the entry and the chunks it imports (scripts/build-ui.mjs writes the list).
   const dir = join(root, 'dist/ui/handler');
   const files = ['handler.js', ...JSON.parse(readFileSync(join(dir, 'handler.json'), 'utf8')).preload];
   const bytes = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
   const gz = files.reduce((n, f) => n + gzipSync(readFileSync(join(dir, f)), { level: 9 }).length, 0);
   console.log(
-    `median ${med.toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${RUNS} runs at ${RATE}× CPU slowdown; HTML ${htmlBytes} B, sign-in JS (${files.length} files) ${bytes} B / ${gz} B gzipped; load ${before.map((l) => l.toFixed(2)).join(', ')} → ${after.map((l) => l.toFixed(2)).join(', ')}`,
+    `median ${med.toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${RUNS} runs at ${RATE}× CPU slowdown (rendered by the page's script: median ${median(rendered).toFixed(0)} ms); HTML ${htmlBytes} B, sign-in JS (${files.length} files) ${bytes} B / ${gz} B gzipped; load ${before.map((l) => l.toFixed(2)).join(', ')} → ${after.map((l) => l.toFixed(2)).join(', ')}`,
   );
   if (process.argv.includes('--write')) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -114,13 +137,15 @@ Measured ${when} UTC with \`npm run bench:hosted-cpu -- --write\` (\`node --impo
 1-minute load average ${before[0].toFixed(2)} at the start and ${after[0].toFixed(2)} at the end (the machine is shared with other work).
 Chromium ${version} headless, CPU slowed ${RATE}× (\`Emulation.setCPUThrottlingRate\`), server on the loopback (no network throttling),
 a fresh browser context (cold cache) per run after one uncounted warm-up. **Usable** = from navigation start until the email input
-is enabled and its form has its submit handler attached (see the script's header). Target: under ${TARGET_MS} ms.
+is enabled and its form has a submit handler attached (the server-rendered form's comes from a small inline script that holds a
+submit until the page's script has run, which then replays it); **rendered** = when the page's own script has put its form in
+place (see the script's header). Target: usable under ${TARGET_MS} ms.
 
-| Page | Runs | Median | Min | Max | HTML (bytes) | JavaScript it loads (bytes / gzipped) |
-|---|---|---|---|---|---|---|
-| \`/handler/sign-in\` | ${RUNS} | **${med.toFixed(0)} ms** | ${Math.min(...times).toFixed(0)} ms | ${Math.max(...times).toFixed(0)} ms | ${htmlBytes.toLocaleString('en')} | ${bytes.toLocaleString('en')} / ${gz.toLocaleString('en')} (${files.length} files: handler.js and the chunks it imports) |
+| Page | Runs | Usable: median | Min | Max | Rendered by the page's script: median (min–max) | HTML (bytes) | JavaScript it loads (bytes / gzipped) |
+|---|---|---|---|---|---|---|---|
+| \`/handler/sign-in\` | ${RUNS} | **${med.toFixed(0)} ms** | ${Math.min(...times).toFixed(0)} ms | ${Math.max(...times).toFixed(0)} ms | ${median(rendered).toFixed(0)} ms (${Math.min(...rendered).toFixed(0)}–${Math.max(...rendered).toFixed(0)}) | ${htmlBytes.toLocaleString('en')} | ${bytes.toLocaleString('en')} / ${gz.toLocaleString('en')} (${files.length} files: handler.js and the chunks it imports) |
 
-Each run (ms): ${times.map((t) => t.toFixed(0)).join(', ')}.
+Each run, usable / rendered (ms): ${runs.map((r) => `${r.ms.toFixed(0)} / ${r.renderedMs.toFixed(0)}`).join(', ')}.
 <!-- bench:hosted-cpu:end -->`;
     console.error(`wrote ${writeDocSection('hosted-cpu', block)}`);
   }
