@@ -29,6 +29,8 @@ describeWithServer('hosted handler pages', (get) => {
     assert.equal(html.match(/<script nonce="([^"]+)">/g)?.length, 2, 'two inline scripts: the config, and the one holding early submits');
     assert.ok(html.includes(`<script nonce="${nonce}">`));
     assert.equal(html.match(/<script /g)?.length, 3, 'the config, the bundle and the early-submit script');
+    const head = html.slice(0, html.indexOf('<body>'));
+    assert.match(head, /<script nonce="[^"]+">\(function\(\)\{var d=document/, 'the early-submit script listens before the form is parsed');
     assert.equal(
       html.split(` nonce="${nonce}"`).length - 1,
       html.match(/<script |<link rel="modulepreload"/g)?.length,

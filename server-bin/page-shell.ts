@@ -123,8 +123,8 @@ export interface PageShellOptions {
   noscript: string;
   /**
    * The page's first markup, rendered on the server (trusted HTML, put in the root element), with
-   * its style sheet (in the head), the inline script that holds early submits (right after the
-   * root, under the nonce) and the language it is in (`<html lang>`).
+   * its style sheet (in the head), the inline script that holds early submits (in the head, under
+   * the nonce, so it listens before the form is parsed) and the language it is in (`<html lang>`).
    */
   markup?: { html: string; css: string; script: string; locale: string };
 }
@@ -145,8 +145,9 @@ export function relativeToPage(serverPath: string, path: string): string {
  * imports (`<link rel="modulepreload">`) as static tags with the nonce, at URLs relative to the
  * page ({@link relativeToPage}): the browser's preload scanner finds them while the HTML is still
  * being parsed, and fetches them in parallel. With `markup` (a hosted sign-in or sign-up page
- * rendered on the server), the root holds it and the inline script after it holds the visitor's
- * submits and clicks until the bundle has rendered (ui/hosted/early-input.ts).
+ * rendered on the server), the root holds it and an inline script in the head, which runs before
+ * the markup is parsed, holds the visitor's submits and clicks until the bundle has rendered
+ * (ui/hosted/early-input.ts).
  */
 export function pageShell(o: PageShellOptions): string {
   const url = (path: string) => escapeHtml(relativeToPage(o.serverPath, path));
@@ -161,13 +162,13 @@ export function pageShell(o: PageShellOptions): string {
 <link rel="icon" href="${LOGO_DATA_URL}" type="image/svg+xml">
 <title>${escapeHtml(o.title)}</title>
 <style>${o.style}</style>${o.markup ? `\n<style data-gatehouse>${o.markup.css}</style>` : ''}
-<script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>
+<script nonce="${o.nonce}">window.${o.globalName}=${inlineJson(o.config)};</script>${o.markup ? `\n<script nonce="${o.nonce}">${o.markup.script}</script>` : ''}
 <script type="module" src="${url(`${o.scriptPath}?v=${o.hash}`)}" nonce="${o.nonce}"></script>${preload}
 </head>
 <body>
 ${
   o.markup
-    ? `<div id="root" data-server-rendered>${o.markup.html}</div>\n<noscript>${escapeHtml(o.noscript)}</noscript>\n<script nonce="${o.nonce}">${o.markup.script}</script>`
+    ? `<div id="root" data-server-rendered>${o.markup.html}</div>\n<noscript>${escapeHtml(o.noscript)}</noscript>`
     : `<div id="root"><noscript>${escapeHtml(o.noscript)}</noscript></div>`
 }
 </body>

@@ -1,7 +1,7 @@
 /**
  * What a visitor does on the server-rendered sign-in or sign-up form before the page's script has
- * rendered it (ui/hosted/server-render.tsx): a small inline script, sent with the markup, holds
- * each submit and each click on a link or button, and the entry (./main.tsx) replays them on the
+ * rendered it (ui/hosted/server-render.tsx): a small inline script in the page's head, which
+ * listens before the markup is parsed, holds each submit and each click on a link or button, and the entry (./main.tsx) replays them on the
  * tree it renders in the markup's place, with the values typed meanwhile (as React's hydration
  * replays discrete events). The form is usable as soon as the HTML is parsed.
  */
