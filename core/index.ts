@@ -14,6 +14,7 @@ import type { ProjectKeyValues } from './internal-api-keys/generate.ts';
 import { startEmailWorker, stopEmailWorker } from './emails/worker.ts';
 import { startWebhookWorker, stopWebhookWorker } from './webhooks/worker.ts';
 import { startMetadataRefresh, stopMetadataRefresh } from './sso/index.ts';
+import { startStripeOutboxWorker, stopStripeOutboxWorker } from './payments/index.ts';
 import { findProject, type Project } from './projects/index.ts';
 import { loadImage } from './images/index.ts';
 import { dashboardSignUpState, type DashboardSignUpState } from './dashboard-signup/index.ts';
@@ -197,6 +198,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   startEmailWorker(runtime);
   startWebhookWorker(runtime);
   startMetadataRefresh(runtime);
+  startStripeOutboxWorker(runtime);
   const byId = new Map(operations.map((op) => [op.id, op]));
   return {
     runtime,
@@ -225,6 +227,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await stopEmailWorker(runtime);
       await stopWebhookWorker(runtime);
       await stopMetadataRefresh(runtime);
+      await stopStripeOutboxWorker(runtime);
       await runtime.sessionActivity.drain();
       await options.storage.close();
     },

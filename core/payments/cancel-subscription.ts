@@ -11,12 +11,15 @@ import { paymentsPlainError } from './plain-errors.ts';
 import { updatePurchase } from './queries.ts';
 import { connectedStripe } from './stripe-account.ts';
 import { CustomerTypeSchema } from './schemas.ts';
+import { queueStripeChange } from './stripe-outbox.ts';
 
 /**
  * Cancels the customer's active subscriptions to the product, every one of them (client for
  * itself, server, admin; the SDK's `cancelSubscription`, the account-settings "Cancel" button), as
  * upstream: one paid through Stripe is canceled in Stripe at once (`DELETE /v1/subscriptions/{id}`)
- * and ends now; a granted or test-mode one is marked canceled and stays owned until its current
+ * and ends now — the Stripe call goes through the Stripe outbox (stripe-outbox.ts: recorded in the
+ * transaction that ends it, attempted right after commit, retried until Stripe has it), so a
+ * Stripe failure never leaves the customer billed for a subscription Gatehouse ended; a granted or test-mode one is marked canceled and stays owned until its current
  * period ends (listed as `one_time` with `subscription: null` meanwhile).
  * Plain 400s as upstream: "Customer does not have this product.", "This product is a one time purchase
  * and cannot be canceled.", "No active subscription found with this ID for the given customer.";
@@ -89,24 +92,26 @@ export const cancelSubscription = defineOperation({
       if (targets.length === 0) throw paymentsPlainError.badRequest('This product is a one time purchase and cannot be canceled.');
     }
     const viaStripe = targets.some((t) => t.row.stripe_subscription_id !== null);
-    const connected = viaStripe ? await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId) : null;
-    if (viaStripe && !connected) throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');
-    for (const target of targets) {
-      if (target.row.stripe_subscription_id !== null) {
-        await connected!.stripe.subscriptions.cancel(target.row.stripe_subscription_id);
-        await updatePurchase(ctx.db, customer.projectId, target.row.id, {
-          status: 'canceled',
-          current_period_end: ctx.now,
-          updated_at: ctx.now,
-        });
-      } else {
-        await updatePurchase(ctx.db, customer.projectId, target.row.id, {
-          status: 'canceled',
-          cancel_at_period_end: true,
-          updated_at: ctx.now,
-        });
-      }
+    if (viaStripe && !(await connectedStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId))) {
+      throw paymentsPlainError.badRequest('The Stripe account of this subscription is not connected.');
     }
+    await ctx.transaction(async (tx) => {
+      for (const target of targets) {
+        await updatePurchase(
+          tx.db,
+          customer.projectId,
+          target.row.id,
+          target.row.stripe_subscription_id !== null
+            ? { status: 'canceled', current_period_end: ctx.now, updated_at: ctx.now }
+            : { status: 'canceled', cancel_at_period_end: true, updated_at: ctx.now },
+        );
+      }
+      await queueStripeChange(
+        tx,
+        targets.map((t) => t.row),
+        { action: 'cancel' },
+      );
+    });
     return { success: true };
   },
 });

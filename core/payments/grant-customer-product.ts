@@ -1,17 +1,18 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
 import { KnownError } from '../errors/index.ts';
-import { cancelReplacedInStripe } from './cancel-replaced.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModel } from './model.ts';
 import { InlineProductSchema, resolveProduct } from './products.ts';
 import { CustomerTypeSchema } from './schemas.ts';
+import { queueStripeChange } from './stripe-outbox.ts';
 
 /**
  * Grants a product, by id or inline, without payment (server, admin access; the SDK's
  * `grantProduct`). Recorded with creation source `API_GRANT`. Answers `{success: true}`, with
  * `subscription_id` (the purchase's id, as listings show it) when the product is a subscription.
- * A Stripe subscription it replaces in its product line is canceled in Stripe.
+ * A Stripe subscription it replaces in its product line is canceled in Stripe, through the Stripe
+ * outbox (stripe-outbox.ts: recorded with the grant, attempted after commit, retried until done).
  *
  * @see upstream `payments/products/[customer_type]/[customer_id]/route.ts` (POST)
  */
@@ -48,17 +49,18 @@ export const grantCustomerProduct = defineOperation({
       customerType: params.customer_type,
       customerId: params.customer_id,
     };
-    const granted = await ctx.transaction((tx) =>
-      grantProduct(tx.db, model, customer, {
+    const granted = await ctx.transaction(async (tx) => {
+      const result = await grantProduct(tx.db, model, customer, {
         productId,
         product,
         priceId: undefined,
         quantity: body.quantity ?? 1,
         source: { creationSource: 'API_GRANT', testMode: model.testMode },
         now: ctx.now,
-      }),
-    );
-    await cancelReplacedInStripe(ctx.runtime, ctx.db, customer.projectId, customer.branchId, granted.replaced);
+      });
+      await queueStripeChange(tx, result.replaced, { action: 'cancel' });
+      return result;
+    });
     return { success: true as const, ...(granted.subscription && granted.purchaseId ? { subscription_id: granted.purchaseId } : {}) };
   },
 });

@@ -25,3 +25,4 @@ export { PaymentsOverviewOutput } from './outputs.ts';
 export { createSetupIntent } from './create-setup-intent.ts';
 export { setDefaultPaymentMethod } from './set-default-payment-method.ts';
 export { createAccountSession } from './create-account-session.ts';
+export { startStripeOutboxWorker, stopStripeOutboxWorker } from './stripe-outbox.ts';

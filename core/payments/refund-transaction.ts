@@ -7,6 +7,7 @@ import { paymentsPlainError } from './plain-errors.ts';
 import { claimRefund, findPurchase, releaseRefund, updatePurchase, type PurchaseRow } from './queries.ts';
 import { checkRefundEntries } from './refund-entries.ts';
 import { requireConnectedStripe } from './stripe-account.ts';
+import { queueStripeChange, type StripeSubscriptionChange } from './stripe-outbox.ts';
 import { chargedMinor } from './transactions.ts';
 
 /** What happens to a refunded subscription: ends now, at its period's end, or goes on. */
@@ -41,6 +42,9 @@ interface RefundPlan {
  *   the subscription is canceled in Stripe and revoked; `at-period-end`: it runs to the period's end;
  *   `none`: money only), as the SDK 2.8.108 sends them. A one-off purchase is revoked. Answers
  *   `{ success: true, refund_transaction_id }`.
+ * Once Stripe has refunded the money the refund is recorded, and the subscription change it implies
+ * goes to Stripe through the Stripe outbox (stripe-outbox.ts: recorded with the refund, attempted
+ * at once, retried until Stripe has it), so the two never part silently.
  * As upstream, only purchases paid through Stripe are refundable: a test-mode one-off purchase is
  * TEST_MODE_PURCHASE_NON_REFUNDABLE, another one without a payment ONE_TIME_PURCHASE_NOT_FOUND, a
  * subscription not billed through Stripe SUBSCRIPTION_INVOICE_NOT_FOUND.
@@ -101,48 +105,52 @@ export const refundTransaction = defineOperation({
     if (plan.amountMinor > 0 && row.stripe_payment_intent_id === null) throw invoiceNotFound();
     const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
     // Claimed before Stripe is called (one conditional update): two concurrent refunds of one
-    // purchase never both reach Stripe. A failed call gives the claim back.
+    // purchase never both reach Stripe. A failed refund call gives the claim back.
     if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
-    const left = row.quantity - plan.revoke;
-    try {
-      if (plan.amountMinor > 0) {
+    if (plan.amountMinor > 0) {
+      try {
         await stripe.refunds.create({
           payment_intent: row.stripe_payment_intent_id!,
           amount: plan.amountMinor,
           metadata: { gatehouse_purchase_id: row.id },
         });
+      } catch (error) {
+        await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
+        throw error;
       }
-      const subId = row.stripe_subscription_id;
-      if (subId !== null && row.status !== 'canceled') {
-        if (body.refund_entries !== undefined && plan.revoke > 0) {
-          const item = (await stripe.subscriptions.retrieve(subId)).items.data[0];
-          await stripe.subscriptions.update(subId, {
-            cancel_at_period_end: left === 0,
-            ...(item ? { items: [{ id: item.id, quantity: left }] } : {}),
-          });
-        } else if (plan.end === 'now') {
-          await stripe.subscriptions.cancel(subId);
-        } else if (plan.end === 'at-period-end') {
-          await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
-        }
-      }
-    } catch (error) {
-      await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
-      throw error;
     }
+    // The money is back with the customer: the refund is recorded whatever Stripe says next, and
+    // the subscription change it implies goes through the Stripe outbox in the same transaction.
+    const change = stripeChangeOf(row, body.refund_entries !== undefined, plan);
     const revokedAll = plan.revoke >= row.quantity;
-    await updatePurchase(ctx.db, ctx.auth.project.id, row.id, {
-      refunded_at: ctx.now,
-      refunded_quantity: plan.revoke,
-      updated_at: ctx.now,
-      ...(revokedAll ? { status: 'refunded' } : {}),
-      ...(revokedAll && row.kind === 'subscription' ? { current_period_end: ctx.now } : {}),
-      ...(!revokedAll && plan.end === 'at-period-end' ? { cancel_at_period_end: true } : {}),
+    await ctx.transaction(async (tx) => {
+      await updatePurchase(tx.db, ctx.auth.project.id, row.id, {
+        refunded_at: ctx.now,
+        refunded_quantity: plan.revoke,
+        updated_at: ctx.now,
+        ...(revokedAll ? { status: 'refunded' } : {}),
+        ...(revokedAll && row.kind === 'subscription' ? { current_period_end: ctx.now } : {}),
+        ...(!revokedAll && plan.end === 'at-period-end' ? { cancel_at_period_end: true } : {}),
+      });
+      if (change) await queueStripeChange(tx, [row], change);
     });
     if (body.refund_entries !== undefined) return { success: true };
     return { success: true, refund_transaction_id: `${row.id}:refund` };
   },
 });
+
+/**
+ * What Stripe must do to the purchase's subscription after the refund, or null (none, or it has
+ * ended already): with refund entries that revoke units, its quantity drops to what is left (at
+ * the period's end when none is); else it is canceled now or at the period's end as planned.
+ */
+function stripeChangeOf(row: PurchaseRow, byEntries: boolean, plan: RefundPlan): StripeSubscriptionChange | null {
+  if (row.stripe_subscription_id === null || row.status === 'canceled') return null;
+  if (byEntries && plan.revoke > 0) return { action: 'set_quantity', quantity: row.quantity - plan.revoke };
+  if (plan.end === 'now') return { action: 'cancel' };
+  if (plan.end === 'at-period-end') return { action: 'cancel_at_period_end' };
+  return null;
+}
 
 /**
  * What a request asks for: from `refund_entries` (checked as upstream), else from `amount_usd`

@@ -16,7 +16,7 @@ import {
   usePurchaseCode,
 } from './queries.ts';
 import { connectedStripe } from './stripe-account.ts';
-import { cancelReplacedInStripe } from './cancel-replaced.ts';
+import { queueStripeChange } from './stripe-outbox.ts';
 import { recordStripeInvoice } from './invoices.ts';
 
 type Obj = Record<string, unknown>;
@@ -93,8 +93,8 @@ async function prefetch(stripe: Stripe, event: Stripe.Event): Promise<Prefetched
  * Applies one verified Stripe event inside the caller's transaction:
  * - `checkout.session.completed` / `…async_payment_succeeded` (paid): grants the product of the
  *   session's purchase code (its price from the code's snapshot of config), once per session; the
- *   purchases it replaced in their product line are returned (their Stripe subscriptions are
- *   canceled after commit);
+ *   purchases it replaced in their product line are returned (the caller queues the
+ *   cancellation of their Stripe subscriptions in the Stripe outbox, in the same transaction);
  * - every `invoice.*` event: records the invoice of a subscription purchase (listed by
  *   `GET /payments/invoices/…`);
  * - `invoice.paid` / `invoice.payment_succeeded`: renews the subscription's period;
@@ -240,11 +240,11 @@ export const stripeWebhook = defineOperation({
     }
     if (typeof event?.id !== 'string' || typeof event.type !== 'string') throw invalidSignature();
     const pre = await prefetch(connected.stripe, event);
-    const replaced = await ctx.transaction(async (tx) => {
-      if (!(await recordStripeEvent(tx.db, projectId, event.id, event.type, ctx.now))) return [];
-      return applyEvent(tx, projectId, branchId, event, pre);
+    await ctx.transaction(async (tx) => {
+      if (!(await recordStripeEvent(tx.db, projectId, event.id, event.type, ctx.now))) return;
+      // Replaced subscriptions are canceled in Stripe through the outbox, recorded with the event.
+      await queueStripeChange(tx, await applyEvent(tx, projectId, branchId, event, pre), { action: 'cancel' });
     });
-    await cancelReplacedInStripe(ctx.runtime, ctx.db, projectId, branchId, replaced);
     return { received: true };
   },
 });

@@ -2,12 +2,12 @@ import * as v from 'valibot';
 import { KnownError } from '../errors/index.ts';
 import { defineOperation, type OperationContext } from '../operations/define.ts';
 import { TestModePurchaseOutput } from './outputs.ts';
-import { cancelReplacedInStripe } from './cancel-replaced.ts';
 import { grantProduct } from './grant.ts';
 import { loadPaymentsModelFor } from './model.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import { openPurchaseCode } from './purchase-codes.ts';
 import { usePurchaseCode } from './queries.ts';
+import { queueStripeChange } from './stripe-outbox.ts';
 
 export const BodySchema = v.strictObject({
   full_code: v.pipe(v.string(), v.maxLength(512)),
@@ -25,7 +25,7 @@ export const BodySchema = v.strictObject({
 /**
  * Completes the purchase of a code without Stripe: uses the code (once, race-free) and grants the
  * product with its included items, recorded as a test-mode purchase at the configured price. A
- * Stripe subscription it replaces in its product line is canceled in Stripe.
+ * Stripe subscription it replaces in its product line is canceled in Stripe (through the Stripe outbox).
  *
  * @returns the purchase id.
  */
@@ -51,7 +51,7 @@ export async function completeTestModePurchase(
   }
   const granted = await ctx.transaction(async (tx) => {
     if (!(await usePurchaseCode(tx.db, code.codeHash, ctx.now))) throw new KnownError('VERIFICATION_CODE_ALREADY_USED');
-    return grantProduct(tx.db, model, code, {
+    const result = await grantProduct(tx.db, model, code, {
       productId: code.productId,
       product: code.product,
       priceId: body.price_id,
@@ -59,8 +59,9 @@ export async function completeTestModePurchase(
       source: { creationSource: 'TEST_MODE', testMode: true },
       now: ctx.now,
     });
+    await queueStripeChange(tx, result.replaced, { action: 'cancel' });
+    return result;
   });
-  await cancelReplacedInStripe(ctx.runtime, ctx.db, code.projectId, code.branchId, granted.replaced);
   return granted.purchaseId;
 }
 

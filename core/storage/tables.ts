@@ -74,6 +74,8 @@ export interface Database {
   // payment invoices (0023)
   payment_invoices: PaymentInvoicesTable;
   email_capacity_boosts: EmailCapacityBoostsTable;
+  // payments' Stripe outbox (0024)
+  payment_stripe_outbox: PaymentStripeOutboxTable;
 }
 
 /** An image uploaded as a base64 `data:` URL, served at `/images/{id}` (core/images). */
@@ -891,4 +893,30 @@ export interface EmailCapacityBoostsTable {
   project_id: string;
   /** Epoch ms when the boost ends. */
   expires_at: number;
+}
+
+/**
+ * A Stripe subscription change owed after a local change to a purchase (migration 0024;
+ * core/payments/stripe-outbox.ts): written in the change's transaction, retried until Stripe has it.
+ */
+export interface PaymentStripeOutboxTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  /** The purchase (`payment_purchases.id`) whose local change this carries to Stripe. */
+  purchase_id: string;
+  stripe_subscription_id: string;
+  /** `cancel` (now), `cancel_at_period_end`, or `set_quantity` (to `quantity`; at the period's end when 0). */
+  action: string;
+  quantity: number | null;
+  /** `pending` (due at `next_attempt_at`), `done`, or `failed` (every attempt failed; see `last_error`). */
+  status: string;
+  attempt_count: number;
+  next_attempt_at: number | null;
+  /** A process's lease on the row while it calls Stripe (epoch ms); null when free. */
+  locked_until: number | null;
+  /** The last failed attempt's error, as Stripe or the network reported it. */
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
 }

@@ -27,6 +27,7 @@ import { paymentInvoices } from './0023-payment-invoices.ts';
 import { paymentRefunds } from './0023-payment-refunds.ts';
 import { importSourceId } from './0023-import-source-id.ts';
 import { emailCapacity } from './0023-email-capacity.ts';
+import { paymentStripeOutbox } from './0024-payment-stripe-outbox.ts';
 
 /**
  * The one static migration list, in order. Static imports (no folder scan) so the single
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0023-import-source-id': importSourceId,
   '0023-sso-connection-options': ssoConnectionOptions,
   '0023-email-capacity': emailCapacity,
+  '0024-payment-stripe-outbox': paymentStripeOutbox,
 };
