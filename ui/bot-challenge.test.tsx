@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import { StrictMode, type ReactNode } from 'react';
-import { act, captureAssign, click, flush, render, type, waitForText } from './test-dom.tsx';
+import { act, captureAssign, click, flush, render, type, waitFor, waitForText } from './test-dom.tsx';
 import { ClientApp } from '../sdk/client-app.ts';
 import { manualEnvironment } from '../sdk/env.ts';
 import { GatehouseProvider } from '../sdk/react.tsx';
@@ -188,11 +188,14 @@ describe('bot challenge in the sign-in forms (Cloudflare Turnstile, issue 27)', 
     const { app, transport } = makeApp(SITE_KEY, (req) =>
       req.path.startsWith('/auth/oauth/authorize/github') ? { json: { location: 'https://github.example/login' } } : undefined,
     );
-    const assigned = await captureAssign(async () => {
+    const assigned = await captureAssign(async (navigations) => {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');
       await click(c, /Sign in with GitHub/);
-      await flush();
+      await waitFor(
+        () => navigations.length > 0,
+        () => 'no navigation to the authorize URL',
+      );
     });
     const call = transport.requests.find((r) => r.path.startsWith('/auth/oauth/authorize/github'))!;
     const query = new URL(call.path, 'http://x').searchParams;

@@ -598,11 +598,14 @@ describe('MfaPage, CliAuthConfirm, ErrorPage and Handler', () => {
 describe('OAuthButtonGroup, PasskeyButton and the callback pages', () => {
   it('OAuth: one button per enabled provider, starting the PKCE authorize redirect', async () => {
     const { app } = makeApp();
-    const assigned = await captureAssign(async () => {
+    const assigned = await captureAssign(async (navigations) => {
       const c = await show(app, <OAuthButtonGroup type="sign-in" />);
       await waitForText(c, 'Sign in with GitHub');
       await click(c, /Sign in with GitHub/);
-      await flush();
+      await waitFor(
+        () => navigations.length > 0,
+        () => 'no navigation to the authorize URL',
+      );
     });
     assert.equal(assigned.length, 1);
     const url = new URL(assigned[0]!);

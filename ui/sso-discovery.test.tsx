@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { captureAssign, click, flush, input, type, waitForText } from './test-dom.tsx';
+import { captureAssign, click, input, type, waitFor, waitForText } from './test-dom.tsx';
 import { SignIn, SignUp } from './index.ts';
 import { SsoAvailableContext } from './components/sso-discovery.tsx';
 import { makeApp, show, type Route } from './component-test-app.tsx';
@@ -15,7 +15,7 @@ const withSso: Route = (req) => {
 describe('SignIn with home-realm discovery (project with SSO)', () => {
   it('asks for the address first and sends an address of an SSO domain to /auth/sso/authorize with the app’s OAuth parameters', async () => {
     const { app } = makeApp(withSso);
-    const assigned = await captureAssign(async () => {
+    const assigned = await captureAssign(async (navigations) => {
       const c = await show(app, <SignIn />);
       await waitForText(c, 'Continue');
       assert.equal(c.querySelector('input[type=password]'), null, 'no password field before the address is known');
@@ -23,7 +23,11 @@ describe('SignIn with home-realm discovery (project with SSO)', () => {
       await type(c, 'Email', 'zoe@corp.example');
       await click(c, 'Continue');
       await waitForText(c, "Taking you to your organization's sign-in…");
-      await flush();
+      // The navigation follows the PKCE pair's generation (WebCrypto), which is not bound to a render.
+      await waitFor(
+        () => navigations.length > 0,
+        () => 'no navigation to /auth/sso/authorize',
+      );
     });
     assert.equal(assigned.length, 1);
     const url = new URL(assigned[0]!);

@@ -138,8 +138,8 @@ export async function waitForText(container: HTMLElement, text: string, timeoutM
   );
 }
 
-/** Runs `fn` with `location.assign` recorded instead of navigating; returns the assigned URLs. */
-export async function captureAssign(fn: () => Promise<void>): Promise<string[]> {
+/** Runs `fn` with `location.assign` recorded instead of navigating (`fn` sees the list as it fills, to wait on it); returns the assigned URLs. */
+export async function captureAssign(fn: (assigned: readonly string[]) => Promise<void>): Promise<string[]> {
   const assigned: string[] = [];
   const loc = globalThis.location as unknown as { assign: (u: string) => void };
   const original = loc.assign;
@@ -147,7 +147,7 @@ export async function captureAssign(fn: () => Promise<void>): Promise<string[]> 
     assigned.push(u);
   };
   try {
-    await fn();
+    await fn(assigned);
   } finally {
     loc.assign = original;
   }
