@@ -23,7 +23,7 @@ export interface StackSdk {
 
 /**
  * A fresh project with real API keys, and a client app and a server app of `sdk` pointed at
- * `server` with in-memory token stores (docs/compatibility.md "Constructing an app").
+ * `server` with in-memory token stores (docs/compatibility.md "Constructing an app") and no page-view tracker.
  */
 export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<string, unknown> = {}) {
   const project = await createProject(server, config);
@@ -33,6 +33,11 @@ export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<
     projectId: project.projectId,
     publishableClientKey: keys.publishableClientKey,
     tokenStore: 'memory',
+    // The SDK starts its page-view tracker (a never-cleared setInterval) whenever `window` and
+    // `document` exist: a component test earlier in the same shared test process leaves happy-dom's
+    // globals behind, and the interval would then keep the process alive after its last file.
+    // Without a DOM (as here in Node) the SDK never starts it, so turning it off changes nothing else.
+    analytics: { enabled: false },
   };
   return {
     project,
