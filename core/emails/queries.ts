@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { takeLease } from '../storage/leased-rows.ts';
 import type { Database, EmailsTable, EmailSourcesTable } from '../storage/tables.ts';
 
 /** An outbox / sent-email row as stored. */
@@ -8,52 +9,14 @@ export async function insertEmail(db: Kysely<Database>, row: EmailRow): Promise<
   await db.insertInto('emails').values(row).execute();
 }
 
-/** Ids of pending emails due at `now` whose lease (if any) has run out; oldest first. */
-export async function findDueEmailIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('emails')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /**
- * Takes the lease of one due email until `lockedUntil`, atomically: a conditional update that only
- * one process can win. Returns the row when this caller holds the lease, else null.
+ * Takes the lease of one due email until `lockedUntil` (core/storage/leased-rows.ts: only one
+ * process can win it). Returns the row when this caller holds the lease, else null.
  */
 export async function claimEmail(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<EmailRow | null> {
-  const result = await db
-    .updateTable('emails')
-    .set({ locked_until: lockedUntil })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return null;
+  if (!(await takeLease(db, 'emails', id, now, lockedUntil))) return null;
   const row = await db.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
   return row ?? null;
-}
-
-/** Records the outcome of a delivery attempt and releases the lease, if this caller still holds it. */
-export async function finishAttempt(
-  db: Kysely<Database>,
-  id: string,
-  lockedUntil: number,
-  changes: Updateable<EmailsTable>,
-): Promise<void> {
-  await db
-    .updateTable('emails')
-    .set({ ...changes, locked_until: null })
-    .where('id', '=', id)
-    .where('locked_until', '=', lockedUntil)
-    .execute();
 }
 
 /** The project's emails, newest first. */

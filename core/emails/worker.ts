@@ -1,7 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import type { Runtime } from '../runtime.ts';
 import { findProject } from '../projects/index.ts';
-import { claimEmail, findDueEmailIds, finishAttempt, pruneEmails, type EmailRow } from './queries.ts';
+import { findDueIds, releaseLease } from '../storage/leased-rows.ts';
+import { claimEmail, pruneEmails, type EmailRow } from './queries.ts';
 import { openContent } from './sealed-body.ts';
 import { describeSmtpError, openTransport, routeFor } from './transport.ts';
 
@@ -106,7 +107,7 @@ async function deliverDueEmails(runtime: Runtime, worker: Worker): Promise<void>
   }
   for (;;) {
     const now = runtime.clock.now();
-    const ids = await findDueEmailIds(runtime.db, now, 20);
+    const ids = await findDueIds(runtime.db, 'emails', now, 20);
     if (ids.length === 0) return;
     let claimedAny = false;
     for (const id of ids) {
@@ -128,7 +129,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
     if (!project) throw new Error('project no longer exists');
     const route = routeFor(project.config.emailConfig, runtime.smtpUrl, project.displayName);
     if (route.kind === 'outbox') {
-      await finishAttempt(runtime.db, row.id, lockedUntil, { status: 'outbox', transport: 'outbox', attempt_count: attempts });
+      await releaseLease(runtime.db, 'emails', row.id, lockedUntil, { status: 'outbox', transport: 'outbox', attempt_count: attempts });
       return;
     }
     let transport = worker.transports.get(route.key);
@@ -147,7 +148,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
       ...(live.text ? { text: live.text } : {}),
       ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}),
     });
-    await finishAttempt(runtime.db, row.id, lockedUntil, {
+    await releaseLease(runtime.db, 'emails', row.id, lockedUntil, {
       status: 'sent',
       sent_at: runtime.clock.now(),
       attempt_count: attempts,
@@ -162,7 +163,7 @@ async function deliverOne(runtime: Runtime, worker: Worker, row: EmailRow, locke
       { email_id: row.id, attempt: attempts, err: error instanceof Error ? error.message : String(error) },
       failed ? 'email delivery failed for good' : 'email delivery failed; will retry',
     );
-    await finishAttempt(runtime.db, row.id, lockedUntil, {
+    await releaseLease(runtime.db, 'emails', row.id, lockedUntil, {
       status: failed ? 'failed' : 'pending',
       attempt_count: attempts,
       error: message,

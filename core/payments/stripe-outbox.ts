@@ -2,16 +2,11 @@ import type Stripe from 'stripe';
 import type { OperationContext } from '../operations/define.ts';
 import { startPollingWorker, type PollingWorker } from '../lib/polling-worker.ts';
 import { uuid } from '../lib/random.ts';
+import { findDueIds, releaseLease } from '../storage/leased-rows.ts';
 import type { Runtime } from '../runtime.ts';
 import type { PurchaseRow } from './queries.ts';
 import { connectedStripe } from './stripe-account.ts';
-import {
-  claimStripeOutboxRow,
-  findDueStripeOutboxIds,
-  finishStripeOutboxRow,
-  insertStripeOutboxRows,
-  type StripeOutboxRow,
-} from './stripe-outbox-queries.ts';
+import { claimStripeOutboxRow, insertStripeOutboxRows, type StripeOutboxRow } from './stripe-outbox-queries.ts';
 
 /**
  * The Stripe outbox: a change Gatehouse made to a purchase locally (ended it, refunded it) that
@@ -104,7 +99,7 @@ async function attemptStripeChanges(runtime: Runtime, ids: readonly string[], is
  */
 export async function retryDueStripeChanges(runtime: Runtime, isStopped: () => boolean = () => false): Promise<void> {
   for (;;) {
-    const ids = await findDueStripeOutboxIds(runtime.db, runtime.clock.now(), 20);
+    const ids = await findDueIds(runtime.db, 'payment_stripe_outbox', runtime.clock.now(), 20);
     if (ids.length === 0 || (await attemptStripeChanges(runtime, ids, isStopped)) === 0) return;
   }
 }
@@ -127,7 +122,7 @@ async function attemptStripeChange(runtime: Runtime, row: StripeOutboxRow, locke
   }
   const now = runtime.clock.now();
   if (error === null) {
-    await finishStripeOutboxRow(runtime.db, row.id, lockedUntil, {
+    await releaseLease(runtime.db, 'payment_stripe_outbox', row.id, lockedUntil, {
       status: 'done',
       attempt_count: attempts,
       next_attempt_at: null,
@@ -136,7 +131,7 @@ async function attemptStripeChange(runtime: Runtime, row: StripeOutboxRow, locke
     return;
   }
   const failedForGood = attempts >= STRIPE_RETRY_SCHEDULE_MS.length;
-  await finishStripeOutboxRow(runtime.db, row.id, lockedUntil, {
+  await releaseLease(runtime.db, 'payment_stripe_outbox', row.id, lockedUntil, {
     status: failedForGood ? 'failed' : 'pending',
     attempt_count: attempts,
     next_attempt_at: failedForGood ? null : now + STRIPE_RETRY_SCHEDULE_MS[attempts]!,

@@ -6,6 +6,7 @@ import type {
   WebhookEndpointsTable,
   WebhookMessagesTable,
 } from '../storage/tables.ts';
+import { takeLease } from '../storage/leased-rows.ts';
 
 export type { WebhookEndpointRow } from '../webhook-events/index.ts';
 import type { WebhookEndpointRow } from '../webhook-events/index.ts';
@@ -51,21 +52,6 @@ export async function deleteEndpoint(db: Kysely<Database>, projectId: string, id
 
 // ── Messages and deliveries ──────────────────────────────────────────────────────────────────
 
-/** Ids of pending deliveries due at `now` and not leased, oldest due first. */
-export async function findDueDeliveryIds(db: Kysely<Database>, now: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery {
   delivery: WebhookDeliveryRow;
@@ -74,42 +60,18 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes the lease of one due delivery until `lockedUntil` with a conditional update that only one
- * process can win (so two processes never send one attempt twice). Returns it with its message
+ * Takes the lease of one due delivery until `lockedUntil` (core/storage/leased-rows.ts: only one
+ * process can win it, so two processes never send one attempt twice). Returns it with its message
  * and endpoint when this caller holds the lease, else null.
  */
 export async function claimDelivery(db: Kysely<Database>, id: string, now: number, lockedUntil: number): Promise<ClaimedDelivery | null> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ locked_until: lockedUntil })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return null;
+  if (!(await takeLease(db, 'webhook_deliveries', id, now, lockedUntil))) return null;
   const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   if (!delivery) return null;
   const message = await db.selectFrom('webhook_messages').selectAll().where('id', '=', delivery.message_id).executeTakeFirst();
   const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', delivery.endpoint_id).executeTakeFirst();
   if (!message || !endpoint) return null;
   return { delivery, message, endpoint };
-}
-
-/** Records an attempt's outcome and releases the lease, if this caller still holds it. */
-export async function finishDelivery(
-  db: Kysely<Database>,
-  id: string,
-  lockedUntil: number,
-  changes: Updateable<WebhookDeliveriesTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ ...changes, locked_until: null })
-    .where('id', '=', id)
-    .where('locked_until', '=', lockedUntil)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function insertAttempt(db: Kysely<Database>, row: Insertable<WebhookAttemptsTable>): Promise<void> {

@@ -3,7 +3,8 @@ import { startPollingWorker, type PollingWorker } from '../lib/polling-worker.ts
 import { open } from '../lib/secret-box.ts';
 import { postWebhook } from './deliver.ts';
 import { deliveryHeaders } from './signing.ts';
-import { claimDelivery, findDueDeliveryIds, finishDelivery, insertAttempt, updateEndpoint, type ClaimedDelivery } from './queries.ts';
+import { findDueIds, releaseLease } from '../storage/leased-rows.ts';
+import { claimDelivery, insertAttempt, updateEndpoint, type ClaimedDelivery } from './queries.ts';
 import { uuid } from '../lib/random.ts';
 import { notifyEndpointDisabled } from './notify.ts';
 import { setWebhookKick } from '../webhook-events/index.ts';
@@ -54,7 +55,7 @@ export async function webhookWorkerIdle(runtime: Runtime): Promise<void> {
 
 async function deliverDue(runtime: Runtime, isStopped: () => boolean): Promise<void> {
   for (;;) {
-    const ids = await findDueDeliveryIds(runtime.db, runtime.clock.now(), 20);
+    const ids = await findDueIds(runtime.db, 'webhook_deliveries', runtime.clock.now(), 20);
     if (ids.length === 0) return;
     let claimedAny = false;
     for (const id of ids) {
@@ -80,7 +81,7 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
   const { delivery, message, endpoint } = claimed;
   const attempts = Number(delivery.attempt_count) + 1;
   if (!endpoint.enabled) {
-    await finishDelivery(runtime.db, delivery.id, lockedUntil, {
+    await releaseLease(runtime.db, 'webhook_deliveries', delivery.id, lockedUntil, {
       status: 'failed',
       next_attempt_at: null,
       updated_at: runtime.clock.now(),
@@ -115,7 +116,7 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
     error: outcome.error,
   });
   if (outcome.ok) {
-    await finishDelivery(runtime.db, delivery.id, lockedUntil, {
+    await releaseLease(runtime.db, 'webhook_deliveries', delivery.id, lockedUntil, {
       status: 'succeeded',
       attempt_count: attempts,
       next_attempt_at: null,
@@ -126,7 +127,7 @@ export async function attemptDelivery(runtime: Runtime, claimed: ClaimedDelivery
     return true;
   }
   const failedForGood = attempts >= RETRY_SCHEDULE_MS.length;
-  await finishDelivery(runtime.db, delivery.id, lockedUntil, {
+  await releaseLease(runtime.db, 'webhook_deliveries', delivery.id, lockedUntil, {
     status: failedForGood ? 'failed' : 'pending',
     attempt_count: attempts,
     next_attempt_at: failedForGood ? null : now + RETRY_SCHEDULE_MS[attempts]!,
