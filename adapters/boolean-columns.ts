@@ -1,6 +1,6 @@
 /**
  * Booleans at the storage seam. Both dialects store a flag as a 0/1 `integer` column
- * (core/storage/tables.ts, type `Bool`); above the adapters a flag is a JavaScript boolean. Each
+ * (core/storage/tables/, type `Bool`); above the adapters a flag is a JavaScript boolean. Each
  * adapter runs every statement's bound parameters through {@link toDriverParameters} (a bound
  * `true`/`false` becomes 1/0: better-sqlite3 refuses booleans, and PostgreSQL would refuse
  * `'true'` for an integer column) and every returned row through {@link fromDriverRows} (a flag
@@ -11,7 +11,7 @@
  * the values meet the driver covers every statement the same way, at the cost of one `Set` look-up
  * per returned column.
  *
- * Flags are recognised by column name: every column typed `Bool` in core/storage/tables.ts, and no
+ * Flags are recognised by column name: every column typed `Bool` in core/storage/tables/, and no
  * other column of the schema has one of these names (test/architecture/storage-seam.test.ts checks
  * both). Aliases in `select … as <name>` follow the same rule, so a query must not alias a
  * non-flag value to a flag's name.

@@ -14,9 +14,17 @@ import { describe, it } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The columns typed `Bool` in core/storage/tables.ts (0/1 in the database, booleans above it). */
+/** The source of the table types: core/storage/tables.ts and the files of core/storage/tables/. */
+function tableSources(): string {
+  const dir = join(ROOT, 'core/storage/tables');
+  return [join(ROOT, 'core/storage/tables.ts'), ...readdirSync(dir).map((name) => join(dir, name))]
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+/** The columns typed `Bool` in the table types (0/1 in the database, booleans above it). */
 export function flagColumns(): string[] {
-  const tables = readFileSync(join(ROOT, 'core/storage/tables.ts'), 'utf8');
+  const tables = tableSources();
   return [...new Set([...tables.matchAll(/^\s*(\w+)\s*:\s*Bool\s*;/gm)].map((m) => m[1]!))].sort();
 }
 
@@ -74,7 +82,7 @@ function domainFiles(dir = 'core'): string[] {
 describe('storage seam', () => {
   const flags = flagColumns();
 
-  it('reads the flag columns from core/storage/tables.ts', () => {
+  it('reads the flag columns from the table types (core/storage/tables/)', () => {
     for (const name of ['is_anonymous', 'primary_email_verified', 'enabled', 'test_mode', 'is_public'])
       assert.ok(flags.includes(name), name);
   });
@@ -112,10 +120,10 @@ describe('storage seam', () => {
 });
 
 describe('flag columns of the adapters', () => {
-  it('are exactly the columns typed Bool in core/storage/tables.ts, and no other column shares a name with one', async () => {
+  it('are exactly the columns typed Bool in the table types, and no other column shares a name with one', async () => {
     const { BOOLEAN_COLUMNS } = await import('../../adapters/boolean-columns.ts');
     assert.deepEqual([...BOOLEAN_COLUMNS].sort(), flagColumns());
-    const tables = readFileSync(join(ROOT, 'core/storage/tables.ts'), 'utf8');
+    const tables = tableSources();
     const others = [...tables.matchAll(/^\s*(\w+)\??\s*:\s*(?!\s|Bool\b)[^;]+;/gm)]
       .map((m) => m[1]!)
       .filter((name) => BOOLEAN_COLUMNS.has(name));
