@@ -391,6 +391,9 @@ export const errorCatalogue = {
   TEST_MODE_PURCHASE_NON_REFUNDABLE: entry(400, 'Test mode purchases are not refundable.'),
   // Gatehouse's own: the Stripe webhook's signature does not verify (upstream answers a plain 400).
   STRIPE_WEBHOOK_SIGNATURE_INVALID: entry(400, 'The stripe-signature header of this webhook is missing or does not match its payload.'),
+  // Gatehouse's own (upstream answers a 500): Stripe could not be reached, answered 5xx or asked
+  // to slow down, after the client's own retry. Retryable; a retried refund is not made twice.
+  STRIPE_UNAVAILABLE: entry(503, 'Stripe could not be reached or is unavailable. Please try again in a moment.'),
   DEFAULT_PAYMENT_METHOD_REQUIRED: entry(400, 'No default payment method is set for this customer.', ['customer_type', 'customer_id']),
   NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(404, 'Stripe account information not found. Please make sure the user has onboarded with Stripe.'),

@@ -44,6 +44,7 @@ export const cancelSubscription = defineOperation({
   },
   output: SuccessOutput,
   errors: [
+    'STRIPE_UNAVAILABLE',
     'USER_AUTHENTICATION_REQUIRED',
     'TEAM_PERMISSION_REQUIRED',
     'USER_NOT_FOUND',

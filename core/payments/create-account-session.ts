@@ -20,7 +20,7 @@ export const createAccountSession = defineOperation({
   access: ['admin'],
   input: { body: v.optional(v.strictObject({})) },
   output: v.strictObject({ client_secret: v.string() }),
-  errors: [],
+  errors: ['STRIPE_UNAVAILABLE'],
   async run(ctx) {
     const connected = await connectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
     if (!connected?.accountId) throw paymentsPlainError.badRequest('Stripe account ID is not set');

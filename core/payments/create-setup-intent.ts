@@ -25,7 +25,14 @@ export const createSetupIntent = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: BillingCustomerParamsSchema, body: v.optional(v.strictObject({})) },
   output: SetupIntentOutput,
-  errors: ['USER_NOT_FOUND', 'TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED', 'STRIPE_ACCOUNT_INFO_NOT_FOUND'],
+  errors: [
+    'USER_NOT_FOUND',
+    'TEAM_NOT_FOUND',
+    'USER_AUTHENTICATION_REQUIRED',
+    'TEAM_PERMISSION_REQUIRED',
+    'STRIPE_ACCOUNT_INFO_NOT_FOUND',
+    'STRIPE_UNAVAILABLE',
+  ],
   async run(ctx, { params }) {
     await ensureCallerCanAccessCustomer(ctx.db, ctx.auth, params.customer_type, params.customer_id, FORBIDDEN_PAYMENT_METHOD);
     const c = customerOf(ctx.auth, params);

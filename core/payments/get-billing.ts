@@ -22,7 +22,7 @@ export const getBilling = defineOperation({
     params: BillingCustomerParamsSchema,
   },
   output: BillingOutput,
-  errors: ['USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED'],
+  errors: ['USER_AUTHENTICATION_REQUIRED', 'TEAM_PERMISSION_REQUIRED', 'STRIPE_UNAVAILABLE'],
   async run(ctx, { params }) {
     await ensureCallerCanAccessCustomer(
       ctx.db,

@@ -29,7 +29,7 @@ export const getMethodConfigs = defineOperation({
   access: ['admin'],
   input: {},
   output: MethodConfigsOutput,
-  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND'],
+  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND', 'STRIPE_UNAVAILABLE'],
   async run(ctx) {
     const { stripe } = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
     const configs = (await stripe.paymentMethodConfigurations.list({})).data;

@@ -18,7 +18,7 @@ export const getStripeAccountInfo = defineOperation({
   access: ['admin'],
   input: {},
   output: StripeAccountOutput,
-  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND'],
+  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND', 'STRIPE_UNAVAILABLE'],
   async run(ctx) {
     const connected = await requireConnectedStripe(ctx.runtime, ctx.db, ctx.auth.project.id, ctx.auth.branchId);
     return accountInfo(ctx.runtime, connected, ctx.auth.project.id, ctx.auth.branchId);

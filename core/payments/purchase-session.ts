@@ -51,6 +51,7 @@ export const purchaseSession = defineOperation({
   },
   output: PurchaseSessionOutput,
   errors: [
+    'STRIPE_UNAVAILABLE',
     'VERIFICATION_CODE_NOT_FOUND',
     'VERIFICATION_CODE_EXPIRED',
     'VERIFICATION_CODE_ALREADY_USED',

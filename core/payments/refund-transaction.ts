@@ -80,6 +80,7 @@ export const refundTransaction = defineOperation({
   },
   output: RefundOutput,
   errors: [
+    'STRIPE_UNAVAILABLE',
     'ONE_TIME_PURCHASE_NOT_FOUND',
     'SUBSCRIPTION_INVOICE_NOT_FOUND',
     'ONE_TIME_PURCHASE_ALREADY_REFUNDED',
@@ -109,11 +110,13 @@ export const refundTransaction = defineOperation({
     if (!(await claimRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now))) throw alreadyRefunded(oneTime, row.id);
     if (plan.amountMinor > 0) {
       try {
-        await stripe.refunds.create({
-          payment_intent: row.stripe_payment_intent_id!,
-          amount: plan.amountMinor,
-          metadata: { gatehouse_purchase_id: row.id },
-        });
+        // One idempotency key per purchase (a purchase is refunded once): when Stripe refunded but its
+        // answer was lost, the claim is given back and the owner's retry gets Stripe's first answer
+        // instead of refunding twice (a different amount is refused by Stripe, within its 24 hours).
+        await stripe.refunds.create(
+          { payment_intent: row.stripe_payment_intent_id!, amount: plan.amountMinor, metadata: { gatehouse_purchase_id: row.id } },
+          { idempotencyKey: `gatehouse-refund-${row.id}` },
+        );
       } catch (error) {
         await releaseRefund(ctx.db, ctx.auth.project.id, row.id, ctx.now);
         throw error;

@@ -31,7 +31,7 @@ export const setStripeKeys = defineOperation({
     }),
   },
   output: StripeAccountOutput,
-  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND'],
+  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND', 'STRIPE_UNAVAILABLE'],
   async run(ctx, { body }) {
     const { id: projectId } = ctx.auth.project;
     const branchId = ctx.auth.branchId;

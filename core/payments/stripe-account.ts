@@ -52,12 +52,55 @@ export function secretKeyHint(secretKey: string): string {
 export async function stripeClient(runtime: Runtime, secretKey: string): Promise<Stripe> {
   const o = runtime.stripeApiOverride;
   const { default: StripeClient } = await import('stripe');
-  return new StripeClient(secretKey, {
+  const client = new StripeClient(secretKey, {
     maxNetworkRetries: 1,
     timeout: 15_000,
     telemetry: false,
     appInfo: { name: 'Gatehouse' },
     ...(o ? { host: o.host, port: o.port, protocol: o.protocol } : {}),
+  });
+  return withUnavailableAsKnownError(client, runtime);
+}
+
+/** The `stripe` error types that mean Stripe was not reached or not able to answer (after the client's own retry). */
+const UNAVAILABLE_TYPES = new Set(['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError']);
+
+/**
+ * `client` with every API call's failure for want of Stripe (no connection or timeout, a 5xx, a
+ * 429) turned into STRIPE_UNAVAILABLE (503, retryable; the `stripe` error kept as `cause` and its
+ * message in the log), so no operation answers 500 for Stripe's outage. Other failures (a refused
+ * request, a bad key) and synchronous helpers (`webhooks.constructEvent`) are left as they are.
+ */
+function withUnavailableAsKnownError(client: Stripe, runtime: Runtime): Stripe {
+  const mapped = (error: unknown): never => {
+    const type = (error as { type?: unknown } | null)?.type;
+    if (typeof type !== 'string' || !UNAVAILABLE_TYPES.has(type)) throw error;
+    runtime.log.warn({ err: error instanceof Error ? error.message : String(error), stripe_error: type }, 'Stripe unavailable');
+    const known = new KnownError('STRIPE_UNAVAILABLE');
+    known.cause = error;
+    throw known;
+  };
+  const resources = new Map<PropertyKey, unknown>();
+  return new Proxy(client, {
+    get(target, name, receiver) {
+      const resource: unknown = Reflect.get(target, name, receiver);
+      if (typeof resource !== 'object' || resource === null || name === 'webhooks' || name === 'errors') return resource;
+      if (!resources.has(name))
+        resources.set(
+          name,
+          new Proxy(resource, {
+            get(inner, method, innerReceiver) {
+              const value: unknown = Reflect.get(inner, method, innerReceiver);
+              if (typeof value !== 'function') return value;
+              return (...args: unknown[]) => {
+                const result: unknown = (value as (...a: unknown[]) => unknown).apply(inner, args);
+                return result instanceof Promise ? result.catch(mapped) : result;
+              };
+            },
+          }),
+        );
+      return resources.get(name);
+    },
   });
 }
 

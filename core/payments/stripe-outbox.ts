@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { KnownError } from '../errors/index.ts';
 import type { OperationContext } from '../operations/define.ts';
 import { startPollingWorker, type PollingWorker } from '../lib/polling-worker.ts';
 import { uuid } from '../lib/random.ts';
@@ -116,7 +117,9 @@ async function attemptStripeChange(runtime: Runtime, row: StripeOutboxRow, locke
     const connected = await connectedStripe(runtime, runtime.db, row.project_id, row.branch_id);
     if (connected) await applyChange(connected.stripe, row);
     else error = 'the Stripe account of this project and branch is not connected';
-  } catch (e) {
+  } catch (thrown) {
+    // Stripe's own error as it reported it, also behind STRIPE_UNAVAILABLE (stripe-account.ts).
+    const e = thrown instanceof KnownError && thrown.code === 'STRIPE_UNAVAILABLE' && thrown.cause !== undefined ? thrown.cause : thrown;
     const status = (e as { statusCode?: number }).statusCode;
     error = `${status ? `${status} ` : ''}${e instanceof Error ? e.message : String(e)}`.slice(0, ERROR_CHARS);
   }

@@ -225,7 +225,7 @@ export const stripeWebhook = defineOperation({
     body: v.strictObject({ payload: v.string(), signature: v.optional(v.string()) }),
   },
   output: WebhookReceivedOutput,
-  errors: ['STRIPE_WEBHOOK_SIGNATURE_INVALID'],
+  errors: ['STRIPE_WEBHOOK_SIGNATURE_INVALID', 'STRIPE_UNAVAILABLE'],
   async run(ctx, { query, body }) {
     const projectId = query.project_id;
     const branchId = query.branch_id ?? 'main';

@@ -60,6 +60,7 @@ export const switchProduct = defineOperation({
   },
   output: SuccessOutput,
   errors: [
+    'STRIPE_UNAVAILABLE',
     'NEW_PURCHASES_BLOCKED',
     'USER_NOT_FOUND',
     'TEAM_NOT_FOUND',

@@ -29,7 +29,7 @@ export const updateMethodConfigs = defineOperation({
     }),
   },
   output: v.strictObject({ success: v.boolean() }),
-  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND', 'SCHEMA_ERROR'],
+  errors: ['STRIPE_ACCOUNT_INFO_NOT_FOUND', 'SCHEMA_ERROR', 'STRIPE_UNAVAILABLE'],
   async run(ctx, { body }) {
     const problem = (values: string) =>
       schemaError('PATCH', `${API_PREFIX}/internal/payments/method-configs`, [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
-import { api, assertKnownError, createProject } from '../helpers/api.ts';
+import { api, apiAllowing503, assertKnownError, createProject } from '../helpers/api.ts';
 import { projectUser } from '../helpers/project-user.ts';
 import { configure, PAYMENTS_CONFIG } from '../helpers/payments.ts';
 import { startStripeApi } from '../helpers/stripe-api.ts';
@@ -108,6 +108,35 @@ describeWithServer(
       const again = await entries([{ entry_index: 0, quantity: 1, amount_usd: '4' }]);
       assertKnownError(again, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 400);
       assert.deepEqual(again.body.details, { one_time_purchase_id: purchase.id });
+    });
+
+    it('a refund whose Stripe answer was lost is retried by the owner without refunding twice (one idempotency key per purchase)', async () => {
+      const server = get();
+      const { p, buy, refund, transactions } = await setup(server);
+      await buy('pack', 'once', 'pi_pack_lost');
+      const purchase = (await transactions()).find((t: { type: string }) => t.type === 'purchase');
+      const from = stripeApi.calls.length;
+      const madeBefore = stripeApi.made.refunds;
+      // Stripe refunds, but the answer never arrives: neither to the client's own network retry.
+      stripeApi.lose.refundAnswers = 2;
+      const lost = await apiAllowing503(server, 'POST', '/internal/payments/transactions/refund', p.admin, {
+        type: 'one-time-purchase',
+        id: purchase.id,
+        amount_usd: '4',
+      });
+      assertKnownError(lost, 'STRIPE_UNAVAILABLE', 503);
+      assert.equal(stripeApi.made.refunds, madeBefore + 1, 'the first request refunded the money');
+      const retried = await refund({ type: 'one-time-purchase', id: purchase.id, amount_usd: '4' });
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(stripeApi.made.refunds, madeBefore + 1, 'the retry got Stripe\u2019s first answer instead of a second refund');
+      const keys = stripeApi.calls
+        .slice(from)
+        .filter((c) => c.path === '/v1/refunds')
+        .map((c) => c.idempotencyKey);
+      assert.ok(keys.length >= 2, `refund calls: ${keys.length}`);
+      assert.deepEqual(new Set(keys), new Set([`gatehouse-refund-${purchase.id}`]));
+      const again = await refund({ type: 'one-time-purchase', id: purchase.id, amount_usd: '4' });
+      assertKnownError(again, 'ONE_TIME_PURCHASE_ALREADY_REFUNDED', 400);
     });
 
     it('a subscription refunded by refund_entries loses the units at once and ends in Stripe at the period end', async () => {

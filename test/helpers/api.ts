@@ -25,9 +25,23 @@ export interface ApiResponse<T = any> {
 
 /**
  * Calls the API like a client would. Fails the test on any 5xx (as the upstream e2e helper
- * does), so every test also checks "never a 500".
+ * does), so every test also checks "never a 500". {@link apiAllowing503} is for the answers
+ * that must be a 503 (a dependency that is down).
  */
 export async function api<T = any>(
+  server: TestServer,
+  method: string,
+  path: string,
+  caller: Caller = {},
+  body?: unknown,
+): Promise<ApiResponse<T>> {
+  const res = await apiAllowing503<T>(server, method, path, caller, body);
+  assert.notEqual(res.status, 503, `${method} ${path} answered 503: ${res.text}`);
+  return res;
+}
+
+/** As {@link api}, but a 503 (a retryable "unavailable" answer) is returned rather than failing the test; any other 5xx still fails it. */
+export async function apiAllowing503<T = any>(
   server: TestServer,
   method: string,
   path: string,
@@ -48,7 +62,7 @@ export async function api<T = any>(
   } catch {
     /* text body */
   }
-  assert.ok(res.status < 500, `${method} ${path} answered ${res.status}: ${text}`);
+  assert.ok(res.status < 500 || res.status === 503, `${method} ${path} answered ${res.status}: ${text}`);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 

@@ -6,6 +6,8 @@ export interface StripeCall {
   path: string;
   form: Record<string, string>;
   authorization: string | undefined;
+  /** The request's `Idempotency-Key` header, if any. */
+  idempotencyKey: string | undefined;
 }
 
 /**
@@ -17,7 +19,9 @@ export interface StripeCall {
  * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`),
  * `POST /v1/account_sessions`, `GET /v1/payment_method_configurations`,
  * `POST /v1/payment_method_configurations/{id}` (`display_preference.preference` per method).
- * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body).
+ * Requests must carry `Authorization: Bearer <secretKey>` (else Stripe's 401 error body). A POST's
+ * `Idempotency-Key` is honoured as Stripe does (the first answer replayed; other parameters refused),
+ * and `lose.refundAnswers` drops the next refund answers, the refund made all the same (`made` counts what was done).
  * Tests point the client at it with the runtime's `stripeApiOverride` (host, port, protocol).
  */
 export async function startStripeApi(options: { secretKey: string; now: () => number }) {
@@ -35,18 +39,59 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
         .filter(([k]) => k.startsWith('metadata['))
         .map(([k, val]) => [k.slice(9, -1), val]),
     );
+  /**
+   * Stripe's idempotent requests: a POST whose `Idempotency-Key` was seen answers the first
+   * request's answer again without doing anything, or 400 `idempotency_error` when its parameters
+   * differ (https://docs.stripe.com/api/idempotent_requests).
+   */
+  const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
+  /** Refunds this fake has made (a replayed request makes none). */
+  const made = { refunds: 0 };
+  /** How many of the next answers to `POST /v1/refunds` (made or replayed) are lost (the connection drops): a timeout as the client sees it. */
+  const lose = { refundAnswers: 0 };
   let n = 0;
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const form = Object.fromEntries(new URLSearchParams(raw));
     const url = new URL(req.url ?? '/', 'http://stripe.test');
-    const call: StripeCall = { method: req.method ?? 'GET', path: url.pathname, form, authorization: req.headers.authorization };
+    const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const call: StripeCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      form,
+      authorization: req.headers.authorization,
+      idempotencyKey,
+    };
     calls.push(call);
+    const request = `${req.method} ${url.pathname} ${raw}`;
     const send = (status: number, body: unknown) => {
+      if (idempotencyKey !== undefined && req.method === 'POST' && status !== 401 && !idempotent.has(idempotencyKey))
+        idempotent.set(idempotencyKey, { request, status, body });
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
       res.end(JSON.stringify(body));
     };
+    const seen = idempotencyKey !== undefined && req.method === 'POST' ? idempotent.get(idempotencyKey) : undefined;
+    if (seen) {
+      if (seen.request !== request) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            },
+          }),
+        );
+      }
+      if (url.pathname === '/v1/refunds' && lose.refundAnswers > 0) {
+        lose.refundAnswers--;
+        return req.socket.destroy();
+      }
+      res.writeHead(seen.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      return res.end(JSON.stringify(seen.body));
+    }
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) {
       return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_****' } });
     }
@@ -208,13 +253,20 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
       return send(200, { object: 'list', data, has_more: false, url: url.pathname });
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
-      return send(200, {
+      made.refunds++;
+      const refund = {
         id: `re_test_${++n}`,
         object: 'refund',
         amount: Number(form.amount),
         payment_intent: form.payment_intent,
         status: 'succeeded',
-      });
+      };
+      if (lose.refundAnswers > 0) {
+        lose.refundAnswers--;
+        if (idempotencyKey !== undefined) idempotent.set(idempotencyKey, { request, status: 200, body: refund });
+        return req.socket.destroy();
+      }
+      return send(200, refund);
     }
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` } });
   });
@@ -222,6 +274,8 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
   const port = (server.address() as { port: number }).port;
   return {
     calls,
+    made,
+    lose,
     subscriptions,
     paymentMethods,
     customers,
