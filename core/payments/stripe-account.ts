@@ -80,28 +80,30 @@ function withUnavailableAsKnownError(client: Stripe, runtime: Runtime): Stripe {
     known.cause = error;
     throw known;
   };
-  const resources = new Map<PropertyKey, unknown>();
-  return new Proxy(client, {
-    get(target, name, receiver) {
-      const resource: unknown = Reflect.get(target, name, receiver);
-      if (typeof resource !== 'object' || resource === null || name === 'webhooks' || name === 'errors') return resource;
-      if (!resources.has(name))
-        resources.set(
-          name,
-          new Proxy(resource, {
-            get(inner, method, innerReceiver) {
-              const value: unknown = Reflect.get(inner, method, innerReceiver);
-              if (typeof value !== 'function') return value;
-              return (...args: unknown[]) => {
-                const result: unknown = (value as (...a: unknown[]) => unknown).apply(inner, args);
-                return result instanceof Promise ? result.catch(mapped) : result;
-              };
-            },
-          }),
-        );
-      return resources.get(name);
-    },
-  });
+  // Namespaces nest (`stripe.checkout.sessions.create`): every object reached from the client is
+  // wrapped the same way, once.
+  const wrapped = new WeakMap<object, object>();
+  const wrap = <T extends object>(target: T): T => {
+    let proxy = wrapped.get(target);
+    if (!proxy) {
+      proxy = new Proxy(target, {
+        get(inner, name) {
+          // Read from, and call with, the real object: the `stripe` code never sees a proxy as `this`.
+          const value: unknown = Reflect.get(inner, name);
+          if (typeof value === 'object' && value !== null) return name === 'webhooks' || name === 'errors' ? value : wrap(value);
+          if (typeof value !== 'function') return value;
+          if (inner === client) return (value as (...a: unknown[]) => unknown).bind(inner);
+          return (...args: unknown[]) => {
+            const result: unknown = (value as (...a: unknown[]) => unknown).apply(inner, args);
+            return result instanceof Promise ? result.catch(mapped) : result;
+          };
+        },
+      });
+      wrapped.set(target, proxy);
+    }
+    return proxy as T;
+  };
+  return wrap(client);
 }
 
 export interface ConnectedStripe {
