@@ -136,6 +136,17 @@ async function untilWriteSucceeds(client: ReturnType<typeof recorder>, from: num
     await sleep(20);
 }
 
+/**
+ * Waits (up to 20 s) until a write and a readiness check sent at or after `from` have both been
+ * answered, whatever they answered: the recovery check then has traffic of each kind to judge (a
+ * readiness check in flight at `from` on a busy machine would otherwise leave none).
+ */
+async function untilBothAnsweredAfter(client: ReturnType<typeof recorder>, from: number): Promise<void> {
+  const deadline = performance.now() + 20_000;
+  const answered = (what: Outcome['what']) => client.outcomes.some((o) => o.what === what && o.started >= from);
+  while (performance.now() < deadline && !(answered('write') && answered('readiness'))) await sleep(20);
+}
+
 /** Every write answered 201 must be stored: its user id is in the database. */
 async function assertAcknowledgedWritesStored(outcomes: Outcome[], storedIds: Set<string>): Promise<void> {
   const acknowledged = outcomes.filter((o) => o.status === 201).map((o) => o.userId!);
@@ -169,6 +180,7 @@ if (testDialects().includes('postgres')) {
       proxy.resume();
       const resumedAt = performance.now();
       await untilWriteSucceeds(client, resumedAt + RECOVERY_BOUND_MS);
+      await untilBothAnsweredAfter(client, resumedAt + RECOVERY_BOUND_MS);
       await stop();
 
       assert.ok(
@@ -218,6 +230,7 @@ describe('SQLite write lock held by another connection (default busy timeout)', 
       other.exec('commit');
       const releasedAt = performance.now();
       await untilWriteSucceeds(client, releasedAt + RECOVERY_BOUND_MS);
+      await untilBothAnsweredAfter(client, releasedAt + RECOVERY_BOUND_MS);
       await stop();
       t.diagnostic(assertFailFastAndRecovery(client.outcomes, lockedAt, releasedAt));
       const ids = new Set((other.prepare('select id from users').all() as Array<{ id: string }>).map((r) => r.id));
