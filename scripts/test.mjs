@@ -75,13 +75,19 @@ if (process.env.TEST_ISOLATION === 'process' || process.env.TEST_LOADER === 'tsx
 const label = (file) => relative(root, resolve(file)).split('\\').join('/');
 const OWN_PROCESS = /^\/\/ test-runner: own process\b/m;
 const ownProcess = (file) => OWN_PROCESS.test(readFileSync(file, 'utf8').slice(0, 4000));
-// Longest first, from the wall times of the last run on this machine (kept under node_modules/.cache);
+// Longest first, from the wall times of the last run on this machine (kept under node_modules/.cache),
+// else from scripts/test-runner/wall-times.json (a CI run's times, committed, so a fresh clone, as in
+// CI, also starts the long files first instead of leaving them for a tail where one process runs);
 // files never timed go first, the ones that start browsers, builds or servers first among them.
 const timesFile = join(root, 'node_modules', '.cache', 'gatehouse-test-times.json');
-let lastTimes = {};
-try {
-  lastTimes = JSON.parse(readFileSync(timesFile, 'utf8'));
-} catch {}
+const readTimes = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+const lastTimes = { ...readTimes(join(import.meta.dirname, 'test-runner', 'wall-times.json')), ...readTimes(timesFile) };
 const HEAVY = /^test\/(browser|examples|packages|ops|cli|binary)\/|^test\/security\/limits/;
 const weight = (l) => lastTimes[l] ?? (HEAVY.test(l) ? 2e9 : 1e9);
 const queue = files.map((file) => ({ file, label: label(file), own: ownProcess(file) })).sort((a, b) => weight(b.label) - weight(a.label));
