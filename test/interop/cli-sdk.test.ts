@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { describeWithServer } from '../helpers/suite.ts';
-import { SDKS, sdkApps } from './helpers.ts';
+import { SDKS, sdkApps, WITHOUT_PAGE_TRACKER } from './helpers.ts';
 
 for (const sdk of SDKS) {
   describeWithServer(`CLI login through ${sdk.name}`, (get) => {
@@ -45,6 +45,7 @@ for (const sdk of SDKS) {
         projectId: project.projectId,
         publishableClientKey: keys.publishableClientKey,
         tokenStore: { accessToken: null, refreshToken: result.data },
+        ...WITHOUT_PAGE_TRACKER,
       });
       const cliUser = await signedIn.getUser();
       assert.equal(cliUser?.id, browserUser.id);

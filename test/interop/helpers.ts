@@ -22,6 +22,15 @@ export interface StackSdk {
 }
 
 /**
+ * Options for every official SDK app a Node test makes: the SDK starts its page-view tracker (a
+ * never-cleared setInterval) whenever `window` and `document` exist, and a component test earlier in
+ * the same shared test process leaves happy-dom's globals behind, so the interval would keep that
+ * process alive after its last file. Without a DOM the SDK never starts it: turning it off changes
+ * nothing else.
+ */
+export const WITHOUT_PAGE_TRACKER = { analytics: { enabled: false } } as const;
+
+/**
  * A fresh project with real API keys, and a client app and a server app of `sdk` pointed at
  * `server` with in-memory token stores (docs/compatibility.md "Constructing an app") and no page-view tracker.
  */
@@ -33,11 +42,7 @@ export async function sdkApps(server: TestServer, sdk: StackSdk, config: Record<
     projectId: project.projectId,
     publishableClientKey: keys.publishableClientKey,
     tokenStore: 'memory',
-    // The SDK starts its page-view tracker (a never-cleared setInterval) whenever `window` and
-    // `document` exist: a component test earlier in the same shared test process leaves happy-dom's
-    // globals behind, and the interval would then keep the process alive after its last file.
-    // Without a DOM (as here in Node) the SDK never starts it, so turning it off changes nothing else.
-    analytics: { enabled: false },
+    ...WITHOUT_PAGE_TRACKER,
   };
   return {
     project,
