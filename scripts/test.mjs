@@ -12,8 +12,12 @@
 // process, and a file whose first lines hold `// test-runner: own process` (it changes something
 // process-wide that cannot be undone) gets a fresh process. The report: one line per file, the
 // failures with their errors and the file's output, then the totals and the slowest files.
+// Component tests (*.test.tsx) leave happy-dom's window as the process's global DOM, so a process
+// that ran one takes only component tests afterwards (see `nextItem`). Errors that escape a
+// test fail the file that was running (scripts/test-runner/async-attribution.mjs).
 // TEST_OUTPUT=all prints every file's output and tests; TEST_ISOLATION=process runs one
-// `node --test` process per file, as before.
+// `node --test` process per file, as before. TEST_CPU_PROF=<dir> writes a V8 CPU profile of each
+// test process into <dir>, with files.log (pid, monotonic µs, file) telling which file ran when.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
@@ -148,6 +152,7 @@ function startWorker() {
   const child = spawn(
     process.execPath,
     [
+      ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`, '--cpu-prof-interval=2000'] : []),
       '--import',
       loader,
       `--test-reporter=${new URL('./test-runner/reporter.mjs', import.meta.url).href}`,
@@ -169,10 +174,19 @@ function startWorker() {
   child.on('message', (message) => {
     const job = worker.current;
     if (message.type === 'ready') onReady();
-    else if (!job || message.file !== job.label) return;
+    else if (message.type === 'report' && message.file !== job?.label) {
+      // A top-level test that is not a file's suite: declared where node:test could not find its
+      // parent (scripts/test-runner/async-attribution.mjs), so it ran outside its file's suite.
+      const why = `the test "${message.file}" ran outside its file's suite (declared after an await?)`;
+      if (job) (job.foreign ??= []).push({ name: '(a test outside the file)', error: why });
+      else problems.push(why);
+    } else if (!job || message.file !== job.label) return;
     else if (message.type === 'finished') {
       job.wallMs = message.wallMs;
       job.cpuMs = message.cpuMs;
+      job.escaped = message.escaped ?? [];
+      worker.dom ||= message.dom === true;
+      if (worker.dom) domWorkers.add(worker);
       job.settle();
     } else if (message.type === 'report') {
       job.report = message;
@@ -200,11 +214,13 @@ function startWorker() {
       job.settle = () => {
         if (job.report === undefined || job.wallMs === undefined) return;
         const r = job.report;
+        // Errors that escaped the file's tests (scripts/test-runner/async-attribution.mjs) fail it.
+        const escaped = [...job.escaped.map((error) => ({ name: '(escaped its tests)', error })), ...(job.foreign ?? [])];
         finish({
           label: job.label,
-          passed: r.passed && r.counts.fail === 0 && r.counts.cancelled === 0,
+          passed: r.passed && r.counts.fail === 0 && r.counts.cancelled === 0 && escaped.length === 0,
           counts: r.counts,
-          failures: r.failures,
+          failures: [...r.failures, ...escaped],
           lines: r.lines,
           wallMs: job.wallMs,
           cpuMs: job.cpuMs,
@@ -251,10 +267,33 @@ function startWorker() {
   return worker;
 }
 
+/**
+ * Component tests (`*.test.tsx`) install happy-dom's window as the process's global DOM, which
+ * stays: a process that has one runs only component tests from then on, and is replaced by a fresh
+ * process for any other file (libraries that find a `window` act as in a browser: the OpenAI client
+ * refuses to start, the official SDK starts its page tracker).
+ */
+const DOM_FILE = /\.test\.tsx$/;
+const domWorkers = new Set();
+function nextItem(shared) {
+  const isDom = (item) => DOM_FILE.test(item.label) && !item.own;
+  // A process with a DOM takes the component tests; while one runs, the others leave them to it
+  // (so that few processes need replacing when the component tests run out).
+  let index = -1;
+  if (shared?.dom) index = queue.findIndex(isDom);
+  else if ([...domWorkers].some((w) => w !== shared && w.child.exitCode === null)) index = queue.findIndex((item) => !isDom(item));
+  return queue.splice(Math.max(index, 0), 1)[0];
+}
+
 async function slot() {
   let shared;
   while (queue.length) {
-    const item = queue.shift();
+    const item = nextItem(shared);
+    if (shared?.dom && !DOM_FILE.test(item.label)) {
+      domWorkers.delete(shared);
+      await shared.stop();
+      shared = undefined;
+    }
     if (item.own) {
       const worker = startWorker();
       await worker.ready;
@@ -300,7 +339,11 @@ try {
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   writeFileSync(
     timesFile,
-    JSON.stringify({ ...lastTimes, ...Object.fromEntries(all.map((r) => [r.label, Math.round(r.wallMs)])) }, null, 1),
+    JSON.stringify(
+      { ...lastTimes, ...Object.fromEntries(all.filter((r) => !r.label.startsWith('../')).map((r) => [r.label, Math.round(r.wallMs)])) },
+      null,
+      1,
+    ),
   );
 } catch {}
 const slowest = [...all].sort((a, b) => b.wallMs - a.wallMs).slice(0, 10);

@@ -6,10 +6,16 @@
 // Started as `node --import scripts/test-loader/register.mjs --test-reporter=<reporter.mjs>
 // --test-reporter-destination=stderr worker.mjs` with GATEHOUSE_TEST_SHARED_PROCESS=1 and an IPC
 // channel. Messages in: { type: 'run', file, label } and { type: 'stop' }. Messages out: ready,
-// started, finished (wall and CPU of this process for the file) and, from the reporter, report.
-import { resolve as resolvePath } from 'node:path';
+// started, finished (wall and CPU of this process for the file, and whether the process has a global
+// DOM since) and, from the reporter, report.
+import { appendFileSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, holdDeclarations, it, takeDeclarations } from './node-test.mjs';
+// First, so that node:test does not get its async tracking hook (see the module); node:test is
+// then loaded by a dynamic import (a static one would load it before any module here runs).
+import { beginFile, endFile } from './async-attribution.mjs';
+
+const { describe, holdDeclarations, it, takeDeclarations } = await import('./node-test.mjs');
 
 if (!process.send) throw new Error('scripts/test-runner/worker.mjs runs under scripts/test.mjs (it needs an IPC channel).');
 
@@ -17,6 +23,7 @@ if (!process.send) throw new Error('scripts/test-runner/worker.mjs runs under sc
 async function runFile(file, label) {
   const start = performance.now();
   const cpuStart = process.cpuUsage();
+  beginFile();
   holdDeclarations();
   let loadError;
   try {
@@ -36,8 +43,12 @@ async function runFile(file, label) {
       throw loadError;
     });
   });
+  const escaped = endFile();
   const cpu = process.cpuUsage(cpuStart);
-  return { wallMs: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
+  // `dom`: the process now has a global DOM (a component test installed happy-dom's window as
+  // `globalThis.window`, for the rest of the process): libraries that look for `window`
+  // (the OpenAI client, the official SDK's page tracker) would behave as in a browser.
+  return { wallMs: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000, dom: 'window' in globalThis, escaped };
 }
 
 /** @type {Array<(message: any) => void>} */
@@ -62,6 +73,9 @@ for (;;) {
   const message = await receive();
   if (message.type !== 'run') break;
   process.send({ type: 'started', file: message.label });
+  // TEST_CPU_PROF (scripts/test.mjs): which file starts when, on the profiles' clock (monotonic µs).
+  if (process.env.TEST_CPU_PROF)
+    appendFileSync(join(process.env.TEST_CPU_PROF, 'files.log'), `${process.pid} ${process.hrtime.bigint() / 1000n} ${message.label}\n`);
   const timing = await runFile(message.file, message.label);
   process.send({ type: 'finished', file: message.label, ...timing });
 }
