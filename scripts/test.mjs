@@ -23,6 +23,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { availableParallelism, freemem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CACHE_DIR, fillCache } from './test-loader/compile.mjs';
 import { idleSampler } from './test-runner/idle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +50,22 @@ files.sort();
 // The servers the tests start read the prebuilt UI bundles (dist/ui): build them when stale, as `pretest` does.
 const ui = spawnSync(process.execPath, [join(import.meta.dirname, 'build-ui.mjs'), '--if-stale'], { stdio: 'inherit' });
 if (ui.status !== 0) process.exit(ui.status ?? 1);
+// Every TypeScript file compiled into the test loader's cache at once, before the test processes
+// start: otherwise the processes that start together each compile the modules they share.
+if (process.env.TEST_LOADER !== 'tsx') {
+  const sources = [];
+  const collect = (p) => {
+    for (const e of readdirSync(p, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const full = join(p, e.name);
+      if (e.isDirectory()) collect(full);
+      else if (/\.(tsx?|mts)$/.test(e.name) && !e.name.endsWith('.d.ts')) sources.push(full);
+    }
+  };
+  for (const dir of ['core', 'adapters', 'server-bin', 'sdk', 'ui', 'test', 'scripts']) collect(join(root, dir));
+  mkdirSync(CACHE_DIR, { recursive: true });
+  await fillCache(CACHE_DIR, sources);
+}
 process.env.TEST_DIALECTS ??= 'sqlite';
 // Servers the tests spawn run as one process unless a test asks for workers (test/ops/workers.test.ts):
 // `--workers auto` would start one per core for each of them on a shared machine.
