@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { defineOperation } from '../operations/define.ts';
-import { ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
+import { CUSTOMER_CARD_ERRORS, ensureCallerCanAccessCustomer, ensureCustomerExists } from './customers.ts';
 import { SetupIntentOutput } from './outputs.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import { BillingCustomerParamsSchema } from './schemas.ts';
@@ -25,14 +25,7 @@ export const createSetupIntent = defineOperation({
   access: ['client', 'server', 'admin'],
   input: { params: BillingCustomerParamsSchema, body: v.optional(v.strictObject({})) },
   output: SetupIntentOutput,
-  errors: [
-    'USER_NOT_FOUND',
-    'TEAM_NOT_FOUND',
-    'USER_AUTHENTICATION_REQUIRED',
-    'TEAM_PERMISSION_REQUIRED',
-    'STRIPE_ACCOUNT_INFO_NOT_FOUND',
-    'STRIPE_UNAVAILABLE',
-  ],
+  errors: CUSTOMER_CARD_ERRORS,
   async run(ctx, { params }) {
     await ensureCallerCanAccessCustomer(ctx.db, ctx.auth, params.customer_type, params.customer_id, FORBIDDEN_PAYMENT_METHOD);
     const c = customerOf(ctx.auth, params);

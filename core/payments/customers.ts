@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { KnownError } from '../errors/index.ts';
+import { KnownError, type KnownErrorCode } from '../errors/index.ts';
 import { paymentsPlainError } from './plain-errors.ts';
 import type { Database } from '../storage/tables.ts';
 import type { RequestAuth } from '../auth/request-auth.ts';
@@ -53,3 +53,18 @@ export async function ensureCallerCanAccessCustomer(
     throw new KnownError('TEAM_PERMISSION_REQUIRED', { team_id: customerId, user_id: user.id, permission_id: 'team_admin' });
   await requireTeamPermission(db, auth.project.id, customerId, user.id, 'team_admin');
 }
+
+/**
+ * The known errors of an operation on a customer's saved card (payments.createSetupIntent,
+ * payments.setDefaultPaymentMethod): those of {@link ensureCallerCanAccessCustomer} and
+ * {@link ensureCustomerExists}, then no connected Stripe account (`requireConnectedStripe`) and
+ * Stripe unreachable.
+ */
+export const CUSTOMER_CARD_ERRORS: readonly KnownErrorCode[] = [
+  'USER_NOT_FOUND',
+  'TEAM_NOT_FOUND',
+  'USER_AUTHENTICATION_REQUIRED',
+  'TEAM_PERMISSION_REQUIRED',
+  'STRIPE_ACCOUNT_INFO_NOT_FOUND',
+  'STRIPE_UNAVAILABLE',
+];
