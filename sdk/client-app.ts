@@ -101,6 +101,8 @@ export type OrOption = 'redirect' | 'throw' | 'return-null' | 'anonymous';
 const PROJECT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[089ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const registry = new Map<string, string>();
 const USER_KEY = routePath('users.getCurrent');
+/** A cached read of the signed-in user's list of something (`GET /teams?user_id=me`). */
+const SIGNED_IN_USERS_LIST = /[?&]user_id=me(?:&|$)/;
 const PROJECT_KEY = routePath('projects.getCurrent');
 
 /** The operations that sign in with a JSON body and answer tokens. */
@@ -226,6 +228,9 @@ export class ClientApp {
         throw error;
       }
     }
+    // A list of the signed-in user's things with nobody signed in is empty, known without asking
+    // (sign-out refreshes the views still on screen; the server would answer 400 to `user_id=me`).
+    if (SIGNED_IN_USERS_LIST.test(key) && (!this.session || this.session.isSignedOut())) return { items: [], is_paginated: false };
     return this.api.call('GET', key, { session: this.session });
   }
 

@@ -251,6 +251,26 @@ describe('SDK: sign-out', () => {
     assert.equal(await app.getUser(), null);
   });
 
+  it("empties the signed-in user's lists still on screen without asking the server (it would answer 400 to user_id=me)", async () => {
+    const channel = { id: 'c1', type: 'email', value: 'a@example.com', is_primary: true, is_verified: true, used_for_auth: true };
+    const { app, transport } = setup(
+      (req) =>
+        req.method === 'DELETE'
+          ? { json: {} }
+          : req.path.startsWith('/contact-channels')
+            ? { json: { items: [channel], is_paginated: false } }
+            : { json: USER },
+      { accessToken: fakeJwt({ sub: 'u1' }), refreshToken: 'rt' },
+    );
+    const key = '/contact-channels?user_id=me';
+    app.cache.subscribe(key, () => {});
+    assert.deepEqual(await app.cache.get(key), { items: [channel], is_paginated: false });
+    await app.signOut();
+    assert.deepEqual(await app.cache.get(key), { items: [], is_paginated: false });
+    const lists = transport.requests.filter((r) => r.path.startsWith('/contact-channels'));
+    assert.equal(lists.length, 1, `asked ${lists.length} times: only while signed in`);
+  });
+
   it('still throws other errors', async () => {
     const { app } = setup(() => ({ status: 400, knownError: 'SCHEMA_ERROR', json: { details: { message: 'x' } } }), {
       accessToken: fakeJwt({ sub: 'u1' }),

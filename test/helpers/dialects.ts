@@ -7,6 +7,7 @@ import type { Dialect, StorageAdapter } from '../../core/index.ts';
 import { migrateToLatest } from '../../core/storage/adapter.ts';
 import { createSqliteAdapter } from '../../adapters/sqlite/index.ts';
 import { createPostgresAdapter } from '../../adapters/postgres/index.ts';
+import { reusableDatabases } from './postgres-reuse.ts';
 
 /**
  * Dialects to test, from TEST_DIALECTS (default `sqlite`). CI sets `sqlite,postgres` and
@@ -98,6 +99,7 @@ function templateKey(): string {
 
 let sqliteTemplate: string | undefined;
 let postgresTemplate: Promise<string> | undefined;
+let reusable: Promise<ReturnType<typeof reusableDatabases>> | undefined;
 
 /** A SQLite file migrated to the latest schema, built once per key (atomically renamed into place). */
 async function sqliteTemplateFile(): Promise<string> {
@@ -154,7 +156,8 @@ function postgresTemplateDatabase(): Promise<string> {
 
 /**
  * A fresh database of `dialect` already migrated to the latest schema, copied from a template
- * migrated once (a file copy on SQLite, CREATE DATABASE … TEMPLATE on PostgreSQL) instead of
+ * migrated once (a file copy on SQLite, CREATE DATABASE … TEMPLATE on PostgreSQL, where a
+ * process's released databases are emptied and reused: test/helpers/postgres-reuse.ts) instead of
  * running every migration for each test server or core. Tests of migrations themselves use
  * {@link createTestDatabase} (empty). `TEST_DB_TEMPLATES=0` turns the templates off (each
  * database then migrates when the core opens it), to compare or to rule them out.
@@ -173,24 +176,14 @@ export async function createMigratedTestDatabase(dialect: Dialect): Promise<Test
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const template = await postgresTemplateDatabase();
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: postgresUrl() });
-  await client.connect();
-  try {
-    // Another copy of the same template at the same moment can hold it briefly (55006): retry.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await client.query(`create database "${name}" template "${template}"`);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-  } finally {
-    await client.end();
-  }
+  reusable ??= postgresTemplateDatabase()
+    .then((template) => reusableDatabases(postgresUrl(), template))
+    .catch((error: unknown) => {
+      reusable = undefined;
+      throw error;
+    });
+  const databases = await reusable;
+  const name = await databases.take();
   const url = new URL(postgresUrl());
   url.pathname = `/${name}`;
   const withSchema = new URL(url);
@@ -199,14 +192,6 @@ export async function createMigratedTestDatabase(dialect: Dialect): Promise<Test
     dialect,
     open: () => createPostgresAdapter({ connectionString: url.toString(), schema: 'gatehouse', max: 5 }),
     databaseUrl: withSchema.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: postgresUrl() });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () => databases.release(name),
   };
 }

@@ -112,17 +112,20 @@ function assertFailFastAndRecovery(outcomes: Outcome[], faultAt: number, endedAt
   return `slowest answer during the fault ${Math.round(slowest)} ms; first success after it: readiness ${firstOk('readiness')} ms, write ${firstOk('write')} ms`;
 }
 
-/** Runs writers and readiness checks back to back until `stop()`, as clients and a probe would. */
+/**
+ * Runs writers and readiness checks until `stop()`, as clients and a probe would: each sends its
+ * next request 20 ms after the last answer (requests always in flight, at a rate that does not
+ * depend on the machine's speed).
+ */
 function drive(client: ReturnType<typeof recorder>, writers: number) {
   let running = true;
-  const loops = [
-    ...Array.from({ length: writers }, async () => {
-      while (running) await client.write();
-    }),
-    (async () => {
-      while (running) await client.readiness();
-    })(),
-  ];
+  const loop = async (send: () => Promise<unknown>) => {
+    while (running) {
+      await send();
+      await sleep(20);
+    }
+  };
+  const loops = [...Array.from({ length: writers }, () => loop(() => client.write())), loop(() => client.readiness())];
   return async () => {
     running = false;
     await Promise.all(loops);
