@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCoreProject, createCoreUser, describeWithCore } from '../../test/helpers/core-client.ts';
+import { testDialects } from '../../test/helpers/dialects.ts';
 import { waitUntil } from '../../test/helpers/settle.ts';
 import { KnownError, RateLimitError } from '../errors/index.ts';
 import { RenderPool, configureRenderPool, renderPool } from './render-pool.ts';
@@ -13,6 +14,11 @@ import type { RenderInput } from './sandbox.ts';
  */
 
 const LOOP = 'export function EmailTemplate() { while (true) {} }';
+/**
+ * The pool and its renders never touch the database, and each looping render costs its full
+ * second of CPU: on the first configured dialect only.
+ */
+const POOL_DIALECTS = testDialects().slice(0, 1);
 
 /**
  * Waits until the process-wide pool holds `total` renders, at least `running` of them on a worker
@@ -28,44 +34,49 @@ async function poolHolds(total: number, running: number): Promise<void> {
   );
 }
 
-describeWithCore('email rendering off the main thread', (get) => {
-  it("answers another tenant's users.getCurrent while four looping renders run, before any of them ends", async () => {
-    const t = get();
-    configureRenderPool({ size: 2 });
-    try {
-      const attacker = await createCoreProject(t);
-      const victim = await createCoreProject(t);
-      const user = await createCoreUser(t, victim, { primary_email: 'victim@example.com' });
-      // Load the sandbox first, so the looping renders below start at once.
-      await t.call('emails.renderEmail', attacker.admin, {
-        body: { template_tsx_source: 'export function EmailTemplate() { return <p>warm</p>; }' },
-      });
-      const order: string[] = [];
-      const renders = Array.from({ length: 4 }, (_, i) =>
-        t.core.invoke('emails.renderEmail', attacker.admin, { body: { template_tsx_source: LOOP } }).then(
-          () => assert.fail(`render ${i} answered`),
-          (error: unknown) => {
-            order.push(`render ${i}`);
-            return error;
-          },
-        ),
-      );
-      // A worker loops and the rest wait in the pool: the condition, not a fixed time.
-      await poolHolds(4, 1);
-      const me = await t.call<{ primary_email: string }>('users.getCurrent', user.client);
-      order.push('users/me');
-      assert.equal(me.primary_email, 'victim@example.com');
-      const results = await Promise.all(renders);
-      assert.equal(order[0], 'users/me', `order: ${order.join(', ')}`);
-      for (const error of results) {
-        assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
-        assert.match(String(error.details.error), /took longer than \d+ ms and was stopped/);
+describeWithCore(
+  'email rendering off the main thread',
+  (get) => {
+    it("answers another tenant's users.getCurrent while four looping renders run, before any of them ends", async () => {
+      const t = get();
+      configureRenderPool({ size: 2 });
+      try {
+        const attacker = await createCoreProject(t);
+        const victim = await createCoreProject(t);
+        const user = await createCoreUser(t, victim, { primary_email: 'victim@example.com' });
+        // Load the sandbox first, so the looping renders below start at once.
+        await t.call('emails.renderEmail', attacker.admin, {
+          body: { template_tsx_source: 'export function EmailTemplate() { return <p>warm</p>; }' },
+        });
+        const order: string[] = [];
+        const renders = Array.from({ length: 4 }, (_, i) =>
+          t.core.invoke('emails.renderEmail', attacker.admin, { body: { template_tsx_source: LOOP } }).then(
+            () => assert.fail(`render ${i} answered`),
+            (error: unknown) => {
+              order.push(`render ${i}`);
+              return error;
+            },
+          ),
+        );
+        // A worker loops and the rest wait in the pool: the condition, not a fixed time.
+        await poolHolds(4, 1);
+        const me = await t.call<{ primary_email: string }>('users.getCurrent', user.client);
+        order.push('users/me');
+        assert.equal(me.primary_email, 'victim@example.com');
+        const results = await Promise.all(renders);
+        assert.equal(order[0], 'users/me', `order: ${order.join(', ')}`);
+        for (const error of results) {
+          assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
+          assert.match(String(error.details.error), /took longer than \d+ ms and was stopped/);
+        }
+      } finally {
+        configureRenderPool({ size: undefined });
       }
-    } finally {
-      configureRenderPool({ size: undefined });
-    }
-  });
-});
+    });
+  },
+  {},
+  POOL_DIALECTS,
+);
 
 /** A stand-in worker: answers `{html: input.html}` after `variables.delay` ms; loops forever on `loop`. */
 const FAKE_WORKER = `
@@ -137,31 +148,36 @@ describe('render pool', () => {
   });
 });
 
-describeWithCore('email render admission', (get) => {
-  it('refuses render-email with a retryable 429 while the render queue is full, and renders again after', async () => {
-    const t = get();
-    const project = await createCoreProject(t);
-    configureRenderPool({ size: 1, maxQueued: 1, maxQueuedPerTenant: 1 });
-    try {
-      const looping = [0, 1].map(() =>
-        t.core.invoke('emails.renderEmail', project.admin, { body: { template_tsx_source: LOOP } }).then(
-          () => assert.fail('a looping render answered'),
-          (error: unknown) => error,
-        ),
-      );
-      await poolHolds(2, 1);
-      const hi = { body: { template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }' } };
-      // The wire rendering of a RateLimitError (429, Retry-After) is server-bin/api/render.test.ts's.
-      await assert.rejects(
-        t.core.invoke('emails.renderEmail', project.admin, hi),
-        (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1,
-      );
-      for (const error of await Promise.all(looping)) {
-        assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
+describeWithCore(
+  'email render admission',
+  (get) => {
+    it('refuses render-email with a retryable 429 while the render queue is full, and renders again after', async () => {
+      const t = get();
+      const project = await createCoreProject(t);
+      configureRenderPool({ size: 1, maxQueued: 1, maxQueuedPerTenant: 1 });
+      try {
+        const looping = [0, 1].map(() =>
+          t.core.invoke('emails.renderEmail', project.admin, { body: { template_tsx_source: LOOP } }).then(
+            () => assert.fail('a looping render answered'),
+            (error: unknown) => error,
+          ),
+        );
+        await poolHolds(2, 1);
+        const hi = { body: { template_tsx_source: 'export function EmailTemplate() { return <p>hi</p>; }' } };
+        // The wire rendering of a RateLimitError (429, Retry-After) is server-bin/api/render.test.ts's.
+        await assert.rejects(
+          t.core.invoke('emails.renderEmail', project.admin, hi),
+          (error: unknown) => error instanceof RateLimitError && error.kind === 'too-many-requests' && (error.retryAfterSeconds ?? 0) >= 1,
+        );
+        for (const error of await Promise.all(looping)) {
+          assert.ok(error instanceof KnownError && error.code === 'EMAIL_RENDERING_ERROR', String(error));
+        }
+        await t.call('emails.renderEmail', project.admin, hi);
+      } finally {
+        configureRenderPool({ size: undefined, maxQueued: undefined, maxQueuedPerTenant: undefined });
       }
-      await t.call('emails.renderEmail', project.admin, hi);
-    } finally {
-      configureRenderPool({ size: undefined, maxQueued: undefined, maxQueuedPerTenant: undefined });
-    }
-  });
-});
+    });
+  },
+  {},
+  POOL_DIALECTS,
+);

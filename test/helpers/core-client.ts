@@ -141,15 +141,16 @@ export async function startSecondCore(t: TestCore): Promise<Core> {
 }
 
 /**
- * Runs `body` once per configured dialect against its own core: `describe('<name> [sqlite]', …)`.
- * Use `get()` inside tests to reach it.
+ * Runs `body` once per configured dialect (or per one of `dialects`) against its own core:
+ * `describe('<name> [sqlite]', …)`. Use `get()` inside tests to reach it.
  */
 export function describeWithCore(
   name: string,
   body: (get: () => TestCore, dialect: Dialect) => void,
   options: Parameters<typeof startTestCore>[1] = {},
+  dialects: Dialect[] = testDialects(),
 ): void {
-  for (const dialect of testDialects()) {
+  for (const dialect of dialects) {
     describe(`${name} [${dialect}]`, () => {
       let testCore: TestCore | undefined;
       before(async () => {

@@ -51,7 +51,7 @@ async function onEveryWorker(
   return seen;
 }
 
-/** Sends until `ok` holds for an answer of each worker; returns the ms it took. */
+/** Sends until `ok` holds for an answer of each worker, 25 ms apart; returns the ms it took. */
 async function untilEveryWorker(
   count: number,
   attempt: () => Promise<{ worker: string; status: number; body: any }>,
@@ -64,6 +64,7 @@ async function untilEveryWorker(
     assert.ok(Date.now() - started <= limitMs, `only workers ${[...done].join(', ')} changed within ${limitMs} ms`);
     const res = await attempt();
     if (ok(res)) done.add(res.worker);
+    else await new Promise((r) => setTimeout(r, 25));
   }
   return Date.now() - started;
 }
