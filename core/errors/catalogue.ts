@@ -394,6 +394,15 @@ export const errorCatalogue = {
   // Gatehouse's own (upstream answers a 500): Stripe could not be reached, answered 5xx or asked
   // to slow down, after the client's own retry. Retryable; a retried refund is not made twice.
   STRIPE_UNAVAILABLE: entry(503, 'Stripe could not be reached or is unavailable. Please try again in a moment.'),
+  // Gatehouse's own (upstream answers a 500): Stripe declined the customer's card (its 402
+  // `card_error`); the message is Stripe's own, written for the customer ("Your card was declined.").
+  STRIPE_CARD_DECLINED: entry(402, (d) => String(d.message ?? 'The card was declined.'), ['message', 'decline_code']),
+  // Gatehouse's own (upstream answers a 500): a retried Stripe call (same idempotency key) asked for
+  // something other than the first attempt did, which Stripe refuses for 24 hours.
+  STRIPE_IDEMPOTENCY_CONFLICT: entry(
+    409,
+    'This repeats an earlier request to Stripe with different details (for a refund: another amount). Retry it as it was first made.',
+  ),
   DEFAULT_PAYMENT_METHOD_REQUIRED: entry(400, 'No default payment method is set for this customer.', ['customer_type', 'customer_id']),
   NEW_PURCHASES_BLOCKED: entry(403, 'New purchases are currently blocked for this project. Please contact support for more information.'),
   STRIPE_ACCOUNT_INFO_NOT_FOUND: entry(404, 'Stripe account information not found. Please make sure the user has onboarded with Stripe.'),

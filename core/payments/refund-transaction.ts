@@ -47,7 +47,9 @@ interface RefundPlan {
  * at once, retried until Stripe has it), so the two never part silently.
  * As upstream, only purchases paid through Stripe are refundable: a test-mode one-off purchase is
  * TEST_MODE_PURCHASE_NON_REFUNDABLE, another one without a payment ONE_TIME_PURCHASE_NOT_FOUND, a
- * subscription not billed through Stripe SUBSCRIPTION_INVOICE_NOT_FOUND.
+ * subscription not billed through Stripe SUBSCRIPTION_INVOICE_NOT_FOUND. A retry of a refund whose
+ * answer was lost must ask for the same amount: another is STRIPE_IDEMPOTENCY_CONFLICT (409, the
+ * refund stays unrecorded and can be retried as it was first made).
  *
  * @see upstream `internal/payments/transactions/refund/route.tsx`
  */
@@ -81,6 +83,7 @@ export const refundTransaction = defineOperation({
   output: RefundOutput,
   errors: [
     'STRIPE_UNAVAILABLE',
+    'STRIPE_IDEMPOTENCY_CONFLICT',
     'ONE_TIME_PURCHASE_NOT_FOUND',
     'SUBSCRIPTION_INVOICE_NOT_FOUND',
     'ONE_TIME_PURCHASE_ALREADY_REFUNDED',

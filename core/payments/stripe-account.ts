@@ -59,24 +59,48 @@ export async function stripeClient(runtime: Runtime, secretKey: string): Promise
     appInfo: { name: 'Gatehouse' },
     ...(o ? { host: o.host, port: o.port, protocol: o.protocol } : {}),
   });
-  return withUnavailableAsKnownError(client, runtime);
+  return withStripeErrorsAsKnown(client, runtime);
 }
 
 /** The `stripe` error types that mean Stripe was not reached or not able to answer (after the client's own retry). */
 const UNAVAILABLE_TYPES = new Set(['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError']);
 
 /**
- * `client` with every API call's failure for want of Stripe (no connection or timeout, a 5xx, a
- * 429) turned into STRIPE_UNAVAILABLE (503, retryable; the `stripe` error kept as `cause` and its
- * message in the log), so no operation answers 500 for Stripe's outage. Other failures (a refused
- * request, a bad key) and synchronous helpers (`webhooks.constructEvent`) are left as they are.
+ * The known error for a failed Stripe call, or undefined for one that stays an internal error (a
+ * bad key, a request Stripe finds invalid: Gatehouse's own mistake). Stripe's error types:
+ * https://docs.stripe.com/error-handling#error-types
  */
-function withUnavailableAsKnownError(client: Stripe, runtime: Runtime): Stripe {
+function knownStripeError(error: unknown): KnownError | undefined {
+  const e = error as { type?: unknown; message?: unknown; decline_code?: unknown } | null;
+  if (typeof e?.type !== 'string') return undefined;
+  if (UNAVAILABLE_TYPES.has(e.type)) return new KnownError('STRIPE_UNAVAILABLE');
+  if (e.type === 'StripeCardError') {
+    return new KnownError('STRIPE_CARD_DECLINED', {
+      message: typeof e.message === 'string' ? e.message : 'The card was declined.',
+      decline_code: typeof e.decline_code === 'string' ? e.decline_code : null,
+    });
+  }
+  if (e.type === 'StripeIdempotencyError') return new KnownError('STRIPE_IDEMPOTENCY_CONFLICT');
+  return undefined;
+}
+
+/**
+ * `client` with every API call's failure that is not Gatehouse's own mistake turned into a known
+ * error (the `stripe` error kept as `cause` and its message in the log), so no operation answers
+ * 500 for it: Stripe out of reach (no connection or timeout, a 5xx, a 429) is STRIPE_UNAVAILABLE
+ * (503, retryable), a declined card STRIPE_CARD_DECLINED (402), a retry that differs from the
+ * first attempt STRIPE_IDEMPOTENCY_CONFLICT (409). Other failures (a bad key, an invalid request)
+ * and synchronous helpers (`webhooks.constructEvent`) are left as they are.
+ */
+function withStripeErrorsAsKnown(client: Stripe, runtime: Runtime): Stripe {
   const mapped = (error: unknown): never => {
-    const type = (error as { type?: unknown } | null)?.type;
-    if (typeof type !== 'string' || !UNAVAILABLE_TYPES.has(type)) throw error;
-    runtime.log.warn({ err: error instanceof Error ? error.message : String(error), stripe_error: type }, 'Stripe unavailable');
-    const known = new KnownError('STRIPE_UNAVAILABLE');
+    const known = knownStripeError(error);
+    if (!known) throw error;
+    const type = (error as { type: string }).type;
+    runtime.log.warn(
+      { err: error instanceof Error ? error.message : String(error), stripe_error: type, code: known.code },
+      known.code === 'STRIPE_UNAVAILABLE' ? 'Stripe unavailable' : 'Stripe refused the call',
+    );
     known.cause = error;
     throw known;
   };

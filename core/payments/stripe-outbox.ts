@@ -118,8 +118,8 @@ async function attemptStripeChange(runtime: Runtime, row: StripeOutboxRow, locke
     if (connected) await applyChange(connected.stripe, row);
     else error = 'the Stripe account of this project and branch is not connected';
   } catch (thrown) {
-    // Stripe's own error as it reported it, also behind STRIPE_UNAVAILABLE (stripe-account.ts).
-    const e = thrown instanceof KnownError && thrown.code === 'STRIPE_UNAVAILABLE' && thrown.cause !== undefined ? thrown.cause : thrown;
+    // Stripe's own error as it reported it, also behind the known errors it becomes (stripe-account.ts).
+    const e = thrown instanceof KnownError && thrown.code.startsWith('STRIPE_') && thrown.cause !== undefined ? thrown.cause : thrown;
     const status = (e as { statusCode?: number }).statusCode;
     error = `${status ? `${status} ` : ''}${e instanceof Error ? e.message : String(e)}`.slice(0, ERROR_CHARS);
   }

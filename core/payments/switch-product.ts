@@ -40,7 +40,8 @@ function checkSwitchable(model: PaymentsModel, customerType: string, fromId: str
  * @throws NEW_PURCHASES_BLOCKED; plain 400s as upstream ("Product not found.", "Products must be in
  * the same product line to switch.", "This subscription cannot be switched." for a subscription not
  * paid through Stripe, "Customer already has a one-time purchase in this product line", "Price not
- * found for target product.", …); DEFAULT_PAYMENT_METHOD_REQUIRED without a Stripe customer or card.
+ * found for target product.", …); DEFAULT_PAYMENT_METHOD_REQUIRED without a Stripe customer or card;
+ * STRIPE_CARD_DECLINED (402) when Stripe declines the card for the change's charge (nothing changes).
  * @see upstream `payments/products/[customer_type]/[customer_id]/switch/route.ts`
  */
 export const switchProduct = defineOperation({
@@ -61,6 +62,7 @@ export const switchProduct = defineOperation({
   output: SuccessOutput,
   errors: [
     'STRIPE_UNAVAILABLE',
+    'STRIPE_CARD_DECLINED',
     'NEW_PURCHASES_BLOCKED',
     'USER_NOT_FOUND',
     'TEAM_NOT_FOUND',

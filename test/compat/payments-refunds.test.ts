@@ -110,7 +110,7 @@ describeWithServer(
       assert.deepEqual(again.body.details, { one_time_purchase_id: purchase.id });
     });
 
-    it('a refund whose Stripe answer was lost is retried by the owner without refunding twice (one idempotency key per purchase)', async () => {
+    it('a refund whose Stripe answer was lost is retried by the owner without refunding twice (one idempotency key per purchase; another amount: 409)', async () => {
       const server = get();
       const { p, buy, refund, transactions } = await setup(server);
       await buy('pack', 'once', 'pi_pack_lost');
@@ -126,6 +126,10 @@ describeWithServer(
       });
       assertKnownError(lost, 'STRIPE_UNAVAILABLE', 503);
       assert.equal(stripeApi.made.refunds, madeBefore + 1, 'the first request refunded the money');
+      // A retry that asks Stripe for another amount is refused under the same key, and nothing is recorded.
+      const other = await refund({ type: 'one-time-purchase', id: purchase.id, amount_usd: '3' });
+      assertKnownError(other, 'STRIPE_IDEMPOTENCY_CONFLICT', 409);
+      assert.equal(stripeApi.made.refunds, madeBefore + 1);
       const retried = await refund({ type: 'one-time-purchase', id: purchase.id, amount_usd: '4' });
       assert.equal(retried.status, 200, retried.text);
       assert.equal(stripeApi.made.refunds, madeBefore + 1, 'the retry got Stripe\u2019s first answer instead of a second refund');

@@ -91,7 +91,7 @@ describeWithServer(
       assert.deepEqual(billing.body, { has_customer: false, default_payment_method: null });
     });
 
-    it('switches a Stripe subscription to another plan of its line once the customer has a card; billing shows the card', async () => {
+    it('switches a Stripe subscription to another plan of its line once the customer has a card Stripe accepts (a declined one: 402, nothing changes); billing shows the card', async () => {
       const server = get();
       clockNow = () => server.clock.now();
       const p = await connectedProject(server);
@@ -115,6 +115,28 @@ describeWithServer(
         details: { customer_type: 'user', customer_id: user.id },
         error: 'No default payment method is set for this customer.',
       });
+
+      // Stripe's always-declined test card: the change's charge is refused, and nothing changes.
+      stripeApi.paymentMethods.set(stripeCustomer, [
+        {
+          id: 'pm_card_0002',
+          object: 'payment_method',
+          type: 'card',
+          card: { brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2030 },
+        },
+      ]);
+      const declined = await sw();
+      assertKnownError(declined, 'STRIPE_CARD_DECLINED', 402);
+      assert.deepEqual(declined.body, {
+        code: 'STRIPE_CARD_DECLINED',
+        details: { message: 'Your card was declined.', decline_code: 'generic_decline' },
+        error: 'Your card was declined.',
+      });
+      const unchanged = await api(server, 'GET', `/payments/products/user/${user.id}`, user.client);
+      assert.deepEqual(
+        unchanged.body.items.map((i: { id: string; type: string }) => [i.id, i.type]),
+        [['basic', 'subscription']],
+      );
 
       stripeApi.paymentMethods.set(stripeCustomer, [
         { id: 'pm_card_1', object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } },

@@ -13,7 +13,8 @@ export interface StripeCall {
 /**
  * A loopback HTTP server answering the Stripe API calls Gatehouse's `stripe` client makes, in
  * Stripe's documented shapes (https://docs.stripe.com/api): `GET /v1/account`,
- * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}`, `POST /v1/refunds`,
+ * `POST /v1/checkout/sessions`, `GET` / `POST` / `DELETE /v1/subscriptions/{id}` (an update charging
+ * a card whose last4 is 0002, Stripe's always-declined test card, is refused: 402 card_error), `POST /v1/refunds`,
  * `POST /v1/products`, `GET /v1/customers/{id}/payment_methods` (cards from `paymentMethods`),
  * `POST /v1/customers`, `GET /v1/customers/search` (by `metadata['customerId']`), `POST /v1/customers/{id}`,
  * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}` (tests complete them in `setupIntents`),
@@ -148,6 +149,16 @@ export async function startStripeApi(options: { secretKey: string; now: () => nu
     if (sub && req.method === 'POST') {
       const s = subscriptions.get(sub[1]!);
       if (!s) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${sub[1]}'` } });
+      // Stripe's test card 4000 0000 0000 0002 is always declined: with `payment_behavior:
+      // error_if_incomplete`, the update is refused with a 402 card_error and nothing changes.
+      const card = [...paymentMethods.values()].flat().find((pm) => pm.id === form.default_payment_method)?.card as
+        | { last4?: string }
+        | undefined;
+      if (card?.last4 === '0002' && form.payment_behavior === 'error_if_incomplete') {
+        return send(402, {
+          error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+        });
+      }
       if (form.cancel_at_period_end !== undefined) s.cancel_at_period_end = form.cancel_at_period_end === 'true';
       for (const [k, val] of Object.entries(form)) {
         if (k.startsWith('metadata[')) (s.metadata as Record<string, string>)[k.slice(9, -1)] = val;
